@@ -1,0 +1,300 @@
+import { HttpClient } from '@actions/http-client'
+import type { IncomingHttpHeaders } from 'node:http'
+import { ERROR_DETAIL_FIELDS, LOCALIZATION_HEADER, isAccepted } from '../contract.js'
+import { CancelledError, throwIfAborted } from '../clock.js'
+import type { Redactor } from '../secrets.js'
+import type { Clock, Language, Logger } from '../types.js'
+import { ApiError, kindForStatus, processingOf } from './errors.js'
+import type { RateBudget } from './rate-budget.js'
+import { backoffMs, mayResend, parseRetryAfter, type RequestKind } from './retry.js'
+import { EnvelopeSchema, type Envelope } from './schemas.js'
+
+export const USER_AGENT = 'site-staging-action/1.0'
+
+export interface ClientSettings {
+  /** API root ending in /v2. */
+  apiUrl: string
+  token: string
+  language: Language
+  maxRetries: number
+  /** Absolute time (clock ms) after which no request is started and no wait begins. */
+  deadline: number
+  /** Longest one request may take, answer included. */
+  requestTimeoutMs: number
+}
+
+export interface ClientDeps {
+  clock: Clock
+  logger: Logger
+  redactor: Redactor
+  budget: RateBudget
+  signal?: AbortSignal
+  random?: () => number
+}
+
+export interface ApiResponse {
+  status: number
+  envelope: Envelope
+  headers: IncomingHttpHeaders
+  /** True when this answer came to a request sent again after an attempt of unknown outcome. */
+  afterUnknown: boolean
+}
+
+/** Raised when the run's `timeout` leaves no time for the next request or wait. */
+export class DeadlineError extends Error {
+  constructor(readonly lastError: ApiError | null = null) {
+    super('timeout reached')
+    this.name = 'DeadlineError'
+  }
+}
+
+/**
+ * The v2 client: base URL, headers, the envelope, per-request time limits, and the one retry layer
+ * of the project (`@actions/http-client`'s own retries and redirects are off). Counts every request
+ * and retry it makes. Knows HTTP, nothing of GitHub.
+ */
+export class StagingApiClient {
+  requests = 0
+  retries = 0
+  /** Every request that changes something, as sent, with what came of it. */
+  readonly sent: string[] = []
+
+  constructor(
+    private readonly settings: ClientSettings,
+    private readonly deps: ClientDeps,
+  ) {}
+
+  get deadline(): number {
+    return this.settings.deadline
+  }
+
+  url(path: string): string {
+    return `${this.settings.apiUrl}${path}`
+  }
+
+  /** The path as the server sees it (`/v2/sites/...`), for messages. */
+  shown(path: string): string {
+    return new URL(this.url(path)).pathname
+  }
+
+  /**
+   * Sends `method path`, retrying what `mayResend` allows for `kind` (429 and 503 honouring
+   * Retry-After, else backoff with full jitter), within `maxRetries` and the deadline.
+   * Resolves with a 2xx whose envelope says `status: true`; throws ApiError otherwise, or
+   * DeadlineError / CancelledError.
+   */
+  async call(method: 'GET' | 'POST' | 'DELETE', path: string, kind: RequestKind): Promise<ApiResponse> {
+    const { clock, logger, signal } = this.deps
+    let afterUnknown = false
+    for (let attempt = 0; ; attempt++) {
+      throwIfAborted(signal)
+      if (clock.now() >= this.settings.deadline) throw new DeadlineError()
+      const wait = this.deps.budget.reserve()
+      if (wait > 0) {
+        if (clock.now() + wait >= this.settings.deadline) throw new DeadlineError()
+        logger.debug(`rate budget: waiting ${seconds(wait)} before ${method} ${this.shown(path)}`)
+        await clock.sleep(wait, signal)
+      }
+      let error: ApiError
+      try {
+        const response = await this.send(method, path)
+        if (afterUnknown) response.afterUnknown = true
+        return response
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e
+        error = e
+      }
+      // Busy refusals belong to the if-busy policy, not to this layer.
+      if (error.kind === 'busy') throw withAfterUnknown(error, afterUnknown)
+      const retryable = error.processing !== 'processed' && mayResend(kind, error.processing)
+      if (!retryable || attempt >= this.settings.maxRetries) throw withAfterUnknown(error, afterUnknown)
+      const delay = error.retryAfterMs ?? backoffMs(attempt, this.deps.random)
+      if (clock.now() + delay >= this.settings.deadline)
+        throw new DeadlineError(withAfterUnknown(error, afterUnknown))
+      logger.info(
+        `${method} ${this.shown(path)}: ${describe(error)}; sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${this.settings.maxRetries})`,
+      )
+      await clock.sleep(delay, signal)
+      if (error.processing === 'unknown') afterUnknown = true
+      this.retries++
+    }
+  }
+
+  /** One HTTP exchange, bounded by the request time limit and cancellation. */
+  private async send(method: string, path: string): Promise<ApiResponse> {
+    const { clock, signal, redactor } = this.deps
+    const remaining = this.settings.deadline - clock.now()
+    const limitMs = Math.max(1, Math.min(this.settings.requestTimeoutMs, remaining))
+    const http = new HttpClient(USER_AGENT, [], {
+      allowRedirects: false,
+      allowRetries: false,
+      maxRetries: 0,
+      keepAlive: false,
+      socketTimeout: limitMs + 1000,
+    })
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.settings.token}`,
+      Accept: 'application/json',
+      [LOCALIZATION_HEADER]: this.settings.language,
+    }
+    if (method === 'POST') {
+      headers['Content-Type'] = 'application/json'
+      headers['Content-Length'] = '0'
+    }
+    const shown = this.shown(path)
+    this.requests++
+    this.deps.logger.debug(`${method} ${shown}`)
+    let timer: NodeJS.Timeout | undefined
+    let onAbort: (() => void) | undefined
+    const exchange = (async () => {
+      const res = await http.request(method, this.url(path), '', headers)
+      const body = await res.readBody()
+      return { status: res.message.statusCode ?? 0, headers: res.message.headers, body }
+    })()
+    exchange.catch(() => {}) // settled below or abandoned after a timeout/cancel
+    let raw: { status: number; headers: IncomingHttpHeaders; body: string }
+    try {
+      raw = await Promise.race([
+        exchange,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(Object.assign(new Error(`no answer within ${seconds(limitMs)}`), { code: 'ETIMEDOUT' })),
+            limitMs,
+          )
+          onAbort = () => reject(new CancelledError())
+          signal?.addEventListener('abort', onAbort, { once: true })
+        }),
+      ])
+    } catch (e) {
+      const code = (e as { code?: string }).code ?? null
+      if (method !== 'GET') this.sent.push(`${method} ${shown} -> ${sentNote(e, code)}`)
+      if (e instanceof CancelledError) throw e
+      const message = redactor.scrub(
+        `${method} ${shown} failed: ${(e as Error).message}${code ? ` (${code})` : ''}`,
+      )
+      const kind = code === 'ETIMEDOUT' || /timeout/i.test((e as Error).message) ? 'timeout' : 'network'
+      throw new ApiError({ kind, message, code, processing: processingOf({ code }) })
+    } finally {
+      clearTimeout(timer)
+      if (onAbort) signal?.removeEventListener('abort', onAbort)
+      http.dispose()
+    }
+    if (method !== 'GET') this.sent.push(`${method} ${shown} -> ${raw.status}`)
+    this.deps.budget.observe(raw.status, raw.headers)
+    return this.interpret(method, path, raw)
+  }
+
+  private interpret(
+    method: string,
+    path: string,
+    raw: { status: number; headers: IncomingHttpHeaders; body: string },
+  ): ApiResponse {
+    const { redactor, clock } = this.deps
+    const { status, headers } = raw
+    const isCreate = method === 'POST' && /\/staging$/.test(path)
+    if (status >= 300 && status < 400) {
+      const target = redactor.scrub(locationOf(headers.location, this.url(path)))
+      throw new ApiError({
+        kind: 'redirect',
+        httpStatus: status,
+        processing: 'processed',
+        message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(this.url(path)).origin}.`,
+      })
+    }
+    const envelope = parseEnvelope(raw.body)
+    if (envelope) redactor.maskCredentials(envelope.data)
+    const serverMessage = envelope ? redactor.scrub(messageOf(envelope)) : ''
+    if (isAccepted(status)) {
+      if (envelope && envelope.status) return { status, envelope, headers, afterUnknown: false }
+      if (!envelope) {
+        throw new ApiError({
+          kind: 'bad-response',
+          httpStatus: status,
+          processing: 'unknown',
+          message: `${method} ${this.shown(path)} answered ${status} with ${describeBody(raw.body)} instead of the JSON envelope.`,
+        })
+      }
+      throw new ApiError({
+        kind: 'server',
+        httpStatus: status,
+        processing: 'processed',
+        message: serverMessage || `${method} ${this.shown(path)} answered ${status} with "status": false.`,
+        hint: 'The service reported a failure: read its message above.',
+      })
+    }
+    const kind = kindForStatus(status, isCreate)
+    const message = serverMessage
+      ? `${serverMessage} (HTTP ${status})`
+      : `${method} ${this.shown(path)} answered HTTP ${status}${envelope ? '' : ` with ${describeBody(raw.body)}`}.`
+    throw new ApiError({
+      kind,
+      httpStatus: status,
+      processing: processingOf({ httpStatus: status }),
+      retryAfterMs:
+        status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.now()) : null,
+      message,
+    })
+  }
+}
+
+function withAfterUnknown(error: ApiError, afterUnknown: boolean): ApiError {
+  if (afterUnknown) error.afterUnknown = true
+  return error
+}
+
+function sentNote(e: unknown, code: string | null): string {
+  if (e instanceof CancelledError) return 'cancelled before an answer'
+  if (processingOf({ code }) === 'not-processed') return `not delivered (${code})`
+  return `no answer (${code ?? 'connection lost'})`
+}
+
+function parseEnvelope(body: string): Envelope | null {
+  if (body.trim() === '') return null
+  let json: unknown
+  try {
+    json = JSON.parse(body)
+  } catch {
+    return null
+  }
+  const parsed = EnvelopeSchema.safeParse(json)
+  return parsed.success ? parsed.data : null
+}
+
+/** The envelope's message plus an exception text when the service adds one (contract §7). */
+function messageOf(envelope: Envelope): string {
+  const parts = [envelope.message.trim()]
+  for (const name of ERROR_DETAIL_FIELDS) {
+    const detail = (envelope as Record<string, unknown>)[name]
+    if (typeof detail === 'string' && detail.trim() && !parts.includes(detail.trim()))
+      parts.push(detail.trim())
+    else if (detail && typeof detail === 'object') parts.push(JSON.stringify(detail).slice(0, 300))
+  }
+  return parts.filter(Boolean).join(': ')
+}
+
+function describeBody(body: string): string {
+  const text = body.trim()
+  if (text === '') return 'an empty body'
+  if (/^<(!doctype|html)/i.test(text)) return 'an HTML page'
+  return 'a body that is not JSON'
+}
+
+function describe(error: ApiError): string {
+  if (error.httpStatus) return `HTTP ${error.httpStatus}`
+  return error.code ?? error.kind
+}
+
+function locationOf(location: string | undefined, base: string): string {
+  if (!location) return '(no Location header)'
+  try {
+    const u = new URL(location, base)
+    return `${u.origin}${u.pathname}`
+  } catch {
+    return '(an unreadable Location header)'
+  }
+}
+
+export function seconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`
+}

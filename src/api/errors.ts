@@ -1,0 +1,133 @@
+/**
+ * One error type for everything that can go wrong talking to the API, with a `kind` per meaning
+ * and a hint that tells the user what to do next. Messages are scrubbed by the client before an
+ * ApiError is built, so they are safe to print.
+ */
+export type ErrorKind =
+  | 'auth'
+  | 'forbidden'
+  | 'not-found'
+  | 'busy'
+  | 'exists'
+  | 'validation'
+  | 'rate-limited'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'redirect'
+  | 'bad-response'
+  | 'unknown-outcome'
+  | 'task-failed'
+
+const HINTS: Record<ErrorKind, string> = {
+  auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
+  forbidden:
+    "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
+  'not-found':
+    "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
+  busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
+  exists:
+    'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
+  validation:
+    'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
+  'rate-limited':
+    'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
+  server: 'The service failed on its side: try again later, and check the service status if it persists.',
+  network:
+    'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
+  timeout: 'The API did not answer in time: try again later, or raise timeout.',
+  redirect:
+    'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
+  'bad-response':
+    'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
+  'unknown-outcome':
+    'The request may or may not have been carried out. Check the staging page in the dashboard (or GET /v2/sites/{site}/staging) before running it again: it is not repeated automatically.',
+  'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
+}
+
+/** Whether the server can have acted on the request (see retry.ts for what may be sent again). */
+export type Processing = 'not-processed' | 'unknown' | 'processed'
+
+export interface ApiErrorInit {
+  kind: ErrorKind
+  message: string
+  httpStatus?: number | null
+  processing: Processing
+  retryAfterMs?: number | null
+  code?: string | null
+  hint?: string
+}
+
+export class ApiError extends Error {
+  readonly kind: ErrorKind
+  readonly httpStatus: number | null
+  readonly processing: Processing
+  readonly retryAfterMs: number | null
+  readonly code: string | null
+  readonly hint: string
+  /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
+  afterUnknown = false
+  constructor(init: ApiErrorInit) {
+    super(init.message)
+    this.name = 'ApiError'
+    this.kind = init.kind
+    this.httpStatus = init.httpStatus ?? null
+    this.processing = init.processing
+    this.retryAfterMs = init.retryAfterMs ?? null
+    this.code = init.code ?? null
+    this.hint = init.hint ?? HINTS[init.kind]
+  }
+}
+
+export function hintFor(kind: ErrorKind): string {
+  return HINTS[kind]
+}
+
+/** The kind of error an HTTP status means, for the operation that got it. */
+export function kindForStatus(status: number, isCreate: boolean): ErrorKind {
+  if (status >= 300 && status < 400) return 'redirect'
+  switch (status) {
+    case 401:
+      return 'auth'
+    case 403:
+      return 'forbidden'
+    case 404:
+    case 410:
+      return 'not-found'
+    case 409:
+    case 423:
+      return 'busy'
+    case 422:
+      return isCreate ? 'exists' : 'validation'
+    case 429:
+      return 'rate-limited'
+  }
+  if (status >= 500) return 'server'
+  return 'validation'
+}
+
+/** Network error codes raised before any byte of the request can have reached the server. */
+const BEFORE_SENDING = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+])
+
+/**
+ * The one place that says what the server can have done with a request, from how it failed
+ * (issue 4's table): not processed (429, 503, refused before sending, busy refusals), unknown
+ * (timeouts after sending, resets, 500/502/504 and other 5xx), processed (every other answer).
+ */
+export function processingOf(failure: { httpStatus?: number | null; code?: string | null }): Processing {
+  const status = failure.httpStatus ?? null
+  if (status !== null) {
+    if (status === 429 || status === 503 || status === 409 || status === 423) return 'not-processed'
+    if (status >= 500) return 'unknown'
+    return 'processed'
+  }
+  if (failure.code && BEFORE_SENDING.has(failure.code)) return 'not-processed'
+  return 'unknown'
+}

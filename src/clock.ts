@@ -1,0 +1,33 @@
+import type { Clock } from './types.js'
+
+/** Raised wherever waiting stops because the run was cancelled (SIGINT/SIGTERM). */
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled')
+    this.name = 'CancelledError'
+  }
+}
+
+export function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new CancelledError()
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(new CancelledError())
+      const onAbort = () => {
+        clearTimeout(timer)
+        reject(new CancelledError())
+      }
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve()
+        },
+        Math.max(0, ms),
+      )
+      signal?.addEventListener('abort', onAbort, { once: true })
+    }),
+}

@@ -1,0 +1,90 @@
+import { realClock } from '../clock.js'
+import { RateBudget } from '../api/rate-budget.js'
+import type { Config, Logger, Outcome, Result } from '../types.js'
+import { runOperation, type RunDeps } from './operations.js'
+
+/**
+ * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
+ * rate budget and one deadline; with `failFast`, no new site starts after a failure. One site runs
+ * exactly as runOperation alone would.
+ */
+export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
+  const clock = deps.clock ?? realClock
+  const shared: RunDeps = {
+    ...deps,
+    clock,
+    budget: deps.budget ?? new RateBudget(clock),
+    deadline: deps.deadline ?? clock.now() + config.timeoutMs,
+  }
+  const ids = config.siteIds
+  if (ids.length === 1) return [await runOperation(config, ids[0]!, shared)]
+
+  const results: Result[] = new Array(ids.length)
+  let next = 0
+  let stoppedBy: string | null = null
+  const worker = async () => {
+    while (next < ids.length) {
+      const index = next++
+      const siteId = ids[index]!
+      if (stoppedBy !== null || deps.signal?.aborted) {
+        results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true)
+        continue
+      }
+      const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) })
+      results[index] = result
+      if (config.failFast && isFailure(result.result) && stoppedBy === null) {
+        stoppedBy = siteId
+        deps.logger.warn(`Site ${siteId} ${result.result}: starting no more sites (fail-fast).`)
+      }
+    }
+  }
+  deps.logger.info(
+    `Running ${config.operation} on ${ids.length} sites, ${Math.min(config.concurrency, ids.length)} at a time.`,
+  )
+  await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker))
+  return results
+}
+
+export function isFailure(outcome: Outcome): boolean {
+  return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled'
+}
+
+/** The outcome of a whole run: the worst of its sites. */
+export function overallOutcome(results: Result[]): Outcome {
+  const has = (o: Outcome) => results.some((r) => r.result === o)
+  for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'] as const) if (has(o)) return o
+  if (results.every((r) => r.result === 'dry-run')) return 'dry-run'
+  if (results.every((r) => r.result === 'skipped')) return 'skipped'
+  return 'succeeded'
+}
+
+function notStarted(config: Config, siteId: string, stoppedBy: string | null, cancelled: boolean): Result {
+  return {
+    operation: config.operation,
+    siteId,
+    result: cancelled ? 'cancelled' : 'skipped',
+    httpStatus: null,
+    message: cancelled
+      ? 'Not started: the run was cancelled.'
+      : `Not started: site ${stoppedBy} failed first (fail-fast).`,
+    taskId: null,
+    stagingSiteId: null,
+    stagingUrl: null,
+    durationSeconds: 0,
+    requests: 0,
+    retries: 0,
+    warnings: [],
+    sent: [],
+    error: null,
+    startedAt: new Date().toISOString(),
+  }
+}
+
+function prefixed(logger: Logger, siteId: string): Logger {
+  const p = `[site ${siteId}] `
+  return {
+    info: (m) => logger.info(p + m),
+    warn: (m) => logger.warn(p + m),
+    debug: (m) => logger.debug(p + m),
+  }
+}

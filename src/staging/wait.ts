@@ -1,0 +1,210 @@
+import {
+  MISSING_STATUS,
+  PROBE_UNSUPPORTED,
+  TASK_INVISIBLE_GRACE_MS,
+  probeState,
+  taskComment,
+  taskState,
+} from '../contract.js'
+import { ApiError } from '../api/errors.js'
+import { DeadlineError, seconds, type StagingApiClient } from '../api/client.js'
+import { TaskStatusSchema } from '../api/schemas.js'
+import type { Clock, Logger, Operation } from '../types.js'
+import { PollPlanner } from './poll-planner.js'
+
+export interface WaitDeps {
+  client: StagingApiClient
+  clock: Clock
+  logger: Logger
+  signal?: AbortSignal
+  /** Minimum time between two progress lines in the log. */
+  progressEveryMs?: number
+}
+
+/** How following a job ended; timeouts and cancellation are thrown (DeadlineError, CancelledError). */
+export type WaitOutcome =
+  | { kind: 'completed'; data: unknown }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'untrackable'; reason: string }
+
+/** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
+const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited'])
+
+/**
+ * Follows a background job to its end through `GET /v2/tasks/{id}/status` (contract §2), with the
+ * adaptive PollPlanner. Falls back to the staging probe if the task stays invisible past the grace.
+ */
+export async function waitForTask(
+  deps: WaitDeps,
+  operation: Operation,
+  siteId: string,
+  taskId: string,
+  startedAt: number,
+): Promise<WaitOutcome> {
+  const { client, clock, logger } = deps
+  const planner = new PollPlanner({ startedAt })
+  const progress = new ProgressLog(deps, `${operation} on site ${siteId}`, startedAt)
+  let delay = planner.firstDelay()
+  logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`)
+  for (;;) {
+    await sleepWithin(deps, delay)
+    const at = clock.now()
+    let answer
+    try {
+      answer = await client.call('GET', `/tasks/${encodeURIComponent(taskId)}/status`, 'read')
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      if (e.httpStatus === MISSING_STATUS) {
+        if (at - startedAt < TASK_INVISIBLE_GRACE_MS) {
+          logger.debug(`task ${taskId} is not visible yet (404)`)
+          planner.observe(at, undefined)
+          delay = planner.nextDelay(clock.now())
+          continue
+        }
+        logger.warn(
+          `Task ${taskId} was still not found ${seconds(at - startedAt)} after the job started; following the staging environment instead.`,
+        )
+        return waitForProbe(deps, operation, siteId, startedAt)
+      }
+      if (TRANSIENT.has(e.kind)) {
+        logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`)
+        planner.observe(at, undefined)
+        delay = Math.max(planner.nextDelay(clock.now()), 5000)
+        continue
+      }
+      return { kind: 'untrackable', reason: `reading task ${taskId} failed: ${e.message}` }
+    }
+    const parsed = TaskStatusSchema.safeParse(answer.envelope.data)
+    if (!parsed.success) {
+      logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`)
+      planner.observe(at, undefined)
+      delay = planner.nextDelay(clock.now())
+      continue
+    }
+    const task = parsed.data
+    const state = taskState(task.status)
+    if (state === 'completed') {
+      progress.done()
+      return { kind: 'completed', data: task }
+    }
+    if (state === 'failed') {
+      const reason = taskComment(task.comment) ?? `the task ended with status "${task.status}"`
+      return { kind: 'failed', reason }
+    }
+    if (state === 'unknown')
+      logger.info(`Task ${taskId} reports an unknown status "${task.status}"; still waiting.`)
+    planner.observe(at, task.percentage_complete)
+    progress.maybe(task.percentage_complete)
+    delay = planner.nextDelay(clock.now())
+  }
+}
+
+/**
+ * Follows a job with no task id through the staging probe `GET /v2/sites/{site}/staging`
+ * (contract §3). Never reports success it did not see.
+ */
+export async function waitForProbe(
+  deps: WaitDeps,
+  operation: Operation,
+  siteId: string,
+  startedAt: number,
+): Promise<WaitOutcome> {
+  const { client, clock, logger } = deps
+  const planner = new PollPlanner({ startedAt })
+  const progress = new ProgressLog(deps, `${operation} on site ${siteId}`, startedAt)
+  let seenBusy = false
+  let delay = planner.firstDelay()
+  for (;;) {
+    await sleepWithin(deps, delay)
+    const at = clock.now()
+    planner.observe(at, undefined)
+    delay = planner.nextDelay(at)
+    let answer
+    try {
+      answer = await client.call('GET', probePath(siteId), 'read')
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      if (e.httpStatus === MISSING_STATUS) {
+        if (operation === 'delete') return { kind: 'completed', data: null }
+        return {
+          kind: 'untrackable',
+          reason: 'the staging environment is not visible (404), so completion cannot be tracked',
+        }
+      }
+      if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus)) {
+        return {
+          kind: 'untrackable',
+          reason: `the service does not offer the staging probe (${e.httpStatus})`,
+        }
+      }
+      if (TRANSIENT.has(e.kind)) {
+        logger.warn(`Could not read the staging environment (${e.message}); still waiting.`)
+        delay = Math.max(delay, 5000)
+        continue
+      }
+      return { kind: 'untrackable', reason: `reading the staging environment failed: ${e.message}` }
+    }
+    const state = probeState(answer.envelope.data)
+    if (state === 'busy') {
+      seenBusy = true
+      progress.maybe(undefined)
+      continue
+    }
+    if (state === 'ready' && operation !== 'delete') {
+      // A pull or push that has not started yet also looks "ready": believe it once the job was
+      // seen running, or when it has had time to start (see docs/assumptions.md).
+      if (operation === 'create' || seenBusy || at - startedAt >= PROBE_SETTLE_MS) {
+        progress.done()
+        return { kind: 'completed', data: answer.envelope.data }
+      }
+      continue
+    }
+    if (state === 'unknown') logger.debug('the staging probe gave no status this client knows; still waiting')
+  }
+}
+
+/** How long a pull or push must have had to start before a "ready" probe counts as "done". */
+export const PROBE_SETTLE_MS = 10_000
+
+export function probePath(siteId: string): string {
+  return `/sites/${encodeURIComponent(siteId)}/staging`
+}
+
+/** Sleeps, unless the deadline comes first: then throws DeadlineError at once (no pointless sleep). */
+async function sleepWithin(deps: WaitDeps, ms: number): Promise<void> {
+  const { clock, client, signal } = deps
+  const left = client.deadline - clock.now()
+  if (left <= 0) throw new DeadlineError()
+  if (ms >= left) {
+    await clock.sleep(left, signal)
+    throw new DeadlineError()
+  }
+  await clock.sleep(ms, signal)
+}
+
+/** A progress line now and then, not at every poll. */
+class ProgressLog {
+  private lastAt: number
+  constructor(
+    private readonly deps: WaitDeps,
+    private readonly what: string,
+    private readonly startedAt: number,
+  ) {
+    this.lastAt = startedAt
+  }
+  maybe(percent: number | undefined): void {
+    const now = this.deps.clock.now()
+    if (now - this.lastAt < (this.deps.progressEveryMs ?? 15_000)) return
+    this.lastAt = now
+    const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`
+    this.deps.logger.info(`… ${this.what}:${pct} still running after ${elapsed(now - this.startedAt)}`)
+  }
+  done(): void {
+    this.deps.logger.info(`${this.what} finished after ${elapsed(this.deps.clock.now() - this.startedAt)}.`)
+  }
+}
+
+export function elapsed(ms: number): string {
+  const s = Math.round(ms / 1000)
+  return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${s}s`
+}
