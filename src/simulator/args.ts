@@ -1,0 +1,141 @@
+/** Command-line arguments of the simulator (main.ts), parsed without side effects. */
+import { JOB_KINDS } from './options.js'
+import type { BusyStatus, JobKind, ProgressMode, RetryAfterMode, SimulatorOptions } from './types.js'
+
+export class ArgsError extends Error {}
+
+export type ParsedArgs = { help: true } | { help: false; options: SimulatorOptions }
+
+export const USAGE = `Usage: npm run simulator -- [options]
+
+Runs the reference v2 API simulator on 127.0.0.1.
+
+Options:
+  --port N                   port (default: $PORT, else 0 = a free port)
+  --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s)
+  --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push, delete)
+  --progress MODE            nonlinear (default), linear, or none (no percentage_complete)
+  --rate-limit N             requests per token per window (default: unlimited)
+  --rate-window TIME         rate-limit window (default 60s)
+  --retry-after MODE         Retry-After on 429: seconds (default), http-date or none
+  --busy-status CODE         status of a refused pull/push/delete while a job runs: 409 (default) or 423
+  --no-task-ids              staging responses carry no task_id (clients must use the probe)
+  --no-probe                 GET /v2/sites/{site}/staging answers 405
+  --task-visibility-delay TIME
+                             task status answers 404 for this long after a job starts
+  -h, --help                 show this help
+
+TIME is a number with an optional unit: 500ms, 30s, 2m (no unit: seconds).`
+
+/** A duration such as 500ms, 30s, 2m or 45 (seconds), in ms. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim())
+  if (!match) throw new ArgsError(`not a duration: ${text} (use e.g. 500ms, 30s, 2m)`)
+  const value = Number(match[1])
+  const unit = match[2] ?? 's'
+  return Math.round(unit === 'ms' ? value : unit === 's' ? value * 1000 : value * 60_000)
+}
+
+function parseIntArg(name: string, text: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text.trim())) throw new ArgsError(`${name} must be an integer, got ${text}`)
+  const value = Number(text)
+  if (value < min || value > max) throw new ArgsError(`${name} must be from ${min} to ${max}, got ${text}`)
+  return value
+}
+
+const WITH_VALUE = new Set([
+  '--port',
+  '--duration',
+  '--progress',
+  '--rate-limit',
+  '--rate-window',
+  '--retry-after',
+  '--busy-status',
+  '--task-visibility-delay',
+])
+
+/** Parses argv (without node and the script) and the environment (PORT). Throws ArgsError. */
+export function parseArgs(argv: readonly string[], env: Record<string, string | undefined> = {}): ParsedArgs {
+  const options: SimulatorOptions = {}
+  const durations: Partial<Record<JobKind, number>> = {}
+  let port: number | undefined
+  let rateLimit: number | undefined
+  let rateWindow: number | undefined
+  let retryAfter: RetryAfterMode | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? ''
+    if (arg === '-h' || arg === '--help') return { help: true }
+    const eq = arg.indexOf('=')
+    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg
+    let value: string | undefined
+    if (WITH_VALUE.has(name)) {
+      value = eq > 0 && name !== arg ? arg.slice(eq + 1) : argv[++i]
+      if (value === undefined || value === '') throw new ArgsError(`${name} needs a value`)
+    }
+    const v = value ?? ''
+    switch (name) {
+      case '--port':
+        port = parseIntArg('--port', v, 0, 65535)
+        break
+      case '--realistic':
+        options.realistic = true
+        break
+      case '--duration': {
+        const [kind, time] = v.split('=')
+        if (!kind || time === undefined || !(JOB_KINDS as readonly string[]).includes(kind)) {
+          throw new ArgsError(`--duration takes KIND=TIME with KIND one of ${JOB_KINDS.join(', ')}, got ${v}`)
+        }
+        durations[kind as JobKind] = parseDuration(time)
+        break
+      }
+      case '--progress':
+        if (!['nonlinear', 'linear', 'none'].includes(v))
+          throw new ArgsError(`--progress: nonlinear, linear or none, got ${v}`)
+        options.progress = v as ProgressMode
+        break
+      case '--rate-limit':
+        rateLimit = parseIntArg('--rate-limit', v, 0, Number.MAX_SAFE_INTEGER)
+        break
+      case '--rate-window':
+        rateWindow = parseDuration(v)
+        if (rateWindow <= 0) throw new ArgsError('--rate-window must be more than 0')
+        break
+      case '--retry-after':
+        if (!['seconds', 'http-date', 'none'].includes(v)) {
+          throw new ArgsError(`--retry-after: seconds, http-date or none, got ${v}`)
+        }
+        retryAfter = v as RetryAfterMode
+        break
+      case '--busy-status':
+        if (v !== '409' && v !== '423') throw new ArgsError(`--busy-status: 409 or 423, got ${v}`)
+        options.busyStatus = Number(v) as BusyStatus
+        break
+      case '--no-task-ids':
+        options.taskIds = false
+        break
+      case '--no-probe':
+        options.probe = false
+        break
+      case '--task-visibility-delay':
+        options.taskVisibilityDelayMs = parseDuration(v)
+        break
+      default:
+        throw new ArgsError(`unknown argument: ${arg} (see --help)`)
+    }
+  }
+  if (port === undefined && env.PORT !== undefined && env.PORT !== '')
+    port = parseIntArg('PORT', env.PORT, 0, 65535)
+  options.port = port ?? 0
+  if (Object.keys(durations).length > 0) options.durationsMs = durations
+  if (rateLimit === undefined && (rateWindow !== undefined || retryAfter !== undefined)) {
+    throw new ArgsError('--rate-window and --retry-after need --rate-limit')
+  }
+  if (rateLimit !== undefined) {
+    options.rateLimit = {
+      limit: rateLimit,
+      windowMs: rateWindow ?? 60_000,
+      retryAfter: retryAfter ?? 'seconds',
+    }
+  }
+  return { help: false, options }
+}

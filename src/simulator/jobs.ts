@@ -1,0 +1,150 @@
+/**
+ * Background jobs (create, pull, push, delete) as tasks. A job ends exactly when its duration has
+ * elapsed: a timer applies its effects then, and every request first settles jobs that are due, so
+ * a read never sees a finished job as running. A job planned to fail (fault `taskError`) ends in
+ * 'error' halfway through its duration and changes nothing.
+ */
+import { newTaskId } from './ids.js'
+import { percentage } from './progress.js'
+import { SIM_ACCOUNT_EMAIL } from './seed.js'
+import type { EffectiveOptions, JobKind, SimState, StagingSite, StagingStatus, Task } from './types.js'
+
+/** What the staging site's status is while a job of each kind runs. */
+export const BUSY_STATUS_OF: Readonly<Record<JobKind, StagingStatus>> = {
+  create: 'creating',
+  pull: 'syncing',
+  push: 'pushing',
+  delete: 'deleting',
+}
+
+/** A task's `timeout_at`: four times the job's duration, at least 30 minutes. */
+const MIN_TIMEOUT_MS = 30 * 60 * 1000
+
+export class Jobs {
+  private readonly timers = new Map<string, NodeJS.Timeout>()
+
+  constructor(
+    private readonly state: SimState,
+    private readonly options: EffectiveOptions,
+  ) {}
+
+  /** Starts a job on `staging` (already in the state). `failWith`: the task will end in error. */
+  start(kind: JobKind, staging: StagingSite, failWith: string | null, now = Date.now()): Task {
+    const duration = this.options.durationsMs[kind]
+    const runFor = failWith === null ? duration : Math.round(duration / 2)
+    const task: Task = {
+      id: this.uniqueId(),
+      kind,
+      site_id: staging.site_id,
+      staging_site_id: staging.id,
+      status: 'progress',
+      started_at: now,
+      duration_ms: duration,
+      ends_at: now + runFor,
+      visible_at: now + this.options.taskVisibilityDelayMs,
+      timeout_at: now + Math.max(4 * duration, MIN_TIMEOUT_MS),
+      updated_at: now,
+      fail_with: failWith,
+      comment: null,
+      failed_at_percentage: null,
+    }
+    this.state.tasks.set(task.id, task)
+    staging.status = BUSY_STATUS_OF[kind]
+    staging.task_id = task.id
+    staging.updated_at = now
+    if (runFor <= 0) {
+      this.finish(task)
+    } else {
+      const timer = setTimeout(() => this.finish(task), runFor)
+      timer.unref()
+      this.timers.set(task.id, timer)
+    }
+    return task
+  }
+
+  /** Ends every running job whose time has come. */
+  settle(now = Date.now()): void {
+    for (const task of this.state.tasks.values()) {
+      if (task.status === 'progress' && task.ends_at <= now) this.finish(task)
+    }
+  }
+
+  /** `percentage_complete` of a task now, or null when progress is 'none'. */
+  percentageOf(task: Task, now = Date.now()): number | null {
+    if (this.options.progress === 'none') return null
+    if (task.status === 'completed') return 100
+    if (task.status === 'error') return task.failed_at_percentage ?? 0
+    const fraction = task.duration_ms <= 0 ? 1 : (now - task.started_at) / task.duration_ms
+    return percentage(this.options.progress, fraction)
+  }
+
+  /** Clears every timer (stop and reset). Running tasks stay as they are. */
+  clearTimers(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer)
+    this.timers.clear()
+  }
+
+  private uniqueId(): string {
+    let id = newTaskId()
+    while (this.state.tasks.has(id)) id = newTaskId()
+    return id
+  }
+
+  private finish(task: Task): void {
+    if (task.status !== 'progress') return
+    const timer = this.timers.get(task.id)
+    if (timer) clearTimeout(timer)
+    this.timers.delete(task.id)
+    const at = task.ends_at
+    const key = String(task.site_id)
+    const staging = this.state.staging.get(key)
+    const ownsStaging = staging !== undefined && staging.task_id === task.id
+    task.updated_at = at
+    if (task.fail_with !== null) {
+      task.failed_at_percentage = this.options.progress === 'none' ? null : this.percentageOf(task, at)
+      task.status = 'error'
+      task.comment = `Error: ${task.fail_with}`
+      if (ownsStaging && task.kind === 'create') this.state.staging.delete(key)
+      else if (ownsStaging) release(staging, at)
+      return
+    }
+    task.status = 'completed'
+    if (!ownsStaging) return
+    const site = this.state.sites.get(key)
+    switch (task.kind) {
+      case 'create':
+        if (site) staging.content = { ...site.content }
+        release(staging, at)
+        this.state.outbox.push({
+          to: SIM_ACCOUNT_EMAIL,
+          subject: `Your staging site ${staging.site_name} is ready`,
+          site_id: task.site_id,
+          staging_site_id: staging.id,
+          at,
+        })
+        break
+      case 'pull':
+        if (site) staging.content = { ...site.content }
+        release(staging, at)
+        break
+      case 'push':
+        if (site) {
+          site.content = { ...staging.content }
+          site.password_protected = false
+          site.updated_at = at
+          this.state.purges.push({ site_id: site.id, at })
+        }
+        release(staging, at)
+        break
+      case 'delete':
+        this.state.staging.delete(key)
+        break
+    }
+  }
+}
+
+function release(staging: StagingSite, at: number): void {
+  staging.status = 'ready'
+  staging.task_id = null
+  staging.updated_at = at
+}

@@ -1,0 +1,109 @@
+/** Defaults, resolution and run-time changes of the simulator's options. */
+import type {
+  BusyStatus,
+  EffectiveOptions,
+  JobKind,
+  ProgressMode,
+  RateLimitOptions,
+  SimulatorOptions,
+} from './types.js'
+
+export const DEFAULT_DURATIONS_MS: Readonly<Record<JobKind, number>> = {
+  create: 3000,
+  pull: 2000,
+  push: 2000,
+  delete: 1000,
+}
+
+/** The spec's "2 to 3 minutes" for create, and comparable times for the rest. */
+export const REALISTIC_DURATIONS_MS: Readonly<Record<JobKind, number>> = {
+  create: 150_000,
+  pull: 60_000,
+  push: 60_000,
+  delete: 15_000,
+}
+
+export const JOB_KINDS: readonly JobKind[] = ['create', 'pull', 'push', 'delete']
+
+export function resolveOptions(options: SimulatorOptions = {}): EffectiveOptions {
+  const base = options.realistic ? REALISTIC_DURATIONS_MS : DEFAULT_DURATIONS_MS
+  const effective: EffectiveOptions = {
+    durationsMs: { ...base },
+    progress: 'nonlinear',
+    taskIds: true,
+    probe: true,
+    busyStatus: 409,
+    rateLimit: null,
+    taskVisibilityDelayMs: 0,
+  }
+  const { port: _port, realistic: _realistic, ...rest } = options
+  applyOptions(effective, rest)
+  return effective
+}
+
+/** A change of options at run time, as POST /__sim/options accepts it. `rateLimit: null` removes the limit. */
+export interface OptionsPatch extends Omit<SimulatorOptions, 'port' | 'rateLimit'> {
+  rateLimit?: RateLimitOptions | null
+}
+
+/** Validates and applies `patch` to `target` in place. Throws an Error naming the bad field. */
+export function applyOptions(target: EffectiveOptions, patch: OptionsPatch): void {
+  if (patch.realistic !== undefined) {
+    if (typeof patch.realistic !== 'boolean') throw new Error('realistic must be a boolean')
+    target.durationsMs = { ...(patch.realistic ? REALISTIC_DURATIONS_MS : DEFAULT_DURATIONS_MS) }
+  }
+  if (patch.durationsMs !== undefined) {
+    if (!isObject(patch.durationsMs)) throw new Error('durationsMs must be an object')
+    for (const [kind, value] of Object.entries(patch.durationsMs)) {
+      if (!(JOB_KINDS as string[]).includes(kind)) throw new Error(`durationsMs.${kind}: unknown job kind`)
+      if (!isNonNegative(value)) throw new Error(`durationsMs.${kind} must be a number >= 0`)
+      target.durationsMs[kind as JobKind] = value
+    }
+  }
+  if (patch.progress !== undefined) {
+    if (!['nonlinear', 'linear', 'none'].includes(patch.progress)) {
+      throw new Error('progress must be nonlinear, linear or none')
+    }
+    target.progress = patch.progress as ProgressMode
+  }
+  if (patch.taskIds !== undefined) target.taskIds = bool('taskIds', patch.taskIds)
+  if (patch.probe !== undefined) target.probe = bool('probe', patch.probe)
+  if (patch.busyStatus !== undefined) {
+    if (patch.busyStatus !== 409 && patch.busyStatus !== 423) throw new Error('busyStatus must be 409 or 423')
+    target.busyStatus = patch.busyStatus as BusyStatus
+  }
+  if (patch.taskVisibilityDelayMs !== undefined) {
+    if (!isNonNegative(patch.taskVisibilityDelayMs))
+      throw new Error('taskVisibilityDelayMs must be a number >= 0')
+    target.taskVisibilityDelayMs = patch.taskVisibilityDelayMs
+  }
+  if (patch.rateLimit !== undefined) target.rateLimit = rateLimit(patch.rateLimit)
+}
+
+function rateLimit(value: unknown): RateLimitOptions | null {
+  if (value === null) return null
+  if (!isObject(value)) throw new Error('rateLimit must be an object or null')
+  const { limit, windowMs, retryAfter } = value
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) {
+    throw new Error('rateLimit.limit must be an integer >= 0')
+  }
+  if (typeof windowMs !== 'number' || !(windowMs > 0))
+    throw new Error('rateLimit.windowMs must be a number > 0')
+  if (retryAfter !== undefined && !['seconds', 'http-date', 'none'].includes(retryAfter as string)) {
+    throw new Error('rateLimit.retryAfter must be seconds, http-date or none')
+  }
+  return { limit, windowMs, retryAfter: (retryAfter as RateLimitOptions['retryAfter']) ?? 'seconds' }
+}
+
+function bool(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new Error(`${name} must be a boolean`)
+  return value
+}
+
+function isNonNegative(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,179 @@
+/** Types shared by the simulator's modules. Plain data only: no behaviour here. */
+
+export type JobKind = 'create' | 'pull' | 'push' | 'delete'
+export type ProgressMode = 'nonlinear' | 'linear' | 'none'
+export type RetryAfterMode = 'seconds' | 'http-date' | 'none'
+export type BusyStatus = 409 | 423
+
+export interface RateLimitOptions {
+  /** Requests allowed per token within one window. */
+  limit: number
+  /** Window length. The window is fixed: it starts with a token's first request. */
+  windowMs: number
+  /** How a 429 says when to retry. Default 'seconds'. */
+  retryAfter?: RetryAfterMode
+}
+
+export interface SimulatorOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number
+  /** Job durations; defaults: create 3000, pull 2000, push 2000, delete 1000 (or the realistic ones). */
+  durationsMs?: Partial<Record<JobKind, number>>
+  /** Realistic durations: create 150000, pull 60000, push 60000, delete 15000. */
+  realistic?: boolean
+  /** Shape of `percentage_complete` over time; 'none' omits the field. Default 'nonlinear'. */
+  progress?: ProgressMode
+  /** false: staging POST/DELETE responses carry no task_id. Default true. */
+  taskIds?: boolean
+  /** false: GET /v2/sites/{site}/staging answers 405. Default true. */
+  probe?: boolean
+  /** Status of pull/push/delete refused because another job runs. Default 409. */
+  busyStatus?: BusyStatus
+  /** Rate limit per token. Default: none. */
+  rateLimit?: RateLimitOptions
+  /** Task status answers 404 for this long after the job starts. Default 0. */
+  taskVisibilityDelayMs?: number
+}
+
+/** The options as the running simulator uses them (every field resolved). */
+export interface EffectiveOptions {
+  durationsMs: Record<JobKind, number>
+  progress: ProgressMode
+  taskIds: boolean
+  probe: boolean
+  busyStatus: BusyStatus
+  rateLimit: RateLimitOptions | null
+  taskVisibilityDelayMs: number
+}
+
+export interface FaultRule {
+  method?: string
+  /** string: substring of the request path (query included); RegExp: tested against it. */
+  path?: string | RegExp
+  /** Apply to the next N matching requests (default 1); Infinity for always. */
+  times?: number
+  /** 0..1: apply to this fraction of matching requests instead of counting `times`. */
+  rate?: number
+  status?: number
+  body?: 'json' | 'html' | 'empty' | 'echo-token'
+  retryAfter?: number | string
+  latencyMs?: number
+  hang?: boolean
+  drop?: 'before' | 'after'
+  process?: boolean
+  redirect?: string
+  taskError?: string
+}
+
+export interface RequestRecord {
+  method: string
+  /** Path and query string as sent. */
+  path: string
+  status: number | 'dropped' | 'hung' | 'pending'
+  /** ms epoch when the request arrived. */
+  at: number
+  faulted: boolean
+  /** The API logic ran (a fault before it or the rate limit stops that). */
+  processed: boolean
+  /** Which seeded token the request carried: 'rw', 'ro', 'unknown' or 'none'. */
+  token: 'rw' | 'ro' | 'unknown' | 'none'
+  /** Content-Type and X-localization as sent, when present. */
+  contentType?: string
+  localization?: string
+}
+
+/** A versioned value per part of a site, e.g. { files: 'prod-v1', database: 'prod-v1' }. */
+export interface Content {
+  files: string
+  database: string
+}
+
+export interface ProductionSite {
+  id: number
+  site_name: string
+  url: string
+  type: 'production'
+  /** A reserved (permanent) site, as opposed to a temporary one. */
+  reserved: boolean
+  plan: { name: string; staging: boolean }
+  waas: boolean
+  client_portal: { id: number; name: string } | null
+  domains: { name: string; primary: boolean }[]
+  cdn_zone: { id: string; hostname: string } | null
+  ssl: { enabled: boolean; issuer: string; expires_at: string }
+  tags: string[]
+  ssh_keys: { id: number; name: string; fingerprint: string }[]
+  settings: Record<string, string | number | boolean>
+  password_protected: boolean
+  ssh_username: string
+  ssh_password: string
+  content: Content
+  created_at: number
+  updated_at: number
+}
+
+export type StagingStatus = 'creating' | 'syncing' | 'pushing' | 'deleting' | 'ready'
+
+export interface StagingSite {
+  id: string
+  site_id: number
+  site_name: string
+  url: string
+  ssh_username: string
+  ssh_password: string
+  wp_password: string
+  content: Content
+  status: StagingStatus
+  /** The job running on it, if any. */
+  task_id: string | null
+  created_at: number
+  updated_at: number
+}
+
+export type TaskStatusValue = 'progress' | 'completed' | 'error'
+
+export interface Task {
+  id: string
+  kind: JobKind
+  site_id: number
+  staging_site_id: string
+  status: TaskStatusValue
+  started_at: number
+  duration_ms: number
+  ends_at: number
+  /** The status endpoint answers 404 before this time. */
+  visible_at: number
+  timeout_at: number
+  updated_at: number
+  /** Planned failure text (fault `taskError`); the task ends in 'error' with comment 'Error: <text>'. */
+  fail_with: string | null
+  comment: string | null
+  /** Percentage reached when the task ended in error. */
+  failed_at_percentage: number | null
+}
+
+export interface Email {
+  to: string
+  subject: string
+  site_id: number
+  staging_site_id: string
+  at: number
+}
+
+export interface Purge {
+  site_id: number
+  at: number
+}
+
+export interface SimState {
+  /** Production sites by id (as a string). */
+  sites: Map<string, ProductionSite>
+  /** Staging sites by their production site's id (as a string). */
+  staging: Map<string, StagingSite>
+  tasks: Map<string, Task>
+  outbox: Email[]
+  purges: Purge[]
+  /** Content version counters per site and target, for /__sim content bumps. */
+  versions: Map<string, number>
+  nextSiteId: number
+}
