@@ -2,7 +2,7 @@
  * When to ask again whether a background job has finished: use what the server tells.
  *
  * With progress (`percentage_complete`), estimate the earliest plausible end from two rates, the
- * average since the job started and the recent one, poll about halfway to that end, and so
+ * average since the job started and the recent one, poll 60% of the way to that end, and so
  * converge on it: few calls while the end is far, dense polling (every `minMs`) only near it, and a
  * fresh estimate at every answer (real progress is not linear). A job that stops moving near its
  * end is polled less and less often, never more than `nearEndCapMs` apart.
@@ -18,6 +18,8 @@ export interface PollPlannerOptions {
   maxMs?: number
   noProgressCapMs?: number
   nearEndCapMs?: number
+  /** Fraction of the estimated time left to wait before the next poll. */
+  approach?: number
 }
 
 interface Sample {
@@ -34,6 +36,7 @@ export class PollPlanner {
   private readonly maxMs: number
   private readonly noProgressCapMs: number
   private readonly nearEndCapMs: number
+  private readonly approach: number
 
   constructor(options: PollPlannerOptions) {
     this.startedAt = options.startedAt
@@ -41,6 +44,7 @@ export class PollPlanner {
     this.maxMs = options.maxMs ?? 30_000
     this.noProgressCapMs = options.noProgressCapMs ?? 5000
     this.nearEndCapMs = options.nearEndCapMs ?? 4000
+    this.approach = options.approach ?? 0.6
   }
 
   /** The delay before the first poll. */
@@ -60,16 +64,17 @@ export class PollPlanner {
   /** How long to wait, from `now`, before the next poll. */
   nextDelay(now: number): number {
     const last = this.samples.at(-1)
-    if (!last) return this.clamp(this.minMs * 2 ** Math.max(0, this.polls - 1), this.noProgressCapMs)
+    if (!last) return this.clamp(this.minMs * 2.5 ** Math.max(0, this.polls - 1), this.noProgressCapMs)
     const elapsed = Math.max(1, last.at - this.startedAt)
     if (last.percent <= 0) return this.clamp(0.5 * elapsed, 10_000)
     const rate = Math.max(last.percent / elapsed, this.recentRate(last, elapsed))
-    const remaining = (100 - last.percent) / rate - (now - last.at)
+    // Aim at 99%: many jobs sit at 99 (never 100) until they complete.
+    const remaining = Math.max(0, 99 - last.percent) / rate - (now - last.at)
     if (remaining <= 2 * this.minMs) {
       // Near (or past) the estimated end: dense, but slower while nothing moves.
       return this.clamp(this.minMs * 1.25 ** this.stalePolls, this.nearEndCapMs)
     }
-    return this.clamp(remaining / 2, this.maxMs)
+    return this.clamp(remaining * this.approach, this.maxMs)
   }
 
   /** Percent per ms over the recent part of the job (the last ~40% of its elapsed time). */

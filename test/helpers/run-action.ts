@@ -38,7 +38,8 @@ export function actionDefaults(): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, spec] of Object.entries(doc.inputs)) {
     if (spec.default === undefined) continue
-    out[name] = spec.default === '${{ github.token }}' ? 'ghs_fake-github-token-for-tests' : String(spec.default)
+    out[name] =
+      spec.default === '${{ github.token }}' ? 'ghs_fake-github-token-for-tests' : String(spec.default)
   }
   return out
 }
@@ -101,11 +102,13 @@ export function runBundledAction(
     }
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString()
-      if (options.signal && 'whenOutput' in options.signal && options.signal.whenOutput.test(stdout)) sendSignal()
+      if (options.signal && 'whenOutput' in options.signal && options.signal.whenOutput.test(stdout))
+        sendSignal()
     })
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     const timers: NodeJS.Timeout[] = []
-    if (options.signal && 'afterMs' in options.signal) timers.push(setTimeout(sendSignal, options.signal.afterMs))
+    if (options.signal && 'afterMs' in options.signal)
+      timers.push(setTimeout(sendSignal, options.signal.afterMs))
     timers.push(setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000))
     child.on('error', reject)
     child.on('close', (code) => {

@@ -1,0 +1,32 @@
+import { StagingApiClient, type ClientSettings } from '../../src/api/client.js'
+import { ApiError } from '../../src/api/errors.js'
+import { RateBudget } from '../../src/api/rate-budget.js'
+import { API, FakeClock, MemoryLogger, TOKEN, redactor } from './fakes.js'
+
+export function client(overrides: Partial<ClientSettings> = {}, clock = new FakeClock()) {
+  const logger = new MemoryLogger()
+  const red = redactor()
+  const c = new StagingApiClient(
+    {
+      apiUrl: `${API}/v2`,
+      token: TOKEN,
+      language: 'en',
+      maxRetries: 3,
+      deadline: clock.now() + 600_000,
+      requestTimeoutMs: 2000,
+      ...overrides,
+    },
+    { clock, logger, redactor: red, budget: new RateBudget(clock), random: () => 0.5 },
+  )
+  return { c, clock, logger, red }
+}
+
+export async function failure(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p
+  } catch (e) {
+    if (e instanceof ApiError) return e
+    throw e
+  }
+  throw new Error('expected an ApiError')
+}

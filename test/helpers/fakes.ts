@@ -1,0 +1,68 @@
+import { CancelledError } from '../../src/clock.js'
+import { Redactor } from '../../src/secrets.js'
+import type { Clock, Config, Logger } from '../../src/types.js'
+
+/** Virtual time: sleep() advances the clock at once. */
+export class FakeClock implements Clock {
+  t = 1_700_000_000_000
+  slept: number[] = []
+  now(): number {
+    return this.t
+  }
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw new CancelledError()
+    this.slept.push(ms)
+    this.t += Math.max(0, ms)
+    await Promise.resolve()
+  }
+}
+
+export class MemoryLogger implements Logger {
+  lines: string[] = []
+  info(m: string) {
+    this.lines.push(`info: ${m}`)
+  }
+  warn(m: string) {
+    this.lines.push(`warn: ${m}`)
+  }
+  debug(m: string) {
+    this.lines.push(`debug: ${m}`)
+  }
+  get text(): string {
+    return this.lines.join('\n')
+  }
+}
+
+export const TOKEN = 'tok_live_0123456789abcdefSECRET'
+export const API = 'https://api.example.test'
+
+export function config(overrides: Partial<Config> = {}): Config {
+  return {
+    operation: 'create',
+    siteIds: ['1001'],
+    apiToken: TOKEN,
+    apiUrl: `${API}/v2`,
+    wait: true,
+    timeoutMs: 30 * 60_000,
+    language: 'en',
+    maxRetries: 5,
+    ifExists: 'fail',
+    ifMissing: 'fail',
+    ifBusy: 'wait',
+    dryRun: false,
+    concurrency: 4,
+    failFast: false,
+    ...overrides,
+  }
+}
+
+export function redactor(): Redactor {
+  const r = new Redactor()
+  r.add(TOKEN)
+  return r
+}
+
+/** An envelope body as the service sends it. */
+export function envelope(data: unknown, message = 'OK', status = true) {
+  return { status, message, data }
+}

@@ -1,0 +1,239 @@
+import { afterEach, beforeAll, afterAll, describe, expect, it } from '@jest/globals'
+import nock from 'nock'
+import { DeadlineError } from '../../src/api/client.js'
+import { API, FakeClock, TOKEN, envelope } from '../helpers/fakes.js'
+import { client, failure } from '../helpers/client.js'
+
+beforeAll(() => nock.disableNetConnect())
+afterAll(() => {
+  nock.enableNetConnect()
+  nock.restore()
+})
+afterEach(() => nock.cleanAll())
+
+describe('requests as the spec says', () => {
+  it('POST sends the bearer token, Accept, X-localization, Content-Type JSON and no body', async () => {
+    let body = 'unset'
+    const scope = nock(API, {
+      reqheaders: {
+        authorization: `Bearer ${TOKEN}`,
+        accept: 'application/json',
+        'x-localization': 'es',
+        'content-type': 'application/json',
+      },
+    })
+      .post('/v2/sites/1001/staging/push', (b) => {
+        body = JSON.stringify(b)
+        return true
+      })
+      .reply(202, envelope({ task_id: 'abc123' }, 'Aceptado'))
+    const { c } = client({ language: 'es' })
+    const res = await c.call('POST', '/sites/1001/staging/push', 'push')
+    expect(res.status).toBe(202)
+    expect(res.envelope.message).toBe('Aceptado')
+    expect(['""', '{}']).toContain(body)
+    expect(scope.isDone()).toBe(true)
+    expect(c.requests).toBe(1)
+    expect(c.sent).toEqual(['POST /v2/sites/1001/staging/push -> 202'])
+  })
+  it('DELETE sends no Content-Type', async () => {
+    const scope = nock(API, { badheaders: ['content-type'] })
+      .delete('/v2/sites/1001/staging')
+      .reply(200, envelope({ task_id: 'x1' }))
+    await client().c.call('DELETE', '/sites/1001/staging', 'delete')
+    expect(scope.isDone()).toBe(true)
+  })
+})
+
+describe('envelope parsing', () => {
+  it('treats status:false on a 2xx as a failure with the server message', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging/reset')
+      .reply(200, envelope(null, 'Could not start the sync', false))
+    const e = await failure(client().c.call('POST', '/sites/1001/staging/reset', 'pull'))
+    expect(e.httpStatus).toBe(200)
+    expect(e.message).toContain('Could not start the sync')
+  })
+  it.each([
+    ['an HTML page', '<!DOCTYPE html><html><body>Bad gateway</body></html>', /HTML page/],
+    ['an empty body', '', /empty body/],
+    ['plain text', 'upstream connect error', /not JSON/],
+    ['JSON that is not the envelope', '{"ok":true}', /not JSON|JSON envelope/],
+  ])('a 2xx with %s is an error with its status, not a crash', async (_, body, pattern) => {
+    nock(API).get('/v2/tasks/t1/status').reply(200, body)
+    const { c } = client({ maxRetries: 0 })
+    const e = await failure(c.call('GET', '/tasks/t1/status', 'read'))
+    expect(e.kind).toBe('bad-response')
+    expect(e.httpStatus).toBe(200)
+    expect(e.message).toMatch(pattern)
+  })
+  it('an HTML 502 keeps its status and says what came', async () => {
+    nock(API).post('/v2/sites/1001/staging/push').reply(502, '<html>Bad Gateway</html>')
+    const e = await failure(client().c.call('POST', '/sites/1001/staging/push', 'push'))
+    expect(e.httpStatus).toBe(502)
+    expect(e.kind).toBe('server')
+    expect(e.message).toMatch(/HTML page/)
+  })
+})
+
+describe('each status maps to its own error with a hint', () => {
+  it.each([
+    [401, 'auth', /check that the api-token secret/],
+    [403, 'forbidden', /plan may not include staging/],
+    [404, 'not-found', /PRODUCTION site's id/],
+    [409, 'busy', /if-busy: wait/],
+    [423, 'busy', /if-busy: wait/],
+    [400, 'validation', /malformed/],
+    [500, 'server', /failed on its side/],
+  ])('HTTP %i -> %s', async (status, kind, hint) => {
+    nock(API)
+      .post('/v2/sites/1001/staging/reset')
+      .reply(status, envelope(null, `message ${status}`, false))
+    const e = await failure(client({ maxRetries: 0 }).c.call('POST', '/sites/1001/staging/reset', 'pull'))
+    expect(e.kind).toBe(kind)
+    expect(e.hint).toMatch(hint)
+    expect(e.message).toContain(`message ${status}`)
+  })
+  it('422 on create means staging exists; on other operations it is a validation error', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging')
+      .reply(422, envelope(null, 'exists', false))
+    nock(API)
+      .post('/v2/sites/1001/staging/push')
+      .reply(422, envelope(null, 'invalid', false))
+    expect((await failure(client().c.call('POST', '/sites/1001/staging', 'create'))).kind).toBe('exists')
+    expect((await failure(client().c.call('POST', '/sites/1001/staging/push', 'push'))).kind).toBe(
+      'validation',
+    )
+  })
+  it('includes the exception text the service adds', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging')
+      .reply(500, { status: false, message: 'Server error', exception: 'QueueUnavailable' })
+    const e = await failure(client({ maxRetries: 0 }).c.call('POST', '/sites/1001/staging', 'create'))
+    expect(e.message).toContain('QueueUnavailable')
+  })
+})
+
+describe('retries', () => {
+  it('429 honours Retry-After in seconds', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging/push')
+      .reply(429, envelope(null, 'slow down', false), { 'Retry-After': '7' })
+    nock(API)
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't' }))
+    const { c, clock } = client()
+    const res = await c.call('POST', '/sites/1001/staging/push', 'push')
+    expect(res.status).toBe(202)
+    expect(clock.slept).toContain(7000)
+    expect(c.retries).toBe(1)
+    expect(c.requests).toBe(2)
+  })
+  it('429 honours Retry-After as an HTTP date', async () => {
+    const clock = new FakeClock()
+    const at = new Date(clock.now() + 12_000).toUTCString()
+    nock(API)
+      .get('/v2/tasks/t/status')
+      .reply(429, envelope(null, 'x', false), { 'Retry-After': at })
+    nock(API)
+      .get('/v2/tasks/t/status')
+      .reply(200, envelope({ status: 'progress' }))
+    const { c } = client({}, clock)
+    await c.call('GET', '/tasks/t/status', 'read')
+    const total = clock.slept.reduce((a, b) => a + b, 0)
+    expect(total).toBeGreaterThanOrEqual(11_000)
+    expect(total).toBeLessThanOrEqual(12_000)
+  })
+  it('429 without Retry-After backs off, and gives up after max-retries', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging')
+      .times(4)
+      .reply(429, envelope(null, 'rate limited', false))
+    const { c } = client({ maxRetries: 3 })
+    const e = await failure(c.call('POST', '/sites/1001/staging', 'create'))
+    expect(e.kind).toBe('rate-limited')
+    expect(c.requests).toBe(4)
+    expect(c.retries).toBe(3)
+  })
+  it('stops retrying when the next wait would pass the deadline', async () => {
+    const clock = new FakeClock()
+    nock(API)
+      .post('/v2/sites/1001/staging')
+      .reply(429, envelope(null, 'x', false), { 'Retry-After': '120' })
+    const { c } = client({ deadline: clock.now() + 60_000 }, clock)
+    await expect(c.call('POST', '/sites/1001/staging', 'create')).rejects.toBeInstanceOf(DeadlineError)
+    expect(c.requests).toBe(1)
+  })
+  it('503 is retried even for a push (the server did not process it)', async () => {
+    nock(API).post('/v2/sites/1001/staging/push').reply(503, '')
+    nock(API)
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't' }))
+    const { c } = client()
+    expect((await c.call('POST', '/sites/1001/staging/push', 'push')).status).toBe(202)
+    expect(c.requests).toBe(2)
+  })
+  it.each([500, 502, 504])('%i is never sent again for a push or a delete', async (status) => {
+    nock(API)
+      .post('/v2/sites/1001/staging/push')
+      .reply(status, envelope(null, 'boom', false))
+    nock(API)
+      .delete('/v2/sites/1001/staging')
+      .reply(status, envelope(null, 'boom', false))
+    const push = client()
+    const del = client()
+    expect((await failure(push.c.call('POST', '/sites/1001/staging/push', 'push'))).processing).toBe(
+      'unknown',
+    )
+    expect((await failure(del.c.call('DELETE', '/sites/1001/staging', 'delete'))).processing).toBe('unknown')
+    expect(push.c.requests + del.c.requests).toBe(2)
+  })
+  it('500 is retried for a pull, and the answer says it came after an unknown try', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging/reset')
+      .reply(500, envelope(null, 'boom', false))
+    nock(API)
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't' }))
+    const { c } = client()
+    const res = await c.call('POST', '/sites/1001/staging/reset', 'pull')
+    expect(res.afterUnknown).toBe(true)
+    expect(c.requests).toBe(2)
+  })
+  it('a hung request ends at the per-request time limit as a timeout of unknown outcome', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging/push')
+      .delay(3000)
+      .reply(202, envelope({ task_id: 't' }))
+    const { c } = client({ requestTimeoutMs: 200 })
+    const started = Date.now()
+    const e = await failure(c.call('POST', '/sites/1001/staging/push', 'push'))
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(e.kind).toBe('timeout')
+    expect(e.processing).toBe('unknown')
+  })
+})
+
+describe('redirects and secrets', () => {
+  it('never follows a redirect, and names the target', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging/push')
+      .reply(307, '', { Location: 'https://evil.example.net/collect?x=1' })
+    const other = nock('https://evil.example.net').post(/.*/).reply(200, envelope({}))
+    const e = await failure(client().c.call('POST', '/sites/1001/staging/push', 'push'))
+    expect(e.kind).toBe('redirect')
+    expect(e.message).toContain('https://evil.example.net/collect')
+    expect(other.isDone()).toBe(false)
+  })
+  it('scrubs the token when the server echoes it, and masks credentials in data', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging')
+      .reply(401, { status: false, message: `Token ${TOKEN} is invalid`, data: { wp_password: 'pw-999999' } })
+    const { c, red } = client()
+    const e = await failure(c.call('POST', '/sites/1001/staging', 'create'))
+    expect(e.message).not.toContain(TOKEN)
+    expect(e.message).toContain('***')
+    expect(red.scrub('pw-999999')).toBe('***')
+  })
+})

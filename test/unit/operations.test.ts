@@ -1,0 +1,389 @@
+import { afterEach, beforeAll, afterAll, describe, expect, it } from '@jest/globals'
+import nock from 'nock'
+import { PUSH_WARNINGS, runOperation } from '../../src/staging/operations.js'
+import type { Config } from '../../src/types.js'
+import { API, FakeClock, MemoryLogger, TOKEN, config, envelope, redactor } from '../helpers/fakes.js'
+
+beforeAll(() => nock.disableNetConnect())
+afterAll(() => {
+  nock.enableNetConnect()
+  nock.restore()
+})
+afterEach(() => nock.cleanAll())
+
+async function run(overrides: Partial<Config>, signal?: AbortSignal) {
+  const clock = new FakeClock()
+  const logger = new MemoryLogger()
+  const result = await runOperation(config(overrides), '1001', {
+    clock,
+    logger,
+    redactor: redactor(),
+    random: () => 0.5,
+    ...(signal ? { signal } : {}),
+  })
+  return { result, logger, clock }
+}
+
+const api = () => nock(API)
+const task = (status: string, percentage?: string, comment?: string) =>
+  envelope({
+    task_id: 't1',
+    status,
+    ...(percentage ? { percentage_complete: percentage } : {}),
+    ...(comment ? { comment } : {}),
+  })
+
+describe('create', () => {
+  it('follows the task to completion and reports the staging site', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(
+        202,
+        envelope(
+          { task_id: 't1', staging_site_id: 's-1001', staging_url: 'https://stg.example.test' },
+          'Creating',
+        ),
+      )
+    api().get('/v2/tasks/t1/status').reply(200, task('progress', '10'))
+    api().get('/v2/tasks/t1/status').reply(200, task('progress', '60'))
+    api().get('/v2/tasks/t1/status').reply(200, task('completed', '100'))
+    const { result } = await run({})
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      httpStatus: 202,
+      message: 'Creating',
+      taskId: 't1',
+      stagingSiteId: 's-1001',
+      stagingUrl: 'https://stg.example.test',
+      requests: 4,
+      retries: 0,
+      error: null,
+    })
+    expect(result.sent).toEqual(['POST /v2/sites/1001/staging -> 202'])
+  })
+  it('reads the staging URL from the probe when the responses did not carry it', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').reply(200, task('completed'))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ id: 's-9', staging_url: 'https://s9.example.test', status: 'ready' }))
+    const { result } = await run({})
+    expect(result.stagingUrl).toBe('https://s9.example.test')
+    expect(result.stagingSiteId).toBe('s-9')
+  })
+  it('if-exists: fail reports that staging exists, with the hint', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(422, envelope(null, 'Staging already exists', false))
+    const { result } = await run({ ifExists: 'fail' })
+    expect(result.result).toBe('failed')
+    expect(result.httpStatus).toBe(422)
+    expect(result.error?.kind).toBe('exists')
+    expect(result.error?.hint).toMatch(/if-exists: skip/)
+  })
+  it('if-exists: skip is skipped and still reports the staging URL', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(422, envelope(null, 'Staging already exists', false))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ staging_url: 'https://old.example.test', status: 'ready' }))
+    const { result } = await run({ ifExists: 'skip' })
+    expect(result.result).toBe('skipped')
+    expect(result.stagingUrl).toBe('https://old.example.test')
+  })
+  it('if-exists: recreate deletes, waits for the delete, then creates', async () => {
+    const order: string[] = []
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(422, () => (order.push('create-422'), envelope(null, 'exists', false)))
+    api()
+      .delete('/v2/sites/1001/staging')
+      .reply(202, () => (order.push('delete'), envelope({ task_id: 'd1' })))
+    api()
+      .get('/v2/tasks/d1/status')
+      .reply(200, () => (order.push('delete-done'), envelope({ status: 'completed' })))
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(
+        202,
+        () => (order.push('create'), envelope({ task_id: 't1', staging_url: 'https://new.example.test' })),
+      )
+    api().get('/v2/tasks/t1/status').reply(200, task('completed'))
+    const { result } = await run({ ifExists: 'recreate' })
+    expect(order).toEqual(['create-422', 'delete', 'delete-done', 'create'])
+    expect(result.result).toBe('succeeded')
+    expect(result.stagingUrl).toBe('https://new.example.test')
+  })
+  it('a 422 after a first try of unknown outcome means that try went through: it is followed', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(502, envelope(null, 'bad gateway', false))
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(422, envelope(null, 'exists', false))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'creating' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'ready', staging_url: 'https://s.example.test' }))
+    const { result, logger } = await run({ ifExists: 'fail' })
+    expect(logger.text).toMatch(/first try went through/)
+    expect(result.result).toBe('succeeded')
+    expect(result.stagingUrl).toBe('https://s.example.test')
+  })
+  it('403 says the plan or site is not eligible', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(403, envelope(null, 'Plan does not include staging', false))
+    const { result } = await run({})
+    expect(result.result).toBe('failed')
+    expect(result.error?.kind).toBe('forbidden')
+    expect(result.message).toContain('Plan does not include staging')
+  })
+})
+
+describe('busy site (if-busy)', () => {
+  it('wait: sends again after the other job, counting the retry', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(409, envelope(null, 'A sync is running', false))
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(423, envelope(null, 'Locked', false))
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').reply(200, task('completed'))
+    const { result, logger } = await run({ operation: 'push', ifBusy: 'wait' })
+    expect(result.result).toBe('succeeded')
+    expect(result.retries).toBe(2)
+    expect(logger.text).toMatch(/busy with another job/)
+  })
+  it('fail: fails at once with the busy hint', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(409, envelope(null, 'A sync is running', false))
+    const { result } = await run({ operation: 'pull', ifBusy: 'fail' })
+    expect(result.result).toBe('failed')
+    expect(result.error?.kind).toBe('busy')
+    expect(result.requests).toBe(1)
+  })
+  it('wait: gives up as timed-out at the timeout', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .times(100)
+      .reply(409, envelope(null, 'busy', false))
+    const { result } = await run({ operation: 'pull', timeoutMs: 60_000 })
+    expect(result.result).toBe('timed-out')
+  })
+})
+
+describe('push and delete are never sent twice', () => {
+  it.each([500, 502, 504])(
+    'push answered %i: failed, outcome unknown, one request, warnings kept',
+    async (status) => {
+      api()
+        .post('/v2/sites/1001/staging/push')
+        .reply(status, envelope(null, 'oops', false))
+      const { result } = await run({ operation: 'push' })
+      expect(result.result).toBe('failed')
+      expect(result.error?.kind).toBe('unknown-outcome')
+      expect(result.message).toMatch(/outcome of the push request is unknown/)
+      expect(result.message).toMatch(/not sent again/)
+      expect(result.requests).toBe(1)
+      expect(result.httpStatus).toBe(status)
+      expect(result.warnings).toEqual(PUSH_WARNINGS)
+    },
+  )
+  it('delete answered 500: failed, outcome unknown, one request', async () => {
+    api()
+      .delete('/v2/sites/1001/staging')
+      .reply(500, envelope(null, 'oops', false))
+    const { result } = await run({ operation: 'delete' })
+    expect(result.error?.kind).toBe('unknown-outcome')
+    expect(result.requests).toBe(1)
+  })
+  it('push accepted: succeeded with the three push warnings', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').reply(200, task('completed'))
+    const { result } = await run({ operation: 'push' })
+    expect(result.result).toBe('succeeded')
+    expect(result.warnings).toEqual(PUSH_WARNINGS)
+  })
+})
+
+describe('missing staging (if-missing)', () => {
+  it('skip: skipped', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(404, envelope(null, 'No staging', false))
+    const { result } = await run({ operation: 'pull', ifMissing: 'skip' })
+    expect(result.result).toBe('skipped')
+    expect(result.httpStatus).toBe(404)
+  })
+  it('fail: failed with the not-found hint', async () => {
+    api()
+      .delete('/v2/sites/1001/staging')
+      .reply(404, envelope(null, 'No staging', false))
+    const { result } = await run({ operation: 'delete' })
+    expect(result.result).toBe('failed')
+    expect(result.error?.kind).toBe('not-found')
+  })
+})
+
+describe('waiting', () => {
+  it('a task ending in error fails with its comment', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, task('error', '40', 'Error: disk quota exceeded'))
+    const { result } = await run({ operation: 'pull' })
+    expect(result.result).toBe('failed')
+    expect(result.error?.kind).toBe('task-failed')
+    expect(result.message).toBe('The pull job failed on the server: disk quota exceeded')
+  })
+  it.each(['failed', 'cancelled', 'timeout'])(
+    'a task status "%s" is a failure, never success',
+    async (status) => {
+      api()
+        .post('/v2/sites/1001/staging/reset')
+        .reply(202, envelope({ task_id: 't1' }))
+      api().get('/v2/tasks/t1/status').reply(200, task(status))
+      expect((await run({ operation: 'pull' })).result.result).toBe('failed')
+    },
+  )
+  it('an unknown status keeps waiting and says so', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').reply(200, task('warming-up'))
+    api().get('/v2/tasks/t1/status').reply(200, task('done'))
+    const { result, logger } = await run({ operation: 'pull' })
+    expect(logger.text).toMatch(/unknown status "warming-up"/)
+    expect(result.result).toBe('succeeded')
+  })
+  it('a 404 on the task in the first 30 s is "not yet"', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .times(3)
+      .reply(404, envelope(null, 'Task not found', false))
+    api().get('/v2/tasks/t1/status').reply(200, task('completed'))
+    const { result } = await run({ operation: 'pull' })
+    expect(result.result).toBe('succeeded')
+    expect(result.requests).toBe(5)
+  })
+  it('without a task id, follows the probe until ready', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(201, envelope({ staging_site_id: 's1' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'creating' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'ready', staging_url: 'https://s1.example.test' }))
+    const { result } = await run({})
+    expect(result.result).toBe('succeeded')
+    expect(result.stagingUrl).toBe('https://s1.example.test')
+  })
+  it('without a task id, a delete is done when the probe answers 404', async () => {
+    api().delete('/v2/sites/1001/staging').reply(200, envelope(null, 'Deleting'))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'deleting' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(404, envelope(null, 'not found', false))
+    expect((await run({ operation: 'delete' })).result.result).toBe('succeeded')
+  })
+  it('when completion cannot be tracked (probe 405), the result is accepted with a warning', async () => {
+    api().post('/v2/sites/1001/staging/reset').reply(200, envelope(null, 'Started'))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(405, envelope(null, 'Method not allowed', false))
+    const { result } = await run({ operation: 'pull' })
+    expect(result.result).toBe('accepted')
+    expect(result.warnings.join(' ')).toMatch(/cannot be tracked/)
+  })
+  it('wait: false ends as accepted after the request', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    const { result } = await run({ operation: 'pull', wait: false })
+    expect(result.result).toBe('accepted')
+    expect(result.taskId).toBe('t1')
+    expect(result.requests).toBe(1)
+  })
+  it('the timeout ends the run as timed-out, saying the job may still be running', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').times(1000).reply(200, task('progress', '5'))
+    const { result, clock } = await run({ timeoutMs: 120_000 })
+    expect(result.result).toBe('timed-out')
+    expect(result.message).toMatch(/may still be running on the server/)
+    expect(clock.now() - 1_700_000_000_000).toBeLessThanOrEqual(120_000)
+  })
+  it('logs progress now and then, not at every poll', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(202, envelope({ task_id: 't1' }))
+    for (let p = 1; p <= 30; p++)
+      api()
+        .get('/v2/tasks/t1/status')
+        .reply(200, task('progress', String(p * 3)))
+    api().get('/v2/tasks/t1/status').times(100).reply(200, task('completed'))
+    const { logger, result } = await run({})
+    const progressLines = logger.lines.filter((l) => l.includes('still running')).length
+    expect(progressLines).toBeGreaterThan(0)
+    expect(progressLines).toBeLessThan(result.requests - 1)
+  })
+})
+
+describe('cancellation and dry run', () => {
+  it('cancelled while waiting: says what was sent and that the job continues', async () => {
+    const abort = new AbortController()
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, () => {
+        abort.abort()
+        return task('progress', '10')
+      })
+    const { result } = await run({ operation: 'push' }, abort.signal)
+    expect(result.result).toBe('cancelled')
+    expect(result.message).toContain('POST /v2/sites/1001/staging/push -> 202')
+    expect(result.message).toMatch(/keeps running/)
+  })
+  it('dry run sends only a read and reports what it would send', async () => {
+    const reads = api()
+      .get('/v2/sites/1001/staging')
+      .reply(404, envelope(null, 'no staging', false))
+    const { result, logger } = await run({ operation: 'push', dryRun: true })
+    expect(reads.isDone()).toBe(true)
+    expect(result.result).toBe('dry-run')
+    expect(result.sent).toEqual([])
+    expect(logger.text).toContain(`POST ${API}/v2/sites/1001/staging/push`)
+  })
+  it('the token appears in no message, even when the server echoes it', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(400, envelope(null, `Bad token Bearer ${TOKEN}`, false))
+    const { result, logger } = await run({ operation: 'push' })
+    expect(JSON.stringify(result)).not.toContain(TOKEN)
+    expect(logger.text).not.toContain(TOKEN)
+  })
+})

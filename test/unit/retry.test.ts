@@ -1,0 +1,81 @@
+import { describe, expect, it } from '@jest/globals'
+import { processingOf } from '../../src/api/errors.js'
+import { backoffMs, mayResend, parseRetryAfter, type RequestKind } from '../../src/api/retry.js'
+
+describe('what the server can have done (processingOf)', () => {
+  it.each([
+    [429, 'not-processed'],
+    [503, 'not-processed'],
+    [409, 'not-processed'],
+    [423, 'not-processed'],
+    [500, 'unknown'],
+    [502, 'unknown'],
+    [504, 'unknown'],
+    [400, 'processed'],
+    [401, 'processed'],
+    [403, 'processed'],
+    [404, 'processed'],
+    [422, 'processed'],
+  ])('HTTP %i is %s', (status, expected) => {
+    expect(processingOf({ httpStatus: status })).toBe(expected)
+  })
+  it.each([
+    ['ECONNREFUSED', 'not-processed'],
+    ['ENOTFOUND', 'not-processed'],
+    ['EAI_AGAIN', 'not-processed'],
+    ['ECONNRESET', 'unknown'],
+    ['ETIMEDOUT', 'unknown'],
+    ['EPIPE', 'unknown'],
+    [null, 'unknown'],
+  ])('network error %s is %s', (code, expected) => {
+    expect(processingOf({ code })).toBe(expected)
+  })
+})
+
+describe('what may be sent again (mayResend): the whole table', () => {
+  const table: Array<[RequestKind, 'not-processed' | 'unknown' | 'processed', boolean]> = [
+    ['read', 'not-processed', true],
+    ['read', 'unknown', true],
+    ['read', 'processed', false],
+    ['create', 'not-processed', true],
+    ['create', 'unknown', true],
+    ['create', 'processed', false],
+    ['pull', 'not-processed', true],
+    ['pull', 'unknown', true],
+    ['pull', 'processed', false],
+    ['push', 'not-processed', true],
+    ['push', 'unknown', false],
+    ['push', 'processed', false],
+    ['delete', 'not-processed', true],
+    ['delete', 'unknown', false],
+    ['delete', 'processed', false],
+  ]
+  it.each(table)('%s after a %s failure: %s', (kind, processing, expected) => {
+    expect(mayResend(kind, processing)).toBe(expected)
+  })
+})
+
+describe('backoff with full jitter', () => {
+  it('grows exponentially up to the cap and is scaled by the random draw', () => {
+    expect(backoffMs(0, () => 0.999999)).toBe(999)
+    expect(backoffMs(3, () => 0.5)).toBe(4000)
+    expect(backoffMs(20, () => 0.999999)).toBe(29_999)
+    expect(backoffMs(4, () => 0)).toBe(0)
+  })
+})
+
+describe('Retry-After', () => {
+  const now = Date.parse('2026-11-22T10:00:00Z')
+  it('reads delta-seconds', () => {
+    expect(parseRetryAfter('7', now)).toBe(7000)
+    expect(parseRetryAfter(['2'], now)).toBe(2000)
+  })
+  it('reads an HTTP date', () => {
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', now)).toBe(30_000)
+  })
+  it('gives 0 for a date in the past and null for nothing or garbage', () => {
+    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0)
+    expect(parseRetryAfter(undefined, now)).toBeNull()
+    expect(parseRetryAfter('soon', now)).toBeNull()
+  })
+})
