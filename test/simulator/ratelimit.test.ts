@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { start, type Simulator } from '../../src/simulator/server.js'
+import { call, RO, sleep } from './helpers.js'
+
+let sim: Simulator
+beforeAll(async () => {
+  sim = await start({ rateLimit: { limit: 3, windowMs: 60_000 } })
+})
+afterAll(() => sim.stop())
+beforeEach(() => {
+  sim.reset()
+  sim.setOptions({ rateLimit: { limit: 3, windowMs: 60_000 } })
+})
+
+describe('rate limiting per token', () => {
+  it('sends X-RateLimit-* on every response and 429 with Retry-After in seconds over the limit', async () => {
+    const remaining: (string | null)[] = []
+    for (let i = 0; i < 3; i++) {
+      const reply = await call(sim, 'GET', '/v2/sites')
+      expect(reply.status).toBe(200)
+      expect(reply.headers.get('x-ratelimit-limit')).toBe('3')
+      remaining.push(reply.headers.get('x-ratelimit-remaining'))
+    }
+    expect(remaining).toEqual(['2', '1', '0'])
+    const refused = await call(sim, 'GET', '/v2/sites')
+    expect(refused.status).toBe(429)
+    expect(refused.json).toEqual({
+      status: false,
+      message: expect.stringMatching(/too many requests/i),
+      data: null,
+    })
+    const retryAfter = Number(refused.headers.get('retry-after'))
+    expect(retryAfter).toBeGreaterThanOrEqual(59)
+    expect(retryAfter).toBeLessThanOrEqual(60)
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0')
+    const reset = Number(refused.headers.get('x-ratelimit-reset'))
+    expect(reset * 1000).toBeGreaterThan(Date.now() + 58_000)
+    expect(reset * 1000).toBeLessThanOrEqual(Date.now() + 61_000)
+  })
+
+  it('does not process a rate-limited request and records it as 429', async () => {
+    for (let i = 0; i < 3; i++) await call(sim, 'GET', '/v2/sites')
+    const refused = await call(sim, 'POST', '/v2/sites/1001/staging')
+    expect(refused.status).toBe(429)
+    expect(sim.state.staging.has('1001')).toBe(false)
+    expect(sim.requests.at(-1)).toMatchObject({
+      method: 'POST',
+      path: '/v2/sites/1001/staging',
+      status: 429,
+      processed: false,
+      faulted: false,
+    })
+  })
+
+  it('counts each token separately', async () => {
+    for (let i = 0; i < 4; i++) await call(sim, 'GET', '/v2/sites')
+    const other = await call(sim, 'GET', '/v2/sites', { token: RO })
+    expect(other.status).toBe(200)
+    expect(other.headers.get('x-ratelimit-remaining')).toBe('2')
+  })
+
+  it('can send Retry-After as an HTTP date, or not at all', async () => {
+    sim.setOptions({ rateLimit: { limit: 1, windowMs: 30_000, retryAfter: 'http-date' } })
+    await call(sim, 'GET', '/v2/sites')
+    const refused = await call(sim, 'GET', '/v2/sites')
+    expect(refused.status).toBe(429)
+    const header = refused.headers.get('retry-after') ?? ''
+    expect(header).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/)
+    const until = Date.parse(header) - Date.now()
+    expect(until).toBeGreaterThan(28_000)
+    expect(until).toBeLessThanOrEqual(31_000)
+
+    sim.setOptions({ rateLimit: { limit: 1, windowMs: 30_000, retryAfter: 'none' } })
+    await call(sim, 'GET', '/v2/sites')
+    const bare = await call(sim, 'GET', '/v2/sites')
+    expect(bare.status).toBe(429)
+    expect(bare.headers.get('retry-after')).toBeNull()
+    expect(bare.headers.get('x-ratelimit-limit')).toBe('1')
+  })
+
+  it('opens again when the window ends', async () => {
+    sim.setOptions({ rateLimit: { limit: 1, windowMs: 600 } })
+    expect((await call(sim, 'GET', '/v2/sites')).status).toBe(200)
+    expect((await call(sim, 'GET', '/v2/sites')).status).toBe(429)
+    await sleep(650)
+    expect((await call(sim, 'GET', '/v2/sites')).status).toBe(200)
+  })
+
+  it('sends no rate-limit headers when no limit is set, and localizes the 429 message', async () => {
+    sim.setOptions({ rateLimit: null })
+    const free = await call(sim, 'GET', '/v2/sites')
+    expect(free.headers.get('x-ratelimit-limit')).toBeNull()
+    sim.setOptions({ rateLimit: { limit: 0, windowMs: 1000 } })
+    const spanish = await call(sim, 'GET', '/v2/sites', { lang: 'es' })
+    expect(spanish.status).toBe(429)
+    expect(spanish.json.message).toMatch(/^Demasiadas solicitudes/)
+  })
+})
