@@ -277,8 +277,9 @@ class OperationRun {
       this.result.warnings.push(warning)
       throw new Finish('accepted')
     }
-    if (op === 'create') {
-      this.takeStagingFields(outcome.data)
+    if (op === 'create' || op === 'pull') {
+      // A pull keeps the staging site's URL: report it, for environment.url and PR comments.
+      if (op === 'create') this.takeStagingFields(outcome.data)
       if (!this.result.stagingUrl) await this.readStaging()
     }
     if (op === 'delete') {

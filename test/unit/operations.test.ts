@@ -279,9 +279,11 @@ describe('waiting', () => {
       .times(3)
       .reply(404, envelope(null, 'Task not found', false))
     api().get('/v2/tasks/t1/status').reply(200, task('completed'))
+    api().get('/v2/sites/1001/staging').reply(200, envelope({ staging_url: 'https://s.example.test', status: 'ready' }))
     const { result } = await run({ operation: 'pull' })
     expect(result.result).toBe('succeeded')
-    expect(result.requests).toBe(5)
+    expect(result.requests).toBe(6)
+    expect(result.stagingUrl).toBe('https://s.example.test')
   })
   it('without a task id, follows the probe until ready', async () => {
     api()

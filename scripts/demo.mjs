@@ -1,0 +1,166 @@
+// npm run demo: starts the API simulator on a free port, runs the bundled action (node dist/index.js,
+// as the GitHub runner does) for create, pull, push and delete in turn, and shows each run's log,
+// outputs and job summary. Offline, no account, under a minute.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const color = process.stdout.isTTY && !process.env.NO_COLOR
+const paint = (code, text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text)
+const bold = (t) => paint('1', t)
+const dim = (t) => paint('2', t)
+const TOKEN = 'sim-rw-token-0123456789abcdef' // the simulator's public, fake read-write token
+const SITE = '1001'
+
+function startSimulator() {
+  const child = spawn(process.execPath, [path.join(root, 'dist/simulator.js'), '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    let text = ''
+    child.on('error', reject)
+    child.on('exit', (code) => reject(new Error(`simulator exited (${code}) before it listened:\n${text}`)))
+    child.stdout.on('data', (d) => {
+      text += d
+      const m = /listening on (http:\/\/\S+)/.exec(text)
+      if (m) resolve({ url: m[1], child, banner: text })
+    })
+  })
+}
+
+/** How the runner shows workflow commands in a job log. */
+function renderLogLine(line) {
+  if (line.startsWith('::add-mask::') || line.startsWith('::debug::')) return null
+  const m = /^::(warning|error|notice)(?: ([^:]*))?::(.*)$/.exec(line)
+  if (!m) return line
+  const label = { warning: paint('33', 'Warning'), error: paint('31', 'Error'), notice: paint('36', 'Notice') }[m[1]]
+  return `${label}: ${m[3]}`
+}
+
+/** Markdown as a terminal shows it best: tables aligned, markup light. */
+function renderMarkdown(md) {
+  const out = []
+  const lines = md.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].startsWith('|')) {
+      out.push(
+        lines[i]
+          .replace(/^#+ /, '')
+          .replace(/\*\*(.+?)\*\*/g, (_, t) => bold(t))
+          .replace(/`([^`]*)`/g, '$1')
+          .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
+          .replace(/^> /, '  '),
+      )
+      continue
+    }
+    const rows = []
+    for (; i < lines.length && lines[i].startsWith('|'); i++) {
+      if (/^\|[-| ]+\|$/.test(lines[i])) continue
+      rows.push(
+        lines[i]
+          .slice(1, -1)
+          .split(/(?<!\\)\|/)
+          .map((c) => c.trim().replace(/`/g, '').replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')),
+      )
+    }
+    i--
+    const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? '')].length)))
+    for (const r of rows) {
+      if (r.every((c) => c === '')) continue
+      out.push('  ' + r.map((c, k) => c + ' '.repeat(widths[k] - [...c].length)).join('   '))
+    }
+  }
+  return out.join('\n')
+}
+
+function parseOutputs(text) {
+  const out = {}
+  const re = /^([^<\n]+)<<(.+)\n([\s\S]*?)\n\2$/gm
+  for (const m of text.matchAll(re)) out[m[1]] = m[3]
+  return out
+}
+
+async function runAction(apiUrl, inputs) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'staging-demo-'))
+  const outputFile = path.join(dir, 'output')
+  const summaryFile = path.join(dir, 'summary')
+  writeFileSync(outputFile, '')
+  writeFileSync(summaryFile, '')
+  const all = {
+    'site-id': SITE,
+    'api-token': TOKEN,
+    'api-url': apiUrl,
+    wait: 'true',
+    timeout: '2m',
+    language: 'en',
+    'max-retries': '5',
+    'if-exists': 'fail',
+    'if-missing': 'fail',
+    'if-busy': 'wait',
+    'dry-run': 'false',
+    concurrency: '4',
+    'fail-fast': 'false',
+    'pr-comment': 'false',
+    'github-token': '',
+    ...inputs,
+  }
+  const env = { PATH: process.env.PATH, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile }
+  for (const [k, v] of Object.entries(all)) env[`INPUT_${k.toUpperCase()}`] = v
+  const child = spawn(process.execPath, [path.join(root, 'dist/index.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let buffer = ''
+  const show = (d) => {
+    buffer += d
+    const lines = buffer.split('\n')
+    buffer = lines.pop()
+    for (const l of lines) {
+      const shown = renderLogLine(l)
+      if (shown !== null) console.log(`  ${dim('│')} ${shown}`)
+    }
+  }
+  child.stdout.on('data', show)
+  child.stderr.on('data', show)
+  const code = await new Promise((resolve) => child.on('close', resolve))
+  const outputs = parseOutputs(readFileSync(outputFile, 'utf8'))
+  const summary = readFileSync(summaryFile, 'utf8')
+  rmSync(dir, { recursive: true, force: true })
+  return { code, outputs, summary }
+}
+
+const started = Date.now()
+const sim = await startSimulator()
+console.log(bold('Site staging action: demo against the embedded v2 API simulator'))
+console.log(dim(sim.banner.trim().split('\n').slice(0, 2).join('\n')))
+const steps = [
+  { op: 'create', note: 'create a staging environment from production site 1001' },
+  { op: 'pull', note: 'overwrite staging with a fresh copy of production' },
+  { op: 'push', note: 'overwrite production with staging' },
+  { op: 'delete', note: 'delete the staging environment' },
+]
+let failures = 0
+try {
+  for (const [i, step] of steps.entries()) {
+    console.log(`\n${bold(`${i + 1}/4  operation: ${step.op}`)}  ${dim(`(${step.note})`)}`)
+    console.log(dim('  $ node dist/index.js   # the bundled action, as the runner starts it'))
+    const { code, outputs, summary } = await runAction(sim.url, { operation: step.op })
+    if (code !== 0) failures++
+    console.log(`\n  ${bold('exit code')} ${code}   ${bold('outputs')}`)
+    for (const name of ['result', 'http-status', 'task-id', 'staging-site-id', 'staging-url', 'duration-seconds', 'requests', 'retries'])
+      console.log(`    ${name.padEnd(17)} ${outputs[name] ?? ''}`)
+    console.log(`\n  ${bold('job summary')}`)
+    console.log(renderMarkdown(summary).replace(/^/gm, '  '))
+  }
+  const state = async (p) => (await fetch(`${sim.url}/__sim/${p}`)).json()
+  const outbox = await state('outbox')
+  const purges = await state('purges')
+  console.log(bold('\nWhat the simulated service did'))
+  console.log(`  e-mails sent:     ${JSON.stringify(outbox.data ?? outbox)}`)
+  console.log(`  CDN cache purges: ${JSON.stringify(purges.data ?? purges)}`)
+} finally {
+  sim.child.removeAllListeners('exit')
+  sim.child.kill('SIGTERM')
+}
+console.log(`\n${failures === 0 ? bold('All four operations succeeded') : bold(`${failures} operation(s) failed`)} in ${((Date.now() - started) / 1000).toFixed(1)} s.`)
+process.exitCode = failures === 0 ? 0 : 1
