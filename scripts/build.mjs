@@ -16,8 +16,8 @@ const entries = [
 ]
 
 const dist = path.join(root, 'dist')
-await rm(dist, { recursive: true, force: true })
-await mkdir(dist, { recursive: true })
+// Build every bundle in memory first, then write: a failed build leaves dist/ as it was.
+const built = []
 for (const entry of entries) {
   const file = path.join(root, entry.src)
   if (!existsSync(file)) continue
@@ -31,7 +31,16 @@ for (const entry of entries) {
   const names = Object.keys(assets ?? {}).filter((n) => n !== 'package.json')
   if (names.length > 0) throw new Error(`${entry.src}: unexpected extra bundle assets: ${names.join(', ')}`)
   const body = code.replace(/^#!.*\n/, '')
-  await writeFile(path.join(dist, entry.out), (entry.shebang ? '#!/usr/bin/env node\n' : '') + body, { mode: 0o755 })
+  built.push({
+    name: entry.out,
+    text: (entry.shebang ? '#!/usr/bin/env node\n' : '') + body,
+    shebang: entry.shebang,
+  })
 }
-await writeFile(path.join(dist, 'package.json'), '{ "type": "module" }\n')
-console.log(`built: ${(await readdir(dist)).join(', ')}`)
+built.push({ name: 'package.json', text: '{ "type": "module" }\n' })
+await mkdir(dist, { recursive: true })
+const keep = new Set(built.map((b) => b.name))
+for (const name of await readdir(dist))
+  if (!keep.has(name)) await rm(path.join(dist, name), { recursive: true, force: true })
+for (const b of built) await writeFile(path.join(dist, b.name), b.text, { mode: b.shebang ? 0o755 : 0o644 })
+console.log(`built: ${built.map((b) => b.name).join(', ')}`)

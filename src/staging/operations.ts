@@ -3,7 +3,7 @@ import { CancelledError, realClock } from '../clock.js'
 import { ApiError, hintFor } from '../api/errors.js'
 import { DeadlineError, StagingApiClient, seconds, type ApiResponse } from '../api/client.js'
 import { RateBudget } from '../api/rate-budget.js'
-import { backoffMs, type RequestKind } from '../api/retry.js'
+import type { RequestKind } from '../api/retry.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Config, Logger, Operation, Result } from '../types.js'
 import { elapsed, probePath, waitForProbe, waitForTask, type WaitOutcome } from './wait.js'
@@ -320,7 +320,9 @@ class OperationRun {
   }
 
   private async waitWhileBusy(op: Operation, busyTries: number): Promise<void> {
-    const delay = Math.max(2000, backoffMs(busyTries + 1, this.deps.random, 2000, 30_000))
+    // 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes.
+    const jitter = 0.8 + 0.4 * (this.deps.random ?? Math.random)()
+    const delay = Math.round(Math.min(15_000, 2000 * 1.5 ** busyTries) * jitter)
     if (this.clock.now() + delay >= this.client.deadline) throw new DeadlineError()
     this.onPhase(`waiting for another job on site ${this.siteId} to finish`)
     this.log.info(

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, beforeEach } from '@jest/globals'
+import { start, SIM_TOKENS, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js'
+import { runBundledAction, type RunOptions } from './run-action.js'
+
+export const RW = SIM_TOKENS.readWrite
+export const RO = SIM_TOKENS.readOnly
+
+/** Short jobs, so whole-action tests stay quick. */
+export const FAST: SimulatorOptions = { durationsMs: { create: 400, pull: 300, push: 300, delete: 200 } }
+
+/** One simulator for a test file, back to its seeded state (and FAST options) before each test. */
+export function useSimulator(options: SimulatorOptions = FAST): { sim: () => Simulator } {
+  let sim: Simulator
+  beforeAll(async () => {
+    sim = await start({ port: 0, ...options })
+  })
+  beforeEach(() => {
+    sim.reset()
+    sim.setOptions({
+      durationsMs: { create: 400, pull: 300, push: 300, delete: 200, ...options.durationsMs },
+      progress: options.progress ?? 'nonlinear',
+      taskIds: options.taskIds ?? true,
+      probe: options.probe ?? true,
+      busyStatus: options.busyStatus ?? 409,
+      rateLimit: options.rateLimit ?? null,
+      taskVisibilityDelayMs: options.taskVisibilityDelayMs ?? 0,
+    })
+  })
+  afterAll(async () => {
+    await sim?.stop()
+  })
+  return { sim: () => sim }
+}
+
+/** Runs the bundled action against the simulator with the read-write token. */
+export function runAgainst(sim: Simulator, inputs: Record<string, string>, options?: RunOptions) {
+  return runBundledAction({ 'api-url': sim.url, 'api-token': RW, timeout: '60s', ...inputs }, options)
+}
+
+/** Requests that reached the server for this method and path ending. */
+export function sentTo(sim: Simulator, method: string, pathEnd: string) {
+  return sim.requests.filter((r) => r.method === method && r.path.split('?')[0]!.endsWith(pathEnd))
+}
