@@ -428,7 +428,7 @@ describe('fault matrix', () => {
       : ''
     if (process.env.UPDATE_RELIABILITY === '1' && passed.length === ROWS.length) {
       const next = readme.includes(begin)
-        ? readme.replace(current, `\n${table}\n`)
+        ? `${readme.slice(0, readme.indexOf(begin) + begin.length)}\n${table}\n${readme.slice(readme.indexOf(end))}`
         : `${readme.trimEnd()}\n\n${begin}\n${table}\n${end}\n`
       writeFileSync(readmePath, next)
       return
