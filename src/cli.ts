@@ -1,0 +1,317 @@
+// The `site-staging` command (dist/cli.js): the action's core for every other CI system.
+// Thin: argv + environment -> parseConfig -> runAll -> stderr / --json / --dotenv -> exit code.
+// Reference: docs/ci-systems.md.
+import { writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import pkg from '../package.json' with { type: 'json' }
+import { DEFAULTS, InputError, parseConfig, type InputName, type RawInputs } from './inputs.js'
+import { failedOutputs, outputsFor, publicResult, type OutputName, type Outputs } from './report/outputs.js'
+import { Redactor } from './secrets.js'
+import { isFailure, overallOutcome, runAll } from './staging/batch.js'
+import type { Logger, Result } from './types.js'
+
+// The token is registered before anything else runs: every line written below goes through scrub.
+const redactor = new Redactor()
+redactor.add(process.env.STAGING_API_TOKEN)
+
+/** Exit codes (documented in docs/ci-systems.md and in --help). */
+const EXIT = { ok: 0, failed: 1, usage: 2 } as const
+
+const USAGE = `Usage: site-staging <create|pull|push|delete> --site-id ID [options]
+
+Drives the v2 staging API: create, pull (refresh from production; "reset" is
+another name), push (staging to production) or delete a staging environment.
+{site} is always the PRODUCTION site's id.
+
+Environment:
+  STAGING_API_TOKEN        API token (required). Never taken from a flag.
+  STAGING_API_URL          API root, e.g. https://api.example.com (or --api-url)
+
+Options:
+  --site-id ID             production site id; repeat it or separate ids with
+                           commas to run several sites (then --json prints an array)
+  --api-url URL            API root (/v2 is appended unless present)
+  --wait, --no-wait        wait for the background job to finish (default: ${DEFAULTS.wait === 'true' ? 'wait' : 'no-wait'})
+  --timeout TIME           overall limit: 90s, 20m, 1h or seconds (default: ${DEFAULTS.timeout})
+  --language en|es         language of the server's messages (default: ${DEFAULTS.language})
+  --if-exists fail|skip|recreate   create when staging exists (default: ${DEFAULTS['if-exists']})
+  --if-missing fail|skip   pull/push/delete when there is no staging (default: ${DEFAULTS['if-missing']})
+  --if-busy wait|fail      when another job runs on the site (default: ${DEFAULTS['if-busy']})
+  --max-retries N          retries of one request, 0-20 (default: ${DEFAULTS['max-retries']})
+  --concurrency N          sites run at once, 1-20 (default: ${DEFAULTS.concurrency})
+  --fail-fast              start no new site after the first failure
+  --dry-run                print what would be sent; change nothing
+  --json                   print the result as JSON on stdout
+  --dotenv FILE            write the outputs as KEY=value lines (GitLab dotenv report)
+  --verbose                also print debug lines
+  -h, --help               show this help
+  -V, --version            print the version
+
+Progress goes to stderr. Exit codes:
+  0  succeeded, skipped, accepted (not waited for / not trackable) or dry-run
+  1  failed, timed out or cancelled (SIGINT/SIGTERM)
+  2  bad usage or input (nothing was sent)
+`
+
+class UsageError extends Error {}
+
+const err = (line: string): void => void process.stderr.write(redactor.scrub(line) + '\n')
+const out = (text: string): void => void process.stdout.write(redactor.scrub(text) + '\n')
+
+const OPTIONS = {
+  'site-id': { type: 'string', multiple: true },
+  'api-url': { type: 'string' },
+  wait: { type: 'boolean' },
+  timeout: { type: 'string' },
+  language: { type: 'string' },
+  'if-exists': { type: 'string' },
+  'if-missing': { type: 'string' },
+  'if-busy': { type: 'string' },
+  'max-retries': { type: 'string' },
+  concurrency: { type: 'string' },
+  'fail-fast': { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  dotenv: { type: 'string' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+} as const
+
+/** Flags whose value is passed straight to parseConfig under the action's input name. */
+const PASSED_THROUGH: InputName[] = [
+  'timeout',
+  'language',
+  'if-exists',
+  'if-missing',
+  'if-busy',
+  'max-retries',
+  'concurrency',
+]
+
+/** Where each input comes from on the command line, for error messages. */
+const SOURCE: Partial<Record<InputName, string>> = {
+  'api-token': 'STAGING_API_TOKEN',
+  'api-url': '--api-url (or STAGING_API_URL)',
+  operation: 'the operation',
+}
+
+type Parsed = ReturnType<typeof parse>
+
+function parse(argv: string[]) {
+  const tokenFlag = argv.find((a) => /^--?(api-?)?token(=|$)/i.test(a))
+  if (tokenFlag !== undefined)
+    throw new UsageError(
+      'the API token is never taken from a flag (flags show up in process lists and logs): ' +
+        'set the STAGING_API_TOKEN environment variable from your CI secret store.',
+    )
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: OPTIONS,
+      allowPositionals: true,
+      allowNegative: true,
+      strict: true,
+    })
+  } catch (e) {
+    throw new UsageError((e as Error).message)
+  }
+  return parsed
+}
+
+function rawInputs(parsed: Parsed, env: NodeJS.ProcessEnv): RawInputs {
+  const { values, positionals } = parsed
+  if (positionals.length === 0) throw new UsageError('name the operation: create, pull, push or delete.')
+  if (positionals.length > 1)
+    throw new UsageError(`one operation at a time, got: ${positionals.slice(0, 5).join(' ')}`)
+  const raw: RawInputs = {
+    operation: positionals[0]!,
+    'site-id': (values['site-id'] ?? []).join(','),
+    'api-token': env.STAGING_API_TOKEN ?? '',
+    'api-url': values['api-url'] ?? env.STAGING_API_URL ?? '',
+  }
+  for (const name of PASSED_THROUGH) {
+    const v = values[name as keyof typeof values]
+    if (typeof v === 'string') raw[name] = v
+  }
+  if (values.wait !== undefined) raw.wait = String(values.wait)
+  if (values['dry-run'] !== undefined) raw['dry-run'] = String(values['dry-run'])
+  if (values['fail-fast'] !== undefined) raw['fail-fast'] = String(values['fail-fast'])
+  return raw
+}
+
+/** `Input "site-id": is required` -> `--site-id: is required`; the token names its variable. */
+function describeInputError(e: InputError): string {
+  const detail = e.message.replace(/^Input "[^"]*": /, '')
+  if (e.input === 'api-token' && detail.startsWith('is required'))
+    return 'STAGING_API_TOKEN is not set: export the API token in that environment variable (from your CI secret store).'
+  return `${SOURCE[e.input as InputName] ?? `--${e.input}`}: ${detail}`
+}
+
+// --- --dotenv --------------------------------------------------------------------------------
+
+/** GitLab refuses dotenv reports of 5 KB or more. */
+const DOTENV_LIMIT_BYTES = 5000
+
+/** `staging-url` -> `STAGING_URL`. */
+const dotenvKey = (name: OutputName): string => name.toUpperCase().replace(/-/g, '_')
+
+/** One line per output, values raw (GitLab keeps quotes literally) with line breaks turned into spaces. */
+function dotenvText(outputs: Outputs): string {
+  return (
+    Object.entries(outputs)
+      .map(([name, value]) => `${dotenvKey(name as OutputName)}=${singleLine(value)}`)
+      .join('\n') + '\n'
+  )
+}
+
+function singleLine(value: string): string {
+  return value
+    .replace(/[\0\r\n\u2028\u2029]+/g, ' ')
+    .replace(/\s{2,}/g, ' ')
+    .trim()
+}
+
+/**
+ * The dotenv file: all outputs; when that passes GitLab's 5 KB limit (many sites), RESULTS keeps
+ * only siteId/result/stagingSiteId/stagingUrl per site, and is left empty if even that is too big.
+ */
+function dotenvFor(outputs: Outputs, results: Result[]): { text: string; note: string | null } {
+  const full = dotenvText(outputs)
+  if (Buffer.byteLength(full) < DOTENV_LIMIT_BYTES) return { text: full, note: null }
+  const compact = JSON.stringify(
+    results.map((r) => ({
+      siteId: r.siteId,
+      result: r.result,
+      stagingSiteId: r.stagingSiteId,
+      stagingUrl: r.stagingUrl,
+    })),
+  )
+  const shorter = dotenvText({ ...outputs, results: compact })
+  if (Buffer.byteLength(shorter) < DOTENV_LIMIT_BYTES)
+    return {
+      text: shorter,
+      note: 'RESULTS in the dotenv file keeps only siteId, result, stagingSiteId and stagingUrl (5 KB limit); use --json for everything.',
+    }
+  return {
+    text: dotenvText({ ...outputs, results: '' }),
+    note: 'RESULTS in the dotenv file is empty: it would pass the 5 KB limit; use --json for per-site results.',
+  }
+}
+
+function writeDotenv(file: string, text: string): void {
+  writeFileSync(file, redactor.scrub(text), { mode: 0o600 })
+}
+
+// --- running ---------------------------------------------------------------------------------
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: Parsed
+  let raw: RawInputs
+  try {
+    parsed = parse(argv)
+    if (parsed.values.help) {
+      out(USAGE.trimEnd())
+      return EXIT.ok
+    }
+    if (parsed.values.version) {
+      out(pkg.version)
+      return EXIT.ok
+    }
+    raw = rawInputs(parsed, process.env)
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e
+    err(`site-staging: ${e.message}`)
+    err('Run site-staging --help for usage.')
+    return EXIT.usage
+  }
+  const { values } = parsed
+  const dotenv = values.dotenv
+
+  // Empty the dotenv file first: a run that stops early never leaves the last run's values behind.
+  if (dotenv !== undefined) {
+    try {
+      writeDotenv(dotenv, '')
+    } catch (e) {
+      err(`site-staging: --dotenv: cannot write ${dotenv}: ${(e as Error).message}`)
+      return EXIT.usage
+    }
+  }
+
+  let config
+  try {
+    config = parseConfig(raw)
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    const message = describeInputError(e)
+    err(`site-staging: ${message}`)
+    err('No request was sent. Run site-staging --help for usage.')
+    if (dotenv !== undefined) writeDotenv(dotenv, dotenvText(failedOutputs(message)))
+    return EXIT.usage
+  }
+
+  const logger: Logger = {
+    info: (m) => err(m),
+    warn: (m) => err(`warning: ${m}`),
+    debug: (m) => {
+      if (values.verbose) err(`debug: ${m}`)
+    },
+  }
+
+  // Cancellation as in the action (src/main.ts): stop waiting at once, report, exit 1.
+  const cancel = new AbortController()
+  const onSignal = (name: string): void => {
+    if (cancel.signal.aborted) {
+      err(`Received ${name} again: exiting now.`)
+      process.exit(EXIT.failed)
+    }
+    err(`Received ${name}: stopping. A job the server already accepted keeps running there.`)
+    cancel.abort()
+    setTimeout(() => process.exit(EXIT.failed), 5000).unref()
+  }
+  process.on('SIGINT', () => onSignal('SIGINT'))
+  process.on('SIGTERM', () => onSignal('SIGTERM'))
+
+  const started = Date.now()
+  const results = await runAll(config, { logger, redactor, signal: cancel.signal })
+  const outputs = outputsFor(results, Math.round((Date.now() - started) / 100) / 10)
+
+  for (const w of new Set(results.flatMap((r) => r.warnings))) err(`warning: ${w}`)
+  const outcome = overallOutcome(results)
+  if (isFailure(outcome)) {
+    for (const r of results.filter((x) => isFailure(x.result) && x.error))
+      err(`error: Staging ${r.operation} ${r.result} (site ${r.siteId}): ${r.error!.hint}`)
+  }
+  for (const r of results.filter((x) => x.stagingUrl))
+    err(`Staging URL${results.length > 1 ? ` (site ${r.siteId})` : ''}: ${r.stagingUrl}`)
+  err(`Staging ${config.operation} ${outcome}: ${singleLine(outputs.message)}`)
+
+  let code: number = isFailure(outcome) ? EXIT.failed : EXIT.ok
+  if (values.json) {
+    const json = results.length === 1 ? publicResult(results[0]!) : results.map(publicResult)
+    out(JSON.stringify(json, null, 2))
+  }
+  if (dotenv !== undefined) {
+    const { text, note } = dotenvFor(outputs, results)
+    try {
+      writeDotenv(dotenv, text)
+      if (note) err(`warning: ${note}`)
+    } catch (e) {
+      err(`error: could not write the dotenv file ${dotenv}: ${(e as Error).message}`)
+      code = EXIT.failed
+    }
+  }
+  return code
+}
+
+let exitCode: number
+try {
+  exitCode = await main(process.argv.slice(2))
+} catch (e) {
+  err(`site-staging: unexpected error: ${(e as Error)?.message ?? String(e)}`)
+  exitCode = EXIT.failed
+}
+// Do not linger on sockets left by a request that never answered; let stdout drain first.
+process.exitCode = exitCode
+process.stdout.write('', () => process.exit(exitCode))

@@ -1,0 +1,45 @@
+/**
+ * docs/ci-systems.md stays true to the command: its usage block is the --help text, and every
+ * `site-staging` / `node site-staging.mjs` command line in it uses operations and flags that exist.
+ */
+import { beforeAll, expect, test } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { ROOT } from '../helpers/run-action.js'
+import { runCli } from '../helpers/run-cli.js'
+
+const DOC = readFileSync(path.join(ROOT, 'docs/ci-systems.md'), 'utf8')
+let help = ''
+beforeAll(async () => {
+  const r = await runCli(['--help'])
+  expect(r.code).toBe(0)
+  help = r.stdout
+})
+
+test('the usage block is the output of --help', () => {
+  const block = /```text\n(Usage: site-staging[\s\S]*?)```/.exec(DOC)
+  expect(block).not.toBeNull()
+  expect(block![1]!.trimEnd()).toBe(help.trimEnd())
+})
+
+test('every command line in the snippets uses a real operation and real flags', () => {
+  const lines = DOC.split('\n').filter((l) =>
+    /(site-staging(\.mjs)?|site-staging) (create|pull|push|delete|"\$OPERATION")/.test(l),
+  )
+  expect(lines.length).toBeGreaterThanOrEqual(10)
+  const known = new Set([...help.matchAll(/(?<![\w-])(--[a-z][a-z-]*)/g)].map((m) => m[1]!))
+  for (const line of lines) {
+    for (const [flag] of line.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)) {
+      if (['--global', '--fail', '--silent', '--location', '--output'].includes(flag)) continue
+      expect(known.has(flag) ? flag : `unknown flag ${flag} in: ${line.trim()}`).toBe(flag)
+    }
+  }
+})
+
+test('each CI system has its section and snippet', () => {
+  for (const name of ['GitLab CI', 'Bitbucket Pipelines', 'CircleCI', 'Jenkins'])
+    expect(DOC).toMatch(new RegExp(`^## ${name}$`, 'm'))
+  expect(DOC).toMatch(/artifacts:\n\s+reports:\n\s+dotenv: staging\.env/)
+  expect(DOC).toMatch(/```groovy\npipeline \{/)
+  expect(DOC).toMatch(/credentials\('staging-api-token'\)/)
+})

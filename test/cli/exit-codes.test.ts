@@ -1,0 +1,197 @@
+/**
+ * Exit codes of `site-staging` (dist/cli.js): 0 succeeded/skipped/accepted/dry-run, 1 failed,
+ * timed out or cancelled, 2 bad usage or input. Also --help, --version and the token rules.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { ROOT, leaks } from '../helpers/run-action.js'
+import { runCli } from '../helpers/run-cli.js'
+
+let sim: Simulator
+let dir: string
+const TOKEN = SIM_TOKENS.readWrite
+
+beforeAll(async () => {
+  // Jobs long enough to time out and to be cancelled while waiting.
+  sim = await start({ port: 0, durationsMs: { create: 20_000, pull: 200, push: 200, delete: 200 } })
+  dir = mkdtempSync(path.join(tmpdir(), 'cli-exit-'))
+})
+afterAll(async () => {
+  await sim.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+beforeEach(() => sim.reset())
+
+const env = (extra: Record<string, string> = {}) => ({
+  STAGING_API_TOKEN: TOKEN,
+  STAGING_API_URL: sim.url,
+  ...extra,
+})
+
+describe('exit 2: bad usage or input, nothing sent', () => {
+  const cases: [string, string[], Record<string, string> | undefined, RegExp][] = [
+    ['no operation', ['--site-id', '1001'], undefined, /name the operation/],
+    [
+      'unknown operation',
+      ['deploy', '--site-id', '1001'],
+      undefined,
+      /the operation: must be one of create, pull, push, delete/,
+    ],
+    ['two operations', ['create', 'delete', '--site-id', '1001'], undefined, /one operation at a time/],
+    ['unknown flag', ['create', '--site-id', '1001', '--colour'], undefined, /Unknown option '--colour'/],
+    ['no site id', ['create'], undefined, /--site-id: is required/],
+    ['a bad site id', ['create', '--site-id', '../1001'], undefined, /--site-id: .*is not a site id/],
+    [
+      'a bad timeout',
+      ['create', '--site-id', '1001', '--timeout', 'soon'],
+      undefined,
+      /--timeout: "soon" is not a duration/,
+    ],
+    [
+      'a bad policy',
+      ['create', '--site-id', '1001', '--if-exists', 'maybe'],
+      undefined,
+      /--if-exists: must be one of fail, skip, recreate/,
+    ],
+    [
+      'plain http to a non-loopback API',
+      ['create', '--site-id', '1001', '--api-url', 'http://api.example.com'],
+      undefined,
+      /--api-url \(or STAGING_API_URL\): must use https/,
+    ],
+    [
+      'no API URL at all',
+      ['create', '--site-id', '1001'],
+      { STAGING_API_TOKEN: TOKEN },
+      /--api-url \(or STAGING_API_URL\): is required/,
+    ],
+  ]
+  test.each(cases)('%s', async (_name, args, environment, message) => {
+    const r = await runCli(args, { env: environment ?? env() })
+    expect(r.stderr).toMatch(message)
+    expect(r.stderr).toContain('--help')
+    expect(r.stdout).toBe('')
+    expect(r.code).toBe(2)
+    expect(sim.requests).toEqual([])
+  })
+
+  test('the token missing from the environment', async () => {
+    const r = await runCli(['create', '--site-id', '1001', '--json'], { env: { STAGING_API_URL: sim.url } })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/STAGING_API_TOKEN is not set/)
+    expect(r.stdout).toBe('')
+    expect(sim.requests).toEqual([])
+  })
+
+  test('a token given as a flag is refused without being echoed', async () => {
+    for (const args of [
+      ['create', '--site-id', '1001', '--api-token', 'flag-token-value-123'],
+      ['create', '--site-id', '1001', '--token=flag-token-value-123'],
+    ]) {
+      const r = await runCli(args, { env: env() })
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(/never taken from a flag.*STAGING_API_TOKEN/)
+      expect(r.stderr + r.stdout).not.toContain('flag-token-value-123')
+    }
+    expect(sim.requests).toEqual([])
+  })
+
+  test('with --dotenv, bad input still writes RESULT=failed (and the old file is replaced)', async () => {
+    const file = path.join(dir, 'bad.env')
+    writeFileSync(file, 'RESULT=succeeded\nSTAGING_URL=https://stale.example\n')
+    const r = await runCli(['create', '--site-id', '1001', '--timeout', 'x', '--dotenv', file], {
+      env: env(),
+    })
+    expect(r.code).toBe(2)
+    const text = readFileSync(file, 'utf8')
+    expect(text).toMatch(/^RESULT=failed$/m)
+    expect(text).toMatch(/^MESSAGE=--timeout: "x" is not a duration/m)
+    expect(text).not.toContain('stale')
+  })
+
+  test('a --dotenv file that cannot be written: exit 2 before any request', async () => {
+    const r = await runCli(
+      ['pull', '--site-id', '1002', '--dotenv', path.join(dir, 'no-such-dir', 'x.env')],
+      { env: env() },
+    )
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--dotenv: cannot write/)
+    expect(sim.requests).toEqual([])
+  })
+})
+
+describe('exit 1: the operation failed, timed out or was cancelled', () => {
+  test('refused by the server (plan without staging)', async () => {
+    const r = await runCli(['create', '--site-id', String(SIM_SITES.planWithoutStaging), '--json'], {
+      env: env(),
+    })
+    expect(r.code).toBe(1)
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      result: 'failed',
+      httpStatus: 403,
+      error: { kind: expect.any(String) },
+    })
+  })
+
+  test('a server answer that echoes the token: failed, and the token never printed', async () => {
+    const wrong = 'wrong-token-abcdef-0123456789'
+    sim.addFault({ path: '/staging', status: 500, body: 'echo-token', times: Infinity })
+    const r = await runCli(
+      ['pull', '--site-id', '1002', '--json', '--max-retries', '0', '--dotenv', path.join(dir, 'w.env')],
+      {
+        env: env({ STAGING_API_TOKEN: wrong }),
+      },
+    )
+    expect(r.code).toBe(1)
+    const dotenv = readFileSync(path.join(dir, 'w.env'), 'utf8')
+    // The simulator echoed the Authorization header back: it must arrive masked everywhere.
+    expect(r.stdout + r.stderr + dotenv).toContain('Bearer ***')
+    expect(leaks(r.stdout + r.stderr + dotenv, wrong)).toEqual([])
+  })
+
+  test('--timeout reached while waiting: timed-out, exit 1', async () => {
+    const r = await runCli(['create', '--site-id', '1001', '--timeout', '2s', '--json'], { env: env() })
+    expect(r.code).toBe(1)
+    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'timed-out', error: { kind: 'timeout' } })
+    expect(r.elapsedMs).toBeLessThan(10_000)
+  })
+
+  test.each(['SIGINT', 'SIGTERM'] as const)('%s while waiting: cancelled, exit 1, quickly', async (name) => {
+    const r = await runCli(['create', '--site-id', '1001', '--json'], {
+      env: env(),
+      signalWhen: { name, stderr: /Waiting for the create job/ },
+    })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain(`Received ${name}: stopping.`)
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      result: 'cancelled',
+      sent: ['POST /v2/sites/1001/staging -> 202'],
+    })
+    expect(r.exitAfterSignalMs).toBeLessThan(3000)
+  })
+})
+
+describe('exit 0', () => {
+  test('--help prints the usage with the exit codes on stdout', async () => {
+    const r = await runCli(['--help'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete>/)
+    expect(r.stdout).toMatch(/STAGING_API_TOKEN/)
+    expect(r.stdout).toMatch(/^ {2}2 {2}bad usage or input/m)
+  })
+
+  test('--version prints the package version', async () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }
+    const r = await runCli(['--version'])
+    expect(r.code).toBe(0)
+    expect(r.stdout.trim()).toBe(pkg.version)
+  })
+
+  test('accepted (not waiting) and dry-run exit 0', async () => {
+    expect((await runCli(['create', '--site-id', '1001', '--no-wait'], { env: env() })).code).toBe(0)
+    expect((await runCli(['delete', '--site-id', '1002', '--dry-run'], { env: env() })).code).toBe(0)
+  })
+})
