@@ -1,5 +1,7 @@
 import * as core from '@actions/core'
+import * as github from '@actions/github'
 import { InputError, parseConfig, type InputName, type RawInputs } from './inputs.js'
+import { commentOnPullRequest } from './report/comment.js'
 import { renderSummary } from './report/summary.js'
 import { failedOutputs, outputsFor, type Outputs } from './report/outputs.js'
 import { Redactor } from './secrets.js'
@@ -28,6 +30,7 @@ const INPUTS: InputName[] = [
  * outputs, summary) goes through the redactor first.
  */
 export async function runAction(redactor: Redactor, signal: AbortSignal): Promise<void> {
+  redactor.add(core.getInput('github-token'))
   const logger: Logger = {
     info: (m) => core.info(redactor.scrub(m)),
     warn: (m) => core.warning(redactor.scrub(m)),
@@ -53,7 +56,35 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
   for (const w of new Set(results.flatMap((r) => r.warnings)))
     core.warning(redactor.scrub(w), { title: 'Staging' })
   await writeSummary(redactor.scrub(renderSummary(results)))
+  await prComment(results, redactor, signal)
   finish(results, outputs, redactor)
+}
+
+/** `pr-comment: true`: one comment per site on the pull request. Its failures are warnings only. */
+async function prComment(results: Result[], redactor: Redactor, signal: AbortSignal): Promise<void> {
+  const wanted = core.getInput('pr-comment').trim().toLowerCase()
+  if (wanted === '' || wanted === 'false') return
+  if (wanted !== 'true') {
+    core.warning(
+      `Input "pr-comment" must be true or false, got "${wanted.slice(0, 20)}": no comment was posted.`,
+    )
+    return
+  }
+  await commentOnPullRequest(results, {
+    token: core.getInput('github-token'),
+    eventName: github.context.eventName,
+    payload: github.context.payload,
+    env: process.env,
+    redactor,
+    signal,
+    log: {
+      info: (m) => core.info(redactor.scrub(m)),
+      warn: (m) => core.warning(redactor.scrub(m), { title: 'Pull-request comment' }),
+      notice: (m) => core.notice(redactor.scrub(m)),
+    },
+  }).catch((e: unknown) =>
+    core.warning(redactor.scrub(`Pull-request comment: ${(e as Error)?.message ?? e}`)),
+  )
 }
 
 function finish(results: Result[], outputs: Outputs, redactor: Redactor): void {

@@ -1,0 +1,149 @@
+/**
+ * Whole-action tests of `pr-comment`: dist/index.js in a child process, as the runner runs it,
+ * against the simulator (the staging API) and a fake GitHub API on loopback (GITHUB_API_URL).
+ * Build first: npm run build.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { leaks, runBundledAction } from '../helpers/run-action.js'
+import { startFakeGitHub, type FakeGitHub } from './fake-github.js'
+
+const GH_TOKEN = 'ghs_whole-action-github-token-0042'
+const PR = 12
+
+let sim: Simulator
+let gh: FakeGitHub
+let dir: string
+
+beforeAll(async () => {
+  sim = await start({ port: 0, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
+  dir = mkdtempSync(path.join(tmpdir(), 'comment-test-'))
+})
+afterAll(async () => {
+  await sim.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+beforeEach(async () => {
+  sim.reset()
+  gh = await startFakeGitHub()
+})
+afterEach(() => gh.stop())
+
+function eventEnv(eventName: string, payload: unknown): Record<string, string> {
+  const file = path.join(dir, `${eventName}-${Date.now()}.json`)
+  writeFileSync(file, JSON.stringify(payload))
+  return {
+    GITHUB_API_URL: gh.url,
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_EVENT_NAME: eventName,
+    GITHUB_EVENT_PATH: file,
+    GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
+    GITHUB_RUN_ID: '4242',
+  }
+}
+
+const prEvent = () =>
+  eventEnv('pull_request', {
+    action: 'synchronize',
+    number: PR,
+    pull_request: { number: PR, head: { ref: 'feature' } },
+    repository: { name: 'site-repo', owner: { login: 'octo-org' } },
+  })
+
+const run = (operation: string, env: Record<string, string>, extra: Record<string, string> = {}) =>
+  runBundledAction(
+    {
+      operation,
+      'site-id': String(SIM_SITES.eligible),
+      'api-token': SIM_TOKENS.readWrite,
+      'api-url': sim.url,
+      'pr-comment': 'true',
+      'github-token': GH_TOKEN,
+      'if-exists': 'skip',
+      ...extra,
+    },
+    { env },
+  )
+
+const ours = () => gh.comments.filter((c) => c.body.startsWith('<!-- site-staging-action:site=1001 -->'))
+const count = (method: string) => gh.requests.filter((r) => r.method === method).length
+
+describe('pr-comment in the whole action', () => {
+  test('create posts one comment; pull updates it; delete updates it to say staging was removed', async () => {
+    gh.addOthers(PR, 105) // the action's comment will sit on page 2
+    const env = prEvent()
+
+    const created = await run('create', env)
+    expect(created.code).toBe(0)
+    expect(created.outputs.result).toBe('succeeded')
+    expect(count('POST')).toBe(1)
+    expect(ours()).toHaveLength(1)
+    const id = ours()[0]!.id
+    expect(ours()[0]!.body).toContain('Staging environment ready')
+    expect(ours()[0]!.body).toContain(created.outputs['staging-url']!)
+    expect(ours()[0]!.body).toContain('https://github.example/octo-org/site-repo/actions/runs/4242')
+    expect(created.stdout).toMatch(/Posted the comment for site 1001 on pull request #12/)
+
+    const pulled = await run('pull', env)
+    expect(pulled.code).toBe(0)
+    expect(count('POST')).toBe(1)
+    expect(count('PATCH')).toBe(1)
+    expect(ours()).toHaveLength(1)
+    expect(ours()[0]!.id).toBe(id)
+    expect(ours()[0]!.body).toContain('Staging refreshed from production')
+    expect(pulled.stdout).toMatch(/Updated the comment for site 1001/)
+
+    const deleted = await run('delete', env)
+    expect(deleted.code).toBe(0)
+    expect(count('POST')).toBe(1)
+    expect(count('PATCH')).toBe(2)
+    expect(ours()).toHaveLength(1)
+    expect(ours()[0]!.body).toContain('Staging environment removed')
+    expect(ours()[0]!.body).not.toContain(created.outputs['staging-url']!)
+    // Every listing followed the Link header to page 2.
+    expect(gh.requests.filter((r) => r.method === 'GET' && r.path.endsWith('page=2'))).toHaveLength(3)
+    expect(gh.requests.every((r) => r.authorization === `token ${GH_TOKEN}`)).toBe(true)
+  })
+
+  test('a refused comment (no pull-requests: write) is a warning; the staging result and exit code stand', async () => {
+    gh.refuse({ method: 'POST', status: 403, message: 'Resource not accessible by integration' })
+    const r = await run('create', prEvent())
+    expect(r.code).toBe(0)
+    expect(r.outputs.result).toBe('succeeded')
+    expect(r.stdout).toMatch(/^::warning title=Pull-request comment::.*pull-requests: write/m)
+    expect(r.summary).toContain('Staging create: succeeded')
+  })
+
+  test('a failed operation still fails, and its comment says so without any secret', async () => {
+    sim.addFault({ method: 'POST', path: '/staging', status: 500, body: 'echo-token', times: Infinity })
+    const r = await run('create', prEvent(), { 'max-retries': '0' })
+    expect(r.code).toBe(1)
+    expect(r.outputs.result).toBe('failed')
+    expect(ours()).toHaveLength(1)
+    const body = ours()[0]!.body
+    expect(body).toContain('failed')
+    // The simulator echoed the Authorization header into its message: it arrives masked.
+    expect(body).toContain('Bearer \\*\\*\\*')
+    const sent = gh.requests.map((q) => q.body).join('\n')
+    expect(leaks(sent, SIM_TOKENS.readWrite)).toEqual([])
+    expect(leaks(sent, GH_TOKEN)).toEqual([])
+    expect(leaks(r.everything, SIM_TOKENS.readWrite)).toEqual([])
+    expect(leaks(r.everything, GH_TOKEN)).toEqual([])
+  })
+
+  test('on a push event: a notice, no comment, no failure', async () => {
+    const r = await run('create', eventEnv('push', { ref: 'refs/heads/main' }))
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^::notice::pr-comment: the triggering event is "push"/m)
+    expect(gh.requests).toHaveLength(0)
+  })
+
+  test('pr-comment false (the default) sends nothing to GitHub', async () => {
+    const r = await run('create', prEvent(), { 'pr-comment': 'false' })
+    expect(r.code).toBe(0)
+    expect(gh.requests).toHaveLength(0)
+  })
+})
