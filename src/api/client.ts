@@ -68,6 +68,11 @@ export class StagingApiClient {
     return this.settings.deadline
   }
 
+  /** The rate budget this client shares with every other of the run. */
+  get budget(): RateBudget {
+    return this.deps.budget
+  }
+
   url(path: string): string {
     return `${this.settings.apiUrl}${path}`
   }

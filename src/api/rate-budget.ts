@@ -11,13 +11,37 @@ type Headers = Record<string, string | string[] | undefined>
  * remaining calls evenly until `X-RateLimit-Reset`, so a batch slows down together instead of
  * every worker hammering the API into 429s.
  */
-export class RateBudget {
+export class RateBudget implements BudgetShare {
   private pausedUntil = 0
   private nextSlotAt = 0
   private intervalMs = 0
   private consecutive429 = 0
+  private remaining: number | null = null
+  private resetAt = 0
+  private waiters = 0
 
   constructor(private readonly clock: Clock) {}
+
+  /** A follower of a background job joins the budget for as long as it polls. */
+  join(): () => void {
+    this.waiters++
+    let left = false
+    return () => {
+      if (!left) this.waiters--
+      left = true
+    }
+  }
+
+  /**
+   * Status polls are the requests a batch can choose to spend or save. When the server says how many
+   * calls are left until its window resets, every follower gets an equal share of them:
+   * (time to reset) x (followers) / (calls left). Unknown limits cost nothing.
+   */
+  fairIntervalMs(): number {
+    const now = this.clock.now()
+    if (this.remaining === null || this.resetAt <= now || this.waiters === 0) return 0
+    return ((this.resetAt - now) * this.waiters) / Math.max(1, this.remaining)
+  }
 
   /** The time a request may go out now, or the wait before it may. Reserves its slot. */
   reserve(): number {
@@ -44,6 +68,10 @@ export class RateBudget {
     // Epoch seconds per the contract; a small number is taken as seconds from now.
     const resetAt = reset > 1e9 ? reset * 1000 : now + reset * 1000
     const untilReset = Math.max(0, resetAt - now)
+    // Answers arrive out of order: within one window, the lowest remaining count is the truest.
+    if (this.remaining === null || resetAt > this.resetAt + 500 || remaining < this.remaining)
+      this.remaining = remaining
+    this.resetAt = resetAt
     const lowWater = Math.max(2, Math.ceil((limit ?? 20) * 0.15))
     if (remaining <= 0) {
       this.pausedUntil = Math.max(this.pausedUntil, resetAt)
@@ -54,6 +82,13 @@ export class RateBudget {
       this.intervalMs = 0
     }
   }
+}
+
+export interface BudgetShare {
+  /** Call when a job starts being followed; returns the function to call when it stops. */
+  join(): () => void
+  /** The shortest interval between two status polls of one follower that the budget affords now. */
+  fairIntervalMs(): number
 }
 
 function num(value: string | string[] | undefined): number | null {

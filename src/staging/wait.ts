@@ -41,11 +41,21 @@ export async function waitForTask(
   taskId: string,
   startedAt: number,
 ): Promise<WaitOutcome> {
+  deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`)
+  return sharingBudget(deps, () => followTask(deps, operation, siteId, taskId, startedAt))
+}
+
+async function followTask(
+  deps: WaitDeps,
+  operation: Operation,
+  siteId: string,
+  taskId: string,
+  startedAt: number,
+): Promise<WaitOutcome> {
   const { client, clock, logger } = deps
   const planner = new PollPlanner({ startedAt })
   const progress = new ProgressLog(deps, `${operation} on site ${siteId}`, startedAt)
   let delay = planner.firstDelay()
-  logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`)
   for (;;) {
     await sleepWithin(deps, delay)
     const at = clock.now()
@@ -64,7 +74,7 @@ export async function waitForTask(
         logger.warn(
           `Task ${taskId} was still not found ${seconds(at - startedAt)} after the job started; following the staging environment instead.`,
         )
-        return waitForProbe(deps, operation, siteId, startedAt)
+        return followProbe(deps, operation, siteId, startedAt)
       }
       if (TRANSIENT.has(e.kind)) {
         logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`)
@@ -104,6 +114,15 @@ export async function waitForTask(
  * (contract §3). Never reports success it did not see.
  */
 export async function waitForProbe(
+  deps: WaitDeps,
+  operation: Operation,
+  siteId: string,
+  startedAt: number,
+): Promise<WaitOutcome> {
+  return sharingBudget(deps, () => followProbe(deps, operation, siteId, startedAt))
+}
+
+async function followProbe(
   deps: WaitDeps,
   operation: Operation,
   siteId: string,
@@ -166,13 +185,27 @@ export async function waitForProbe(
 /** How long a pull or push must have had to start before a "ready" probe counts as "done". */
 export const PROBE_SETTLE_MS = 10_000
 
+/** Counts this follower in the batch's rate budget for as long as it polls. */
+async function sharingBudget<T>(deps: WaitDeps, follow: () => Promise<T>): Promise<T> {
+  const leave = deps.client.budget.join()
+  try {
+    return await follow()
+  } finally {
+    leave()
+  }
+}
+
 export function probePath(siteId: string): string {
   return `/sites/${encodeURIComponent(siteId)}/staging`
 }
 
-/** Sleeps, unless the deadline comes first: then throws DeadlineError at once (no pointless sleep). */
-async function sleepWithin(deps: WaitDeps, ms: number): Promise<void> {
+/**
+ * Sleeps before the next poll, at least the batch's fair share of the rate budget; unless the
+ * deadline comes first: then throws DeadlineError at once (no pointless sleep).
+ */
+async function sleepWithin(deps: WaitDeps, wanted: number): Promise<void> {
   const { clock, client, signal } = deps
+  const ms = Math.max(wanted, client.budget.fairIntervalMs())
   const left = client.deadline - clock.now()
   if (left <= 0) throw new DeadlineError()
   if (ms >= left) {

@@ -1,0 +1,92 @@
+import { describe, expect, it } from '@jest/globals'
+import { runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
+
+const { sim } = useSimulator()
+
+describe('several sites in one step', () => {
+  it('runs each site, concurrently, with a result per site in `results` and a summary row each', async () => {
+    const run = await runAgainst(sim(), {
+      operation: 'pull',
+      'site-id': '1002\n1003,1001',
+      'if-missing': 'skip',
+      concurrency: '3',
+    })
+    expect(run.code).toBe(0)
+    const results = JSON.parse(run.outputs.results!) as Array<{ siteId: string; result: string }>
+    expect(results.map((r) => [r.siteId, r.result])).toEqual([
+      ['1002', 'succeeded'],
+      ['1003', 'skipped'],
+      ['1001', 'skipped'],
+    ])
+    expect(run.outputs.result).toBe('succeeded')
+    expect(run.outputs.message).toBe('1 of 3 sites succeeded; skipped: 1003, 1001')
+    expect(Number(run.outputs.requests)).toBe(sim().requests.length)
+    for (const site of ['1002', '1003', '1001']) expect(run.summary).toContain(`| \`${site}\` |`)
+    expect(run.stdout).toContain('[site 1002]')
+  })
+  it('the worst outcome is the result, and the step fails', async () => {
+    const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1001,2001' })
+    expect(run.code).toBe(1)
+    expect(run.outputs.result).toBe('failed')
+    const results = JSON.parse(run.outputs.results!) as Array<{
+      siteId: string
+      result: string
+      httpStatus: number
+    }>
+    expect(results.find((r) => r.siteId === '2001')).toMatchObject({ result: 'failed', httpStatus: 403 })
+    expect(results.find((r) => r.siteId === '1001')).toMatchObject({ result: 'succeeded' })
+  })
+  it('fail-fast starts no new site after the first failure', async () => {
+    const run = await runAgainst(sim(), {
+      operation: 'create',
+      'site-id': '2001,1001,1003',
+      concurrency: '1',
+      'fail-fast': 'true',
+    })
+    expect(run.code).toBe(1)
+    const results = JSON.parse(run.outputs.results!) as Array<{
+      siteId: string
+      result: string
+      message: string
+    }>
+    expect(results.map((r) => r.result)).toEqual(['failed', 'skipped', 'skipped'])
+    expect(results[1]!.message).toMatch(/fail-fast/)
+    expect(sentTo(sim(), 'POST', '/sites/1001/staging')).toHaveLength(0)
+  })
+  it('respects concurrency: never more jobs at once than allowed', async () => {
+    const sites = ['1001', '1003']
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${sim().url}/v2/sites`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer sim-rw-token-0123456789abcdef`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ site_name: `extra-${i}` }),
+      })
+      sites.push(String(((await res.json()) as { data: { id: number } }).data.id))
+    }
+    sim().setOptions({ durationsMs: { create: 800 } })
+    const run = await runAgainst(sim(), { operation: 'create', 'site-id': sites.join(','), concurrency: '2' })
+    expect(run.outputs.result).toBe('succeeded')
+    const tasks = [...sim().state.tasks.values()]
+    expect(tasks).toHaveLength(5)
+    const maxOverlap = Math.max(
+      ...tasks.map((t) => tasks.filter((u) => u.started_at < t.ends_at && u.ends_at > t.started_at).length),
+    )
+    expect(maxOverlap).toBeLessThanOrEqual(2)
+  })
+  it('shares one rate budget: a batch under a tight limit slows down instead of failing on 429', async () => {
+    sim().setOptions({ rateLimit: { limit: 4, windowMs: 3000 }, durationsMs: { pull: 3000 } })
+    const run = await runAgainst(sim(), {
+      operation: 'pull',
+      'site-id': '1002,1003',
+      'if-missing': 'skip',
+      'max-retries': '0',
+    })
+    expect(run.outputs.result).toBe('succeeded')
+    // More calls than one window allows were needed, and none was refused.
+    expect(sim().requests.length).toBeGreaterThan(4)
+    expect(sim().requests.filter((r) => r.status === 429)).toHaveLength(0)
+  })
+})
