@@ -148,7 +148,7 @@ describe('the examples do what the README says', () => {
     expect(wf.jobs.cleanup.if).toContain("github.event.action == 'closed'")
     expect(wf.jobs.cleanup.if).not.toContain('merged')
     for (const job of Object.values(wf.jobs) as { concurrency: { group: string } }[])
-      expect(job.concurrency.group).toContain('STAGING_SITE_ID')
+      expect(job.concurrency.group).toContain('SITE_ID')
   })
 
   test('release: push on release published, in a protected environment, one concurrency group per site', () => {
@@ -157,7 +157,7 @@ describe('the examples do what the README says', () => {
     const job = wf.jobs.push
     expect(job.environment.name).toBe('production')
     expect(job.concurrency).toEqual({
-      group: 'staging-${{ vars.STAGING_SITE_ID }}',
+      group: 'staging-${{ vars.SITE_ID }}',
       'cancel-in-progress': false,
     })
     expect(action(job).map((s) => s.with!.operation)).toEqual(['push'])
