@@ -44090,7 +44090,9 @@ function comment_link(url) {
 /** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`. */
 function utcTime(iso) {
     const d = new Date(iso);
-    return Number.isNaN(d.getTime()) ? escapeMarkdown(iso) : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+    return Number.isNaN(d.getTime())
+        ? escapeMarkdown(iso)
+        : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 /** Events whose payload names the pull request the comment belongs to. */
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
@@ -44334,8 +44336,36 @@ class RateBudget {
     nextSlotAt = 0;
     intervalMs = 0;
     consecutive429 = 0;
+    remaining = null;
+    limit = null;
+    resetAt = 0;
+    waiters = 0;
     constructor(clock) {
         this.clock = clock;
+    }
+    /** A follower of a background job joins the budget for as long as it polls. */
+    join() {
+        this.waiters++;
+        let left = false;
+        return () => {
+            if (!left)
+                this.waiters--;
+            left = true;
+        };
+    }
+    /**
+     * Status polls are the requests a batch can choose to spend or save. When the server says how many
+     * calls are left until its window resets, every follower gets an equal share of them:
+     * (time to reset) x (followers) / (calls left), once half of the window's calls are spent (before
+     * that, polling as the planner wants costs nothing that matters). Unknown limits cost nothing.
+     */
+    fairIntervalMs() {
+        const now = this.clock.now();
+        if (this.remaining === null || this.resetAt <= now || this.waiters === 0)
+            return 0;
+        if (this.limit !== null && this.remaining > this.limit / 2)
+            return 0;
+        return ((this.resetAt - now) * this.waiters) / Math.max(1, this.remaining);
     }
     /** The time a request may go out now, or the wait before it may. Reserves its slot. */
     reserve() {
@@ -44363,6 +44393,11 @@ class RateBudget {
         // Epoch seconds per the contract; a small number is taken as seconds from now.
         const resetAt = reset > 1e9 ? reset * 1000 : now + reset * 1000;
         const untilReset = Math.max(0, resetAt - now);
+        // Answers arrive out of order: within one window, the lowest remaining count is the truest.
+        if (this.remaining === null || resetAt > this.resetAt + 500 || remaining < this.remaining)
+            this.remaining = remaining;
+        this.resetAt = resetAt;
+        this.limit = limit;
         const lowWater = Math.max(2, Math.ceil((limit ?? 20) * 0.15));
         if (remaining <= 0) {
             this.pausedUntil = Math.max(this.pausedUntil, resetAt);
@@ -44565,6 +44600,10 @@ class StagingApiClient {
     }
     get deadline() {
         return this.settings.deadline;
+    }
+    /** The rate budget this client shares with every other of the run. */
+    get budget() {
+        return this.deps.budget;
     }
     url(path) {
         return `${this.settings.apiUrl}${path}`;
@@ -44874,11 +44913,14 @@ const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate
  * adaptive PollPlanner. Falls back to the staging probe if the task stays invisible past the grace.
  */
 async function waitForTask(deps, operation, siteId, taskId, startedAt) {
+    deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
+    return sharingBudget(deps, () => followTask(deps, operation, siteId, taskId, startedAt));
+}
+async function followTask(deps, operation, siteId, taskId, startedAt) {
     const { client, clock, logger } = deps;
     const planner = new PollPlanner({ startedAt });
     const progress = new ProgressLog(deps, `${operation} on site ${siteId}`, startedAt);
     let delay = planner.firstDelay();
-    logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
     for (;;) {
         await sleepWithin(deps, delay);
         const at = clock.now();
@@ -44897,7 +44939,7 @@ async function waitForTask(deps, operation, siteId, taskId, startedAt) {
                     continue;
                 }
                 logger.warn(`Task ${taskId} was still not found ${seconds(at - startedAt)} after the job started; following the staging environment instead.`);
-                return waitForProbe(deps, operation, siteId, startedAt);
+                return followProbe(deps, operation, siteId, startedAt);
             }
             if (TRANSIENT.has(e.kind)) {
                 logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`);
@@ -44936,6 +44978,9 @@ async function waitForTask(deps, operation, siteId, taskId, startedAt) {
  * (contract §3). Never reports success it did not see.
  */
 async function waitForProbe(deps, operation, siteId, startedAt) {
+    return sharingBudget(deps, () => followProbe(deps, operation, siteId, startedAt));
+}
+async function followProbe(deps, operation, siteId, startedAt) {
     const { client, clock, logger } = deps;
     const planner = new PollPlanner({ startedAt });
     const progress = new ProgressLog(deps, `${operation} on site ${siteId}`, startedAt);
@@ -44995,12 +45040,26 @@ async function waitForProbe(deps, operation, siteId, startedAt) {
 }
 /** How long a pull or push must have had to start before a "ready" probe counts as "done". */
 const PROBE_SETTLE_MS = 10_000;
+/** Counts this follower in the batch's rate budget for as long as it polls. */
+async function sharingBudget(deps, follow) {
+    const leave = deps.client.budget.join();
+    try {
+        return await follow();
+    }
+    finally {
+        leave();
+    }
+}
 function probePath(siteId) {
     return `/sites/${encodeURIComponent(siteId)}/staging`;
 }
-/** Sleeps, unless the deadline comes first: then throws DeadlineError at once (no pointless sleep). */
-async function sleepWithin(deps, ms) {
+/**
+ * Sleeps before the next poll, at least the batch's fair share of the rate budget; unless the
+ * deadline comes first: then throws DeadlineError at once (no pointless sleep).
+ */
+async function sleepWithin(deps, wanted) {
     const { clock, client, signal } = deps;
+    const ms = Math.max(wanted, client.budget.fairIntervalMs());
     const left = client.deadline - clock.now();
     if (left <= 0)
         throw new DeadlineError();
@@ -45040,7 +45099,6 @@ function elapsed(ms) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/operations.ts
-
 
 
 
@@ -45353,7 +45411,9 @@ class OperationRun {
         }
     }
     async waitWhileBusy(op, busyTries) {
-        const delay = Math.max(2000, backoffMs(busyTries + 1, this.deps.random, 2000, 30_000));
+        // 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes.
+        const jitter = 0.8 + 0.4 * (this.deps.random ?? Math.random)();
+        const delay = Math.round(Math.min(15_000, 2000 * 1.5 ** busyTries) * jitter);
         if (this.clock.now() + delay >= this.client.deadline)
             throw new DeadlineError();
         this.onPhase(`waiting for another job on site ${this.siteId} to finish`);

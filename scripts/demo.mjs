@@ -36,7 +36,11 @@ function renderLogLine(line) {
   if (line.startsWith('::add-mask::') || line.startsWith('::debug::')) return null
   const m = /^::(warning|error|notice)(?: ([^:]*))?::(.*)$/.exec(line)
   if (!m) return line
-  const label = { warning: paint('33', 'Warning'), error: paint('31', 'Error'), notice: paint('36', 'Notice') }[m[1]]
+  const label = {
+    warning: paint('33', 'Warning'),
+    error: paint('31', 'Error'),
+    notice: paint('36', 'Notice'),
+  }[m[1]]
   return `${label}: ${m[3]}`
 }
 
@@ -63,7 +67,12 @@ function renderMarkdown(md) {
         lines[i]
           .slice(1, -1)
           .split(/(?<!\\)\|/)
-          .map((c) => c.trim().replace(/`/g, '').replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')),
+          .map((c) =>
+            c
+              .trim()
+              .replace(/`/g, '')
+              .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1'),
+          ),
       )
     }
     i--
@@ -109,7 +118,10 @@ async function runAction(apiUrl, inputs) {
   }
   const env = { PATH: process.env.PATH, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile }
   for (const [k, v] of Object.entries(all)) env[`INPUT_${k.toUpperCase()}`] = v
-  const child = spawn(process.execPath, [path.join(root, 'dist/index.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [path.join(root, 'dist/index.js')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let buffer = ''
   const show = (d) => {
     buffer += d
@@ -147,7 +159,16 @@ try {
     const { code, outputs, summary } = await runAction(sim.url, { operation: step.op })
     if (code !== 0) failures++
     console.log(`\n  ${bold('exit code')} ${code}   ${bold('outputs')}`)
-    for (const name of ['result', 'http-status', 'task-id', 'staging-site-id', 'staging-url', 'duration-seconds', 'requests', 'retries'])
+    for (const name of [
+      'result',
+      'http-status',
+      'task-id',
+      'staging-site-id',
+      'staging-url',
+      'duration-seconds',
+      'requests',
+      'retries',
+    ])
       console.log(`    ${name.padEnd(17)} ${outputs[name] ?? ''}`)
     console.log(`\n  ${bold('job summary')}`)
     console.log(renderMarkdown(summary).replace(/^/gm, '  '))
@@ -162,5 +183,7 @@ try {
   sim.child.removeAllListeners('exit')
   sim.child.kill('SIGTERM')
 }
-console.log(`\n${failures === 0 ? bold('All four operations succeeded') : bold(`${failures} operation(s) failed`)} in ${((Date.now() - started) / 1000).toFixed(1)} s.`)
+console.log(
+  `\n${failures === 0 ? bold('All four operations succeeded') : bold(`${failures} operation(s) failed`)} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+)
 process.exitCode = failures === 0 ? 0 : 1

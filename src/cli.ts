@@ -1,6 +1,6 @@
 // The `site-staging` command (dist/cli.js): the action's core for every other CI system.
 // Thin: argv + environment -> parseConfig -> runAll -> stderr / --json / --dotenv -> exit code.
-// Reference: docs/ci-systems.md.
+// Reference: README.md.
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import pkg from '../package.json' with { type: 'json' }
@@ -14,7 +14,7 @@ import type { Logger, Result } from './types.js'
 const redactor = new Redactor()
 redactor.add(process.env.STAGING_API_TOKEN)
 
-/** Exit codes (documented in docs/ci-systems.md and in --help). */
+/** Exit codes (documented in README.md and in --help). */
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const
 
 const USAGE = `Usage: site-staging <create|pull|push|delete> --site-id ID [options]

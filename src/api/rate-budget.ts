@@ -17,6 +17,7 @@ export class RateBudget implements BudgetShare {
   private intervalMs = 0
   private consecutive429 = 0
   private remaining: number | null = null
+  private limit: number | null = null
   private resetAt = 0
   private waiters = 0
 
@@ -35,11 +36,13 @@ export class RateBudget implements BudgetShare {
   /**
    * Status polls are the requests a batch can choose to spend or save. When the server says how many
    * calls are left until its window resets, every follower gets an equal share of them:
-   * (time to reset) x (followers) / (calls left). Unknown limits cost nothing.
+   * (time to reset) x (followers) / (calls left), once half of the window's calls are spent (before
+   * that, polling as the planner wants costs nothing that matters). Unknown limits cost nothing.
    */
   fairIntervalMs(): number {
     const now = this.clock.now()
     if (this.remaining === null || this.resetAt <= now || this.waiters === 0) return 0
+    if (this.limit !== null && this.remaining > this.limit / 2) return 0
     return ((this.resetAt - now) * this.waiters) / Math.max(1, this.remaining)
   }
 
@@ -72,6 +75,7 @@ export class RateBudget implements BudgetShare {
     if (this.remaining === null || resetAt > this.resetAt + 500 || remaining < this.remaining)
       this.remaining = remaining
     this.resetAt = resetAt
+    this.limit = limit
     const lowWater = Math.max(2, Math.ceil((limit ?? 20) * 0.15))
     if (remaining <= 0) {
       this.pausedUntil = Math.max(this.pausedUntil, resetAt)

