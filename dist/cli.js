@@ -18347,7 +18347,7 @@ const {
 } = __nccwpck_require__(9051)
 const { HeadersList } = __nccwpck_require__(660)
 const { Request, cloneRequest } = __nccwpck_require__(9967)
-const zlib = __nccwpck_require__(8522)
+const zlib = __nccwpck_require__(6141)
 const {
   bytesMatch,
   makePolicyContainer,
@@ -22291,7 +22291,7 @@ module.exports = {
 
 
 const { Transform } = __nccwpck_require__(7075)
-const zlib = __nccwpck_require__(8522)
+const zlib = __nccwpck_require__(6141)
 const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(4495)
 const { getGlobalOrigin } = __nccwpck_require__(1059)
 const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(1900)
@@ -26669,7 +26669,7 @@ module.exports = {
 
 
 
-const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(8522)
+const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(6141)
 const { isValidClientWindowBits } = __nccwpck_require__(8625)
 const { MessageSizeExceededError } = __nccwpck_require__(8707)
 
@@ -28380,7 +28380,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _package_json__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8330);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8821);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8422);
 /* harmony import */ var _report_outputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5468);
 /* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7194);
 /* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2197);
@@ -28810,38 +28810,18 @@ function field(data, name) {
 
 /***/ }),
 
-/***/ 8821:
+/***/ 8422:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  zY: () => (/* binding */ DEFAULTS),
-  dz: () => (/* binding */ InputError),
-  o4: () => (/* binding */ parseConfig)
-});
-
-// UNUSED EXPORTS: normaliseApiUrl, parseDuration
-
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 15 modules
-var schemas = __nccwpck_require__(9691);
-// EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
-var core = __nccwpck_require__(8532);
-;// CONCATENATED MODULE: ./src/types.ts
-/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
-const OPERATIONS = ['create', 'pull', 'push', 'delete'];
-/** The `result` output. `dry-run` only with the dry-run input. */
-const OUTCOMES = (/* unused pure expression or super */ null && ([
-    'succeeded',
-    'failed',
-    'skipped',
-    'timed-out',
-    'accepted',
-    'cancelled',
-    'dry-run',
-]));
-
-;// CONCATENATED MODULE: ./src/inputs.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   o4: () => (/* binding */ parseConfig),
+/* harmony export */   zY: () => (/* binding */ DEFAULTS)
+/* harmony export */ });
+/* unused harmony exports normaliseApiUrl, parseDuration */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9691);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8532);
+/* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8522);
 
 
 /**
@@ -28872,27 +28852,27 @@ const DEFAULTS = {
 const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_TIMEOUT_MS = 6 * 3600_000;
 const MAX_SITES = 200;
-const choice = (values) => schemas/* string */.YjP()
+const choice = (values) => zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
     .transform((v) => v.trim().toLowerCase())
-    .pipe(schemas/* enum */.k5n(values, { error: () => `must be one of ${values.join(', ')}` }));
-const inputs_boolean = schemas/* string */.YjP()
+    .pipe(zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(values, { error: () => `must be one of ${values.join(', ')}` }));
+const boolean = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
     .transform((v) => v.trim().toLowerCase())
-    .pipe(schemas/* enum */.k5n(['true', 'false'], { error: () => 'must be true or false' }))
+    .pipe(zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['true', 'false'], { error: () => 'must be true or false' }))
     .transform((v) => v === 'true');
-const integer = (min, max) => schemas/* string */.YjP()
+const integer = (min, max) => zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
     .trim()
     .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
     .transform(Number)
-    .pipe(schemas/* number */.aig()
+    .pipe(zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig()
     .min(min, { error: `must be at least ${min}` })
     .max(max, { error: `must be at most ${max}` }));
-const operation = schemas/* string */.YjP()
+const operation = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
     .transform((v) => v.trim().toLowerCase())
     .transform((v) => (v === 'reset' ? 'pull' : v))
-    .pipe(schemas/* enum */.k5n(OPERATIONS, {
-    error: () => `must be one of ${OPERATIONS.join(', ')} (or reset, another name for pull)`,
+    .pipe(zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(_types_js__WEBPACK_IMPORTED_MODULE_1__/* .OPERATIONS */ .xb, {
+    error: () => `must be one of ${_types_js__WEBPACK_IMPORTED_MODULE_1__/* .OPERATIONS */ .xb.join(', ')} (or reset, another name for pull)`,
 }));
-const siteIds = schemas/* string */.YjP().transform((v, ctx) => {
+const siteIds = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().transform((v, ctx) => {
     const ids = v
         .split(/[\n,]/)
         .map((s) => s.trim())
@@ -28914,7 +28894,7 @@ const siteIds = schemas/* string */.YjP().transform((v, ctx) => {
         ctx.addIssue({ code: 'custom', message: `lists site ${twice} more than once` });
     return ids;
 });
-const token = schemas/* string */.YjP().transform((v, ctx) => {
+const token = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().transform((v, ctx) => {
     const t = v.trim();
     if (t === '')
         ctx.addIssue({ code: 'custom', message: 'is required (store it as a secret)' });
@@ -28942,17 +28922,17 @@ function normaliseApiUrl(raw) {
     const path = url.pathname.replace(/\/+$/, '');
     return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`;
 }
-const apiUrl = schemas/* string */.YjP().transform((v, ctx) => {
+const apiUrl = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().transform((v, ctx) => {
     if (v.trim() === '') {
         ctx.addIssue({ code: 'custom', message: 'is required (the API root, e.g. https://api.example.com)' });
-        return core/* NEVER */.tm;
+        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
     }
     try {
         return normaliseApiUrl(v);
     }
     catch (e) {
         ctx.addIssue({ code: 'custom', message: e.message });
-        return core/* NEVER */.tm;
+        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
     }
 });
 /** `90s`, `20m`, `1h`, `1h30m`, `1500ms` or plain seconds. */
@@ -28966,7 +28946,7 @@ function parseDuration(text) {
     const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
     return Math.round(parts.reduce((sum, p) => sum + parseFloat(p[1]) * unit[p[2]], 0));
 }
-const duration = schemas/* string */.YjP().transform((v, ctx) => {
+const duration = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().transform((v, ctx) => {
     let ms;
     try {
         ms = parseDuration(v);
@@ -28976,27 +28956,27 @@ const duration = schemas/* string */.YjP().transform((v, ctx) => {
             code: 'custom',
             message: `"${v.slice(0, 40)}" is not a duration (e.g. 90s, 20m, 1h, or seconds)`,
         });
-        return core/* NEVER */.tm;
+        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
     }
     if (ms < 1000 || ms > MAX_TIMEOUT_MS)
         ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' });
     return ms;
 });
-const Schema = schemas/* object */.Ikc({
+const Schema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     operation,
     'site-id': siteIds,
     'api-token': token,
     'api-url': apiUrl,
-    wait: inputs_boolean,
+    wait: boolean,
     timeout: duration,
     language: choice(['en', 'es']),
     'max-retries': integer(0, 20),
     'if-exists': choice(['fail', 'skip', 'recreate']),
     'if-missing': choice(['fail', 'skip']),
     'if-busy': choice(['wait', 'fail']),
-    'dry-run': inputs_boolean,
+    'dry-run': boolean,
     concurrency: integer(1, 20),
-    'fail-fast': inputs_boolean,
+    'fail-fast': boolean,
 });
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 function parseConfig(raw) {
@@ -29392,6 +29372,8 @@ function num(value) {
     return Number.isFinite(n) ? n : null;
 }
 
+// EXTERNAL MODULE: ./src/types.ts
+var types = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 const HINTS = {
     auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
@@ -30876,6 +30858,7 @@ function elapsed(ms) {
 
 
 
+
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
 const ENDPOINTS = {
     create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
@@ -30923,23 +30906,7 @@ async function runOperation(config, siteId, deps) {
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.random ? { random: deps.random } : {}),
     });
-    const result = {
-        operation: config.operation,
-        siteId,
-        result: 'failed',
-        httpStatus: null,
-        message: '',
-        taskId: null,
-        stagingSiteId: null,
-        stagingUrl: null,
-        durationSeconds: 0,
-        requests: 0,
-        retries: 0,
-        warnings: [],
-        sent: client.sent,
-        error: null,
-        startedAt: new Date(started).toISOString(),
-    };
+    const result = { ...(0,types/* newResult */.YT)(config.operation, siteId, started), sent: client.sent };
     const run = new OperationRun(config, siteId, deps, clock, client, result);
     let phase = 'sending the request';
     run.onPhase = (p) => (phase = p);
@@ -31255,6 +31222,7 @@ function stripUserinfo(url) {
 
 
 
+
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
  * rate budget and one deadline; with `failFast`, no new site starts after a failure. One site runs
@@ -31311,13 +31279,53 @@ function overallOutcome(results) {
 }
 function notStarted(config, siteId, stoppedBy, cancelled) {
     return {
-        operation: config.operation,
-        siteId,
+        ...(0,types/* newResult */.YT)(config.operation, siteId, Date.now()),
         result: cancelled ? 'cancelled' : 'skipped',
-        httpStatus: null,
         message: cancelled
             ? 'Not started: the run was cancelled.'
             : `Not started: site ${stoppedBy} failed first (fail-fast).`,
+    };
+}
+function prefixed(logger, siteId) {
+    const p = `[site ${siteId}] `;
+    return {
+        info: (m) => logger.info(p + m),
+        warn: (m) => logger.warn(p + m),
+        debug: (m) => logger.debug(p + m),
+    };
+}
+
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   YT: () => (/* binding */ newResult),
+/* harmony export */   xb: () => (/* binding */ OPERATIONS)
+/* harmony export */ });
+/* unused harmony export OUTCOMES */
+/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
+const OPERATIONS = ['create', 'pull', 'push', 'delete'];
+/** The `result` output. `dry-run` only with the dry-run input. */
+const OUTCOMES = (/* unused pure expression or super */ null && ([
+    'succeeded',
+    'failed',
+    'skipped',
+    'timed-out',
+    'accepted',
+    'cancelled',
+    'dry-run',
+]));
+/** A Result before anything has happened: failed until the run says otherwise. */
+function newResult(operation, siteId, startedAt) {
+    return {
+        operation,
+        siteId,
+        result: 'failed',
+        httpStatus: null,
+        message: '',
         taskId: null,
         stagingSiteId: null,
         stagingUrl: null,
@@ -31327,15 +31335,7 @@ function notStarted(config, siteId, stoppedBy, cancelled) {
         warnings: [],
         sent: [],
         error: null,
-        startedAt: new Date().toISOString(),
-    };
-}
-function prefixed(logger, siteId) {
-    const p = `[site ${siteId}] `;
-    return {
-        info: (m) => logger.info(p + m),
-        warn: (m) => logger.warn(p + m),
-        debug: (m) => logger.debug(p + m),
+        startedAt: new Date(startedAt).toISOString(),
     };
 }
 
@@ -31517,7 +31517,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_
 
 /***/ }),
 
-/***/ 8522:
+/***/ 6141:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");

@@ -1,35 +1,13 @@
 // npm run demo: starts the API simulator on a free port, runs the bundled action (node dist/index.js,
 // as the GitHub runner does) for create, pull, push and delete in turn, and shows each run's log,
 // outputs and job summary. Offline, no account, under a minute.
-import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { runBundledAction, startSimulator } from './lib/runner.mjs'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const color = process.stdout.isTTY && !process.env.NO_COLOR
 const paint = (code, text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text)
 const bold = (t) => paint('1', t)
 const dim = (t) => paint('2', t)
-const TOKEN = 'sim-rw-token-0123456789abcdef' // the simulator's public, fake read-write token
 const SITE = '1001'
-
-function startSimulator() {
-  const child = spawn(process.execPath, [path.join(root, 'dist/simulator.js'), '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  return new Promise((resolve, reject) => {
-    let text = ''
-    child.on('error', reject)
-    child.on('exit', (code) => reject(new Error(`simulator exited (${code}) before it listened:\n${text}`)))
-    child.stdout.on('data', (d) => {
-      text += d
-      const m = /listening on (http:\/\/\S+)/.exec(text)
-      if (m) resolve({ url: m[1], child, banner: text })
-    })
-  })
-}
 
 /** How the runner shows workflow commands in a job log. */
 function renderLogLine(line) {
@@ -85,43 +63,8 @@ function renderMarkdown(md) {
   return out.join('\n')
 }
 
-function parseOutputs(text) {
-  const out = {}
-  const re = /^([^<\n]+)<<(.+)\n([\s\S]*?)\n\2$/gm
-  for (const m of text.matchAll(re)) out[m[1]] = m[3]
-  return out
-}
-
+/** Runs the bundled action, showing its log as the runner would. */
 async function runAction(apiUrl, inputs) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'staging-demo-'))
-  const outputFile = path.join(dir, 'output')
-  const summaryFile = path.join(dir, 'summary')
-  writeFileSync(outputFile, '')
-  writeFileSync(summaryFile, '')
-  const all = {
-    'site-id': SITE,
-    'api-token': TOKEN,
-    'api-url': apiUrl,
-    wait: 'true',
-    timeout: '2m',
-    language: 'en',
-    'max-retries': '5',
-    'if-exists': 'fail',
-    'if-missing': 'fail',
-    'if-busy': 'wait',
-    'dry-run': 'false',
-    concurrency: '4',
-    'fail-fast': 'false',
-    'pr-comment': 'false',
-    'github-token': '',
-    ...inputs,
-  }
-  const env = { PATH: process.env.PATH, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile }
-  for (const [k, v] of Object.entries(all)) env[`INPUT_${k.toUpperCase()}`] = v
-  const child = spawn(process.execPath, [path.join(root, 'dist/index.js')], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
   let buffer = ''
   const show = (d) => {
     buffer += d
@@ -132,13 +75,10 @@ async function runAction(apiUrl, inputs) {
       if (shown !== null) console.log(`  ${dim('│')} ${shown}`)
     }
   }
-  child.stdout.on('data', show)
-  child.stderr.on('data', show)
-  const code = await new Promise((resolve) => child.on('close', resolve))
-  const outputs = parseOutputs(readFileSync(outputFile, 'utf8'))
-  const summary = readFileSync(summaryFile, 'utf8')
-  rmSync(dir, { recursive: true, force: true })
-  return { code, outputs, summary }
+  return runBundledAction(
+    { 'site-id': SITE, 'api-url': apiUrl, timeout: '2m', ...inputs },
+    { onOutput: show },
+  )
 }
 
 const started = Date.now()
@@ -173,15 +113,11 @@ try {
     console.log(`\n  ${bold('job summary')}`)
     console.log(renderMarkdown(summary).replace(/^/gm, '  '))
   }
-  const state = async (p) => (await fetch(`${sim.url}/__sim/${p}`)).json()
-  const outbox = await state('outbox')
-  const purges = await state('purges')
   console.log(bold('\nWhat the simulated service did'))
-  console.log(`  e-mails sent:     ${JSON.stringify(outbox.data ?? outbox)}`)
-  console.log(`  CDN cache purges: ${JSON.stringify(purges.data ?? purges)}`)
+  console.log(`  e-mails sent:     ${JSON.stringify(await sim.admin('outbox'))}`)
+  console.log(`  CDN cache purges: ${JSON.stringify(await sim.admin('purges'))}`)
 } finally {
-  sim.child.removeAllListeners('exit')
-  sim.child.kill('SIGTERM')
+  sim.stop()
 }
 console.log(
   `\n${failures === 0 ? bold('All four operations succeeded') : bold(`${failures} operation(s) failed`)} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,

@@ -77,3 +77,24 @@ export interface Clock {
   /** Resolves after `ms`, or rejects with CancelledError as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
 }
+
+/** A Result before anything has happened: failed until the run says otherwise. */
+export function newResult(operation: Operation, siteId: string, startedAt: number): Result {
+  return {
+    operation,
+    siteId,
+    result: 'failed',
+    httpStatus: null,
+    message: '',
+    taskId: null,
+    stagingSiteId: null,
+    stagingUrl: null,
+    durationSeconds: 0,
+    requests: 0,
+    retries: 0,
+    warnings: [],
+    sent: [],
+    error: null,
+    startedAt: new Date(startedAt).toISOString(),
+  }
+}

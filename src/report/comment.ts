@@ -1,6 +1,7 @@
 import { getOctokit } from '@actions/github'
 import type { Redactor } from '../secrets.js'
-import type { Outcome, Result } from '../types.js'
+import type { Result } from '../types.js'
+import { ICON } from './summary.js'
 
 /**
  * The pull-request comment (`pr-comment: true`): one comment per production site, found again by
@@ -16,16 +17,6 @@ export const markerFor = (siteId: string): string => `${MARKER_PREFIX}${siteId} 
 
 /** The last known staging URL, kept hidden in the comment for runs that do not report one (pull, push). */
 const URL_MARK = /<!-- site-staging-action:staging-url=(https?:\/\/[^\s<>"]+) -->/
-
-const ICON: Record<Outcome, string> = {
-  succeeded: '✅',
-  failed: '❌',
-  skipped: '⏭️',
-  'timed-out': '⏱️',
-  accepted: '📨',
-  cancelled: '🛑',
-  'dry-run': '🧪',
-}
 
 /** GitHub refuses comments over 65536 characters; a server message never needs that much. */
 const MAX_MESSAGE_CHARS = 1500

@@ -1,7 +1,8 @@
 import { overallOutcome } from '../staging/batch.js'
 import type { Outcome, Result } from '../types.js'
 
-const ICON: Record<Outcome, string> = {
+/** One icon per outcome, for every rendering (summary, PR comment). */
+export const ICON: Record<Outcome, string> = {
   succeeded: '✅',
   failed: '❌',
   skipped: '⏭️',

@@ -1,6 +1,6 @@
 import { realClock } from '../clock.js'
 import { RateBudget } from '../api/rate-budget.js'
-import type { Config, Logger, Outcome, Result } from '../types.js'
+import { newResult, type Config, type Logger, type Outcome, type Result } from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
 
 /**
@@ -60,23 +60,11 @@ export function overallOutcome(results: Result[]): Outcome {
 
 function notStarted(config: Config, siteId: string, stoppedBy: string | null, cancelled: boolean): Result {
   return {
-    operation: config.operation,
-    siteId,
+    ...newResult(config.operation, siteId, Date.now()),
     result: cancelled ? 'cancelled' : 'skipped',
-    httpStatus: null,
     message: cancelled
       ? 'Not started: the run was cancelled.'
       : `Not started: site ${stoppedBy} failed first (fail-fast).`,
-    taskId: null,
-    stagingSiteId: null,
-    stagingUrl: null,
-    durationSeconds: 0,
-    requests: 0,
-    retries: 0,
-    warnings: [],
-    sent: [],
-    error: null,
-    startedAt: new Date().toISOString(),
   }
 }
 

@@ -5,7 +5,7 @@ import { DeadlineError, StagingApiClient, seconds, type ApiResponse } from '../a
 import { RateBudget } from '../api/rate-budget.js'
 import type { RequestKind } from '../api/retry.js'
 import type { Redactor } from '../secrets.js'
-import type { Clock, Config, Logger, Operation, Result } from '../types.js'
+import { newResult, type Clock, type Config, type Logger, type Operation, type Result } from '../types.js'
 import { elapsed, probePath, waitForProbe, waitForTask, type WaitOutcome } from './wait.js'
 
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
@@ -73,23 +73,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       ...(deps.random ? { random: deps.random } : {}),
     },
   )
-  const result: Result = {
-    operation: config.operation,
-    siteId,
-    result: 'failed',
-    httpStatus: null,
-    message: '',
-    taskId: null,
-    stagingSiteId: null,
-    stagingUrl: null,
-    durationSeconds: 0,
-    requests: 0,
-    retries: 0,
-    warnings: [],
-    sent: client.sent,
-    error: null,
-    startedAt: new Date(started).toISOString(),
-  }
+  const result: Result = { ...newResult(config.operation, siteId, started), sent: client.sent }
   const run = new OperationRun(config, siteId, deps, clock, client, result)
   let phase = 'sending the request'
   run.onPhase = (p) => (phase = p)

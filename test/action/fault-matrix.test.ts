@@ -209,6 +209,13 @@ const ROWS: Row[] = [
       expect(run.outputs.message).toMatch(/ECONNREFUSED/)
     },
   },
+  {
+    scenario: 'added latency (1.5 s on every status call)',
+    operation: 'pull',
+    result: 'succeeded',
+    does: 'slow answers are waited for; nothing is sent twice',
+    faults: [{ method: 'GET', path: '/tasks/', latencyMs: 1500, times: Infinity }],
+  },
   // Jobs
   {
     scenario: 'task ends in error',
