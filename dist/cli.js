@@ -28371,6 +28371,37 @@ module.exports = {
 
 /***/ }),
 
+/***/ 833:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ cancelOnSignals)
+/* harmony export */ });
+/**
+ * Cancellation for both front ends. The runner cancels a workflow with SIGINT, then SIGTERM 7.5 s
+ * later, then kills 2.5 s after that. At the first signal, stop waiting at once (the returned signal
+ * aborts) so the run can report; if reporting takes more than 5 s, or a second signal comes, exit
+ * with `exitCode` there and then.
+ */
+function cancelOnSignals(say, exitCode = 1) {
+    const cancel = new AbortController();
+    const onSignal = (name) => {
+        if (cancel.signal.aborted) {
+            say(`Received ${name} again: exiting now.`);
+            process.exit(exitCode);
+        }
+        say(`Received ${name}: stopping. A job the server already accepted keeps running there.`);
+        cancel.abort();
+        setTimeout(() => process.exit(exitCode), 5000).unref();
+    };
+    process.on('SIGINT', () => onSignal('SIGINT'));
+    process.on('SIGTERM', () => onSignal('SIGTERM'));
+    return cancel.signal;
+}
+
+
+/***/ }),
+
 /***/ 5581:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
@@ -28383,10 +28414,12 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8422);
 /* harmony import */ var _report_outputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5468);
 /* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7194);
+/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(833);
 /* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2197);
 // The `site-staging` command (dist/cli.js): the action's core for every other CI system.
 // Thin: argv + environment -> parseConfig -> runAll -> stderr / --json / --dotenv -> exit code.
 // Reference: README.md.
+
 
 
 
@@ -28627,21 +28660,10 @@ async function main(argv) {
                 err(`debug: ${m}`);
         },
     };
-    // Cancellation as in the action (src/main.ts): stop waiting at once, report, exit 1.
-    const cancel = new AbortController();
-    const onSignal = (name) => {
-        if (cancel.signal.aborted) {
-            err(`Received ${name} again: exiting now.`);
-            process.exit(EXIT.failed);
-        }
-        err(`Received ${name}: stopping. A job the server already accepted keeps running there.`);
-        cancel.abort();
-        setTimeout(() => process.exit(EXIT.failed), 5000).unref();
-    };
-    process.on('SIGINT', () => onSignal('SIGINT'));
-    process.on('SIGTERM', () => onSignal('SIGTERM'));
+    // Cancellation as in the action: stop waiting at once, report, exit 1.
+    const signal = (0,_cancel_js__WEBPACK_IMPORTED_MODULE_7__/* .cancelOnSignals */ .d)(err, EXIT.failed);
     const started = Date.now();
-    const results = await (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_6__/* .runAll */ .$D)(config, { logger, redactor, signal: cancel.signal });
+    const results = await (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_6__/* .runAll */ .$D)(config, { logger, redactor, signal });
     const outputs = (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_4__/* .outputsFor */ .k5)(results, Math.round((Date.now() - started) / 100) / 10);
     for (const w of new Set(results.flatMap((r) => r.warnings)))
         err(`warning: ${w}`);
@@ -31044,7 +31066,19 @@ class OperationRun {
             if (this.config.ifExists === 'recreate') {
                 this.log.info(`Site ${this.siteId} already has a staging environment: deleting it first (if-exists: recreate).`);
                 const deleted = await this.send('delete');
-                await this.follow('delete', deleted, true);
+                try {
+                    await this.follow('delete', deleted, true);
+                }
+                catch (f) {
+                    if (!(f instanceof Finish))
+                        throw f;
+                    throw new ApiError({
+                        kind: 'unknown-outcome',
+                        processing: 'processed',
+                        httpStatus: deleted.status,
+                        message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
+                    });
+                }
                 this.log.info('The old staging environment is gone; creating the new one.');
                 return this.send('create');
             }

@@ -2,6 +2,7 @@
 //   dist/index.js      the action (action.yml runs it)
 //   dist/cli.js        the `site-staging` command for other CI systems
 //   dist/simulator.js  the reference v2 API simulator (demo, tests, benchmarks)
+//   dist/NNN.index.js  chunks the action loads only when needed (the PR comment)
 // Each bundle is one self-contained ES module file.
 import ncc from '@vercel/ncc'
 import { mkdir, rm, writeFile, readdir } from 'node:fs/promises'
@@ -28,8 +29,16 @@ for (const entry of entries) {
     quiet: true,
     target: 'es2023',
   })
-  const names = Object.keys(assets ?? {}).filter((n) => n !== 'package.json')
-  if (names.length > 0) throw new Error(`${entry.src}: unexpected extra bundle assets: ${names.join(', ')}`)
+  // Lazily loaded chunks (e.g. the PR comment's Octokit) sit beside the bundle that imports them.
+  for (const [name, asset] of Object.entries(assets ?? {})) {
+    if (name === 'package.json') continue
+    if (!/^\d+\.index\.js$/.test(name)) throw new Error(`${entry.src}: unexpected bundle asset ${name}`)
+    const text = String(asset.source)
+    const twin = built.find((b) => b.name === name)
+    if (twin && twin.text !== text)
+      throw new Error(`${entry.src}: chunk ${name} clashes with another bundle's`)
+    if (!twin) built.push({ name, text })
+  }
   const body = code.replace(/^#!.*\n/, '')
   built.push({
     name: entry.out,

@@ -1,7 +1,5 @@
 import * as core from '@actions/core'
-import * as github from '@actions/github'
 import { InputError, parseConfig, type InputName, type RawInputs } from './inputs.js'
-import { commentOnPullRequest } from './report/comment.js'
 import { renderSummary } from './report/summary.js'
 import { failedOutputs, outputsFor, type Outputs } from './report/outputs.js'
 import { Redactor } from './secrets.js'
@@ -70,6 +68,11 @@ async function prComment(results: Result[], redactor: Redactor, signal: AbortSig
     )
     return
   }
+  // Loaded only when asked for: Octokit would add to every run's start-up time.
+  const [{ commentOnPullRequest }, github] = await Promise.all([
+    import('./report/comment.js'),
+    import('@actions/github'),
+  ])
   await commentOnPullRequest(results, {
     token: core.getInput('github-token'),
     eventName: github.context.eventName,

@@ -7,6 +7,7 @@ import pkg from '../package.json' with { type: 'json' }
 import { DEFAULTS, InputError, parseConfig, type InputName, type RawInputs } from './inputs.js'
 import { failedOutputs, outputsFor, publicResult, type OutputName, type Outputs } from './report/outputs.js'
 import { Redactor } from './secrets.js'
+import { cancelOnSignals } from './cancel.js'
 import { isFailure, overallOutcome, runAll } from './staging/batch.js'
 import type { Logger, Result } from './types.js'
 
@@ -259,22 +260,11 @@ async function main(argv: string[]): Promise<number> {
     },
   }
 
-  // Cancellation as in the action (src/main.ts): stop waiting at once, report, exit 1.
-  const cancel = new AbortController()
-  const onSignal = (name: string): void => {
-    if (cancel.signal.aborted) {
-      err(`Received ${name} again: exiting now.`)
-      process.exit(EXIT.failed)
-    }
-    err(`Received ${name}: stopping. A job the server already accepted keeps running there.`)
-    cancel.abort()
-    setTimeout(() => process.exit(EXIT.failed), 5000).unref()
-  }
-  process.on('SIGINT', () => onSignal('SIGINT'))
-  process.on('SIGTERM', () => onSignal('SIGTERM'))
+  // Cancellation as in the action: stop waiting at once, report, exit 1.
+  const signal = cancelOnSignals(err, EXIT.failed)
 
   const started = Date.now()
-  const results = await runAll(config, { logger, redactor, signal: cancel.signal })
+  const results = await runAll(config, { logger, redactor, signal })
   const outputs = outputsFor(results, Math.round((Date.now() - started) / 100) / 10)
 
   for (const w of new Set(results.flatMap((r) => r.warnings))) err(`warning: ${w}`)

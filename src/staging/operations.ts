@@ -202,7 +202,17 @@ class OperationRun {
           `Site ${this.siteId} already has a staging environment: deleting it first (if-exists: recreate).`,
         )
         const deleted = await this.send('delete')
-        await this.follow('delete', deleted, true)
+        try {
+          await this.follow('delete', deleted, true)
+        } catch (f) {
+          if (!(f instanceof Finish)) throw f
+          throw new ApiError({
+            kind: 'unknown-outcome',
+            processing: 'processed',
+            httpStatus: deleted.status,
+            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
+          })
+        }
         this.log.info('The old staging environment is gone; creating the new one.')
         return this.send('create')
       }
