@@ -29749,7 +29749,7 @@ class PollPlanner {
         this.startedAt = options.startedAt;
         this.minMs = options.minMs ?? 1000;
         this.maxMs = options.maxMs ?? 30_000;
-        this.noProgressCapMs = options.noProgressCapMs ?? 5000;
+        this.noProgressCapMs = options.noProgressCapMs ?? 4900;
         this.nearEndCapMs = options.nearEndCapMs ?? 4000;
         this.approach = options.approach ?? 0.6;
     }
@@ -29770,7 +29770,7 @@ class PollPlanner {
     nextDelay(now) {
         const last = this.samples.at(-1);
         if (!last)
-            return this.clamp(this.minMs * 2.5 ** Math.max(0, this.polls - 1), this.noProgressCapMs);
+            return this.clamp(this.minMs * 3 ** this.polls, this.noProgressCapMs);
         const elapsed = Math.max(1, last.at - this.startedAt);
         if (last.percent <= 0)
             return this.clamp(0.5 * elapsed, 10_000);

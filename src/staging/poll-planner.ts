@@ -7,7 +7,8 @@
  * fresh estimate at every answer (real progress is not linear). A job that stops moving near its
  * end is polled less and less often, never more than `nearEndCapMs` apart.
  *
- * Without progress, back off from `minMs` to `noProgressCapMs`.
+ * Without progress, back off quickly from `minMs` to `noProgressCapMs` (1 s, 3 s, then 4.9 s: the
+ * longest interval that still notices the end within 5 s).
  *
  * Pure and clock-free: the caller passes times in, so it can be tested and benchmarked in virtual time.
  */
@@ -42,7 +43,7 @@ export class PollPlanner {
     this.startedAt = options.startedAt
     this.minMs = options.minMs ?? 1000
     this.maxMs = options.maxMs ?? 30_000
-    this.noProgressCapMs = options.noProgressCapMs ?? 5000
+    this.noProgressCapMs = options.noProgressCapMs ?? 4900
     this.nearEndCapMs = options.nearEndCapMs ?? 4000
     this.approach = options.approach ?? 0.6
   }
@@ -64,7 +65,7 @@ export class PollPlanner {
   /** How long to wait, from `now`, before the next poll. */
   nextDelay(now: number): number {
     const last = this.samples.at(-1)
-    if (!last) return this.clamp(this.minMs * 2.5 ** Math.max(0, this.polls - 1), this.noProgressCapMs)
+    if (!last) return this.clamp(this.minMs * 3 ** this.polls, this.noProgressCapMs)
     const elapsed = Math.max(1, last.at - this.startedAt)
     if (last.percent <= 0) return this.clamp(0.5 * elapsed, 10_000)
     const rate = Math.max(last.percent / elapsed, this.recentRate(last, elapsed))

@@ -25,7 +25,7 @@ const stepped = (f: number) =>
         : 78 + ((f - 0.62) / 0.38) * 21
 
 describe('PollPlanner', () => {
-  it('without progress backs off from 1 s to a 5 s cap', () => {
+  it('without progress backs off from 1 s to a 4.9 s cap', () => {
     const p = new PollPlanner({ startedAt: 0 })
     const delays: number[] = []
     let t = p.firstDelay()
@@ -36,7 +36,7 @@ describe('PollPlanner', () => {
       delays.push(d)
       t += d
     }
-    expect(delays).toEqual([1000, 1000, 2500, 5000, 5000, 5000, 5000])
+    expect(delays).toEqual([1000, 3000, 4900, 4900, 4900, 4900, 4900])
   })
   it('with progress far from the end, waits long; near the end, polls densely', () => {
     const p = new PollPlanner({ startedAt: 0 })
