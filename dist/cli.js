@@ -31065,7 +31065,16 @@ class OperationRun {
             }
             if (this.config.ifExists === 'recreate') {
                 this.log.info(`Site ${this.siteId} already has a staging environment: deleting it first (if-exists: recreate).`);
-                const deleted = await this.send('delete');
+                let deleted;
+                try {
+                    deleted = await this.send('delete');
+                }
+                catch (d) {
+                    // Gone in the meantime (404): nothing left to delete.
+                    if (!(d instanceof ApiError) || d.kind !== 'not-found')
+                        throw d;
+                    return this.send('create');
+                }
                 try {
                     await this.follow('delete', deleted, true);
                 }

@@ -201,7 +201,14 @@ class OperationRun {
         this.log.info(
           `Site ${this.siteId} already has a staging environment: deleting it first (if-exists: recreate).`,
         )
-        const deleted = await this.send('delete')
+        let deleted: ApiResponse
+        try {
+          deleted = await this.send('delete')
+        } catch (d) {
+          // Gone in the meantime (404): nothing left to delete.
+          if (!(d instanceof ApiError) || d.kind !== 'not-found') throw d
+          return this.send('create')
+        }
         try {
           await this.follow('delete', deleted, true)
         } catch (f) {

@@ -117,6 +117,25 @@ describe('create', () => {
     expect(result.result).toBe('succeeded')
     expect(result.stagingUrl).toBe('https://new.example.test')
   })
+  it('if-exists: recreate just creates when the staging site vanished before the delete', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(422, envelope(null, 'exists', false))
+    api()
+      .delete('/v2/sites/1001/staging')
+      .reply(404, envelope(null, 'no staging', false))
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(202, envelope({ task_id: 't1', staging_url: 'https://n.example.test' }))
+    api().get('/v2/tasks/t1/status').reply(200, task('completed'))
+    const { result } = await run({ ifExists: 'recreate' })
+    expect(result.result).toBe('succeeded')
+    expect(result.sent).toEqual([
+      'POST /v2/sites/1001/staging -> 422',
+      'DELETE /v2/sites/1001/staging -> 404',
+      'POST /v2/sites/1001/staging -> 202',
+    ])
+  })
   it('if-exists: recreate creates nothing when the deletion cannot be confirmed', async () => {
     api()
       .post('/v2/sites/1001/staging')
