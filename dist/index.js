@@ -29427,14 +29427,18 @@ const Percentage = schemas/* union */.KCZ([
 ])
     .transform((v) => Math.min(100, Math.max(0, typeof v === 'number' ? v : parseFloat(v))))
     .refine((v) => Number.isFinite(v));
+/** A date-time in the spec's format, as a Date; null when absent or not in that format. */
+const SpecDateTime = schemas/* string */.YjP()
+    .nullish()
+    .transform((v) => (v ? parseSpecDateTime(v) : null));
 /** `data` of GET /v2/tasks/{id}/status (contract §2). */
 const TaskStatusSchema = schemas/* looseObject */._H3({
     status: schemas/* string */.YjP(),
     percentage_complete: Percentage.optional().catch(undefined),
     comment: schemas/* string */.YjP().nullish(),
-    created_at: schemas/* string */.YjP().nullish(),
-    updated_at: schemas/* string */.YjP().nullish(),
-    timeout_at: schemas/* string */.YjP().nullish(),
+    created_at: SpecDateTime,
+    updated_at: SpecDateTime,
+    timeout_at: SpecDateTime,
 });
 /**
  * The spec's date-time format (§2): `yyyy-MM-dd HH:mm:ss` in UTC; responses carry `.SSS`,
@@ -29817,6 +29821,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
     const planner = new PollPlanner({ startedAt });
     const progress = new ProgressLog(deps, `${operation} on site ${siteId}`, startedAt);
     let delay = planner.firstDelay();
+    let seen = false;
     for (;;) {
         await sleepWithin(deps, delay);
         const at = clock.now();
@@ -29853,6 +29858,9 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
             continue;
         }
         const task = parsed.data;
+        if (task.created_at && !seen)
+            logger.debug(`task ${taskId} was created on the server at ${task.created_at.toISOString()}`);
+        seen = true;
         const state = (0,contract/* taskState */.pg)(task.status);
         if (state === 'completed') {
             progress.done();

@@ -21,14 +21,20 @@ const Percentage = z
   .transform((v) => Math.min(100, Math.max(0, typeof v === 'number' ? v : parseFloat(v))))
   .refine((v) => Number.isFinite(v))
 
+/** A date-time in the spec's format, as a Date; null when absent or not in that format. */
+const SpecDateTime = z
+  .string()
+  .nullish()
+  .transform((v) => (v ? parseSpecDateTime(v) : null))
+
 /** `data` of GET /v2/tasks/{id}/status (contract §2). */
 export const TaskStatusSchema = z.looseObject({
   status: z.string(),
   percentage_complete: Percentage.optional().catch(undefined),
   comment: z.string().nullish(),
-  created_at: z.string().nullish(),
-  updated_at: z.string().nullish(),
-  timeout_at: z.string().nullish(),
+  created_at: SpecDateTime,
+  updated_at: SpecDateTime,
+  timeout_at: SpecDateTime,
 })
 export type TaskStatus = z.infer<typeof TaskStatusSchema>
 

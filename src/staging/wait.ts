@@ -56,6 +56,7 @@ async function followTask(
   const planner = new PollPlanner({ startedAt })
   const progress = new ProgressLog(deps, `${operation} on site ${siteId}`, startedAt)
   let delay = planner.firstDelay()
+  let seen = false
   for (;;) {
     await sleepWithin(deps, delay)
     const at = clock.now()
@@ -92,6 +93,9 @@ async function followTask(
       continue
     }
     const task = parsed.data
+    if (task.created_at && !seen)
+      logger.debug(`task ${taskId} was created on the server at ${task.created_at.toISOString()}`)
+    seen = true
     const state = taskState(task.status)
     if (state === 'completed') {
       progress.done()

@@ -60,6 +60,16 @@ describe('task status data', () => {
       TaskStatusSchema.parse({ status: 'progress', percentage_complete: 'n/a' }).percentage_complete,
     ).toBeUndefined()
   })
+  it('reads its date-times in the spec format, and ignores others', () => {
+    const t = TaskStatusSchema.parse({
+      status: 'progress',
+      created_at: '2026-11-22 10:00:01.250',
+      updated_at: '2026-11-22T10:00:01Z',
+    })
+    expect(t.created_at?.toISOString()).toBe('2026-11-22T10:00:01.250Z')
+    expect(t.updated_at).toBeNull()
+    expect(t.timeout_at).toBeNull()
+  })
   it('clamps to 0-100', () => {
     expect(
       TaskStatusSchema.parse({ status: 'progress', percentage_complete: '150' }).percentage_complete,
