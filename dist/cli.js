@@ -28840,7 +28840,7 @@ function field(data, name) {
 /* harmony export */   o4: () => (/* binding */ parseConfig),
 /* harmony export */   zY: () => (/* binding */ DEFAULTS)
 /* harmony export */ });
-/* unused harmony exports normaliseApiUrl, parseDuration */
+/* unused harmony exports INPUT_NAMES, normaliseApiUrl, parseDuration */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9691);
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8532);
 /* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8522);
@@ -28858,6 +28858,23 @@ class InputError extends Error {
         this.name = 'InputError';
     }
 }
+/** Every input this project reads, by its action name (action.yml declares the same). */
+const INPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'operation',
+    'site-id',
+    'api-token',
+    'api-url',
+    'wait',
+    'timeout',
+    'language',
+    'max-retries',
+    'if-exists',
+    'if-missing',
+    'if-busy',
+    'dry-run',
+    'concurrency',
+    'fail-fast',
+]));
 /** Defaults, as in action.yml (a test checks they agree). */
 const DEFAULTS = {
     wait: 'true',

@@ -28400,6 +28400,23 @@ class InputError extends Error {
         this.name = 'InputError';
     }
 }
+/** Every input this project reads, by its action name (action.yml declares the same). */
+const INPUT_NAMES = [
+    'operation',
+    'site-id',
+    'api-token',
+    'api-url',
+    'wait',
+    'timeout',
+    'language',
+    'max-retries',
+    'if-exists',
+    'if-missing',
+    'if-busy',
+    'dry-run',
+    'concurrency',
+    'fail-fast',
+];
 /** Defaults, as in action.yml (a test checks they agree). */
 const DEFAULTS = {
     wait: 'true',
@@ -28683,22 +28700,6 @@ function publicResult(r) {
 
 
 
-const INPUTS = [
-    'operation',
-    'site-id',
-    'api-token',
-    'api-url',
-    'wait',
-    'timeout',
-    'language',
-    'max-retries',
-    'if-exists',
-    'if-missing',
-    'if-busy',
-    'dry-run',
-    'concurrency',
-    'fail-fast',
-];
 /**
  * The GitHub Action: read inputs -> run -> report. Everything it writes (log, annotations,
  * outputs, summary) goes through the redactor first.
@@ -28711,7 +28712,7 @@ async function runAction(redactor, signal) {
         debug: (m) => core/* debug */.Yz(redactor.scrub(m)),
     };
     const raw = {};
-    for (const name of INPUTS)
+    for (const name of INPUT_NAMES)
         raw[name] = core/* getInput */.V4(name);
     let config;
     try {

@@ -1,7 +1,7 @@
 // npm run demo: starts the API simulator on a free port, runs the bundled action (node dist/index.js,
 // as the GitHub runner does) for create, pull, push and delete in turn, and shows each run's log,
 // outputs and job summary. Offline, no account, under a minute.
-import { runBundledAction, startSimulator } from './lib/runner.mjs'
+import { actionOutputs, runBundledAction, startSimulator } from './lib/runner.mjs'
 
 const color = process.stdout.isTTY && !process.env.NO_COLOR
 const paint = (code, text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text)
@@ -99,16 +99,8 @@ try {
     const { code, outputs, summary } = await runAction(sim.url, { operation: step.op })
     if (code !== 0) failures++
     console.log(`\n  ${bold('exit code')} ${code}   ${bold('outputs')}`)
-    for (const name of [
-      'result',
-      'http-status',
-      'task-id',
-      'staging-site-id',
-      'staging-url',
-      'duration-seconds',
-      'requests',
-      'retries',
-    ])
+    // Every output of action.yml but the long ones (the message is in the summary, results is JSON).
+    for (const name of actionOutputs().filter((n) => n !== 'message' && n !== 'results'))
       console.log(`    ${name.padEnd(17)} ${outputs[name] ?? ''}`)
     console.log(`\n  ${bold('job summary')}`)
     console.log(renderMarkdown(summary).replace(/^/gm, '  '))

@@ -1,27 +1,10 @@
 import * as core from '@actions/core'
-import { InputError, parseConfig, type InputName, type RawInputs } from './inputs.js'
+import { INPUT_NAMES, InputError, parseConfig, type RawInputs } from './inputs.js'
 import { renderSummary } from './report/summary.js'
 import { failedOutputs, outputsFor, type Outputs } from './report/outputs.js'
 import { Redactor } from './secrets.js'
 import { isFailure, overallOutcome, runAll } from './staging/batch.js'
 import type { Logger, Result } from './types.js'
-
-const INPUTS: InputName[] = [
-  'operation',
-  'site-id',
-  'api-token',
-  'api-url',
-  'wait',
-  'timeout',
-  'language',
-  'max-retries',
-  'if-exists',
-  'if-missing',
-  'if-busy',
-  'dry-run',
-  'concurrency',
-  'fail-fast',
-]
 
 /**
  * The GitHub Action: read inputs -> run -> report. Everything it writes (log, annotations,
@@ -35,7 +18,7 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
     debug: (m) => core.debug(redactor.scrub(m)),
   }
   const raw: RawInputs = {}
-  for (const name of INPUTS) raw[name] = core.getInput(name)
+  for (const name of INPUT_NAMES) raw[name] = core.getInput(name)
   let config
   try {
     config = parseConfig(raw)

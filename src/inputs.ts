@@ -17,21 +17,24 @@ export class InputError extends Error {
 
 /** Raw inputs by their action names (`site-id`, `api-url`...); absent means default. */
 export type RawInputs = Partial<Record<InputName, string>>
-export type InputName =
-  | 'operation'
-  | 'site-id'
-  | 'api-token'
-  | 'api-url'
-  | 'wait'
-  | 'timeout'
-  | 'language'
-  | 'max-retries'
-  | 'if-exists'
-  | 'if-missing'
-  | 'if-busy'
-  | 'dry-run'
-  | 'concurrency'
-  | 'fail-fast'
+/** Every input this project reads, by its action name (action.yml declares the same). */
+export const INPUT_NAMES = [
+  'operation',
+  'site-id',
+  'api-token',
+  'api-url',
+  'wait',
+  'timeout',
+  'language',
+  'max-retries',
+  'if-exists',
+  'if-missing',
+  'if-busy',
+  'dry-run',
+  'concurrency',
+  'fail-fast',
+] as const
+export type InputName = (typeof INPUT_NAMES)[number]
 
 /** Defaults, as in action.yml (a test checks they agree). */
 export const DEFAULTS = {

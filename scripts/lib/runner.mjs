@@ -15,9 +15,16 @@ export const SIM_TOKENS = {
   readOnly: 'sim-ro-token-0123456789abcdef',
 }
 
+const actionYml = () => parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8'))
+
+/** action.yml's output names, in order. */
+export function actionOutputs() {
+  return Object.keys(actionYml().outputs)
+}
+
 /** action.yml's input defaults, as the runner fills them in (no GitHub token here). */
 export function actionDefaults() {
-  const { inputs } = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8'))
+  const { inputs } = actionYml()
   const out = {}
   for (const [name, spec] of Object.entries(inputs)) {
     if (spec.default !== undefined)

@@ -11,7 +11,7 @@ type Headers = Record<string, string | string[] | undefined>
  * remaining calls evenly until `X-RateLimit-Reset`, so a batch slows down together instead of
  * every worker hammering the API into 429s.
  */
-export class RateBudget implements BudgetShare {
+export class RateBudget {
   private pausedUntil = 0
   private nextSlotAt = 0
   private intervalMs = 0
@@ -86,13 +86,6 @@ export class RateBudget implements BudgetShare {
       this.intervalMs = 0
     }
   }
-}
-
-export interface BudgetShare {
-  /** Call when a job starts being followed; returns the function to call when it stops. */
-  join(): () => void
-  /** The shortest interval between two status polls of one follower that the budget affords now. */
-  fairIntervalMs(): number
 }
 
 function num(value: string | string[] | undefined): number | null {
