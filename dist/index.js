@@ -28595,8 +28595,8 @@ function parseConfig(raw) {
 
 // EXTERNAL MODULE: ./src/report/summary.ts
 var summary = __nccwpck_require__(7994);
-// EXTERNAL MODULE: ./src/staging/batch.ts + 9 modules
-var batch = __nccwpck_require__(3418);
+// EXTERNAL MODULE: ./src/staging/batch.ts + 11 modules
+var batch = __nccwpck_require__(526);
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
 
 /** Every output of action.yml, in order; all are set on every path. */
@@ -28986,7 +28986,7 @@ __webpack_async_result__();
 /* harmony export */   B: () => (/* binding */ renderSummary),
 /* harmony export */   k: () => (/* binding */ ICON)
 /* harmony export */ });
-/* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3418);
+/* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(526);
 
 /** One icon per outcome, for every rendering (summary, PR comment). */
 const ICON = {
@@ -29137,7 +29137,7 @@ function userinfoOf(url) {
 
 /***/ }),
 
-/***/ 3418:
+/***/ 526:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29176,6 +29176,10 @@ const realClock = {
         signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
+/** `1.5 s`, `12 s`: a duration for a log line. */
+function seconds(ms) {
+    return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
 
 // EXTERNAL MODULE: ./src/contract.ts
 var contract = __nccwpck_require__(3665);
@@ -29312,8 +29316,6 @@ function num(value) {
     return Number.isFinite(n) ? n : null;
 }
 
-// EXTERNAL MODULE: ./src/types.ts
-var types = __nccwpck_require__(6141);
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 const HINTS = {
     auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
@@ -29378,19 +29380,11 @@ function kindForStatus(status, isCreate) {
         return 'server';
     return 'validation';
 }
-/** Network error codes raised before any byte of the request can have reached the server. */
-const BEFORE_SENDING = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'ENETUNREACH',
-    'EHOSTUNREACH',
-    'EADDRNOTAVAIL',
-]);
 /**
  * The one place that says what the server can have done with a request, from how it failed
- * (issue 4's table): not processed (429, 503, refused before sending, busy refusals), unknown
- * (timeouts after sending, resets, 500/502/504 and other 5xx), processed (every other answer).
+ * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
+ * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
+ * other 5xx), processed (every other answer).
  */
 function processingOf(failure) {
     const status = failure.httpStatus ?? null;
@@ -29401,13 +29395,9 @@ function processingOf(failure) {
             return 'unknown';
         return 'processed';
     }
-    if (failure.code && BEFORE_SENDING.has(failure.code))
-        return 'not-processed';
-    return 'unknown';
+    return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
 }
 
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(4942);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 15 modules
 var schemas = __nccwpck_require__(9691);
 ;// CONCATENATED MODULE: ./src/api/schemas.ts
@@ -29464,6 +29454,130 @@ function formatSpecDateTimeInput(date) {
 /** Formats as responses carry it (with milliseconds). */
 function formatSpecDateTime(date) {
     return date.toISOString().slice(0, 23).replace('T', ' ');
+}
+
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(4942);
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/api/transport.ts
+
+
+
+
+/** A request that got no HTTP answer. `phase` says whether it can have reached the server. */
+class TransportError extends Error {
+    code;
+    phase;
+    constructor(message, code, phase) {
+        super(message);
+        this.code = code;
+        this.phase = phase;
+        this.name = 'TransportError';
+    }
+}
+/** No answer of the v2 API is anywhere near this long; the rest of a longer body is never read. */
+const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+/** Connections one run keeps open at most (many sites share them). */
+const MAX_SOCKETS = 8;
+class NodeTransport {
+    connections = 0;
+    kept;
+    oneShot;
+    constructor(userAgent) {
+        const options = { allowRedirects: false, allowRetries: false, maxRetries: 0, maxSockets: MAX_SOCKETS };
+        this.kept = new lib/* HttpClient */.Qq(userAgent, [], { ...options, keepAlive: true });
+        this.oneShot = new lib/* HttpClient */.Qq(userAgent, [], { ...options, keepAlive: false });
+    }
+    close() {
+        this.kept.dispose();
+        this.oneShot.dispose();
+    }
+    request(req) {
+        const url = new URL(req.url);
+        const agent = (req.fresh ? this.oneShot : this.kept).getAgent(req.url);
+        const module = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
+        return new Promise((resolve, reject) => {
+            let phase = 'connecting';
+            let settled = false;
+            const finish = (error, response) => {
+                if (settled)
+                    return;
+                settled = true;
+                clearTimeout(timer);
+                req.signal?.removeEventListener('abort', onAbort);
+                if (error) {
+                    request.destroy();
+                    reject(error);
+                }
+                else
+                    resolve(response);
+            };
+            const fail = (message, code) => finish(new TransportError(message, code, phase));
+            const onAbort = () => finish(new CancelledError());
+            const request = module.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
+                const chunks = [];
+                let size = 0;
+                let truncated = false;
+                res.on('data', (chunk) => {
+                    if (truncated)
+                        return;
+                    const room = MAX_RESPONSE_BYTES - size;
+                    if (chunk.length > room) {
+                        chunks.push(chunk.subarray(0, room));
+                        size = MAX_RESPONSE_BYTES;
+                        truncated = true;
+                        answer();
+                        res.destroy();
+                        return;
+                    }
+                    chunks.push(chunk);
+                    size += chunk.length;
+                });
+                const answer = () => finish(null, {
+                    status: res.statusCode ?? 0,
+                    headers: res.headers,
+                    body: Buffer.concat(chunks).toString('utf8'),
+                    truncated,
+                });
+                res.on('end', answer);
+                res.on('error', (e) => fail(`the answer broke off: ${e.message}`, e.code ?? 'ECONNRESET'));
+                res.on('aborted', () => fail('the answer broke off', 'ECONNRESET'));
+            });
+            request.on('socket', (socket) => {
+                if (request.reusedSocket) {
+                    phase = 'connected';
+                    return;
+                }
+                this.connections++;
+                const tls = socket.encrypted === true;
+                if (tls) {
+                    // Over a proxy tunnel the TCP part may be done already; the TLS handshake is what counts.
+                    const protocol = socket.getProtocol?.();
+                    if (protocol && protocol !== 'unknown' && !socket.connecting)
+                        phase = 'connected';
+                    else
+                        socket.once('secureConnect', () => (phase = 'connected'));
+                }
+                else if (!socket.connecting)
+                    phase = 'connected';
+                else
+                    socket.once('connect', () => (phase = 'connected'));
+            });
+            request.on('error', (e) => fail(e.message, e.code ?? 'ECONNRESET'));
+            const timer = setTimeout(() => fail(phase === 'connecting'
+                ? `no connection within ${seconds(req.timeoutMs)}`
+                : `no answer within ${seconds(req.timeoutMs)}`, 'ETIMEDOUT'), req.timeoutMs);
+            if (req.signal?.aborted)
+                return onAbort();
+            req.signal?.addEventListener('abort', onAbort, { once: true });
+            request.end();
+        });
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/api/client.ts
@@ -29535,7 +29649,7 @@ class StagingApiClient {
             }
             let error;
             try {
-                const response = await this.send(method, path);
+                const response = await this.send(method, path, kind);
                 if (afterUnknown)
                     response.afterUnknown = true;
                 return response;
@@ -29562,20 +29676,14 @@ class StagingApiClient {
         }
     }
     /** One HTTP exchange, bounded by the request time limit and cancellation. */
-    async send(method, path) {
-        const { clock, signal, redactor } = this.deps;
+    async send(method, path, kind) {
+        const { clock, signal, redactor, transport } = this.deps;
         const remaining = this.settings.deadline - clock.now();
         const limitMs = Math.max(1, Math.min(this.settings.requestTimeoutMs, remaining));
-        const http = new lib/* HttpClient */.Qq(USER_AGENT, [], {
-            allowRedirects: false,
-            allowRetries: false,
-            maxRetries: 0,
-            keepAlive: false,
-            socketTimeout: limitMs + 1000,
-        });
         const headers = {
             Authorization: `Bearer ${this.settings.token}`,
             Accept: 'application/json',
+            'Accept-Encoding': 'identity',
             [contract/* LOCALIZATION_HEADER */.QL]: this.settings.language,
         };
         if (method === 'POST') {
@@ -29585,40 +29693,37 @@ class StagingApiClient {
         const shown = this.shown(path);
         this.requests++;
         this.deps.logger.debug(`${method} ${shown}`);
-        let timer;
-        let onAbort;
-        const exchange = (async () => {
-            const res = await http.request(method, this.url(path), '', headers);
-            const body = await res.readBody();
-            return { status: res.message.statusCode ?? 0, headers: res.message.headers, body };
-        })();
-        exchange.catch(() => { }); // settled below or abandoned after a timeout/cancel
         let raw;
         try {
-            raw = await Promise.race([
-                exchange,
-                new Promise((_, reject) => {
-                    timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${seconds(limitMs)}`), { code: 'ETIMEDOUT' })), limitMs);
-                    onAbort = () => reject(new CancelledError());
-                    signal?.addEventListener('abort', onAbort, { once: true });
-                }),
-            ]);
+            raw = await transport.request({
+                method,
+                url: this.url(path),
+                headers,
+                timeoutMs: limitMs,
+                ...(signal ? { signal } : {}),
+                fresh: kind === 'push' || kind === 'delete',
+            });
         }
         catch (e) {
-            const code = e.code ?? null;
-            if (method !== 'GET')
-                this.sent.push(`${method} ${shown} -> ${sentNote(e, code)}`);
-            if (e instanceof CancelledError)
+            if (e instanceof CancelledError) {
+                if (method !== 'GET')
+                    this.sent.push(`${method} ${shown} -> cancelled before an answer`);
                 throw e;
-            const message = redactor.scrub(`${method} ${shown} failed: ${e.message}${code ? ` (${code})` : ''}`);
-            const kind = code === 'ETIMEDOUT' || /timeout/i.test(e.message) ? 'timeout' : 'network';
-            throw new ApiError({ kind, message, code, processing: processingOf({ code }) });
-        }
-        finally {
-            clearTimeout(timer);
-            if (onAbort)
-                signal?.removeEventListener('abort', onAbort);
-            http.dispose();
+            }
+            if (!(e instanceof TransportError))
+                throw e;
+            const processing = processingOf({ phase: e.phase });
+            if (method !== 'GET')
+                this.sent.push(`${method} ${shown} -> ${processing === 'not-processed' ? `not delivered (${e.code})` : `no answer (${e.code})`}`);
+            const what = processing === 'not-processed'
+                ? 'could not reach the server, so nothing was sent'
+                : 'reached the server but got no answer';
+            throw new ApiError({
+                kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
+                message: redactor.scrub(`${method} ${shown} ${what}: ${e.message} (${e.code}).`),
+                code: e.code,
+                processing,
+            });
         }
         if (method !== 'GET')
             this.sent.push(`${method} ${shown} -> ${raw.status}`);
@@ -29679,13 +29784,6 @@ function withAfterUnknown(error, afterUnknown) {
         error.afterUnknown = true;
     return error;
 }
-function sentNote(e, code) {
-    if (e instanceof CancelledError)
-        return 'cancelled before an answer';
-    if (processingOf({ code }) === 'not-processed')
-        return `not delivered (${code})`;
-    return `no answer (${code ?? 'connection lost'})`;
-}
 function parseEnvelope(body) {
     if (body.trim() === '')
         return null;
@@ -29735,10 +29833,9 @@ function locationOf(location, base) {
         return '(an unreadable Location header)';
     }
 }
-function seconds(ms) {
-    return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
-}
 
+// EXTERNAL MODULE: ./src/types.ts
+var types = __nccwpck_require__(6141);
 ;// CONCATENATED MODULE: ./src/staging/poll-planner.ts
 class PollPlanner {
     samples = [];
@@ -29802,6 +29899,7 @@ class PollPlanner {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/wait.ts
+
 
 
 
@@ -30011,6 +30109,7 @@ function elapsed(ms) {
 
 
 
+
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
 const ENDPOINTS = {
     create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
@@ -30043,6 +30142,7 @@ async function runOperation(config, siteId, deps) {
     const clock = deps.clock ?? realClock;
     const started = clock.now();
     const deadline = deps.deadline ?? started + config.timeoutMs;
+    const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT);
     const client = new StagingApiClient({
         apiUrl: config.apiUrl,
         token: config.apiToken,
@@ -30055,6 +30155,7 @@ async function runOperation(config, siteId, deps) {
         logger: deps.logger,
         redactor: deps.redactor,
         budget: deps.budget ?? new RateBudget(clock),
+        transport: deps.transport ?? ownTransport,
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.random ? { random: deps.random } : {}),
     });
@@ -30104,6 +30205,7 @@ async function runOperation(config, siteId, deps) {
         }
     }
     finally {
+        ownTransport?.close();
         result.requests = client.requests;
         result.retries = client.retries;
         result.durationSeconds = Math.round((clock.now() - started) / 100) / 10;
@@ -30396,6 +30498,8 @@ function stripUserinfo(url) {
 
 
 
+
+
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
  * rate budget and one deadline; with `failFast`, no new site starts after a failure. One site runs
@@ -30403,12 +30507,24 @@ function stripUserinfo(url) {
  */
 async function runAll(config, deps) {
     const clock = deps.clock ?? realClock;
+    const transport = deps.transport ?? new NodeTransport(USER_AGENT);
     const shared = {
         ...deps,
         clock,
         budget: deps.budget ?? new RateBudget(clock),
         deadline: deps.deadline ?? clock.now() + config.timeoutMs,
+        transport,
     };
+    try {
+        return await runSites(config, deps, shared);
+    }
+    finally {
+        if (!deps.transport)
+            transport.close();
+        deps.logger.debug(`${transport.connections} connection(s) to the API`);
+    }
+}
+async function runSites(config, deps, shared) {
     const ids = config.siteIds;
     if (ids.length === 1)
         return [await runOperation(config, ids[0], shared)];
@@ -43449,6 +43565,18 @@ function constantCatch(value) {
 /******/ 			return fn.r ? promise : getResult();
 /******/ 		}, (err) => ((err ? reject(promise[webpackError] = err) : outerResolve(exports)), resolveQueue(queue)));
 /******/ 		queue && queue.d < 0 && (queue.d = 0);
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
 /******/ 	};
 /******/ })();
 /******/ 

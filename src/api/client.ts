@@ -1,13 +1,13 @@
-import { HttpClient } from '@actions/http-client'
 import type { IncomingHttpHeaders } from 'node:http'
 import { ERROR_DETAIL_FIELDS, LOCALIZATION_HEADER, isAccepted } from '../contract.js'
-import { CancelledError, throwIfAborted } from '../clock.js'
+import { CancelledError, seconds, throwIfAborted } from '../clock.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Language, Logger } from '../types.js'
 import { ApiError, kindForStatus, processingOf } from './errors.js'
 import type { RateBudget } from './rate-budget.js'
 import { backoffMs, mayResend, parseRetryAfter, type RequestKind } from './retry.js'
 import { EnvelopeSchema, type Envelope } from './schemas.js'
+import { TransportError, type Transport, type TransportResponse } from './transport.js'
 
 export const USER_AGENT = 'site-staging-action/1.0'
 
@@ -28,6 +28,8 @@ export interface ClientDeps {
   logger: Logger
   redactor: Redactor
   budget: RateBudget
+  /** Shared by every request of the run: one set of kept-alive connections. */
+  transport: Transport
   signal?: AbortSignal
   random?: () => number
 }
@@ -102,7 +104,7 @@ export class StagingApiClient {
       }
       let error: ApiError
       try {
-        const response = await this.send(method, path)
+        const response = await this.send(method, path, kind)
         if (afterUnknown) response.afterUnknown = true
         return response
       } catch (e) {
@@ -126,20 +128,14 @@ export class StagingApiClient {
   }
 
   /** One HTTP exchange, bounded by the request time limit and cancellation. */
-  private async send(method: string, path: string): Promise<ApiResponse> {
-    const { clock, signal, redactor } = this.deps
+  private async send(method: string, path: string, kind: RequestKind): Promise<ApiResponse> {
+    const { clock, signal, redactor, transport } = this.deps
     const remaining = this.settings.deadline - clock.now()
     const limitMs = Math.max(1, Math.min(this.settings.requestTimeoutMs, remaining))
-    const http = new HttpClient(USER_AGENT, [], {
-      allowRedirects: false,
-      allowRetries: false,
-      maxRetries: 0,
-      keepAlive: false,
-      socketTimeout: limitMs + 1000,
-    })
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.settings.token}`,
       Accept: 'application/json',
+      'Accept-Encoding': 'identity',
       [LOCALIZATION_HEADER]: this.settings.language,
     }
     if (method === 'POST') {
@@ -149,52 +145,44 @@ export class StagingApiClient {
     const shown = this.shown(path)
     this.requests++
     this.deps.logger.debug(`${method} ${shown}`)
-    let timer: NodeJS.Timeout | undefined
-    let onAbort: (() => void) | undefined
-    const exchange = (async () => {
-      const res = await http.request(method, this.url(path), '', headers)
-      const body = await res.readBody()
-      return { status: res.message.statusCode ?? 0, headers: res.message.headers, body }
-    })()
-    exchange.catch(() => {}) // settled below or abandoned after a timeout/cancel
-    let raw: { status: number; headers: IncomingHttpHeaders; body: string }
+    let raw: TransportResponse
     try {
-      raw = await Promise.race([
-        exchange,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () =>
-              reject(Object.assign(new Error(`no answer within ${seconds(limitMs)}`), { code: 'ETIMEDOUT' })),
-            limitMs,
-          )
-          onAbort = () => reject(new CancelledError())
-          signal?.addEventListener('abort', onAbort, { once: true })
-        }),
-      ])
+      raw = await transport.request({
+        method,
+        url: this.url(path),
+        headers,
+        timeoutMs: limitMs,
+        ...(signal ? { signal } : {}),
+        fresh: kind === 'push' || kind === 'delete',
+      })
     } catch (e) {
-      const code = (e as { code?: string }).code ?? null
-      if (method !== 'GET') this.sent.push(`${method} ${shown} -> ${sentNote(e, code)}`)
-      if (e instanceof CancelledError) throw e
-      const message = redactor.scrub(
-        `${method} ${shown} failed: ${(e as Error).message}${code ? ` (${code})` : ''}`,
-      )
-      const kind = code === 'ETIMEDOUT' || /timeout/i.test((e as Error).message) ? 'timeout' : 'network'
-      throw new ApiError({ kind, message, code, processing: processingOf({ code }) })
-    } finally {
-      clearTimeout(timer)
-      if (onAbort) signal?.removeEventListener('abort', onAbort)
-      http.dispose()
+      if (e instanceof CancelledError) {
+        if (method !== 'GET') this.sent.push(`${method} ${shown} -> cancelled before an answer`)
+        throw e
+      }
+      if (!(e instanceof TransportError)) throw e
+      const processing = processingOf({ phase: e.phase })
+      if (method !== 'GET')
+        this.sent.push(
+          `${method} ${shown} -> ${processing === 'not-processed' ? `not delivered (${e.code})` : `no answer (${e.code})`}`,
+        )
+      const what =
+        processing === 'not-processed'
+          ? 'could not reach the server, so nothing was sent'
+          : 'reached the server but got no answer'
+      throw new ApiError({
+        kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
+        message: redactor.scrub(`${method} ${shown} ${what}: ${e.message} (${e.code}).`),
+        code: e.code,
+        processing,
+      })
     }
     if (method !== 'GET') this.sent.push(`${method} ${shown} -> ${raw.status}`)
     this.deps.budget.observe(raw.status, raw.headers)
     return this.interpret(method, path, raw)
   }
 
-  private interpret(
-    method: string,
-    path: string,
-    raw: { status: number; headers: IncomingHttpHeaders; body: string },
-  ): ApiResponse {
+  private interpret(method: string, path: string, raw: TransportResponse): ApiResponse {
     const { redactor, clock } = this.deps
     const { status, headers } = raw
     const isCreate = method === 'POST' && /\/staging$/.test(path)
@@ -248,12 +236,6 @@ function withAfterUnknown(error: ApiError, afterUnknown: boolean): ApiError {
   return error
 }
 
-function sentNote(e: unknown, code: string | null): string {
-  if (e instanceof CancelledError) return 'cancelled before an answer'
-  if (processingOf({ code }) === 'not-processed') return `not delivered (${code})`
-  return `no answer (${code ?? 'connection lost'})`
-}
-
 function parseEnvelope(body: string): Envelope | null {
   if (body.trim() === '') return null
   let json: unknown
@@ -298,8 +280,4 @@ function locationOf(location: string | undefined, base: string): string {
   } catch {
     return '(an unreadable Location header)'
   }
-}
-
-export function seconds(ms: number): string {
-  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`
 }

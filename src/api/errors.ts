@@ -1,3 +1,5 @@
+import type { SendPhase } from './transport.js'
+
 /**
  * One error type for everything that can go wrong talking to the API, with a `kind` per meaning
  * and a hint that tells the user what to do next. Messages are scrubbed by the client before an
@@ -106,28 +108,18 @@ export function kindForStatus(status: number, isCreate: boolean): ErrorKind {
   return 'validation'
 }
 
-/** Network error codes raised before any byte of the request can have reached the server. */
-const BEFORE_SENDING = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'EADDRNOTAVAIL',
-])
-
 /**
  * The one place that says what the server can have done with a request, from how it failed
- * (issue 4's table): not processed (429, 503, refused before sending, busy refusals), unknown
- * (timeouts after sending, resets, 500/502/504 and other 5xx), processed (every other answer).
+ * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
+ * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
+ * other 5xx), processed (every other answer).
  */
-export function processingOf(failure: { httpStatus?: number | null; code?: string | null }): Processing {
+export function processingOf(failure: { httpStatus?: number | null; phase?: SendPhase | null }): Processing {
   const status = failure.httpStatus ?? null
   if (status !== null) {
     if (status === 429 || status === 503 || status === 409 || status === 423) return 'not-processed'
     if (status >= 500) return 'unknown'
     return 'processed'
   }
-  if (failure.code && BEFORE_SENDING.has(failure.code)) return 'not-processed'
-  return 'unknown'
+  return failure.phase === 'connecting' ? 'not-processed' : 'unknown'
 }

@@ -1,5 +1,7 @@
 import { realClock } from '../clock.js'
 import { RateBudget } from '../api/rate-budget.js'
+import { USER_AGENT } from '../api/client.js'
+import { NodeTransport } from '../api/transport.js'
 import { newResult, type Config, type Logger, type Outcome, type Result } from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
 
@@ -10,12 +12,23 @@ import { runOperation, type RunDeps } from './operations.js'
  */
 export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
   const clock = deps.clock ?? realClock
+  const transport = deps.transport ?? new NodeTransport(USER_AGENT)
   const shared: RunDeps = {
     ...deps,
     clock,
     budget: deps.budget ?? new RateBudget(clock),
     deadline: deps.deadline ?? clock.now() + config.timeoutMs,
+    transport,
   }
+  try {
+    return await runSites(config, deps, shared)
+  } finally {
+    if (!deps.transport) transport.close()
+    deps.logger.debug(`${transport.connections} connection(s) to the API`)
+  }
+}
+
+async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise<Result[]> {
   const ids = config.siteIds
   if (ids.length === 1) return [await runOperation(config, ids[0]!, shared)]
 

@@ -1,9 +1,10 @@
 import { BUSY_STATUSES, stagingSiteIdOf, stagingUrlOf, taskIdOf } from '../contract.js'
-import { CancelledError, realClock } from '../clock.js'
+import { CancelledError, realClock, seconds } from '../clock.js'
 import { ApiError, hintFor } from '../api/errors.js'
-import { DeadlineError, StagingApiClient, seconds, type ApiResponse } from '../api/client.js'
+import { DeadlineError, StagingApiClient, USER_AGENT, type ApiResponse } from '../api/client.js'
 import { RateBudget } from '../api/rate-budget.js'
 import type { RequestKind } from '../api/retry.js'
+import { NodeTransport, type Transport } from '../api/transport.js'
 import type { Redactor } from '../secrets.js'
 import { newResult, type Clock, type Config, type Logger, type Operation, type Result } from '../types.js'
 import { elapsed, probePath, waitForProbe, waitForTask, type WaitOutcome } from './wait.js'
@@ -30,6 +31,8 @@ export interface RunDeps {
   signal?: AbortSignal
   /** Shared by every site of a run. */
   budget?: RateBudget
+  /** Shared by every site of a run: the kept-alive connections to the API. Default: a new one, closed at the end. */
+  transport?: Transport
   /** Absolute deadline (clock ms) shared by every site of a run; default: now + timeout. */
   deadline?: number
   /** Per-request time limit; default from the timeout (see requestTimeoutFor). */
@@ -55,6 +58,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const clock = deps.clock ?? realClock
   const started = clock.now()
   const deadline = deps.deadline ?? started + config.timeoutMs
+  const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT)
   const client = new StagingApiClient(
     {
       apiUrl: config.apiUrl,
@@ -69,6 +73,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       logger: deps.logger,
       redactor: deps.redactor,
       budget: deps.budget ?? new RateBudget(clock),
+      transport: deps.transport ?? ownTransport!,
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.random ? { random: deps.random } : {}),
     },
@@ -111,6 +116,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       result.error = { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' }
     }
   } finally {
+    ownTransport?.close()
     result.requests = client.requests
     result.retries = client.retries
     result.durationSeconds = Math.round((clock.now() - started) / 100) / 10

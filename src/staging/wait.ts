@@ -7,7 +7,8 @@ import {
   taskState,
 } from '../contract.js'
 import { ApiError } from '../api/errors.js'
-import { DeadlineError, seconds, type StagingApiClient } from '../api/client.js'
+import { seconds } from '../clock.js'
+import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import type { Clock, Logger, Operation } from '../types.js'
 import { PollPlanner } from './poll-planner.js'

@@ -1,7 +1,15 @@
+import { afterEach } from '@jest/globals'
 import { StagingApiClient, type ClientSettings } from '../../src/api/client.js'
 import { ApiError } from '../../src/api/errors.js'
 import { RateBudget } from '../../src/api/rate-budget.js'
+import { NodeTransport } from '../../src/api/transport.js'
 import { API, FakeClock, MemoryLogger, TOKEN, redactor } from './fakes.js'
+
+/** Every transport a test made, closed after each test so no kept-alive socket outlives it. */
+const transports: NodeTransport[] = []
+afterEach(() => {
+  for (const t of transports.splice(0)) t.close()
+})
 
 export function client(overrides: Partial<ClientSettings> = {}, clock = new FakeClock()) {
   const logger = new MemoryLogger()
@@ -16,7 +24,14 @@ export function client(overrides: Partial<ClientSettings> = {}, clock = new Fake
       requestTimeoutMs: 2000,
       ...overrides,
     },
-    { clock, logger, redactor: red, budget: new RateBudget(clock), random: () => 0.5 },
+    {
+      clock,
+      logger,
+      redactor: red,
+      budget: new RateBudget(clock),
+      transport: track(new NodeTransport('test')),
+      random: () => 0.5,
+    },
   )
   return { c, clock, logger, red }
 }
@@ -29,4 +44,9 @@ export async function failure(p: Promise<unknown>): Promise<ApiError> {
     throw e
   }
   throw new Error('expected an ApiError')
+}
+
+function track(t: NodeTransport): NodeTransport {
+  transports.push(t)
+  return t
 }

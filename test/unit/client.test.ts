@@ -204,12 +204,11 @@ describe('retries', () => {
   it('a hung request ends at the per-request time limit as a timeout of unknown outcome', async () => {
     nock(API)
       .post('/v2/sites/1001/staging/push')
-      .delay(3000)
+      .delay(900)
       .reply(202, envelope({ task_id: 't' }))
     const { c } = client({ requestTimeoutMs: 200 })
-    const started = Date.now()
+    // The 202 would have come after 900 ms: a timeout error shows the limit cut the exchange first.
     const e = await failure(c.call('POST', '/sites/1001/staging/push', 'push'))
-    expect(Date.now() - started).toBeLessThan(2000)
     expect(e.kind).toBe('timeout')
     expect(e.processing).toBe('unknown')
   })

@@ -19,16 +19,12 @@ describe('what the server can have done (processingOf)', () => {
   ])('HTTP %i is %s', (status, expected) => {
     expect(processingOf({ httpStatus: status })).toBe(expected)
   })
-  it.each([
-    ['ECONNREFUSED', 'not-processed'],
-    ['ENOTFOUND', 'not-processed'],
-    ['EAI_AGAIN', 'not-processed'],
-    ['ECONNRESET', 'unknown'],
-    ['ETIMEDOUT', 'unknown'],
-    ['EPIPE', 'unknown'],
+  it.each<['connecting' | 'connected' | null, string]>([
+    ['connecting', 'not-processed'],
+    ['connected', 'unknown'],
     [null, 'unknown'],
-  ])('network error %s is %s', (code, expected) => {
-    expect(processingOf({ code })).toBe(expected)
+  ])('no answer, the request got as far as %s: %s', (phase, expected) => {
+    expect(processingOf({ phase })).toBe(expected)
   })
 })
 

@@ -1,0 +1,166 @@
+import { HttpClient } from '@actions/http-client'
+import http, { type IncomingHttpHeaders } from 'node:http'
+import https from 'node:https'
+import type { Socket } from 'node:net'
+import type { TLSSocket } from 'node:tls'
+import { CancelledError, seconds } from '../clock.js'
+
+/**
+ * One HTTP exchange at a time, over connections kept alive for the whole run. Knows how far each
+ * request got, which is what decides whether it may be sent again:
+ * - `connecting`: no connection was made (refused, DNS, TLS handshake failed, no SYN-ACK in time):
+ *   not one byte of the request reached the server;
+ * - `connected`: the connection stood, so the request can have reached the server.
+ *
+ * Proxies (`https_proxy`, `no_proxy`) work as self-hosted runners need: the agents come from
+ * `@actions/http-client`. Redirects are never followed (this layer does not know them). At most
+ * MAX_RESPONSE_BYTES of a body are read: a server cannot make us hold megabytes.
+ */
+export interface TransportRequest {
+  method: string
+  url: string
+  headers: Record<string, string>
+  /** Longest the exchange may take, connecting and the whole answer included. */
+  timeoutMs: number
+  signal?: AbortSignal
+  /**
+   * A new connection rather than a kept-alive one. For push and delete: a kept-alive socket that
+   * the server closed while it sat idle fails a request in a way that cannot be told from a
+   * request lost after it arrived, and those two are never sent again.
+   */
+  fresh?: boolean
+}
+
+export interface TransportResponse {
+  status: number
+  headers: IncomingHttpHeaders
+  body: string
+  /** The body was longer than MAX_RESPONSE_BYTES: `body` holds its start only. */
+  truncated: boolean
+}
+
+export type SendPhase = 'connecting' | 'connected'
+
+/** A request that got no HTTP answer. `phase` says whether it can have reached the server. */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly phase: SendPhase,
+  ) {
+    super(message)
+    this.name = 'TransportError'
+  }
+}
+
+export interface Transport {
+  request(req: TransportRequest): Promise<TransportResponse>
+  /** Closes every kept-alive connection. */
+  close(): void
+  /** Connections opened so far (kept-alive ones count once). */
+  readonly connections: number
+}
+
+/** No answer of the v2 API is anywhere near this long; the rest of a longer body is never read. */
+export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024
+/** Connections one run keeps open at most (many sites share them). */
+const MAX_SOCKETS = 8
+
+export class NodeTransport implements Transport {
+  connections = 0
+  private readonly kept: HttpClient
+  private readonly oneShot: HttpClient
+
+  constructor(userAgent: string) {
+    const options = { allowRedirects: false, allowRetries: false, maxRetries: 0, maxSockets: MAX_SOCKETS }
+    this.kept = new HttpClient(userAgent, [], { ...options, keepAlive: true })
+    this.oneShot = new HttpClient(userAgent, [], { ...options, keepAlive: false })
+  }
+
+  close(): void {
+    this.kept.dispose()
+    this.oneShot.dispose()
+  }
+
+  request(req: TransportRequest): Promise<TransportResponse> {
+    const url = new URL(req.url)
+    const agent = (req.fresh ? this.oneShot : this.kept).getAgent(req.url)
+    const module = url.protocol === 'https:' ? https : http
+    return new Promise<TransportResponse>((resolve, reject) => {
+      let phase: SendPhase = 'connecting'
+      let settled = false
+      const finish = (error: Error | null, response?: TransportResponse) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        req.signal?.removeEventListener('abort', onAbort)
+        if (error) {
+          request.destroy()
+          reject(error)
+        } else resolve(response!)
+      }
+      const fail = (message: string, code: string) => finish(new TransportError(message, code, phase))
+      const onAbort = () => finish(new CancelledError())
+      const request = module.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
+        const chunks: Buffer[] = []
+        let size = 0
+        let truncated = false
+        res.on('data', (chunk: Buffer) => {
+          if (truncated) return
+          const room = MAX_RESPONSE_BYTES - size
+          if (chunk.length > room) {
+            chunks.push(chunk.subarray(0, room))
+            size = MAX_RESPONSE_BYTES
+            truncated = true
+            answer()
+            res.destroy()
+            return
+          }
+          chunks.push(chunk)
+          size += chunk.length
+        })
+        const answer = () =>
+          finish(null, {
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            truncated,
+          })
+        res.on('end', answer)
+        res.on('error', (e: NodeJS.ErrnoException) =>
+          fail(`the answer broke off: ${e.message}`, e.code ?? 'ECONNRESET'),
+        )
+        res.on('aborted', () => fail('the answer broke off', 'ECONNRESET'))
+      })
+      request.on('socket', (socket: Socket) => {
+        if (request.reusedSocket) {
+          phase = 'connected'
+          return
+        }
+        this.connections++
+        const tls = (socket as TLSSocket).encrypted === true
+        if (tls) {
+          // Over a proxy tunnel the TCP part may be done already; the TLS handshake is what counts.
+          const protocol = (socket as TLSSocket).getProtocol?.()
+          if (protocol && protocol !== 'unknown' && !socket.connecting) phase = 'connected'
+          else socket.once('secureConnect', () => (phase = 'connected'))
+        } else if (!socket.connecting) phase = 'connected'
+        else socket.once('connect', () => (phase = 'connected'))
+      })
+      request.on('error', (e: NodeJS.ErrnoException) => fail(e.message, e.code ?? 'ECONNRESET'))
+      const timer = setTimeout(
+        () =>
+          fail(
+            phase === 'connecting'
+              ? `no connection within ${seconds(req.timeoutMs)}`
+              : `no answer within ${seconds(req.timeoutMs)}`,
+            'ETIMEDOUT',
+          ),
+        req.timeoutMs,
+      )
+      if (req.signal?.aborted) return onAbort()
+      req.signal?.addEventListener('abort', onAbort, { once: true })
+      request.end()
+    })
+  }
+}
