@@ -1,6 +1,7 @@
 /** Command-line arguments of the simulator (main.ts), parsed without side effects. */
 import { JOB_KINDS } from './options.js'
-import type { BusyStatus, JobKind, ProgressMode, RetryAfterMode, SimulatorOptions } from './types.js'
+import { isProgressMode } from './progress.js'
+import type { BusyStatus, JobKind, RetryAfterMode, SimulatorOptions } from './types.js'
 
 export class ArgsError extends Error {}
 
@@ -14,7 +15,10 @@ Options:
   --port N                   port (default: $PORT, else 0 = a free port)
   --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s)
   --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push, delete)
-  --progress MODE            nonlinear (default), linear, or none (no percentage_complete)
+  --progress MODE            shape of percentage_complete: nonlinear (default), linear, or none (no
+                             percentage_complete); misleading ones for benchmarks: backloaded (slow
+                             start), frontloaded (99% at a fifth of the job), stuck-then-jump (0% for
+                             70% of the job, then 90%), stalled-middle (stuck at 50% from 30% to 70%)
   --rate-limit N             requests per token per window (default: unlimited)
   --rate-window TIME         rate-limit window (default 60s)
   --retry-after MODE         Retry-After on 429: seconds (default), http-date or none
@@ -89,9 +93,11 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         break
       }
       case '--progress':
-        if (!['nonlinear', 'linear', 'none'].includes(v))
-          throw new ArgsError(`--progress: nonlinear, linear or none, got ${v}`)
-        options.progress = v as ProgressMode
+        if (!isProgressMode(v))
+          throw new ArgsError(
+            `--progress: nonlinear, linear or none, or a misleading curve (backloaded, frontloaded, stuck-then-jump, stalled-middle), got ${v}`,
+          )
+        options.progress = v
         break
       case '--rate-limit':
         rateLimit = parseIntArg('--rate-limit', v, 0, Number.MAX_SAFE_INTEGER)

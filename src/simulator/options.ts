@@ -1,12 +1,6 @@
 /** Defaults, resolution and run-time changes of the simulator's options. */
-import type {
-  BusyStatus,
-  EffectiveOptions,
-  JobKind,
-  ProgressMode,
-  RateLimitOptions,
-  SimulatorOptions,
-} from './types.js'
+import { PROGRESS_MODES, isProgressMode } from './progress.js'
+import type { BusyStatus, EffectiveOptions, JobKind, RateLimitOptions, SimulatorOptions } from './types.js'
 
 export const DEFAULT_DURATIONS_MS: Readonly<Record<JobKind, number>> = {
   create: 3000,
@@ -61,10 +55,8 @@ export function applyOptions(target: EffectiveOptions, patch: OptionsPatch): voi
     }
   }
   if (patch.progress !== undefined) {
-    if (!['nonlinear', 'linear', 'none'].includes(patch.progress)) {
-      throw new Error('progress must be nonlinear, linear or none')
-    }
-    target.progress = patch.progress as ProgressMode
+    if (!isProgressMode(patch.progress)) throw new Error(`progress must be ${PROGRESS_MODES.join(', ')}`)
+    target.progress = patch.progress
   }
   if (patch.taskIds !== undefined) target.taskIds = bool('taskIds', patch.taskIds)
   if (patch.probe !== undefined) target.probe = bool('probe', patch.probe)

@@ -1,7 +1,9 @@
 /** Types shared by the simulator's modules. Plain data only: no behaviour here. */
 
 export type JobKind = 'create' | 'pull' | 'push' | 'delete'
-export type ProgressMode = 'nonlinear' | 'linear' | 'none'
+/** Shapes of `percentage_complete` over a job (src/simulator/progress.ts describes each). */
+export type ProgressMode =
+  'nonlinear' | 'linear' | 'backloaded' | 'frontloaded' | 'stuck-then-jump' | 'stalled-middle' | 'none'
 export type RetryAfterMode = 'seconds' | 'http-date' | 'none'
 export type BusyStatus = 409 | 423
 

@@ -1,51 +1,92 @@
 /**
- * When to ask again whether a background job has finished: use what the server tells.
+ * When to ask again whether a background job has finished: use what the server tells, and never
+ * trust it so far that a misleading progress bar costs more than fixed polling would.
  *
- * With progress (`percentage_complete`), estimate the earliest plausible end from two rates, the
- * average since the job started and the recent one, poll 60% of the way to that end, and so
- * converge on it: few calls while the end is far, dense polling (every `minMs`) only near it, and a
- * fresh estimate at every answer (real progress is not linear). A job that stops moving near its
- * end is polled less and less often, never more than `nearEndCapMs` apart.
- *
- * Without progress, back off quickly from `minMs` to `noProgressCapMs` (1 s, 3 s, then 4.9 s: the
- * longest interval that still notices the end within 5 s).
+ * 1. No progress (no `percentage_complete`, or 0%): ask after `minMs`, then every `noProgressMs`
+ *    (4.9 s: the end is noticed within 5 s). With no sign of the end, fixed polling is the best
+ *    there is: an interval that grows makes (lateness × calls) exceed the job's length for some
+ *    length, which is worse than fixed polling with as many calls.
+ * 2. Progress: estimate the earliest plausible time the bar reaches 99 (many jobs end there, never
+ *    showing 100) and take the earliest of several readings: the average pace since the start, the
+ *    recent pace, a power law through two samples (a bar that speeds up, like a back-loaded one),
+ *    after a stall the best pace so far (a stalled bar may resume at any moment), and a straight
+ *    line through the recent answers (each whole-number answer says the bar is between it and the
+ *    next number; together they pin when the bar reaches 99 and 100 to within seconds). Ask again
+ *    `approach` (60%) of the way to that estimate, never later than the time the job has already
+ *    run: few calls while the end is far, a fresh estimate at every answer.
+ * 3. Near it: every `denseMs` across the window where the end can fall (from reaching 99 to what
+ *    would be 100). Past that window without movement (a bar stuck at 99, a stall), back off, but
+ *    never beyond `lateFraction` of the time run so far (and at least `noProgressMs`) nor beyond
+ *    `averageFactor` × the average interval so far: waiting at most the average interval keeps
+ *    (lateness × calls) within the job's length, which is what fixed polling achieves.
  *
  * Pure and clock-free: the caller passes times in, so it can be tested and benchmarked in virtual time.
  */
 export interface PollPlannerOptions {
   /** When the job was accepted (ms). */
   startedAt: number
+  /** The shortest interval, and the first delay. */
   minMs?: number
-  maxMs?: number
-  noProgressCapMs?: number
-  nearEndCapMs?: number
+  /** The interval while the server gives no progress (or 0%). */
+  noProgressMs?: number
   /** Fraction of the estimated time left to wait before the next poll. */
   approach?: number
+  /** The interval where the end is expected. */
+  denseMs?: number
+  /** Far from the end, never wait longer than this many times the time the job has run. */
+  growth?: number
+  /** Past the window where the end was expected, wait this fraction of the time overdue... */
+  backoff?: number
+  /** ... but at most this fraction of the time run (or noProgressMs)... */
+  lateFraction?: number
+  /** ... and at most this many times the average interval so far. */
+  averageFactor?: number
 }
 
+/** A value the bar showed for the first time. */
 interface Sample {
-  at: number
+  /** ms since the start: the first answer that showed it */
+  t: number
+  percent: number
+  /** ms since the start of the answer before (the bar reached the value after that) */
+  from: number
+}
+
+/** Every answer that carried a percentage. */
+interface Reading {
+  t: number
   percent: number
 }
 
+/** The bar is read as complete at 99 (many jobs sit there, never at 100) or at 100. */
+const TARGET = 99
+
 export class PollPlanner {
   private readonly samples: Sample[] = []
+  private readonly readings: Reading[] = []
   private polls = 0
-  private stalePolls = 0
+  private stale = 0
+  private lastAnswer = 0
   private readonly startedAt: number
   private readonly minMs: number
-  private readonly maxMs: number
-  private readonly noProgressCapMs: number
-  private readonly nearEndCapMs: number
+  private readonly noProgressMs: number
   private readonly approach: number
+  private readonly denseMs: number
+  private readonly growth: number
+  private readonly backoff: number
+  private readonly lateFraction: number
+  private readonly averageFactor: number
 
   constructor(options: PollPlannerOptions) {
     this.startedAt = options.startedAt
     this.minMs = options.minMs ?? 1000
-    this.maxMs = options.maxMs ?? 30_000
-    this.noProgressCapMs = options.noProgressCapMs ?? 4900
-    this.nearEndCapMs = options.nearEndCapMs ?? 4000
+    this.noProgressMs = options.noProgressMs ?? 4900
     this.approach = options.approach ?? 0.6
+    this.denseMs = options.denseMs ?? 1800
+    this.growth = options.growth ?? 2
+    this.backoff = options.backoff ?? 0.25
+    this.lateFraction = options.lateFraction ?? 1 / 40
+    this.averageFactor = options.averageFactor ?? 0.9
   }
 
   /** The delay before the first poll. */
@@ -53,40 +94,229 @@ export class PollPlanner {
     return this.minMs
   }
 
-  /** Records one answer: `percent` undefined when the server gave none. */
+  /** Records one answer of a running job: `percent` undefined when the server gave none. */
   observe(at: number, percent: number | undefined): void {
     this.polls++
-    if (percent === undefined) return
+    const t = at - this.startedAt
+    const from = this.lastAnswer
+    this.lastAnswer = t
+    if (percent === undefined || !Number.isFinite(percent)) return
+    const p = Math.min(100, Math.max(0, percent))
+    this.readings.push({ t, percent: p })
+    if (this.readings.length > MAX_READINGS) this.readings.shift()
     const last = this.samples.at(-1)
-    this.stalePolls = last && percent <= last.percent ? this.stalePolls + 1 : 0
-    this.samples.push({ at, percent })
+    if (last ? p <= last.percent : p <= 0) {
+      // No movement (a step back is read as none).
+      this.stale++
+      return
+    }
+    this.stale = 0
+    this.samples.push({ t, percent: p, from })
   }
 
   /** How long to wait, from `now`, before the next poll. */
   nextDelay(now: number): number {
+    const t = Math.max(0, now - this.startedAt)
     const last = this.samples.at(-1)
-    if (!last) return this.clamp(this.minMs * 3 ** this.polls, this.noProgressCapMs)
-    const elapsed = Math.max(1, last.at - this.startedAt)
-    if (last.percent <= 0) return this.clamp(0.5 * elapsed, 10_000)
-    const rate = Math.max(last.percent / elapsed, this.recentRate(last, elapsed))
-    // Aim at 99%: many jobs sit at 99 (never 100) until they complete.
-    const remaining = Math.max(0, 99 - last.percent) / rate - (now - last.at)
-    if (remaining <= 2 * this.minMs) {
-      // Near (or past) the estimated end: dense, but slower while nothing moves.
-      return this.clamp(this.minMs * 1.25 ** this.stalePolls, this.nearEndCapMs)
+    if (!last) return this.clamp(this.polls === 0 ? this.minMs : this.noProgressMs)
+    const window = this.endWindow(t, last)
+    if (t < window.from - this.denseMs) {
+      let wait = Math.min((window.from - t) * this.approach, Math.max(this.minMs, this.growth * t))
+      // A bar that just sped up may be going much faster than the samples show: look again soon.
+      const speedUp = this.speedUp()
+      if (speedUp !== null) wait = Math.min(wait, speedUp / 8)
+      return this.clamp(wait)
     }
-    return this.clamp(remaining * this.approach, this.maxMs)
+    if (t <= window.to) return this.clamp(Math.min(this.denseMs, Math.max(this.minMs, window.to - t)))
+    // Past the window and not there yet: back off, within the caps.
+    const lateCap = Math.max(this.noProgressMs, t * this.lateFraction)
+    const averageCap = Math.max(this.minMs, (this.averageFactor * t) / Math.max(1, this.polls))
+    return this.clamp(Math.min(Math.max(this.denseMs, this.backoff * (t - window.to)), lateCap, averageCap))
+  }
+
+  /**
+   * Where the end is expected (ms since the start): from the earliest plausible time the bar
+   * reaches the next mark (99, or 100 once it shows 99) to the latest.
+   */
+  endWindow(t: number, last: Sample = this.samples.at(-1)!): { from: number; to: number } {
+    const mark = last.percent >= TARGET ? TARGET + 1 : TARGET
+    const slowing = this.slowing()
+    const step = 1 / Math.max(slowing ?? this.pace(last), 1e-9)
+    const line = this.fitLine(Infinity)
+    // The earliest readings of when the bar reaches the mark. With a straight line through the
+    // recent answers: where it says, or where a line through the last three values says (the bar
+    // may have sped up since the older answers). Without one (too few values, or a bar that is not
+    // straight): the average and recent paces, and when the bar reached its value (after the
+    // answer before, and at most one step before this one).
+    const early: number[] = []
+    if (line) early.push(line.earliest(mark))
+    if (mark === TARGET && slowing === null) {
+      early.push(last.t * (TARGET / last.percent))
+      const recent = this.recentPace(last)
+      if (recent > 0) early.push(last.t + (TARGET - last.percent) / recent)
+    }
+    early.push(Math.max(last.from, last.t - step) + (mark - last.percent) * step)
+    const power = mark === TARGET ? this.powerLawEnd(last) : null
+    if (power !== null) early.push(power)
+    if (this.stalled() || this.stoodStill()) {
+      const best = Math.max(...this.samples.map((s) => s.percent / Math.max(1, s.t)))
+      early.push(Math.max(t, last.t) + (mark - last.percent) / best)
+    }
+    const from = Math.max(last.t, Math.min(...early))
+    const to = line ? Math.max(from, line.latest(mark)) : last.t + (mark + 1 - last.percent) * step
+    return { from, to: Math.max(from, to) }
+  }
+
+  /** The pace of the bar, percent per ms: the faster of the average and the recent one. */
+  private pace(last: Sample): number {
+    return Math.max(last.percent / Math.max(1, last.t), this.recentPace(last))
   }
 
   /** Percent per ms over the recent part of the job (the last ~40% of its elapsed time). */
-  private recentRate(last: Sample, elapsed: number): number {
-    const from = last.at - Math.max(5000, 0.4 * elapsed)
-    const ref = this.samples.find((s) => s.at >= from && s !== last)
-    if (!ref || last.at <= ref.at) return 0
-    return Math.max(0, (last.percent - ref.percent) / (last.at - ref.at))
+  private recentPace(last: Sample): number {
+    const from = last.t - Math.max(5000, 0.4 * last.t)
+    const ref = this.samples.find((s) => s.t >= from && s !== last)
+    if (!ref || last.t <= ref.t) return 0
+    return Math.max(0, (last.percent - ref.percent) / (last.t - ref.t))
   }
 
-  private clamp(ms: number, cap: number): number {
-    return Math.round(Math.min(cap, Math.max(this.minMs, ms)))
+  /**
+   * Where a power law p = a·t^k through the latest sample and one from at most two thirds of its
+   * time reaches 99: exact for a bar that speeds up (k > 1) as for a linear one (k = 1).
+   */
+  private powerLawEnd(last: Sample): number | null {
+    const ref = [...this.samples].reverse().find((s) => s.t <= last.t / 1.5)
+    if (!ref) return null
+    const k = Math.log(last.percent / ref.percent) / Math.log(last.t / ref.t)
+    if (!Number.isFinite(k) || k <= 0.5) return null
+    // Only if it agrees with how fast the bar moved lately (a plateau then a jump is no power law).
+    const before = this.samples.at(-2)
+    if (before && before.t < last.t) {
+      const local = (last.percent - before.percent) / (last.t - before.t)
+      if ((k * last.percent) / last.t > 2 * local) return null
+    }
+    return last.t * (TARGET / last.percent) ** (1 / k)
   }
+
+  /** The length of the latest interval when the bar moved at over 3 times the pace before it. */
+  private speedUp(): number | null {
+    const n = this.samples.length
+    if (n < 1 || this.stale > 0) return null
+    const c = this.samples[n - 1]!
+    const b = this.samples[n - 2] ?? { t: 0, percent: 0, from: 0 }
+    const a = this.samples[n - 3] ?? { t: 0, percent: 0, from: 0 }
+    if (b.t <= a.t) return null
+    // The move happened after the answer before it (answers that did not move may lie between).
+    const latest = (c.percent - b.percent) / Math.max(1, c.t - Math.max(b.t, c.from))
+    const before = (b.percent - a.percent) / (b.t - a.t)
+    // Once: the look that follows is short, and shows the new pace.
+    return latest > 2.5 * before && c.t - b.t > 8 * this.denseMs ? c.t - b.t : null
+  }
+
+  /**
+   * The bar's recent pace (percent per ms) when it has been slowing down steadily: its last two
+   * intervals each below the average pace before them (but not stalled). The average and recent
+   * paces would then keep calling the end too early.
+   */
+  private slowing(): number | null {
+    const n = this.samples.length
+    if (n < 3 || this.stale > 0) return null
+    const pace = (k: number) => {
+      const [a, b] = [this.samples[k - 1]!, this.samples[k]!]
+      return (b.percent - a.percent) / Math.max(1, b.t - a.t)
+    }
+    const average = (k: number) => this.samples[k]!.percent / Math.max(1, this.samples[k]!.t)
+    const [latest, before] = [pace(n - 1), pace(n - 2)]
+    if (latest < 0.5 * average(n - 2) || latest >= average(n - 2) || before >= average(n - 3)) return null
+    return Math.max(latest, before)
+  }
+
+  /**
+   * The bar stood still for over two of its steps between its last two values (answers that did
+   * not move lie between them): it is bursty, and may now go at its best pace again.
+   */
+  private stoodStill(): boolean {
+    const n = this.samples.length
+    if (n < 2) return false
+    const [b, c] = [this.samples[n - 2]!, this.samples[n - 1]!]
+    return c.from - b.t > (2 * b.t) / b.percent
+  }
+
+  /** The latest answer did not move, or moved at less than half the average pace before it. */
+  private stalled(): boolean {
+    if (this.stale > 0) return true
+    const n = this.samples.length
+    if (n < 2) return false
+    const [b, c] = [this.samples[n - 2]!, this.samples[n - 1]!]
+    const latest = (c.percent - b.percent) / Math.max(1, c.t - b.t)
+    return latest < (0.5 * b.percent) / Math.max(1, b.t)
+  }
+
+  /**
+   * A straight line v = a + b·t through the recent readings, each of which says the bar was at
+   * least its value and below the next whole number: the set of lines that fit them all, over as
+   * many recent readings as fit one line (at least three values, so that the pace is bounded).
+   */
+  private fitLine(maxValues: number): Line | null {
+    let polygon: Point[] = [
+      [-1e4, 1e-9],
+      [1e4, 1e-9],
+      [1e4, 1],
+      [-1e4, 1],
+    ]
+    let values = 0
+    let previous: number | null = null
+    let fitted: Point[] | null = null
+    for (let i = this.readings.length - 1; i >= 0; i--) {
+      const { t, percent } = this.readings[i]!
+      // a + b·t >= percent, and a + b·t <= percent + 1
+      if (percent !== previous && values + 1 > maxValues) break
+      let next = clip(polygon, 1, t, percent)
+      next = clip(next, -1, -t, -(percent + 1))
+      if (next.length < 3) break
+      polygon = next
+      if (percent !== previous) values++
+      previous = percent
+      if (values >= 3) fitted = polygon
+    }
+    return fitted ? new Line(fitted) : null
+  }
+
+  private clamp(ms: number): number {
+    return Math.round(Math.max(this.minMs, ms))
+  }
+}
+
+const MAX_READINGS = 60
+
+/** (a, b): the line v = a + b·t, with t in ms since the start. */
+type Point = [number, number]
+
+/** The lines that fit the readings: when they reach a mark, at the earliest and at the latest. */
+class Line {
+  constructor(private readonly polygon: Point[]) {}
+  earliest(mark: number): number {
+    return Math.min(...this.polygon.map(([a, b]) => (mark - a) / b))
+  }
+  latest(mark: number): number {
+    return Math.max(...this.polygon.map(([a, b]) => (mark - a) / b))
+  }
+}
+
+/** The part of a convex polygon in the (a, b) plane where ca·a + cb·b >= c (Sutherland-Hodgman). */
+function clip(polygon: Point[], ca: number, cb: number, c: number): Point[] {
+  const out: Point[] = []
+  const side = ([a, b]: Point) => ca * a + cb * b - c
+  for (let i = 0; i < polygon.length; i++) {
+    const p = polygon[i]!
+    const q = polygon[(i + 1) % polygon.length]!
+    const sp = side(p)
+    const sq = side(q)
+    if (sp >= 0) out.push(p)
+    if (sp >= 0 !== sq >= 0) {
+      const k = sp / (sp - sq)
+      out.push([p[0] + k * (q[0] - p[0]), p[1] + k * (q[1] - p[1])])
+    }
+  }
+  return out
 }
