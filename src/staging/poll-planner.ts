@@ -82,7 +82,7 @@ export class PollPlanner {
     this.minMs = options.minMs ?? 1000
     this.noProgressMs = options.noProgressMs ?? 4900
     this.approach = options.approach ?? 0.6
-    this.denseMs = options.denseMs ?? 1800
+    this.denseMs = options.denseMs ?? 1900
     this.growth = options.growth ?? 2
     this.backoff = options.backoff ?? 0.25
     this.lateFraction = options.lateFraction ?? 1 / 40
@@ -142,20 +142,27 @@ export class PollPlanner {
     const mark = last.percent >= TARGET ? TARGET + 1 : TARGET
     const slowing = this.slowing()
     const step = 1 / Math.max(slowing ?? this.pace(last), 1e-9)
-    const line = this.fitLine(Infinity)
+    const line = this.fitLine(LINE_VALUES)
     // The earliest readings of when the bar reaches the mark. With a straight line through the
     // recent answers: where it says, or where a line through the last three values says (the bar
     // may have sped up since the older answers). Without one (too few values, or a bar that is not
     // straight): the average and recent paces, and when the bar reached its value (after the
     // answer before, and at most one step before this one).
     const early: number[] = []
-    if (line) early.push(line.earliest(mark))
-    if (mark === TARGET && slowing === null) {
-      early.push(last.t * (TARGET / last.percent))
-      const recent = this.recentPace(last)
-      if (recent > 0) early.push(last.t + (TARGET - last.percent) / recent)
+    if (mark === TARGET && slowing === null) early.push(last.t * (TARGET / last.percent))
+    if (line) {
+      early.push(line.earliest(mark))
+      // If the bar sped up lately, the older answers hold the line back: then a line through the
+      // last values only.
+      const recent = this.fitLine(3)
+      if (recent && recent.slope() > 1.1 * line.slope()) early.push(recent.earliest(mark))
+    } else {
+      if (mark === TARGET) {
+        const recent = this.recentPace(last)
+        if (recent > 0) early.push(last.t + (TARGET - last.percent) / recent)
+      }
+      early.push(Math.max(last.from, last.t - step) + (mark - last.percent) * step)
     }
-    early.push(Math.max(last.from, last.t - step) + (mark - last.percent) * step)
     const power = mark === TARGET ? this.powerLawEnd(last) : null
     if (power !== null) early.push(power)
     if (this.stalled() || this.stoodStill()) {
@@ -227,7 +234,9 @@ export class PollPlanner {
     }
     const average = (k: number) => this.samples[k]!.percent / Math.max(1, this.samples[k]!.t)
     const [latest, before] = [pace(n - 1), pace(n - 2)]
-    if (latest < 0.5 * average(n - 2) || latest >= average(n - 2) || before >= average(n - 3)) return null
+    // Both intervals clearly below the average before them, neither stalled, and not speeding up.
+    if (latest < 0.5 * average(n - 2) || latest >= 0.8 * average(n - 2)) return null
+    if (before >= 0.8 * average(n - 3) || latest > 1.2 * before) return null
     return Math.max(latest, before)
   }
 
@@ -288,6 +297,8 @@ export class PollPlanner {
 }
 
 const MAX_READINGS = 60
+/** The line through the recent answers spans at most this many values of the bar. */
+const LINE_VALUES = 6
 
 /** (a, b): the line v = a + b·t, with t in ms since the start. */
 type Point = [number, number]
@@ -300,6 +311,10 @@ class Line {
   }
   latest(mark: number): number {
     return Math.max(...this.polygon.map(([a, b]) => (mark - a) / b))
+  }
+  /** A middle slope of the lines that fit (the mean of the corners). */
+  slope(): number {
+    return this.polygon.reduce((sum, [, b]) => sum + b, 0) / this.polygon.length
   }
 }
 
