@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import pkg from '../package.json' with { type: 'json' }
-import { DEFAULTS, InputError, parseConfig, type InputName, type RawInputs } from './inputs.js'
+import { DEFAULTS, InputError, MAX_SITES, parseConfig, type InputName, type RawInputs } from './inputs.js'
 import { failedOutputs, outputsFor, publicResult, type OutputName, type Outputs } from './report/outputs.js'
 import { Redactor } from './secrets.js'
 import { cancelOnSignals } from './cancel.js'
@@ -39,7 +39,7 @@ Options:
   --if-missing fail|skip   pull/push/delete when there is no staging (default: ${DEFAULTS['if-missing']})
   --if-busy wait|fail      when another job runs on the site (default: ${DEFAULTS['if-busy']})
   --max-retries N          retries of one request, 0-20 (default: ${DEFAULTS['max-retries']})
-  --concurrency N          sites run at once, 1-20 (default: ${DEFAULTS.concurrency})
+  --concurrency N          sites run at once, 1-${MAX_SITES} (default: ${DEFAULTS.concurrency})
   --fail-fast              start no new site after the first failure
   --dry-run                print what would be sent; change nothing
   --json                   print the result as JSON on stdout

@@ -86,6 +86,32 @@ export const RATE_LIMIT_HEADERS = {
   reset: 'x-ratelimit-reset',
 } as const
 
+/**
+ * §6 (r2): the rate window when no header says otherwise ("a minute"), and the longest wait any
+ * `X-RateLimit-*` value may cause: a reset further ahead is waited for one window at most, then
+ * the client looks again with a single request.
+ */
+export const RATE_WINDOW_MS = 60_000
+
+/**
+ * §6 (r2): sane bounds of the rate-limit headers; a value outside them is ignored, as if absent.
+ * - `X-RateLimit-Limit`: a whole number from 1 to RATE_LIMIT_MAX.
+ * - `X-RateLimit-Remaining`: a whole number from 0 to the limit (a negative count means nothing).
+ * - `X-RateLimit-Reset`: epoch seconds (1e9 to 1e11) or, as some servers send, seconds from now
+ *   (at most RATE_RESET_MAX_AHEAD_MS); either way no more than RATE_RESET_MAX_AHEAD_MS ahead and
+ *   not in the past. Epoch milliseconds, years ahead, 1e300: ignored.
+ */
+export const RATE_LIMIT_MAX = 1_000_000
+export const RATE_RESET_MAX_AHEAD_MS = 3_600_000
+
+/**
+ * §6 (r2): `Retry-After` is honoured from 0 up to this (delta-seconds or an HTTP date); anything
+ * longer (a value in milliseconds read as seconds, a date years ahead, 1e300), negative, or not a
+ * number or an HTTP date is ignored, and the client backs off on its own instead. A wait that long
+ * never idles a run past its `timeout`: the client gives up at once when the wait would end after it.
+ */
+export const RETRY_AFTER_MAX_MS = 3_600_000
+
 /** §7: extra error text the service may put beside `message`. */
 export const ERROR_DETAIL_FIELDS = ['exception', 'error', 'errors'] as const
 

@@ -96,10 +96,11 @@ export class StagingApiClient {
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(signal)
       if (clock.now() >= this.settings.deadline) throw new DeadlineError()
-      const wait = this.deps.budget.reserve()
-      if (wait > 0) {
+      // The shared rate budget says when a call may go; after each wait it is asked again.
+      for (let wait = this.deps.budget.reserve(); wait > 0; wait = this.deps.budget.reserve()) {
         if (clock.now() + wait >= this.settings.deadline) throw new DeadlineError()
-        logger.debug(`rate budget: waiting ${seconds(wait)} before ${method} ${this.shown(path)}`)
+        if (wait >= 1000)
+          logger.debug(`rate budget: waiting ${seconds(wait)} before ${method} ${this.shown(path)}`)
         await clock.sleep(wait, signal)
       }
       let error: ApiError

@@ -1,96 +1,310 @@
-import { RATE_LIMIT_HEADERS } from '../contract.js'
+import { RATE_LIMIT_HEADERS, RATE_LIMIT_MAX, RATE_RESET_MAX_AHEAD_MS, RATE_WINDOW_MS } from '../contract.js'
 import { parseRetryAfter } from './retry.js'
 import type { Clock } from '../types.js'
 
 type Headers = Record<string, string | string[] | undefined>
 
 /**
- * One rate budget shared by every request of a run (all sites, all workers), learning from what
- * the server says (contract §6): a 429's `Retry-After` pauses everybody until then; a 429 without
- * it pauses everybody for a growing while; `X-RateLimit-Remaining` running low spreads the
- * remaining calls evenly until `X-RateLimit-Reset`, so a batch slows down together instead of
- * every worker hammering the API into 429s.
+ * One rate budget shared by every request of a run (all sites, all workers), learning from what the
+ * server says (contract §6) and bounding what it believes.
+ *
+ * Calls: the server's `X-RateLimit-Remaining` (the lowest of its window, less the requests still
+ * in flight) says how many calls may go now. When none is left, a request waits for the window to
+ * end (from `X-RateLimit-Reset`, or a minute after the window began) and asks again, so a batch
+ * never runs into the limit. Until the first answer, and once a window is only assumed to have
+ * begun, one request goes alone to learn the count. A 429 pauses everybody until its
+ * `Retry-After` (or for a growing while, at least a second). No header value can make the run idle
+ * longer than one window (a minute), unless `Retry-After` says so; values outside the sane bounds
+ * of contract §6 are ignored.
+ *
+ * Status polls are the calls a batch can choose to spend or save (`pollAt`). While the calls left
+ * cover every site still to start and every job still followed with room to spare, each follower
+ * polls when its planner wants. Otherwise the batch economises: jobs of one batch run the same
+ * operation and take similar times, so one follower (the one that started first) keeps polling as
+ * its planner wants, and the others wait until a sibling has finished; then each polls when its own
+ * job has run as long as the quickest sibling took (then the next quickest, if it was still
+ * running). Calls then go where they are likely to see an end.
  */
 export class RateBudget {
-  private pausedUntil = 0
-  private nextSlotAt = 0
-  private intervalMs = 0
-  private consecutive429 = 0
-  private remaining: number | null = null
+  private readonly windowMs: number
+  /** Learned from the headers: calls per window, calls left in the current one, when it ends. */
   private limit: number | null = null
-  private resetAt = 0
-  private waiters = 0
+  private remaining: number | null = null
+  private windowEnd: number | null = null
+  /** The current window was assumed (a minute passed), not yet confirmed by an answer. */
+  private assumed = false
+  private answers = 0
+  private headersSeen = false
+  /** Send times of requests that have no answer yet (a lost one counts for REQUEST_TTL_MS). */
+  private inFlight: number[] = []
+  private pausedUntil = 0
+  private consecutive429 = 0
+  /** Sites of the batch not started yet (the batch keeps this up to date). */
+  pendingSites = 0
+  private readonly followers = new Map<object, Follower>()
+  private readonly unbound: Follower[] = []
+  /** Every follower in the order they joined (those that left are dropped from the front). */
+  private order: Follower[] = []
+  private active = 0
+  private readonly durations: number[] = []
+  /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
+  private wake = new AbortController()
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    options: { windowMs?: number } = {},
+  ) {
+    this.windowMs = options.windowMs ?? RATE_WINDOW_MS
+  }
 
   /** A follower of a background job joins the budget for as long as it polls. */
   join(): () => void {
-    this.waiters++
-    let left = false
+    const follower: Follower = newFollower(this.clock.now())
+    this.unbound.push(follower)
+    this.order.push(follower)
+    this.active++
     return () => {
-      if (!left) this.waiters--
-      left = true
+      if (follower.left) return
+      follower.left = true
+      this.active--
+      this.durations.push(this.clock.now() - follower.start)
+      this.durations.sort((a, b) => a - b)
+      const i = this.unbound.indexOf(follower)
+      if (i >= 0) this.unbound.splice(i, 1)
+      this.wake.abort()
+      this.wake = new AbortController()
     }
   }
 
   /**
-   * Status polls are the requests a batch can choose to spend or save. When the server says how many
-   * calls are left until its window resets, every follower gets an equal share of them:
-   * (time to reset) x (followers) / (calls left), once half of the window's calls are spent (before
-   * that, polling as the planner wants costs nothing that matters). Unknown limits cost nothing.
+   * 0 when a request may go now (its call is counted), else how long to wait before asking again:
+   * until the window ends or a pause is over, or, while the count is being learnt, a moment.
    */
-  fairIntervalMs(): number {
-    const now = this.clock.now()
-    if (this.remaining === null || this.resetAt <= now || this.waiters === 0) return 0
-    if (this.limit !== null && this.remaining > this.limit / 2) return 0
-    return ((this.resetAt - now) * this.waiters) / Math.max(1, this.remaining)
-  }
-
-  /** The time a request may go out now, or the wait before it may. Reserves its slot. */
   reserve(): number {
     const now = this.clock.now()
-    const at = Math.max(now, this.pausedUntil, this.nextSlotAt)
-    this.nextSlotAt = at + this.intervalMs
-    return at - now
+    this.roll(now)
+    if (now < this.pausedUntil) return this.pausedUntil - now
+    if (this.limit === null) {
+      // Nothing known. No header in any answer so far: nothing to respect. Else one request at a
+      // time until the first answer tells the count.
+      if (this.answers > 0 && !this.headersSeen) return this.send(now)
+      return this.inFlight.length === 0 ? this.send(now) : RECHECK_MS
+    }
+    if (this.available() > 0) return this.send(now)
+    // Waiting for an answer that tells the count, or for the window to end.
+    if (this.assumed || this.windowEnd === null) return RECHECK_MS
+    return Math.max(RECHECK_MS, this.windowEnd - now + SLOT_MARGIN_MS)
   }
 
   observe(status: number, headers: Headers): void {
     const now = this.clock.now()
+    this.roll(now)
+    const inFlight = this.inFlight.length
+    this.inFlight.shift()
+    this.answers++
+    const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
+    if (limit !== null) this.limit = limit
+    const remaining = whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX)
+    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now)
+    if (limit !== null || remaining !== null) this.headersSeen = true
     if (status === 429) {
       this.consecutive429++
       const retryAfter = parseRetryAfter(headers['retry-after'], now)
       const pause = retryAfter ?? Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6))
-      this.pausedUntil = Math.max(this.pausedUntil, now + pause)
-    } else {
-      this.consecutive429 = 0
+      // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
+      this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause))
+      this.remaining = 0
+      this.windowEnd = Math.max(this.windowEnd ?? 0, this.pausedUntil)
+      this.assumed = false
+      return
     }
-    const limit = num(headers[RATE_LIMIT_HEADERS.limit])
-    const remaining = num(headers[RATE_LIMIT_HEADERS.remaining])
-    const reset = num(headers[RATE_LIMIT_HEADERS.reset])
-    if (remaining === null || reset === null) return
-    // Epoch seconds per the contract; a small number is taken as seconds from now.
-    const resetAt = reset > 1e9 ? reset * 1000 : now + reset * 1000
-    const untilReset = Math.max(0, resetAt - now)
-    // Answers arrive out of order: within one window, the lowest remaining count is the truest.
-    if (this.remaining === null || resetAt > this.resetAt + 500 || remaining < this.remaining)
+    this.consecutive429 = 0
+    if (remaining === null) return
+    const end = Math.min(reset ?? now + this.windowMs, now + this.windowMs)
+    const current = this.windowEnd !== null && now < this.windowEnd
+    const jumpedUp = this.remaining !== null && remaining > this.remaining + inFlight
+    const movedOn = reset !== null && this.windowEnd !== null && reset > this.windowEnd + 1000
+    if (!current || this.assumed || jumpedUp || movedOn) {
+      // A new window (or the first): it began at most a round trip ago, or when the header says.
       this.remaining = remaining
-    this.resetAt = resetAt
-    this.limit = limit
-    const lowWater = Math.max(2, Math.ceil((limit ?? 20) * 0.15))
-    if (remaining <= 0) {
-      this.pausedUntil = Math.max(this.pausedUntil, resetAt)
-      this.intervalMs = 0
-    } else if (remaining <= lowWater) {
-      this.intervalMs = untilReset / (remaining + 1)
+      this.windowEnd = end
+      this.assumed = false
     } else {
-      this.intervalMs = 0
+      // Answers arrive out of order: within one window, the lowest count is the truest.
+      this.remaining = Math.min(this.remaining ?? remaining, remaining)
+      if (reset !== null) this.windowEnd = end
+    }
+  }
+
+  /**
+   * When the follower of one job (`key`: anything that stays the same while it follows) may poll,
+   * wanting to at `wantedAt`. `final`: false when it should ask again by then, or as soon as `wake`
+   * aborts (it is held until a sibling ends or the window turns).
+   */
+  pollAt(key: object, wantedAt: number): { at: number; final: boolean; wake?: AbortSignal } {
+    const now = this.clock.now()
+    this.roll(now)
+    const follower = this.follower(key, now)
+    if (follower.wantedAt !== wantedAt) {
+      follower.wantedAt = wantedAt
+      follower.askedAt = now
+    }
+    const at = this.pollTime(follower, wantedAt)
+    if (at <= now) {
+      follower.polledAt = now
+      return { at: now, final: true }
+    }
+    // Decided when the time comes (by then siblings may have joined or ended): until then, wait.
+    return { at: at === Infinity ? now + HOLD_RECHECK_MS : at, final: false, wake: this.wake.signal }
+  }
+
+  /** When this follower should poll, as things stand (Infinity: held until a sibling ends). */
+  private pollTime(follower: Follower, wantedAt: number): number {
+    if (this.limit === null || !this.scarce()) return wantedAt
+    // Economise: poll where an end is likely.
+    const ready = this.readyAt(follower)
+    if (ready !== null) return Math.max(wantedAt, ready)
+    if (this.scout() !== follower) return Infinity
+    // The scout's answer is everybody's: near the end (its planner polls densely), while calls are
+    // to spare, it looks four times as often.
+    const soon = wantedAt - follower.askedAt
+    const eager = soon <= DENSE_MS && this.spare() > this.active / 2
+    return eager ? follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4) : wantedAt
+  }
+
+  /** What the budget believes, for logs and the benchmark. */
+  state(): { limit: number | null; remaining: number | null; windowEnd: number | null; followers: number } {
+    return { limit: this.limit, remaining: this.remaining, windowEnd: this.windowEnd, followers: this.active }
+  }
+
+  /**
+   * Too few calls left in this window for every site still to start (a create and a status call)
+   * and every job followed (a status call), with two to spare for each job followed.
+   */
+  private scarce(): boolean {
+    return this.spare() < this.active * SPARE_PER_FOLLOWER
+  }
+
+  /** Calls left in this window beyond one for each job followed and two for each site to start. */
+  private spare(): number {
+    return this.available() - 2 * this.pendingSites - this.active
+  }
+
+  /**
+   * When siblings suggest this job has ended: when it has run as long as the quickest sibling took
+   * (to its end as seen), or, if it was still running then, the next quickest, and so on.
+   */
+  private readyAt(follower: Follower): number | null {
+    const polled = follower.polledAt ?? -Infinity
+    const d = this.durations.find((d) => follower.start + d > polled)
+    // Longer than every sibling: no hint left; it polls as its planner wants.
+    return d === undefined ? null : follower.start + d
+  }
+
+  /** The follower that started first among those still following. */
+  private scout(): Follower | undefined {
+    let i = 0
+    while (i < this.order.length && this.order[i]!.left) i++
+    if (i > 0) this.order = this.order.slice(i)
+    return this.order[0]
+  }
+
+  private follower(key: object, now: number): Follower {
+    let follower = this.followers.get(key)
+    if (!follower) {
+      // The follower that joined last and has not polled yet is this one (join, then the first poll).
+      follower = this.unbound.pop()
+      if (!follower) {
+        follower = newFollower(now)
+        this.order.push(follower)
+      }
+      this.followers.set(key, follower)
+      if (this.followers.size > MAX_FOLLOWERS) this.forgetLeft()
+    }
+    return follower
+  }
+
+  private forgetLeft(): void {
+    for (const [key, f] of this.followers) if (f.left) this.followers.delete(key)
+  }
+
+  /** Calls that may go now in the current window. */
+  private available(): number {
+    // A window only assumed to have begun: one request at a time until an answer confirms it.
+    if (this.assumed) return this.inFlight.length === 0 ? 1 : 0
+    const count = this.remaining ?? this.limit ?? Infinity
+    return count - this.inFlight.length
+  }
+
+  private send(now: number): number {
+    this.inFlight.push(now)
+    return 0
+  }
+
+  /** Forgets lost requests; moves on once the window has ended. */
+  private roll(now: number): void {
+    if (this.inFlight.length > 0 && now - this.inFlight[0]! >= REQUEST_TTL_MS)
+      this.inFlight = this.inFlight.filter((at) => now - at < REQUEST_TTL_MS)
+    if (this.limit === null) return
+    if (this.windowEnd !== null && now >= this.windowEnd && now >= this.pausedUntil) {
+      // Nobody has confirmed that a new window began: until an answer does, one request at a time.
+      this.remaining = this.limit
+      this.windowEnd = null
+      this.assumed = true
     }
   }
 }
 
-function num(value: string | string[] | undefined): number | null {
-  const text = Array.isArray(value) ? value[0] : value
-  if (text === undefined) return null
+interface Follower {
+  /** When it joined: about when its job was accepted. */
+  start: number
+  /** When it last polled. */
+  polledAt: number | null
+  /** The poll it is waiting for: when its planner wants it, and since when it has asked. */
+  wantedAt: number | null
+  askedAt: number
+  left: boolean
+}
+
+function newFollower(start: number): Follower {
+  return { start, polledAt: null, wantedAt: null, askedAt: start, left: false }
+}
+
+/** A request with no answer after this long is taken as lost: its call is free again. */
+const REQUEST_TTL_MS = 35_000
+/** A held follower looks again this often (a sibling may have ended, a window begun). */
+const HOLD_RECHECK_MS = 500
+/** The scout, with calls to spare, looks four times as often when its planner waits this little... */
+const DENSE_MS = 2000
+/** ... but never more often than this. */
+const SCOUT_MIN_MS = 250
+/** Status calls to spare per job followed before the batch economises. */
+const SPARE_PER_FOLLOWER = 2
+/** Requests wait a little past the end of a window (clock differences). */
+const SLOT_MARGIN_MS = 50
+/** A request that may not go yet asks again this soon when no end of a wait is known. */
+const RECHECK_MS = 100
+const MAX_FOLLOWERS = 4096
+
+/** A whole number from min to max, or null (absent, not a number, out of bounds). */
+function whole(value: string | string[] | undefined, min: number, max: number): number | null {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim()
+  if (!text || !/^-?\d+$/.test(text)) return null
   const n = Number(text)
-  return Number.isFinite(n) ? n : null
+  return Number.isSafeInteger(n) && n >= min && n <= max ? n : null
+}
+
+/**
+ * `X-RateLimit-Reset` as a time (ms), or null when outside the sane bounds of contract §6: epoch
+ * seconds, or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ */
+function resetTime(value: string | string[] | undefined, now: number): number | null {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim()
+  if (!text || !/^\d+(\.\d+)?$/.test(text)) return null
+  const n = Number(text)
+  let at: number
+  if (n >= 1e9 && n < 1e11) at = n * 1000
+  else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS) at = now + n * 1000
+  else return null
+  return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null
 }

@@ -1,3 +1,4 @@
+import { RETRY_AFTER_MAX_MS } from '../contract.js'
 import type { Processing } from './errors.js'
 
 /** What a request does, for deciding whether sending it again can do harm. */
@@ -27,13 +28,29 @@ export function backoffMs(
   return Math.floor(random() * ceiling)
 }
 
-/** `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
+/**
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; a date in
+ * the past is 0. Null when absent, unreadable or outside the sane bounds of contract §6
+ * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a value in
+ * milliseconds read as seconds, a date years ahead. The caller then backs off on its own.
+ */
 export function parseRetryAfter(value: string | string[] | undefined | null, nowMs: number): number | null {
-  const text = Array.isArray(value) ? value[0] : value
-  if (text === undefined || text === null || text.trim() === '') return null
-  const t = text.trim()
-  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(parseFloat(t) * 1000)
-  const date = Date.parse(t)
+  const text = (Array.isArray(value) ? value[0] : value)?.trim()
+  if (!text) return null
+  if (/^\d+(\.\d+)?$/.test(text)) {
+    const ms = Math.round(parseFloat(text) * 1000)
+    return Number.isFinite(ms) && ms <= RETRY_AFTER_MAX_MS ? ms : null
+  }
+  if (!HTTP_DATE.some((format) => format.test(text))) return null
+  const date = Date.parse(text)
   if (Number.isNaN(date)) return null
-  return Math.max(0, date - nowMs)
+  const ms = Math.max(0, date - nowMs)
+  return ms <= RETRY_AFTER_MAX_MS ? ms : null
 }
+
+/** IMF-fixdate, and the obsolete RFC 850 and asctime forms an HTTP date may take. */
+const HTTP_DATE = [
+  /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+]

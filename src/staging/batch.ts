@@ -31,13 +31,17 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
 async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise<Result[]> {
   const ids = config.siteIds
   if (ids.length === 1) return [await runOperation(config, ids[0]!, shared)]
+  const budget = shared.budget!
 
   const results: Result[] = new Array(ids.length)
   let next = 0
   let stoppedBy: string | null = null
+  // The rate budget plans its calls for the sites still to start too.
+  budget.pendingSites = ids.length
   const worker = async () => {
     while (next < ids.length) {
       const index = next++
+      budget.pendingSites = ids.length - next
       const siteId = ids[index]!
       if (stoppedBy !== null || deps.signal?.aborted) {
         results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true)
@@ -54,7 +58,11 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
   deps.logger.info(
     `Running ${config.operation} on ${ids.length} sites, ${Math.min(config.concurrency, ids.length)} at a time.`,
   )
-  await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker))
+  try {
+    await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker))
+  } finally {
+    budget.pendingSites = 0
+  }
   return results
 }
 

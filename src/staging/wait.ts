@@ -7,7 +7,7 @@ import {
   taskState,
 } from '../contract.js'
 import { ApiError } from '../api/errors.js'
-import { seconds } from '../clock.js'
+import { CancelledError, seconds } from '../clock.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import type { Clock, Logger, Operation } from '../types.js'
@@ -205,19 +205,37 @@ export function probePath(siteId: string): string {
 }
 
 /**
- * Sleeps before the next poll, at least the batch's fair share of the rate budget; unless the
- * deadline comes first: then throws DeadlineError at once (no pointless sleep).
+ * Sleeps before the next poll: `wanted` (what the planner asks), later if the batch's rate budget
+ * says so (RateBudget.pollAt: calls are scarce, and this job is not likely to have ended yet). A
+ * follower held back looks again every second (a sibling may end, a window begin); no wait runs
+ * past the deadline: then DeadlineError at once, with no pointless sleep.
  */
 async function sleepWithin(deps: WaitDeps, wanted: number): Promise<void> {
   const { clock, client, signal } = deps
-  const ms = Math.max(wanted, client.budget.fairIntervalMs())
-  const left = client.deadline - clock.now()
-  if (left <= 0) throw new DeadlineError()
-  if (ms >= left) {
-    await clock.sleep(left, signal)
-    throw new DeadlineError()
+  const wantedAt = clock.now() + Math.max(0, wanted)
+  for (;;) {
+    const now = clock.now()
+    const left = client.deadline - now
+    if (left <= 0) throw new DeadlineError()
+    const { at, final, wake } = client.budget.pollAt(deps, wantedAt)
+    if (at <= now) return
+    const ms = at - now
+    if (ms >= left) {
+      await clock.sleep(left, signal)
+      throw new DeadlineError()
+    }
+    if (final || !wake) {
+      await clock.sleep(ms, signal)
+      if (final) return
+      continue
+    }
+    // Held: until `at`, or until the budget wakes the held followers (a sibling has ended).
+    try {
+      await clock.sleep(ms, signal ? AbortSignal.any([signal, wake]) : wake)
+    } catch (e) {
+      if (!(e instanceof CancelledError) || signal?.aborted) throw e
+    }
   }
-  await clock.sleep(ms, signal)
 }
 
 /** A progress line now and then, not at every poll. */

@@ -32,13 +32,19 @@ describe('parseConfig', () => {
       ifMissing: 'fail',
       ifBusy: 'wait',
       dryRun: false,
-      concurrency: 4,
+      concurrency: 100,
       failFast: false,
     })
   })
   it('accepts reset as another name for pull, in any case', () => {
     expect(parseConfig({ ...base, operation: 'Reset' }).operation).toBe('pull')
     expect(parseConfig({ ...base, operation: ' PUSH ' }).operation).toBe('push')
+  })
+  it('takes up to 1000 site ids in one step, all at once if asked', () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => String(10_000 + i))
+    const c = parseConfig({ ...base, 'site-id': ids.join('\n'), concurrency: '1000' })
+    expect(c.siteIds).toHaveLength(1000)
+    expect(c.concurrency).toBe(1000)
   })
   it('splits several site ids on newlines and commas', () => {
     expect(parseConfig({ ...base, 'site-id': '1001,1002\n 1003 \n' }).siteIds).toEqual([
@@ -72,6 +78,12 @@ describe('parseConfig', () => {
     ['if-missing', { 'if-missing': 'recreate' }, /fail, skip/],
     ['if-busy', { 'if-busy': 'queue' }, /wait, fail/],
     ['concurrency', { concurrency: '0' }, /at least 1/],
+    ['concurrency', { concurrency: '1001' }, /at most 1000/],
+    [
+      'site-id',
+      { 'site-id': Array.from({ length: 1001 }, (_, i) => String(10_000 + i)).join(',') },
+      /1001 sites; at most 1000/,
+    ],
   ])('refuses a bad %s, naming it', (input, raw, message) => {
     const e = fails(raw as RawInputs)
     expect(e.input).toBe(input)

@@ -1,110 +1,207 @@
 import { describe, expect, it } from '@jest/globals'
 import { RateBudget } from '../../src/api/rate-budget.js'
+import { RATE_WINDOW_MS } from '../../src/contract.js'
 import { FakeClock } from '../helpers/fakes.js'
 
 const epoch = (ms: number) => String(Math.floor(ms / 1000))
+const limits = (limit: number, remaining: number, resetAt?: number) => ({
+  'x-ratelimit-limit': String(limit),
+  'x-ratelimit-remaining': String(remaining),
+  ...(resetAt === undefined ? {} : { 'x-ratelimit-reset': epoch(resetAt) }),
+})
 
-describe('RateBudget', () => {
-  it('lets requests go at once while nothing is known', () => {
+/** Sends one request through the budget: its wait, and if it may go, its answer. */
+function request(b: RateBudget, answer?: Record<string, string>, status = 200): number {
+  const wait = b.reserve()
+  if (wait === 0 && answer) b.observe(status, answer)
+  return wait
+}
+
+describe('RateBudget: calls', () => {
+  it('sends one request alone until an answer tells the count; none told: nothing to respect', () => {
     const b = new RateBudget(new FakeClock())
-    expect([b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0])
-    expect(b.fairIntervalMs()).toBe(0)
-  })
-  it('a 429 with Retry-After pauses every request of the batch until then', () => {
-    const clock = new FakeClock()
-    const b = new RateBudget(clock)
-    b.observe(429, { 'retry-after': '12' })
-    expect(b.reserve()).toBe(12_000)
-    clock.t += 5000
-    expect(b.reserve()).toBe(7000)
-  })
-  it('a 429 without Retry-After pauses for a growing while, reset by a success', () => {
-    const clock = new FakeClock()
-    const b = new RateBudget(clock)
-    b.observe(429, {})
-    const first = b.reserve()
-    clock.t += first
-    b.observe(429, {})
-    expect(b.reserve()).toBeGreaterThan(first)
-    clock.t += 60_000
-    b.observe(200, {})
-    b.observe(429, {})
-    expect(b.reserve()).toBe(first)
-  })
-  it('no calls left: waits for the window to reset', () => {
-    const clock = new FakeClock()
-    const b = new RateBudget(clock)
-    b.observe(200, {
-      'x-ratelimit-limit': '60',
-      'x-ratelimit-remaining': '0',
-      'x-ratelimit-reset': epoch(clock.t + 20_000),
-    })
-    const wait = b.reserve()
-    expect(wait).toBeGreaterThan(19_000)
-    expect(wait).toBeLessThanOrEqual(20_000)
-  })
-  it('few calls left: spreads them evenly until the reset', () => {
-    const clock = new FakeClock()
-    const b = new RateBudget(clock)
-    b.observe(200, {
-      'x-ratelimit-limit': '60',
-      'x-ratelimit-remaining': '3',
-      'x-ratelimit-reset': epoch(clock.t + 40_000),
-    })
     expect(b.reserve()).toBe(0)
-    const second = b.reserve()
-    expect(second).toBeGreaterThan(8000)
-    expect(second).toBeLessThanOrEqual(10_000)
+    expect(b.reserve()).toBeGreaterThan(0)
+    b.observe(200, {})
+    expect([b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0])
   })
-  it('many calls left: no pacing', () => {
+  it('sends what the window has left, counting requests still in flight, then waits for the reset', () => {
     const clock = new FakeClock()
     const b = new RateBudget(clock)
-    b.observe(200, {
-      'x-ratelimit-limit': '60',
-      'x-ratelimit-remaining': '50',
-      'x-ratelimit-reset': epoch(clock.t + 40_000),
-    })
-    expect([b.reserve(), b.reserve()]).toEqual([0, 0])
+    request(b, limits(60, 3, clock.t + 20_000))
+    expect([b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0])
+    const wait = b.reserve()
+    expect(wait).toBeGreaterThanOrEqual(20_000)
+    expect(wait).toBeLessThan(21_000)
   })
-  it('gives each follower an equal share of the calls left', () => {
+  it('a new window after the reset: one request first, the rest once its answer confirms the count', () => {
     const clock = new FakeClock()
     const b = new RateBudget(clock)
-    b.observe(200, {
-      'x-ratelimit-limit': '60',
-      'x-ratelimit-remaining': '30',
-      'x-ratelimit-reset': epoch(clock.t + 30_000),
-    })
-    const leaves = [b.join(), b.join(), b.join(), b.join()]
-    const four = b.fairIntervalMs()
-    expect(four).toBeGreaterThan(3500)
-    expect(four).toBeLessThanOrEqual(4000)
-    leaves[0]!()
-    leaves[0]!()
-    expect(b.fairIntervalMs()).toBeCloseTo((four * 3) / 4, -1)
-    leaves.forEach((l) => l())
-    expect(b.fairIntervalMs()).toBe(0)
+    request(b, limits(5, 0, clock.t + 10_000))
+    expect(b.reserve()).toBeGreaterThanOrEqual(10_000)
+    clock.t += 10_100
+    expect(b.reserve()).toBe(0)
+    expect(b.reserve()).toBeGreaterThan(0)
+    b.observe(200, limits(5, 4, clock.t + 60_000))
+    expect([b.reserve(), b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0, 0])
+    expect(b.reserve()).toBeGreaterThan(50_000)
   })
-  it('keeps the lowest remaining count of a window when answers arrive out of order', () => {
+  it('keeps the lowest count of a window when answers arrive out of order', () => {
     const clock = new FakeClock()
     const b = new RateBudget(clock)
-    const reset = epoch(clock.t + 30_000)
-    b.observe(200, { 'x-ratelimit-remaining': '10', 'x-ratelimit-reset': reset })
-    b.observe(200, { 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': reset })
-    b.join()
-    expect(b.fairIntervalMs()).toBeGreaterThan(2500)
+    const reset = clock.t + 30_000
+    request(b, limits(60, 20, reset))
+    for (let i = 0; i < 12; i++) expect(b.reserve()).toBe(0)
+    // Twelve in flight; the answer of a later one comes first.
+    b.observe(200, limits(60, 8, reset))
+    b.observe(200, limits(60, 18, reset))
+    // 8 left, 10 still in flight: nothing may go.
+    expect(b.reserve()).toBeGreaterThan(0)
+  })
+  it('a request that never got an answer frees its call after a while', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    request(b, limits(60, 1, clock.t + 60_000))
+    expect(b.reserve()).toBe(0)
+    expect(b.reserve()).toBeGreaterThan(0)
+    clock.t += 36_000
+    expect(b.reserve()).toBe(0)
   })
 })
 
-describe('RateBudget fair share', () => {
-  it('costs nothing while more than half of the window is left', () => {
+describe('RateBudget: 429', () => {
+  it('Retry-After pauses every request of the batch until then', () => {
     const clock = new FakeClock()
     const b = new RateBudget(clock)
-    b.observe(200, {
-      'x-ratelimit-limit': '1000',
-      'x-ratelimit-remaining': '990',
-      'x-ratelimit-reset': String(Math.floor((clock.t + 3_600_000) / 1000)),
+    request(b, { 'retry-after': '12' }, 429)
+    expect(b.reserve()).toBe(12_000)
+    clock.t += 5000
+    expect(b.reserve()).toBe(7000)
+    clock.t += 7000
+    expect(b.reserve()).toBe(0)
+  })
+  it('without Retry-After pauses for a growing while, and at least a second for Retry-After: 0', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    request(b, {}, 429)
+    const first = b.reserve()
+    clock.t += first
+    request(b, {}, 429)
+    expect(b.reserve()).toBeGreaterThan(first)
+    const c = new FakeClock()
+    const zero = new RateBudget(c)
+    request(zero, { 'retry-after': '0' }, 429)
+    expect(zero.reserve()).toBe(1000)
+  })
+})
+
+describe('RateBudget against hostile rate-limit headers (contract §6)', () => {
+  /** After `headers` on a 429 and on a 200, no request waits longer than one window. */
+  const neverLongerThanAWindow = (headers: Record<string, string>) => {
+    for (const status of [200, 429]) {
+      const clock = new FakeClock()
+      const b = new RateBudget(clock)
+      request(b, headers, status)
+      let waited = 0
+      for (let i = 0; i < 5; i++) {
+        const w = b.reserve()
+        expect(w).toBeLessThanOrEqual(RATE_WINDOW_MS + 1000)
+        waited += w
+        clock.t += w
+      }
+      expect(waited).toBeLessThanOrEqual(5 * (RATE_WINDOW_MS + 1000))
+    }
+  }
+  const now = new FakeClock().t
+  it.each([
+    ['a reset in epoch milliseconds', { ...limits(60, 0), 'x-ratelimit-reset': String(now + 30_000) }],
+    ['a reset in the year 10^300', { ...limits(60, 0), 'x-ratelimit-reset': '1e300' }],
+    ['a reset a year ahead', { ...limits(60, 0), 'x-ratelimit-reset': epoch(now + 365 * 86_400_000) }],
+    ['a reset far in the past', { ...limits(60, 0), 'x-ratelimit-reset': '1000000000' }],
+    ['a negative remaining', { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '-1' }],
+    ['a remaining above the limit', { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '61' }],
+    ['a limit of 0', { 'x-ratelimit-limit': '0', 'x-ratelimit-remaining': '0' }],
+    ['a limit of 1e300', { 'x-ratelimit-limit': '1e300', 'x-ratelimit-remaining': '0' }],
+    ['a remaining of NaN', { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': 'NaN' }],
+    ['a Retry-After of 1e300 seconds', { 'retry-after': '1e300' }],
+    ['a Retry-After in milliseconds', { 'retry-after': '60000' }],
+    ['a negative Retry-After', { 'retry-after': '-30' }],
+    ['a Retry-After date years ahead', { 'retry-after': 'Fri, 01 Jan 2100 00:00:00 GMT' }],
+  ])('%s makes nobody wait longer than one window', (_, headers) => {
+    neverLongerThanAWindow(headers)
+  })
+  it('ignores a remaining count that is not sane: requests keep going', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    request(b, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '-1' })
+    expect([b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0])
+  })
+  it('a reset further ahead than a window is waited for one window, then one request looks again', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    request(b, limits(60, 0, clock.t + 10 * 60_000))
+    const wait = b.reserve()
+    expect(wait).toBeLessThanOrEqual(RATE_WINDOW_MS + 1000)
+    clock.t += wait
+    expect(b.reserve()).toBe(0)
+    expect(b.reserve()).toBeGreaterThan(0)
+  })
+  it('honours a sane Retry-After longer than a window (the server says so)', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    request(b, { 'retry-after': '300' }, 429)
+    expect(b.reserve()).toBe(300_000)
+  })
+})
+
+describe('RateBudget: status polls of a batch', () => {
+  /** A batch of `n` followers that joined at the same time, each keyed by its own object. */
+  function batch(n: number, remaining: number) {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    request(b, limits(60, remaining, clock.t + 60_000))
+    const keys = Array.from({ length: n }, () => ({}))
+    const leaves = keys.map((key) => {
+      const leave = b.join()
+      b.pollAt(key, clock.t + 1000)
+      return leave
     })
-    b.join()
-    expect(b.fairIntervalMs()).toBe(0)
+    return { clock, b, keys, leaves }
+  }
+  it('while calls are plenty, each polls when its planner wants', () => {
+    const { clock, b, keys } = batch(2, 59)
+    expect(b.pollAt(keys[1]!, clock.t + 1000)).toMatchObject({ at: clock.t + 1000, final: false })
+    clock.t += 1000
+    expect(b.pollAt(keys[1]!, clock.t)).toMatchObject({ final: true })
+  })
+  it('when calls are scarce, the first to start polls as it wants and the others are held', () => {
+    const { clock, b, keys } = batch(20, 40)
+    clock.t += 1000
+    expect(b.pollAt(keys[0]!, clock.t)).toMatchObject({ final: true })
+    const held = b.pollAt(keys[5]!, clock.t)
+    expect(held.final).toBe(false)
+    expect(held.wake?.aborted).toBe(false)
+  })
+  it('once a sibling has ended, the held wake up and poll when their job has run as long', () => {
+    const { clock, b, keys, leaves } = batch(20, 40)
+    clock.t += 1000
+    const held = b.pollAt(keys[5]!, clock.t)
+    clock.t += 19_000
+    leaves[0]!()
+    expect(held.wake?.aborted).toBe(true)
+    // All joined at the same time: their jobs have run as long as the sibling's did.
+    expect(b.pollAt(keys[5]!, clock.t - 5000)).toMatchObject({ final: true })
+  })
+  it('one still running at the sibling time waits for the next sibling time, not for its planner', () => {
+    const { clock, b, keys, leaves } = batch(20, 40)
+    clock.t += 20_000
+    leaves[0]!()
+    expect(b.pollAt(keys[5]!, clock.t)).toMatchObject({ final: true })
+    // It was still running; a second sibling took 25 s.
+    clock.t += 5000
+    leaves[1]!()
+    const next = b.pollAt(keys[5]!, clock.t + 1000)
+    expect(next.final).toBe(false)
+    expect(next.at).toBeGreaterThanOrEqual(clock.t + 1000)
   })
 })

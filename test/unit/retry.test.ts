@@ -74,4 +74,30 @@ describe('Retry-After', () => {
     expect(parseRetryAfter(undefined, now)).toBeNull()
     expect(parseRetryAfter('soon', now)).toBeNull()
   })
+  it('reads the obsolete HTTP date forms too', () => {
+    expect(parseRetryAfter('Sunday, 22-Nov-26 10:00:30 GMT', now)).toBe(30_000)
+    expect(parseRetryAfter('Sun Nov 22 10:00:30 2026', now)).toBe(30_000)
+  })
+  // Contract §6: values outside sane bounds are ignored (the caller backs off on its own).
+  it.each([
+    ['NaN', 'NaN'],
+    ['a negative number', '-30'],
+    ['a signed number', '+30'],
+    ['1e300', '1e300'],
+    ['a number with 300 digits', '9'.repeat(300)],
+    ['milliseconds read as seconds', '60000'],
+    ['more than an hour', '3601'],
+    ['a date years ahead', 'Fri, 01 Jan 2100 00:00:00 GMT'],
+    ['a date two hours ahead', 'Sun, 22 Nov 2026 12:00:00 GMT'],
+    ['a date a JavaScript parser would take but HTTP does not', '2026-11-22T10:00:30Z'],
+    ['text with a newline', '5\n::error::boom'],
+  ])('ignores %s', (_, value) => {
+    expect(parseRetryAfter(value, now)).toBeNull()
+  })
+  it('honours up to an hour, fractions of a second included', () => {
+    expect(parseRetryAfter('3600', now)).toBe(3_600_000)
+    expect(parseRetryAfter('0', now)).toBe(0)
+    expect(parseRetryAfter('1.5', now)).toBe(1500)
+    expect(parseRetryAfter(' 7 ', now)).toBe(7000)
+  })
 })

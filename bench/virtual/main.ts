@@ -1,0 +1,146 @@
+/**
+ * The benchmark's virtual-time rows: the real poll planner, rate budget, client, waiting loop and
+ * batch runner (src/), against the simulator's own API core (src/simulator) in process, with a
+ * virtual clock and no sockets. Reads one JSON scenario (argv[2]) and prints one JSON result.
+ *
+ *   {"kind":"waiting","mode":"nonlinear","lengthMs":180000,"jobs":40,"rttMs":50}
+ *   {"kind":"many","sites":100,"jobMs":5000,"limit":60,"windowMs":60000,"concurrency":20,"rttMs":50}
+ */
+import { Redactor } from '../../src/secrets.js'
+import { runAll } from '../../src/staging/batch.js'
+import { runOperation } from '../../src/staging/operations.js'
+import { SIM_TOKENS } from '../../src/simulator/seed.js'
+import type { ProgressMode } from '../../src/simulator/types.js'
+import type { Config, Logger } from '../../src/types.js'
+import { VirtualClock } from './clock.js'
+import { API_URL, VirtualSimulator, VirtualTransport } from './server.js'
+
+interface Waiting {
+  kind: 'waiting'
+  mode: ProgressMode
+  lengthMs: number
+  jobs: number
+  rttMs: number
+}
+interface Many {
+  kind: 'many'
+  sites: number
+  jobMs: number
+  limit: number
+  windowMs: number
+  concurrency: number
+  rttMs: number
+  mode?: ProgressMode
+}
+
+const silent: Logger = { info: () => {}, warn: () => {}, debug: () => {} }
+
+function config(siteIds: string[], concurrency = 4): Config {
+  return {
+    operation: 'create',
+    siteIds,
+    apiToken: SIM_TOKENS.readWrite,
+    apiUrl: API_URL,
+    wait: true,
+    timeoutMs: 6 * 3600_000,
+    language: 'en',
+    maxRetries: 5,
+    ifExists: 'fail',
+    ifMissing: 'fail',
+    ifBusy: 'wait',
+    dryRun: false,
+    concurrency,
+    failFast: false,
+  }
+}
+
+function redactor(): Redactor {
+  const r = new Redactor()
+  r.add(SIM_TOKENS.readWrite)
+  return r
+}
+
+/** A deterministic stand-in for Math.random (backoff jitter), so a row is the same every run. */
+function seeded(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
+    return s / 2 ** 32
+  }
+}
+
+/** Job i of a row: the nominal length give or take 15%, spread (golden ratio) over every phase. */
+export function jobLength(nominalMs: number, i: number): number {
+  return Math.round(nominalMs * (0.85 + 0.3 * ((i * 0.6180339887 + 0.31) % 1)))
+}
+
+async function waiting(s: Waiting) {
+  const jobs = []
+  for (let i = 0; i < s.jobs; i++) {
+    const durationMs = jobLength(s.lengthMs, i)
+    const clock = new VirtualClock()
+    const sim = new VirtualSimulator(clock, { progress: s.mode, durationsMs: { create: durationMs } })
+    const [site] = sim.newSites(1)
+    const transport = new VirtualTransport(clock, sim, s.rttMs)
+    const result = await clock.run(
+      runOperation(config([site!]), site!, {
+        logger: silent,
+        redactor: redactor(),
+        clock,
+        transport,
+        random: seeded(i + 1),
+      }),
+    )
+    if (result.result !== 'succeeded') throw new Error(`a ${s.mode} job ${result.result}: ${result.message}`)
+    const task = [...sim.state.tasks.values()][0]!
+    const polls = sim.log.filter((r) => r.method === 'GET' && r.path === `/v2/tasks/${task.id}/status`)
+    const seen = polls.find((r) => r.at >= task.ends_at)
+    if (!seen) throw new Error('no status call saw the end')
+    jobs.push({ durationMs, lateMs: seen.at - task.ends_at, calls: polls.length })
+  }
+  return { scenario: s, jobs }
+}
+
+async function many(s: Many) {
+  const clock = new VirtualClock()
+  const sim = new VirtualSimulator(clock, {
+    progress: s.mode ?? 'nonlinear',
+    durationsMs: { create: s.jobMs },
+  })
+  const sites = sim.newSites(s.sites)
+  sim.setOptions({ rateLimit: { limit: s.limit, windowMs: s.windowMs } })
+  const transport = new VirtualTransport(clock, sim, s.rttMs)
+  const heapBefore = process.memoryUsage().heapUsed
+  const started = clock.now()
+  let peakHeap = 0
+  const results = await clock.run(
+    runAll(config(sites, s.concurrency), {
+      logger: silent,
+      redactor: redactor(),
+      clock,
+      transport,
+      random: seeded(7),
+    }).then((r) => {
+      peakHeap = process.memoryUsage().heapUsed
+      return r
+    }),
+  )
+  const makespanMs = clock.now() - started
+  const tasks = [...sim.state.tasks.values()]
+  return {
+    scenario: s,
+    makespanMs,
+    succeeded: results.filter((r) => r.result === 'succeeded').length,
+    outcomes: [...new Set(results.map((r) => r.result))],
+    requests: sim.log.length,
+    refused429: sim.log.filter((r) => r.status === 429).length,
+    statusCalls: sim.log.filter((r) => r.path.startsWith('/v2/tasks/')).length,
+    lastJobEnd: Math.max(...tasks.map((t) => t.ends_at)) - started,
+    heapMiB: Math.max(0, peakHeap - heapBefore) / 2 ** 20,
+    events: clock.events,
+  }
+}
+
+const scenario = JSON.parse(process.argv[2] ?? '{}') as Waiting | Many
+const out = scenario.kind === 'waiting' ? await waiting(scenario) : await many(scenario)
+process.stdout.write(`${JSON.stringify(out)}\n`)
