@@ -1,7 +1,8 @@
 /**
  * The benchmark's virtual-time rows: the real poll planner, rate budget, client, waiting loop and
  * batch runner (src/), against the simulator's own API core (src/simulator) in process, with a
- * virtual clock and no sockets. Reads one JSON scenario (argv[2]) and prints one JSON result.
+ * virtual clock and no sockets. Reads a JSON scenario or a list of them (argv[2]) and prints one
+ * JSON line per scenario.
  *
  *   {"kind":"waiting","mode":"nonlinear","lengthMs":180000,"jobs":40,"rttMs":50}
  *   {"kind":"many","sites":100,"jobMs":5000,"limit":60,"windowMs":60000,"concurrency":20,"rttMs":50}
@@ -137,10 +138,14 @@ async function many(s: Many) {
     statusCalls: sim.log.filter((r) => r.path.startsWith('/v2/tasks/')).length,
     lastJobEnd: Math.max(...tasks.map((t) => t.ends_at)) - started,
     heapMiB: Math.max(0, peakHeap - heapBefore) / 2 ** 20,
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
     events: clock.events,
   }
 }
 
-const scenario = JSON.parse(process.argv[2] ?? '{}') as Waiting | Many
-const out = scenario.kind === 'waiting' ? await waiting(scenario) : await many(scenario)
-process.stdout.write(`${JSON.stringify(out)}\n`)
+// One scenario or a list of them; one JSON line out per scenario.
+const input = JSON.parse(process.argv[2] ?? '[]') as Waiting | Many | (Waiting | Many)[]
+for (const scenario of Array.isArray(input) ? input : [input]) {
+  const out = scenario.kind === 'waiting' ? await waiting(scenario) : await many(scenario)
+  process.stdout.write(`${JSON.stringify(out)}\n`)
+}

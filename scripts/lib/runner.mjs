@@ -86,9 +86,9 @@ export function parseOutputs(text) {
 
 /**
  * Runs dist/index.js with `inputs` over action.yml's defaults and the simulator's read-write token.
- * `onOutput` gets the log as it comes. Resolves when the process exits.
+ * `onOutput` gets the log as it comes, `onSpawn` the child process. Resolves when the process exits.
  */
-export function runBundledAction(inputs, { onOutput } = {}) {
+export function runBundledAction(inputs, { onOutput, onSpawn } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'staging-action-'))
   const outputFile = path.join(dir, 'output')
   const summaryFile = path.join(dir, 'summary')
@@ -102,6 +102,7 @@ export function runBundledAction(inputs, { onOutput } = {}) {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  onSpawn?.(child)
   let log = ''
   const take = (d) => {
     log += d
