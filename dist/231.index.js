@@ -57,7 +57,7 @@ function headline(r) {
         if (r.operation === 'push')
             return '✅ Staging pushed to production';
     }
-    return `${_summary_js__WEBPACK_IMPORTED_MODULE_1__/* .ICON */ .k[r.result]} Staging ${r.operation}: ${r.result}`;
+    return `${_summary_js__WEBPACK_IMPORTED_MODULE_1__/* .ICON */ .kb[r.result]} Staging ${r.operation}: ${r.result}`;
 }
 /**
  * The comment for one site's Result, as Markdown. Every text from the run is passed through
@@ -76,7 +76,7 @@ function renderComment(r, scrub, extras = {}) {
     lines.push('| | |', '|---|---|');
     lines.push(`| Production site | \`${r.siteId}\` |`);
     lines.push(`| Operation | \`${r.operation}\` |`);
-    lines.push(`| Result | ${_summary_js__WEBPACK_IMPORTED_MODULE_1__/* .ICON */ .k[r.result]} ${r.result}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''} |`);
+    lines.push(`| Result | ${_summary_js__WEBPACK_IMPORTED_MODULE_1__/* .ICON */ .kb[r.result]} ${r.result}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''} |`);
     if (removed)
         lines.push('| Staging URL | — (removed) |');
     else

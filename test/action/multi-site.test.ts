@@ -48,9 +48,10 @@ describe('several sites in one step', () => {
       siteId: string
       result: string
       message: string
+      summary: string
     }>
     expect(results.map((r) => r.result)).toEqual(['failed', 'skipped', 'skipped'])
-    expect(results[1]!.message).toMatch(/fail-fast/)
+    expect(results[1]!.summary).toMatch(/fail-fast/)
     expect(sentTo(sim(), 'POST', '/sites/1001/staging')).toHaveLength(0)
   })
   it('respects concurrency: never more jobs at once than allowed', async () => {

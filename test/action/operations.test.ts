@@ -64,7 +64,9 @@ describe('the four operations, end to end (dist/index.js against the simulator)'
     expect(sim().state.sites.get('1002')!.content).toEqual(stagingContent)
     expect(sim().state.purges.map((p) => p.site_id)).toEqual([1002])
     expect(run.stdout).toMatch(/::warning title=Staging::No backup of production was taken/)
-    expect(run.stdout).toMatch(/::warning title=Staging::Password protection on production is now off/)
+    expect(run.stdout).toMatch(
+      /::warning title=Staging::If production was password-protected, that protection is now off/,
+    )
     expect(run.stdout).toMatch(/::warning title=Staging::The production site's CDN cache was purged/)
     expect(run.summary).toContain('### ⚠️ Warnings')
     expect(run.summary).toContain('No backup of production')
@@ -199,7 +201,9 @@ describe('waiting', () => {
     const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1001', timeout: '3s' })
     expect(run.code).toBe(1)
     expect(run.outputs.result).toBe('timed-out')
-    expect(run.outputs.message).toMatch(/may still be running on the server/)
+    expect(run.stdout).toMatch(/may still be running on the server/)
+    expect(run.summary).toMatch(/may still be running on the server/)
+    expect(run.summary).toMatch(/operation: status, site-id: 1001, task-id: [0-9a-f]{12}/)
     expect(run.elapsedMs).toBeLessThan(15_000)
   })
   it('without task ids, follows the staging probe', async () => {

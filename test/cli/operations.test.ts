@@ -47,7 +47,9 @@ describe('each operation against the simulator', () => {
     const r = await runCli(['create', '--site-id', ELIGIBLE], { env: env() })
     expect(r.stderr).toContain('Waiting for the create job')
     expect(r.stderr).toMatch(/^Staging URL: https:\/\/staging-1001\.sim\.test$/m)
-    expect(r.stderr).toMatch(/^Staging create succeeded: /m)
+    expect(r.stderr).toMatch(
+      /^Staging create succeeded \(site 1001\): Staging created in \d+s\. The server said, when it accepted the job: "Staging site creation started/m,
+    )
     expect(r.stdout).toBe('')
     expect(r.code).toBe(0)
     expect(changes().map((q) => `${q.method} ${q.path}`)).toEqual(['POST /v2/sites/1001/staging'])
@@ -82,6 +84,8 @@ describe('each operation against the simulator', () => {
       'TASK_ID',
       'STAGING_SITE_ID',
       'STAGING_URL',
+      'STAGING_STATE',
+      'URL_READY',
       'DURATION_SECONDS',
       'REQUESTS',
       'RETRIES',
@@ -242,9 +246,9 @@ describe('several sites', () => {
       { env: env() },
     )
     expect(r.code).toBe(1)
-    const json = JSON.parse(r.stdout) as { siteId: string; result: string; message: string }[]
+    const json = JSON.parse(r.stdout) as { siteId: string; result: string; summary: string }[]
     expect(json.map((x) => x.result)).toEqual(['failed', 'skipped'])
-    expect(json[1]!.message).toMatch(/fail-fast/)
+    expect(json[1]!.summary).toMatch(/fail-fast/)
     expect(changes().map((q) => q.path)).toEqual(['/v2/sites/2001/staging'])
   })
 })
