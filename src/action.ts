@@ -1,10 +1,11 @@
 import * as core from '@actions/core'
+import { githubSideEffects } from './github/index.js'
 import { INPUT_NAMES, InputError, parseConfig, type RawInputs } from './inputs.js'
 import { renderSummary } from './report/summary.js'
 import { failedOutputs, outputsFor, type Outputs } from './report/outputs.js'
 import { Redactor } from './secrets.js'
 import { isFailure, overallOutcome, runAll } from './staging/batch.js'
-import type { Logger, Result } from './types.js'
+import type { Config, Logger, Result } from './types.js'
 
 /**
  * The GitHub Action: read inputs -> run -> report. Everything it writes (log, annotations,
@@ -30,6 +31,8 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
     core.setFailed(message)
     return
   }
+  const gh = await githubSide(config, redactor, signal)
+  await gh.before()
   const started = Date.now()
   const results = await runAll(config, { logger, redactor, signal })
   const outputs = outputsFor(results, Math.round((Date.now() - started) / 100) / 10)
@@ -37,40 +40,26 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
   for (const w of new Set(results.flatMap((r) => r.warnings)))
     core.warning(redactor.scrub(w), { title: 'Staging' })
   await writeSummary(redactor.scrub(renderSummary(results)))
-  await prComment(results, redactor, signal)
+  await gh.after(results)
   finish(results, outputs, redactor)
 }
 
-/** `pr-comment: true`: one comment per site on the pull request. Its failures are warnings only. */
-async function prComment(results: Result[], redactor: Redactor, signal: AbortSignal): Promise<void> {
-  const wanted = core.getInput('pr-comment').trim().toLowerCase()
-  if (wanted === '' || wanted === 'false') return
-  if (wanted !== 'true') {
-    core.warning(
-      `Input "pr-comment" must be true or false, got "${wanted.slice(0, 20)}": no comment was posted.`,
-    )
-    return
-  }
-  // Loaded only when asked for: Octokit would add to every run's start-up time.
-  const [{ commentOnPullRequest }, github] = await Promise.all([
-    import('./report/comment.js'),
-    import('@actions/github'),
-  ])
-  await commentOnPullRequest(results, {
-    token: core.getInput('github-token'),
-    eventName: github.context.eventName,
-    payload: github.context.payload,
-    env: process.env,
+/** The GitHub side of the run (PR comment, deployments): src/github/, wired to @actions/core. */
+function githubSide(config: Config, redactor: Redactor, signal: AbortSignal) {
+  return githubSideEffects({
+    operation: config.operation,
+    dryRun: config.dryRun,
+    siteCount: config.siteIds.length,
+    input: (name) => core.getInput(name),
     redactor,
     signal,
     log: {
       info: (m) => core.info(redactor.scrub(m)),
-      warn: (m) => core.warning(redactor.scrub(m), { title: 'Pull-request comment' }),
+      warn: (m, title) => core.warning(redactor.scrub(m), { title }),
       notice: (m) => core.notice(redactor.scrub(m)),
     },
-  }).catch((e: unknown) =>
-    core.warning(redactor.scrub(`Pull-request comment: ${(e as Error)?.message ?? e}`)),
-  )
+    setOutput: (name, value) => core.setOutput(name, redactor.scrub(value)),
+  })
 }
 
 function finish(results: Result[], outputs: Outputs, redactor: Redactor): void {
