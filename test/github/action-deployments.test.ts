@@ -36,8 +36,9 @@ beforeEach(async () => {
 afterEach(async () => {
   // Whatever the test, nothing secret went to GitHub in any request.
   const sent = gh.requests.map((r) => `${r.path}\n${r.body}`).join('\n')
-  expect(leaks(sent, GH_TOKEN)).toEqual([])
-  expect(leaks(sent, SIM_TOKENS.readWrite)).toEqual([])
+  for (const secret of [GH_TOKEN, SIM_TOKENS.readWrite])
+    for (const form of [secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64')])
+      expect(leaks(sent, form)).toEqual([])
   await gh.stop()
 })
 
@@ -158,6 +159,27 @@ describe('deployment-environment in the whole action', () => {
       /^::warning title=GitHub deployment::Could not create a deployment for environment "pr-12" \(HTTP 403: Resource not accessible by integration[^)]*\)\. The github-token lacks the permission "deployments: write" \(permissions: deployments: write\)/m,
     )
     expect(gh.requests).toHaveLength(1)
+  })
+
+  test('cancelled mid-run: the deployment gets error within a few seconds of the signal', async () => {
+    sim.setOptions({ durationsMs: { create: 20_000 } })
+    const r = await runBundledAction(
+      {
+        operation: 'create',
+        'site-id': String(SIM_SITES.eligible),
+        'api-token': SIM_TOKENS.readWrite,
+        'api-url': sim.url,
+        'github-token': GH_TOKEN,
+        'deployment-environment': `pr-${PR}`,
+      },
+      { env: prEvent(), signal: { name: 'SIGINT', whenOutput: /: in progress\./ } },
+    )
+    expect(r.code).toBe(1)
+    expect(r.outputs.result).toBe('cancelled')
+    expect(states()).toEqual(['in_progress', 'error'])
+    expect(gh.deployments[0]!.statuses[1]!.description).toBe('Staging create was cancelled.')
+    // The runner kills 10 s after its first signal; the action is done well before.
+    expect(r.exitAfterSignalMs!).toBeLessThan(5000)
   })
 
   test('on a push event the deployment is for GITHUB_SHA; a dry run makes none', async () => {
