@@ -30156,14 +30156,18 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/staging/batch.ts + 3 modules
 var batch = __nccwpck_require__(3394);
+// EXTERNAL MODULE: ./src/contract.ts
+var contract = __nccwpck_require__(3665);
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(8992);
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 
+
 /**
  * Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is
- * shown as text: no HTML, no links or images of its own, no @mentions or #references, no table
- * breaks, one line. Only http(s) URLs become links.
+ * shown as text: no HTML, no Markdown structure, links or images of its own, no @mentions or issue
+ * references, no autolinks, no table breaks, one line, bounded. Only http(s) URLs that
+ * `safeHttpUrl` accepts become links.
  */
 /** One icon per outcome, for every rendering (summary, PR comment). */
 const ICON = {
@@ -30175,27 +30179,89 @@ const ICON = {
     cancelled: '🛑',
     'dry-run': '🧪',
 };
-/** Text as inert Markdown: HTML escaped, Markdown syntax escaped, mentions and references broken. */
-function md(text) {
-    return oneLine(text)
+/** Text as inert Markdown: one line, at most `max` characters, then escaped. */
+function md(text, max = 1500) {
+    return escapeMarkdown(bound(oneLine(String(text)), max));
+}
+/**
+ * Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block
+ * structure at its start (headings, lists, quotes), no @mentions, no issue references (#12,
+ * GH-12), no autolinks (`http://`, `www.`). Zero-width spaces break what backslashes cannot.
+ */
+function escapeMarkdown(text) {
+    return text
         .replace(/&/g, '&amp;')
         .replace(/</g, '&lt;')
         .replace(/>/g, '&gt;')
-        .replace(/([\\`*_[\]|~#!()])/g, '\\$1')
-        .replace(/@(?=[A-Za-z0-9])/g, '@\u200b');
+        .replace(/([\\`*_[\]()|~#!{}$])/g, '\\$1')
+        .replace(/^([-+=]|\d+(?=[.)]))/, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))
+        .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
+        .replace(/#(?=\d)/g, '#\u200b')
+        .replace(/\b(GH)-(?=\d)/gi, '$1-\u200b')
+        .replace(/:\/\//g, ':\u200b//')
+        .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\u200b.`);
 }
-/** An id or a short word in code style (ids are checked to hold no backtick, but be sure). */
+/** An id or a short word in a code span; anything else as escaped text. */
 function code(text) {
-    return `\`${oneLine(text).replace(/`/g, "'")}\``;
+    const t = oneLine(String(text));
+    return /^[A-Za-z0-9_.:/ >-]{1,200}$/.test(t) && !t.includes('`') ? `\`${t}\`` : md(t, 200);
 }
-/** A link when `url` is http(s), else the text alone. */
+const MAX_URL_CHARS = 2048;
+/** Characters kept as they are in a path, query or fragment; everything else is percent-encoded. */
+const URL_SAFE = /[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%]/;
+/**
+ * An http(s) URL made safe to link, to put in an HTML comment and to send to GitHub as an
+ * `environment_url`; null for anything else (other schemes, user-info, odd hosts, control
+ * characters, more than 2048 characters). Credential-looking query parameters are removed
+ * (contract §5), and every character that could end a Markdown link or an HTML comment is
+ * percent-encoded.
+ */
+function safeHttpUrl(raw) {
+    if (typeof raw !== 'string')
+        return null;
+    const text = raw.trim();
+    if (text === '' || text.length > MAX_URL_CHARS || /[\s\\]/.test(text) || hasControl(text))
+        return null;
+    if (!/^https?:\/\/[^/]/i.test(text))
+        return null;
+    let u;
+    try {
+        u = new URL(text);
+    }
+    catch {
+        return null;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        return null;
+    if (u.username || u.password)
+        return null;
+    if (!/^([a-z0-9-]+\.)*[a-z0-9-]+\.?$|^\[[0-9a-f:.]+\]$/i.test(u.hostname))
+        return null;
+    const credentials = [...u.searchParams.keys()].filter(isCredentialQueryParam);
+    for (const name of credentials)
+        u.searchParams.delete(name);
+    // The URL as the server wrote it (so it matches the staging-url output), unless it had to be
+    // rewritten: credentials removed, or characters outside ASCII (an IDN host, say).
+    const base = credentials.length > 0 || /[^\x21-\x7e]/.test(text) ? u.href : text;
+    const href = [...base]
+        .map((ch) => (URL_SAFE.test(ch) ? ch : encodeURIComponent(ch).replace(/[()'!*]/g, percent)))
+        .join('');
+    return href.length <= MAX_URL_CHARS ? href : null;
+}
+const percent = (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/** Whether `text` holds a control character (a newline included). */
+function hasControl(text) {
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+/** `[url](url)` when `url` is a safe http(s) URL, the text escaped and the target as made safe; else '—' or the text. */
 function markdown_link(url, label) {
     if (!url)
         return '—';
-    if (!httpUrl(url))
-        return md(url);
-    const href = url.replace(/[()\s<>"'`|\\]/g, (c) => encodeURIComponent(c));
-    return `[${md(label ?? url)}](${href})`;
+    const safe = safeHttpUrl(url);
+    if (!safe)
+        return md(url, 200);
+    return `[${(label ?? safe).replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`;
 }
 /** `2m 31s` */
 function duration(seconds) {
@@ -31933,19 +31999,24 @@ const ANSI = new RegExp([
     '\\u001b[@-Z\\\\-_]?', // other escapes, or a lone ESC
 ].join('|'), 'g');
 /** Line ends the runner or a terminal honours: CR alone ends a runner line. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g;
-/** Other control characters, and the invisible ones that reorder or hide text (Trojan Source). */
-const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c\ufeff]/g;
+/** Other control characters. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
+/** Invisible characters that hide, join or reorder text (soft hyphen, zero-width, bidi: Trojan Source). */
+const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff]/g;
 /**
- * One line of plain text: escape sequences and control characters out, every line break a space,
- * runs of white space one space. Control characters become spaces rather than vanishing, so that
- * `tok\u0000en` never turns into `token` after a secret was looked for.
+ * One line of plain text: escape sequences and invisible characters out, every line break and
+ * other control character a space, runs of white space one space. Whatever is joined or spaced here
+ * is joined or spaced before any secret is looked for (the redactor scrubs after this, and finds a
+ * secret with white space put inside it), so a server cannot hide a token from the scrub this way.
  */
 function oneLine(text) {
     return text
-        .replace(ANSI, ' ')
+        .replace(ANSI, '')
+        .replace(INVISIBLE, '')
         .replace(LINE_BREAKS, ' ')
-        .replace(/\t/g, ' ')
         .replace(CONTROLS, ' ')
         .replace(/\s+/g, ' ')
         .trim();

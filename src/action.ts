@@ -1,11 +1,12 @@
 import * as core from '@actions/core'
+import { githubSideEffects } from './github/index.js'
 import { INPUT_NAMES, InputError, parseConfig, type RawInputs } from './inputs.js'
 import { finalLine } from './report/lines.js'
 import { renderSummary } from './report/summary.js'
 import { failedOutputs, outputsFor, type Outputs } from './report/outputs.js'
 import type { Redactor } from './secrets.js'
 import { isFailure, overallOutcome, runAll } from './staging/batch.js'
-import type { Logger, Result } from './types.js'
+import type { Config, Logger, Result } from './types.js'
 
 /**
  * The one writer of the action: every log line, annotation and output goes through it, made inert
@@ -51,47 +52,34 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
     log.fail(message)
     return
   }
+  const gh = await githubSide(config, redactor, log, signal)
+  await gh.before()
   const started = Date.now()
   const results = await runAll(config, { logger: log, redactor, signal })
   const outputs = outputsFor(results, Math.round((Date.now() - started) / 100) / 10)
   setOutputs(outputs, log)
   for (const w of new Set(results.flatMap((r) => r.warnings))) log.warnTitled(w, 'Staging')
   await writeSummary(redactor.scrub(renderSummary(results)), log)
-  await prComment(results, redactor, log, signal)
+  await gh.after(results)
   finish(results, log)
 }
 
-/** `pr-comment: true`: one comment per site on the pull request. Its failures are warnings only. */
-async function prComment(
-  results: Result[],
-  redactor: Redactor,
-  log: ActionLog,
-  signal: AbortSignal,
-): Promise<void> {
-  const wanted = core.getInput('pr-comment').trim().toLowerCase()
-  if (wanted === '' || wanted === 'false') return
-  if (wanted !== 'true') {
-    log.warn(`Input "pr-comment" must be true or false, got "${wanted.slice(0, 20)}": no comment was posted.`)
-    return
-  }
-  // Loaded only when asked for: Octokit would add to every run's start-up time.
-  const [{ commentOnPullRequest }, github] = await Promise.all([
-    import('./report/comment.js'),
-    import('@actions/github'),
-  ])
-  await commentOnPullRequest(results, {
-    token: core.getInput('github-token'),
-    eventName: github.context.eventName,
-    payload: github.context.payload,
-    env: process.env,
+/** The GitHub side of the run (PR comment, deployments): src/github/, writing through the one writer. */
+function githubSide(config: Config, redactor: Redactor, log: ActionLog, signal: AbortSignal) {
+  return githubSideEffects({
+    operation: config.operation,
+    dryRun: config.dryRun,
+    siteCount: config.siteIds.length,
+    input: (name) => core.getInput(name),
     redactor,
     signal,
     log: {
       info: (m) => log.info(m),
-      warn: (m) => log.warnTitled(m, 'Pull-request comment'),
+      warn: (m, title) => (title ? log.warnTitled(m, title) : log.warn(m)),
       notice: (m) => log.notice(m),
     },
-  }).catch((e: unknown) => log.warn(`Pull-request comment: ${(e as Error)?.message ?? e}`))
+    setOutput: (name, value) => log.output(name, value),
+  })
 }
 
 function finish(results: Result[], log: ActionLog): void {

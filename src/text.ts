@@ -23,21 +23,23 @@ const ANSI = new RegExp(
 /** Line ends the runner or a terminal honours: CR alone ends a runner line. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g
-/** Other control characters, and the invisible ones that reorder or hide text (Trojan Source). */
-const CONTROLS =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c\ufeff]/g
+/** Other control characters. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g
+/** Invisible characters that hide, join or reorder text (soft hyphen, zero-width, bidi: Trojan Source). */
+const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff]/g
 
 /**
- * One line of plain text: escape sequences and control characters out, every line break a space,
- * runs of white space one space. Control characters become spaces rather than vanishing, so that
- * `tok\u0000en` never turns into `token` after a secret was looked for.
+ * One line of plain text: escape sequences and invisible characters out, every line break and
+ * other control character a space, runs of white space one space. Whatever is joined or spaced here
+ * is joined or spaced before any secret is looked for (the redactor scrubs after this, and finds a
+ * secret with white space put inside it), so a server cannot hide a token from the scrub this way.
  */
 export function oneLine(text: string): string {
   return text
-    .replace(ANSI, ' ')
+    .replace(ANSI, '')
+    .replace(INVISIBLE, '')
     .replace(LINE_BREAKS, ' ')
-    .replace(/\t/g, ' ')
     .replace(CONTROLS, ' ')
     .replace(/\s+/g, ' ')
     .trim()
