@@ -44258,18 +44258,18 @@ function didYouMean(typed, choices) {
     const near = best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t));
     return near ? ` (did you mean "${best.choice}"?)` : '';
 }
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
 function editDistance(a, b) {
-    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        let previous = row[0];
-        row[0] = i;
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++)
         for (let j = 1; j <= b.length; j++) {
-            const current = row[j];
-            row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-            previous = current;
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let best = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                best = Math.min(best, d[i - 2][j - 2] + 1);
+            d[i][j] = best;
         }
-    }
-    return row[b.length];
+    return d[a.length][b.length];
 }
 const inputs_boolean = schemas_string()
     .transform((v) => v.trim().toLowerCase())
@@ -44523,10 +44523,12 @@ function finalLine(results) {
     if (results.length > 1)
         return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${overallOutcome(results)} overall).`;
     const r = first;
-    const quoted = r.message && !r.summary.includes(r.message)
-        ? ` The server said${r.result === 'succeeded' && r.operation !== 'status' ? ', when it accepted the job' : ''}: "${r.message}"`
-        : '';
-    return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${r.summary || r.result}${quoted}`;
+    const what = r.summary || r.result;
+    if (!r.message || r.summary.includes(r.message))
+        return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`;
+    // The server's words first, as what they were; ours last, so a job that ended never ends on "started".
+    const when = r.operation !== 'status' && r.httpStatus !== null && r.httpStatus < 300 ? ' when it accepted the job' : '';
+    return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${r.message}" ${what}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts

@@ -12,9 +12,11 @@ export function finalLine(results: Result[]): string {
   if (results.length > 1)
     return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${overallOutcome(results)} overall).`
   const r = first
-  const quoted =
-    r.message && !r.summary.includes(r.message)
-      ? ` The server said${r.result === 'succeeded' && r.operation !== 'status' ? ', when it accepted the job' : ''}: "${r.message}"`
-      : ''
-  return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${r.summary || r.result}${quoted}`
+  const what = r.summary || r.result
+  if (!r.message || r.summary.includes(r.message))
+    return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`
+  // The server's words first, as what they were; ours last, so a job that ended never ends on "started".
+  const when =
+    r.operation !== 'status' && r.httpStatus !== null && r.httpStatus < 300 ? ' when it accepted the job' : ''
+  return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${r.message}" ${what}`
 }

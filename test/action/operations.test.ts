@@ -256,3 +256,37 @@ describe('secrets and inputs', () => {
     expect(sim().requests).toHaveLength(0)
   })
 })
+
+describe('status: read-only, and a way to check on a job later (issue 11)', () => {
+  it('reads each state, sends only GETs, and sets staging-state', async () => {
+    const ready = await runAgainst(sim(), { operation: 'status', 'site-id': '1002' })
+    expect(ready.code).toBe(0)
+    expect(ready.outputs).toMatchObject({
+      result: 'succeeded',
+      'staging-state': 'ready',
+      'staging-site-id': 's-1002',
+    })
+    expect(ready.outputs['staging-url']).toBe(sim().state.staging.get('1002')!.url)
+    const none = await runAgainst(sim(), { operation: 'status', 'site-id': '1001' })
+    expect(none.outputs).toMatchObject({ result: 'succeeded', 'staging-state': 'none', 'staging-url': '' })
+    expect(none.summary).toContain('| Staging state | none |')
+    expect(sim().requests.every((r) => r.method === 'GET')).toBe(true)
+  })
+  it('wait: false in one step, then status with its task-id follows the job to its end', async () => {
+    sim().setOptions({ durationsMs: { create: 1500 } })
+    const started = await runAgainst(sim(), { operation: 'create', 'site-id': '1001', wait: 'false' })
+    expect(started.outputs.result).toBe('accepted')
+    const taskId = started.outputs['task-id']!
+    expect(started.summary).toContain(`operation: status, site-id: 1001, task-id: ${taskId}`)
+    expect(sim().state.staging.get('1001')?.status).toBe('creating')
+    const followed = await runAgainst(sim(), { operation: 'status', 'site-id': '1001', 'task-id': taskId })
+    expect(followed.code).toBe(0)
+    expect(followed.outputs).toMatchObject({
+      result: 'succeeded',
+      'task-id': taskId,
+      'staging-state': 'ready',
+    })
+    expect(sim().state.staging.get('1001')?.status).toBe('ready')
+    expect(sentTo(sim(), 'POST', '/sites/1001/staging')).toHaveLength(1)
+  })
+})

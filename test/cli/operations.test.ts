@@ -252,3 +252,24 @@ describe('several sites', () => {
     expect(changes().map((q) => q.path)).toEqual(['/v2/sites/2001/staging'])
   })
 })
+
+describe('status (issue 11)', () => {
+  test('status reads the staging environment: exit 0, staging-state in --json', async () => {
+    const r = await runCli(['status', '--site-id', WITH_STAGING, '--json'], { env: env() })
+    expect(r.code).toBe(0)
+    const json = JSON.parse(r.stdout) as { result: string; stagingState: string }
+    expect(json).toMatchObject({ result: 'succeeded', stagingState: 'ready' })
+    expect(changes()).toEqual([])
+  })
+  test('--no-wait, then status --task-id follows the job to its end', async () => {
+    sim.setOptions({ durationsMs: { create: 1200 } })
+    const first = await runCli(['create', '--site-id', ELIGIBLE, '--no-wait', '--json'], { env: env() })
+    expect(first.code).toBe(0)
+    const { taskId } = JSON.parse(first.stdout) as { taskId: string }
+    expect(first.stderr).toContain(`site-staging status --site-id ${ELIGIBLE} --task-id ${taskId}`)
+    const r = await runCli(['status', '--site-id', ELIGIBLE, '--task-id', taskId], { env: env() })
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(/Staging status succeeded \(site 1001\)/)
+    expect(sim.state.staging.get(ELIGIBLE)?.status).toBe('ready')
+  })
+})

@@ -579,3 +579,140 @@ describe('evidence before success (contract §3, r2)', () => {
     expect(result.result).toBe('accepted')
   })
 })
+
+describe('status: read-only (issue 11)', () => {
+  const status = (over: Partial<Config> = {}) => run({ operation: 'status', ...over })
+  it('reads a ready staging environment: state, id and URL; only GETs', async () => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(
+        200,
+        envelope({ status: 'ready', staging_site_id: 's-1001', staging_url: 'https://s.example.test' }),
+      )
+    const { result } = await status()
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      stagingState: 'ready',
+      stagingSiteId: 's-1001',
+      stagingUrl: 'https://s.example.test',
+    })
+    expect(result.sent).toEqual([])
+  })
+  it('no staging environment is a state, not a failure', async () => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(404, envelope(null, 'Site 1001 has no staging environment.', false))
+    const { result } = await status()
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      stagingState: 'none',
+      message: 'Site 1001 has no staging environment.',
+    })
+  })
+  it('busy while a job runs', async () => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'syncing' }))
+    expect((await status()).result.stagingState).toBe('busy')
+  })
+  it('a service without the probe (405): state unknown, failed, saying to follow a task instead', async () => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(405, { message: 'The GET method is not supported for route api/v2/sites/1001/staging.' })
+    const { result } = await status()
+    expect(result).toMatchObject({ result: 'failed', stagingState: 'unknown' })
+    expect(result.error?.hint).toMatch(/task-id/)
+  })
+  it('with task-id, follows that job to its end like any operation, then reads the state', async () => {
+    api()
+      .get('/v2/tasks/abc123/status')
+      .reply(200, envelope({ status: 'in_progress', percentage_complete: '40.00' }))
+    api()
+      .get('/v2/tasks/abc123/status')
+      .reply(200, envelope({ status: 0 }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'ready', staging_site_id: 's-1001' }))
+    const { result } = await status({ taskId: 'abc123' })
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      taskId: 'abc123',
+      stagingState: 'ready',
+      stagingSiteId: 's-1001',
+    })
+    expect(result.sent).toEqual([])
+  })
+  it('with task-id, a failed job fails with its reason', async () => {
+    api()
+      .get('/v2/tasks/abc123/status')
+      .reply(200, envelope({ status: 'failure', comment: 'Error: quota' }))
+    const { result } = await status({ taskId: 'abc123' })
+    expect(result).toMatchObject({ result: 'failed', message: 'quota' })
+  })
+  it('with task-id and wait: false, one look: a running job is reported with the step to check again', async () => {
+    api()
+      .get('/v2/tasks/abc123/status')
+      .reply(200, envelope({ status: 'running', percentage_complete: '12' }))
+    const { result } = await status({ taskId: 'abc123', wait: false })
+    expect(result).toMatchObject({ result: 'succeeded', stagingState: 'busy' })
+    expect(result.summary).toMatch(/still running \(12%\)/)
+    expect(result.summary).toMatch(/task-id: abc123/)
+  })
+  it('with task-id, times out like any operation', async () => {
+    api()
+      .get('/v2/tasks/abc123/status')
+      .times(1000)
+      .reply(200, envelope({ status: 'running' }))
+    const { result } = await status({ taskId: 'abc123', timeoutMs: 60_000 })
+    expect(result.result).toBe('timed-out')
+  })
+})
+
+describe('every "check later" names the exact step (issue 11)', () => {
+  it('wait: false', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't77' }))
+    const { result } = await run({ operation: 'pull', wait: false })
+    expect(result.result).toBe('accepted')
+    expect(result.summary).toContain('operation: status, site-id: 1001, task-id: t77')
+    expect(result.summary).toContain('site-staging status --site-id 1001 --task-id t77')
+  })
+})
+
+describe('after a pull or push, staging is read once for its id and URL (issue 11)', () => {
+  it('push: one GET fills staging-site-id and staging-url', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'completed' }))
+    const probe = api()
+      .get('/v2/sites/1001/staging')
+      .reply(
+        200,
+        envelope({ status: 'ready', staging_site_id: 's-1001', staging_url: 'https://s.example.test' }),
+      )
+    const { result } = await run({ operation: 'push' })
+    expect(probe.isDone()).toBe(true)
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      stagingSiteId: 's-1001',
+      stagingUrl: 'https://s.example.test',
+    })
+  })
+  it('a failed read there changes nothing and costs one request, no retries', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'completed' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(503, envelope(null, 'down', false))
+    const { result } = await run({ operation: 'push' })
+    expect(result).toMatchObject({ result: 'succeeded', requests: 3, retries: 0, stagingUrl: null })
+  })
+})
