@@ -32125,7 +32125,7 @@ function renderComment(r, scrub, extras = {}) {
     lines.push(`### ${headline(r)}`, '');
     if (r.summary)
         lines.push(md(scrub(r.summary), MAX_MESSAGE_CHARS), '');
-    lines.push(`| Production site | \`${r.siteId}\` |`, '|---|---|');
+    lines.push(`| Production site | \`${r.siteId}\` |`, '|:--|:--|');
     lines.push(`| Operation | \`${r.operation}\` |`);
     lines.push(`| Result | ${ICON[r.result] ?? ''} ${r.result}${Number.isInteger(r.httpStatus) ? ` (HTTP ${r.httpStatus})` : ''} |`);
     if (removed)
@@ -32134,7 +32134,7 @@ function renderComment(r, scrub, extras = {}) {
         lines.push(`| Staging URL | ${url ? markdown_link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : ''} |`);
     if (r.stagingSiteId && !removed)
         lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`);
-    lines.push(`| Duration | ${Number(r.durationSeconds) || 0} s |`);
+    lines.push(`| Duration | ${duration(Number(r.durationSeconds) || 0)} |`);
     lines.push(`| Time | ${utcTime(r.startedAt)} |`);
     if (runUrl)
         lines.push(`| Run | [workflow run](${runUrl}) |`);
@@ -44542,7 +44542,8 @@ const MAX_DETAIL_SITES = 200;
 /**
  * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
  * what happened in one sentence, then a short table (one site: a definition table whose first row is
- * the site; several: one row a site, five columns, details below), the server's words, what to do,
+ * the site; several: one row a site, five columns, then the sites that did not succeed), the server's
+ * words, what to do,
  * warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
  * MAX_SUMMARY_BYTES.
  */
@@ -44572,7 +44573,7 @@ function renderSummary(results) {
 function single(r, out) {
     if (r.summary)
         out.push(md(r.summary), '');
-    out.push(`| Production site | ${code(r.siteId)} |`, '|---|---|');
+    out.push(`| Production site | ${code(r.siteId)} |`, '|:--|:--|');
     out.push(`| Result | ${ICON[r.result]} ${r.result} |`);
     if (r.stagingState)
         out.push(`| Staging state | ${r.stagingState} |`);
@@ -44600,13 +44601,12 @@ function batch(results, out) {
             break;
     }
     out.push('');
-    // Details: every site that did not simply succeed, then the rest while room is left.
-    const order = [
-        ...results.filter((r) => r.result !== 'succeeded'),
-        ...results.filter((r) => r.result === 'succeeded'),
-    ];
+    // Details for every site that did not simply succeed: the table says the rest.
+    const order = results.filter((r) => r.result !== 'succeeded');
+    if (order.length === 0)
+        return;
     const shown = order.slice(0, MAX_DETAIL_SITES);
-    out.push('### Per site', '');
+    out.push('### Sites that need a look', '');
     for (const r of shown) {
         const parts = [`- **${md(r.siteId)}** ${ICON[r.result]} ${md(r.summary || r.result)}`];
         if (r.message && !r.summary.includes(r.message))
@@ -44618,7 +44618,7 @@ function batch(results, out) {
         sentNote(r, '  ', out);
     }
     if (order.length > shown.length)
-        out.push('', `… and ${order.length - shown.length} more sites that succeeded: see the \`results\` output.`);
+        out.push('', `… and ${order.length - shown.length} more: see the \`results\` output.`);
     out.push('');
 }
 function readiness(r) {

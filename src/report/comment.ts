@@ -1,5 +1,5 @@
 import type { Result } from '../types.js'
-import { ICON, code, link, md, safeHttpUrl } from './markdown.js'
+import { ICON, code, duration, link, md, safeHttpUrl } from './markdown.js'
 
 /**
  * The pull-request comment's body (`pr-comment: true`), rendered purely: a Result in, Markdown out.
@@ -78,7 +78,7 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
   if (url && !removed) lines.push(`${URL_MARK_OPEN}${url}${URL_MARK_CLOSE}`)
   lines.push(`### ${headline(r)}`, '')
   if (r.summary) lines.push(md(scrub(r.summary), MAX_MESSAGE_CHARS), '')
-  lines.push(`| Production site | \`${r.siteId}\` |`, '|---|---|')
+  lines.push(`| Production site | \`${r.siteId}\` |`, '|:--|:--|')
   lines.push(`| Operation | \`${r.operation}\` |`)
   lines.push(
     `| Result | ${ICON[r.result] ?? ''} ${r.result}${Number.isInteger(r.httpStatus) ? ` (HTTP ${r.httpStatus})` : ''} |`,
@@ -86,7 +86,7 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
   if (removed) lines.push('| Staging URL | — (removed) |')
   else lines.push(`| Staging URL | ${url ? link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : ''} |`)
   if (r.stagingSiteId && !removed) lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`)
-  lines.push(`| Duration | ${Number(r.durationSeconds) || 0} s |`)
+  lines.push(`| Duration | ${duration(Number(r.durationSeconds) || 0)} |`)
   lines.push(`| Time | ${utcTime(r.startedAt)} |`)
   if (runUrl) lines.push(`| Run | [workflow run](${runUrl}) |`)
   lines.push('')

@@ -12,7 +12,8 @@ const MAX_DETAIL_SITES = 200
 /**
  * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
  * what happened in one sentence, then a short table (one site: a definition table whose first row is
- * the site; several: one row a site, five columns, details below), the server's words, what to do,
+ * the site; several: one row a site, five columns, then the sites that did not succeed), the server's
+ * words, what to do,
  * warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
  * MAX_SUMMARY_BYTES.
  */
@@ -39,7 +40,7 @@ export function renderSummary(results: Result[]): string {
 
 function single(r: Result, out: Bounded): void {
   if (r.summary) out.push(md(r.summary), '')
-  out.push(`| Production site | ${code(r.siteId)} |`, '|---|---|')
+  out.push(`| Production site | ${code(r.siteId)} |`, '|:--|:--|')
   out.push(`| Result | ${ICON[r.result]} ${r.result} |`)
   if (r.stagingState) out.push(`| Staging state | ${r.stagingState} |`)
   if (r.stagingUrl || r.operation !== 'delete')
@@ -61,13 +62,11 @@ function batch(results: Result[], out: Bounded): void {
     if (!out.push(row)) break
   }
   out.push('')
-  // Details: every site that did not simply succeed, then the rest while room is left.
-  const order = [
-    ...results.filter((r) => r.result !== 'succeeded'),
-    ...results.filter((r) => r.result === 'succeeded'),
-  ]
+  // Details for every site that did not simply succeed: the table says the rest.
+  const order = results.filter((r) => r.result !== 'succeeded')
+  if (order.length === 0) return
   const shown = order.slice(0, MAX_DETAIL_SITES)
-  out.push('### Per site', '')
+  out.push('### Sites that need a look', '')
   for (const r of shown) {
     const parts = [`- **${md(r.siteId)}** ${ICON[r.result]} ${md(r.summary || r.result)}`]
     if (r.message && !r.summary.includes(r.message)) parts.push(` The server said: “${md(r.message)}”`)
@@ -76,10 +75,7 @@ function batch(results: Result[], out: Bounded): void {
     sentNote(r, '  ', out)
   }
   if (order.length > shown.length)
-    out.push(
-      '',
-      `… and ${order.length - shown.length} more sites that succeeded: see the \`results\` output.`,
-    )
+    out.push('', `… and ${order.length - shown.length} more: see the \`results\` output.`)
   out.push('')
 }
 

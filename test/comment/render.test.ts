@@ -44,7 +44,7 @@ describe('renderComment', () => {
     expect(body).toContain(
       '| Staging URL | [https://staging-1001.example.test](https://staging-1001.example.test) |',
     )
-    expect(body).toContain('| Duration | 12.5 s |')
+    expect(body).toContain('| Duration | 12.5s |')
     expect(body).toContain('| Time | 2025-01-15 09:30:05 UTC |')
     expect(body).toContain('| Run | [workflow run](https://github.com/o/r/actions/runs/9) |')
     expect(body).toContain('> **The server said:** Staging site creation started.')

@@ -28,7 +28,7 @@ describe('the job summary, one site (issue 11)', () => {
     expect(lines[0]).toBe('## ✅ Staging create: succeeded')
     expect(md).toContain('Staging created in 2m 31s.')
     expect(rows(md)[0]).toBe('| Production site | `1001` |')
-    expect(rows(md)[1]).toBe('|---|---|')
+    expect(rows(md)[1]).toBe('|:--|:--|')
     expect(md).not.toMatch(/^\|\s*\|\s*\|$/m)
   })
   it("quotes the server's acceptance message as the server's", () => {
@@ -58,8 +58,9 @@ describe('the job summary, several sites (issue 11)', () => {
     const table = rows(md)
     expect(table[0]!.split('|').length - 2).toBeLessThanOrEqual(6)
     expect(table).toHaveLength(2 + batch.length)
-    expect(md).toContain('### Per site')
-    expect(md.indexOf('Skipped: no staging.')).toBeGreaterThan(md.indexOf('### Per site'))
+    expect(md).toContain('### Sites that need a look')
+    expect(md.indexOf('Skipped: no staging.')).toBeGreaterThan(md.indexOf('### Sites that need a look'))
+    expect(md).not.toMatch(/\*\*100\*\* ✅/)
   })
 })
 
