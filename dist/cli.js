@@ -29269,7 +29269,7 @@ const PASSED_THROUGH = [
 const SOURCE = {
     'api-token': 'STAGING_API_TOKEN',
     'api-url': '--api-url (or STAGING_API_URL)',
-    operation: 'the operation',
+    operation: 'operation',
 };
 function parse(argv) {
     const tokenFlag = argv.find((a) => /^--?(api-?)?token(=|$)/i.test(a));
@@ -29288,9 +29288,11 @@ function parse(argv) {
     }
     catch (e) {
         const message = e.message;
-        const flag = /'(--?[^'\s]+)'/.exec(message)?.[1];
-        const near = flag ? (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .didYouMean */ .au)(flag.replace(/^--?/, '').replace(/=.*/, ''), Object.keys(OPTIONS)) : '';
-        throw new UsageError(`${message}${near.replace(/"([^"]+)"/, '"--$1"')}`);
+        const unknown = /^Unknown option '(--?[^'\s]+)'/.exec(message)?.[1];
+        if (!unknown)
+            throw new UsageError(message);
+        const near = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .didYouMean */ .au)(unknown.replace(/^--?/, '').replace(/=.*/, ''), Object.keys(OPTIONS));
+        throw new UsageError(`unknown flag ${unknown}${near.replace(/"([^"]+)"/, '"--$1"')}`);
     }
     return parsed;
 }
@@ -29873,7 +29875,7 @@ const choice = (values, aliases = {}) => zod__WEBPACK_IMPORTED_MODULE_1__/* .str
         return value;
     ctx.addIssue({
         code: 'custom',
-        message: `must be one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
+        message: `"${text.slice(0, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
     });
     return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
 });
@@ -29960,7 +29962,7 @@ const token = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v,
     else if (/^bearer\s/i.test(t))
         ctx.addIssue({
             code: 'custom',
-            message: 'starts with "Bearer ": drop the Bearer prefix, the action adds it (store the bare token as the secret)',
+            message: 'starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token as the secret)',
         });
     else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
         ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });

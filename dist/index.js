@@ -44240,7 +44240,7 @@ const choice = (values, aliases = {}) => schemas_string().transform((v, ctx) => 
         return value;
     ctx.addIssue({
         code: 'custom',
-        message: `must be one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
+        message: `"${text.slice(0, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
     });
     return NEVER;
 });
@@ -44327,7 +44327,7 @@ const token = schemas_string().transform((v, ctx) => {
     else if (/^bearer\s/i.test(t))
         ctx.addIssue({
             code: 'custom',
-            message: 'starts with "Bearer ": drop the Bearer prefix, the action adds it (store the bare token as the secret)',
+            message: 'starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token as the secret)',
         });
     else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
         ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });

@@ -112,7 +112,7 @@ const PASSED_THROUGH: InputName[] = [
 const SOURCE: Partial<Record<InputName, string>> = {
   'api-token': 'STAGING_API_TOKEN',
   'api-url': '--api-url (or STAGING_API_URL)',
-  operation: 'the operation',
+  operation: 'operation',
 }
 
 type Parsed = ReturnType<typeof parse>
@@ -135,9 +135,10 @@ function parse(argv: string[]) {
     })
   } catch (e) {
     const message = (e as Error).message
-    const flag = /'(--?[^'\s]+)'/.exec(message)?.[1]
-    const near = flag ? didYouMean(flag.replace(/^--?/, '').replace(/=.*/, ''), Object.keys(OPTIONS)) : ''
-    throw new UsageError(`${message}${near.replace(/"([^"]+)"/, '"--$1"')}`)
+    const unknown = /^Unknown option '(--?[^'\s]+)'/.exec(message)?.[1]
+    if (!unknown) throw new UsageError(message)
+    const near = didYouMean(unknown.replace(/^--?/, '').replace(/=.*/, ''), Object.keys(OPTIONS))
+    throw new UsageError(`unknown flag ${unknown}${near.replace(/"([^"]+)"/, '"--$1"')}`)
   }
   return parsed
 }

@@ -67,7 +67,7 @@ const choice = <T extends string>(values: readonly T[], aliases: Record<string, 
     if ((values as readonly string[]).includes(value)) return value as T
     ctx.addIssue({
       code: 'custom',
-      message: `must be one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
+      message: `"${text.slice(0, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
     })
     return z.NEVER
   })
@@ -168,7 +168,7 @@ const token = z.string().transform((v, ctx) => {
     ctx.addIssue({
       code: 'custom',
       message:
-        'starts with "Bearer ": drop the Bearer prefix, the action adds it (store the bare token as the secret)',
+        'starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token as the secret)',
     })
   else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
     ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' })

@@ -48,7 +48,7 @@ describe('parseConfig', () => {
     ])
   })
   it.each([
-    ['operation', { operation: 'destroy' }, /must be one of create, pull, push, delete/],
+    ['operation', { operation: 'destroy' }, /"destroy" is not one of create, pull, push, delete, status/],
     ['site-id', { 'site-id': '../1001' }, /not a site id/],
     ['site-id', { 'site-id': '1001/staging' }, /not a site id/],
     ['site-id', { 'site-id': 'https://evil.example/1' }, /not a site id/],
