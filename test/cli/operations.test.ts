@@ -27,7 +27,7 @@ beforeEach(() => sim.reset())
 
 const env = (extra: Record<string, string> = {}) => ({
   STAGING_API_TOKEN: TOKEN,
-  STAGING_API_URL: sim.url,
+  STAGING_API_URL: sim.apiUrl,
   ...extra,
 })
 const changes = () => sim.requests.filter((r) => r.method !== 'GET')
@@ -46,7 +46,7 @@ describe('each operation against the simulator', () => {
   test('create: waits, progress on stderr, nothing on stdout, exit 0', async () => {
     const r = await runCli(['create', '--site-id', ELIGIBLE], { env: env() })
     expect(r.stderr).toContain('Waiting for the create job')
-    expect(r.stderr).toMatch(/^Staging URL: https:\/\/staging-1001\.sim\.test$/m)
+    expect(r.stderr.split('\n')).toContain(`Staging URL: ${sim.url}/staging-sites/s-1001/`)
     expect(r.stderr).toMatch(/^Staging create succeeded: /m)
     expect(r.stdout).toBe('')
     expect(r.code).toBe(0)
@@ -62,7 +62,7 @@ describe('each operation against the simulator', () => {
       siteId: '1001',
       result: 'succeeded',
       httpStatus: expect.any(Number),
-      stagingUrl: 'https://staging-1001.sim.test',
+      stagingUrl: `${sim.url}/staging-sites/s-1001/`,
       sent: ['POST /v2/sites/1001/staging -> 202'],
       error: null,
     })
@@ -133,7 +133,7 @@ describe('policies and modes: the same core as the action', () => {
     expect(skipped.code).toBe(0)
     expect(JSON.parse(skipped.stdout)).toMatchObject({
       result: 'skipped',
-      stagingUrl: 'https://staging-1002.sim.test',
+      stagingUrl: `${sim.url}/staging-sites/s-1002/`,
     })
   })
 
@@ -159,7 +159,7 @@ describe('policies and modes: the same core as the action', () => {
   })
 
   test('--api-url wins over STAGING_API_URL', async () => {
-    const r = await runCli(['pull', '--site-id', WITH_STAGING, '--api-url', sim.url], {
+    const r = await runCli(['pull', '--site-id', WITH_STAGING, '--api-url', sim.apiUrl], {
       env: env({ STAGING_API_URL: 'http://127.0.0.1:9/nothing-here' }),
     })
     expect(r.code).toBe(0)
