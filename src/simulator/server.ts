@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net'
 import { ADMIN_PREFIX, handleAdmin, type AdminTarget } from './admin.js'
 import { tokenOf } from './api.js'
+import { JobTicker } from './ticker.js'
 import { ConnectionCounter } from './connections.js'
 import { realClock } from './clock.js'
 import { createApiCore, type ApiCore } from './core.js'
@@ -109,28 +110,8 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
   /** Wakers of requests sleeping on a latency fault: stop() wakes them so nothing is left pending. */
   const sleepers = new Set<() => void>()
   let stopped = false
-  let tick: NodeJS.Timeout | null = null
-  let tickAt: number | null = null
-
-  /** Keeps one timer for the next job that ends, so the state moves without a request. */
-  function schedule(): void {
-    const due = stopped ? null : core.nextDueAt()
-    if (due === tickAt) return
-    if (tick) clearTimeout(tick)
-    tick = null
-    tickAt = due
-    if (due === null) return
-    tick = setTimeout(
-      () => {
-        tick = null
-        tickAt = null
-        core.settle()
-        schedule()
-      },
-      Math.max(0, due - Date.now()),
-    )
-    tick.unref()
-  }
+  const ticker = new JobTicker(core)
+  const schedule = (): void => ticker.schedule()
 
   function reset(): void {
     core.reset()
@@ -176,6 +157,8 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
   }
 
   async function onSite(req: IncomingMessage, res: ServerResponse, method: string, rawPath: string) {
+    await readBody(req).catch(() => '')
+    // Recorded and answered in the same tick: `at` is the time the answer was decided at.
     const record: SiteRequestRecord = {
       method,
       path: rawPath,
@@ -185,7 +168,6 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
     }
     if (req.headers.authorization !== undefined) record.authorization = req.headers.authorization
     siteRequests.push(record)
-    await readBody(req).catch(() => '')
     const { response } = core.respond({ method, path: rawPath, headers: req.headers })
     record.status = response.status
     send(res, response)
@@ -291,7 +273,7 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
   function stop(): Promise<void> {
     stopping ??= new Promise<void>((resolve) => {
       stopped = true
-      schedule()
+      ticker.stop()
       for (const wake of [...sleepers]) wake()
       server.close(() => resolve())
       for (const socket of sockets) socket.destroy()

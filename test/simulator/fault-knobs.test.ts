@@ -133,10 +133,11 @@ describe('patch', () => {
 describe('hang with process', () => {
   it('processes the request, then never answers', async () => {
     sim.addFault({ method: 'POST', path: '/staging/push', hang: true, process: true })
-    const attempt = call(sim, 'POST', '/v2/sites/1002/staging/push', { timeoutMs: 400 })
-    await expect(attempt).rejects.toThrow()
-    expect(sim.requests[0]).toMatchObject({ status: 'hung', processed: true, faulted: true })
+    const attempt = call(sim, 'POST', '/v2/sites/1002/staging/push', { timeoutMs: 1500 })
+    await until(() => sim.requests[0]?.status === 'hung')
+    expect(sim.requests[0]).toMatchObject({ processed: true, faulted: true })
     expect(sim.state.tasks.size).toBe(1)
+    await expect(attempt).rejects.toThrow()
     await until(() => sim.state.purges.length === 1)
   })
 
