@@ -57,7 +57,7 @@ describe('several sites in one step', () => {
   it('respects concurrency: never more jobs at once than allowed', async () => {
     const sites = ['1001', '1003']
     for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${sim().url}/v2/sites`, {
+      const res = await fetch(`${sim().apiUrl}/v2/sites`, {
         method: 'POST',
         headers: {
           authorization: `Bearer sim-rw-token-0123456789abcdef`,

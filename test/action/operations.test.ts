@@ -19,7 +19,7 @@ describe('the four operations, end to end (dist/index.js against the simulator)'
       result: 'succeeded',
       'http-status': '202',
       'staging-site-id': 's-1001',
-      'staging-url': 'https://staging-1001.sim.test',
+      'staging-url': `${sim().url}/staging-sites/s-1001/`,
       retries: '0',
     })
     expect(run.outputs['task-id']).toMatch(/^[0-9a-f]{12}$/)
@@ -28,9 +28,8 @@ describe('the four operations, end to end (dist/index.js against the simulator)'
     expect(sim().state.staging.get('1001')?.status).toBe('ready')
     expect(sim().state.outbox).toHaveLength(1)
     expect(run.summary).toContain('| Result | ✅ succeeded |')
-    expect(run.summary).toContain(
-      '| Staging URL | [https://staging-1001.sim.test](https://staging-1001.sim.test) |',
-    )
+    const url = `${sim().url}/staging-sites/s-1001/`
+    expect(run.summary).toContain(`| Staging URL | [${url}](${url}) |`)
     // Exactly the headers of the spec.
     const post = sentTo(sim(), 'POST', '/sites/1001/staging')[0]!
     expect(post.contentType).toBe('application/json')
@@ -130,7 +129,7 @@ describe('policies', () => {
   })
   it('if-busy: wait waits for the running pull, then pushes once', async () => {
     sim().setOptions({ durationsMs: { pull: 2500 } })
-    const busy = await fetch(`${sim().url}/v2/sites/1002/staging/reset`, {
+    const busy = await fetch(`${sim().apiUrl}/v2/sites/1002/staging/reset`, {
       method: 'POST',
       headers: { authorization: `Bearer ${RW}`, 'content-type': 'application/json' },
     })
@@ -144,7 +143,7 @@ describe('policies', () => {
   })
   it('if-busy: fail fails at once with 409', async () => {
     sim().setOptions({ durationsMs: { pull: 3000 } })
-    await fetch(`${sim().url}/v2/sites/1002/staging/reset`, {
+    await fetch(`${sim().apiUrl}/v2/sites/1002/staging/reset`, {
       method: 'POST',
       headers: { authorization: `Bearer ${RW}`, 'content-type': 'application/json' },
     })
@@ -163,7 +162,7 @@ describe('policies', () => {
     expect(run.code).toBe(0)
     expect(run.outputs.result).toBe('dry-run')
     expect(sim().requests.every((r) => r.method === 'GET')).toBe(true)
-    expect(run.stdout).toContain(`POST ${sim().url}/v2/sites/1002/staging/push`)
+    expect(run.stdout).toContain(`POST ${sim().apiUrl}/v2/sites/1002/staging/push`)
   })
 })
 

@@ -27,7 +27,7 @@ beforeEach(() => sim.reset())
 
 const env = (extra: Record<string, string> = {}) => ({
   STAGING_API_TOKEN: TOKEN,
-  STAGING_API_URL: sim.url,
+  STAGING_API_URL: sim.apiUrl,
   ...extra,
 })
 
@@ -49,7 +49,6 @@ describe('exit 2: bad usage or input, nothing sent', () => {
       /unknown flag --sit-id \(did you mean "--site-id"\?\)/,
     ],
     ['mistyped operation', ['pul', '--site-id', '1001'], undefined, /did you mean "pull"/],
-    ,
     ['no site id', ['create'], undefined, /--site-id: is required/],
     ['a bad site id', ['create', '--site-id', '../1001'], undefined, /--site-id: .*is not a site id/],
     [
@@ -87,7 +86,9 @@ describe('exit 2: bad usage or input, nothing sent', () => {
   })
 
   test('the token missing from the environment', async () => {
-    const r = await runCli(['create', '--site-id', '1001', '--json'], { env: { STAGING_API_URL: sim.url } })
+    const r = await runCli(['create', '--site-id', '1001', '--json'], {
+      env: { STAGING_API_URL: sim.apiUrl },
+    })
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/STAGING_API_TOKEN is not set/)
     expect(r.stdout).toBe('')
