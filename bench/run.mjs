@@ -28,7 +28,15 @@ const started = Date.now()
 
 // ------------------------------------------------------------------------------ settings
 
-const CURVES = ['linear', 'nonlinear', 'backloaded', 'frontloaded', 'stuck-then-jump', 'stalled-middle', 'none']
+const CURVES = [
+  'linear',
+  'nonlinear',
+  'backloaded',
+  'frontloaded',
+  'stuck-then-jump',
+  'stalled-middle',
+  'none',
+]
 const HONEST = ['linear', 'nonlinear']
 const MIN = 60_000
 const LENGTHS = QUICK ? [20_000, 3 * MIN] : [20_000, 3 * MIN, 15 * MIN, 60 * MIN]
@@ -65,7 +73,8 @@ const pct = (values, p) => {
 }
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length
 const sec = (ms) => (ms >= 100_000 ? `${(ms / 1000).toFixed(0)} s` : `${(ms / 1000).toFixed(2)} s`)
-const dur = (ms) => (ms >= 3_600_000 ? `${ms / 3_600_000} h` : ms >= MIN ? `${ms / MIN} min` : `${ms / 1000} s`)
+const dur = (ms) =>
+  ms >= 3_600_000 ? `${ms / 3_600_000} h` : ms >= MIN ? `${ms / MIN} min` : `${ms / 1000} s`
 const mark = (ok) => (ok ? '✅' : '❌')
 const jobLength = (nominalMs, i) => Math.round(nominalMs * (0.85 + 0.3 * ((i * 0.6180339887 + 0.31) % 1)))
 
@@ -114,7 +123,11 @@ async function virtual(harness, scenarios) {
       .filter((c) => c.length > 0)
       .map((chunk) =>
         promisify(execFile)(process.execPath, [harness, JSON.stringify(chunk)], { maxBuffer: 1 << 28 }).then(
-          ({ stdout }) => stdout.trim().split('\n').map((l) => JSON.parse(l)),
+          ({ stdout }) =>
+            stdout
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l)),
         ),
       ),
   )
@@ -165,14 +178,19 @@ async function realWaiting(lengthMs, curve, jobs) {
     const jobsOut = []
     for (const { task, action } of runs) {
       const run = await action
-      if (run.outputs.result !== 'succeeded') throw new Error(`a ${curve} job ${run.outputs.result}:\n${run.log}`)
+      if (run.outputs.result !== 'succeeded')
+        throw new Error(`a ${curve} job ${run.outputs.result}:\n${run.log}`)
       jobsOut.push({ task, run })
     }
     requests.push(...(await sim.admin('requests')))
     return jobsOut.map(({ task, run }) => {
-      const polls = requests.filter((r) => r.method === 'GET' && r.path.startsWith(`/v2/tasks/${task.id}/status`))
+      const polls = requests.filter(
+        (r) => r.method === 'GET' && r.path.startsWith(`/v2/tasks/${task.id}/status`),
+      )
       const seen = polls.find((r) => r.at >= task.ends_at)
-      const mine = requests.filter((r) => r.at >= task.started_at - 5000 && r.path.includes(`/${task.site_id}/`))
+      const mine = requests.filter(
+        (r) => r.at >= task.started_at - 5000 && r.path.includes(`/${task.site_id}/`),
+      )
       return {
         durationMs: task.duration_ms,
         lateMs: seen.at - task.ends_at,
@@ -275,7 +293,8 @@ async function coldStart() {
         'if-missing': 'skip',
         'api-url': `http://127.0.0.1:${server.address().port}`,
       })
-      if (run.outputs.result !== 'skipped') throw new Error(`cold-start run: ${run.outputs.result}\n${run.log}`)
+      if (run.outputs.result !== 'skipped')
+        throw new Error(`cold-start run: ${run.outputs.result}\n${run.log}`)
       samples.push(firstAt - run.spawnedAt)
     }
     return samples
@@ -297,12 +316,21 @@ const realWaitingRows = Promise.all(
   REAL_ROWS.map(async ([lengthMs, curves]) => {
     const rows = []
     // One curve after the other within a length: at most REAL_JOBS actions at once per length.
-    for (const curve of curves) rows.push({ lengthMs, curve, jobs: await realWaiting(lengthMs, curve, REAL_JOBS) })
+    for (const curve of curves)
+      rows.push({ lengthMs, curve, jobs: await realWaiting(lengthMs, curve, REAL_JOBS) })
     return rows
   }),
 ).then((r) => r.flat())
 const realManyRows = (async () => {
-  const rows = [await realMany({ sites: 20, jobMs: 20_000, limit: LIMIT, windowMs: WINDOW_MS, concurrency: DEFAULT_CONCURRENCY })]
+  const rows = [
+    await realMany({
+      sites: 20,
+      jobMs: 20_000,
+      limit: LIMIT,
+      windowMs: WINDOW_MS,
+      concurrency: DEFAULT_CONCURRENCY,
+    }),
+  ]
   if (!QUICK)
     rows.push(
       await realMany({
@@ -321,14 +349,31 @@ const [realWait, realManyOut] = await Promise.all([realWaitingRows, realManyRows
 log('  virtual time: waiting (every curve and length) and many sites (several concurrencies)')
 const waitingScenarios = []
 for (const lengthMs of LENGTHS)
-  for (const mode of CURVES) waitingScenarios.push({ kind: 'waiting', mode, lengthMs, jobs: VIRTUAL_JOBS, rttMs: RTT_MS })
+  for (const mode of CURVES)
+    waitingScenarios.push({ kind: 'waiting', mode, lengthMs, jobs: VIRTUAL_JOBS, rttMs: RTT_MS })
 const manyScenarios = []
 for (const sites of SITES)
   for (const jobMs of JOB_LENGTHS)
     for (const concurrency of [...new Set([4, 20, DEFAULT_CONCURRENCY, sites])].filter((c) => c <= sites))
-      manyScenarios.push({ kind: 'many', sites, jobMs, limit: LIMIT, windowMs: WINDOW_MS, concurrency, rttMs: RTT_MS })
+      manyScenarios.push({
+        kind: 'many',
+        sites,
+        jobMs,
+        limit: LIMIT,
+        windowMs: WINDOW_MS,
+        concurrency,
+        rttMs: RTT_MS,
+      })
 if (!QUICK)
-  manyScenarios.push({ kind: 'many', sites: 1000, jobMs: 20_000, limit: LIMIT, windowMs: WINDOW_MS, concurrency: 1000, rttMs: RTT_MS })
+  manyScenarios.push({
+    kind: 'many',
+    sites: 1000,
+    jobMs: 20_000,
+    limit: LIMIT,
+    windowMs: WINDOW_MS,
+    concurrency: 1000,
+    rttMs: RTT_MS,
+  })
 const virtualOut = await virtual(harness, [...waitingScenarios, ...manyScenarios])
 const virtualWait = virtualOut.filter((o) => o.scenario.kind === 'waiting')
 const virtualMany = virtualOut.filter((o) => o.scenario.kind === 'many')
@@ -368,10 +413,27 @@ function waitingRow(lengthMs, curve, jobs) {
     meanCalls,
     maxCalls: Math.max(...calls),
     product,
-    same: { p95: pct(same.map((s) => s.lateMs), 95), calls: mean(same.map((s) => s.calls)) },
+    same: {
+      p95: pct(
+        same.map((s) => s.lateMs),
+        95,
+      ),
+      calls: mean(same.map((s) => s.calls)),
+    },
     baselines: BASELINES.map((interval) => {
       const b = fixedPolling(durations, interval)
-      return { interval, p50: pct(b.map((x) => x.lateMs), 50), p95: pct(b.map((x) => x.lateMs), 95), calls: mean(b.map((x) => x.calls)) }
+      return {
+        interval,
+        p50: pct(
+          b.map((x) => x.lateMs),
+          50,
+        ),
+        p95: pct(
+          b.map((x) => x.lateMs),
+          95,
+        ),
+        calls: mean(b.map((x) => x.calls)),
+      }
     }),
     checks,
   }
@@ -409,7 +471,9 @@ function manyRow(sites, jobMs) {
   const runs = virtualMany.filter((m) => m.scenario.sites === sites && m.scenario.jobMs === jobMs)
   const lb = lowerBound(sites, jobMs)
   const ok = (m) => m.succeeded === sites && m.refused429 === 0 && m.makespanMs <= 1.2 * lb
-  const def = runs.find((m) => m.scenario.concurrency === Math.min(DEFAULT_CONCURRENCY, sites)) ?? runs.find((m) => m.scenario.concurrency === sites)
+  const def =
+    runs.find((m) => m.scenario.concurrency === Math.min(DEFAULT_CONCURRENCY, sites)) ??
+    runs.find((m) => m.scenario.concurrency === sites)
   const best = [...runs].sort((a, b) => a.makespanMs - b.makespanMs)[0]
   return { sites, jobMs, lb, runs, def, best, ok }
 }
@@ -426,8 +490,16 @@ for (const r of manyRows) {
     .join(' · ')
   const okDef = r.ok(r.def)
   const okBest = r.ok(r.best)
-  target(`Many sites: ${r.sites} sites of ${dur(r.jobMs)} jobs at the best concurrency within 1.2× the bound`, okBest, '')
-  target(`Many sites: ${r.sites} sites of ${dur(r.jobMs)} jobs at the default concurrency within 1.2× the bound`, okDef, '')
+  target(
+    `Many sites: ${r.sites} sites of ${dur(r.jobMs)} jobs at the best concurrency within 1.2× the bound`,
+    okBest,
+    '',
+  )
+  target(
+    `Many sites: ${r.sites} sites of ${dur(r.jobMs)} jobs at the default concurrency within 1.2× the bound`,
+    okDef,
+    '',
+  )
   manyLines.push(
     `| ${r.sites} | ${dur(r.jobMs)} | ${sec(r.lb)} | ${all} | ${mark(okDef)} ${(r.def.makespanMs / r.lb).toFixed(2)}× | ${r.best.scenario.concurrency}: ${(r.best.makespanMs / r.lb).toFixed(2)}× | ${r.best.requests} | ${r.runs.reduce((a, m) => a + m.refused429, 0)} | ${mark(okBest)} ≤ 1.2×, all ${r.best.succeeded}/${r.sites} succeeded |`,
   )
@@ -438,7 +510,11 @@ const thousand = virtualMany.find((m) => m.scenario.sites === 1000)
 const realManyLines = realManyOut.map((m) => {
   const lb = lowerBound(m.sites, m.jobMs, m.limit, m.windowMs)
   const ok = m.succeeded === m.sites && m.refused429 === 0 && m.makespanMs <= 1.2 * lb
-  target(`Many sites in real time: ${m.sites} sites${m.scale > 1 ? ` (time ×1/${m.scale})` : ''} within 1.2× the bound`, ok, '')
+  target(
+    `Many sites in real time: ${m.sites} sites${m.scale > 1 ? ` (time ×1/${m.scale})` : ''} within 1.2× the bound`,
+    ok,
+    '',
+  )
   return `| ${m.sites} | ${m.scale > 1 ? `${m.jobMs} ms (×1/${m.scale})` : dur(m.jobMs)} | ${m.limit} per ${m.windowMs / 1000} s | ${m.concurrency} | ${sec(lb)} | ${sec(m.makespanMs)} (${(m.makespanMs / lb).toFixed(2)}×) | ${m.succeeded}/${m.sites} | ${m.refused429} | ${m.requests} | ${m.connections ?? '?'} (${m.connections ? (m.requests / m.connections).toFixed(0) : '?'} requests each) | ${m.peakMiB ? `${m.peakMiB.toFixed(0)} MiB` : '?'} | ${mark(ok)} |`
 })
 const single = rRows.length ? realWait.flatMap((r) => r.jobs) : []
@@ -500,7 +576,7 @@ if (thousand)
 out.push(
   '### Many sites in real time, connections and memory',
   '',
-  'The bundled action against the simulator on loopback. The 1000-site row scales time by 1/10 (a 6 s window, 0.5 s jobs), so its bound is 198 s; the planner and the budget keep their own constants (a first poll after 1 s, for one), so scaled rows are a little harder than real ones. Connections are the action\'s own count (its debug line); memory is the action process\'s peak resident size.',
+  "The bundled action against the simulator on loopback. The 1000-site row scales time by 1/10 (a 6 s window, 0.5 s jobs), so its bound is 198 s; the planner and the budget keep their own constants (a first poll after 1 s, for one), so scaled rows are a little harder than real ones. Connections are the action's own count (its debug line); memory is the action process's peak resident size.",
   '',
   '| sites | job | limit | concurrency | lower bound | total | succeeded | 429s | requests | connections | memory | target |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -531,7 +607,11 @@ if (!QUICK) {
   const docPath = path.join(root, 'docs/benchmarks.md')
   const doc = readFileSync(docPath, 'utf8')
   const [begin, end] = ['<!-- bench:begin -->', '<!-- bench:end -->']
-  if (!doc.includes(begin) || !doc.includes(end)) throw new Error(`docs/benchmarks.md lacks its ${begin} ${end} markers`)
-  writeFileSync(docPath, `${doc.slice(0, doc.indexOf(begin) + begin.length)}\n${text}\n${doc.slice(doc.indexOf(end))}`)
+  if (!doc.includes(begin) || !doc.includes(end))
+    throw new Error(`docs/benchmarks.md lacks its ${begin} ${end} markers`)
+  writeFileSync(
+    docPath,
+    `${doc.slice(0, doc.indexOf(begin) + begin.length)}\n${text}\n${doc.slice(doc.indexOf(end))}`,
+  )
 }
 console.log(text)

@@ -18347,7 +18347,7 @@ const {
 } = __nccwpck_require__(9051)
 const { HeadersList } = __nccwpck_require__(660)
 const { Request, cloneRequest } = __nccwpck_require__(9967)
-const zlib = __nccwpck_require__(6141)
+const zlib = __nccwpck_require__(8522)
 const {
   bytesMatch,
   makePolicyContainer,
@@ -22291,7 +22291,7 @@ module.exports = {
 
 
 const { Transform } = __nccwpck_require__(7075)
-const zlib = __nccwpck_require__(6141)
+const zlib = __nccwpck_require__(8522)
 const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(4495)
 const { getGlobalOrigin } = __nccwpck_require__(1059)
 const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(1900)
@@ -26669,7 +26669,7 @@ module.exports = {
 
 
 
-const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(6141)
+const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(8522)
 const { isValidClientWindowBits } = __nccwpck_require__(8625)
 const { MessageSizeExceededError } = __nccwpck_require__(8707)
 
@@ -28371,6 +28371,656 @@ module.exports = {
 
 /***/ }),
 
+/***/ 5937:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  j3: () => (/* binding */ DeadlineError),
+  v1: () => (/* binding */ StagingApiClient),
+  _O: () => (/* binding */ USER_AGENT)
+});
+
+// EXTERNAL MODULE: ./src/contract.ts
+var contract = __nccwpck_require__(3665);
+// EXTERNAL MODULE: ./src/clock.ts
+var src_clock = __nccwpck_require__(9373);
+// EXTERNAL MODULE: ./src/api/errors.ts
+var errors = __nccwpck_require__(3249);
+// EXTERNAL MODULE: ./src/api/retry.ts
+var retry = __nccwpck_require__(7018);
+;// CONCATENATED MODULE: ./src/api/reply.ts
+
+const MAX_DETAILS = 5;
+const MAX_DETAIL_CHARS = 300;
+function readReply(raw, redactor) {
+    const empty = { envelopeStatus: null, message: '', details: [], data: null };
+    if (raw.truncated)
+        return { kind: 'truncated', ...empty };
+    const text = raw.body.trim();
+    if (text === '')
+        return { kind: 'empty', ...empty };
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return { kind: /^</.test(text) ? 'html' : 'text', ...empty };
+    }
+    // Credentials go first: what they held is then known to every scrub of the texts below.
+    const clean = redactor.stripCredentials(json);
+    if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
+        return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null };
+    const body = clean;
+    const envelopeStatus = typeof body.status === 'boolean' ? body.status : null;
+    const message = typeof body.message === 'string' ? redactor.server(body.message) : '';
+    const kind = envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json';
+    let data = null;
+    if ('data' in body)
+        data = body.data;
+    else if (kind !== 'envelope') {
+        const { message: _m, status: _s, ...rest } = body;
+        if (Object.keys(rest).length > 0)
+            data = rest;
+    }
+    return { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data };
+}
+/** `errors: {field: [msg]}`, `error: "..."` or `{message}`, `exception: "..."`, as short lines. */
+function detailsOf(body, message, redactor) {
+    const out = [];
+    const add = (text) => {
+        const line = redactor.server(text, MAX_DETAIL_CHARS);
+        if (line && line !== message && !out.includes(line))
+            out.push(line);
+    };
+    for (const name of contract/* ERROR_DETAIL_FIELDS */.Xh) {
+        const value = body[name];
+        if (typeof value === 'string')
+            add(value);
+        else if (Array.isArray(value))
+            value.slice(0, MAX_DETAILS).forEach((v) => add(typeof v === 'string' ? v : ''));
+        else if (value && typeof value === 'object') {
+            const inner = value;
+            if (typeof inner.message === 'string')
+                add(inner.message);
+            else
+                for (const [key, v] of Object.entries(inner).slice(0, MAX_DETAILS)) {
+                    const first = Array.isArray(v) ? v.find((x) => typeof x === 'string') : v;
+                    if (typeof first === 'string')
+                        add(`${key}: ${first}`);
+                }
+        }
+    }
+    return out.slice(0, MAX_DETAILS);
+}
+/** How a body is described when it carried no message (a JSON body is never called "not JSON"). */
+function describeBody(kind) {
+    switch (kind) {
+        case 'empty':
+            return 'an empty body';
+        case 'html':
+            return 'an HTML page';
+        case 'text':
+            return 'a body that is not JSON';
+        case 'truncated':
+            return 'a body too long to read';
+        default:
+            return 'a JSON body without a message';
+    }
+}
+
+// EXTERNAL MODULE: ./src/api/transport.ts
+var api_transport = __nccwpck_require__(3841);
+;// CONCATENATED MODULE: ./src/api/client.ts
+
+
+
+
+
+
+const USER_AGENT = 'site-staging-action/1.0';
+/** Raised when the run's `timeout` leaves no time for the next request or wait. */
+class DeadlineError extends Error {
+    lastError;
+    constructor(lastError = null) {
+        super('timeout reached');
+        this.lastError = lastError;
+        this.name = 'DeadlineError';
+    }
+}
+/**
+ * The v2 client: base URL, headers, the envelope, per-request time limits, and the one retry layer
+ * of the project (`@actions/http-client`'s own retries and redirects are off). Counts every request
+ * and retry it makes. Knows HTTP, nothing of GitHub.
+ */
+class StagingApiClient {
+    settings;
+    deps;
+    requests = 0;
+    retries = 0;
+    /** Every request that changes something, as sent, with what came of it. */
+    sent = [];
+    constructor(settings, deps) {
+        this.settings = settings;
+        this.deps = deps;
+    }
+    get deadline() {
+        return this.settings.deadline;
+    }
+    /** The rate budget this client shares with every other of the run. */
+    get budget() {
+        return this.deps.budget;
+    }
+    url(path) {
+        return `${this.settings.apiUrl}${path}`;
+    }
+    /** The path as the server sees it (`/v2/sites/...`), for messages. */
+    shown(path) {
+        return new URL(this.url(path)).pathname;
+    }
+    /**
+     * Sends `method path`, retrying what `mayResend` allows for `kind` (429 and 503 honouring
+     * Retry-After, else backoff with full jitter), within `maxRetries` and the deadline.
+     * Resolves with a 2xx whose envelope says `status: true`; throws ApiError otherwise, or
+     * DeadlineError / CancelledError.
+     */
+    async call(method, path, kind, options = {}) {
+        const { clock, logger, signal } = this.deps;
+        const maxRetries = options.maxRetries ?? this.settings.maxRetries;
+        let afterUnknown = false;
+        for (let attempt = 0;; attempt++) {
+            (0,src_clock/* throwIfAborted */.Te)(signal);
+            if (clock.now() >= this.settings.deadline)
+                throw new DeadlineError();
+            const wait = this.deps.budget.reserve();
+            if (wait > 0) {
+                if (clock.now() + wait >= this.settings.deadline)
+                    throw new DeadlineError();
+                logger.debug(`rate budget: waiting ${(0,src_clock/* seconds */.YA)(wait)} before ${method} ${this.shown(path)}`);
+                await clock.sleep(wait, signal);
+            }
+            let error;
+            try {
+                const response = await this.send(method, path, kind);
+                if (afterUnknown)
+                    response.afterUnknown = true;
+                return response;
+            }
+            catch (e) {
+                if (!(e instanceof errors/* ApiError */.hD))
+                    throw e;
+                error = e;
+            }
+            // Busy refusals belong to the if-busy policy, not to this layer.
+            if (error.kind === 'busy')
+                throw withAfterUnknown(error, afterUnknown);
+            const retryable = error.processing !== 'processed' && (0,retry/* mayResend */.NO)(kind, error.processing);
+            if (!retryable || attempt >= maxRetries)
+                throw withAfterUnknown(error, afterUnknown);
+            const delay = error.retryAfterMs ?? (0,retry/* backoffMs */.jo)(attempt, this.deps.random);
+            if (clock.now() + delay >= this.settings.deadline)
+                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
+            logger.info(`${method} ${this.shown(path)}: ${describe(error)}; sending it again in ${(0,src_clock/* seconds */.YA)(delay)} (retry ${attempt + 1} of ${maxRetries})`);
+            await clock.sleep(delay, signal);
+            if (error.processing === 'unknown')
+                afterUnknown = true;
+            this.retries++;
+        }
+    }
+    /** One HTTP exchange, bounded by the request time limit and cancellation. */
+    async send(method, path, kind) {
+        const { clock, signal, redactor, transport } = this.deps;
+        const remaining = this.settings.deadline - clock.now();
+        const limitMs = Math.max(1, Math.min(this.settings.requestTimeoutMs, remaining));
+        const headers = {
+            Authorization: `Bearer ${this.settings.token}`,
+            Accept: 'application/json',
+            'Accept-Encoding': 'identity',
+            [contract/* LOCALIZATION_HEADER */.QL]: this.settings.language,
+        };
+        if (method === 'POST') {
+            headers['Content-Type'] = 'application/json';
+            headers['Content-Length'] = '0';
+        }
+        const shown = this.shown(path);
+        this.requests++;
+        this.deps.logger.debug(`${method} ${shown}`);
+        let raw;
+        try {
+            raw = await transport.request({
+                method,
+                url: this.url(path),
+                headers,
+                timeoutMs: limitMs,
+                ...(signal ? { signal } : {}),
+                fresh: kind === 'push' || kind === 'delete',
+            });
+        }
+        catch (e) {
+            if (e instanceof src_clock/* CancelledError */.cc) {
+                if (method !== 'GET')
+                    this.sent.push(`${method} ${shown} -> cancelled before an answer`);
+                throw e;
+            }
+            if (!(e instanceof api_transport/* TransportError */.wX))
+                throw e;
+            const processing = (0,errors/* processingOf */.jA)({ phase: e.phase });
+            if (method !== 'GET')
+                this.sent.push(`${method} ${shown} -> ${processing === 'not-processed' ? `not delivered (${e.code})` : `no answer (${e.code})`}`);
+            const what = processing === 'not-processed'
+                ? 'could not reach the server, so nothing was sent'
+                : 'reached the server but got no answer';
+            throw new errors/* ApiError */.hD({
+                kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
+                message: `${method} ${shown} ${what}: ${redactor.server(e.message, 300)} (${redactor.server(e.code, 40)}).`,
+                code: e.code,
+                processing,
+            });
+        }
+        if (method !== 'GET')
+            this.sent.push(`${method} ${shown} -> ${raw.status}`);
+        this.deps.budget.observe(raw.status, raw.headers);
+        return this.interpret(method, path, kind, raw);
+    }
+    interpret(method, path, kind, raw) {
+        const { redactor, clock } = this.deps;
+        const { status, headers } = raw;
+        const shown = this.shown(path);
+        if (status >= 300 && status < 400) {
+            const target = redactor.server(locationOf(headers.location, this.url(path)), 300);
+            throw new errors/* ApiError */.hD({
+                kind: 'redirect',
+                httpStatus: status,
+                processing: 'processed',
+                message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(this.url(path)).origin}.`,
+            });
+        }
+        const reply = readReply(raw, redactor);
+        const said = reply.message ? `: "${reply.message}"` : '';
+        const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : '';
+        if ((0,contract/* isAccepted */.oB)(status)) {
+            if (reply.envelopeStatus === false)
+                throw new errors/* ApiError */.hD({
+                    kind: 'server',
+                    httpStatus: status,
+                    processing: 'processed',
+                    serverMessage: reply.message,
+                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}.`,
+                    hint: 'The service reported a failure: read its message above.',
+                });
+            if (contract/* UNKNOWN_WHEN_2XX */.F9.includes(reply.kind))
+                throw new errors/* ApiError */.hD({
+                    kind: 'bad-response',
+                    httpStatus: status,
+                    processing: 'unknown',
+                    message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
+                });
+            return { status, reply, headers, afterUnknown: false };
+        }
+        const errorKind = (0,errors/* kindOf */.I)(status, reply, kind);
+        throw new errors/* ApiError */.hD({
+            kind: errorKind,
+            httpStatus: status,
+            processing: (0,errors/* processingOf */.jA)({ httpStatus: status, kind: errorKind }),
+            retryAfterMs: status === 429 || status === 503 ? (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], clock.now()) : null,
+            serverMessage: reply.message,
+            message: reply.message
+                ? `${method} ${shown} was answered HTTP ${status}${said}${details}.`
+                : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
+        });
+    }
+}
+function withAfterUnknown(error, afterUnknown) {
+    if (afterUnknown)
+        error.afterUnknown = true;
+    return error;
+}
+function describe(error) {
+    if (error.httpStatus)
+        return `HTTP ${error.httpStatus}`;
+    return error.code ?? error.kind;
+}
+function locationOf(location, base) {
+    if (!location)
+        return '(no Location header)';
+    try {
+        const u = new URL(location, base);
+        return `${u.origin}${u.pathname}`;
+    }
+    catch {
+        return '(an unreadable Location header)';
+    }
+}
+
+
+/***/ }),
+
+/***/ 3249:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ kindOf),
+/* harmony export */   JR: () => (/* binding */ hintFor),
+/* harmony export */   hD: () => (/* binding */ ApiError),
+/* harmony export */   jA: () => (/* binding */ processingOf)
+/* harmony export */ });
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
+
+const HINTS = {
+    auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
+    forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
+    'not-found': "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
+    busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
+    exists: 'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
+    validation: 'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
+    'rate-limited': 'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
+    server: 'The service failed on its side: try again later, and check the service status if it persists.',
+    network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
+    timeout: 'The API did not answer in time: try again later, or raise timeout.',
+    redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
+    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .zr} (/v2 is appended).`,
+    'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
+    'unknown-outcome': 'The request may or may not have been carried out. Check the staging page in the dashboard (or GET /v2/sites/{site}/staging) before running it again: it is not repeated automatically.',
+    'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
+};
+class ApiError extends Error {
+    kind;
+    serverMessage;
+    httpStatus;
+    processing;
+    retryAfterMs;
+    code;
+    hint;
+    /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
+    afterUnknown = false;
+    constructor(init) {
+        super(init.message);
+        this.name = 'ApiError';
+        this.kind = init.kind;
+        this.serverMessage = init.serverMessage ?? '';
+        this.httpStatus = init.httpStatus ?? null;
+        this.processing = init.processing;
+        this.retryAfterMs = init.retryAfterMs ?? null;
+        this.code = init.code ?? null;
+        this.hint = init.hint ?? HINTS[init.kind];
+    }
+}
+function hintFor(kind) {
+    return HINTS[kind];
+}
+/**
+ * The kind of error an answer means, for the request that got it: from its status, and where the
+ * status alone cannot tell, from what it said (contract §4 and §9).
+ */
+function kindOf(status, reply, request) {
+    const said = [reply.message, ...reply.details].join(' ');
+    if (status >= 300 && status < 400)
+        return 'redirect';
+    switch (status) {
+        case 401:
+            return 'auth';
+        case 403:
+            return 'forbidden';
+        case 404:
+        case 410:
+            return (0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isRouteMiss */ .kG)(reply.kind, reply.message) ? 'api-url' : 'not-found';
+        case 405:
+            return 'api-url';
+        case 409:
+        case 423:
+            return 'busy';
+        case 422:
+            if ((0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .saysBusy */ .yY)(said))
+                return 'busy';
+            if (request === 'create')
+                return (0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .saysPlan */ .wA)(said) ? 'forbidden' : 'exists';
+            return 'validation';
+        case 429:
+            return 'rate-limited';
+    }
+    if (status >= 500)
+        return 'server';
+    return 'validation';
+}
+/**
+ * The one place that says what the server can have done with a request, from how it failed
+ * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
+ * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
+ * other 5xx), processed (every other answer).
+ */
+function processingOf(failure) {
+    // A busy refusal (409, 423, or a 422 that says a job runs) did not start anything (contract §4).
+    if (failure.kind === 'busy')
+        return 'not-processed';
+    const status = failure.httpStatus ?? null;
+    if (status !== null) {
+        if (status === 429 || status === 503 || status === 409 || status === 423)
+            return 'not-processed';
+        if (status >= 500)
+            return 'unknown';
+        return 'processed';
+    }
+    return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
+}
+
+
+/***/ }),
+
+/***/ 7018:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NO: () => (/* binding */ mayResend),
+/* harmony export */   jo: () => (/* binding */ backoffMs),
+/* harmony export */   mu: () => (/* binding */ parseRetryAfter)
+/* harmony export */ });
+/**
+ * May a request that failed this way be sent again?
+ * - not processed: always (the server said, or the network proved, that nothing happened);
+ * - unknown: reads, pull (it only overwrites staging) and create (a 409/422 that follows means the
+ *   first try went through, which the operation layer handles); never push or delete;
+ * - processed: never (the server answered; sending again would get the same answer or do it twice).
+ */
+function mayResend(kind, processing) {
+    if (processing === 'not-processed')
+        return true;
+    if (processing === 'unknown')
+        return kind === 'read' || kind === 'pull' || kind === 'create';
+    return false;
+}
+/** Exponential backoff with full jitter: a random delay in [0, min(cap, base * 2^attempt)]. */
+function backoffMs(attempt, random = Math.random, baseMs = 1000, capMs = 30_000) {
+    const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
+    return Math.floor(random() * ceiling);
+}
+/** `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
+function parseRetryAfter(value, nowMs) {
+    const text = Array.isArray(value) ? value[0] : value;
+    if (text === undefined || text === null || text.trim() === '')
+        return null;
+    const t = text.trim();
+    if (/^\d+(\.\d+)?$/.test(t))
+        return Math.round(parseFloat(t) * 1000);
+    const date = Date.parse(t);
+    if (Number.isNaN(date))
+        return null;
+    return Math.max(0, date - nowMs);
+}
+
+
+/***/ }),
+
+/***/ 8164:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   l: () => (/* binding */ TaskStatusSchema)
+/* harmony export */ });
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9691);
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
+
+
+/**
+ * `data` of `GET /v2/tasks/{id}/status` (contract §2), parsed, never cast: every field is optional
+ * and read leniently (a status may be a word or a number, a percentage a string with decimals, a date
+ * in the spec's format or ISO 8601), because a task answer that cannot be read means "keep waiting",
+ * never "done". Texts in it were already made inert by the client (src/api/reply.ts).
+ */
+const TaskStatusSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .looseObject */ ._H3({
+    status: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+    percentage_complete: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+    comment: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+    created_at: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+    updated_at: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+})
+    .transform((data) => ({
+    /** The raw status, for messages. */
+    status: data.status,
+    state: (0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .taskState */ .pg)(data.status),
+    percent: (0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .percentageOf */ .s5)(data.percentage_complete),
+    reason: (0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .taskComment */ .x2)(data.comment),
+    /** The site the task works on (`resource_id`): for a create, the new staging site. */
+    siteId: (0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .taskSiteIdOf */ .lr)(data),
+    createdAt: (0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .parseServerDate */ .T_)(data.created_at),
+    updatedAt: (0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .parseServerDate */ .T_)(data.updated_at),
+}));
+
+
+/***/ }),
+
+/***/ 3841:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O5: () => (/* binding */ NodeTransport),
+/* harmony export */   wX: () => (/* binding */ TransportError)
+/* harmony export */ });
+/* unused harmony export MAX_RESPONSE_BYTES */
+/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4942);
+/* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7067);
+/* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_http__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_https__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4708);
+/* harmony import */ var node_https__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_https__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9373);
+
+
+
+
+/** A request that got no HTTP answer. `phase` says whether it can have reached the server. */
+class TransportError extends Error {
+    code;
+    phase;
+    constructor(message, code, phase) {
+        super(message);
+        this.code = code;
+        this.phase = phase;
+        this.name = 'TransportError';
+    }
+}
+/** No answer of the v2 API is anywhere near this long; the rest of a longer body is never read. */
+const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+/** Connections one run keeps open at most (many sites share them). */
+const MAX_SOCKETS = 8;
+class NodeTransport {
+    connections = 0;
+    kept;
+    oneShot;
+    constructor(userAgent) {
+        const options = { allowRedirects: false, allowRetries: false, maxRetries: 0, maxSockets: MAX_SOCKETS };
+        this.kept = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(userAgent, [], { ...options, keepAlive: true });
+        this.oneShot = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(userAgent, [], { ...options, keepAlive: false });
+    }
+    close() {
+        this.kept.dispose();
+        this.oneShot.dispose();
+    }
+    request(req) {
+        const url = new URL(req.url);
+        const agent = (req.fresh ? this.oneShot : this.kept).getAgent(req.url);
+        const module = url.protocol === 'https:' ? (node_https__WEBPACK_IMPORTED_MODULE_2___default()) : (node_http__WEBPACK_IMPORTED_MODULE_1___default());
+        return new Promise((resolve, reject) => {
+            let phase = 'connecting';
+            let settled = false;
+            const finish = (error, response) => {
+                if (settled)
+                    return;
+                settled = true;
+                clearTimeout(timer);
+                req.signal?.removeEventListener('abort', onAbort);
+                if (error) {
+                    request.destroy();
+                    reject(error);
+                }
+                else
+                    resolve(response);
+            };
+            const fail = (message, code) => finish(new TransportError(message, code, phase));
+            const onAbort = () => finish(new _clock_js__WEBPACK_IMPORTED_MODULE_3__/* .CancelledError */ .cc());
+            const request = module.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
+                const chunks = [];
+                let size = 0;
+                let truncated = false;
+                res.on('data', (chunk) => {
+                    if (truncated)
+                        return;
+                    const room = MAX_RESPONSE_BYTES - size;
+                    if (chunk.length > room) {
+                        chunks.push(chunk.subarray(0, room));
+                        size = MAX_RESPONSE_BYTES;
+                        truncated = true;
+                        answer();
+                        res.destroy();
+                        return;
+                    }
+                    chunks.push(chunk);
+                    size += chunk.length;
+                });
+                const answer = () => finish(null, {
+                    status: res.statusCode ?? 0,
+                    headers: res.headers,
+                    body: Buffer.concat(chunks).toString('utf8'),
+                    truncated,
+                });
+                res.on('end', answer);
+                res.on('error', (e) => fail(`the answer broke off: ${e.message}`, e.code ?? 'ECONNRESET'));
+                res.on('aborted', () => fail('the answer broke off', 'ECONNRESET'));
+            });
+            request.on('socket', (socket) => {
+                if (request.reusedSocket) {
+                    phase = 'connected';
+                    return;
+                }
+                this.connections++;
+                const tls = socket.encrypted === true;
+                if (tls) {
+                    // Over a proxy tunnel the TCP part may be done already; the TLS handshake is what counts.
+                    const protocol = socket.getProtocol?.();
+                    if (protocol && protocol !== 'unknown' && !socket.connecting)
+                        phase = 'connected';
+                    else
+                        socket.once('secureConnect', () => (phase = 'connected'));
+                }
+                else if (!socket.connecting)
+                    phase = 'connected';
+                else
+                    socket.once('connect', () => (phase = 'connected'));
+            });
+            request.on('error', (e) => fail(e.message, e.code ?? 'ECONNRESET'));
+            const timer = setTimeout(() => fail(phase === 'connecting'
+                ? `no connection within ${(0,_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(req.timeoutMs)}`
+                : `no answer within ${(0,_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .seconds */ .YA)(req.timeoutMs)}`, 'ETIMEDOUT'), req.timeoutMs);
+            if (req.signal?.aborted)
+                return onAbort();
+            req.signal?.addEventListener('abort', onAbort, { once: true });
+            request.end();
+        });
+    }
+}
+
+
+/***/ }),
+
 /***/ 833:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -28402,6 +29052,100 @@ function cancelOnSignals(say, exitCode = 1) {
 
 /***/ }),
 
+/***/ 8717:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D: () => (/* binding */ LiveLine)
+/* harmony export */ });
+/* harmony import */ var _staging_wait_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8178);
+
+/**
+ * The CLI's live progress line on an interactive terminal: one line under the log, redrawn in place
+ * (percentage, elapsed time, estimated time left), cleared before every log line and at the end. In
+ * CI logs (no terminal, or CI set) it stays off and the core writes plain lines now and then.
+ * Everything drawn is ours: numbers, operation names and site ids (checked inputs).
+ */
+class LiveLine {
+    stream;
+    enabled;
+    jobs = new Map();
+    drawn = false;
+    ticker = null;
+    constructor(stream, env = process.env) {
+        this.stream = stream;
+        this.enabled = stream.isTTY === true && !env.CI && env.TERM !== 'dumb';
+    }
+    /** A log line: above the live line, which is drawn again below it. */
+    print(line) {
+        this.erase();
+        this.stream.write(`${line}\n`);
+        this.draw();
+    }
+    update(update) {
+        if (!this.enabled)
+            return;
+        if (update.ended)
+            this.jobs.delete(update.siteId);
+        else
+            this.jobs.set(update.siteId, { update, at: Date.now() });
+        if (this.jobs.size > 0 && !this.ticker) {
+            // The elapsed time moves every second, between answers too.
+            this.ticker = setInterval(() => this.draw(), 1000);
+            this.ticker.unref();
+        }
+        if (this.jobs.size === 0)
+            this.stopTicker();
+        this.draw();
+    }
+    /** Clears the line for good (before the last lines of a run). */
+    stop() {
+        this.jobs.clear();
+        this.stopTicker();
+        this.erase();
+    }
+    /** The text of the line, or '' when no job runs. */
+    render(now = Date.now()) {
+        const jobs = [...this.jobs.values()];
+        if (jobs.length === 0)
+            return '';
+        const pct = (u) => (u.percent === null ? '…' : `${Math.round(u.percent)}%`);
+        const oldest = Math.max(...jobs.map((j) => j.update.elapsedMs + (now - j.at)));
+        if (jobs.length === 1) {
+            const { update: u, at } = jobs[0];
+            const left = u.etaMs === null ? '' : `, about ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(Math.max(0, u.etaMs - (now - at)))} left`;
+            return `${u.operation} on site ${u.siteId}: ${pct(u)}, ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(oldest)} elapsed${left}`;
+        }
+        const shown = jobs.slice(0, 4).map((j) => `${j.update.siteId} ${pct(j.update)}`);
+        const more = jobs.length > 4 ? ` +${jobs.length - 4} more` : '';
+        return `${jobs[0].update.operation}: ${jobs.length} jobs running (${shown.join(', ')}${more}), ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(oldest)} elapsed`;
+    }
+    draw() {
+        if (!this.enabled)
+            return;
+        const text = this.render();
+        if (!text)
+            return this.erase();
+        const width = Math.max(20, (this.stream.columns ?? 80) - 1);
+        this.stream.write(`\r\u001b[2K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
+        this.drawn = true;
+    }
+    erase() {
+        if (!this.drawn)
+            return;
+        this.stream.write('\r\u001b[2K');
+        this.drawn = false;
+    }
+    stopTicker() {
+        if (this.ticker)
+            clearInterval(this.ticker);
+        this.ticker = null;
+    }
+}
+
+
+/***/ }),
+
 /***/ 5581:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
@@ -28411,11 +29155,14 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _package_json__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8330);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8422);
-/* harmony import */ var _report_outputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5468);
-/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7194);
-/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(833);
-/* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7604);
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3665);
+/* harmony import */ var _cli_progress_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8717);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8422);
+/* harmony import */ var _report_lines_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6608);
+/* harmony import */ var _report_outputs_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5468);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(7194);
+/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(833);
+/* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(3394);
 // The `site-staging` command (dist/cli.js): the action's core for every other CI system.
 // Thin: argv + environment -> parseConfig -> runAll -> stderr / --json / --dotenv -> exit code.
 // Reference: README.md.
@@ -28427,33 +29174,42 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 
 
 
+
+
+
 // The token is registered before anything else runs: every line written below goes through scrub.
-const redactor = new _secrets_js__WEBPACK_IMPORTED_MODULE_5__/* .Redactor */ .p();
+const redactor = new _secrets_js__WEBPACK_IMPORTED_MODULE_8__/* .Redactor */ .pO();
 redactor.add(process.env.STAGING_API_TOKEN);
 /** Exit codes (documented in README.md and in --help). */
 const EXIT = { ok: 0, failed: 1, usage: 2 };
-const USAGE = `Usage: site-staging <create|pull|push|delete> --site-id ID [options]
+const USAGE = `Usage: site-staging <create|pull|push|delete|status> --site-id ID [options]
 
 Drives the v2 staging API: create, pull (refresh from production; "reset" is
-another name), push (staging to production) or delete a staging environment.
-{site} is always the PRODUCTION site's id.
+another name), push (staging to production) or delete a staging environment,
+or read it (status). {site} is always the PRODUCTION site's id.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
-  STAGING_API_URL          API root, e.g. https://api.example.com (or --api-url)
+  STAGING_API_URL          API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_3__/* .SERVICE_API_URL */ .zr} (or --api-url)
 
 Options:
   --site-id ID             production site id; repeat it or separate ids with
-                           commas to run several sites (then --json prints an array)
+                           commas or spaces to run several sites (then --json
+                           prints an array)
   --api-url URL            API root (/v2 is appended unless present)
-  --wait, --no-wait        wait for the background job to finish (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULTS */ .zY.wait === 'true' ? 'wait' : 'no-wait'})
-  --timeout TIME           overall limit: 90s, 20m, 1h or seconds (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULTS */ .zY.timeout})
-  --language en|es         language of the server's messages (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULTS */ .zY.language})
-  --if-exists fail|skip|recreate   create when staging exists (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULTS */ .zY['if-exists']})
-  --if-missing fail|skip   pull/push/delete when there is no staging (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULTS */ .zY['if-missing']})
-  --if-busy wait|fail      when another job runs on the site (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULTS */ .zY['if-busy']})
-  --max-retries N          retries of one request, 0-20 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULTS */ .zY['max-retries']})
-  --concurrency N          sites run at once, 1-20 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULTS */ .zY.concurrency})
+  --wait, --no-wait        wait for the background job to finish (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.wait === 'true' ? 'wait' : 'no-wait'})
+  --timeout TIME           overall limit: 90s, 20m, 30 min, 1h, 2 hours or seconds
+                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.timeout})
+  --task-id ID             status: follow that earlier job (the task-id of the run
+                           that started it) to its end
+  --wait-for-url           after a create or pull, wait until the staging URL answers
+  --language en|es         language of the server's messages, es-ES works too
+                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.language})
+  --if-exists fail|skip|recreate   create when staging exists (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['if-exists']})
+  --if-missing fail|skip   pull/push/delete when there is no staging (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['if-missing']})
+  --if-busy wait|fail      when another job runs on the site (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['if-busy']})
+  --max-retries N          retries of one request, 0-20 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['max-retries']})
+  --concurrency N          sites run at once, 1-20 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.concurrency})
   --fail-fast              start no new site after the first failure
   --dry-run                print what would be sent; change nothing
   --json                   print the result as JSON on stdout
@@ -28462,14 +29218,20 @@ Options:
   -h, --help               show this help
   -V, --version            print the version
 
-Progress goes to stderr. Exit codes:
+Progress goes to stderr (one live line on a terminal). Exit codes:
   0  succeeded, skipped, accepted (not waited for / not trackable) or dry-run
   1  failed, timed out or cancelled (SIGINT/SIGTERM)
   2  bad usage or input (nothing was sent)
 `;
 class UsageError extends Error {
 }
-const err = (line) => void process.stderr.write(redactor.scrub(line) + '\n');
+/**
+ * The one writer of the CLI: every line on stderr is inert (one line, no escape sequence or control
+ * character from a server, nothing a CI system reads as a command) and without secrets. On a
+ * terminal, a live progress line sits below the log and is redrawn after each line.
+ */
+const live = new _cli_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .LiveLine */ .D(process.stderr);
+const err = (line) => live.print(redactor.inert(line));
 const out = (text) => void process.stdout.write(redactor.scrub(text) + '\n');
 const OPTIONS = {
     'site-id': { type: 'string', multiple: true },
@@ -28484,6 +29246,8 @@ const OPTIONS = {
     concurrency: { type: 'string' },
     'fail-fast': { type: 'boolean' },
     'dry-run': { type: 'boolean' },
+    'task-id': { type: 'string' },
+    'wait-for-url': { type: 'boolean' },
     json: { type: 'boolean' },
     dotenv: { type: 'string' },
     verbose: { type: 'boolean' },
@@ -28499,12 +29263,13 @@ const PASSED_THROUGH = [
     'if-busy',
     'max-retries',
     'concurrency',
+    'task-id',
 ];
 /** Where each input comes from on the command line, for error messages. */
 const SOURCE = {
     'api-token': 'STAGING_API_TOKEN',
     'api-url': '--api-url (or STAGING_API_URL)',
-    operation: 'the operation',
+    operation: 'operation',
 };
 function parse(argv) {
     const tokenFlag = argv.find((a) => /^--?(api-?)?token(=|$)/i.test(a));
@@ -28522,14 +29287,19 @@ function parse(argv) {
         });
     }
     catch (e) {
-        throw new UsageError(e.message);
+        const message = e.message;
+        const unknown = /^Unknown option '(--?[^'\s]+)'/.exec(message)?.[1];
+        if (!unknown)
+            throw new UsageError(message);
+        const near = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .didYouMean */ .au)(unknown.replace(/^--?/, '').replace(/=.*/, ''), Object.keys(OPTIONS));
+        throw new UsageError(`unknown flag ${unknown}${near.replace(/"([^"]+)"/, '"--$1"')}`);
     }
     return parsed;
 }
 function rawInputs(parsed, env) {
     const { values, positionals } = parsed;
     if (positionals.length === 0)
-        throw new UsageError('name the operation: create, pull, push or delete.');
+        throw new UsageError('name the operation: create, pull, push, delete or status.');
     if (positionals.length > 1)
         throw new UsageError(`one operation at a time, got: ${positionals.slice(0, 5).join(' ')}`);
     const raw = {
@@ -28549,6 +29319,8 @@ function rawInputs(parsed, env) {
         raw['dry-run'] = String(values['dry-run']);
     if (values['fail-fast'] !== undefined)
         raw['fail-fast'] = String(values['fail-fast']);
+    if (values['wait-for-url'] !== undefined)
+        raw['wait-for-url'] = String(values['wait-for-url']);
     return raw;
 }
 /** `Input "site-id": is required` -> `--site-id: is required`; the token names its variable. */
@@ -28640,16 +29412,16 @@ async function main(argv) {
     }
     let config;
     try {
-        config = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_3__/* .parseConfig */ .o4)(raw);
+        config = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .parseConfig */ .o4)(raw);
     }
     catch (e) {
-        if (!(e instanceof _inputs_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz))
+        if (!(e instanceof _inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .InputError */ .dz))
             throw e;
         const message = describeInputError(e);
         err(`site-staging: ${message}`);
         err('No request was sent. Run site-staging --help for usage.');
         if (dotenv !== undefined)
-            writeDotenv(dotenv, dotenvText((0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_4__/* .failedOutputs */ .KP)(message)));
+            writeDotenv(dotenv, dotenvText((0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .failedOutputs */ .KP)(message)));
         return EXIT.usage;
     }
     const logger = {
@@ -28659,25 +29431,27 @@ async function main(argv) {
             if (values.verbose)
                 err(`debug: ${m}`);
         },
+        ...(live.enabled ? { progress: (u) => live.update(u) } : {}),
     };
     // Cancellation as in the action: stop waiting at once, report, exit 1.
-    const signal = (0,_cancel_js__WEBPACK_IMPORTED_MODULE_7__/* .cancelOnSignals */ .d)(err, EXIT.failed);
+    const signal = (0,_cancel_js__WEBPACK_IMPORTED_MODULE_10__/* .cancelOnSignals */ .d)(err, EXIT.failed);
     const started = Date.now();
-    const results = await (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_6__/* .runAll */ .$D)(config, { logger, redactor, signal });
-    const outputs = (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_4__/* .outputsFor */ .k5)(results, Math.round((Date.now() - started) / 100) / 10);
+    const results = await (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .runAll */ .$D)(config, { logger, redactor, signal });
+    const outputs = (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .outputsFor */ .k5)(results, Math.round((Date.now() - started) / 100) / 10);
     for (const w of new Set(results.flatMap((r) => r.warnings)))
         err(`warning: ${w}`);
-    const outcome = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_6__/* .overallOutcome */ .iB)(results);
-    if ((0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_6__/* .isFailure */ .N6)(outcome)) {
-        for (const r of results.filter((x) => (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_6__/* .isFailure */ .N6)(x.result) && x.error))
+    const outcome = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .overallOutcome */ .iB)(results);
+    if ((0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .isFailure */ .N6)(outcome)) {
+        for (const r of results.filter((x) => (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .isFailure */ .N6)(x.result) && x.error))
             err(`error: Staging ${r.operation} ${r.result} (site ${r.siteId}): ${r.error.hint}`);
     }
     for (const r of results.filter((x) => x.stagingUrl))
         err(`Staging URL${results.length > 1 ? ` (site ${r.siteId})` : ''}: ${r.stagingUrl}`);
-    err(`Staging ${config.operation} ${outcome}: ${singleLine(outputs.message)}`);
-    let code = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_6__/* .isFailure */ .N6)(outcome) ? EXIT.failed : EXIT.ok;
+    live.stop();
+    err((0,_report_lines_js__WEBPACK_IMPORTED_MODULE_6__/* .finalLine */ .R)(results));
+    let code = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .isFailure */ .N6)(outcome) ? EXIT.failed : EXIT.ok;
     if (values.json) {
-        const json = results.length === 1 ? (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_4__/* .publicResult */ .PZ)(results[0]) : results.map(_report_outputs_js__WEBPACK_IMPORTED_MODULE_4__/* .publicResult */ .PZ);
+        const json = results.length === 1 ? (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .publicResult */ .PZ)(results[0]) : results.map(_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .publicResult */ .PZ);
         out(JSON.stringify(json, null, 2));
     }
     if (dotenv !== undefined) {
@@ -28711,543 +29485,15 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3665:
+/***/ 9373:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   G6: () => (/* binding */ taskIdOf),
-/* harmony export */   QL: () => (/* binding */ LOCALIZATION_HEADER),
-/* harmony export */   Xh: () => (/* binding */ ERROR_DETAIL_FIELDS),
-/* harmony export */   YQ: () => (/* binding */ MISSING_STATUS),
-/* harmony export */   _Z: () => (/* binding */ probeState),
-/* harmony export */   gH: () => (/* binding */ TASK_INVISIBLE_GRACE_MS),
-/* harmony export */   jf: () => (/* binding */ PROBE_UNSUPPORTED),
-/* harmony export */   oB: () => (/* binding */ isAccepted),
-/* harmony export */   pg: () => (/* binding */ taskState),
-/* harmony export */   qc: () => (/* binding */ isCredentialField),
-/* harmony export */   x2: () => (/* binding */ taskComment),
-/* harmony export */   xz: () => (/* binding */ BUSY_STATUSES),
-/* harmony export */   yb: () => (/* binding */ stagingUrlOf),
-/* harmony export */   yl: () => (/* binding */ RATE_LIMIT_HEADERS),
-/* harmony export */   z3: () => (/* binding */ stagingSiteIdOf)
+/* harmony export */   Te: () => (/* binding */ throwIfAborted),
+/* harmony export */   YA: () => (/* binding */ seconds),
+/* harmony export */   cc: () => (/* binding */ CancelledError),
+/* harmony export */   dQ: () => (/* binding */ realClock)
 /* harmony export */ });
-/* unused harmony export EXISTS_STATUS */
-/**
- * Everything this project assumes where the v2 specification is silent, in one place.
- * Each constant names the section of ../shared/spec/where-the-spec-is-silent.md it relies on
- * (copied into docs/assumptions.md). Code elsewhere imports these; it never re-states them.
- */
-/** §1: any 2xx from a staging endpoint means "accepted"; `status: false` on a 2xx is a failure. */
-const isAccepted = (status) => status >= 200 && status < 300;
-/** §2: the task id of a response that started background work. */
-function taskIdOf(data) {
-    const value = field(data, 'task_id');
-    if (typeof value === 'string' && value.trim() !== '')
-        return value.trim();
-    if (typeof value === 'number' && Number.isFinite(value))
-        return String(value);
-    return null;
-}
-function taskState(status) {
-    const s = status.trim().toLowerCase();
-    if (s === 'progress' || s === 'queued' || s === 'pending' || s === 'running')
-        return 'running';
-    if (s === 'completed' || s === 'success' || s === 'done')
-        return 'completed';
-    if (['error', 'failed', 'cancelled', 'canceled', 'timeout'].includes(s))
-        return 'failed';
-    return 'unknown';
-}
-/** §2: a 404 on the task status this soon after the job started means "not visible yet". */
-const TASK_INVISIBLE_GRACE_MS = 30_000;
-/** §2: the failure reason of a task, without the conventional "Error:" prefix. */
-function taskComment(comment) {
-    if (typeof comment !== 'string' || comment.trim() === '')
-        return null;
-    return comment.trim().replace(/^error:\s*/i, '');
-}
-function probeState(data) {
-    if (field(data, 'is_syncing') === true)
-        return 'busy';
-    const status = field(data, 'status');
-    if (typeof status !== 'string')
-        return 'unknown';
-    const s = status.toLowerCase();
-    if (['creating', 'syncing', 'pushing', 'deleting', 'pulling', 'resetting'].includes(s))
-        return 'busy';
-    if (['ready', 'active', 'idle'].includes(s))
-        return 'ready';
-    return 'unknown';
-}
-/** §3: probe answers that mean completion cannot be tracked. */
-const PROBE_UNSUPPORTED = [405, 501];
-/** §4: statuses that mean "another job runs on this site: not processed, try later". */
-const BUSY_STATUSES = [409, 423];
-/** §4 and the spec §7: create when a staging environment exists. */
-const EXISTS_STATUS = 422;
-/** §4: pull / push / delete on a site without staging (or an unknown site). */
-const MISSING_STATUS = 404;
-/** §5: staging site id and URL, in order of preference. */
-function stagingSiteIdOf(data) {
-    for (const name of ['staging_site_id', 'staging_id', 'id']) {
-        const v = field(data, name);
-        if (typeof v === 'string' && v !== '')
-            return v;
-        if (typeof v === 'number')
-            return String(v);
-    }
-    return null;
-}
-function stagingUrlOf(data) {
-    for (const name of ['staging_url', 'wp_url', 'url']) {
-        const v = field(data, name);
-        if (typeof v === 'string' && v !== '')
-            return v;
-    }
-    return null;
-}
-/** §5: names of fields in `data` whose values are credentials. */
-function isCredentialField(name) {
-    const n = name.toLowerCase();
-    if (n === 's_hash')
-        return true;
-    return /password|secret|token|key|hash|credential/.test(n);
-}
-/** §6: rate-limit headers (none promised). */
-const RATE_LIMIT_HEADERS = {
-    limit: 'x-ratelimit-limit',
-    remaining: 'x-ratelimit-remaining',
-    reset: 'x-ratelimit-reset',
-};
-/** §7: extra error text the service may put beside `message`. */
-const ERROR_DETAIL_FIELDS = ['exception', 'error', 'errors'];
-/** §8: the localization header and its values. */
-const LOCALIZATION_HEADER = 'X-localization';
-function field(data, name) {
-    if (data && typeof data === 'object' && !Array.isArray(data))
-        return data[name];
-    return undefined;
-}
-
-
-/***/ }),
-
-/***/ 8422:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   dz: () => (/* binding */ InputError),
-/* harmony export */   o4: () => (/* binding */ parseConfig),
-/* harmony export */   zY: () => (/* binding */ DEFAULTS)
-/* harmony export */ });
-/* unused harmony exports INPUT_NAMES, normaliseApiUrl, parseDuration */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9691);
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8532);
-/* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8522);
-
-
-/**
- * All input reading and validation in one place: raw strings (from action inputs or CLI flags)
- * become a typed Config, or an InputError that names the input. Nothing here sends a request.
- */
-class InputError extends Error {
-    input;
-    constructor(input, message) {
-        super(`Input "${input}": ${message}`);
-        this.input = input;
-        this.name = 'InputError';
-    }
-}
-/** Every input this project reads, by its action name (action.yml declares the same). */
-const INPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'operation',
-    'site-id',
-    'api-token',
-    'api-url',
-    'wait',
-    'timeout',
-    'language',
-    'max-retries',
-    'if-exists',
-    'if-missing',
-    'if-busy',
-    'dry-run',
-    'concurrency',
-    'fail-fast',
-]));
-/** Defaults, as in action.yml (a test checks they agree). */
-const DEFAULTS = {
-    wait: 'true',
-    timeout: '30m',
-    language: 'en',
-    'max-retries': '5',
-    'if-exists': 'fail',
-    'if-missing': 'fail',
-    'if-busy': 'wait',
-    'dry-run': 'false',
-    concurrency: '4',
-    'fail-fast': 'false',
-};
-const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const MAX_TIMEOUT_MS = 6 * 3600_000;
-const MAX_SITES = 200;
-const choice = (values) => zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
-    .transform((v) => v.trim().toLowerCase())
-    .pipe(zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(values, { error: () => `must be one of ${values.join(', ')}` }));
-const boolean = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
-    .transform((v) => v.trim().toLowerCase())
-    .pipe(zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['true', 'false'], { error: () => 'must be true or false' }))
-    .transform((v) => v === 'true');
-const integer = (min, max) => zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
-    .trim()
-    .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
-    .transform(Number)
-    .pipe(zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig()
-    .min(min, { error: `must be at least ${min}` })
-    .max(max, { error: `must be at most ${max}` }));
-const operation = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
-    .transform((v) => v.trim().toLowerCase())
-    .transform((v) => (v === 'reset' ? 'pull' : v))
-    .pipe(zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(_types_js__WEBPACK_IMPORTED_MODULE_1__/* .OPERATIONS */ .xb, {
-    error: () => `must be one of ${_types_js__WEBPACK_IMPORTED_MODULE_1__/* .OPERATIONS */ .xb.join(', ')} (or reset, another name for pull)`,
-}));
-const siteIds = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().transform((v, ctx) => {
-    const ids = v
-        .split(/[\n,]/)
-        .map((s) => s.trim())
-        .filter(Boolean);
-    if (ids.length === 0)
-        ctx.addIssue({ code: 'custom', message: 'is required (the PRODUCTION site id)' });
-    if (ids.length > MAX_SITES)
-        ctx.addIssue({ code: 'custom', message: `lists ${ids.length} sites; at most ${MAX_SITES}` });
-    for (const id of ids) {
-        if (!SITE_ID.test(id)) {
-            ctx.addIssue({
-                code: 'custom',
-                message: `"${id.slice(0, 80)}" is not a site id (letters, digits, - and _, at most 64 characters; never a path or URL)`,
-            });
-        }
-    }
-    const twice = ids.find((id, i) => ids.indexOf(id) !== i);
-    if (twice)
-        ctx.addIssue({ code: 'custom', message: `lists site ${twice} more than once` });
-    return ids;
-});
-const token = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().transform((v, ctx) => {
-    const t = v.trim();
-    if (t === '')
-        ctx.addIssue({ code: 'custom', message: 'is required (store it as a secret)' });
-    else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
-        ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });
-    return t;
-});
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-/** `https://api.example.com/` -> `https://api.example.com/v2`; `.../v2/` -> `.../v2`. */
-function normaliseApiUrl(raw) {
-    const text = raw.trim();
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        throw new Error('is not a URL (expected e.g. https://api.example.com)');
-    }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
-        throw new Error(`must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`);
-    if (url.username || url.password)
-        throw new Error('must not contain credentials (the token goes in api-token)');
-    if (url.search || url.hash)
-        throw new Error('must not have a query or a fragment');
-    const path = url.pathname.replace(/\/+$/, '');
-    return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`;
-}
-const apiUrl = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().transform((v, ctx) => {
-    if (v.trim() === '') {
-        ctx.addIssue({ code: 'custom', message: 'is required (the API root, e.g. https://api.example.com)' });
-        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
-    }
-    try {
-        return normaliseApiUrl(v);
-    }
-    catch (e) {
-        ctx.addIssue({ code: 'custom', message: e.message });
-        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
-    }
-});
-/** `90s`, `20m`, `1h`, `1h30m`, `1500ms` or plain seconds. */
-function parseDuration(text) {
-    const t = text.trim().toLowerCase();
-    if (/^\d+(\.\d+)?$/.test(t))
-        return Math.round(parseFloat(t) * 1000);
-    const parts = [...t.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-    if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t)
-        throw new Error('bad duration');
-    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-    return Math.round(parts.reduce((sum, p) => sum + parseFloat(p[1]) * unit[p[2]], 0));
-}
-const duration = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().transform((v, ctx) => {
-    let ms;
-    try {
-        ms = parseDuration(v);
-    }
-    catch {
-        ctx.addIssue({
-            code: 'custom',
-            message: `"${v.slice(0, 40)}" is not a duration (e.g. 90s, 20m, 1h, or seconds)`,
-        });
-        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
-    }
-    if (ms < 1000 || ms > MAX_TIMEOUT_MS)
-        ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' });
-    return ms;
-});
-const Schema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    operation,
-    'site-id': siteIds,
-    'api-token': token,
-    'api-url': apiUrl,
-    wait: boolean,
-    timeout: duration,
-    language: choice(['en', 'es']),
-    'max-retries': integer(0, 20),
-    'if-exists': choice(['fail', 'skip', 'recreate']),
-    'if-missing': choice(['fail', 'skip']),
-    'if-busy': choice(['wait', 'fail']),
-    'dry-run': boolean,
-    concurrency: integer(1, 20),
-    'fail-fast': boolean,
-});
-/** Raw inputs -> Config, or InputError naming the first input that is wrong. */
-function parseConfig(raw) {
-    const filled = { ...DEFAULTS };
-    for (const [k, v] of Object.entries(raw))
-        if (v !== undefined && v.trim() !== '')
-            filled[k] = v;
-    for (const required of ['operation', 'site-id', 'api-token', 'api-url'])
-        filled[required] ??= '';
-    const parsed = Schema.safeParse(filled);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const input = String(issue.path[0] ?? 'input');
-        const message = filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message;
-        throw new InputError(input, message);
-    }
-    const c = parsed.data;
-    return {
-        operation: c.operation,
-        siteIds: c['site-id'],
-        apiToken: c['api-token'],
-        apiUrl: c['api-url'],
-        wait: c.wait,
-        timeoutMs: c.timeout,
-        language: c.language,
-        maxRetries: c['max-retries'],
-        ifExists: c['if-exists'],
-        ifMissing: c['if-missing'],
-        ifBusy: c['if-busy'],
-        dryRun: c['dry-run'],
-        concurrency: c.concurrency,
-        failFast: c['fail-fast'],
-    };
-}
-
-
-/***/ }),
-
-/***/ 5468:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   KP: () => (/* binding */ failedOutputs),
-/* harmony export */   PZ: () => (/* binding */ publicResult),
-/* harmony export */   k5: () => (/* binding */ outputsFor)
-/* harmony export */ });
-/* unused harmony exports OUTPUT_NAMES, batchMessage */
-/* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7604);
-
-/** Every output of action.yml, in order; all are set on every path. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'result',
-    'http-status',
-    'message',
-    'task-id',
-    'staging-site-id',
-    'staging-url',
-    'duration-seconds',
-    'requests',
-    'retries',
-    'results',
-]));
-/**
- * The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts
- * are sums, and the per-site detail is in `results` (a JSON array of Results, always set).
- */
-function outputsFor(results, wallSeconds) {
-    const results_ = JSON.stringify(results.map(publicResult));
-    if (results.length === 1) {
-        const r = results[0];
-        return {
-            result: r.result,
-            'http-status': r.httpStatus === null ? '' : String(r.httpStatus),
-            message: r.message,
-            'task-id': r.taskId ?? '',
-            'staging-site-id': r.stagingSiteId ?? '',
-            'staging-url': r.stagingUrl ?? '',
-            'duration-seconds': String(r.durationSeconds),
-            requests: String(r.requests),
-            retries: String(r.retries),
-            results: results_,
-        };
-    }
-    const sum = (f) => results.reduce((n, r) => n + f(r), 0);
-    return {
-        result: (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_0__/* .overallOutcome */ .iB)(results),
-        'http-status': '',
-        message: batchMessage(results),
-        'task-id': '',
-        'staging-site-id': '',
-        'staging-url': '',
-        'duration-seconds': String(wallSeconds ?? Math.max(0, ...results.map((r) => r.durationSeconds))),
-        requests: String(sum((r) => r.requests)),
-        retries: String(sum((r) => r.retries)),
-        results: results_,
-    };
-}
-/** Outputs for a run that never started (bad input): every output set, `result` failed. */
-function failedOutputs(message) {
-    return {
-        result: 'failed',
-        'http-status': '',
-        message,
-        'task-id': '',
-        'staging-site-id': '',
-        'staging-url': '',
-        'duration-seconds': '0',
-        requests: '0',
-        retries: '0',
-        results: '[]',
-    };
-}
-/** "3 of 4 sites succeeded; failed: 1002" */
-function batchMessage(results) {
-    const by = new Map();
-    for (const r of results)
-        by.set(r.result, [...(by.get(r.result) ?? []), r.siteId]);
-    const ok = by.get('succeeded')?.length ?? 0;
-    const rest = [...by.entries()]
-        .filter(([k]) => k !== 'succeeded')
-        .map(([k, ids]) => `${k}: ${ids.join(', ')}`);
-    return [`${ok} of ${results.length} sites succeeded`, ...rest].join('; ');
-}
-/** A Result as published in `results` and `--json`. */
-function publicResult(r) {
-    return {
-        operation: r.operation,
-        siteId: r.siteId,
-        result: r.result,
-        httpStatus: r.httpStatus,
-        message: r.message,
-        taskId: r.taskId,
-        stagingSiteId: r.stagingSiteId,
-        stagingUrl: r.stagingUrl,
-        durationSeconds: r.durationSeconds,
-        requests: r.requests,
-        retries: r.retries,
-        warnings: r.warnings,
-        sent: r.sent,
-        error: r.error,
-        startedAt: r.startedAt,
-    };
-}
-
-
-/***/ }),
-
-/***/ 7194:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   p: () => (/* binding */ Redactor)
-/* harmony export */ });
-/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
-
-/** Shortest value treated as a secret: masking "1" or "true" would blank out ordinary log text. */
-const MIN_SECRET_LENGTH = 4;
-const MASK = '***';
-/**
- * Knows every secret of the run (the token, credentials seen in responses) and removes them from
- * any text before it is written anywhere. Front ends also hand each new secret to their own masker
- * (`core.setSecret` for the action) through `onSecret`.
- */
-class Redactor {
-    onSecret;
-    secrets = new Set();
-    constructor(onSecret = () => { }) {
-        this.onSecret = onSecret;
-    }
-    add(value) {
-        if (typeof value !== 'string')
-            return;
-        const v = value.trim();
-        if (v.length < MIN_SECRET_LENGTH || this.secrets.has(v))
-            return;
-        for (const variant of new Set([v, encodeURIComponent(v), JSON.stringify(v).slice(1, -1)])) {
-            this.secrets.add(variant);
-            this.onSecret(variant);
-        }
-    }
-    scrub(text) {
-        let out = text;
-        // Longest first, so a secret that contains another is removed whole.
-        for (const s of [...this.secrets].sort((a, b) => b.length - a.length))
-            out = out.split(s).join(MASK);
-        return out;
-    }
-    /** Walks response data and registers every credential-looking value (contract §5). */
-    maskCredentials(data, depth = 0) {
-        if (depth > 8 || data === null || typeof data !== 'object')
-            return;
-        if (Array.isArray(data)) {
-            for (const item of data)
-                this.maskCredentials(item, depth + 1);
-            return;
-        }
-        for (const [name, value] of Object.entries(data)) {
-            if (typeof value === 'string' && (0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialField */ .qc)(name))
-                this.add(value);
-            else if (typeof value === 'string' && /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(value))
-                this.add(userinfoOf(value));
-            else
-                this.maskCredentials(value, depth + 1);
-        }
-    }
-}
-/** `https://user:pass@host/` -> `pass` (or `user` when there is no password). */
-function userinfoOf(url) {
-    try {
-        const u = new URL(url);
-        return u.password ? decodeURIComponent(u.password) : u.username ? decodeURIComponent(u.username) : null;
-    }
-    catch {
-        return null;
-    }
-}
-
-
-/***/ }),
-
-/***/ 7604:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  N6: () => (/* binding */ isFailure),
-  iB: () => (/* binding */ overallOutcome),
-  $D: () => (/* binding */ runAll)
-});
-
-;// CONCATENATED MODULE: ./src/clock.ts
 /** Raised wherever waiting stops because the run was cancelled (SIGINT/SIGTERM). */
 class CancelledError extends Error {
     constructor() {
@@ -29280,42 +29526,1255 @@ function seconds(ms) {
     return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-// EXTERNAL MODULE: ./src/contract.ts
-var contract = __nccwpck_require__(3665);
-;// CONCATENATED MODULE: ./src/api/retry.ts
+
+/***/ }),
+
+/***/ 3665:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CR: () => (/* binding */ probePath),
+/* harmony export */   F9: () => (/* binding */ UNKNOWN_WHEN_2XX),
+/* harmony export */   G6: () => (/* binding */ taskIdOf),
+/* harmony export */   QL: () => (/* binding */ LOCALIZATION_HEADER),
+/* harmony export */   T_: () => (/* binding */ parseServerDate),
+/* harmony export */   Th: () => (/* binding */ isCredentialQueryParam),
+/* harmony export */   Xh: () => (/* binding */ ERROR_DETAIL_FIELDS),
+/* harmony export */   YQ: () => (/* binding */ MISSING_STATUS),
+/* harmony export */   _Z: () => (/* binding */ probeState),
+/* harmony export */   gH: () => (/* binding */ TASK_INVISIBLE_GRACE_MS),
+/* harmony export */   j7: () => (/* binding */ PROBE_EVIDENCE_WINDOW_MS),
+/* harmony export */   jf: () => (/* binding */ PROBE_UNSUPPORTED),
+/* harmony export */   kG: () => (/* binding */ isRouteMiss),
+/* harmony export */   lr: () => (/* binding */ taskSiteIdOf),
+/* harmony export */   oB: () => (/* binding */ isAccepted),
+/* harmony export */   pg: () => (/* binding */ taskState),
+/* harmony export */   qc: () => (/* binding */ isCredentialField),
+/* harmony export */   s5: () => (/* binding */ percentageOf),
+/* harmony export */   wA: () => (/* binding */ saysPlan),
+/* harmony export */   x2: () => (/* binding */ taskComment),
+/* harmony export */   yY: () => (/* binding */ saysBusy),
+/* harmony export */   yb: () => (/* binding */ stagingUrlOf),
+/* harmony export */   yl: () => (/* binding */ RATE_LIMIT_HEADERS),
+/* harmony export */   z3: () => (/* binding */ stagingSiteIdOf),
+/* harmony export */   zr: () => (/* binding */ SERVICE_API_URL)
+/* harmony export */ });
+/* unused harmony exports BUSY_STATUSES, EXISTS_STATUS */
 /**
- * May a request that failed this way be sent again?
- * - not processed: always (the server said, or the network proved, that nothing happened);
- * - unknown: reads, pull (it only overwrites staging) and create (a 409/422 that follows means the
- *   first try went through, which the operation layer handles); never push or delete;
- * - processed: never (the server answered; sending again would get the same answer or do it twice).
+ * Everything this project assumes where the v2 specification is silent, in one place: the contract
+ * of ../shared/spec/where-the-spec-is-silent.md, **revision 2** (points marked r2 come from the
+ * service's own public clients and its framework's defaults). Each export names its §; the same
+ * points, with the readings this project chose, are listed in docs/assumptions.md. Code elsewhere
+ * imports these; it never re-states them. Every function here takes parsed server data and trusts
+ * none of it.
  */
-function mayResend(kind, processing) {
-    if (processing === 'not-processed')
+// --- §1 Success codes --------------------------------------------------------------------------
+/** §1: any 2xx from a staging endpoint means "accepted" (unless its JSON says `status: false`). */
+const isAccepted = (status) => status >= 200 && status < 300;
+/** §1: a 2xx body that leaves the outcome unknown (only one that is not JSON at all). */
+const UNKNOWN_WHEN_2XX = ['html', 'text', 'truncated'];
+// --- §2 Background jobs: task ids --------------------------------------------------------------
+/** §2: a task id goes into a URL path: only these characters, and never `.` or `..`. */
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/**
+ * §2: the task id of a response that started background work (`data.task_id`, a string or a number).
+ * `{ id }` when usable in a path, `{ unusable }` when the server sent one that is not (then the job
+ * is followed another way), null when there is none.
+ */
+function taskIdOf(data) {
+    const value = field(data, 'task_id');
+    let text = null;
+    if (typeof value === 'string' && value.trim() !== '')
+        text = value.trim();
+    else if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
+        text = String(value);
+    else if (value !== undefined && value !== null && value !== '')
+        return { unusable: String(value) };
+    if (text === null)
+        return null;
+    return TASK_ID.test(text) ? { id: text } : { unusable: text };
+}
+const RUNNING = ['progress', 'in_progress', 'pending', 'queued', 'running'];
+const COMPLETED = ['completed', 'success', 'done'];
+/**
+ * The contract's failure words, and a few plain synonyms: a status that says failed must never be
+ * waited on until the timeout (docs/assumptions.md lists the additions).
+ */
+const FAILED = [
+    'error',
+    'failed',
+    'failure',
+    'cancelled',
+    'canceled',
+    'timeout',
+    'errored',
+    'timed_out',
+    'aborted',
+];
+/** §2 (r2): the service family's numeric statuses. */
+const NUMERIC = { 0: 'completed', 1: 'running', 2: 'failed' };
+function taskState(status) {
+    if (typeof status === 'number')
+        return NUMERIC[status] ?? 'unknown';
+    if (typeof status !== 'string')
+        return 'unknown';
+    const s = status
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_');
+    if (/^\d+$/.test(s))
+        return NUMERIC[Number(s)] ?? 'unknown';
+    if (RUNNING.includes(s))
+        return 'running';
+    if (COMPLETED.includes(s))
+        return 'completed';
+    if (FAILED.includes(s))
+        return 'failed';
+    return 'unknown';
+}
+/** §2: a 404 on the task status this soon after the job started means "not visible yet". */
+const TASK_INVISIBLE_GRACE_MS = 30_000;
+/** §2: the failure reason of a task (`data.comment`), without the conventional "Error:" prefix. */
+function taskComment(comment) {
+    if (typeof comment !== 'string' || comment.trim() === '')
+        return null;
+    return comment.trim().replace(/^error:\s*/i, '');
+}
+/**
+ * §2 (r2): `percentage_complete`, usually a string (`"45"`, `"45.50"`), sometimes a number; anything
+ * else is "no progress information". Clamped to 0-100.
+ */
+function percentageOf(value) {
+    let n;
+    if (typeof value === 'number')
+        n = value;
+    else if (typeof value === 'string' && /^\s*\d{1,3}(\.\d+)?\s*%?\s*$/.test(value))
+        n = parseFloat(value);
+    else
+        return undefined;
+    return Number.isFinite(n) ? Math.min(100, Math.max(0, n)) : undefined;
+}
+/**
+ * §2 (r2): the site a task works on, from its data: `resource_id` when `resource_type` names a site
+ * (or is absent). Never the task's own `id`, which is its database row.
+ */
+function taskSiteIdOf(data) {
+    const type = field(data, 'resource_type');
+    if (type !== undefined && type !== null && !(typeof type === 'string' && /site/i.test(type)))
+        return null;
+    return idText(field(data, 'resource_id'));
+}
+/** §2 (r2): dates come as `yyyy-MM-dd HH:mm:ss[.SSS]` (UTC) or ISO 8601; read both, rely on neither. */
+function parseServerDate(value) {
+    if (typeof value !== 'string')
+        return null;
+    const text = value.trim();
+    const spec = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/.exec(text);
+    if (spec) {
+        const [y, mo, d, h, mi, s] = spec.slice(1, 7).map(Number);
+        const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s, Number((spec[7] ?? '0').padEnd(3, '0').slice(0, 3))));
+        const same = date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
+        return same ? date : null;
+    }
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text))
+        return null;
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? null : new Date(ms);
+}
+// --- §3 Background jobs without a task id: the probe -------------------------------------------
+/** §3: `GET /v2/sites/{site}/staging` (REST convention; unverified). */
+const probePath = (siteId) => `/sites/${encodeURIComponent(siteId)}/staging`;
+function probeState(data) {
+    if (field(data, 'is_syncing') === true)
+        return 'busy';
+    const status = field(data, 'status');
+    if (status === 0 || status === '0')
+        return 'ready'; // site records of the family: 0 = active
+    if (typeof status !== 'string')
+        return 'unknown';
+    const s = status.trim().toLowerCase();
+    if (['creating', 'syncing', 'pushing', 'deleting', 'pulling', 'resetting'].includes(s))
+        return 'busy';
+    if (['ready', 'active', 'idle'].includes(s))
+        return 'ready';
+    return 'unknown';
+}
+/** §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). */
+const PROBE_UNSUPPORTED = [405, 501];
+/**
+ * §3 (r2) evidence, not hope: after a pull or push a "ready" probe counts only once this run saw the
+ * job busy. A probe that keeps saying "ready" without that is given this long to show the job
+ * (started jobs can take a moment to show); then the run ends `accepted`, never `succeeded`.
+ */
+const PROBE_EVIDENCE_WINDOW_MS = 30_000;
+// --- §4 Refusals while something else runs ------------------------------------------------------
+/** §4: statuses that mean "another job runs on this site: not processed, try later". */
+const BUSY_STATUSES = (/* unused pure expression or super */ null && ([409, 423]));
+/** §4 and the spec §7: create when a staging environment exists. */
+const EXISTS_STATUS = 422;
+/** §4: pull / push / delete on a site without staging (or an unknown site). */
+const MISSING_STATUS = 404;
+/**
+ * §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422
+ * on pull/push/delete is a validation error that fails at once.
+ */
+function saysBusy(message) {
+    return /already in progress|in progress|already running|currently running|still running|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(message);
+}
+/** §4 (r2): features missing from the site's plan come as 403 (spec) or 422. */
+function saysPlan(message) {
+    return /\bplan\b|upgrade|subscription|not (included|available) (in|on|with) your|su plan|suscripci[oó]n|mejore/i.test(message);
+}
+// --- §5 Fields read from `data` -----------------------------------------------------------------
+/**
+ * §5: the staging site's id from data that describes the staging site (the create answer, the
+ * probe): `staging_site_id`, else `staging_id`, else `id`. (From a task's data: `taskSiteIdOf`.)
+ */
+function stagingSiteIdOf(data) {
+    for (const name of ['staging_site_id', 'staging_id', 'id']) {
+        const id = idText(field(data, name));
+        if (id)
+            return id;
+    }
+    return null;
+}
+/** §5: the staging URL: `staging_url`, else `wp_url`, else `url` (as text; checked where it is used). */
+function stagingUrlOf(data) {
+    for (const name of ['staging_url', 'wp_url', 'url']) {
+        const v = field(data, name);
+        if (typeof v === 'string' && v.trim() !== '')
+            return v.trim();
+    }
+    return null;
+}
+/** §5 (r2, widened): names of fields, at any depth and in error details too, whose values are credentials. */
+function isCredentialField(name) {
+    const n = name.toLowerCase();
+    return n === 's_hash' || /pass|pwd|secret|token|key|hash|credential|auth|private|session/.test(n);
+}
+/** §5 (r2): query parameters removed from any URL before it is shown (`token`, `autologin`, `login`...). */
+function isCredentialQueryParam(name) {
+    return /token|auth|login|pass|pwd|secret|key|hash|sig|session|code|otp|nonce|jwt|ticket|credential|private/i.test(name);
+}
+// --- §6 Rate limiting ---------------------------------------------------------------------------
+/** §6: rate-limit headers (none promised; every value is sanity-bounded where it is read). */
+const RATE_LIMIT_HEADERS = {
+    limit: 'x-ratelimit-limit',
+    remaining: 'x-ratelimit-remaining',
+    reset: 'x-ratelimit-reset',
+};
+// --- §7 Errors ----------------------------------------------------------------------------------
+/** §7: extra error text the service may put beside `message` (a `trace`, `file`, `line` never shown). */
+const ERROR_DETAIL_FIELDS = ['errors', 'error', 'exception'];
+// --- §8 Localization ----------------------------------------------------------------------------
+/** §8: the localization header; `es` gives Spanish messages, anything else English. */
+const LOCALIZATION_HEADER = 'X-localization';
+// --- §9 The API root ----------------------------------------------------------------------------
+/** §9: what a user of the service the spec describes passes as `api-url` (`/v2` is appended). */
+const SERVICE_API_URL = 'https://app.instawp.io/api';
+/**
+ * §9: a 404 that comes from the routing layer, not from the API: an HTML, empty or plain-text page,
+ * or the framework's "The route ... could not be found." It means the API root is wrong (every route
+ * answers it), never that the site is missing.
+ */
+function isRouteMiss(kind, message) {
+    if (kind === 'html' || kind === 'empty' || kind === 'text' || kind === 'truncated')
         return true;
-    if (processing === 'unknown')
-        return kind === 'read' || kind === 'pull' || kind === 'create';
-    return false;
+    if (kind === 'envelope')
+        return false;
+    return /\broute\b.*\bcould not be found\b/i.test(message) || /^\s*not found\.?\s*$/i.test(message);
 }
-/** Exponential backoff with full jitter: a random delay in [0, min(cap, base * 2^attempt)]. */
-function backoffMs(attempt, random = Math.random, baseMs = 1000, capMs = 30_000) {
-    const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
-    return Math.floor(random() * ceiling);
+function field(data, name) {
+    if (data && typeof data === 'object' && !Array.isArray(data))
+        return data[name];
+    return undefined;
 }
-/** `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
-function parseRetryAfter(value, nowMs) {
-    const text = Array.isArray(value) ? value[0] : value;
-    if (text === undefined || text === null || text.trim() === '')
-        return null;
-    const t = text.trim();
-    if (/^\d+(\.\d+)?$/.test(t))
-        return Math.round(parseFloat(t) * 1000);
-    const date = Date.parse(t);
-    if (Number.isNaN(date))
-        return null;
-    return Math.max(0, date - nowMs);
+/** An id from server data as text: a string of id characters or a non-negative integer; else null. */
+function idText(value) {
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
+        return String(value);
+    if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim()))
+        return value.trim();
+    return null;
 }
 
+
+/***/ }),
+
+/***/ 8422:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   au: () => (/* binding */ didYouMean),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   o4: () => (/* binding */ parseConfig),
+/* harmony export */   zY: () => (/* binding */ DEFAULTS)
+/* harmony export */ });
+/* unused harmony exports INPUT_NAMES, canonicalSiteId, normaliseApiUrl, parseDuration */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9691);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8532);
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
+/* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6141);
+
+
+
+/**
+ * All input reading and validation in one place: raw strings (from action inputs or CLI flags)
+ * become a typed Config, or an InputError that names the input. Nothing here sends a request.
+ */
+class InputError extends Error {
+    input;
+    constructor(input, message) {
+        super(`Input "${input}": ${message}`);
+        this.input = input;
+        this.name = 'InputError';
+    }
+}
+/** Every input this project reads, by its action name (action.yml declares the same). */
+const INPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'operation',
+    'site-id',
+    'api-token',
+    'api-url',
+    'wait',
+    'timeout',
+    'language',
+    'max-retries',
+    'if-exists',
+    'if-missing',
+    'if-busy',
+    'dry-run',
+    'concurrency',
+    'fail-fast',
+    'task-id',
+    'wait-for-url',
+]));
+/** Defaults, as in action.yml (a test checks they agree). */
+const DEFAULTS = {
+    wait: 'true',
+    timeout: '30m',
+    language: 'en',
+    'max-retries': '5',
+    'if-exists': 'fail',
+    'if-missing': 'fail',
+    'if-busy': 'wait',
+    'dry-run': 'false',
+    concurrency: '4',
+    'fail-fast': 'false',
+    'task-id': '',
+    'wait-for-url': 'false',
+};
+const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_TIMEOUT_MS = 6 * 3600_000;
+const MAX_SITES = 200;
+/** `" Skip "` -> `skip`; an unknown value is refused with the choices and the nearest one. */
+const choice = (values, aliases = {}) => zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+    const text = v.trim().toLowerCase();
+    const value = aliases[text] ?? text;
+    if (values.includes(value))
+        return value;
+    ctx.addIssue({
+        code: 'custom',
+        message: `"${text.slice(0, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
+    });
+    return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+});
+/** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
+function didYouMean(typed, choices) {
+    const t = typed.trim().toLowerCase();
+    if (t === '')
+        return '';
+    let best = null;
+    for (const choice of choices) {
+        const distance = editDistance(t, choice.toLowerCase());
+        if (!best || distance < best.distance)
+            best = { choice, distance };
+    }
+    const near = best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t));
+    return near ? ` (did you mean "${best.choice}"?)` : '';
+}
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
+function editDistance(a, b) {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++)
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let best = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                best = Math.min(best, d[i - 2][j - 2] + 1);
+            d[i][j] = best;
+        }
+    return d[a.length][b.length];
+}
+const boolean = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+    .transform((v) => v.trim().toLowerCase())
+    .pipe(zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['true', 'false'], { error: () => 'must be true or false' }))
+    .transform((v) => v === 'true');
+const integer = (min, max) => zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+    .trim()
+    .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig()
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` }));
+/** `reset` is another name for `pull` (the endpoint's own name). */
+const operation = choice(_types_js__WEBPACK_IMPORTED_MODULE_3__/* .OPERATIONS */ .xb, { reset: 'pull' });
+/**
+ * How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is
+ * `1001`), and letters compare without case (the service's database does).
+ */
+function canonicalSiteId(id) {
+    return /^\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id.toLowerCase();
+}
+const siteIds = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+    const ids = v
+        .split(/[\s,;]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+    if (ids.length === 0)
+        ctx.addIssue({ code: 'custom', message: 'is required (the PRODUCTION site id)' });
+    if (ids.length > MAX_SITES)
+        ctx.addIssue({ code: 'custom', message: `lists ${ids.length} sites; at most ${MAX_SITES}` });
+    for (const id of ids) {
+        if (!SITE_ID.test(id)) {
+            ctx.addIssue({
+                code: 'custom',
+                message: `"${id.slice(0, 80)}" is not a site id (letters, digits, - and _, at most 64 characters; never a path or URL)`,
+            });
+        }
+    }
+    const seen = new Map();
+    for (const id of ids) {
+        const first = seen.get(canonicalSiteId(id));
+        if (first !== undefined) {
+            const same = first === id ? '' : ` (${first} and ${id} are the same site to the server)`;
+            ctx.addIssue({ code: 'custom', message: `lists site ${id} more than once${same}` });
+            break;
+        }
+        seen.set(canonicalSiteId(id), id);
+    }
+    return ids;
+});
+const token = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+    const t = v.trim();
+    if (t === '')
+        ctx.addIssue({ code: 'custom', message: 'is required (store it as a secret)' });
+    else if (/^bearer\s/i.test(t))
+        ctx.addIssue({
+            code: 'custom',
+            message: 'starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token as the secret)',
+        });
+    else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
+        ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });
+    return t;
+});
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+/** `https://api.example.com/` -> `https://api.example.com/v2`; `.../v2/` -> `.../v2`. */
+function normaliseApiUrl(raw) {
+    let text = raw.trim();
+    // `localhost:8099` or `app.instawp.io/api`: no scheme. Loopback is understood as http, anything
+    // else gets the https:// it needs suggested (a token is never sent to a guessed address).
+    const bare = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(:\d+)?(\/.*)?$/i.exec(text);
+    if (bare && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+        if (LOOPBACK.test(bare[1]))
+            text = `http://${text}`;
+        else
+            throw new Error(`"${text.slice(0, 80)}" has no scheme: did you mean https://${text.slice(0, 80)} ?`);
+    }
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        throw new Error(`is not a URL (expected the API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .zr})`);
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
+        throw new Error(`must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`);
+    if (url.username || url.password)
+        throw new Error('must not contain credentials (the token goes in api-token)');
+    if (url.search || url.hash)
+        throw new Error('must not have a query or a fragment');
+    const path = url.pathname.replace(/\/+$/, '');
+    return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`;
+}
+const apiUrl = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+    if (v.trim() === '') {
+        ctx.addIssue({ code: 'custom', message: `is required (the API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .zr})` });
+        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+    }
+    try {
+        return normaliseApiUrl(v);
+    }
+    catch (e) {
+        ctx.addIssue({ code: 'custom', message: e.message });
+        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+    }
+});
+const UNITS = {
+    ms: 1,
+    s: 1000,
+    sec: 1000,
+    secs: 1000,
+    second: 1000,
+    seconds: 1000,
+    m: 60_000,
+    min: 60_000,
+    mins: 60_000,
+    minute: 60_000,
+    minutes: 60_000,
+    h: 3_600_000,
+    hr: 3_600_000,
+    hrs: 3_600_000,
+    hour: 3_600_000,
+    hours: 3_600_000,
+};
+/** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
+function parseDuration(text) {
+    const t = text.trim().toLowerCase();
+    if (/^\d+(\.\d+)?$/.test(t))
+        return Math.round(parseFloat(t) * 1000);
+    const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)];
+    if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t)
+        throw new Error('bad duration');
+    let ms = 0;
+    for (const [, value, unit] of parts) {
+        const factor = UNITS[unit];
+        if (factor === undefined)
+            throw new Error('bad duration');
+        ms += parseFloat(value) * factor;
+    }
+    return Math.round(ms);
+}
+const duration = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+    let ms;
+    try {
+        ms = parseDuration(v);
+    }
+    catch {
+        ctx.addIssue({
+            code: 'custom',
+            message: `"${v.slice(0, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
+        });
+        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+    }
+    if (ms < 1000 || ms > MAX_TIMEOUT_MS)
+        ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' });
+    return ms;
+});
+/** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
+const language = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+    const code = v.trim().toLowerCase().split(/[-_]/)[0];
+    if (code === 'en' || code === 'es')
+        return code;
+    ctx.addIssue({
+        code: 'custom',
+        message: `must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`,
+    });
+    return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+});
+/** A task id as the status endpoint takes it in its path (contract §2). */
+const taskId = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+    const t = v.trim();
+    if (t === '')
+        return null;
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
+        ctx.addIssue({
+            code: 'custom',
+            message: 'is not a task id (letters, digits, - and _: the task-id output of an earlier run)',
+        });
+        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+    }
+    return t;
+});
+const Schema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    operation,
+    'site-id': siteIds,
+    'api-token': token,
+    'api-url': apiUrl,
+    wait: boolean,
+    timeout: duration,
+    language: language,
+    'max-retries': integer(0, 20),
+    'if-exists': choice(['fail', 'skip', 'recreate']),
+    'if-missing': choice(['fail', 'skip']),
+    'if-busy': choice(['wait', 'fail']),
+    'dry-run': boolean,
+    concurrency: integer(1, 20),
+    'fail-fast': boolean,
+    'task-id': taskId,
+    'wait-for-url': boolean,
+});
+/** Raw inputs -> Config, or InputError naming the first input that is wrong. */
+function parseConfig(raw) {
+    const filled = { ...DEFAULTS };
+    for (const [k, v] of Object.entries(raw))
+        if (v !== undefined && v.trim() !== '')
+            filled[k] = v;
+    for (const required of ['operation', 'site-id', 'api-token', 'api-url', 'task-id'])
+        filled[required] ??= '';
+    const parsed = Schema.safeParse(filled);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const input = String(issue.path[0] ?? 'input');
+        const message = filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message;
+        throw new InputError(input, message);
+    }
+    const c = parsed.data;
+    if (c['task-id'] && c.operation !== 'status')
+        throw new InputError('task-id', `is for operation: status (it follows an earlier job), not for ${c.operation}`);
+    if (c['task-id'] && c['site-id'].length > 1)
+        throw new InputError('task-id', 'follows one job: give one site-id with it');
+    return {
+        operation: c.operation,
+        siteIds: c['site-id'],
+        apiToken: c['api-token'],
+        apiUrl: c['api-url'],
+        wait: c.wait,
+        timeoutMs: c.timeout,
+        language: c.language,
+        maxRetries: c['max-retries'],
+        ifExists: c['if-exists'],
+        ifMissing: c['if-missing'],
+        ifBusy: c['if-busy'],
+        dryRun: c['dry-run'],
+        concurrency: c.concurrency,
+        failFast: c['fail-fast'],
+        taskId: c['task-id'],
+        waitForUrl: c['wait-for-url'],
+    };
+}
+
+
+/***/ }),
+
+/***/ 6608:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  R: () => (/* binding */ finalLine)
+});
+
+// EXTERNAL MODULE: ./src/staging/batch.ts + 3 modules
+var batch = __nccwpck_require__(3394);
+// EXTERNAL MODULE: ./src/contract.ts
+var contract = __nccwpck_require__(3665);
+// EXTERNAL MODULE: ./src/text.ts
+var src_text = __nccwpck_require__(8992);
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+
+/**
+ * Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is
+ * shown as text: no HTML, no Markdown structure, links or images of its own, no @mentions or issue
+ * references, no autolinks, no table breaks, one line, bounded. Only http(s) URLs that
+ * `safeHttpUrl` accepts become links.
+ */
+/** One icon per outcome, for every rendering (summary, PR comment). */
+const ICON = {
+    succeeded: '✅',
+    failed: '❌',
+    skipped: '⏭️',
+    'timed-out': '⏱️',
+    accepted: '📨',
+    cancelled: '🛑',
+    'dry-run': '🧪',
+};
+/** Text as inert Markdown: one line, at most `max` characters, then escaped. */
+function md(text, max = 1500) {
+    return escapeMarkdown(bound(oneLine(String(text)), max));
+}
+/**
+ * Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block
+ * structure at its start (headings, lists, quotes), no @mentions, no issue references (#12,
+ * GH-12), no autolinks (`http://`, `www.`). Zero-width spaces break what backslashes cannot.
+ */
+function escapeMarkdown(text) {
+    return text
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/([\\`*_[\]()|~#!{}$])/g, '\\$1')
+        .replace(/^([-+=]|\d+(?=[.)]))/, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))
+        .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
+        .replace(/#(?=\d)/g, '#\u200b')
+        .replace(/\b(GH)-(?=\d)/gi, '$1-\u200b')
+        .replace(/:\/\//g, ':\u200b//')
+        .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\u200b.`);
+}
+/** An id or a short word in a code span; anything else as escaped text. */
+function code(text) {
+    const t = oneLine(String(text));
+    return /^[A-Za-z0-9_.:/ >-]{1,200}$/.test(t) && !t.includes('`') ? `\`${t}\`` : md(t, 200);
+}
+const MAX_URL_CHARS = 2048;
+/** Characters kept as they are in a path, query or fragment; everything else is percent-encoded. */
+const URL_SAFE = /[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%]/;
+/**
+ * An http(s) URL made safe to link, to put in an HTML comment and to send to GitHub as an
+ * `environment_url`; null for anything else (other schemes, user-info, odd hosts, control
+ * characters, more than 2048 characters). Credential-looking query parameters are removed
+ * (contract §5), and every character that could end a Markdown link or an HTML comment is
+ * percent-encoded.
+ */
+function safeHttpUrl(raw) {
+    if (typeof raw !== 'string')
+        return null;
+    const text = raw.trim();
+    if (text === '' || text.length > MAX_URL_CHARS || /[\s\\]/.test(text) || hasControl(text))
+        return null;
+    if (!/^https?:\/\/[^/]/i.test(text))
+        return null;
+    let u;
+    try {
+        u = new URL(text);
+    }
+    catch {
+        return null;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        return null;
+    if (u.username || u.password)
+        return null;
+    if (!/^([a-z0-9-]+\.)*[a-z0-9-]+\.?$|^\[[0-9a-f:.]+\]$/i.test(u.hostname))
+        return null;
+    const credentials = [...u.searchParams.keys()].filter(isCredentialQueryParam);
+    for (const name of credentials)
+        u.searchParams.delete(name);
+    // The URL as the server wrote it (so it matches the staging-url output), unless it had to be
+    // rewritten: credentials removed, or characters outside ASCII (an IDN host, say).
+    const base = credentials.length > 0 || /[^\x21-\x7e]/.test(text) ? u.href : text;
+    const href = [...base]
+        .map((ch) => (URL_SAFE.test(ch) ? ch : encodeURIComponent(ch).replace(/[()'!*]/g, percent)))
+        .join('');
+    return href.length <= MAX_URL_CHARS ? href : null;
+}
+const percent = (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/** Whether `text` holds a control character (a newline included). */
+function hasControl(text) {
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+/** `[url](url)` when `url` is a safe http(s) URL, the text escaped and the target as made safe; else '—' or the text. */
+function markdown_link(url, label) {
+    if (!url)
+        return '—';
+    const safe = safeHttpUrl(url);
+    if (!safe)
+        return md(url, 200);
+    return `[${(label ?? safe).replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`;
+}
+/** `2m 31s` */
+function duration(seconds) {
+    const s = Math.round(seconds);
+    return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.round(seconds * 10) / 10}s`;
+}
+/** "2 succeeded, 1 skipped": the outcomes of a batch, most common first. */
+function countOutcomes(results) {
+    const counts = new Map();
+    for (const r of results)
+        counts.set(r.result, (counts.get(r.result) ?? 0) + 1);
+    return [...counts.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([outcome, n]) => `${n} ${outcome}`)
+        .join(', ');
+}
+
+;// CONCATENATED MODULE: ./src/report/lines.ts
+
+
+/**
+ * The last line of a run, for the action's log and the CLI: what happened, in our words, and the
+ * server's own words quoted as such (for a job that ended, never "started" as the last word).
+ */
+function finalLine(results) {
+    const first = results[0];
+    if (!first)
+        return 'Nothing ran.';
+    if (results.length > 1)
+        return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${(0,batch/* overallOutcome */.iB)(results)} overall).`;
+    const r = first;
+    const what = r.summary || r.result;
+    if (!r.message || r.summary.includes(r.message))
+        return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`;
+    // The server's words first, as what they were; ours last, so a job that ended never ends on "started".
+    const when = r.operation !== 'status' && r.httpStatus !== null && r.httpStatus < 300 ? ' when it accepted the job' : '';
+    return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${r.message}" ${what}`;
+}
+
+
+/***/ }),
+
+/***/ 5468:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KP: () => (/* binding */ failedOutputs),
+/* harmony export */   PZ: () => (/* binding */ publicResult),
+/* harmony export */   k5: () => (/* binding */ outputsFor)
+/* harmony export */ });
+/* unused harmony exports OUTPUT_NAMES, batchMessage, MAX_RESULTS_BYTES, resultsJson, essentials */
+/* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3394);
+
+/** Every output of action.yml, in order; all are set on every path. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'result',
+    'http-status',
+    'message',
+    'task-id',
+    'staging-site-id',
+    'staging-url',
+    'staging-state',
+    'url-ready',
+    'duration-seconds',
+    'requests',
+    'retries',
+    'results',
+]));
+/**
+ * The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts
+ * are sums, and the per-site detail is in `results` (a JSON array of Results, always set).
+ */
+function outputsFor(results, wallSeconds) {
+    const results_ = resultsJson(results);
+    if (results.length === 1) {
+        const r = results[0];
+        return {
+            result: r.result,
+            'http-status': r.httpStatus === null ? '' : String(r.httpStatus),
+            message: r.message || r.summary,
+            'task-id': r.taskId ?? '',
+            'staging-site-id': r.stagingSiteId ?? '',
+            'staging-url': r.stagingUrl ?? '',
+            'staging-state': r.stagingState ?? '',
+            'url-ready': r.urlReady === null ? '' : String(r.urlReady),
+            'duration-seconds': String(r.durationSeconds),
+            requests: String(r.requests),
+            retries: String(r.retries),
+            results: results_,
+        };
+    }
+    const sum = (f) => results.reduce((n, r) => n + f(r), 0);
+    return {
+        result: (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_0__/* .overallOutcome */ .iB)(results),
+        'http-status': '',
+        message: batchMessage(results),
+        'task-id': '',
+        'staging-site-id': '',
+        'staging-url': '',
+        'staging-state': '',
+        'url-ready': '',
+        'duration-seconds': String(wallSeconds ?? Math.max(0, ...results.map((r) => r.durationSeconds))),
+        requests: String(sum((r) => r.requests)),
+        retries: String(sum((r) => r.retries)),
+        results: results_,
+    };
+}
+/** Outputs for a run that never started (bad input): every output set, `result` failed. */
+function failedOutputs(message) {
+    return {
+        result: 'failed',
+        'http-status': '',
+        message,
+        'task-id': '',
+        'staging-site-id': '',
+        'staging-url': '',
+        'staging-state': '',
+        'url-ready': '',
+        'duration-seconds': '0',
+        requests: '0',
+        retries: '0',
+        results: '[]',
+    };
+}
+/** "3 of 4 sites succeeded; failed: 1002" (at most 20 ids per outcome named). */
+function batchMessage(results) {
+    const by = new Map();
+    for (const r of results)
+        by.set(r.result, [...(by.get(r.result) ?? []), r.siteId]);
+    const ok = by.get('succeeded')?.length ?? 0;
+    const rest = [...by.entries()]
+        .filter(([k]) => k !== 'succeeded')
+        .map(([k, ids]) => `${k}: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ` and ${ids.length - 20} more` : ''}`);
+    return [`${ok} of ${results.length} sites succeeded`, ...rest].join('; ');
+}
+/** GitHub refuses an output over 1 MB: `results` stays under this, as valid JSON, whatever happened. */
+const MAX_RESULTS_BYTES = 900_000;
+/**
+ * The `results` output: every Result in full while that fits; else each site's essentials
+ * (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites.
+ */
+function resultsJson(results) {
+    const full = JSON.stringify(results.map(publicResult));
+    if (Buffer.byteLength(full) <= MAX_RESULTS_BYTES)
+        return full;
+    return JSON.stringify(results.map(essentials));
+}
+/** The fields of a Result a later step needs to act on it. */
+function essentials(r) {
+    return {
+        siteId: r.siteId,
+        result: r.result,
+        httpStatus: r.httpStatus,
+        taskId: r.taskId,
+        stagingSiteId: r.stagingSiteId,
+        stagingUrl: r.stagingUrl,
+        error: r.error ? { kind: r.error.kind } : null,
+    };
+}
+/** A Result as published in `results` and `--json`. */
+function publicResult(r) {
+    return {
+        operation: r.operation,
+        siteId: r.siteId,
+        result: r.result,
+        httpStatus: r.httpStatus,
+        message: r.message,
+        summary: r.summary,
+        taskId: r.taskId,
+        stagingSiteId: r.stagingSiteId,
+        stagingUrl: r.stagingUrl,
+        stagingState: r.stagingState,
+        urlReady: r.urlReady,
+        durationSeconds: r.durationSeconds,
+        requests: r.requests,
+        retries: r.retries,
+        warnings: r.warnings,
+        sent: r.sent,
+        error: r.error,
+        startedAt: r.startedAt,
+    };
+}
+
+
+/***/ }),
+
+/***/ 7194:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   pO: () => (/* binding */ Redactor),
+/* harmony export */   um: () => (/* binding */ stripUrlCredentials)
+/* harmony export */ });
+/* unused harmony exports MASK, looksSecret, encodings */
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8992);
+
+
+/** Shortest value ever treated as a secret: masking "1" or "ok" would blank out ordinary text. */
+const MIN_SECRET_LENGTH = 4;
+/** What a removed secret reads as. */
+const MASK = '***';
+/** Shortest secret still found when white space was put inside it. */
+const SPACED_MIN_LENGTH = 12;
+/** Response data nested deeper than this is dropped, not walked. */
+const MAX_DEPTH = 32;
+/**
+ * Knows every secret of the run and removes it from text before anything is written anywhere.
+ *
+ * Two kinds of secret:
+ * - **strong**: the API token (and the GitHub token), plus response credentials that look like
+ *   secrets (long, mixed characters). Scrubbed from every text, ours included, in their common
+ *   encodings (raw, JSON-escaped, URL- and percent-encoded, base64 at any alignment, hex), and handed
+ *   to the front end's masker (`core.setSecret`) through `onSecret`.
+ * - **plain**: a response credential that looks like an ordinary word (`null`, `true`, `succeeded`,
+ *   a six-letter word). Scrubbed from server text only, never registered with the runner: masking it
+ *   everywhere would turn our own `result: succeeded` into `***`.
+ *
+ * Response data never needs either list to be safe: `stripCredentials` removes credential values from
+ * the parsed data itself (contract §5). The lists are for server *text* that repeats them.
+ */
+class Redactor {
+    onSecret;
+    strong = new PrefixIndex();
+    plain = new PrefixIndex();
+    constructor(onSecret = () => { }) {
+        this.onSecret = onSecret;
+    }
+    /** A secret of the run (the token): scrubbed everywhere, in every common encoding. */
+    add(value) {
+        if (typeof value !== 'string')
+            return;
+        const v = value.trim();
+        if (v.length < MIN_SECRET_LENGTH || this.strong.has(v))
+            return;
+        for (const variant of encodings(v)) {
+            if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant))
+                continue;
+            this.strong.add(variant);
+            this.onSecret(variant);
+        }
+    }
+    /** A value found under a credential name in a response (contract §5). */
+    addCredential(value) {
+        const v = value.trim();
+        if (v.length < MIN_SECRET_LENGTH)
+            return;
+        if (looksSecret(v))
+            this.add(v);
+        else
+            this.plain.add(v);
+    }
+    /**
+     * Removes every strong secret (for our own text: log lines, outputs, errors), even when white
+     * space or a line break was put inside it (a wrapped base64 text, a token split across lines).
+     */
+    scrub(text) {
+        return this.strong.replace(text, true);
+    }
+    /** One line the action or the CLI writes: inert, without secrets, bounded. */
+    inert(text, max = _text_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_LINE */ .MV) {
+        return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .neutralizeCommands */ .Kw)(this.scrub((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(text))), max);
+    }
+    /**
+     * Text that came from a server (a message, a reason, a status word, an id): one line, no control
+     * characters or escape sequences, no secret of either kind, no credentials in URLs, no workflow
+     * command, at most `max` characters. In that order: a secret split by a control character is
+     * joined before it is looked for, and the cut comes after the scrub, so no part of a secret survives.
+     */
+    server(text, max = _text_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_SERVER_TEXT */ .pK) {
+        if (typeof text !== 'string' && typeof text !== 'number')
+            return '';
+        const line = stripUrlCredentialsInText((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(String(text)), (v) => this.addCredential(v));
+        return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .neutralizeCommands */ .Kw)(this.plain.replace(this.scrub(line))), max);
+    }
+    /**
+     * A copy of response data with the value of every credential field replaced by `***`, at any
+     * depth, in objects and arrays (contract §5); URLs lose user-info and credential query parameters.
+     * The removed values are remembered, so server text that repeats them is scrubbed too.
+     */
+    stripCredentials(data, depth = 0) {
+        if (depth > MAX_DEPTH)
+            return null;
+        if (Array.isArray(data))
+            return data.map((item) => this.stripCredentials(item, depth + 1));
+        if (data !== null && typeof data === 'object') {
+            const out = {};
+            for (const [name, value] of Object.entries(data)) {
+                if ((0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialField */ .qc)(name)) {
+                    this.collect(value, depth + 1);
+                    out[name] = MASK;
+                }
+                else
+                    out[name] = this.stripCredentials(value, depth + 1);
+            }
+            return out;
+        }
+        if (typeof data === 'string' && URL_START.test(data))
+            return stripUrlCredentials(data, (v) => this.addCredential(v));
+        return data;
+    }
+    /** Every string inside a credential field's value (which may be an object or an array). */
+    collect(value, depth) {
+        if (depth > MAX_DEPTH)
+            return;
+        if (typeof value === 'string')
+            this.addCredential(value);
+        else if (Array.isArray(value))
+            for (const item of value)
+                this.collect(item, depth + 1);
+        else if (value !== null && typeof value === 'object')
+            for (const item of Object.values(value))
+                this.collect(item, depth + 1);
+    }
+}
+/** Long and mixed enough to be a secret rather than a word: only such values are masked everywhere. */
+function looksSecret(value) {
+    if (/\s/.test(value))
+        return false;
+    if (value.length >= 24)
+        return true;
+    if (value.length < 8)
+        return false;
+    const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9\s_.-]/].filter((c) => c.test(value)).length;
+    return classes >= 2;
+}
+/**
+ * The forms a secret takes when a server or a tool re-encodes it: raw, JSON-escaped, URL-encoded
+ * (component, URI, form), strictly percent-encoded (upper and lower case), hex, and base64 (standard
+ * and URL-safe) at each of the three byte alignments, so it is found inside a longer base64 text too
+ * (`Basic` credentials, a JWT, an encoded blob): only the characters that depend on the secret alone
+ * are kept, at least 8 of them.
+ */
+function encodings(secret) {
+    const bytes = Buffer.from(secret, 'utf8');
+    const out = new Set([secret, (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(secret)]);
+    out.add(JSON.stringify(secret).slice(1, -1));
+    out.add(encodeURIComponent(secret));
+    out.add(encodeURI(secret));
+    out.add(encodeURIComponent(secret).replace(/%20/g, '+'));
+    const percent = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+    out.add(percent.toUpperCase());
+    out.add(percent);
+    out.add(bytes.toString('hex'));
+    out.add(bytes.toString('hex').toUpperCase());
+    for (let offset = 0; offset < 3; offset++) {
+        const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
+        // Characters before `skip` mix in the unknown bytes in front; the last partial group, those after.
+        const skip = [0, 2, 3][offset];
+        const whole = Math.floor(padded.length / 3) * 4;
+        for (const encoded of [padded.toString('base64'), padded.toString('base64url')]) {
+            const stable = encoded.slice(skip, whole);
+            if (stable.length >= 8)
+                out.add(stable);
+        }
+    }
+    out.delete('');
+    return out;
+}
+const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
+/** `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`. */
+function stripUrlCredentials(text, found = () => { }) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return stripUrlCredentialsInText(text, found);
+    }
+    let changed = false;
+    if (url.username || url.password) {
+        for (const part of [url.username, url.password])
+            if (part)
+                found(safeDecode(part));
+        url.username = '';
+        url.password = '';
+        changed = true;
+    }
+    for (const [name, value] of [...url.searchParams]) {
+        if (!(0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialQueryParam */ .Th)(name))
+            continue;
+        if (value)
+            found(value);
+        url.searchParams.delete(name);
+        changed = true;
+    }
+    return changed ? url.toString() : text;
+}
+/** The same inside free text: user-info and credential query values of every URL in it. */
+function stripUrlCredentialsInText(text, found) {
+    return text
+        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]+)@/gi, (_, scheme, info) => {
+        for (const part of info.split(':'))
+            if (part)
+                found(safeDecode(part));
+        return scheme;
+    })
+        .replace(/([?&;])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep, name, value) => {
+        if (!(0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialQueryParam */ .Th)(safeDecode(name)))
+            return whole;
+        if (value)
+            found(safeDecode(value));
+        return `${sep}${name}=${MASK}`;
+    });
+}
+function safeDecode(text) {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+}
+/**
+ * Secrets looked up by their first four characters: scrubbing stays linear in the text however many
+ * secrets a large run has collected (every site's staging credentials), longest match first.
+ */
+class PrefixIndex {
+    byPrefix = new Map();
+    all = new Set();
+    has(secret) {
+        return this.all.has(secret);
+    }
+    add(secret) {
+        if (secret.length < MIN_SECRET_LENGTH || this.all.has(secret))
+            return;
+        this.all.add(secret);
+        const key = secret.slice(0, MIN_SECRET_LENGTH);
+        const list = this.byPrefix.get(key) ?? [];
+        list.push(secret);
+        list.sort((a, b) => b.length - a.length);
+        this.byPrefix.set(key, list);
+    }
+    /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
+    replace(text, spaced = false) {
+        if (this.all.size === 0 || text.length < MIN_SECRET_LENGTH)
+            return text;
+        const strict = this.replaceStrict(text);
+        return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
+    }
+    replaceStrict(text) {
+        let out = '';
+        let copiedTo = 0;
+        for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
+            const candidates = this.byPrefix.get(text.slice(i, i + MIN_SECRET_LENGTH));
+            const hit = candidates?.find((s) => text.startsWith(s, i));
+            if (hit) {
+                out += text.slice(copiedTo, i) + MASK;
+                i += hit.length;
+                copiedTo = i;
+            }
+            else
+                i++;
+        }
+        return copiedTo === 0 ? text : out + text.slice(copiedTo);
+    }
+    /**
+     * Matches on the text without its white space, then masks the original span of each match. Only
+     * secrets of SPACED_MIN_LENGTH or more: a short one would match ordinary words across a space.
+     */
+    replaceSpaced(text) {
+        const at = [];
+        let compact = '';
+        for (let i = 0; i < text.length; i++)
+            if (!/\s/.test(text[i])) {
+                at.push(i);
+                compact += text[i];
+            }
+        const spans = [];
+        for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
+            const candidates = this.byPrefix.get(compact.slice(j, j + MIN_SECRET_LENGTH));
+            const hit = candidates?.find((s) => s.length >= SPACED_MIN_LENGTH && compact.startsWith(s, j));
+            if (hit) {
+                spans.push([at[j], at[j + hit.length - 1] + 1]);
+                j += hit.length;
+            }
+            else
+                j++;
+        }
+        if (spans.length === 0)
+            return text;
+        let out = '';
+        let from = 0;
+        for (const [start, end] of spans) {
+            out += text.slice(from, start) + MASK;
+            from = end;
+        }
+        return out + text.slice(from);
+    }
+}
+
+
+/***/ }),
+
+/***/ 3394:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  N6: () => (/* binding */ isFailure),
+  iB: () => (/* binding */ overallOutcome),
+  $D: () => (/* binding */ runAll)
+});
+
+// EXTERNAL MODULE: ./src/clock.ts
+var src_clock = __nccwpck_require__(9373);
+// EXTERNAL MODULE: ./src/contract.ts
+var contract = __nccwpck_require__(3665);
+// EXTERNAL MODULE: ./src/api/retry.ts
+var retry = __nccwpck_require__(7018);
 ;// CONCATENATED MODULE: ./src/api/rate-budget.ts
 
 
@@ -29374,7 +30833,7 @@ class RateBudget {
         const now = this.clock.now();
         if (status === 429) {
             this.consecutive429++;
-            const retryAfter = parseRetryAfter(headers['retry-after'], now);
+            const retryAfter = (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], now);
             const pause = retryAfter ?? Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6));
             this.pausedUntil = Math.max(this.pausedUntil, now + pause);
         }
@@ -29415,145 +30874,1463 @@ function num(value) {
     return Number.isFinite(n) ? n : null;
 }
 
-;// CONCATENATED MODULE: ./src/api/errors.ts
-const HINTS = {
-    auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
-    forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
-    'not-found': "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
-    busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
-    exists: 'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
-    validation: 'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
-    'rate-limited': 'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
-    server: 'The service failed on its side: try again later, and check the service status if it persists.',
-    network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
-    timeout: 'The API did not answer in time: try again later, or raise timeout.',
-    redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
-    'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
-    'unknown-outcome': 'The request may or may not have been carried out. Check the staging page in the dashboard (or GET /v2/sites/{site}/staging) before running it again: it is not repeated automatically.',
-    'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
+// EXTERNAL MODULE: ./src/api/client.ts + 1 modules
+var api_client = __nccwpck_require__(5937);
+// EXTERNAL MODULE: ./src/api/transport.ts
+var api_transport = __nccwpck_require__(3841);
+// EXTERNAL MODULE: ./src/types.ts
+var types = __nccwpck_require__(6141);
+// EXTERNAL MODULE: ./src/api/errors.ts
+var errors = __nccwpck_require__(3249);
+// EXTERNAL MODULE: ./src/api/schemas.ts
+var schemas = __nccwpck_require__(8164);
+// EXTERNAL MODULE: ./src/secrets.ts
+var secrets = __nccwpck_require__(7194);
+// EXTERNAL MODULE: ./src/text.ts
+var src_text = __nccwpck_require__(8992);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(4942);
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+// EXTERNAL MODULE: external "node:https"
+var external_node_https_ = __nccwpck_require__(4708);
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_);
+// EXTERNAL MODULE: ./src/staging/wait.ts + 1 modules
+var staging_wait = __nccwpck_require__(8178);
+;// CONCATENATED MODULE: ./src/staging/url-check.ts
+
+
+
+
+
+
+/**
+ * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
+ * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
+ * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
+ * means the site answers). Only the status line is read; the body is dropped unread.
+ */
+/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
+function answers(status) {
+    return (status >= 200 && status < 400) || status === 401 || status === 403;
+}
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const FIRST_DELAY_MS = 1000;
+const MAX_DELAY_MS = 15_000;
+const REQUEST_LIMIT_MS = 10_000;
+const PROGRESS_EVERY_MS = 15_000;
+/**
+ * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
+ * (plain http to a host that is not loopback, as with api-url).
+ */
+async function waitForUrl(url, deps) {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK.test(parsed.hostname)))
+        return null;
+    const { clock, logger, signal } = deps;
+    const get = deps.get ?? plainGet;
+    const started = clock.now();
+    let lastLine = started;
+    let delay = FIRST_DELAY_MS;
+    logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
+    for (;;) {
+        if (signal?.aborted)
+            throw new src_clock/* CancelledError */.cc();
+        const left = deps.deadline - clock.now();
+        if (left <= 0)
+            return false;
+        let why;
+        try {
+            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
+            if (answers(status)) {
+                logger.info(`${url} answers (HTTP ${status}) after ${(0,staging_wait/* elapsed */.vk)(clock.now() - started)}.`);
+                return true;
+            }
+            why = `HTTP ${status}`;
+        }
+        catch (e) {
+            if (e instanceof src_clock/* CancelledError */.cc)
+                throw e;
+            why = e.code ?? 'no connection';
+        }
+        logger.debug(`${url}: not yet (${why}); asking again in ${(0,src_clock/* seconds */.YA)(delay)}`);
+        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
+            lastLine = clock.now();
+            logger.info(`… ${url} does not answer yet (${why}) after ${(0,staging_wait/* elapsed */.vk)(clock.now() - started)}`);
+        }
+        const wait = Math.min(delay, deps.deadline - clock.now());
+        if (wait <= 0)
+            return false;
+        await clock.sleep(wait, signal);
+        delay = Math.min(MAX_DELAY_MS, delay * 1.6);
+    }
+}
+/** One GET through the runner's proxy settings (no keep-alive), status line only. */
+function plainGet(url, timeoutMs, signal) {
+    const agent = new lib/* HttpClient */.Qq(api_client/* USER_AGENT */._O, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
+    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
+    return new Promise((resolve, reject) => {
+        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': api_client/* USER_AGENT */._O, Accept: '*/*' } }, (res) => {
+            resolve(res.statusCode ?? 0);
+            res.destroy();
+        });
+        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
+        const onAbort = () => req.destroy(new src_clock/* CancelledError */.cc());
+        signal?.addEventListener('abort', onAbort, { once: true });
+        req.on('error', reject);
+        req.on('close', () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+        });
+        req.end();
+    });
+}
+
+;// CONCATENATED MODULE: ./src/staging/operations.ts
+
+
+
+
+
+
+
+
+
+
+
+
+/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
+const ENDPOINTS = {
+    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
+    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
+    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
 };
-class ApiError extends Error {
-    kind;
-    httpStatus;
-    processing;
-    retryAfterMs;
-    code;
-    hint;
-    /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
-    afterUnknown = false;
-    constructor(init) {
-        super(init.message);
-        this.name = 'ApiError';
-        this.kind = init.kind;
-        this.httpStatus = init.httpStatus ?? null;
-        this.processing = init.processing;
-        this.retryAfterMs = init.retryAfterMs ?? null;
-        this.code = init.code ?? null;
-        this.hint = init.hint ?? HINTS[init.kind];
-    }
+/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
+const PUSH_WARNINGS = [
+    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
+    'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
+    "The production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** What a finished job did, for the last line and the summary. */
+const DONE = {
+    create: 'Staging created',
+    pull: 'Staging refreshed from production',
+    push: 'Staging pushed to production',
+    delete: 'Staging deleted',
+};
+/** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
+function requestTimeoutFor(timeoutMs) {
+    return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)));
 }
-function hintFor(kind) {
-    return HINTS[kind];
+/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
+function checkLaterHint(siteId, taskId) {
+    const action = taskId
+        ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
+        : `operation: status, site-id: ${siteId}`;
+    const cli = taskId
+        ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
+        : `site-staging status --site-id ${siteId}`;
+    return `To check on it later, run this action with ${action} (CLI: ${cli}).`;
 }
-/** The kind of error an HTTP status means, for the operation that got it. */
-function kindForStatus(status, isCreate) {
-    if (status >= 300 && status < 400)
-        return 'redirect';
-    switch (status) {
-        case 401:
-            return 'auth';
-        case 403:
-            return 'forbidden';
-        case 404:
-        case 410:
-            return 'not-found';
-        case 409:
-        case 423:
-            return 'busy';
-        case 422:
-            return isCreate ? 'exists' : 'validation';
-        case 429:
-            return 'rate-limited';
+/** Stops the operation with a final outcome that is not an error (skip, accepted). */
+class Finish {
+    outcome;
+    summary;
+    constructor(outcome, summary) {
+        this.outcome = outcome;
+        this.summary = summary;
     }
-    if (status >= 500)
-        return 'server';
-    return 'validation';
 }
 /**
- * The one place that says what the server can have done with a request, from how it failed
- * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
- * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
- * other 5xx), processed (every other answer).
+ * Runs one operation on one production site with the policies of `config` and returns its Result.
+ * Never throws: every path ends in a Result.
  */
-function processingOf(failure) {
-    const status = failure.httpStatus ?? null;
-    if (status !== null) {
-        if (status === 429 || status === 503 || status === 409 || status === 423)
-            return 'not-processed';
-        if (status >= 500)
-            return 'unknown';
-        return 'processed';
+async function runOperation(config, siteId, deps) {
+    const clock = deps.clock ?? src_clock/* realClock */.dQ;
+    const started = clock.now();
+    const deadline = deps.deadline ?? started + config.timeoutMs;
+    const ownTransport = deps.transport ? null : new api_transport/* NodeTransport */.O5(api_client/* USER_AGENT */._O);
+    const client = new api_client/* StagingApiClient */.v1({
+        apiUrl: config.apiUrl,
+        token: config.apiToken,
+        language: config.language,
+        maxRetries: config.maxRetries,
+        deadline,
+        requestTimeoutMs: deps.requestTimeoutMs ?? requestTimeoutFor(config.timeoutMs),
+    }, {
+        clock,
+        logger: deps.logger,
+        redactor: deps.redactor,
+        budget: deps.budget ?? new RateBudget(clock),
+        transport: deps.transport ?? ownTransport,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.random ? { random: deps.random } : {}),
+    });
+    const result = { ...(0,types/* newResult */.YT)(config.operation, siteId, started), sent: client.sent };
+    const run = new OperationRun(config, siteId, deps, clock, client, result);
+    try {
+        if (config.dryRun)
+            await run.dryRun();
+        else if (config.operation === 'status')
+            await run.status();
+        else
+            await run.execute(config.operation);
     }
-    return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
+    catch (e) {
+        if (e instanceof Finish) {
+            result.result = e.outcome;
+            result.summary = e.summary;
+        }
+        else if (e instanceof api_client/* DeadlineError */.j3) {
+            result.result = 'timed-out';
+            const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
+            const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
+            result.summary =
+                `The timeout (${(0,staging_wait/* elapsed */.vk)(config.timeoutMs)}) was reached while ${run.phase}.` +
+                    (mayRun ? ' The job may still be running on the server.' : '') +
+                    last;
+            if (e.lastError?.serverMessage)
+                result.message = e.lastError.serverMessage;
+            result.error = {
+                kind: 'timeout',
+                hint: mayRun
+                    ? `Raise timeout, or set wait: false. ${checkLaterHint(siteId, result.taskId)}`
+                    : 'Raise timeout, or try again later.',
+            };
+        }
+        else if (e instanceof src_clock/* CancelledError */.cc) {
+            result.result = 'cancelled';
+            result.summary =
+                client.sent.length > 0
+                    ? `Cancelled while ${run.phase}. Sent: ${client.sent.join('; ')}. A job the server accepted keeps running there.`
+                    : `Cancelled while ${run.phase}; nothing had been sent.`;
+        }
+        else if (e instanceof errors/* ApiError */.hD) {
+            result.result = 'failed';
+            result.summary = e.message;
+            if (e.serverMessage)
+                result.message = e.serverMessage;
+            result.error = { kind: e.kind, hint: e.hint };
+        }
+        else {
+            result.result = 'failed';
+            result.summary = `Unexpected error: ${e?.message ?? String(e)}`;
+            result.error = { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' };
+        }
+    }
+    finally {
+        ownTransport?.close();
+        result.requests = client.requests;
+        result.retries = client.retries;
+        result.durationSeconds = Math.round((clock.now() - started) / 100) / 10;
+        if (result.result === 'succeeded' && config.operation !== 'status' && !result.summary)
+            result.summary = `${DONE[config.operation]} in ${(0,staging_wait/* elapsed */.vk)(clock.now() - started)}.`;
+        result.summary = deps.redactor.inert(result.summary);
+    }
+    return result;
+}
+class OperationRun {
+    config;
+    siteId;
+    deps;
+    clock;
+    client;
+    result;
+    /** What the run was doing, for timeout and cancellation messages. */
+    phase = 'sending the request';
+    constructor(config, siteId, deps, clock, client, result) {
+        this.config = config;
+        this.siteId = siteId;
+        this.deps = deps;
+        this.clock = clock;
+        this.client = client;
+        this.result = result;
+    }
+    get log() {
+        return this.deps.logger;
+    }
+    async dryRun() {
+        const op = this.config.operation;
+        const lines = [];
+        if (op === 'status')
+            lines.push(`GET ${this.client.url(this.statusPath())}`);
+        else {
+            const { method, path } = ENDPOINTS[op];
+            lines.push(`${method} ${this.client.url(path(this.siteId))}`);
+            if (op === 'create' && this.config.ifExists === 'recreate')
+                lines.unshift(`${ENDPOINTS.delete.method} ${this.client.url(ENDPOINTS.delete.path(this.siteId))} (only if staging exists)`);
+            if (this.config.wait)
+                lines.push(`GET ${this.client.url('/tasks/{task_id}/status')} (repeated until the job ends)`);
+        }
+        this.log.info(`Dry run: would send, on site ${this.siteId}: ${lines.join('; ')}`);
+        this.phase = 'reading the staging environment (dry run)';
+        try {
+            const probe = await this.client.call('GET', (0,contract/* probePath */.CR)(this.siteId), 'read');
+            this.takeStagingFields(probe.reply.data);
+            this.log.info(`Dry run: site ${this.siteId} has a staging environment${this.result.stagingUrl ? ` at ${this.result.stagingUrl}` : ''}.`);
+        }
+        catch (e) {
+            if (!(e instanceof errors/* ApiError */.hD))
+                throw e;
+            if (e.kind === 'auth')
+                throw e;
+            this.log.info(`Dry run: reading the staging environment answered: ${e.message}`);
+        }
+        if (op === 'push')
+            this.result.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`));
+        this.result.result = 'dry-run';
+        this.result.summary = `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.`;
+    }
+    statusPath() {
+        return this.config.taskId
+            ? `/tasks/${encodeURIComponent(this.config.taskId)}/status`
+            : (0,contract/* probePath */.CR)(this.siteId);
+    }
+    // --- status: read-only ------------------------------------------------------------------------
+    /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
+    async status() {
+        const taskId = this.config.taskId;
+        if (taskId) {
+            this.result.taskId = taskId;
+            if (this.config.wait) {
+                this.phase = `waiting for the job (task ${taskId}) to finish`;
+                const outcome = await (0,staging_wait/* waitForTask */.aZ)(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now());
+                await this.settle('status', outcome);
+                await this.readState();
+                this.result.summary = `The job (task ${taskId}) has completed.`;
+                return;
+            }
+            this.phase = `reading task ${taskId}`;
+            await this.readTaskOnce(taskId);
+            return;
+        }
+        this.phase = 'reading the staging environment';
+        await this.readState({ required: true });
+    }
+    /** One look at a task (status with task-id and wait: false). */
+    async readTaskOnce(taskId) {
+        const answer = await this.client.call('GET', this.statusPath(), 'read');
+        const task = schemas/* TaskStatusSchema */.l.safeParse(answer.reply.data);
+        const state = task.success ? task.data.state : 'unknown';
+        if (state === 'failed') {
+            const reason = task.success && task.data.reason ? this.deps.redactor.server(task.data.reason) : 'no reason given';
+            throw new errors/* ApiError */.hD({
+                kind: 'task-failed',
+                processing: 'processed',
+                serverMessage: reason,
+                message: `The job (task ${taskId}) failed on the server: ${reason}`,
+            });
+        }
+        this.result.stagingState = state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown';
+        const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : '';
+        this.result.result = 'succeeded';
+        this.result.summary =
+            state === 'completed'
+                ? `The job (task ${taskId}) has completed.`
+                : state === 'running'
+                    ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(this.siteId, taskId)}`
+                    : `The job (task ${taskId}) reports a status this action does not know.`;
+    }
+    /**
+     * Reads the staging environment once (`staging-state`, id, URL). `required`: the state is the
+     * point of the run, so a probe the service does not offer fails it; otherwise a failure here is
+     * only logged.
+     */
+    async readState(options = {}) {
+        try {
+            // Best effort: one try, no backoff.
+            const probe = await this.client.call('GET', (0,contract/* probePath */.CR)(this.siteId), 'read', options.required ? {} : { maxRetries: 0 });
+            const state = (0,contract/* probeState */._Z)(probe.reply.data);
+            this.result.stagingState = state;
+            this.takeStagingFields(probe.reply.data);
+            this.result.message ||= probe.reply.message;
+            if (options.required) {
+                this.result.result = 'succeeded';
+                this.result.summary =
+                    state === 'unknown'
+                        ? `Site ${this.siteId} has a staging environment, in a state this action does not know.`
+                        : `Site ${this.siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`;
+            }
+        }
+        catch (e) {
+            if (e instanceof src_clock/* CancelledError */.cc || e instanceof api_client/* DeadlineError */.j3 || !(e instanceof errors/* ApiError */.hD))
+                throw e;
+            if (e.httpStatus === 404 && e.kind === 'not-found') {
+                this.result.stagingState = 'none';
+                this.result.stagingSiteId = null;
+                this.result.stagingUrl = null;
+                if (options.required) {
+                    this.result.result = 'succeeded';
+                    this.result.message = e.serverMessage;
+                    this.result.summary = `Site ${this.siteId} has no staging environment.`;
+                }
+                return;
+            }
+            if (!options.required) {
+                this.log.debug(`could not read the staging environment: ${e.message}`);
+                return;
+            }
+            this.result.stagingState = 'unknown';
+            if (e.httpStatus === 405 || e.httpStatus === 501)
+                throw new errors/* ApiError */.hD({
+                    kind: 'validation',
+                    processing: 'processed',
+                    httpStatus: e.httpStatus,
+                    serverMessage: e.serverMessage,
+                    message: `The service does not offer a way to read the staging environment (GET ${this.client.shown((0,contract/* probePath */.CR)(this.siteId))} answered ${e.httpStatus}).`,
+                    hint: 'Follow a job instead: pass the task-id output of the run that started it.',
+                });
+            throw e;
+        }
+    }
+    // --- create, pull, push, delete ---------------------------------------------------------------
+    async execute(op) {
+        let response;
+        try {
+            response = await this.send(op);
+        }
+        catch (e) {
+            if (!(e instanceof errors/* ApiError */.hD))
+                throw e;
+            response = await this.applyPolicy(op, e);
+        }
+        if (response) {
+            this.result.message = response.reply.message;
+            await this.follow(op, response, this.config.wait);
+        }
+        if (this.result.result === 'succeeded')
+            await this.afterSuccess(op);
+    }
+    /**
+     * The if-exists / if-missing policies, and a create whose first try went through after all.
+     * Returns the response to follow, or null when the operation has been carried to its end here.
+     */
+    async applyPolicy(op, e) {
+        if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
+            this.log.info(`The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`);
+            this.result.message = e.serverMessage;
+            if (!this.config.wait)
+                throw new Finish('accepted', `The create was accepted; not waited for. ${checkLaterHint(this.siteId, null)}`);
+            await this.track('create', null);
+            return null;
+        }
+        if (op === 'create' && e.kind === 'exists') {
+            if (this.config.ifExists === 'skip') {
+                this.log.info(`Site ${this.siteId} already has a staging environment: skipped (if-exists: skip).`);
+                this.result.message = e.serverMessage;
+                await this.readStaging();
+                throw new Finish('skipped', `Skipped: site ${this.siteId} already has a staging environment (if-exists: skip).`);
+            }
+            if (this.config.ifExists === 'recreate')
+                return this.recreate();
+        }
+        if (op !== 'create' && e.kind === 'not-found' && this.config.ifMissing === 'skip') {
+            this.log.info(`Site ${this.siteId} has no staging environment: skipped (if-missing: skip).`);
+            this.result.message = e.serverMessage;
+            throw new Finish('skipped', `Skipped: site ${this.siteId} has no staging environment (if-missing: skip).`);
+        }
+        throw e;
+    }
+    /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
+    async recreate() {
+        this.log.info(`Site ${this.siteId} already has a staging environment: deleting it first (if-exists: recreate).`);
+        let deleted;
+        try {
+            deleted = await this.send('delete');
+        }
+        catch (d) {
+            // Gone in the meantime (404): nothing left to delete.
+            if (!(d instanceof errors/* ApiError */.hD) || d.kind !== 'not-found')
+                throw d;
+            return this.send('create');
+        }
+        try {
+            await this.follow('delete', deleted, true);
+        }
+        catch (f) {
+            if (!(f instanceof Finish))
+                throw f;
+            throw new errors/* ApiError */.hD({
+                kind: 'unknown-outcome',
+                processing: 'processed',
+                httpStatus: deleted.status,
+                message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
+            });
+        }
+        this.log.info('The old staging environment is gone; creating the new one.');
+        return this.send('create');
+    }
+    async follow(op, response, wait) {
+        const data = response.reply.data;
+        const task = (0,contract/* taskIdOf */.G6)(data);
+        let taskId = null;
+        if (task && 'id' in task)
+            taskId = task.id;
+        else if (task)
+            this.log.warn(`The server gave a task id that cannot be used in a URL ("${this.deps.redactor.server(task.unusable, 60)}"): following the staging environment instead.`);
+        if (taskId)
+            this.result.taskId = taskId;
+        if (op === 'create')
+            this.takeStagingFields(data);
+        if (!wait) {
+            this.log.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`);
+            throw new Finish('accepted', `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(this.siteId, taskId)}`);
+        }
+        await this.track(op, taskId);
+    }
+    waitDeps() {
+        return {
+            client: this.client,
+            clock: this.clock,
+            logger: this.log,
+            redactor: this.deps.redactor,
+            ...(this.deps.signal ? { signal: this.deps.signal } : {}),
+        };
+    }
+    /** Waits for the job and sets the result from how it ended. */
+    async track(op, taskId) {
+        this.phase = `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`;
+        const outcome = taskId
+            ? await (0,staging_wait/* waitForTask */.aZ)(this.waitDeps(), op, this.siteId, taskId, this.clock.now())
+            : await (0,staging_wait/* waitForProbe */.N3)(this.waitDeps(), op, this.siteId);
+        await this.settle(op, outcome);
+        if (op === 'delete') {
+            this.result.stagingSiteId = null;
+            this.result.stagingUrl = null;
+        }
+    }
+    /** A job's end as a result: succeeded on evidence only; accepted when nothing can tell. */
+    async settle(op, outcome) {
+        const what = op === 'status' ? 'job' : `${op} job`;
+        if (outcome.kind === 'failed')
+            throw new errors/* ApiError */.hD({
+                kind: 'task-failed',
+                processing: 'processed',
+                httpStatus: this.result.httpStatus,
+                serverMessage: outcome.reason,
+                message: `The ${what} failed on the server: ${outcome.reason}`,
+            });
+        if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
+            const warning = outcome.kind === 'untrackable'
+                ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
+                : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`;
+            this.log.warn(warning);
+            this.result.warnings.push(warning);
+            throw new Finish('accepted', `${warning} ${checkLaterHint(this.siteId, this.result.taskId)}`);
+        }
+        if (op === 'create') {
+            if (outcome.siteId)
+                this.result.stagingSiteId = outcome.siteId;
+            else
+                this.takeStagingFields(outcome.data);
+        }
+        this.result.result = 'succeeded';
+    }
+    /** After a create, pull or push that succeeded: the staging id and URL, and wait-for-url. */
+    async afterSuccess(op) {
+        if (op === 'delete')
+            return;
+        // Staging still exists after each of these: one GET fills what the answers did not say.
+        if (!this.result.stagingUrl || !this.result.stagingSiteId)
+            await this.readStaging();
+        if (!this.config.waitForUrl || op === 'push')
+            return;
+        const url = this.result.stagingUrl;
+        if (!url) {
+            this.warn('wait-for-url: no staging URL is known, so the site was not checked.');
+            return;
+        }
+        this.phase = `waiting for ${url} to answer`;
+        this.result.urlReady = await waitForUrl(url, {
+            clock: this.clock,
+            logger: this.log,
+            deadline: this.client.deadline,
+            ...(this.deps.signal ? { signal: this.deps.signal } : {}),
+        });
+        if (this.result.urlReady === null)
+            this.warn(`wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        if (this.result.urlReady === false) {
+            this.result.result = 'timed-out';
+            this.result.summary = `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${(0,staging_wait/* elapsed */.vk)(this.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`;
+            this.result.error = {
+                kind: 'timeout',
+                hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
+            };
+        }
+    }
+    warn(text) {
+        this.log.warn(text);
+        this.result.warnings.push(text);
+    }
+    /**
+     * Sends the operation's request. Busy refusals (409/423, or a 422 that says a job runs) are sent
+     * again with backoff under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome
+     * failure.
+     */
+    async send(op) {
+        const { method, path } = ENDPOINTS[op];
+        this.phase = `sending the ${op} request`;
+        for (let busyTries = 0;; busyTries++) {
+            try {
+                const response = await this.client.call(method, path(this.siteId), op);
+                this.result.httpStatus = response.status;
+                if (op === 'push')
+                    this.addPushWarnings();
+                return response;
+            }
+            catch (e) {
+                if (!(e instanceof errors/* ApiError */.hD)) {
+                    if (e instanceof api_client/* DeadlineError */.j3 && e.lastError)
+                        this.result.httpStatus = e.lastError.httpStatus;
+                    throw e;
+                }
+                this.result.httpStatus = e.httpStatus;
+                if (e.kind === 'busy' && this.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
+                    await this.waitWhileBusy(op, busyTries);
+                    continue;
+                }
+                if (e.processing === 'unknown')
+                    throw this.unknownOutcome(op, e);
+                throw e;
+            }
+        }
+    }
+    async waitWhileBusy(op, busyTries) {
+        // 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes.
+        const jitter = 0.8 + 0.4 * (this.deps.random ?? Math.random)();
+        const delay = Math.round(Math.min(15_000, 2000 * 1.5 ** busyTries) * jitter);
+        if (this.clock.now() + delay >= this.client.deadline)
+            throw new api_client/* DeadlineError */.j3();
+        this.phase = `waiting for another job on site ${this.siteId} to finish`;
+        this.log.info(`Site ${this.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${(0,src_clock/* seconds */.YA)(delay)} (if-busy: wait).`);
+        await this.clock.sleep(delay, this.deps.signal);
+        this.client.retries++;
+    }
+    unknownOutcome(op, e) {
+        if (op === 'push')
+            this.addPushWarnings();
+        const what = {
+            create: 'A staging environment may or may not be being created.',
+            pull: 'Staging may or may not be being overwritten with production.',
+            push: 'Production may or may not be being overwritten with staging.',
+            delete: 'The staging environment may or may not be being deleted.',
+        }[op];
+        const again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.';
+        return new errors/* ApiError */.hD({
+            kind: 'unknown-outcome',
+            processing: 'unknown',
+            httpStatus: e.httpStatus,
+            serverMessage: e.serverMessage,
+            message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
+            hint: (0,errors/* hintFor */.JR)('unknown-outcome').replace('{site}', this.siteId),
+        });
+    }
+    addPushWarnings() {
+        for (const w of PUSH_WARNINGS)
+            if (!this.result.warnings.includes(w))
+                this.result.warnings.push(w);
+    }
+    /** Best effort: fill the staging id and URL from the probe; a failure here changes nothing. */
+    async readStaging() {
+        await this.readState();
+        this.result.stagingState = null;
+    }
+    /** The staging id and URL from data that describes the staging site, each checked (contract §5). */
+    takeStagingFields(data) {
+        const id = (0,contract/* stagingSiteIdOf */.z3)(data);
+        if (id)
+            this.result.stagingSiteId = id;
+        const text = (0,contract/* stagingUrlOf */.yb)(data);
+        if (!text)
+            return;
+        const clean = (0,secrets/* stripUrlCredentials */.um)(text, (v) => this.deps.redactor.addCredential(v));
+        if ((0,src_text/* httpUrl */.q3)(clean))
+            this.result.stagingUrl = clean;
+        else
+            this.log.warn(`Ignored a staging URL that is not an http(s) URL: "${this.deps.redactor.server(text, 80)}".`);
+    }
 }
 
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 15 modules
-var schemas = __nccwpck_require__(9691);
-;// CONCATENATED MODULE: ./src/api/schemas.ts
+;// CONCATENATED MODULE: ./src/staging/batch.ts
 
-/** The response envelope of every v2 response (spec §2). Unknown extra fields are kept. */
-const EnvelopeSchema = schemas/* looseObject */._H3({
-    status: schemas/* boolean */.zMY(),
-    message: schemas/* string */.YjP().optional().default(''),
-    data: schemas/* unknown */.L5J().optional(),
-    meta: schemas/* unknown */.L5J().optional(),
-});
-/** A percentage sent as a number or a numeric string (contract §2), clamped to 0-100. */
-const Percentage = schemas/* union */.KCZ([
-    schemas/* number */.aig(),
-    schemas/* string */.YjP()
-        .trim()
-        .regex(/^\d+(\.\d+)?%?$/),
-])
-    .transform((v) => Math.min(100, Math.max(0, typeof v === 'number' ? v : parseFloat(v))))
-    .refine((v) => Number.isFinite(v));
-/** A date-time in the spec's format, as a Date; null when absent or not in that format. */
-const SpecDateTime = schemas/* string */.YjP()
-    .nullish()
-    .transform((v) => (v ? parseSpecDateTime(v) : null));
-/** `data` of GET /v2/tasks/{id}/status (contract §2). */
-const TaskStatusSchema = schemas/* looseObject */._H3({
-    status: schemas/* string */.YjP(),
-    percentage_complete: Percentage.optional().catch(undefined),
-    comment: schemas/* string */.YjP().nullish(),
-    created_at: SpecDateTime,
-    updated_at: SpecDateTime,
-    timeout_at: SpecDateTime,
-});
+
+
+
+
+
 /**
- * The spec's date-time format (§2): `yyyy-MM-dd HH:mm:ss` in UTC; responses carry `.SSS`,
- * inputs must not.
+ * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
+ * rate budget and one deadline; with `failFast`, no new site starts after a failure. One site runs
+ * exactly as runOperation alone would.
  */
-const RESPONSE_DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{3}))?$/;
-function parseSpecDateTime(text) {
-    const m = RESPONSE_DATE.exec(text.trim());
-    if (!m)
+async function runAll(config, deps) {
+    const clock = deps.clock ?? src_clock/* realClock */.dQ;
+    const transport = deps.transport ?? new api_transport/* NodeTransport */.O5(api_client/* USER_AGENT */._O);
+    const shared = {
+        ...deps,
+        clock,
+        budget: deps.budget ?? new RateBudget(clock),
+        deadline: deps.deadline ?? clock.now() + config.timeoutMs,
+        transport,
+    };
+    try {
+        return await runSites(config, deps, shared);
+    }
+    finally {
+        if (!deps.transport)
+            transport.close();
+        deps.logger.debug(`${transport.connections} connection(s) to the API`);
+    }
+}
+async function runSites(config, deps, shared) {
+    const ids = config.siteIds;
+    if (ids.length === 1)
+        return [await runOperation(config, ids[0], shared)];
+    const results = new Array(ids.length);
+    let next = 0;
+    let stoppedBy = null;
+    const worker = async () => {
+        while (next < ids.length) {
+            const index = next++;
+            const siteId = ids[index];
+            if (stoppedBy !== null || deps.signal?.aborted) {
+                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true);
+                continue;
+            }
+            const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
+            results[index] = result;
+            if (config.failFast && isFailure(result.result) && stoppedBy === null) {
+                stoppedBy = siteId;
+                deps.logger.warn(`Site ${siteId} ${result.result}: starting no more sites (fail-fast).`);
+            }
+        }
+    };
+    deps.logger.info(`Running ${config.operation} on ${ids.length} sites, ${Math.min(config.concurrency, ids.length)} at a time.`);
+    await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker));
+    return results;
+}
+function isFailure(outcome) {
+    return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled';
+}
+/** The outcome of a whole run: the worst of its sites. */
+function overallOutcome(results) {
+    const has = (o) => results.some((r) => r.result === o);
+    for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'])
+        if (has(o))
+            return o;
+    if (results.every((r) => r.result === 'dry-run'))
+        return 'dry-run';
+    if (results.every((r) => r.result === 'skipped'))
+        return 'skipped';
+    return 'succeeded';
+}
+function notStarted(config, siteId, stoppedBy, cancelled) {
+    return {
+        ...(0,types/* newResult */.YT)(config.operation, siteId, Date.now()),
+        result: cancelled ? 'cancelled' : 'skipped',
+        summary: cancelled
+            ? 'Not started: the run was cancelled.'
+            : `Not started: site ${stoppedBy} failed first (fail-fast).`,
+    };
+}
+function prefixed(logger, siteId) {
+    const p = `[site ${siteId}] `;
+    return {
+        info: (m) => logger.info(p + m),
+        warn: (m) => logger.warn(p + m),
+        debug: (m) => logger.debug(p + m),
+    };
+}
+
+
+/***/ }),
+
+/***/ 8178:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  vk: () => (/* binding */ elapsed),
+  N3: () => (/* binding */ waitForProbe),
+  aZ: () => (/* binding */ waitForTask)
+});
+
+// EXTERNAL MODULE: ./src/contract.ts
+var contract = __nccwpck_require__(3665);
+// EXTERNAL MODULE: ./src/api/errors.ts
+var errors = __nccwpck_require__(3249);
+// EXTERNAL MODULE: ./src/clock.ts
+var src_clock = __nccwpck_require__(9373);
+// EXTERNAL MODULE: ./src/api/client.ts + 1 modules
+var api_client = __nccwpck_require__(5937);
+// EXTERNAL MODULE: ./src/api/schemas.ts
+var schemas = __nccwpck_require__(8164);
+;// CONCATENATED MODULE: ./src/staging/poll-planner.ts
+class PollPlanner {
+    samples = [];
+    polls = 0;
+    stalePolls = 0;
+    startedAt;
+    minMs;
+    maxMs;
+    noProgressCapMs;
+    nearEndCapMs;
+    approach;
+    constructor(options) {
+        this.startedAt = options.startedAt;
+        this.minMs = options.minMs ?? 1000;
+        this.maxMs = options.maxMs ?? 30_000;
+        this.noProgressCapMs = options.noProgressCapMs ?? 4900;
+        this.nearEndCapMs = options.nearEndCapMs ?? 4000;
+        this.approach = options.approach ?? 0.6;
+    }
+    /** The delay before the first poll. */
+    firstDelay() {
+        return this.minMs;
+    }
+    /** Records one answer: `percent` undefined when the server gave none. */
+    observe(at, percent) {
+        this.polls++;
+        if (percent === undefined)
+            return;
+        const last = this.samples.at(-1);
+        this.stalePolls = last && percent <= last.percent ? this.stalePolls + 1 : 0;
+        this.samples.push({ at, percent });
+    }
+    /** How long to wait, from `now`, before the next poll. */
+    nextDelay(now) {
+        const last = this.samples.at(-1);
+        if (!last)
+            return this.clamp(this.minMs * 3 ** this.polls, this.noProgressCapMs);
+        const elapsed = Math.max(1, last.at - this.startedAt);
+        if (last.percent <= 0)
+            return this.clamp(0.5 * elapsed, 10_000);
+        const rate = Math.max(last.percent / elapsed, this.recentRate(last, elapsed));
+        // Aim at 99%: many jobs sit at 99 (never 100) until they complete.
+        const remaining = Math.max(0, 99 - last.percent) / rate - (now - last.at);
+        if (remaining <= 2 * this.minMs) {
+            // Near (or past) the estimated end: dense, but slower while nothing moves.
+            return this.clamp(this.minMs * 1.25 ** this.stalePolls, this.nearEndCapMs);
+        }
+        return this.clamp(remaining * this.approach, this.maxMs);
+    }
+    /** Percent per ms over the recent part of the job (the last ~40% of its elapsed time). */
+    recentRate(last, elapsed) {
+        const from = last.at - Math.max(5000, 0.4 * elapsed);
+        const ref = this.samples.find((s) => s.at >= from && s !== last);
+        if (!ref || last.at <= ref.at)
+            return 0;
+        return Math.max(0, (last.percent - ref.percent) / (last.at - ref.at));
+    }
+    clamp(ms, cap) {
+        return Math.round(Math.min(cap, Math.max(this.minMs, ms)));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/staging/wait.ts
+
+
+
+
+
+
+/** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
+const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
+/**
+ * Follows a background job to its end through `GET /v2/tasks/{id}/status` (contract §2), with the
+ * adaptive PollPlanner. Falls back to the staging probe if the task stays invisible past the grace.
+ */
+async function waitForTask(deps, operation, siteId, taskId, startedAt) {
+    deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
+    return sharingBudget(deps, () => followTask(deps, operation, siteId, taskId, startedAt));
+}
+async function followTask(deps, operation, siteId, taskId, startedAt) {
+    const { client, clock, logger, redactor } = deps;
+    const planner = new PollPlanner({ startedAt });
+    const progress = new Progress(deps, operation, siteId, startedAt);
+    const unknownSeen = new Set();
+    let delay = planner.firstDelay();
+    let seenRunning = false;
+    for (;;) {
+        await sleepWithin(deps, delay);
+        const at = clock.now();
+        let answer;
+        try {
+            answer = await client.call('GET', `/tasks/${encodeURIComponent(taskId)}/status`, 'read');
+        }
+        catch (e) {
+            if (!(e instanceof errors/* ApiError */.hD))
+                throw e;
+            if (e.httpStatus === contract/* MISSING_STATUS */.YQ && e.kind !== 'api-url') {
+                if (at - startedAt < contract/* TASK_INVISIBLE_GRACE_MS */.gH) {
+                    logger.debug(`task ${taskId} is not visible yet (404)`);
+                    planner.observe(at, undefined);
+                    delay = planner.nextDelay(clock.now());
+                    continue;
+                }
+                logger.warn(`Task ${taskId} was not found ${(0,src_clock/* seconds */.YA)(at - startedAt)} after the job started; following the staging environment instead.`);
+                return followProbe(deps, operation, siteId, { seenBusy: seenRunning });
+            }
+            if (TRANSIENT.has(e.kind)) {
+                logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`);
+                planner.observe(at, undefined);
+                delay = Math.max(planner.nextDelay(clock.now()), 5000);
+                continue;
+            }
+            return { kind: 'untrackable', reason: `reading task ${taskId} failed: ${e.message}` };
+        }
+        const parsed = schemas/* TaskStatusSchema */.l.safeParse(answer.reply.data);
+        if (!parsed.success) {
+            logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`);
+            planner.observe(at, undefined);
+            delay = planner.nextDelay(clock.now());
+            continue;
+        }
+        const task = parsed.data;
+        if (task.state === 'completed') {
+            progress.done();
+            return { kind: 'completed', data: answer.reply.data, siteId: task.siteId };
+        }
+        if (task.state === 'failed') {
+            const reason = task.reason
+                ? redactor.server(task.reason)
+                : `the task ended with status "${redactor.server(task.status, 60)}"`;
+            return { kind: 'failed', reason };
+        }
+        if (task.state === 'running')
+            seenRunning = true;
+        else {
+            const shown = redactor.server(typeof task.status === 'object' ? JSON.stringify(task.status) : task.status, 60);
+            if (!unknownSeen.has(shown)) {
+                unknownSeen.add(shown);
+                logger.info(`Task ${taskId} reports a status this action does not know ("${shown}"); still waiting.`);
+            }
+        }
+        planner.observe(at, task.percent);
+        progress.update(task.percent);
+        delay = planner.nextDelay(clock.now());
+    }
+}
+/**
+ * Follows a job with no task id through the staging probe `GET /v2/sites/{site}/staging`
+ * (contract §3). Never reports success it did not see.
+ */
+async function waitForProbe(deps, operation, siteId) {
+    return sharingBudget(deps, () => followProbe(deps, operation, siteId, { seenBusy: false }));
+}
+async function followProbe(deps, operation, siteId, evidence) {
+    const { client, clock, logger } = deps;
+    const startedAt = clock.now();
+    const planner = new PollPlanner({ startedAt });
+    const progress = new Progress(deps, operation, siteId, startedAt);
+    let seenBusy = evidence.seenBusy;
+    let delay = planner.firstDelay();
+    for (;;) {
+        await sleepWithin(deps, delay);
+        const at = clock.now();
+        planner.observe(at, undefined);
+        delay = planner.nextDelay(at);
+        let answer;
+        try {
+            answer = await client.call('GET', (0,contract/* probePath */.CR)(siteId), 'read');
+        }
+        catch (e) {
+            if (!(e instanceof errors/* ApiError */.hD))
+                throw e;
+            if (e.httpStatus !== null && (contract/* PROBE_UNSUPPORTED */.jf.includes(e.httpStatus) || e.kind === 'api-url'))
+                return {
+                    kind: 'untrackable',
+                    reason: `the service does not offer the staging probe (HTTP ${e.httpStatus})`,
+                };
+            if (e.httpStatus === contract/* MISSING_STATUS */.YQ) {
+                if (operation === 'delete')
+                    return { kind: 'completed', data: null, siteId: null };
+                if (operation === 'create' && at - startedAt < contract/* TASK_INVISIBLE_GRACE_MS */.gH)
+                    continue;
+                return {
+                    kind: 'untrackable',
+                    reason: 'the staging environment is not visible (404), so completion cannot be tracked',
+                };
+            }
+            if (TRANSIENT.has(e.kind)) {
+                logger.warn(`Could not read the staging environment (${e.message}); still waiting.`);
+                delay = Math.max(delay, 5000);
+                continue;
+            }
+            return { kind: 'untrackable', reason: `reading the staging environment failed: ${e.message}` };
+        }
+        const data = answer.reply.data;
+        const state = (0,contract/* probeState */._Z)(data);
+        if (state === 'busy') {
+            seenBusy = true;
+            progress.update(undefined);
+            continue;
+        }
+        if (state === 'ready' && operation !== 'delete') {
+            // Before a create there was no staging: "ready" is the new one. A pull or push that has not
+            // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
+            if (operation === 'create' || seenBusy) {
+                progress.done();
+                return { kind: 'completed', data, siteId: null };
+            }
+            if (at - startedAt >= contract/* PROBE_EVIDENCE_WINDOW_MS */.j7)
+                return {
+                    kind: 'unconfirmed',
+                    reason: `the staging environment looks ready, but this run never saw the ${operation} job running, so it cannot tell whether the job ran, failed or has not started`,
+                };
+            continue;
+        }
+        if (state === 'unknown')
+            logger.debug('the staging probe gave no status this client knows; still waiting');
+    }
+}
+/** Counts this follower in the batch's rate budget for as long as it polls. */
+async function sharingBudget(deps, follow) {
+    const leave = deps.client.budget.join();
+    try {
+        return await follow();
+    }
+    finally {
+        leave();
+    }
+}
+/**
+ * Sleeps before the next poll, at least the batch's fair share of the rate budget; unless the
+ * deadline comes first: then throws DeadlineError at once (no pointless sleep).
+ */
+async function sleepWithin(deps, wanted) {
+    const { clock, client, signal } = deps;
+    const ms = Math.max(wanted, client.budget.fairIntervalMs());
+    const left = client.deadline - clock.now();
+    if (left <= 0)
+        throw new api_client/* DeadlineError */.j3();
+    if (ms >= left) {
+        await clock.sleep(left, signal);
+        throw new api_client/* DeadlineError */.j3();
+    }
+    await clock.sleep(ms, signal);
+}
+/**
+ * Progress of one job: a live update at every answer for a front end that shows one (the CLI on a
+ * terminal), else a plain line now and then, never at every poll.
+ */
+class Progress {
+    deps;
+    operation;
+    siteId;
+    startedAt;
+    lastLineAt;
+    constructor(deps, operation, siteId, startedAt) {
+        this.deps = deps;
+        this.operation = operation;
+        this.siteId = siteId;
+        this.startedAt = startedAt;
+        this.lastLineAt = startedAt;
+    }
+    update(percent) {
+        const now = this.deps.clock.now();
+        const elapsedMs = now - this.startedAt;
+        const { logger } = this.deps;
+        if (logger.progress) {
+            // A naive end estimate for people (the planner has its own): the average rate so far.
+            const etaMs = percent && percent > 0 && percent < 100 ? (elapsedMs * (100 - percent)) / percent : null;
+            logger.progress({
+                operation: this.operation,
+                siteId: this.siteId,
+                percent: percent ?? null,
+                elapsedMs,
+                etaMs,
+            });
+            return;
+        }
+        if (now - this.lastLineAt < (this.deps.progressEveryMs ?? 15_000))
+            return;
+        this.lastLineAt = now;
+        const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`;
+        logger.info(`… ${this.operation} on site ${this.siteId}:${pct} still running after ${elapsed(elapsedMs)}`);
+    }
+    done() {
+        const { logger, clock } = this.deps;
+        const elapsedMs = clock.now() - this.startedAt;
+        logger.progress?.({
+            operation: this.operation,
+            siteId: this.siteId,
+            percent: 100,
+            elapsedMs,
+            etaMs: 0,
+            ended: true,
+        });
+        logger.info(`The ${this.operation} job on site ${this.siteId} finished after ${elapsed(clock.now() - this.startedAt)}.`);
+    }
+}
+function elapsed(ms) {
+    const s = Math.round(ms / 1000);
+    return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${s}s`;
+}
+
+
+/***/ }),
+
+/***/ 8992:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $s: () => (/* binding */ bound),
+/* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
+/* harmony export */   MV: () => (/* binding */ MAX_LINE),
+/* harmony export */   TN: () => (/* binding */ oneLine),
+/* harmony export */   pK: () => (/* binding */ MAX_SERVER_TEXT),
+/* harmony export */   q3: () => (/* binding */ httpUrl)
+/* harmony export */ });
+/**
+ * Text from a server, made safe to show anywhere (a log line, a terminal, an output, a table cell):
+ * pure functions, composed in the right order by `Redactor.inert` (src/secrets.ts), which adds the
+ * removal of secrets between them. Nothing here knows GitHub: a workflow command is just a pattern a
+ * line must not start with.
+ */
+/** Longest server text kept (a message, a reason, a comment): more never helps a person. */
+const MAX_SERVER_TEXT = 1000;
+/** Longest line the action or the CLI writes. */
+const MAX_LINE = 4000;
+const ANSI = new RegExp([
+    '\\u001b\\][^\\u0007\\u001b]*(?:\\u0007|\\u001b\\\\)?', // OSC ... BEL or ST (hyperlinks, titles)
+    '\\u001b\\[[0-?]*[ -/]*[@-~]', // CSI (colours, cursor moves, erase)
+    '\\u009b[0-?]*[ -/]*[@-~]', // 8-bit CSI
+    '\\u001b[P^_][^\\u001b]*(?:\\u001b\\\\)?', // DCS, PM, APC strings
+    '\\u001b[@-Z\\\\-_]?', // other escapes, or a lone ESC
+].join('|'), 'g');
+/** Line ends the runner or a terminal honours: CR alone ends a runner line. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g;
+/** Other control characters. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
+/** Invisible characters that hide, join or reorder text (soft hyphen, zero-width, bidi: Trojan Source). */
+const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff]/g;
+/**
+ * One line of plain text: escape sequences and invisible characters out, every line break and
+ * other control character a space, runs of white space one space. Whatever is joined or spaced here
+ * is joined or spaced before any secret is looked for (the redactor scrubs after this, and finds a
+ * secret with white space put inside it), so a server cannot hide a token from the scrub this way.
+ */
+function oneLine(text) {
+    return text
+        .replace(ANSI, '')
+        .replace(INVISIBLE, '')
+        .replace(LINE_BREAKS, ' ')
+        .replace(CONTROLS, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+}
+const ZWSP = '\u200b';
+/**
+ * Makes workflow commands inert: the runner reads `::name::` at the start of a line (after leading
+ * white space) and the legacy `##[name]` anywhere in a line. A zero-width space breaks both; the text
+ * still reads the same.
+ */
+function neutralizeCommands(line) {
+    let out = line.replace(/##\[/g, `##${ZWSP}[`);
+    const lead = /^\s*/.exec(out)[0].length;
+    if (out.startsWith('::', lead))
+        out = `${out.slice(0, lead)}:${ZWSP}${out.slice(lead + 1)}`;
+    return out;
+}
+/** At most `max` characters, cut on a code point, marked with an ellipsis when cut. */
+function bound(text, max) {
+    if (text.length <= max)
+        return text;
+    let cut = max - 1;
+    const code = text.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        cut--; // do not split a surrogate pair
+    return `${text.slice(0, cut)}…`;
+}
+/** An http(s) URL as text, or null: anything else (`javascript:`, `data:`, a path) is never shown as a link. */
+function httpUrl(text) {
+    if (text.length > 2048 || /\s/.test(text))
         return null;
-    const [, y, mo, d, h, mi, s, ms] = m.map((part) => (part === undefined ? undefined : Number(part)));
-    const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s, ms ?? 0));
-    // Reject values that JavaScript rolls over (2024-02-30 -> March 1st).
-    if (date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || h > 23 || mi > 59 || s > 59)
+    try {
+        const url = new URL(text);
+        return url.protocol === 'https:' || url.protocol === 'http:' ? url : null;
+    }
+    catch {
         return null;
-    return date;
+    }
 }
-/** Formats for a request (no milliseconds, as the spec requires of inputs). */
-function formatSpecDateTimeInput(date) {
-    return date.toISOString().slice(0, 19).replace('T', ' ');
+
+
+/***/ }),
+
+/***/ 6141:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   YT: () => (/* binding */ newResult),
+/* harmony export */   xb: () => (/* binding */ OPERATIONS)
+/* harmony export */ });
+/* unused harmony export OUTCOMES */
+/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
+const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status'];
+/** The `result` output. `dry-run` only with the dry-run input. */
+const OUTCOMES = (/* unused pure expression or super */ null && ([
+    'succeeded',
+    'failed',
+    'skipped',
+    'timed-out',
+    'accepted',
+    'cancelled',
+    'dry-run',
+]));
+/** A Result before anything has happened: failed until the run says otherwise. */
+function newResult(operation, siteId, startedAt) {
+    return {
+        operation,
+        siteId,
+        result: 'failed',
+        httpStatus: null,
+        message: '',
+        summary: '',
+        taskId: null,
+        stagingSiteId: null,
+        stagingUrl: null,
+        stagingState: null,
+        urlReady: null,
+        durationSeconds: 0,
+        requests: 0,
+        retries: 0,
+        warnings: [],
+        sent: [],
+        error: null,
+        startedAt: new Date(startedAt).toISOString(),
+    };
 }
-/** Formats as responses carry it (with milliseconds). */
-function formatSpecDateTime(date) {
-    return date.toISOString().slice(0, 23).replace('T', ' ');
-}
+
+
+/***/ }),
+
+/***/ 2613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 4434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 8611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 5692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 9278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 4589:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
+
+/***/ }),
+
+/***/ 6698:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
+/***/ 7540:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 3053:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
+
+/***/ }),
+
+/***/ 610:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
+
+/***/ }),
+
+/***/ 8474:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 7067:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
+/***/ 2467:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
+
+/***/ }),
+
+/***/ 4708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+
+/***/ }),
+
+/***/ 7030:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 643:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+
+/***/ }),
+
+/***/ 1792:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
+
+/***/ }),
+
+/***/ 7075:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+
+/***/ }),
+
+/***/ 1692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
+
+/***/ }),
+
+/***/ 3136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+
+/***/ }),
+
+/***/ 7975:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+
+/***/ }),
+
+/***/ 3429:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
+
+/***/ }),
+
+/***/ 5919:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 3193:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+
+/***/ }),
+
+/***/ 4756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 4942:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Qq: () => (/* binding */ HttpClient)
+});
+
+// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, getProxyUrl, isHttps
 
 // EXTERNAL MODULE: external "http"
 var external_http_ = __nccwpck_require__(8611);
@@ -30353,1379 +33130,6 @@ class HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-;// CONCATENATED MODULE: ./src/api/transport.ts
-
-
-
-
-/** A request that got no HTTP answer. `phase` says whether it can have reached the server. */
-class TransportError extends Error {
-    code;
-    phase;
-    constructor(message, code, phase) {
-        super(message);
-        this.code = code;
-        this.phase = phase;
-        this.name = 'TransportError';
-    }
-}
-/** No answer of the v2 API is anywhere near this long; the rest of a longer body is never read. */
-const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
-/** Connections one run keeps open at most (many sites share them). */
-const MAX_SOCKETS = 8;
-class NodeTransport {
-    connections = 0;
-    kept;
-    oneShot;
-    constructor(userAgent) {
-        const options = { allowRedirects: false, allowRetries: false, maxRetries: 0, maxSockets: MAX_SOCKETS };
-        this.kept = new HttpClient(userAgent, [], { ...options, keepAlive: true });
-        this.oneShot = new HttpClient(userAgent, [], { ...options, keepAlive: false });
-    }
-    close() {
-        this.kept.dispose();
-        this.oneShot.dispose();
-    }
-    request(req) {
-        const url = new URL(req.url);
-        const agent = (req.fresh ? this.oneShot : this.kept).getAgent(req.url);
-        const module = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
-        return new Promise((resolve, reject) => {
-            let phase = 'connecting';
-            let settled = false;
-            const finish = (error, response) => {
-                if (settled)
-                    return;
-                settled = true;
-                clearTimeout(timer);
-                req.signal?.removeEventListener('abort', onAbort);
-                if (error) {
-                    request.destroy();
-                    reject(error);
-                }
-                else
-                    resolve(response);
-            };
-            const fail = (message, code) => finish(new TransportError(message, code, phase));
-            const onAbort = () => finish(new CancelledError());
-            const request = module.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
-                const chunks = [];
-                let size = 0;
-                let truncated = false;
-                res.on('data', (chunk) => {
-                    if (truncated)
-                        return;
-                    const room = MAX_RESPONSE_BYTES - size;
-                    if (chunk.length > room) {
-                        chunks.push(chunk.subarray(0, room));
-                        size = MAX_RESPONSE_BYTES;
-                        truncated = true;
-                        answer();
-                        res.destroy();
-                        return;
-                    }
-                    chunks.push(chunk);
-                    size += chunk.length;
-                });
-                const answer = () => finish(null, {
-                    status: res.statusCode ?? 0,
-                    headers: res.headers,
-                    body: Buffer.concat(chunks).toString('utf8'),
-                    truncated,
-                });
-                res.on('end', answer);
-                res.on('error', (e) => fail(`the answer broke off: ${e.message}`, e.code ?? 'ECONNRESET'));
-                res.on('aborted', () => fail('the answer broke off', 'ECONNRESET'));
-            });
-            request.on('socket', (socket) => {
-                if (request.reusedSocket) {
-                    phase = 'connected';
-                    return;
-                }
-                this.connections++;
-                const tls = socket.encrypted === true;
-                if (tls) {
-                    // Over a proxy tunnel the TCP part may be done already; the TLS handshake is what counts.
-                    const protocol = socket.getProtocol?.();
-                    if (protocol && protocol !== 'unknown' && !socket.connecting)
-                        phase = 'connected';
-                    else
-                        socket.once('secureConnect', () => (phase = 'connected'));
-                }
-                else if (!socket.connecting)
-                    phase = 'connected';
-                else
-                    socket.once('connect', () => (phase = 'connected'));
-            });
-            request.on('error', (e) => fail(e.message, e.code ?? 'ECONNRESET'));
-            const timer = setTimeout(() => fail(phase === 'connecting'
-                ? `no connection within ${seconds(req.timeoutMs)}`
-                : `no answer within ${seconds(req.timeoutMs)}`, 'ETIMEDOUT'), req.timeoutMs);
-            if (req.signal?.aborted)
-                return onAbort();
-            req.signal?.addEventListener('abort', onAbort, { once: true });
-            request.end();
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/client.ts
-
-
-
-
-
-
-const USER_AGENT = 'site-staging-action/1.0';
-/** Raised when the run's `timeout` leaves no time for the next request or wait. */
-class DeadlineError extends Error {
-    lastError;
-    constructor(lastError = null) {
-        super('timeout reached');
-        this.lastError = lastError;
-        this.name = 'DeadlineError';
-    }
-}
-/**
- * The v2 client: base URL, headers, the envelope, per-request time limits, and the one retry layer
- * of the project (`@actions/http-client`'s own retries and redirects are off). Counts every request
- * and retry it makes. Knows HTTP, nothing of GitHub.
- */
-class StagingApiClient {
-    settings;
-    deps;
-    requests = 0;
-    retries = 0;
-    /** Every request that changes something, as sent, with what came of it. */
-    sent = [];
-    constructor(settings, deps) {
-        this.settings = settings;
-        this.deps = deps;
-    }
-    get deadline() {
-        return this.settings.deadline;
-    }
-    /** The rate budget this client shares with every other of the run. */
-    get budget() {
-        return this.deps.budget;
-    }
-    url(path) {
-        return `${this.settings.apiUrl}${path}`;
-    }
-    /** The path as the server sees it (`/v2/sites/...`), for messages. */
-    shown(path) {
-        return new URL(this.url(path)).pathname;
-    }
-    /**
-     * Sends `method path`, retrying what `mayResend` allows for `kind` (429 and 503 honouring
-     * Retry-After, else backoff with full jitter), within `maxRetries` and the deadline.
-     * Resolves with a 2xx whose envelope says `status: true`; throws ApiError otherwise, or
-     * DeadlineError / CancelledError.
-     */
-    async call(method, path, kind) {
-        const { clock, logger, signal } = this.deps;
-        let afterUnknown = false;
-        for (let attempt = 0;; attempt++) {
-            throwIfAborted(signal);
-            if (clock.now() >= this.settings.deadline)
-                throw new DeadlineError();
-            const wait = this.deps.budget.reserve();
-            if (wait > 0) {
-                if (clock.now() + wait >= this.settings.deadline)
-                    throw new DeadlineError();
-                logger.debug(`rate budget: waiting ${seconds(wait)} before ${method} ${this.shown(path)}`);
-                await clock.sleep(wait, signal);
-            }
-            let error;
-            try {
-                const response = await this.send(method, path, kind);
-                if (afterUnknown)
-                    response.afterUnknown = true;
-                return response;
-            }
-            catch (e) {
-                if (!(e instanceof ApiError))
-                    throw e;
-                error = e;
-            }
-            // Busy refusals belong to the if-busy policy, not to this layer.
-            if (error.kind === 'busy')
-                throw withAfterUnknown(error, afterUnknown);
-            const retryable = error.processing !== 'processed' && mayResend(kind, error.processing);
-            if (!retryable || attempt >= this.settings.maxRetries)
-                throw withAfterUnknown(error, afterUnknown);
-            const delay = error.retryAfterMs ?? backoffMs(attempt, this.deps.random);
-            if (clock.now() + delay >= this.settings.deadline)
-                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
-            logger.info(`${method} ${this.shown(path)}: ${describe(error)}; sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${this.settings.maxRetries})`);
-            await clock.sleep(delay, signal);
-            if (error.processing === 'unknown')
-                afterUnknown = true;
-            this.retries++;
-        }
-    }
-    /** One HTTP exchange, bounded by the request time limit and cancellation. */
-    async send(method, path, kind) {
-        const { clock, signal, redactor, transport } = this.deps;
-        const remaining = this.settings.deadline - clock.now();
-        const limitMs = Math.max(1, Math.min(this.settings.requestTimeoutMs, remaining));
-        const headers = {
-            Authorization: `Bearer ${this.settings.token}`,
-            Accept: 'application/json',
-            'Accept-Encoding': 'identity',
-            [contract/* LOCALIZATION_HEADER */.QL]: this.settings.language,
-        };
-        if (method === 'POST') {
-            headers['Content-Type'] = 'application/json';
-            headers['Content-Length'] = '0';
-        }
-        const shown = this.shown(path);
-        this.requests++;
-        this.deps.logger.debug(`${method} ${shown}`);
-        let raw;
-        try {
-            raw = await transport.request({
-                method,
-                url: this.url(path),
-                headers,
-                timeoutMs: limitMs,
-                ...(signal ? { signal } : {}),
-                fresh: kind === 'push' || kind === 'delete',
-            });
-        }
-        catch (e) {
-            if (e instanceof CancelledError) {
-                if (method !== 'GET')
-                    this.sent.push(`${method} ${shown} -> cancelled before an answer`);
-                throw e;
-            }
-            if (!(e instanceof TransportError))
-                throw e;
-            const processing = processingOf({ phase: e.phase });
-            if (method !== 'GET')
-                this.sent.push(`${method} ${shown} -> ${processing === 'not-processed' ? `not delivered (${e.code})` : `no answer (${e.code})`}`);
-            const what = processing === 'not-processed'
-                ? 'could not reach the server, so nothing was sent'
-                : 'reached the server but got no answer';
-            throw new ApiError({
-                kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
-                message: redactor.scrub(`${method} ${shown} ${what}: ${e.message} (${e.code}).`),
-                code: e.code,
-                processing,
-            });
-        }
-        if (method !== 'GET')
-            this.sent.push(`${method} ${shown} -> ${raw.status}`);
-        this.deps.budget.observe(raw.status, raw.headers);
-        return this.interpret(method, path, raw);
-    }
-    interpret(method, path, raw) {
-        const { redactor, clock } = this.deps;
-        const { status, headers } = raw;
-        const isCreate = method === 'POST' && /\/staging$/.test(path);
-        if (status >= 300 && status < 400) {
-            const target = redactor.scrub(locationOf(headers.location, this.url(path)));
-            throw new ApiError({
-                kind: 'redirect',
-                httpStatus: status,
-                processing: 'processed',
-                message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(this.url(path)).origin}.`,
-            });
-        }
-        const envelope = parseEnvelope(raw.body);
-        if (envelope)
-            redactor.maskCredentials(envelope.data);
-        const serverMessage = envelope ? redactor.scrub(messageOf(envelope)) : '';
-        if ((0,contract/* isAccepted */.oB)(status)) {
-            if (envelope && envelope.status)
-                return { status, envelope, headers, afterUnknown: false };
-            if (!envelope) {
-                throw new ApiError({
-                    kind: 'bad-response',
-                    httpStatus: status,
-                    processing: 'unknown',
-                    message: `${method} ${this.shown(path)} answered ${status} with ${describeBody(raw.body)} instead of the JSON envelope.`,
-                });
-            }
-            throw new ApiError({
-                kind: 'server',
-                httpStatus: status,
-                processing: 'processed',
-                message: serverMessage || `${method} ${this.shown(path)} answered ${status} with "status": false.`,
-                hint: 'The service reported a failure: read its message above.',
-            });
-        }
-        const kind = kindForStatus(status, isCreate);
-        const message = serverMessage
-            ? `${serverMessage} (HTTP ${status})`
-            : `${method} ${this.shown(path)} answered HTTP ${status}${envelope ? '' : ` with ${describeBody(raw.body)}`}.`;
-        throw new ApiError({
-            kind,
-            httpStatus: status,
-            processing: processingOf({ httpStatus: status }),
-            retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.now()) : null,
-            message,
-        });
-    }
-}
-function withAfterUnknown(error, afterUnknown) {
-    if (afterUnknown)
-        error.afterUnknown = true;
-    return error;
-}
-function parseEnvelope(body) {
-    if (body.trim() === '')
-        return null;
-    let json;
-    try {
-        json = JSON.parse(body);
-    }
-    catch {
-        return null;
-    }
-    const parsed = EnvelopeSchema.safeParse(json);
-    return parsed.success ? parsed.data : null;
-}
-/** The envelope's message plus an exception text when the service adds one (contract §7). */
-function messageOf(envelope) {
-    const parts = [envelope.message.trim()];
-    for (const name of contract/* ERROR_DETAIL_FIELDS */.Xh) {
-        const detail = envelope[name];
-        if (typeof detail === 'string' && detail.trim() && !parts.includes(detail.trim()))
-            parts.push(detail.trim());
-        else if (detail && typeof detail === 'object')
-            parts.push(JSON.stringify(detail).slice(0, 300));
-    }
-    return parts.filter(Boolean).join(': ');
-}
-function describeBody(body) {
-    const text = body.trim();
-    if (text === '')
-        return 'an empty body';
-    if (/^<(!doctype|html)/i.test(text))
-        return 'an HTML page';
-    return 'a body that is not JSON';
-}
-function describe(error) {
-    if (error.httpStatus)
-        return `HTTP ${error.httpStatus}`;
-    return error.code ?? error.kind;
-}
-function locationOf(location, base) {
-    if (!location)
-        return '(no Location header)';
-    try {
-        const u = new URL(location, base);
-        return `${u.origin}${u.pathname}`;
-    }
-    catch {
-        return '(an unreadable Location header)';
-    }
-}
-
-// EXTERNAL MODULE: ./src/types.ts
-var types = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/staging/poll-planner.ts
-class PollPlanner {
-    samples = [];
-    polls = 0;
-    stalePolls = 0;
-    startedAt;
-    minMs;
-    maxMs;
-    noProgressCapMs;
-    nearEndCapMs;
-    approach;
-    constructor(options) {
-        this.startedAt = options.startedAt;
-        this.minMs = options.minMs ?? 1000;
-        this.maxMs = options.maxMs ?? 30_000;
-        this.noProgressCapMs = options.noProgressCapMs ?? 4900;
-        this.nearEndCapMs = options.nearEndCapMs ?? 4000;
-        this.approach = options.approach ?? 0.6;
-    }
-    /** The delay before the first poll. */
-    firstDelay() {
-        return this.minMs;
-    }
-    /** Records one answer: `percent` undefined when the server gave none. */
-    observe(at, percent) {
-        this.polls++;
-        if (percent === undefined)
-            return;
-        const last = this.samples.at(-1);
-        this.stalePolls = last && percent <= last.percent ? this.stalePolls + 1 : 0;
-        this.samples.push({ at, percent });
-    }
-    /** How long to wait, from `now`, before the next poll. */
-    nextDelay(now) {
-        const last = this.samples.at(-1);
-        if (!last)
-            return this.clamp(this.minMs * 3 ** this.polls, this.noProgressCapMs);
-        const elapsed = Math.max(1, last.at - this.startedAt);
-        if (last.percent <= 0)
-            return this.clamp(0.5 * elapsed, 10_000);
-        const rate = Math.max(last.percent / elapsed, this.recentRate(last, elapsed));
-        // Aim at 99%: many jobs sit at 99 (never 100) until they complete.
-        const remaining = Math.max(0, 99 - last.percent) / rate - (now - last.at);
-        if (remaining <= 2 * this.minMs) {
-            // Near (or past) the estimated end: dense, but slower while nothing moves.
-            return this.clamp(this.minMs * 1.25 ** this.stalePolls, this.nearEndCapMs);
-        }
-        return this.clamp(remaining * this.approach, this.maxMs);
-    }
-    /** Percent per ms over the recent part of the job (the last ~40% of its elapsed time). */
-    recentRate(last, elapsed) {
-        const from = last.at - Math.max(5000, 0.4 * elapsed);
-        const ref = this.samples.find((s) => s.at >= from && s !== last);
-        if (!ref || last.at <= ref.at)
-            return 0;
-        return Math.max(0, (last.percent - ref.percent) / (last.at - ref.at));
-    }
-    clamp(ms, cap) {
-        return Math.round(Math.min(cap, Math.max(this.minMs, ms)));
-    }
-}
-
-;// CONCATENATED MODULE: ./src/staging/wait.ts
-
-
-
-
-
-
-/** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
-const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
-/**
- * Follows a background job to its end through `GET /v2/tasks/{id}/status` (contract §2), with the
- * adaptive PollPlanner. Falls back to the staging probe if the task stays invisible past the grace.
- */
-async function waitForTask(deps, operation, siteId, taskId, startedAt) {
-    deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
-    return sharingBudget(deps, () => followTask(deps, operation, siteId, taskId, startedAt));
-}
-async function followTask(deps, operation, siteId, taskId, startedAt) {
-    const { client, clock, logger } = deps;
-    const planner = new PollPlanner({ startedAt });
-    const progress = new ProgressLog(deps, `${operation} on site ${siteId}`, startedAt);
-    let delay = planner.firstDelay();
-    let seen = false;
-    for (;;) {
-        await sleepWithin(deps, delay);
-        const at = clock.now();
-        let answer;
-        try {
-            answer = await client.call('GET', `/tasks/${encodeURIComponent(taskId)}/status`, 'read');
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            if (e.httpStatus === contract/* MISSING_STATUS */.YQ) {
-                if (at - startedAt < contract/* TASK_INVISIBLE_GRACE_MS */.gH) {
-                    logger.debug(`task ${taskId} is not visible yet (404)`);
-                    planner.observe(at, undefined);
-                    delay = planner.nextDelay(clock.now());
-                    continue;
-                }
-                logger.warn(`Task ${taskId} was still not found ${seconds(at - startedAt)} after the job started; following the staging environment instead.`);
-                return followProbe(deps, operation, siteId, startedAt);
-            }
-            if (TRANSIENT.has(e.kind)) {
-                logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`);
-                planner.observe(at, undefined);
-                delay = Math.max(planner.nextDelay(clock.now()), 5000);
-                continue;
-            }
-            return { kind: 'untrackable', reason: `reading task ${taskId} failed: ${e.message}` };
-        }
-        const parsed = TaskStatusSchema.safeParse(answer.envelope.data);
-        if (!parsed.success) {
-            logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`);
-            planner.observe(at, undefined);
-            delay = planner.nextDelay(clock.now());
-            continue;
-        }
-        const task = parsed.data;
-        if (task.created_at && !seen)
-            logger.debug(`task ${taskId} was created on the server at ${task.created_at.toISOString()}`);
-        seen = true;
-        const state = (0,contract/* taskState */.pg)(task.status);
-        if (state === 'completed') {
-            progress.done();
-            return { kind: 'completed', data: task };
-        }
-        if (state === 'failed') {
-            const reason = (0,contract/* taskComment */.x2)(task.comment) ?? `the task ended with status "${task.status}"`;
-            return { kind: 'failed', reason };
-        }
-        if (state === 'unknown')
-            logger.info(`Task ${taskId} reports an unknown status "${task.status}"; still waiting.`);
-        planner.observe(at, task.percentage_complete);
-        progress.maybe(task.percentage_complete);
-        delay = planner.nextDelay(clock.now());
-    }
-}
-/**
- * Follows a job with no task id through the staging probe `GET /v2/sites/{site}/staging`
- * (contract §3). Never reports success it did not see.
- */
-async function waitForProbe(deps, operation, siteId, startedAt) {
-    return sharingBudget(deps, () => followProbe(deps, operation, siteId, startedAt));
-}
-async function followProbe(deps, operation, siteId, startedAt) {
-    const { client, clock, logger } = deps;
-    const planner = new PollPlanner({ startedAt });
-    const progress = new ProgressLog(deps, `${operation} on site ${siteId}`, startedAt);
-    let seenBusy = false;
-    let delay = planner.firstDelay();
-    for (;;) {
-        await sleepWithin(deps, delay);
-        const at = clock.now();
-        planner.observe(at, undefined);
-        delay = planner.nextDelay(at);
-        let answer;
-        try {
-            answer = await client.call('GET', probePath(siteId), 'read');
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            if (e.httpStatus === contract/* MISSING_STATUS */.YQ) {
-                if (operation === 'delete')
-                    return { kind: 'completed', data: null };
-                return {
-                    kind: 'untrackable',
-                    reason: 'the staging environment is not visible (404), so completion cannot be tracked',
-                };
-            }
-            if (e.httpStatus !== null && contract/* PROBE_UNSUPPORTED */.jf.includes(e.httpStatus)) {
-                return {
-                    kind: 'untrackable',
-                    reason: `the service does not offer the staging probe (${e.httpStatus})`,
-                };
-            }
-            if (TRANSIENT.has(e.kind)) {
-                logger.warn(`Could not read the staging environment (${e.message}); still waiting.`);
-                delay = Math.max(delay, 5000);
-                continue;
-            }
-            return { kind: 'untrackable', reason: `reading the staging environment failed: ${e.message}` };
-        }
-        const state = (0,contract/* probeState */._Z)(answer.envelope.data);
-        if (state === 'busy') {
-            seenBusy = true;
-            progress.maybe(undefined);
-            continue;
-        }
-        if (state === 'ready' && operation !== 'delete') {
-            // A pull or push that has not started yet also looks "ready": believe it once the job was
-            // seen running, or when it has had time to start (see docs/assumptions.md).
-            if (operation === 'create' || seenBusy || at - startedAt >= PROBE_SETTLE_MS) {
-                progress.done();
-                return { kind: 'completed', data: answer.envelope.data };
-            }
-            continue;
-        }
-        if (state === 'unknown')
-            logger.debug('the staging probe gave no status this client knows; still waiting');
-    }
-}
-/** How long a pull or push must have had to start before a "ready" probe counts as "done". */
-const PROBE_SETTLE_MS = 10_000;
-/** Counts this follower in the batch's rate budget for as long as it polls. */
-async function sharingBudget(deps, follow) {
-    const leave = deps.client.budget.join();
-    try {
-        return await follow();
-    }
-    finally {
-        leave();
-    }
-}
-function probePath(siteId) {
-    return `/sites/${encodeURIComponent(siteId)}/staging`;
-}
-/**
- * Sleeps before the next poll, at least the batch's fair share of the rate budget; unless the
- * deadline comes first: then throws DeadlineError at once (no pointless sleep).
- */
-async function sleepWithin(deps, wanted) {
-    const { clock, client, signal } = deps;
-    const ms = Math.max(wanted, client.budget.fairIntervalMs());
-    const left = client.deadline - clock.now();
-    if (left <= 0)
-        throw new DeadlineError();
-    if (ms >= left) {
-        await clock.sleep(left, signal);
-        throw new DeadlineError();
-    }
-    await clock.sleep(ms, signal);
-}
-/** A progress line now and then, not at every poll. */
-class ProgressLog {
-    deps;
-    what;
-    startedAt;
-    lastAt;
-    constructor(deps, what, startedAt) {
-        this.deps = deps;
-        this.what = what;
-        this.startedAt = startedAt;
-        this.lastAt = startedAt;
-    }
-    maybe(percent) {
-        const now = this.deps.clock.now();
-        if (now - this.lastAt < (this.deps.progressEveryMs ?? 15_000))
-            return;
-        this.lastAt = now;
-        const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`;
-        this.deps.logger.info(`… ${this.what}:${pct} still running after ${elapsed(now - this.startedAt)}`);
-    }
-    done() {
-        this.deps.logger.info(`${this.what} finished after ${elapsed(this.deps.clock.now() - this.startedAt)}.`);
-    }
-}
-function elapsed(ms) {
-    const s = Math.round(ms / 1000);
-    return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${s}s`;
-}
-
-;// CONCATENATED MODULE: ./src/staging/operations.ts
-
-
-
-
-
-
-
-
-/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
-const ENDPOINTS = {
-    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
-    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
-    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-};
-/** What a person must know after a push (spec §4, push rules 1, 2 and 4). */
-const PUSH_WARNINGS = [
-    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
-    'Password protection on production is now off and is not re-applied: turn it back on if the site needs it.',
-    "The production site's CDN cache was purged: expect slower first requests while it refills.",
-];
-/** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
-function requestTimeoutFor(timeoutMs) {
-    return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)));
-}
-/** Stops the operation with a final outcome that is not an error (skip, accepted). */
-class Finish {
-    outcome;
-    constructor(outcome) {
-        this.outcome = outcome;
-    }
-}
-/**
- * Runs one operation on one production site with the policies of `config` and returns its Result.
- * Never throws: every path ends in a Result.
- */
-async function runOperation(config, siteId, deps) {
-    const clock = deps.clock ?? realClock;
-    const started = clock.now();
-    const deadline = deps.deadline ?? started + config.timeoutMs;
-    const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT);
-    const client = new StagingApiClient({
-        apiUrl: config.apiUrl,
-        token: config.apiToken,
-        language: config.language,
-        maxRetries: config.maxRetries,
-        deadline,
-        requestTimeoutMs: deps.requestTimeoutMs ?? requestTimeoutFor(config.timeoutMs),
-    }, {
-        clock,
-        logger: deps.logger,
-        redactor: deps.redactor,
-        budget: deps.budget ?? new RateBudget(clock),
-        transport: deps.transport ?? ownTransport,
-        ...(deps.signal ? { signal: deps.signal } : {}),
-        ...(deps.random ? { random: deps.random } : {}),
-    });
-    const result = { ...(0,types/* newResult */.YT)(config.operation, siteId, started), sent: client.sent };
-    const run = new OperationRun(config, siteId, deps, clock, client, result);
-    let phase = 'sending the request';
-    run.onPhase = (p) => (phase = p);
-    try {
-        if (config.dryRun)
-            await run.dryRun();
-        else
-            await run.execute();
-    }
-    catch (e) {
-        if (e instanceof Finish)
-            result.result = e.outcome;
-        else if (e instanceof DeadlineError) {
-            result.result = 'timed-out';
-            const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
-            result.message =
-                `The timeout (${elapsed(config.timeoutMs)}) was reached while ${phase}.` +
-                    (client.sent.some((s) => /-> 2\d\d$/.test(s))
-                        ? ' The job may still be running on the server: check the staging page before running again.'
-                        : '') +
-                    last;
-            result.error = {
-                kind: 'timeout',
-                hint: 'Raise timeout, or set wait: false and check on the job later.',
-            };
-        }
-        else if (e instanceof CancelledError) {
-            result.result = 'cancelled';
-            result.message =
-                client.sent.length > 0
-                    ? `Cancelled while ${phase}. Sent: ${client.sent.join('; ')}. A job the server accepted keeps running there.`
-                    : `Cancelled while ${phase}; nothing had been sent.`;
-        }
-        else if (e instanceof ApiError) {
-            result.result = 'failed';
-            result.message = e.message;
-            result.error = { kind: e.kind, hint: e.hint };
-        }
-        else {
-            result.result = 'failed';
-            result.message = deps.redactor.scrub(`Unexpected error: ${e?.message ?? String(e)}`);
-            result.error = { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' };
-        }
-    }
-    finally {
-        ownTransport?.close();
-        result.requests = client.requests;
-        result.retries = client.retries;
-        result.durationSeconds = Math.round((clock.now() - started) / 100) / 10;
-        result.message = deps.redactor.scrub(result.message);
-        if (result.stagingUrl)
-            result.stagingUrl = deps.redactor.scrub(result.stagingUrl);
-    }
-    return result;
-}
-class OperationRun {
-    config;
-    siteId;
-    deps;
-    clock;
-    client;
-    result;
-    onPhase = () => { };
-    constructor(config, siteId, deps, clock, client, result) {
-        this.config = config;
-        this.siteId = siteId;
-        this.deps = deps;
-        this.clock = clock;
-        this.client = client;
-        this.result = result;
-    }
-    get log() {
-        return this.deps.logger;
-    }
-    async dryRun() {
-        const op = this.config.operation;
-        const { method, path } = ENDPOINTS[op];
-        const lines = [`${method} ${this.client.url(path(this.siteId))}`];
-        if (op === 'create' && this.config.ifExists === 'recreate')
-            lines.unshift(`${ENDPOINTS.delete.method} ${this.client.url(ENDPOINTS.delete.path(this.siteId))} (only if staging exists)`);
-        if (this.config.wait)
-            lines.push(`GET ${this.client.url('/tasks/{task_id}/status')} (repeated until the job ends)`);
-        this.log.info(`Dry run: would send, on site ${this.siteId}:\n  ${lines.join('\n  ')}`);
-        this.onPhase('reading the staging environment (dry run)');
-        try {
-            const probe = await this.client.call('GET', probePath(this.siteId), 'read');
-            this.takeStagingFields(probe.envelope.data);
-            this.log.info(`Dry run: site ${this.siteId} has a staging environment${this.result.stagingUrl ? ` at ${this.result.stagingUrl}` : ''}.`);
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            if (e.kind === 'auth')
-                throw e;
-            this.log.info(`Dry run: reading the staging environment answered: ${e.message}`);
-        }
-        if (op === 'push')
-            this.result.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`));
-        this.result.result = 'dry-run';
-        this.result.message = `Dry run: nothing was changed. Would send ${lines[0]}.`;
-    }
-    async execute() {
-        const op = this.config.operation;
-        let response;
-        try {
-            response = await this.send(op);
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            response = await this.applyPolicy(op, e);
-        }
-        if (response)
-            await this.accepted(op, response);
-    }
-    /**
-     * The if-exists / if-missing policies, and a create whose first try went through after all.
-     * Returns the response to follow, or null when the operation has been carried to its end here.
-     */
-    async applyPolicy(op, e) {
-        if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
-            this.log.info(`The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`);
-            this.result.message = e.message;
-            if (!this.config.wait)
-                throw new Finish('accepted');
-            await this.track('create', null);
-            return null;
-        }
-        if (op === 'create' && e.kind === 'exists') {
-            if (this.config.ifExists === 'skip') {
-                this.log.info(`Site ${this.siteId} already has a staging environment: skipped (if-exists: skip).`);
-                this.result.message = e.message;
-                await this.readStaging();
-                throw new Finish('skipped');
-            }
-            if (this.config.ifExists === 'recreate') {
-                this.log.info(`Site ${this.siteId} already has a staging environment: deleting it first (if-exists: recreate).`);
-                let deleted;
-                try {
-                    deleted = await this.send('delete');
-                }
-                catch (d) {
-                    // Gone in the meantime (404): nothing left to delete.
-                    if (!(d instanceof ApiError) || d.kind !== 'not-found')
-                        throw d;
-                    return this.send('create');
-                }
-                try {
-                    await this.follow('delete', deleted, true);
-                }
-                catch (f) {
-                    if (!(f instanceof Finish))
-                        throw f;
-                    throw new ApiError({
-                        kind: 'unknown-outcome',
-                        processing: 'processed',
-                        httpStatus: deleted.status,
-                        message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
-                    });
-                }
-                this.log.info('The old staging environment is gone; creating the new one.');
-                return this.send('create');
-            }
-        }
-        if (op !== 'create' && e.kind === 'not-found' && this.config.ifMissing === 'skip') {
-            this.log.info(`Site ${this.siteId} has no staging environment: skipped (if-missing: skip).`);
-            this.result.message = e.message;
-            throw new Finish('skipped');
-        }
-        throw e;
-    }
-    /** After a 2xx: follow the job unless told not to. */
-    async accepted(op, response) {
-        this.result.message = response.envelope.message;
-        await this.follow(op, response, this.config.wait);
-    }
-    async follow(op, response, wait) {
-        const data = response.envelope.data;
-        const taskId = (0,contract/* taskIdOf */.G6)(data);
-        if (taskId)
-            this.result.taskId = taskId;
-        if (op === 'create')
-            this.takeStagingFields(data);
-        if (!wait) {
-            this.log.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`);
-            this.result.result = 'accepted';
-            return;
-        }
-        await this.track(op, taskId);
-    }
-    /** Waits for the job and sets the result from how it ended. */
-    async track(op, taskId) {
-        const started = this.clock.now();
-        this.onPhase(`waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`);
-        const waitDeps = {
-            client: this.client,
-            clock: this.clock,
-            logger: this.log,
-            ...(this.deps.signal ? { signal: this.deps.signal } : {}),
-        };
-        const outcome = taskId
-            ? await waitForTask(waitDeps, op, this.siteId, taskId, started)
-            : await waitForProbe(waitDeps, op, this.siteId, started);
-        if (outcome.kind === 'failed') {
-            throw new ApiError({
-                kind: 'task-failed',
-                processing: 'processed',
-                httpStatus: this.result.httpStatus,
-                message: `The ${op} job failed on the server: ${outcome.reason}`,
-            });
-        }
-        if (outcome.kind === 'untrackable') {
-            const warning = `The ${op} was accepted, but its completion cannot be tracked: ${outcome.reason}. Check the staging page before relying on it.`;
-            this.log.warn(warning);
-            this.result.warnings.push(warning);
-            throw new Finish('accepted');
-        }
-        if (op === 'create' || op === 'pull') {
-            // A pull keeps the staging site's URL: report it, for environment.url and PR comments.
-            if (op === 'create')
-                this.takeStagingFields(outcome.data);
-            if (!this.result.stagingUrl)
-                await this.readStaging();
-        }
-        if (op === 'delete') {
-            this.result.stagingSiteId = null;
-            this.result.stagingUrl = null;
-        }
-        this.result.result = 'succeeded';
-    }
-    /**
-     * Sends the operation's request. Busy refusals (409/423, "not processed") are sent again with
-     * backoff under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome failure.
-     */
-    async send(op) {
-        const { method, path } = ENDPOINTS[op];
-        this.onPhase(`sending the ${op} request`);
-        for (let busyTries = 0;; busyTries++) {
-            try {
-                const response = await this.client.call(method, path(this.siteId), op);
-                this.result.httpStatus = response.status;
-                if (op === 'push')
-                    this.addPushWarnings();
-                return response;
-            }
-            catch (e) {
-                if (!(e instanceof ApiError)) {
-                    if (e instanceof DeadlineError && e.lastError)
-                        this.result.httpStatus = e.lastError.httpStatus;
-                    throw e;
-                }
-                this.result.httpStatus = e.httpStatus;
-                const busy = e.httpStatus !== null && contract/* BUSY_STATUSES */.xz.includes(e.httpStatus);
-                if (busy && this.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
-                    await this.waitWhileBusy(op, busyTries);
-                    continue;
-                }
-                if (e.processing === 'unknown')
-                    throw this.unknownOutcome(op, e);
-                throw e;
-            }
-        }
-    }
-    async waitWhileBusy(op, busyTries) {
-        // 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes.
-        const jitter = 0.8 + 0.4 * (this.deps.random ?? Math.random)();
-        const delay = Math.round(Math.min(15_000, 2000 * 1.5 ** busyTries) * jitter);
-        if (this.clock.now() + delay >= this.client.deadline)
-            throw new DeadlineError();
-        this.onPhase(`waiting for another job on site ${this.siteId} to finish`);
-        this.log.info(`Site ${this.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${seconds(delay)} (if-busy: wait).`);
-        await this.clock.sleep(delay, this.deps.signal);
-        this.client.retries++;
-    }
-    unknownOutcome(op, e) {
-        if (op === 'push')
-            this.addPushWarnings();
-        const what = {
-            create: 'A staging environment may or may not be being created.',
-            pull: 'Staging may or may not be being overwritten with production.',
-            push: 'Production may or may not be being overwritten with staging.',
-            delete: 'The staging environment may or may not be being deleted.',
-        }[op];
-        const again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.';
-        return new ApiError({
-            kind: 'unknown-outcome',
-            processing: 'unknown',
-            httpStatus: e.httpStatus,
-            message: `The outcome of the ${op} request is unknown (${e.message}). ${what} ${again}`,
-            hint: hintFor('unknown-outcome').replace('{site}', this.siteId),
-        });
-    }
-    addPushWarnings() {
-        for (const w of PUSH_WARNINGS)
-            if (!this.result.warnings.includes(w))
-                this.result.warnings.push(w);
-    }
-    /** Best effort: fill the staging id and URL from the probe; a failure here changes nothing. */
-    async readStaging() {
-        try {
-            const probe = await this.client.call('GET', probePath(this.siteId), 'read');
-            this.takeStagingFields(probe.envelope.data);
-        }
-        catch (e) {
-            if (e instanceof CancelledError || e instanceof DeadlineError)
-                throw e;
-            this.log.debug(`could not read the staging environment: ${e.message}`);
-        }
-    }
-    takeStagingFields(data) {
-        const id = (0,contract/* stagingSiteIdOf */.z3)(data);
-        const url = (0,contract/* stagingUrlOf */.yb)(data);
-        // `id` alone in a task's data is the task's, not the site's: only trust it from site-shaped data.
-        if (id && id !== this.result.taskId)
-            this.result.stagingSiteId = id;
-        if (url)
-            this.result.stagingUrl = stripUserinfo(url);
-    }
-}
-function stripUserinfo(url) {
-    try {
-        const u = new URL(url);
-        if (!u.username && !u.password)
-            return url;
-        u.username = '';
-        u.password = '';
-        return u.toString();
-    }
-    catch {
-        return url;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/staging/batch.ts
-
-
-
-
-
-
-/**
- * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * rate budget and one deadline; with `failFast`, no new site starts after a failure. One site runs
- * exactly as runOperation alone would.
- */
-async function runAll(config, deps) {
-    const clock = deps.clock ?? realClock;
-    const transport = deps.transport ?? new NodeTransport(USER_AGENT);
-    const shared = {
-        ...deps,
-        clock,
-        budget: deps.budget ?? new RateBudget(clock),
-        deadline: deps.deadline ?? clock.now() + config.timeoutMs,
-        transport,
-    };
-    try {
-        return await runSites(config, deps, shared);
-    }
-    finally {
-        if (!deps.transport)
-            transport.close();
-        deps.logger.debug(`${transport.connections} connection(s) to the API`);
-    }
-}
-async function runSites(config, deps, shared) {
-    const ids = config.siteIds;
-    if (ids.length === 1)
-        return [await runOperation(config, ids[0], shared)];
-    const results = new Array(ids.length);
-    let next = 0;
-    let stoppedBy = null;
-    const worker = async () => {
-        while (next < ids.length) {
-            const index = next++;
-            const siteId = ids[index];
-            if (stoppedBy !== null || deps.signal?.aborted) {
-                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true);
-                continue;
-            }
-            const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
-            results[index] = result;
-            if (config.failFast && isFailure(result.result) && stoppedBy === null) {
-                stoppedBy = siteId;
-                deps.logger.warn(`Site ${siteId} ${result.result}: starting no more sites (fail-fast).`);
-            }
-        }
-    };
-    deps.logger.info(`Running ${config.operation} on ${ids.length} sites, ${Math.min(config.concurrency, ids.length)} at a time.`);
-    await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker));
-    return results;
-}
-function isFailure(outcome) {
-    return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled';
-}
-/** The outcome of a whole run: the worst of its sites. */
-function overallOutcome(results) {
-    const has = (o) => results.some((r) => r.result === o);
-    for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'])
-        if (has(o))
-            return o;
-    if (results.every((r) => r.result === 'dry-run'))
-        return 'dry-run';
-    if (results.every((r) => r.result === 'skipped'))
-        return 'skipped';
-    return 'succeeded';
-}
-function notStarted(config, siteId, stoppedBy, cancelled) {
-    return {
-        ...(0,types/* newResult */.YT)(config.operation, siteId, Date.now()),
-        result: cancelled ? 'cancelled' : 'skipped',
-        message: cancelled
-            ? 'Not started: the run was cancelled.'
-            : `Not started: site ${stoppedBy} failed first (fail-fast).`,
-    };
-}
-function prefixed(logger, siteId) {
-    const p = `[site ${siteId}] `;
-    return {
-        info: (m) => logger.info(p + m),
-        warn: (m) => logger.warn(p + m),
-        debug: (m) => logger.debug(p + m),
-    };
-}
-
-
-/***/ }),
-
-/***/ 8522:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   YT: () => (/* binding */ newResult),
-/* harmony export */   xb: () => (/* binding */ OPERATIONS)
-/* harmony export */ });
-/* unused harmony export OUTCOMES */
-/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
-const OPERATIONS = ['create', 'pull', 'push', 'delete'];
-/** The `result` output. `dry-run` only with the dry-run input. */
-const OUTCOMES = (/* unused pure expression or super */ null && ([
-    'succeeded',
-    'failed',
-    'skipped',
-    'timed-out',
-    'accepted',
-    'cancelled',
-    'dry-run',
-]));
-/** A Result before anything has happened: failed until the run says otherwise. */
-function newResult(operation, siteId, startedAt) {
-    return {
-        operation,
-        siteId,
-        result: 'failed',
-        httpStatus: null,
-        message: '',
-        taskId: null,
-        stagingSiteId: null,
-        stagingUrl: null,
-        durationSeconds: 0,
-        requests: 0,
-        retries: 0,
-        warnings: [],
-        sent: [],
-        error: null,
-        startedAt: new Date(startedAt).toISOString(),
-    };
-}
-
-
-/***/ }),
-
-/***/ 2613:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
-
-/***/ }),
-
-/***/ 4434:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
-
-/***/ }),
-
-/***/ 8611:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
-
-/***/ }),
-
-/***/ 5692:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
-
-/***/ }),
-
-/***/ 9278:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
-
-/***/ }),
-
-/***/ 4589:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
-
-/***/ }),
-
-/***/ 6698:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
-
-/***/ }),
-
-/***/ 4573:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-
-/***/ }),
-
-/***/ 7540:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
-
-/***/ }),
-
-/***/ 7598:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-
-/***/ }),
-
-/***/ 3053:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
-
-/***/ }),
-
-/***/ 610:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
-
-/***/ }),
-
-/***/ 8474:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
-
-/***/ }),
-
-/***/ 3024:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-
-/***/ }),
-
-/***/ 7067:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-
-/***/ }),
-
-/***/ 2467:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
-
-/***/ }),
-
-/***/ 7030:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
-
-/***/ }),
-
-/***/ 643:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
-
-/***/ }),
-
-/***/ 1792:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
-
-/***/ }),
-
-/***/ 7075:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-
-/***/ }),
-
-/***/ 1692:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
-
-/***/ }),
-
-/***/ 3136:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-
-/***/ }),
-
-/***/ 7975:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-
-/***/ }),
-
-/***/ 3429:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
-
-/***/ }),
-
-/***/ 5919:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
-
-/***/ }),
-
-/***/ 6141:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-
-/***/ }),
-
-/***/ 3193:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
-
-/***/ }),
-
-/***/ 4756:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
-
-/***/ }),
-
-/***/ 9023:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
@@ -31735,17 +33139,15 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  zMY: () => (/* binding */ schemas_boolean),
   k5n: () => (/* binding */ schemas_enum),
   _H3: () => (/* binding */ looseObject),
   aig: () => (/* binding */ schemas_number),
   Ikc: () => (/* binding */ object),
   YjP: () => (/* binding */ schemas_string),
-  KCZ: () => (/* binding */ union),
   L5J: () => (/* binding */ unknown)
 });
 
-// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, array, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, literal, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, record, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, array, base64, base64url, bigint, boolean, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, literal, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, record, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, union, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
 var core_core = __nccwpck_require__(8532);
@@ -33453,9 +34855,9 @@ const $ZodNumberFormat = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodNumbe
     $ZodCheckNumberFormat.init(inst, def);
     $ZodNumber.init(inst, def); // no format checks
 });
-const $ZodBoolean = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodBoolean", (inst, def) => {
+const $ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodBoolean", (inst, def) => {
     $ZodType.init(inst, def);
-    inst._zod.pattern = regexes_boolean;
+    inst._zod.pattern = regexes.boolean;
     inst._zod.parse = (payload, _ctx) => {
         if (def.coerce)
             try {
@@ -33473,7 +34875,7 @@ const $ZodBoolean = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodBoolean", 
         });
         return payload;
     };
-});
+})));
 const $ZodBigInt = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodBigInt", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.pattern = bigint;
@@ -35863,7 +37265,7 @@ function _uint32(Class, params) {
 function _boolean(Class, params) {
     return new Class({
         type: "boolean",
-        ...core_util/* normalizeParams */.A2(params),
+        ...util.normalizeParams(params),
     });
 }
 // @__NO_SIDE_EFFECTS__
@@ -39405,13 +40807,13 @@ function int32(params) {
 function uint32(params) {
     return core._uint32(ZodNumberFormat, params);
 }
-const ZodBoolean = /*@__PURE__*/ core_core/* $constructor */.xI("ZodBoolean", (inst, def) => {
-    $ZodBoolean.init(inst, def);
+const ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodBoolean", (inst, def) => {
+    core.$ZodBoolean.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => booleanProcessor(inst, ctx, json, params);
-});
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.booleanProcessor(inst, ctx, json, params);
+})));
 function schemas_boolean(params) {
-    return _boolean(ZodBoolean, params);
+    return core._boolean(ZodBoolean, params);
 }
 const ZodBigInt = /*@__PURE__*/ core_core/* $constructor */.xI("ZodBigInt", (inst, def) => {
     $ZodBigInt.init(inst, def);

@@ -22,6 +22,10 @@ Runs the reference v2 API simulator on 127.0.0.1.
 
 Options:
   --port N                   port (default: $PORT, else 0 = a free port)
+  --profile NAME             answer shapes: spec (default, the literal spec) or service (the real
+                             service family's: API under /api/v2, framework errors, 422 when busy...)
+  --site-delay TIME          a new staging site's URL answers 404 until this long after its creation
+                             completed (default 3s)
   --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s)
   --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push, delete)
   --progress MODE            nonlinear (default), linear, or none (no percentage_complete)
@@ -62,6 +66,8 @@ const WITH_VALUE = new Set([
     '--retry-after',
     '--busy-status',
     '--task-visibility-delay',
+    '--profile',
+    '--site-delay',
 ]);
 /** Parses argv (without node and the script) and the environment (PORT). Throws ArgsError. */
 function parseArgs(argv, env = {}) {
@@ -132,6 +138,14 @@ function parseArgs(argv, env = {}) {
             case '--task-visibility-delay':
                 options.taskVisibilityDelayMs = parseDuration(v);
                 break;
+            case '--profile':
+                if (!_options_js__WEBPACK_IMPORTED_MODULE_0__/* .PROFILES */ .jI.includes(v))
+                    throw new ArgsError(`--profile: ${_options_js__WEBPACK_IMPORTED_MODULE_0__/* .PROFILES */ .jI.join(' or ')}, got ${v}`);
+                options.profile = v;
+                break;
+            case '--site-delay':
+                options.siteDelayMs = parseDuration(v);
+                break;
             default:
                 throw new ArgsError(`unknown argument: ${arg} (see --help)`);
         }
@@ -162,7 +176,7 @@ function parseArgs(argv, env = {}) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(297);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(413);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(602);
 /**
  * The simulator's command: `npm run simulator -- --port 0`. Prints `Simulator listening on <url>`,
  * then serves until SIGINT or SIGTERM. The argument parsing lives in args.ts (tested there).
@@ -196,9 +210,10 @@ __webpack_async_result__();
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $i: () => (/* binding */ resolveOptions),
 /* harmony export */   V1: () => (/* binding */ applyOptions),
-/* harmony export */   ik: () => (/* binding */ JOB_KINDS)
+/* harmony export */   ik: () => (/* binding */ JOB_KINDS),
+/* harmony export */   jI: () => (/* binding */ PROFILES)
 /* harmony export */ });
-/* unused harmony exports DEFAULT_DURATIONS_MS, REALISTIC_DURATIONS_MS */
+/* unused harmony exports DEFAULT_DURATIONS_MS, REALISTIC_DURATIONS_MS, DEFAULT_SITE_DELAY_MS */
 const DEFAULT_DURATIONS_MS = {
     create: 3000,
     pull: 2000,
@@ -213,6 +228,9 @@ const REALISTIC_DURATIONS_MS = {
     delete: 15_000,
 };
 const JOB_KINDS = ['create', 'pull', 'push', 'delete'];
+const PROFILES = ['spec', 'service'];
+/** How long after its create job a staging site's URL starts answering (DNS and TLS lag). */
+const DEFAULT_SITE_DELAY_MS = 3000;
 function resolveOptions(options = {}) {
     const base = options.realistic ? REALISTIC_DURATIONS_MS : DEFAULT_DURATIONS_MS;
     const effective = {
@@ -223,6 +241,8 @@ function resolveOptions(options = {}) {
         busyStatus: 409,
         rateLimit: null,
         taskVisibilityDelayMs: 0,
+        profile: 'spec',
+        siteDelayMs: DEFAULT_SITE_DELAY_MS,
     };
     const { port: _port, realistic: _realistic, ...rest } = options;
     applyOptions(effective, rest);
@@ -268,6 +288,16 @@ function applyOptions(target, patch) {
     }
     if (patch.rateLimit !== undefined)
         target.rateLimit = rateLimit(patch.rateLimit);
+    if (patch.profile !== undefined) {
+        if (!PROFILES.includes(patch.profile))
+            throw new Error('profile must be spec or service');
+        target.profile = patch.profile;
+    }
+    if (patch.siteDelayMs !== undefined) {
+        if (!isNonNegative(patch.siteDelayMs))
+            throw new Error('siteDelayMs must be a number >= 0');
+        target.siteDelayMs = patch.siteDelayMs;
+    }
 }
 function rateLimit(value) {
     if (value === null)
@@ -300,7 +330,7 @@ function isObject(value) {
 
 /***/ }),
 
-/***/ 413:
+/***/ 602:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -336,6 +366,16 @@ const SIM_SITES = {
 };
 /** Ids given to sites created with POST /v2/sites start here. */
 const FIRST_NEW_SITE_ID = 10001;
+/** A staging site's numeric id (the service profile's) is its production id plus this. */
+const STAGING_NUMERIC_ID_OFFSET = 50000;
+/** Task row ids (the service profile's task `id`) start here. */
+const FIRST_TASK_ROW_ID = 148601;
+/** Where a staging site's own URL lives on the simulator's origin (not under /v2 or /__sim). */
+const SITES_PREFIX = '/staging-sites';
+/** The URL of staging site `id` on `origin` (e.g. http://127.0.0.1:PORT/staging-sites/s-1001/). */
+function stagingUrl(origin, id) {
+    return `${origin}${SITES_PREFIX}/${encodeURIComponent(id)}/`;
+}
 /** Fixed seed time, so seeded records never change between runs. */
 const SEEDED_AT = Date.UTC(2025, 0, 15, 9, 30, 0, 0);
 const PRO_PLAN = { name: 'pro', staging: true };
@@ -386,19 +426,26 @@ const SEEDS = [
         tags: [],
     },
 ];
-/** A staging site as a finished create leaves it (content is filled in by the caller). */
-function stagingSite(site, at, secret) {
+/**
+ * A new staging site of `site`, ready and serving since `at` (a create job sets `ready_at` to null
+ * until it completes). Its URL is on `origin`.
+ */
+function stagingSite(site, at, secret, origin) {
+    const id = `s-${site.id}`;
     return {
-        id: `s-${site.id}`,
+        id,
+        numeric_id: STAGING_NUMERIC_ID_OFFSET + site.id,
         site_id: site.id,
         site_name: `${site.site_name}-staging`,
-        url: `https://staging-${site.id}.sim.test`,
+        url: stagingUrl(origin, id),
         ssh_username: `staging${site.id}`,
         ssh_password: `sim-ssh-${secret}`,
         wp_password: `sim-wp-${secret}`,
         content: { ...site.content },
         status: 'ready',
         task_id: null,
+        ready_at: at,
+        password_protected: site.password_protected,
         created_at: at,
         updated_at: at,
     };
@@ -412,10 +459,14 @@ function emptyState() {
         purges: [],
         versions: new Map(),
         nextSiteId: FIRST_NEW_SITE_ID,
+        nextTaskRowId: FIRST_TASK_ROW_ID,
     };
 }
-/** Empties `state` in place and fills it with the seeded account (references stay valid). */
-function seedState(state) {
+/**
+ * Empties `state` in place and fills it with the seeded account (references stay valid). Staging
+ * site URLs are on `origin`.
+ */
+function seedState(state, origin) {
     state.sites.clear();
     state.staging.clear();
     state.tasks.clear();
@@ -423,11 +474,12 @@ function seedState(state) {
     state.purges.length = 0;
     state.versions.clear();
     state.nextSiteId = FIRST_NEW_SITE_ID;
+    state.nextTaskRowId = FIRST_TASK_ROW_ID;
     for (const seed of SEEDS)
         state.sites.set(String(seed.id), productionSite(seed, SEEDED_AT));
     const blog = state.sites.get(String(SIM_SITES.withStaging));
     if (blog) {
-        const staging = stagingSite(blog, SEEDED_AT, `seeded-${blog.id}`);
+        const staging = stagingSite(blog, SEEDED_AT, `seeded-${blog.id}`, origin);
         staging.content = { files: 'staging-v1', database: 'staging-v1' };
         state.staging.set(String(blog.id), staging);
     }
@@ -503,6 +555,12 @@ function validateRule(rule) {
         'process',
         'redirect',
         'taskError',
+        'json',
+        'text',
+        'contentType',
+        'headers',
+        'patch',
+        'debug',
     ];
     const unknown = Object.keys(r).filter((k) => !known.includes(k));
     if (unknown.length > 0)
@@ -542,6 +600,65 @@ function validateRule(rule) {
         throw new Error('redirect must be a string');
     if (rule.taskError !== undefined && typeof rule.taskError !== 'string') {
         throw new Error('taskError must be a string');
+    }
+    validateAnswerFields(rule);
+}
+/** Header names the `headers` knob may not set: they would break the HTTP framing itself. */
+const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection'];
+/** The knobs that script an answer: json, text, contentType, headers, patch, debug. */
+function validateAnswerFields(rule) {
+    const bodies = ['body', 'json', 'text', 'patch'].filter((k) => rule[k] !== undefined);
+    if (bodies.length > 1)
+        throw new Error(`only one of body, json, text and patch: got ${bodies.join(', ')}`);
+    if (rule.json !== undefined && !isJsonValue(rule.json))
+        throw new Error('json must be a JSON value');
+    if (rule.patch !== undefined && !isJsonValue(rule.patch))
+        throw new Error('patch must be a JSON value');
+    if (rule.text !== undefined && typeof rule.text !== 'string')
+        throw new Error('text must be a string');
+    if (rule.contentType !== undefined) {
+        if (typeof rule.contentType !== 'string' || !headerValueOk(rule.contentType)) {
+            throw new Error('contentType must be a header value (tab, printable ASCII or Latin-1; no CR, LF or other control characters)');
+        }
+        if (rule.text === undefined && rule.json === undefined)
+            throw new Error('contentType goes with text or json');
+    }
+    if (rule.debug !== undefined) {
+        if (typeof rule.debug !== 'boolean')
+            throw new Error('debug must be a boolean');
+        if (rule.debug && (rule.json !== undefined || rule.text !== undefined || rule.patch !== undefined)) {
+            throw new Error('debug is a body of its own: not with json, text or patch');
+        }
+        if (rule.debug && rule.body !== undefined && rule.body !== 'json')
+            throw new Error('debug goes with body json only');
+    }
+    if (rule.patch !== undefined && rule.process === false)
+        throw new Error('patch always processes the request');
+    if (rule.headers !== undefined) {
+        if (typeof rule.headers !== 'object' || rule.headers === null || Array.isArray(rule.headers)) {
+            throw new Error('headers must be an object of header names and string values');
+        }
+        for (const [name, value] of Object.entries(rule.headers)) {
+            if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+                throw new Error(`headers: not a header name: ${name}`);
+            if (FRAMING_HEADERS.includes(name.toLowerCase()))
+                throw new Error(`headers: ${name} cannot be set`);
+            if (typeof value !== 'string' || !headerValueOk(value)) {
+                throw new Error(`headers.${name} must be a string of tab, printable ASCII or Latin-1 (no CR, LF or other control characters)`);
+            }
+        }
+    }
+}
+/** What Node lets through in a header value: tab, visible ASCII, space and Latin-1 bytes. */
+function headerValueOk(value) {
+    return /^[\t\x20-\x7e\x80-\xff]*$/.test(value);
+}
+function isJsonValue(value) {
+    try {
+        return JSON.stringify(value) !== undefined;
+    }
+    catch {
+        return false;
     }
 }
 /**
@@ -587,14 +704,14 @@ function faultsFromJson(value) {
 
 ;// CONCATENATED MODULE: ./src/simulator/admin.ts
 /**
- * The admin paths under /__sim: read the state and events, bump content versions, set faults and
- * options, reset. Not part of the v2 API: no auth, no rate limit, not recorded, plain JSON (no
- * envelope), times as ms epoch.
+ * The admin paths under /__sim: read the state, events, requests and connection counts, bump
+ * content versions, set faults and options, reset. Not part of the v2 API: no auth, no rate limit,
+ * not recorded, not counted, plain JSON (no envelope), times as ms epoch.
  */
 
 const ADMIN_PREFIX = '/__sim';
 function handleAdmin(sim, method, path, body) {
-    sim.jobs.settle();
+    sim.settle();
     const route = path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '') || '/';
     try {
         return dispatch(sim, method, route, body);
@@ -618,6 +735,10 @@ function dispatch(sim, method, route, body) {
         return json(200, sim.state.purges);
     if (method === 'GET' && route === '/requests')
         return json(200, sim.requests);
+    if (method === 'GET' && route === '/site-requests')
+        return json(200, sim.siteRequests);
+    if (method === 'GET' && route === '/stats')
+        return json(200, sim.stats());
     if (method === 'GET' && route === '/tasks')
         return json(200, tasks(sim));
     if (method === 'GET' && route === '/faults')
@@ -662,7 +783,7 @@ function snapshot(sim) {
 function tasks(sim) {
     return [...sim.state.tasks.values()].map((task) => ({
         ...task,
-        percentage_complete: sim.jobs.percentageOf(task),
+        percentage_complete: sim.percentageOf(task),
     }));
 }
 function faultList(sim) {
@@ -713,63 +834,6 @@ function parse(body) {
 }
 function json(status, body) {
     return { status, headers: {}, body };
-}
-
-;// CONCATENATED MODULE: ./src/simulator/http.ts
-function ok(status, message, data, meta) {
-    const body = { status: true, message, data };
-    if (meta !== undefined)
-        body.meta = meta;
-    return { status, headers: {}, body };
-}
-function fail(status, message, errors, headers = {}) {
-    const body = { status: false, message, data: null };
-    if (errors !== undefined)
-        body.errors = errors;
-    return { status, headers, body };
-}
-/** Writes `response`; JSON bodies get Content-Type: application/json unless a header says otherwise. */
-function send(res, response) {
-    const headers = { ...response.headers };
-    let payload = '';
-    if (response.body !== undefined) {
-        if (typeof response.body === 'string') {
-            payload = response.body;
-        }
-        else {
-            payload = JSON.stringify(response.body);
-            if (!hasHeader(headers, 'content-type'))
-                headers['Content-Type'] = 'application/json';
-        }
-    }
-    headers['Content-Length'] = String(Buffer.byteLength(payload));
-    res.writeHead(response.status, headers);
-    res.end(payload);
-}
-function hasHeader(headers, name) {
-    return Object.keys(headers).some((k) => k.toLowerCase() === name);
-}
-/** Largest request body accepted; more is a 400 (the simulator only takes small JSON bodies). */
-const MAX_BODY_BYTES = 1024 * 1024;
-class BodyTooLarge extends Error {
-}
-function readBody(req) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let size = 0;
-        req.on('data', (chunk) => {
-            size += chunk.length;
-            if (size <= MAX_BODY_BYTES)
-                chunks.push(chunk);
-        });
-        req.on('end', () => size > MAX_BODY_BYTES ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks).toString('utf8')));
-        req.on('error', reject);
-        req.on('aborted', () => reject(new Error('request aborted')));
-    });
-}
-/** True when the Content-Type header names JSON (parameters such as charset allowed). */
-function isJsonContentType(value) {
-    return value !== undefined && /^application\/json\s*(?:;|$)/i.test(value.trim());
 }
 
 ;// CONCATENATED MODULE: ./src/simulator/i18n.ts
@@ -887,6 +951,30 @@ const MESSAGES = {
         en: 'The staging environment is being deleted.',
         es: 'El entorno de staging se está eliminando.',
     },
+    svc_busy_creating: {
+        en: 'Staging site creation is already in progress. Please wait until it finishes.',
+        es: 'La creación del sitio de staging ya está en curso. Espere a que termine.',
+    },
+    svc_busy_sync: {
+        en: 'A staging sync is already in progress. Please wait until it finishes.',
+        es: 'Una sincronización de staging ya está en curso. Espere a que termine.',
+    },
+    svc_busy_deleting: {
+        en: 'Staging site deletion is already in progress. Please wait until it finishes.',
+        es: 'La eliminación del sitio de staging ya está en curso. Espere a que termine.',
+    },
+    svc_plan_without_staging: {
+        en: 'Your current plan does not include staging sites. Please upgrade your plan to use staging.',
+        es: 'Su plan actual no incluye sitios de staging. Mejore su plan para usar staging.',
+    },
+    svc_already_exists: {
+        en: 'This site already has a staging site.',
+        es: 'Este sitio ya tiene un sitio de staging.',
+    },
+    svc_staging_not_found: {
+        en: 'Staging site not found.',
+        es: 'Sitio de staging no encontrado.',
+    },
     rate_limited: {
         en: 'Too many requests: rate limit reached, try again later.',
         es: 'Demasiadas solicitudes: se alcanzó el límite, inténtelo más tarde.',
@@ -922,45 +1010,72 @@ function t(lang, key, params = {}) {
 /** Every message key (for tests that check both languages are complete). */
 const MESSAGE_KEYS = Object.keys(MESSAGES);
 
-;// CONCATENATED MODULE: ./src/simulator/body.ts
-
-
+;// CONCATENATED MODULE: ./src/simulator/http.ts
+function ok(status, message, data, meta) {
+    const body = { status: true, message, data };
+    if (meta !== undefined)
+        body.meta = meta;
+    return { status, headers: {}, body };
+}
+function fail(status, message, errors, headers = {}) {
+    const body = { status: false, message, data: null };
+    if (errors !== undefined)
+        body.errors = errors;
+    return { status, headers, body };
+}
 /**
- * The request's JSON object body. Requires Content-Type: application/json; an empty body is `{}`.
- * Attributes outside `allowed` are refused with 400 and listed in `errors`.
+ * A response as bytes go out: the body as a string (JSON bodies serialised, with Content-Type:
+ * application/json unless a header says otherwise) and Content-Length set.
  */
-function jsonBody(req, lang, allowed) {
-    const contentType = req.headers['content-type'];
-    if (!isJsonContentType(contentType)) {
-        return {
-            ok: false,
-            response: fail(400, t(lang, 'invalid_content_type'), {
-                content_type: [`expected application/json, got ${contentType ?? 'none'}`],
-            }),
-        };
-    }
-    let value = {};
-    if (req.body.trim() !== '') {
-        try {
-            value = JSON.parse(req.body);
+function serialize(response) {
+    const headers = { ...response.headers };
+    let payload = '';
+    if (response.body !== undefined) {
+        if (typeof response.body === 'string') {
+            payload = response.body;
         }
-        catch (e) {
-            return { ok: false, response: fail(400, t(lang, 'invalid_json'), { body: [e.message] }) };
+        else {
+            payload = JSON.stringify(response.body);
+            if (!hasHeader(headers, 'content-type'))
+                headers['Content-Type'] = 'application/json';
         }
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return { ok: false, response: fail(400, t(lang, 'invalid_json'), { body: ['expected a JSON object'] }) };
-    }
-    const record = value;
-    const unknown = Object.keys(record).filter((k) => !allowed.includes(k));
-    if (unknown.length > 0) {
-        const errors = Object.fromEntries(unknown.map((k) => [k, ['unknown attribute']]));
-        return {
-            ok: false,
-            response: fail(400, t(lang, 'unknown_attributes', { names: unknown.join(', ') }), errors),
-        };
-    }
-    return { ok: true, value: record };
+    for (const name of Object.keys(headers))
+        if (name.toLowerCase() === 'content-length')
+            delete headers[name];
+    headers['Content-Length'] = String(Buffer.byteLength(payload));
+    return { status: response.status, headers, body: payload };
+}
+/** Writes `response` (see serialize). */
+function send(res, response) {
+    const { status, headers, body } = serialize(response);
+    res.writeHead(status, headers);
+    res.end(body);
+}
+function hasHeader(headers, name) {
+    return Object.keys(headers).some((k) => k.toLowerCase() === name);
+}
+/** Largest request body accepted; more is a 400 (the simulator only takes small JSON bodies). */
+const MAX_BODY_BYTES = 1024 * 1024;
+class BodyTooLarge extends Error {
+}
+function readBody(req) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let size = 0;
+        req.on('data', (chunk) => {
+            size += chunk.length;
+            if (size <= MAX_BODY_BYTES)
+                chunks.push(chunk);
+        });
+        req.on('end', () => size > MAX_BODY_BYTES ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks).toString('utf8')));
+        req.on('error', reject);
+        req.on('aborted', () => reject(new Error('request aborted')));
+    });
+}
+/** True when the Content-Type header names JSON (parameters such as charset allowed). */
+function isJsonContentType(value) {
+    return value !== undefined && /^application\/json\s*(?:;|$)/i.test(value.trim());
 }
 
 ;// CONCATENATED MODULE: ./src/simulator/dates.ts
@@ -968,12 +1083,18 @@ function jsonBody(req, lang, allowed) {
 function formatDate(ms) {
     return new Date(ms).toISOString().slice(0, 23).replace('T', ' ');
 }
+/** The service family's dates (contract §2, r2): ISO 8601 with microseconds, `2026-11-22T20:00:05.000000Z`. */
+function isoDate(ms) {
+    return `${new Date(ms).toISOString().slice(0, 23)}000Z`;
+}
 
 ;// CONCATENATED MODULE: ./src/simulator/views.ts
-/** What the v2 API shows of the state: records as `data` objects, dates in the spec's format. */
+/** What the v2 API shows of the state: records as `data` objects, in a profile's style. */
 
+const SPEC_STYLE = { date: formatDate, stagingId: (s) => s.id };
+const SERVICE_STYLE = { date: isoDate, stagingId: (s) => s.numeric_id };
 /** A production site as GET/POST /v2/sites return it (no password, no simulated content). */
-function siteView(site, staging) {
+function siteView(site, staging, style = SPEC_STYLE) {
     return {
         id: site.id,
         site_name: site.site_name,
@@ -991,26 +1112,26 @@ function siteView(site, staging) {
         settings: { ...site.settings },
         password_protected: site.password_protected,
         ssh_username: site.ssh_username,
-        staging_site_id: staging?.id ?? null,
-        created_at: formatDate(site.created_at),
-        updated_at: formatDate(site.updated_at),
+        staging_site_id: staging ? style.stagingId(staging) : null,
+        created_at: style.date(site.created_at),
+        updated_at: style.date(site.updated_at),
     };
 }
 /** A staging site as an item of GET /v2/sites. */
-function stagingListView(staging) {
+function stagingListView(staging, style = SPEC_STYLE) {
     return {
-        id: staging.id,
+        id: style.stagingId(staging),
         site_name: staging.site_name,
         url: staging.url,
         type: 'staging',
         reserved: true,
         production_site_id: staging.site_id,
         status: staging.status,
-        created_at: formatDate(staging.created_at),
-        updated_at: formatDate(staging.updated_at),
+        created_at: style.date(staging.created_at),
+        updated_at: style.date(staging.updated_at),
     };
 }
-/** `data` of the probe, GET /v2/sites/{site}/staging. Carries credentials, as the real one may. */
+/** `data` of the probe, GET /v2/sites/{site}/staging (spec profile). Carries credentials, as the real one may. */
 function probeView(staging) {
     return {
         id: staging.id,
@@ -1028,8 +1149,9 @@ function probeView(staging) {
     };
 }
 /**
- * `data` of GET /v2/tasks/{id}/status. `percentage`: null omits percentage_complete. A running
- * task was last updated `now` (its progress moves); a finished one when it ended.
+ * `data` of GET /v2/tasks/{id}/status in the spec profile. `percentage`: null omits
+ * percentage_complete. A running task was last updated `now` (its progress moves); a finished one
+ * when it ended.
  */
 function taskView(task, percentage, now) {
     const view = { task_id: task.id, status: task.status };
@@ -1044,10 +1166,358 @@ function taskView(task, percentage, now) {
         view.comment = task.comment;
     return view;
 }
+/** The service family's task `type` of each job. */
+const SERVICE_TASK_TYPE = {
+    create: 'site_install',
+    pull: 'staging_sync',
+    push: 'staging_push',
+    delete: 'site_delete',
+};
+/** A create task is `queued` for this share of its duration (at most 5 s), then `in_progress`. */
+function queuedForMs(task) {
+    return Math.min(0.1 * task.duration_ms, 5000);
+}
+/**
+ * A task's `status` in the service profile: create tasks use words (`queued`, `in_progress`,
+ * `completed`, `failure`); pull, push and delete tasks use numbers (1 running, 0 completed, 2 failed).
+ */
+function serviceTaskStatus(task, now) {
+    if (task.kind !== 'create')
+        return task.status === 'completed' ? 0 : task.status === 'error' ? 2 : 1;
+    if (task.status === 'completed')
+        return 'completed';
+    if (task.status === 'error')
+        return 'failure';
+    return now - task.started_at < queuedForMs(task) ? 'queued' : 'in_progress';
+}
+/**
+ * `data` of GET /api/v2/tasks/{id}/status in the service profile (contract §2, r2): the task's row
+ * (`id` is its database id, never a site id), the staging site as `resource_id`, a two-decimal
+ * string percentage, ISO dates.
+ */
+function serviceTaskView(task, stagingNumericId, percentage, now) {
+    const status = serviceTaskStatus(task, now);
+    const view = {
+        id: task.row_id,
+        cloud_task_id: task.id,
+        type: SERVICE_TASK_TYPE[task.kind],
+        resource_type: 'App\\Models\\Site',
+        resource_id: stagingNumericId,
+        status,
+    };
+    if (percentage !== null)
+        view.percentage_complete = (status === 'queued' ? 0 : percentage).toFixed(2);
+    view.comment = task.comment;
+    view.created_at = isoDate(task.started_at);
+    view.updated_at = isoDate(task.status === 'progress' ? now : task.updated_at);
+    return view;
+}
+
+;// CONCATENATED MODULE: ./src/simulator/profiles/framework.ts
+const FRAMEWORK_TEXT = {
+    unauthenticated: 'Unauthenticated.',
+    tooManyAttempts: 'Too Many Attempts.',
+    serverError: 'Server Error',
+    notFound: 'Not Found',
+};
+/** `route` is the request path without its leading slash, e.g. `v2/sites/1001/staging`. */
+function routeNotFound(route) {
+    return `The route ${route} could not be found.`;
+}
+function methodNotSupported(method, route, methods) {
+    return `The ${method} method is not supported for route ${route}. Supported methods: ${methods.join(', ')}.`;
+}
+/** A route-model binding that found nothing: `No query results for model [App\Models\Site] 1001`. */
+function noQueryResults(model, id) {
+    return `No query results for model [App\\Models\\${model}] ${id}`;
+}
+/** The framework's plain JSON error body: `{ "message": ... }` plus extra fields (no envelope). */
+function frameworkError(status, message, extra = {}, headers = {}) {
+    return { status, headers, body: { message, ...extra } };
+}
+/** The framework's HTML error page (what a browser-like request gets for an unknown route). */
+function errorPage(status, text) {
+    return [
+        '<!DOCTYPE html>',
+        '<html lang="en">',
+        `<head><meta charset="utf-8"><title>${text}</title></head>`,
+        `<body class="antialiased"><div class="code">${status}</div><div class="message">${text}</div></body>`,
+        '</html>',
+        '',
+    ].join('\n');
+}
+/** True when the request's Accept header asks for JSON (the framework then renders errors as JSON). */
+function wantsJson(accept) {
+    const value = Array.isArray(accept) ? accept.join(',') : (accept ?? '');
+    return /json/i.test(value);
+}
+/**
+ * The debug-mode error body (APP_DEBUG=true): the exception's own message, class, file, line and a
+ * stack trace. Clients must show the message only, never the trace.
+ */
+function debugErrorBody(status) {
+    return {
+        message: status === 500
+            ? 'SQLSTATE[HY000] [2002] Connection refused (Connection: mysql, SQL: select * from `sites` where `id` = ? limit 1)'
+            : `Simulated HTTP ${status}`,
+        exception: 'Illuminate\\Database\\QueryException',
+        file: '/var/www/html/vendor/laravel/framework/src/Illuminate/Database/Connection.php',
+        line: 825,
+        trace: [
+            {
+                file: '/var/www/html/vendor/laravel/framework/src/Illuminate/Database/Connection.php',
+                line: 779,
+                function: 'runQueryCallback',
+                class: 'Illuminate\\Database\\Connection',
+                type: '->',
+            },
+            {
+                file: '/var/www/html/app/Http/Controllers/Api/V2/StagingController.php',
+                line: 48,
+                function: 'firstOrFail',
+                class: 'Illuminate\\Database\\Eloquent\\Builder',
+                type: '->',
+            },
+        ],
+    };
+}
+
+;// CONCATENATED MODULE: ./src/simulator/profiles/service.ts
+/**
+ * The service profile: how the service family (a Laravel backend) really answers, per contract
+ * revision 2 (§1-§10). The API lives under /api/v2; the framework answers unknown routes (404, JSON
+ * or HTML), wrong methods (405, the staging probe included), missing tokens, missing models and the
+ * rate limit with its own `{ "message": ... }` bodies in English; the application's messages follow
+ * X-localization. Accepted jobs answer 200; pull and push bodies carry no `status` field; tasks show
+ * their row, `resource_id`, string percentages, word or numeric statuses and ISO dates; a busy site
+ * and a plan without staging answer 422.
+ */
+
+
+
+
+
+
+const BUSY_MESSAGE = {
+    creating: 'svc_busy_creating',
+    deleting: 'svc_busy_deleting',
+    sync: 'svc_busy_sync',
+};
+const FAULT_MESSAGE = {
+    429: FRAMEWORK_TEXT.tooManyAttempts,
+    500: FRAMEWORK_TEXT.serverError,
+};
+const route = (path) => path.replace(/^\/+/, '');
+function limitHeaders(decision) {
+    return {
+        'X-RateLimit-Limit': String(decision.limit),
+        'X-RateLimit-Remaining': String(decision.remaining),
+    };
+}
+function appError(status, lang, key, extra = {}) {
+    return frameworkError(status, t(lang, key), extra);
+}
+const serviceShapes = {
+    profile: 'service',
+    prefix: '/api',
+    routeFirst: true,
+    probeRoute: false,
+    headAsGet: true,
+    style: SERVICE_STYLE,
+    unknownRoute: (path, accept) => {
+        if (wantsJson(accept))
+            return frameworkError(404, routeNotFound(route(path)));
+        return {
+            status: 404,
+            headers: { 'Content-Type': 'text/html; charset=UTF-8' },
+            body: errorPage(404, FRAMEWORK_TEXT.notFound),
+        };
+    },
+    methodNotAllowed: (method, path, allowed) => frameworkError(405, methodNotSupported(method, route(path), allowed), {}, { Allow: allowed.join(', ') }),
+    unauthenticated: () => frameworkError(401, FRAMEWORK_TEXT.unauthenticated),
+    rateLimited: (_lang, decision) => {
+        const headers = limitHeaders(decision);
+        if (decision.retryAfter !== undefined)
+            headers['Retry-After'] = decision.retryAfter;
+        headers['X-RateLimit-Reset'] = String(Math.ceil(decision.resetAt / 1000));
+        return frameworkError(429, FRAMEWORK_TEXT.tooManyAttempts, {}, headers);
+    },
+    rateHeaders: limitHeaders,
+    readOnly: (lang) => appError(403, lang, 'read_only'),
+    badRequest: (_lang, message, errors) => frameworkError(400, message, { errors }),
+    siteNotFound: (_lang, site) => frameworkError(404, noQueryResults('Site', site)),
+    stagingNotFound: (lang) => appError(404, lang, 'svc_staging_not_found'),
+    taskNotFound: (_lang, task) => frameworkError(404, noQueryResults('Task', task)),
+    ineligible: (lang, reason) => {
+        if (reason === 'plan')
+            return appError(422, lang, 'svc_plan_without_staging');
+        return appError(403, lang, reason === 'waas' ? 'ineligible_waas' : 'ineligible_portal');
+    },
+    exists: (lang) => {
+        const message = t(lang, 'svc_already_exists');
+        return frameworkError(422, message, { errors: { site_id: [message] } });
+    },
+    busy: (lang, _op, reason) => appError(422, lang, BUSY_MESSAGE[reason]),
+    success: (status, message, data, meta) => ok(status, message, data, meta),
+    createStarted: (lang, task, _site, staging, options) => {
+        const data = {};
+        if (options.taskIds)
+            data.task_id = task.id;
+        data.wp_url = staging.url;
+        return ok(200, t(lang, 'create_started'), data);
+    },
+    jobStarted: (lang, kind, task, options) => {
+        const message = t(lang, `${kind}_started`);
+        if (kind === 'delete')
+            return ok(200, message, options.taskIds ? { task_id: task.id } : {});
+        const body = { message };
+        if (options.taskIds)
+            body.data = { task_id: task.id };
+        return { status: 200, headers: {}, body };
+    },
+    task: (lang, task, percentage, now) => ok(200, t(lang, 'task_retrieved'), serviceTaskView(task, STAGING_NUMERIC_ID_OFFSET + task.site_id, percentage, now)),
+    faultJson: (status) => frameworkError(status, FAULT_MESSAGE[status] ?? external_node_http_namespaceObject.STATUS_CODES[status] ?? FRAMEWORK_TEXT.serverError),
+    echoToken: (status, lang, authorization) => frameworkError(status, t(lang, 'echo_token', { authorization }), {
+        errors: { authorization: [authorization] },
+    }),
+    redirect: (_lang, location) => frameworkError(307, `Redirecting to ${location}`, {}, { Location: location }),
+};
+
+;// CONCATENATED MODULE: ./src/simulator/profiles/spec.ts
+/**
+ * The spec profile: the literal specification (every answer is the envelope `{ status, message,
+ * data }`, dates `yyyy-MM-dd HH:mm:ss.SSS`, 202 for accepted jobs) and revision 1 of the contract
+ * where the spec is silent (409 for a busy create, a configurable busy status, a probe).
+ */
+
+
+
+const INELIGIBLE_MESSAGE = {
+    plan: 'ineligible_plan',
+    waas: 'ineligible_waas',
+    client_portal: 'ineligible_portal',
+};
+const spec_BUSY_MESSAGE = {
+    create: { creating: 'already_creating', deleting: 'being_deleted', sync: 'already_creating' },
+    sync: { creating: 'busy_creating', deleting: 'busy_deleting', sync: 'busy_sync' },
+    delete: { creating: 'busy_creating', deleting: 'busy_deleting', sync: 'busy_delete_sync' },
+};
+const spec_FAULT_MESSAGE = {
+    429: 'rate_limited',
+    500: 'server_error',
+    502: 'bad_gateway',
+    503: 'unavailable',
+    504: 'gateway_timeout',
+};
+function allRateHeaders(decision) {
+    return {
+        'X-RateLimit-Limit': String(decision.limit),
+        'X-RateLimit-Remaining': String(decision.remaining),
+        'X-RateLimit-Reset': String(Math.ceil(decision.resetAt / 1000)),
+    };
+}
+const specShapes = {
+    profile: 'spec',
+    prefix: '',
+    routeFirst: false,
+    probeRoute: true,
+    headAsGet: false,
+    style: SPEC_STYLE,
+    unknownRoute: (path, _accept, lang) => fail(404, t(lang, 'path_not_found', { path })),
+    methodNotAllowed: (method, path, allowed, lang) => fail(405, t(lang, 'method_not_allowed', { method, path }), undefined, { Allow: allowed.join(', ') }),
+    unauthenticated: (lang) => fail(401, t(lang, 'unauthenticated'), undefined, { 'WWW-Authenticate': 'Bearer' }),
+    rateLimited: (lang, decision) => {
+        const headers = allRateHeaders(decision);
+        if (decision.retryAfter !== undefined)
+            headers['Retry-After'] = decision.retryAfter;
+        return fail(429, t(lang, 'rate_limited'), undefined, headers);
+    },
+    rateHeaders: allRateHeaders,
+    readOnly: (lang) => fail(403, t(lang, 'read_only')),
+    badRequest: (_lang, message, errors) => fail(400, message, errors),
+    siteNotFound: (lang, site) => fail(404, t(lang, 'site_not_found', { site })),
+    stagingNotFound: (lang, site) => fail(404, t(lang, 'staging_not_found', { site })),
+    taskNotFound: (lang, task) => fail(404, t(lang, 'task_not_found', { task })),
+    ineligible: (lang, reason) => fail(403, t(lang, INELIGIBLE_MESSAGE[reason]), { reason }),
+    exists: (lang, staging) => fail(422, t(lang, 'already_exists'), { staging_site_id: staging.id }),
+    busy: (lang, op, reason, running, options) => fail(op === 'create' ? 409 : options.busyStatus, t(lang, spec_BUSY_MESSAGE[op][reason]), { running }),
+    success: (status, message, data, meta) => ok(status, message, data, meta),
+    createStarted: (lang, task, site, staging, options) => {
+        const data = {};
+        if (options.taskIds)
+            data.task_id = task.id;
+        data.site_id = site.id;
+        data.staging_site_id = staging.id;
+        data.staging_url = staging.url;
+        return ok(202, t(lang, 'create_started'), data);
+    },
+    jobStarted: (lang, kind, task, options) => ok(202, t(lang, `${kind}_started`), options.taskIds ? { task_id: task.id } : {}),
+    task: (lang, task, percentage, now) => ok(200, t(lang, 'task_retrieved'), taskView(task, percentage, now)),
+    faultJson: (status, lang) => {
+        const key = spec_FAULT_MESSAGE[status];
+        const response = fail(status, key ? t(lang, key) : t(lang, 'fault', { status }));
+        response.body.exception = `SimulatedFault: HTTP ${status}`;
+        return response;
+    },
+    echoToken: (status, lang, authorization) => ({
+        status,
+        headers: {},
+        body: { status: false, message: t(lang, 'echo_token', { authorization }), data: { authorization } },
+    }),
+    redirect: (lang, location) => fail(307, t(lang, 'redirect', { location }), undefined, { Location: location }),
+};
+
+;// CONCATENATED MODULE: ./src/simulator/profiles/index.ts
+
+
+const SHAPES = { spec: specShapes, service: serviceShapes };
+function shapesOf(profile) {
+    return SHAPES[profile];
+}
+
+;// CONCATENATED MODULE: ./src/simulator/body.ts
+
+
+/**
+ * The request's JSON object body. Requires Content-Type: application/json; an empty body is `{}`.
+ * Attributes outside `allowed` are refused with 400 and listed in `errors`.
+ */
+function jsonBody(ctx, req, allowed) {
+    const { lang, shapes } = ctx;
+    const refuse = (message, errors) => ({
+        ok: false,
+        response: shapes.badRequest(lang, message, errors),
+    });
+    const header = req.headers['content-type'];
+    const contentType = Array.isArray(header) ? header[0] : header;
+    if (!isJsonContentType(contentType)) {
+        return refuse(t(lang, 'invalid_content_type'), {
+            content_type: [`expected application/json, got ${contentType ?? 'none'}`],
+        });
+    }
+    let value = {};
+    if (req.body.trim() !== '') {
+        try {
+            value = JSON.parse(req.body);
+        }
+        catch (e) {
+            return refuse(t(lang, 'invalid_json'), { body: [e.message] });
+        }
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return refuse(t(lang, 'invalid_json'), { body: ['expected a JSON object'] });
+    }
+    const record = value;
+    const unknown = Object.keys(record).filter((k) => !allowed.includes(k));
+    if (unknown.length > 0) {
+        const errors = Object.fromEntries(unknown.map((k) => [k, ['unknown attribute']]));
+        return refuse(t(lang, 'unknown_attributes', { names: unknown.join(', ') }), errors);
+    }
+    return { ok: true, value: record };
+}
 
 ;// CONCATENATED MODULE: ./src/simulator/routes/sites.ts
 /** GET /v2/sites (with type and pagination), POST /v2/sites, GET /v2/sites/{site}. */
-
 
 
 
@@ -1059,21 +1529,24 @@ const MAX_PER_PAGE = 100;
 function listSites(ctx, req) {
     const type = req.query.get('type');
     if (type !== null && !SITE_TYPES.includes(type)) {
-        return fail(400, t(ctx.lang, 'invalid_query', { name: 'type' }), {
+        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'type' }), {
             type: [`must be one of ${SITE_TYPES.join(', ')}`],
         });
     }
     const page = positiveInt(req.query.get('page'), 1);
     const perPage = positiveInt(req.query.get('per_page'), DEFAULT_PER_PAGE);
     if (page === null)
-        return fail(400, t(ctx.lang, 'invalid_query', { name: 'page' }), { page: ['integer >= 1'] });
+        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'page' }), {
+            page: ['integer >= 1'],
+        });
     if (perPage === null || perPage > MAX_PER_PAGE) {
-        return fail(400, t(ctx.lang, 'invalid_query', { name: 'per_page' }), {
+        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'per_page' }), {
             per_page: [`integer from 1 to ${MAX_PER_PAGE}`],
         });
     }
     const productions = [...ctx.state.sites.values()].sort((a, b) => a.id - b.id);
     const stagings = [...ctx.state.staging.values()].sort((a, b) => a.site_id - b.site_id);
+    const { style } = ctx.shapes;
     const items = [];
     const stagingOf = (site) => ctx.state.staging.get(String(site.id));
     if (type === null || type === 'production' || type === 'reserved' || type === 'temporary') {
@@ -1082,12 +1555,12 @@ function listSites(ctx, req) {
                 continue;
             if (type === 'temporary' && site.reserved)
                 continue;
-            items.push(siteView(site, stagingOf(site)));
+            items.push(siteView(site, stagingOf(site), style));
         }
     }
     if (type === null || type === 'staging' || type === 'reserved') {
         for (const staging of stagings)
-            items.push(stagingListView(staging));
+            items.push(stagingListView(staging, style));
     }
     const total = items.length;
     const lastPage = Math.max(1, Math.ceil(total / perPage));
@@ -1101,15 +1574,17 @@ function listSites(ctx, req) {
         from: pageItems.length > 0 ? from + 1 : null,
         to: pageItems.length > 0 ? from + pageItems.length : null,
     };
-    return ok(200, t(ctx.lang, 'sites_listed'), pageItems, meta);
+    return ctx.shapes.success(200, t(ctx.lang, 'sites_listed'), pageItems, meta);
 }
 function createSite(ctx, req) {
-    const body = jsonBody(req, ctx.lang, ['site_name']);
+    const body = jsonBody(ctx, req, ['site_name']);
     if (!body.ok)
         return body.response;
     const name = body.value.site_name;
     if (typeof name !== 'string' || name.trim() === '') {
-        return fail(400, t(ctx.lang, 'invalid_site_name'), { site_name: ['required, a non-empty string'] });
+        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_site_name'), {
+            site_name: ['required, a non-empty string'],
+        });
     }
     const id = ctx.state.nextSiteId++;
     const slug = name
@@ -1122,16 +1597,18 @@ function createSite(ctx, req) {
     site.url = `https://${slug}-${id}.example.test`;
     site.domains = [{ name: `${slug}-${id}.example.test`, primary: true }];
     ctx.state.sites.set(String(id), site);
-    return ok(201, t(ctx.lang, 'site_created'), siteView(site, undefined));
+    return ctx.shapes.success(201, t(ctx.lang, 'site_created'), siteView(site, undefined, ctx.shapes.style));
 }
 function getSite(ctx, siteId) {
+    const { style } = ctx.shapes;
     const site = ctx.state.sites.get(siteId);
+    const message = t(ctx.lang, 'site_retrieved');
     if (site)
-        return ok(200, t(ctx.lang, 'site_retrieved'), siteView(site, ctx.state.staging.get(siteId)));
-    const staging = [...ctx.state.staging.values()].find((s) => s.id === siteId);
+        return ctx.shapes.success(200, message, siteView(site, ctx.state.staging.get(siteId), style));
+    const staging = [...ctx.state.staging.values()].find((s) => String(style.stagingId(s)) === siteId);
     if (staging)
-        return ok(200, t(ctx.lang, 'site_retrieved'), stagingListView(staging));
-    return fail(404, t(ctx.lang, 'site_not_found', { site: siteId }));
+        return ctx.shapes.success(200, message, stagingListView(staging, style));
+    return ctx.shapes.siteNotFound(ctx.lang, siteId);
 }
 /** `fallback` when absent, the integer when valid, null when invalid. */
 function positiveInt(value, fallback) {
@@ -1158,12 +1635,13 @@ function newSecret() {
 
 ;// CONCATENATED MODULE: ./src/simulator/routes/staging.ts
 /**
- * The four staging endpoints and the probe. The rules (spec §3, §7; contract §3, §4):
- * - create: 403 for an ineligible site (plan, WaaS, client portal), 409 while one is being created
- *   (or deleted), 422 when one exists; otherwise 202 and a background job.
- * - pull / push / delete: 404 without staging; refused with the busy status while another job runs
- *   on the staging site (a delete while a pull or push runs included); otherwise 202 and a job.
- * - probe: the staging site and its status; 404 without staging; 405 when the probe is turned off.
+ * The four staging endpoints and the probe. The rules (spec §3, §7; contract §3, §4) are the same in
+ * every profile; only the shapes of the answers differ (see ../profiles):
+ * - create: refused for an ineligible site (plan, WaaS, client portal), refused as busy while one is
+ *   being created (or deleted), refused when one exists; otherwise accepted with a background job.
+ * - pull / push / delete: 404 without staging; refused as busy while another job runs on the
+ *   staging site (a delete while a pull or push runs included); otherwise accepted with a job.
+ * - probe (spec profile only): the staging site and its status; 404 without staging; 405 when off.
  */
 
 
@@ -1180,11 +1658,11 @@ function probe(ctx, siteId, path) {
         return found.response;
     const staging = ctx.state.staging.get(siteId);
     if (!staging)
-        return fail(404, t(ctx.lang, 'staging_not_found', { site: siteId }));
-    return ok(200, t(ctx.lang, 'staging_retrieved'), probeView(staging));
+        return ctx.shapes.stagingNotFound(ctx.lang, siteId);
+    return ctx.shapes.success(200, t(ctx.lang, 'staging_retrieved'), probeView(staging));
 }
 function createStaging(ctx, siteId, req) {
-    const body = jsonBody(req, ctx.lang, []);
+    const body = jsonBody(ctx, req, []);
     if (!body.ok)
         return body.response;
     const found = findSite(ctx, siteId);
@@ -1193,96 +1671,79 @@ function createStaging(ctx, siteId, req) {
     const { site } = found;
     const refusal = ineligibility(site);
     if (refusal)
-        return fail(403, t(ctx.lang, refusal.message), { reason: refusal.reason });
+        return ctx.shapes.ineligible(ctx.lang, refusal);
     const existing = ctx.state.staging.get(siteId);
     if (existing?.status === 'creating')
-        return busy(ctx, 409, 'already_creating', existing);
+        return busy(ctx, 'create', 'creating', existing);
     if (existing?.status === 'deleting')
-        return busy(ctx, 409, 'being_deleted', existing);
+        return busy(ctx, 'create', 'deleting', existing);
     if (existing)
-        return fail(422, t(ctx.lang, 'already_exists'), { staging_site_id: existing.id });
-    const staging = stagingSite(site, ctx.now, newSecret());
+        return ctx.shapes.exists(ctx.lang, existing);
+    const staging = stagingSite(site, ctx.now, newSecret(), ctx.origin);
     ctx.state.staging.set(siteId, staging);
     const task = ctx.jobs.start('create', staging, ctx.taskError, ctx.now);
-    const data = {};
-    if (ctx.options.taskIds)
-        data.task_id = task.id;
-    data.site_id = site.id;
-    data.staging_site_id = staging.id;
-    data.staging_url = staging.url;
-    return ok(202, t(ctx.lang, 'create_started'), data);
+    return ctx.shapes.createStarted(ctx.lang, task, site, staging, ctx.options);
 }
 /** Pull (POST .../staging/reset) and push (POST .../staging/push). */
 function sync(ctx, siteId, req, kind) {
-    const body = jsonBody(req, ctx.lang, []);
+    const body = jsonBody(ctx, req, []);
     if (!body.ok)
         return body.response;
     const found = findStaging(ctx, siteId);
     if ('response' in found)
         return found.response;
-    const { staging } = found;
-    const status = ctx.options.busyStatus;
-    if (staging.status === 'creating')
-        return busy(ctx, status, 'busy_creating', staging);
-    if (staging.status === 'deleting')
-        return busy(ctx, status, 'busy_deleting', staging);
-    if (staging.status !== 'ready')
-        return busy(ctx, status, 'busy_sync', staging);
-    return started(ctx, kind, staging, kind === 'pull' ? 'pull_started' : 'push_started');
+    const refusal = whileBusy(ctx, 'sync', found.staging);
+    return refusal ?? started(ctx, kind, found.staging);
 }
 function deleteStaging(ctx, siteId) {
     const found = findStaging(ctx, siteId);
     if ('response' in found)
         return found.response;
-    const { staging } = found;
-    const status = ctx.options.busyStatus;
-    if (staging.status === 'creating')
-        return busy(ctx, status, 'busy_creating', staging);
-    if (staging.status === 'deleting')
-        return busy(ctx, status, 'busy_deleting', staging);
-    if (staging.status !== 'ready')
-        return busy(ctx, status, 'busy_delete_sync', staging);
-    return started(ctx, 'delete', staging, 'delete_started');
+    const refusal = whileBusy(ctx, 'delete', found.staging);
+    return refusal ?? started(ctx, 'delete', found.staging);
 }
-/** Why a site cannot have staging (spec §7: 403), or null when it can. */
+/** Why a site cannot have staging (spec §7), or null when it can. */
 function ineligibility(site) {
     if (!site.plan.staging)
-        return { reason: 'plan', message: 'ineligible_plan' };
+        return 'plan';
     if (site.waas)
-        return { reason: 'waas', message: 'ineligible_waas' };
+        return 'waas';
     if (site.client_portal !== null)
-        return { reason: 'client_portal', message: 'ineligible_portal' };
+        return 'client_portal';
     return null;
 }
-function started(ctx, kind, staging, message) {
-    const task = ctx.jobs.start(kind, staging, ctx.taskError, ctx.now);
-    return ok(202, t(ctx.lang, message), ctx.options.taskIds ? { task_id: task.id } : {});
+function whileBusy(ctx, op, staging) {
+    if (staging.status === 'ready')
+        return null;
+    const reason = staging.status === 'creating' ? 'creating' : staging.status === 'deleting' ? 'deleting' : 'sync';
+    return busy(ctx, op, reason, staging);
 }
-function busy(ctx, status, message, staging) {
+function started(ctx, kind, staging) {
+    const task = ctx.jobs.start(kind, staging, ctx.taskError, ctx.now);
+    return ctx.shapes.jobStarted(ctx.lang, kind, task, ctx.options);
+}
+function busy(ctx, op, reason, staging) {
     const running = ctx.state.tasks.get(staging.task_id ?? '');
-    return fail(status, t(ctx.lang, message), { running: running?.kind ?? staging.status });
+    return ctx.shapes.busy(ctx.lang, op, reason, running?.kind ?? staging.status, ctx.options);
 }
 function findSite(ctx, siteId) {
     const site = ctx.state.sites.get(siteId);
-    return site ? { site } : { response: fail(404, t(ctx.lang, 'site_not_found', { site: siteId })) };
+    return site ? { site } : { response: ctx.shapes.siteNotFound(ctx.lang, siteId) };
 }
 function findStaging(ctx, siteId) {
     const found = findSite(ctx, siteId);
     if ('response' in found)
         return found;
     const staging = ctx.state.staging.get(siteId);
-    return staging ? { staging } : { response: fail(404, t(ctx.lang, 'staging_not_found', { site: siteId })) };
+    return staging ? { staging } : { response: ctx.shapes.stagingNotFound(ctx.lang, siteId) };
 }
 
 ;// CONCATENATED MODULE: ./src/simulator/routes/tasks.ts
-
-
-
 function taskStatus(ctx, taskId) {
     const task = ctx.state.tasks.get(taskId);
     if (!task || ctx.now < task.visible_at)
-        return fail(404, t(ctx.lang, 'task_not_found', { task: taskId }));
-    return ok(200, t(ctx.lang, 'task_retrieved'), taskView(task, ctx.jobs.percentageOf(task, ctx.now), ctx.now));
+        return ctx.shapes.taskNotFound(ctx.lang, taskId);
+    return ctx.shapes.task(ctx.lang, task, ctx.jobs.percentageOf(task, ctx.now), ctx.now);
 }
 
 ;// CONCATENATED MODULE: ./src/simulator/api.ts
@@ -1302,6 +1763,7 @@ const ROUTES = [
             POST: (c, r, id) => createStaging(c, id, r),
             DELETE: (c, _r, id) => deleteStaging(c, id),
         },
+        probe: true,
     },
     {
         pattern: /^\/v2\/sites\/([^/]+)\/staging\/reset$/,
@@ -1315,9 +1777,10 @@ const ROUTES = [
 ];
 /** Which seeded token an Authorization header carries. */
 function tokenOf(header) {
-    if (header === undefined || header.trim() === '')
+    const value = Array.isArray(header) ? header[0] : header;
+    if (value === undefined || value.trim() === '')
         return { kind: 'none', token: null };
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(value.trim());
     const token = match?.[1] ?? null;
     if (token === SIM_TOKENS.readWrite)
         return { kind: 'rw', token };
@@ -1325,128 +1788,192 @@ function tokenOf(header) {
         return { kind: 'ro', token };
     return { kind: 'unknown', token };
 }
+function matchRoute(path, shapes) {
+    for (const route of ROUTES) {
+        const found = route.pattern.exec(path);
+        if (!found)
+            continue;
+        const methods = { ...route.methods };
+        if (route.probe && !shapes.probeRoute)
+            delete methods.GET;
+        return { methods, param: found[1] ?? '' };
+    }
+    return null;
+}
+function handlerOf(match, method, shapes) {
+    if (method === 'HEAD' && shapes.headAsGet)
+        return match.methods.GET;
+    return match.methods[method];
+}
+function allowedMethods(match, shapes) {
+    const names = Object.keys(match.methods);
+    return shapes.headAsGet ? names.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])) : names;
+}
 class Api {
     state;
     options;
     jobs;
     limiter;
-    constructor(state, options, jobs, limiter) {
+    clock;
+    origin;
+    constructor(state, options, jobs, limiter, clock, origin) {
         this.state = state;
         this.options = options;
         this.jobs = jobs;
         this.limiter = limiter;
+        this.clock = clock;
+        this.origin = origin;
     }
     handle(req, taskError = null) {
-        const now = Date.now();
+        const now = this.clock.now();
         this.jobs.settle(now);
+        const shapes = shapesOf(this.options.profile);
         const lang = langOf(req.headers['x-localization']);
         const ctx = {
             state: this.state,
             options: this.options,
             jobs: this.jobs,
+            shapes,
+            origin: this.origin,
             lang,
             now,
             taskError,
         };
+        const answer = (response, processed = true) => ({ response, processed });
         const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
-        if (path !== '/v2' && !path.startsWith('/v2/')) {
-            return { response: fail(404, t(lang, 'path_not_found', { path: req.path })), processed: true };
+        const unknown = () => answer(shapes.unknownRoute(req.path, req.headers.accept, lang));
+        const v2 = path.startsWith(`${shapes.prefix}/v2`) ? path.slice(shapes.prefix.length) : null;
+        if (v2 === null || (v2 !== '/v2' && !v2.startsWith('/v2/')))
+            return unknown();
+        const match = matchRoute(v2, shapes);
+        const handler = match ? handlerOf(match, req.method, shapes) : undefined;
+        const notAllowed = (m) => shapes.methodNotAllowed(req.method, path, allowedMethods(m, shapes), lang);
+        if (shapes.routeFirst) {
+            if (!match)
+                return unknown();
+            if (!handler)
+                return answer(notAllowed(match));
         }
         const { kind, token } = tokenOf(req.headers.authorization);
-        if (token === null || kind === 'unknown') {
-            return {
-                response: fail(401, t(lang, 'unauthenticated'), undefined, { 'WWW-Authenticate': 'Bearer' }),
-                processed: true,
-            };
-        }
+        if (token === null || kind === 'unknown')
+            return answer(shapes.unauthenticated(lang));
         const limit = this.limiter.check(token, now);
         if (limit && !limit.allowed)
-            return { response: fail(429, t(lang, 'rate_limited'), undefined, limit.headers), processed: false };
-        const response = this.route(ctx, { ...req, path }, kind);
+            return answer(shapes.rateLimited(lang, limit), false);
+        const response = this.route(ctx, { ...req, path }, kind, match, handler, notAllowed);
         if (limit)
-            Object.assign(response.headers, limit.headers);
-        return { response, processed: true };
+            Object.assign(response.headers, shapes.rateHeaders(limit));
+        return answer(response);
     }
-    route(ctx, req, kind) {
-        for (const route of ROUTES) {
-            const match = route.pattern.exec(req.path);
-            if (!match)
-                continue;
-            const handler = route.methods[req.method];
-            if (!handler) {
-                return fail(405, t(ctx.lang, 'method_not_allowed', { method: req.method, path: req.path }), undefined, {
-                    Allow: Object.keys(route.methods).join(', '),
-                });
-            }
-            if (req.method !== 'GET' && kind !== 'rw')
-                return fail(403, t(ctx.lang, 'read_only'));
-            let param = match[1] ?? '';
-            try {
-                param = decodeURIComponent(param);
-            }
-            catch {
-                return fail(404, t(ctx.lang, 'path_not_found', { path: req.path }));
-            }
-            return handler(ctx, req, param);
+    route(ctx, req, kind, match, handler, notAllowed) {
+        if (!match)
+            return ctx.shapes.unknownRoute(req.path, req.headers.accept, ctx.lang);
+        if (!handler)
+            return notAllowed(match);
+        if (req.method !== 'GET' && req.method !== 'HEAD' && kind !== 'rw')
+            return ctx.shapes.readOnly(ctx.lang);
+        let param;
+        try {
+            param = decodeURIComponent(match.param);
         }
-        return fail(404, t(ctx.lang, 'path_not_found', { path: req.path }));
+        catch {
+            return ctx.shapes.unknownRoute(req.path, req.headers.accept, ctx.lang);
+        }
+        return handler(ctx, req, param);
     }
 }
 
-;// CONCATENATED MODULE: ./src/simulator/fault-response.ts
-/** The answer a fault rule with a `status` or `body` gives instead of (or after) the real one. */
+;// CONCATENATED MODULE: ./src/simulator/ticker.ts
+class JobTicker {
+    core;
+    timer = null;
+    at = null;
+    stopped = false;
+    constructor(core) {
+        this.core = core;
+    }
+    /** Sets the timer for the next due job (call after anything that may start or end one). */
+    schedule() {
+        const due = this.stopped ? null : this.core.nextDueAt();
+        if (due === this.at)
+            return;
+        if (this.timer)
+            clearTimeout(this.timer);
+        this.timer = null;
+        this.at = due;
+        if (due === null)
+            return;
+        this.timer = setTimeout(() => {
+            this.timer = null;
+            this.at = null;
+            this.core.settle();
+            this.schedule();
+        }, Math.max(0, due - this.core.clock.now()));
+        this.timer.unref();
+    }
+    stop() {
+        this.stopped = true;
+        this.schedule();
+    }
+}
 
+;// CONCATENATED MODULE: ./src/simulator/connections.ts
+class ConnectionCounter {
+    epoch = 0;
+    sockets = new WeakMap();
+    stats = empty();
+    /** A connection was accepted. */
+    accepted(socket) {
+        this.sockets.set(socket, { epoch: this.epoch, requests: 0 });
+        this.stats.acceptedConnections += 1;
+    }
+    /** An API or site request arrived on `socket`. */
+    request(socket) {
+        let entry = this.sockets.get(socket);
+        if (entry === undefined || entry.epoch !== this.epoch) {
+            entry = { epoch: this.epoch, requests: 0 };
+            this.sockets.set(socket, entry);
+        }
+        if (entry.requests === 0)
+            this.stats.connections += 1;
+        entry.requests += 1;
+        this.stats.requests += 1;
+        this.stats.maxRequestsOnOneConnection = Math.max(this.stats.maxRequestsOnOneConnection, entry.requests);
+    }
+    snapshot() {
+        return { ...this.stats };
+    }
+    reset() {
+        this.epoch += 1;
+        this.stats = empty();
+    }
+}
+function empty() {
+    return { connections: 0, requests: 0, maxRequestsOnOneConnection: 0, acceptedConnections: 0 };
+}
 
-const MESSAGE_OF = {
-    429: 'rate_limited',
-    500: 'server_error',
-    502: 'bad_gateway',
-    503: 'unavailable',
-    504: 'gateway_timeout',
-};
-const REASON_OF = {
-    429: 'Too Many Requests',
-    500: 'Internal Server Error',
-    502: 'Bad Gateway',
-    503: 'Service Unavailable',
-    504: 'Gateway Timeout',
-};
-/** null when the rule changes no status or body (latency, drop, hang, taskError only). */
-function faultResponse(rule, lang, authorization) {
-    if (rule.status === undefined && rule.body === undefined)
-        return null;
-    const status = rule.status ?? 500;
-    const headers = {};
-    if (rule.retryAfter !== undefined)
-        headers['Retry-After'] = String(rule.retryAfter);
-    switch (rule.body ?? 'json') {
-        case 'empty':
-            return { status, headers };
-        case 'html': {
-            const title = `${status} ${REASON_OF[status] ?? 'Error'}`;
-            headers['Content-Type'] = 'text/html; charset=utf-8';
-            const body = `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>sim-proxy</center></body></html>\n`;
-            return { status, headers, body };
-        }
-        case 'echo-token': {
-            const value = authorization ?? '';
-            return {
-                status,
-                headers,
-                body: {
-                    status: false,
-                    message: t(lang, 'echo_token', { authorization: value }),
-                    data: { authorization: value },
-                },
-            };
-        }
-        case 'json': {
-            const key = MESSAGE_OF[status];
-            const message = key ? t(lang, key) : t(lang, 'fault', { status });
-            const response = fail(status, message, undefined, headers);
-            response.body.exception = `SimulatedFault: HTTP ${status}`;
-            return response;
-        }
+;// CONCATENATED MODULE: ./src/simulator/clock.ts
+const realClock = { now: () => Date.now() };
+/** A clock that moves only when told: for running the API core in virtual time. */
+class ManualClock {
+    current;
+    constructor(current = Date.UTC(2026, 0, 1)) {
+        this.current = current;
+    }
+    now() {
+        return this.current;
+    }
+    /** Moves the clock forward by `ms` (never backwards). */
+    advance(ms) {
+        if (!(ms >= 0))
+            throw new Error('a clock only moves forward');
+        this.current += ms;
+        return this.current;
+    }
+    set(ms) {
+        if (ms < this.current)
+            throw new Error('a clock only moves forward');
+        this.current = ms;
     }
 }
 
@@ -1478,12 +2005,6 @@ function onCurve(f) {
 }
 
 ;// CONCATENATED MODULE: ./src/simulator/jobs.ts
-/**
- * Background jobs (create, pull, push, delete) as tasks. A job ends exactly when its duration has
- * elapsed: a timer applies its effects then, and every request first settles jobs that are due, so
- * a read never sees a finished job as running. A job planned to fail (fault `taskError`) ends in
- * 'error' halfway through its duration and changes nothing.
- */
 
 
 
@@ -1499,17 +2020,19 @@ const MIN_TIMEOUT_MS = 30 * 60 * 1000;
 class Jobs {
     state;
     options;
-    timers = new Map();
-    constructor(state, options) {
+    clock;
+    constructor(state, options, clock) {
         this.state = state;
         this.options = options;
+        this.clock = clock;
     }
     /** Starts a job on `staging` (already in the state). `failWith`: the task will end in error. */
-    start(kind, staging, failWith, now = Date.now()) {
+    start(kind, staging, failWith, now = this.clock.now()) {
         const duration = this.options.durationsMs[kind];
         const runFor = failWith === null ? duration : Math.round(duration / 2);
         const task = {
             id: this.uniqueId(),
+            row_id: this.state.nextTaskRowId++,
             kind,
             site_id: staging.site_id,
             staging_site_id: staging.id,
@@ -1528,25 +2051,31 @@ class Jobs {
         staging.status = BUSY_STATUS_OF[kind];
         staging.task_id = task.id;
         staging.updated_at = now;
-        if (runFor <= 0) {
+        if (kind === 'create')
+            staging.ready_at = null;
+        if (runFor <= 0)
             this.finish(task);
-        }
-        else {
-            const timer = setTimeout(() => this.finish(task), runFor);
-            timer.unref();
-            this.timers.set(task.id, timer);
-        }
         return task;
     }
-    /** Ends every running job whose time has come. */
-    settle(now = Date.now()) {
+    /** Ends every running job whose time has come, in the order they end. */
+    settle(now = this.clock.now()) {
+        const due = [...this.state.tasks.values()]
+            .filter((task) => task.status === 'progress' && task.ends_at <= now)
+            .sort((a, b) => a.ends_at - b.ends_at);
+        for (const task of due)
+            this.finish(task);
+    }
+    /** When the next running job ends (ms epoch), or null when none runs. */
+    nextDueAt() {
+        let next = null;
         for (const task of this.state.tasks.values()) {
-            if (task.status === 'progress' && task.ends_at <= now)
-                this.finish(task);
+            if (task.status === 'progress' && (next === null || task.ends_at < next))
+                next = task.ends_at;
         }
+        return next;
     }
     /** `percentage_complete` of a task now, or null when progress is 'none'. */
-    percentageOf(task, now = Date.now()) {
+    percentageOf(task, now = this.clock.now()) {
         if (this.options.progress === 'none')
             return null;
         if (task.status === 'completed')
@@ -1555,12 +2084,6 @@ class Jobs {
             return task.failed_at_percentage ?? 0;
         const fraction = task.duration_ms <= 0 ? 1 : (now - task.started_at) / task.duration_ms;
         return percentage(this.options.progress, fraction);
-    }
-    /** Clears every timer (stop and reset). Running tasks stay as they are. */
-    clearTimers() {
-        for (const timer of this.timers.values())
-            clearTimeout(timer);
-        this.timers.clear();
     }
     uniqueId() {
         let id = newTaskId();
@@ -1571,10 +2094,6 @@ class Jobs {
     finish(task) {
         if (task.status !== 'progress')
             return;
-        const timer = this.timers.get(task.id);
-        if (timer)
-            clearTimeout(timer);
-        this.timers.delete(task.id);
         const at = task.ends_at;
         const key = String(task.site_id);
         const staging = this.state.staging.get(key);
@@ -1598,6 +2117,7 @@ class Jobs {
             case 'create':
                 if (site)
                     staging.content = { ...site.content };
+                staging.ready_at = at;
                 release(staging, at);
                 this.state.outbox.push({
                     to: SIM_ACCOUNT_EMAIL,
@@ -1643,7 +2163,7 @@ class RateLimiter {
         this.options = options;
     }
     /** Counts a request of `key` at `now`; null when no limit is set. */
-    check(key, now = Date.now()) {
+    check(key, now) {
         const options = this.options();
         if (options === null)
             return null;
@@ -1656,30 +2176,258 @@ class RateLimiter {
         const allowed = window.count < options.limit;
         if (allowed)
             window.count += 1;
-        const headers = {
-            'X-RateLimit-Limit': String(options.limit),
-            'X-RateLimit-Remaining': String(Math.max(0, options.limit - window.count)),
-            'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
+        const decision = {
+            allowed,
+            limit: options.limit,
+            remaining: Math.max(0, options.limit - window.count),
+            resetAt,
         };
         if (!allowed) {
             const mode = options.retryAfter ?? 'seconds';
             if (mode === 'seconds')
-                headers['Retry-After'] = String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
+                decision.retryAfter = String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
             if (mode === 'http-date')
-                headers['Retry-After'] = new Date(Math.ceil(resetAt / 1000) * 1000).toUTCString();
+                decision.retryAfter = new Date(Math.ceil(resetAt / 1000) * 1000).toUTCString();
         }
-        return { allowed, headers };
+        return decision;
     }
     reset() {
         this.windows.clear();
     }
 }
 
+;// CONCATENATED MODULE: ./src/simulator/site-host.ts
+
+/** True when `pathname` is a staging site's URL (or under one). */
+function isSitePath(pathname) {
+    return pathname === SITES_PREFIX || pathname.startsWith(`${SITES_PREFIX}/`);
+}
+/** When staging site `staging` starts answering, or null while its creation has not completed. */
+function liveFrom(staging, siteDelayMs) {
+    return staging.ready_at === null ? null : staging.ready_at + siteDelayMs;
+}
+/** The answer of a staging site's URL at `now`. */
+function serveSite(state, siteDelayMs, now, method, pathname) {
+    const segment = pathname.slice(SITES_PREFIX.length + 1).split('/')[0] ?? '';
+    let id;
+    try {
+        id = decodeURIComponent(segment);
+    }
+    catch {
+        return notFound();
+    }
+    const staging = [...state.staging.values()].find((s) => s.id === id);
+    const from = staging ? liveFrom(staging, siteDelayMs) : null;
+    if (!staging || from === null || now < from)
+        return notFound();
+    if (staging.password_protected) {
+        return page(401, 'Authentication required', '<h1>401 Authorization Required</h1>', {
+            'WWW-Authenticate': 'Basic realm="Password protected staging site"',
+        });
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+        return page(405, 'Method not allowed', '<h1>405 Method Not Allowed</h1>', { Allow: 'GET, HEAD' });
+    }
+    const body = [
+        `<h1>${site_host_escape(staging.site_name)}</h1>`,
+        `<p>A staging copy of production site ${staging.site_id}.</p>`,
+        `<p id="content">files ${site_host_escape(staging.content.files)}, database ${site_host_escape(staging.content.database)}</p>`,
+    ].join('\n');
+    return page(200, site_host_escape(staging.site_name), body);
+}
+function notFound() {
+    return page(404, 'Site not found', '<h1>404 Site not found</h1>\n<p>No site is served at this address (yet).</p>');
+}
+function page(status, title, body, headers = {}) {
+    return {
+        status,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+        body: `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>\n<body>\n${body}\n</body></html>\n`,
+    };
+}
+function site_host_escape(text) {
+    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+;// CONCATENATED MODULE: ./src/simulator/core.ts
+/**
+ * The API core: routing, state, jobs and the rate limiter, with no HTTP and no timers. Time comes
+ * from a clock, so a benchmark can run the whole API in virtual time (issue 13): jobs end and rate
+ * windows roll when the clock says so, settled on every request. The HTTP server (server.ts) runs
+ * this same core on the real clock, with faults, records and the admin paths around it.
+ */
+
+
+
+
+
+
+
+
+
+function createApiCore(options = {}, clock = realClock, settings = {}) {
+    const origin = (settings.origin ?? 'http://127.0.0.1').replace(/\/+$/, '');
+    const state = emptyState();
+    seedState(state, origin);
+    const effective = (0,simulator_options/* resolveOptions */.$i)(options);
+    const jobs = new Jobs(state, effective, clock);
+    const limiter = new RateLimiter(() => effective.rateLimit);
+    const api = new Api(state, effective, jobs, limiter, clock, origin);
+    function respond(req, taskError = null) {
+        const url = new URL(req.path, 'http://sim.invalid');
+        const headers = {};
+        for (const [name, value] of Object.entries(req.headers ?? {}))
+            headers[name.toLowerCase()] = value;
+        const method = req.method.toUpperCase();
+        if (isSitePath(url.pathname)) {
+            jobs.settle();
+            return {
+                response: serveSite(state, effective.siteDelayMs, clock.now(), method, url.pathname),
+                processed: true,
+            };
+        }
+        return api.handle({ method, path: url.pathname, query: url.searchParams, headers, body: req.body ?? '' }, taskError);
+    }
+    return {
+        state,
+        options: effective,
+        clock,
+        origin,
+        apiUrl: () => `${origin}${shapesOf(effective.profile).prefix}`,
+        respond,
+        handle(req, extra = {}) {
+            const { response, processed } = respond(req, extra.taskError ?? null);
+            return { ...serialize(response), processed };
+        },
+        settle: () => jobs.settle(),
+        nextDueAt: () => jobs.nextDueAt(),
+        percentageOf: (task) => jobs.percentageOf(task),
+        setOptions(patch) {
+            (0,simulator_options/* applyOptions */.V1)(effective, patch);
+            if (patch.rateLimit !== undefined)
+                limiter.reset();
+        },
+        reset() {
+            seedState(state, origin);
+            limiter.reset();
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/simulator/fault-response.ts
+/**
+ * What a fault rule answers instead of (or, with `process`, after) the real answer, and the extra
+ * headers it puts on whatever goes out. The shapes of the `status` / `body` answers follow the
+ * profile in force; `json`, `text` and `debug` are the same in every profile.
+ */
+
+
+/** null when the rule scripts no answer of its own (latency, drop, hang, taskError, headers, patch only). */
+function faultResponse(rule, shapes, lang, authorization) {
+    if (rule.json !== undefined) {
+        return {
+            status: rule.status ?? 200,
+            headers: { 'Content-Type': rule.contentType ?? 'application/json' },
+            body: JSON.stringify(rule.json),
+        };
+    }
+    if (rule.text !== undefined) {
+        return {
+            status: rule.status ?? 200,
+            headers: { 'Content-Type': rule.contentType ?? 'text/plain; charset=utf-8' },
+            body: rule.text,
+        };
+    }
+    if (rule.patch !== undefined)
+        return null;
+    if (rule.debug) {
+        const status = rule.status ?? 500;
+        return { status, headers: {}, body: debugErrorBody(status) };
+    }
+    if (rule.status === undefined && rule.body === undefined)
+        return null;
+    const status = rule.status ?? 500;
+    switch (rule.body ?? 'json') {
+        case 'empty':
+            return { status, headers: {} };
+        case 'html': {
+            const title = `${status} ${external_node_http_namespaceObject.STATUS_CODES[status] ?? 'Error'}`;
+            const body = `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>sim-proxy</center></body></html>\n`;
+            return { status, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body };
+        }
+        case 'echo-token':
+            return shapes.echoToken(status, lang, authorization ?? '');
+        case 'json':
+            return shapes.faultJson(status, lang);
+    }
+}
+/** `retryAfter` and `headers` of a rule, for whatever answer goes out. */
+function faultHeaders(rule) {
+    const headers = {};
+    if (rule.retryAfter !== undefined)
+        headers['Retry-After'] = String(rule.retryAfter);
+    return { ...headers, ...rule.headers };
+}
+/** `response` with `extra` headers set (replacing same-named ones, whatever their case). */
+function withHeaders(response, extra) {
+    const names = Object.keys(extra).map((n) => n.toLowerCase());
+    if (names.length === 0)
+        return response;
+    const headers = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+        if (!names.includes(name.toLowerCase()))
+            headers[name] = value;
+    }
+    return { ...response, headers: { ...headers, ...extra } };
+}
+
+;// CONCATENATED MODULE: ./src/simulator/patch.ts
+function deepMerge(target, patch) {
+    if (!isPlainObject(patch) || !isPlainObject(target))
+        return structuredClone(patch);
+    const out = { ...target };
+    for (const [key, value] of Object.entries(patch))
+        out[key] = deepMerge(target[key], value);
+    return out;
+}
+/**
+ * `response` with `patch` merged into its JSON body. A body that is not JSON (an HTML page, none)
+ * counts as absent: the patch becomes the body, sent as JSON.
+ */
+function patchResponse(response, patch) {
+    let target = response.body;
+    const headers = { ...response.headers };
+    if (typeof target === 'string') {
+        try {
+            target = JSON.parse(target);
+        }
+        catch {
+            target = undefined;
+        }
+    }
+    for (const name of Object.keys(headers))
+        if (name.toLowerCase() === 'content-type')
+            delete headers[name];
+    const merged = deepMerge(target, patch);
+    // A string body is sent as is: keep a JSON string value JSON by serialising it here.
+    return {
+        status: response.status,
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify(merged),
+    };
+}
+function isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 ;// CONCATENATED MODULE: ./src/simulator/server.ts
 /**
  * The reference v2 API simulator: a stateful HTTP server on 127.0.0.1. `start()` for tests and
- * scripts; main.ts for the command line. Each request goes: admin paths (/__sim) aside; record it;
- * apply a fault if one fires (latency, hang, drop, redirect, status); else the v2 API.
+ * scripts; main.ts for the command line. The API itself is the core (core.ts) on the real clock;
+ * around it this file does HTTP: admin paths (/__sim) aside, staging sites' own URLs aside
+ * (/staging-sites/...), every API request is recorded, a fault applies if one fires (latency, hang,
+ * drop, redirect, scripted answers, patches, headers), connections are counted, and a timer settles
+ * jobs when they are due so the state moves without any request.
  */
 
 
@@ -1693,39 +2441,57 @@ class RateLimiter {
 
 
 
+
+
+
+
+
 async function start(options = {}) {
-    const state = emptyState();
-    seedState(state);
-    const effective = (0,simulator_options/* resolveOptions */.$i)(options);
-    const jobs = new Jobs(state, effective);
-    const limiter = new RateLimiter(() => effective.rateLimit);
-    const faults = new Faults();
-    const api = new Api(state, effective, jobs, limiter);
-    const requests = [];
+    const counter = new ConnectionCounter();
     const sockets = new Set();
+    // Listen first: staging site URLs carry the port. Requests are handled from the 'request'
+    // listener added below, in the same tick as the core is made.
+    const server = (0,external_node_http_namespaceObject.createServer)({ requestTimeout: 0 });
+    server.on('connection', (socket) => {
+        sockets.add(socket);
+        counter.accepted(socket);
+        socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port ?? 0, '127.0.0.1', () => {
+            server.off('error', reject);
+            resolve();
+        });
+    });
+    const { port } = server.address();
+    const url = `http://127.0.0.1:${port}`;
+    let core;
+    try {
+        core = createApiCore(options, realClock, { origin: url });
+    }
+    catch (error) {
+        server.close();
+        throw error;
+    }
+    const faults = new Faults();
+    const requests = [];
+    const siteRequests = [];
     /** Wakers of requests sleeping on a latency fault: stop() wakes them so nothing is left pending. */
     const sleepers = new Set();
     let stopped = false;
-    const admin = {
-        state,
-        options: effective,
-        faults,
-        requests,
-        jobs,
-        reset,
-        setOptions,
-    };
+    const ticker = new JobTicker(core);
+    const schedule = () => ticker.schedule();
     function reset() {
-        jobs.clearTimers();
-        seedState(state);
+        core.reset();
         requests.length = 0;
+        siteRequests.length = 0;
         faults.clear();
-        limiter.reset();
+        counter.reset();
+        schedule();
     }
     function setOptions(patch) {
-        (0,simulator_options/* applyOptions */.V1)(effective, patch);
-        if (patch.rateLimit !== undefined)
-            limiter.reset();
+        core.setOptions(patch);
     }
     function sleep(ms) {
         return new Promise((resolve) => {
@@ -1738,15 +2504,41 @@ async function start(options = {}) {
             sleepers.add(wake);
         });
     }
-    async function onRequest(req, res) {
-        const method = (req.method ?? 'GET').toUpperCase();
-        const rawPath = req.url ?? '/';
-        const url = new URL(rawPath, 'http://127.0.0.1');
-        if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
-            const body = await readBody(req);
-            send(res, handleAdmin(admin, method, url.pathname, body));
-            return;
-        }
+    async function onAdmin(req, res, method, pathname) {
+        const body = await readBody(req);
+        const admin = {
+            state: core.state,
+            options: core.options,
+            faults,
+            requests,
+            siteRequests,
+            stats: () => counter.snapshot(),
+            settle: () => core.settle(),
+            percentageOf: (task) => core.percentageOf(task),
+            reset,
+            setOptions,
+        };
+        send(res, handleAdmin(admin, method, pathname, body));
+        schedule();
+    }
+    async function onSite(req, res, method, rawPath) {
+        await readBody(req).catch(() => '');
+        // Recorded and answered in the same tick: `at` is the time the answer was decided at.
+        const record = {
+            method,
+            path: rawPath,
+            status: 0,
+            at: Date.now(),
+            headerNames: req.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase()),
+        };
+        if (req.headers.authorization !== undefined)
+            record.authorization = req.headers.authorization;
+        siteRequests.push(record);
+        const { response } = core.respond({ method, path: rawPath, headers: req.headers });
+        record.status = response.status;
+        send(res, response);
+    }
+    async function onApi(req, res, method, rawPath) {
         const record = {
             method,
             path: rawPath,
@@ -1769,7 +2561,7 @@ async function start(options = {}) {
             await sleep(rule.latencyMs);
         if (stopped)
             return;
-        if (rule?.hang) {
+        if (rule?.hang && !rule.process) {
             record.status = 'hung';
             return;
         }
@@ -1778,6 +2570,8 @@ async function start(options = {}) {
             req.socket.destroy();
             return;
         }
+        const shapes = shapesOf(core.options.profile);
+        const lang = langOf(req.headers['x-localization']);
         let body;
         try {
             body = await readBody(req);
@@ -1788,56 +2582,67 @@ async function start(options = {}) {
                 return;
             }
             record.status = 400;
-            send(res, fail(400, t(langOf(req.headers['x-localization']), 'invalid_json'), { body: ['too large'] }));
+            send(res, shapes.badRequest(lang, t(lang, 'invalid_json'), { body: ['too large'] }));
             return;
         }
-        const lang = langOf(req.headers['x-localization']);
-        if (rule?.redirect !== undefined) {
-            record.status = 307;
-            send(res, fail(307, t(lang, 'redirect', { location: rule.redirect }), undefined, { Location: rule.redirect }));
-            return;
-        }
-        const injected = rule ? faultResponse(rule, lang, req.headers.authorization) : null;
-        if (injected && !rule?.process && rule?.drop !== 'after') {
-            record.status = injected.status;
-            send(res, injected);
-            return;
-        }
-        const result = api.handle({ method, path: url.pathname, query: url.searchParams, headers: req.headers, body }, rule?.taskError ?? null);
+        const out = (response) => {
+            const final = rule ? withHeaders(response, faultHeaders(rule)) : response;
+            record.status = final.status;
+            send(res, final);
+        };
+        if (rule?.redirect !== undefined)
+            return out(shapes.redirect(lang, rule.redirect));
+        const injected = rule ? faultResponse(rule, shapes, lang, req.headers.authorization) : null;
+        if (injected && !rule?.process && rule?.drop !== 'after')
+            return out(injected);
+        const result = core.respond({ method, path: rawPath, headers: req.headers, body }, rule?.taskError ?? null);
         record.processed = result.processed;
+        schedule();
+        if (rule?.hang) {
+            record.status = 'hung';
+            return;
+        }
         if (rule?.drop === 'after') {
             record.status = 'dropped';
             req.socket.destroy();
             return;
         }
-        const response = injected ?? result.response;
-        record.status = response.status;
-        send(res, response);
+        let response = injected ?? result.response;
+        if (rule?.patch !== undefined) {
+            response = patchResponse(response, rule.patch);
+            if (rule.status !== undefined)
+                response.status = rule.status;
+        }
+        out(response);
     }
-    const server = (0,external_node_http_namespaceObject.createServer)({ requestTimeout: 0 }, (req, res) => {
+    async function onRequest(req, res) {
+        const method = (req.method ?? 'GET').toUpperCase();
+        const rawPath = req.url ?? '/';
+        const { pathname } = new URL(rawPath, 'http://127.0.0.1');
+        if (pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+            return onAdmin(req, res, method, pathname);
+        }
+        counter.request(req.socket);
+        if (isSitePath(pathname))
+            return onSite(req, res, method, rawPath);
+        return onApi(req, res, method, rawPath);
+    }
+    server.on('request', (req, res) => {
         onRequest(req, res).catch((error) => {
             if (stopped || res.headersSent || res.destroyed)
                 return;
-            send(res, fail(500, `Simulator error: ${error.message}`));
+            send(res, {
+                status: 500,
+                headers: {},
+                body: { message: `Simulator error: ${error.message}` },
+            });
         });
     });
-    server.on('connection', (socket) => {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-    });
-    await new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(options.port ?? 0, '127.0.0.1', () => {
-            server.off('error', reject);
-            resolve();
-        });
-    });
-    const { port } = server.address();
     let stopping = null;
     function stop() {
         stopping ??= new Promise((resolve) => {
             stopped = true;
-            jobs.clearTimers();
+            ticker.stop();
             for (const wake of [...sleepers])
                 wake();
             server.close(() => resolve());
@@ -1848,15 +2653,21 @@ async function start(options = {}) {
         return stopping;
     }
     return {
-        url: `http://127.0.0.1:${port}`,
+        url,
+        get apiUrl() {
+            return core.apiUrl();
+        },
         stop,
         addFault: (rule) => faults.add(rule),
         clearFaults: () => faults.clear(),
         requests,
-        state,
-        options: effective,
+        siteRequests,
+        stats: () => counter.snapshot(),
+        state: core.state,
+        options: core.options,
         setOptions,
         reset,
+        core,
     };
 }
 
@@ -1879,12 +2690,14 @@ function banner(sim) {
     const rate = sim.options.rateLimit;
     return [
         `Simulator listening on ${sim.url}`,
-        `API root: ${sim.url}/v2   admin: ${sim.url}/__sim/state`,
+        `API root: ${sim.apiUrl}   (pass it as api-url; requests go to ${sim.apiUrl}/v2/...)   admin: ${sim.url}/__sim/state`,
+        `Profile: ${sim.options.profile}${sim.options.profile === 'service' ? " (the service family's observed shapes, contract §10)" : ' (the literal spec)'}`,
         `Tokens: read-write ${SIM_TOKENS.readWrite}   read-only ${SIM_TOKENS.readOnly}`,
         'Sites:',
         ...Object.entries(SIM_SITES).map(([key, id]) => `  ${id}  ${SITE_NOTES[key]}`),
         `Jobs: create ${d.create}ms, pull ${d.pull}ms, push ${d.push}ms, delete ${d.delete}ms; progress ${sim.options.progress}`,
         `Rate limit: ${rate ? `${rate.limit} per ${rate.windowMs}ms per token` : 'none'}`,
+        `Staging sites: ${sim.url}/staging-sites/<id>/ (answer ${sim.options.siteDelayMs}ms after their creation completed)`,
     ];
 }
 /** Parses `argv`, starts the simulator and prints the banner; null after --help. Throws ArgsError. */

@@ -1,6 +1,8 @@
 // npm run demo: starts the API simulator on a free port, runs the bundled action (node dist/index.js,
 // as the GitHub runner does) for create, pull, push and delete in turn, and shows each run's log,
 // outputs and job summary. Offline, no account, under a minute.
+//   npm run demo -- --profile service    the simulator answers in the service family's shapes
+//                                        (contract §10); the action gets that profile's api-url
 import { actionOutputs, runBundledAction, startSimulator } from './lib/runner.mjs'
 
 const color = process.stdout.isTTY && !process.env.NO_COLOR
@@ -8,6 +10,17 @@ const paint = (code, text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text)
 const bold = (t) => paint('1', t)
 const dim = (t) => paint('2', t)
 const SITE = '1001'
+
+/** The simulator profile from `--profile NAME` / `--profile=NAME` ('spec' when absent); null on a bad argument. */
+function profileArg(argv) {
+  let profile = 'spec'
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--profile') profile = argv[++i]
+    else if (argv[i].startsWith('--profile=')) profile = argv[i].slice('--profile='.length)
+    else return null
+  }
+  return ['spec', 'service'].includes(profile) ? profile : null
+}
 
 /** How the runner shows workflow commands in a job log. */
 function renderLogLine(line) {
@@ -81,10 +94,15 @@ async function runAction(apiUrl, inputs) {
   )
 }
 
+const profile = profileArg(process.argv.slice(2))
+if (profile === null) {
+  console.error('usage: npm run demo [-- --profile spec|service]')
+  process.exit(2)
+}
 const started = Date.now()
-const sim = await startSimulator()
+const sim = await startSimulator(['--profile', profile])
 console.log(bold('Site staging action: demo against the embedded v2 API simulator'))
-console.log(dim(sim.banner.trim().split('\n').slice(0, 2).join('\n')))
+console.log(dim(sim.banner.trim().split('\n').slice(0, 3).join('\n')))
 const steps = [
   { op: 'create', note: 'create a staging environment from production site 1001' },
   { op: 'pull', note: 'overwrite staging with a fresh copy of production' },
@@ -96,7 +114,7 @@ try {
   for (const [i, step] of steps.entries()) {
     console.log(`\n${bold(`${i + 1}/4  operation: ${step.op}`)}  ${dim(`(${step.note})`)}`)
     console.log(dim('  $ node dist/index.js   # the bundled action, as the runner starts it'))
-    const { code, outputs, summary } = await runAction(sim.url, { operation: step.op })
+    const { code, outputs, summary } = await runAction(sim.apiUrl, { operation: step.op })
     if (code !== 0) failures++
     console.log(`\n  ${bold('exit code')} ${code}   ${bold('outputs')}`)
     // Every output of action.yml but the long ones (the message is in the summary, results is JSON).

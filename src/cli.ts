@@ -4,12 +4,23 @@
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import pkg from '../package.json' with { type: 'json' }
-import { DEFAULTS, InputError, MAX_SITES, parseConfig, type InputName, type RawInputs } from './inputs.js'
+import { SERVICE_API_URL } from './contract.js'
+import { LiveLine } from './cli-progress.js'
+import {
+  DEFAULTS,
+  InputError,
+  MAX_SITES,
+  didYouMean,
+  parseConfig,
+  type InputName,
+  type RawInputs,
+} from './inputs.js'
+import { finalLine } from './report/lines.js'
 import { failedOutputs, outputsFor, publicResult, type OutputName, type Outputs } from './report/outputs.js'
 import { Redactor } from './secrets.js'
 import { cancelOnSignals } from './cancel.js'
 import { isFailure, overallOutcome, runAll } from './staging/batch.js'
-import type { Logger, Result } from './types.js'
+import type { Logger, ProgressUpdate, Result } from './types.js'
 
 // The token is registered before anything else runs: every line written below goes through scrub.
 const redactor = new Redactor()
@@ -18,23 +29,29 @@ redactor.add(process.env.STAGING_API_TOKEN)
 /** Exit codes (documented in README.md and in --help). */
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const
 
-const USAGE = `Usage: site-staging <create|pull|push|delete> --site-id ID [options]
+const USAGE = `Usage: site-staging <create|pull|push|delete|status> --site-id ID [options]
 
 Drives the v2 staging API: create, pull (refresh from production; "reset" is
-another name), push (staging to production) or delete a staging environment.
-{site} is always the PRODUCTION site's id.
+another name), push (staging to production) or delete a staging environment,
+or read it (status). {site} is always the PRODUCTION site's id.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
-  STAGING_API_URL          API root, e.g. https://api.example.com (or --api-url)
+  STAGING_API_URL          API root, e.g. ${SERVICE_API_URL} (or --api-url)
 
 Options:
   --site-id ID             production site id; repeat it or separate ids with
-                           commas to run several sites (then --json prints an array)
+                           commas or spaces to run several sites (then --json
+                           prints an array)
   --api-url URL            API root (/v2 is appended unless present)
   --wait, --no-wait        wait for the background job to finish (default: ${DEFAULTS.wait === 'true' ? 'wait' : 'no-wait'})
-  --timeout TIME           overall limit: 90s, 20m, 1h or seconds (default: ${DEFAULTS.timeout})
-  --language en|es         language of the server's messages (default: ${DEFAULTS.language})
+  --timeout TIME           overall limit: 90s, 20m, 30 min, 1h, 2 hours or seconds
+                           (default: ${DEFAULTS.timeout})
+  --task-id ID             status: follow that earlier job (the task-id of the run
+                           that started it) to its end
+  --wait-for-url           after a create or pull, wait until the staging URL answers
+  --language en|es         language of the server's messages, es-ES works too
+                           (default: ${DEFAULTS.language})
   --if-exists fail|skip|recreate   create when staging exists (default: ${DEFAULTS['if-exists']})
   --if-missing fail|skip   pull/push/delete when there is no staging (default: ${DEFAULTS['if-missing']})
   --if-busy wait|fail      when another job runs on the site (default: ${DEFAULTS['if-busy']})
@@ -48,7 +65,7 @@ Options:
   -h, --help               show this help
   -V, --version            print the version
 
-Progress goes to stderr. Exit codes:
+Progress goes to stderr (one live line on a terminal). Exit codes:
   0  succeeded, skipped, accepted (not waited for / not trackable) or dry-run
   1  failed, timed out or cancelled (SIGINT/SIGTERM)
   2  bad usage or input (nothing was sent)
@@ -56,7 +73,13 @@ Progress goes to stderr. Exit codes:
 
 class UsageError extends Error {}
 
-const err = (line: string): void => void process.stderr.write(redactor.scrub(line) + '\n')
+/**
+ * The one writer of the CLI: every line on stderr is inert (one line, no escape sequence or control
+ * character from a server, nothing a CI system reads as a command) and without secrets. On a
+ * terminal, a live progress line sits below the log and is redrawn after each line.
+ */
+const live = new LiveLine(process.stderr)
+const err = (line: string): void => live.print(redactor.inert(line))
 const out = (text: string): void => void process.stdout.write(redactor.scrub(text) + '\n')
 
 const OPTIONS = {
@@ -72,6 +95,8 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   'fail-fast': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
+  'task-id': { type: 'string' },
+  'wait-for-url': { type: 'boolean' },
   json: { type: 'boolean' },
   dotenv: { type: 'string' },
   verbose: { type: 'boolean' },
@@ -88,13 +113,14 @@ const PASSED_THROUGH: InputName[] = [
   'if-busy',
   'max-retries',
   'concurrency',
+  'task-id',
 ]
 
 /** Where each input comes from on the command line, for error messages. */
 const SOURCE: Partial<Record<InputName, string>> = {
   'api-token': 'STAGING_API_TOKEN',
   'api-url': '--api-url (or STAGING_API_URL)',
-  operation: 'the operation',
+  operation: 'operation',
 }
 
 type Parsed = ReturnType<typeof parse>
@@ -116,14 +142,19 @@ function parse(argv: string[]) {
       strict: true,
     })
   } catch (e) {
-    throw new UsageError((e as Error).message)
+    const message = (e as Error).message
+    const unknown = /^Unknown option '(--?[^'\s]+)'/.exec(message)?.[1]
+    if (!unknown) throw new UsageError(message)
+    const near = didYouMean(unknown.replace(/^--?/, '').replace(/=.*/, ''), Object.keys(OPTIONS))
+    throw new UsageError(`unknown flag ${unknown}${near.replace(/"([^"]+)"/, '"--$1"')}`)
   }
   return parsed
 }
 
 function rawInputs(parsed: Parsed, env: NodeJS.ProcessEnv): RawInputs {
   const { values, positionals } = parsed
-  if (positionals.length === 0) throw new UsageError('name the operation: create, pull, push or delete.')
+  if (positionals.length === 0)
+    throw new UsageError('name the operation: create, pull, push, delete or status.')
   if (positionals.length > 1)
     throw new UsageError(`one operation at a time, got: ${positionals.slice(0, 5).join(' ')}`)
   const raw: RawInputs = {
@@ -139,6 +170,7 @@ function rawInputs(parsed: Parsed, env: NodeJS.ProcessEnv): RawInputs {
   if (values.wait !== undefined) raw.wait = String(values.wait)
   if (values['dry-run'] !== undefined) raw['dry-run'] = String(values['dry-run'])
   if (values['fail-fast'] !== undefined) raw['fail-fast'] = String(values['fail-fast'])
+  if (values['wait-for-url'] !== undefined) raw['wait-for-url'] = String(values['wait-for-url'])
   return raw
 }
 
@@ -258,6 +290,7 @@ async function main(argv: string[]): Promise<number> {
     debug: (m) => {
       if (values.verbose) err(`debug: ${m}`)
     },
+    ...(live.enabled ? { progress: (u: ProgressUpdate) => live.update(u) } : {}),
   }
 
   // Cancellation as in the action: stop waiting at once, report, exit 1.
@@ -275,7 +308,8 @@ async function main(argv: string[]): Promise<number> {
   }
   for (const r of results.filter((x) => x.stagingUrl))
     err(`Staging URL${results.length > 1 ? ` (site ${r.siteId})` : ''}: ${r.stagingUrl}`)
-  err(`Staging ${config.operation} ${outcome}: ${singleLine(outputs.message)}`)
+  live.stop()
+  err(finalLine(results))
 
   let code: number = isFailure(outcome) ? EXIT.failed : EXIT.ok
   if (values.json) {

@@ -1,52 +1,167 @@
 /**
- * Everything this project assumes where the v2 specification is silent, in one place.
- * Each constant names the section of ../shared/spec/where-the-spec-is-silent.md it relies on
- * (copied into docs/assumptions.md). Code elsewhere imports these; it never re-states them.
+ * Everything this project assumes where the v2 specification is silent, in one place: the contract
+ * of ../shared/spec/where-the-spec-is-silent.md, **revision 2** (points marked r2 come from the
+ * service's own public clients and its framework's defaults). Each export names its §; the same
+ * points, with the readings this project chose, are listed in docs/assumptions.md. Code elsewhere
+ * imports these; it never re-states them. Every function here takes parsed server data and trusts
+ * none of it.
  */
 
-/** §1: any 2xx from a staging endpoint means "accepted"; `status: false` on a 2xx is a failure. */
+// --- §1 Success codes --------------------------------------------------------------------------
+
+/** §1: any 2xx from a staging endpoint means "accepted" (unless its JSON says `status: false`). */
 export const isAccepted = (status: number): boolean => status >= 200 && status < 300
 
-/** §2: the task id of a response that started background work. */
-export function taskIdOf(data: unknown): string | null {
+/**
+ * §1, §7: what kind of body an answer had. `envelope`: JSON with a boolean `status`; `framework`:
+ * JSON with a `message` and no `status` (the framework's `{"message": ...}` shapes, r2); `json`: any
+ * other JSON (r2: a 2xx JSON body without `status` is accepted); `empty`; `html` (a proxy's or the
+ * framework's page); `text`: anything else; `truncated`: longer than the client reads.
+ */
+export type BodyKind = 'envelope' | 'framework' | 'json' | 'empty' | 'html' | 'text' | 'truncated'
+
+/** §1: a 2xx body that leaves the outcome unknown (only one that is not JSON at all). */
+export const UNKNOWN_WHEN_2XX: readonly BodyKind[] = ['html', 'text', 'truncated']
+
+// --- §2 Background jobs: task ids --------------------------------------------------------------
+
+/** §2: a task id goes into a URL path: only these characters, and never `.` or `..`. */
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/
+
+/**
+ * §2: the task id of a response that started background work (`data.task_id`, a string or a number).
+ * `{ id }` when usable in a path, `{ unusable }` when the server sent one that is not (then the job
+ * is followed another way), null when there is none.
+ */
+export function taskIdOf(data: unknown): { id: string } | { unusable: string } | null {
   const value = field(data, 'task_id')
-  if (typeof value === 'string' && value.trim() !== '') return value.trim()
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
-  return null
+  let text: string | null = null
+  if (typeof value === 'string' && value.trim() !== '') text = value.trim()
+  else if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) text = String(value)
+  else if (value !== undefined && value !== null && value !== '') return { unusable: String(value) }
+  if (text === null) return null
+  return TASK_ID.test(text) ? { id: text } : { unusable: text }
 }
 
-/** §2: what a task's `data.status` means. Unknown values keep waiting. */
+/** §2: what a task's `data.status` means. Unknown values keep waiting (and are logged). */
 export type TaskState = 'running' | 'completed' | 'failed' | 'unknown'
-export function taskState(status: string): TaskState {
-  const s = status.trim().toLowerCase()
-  if (s === 'progress' || s === 'queued' || s === 'pending' || s === 'running') return 'running'
-  if (s === 'completed' || s === 'success' || s === 'done') return 'completed'
-  if (['error', 'failed', 'cancelled', 'canceled', 'timeout'].includes(s)) return 'failed'
+const RUNNING = ['progress', 'in_progress', 'pending', 'queued', 'running']
+const COMPLETED = ['completed', 'success', 'done']
+/**
+ * The contract's failure words, and a few plain synonyms: a status that says failed must never be
+ * waited on until the timeout (docs/assumptions.md lists the additions).
+ */
+const FAILED = [
+  'error',
+  'failed',
+  'failure',
+  'cancelled',
+  'canceled',
+  'timeout',
+  'errored',
+  'timed_out',
+  'aborted',
+]
+/** §2 (r2): the service family's numeric statuses. */
+const NUMERIC: Record<number, TaskState> = { 0: 'completed', 1: 'running', 2: 'failed' }
+
+export function taskState(status: unknown): TaskState {
+  if (typeof status === 'number') return NUMERIC[status] ?? 'unknown'
+  if (typeof status !== 'string') return 'unknown'
+  const s = status
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_')
+  if (/^\d+$/.test(s)) return NUMERIC[Number(s)] ?? 'unknown'
+  if (RUNNING.includes(s)) return 'running'
+  if (COMPLETED.includes(s)) return 'completed'
+  if (FAILED.includes(s)) return 'failed'
   return 'unknown'
 }
 
 /** §2: a 404 on the task status this soon after the job started means "not visible yet". */
 export const TASK_INVISIBLE_GRACE_MS = 30_000
 
-/** §2: the failure reason of a task, without the conventional "Error:" prefix. */
+/** §2: the failure reason of a task (`data.comment`), without the conventional "Error:" prefix. */
 export function taskComment(comment: unknown): string | null {
   if (typeof comment !== 'string' || comment.trim() === '') return null
   return comment.trim().replace(/^error:\s*/i, '')
 }
 
-/** §3: what the staging probe (`GET /v2/sites/{site}/staging`) says of the environment. */
+/**
+ * §2 (r2): `percentage_complete`, usually a string (`"45"`, `"45.50"`), sometimes a number; anything
+ * else is "no progress information". Clamped to 0-100.
+ */
+export function percentageOf(value: unknown): number | undefined {
+  let n: number
+  if (typeof value === 'number') n = value
+  else if (typeof value === 'string' && /^\s*\d{1,3}(\.\d+)?\s*%?\s*$/.test(value)) n = parseFloat(value)
+  else return undefined
+  return Number.isFinite(n) ? Math.min(100, Math.max(0, n)) : undefined
+}
+
+/**
+ * §2 (r2): the site a task works on, from its data: `resource_id` when `resource_type` names a site
+ * (or is absent). Never the task's own `id`, which is its database row.
+ */
+export function taskSiteIdOf(data: unknown): string | null {
+  const type = field(data, 'resource_type')
+  if (type !== undefined && type !== null && !(typeof type === 'string' && /site/i.test(type))) return null
+  return idText(field(data, 'resource_id'))
+}
+
+/** §2 (r2): dates come as `yyyy-MM-dd HH:mm:ss[.SSS]` (UTC) or ISO 8601; read both, rely on neither. */
+export function parseServerDate(value: unknown): Date | null {
+  if (typeof value !== 'string') return null
+  const text = value.trim()
+  const spec = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/.exec(text)
+  if (spec) {
+    const [y, mo, d, h, mi, s] = spec.slice(1, 7).map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ]
+    const date = new Date(
+      Date.UTC(y, mo - 1, d, h, mi, s, Number((spec[7] ?? '0').padEnd(3, '0').slice(0, 3))),
+    )
+    const same = date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60
+    return same ? date : null
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text)) return null
+  const ms = Date.parse(text)
+  return Number.isNaN(ms) ? null : new Date(ms)
+}
+
+// --- §3 Background jobs without a task id: the probe -------------------------------------------
+
+/** §3: `GET /v2/sites/{site}/staging` (REST convention; unverified). */
+export const probePath = (siteId: string): string => `/sites/${encodeURIComponent(siteId)}/staging`
+
+/** §3: what the staging probe says of the environment. */
 export type ProbeState = 'busy' | 'ready' | 'unknown'
 export function probeState(data: unknown): ProbeState {
   if (field(data, 'is_syncing') === true) return 'busy'
   const status = field(data, 'status')
+  if (status === 0 || status === '0') return 'ready' // site records of the family: 0 = active
   if (typeof status !== 'string') return 'unknown'
-  const s = status.toLowerCase()
+  const s = status.trim().toLowerCase()
   if (['creating', 'syncing', 'pushing', 'deleting', 'pulling', 'resetting'].includes(s)) return 'busy'
   if (['ready', 'active', 'idle'].includes(s)) return 'ready'
   return 'unknown'
 }
-/** §3: probe answers that mean completion cannot be tracked. */
+/** §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). */
 export const PROBE_UNSUPPORTED = [405, 501]
+/**
+ * §3 (r2) evidence, not hope: after a pull or push a "ready" probe counts only once this run saw the
+ * job busy. A probe that keeps saying "ready" without that is given this long to show the job
+ * (started jobs can take a moment to show); then the run ends `accepted`, never `succeeded`.
+ */
+export const PROBE_EVIDENCE_WINDOW_MS = 30_000
+
+// --- §4 Refusals while something else runs ------------------------------------------------------
 
 /** §4: statuses that mean "another job runs on this site: not processed, try later". */
 export const BUSY_STATUSES = [409, 423]
@@ -54,32 +169,59 @@ export const BUSY_STATUSES = [409, 423]
 export const EXISTS_STATUS = 422
 /** §4: pull / push / delete on a site without staging (or an unknown site). */
 export const MISSING_STATUS = 404
+/**
+ * §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422
+ * on pull/push/delete is a validation error that fails at once.
+ */
+export function saysBusy(message: string): boolean {
+  return /already in progress|in progress|already running|currently running|still running|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(
+    message,
+  )
+}
+/** §4 (r2): features missing from the site's plan come as 403 (spec) or 422. */
+export function saysPlan(message: string): boolean {
+  return /\bplan\b|upgrade|subscription|not (included|available) (in|on|with) your|su plan|suscripci[oó]n|mejore/i.test(
+    message,
+  )
+}
 
-/** §5: staging site id and URL, in order of preference. */
+// --- §5 Fields read from `data` -----------------------------------------------------------------
+
+/**
+ * §5: the staging site's id from data that describes the staging site (the create answer, the
+ * probe): `staging_site_id`, else `staging_id`, else `id`. (From a task's data: `taskSiteIdOf`.)
+ */
 export function stagingSiteIdOf(data: unknown): string | null {
   for (const name of ['staging_site_id', 'staging_id', 'id']) {
-    const v = field(data, name)
-    if (typeof v === 'string' && v !== '') return v
-    if (typeof v === 'number') return String(v)
+    const id = idText(field(data, name))
+    if (id) return id
   }
   return null
 }
+/** §5: the staging URL: `staging_url`, else `wp_url`, else `url` (as text; checked where it is used). */
 export function stagingUrlOf(data: unknown): string | null {
   for (const name of ['staging_url', 'wp_url', 'url']) {
     const v = field(data, name)
-    if (typeof v === 'string' && v !== '') return v
+    if (typeof v === 'string' && v.trim() !== '') return v.trim()
   }
   return null
 }
 
-/** §5: names of fields in `data` whose values are credentials. */
+/** §5 (r2, widened): names of fields, at any depth and in error details too, whose values are credentials. */
 export function isCredentialField(name: string): boolean {
   const n = name.toLowerCase()
-  if (n === 's_hash') return true
-  return /password|secret|token|key|hash|credential/.test(n)
+  return n === 's_hash' || /pass|pwd|secret|token|key|hash|credential|auth|private|session/.test(n)
+}
+/** §5 (r2): query parameters removed from any URL before it is shown (`token`, `autologin`, `login`...). */
+export function isCredentialQueryParam(name: string): boolean {
+  return /token|auth|login|pass|pwd|secret|key|hash|sig|session|code|otp|nonce|jwt|ticket|credential|private/i.test(
+    name,
+  )
 }
 
-/** §6: rate-limit headers (none promised). */
+// --- §6 Rate limiting ---------------------------------------------------------------------------
+
+/** §6: rate-limit headers (none promised; every value is sanity-bounded where it is read). */
 export const RATE_LIMIT_HEADERS = {
   limit: 'x-ratelimit-limit',
   remaining: 'x-ratelimit-remaining',
@@ -112,13 +254,40 @@ export const RATE_RESET_MAX_AHEAD_MS = 3_600_000
  */
 export const RETRY_AFTER_MAX_MS = 3_600_000
 
-/** §7: extra error text the service may put beside `message`. */
-export const ERROR_DETAIL_FIELDS = ['exception', 'error', 'errors'] as const
+// --- §7 Errors ----------------------------------------------------------------------------------
 
-/** §8: the localization header and its values. */
+/** §7: extra error text the service may put beside `message` (a `trace`, `file`, `line` never shown). */
+export const ERROR_DETAIL_FIELDS = ['errors', 'error', 'exception'] as const
+
+// --- §8 Localization ----------------------------------------------------------------------------
+
+/** §8: the localization header; `es` gives Spanish messages, anything else English. */
 export const LOCALIZATION_HEADER = 'X-localization'
+
+// --- §9 The API root ----------------------------------------------------------------------------
+
+/** §9: what a user of the service the spec describes passes as `api-url` (`/v2` is appended). */
+export const SERVICE_API_URL = 'https://app.instawp.io/api'
+
+/**
+ * §9: a 404 that comes from the routing layer, not from the API: an HTML, empty or plain-text page,
+ * or the framework's "The route ... could not be found." It means the API root is wrong (every route
+ * answers it), never that the site is missing.
+ */
+export function isRouteMiss(kind: BodyKind, message: string): boolean {
+  if (kind === 'html' || kind === 'empty' || kind === 'text' || kind === 'truncated') return true
+  if (kind === 'envelope') return false
+  return /\broute\b.*\bcould not be found\b/i.test(message) || /^\s*not found\.?\s*$/i.test(message)
+}
 
 function field(data: unknown, name: string): unknown {
   if (data && typeof data === 'object' && !Array.isArray(data)) return (data as Record<string, unknown>)[name]
   return undefined
+}
+
+/** An id from server data as text: a string of id characters or a non-negative integer; else null. */
+function idText(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value)
+  if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim())) return value.trim()
+  return null
 }

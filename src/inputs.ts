@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SERVICE_API_URL } from './contract.js'
 import { OPERATIONS, type Config } from './types.js'
 
 /**
@@ -33,6 +34,8 @@ export const INPUT_NAMES = [
   'dry-run',
   'concurrency',
   'fail-fast',
+  'task-id',
+  'wait-for-url',
 ] as const
 export type InputName = (typeof INPUT_NAMES)[number]
 
@@ -48,6 +51,8 @@ export const DEFAULTS = {
   'dry-run': 'false',
   concurrency: '100',
   'fail-fast': 'false',
+  'task-id': '',
+  'wait-for-url': 'false',
 } as const satisfies RawInputs
 
 const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/
@@ -58,11 +63,48 @@ const MAX_TIMEOUT_MS = 6 * 3600_000
  */
 export const MAX_SITES = 1000
 
-const choice = <T extends string>(values: readonly T[]) =>
-  z
-    .string()
-    .transform((v) => v.trim().toLowerCase())
-    .pipe(z.enum(values as [T, ...T[]], { error: () => `must be one of ${values.join(', ')}` }))
+/** `" Skip "` -> `skip`; an unknown value is refused with the choices and the nearest one. */
+const choice = <T extends string>(values: readonly T[], aliases: Record<string, T> = {}) =>
+  z.string().transform((v, ctx) => {
+    const text = v.trim().toLowerCase()
+    const value = aliases[text] ?? text
+    if ((values as readonly string[]).includes(value)) return value as T
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${text.slice(0, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
+    })
+    return z.NEVER
+  })
+
+/** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
+export function didYouMean(typed: string, choices: readonly string[]): string {
+  const t = typed.trim().toLowerCase()
+  if (t === '') return ''
+  let best: { choice: string; distance: number } | null = null
+  for (const choice of choices) {
+    const distance = editDistance(t, choice.toLowerCase())
+    if (!best || distance < best.distance) best = { choice, distance }
+  }
+  const near =
+    best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t))
+  return near ? ` (did you mean "${best!.choice}"?)` : ''
+}
+
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  )
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1)
+      d[i]![j] = best
+    }
+  return d[a.length]![b.length]!
+}
 
 const boolean = z
   .string()
@@ -83,19 +125,20 @@ const integer = (min: number, max: number) =>
         .max(max, { error: `must be at most ${max}` }),
     )
 
-const operation = z
-  .string()
-  .transform((v) => v.trim().toLowerCase())
-  .transform((v) => (v === 'reset' ? 'pull' : v))
-  .pipe(
-    z.enum(OPERATIONS, {
-      error: () => `must be one of ${OPERATIONS.join(', ')} (or reset, another name for pull)`,
-    }),
-  )
+/** `reset` is another name for `pull` (the endpoint's own name). */
+const operation = choice(OPERATIONS, { reset: 'pull' })
+
+/**
+ * How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is
+ * `1001`), and letters compare without case (the service's database does).
+ */
+export function canonicalSiteId(id: string): string {
+  return /^\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id.toLowerCase()
+}
 
 const siteIds = z.string().transform((v, ctx) => {
   const ids = v
-    .split(/[\n,]/)
+    .split(/[\s,;]+/)
     .map((s) => s.trim())
     .filter(Boolean)
   if (ids.length === 0) ctx.addIssue({ code: 'custom', message: 'is required (the PRODUCTION site id)' })
@@ -109,14 +152,28 @@ const siteIds = z.string().transform((v, ctx) => {
       })
     }
   }
-  const twice = ids.find((id, i) => ids.indexOf(id) !== i)
-  if (twice) ctx.addIssue({ code: 'custom', message: `lists site ${twice} more than once` })
+  const seen = new Map<string, string>()
+  for (const id of ids) {
+    const first = seen.get(canonicalSiteId(id))
+    if (first !== undefined) {
+      const same = first === id ? '' : ` (${first} and ${id} are the same site to the server)`
+      ctx.addIssue({ code: 'custom', message: `lists site ${id} more than once${same}` })
+      break
+    }
+    seen.set(canonicalSiteId(id), id)
+  }
   return ids
 })
 
 const token = z.string().transform((v, ctx) => {
   const t = v.trim()
   if (t === '') ctx.addIssue({ code: 'custom', message: 'is required (store it as a secret)' })
+  else if (/^bearer\s/i.test(t))
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token as the secret)',
+    })
   else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
     ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' })
   return t
@@ -126,12 +183,19 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
 
 /** `https://api.example.com/` -> `https://api.example.com/v2`; `.../v2/` -> `.../v2`. */
 export function normaliseApiUrl(raw: string): string {
-  const text = raw.trim()
+  let text = raw.trim()
+  // `localhost:8099` or `app.instawp.io/api`: no scheme. Loopback is understood as http, anything
+  // else gets the https:// it needs suggested (a token is never sent to a guessed address).
+  const bare = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(:\d+)?(\/.*)?$/i.exec(text)
+  if (bare && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    if (LOOPBACK.test(bare[1]!)) text = `http://${text}`
+    else throw new Error(`"${text.slice(0, 80)}" has no scheme: did you mean https://${text.slice(0, 80)} ?`)
+  }
   let url: URL
   try {
     url = new URL(text)
   } catch {
-    throw new Error('is not a URL (expected e.g. https://api.example.com)')
+    throw new Error(`is not a URL (expected the API root, e.g. ${SERVICE_API_URL})`)
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
     throw new Error(
@@ -146,7 +210,7 @@ export function normaliseApiUrl(raw: string): string {
 
 const apiUrl = z.string().transform((v, ctx) => {
   if (v.trim() === '') {
-    ctx.addIssue({ code: 'custom', message: 'is required (the API root, e.g. https://api.example.com)' })
+    ctx.addIssue({ code: 'custom', message: `is required (the API root, e.g. ${SERVICE_API_URL})` })
     return z.NEVER
   }
   try {
@@ -157,14 +221,38 @@ const apiUrl = z.string().transform((v, ctx) => {
   }
 })
 
-/** `90s`, `20m`, `1h`, `1h30m`, `1500ms` or plain seconds. */
+const UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  sec: 1000,
+  secs: 1000,
+  second: 1000,
+  seconds: 1000,
+  m: 60_000,
+  min: 60_000,
+  mins: 60_000,
+  minute: 60_000,
+  minutes: 60_000,
+  h: 3_600_000,
+  hr: 3_600_000,
+  hrs: 3_600_000,
+  hour: 3_600_000,
+  hours: 3_600_000,
+}
+
+/** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
 export function parseDuration(text: string): number {
   const t = text.trim().toLowerCase()
   if (/^\d+(\.\d+)?$/.test(t)) return Math.round(parseFloat(t) * 1000)
-  const parts = [...t.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)]
+  const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)]
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t) throw new Error('bad duration')
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const
-  return Math.round(parts.reduce((sum, p) => sum + parseFloat(p[1]!) * unit[p[2] as keyof typeof unit], 0))
+  let ms = 0
+  for (const [, value, unit] of parts) {
+    const factor = UNITS[unit!]
+    if (factor === undefined) throw new Error('bad duration')
+    ms += parseFloat(value!) * factor
+  }
+  return Math.round(ms)
 }
 
 const duration = z.string().transform((v, ctx) => {
@@ -174,12 +262,37 @@ const duration = z.string().transform((v, ctx) => {
   } catch {
     ctx.addIssue({
       code: 'custom',
-      message: `"${v.slice(0, 40)}" is not a duration (e.g. 90s, 20m, 1h, or seconds)`,
+      message: `"${v.slice(0, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
     })
     return z.NEVER
   }
   if (ms < 1000 || ms > MAX_TIMEOUT_MS) ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' })
   return ms
+})
+
+/** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
+const language = z.string().transform((v, ctx) => {
+  const code = v.trim().toLowerCase().split(/[-_]/)[0]!
+  if (code === 'en' || code === 'es') return code
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`,
+  })
+  return z.NEVER
+})
+
+/** A task id as the status endpoint takes it in its path (contract §2). */
+const taskId = z.string().transform((v, ctx) => {
+  const t = v.trim()
+  if (t === '') return null
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'is not a task id (letters, digits, - and _: the task-id output of an earlier run)',
+    })
+    return z.NEVER
+  }
+  return t
 })
 
 const Schema = z.object({
@@ -189,7 +302,7 @@ const Schema = z.object({
   'api-url': apiUrl,
   wait: boolean,
   timeout: duration,
-  language: choice(['en', 'es'] as const),
+  language: language,
   'max-retries': integer(0, 20),
   'if-exists': choice(['fail', 'skip', 'recreate'] as const),
   'if-missing': choice(['fail', 'skip'] as const),
@@ -197,13 +310,15 @@ const Schema = z.object({
   'dry-run': boolean,
   concurrency: integer(1, MAX_SITES),
   'fail-fast': boolean,
+  'task-id': taskId,
+  'wait-for-url': boolean,
 })
 
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 export function parseConfig(raw: RawInputs): Config {
   const filled: Record<string, string> = { ...DEFAULTS }
   for (const [k, v] of Object.entries(raw)) if (v !== undefined && v.trim() !== '') filled[k] = v
-  for (const required of ['operation', 'site-id', 'api-token', 'api-url']) filled[required] ??= ''
+  for (const required of ['operation', 'site-id', 'api-token', 'api-url', 'task-id']) filled[required] ??= ''
   const parsed = Schema.safeParse(filled)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
@@ -213,6 +328,13 @@ export function parseConfig(raw: RawInputs): Config {
     throw new InputError(input, message)
   }
   const c = parsed.data
+  if (c['task-id'] && c.operation !== 'status')
+    throw new InputError(
+      'task-id',
+      `is for operation: status (it follows an earlier job), not for ${c.operation}`,
+    )
+  if (c['task-id'] && c['site-id'].length > 1)
+    throw new InputError('task-id', 'follows one job: give one site-id with it')
   return {
     operation: c.operation,
     siteIds: c['site-id'],
@@ -228,5 +350,7 @@ export function parseConfig(raw: RawInputs): Config {
     dryRun: c['dry-run'],
     concurrency: c.concurrency,
     failFast: c['fail-fast'],
+    taskId: c['task-id'],
+    waitForUrl: c['wait-for-url'],
   }
 }

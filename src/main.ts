@@ -1,18 +1,18 @@
-// Entry point of the action (dist/index.js). Masks the token before anything else, then runs.
+// The action's entry module: `run()` masks the token before anything else, then runs. It never
+// exits the process, so @github/local-action (and tests) can import it; src/index.ts, the bundle's
+// entry (dist/index.js), calls it and exits.
 import * as core from '@actions/core'
 import { Redactor } from './secrets.js'
 import { runAction } from './action.js'
 import { cancelOnSignals } from './cancel.js'
 
-const redactor = new Redactor((value) => core.setSecret(value))
-redactor.add(process.env['INPUT_API-TOKEN'])
-
-const signal = cancelOnSignals((message) => core.warning(message))
-
-try {
-  await runAction(redactor, signal)
-} catch (e) {
-  core.setFailed(redactor.scrub(`Unexpected error: ${(e as Error)?.message ?? String(e)}`))
+export async function run(): Promise<void> {
+  const redactor = new Redactor((value) => core.setSecret(value))
+  redactor.add(core.getInput('api-token'))
+  const signal = cancelOnSignals((message) => core.warning(redactor.inert(message)))
+  try {
+    await runAction(redactor, signal)
+  } catch (e) {
+    core.setFailed(redactor.inert(`Unexpected error: ${(e as Error)?.message ?? String(e)}`))
+  }
 }
-// Do not linger on sockets left by a request that never answered.
-process.exit(process.exitCode ?? 0)

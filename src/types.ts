@@ -1,7 +1,12 @@
 /** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
 
-export const OPERATIONS = ['create', 'pull', 'push', 'delete'] as const
+export const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status'] as const
 export type Operation = (typeof OPERATIONS)[number]
+/** The operations that start a job on the server (`status` only reads). */
+export type JobOperation = Exclude<Operation, 'status'>
+
+/** The `staging-state` output of `status`. */
+export type StagingState = 'none' | 'ready' | 'busy' | 'unknown'
 
 /** The `result` output. `dry-run` only with the dry-run input. */
 export const OUTCOMES = [
@@ -37,6 +42,10 @@ export interface Config {
   dryRun: boolean
   concurrency: number
   failFast: boolean
+  /** `status`: the earlier job to follow (task-id); null to read the staging environment only. */
+  taskId: string | null
+  /** After a create or pull that succeeded, wait until the staging URL answers. */
+  waitForUrl: boolean
 }
 
 /** One run of one operation on one production site: every report is a rendering of this. */
@@ -46,11 +55,17 @@ export interface Result {
   result: Outcome
   /** Status of the last response to the operation's own request (not of status polls); null if none came. */
   httpStatus: number | null
-  /** The server's message (in the chosen language), or ours when the server said nothing. Scrubbed. */
+  /** The server's own words (in the chosen language), inert and bounded; '' when it said nothing. */
   message: string
+  /** Ours: what happened, one or two sentences ("Staging created in 2m 31s."). */
+  summary: string
   taskId: string | null
   stagingSiteId: string | null
   stagingUrl: string | null
+  /** `status`: the state read; null for the other operations. */
+  stagingState: StagingState | null
+  /** wait-for-url: whether the staging URL answered; null when it was not checked. */
+  urlReady: boolean | null
   durationSeconds: number
   /** API calls made for this site, status polls included. */
   requests: number
@@ -69,6 +84,23 @@ export interface Logger {
   info(message: string): void
   warn(message: string): void
   debug(message: string): void
+  /**
+   * Optional: a live progress update at every answer about a running job. A front end that has no
+   * live line leaves this out and gets a plain `info` line now and then instead.
+   */
+  progress?(update: ProgressUpdate): void
+}
+
+export interface ProgressUpdate {
+  operation: Operation
+  siteId: string
+  /** percentage_complete, when the server gives one. */
+  percent: number | null
+  elapsedMs: number
+  /** A rough estimate of the time left, when progress allows one. */
+  etaMs: number | null
+  /** The job ended (the live line drops it). */
+  ended?: boolean
 }
 
 /** Time, injectable so waiting can be tested without real time passing. */
@@ -86,9 +118,12 @@ export function newResult(operation: Operation, siteId: string, startedAt: numbe
     result: 'failed',
     httpStatus: null,
     message: '',
+    summary: '',
     taskId: null,
     stagingSiteId: null,
     stagingUrl: null,
+    stagingState: null,
+    urlReady: null,
     durationSeconds: 0,
     requests: 0,
     retries: 0,

@@ -14,7 +14,7 @@ import { SIM_TOKENS } from '../../src/simulator/seed.js'
 import type { ProgressMode } from '../../src/simulator/types.js'
 import type { Config, Logger } from '../../src/types.js'
 import { VirtualClock } from './clock.js'
-import { API_URL, VirtualSimulator, VirtualTransport } from './server.js'
+import { VirtualSimulator, VirtualTransport } from './server.js'
 
 interface Waiting {
   kind: 'waiting'
@@ -36,12 +36,12 @@ interface Many {
 
 const silent: Logger = { info: () => {}, warn: () => {}, debug: () => {} }
 
-function config(siteIds: string[], concurrency = 4): Config {
+function config(apiUrl: string, siteIds: string[], concurrency = 4): Config {
   return {
     operation: 'create',
     siteIds,
     apiToken: SIM_TOKENS.readWrite,
-    apiUrl: API_URL,
+    apiUrl,
     wait: true,
     timeoutMs: 6 * 3600_000,
     language: 'en',
@@ -52,6 +52,8 @@ function config(siteIds: string[], concurrency = 4): Config {
     dryRun: false,
     concurrency,
     failFast: false,
+    taskId: null,
+    waitForUrl: false,
   }
 }
 
@@ -84,7 +86,7 @@ async function waiting(s: Waiting) {
     const [site] = sim.newSites(1)
     const transport = new VirtualTransport(clock, sim, s.rttMs)
     const result = await clock.run(
-      runOperation(config([site!]), site!, {
+      runOperation(config(sim.apiUrl, [site!]), site!, {
         logger: silent,
         redactor: redactor(),
         clock,
@@ -93,8 +95,8 @@ async function waiting(s: Waiting) {
       }),
     )
     if (result.result !== 'succeeded') throw new Error(`a ${s.mode} job ${result.result}: ${result.message}`)
-    const task = [...sim.state.tasks.values()][0]!
-    const polls = sim.log.filter((r) => r.method === 'GET' && r.path === `/v2/tasks/${task.id}/status`)
+    const task = [...sim.core.state.tasks.values()][0]!
+    const polls = sim.log.filter((r) => r.method === 'GET' && r.path.endsWith(`/v2/tasks/${task.id}/status`))
     const seen = polls.find((r) => r.at >= task.ends_at)
     if (!seen) throw new Error('no status call saw the end')
     jobs.push({ durationMs, lateMs: seen.at - task.ends_at, calls: polls.length })
@@ -109,13 +111,13 @@ async function many(s: Many) {
     durationsMs: { create: s.jobMs },
   })
   const sites = sim.newSites(s.sites)
-  sim.setOptions({ rateLimit: { limit: s.limit, windowMs: s.windowMs } })
+  sim.core.setOptions({ rateLimit: { limit: s.limit, windowMs: s.windowMs } })
   const transport = new VirtualTransport(clock, sim, s.rttMs)
   const heapBefore = process.memoryUsage().heapUsed
   const started = clock.now()
   let peakHeap = 0
   const results = await clock.run(
-    runAll(config(sites, s.concurrency), {
+    runAll(config(sim.apiUrl, sites, s.concurrency), {
       logger: silent,
       redactor: redactor(),
       clock,
@@ -127,7 +129,7 @@ async function many(s: Many) {
     }),
   )
   const makespanMs = clock.now() - started
-  const tasks = [...sim.state.tasks.values()]
+  const tasks = [...sim.core.state.tasks.values()]
   return {
     scenario: s,
     makespanMs,
@@ -135,7 +137,7 @@ async function many(s: Many) {
     outcomes: [...new Set(results.map((r) => r.result))],
     requests: sim.log.length,
     refused429: sim.log.filter((r) => r.status === 429).length,
-    statusCalls: sim.log.filter((r) => r.path.startsWith('/v2/tasks/')).length,
+    statusCalls: sim.log.filter((r) => r.path.includes('/v2/tasks/')).length,
     lastJobEnd: Math.max(...tasks.map((t) => t.ends_at)) - started,
     heapMiB: Math.max(0, peakHeap - heapBefore) / 2 ** 20,
     maxRssMiB: process.resourceUsage().maxRSS / 1024,

@@ -1,16 +1,13 @@
 /**
- * The simulator's own API core (src/simulator: routes, jobs, progress curves, rate limiter) in
- * process, on virtual time, behind a Transport: the client sends through it exactly as through
- * NodeTransport, with no socket. Every request is logged with the (virtual) time it reached the
- * server, which is what the benchmark measures.
+ * The simulator's own API core (src/simulator/core.ts: routes, jobs, progress curves, rate
+ * limiter, no HTTP, no timers) on the benchmark's virtual clock, behind a Transport: the client
+ * sends through it exactly as through NodeTransport, with no socket. Every request is logged with
+ * the (virtual) time it reached the server, which is what the benchmark measures.
  */
 import type { Transport, TransportRequest, TransportResponse } from '../../src/api/transport.js'
-import { Api } from '../../src/simulator/api.js'
-import { Jobs } from '../../src/simulator/jobs.js'
-import { applyOptions, resolveOptions, type OptionsPatch } from '../../src/simulator/options.js'
-import { RateLimiter } from '../../src/simulator/ratelimit.js'
-import { SIM_TOKENS, emptyState, seedState } from '../../src/simulator/seed.js'
-import type { EffectiveOptions, SimState } from '../../src/simulator/types.js'
+import { createApiCore, type ApiCore } from '../../src/simulator/core.js'
+import type { OptionsPatch } from '../../src/simulator/options.js'
+import { SIM_TOKENS } from '../../src/simulator/seed.js'
 import type { VirtualClock } from './clock.js'
 
 export interface Logged {
@@ -20,64 +17,48 @@ export interface Logged {
   status: number
 }
 
-export const API_URL = 'http://virtual.sim/v2'
-
 export class VirtualSimulator {
-  readonly state: SimState = emptyState()
-  readonly options: EffectiveOptions
+  readonly core: ApiCore
   readonly log: Logged[] = []
-  private readonly jobs: Jobs
-  private readonly limiter: RateLimiter
-  private readonly api: Api
 
-  /** The simulator's code reads the time with Date.now(): it is pointed at the virtual clock. */
-  constructor(clock: VirtualClock, patch: OptionsPatch = {}) {
-    Date.now = () => clock.now()
-    seedState(this.state)
-    this.options = resolveOptions({})
-    applyOptions(this.options, patch)
-    this.jobs = new Jobs(this.state, this.options)
-    this.limiter = new RateLimiter(() => this.options.rateLimit)
-    this.api = new Api(this.state, this.options, this.jobs, this.limiter)
+  constructor(
+    private readonly clock: VirtualClock,
+    patch: OptionsPatch = {},
+  ) {
+    this.core = createApiCore({}, clock)
+    this.core.setOptions(patch)
   }
 
-  setOptions(patch: OptionsPatch): void {
-    applyOptions(this.options, patch)
-    if (patch.rateLimit !== undefined) this.limiter.reset()
+  /** The API root a user passes as `api-url`, normalised as the action does (…/v2). */
+  get apiUrl(): string {
+    return `${this.core.apiUrl()}/v2`
   }
 
   /** Production sites made for the run, before it (not logged, not rate limited). */
   newSites(n: number): string[] {
-    const saved = this.options.rateLimit
-    this.options.rateLimit = null
+    const saved = this.core.options.rateLimit
+    this.core.setOptions({ rateLimit: null })
     const ids: string[] = []
+    const prefix = new URL(this.apiUrl).pathname
     for (let i = 0; i < n; i++) {
-      const res = this.handle('POST', '/v2/sites', JSON.stringify({ site_name: `bench-${i}` }), false)
-      const data = (res.body as { data?: { id?: number } } | undefined)?.data
-      if (res.status !== 201 || data?.id === undefined)
-        throw new Error(`could not create a site: ${res.status}`)
-      ids.push(String(data.id))
+      const res = this.core.handle({
+        method: 'POST',
+        path: `${prefix}/sites`,
+        headers: { authorization: `Bearer ${SIM_TOKENS.readWrite}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ site_name: `bench-${i}` }),
+      })
+      const id = (JSON.parse(res.body) as { data?: { id?: number } }).data?.id
+      if (res.status !== 201 || id === undefined) throw new Error(`could not create a site: ${res.status}`)
+      ids.push(String(id))
     }
-    this.options.rateLimit = saved
+    this.core.setOptions({ rateLimit: saved })
     return ids
   }
 
-  handle(method: string, pathAndQuery: string, body = '', logged = true, at = Date.now()) {
-    const url = new URL(pathAndQuery, 'http://virtual.sim')
-    const result = this.api.handle({
-      method,
-      path: url.pathname,
-      query: url.searchParams,
-      headers: {
-        authorization: `Bearer ${SIM_TOKENS.readWrite}`,
-        'content-type': 'application/json',
-      },
-      body,
-    })
-    // Jobs end by virtual time (every request settles the due ones first); no real timer may end one.
-    this.jobs.clearTimers()
-    if (logged) this.log.push({ method, path: url.pathname + url.search, at, status: result.response.status })
-    return result.response
+  handle(method: string, pathAndQuery: string, headers: Record<string, string>) {
+    const res = this.core.handle({ method, path: pathAndQuery, headers })
+    this.log.push({ method, path: pathAndQuery, at: this.clock.now(), status: res.status })
+    return res
   }
 }
 
@@ -93,16 +74,11 @@ export class VirtualTransport implements Transport {
   async request(req: TransportRequest): Promise<TransportResponse> {
     await this.clock.sleep(this.rttMs / 2, req.signal)
     const url = new URL(req.url)
-    const auth = req.headers.Authorization ?? req.headers.authorization
-    if (auth !== `Bearer ${SIM_TOKENS.readWrite}`)
-      throw new Error('the benchmark runs with the simulator token')
-    const res = this.sim.handle(req.method, url.pathname + url.search, '', true, this.clock.now())
+    const res = this.sim.handle(req.method, url.pathname + url.search, req.headers)
     await this.clock.sleep(this.rttMs / 2, req.signal)
     const headers: Record<string, string> = {}
     for (const [k, v] of Object.entries(res.headers)) headers[k.toLowerCase()] = v
-    const body =
-      res.body === undefined ? '' : typeof res.body === 'string' ? res.body : JSON.stringify(res.body)
-    return { status: res.status, headers, body, truncated: false }
+    return { status: res.status, headers, body: res.body, truncated: false }
   }
 
   close(): void {}

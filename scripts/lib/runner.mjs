@@ -33,18 +33,23 @@ export function actionDefaults() {
   return out
 }
 
-/** Starts dist/simulator.js on a free port; resolves once it listens. */
+/**
+ * Starts dist/simulator.js on a free port with `args` (e.g. ['--profile', 'service']); resolves once
+ * it has printed its banner up to the API root. `url` is the bare origin; `apiUrl` is what the action
+ * takes as `api-url` (the origin, plus /api with the service profile).
+ */
 export async function startSimulator(args = []) {
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/simulator.js'), '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let banner = ''
-  const url = await new Promise((resolve, reject) => {
+  const { url, apiUrl } = await new Promise((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`simulator exited (${code}) before it listened:\n${banner}`)))
     child.stdout.on('data', (d) => {
       banner += d
-      const m = /listening on (http:\/\/\S+)/.exec(banner)
-      if (m) resolve(m[1])
+      const listening = /listening on (http:\/\/\S+)/.exec(banner)
+      const root = /^API root: (http:\/\/\S+)/m.exec(banner)
+      if (listening && root) resolve({ url: listening[1], apiUrl: root[1] })
     })
   })
   child.removeAllListeners('exit')
@@ -54,6 +59,7 @@ export async function startSimulator(args = []) {
   }
   return {
     url,
+    apiUrl,
     banner,
     stop: () => child.kill('SIGTERM'),
     /** The simulator's admin endpoints (/__sim/...): their `data`. */
@@ -66,10 +72,10 @@ export async function startSimulator(args = []) {
       )
       return res.body?.data ?? res.body
     },
-    /** A v2 API call with a simulator token. */
+    /** A v2 API call with a simulator token (under the profile's API root). */
     v2: (method, p, { token = SIM_TOKENS.readWrite, body } = {}) =>
       call(
-        `${url}/v2${p}`,
+        `${apiUrl}/v2${p}`,
         method,
         { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/json' },
         body ? JSON.stringify(body) : method === 'GET' ? undefined : '',

@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { ERROR_DETAIL_FIELDS, LOCALIZATION_HEADER, isAccepted } from '../contract.js'
+import { LOCALIZATION_HEADER, UNKNOWN_WHEN_2XX, isAccepted } from '../contract.js'
 import { CancelledError, seconds, throwIfAborted } from '../clock.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Language, Logger } from '../types.js'
-import { ApiError, kindForStatus, processingOf } from './errors.js'
+import { ApiError, kindOf, processingOf } from './errors.js'
 import type { RateBudget } from './rate-budget.js'
 import { backoffMs, mayResend, parseRetryAfter, type RequestKind } from './retry.js'
-import { EnvelopeSchema, type Envelope } from './schemas.js'
+import { describeBody, readReply, type Reply } from './reply.js'
 import { TransportError, type Transport, type TransportResponse } from './transport.js'
 
 export const USER_AGENT = 'site-staging-action/1.0'
@@ -36,7 +36,8 @@ export interface ClientDeps {
 
 export interface ApiResponse {
   status: number
-  envelope: Envelope
+  /** What the body said, credentials removed and texts made inert. */
+  reply: Reply
   headers: IncomingHttpHeaders
   /** True when this answer came to a request sent again after an attempt of unknown outcome. */
   afterUnknown: boolean
@@ -90,8 +91,14 @@ export class StagingApiClient {
    * Resolves with a 2xx whose envelope says `status: true`; throws ApiError otherwise, or
    * DeadlineError / CancelledError.
    */
-  async call(method: 'GET' | 'POST' | 'DELETE', path: string, kind: RequestKind): Promise<ApiResponse> {
+  async call(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    kind: RequestKind,
+    options: { maxRetries?: number } = {},
+  ): Promise<ApiResponse> {
     const { clock, logger, signal } = this.deps
+    const maxRetries = options.maxRetries ?? this.settings.maxRetries
     let afterUnknown = false
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(signal)
@@ -115,12 +122,12 @@ export class StagingApiClient {
       // Busy refusals belong to the if-busy policy, not to this layer.
       if (error.kind === 'busy') throw withAfterUnknown(error, afterUnknown)
       const retryable = error.processing !== 'processed' && mayResend(kind, error.processing)
-      if (!retryable || attempt >= this.settings.maxRetries) throw withAfterUnknown(error, afterUnknown)
+      if (!retryable || attempt >= maxRetries) throw withAfterUnknown(error, afterUnknown)
       const delay = error.retryAfterMs ?? backoffMs(attempt, this.deps.random)
       if (clock.now() + delay >= this.settings.deadline)
         throw new DeadlineError(withAfterUnknown(error, afterUnknown))
       logger.info(
-        `${method} ${this.shown(path)}: ${describe(error)}; sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${this.settings.maxRetries})`,
+        `${method} ${this.shown(path)}: ${describe(error)}; sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${maxRetries})`,
       )
       await clock.sleep(delay, signal)
       if (error.processing === 'unknown') afterUnknown = true
@@ -173,22 +180,22 @@ export class StagingApiClient {
           : 'reached the server but got no answer'
       throw new ApiError({
         kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
-        message: redactor.scrub(`${method} ${shown} ${what}: ${e.message} (${e.code}).`),
+        message: `${method} ${shown} ${what}: ${redactor.server(e.message, 300)} (${redactor.server(e.code, 40)}).`,
         code: e.code,
         processing,
       })
     }
     if (method !== 'GET') this.sent.push(`${method} ${shown} -> ${raw.status}`)
     this.deps.budget.observe(raw.status, raw.headers)
-    return this.interpret(method, path, raw)
+    return this.interpret(method, path, kind, raw)
   }
 
-  private interpret(method: string, path: string, raw: TransportResponse): ApiResponse {
+  private interpret(method: string, path: string, kind: RequestKind, raw: TransportResponse): ApiResponse {
     const { redactor, clock } = this.deps
     const { status, headers } = raw
-    const isCreate = method === 'POST' && /\/staging$/.test(path)
+    const shown = this.shown(path)
     if (status >= 300 && status < 400) {
-      const target = redactor.scrub(locationOf(headers.location, this.url(path)))
+      const target = redactor.server(locationOf(headers.location, this.url(path)), 300)
       throw new ApiError({
         kind: 'redirect',
         httpStatus: status,
@@ -196,38 +203,39 @@ export class StagingApiClient {
         message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(this.url(path)).origin}.`,
       })
     }
-    const envelope = parseEnvelope(raw.body)
-    if (envelope) redactor.maskCredentials(envelope.data)
-    const serverMessage = envelope ? redactor.scrub(messageOf(envelope)) : ''
+    const reply = readReply(raw, redactor)
+    const said = reply.message ? `: "${reply.message}"` : ''
+    const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : ''
     if (isAccepted(status)) {
-      if (envelope && envelope.status) return { status, envelope, headers, afterUnknown: false }
-      if (!envelope) {
+      if (reply.envelopeStatus === false)
+        throw new ApiError({
+          kind: 'server',
+          httpStatus: status,
+          processing: 'processed',
+          serverMessage: reply.message,
+          message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}.`,
+          hint: 'The service reported a failure: read its message above.',
+        })
+      if (UNKNOWN_WHEN_2XX.includes(reply.kind))
         throw new ApiError({
           kind: 'bad-response',
           httpStatus: status,
           processing: 'unknown',
-          message: `${method} ${this.shown(path)} answered ${status} with ${describeBody(raw.body)} instead of the JSON envelope.`,
+          message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
         })
-      }
-      throw new ApiError({
-        kind: 'server',
-        httpStatus: status,
-        processing: 'processed',
-        message: serverMessage || `${method} ${this.shown(path)} answered ${status} with "status": false.`,
-        hint: 'The service reported a failure: read its message above.',
-      })
+      return { status, reply, headers, afterUnknown: false }
     }
-    const kind = kindForStatus(status, isCreate)
-    const message = serverMessage
-      ? `${serverMessage} (HTTP ${status})`
-      : `${method} ${this.shown(path)} answered HTTP ${status}${envelope ? '' : ` with ${describeBody(raw.body)}`}.`
+    const errorKind = kindOf(status, reply, kind)
     throw new ApiError({
-      kind,
+      kind: errorKind,
       httpStatus: status,
-      processing: processingOf({ httpStatus: status }),
+      processing: processingOf({ httpStatus: status, kind: errorKind }),
       retryAfterMs:
         status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.now()) : null,
-      message,
+      serverMessage: reply.message,
+      message: reply.message
+        ? `${method} ${shown} was answered HTTP ${status}${said}${details}.`
+        : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
     })
   }
 }
@@ -235,37 +243,6 @@ export class StagingApiClient {
 function withAfterUnknown(error: ApiError, afterUnknown: boolean): ApiError {
   if (afterUnknown) error.afterUnknown = true
   return error
-}
-
-function parseEnvelope(body: string): Envelope | null {
-  if (body.trim() === '') return null
-  let json: unknown
-  try {
-    json = JSON.parse(body)
-  } catch {
-    return null
-  }
-  const parsed = EnvelopeSchema.safeParse(json)
-  return parsed.success ? parsed.data : null
-}
-
-/** The envelope's message plus an exception text when the service adds one (contract §7). */
-function messageOf(envelope: Envelope): string {
-  const parts = [envelope.message.trim()]
-  for (const name of ERROR_DETAIL_FIELDS) {
-    const detail = (envelope as Record<string, unknown>)[name]
-    if (typeof detail === 'string' && detail.trim() && !parts.includes(detail.trim()))
-      parts.push(detail.trim())
-    else if (detail && typeof detail === 'object') parts.push(JSON.stringify(detail).slice(0, 300))
-  }
-  return parts.filter(Boolean).join(': ')
-}
-
-function describeBody(body: string): string {
-  const text = body.trim()
-  if (text === '') return 'an empty body'
-  if (/^<(!doctype|html)/i.test(text)) return 'an HTML page'
-  return 'a body that is not JSON'
 }
 
 function describe(error: ApiError): string {

@@ -1,3 +1,6 @@
+import { SERVICE_API_URL, isRouteMiss, saysBusy, saysPlan } from '../contract.js'
+import type { Reply } from './reply.js'
+import type { RequestKind } from './retry.js'
 import type { SendPhase } from './transport.js'
 
 /**
@@ -17,6 +20,7 @@ export type ErrorKind =
   | 'network'
   | 'timeout'
   | 'redirect'
+  | 'api-url'
   | 'bad-response'
   | 'unknown-outcome'
   | 'task-failed'
@@ -40,6 +44,7 @@ const HINTS: Record<ErrorKind, string> = {
   timeout: 'The API did not answer in time: try again later, or raise timeout.',
   redirect:
     'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
+  'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
   'bad-response':
     'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
   'unknown-outcome':
@@ -52,7 +57,10 @@ export type Processing = 'not-processed' | 'unknown' | 'processed'
 
 export interface ApiErrorInit {
   kind: ErrorKind
+  /** Ours: what happened, for the log and the summary (may quote the server). */
   message: string
+  /** The server's own words (inert and bounded), when it said something. */
+  serverMessage?: string
   httpStatus?: number | null
   processing: Processing
   retryAfterMs?: number | null
@@ -62,6 +70,7 @@ export interface ApiErrorInit {
 
 export class ApiError extends Error {
   readonly kind: ErrorKind
+  readonly serverMessage: string
   readonly httpStatus: number | null
   readonly processing: Processing
   readonly retryAfterMs: number | null
@@ -73,6 +82,7 @@ export class ApiError extends Error {
     super(init.message)
     this.name = 'ApiError'
     this.kind = init.kind
+    this.serverMessage = init.serverMessage ?? ''
     this.httpStatus = init.httpStatus ?? null
     this.processing = init.processing
     this.retryAfterMs = init.retryAfterMs ?? null
@@ -85,8 +95,12 @@ export function hintFor(kind: ErrorKind): string {
   return HINTS[kind]
 }
 
-/** The kind of error an HTTP status means, for the operation that got it. */
-export function kindForStatus(status: number, isCreate: boolean): ErrorKind {
+/**
+ * The kind of error an answer means, for the request that got it: from its status, and where the
+ * status alone cannot tell, from what it said (contract §4 and §9).
+ */
+export function kindOf(status: number, reply: Reply, request: RequestKind): ErrorKind {
+  const said = [reply.message, ...reply.details].join(' ')
   if (status >= 300 && status < 400) return 'redirect'
   switch (status) {
     case 401:
@@ -95,12 +109,16 @@ export function kindForStatus(status: number, isCreate: boolean): ErrorKind {
       return 'forbidden'
     case 404:
     case 410:
-      return 'not-found'
+      return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found'
+    case 405:
+      return 'api-url'
     case 409:
     case 423:
       return 'busy'
     case 422:
-      return isCreate ? 'exists' : 'validation'
+      if (saysBusy(said)) return 'busy'
+      if (request === 'create') return saysPlan(said) ? 'forbidden' : 'exists'
+      return 'validation'
     case 429:
       return 'rate-limited'
   }
@@ -114,7 +132,13 @@ export function kindForStatus(status: number, isCreate: boolean): ErrorKind {
  * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
  * other 5xx), processed (every other answer).
  */
-export function processingOf(failure: { httpStatus?: number | null; phase?: SendPhase | null }): Processing {
+export function processingOf(failure: {
+  httpStatus?: number | null
+  phase?: SendPhase | null
+  kind?: ErrorKind
+}): Processing {
+  // A busy refusal (409, 423, or a 422 that says a job runs) did not start anything (contract §4).
+  if (failure.kind === 'busy') return 'not-processed'
   const status = failure.httpStatus ?? null
   if (status !== null) {
     if (status === 429 || status === 503 || status === 409 || status === 423) return 'not-processed'

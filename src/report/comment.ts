@@ -1,30 +1,43 @@
-import { getOctokit } from '@actions/github'
-import type { Redactor } from '../secrets.js'
 import type { Result } from '../types.js'
-import { ICON } from './summary.js'
+import { ICON, code, duration, link, md, safeHttpUrl } from './markdown.js'
 
 /**
- * The pull-request comment (`pr-comment: true`): one comment per production site, found again by
- * a hidden marker on its first line and updated in place by later runs for that site. One comment
- * per site (not one per run) so that a later run on a subset of the sites (say, a delete of one)
- * updates exactly the comments it concerns. Rendering is pure; posting never throws: it reports
- * what happened for the caller to log as a notice or a warning.
+ * The pull-request comment's body (`pr-comment: true`), rendered purely: a Result in, Markdown out.
+ * Posting it is src/github/comment.ts's job.
+ *
+ * One comment per production site, found again by a hidden marker on its first line. Everything
+ * from the server is made inert here: on one line, bounded, HTML escaped, no Markdown structure,
+ * no @mentions or issue references, no links. The only links are the ones we build: the staging
+ * URL (http or https only, re-encoded by `safeHttpUrl`) and the workflow run.
  */
 
 const MARKER_PREFIX = '<!-- site-staging-action:site='
 /** Site ids are `[A-Za-z0-9_-]` (src/inputs.ts), so they cannot close the HTML comment. */
 export const markerFor = (siteId: string): string => `${MARKER_PREFIX}${siteId} -->`
 
-/** The last known staging URL, kept hidden in the comment for runs that do not report one (pull, push). */
-const URL_MARK = /<!-- site-staging-action:staging-url=(https?:\/\/[^\s<>"]+) -->/
+/**
+ * The last known staging URL, kept hidden in the comment for runs that do not report one (push).
+ * It holds only what `safeHttpUrl` returns, so it cannot contain whitespace, `<`, `>` or quotes,
+ * and cannot close the HTML comment.
+ */
+const URL_MARK_OPEN = '<!-- site-staging-action:staging-url='
+const URL_MARK_CLOSE = ' -->'
+const URL_MARK = /^<!-- site-staging-action:staging-url=(\S{1,2100}) -->$/m
 
-/** GitHub refuses comments over 65536 characters; a server message never needs that much. */
+/** Bounds on every text from a run, in characters (GitHub refuses comments over 65536). */
 const MAX_MESSAGE_CHARS = 1500
+const MAX_HINT_CHARS = 500
+const MAX_WARNING_CHARS = 500
+const MAX_WARNINGS = 20
+export const MAX_COMMENT_CHARS = 60_000
 
 export interface RenderExtras {
   /** Link to the workflow run that posted the comment. */
   runUrl?: string | null
-  /** The staging URL an earlier comment for this site recorded (used when the result has none). */
+  /**
+   * The staging URL an earlier comment of ours recorded (used when the result has none). The
+   * caller reads it only from a comment it has checked was written by the comment author.
+   */
   previousStagingUrl?: string | null
 }
 
@@ -44,331 +57,89 @@ function headline(r: Result): string {
     if (r.operation === 'pull') return '✅ Staging refreshed from production'
     if (r.operation === 'push') return '✅ Staging pushed to production'
   }
-  return `${ICON[r.result]} Staging ${r.operation}: ${r.result}`
+  return `${ICON[r.result] ?? ''} Staging ${r.operation}: ${r.result}`
 }
 
 /**
  * The comment for one site's Result, as Markdown. Every text from the run is passed through
- * `scrub` (the redactor) before escaping, so no secret can reach the comment.
+ * `scrub` (the redactor) before anything else, so no secret can reach the comment.
  */
 export function renderComment(r: Result, scrub: (text: string) => string, extras: RenderExtras = {}): string {
-  const safe = (text: string) => escapeMarkdown(oneLine(scrub(text)))
   const removed = removesStaging(r)
-  const ownUrl = r.stagingUrl ? scrub(r.stagingUrl) : null
+  const ownUrl = r.stagingUrl ? cleanUrl(r.stagingUrl, scrub) : null
   const earlierUrl =
-    !ownUrl && r.operation !== 'delete' && extras.previousStagingUrl ? scrub(extras.previousStagingUrl) : null
+    !ownUrl && r.operation !== 'delete' && extras.previousStagingUrl
+      ? cleanUrl(extras.previousStagingUrl, scrub)
+      : null
   const url = ownUrl ?? earlierUrl
+  const runUrl = extras.runUrl ? cleanUrl(extras.runUrl, scrub) : null
 
   const lines = [markerFor(r.siteId)]
-  if (url && !removed && URL_MARK.test(`<!-- site-staging-action:staging-url=${url} -->`))
-    lines.push(`<!-- site-staging-action:staging-url=${url} -->`)
+  if (url && !removed) lines.push(`${URL_MARK_OPEN}${url}${URL_MARK_CLOSE}`)
   lines.push(`### ${headline(r)}`, '')
-  lines.push('| | |', '|---|---|')
-  lines.push(`| Production site | \`${r.siteId}\` |`)
+  if (r.summary) lines.push(md(scrub(r.summary), MAX_MESSAGE_CHARS), '')
+  lines.push(`| Production site | \`${r.siteId}\` |`, '|:--|:--|')
   lines.push(`| Operation | \`${r.operation}\` |`)
-  lines.push(`| Result | ${ICON[r.result]} ${r.result}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''} |`)
+  lines.push(
+    `| Result | ${ICON[r.result] ?? ''} ${r.result}${Number.isInteger(r.httpStatus) ? ` (HTTP ${r.httpStatus})` : ''} |`,
+  )
   if (removed) lines.push('| Staging URL | — (removed) |')
   else lines.push(`| Staging URL | ${url ? link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : ''} |`)
-  if (r.stagingSiteId && !removed)
-    lines.push(`| Staging site | \`${safe(r.stagingSiteId).replace(/`/g, "'")}\` |`)
-  lines.push(`| Duration | ${r.durationSeconds} s |`)
+  if (r.stagingSiteId && !removed) lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`)
+  lines.push(`| Duration | ${duration(Number(r.durationSeconds) || 0)} |`)
   lines.push(`| Time | ${utcTime(r.startedAt)} |`)
-  if (extras.runUrl) lines.push(`| Run | [workflow run](${href(extras.runUrl)}) |`)
+  if (runUrl) lines.push(`| Run | [workflow run](${runUrl}) |`)
   lines.push('')
-  if (r.message) lines.push(`> ${safe(truncate(r.message))}`, '')
-  if (r.error) lines.push(`**What to do:** ${safe(r.error.hint)}`, '')
+  if (r.message && !r.summary.includes(r.message))
+    lines.push(`> **The server said:** ${md(scrub(r.message), MAX_MESSAGE_CHARS)}`, '')
+  if (r.error) lines.push(`**What to do:** ${md(scrub(r.error.hint), MAX_HINT_CHARS)}`, '')
   const warnings = [...new Set(r.warnings)]
   if (warnings.length > 0) {
     lines.push('**⚠️ Warnings**', '')
-    for (const w of warnings) lines.push(`- ${safe(w)}`)
+    for (const w of warnings.slice(0, MAX_WARNINGS)) lines.push(`- ${md(scrub(w), MAX_WARNING_CHARS)}`)
+    if (warnings.length > MAX_WARNINGS) lines.push(`- … and ${warnings.length - MAX_WARNINGS} more`)
     lines.push('')
   }
   lines.push(
     `<sub>Posted by site-staging-action. Later runs for site \`${r.siteId}\` update this comment.</sub>`,
     '',
   )
-  return scrub(lines.join('\n'))
+  const body = scrub(lines.join('\n'))
+  return body.length > MAX_COMMENT_CHARS ? `${body.slice(0, MAX_COMMENT_CHARS)}…\n` : body
 }
 
-/** The staging URL recorded in an earlier comment, if any. */
+/**
+ * The staging URL recorded in an earlier comment, if it is one we could have rendered ourselves
+ * (an http(s) URL exactly as `safeHttpUrl` writes it); anything else is ignored. Only call this on
+ * a comment written by the comment author: never take anything from somebody else's comment.
+ */
 export function stagingUrlFromComment(body: string): string | null {
-  return URL_MARK.exec(body)?.[1] ?? null
+  const found = URL_MARK.exec(body)?.[1]
+  if (!found) return null
+  return safeHttpUrl(found) === found ? found : null
 }
 
-/** Whether `body` is this project's comment for `siteId` (the marker opens the comment). */
+/** Whether `body` carries this project's marker for `siteId` (the marker opens the comment). */
 export function isCommentFor(body: string | undefined | null, siteId: string): boolean {
   return typeof body === 'string' && body.trimStart().startsWith(markerFor(siteId))
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim()
+/** Whether `body` carries this project's marker for any site. */
+export function hasMarker(body: string | undefined | null): boolean {
+  return typeof body === 'string' && body.trimStart().startsWith(MARKER_PREFIX)
 }
 
-function truncate(text: string): string {
-  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text
-}
-
-/** Text from the server shows as text: no HTML, no links, no @mentions, no table breaks. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]|~])/g, '\\$1')
-    .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
-    .replace(/#(?=\d)/g, '#\u200b')
-}
-
-function href(url: string): string {
-  return url.replace(/[()\s<>]/g, encodeURIComponent)
-}
-
-function link(url: string): string {
-  return /^https?:\/\//i.test(url) ? `[${escapeMarkdown(url)}](${href(url)})` : escapeMarkdown(url)
+/** Scrubbed, then made safe; a URL that held a secret is dropped rather than shown broken. */
+function cleanUrl(url: string, scrub: (text: string) => string): string | null {
+  const scrubbed = scrub(url)
+  if (scrubbed !== url) return null
+  return safeHttpUrl(scrubbed)
 }
 
 /** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`. */
 function utcTime(iso: string): string {
   const d = new Date(iso)
   return Number.isNaN(d.getTime())
-    ? escapeMarkdown(iso)
+    ? md(String(iso), 40)
     : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`
-}
-
-// --- where to comment ------------------------------------------------------------------------
-
-export interface PullRequestTarget {
-  owner: string
-  repo: string
-  number: number
-}
-
-/** Events whose payload names the pull request the comment belongs to. */
-export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'] as const
-
-/** The pull request of the triggering event, or why there is none. */
-export function pullRequestTarget(
-  eventName: string | undefined,
-  payload: unknown,
-  repository: string | undefined,
-): { target: PullRequestTarget } | { reason: string } {
-  if (!PULL_REQUEST_EVENTS.includes(eventName as (typeof PULL_REQUEST_EVENTS)[number]))
-    return {
-      reason: `pr-comment: the triggering event is ${eventName ? `"${eventName}"` : 'unknown'}, not pull_request or pull_request_target: no comment was posted.`,
-    }
-  const p = (payload ?? {}) as {
-    pull_request?: { number?: unknown }
-    number?: unknown
-    repository?: { name?: unknown; owner?: { login?: unknown } }
-  }
-  const number = Number(p.pull_request?.number ?? p.number)
-  if (!Number.isInteger(number) || number <= 0)
-    return { reason: 'pr-comment: the event payload names no pull request number: no comment was posted.' }
-  const [owner, repo] = (repository ?? '').split('/')
-  if (owner && repo) return { target: { owner, repo, number } }
-  const name = p.repository?.name
-  const login = p.repository?.owner?.login
-  if (typeof name === 'string' && typeof login === 'string')
-    return { target: { owner: login, repo: name, number } }
-  return { reason: 'pr-comment: the repository is unknown (no GITHUB_REPOSITORY): no comment was posted.' }
-}
-
-/** `https://github.com/o/r/actions/runs/123/attempts/2`, when the environment says. */
-export function runUrlFrom(env: Record<string, string | undefined>): string | null {
-  const server = env.GITHUB_SERVER_URL || 'https://github.com'
-  if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID) return null
-  const attempt =
-    env.GITHUB_RUN_ATTEMPT && env.GITHUB_RUN_ATTEMPT !== '1' ? `/attempts/${env.GITHUB_RUN_ATTEMPT}` : ''
-  return `${server.replace(/\/+$/, '')}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${attempt}`
-}
-
-// --- posting ---------------------------------------------------------------------------------
-
-export interface CommentOptions {
-  token: string
-  /** GitHub's REST root: GITHUB_API_URL on the runner (GitHub Enterprise Server included). */
-  apiUrl: string
-  target: PullRequestTarget
-  redactor: Redactor
-  runUrl?: string | null
-  /** Aborts every GitHub request (cancellation, time limit). */
-  signal?: AbortSignal
-}
-
-export type CommentReport =
-  | { siteId: string; action: 'created' | 'updated'; id: number; url: string | null }
-  | { siteId: string; action: 'failed'; warning: string }
-
-interface IssueComment {
-  id: number
-  body?: string | null
-  html_url?: string
-}
-
-const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} }
-
-/**
- * Creates or updates one comment per site on the pull request. Reads every page of comments
- * (stopping once each site's comment is found), then PATCHes the found ones and POSTs the rest.
- * Never throws: failures come back as reports with a warning that says what to do.
- */
-export async function postOrUpdateComments(
-  results: Result[],
-  options: CommentOptions,
-): Promise<CommentReport[]> {
-  const { target, redactor } = options
-  const scrub = (t: string) => redactor.scrub(t)
-  const octokit = getOctokit(options.token, {
-    baseUrl: options.apiUrl.replace(/\/+$/, ''),
-    log: silent,
-    request: options.signal ? { signal: options.signal } : {},
-  })
-  const wanted = new Set(results.map((r) => r.siteId))
-  const found = new Map<string, IssueComment>()
-  try {
-    await octokit.paginate(
-      octokit.rest.issues.listComments,
-      { owner: target.owner, repo: target.repo, issue_number: target.number, per_page: 100 },
-      (response, done) => {
-        for (const c of response.data as IssueComment[])
-          for (const id of wanted) if (!found.has(id) && isCommentFor(c.body, id)) found.set(id, c)
-        if (found.size === wanted.size) done()
-        return []
-      },
-    )
-  } catch (e) {
-    const warning = failureWarning(e, 'read the comments of', target, scrub)
-    return results.map((r) => ({ siteId: r.siteId, action: 'failed' as const, warning }))
-  }
-
-  const reports: CommentReport[] = []
-  for (const r of results) {
-    const existing = found.get(r.siteId)
-    const body = renderComment(r, scrub, {
-      runUrl: options.runUrl ?? null,
-      previousStagingUrl: existing?.body ? stagingUrlFromComment(existing.body) : null,
-    })
-    try {
-      const response = existing
-        ? await octokit.rest.issues.updateComment({
-            owner: target.owner,
-            repo: target.repo,
-            comment_id: existing.id,
-            body,
-          })
-        : await octokit.rest.issues.createComment({
-            owner: target.owner,
-            repo: target.repo,
-            issue_number: target.number,
-            body,
-          })
-      reports.push({
-        siteId: r.siteId,
-        action: existing ? 'updated' : 'created',
-        id: response.data.id,
-        url: response.data.html_url ?? null,
-      })
-    } catch (e) {
-      reports.push({
-        siteId: r.siteId,
-        action: 'failed',
-        warning: failureWarning(e, existing ? 'update the comment on' : 'comment on', target, scrub),
-      })
-    }
-  }
-  return reports
-}
-
-/** What went wrong, and what to do, for a refused or failed GitHub request. */
-function failureWarning(
-  e: unknown,
-  doing: string,
-  target: PullRequestTarget,
-  scrub: (t: string) => string,
-): string {
-  const status =
-    typeof (e as { status?: unknown })?.status === 'number' ? (e as { status: number }).status : 0
-  const detail = oneLine(scrub(String((e as Error)?.message ?? e))).slice(0, 300)
-  const where = `pull request #${target.number} of ${target.owner}/${target.repo}`
-  const unaffected = 'The staging result is not affected.'
-  if (status === 403 || status === 404)
-    return (
-      `Could not ${doing} ${where} (HTTP ${status}: ${detail}). The github-token lacks the permission ` +
-      '"pull-requests: write" (or "issues: write"): add it under "permissions:" in the workflow or job. ' +
-      `A pull request from a fork gets a read-only token whatever the workflow asks. ${unaffected}`
-    )
-  if (status === 401)
-    return `Could not ${doing} ${where}: the github-token was refused (HTTP 401). Check the github-token input. ${unaffected}`
-  if ((e as Error)?.name === 'AbortError' || /abort/i.test(detail))
-    return `Could not ${doing} ${where}: GitHub did not answer in time. ${unaffected}`
-  return `Could not ${doing} ${where}${status ? ` (HTTP ${status})` : ''}: ${detail}. ${unaffected}`
-}
-
-// --- the action's entry point ----------------------------------------------------------------
-
-export interface CommentLog {
-  info(message: string): void
-  warn(message: string): void
-  notice(message: string): void
-}
-
-export interface CommentRun {
-  token: string
-  eventName: string | undefined
-  payload: unknown
-  env: Record<string, string | undefined>
-  redactor: Redactor
-  log: CommentLog
-  /** The run's cancel signal: once aborted, the comment gets a few seconds at most. */
-  signal?: AbortSignal
-  /** Time limit of all GitHub requests together. */
-  timeoutMs?: number
-}
-
-/** Time left for the comment after a cancel: the runner kills 10 s after its first signal. */
-const CANCELLED_TIMEOUT_MS = 3000
-const DEFAULT_TIMEOUT_MS = 30_000
-
-/** `pr-comment: true`: comments on the triggering pull request, or says why not. Never throws. */
-export async function commentOnPullRequest(results: Result[], run: CommentRun): Promise<CommentReport[]> {
-  if (results.length === 0) return []
-  const where = pullRequestTarget(run.eventName, run.payload, run.env.GITHUB_REPOSITORY)
-  if ('reason' in where) {
-    run.log.notice(where.reason)
-    return []
-  }
-  if (run.token.trim() === '') {
-    run.log.warn('pr-comment is true but github-token is empty: no comment was posted.')
-    return []
-  }
-  const limit = AbortSignal.timeout(
-    run.signal?.aborted ? CANCELLED_TIMEOUT_MS : (run.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-  )
-  const signal = run.signal && !run.signal.aborted ? AbortSignal.any([run.signal, limit]) : limit
-  let reports: CommentReport[]
-  try {
-    reports = await postOrUpdateComments(results, {
-      token: run.token,
-      apiUrl: run.env.GITHUB_API_URL || 'https://api.github.com',
-      target: where.target,
-      redactor: run.redactor,
-      runUrl: runUrlFrom(run.env),
-      signal,
-    })
-  } catch (e) {
-    run.log.warn(`Could not post the pull-request comment: ${(e as Error)?.message ?? String(e)}`)
-    return []
-  }
-  const warned = new Set<string>()
-  for (const r of reports) {
-    if (r.action === 'failed') {
-      if (!warned.has(r.warning)) run.log.warn(r.warning)
-      warned.add(r.warning)
-    } else {
-      run.log.info(
-        `${r.action === 'created' ? 'Posted' : 'Updated'} the comment for site ${r.siteId} on pull request #${where.target.number}${r.url ? `: ${r.url}` : ''}.`,
-      )
-    }
-  }
-  return reports
 }

@@ -9,6 +9,8 @@ export const OUTPUT_NAMES = [
   'task-id',
   'staging-site-id',
   'staging-url',
+  'staging-state',
+  'url-ready',
   'duration-seconds',
   'requests',
   'retries',
@@ -22,16 +24,18 @@ export type Outputs = Record<OutputName, string>
  * are sums, and the per-site detail is in `results` (a JSON array of Results, always set).
  */
 export function outputsFor(results: Result[], wallSeconds?: number): Outputs {
-  const results_ = JSON.stringify(results.map(publicResult))
+  const results_ = resultsJson(results)
   if (results.length === 1) {
     const r = results[0]!
     return {
       result: r.result,
       'http-status': r.httpStatus === null ? '' : String(r.httpStatus),
-      message: r.message,
+      message: r.message || r.summary,
       'task-id': r.taskId ?? '',
       'staging-site-id': r.stagingSiteId ?? '',
       'staging-url': r.stagingUrl ?? '',
+      'staging-state': r.stagingState ?? '',
+      'url-ready': r.urlReady === null ? '' : String(r.urlReady),
       'duration-seconds': String(r.durationSeconds),
       requests: String(r.requests),
       retries: String(r.retries),
@@ -46,6 +50,8 @@ export function outputsFor(results: Result[], wallSeconds?: number): Outputs {
     'task-id': '',
     'staging-site-id': '',
     'staging-url': '',
+    'staging-state': '',
+    'url-ready': '',
     'duration-seconds': String(wallSeconds ?? Math.max(0, ...results.map((r) => r.durationSeconds))),
     requests: String(sum((r) => r.requests)),
     retries: String(sum((r) => r.retries)),
@@ -62,6 +68,8 @@ export function failedOutputs(message: string): Outputs {
     'task-id': '',
     'staging-site-id': '',
     'staging-url': '',
+    'staging-state': '',
+    'url-ready': '',
     'duration-seconds': '0',
     requests: '0',
     retries: '0',
@@ -69,15 +77,44 @@ export function failedOutputs(message: string): Outputs {
   }
 }
 
-/** "3 of 4 sites succeeded; failed: 1002" */
+/** "3 of 4 sites succeeded; failed: 1002" (at most 20 ids per outcome named). */
 export function batchMessage(results: Result[]): string {
   const by = new Map<string, string[]>()
   for (const r of results) by.set(r.result, [...(by.get(r.result) ?? []), r.siteId])
   const ok = by.get('succeeded')?.length ?? 0
   const rest = [...by.entries()]
     .filter(([k]) => k !== 'succeeded')
-    .map(([k, ids]) => `${k}: ${ids.join(', ')}`)
+    .map(
+      ([k, ids]) =>
+        `${k}: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ` and ${ids.length - 20} more` : ''}`,
+    )
   return [`${ok} of ${results.length} sites succeeded`, ...rest].join('; ')
+}
+
+/** GitHub refuses an output over 1 MB: `results` stays under this, as valid JSON, whatever happened. */
+export const MAX_RESULTS_BYTES = 900_000
+
+/**
+ * The `results` output: every Result in full while that fits; else each site's essentials
+ * (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites.
+ */
+export function resultsJson(results: Result[]): string {
+  const full = JSON.stringify(results.map(publicResult))
+  if (Buffer.byteLength(full) <= MAX_RESULTS_BYTES) return full
+  return JSON.stringify(results.map(essentials))
+}
+
+/** The fields of a Result a later step needs to act on it. */
+export function essentials(r: Result) {
+  return {
+    siteId: r.siteId,
+    result: r.result,
+    httpStatus: r.httpStatus,
+    taskId: r.taskId,
+    stagingSiteId: r.stagingSiteId,
+    stagingUrl: r.stagingUrl,
+    error: r.error ? { kind: r.error.kind } : null,
+  }
 }
 
 /** A Result as published in `results` and `--json`. */
@@ -88,9 +125,12 @@ export function publicResult(r: Result) {
     result: r.result,
     httpStatus: r.httpStatus,
     message: r.message,
+    summary: r.summary,
     taskId: r.taskId,
     stagingSiteId: r.stagingSiteId,
     stagingUrl: r.stagingUrl,
+    stagingState: r.stagingState,
+    urlReady: r.urlReady,
     durationSeconds: r.durationSeconds,
     requests: r.requests,
     retries: r.retries,

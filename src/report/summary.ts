@@ -1,78 +1,119 @@
 import { overallOutcome } from '../staging/batch.js'
-import type { Outcome, Result } from '../types.js'
+import type { Result } from '../types.js'
+import { ICON, code, countOutcomes, duration, link, md } from './markdown.js'
 
-/** One icon per outcome, for every rendering (summary, PR comment). */
-export const ICON: Record<Outcome, string> = {
-  succeeded: '✅',
-  failed: '❌',
-  skipped: '⏭️',
-  'timed-out': '⏱️',
-  accepted: '📨',
-  cancelled: '🛑',
-  'dry-run': '🧪',
-}
+export { ICON } from './markdown.js'
 
-/** The job summary as Markdown: a table a person reads at a glance, then what they must know. */
+/** GitHub drops a step summary over 1 MiB: stay well under it, whatever the server sent. */
+export const MAX_SUMMARY_BYTES = 900 * 1024
+/** Per-site detail lines after the table of a batch: past this, the `results` output has the rest. */
+const MAX_DETAIL_SITES = 200
+
+/**
+ * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
+ * what happened in one sentence, then a short table (one site: a definition table whose first row is
+ * the site; several: one row a site, five columns, then the sites that did not succeed), the server's
+ * words, what to do,
+ * warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
+ * MAX_SUMMARY_BYTES.
+ */
 export function renderSummary(results: Result[]): string {
-  const lines: string[] = []
   const first = results[0]
   if (!first) return '## Staging\n\nNothing ran.\n'
+  const out = new Bounded(MAX_SUMMARY_BYTES)
   const outcome = overallOutcome(results)
-  lines.push(`## ${ICON[outcome]} Staging ${first.operation}: ${outcome}`, '')
   if (results.length === 1) {
-    const r = first
-    lines.push('| | |', '|---|---|')
-    lines.push(`| Operation | \`${r.operation}\` |`)
-    lines.push(`| Production site | \`${cell(r.siteId)}\` |`)
-    lines.push(`| Staging site | ${r.stagingSiteId ? `\`${cell(r.stagingSiteId)}\`` : '—'} |`)
-    lines.push(`| Staging URL | ${link(r.stagingUrl)} |`)
-    lines.push(`| Result | ${ICON[r.result]} ${r.result} |`)
-    lines.push(`| HTTP status | ${r.httpStatus ?? '—'} |`)
-    lines.push(`| Task | ${r.taskId ? `\`${cell(r.taskId)}\`` : '—'} |`)
-    lines.push(`| Duration | ${r.durationSeconds} s |`)
-    lines.push(`| Requests | ${r.requests} |`)
-    lines.push(`| Retries | ${r.retries} |`)
+    out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${outcome}`, '')
+    single(first, out)
   } else {
-    lines.push(
-      '| Production site | Result | Staging site | Staging URL | HTTP | Task | Duration | Requests | Retries |',
-    )
-    lines.push('|---|---|---|---|---|---|---|---|---|')
-    for (const r of results) {
-      lines.push(
-        `| \`${cell(r.siteId)}\` | ${ICON[r.result]} ${r.result} | ${cell(r.stagingSiteId ?? '—')} | ${link(r.stagingUrl)} | ${r.httpStatus ?? '—'} | ${cell(r.taskId ?? '—')} | ${r.durationSeconds} s | ${r.requests} | ${r.retries} |`,
-      )
-    }
-  }
-  lines.push('')
-  for (const r of results) {
-    const who = results.length > 1 ? `**${cell(r.siteId)}**: ` : ''
-    if (r.message) lines.push(`> ${who}${oneLine(r.message)}`, '')
-    if (r.error) lines.push(`**What to do:** ${who}${oneLine(r.error.hint)}`, '')
-    if ((r.result === 'cancelled' || r.result === 'timed-out') && r.sent.length > 0) {
-      lines.push(
-        `${who}Requests that changed something: ${r.sent.map((s) => `\`${cell(s)}\``).join(', ')}.`,
-        '',
-      )
-    }
+    out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${countOutcomes(results)}`, '')
+    batch(results, out)
   }
   const warnings = [...new Set(results.flatMap((r) => r.warnings))]
   if (warnings.length > 0) {
-    lines.push('### ⚠️ Warnings', '')
-    for (const w of warnings) lines.push(`- ${oneLine(w)}`)
-    lines.push('')
+    out.push('### ⚠️ Warnings', '')
+    for (const w of warnings.slice(0, 20)) out.push(`- ${md(w)}`)
+    out.push('')
   }
-  return lines.join('\n')
+  return out.text()
 }
 
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/`/g, "'")
+function single(r: Result, out: Bounded): void {
+  if (r.summary) out.push(md(r.summary), '')
+  out.push(`| Production site | ${code(r.siteId)} |`, '|:--|:--|')
+  out.push(`| Result | ${ICON[r.result]} ${r.result} |`)
+  if (r.stagingState) out.push(`| Staging state | ${r.stagingState} |`)
+  if (r.stagingUrl || r.operation !== 'delete')
+    out.push(`| Staging URL | ${link(r.stagingUrl)}${readiness(r)} |`)
+  if (r.stagingSiteId) out.push(`| Staging site | ${code(r.stagingSiteId)} |`)
+  if (r.taskId) out.push(`| Task | ${code(r.taskId)} |`)
+  if (r.httpStatus !== null) out.push(`| HTTP status | ${r.httpStatus} |`)
+  out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`)
+  out.push(`| Duration | ${duration(r.durationSeconds)} |`, '')
+  if (r.message && !r.summary.includes(r.message)) out.push(`> **The server said:** ${md(r.message)}`, '')
+  if (r.error) out.push(`**What to do:** ${md(r.error.hint)}`, '')
+  sentNote(r, '', out)
 }
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ')
+
+function batch(results: Result[], out: Bounded): void {
+  out.push('| Site | Result | Staging site | Staging URL | Duration |', '|---|---|---|---|---|')
+  for (const r of results) {
+    const row = `| ${code(r.siteId)} | ${ICON[r.result]} ${r.result} | ${r.stagingSiteId ? code(r.stagingSiteId) : '—'} | ${link(r.stagingUrl)}${readiness(r)} | ${duration(r.durationSeconds)} |`
+    if (!out.push(row)) break
+  }
+  out.push('')
+  // Details for every site that did not simply succeed: the table says the rest.
+  const order = results.filter((r) => r.result !== 'succeeded')
+  if (order.length === 0) return
+  const shown = order.slice(0, MAX_DETAIL_SITES)
+  out.push('### Sites that need a look', '')
+  for (const r of shown) {
+    const parts = [`- **${md(r.siteId)}** ${ICON[r.result]} ${md(r.summary || r.result)}`]
+    if (r.message && !r.summary.includes(r.message)) parts.push(` The server said: “${md(r.message)}”`)
+    if (r.error) parts.push(` **What to do:** ${md(r.error.hint)}`)
+    if (!out.push(parts.join(''))) break
+    sentNote(r, '  ', out)
+  }
+  if (order.length > shown.length)
+    out.push('', `… and ${order.length - shown.length} more: see the \`results\` output.`)
+  out.push('')
 }
-function link(url: string | null): string {
-  if (!url) return '—'
-  return /^https?:\/\//.test(url)
-    ? `[${cell(url)}](${url.replace(/[()\s]/g, encodeURIComponent)})`
-    : cell(url)
+
+function readiness(r: Result): string {
+  if (r.urlReady === true) return ' (answers)'
+  if (r.urlReady === false) return ' (did not answer in time)'
+  return ''
+}
+
+function sentNote(r: Result, indent: string, out: Bounded): void {
+  if ((r.result === 'cancelled' || r.result === 'timed-out') && r.sent.length > 0)
+    out.push(`${indent}Requests that changed something: ${r.sent.map(code).join(', ')}.`, '')
+}
+
+/** Lines up to a byte budget; once it is spent, one closing note and nothing more. */
+class Bounded {
+  private readonly lines: string[] = []
+  private bytes = 0
+  private full = false
+  constructor(private readonly max: number) {}
+  push(...lines: string[]): boolean {
+    for (const line of lines) {
+      if (this.full) return false
+      const size = Buffer.byteLength(line) + 1
+      if (this.bytes + size > this.max - 200) {
+        this.full = true
+        this.lines.push(
+          '',
+          '_The summary stops here: it would pass its size limit. The `results` output has every site._',
+        )
+        return false
+      }
+      this.lines.push(line)
+      this.bytes += size
+    }
+    return true
+  }
+  text(): string {
+    return this.lines.join('\n')
+  }
 }

@@ -1,20 +1,30 @@
 /**
- * The admin paths under /__sim: read the state and events, bump content versions, set faults and
- * options, reset. Not part of the v2 API: no auth, no rate limit, not recorded, plain JSON (no
- * envelope), times as ms epoch.
+ * The admin paths under /__sim: read the state, events, requests and connection counts, bump
+ * content versions, set faults and options, reset. Not part of the v2 API: no auth, no rate limit,
+ * not recorded, not counted, plain JSON (no envelope), times as ms epoch.
  */
 import { faultsFromJson, ruleToJson, type Faults } from './faults.js'
 import type { ApiResponse } from './http.js'
-import type { Jobs } from './jobs.js'
 import type { OptionsPatch } from './options.js'
-import type { EffectiveOptions, RequestRecord, SimState, Task } from './types.js'
+import type {
+  ConnectionStats,
+  EffectiveOptions,
+  RequestRecord,
+  SimState,
+  SiteRequestRecord,
+  Task,
+} from './types.js'
 
 export interface AdminTarget {
   state: SimState
   options: EffectiveOptions
   faults: Faults
   requests: RequestRecord[]
-  jobs: Jobs
+  siteRequests: SiteRequestRecord[]
+  stats(): ConnectionStats
+  /** Ends the jobs that are due. */
+  settle(): void
+  percentageOf(task: Task): number | null
   reset(): void
   setOptions(patch: OptionsPatch): void
 }
@@ -22,7 +32,7 @@ export interface AdminTarget {
 export const ADMIN_PREFIX = '/__sim'
 
 export function handleAdmin(sim: AdminTarget, method: string, path: string, body: string): ApiResponse {
-  sim.jobs.settle()
+  sim.settle()
   const route = path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '') || '/'
   try {
     return dispatch(sim, method, route, body)
@@ -40,6 +50,8 @@ function dispatch(sim: AdminTarget, method: string, route: string, body: string)
   if (method === 'GET' && route === '/outbox') return json(200, sim.state.outbox)
   if (method === 'GET' && route === '/purges') return json(200, sim.state.purges)
   if (method === 'GET' && route === '/requests') return json(200, sim.requests)
+  if (method === 'GET' && route === '/site-requests') return json(200, sim.siteRequests)
+  if (method === 'GET' && route === '/stats') return json(200, sim.stats())
   if (method === 'GET' && route === '/tasks') return json(200, tasks(sim))
   if (method === 'GET' && route === '/faults') return json(200, faultList(sim))
   if (method === 'POST' && route === '/faults') {
@@ -82,7 +94,7 @@ export function snapshot(sim: AdminTarget): Record<string, unknown> {
 function tasks(sim: AdminTarget): (Task & { percentage_complete: number | null })[] {
   return [...sim.state.tasks.values()].map((task) => ({
     ...task,
-    percentage_complete: sim.jobs.percentageOf(task),
+    percentage_complete: sim.percentageOf(task),
   }))
 }
 

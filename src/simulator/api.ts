@@ -1,11 +1,15 @@
 /**
- * The v2 API: authentication (401), the rate limit (429), routing (404 / 405), the read-only token
- * (403 on anything but GET), then the route's handler. Every answer is an envelope.
+ * The v2 API's request pipeline: the path prefix, authentication (401), the rate limit (429),
+ * routing (404 / 405), the read-only token (403 on anything but GET), then the route's handler. The
+ * profile decides the answers' shapes and whether routing comes before authentication (the
+ * framework's order) or after it (the spec profile's).
  */
+import type { Clock } from './clock.js'
 import type { ApiContext, ApiRequest } from './context.js'
-import { fail, type ApiResponse } from './http.js'
-import { langOf, t } from './i18n.js'
+import type { ApiResponse } from './http.js'
+import { langOf } from './i18n.js'
 import type { Jobs } from './jobs.js'
+import { shapesOf, type Shapes } from './profiles/index.js'
 import type { RateLimiter } from './ratelimit.js'
 import { createSite, getSite, listSites } from './routes/sites.js'
 import { createStaging, deleteStaging, probe, sync } from './routes/staging.js'
@@ -16,8 +20,11 @@ import type { EffectiveOptions, RequestRecord, SimState } from './types.js'
 type Handler = (ctx: ApiContext, req: ApiRequest, param: string) => ApiResponse
 
 interface Route {
+  /** Matched against the path after the profile's prefix, from /v2 on. */
   pattern: RegExp
   methods: Record<string, Handler>
+  /** Its GET is the probe, which only the spec profile has. */
+  probe?: true
 }
 
 const ROUTES: Route[] = [
@@ -30,6 +37,7 @@ const ROUTES: Route[] = [
       POST: (c, r, id) => createStaging(c, id, r),
       DELETE: (c, _r, id) => deleteStaging(c, id),
     },
+    probe: true,
   },
   {
     pattern: /^\/v2\/sites\/([^/]+)\/staging\/reset$/,
@@ -45,9 +53,10 @@ const ROUTES: Route[] = [
 export type TokenKind = RequestRecord['token']
 
 /** Which seeded token an Authorization header carries. */
-export function tokenOf(header: string | undefined): { kind: TokenKind; token: string | null } {
-  if (header === undefined || header.trim() === '') return { kind: 'none', token: null }
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header.trim())
+export function tokenOf(header: string | string[] | undefined): { kind: TokenKind; token: string | null } {
+  const value = Array.isArray(header) ? header[0] : header
+  if (value === undefined || value.trim() === '') return { kind: 'none', token: null }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(value.trim())
   const token = match?.[1] ?? null
   if (token === SIM_TOKENS.readWrite) return { kind: 'rw', token }
   if (token === SIM_TOKENS.readOnly) return { kind: 'ro', token }
@@ -60,69 +69,98 @@ export interface ApiResult {
   processed: boolean
 }
 
+/** A route matched for a path: its methods in this profile, and the captured parameter. */
+interface Match {
+  methods: Record<string, Handler>
+  param: string
+}
+
+function matchRoute(path: string, shapes: Shapes): Match | null {
+  for (const route of ROUTES) {
+    const found = route.pattern.exec(path)
+    if (!found) continue
+    const methods = { ...route.methods }
+    if (route.probe && !shapes.probeRoute) delete methods.GET
+    return { methods, param: found[1] ?? '' }
+  }
+  return null
+}
+
+function handlerOf(match: Match, method: string, shapes: Shapes): Handler | undefined {
+  if (method === 'HEAD' && shapes.headAsGet) return match.methods.GET
+  return match.methods[method]
+}
+
+function allowedMethods(match: Match, shapes: Shapes): string[] {
+  const names = Object.keys(match.methods)
+  return shapes.headAsGet ? names.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])) : names
+}
+
 export class Api {
   constructor(
     private readonly state: SimState,
     private readonly options: EffectiveOptions,
     private readonly jobs: Jobs,
     private readonly limiter: RateLimiter,
+    private readonly clock: Clock,
+    private readonly origin: string,
   ) {}
 
   handle(req: ApiRequest, taskError: string | null = null): ApiResult {
-    const now = Date.now()
+    const now = this.clock.now()
     this.jobs.settle(now)
+    const shapes = shapesOf(this.options.profile)
     const lang = langOf(req.headers['x-localization'])
     const ctx: ApiContext = {
       state: this.state,
       options: this.options,
       jobs: this.jobs,
+      shapes,
+      origin: this.origin,
       lang,
       now,
       taskError,
     }
+    const answer = (response: ApiResponse, processed = true): ApiResult => ({ response, processed })
     const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path
-    if (path !== '/v2' && !path.startsWith('/v2/')) {
-      return { response: fail(404, t(lang, 'path_not_found', { path: req.path })), processed: true }
+    const unknown = (): ApiResult => answer(shapes.unknownRoute(req.path, req.headers.accept, lang))
+    const v2 = path.startsWith(`${shapes.prefix}/v2`) ? path.slice(shapes.prefix.length) : null
+    if (v2 === null || (v2 !== '/v2' && !v2.startsWith('/v2/'))) return unknown()
+    const match = matchRoute(v2, shapes)
+    const handler = match ? handlerOf(match, req.method, shapes) : undefined
+    const notAllowed = (m: Match): ApiResponse =>
+      shapes.methodNotAllowed(req.method, path, allowedMethods(m, shapes), lang)
+    if (shapes.routeFirst) {
+      if (!match) return unknown()
+      if (!handler) return answer(notAllowed(match))
     }
+
     const { kind, token } = tokenOf(req.headers.authorization)
-    if (token === null || kind === 'unknown') {
-      return {
-        response: fail(401, t(lang, 'unauthenticated'), undefined, { 'WWW-Authenticate': 'Bearer' }),
-        processed: true,
-      }
-    }
+    if (token === null || kind === 'unknown') return answer(shapes.unauthenticated(lang))
     const limit = this.limiter.check(token, now)
-    if (limit && !limit.allowed)
-      return { response: fail(429, t(lang, 'rate_limited'), undefined, limit.headers), processed: false }
-    const response = this.route(ctx, { ...req, path }, kind)
-    if (limit) Object.assign(response.headers, limit.headers)
-    return { response, processed: true }
+    if (limit && !limit.allowed) return answer(shapes.rateLimited(lang, limit), false)
+    const response = this.route(ctx, { ...req, path }, kind, match, handler, notAllowed)
+    if (limit) Object.assign(response.headers, shapes.rateHeaders(limit))
+    return answer(response)
   }
 
-  private route(ctx: ApiContext, req: ApiRequest, kind: TokenKind): ApiResponse {
-    for (const route of ROUTES) {
-      const match = route.pattern.exec(req.path)
-      if (!match) continue
-      const handler = route.methods[req.method]
-      if (!handler) {
-        return fail(
-          405,
-          t(ctx.lang, 'method_not_allowed', { method: req.method, path: req.path }),
-          undefined,
-          {
-            Allow: Object.keys(route.methods).join(', '),
-          },
-        )
-      }
-      if (req.method !== 'GET' && kind !== 'rw') return fail(403, t(ctx.lang, 'read_only'))
-      let param = match[1] ?? ''
-      try {
-        param = decodeURIComponent(param)
-      } catch {
-        return fail(404, t(ctx.lang, 'path_not_found', { path: req.path }))
-      }
-      return handler(ctx, req, param)
+  private route(
+    ctx: ApiContext,
+    req: ApiRequest,
+    kind: TokenKind,
+    match: Match | null,
+    handler: Handler | undefined,
+    notAllowed: (m: Match) => ApiResponse,
+  ): ApiResponse {
+    if (!match) return ctx.shapes.unknownRoute(req.path, req.headers.accept, ctx.lang)
+    if (!handler) return notAllowed(match)
+    if (req.method !== 'GET' && req.method !== 'HEAD' && kind !== 'rw') return ctx.shapes.readOnly(ctx.lang)
+    let param: string
+    try {
+      param = decodeURIComponent(match.param)
+    } catch {
+      return ctx.shapes.unknownRoute(req.path, req.headers.accept, ctx.lang)
     }
-    return fail(404, t(ctx.lang, 'path_not_found', { path: req.path }))
+    return handler(ctx, req, param)
   }
 }

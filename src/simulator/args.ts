@@ -1,7 +1,7 @@
 /** Command-line arguments of the simulator (main.ts), parsed without side effects. */
-import { JOB_KINDS } from './options.js'
+import { JOB_KINDS, PROFILES } from './options.js'
 import { isProgressMode } from './progress.js'
-import type { BusyStatus, JobKind, RetryAfterMode, SimulatorOptions } from './types.js'
+import type { BusyStatus, JobKind, Profile, RetryAfterMode, SimulatorOptions } from './types.js'
 
 export class ArgsError extends Error {}
 
@@ -13,6 +13,10 @@ Runs the reference v2 API simulator on 127.0.0.1.
 
 Options:
   --port N                   port (default: $PORT, else 0 = a free port)
+  --profile NAME             answer shapes: spec (default, the literal spec) or service (the real
+                             service family's: API under /api/v2, framework errors, 422 when busy...)
+  --site-delay TIME          a new staging site's URL answers 404 until this long after its creation
+                             completed (default 3s)
   --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s)
   --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push, delete)
   --progress MODE            shape of percentage_complete: nonlinear (default), linear, or none (no
@@ -56,6 +60,8 @@ const WITH_VALUE = new Set([
   '--retry-after',
   '--busy-status',
   '--task-visibility-delay',
+  '--profile',
+  '--site-delay',
 ])
 
 /** Parses argv (without node and the script) and the environment (PORT). Throws ArgsError. */
@@ -124,6 +130,14 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         break
       case '--task-visibility-delay':
         options.taskVisibilityDelayMs = parseDuration(v)
+        break
+      case '--profile':
+        if (!(PROFILES as readonly string[]).includes(v))
+          throw new ArgsError(`--profile: ${PROFILES.join(' or ')}, got ${v}`)
+        options.profile = v as Profile
+        break
+      case '--site-delay':
+        options.siteDelayMs = parseDuration(v)
         break
       default:
         throw new ArgsError(`unknown argument: ${arg} (see --help)`)

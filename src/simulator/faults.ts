@@ -73,6 +73,12 @@ export function validateRule(rule: FaultRule): void {
     'process',
     'redirect',
     'taskError',
+    'json',
+    'text',
+    'contentType',
+    'headers',
+    'patch',
+    'debug',
   ]
   const unknown = Object.keys(r).filter((k) => !known.includes(k))
   if (unknown.length > 0) throw new Error(`unknown fault rule fields: ${unknown.join(', ')}`)
@@ -111,6 +117,65 @@ export function validateRule(rule: FaultRule): void {
     throw new Error('redirect must be a string')
   if (rule.taskError !== undefined && typeof rule.taskError !== 'string') {
     throw new Error('taskError must be a string')
+  }
+  validateAnswerFields(rule)
+}
+
+/** Header names the `headers` knob may not set: they would break the HTTP framing itself. */
+const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection']
+
+/** The knobs that script an answer: json, text, contentType, headers, patch, debug. */
+function validateAnswerFields(rule: FaultRule): void {
+  const bodies = (['body', 'json', 'text', 'patch'] as const).filter((k) => rule[k] !== undefined)
+  if (bodies.length > 1) throw new Error(`only one of body, json, text and patch: got ${bodies.join(', ')}`)
+  if (rule.json !== undefined && !isJsonValue(rule.json)) throw new Error('json must be a JSON value')
+  if (rule.patch !== undefined && !isJsonValue(rule.patch)) throw new Error('patch must be a JSON value')
+  if (rule.text !== undefined && typeof rule.text !== 'string') throw new Error('text must be a string')
+  if (rule.contentType !== undefined) {
+    if (typeof rule.contentType !== 'string' || !headerValueOk(rule.contentType)) {
+      throw new Error(
+        'contentType must be a header value (tab, printable ASCII or Latin-1; no CR, LF or other control characters)',
+      )
+    }
+    if (rule.text === undefined && rule.json === undefined)
+      throw new Error('contentType goes with text or json')
+  }
+  if (rule.debug !== undefined) {
+    if (typeof rule.debug !== 'boolean') throw new Error('debug must be a boolean')
+    if (rule.debug && (rule.json !== undefined || rule.text !== undefined || rule.patch !== undefined)) {
+      throw new Error('debug is a body of its own: not with json, text or patch')
+    }
+    if (rule.debug && rule.body !== undefined && rule.body !== 'json')
+      throw new Error('debug goes with body json only')
+  }
+  if (rule.patch !== undefined && rule.process === false)
+    throw new Error('patch always processes the request')
+  if (rule.headers !== undefined) {
+    if (typeof rule.headers !== 'object' || rule.headers === null || Array.isArray(rule.headers)) {
+      throw new Error('headers must be an object of header names and string values')
+    }
+    for (const [name, value] of Object.entries(rule.headers)) {
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new Error(`headers: not a header name: ${name}`)
+      if (FRAMING_HEADERS.includes(name.toLowerCase())) throw new Error(`headers: ${name} cannot be set`)
+      if (typeof value !== 'string' || !headerValueOk(value)) {
+        throw new Error(
+          `headers.${name} must be a string of tab, printable ASCII or Latin-1 (no CR, LF or other control characters)`,
+        )
+      }
+    }
+  }
+}
+
+/** What Node lets through in a header value: tab, visible ASCII, space and Latin-1 bytes. */
+function headerValueOk(value: string): boolean {
+  return /^[\t\x20-\x7e\x80-\xff]*$/.test(value)
+}
+
+function isJsonValue(value: unknown): boolean {
+  try {
+    return JSON.stringify(value) !== undefined
+  } catch {
+    return false
   }
 }
 

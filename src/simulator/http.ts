@@ -33,8 +33,15 @@ export function fail(
   return { status, headers, body }
 }
 
-/** Writes `response`; JSON bodies get Content-Type: application/json unless a header says otherwise. */
-export function send(res: ServerResponse, response: ApiResponse): void {
+/**
+ * A response as bytes go out: the body as a string (JSON bodies serialised, with Content-Type:
+ * application/json unless a header says otherwise) and Content-Length set.
+ */
+export function serialize(response: ApiResponse): {
+  status: number
+  headers: Record<string, string>
+  body: string
+} {
   const headers: Record<string, string> = { ...response.headers }
   let payload = ''
   if (response.body !== undefined) {
@@ -45,12 +52,19 @@ export function send(res: ServerResponse, response: ApiResponse): void {
       if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json'
     }
   }
+  for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-length') delete headers[name]
   headers['Content-Length'] = String(Buffer.byteLength(payload))
-  res.writeHead(response.status, headers)
-  res.end(payload)
+  return { status: response.status, headers, body: payload }
 }
 
-function hasHeader(headers: Record<string, string>, name: string): boolean {
+/** Writes `response` (see serialize). */
+export function send(res: ServerResponse, response: ApiResponse): void {
+  const { status, headers, body } = serialize(response)
+  res.writeHead(status, headers)
+  res.end(body)
+}
+
+export function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((k) => k.toLowerCase() === name)
 }
 

@@ -118,6 +118,30 @@ const MESSAGES = {
     en: 'The staging environment is being deleted.',
     es: 'El entorno de staging se está eliminando.',
   },
+  svc_busy_creating: {
+    en: 'Staging site creation is already in progress. Please wait until it finishes.',
+    es: 'La creación del sitio de staging ya está en curso. Espere a que termine.',
+  },
+  svc_busy_sync: {
+    en: 'A staging sync is already in progress. Please wait until it finishes.',
+    es: 'Una sincronización de staging ya está en curso. Espere a que termine.',
+  },
+  svc_busy_deleting: {
+    en: 'Staging site deletion is already in progress. Please wait until it finishes.',
+    es: 'La eliminación del sitio de staging ya está en curso. Espere a que termine.',
+  },
+  svc_plan_without_staging: {
+    en: 'Your current plan does not include staging sites. Please upgrade your plan to use staging.',
+    es: 'Su plan actual no incluye sitios de staging. Mejore su plan para usar staging.',
+  },
+  svc_already_exists: {
+    en: 'This site already has a staging site.',
+    es: 'Este sitio ya tiene un sitio de staging.',
+  },
+  svc_staging_not_found: {
+    en: 'Staging site not found.',
+    es: 'Sitio de staging no encontrado.',
+  },
   rate_limited: {
     en: 'Too many requests: rate limit reached, try again later.',
     es: 'Demasiadas solicitudes: se alcanzó el límite, inténtelo más tarde.',

@@ -1,9 +1,11 @@
 /**
- * Background jobs (create, pull, push, delete) as tasks. A job ends exactly when its duration has
- * elapsed: a timer applies its effects then, and every request first settles jobs that are due, so
- * a read never sees a finished job as running. A job planned to fail (fault `taskError`) ends in
- * 'error' halfway through its duration and changes nothing.
+ * Background jobs (create, pull, push, delete) as tasks, on a clock. A job ends exactly when its
+ * duration has elapsed on that clock: whoever reads the state first settles the jobs that are due
+ * (`settle()`), so a read never sees a finished job as running, and no timer is needed for
+ * correctness (the HTTP server adds one only so that the state moves without any request). A job
+ * planned to fail (fault `taskError`) ends in 'error' halfway through its duration and changes nothing.
  */
+import type { Clock } from './clock.js'
 import { newTaskId } from './ids.js'
 import { percentage } from './progress.js'
 import { SIM_ACCOUNT_EMAIL } from './seed.js'
@@ -21,19 +23,19 @@ export const BUSY_STATUS_OF: Readonly<Record<JobKind, StagingStatus>> = {
 const MIN_TIMEOUT_MS = 30 * 60 * 1000
 
 export class Jobs {
-  private readonly timers = new Map<string, NodeJS.Timeout>()
-
   constructor(
     private readonly state: SimState,
     private readonly options: EffectiveOptions,
+    private readonly clock: Clock,
   ) {}
 
   /** Starts a job on `staging` (already in the state). `failWith`: the task will end in error. */
-  start(kind: JobKind, staging: StagingSite, failWith: string | null, now = Date.now()): Task {
+  start(kind: JobKind, staging: StagingSite, failWith: string | null, now = this.clock.now()): Task {
     const duration = this.options.durationsMs[kind]
     const runFor = failWith === null ? duration : Math.round(duration / 2)
     const task: Task = {
       id: this.uniqueId(),
+      row_id: this.state.nextTaskRowId++,
       kind,
       site_id: staging.site_id,
       staging_site_id: staging.id,
@@ -52,36 +54,35 @@ export class Jobs {
     staging.status = BUSY_STATUS_OF[kind]
     staging.task_id = task.id
     staging.updated_at = now
-    if (runFor <= 0) {
-      this.finish(task)
-    } else {
-      const timer = setTimeout(() => this.finish(task), runFor)
-      timer.unref()
-      this.timers.set(task.id, timer)
-    }
+    if (kind === 'create') staging.ready_at = null
+    if (runFor <= 0) this.finish(task)
     return task
   }
 
-  /** Ends every running job whose time has come. */
-  settle(now = Date.now()): void {
+  /** Ends every running job whose time has come, in the order they end. */
+  settle(now = this.clock.now()): void {
+    const due = [...this.state.tasks.values()]
+      .filter((task) => task.status === 'progress' && task.ends_at <= now)
+      .sort((a, b) => a.ends_at - b.ends_at)
+    for (const task of due) this.finish(task)
+  }
+
+  /** When the next running job ends (ms epoch), or null when none runs. */
+  nextDueAt(): number | null {
+    let next: number | null = null
     for (const task of this.state.tasks.values()) {
-      if (task.status === 'progress' && task.ends_at <= now) this.finish(task)
+      if (task.status === 'progress' && (next === null || task.ends_at < next)) next = task.ends_at
     }
+    return next
   }
 
   /** `percentage_complete` of a task now, or null when progress is 'none'. */
-  percentageOf(task: Task, now = Date.now()): number | null {
+  percentageOf(task: Task, now = this.clock.now()): number | null {
     if (this.options.progress === 'none') return null
     if (task.status === 'completed') return 100
     if (task.status === 'error') return task.failed_at_percentage ?? 0
     const fraction = task.duration_ms <= 0 ? 1 : (now - task.started_at) / task.duration_ms
     return percentage(this.options.progress, fraction)
-  }
-
-  /** Clears every timer (stop and reset). Running tasks stay as they are. */
-  clearTimers(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer)
-    this.timers.clear()
   }
 
   private uniqueId(): string {
@@ -92,9 +93,6 @@ export class Jobs {
 
   private finish(task: Task): void {
     if (task.status !== 'progress') return
-    const timer = this.timers.get(task.id)
-    if (timer) clearTimeout(timer)
-    this.timers.delete(task.id)
     const at = task.ends_at
     const key = String(task.site_id)
     const staging = this.state.staging.get(key)
@@ -114,6 +112,7 @@ export class Jobs {
     switch (task.kind) {
       case 'create':
         if (site) staging.content = { ...site.content }
+        staging.ready_at = at
         release(staging, at)
         this.state.outbox.push({
           to: SIM_ACCOUNT_EMAIL,

@@ -1,6 +1,13 @@
 /** Defaults, resolution and run-time changes of the simulator's options. */
 import { PROGRESS_MODES, isProgressMode } from './progress.js'
-import type { BusyStatus, EffectiveOptions, JobKind, RateLimitOptions, SimulatorOptions } from './types.js'
+import type {
+  BusyStatus,
+  EffectiveOptions,
+  JobKind,
+  Profile,
+  RateLimitOptions,
+  SimulatorOptions,
+} from './types.js'
 
 export const DEFAULT_DURATIONS_MS: Readonly<Record<JobKind, number>> = {
   create: 3000,
@@ -19,6 +26,11 @@ export const REALISTIC_DURATIONS_MS: Readonly<Record<JobKind, number>> = {
 
 export const JOB_KINDS: readonly JobKind[] = ['create', 'pull', 'push', 'delete']
 
+export const PROFILES: readonly Profile[] = ['spec', 'service']
+
+/** How long after its create job a staging site's URL starts answering (DNS and TLS lag). */
+export const DEFAULT_SITE_DELAY_MS = 3000
+
 export function resolveOptions(options: SimulatorOptions = {}): EffectiveOptions {
   const base = options.realistic ? REALISTIC_DURATIONS_MS : DEFAULT_DURATIONS_MS
   const effective: EffectiveOptions = {
@@ -29,6 +41,8 @@ export function resolveOptions(options: SimulatorOptions = {}): EffectiveOptions
     busyStatus: 409,
     rateLimit: null,
     taskVisibilityDelayMs: 0,
+    profile: 'spec',
+    siteDelayMs: DEFAULT_SITE_DELAY_MS,
   }
   const { port: _port, realistic: _realistic, ...rest } = options
   applyOptions(effective, rest)
@@ -70,6 +84,15 @@ export function applyOptions(target: EffectiveOptions, patch: OptionsPatch): voi
     target.taskVisibilityDelayMs = patch.taskVisibilityDelayMs
   }
   if (patch.rateLimit !== undefined) target.rateLimit = rateLimit(patch.rateLimit)
+  if (patch.profile !== undefined) {
+    if (!(PROFILES as readonly unknown[]).includes(patch.profile))
+      throw new Error('profile must be spec or service')
+    target.profile = patch.profile
+  }
+  if (patch.siteDelayMs !== undefined) {
+    if (!isNonNegative(patch.siteDelayMs)) throw new Error('siteDelayMs must be a number >= 0')
+    target.siteDelayMs = patch.siteDelayMs
+  }
 }
 
 function rateLimit(value: unknown): RateLimitOptions | null {

@@ -18,12 +18,14 @@ export function banner(sim: Simulator): string[] {
   const rate = sim.options.rateLimit
   return [
     `Simulator listening on ${sim.url}`,
-    `API root: ${sim.url}/v2   admin: ${sim.url}/__sim/state`,
+    `API root: ${sim.apiUrl}   (pass it as api-url; requests go to ${sim.apiUrl}/v2/...)   admin: ${sim.url}/__sim/state`,
+    `Profile: ${sim.options.profile}${sim.options.profile === 'service' ? " (the service family's observed shapes, contract §10)" : ' (the literal spec)'}`,
     `Tokens: read-write ${SIM_TOKENS.readWrite}   read-only ${SIM_TOKENS.readOnly}`,
     'Sites:',
     ...Object.entries(SIM_SITES).map(([key, id]) => `  ${id}  ${SITE_NOTES[key as keyof typeof SIM_SITES]}`),
     `Jobs: create ${d.create}ms, pull ${d.pull}ms, push ${d.push}ms, delete ${d.delete}ms; progress ${sim.options.progress}`,
     `Rate limit: ${rate ? `${rate.limit} per ${rate.windowMs}ms per token` : 'none'}`,
+    `Staging sites: ${sim.url}/staging-sites/<id>/ (answer ${sim.options.siteDelayMs}ms after their creation completed)`,
   ]
 }
 

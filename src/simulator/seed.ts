@@ -27,6 +27,20 @@ export const SIM_SITES = {
 /** Ids given to sites created with POST /v2/sites start here. */
 export const FIRST_NEW_SITE_ID = 10001
 
+/** A staging site's numeric id (the service profile's) is its production id plus this. */
+export const STAGING_NUMERIC_ID_OFFSET = 50000
+
+/** Task row ids (the service profile's task `id`) start here. */
+export const FIRST_TASK_ROW_ID = 148601
+
+/** Where a staging site's own URL lives on the simulator's origin (not under /v2 or /__sim). */
+export const SITES_PREFIX = '/staging-sites'
+
+/** The URL of staging site `id` on `origin` (e.g. http://127.0.0.1:PORT/staging-sites/s-1001/). */
+export function stagingUrl(origin: string, id: string): string {
+  return `${origin}${SITES_PREFIX}/${encodeURIComponent(id)}/`
+}
+
 /** Fixed seed time, so seeded records never change between runs. */
 const SEEDED_AT = Date.UTC(2025, 0, 15, 9, 30, 0, 0)
 
@@ -92,19 +106,26 @@ const SEEDS: SiteSeed[] = [
   },
 ]
 
-/** A staging site as a finished create leaves it (content is filled in by the caller). */
-export function stagingSite(site: ProductionSite, at: number, secret: string): StagingSite {
+/**
+ * A new staging site of `site`, ready and serving since `at` (a create job sets `ready_at` to null
+ * until it completes). Its URL is on `origin`.
+ */
+export function stagingSite(site: ProductionSite, at: number, secret: string, origin: string): StagingSite {
+  const id = `s-${site.id}`
   return {
-    id: `s-${site.id}`,
+    id,
+    numeric_id: STAGING_NUMERIC_ID_OFFSET + site.id,
     site_id: site.id,
     site_name: `${site.site_name}-staging`,
-    url: `https://staging-${site.id}.sim.test`,
+    url: stagingUrl(origin, id),
     ssh_username: `staging${site.id}`,
     ssh_password: `sim-ssh-${secret}`,
     wp_password: `sim-wp-${secret}`,
     content: { ...site.content },
     status: 'ready',
     task_id: null,
+    ready_at: at,
+    password_protected: site.password_protected,
     created_at: at,
     updated_at: at,
   }
@@ -119,11 +140,15 @@ export function emptyState(): SimState {
     purges: [],
     versions: new Map(),
     nextSiteId: FIRST_NEW_SITE_ID,
+    nextTaskRowId: FIRST_TASK_ROW_ID,
   }
 }
 
-/** Empties `state` in place and fills it with the seeded account (references stay valid). */
-export function seedState(state: SimState): void {
+/**
+ * Empties `state` in place and fills it with the seeded account (references stay valid). Staging
+ * site URLs are on `origin`.
+ */
+export function seedState(state: SimState, origin: string): void {
   state.sites.clear()
   state.staging.clear()
   state.tasks.clear()
@@ -131,10 +156,11 @@ export function seedState(state: SimState): void {
   state.purges.length = 0
   state.versions.clear()
   state.nextSiteId = FIRST_NEW_SITE_ID
+  state.nextTaskRowId = FIRST_TASK_ROW_ID
   for (const seed of SEEDS) state.sites.set(String(seed.id), productionSite(seed, SEEDED_AT))
   const blog = state.sites.get(String(SIM_SITES.withStaging))
   if (blog) {
-    const staging = stagingSite(blog, SEEDED_AT, `seeded-${blog.id}`)
+    const staging = stagingSite(blog, SEEDED_AT, `seeded-${blog.id}`, origin)
     staging.content = { files: 'staging-v1', database: 'staging-v1' }
     state.staging.set(String(blog.id), staging)
   }

@@ -1,79 +1,129 @@
 /**
  * The reference v2 API simulator: a stateful HTTP server on 127.0.0.1. `start()` for tests and
- * scripts; main.ts for the command line. Each request goes: admin paths (/__sim) aside; record it;
- * apply a fault if one fires (latency, hang, drop, redirect, status); else the v2 API.
+ * scripts; main.ts for the command line. The API itself is the core (core.ts) on the real clock;
+ * around it this file does HTTP: admin paths (/__sim) aside, staging sites' own URLs aside
+ * (/staging-sites/...), every API request is recorded, a fault applies if one fires (latency, hang,
+ * drop, redirect, scripted answers, patches, headers), connections are counted, and a timer settles
+ * jobs when they are due so the state moves without any request.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { ADMIN_PREFIX, handleAdmin, type AdminTarget } from './admin.js'
-import { Api, tokenOf } from './api.js'
-import { faultResponse } from './fault-response.js'
+import { tokenOf } from './api.js'
+import { JobTicker } from './ticker.js'
+import { ConnectionCounter } from './connections.js'
+import { realClock } from './clock.js'
+import { createApiCore, type ApiCore } from './core.js'
+import { faultHeaders, faultResponse, withHeaders } from './fault-response.js'
 import { Faults } from './faults.js'
-import { BodyTooLarge, fail, readBody, send } from './http.js'
+import { BodyTooLarge, readBody, send, type ApiResponse } from './http.js'
 import { langOf, t } from './i18n.js'
-import { Jobs } from './jobs.js'
-import { applyOptions, resolveOptions, type OptionsPatch } from './options.js'
-import { RateLimiter } from './ratelimit.js'
-import { emptyState, seedState } from './seed.js'
-import type { EffectiveOptions, FaultRule, RequestRecord, SimState, SimulatorOptions } from './types.js'
+import type { OptionsPatch } from './options.js'
+import { patchResponse } from './patch.js'
+import { shapesOf } from './profiles/index.js'
+import { isSitePath } from './site-host.js'
+import type {
+  ConnectionStats,
+  EffectiveOptions,
+  FaultRule,
+  RequestRecord,
+  SimState,
+  SimulatorOptions,
+  SiteRequestRecord,
+} from './types.js'
 
-export type { FaultRule, RequestRecord, SimState, SimulatorOptions, EffectiveOptions } from './types.js'
+export type {
+  ConnectionStats,
+  EffectiveOptions,
+  FaultRule,
+  Profile,
+  RequestRecord,
+  SimState,
+  SimulatorOptions,
+  SiteRequestRecord,
+} from './types.js'
 export { SIM_TOKENS, SIM_SITES, SIM_ACCOUNT_EMAIL } from './seed.js'
+export { createApiCore, type ApiCore, type CoreRequest, type CoreResponse } from './core.js'
+export { ManualClock, realClock, type Clock } from './clock.js'
 
 export interface Simulator {
-  /** 'http://127.0.0.1:PORT' (no /v2). */
+  /** 'http://127.0.0.1:PORT': the bare origin (no /api, no /v2). */
   url: string
+  /** What a user passes as `api-url`: `url` for the spec profile, `${url}/api` for the service profile. */
+  readonly apiUrl: string
   /** Closes the server, destroys open and hung sockets, clears timers. Safe to call twice. */
   stop(): Promise<void>
   addFault(rule: FaultRule): void
   clearFaults(): void
-  /** Every non-admin request that reached the server, in order of arrival. */
+  /** Every API request that reached the server (not admin, not site URLs), in order of arrival. */
   requests: RequestRecord[]
+  /** Every request to a staging site's own URL, in order of arrival. */
+  siteRequests: SiteRequestRecord[]
+  /** Connections and requests per connection since start or the last reset(). */
+  stats(): ConnectionStats
   /** The live state (read it; the same object across reset()). */
   state: SimState
   /** The options in force (read it; change it with setOptions). */
   options: EffectiveOptions
   /** Changes options at run time, as POST /__sim/options does. Throws on a bad value. */
   setOptions(patch: OptionsPatch): void
-  /** Back to the seeded state: sites, staging, tasks, outbox, purges, requests, faults, rate windows. */
+  /**
+   * Back to the seeded state: sites, staging, tasks, outbox, purges, requests, site requests,
+   * connection counts, faults, rate windows. Options are kept.
+   */
   reset(): void
+  /** The API core this server runs (on the real clock). */
+  core: ApiCore
 }
 
 export async function start(options: SimulatorOptions = {}): Promise<Simulator> {
-  const state = emptyState()
-  seedState(state)
-  const effective = resolveOptions(options)
-  const jobs = new Jobs(state, effective)
-  const limiter = new RateLimiter(() => effective.rateLimit)
-  const faults = new Faults()
-  const api = new Api(state, effective, jobs, limiter)
-  const requests: RequestRecord[] = []
+  const counter = new ConnectionCounter()
   const sockets = new Set<Socket>()
+  // Listen first: staging site URLs carry the port. Requests are handled from the 'request'
+  // listener added below, in the same tick as the core is made.
+  const server = createServer({ requestTimeout: 0 })
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    counter.accepted(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  const url = `http://127.0.0.1:${port}`
+  let core: ApiCore
+  try {
+    core = createApiCore(options, realClock, { origin: url })
+  } catch (error) {
+    server.close()
+    throw error
+  }
+  const faults = new Faults()
+  const requests: RequestRecord[] = []
+  const siteRequests: SiteRequestRecord[] = []
   /** Wakers of requests sleeping on a latency fault: stop() wakes them so nothing is left pending. */
   const sleepers = new Set<() => void>()
   let stopped = false
-
-  const admin: AdminTarget = {
-    state,
-    options: effective,
-    faults,
-    requests,
-    jobs,
-    reset,
-    setOptions,
-  }
+  const ticker = new JobTicker(core)
+  const schedule = (): void => ticker.schedule()
 
   function reset(): void {
-    jobs.clearTimers()
-    seedState(state)
+    core.reset()
     requests.length = 0
+    siteRequests.length = 0
     faults.clear()
-    limiter.reset()
+    counter.reset()
+    schedule()
   }
 
   function setOptions(patch: OptionsPatch): void {
-    applyOptions(effective, patch)
-    if (patch.rateLimit !== undefined) limiter.reset()
+    core.setOptions(patch)
   }
 
   function sleep(ms: number): Promise<void> {
@@ -88,15 +138,42 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
     })
   }
 
-  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const method = (req.method ?? 'GET').toUpperCase()
-    const rawPath = req.url ?? '/'
-    const url = new URL(rawPath, 'http://127.0.0.1')
-    if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
-      const body = await readBody(req)
-      send(res, handleAdmin(admin, method, url.pathname, body))
-      return
+  async function onAdmin(req: IncomingMessage, res: ServerResponse, method: string, pathname: string) {
+    const body = await readBody(req)
+    const admin: AdminTarget = {
+      state: core.state,
+      options: core.options,
+      faults,
+      requests,
+      siteRequests,
+      stats: () => counter.snapshot(),
+      settle: () => core.settle(),
+      percentageOf: (task) => core.percentageOf(task),
+      reset,
+      setOptions,
     }
+    send(res, handleAdmin(admin, method, pathname, body))
+    schedule()
+  }
+
+  async function onSite(req: IncomingMessage, res: ServerResponse, method: string, rawPath: string) {
+    await readBody(req).catch(() => '')
+    // Recorded and answered in the same tick: `at` is the time the answer was decided at.
+    const record: SiteRequestRecord = {
+      method,
+      path: rawPath,
+      status: 0,
+      at: Date.now(),
+      headerNames: req.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase()),
+    }
+    if (req.headers.authorization !== undefined) record.authorization = req.headers.authorization
+    siteRequests.push(record)
+    const { response } = core.respond({ method, path: rawPath, headers: req.headers })
+    record.status = response.status
+    send(res, response)
+  }
+
+  async function onApi(req: IncomingMessage, res: ServerResponse, method: string, rawPath: string) {
     const record: RequestRecord = {
       method,
       path: rawPath,
@@ -115,7 +192,7 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
     if (rule) record.faulted = true
     if (rule?.latencyMs) await sleep(rule.latencyMs)
     if (stopped) return
-    if (rule?.hang) {
+    if (rule?.hang && !rule.process) {
       record.status = 'hung'
       return
     }
@@ -124,6 +201,8 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
       req.socket.destroy()
       return
     }
+    const shapes = shapesOf(core.options.profile)
+    const lang = langOf(req.headers['x-localization'])
     let body: string
     try {
       body = await readBody(req)
@@ -133,64 +212,68 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
         return
       }
       record.status = 400
-      send(res, fail(400, t(langOf(req.headers['x-localization']), 'invalid_json'), { body: ['too large'] }))
+      send(res, shapes.badRequest(lang, t(lang, 'invalid_json'), { body: ['too large'] }))
       return
     }
-    const lang = langOf(req.headers['x-localization'])
-    if (rule?.redirect !== undefined) {
-      record.status = 307
-      send(
-        res,
-        fail(307, t(lang, 'redirect', { location: rule.redirect }), undefined, { Location: rule.redirect }),
-      )
-      return
+    const out = (response: ApiResponse): void => {
+      const final = rule ? withHeaders(response, faultHeaders(rule)) : response
+      record.status = final.status
+      send(res, final)
     }
-    const injected = rule ? faultResponse(rule, lang, req.headers.authorization) : null
-    if (injected && !rule?.process && rule?.drop !== 'after') {
-      record.status = injected.status
-      send(res, injected)
-      return
-    }
-    const result = api.handle(
-      { method, path: url.pathname, query: url.searchParams, headers: req.headers, body },
+    if (rule?.redirect !== undefined) return out(shapes.redirect(lang, rule.redirect))
+    const injected = rule ? faultResponse(rule, shapes, lang, req.headers.authorization) : null
+    if (injected && !rule?.process && rule?.drop !== 'after') return out(injected)
+
+    const result = core.respond(
+      { method, path: rawPath, headers: req.headers, body },
       rule?.taskError ?? null,
     )
     record.processed = result.processed
+    schedule()
+    if (rule?.hang) {
+      record.status = 'hung'
+      return
+    }
     if (rule?.drop === 'after') {
       record.status = 'dropped'
       req.socket.destroy()
       return
     }
-    const response = injected ?? result.response
-    record.status = response.status
-    send(res, response)
+    let response = injected ?? result.response
+    if (rule?.patch !== undefined) {
+      response = patchResponse(response, rule.patch)
+      if (rule.status !== undefined) response.status = rule.status
+    }
+    out(response)
   }
 
-  const server = createServer({ requestTimeout: 0 }, (req, res) => {
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase()
+    const rawPath = req.url ?? '/'
+    const { pathname } = new URL(rawPath, 'http://127.0.0.1')
+    if (pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`)) {
+      return onAdmin(req, res, method, pathname)
+    }
+    counter.request(req.socket)
+    if (isSitePath(pathname)) return onSite(req, res, method, rawPath)
+    return onApi(req, res, method, rawPath)
+  }
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     onRequest(req, res).catch((error: unknown) => {
       if (stopped || res.headersSent || res.destroyed) return
-      send(res, fail(500, `Simulator error: ${(error as Error).message}`))
+      send(res, {
+        status: 500,
+        headers: {},
+        body: { message: `Simulator error: ${(error as Error).message}` },
+      })
     })
   })
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-  const { port } = server.address() as AddressInfo
-
   let stopping: Promise<void> | null = null
   function stop(): Promise<void> {
     stopping ??= new Promise<void>((resolve) => {
       stopped = true
-      jobs.clearTimers()
+      ticker.stop()
       for (const wake of [...sleepers]) wake()
       server.close(() => resolve())
       for (const socket of sockets) socket.destroy()
@@ -200,14 +283,20 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
   }
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
+    get apiUrl() {
+      return core.apiUrl()
+    },
     stop,
     addFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
     requests,
-    state,
-    options: effective,
+    siteRequests,
+    stats: () => counter.snapshot(),
+    state: core.state,
+    options: core.options,
     setOptions,
     reset,
+    core,
   }
 }

@@ -6,6 +6,8 @@ export type ProgressMode =
   'nonlinear' | 'linear' | 'backloaded' | 'frontloaded' | 'stuck-then-jump' | 'stalled-middle' | 'none'
 export type RetryAfterMode = 'seconds' | 'http-date' | 'none'
 export type BusyStatus = 409 | 423
+/** Which answers the simulator gives: the literal spec's, or the service family's observed ones (contract §10). */
+export type Profile = 'spec' | 'service'
 
 export interface RateLimitOptions {
   /** Requests allowed per token within one window. */
@@ -35,6 +37,10 @@ export interface SimulatorOptions {
   rateLimit?: RateLimitOptions
   /** Task status answers 404 for this long after the job starts. Default 0. */
   taskVisibilityDelayMs?: number
+  /** Answer shapes: 'spec' (default) or 'service' (contract §10). */
+  profile?: Profile
+  /** A new staging site's URL answers 404 until this long after its create job completed. Default 3000. */
+  siteDelayMs?: number
 }
 
 /** The options as the running simulator uses them (every field resolved). */
@@ -46,6 +52,8 @@ export interface EffectiveOptions {
   busyStatus: BusyStatus
   rateLimit: RateLimitOptions | null
   taskVisibilityDelayMs: number
+  profile: Profile
+  siteDelayMs: number
 }
 
 export interface FaultRule {
@@ -65,6 +73,18 @@ export interface FaultRule {
   process?: boolean
   redirect?: string
   taskError?: string
+  /** Any JSON value, sent verbatim as the body (status 200 unless `status` says otherwise). */
+  json?: unknown
+  /** A raw body string (status 200 unless `status` says otherwise), with `contentType`. */
+  text?: string
+  /** Content-Type of a `text` body. Default text/plain; charset=utf-8. */
+  contentType?: string
+  /** Extra response headers on whatever answer goes out (real or injected). */
+  headers?: Record<string, string>
+  /** Deep-merged into the real answer's JSON body after the API processed the request (arrays replace). */
+  patch?: unknown
+  /** The framework's debug error body: { message, exception, file, line, trace } (status 500 by default). */
+  debug?: boolean
 }
 
 export interface RequestRecord {
@@ -82,6 +102,31 @@ export interface RequestRecord {
   /** Content-Type and X-localization as sent, when present. */
   contentType?: string
   localization?: string
+}
+
+/** A request to a staging site's own URL (not the API), as the site saw it. */
+export interface SiteRequestRecord {
+  method: string
+  /** Path and query string as sent. */
+  path: string
+  status: number
+  /** ms epoch when the request arrived. */
+  at: number
+  /** Every request header name, lower case, in the order sent. */
+  headerNames: string[]
+  /** The Authorization header's value, when one was sent. */
+  authorization?: string
+}
+
+/** TCP connections the server accepted and the API or site requests they carried (since the last reset). */
+export interface ConnectionStats {
+  /** Connections that carried at least one API or site request. */
+  connections: number
+  /** API and site requests (admin requests are not counted). */
+  requests: number
+  maxRequestsOnOneConnection: number
+  /** Every connection accepted, including ones that carried only admin requests or none. */
+  acceptedConnections: number
 }
 
 /** A versioned value per part of a site, e.g. { files: 'prod-v1', database: 'prod-v1' }. */
@@ -118,6 +163,8 @@ export type StagingStatus = 'creating' | 'syncing' | 'pushing' | 'deleting' | 'r
 
 export interface StagingSite {
   id: string
+  /** The numeric id the service profile shows (50000 + the production id). */
+  numeric_id: number
   site_id: number
   site_name: string
   url: string
@@ -128,6 +175,10 @@ export interface StagingSite {
   status: StagingStatus
   /** The job running on it, if any. */
   task_id: string | null
+  /** When its create job completed (its URL answers siteDelayMs later); null while being created. */
+  ready_at: number | null
+  /** Copied from production at creation: its URL answers 401 (HTTP basic auth). */
+  password_protected: boolean
   created_at: number
   updated_at: number
 }
@@ -136,6 +187,8 @@ export type TaskStatusValue = 'progress' | 'completed' | 'error'
 
 export interface Task {
   id: string
+  /** The task's database row id, as the service profile shows it (never a site id). */
+  row_id: number
   kind: JobKind
   site_id: number
   staging_site_id: string
@@ -178,4 +231,5 @@ export interface SimState {
   /** Content version counters per site and target, for /__sim content bumps. */
   versions: Map<string, number>
   nextSiteId: number
+  nextTaskRowId: number
 }

@@ -1,9 +1,22 @@
-/** What the v2 API shows of the state: records as `data` objects, dates in the spec's format. */
-import { formatDate } from './dates.js'
-import type { ProductionSite, StagingSite, Task } from './types.js'
+/** What the v2 API shows of the state: records as `data` objects, in a profile's style. */
+import { formatDate, isoDate } from './dates.js'
+import type { JobKind, ProductionSite, StagingSite, Task } from './types.js'
+
+/** How a profile writes dates and names staging sites. */
+export interface ViewStyle {
+  date(ms: number): string
+  stagingId(staging: StagingSite): string | number
+}
+
+export const SPEC_STYLE: ViewStyle = { date: formatDate, stagingId: (s) => s.id }
+export const SERVICE_STYLE: ViewStyle = { date: isoDate, stagingId: (s) => s.numeric_id }
 
 /** A production site as GET/POST /v2/sites return it (no password, no simulated content). */
-export function siteView(site: ProductionSite, staging: StagingSite | undefined): Record<string, unknown> {
+export function siteView(
+  site: ProductionSite,
+  staging: StagingSite | undefined,
+  style: ViewStyle = SPEC_STYLE,
+): Record<string, unknown> {
   return {
     id: site.id,
     site_name: site.site_name,
@@ -21,28 +34,31 @@ export function siteView(site: ProductionSite, staging: StagingSite | undefined)
     settings: { ...site.settings },
     password_protected: site.password_protected,
     ssh_username: site.ssh_username,
-    staging_site_id: staging?.id ?? null,
-    created_at: formatDate(site.created_at),
-    updated_at: formatDate(site.updated_at),
+    staging_site_id: staging ? style.stagingId(staging) : null,
+    created_at: style.date(site.created_at),
+    updated_at: style.date(site.updated_at),
   }
 }
 
 /** A staging site as an item of GET /v2/sites. */
-export function stagingListView(staging: StagingSite): Record<string, unknown> {
+export function stagingListView(
+  staging: StagingSite,
+  style: ViewStyle = SPEC_STYLE,
+): Record<string, unknown> {
   return {
-    id: staging.id,
+    id: style.stagingId(staging),
     site_name: staging.site_name,
     url: staging.url,
     type: 'staging',
     reserved: true,
     production_site_id: staging.site_id,
     status: staging.status,
-    created_at: formatDate(staging.created_at),
-    updated_at: formatDate(staging.updated_at),
+    created_at: style.date(staging.created_at),
+    updated_at: style.date(staging.updated_at),
   }
 }
 
-/** `data` of the probe, GET /v2/sites/{site}/staging. Carries credentials, as the real one may. */
+/** `data` of the probe, GET /v2/sites/{site}/staging (spec profile). Carries credentials, as the real one may. */
 export function probeView(staging: StagingSite): Record<string, unknown> {
   return {
     id: staging.id,
@@ -61,8 +77,9 @@ export function probeView(staging: StagingSite): Record<string, unknown> {
 }
 
 /**
- * `data` of GET /v2/tasks/{id}/status. `percentage`: null omits percentage_complete. A running
- * task was last updated `now` (its progress moves); a finished one when it ended.
+ * `data` of GET /v2/tasks/{id}/status in the spec profile. `percentage`: null omits
+ * percentage_complete. A running task was last updated `now` (its progress moves); a finished one
+ * when it ended.
  */
 export function taskView(task: Task, percentage: number | null, now: number): Record<string, unknown> {
   const view: Record<string, unknown> = { task_id: task.id, status: task.status }
@@ -73,5 +90,56 @@ export function taskView(task: Task, percentage: number | null, now: number): Re
   view.updated_at = formatDate(task.status === 'progress' ? now : task.updated_at)
   view.timeout_at = formatDate(task.timeout_at)
   if (task.comment !== null) view.comment = task.comment
+  return view
+}
+
+/** The service family's task `type` of each job. */
+export const SERVICE_TASK_TYPE: Readonly<Record<JobKind, string>> = {
+  create: 'site_install',
+  pull: 'staging_sync',
+  push: 'staging_push',
+  delete: 'site_delete',
+}
+
+/** A create task is `queued` for this share of its duration (at most 5 s), then `in_progress`. */
+export function queuedForMs(task: Task): number {
+  return Math.min(0.1 * task.duration_ms, 5000)
+}
+
+/**
+ * A task's `status` in the service profile: create tasks use words (`queued`, `in_progress`,
+ * `completed`, `failure`); pull, push and delete tasks use numbers (1 running, 0 completed, 2 failed).
+ */
+export function serviceTaskStatus(task: Task, now: number): string | number {
+  if (task.kind !== 'create') return task.status === 'completed' ? 0 : task.status === 'error' ? 2 : 1
+  if (task.status === 'completed') return 'completed'
+  if (task.status === 'error') return 'failure'
+  return now - task.started_at < queuedForMs(task) ? 'queued' : 'in_progress'
+}
+
+/**
+ * `data` of GET /api/v2/tasks/{id}/status in the service profile (contract §2, r2): the task's row
+ * (`id` is its database id, never a site id), the staging site as `resource_id`, a two-decimal
+ * string percentage, ISO dates.
+ */
+export function serviceTaskView(
+  task: Task,
+  stagingNumericId: number,
+  percentage: number | null,
+  now: number,
+): Record<string, unknown> {
+  const status = serviceTaskStatus(task, now)
+  const view: Record<string, unknown> = {
+    id: task.row_id,
+    cloud_task_id: task.id,
+    type: SERVICE_TASK_TYPE[task.kind],
+    resource_type: 'App\\Models\\Site',
+    resource_id: stagingNumericId,
+    status,
+  }
+  if (percentage !== null) view.percentage_complete = (status === 'queued' ? 0 : percentage).toFixed(2)
+  view.comment = task.comment
+  view.created_at = isoDate(task.started_at)
+  view.updated_at = isoDate(task.status === 'progress' ? now : task.updated_at)
   return view
 }

@@ -83,7 +83,7 @@ function notStarted(config: Config, siteId: string, stoppedBy: string | null, ca
   return {
     ...newResult(config.operation, siteId, Date.now()),
     result: cancelled ? 'cancelled' : 'skipped',
-    message: cancelled
+    summary: cancelled
       ? 'Not started: the run was cancelled.'
       : `Not started: site ${stoppedBy} failed first (fail-fast).`,
   }

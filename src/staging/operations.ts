@@ -1,28 +1,48 @@
-import { BUSY_STATUSES, stagingSiteIdOf, stagingUrlOf, taskIdOf } from '../contract.js'
+import { probePath, probeState, stagingSiteIdOf, stagingUrlOf, taskIdOf } from '../contract.js'
 import { CancelledError, realClock, seconds } from '../clock.js'
 import { ApiError, hintFor } from '../api/errors.js'
 import { DeadlineError, StagingApiClient, USER_AGENT, type ApiResponse } from '../api/client.js'
 import { RateBudget } from '../api/rate-budget.js'
 import type { RequestKind } from '../api/retry.js'
+import { TaskStatusSchema } from '../api/schemas.js'
 import { NodeTransport, type Transport } from '../api/transport.js'
-import type { Redactor } from '../secrets.js'
-import { newResult, type Clock, type Config, type Logger, type Operation, type Result } from '../types.js'
-import { elapsed, probePath, waitForProbe, waitForTask, type WaitOutcome } from './wait.js'
+import { stripUrlCredentials, type Redactor } from '../secrets.js'
+import { httpUrl } from '../text.js'
+import {
+  newResult,
+  type Clock,
+  type Config,
+  type JobOperation,
+  type Logger,
+  type Operation,
+  type Result,
+} from '../types.js'
+import { waitForUrl } from './url-check.js'
+import { elapsed, waitForProbe, waitForTask, type WaitOutcome } from './wait.js'
 
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
-export const ENDPOINTS: Record<Operation, { method: 'POST' | 'DELETE'; path: (site: string) => string }> = {
-  create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-  pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
-  push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
-  delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-}
+export const ENDPOINTS: Record<JobOperation, { method: 'POST' | 'DELETE'; path: (site: string) => string }> =
+  {
+    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
+    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
+    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+  }
 
-/** What a person must know after a push (spec §4, push rules 1, 2 and 4). */
+/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
 export const PUSH_WARNINGS = [
   'No backup of production was taken before the push, and the API cannot restore the previous live site.',
-  'Password protection on production is now off and is not re-applied: turn it back on if the site needs it.',
+  'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
   "The production site's CDN cache was purged: expect slower first requests while it refills.",
 ]
+
+/** What a finished job did, for the last line and the summary. */
+const DONE: Record<JobOperation, string> = {
+  create: 'Staging created',
+  pull: 'Staging refreshed from production',
+  push: 'Staging pushed to production',
+  delete: 'Staging deleted',
+}
 
 export interface RunDeps {
   logger: Logger
@@ -45,9 +65,23 @@ export function requestTimeoutFor(timeoutMs: number): number {
   return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)))
 }
 
+/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
+export function checkLaterHint(siteId: string, taskId: string | null): string {
+  const action = taskId
+    ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
+    : `operation: status, site-id: ${siteId}`
+  const cli = taskId
+    ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
+    : `site-staging status --site-id ${siteId}`
+  return `To check on it later, run this action with ${action} (CLI: ${cli}).`
+}
+
 /** Stops the operation with a final outcome that is not an error (skip, accepted). */
 class Finish {
-  constructor(readonly outcome: 'skipped' | 'accepted') {}
+  constructor(
+    readonly outcome: 'skipped' | 'accepted' | 'succeeded',
+    readonly summary: string,
+  ) {}
 }
 
 /**
@@ -80,39 +114,43 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   )
   const result: Result = { ...newResult(config.operation, siteId, started), sent: client.sent }
   const run = new OperationRun(config, siteId, deps, clock, client, result)
-  let phase = 'sending the request'
-  run.onPhase = (p) => (phase = p)
   try {
     if (config.dryRun) await run.dryRun()
-    else await run.execute()
+    else if (config.operation === 'status') await run.status()
+    else await run.execute(config.operation)
   } catch (e) {
-    if (e instanceof Finish) result.result = e.outcome
-    else if (e instanceof DeadlineError) {
+    if (e instanceof Finish) {
+      result.result = e.outcome
+      result.summary = e.summary
+    } else if (e instanceof DeadlineError) {
       result.result = 'timed-out'
       const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : ''
-      result.message =
-        `The timeout (${elapsed(config.timeoutMs)}) was reached while ${phase}.` +
-        (client.sent.some((s) => /-> 2\d\d$/.test(s))
-          ? ' The job may still be running on the server: check the staging page before running again.'
-          : '') +
+      const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s))
+      result.summary =
+        `The timeout (${elapsed(config.timeoutMs)}) was reached while ${run.phase}.` +
+        (mayRun ? ' The job may still be running on the server.' : '') +
         last
+      if (e.lastError?.serverMessage) result.message = e.lastError.serverMessage
       result.error = {
         kind: 'timeout',
-        hint: 'Raise timeout, or set wait: false and check on the job later.',
+        hint: mayRun
+          ? `Raise timeout, or set wait: false. ${checkLaterHint(siteId, result.taskId)}`
+          : 'Raise timeout, or try again later.',
       }
     } else if (e instanceof CancelledError) {
       result.result = 'cancelled'
-      result.message =
+      result.summary =
         client.sent.length > 0
-          ? `Cancelled while ${phase}. Sent: ${client.sent.join('; ')}. A job the server accepted keeps running there.`
-          : `Cancelled while ${phase}; nothing had been sent.`
+          ? `Cancelled while ${run.phase}. Sent: ${client.sent.join('; ')}. A job the server accepted keeps running there.`
+          : `Cancelled while ${run.phase}; nothing had been sent.`
     } else if (e instanceof ApiError) {
       result.result = 'failed'
-      result.message = e.message
+      result.summary = e.message
+      if (e.serverMessage) result.message = e.serverMessage
       result.error = { kind: e.kind, hint: e.hint }
     } else {
       result.result = 'failed'
-      result.message = deps.redactor.scrub(`Unexpected error: ${(e as Error)?.message ?? String(e)}`)
+      result.summary = `Unexpected error: ${(e as Error)?.message ?? String(e)}`
       result.error = { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' }
     }
   } finally {
@@ -120,14 +158,16 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     result.requests = client.requests
     result.retries = client.retries
     result.durationSeconds = Math.round((clock.now() - started) / 100) / 10
-    result.message = deps.redactor.scrub(result.message)
-    if (result.stagingUrl) result.stagingUrl = deps.redactor.scrub(result.stagingUrl)
+    if (result.result === 'succeeded' && config.operation !== 'status' && !result.summary)
+      result.summary = `${DONE[config.operation]} in ${elapsed(clock.now() - started)}.`
+    result.summary = deps.redactor.inert(result.summary)
   }
   return result
 }
 
 class OperationRun {
-  onPhase: (phase: string) => void = () => {}
+  /** What the run was doing, for timeout and cancellation messages. */
+  phase = 'sending the request'
 
   constructor(
     private readonly config: Config,
@@ -144,19 +184,23 @@ class OperationRun {
 
   async dryRun(): Promise<void> {
     const op = this.config.operation
-    const { method, path } = ENDPOINTS[op]
-    const lines = [`${method} ${this.client.url(path(this.siteId))}`]
-    if (op === 'create' && this.config.ifExists === 'recreate')
-      lines.unshift(
-        `${ENDPOINTS.delete.method} ${this.client.url(ENDPOINTS.delete.path(this.siteId))} (only if staging exists)`,
-      )
-    if (this.config.wait)
-      lines.push(`GET ${this.client.url('/tasks/{task_id}/status')} (repeated until the job ends)`)
-    this.log.info(`Dry run: would send, on site ${this.siteId}:\n  ${lines.join('\n  ')}`)
-    this.onPhase('reading the staging environment (dry run)')
+    const lines: string[] = []
+    if (op === 'status') lines.push(`GET ${this.client.url(this.statusPath())}`)
+    else {
+      const { method, path } = ENDPOINTS[op]
+      lines.push(`${method} ${this.client.url(path(this.siteId))}`)
+      if (op === 'create' && this.config.ifExists === 'recreate')
+        lines.unshift(
+          `${ENDPOINTS.delete.method} ${this.client.url(ENDPOINTS.delete.path(this.siteId))} (only if staging exists)`,
+        )
+      if (this.config.wait)
+        lines.push(`GET ${this.client.url('/tasks/{task_id}/status')} (repeated until the job ends)`)
+    }
+    this.log.info(`Dry run: would send, on site ${this.siteId}: ${lines.join('; ')}`)
+    this.phase = 'reading the staging environment (dry run)'
     try {
       const probe = await this.client.call('GET', probePath(this.siteId), 'read')
-      this.takeStagingFields(probe.envelope.data)
+      this.takeStagingFields(probe.reply.data)
       this.log.info(
         `Dry run: site ${this.siteId} has a staging environment${this.result.stagingUrl ? ` at ${this.result.stagingUrl}` : ''}.`,
       )
@@ -167,11 +211,123 @@ class OperationRun {
     }
     if (op === 'push') this.result.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`))
     this.result.result = 'dry-run'
-    this.result.message = `Dry run: nothing was changed. Would send ${lines[0]}.`
+    this.result.summary = `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.`
   }
 
-  async execute(): Promise<void> {
-    const op = this.config.operation
+  private statusPath(): string {
+    return this.config.taskId
+      ? `/tasks/${encodeURIComponent(this.config.taskId)}/status`
+      : probePath(this.siteId)
+  }
+
+  // --- status: read-only ------------------------------------------------------------------------
+
+  /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
+  async status(): Promise<void> {
+    const taskId = this.config.taskId
+    if (taskId) {
+      this.result.taskId = taskId
+      if (this.config.wait) {
+        this.phase = `waiting for the job (task ${taskId}) to finish`
+        const outcome = await waitForTask(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now())
+        await this.settle('status', outcome)
+        await this.readState()
+        this.result.summary = `The job (task ${taskId}) has completed.`
+        return
+      }
+      this.phase = `reading task ${taskId}`
+      await this.readTaskOnce(taskId)
+      return
+    }
+    this.phase = 'reading the staging environment'
+    await this.readState({ required: true })
+  }
+
+  /** One look at a task (status with task-id and wait: false). */
+  private async readTaskOnce(taskId: string): Promise<void> {
+    const answer = await this.client.call('GET', this.statusPath(), 'read')
+    const task = TaskStatusSchema.safeParse(answer.reply.data)
+    const state = task.success ? task.data.state : 'unknown'
+    if (state === 'failed') {
+      const reason =
+        task.success && task.data.reason ? this.deps.redactor.server(task.data.reason) : 'no reason given'
+      throw new ApiError({
+        kind: 'task-failed',
+        processing: 'processed',
+        serverMessage: reason,
+        message: `The job (task ${taskId}) failed on the server: ${reason}`,
+      })
+    }
+    this.result.stagingState = state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown'
+    const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : ''
+    this.result.result = 'succeeded'
+    this.result.summary =
+      state === 'completed'
+        ? `The job (task ${taskId}) has completed.`
+        : state === 'running'
+          ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(this.siteId, taskId)}`
+          : `The job (task ${taskId}) reports a status this action does not know.`
+  }
+
+  /**
+   * Reads the staging environment once (`staging-state`, id, URL). `required`: the state is the
+   * point of the run, so a probe the service does not offer fails it; otherwise a failure here is
+   * only logged.
+   */
+  private async readState(options: { required?: boolean } = {}): Promise<void> {
+    try {
+      // Best effort: one try, no backoff.
+      const probe = await this.client.call(
+        'GET',
+        probePath(this.siteId),
+        'read',
+        options.required ? {} : { maxRetries: 0 },
+      )
+      const state = probeState(probe.reply.data)
+      this.result.stagingState = state
+      this.takeStagingFields(probe.reply.data)
+      this.result.message ||= probe.reply.message
+      if (options.required) {
+        this.result.result = 'succeeded'
+        this.result.summary =
+          state === 'unknown'
+            ? `Site ${this.siteId} has a staging environment, in a state this action does not know.`
+            : `Site ${this.siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`
+      }
+    } catch (e) {
+      if (e instanceof CancelledError || e instanceof DeadlineError || !(e instanceof ApiError)) throw e
+      if (e.httpStatus === 404 && e.kind === 'not-found') {
+        this.result.stagingState = 'none'
+        this.result.stagingSiteId = null
+        this.result.stagingUrl = null
+        if (options.required) {
+          this.result.result = 'succeeded'
+          this.result.message = e.serverMessage
+          this.result.summary = `Site ${this.siteId} has no staging environment.`
+        }
+        return
+      }
+      if (!options.required) {
+        this.log.debug(`could not read the staging environment: ${e.message}`)
+        return
+      }
+      this.result.stagingState = 'unknown'
+      if (e.httpStatus === 405 || e.httpStatus === 501)
+        throw new ApiError({
+          kind: 'validation',
+          processing: 'processed',
+          httpStatus: e.httpStatus,
+          serverMessage: e.serverMessage,
+          message: `The service does not offer a way to read the staging environment (GET ${this.client.shown(probePath(this.siteId))} answered ${e.httpStatus}).`,
+          hint: 'Follow a job instead: pass the task-id output of the run that started it.',
+        })
+      throw e
+    }
+  }
+
+  // --- create, pull, push, delete ---------------------------------------------------------------
+
+  async execute(op: JobOperation): Promise<void> {
     let response: ApiResponse | null
     try {
       response = await this.send(op)
@@ -179,130 +335,196 @@ class OperationRun {
       if (!(e instanceof ApiError)) throw e
       response = await this.applyPolicy(op, e)
     }
-    if (response) await this.accepted(op, response)
+    if (response) {
+      this.result.message = response.reply.message
+      await this.follow(op, response, this.config.wait)
+    }
+    if (this.result.result === 'succeeded') await this.afterSuccess(op)
   }
 
   /**
    * The if-exists / if-missing policies, and a create whose first try went through after all.
    * Returns the response to follow, or null when the operation has been carried to its end here.
    */
-  private async applyPolicy(op: Operation, e: ApiError): Promise<ApiResponse | null> {
+  private async applyPolicy(op: JobOperation, e: ApiError): Promise<ApiResponse | null> {
     if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
       this.log.info(
         `The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`,
       )
-      this.result.message = e.message
-      if (!this.config.wait) throw new Finish('accepted')
+      this.result.message = e.serverMessage
+      if (!this.config.wait)
+        throw new Finish(
+          'accepted',
+          `The create was accepted; not waited for. ${checkLaterHint(this.siteId, null)}`,
+        )
       await this.track('create', null)
       return null
     }
     if (op === 'create' && e.kind === 'exists') {
       if (this.config.ifExists === 'skip') {
         this.log.info(`Site ${this.siteId} already has a staging environment: skipped (if-exists: skip).`)
-        this.result.message = e.message
+        this.result.message = e.serverMessage
         await this.readStaging()
-        throw new Finish('skipped')
-      }
-      if (this.config.ifExists === 'recreate') {
-        this.log.info(
-          `Site ${this.siteId} already has a staging environment: deleting it first (if-exists: recreate).`,
+        throw new Finish(
+          'skipped',
+          `Skipped: site ${this.siteId} already has a staging environment (if-exists: skip).`,
         )
-        let deleted: ApiResponse
-        try {
-          deleted = await this.send('delete')
-        } catch (d) {
-          // Gone in the meantime (404): nothing left to delete.
-          if (!(d instanceof ApiError) || d.kind !== 'not-found') throw d
-          return this.send('create')
-        }
-        try {
-          await this.follow('delete', deleted, true)
-        } catch (f) {
-          if (!(f instanceof Finish)) throw f
-          throw new ApiError({
-            kind: 'unknown-outcome',
-            processing: 'processed',
-            httpStatus: deleted.status,
-            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
-          })
-        }
-        this.log.info('The old staging environment is gone; creating the new one.')
-        return this.send('create')
       }
+      if (this.config.ifExists === 'recreate') return this.recreate()
     }
     if (op !== 'create' && e.kind === 'not-found' && this.config.ifMissing === 'skip') {
       this.log.info(`Site ${this.siteId} has no staging environment: skipped (if-missing: skip).`)
-      this.result.message = e.message
-      throw new Finish('skipped')
+      this.result.message = e.serverMessage
+      throw new Finish(
+        'skipped',
+        `Skipped: site ${this.siteId} has no staging environment (if-missing: skip).`,
+      )
     }
     throw e
   }
 
-  /** After a 2xx: follow the job unless told not to. */
-  private async accepted(op: Operation, response: ApiResponse): Promise<void> {
-    this.result.message = response.envelope.message
-    await this.follow(op, response, this.config.wait)
+  /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
+  private async recreate(): Promise<ApiResponse> {
+    this.log.info(
+      `Site ${this.siteId} already has a staging environment: deleting it first (if-exists: recreate).`,
+    )
+    let deleted: ApiResponse
+    try {
+      deleted = await this.send('delete')
+    } catch (d) {
+      // Gone in the meantime (404): nothing left to delete.
+      if (!(d instanceof ApiError) || d.kind !== 'not-found') throw d
+      return this.send('create')
+    }
+    try {
+      await this.follow('delete', deleted, true)
+    } catch (f) {
+      if (!(f instanceof Finish)) throw f
+      throw new ApiError({
+        kind: 'unknown-outcome',
+        processing: 'processed',
+        httpStatus: deleted.status,
+        message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
+      })
+    }
+    this.log.info('The old staging environment is gone; creating the new one.')
+    return this.send('create')
   }
 
-  private async follow(op: Operation, response: ApiResponse, wait: boolean): Promise<void> {
-    const data = response.envelope.data
-    const taskId = taskIdOf(data)
+  private async follow(op: JobOperation, response: ApiResponse, wait: boolean): Promise<void> {
+    const data = response.reply.data
+    const task = taskIdOf(data)
+    let taskId: string | null = null
+    if (task && 'id' in task) taskId = task.id
+    else if (task)
+      this.log.warn(
+        `The server gave a task id that cannot be used in a URL ("${this.deps.redactor.server(task.unusable, 60)}"): following the staging environment instead.`,
+      )
     if (taskId) this.result.taskId = taskId
     if (op === 'create') this.takeStagingFields(data)
     if (!wait) {
       this.log.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`)
-      this.result.result = 'accepted'
-      return
+      throw new Finish(
+        'accepted',
+        `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(this.siteId, taskId)}`,
+      )
     }
     await this.track(op, taskId)
   }
 
-  /** Waits for the job and sets the result from how it ended. */
-  private async track(op: Operation, taskId: string | null): Promise<void> {
-    const started = this.clock.now()
-    this.onPhase(`waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`)
-    const waitDeps = {
+  private waitDeps() {
+    return {
       client: this.client,
       clock: this.clock,
       logger: this.log,
+      redactor: this.deps.redactor,
       ...(this.deps.signal ? { signal: this.deps.signal } : {}),
     }
-    const outcome: WaitOutcome = taskId
-      ? await waitForTask(waitDeps, op, this.siteId, taskId, started)
-      : await waitForProbe(waitDeps, op, this.siteId, started)
-    if (outcome.kind === 'failed') {
-      throw new ApiError({
-        kind: 'task-failed',
-        processing: 'processed',
-        httpStatus: this.result.httpStatus,
-        message: `The ${op} job failed on the server: ${outcome.reason}`,
-      })
-    }
-    if (outcome.kind === 'untrackable') {
-      const warning = `The ${op} was accepted, but its completion cannot be tracked: ${outcome.reason}. Check the staging page before relying on it.`
-      this.log.warn(warning)
-      this.result.warnings.push(warning)
-      throw new Finish('accepted')
-    }
-    if (op === 'create' || op === 'pull') {
-      // A pull keeps the staging site's URL: report it, for environment.url and PR comments.
-      if (op === 'create') this.takeStagingFields(outcome.data)
-      if (!this.result.stagingUrl) await this.readStaging()
-    }
+  }
+
+  /** Waits for the job and sets the result from how it ended. */
+  private async track(op: JobOperation, taskId: string | null): Promise<void> {
+    this.phase = `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`
+    const outcome = taskId
+      ? await waitForTask(this.waitDeps(), op, this.siteId, taskId, this.clock.now())
+      : await waitForProbe(this.waitDeps(), op, this.siteId)
+    await this.settle(op, outcome)
     if (op === 'delete') {
       this.result.stagingSiteId = null
       this.result.stagingUrl = null
     }
+  }
+
+  /** A job's end as a result: succeeded on evidence only; accepted when nothing can tell. */
+  private async settle(op: Operation, outcome: WaitOutcome): Promise<void> {
+    const what = op === 'status' ? 'job' : `${op} job`
+    if (outcome.kind === 'failed')
+      throw new ApiError({
+        kind: 'task-failed',
+        processing: 'processed',
+        httpStatus: this.result.httpStatus,
+        serverMessage: outcome.reason,
+        message: `The ${what} failed on the server: ${outcome.reason}`,
+      })
+    if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
+      const warning =
+        outcome.kind === 'untrackable'
+          ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
+          : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`
+      this.log.warn(warning)
+      this.result.warnings.push(warning)
+      throw new Finish('accepted', `${warning} ${checkLaterHint(this.siteId, this.result.taskId)}`)
+    }
+    if (op === 'create') {
+      if (outcome.siteId) this.result.stagingSiteId = outcome.siteId
+      else this.takeStagingFields(outcome.data)
+    }
     this.result.result = 'succeeded'
   }
 
+  /** After a create, pull or push that succeeded: the staging id and URL, and wait-for-url. */
+  private async afterSuccess(op: JobOperation): Promise<void> {
+    if (op === 'delete') return
+    // Staging still exists after each of these: one GET fills what the answers did not say.
+    if (!this.result.stagingUrl || !this.result.stagingSiteId) await this.readStaging()
+    if (!this.config.waitForUrl || op === 'push') return
+    const url = this.result.stagingUrl
+    if (!url) {
+      this.warn('wait-for-url: no staging URL is known, so the site was not checked.')
+      return
+    }
+    this.phase = `waiting for ${url} to answer`
+    this.result.urlReady = await waitForUrl(url, {
+      clock: this.clock,
+      logger: this.log,
+      deadline: this.client.deadline,
+      ...(this.deps.signal ? { signal: this.deps.signal } : {}),
+    })
+    if (this.result.urlReady === null)
+      this.warn(`wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`)
+    if (this.result.urlReady === false) {
+      this.result.result = 'timed-out'
+      this.result.summary = `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${elapsed(this.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`
+      this.result.error = {
+        kind: 'timeout',
+        hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
+      }
+    }
+  }
+
+  private warn(text: string): void {
+    this.log.warn(text)
+    this.result.warnings.push(text)
+  }
+
   /**
-   * Sends the operation's request. Busy refusals (409/423, "not processed") are sent again with
-   * backoff under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome failure.
+   * Sends the operation's request. Busy refusals (409/423, or a 422 that says a job runs) are sent
+   * again with backoff under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome
+   * failure.
    */
-  private async send(op: Operation): Promise<ApiResponse> {
+  private async send(op: JobOperation): Promise<ApiResponse> {
     const { method, path } = ENDPOINTS[op]
-    this.onPhase(`sending the ${op} request`)
+    this.phase = `sending the ${op} request`
     for (let busyTries = 0; ; busyTries++) {
       try {
         const response = await this.client.call(method, path(this.siteId), op as RequestKind)
@@ -315,8 +537,7 @@ class OperationRun {
           throw e
         }
         this.result.httpStatus = e.httpStatus
-        const busy = e.httpStatus !== null && BUSY_STATUSES.includes(e.httpStatus)
-        if (busy && this.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
+        if (e.kind === 'busy' && this.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
           await this.waitWhileBusy(op, busyTries)
           continue
         }
@@ -326,12 +547,12 @@ class OperationRun {
     }
   }
 
-  private async waitWhileBusy(op: Operation, busyTries: number): Promise<void> {
+  private async waitWhileBusy(op: JobOperation, busyTries: number): Promise<void> {
     // 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes.
     const jitter = 0.8 + 0.4 * (this.deps.random ?? Math.random)()
     const delay = Math.round(Math.min(15_000, 2000 * 1.5 ** busyTries) * jitter)
     if (this.clock.now() + delay >= this.client.deadline) throw new DeadlineError()
-    this.onPhase(`waiting for another job on site ${this.siteId} to finish`)
+    this.phase = `waiting for another job on site ${this.siteId} to finish`
     this.log.info(
       `Site ${this.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${seconds(delay)} (if-busy: wait).`,
     )
@@ -339,7 +560,7 @@ class OperationRun {
     this.client.retries++
   }
 
-  private unknownOutcome(op: Operation, e: ApiError): ApiError {
+  private unknownOutcome(op: JobOperation, e: ApiError): ApiError {
     if (op === 'push') this.addPushWarnings()
     const what = {
       create: 'A staging environment may or may not be being created.',
@@ -353,7 +574,8 @@ class OperationRun {
       kind: 'unknown-outcome',
       processing: 'unknown',
       httpStatus: e.httpStatus,
-      message: `The outcome of the ${op} request is unknown (${e.message}). ${what} ${again}`,
+      serverMessage: e.serverMessage,
+      message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
       hint: hintFor('unknown-outcome').replace('{site}', this.siteId),
     })
   }
@@ -364,32 +586,21 @@ class OperationRun {
 
   /** Best effort: fill the staging id and URL from the probe; a failure here changes nothing. */
   private async readStaging(): Promise<void> {
-    try {
-      const probe = await this.client.call('GET', probePath(this.siteId), 'read')
-      this.takeStagingFields(probe.envelope.data)
-    } catch (e) {
-      if (e instanceof CancelledError || e instanceof DeadlineError) throw e
-      this.log.debug(`could not read the staging environment: ${(e as Error).message}`)
-    }
+    await this.readState()
+    this.result.stagingState = null
   }
 
+  /** The staging id and URL from data that describes the staging site, each checked (contract §5). */
   private takeStagingFields(data: unknown): void {
     const id = stagingSiteIdOf(data)
-    const url = stagingUrlOf(data)
-    // `id` alone in a task's data is the task's, not the site's: only trust it from site-shaped data.
-    if (id && id !== this.result.taskId) this.result.stagingSiteId = id
-    if (url) this.result.stagingUrl = stripUserinfo(url)
-  }
-}
-
-function stripUserinfo(url: string): string {
-  try {
-    const u = new URL(url)
-    if (!u.username && !u.password) return url
-    u.username = ''
-    u.password = ''
-    return u.toString()
-  } catch {
-    return url
+    if (id) this.result.stagingSiteId = id
+    const text = stagingUrlOf(data)
+    if (!text) return
+    const clean = stripUrlCredentials(text, (v) => this.deps.redactor.addCredential(v))
+    if (httpUrl(clean)) this.result.stagingUrl = clean
+    else
+      this.log.warn(
+        `Ignored a staging URL that is not an http(s) URL: "${this.deps.redactor.server(text, 80)}".`,
+      )
   }
 }

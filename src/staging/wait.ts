@@ -1,15 +1,16 @@
 import {
   MISSING_STATUS,
+  PROBE_EVIDENCE_WINDOW_MS,
   PROBE_UNSUPPORTED,
   TASK_INVISIBLE_GRACE_MS,
+  probePath,
   probeState,
-  taskComment,
-  taskState,
 } from '../contract.js'
 import { ApiError } from '../api/errors.js'
 import { CancelledError, seconds } from '../clock.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { TaskStatusSchema } from '../api/schemas.js'
+import type { Redactor } from '../secrets.js'
 import type { Clock, Logger, Operation } from '../types.js'
 import { PollPlanner } from './poll-planner.js'
 
@@ -17,16 +18,21 @@ export interface WaitDeps {
   client: StagingApiClient
   clock: Clock
   logger: Logger
+  redactor: Redactor
   signal?: AbortSignal
-  /** Minimum time between two progress lines in the log. */
+  /** Minimum time between two plain progress lines in the log (when the logger shows no live line). */
   progressEveryMs?: number
 }
 
 /** How following a job ended; timeouts and cancellation are thrown (DeadlineError, CancelledError). */
 export type WaitOutcome =
-  | { kind: 'completed'; data: unknown }
+  /** The server said so (task completed, probe ready after the job was seen busy, gone after a delete). */
+  | { kind: 'completed'; data: unknown; siteId: string | null }
   | { kind: 'failed'; reason: string }
+  /** Nothing can tell how the job went (no probe, no task). */
   | { kind: 'untrackable'; reason: string }
+  /** The probe says "ready", but this run never saw the job running: no evidence it ran (contract §3). */
+  | { kind: 'unconfirmed'; reason: string }
 
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited'])
@@ -53,11 +59,12 @@ async function followTask(
   taskId: string,
   startedAt: number,
 ): Promise<WaitOutcome> {
-  const { client, clock, logger } = deps
+  const { client, clock, logger, redactor } = deps
   const planner = new PollPlanner({ startedAt })
-  const progress = new ProgressLog(deps, `${operation} on site ${siteId}`, startedAt)
+  const progress = new Progress(deps, operation, siteId, startedAt)
+  const unknownSeen = new Set<string>()
   let delay = planner.firstDelay()
-  let seen = false
+  let seenRunning = false
   for (;;) {
     await sleepWithin(deps, delay)
     const at = clock.now()
@@ -66,7 +73,7 @@ async function followTask(
       answer = await client.call('GET', `/tasks/${encodeURIComponent(taskId)}/status`, 'read')
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
-      if (e.httpStatus === MISSING_STATUS) {
+      if (e.httpStatus === MISSING_STATUS && e.kind !== 'api-url') {
         if (at - startedAt < TASK_INVISIBLE_GRACE_MS) {
           logger.debug(`task ${taskId} is not visible yet (404)`)
           planner.observe(at, undefined)
@@ -74,9 +81,9 @@ async function followTask(
           continue
         }
         logger.warn(
-          `Task ${taskId} was still not found ${seconds(at - startedAt)} after the job started; following the staging environment instead.`,
+          `Task ${taskId} was not found ${seconds(at - startedAt)} after the job started; following the staging environment instead.`,
         )
-        return followProbe(deps, operation, siteId, startedAt)
+        return followProbe(deps, operation, siteId, { seenBusy: seenRunning })
       }
       if (TRANSIENT.has(e.kind)) {
         logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`)
@@ -86,7 +93,7 @@ async function followTask(
       }
       return { kind: 'untrackable', reason: `reading task ${taskId} failed: ${e.message}` }
     }
-    const parsed = TaskStatusSchema.safeParse(answer.envelope.data)
+    const parsed = TaskStatusSchema.safeParse(answer.reply.data)
     if (!parsed.success) {
       logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`)
       planner.observe(at, undefined)
@@ -94,22 +101,29 @@ async function followTask(
       continue
     }
     const task = parsed.data
-    if (task.created_at && !seen)
-      logger.debug(`task ${taskId} was created on the server at ${task.created_at.toISOString()}`)
-    seen = true
-    const state = taskState(task.status)
-    if (state === 'completed') {
+    if (task.state === 'completed') {
       progress.done()
-      return { kind: 'completed', data: task }
+      return { kind: 'completed', data: answer.reply.data, siteId: task.siteId }
     }
-    if (state === 'failed') {
-      const reason = taskComment(task.comment) ?? `the task ended with status "${task.status}"`
+    if (task.state === 'failed') {
+      const reason = task.reason
+        ? redactor.server(task.reason)
+        : `the task ended with status "${redactor.server(task.status, 60)}"`
       return { kind: 'failed', reason }
     }
-    if (state === 'unknown')
-      logger.info(`Task ${taskId} reports an unknown status "${task.status}"; still waiting.`)
-    planner.observe(at, task.percentage_complete)
-    progress.maybe(task.percentage_complete)
+    if (task.state === 'running') seenRunning = true
+    else {
+      const shown = redactor.server(
+        typeof task.status === 'object' ? JSON.stringify(task.status) : task.status,
+        60,
+      )
+      if (!unknownSeen.has(shown)) {
+        unknownSeen.add(shown)
+        logger.info(`Task ${taskId} reports a status this action does not know ("${shown}"); still waiting.`)
+      }
+    }
+    planner.observe(at, task.percent)
+    progress.update(task.percent)
     delay = planner.nextDelay(clock.now())
   }
 }
@@ -122,21 +136,21 @@ export async function waitForProbe(
   deps: WaitDeps,
   operation: Operation,
   siteId: string,
-  startedAt: number,
 ): Promise<WaitOutcome> {
-  return sharingBudget(deps, () => followProbe(deps, operation, siteId, startedAt))
+  return sharingBudget(deps, () => followProbe(deps, operation, siteId, { seenBusy: false }))
 }
 
 async function followProbe(
   deps: WaitDeps,
   operation: Operation,
   siteId: string,
-  startedAt: number,
+  evidence: { seenBusy: boolean },
 ): Promise<WaitOutcome> {
   const { client, clock, logger } = deps
+  const startedAt = clock.now()
   const planner = new PollPlanner({ startedAt })
-  const progress = new ProgressLog(deps, `${operation} on site ${siteId}`, startedAt)
-  let seenBusy = false
+  const progress = new Progress(deps, operation, siteId, startedAt)
+  let seenBusy = evidence.seenBusy
   let delay = planner.firstDelay()
   for (;;) {
     await sleepWithin(deps, delay)
@@ -148,17 +162,17 @@ async function followProbe(
       answer = await client.call('GET', probePath(siteId), 'read')
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
+      if (e.httpStatus !== null && (PROBE_UNSUPPORTED.includes(e.httpStatus) || e.kind === 'api-url'))
+        return {
+          kind: 'untrackable',
+          reason: `the service does not offer the staging probe (HTTP ${e.httpStatus})`,
+        }
       if (e.httpStatus === MISSING_STATUS) {
-        if (operation === 'delete') return { kind: 'completed', data: null }
+        if (operation === 'delete') return { kind: 'completed', data: null, siteId: null }
+        if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS) continue
         return {
           kind: 'untrackable',
           reason: 'the staging environment is not visible (404), so completion cannot be tracked',
-        }
-      }
-      if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus)) {
-        return {
-          kind: 'untrackable',
-          reason: `the service does not offer the staging probe (${e.httpStatus})`,
         }
       }
       if (TRANSIENT.has(e.kind)) {
@@ -168,27 +182,30 @@ async function followProbe(
       }
       return { kind: 'untrackable', reason: `reading the staging environment failed: ${e.message}` }
     }
-    const state = probeState(answer.envelope.data)
+    const data = answer.reply.data
+    const state = probeState(data)
     if (state === 'busy') {
       seenBusy = true
-      progress.maybe(undefined)
+      progress.update(undefined)
       continue
     }
     if (state === 'ready' && operation !== 'delete') {
-      // A pull or push that has not started yet also looks "ready": believe it once the job was
-      // seen running, or when it has had time to start (see docs/assumptions.md).
-      if (operation === 'create' || seenBusy || at - startedAt >= PROBE_SETTLE_MS) {
+      // Before a create there was no staging: "ready" is the new one. A pull or push that has not
+      // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
+      if (operation === 'create' || seenBusy) {
         progress.done()
-        return { kind: 'completed', data: answer.envelope.data }
+        return { kind: 'completed', data, siteId: null }
       }
+      if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
+        return {
+          kind: 'unconfirmed',
+          reason: `the staging environment looks ready, but this run never saw the ${operation} job running, so it cannot tell whether the job ran, failed or has not started`,
+        }
       continue
     }
     if (state === 'unknown') logger.debug('the staging probe gave no status this client knows; still waiting')
   }
 }
-
-/** How long a pull or push must have had to start before a "ready" probe counts as "done". */
-export const PROBE_SETTLE_MS = 10_000
 
 /** Counts this follower in the batch's rate budget for as long as it polls. */
 async function sharingBudget<T>(deps: WaitDeps, follow: () => Promise<T>): Promise<T> {
@@ -198,10 +215,6 @@ async function sharingBudget<T>(deps: WaitDeps, follow: () => Promise<T>): Promi
   } finally {
     leave()
   }
-}
-
-export function probePath(siteId: string): string {
-  return `/sites/${encodeURIComponent(siteId)}/staging`
 }
 
 /**
@@ -238,25 +251,55 @@ async function sleepWithin(deps: WaitDeps, wanted: number): Promise<void> {
   }
 }
 
-/** A progress line now and then, not at every poll. */
-class ProgressLog {
-  private lastAt: number
+/**
+ * Progress of one job: a live update at every answer for a front end that shows one (the CLI on a
+ * terminal), else a plain line now and then, never at every poll.
+ */
+class Progress {
+  private lastLineAt: number
   constructor(
     private readonly deps: WaitDeps,
-    private readonly what: string,
+    private readonly operation: Operation,
+    private readonly siteId: string,
     private readonly startedAt: number,
   ) {
-    this.lastAt = startedAt
+    this.lastLineAt = startedAt
   }
-  maybe(percent: number | undefined): void {
+  update(percent: number | undefined): void {
     const now = this.deps.clock.now()
-    if (now - this.lastAt < (this.deps.progressEveryMs ?? 15_000)) return
-    this.lastAt = now
+    const elapsedMs = now - this.startedAt
+    const { logger } = this.deps
+    if (logger.progress) {
+      // A naive end estimate for people (the planner has its own): the average rate so far.
+      const etaMs = percent && percent > 0 && percent < 100 ? (elapsedMs * (100 - percent)) / percent : null
+      logger.progress({
+        operation: this.operation,
+        siteId: this.siteId,
+        percent: percent ?? null,
+        elapsedMs,
+        etaMs,
+      })
+      return
+    }
+    if (now - this.lastLineAt < (this.deps.progressEveryMs ?? 15_000)) return
+    this.lastLineAt = now
     const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`
-    this.deps.logger.info(`… ${this.what}:${pct} still running after ${elapsed(now - this.startedAt)}`)
+    logger.info(`… ${this.operation} on site ${this.siteId}:${pct} still running after ${elapsed(elapsedMs)}`)
   }
   done(): void {
-    this.deps.logger.info(`${this.what} finished after ${elapsed(this.deps.clock.now() - this.startedAt)}.`)
+    const { logger, clock } = this.deps
+    const elapsedMs = clock.now() - this.startedAt
+    logger.progress?.({
+      operation: this.operation,
+      siteId: this.siteId,
+      percent: 100,
+      elapsedMs,
+      etaMs: 0,
+      ended: true,
+    })
+    logger.info(
+      `The ${this.operation} job on site ${this.siteId} finished after ${elapsed(clock.now() - this.startedAt)}.`,
+    )
   }
 }
 

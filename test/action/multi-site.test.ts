@@ -48,15 +48,16 @@ describe('several sites in one step', () => {
       siteId: string
       result: string
       message: string
+      summary: string
     }>
     expect(results.map((r) => r.result)).toEqual(['failed', 'skipped', 'skipped'])
-    expect(results[1]!.message).toMatch(/fail-fast/)
+    expect(results[1]!.summary).toMatch(/fail-fast/)
     expect(sentTo(sim(), 'POST', '/sites/1001/staging')).toHaveLength(0)
   })
   it('respects concurrency: never more jobs at once than allowed', async () => {
     const sites = ['1001', '1003']
     for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${sim().url}/v2/sites`, {
+      const res = await fetch(`${sim().apiUrl}/v2/sites`, {
         method: 'POST',
         headers: {
           authorization: `Bearer sim-rw-token-0123456789abcdef`,

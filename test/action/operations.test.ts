@@ -19,7 +19,7 @@ describe('the four operations, end to end (dist/index.js against the simulator)'
       result: 'succeeded',
       'http-status': '202',
       'staging-site-id': 's-1001',
-      'staging-url': 'https://staging-1001.sim.test',
+      'staging-url': `${sim().url}/staging-sites/s-1001/`,
       retries: '0',
     })
     expect(run.outputs['task-id']).toMatch(/^[0-9a-f]{12}$/)
@@ -28,9 +28,8 @@ describe('the four operations, end to end (dist/index.js against the simulator)'
     expect(sim().state.staging.get('1001')?.status).toBe('ready')
     expect(sim().state.outbox).toHaveLength(1)
     expect(run.summary).toContain('| Result | ✅ succeeded |')
-    expect(run.summary).toContain(
-      '| Staging URL | [https://staging-1001.sim.test](https://staging-1001.sim.test) |',
-    )
+    const url = `${sim().url}/staging-sites/s-1001/`
+    expect(run.summary).toContain(`| Staging URL | [${url}](${url}) |`)
     // Exactly the headers of the spec.
     const post = sentTo(sim(), 'POST', '/sites/1001/staging')[0]!
     expect(post.contentType).toBe('application/json')
@@ -64,7 +63,9 @@ describe('the four operations, end to end (dist/index.js against the simulator)'
     expect(sim().state.sites.get('1002')!.content).toEqual(stagingContent)
     expect(sim().state.purges.map((p) => p.site_id)).toEqual([1002])
     expect(run.stdout).toMatch(/::warning title=Staging::No backup of production was taken/)
-    expect(run.stdout).toMatch(/::warning title=Staging::Password protection on production is now off/)
+    expect(run.stdout).toMatch(
+      /::warning title=Staging::If production was password-protected, that protection is now off/,
+    )
     expect(run.stdout).toMatch(/::warning title=Staging::The production site's CDN cache was purged/)
     expect(run.summary).toContain('### ⚠️ Warnings')
     expect(run.summary).toContain('No backup of production')
@@ -128,7 +129,7 @@ describe('policies', () => {
   })
   it('if-busy: wait waits for the running pull, then pushes once', async () => {
     sim().setOptions({ durationsMs: { pull: 2500 } })
-    const busy = await fetch(`${sim().url}/v2/sites/1002/staging/reset`, {
+    const busy = await fetch(`${sim().apiUrl}/v2/sites/1002/staging/reset`, {
       method: 'POST',
       headers: { authorization: `Bearer ${RW}`, 'content-type': 'application/json' },
     })
@@ -142,7 +143,7 @@ describe('policies', () => {
   })
   it('if-busy: fail fails at once with 409', async () => {
     sim().setOptions({ durationsMs: { pull: 3000 } })
-    await fetch(`${sim().url}/v2/sites/1002/staging/reset`, {
+    await fetch(`${sim().apiUrl}/v2/sites/1002/staging/reset`, {
       method: 'POST',
       headers: { authorization: `Bearer ${RW}`, 'content-type': 'application/json' },
     })
@@ -161,7 +162,7 @@ describe('policies', () => {
     expect(run.code).toBe(0)
     expect(run.outputs.result).toBe('dry-run')
     expect(sim().requests.every((r) => r.method === 'GET')).toBe(true)
-    expect(run.stdout).toContain(`POST ${sim().url}/v2/sites/1002/staging/push`)
+    expect(run.stdout).toContain(`POST ${sim().apiUrl}/v2/sites/1002/staging/push`)
   })
 })
 
@@ -199,7 +200,9 @@ describe('waiting', () => {
     const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1001', timeout: '3s' })
     expect(run.code).toBe(1)
     expect(run.outputs.result).toBe('timed-out')
-    expect(run.outputs.message).toMatch(/may still be running on the server/)
+    expect(run.stdout).toMatch(/may still be running on the server/)
+    expect(run.summary).toMatch(/may still be running on the server/)
+    expect(run.summary).toMatch(/operation: status, site-id: 1001, task-id: [0-9a-f]{12}/)
     expect(run.elapsedMs).toBeLessThan(15_000)
   })
   it('without task ids, follows the staging probe', async () => {
@@ -250,5 +253,39 @@ describe('secrets and inputs', () => {
     expect(run.outputs.message).toMatch(/Input "site-id"/)
     expect(run.summary).toMatch(/No request was sent/)
     expect(sim().requests).toHaveLength(0)
+  })
+})
+
+describe('status: read-only, and a way to check on a job later (issue 11)', () => {
+  it('reads each state, sends only GETs, and sets staging-state', async () => {
+    const ready = await runAgainst(sim(), { operation: 'status', 'site-id': '1002' })
+    expect(ready.code).toBe(0)
+    expect(ready.outputs).toMatchObject({
+      result: 'succeeded',
+      'staging-state': 'ready',
+      'staging-site-id': 's-1002',
+    })
+    expect(ready.outputs['staging-url']).toBe(sim().state.staging.get('1002')!.url)
+    const none = await runAgainst(sim(), { operation: 'status', 'site-id': '1001' })
+    expect(none.outputs).toMatchObject({ result: 'succeeded', 'staging-state': 'none', 'staging-url': '' })
+    expect(none.summary).toContain('| Staging state | none |')
+    expect(sim().requests.every((r) => r.method === 'GET')).toBe(true)
+  })
+  it('wait: false in one step, then status with its task-id follows the job to its end', async () => {
+    sim().setOptions({ durationsMs: { create: 1500 } })
+    const started = await runAgainst(sim(), { operation: 'create', 'site-id': '1001', wait: 'false' })
+    expect(started.outputs.result).toBe('accepted')
+    const taskId = started.outputs['task-id']!
+    expect(started.summary).toContain(`operation: status, site-id: 1001, task-id: ${taskId}`)
+    expect(sim().state.staging.get('1001')?.status).toBe('creating')
+    const followed = await runAgainst(sim(), { operation: 'status', 'site-id': '1001', 'task-id': taskId })
+    expect(followed.code).toBe(0)
+    expect(followed.outputs).toMatchObject({
+      result: 'succeeded',
+      'task-id': taskId,
+      'staging-state': 'ready',
+    })
+    expect(sim().state.staging.get('1001')?.status).toBe('ready')
+    expect(sentTo(sim(), 'POST', '/sites/1001/staging')).toHaveLength(1)
   })
 })

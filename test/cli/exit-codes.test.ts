@@ -27,7 +27,7 @@ beforeEach(() => sim.reset())
 
 const env = (extra: Record<string, string> = {}) => ({
   STAGING_API_TOKEN: TOKEN,
-  STAGING_API_URL: sim.url,
+  STAGING_API_URL: sim.apiUrl,
   ...extra,
 })
 
@@ -38,10 +38,17 @@ describe('exit 2: bad usage or input, nothing sent', () => {
       'unknown operation',
       ['deploy', '--site-id', '1001'],
       undefined,
-      /the operation: must be one of create, pull, push, delete/,
+      /operation: "[^"]*" is not one of create, pull, push, delete, status/,
     ],
     ['two operations', ['create', 'delete', '--site-id', '1001'], undefined, /one operation at a time/],
-    ['unknown flag', ['create', '--site-id', '1001', '--colour'], undefined, /Unknown option '--colour'/],
+    ['unknown flag', ['create', '--site-id', '1001', '--colour'], undefined, /unknown flag --colour/],
+    [
+      'mistyped flag',
+      ['pull', '--sit-id', '1001'],
+      undefined,
+      /unknown flag --sit-id \(did you mean "--site-id"\?\)/,
+    ],
+    ['mistyped operation', ['pul', '--site-id', '1001'], undefined, /did you mean "pull"/],
     ['no site id', ['create'], undefined, /--site-id: is required/],
     ['a bad site id', ['create', '--site-id', '../1001'], undefined, /--site-id: .*is not a site id/],
     [
@@ -54,7 +61,7 @@ describe('exit 2: bad usage or input, nothing sent', () => {
       'a bad policy',
       ['create', '--site-id', '1001', '--if-exists', 'maybe'],
       undefined,
-      /--if-exists: must be one of fail, skip, recreate/,
+      /--if-exists: "[^"]*" is not one of fail, skip, recreate/,
     ],
     [
       'plain http to a non-loopback API',
@@ -79,7 +86,9 @@ describe('exit 2: bad usage or input, nothing sent', () => {
   })
 
   test('the token missing from the environment', async () => {
-    const r = await runCli(['create', '--site-id', '1001', '--json'], { env: { STAGING_API_URL: sim.url } })
+    const r = await runCli(['create', '--site-id', '1001', '--json'], {
+      env: { STAGING_API_URL: sim.apiUrl },
+    })
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/STAGING_API_TOKEN is not set/)
     expect(r.stdout).toBe('')
@@ -178,7 +187,7 @@ describe('exit 0', () => {
   test('--help prints the usage with the exit codes on stdout', async () => {
     const r = await runCli(['--help'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete>/)
+    expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status>/)
     expect(r.stdout).toMatch(/STAGING_API_TOKEN/)
     expect(r.stdout).toMatch(/^ {2}2 {2}bad usage or input/m)
   })

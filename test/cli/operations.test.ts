@@ -27,7 +27,7 @@ beforeEach(() => sim.reset())
 
 const env = (extra: Record<string, string> = {}) => ({
   STAGING_API_TOKEN: TOKEN,
-  STAGING_API_URL: sim.url,
+  STAGING_API_URL: sim.apiUrl,
   ...extra,
 })
 const changes = () => sim.requests.filter((r) => r.method !== 'GET')
@@ -46,8 +46,10 @@ describe('each operation against the simulator', () => {
   test('create: waits, progress on stderr, nothing on stdout, exit 0', async () => {
     const r = await runCli(['create', '--site-id', ELIGIBLE], { env: env() })
     expect(r.stderr).toContain('Waiting for the create job')
-    expect(r.stderr).toMatch(/^Staging URL: https:\/\/staging-1001\.sim\.test$/m)
-    expect(r.stderr).toMatch(/^Staging create succeeded: /m)
+    expect(r.stderr.split('\n')).toContain(`Staging URL: ${sim.url}/staging-sites/s-1001/`)
+    expect(r.stderr).toMatch(
+      /^Staging create succeeded \(site 1001\)\. The server said when it accepted the job: "Staging site creation started.*" Staging created in \d+s\.$/m,
+    )
     expect(r.stdout).toBe('')
     expect(r.code).toBe(0)
     expect(changes().map((q) => `${q.method} ${q.path}`)).toEqual(['POST /v2/sites/1001/staging'])
@@ -62,7 +64,7 @@ describe('each operation against the simulator', () => {
       siteId: '1001',
       result: 'succeeded',
       httpStatus: expect.any(Number),
-      stagingUrl: 'https://staging-1001.sim.test',
+      stagingUrl: `${sim.url}/staging-sites/s-1001/`,
       sent: ['POST /v2/sites/1001/staging -> 202'],
       error: null,
     })
@@ -82,6 +84,8 @@ describe('each operation against the simulator', () => {
       'TASK_ID',
       'STAGING_SITE_ID',
       'STAGING_URL',
+      'STAGING_STATE',
+      'URL_READY',
       'DURATION_SECONDS',
       'REQUESTS',
       'RETRIES',
@@ -133,7 +137,7 @@ describe('policies and modes: the same core as the action', () => {
     expect(skipped.code).toBe(0)
     expect(JSON.parse(skipped.stdout)).toMatchObject({
       result: 'skipped',
-      stagingUrl: 'https://staging-1002.sim.test',
+      stagingUrl: `${sim.url}/staging-sites/s-1002/`,
     })
   })
 
@@ -159,7 +163,7 @@ describe('policies and modes: the same core as the action', () => {
   })
 
   test('--api-url wins over STAGING_API_URL', async () => {
-    const r = await runCli(['pull', '--site-id', WITH_STAGING, '--api-url', sim.url], {
+    const r = await runCli(['pull', '--site-id', WITH_STAGING, '--api-url', sim.apiUrl], {
       env: env({ STAGING_API_URL: 'http://127.0.0.1:9/nothing-here' }),
     })
     expect(r.code).toBe(0)
@@ -242,9 +246,30 @@ describe('several sites', () => {
       { env: env() },
     )
     expect(r.code).toBe(1)
-    const json = JSON.parse(r.stdout) as { siteId: string; result: string; message: string }[]
+    const json = JSON.parse(r.stdout) as { siteId: string; result: string; summary: string }[]
     expect(json.map((x) => x.result)).toEqual(['failed', 'skipped'])
-    expect(json[1]!.message).toMatch(/fail-fast/)
+    expect(json[1]!.summary).toMatch(/fail-fast/)
     expect(changes().map((q) => q.path)).toEqual(['/v2/sites/2001/staging'])
+  })
+})
+
+describe('status (issue 11)', () => {
+  test('status reads the staging environment: exit 0, staging-state in --json', async () => {
+    const r = await runCli(['status', '--site-id', WITH_STAGING, '--json'], { env: env() })
+    expect(r.code).toBe(0)
+    const json = JSON.parse(r.stdout) as { result: string; stagingState: string }
+    expect(json).toMatchObject({ result: 'succeeded', stagingState: 'ready' })
+    expect(changes()).toEqual([])
+  })
+  test('--no-wait, then status --task-id follows the job to its end', async () => {
+    sim.setOptions({ durationsMs: { create: 1200 } })
+    const first = await runCli(['create', '--site-id', ELIGIBLE, '--no-wait', '--json'], { env: env() })
+    expect(first.code).toBe(0)
+    const { taskId } = JSON.parse(first.stdout) as { taskId: string }
+    expect(first.stderr).toContain(`site-staging status --site-id ${ELIGIBLE} --task-id ${taskId}`)
+    const r = await runCli(['status', '--site-id', ELIGIBLE, '--task-id', taskId], { env: env() })
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(/Staging status succeeded \(site 1001\)/)
+    expect(sim.state.staging.get(ELIGIBLE)?.status).toBe('ready')
   })
 })

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
 import { leaks, runBundledAction } from '../helpers/run-action.js'
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js'
+import { markerFor } from '../../src/report/comment.js'
+import { BOT, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js'
 
 const GH_TOKEN = 'ghs_whole-action-github-token-0042'
 const PR = 12
@@ -68,7 +69,10 @@ const run = (operation: string, env: Record<string, string>, extra: Record<strin
     { env },
   )
 
-const ours = () => gh.comments.filter((c) => c.body.startsWith('<!-- site-staging-action:site=1001 -->'))
+const ours = () =>
+  gh.comments.filter(
+    (c) => c.user?.login === BOT.login && c.body.startsWith('<!-- site-staging-action:site=1001 -->'),
+  )
 const count = (method: string) => gh.requests.filter((r) => r.method === method).length
 
 describe('pr-comment in the whole action', () => {
@@ -132,6 +136,50 @@ describe('pr-comment in the whole action', () => {
     expect(leaks(sent, GH_TOKEN)).toEqual([])
     expect(leaks(r.everything, SIM_TOKENS.readWrite)).toEqual([])
     expect(leaks(r.everything, GH_TOKEN)).toEqual([])
+  })
+
+  test('issue 10: a forged marker comment by another user is neither edited nor read, and a notice says so once', async () => {
+    const phishing = 'https://phishing.example.test/wp-login.php'
+    const forgedBody = `${markerFor('1001')}\n<!-- site-staging-action:staging-url=${phishing} -->\n### ✅ Staging environment ready`
+    const forged = gh.addComment(PR, forgedBody, { login: 'mallory', type: 'User' })
+    gh.addComment(PR, forgedBody, { login: 'mallory', type: 'User' })
+    const env = prEvent()
+
+    // A push reports no staging URL of its own: the old attack made it republish the forged one.
+    const pushed = await run('push', env, { 'site-id': String(SIM_SITES.withStaging) })
+    expect(pushed.code).toBe(0)
+    expect(count('PATCH')).toBe(0)
+    expect(forged.body).toBe(forgedBody)
+    const mine = gh.comments.filter((c) => c.user?.login === BOT.login)
+    expect(mine).toHaveLength(1)
+    expect(mine[0]!.body).not.toContain('phishing')
+    expect(mine[0]!.body).not.toContain('from an earlier run')
+    const notices = pushed.stdout.split('\n').filter((l) => l.startsWith('::notice::'))
+    expect(notices).toHaveLength(1)
+    expect(notices[0]).toMatch(
+      /ignored 2 comment\(s\) on pull request #12 .*written by mallory, not by github-actions\[bot\]/,
+    )
+
+    // The next run finds its own comment (not the forged ones) and updates it.
+    const again = await run('push', env, { 'site-id': String(SIM_SITES.withStaging) })
+    expect(again.code).toBe(0)
+    expect(count('POST')).toBe(1)
+    expect(count('PATCH')).toBe(1)
+    expect(gh.requests.find((r) => r.method === 'PATCH')!.path).toContain(`/comments/${mine[0]!.id}`)
+    expect(forged.body).toBe(forgedBody)
+  })
+
+  test("comment-author set to a custom login: that account's comment is adopted, the bot's is not", async () => {
+    const byUser = gh.addComment(PR, `${markerFor('1001')}\nold`, { login: 'Staging-Poster', type: 'User' })
+    const byBot = gh.addComment(PR, `${markerFor('1001')}\nby the bot`, BOT)
+    const r = await run('create', prEvent(), { 'comment-author': 'staging-poster' })
+    expect(r.code).toBe(0)
+    expect(count('POST')).toBe(0)
+    expect(count('PATCH')).toBe(1)
+    expect(byUser.body).toContain('Staging environment ready')
+    expect(byUser.body).toContain(r.outputs['staging-url']!)
+    expect(byBot.body).toBe(`${markerFor('1001')}\nby the bot`)
+    expect(r.stdout).toMatch(/^::notice::pr-comment: ignored 1 comment\(s\) .*not by staging-poster/m)
   })
 
   test('on a push event: a notice, no comment, no failure', async () => {

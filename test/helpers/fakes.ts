@@ -52,8 +52,15 @@ export function config(overrides: Partial<Config> = {}): Config {
     dryRun: false,
     concurrency: 4,
     failFast: false,
+    taskId: null,
+    waitForUrl: false,
     ...overrides,
   }
+}
+
+/** A reply as the client hands it on (src/api/reply.ts): an envelope whose texts are already inert. */
+export function reply(data: unknown, message = 'OK') {
+  return { kind: 'envelope' as const, envelopeStatus: true, message, details: [], data }
 }
 
 export function redactor(): Redactor {

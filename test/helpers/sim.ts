@@ -5,10 +5,16 @@ import { runBundledAction, type RunOptions } from './run-action.js'
 export const RW = SIM_TOKENS.readWrite
 export const RO = SIM_TOKENS.readOnly
 
-/** Short jobs, so whole-action tests stay quick. */
-export const FAST: SimulatorOptions = { durationsMs: { create: 400, pull: 300, push: 300, delete: 200 } }
+/** Short jobs and a short site delay, so whole-action tests stay quick. */
+export const FAST: SimulatorOptions = {
+  durationsMs: { create: 400, pull: 300, push: 300, delete: 200 },
+  siteDelayMs: 200,
+}
 
-/** One simulator for a test file, back to its seeded state (and FAST options) before each test. */
+/**
+ * One simulator for a test file, back to its seeded state and to `options` (over FAST's) before
+ * each test: the profile ('spec' unless given) included.
+ */
 export function useSimulator(options: SimulatorOptions = FAST): { sim: () => Simulator } {
   let sim: Simulator
   beforeAll(async () => {
@@ -24,6 +30,8 @@ export function useSimulator(options: SimulatorOptions = FAST): { sim: () => Sim
       busyStatus: options.busyStatus ?? 409,
       rateLimit: options.rateLimit ?? null,
       taskVisibilityDelayMs: options.taskVisibilityDelayMs ?? 0,
+      profile: options.profile ?? 'spec',
+      siteDelayMs: options.siteDelayMs ?? FAST.siteDelayMs,
     })
   })
   afterAll(async () => {
@@ -32,9 +40,9 @@ export function useSimulator(options: SimulatorOptions = FAST): { sim: () => Sim
   return { sim: () => sim }
 }
 
-/** Runs the bundled action against the simulator with the read-write token. */
+/** Runs the bundled action against the simulator with the read-write token, at its profile's api-url. */
 export function runAgainst(sim: Simulator, inputs: Record<string, string>, options?: RunOptions) {
-  return runBundledAction({ 'api-url': sim.url, 'api-token': RW, timeout: '60s', ...inputs }, options)
+  return runBundledAction({ 'api-url': sim.apiUrl, 'api-token': RW, timeout: '60s', ...inputs }, options)
 }
 
 /** Requests that reached the server for this method and path ending. */

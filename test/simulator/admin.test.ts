@@ -138,6 +138,26 @@ describe('admin paths (/__sim)', () => {
     })
   })
 
+  it('POST /__sim/options switches the profile and the site delay, and refuses bad values', async () => {
+    const changed = await admin(sim, 'POST', '/options', { profile: 'service', siteDelayMs: 1234 })
+    try {
+      expect(changed.status).toBe(200)
+      expect(changed.body).toMatchObject({ profile: 'service', siteDelayMs: 1234 })
+      expect(sim.apiUrl).toBe(`${sim.url}/api`)
+      const moved = await call(sim, 'GET', '/v2/sites', { headers: { Accept: 'application/json' } })
+      expect([moved.status, moved.json]).toEqual([404, { message: 'The route v2/sites could not be found.' }])
+      expect((await call(sim, 'GET', '/api/v2/sites')).status).toBe(200)
+      const bad = await admin(sim, 'POST', '/options', { profile: 'laravel' })
+      expect([bad.status, bad.body.error]).toEqual([400, 'profile must be spec or service'])
+      const negative = await admin(sim, 'POST', '/options', { siteDelayMs: -1 })
+      expect([negative.status, negative.body.error]).toEqual([400, 'siteDelayMs must be a number >= 0'])
+      expect(sim.options).toMatchObject({ profile: 'service', siteDelayMs: 1234 })
+    } finally {
+      await admin(sim, 'POST', '/options', { profile: 'spec', siteDelayMs: 3000 })
+    }
+    expect(sim.apiUrl).toBe(sim.url)
+  })
+
   it('POST /__sim/reset brings back the seeded state', async () => {
     const created = await call(sim, 'POST', '/v2/sites/1001/staging')
     await waitForTask(sim, created.json.data.task_id)

@@ -36,6 +36,9 @@ describe('parseArgs', () => {
         '--duration',
         'create=10s',
         '--duration=push=500ms',
+        '--profile',
+        'service',
+        '--site-delay=1500ms',
       ],
       {},
     )
@@ -51,6 +54,8 @@ describe('parseArgs', () => {
         probe: false,
         taskVisibilityDelayMs: 5000,
         durationsMs: { create: 10_000, push: 500 },
+        profile: 'service',
+        siteDelayMs: 1500,
       },
     })
   })
@@ -79,6 +84,9 @@ describe('parseArgs', () => {
     [['--duration', 'nap=1s'], /KIND=TIME/],
     [['--rate-limit', '5', '--rate-window', 'soon'], /not a duration/],
     [['--host', '0.0.0.0'], /unknown argument/],
+    [['--profile', 'laravel'], /--profile: spec or service, got laravel/],
+    [['--profile'], /--profile needs a value/],
+    [['--site-delay', 'later'], /not a duration/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseArgs(argv, {})).toThrow(ArgsError)
     expect(() => parseArgs(argv, {})).toThrow(message)
@@ -115,6 +123,31 @@ describe('runSimulator (what main.ts runs)', () => {
       expect(reply.headers.get('x-ratelimit-limit')).toBe('50')
     } finally {
       await sim?.stop()
+    }
+  })
+
+  it('prints the API root a user passes as api-url, per profile, and the profile', async () => {
+    for (const [profile, suffix] of [
+      ['spec', ''],
+      ['service', '/api'],
+    ] as const) {
+      const lines: string[] = []
+      const sim = await runSimulator(['--profile', profile, '--site-delay', '2s'], {}, (line) =>
+        lines.push(line),
+      )
+      try {
+        expect(sim!.apiUrl).toBe(`${sim!.url}${suffix}`)
+        const root = lines.find((l) => l.startsWith('API root: '))
+        expect(root?.split(/\s+/)[2]).toBe(sim!.apiUrl)
+        expect(lines.some((l) => l.startsWith(`Profile: ${profile} `))).toBe(true)
+        expect(lines.join('\n')).toContain('answer 2000ms after their creation completed')
+        const reply = await fetch(`${sim!.apiUrl}/v2/sites`, {
+          headers: { Authorization: `Bearer ${SIM_TOKENS.readWrite}`, Accept: 'application/json' },
+        })
+        expect(reply.status).toBe(200)
+      } finally {
+        await sim?.stop()
+      }
     }
   })
 

@@ -28,7 +28,7 @@ describe('create', () => {
         task_id: expect.stringMatching(/^[0-9a-f]{12}$/),
         site_id: SIM_SITES.eligible,
         staging_site_id: 's-1001',
-        staging_url: 'https://staging-1001.sim.test',
+        staging_url: `${sim.url}/staging-sites/s-1001/`,
       },
     })
     expect(sim.state.staging.get('1001')?.status).toBe('creating')
@@ -175,7 +175,7 @@ describe('probe: GET /v2/sites/{site}/staging', () => {
     expect(during.json.data).toMatchObject({
       id: 's-1001',
       staging_site_id: 's-1001',
-      staging_url: 'https://staging-1001.sim.test',
+      staging_url: `${sim.url}/staging-sites/s-1001/`,
       status: 'creating',
       is_syncing: false,
     })
@@ -228,7 +228,7 @@ describe('probe: GET /v2/sites/{site}/staging', () => {
     expect(created.json.data).toEqual({
       site_id: 1001,
       staging_site_id: 's-1001',
-      staging_url: 'https://staging-1001.sim.test',
+      staging_url: `${sim.url}/staging-sites/s-1001/`,
     })
     const pull = await call(sim, 'POST', staging(SIM_SITES.withStaging, '/reset'))
     expect(pull.status).toBe(202)

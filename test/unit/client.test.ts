@@ -30,7 +30,7 @@ describe('requests as the spec says', () => {
     const { c } = client({ language: 'es' })
     const res = await c.call('POST', '/sites/1001/staging/push', 'push')
     expect(res.status).toBe(202)
-    expect(res.envelope.message).toBe('Aceptado')
+    expect(res.reply.message).toBe('Aceptado')
     expect(['""', '{}']).toContain(body)
     expect(scope.isDone()).toBe(true)
     expect(c.requests).toBe(1)
@@ -56,16 +56,31 @@ describe('envelope parsing', () => {
   })
   it.each([
     ['an HTML page', '<!DOCTYPE html><html><body>Bad gateway</body></html>', /HTML page/],
-    ['an empty body', '', /empty body/],
     ['plain text', 'upstream connect error', /not JSON/],
-    ['JSON that is not the envelope', '{"ok":true}', /not JSON|JSON envelope/],
-  ])('a 2xx with %s is an error with its status, not a crash', async (_, body, pattern) => {
-    nock(API).get('/v2/tasks/t1/status').reply(200, body)
-    const { c } = client({ maxRetries: 0 })
-    const e = await failure(c.call('GET', '/tasks/t1/status', 'read'))
-    expect(e.kind).toBe('bad-response')
-    expect(e.httpStatus).toBe(200)
-    expect(e.message).toMatch(pattern)
+  ])(
+    'a 2xx with %s leaves the outcome unknown (§1), with its status, not a crash',
+    async (_, body, pattern) => {
+      nock(API).post('/v2/sites/1001/staging/push').reply(200, body)
+      const { c } = client({ maxRetries: 0 })
+      const e = await failure(c.call('POST', '/sites/1001/staging/push', 'push'))
+      expect(e.kind).toBe('bad-response')
+      expect(e.processing).toBe('unknown')
+      expect(e.httpStatus).toBe(200)
+      expect(e.message).toMatch(pattern)
+    },
+  )
+  it.each([
+    ['an empty body', ''],
+    ['JSON without a status field', '{"message":"Sync started","data":{"task_id":"t9"}}'],
+    ['a JSON string', '"ok"'],
+  ])('a 2xx with %s is accepted (r2 §1)', async (_, body) => {
+    nock(API).post('/v2/sites/1001/staging/reset').reply(200, body)
+    const res = await client().c.call('POST', '/sites/1001/staging/reset', 'pull')
+    expect(res.status).toBe(200)
+    if (body.includes('t9')) {
+      expect(res.reply.message).toBe('Sync started')
+      expect(res.reply.data).toEqual({ task_id: 't9' })
+    }
   })
   it('an HTML 502 keeps its status and says what came', async () => {
     nock(API).post('/v2/sites/1001/staging/push').reply(502, '<html>Bad Gateway</html>')
@@ -73,6 +88,92 @@ describe('envelope parsing', () => {
     expect(e.httpStatus).toBe(502)
     expect(e.kind).toBe('server')
     expect(e.message).toMatch(/HTML page/)
+  })
+})
+
+describe('every error body shape (contract §7, r2)', () => {
+  it('the framework\'s {"message"}: the message is the server\'s, and the body is never "not JSON"', async () => {
+    nock(API).post('/v2/sites/1001/staging/push').reply(403, { message: 'This action is unauthorized.' })
+    const e = await failure(client().c.call('POST', '/sites/1001/staging/push', 'push'))
+    expect(e.serverMessage).toBe('This action is unauthorized.')
+    expect(e.message).toContain('This action is unauthorized.')
+    expect(e.message).not.toMatch(/not JSON/)
+  })
+  it('{"message", "errors"}: the field errors come along, bounded', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging/reset')
+      .reply(422, { message: 'The given data was invalid.', errors: { site: ['The site is archived.'] } })
+    const e = await failure(client().c.call('POST', '/sites/1001/staging/reset', 'pull'))
+    expect(e.kind).toBe('validation')
+    expect(e.serverMessage).toBe('The given data was invalid.')
+    expect(e.message).toContain('site: The site is archived.')
+  })
+  it('the debug shape: message and exception, never the trace or the file', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging/push')
+      .reply(500, {
+        message: 'Server Error',
+        exception: 'ErrorException',
+        file: '/var/www/app/Http/Controllers/StagingController.php',
+        line: 42,
+        trace: [{ file: '/var/www/vendor/x.php', line: 1, function: 'boom' }],
+      })
+    const e = await failure(client({ maxRetries: 0 }).c.call('POST', '/sites/1001/staging/push', 'push'))
+    expect(e.message).toContain('Server Error')
+    expect(e.message).not.toMatch(/StagingController|vendor|boom/)
+  })
+  it('a 422 that says a sync runs is busy, in English and Spanish; another 422 is a validation error', async () => {
+    nock(API)
+      .post('/v2/sites/1001/staging/push')
+      .reply(422, { message: 'A sync is already in progress. Please wait until it finishes.' })
+    nock(API)
+      .post('/v2/sites/1001/staging/reset')
+      .reply(422, { message: 'Ya hay una sincronización en curso.' })
+    nock(API).delete('/v2/sites/1001/staging').reply(422, { message: 'The site id is invalid.' })
+    const { c } = client()
+    const push = await failure(c.call('POST', '/sites/1001/staging/push', 'push'))
+    expect(push.kind).toBe('busy')
+    expect(push.processing).toBe('not-processed')
+    expect((await failure(c.call('POST', '/sites/1001/staging/reset', 'pull'))).kind).toBe('busy')
+    const del = await failure(c.call('DELETE', '/sites/1001/staging', 'delete'))
+    expect(del.kind).toBe('validation')
+    expect(del.processing).toBe('processed')
+  })
+  it('a 422 on create: a plan message is "forbidden", a job in progress is "busy", anything else "exists"', async () => {
+    nock(API)
+      .post('/v2/sites/2001/staging')
+      .reply(422, { message: 'Your plan does not include staging sites.' })
+    nock(API)
+      .post('/v2/sites/1001/staging')
+      .reply(422, { message: 'A staging site is already being created, please wait.' })
+    nock(API).post('/v2/sites/1002/staging').reply(422, { message: 'Staging site already exists.' })
+    const { c } = client()
+    expect((await failure(c.call('POST', '/sites/2001/staging', 'create'))).kind).toBe('forbidden')
+    expect((await failure(c.call('POST', '/sites/1001/staging', 'create'))).kind).toBe('busy')
+    expect((await failure(c.call('POST', '/sites/1002/staging', 'create'))).kind).toBe('exists')
+  })
+})
+
+describe('a 404 from the routing layer points at api-url, not at site-id (§9)', () => {
+  it.each([
+    ['an HTML page', '<!DOCTYPE html><title>404 Not Found</title>'],
+    ["the framework's route miss", { message: 'The route v2/sites/1001/staging/push could not be found.' }],
+    ['an empty body', ''],
+  ])('%s', async (_, body) => {
+    nock(API).post('/v2/sites/1001/staging/push').reply(404, body)
+    const e = await failure(client().c.call('POST', '/sites/1001/staging/push', 'push'))
+    expect(e.kind).toBe('api-url')
+    expect(e.hint).toMatch(/api-url/)
+    expect(e.hint).toContain('https://app.instawp.io/api')
+  })
+  it.each([
+    ['the envelope', { status: false, message: 'Site 1001 has no staging environment.' }],
+    ['a model miss', { message: 'No query results for model [App\\Models\\Site] 1001' }],
+  ])('%s is a missing site or staging environment', async (_, body) => {
+    nock(API).post('/v2/sites/1001/staging/push').reply(404, body)
+    const e = await failure(client().c.call('POST', '/sites/1001/staging/push', 'push'))
+    expect(e.kind).toBe('not-found')
+    expect(e.hint).toMatch(/site-id/)
   })
 })
 

@@ -54,7 +54,7 @@ describe('parseConfig', () => {
     ])
   })
   it.each([
-    ['operation', { operation: 'destroy' }, /must be one of create, pull, push, delete/],
+    ['operation', { operation: 'destroy' }, /"destroy" is not one of create, pull, push, delete, status/],
     ['site-id', { 'site-id': '../1001' }, /not a site id/],
     ['site-id', { 'site-id': '1001/staging' }, /not a site id/],
     ['site-id', { 'site-id': 'https://evil.example/1' }, /not a site id/],
@@ -68,7 +68,7 @@ describe('parseConfig', () => {
     ['api-url', { 'api-url': 'not a url' }, /not a URL/],
     ['api-url', { 'api-url': 'https://user:pw@api.example.com' }, /credentials/],
     ['wait', { wait: 'yes' }, /true or false/],
-    ['timeout', { timeout: '10 minutes' }, /not a duration/],
+    ['timeout', { timeout: 'forever' }, /not a duration/],
     ['timeout', { timeout: '0s' }, /from 1s to 6h/],
     ['timeout', { timeout: '7h' }, /from 1s to 6h/],
     ['language', { language: 'fr' }, /en, es/],
@@ -119,6 +119,94 @@ describe('parseDuration', () => {
     expect(parseDuration(text)).toBe(ms)
   })
   it('refuses garbage', () => {
-    for (const bad of ['', 'm', '10 m', '5d', '1h-2m']) expect(() => parseDuration(bad)).toThrow()
+    for (const bad of ['', 'm', '10 fortnights', '5d', '1h-2m', 'h1'])
+      expect(() => parseDuration(bad)).toThrow()
+  })
+})
+
+describe('inputs that forgive what users type (issue 11)', () => {
+  it('site ids separated by spaces, commas, semicolons or newlines', () => {
+    expect(parseConfig({ ...base, 'site-id': '1001 1002, 1003;1004\n1005' }).siteIds).toEqual([
+      '1001',
+      '1002',
+      '1003',
+      '1004',
+      '1005',
+    ])
+  })
+  it.each([
+    ['30min', 30 * 60_000],
+    ['30 min', 30 * 60_000],
+    ['2 hours', 2 * 3_600_000],
+    ['1 h 30 min', 90 * 60_000],
+    ['90 seconds', 90_000],
+    ['1hr', 3_600_000],
+  ])('timeout %p', (timeout, ms) => {
+    expect(parseConfig({ ...base, timeout }).timeoutMs).toBe(ms)
+  })
+  it.each([
+    ['es-ES', 'es'],
+    ['ES_mx', 'es'],
+    ['en-US', 'en'],
+    [' EN ', 'en'],
+  ])('language %p is sent as %p', (language, sent) => {
+    expect(parseConfig({ ...base, language }).language).toBe(sent)
+  })
+  it('a token pasted with its Bearer prefix is refused, saying to drop it', () => {
+    const e = fails({ 'api-token': 'Bearer tok_0123456789' })
+    expect(e.input).toBe('api-token')
+    expect(e.message).toMatch(/drop the Bearer prefix/)
+    expect(e.message).not.toContain('tok_0123456789')
+  })
+  it('an api-url without a scheme gets https:// suggested; loopback is understood as http', () => {
+    const e = fails({ 'api-url': 'app.instawp.io/api' })
+    expect(e.message).toMatch(/did you mean https:\/\/app\.instawp\.io\/api/)
+    expect(parseConfig({ ...base, 'api-url': 'localhost:8099' }).apiUrl).toBe('http://localhost:8099/v2')
+    expect(parseConfig({ ...base, 'api-url': '127.0.0.1:8099/api' }).apiUrl).toBe(
+      'http://127.0.0.1:8099/api/v2',
+    )
+  })
+  it.each([
+    [{ operation: 'pul' }, /did you mean "pull"/],
+    [{ operation: 'creat' }, /did you mean "create"/],
+    [{ operation: 'rest' }, /did you mean "reset"/],
+    [{ 'if-exists': 'skp' }, /did you mean "skip"/],
+    [{ 'if-busy': 'wiat' }, /did you mean "wait"/],
+  ])('did you mean: %p', (raw, message) => {
+    expect(fails(raw as RawInputs).message).toMatch(message)
+  })
+  it('no guess when nothing is close', () => {
+    expect(fails({ operation: 'restore-backup' }).message).not.toMatch(/did you mean/)
+  })
+})
+
+describe('status and its task-id', () => {
+  it('status is an operation; task-id is read for it', () => {
+    const c = parseConfig({ ...base, operation: 'status', 'task-id': 'd53a490af3cd' })
+    expect(c).toMatchObject({ operation: 'status', taskId: 'd53a490af3cd' })
+    expect(parseConfig({ ...base, operation: 'status' }).taskId).toBeNull()
+  })
+  it.each([
+    [{ operation: 'push', 'task-id': 'abc' }, /is for operation: status/],
+    [{ operation: 'status', 'task-id': '../x' }, /not a task id/],
+    [{ operation: 'status', 'task-id': 'abc', 'site-id': '1001,1002' }, /one site-id/],
+  ])('refuses %p', (raw, message) => {
+    const e = fails(raw as RawInputs)
+    expect(e.input).toBe('task-id')
+    expect(e.message).toMatch(message)
+  })
+})
+
+describe('duplicate sites, as the server reads ids (issue 10)', () => {
+  it.each([['1001,01001'], ['1001 001001'], ['abc,ABC']])(
+    '%p lists the same site twice: refused before any request',
+    (ids) => {
+      const e = fails({ operation: 'push', 'site-id': ids })
+      expect(e.input).toBe('site-id')
+      expect(e.message).toMatch(/more than once/)
+    },
+  )
+  it('different sites stay different', () => {
+    expect(parseConfig({ ...base, 'site-id': '1001,10010,100' }).siteIds).toHaveLength(3)
   })
 })

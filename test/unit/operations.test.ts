@@ -150,7 +150,7 @@ describe('create', () => {
     const { result } = await run({ ifExists: 'recreate' })
     expect(result.result).toBe('failed')
     expect(result.error?.kind).toBe('unknown-outcome')
-    expect(result.message).toMatch(/no new one was created/)
+    expect(result.summary).toMatch(/no new one was created/)
     expect(second.isDone()).toBe(false)
   })
   it('a 422 after a first try of unknown outcome means that try went through: it is followed', async () => {
@@ -228,8 +228,8 @@ describe('push and delete are never sent twice', () => {
       const { result } = await run({ operation: 'push' })
       expect(result.result).toBe('failed')
       expect(result.error?.kind).toBe('unknown-outcome')
-      expect(result.message).toMatch(/outcome of the push request is unknown/)
-      expect(result.message).toMatch(/not sent again/)
+      expect(result.summary).toMatch(/outcome of the push request is unknown/)
+      expect(result.summary).toMatch(/not sent again/)
       expect(result.requests).toBe(1)
       expect(result.httpStatus).toBe(status)
       expect(result.warnings).toEqual(PUSH_WARNINGS)
@@ -284,7 +284,9 @@ describe('waiting', () => {
     const { result } = await run({ operation: 'pull' })
     expect(result.result).toBe('failed')
     expect(result.error?.kind).toBe('task-failed')
-    expect(result.message).toBe('The pull job failed on the server: disk quota exceeded')
+    expect(result.summary).toBe('The pull job failed on the server: disk quota exceeded')
+    // The server's own words, verbatim: the reason, not our sentence around it.
+    expect(result.message).toBe('disk quota exceeded')
   })
   it.each(['failed', 'cancelled', 'timeout'])(
     'a task status "%s" is a failure, never success',
@@ -303,7 +305,7 @@ describe('waiting', () => {
     api().get('/v2/tasks/t1/status').reply(200, task('warming-up'))
     api().get('/v2/tasks/t1/status').reply(200, task('done'))
     const { result, logger } = await run({ operation: 'pull' })
-    expect(logger.text).toMatch(/unknown status "warming-up"/)
+    expect(logger.text).toMatch(/a status this action does not know \("warming-up"\); still waiting/)
     expect(result.result).toBe('succeeded')
   })
   it('a 404 on the task in the first 30 s is "not yet"', async () => {
@@ -372,7 +374,7 @@ describe('waiting', () => {
     api().get('/v2/tasks/t1/status').times(1000).reply(200, task('progress', '5'))
     const { result, clock } = await run({ timeoutMs: 120_000 })
     expect(result.result).toBe('timed-out')
-    expect(result.message).toMatch(/may still be running on the server/)
+    expect(result.summary).toMatch(/may still be running on the server/)
     expect(clock.now() - 1_700_000_000_000).toBeLessThanOrEqual(120_000)
   })
   it('logs progress now and then, not at every poll', async () => {
@@ -405,8 +407,8 @@ describe('cancellation and dry run', () => {
       })
     const { result } = await run({ operation: 'push' }, abort.signal)
     expect(result.result).toBe('cancelled')
-    expect(result.message).toContain('POST /v2/sites/1001/staging/push -> 202')
-    expect(result.message).toMatch(/keeps running/)
+    expect(result.summary).toContain('POST /v2/sites/1001/staging/push -> 202')
+    expect(result.summary).toMatch(/keeps running/)
   })
   it('dry run sends only a read and reports what it would send', async () => {
     const reads = api()
@@ -425,5 +427,292 @@ describe('cancellation and dry run', () => {
     const { result, logger } = await run({ operation: 'push' })
     expect(JSON.stringify(result)).not.toContain(TOKEN)
     expect(logger.text).not.toContain(TOKEN)
+  })
+})
+
+describe('contract revision 2', () => {
+  it("after a create, the staging site is the task's resource_id, never its row id", async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(200, envelope({ task_id: 'd53a490af3cd', wp_url: 'https://s.example.test' }))
+    api()
+      .get('/v2/tasks/d53a490af3cd/status')
+      .reply(
+        200,
+        envelope({
+          id: 148601,
+          resource_type: 'App\\Models\\Site',
+          resource_id: 50123,
+          status: 'in_progress',
+          percentage_complete: '45.50',
+        }),
+      )
+    api()
+      .get('/v2/tasks/d53a490af3cd/status')
+      .reply(
+        200,
+        envelope({ id: 148601, resource_type: 'App\\Models\\Site', resource_id: 50123, status: 'completed' }),
+      )
+    const { result } = await run({})
+    expect(result.result).toBe('succeeded')
+    expect(result.stagingSiteId).toBe('50123')
+    expect(result.stagingUrl).toBe('https://s.example.test')
+  })
+  it.each([
+    [2, 'failed'],
+    ['failure', 'failed'],
+    [0, 'succeeded'],
+  ])('a task status of %p ends the run %s at once, not at the timeout', async (status, outcome) => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(200, { message: 'Sync started', data: { task_id: 't1' } })
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 1, percentage_complete: '10.00' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status, comment: 'Error: out of disk' }))
+    const { result, clock } = await run({ operation: 'pull' })
+    expect(result.result).toBe(outcome)
+    expect(result.requests).toBeLessThanOrEqual(4)
+    expect(clock.t - 1_700_000_000_000).toBeLessThan(60_000)
+    if (outcome === 'failed') expect(result.message).toBe('out of disk')
+  })
+  it('a push answered 2xx without a status field is accepted and followed, not "outcome unknown"', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(200, { message: 'Push started', data: { task_id: 't1' } })
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 0 }))
+    const { result } = await run({ operation: 'push' })
+    expect(result.result).toBe('succeeded')
+    expect(result.message).toBe('Push started')
+    expect(result.summary).toMatch(/^Staging pushed to production in \d+s\.$/)
+  })
+  it('a push refused with 422 "a sync is already in progress" waits (if-busy: wait), then pushes once', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(422, { message: 'A sync is already in progress. Please wait until it finishes.' })
+    const push = api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'completed' }))
+    const { result, logger } = await run({ operation: 'push' })
+    expect(result.result).toBe('succeeded')
+    expect(push.isDone()).toBe(true)
+    expect(logger.text).toMatch(/busy with another job/)
+  })
+  it('a task id that cannot go into a path ("..") is never requested: the probe follows the job', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(202, envelope({ task_id: '..' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'ready', id: 's-1' }))
+    const { result, logger } = await run({})
+    expect(result.result).toBe('succeeded')
+    expect(result.taskId).toBeNull()
+    expect(logger.text).toMatch(/cannot be used in a URL/)
+    expect(logger.text).not.toMatch(/GET \/v2\/status|GET \/v2\/tasks\/\.\./)
+  })
+})
+
+describe('evidence before success (contract §3, r2)', () => {
+  it('a pull followed through the probe succeeds once the job was seen busy, then ready', async () => {
+    api().post('/v2/sites/1001/staging/reset').reply(202, envelope(null, 'Started'))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'syncing' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .times(2)
+      .reply(200, envelope({ status: 'ready' }))
+    const { result } = await run({ operation: 'pull' })
+    expect(result.result).toBe('succeeded')
+  })
+  it('a "ready" probe that never showed the job running gives accepted with a warning, never succeeded', async () => {
+    api().post('/v2/sites/1001/staging/push').reply(202, envelope(null, 'Started'))
+    api()
+      .get('/v2/sites/1001/staging')
+      .times(100)
+      .reply(200, envelope({ status: 'ready' }))
+    const { result } = await run({ operation: 'push' })
+    expect(result.result).toBe('accepted')
+    expect(result.warnings.join(' ')).toMatch(/completion could not be confirmed/)
+    expect(result.summary).toMatch(/operation: status, site-id: 1001/)
+  })
+  it('a task that vanished after it was seen running falls back to the probe, which may then confirm', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'running', percentage_complete: '5' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .times(100)
+      .reply(404, { message: 'No query results for model [App\\Models\\Task] t1' })
+    api()
+      .get('/v2/sites/1001/staging')
+      .times(100)
+      .reply(200, envelope({ status: 'ready' }))
+    const { result, logger } = await run({ operation: 'pull' })
+    expect(logger.text).toMatch(/following the staging environment instead/)
+    expect(result.result).toBe('succeeded')
+  })
+  it('a task that was never seen and vanished: the probe alone cannot confirm a pull', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .times(100)
+      .reply(404, { message: 'No query results for model [App\\Models\\Task] t1' })
+    api()
+      .get('/v2/sites/1001/staging')
+      .times(100)
+      .reply(200, envelope({ status: 'ready' }))
+    const { result } = await run({ operation: 'pull' })
+    expect(result.result).toBe('accepted')
+  })
+})
+
+describe('status: read-only (issue 11)', () => {
+  const status = (over: Partial<Config> = {}) => run({ operation: 'status', ...over })
+  it('reads a ready staging environment: state, id and URL; only GETs', async () => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(
+        200,
+        envelope({ status: 'ready', staging_site_id: 's-1001', staging_url: 'https://s.example.test' }),
+      )
+    const { result } = await status()
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      stagingState: 'ready',
+      stagingSiteId: 's-1001',
+      stagingUrl: 'https://s.example.test',
+    })
+    expect(result.sent).toEqual([])
+  })
+  it('no staging environment is a state, not a failure', async () => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(404, envelope(null, 'Site 1001 has no staging environment.', false))
+    const { result } = await status()
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      stagingState: 'none',
+      message: 'Site 1001 has no staging environment.',
+    })
+  })
+  it('busy while a job runs', async () => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'syncing' }))
+    expect((await status()).result.stagingState).toBe('busy')
+  })
+  it('a service without the probe (405): state unknown, failed, saying to follow a task instead', async () => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(405, { message: 'The GET method is not supported for route api/v2/sites/1001/staging.' })
+    const { result } = await status()
+    expect(result).toMatchObject({ result: 'failed', stagingState: 'unknown' })
+    expect(result.error?.hint).toMatch(/task-id/)
+  })
+  it('with task-id, follows that job to its end like any operation, then reads the state', async () => {
+    api()
+      .get('/v2/tasks/abc123/status')
+      .reply(200, envelope({ status: 'in_progress', percentage_complete: '40.00' }))
+    api()
+      .get('/v2/tasks/abc123/status')
+      .reply(200, envelope({ status: 0 }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'ready', staging_site_id: 's-1001' }))
+    const { result } = await status({ taskId: 'abc123' })
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      taskId: 'abc123',
+      stagingState: 'ready',
+      stagingSiteId: 's-1001',
+    })
+    expect(result.sent).toEqual([])
+  })
+  it('with task-id, a failed job fails with its reason', async () => {
+    api()
+      .get('/v2/tasks/abc123/status')
+      .reply(200, envelope({ status: 'failure', comment: 'Error: quota' }))
+    const { result } = await status({ taskId: 'abc123' })
+    expect(result).toMatchObject({ result: 'failed', message: 'quota' })
+  })
+  it('with task-id and wait: false, one look: a running job is reported with the step to check again', async () => {
+    api()
+      .get('/v2/tasks/abc123/status')
+      .reply(200, envelope({ status: 'running', percentage_complete: '12' }))
+    const { result } = await status({ taskId: 'abc123', wait: false })
+    expect(result).toMatchObject({ result: 'succeeded', stagingState: 'busy' })
+    expect(result.summary).toMatch(/still running \(12%\)/)
+    expect(result.summary).toMatch(/task-id: abc123/)
+  })
+  it('with task-id, times out like any operation', async () => {
+    api()
+      .get('/v2/tasks/abc123/status')
+      .times(1000)
+      .reply(200, envelope({ status: 'running' }))
+    const { result } = await status({ taskId: 'abc123', timeoutMs: 60_000 })
+    expect(result.result).toBe('timed-out')
+  })
+})
+
+describe('every "check later" names the exact step (issue 11)', () => {
+  it('wait: false', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't77' }))
+    const { result } = await run({ operation: 'pull', wait: false })
+    expect(result.result).toBe('accepted')
+    expect(result.summary).toContain('operation: status, site-id: 1001, task-id: t77')
+    expect(result.summary).toContain('site-staging status --site-id 1001 --task-id t77')
+  })
+})
+
+describe('after a pull or push, staging is read once for its id and URL (issue 11)', () => {
+  it('push: one GET fills staging-site-id and staging-url', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'completed' }))
+    const probe = api()
+      .get('/v2/sites/1001/staging')
+      .reply(
+        200,
+        envelope({ status: 'ready', staging_site_id: 's-1001', staging_url: 'https://s.example.test' }),
+      )
+    const { result } = await run({ operation: 'push' })
+    expect(probe.isDone()).toBe(true)
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      stagingSiteId: 's-1001',
+      stagingUrl: 'https://s.example.test',
+    })
+  })
+  it('a failed read there changes nothing and costs one request, no retries', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'completed' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(503, envelope(null, 'down', false))
+    const { result } = await run({ operation: 'push' })
+    expect(result).toMatchObject({ result: 'succeeded', requests: 3, retries: 0, stagingUrl: null })
   })
 })

@@ -1,78 +1,49 @@
 import { describe, expect, it } from '@jest/globals'
-import {
-  EnvelopeSchema,
-  TaskStatusSchema,
-  formatSpecDateTime,
-  formatSpecDateTimeInput,
-  parseSpecDateTime,
-} from '../../src/api/schemas.js'
+import { TaskStatusSchema } from '../../src/api/schemas.js'
 
-describe('the spec date-time format', () => {
-  it('parses response values with milliseconds, in UTC', () => {
-    expect(parseSpecDateTime('2026-11-22 14:03:07.123')?.toISOString()).toBe('2026-11-22T14:03:07.123Z')
+describe('task status data (contract §2, r2)', () => {
+  it('reads the service family shape: row id, resource_id, string percentage, ISO dates, numeric status', () => {
+    const t = TaskStatusSchema.parse({
+      id: 148601,
+      cloud_task_id: 'd53a490af3cd',
+      type: 'site_install',
+      resource_type: 'App\\Models\\Site',
+      resource_id: 50123,
+      status: 1,
+      percentage_complete: '45.50',
+      created_at: '2026-11-22T20:00:05.000000Z',
+    })
+    expect(t).toMatchObject({ state: 'running', percent: 45.5, siteId: '50123' })
+    expect(t.createdAt?.toISOString()).toBe('2026-11-22T20:00:05.000Z')
   })
-  it('parses values without milliseconds', () => {
-    expect(parseSpecDateTime('2026-01-02 00:00:59')?.toISOString()).toBe('2026-01-02T00:00:59.000Z')
+  it('never takes the task row id for a site id', () => {
+    expect(TaskStatusSchema.parse({ id: 148601, status: 'completed' }).siteId).toBeNull()
   })
-  it('refuses other shapes and impossible dates', () => {
-    for (const bad of [
-      '2026-11-22T14:03:07Z',
-      '2026-11-22 14:03',
-      '2026-02-30 10:00:00',
-      '2026-11-22 24:00:00',
-      '',
-    ])
-      expect(parseSpecDateTime(bad)).toBeNull()
-  })
-  it('formats inputs without milliseconds and responses with them', () => {
-    const d = new Date('2026-11-22T14:03:07.123Z')
-    expect(formatSpecDateTimeInput(d)).toBe('2026-11-22 14:03:07')
-    expect(formatSpecDateTime(d)).toBe('2026-11-22 14:03:07.123')
-  })
-})
-
-describe('the envelope', () => {
-  it('accepts status/message/data/meta and keeps extra fields', () => {
-    const e = EnvelopeSchema.parse({ status: true, message: 'ok', data: { a: 1 }, meta: {}, exception: 'x' })
-    expect(e.status).toBe(true)
-    expect((e as Record<string, unknown>).exception).toBe('x')
-  })
-  it('defaults a missing message to empty', () => {
-    expect(EnvelopeSchema.parse({ status: false }).message).toBe('')
-  })
-  it('refuses a body without a boolean status', () => {
-    expect(EnvelopeSchema.safeParse({ status: 'true' }).success).toBe(false)
-    expect(EnvelopeSchema.safeParse([1, 2]).success).toBe(false)
-  })
-})
-
-describe('task status data', () => {
-  it('reads percentage_complete as a string or a number', () => {
-    expect(
-      TaskStatusSchema.parse({ status: 'progress', percentage_complete: '42' }).percentage_complete,
-    ).toBe(42)
-    expect(
-      TaskStatusSchema.parse({ status: 'progress', percentage_complete: 42.5 }).percentage_complete,
-    ).toBe(42.5)
-  })
-  it('ignores an unreadable percentage instead of failing', () => {
-    expect(
-      TaskStatusSchema.parse({ status: 'progress', percentage_complete: 'n/a' }).percentage_complete,
-    ).toBeUndefined()
-  })
-  it('reads its date-times in the spec format, and ignores others', () => {
+  it('reads the spec shape: words, numeric percentage, spec dates', () => {
     const t = TaskStatusSchema.parse({
       status: 'progress',
+      percentage_complete: 42,
       created_at: '2026-11-22 10:00:01.250',
-      updated_at: '2026-11-22T10:00:01Z',
     })
-    expect(t.created_at?.toISOString()).toBe('2026-11-22T10:00:01.250Z')
-    expect(t.updated_at).toBeNull()
-    expect(t.timeout_at).toBeNull()
+    expect(t).toMatchObject({ state: 'running', percent: 42 })
+    expect(t.createdAt?.toISOString()).toBe('2026-11-22T10:00:01.250Z')
   })
-  it('clamps to 0-100', () => {
-    expect(
-      TaskStatusSchema.parse({ status: 'progress', percentage_complete: '150' }).percentage_complete,
-    ).toBe(100)
+  it('a failed task gives its reason without the "Error:" prefix', () => {
+    expect(TaskStatusSchema.parse({ status: 'failure', comment: 'Error: disk full' })).toMatchObject({
+      state: 'failed',
+      reason: 'disk full',
+    })
+  })
+  it('ignores what it cannot read instead of failing (keep waiting, never "done")', () => {
+    const t = TaskStatusSchema.parse({
+      status: { odd: true },
+      percentage_complete: 'n/a',
+      created_at: 'yesterday',
+    })
+    expect(t).toMatchObject({ state: 'unknown', percent: undefined, createdAt: null })
+  })
+  it('refuses data that is not an object', () => {
+    expect(TaskStatusSchema.safeParse('completed').success).toBe(false)
+    expect(TaskStatusSchema.safeParse(null).success).toBe(false)
   })
 })

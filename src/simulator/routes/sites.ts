@@ -1,7 +1,7 @@
 /** GET /v2/sites (with type and pagination), POST /v2/sites, GET /v2/sites/{site}. */
 import { jsonBody } from '../body.js'
 import type { ApiContext, ApiRequest } from '../context.js'
-import { fail, ok, type ApiResponse } from '../http.js'
+import type { ApiResponse } from '../http.js'
 import { t } from '../i18n.js'
 import { productionSite } from '../seed.js'
 import type { ProductionSite, StagingSite } from '../types.js'
@@ -15,32 +15,35 @@ export const MAX_PER_PAGE = 100
 export function listSites(ctx: ApiContext, req: ApiRequest): ApiResponse {
   const type = req.query.get('type')
   if (type !== null && !(SITE_TYPES as readonly string[]).includes(type)) {
-    return fail(400, t(ctx.lang, 'invalid_query', { name: 'type' }), {
+    return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'type' }), {
       type: [`must be one of ${SITE_TYPES.join(', ')}`],
     })
   }
   const page = positiveInt(req.query.get('page'), 1)
   const perPage = positiveInt(req.query.get('per_page'), DEFAULT_PER_PAGE)
   if (page === null)
-    return fail(400, t(ctx.lang, 'invalid_query', { name: 'page' }), { page: ['integer >= 1'] })
+    return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'page' }), {
+      page: ['integer >= 1'],
+    })
   if (perPage === null || perPage > MAX_PER_PAGE) {
-    return fail(400, t(ctx.lang, 'invalid_query', { name: 'per_page' }), {
+    return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'per_page' }), {
       per_page: [`integer from 1 to ${MAX_PER_PAGE}`],
     })
   }
   const productions = [...ctx.state.sites.values()].sort((a, b) => a.id - b.id)
   const stagings = [...ctx.state.staging.values()].sort((a, b) => a.site_id - b.site_id)
+  const { style } = ctx.shapes
   const items: Record<string, unknown>[] = []
   const stagingOf = (site: ProductionSite): StagingSite | undefined => ctx.state.staging.get(String(site.id))
   if (type === null || type === 'production' || type === 'reserved' || type === 'temporary') {
     for (const site of productions) {
       if (type === 'reserved' && !site.reserved) continue
       if (type === 'temporary' && site.reserved) continue
-      items.push(siteView(site, stagingOf(site)))
+      items.push(siteView(site, stagingOf(site), style))
     }
   }
   if (type === null || type === 'staging' || type === 'reserved') {
-    for (const staging of stagings) items.push(stagingListView(staging))
+    for (const staging of stagings) items.push(stagingListView(staging, style))
   }
   const total = items.length
   const lastPage = Math.max(1, Math.ceil(total / perPage))
@@ -54,15 +57,17 @@ export function listSites(ctx: ApiContext, req: ApiRequest): ApiResponse {
     from: pageItems.length > 0 ? from + 1 : null,
     to: pageItems.length > 0 ? from + pageItems.length : null,
   }
-  return ok(200, t(ctx.lang, 'sites_listed'), pageItems, meta)
+  return ctx.shapes.success(200, t(ctx.lang, 'sites_listed'), pageItems, meta)
 }
 
 export function createSite(ctx: ApiContext, req: ApiRequest): ApiResponse {
-  const body = jsonBody(req, ctx.lang, ['site_name'])
+  const body = jsonBody(ctx, req, ['site_name'])
   if (!body.ok) return body.response
   const name = body.value.site_name
   if (typeof name !== 'string' || name.trim() === '') {
-    return fail(400, t(ctx.lang, 'invalid_site_name'), { site_name: ['required, a non-empty string'] })
+    return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_site_name'), {
+      site_name: ['required, a non-empty string'],
+    })
   }
   const id = ctx.state.nextSiteId++
   const slug =
@@ -76,15 +81,17 @@ export function createSite(ctx: ApiContext, req: ApiRequest): ApiResponse {
   site.url = `https://${slug}-${id}.example.test`
   site.domains = [{ name: `${slug}-${id}.example.test`, primary: true }]
   ctx.state.sites.set(String(id), site)
-  return ok(201, t(ctx.lang, 'site_created'), siteView(site, undefined))
+  return ctx.shapes.success(201, t(ctx.lang, 'site_created'), siteView(site, undefined, ctx.shapes.style))
 }
 
 export function getSite(ctx: ApiContext, siteId: string): ApiResponse {
+  const { style } = ctx.shapes
   const site = ctx.state.sites.get(siteId)
-  if (site) return ok(200, t(ctx.lang, 'site_retrieved'), siteView(site, ctx.state.staging.get(siteId)))
-  const staging = [...ctx.state.staging.values()].find((s) => s.id === siteId)
-  if (staging) return ok(200, t(ctx.lang, 'site_retrieved'), stagingListView(staging))
-  return fail(404, t(ctx.lang, 'site_not_found', { site: siteId }))
+  const message = t(ctx.lang, 'site_retrieved')
+  if (site) return ctx.shapes.success(200, message, siteView(site, ctx.state.staging.get(siteId), style))
+  const staging = [...ctx.state.staging.values()].find((s) => String(style.stagingId(s)) === siteId)
+  if (staging) return ctx.shapes.success(200, message, stagingListView(staging, style))
+  return ctx.shapes.siteNotFound(ctx.lang, siteId)
 }
 
 /** `fallback` when absent, the integer when valid, null when invalid. */

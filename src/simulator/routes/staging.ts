@@ -1,16 +1,18 @@
 /**
- * The four staging endpoints and the probe. The rules (spec §3, §7; contract §3, §4):
- * - create: 403 for an ineligible site (plan, WaaS, client portal), 409 while one is being created
- *   (or deleted), 422 when one exists; otherwise 202 and a background job.
- * - pull / push / delete: 404 without staging; refused with the busy status while another job runs
- *   on the staging site (a delete while a pull or push runs included); otherwise 202 and a job.
- * - probe: the staging site and its status; 404 without staging; 405 when the probe is turned off.
+ * The four staging endpoints and the probe. The rules (spec §3, §7; contract §3, §4) are the same in
+ * every profile; only the shapes of the answers differ (see ../profiles):
+ * - create: refused for an ineligible site (plan, WaaS, client portal), refused as busy while one is
+ *   being created (or deleted), refused when one exists; otherwise accepted with a background job.
+ * - pull / push / delete: 404 without staging; refused as busy while another job runs on the
+ *   staging site (a delete while a pull or push runs included); otherwise accepted with a job.
+ * - probe (spec profile only): the staging site and its status; 404 without staging; 405 when off.
  */
 import { jsonBody } from '../body.js'
 import type { ApiContext, ApiRequest } from '../context.js'
-import { fail, ok, type ApiResponse } from '../http.js'
-import { t, type MessageKey } from '../i18n.js'
+import { fail, type ApiResponse } from '../http.js'
+import { t } from '../i18n.js'
 import { newSecret } from '../ids.js'
+import type { BusyOp, BusyReason, Ineligibility } from '../profiles/index.js'
 import { stagingSite } from '../seed.js'
 import type { JobKind, ProductionSite, StagingSite } from '../types.js'
 import { probeView } from '../views.js'
@@ -22,86 +24,78 @@ export function probe(ctx: ApiContext, siteId: string, path: string): ApiRespons
   const found = findSite(ctx, siteId)
   if ('response' in found) return found.response
   const staging = ctx.state.staging.get(siteId)
-  if (!staging) return fail(404, t(ctx.lang, 'staging_not_found', { site: siteId }))
-  return ok(200, t(ctx.lang, 'staging_retrieved'), probeView(staging))
+  if (!staging) return ctx.shapes.stagingNotFound(ctx.lang, siteId)
+  return ctx.shapes.success(200, t(ctx.lang, 'staging_retrieved'), probeView(staging))
 }
 
 export function createStaging(ctx: ApiContext, siteId: string, req: ApiRequest): ApiResponse {
-  const body = jsonBody(req, ctx.lang, [])
+  const body = jsonBody(ctx, req, [])
   if (!body.ok) return body.response
   const found = findSite(ctx, siteId)
   if ('response' in found) return found.response
   const { site } = found
   const refusal = ineligibility(site)
-  if (refusal) return fail(403, t(ctx.lang, refusal.message), { reason: refusal.reason })
+  if (refusal) return ctx.shapes.ineligible(ctx.lang, refusal)
   const existing = ctx.state.staging.get(siteId)
-  if (existing?.status === 'creating') return busy(ctx, 409, 'already_creating', existing)
-  if (existing?.status === 'deleting') return busy(ctx, 409, 'being_deleted', existing)
-  if (existing) return fail(422, t(ctx.lang, 'already_exists'), { staging_site_id: existing.id })
-  const staging = stagingSite(site, ctx.now, newSecret())
+  if (existing?.status === 'creating') return busy(ctx, 'create', 'creating', existing)
+  if (existing?.status === 'deleting') return busy(ctx, 'create', 'deleting', existing)
+  if (existing) return ctx.shapes.exists(ctx.lang, existing)
+  const staging = stagingSite(site, ctx.now, newSecret(), ctx.origin)
   ctx.state.staging.set(siteId, staging)
   const task = ctx.jobs.start('create', staging, ctx.taskError, ctx.now)
-  const data: Record<string, unknown> = {}
-  if (ctx.options.taskIds) data.task_id = task.id
-  data.site_id = site.id
-  data.staging_site_id = staging.id
-  data.staging_url = staging.url
-  return ok(202, t(ctx.lang, 'create_started'), data)
+  return ctx.shapes.createStarted(ctx.lang, task, site, staging, ctx.options)
 }
 
 /** Pull (POST .../staging/reset) and push (POST .../staging/push). */
 export function sync(ctx: ApiContext, siteId: string, req: ApiRequest, kind: 'pull' | 'push'): ApiResponse {
-  const body = jsonBody(req, ctx.lang, [])
+  const body = jsonBody(ctx, req, [])
   if (!body.ok) return body.response
   const found = findStaging(ctx, siteId)
   if ('response' in found) return found.response
-  const { staging } = found
-  const status = ctx.options.busyStatus
-  if (staging.status === 'creating') return busy(ctx, status, 'busy_creating', staging)
-  if (staging.status === 'deleting') return busy(ctx, status, 'busy_deleting', staging)
-  if (staging.status !== 'ready') return busy(ctx, status, 'busy_sync', staging)
-  return started(ctx, kind, staging, kind === 'pull' ? 'pull_started' : 'push_started')
+  const refusal = whileBusy(ctx, 'sync', found.staging)
+  return refusal ?? started(ctx, kind, found.staging)
 }
 
 export function deleteStaging(ctx: ApiContext, siteId: string): ApiResponse {
   const found = findStaging(ctx, siteId)
   if ('response' in found) return found.response
-  const { staging } = found
-  const status = ctx.options.busyStatus
-  if (staging.status === 'creating') return busy(ctx, status, 'busy_creating', staging)
-  if (staging.status === 'deleting') return busy(ctx, status, 'busy_deleting', staging)
-  if (staging.status !== 'ready') return busy(ctx, status, 'busy_delete_sync', staging)
-  return started(ctx, 'delete', staging, 'delete_started')
+  const refusal = whileBusy(ctx, 'delete', found.staging)
+  return refusal ?? started(ctx, 'delete', found.staging)
 }
 
-/** Why a site cannot have staging (spec §7: 403), or null when it can. */
-export function ineligibility(
-  site: ProductionSite,
-): { reason: 'plan' | 'waas' | 'client_portal'; message: MessageKey } | null {
-  if (!site.plan.staging) return { reason: 'plan', message: 'ineligible_plan' }
-  if (site.waas) return { reason: 'waas', message: 'ineligible_waas' }
-  if (site.client_portal !== null) return { reason: 'client_portal', message: 'ineligible_portal' }
+/** Why a site cannot have staging (spec §7), or null when it can. */
+export function ineligibility(site: ProductionSite): Ineligibility | null {
+  if (!site.plan.staging) return 'plan'
+  if (site.waas) return 'waas'
+  if (site.client_portal !== null) return 'client_portal'
   return null
 }
 
-function started(ctx: ApiContext, kind: JobKind, staging: StagingSite, message: MessageKey): ApiResponse {
-  const task = ctx.jobs.start(kind, staging, ctx.taskError, ctx.now)
-  return ok(202, t(ctx.lang, message), ctx.options.taskIds ? { task_id: task.id } : {})
+function whileBusy(ctx: ApiContext, op: BusyOp, staging: StagingSite): ApiResponse | null {
+  if (staging.status === 'ready') return null
+  const reason: BusyReason =
+    staging.status === 'creating' ? 'creating' : staging.status === 'deleting' ? 'deleting' : 'sync'
+  return busy(ctx, op, reason, staging)
 }
 
-function busy(ctx: ApiContext, status: number, message: MessageKey, staging: StagingSite): ApiResponse {
+function started(ctx: ApiContext, kind: Exclude<JobKind, 'create'>, staging: StagingSite): ApiResponse {
+  const task = ctx.jobs.start(kind, staging, ctx.taskError, ctx.now)
+  return ctx.shapes.jobStarted(ctx.lang, kind, task, ctx.options)
+}
+
+function busy(ctx: ApiContext, op: BusyOp, reason: BusyReason, staging: StagingSite): ApiResponse {
   const running = ctx.state.tasks.get(staging.task_id ?? '')
-  return fail(status, t(ctx.lang, message), { running: running?.kind ?? staging.status })
+  return ctx.shapes.busy(ctx.lang, op, reason, running?.kind ?? staging.status, ctx.options)
 }
 
 function findSite(ctx: ApiContext, siteId: string): { site: ProductionSite } | { response: ApiResponse } {
   const site = ctx.state.sites.get(siteId)
-  return site ? { site } : { response: fail(404, t(ctx.lang, 'site_not_found', { site: siteId })) }
+  return site ? { site } : { response: ctx.shapes.siteNotFound(ctx.lang, siteId) }
 }
 
 function findStaging(ctx: ApiContext, siteId: string): { staging: StagingSite } | { response: ApiResponse } {
   const found = findSite(ctx, siteId)
   if ('response' in found) return found
   const staging = ctx.state.staging.get(siteId)
-  return staging ? { staging } : { response: fail(404, t(ctx.lang, 'staging_not_found', { site: siteId })) }
+  return staging ? { staging } : { response: ctx.shapes.stagingNotFound(ctx.lang, siteId) }
 }

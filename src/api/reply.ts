@@ -1,0 +1,94 @@
+import { ERROR_DETAIL_FIELDS, type BodyKind } from '../contract.js'
+import type { Redactor } from '../secrets.js'
+import type { TransportResponse } from './transport.js'
+
+/**
+ * What a server's answer said, parsed and made safe before anything else reads it: credentials are
+ * removed from the data (contract §5), and every text is inert and bounded (contract §7). Every body
+ * shape of §1 and §7 is read: the envelope, the framework's `{"message", "errors"}` and debug shapes,
+ * other JSON, empty, HTML, plain text.
+ */
+export interface Reply {
+  kind: BodyKind
+  /** The envelope's boolean `status`; null for any other shape. */
+  envelopeStatus: boolean | null
+  /** The server's own message, inert and bounded; '' when it gave none. */
+  message: string
+  /** Extra error text (`errors`, `error`, `exception`), inert and bounded; never a trace or a file. */
+  details: string[]
+  /** `data` (or, when a JSON object has none, the object itself), credentials removed. */
+  data: unknown
+}
+
+const MAX_DETAILS = 5
+const MAX_DETAIL_CHARS = 300
+
+export function readReply(raw: TransportResponse, redactor: Redactor): Reply {
+  const empty = { envelopeStatus: null, message: '', details: [], data: null }
+  if (raw.truncated) return { kind: 'truncated', ...empty }
+  const text = raw.body.trim()
+  if (text === '') return { kind: 'empty', ...empty }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return { kind: /^</.test(text) ? 'html' : 'text', ...empty }
+  }
+  // Credentials go first: what they held is then known to every scrub of the texts below.
+  const clean = redactor.stripCredentials(json)
+  if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
+    return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null }
+  const body = clean as Record<string, unknown>
+  const envelopeStatus = typeof body.status === 'boolean' ? body.status : null
+  const message = typeof body.message === 'string' ? redactor.server(body.message) : ''
+  const kind: BodyKind =
+    envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json'
+  let data: unknown = null
+  if ('data' in body) data = body.data
+  else if (kind !== 'envelope') {
+    const { message: _m, status: _s, ...rest } = body
+    if (Object.keys(rest).length > 0) data = rest
+  }
+  return { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data }
+}
+
+/** `errors: {field: [msg]}`, `error: "..."` or `{message}`, `exception: "..."`, as short lines. */
+function detailsOf(body: Record<string, unknown>, message: string, redactor: Redactor): string[] {
+  const out: string[] = []
+  const add = (text: unknown) => {
+    const line = redactor.server(text, MAX_DETAIL_CHARS)
+    if (line && line !== message && !out.includes(line)) out.push(line)
+  }
+  for (const name of ERROR_DETAIL_FIELDS) {
+    const value = body[name]
+    if (typeof value === 'string') add(value)
+    else if (Array.isArray(value))
+      value.slice(0, MAX_DETAILS).forEach((v) => add(typeof v === 'string' ? v : ''))
+    else if (value && typeof value === 'object') {
+      const inner = value as Record<string, unknown>
+      if (typeof inner.message === 'string') add(inner.message)
+      else
+        for (const [key, v] of Object.entries(inner).slice(0, MAX_DETAILS)) {
+          const first = Array.isArray(v) ? v.find((x) => typeof x === 'string') : v
+          if (typeof first === 'string') add(`${key}: ${first}`)
+        }
+    }
+  }
+  return out.slice(0, MAX_DETAILS)
+}
+
+/** How a body is described when it carried no message (a JSON body is never called "not JSON"). */
+export function describeBody(kind: BodyKind): string {
+  switch (kind) {
+    case 'empty':
+      return 'an empty body'
+    case 'html':
+      return 'an HTML page'
+    case 'text':
+      return 'a body that is not JSON'
+    case 'truncated':
+      return 'a body too long to read'
+    default:
+      return 'a JSON body without a message'
+  }
+}

@@ -1,0 +1,273 @@
+/**
+ * GitHub deployments (`deployment-environment`): a deployment per create, pull or push, marked
+ * `in_progress` before the operation starts and given its final status when the run ends; after a
+ * delete, the environment's deployments are marked `inactive`. A pull request then shows the
+ * environment with a "View deployment" button while staging exists.
+ *
+ * Everything sent is our own words or values we checked: descriptions are ours (never server
+ * text), `environment_url` only an http(s) URL as `safeHttpUrl` makes it, and every string goes
+ * through the redactor before it leaves. Failures come back as warnings, never as throws.
+ */
+import { hasControl, safeHttpUrl } from '../report/markdown.js'
+import { overallOutcome } from '../staging/batch.js'
+import type { Result } from '../types.js'
+import type { Repo } from './context.js'
+import { githubFailure } from './errors.js'
+import type { Octokit } from './octokit.js'
+
+/** The operations that make a deployment (delete marks the environment inactive instead). */
+export const DEPLOYING_OPERATIONS: readonly string[] = ['create', 'pull', 'push']
+
+/** GitHub's limit on a deployment (status) description. */
+export const MAX_DESCRIPTION_CHARS = 140
+/** At most this many deployments are marked inactive after a delete (newest first). */
+export const MAX_DEACTIVATED = 300
+
+const PERMISSION = '"deployments: write" (permissions: deployments: write)'
+
+export type DeploymentState = 'error' | 'failure' | 'inactive' | 'in_progress' | 'success'
+
+export interface DeploymentContext {
+  octokit: Octokit
+  repo: Repo
+  environment: string
+  scrub: (text: string) => string
+  /** The workflow run's page (`log_url`). */
+  logUrl: string | null
+}
+
+/** An environment name as GitHub takes it: 1-255 characters, no control characters. */
+export function parseEnvironment(raw: string): { environment: string | null } | { error: string } {
+  const name = raw.trim()
+  if (name === '') return { environment: null }
+  if (name.length > 255) return { error: 'is longer than 255 characters' }
+  if (hasControl(name)) return { error: 'contains control characters or newlines' }
+  return { environment: name }
+}
+
+/** Our own short words, bounded. */
+function description(text: string): string {
+  return text.length > MAX_DESCRIPTION_CHARS ? `${text.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : text
+}
+
+/** Every string of a request body through the redactor (a secret is never sent, whatever field). */
+function scrubbed<T extends Record<string, unknown>>(body: T, scrub: (t: string) => string): T {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(body)) out[k] = typeof v === 'string' ? scrub(v) : v
+  return out as T
+}
+
+/** An http(s) URL we can send as `environment_url` / `log_url`; null for anything else or a URL holding a secret. */
+function sendableUrl(url: string | null | undefined, scrub: (t: string) => string): string | null {
+  if (!url) return null
+  const safe = safeHttpUrl(url)
+  return safe && scrub(safe) === safe ? safe : null
+}
+
+export interface FinalStatus {
+  state: DeploymentState
+  description: string
+  /** The staging URL, for success (and accepted): one site's http(s) URL only. */
+  environmentUrl: string | null
+}
+
+/**
+ * The final status of a run's deployment, from its Results (several sites: the worst outcome):
+ * - succeeded: `success`, with the staging URL as `environment_url` when the run had one site;
+ * - skipped: a create skipped because staging exists is `success` (it is there, unchanged); a
+ *   pull or push skipped because there is no staging is `inactive` (nothing is deployed);
+ * - accepted (not waited for, or not trackable): stays `in_progress`, saying completion was not
+ *   confirmed: never `success` without evidence;
+ * - failed: `failure`; timed-out and cancelled: `error`;
+ * - dry-run: no status (a dry run makes no deployment).
+ */
+export function finalStatus(operation: string, results: Result[]): FinalStatus | null {
+  if (results.length === 0) return null
+  const outcome = overallOutcome(results)
+  const sites = results.length > 1 ? ` (${results.length} sites)` : ''
+  const url = results.length === 1 ? results[0]!.stagingUrl : null
+  switch (outcome) {
+    case 'succeeded':
+      return { state: 'success', description: `Staging ${operation} succeeded${sites}.`, environmentUrl: url }
+    case 'skipped':
+      return operation === 'create'
+        ? {
+            state: 'success',
+            description: `Staging already exists (create skipped)${sites}.`,
+            environmentUrl: url,
+          }
+        : {
+            state: 'inactive',
+            description: `No staging environment: ${operation} skipped${sites}.`,
+            environmentUrl: null,
+          }
+    case 'accepted':
+      return {
+        state: 'in_progress',
+        description: `Staging ${operation} accepted by the API; completion not confirmed${sites}.`,
+        environmentUrl: url,
+      }
+    case 'failed':
+      return { state: 'failure', description: `Staging ${operation} failed${sites}.`, environmentUrl: null }
+    case 'timed-out':
+      return { state: 'error', description: `Staging ${operation} timed out${sites}.`, environmentUrl: null }
+    case 'cancelled':
+      return {
+        state: 'error',
+        description: `Staging ${operation} was cancelled${sites}.`,
+        environmentUrl: null,
+      }
+    default:
+      return null
+  }
+}
+
+async function setStatus(
+  ctx: DeploymentContext,
+  id: number,
+  state: DeploymentState,
+  text: string,
+  environmentUrl: string | null = null,
+): Promise<void> {
+  const logUrl = sendableUrl(ctx.logUrl, ctx.scrub)
+  const envUrl = sendableUrl(environmentUrl, ctx.scrub)
+  await ctx.octokit.rest.repos.createDeploymentStatus(
+    scrubbed(
+      {
+        owner: ctx.repo.owner,
+        repo: ctx.repo.repo,
+        deployment_id: id,
+        state,
+        description: description(text),
+        ...(logUrl ? { log_url: logUrl } : {}),
+        ...(envUrl ? { environment_url: envUrl } : {}),
+        ...(state === 'success' ? { auto_inactive: true } : {}),
+      },
+      ctx.scrub,
+    ),
+  )
+}
+
+export type StartOutcome = { id: number; warnings: string[] } | { id: null; warnings: string[] }
+
+/**
+ * Creates the deployment for `sha` in the environment, then marks it `in_progress`. The
+ * deployment is not transient: the environment outlives one run (later runs replace its
+ * deployment, and GitHub's auto_inactive retires the older ones); a delete retires it explicitly.
+ */
+export async function startDeployment(
+  ctx: DeploymentContext,
+  sha: string,
+  operation: string,
+  siteCount: number,
+): Promise<StartOutcome> {
+  const where = `create a deployment for environment "${ctx.environment}"`
+  let id: number
+  try {
+    const response = await ctx.octokit.rest.repos.createDeployment(
+      scrubbed(
+        {
+          owner: ctx.repo.owner,
+          repo: ctx.repo.repo,
+          ref: sha,
+          environment: ctx.environment,
+          description: description(
+            `Staging ${operation}${siteCount > 1 ? ` (${siteCount} sites)` : ''} by site-staging-action`,
+          ),
+          auto_merge: false,
+          required_contexts: [],
+          production_environment: false,
+          transient_environment: false,
+        },
+        ctx.scrub,
+      ),
+    )
+    const data = response.data as { id?: unknown }
+    if (typeof data.id !== 'number' || !Number.isSafeInteger(data.id))
+      return {
+        id: null,
+        warnings: [`Could not ${where}: GitHub answered HTTP ${response.status} without a deployment id.`],
+      }
+    id = data.id
+  } catch (e) {
+    return { id: null, warnings: [githubFailure(e, where, PERMISSION, ctx.scrub)] }
+  }
+  try {
+    await setStatus(ctx, id, 'in_progress', `Staging ${operation} started.`)
+    return { id, warnings: [] }
+  } catch (e) {
+    return { id, warnings: [githubFailure(e, `mark deployment ${id} in progress`, PERMISSION, ctx.scrub)] }
+  }
+}
+
+/** Gives the run's deployment its final status; returns a warning when GitHub refused it. */
+export async function finishDeployment(
+  ctx: DeploymentContext,
+  id: number,
+  status: FinalStatus,
+): Promise<string | null> {
+  try {
+    await setStatus(ctx, id, status.state, status.description, status.environmentUrl)
+    return null
+  } catch (e) {
+    return githubFailure(e, `mark deployment ${id} ${status.state}`, PERMISSION, ctx.scrub)
+  }
+}
+
+export interface DeactivateOutcome {
+  deactivated: number
+  /** Deployments of the environment past MAX_DEACTIVATED, left as they are. */
+  left: number
+  warning: string | null
+}
+
+/**
+ * After a delete: every deployment of the environment (all pages, newest first, at most
+ * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more.
+ */
+export async function deactivateEnvironment(ctx: DeploymentContext): Promise<DeactivateOutcome> {
+  const ids: number[] = []
+  let left = 0
+  try {
+    await ctx.octokit.paginate(
+      ctx.octokit.rest.repos.listDeployments,
+      { owner: ctx.repo.owner, repo: ctx.repo.repo, environment: ctx.environment, per_page: 100 },
+      (response) => {
+        for (const d of response.data as { id?: unknown; environment?: unknown }[]) {
+          if (
+            typeof d.id !== 'number' ||
+            (typeof d.environment === 'string' && d.environment !== ctx.environment)
+          )
+            continue
+          if (ids.length < MAX_DEACTIVATED) ids.push(d.id)
+          else left++
+        }
+        return []
+      },
+    )
+  } catch (e) {
+    return {
+      deactivated: 0,
+      left: 0,
+      warning: githubFailure(
+        e,
+        `list the deployments of environment "${ctx.environment}"`,
+        PERMISSION,
+        ctx.scrub,
+      ),
+    }
+  }
+  let deactivated = 0
+  for (const id of ids) {
+    try {
+      await setStatus(ctx, id, 'inactive', 'Staging environment deleted.')
+      deactivated++
+    } catch (e) {
+      // One refusal means the token cannot: do not send the same refused request for each.
+      const rest = ids.length - deactivated
+      const doing = `mark deployment ${id} inactive (${rest} of the environment's ${ids.length} deployment(s) left as they are)`
+      return { deactivated, left: left + rest, warning: githubFailure(e, doing, PERMISSION, ctx.scrub) }
+    }
+  }
+  return { deactivated, left, warning: null }
+}

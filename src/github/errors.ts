@@ -1,0 +1,59 @@
+/**
+ * What a failed GitHub request means for the user, in one line: refused permissions name the
+ * permission to add, network trouble says so. GitHub's own text is shown bounded and inert.
+ * Nothing here is fatal: GitHub's side of a run never fails a staging run.
+ */
+import { oneLine } from '../text.js'
+
+export const UNAFFECTED = 'The staging result is not affected.'
+
+/** A GitHub request cut short by its time limit (or by the run's cancellation). */
+export class GitHubTimeout extends Error {
+  constructor() {
+    super('GitHub did not answer in time')
+    this.name = 'GitHubTimeout'
+  }
+}
+
+/** The HTTP status of an Octokit error, 0 when no answer came. */
+export function statusOf(e: unknown): number {
+  const s = (e as { status?: unknown })?.status
+  return typeof s === 'number' && Number.isInteger(s) ? s : 0
+}
+
+/** An error's text, on one line, without control characters or `::`, at most 300 characters. */
+export function detailOf(e: unknown, scrub: (t: string) => string): string {
+  return oneLine(scrub(String((e as Error)?.message ?? e)))
+    .replace(/::/g, ': :')
+    .slice(0, 300)
+}
+
+export function isAbort(e: unknown): boolean {
+  const name = (e as Error)?.name
+  return name === 'GitHubTimeout' || name === 'AbortError' || name === 'TimeoutError'
+}
+
+/**
+ * `Could not <doing> <where> (HTTP 403: ...). The github-token lacks ...`: one sentence of what
+ * failed, one of what to do, for a refused, timed-out or failed request.
+ */
+export function githubFailure(
+  e: unknown,
+  doing: string,
+  permission: string,
+  scrub: (t: string) => string,
+  forkNote = '',
+): string {
+  if (isAbort(e)) return `Could not ${doing}: GitHub did not answer in time. ${UNAFFECTED}`
+  const status = statusOf(e)
+  const detail = detailOf(e, scrub)
+  if (status === 403 || status === 404)
+    return (
+      `Could not ${doing} (HTTP ${status}: ${detail}). The github-token lacks the permission ${permission}: ` +
+      `add it under "permissions:" in the workflow or job.${forkNote} ${UNAFFECTED}`
+    )
+  if (status === 401)
+    return `Could not ${doing}: the github-token was refused (HTTP 401). Check the github-token input. ${UNAFFECTED}`
+  if (status === 0) return `Could not ${doing}: GitHub could not be reached (${detail}). ${UNAFFECTED}`
+  return `Could not ${doing} (HTTP ${status}: ${detail}). ${UNAFFECTED}`
+}

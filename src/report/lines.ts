@@ -1,0 +1,22 @@
+import { overallOutcome } from '../staging/batch.js'
+import type { Result } from '../types.js'
+import { countOutcomes } from './markdown.js'
+
+/**
+ * The last line of a run, for the action's log and the CLI: what happened, in our words, and the
+ * server's own words quoted as such (for a job that ended, never "started" as the last word).
+ */
+export function finalLine(results: Result[]): string {
+  const first = results[0]
+  if (!first) return 'Nothing ran.'
+  if (results.length > 1)
+    return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${overallOutcome(results)} overall).`
+  const r = first
+  const what = r.summary || r.result
+  if (!r.message || r.summary.includes(r.message))
+    return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`
+  // The server's words first, as what they were; ours last, so a job that ended never ends on "started".
+  const when =
+    r.operation !== 'status' && r.httpStatus !== null && r.httpStatus < 300 ? ' when it accepted the job' : ''
+  return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${r.message}" ${what}`
+}

@@ -1,0 +1,119 @@
+import { isCredentialQueryParam } from '../contract.js'
+import { bound, oneLine } from '../text.js'
+import type { Outcome, Result } from '../types.js'
+
+/**
+ * Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is
+ * shown as text: no HTML, no Markdown structure, links or images of its own, no @mentions or issue
+ * references, no autolinks, no table breaks, one line, bounded. Only http(s) URLs that
+ * `safeHttpUrl` accepts become links.
+ */
+
+/** One icon per outcome, for every rendering (summary, PR comment). */
+export const ICON: Record<Outcome, string> = {
+  succeeded: '✅',
+  failed: '❌',
+  skipped: '⏭️',
+  'timed-out': '⏱️',
+  accepted: '📨',
+  cancelled: '🛑',
+  'dry-run': '🧪',
+}
+
+/** Text as inert Markdown: one line, at most `max` characters, then escaped. */
+export function md(text: string, max = 1500): string {
+  return escapeMarkdown(bound(oneLine(String(text)), max))
+}
+
+/**
+ * Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block
+ * structure at its start (headings, lists, quotes), no @mentions, no issue references (#12,
+ * GH-12), no autolinks (`http://`, `www.`). Zero-width spaces break what backslashes cannot.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]()|~#!{}$])/g, '\\$1')
+    .replace(/^([-+=]|\d+(?=[.)]))/, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))
+    .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
+    .replace(/#(?=\d)/g, '#\u200b')
+    .replace(/\b(GH)-(?=\d)/gi, '$1-\u200b')
+    .replace(/:\/\//g, ':\u200b//')
+    .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\u200b.`)
+}
+
+/** An id or a short word in a code span; anything else as escaped text. */
+export function code(text: string): string {
+  const t = oneLine(String(text))
+  return /^[A-Za-z0-9_.:/ >-]{1,200}$/.test(t) && !t.includes('`') ? `\`${t}\`` : md(t, 200)
+}
+
+const MAX_URL_CHARS = 2048
+/** Characters kept as they are in a path, query or fragment; everything else is percent-encoded. */
+const URL_SAFE = /[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%]/
+
+/**
+ * An http(s) URL made safe to link, to put in an HTML comment and to send to GitHub as an
+ * `environment_url`; null for anything else (other schemes, user-info, odd hosts, control
+ * characters, more than 2048 characters). Credential-looking query parameters are removed
+ * (contract §5), and every character that could end a Markdown link or an HTML comment is
+ * percent-encoded.
+ */
+export function safeHttpUrl(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null
+  const text = raw.trim()
+  if (text === '' || text.length > MAX_URL_CHARS || /[\s\\]/.test(text) || hasControl(text)) return null
+  if (!/^https?:\/\/[^/]/i.test(text)) return null
+  let u: URL
+  try {
+    u = new URL(text)
+  } catch {
+    return null
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null
+  if (u.username || u.password) return null
+  if (!/^([a-z0-9-]+\.)*[a-z0-9-]+\.?$|^\[[0-9a-f:.]+\]$/i.test(u.hostname)) return null
+  const credentials = [...u.searchParams.keys()].filter(isCredentialQueryParam)
+  for (const name of credentials) u.searchParams.delete(name)
+  // The URL as the server wrote it (so it matches the staging-url output), unless it had to be
+  // rewritten: credentials removed, or characters outside ASCII (an IDN host, say).
+  const base = credentials.length > 0 || /[^\x21-\x7e]/.test(text) ? u.href : text
+  const href = [...base]
+    .map((ch) => (URL_SAFE.test(ch) ? ch : encodeURIComponent(ch).replace(/[()'!*]/g, percent)))
+    .join('')
+  return href.length <= MAX_URL_CHARS ? href : null
+}
+
+const percent = (ch: string) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
+
+/** Whether `text` holds a control character (a newline included). */
+export function hasControl(text: string): boolean {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  return /[\u0000-\u001f\u007f-\u009f]/.test(text)
+}
+
+/** `[url](url)` when `url` is a safe http(s) URL, the text escaped and the target as made safe; else '—' or the text. */
+export function link(url: string | null, label?: string): string {
+  if (!url) return '—'
+  const safe = safeHttpUrl(url)
+  if (!safe) return md(url, 200)
+  return `[${(label ?? safe).replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`
+}
+
+/** `2m 31s` */
+export function duration(seconds: number): string {
+  const s = Math.round(seconds)
+  return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.round(seconds * 10) / 10}s`
+}
+
+/** "2 succeeded, 1 skipped": the outcomes of a batch, most common first. */
+export function countOutcomes(results: Result[]): string {
+  const counts = new Map<Outcome, number>()
+  for (const r of results) counts.set(r.result, (counts.get(r.result) ?? 0) + 1)
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([outcome, n]) => `${n} ${outcome}`)
+    .join(', ')
+}

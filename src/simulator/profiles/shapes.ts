@@ -1,0 +1,65 @@
+/**
+ * A profile is the set of answer shapes the API core speaks. The rules (who may do what, when)
+ * live in the routes and are the same for every profile; each function here only says how one
+ * outcome looks on the wire. spec.ts: the literal specification; service.ts: the service family's
+ * observed shapes (contract §10).
+ */
+import type { ApiResponse } from '../http.js'
+import type { Lang } from '../i18n.js'
+import type { RateDecision } from '../ratelimit.js'
+import type { EffectiveOptions, JobKind, Profile, ProductionSite, StagingSite, Task } from '../types.js'
+import type { ViewStyle } from '../views.js'
+
+/** Why a site may not have staging. */
+export type Ineligibility = 'plan' | 'waas' | 'client_portal'
+
+/** What was asked while another job runs: a create, a pull or push, a delete. */
+export type BusyOp = 'create' | 'sync' | 'delete'
+/** What runs: a creation, a deletion, or a pull or push. */
+export type BusyReason = 'creating' | 'deleting' | 'sync'
+
+export interface Shapes {
+  profile: Profile
+  /** The path before `/v2`: '' (spec) or '/api' (service). */
+  prefix: string
+  /** Routes are matched (404, 405) before the token is checked (the framework's order). */
+  routeFirst: boolean
+  /** Whether GET on the staging path is the probe (spec) or not a route at all (service: 405). */
+  probeRoute: boolean
+  /** HEAD is served like GET and listed beside it in 405 answers (the framework's habit). */
+  headAsGet: boolean
+  style: ViewStyle
+
+  unknownRoute(path: string, accept: string | string[] | undefined, lang: Lang): ApiResponse
+  methodNotAllowed(method: string, path: string, allowed: readonly string[], lang: Lang): ApiResponse
+  unauthenticated(lang: Lang): ApiResponse
+  rateLimited(lang: Lang, decision: RateDecision): ApiResponse
+  /** Rate-limit headers on an answer that was let through. */
+  rateHeaders(decision: RateDecision): Record<string, string>
+  readOnly(lang: Lang): ApiResponse
+  badRequest(lang: Lang, message: string, errors: Record<string, string[]>): ApiResponse
+  siteNotFound(lang: Lang, siteId: string): ApiResponse
+  stagingNotFound(lang: Lang, siteId: string): ApiResponse
+  taskNotFound(lang: Lang, taskId: string): ApiResponse
+  ineligible(lang: Lang, reason: Ineligibility): ApiResponse
+  exists(lang: Lang, staging: StagingSite): ApiResponse
+  busy(lang: Lang, op: BusyOp, reason: BusyReason, running: string, options: EffectiveOptions): ApiResponse
+  /** A plain success (sites list, one site, a new site). */
+  success(status: number, message: string, data: unknown, meta?: unknown): ApiResponse
+  createStarted(
+    lang: Lang,
+    task: Task,
+    site: ProductionSite,
+    staging: StagingSite,
+    options: EffectiveOptions,
+  ): ApiResponse
+  jobStarted(lang: Lang, kind: Exclude<JobKind, 'create'>, task: Task, options: EffectiveOptions): ApiResponse
+  task(lang: Lang, task: Task, percentage: number | null, now: number): ApiResponse
+
+  /** The body of a fault with `status` (and `body: 'json'`). */
+  faultJson(status: number, lang: Lang): ApiResponse
+  /** The body of a fault with `body: 'echo-token'`: the Authorization value echoed back. */
+  echoToken(status: number, lang: Lang, authorization: string): ApiResponse
+  /** A 307 of a `redirect` fault. */
+  redirect(lang: Lang, location: string): ApiResponse
+}

@@ -1,0 +1,80 @@
+/**
+ * The staging sites' own URLs, served by the simulator on its origin under /staging-sites/<id>/
+ * (issue 12). Like a CDN before the site exists, a URL answers 404 until its create job has
+ * completed and `siteDelayMs` more has passed (DNS and TLS lag); then 200 with a small page that
+ * shows the site's content versions. A staging site of a password-protected production site answers
+ * 401 (HTTP basic auth). A deleted staging site answers 404 again. Pulls and pushes do not stop a
+ * ready site from answering.
+ */
+import type { ApiResponse } from './http.js'
+import { SITES_PREFIX } from './seed.js'
+import type { SimState, StagingSite } from './types.js'
+
+/** True when `pathname` is a staging site's URL (or under one). */
+export function isSitePath(pathname: string): boolean {
+  return pathname === SITES_PREFIX || pathname.startsWith(`${SITES_PREFIX}/`)
+}
+
+/** When staging site `staging` starts answering, or null while its creation has not completed. */
+export function liveFrom(staging: StagingSite, siteDelayMs: number): number | null {
+  return staging.ready_at === null ? null : staging.ready_at + siteDelayMs
+}
+
+/** The answer of a staging site's URL at `now`. */
+export function serveSite(
+  state: SimState,
+  siteDelayMs: number,
+  now: number,
+  method: string,
+  pathname: string,
+): ApiResponse {
+  const segment = pathname.slice(SITES_PREFIX.length + 1).split('/')[0] ?? ''
+  let id: string
+  try {
+    id = decodeURIComponent(segment)
+  } catch {
+    return notFound()
+  }
+  const staging = [...state.staging.values()].find((s) => s.id === id)
+  const from = staging ? liveFrom(staging, siteDelayMs) : null
+  if (!staging || from === null || now < from) return notFound()
+  if (staging.password_protected) {
+    return page(401, 'Authentication required', '<h1>401 Authorization Required</h1>', {
+      'WWW-Authenticate': 'Basic realm="Password protected staging site"',
+    })
+  }
+  if (method !== 'GET' && method !== 'HEAD') {
+    return page(405, 'Method not allowed', '<h1>405 Method Not Allowed</h1>', { Allow: 'GET, HEAD' })
+  }
+  const body = [
+    `<h1>${escape(staging.site_name)}</h1>`,
+    `<p>A staging copy of production site ${staging.site_id}.</p>`,
+    `<p id="content">files ${escape(staging.content.files)}, database ${escape(staging.content.database)}</p>`,
+  ].join('\n')
+  return page(200, escape(staging.site_name), body)
+}
+
+function notFound(): ApiResponse {
+  return page(
+    404,
+    'Site not found',
+    '<h1>404 Site not found</h1>\n<p>No site is served at this address (yet).</p>',
+  )
+}
+
+function page(
+  status: number,
+  title: string,
+  body: string,
+  headers: Record<string, string> = {},
+): ApiResponse {
+  return {
+    status,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+    body: `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>\n<body>\n${body}\n</body></html>\n`,
+  }
+}
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}

@@ -1,0 +1,105 @@
+import { HttpClient } from '@actions/http-client'
+import http from 'node:http'
+import https from 'node:https'
+import { USER_AGENT } from '../api/client.js'
+import { CancelledError, seconds } from '../clock.js'
+import type { Clock, Logger } from '../types.js'
+import { elapsed } from './wait.js'
+
+/**
+ * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
+ * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
+ * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
+ * means the site answers). Only the status line is read; the body is dropped unread.
+ */
+
+/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
+export function answers(status: number): boolean {
+  return (status >= 200 && status < 400) || status === 401 || status === 403
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
+const FIRST_DELAY_MS = 1000
+const MAX_DELAY_MS = 15_000
+const REQUEST_LIMIT_MS = 10_000
+const PROGRESS_EVERY_MS = 15_000
+
+export interface UrlCheckDeps {
+  clock: Clock
+  logger: Logger
+  /** Absolute time (clock ms) by which the site must answer. */
+  deadline: number
+  signal?: AbortSignal
+  /** One GET of the URL: its status, or an Error (connection, TLS, DNS...). For tests. */
+  get?: (url: string, timeoutMs: number, signal?: AbortSignal) => Promise<number>
+}
+
+/**
+ * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
+ * (plain http to a host that is not loopback, as with api-url).
+ */
+export async function waitForUrl(url: string, deps: UrlCheckDeps): Promise<boolean | null> {
+  const parsed = new URL(url)
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK.test(parsed.hostname)))
+    return null
+  const { clock, logger, signal } = deps
+  const get = deps.get ?? plainGet
+  const started = clock.now()
+  let lastLine = started
+  let delay = FIRST_DELAY_MS
+  logger.info(`Waiting for ${url} to answer (wait-for-url)…`)
+  for (;;) {
+    if (signal?.aborted) throw new CancelledError()
+    const left = deps.deadline - clock.now()
+    if (left <= 0) return false
+    let why: string
+    try {
+      const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal)
+      if (answers(status)) {
+        logger.info(`${url} answers (HTTP ${status}) after ${elapsed(clock.now() - started)}.`)
+        return true
+      }
+      why = `HTTP ${status}`
+    } catch (e) {
+      if (e instanceof CancelledError) throw e
+      why = (e as NodeJS.ErrnoException).code ?? 'no connection'
+    }
+    logger.debug(`${url}: not yet (${why}); asking again in ${seconds(delay)}`)
+    if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
+      lastLine = clock.now()
+      logger.info(`… ${url} does not answer yet (${why}) after ${elapsed(clock.now() - started)}`)
+    }
+    const wait = Math.min(delay, deps.deadline - clock.now())
+    if (wait <= 0) return false
+    await clock.sleep(wait, signal)
+    delay = Math.min(MAX_DELAY_MS, delay * 1.6)
+  }
+}
+
+/** One GET through the runner's proxy settings (no keep-alive), status line only. */
+function plainGet(url: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+  const agent = new HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url)
+  const module = url.startsWith('https:') ? https : http
+  return new Promise((resolve, reject) => {
+    const req = module.request(
+      url,
+      { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } },
+      (res) => {
+        resolve(res.statusCode ?? 0)
+        res.destroy()
+      },
+    )
+    const timer = setTimeout(
+      () => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })),
+      timeoutMs,
+    )
+    const onAbort = () => req.destroy(new CancelledError())
+    signal?.addEventListener('abort', onAbort, { once: true })
+    req.on('error', reject)
+    req.on('close', () => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+    })
+    req.end()
+  })
+}

@@ -1,0 +1,80 @@
+/**
+ * Text from a server, made safe to show anywhere (a log line, a terminal, an output, a table cell):
+ * pure functions, composed in the right order by `Redactor.inert` (src/secrets.ts), which adds the
+ * removal of secrets between them. Nothing here knows GitHub: a workflow command is just a pattern a
+ * line must not start with.
+ */
+
+/** Longest server text kept (a message, a reason, a comment): more never helps a person. */
+export const MAX_SERVER_TEXT = 1000
+/** Longest line the action or the CLI writes. */
+export const MAX_LINE = 4000
+
+const ANSI = new RegExp(
+  [
+    '\\u001b\\][^\\u0007\\u001b]*(?:\\u0007|\\u001b\\\\)?', // OSC ... BEL or ST (hyperlinks, titles)
+    '\\u001b\\[[0-?]*[ -/]*[@-~]', // CSI (colours, cursor moves, erase)
+    '\\u009b[0-?]*[ -/]*[@-~]', // 8-bit CSI
+    '\\u001b[P^_][^\\u001b]*(?:\\u001b\\\\)?', // DCS, PM, APC strings
+    '\\u001b[@-Z\\\\-_]?', // other escapes, or a lone ESC
+  ].join('|'),
+  'g',
+)
+/** Line ends the runner or a terminal honours: CR alone ends a runner line. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g
+/** Other control characters. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g
+/** Invisible characters that hide, join or reorder text (soft hyphen, zero-width, bidi: Trojan Source). */
+const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff]/g
+
+/**
+ * One line of plain text: escape sequences and invisible characters out, every line break and
+ * other control character a space, runs of white space one space. Whatever is joined or spaced here
+ * is joined or spaced before any secret is looked for (the redactor scrubs after this, and finds a
+ * secret with white space put inside it), so a server cannot hide a token from the scrub this way.
+ */
+export function oneLine(text: string): string {
+  return text
+    .replace(ANSI, '')
+    .replace(INVISIBLE, '')
+    .replace(LINE_BREAKS, ' ')
+    .replace(CONTROLS, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+const ZWSP = '\u200b'
+
+/**
+ * Makes workflow commands inert: the runner reads `::name::` at the start of a line (after leading
+ * white space) and the legacy `##[name]` anywhere in a line. A zero-width space breaks both; the text
+ * still reads the same.
+ */
+export function neutralizeCommands(line: string): string {
+  let out = line.replace(/##\[/g, `##${ZWSP}[`)
+  const lead = /^\s*/.exec(out)![0].length
+  if (out.startsWith('::', lead)) out = `${out.slice(0, lead)}:${ZWSP}${out.slice(lead + 1)}`
+  return out
+}
+
+/** At most `max` characters, cut on a code point, marked with an ellipsis when cut. */
+export function bound(text: string, max: number): string {
+  if (text.length <= max) return text
+  let cut = max - 1
+  const code = text.charCodeAt(cut - 1)
+  if (code >= 0xd800 && code <= 0xdbff) cut-- // do not split a surrogate pair
+  return `${text.slice(0, cut)}…`
+}
+
+/** An http(s) URL as text, or null: anything else (`javascript:`, `data:`, a path) is never shown as a link. */
+export function httpUrl(text: string): URL | null {
+  if (text.length > 2048 || /\s/.test(text)) return null
+  try {
+    const url = new URL(text)
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : null
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Whole-action tests of `deployment-environment`: dist/index.js in a child process, as the runner
+ * runs it, against the simulator (the staging API) and a fake GitHub API on loopback
+ * (GITHUB_API_URL). Build first: npm run build.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { leaks, runBundledAction } from '../helpers/run-action.js'
+import { startFakeGitHub, type FakeGitHub } from './fake-github.js'
+
+const GH_TOKEN = 'ghs_whole-action-deployments-token-0099'
+const PR = 12
+const HEAD_SHA = '1234abcd'.padEnd(40, 'e')
+const MERGE_SHA = '9876fedc'.padEnd(40, 'f')
+const RUN_URL = 'https://github.example/octo-org/site-repo/actions/runs/4242'
+
+let sim: Simulator
+let gh: FakeGitHub
+let dir: string
+
+beforeAll(async () => {
+  sim = await start({ port: 0, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
+  dir = mkdtempSync(path.join(tmpdir(), 'deployments-test-'))
+})
+afterAll(async () => {
+  await sim.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+beforeEach(async () => {
+  sim.reset()
+  gh = await startFakeGitHub()
+})
+afterEach(async () => {
+  // Whatever the test, nothing secret went to GitHub in any request.
+  const sent = gh.requests.map((r) => `${r.path}\n${r.body}`).join('\n')
+  for (const secret of [GH_TOKEN, SIM_TOKENS.readWrite])
+    for (const form of [secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64')])
+      expect(leaks(sent, form)).toEqual([])
+  await gh.stop()
+})
+
+function eventEnv(eventName: string, payload: unknown): Record<string, string> {
+  const file = path.join(dir, `${eventName}-${Date.now()}.json`)
+  writeFileSync(file, JSON.stringify(payload))
+  return {
+    GITHUB_API_URL: gh.url,
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_EVENT_NAME: eventName,
+    GITHUB_EVENT_PATH: file,
+    GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
+    GITHUB_RUN_ID: '4242',
+    GITHUB_SHA: MERGE_SHA,
+  }
+}
+
+const prEvent = () =>
+  eventEnv('pull_request', {
+    action: 'synchronize',
+    number: PR,
+    pull_request: { number: PR, head: { ref: 'feature', sha: HEAD_SHA } },
+    repository: { name: 'site-repo', owner: { login: 'octo-org' } },
+  })
+
+const run = (operation: string, env: Record<string, string>, extra: Record<string, string> = {}) =>
+  runBundledAction(
+    {
+      operation,
+      'site-id': String(SIM_SITES.eligible),
+      'api-token': SIM_TOKENS.readWrite,
+      'api-url': sim.url,
+      'github-token': GH_TOKEN,
+      'deployment-environment': `pr-${PR}`,
+      'if-exists': 'skip',
+      ...extra,
+    },
+    { env },
+  )
+
+const states = (i = 0) => gh.deployments[i]!.statuses.map((s) => s.state)
+const stagingPosts = () => sim.requests.filter((r) => r.method === 'POST' && r.path.includes('/staging'))
+
+describe('deployment-environment in the whole action', () => {
+  test('create: a deployment on the PR head commit, in_progress before the operation, then success with the staging URL', async () => {
+    const r = await run('create', prEvent())
+    expect(r.code).toBe(0)
+    expect(r.outputs.result).toBe('succeeded')
+    const url = r.outputs['staging-url']!
+    expect(url).toMatch(/^https?:\/\//)
+
+    expect(gh.deployments).toHaveLength(1)
+    const d = gh.deployments[0]!
+    expect(d).toMatchObject({
+      ref: HEAD_SHA,
+      environment: 'pr-12',
+      auto_merge: false,
+      required_contexts: [],
+      production_environment: false,
+      transient_environment: false,
+    })
+    expect(r.outputs['deployment-id']).toBe(String(d.id))
+    expect(states()).toEqual(['in_progress', 'success'])
+    expect(d.statuses[0]!.log_url).toBe(RUN_URL)
+    expect(d.statuses[1]).toMatchObject({ environment_url: url, log_url: RUN_URL, auto_inactive: true })
+
+    // The deployment was in progress before the staging API saw the create.
+    const inProgress = gh.requests.find((q) => q.method === 'POST' && q.path.endsWith('/statuses'))!
+    expect(stagingPosts()).toHaveLength(1)
+    expect(inProgress.at).toBeLessThanOrEqual(stagingPosts()[0]!.at)
+    expect(r.stdout).toMatch(
+      new RegExp(`Deployment ${d.id} for environment "pr-12" on 1234abcdeeee: in progress`),
+    )
+    expect(gh.requests.every((q) => q.authorization === `token ${GH_TOKEN}`)).toBe(true)
+  })
+
+  test('a failed run: the deployment says failure, and the step still fails as the staging result says', async () => {
+    sim.addFault({ method: 'POST', path: '/staging', status: 500, body: 'echo-token', times: Infinity })
+    const r = await run('create', prEvent(), { 'max-retries': '0' })
+    expect(r.code).toBe(1)
+    expect(r.outputs.result).toBe('failed')
+    expect(states()).toEqual(['in_progress', 'failure'])
+    expect(gh.deployments[0]!.statuses[1]!.environment_url).toBeUndefined()
+    // Our own words only: the server's message (which echoed the token) is not in the description.
+    expect(gh.deployments[0]!.statuses[1]!.description).toBe('Staging create failed.')
+  })
+
+  test('delete: no new deployment; every deployment of the environment becomes inactive', async () => {
+    const env = prEvent()
+    const created = await run('create', env)
+    expect(created.code).toBe(0)
+    const pulled = await run('pull', env)
+    expect(pulled.code).toBe(0)
+    expect(gh.deployments).toHaveLength(2)
+    expect(states(1)).toEqual(['in_progress', 'success'])
+    expect(gh.deployments[1]!.statuses[1]!.environment_url).toBe(pulled.outputs['staging-url'])
+    gh.addDeployment('pr-99') // another pull request's environment: left alone
+
+    const deleted = await run('delete', env)
+    expect(deleted.code).toBe(0)
+    expect(deleted.outputs.result).toBe('succeeded')
+    expect(deleted.outputs['deployment-id']).toBe('')
+    expect(gh.deployments.filter((d) => d.environment === 'pr-12')).toHaveLength(2)
+    expect(states(0).at(-1)).toBe('inactive')
+    expect(states(1).at(-1)).toBe('inactive')
+    expect(gh.deployments[2]!.statuses).toEqual([])
+    expect(gh.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/deployments'))).toHaveLength(2)
+    expect(deleted.stdout).toMatch(/Marked 2 deployment\(s\) of environment "pr-12" inactive/)
+  })
+
+  test('a 403 is a warning naming the permission; the step succeeds and nothing else is tried', async () => {
+    gh.refuse({ status: 403, message: 'Resource not accessible by integration' })
+    const r = await run('create', prEvent())
+    expect(r.code).toBe(0)
+    expect(r.outputs.result).toBe('succeeded')
+    expect(r.outputs['deployment-id']).toBe('')
+    expect(r.stdout).toMatch(
+      /^::warning title=GitHub deployment::Could not create a deployment for environment "pr-12" \(HTTP 403: Resource not accessible by integration[^)]*\)\. The github-token lacks the permission "deployments: write" \(permissions: deployments: write\)/m,
+    )
+    expect(gh.requests).toHaveLength(1)
+  })
+
+  test('cancelled mid-run: the deployment gets error within a few seconds of the signal', async () => {
+    sim.setOptions({ durationsMs: { create: 20_000 } })
+    const r = await runBundledAction(
+      {
+        operation: 'create',
+        'site-id': String(SIM_SITES.eligible),
+        'api-token': SIM_TOKENS.readWrite,
+        'api-url': sim.url,
+        'github-token': GH_TOKEN,
+        'deployment-environment': `pr-${PR}`,
+      },
+      { env: prEvent(), signal: { name: 'SIGINT', whenOutput: /: in progress\./ } },
+    )
+    expect(r.code).toBe(1)
+    expect(r.outputs.result).toBe('cancelled')
+    expect(states()).toEqual(['in_progress', 'error'])
+    expect(gh.deployments[0]!.statuses[1]!.description).toBe('Staging create was cancelled.')
+    // The runner kills 10 s after its first signal; the action is done well before.
+    expect(r.exitAfterSignalMs!).toBeLessThan(5000)
+  })
+
+  test('on a push event the deployment is for GITHUB_SHA; a dry run makes none', async () => {
+    const push = eventEnv('push', { ref: 'refs/heads/main' })
+    const r = await run('pull', push, { 'site-id': String(SIM_SITES.withStaging) })
+    expect(r.code).toBe(0)
+    expect(gh.deployments.map((d) => d.ref)).toEqual([MERGE_SHA])
+    expect(states()).toEqual(['in_progress', 'success'])
+
+    const dry = await run('push', push, { 'dry-run': 'true', 'site-id': String(SIM_SITES.withStaging) })
+    expect(dry.outputs.result).toBe('dry-run')
+    expect(gh.deployments).toHaveLength(1)
+    expect(dry.outputs['deployment-id']).toBe('')
+  })
+})

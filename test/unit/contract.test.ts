@@ -1,0 +1,188 @@
+import { describe, expect, it } from '@jest/globals'
+import {
+  type BodyKind,
+  isCredentialField,
+  isCredentialQueryParam,
+  isRouteMiss,
+  parseServerDate,
+  percentageOf,
+  probeState,
+  saysBusy,
+  saysPlan,
+  stagingSiteIdOf,
+  stagingUrlOf,
+  taskIdOf,
+  taskSiteIdOf,
+  taskState,
+} from '../../src/contract.js'
+
+describe('§2 task states, words and numbers (r2)', () => {
+  it.each([
+    ['progress', 'running'],
+    ['in_progress', 'running'],
+    ['In Progress', 'running'],
+    ['pending', 'running'],
+    ['queued', 'running'],
+    ['running', 'running'],
+    ['completed', 'completed'],
+    ['success', 'completed'],
+    ['done', 'completed'],
+    ['error', 'failed'],
+    ['failed', 'failed'],
+    ['failure', 'failed'],
+    ['cancelled', 'failed'],
+    ['canceled', 'failed'],
+    ['timeout', 'failed'],
+    [0, 'completed'],
+    [1, 'running'],
+    [2, 'failed'],
+    ['0', 'completed'],
+    ['2', 'failed'],
+    [3, 'unknown'],
+    ['finished-ish', 'unknown'],
+    [true, 'unknown'],
+    [null, 'unknown'],
+  ])('%p is %s', (status, state) => {
+    expect(taskState(status)).toBe(state)
+  })
+  it('never reads an unknown value as success', () => {
+    for (const v of ['ok', 'ready', 'complete', 'succeeded?', '', 'COMPLETED ', 99, {}]) {
+      const s = taskState(v)
+      if (v === 'COMPLETED ') expect(s).toBe('completed')
+      else expect(s).not.toBe('completed')
+    }
+  })
+})
+
+describe('§2 percentages, ids and dates', () => {
+  it.each([
+    ['45', 45],
+    ['45.50', 45.5],
+    [' 7 % ', 7],
+    [12.25, 12.25],
+    ['150', 100],
+    [-3, 0],
+  ])('percentage %p = %p', (v, n) => expect(percentageOf(v)).toBe(n))
+  it.each([['n/a'], [null], [[50]], ['1e2'], [NaN]])('no percentage in %p', (v) =>
+    expect(percentageOf(v)).toBeUndefined(),
+  )
+
+  it('a task id must be usable in a path: never "..", a slash or a query', () => {
+    expect(taskIdOf({ task_id: 'd53a490af3cd' })).toEqual({ id: 'd53a490af3cd' })
+    expect(taskIdOf({ task_id: 148601 })).toEqual({ id: '148601' })
+    for (const bad of [
+      '..',
+      '.',
+      '../../v2/sites',
+      'a/b',
+      'a?x=1',
+      'a b',
+      'x'.repeat(200),
+      -1,
+      1.5,
+      { id: 1 },
+    ])
+      expect(taskIdOf({ task_id: bad })).toHaveProperty('unusable')
+    expect(taskIdOf({})).toBeNull()
+    expect(taskIdOf(null)).toBeNull()
+  })
+  it('the site of a task is resource_id when it names a site, never the row id', () => {
+    expect(taskSiteIdOf({ id: 148601, resource_type: 'App\\Models\\Site', resource_id: 50123 })).toBe('50123')
+    expect(taskSiteIdOf({ id: 148601, resource_id: 'stg-9' })).toBe('stg-9')
+    expect(taskSiteIdOf({ id: 148601, resource_type: 'App\\Models\\Backup', resource_id: 7 })).toBeNull()
+    expect(taskSiteIdOf({ id: 148601 })).toBeNull()
+  })
+  it.each([
+    ['2026-11-22 20:00:05.123', '2026-11-22T20:00:05.123Z'],
+    ['2026-11-22 20:00:05', '2026-11-22T20:00:05.000Z'],
+    ['2026-11-22T20:00:05.000000Z', '2026-11-22T20:00:05.000Z'],
+    ['2026-11-22T21:00:05+01:00', '2026-11-22T20:00:05.000Z'],
+  ])('date %s', (text, iso) => expect(parseServerDate(text)?.toISOString()).toBe(iso))
+  it.each([['2026-02-30 10:00:00'], ['2026-11-22 24:00:00'], ['tomorrow'], [''], [1700000000]])(
+    'no date in %p',
+    (v) => expect(parseServerDate(v)).toBeNull(),
+  )
+})
+
+describe('§3 the probe', () => {
+  it.each([
+    [{ status: 'creating' }, 'busy'],
+    [{ status: 'ready', is_syncing: true }, 'busy'],
+    [{ status: 'Active' }, 'ready'],
+    [{ status: 0 }, 'ready'],
+    [{ status: 'weird' }, 'unknown'],
+    [null, 'unknown'],
+  ])('%p is %s', (data, state) => expect(probeState(data)).toBe(state))
+})
+
+describe('§4 a 422 that says a job runs is busy (r2)', () => {
+  it.each([
+    'A sync is already in progress. Please wait until it finishes.',
+    'Another job is currently running on this site',
+    'Ya hay una sincronización en curso.',
+    'La operación está en progreso, espere.',
+  ])('busy: %s', (m) => expect(saysBusy(m)).toBe(true))
+  it.each(['The site id field is required.', 'Staging already exists for this site.', ''])(
+    'not busy: %p',
+    (m) => expect(saysBusy(m)).toBe(false),
+  )
+  it('plan messages (r2: 403 or 422)', () => {
+    expect(saysPlan('Your plan does not include staging sites. Upgrade to continue.')).toBe(true)
+    expect(saysPlan('Su plan no incluye staging.')).toBe(true)
+    expect(saysPlan('Staging already exists for this site.')).toBe(false)
+  })
+})
+
+describe('§5 fields and credential names (r2, widened)', () => {
+  it('staging id and URL in order of preference; ids must be ids', () => {
+    expect(stagingSiteIdOf({ id: 9, staging_id: 8, staging_site_id: 's-1' })).toBe('s-1')
+    expect(stagingSiteIdOf({ id: 9 })).toBe('9')
+    expect(stagingSiteIdOf({ staging_site_id: '<script>' })).toBeNull()
+    expect(stagingUrlOf({ url: 'https://c', wp_url: 'https://b' })).toBe('https://b')
+  })
+  it.each([
+    'password',
+    'db_pass',
+    'pwd',
+    'passphrase',
+    'client_secret',
+    'api_token',
+    'private_key',
+    'key',
+    's_hash',
+    'auth_cookie',
+    'session',
+    'credentials',
+    'Authorization',
+  ])('%s is a credential field', (name) => expect(isCredentialField(name)).toBe(true))
+  it.each([
+    'task_id',
+    'status',
+    'staging_url',
+    'wp_url',
+    'resource_id',
+    'resource_type',
+    'percentage_complete',
+    'message',
+    'id',
+  ])('%s is not', (name) => expect(isCredentialField(name)).toBe(false))
+  it('credential query parameters', () => {
+    for (const name of ['token', 'autologin', 'login', 'access_key', 'sig', 'otp'])
+      expect(isCredentialQueryParam(name)).toBe(true)
+    for (const name of ['page', 'lang', 'ver']) expect(isCredentialQueryParam(name)).toBe(false)
+  })
+})
+
+describe('§9 a 404 from the routing layer points at api-url', () => {
+  it.each([
+    ['html', ''],
+    ['empty', ''],
+    ['framework', 'The route v2/sites/1001/staging could not be found.'],
+    ['framework', 'Not Found'],
+  ] as [BodyKind, string][])('%s %p', (kind, message) => expect(isRouteMiss(kind, message)).toBe(true))
+  it.each([
+    ['envelope', 'Site 1001 not found.'],
+    ['framework', 'No query results for model [App\\Models\\Site] 1001'],
+    ['framework', 'Staging site not found.'],
+  ] as [BodyKind, string][])('not %s %p', (kind, message) => expect(isRouteMiss(kind, message)).toBe(false))
+})

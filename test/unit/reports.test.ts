@@ -1,0 +1,114 @@
+import { describe, expect, it } from '@jest/globals'
+import { finalLine } from '../../src/report/lines.js'
+import { MAX_RESULTS_BYTES, outputsFor } from '../../src/report/outputs.js'
+import { MAX_SUMMARY_BYTES, renderSummary } from '../../src/report/summary.js'
+import { newResult, type Outcome, type Result } from '../../src/types.js'
+
+const result = (over: Partial<Result> = {}): Result => ({
+  ...newResult('create', '1001', Date.parse('2026-11-22T10:00:00Z')),
+  result: 'succeeded',
+  httpStatus: 202,
+  message: 'Staging site creation started.',
+  summary: 'Staging created in 2m 31s.',
+  taskId: 'd53a490af3cd',
+  stagingSiteId: '50123',
+  stagingUrl: 'https://staging-1001.example.test/',
+  durationSeconds: 151,
+  requests: 14,
+  ...over,
+})
+
+/** The Markdown table rows of a text: lines that start with `|`. */
+const rows = (md: string) => md.split('\n').filter((l) => l.startsWith('|'))
+
+describe('the job summary, one site (issue 11)', () => {
+  const md = renderSummary([result()])
+  it('heading, then what happened in one sentence, then a definition table with no empty header row', () => {
+    const lines = md.split('\n')
+    expect(lines[0]).toBe('## ✅ Staging create: succeeded')
+    expect(md).toContain('Staging created in 2m 31s.')
+    expect(rows(md)[0]).toBe('| Production site | `1001` |')
+    expect(rows(md)[1]).toBe('|:--|:--|')
+    expect(md).not.toMatch(/^\|\s*\|\s*\|$/m)
+  })
+  it("quotes the server's acceptance message as the server's", () => {
+    expect(md).toContain('> **The server said:** Staging site creation started.')
+  })
+  it('a URL that is not http(s) is never a link', () => {
+    const bad = renderSummary([result({ stagingUrl: 'javascript:alert(1)' })])
+    expect(bad).not.toMatch(/\]\(javascript:/)
+  })
+})
+
+describe('the job summary, several sites (issue 11)', () => {
+  const outcomes: Outcome[] = ['succeeded', 'skipped', 'succeeded', 'skipped']
+  const batch = outcomes.map((o, i) =>
+    result({
+      siteId: `10${i}`,
+      operation: 'pull',
+      result: o,
+      summary: o === 'skipped' ? 'Skipped: no staging.' : 'Done.',
+    }),
+  )
+  const md = renderSummary(batch)
+  it('the heading counts outcomes, never a plain "succeeded" over a mixed batch', () => {
+    expect(md.split('\n')[0]).toBe('## ✅ Staging pull: 2 succeeded, 2 skipped')
+  })
+  it('one compact table of at most six columns, a row per site, details below', () => {
+    const table = rows(md)
+    expect(table[0]!.split('|').length - 2).toBeLessThanOrEqual(6)
+    expect(table).toHaveLength(2 + batch.length)
+    expect(md).toContain('### Sites that need a look')
+    expect(md.indexOf('Skipped: no staging.')).toBeGreaterThan(md.indexOf('### Sites that need a look'))
+    expect(md).not.toMatch(/\*\*100\*\* ✅/)
+  })
+})
+
+describe('server text cannot break or forge the report (issue 10)', () => {
+  const hostile = result({
+    message:
+      'ok | forged | row |\n| 9999 | ✅ succeeded |\n<img src=x onerror=alert(1)> @octocat #1 [x](https://evil.test)',
+    summary: 'done\n## Forged heading',
+    stagingSiteId: '50123',
+  })
+  const md = renderSummary([hostile])
+  it('no new table row, heading, HTML tag, mention or link', () => {
+    expect(rows(md).some((r) => r.includes('9999'))).toBe(false)
+    expect(md).not.toMatch(/^## Forged/m)
+    expect(md).not.toContain('<img')
+    expect(md).not.toMatch(/@octocat/)
+    expect(md).not.toContain('](https://evil.test)')
+  })
+  it('megabytes of server text keep the summary under its limit, and the outputs too', () => {
+    const big = 'x'.repeat(3_000_000)
+    const many = Array.from({ length: 1000 }, (_, i) =>
+      result({
+        siteId: String(2000 + i),
+        message: big.slice(0, 1000),
+        summary: big.slice(0, 1000),
+        warnings: [big.slice(0, 1000)],
+      }),
+    )
+    expect(Buffer.byteLength(renderSummary(many))).toBeLessThanOrEqual(MAX_SUMMARY_BYTES)
+    const outputs = outputsFor(many)
+    expect(Buffer.byteLength(outputs.results)).toBeLessThanOrEqual(MAX_RESULTS_BYTES)
+    const parsed = JSON.parse(outputs.results) as { siteId: string; result: string }[]
+    expect(parsed).toHaveLength(1000)
+    expect(parsed[999]).toMatchObject({ siteId: '2999', result: 'succeeded' })
+    for (const value of Object.values(outputs)) expect(Buffer.byteLength(value)).toBeLessThan(1_000_000)
+  })
+})
+
+describe('the last line', () => {
+  it('says what happened and quotes the server as such; never "started" as the last word on an ended job', () => {
+    const line = finalLine([result()])
+    expect(line).toBe(
+      'Staging create succeeded (site 1001). The server said when it accepted the job: "Staging site creation started." Staging created in 2m 31s.',
+    )
+  })
+  it('several sites: the counts', () => {
+    expect(finalLine([result(), result({ siteId: '1002', result: 'failed' })])).toBe(
+      'Staging create on 2 sites: 1 succeeded, 1 failed (failed overall).',
+    )
+  })
+})
