@@ -72,6 +72,17 @@ function seeded(seed: number): () => number {
   }
 }
 
+/** The most requests within any 60 s. */
+export function busiestMinute(times: number[]): number {
+  const t = [...times].sort((a, b) => a - b)
+  let best = 0
+  for (let i = 0, j = 0; i < t.length; i++) {
+    while (t[i]! - t[j]! >= 60_000) j++
+    best = Math.max(best, i - j + 1)
+  }
+  return best
+}
+
 /** Job i of a row: the nominal length give or take 15%, spread (golden ratio) over every phase. */
 export function jobLength(nominalMs: number, i: number): number {
   return Math.round(nominalMs * (0.85 + 0.3 * ((i * 0.6180339887 + 0.31) % 1)))
@@ -99,7 +110,12 @@ async function waiting(s: Waiting) {
     const polls = sim.log.filter((r) => r.method === 'GET' && r.path.endsWith(`/v2/tasks/${task.id}/status`))
     const seen = polls.find((r) => r.at >= task.ends_at)
     if (!seen) throw new Error('no status call saw the end')
-    jobs.push({ durationMs, lateMs: seen.at - task.ends_at, calls: polls.length })
+    jobs.push({
+      durationMs,
+      lateMs: seen.at - task.ends_at,
+      calls: polls.length,
+      peakMinute: busiestMinute(sim.log.map((r) => r.at)),
+    })
   }
   return { scenario: s, jobs }
 }

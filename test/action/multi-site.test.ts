@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
+import { RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
 
 const { sim } = useSimulator()
 
@@ -90,4 +90,58 @@ describe('several sites in one step', () => {
     expect(sim().requests.length).toBeGreaterThan(4)
     expect(sim().requests.filter((r) => r.status === 429)).toHaveLength(0)
   })
+  it('a batch short of calls economises: the first job is followed, the others are asked once it has ended', async () => {
+    const sites = await newSites(6)
+    // 6 creates and 6 final status calls fit one window of 16; polling freely would not.
+    sim().setOptions({ rateLimit: { limit: 16, windowMs: 20_000 }, durationsMs: { create: 1500 } })
+    const run = await runAgainst(sim(), { operation: 'create', 'site-id': sites.join(',') })
+    expect(run.outputs.result).toBe('succeeded')
+    expect(sim().requests.filter((r) => r.status === 429)).toHaveLength(0)
+    const statusCalls = sim().requests.filter((r) => r.path.includes('/tasks/'))
+    // One call for each of the five others, the rest for the one followed.
+    expect(statusCalls.length).toBeLessThanOrEqual(16 - 6)
+    // All of the batch's calls (not the test's own site creations) fitted one window's limit.
+    const batch = sim().requests.filter((r) => !(r.method === 'POST' && r.path.endsWith('/v2/sites')))
+    expect(batch.length).toBeLessThanOrEqual(16)
+  })
+  // Issue 10 and contract §6: no header may make the client idle longer than it can plausibly mean.
+  it.each([
+    [
+      'a reset in epoch milliseconds',
+      {
+        'X-RateLimit-Limit': '60',
+        'X-RateLimit-Remaining': '3',
+        'X-RateLimit-Reset': String(Date.now() + 30_000),
+      },
+    ],
+    ['a negative remaining', { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '-1' }],
+    [
+      'a reset in the year 10^300',
+      { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '1', 'X-RateLimit-Reset': `1${'0'.repeat(300)}` },
+    ],
+    [
+      'a reset years ahead',
+      { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '2', 'X-RateLimit-Reset': '99999999999' },
+    ],
+  ])('%s on every answer does not stall the batch', async (_, headers) => {
+    sim().addFault({ path: '/v2/', times: Infinity, headers })
+    const run = await runAgainst(sim(), { operation: 'pull', 'site-id': '1002,1003', 'if-missing': 'skip' })
+    expect(run.outputs.result).toBe('succeeded')
+    // The jobs were followed to their end by status calls, not slept through.
+    expect(sim().requests.filter((r) => r.path.includes('/tasks/')).length).toBeGreaterThanOrEqual(1)
+  })
 })
+
+/** Production sites made for a test (before any limit is set). */
+async function newSites(n: number): Promise<string[]> {
+  const ids: string[] = []
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${sim().apiUrl}/v2/sites`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${RW}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ site_name: `batch-${i}` }),
+    })
+    ids.push(String(((await res.json()) as { data: { id: number } }).data.id))
+  }
+  return ids
+}
