@@ -164,6 +164,8 @@ export class StagingApiClient {
         fresh: kind === 'push' || kind === 'delete',
       })
     } catch (e) {
+      // No answer: the call the budget counted in flight is free again.
+      this.deps.budget.unanswered()
       if (e instanceof CancelledError) {
         if (method !== 'GET') this.sent.push(`${method} ${shown} -> cancelled before an answer`)
         throw e

@@ -35,7 +35,7 @@ export class RateBudget {
   private assumed = false
   private answers = 0
   private headersSeen = false
-  /** Send times of requests that have no answer yet (a lost one counts for REQUEST_TTL_MS). */
+  /** Send times of requests that have no answer yet. */
   private inFlight: number[] = []
   private pausedUntil = 0
   private consecutive429 = 0
@@ -57,10 +57,15 @@ export class RateBudget {
     this.windowMs = options.windowMs ?? RATE_WINDOW_MS
   }
 
-  /** A follower of a background job joins the budget for as long as it polls. */
-  join(): () => void {
+  /**
+   * A follower of a background job joins the budget for as long as it polls. `key`: what it will
+   * pass to pollAt; without one, its first pollAt binds it (the waiting loop polls right after it
+   * joins, before anything else runs).
+   */
+  join(key?: object): () => void {
     const follower: Follower = newFollower(this.clock.now())
-    this.unbound.push(follower)
+    if (key) this.followers.set(key, follower)
+    else this.unbound.push(follower)
     this.order.push(follower)
     this.active++
     return () => {
@@ -96,6 +101,12 @@ export class RateBudget {
     return Math.max(RECHECK_MS, this.windowEnd - now + SLOT_MARGIN_MS)
   }
 
+  /** A request that went got no answer (a network error, a timeout, a cancellation). */
+  unanswered(): void {
+    this.inFlight.shift()
+  }
+
+  /** An answer came: what its status and headers say of the limit. */
   observe(status: number, headers: Headers): void {
     const now = this.clock.now()
     this.roll(now)
@@ -169,12 +180,7 @@ export class RateBudget {
     // to spare, it looks four times as often.
     const soon = wantedAt - follower.askedAt
     const eager = soon <= DENSE_MS && this.spare() > this.active / 2
-    return eager ? follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4) : wantedAt
-  }
-
-  /** What the budget believes, for logs and the benchmark. */
-  state(): { limit: number | null; remaining: number | null; windowEnd: number | null; followers: number } {
-    return { limit: this.limit, remaining: this.remaining, windowEnd: this.windowEnd, followers: this.active }
+    return eager ? Math.min(wantedAt, follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4)) : wantedAt
   }
 
   /**
@@ -270,7 +276,7 @@ function newFollower(start: number): Follower {
   return { start, polledAt: null, wantedAt: null, askedAt: start, left: false }
 }
 
-/** A request with no answer after this long is taken as lost: its call is free again. */
+/** A request neither answered nor reported unanswered after this long is forgotten. */
 const REQUEST_TTL_MS = 35_000
 /** A held follower looks again this often (a sibling may have ended, a window begun). */
 const HOLD_RECHECK_MS = 500

@@ -7,13 +7,15 @@
  *    there is: an interval that grows makes (lateness × calls) exceed the job's length for some
  *    length, which is worse than fixed polling with as many calls.
  * 2. Progress: estimate the earliest plausible time the bar reaches 99 (many jobs end there, never
- *    showing 100) and take the earliest of several readings: the average pace since the start, the
- *    recent pace, a power law through two samples (a bar that speeds up, like a back-loaded one),
- *    after a stall the best pace so far (a stalled bar may resume at any moment), and a straight
- *    line through the recent answers (each whole-number answer says the bar is between it and the
- *    next number; together they pin when the bar reaches 99 and 100 to within seconds). Ask again
- *    `approach` (60%) of the way to that estimate, never later than the time the job has already
- *    run: few calls while the end is far, a fresh estimate at every answer.
+ *    showing 100) and take the earliest of several readings: the average pace since the start, a
+ *    power law through two samples (a bar that speeds up, like a back-loaded one), after a stall the
+ *    best pace so far (a stalled bar may resume at any moment), and a straight line through the
+ *    recent answers (each whole-number answer says the bar is between it and the next number;
+ *    together they pin when the bar reaches 99 and 100 to within seconds; without such a line, the
+ *    recent pace and when the bar reached its value). Ask again `approach` (60%) of the way to that
+ *    estimate, never later than `growth` (2) times the time the job has already run (one early
+ *    sample cannot send it to sleep for an hour), and soon after the bar sped up (it may be going
+ *    faster than the samples show): few calls while the end is far, a fresh estimate at every answer.
  * 3. Near it: every `denseMs` across the window where the end can fall (from reaching 99 to what
  *    would be 100). Past that window without movement (a bar stuck at 99, a stall), back off, but
  *    never beyond `lateFraction` of the time run so far (and at least `noProgressMs`) nor beyond
@@ -143,11 +145,11 @@ export class PollPlanner {
     const slowing = this.slowing()
     const step = 1 / Math.max(slowing ?? this.pace(last), 1e-9)
     const line = this.fitLine(LINE_VALUES)
-    // The earliest readings of when the bar reaches the mark. With a straight line through the
-    // recent answers: where it says, or where a line through the last three values says (the bar
-    // may have sped up since the older answers). Without one (too few values, or a bar that is not
-    // straight): the average and recent paces, and when the bar reached its value (after the
-    // answer before, and at most one step before this one).
+    // The earliest readings of when the bar reaches the mark: the average pace (unless the bar has
+    // been slowing down steadily); a straight line through the recent answers, or through the last
+    // three values if the bar sped up lately; without a line (too few values, or a bar that is not
+    // straight), the recent pace and when the bar reached its value (after the answer before it,
+    // and at most one step before); a power law; after a stall, the best pace so far.
     const early: number[] = []
     if (mark === TARGET && slowing === null) early.push(last.t * (TARGET / last.percent))
     if (line) {
@@ -205,7 +207,7 @@ export class PollPlanner {
     return last.t * (TARGET / last.percent) ** (1 / k)
   }
 
-  /** The length of the latest interval when the bar moved at over 3 times the pace before it. */
+  /** The length of the latest (long) interval when the bar moved at over 2.5 times the pace before it. */
   private speedUp(): number | null {
     const n = this.samples.length
     if (n < 1 || this.stale > 0) return null
@@ -267,11 +269,12 @@ export class PollPlanner {
    * many recent readings as fit one line (at least three values, so that the pace is bounded).
    */
   private fitLine(maxValues: number): Line | null {
+    // Every line with a pace from 1e-9 to 1 percent per ms, starting anywhere plausible.
     let polygon: Point[] = [
-      [-1e4, 1e-9],
-      [1e4, 1e-9],
-      [1e4, 1],
-      [-1e4, 1],
+      [-1e8, 1e-9],
+      [1e8, 1e-9],
+      [1e8, 1],
+      [-1e8, 1],
     ]
     let values = 0
     let previous: number | null = null

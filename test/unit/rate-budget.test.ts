@@ -58,6 +58,13 @@ describe('RateBudget: calls', () => {
     // 8 left, 10 still in flight: nothing may go.
     expect(b.reserve()).toBeGreaterThan(0)
   })
+  it('a request that got no answer (network error) frees its call at once', () => {
+    const b = new RateBudget(new FakeClock())
+    expect(b.reserve()).toBe(0)
+    expect(b.reserve()).toBeGreaterThan(0)
+    b.unanswered()
+    expect(b.reserve()).toBe(0)
+  })
   it('a request that never got an answer frees its call after a while', () => {
     const clock = new FakeClock()
     const b = new RateBudget(clock)
@@ -155,6 +162,18 @@ describe('RateBudget against hostile rate-limit headers (contract §6)', () => {
 })
 
 describe('RateBudget: status polls of a batch', () => {
+  it('a follower that joins with its key is bound to it at once', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    request(b, limits(60, 40, clock.t + 60_000))
+    const keys = Array.from({ length: 20 }, () => ({}))
+    const leaves = keys.map((key) => b.join(key))
+    // The first to join is the one followed while calls are scarce, whatever order they poll in.
+    clock.t += 1000
+    expect(b.pollAt(keys[3]!, clock.t).final).toBe(false)
+    expect(b.pollAt(keys[0]!, clock.t).final).toBe(true)
+    leaves.forEach((leave) => leave())
+  })
   /** A batch of `n` followers that joined at the same time, each keyed by its own object. */
   function batch(n: number, remaining: number) {
     const clock = new FakeClock()
