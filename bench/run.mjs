@@ -657,6 +657,41 @@ out.unshift(
   ...(missed.length ? ['Targets missed:', '', ...missed.map((t) => `- ❌ ${t.what}`), ''] : []),
 )
 const text = out.join('\n')
+
+// The README's few lines: the key figures of this run, with the command that made them.
+const rowOf = (rows, lengthMs, curve) => rows.find((r) => r.lengthMs === lengthMs && r.curve === curve)
+const honestAt = (lengthMs) => HONEST.map((c) => rowOf(vRows, lengthMs, c)).filter(Boolean)
+const span = (values, f) =>
+  Math.min(...values) === Math.max(...values)
+    ? f(values[0])
+    : `${f(Math.min(...values))}-${f(Math.max(...values))}`
+const misleading = vRows.filter((r) => !HONEST.includes(r.curve) && r.curve !== 'none')
+const over = vRows.filter((r) => r.product > 1)
+const defaults = manyRows.map((r) => r.def.makespanMs / r.lb)
+const bests = manyRows.map((r) => r.best.makespanMs / r.lb)
+const refused =
+  virtualMany.reduce((a, m) => a + m.refused429, 0) + realManyOut.reduce((a, m) => a + m.refused429, 0)
+const longest = LENGTHS.at(-1)
+const keyFigures = [
+  `\`npm run bench\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}, ${os.availableParallelism()} cores: ${passed} of ${targets.length} targets met${missed.length ? ` (missed: ${missed.map((t) => t.what).join('; ')})` : ''}.`,
+  '',
+  ...[...new Set([3 * MIN, longest])].map((lengthMs) => {
+    const h = honestAt(lengthMs)
+    const [f2, f10] = h[0].baselines
+    return `- Waiting for a ${dur(lengthMs)} job with progress: end noticed within ${span(
+      h.map((r) => r.p95),
+      sec,
+    )} at p95 with ${span(
+      h.map((r) => r.meanCalls),
+      (v) => v.toFixed(0),
+    )} status calls (fixed 2 s polling: ${f2.calls.toFixed(0)} calls; fixed 10 s: ${sec(f10.p95)} late).`
+  }),
+  `- Misleading progress (back-loaded, 99% early, stuck then a jump, stalled): within ${sec(Math.max(...misleading.filter((r) => r.lengthMs <= 3 * MIN).map((r) => r.p95)))} at p95 for 20 s and 3 min jobs; lateness × calls within the job's length (no worse than fixed polling with as many calls) ${over.length ? `everywhere but ${over.map((r) => `${r.curve} at ${dur(r.lengthMs)} (${r.product.toFixed(2)}; fixed 4.9 s polling scores ${fixedNone20} there)`).join(', ')}` : 'everywhere'}.`,
+  `- No progress: within ${sec(Math.max(...noneRows.map((r) => r.p95)))} at p95; ${noneRows.at(-1).meanCalls.toFixed(0)} calls for ${dur(longest)} (growing with the length: the price of noticing within 5 s with no sign of the end).`,
+  `- Many sites under ${LIMIT} requests a minute (${SITES.join(', ')} sites of ${JOB_LENGTHS.map(dur).join(', ')} jobs): ${span(defaults, (v) => `${v.toFixed(2)}×`)} the lower bound at the default concurrency (${DEFAULT_CONCURRENCY}), ${span(bests, (v) => `${v.toFixed(2)}×`)} at the best concurrency (${manyRows.every((r) => r.best.makespanMs <= r.runs.find((m) => m.scenario.concurrency === r.sites).makespanMs * 1.001) ? 'every site at once' : 'see docs/benchmarks.md'}); ${refused} requests refused with 429${thousand ? `. 1000 sites: ${(thousand.makespanMs / lowerBound(1000, thousand.scenario.jobMs)).toFixed(2)}× in virtual time` : ''}${largest ? `, ${(largest.makespanMs / lowerBound(largest.sites, largest.jobMs, largest.limit, largest.windowMs)).toFixed(2)}× in real time with time scaled by 1/${largest.scale}, the action using ${largest.peakMiB ? `${largest.peakMiB.toFixed(0)} MiB` : '?'}` : ''}.`,
+  `- Connections: each run keeps one alive for all its requests (${(simRequests / simConnections).toFixed(1)} requests per connection against the simulator, whose server lets one go after 5 s idle). A matrix of one site per job: \`max-parallel: ${maxParallel}\` under ${LIMIT} a minute.`,
+  `- Cold start of \`dist/index.js\`: ${Math.round(pct(cold, 50))} ms at the median.`,
+].join('\n')
 mkdirSync(path.join(root, 'bench/results'), { recursive: true })
 writeFileSync(path.join(root, 'bench/results', QUICK ? 'quick.md' : 'latest.md'), `# Benchmark\n\n${text}\n`)
 if (!QUICK) {
@@ -669,5 +704,15 @@ if (!QUICK) {
     docPath,
     `${doc.slice(0, doc.indexOf(begin) + begin.length)}\n${text}\n${doc.slice(doc.indexOf(end))}`,
   )
+  const readmePath = path.join(root, 'README.md')
+  const readme = readFileSync(readmePath, 'utf8')
+  const [fBegin, fEnd] = ['<!-- bench-figures:begin -->', '<!-- bench-figures:end -->']
+  if (!readme.includes(fBegin) || !readme.includes(fEnd))
+    throw new Error(`README.md lacks its ${fBegin} ${fEnd} markers`)
+  writeFileSync(
+    readmePath,
+    `${readme.slice(0, readme.indexOf(fBegin) + fBegin.length)}\n${keyFigures}\n${readme.slice(readme.indexOf(fEnd))}`,
+  )
 }
 console.log(text)
+if (QUICK) console.log(`\n${keyFigures}`)
