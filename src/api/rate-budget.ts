@@ -23,7 +23,8 @@ type Headers = Record<string, string | string[] | undefined>
  * operation and take similar times, so one follower (the one that started first) keeps polling as
  * its planner wants, and the others wait until a sibling has finished; then each polls when its own
  * job has run as long as the quickest sibling took (then the next quickest, if it was still
- * running). Calls then go where they are likely to see an end.
+ * running). Calls then go where they are likely to see an end; calls left at the end of a window,
+ * which nobody else needs, go to the held followers (the first one's job may be a slow one).
  */
 export class RateBudget {
   private readonly windowMs: number
@@ -175,12 +176,27 @@ export class RateBudget {
     // Economise: poll where an end is likely.
     const ready = this.readyAt(follower)
     if (ready !== null) return Math.max(wantedAt, ready)
-    if (this.scout() !== follower) return Infinity
+    if (this.scout() !== follower) return this.leftOver(wantedAt) ? wantedAt : Infinity
     // The scout's answer is everybody's: near the end (its planner polls densely), while calls are
     // to spare, it looks four times as often.
     const soon = wantedAt - follower.askedAt
     const eager = soon <= DENSE_MS && this.spare() > this.active / 2
     return eager ? Math.min(wantedAt, follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4)) : wantedAt
+  }
+
+  /**
+   * Near the end of a window, calls nobody else needs would be lost: once the first job has run for
+   * more than a window (it may be a slow one, while the others' have ended), a held follower may
+   * use one.
+   */
+  private leftOver(wantedAt: number): boolean {
+    const now = this.clock.now()
+    if (this.windowEnd === null || wantedAt > now) return false
+    // Only once the first job has run for more than a window: it may be the slow one.
+    const scout = this.scout()
+    if (!scout || now - scout.start <= this.windowMs) return false
+    const closing = this.windowEnd - now <= Math.max(LAST_CALL_MS, this.windowMs / 10)
+    return closing && this.available() > 2 * this.pendingSites + 1
   }
 
   /**
@@ -284,6 +300,8 @@ const HOLD_RECHECK_MS = 500
 const DENSE_MS = 2000
 /** ... but never more often than this. */
 const SCOUT_MIN_MS = 250
+/** The last stretch of a window (at least this, or a tenth of it) when left-over calls go to held followers. */
+const LAST_CALL_MS = 2000
 /** Status calls to spare per job followed before the batch economises. */
 const SPARE_PER_FOLLOWER = 2
 /** Requests wait a little past the end of a window (clock differences). */

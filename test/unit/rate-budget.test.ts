@@ -211,6 +211,19 @@ describe('RateBudget: status polls of a batch', () => {
     // All joined at the same time: their jobs have run as long as the sibling's did.
     expect(b.pollAt(keys[5]!, clock.t - 5000)).toMatchObject({ final: true })
   })
+  it('calls left at the end of a window go to the held once the first job has run a window', () => {
+    const { clock, b, keys } = batch(20, 40)
+    clock.t += 1000
+    expect(b.pollAt(keys[5]!, clock.t).final).toBe(false)
+    // Near the end of the first window: the first job has not run a window yet.
+    clock.t += 57_500
+    expect(b.pollAt(keys[5]!, clock.t).final).toBe(false)
+    // Near the end of the second, with calls nobody else needs: the first job may be a slow one.
+    clock.t += 2000
+    request(b, limits(60, 40, clock.t + 60_000))
+    clock.t += 58_500
+    expect(b.pollAt(keys[5]!, clock.t).final).toBe(true)
+  })
   it('one still running at the sibling time waits for the next sibling time, not for its planner', () => {
     const { clock, b, keys, leaves } = batch(20, 40)
     clock.t += 20_000
