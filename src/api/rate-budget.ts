@@ -111,7 +111,6 @@ export class RateBudget {
   observe(status: number, headers: Headers): void {
     const now = this.clock.now()
     this.roll(now)
-    const inFlight = this.inFlight.length
     this.inFlight.shift()
     this.answers++
     const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
@@ -133,11 +132,13 @@ export class RateBudget {
     this.consecutive429 = 0
     if (remaining === null) return
     const end = Math.min(reset ?? now + this.windowMs, now + this.windowMs)
+    // A new window: the first, one after ours ended, or one whose reset is later than ours. A count
+    // higher than ours says nothing (answers arrive in any order, each with the count when its
+    // request was counted); without a reset, a window is taken to end a minute after it was first
+    // seen, never sooner than it can.
     const current = this.windowEnd !== null && now < this.windowEnd
-    const jumpedUp = this.remaining !== null && remaining > this.remaining + inFlight
     const movedOn = reset !== null && this.windowEnd !== null && reset > this.windowEnd + 1000
-    if (!current || this.assumed || jumpedUp || movedOn) {
-      // A new window (or the first): it began at most a round trip ago, or when the header says.
+    if (!current || this.assumed || movedOn) {
       this.remaining = remaining
       this.windowEnd = end
       this.assumed = false

@@ -58,6 +58,17 @@ describe('RateBudget: calls', () => {
     // 8 left, 10 still in flight: nothing may go.
     expect(b.reserve()).toBeGreaterThan(0)
   })
+  it('a higher count arriving late is not read as a new window (answers come in any order)', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    const reset = clock.t + 30_000
+    request(b, limits(60, 12, reset))
+    for (let i = 0; i < 12; i++) expect(b.reserve()).toBe(0)
+    for (let r = 11; r >= 1; r--) b.observe(200, limits(60, r - 1, reset))
+    // The answer of a request counted long before comes last, with a count far above the last one.
+    b.observe(200, limits(60, 7, reset))
+    expect(b.reserve()).toBeGreaterThan(0)
+  })
   it('a request that got no answer (network error) frees its call at once', () => {
     const b = new RateBudget(new FakeClock())
     expect(b.reserve()).toBe(0)
