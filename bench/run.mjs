@@ -664,10 +664,10 @@ const text = out.join('\n')
 // The README's few lines: the key figures of this run, with the command that made them.
 const rowOf = (rows, lengthMs, curve) => rows.find((r) => r.lengthMs === lengthMs && r.curve === curve)
 const honestAt = (lengthMs) => HONEST.map((c) => rowOf(vRows, lengthMs, c)).filter(Boolean)
-const span = (values, f) =>
-  Math.min(...values) === Math.max(...values)
-    ? f(values[0])
-    : `${f(Math.min(...values))}-${f(Math.max(...values))}`
+const span = (values, f) => {
+  const [low, high] = [f(Math.min(...values)), f(Math.max(...values))]
+  return low === high ? low : `${low}-${high}`
+}
 const misleading = vRows.filter((r) => !HONEST.includes(r.curve) && r.curve !== 'none')
 const over = vRows.filter((r) => r.product > 1)
 const defaults = manyRows.map((r) => r.def.makespanMs / r.lb)
