@@ -30916,7 +30916,8 @@ function answers(status) {
     return (status >= 200 && status < 400) || status === 401 || status === 403;
 }
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const FIRST_DELAY_MS = 1000;
+/** Between tries: a quarter of the time waited so far, from 1 s to 15 s (late by 25% at most). */
+const MIN_DELAY_MS = 1000;
 const MAX_DELAY_MS = 15_000;
 const REQUEST_LIMIT_MS = 10_000;
 const PROGRESS_EVERY_MS = 15_000;
@@ -30932,7 +30933,6 @@ async function waitForUrl(url, deps) {
     const get = deps.get ?? plainGet;
     const started = clock.now();
     let lastLine = started;
-    let delay = FIRST_DELAY_MS;
     logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
     for (;;) {
         if (signal?.aborted)
@@ -30954,6 +30954,7 @@ async function waitForUrl(url, deps) {
                 throw e;
             why = e.code ?? 'no connection';
         }
+        const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, (clock.now() - started) / 4));
         logger.debug(`${url}: not yet (${why}); asking again in ${(0,src_clock/* seconds */.YA)(delay)}`);
         if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
             lastLine = clock.now();
@@ -30963,7 +30964,6 @@ async function waitForUrl(url, deps) {
         if (wait <= 0)
             return false;
         await clock.sleep(wait, signal);
-        delay = Math.min(MAX_DELAY_MS, delay * 1.6);
     }
 }
 /** One GET through the runner's proxy settings (no keep-alive), status line only. */
@@ -31140,6 +31140,7 @@ class OperationRun {
     result;
     /** What the run was doing, for timeout and cancellation messages. */
     phase = 'sending the request';
+    started;
     constructor(config, siteId, deps, clock, client, result) {
         this.config = config;
         this.siteId = siteId;
@@ -31147,6 +31148,7 @@ class OperationRun {
         this.clock = clock;
         this.client = client;
         this.result = result;
+        this.started = clock.now();
     }
     get log() {
         return this.deps.logger;
@@ -31443,6 +31445,7 @@ class OperationRun {
             return;
         }
         this.phase = `waiting for ${url} to answer`;
+        const jobDone = this.clock.now();
         this.result.urlReady = await waitForUrl(url, {
             clock: this.clock,
             logger: this.log,
@@ -31451,6 +31454,8 @@ class OperationRun {
         });
         if (this.result.urlReady === null)
             this.warn(`wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        if (this.result.urlReady === true)
+            this.result.summary = `${DONE[op]} in ${(0,staging_wait/* elapsed */.vk)(jobDone - this.started)}; the staging site answered ${(0,staging_wait/* elapsed */.vk)(this.clock.now() - jobDone)} later.`;
         if (this.result.urlReady === false) {
             this.result.result = 'timed-out';
             this.result.summary = `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${(0,staging_wait/* elapsed */.vk)(this.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`;

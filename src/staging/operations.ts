@@ -169,6 +169,8 @@ class OperationRun {
   /** What the run was doing, for timeout and cancellation messages. */
   phase = 'sending the request'
 
+  private readonly started: number
+
   constructor(
     private readonly config: Config,
     private readonly siteId: string,
@@ -176,7 +178,9 @@ class OperationRun {
     private readonly clock: Clock,
     private readonly client: StagingApiClient,
     private readonly result: Result,
-  ) {}
+  ) {
+    this.started = clock.now()
+  }
 
   private get log(): Logger {
     return this.deps.logger
@@ -494,6 +498,7 @@ class OperationRun {
       return
     }
     this.phase = `waiting for ${url} to answer`
+    const jobDone = this.clock.now()
     this.result.urlReady = await waitForUrl(url, {
       clock: this.clock,
       logger: this.log,
@@ -502,6 +507,8 @@ class OperationRun {
     })
     if (this.result.urlReady === null)
       this.warn(`wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`)
+    if (this.result.urlReady === true)
+      this.result.summary = `${DONE[op]} in ${elapsed(jobDone - this.started)}; the staging site answered ${elapsed(this.clock.now() - jobDone)} later.`
     if (this.result.urlReady === false) {
       this.result.result = 'timed-out'
       this.result.summary = `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${elapsed(this.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`
