@@ -31201,6 +31201,7 @@ class OperationRun {
                 const outcome = await (0,staging_wait/* waitForTask */.aZ)(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now());
                 await this.settle('status', outcome);
                 await this.readState();
+                this.result.stagingState ??= 'unknown';
                 this.result.summary = `The job (task ${taskId}) has completed.`;
                 return;
             }
@@ -31214,6 +31215,7 @@ class OperationRun {
     /** One look at a task (status with task-id and wait: false). */
     async readTaskOnce(taskId) {
         const answer = await this.client.call('GET', this.statusPath(), 'read');
+        this.result.httpStatus = answer.status;
         const task = schemas/* TaskStatusSchema */.l.safeParse(answer.reply.data);
         const state = task.success ? task.data.state : 'unknown';
         if (state === 'failed') {
@@ -31245,6 +31247,8 @@ class OperationRun {
             // Best effort: one try, no backoff.
             const probe = await this.client.call('GET', (0,contract/* probePath */.CR)(this.siteId), 'read', options.required ? {} : { maxRetries: 0 });
             const state = (0,contract/* probeState */._Z)(probe.reply.data);
+            if (options.required)
+                this.result.httpStatus = probe.status;
             this.result.stagingState = state;
             this.takeStagingFields(probe.reply.data);
             this.result.message ||= probe.reply.message;
@@ -31259,6 +31263,8 @@ class OperationRun {
         catch (e) {
             if (e instanceof src_clock/* CancelledError */.cc || e instanceof api_client/* DeadlineError */.j3 || !(e instanceof errors/* ApiError */.hD))
                 throw e;
+            if (options.required)
+                this.result.httpStatus = e.httpStatus;
             if (e.httpStatus === 404 && e.kind === 'not-found') {
                 this.result.stagingState = 'none';
                 this.result.stagingSiteId = null;

@@ -43300,6 +43300,7 @@ class OperationRun {
                 const outcome = await waitForTask(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now());
                 await this.settle('status', outcome);
                 await this.readState();
+                this.result.stagingState ??= 'unknown';
                 this.result.summary = `The job (task ${taskId}) has completed.`;
                 return;
             }
@@ -43313,6 +43314,7 @@ class OperationRun {
     /** One look at a task (status with task-id and wait: false). */
     async readTaskOnce(taskId) {
         const answer = await this.client.call('GET', this.statusPath(), 'read');
+        this.result.httpStatus = answer.status;
         const task = TaskStatusSchema.safeParse(answer.reply.data);
         const state = task.success ? task.data.state : 'unknown';
         if (state === 'failed') {
@@ -43344,6 +43346,8 @@ class OperationRun {
             // Best effort: one try, no backoff.
             const probe = await this.client.call('GET', probePath(this.siteId), 'read', options.required ? {} : { maxRetries: 0 });
             const state = probeState(probe.reply.data);
+            if (options.required)
+                this.result.httpStatus = probe.status;
             this.result.stagingState = state;
             this.takeStagingFields(probe.reply.data);
             this.result.message ||= probe.reply.message;
@@ -43358,6 +43362,8 @@ class OperationRun {
         catch (e) {
             if (e instanceof CancelledError || e instanceof DeadlineError || !(e instanceof ApiError))
                 throw e;
+            if (options.required)
+                this.result.httpStatus = e.httpStatus;
             if (e.httpStatus === 404 && e.kind === 'not-found') {
                 this.result.stagingState = 'none';
                 this.result.stagingSiteId = null;

@@ -236,6 +236,7 @@ class OperationRun {
         const outcome = await waitForTask(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now())
         await this.settle('status', outcome)
         await this.readState()
+        this.result.stagingState ??= 'unknown'
         this.result.summary = `The job (task ${taskId}) has completed.`
         return
       }
@@ -250,6 +251,7 @@ class OperationRun {
   /** One look at a task (status with task-id and wait: false). */
   private async readTaskOnce(taskId: string): Promise<void> {
     const answer = await this.client.call('GET', this.statusPath(), 'read')
+    this.result.httpStatus = answer.status
     const task = TaskStatusSchema.safeParse(answer.reply.data)
     const state = task.success ? task.data.state : 'unknown'
     if (state === 'failed') {
@@ -288,6 +290,7 @@ class OperationRun {
         options.required ? {} : { maxRetries: 0 },
       )
       const state = probeState(probe.reply.data)
+      if (options.required) this.result.httpStatus = probe.status
       this.result.stagingState = state
       this.takeStagingFields(probe.reply.data)
       this.result.message ||= probe.reply.message
@@ -300,6 +303,7 @@ class OperationRun {
       }
     } catch (e) {
       if (e instanceof CancelledError || e instanceof DeadlineError || !(e instanceof ApiError)) throw e
+      if (options.required) this.result.httpStatus = e.httpStatus
       if (e.httpStatus === 404 && e.kind === 'not-found') {
         this.result.stagingState = 'none'
         this.result.stagingSiteId = null

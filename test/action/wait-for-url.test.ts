@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { leaks } from '../helpers/run-action.js'
-import { RW, runAgainst, useSimulator } from '../helpers/sim.js'
+import { EACH_PROFILE, FAST, RW, runAgainst, useSimulator } from '../helpers/sim.js'
 
-const { sim } = useSimulator()
+describe.each(EACH_PROFILE)('wait-for-url, profile %s', (profile) => {
+  const { sim } = useSimulator({ ...FAST, profile })
 
-describe('wait-for-url', () => {
   it('after a create, waits until the staging site answers; sends it no token and no header of ours', async () => {
     sim().setOptions({ siteDelayMs: 1500 })
     const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1001', 'wait-for-url': 'true' })
