@@ -28561,7 +28561,7 @@ class StagingApiClient {
             const delay = error.retryAfterMs ?? (0,retry/* backoffMs */.jo)(attempt, this.deps.random);
             if (clock.now() + delay >= this.settings.deadline)
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
-            logger.info(`${method} ${this.shown(path)}: ${describe(error)}; sending it again in ${(0,src_clock/* seconds */.YA)(delay)} (retry ${attempt + 1} of ${maxRetries})`);
+            logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${(0,src_clock/* seconds */.YA)(delay)} (retry ${attempt + 1} of ${maxRetries}).`);
             await clock.sleep(delay, signal);
             if (error.processing === 'unknown')
                 afterUnknown = true;
@@ -28675,11 +28675,6 @@ function withAfterUnknown(error, afterUnknown) {
     if (afterUnknown)
         error.afterUnknown = true;
     return error;
-}
-function describe(error) {
-    if (error.httpStatus)
-        return `HTTP ${error.httpStatus}`;
-    return error.code ?? error.kind;
 }
 function locationOf(location, base) {
     if (!location)
@@ -30492,7 +30487,10 @@ class Redactor {
     constructor(onSecret = () => { }) {
         this.onSecret = onSecret;
     }
-    /** A secret of the run (the token): scrubbed everywhere, in every common encoding. */
+    /**
+     * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
+     * form handed to the runner's masker.
+     */
     add(value) {
         if (typeof value !== 'string')
             return;
@@ -30506,15 +30504,21 @@ class Redactor {
             this.onSecret(variant);
         }
     }
-    /** A value found under a credential name in a response (contract §5). */
+    /**
+     * A value found under a credential name in a response (contract §5). It was already removed from
+     * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
+     * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
+     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way.
+     */
     addCredential(value) {
         const v = value.trim();
-        if (v.length < MIN_SECRET_LENGTH)
+        if (v.length < MIN_SECRET_LENGTH || this.strong.has(v) || this.plain.has(v))
             return;
-        if (looksSecret(v))
-            this.add(v);
-        else
-            this.plain.add(v);
+        if (!looksSecret(v))
+            return this.plain.add(v);
+        for (const variant of [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)])
+            this.strong.add(variant);
+        this.onSecret(v);
     }
     /**
      * Removes every strong secret (for our own text: log lines, outputs, errors), even when white

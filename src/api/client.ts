@@ -126,7 +126,7 @@ export class StagingApiClient {
       if (clock.now() + delay >= this.settings.deadline)
         throw new DeadlineError(withAfterUnknown(error, afterUnknown))
       logger.info(
-        `${method} ${this.shown(path)}: ${describe(error)}; sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${maxRetries})`,
+        `${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${maxRetries}).`,
       )
       await clock.sleep(delay, signal)
       if (error.processing === 'unknown') afterUnknown = true
@@ -244,10 +244,6 @@ function withAfterUnknown(error: ApiError, afterUnknown: boolean): ApiError {
   return error
 }
 
-function describe(error: ApiError): string {
-  if (error.httpStatus) return `HTTP ${error.httpStatus}`
-  return error.code ?? error.kind
-}
 
 function locationOf(location: string | undefined, base: string): string {
   if (!location) return '(no Location header)'
