@@ -244,7 +244,6 @@ function withAfterUnknown(error: ApiError, afterUnknown: boolean): ApiError {
   return error
 }
 
-
 function locationOf(location: string | undefined, base: string): string {
   if (!location) return '(no Location header)'
   try {
