@@ -28646,7 +28646,7 @@ class StagingApiClient {
                     httpStatus: status,
                     processing: 'processed',
                     serverMessage: reply.message,
-                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}.`,
+                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
                     hint: 'The service reported a failure: read its message above.',
                 });
             if (contract/* UNKNOWN_WHEN_2XX */.F9.includes(reply.kind))
@@ -28666,7 +28666,7 @@ class StagingApiClient {
             retryAfterMs: status === 429 || status === 503 ? (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], clock.now()) : null,
             serverMessage: reply.message,
             message: reply.message
-                ? `${method} ${shown} was answered HTTP ${status}${said}${details}.`
+                ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
                 : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
         });
     }
@@ -28700,6 +28700,7 @@ function locationOf(location, base) {
 /* harmony export */   hD: () => (/* binding */ ApiError),
 /* harmony export */   jA: () => (/* binding */ processingOf)
 /* harmony export */ });
+/* unused harmony export ERROR_KINDS */
 /* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
 
 const HINTS = {
@@ -28716,7 +28717,7 @@ const HINTS = {
     redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
     'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .zr} (/v2 is appended).`,
     'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
-    'unknown-outcome': 'The request may or may not have been carried out. Check the staging page in the dashboard (or GET /v2/sites/{site}/staging) before running it again: it is not repeated automatically.',
+    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
     'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
 };
 class ApiError extends Error {
@@ -28741,6 +28742,8 @@ class ApiError extends Error {
         this.hint = init.hint ?? HINTS[init.kind];
     }
 }
+/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
+const ERROR_KINDS = Object.keys(HINTS);
 function hintFor(kind) {
     return HINTS[kind];
 }

@@ -212,7 +212,7 @@ export class StagingApiClient {
           httpStatus: status,
           processing: 'processed',
           serverMessage: reply.message,
-          message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}.`,
+          message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
           hint: 'The service reported a failure: read its message above.',
         })
       if (UNKNOWN_WHEN_2XX.includes(reply.kind))
@@ -233,7 +233,7 @@ export class StagingApiClient {
         status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.now()) : null,
       serverMessage: reply.message,
       message: reply.message
-        ? `${method} ${shown} was answered HTTP ${status}${said}${details}.`
+        ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
         : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
     })
   }
