@@ -241,7 +241,7 @@ describe('the examples do what the README says', () => {
     for (const [file, text] of texts)
       for (const [, ref] of text.matchAll(/uses:\s*([^\s#`]*site-staging-action[^\s#`]*)/g)) {
         seen++
-        if (!ref.startsWith('./'))
+        if (!ref!.startsWith('./'))
           expect(`${file}: ${ref}`).toMatch(/: OWNER\/site-staging-action@(v1|v1\.\d+\.\d+|[0-9a-f]{40})$/)
       }
     expect(seen).toBeGreaterThanOrEqual(10)
