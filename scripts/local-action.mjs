@@ -7,7 +7,7 @@
 //
 //   npm run local-action                                create on site 1001, against the simulator
 //   npm run local-action -- operation=pull site-id=1002 any input as name=value
-//   npm run local-action -- --env-file my.env           inputs from your own file (see --help)
+//   npm run local-action -- --inputs my.env             inputs from your own file (see --help)
 //
 // Exit code: 0 when the action's result is succeeded, skipped, accepted or dry-run; 1 when it failed,
 // timed out, was cancelled or set no result (local-action itself always exits 0 after run()); 2 on
@@ -24,14 +24,14 @@ const LOCAL_ACTION = path.join(ROOT, 'node_modules/@github/local-action/bin/loca
 const ENTRY = 'src/main.ts'
 const FAILED = new Set(['failed', 'timed-out', 'cancelled'])
 
-const USAGE = `Usage: npm run local-action -- [name=value ...] [--env-file FILE]
+const USAGE = `Usage: npm run local-action -- [name=value ...] [--inputs FILE]
 
 Runs the action (${ENTRY}, its run()) with @github/local-action against the API
 simulator: by default operation=create on site 1001 with the simulator's token.
 
   name=value        an action input (see action.yml), e.g. operation=pull
                     site-id=1002 if-exists=skip; api-token is never taken here
-  --env-file FILE   a dotenv file of inputs, written as local-action reads them:
+  --inputs FILE     a dotenv file of inputs, written as local-action reads them:
                     INPUT_OPERATION=pull, INPUT_SITE-ID=1002, INPUT_API-URL=...,
                     INPUT_API-TOKEN=... (other lines, such as
                     ACTIONS_STEP_DEBUG=true, are passed on as they are)
@@ -56,9 +56,9 @@ function parseCommandLine(argv) {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '-h' || arg === '--help') return { help: true }
-    if (arg === '--env-file' || arg.startsWith('--env-file=')) {
+    if (arg === '--inputs' || arg.startsWith('--inputs=')) {
       envFile = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i]
-      if (!envFile) throw new UsageError('--env-file needs a file name')
+      if (!envFile) throw new UsageError('--inputs needs a file name')
       continue
     }
     const m = /^([a-z][a-z-]*)=(.*)$/s.exec(arg)
@@ -67,7 +67,7 @@ function parseCommandLine(argv) {
     if (name === 'api-token')
       throw new UsageError(
         'the token is not taken from the command line (it would show in the process list): ' +
-          'put INPUT_API-TOKEN in an --env-file, or export STAGING_API_TOKEN',
+          'put INPUT_API-TOKEN in an --inputs file, or export STAGING_API_TOKEN',
       )
     if (!known.includes(name)) throw new UsageError(`no input named ${name}; the inputs: ${known.join(', ')}`)
     inputs[inputVar(name)] = value
@@ -81,7 +81,7 @@ function readEnvFile(file) {
     const text = readFileSync(file, 'utf8')
     return { text, vars: parseEnv(text) }
   } catch (e) {
-    throw new UsageError(`--env-file ${file}: ${e.message}`)
+    throw new UsageError(`--inputs ${file}: ${e.message}`)
   }
 }
 
@@ -95,7 +95,7 @@ function envLine(key, value) {
   if (!/['\r\n]/.test(v)) return `${key}='${v}'`
   if (!/[`\r\n]/.test(v)) return `${key}=\`${v}\``
   if (!/["\\\r]/.test(v)) return `${key}="${v.replace(/\n/g, '\\n')}"`
-  throw new UsageError(`${key}: this value cannot be written to a dotenv file; put it in an --env-file`)
+  throw new UsageError(`${key}: this value cannot be written to a dotenv file; put it in an --inputs file`)
 }
 
 /** What we print of the inputs: everything but secrets. */
@@ -135,7 +135,7 @@ async function main(argv) {
   if (!useSimulator && !given['INPUT_API-TOKEN']) {
     if (!process.env.STAGING_API_TOKEN) {
       console.error(
-        'local-action: with your own api-url, give the token: INPUT_API-TOKEN in the --env-file, or STAGING_API_TOKEN in the environment',
+        'local-action: with your own api-url, give the token: INPUT_API-TOKEN in the --inputs file, or STAGING_API_TOKEN in the environment',
       )
       return 2
     }

@@ -119,12 +119,12 @@ describe('npm run local-action', () => {
     for (const form of encodings(TOKEN)) expect(r.stdout + r.stderr).not.toContain(form)
   })
 
-  test('--env-file: the inputs of your own file, a later name=value wins', async () => {
+  test('--inputs FILE: the inputs of your own file, a later name=value wins', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'local-action-test-'))
     try {
       const file = path.join(dir, 'my.env')
       writeFileSync(file, "# my inputs\nINPUT_OPERATION=pull\nINPUT_SITE-ID='1001'\nINPUT_IF-MISSING=skip\n")
-      const r = await localAction(['--env-file', file, 'site-id=1002'])
+      const r = await localAction(['--inputs', file, 'site-id=1002'])
       expect(r.code).toBe(0)
       expect(r.stdout).toMatch(/^::info::Waiting for the pull job/m)
       expect(r.outputs).toMatchObject({ result: 'succeeded', 'staging-site-id': 's-1002' })
@@ -141,5 +141,12 @@ describe('npm run local-action', () => {
     // (npm itself echoes the script's command line, `> node scripts/local-action.mjs ...`, first.)
     const ours = (r.stdout + r.stderr).split('\n').filter((l) => !l.startsWith('> '))
     expect(ours.join('\n')).not.toContain('secret-value-123456')
+  })
+
+  test('an --inputs file that cannot be read: exit 2, nothing started', async () => {
+    const r = await localAction(['--inputs', '/nonexistent/my.env'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/^local-action: --inputs \/nonexistent\/my\.env: ENOENT/m)
+    expect(r.stdout).not.toContain('Simulator listening')
   })
 })
