@@ -154,9 +154,9 @@ async function main(argv) {
   try {
     if (useSimulator) {
       sim = await startSimulator()
-      defaults['INPUT_API-URL'] = sim.url
+      defaults['INPUT_API-URL'] = sim.apiUrl
       defaults['INPUT_API-TOKEN'] = SIM_TOKENS.readWrite
-      console.log(`Simulator listening on ${sim.url} (its API root: ${sim.url}/v2)`)
+      console.log(`Simulator listening on ${sim.url} (api-url: ${sim.apiUrl})`)
     }
     // One file for local-action, read top to bottom (a later line wins): our defaults, the user's
     // file as it is, the name=value inputs, and where the job summary goes.

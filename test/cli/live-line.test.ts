@@ -30,7 +30,7 @@ beforeAll(async () => {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
     STAGING_API_TOKEN: SIM_TOKENS.readWrite,
-    STAGING_API_URL: sim.url,
+    STAGING_API_URL: sim.apiUrl,
   }
   // Both at once: a person at a terminal, and a CI job whose stderr is a pipe (no CI variable: the
   // pipe alone turns the live line off).
@@ -101,8 +101,8 @@ describe('on a terminal', () => {
       expect.stringMatching(/^Waiting for the create job \(task [0-9a-f]+\) to finish…$/),
     )
     expect(lines).toContainEqual(expect.stringMatching(/^The create job on site 1001 finished after \d+s\.$/))
-    expect(lines).toContain('Staging URL: https://staging-1001.sim.test')
-    expect(lines.at(-1)).toMatch(/^Staging create succeeded \(site 1001\): Staging created in \d+s\./)
+    expect(lines).toContain(`Staging URL: ${sim.url}/staging-sites/s-1001/`)
+    expect(lines.at(-1)).toMatch(/^Staging create succeeded \(site 1001\)\. .*Staging created in \d+s\.$/)
   })
 })
 

@@ -89,7 +89,7 @@ describe('npm run local-action', () => {
       result: 'succeeded',
       'http-status': '202',
       'staging-site-id': 's-1001',
-      'staging-url': 'https://staging-1001.sim.test',
+      'staging-url': `${sim![1]}/staging-sites/s-1001/`,
       retries: '0',
     })
     expect(r.outputs['task-id']).toMatch(/^[0-9a-f]{12}$/)

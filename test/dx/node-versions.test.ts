@@ -69,7 +69,7 @@ describe.each(NODES)('dist/cli.js on Node %s', (_version, node) => {
     await sim?.stop()
   })
   beforeEach(() => sim.reset())
-  const env = () => ({ STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.url })
+  const env = () => ({ STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.apiUrl })
 
   test('--help and --version', async () => {
     const help = await cli(node, ['--help'])
@@ -94,6 +94,6 @@ describe.each(NODES)('dist/cli.js on Node %s', (_version, node) => {
 
     const typo = await cli(node, ['pull', '--sit-id', '1002'], env())
     expect(typo.code).toBe(2)
-    expect(typo.stderr).toContain(`Unknown option '--sit-id' (did you mean "--site-id"?)`)
+    expect(typo.stderr).toContain('unknown flag --sit-id (did you mean "--site-id"?)')
   })
 })

@@ -103,7 +103,7 @@ describe('the tarball', () => {
 
     // A real run, far from this repository's node_modules: the bundle needs nothing else.
     const create = await run(bin, ['create', '--site-id', String(SIM_SITES.eligible), '--json'], {
-      env: { ...env, STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.url },
+      env: { ...env, STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.apiUrl },
       cwd: dir,
     })
     expect(JSON.parse(create.stdout)).toMatchObject({
