@@ -29073,6 +29073,10 @@ class LiveLine {
     constructor(stream, env = process.env) {
         this.stream = stream;
         this.enabled = stream.isTTY === true && !env.CI && env.TERM !== 'dumb';
+        // However the process ends (a second Ctrl-C, the cancel deadline, an unexpected error), the
+        // shell's prompt must not start on the live line: clear it (a terminal write is synchronous).
+        if (this.enabled)
+            process.once('exit', () => this.stop());
     }
     /** A log line: above the live line, which is drawn again below it. */
     print(line) {
@@ -29111,7 +29115,9 @@ class LiveLine {
         const oldest = Math.max(...jobs.map((j) => j.update.elapsedMs + (now - j.at)));
         if (jobs.length === 1) {
             const { update: u, at } = jobs[0];
-            const left = u.etaMs === null ? '' : `, about ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(Math.max(0, u.etaMs - (now - at)))} left`;
+            // Once the estimate is used up, it says nothing rather than "about 0s left" for as long as it lasts.
+            const leftMs = u.etaMs === null ? 0 : u.etaMs - (now - at);
+            const left = leftMs >= 1000 ? `, about ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(leftMs)} left` : '';
             return `${u.operation} on site ${u.siteId}: ${pct(u)}, ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(oldest)} elapsed${left}`;
         }
         const shown = jobs.slice(0, 4).map((j) => `${j.update.siteId} ${pct(j.update)}`);
@@ -29124,7 +29130,8 @@ class LiveLine {
         const text = this.render();
         if (!text)
             return this.erase();
-        const width = Math.max(20, (this.stream.columns ?? 80) - 1);
+        // Shorter than the terminal is wide: a line that wrapped could not be erased with one \r.
+        const width = Math.max(1, (this.stream.columns || 80) - 1);
         this.stream.write(`\r\u001b[2K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
         this.drawn = true;
     }
@@ -29231,10 +29238,17 @@ class UsageError extends Error {
 const live = new _cli_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .LiveLine */ .D(process.stderr);
 const err = (line) => live.print(redactor.inert(line));
 const out = (text) => void process.stdout.write(redactor.scrub(text) + '\n');
+/**
+ * Flags that take no value, each with its `--no-` form; the last one given wins. The `--no-` forms
+ * are options of their own rather than parseArgs's `allowNegative`, which needs Node 20.16 or 22.4:
+ * this way the bundle runs on every Node 20 and later (package.json `engines`).
+ */
+const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'];
 const OPTIONS = {
     'site-id': { type: 'string', multiple: true },
     'api-url': { type: 'string' },
     wait: { type: 'boolean' },
+    'no-wait': { type: 'boolean' },
     timeout: { type: 'string' },
     language: { type: 'string' },
     'if-exists': { type: 'string' },
@@ -29243,12 +29257,17 @@ const OPTIONS = {
     'max-retries': { type: 'string' },
     concurrency: { type: 'string' },
     'fail-fast': { type: 'boolean' },
+    'no-fail-fast': { type: 'boolean' },
     'dry-run': { type: 'boolean' },
+    'no-dry-run': { type: 'boolean' },
     'task-id': { type: 'string' },
     'wait-for-url': { type: 'boolean' },
+    'no-wait-for-url': { type: 'boolean' },
     json: { type: 'boolean' },
+    'no-json': { type: 'boolean' },
     dotenv: { type: 'string' },
     verbose: { type: 'boolean' },
+    'no-verbose': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'V' },
 };
@@ -29276,23 +29295,32 @@ function parse(argv) {
             'set the STAGING_API_TOKEN environment variable from your CI secret store.');
     let parsed;
     try {
-        parsed = (0,node_util__WEBPACK_IMPORTED_MODULE_1__.parseArgs)({
-            args: argv,
-            options: OPTIONS,
-            allowPositionals: true,
-            allowNegative: true,
-            strict: true,
-        });
+        parsed = (0,node_util__WEBPACK_IMPORTED_MODULE_1__.parseArgs)({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
     }
     catch (e) {
-        const message = e.message;
-        const unknown = /^Unknown option '(--?[^'\s]+)'/.exec(message)?.[1];
-        if (!unknown)
-            throw new UsageError(message);
-        const near = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .didYouMean */ .au)(unknown.replace(/^--?/, '').replace(/=.*/, ''), Object.keys(OPTIONS));
-        throw new UsageError(`unknown flag ${unknown}${near.replace(/"([^"]+)"/, '"--$1"')}`);
+        throw new UsageError(describeArgsError(e));
     }
-    return parsed;
+    const { tokens, positionals } = parsed;
+    const values = { ...parsed.values };
+    for (const name of SWITCHES)
+        delete values[`no-${name}`];
+    // --wait / --no-wait and the like: the last one on the command line wins.
+    for (const token of tokens)
+        if (token.kind === 'option' && SWITCHES.includes(token.name.replace(/^no-/, '')))
+            values[token.name.replace(/^no-/, '')] = !token.name.startsWith('no-');
+    return { values, positionals };
+}
+/**
+ * parseArgs's error, short, with the nearest flag for a mistyped one:
+ * `unknown flag --sit-id (did you mean "--site-id"?)`.
+ */
+function describeArgsError(e) {
+    const flag = /'(--?[^'\s=]+)/.exec(e.message)?.[1];
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
+        const near = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .didYouMean */ .au)(flag.replace(/^--?/, ''), Object.keys(OPTIONS));
+        return `unknown flag ${flag}${near.replace(/"([^"]+)"/, '"--$1"')}`;
+    }
+    return e.message;
 }
 function rawInputs(parsed, env) {
     const { values, positionals } = parsed;
@@ -31659,6 +31687,8 @@ function prefixed(logger, siteId) {
         info: (m) => logger.info(p + m),
         warn: (m) => logger.warn(p + m),
         debug: (m) => logger.debug(p + m),
+        // Progress updates name their site already: they go through as they are.
+        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
     };
 }
 
@@ -31763,7 +31793,7 @@ const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate
  */
 async function waitForTask(deps, operation, siteId, taskId, startedAt) {
     deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
-    return sharingBudget(deps, () => followTask(deps, operation, siteId, taskId, startedAt));
+    return sharingBudget(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
 }
 async function followTask(deps, operation, siteId, taskId, startedAt) {
     const { client, clock, logger, redactor } = deps;
@@ -31837,7 +31867,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
  * (contract §3). Never reports success it did not see.
  */
 async function waitForProbe(deps, operation, siteId) {
-    return sharingBudget(deps, () => followProbe(deps, operation, siteId, { seenBusy: false }));
+    return sharingBudget(deps, operation, siteId, () => followProbe(deps, operation, siteId, { seenBusy: false }));
 }
 async function followProbe(deps, operation, siteId, evidence) {
     const { client, clock, logger } = deps;
@@ -31905,14 +31935,20 @@ async function followProbe(deps, operation, siteId, evidence) {
             logger.debug('the staging probe gave no status this client knows; still waiting');
     }
 }
-/** Counts this follower in the batch's rate budget for as long as it polls. */
-async function sharingBudget(deps, follow) {
+/**
+ * Counts this follower in the batch's rate budget for as long as it polls, and ends its live
+ * progress however following ends (done, failed, timed out, cancelled).
+ */
+async function sharingBudget(deps, operation, siteId, follow) {
     const leave = deps.client.budget.join();
+    const started = deps.clock.now();
     try {
         return await follow();
     }
     finally {
         leave();
+        const elapsedMs = deps.clock.now() - started;
+        deps.logger.progress?.({ operation, siteId, percent: null, elapsedMs, etaMs: null, ended: true });
     }
 }
 /**

@@ -42777,7 +42777,7 @@ const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate
  */
 async function waitForTask(deps, operation, siteId, taskId, startedAt) {
     deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
-    return sharingBudget(deps, () => followTask(deps, operation, siteId, taskId, startedAt));
+    return sharingBudget(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
 }
 async function followTask(deps, operation, siteId, taskId, startedAt) {
     const { client, clock, logger, redactor } = deps;
@@ -42851,7 +42851,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
  * (contract §3). Never reports success it did not see.
  */
 async function waitForProbe(deps, operation, siteId) {
-    return sharingBudget(deps, () => followProbe(deps, operation, siteId, { seenBusy: false }));
+    return sharingBudget(deps, operation, siteId, () => followProbe(deps, operation, siteId, { seenBusy: false }));
 }
 async function followProbe(deps, operation, siteId, evidence) {
     const { client, clock, logger } = deps;
@@ -42919,14 +42919,20 @@ async function followProbe(deps, operation, siteId, evidence) {
             logger.debug('the staging probe gave no status this client knows; still waiting');
     }
 }
-/** Counts this follower in the batch's rate budget for as long as it polls. */
-async function sharingBudget(deps, follow) {
+/**
+ * Counts this follower in the batch's rate budget for as long as it polls, and ends its live
+ * progress however following ends (done, failed, timed out, cancelled).
+ */
+async function sharingBudget(deps, operation, siteId, follow) {
     const leave = deps.client.budget.join();
+    const started = deps.clock.now();
     try {
         return await follow();
     }
     finally {
         leave();
+        const elapsedMs = deps.clock.now() - started;
+        deps.logger.progress?.({ operation, siteId, percent: null, elapsedMs, etaMs: null, ended: true });
     }
 }
 /**
@@ -43757,6 +43763,8 @@ function prefixed(logger, siteId) {
         info: (m) => logger.info(p + m),
         warn: (m) => logger.warn(p + m),
         debug: (m) => logger.debug(p + m),
+        // Progress updates name their site already: they go through as they are.
+        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
     };
 }
 
