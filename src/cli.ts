@@ -25,7 +25,9 @@ const USAGE = `Usage: site-staging <create|pull|push|delete|status> --site-id ID
 
 Drives the v2 staging API: create, pull (refresh from production; "reset" is
 another name), push (staging to production) or delete a staging environment,
-or read it (status). {site} is always the PRODUCTION site's id.
+or read it (status). {site} is always the PRODUCTION site's id. The same core
+as the GitHub Action OWNER/site-staging-action@v1 (OWNER: the organisation
+that hosts it), for every other CI system.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
