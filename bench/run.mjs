@@ -697,25 +697,21 @@ const keyFigures = [
 ].join('\n')
 mkdirSync(path.join(root, 'bench/results'), { recursive: true })
 writeFileSync(path.join(root, 'bench/results', QUICK ? 'quick.md' : 'latest.md'), `# Benchmark\n\n${text}\n`)
+/** Replaces what lies between two markers of a file. */
+function between(file, [begin, end], content) {
+  const full = path.join(root, file)
+  const doc = readFileSync(full, 'utf8')
+  if (!doc.includes(begin) || !doc.includes(end)) throw new Error(`${file} lacks its ${begin} ${end} markers`)
+  writeFileSync(
+    full,
+    `${doc.slice(0, doc.indexOf(begin) + begin.length)}\n${content}\n${doc.slice(doc.indexOf(end))}`,
+  )
+}
 if (!QUICK) {
-  const docPath = path.join(root, 'docs/benchmarks.md')
-  const doc = readFileSync(docPath, 'utf8')
-  const [begin, end] = ['<!-- bench:begin -->', '<!-- bench:end -->']
-  if (!doc.includes(begin) || !doc.includes(end))
-    throw new Error(`docs/benchmarks.md lacks its ${begin} ${end} markers`)
-  writeFileSync(
-    docPath,
-    `${doc.slice(0, doc.indexOf(begin) + begin.length)}\n${text}\n${doc.slice(doc.indexOf(end))}`,
-  )
-  const readmePath = path.join(root, 'README.md')
-  const readme = readFileSync(readmePath, 'utf8')
-  const [fBegin, fEnd] = ['<!-- bench-figures:begin -->', '<!-- bench-figures:end -->']
-  if (!readme.includes(fBegin) || !readme.includes(fEnd))
-    throw new Error(`README.md lacks its ${fBegin} ${fEnd} markers`)
-  writeFileSync(
-    readmePath,
-    `${readme.slice(0, readme.indexOf(fBegin) + fBegin.length)}\n${keyFigures}\n${readme.slice(readme.indexOf(fEnd))}`,
-  )
+  const figures = ['<!-- bench-figures:begin -->', '<!-- bench-figures:end -->']
+  between('docs/benchmarks.md', ['<!-- bench:begin -->', '<!-- bench:end -->'], text)
+  between('docs/benchmarks.md', figures, keyFigures)
+  between('README.md', figures, keyFigures)
 }
 console.log(text)
 if (QUICK) console.log(`\n${keyFigures}`)

@@ -28561,7 +28561,7 @@ class StagingApiClient {
             const delay = error.retryAfterMs ?? (0,retry/* backoffMs */.jo)(attempt, this.deps.random);
             if (clock.now() + delay >= this.settings.deadline)
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
-            logger.info(`${method} ${this.shown(path)}: ${describe(error)}; sending it again in ${(0,src_clock/* seconds */.YA)(delay)} (retry ${attempt + 1} of ${maxRetries})`);
+            logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${(0,src_clock/* seconds */.YA)(delay)} (retry ${attempt + 1} of ${maxRetries}).`);
             await clock.sleep(delay, signal);
             if (error.processing === 'unknown')
                 afterUnknown = true;
@@ -28646,7 +28646,7 @@ class StagingApiClient {
                     httpStatus: status,
                     processing: 'processed',
                     serverMessage: reply.message,
-                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}.`,
+                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
                     hint: 'The service reported a failure: read its message above.',
                 });
             if (contract/* UNKNOWN_WHEN_2XX */.F9.includes(reply.kind))
@@ -28666,7 +28666,7 @@ class StagingApiClient {
             retryAfterMs: status === 429 || status === 503 ? (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], clock.now()) : null,
             serverMessage: reply.message,
             message: reply.message
-                ? `${method} ${shown} was answered HTTP ${status}${said}${details}.`
+                ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
                 : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
         });
     }
@@ -28675,11 +28675,6 @@ function withAfterUnknown(error, afterUnknown) {
     if (afterUnknown)
         error.afterUnknown = true;
     return error;
-}
-function describe(error) {
-    if (error.httpStatus)
-        return `HTTP ${error.httpStatus}`;
-    return error.code ?? error.kind;
 }
 function locationOf(location, base) {
     if (!location)
@@ -28705,6 +28700,7 @@ function locationOf(location, base) {
 /* harmony export */   hD: () => (/* binding */ ApiError),
 /* harmony export */   jA: () => (/* binding */ processingOf)
 /* harmony export */ });
+/* unused harmony export ERROR_KINDS */
 /* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
 
 const HINTS = {
@@ -28721,7 +28717,7 @@ const HINTS = {
     redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
     'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .zr} (/v2 is appended).`,
     'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
-    'unknown-outcome': 'The request may or may not have been carried out. Check the staging page in the dashboard (or GET /v2/sites/{site}/staging) before running it again: it is not repeated automatically.',
+    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
     'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
 };
 class ApiError extends Error {
@@ -28746,6 +28742,8 @@ class ApiError extends Error {
         this.hint = init.hint ?? HINTS[init.kind];
     }
 }
+/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
+const ERROR_KINDS = Object.keys(HINTS);
 function hintFor(kind) {
     return HINTS[kind];
 }
@@ -29075,6 +29073,10 @@ class LiveLine {
     constructor(stream, env = process.env) {
         this.stream = stream;
         this.enabled = stream.isTTY === true && !env.CI && env.TERM !== 'dumb';
+        // However the process ends (a second Ctrl-C, the cancel deadline, an unexpected error), the
+        // shell's prompt must not start on the live line: clear it (a terminal write is synchronous).
+        if (this.enabled)
+            process.once('exit', () => this.stop());
     }
     /** A log line: above the live line, which is drawn again below it. */
     print(line) {
@@ -29113,7 +29115,9 @@ class LiveLine {
         const oldest = Math.max(...jobs.map((j) => j.update.elapsedMs + (now - j.at)));
         if (jobs.length === 1) {
             const { update: u, at } = jobs[0];
-            const left = u.etaMs === null ? '' : `, about ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(Math.max(0, u.etaMs - (now - at)))} left`;
+            // Once the estimate is used up, it says nothing rather than "about 0s left" for as long as it lasts.
+            const leftMs = u.etaMs === null ? 0 : u.etaMs - (now - at);
+            const left = leftMs >= 1000 ? `, about ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(leftMs)} left` : '';
             return `${u.operation} on site ${u.siteId}: ${pct(u)}, ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(oldest)} elapsed${left}`;
         }
         const shown = jobs.slice(0, 4).map((j) => `${j.update.siteId} ${pct(j.update)}`);
@@ -29126,7 +29130,8 @@ class LiveLine {
         const text = this.render();
         if (!text)
             return this.erase();
-        const width = Math.max(20, (this.stream.columns ?? 80) - 1);
+        // Shorter than the terminal is wide: a line that wrapped could not be erased with one \r.
+        const width = Math.max(1, (this.stream.columns || 80) - 1);
         this.stream.write(`\r\u001b[2K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
         this.drawn = true;
     }
@@ -29186,7 +29191,9 @@ const USAGE = `Usage: site-staging <create|pull|push|delete|status> --site-id ID
 
 Drives the v2 staging API: create, pull (refresh from production; "reset" is
 another name), push (staging to production) or delete a staging environment,
-or read it (status). {site} is always the PRODUCTION site's id.
+or read it (status). {site} is always the PRODUCTION site's id. The same core
+as the GitHub Action OWNER/site-staging-action@v1 (OWNER: the organisation
+that hosts it), for every other CI system.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
@@ -29233,10 +29240,17 @@ class UsageError extends Error {
 const live = new _cli_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .LiveLine */ .D(process.stderr);
 const err = (line) => live.print(redactor.inert(line));
 const out = (text) => void process.stdout.write(redactor.scrub(text) + '\n');
+/**
+ * Flags that take no value, each with its `--no-` form; the last one given wins. The `--no-` forms
+ * are options of their own rather than parseArgs's `allowNegative`, which needs Node 20.16 or 22.4:
+ * this way the bundle runs on every Node 20 and later (package.json `engines`).
+ */
+const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'];
 const OPTIONS = {
     'site-id': { type: 'string', multiple: true },
     'api-url': { type: 'string' },
     wait: { type: 'boolean' },
+    'no-wait': { type: 'boolean' },
     timeout: { type: 'string' },
     language: { type: 'string' },
     'if-exists': { type: 'string' },
@@ -29245,12 +29259,17 @@ const OPTIONS = {
     'max-retries': { type: 'string' },
     concurrency: { type: 'string' },
     'fail-fast': { type: 'boolean' },
+    'no-fail-fast': { type: 'boolean' },
     'dry-run': { type: 'boolean' },
+    'no-dry-run': { type: 'boolean' },
     'task-id': { type: 'string' },
     'wait-for-url': { type: 'boolean' },
+    'no-wait-for-url': { type: 'boolean' },
     json: { type: 'boolean' },
+    'no-json': { type: 'boolean' },
     dotenv: { type: 'string' },
     verbose: { type: 'boolean' },
+    'no-verbose': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'V' },
 };
@@ -29278,23 +29297,32 @@ function parse(argv) {
             'set the STAGING_API_TOKEN environment variable from your CI secret store.');
     let parsed;
     try {
-        parsed = (0,node_util__WEBPACK_IMPORTED_MODULE_1__.parseArgs)({
-            args: argv,
-            options: OPTIONS,
-            allowPositionals: true,
-            allowNegative: true,
-            strict: true,
-        });
+        parsed = (0,node_util__WEBPACK_IMPORTED_MODULE_1__.parseArgs)({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
     }
     catch (e) {
-        const message = e.message;
-        const unknown = /^Unknown option '(--?[^'\s]+)'/.exec(message)?.[1];
-        if (!unknown)
-            throw new UsageError(message);
-        const near = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .didYouMean */ .au)(unknown.replace(/^--?/, '').replace(/=.*/, ''), Object.keys(OPTIONS));
-        throw new UsageError(`unknown flag ${unknown}${near.replace(/"([^"]+)"/, '"--$1"')}`);
+        throw new UsageError(describeArgsError(e));
     }
-    return parsed;
+    const { tokens, positionals } = parsed;
+    const values = { ...parsed.values };
+    for (const name of SWITCHES)
+        delete values[`no-${name}`];
+    // --wait / --no-wait and the like: the last one on the command line wins.
+    for (const token of tokens)
+        if (token.kind === 'option' && SWITCHES.includes(token.name.replace(/^no-/, '')))
+            values[token.name.replace(/^no-/, '')] = !token.name.startsWith('no-');
+    return { values, positionals };
+}
+/**
+ * parseArgs's error, short, with the nearest flag for a mistyped one:
+ * `unknown flag --sit-id (did you mean "--site-id"?)`.
+ */
+function describeArgsError(e) {
+    const flag = /'(--?[^'\s=]+)/.exec(e.message)?.[1];
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
+        const near = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .didYouMean */ .au)(flag.replace(/^--?/, ''), Object.keys(OPTIONS));
+        return `unknown flag ${flag}${near.replace(/"([^"]+)"/, '"--$1"')}`;
+    }
+    return e.message;
 }
 function rawInputs(parsed, env) {
     const { values, positionals } = parsed;
@@ -30492,7 +30520,10 @@ class Redactor {
     constructor(onSecret = () => { }) {
         this.onSecret = onSecret;
     }
-    /** A secret of the run (the token): scrubbed everywhere, in every common encoding. */
+    /**
+     * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
+     * form handed to the runner's masker.
+     */
     add(value) {
         if (typeof value !== 'string')
             return;
@@ -30506,15 +30537,21 @@ class Redactor {
             this.onSecret(variant);
         }
     }
-    /** A value found under a credential name in a response (contract §5). */
+    /**
+     * A value found under a credential name in a response (contract §5). It was already removed from
+     * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
+     * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
+     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way.
+     */
     addCredential(value) {
         const v = value.trim();
-        if (v.length < MIN_SECRET_LENGTH)
+        if (v.length < MIN_SECRET_LENGTH || this.strong.has(v) || this.plain.has(v))
             return;
-        if (looksSecret(v))
-            this.add(v);
-        else
-            this.plain.add(v);
+        if (!looksSecret(v))
+            return this.plain.add(v);
+        for (const variant of [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)])
+            this.strong.add(variant);
+        this.onSecret(v);
     }
     /**
      * Removes every strong secret (for our own text: log lines, outputs, errors), even when white
@@ -30916,7 +30953,8 @@ function answers(status) {
     return (status >= 200 && status < 400) || status === 401 || status === 403;
 }
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const FIRST_DELAY_MS = 1000;
+/** Between tries: a quarter of the time waited so far, from 1 s to 15 s (late by 25% at most). */
+const MIN_DELAY_MS = 1000;
 const MAX_DELAY_MS = 15_000;
 const REQUEST_LIMIT_MS = 10_000;
 const PROGRESS_EVERY_MS = 15_000;
@@ -30932,7 +30970,6 @@ async function waitForUrl(url, deps) {
     const get = deps.get ?? plainGet;
     const started = clock.now();
     let lastLine = started;
-    let delay = FIRST_DELAY_MS;
     logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
     for (;;) {
         if (signal?.aborted)
@@ -30954,6 +30991,7 @@ async function waitForUrl(url, deps) {
                 throw e;
             why = e.code ?? 'no connection';
         }
+        const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, (clock.now() - started) / 4));
         logger.debug(`${url}: not yet (${why}); asking again in ${(0,src_clock/* seconds */.YA)(delay)}`);
         if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
             lastLine = clock.now();
@@ -30963,7 +31001,6 @@ async function waitForUrl(url, deps) {
         if (wait <= 0)
             return false;
         await clock.sleep(wait, signal);
-        delay = Math.min(MAX_DELAY_MS, delay * 1.6);
     }
 }
 /** One GET through the runner's proxy settings (no keep-alive), status line only. */
@@ -31140,6 +31177,7 @@ class OperationRun {
     result;
     /** What the run was doing, for timeout and cancellation messages. */
     phase = 'sending the request';
+    started;
     constructor(config, siteId, deps, clock, client, result) {
         this.config = config;
         this.siteId = siteId;
@@ -31147,6 +31185,7 @@ class OperationRun {
         this.clock = clock;
         this.client = client;
         this.result = result;
+        this.started = clock.now();
     }
     get log() {
         return this.deps.logger;
@@ -31199,6 +31238,7 @@ class OperationRun {
                 const outcome = await (0,staging_wait/* waitForTask */.aZ)(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now());
                 await this.settle('status', outcome);
                 await this.readState();
+                this.result.stagingState ??= 'unknown';
                 this.result.summary = `The job (task ${taskId}) has completed.`;
                 return;
             }
@@ -31212,6 +31252,7 @@ class OperationRun {
     /** One look at a task (status with task-id and wait: false). */
     async readTaskOnce(taskId) {
         const answer = await this.client.call('GET', this.statusPath(), 'read');
+        this.result.httpStatus = answer.status;
         const task = schemas/* TaskStatusSchema */.l.safeParse(answer.reply.data);
         const state = task.success ? task.data.state : 'unknown';
         if (state === 'failed') {
@@ -31243,6 +31284,8 @@ class OperationRun {
             // Best effort: one try, no backoff.
             const probe = await this.client.call('GET', (0,contract/* probePath */.CR)(this.siteId), 'read', options.required ? {} : { maxRetries: 0 });
             const state = (0,contract/* probeState */._Z)(probe.reply.data);
+            if (options.required)
+                this.result.httpStatus = probe.status;
             this.result.stagingState = state;
             this.takeStagingFields(probe.reply.data);
             this.result.message ||= probe.reply.message;
@@ -31257,6 +31300,8 @@ class OperationRun {
         catch (e) {
             if (e instanceof src_clock/* CancelledError */.cc || e instanceof api_client/* DeadlineError */.j3 || !(e instanceof errors/* ApiError */.hD))
                 throw e;
+            if (options.required)
+                this.result.httpStatus = e.httpStatus;
             if (e.httpStatus === 404 && e.kind === 'not-found') {
                 this.result.stagingState = 'none';
                 this.result.stagingSiteId = null;
@@ -31443,6 +31488,7 @@ class OperationRun {
             return;
         }
         this.phase = `waiting for ${url} to answer`;
+        const jobDone = this.clock.now();
         this.result.urlReady = await waitForUrl(url, {
             clock: this.clock,
             logger: this.log,
@@ -31451,6 +31497,8 @@ class OperationRun {
         });
         if (this.result.urlReady === null)
             this.warn(`wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        if (this.result.urlReady === true)
+            this.result.summary = `${DONE[op]} in ${(0,staging_wait/* elapsed */.vk)(jobDone - this.started)}; the staging site answered ${(0,staging_wait/* elapsed */.vk)(this.clock.now() - jobDone)} later.`;
         if (this.result.urlReady === false) {
             this.result.result = 'timed-out';
             this.result.summary = `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${(0,staging_wait/* elapsed */.vk)(this.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`;
@@ -31641,6 +31689,8 @@ function prefixed(logger, siteId) {
         info: (m) => logger.info(p + m),
         warn: (m) => logger.warn(p + m),
         debug: (m) => logger.debug(p + m),
+        // Progress updates name their site already: they go through as they are.
+        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
     };
 }
 
@@ -31745,7 +31795,7 @@ const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate
  */
 async function waitForTask(deps, operation, siteId, taskId, startedAt) {
     deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
-    return sharingBudget(deps, () => followTask(deps, operation, siteId, taskId, startedAt));
+    return sharingBudget(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
 }
 async function followTask(deps, operation, siteId, taskId, startedAt) {
     const { client, clock, logger, redactor } = deps;
@@ -31819,7 +31869,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
  * (contract §3). Never reports success it did not see.
  */
 async function waitForProbe(deps, operation, siteId) {
-    return sharingBudget(deps, () => followProbe(deps, operation, siteId, { seenBusy: false }));
+    return sharingBudget(deps, operation, siteId, () => followProbe(deps, operation, siteId, { seenBusy: false }));
 }
 async function followProbe(deps, operation, siteId, evidence) {
     const { client, clock, logger } = deps;
@@ -31887,14 +31937,20 @@ async function followProbe(deps, operation, siteId, evidence) {
             logger.debug('the staging probe gave no status this client knows; still waiting');
     }
 }
-/** Counts this follower in the batch's rate budget for as long as it polls. */
-async function sharingBudget(deps, follow) {
+/**
+ * Counts this follower in the batch's rate budget for as long as it polls, and ends its live
+ * progress however following ends (done, failed, timed out, cancelled).
+ */
+async function sharingBudget(deps, operation, siteId, follow) {
     const leave = deps.client.budget.join();
+    const started = deps.clock.now();
     try {
         return await follow();
     }
     finally {
         leave();
+        const elapsedMs = deps.clock.now() - started;
+        deps.logger.progress?.({ operation, siteId, percent: null, elapsedMs, etaMs: null, ended: true });
     }
 }
 /**

@@ -31674,7 +31674,10 @@ class Redactor {
     constructor(onSecret = () => { }) {
         this.onSecret = onSecret;
     }
-    /** A secret of the run (the token): scrubbed everywhere, in every common encoding. */
+    /**
+     * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
+     * form handed to the runner's masker.
+     */
     add(value) {
         if (typeof value !== 'string')
             return;
@@ -31688,15 +31691,21 @@ class Redactor {
             this.onSecret(variant);
         }
     }
-    /** A value found under a credential name in a response (contract §5). */
+    /**
+     * A value found under a credential name in a response (contract §5). It was already removed from
+     * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
+     * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
+     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way.
+     */
     addCredential(value) {
         const v = value.trim();
-        if (v.length < MIN_SECRET_LENGTH)
+        if (v.length < MIN_SECRET_LENGTH || this.strong.has(v) || this.plain.has(v))
             return;
-        if (looksSecret(v))
-            this.add(v);
-        else
-            this.plain.add(v);
+        if (!looksSecret(v))
+            return this.plain.add(v);
+        for (const variant of [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)])
+            this.strong.add(variant);
+        this.onSecret(v);
     }
     /**
      * Removes every strong secret (for our own text: log lines, outputs, errors), even when white
@@ -32588,7 +32597,7 @@ const HINTS = {
     redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
     'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
     'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
-    'unknown-outcome': 'The request may or may not have been carried out. Check the staging page in the dashboard (or GET /v2/sites/{site}/staging) before running it again: it is not repeated automatically.',
+    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
     'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
 };
 class ApiError extends Error {
@@ -32613,6 +32622,8 @@ class ApiError extends Error {
         this.hint = init.hint ?? HINTS[init.kind];
     }
 }
+/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
+const ERROR_KINDS = Object.keys(HINTS);
 function hintFor(kind) {
     return HINTS[kind];
 }
@@ -32962,7 +32973,7 @@ class StagingApiClient {
             const delay = error.retryAfterMs ?? backoffMs(attempt, this.deps.random);
             if (clock.now() + delay >= this.settings.deadline)
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
-            logger.info(`${method} ${this.shown(path)}: ${describe(error)}; sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${maxRetries})`);
+            logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${maxRetries}).`);
             await clock.sleep(delay, signal);
             if (error.processing === 'unknown')
                 afterUnknown = true;
@@ -33047,7 +33058,7 @@ class StagingApiClient {
                     httpStatus: status,
                     processing: 'processed',
                     serverMessage: reply.message,
-                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}.`,
+                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
                     hint: 'The service reported a failure: read its message above.',
                 });
             if (UNKNOWN_WHEN_2XX.includes(reply.kind))
@@ -33067,7 +33078,7 @@ class StagingApiClient {
             retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.now()) : null,
             serverMessage: reply.message,
             message: reply.message
-                ? `${method} ${shown} was answered HTTP ${status}${said}${details}.`
+                ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
                 : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
         });
     }
@@ -33076,11 +33087,6 @@ function withAfterUnknown(error, afterUnknown) {
     if (afterUnknown)
         error.afterUnknown = true;
     return error;
-}
-function describe(error) {
-    if (error.httpStatus)
-        return `HTTP ${error.httpStatus}`;
-    return error.code ?? error.kind;
 }
 function locationOf(location, base) {
     if (!location)
@@ -38884,7 +38890,7 @@ function _check(fn, params) {
     return ch;
 }
 // @__NO_SIDE_EFFECTS__
-function api_describe(description) {
+function describe(description) {
     const ch = new $ZodCheck({ check: "describe" });
     ch._zod.onattach = [
         (inst) => {
@@ -42611,7 +42617,7 @@ function superRefine(fn, params) {
     return _superRefine(fn, params);
 }
 // Re-export describe and meta from core
-const schemas_describe = api_describe;
+const schemas_describe = describe;
 const schemas_meta = meta;
 const ZodInstanceOf = /*@__PURE__*/ $constructor("ZodInstanceOf", (inst, def) => {
     ZodCustom.init(inst, def);
@@ -42771,7 +42777,7 @@ const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate
  */
 async function waitForTask(deps, operation, siteId, taskId, startedAt) {
     deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
-    return sharingBudget(deps, () => followTask(deps, operation, siteId, taskId, startedAt));
+    return sharingBudget(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
 }
 async function followTask(deps, operation, siteId, taskId, startedAt) {
     const { client, clock, logger, redactor } = deps;
@@ -42845,7 +42851,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
  * (contract §3). Never reports success it did not see.
  */
 async function waitForProbe(deps, operation, siteId) {
-    return sharingBudget(deps, () => followProbe(deps, operation, siteId, { seenBusy: false }));
+    return sharingBudget(deps, operation, siteId, () => followProbe(deps, operation, siteId, { seenBusy: false }));
 }
 async function followProbe(deps, operation, siteId, evidence) {
     const { client, clock, logger } = deps;
@@ -42913,14 +42919,20 @@ async function followProbe(deps, operation, siteId, evidence) {
             logger.debug('the staging probe gave no status this client knows; still waiting');
     }
 }
-/** Counts this follower in the batch's rate budget for as long as it polls. */
-async function sharingBudget(deps, follow) {
+/**
+ * Counts this follower in the batch's rate budget for as long as it polls, and ends its live
+ * progress however following ends (done, failed, timed out, cancelled).
+ */
+async function sharingBudget(deps, operation, siteId, follow) {
     const leave = deps.client.budget.join();
+    const started = deps.clock.now();
     try {
         return await follow();
     }
     finally {
         leave();
+        const elapsedMs = deps.clock.now() - started;
+        deps.logger.progress?.({ operation, siteId, percent: null, elapsedMs, etaMs: null, ended: true });
     }
 }
 /**
@@ -43015,7 +43027,8 @@ function answers(status) {
     return (status >= 200 && status < 400) || status === 401 || status === 403;
 }
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const FIRST_DELAY_MS = 1000;
+/** Between tries: a quarter of the time waited so far, from 1 s to 15 s (late by 25% at most). */
+const MIN_DELAY_MS = 1000;
 const MAX_DELAY_MS = 15_000;
 const REQUEST_LIMIT_MS = 10_000;
 const PROGRESS_EVERY_MS = 15_000;
@@ -43031,7 +43044,6 @@ async function waitForUrl(url, deps) {
     const get = deps.get ?? plainGet;
     const started = clock.now();
     let lastLine = started;
-    let delay = FIRST_DELAY_MS;
     logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
     for (;;) {
         if (signal?.aborted)
@@ -43053,6 +43065,7 @@ async function waitForUrl(url, deps) {
                 throw e;
             why = e.code ?? 'no connection';
         }
+        const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, (clock.now() - started) / 4));
         logger.debug(`${url}: not yet (${why}); asking again in ${seconds(delay)}`);
         if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
             lastLine = clock.now();
@@ -43062,7 +43075,6 @@ async function waitForUrl(url, deps) {
         if (wait <= 0)
             return false;
         await clock.sleep(wait, signal);
-        delay = Math.min(MAX_DELAY_MS, delay * 1.6);
     }
 }
 /** One GET through the runner's proxy settings (no keep-alive), status line only. */
@@ -43239,6 +43251,7 @@ class OperationRun {
     result;
     /** What the run was doing, for timeout and cancellation messages. */
     phase = 'sending the request';
+    started;
     constructor(config, siteId, deps, clock, client, result) {
         this.config = config;
         this.siteId = siteId;
@@ -43246,6 +43259,7 @@ class OperationRun {
         this.clock = clock;
         this.client = client;
         this.result = result;
+        this.started = clock.now();
     }
     get log() {
         return this.deps.logger;
@@ -43298,6 +43312,7 @@ class OperationRun {
                 const outcome = await waitForTask(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now());
                 await this.settle('status', outcome);
                 await this.readState();
+                this.result.stagingState ??= 'unknown';
                 this.result.summary = `The job (task ${taskId}) has completed.`;
                 return;
             }
@@ -43311,6 +43326,7 @@ class OperationRun {
     /** One look at a task (status with task-id and wait: false). */
     async readTaskOnce(taskId) {
         const answer = await this.client.call('GET', this.statusPath(), 'read');
+        this.result.httpStatus = answer.status;
         const task = TaskStatusSchema.safeParse(answer.reply.data);
         const state = task.success ? task.data.state : 'unknown';
         if (state === 'failed') {
@@ -43342,6 +43358,8 @@ class OperationRun {
             // Best effort: one try, no backoff.
             const probe = await this.client.call('GET', probePath(this.siteId), 'read', options.required ? {} : { maxRetries: 0 });
             const state = probeState(probe.reply.data);
+            if (options.required)
+                this.result.httpStatus = probe.status;
             this.result.stagingState = state;
             this.takeStagingFields(probe.reply.data);
             this.result.message ||= probe.reply.message;
@@ -43356,6 +43374,8 @@ class OperationRun {
         catch (e) {
             if (e instanceof CancelledError || e instanceof DeadlineError || !(e instanceof ApiError))
                 throw e;
+            if (options.required)
+                this.result.httpStatus = e.httpStatus;
             if (e.httpStatus === 404 && e.kind === 'not-found') {
                 this.result.stagingState = 'none';
                 this.result.stagingSiteId = null;
@@ -43542,6 +43562,7 @@ class OperationRun {
             return;
         }
         this.phase = `waiting for ${url} to answer`;
+        const jobDone = this.clock.now();
         this.result.urlReady = await waitForUrl(url, {
             clock: this.clock,
             logger: this.log,
@@ -43550,6 +43571,8 @@ class OperationRun {
         });
         if (this.result.urlReady === null)
             this.warn(`wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        if (this.result.urlReady === true)
+            this.result.summary = `${DONE[op]} in ${elapsed(jobDone - this.started)}; the staging site answered ${elapsed(this.clock.now() - jobDone)} later.`;
         if (this.result.urlReady === false) {
             this.result.result = 'timed-out';
             this.result.summary = `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${elapsed(this.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`;
@@ -43740,6 +43763,8 @@ function prefixed(logger, siteId) {
         info: (m) => logger.info(p + m),
         warn: (m) => logger.warn(p + m),
         debug: (m) => logger.debug(p + m),
+        // Progress updates name their site already: they go through as they are.
+        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
     };
 }
 

@@ -53,7 +53,7 @@ function renderMarkdown(md) {
     }
     const rows = []
     for (; i < lines.length && lines[i].startsWith('|'); i++) {
-      if (/^\|[-| ]+\|$/.test(lines[i])) continue
+      if (/^\|[-:| ]+\|$/.test(lines[i])) continue
       rows.push(
         lines[i]
           .slice(1, -1)
@@ -103,9 +103,19 @@ const started = Date.now()
 const sim = await startSimulator(['--profile', profile])
 console.log(bold('Site staging action: demo against the embedded v2 API simulator'))
 console.log(dim(sim.banner.trim().split('\n').slice(0, 3).join('\n')))
+// create and pull also wait until the staging site answers (wait-for-url): the simulator serves each
+// staging site on loopback, answering only a few seconds after its job ends, as DNS and TLS lag.
 const steps = [
-  { op: 'create', note: 'create a staging environment from production site 1001' },
-  { op: 'pull', note: 'overwrite staging with a fresh copy of production' },
+  {
+    op: 'create',
+    note: 'create a staging environment from production site 1001, and wait until it answers',
+    inputs: { 'wait-for-url': 'true' },
+  },
+  {
+    op: 'pull',
+    note: 'overwrite staging with a fresh copy of production',
+    inputs: { 'wait-for-url': 'true' },
+  },
   { op: 'push', note: 'overwrite production with staging' },
   { op: 'delete', note: 'delete the staging environment' },
 ]
@@ -113,19 +123,28 @@ let failures = 0
 try {
   for (const [i, step] of steps.entries()) {
     console.log(`\n${bold(`${i + 1}/4  operation: ${step.op}`)}  ${dim(`(${step.note})`)}`)
-    console.log(dim('  $ node dist/index.js   # the bundled action, as the runner starts it'))
-    const { code, outputs, summary } = await runAction(sim.apiUrl, { operation: step.op })
+    const given = Object.entries({ operation: step.op, ...step.inputs })
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ')
+    console.log(dim(`  $ node dist/index.js   # the bundled action, as the runner starts it (${given})`))
+    const { code, outputs, summary } = await runAction(sim.apiUrl, { operation: step.op, ...step.inputs })
     if (code !== 0) failures++
-    console.log(`\n  ${bold('exit code')} ${code}   ${bold('outputs')}`)
-    // Every output of action.yml but the long ones (the message is in the summary, results is JSON).
+    console.log(`\n  ${bold('exit code')} ${code}   ${bold('outputs')} ${dim('(the empty ones left out)')}`)
+    // Every output of action.yml that has a value, but the long ones (the message is in the
+    // summary, results is JSON).
     for (const name of actionOutputs().filter((n) => n !== 'message' && n !== 'results'))
-      console.log(`    ${name.padEnd(17)} ${outputs[name] ?? ''}`)
+      if (outputs[name]) console.log(`    ${name.padEnd(17)} ${outputs[name]}`)
     console.log(`\n  ${bold('job summary')}`)
     console.log(renderMarkdown(summary).replace(/^/gm, '  '))
   }
   console.log(bold('\nWhat the simulated service did'))
   console.log(`  e-mails sent:     ${JSON.stringify(await sim.admin('outbox'))}`)
   console.log(`  CDN cache purges: ${JSON.stringify(await sim.admin('purges'))}`)
+  const visits = await sim.admin('site-requests')
+  const withToken = visits.filter((v) => v.authorization).length
+  console.log(
+    `  staging site visits (wait-for-url): ${visits.length}, answered ${visits.map((v) => v.status).join(', ')}; ${withToken} carried an Authorization header`,
+  )
 } finally {
   sim.stop()
 }

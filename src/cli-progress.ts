@@ -18,6 +18,9 @@ export class LiveLine {
     env: Record<string, string | undefined> = process.env,
   ) {
     this.enabled = stream.isTTY === true && !env.CI && env.TERM !== 'dumb'
+    // However the process ends (a second Ctrl-C, the cancel deadline, an unexpected error), the
+    // shell's prompt must not start on the live line: clear it (a terminal write is synchronous).
+    if (this.enabled) process.once('exit', () => this.stop())
   }
 
   /** A log line: above the live line, which is drawn again below it. */
@@ -55,7 +58,9 @@ export class LiveLine {
     const oldest = Math.max(...jobs.map((j) => j.update.elapsedMs + (now - j.at)))
     if (jobs.length === 1) {
       const { update: u, at } = jobs[0]!
-      const left = u.etaMs === null ? '' : `, about ${elapsed(Math.max(0, u.etaMs - (now - at)))} left`
+      // Once the estimate is used up, it says nothing rather than "about 0s left" for as long as it lasts.
+      const leftMs = u.etaMs === null ? 0 : u.etaMs - (now - at)
+      const left = leftMs >= 1000 ? `, about ${elapsed(leftMs)} left` : ''
       return `${u.operation} on site ${u.siteId}: ${pct(u)}, ${elapsed(oldest)} elapsed${left}`
     }
     const shown = jobs.slice(0, 4).map((j) => `${j.update.siteId} ${pct(j.update)}`)
@@ -67,7 +72,8 @@ export class LiveLine {
     if (!this.enabled) return
     const text = this.render()
     if (!text) return this.erase()
-    const width = Math.max(20, (this.stream.columns ?? 80) - 1)
+    // Shorter than the terminal is wide: a line that wrapped could not be erased with one \r.
+    const width = Math.max(1, (this.stream.columns || 80) - 1)
     this.stream.write(`\r\u001b[2K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`)
     this.drawn = true
   }

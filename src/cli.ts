@@ -33,7 +33,9 @@ const USAGE = `Usage: site-staging <create|pull|push|delete|status> --site-id ID
 
 Drives the v2 staging API: create, pull (refresh from production; "reset" is
 another name), push (staging to production) or delete a staging environment,
-or read it (status). {site} is always the PRODUCTION site's id.
+or read it (status). {site} is always the PRODUCTION site's id. The same core
+as the GitHub Action OWNER/site-staging-action@v1 (OWNER: the organisation
+that hosts it), for every other CI system.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
@@ -82,10 +84,19 @@ const live = new LiveLine(process.stderr)
 const err = (line: string): void => live.print(redactor.inert(line))
 const out = (text: string): void => void process.stdout.write(redactor.scrub(text) + '\n')
 
+/**
+ * Flags that take no value, each with its `--no-` form; the last one given wins. The `--no-` forms
+ * are options of their own rather than parseArgs's `allowNegative`, which needs Node 20.16 or 22.4:
+ * this way the bundle runs on every Node 20 and later (package.json `engines`).
+ */
+const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'] as const
+type Switch = (typeof SWITCHES)[number]
+
 const OPTIONS = {
   'site-id': { type: 'string', multiple: true },
   'api-url': { type: 'string' },
   wait: { type: 'boolean' },
+  'no-wait': { type: 'boolean' },
   timeout: { type: 'string' },
   language: { type: 'string' },
   'if-exists': { type: 'string' },
@@ -94,12 +105,17 @@ const OPTIONS = {
   'max-retries': { type: 'string' },
   concurrency: { type: 'string' },
   'fail-fast': { type: 'boolean' },
+  'no-fail-fast': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
+  'no-dry-run': { type: 'boolean' },
   'task-id': { type: 'string' },
   'wait-for-url': { type: 'boolean' },
+  'no-wait-for-url': { type: 'boolean' },
   json: { type: 'boolean' },
+  'no-json': { type: 'boolean' },
   dotenv: { type: 'string' },
   verbose: { type: 'boolean' },
+  'no-verbose': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const
@@ -123,9 +139,14 @@ const SOURCE: Partial<Record<InputName, string>> = {
   operation: 'operation',
 }
 
-type Parsed = ReturnType<typeof parse>
+type ParseConfig = { options: typeof OPTIONS; allowPositionals: true; strict: true; tokens: true }
+/** The parsed command line, each switch resolved to true or false (its `no-` form gone). */
+interface Parsed {
+  values: Omit<ReturnType<typeof parseArgs<ParseConfig>>['values'], `no-${Switch}`>
+  positionals: string[]
+}
 
-function parse(argv: string[]) {
+function parse(argv: string[]): Parsed {
   const tokenFlag = argv.find((a) => /^--?(api-?)?token(=|$)/i.test(a))
   if (tokenFlag !== undefined)
     throw new UsageError(
@@ -134,21 +155,31 @@ function parse(argv: string[]) {
     )
   let parsed
   try {
-    parsed = parseArgs({
-      args: argv,
-      options: OPTIONS,
-      allowPositionals: true,
-      allowNegative: true,
-      strict: true,
-    })
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true })
   } catch (e) {
-    const message = (e as Error).message
-    const unknown = /^Unknown option '(--?[^'\s]+)'/.exec(message)?.[1]
-    if (!unknown) throw new UsageError(message)
-    const near = didYouMean(unknown.replace(/^--?/, '').replace(/=.*/, ''), Object.keys(OPTIONS))
-    throw new UsageError(`unknown flag ${unknown}${near.replace(/"([^"]+)"/, '"--$1"')}`)
+    throw new UsageError(describeArgsError(e as Error & { code?: string }))
   }
-  return parsed
+  const { tokens, positionals } = parsed
+  const values: Parsed['values'] & Record<string, unknown> = { ...parsed.values }
+  for (const name of SWITCHES) delete values[`no-${name}`]
+  // --wait / --no-wait and the like: the last one on the command line wins.
+  for (const token of tokens)
+    if (token.kind === 'option' && (SWITCHES as readonly string[]).includes(token.name.replace(/^no-/, '')))
+      values[token.name.replace(/^no-/, '') as Switch] = !token.name.startsWith('no-')
+  return { values, positionals }
+}
+
+/**
+ * parseArgs's error, short, with the nearest flag for a mistyped one:
+ * `unknown flag --sit-id (did you mean "--site-id"?)`.
+ */
+function describeArgsError(e: Error & { code?: string }): string {
+  const flag = /'(--?[^'\s=]+)/.exec(e.message)?.[1]
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
+    const near = didYouMean(flag.replace(/^--?/, ''), Object.keys(OPTIONS))
+    return `unknown flag ${flag}${near.replace(/"([^"]+)"/, '"--$1"')}`
+  }
+  return e.message
 }
 
 function rawInputs(parsed: Parsed, env: NodeJS.ProcessEnv): RawInputs {

@@ -31,7 +31,10 @@ export class Redactor {
 
   constructor(private readonly onSecret: (value: string) => void = () => {}) {}
 
-  /** A secret of the run (the token): scrubbed everywhere, in every common encoding. */
+  /**
+   * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
+   * form handed to the runner's masker.
+   */
   add(value: string | undefined | null): void {
     if (typeof value !== 'string') return
     const v = value.trim()
@@ -43,12 +46,18 @@ export class Redactor {
     }
   }
 
-  /** A value found under a credential name in a response (contract §5). */
+  /**
+   * A value found under a credential name in a response (contract §5). It was already removed from
+   * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
+   * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
+   * raw (the runner masks its encodings itself); a run over many sites stays quiet that way.
+   */
   addCredential(value: string): void {
     const v = value.trim()
-    if (v.length < MIN_SECRET_LENGTH) return
-    if (looksSecret(v)) this.add(v)
-    else this.plain.add(v)
+    if (v.length < MIN_SECRET_LENGTH || this.strong.has(v) || this.plain.has(v)) return
+    if (!looksSecret(v)) return this.plain.add(v)
+    for (const variant of [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)]) this.strong.add(variant)
+    this.onSecret(v)
   }
 
   /**

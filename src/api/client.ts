@@ -127,7 +127,7 @@ export class StagingApiClient {
       if (clock.now() + delay >= this.settings.deadline)
         throw new DeadlineError(withAfterUnknown(error, afterUnknown))
       logger.info(
-        `${method} ${this.shown(path)}: ${describe(error)}; sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${maxRetries})`,
+        `${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${maxRetries}).`,
       )
       await clock.sleep(delay, signal)
       if (error.processing === 'unknown') afterUnknown = true
@@ -215,7 +215,7 @@ export class StagingApiClient {
           httpStatus: status,
           processing: 'processed',
           serverMessage: reply.message,
-          message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}.`,
+          message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
           hint: 'The service reported a failure: read its message above.',
         })
       if (UNKNOWN_WHEN_2XX.includes(reply.kind))
@@ -236,7 +236,7 @@ export class StagingApiClient {
         status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.now()) : null,
       serverMessage: reply.message,
       message: reply.message
-        ? `${method} ${shown} was answered HTTP ${status}${said}${details}.`
+        ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
         : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
     })
   }
@@ -245,11 +245,6 @@ export class StagingApiClient {
 function withAfterUnknown(error: ApiError, afterUnknown: boolean): ApiError {
   if (afterUnknown) error.afterUnknown = true
   return error
-}
-
-function describe(error: ApiError): string {
-  if (error.httpStatus) return `HTTP ${error.httpStatus}`
-  return error.code ?? error.kind
 }
 
 function locationOf(location: string | undefined, base: string): string {

@@ -48,7 +48,7 @@ const HINTS: Record<ErrorKind, string> = {
   'bad-response':
     'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
   'unknown-outcome':
-    'The request may or may not have been carried out. Check the staging page in the dashboard (or GET /v2/sites/{site}/staging) before running it again: it is not repeated automatically.',
+    'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
   'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
 }
 
@@ -90,6 +90,9 @@ export class ApiError extends Error {
     this.hint = init.hint ?? HINTS[init.kind]
   }
 }
+
+/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
+export const ERROR_KINDS = Object.keys(HINTS) as ErrorKind[]
 
 export function hintFor(kind: ErrorKind): string {
   return HINTS[kind]

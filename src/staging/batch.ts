@@ -2,7 +2,14 @@ import { realClock } from '../clock.js'
 import { RateBudget } from '../api/rate-budget.js'
 import { USER_AGENT } from '../api/client.js'
 import { NodeTransport } from '../api/transport.js'
-import { newResult, type Config, type Logger, type Outcome, type Result } from '../types.js'
+import {
+  newResult,
+  type Config,
+  type Logger,
+  type Outcome,
+  type ProgressUpdate,
+  type Result,
+} from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
 
 /**
@@ -95,5 +102,7 @@ function prefixed(logger: Logger, siteId: string): Logger {
     info: (m) => logger.info(p + m),
     warn: (m) => logger.warn(p + m),
     debug: (m) => logger.debug(p + m),
+    // Progress updates name their site already: they go through as they are.
+    ...(logger.progress ? { progress: (u: ProgressUpdate) => logger.progress!(u) } : {}),
   }
 }

@@ -169,6 +169,8 @@ class OperationRun {
   /** What the run was doing, for timeout and cancellation messages. */
   phase = 'sending the request'
 
+  private readonly started: number
+
   constructor(
     private readonly config: Config,
     private readonly siteId: string,
@@ -176,7 +178,9 @@ class OperationRun {
     private readonly clock: Clock,
     private readonly client: StagingApiClient,
     private readonly result: Result,
-  ) {}
+  ) {
+    this.started = clock.now()
+  }
 
   private get log(): Logger {
     return this.deps.logger
@@ -232,6 +236,7 @@ class OperationRun {
         const outcome = await waitForTask(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now())
         await this.settle('status', outcome)
         await this.readState()
+        this.result.stagingState ??= 'unknown'
         this.result.summary = `The job (task ${taskId}) has completed.`
         return
       }
@@ -246,6 +251,7 @@ class OperationRun {
   /** One look at a task (status with task-id and wait: false). */
   private async readTaskOnce(taskId: string): Promise<void> {
     const answer = await this.client.call('GET', this.statusPath(), 'read')
+    this.result.httpStatus = answer.status
     const task = TaskStatusSchema.safeParse(answer.reply.data)
     const state = task.success ? task.data.state : 'unknown'
     if (state === 'failed') {
@@ -284,6 +290,7 @@ class OperationRun {
         options.required ? {} : { maxRetries: 0 },
       )
       const state = probeState(probe.reply.data)
+      if (options.required) this.result.httpStatus = probe.status
       this.result.stagingState = state
       this.takeStagingFields(probe.reply.data)
       this.result.message ||= probe.reply.message
@@ -296,6 +303,7 @@ class OperationRun {
       }
     } catch (e) {
       if (e instanceof CancelledError || e instanceof DeadlineError || !(e instanceof ApiError)) throw e
+      if (options.required) this.result.httpStatus = e.httpStatus
       if (e.httpStatus === 404 && e.kind === 'not-found') {
         this.result.stagingState = 'none'
         this.result.stagingSiteId = null
@@ -494,6 +502,7 @@ class OperationRun {
       return
     }
     this.phase = `waiting for ${url} to answer`
+    const jobDone = this.clock.now()
     this.result.urlReady = await waitForUrl(url, {
       clock: this.clock,
       logger: this.log,
@@ -502,6 +511,8 @@ class OperationRun {
     })
     if (this.result.urlReady === null)
       this.warn(`wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`)
+    if (this.result.urlReady === true)
+      this.result.summary = `${DONE[op]} in ${elapsed(jobDone - this.started)}; the staging site answered ${elapsed(this.clock.now() - jobDone)} later.`
     if (this.result.urlReady === false) {
       this.result.result = 'timed-out'
       this.result.summary = `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${elapsed(this.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`

@@ -49,7 +49,7 @@ export async function waitForTask(
   startedAt: number,
 ): Promise<WaitOutcome> {
   deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`)
-  return sharingBudget(deps, () => followTask(deps, operation, siteId, taskId, startedAt))
+  return sharingBudget(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt))
 }
 
 async function followTask(
@@ -137,7 +137,9 @@ export async function waitForProbe(
   operation: Operation,
   siteId: string,
 ): Promise<WaitOutcome> {
-  return sharingBudget(deps, () => followProbe(deps, operation, siteId, { seenBusy: false }))
+  return sharingBudget(deps, operation, siteId, () =>
+    followProbe(deps, operation, siteId, { seenBusy: false }),
+  )
 }
 
 async function followProbe(
@@ -207,13 +209,24 @@ async function followProbe(
   }
 }
 
-/** Counts this follower in the batch's rate budget for as long as it polls. */
-async function sharingBudget<T>(deps: WaitDeps, follow: () => Promise<T>): Promise<T> {
+/**
+ * Counts this follower in the batch's rate budget for as long as it polls, and ends its live
+ * progress however following ends (done, failed, timed out, cancelled).
+ */
+async function sharingBudget<T>(
+  deps: WaitDeps,
+  operation: Operation,
+  siteId: string,
+  follow: () => Promise<T>,
+): Promise<T> {
   const leave = deps.client.budget.join()
+  const started = deps.clock.now()
   try {
     return await follow()
   } finally {
     leave()
+    const elapsedMs = deps.clock.now() - started
+    deps.logger.progress?.({ operation, siteId, percent: null, elapsedMs, etaMs: null, ended: true })
   }
 }
 

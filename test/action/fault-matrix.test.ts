@@ -1,11 +1,16 @@
 /**
  * The fault matrix of issue 4: one whole-action run (dist/index.js against the simulator's fault
- * injection) per row. The README's "Reliability" table is rendered from these rows and checked
+ * injection) per row. The table of docs/reliability.md is rendered from these rows and checked
  * here, so it cannot drift: `npm run reliability:update` rewrites it.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { markerFor } from '../../src/report/comment.js'
+import { BOT, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js'
+import { runCli } from '../helpers/run-cli.js'
 import http from 'node:http'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import type { FaultRule, Simulator } from '../../src/simulator/server.js'
@@ -19,7 +24,7 @@ interface Row {
   operation: 'create' | 'pull' | 'push' | 'delete'
   /** The `result` output expected. */
   result: string
-  /** What the action does, for the README. */
+  /** What the action does, for docs/reliability.md. */
   does: string
   site?: string
   inputs?: Record<string, string>
@@ -27,6 +32,11 @@ interface Row {
   setup?: (sim: Simulator) => Promise<void> | void
   options?: RunOptions
   check?: (run: RunResult, sim: Simulator) => void | Promise<void>
+  /**
+   * Also run the same scenario through the CLI (dist/cli.js): same result, nothing leaked, and its
+   * stderr as inert as the action's log.
+   */
+  cli?: boolean
 }
 
 const OP_PATH = {
@@ -77,7 +87,25 @@ beforeAll(async () => {
 })
 afterAll(() => {
   elsewhere.server?.close()
+  tls.server?.close()
 })
+
+/** An https api-url whose TLS handshake always fails: the server drops the connection at its first byte. */
+const tls = { port: 0, connections: 0, server: null as net.Server | null }
+beforeAll(async () => {
+  tls.server = net.createServer((socket) => {
+    tls.connections++
+    socket.once('data', () => socket.destroy())
+  })
+  await new Promise<void>((r) => tls.server!.listen(0, '127.0.0.1', r))
+  tls.port = (tls.server.address() as AddressInfo).port
+})
+beforeEach(() => {
+  tls.connections = 0
+})
+
+/** The fake GitHub API of the comment row, made in its setup. */
+const hub = { gh: null as FakeGitHub | null, forged: null as unknown, env: {} as Record<string, string> }
 
 const ROWS: Row[] = [
   // Rate limiting
@@ -130,7 +158,7 @@ const ROWS: Row[] = [
         if (body === 'json') expect(run.outputs.message).toMatch(/simulated fault/)
         expect(run.stdout).toMatch(/outcome of the push request is unknown/)
         expect(run.summary).toMatch(/outcome of the push request is unknown/)
-        expect(run.stdout).toMatch(/Check the staging page/)
+        expect(run.stdout).toMatch(/run this action with operation: status, site-id: 1002/)
       },
     })),
   ),
@@ -363,7 +391,7 @@ const ROWS: Row[] = [
     result: 'cancelled',
     does: 'stops at once',
     faults: [storm(1, 30)],
-    options: { signal: { name: 'SIGTERM', whenOutput: /sending it again in/ } },
+    options: { signal: { name: 'SIGTERM', whenOutput: /Sending it again in/ } },
   },
   // Bad input
   ...(
@@ -387,9 +415,455 @@ const ROWS: Row[] = [
       expect(s.requests).toHaveLength(0)
     },
   })),
+
+  // ---- A hostile or broken server (issue 10): one row or more per class of attack ----
+  // Stalls: no header makes the client idle longer than it can plausibly mean (contract §6).
+  ...(
+    [
+      [
+        'X-RateLimit-Reset in epoch milliseconds',
+        { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Date.now() + 3_600_000) },
+      ],
+      [
+        'X-RateLimit-Remaining: -1',
+        { 'X-RateLimit-Remaining': '-1', 'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + 30) },
+      ],
+      ['a reset in the year 10^300', { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1e300' }],
+    ] as const
+  ).map(([what, headers]): Row => ({
+    scenario: `hostile header on every answer: ${what}`,
+    operation: 'pull',
+    result: 'succeeded',
+    does: 'the implausible value is ignored: it polls on and notices the end',
+    inputs: { timeout: '20s' },
+    faults: [{ path: '/v2/', headers: { 'X-RateLimit-Limit': '60', ...headers }, times: Infinity }],
+    check: (_run, s) =>
+      expect(s.requests.filter((r) => r.path.includes('/tasks/')).length).toBeGreaterThan(0),
+  })),
+  {
+    scenario: 'hostile header: a 429 whose Retry-After is 3,000 years',
+    operation: 'push',
+    result: 'succeeded',
+    does: 'ignored: backs off as without it, pushes once',
+    inputs: { timeout: '20s' },
+    faults: [{ method: 'POST', path: '/staging/push', status: 429, retryAfter: 99_999_999_999 }],
+  },
+  // Leaks: credentials anywhere in any body are removed before anything is shown (contract §5).
+  {
+    scenario: 'credentials in an error body (errors, error, exception; nested, in arrays)',
+    operation: 'push',
+    result: 'failed',
+    does: 'removed from the parsed body: in no log line, output or summary',
+    cli: true,
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/push',
+        status: 422,
+        json: {
+          message: 'Validation failed for Db-Pass-9876x',
+          errors: { db_pass: ['Db-Pass-9876x'], nested: [{ api_token: 'Tok-Secret-777x' }] },
+          error: { session_key: 'Sess-Key-555x' },
+          exception: { private_key: ['Priv-Key-444x'] },
+        },
+      },
+    ],
+    check: (run) => {
+      for (const secret of ['Db-Pass-9876x', 'Tok-Secret-777x', 'Sess-Key-555x', 'Priv-Key-444x'])
+        expect(leaks(run.everything, secret)).toEqual([])
+      expect(run.outputs.message).toBe('Validation failed for ***')
+    },
+  },
+  {
+    scenario: 'a long error text with the token where it is cut',
+    operation: 'pull',
+    result: 'failed',
+    does: 'scrubbed first, then cut: no part of the token survives',
+    cli: true,
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/reset',
+        status: 400,
+        json: { message: `${'x'.repeat(990)}${RW}${'y'.repeat(5000)}` },
+      },
+    ],
+    check: (run) => expect(leaks(run.everything, RW.slice(0, 8))).toEqual([]),
+  },
+  {
+    scenario: 'credential names beyond the first list (db_pass, pwd, passphrase) and array values',
+    operation: 'pull',
+    result: 'succeeded',
+    does: 'every one removed; a server message that repeats them is scrubbed',
+    cli: true,
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/reset',
+        patch: {
+          message:
+            'Started. db: Db-Pass-1234x, pwd: Pwd-5678-xy, phrase: correct horse battery staple, keys: Arr-Key-1x',
+          data: {
+            db_pass: 'Db-Pass-1234x',
+            pwd: 'Pwd-5678-xy',
+            passphrase: 'correct horse battery staple',
+            secret_keys: ['Arr-Key-1x'],
+          },
+        },
+      },
+    ],
+    check: (run) => {
+      for (const secret of ['Db-Pass-1234x', 'Pwd-5678-xy', 'correct horse battery staple', 'Arr-Key-1x'])
+        expect(leaks(run.everything, secret)).toEqual([])
+      expect(run.outputs.message).toMatch(/^Started\. db: \*\*\*, pwd: \*\*\*/)
+    },
+  },
+  {
+    scenario: 'the token echoed in base64 and in strict percent-encoding',
+    operation: 'push',
+    result: 'failed',
+    does: 'every common encoding of the token is scrubbed',
+    cli: true,
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/push',
+        status: 400,
+        json: {
+          message: `auth ${Buffer.from(`Bearer ${RW}`).toString('base64')} / ${[...Buffer.from(RW)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')}`,
+        },
+      },
+    ],
+    check: (run) => {
+      expect(leaks(run.everything, Buffer.from(RW).toString('base64').slice(4, 24))).toEqual([])
+      expect(leaks(run.everything, Buffer.from(`Bearer ${RW}`).toString('base64').slice(8, 28))).toEqual([])
+      expect(leaks(run.everything, '%73%69%6D%2D%72%77')).toEqual([])
+    },
+  },
+  {
+    scenario: 'a login token and user-info in the staging URL',
+    operation: 'create',
+    result: 'succeeded',
+    does: 'stripped: staging-url carries neither',
+    site: '1001',
+    faults: [
+      {
+        method: 'POST',
+        path: '/sites/1001/staging',
+        patch: {
+          data: {
+            staging_url:
+              'https://admin:Hunter2-Pw@staging.example.test/wp-login.php?autologin=Magic-Login-123&lang=en',
+          },
+        },
+      },
+    ],
+    check: (run) => {
+      expect(run.outputs['staging-url']).toBe('https://staging.example.test/wp-login.php?lang=en')
+      for (const secret of ['Hunter2-Pw', 'Magic-Login-123'])
+        expect(leaks(run.everything, secret)).toEqual([])
+    },
+  },
+  {
+    scenario: 'credential fields holding null, true or "succeeded"',
+    operation: 'pull',
+    result: 'succeeded',
+    does: 'removed from the data, never masked: result and results stay true',
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/reset',
+        patch: { data: { token: null, auth: true, password: 'succeeded', secret: 'pull' } },
+      },
+    ],
+    check: (run) => {
+      expect(run.stdout).not.toMatch(/^::add-mask::(succeeded|pull|true|null)$/m)
+      expect((JSON.parse(run.outputs.results!) as { result: string }[])[0]!.result).toBe('succeeded')
+    },
+  },
+  // Injection: server text never becomes a workflow command, a terminal escape, markup or a link.
+  {
+    scenario:
+      'workflow commands in a success message (newline, CR, ::error::, ::add-mask::, ::stop-commands::, ##[)',
+    operation: 'pull',
+    result: 'succeeded',
+    does: "kept on its line and made inert; the action's own later commands still work",
+    cli: true,
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/reset',
+        patch: {
+          message:
+            'Started\n::error::forged\r::add-mask::succeeded\n  ::stop-commands::pause\n##[error]legacy forged',
+        },
+      },
+    ],
+    check: (run) => {
+      expect(run.outputs.result).toBe('succeeded')
+      expect(run.stdout).not.toMatch(/^\s*::(error::forged|add-mask::succeeded|stop-commands::)/m)
+      expect(run.stdout).toMatch(/^Staging pull succeeded/m)
+    },
+  },
+  {
+    scenario: 'a task id with a newline and a command',
+    operation: 'pull',
+    result: 'succeeded',
+    does: 'never used in a path nor printed raw; the job is followed through the probe',
+    setup: (s) => s.setOptions({ durationsMs: { pull: 3000 } }),
+    faults: [
+      { method: 'POST', path: '/staging/reset', patch: { data: { task_id: 'abc\n::error::forged' } } },
+    ],
+    check: (run) => expect(run.stdout).not.toMatch(/^\s*::error::forged/m),
+  },
+  {
+    scenario: 'an unknown task status that carries a command',
+    operation: 'pull',
+    result: 'succeeded',
+    does: 'logged once, inert; waiting goes on',
+    faults: [{ method: 'GET', path: '/tasks/', patch: { data: { status: 'odd\n::error::forged' } } }],
+    check: (run) => {
+      expect(run.stdout).not.toMatch(/^\s*::error::forged/m)
+      expect(run.stdout).toMatch(/a status this action does not know \("odd :/)
+    },
+  },
+  {
+    scenario: 'a dry-run probe error with a newline and a command',
+    operation: 'push',
+    result: 'dry-run',
+    does: 'reported inert',
+    inputs: { 'dry-run': 'true', 'max-retries': '0' },
+    faults: [
+      {
+        method: 'GET',
+        path: '/staging',
+        status: 500,
+        json: { message: 'boom\n::error::forged' },
+        times: Infinity,
+      },
+    ],
+    check: (run) => expect(run.stdout).not.toMatch(/^\s*::error::forged/m),
+  },
+  {
+    scenario: 'ANSI escapes and control characters in server text',
+    operation: 'pull',
+    result: 'failed',
+    does: 'stripped from the log, the CLI output, outputs and summary',
+    cli: true,
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/reset',
+        status: 422,
+        json: {
+          message:
+            '\u001b[2J\u001b[31mRED\u001b[0m \u0007bell \u001b]8;;https://evil.test\u0007link\u001b]8;;\u0007 \u202eevil',
+        },
+      },
+    ],
+    check: (run) => {
+      expect(run.outputs.message).toBe('RED bell link evil')
+      // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+      expect(run.everything).not.toMatch(/[\u001b\u0007\u202e]/)
+    },
+  },
+  {
+    scenario: 'a newline, | and HTML in a server message; a javascript: staging URL',
+    operation: 'create',
+    result: 'succeeded',
+    does: 'the summary table cannot be broken or forged; HTML inert; only http(s) URLs output or linked',
+    site: '1001',
+    faults: [
+      {
+        method: 'POST',
+        path: '/sites/1001/staging',
+        patch: {
+          message: 'ok | x |\n| 9999 | ✅ forged |\n<script>alert(1)</script><img src=x onerror=alert(2)>',
+          data: { staging_url: 'javascript:alert(document.cookie)' },
+        },
+      },
+    ],
+    check: (run) => {
+      expect(run.outputs['staging-url']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/staging-sites\/s-1001\/$/)
+      // Named in a warning as the text it is, never output or linked.
+      expect(JSON.stringify(run.outputs)).not.toMatch(/javascript:/)
+      expect(run.summary).not.toMatch(/javascript:/)
+      expect(run.stdout).toMatch(/Ignored a staging URL that is not an http\(s\) URL: "javascript:alert/)
+      const rows = run.summary.split('\n').filter((l) => l.startsWith('|'))
+      expect(rows.some((r) => r.includes('9999'))).toBe(false)
+      expect(run.summary).not.toMatch(/<script|<img/)
+    },
+  },
+  {
+    scenario: 'a 1.5 MB server message',
+    operation: 'pull',
+    result: 'failed',
+    does: "bounded: the summary and every output stay under GitHub's limits",
+    cli: true,
+    faults: [
+      { method: 'POST', path: '/staging/reset', status: 422, json: { message: 'M'.repeat(1_500_000) } },
+    ],
+    check: (run) => {
+      expect(Buffer.byteLength(run.summary)).toBeLessThan(1024 * 1024)
+      for (const value of Object.values(run.outputs)) expect(Buffer.byteLength(value)).toBeLessThan(1_000_000)
+      expect(run.outputs.message!.length).toBeLessThanOrEqual(1000)
+      expect(Math.max(...run.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(8000)
+    },
+  },
+  {
+    scenario: 'a 3 MB answer body',
+    operation: 'pull',
+    result: 'failed',
+    does: 'read no further than 2 MiB; reported by its status',
+    faults: [{ method: 'POST', path: '/staging/reset', status: 422, text: 'Z'.repeat(3_000_000) }],
+    check: (run) => expect(run.outputs['http-status']).toBe('422'),
+  },
+  {
+    scenario: 'a task id of ".."',
+    operation: 'pull',
+    result: 'succeeded',
+    does: 'refused as a path segment: no GET /v2/status; the probe follows the job',
+    setup: (s) => s.setOptions({ durationsMs: { pull: 3000 } }),
+    faults: [{ method: 'POST', path: '/staging/reset', patch: { data: { task_id: '..' } } }],
+    check: (_run, s) => {
+      expect(s.requests.some((r) => r.path === '/v2/status' || r.path.includes('/tasks/..'))).toBe(false)
+      expect(s.requests.some((r) => r.path === '/v2/sites/1002/staging' && r.method === 'GET')).toBe(true)
+    },
+  },
+  // Wrong answers
+  {
+    scenario: 'the same site twice as the server reads ids (1002 and 01002)',
+    operation: 'push',
+    result: 'failed',
+    does: 'refused before any request',
+    inputs: { 'site-id': '1002,01002' },
+    check: (run, s) => {
+      expect(run.outputs.message).toMatch(/Input "site-id": lists site 01002 more than once/)
+      expect(s.requests).toHaveLength(0)
+    },
+  },
+  {
+    scenario: 'a TLS handshake that fails before any HTTP byte (push)',
+    operation: 'push',
+    result: 'failed',
+    does: 'says nothing was sent, and may send it again: never "production may be being overwritten"',
+    get inputs() {
+      return { 'api-url': `https://127.0.0.1:${tls.port}`, 'max-retries': '1' }
+    },
+    check: (run) => {
+      expect(run.stdout).toMatch(/could not reach the server, so nothing was sent/)
+      expect(run.stdout).not.toMatch(/may or may not be being overwritten/)
+      expect(tls.connections).toBe(2)
+    },
+  },
+  {
+    scenario: 'a create the server took but never answered; the timeout comes while following it',
+    operation: 'create',
+    result: 'timed-out',
+    does: 'says the job may still be running, and how to check on it',
+    site: '1001',
+    inputs: { timeout: '8s' },
+    setup: (s) => {
+      s.setOptions({ durationsMs: { create: 60_000 } })
+      s.addFault({ method: 'POST', path: '/sites/1001/staging', hang: true, process: true })
+    },
+    check: (run) => {
+      expect(run.stdout).toMatch(/reached the server but got no answer/)
+      expect(run.summary).toMatch(/may still be running on the server/)
+      expect(run.summary).toMatch(/operation: status, site-id: 1001/)
+    },
+  },
+  {
+    scenario: 'nothing listening until the timeout',
+    operation: 'push',
+    result: 'timed-out',
+    does: 'says nothing was sent, never that the job may be running',
+    inputs: { 'api-url': 'http://127.0.0.1:9', 'max-retries': '20', timeout: '3s' },
+    check: (run) => {
+      expect(run.summary).not.toMatch(/may still be running/)
+      expect(run.stdout).toMatch(/nothing was sent/)
+    },
+  },
+  {
+    scenario: 'a pull-request comment forged with our marker and a phishing staging URL',
+    operation: 'push',
+    result: 'succeeded',
+    does: 'never edited, never read: our own comment is posted, without the forged URL',
+    inputs: { 'pr-comment': 'true' },
+    get options() {
+      return { env: hub.env }
+    },
+    setup: async () => {
+      hub.gh = await startFakeGitHub()
+      const event = path.join(tmpdir(), `fault-matrix-event-${process.pid}.json`)
+      writeFileSync(
+        event,
+        JSON.stringify({
+          number: 12,
+          pull_request: { number: 12 },
+          repository: { name: hub.gh.repo, owner: { login: hub.gh.owner } },
+        }),
+      )
+      hub.env = {
+        GITHUB_API_URL: hub.gh.url,
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: event,
+        GITHUB_REPOSITORY: `${hub.gh.owner}/${hub.gh.repo}`,
+        GITHUB_RUN_ID: '4242',
+      }
+      const phishing = 'https://phishing.example.test/wp-login.php'
+      hub.forged = hub.gh.addComment(
+        12,
+        `${markerFor('1002')}\n<!-- site-staging-action:staging-url=${phishing} -->\nhi`,
+        {
+          login: 'mallory',
+          type: 'User',
+        },
+      )
+    },
+    check: (run) => {
+      const gh = hub.gh!
+      try {
+        expect(gh.requests.filter((r) => r.method === 'PATCH')).toHaveLength(0)
+        const mine = gh.comments.filter((c) => c.user?.login === BOT.login)
+        expect(mine).toHaveLength(1)
+        expect(mine[0]!.body).not.toContain('phishing')
+        expect(run.stdout).toMatch(/^::notice::pr-comment: ignored 1 comment/m)
+      } finally {
+        gh.stop()
+      }
+    },
+  },
 ]
 
 const passed: string[] = []
+
+/** The same scenario through the CLI: the same result, nothing leaked, stderr inert. */
+async function cliRun(row: Row, s: Simulator, site: string) {
+  s.reset()
+  for (const f of row.faults ?? []) s.addFault(f)
+  await row.setup?.(s)
+  const inputs = { ...row.inputs }
+  const args = [
+    row.operation,
+    '--site-id',
+    inputs['site-id'] ?? site,
+    '--json',
+    '--timeout',
+    inputs.timeout ?? '60s',
+  ]
+  if (inputs['max-retries']) args.push('--max-retries', inputs['max-retries'])
+  const r = await runCli(args, {
+    env: { STAGING_API_TOKEN: RW, STAGING_API_URL: inputs['api-url'] ?? s.apiUrl },
+  })
+  expect((JSON.parse(r.stdout) as { result: string }).result).toBe(row.result)
+  expect(r.code).toBe(['succeeded', 'skipped', 'accepted', 'dry-run'].includes(row.result) ? 0 : 1)
+  const all = `${r.stdout}\n${r.stderr}`
+  expect(leaks(all, RW)).toEqual([])
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+  expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/)
+  expect(r.stderr.split('\n').some((l) => l.trimStart().startsWith('::'))).toBe(false)
+}
 
 describe('fault matrix', () => {
   it.each(ROWS.map((row) => [row.scenario, row] as const))('%s', async (_, row) => {
@@ -423,12 +897,17 @@ describe('fault matrix', () => {
       expect(run.summary).toMatch(/cancelled/)
     }
     if (row.result === 'failed') expect(run.stdout).toMatch(/::error/)
+    // Whatever the server sent, the log is inert: no escape sequence, no legacy command.
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(run.everything).not.toMatch(/\u001b/)
+    expect(run.stdout).not.toContain('##[')
     await row.check?.(run, s)
+    if (row.cli) await cliRun(row, s, site)
     passed.push(row.scenario)
   })
 
-  it('the README reliability table is these scenarios, all passing', () => {
-    const readmePath = path.join(ROOT, 'README.md')
+  it('the reliability table of docs/reliability.md is these scenarios, all passing', () => {
+    const readmePath = path.join(ROOT, 'docs/reliability.md')
     const readme = readFileSync(readmePath, 'utf8')
     const table = renderTable(ROWS, passed)
     const begin = '<!-- reliability-table:begin -->'

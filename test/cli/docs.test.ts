@@ -1,5 +1,5 @@
 /**
- * README.md stays true to the command: its usage block is the --help text, and every
+ * docs/cli.md stays true to the command: its usage block is the --help text, and every
  * `site-staging` / `node site-staging.mjs` command line in it uses operations and flags that exist.
  */
 import { beforeAll, expect, test } from '@jest/globals'
@@ -8,7 +8,7 @@ import path from 'node:path'
 import { ROOT } from '../helpers/run-action.js'
 import { runCli } from '../helpers/run-cli.js'
 
-const DOC = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+const DOC = readFileSync(path.join(ROOT, 'docs/cli.md'), 'utf8')
 let help = ''
 beforeAll(async () => {
   const r = await runCli(['--help'])
@@ -24,7 +24,7 @@ test('the usage block is the output of --help', () => {
 
 test('every command line in the snippets uses a real operation and real flags', () => {
   const lines = DOC.split('\n').filter((l) =>
-    /(site-staging(\.mjs)?|site-staging) (create|pull|push|delete|"\$OPERATION")/.test(l),
+    /(site-staging(\.mjs)?|site-staging) (create|pull|push|delete|status|"\$OPERATION")/.test(l),
   )
   expect(lines.length).toBeGreaterThanOrEqual(10)
   const known = new Set([...help.matchAll(/(?<![\w-])(--[a-z][a-z-]*)/g)].map((m) => m[1]!))
@@ -38,7 +38,7 @@ test('every command line in the snippets uses a real operation and real flags', 
 
 test('each CI system has its section and snippet', () => {
   for (const name of ['GitLab CI', 'Bitbucket Pipelines', 'CircleCI', 'Jenkins'])
-    expect(DOC).toMatch(new RegExp(`^### ${name}$`, 'm'))
+    expect(DOC).toMatch(new RegExp(`^## ${name}$`, 'm'))
   expect(DOC).toMatch(/artifacts:\n\s+reports:\n\s+dotenv: staging\.env/)
   expect(DOC).toMatch(/```groovy\npipeline \{/)
   expect(DOC).toMatch(/credentials\('staging-api-token'\)/)

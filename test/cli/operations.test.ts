@@ -8,268 +8,282 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
 import { runCli } from '../helpers/run-cli.js'
+import { EACH_PROFILE } from '../helpers/sim.js'
 
-let sim: Simulator
-let dir: string
 const TOKEN = SIM_TOKENS.readWrite
 const ELIGIBLE = String(SIM_SITES.eligible)
 const WITH_STAGING = String(SIM_SITES.withStaging)
 
-beforeAll(async () => {
-  sim = await start({ port: 0, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
-  dir = mkdtempSync(path.join(tmpdir(), 'cli-test-'))
-})
-afterAll(async () => {
-  await sim.stop()
-  rmSync(dir, { recursive: true, force: true })
-})
-beforeEach(() => sim.reset())
+// Every test runs against both simulator profiles (contract §10); PROFILES says how they differ.
+describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
+  let sim: Simulator
+  let dir: string
 
-const env = (extra: Record<string, string> = {}) => ({
-  STAGING_API_TOKEN: TOKEN,
-  STAGING_API_URL: sim.apiUrl,
-  ...extra,
-})
-const changes = () => sim.requests.filter((r) => r.method !== 'GET')
+  beforeAll(async () => {
+    sim = await start({ port: 0, profile, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
+    dir = mkdtempSync(path.join(tmpdir(), 'cli-test-'))
+  })
+  afterAll(async () => {
+    await sim.stop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  beforeEach(() => sim.reset())
 
-function parseDotenv(text: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const line of text.split('\n').filter(Boolean)) {
-    const i = line.indexOf('=')
-    expect(i).toBeGreaterThan(0)
-    out[line.slice(0, i)] = line.slice(i + 1)
+  const env = (extra: Record<string, string> = {}) => ({
+    STAGING_API_TOKEN: TOKEN,
+    STAGING_API_URL: sim.apiUrl,
+    ...extra,
+  })
+  const changes = () => sim.requests.filter((r) => r.method !== 'GET')
+
+  function parseDotenv(text: string): Record<string, string> {
+    const out: Record<string, string> = {}
+    for (const line of text.split('\n').filter(Boolean)) {
+      const i = line.indexOf('=')
+      expect(i).toBeGreaterThan(0)
+      out[line.slice(0, i)] = line.slice(i + 1)
+    }
+    return out
   }
-  return out
-}
 
-describe('each operation against the simulator', () => {
-  test('create: waits, progress on stderr, nothing on stdout, exit 0', async () => {
-    const r = await runCli(['create', '--site-id', ELIGIBLE], { env: env() })
-    expect(r.stderr).toContain('Waiting for the create job')
-    expect(r.stderr.split('\n')).toContain(`Staging URL: ${sim.url}/staging-sites/s-1001/`)
-    expect(r.stderr).toMatch(
-      /^Staging create succeeded \(site 1001\)\. The server said when it accepted the job: "Staging site creation started.*" Staging created in \d+s\.$/m,
-    )
-    expect(r.stdout).toBe('')
-    expect(r.code).toBe(0)
-    expect(changes().map((q) => `${q.method} ${q.path}`)).toEqual(['POST /v2/sites/1001/staging'])
-  })
-
-  test('create --json: the one Result object on stdout', async () => {
-    const r = await runCli(['create', '--site-id', ELIGIBLE, '--json'], { env: env() })
-    expect(r.code).toBe(0)
-    const json = JSON.parse(r.stdout)
-    expect(json).toMatchObject({
-      operation: 'create',
-      siteId: '1001',
-      result: 'succeeded',
-      httpStatus: expect.any(Number),
-      stagingUrl: `${sim.url}/staging-sites/s-1001/`,
-      sent: ['POST /v2/sites/1001/staging -> 202'],
-      error: null,
+  describe('each operation against the simulator', () => {
+    test('create: waits, progress on stderr, nothing on stdout, exit 0', async () => {
+      const r = await runCli(['create', '--site-id', ELIGIBLE], { env: env() })
+      expect(r.stderr).toContain('Waiting for the create job')
+      expect(r.stderr.split('\n')).toContain(`Staging URL: ${sim.url}/staging-sites/s-1001/`)
+      expect(r.stderr).toMatch(
+        /^Staging create succeeded \(site 1001\)\. The server said when it accepted the job: "Staging site creation started.*" Staging created in \d+s\.$/m,
+      )
+      expect(r.stdout).toBe('')
+      expect(r.code).toBe(0)
+      expect(changes().map((q) => `${q.method} ${q.path}`)).toEqual([`POST ${p.prefix}/sites/1001/staging`])
     })
-    expect(Array.isArray(json)).toBe(false)
-  })
 
-  test('pull --dotenv: the outputs as KEY=value lines', async () => {
-    const file = path.join(dir, 'pull.env')
-    const r = await runCli(['pull', '--site-id', WITH_STAGING, '--dotenv', file], { env: env() })
-    expect(r.code).toBe(0)
-    const text = readFileSync(file, 'utf8')
-    const vars = parseDotenv(text)
-    expect(Object.keys(vars)).toEqual([
-      'RESULT',
-      'HTTP_STATUS',
-      'MESSAGE',
-      'TASK_ID',
-      'STAGING_SITE_ID',
-      'STAGING_URL',
-      'STAGING_STATE',
-      'URL_READY',
-      'DURATION_SECONDS',
-      'REQUESTS',
-      'RETRIES',
-      'RESULTS',
-    ])
-    expect(vars.RESULT).toBe('succeeded')
-    expect(vars.HTTP_STATUS).toMatch(/^2\d\d$/)
-    expect(vars.TASK_ID).not.toBe('')
-    expect(JSON.parse(vars.RESULTS!)).toEqual([
-      expect.objectContaining({ siteId: '1002', result: 'succeeded' }),
-    ])
-    expect(changes().map((q) => `${q.method} ${q.path}`)).toEqual(['POST /v2/sites/1002/staging/reset'])
-  })
-
-  test('push: the push warnings reach stderr', async () => {
-    const r = await runCli(['push', '--site-id', WITH_STAGING], { env: env() })
-    expect(r.code).toBe(0)
-    expect(r.stderr).toMatch(/^warning: No backup of production was taken/m)
-    expect(r.stderr).toMatch(/^Staging push succeeded/m)
-  })
-
-  test('delete, then delete again with --if-missing skip: exit 0 both times', async () => {
-    const first = await runCli(['delete', '--site-id', WITH_STAGING, '--json'], { env: env() })
-    expect(first.code).toBe(0)
-    expect(JSON.parse(first.stdout).result).toBe('succeeded')
-    const again = await runCli(['delete', '--site-id', WITH_STAGING, '--json', '--if-missing', 'skip'], {
-      env: env(),
+    test('create --json: the one Result object on stdout', async () => {
+      const r = await runCli(['create', '--site-id', ELIGIBLE, '--json'], { env: env() })
+      expect(r.code).toBe(0)
+      const json = JSON.parse(r.stdout)
+      expect(json).toMatchObject({
+        operation: 'create',
+        siteId: '1001',
+        result: 'succeeded',
+        httpStatus: expect.any(Number),
+        stagingUrl: `${sim.url}/staging-sites/s-1001/`,
+        sent: [`POST ${p.prefix}/sites/1001/staging -> ${p.accepted}`],
+        error: null,
+      })
+      expect(Array.isArray(json)).toBe(false)
     })
-    expect(again.code).toBe(0)
-    expect(JSON.parse(again.stdout).result).toBe('skipped')
-  })
 
-  test('"reset" is another name for pull', async () => {
-    const r = await runCli(['reset', '--site-id', WITH_STAGING, '--json'], { env: env() })
-    expect(r.code).toBe(0)
-    expect(JSON.parse(r.stdout).operation).toBe('pull')
-  })
-})
-
-describe('policies and modes: the same core as the action', () => {
-  test('create on a site with staging: fails by default (exit 1), --if-exists skip exits 0', async () => {
-    const failed = await runCli(['create', '--site-id', WITH_STAGING, '--json'], { env: env() })
-    expect(failed.code).toBe(1)
-    expect(JSON.parse(failed.stdout)).toMatchObject({ result: 'failed', httpStatus: 422 })
-    expect(failed.stderr).toMatch(/^error: Staging create failed \(site 1002\): /m)
-    const skipped = await runCli(['create', '--site-id', WITH_STAGING, '--if-exists', 'skip', '--json'], {
-      env: env(),
+    test('pull --dotenv: the outputs as KEY=value lines', async () => {
+      const file = path.join(dir, 'pull.env')
+      const r = await runCli(['pull', '--site-id', WITH_STAGING, '--dotenv', file], { env: env() })
+      expect(r.code).toBe(0)
+      const text = readFileSync(file, 'utf8')
+      const vars = parseDotenv(text)
+      expect(Object.keys(vars)).toEqual([
+        'RESULT',
+        'HTTP_STATUS',
+        'MESSAGE',
+        'TASK_ID',
+        'STAGING_SITE_ID',
+        'STAGING_URL',
+        'STAGING_STATE',
+        'URL_READY',
+        'DURATION_SECONDS',
+        'REQUESTS',
+        'RETRIES',
+        'RESULTS',
+      ])
+      expect(vars.RESULT).toBe('succeeded')
+      expect(vars.HTTP_STATUS).toMatch(/^2\d\d$/)
+      expect(vars.TASK_ID).not.toBe('')
+      expect(JSON.parse(vars.RESULTS!)).toEqual([
+        expect.objectContaining({ siteId: '1002', result: 'succeeded' }),
+      ])
+      expect(changes().map((q) => `${q.method} ${q.path}`)).toEqual([
+        `POST ${p.prefix}/sites/1002/staging/reset`,
+      ])
     })
-    expect(skipped.code).toBe(0)
-    expect(JSON.parse(skipped.stdout)).toMatchObject({
-      result: 'skipped',
-      stagingUrl: `${sim.url}/staging-sites/s-1002/`,
+
+    test('push: the push warnings reach stderr', async () => {
+      const r = await runCli(['push', '--site-id', WITH_STAGING], { env: env() })
+      expect(r.code).toBe(0)
+      expect(r.stderr).toMatch(/^warning: No backup of production was taken/m)
+      expect(r.stderr).toMatch(/^Staging push succeeded/m)
     })
-  })
 
-  test('--dry-run: exit 0, result dry-run, nothing that changes anything is sent', async () => {
-    const r = await runCli(['push', '--site-id', WITH_STAGING, '--dry-run', '--json'], { env: env() })
-    expect(r.code).toBe(0)
-    expect(JSON.parse(r.stdout).result).toBe('dry-run')
-    expect(changes()).toEqual([])
-  })
-
-  test('--no-wait: accepted, exit 0', async () => {
-    const r = await runCli(['create', '--site-id', ELIGIBLE, '--no-wait', '--json'], { env: env() })
-    expect(r.code).toBe(0)
-    expect(JSON.parse(r.stdout).result).toBe('accepted')
-  })
-
-  test('--language es: the server message in Spanish', async () => {
-    const r = await runCli(['create', '--site-id', WITH_STAGING, '--language', 'es', '--json'], {
-      env: env(),
-    })
-    expect(r.code).toBe(1)
-    expect(JSON.parse(r.stdout).message).toMatch(/Este sitio ya tiene un entorno de staging/)
-  })
-
-  test('--api-url wins over STAGING_API_URL', async () => {
-    const r = await runCli(['pull', '--site-id', WITH_STAGING, '--api-url', sim.apiUrl], {
-      env: env({ STAGING_API_URL: 'http://127.0.0.1:9/nothing-here' }),
-    })
-    expect(r.code).toBe(0)
-  })
-})
-
-describe('several sites', () => {
-  test('repeated and comma-separated --site-id; --json prints an array in the given order', async () => {
-    const file = path.join(dir, 'many.env')
-    const r = await runCli(
-      [
-        'delete',
-        '--site-id',
-        `${WITH_STAGING},${ELIGIBLE}`,
-        '--site-id',
-        String(SIM_SITES.passwordProtected),
-        '--json',
-        '--concurrency',
-        '2',
-        '--if-missing',
-        'skip',
-        '--dotenv',
-        file,
-      ],
-      { env: env() },
-    )
-    expect(r.code).toBe(0)
-    const json = JSON.parse(r.stdout) as { siteId: string; result: string }[]
-    expect(json.map((x) => [x.siteId, x.result])).toEqual([
-      ['1002', 'succeeded'],
-      ['1001', 'skipped'],
-      ['1003', 'skipped'],
-    ])
-    expect(r.stderr).toContain('Running delete on 3 sites, 2 at a time.')
-    const vars = parseDotenv(readFileSync(file, 'utf8'))
-    expect(vars.RESULT).toBe('succeeded')
-    expect(vars.MESSAGE).toBe('1 of 3 sites succeeded; skipped: 1001, 1003')
-    expect(JSON.parse(vars.RESULTS!)).toHaveLength(3)
-  })
-
-  test("--dotenv stays under GitLab's 5 KB limit: RESULTS compacted, then emptied, with a warning", async () => {
-    const ids = (n: number) => Array.from({ length: n }, (_, i) => String(1001 + i)).join(',')
-    const file = path.join(dir, 'limit.env')
-    const twenty = await runCli(['delete', '--site-id', ids(20), '--dry-run', '--dotenv', file], {
-      env: env(),
-    })
-    expect(twenty.code).toBe(0)
-    let text = readFileSync(file, 'utf8')
-    expect(Buffer.byteLength(text)).toBeLessThan(5000)
-    const compact = JSON.parse(parseDotenv(text).RESULTS!) as object[]
-    expect(compact).toHaveLength(20)
-    expect(Object.keys(compact[0]!)).toEqual(['siteId', 'result', 'stagingSiteId', 'stagingUrl'])
-    expect(twenty.stderr).toMatch(/^warning: RESULTS in the dotenv file keeps only siteId/m)
-
-    const many = await runCli(
-      ['delete', '--site-id', ids(150), '--dry-run', '--concurrency', '20', '--dotenv', file],
-      {
+    test('delete, then delete again with --if-missing skip: exit 0 both times', async () => {
+      const first = await runCli(['delete', '--site-id', WITH_STAGING, '--json'], { env: env() })
+      expect(first.code).toBe(0)
+      expect(JSON.parse(first.stdout).result).toBe('succeeded')
+      const again = await runCli(['delete', '--site-id', WITH_STAGING, '--json', '--if-missing', 'skip'], {
         env: env(),
-      },
-    )
-    expect(many.code).toBe(0)
-    text = readFileSync(file, 'utf8')
-    expect(Buffer.byteLength(text)).toBeLessThan(5000)
-    expect(parseDotenv(text).RESULTS).toBe('')
-    expect(parseDotenv(text).RESULT).toBe('dry-run')
-    expect(many.stderr).toMatch(/^warning: RESULTS in the dotenv file is empty/m)
+      })
+      expect(again.code).toBe(0)
+      expect(JSON.parse(again.stdout).result).toBe('skipped')
+    })
+
+    test('"reset" is another name for pull', async () => {
+      const r = await runCli(['reset', '--site-id', WITH_STAGING, '--json'], { env: env() })
+      expect(r.code).toBe(0)
+      expect(JSON.parse(r.stdout).operation).toBe('pull')
+    })
   })
 
-  test('--fail-fast: after a failure no new site starts (exit 1)', async () => {
-    const r = await runCli(
-      [
-        'create',
-        '--site-id',
-        `${SIM_SITES.planWithoutStaging},${ELIGIBLE}`,
-        '--concurrency',
-        '1',
-        '--fail-fast',
-        '--json',
-      ],
-      { env: env() },
-    )
-    expect(r.code).toBe(1)
-    const json = JSON.parse(r.stdout) as { siteId: string; result: string; summary: string }[]
-    expect(json.map((x) => x.result)).toEqual(['failed', 'skipped'])
-    expect(json[1]!.summary).toMatch(/fail-fast/)
-    expect(changes().map((q) => q.path)).toEqual(['/v2/sites/2001/staging'])
-  })
-})
+  describe('policies and modes: the same core as the action', () => {
+    test('create on a site with staging: fails by default (exit 1), --if-exists skip exits 0', async () => {
+      const failed = await runCli(['create', '--site-id', WITH_STAGING, '--json'], { env: env() })
+      expect(failed.code).toBe(1)
+      expect(JSON.parse(failed.stdout)).toMatchObject({ result: 'failed', httpStatus: 422 })
+      expect(failed.stderr).toMatch(/^error: Staging create failed \(site 1002\): /m)
+      const skipped = await runCli(['create', '--site-id', WITH_STAGING, '--if-exists', 'skip', '--json'], {
+        env: env(),
+      })
+      expect(skipped.code).toBe(0)
+      expect(JSON.parse(skipped.stdout)).toMatchObject({
+        result: 'skipped',
+        // Read from the probe, where the service offers one.
+        stagingUrl: p.probe ? `${sim.url}/staging-sites/s-1002/` : null,
+      })
+    })
 
-describe('status (issue 11)', () => {
-  test('status reads the staging environment: exit 0, staging-state in --json', async () => {
-    const r = await runCli(['status', '--site-id', WITH_STAGING, '--json'], { env: env() })
-    expect(r.code).toBe(0)
-    const json = JSON.parse(r.stdout) as { result: string; stagingState: string }
-    expect(json).toMatchObject({ result: 'succeeded', stagingState: 'ready' })
-    expect(changes()).toEqual([])
+    test('--dry-run: exit 0, result dry-run, nothing that changes anything is sent', async () => {
+      const r = await runCli(['push', '--site-id', WITH_STAGING, '--dry-run', '--json'], { env: env() })
+      expect(r.code).toBe(0)
+      expect(JSON.parse(r.stdout).result).toBe('dry-run')
+      expect(changes()).toEqual([])
+    })
+
+    test('--no-wait: accepted, exit 0', async () => {
+      const r = await runCli(['create', '--site-id', ELIGIBLE, '--no-wait', '--json'], { env: env() })
+      expect(r.code).toBe(0)
+      expect(JSON.parse(r.stdout).result).toBe('accepted')
+    })
+
+    test('--language es: the server message in Spanish', async () => {
+      const r = await runCli(['create', '--site-id', WITH_STAGING, '--language', 'es', '--json'], {
+        env: env(),
+      })
+      expect(r.code).toBe(1)
+      expect(JSON.parse(r.stdout).message).toMatch(/Este sitio ya tiene un (entorno|sitio) de staging/)
+    })
+
+    test('--api-url wins over STAGING_API_URL', async () => {
+      const r = await runCli(['pull', '--site-id', WITH_STAGING, '--api-url', sim.apiUrl], {
+        env: env({ STAGING_API_URL: 'http://127.0.0.1:9/nothing-here' }),
+      })
+      expect(r.code).toBe(0)
+    })
   })
-  test('--no-wait, then status --task-id follows the job to its end', async () => {
-    sim.setOptions({ durationsMs: { create: 1200 } })
-    const first = await runCli(['create', '--site-id', ELIGIBLE, '--no-wait', '--json'], { env: env() })
-    expect(first.code).toBe(0)
-    const { taskId } = JSON.parse(first.stdout) as { taskId: string }
-    expect(first.stderr).toContain(`site-staging status --site-id ${ELIGIBLE} --task-id ${taskId}`)
-    const r = await runCli(['status', '--site-id', ELIGIBLE, '--task-id', taskId], { env: env() })
-    expect(r.code).toBe(0)
-    expect(r.stderr).toMatch(/Staging status succeeded \(site 1001\)/)
-    expect(sim.state.staging.get(ELIGIBLE)?.status).toBe('ready')
+
+  describe('several sites', () => {
+    test('repeated and comma-separated --site-id; --json prints an array in the given order', async () => {
+      const file = path.join(dir, 'many.env')
+      const r = await runCli(
+        [
+          'delete',
+          '--site-id',
+          `${WITH_STAGING},${ELIGIBLE}`,
+          '--site-id',
+          String(SIM_SITES.passwordProtected),
+          '--json',
+          '--concurrency',
+          '2',
+          '--if-missing',
+          'skip',
+          '--dotenv',
+          file,
+        ],
+        { env: env() },
+      )
+      expect(r.code).toBe(0)
+      const json = JSON.parse(r.stdout) as { siteId: string; result: string }[]
+      expect(json.map((x) => [x.siteId, x.result])).toEqual([
+        ['1002', 'succeeded'],
+        ['1001', 'skipped'],
+        ['1003', 'skipped'],
+      ])
+      expect(r.stderr).toContain('Running delete on 3 sites, 2 at a time.')
+      const vars = parseDotenv(readFileSync(file, 'utf8'))
+      expect(vars.RESULT).toBe('succeeded')
+      expect(vars.MESSAGE).toBe('1 of 3 sites succeeded; skipped: 1001, 1003')
+      expect(JSON.parse(vars.RESULTS!)).toHaveLength(3)
+    })
+
+    test("--dotenv stays under GitLab's 5 KB limit: RESULTS compacted, then emptied, with a warning", async () => {
+      const ids = (n: number) => Array.from({ length: n }, (_, i) => String(1001 + i)).join(',')
+      const file = path.join(dir, 'limit.env')
+      const twenty = await runCli(['delete', '--site-id', ids(20), '--dry-run', '--dotenv', file], {
+        env: env(),
+      })
+      expect(twenty.code).toBe(0)
+      let text = readFileSync(file, 'utf8')
+      expect(Buffer.byteLength(text)).toBeLessThan(5000)
+      const compact = JSON.parse(parseDotenv(text).RESULTS!) as object[]
+      expect(compact).toHaveLength(20)
+      expect(Object.keys(compact[0]!)).toEqual(['siteId', 'result', 'stagingSiteId', 'stagingUrl'])
+      expect(twenty.stderr).toMatch(/^warning: RESULTS in the dotenv file keeps only siteId/m)
+
+      const many = await runCli(
+        ['delete', '--site-id', ids(150), '--dry-run', '--concurrency', '20', '--dotenv', file],
+        {
+          env: env(),
+        },
+      )
+      expect(many.code).toBe(0)
+      text = readFileSync(file, 'utf8')
+      expect(Buffer.byteLength(text)).toBeLessThan(5000)
+      expect(parseDotenv(text).RESULTS).toBe('')
+      expect(parseDotenv(text).RESULT).toBe('dry-run')
+      expect(many.stderr).toMatch(/^warning: RESULTS in the dotenv file is empty/m)
+    })
+
+    test('--fail-fast: after a failure no new site starts (exit 1)', async () => {
+      const r = await runCli(
+        [
+          'create',
+          '--site-id',
+          `${SIM_SITES.planWithoutStaging},${ELIGIBLE}`,
+          '--concurrency',
+          '1',
+          '--fail-fast',
+          '--json',
+        ],
+        { env: env() },
+      )
+      expect(r.code).toBe(1)
+      const json = JSON.parse(r.stdout) as { siteId: string; result: string; summary: string }[]
+      expect(json.map((x) => x.result)).toEqual(['failed', 'skipped'])
+      expect(json[1]!.summary).toMatch(/fail-fast/)
+      expect(changes().map((q) => q.path)).toEqual([`${p.prefix}/sites/2001/staging`])
+    })
+  })
+
+  describe('status (issue 11)', () => {
+    test('status reads the staging environment: staging-state in --json (exit 1 where it cannot be read)', async () => {
+      const r = await runCli(['status', '--site-id', WITH_STAGING, '--json'], { env: env() })
+      const json = JSON.parse(r.stdout) as { result: string; stagingState: string }
+      if (p.probe) {
+        expect(r.code).toBe(0)
+        expect(json).toMatchObject({ result: 'succeeded', stagingState: 'ready' })
+      } else {
+        expect(r.code).toBe(1)
+        expect(json).toMatchObject({ result: 'failed', stagingState: 'unknown' })
+        expect(r.stderr).toMatch(/task-id/)
+      }
+      expect(changes()).toEqual([])
+    })
+    test('--no-wait, then status --task-id follows the job to its end', async () => {
+      sim.setOptions({ durationsMs: { create: 1200 } })
+      const first = await runCli(['create', '--site-id', ELIGIBLE, '--no-wait', '--json'], { env: env() })
+      expect(first.code).toBe(0)
+      const { taskId } = JSON.parse(first.stdout) as { taskId: string }
+      expect(first.stderr).toContain(`site-staging status --site-id ${ELIGIBLE} --task-id ${taskId}`)
+      const r = await runCli(['status', '--site-id', ELIGIBLE, '--task-id', taskId], { env: env() })
+      expect(r.code).toBe(0)
+      expect(r.stderr).toMatch(/Staging status succeeded \(site 1001\)/)
+      expect(sim.state.staging.get(ELIGIBLE)?.status).toBe('ready')
+    })
   })
 })

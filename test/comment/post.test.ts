@@ -10,31 +10,18 @@ import {
 import { octokitFor } from '../../src/github/octokit.js'
 import { markerFor } from '../../src/report/comment.js'
 import { Redactor } from '../../src/secrets.js'
-import { newResult, type Result } from '../../src/types.js'
+import { createdResult } from '../helpers/fakes.js'
+import type { Result } from '../../src/types.js'
 import { BOT, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js'
 
 const GH_TOKEN = 'ghs_in-process-test-token-123'
 const API_TOKEN = 'api-token-that-must-never-show-456'
 
-const result = (over: Partial<Result> = {}): Result => ({
-  ...newResult('create', '1001', 0),
-  operation: 'create',
-  siteId: '1001',
-  result: 'succeeded',
-  httpStatus: 202,
-  message: 'Staging site creation started.',
-  taskId: 't1',
-  stagingSiteId: 's-1001',
-  stagingUrl: 'https://staging-1001.example.test',
-  durationSeconds: 3,
-  requests: 3,
-  retries: 0,
-  warnings: [],
-  sent: [],
-  error: null,
-  startedAt: new Date().toISOString(),
-  ...over,
-})
+const result = (over: Partial<Result> = {}): Result =>
+  createdResult({
+    stagingUrl: 'https://staging-1001.example.test',
+    ...over,
+  })
 
 let gh: FakeGitHub
 let redactor: Redactor

@@ -9,27 +9,19 @@ import {
 } from '../../src/report/comment.js'
 import { escapeMarkdown, md as inert, safeHttpUrl } from '../../src/report/markdown.js'
 import { Redactor } from '../../src/secrets.js'
-import { newResult, type Result } from '../../src/types.js'
+import { createdResult } from '../helpers/fakes.js'
+import type { Result } from '../../src/types.js'
 
-const result = (over: Partial<Result> = {}): Result => ({
-  ...newResult('create', '1001', 0),
-  operation: 'create',
-  siteId: '1001',
-  result: 'succeeded',
-  httpStatus: 202,
-  message: 'Staging site creation started.',
-  taskId: 'abc123',
-  stagingSiteId: 's-1001',
-  stagingUrl: 'https://staging-1001.example.test',
-  durationSeconds: 12.5,
-  requests: 4,
-  retries: 0,
-  warnings: [],
-  sent: ['POST /v2/sites/1001/staging -> 202'],
-  error: null,
-  startedAt: '2025-01-15T09:30:05.123Z',
-  ...over,
-})
+const result = (over: Partial<Result> = {}): Result =>
+  createdResult({
+    taskId: 'abc123',
+    stagingUrl: 'https://staging-1001.example.test',
+    durationSeconds: 12.5,
+    requests: 4,
+    sent: ['POST /v2/sites/1001/staging -> 202'],
+    startedAt: '2025-01-15T09:30:05.123Z',
+    ...over,
+  })
 
 const plain = (t: string) => t
 

@@ -11,7 +11,8 @@ import {
 } from '../../src/github/deployments.js'
 import { octokitFor } from '../../src/github/octokit.js'
 import { Redactor } from '../../src/secrets.js'
-import { newResult, type Outcome, type Result } from '../../src/types.js'
+import { createdResult } from '../helpers/fakes.js'
+import { type Outcome, type Result } from '../../src/types.js'
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js'
 
 const GH_TOKEN = 'ghs_deployments-test-token-789'
@@ -19,25 +20,11 @@ const SECRET = 'sk_live_secret-value-0123'
 const SHA = 'abc1234'.padEnd(40, '0')
 const RUN_URL = 'https://github.example/octo-org/site-repo/actions/runs/4242'
 
-const result = (over: Partial<Result> = {}): Result => ({
-  ...newResult('create', '1001', 0),
-  operation: 'create',
-  siteId: '1001',
-  result: 'succeeded',
-  httpStatus: 202,
-  message: 'ok',
-  taskId: 't1',
-  stagingSiteId: 's-1001',
-  stagingUrl: 'https://staging-1001.example.test/',
-  durationSeconds: 3,
-  requests: 3,
-  retries: 0,
-  warnings: [],
-  sent: [],
-  error: null,
-  startedAt: new Date().toISOString(),
-  ...over,
-})
+const result = (over: Partial<Result> = {}): Result =>
+  createdResult({
+    message: 'ok',
+    ...over,
+  })
 
 let gh: FakeGitHub
 let redactor: Redactor

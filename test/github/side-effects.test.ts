@@ -10,31 +10,18 @@ import path from 'node:path'
 import { githubSideEffects, phaseSignal, type GitHubSideEffectOptions } from '../../src/github/index.js'
 import { markerFor } from '../../src/report/comment.js'
 import { Redactor } from '../../src/secrets.js'
-import { newResult, type Result } from '../../src/types.js'
+import { createdResult } from '../helpers/fakes.js'
+import type { Result } from '../../src/types.js'
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js'
 
 const GH_TOKEN = 'ghs_side-effects-token-31415'
 const HEAD = 'feedface'.padEnd(40, '3')
 
-const result = (over: Partial<Result> = {}): Result => ({
-  ...newResult('create', '1001', 0),
-  operation: 'create',
-  siteId: '1001',
-  result: 'succeeded',
-  httpStatus: 202,
-  message: 'ok',
-  taskId: 't1',
-  stagingSiteId: 's-1001',
-  stagingUrl: 'https://staging-1001.example.test/',
-  durationSeconds: 3,
-  requests: 3,
-  retries: 0,
-  warnings: [],
-  sent: [],
-  error: null,
-  startedAt: new Date().toISOString(),
-  ...over,
-})
+const result = (over: Partial<Result> = {}): Result =>
+  createdResult({
+    message: 'ok',
+    ...over,
+  })
 
 let gh: FakeGitHub
 let dir: string

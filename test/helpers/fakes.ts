@@ -1,6 +1,6 @@
 import { CancelledError } from '../../src/clock.js'
 import { Redactor } from '../../src/secrets.js'
-import type { Clock, Config, Logger } from '../../src/types.js'
+import { newResult, type Clock, type Config, type Logger, type Result } from '../../src/types.js'
 
 /** Virtual time: sleep() advances the clock at once. */
 export class FakeClock implements Clock {
@@ -72,4 +72,21 @@ export function redactor(): Redactor {
 /** An envelope body as the service sends it. */
 export function envelope(data: unknown, message = 'OK', status = true) {
   return { status, message, data }
+}
+
+/** A create on site 1001 that succeeded: what tests of the reports and of the GitHub side start from. */
+export function createdResult(over: Partial<Result> = {}): Result {
+  return {
+    ...newResult('create', '1001', 0),
+    result: 'succeeded',
+    httpStatus: 202,
+    message: 'Staging site creation started.',
+    taskId: 't1',
+    stagingSiteId: 's-1001',
+    stagingUrl: 'https://staging-1001.example.test/',
+    durationSeconds: 3,
+    requests: 3,
+    startedAt: new Date().toISOString(),
+    ...over,
+  }
 }

