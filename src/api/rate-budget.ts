@@ -115,8 +115,13 @@ export class RateBudget {
     this.answers++
     const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
     if (limit !== null) this.limit = limit
-    const remaining = whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX)
     const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now)
+    // A count is only worth its window: when the answer names an end of it that is not sane, the
+    // count is ignored too (without any reset, the window is taken to end a minute after it began).
+    const badReset = reset === null && first(headers[RATE_LIMIT_HEADERS.reset]) !== undefined
+    const remaining = badReset
+      ? null
+      : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX)
     if (limit !== null || remaining !== null) this.headersSeen = true
     if (status === 429) {
       this.consecutive429++
@@ -310,6 +315,11 @@ const SLOT_MARGIN_MS = 50
 /** A request that may not go yet asks again this soon when no end of a wait is known. */
 const RECHECK_MS = 100
 const MAX_FOLLOWERS = 4096
+
+function first(value: string | string[] | undefined): string | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim()
+  return text === '' ? undefined : text
+}
 
 /** A whole number from min to max, or null (absent, not a number, out of bounds). */
 function whole(value: string | string[] | undefined, min: number, max: number): number | null {

@@ -148,6 +148,24 @@ describe('RateBudget against hostile rate-limit headers (contract §6)', () => {
   ])('%s makes nobody wait longer than one window', (_, headers) => {
     neverLongerThanAWindow(headers)
   })
+  it.each([
+    ['in epoch milliseconds', String(now + 3_600_000)],
+    ['in the year 10^300', '1e300'],
+    ['that is not a number', 'soon'],
+  ])('a count of 0 with a reset %s is ignored with it: requests keep going', (_, reset) => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    request(b, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset })
+    expect([b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0])
+  })
+  it('a count of 0 with no reset at all waits one window at most', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    request(b, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0' })
+    const wait = b.reserve()
+    expect(wait).toBeGreaterThan(0)
+    expect(wait).toBeLessThanOrEqual(RATE_WINDOW_MS + 1000)
+  })
   it('ignores a remaining count that is not sane: requests keep going', () => {
     const clock = new FakeClock()
     const b = new RateBudget(clock)
