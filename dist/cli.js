@@ -28533,11 +28533,12 @@ class StagingApiClient {
             (0,src_clock/* throwIfAborted */.Te)(signal);
             if (clock.now() >= this.settings.deadline)
                 throw new DeadlineError();
-            const wait = this.deps.budget.reserve();
-            if (wait > 0) {
+            // The shared rate budget says when a call may go; after each wait it is asked again.
+            for (let wait = this.deps.budget.reserve(); wait > 0; wait = this.deps.budget.reserve()) {
                 if (clock.now() + wait >= this.settings.deadline)
                     throw new DeadlineError();
-                logger.debug(`rate budget: waiting ${(0,src_clock/* seconds */.YA)(wait)} before ${method} ${this.shown(path)}`);
+                if (wait >= 1000)
+                    logger.debug(`rate budget: waiting ${(0,src_clock/* seconds */.YA)(wait)} before ${method} ${this.shown(path)}`);
                 await clock.sleep(wait, signal);
             }
             let error;
@@ -28598,6 +28599,8 @@ class StagingApiClient {
             });
         }
         catch (e) {
+            // No answer: the call the budget counted in flight is free again.
+            this.deps.budget.unanswered();
             if (e instanceof src_clock/* CancelledError */.cc) {
                 if (method !== 'GET')
                     this.sent.push(`${method} ${shown} -> cancelled before an answer`);
@@ -28715,7 +28718,7 @@ const HINTS = {
     network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
     timeout: 'The API did not answer in time: try again later, or raise timeout.',
     redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
-    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .zr} (/v2 is appended).`,
+    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .SO} (/v2 is appended).`,
     'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
     'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
     'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
@@ -28813,6 +28816,8 @@ function processingOf(failure) {
 /* harmony export */   jo: () => (/* binding */ backoffMs),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter)
 /* harmony export */ });
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
+
 /**
  * May a request that failed this way be sent again?
  * - not processed: always (the server said, or the network proved, that nothing happened);
@@ -28832,19 +28837,34 @@ function backoffMs(attempt, random = Math.random, baseMs = 1000, capMs = 30_000)
     const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
     return Math.floor(random() * ceiling);
 }
-/** `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
+/**
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; a date in
+ * the past is 0. Null when absent, unreadable or outside the sane bounds of contract §6
+ * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a value in
+ * milliseconds read as seconds, a date years ahead. The caller then backs off on its own.
+ */
 function parseRetryAfter(value, nowMs) {
-    const text = Array.isArray(value) ? value[0] : value;
-    if (text === undefined || text === null || text.trim() === '')
+    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    if (!text)
         return null;
-    const t = text.trim();
-    if (/^\d+(\.\d+)?$/.test(t))
-        return Math.round(parseFloat(t) * 1000);
-    const date = Date.parse(t);
+    if (/^\d+(\.\d+)?$/.test(text)) {
+        const ms = Math.round(parseFloat(text) * 1000);
+        return Number.isFinite(ms) && ms <= _contract_js__WEBPACK_IMPORTED_MODULE_0__/* .RETRY_AFTER_MAX_MS */ .wK ? ms : null;
+    }
+    if (!HTTP_DATE.some((format) => format.test(text)))
+        return null;
+    const date = Date.parse(text);
     if (Number.isNaN(date))
         return null;
-    return Math.max(0, date - nowMs);
+    const ms = Math.max(0, date - nowMs);
+    return ms <= _contract_js__WEBPACK_IMPORTED_MODULE_0__/* .RETRY_AFTER_MAX_MS */ .wK ? ms : null;
 }
+/** IMF-fixdate, and the obsolete RFC 850 and asctime forms an HTTP date may take. */
+const HTTP_DATE = [
+    /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+    /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+    /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
 
 
 /***/ }),
@@ -29197,7 +29217,7 @@ that hosts it), for every other CI system.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
-  STAGING_API_URL          API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_3__/* .SERVICE_API_URL */ .zr} (or --api-url)
+  STAGING_API_URL          API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_3__/* .SERVICE_API_URL */ .SO} (or --api-url)
 
 Options:
   --site-id ID             production site id; repeat it or separate ids with
@@ -29216,7 +29236,7 @@ Options:
   --if-missing fail|skip   pull/push/delete when there is no staging (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['if-missing']})
   --if-busy wait|fail      when another job runs on the site (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['if-busy']})
   --max-retries N          retries of one request, 0-20 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['max-retries']})
-  --concurrency N          sites run at once, 1-20 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.concurrency})
+  --concurrency N          sites run at once, 1-${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .MAX_SITES */ .aJ} (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.concurrency})
   --fail-fast              start no new site after the first failure
   --dry-run                print what would be sent; change nothing
   --json                   print the result as JSON on stdout
@@ -29565,11 +29585,14 @@ function seconds(ms) {
 /* harmony export */   F9: () => (/* binding */ UNKNOWN_WHEN_2XX),
 /* harmony export */   G6: () => (/* binding */ taskIdOf),
 /* harmony export */   QL: () => (/* binding */ LOCALIZATION_HEADER),
+/* harmony export */   SO: () => (/* binding */ SERVICE_API_URL),
+/* harmony export */   SZ: () => (/* binding */ RATE_LIMIT_MAX),
 /* harmony export */   T_: () => (/* binding */ parseServerDate),
 /* harmony export */   Th: () => (/* binding */ isCredentialQueryParam),
 /* harmony export */   Xh: () => (/* binding */ ERROR_DETAIL_FIELDS),
 /* harmony export */   YQ: () => (/* binding */ MISSING_STATUS),
 /* harmony export */   _Z: () => (/* binding */ probeState),
+/* harmony export */   di: () => (/* binding */ RATE_RESET_MAX_AHEAD_MS),
 /* harmony export */   gH: () => (/* binding */ TASK_INVISIBLE_GRACE_MS),
 /* harmony export */   j7: () => (/* binding */ PROBE_EVIDENCE_WINDOW_MS),
 /* harmony export */   jf: () => (/* binding */ PROBE_UNSUPPORTED),
@@ -29580,12 +29603,13 @@ function seconds(ms) {
 /* harmony export */   qc: () => (/* binding */ isCredentialField),
 /* harmony export */   s5: () => (/* binding */ percentageOf),
 /* harmony export */   wA: () => (/* binding */ saysPlan),
+/* harmony export */   wK: () => (/* binding */ RETRY_AFTER_MAX_MS),
 /* harmony export */   x2: () => (/* binding */ taskComment),
 /* harmony export */   yY: () => (/* binding */ saysBusy),
 /* harmony export */   yb: () => (/* binding */ stagingUrlOf),
 /* harmony export */   yl: () => (/* binding */ RATE_LIMIT_HEADERS),
 /* harmony export */   z3: () => (/* binding */ stagingSiteIdOf),
-/* harmony export */   zr: () => (/* binding */ SERVICE_API_URL)
+/* harmony export */   zr: () => (/* binding */ RATE_WINDOW_MS)
 /* harmony export */ });
 /* unused harmony exports BUSY_STATUSES, EXISTS_STATUS */
 /**
@@ -29791,6 +29815,29 @@ const RATE_LIMIT_HEADERS = {
     remaining: 'x-ratelimit-remaining',
     reset: 'x-ratelimit-reset',
 };
+/**
+ * §6 (r2): the rate window when no header says otherwise ("a minute"), and the longest wait any
+ * `X-RateLimit-*` value may cause: a reset further ahead is waited for one window at most, then
+ * the client looks again with a single request.
+ */
+const RATE_WINDOW_MS = 60_000;
+/**
+ * §6 (r2): sane bounds of the rate-limit headers; a value outside them is ignored, as if absent.
+ * - `X-RateLimit-Limit`: a whole number from 1 to RATE_LIMIT_MAX.
+ * - `X-RateLimit-Remaining`: a whole number from 0 to the limit (a negative count means nothing).
+ * - `X-RateLimit-Reset`: epoch seconds (1e9 to 1e11) or, as some servers send, seconds from now
+ *   (at most RATE_RESET_MAX_AHEAD_MS); either way no more than RATE_RESET_MAX_AHEAD_MS ahead and
+ *   not in the past. Epoch milliseconds, years ahead, 1e300: ignored.
+ */
+const RATE_LIMIT_MAX = 1_000_000;
+const RATE_RESET_MAX_AHEAD_MS = 3_600_000;
+/**
+ * §6 (r2): `Retry-After` is honoured from 0 up to this (delta-seconds or an HTTP date); anything
+ * longer (a value in milliseconds read as seconds, a date years ahead, 1e300), negative, or not a
+ * number or an HTTP date is ignored, and the client backs off on its own instead. A wait that long
+ * never idles a run past its `timeout`: the client gives up at once when the wait would end after it.
+ */
+const RETRY_AFTER_MAX_MS = 3_600_000;
 // --- §7 Errors ----------------------------------------------------------------------------------
 /** §7: extra error text the service may put beside `message` (a `trace`, `file`, `line` never shown). */
 const ERROR_DETAIL_FIELDS = ['errors', 'error', 'exception'];
@@ -29833,6 +29880,7 @@ function idText(value) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   aJ: () => (/* binding */ MAX_SITES),
 /* harmony export */   au: () => (/* binding */ didYouMean),
 /* harmony export */   dz: () => (/* binding */ InputError),
 /* harmony export */   o4: () => (/* binding */ parseConfig),
@@ -29887,14 +29935,18 @@ const DEFAULTS = {
     'if-missing': 'fail',
     'if-busy': 'wait',
     'dry-run': 'false',
-    concurrency: '4',
+    concurrency: '100',
     'fail-fast': 'false',
     'task-id': '',
     'wait-for-url': 'false',
 };
 const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_TIMEOUT_MS = 6 * 3600_000;
-const MAX_SITES = 200;
+/**
+ * Site ids one step takes. Under a limit of R calls a minute, N sites need at least 2N/R minutes
+ * (a create and a status call each): 1000 sites at 60 a minute take 33 minutes.
+ */
+const MAX_SITES = 1000;
 /** `" Skip "` -> `skip`; an unknown value is refused with the choices and the nearest one. */
 const choice = (values, aliases = {}) => zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
     const text = v.trim().toLowerCase();
@@ -30014,7 +30066,7 @@ function normaliseApiUrl(raw) {
         url = new URL(text);
     }
     catch {
-        throw new Error(`is not a URL (expected the API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .zr})`);
+        throw new Error(`is not a URL (expected the API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .SO})`);
     }
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
         throw new Error(`must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`);
@@ -30027,7 +30079,7 @@ function normaliseApiUrl(raw) {
 }
 const apiUrl = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
     if (v.trim() === '') {
-        ctx.addIssue({ code: 'custom', message: `is required (the API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .zr})` });
+        ctx.addIssue({ code: 'custom', message: `is required (the API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .SO})` });
         return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
     }
     try {
@@ -30127,7 +30179,7 @@ const Schema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     'if-missing': choice(['fail', 'skip']),
     'if-busy': choice(['wait', 'fail']),
     'dry-run': boolean,
-    concurrency: integer(1, 20),
+    concurrency: integer(1, MAX_SITES),
     'fail-fast': boolean,
     'task-id': taskId,
     'wait-for-url': boolean,
@@ -30816,99 +30868,339 @@ var retry = __nccwpck_require__(7018);
 
 
 /**
- * One rate budget shared by every request of a run (all sites, all workers), learning from what
- * the server says (contract §6): a 429's `Retry-After` pauses everybody until then; a 429 without
- * it pauses everybody for a growing while; `X-RateLimit-Remaining` running low spreads the
- * remaining calls evenly until `X-RateLimit-Reset`, so a batch slows down together instead of
- * every worker hammering the API into 429s.
+ * One rate budget shared by every request of a run (all sites, all workers), learning from what the
+ * server says (contract §6) and bounding what it believes.
+ *
+ * Calls: the server's `X-RateLimit-Remaining` (the lowest of its window, less the requests still
+ * in flight) says how many calls may go now. When none is left, a request waits for the window to
+ * end (from `X-RateLimit-Reset`, or a minute after the window began) and asks again, so a batch
+ * never runs into the limit. Until the first answer, and once a window is only assumed to have
+ * begun, one request goes alone to learn the count. A 429 pauses everybody until its
+ * `Retry-After` (or for a growing while, at least a second). No header value can make the run idle
+ * longer than one window (a minute), unless `Retry-After` says so; values outside the sane bounds
+ * of contract §6 are ignored.
+ *
+ * Status polls are the calls a batch can choose to spend or save (`pollAt`). While the calls left
+ * cover every site still to start and every job still followed with room to spare, each follower
+ * polls when its planner wants. Otherwise the batch economises: jobs of one batch run the same
+ * operation and take similar times, so one follower (the one that started first) keeps polling as
+ * its planner wants, and the others wait until a sibling has finished; then each polls when its own
+ * job has run as long as the quickest sibling took (then the next quickest, if it was still
+ * running). Calls then go where they are likely to see an end; calls left at the end of a window,
+ * which nobody else needs, go to the held followers (the first one's job may be a slow one).
  */
 class RateBudget {
     clock;
-    pausedUntil = 0;
-    nextSlotAt = 0;
-    intervalMs = 0;
-    consecutive429 = 0;
-    remaining = null;
+    windowMs;
+    /** Learned from the headers: calls per window, calls left in the current one, when it ends. */
     limit = null;
-    resetAt = 0;
-    waiters = 0;
-    constructor(clock) {
+    remaining = null;
+    windowEnd = null;
+    /** The current window was assumed (a minute passed), not yet confirmed by an answer. */
+    assumed = false;
+    answers = 0;
+    headersSeen = false;
+    /** Send times of requests that have no answer yet. */
+    inFlight = [];
+    pausedUntil = 0;
+    consecutive429 = 0;
+    /** Sites of the batch not started yet (the batch keeps this up to date). */
+    pendingSites = 0;
+    followers = new Map();
+    unbound = [];
+    /** Every follower in the order they joined (those that left are dropped from the front). */
+    order = [];
+    active = 0;
+    durations = [];
+    /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
+    wake = new AbortController();
+    constructor(clock, options = {}) {
         this.clock = clock;
+        this.windowMs = options.windowMs ?? contract/* RATE_WINDOW_MS */.zr;
     }
-    /** A follower of a background job joins the budget for as long as it polls. */
-    join() {
-        this.waiters++;
-        let left = false;
+    /**
+     * A follower of a background job joins the budget for as long as it polls. `key`: what it will
+     * pass to pollAt; without one, its first pollAt binds it (the waiting loop polls right after it
+     * joins, before anything else runs).
+     */
+    join(key) {
+        const follower = newFollower(this.clock.now());
+        if (key)
+            this.followers.set(key, follower);
+        else
+            this.unbound.push(follower);
+        this.order.push(follower);
+        this.active++;
         return () => {
-            if (!left)
-                this.waiters--;
-            left = true;
+            if (follower.left)
+                return;
+            follower.left = true;
+            this.active--;
+            this.durations.push(this.clock.now() - follower.start);
+            this.durations.sort((a, b) => a - b);
+            const i = this.unbound.indexOf(follower);
+            if (i >= 0)
+                this.unbound.splice(i, 1);
+            this.wake.abort();
+            this.wake = new AbortController();
         };
     }
     /**
-     * Status polls are the requests a batch can choose to spend or save. When the server says how many
-     * calls are left until its window resets, every follower gets an equal share of them:
-     * (time to reset) x (followers) / (calls left), once half of the window's calls are spent (before
-     * that, polling as the planner wants costs nothing that matters). Unknown limits cost nothing.
+     * 0 when a request may go now (its call is counted), else how long to wait before asking again:
+     * until the window ends or a pause is over, or, while the count is being learnt, a moment.
      */
-    fairIntervalMs() {
-        const now = this.clock.now();
-        if (this.remaining === null || this.resetAt <= now || this.waiters === 0)
-            return 0;
-        if (this.limit !== null && this.remaining > this.limit / 2)
-            return 0;
-        return ((this.resetAt - now) * this.waiters) / Math.max(1, this.remaining);
-    }
-    /** The time a request may go out now, or the wait before it may. Reserves its slot. */
     reserve() {
         const now = this.clock.now();
-        const at = Math.max(now, this.pausedUntil, this.nextSlotAt);
-        this.nextSlotAt = at + this.intervalMs;
-        return at - now;
+        this.roll(now);
+        if (now < this.pausedUntil)
+            return this.pausedUntil - now;
+        if (this.limit === null) {
+            // Nothing known. No header in any answer so far: nothing to respect. Else one request at a
+            // time until the first answer tells the count.
+            if (this.answers > 0 && !this.headersSeen)
+                return this.send(now);
+            return this.inFlight.length === 0 ? this.send(now) : RECHECK_MS;
+        }
+        if (this.available() > 0)
+            return this.send(now);
+        // Waiting for an answer that tells the count, or for the window to end.
+        if (this.assumed || this.windowEnd === null)
+            return RECHECK_MS;
+        return Math.max(RECHECK_MS, this.windowEnd - now + SLOT_MARGIN_MS);
     }
+    /** A request that went got no answer (a network error, a timeout, a cancellation). */
+    unanswered() {
+        this.inFlight.shift();
+    }
+    /** An answer came: what its status and headers say of the limit. */
     observe(status, headers) {
         const now = this.clock.now();
+        this.roll(now);
+        this.inFlight.shift();
+        this.answers++;
+        const limit = whole(headers[contract/* RATE_LIMIT_HEADERS */.yl.limit], 1, contract/* RATE_LIMIT_MAX */.SZ);
+        if (limit !== null)
+            this.limit = limit;
+        const reset = resetTime(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset], now);
+        // A count is only worth its window: when the answer names an end of it that is not sane, the
+        // count is ignored too (without any reset, the window is taken to end a minute after it began).
+        const badReset = reset === null && first(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset]) !== undefined;
+        const remaining = badReset
+            ? null
+            : whole(headers[contract/* RATE_LIMIT_HEADERS */.yl.remaining], 0, this.limit ?? contract/* RATE_LIMIT_MAX */.SZ);
+        if (limit !== null || remaining !== null)
+            this.headersSeen = true;
         if (status === 429) {
             this.consecutive429++;
             const retryAfter = (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], now);
             const pause = retryAfter ?? Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6));
-            this.pausedUntil = Math.max(this.pausedUntil, now + pause);
-        }
-        else {
-            this.consecutive429 = 0;
-        }
-        const limit = num(headers[contract/* RATE_LIMIT_HEADERS */.yl.limit]);
-        const remaining = num(headers[contract/* RATE_LIMIT_HEADERS */.yl.remaining]);
-        const reset = num(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset]);
-        if (remaining === null || reset === null)
+            // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
+            this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
+            this.remaining = 0;
+            this.windowEnd = Math.max(this.windowEnd ?? 0, this.pausedUntil);
+            this.assumed = false;
             return;
-        // Epoch seconds per the contract; a small number is taken as seconds from now.
-        const resetAt = reset > 1e9 ? reset * 1000 : now + reset * 1000;
-        const untilReset = Math.max(0, resetAt - now);
-        // Answers arrive out of order: within one window, the lowest remaining count is the truest.
-        if (this.remaining === null || resetAt > this.resetAt + 500 || remaining < this.remaining)
-            this.remaining = remaining;
-        this.resetAt = resetAt;
-        this.limit = limit;
-        const lowWater = Math.max(2, Math.ceil((limit ?? 20) * 0.15));
-        if (remaining <= 0) {
-            this.pausedUntil = Math.max(this.pausedUntil, resetAt);
-            this.intervalMs = 0;
         }
-        else if (remaining <= lowWater) {
-            this.intervalMs = untilReset / (remaining + 1);
+        this.consecutive429 = 0;
+        if (remaining === null)
+            return;
+        const end = Math.min(reset ?? now + this.windowMs, now + this.windowMs);
+        // A new window: the first, one after ours ended, or one whose reset is later than ours. A count
+        // higher than ours says nothing (answers arrive in any order, each with the count when its
+        // request was counted); without a reset, a window is taken to end a minute after it was first
+        // seen, never sooner than it can.
+        const current = this.windowEnd !== null && now < this.windowEnd;
+        const movedOn = reset !== null && this.windowEnd !== null && reset > this.windowEnd + 1000;
+        if (!current || this.assumed || movedOn) {
+            this.remaining = remaining;
+            this.windowEnd = end;
+            this.assumed = false;
         }
         else {
-            this.intervalMs = 0;
+            // Answers arrive out of order: within one window, the lowest count is the truest.
+            this.remaining = Math.min(this.remaining ?? remaining, remaining);
+            if (reset !== null)
+                this.windowEnd = end;
+        }
+    }
+    /**
+     * When the follower of one job (`key`: anything that stays the same while it follows) may poll,
+     * wanting to at `wantedAt`. `final`: false when it should ask again by then, or as soon as `wake`
+     * aborts (it is held until a sibling ends or the window turns).
+     */
+    pollAt(key, wantedAt) {
+        const now = this.clock.now();
+        this.roll(now);
+        const follower = this.follower(key, now);
+        if (follower.wantedAt !== wantedAt) {
+            follower.wantedAt = wantedAt;
+            follower.askedAt = now;
+        }
+        const at = this.pollTime(follower, wantedAt);
+        if (at <= now) {
+            follower.polledAt = now;
+            return { at: now, final: true };
+        }
+        // Decided when the time comes (by then siblings may have joined or ended): until then, wait.
+        return { at: at === Infinity ? now + HOLD_RECHECK_MS : at, final: false, wake: this.wake.signal };
+    }
+    /** When this follower should poll, as things stand (Infinity: held until a sibling ends). */
+    pollTime(follower, wantedAt) {
+        if (this.limit === null || !this.scarce())
+            return wantedAt;
+        // Economise: poll where an end is likely.
+        const ready = this.readyAt(follower);
+        if (ready !== null)
+            return Math.max(wantedAt, ready);
+        if (this.scout() !== follower)
+            return this.leftOver(wantedAt) ? wantedAt : Infinity;
+        // The scout's answer is everybody's: near the end (its planner polls densely), while calls are
+        // to spare, it looks four times as often.
+        const soon = wantedAt - follower.askedAt;
+        const eager = soon <= DENSE_MS && this.spare() > this.active / 2;
+        return eager ? Math.min(wantedAt, follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4)) : wantedAt;
+    }
+    /**
+     * Near the end of a window, calls nobody else needs would be lost: once the first job has run for
+     * more than a window (it may be a slow one, while the others' have ended), a held follower may
+     * use one.
+     */
+    leftOver(wantedAt) {
+        const now = this.clock.now();
+        if (this.windowEnd === null || wantedAt > now)
+            return false;
+        // Only once the first job has run for more than a window: it may be the slow one.
+        const scout = this.scout();
+        if (!scout || now - scout.start <= this.windowMs)
+            return false;
+        const closing = this.windowEnd - now <= Math.max(LAST_CALL_MS, this.windowMs / 10);
+        return closing && this.available() > 2 * this.pendingSites + 1;
+    }
+    /**
+     * Too few calls left in this window for every site still to start (a create and a status call)
+     * and every job followed (a status call), with two to spare for each job followed.
+     */
+    scarce() {
+        return this.spare() < this.active * SPARE_PER_FOLLOWER;
+    }
+    /** Calls left in this window beyond one for each job followed and two for each site to start. */
+    spare() {
+        return this.available() - 2 * this.pendingSites - this.active;
+    }
+    /**
+     * When siblings suggest this job has ended: when it has run as long as the quickest sibling took
+     * (to its end as seen), or, if it was still running then, the next quickest, and so on.
+     */
+    readyAt(follower) {
+        const polled = follower.polledAt ?? -Infinity;
+        const d = this.durations.find((d) => follower.start + d > polled);
+        // Longer than every sibling: no hint left; it polls as its planner wants.
+        return d === undefined ? null : follower.start + d;
+    }
+    /** The follower that started first among those still following. */
+    scout() {
+        let i = 0;
+        while (i < this.order.length && this.order[i].left)
+            i++;
+        if (i > 0)
+            this.order = this.order.slice(i);
+        return this.order[0];
+    }
+    follower(key, now) {
+        let follower = this.followers.get(key);
+        if (!follower) {
+            // The follower that joined last and has not polled yet is this one (join, then the first poll).
+            follower = this.unbound.pop();
+            if (!follower) {
+                follower = newFollower(now);
+                this.order.push(follower);
+            }
+            this.followers.set(key, follower);
+            if (this.followers.size > MAX_FOLLOWERS)
+                this.forgetLeft();
+        }
+        return follower;
+    }
+    forgetLeft() {
+        for (const [key, f] of this.followers)
+            if (f.left)
+                this.followers.delete(key);
+    }
+    /** Calls that may go now in the current window. */
+    available() {
+        // A window only assumed to have begun: one request at a time until an answer confirms it.
+        if (this.assumed)
+            return this.inFlight.length === 0 ? 1 : 0;
+        const count = this.remaining ?? this.limit ?? Infinity;
+        return count - this.inFlight.length;
+    }
+    send(now) {
+        this.inFlight.push(now);
+        return 0;
+    }
+    /** Forgets lost requests; moves on once the window has ended. */
+    roll(now) {
+        if (this.inFlight.length > 0 && now - this.inFlight[0] >= REQUEST_TTL_MS)
+            this.inFlight = this.inFlight.filter((at) => now - at < REQUEST_TTL_MS);
+        if (this.limit === null)
+            return;
+        if (this.windowEnd !== null && now >= this.windowEnd && now >= this.pausedUntil) {
+            // Nobody has confirmed that a new window began: until an answer does, one request at a time.
+            this.remaining = this.limit;
+            this.windowEnd = null;
+            this.assumed = true;
         }
     }
 }
-function num(value) {
-    const text = Array.isArray(value) ? value[0] : value;
-    if (text === undefined)
+function newFollower(start) {
+    return { start, polledAt: null, wantedAt: null, askedAt: start, left: false };
+}
+/** A request neither answered nor reported unanswered after this long is forgotten. */
+const REQUEST_TTL_MS = 35_000;
+/** A held follower looks again this often (a sibling may have ended, a window begun). */
+const HOLD_RECHECK_MS = 500;
+/** The scout, with calls to spare, looks four times as often when its planner waits this little... */
+const DENSE_MS = 2000;
+/** ... but never more often than this. */
+const SCOUT_MIN_MS = 250;
+/** The last stretch of a window (at least this, or a tenth of it) when left-over calls go to held followers. */
+const LAST_CALL_MS = 2000;
+/** Status calls to spare per job followed before the batch economises. */
+const SPARE_PER_FOLLOWER = 2;
+/** Requests wait a little past the end of a window (clock differences). */
+const SLOT_MARGIN_MS = 50;
+/** A request that may not go yet asks again this soon when no end of a wait is known. */
+const RECHECK_MS = 100;
+const MAX_FOLLOWERS = 4096;
+function first(value) {
+    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    return text === '' ? undefined : text;
+}
+/** A whole number from min to max, or null (absent, not a number, out of bounds). */
+function whole(value, min, max) {
+    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    if (!text || !/^-?\d+$/.test(text))
         return null;
     const n = Number(text);
-    return Number.isFinite(n) ? n : null;
+    return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
+}
+/**
+ * `X-RateLimit-Reset` as a time (ms), or null when outside the sane bounds of contract §6: epoch
+ * seconds, or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ */
+function resetTime(value, now) {
+    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    if (!text || !/^\d+(\.\d+)?$/.test(text))
+        return null;
+    const n = Number(text);
+    let at;
+    if (n >= 1e9 && n < 1e11)
+        at = n * 1000;
+    else if (n * 1000 <= contract/* RATE_RESET_MAX_AHEAD_MS */.di)
+        at = now + n * 1000;
+    else
+        return null;
+    return at > now - 1000 && at <= now + contract/* RATE_RESET_MAX_AHEAD_MS */.di ? Math.max(at, now) : null;
 }
 
 // EXTERNAL MODULE: ./src/api/client.ts + 1 modules
@@ -31636,12 +31928,16 @@ async function runSites(config, deps, shared) {
     const ids = config.siteIds;
     if (ids.length === 1)
         return [await runOperation(config, ids[0], shared)];
+    const budget = shared.budget;
     const results = new Array(ids.length);
     let next = 0;
     let stoppedBy = null;
+    // The rate budget plans its calls for the sites still to start too.
+    budget.pendingSites = ids.length;
     const worker = async () => {
         while (next < ids.length) {
             const index = next++;
+            budget.pendingSites = ids.length - next;
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
                 results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true);
@@ -31656,7 +31952,12 @@ async function runSites(config, deps, shared) {
         }
     };
     deps.logger.info(`Running ${config.operation} on ${ids.length} sites, ${Math.min(config.concurrency, ids.length)} at a time.`);
-    await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker));
+    try {
+        await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker));
+    }
+    finally {
+        budget.pendingSites = 0;
+    }
     return results;
 }
 function isFailure(outcome) {
@@ -31719,65 +32020,292 @@ var api_client = __nccwpck_require__(5937);
 // EXTERNAL MODULE: ./src/api/schemas.ts
 var schemas = __nccwpck_require__(8164);
 ;// CONCATENATED MODULE: ./src/staging/poll-planner.ts
+/** The bar is read as complete at 99 (many jobs sit there, never at 100) or at 100. */
+const TARGET = 99;
 class PollPlanner {
     samples = [];
+    readings = [];
     polls = 0;
-    stalePolls = 0;
+    stale = 0;
+    lastAnswer = 0;
     startedAt;
     minMs;
-    maxMs;
-    noProgressCapMs;
-    nearEndCapMs;
+    noProgressMs;
     approach;
+    denseMs;
+    growth;
+    backoff;
+    lateFraction;
+    averageFactor;
     constructor(options) {
         this.startedAt = options.startedAt;
         this.minMs = options.minMs ?? 1000;
-        this.maxMs = options.maxMs ?? 30_000;
-        this.noProgressCapMs = options.noProgressCapMs ?? 4900;
-        this.nearEndCapMs = options.nearEndCapMs ?? 4000;
+        this.noProgressMs = options.noProgressMs ?? 4900;
         this.approach = options.approach ?? 0.6;
+        this.denseMs = options.denseMs ?? 1900;
+        this.growth = options.growth ?? 2;
+        this.backoff = options.backoff ?? 0.25;
+        this.lateFraction = options.lateFraction ?? 1 / 40;
+        this.averageFactor = options.averageFactor ?? 0.9;
     }
     /** The delay before the first poll. */
     firstDelay() {
         return this.minMs;
     }
-    /** Records one answer: `percent` undefined when the server gave none. */
+    /** Records one answer of a running job: `percent` undefined when the server gave none. */
     observe(at, percent) {
         this.polls++;
-        if (percent === undefined)
+        const t = at - this.startedAt;
+        const from = this.lastAnswer;
+        this.lastAnswer = t;
+        if (percent === undefined || !Number.isFinite(percent))
             return;
+        const p = Math.min(100, Math.max(0, percent));
+        this.readings.push({ t, percent: p });
+        if (this.readings.length > MAX_READINGS)
+            this.readings.shift();
         const last = this.samples.at(-1);
-        this.stalePolls = last && percent <= last.percent ? this.stalePolls + 1 : 0;
-        this.samples.push({ at, percent });
+        if (last ? p <= last.percent : p <= 0) {
+            // No movement (a step back is read as none).
+            this.stale++;
+            return;
+        }
+        this.stale = 0;
+        this.samples.push({ t, percent: p, from });
     }
     /** How long to wait, from `now`, before the next poll. */
     nextDelay(now) {
+        const t = Math.max(0, now - this.startedAt);
         const last = this.samples.at(-1);
         if (!last)
-            return this.clamp(this.minMs * 3 ** this.polls, this.noProgressCapMs);
-        const elapsed = Math.max(1, last.at - this.startedAt);
-        if (last.percent <= 0)
-            return this.clamp(0.5 * elapsed, 10_000);
-        const rate = Math.max(last.percent / elapsed, this.recentRate(last, elapsed));
-        // Aim at 99%: many jobs sit at 99 (never 100) until they complete.
-        const remaining = Math.max(0, 99 - last.percent) / rate - (now - last.at);
-        if (remaining <= 2 * this.minMs) {
-            // Near (or past) the estimated end: dense, but slower while nothing moves.
-            return this.clamp(this.minMs * 1.25 ** this.stalePolls, this.nearEndCapMs);
+            return this.clamp(this.polls === 0 ? this.minMs : this.noProgressMs);
+        const window = this.endWindow(t, last);
+        if (t < window.from - this.denseMs) {
+            let wait = Math.min((window.from - t) * this.approach, Math.max(this.minMs, this.growth * t));
+            // A bar that just sped up may be going much faster than the samples show: look again soon.
+            const speedUp = this.speedUp();
+            if (speedUp !== null)
+                wait = Math.min(wait, speedUp / 8);
+            return this.clamp(wait);
         }
-        return this.clamp(remaining * this.approach, this.maxMs);
+        if (t <= window.to)
+            return this.clamp(Math.min(this.denseMs, Math.max(this.minMs, window.to - t)));
+        // Past the window and not there yet: back off, within the caps.
+        const lateCap = Math.max(this.noProgressMs, t * this.lateFraction);
+        const averageCap = Math.max(this.minMs, (this.averageFactor * t) / Math.max(1, this.polls));
+        return this.clamp(Math.min(Math.max(this.denseMs, this.backoff * (t - window.to)), lateCap, averageCap));
+    }
+    /**
+     * Where the end is expected (ms since the start): from the earliest plausible time the bar
+     * reaches the next mark (99, or 100 once it shows 99) to the latest.
+     */
+    endWindow(t, last = this.samples.at(-1)) {
+        const mark = last.percent >= TARGET ? TARGET + 1 : TARGET;
+        const slowing = this.slowing();
+        const step = 1 / Math.max(slowing ?? this.pace(last), 1e-9);
+        const line = this.fitLine(LINE_VALUES);
+        // The earliest readings of when the bar reaches the mark: the average pace (unless the bar has
+        // been slowing down steadily); a straight line through the recent answers, or through the last
+        // three values if the bar sped up lately; without a line (too few values, or a bar that is not
+        // straight), the recent pace and when the bar reached its value (after the answer before it,
+        // and at most one step before); a power law; after a stall, the best pace so far.
+        const early = [];
+        if (mark === TARGET && slowing === null)
+            early.push(last.t * (TARGET / last.percent));
+        if (line) {
+            early.push(line.earliest(mark));
+            // If the bar sped up lately, the older answers hold the line back: then a line through the
+            // last values only.
+            const recent = this.fitLine(3);
+            if (recent && recent.slope() > 1.1 * line.slope())
+                early.push(recent.earliest(mark));
+        }
+        else {
+            if (mark === TARGET) {
+                const recent = this.recentPace(last);
+                if (recent > 0)
+                    early.push(last.t + (TARGET - last.percent) / recent);
+            }
+            early.push(Math.max(last.from, last.t - step) + (mark - last.percent) * step);
+        }
+        const power = mark === TARGET ? this.powerLawEnd(last) : null;
+        if (power !== null)
+            early.push(power);
+        if (this.stalled() || this.stoodStill()) {
+            const best = Math.max(...this.samples.map((s) => s.percent / Math.max(1, s.t)));
+            early.push(Math.max(t, last.t) + (mark - last.percent) / best);
+        }
+        const from = Math.max(last.t, Math.min(...early));
+        const to = line ? Math.max(from, line.latest(mark)) : last.t + (mark + 1 - last.percent) * step;
+        return { from, to: Math.max(from, to) };
+    }
+    /** The pace of the bar, percent per ms: the faster of the average and the recent one. */
+    pace(last) {
+        return Math.max(last.percent / Math.max(1, last.t), this.recentPace(last));
     }
     /** Percent per ms over the recent part of the job (the last ~40% of its elapsed time). */
-    recentRate(last, elapsed) {
-        const from = last.at - Math.max(5000, 0.4 * elapsed);
-        const ref = this.samples.find((s) => s.at >= from && s !== last);
-        if (!ref || last.at <= ref.at)
+    recentPace(last) {
+        const from = last.t - Math.max(5000, 0.4 * last.t);
+        const ref = this.samples.find((s) => s.t >= from && s !== last);
+        if (!ref || last.t <= ref.t)
             return 0;
-        return Math.max(0, (last.percent - ref.percent) / (last.at - ref.at));
+        return Math.max(0, (last.percent - ref.percent) / (last.t - ref.t));
     }
-    clamp(ms, cap) {
-        return Math.round(Math.min(cap, Math.max(this.minMs, ms)));
+    /**
+     * Where a power law p = a·t^k through the latest sample and one from at most two thirds of its
+     * time reaches 99: exact for a bar that speeds up (k > 1) as for a linear one (k = 1).
+     */
+    powerLawEnd(last) {
+        const ref = [...this.samples].reverse().find((s) => s.t <= last.t / 1.5);
+        if (!ref)
+            return null;
+        const k = Math.log(last.percent / ref.percent) / Math.log(last.t / ref.t);
+        if (!Number.isFinite(k) || k <= 0.5)
+            return null;
+        // Only if it agrees with how fast the bar moved lately (a plateau then a jump is no power law).
+        const before = this.samples.at(-2);
+        if (before && before.t < last.t) {
+            const local = (last.percent - before.percent) / (last.t - before.t);
+            if ((k * last.percent) / last.t > 2 * local)
+                return null;
+        }
+        return last.t * (TARGET / last.percent) ** (1 / k);
     }
+    /** The length of the latest (long) interval when the bar moved at over 2.5 times the pace before it. */
+    speedUp() {
+        const n = this.samples.length;
+        if (n < 1 || this.stale > 0)
+            return null;
+        const c = this.samples[n - 1];
+        const b = this.samples[n - 2] ?? { t: 0, percent: 0, from: 0 };
+        const a = this.samples[n - 3] ?? { t: 0, percent: 0, from: 0 };
+        if (b.t <= a.t)
+            return null;
+        // The move happened after the answer before it (answers that did not move may lie between).
+        const latest = (c.percent - b.percent) / Math.max(1, c.t - Math.max(b.t, c.from));
+        const before = (b.percent - a.percent) / (b.t - a.t);
+        // Once: the look that follows is short, and shows the new pace.
+        return latest > 2.5 * before && c.t - b.t > 8 * this.denseMs ? c.t - b.t : null;
+    }
+    /**
+     * The bar's recent pace (percent per ms) when it has been slowing down steadily: its last two
+     * intervals each below the average pace before them (but not stalled). The average and recent
+     * paces would then keep calling the end too early.
+     */
+    slowing() {
+        const n = this.samples.length;
+        if (n < 3 || this.stale > 0)
+            return null;
+        const pace = (k) => {
+            const [a, b] = [this.samples[k - 1], this.samples[k]];
+            return (b.percent - a.percent) / Math.max(1, b.t - a.t);
+        };
+        const average = (k) => this.samples[k].percent / Math.max(1, this.samples[k].t);
+        const [latest, before] = [pace(n - 1), pace(n - 2)];
+        // Both intervals clearly below the average before them, neither stalled, and not speeding up.
+        if (latest < 0.5 * average(n - 2) || latest >= 0.8 * average(n - 2))
+            return null;
+        if (before >= 0.8 * average(n - 3) || latest > 1.2 * before)
+            return null;
+        return Math.max(latest, before);
+    }
+    /**
+     * The bar stood still for over two of its steps between its last two values (answers that did
+     * not move lie between them): it is bursty, and may now go at its best pace again.
+     */
+    stoodStill() {
+        const n = this.samples.length;
+        if (n < 2)
+            return false;
+        const [b, c] = [this.samples[n - 2], this.samples[n - 1]];
+        return c.from - b.t > (2 * b.t) / b.percent;
+    }
+    /** The latest answer did not move, or moved at less than half the average pace before it. */
+    stalled() {
+        if (this.stale > 0)
+            return true;
+        const n = this.samples.length;
+        if (n < 2)
+            return false;
+        const [b, c] = [this.samples[n - 2], this.samples[n - 1]];
+        const latest = (c.percent - b.percent) / Math.max(1, c.t - b.t);
+        return latest < (0.5 * b.percent) / Math.max(1, b.t);
+    }
+    /**
+     * A straight line v = a + b·t through the recent readings, each of which says the bar was at
+     * least its value and below the next whole number: the set of lines that fit them all, over as
+     * many recent readings as fit one line (at least three values, so that the pace is bounded).
+     */
+    fitLine(maxValues) {
+        // Every line with a pace from 1e-9 to 1 percent per ms, starting anywhere plausible.
+        let polygon = [
+            [-1e8, 1e-9],
+            [1e8, 1e-9],
+            [1e8, 1],
+            [-1e8, 1],
+        ];
+        let values = 0;
+        let previous = null;
+        let fitted = null;
+        for (let i = this.readings.length - 1; i >= 0; i--) {
+            const { t, percent } = this.readings[i];
+            // a + b·t >= percent, and a + b·t <= percent + 1
+            if (percent !== previous && values + 1 > maxValues)
+                break;
+            let next = clip(polygon, 1, t, percent);
+            next = clip(next, -1, -t, -(percent + 1));
+            if (next.length < 3)
+                break;
+            polygon = next;
+            if (percent !== previous)
+                values++;
+            previous = percent;
+            if (values >= 3)
+                fitted = polygon;
+        }
+        return fitted ? new Line(fitted) : null;
+    }
+    clamp(ms) {
+        return Math.round(Math.max(this.minMs, ms));
+    }
+}
+const MAX_READINGS = 60;
+/** The line through the recent answers spans at most this many values of the bar. */
+const LINE_VALUES = 6;
+/** The lines that fit the readings: when they reach a mark, at the earliest and at the latest. */
+class Line {
+    polygon;
+    constructor(polygon) {
+        this.polygon = polygon;
+    }
+    earliest(mark) {
+        return Math.min(...this.polygon.map(([a, b]) => (mark - a) / b));
+    }
+    latest(mark) {
+        return Math.max(...this.polygon.map(([a, b]) => (mark - a) / b));
+    }
+    /** A middle slope of the lines that fit (the mean of the corners). */
+    slope() {
+        return this.polygon.reduce((sum, [, b]) => sum + b, 0) / this.polygon.length;
+    }
+}
+/** The part of a convex polygon in the (a, b) plane where ca·a + cb·b >= c (Sutherland-Hodgman). */
+function clip(polygon, ca, cb, c) {
+    const out = [];
+    const side = ([a, b]) => ca * a + cb * b - c;
+    for (let i = 0; i < polygon.length; i++) {
+        const p = polygon[i];
+        const q = polygon[(i + 1) % polygon.length];
+        const sp = side(p);
+        const sq = side(q);
+        if (sp >= 0)
+            out.push(p);
+        if (sp >= 0 !== sq >= 0) {
+            const k = sp / (sp - sq);
+            out.push([p[0] + k * (q[0] - p[0]), p[1] + k * (q[1] - p[1])]);
+        }
+    }
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/staging/wait.ts
@@ -31954,20 +32482,42 @@ async function sharingBudget(deps, operation, siteId, follow) {
     }
 }
 /**
- * Sleeps before the next poll, at least the batch's fair share of the rate budget; unless the
- * deadline comes first: then throws DeadlineError at once (no pointless sleep).
+ * Sleeps before the next poll: `wanted` (what the planner asks), later if the batch's rate budget
+ * says so (RateBudget.pollAt: calls are scarce, and this job is not likely to have ended yet). A
+ * follower held back looks again every second (a sibling may end, a window begin); no wait runs
+ * past the deadline: then DeadlineError at once, with no pointless sleep.
  */
 async function sleepWithin(deps, wanted) {
     const { clock, client, signal } = deps;
-    const ms = Math.max(wanted, client.budget.fairIntervalMs());
-    const left = client.deadline - clock.now();
-    if (left <= 0)
-        throw new api_client/* DeadlineError */.j3();
-    if (ms >= left) {
-        await clock.sleep(left, signal);
-        throw new api_client/* DeadlineError */.j3();
+    const wantedAt = clock.now() + Math.max(0, wanted);
+    for (;;) {
+        const now = clock.now();
+        const left = client.deadline - now;
+        if (left <= 0)
+            throw new api_client/* DeadlineError */.j3();
+        const { at, final, wake } = client.budget.pollAt(deps, wantedAt);
+        if (at <= now)
+            return;
+        const ms = at - now;
+        if (ms >= left) {
+            await clock.sleep(left, signal);
+            throw new api_client/* DeadlineError */.j3();
+        }
+        if (final || !wake) {
+            await clock.sleep(ms, signal);
+            if (final)
+                return;
+            continue;
+        }
+        // Held: until `at`, or until the budget wakes the held followers (a sibling has ended).
+        try {
+            await clock.sleep(ms, signal ? AbortSignal.any([signal, wake]) : wake);
+        }
+        catch (e) {
+            if (!(e instanceof src_clock/* CancelledError */.cc) || signal?.aborted)
+                throw e;
+        }
     }
-    await clock.sleep(ms, signal);
 }
 /**
  * Progress of one job: a live update at every answer for a front end that shows one (the CLI on a

@@ -12,7 +12,9 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /* harmony export */ });
 /* unused harmony export parseDuration */
 /* harmony import */ var _options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24);
+/* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(891);
 /** Command-line arguments of the simulator (main.ts), parsed without side effects. */
+
 
 class ArgsError extends Error {
 }
@@ -28,7 +30,10 @@ Options:
                              completed (default 3s)
   --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s)
   --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push, delete)
-  --progress MODE            nonlinear (default), linear, or none (no percentage_complete)
+  --progress MODE            shape of percentage_complete: nonlinear (default), linear, or none (no
+                             percentage_complete); misleading ones for benchmarks: backloaded (slow
+                             start), frontloaded (99% at a fifth of the job), stuck-then-jump (0% for
+                             70% of the job, then 90%), stalled-middle (stuck at 50% from 30% to 70%)
   --rate-limit N             requests per token per window (default: unlimited)
   --rate-window TIME         rate-limit window (default 60s)
   --retry-after MODE         Retry-After on 429: seconds (default), http-date or none
@@ -106,8 +111,8 @@ function parseArgs(argv, env = {}) {
                 break;
             }
             case '--progress':
-                if (!['nonlinear', 'linear', 'none'].includes(v))
-                    throw new ArgsError(`--progress: nonlinear, linear or none, got ${v}`);
+                if (!(0,_progress_js__WEBPACK_IMPORTED_MODULE_1__/* .isProgressMode */ .Ll)(v))
+                    throw new ArgsError(`--progress: nonlinear, linear or none, or a misleading curve (backloaded, frontloaded, stuck-then-jump, stalled-middle), got ${v}`);
                 options.progress = v;
                 break;
             case '--rate-limit':
@@ -176,7 +181,7 @@ function parseArgs(argv, env = {}) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(297);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(602);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(22);
 /**
  * The simulator's command: `npm run simulator -- --port 0`. Prints `Simulator listening on <url>`,
  * then serves until SIGINT or SIGTERM. The argument parsing lives in args.ts (tested there).
@@ -214,6 +219,9 @@ __webpack_async_result__();
 /* harmony export */   jI: () => (/* binding */ PROFILES)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_DURATIONS_MS, REALISTIC_DURATIONS_MS, DEFAULT_SITE_DELAY_MS */
+/* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(891);
+/** Defaults, resolution and run-time changes of the simulator's options. */
+
 const DEFAULT_DURATIONS_MS = {
     create: 3000,
     pull: 2000,
@@ -267,9 +275,8 @@ function applyOptions(target, patch) {
         }
     }
     if (patch.progress !== undefined) {
-        if (!['nonlinear', 'linear', 'none'].includes(patch.progress)) {
-            throw new Error('progress must be nonlinear, linear or none');
-        }
+        if (!(0,_progress_js__WEBPACK_IMPORTED_MODULE_0__/* .isProgressMode */ .Ll)(patch.progress))
+            throw new Error(`progress must be ${_progress_js__WEBPACK_IMPORTED_MODULE_0__/* .PROGRESS_MODES */ .py.join(', ')}`);
         target.progress = patch.progress;
     }
     if (patch.taskIds !== undefined)
@@ -330,7 +337,87 @@ function isObject(value) {
 
 /***/ }),
 
-/***/ 602:
+/***/ 891:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ll: () => (/* binding */ isProgressMode),
+/* harmony export */   X1: () => (/* binding */ percentage),
+/* harmony export */   py: () => (/* binding */ PROGRESS_MODES)
+/* harmony export */ });
+/* unused harmony exports NONLINEAR_CURVE, CURVES */
+/** Every progress mode, as `--progress` and POST /__sim/options accept them. */
+const PROGRESS_MODES = [
+    'nonlinear',
+    'linear',
+    'backloaded',
+    'frontloaded',
+    'stuck-then-jump',
+    'stalled-middle',
+    'none',
+];
+/** The nonlinear curve's points. */
+const NONLINEAR_CURVE = [
+    [0, 0],
+    [0.08, 14],
+    [0.15, 30],
+    [0.55, 36],
+    [0.62, 78],
+    [0.9, 92],
+    [1, 99],
+];
+const POINTS = {
+    linear: [
+        [0, 0],
+        [1, 100],
+    ],
+    nonlinear: NONLINEAR_CURVE,
+    'stuck-then-jump': [
+        [0, 0],
+        [0.7, 0],
+        [0.7, 90],
+        [1, 99],
+    ],
+    'stalled-middle': [
+        [0, 0],
+        [0.3, 50],
+        [0.7, 50],
+        [1, 99],
+    ],
+};
+/** The unrounded value of each curve at `f` (0..1). */
+const CURVES = {
+    linear: (f) => onPoints(POINTS.linear, f),
+    nonlinear: (f) => onPoints(POINTS.nonlinear, f),
+    backloaded: (f) => 100 * f * f,
+    // Decelerating to 99 at f = 0.2 (a parabola with its top there), then flat.
+    frontloaded: (f) => (f >= 0.2 ? 99 : 99 * (1 - (1 - f / 0.2) ** 2)),
+    'stuck-then-jump': (f) => onPoints(POINTS['stuck-then-jump'], f),
+    'stalled-middle': (f) => onPoints(POINTS['stalled-middle'], f),
+};
+/** What a running job of `mode` reports at `fraction` of its duration: a whole number, 0 to 99. */
+function percentage(mode, fraction) {
+    const f = Math.min(1, Math.max(0, fraction));
+    return Math.min(99, Math.max(0, Math.floor(CURVES[mode](f))));
+}
+function isProgressMode(value) {
+    return typeof value === 'string' && PROGRESS_MODES.includes(value);
+}
+function onPoints(points, f) {
+    for (let i = 1; i < points.length; i++) {
+        const [x1, y1] = points[i] ?? [1, 99];
+        if (f < x1 || (f === x1 && i === points.length - 1)) {
+            const [x0, y0] = points[i - 1] ?? [0, 0];
+            return x1 === x0 ? y1 : y0 + ((f - x0) / (x1 - x0)) * (y1 - y0);
+        }
+    }
+    return points.at(-1)?.[1] ?? 99;
+}
+
+
+/***/ }),
+
+/***/ 22:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1977,33 +2064,8 @@ class ManualClock {
     }
 }
 
-;// CONCATENATED MODULE: ./src/simulator/progress.ts
-/** (fraction of time elapsed, percentage) points of the nonlinear curve, straight lines between. */
-const NONLINEAR_CURVE = [
-    [0, 0],
-    [0.08, 14],
-    [0.15, 30],
-    [0.55, 36],
-    [0.62, 78],
-    [0.9, 92],
-    [1, 99],
-];
-function percentage(mode, fraction) {
-    const f = Math.min(1, Math.max(0, fraction));
-    const value = mode === 'linear' ? f * 100 : onCurve(f);
-    return Math.min(99, Math.max(0, Math.floor(value)));
-}
-function onCurve(f) {
-    for (let i = 1; i < NONLINEAR_CURVE.length; i++) {
-        const [x1, y1] = NONLINEAR_CURVE[i] ?? [1, 99];
-        if (f <= x1) {
-            const [x0, y0] = NONLINEAR_CURVE[i - 1] ?? [0, 0];
-            return y0 + ((f - x0) / (x1 - x0)) * (y1 - y0);
-        }
-    }
-    return 99;
-}
-
+// EXTERNAL MODULE: ./src/simulator/progress.ts
+var progress = __nccwpck_require__(891);
 ;// CONCATENATED MODULE: ./src/simulator/jobs.ts
 
 
@@ -2083,7 +2145,7 @@ class Jobs {
         if (task.status === 'error')
             return task.failed_at_percentage ?? 0;
         const fraction = task.duration_ms <= 0 ? 1 : (now - task.started_at) / task.duration_ms;
-        return percentage(this.options.progress, fraction);
+        return (0,progress/* percentage */.X1)(this.options.progress, fraction);
     }
     uniqueId() {
         let id = newTaskId();
