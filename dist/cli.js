@@ -30896,6 +30896,12 @@ class RateBudget {
     limit = null;
     remaining = null;
     windowEnd = null;
+    /** The server said when the window ends (a reset header, or a 429's Retry-After). */
+    endKnown = false;
+    /** Since when no call has been left in a window whose end is unstated, or a probe last went (see reserve). */
+    lastProbeAt = -Infinity;
+    /** The request in flight is such a probe: its answer is the window's present count. */
+    probeInFlight = false;
     /** The current window was assumed (a minute passed), not yet confirmed by an answer. */
     assumed = false;
     answers = 0;
@@ -30966,11 +30972,24 @@ class RateBudget {
         // Waiting for an answer that tells the count, or for the window to end.
         if (this.assumed || this.windowEnd === null)
             return RECHECK_MS;
+        if (!this.endKnown && this.inFlight.length === 0) {
+            // No call left, and the server never said when its window ends (the framework's headers
+            // carry a count without a reset): the minute assumed may be far too long. One request now and
+            // then finds out: a new count means a new window; a 429 brings Retry-After, the end itself.
+            const probeAt = this.lastProbeAt + UNSTATED_WINDOW_PROBE_MS;
+            if (now >= probeAt) {
+                this.lastProbeAt = now;
+                this.probeInFlight = true;
+                return this.send(now);
+            }
+            return Math.max(RECHECK_MS, Math.min(this.windowEnd - now + SLOT_MARGIN_MS, probeAt - now));
+        }
         return Math.max(RECHECK_MS, this.windowEnd - now + SLOT_MARGIN_MS);
     }
     /** A request that went got no answer (a network error, a timeout, a cancellation). */
     unanswered() {
         this.inFlight.shift();
+        this.probeInFlight = false;
     }
     /** An answer came: what its status and headers say of the limit. */
     observe(status, headers) {
@@ -30978,6 +30997,8 @@ class RateBudget {
         this.roll(now);
         this.inFlight.shift();
         this.answers++;
+        const probe = this.probeInFlight;
+        this.probeInFlight = false;
         const limit = whole(headers[contract/* RATE_LIMIT_HEADERS */.yl.limit], 1, contract/* RATE_LIMIT_MAX */.SZ);
         if (limit !== null)
             this.limit = limit;
@@ -30997,7 +31018,10 @@ class RateBudget {
             // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
             this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
             this.remaining = 0;
-            this.windowEnd = Math.max(this.windowEnd ?? 0, this.pausedUntil);
+            // Retry-After is the server's own word on when calls go again; without it, keep the later end.
+            this.windowEnd =
+                retryAfter !== null ? this.pausedUntil : Math.max(this.windowEnd ?? 0, this.pausedUntil);
+            this.endKnown = retryAfter !== null || reset !== null;
             this.assumed = false;
             return;
         }
@@ -31011,17 +31035,25 @@ class RateBudget {
         // seen, never sooner than it can.
         const current = this.windowEnd !== null && now < this.windowEnd;
         const movedOn = reset !== null && this.windowEnd !== null && reset > this.windowEnd + 1000;
-        if (!current || this.assumed || movedOn) {
+        // A probe of an unstated window that comes back with calls left: that window has turned.
+        const turned = probe && remaining > 0;
+        if (!current || this.assumed || movedOn || turned) {
             this.remaining = remaining;
             this.windowEnd = end;
+            this.endKnown = reset !== null;
             this.assumed = false;
         }
         else {
             // Answers arrive out of order: within one window, the lowest count is the truest.
             this.remaining = Math.min(this.remaining ?? remaining, remaining);
-            if (reset !== null)
+            if (reset !== null) {
                 this.windowEnd = end;
+                this.endKnown = true;
+            }
         }
+        // None left and no end stated: the first probe goes a probe interval from now.
+        if (this.remaining === 0 && !this.endKnown)
+            this.lastProbeAt = Math.max(this.lastProbeAt, now);
     }
     /**
      * When the follower of one job (`key`: anything that stays the same while it follows) may poll,
@@ -31171,6 +31203,8 @@ const SPARE_PER_FOLLOWER = 2;
 const SLOT_MARGIN_MS = 50;
 /** A request that may not go yet asks again this soon when no end of a wait is known. */
 const RECHECK_MS = 100;
+/** With no call left in a window whose end the server never stated: one request this often learns it. */
+const UNSTATED_WINDOW_PROBE_MS = 5000;
 const MAX_FOLLOWERS = 4096;
 function first(value) {
     const text = (Array.isArray(value) ? value[0] : value)?.trim();
@@ -32470,7 +32504,8 @@ async function followProbe(deps, operation, siteId, evidence) {
  * progress however following ends (done, failed, timed out, cancelled).
  */
 async function sharingBudget(deps, operation, siteId, follow) {
-    const leave = deps.client.budget.join();
+    // Keyed by these deps, as sleepWithin asks pollAt with them.
+    const leave = deps.client.budget.join(deps);
     const started = deps.clock.now();
     try {
         return await follow();

@@ -2513,7 +2513,9 @@ async function start(options = {}) {
     const sockets = new Set();
     // Listen first: staging site URLs carry the port. Requests are handled from the 'request'
     // listener added below, in the same tick as the core is made.
-    const server = (0,external_node_http_namespaceObject.createServer)({ requestTimeout: 0 });
+    // Idle connections are kept a minute, as the service's web servers do (nginx keeps 75 s by
+    // default); Node's own default of 5 s would make every poll more than 4 s apart reconnect.
+    const server = (0,external_node_http_namespaceObject.createServer)({ requestTimeout: 0, keepAliveTimeout: 65_000 });
     server.on('connection', (socket) => {
         sockets.add(socket);
         counter.accepted(socket);

@@ -81,7 +81,9 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
   const sockets = new Set<Socket>()
   // Listen first: staging site URLs carry the port. Requests are handled from the 'request'
   // listener added below, in the same tick as the core is made.
-  const server = createServer({ requestTimeout: 0 })
+  // Idle connections are kept a minute, as the service's web servers do (nginx keeps 75 s by
+  // default); Node's own default of 5 s would make every poll more than 4 s apart reconnect.
+  const server = createServer({ requestTimeout: 0, keepAliveTimeout: 65_000 })
   server.on('connection', (socket: Socket) => {
     sockets.add(socket)
     counter.accepted(socket)

@@ -219,7 +219,8 @@ async function sharingBudget<T>(
   siteId: string,
   follow: () => Promise<T>,
 ): Promise<T> {
-  const leave = deps.client.budget.join()
+  // Keyed by these deps, as sleepWithin asks pollAt with them.
+  const leave = deps.client.budget.join(deps)
   const started = deps.clock.now()
   try {
     return await follow()

@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals'
-import { RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
+import type { Simulator } from '../../src/simulator/server.js'
+import { EACH_PROFILE, FAST, RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
 
-const { sim } = useSimulator()
+// Every test runs against both simulator profiles (contract §10).
+describe.each(EACH_PROFILE)('several sites in one step, profile %s', (profile, p) => {
+  const { sim } = useSimulator({ ...FAST, profile })
 
-describe('several sites in one step', () => {
   it('runs each site, concurrently, with a result per site in `results` and a summary row each', async () => {
     const run = await runAgainst(sim(), {
       operation: 'pull',
@@ -33,7 +35,7 @@ describe('several sites in one step', () => {
       result: string
       httpStatus: number
     }>
-    expect(results.find((r) => r.siteId === '2001')).toMatchObject({ result: 'failed', httpStatus: 403 })
+    expect(results.find((r) => r.siteId === '2001')).toMatchObject({ result: 'failed', httpStatus: p.plan })
     expect(results.find((r) => r.siteId === '1001')).toMatchObject({ result: 'succeeded' })
   })
   it('fail-fast starts no new site after the first failure', async () => {
@@ -86,12 +88,16 @@ describe('several sites in one step', () => {
       'max-retries': '0',
     })
     expect(run.outputs.result).toBe('succeeded')
-    // More calls than one window allows were needed, and none was refused.
+    // More calls than one window allows were needed. None was refused where the server says when
+    // its window ends (the spec's shapes); the service family's count has no reset, so one request
+    // per exhausted window may learn it from a 429 (Retry-After), and is sent again.
     expect(sim().requests.length).toBeGreaterThan(4)
-    expect(sim().requests.filter((r) => r.status === 429)).toHaveLength(0)
+    const refused = sim().requests.filter((r) => r.status === 429).length
+    if (profile === 'spec') expect(refused).toBe(0)
+    else expect(refused).toBeLessThanOrEqual(3)
   })
   it('a batch short of calls economises: the first job is followed, the others are asked once it has ended', async () => {
-    const sites = await newSites(6)
+    const sites = await newSites(sim(), 6)
     // 6 creates and 6 final status calls fit one window of 16; polling freely would not.
     sim().setOptions({ rateLimit: { limit: 16, windowMs: 20_000 }, durationsMs: { create: 1500 } })
     const run = await runAgainst(sim(), { operation: 'create', 'site-id': sites.join(',') })
@@ -133,10 +139,10 @@ describe('several sites in one step', () => {
 })
 
 /** Production sites made for a test (before any limit is set). */
-async function newSites(n: number): Promise<string[]> {
+async function newSites(sim: Simulator, n: number): Promise<string[]> {
   const ids: string[] = []
   for (let i = 0; i < n; i++) {
-    const res = await fetch(`${sim().apiUrl}/v2/sites`, {
+    const res = await fetch(`${sim.apiUrl}/v2/sites`, {
       method: 'POST',
       headers: { authorization: `Bearer ${RW}`, 'content-type': 'application/json' },
       body: JSON.stringify({ site_name: `batch-${i}` }),

@@ -166,6 +166,37 @@ describe('RateBudget against hostile rate-limit headers (contract §6)', () => {
     expect(wait).toBeGreaterThan(0)
     expect(wait).toBeLessThanOrEqual(RATE_WINDOW_MS + 1000)
   })
+  it('a window whose end is never stated is learnt by one request at a time, not waited out for a minute', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    const counted = { 'x-ratelimit-limit': '4' }
+    request(b, { ...counted, 'x-ratelimit-remaining': '0' })
+    // None left, no reset: wait, but only a few seconds before one request goes to find out.
+    const wait = b.reserve()
+    expect(wait).toBeGreaterThan(0)
+    expect(wait).toBeLessThanOrEqual(5000)
+    clock.t += wait
+    expect(b.reserve()).toBe(0) // the probe
+    expect(b.reserve()).toBeGreaterThan(0) // one at a time
+    // A 429 states the end (Retry-After): nobody goes before it, and no more probes are needed.
+    b.observe(429, { ...counted, 'x-ratelimit-remaining': '0', 'retry-after': '20' })
+    const held = b.reserve()
+    expect(held).toBeGreaterThanOrEqual(19_000)
+    clock.t += held
+    expect(b.reserve()).toBe(0)
+    b.observe(200, { ...counted, 'x-ratelimit-remaining': '3' })
+    expect([b.reserve(), b.reserve()]).toEqual([0, 0])
+  })
+  it('a probe that comes back with calls left means the unstated window has turned', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    request(b, { 'x-ratelimit-limit': '4', 'x-ratelimit-remaining': '0' })
+    clock.t += b.reserve()
+    expect(b.reserve()).toBe(0)
+    b.observe(200, { 'x-ratelimit-limit': '4', 'x-ratelimit-remaining': '3' })
+    expect([b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0])
+    expect(b.reserve()).toBeGreaterThan(0)
+  })
   it('ignores a remaining count that is not sane: requests keep going', () => {
     const clock = new FakeClock()
     const b = new RateBudget(clock)
