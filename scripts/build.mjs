@@ -39,7 +39,7 @@ for (const entry of entries) {
       throw new Error(`${entry.src}: chunk ${name} clashes with another bundle's`)
     if (!twin) built.push({ name, text })
   }
-  const body = code.replace(/^#!.*\n/, '')
+  const body = lazyUndici(code.replace(/^#!.*\n/, ''), entry.out)
   built.push({
     name: entry.out,
     text: (entry.shebang ? '#!/usr/bin/env node\n' : '') + body,
@@ -53,3 +53,25 @@ for (const name of await readdir(dist))
   if (!keep.has(name)) await rm(path.join(dist, name), { recursive: true, force: true })
 for (const b of built) await writeFile(path.join(dist, b.name), b.text, { mode: b.shebang ? 0o755 : 0o644 })
 console.log(`built: ${built.map((b) => b.name).join(', ')}`)
+
+/**
+ * `@actions/http-client` imports undici when it loads, for one class (`ProxyAgent`) that only
+ * Octokit's fetch through a proxy uses (the pull-request comment and deployments, loaded lazily).
+ * Evaluating undici costs about 18 ms of every cold start, so its one binding in a bundle becomes a
+ * lazy one: undici loads the first time something asks for it. If a dependency update changes that
+ * binding, the build says so and leaves the bundle as it is (correct, just slower to start).
+ */
+function lazyUndici(code, name) {
+  const binding = /^var undici = __nccwpck_require__\((\d+)\);$/gm
+  const found = [...code.matchAll(binding)]
+  if (found.length === 0) return code
+  if (found.length > 1) {
+    console.warn(`build: ${name}: ${found.length} undici bindings, expected one; left as they are`)
+    return code
+  }
+  const id = found[0][1]
+  return code.replace(
+    binding,
+    `let undici$loaded; const undici = new Proxy({}, { get: (_, key) => (undici$loaded ??= __nccwpck_require__(${id}))[key] });`,
+  )
+}

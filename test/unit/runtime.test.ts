@@ -14,4 +14,18 @@ describe('runtime', () => {
     }
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' })
   })
+  it.each(['index.js', 'cli.js'])(
+    'dist/%s loads undici only when something asks for it (cold start), and that works',
+    (bundle) => {
+      const code = readFileSync(path.join(ROOT, 'dist', bundle), 'utf8')
+      expect(code).not.toMatch(/^var undici = __nccwpck_require__\(\d+\);$/m)
+      const lazy =
+        /^let undici\$loaded; const undici = new Proxy\(\{\}, \{ get: \(_, key\) => \(undici\$loaded \?\?= __nccwpck_require__\((\d+)\)\)\[key\] \}\);$/m
+      expect(code).toMatch(lazy)
+      // The lazy module is undici itself: the id it loads is the module that defines ProxyAgent.
+      const id = lazy.exec(code)![1]
+      const start = code.indexOf(`/***/ ${id}:`)
+      expect(code.slice(start, start + 20_000)).toMatch(/ProxyAgent/)
+    },
+  )
 })
