@@ -569,7 +569,8 @@ const runConnections = single.reduce((sum, j) => sum + (j.connections ?? Infinit
 const runRequests = single.reduce((sum, j) => sum + j.requests, 0)
 // One connection per run, and a new one only after a pause the server closed it in.
 const needed = single.reduce((sum, j) => sum + 1 + j.idleGaps, 0)
-const oneConnection = single.length > 0 && single.every((j) => j.connections !== null && j.connections <= 1 + j.idleGaps)
+const oneConnection =
+  single.length > 0 && single.every((j) => j.connections !== null && j.connections <= 1 + j.idleGaps)
 target(
   'Connections: one kept-alive connection per run, new ones only after the server closed it',
   oneConnection,
