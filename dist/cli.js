@@ -31698,9 +31698,10 @@ class OperationRun {
                 return this.recreate();
         }
         if (op !== 'create' && e.kind === 'not-found' && this.config.ifMissing === 'skip') {
-            this.log.info(`Site ${this.siteId} has no staging environment: skipped (if-missing: skip).`);
+            // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
+            this.log.info(`Site ${this.siteId}: no staging environment (HTTP 404): skipped (if-missing: skip).`);
             this.result.message = e.serverMessage;
-            throw new Finish('skipped', `Skipped: site ${this.siteId} has no staging environment (if-missing: skip).`);
+            throw new Finish('skipped', `Skipped: site ${this.siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`);
         }
         throw e;
     }

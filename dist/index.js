@@ -44012,9 +44012,10 @@ class OperationRun {
                 return this.recreate();
         }
         if (op !== 'create' && e.kind === 'not-found' && this.config.ifMissing === 'skip') {
-            this.log.info(`Site ${this.siteId} has no staging environment: skipped (if-missing: skip).`);
+            // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
+            this.log.info(`Site ${this.siteId}: no staging environment (HTTP 404): skipped (if-missing: skip).`);
             this.result.message = e.serverMessage;
-            throw new Finish('skipped', `Skipped: site ${this.siteId} has no staging environment (if-missing: skip).`);
+            throw new Finish('skipped', `Skipped: site ${this.siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`);
         }
         throw e;
     }
@@ -45146,7 +45147,7 @@ const MAX_DETAIL_SITES = 200;
 /**
  * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
  * what happened in one sentence, then a short table (one site: a definition table whose first row is
- * the site; several: one row a site, five columns, then the sites that did not succeed), the server's
+ * the site; several: one row a site, at most five columns, then the sites that did not succeed), the server's
  * words, what to do,
  * warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
  * MAX_SUMMARY_BYTES.
@@ -45198,10 +45199,19 @@ function single(r, out) {
     sentNote(r, '', out);
 }
 function batch(results, out) {
-    out.push('| Site | Result | Staging site | Staging URL | Duration |', '|---|---|---|---|---|');
+    // A column that no site fills (a delete, or a service that does not say) is left out, not a row of dashes.
+    const columns = [
+        ['Site', (r) => code(r.siteId)],
+        ['Result', (r) => `${ICON[r.result]} ${r.result}`],
+    ];
+    if (results.some((r) => r.stagingSiteId))
+        columns.push(['Staging site', (r) => (r.stagingSiteId ? code(r.stagingSiteId) : '—')]);
+    if (results.some((r) => r.stagingUrl))
+        columns.push(['Staging URL', (r) => `${markdown_link(r.stagingUrl)}${readiness(r)}`]);
+    columns.push(['Duration', (r) => duration(r.durationSeconds)]);
+    out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`);
     for (const r of results) {
-        const row = `| ${code(r.siteId)} | ${ICON[r.result]} ${r.result} | ${r.stagingSiteId ? code(r.stagingSiteId) : '—'} | ${markdown_link(r.stagingUrl)}${readiness(r)} | ${duration(r.durationSeconds)} |`;
-        if (!out.push(row))
+        if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`))
             break;
     }
     out.push('');

@@ -12,7 +12,7 @@ const MAX_DETAIL_SITES = 200
 /**
  * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
  * what happened in one sentence, then a short table (one site: a definition table whose first row is
- * the site; several: one row a site, five columns, then the sites that did not succeed), the server's
+ * the site; several: one row a site, at most five columns, then the sites that did not succeed), the server's
  * words, what to do,
  * warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
  * MAX_SUMMARY_BYTES.
@@ -56,10 +56,19 @@ function single(r: Result, out: Bounded): void {
 }
 
 function batch(results: Result[], out: Bounded): void {
-  out.push('| Site | Result | Staging site | Staging URL | Duration |', '|---|---|---|---|---|')
+  // A column that no site fills (a delete, or a service that does not say) is left out, not a row of dashes.
+  const columns: [string, (r: Result) => string][] = [
+    ['Site', (r) => code(r.siteId)],
+    ['Result', (r) => `${ICON[r.result]} ${r.result}`],
+  ]
+  if (results.some((r) => r.stagingSiteId))
+    columns.push(['Staging site', (r) => (r.stagingSiteId ? code(r.stagingSiteId) : '—')])
+  if (results.some((r) => r.stagingUrl))
+    columns.push(['Staging URL', (r) => `${link(r.stagingUrl)}${readiness(r)}`])
+  columns.push(['Duration', (r) => duration(r.durationSeconds)])
+  out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`)
   for (const r of results) {
-    const row = `| ${code(r.siteId)} | ${ICON[r.result]} ${r.result} | ${r.stagingSiteId ? code(r.stagingSiteId) : '—'} | ${link(r.stagingUrl)}${readiness(r)} | ${duration(r.durationSeconds)} |`
-    if (!out.push(row)) break
+    if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`)) break
   }
   out.push('')
   // Details for every site that did not simply succeed: the table says the rest.

@@ -262,6 +262,9 @@ describe('missing staging (if-missing)', () => {
     const { result } = await run({ operation: 'pull', ifMissing: 'skip' })
     expect(result.result).toBe('skipped')
     expect(result.httpStatus).toBe(404)
+    // A 404 cannot tell a missing staging environment from a mistyped site id: the summary says both.
+    expect(result.summary).toMatch(/no staging environment, or there is no such site/)
+    expect(result.message).toBe('No staging')
   })
   it('fail: failed with the not-found hint', async () => {
     api()

@@ -62,6 +62,20 @@ describe('the job summary, several sites (issue 11)', () => {
     expect(md.indexOf('Skipped: no staging.')).toBeGreaterThan(md.indexOf('### Sites that need a look'))
     expect(md).not.toMatch(/\*\*100\*\* ✅/)
   })
+  it('a column no site fills is left out; one that any site fills stays, with a dash for the rest', () => {
+    const bare = { operation: 'delete' as const, stagingSiteId: null, stagingUrl: null }
+    const none = renderSummary([result({ siteId: '100', ...bare }), result({ siteId: '101', ...bare })])
+    expect(rows(none)[0]).toBe('| Site | Result | Duration |')
+    expect(rows(none)[1]).toBe('|---|---|---|')
+    const some = renderSummary([
+      result({ siteId: '100', stagingSiteId: null, stagingUrl: 'https://s.example.test' }),
+      result({ siteId: '101', stagingSiteId: null, stagingUrl: null }),
+    ])
+    const table = rows(some)
+    expect(table[0]).toBe('| Site | Result | Staging URL | Duration |')
+    expect(table[1]).toBe('|---|---|---|---|')
+    expect(table[3]).toMatch(/^\| `101` \| .* \| — \| /)
+  })
 })
 
 describe('server text cannot break or forge the report (issue 10)', () => {
