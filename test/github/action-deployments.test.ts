@@ -4,12 +4,12 @@
  * (GITHUB_API_URL). Build first: npm run build.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
 import { leaks, runBundledAction } from '../helpers/run-action.js'
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js'
+import { eventEnv as githubEventEnv, startFakeGitHub, type FakeGitHub } from './fake-github.js'
 
 const GH_TOKEN = 'ghs_whole-action-deployments-token-0099'
 const PR = 12
@@ -42,19 +42,8 @@ afterEach(async () => {
   await gh.stop()
 })
 
-function eventEnv(eventName: string, payload: unknown): Record<string, string> {
-  const file = path.join(dir, `${eventName}-${Date.now()}.json`)
-  writeFileSync(file, JSON.stringify(payload))
-  return {
-    GITHUB_API_URL: gh.url,
-    GITHUB_SERVER_URL: 'https://github.example',
-    GITHUB_EVENT_NAME: eventName,
-    GITHUB_EVENT_PATH: file,
-    GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
-    GITHUB_RUN_ID: '4242',
-    GITHUB_SHA: MERGE_SHA,
-  }
-}
+const eventEnv = (eventName: string, payload: unknown) =>
+  githubEventEnv(gh, dir, eventName, payload, { GITHUB_SHA: MERGE_SHA })
 
 const prEvent = () =>
   eventEnv('pull_request', {

@@ -5,8 +5,10 @@
  * matters here (a description of at most 140 characters, a known state, a body that parses) and
  * records every request, so tests can count them and search their bodies.
  */
+import { writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import path from 'node:path'
 
 export interface FakeUser {
   login: string
@@ -80,6 +82,30 @@ export interface FakeGitHub {
 }
 
 export const BOT: FakeUser = { login: 'github-actions[bot]', type: 'Bot' }
+
+/**
+ * The environment the runner gives an action for an event: `payload` written to a file in `dir`,
+ * the API pointed at the fake `gh`, plus `extra` (e.g. GITHUB_SHA).
+ */
+export function eventEnv(
+  gh: FakeGitHub,
+  dir: string,
+  eventName: string,
+  payload: unknown,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const file = path.join(dir, `${eventName}-${Date.now()}.json`)
+  writeFileSync(file, JSON.stringify(payload))
+  return {
+    GITHUB_API_URL: gh.url,
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_EVENT_NAME: eventName,
+    GITHUB_EVENT_PATH: file,
+    GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
+    GITHUB_RUN_ID: '4242',
+    ...extra,
+  }
+}
 const STATES = new Set(['error', 'failure', 'inactive', 'in_progress', 'queued', 'pending', 'success'])
 
 export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): Promise<FakeGitHub> {
