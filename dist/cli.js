@@ -28758,6 +28758,8 @@ function kindOf(status, reply, request) {
     const said = [reply.message, ...reply.details].join(' ');
     if (status >= 300 && status < 400)
         return 'redirect';
+    if (_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .BUSY_STATUSES */ .xz.includes(status))
+        return 'busy';
     switch (status) {
         case 401:
             return 'auth';
@@ -28768,9 +28770,6 @@ function kindOf(status, reply, request) {
             return (0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isRouteMiss */ .kG)(reply.kind, reply.message) ? 'api-url' : 'not-found';
         case 405:
             return 'api-url';
-        case 409:
-        case 423:
-            return 'busy';
         case 422:
             if ((0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .saysBusy */ .yY)(said))
                 return 'busy';
@@ -28796,7 +28795,7 @@ function processingOf(failure) {
         return 'not-processed';
     const status = failure.httpStatus ?? null;
     if (status !== null) {
-        if (status === 429 || status === 503 || status === 409 || status === 423)
+        if (status === 429 || status === 503 || _contract_js__WEBPACK_IMPORTED_MODULE_0__/* .BUSY_STATUSES */ .xz.includes(status))
             return 'not-processed';
         if (status >= 500)
             return 'unknown';
@@ -28813,6 +28812,7 @@ function processingOf(failure) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   NO: () => (/* binding */ mayResend),
+/* harmony export */   Z: () => (/* binding */ headerValue),
 /* harmony export */   jo: () => (/* binding */ backoffMs),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter)
 /* harmony export */ });
@@ -28844,7 +28844,7 @@ function backoffMs(attempt, random = Math.random, baseMs = 1000, capMs = 30_000)
  * milliseconds read as seconds, a date years ahead. The caller then backs off on its own.
  */
 function parseRetryAfter(value, nowMs) {
-    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    const text = headerValue(value);
     if (!text)
         return null;
     if (/^\d+(\.\d+)?$/.test(text)) {
@@ -28858,6 +28858,11 @@ function parseRetryAfter(value, nowMs) {
         return null;
     const ms = Math.max(0, date - nowMs);
     return ms <= _contract_js__WEBPACK_IMPORTED_MODULE_0__/* .RETRY_AFTER_MAX_MS */ .wK ? ms : null;
+}
+/** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
+function headerValue(value) {
+    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    return text === '' ? undefined : text;
 }
 /** IMF-fixdate, and the obsolete RFC 850 and asctime forms an HTTP date may take. */
 const HTTP_DATE = [
@@ -29605,13 +29610,14 @@ function seconds(ms) {
 /* harmony export */   wA: () => (/* binding */ saysPlan),
 /* harmony export */   wK: () => (/* binding */ RETRY_AFTER_MAX_MS),
 /* harmony export */   x2: () => (/* binding */ taskComment),
+/* harmony export */   xz: () => (/* binding */ BUSY_STATUSES),
 /* harmony export */   yY: () => (/* binding */ saysBusy),
 /* harmony export */   yb: () => (/* binding */ stagingUrlOf),
 /* harmony export */   yl: () => (/* binding */ RATE_LIMIT_HEADERS),
 /* harmony export */   z3: () => (/* binding */ stagingSiteIdOf),
 /* harmony export */   zr: () => (/* binding */ RATE_WINDOW_MS)
 /* harmony export */ });
-/* unused harmony exports BUSY_STATUSES, EXISTS_STATUS */
+/* unused harmony export EXISTS_STATUS */
 /**
  * Everything this project assumes where the v2 specification is silent, in one place: the contract
  * of ../shared/spec/where-the-spec-is-silent.md, **revision 2** (points marked r2 come from the
@@ -29761,7 +29767,7 @@ const PROBE_UNSUPPORTED = [405, 501];
 const PROBE_EVIDENCE_WINDOW_MS = 30_000;
 // --- §4 Refusals while something else runs ------------------------------------------------------
 /** §4: statuses that mean "another job runs on this site: not processed, try later". */
-const BUSY_STATUSES = (/* unused pure expression or super */ null && ([409, 423]));
+const BUSY_STATUSES = [409, 423];
 /** §4 and the spec §7: create when a staging environment exists. */
 const EXISTS_STATUS = 422;
 /** §4: pull / push / delete on a site without staging (or an unknown site). */
@@ -30306,14 +30312,8 @@ function safeHttpUrl(raw) {
         return null;
     if (!/^https?:\/\/[^/]/i.test(text))
         return null;
-    let u;
-    try {
-        u = new URL(text);
-    }
-    catch {
-        return null;
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    const u = httpUrl(text);
+    if (!u)
         return null;
     if (u.username || u.password)
         return null;
@@ -30350,6 +30350,10 @@ function duration(seconds) {
     const s = Math.round(seconds);
     return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.round(seconds * 10) / 10}s`;
 }
+/** The server's own words, to quote beside ours: null when absent or when our summary already says them. */
+function serverWords(r) {
+    return r.message && !r.summary.includes(r.message) ? r.message : null;
+}
 /** "2 succeeded, 1 skipped": the outcomes of a batch, most common first. */
 function countOutcomes(results) {
     const counts = new Map();
@@ -30376,11 +30380,12 @@ function finalLine(results) {
         return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${(0,batch/* overallOutcome */.iB)(results)} overall).`;
     const r = first;
     const what = r.summary || r.result;
-    if (!r.message || r.summary.includes(r.message))
+    const said = serverWords(r);
+    if (!said)
         return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`;
     // The server's words first, as what they were; ours last, so a job that ended never ends on "started".
     const when = r.operation !== 'status' && r.httpStatus !== null && r.httpStatus < 300 ? ' when it accepted the job' : '';
-    return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${r.message}" ${what}`;
+    return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${said}" ${what}`;
 }
 
 
@@ -31005,7 +31010,7 @@ class RateBudget {
         const reset = resetTime(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset], now);
         // A count is only worth its window: when the answer names an end of it that is not sane, the
         // count is ignored too (without any reset, the window is taken to end a minute after it began).
-        const badReset = reset === null && first(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset]) !== undefined;
+        const badReset = reset === null && (0,retry/* headerValue */.Z)(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset]) !== undefined;
         const remaining = badReset
             ? null
             : whole(headers[contract/* RATE_LIMIT_HEADERS */.yl.remaining], 0, this.limit ?? contract/* RATE_LIMIT_MAX */.SZ);
@@ -31206,13 +31211,9 @@ const RECHECK_MS = 100;
 /** With no call left in a window whose end the server never stated: one request this often learns it. */
 const UNSTATED_WINDOW_PROBE_MS = 5000;
 const MAX_FOLLOWERS = 4096;
-function first(value) {
-    const text = (Array.isArray(value) ? value[0] : value)?.trim();
-    return text === '' ? undefined : text;
-}
 /** A whole number from min to max, or null (absent, not a number, out of bounds). */
 function whole(value, min, max) {
-    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    const text = (0,retry/* headerValue */.Z)(value);
     if (!text || !/^-?\d+$/.test(text))
         return null;
     const n = Number(text);
@@ -31223,7 +31224,7 @@ function whole(value, min, max) {
  * seconds, or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
 function resetTime(value, now) {
-    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    const text = (0,retry/* headerValue */.Z)(value);
     if (!text || !/^\d+(\.\d+)?$/.test(text))
         return null;
     const n = Number(text);

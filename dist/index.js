@@ -31550,7 +31550,7 @@ const PROBE_UNSUPPORTED = [405, 501];
 const PROBE_EVIDENCE_WINDOW_MS = 30_000;
 // --- §4 Refusals while something else runs ------------------------------------------------------
 /** §4: statuses that mean "another job runs on this site: not processed, try later". */
-const BUSY_STATUSES = (/* unused pure expression or super */ null && ([409, 423]));
+const BUSY_STATUSES = [409, 423];
 /** §4 and the spec §7: create when a staging environment exists. */
 const EXISTS_STATUS = 422;
 /** §4: pull / push / delete on a site without staging (or an unknown site). */
@@ -32033,14 +32033,8 @@ function safeHttpUrl(raw) {
         return null;
     if (!/^https?:\/\/[^/]/i.test(text))
         return null;
-    let u;
-    try {
-        u = new URL(text);
-    }
-    catch {
-        return null;
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    const u = (0,src_text/* httpUrl */.q3)(text);
+    if (!u)
         return null;
     if (u.username || u.password)
         return null;
@@ -32076,6 +32070,10 @@ function markdown_link(url, label) {
 function duration(seconds) {
     const s = Math.round(seconds);
     return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.round(seconds * 10) / 10}s`;
+}
+/** The server's own words, to quote beside ours: null when absent or when our summary already says them. */
+function serverWords(r) {
+    return r.message && !r.summary.includes(r.message) ? r.message : null;
 }
 /** "2 succeeded, 1 skipped": the outcomes of a batch, most common first. */
 function countOutcomes(results) {
@@ -32171,8 +32169,9 @@ function renderComment(r, scrub, extras = {}) {
     if (runUrl)
         lines.push(`| Run | [workflow run](${runUrl}) |`);
     lines.push('');
-    if (r.message && !r.summary.includes(r.message))
-        lines.push(`> **The server said:** ${md(scrub(r.message), MAX_MESSAGE_CHARS)}`, '');
+    const said = serverWords(r);
+    if (said)
+        lines.push(`> **The server said:** ${md(scrub(said), MAX_MESSAGE_CHARS)}`, '');
     if (r.error)
         lines.push(`**What to do:** ${md(scrub(r.error.hint), MAX_HINT_CHARS)}`, '');
     const warnings = [...new Set(r.warnings)];
@@ -32499,7 +32498,7 @@ function backoffMs(attempt, random = Math.random, baseMs = 1000, capMs = 30_000)
  * milliseconds read as seconds, a date years ahead. The caller then backs off on its own.
  */
 function parseRetryAfter(value, nowMs) {
-    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    const text = headerValue(value);
     if (!text)
         return null;
     if (/^\d+(\.\d+)?$/.test(text)) {
@@ -32513,6 +32512,11 @@ function parseRetryAfter(value, nowMs) {
         return null;
     const ms = Math.max(0, date - nowMs);
     return ms <= RETRY_AFTER_MAX_MS ? ms : null;
+}
+/** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
+function headerValue(value) {
+    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    return text === '' ? undefined : text;
 }
 /** IMF-fixdate, and the obsolete RFC 850 and asctime forms an HTTP date may take. */
 const HTTP_DATE = [
@@ -32662,7 +32666,7 @@ class RateBudget {
         const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now);
         // A count is only worth its window: when the answer names an end of it that is not sane, the
         // count is ignored too (without any reset, the window is taken to end a minute after it began).
-        const badReset = reset === null && first(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
+        const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
         const remaining = badReset
             ? null
             : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX);
@@ -32863,13 +32867,9 @@ const RECHECK_MS = 100;
 /** With no call left in a window whose end the server never stated: one request this often learns it. */
 const UNSTATED_WINDOW_PROBE_MS = 5000;
 const MAX_FOLLOWERS = 4096;
-function first(value) {
-    const text = (Array.isArray(value) ? value[0] : value)?.trim();
-    return text === '' ? undefined : text;
-}
 /** A whole number from min to max, or null (absent, not a number, out of bounds). */
 function whole(value, min, max) {
-    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    const text = headerValue(value);
     if (!text || !/^-?\d+$/.test(text))
         return null;
     const n = Number(text);
@@ -32880,7 +32880,7 @@ function whole(value, min, max) {
  * seconds, or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
 function resetTime(value, now) {
-    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    const text = headerValue(value);
     if (!text || !/^\d+(\.\d+)?$/.test(text))
         return null;
     const n = Number(text);
@@ -32948,6 +32948,8 @@ function kindOf(status, reply, request) {
     const said = [reply.message, ...reply.details].join(' ');
     if (status >= 300 && status < 400)
         return 'redirect';
+    if (BUSY_STATUSES.includes(status))
+        return 'busy';
     switch (status) {
         case 401:
             return 'auth';
@@ -32958,9 +32960,6 @@ function kindOf(status, reply, request) {
             return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found';
         case 405:
             return 'api-url';
-        case 409:
-        case 423:
-            return 'busy';
         case 422:
             if (saysBusy(said))
                 return 'busy';
@@ -32986,7 +32985,7 @@ function processingOf(failure) {
         return 'not-processed';
     const status = failure.httpStatus ?? null;
     if (status !== null) {
-        if (status === 429 || status === 503 || status === 409 || status === 423)
+        if (status === 429 || status === 503 || BUSY_STATUSES.includes(status))
             return 'not-processed';
         if (status >= 500)
             return 'unknown';
@@ -45129,15 +45128,15 @@ function finalLine(results) {
         return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${overallOutcome(results)} overall).`;
     const r = first;
     const what = r.summary || r.result;
-    if (!r.message || r.summary.includes(r.message))
+    const said = serverWords(r);
+    if (!said)
         return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`;
     // The server's words first, as what they were; ours last, so a job that ended never ends on "started".
     const when = r.operation !== 'status' && r.httpStatus !== null && r.httpStatus < 300 ? ' when it accepted the job' : '';
-    return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${r.message}" ${what}`;
+    return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${said}" ${what}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
-
 
 
 /** GitHub drops a step summary over 1 MiB: stay well under it, whatever the server sent. */
@@ -45192,8 +45191,9 @@ function single(r, out) {
         out.push(`| HTTP status | ${r.httpStatus} |`);
     out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`);
     out.push(`| Duration | ${duration(r.durationSeconds)} |`, '');
-    if (r.message && !r.summary.includes(r.message))
-        out.push(`> **The server said:** ${md(r.message)}`, '');
+    const said = serverWords(r);
+    if (said)
+        out.push(`> **The server said:** ${md(said)}`, '');
     if (r.error)
         out.push(`**What to do:** ${md(r.error.hint)}`, '');
     sentNote(r, '', out);
@@ -45223,8 +45223,9 @@ function batch(results, out) {
     out.push('### Sites that need a look', '');
     for (const r of shown) {
         const parts = [`- **${md(r.siteId)}** ${ICON[r.result]} ${md(r.summary || r.result)}`];
-        if (r.message && !r.summary.includes(r.message))
-            parts.push(` The server said: “${md(r.message)}”`);
+        const said = serverWords(r);
+        if (said)
+            parts.push(` The server said: “${md(said)}”`);
         if (r.error)
             parts.push(` **What to do:** ${md(r.error.hint)}`);
         if (!out.push(parts.join('')))

@@ -1,4 +1,4 @@
-import { SERVICE_API_URL, isRouteMiss, saysBusy, saysPlan } from '../contract.js'
+import { BUSY_STATUSES, SERVICE_API_URL, isRouteMiss, saysBusy, saysPlan } from '../contract.js'
 import type { Reply } from './reply.js'
 import type { RequestKind } from './retry.js'
 import type { SendPhase } from './transport.js'
@@ -105,6 +105,7 @@ export function hintFor(kind: ErrorKind): string {
 export function kindOf(status: number, reply: Reply, request: RequestKind): ErrorKind {
   const said = [reply.message, ...reply.details].join(' ')
   if (status >= 300 && status < 400) return 'redirect'
+  if (BUSY_STATUSES.includes(status)) return 'busy'
   switch (status) {
     case 401:
       return 'auth'
@@ -115,9 +116,6 @@ export function kindOf(status: number, reply: Reply, request: RequestKind): Erro
       return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found'
     case 405:
       return 'api-url'
-    case 409:
-    case 423:
-      return 'busy'
     case 422:
       if (saysBusy(said)) return 'busy'
       if (request === 'create') return saysPlan(said) ? 'forbidden' : 'exists'
@@ -144,7 +142,7 @@ export function processingOf(failure: {
   if (failure.kind === 'busy') return 'not-processed'
   const status = failure.httpStatus ?? null
   if (status !== null) {
-    if (status === 429 || status === 503 || status === 409 || status === 423) return 'not-processed'
+    if (status === 429 || status === 503 || BUSY_STATUSES.includes(status)) return 'not-processed'
     if (status >= 500) return 'unknown'
     return 'processed'
   }

@@ -1,5 +1,5 @@
 import { RATE_LIMIT_HEADERS, RATE_LIMIT_MAX, RATE_RESET_MAX_AHEAD_MS, RATE_WINDOW_MS } from '../contract.js'
-import { parseRetryAfter } from './retry.js'
+import { headerValue, parseRetryAfter } from './retry.js'
 import type { Clock } from '../types.js'
 
 type Headers = Record<string, string | string[] | undefined>
@@ -139,7 +139,7 @@ export class RateBudget {
     const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now)
     // A count is only worth its window: when the answer names an end of it that is not sane, the
     // count is ignored too (without any reset, the window is taken to end a minute after it began).
-    const badReset = reset === null && first(headers[RATE_LIMIT_HEADERS.reset]) !== undefined
+    const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined
     const remaining = badReset
       ? null
       : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX)
@@ -350,14 +350,9 @@ const RECHECK_MS = 100
 const UNSTATED_WINDOW_PROBE_MS = 5000
 const MAX_FOLLOWERS = 4096
 
-function first(value: string | string[] | undefined): string | undefined {
-  const text = (Array.isArray(value) ? value[0] : value)?.trim()
-  return text === '' ? undefined : text
-}
-
 /** A whole number from min to max, or null (absent, not a number, out of bounds). */
 function whole(value: string | string[] | undefined, min: number, max: number): number | null {
-  const text = (Array.isArray(value) ? value[0] : value)?.trim()
+  const text = headerValue(value)
   if (!text || !/^-?\d+$/.test(text)) return null
   const n = Number(text)
   return Number.isSafeInteger(n) && n >= min && n <= max ? n : null
@@ -368,7 +363,7 @@ function whole(value: string | string[] | undefined, min: number, max: number): 
  * seconds, or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
 function resetTime(value: string | string[] | undefined, now: number): number | null {
-  const text = (Array.isArray(value) ? value[0] : value)?.trim()
+  const text = headerValue(value)
   if (!text || !/^\d+(\.\d+)?$/.test(text)) return null
   const n = Number(text)
   let at: number

@@ -35,7 +35,7 @@ export function backoffMs(
  * milliseconds read as seconds, a date years ahead. The caller then backs off on its own.
  */
 export function parseRetryAfter(value: string | string[] | undefined | null, nowMs: number): number | null {
-  const text = (Array.isArray(value) ? value[0] : value)?.trim()
+  const text = headerValue(value)
   if (!text) return null
   if (/^\d+(\.\d+)?$/.test(text)) {
     const ms = Math.round(parseFloat(text) * 1000)
@@ -46,6 +46,12 @@ export function parseRetryAfter(value: string | string[] | undefined | null, now
   if (Number.isNaN(date)) return null
   const ms = Math.max(0, date - nowMs)
   return ms <= RETRY_AFTER_MAX_MS ? ms : null
+}
+
+/** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
+export function headerValue(value: string | string[] | undefined | null): string | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim()
+  return text === '' ? undefined : text
 }
 
 /** IMF-fixdate, and the obsolete RFC 850 and asctime forms an HTTP date may take. */

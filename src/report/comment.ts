@@ -1,5 +1,5 @@
 import type { Result } from '../types.js'
-import { ICON, code, duration, link, md, safeHttpUrl } from './markdown.js'
+import { ICON, code, duration, link, md, safeHttpUrl, serverWords } from './markdown.js'
 
 /**
  * The pull-request comment's body (`pr-comment: true`), rendered purely: a Result in, Markdown out.
@@ -90,8 +90,8 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
   lines.push(`| Time | ${utcTime(r.startedAt)} |`)
   if (runUrl) lines.push(`| Run | [workflow run](${runUrl}) |`)
   lines.push('')
-  if (r.message && !r.summary.includes(r.message))
-    lines.push(`> **The server said:** ${md(scrub(r.message), MAX_MESSAGE_CHARS)}`, '')
+  const said = serverWords(r)
+  if (said) lines.push(`> **The server said:** ${md(scrub(said), MAX_MESSAGE_CHARS)}`, '')
   if (r.error) lines.push(`**What to do:** ${md(scrub(r.error.hint), MAX_HINT_CHARS)}`, '')
   const warnings = [...new Set(r.warnings)]
   if (warnings.length > 0) {

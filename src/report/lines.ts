@@ -1,6 +1,6 @@
 import { overallOutcome } from '../staging/batch.js'
 import type { Result } from '../types.js'
-import { countOutcomes } from './markdown.js'
+import { countOutcomes, serverWords } from './markdown.js'
 
 /**
  * The last line of a run, for the action's log and the CLI: what happened, in our words, and the
@@ -13,10 +13,10 @@ export function finalLine(results: Result[]): string {
     return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${overallOutcome(results)} overall).`
   const r = first
   const what = r.summary || r.result
-  if (!r.message || r.summary.includes(r.message))
-    return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`
+  const said = serverWords(r)
+  if (!said) return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`
   // The server's words first, as what they were; ours last, so a job that ended never ends on "started".
   const when =
     r.operation !== 'status' && r.httpStatus !== null && r.httpStatus < 300 ? ' when it accepted the job' : ''
-  return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${r.message}" ${what}`
+  return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${said}" ${what}`
 }

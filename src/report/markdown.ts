@@ -1,5 +1,5 @@
 import { isCredentialQueryParam } from '../contract.js'
-import { bound, oneLine } from '../text.js'
+import { bound, httpUrl, oneLine } from '../text.js'
 import type { Outcome, Result } from '../types.js'
 
 /**
@@ -66,13 +66,8 @@ export function safeHttpUrl(raw: unknown): string | null {
   const text = raw.trim()
   if (text === '' || text.length > MAX_URL_CHARS || /[\s\\]/.test(text) || hasControl(text)) return null
   if (!/^https?:\/\/[^/]/i.test(text)) return null
-  let u: URL
-  try {
-    u = new URL(text)
-  } catch {
-    return null
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null
+  const u = httpUrl(text)
+  if (!u) return null
   if (u.username || u.password) return null
   if (!/^([a-z0-9-]+\.)*[a-z0-9-]+\.?$|^\[[0-9a-f:.]+\]$/i.test(u.hostname)) return null
   const credentials = [...u.searchParams.keys()].filter(isCredentialQueryParam)
@@ -106,6 +101,11 @@ export function link(url: string | null, label?: string): string {
 export function duration(seconds: number): string {
   const s = Math.round(seconds)
   return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.round(seconds * 10) / 10}s`
+}
+
+/** The server's own words, to quote beside ours: null when absent or when our summary already says them. */
+export function serverWords(r: Result): string | null {
+  return r.message && !r.summary.includes(r.message) ? r.message : null
 }
 
 /** "2 succeeded, 1 skipped": the outcomes of a batch, most common first. */

@@ -1,8 +1,6 @@
 import { overallOutcome } from '../staging/batch.js'
 import type { Result } from '../types.js'
-import { ICON, code, countOutcomes, duration, link, md } from './markdown.js'
-
-export { ICON } from './markdown.js'
+import { ICON, code, countOutcomes, duration, link, md, serverWords } from './markdown.js'
 
 /** GitHub drops a step summary over 1 MiB: stay well under it, whatever the server sent. */
 export const MAX_SUMMARY_BYTES = 900 * 1024
@@ -50,7 +48,8 @@ function single(r: Result, out: Bounded): void {
   if (r.httpStatus !== null) out.push(`| HTTP status | ${r.httpStatus} |`)
   out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`)
   out.push(`| Duration | ${duration(r.durationSeconds)} |`, '')
-  if (r.message && !r.summary.includes(r.message)) out.push(`> **The server said:** ${md(r.message)}`, '')
+  const said = serverWords(r)
+  if (said) out.push(`> **The server said:** ${md(said)}`, '')
   if (r.error) out.push(`**What to do:** ${md(r.error.hint)}`, '')
   sentNote(r, '', out)
 }
@@ -78,7 +77,8 @@ function batch(results: Result[], out: Bounded): void {
   out.push('### Sites that need a look', '')
   for (const r of shown) {
     const parts = [`- **${md(r.siteId)}** ${ICON[r.result]} ${md(r.summary || r.result)}`]
-    if (r.message && !r.summary.includes(r.message)) parts.push(` The server said: “${md(r.message)}”`)
+    const said = serverWords(r)
+    if (said) parts.push(` The server said: “${md(said)}”`)
     if (r.error) parts.push(` **What to do:** ${md(r.error.hint)}`)
     if (!out.push(parts.join(''))) break
     sentNote(r, '  ', out)
