@@ -36,7 +36,7 @@ function octokitFor(token, apiUrl, signal) {
         }
         catch (e) {
             if (signal?.aborted)
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubTimeout */ .rn();
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubTimeout */ .r();
             throw e;
         }
     });

@@ -29082,6 +29082,8 @@ function cancelOnSignals(say, exitCode = 1) {
 /* harmony export */   D: () => (/* binding */ LiveLine)
 /* harmony export */ });
 /* harmony import */ var _staging_wait_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8178);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8992);
+
 
 /**
  * The CLI's live progress line on an interactive terminal: one line under the log, redrawn in place
@@ -29157,7 +29159,7 @@ class LiveLine {
             return this.erase();
         // Shorter than the terminal is wide: a line that wrapped could not be erased with one \r.
         const width = Math.max(1, (this.stream.columns || 80) - 1);
-        this.stream.write(`\r\u001b[2K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
+        this.stream.write(`\r\u001b[2K${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)(text, width)}`);
         this.drawn = true;
     }
     erase() {
@@ -29892,11 +29894,13 @@ function idText(value) {
 /* harmony export */   o4: () => (/* binding */ parseConfig),
 /* harmony export */   zY: () => (/* binding */ DEFAULTS)
 /* harmony export */ });
-/* unused harmony exports INPUT_NAMES, canonicalSiteId, normaliseApiUrl, parseDuration */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9691);
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8532);
+/* unused harmony exports INPUT_NAMES, normaliseApiUrl, parseDuration */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9691);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8532);
 /* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
-/* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6141);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8992);
+/* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6141);
+
 
 
 
@@ -29954,7 +29958,7 @@ const MAX_TIMEOUT_MS = 6 * 3600_000;
  */
 const MAX_SITES = 1000;
 /** `" Skip "` -> `skip`; an unknown value is refused with the choices and the nearest one. */
-const choice = (values, aliases = {}) => zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+const choice = (values, aliases = {}) => zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((v, ctx) => {
     const text = v.trim().toLowerCase();
     const value = aliases[text] ?? text;
     if (values.includes(value))
@@ -29963,7 +29967,7 @@ const choice = (values, aliases = {}) => zod__WEBPACK_IMPORTED_MODULE_1__/* .str
         code: 'custom',
         message: `"${text.slice(0, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
     });
-    return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
 });
 /** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
 function didYouMean(typed, choices) {
@@ -29992,19 +29996,19 @@ function editDistance(a, b) {
         }
     return d[a.length][b.length];
 }
-const boolean = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+const boolean = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
     .transform((v) => v.trim().toLowerCase())
-    .pipe(zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['true', 'false'], { error: () => 'must be true or false' }))
+    .pipe(zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['true', 'false'], { error: () => 'must be true or false' }))
     .transform((v) => v === 'true');
-const integer = (min, max) => zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+const integer = (min, max) => zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
     .trim()
     .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
     .transform(Number)
-    .pipe(zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig()
+    .pipe(zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig()
     .min(min, { error: `must be at least ${min}` })
     .max(max, { error: `must be at most ${max}` }));
 /** `reset` is another name for `pull` (the endpoint's own name). */
-const operation = choice(_types_js__WEBPACK_IMPORTED_MODULE_3__/* .OPERATIONS */ .xb, { reset: 'pull' });
+const operation = choice(_types_js__WEBPACK_IMPORTED_MODULE_4__/* .OPERATIONS */ .xb, { reset: 'pull' });
 /**
  * How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is
  * `1001`), and letters compare without case (the service's database does).
@@ -30012,7 +30016,7 @@ const operation = choice(_types_js__WEBPACK_IMPORTED_MODULE_3__/* .OPERATIONS */
 function canonicalSiteId(id) {
     return /^\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id.toLowerCase();
 }
-const siteIds = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+const siteIds = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((v, ctx) => {
     const ids = v
         .split(/[\s,;]+/)
         .map((s) => s.trim())
@@ -30041,7 +30045,7 @@ const siteIds = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((
     }
     return ids;
 });
-const token = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+const token = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((v, ctx) => {
     const t = v.trim();
     if (t === '')
         ctx.addIssue({ code: 'custom', message: 'is required (store it as a secret)' });
@@ -30054,7 +30058,6 @@ const token = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v,
         ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });
     return t;
 });
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 /** `https://api.example.com/` -> `https://api.example.com/v2`; `.../v2/` -> `.../v2`. */
 function normaliseApiUrl(raw) {
     let text = raw.trim();
@@ -30062,7 +30065,7 @@ function normaliseApiUrl(raw) {
     // else gets the https:// it needs suggested (a token is never sent to a guessed address).
     const bare = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(:\d+)?(\/.*)?$/i.exec(text);
     if (bare && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-        if (LOOPBACK.test(bare[1]))
+        if ((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .isLoopback */ .U9)(bare[1]))
             text = `http://${text}`;
         else
             throw new Error(`"${text.slice(0, 80)}" has no scheme: did you mean https://${text.slice(0, 80)} ?`);
@@ -30074,7 +30077,7 @@ function normaliseApiUrl(raw) {
     catch {
         throw new Error(`is not a URL (expected the API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .SO})`);
     }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
+    if (!(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .secureOrLoopback */ .Yt)(url))
         throw new Error(`must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`);
     if (url.username || url.password)
         throw new Error('must not contain credentials (the token goes in api-token)');
@@ -30083,17 +30086,17 @@ function normaliseApiUrl(raw) {
     const path = url.pathname.replace(/\/+$/, '');
     return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`;
 }
-const apiUrl = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+const apiUrl = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((v, ctx) => {
     if (v.trim() === '') {
         ctx.addIssue({ code: 'custom', message: `is required (the API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .SO})` });
-        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
     }
     try {
         return normaliseApiUrl(v);
     }
     catch (e) {
         ctx.addIssue({ code: 'custom', message: e.message });
-        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
     }
 });
 const UNITS = {
@@ -30131,7 +30134,7 @@ function parseDuration(text) {
     }
     return Math.round(ms);
 }
-const duration = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+const duration = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((v, ctx) => {
     let ms;
     try {
         ms = parseDuration(v);
@@ -30141,14 +30144,14 @@ const duration = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform(
             code: 'custom',
             message: `"${v.slice(0, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
         });
-        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
     }
     if (ms < 1000 || ms > MAX_TIMEOUT_MS)
         ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' });
     return ms;
 });
 /** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
-const language = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+const language = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((v, ctx) => {
     const code = v.trim().toLowerCase().split(/[-_]/)[0];
     if (code === 'en' || code === 'es')
         return code;
@@ -30156,10 +30159,10 @@ const language = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform(
         code: 'custom',
         message: `must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`,
     });
-    return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+    return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
 });
 /** A task id as the status endpoint takes it in its path (contract §2). */
-const taskId = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v, ctx) => {
+const taskId = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((v, ctx) => {
     const t = v.trim();
     if (t === '')
         return null;
@@ -30168,11 +30171,11 @@ const taskId = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().transform((v
             code: 'custom',
             message: 'is not a task id (letters, digits, - and _: the task-id output of an earlier run)',
         });
-        return zod__WEBPACK_IMPORTED_MODULE_2__/* .NEVER */ .tm;
+        return zod__WEBPACK_IMPORTED_MODULE_3__/* .NEVER */ .tm;
     }
     return t;
 });
-const Schema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+const Schema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     operation,
     'site-id': siteIds,
     'api-token': token,
@@ -30196,7 +30199,7 @@ function parseConfig(raw) {
     for (const [k, v] of Object.entries(raw))
         if (v !== undefined && v.trim() !== '')
             filled[k] = v;
-    for (const required of ['operation', 'site-id', 'api-token', 'api-url', 'task-id'])
+    for (const required of ['operation', 'site-id', 'api-token', 'api-url'])
         filled[required] ??= '';
     const parsed = Schema.safeParse(filled);
     if (!parsed.success) {
@@ -31269,6 +31272,7 @@ var staging_wait = __nccwpck_require__(8178);
 
 
 
+
 /**
  * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
  * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
@@ -31279,7 +31283,6 @@ var staging_wait = __nccwpck_require__(8178);
 function answers(status) {
     return (status >= 200 && status < 400) || status === 401 || status === 403;
 }
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 /** Between tries: a quarter of the time waited so far, from 1 s to 15 s (late by 25% at most). */
 const MIN_DELAY_MS = 1000;
 const MAX_DELAY_MS = 15_000;
@@ -31290,8 +31293,7 @@ const PROGRESS_EVERY_MS = 15_000;
  * (plain http to a host that is not loopback, as with api-url).
  */
 async function waitForUrl(url, deps) {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK.test(parsed.hostname)))
+    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
         return null;
     const { clock, logger, signal } = deps;
     const get = deps.get ?? plainGet;
@@ -31299,8 +31301,7 @@ async function waitForUrl(url, deps) {
     let lastLine = started;
     logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
     for (;;) {
-        if (signal?.aborted)
-            throw new src_clock/* CancelledError */.cc();
+        (0,src_clock/* throwIfAborted */.Te)(signal);
         const left = deps.deadline - clock.now();
         if (left <= 0)
             return false;
@@ -31629,7 +31630,7 @@ class OperationRun {
                 throw e;
             if (options.required)
                 this.result.httpStatus = e.httpStatus;
-            if (e.httpStatus === 404 && e.kind === 'not-found') {
+            if (e.httpStatus === contract/* MISSING_STATUS */.YQ && e.kind === 'not-found') {
                 this.result.stagingState = 'none';
                 this.result.stagingSiteId = null;
                 this.result.stagingUrl = null;
@@ -31645,7 +31646,7 @@ class OperationRun {
                 return;
             }
             this.result.stagingState = 'unknown';
-            if (e.httpStatus === 405 || e.httpStatus === 501)
+            if (e.httpStatus !== null && contract/* PROBE_UNSUPPORTED */.jf.includes(e.httpStatus))
                 throw new errors/* ApiError */.hD({
                     kind: 'validation',
                     processing: 'processed',
@@ -31968,11 +31969,10 @@ async function runSites(config, deps, shared) {
     const results = new Array(ids.length);
     let next = 0;
     let stoppedBy = null;
-    // The rate budget plans its calls for the sites still to start too.
-    budget.pendingSites = ids.length;
     const worker = async () => {
         while (next < ids.length) {
             const index = next++;
+            // The rate budget plans its calls for the sites still to start too.
             budget.pendingSites = ids.length - next;
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
@@ -32625,6 +32625,8 @@ function elapsed(ms) {
 /* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
 /* harmony export */   MV: () => (/* binding */ MAX_LINE),
 /* harmony export */   TN: () => (/* binding */ oneLine),
+/* harmony export */   U9: () => (/* binding */ isLoopback),
+/* harmony export */   Yt: () => (/* binding */ secureOrLoopback),
 /* harmony export */   pK: () => (/* binding */ MAX_SERVER_TEXT),
 /* harmony export */   q3: () => (/* binding */ httpUrl)
 /* harmony export */ });
@@ -32702,6 +32704,14 @@ function httpUrl(text) {
     catch {
         return null;
     }
+}
+/** A loopback host name: the only hosts plain http may go to (api-url, wait-for-url). */
+function isLoopback(hostname) {
+    return /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(hostname);
+}
+/** https, or plain http to a loopback host. */
+function secureOrLoopback(url) {
+    return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
 }
 
 

@@ -28372,10 +28372,9 @@ module.exports = {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   eQ: () => (/* binding */ githubFailure),
-/* harmony export */   rn: () => (/* binding */ GitHubTimeout)
+/* harmony export */   e: () => (/* binding */ githubFailure),
+/* harmony export */   r: () => (/* binding */ GitHubTimeout)
 /* harmony export */ });
-/* unused harmony exports UNAFFECTED, statusOf, detailOf, isAbort */
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8992);
 /**
  * What a failed GitHub request means for the user, in one line: refused permissions name the
@@ -32290,7 +32289,7 @@ async function postOrUpdateComments(results, options) {
         });
     }
     catch (e) {
-        const warning = (0,errors/* githubFailure */.eQ)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS);
+        const warning = (0,errors/* githubFailure */.e)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS);
         return {
             reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning })),
             ignored,
@@ -32329,7 +32328,7 @@ async function postOrUpdateComments(results, options) {
             reports.push({
                 siteId: r.siteId,
                 action: 'failed',
-                warning: (0,errors/* githubFailure */.eQ)(e, doing, PERMISSION, scrub, FORKS),
+                warning: (0,errors/* githubFailure */.e)(e, doing, PERMISSION, scrub, FORKS),
             });
         }
     }
@@ -43581,6 +43580,7 @@ function elapsed(ms) {
 
 
 
+
 /**
  * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
  * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
@@ -43591,7 +43591,6 @@ function elapsed(ms) {
 function answers(status) {
     return (status >= 200 && status < 400) || status === 401 || status === 403;
 }
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 /** Between tries: a quarter of the time waited so far, from 1 s to 15 s (late by 25% at most). */
 const MIN_DELAY_MS = 1000;
 const MAX_DELAY_MS = 15_000;
@@ -43602,8 +43601,7 @@ const PROGRESS_EVERY_MS = 15_000;
  * (plain http to a host that is not loopback, as with api-url).
  */
 async function waitForUrl(url, deps) {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK.test(parsed.hostname)))
+    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
         return null;
     const { clock, logger, signal } = deps;
     const get = deps.get ?? plainGet;
@@ -43611,8 +43609,7 @@ async function waitForUrl(url, deps) {
     let lastLine = started;
     logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
     for (;;) {
-        if (signal?.aborted)
-            throw new CancelledError();
+        throwIfAborted(signal);
         const left = deps.deadline - clock.now();
         if (left <= 0)
             return false;
@@ -43941,7 +43938,7 @@ class OperationRun {
                 throw e;
             if (options.required)
                 this.result.httpStatus = e.httpStatus;
-            if (e.httpStatus === 404 && e.kind === 'not-found') {
+            if (e.httpStatus === MISSING_STATUS && e.kind === 'not-found') {
                 this.result.stagingState = 'none';
                 this.result.stagingSiteId = null;
                 this.result.stagingUrl = null;
@@ -43957,7 +43954,7 @@ class OperationRun {
                 return;
             }
             this.result.stagingState = 'unknown';
-            if (e.httpStatus === 405 || e.httpStatus === 501)
+            if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
                 throw new ApiError({
                     kind: 'validation',
                     processing: 'processed',
@@ -44280,11 +44277,10 @@ async function runSites(config, deps, shared) {
     const results = new Array(ids.length);
     let next = 0;
     let stoppedBy = null;
-    // The rate budget plans its calls for the sites still to start too.
-    budget.pendingSites = ids.length;
     const worker = async () => {
         while (next < ids.length) {
             const index = next++;
+            // The rate budget plans its calls for the sites still to start too.
             budget.pendingSites = ids.length - next;
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
@@ -44357,6 +44353,7 @@ function prefixed(logger, siteId) {
 
 
 
+
 /** The operations that make a deployment (delete marks the environment inactive instead). */
 const DEPLOYING_OPERATIONS = ['create', 'pull', 'push'];
 /** GitHub's limit on a deployment (status) description. */
@@ -44377,7 +44374,7 @@ function parseEnvironment(raw) {
 }
 /** Our own short words, bounded. */
 function description(text) {
-    return text.length > MAX_DESCRIPTION_CHARS ? `${text.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : text;
+    return (0,src_text/* bound */.$s)(text, MAX_DESCRIPTION_CHARS);
 }
 /** Every string of a request body through the redactor (a secret is never sent, whatever field). */
 function scrubbed(body, scrub) {
@@ -44487,14 +44484,14 @@ async function startDeployment(ctx, sha, operation, siteCount) {
         id = data.id;
     }
     catch (e) {
-        return { id: null, warnings: [(0,errors/* githubFailure */.eQ)(e, where, deployments_PERMISSION, ctx.scrub)] };
+        return { id: null, warnings: [(0,errors/* githubFailure */.e)(e, where, deployments_PERMISSION, ctx.scrub)] };
     }
     try {
         await setStatus(ctx, id, 'in_progress', `Staging ${operation} started.`);
         return { id, warnings: [] };
     }
     catch (e) {
-        return { id, warnings: [(0,errors/* githubFailure */.eQ)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub)] };
+        return { id, warnings: [(0,errors/* githubFailure */.e)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub)] };
     }
 }
 /** Gives the run's deployment its final status; returns a warning when GitHub refused it. */
@@ -44504,7 +44501,7 @@ async function finishDeployment(ctx, id, status) {
         return null;
     }
     catch (e) {
-        return (0,errors/* githubFailure */.eQ)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
+        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
     }
 }
 /**
@@ -44532,7 +44529,7 @@ async function deactivateEnvironment(ctx) {
         return {
             deactivated: 0,
             left: 0,
-            warning: (0,errors/* githubFailure */.eQ)(e, `list the deployments of environment "${ctx.environment}"`, deployments_PERMISSION, ctx.scrub),
+            warning: (0,errors/* githubFailure */.e)(e, `list the deployments of environment "${ctx.environment}"`, deployments_PERMISSION, ctx.scrub),
         };
     }
     let deactivated = 0;
@@ -44545,7 +44542,7 @@ async function deactivateEnvironment(ctx) {
             // One refusal means the token cannot: do not send the same refused request for each.
             const rest = ids.length - deactivated;
             const doing = `mark deployment ${id} inactive (${rest} of the environment's ${ids.length} deployment(s) left as they are)`;
-            return { deactivated, left: left + rest, warning: (0,errors/* githubFailure */.eQ)(e, doing, deployments_PERMISSION, ctx.scrub) };
+            return { deactivated, left: left + rest, warning: (0,errors/* githubFailure */.e)(e, doing, deployments_PERMISSION, ctx.scrub) };
         }
     }
     return { deactivated, left, warning: null };
@@ -44559,7 +44556,7 @@ async function deactivateEnvironment(ctx) {
 const GITHUB_INPUT_DEFAULTS = {
     'github-token': '${{ github.token }}',
     'pr-comment': 'false',
-    'comment-author': 'github-actions[bot]',
+    'comment-author': DEFAULT_COMMENT_AUTHOR,
     'deployment-environment': '',
 };
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
@@ -44653,7 +44650,8 @@ async function githubSideEffects(o) {
             }
         },
         async after(results) {
-            if (results.length === 0)
+            // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
+            if (results.length === 0 || !((environment && !o.dryRun) || (comment && author)))
                 return;
             const phase = phaseSignal(o.signal, limits.after, limits.cancelled);
             const kit = octokit(phase.signal);
@@ -44780,6 +44778,7 @@ function phaseSignal(run, normalMs, cancelledMs) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
+
 
 
 
@@ -44937,7 +44936,6 @@ const token = schemas_string().transform((v, ctx) => {
         ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });
     return t;
 });
-const inputs_LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 /** `https://api.example.com/` -> `https://api.example.com/v2`; `.../v2/` -> `.../v2`. */
 function normaliseApiUrl(raw) {
     let text = raw.trim();
@@ -44945,7 +44943,7 @@ function normaliseApiUrl(raw) {
     // else gets the https:// it needs suggested (a token is never sent to a guessed address).
     const bare = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(:\d+)?(\/.*)?$/i.exec(text);
     if (bare && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-        if (inputs_LOOPBACK.test(bare[1]))
+        if ((0,src_text/* isLoopback */.U9)(bare[1]))
             text = `http://${text}`;
         else
             throw new Error(`"${text.slice(0, 80)}" has no scheme: did you mean https://${text.slice(0, 80)} ?`);
@@ -44957,7 +44955,7 @@ function normaliseApiUrl(raw) {
     catch {
         throw new Error(`is not a URL (expected the API root, e.g. ${SERVICE_API_URL})`);
     }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && inputs_LOOPBACK.test(url.hostname)))
+    if (!(0,src_text/* secureOrLoopback */.Yt)(url))
         throw new Error(`must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`);
     if (url.username || url.password)
         throw new Error('must not contain credentials (the token goes in api-token)');
@@ -45079,7 +45077,7 @@ function parseConfig(raw) {
     for (const [k, v] of Object.entries(raw))
         if (v !== undefined && v.trim() !== '')
             filled[k] = v;
-    for (const required of ['operation', 'site-id', 'api-token', 'api-url', 'task-id'])
+    for (const required of ['operation', 'site-id', 'api-token', 'api-url'])
         filled[required] ??= '';
     const parsed = Schema.safeParse(filled);
     if (!parsed.success) {
@@ -45557,6 +45555,8 @@ async function run() {
 /* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
 /* harmony export */   MV: () => (/* binding */ MAX_LINE),
 /* harmony export */   TN: () => (/* binding */ oneLine),
+/* harmony export */   U9: () => (/* binding */ isLoopback),
+/* harmony export */   Yt: () => (/* binding */ secureOrLoopback),
 /* harmony export */   pK: () => (/* binding */ MAX_SERVER_TEXT),
 /* harmony export */   q3: () => (/* binding */ httpUrl)
 /* harmony export */ });
@@ -45634,6 +45634,14 @@ function httpUrl(text) {
     catch {
         return null;
     }
+}
+/** A loopback host name: the only hosts plain http may go to (api-url, wait-for-url). */
+function isLoopback(hostname) {
+    return /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(hostname);
+}
+/** https, or plain http to a loopback host. */
+function secureOrLoopback(url) {
+    return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
 }
 
 

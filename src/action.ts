@@ -13,7 +13,7 @@ import type { Config, Logger, Result } from './types.js'
  * (one line, no control characters, no workflow command) and without secrets. Nothing else in the
  * action calls `core.info` and its kin with text.
  */
-export interface ActionLog extends Logger {
+interface ActionLog extends Logger {
   error(message: string, title?: string): void
   notice(message: string): void
   warnTitled(message: string, title: string): void
@@ -21,7 +21,7 @@ export interface ActionLog extends Logger {
   output(name: string, value: string): void
 }
 
-export function actionLog(redactor: Redactor): ActionLog {
+function actionLog(redactor: Redactor): ActionLog {
   const line = (m: string) => redactor.inert(m)
   return {
     info: (m) => core.info(line(m)),

@@ -1,4 +1,5 @@
 import { elapsed } from './staging/wait.js'
+import { bound } from './text.js'
 import type { ProgressUpdate } from './types.js'
 
 /**
@@ -74,7 +75,7 @@ export class LiveLine {
     if (!text) return this.erase()
     // Shorter than the terminal is wide: a line that wrapped could not be erased with one \r.
     const width = Math.max(1, (this.stream.columns || 80) - 1)
-    this.stream.write(`\r\u001b[2K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`)
+    this.stream.write(`\r\u001b[2K${bound(text, width)}`)
     this.drawn = true
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { SERVICE_API_URL } from './contract.js'
+import { isLoopback, secureOrLoopback } from './text.js'
 import { OPERATIONS, type Config } from './types.js'
 
 /**
@@ -132,7 +133,7 @@ const operation = choice(OPERATIONS, { reset: 'pull' })
  * How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is
  * `1001`), and letters compare without case (the service's database does).
  */
-export function canonicalSiteId(id: string): string {
+function canonicalSiteId(id: string): string {
   return /^\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id.toLowerCase()
 }
 
@@ -179,8 +180,6 @@ const token = z.string().transform((v, ctx) => {
   return t
 })
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
-
 /** `https://api.example.com/` -> `https://api.example.com/v2`; `.../v2/` -> `.../v2`. */
 export function normaliseApiUrl(raw: string): string {
   let text = raw.trim()
@@ -188,7 +187,7 @@ export function normaliseApiUrl(raw: string): string {
   // else gets the https:// it needs suggested (a token is never sent to a guessed address).
   const bare = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(:\d+)?(\/.*)?$/i.exec(text)
   if (bare && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    if (LOOPBACK.test(bare[1]!)) text = `http://${text}`
+    if (isLoopback(bare[1]!)) text = `http://${text}`
     else throw new Error(`"${text.slice(0, 80)}" has no scheme: did you mean https://${text.slice(0, 80)} ?`)
   }
   let url: URL
@@ -197,7 +196,7 @@ export function normaliseApiUrl(raw: string): string {
   } catch {
     throw new Error(`is not a URL (expected the API root, e.g. ${SERVICE_API_URL})`)
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
+  if (!secureOrLoopback(url))
     throw new Error(
       `must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`,
     )
@@ -318,7 +317,7 @@ const Schema = z.object({
 export function parseConfig(raw: RawInputs): Config {
   const filled: Record<string, string> = { ...DEFAULTS }
   for (const [k, v] of Object.entries(raw)) if (v !== undefined && v.trim() !== '') filled[k] = v
-  for (const required of ['operation', 'site-id', 'api-token', 'api-url', 'task-id']) filled[required] ??= ''
+  for (const required of ['operation', 'site-id', 'api-token', 'api-url']) filled[required] ??= ''
   const parsed = Schema.safeParse(filled)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!

@@ -78,3 +78,13 @@ export function httpUrl(text: string): URL | null {
     return null
   }
 }
+
+/** A loopback host name: the only hosts plain http may go to (api-url, wait-for-url). */
+export function isLoopback(hostname: string): boolean {
+  return /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(hostname)
+}
+
+/** https, or plain http to a loopback host. */
+export function secureOrLoopback(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname))
+}

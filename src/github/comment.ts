@@ -143,7 +143,7 @@ export async function postOrUpdateComments(results: Result[], options: PostOptio
 }
 
 /** A login as GitHub allows it, for a log line (anything else is cut). */
-export function shownLogin(login: string): string {
+function shownLogin(login: string): string {
   return login.replace(/[^A-Za-z0-9\-[\]]/g, '').slice(0, 50) || '(unknown)'
 }
 

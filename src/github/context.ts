@@ -49,7 +49,7 @@ export interface PullRequestTarget extends Repo {
 }
 
 /** Events whose payload names the pull request the comment belongs to. */
-export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'] as const
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'] as const
 
 const isPullRequestEvent = (eventName: string | undefined) =>
   PULL_REQUEST_EVENTS.includes(eventName as (typeof PULL_REQUEST_EVENTS)[number])

@@ -11,6 +11,7 @@
 import { hasControl, safeHttpUrl } from '../report/markdown.js'
 import { overallOutcome } from '../staging/batch.js'
 import type { Result } from '../types.js'
+import { bound } from '../text.js'
 import type { Repo } from './context.js'
 import { githubFailure } from './errors.js'
 import type { Octokit } from './octokit.js'
@@ -19,7 +20,7 @@ import type { Octokit } from './octokit.js'
 export const DEPLOYING_OPERATIONS: readonly string[] = ['create', 'pull', 'push']
 
 /** GitHub's limit on a deployment (status) description. */
-export const MAX_DESCRIPTION_CHARS = 140
+const MAX_DESCRIPTION_CHARS = 140
 /** At most this many deployments are marked inactive after a delete (newest first). */
 export const MAX_DEACTIVATED = 300
 
@@ -47,7 +48,7 @@ export function parseEnvironment(raw: string): { environment: string | null } | 
 
 /** Our own short words, bounded. */
 function description(text: string): string {
-  return text.length > MAX_DESCRIPTION_CHARS ? `${text.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : text
+  return bound(text, MAX_DESCRIPTION_CHARS)
 }
 
 /** Every string of a request body through the redactor (a secret is never sent, whatever field). */

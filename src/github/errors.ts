@@ -5,7 +5,7 @@
  */
 import { oneLine } from '../text.js'
 
-export const UNAFFECTED = 'The staging result is not affected.'
+const UNAFFECTED = 'The staging result is not affected.'
 
 /** A GitHub request cut short by its time limit (or by the run's cancellation). */
 export class GitHubTimeout extends Error {
@@ -16,19 +16,19 @@ export class GitHubTimeout extends Error {
 }
 
 /** The HTTP status of an Octokit error, 0 when no answer came. */
-export function statusOf(e: unknown): number {
+function statusOf(e: unknown): number {
   const s = (e as { status?: unknown })?.status
   return typeof s === 'number' && Number.isInteger(s) ? s : 0
 }
 
 /** An error's text, on one line, without control characters or `::`, at most 300 characters. */
-export function detailOf(e: unknown, scrub: (t: string) => string): string {
+function detailOf(e: unknown, scrub: (t: string) => string): string {
   return oneLine(scrub(String((e as Error)?.message ?? e)))
     .replace(/::/g, ': :')
     .slice(0, 300)
 }
 
-export function isAbort(e: unknown): boolean {
+function isAbort(e: unknown): boolean {
   const name = (e as Error)?.name
   return name === 'GitHubTimeout' || name === 'AbortError' || name === 'TimeoutError'
 }

@@ -13,7 +13,7 @@
  * operation stops the deployment's creation at once).
  */
 import type { Result } from '../types.js'
-import { ignoredNotice, parseCommentAuthor, postOrUpdateComments } from './comment.js'
+import { DEFAULT_COMMENT_AUTHOR, ignoredNotice, parseCommentAuthor, postOrUpdateComments } from './comment.js'
 import { deploymentSha, pullRequestTarget, repoOf, runContext, type Env, type RunContext } from './context.js'
 import {
   deactivateEnvironment,
@@ -30,7 +30,7 @@ import type { Octokit } from './octokit.js'
 export const GITHUB_INPUT_DEFAULTS = {
   'github-token': '${{ github.token }}',
   'pr-comment': 'false',
-  'comment-author': 'github-actions[bot]',
+  'comment-author': DEFAULT_COMMENT_AUTHOR,
   'deployment-environment': '',
 } as const
 export type GitHubInputName = keyof typeof GITHUB_INPUT_DEFAULTS
@@ -166,7 +166,8 @@ export async function githubSideEffects(o: GitHubSideEffectOptions): Promise<Git
     },
 
     async after(results: Result[]) {
-      if (results.length === 0) return
+      // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
+      if (results.length === 0 || !((environment && !o.dryRun) || (comment && author))) return
       const phase = phaseSignal(o.signal, limits.after, limits.cancelled)
       const kit = octokit(phase.signal)
       const tasks: Promise<void>[] = []

@@ -43,11 +43,10 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
   const results: Result[] = new Array(ids.length)
   let next = 0
   let stoppedBy: string | null = null
-  // The rate budget plans its calls for the sites still to start too.
-  budget.pendingSites = ids.length
   const worker = async () => {
     while (next < ids.length) {
       const index = next++
+      // The rate budget plans its calls for the sites still to start too.
       budget.pendingSites = ids.length - next
       const siteId = ids[index]!
       if (stoppedBy !== null || deps.signal?.aborted) {

@@ -1,4 +1,12 @@
-import { probePath, probeState, stagingSiteIdOf, stagingUrlOf, taskIdOf } from '../contract.js'
+import {
+  MISSING_STATUS,
+  PROBE_UNSUPPORTED,
+  probePath,
+  probeState,
+  stagingSiteIdOf,
+  stagingUrlOf,
+  taskIdOf,
+} from '../contract.js'
 import { CancelledError, realClock, seconds } from '../clock.js'
 import { ApiError, hintFor } from '../api/errors.js'
 import { DeadlineError, StagingApiClient, USER_AGENT, type ApiResponse } from '../api/client.js'
@@ -66,7 +74,7 @@ export function requestTimeoutFor(timeoutMs: number): number {
 }
 
 /** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
-export function checkLaterHint(siteId: string, taskId: string | null): string {
+function checkLaterHint(siteId: string, taskId: string | null): string {
   const action = taskId
     ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
     : `operation: status, site-id: ${siteId}`
@@ -304,7 +312,7 @@ class OperationRun {
     } catch (e) {
       if (e instanceof CancelledError || e instanceof DeadlineError || !(e instanceof ApiError)) throw e
       if (options.required) this.result.httpStatus = e.httpStatus
-      if (e.httpStatus === 404 && e.kind === 'not-found') {
+      if (e.httpStatus === MISSING_STATUS && e.kind === 'not-found') {
         this.result.stagingState = 'none'
         this.result.stagingSiteId = null
         this.result.stagingUrl = null
@@ -320,7 +328,7 @@ class OperationRun {
         return
       }
       this.result.stagingState = 'unknown'
-      if (e.httpStatus === 405 || e.httpStatus === 501)
+      if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
         throw new ApiError({
           kind: 'validation',
           processing: 'processed',

@@ -2,7 +2,8 @@ import { HttpClient } from '@actions/http-client'
 import http from 'node:http'
 import https from 'node:https'
 import { USER_AGENT } from '../api/client.js'
-import { CancelledError, seconds } from '../clock.js'
+import { CancelledError, seconds, throwIfAborted } from '../clock.js'
+import { secureOrLoopback } from '../text.js'
 import type { Clock, Logger } from '../types.js'
 import { elapsed } from './wait.js'
 
@@ -18,7 +19,6 @@ export function answers(status: number): boolean {
   return (status >= 200 && status < 400) || status === 401 || status === 403
 }
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i
 /** Between tries: a quarter of the time waited so far, from 1 s to 15 s (late by 25% at most). */
 const MIN_DELAY_MS = 1000
 const MAX_DELAY_MS = 15_000
@@ -40,16 +40,14 @@ export interface UrlCheckDeps {
  * (plain http to a host that is not loopback, as with api-url).
  */
 export async function waitForUrl(url: string, deps: UrlCheckDeps): Promise<boolean | null> {
-  const parsed = new URL(url)
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK.test(parsed.hostname)))
-    return null
+  if (!secureOrLoopback(new URL(url))) return null
   const { clock, logger, signal } = deps
   const get = deps.get ?? plainGet
   const started = clock.now()
   let lastLine = started
   logger.info(`Waiting for ${url} to answer (wait-for-url)…`)
   for (;;) {
-    if (signal?.aborted) throw new CancelledError()
+    throwIfAborted(signal)
     const left = deps.deadline - clock.now()
     if (left <= 0) return false
     let why: string
