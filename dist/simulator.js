@@ -1405,7 +1405,6 @@ function appError(status, lang, key, extra = {}) {
     return frameworkError(status, t(lang, key), extra);
 }
 const serviceShapes = {
-    profile: 'service',
     prefix: '/api',
     routeFirst: true,
     probeRoute: false,
@@ -1445,7 +1444,6 @@ const serviceShapes = {
         return frameworkError(422, message, { errors: { site_id: [message] } });
     },
     busy: (lang, _op, reason) => appError(422, lang, BUSY_MESSAGE[reason]),
-    success: (status, message, data, meta) => ok(status, message, data, meta),
     createStarted: (lang, task, _site, staging, options) => {
         const data = {};
         if (options.taskIds)
@@ -1504,7 +1502,6 @@ function allRateHeaders(decision) {
     };
 }
 const specShapes = {
-    profile: 'spec',
     prefix: '',
     routeFirst: false,
     probeRoute: true,
@@ -1528,7 +1525,6 @@ const specShapes = {
     ineligible: (lang, reason) => fail(403, t(lang, INELIGIBLE_MESSAGE[reason]), { reason }),
     exists: (lang, staging) => fail(422, t(lang, 'already_exists'), { staging_site_id: staging.id }),
     busy: (lang, op, reason, running, options) => fail(op === 'create' ? 409 : options.busyStatus, t(lang, spec_BUSY_MESSAGE[op][reason]), { running }),
-    success: (status, message, data, meta) => ok(status, message, data, meta),
     createStarted: (lang, task, site, staging, options) => {
         const data = {};
         if (options.taskIds)
@@ -1609,6 +1605,7 @@ function jsonBody(ctx, req, allowed) {
 
 
 
+
 /** Values of the `type` filter: production or staging sites, reserved (permanent) or temporary ones. */
 const SITE_TYPES = ['production', 'staging', 'reserved', 'temporary'];
 const DEFAULT_PER_PAGE = 10;
@@ -1661,7 +1658,7 @@ function listSites(ctx, req) {
         from: pageItems.length > 0 ? from + 1 : null,
         to: pageItems.length > 0 ? from + pageItems.length : null,
     };
-    return ctx.shapes.success(200, t(ctx.lang, 'sites_listed'), pageItems, meta);
+    return ok(200, t(ctx.lang, 'sites_listed'), pageItems, meta);
 }
 function createSite(ctx, req) {
     const body = jsonBody(ctx, req, ['site_name']);
@@ -1684,17 +1681,17 @@ function createSite(ctx, req) {
     site.url = `https://${slug}-${id}.example.test`;
     site.domains = [{ name: `${slug}-${id}.example.test`, primary: true }];
     ctx.state.sites.set(String(id), site);
-    return ctx.shapes.success(201, t(ctx.lang, 'site_created'), siteView(site, undefined, ctx.shapes.style));
+    return ok(201, t(ctx.lang, 'site_created'), siteView(site, undefined, ctx.shapes.style));
 }
 function getSite(ctx, siteId) {
     const { style } = ctx.shapes;
     const site = ctx.state.sites.get(siteId);
     const message = t(ctx.lang, 'site_retrieved');
     if (site)
-        return ctx.shapes.success(200, message, siteView(site, ctx.state.staging.get(siteId), style));
+        return ok(200, message, siteView(site, ctx.state.staging.get(siteId), style));
     const staging = [...ctx.state.staging.values()].find((s) => String(style.stagingId(s)) === siteId);
     if (staging)
-        return ctx.shapes.success(200, message, stagingListView(staging, style));
+        return ok(200, message, stagingListView(staging, style));
     return ctx.shapes.siteNotFound(ctx.lang, siteId);
 }
 /** `fallback` when absent, the integer when valid, null when invalid. */
@@ -1746,7 +1743,7 @@ function probe(ctx, siteId, path) {
     const staging = ctx.state.staging.get(siteId);
     if (!staging)
         return ctx.shapes.stagingNotFound(ctx.lang, siteId);
-    return ctx.shapes.success(200, t(ctx.lang, 'staging_retrieved'), probeView(staging));
+    return ok(200, t(ctx.lang, 'staging_retrieved'), probeView(staging));
 }
 function createStaging(ctx, siteId, req) {
     const body = jsonBody(ctx, req, []);
@@ -2444,6 +2441,8 @@ function withHeaders(response, extra) {
 }
 
 ;// CONCATENATED MODULE: ./src/simulator/patch.ts
+/** The `patch` fault: deep-merge JSON into a real answer (objects merge key by key; anything else replaces). */
+
 function deepMerge(target, patch) {
     if (!isPlainObject(patch) || !isPlainObject(target))
         return structuredClone(patch);
@@ -2458,7 +2457,6 @@ function deepMerge(target, patch) {
  */
 function patchResponse(response, patch) {
     let target = response.body;
-    const headers = { ...response.headers };
     if (typeof target === 'string') {
         try {
             target = JSON.parse(target);
@@ -2467,16 +2465,9 @@ function patchResponse(response, patch) {
             target = undefined;
         }
     }
-    for (const name of Object.keys(headers))
-        if (name.toLowerCase() === 'content-type')
-            delete headers[name];
     const merged = deepMerge(target, patch);
     // A string body is sent as is: keep a JSON string value JSON by serialising it here.
-    return {
-        status: response.status,
-        headers: { ...headers, 'Content-Type': 'application/json' },
-        body: JSON.stringify(merged),
-    };
+    return withHeaders({ status: response.status, headers: response.headers, body: JSON.stringify(merged) }, { 'Content-Type': 'application/json' });
 }
 function isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -2568,20 +2559,21 @@ async function start(options = {}) {
             sleepers.add(wake);
         });
     }
+    /** What /__sim/* reads and changes: the same live objects for every admin request. */
+    const admin = {
+        state: core.state,
+        options: core.options,
+        faults,
+        requests,
+        siteRequests,
+        stats: () => counter.snapshot(),
+        settle: () => core.settle(),
+        percentageOf: (task) => core.percentageOf(task),
+        reset,
+        setOptions,
+    };
     async function onAdmin(req, res, method, pathname) {
         const body = await readBody(req);
-        const admin = {
-            state: core.state,
-            options: core.options,
-            faults,
-            requests,
-            siteRequests,
-            stats: () => counter.snapshot(),
-            settle: () => core.settle(),
-            percentageOf: (task) => core.percentageOf(task),
-            reset,
-            setOptions,
-        };
         send(res, handleAdmin(admin, method, pathname, body));
         schedule();
     }

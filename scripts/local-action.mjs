@@ -17,8 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseEnv, stripVTControlCharacters } from 'node:util'
-import { parse } from 'yaml'
-import { ROOT, SIM_TOKENS, startSimulator } from './lib/runner.mjs'
+import { ROOT, SIM_TOKENS, actionInputs, startSimulator } from './lib/runner.mjs'
 
 const LOCAL_ACTION = path.join(ROOT, 'node_modules/@github/local-action/bin/local-action.js')
 const ENTRY = 'src/main.ts'
@@ -45,12 +44,11 @@ it failed, timed out, was cancelled or no result was set; 2 on bad usage.`
 
 class UsageError extends Error {}
 
-const inputNames = () => Object.keys(parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs)
 /** The variable local-action reads an input from: `INPUT_` + the name upper-cased, dashes kept. */
 const inputVar = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`
 
 function parseCommandLine(argv) {
-  const known = inputNames()
+  const known = actionInputs()
   const inputs = {}
   let envFile = null
   for (let i = 0; i < argv.length; i++) {

@@ -73,7 +73,7 @@ function seeded(seed: number): () => number {
 }
 
 /** The most requests within any 60 s. */
-export function busiestMinute(times: number[]): number {
+function busiestMinute(times: number[]): number {
   const t = [...times].sort((a, b) => a - b)
   let best = 0
   for (let i = 0, j = 0; i < t.length; i++) {
@@ -84,7 +84,7 @@ export function busiestMinute(times: number[]): number {
 }
 
 /** Job i of a row: the nominal length give or take 15%, spread (golden ratio) over every phase. */
-export function jobLength(nominalMs: number, i: number): number {
+function jobLength(nominalMs: number, i: number): number {
   return Math.round(nominalMs * (0.85 + 0.3 * ((i * 0.6180339887 + 0.31) % 1)))
 }
 

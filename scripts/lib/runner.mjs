@@ -17,6 +17,11 @@ export const SIM_TOKENS = {
 
 const actionYml = () => parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8'))
 
+/** action.yml's input names, in order. */
+export function actionInputs() {
+  return Object.keys(actionYml().inputs)
+}
+
 /** action.yml's output names, in order. */
 export function actionOutputs() {
   return Object.keys(actionYml().outputs)

@@ -64,7 +64,7 @@ export function send(res: ServerResponse, response: ApiResponse): void {
   res.end(body)
 }
 
-export function hasHeader(headers: Record<string, string>, name: string): boolean {
+function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((k) => k.toLowerCase() === name)
 }
 

@@ -1,4 +1,5 @@
 /** The `patch` fault: deep-merge JSON into a real answer (objects merge key by key; anything else replaces). */
+import { withHeaders } from './fault-response.js'
 import type { ApiResponse } from './http.js'
 
 export function deepMerge(target: unknown, patch: unknown): unknown {
@@ -14,7 +15,6 @@ export function deepMerge(target: unknown, patch: unknown): unknown {
  */
 export function patchResponse(response: ApiResponse, patch: unknown): ApiResponse {
   let target: unknown = response.body
-  const headers = { ...response.headers }
   if (typeof target === 'string') {
     try {
       target = JSON.parse(target)
@@ -22,14 +22,12 @@ export function patchResponse(response: ApiResponse, patch: unknown): ApiRespons
       target = undefined
     }
   }
-  for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-type') delete headers[name]
   const merged = deepMerge(target, patch)
   // A string body is sent as is: keep a JSON string value JSON by serialising it here.
-  return {
-    status: response.status,
-    headers: { ...headers, 'Content-Type': 'application/json' },
-    body: JSON.stringify(merged),
-  }
+  return withHeaders(
+    { status: response.status, headers: response.headers, body: JSON.stringify(merged) },
+    { 'Content-Type': 'application/json' },
+  )
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -140,20 +140,22 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
     })
   }
 
+  /** What /__sim/* reads and changes: the same live objects for every admin request. */
+  const admin: AdminTarget = {
+    state: core.state,
+    options: core.options,
+    faults,
+    requests,
+    siteRequests,
+    stats: () => counter.snapshot(),
+    settle: () => core.settle(),
+    percentageOf: (task) => core.percentageOf(task),
+    reset,
+    setOptions,
+  }
+
   async function onAdmin(req: IncomingMessage, res: ServerResponse, method: string, pathname: string) {
     const body = await readBody(req)
-    const admin: AdminTarget = {
-      state: core.state,
-      options: core.options,
-      faults,
-      requests,
-      siteRequests,
-      stats: () => counter.snapshot(),
-      settle: () => core.settle(),
-      percentageOf: (task) => core.percentageOf(task),
-      reset,
-      setOptions,
-    }
     send(res, handleAdmin(admin, method, pathname, body))
     schedule()
   }

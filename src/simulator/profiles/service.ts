@@ -54,7 +54,6 @@ function appError(
 }
 
 export const serviceShapes: Shapes = {
-  profile: 'service',
   prefix: '/api',
   routeFirst: true,
   probeRoute: false,
@@ -93,7 +92,6 @@ export const serviceShapes: Shapes = {
     return frameworkError(422, message, { errors: { site_id: [message] } })
   },
   busy: (lang, _op, reason) => appError(422, lang, BUSY_MESSAGE[reason]),
-  success: (status, message, data, meta) => ok(status, message, data, meta),
   createStarted: (lang, task, _site, staging, options) => {
     const data: Record<string, unknown> = {}
     if (options.taskIds) data.task_id = task.id

@@ -7,7 +7,7 @@
 import type { ApiResponse } from '../http.js'
 import type { Lang } from '../i18n.js'
 import type { RateDecision } from '../ratelimit.js'
-import type { EffectiveOptions, JobKind, Profile, ProductionSite, StagingSite, Task } from '../types.js'
+import type { EffectiveOptions, JobKind, ProductionSite, StagingSite, Task } from '../types.js'
 import type { ViewStyle } from '../views.js'
 
 /** Why a site may not have staging. */
@@ -19,7 +19,6 @@ export type BusyOp = 'create' | 'sync' | 'delete'
 export type BusyReason = 'creating' | 'deleting' | 'sync'
 
 export interface Shapes {
-  profile: Profile
   /** The path before `/v2`: '' (spec) or '/api' (service). */
   prefix: string
   /** Routes are matched (404, 405) before the token is checked (the framework's order). */
@@ -44,8 +43,6 @@ export interface Shapes {
   ineligible(lang: Lang, reason: Ineligibility): ApiResponse
   exists(lang: Lang, staging: StagingSite): ApiResponse
   busy(lang: Lang, op: BusyOp, reason: BusyReason, running: string, options: EffectiveOptions): ApiResponse
-  /** A plain success (sites list, one site, a new site). */
-  success(status: number, message: string, data: unknown, meta?: unknown): ApiResponse
   createStarted(
     lang: Lang,
     task: Task,

@@ -38,7 +38,6 @@ function allRateHeaders(decision: RateDecision): Record<string, string> {
 }
 
 export const specShapes: Shapes = {
-  profile: 'spec',
   prefix: '',
   routeFirst: false,
   probeRoute: true,
@@ -65,7 +64,6 @@ export const specShapes: Shapes = {
   exists: (lang, staging) => fail(422, t(lang, 'already_exists'), { staging_site_id: staging.id }),
   busy: (lang, op, reason, running, options) =>
     fail(op === 'create' ? 409 : options.busyStatus, t(lang, BUSY_MESSAGE[op][reason]), { running }),
-  success: (status, message, data, meta) => ok(status, message, data, meta),
   createStarted: (lang, task, site, staging, options) => {
     const data: Record<string, unknown> = {}
     if (options.taskIds) data.task_id = task.id

@@ -1,7 +1,7 @@
 /** GET /v2/sites (with type and pagination), POST /v2/sites, GET /v2/sites/{site}. */
 import { jsonBody } from '../body.js'
 import type { ApiContext, ApiRequest } from '../context.js'
-import type { ApiResponse } from '../http.js'
+import { ok, type ApiResponse } from '../http.js'
 import { t } from '../i18n.js'
 import { productionSite } from '../seed.js'
 import type { ProductionSite, StagingSite } from '../types.js'
@@ -57,7 +57,7 @@ export function listSites(ctx: ApiContext, req: ApiRequest): ApiResponse {
     from: pageItems.length > 0 ? from + 1 : null,
     to: pageItems.length > 0 ? from + pageItems.length : null,
   }
-  return ctx.shapes.success(200, t(ctx.lang, 'sites_listed'), pageItems, meta)
+  return ok(200, t(ctx.lang, 'sites_listed'), pageItems, meta)
 }
 
 export function createSite(ctx: ApiContext, req: ApiRequest): ApiResponse {
@@ -81,16 +81,16 @@ export function createSite(ctx: ApiContext, req: ApiRequest): ApiResponse {
   site.url = `https://${slug}-${id}.example.test`
   site.domains = [{ name: `${slug}-${id}.example.test`, primary: true }]
   ctx.state.sites.set(String(id), site)
-  return ctx.shapes.success(201, t(ctx.lang, 'site_created'), siteView(site, undefined, ctx.shapes.style))
+  return ok(201, t(ctx.lang, 'site_created'), siteView(site, undefined, ctx.shapes.style))
 }
 
 export function getSite(ctx: ApiContext, siteId: string): ApiResponse {
   const { style } = ctx.shapes
   const site = ctx.state.sites.get(siteId)
   const message = t(ctx.lang, 'site_retrieved')
-  if (site) return ctx.shapes.success(200, message, siteView(site, ctx.state.staging.get(siteId), style))
+  if (site) return ok(200, message, siteView(site, ctx.state.staging.get(siteId), style))
   const staging = [...ctx.state.staging.values()].find((s) => String(style.stagingId(s)) === siteId)
-  if (staging) return ctx.shapes.success(200, message, stagingListView(staging, style))
+  if (staging) return ok(200, message, stagingListView(staging, style))
   return ctx.shapes.siteNotFound(ctx.lang, siteId)
 }
 

@@ -9,7 +9,7 @@
  */
 import { jsonBody } from '../body.js'
 import type { ApiContext, ApiRequest } from '../context.js'
-import { fail, type ApiResponse } from '../http.js'
+import { fail, ok, type ApiResponse } from '../http.js'
 import { t } from '../i18n.js'
 import { newSecret } from '../ids.js'
 import type { BusyOp, BusyReason, Ineligibility } from '../profiles/index.js'
@@ -25,7 +25,7 @@ export function probe(ctx: ApiContext, siteId: string, path: string): ApiRespons
   if ('response' in found) return found.response
   const staging = ctx.state.staging.get(siteId)
   if (!staging) return ctx.shapes.stagingNotFound(ctx.lang, siteId)
-  return ctx.shapes.success(200, t(ctx.lang, 'staging_retrieved'), probeView(staging))
+  return ok(200, t(ctx.lang, 'staging_retrieved'), probeView(staging))
 }
 
 export function createStaging(ctx: ApiContext, siteId: string, req: ApiRequest): ApiResponse {
