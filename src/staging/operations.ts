@@ -11,7 +11,7 @@ import { Backoff, BUSY_WAIT } from '../backoff.js'
 import { CancelledError, realClock, seconds } from '../clock.js'
 import { ApiError, hintFor } from '../api/errors.js'
 import { DeadlineError, StagingApiClient, USER_AGENT, type ApiResponse } from '../api/client.js'
-import { RateBudget } from '../api/rate-budget.js'
+import { WindowLedger } from '../api/window-ledger.js'
 import type { RequestKind } from '../api/retry.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import { NodeTransport, type Transport } from '../api/transport.js'
@@ -26,6 +26,7 @@ import {
   type Operation,
   type Result,
 } from '../types.js'
+import { PollScheduler } from './poll-scheduler.js'
 import { waitForUrl } from './url-check.js'
 import { elapsed, waitForProbe, waitForTask, type WaitOutcome } from './wait.js'
 
@@ -58,8 +59,9 @@ export interface RunDeps {
   redactor: Redactor
   clock?: Clock
   signal?: AbortSignal
-  /** Shared by every site of a run. */
-  budget?: RateBudget
+  /** Shared by every site of a run: what the rate limit leaves (the client's), and when polls go. */
+  ledger?: WindowLedger
+  polls?: PollScheduler
   /** Shared by every site of a run: the kept-alive connections to the API. Default: a new one, closed at the end. */
   transport?: Transport
   /** Absolute deadline (clock ms) shared by every site of a run; default: now + timeout. */
@@ -102,6 +104,8 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const started = clock.now()
   const deadline = deps.deadline ?? started + config.timeoutMs
   const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT)
+  const ledger = deps.ledger ?? new WindowLedger(clock)
+  const polls = deps.polls ?? new PollScheduler(clock, ledger)
   const client = new StagingApiClient(
     {
       apiUrl: config.apiUrl,
@@ -115,14 +119,14 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       clock,
       logger: deps.logger,
       redactor: deps.redactor,
-      budget: deps.budget ?? new RateBudget(clock),
+      ledger,
       transport: deps.transport ?? ownTransport!,
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.random ? { random: deps.random } : {}),
     },
   )
   const result: Result = { ...newResult(config.operation, siteId, started), sent: client.sent }
-  const run = new OperationRun(config, siteId, deps, clock, client, result)
+  const run = new OperationRun(config, siteId, { ...deps, polls }, clock, client, result)
   try {
     if (config.dryRun) await run.dryRun()
     else if (config.operation === 'status') await run.status()
@@ -461,6 +465,7 @@ class OperationRun {
   private waitDeps() {
     return {
       client: this.client,
+      polls: this.deps.polls!,
       clock: this.clock,
       logger: this.log,
       redactor: this.deps.redactor,
