@@ -144,9 +144,11 @@ export class StagingApiClient {
    */
   private async callSlot(method: string, path: string): Promise<void> {
     const { clock, logger, signal, ledger } = this.deps
-    for (let wait = ledger.reserve(); wait > 0; wait = ledger.reserve()) {
+    const { deadline } = this.settings
+    for (let wait = ledger.reserve(deadline); wait > 0; wait = ledger.reserve(deadline)) {
       if (clock.now() + wait >= this.settings.deadline) throw new DeadlineError()
-      if (wait >= 1000) logger.debug(`rate limit: waiting up to ${seconds(wait)} before ${method} ${this.shown(path)}`)
+      if (wait >= 1000)
+        logger.debug(`rate limit: waiting up to ${seconds(wait)} before ${method} ${this.shown(path)}`)
       const changed = ledger.changed
       try {
         await clock.sleep(wait, signal ? AbortSignal.any([signal, changed]) : changed)

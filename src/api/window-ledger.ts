@@ -7,8 +7,11 @@ type Headers = Record<string, string | string[] | undefined>
 
 /** What the client asks of the ledger around each request it sends. */
 export interface RequestLedger {
-  /** 0 when a request may go now (its call is counted), else how long to wait before asking again. */
-  reserve(): number
+  /**
+   * 0 when a request may go now (its call is counted), else how long to wait before asking again.
+   * `deadline`: when the request must have gone (the run's timeout).
+   */
+  reserve(deadline?: number): number
   /** Aborted when an answer may have given calls back: a request waiting on `reserve` asks again at once. */
   readonly changed: AbortSignal
   /** An answer came: what its status and headers say of the limit. */
@@ -35,6 +38,8 @@ interface Slot {
   /** When it stops counting, as far as we can tell (Infinity while in flight). */
   until: number
   foreign: boolean
+  /** Sent to learn whether the window is shorter than assumed (see WindowLedger.probing). */
+  probe?: boolean
 }
 
 /**
@@ -59,7 +64,9 @@ interface Slot {
  * says so; values outside the sane bounds of contract §6 are ignored.
  */
 export class WindowLedger implements RequestLedger, CallSupply {
-  readonly windowMs: number
+  /** How long a call counts after its answer: the window assumed, or a shorter one learnt. */
+  windowMs: number
+  private readonly assumedWindowMs: number
   limit: number | null = null
   private slots: Slot[] = []
   /** An answer has come without any rate-limit header: nothing to respect until one says otherwise. */
@@ -68,6 +75,16 @@ export class WindowLedger implements RequestLedger, CallSupply {
   /** When the server said calls come back; until an answer after it, one request at a time goes. */
   private statedReset: number | null = null
   private pausedUntil = 0
+  private lastSentAt = -Infinity
+  /**
+   * Whether a request may go to find out if the server's window is shorter than the one assumed
+   * (the framework's decay time can be anything; contract §6 assumes a minute): only when waiting
+   * for a call to come back would reach the run's deadline (the alternative is to give up), no
+   * reset is stated, and nothing was sent for PROBE_AFTER_MS. Such a probe may draw a 429, never
+   * otherwise; the first one refused ends probing for the run (the window is as long as assumed,
+   * and the refusal's Retry-After says when it ends).
+   */
+  private probing = true
   private consecutive429 = 0
   private wake = new AbortController()
 
@@ -76,13 +93,14 @@ export class WindowLedger implements RequestLedger, CallSupply {
     options: { windowMs?: number } = {},
   ) {
     this.windowMs = options.windowMs ?? RATE_WINDOW_MS
+    this.assumedWindowMs = this.windowMs
   }
 
   get changed(): AbortSignal {
     return this.wake.signal
   }
 
-  reserve(): number {
+  reserve(deadline = Infinity): number {
     const now = this.clock.now()
     this.expire(now)
     if (now < this.pausedUntil) return this.pausedUntil - now
@@ -100,7 +118,18 @@ export class WindowLedger implements RequestLedger, CallSupply {
     }
     if (this.available(now) > 0) return this.send(now)
     const back = this.backBy(1, now)
-    const until = Math.min(back, this.statedReset ?? Infinity)
+    let until = Math.min(back, this.statedReset ?? Infinity)
+    if (this.statedReset === null && this.probing && until + SLOT_MARGIN_MS >= deadline) {
+      // Waiting out the window assumed (a minute) would end the run, yet the server's may be
+      // shorter: after a pause with nothing sent and nothing in flight, one request finds out.
+      const probeAt = this.lastSentAt + PROBE_AFTER_MS
+      if (now >= probeAt && this.inFlight() === 0) {
+        this.send(now)
+        this.slots.at(-1)!.probe = true
+        return 0
+      }
+      until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS))
+    }
     return until === Infinity ? WAIT_FOR_ANSWER_MS : Math.max(MIN_WAIT_MS, until - now + SLOT_MARGIN_MS)
   }
 
@@ -140,9 +169,14 @@ export class WindowLedger implements RequestLedger, CallSupply {
       : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX)
     if (limit !== null || remaining !== null) this.headersSeen = true
     if (status === 429) {
+      // A probe refused: the window is as long as assumed (the server's Retry-After says when it
+      // ends); the run stops probing. Any 429 puts back the window of contract §6 if a shorter one
+      // was learnt.
+      if (mine?.probe) this.probing = false
+      this.windowMs = Math.max(this.windowMs, this.assumedWindowMs)
       this.consecutive429++
       const retryAfter = parseRetryAfter(headers['retry-after'], now)
-      const pause = retryAfter ?? PAUSE_429(this.consecutive429 - 1, 0, () => 0)
+      const pause = retryAfter ?? PAUSE_429(this.consecutive429, 0, () => 0)
       // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
       this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause))
       // Then one request learns the count.
@@ -152,8 +186,15 @@ export class WindowLedger implements RequestLedger, CallSupply {
     }
     this.consecutive429 = 0
     if (this.statedReset !== null && mine && mine.sentAt >= this.statedReset) this.statedReset = null
-    if (reset !== null && remaining !== null && remaining === 0) this.statedReset = Math.min(reset, now + this.windowMs)
-    if (remaining !== null && this.limit !== null && mine) this.correct(this.limit - remaining, mine, now)
+    if (reset !== null && remaining !== null && remaining === 0)
+      this.statedReset = Math.min(reset, now + this.windowMs)
+    if (remaining !== null && this.limit !== null && mine) {
+      const oldest = this.correct(this.limit - remaining, mine, now)
+      // A probe let through with calls given back: the window is shorter than assumed, and lasts at
+      // most from the oldest call given back to this answer.
+      if (mine.probe && oldest !== null)
+        this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, Math.min(this.windowMs, now - oldest.sentAt))
+    }
     // Wake the waiting only when calls came back or come back sooner, or a count was learnt they wait for.
     const learnt = !knewLimit || (stated !== null && this.statedReset === null)
     if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore) this.notify()
@@ -175,24 +216,26 @@ export class WindowLedger implements RequestLedger, CallSupply {
   }
 
   /**
-   * The server counted `count` calls when it counted `mine`. Fewer than the run's calls that it
-   * must have counted before (answered before `mine` went): the window has turned for the oldest of
-   * them. More than every call the run may have made by then: another client's calls.
+   * The server counted `count` calls when it counted `mine`. Fewer than the calls it must have
+   * counted before (answered, or seen as another client's, before `mine` went): the window has
+   * turned for the oldest of them. More than every call the run may have made by then: another client's calls.
    */
-  private correct(count: number, mine: Slot, now: number): void {
+  private correct(count: number, mine: Slot, now: number): Slot | null {
     const before = this.slots.filter(
-      (s) => s !== mine && !s.foreign && s.answeredAt !== null && s.answeredAt <= mine.sentAt,
+      (s) => s !== mine && s.answeredAt !== null && s.answeredAt <= mine.sentAt,
     )
     const surely = before.length + 1
     if (count < surely) {
-      const gone = new Set(before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count))
+      const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count)
+      const gone = new Set(given)
       this.slots = this.slots.filter((s) => !gone.has(s))
-      return
+      return given[0] ?? null
     }
     const possibly = this.slots.filter((s) => !s.foreign && s.sentAt <= now).length
     const foreign = this.slots.filter((s) => s.foreign).length
     for (let extra = count - possibly - foreign; extra > 0; extra--)
       this.slots.push({ sentAt: now, answeredAt: now, until: now + this.windowMs, foreign: true })
+    return null
   }
 
   private inFlight(): number {
@@ -200,7 +243,13 @@ export class WindowLedger implements RequestLedger, CallSupply {
   }
 
   private send(now: number): number {
-    this.slots.push({ sentAt: now, answeredAt: null, until: now + REQUEST_TTL_MS + this.windowMs, foreign: false })
+    this.lastSentAt = now
+    this.slots.push({
+      sentAt: now,
+      answeredAt: null,
+      until: now + REQUEST_TTL_MS + this.windowMs,
+      foreign: false,
+    })
     return 0
   }
 
@@ -216,8 +265,12 @@ export class WindowLedger implements RequestLedger, CallSupply {
   }
 }
 
-/** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row), up to 30 s. */
+/** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row, from 1), up to 30 s. */
 const PAUSE_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 })
+/** A probe (see WindowLedger.probing) goes only after this long with nothing sent. */
+const PROBE_AFTER_MS = 1000
+/** The shortest window a probe can teach. */
+const MIN_LEARNT_WINDOW_MS = 1000
 /** A request neither answered nor reported unanswered after this long is taken as answered. */
 const REQUEST_TTL_MS = 35_000
 /** Requests wait a little past the time a call comes back (clock differences, rounding). */

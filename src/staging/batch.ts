@@ -15,7 +15,7 @@ import { PollScheduler, type CallPlan } from './poll-scheduler.js'
 
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * rate budget and one deadline; with `failFast`, no new site starts after a failure. One site runs
+ * window ledger and poll scheduler and one deadline; with `failFast`, no new site starts after a failure. One site runs
  * exactly as runOperation alone would.
  */
 export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
