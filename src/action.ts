@@ -1,4 +1,5 @@
 import * as core from '@actions/core'
+import { realClock } from './clock.js'
 import { githubSideEffects } from './github/index.js'
 import { INPUT_NAMES, InputError, parseConfig, type RawInputs } from './inputs.js'
 import { finalLine } from './report/lines.js'
@@ -54,9 +55,9 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
   }
   const gh = await githubSide(config, redactor, log, signal)
   await gh.before()
-  const started = Date.now()
+  const started = realClock.now()
   const results = await runAll(config, { logger: log, redactor, signal })
-  const outputs = outputsFor(results, Math.round((Date.now() - started) / 100) / 10)
+  const outputs = outputsFor(results, Math.round((realClock.now() - started) / 100) / 10)
   setOutputs(outputs, log)
   for (const w of new Set(results.flatMap((r) => r.warnings))) log.warnTitled(w, 'Staging')
   await writeSummary(redactor.scrub(renderSummary(results)), log)
