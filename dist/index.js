@@ -28431,7 +28431,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4477);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6422);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -28443,7 +28443,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4477:
+/***/ 6422:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32485,11 +32485,6 @@ function mayResend(kind, processing) {
         return kind === 'read' || kind === 'pull' || kind === 'create';
     return false;
 }
-/** Exponential backoff with full jitter: a random delay in [0, min(cap, base * 2^attempt)]. */
-function backoffMs(attempt, random = Math.random, baseMs = 1000, capMs = 30_000) {
-    const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
-    return Math.floor(random() * ceiling);
-}
 /**
  * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; a date in
  * the past is 0. Null when absent, unreadable or outside the sane bounds of contract §6
@@ -32893,6 +32888,63 @@ function resetTime(value, now) {
     return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
 }
 
+;// CONCATENATED MODULE: ./src/backoff.ts
+/**
+ * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
+ * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
+ */
+function exponential(options) {
+    return (retry, _waitedMs, random) => {
+        const delayMs = Math.min(options.capMs, options.firstMs * options.factor ** Math.max(0, retry));
+        if (options.jitter === 'full')
+            return Math.floor(random() * delayMs);
+        return Math.round(delayMs * (1 - options.jitter + 2 * options.jitter * random()));
+    };
+}
+/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
+function proportional(options) {
+    return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction));
+}
+/** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
+const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' });
+/** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
+const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 });
+/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
+const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 });
+/** Sleeps of one schedule under one deadline, counted. */
+class Backoff {
+    schedule;
+    deps;
+    sleptCount = 0;
+    constructor(schedule, deps) {
+        this.schedule = schedule;
+        this.deps = deps;
+    }
+    /** How many sleeps this helper allowed: the retries it stands for. */
+    get retries() {
+        return this.sleptCount;
+    }
+    /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
+    delayMs(retry, waitedMs = 0) {
+        return this.schedule(retry, waitedMs, this.deps.random ?? Math.random);
+    }
+    /** Would a sleep of `delayMs` from now reach the deadline? */
+    passesDeadline(delayMs) {
+        return this.deps.clock.now() + delayMs >= this.deps.deadlineMs;
+    }
+    /**
+     * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
+     * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
+     */
+    async sleep(delayMs) {
+        if (this.passesDeadline(delayMs))
+            return false;
+        await this.deps.clock.sleep(delayMs, this.deps.signal);
+        this.sleptCount++;
+        return true;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 
 const HINTS = {
@@ -33202,6 +33254,7 @@ class NodeTransport {
 
 
 
+
 const USER_AGENT = 'site-staging-action/1.0';
 /** Raised when the run's `timeout` leaves no time for the next request or wait. */
 class DeadlineError extends Error {
@@ -33221,12 +33274,23 @@ class StagingApiClient {
     settings;
     deps;
     requests = 0;
-    retries = 0;
     /** Every request that changes something, as sent, with what came of it. */
     sent = [];
+    /** The sleeps between tries of a request: its counter is this client's retries. */
+    backoff;
     constructor(settings, deps) {
         this.settings = settings;
         this.deps = deps;
+        this.backoff = new Backoff(REQUEST_RETRY, {
+            clock: deps.clock,
+            deadlineMs: settings.deadline,
+            ...(deps.signal ? { signal: deps.signal } : {}),
+            ...(deps.random ? { random: deps.random } : {}),
+        });
+    }
+    /** Requests sent again by this layer (each after a backoff or a Retry-After). */
+    get retries() {
+        return this.backoff.retries;
     }
     get deadline() {
         return this.settings.deadline;
@@ -33282,14 +33346,15 @@ class StagingApiClient {
             const retryable = error.processing !== 'processed' && mayResend(kind, error.processing);
             if (!retryable || attempt >= maxRetries)
                 throw withAfterUnknown(error, afterUnknown);
-            const delay = error.retryAfterMs ?? backoffMs(attempt, this.deps.random);
-            if (clock.now() + delay >= this.settings.deadline)
+            // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
+            const delayMs = error.retryAfterMs ?? this.backoff.delayMs(attempt);
+            if (this.backoff.passesDeadline(delayMs))
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
-            logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${maxRetries}).`);
-            await clock.sleep(delay, signal);
+            logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${seconds(delayMs)} (retry ${attempt + 1} of ${maxRetries}).`);
+            if (!(await this.backoff.sleep(delayMs)))
+                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
             if (error.processing === 'unknown')
                 afterUnknown = true;
-            this.retries++;
         }
     }
     /** One HTTP exchange, bounded by the request time limit and cancellation. */
@@ -43581,6 +43646,7 @@ function elapsed(ms) {
 
 
 
+
 /**
  * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
  * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
@@ -43591,9 +43657,6 @@ function elapsed(ms) {
 function answers(status) {
     return (status >= 200 && status < 400) || status === 401 || status === 403;
 }
-/** Between tries: a quarter of the time waited so far, from 1 s to 15 s (late by 25% at most). */
-const MIN_DELAY_MS = 1000;
-const MAX_DELAY_MS = 15_000;
 const REQUEST_LIMIT_MS = 10_000;
 const PROGRESS_EVERY_MS = 15_000;
 /**
@@ -43606,9 +43669,11 @@ async function waitForUrl(url, deps) {
     const { clock, logger, signal } = deps;
     const get = deps.get ?? plainGet;
     const started = clock.now();
+    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
+    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
     let lastLine = started;
     logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
-    for (;;) {
+    for (let retry = 0;; retry++) {
         throwIfAborted(signal);
         const left = deps.deadline - clock.now();
         if (left <= 0)
@@ -43627,16 +43692,15 @@ async function waitForUrl(url, deps) {
                 throw e;
             why = e.code ?? 'no connection';
         }
-        const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, (clock.now() - started) / 4));
-        logger.debug(`${url}: not yet (${why}); asking again in ${seconds(delay)}`);
+        const delayMs = backoff.delayMs(retry, clock.now() - started);
+        logger.debug(`${url}: not yet (${why}); asking again in ${seconds(delayMs)}`);
         if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
             lastLine = clock.now();
             logger.info(`… ${url} does not answer yet (${why}) after ${elapsed(clock.now() - started)}`);
         }
-        const wait = Math.min(delay, deps.deadline - clock.now());
-        if (wait <= 0)
+        // A last sleep up to the deadline would end without a try: give up now instead.
+        if (!(await backoff.sleep(delayMs)))
             return false;
-        await clock.sleep(wait, signal);
     }
 }
 /** One GET through the runner's proxy settings (no keep-alive), status line only. */
@@ -43661,6 +43725,7 @@ function plainGet(url, timeoutMs, signal) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/operations.ts
+
 
 
 
@@ -43796,7 +43861,7 @@ async function runOperation(config, siteId, deps) {
     finally {
         ownTransport?.close();
         result.requests = client.requests;
-        result.retries = client.retries;
+        result.retries = client.retries + run.busy.retries;
         result.durationSeconds = Math.round((clock.now() - started) / 100) / 10;
         if (result.result === 'succeeded' && config.operation !== 'status' && !result.summary)
             result.summary = `${DONE[config.operation]} in ${elapsed(clock.now() - started)}.`;
@@ -43814,6 +43879,8 @@ class OperationRun {
     /** What the run was doing, for timeout and cancellation messages. */
     phase = 'sending the request';
     started;
+    /** if-busy: wait's pauses before sending the job's request again; it counts them. */
+    busy;
     constructor(config, siteId, deps, clock, client, result) {
         this.config = config;
         this.siteId = siteId;
@@ -43822,6 +43889,12 @@ class OperationRun {
         this.client = client;
         this.result = result;
         this.started = clock.now();
+        this.busy = new Backoff(BUSY_WAIT, {
+            clock,
+            deadlineMs: client.deadline,
+            ...(deps.signal ? { signal: deps.signal } : {}),
+            ...(deps.random ? { random: deps.random } : {}),
+        });
     }
     get log() {
         return this.deps.logger;
@@ -44183,15 +44256,13 @@ class OperationRun {
         }
     }
     async waitWhileBusy(op, busyTries) {
-        // 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes.
-        const jitter = 0.8 + 0.4 * (this.deps.random ?? Math.random)();
-        const delay = Math.round(Math.min(15_000, 2000 * 1.5 ** busyTries) * jitter);
-        if (this.clock.now() + delay >= this.client.deadline)
+        const delayMs = this.busy.delayMs(busyTries);
+        if (this.busy.passesDeadline(delayMs))
             throw new DeadlineError();
         this.phase = `waiting for another job on site ${this.siteId} to finish`;
-        this.log.info(`Site ${this.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${seconds(delay)} (if-busy: wait).`);
-        await this.clock.sleep(delay, this.deps.signal);
-        this.client.retries++;
+        this.log.info(`Site ${this.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${seconds(delayMs)} (if-busy: wait).`);
+        if (!(await this.busy.sleep(delayMs)))
+            throw new DeadlineError();
     }
     unknownOutcome(op, e) {
         if (op === 'push')
