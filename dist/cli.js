@@ -28384,6 +28384,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/contract.ts
 var contract = __nccwpck_require__(3665);
+// EXTERNAL MODULE: ./src/backoff.ts
+var backoff = __nccwpck_require__(2431);
 // EXTERNAL MODULE: ./src/clock.ts
 var src_clock = __nccwpck_require__(9373);
 // EXTERNAL MODULE: ./src/api/errors.ts
@@ -28479,6 +28481,7 @@ var api_transport = __nccwpck_require__(3841);
 
 
 
+
 const USER_AGENT = 'site-staging-action/1.0';
 /** Raised when the run's `timeout` leaves no time for the next request or wait. */
 class DeadlineError extends Error {
@@ -28498,12 +28501,23 @@ class StagingApiClient {
     settings;
     deps;
     requests = 0;
-    retries = 0;
     /** Every request that changes something, as sent, with what came of it. */
     sent = [];
+    /** The sleeps between tries of a request: its counter is this client's retries. */
+    backoff;
     constructor(settings, deps) {
         this.settings = settings;
         this.deps = deps;
+        this.backoff = new backoff/* Backoff */.nO(backoff/* REQUEST_RETRY */.P6, {
+            clock: deps.clock,
+            deadlineMs: settings.deadline,
+            ...(deps.signal ? { signal: deps.signal } : {}),
+            ...(deps.random ? { random: deps.random } : {}),
+        });
+    }
+    /** Requests sent again by this layer (each after a backoff or a Retry-After). */
+    get retries() {
+        return this.backoff.retries;
     }
     get deadline() {
         return this.settings.deadline;
@@ -28559,14 +28573,15 @@ class StagingApiClient {
             const retryable = error.processing !== 'processed' && (0,retry/* mayResend */.NO)(kind, error.processing);
             if (!retryable || attempt >= maxRetries)
                 throw withAfterUnknown(error, afterUnknown);
-            const delay = error.retryAfterMs ?? (0,retry/* backoffMs */.jo)(attempt, this.deps.random);
-            if (clock.now() + delay >= this.settings.deadline)
+            // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
+            const delayMs = error.retryAfterMs ?? this.backoff.delayMs(attempt);
+            if (this.backoff.passesDeadline(delayMs))
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
-            logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${(0,src_clock/* seconds */.YA)(delay)} (retry ${attempt + 1} of ${maxRetries}).`);
-            await clock.sleep(delay, signal);
+            logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${(0,src_clock/* seconds */.YA)(delayMs)} (retry ${attempt + 1} of ${maxRetries}).`);
+            if (!(await this.backoff.sleep(delayMs)))
+                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
             if (error.processing === 'unknown')
                 afterUnknown = true;
-            this.retries++;
         }
     }
     /** One HTTP exchange, bounded by the request time limit and cancellation. */
@@ -28813,7 +28828,6 @@ function processingOf(failure) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   NO: () => (/* binding */ mayResend),
 /* harmony export */   Z: () => (/* binding */ headerValue),
-/* harmony export */   jo: () => (/* binding */ backoffMs),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter)
 /* harmony export */ });
 /* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
@@ -28831,11 +28845,6 @@ function mayResend(kind, processing) {
     if (processing === 'unknown')
         return kind === 'read' || kind === 'pull' || kind === 'create';
     return false;
-}
-/** Exponential backoff with full jitter: a random delay in [0, min(cap, base * 2^attempt)]. */
-function backoffMs(attempt, random = Math.random, baseMs = 1000, capMs = 30_000) {
-    const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
-    return Math.floor(random() * ceiling);
 }
 /**
  * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; a date in
@@ -29038,6 +29047,75 @@ class NodeTransport {
             req.signal?.addEventListener('abort', onAbort, { once: true });
             request.end();
         });
+    }
+}
+
+
+/***/ }),
+
+/***/ 2431:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MS: () => (/* binding */ URL_WAIT),
+/* harmony export */   P6: () => (/* binding */ REQUEST_RETRY),
+/* harmony export */   Yz: () => (/* binding */ BUSY_WAIT),
+/* harmony export */   nO: () => (/* binding */ Backoff)
+/* harmony export */ });
+/* unused harmony exports exponential, proportional */
+/**
+ * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
+ * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
+ */
+function exponential(options) {
+    return (retry, _waitedMs, random) => {
+        const delayMs = Math.min(options.capMs, options.firstMs * options.factor ** Math.max(0, retry));
+        if (options.jitter === 'full')
+            return Math.floor(random() * delayMs);
+        return Math.round(delayMs * (1 - options.jitter + 2 * options.jitter * random()));
+    };
+}
+/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
+function proportional(options) {
+    return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction));
+}
+/** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
+const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' });
+/** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
+const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 });
+/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
+const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 });
+/** Sleeps of one schedule under one deadline, counted. */
+class Backoff {
+    schedule;
+    deps;
+    sleptCount = 0;
+    constructor(schedule, deps) {
+        this.schedule = schedule;
+        this.deps = deps;
+    }
+    /** How many sleeps this helper allowed: the retries it stands for. */
+    get retries() {
+        return this.sleptCount;
+    }
+    /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
+    delayMs(retry, waitedMs = 0) {
+        return this.schedule(retry, waitedMs, this.deps.random ?? Math.random);
+    }
+    /** Would a sleep of `delayMs` from now reach the deadline? */
+    passesDeadline(delayMs) {
+        return this.deps.clock.now() + delayMs >= this.deps.deadlineMs;
+    }
+    /**
+     * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
+     * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
+     */
+    async sleep(delayMs) {
+        if (this.passesDeadline(delayMs))
+            return false;
+        await this.deps.clock.sleep(delayMs, this.deps.signal);
+        this.sleptCount++;
+        return true;
     }
 }
 
@@ -31247,6 +31325,8 @@ var api_client = __nccwpck_require__(5937);
 var api_transport = __nccwpck_require__(3841);
 // EXTERNAL MODULE: ./src/types.ts
 var types = __nccwpck_require__(6141);
+// EXTERNAL MODULE: ./src/backoff.ts
+var src_backoff = __nccwpck_require__(2431);
 // EXTERNAL MODULE: ./src/api/errors.ts
 var errors = __nccwpck_require__(3249);
 // EXTERNAL MODULE: ./src/api/schemas.ts
@@ -31264,8 +31344,9 @@ var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_nod
 var external_node_https_ = __nccwpck_require__(4708);
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_);
 // EXTERNAL MODULE: ./src/staging/wait.ts + 1 modules
-var staging_wait = __nccwpck_require__(8178);
+var wait = __nccwpck_require__(8178);
 ;// CONCATENATED MODULE: ./src/staging/url-check.ts
+
 
 
 
@@ -31283,9 +31364,6 @@ var staging_wait = __nccwpck_require__(8178);
 function answers(status) {
     return (status >= 200 && status < 400) || status === 401 || status === 403;
 }
-/** Between tries: a quarter of the time waited so far, from 1 s to 15 s (late by 25% at most). */
-const MIN_DELAY_MS = 1000;
-const MAX_DELAY_MS = 15_000;
 const REQUEST_LIMIT_MS = 10_000;
 const PROGRESS_EVERY_MS = 15_000;
 /**
@@ -31298,9 +31376,11 @@ async function waitForUrl(url, deps) {
     const { clock, logger, signal } = deps;
     const get = deps.get ?? plainGet;
     const started = clock.now();
+    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
+    const backoff = new src_backoff/* Backoff */.nO(src_backoff/* URL_WAIT */.MS, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
     let lastLine = started;
     logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
-    for (;;) {
+    for (let retry = 0;; retry++) {
         (0,src_clock/* throwIfAborted */.Te)(signal);
         const left = deps.deadline - clock.now();
         if (left <= 0)
@@ -31309,7 +31389,7 @@ async function waitForUrl(url, deps) {
         try {
             const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
             if (answers(status)) {
-                logger.info(`${url} answers (HTTP ${status}) after ${(0,staging_wait/* elapsed */.vk)(clock.now() - started)}.`);
+                logger.info(`${url} answers (HTTP ${status}) after ${(0,wait/* elapsed */.vk)(clock.now() - started)}.`);
                 return true;
             }
             why = `HTTP ${status}`;
@@ -31319,16 +31399,15 @@ async function waitForUrl(url, deps) {
                 throw e;
             why = e.code ?? 'no connection';
         }
-        const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, (clock.now() - started) / 4));
-        logger.debug(`${url}: not yet (${why}); asking again in ${(0,src_clock/* seconds */.YA)(delay)}`);
+        const delayMs = backoff.delayMs(retry, clock.now() - started);
+        logger.debug(`${url}: not yet (${why}); asking again in ${(0,src_clock/* seconds */.YA)(delayMs)}`);
         if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
             lastLine = clock.now();
-            logger.info(`… ${url} does not answer yet (${why}) after ${(0,staging_wait/* elapsed */.vk)(clock.now() - started)}`);
+            logger.info(`… ${url} does not answer yet (${why}) after ${(0,wait/* elapsed */.vk)(clock.now() - started)}`);
         }
-        const wait = Math.min(delay, deps.deadline - clock.now());
-        if (wait <= 0)
+        // A last sleep up to the deadline would end without a try: give up now instead.
+        if (!(await backoff.sleep(delayMs)))
             return false;
-        await clock.sleep(wait, signal);
     }
 }
 /** One GET through the runner's proxy settings (no keep-alive), status line only. */
@@ -31353,6 +31432,7 @@ function plainGet(url, timeoutMs, signal) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/operations.ts
+
 
 
 
@@ -31453,7 +31533,7 @@ async function runOperation(config, siteId, deps) {
             const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
             const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
             result.summary =
-                `The timeout (${(0,staging_wait/* elapsed */.vk)(config.timeoutMs)}) was reached while ${run.phase}.` +
+                `The timeout (${(0,wait/* elapsed */.vk)(config.timeoutMs)}) was reached while ${run.phase}.` +
                     (mayRun ? ' The job may still be running on the server.' : '') +
                     last;
             if (e.lastError?.serverMessage)
@@ -31488,10 +31568,10 @@ async function runOperation(config, siteId, deps) {
     finally {
         ownTransport?.close();
         result.requests = client.requests;
-        result.retries = client.retries;
+        result.retries = client.retries + run.busy.retries;
         result.durationSeconds = Math.round((clock.now() - started) / 100) / 10;
         if (result.result === 'succeeded' && config.operation !== 'status' && !result.summary)
-            result.summary = `${DONE[config.operation]} in ${(0,staging_wait/* elapsed */.vk)(clock.now() - started)}.`;
+            result.summary = `${DONE[config.operation]} in ${(0,wait/* elapsed */.vk)(clock.now() - started)}.`;
         result.summary = deps.redactor.inert(result.summary);
     }
     return result;
@@ -31506,6 +31586,8 @@ class OperationRun {
     /** What the run was doing, for timeout and cancellation messages. */
     phase = 'sending the request';
     started;
+    /** if-busy: wait's pauses before sending the job's request again; it counts them. */
+    busy;
     constructor(config, siteId, deps, clock, client, result) {
         this.config = config;
         this.siteId = siteId;
@@ -31514,6 +31596,12 @@ class OperationRun {
         this.client = client;
         this.result = result;
         this.started = clock.now();
+        this.busy = new src_backoff/* Backoff */.nO(src_backoff/* BUSY_WAIT */.Yz, {
+            clock,
+            deadlineMs: client.deadline,
+            ...(deps.signal ? { signal: deps.signal } : {}),
+            ...(deps.random ? { random: deps.random } : {}),
+        });
     }
     get log() {
         return this.deps.logger;
@@ -31563,7 +31651,7 @@ class OperationRun {
             this.result.taskId = taskId;
             if (this.config.wait) {
                 this.phase = `waiting for the job (task ${taskId}) to finish`;
-                const outcome = await (0,staging_wait/* waitForTask */.aZ)(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now());
+                const outcome = await (0,wait/* waitForTask */.aZ)(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now());
                 await this.settle('status', outcome);
                 await this.readState();
                 this.result.stagingState ??= 'unknown';
@@ -31767,8 +31855,8 @@ class OperationRun {
     async track(op, taskId) {
         this.phase = `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`;
         const outcome = taskId
-            ? await (0,staging_wait/* waitForTask */.aZ)(this.waitDeps(), op, this.siteId, taskId, this.clock.now())
-            : await (0,staging_wait/* waitForProbe */.N3)(this.waitDeps(), op, this.siteId);
+            ? await (0,wait/* waitForTask */.aZ)(this.waitDeps(), op, this.siteId, taskId, this.clock.now())
+            : await (0,wait/* waitForProbe */.N3)(this.waitDeps(), op, this.siteId);
         await this.settle(op, outcome);
         if (op === 'delete') {
             this.result.stagingSiteId = null;
@@ -31827,10 +31915,10 @@ class OperationRun {
         if (this.result.urlReady === null)
             this.warn(`wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
         if (this.result.urlReady === true)
-            this.result.summary = `${DONE[op]} in ${(0,staging_wait/* elapsed */.vk)(jobDone - this.started)}; the staging site answered ${(0,staging_wait/* elapsed */.vk)(this.clock.now() - jobDone)} later.`;
+            this.result.summary = `${DONE[op]} in ${(0,wait/* elapsed */.vk)(jobDone - this.started)}; the staging site answered ${(0,wait/* elapsed */.vk)(this.clock.now() - jobDone)} later.`;
         if (this.result.urlReady === false) {
             this.result.result = 'timed-out';
-            this.result.summary = `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${(0,staging_wait/* elapsed */.vk)(this.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`;
+            this.result.summary = `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${(0,wait/* elapsed */.vk)(this.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`;
             this.result.error = {
                 kind: 'timeout',
                 hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
@@ -31875,15 +31963,13 @@ class OperationRun {
         }
     }
     async waitWhileBusy(op, busyTries) {
-        // 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes.
-        const jitter = 0.8 + 0.4 * (this.deps.random ?? Math.random)();
-        const delay = Math.round(Math.min(15_000, 2000 * 1.5 ** busyTries) * jitter);
-        if (this.clock.now() + delay >= this.client.deadline)
+        const delayMs = this.busy.delayMs(busyTries);
+        if (this.busy.passesDeadline(delayMs))
             throw new api_client/* DeadlineError */.j3();
         this.phase = `waiting for another job on site ${this.siteId} to finish`;
-        this.log.info(`Site ${this.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${(0,src_clock/* seconds */.YA)(delay)} (if-busy: wait).`);
-        await this.clock.sleep(delay, this.deps.signal);
-        this.client.retries++;
+        this.log.info(`Site ${this.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${(0,src_clock/* seconds */.YA)(delayMs)} (if-busy: wait).`);
+        if (!(await this.busy.sleep(delayMs)))
+            throw new api_client/* DeadlineError */.j3();
     }
     unknownOutcome(op, e) {
         if (op === 'push')
@@ -32677,7 +32763,8 @@ const ZWSP = '\u200b';
  * still reads the same.
  */
 function neutralizeCommands(line) {
-    let out = line.replace(/##\[/g, `##${ZWSP}[`);
+    // `##[` (GitHub's old commands, Azure's formatting) and Azure Pipelines' `##vso[` logging commands.
+    let out = line.replace(/##(vso)?\[/gi, `##$1${ZWSP}[`);
     const lead = /^\s*/.exec(out)[0].length;
     if (out.startsWith('::', lead))
         out = `${out.slice(0, lead)}:${ZWSP}${out.slice(lead + 1)}`;

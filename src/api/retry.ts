@@ -17,17 +17,6 @@ export function mayResend(kind: RequestKind, processing: Processing): boolean {
   return false
 }
 
-/** Exponential backoff with full jitter: a random delay in [0, min(cap, base * 2^attempt)]. */
-export function backoffMs(
-  attempt: number,
-  random: () => number = Math.random,
-  baseMs = 1000,
-  capMs = 30_000,
-): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt))
-  return Math.floor(random() * ceiling)
-}
-
 /**
  * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; a date in
  * the past is 0. Null when absent, unreadable or outside the sane bounds of contract §6

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { processingOf } from '../../src/api/errors.js'
-import { backoffMs, mayResend, parseRetryAfter, type RequestKind } from '../../src/api/retry.js'
+import { mayResend, parseRetryAfter, type RequestKind } from '../../src/api/retry.js'
 
 describe('what the server can have done (processingOf)', () => {
   it.each([
@@ -48,15 +48,6 @@ describe('what may be sent again (mayResend): the whole table', () => {
   ]
   it.each(table)('%s after a %s failure: %s', (kind, processing, expected) => {
     expect(mayResend(kind, processing)).toBe(expected)
-  })
-})
-
-describe('backoff with full jitter', () => {
-  it('grows exponentially up to the cap and is scaled by the random draw', () => {
-    expect(backoffMs(0, () => 0.999999)).toBe(999)
-    expect(backoffMs(3, () => 0.5)).toBe(4000)
-    expect(backoffMs(20, () => 0.999999)).toBe(29_999)
-    expect(backoffMs(4, () => 0)).toBe(0)
   })
 })
 
