@@ -375,3 +375,91 @@ describe('the pipe against the simulator', () => {
     expect(sim.requests.filter((q) => q.method === 'POST')).toHaveLength(1)
   })
 })
+
+describe('the release builds the image, tries it, then pushes it (.github/workflows/release.yml)', () => {
+  type Step = { name?: string; uses?: string; run?: string; env?: Record<string, string> }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const release: any = parse(readFileSync(path.join(ROOT, '.github/workflows/release.yml'), 'utf8'))
+  const job = release.jobs['pipe-image']
+  const steps = job.steps as Step[]
+  const at = (re: RegExp) => steps.findIndex((s) => re.test(s.run ?? ''))
+
+  test("after verify, with the workflow's read-only token; build, run against the simulator, stop, then push", () => {
+    expect(job.needs).toBe('verify')
+    expect(job.permissions).toBeUndefined()
+    const order = [
+      at(/npm view "site-staging@\$version" version/),
+      at(/docker build --pull --build-arg "SITE_STAGING_VERSION=\$version" --tag "\$IMAGE:\$version" pipe$/m),
+      at(/node dist\/simulator\.js --port 8787/),
+      at(/--env OPERATION=pull --env SITE_ID=1002[\s\S]*test "\$RESULT" = succeeded/),
+      at(/docker stop --time 10[\s\S]*test "\$code" = 1[\s\S]*test "\$RESULT" = cancelled/),
+      at(/docker push/),
+    ]
+    expect(order.every((i) => i >= 0)).toBe(true)
+    expect([...order].sort((a, b) => a - b)).toEqual(order)
+    // The Docker Hub token is in the push step only, and goes through stdin.
+    const withSecret = steps.filter((s) => JSON.stringify(s).includes('secrets.'))
+    expect(withSecret).toEqual([steps[at(/docker push/)]])
+    expect(steps[at(/docker push/)]!.run).toMatch(/--password-stdin/)
+  })
+
+  test('v1.2.3 is pushed as 1.2.3, 1.2 and 1 (the shell expansions the job uses)', () => {
+    const run = steps[at(/docker push/)]!.run!
+    const version = /^version=.*$/m.exec(run)![0]
+    const tags = /^for tag in (.*); do$/m.exec(run)![1]!
+    const out = execFileSync('bash', ['-c', `${version}; for t in ${tags}; do printf '%s ' "$t"; done`], {
+      env: { TAG: 'v1.2.3' },
+    }).toString()
+    expect(out.trim()).toBe('1.2.3 1.2 1')
+  })
+
+  test("the Dockerfile: Node 24, the CLI at exactly the build argument's version, the entry as PID 1", () => {
+    const dockerfile = readFileSync(path.join(PIPE, 'Dockerfile'), 'utf8')
+    expect(dockerfile).toMatch(/^FROM node:24-alpine$/m)
+    expect(dockerfile).toMatch(/npm install --global .*"site-staging@\$\{SITE_STAGING_VERSION\}"/)
+    expect(dockerfile).toMatch(/test "\$\(site-staging --version\)" = "\$SITE_STAGING_VERSION"/)
+    expect(dockerfile).toMatch(/^COPY pipe\.mjs \/pipe\/pipe\.mjs$/m)
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/pipe\/pipe\.mjs"\]$/m)
+  })
+})
+
+describe('the pipe steps users copy (docs/bitbucket.md, docs/cli.md)', () => {
+  const blocks = ['docs/bitbucket.md', 'docs/cli.md'].flatMap((f) =>
+    [...readFileSync(path.join(ROOT, f), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map(
+      (m) => [f, m[1]!] as const,
+    ),
+  )
+  /** Every `- pipe:` item in a parsed YAML tree. */
+  const pipeSteps = (node: unknown): { pipe: string; variables: Record<string, unknown> }[] => {
+    if (Array.isArray(node)) return node.flatMap(pipeSteps)
+    if (node && typeof node === 'object') {
+      const o = node as Record<string, unknown>
+      if (typeof o.pipe === 'string') return [o as { pipe: string; variables: Record<string, unknown> }]
+      return Object.values(o).flatMap(pipeSteps)
+    }
+    return []
+  }
+  const steps = blocks.flatMap(([, text]) => pipeSteps(parse(text)))
+
+  test('each uses the image, the declared variables only, all required ones, a real operation, the token by reference', async () => {
+    expect(steps.length).toBeGreaterThanOrEqual(5)
+    const ref = cliReference((await runCli(['--help'])).stdout)
+    const declared = new Map(
+      (pipeYml.variables as { name: string; required?: boolean }[]).map((v) => [v.name, v]),
+    )
+    for (const step of steps) {
+      expect(step.pipe).toBe('docker://OWNER/site-staging-pipe:1')
+      for (const name of Object.keys(step.variables))
+        expect(declared.has(name) ? name : `undeclared ${name}`).toBe(name)
+      for (const [name, v] of declared) if (v.required) expect(Object.keys(step.variables)).toContain(name)
+      expect(ref.operations).toContain(step.variables.OPERATION)
+      expect(step.variables.STAGING_API_TOKEN).toBe('$STAGING_API_TOKEN')
+      // Every value the entry accepts (it would stop with exit 2 otherwise), once Bitbucket has put in
+      // the $NAME references.
+      const expanded = Object.fromEntries(
+        Object.entries(step.variables).map(([k, v]) => [k, String(v).replace(/^\$\w+$/, 'value-of-' + k)]),
+      )
+      expect(() => entry.argsFrom(expanded)).not.toThrow()
+    }
+  })
+})
