@@ -300,9 +300,9 @@ async function waitForOwnerRun(
     `if-staging-taken: wait: waiting for the workflow run of #${current.owner.pr}${current.owner.runUrl ? ` (${current.owner.runUrl})` : ''} to finish.`,
   )
   const ended = await waitForRun(run.octokit, repo, runId, {
-    deadline: Date.now() + (run.o.timeoutMs ?? 30 * 60_000),
+    deadline: performance.now() + (run.o.timeoutMs ?? 30 * 60_000),
     pollMs: run.limits.poll,
-    now: Date.now,
+    now: () => performance.now(),
     signal: run.o.signal,
     requestMs: run.limits.before,
   })
