@@ -1,11 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { LOCALIZATION_HEADER, UNKNOWN_WHEN_2XX, isAccepted } from '../contract.js'
+import { Backoff, REQUEST_RETRY } from '../backoff.js'
 import { CancelledError, seconds, throwIfAborted } from '../clock.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Language, Logger } from '../types.js'
 import { ApiError, kindOf, processingOf } from './errors.js'
 import type { RateBudget } from './rate-budget.js'
-import { backoffMs, mayResend, parseRetryAfter, type RequestKind } from './retry.js'
+import { mayResend, parseRetryAfter, pauseAfterMs, refusedUntil, type RequestKind } from './retry.js'
 import { describeBody, readReply, type Reply } from './reply.js'
 import { TransportError, type Transport, type TransportResponse } from './transport.js'
 
@@ -58,14 +59,27 @@ export class DeadlineError extends Error {
  */
 export class StagingApiClient {
   requests = 0
-  retries = 0
   /** Every request that changes something, as sent, with what came of it. */
   readonly sent: string[] = []
+  /** The sleeps between tries of a request: its counter is this client's retries. */
+  private readonly backoff: Backoff
 
   constructor(
     private readonly settings: ClientSettings,
     private readonly deps: ClientDeps,
-  ) {}
+  ) {
+    this.backoff = new Backoff(REQUEST_RETRY, {
+      clock: deps.clock,
+      deadlineMs: settings.deadline,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.random ? { random: deps.random } : {}),
+    })
+  }
+
+  /** Requests sent again by this layer (each after a backoff or a Retry-After). */
+  get retries(): number {
+    return this.backoff.retries
+  }
 
   get deadline(): number {
     return this.settings.deadline
@@ -123,15 +137,25 @@ export class StagingApiClient {
       if (error.kind === 'busy') throw withAfterUnknown(error, afterUnknown)
       const retryable = error.processing !== 'processed' && mayResend(kind, error.processing)
       if (!retryable || attempt >= maxRetries) throw withAfterUnknown(error, afterUnknown)
-      const delay = error.retryAfterMs ?? backoffMs(attempt, this.deps.random)
-      if (clock.now() + delay >= this.settings.deadline)
+      // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
+      const delayMs =
+        error.retryAfterMs === null
+          ? this.backoff.delayMs(attempt)
+          : pauseAfterMs(error.retryAfterMs, attempt, this.deps.random)
+      if (this.backoff.passesDeadline(delayMs)) {
+        // The server's own word that it refuses until after the timeout: say when, at once.
+        if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
+          throw withAfterUnknown(
+            refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()),
+            afterUnknown,
+          )
         throw new DeadlineError(withAfterUnknown(error, afterUnknown))
+      }
       logger.info(
-        `${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${seconds(delay)} (retry ${attempt + 1} of ${maxRetries}).`,
+        `${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${seconds(delayMs)} (retry ${attempt + 1} of ${maxRetries}).`,
       )
-      await clock.sleep(delay, signal)
+      if (!(await this.backoff.sleep(delayMs))) throw new DeadlineError(withAfterUnknown(error, afterUnknown))
       if (error.processing === 'unknown') afterUnknown = true
-      this.retries++
     }
   }
 
@@ -233,7 +257,7 @@ export class StagingApiClient {
       httpStatus: status,
       processing: processingOf({ httpStatus: status, kind: errorKind }),
       retryAfterMs:
-        status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.now()) : null,
+        status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.wallNow()) : null,
       serverMessage: reply.message,
       message: reply.message
         ? `${method} ${shown} was answered HTTP ${status}${said}${details}`

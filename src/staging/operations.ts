@@ -7,6 +7,7 @@ import {
   stagingUrlOf,
   taskIdOf,
 } from '../contract.js'
+import { Backoff, BUSY_WAIT } from '../backoff.js'
 import { CancelledError, realClock, seconds } from '../clock.js'
 import { ApiError, hintFor } from '../api/errors.js'
 import { DeadlineError, StagingApiClient, USER_AGENT, type ApiResponse } from '../api/client.js'
@@ -120,7 +121,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       ...(deps.random ? { random: deps.random } : {}),
     },
   )
-  const result: Result = { ...newResult(config.operation, siteId, started), sent: client.sent }
+  const result: Result = { ...newResult(config.operation, siteId, clock.wallNow()), sent: client.sent }
   const run = new OperationRun(config, siteId, deps, clock, client, result)
   try {
     if (config.dryRun) await run.dryRun()
@@ -164,7 +165,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   } finally {
     ownTransport?.close()
     result.requests = client.requests
-    result.retries = client.retries
+    result.retries = client.retries + run.busy.retries
     result.durationSeconds = Math.round((clock.now() - started) / 100) / 10
     if (result.result === 'succeeded' && config.operation !== 'status' && !result.summary)
       result.summary = `${DONE[config.operation]} in ${elapsed(clock.now() - started)}.`
@@ -178,6 +179,8 @@ class OperationRun {
   phase = 'sending the request'
 
   private readonly started: number
+  /** if-busy: wait's pauses before sending the job's request again; it counts them. */
+  readonly busy: Backoff
 
   constructor(
     private readonly config: Config,
@@ -188,6 +191,12 @@ class OperationRun {
     private readonly result: Result,
   ) {
     this.started = clock.now()
+    this.busy = new Backoff(BUSY_WAIT, {
+      clock,
+      deadlineMs: client.deadline,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.random ? { random: deps.random } : {}),
+    })
   }
 
   private get log(): Logger {
@@ -568,16 +577,13 @@ class OperationRun {
   }
 
   private async waitWhileBusy(op: JobOperation, busyTries: number): Promise<void> {
-    // 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes.
-    const jitter = 0.8 + 0.4 * (this.deps.random ?? Math.random)()
-    const delay = Math.round(Math.min(15_000, 2000 * 1.5 ** busyTries) * jitter)
-    if (this.clock.now() + delay >= this.client.deadline) throw new DeadlineError()
+    const delayMs = this.busy.delayMs(busyTries)
+    if (this.busy.passesDeadline(delayMs)) throw new DeadlineError()
     this.phase = `waiting for another job on site ${this.siteId} to finish`
     this.log.info(
-      `Site ${this.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${seconds(delay)} (if-busy: wait).`,
+      `Site ${this.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${seconds(delayMs)} (if-busy: wait).`,
     )
-    await this.clock.sleep(delay, this.deps.signal)
-    this.client.retries++
+    if (!(await this.busy.sleep(delayMs))) throw new DeadlineError()
   }
 
   private unknownOutcome(op: JobOperation, e: ApiError): ApiError {

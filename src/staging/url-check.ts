@@ -2,6 +2,7 @@ import { HttpClient } from '@actions/http-client'
 import http from 'node:http'
 import https from 'node:https'
 import { USER_AGENT } from '../api/client.js'
+import { Backoff, URL_WAIT } from '../backoff.js'
 import { CancelledError, seconds, throwIfAborted } from '../clock.js'
 import { secureOrLoopback } from '../text.js'
 import type { Clock, Logger } from '../types.js'
@@ -19,9 +20,6 @@ export function answers(status: number): boolean {
   return (status >= 200 && status < 400) || status === 401 || status === 403
 }
 
-/** Between tries: a quarter of the time waited so far, from 1 s to 15 s (late by 25% at most). */
-const MIN_DELAY_MS = 1000
-const MAX_DELAY_MS = 15_000
 const REQUEST_LIMIT_MS = 10_000
 const PROGRESS_EVERY_MS = 15_000
 
@@ -44,9 +42,11 @@ export async function waitForUrl(url: string, deps: UrlCheckDeps): Promise<boole
   const { clock, logger, signal } = deps
   const get = deps.get ?? plainGet
   const started = clock.now()
+  // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
+  const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) })
   let lastLine = started
   logger.info(`Waiting for ${url} to answer (wait-for-url)…`)
-  for (;;) {
+  for (let retry = 0; ; retry++) {
     throwIfAborted(signal)
     const left = deps.deadline - clock.now()
     if (left <= 0) return false
@@ -62,15 +62,14 @@ export async function waitForUrl(url: string, deps: UrlCheckDeps): Promise<boole
       if (e instanceof CancelledError) throw e
       why = (e as NodeJS.ErrnoException).code ?? 'no connection'
     }
-    const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, (clock.now() - started) / 4))
-    logger.debug(`${url}: not yet (${why}); asking again in ${seconds(delay)}`)
+    const delayMs = backoff.delayMs(retry, clock.now() - started)
+    logger.debug(`${url}: not yet (${why}); asking again in ${seconds(delayMs)}`)
     if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
       lastLine = clock.now()
       logger.info(`… ${url} does not answer yet (${why}) after ${elapsed(clock.now() - started)}`)
     }
-    const wait = Math.min(delay, deps.deadline - clock.now())
-    if (wait <= 0) return false
-    await clock.sleep(wait, signal)
+    // A last sleep up to the deadline would end without a try: give up now instead.
+    if (!(await backoff.sleep(delayMs))) return false
   }
 }
 
