@@ -1,4 +1,5 @@
 import * as core from '@actions/core'
+import { realClock } from './clock.js'
 import { githubSideEffects } from './github/index.js'
 import { INPUT_NAMES, InputError, parseConfig, type RawInputs } from './inputs.js'
 import { finalLine } from './report/lines.js'
@@ -72,9 +73,9 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
   await gh.before()
   let results: Result[]
   try {
-    const started = Date.now()
+    const started = realClock.now()
     results = await runAll(config, { logger: log, redactor, signal })
-    setOutputs(outputsFor(results, Math.round((Date.now() - started) / 100) / 10), log)
+    setOutputs(outputsFor(results, Math.round((realClock.now() - started) / 100) / 10), log)
     for (const w of new Set(results.flatMap((r) => r.warnings))) log.warnTitled(w, 'Staging')
     await writeSummary(redactor.scrub(renderSummary(results)), log)
   } catch (e) {
