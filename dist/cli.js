@@ -30068,7 +30068,7 @@ function idText(value) {
 /* harmony export */   o4: () => (/* binding */ parseConfig),
 /* harmony export */   zY: () => (/* binding */ DEFAULTS)
 /* harmony export */ });
-/* unused harmony exports INPUT_NAMES, normaliseApiUrl, parseDuration */
+/* unused harmony exports INPUT_NAMES, normaliseApiUrl, parseDuration, parseSiteIds */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9691);
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8532);
 /* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
@@ -30369,6 +30369,13 @@ const Schema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     'task-id': taskId,
     'wait-for-url': boolean,
 });
+/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
+function parseSiteIds(raw) {
+    const parsed = siteIds.safeParse(raw);
+    if (!parsed.success)
+        throw new InputError('site-id', parsed.error.issues[0].message);
+    return parsed.data;
+}
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 function parseConfig(raw) {
     const filled = { ...DEFAULTS };

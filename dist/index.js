@@ -28431,7 +28431,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(742);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8689);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -28443,7 +28443,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 742:
+/***/ 8689:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32013,6 +32013,112 @@ function seconds(ms) {
     return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/github/context.ts
+/**
+ * What the runner tells about the run: event, pull request, repository, commit, run URL. Read from
+ * the environment (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, ...) as @actions/github's context does,
+ * without loading @actions/github: a run that asks nothing of GitHub pays nothing for it.
+ */
+
+/** The run's context from the runner's environment. An unreadable event file is an empty payload. */
+function runContext(env) {
+    let payload = {};
+    if (env.GITHUB_EVENT_PATH) {
+        try {
+            payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
+        }
+        catch {
+            payload = {};
+        }
+    }
+    return {
+        eventName: env.GITHUB_EVENT_NAME,
+        payload,
+        repository: env.GITHUB_REPOSITORY,
+        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+        runUrl: runUrlFrom(env),
+        env,
+    };
+}
+/** Events whose payload names the pull request the comment belongs to. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+const isPullRequestEvent = (eventName) => PULL_REQUEST_EVENTS.includes(eventName);
+/** The repository of the run: GITHUB_REPOSITORY, else the payload's. */
+function repoOf(repository, payload) {
+    const [owner, repo, extra] = (repository ?? '').split('/');
+    if (owner && repo && extra === undefined)
+        return { owner, repo };
+    const p = (payload ?? {});
+    const name = p.repository?.name;
+    const login = p.repository?.owner?.login;
+    if (typeof name === 'string' && typeof login === 'string' && name && login)
+        return { owner: login, repo: name };
+    return null;
+}
+/** The pull request of the triggering event, or why there is none. */
+function pullRequestTarget(eventName, payload, repository) {
+    if (!isPullRequestEvent(eventName))
+        return {
+            reason: `pr-comment: the triggering event is ${eventName ? `"${eventName.slice(0, 60)}"` : 'unknown'}, not pull_request or pull_request_target: no comment was posted.`,
+        };
+    const p = (payload ?? {});
+    const number = Number(p.pull_request?.number ?? p.number);
+    if (!Number.isInteger(number) || number <= 0)
+        return { reason: 'pr-comment: the event payload names no pull request number: no comment was posted.' };
+    const repo = repoOf(repository, payload);
+    if (repo)
+        return { target: { ...repo, number } };
+    return { reason: 'pr-comment: the repository is unknown (no GITHUB_REPOSITORY): no comment was posted.' };
+}
+const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
+/**
+ * The commit a deployment is made for: the pull request's head on pull_request and
+ * pull_request_target (GITHUB_SHA is then a merge or base commit), else GITHUB_SHA.
+ */
+function deploymentSha(eventName, payload, env) {
+    if (isPullRequestEvent(eventName)) {
+        const head = payload?.pull_request?.head?.sha;
+        if (typeof head === 'string' && SHA.test(head))
+            return { sha: head.toLowerCase() };
+        return { reason: 'the event payload names no pull request head commit (pull_request.head.sha)' };
+    }
+    const sha = env.GITHUB_SHA ?? '';
+    if (SHA.test(sha))
+        return { sha: sha.toLowerCase() };
+    return { reason: 'GITHUB_SHA is not set to a commit' };
+}
+/** `https://github.com/o/r/actions/runs/123/attempts/2`, when the environment says. */
+function runUrlFrom(env) {
+    const server = env.GITHUB_SERVER_URL || 'https://github.com';
+    if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID)
+        return null;
+    if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(env.GITHUB_REPOSITORY) || !/^\d+$/.test(env.GITHUB_RUN_ID))
+        return null;
+    const attempt = env.GITHUB_RUN_ATTEMPT && /^\d+$/.test(env.GITHUB_RUN_ATTEMPT) && env.GITHUB_RUN_ATTEMPT !== '1'
+        ? `/attempts/${env.GITHUB_RUN_ATTEMPT}`
+        : '';
+    return `${server.replace(/\/+$/, '')}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${attempt}`;
+}
+/**
+ * The fork a `pull_request` run comes from (`alice/site-repo`), or null: GitHub gives such a run no
+ * secrets and a read-only token.
+ */
+function forkOf(eventName, payload) {
+    if (eventName !== 'pull_request')
+        return null;
+    const pr = payload
+        ?.pull_request;
+    const name = (repo) => {
+        const full = repo?.full_name;
+        return typeof full === 'string' && /^[\w.-]+\/[\w.-]+$/.test(full) ? full : null;
+    };
+    const head = name(pr?.head?.repo);
+    const base = name(pr?.base?.repo);
+    return head && base && head.toLowerCase() !== base.toLowerCase() ? head : null;
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 
 
@@ -32158,6 +32264,8 @@ const MAX_HINT_CHARS = 500;
 const MAX_WARNING_CHARS = 500;
 const MAX_WARNINGS = 20;
 const MAX_COMMENT_CHARS = 60_000;
+/** A notice at the top of the comment (staging taken by another run, or released), ours alone. */
+const NOTICE_OPEN = '<!-- site-staging-action:notice -->';
 /** Whether the result leaves the site without a staging environment. */
 function removesStaging(r) {
     return r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped');
@@ -32210,6 +32318,8 @@ function renderComment(r, scrub, extras = {}) {
         lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`);
     lines.push(`| Duration | ${duration(Number(r.durationSeconds) || 0)} |`);
     lines.push(`| Time | ${utcTime(r.startedAt)} |`);
+    if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))
+        lines.push(`| Staging shows | this pull request at \`${extras.owner.sha.slice(0, 12)}\` (since ${utcTime(extras.owner.at)}) |`);
     if (runUrl)
         lines.push(`| Run | [workflow run](${runUrl}) |`);
     lines.push('');
@@ -32241,6 +32351,36 @@ function stagingUrlFromComment(body) {
     if (!found)
         return null;
     return safeHttpUrl(found) === found ? found : null;
+}
+/**
+ * `body` (one of our comments) with `notice` at its top, in place of any earlier notice; the rest of
+ * the comment is kept as it was. `notice` is our own Markdown: the caller builds it from values it
+ * checked (numbers, times, URLs as `safeHttpUrl` writes them).
+ */
+function withNotice(body, notice) {
+    const lines = body.split('\n');
+    const start = lines.indexOf(NOTICE_OPEN);
+    if (start >= 0) {
+        let end = start + 1;
+        while (end < lines.length && lines[end] !== '')
+            end++;
+        lines.splice(start, end + 1 - start);
+    }
+    // After the hidden marks (the site's marker, the staging URL), before the heading.
+    let at = 0;
+    while (at < lines.length && /^<!-- site-staging-action:[a-z-]+=/.test(lines[at]))
+        at++;
+    lines.splice(at, 0, NOTICE_OPEN, `> ⚠️ ${oneNoticeLine(notice)}`, '');
+    const out = lines.join('\n');
+    return out.length > MAX_COMMENT_CHARS ? `${out.slice(0, MAX_COMMENT_CHARS)}…\n` : out;
+}
+/** The notice on one line, bounded. */
+function oneNoticeLine(notice) {
+    return notice.replace(/\s+/g, ' ').trim().slice(0, 600);
+}
+/** `14:02 UTC on 2026-11-24`, for notices. */
+function noticeTime(iso) {
+    return utcTime(iso);
 }
 /** Whether `body` carries this project's marker for `siteId` (the marker opens the comment). */
 function isCommentFor(body, siteId) {
@@ -32312,32 +32452,17 @@ const FORKS = ' A pull request from a fork gets a read-only token whatever the w
 async function postOrUpdateComments(results, options) {
     const { octokit, target, author, scrub } = options;
     const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
-    const wanted = new Set(results.map((r) => r.siteId));
-    const found = new Map();
-    const ignored = [];
+    let found;
+    let ignored;
     try {
-        await octokit.paginate(octokit.rest.issues.listComments, { owner: target.owner, repo: target.repo, issue_number: target.number, per_page: 100 }, (response, done) => {
-            for (const c of response.data) {
-                if (!hasMarker(c.body))
-                    continue;
-                if (!writtenBy(c, author)) {
-                    ignored.push({ id: c.id, login: typeof c.user?.login === 'string' ? c.user.login : '(unknown)' });
-                    continue;
-                }
-                for (const id of wanted)
-                    if (!found.has(id) && isCommentFor(c.body, id))
-                        found.set(id, c);
-            }
-            if (found.size === wanted.size)
-                done();
-            return [];
-        });
+        ;
+        ({ found, ignored } = await findOwnComments(octokit, target, results.map((r) => r.siteId), author));
     }
     catch (e) {
         const warning = (0,errors/* githubFailure */.e)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS);
         return {
             reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning })),
-            ignored,
+            ignored: [],
         };
     }
     const reports = [];
@@ -32346,6 +32471,7 @@ async function postOrUpdateComments(results, options) {
         const body = renderComment(r, scrub, {
             runUrl: options.runUrl ?? null,
             previousStagingUrl: existing?.body ? stagingUrlFromComment(existing.body) : null,
+            owner: options.owner ?? null,
         });
         try {
             const response = existing
@@ -32379,6 +32505,62 @@ async function postOrUpdateComments(results, options) {
     }
     return { reports, ignored };
 }
+/**
+ * Our comment for each of `siteIds` on the pull request: marker AND author, every page read
+ * (stopping once each is found). Marker comments by anybody else come back in `ignored`. Throws
+ * what Octokit throws.
+ */
+async function findOwnComments(octokit, target, siteIds, author) {
+    const wanted = new Set(siteIds);
+    const found = new Map();
+    const ignored = [];
+    await octokit.paginate(octokit.rest.issues.listComments, { owner: target.owner, repo: target.repo, issue_number: target.number, per_page: 100 }, (response, done) => {
+        for (const c of response.data) {
+            if (!hasMarker(c.body))
+                continue;
+            if (!writtenBy(c, author)) {
+                ignored.push({ id: c.id, login: typeof c.user?.login === 'string' ? c.user.login : '(unknown)' });
+                continue;
+            }
+            for (const id of wanted)
+                if (!found.has(id) && isCommentFor(c.body, id))
+                    found.set(id, c);
+        }
+        if (found.size === wanted.size)
+            done();
+        return [];
+    });
+    return { found, ignored };
+}
+/**
+ * Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken
+ * from it, or released), editing it in place. `none` when that pull request has no comment of ours.
+ */
+async function addNotice(octokit, target, siteId, author, notice, scrub) {
+    const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
+    try {
+        const { found } = await findOwnComments(octokit, target, [siteId], author);
+        const existing = found.get(siteId);
+        if (!existing?.body)
+            return { action: 'none' };
+        const response = await octokit.rest.issues.updateComment({
+            owner: target.owner,
+            repo: target.repo,
+            comment_id: existing.id,
+            body: scrub(withNotice(existing.body, notice)),
+        });
+        return {
+            action: 'updated',
+            url: typeof response.data.html_url === 'string' ? response.data.html_url : null,
+        };
+    }
+    catch (e) {
+        return {
+            action: 'failed',
+            warning: (0,errors/* githubFailure */.e)(e, `update the comment on ${where}`, PERMISSION, scrub, FORKS),
+        };
+    }
+}
 /** A login as GitHub allows it, for a log line (anything else is cut). */
 function shownLogin(login) {
     return login.replace(/[^A-Za-z0-9\-[\]]/g, '').slice(0, 50) || '(unknown)';
@@ -32390,95 +32572,6 @@ function ignoredNotice(ignored, author, number) {
         `but were written by ${logins.join(', ')}, not by ${author} (the comment-author input). ` +
         'They were left alone and nothing was read from them. ' +
         'If you post with a personal access token, set comment-author to its login.');
-}
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/github/context.ts
-/**
- * What the runner tells about the run: event, pull request, repository, commit, run URL. Read from
- * the environment (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, ...) as @actions/github's context does,
- * without loading @actions/github: a run that asks nothing of GitHub pays nothing for it.
- */
-
-/** The run's context from the runner's environment. An unreadable event file is an empty payload. */
-function runContext(env) {
-    let payload = {};
-    if (env.GITHUB_EVENT_PATH) {
-        try {
-            payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
-        }
-        catch {
-            payload = {};
-        }
-    }
-    return {
-        eventName: env.GITHUB_EVENT_NAME,
-        payload,
-        repository: env.GITHUB_REPOSITORY,
-        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
-        runUrl: runUrlFrom(env),
-        env,
-    };
-}
-/** Events whose payload names the pull request the comment belongs to. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-const isPullRequestEvent = (eventName) => PULL_REQUEST_EVENTS.includes(eventName);
-/** The repository of the run: GITHUB_REPOSITORY, else the payload's. */
-function repoOf(repository, payload) {
-    const [owner, repo, extra] = (repository ?? '').split('/');
-    if (owner && repo && extra === undefined)
-        return { owner, repo };
-    const p = (payload ?? {});
-    const name = p.repository?.name;
-    const login = p.repository?.owner?.login;
-    if (typeof name === 'string' && typeof login === 'string' && name && login)
-        return { owner: login, repo: name };
-    return null;
-}
-/** The pull request of the triggering event, or why there is none. */
-function pullRequestTarget(eventName, payload, repository) {
-    if (!isPullRequestEvent(eventName))
-        return {
-            reason: `pr-comment: the triggering event is ${eventName ? `"${eventName.slice(0, 60)}"` : 'unknown'}, not pull_request or pull_request_target: no comment was posted.`,
-        };
-    const p = (payload ?? {});
-    const number = Number(p.pull_request?.number ?? p.number);
-    if (!Number.isInteger(number) || number <= 0)
-        return { reason: 'pr-comment: the event payload names no pull request number: no comment was posted.' };
-    const repo = repoOf(repository, payload);
-    if (repo)
-        return { target: { ...repo, number } };
-    return { reason: 'pr-comment: the repository is unknown (no GITHUB_REPOSITORY): no comment was posted.' };
-}
-const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
-/**
- * The commit a deployment is made for: the pull request's head on pull_request and
- * pull_request_target (GITHUB_SHA is then a merge or base commit), else GITHUB_SHA.
- */
-function deploymentSha(eventName, payload, env) {
-    if (isPullRequestEvent(eventName)) {
-        const head = payload?.pull_request?.head?.sha;
-        if (typeof head === 'string' && SHA.test(head))
-            return { sha: head.toLowerCase() };
-        return { reason: 'the event payload names no pull request head commit (pull_request.head.sha)' };
-    }
-    const sha = env.GITHUB_SHA ?? '';
-    if (SHA.test(sha))
-        return { sha: sha.toLowerCase() };
-    return { reason: 'GITHUB_SHA is not set to a commit' };
-}
-/** `https://github.com/o/r/actions/runs/123/attempts/2`, when the environment says. */
-function runUrlFrom(env) {
-    const server = env.GITHUB_SERVER_URL || 'https://github.com';
-    if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID)
-        return null;
-    if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(env.GITHUB_REPOSITORY) || !/^\d+$/.test(env.GITHUB_RUN_ID))
-        return null;
-    const attempt = env.GITHUB_RUN_ATTEMPT && /^\d+$/.test(env.GITHUB_RUN_ATTEMPT) && env.GITHUB_RUN_ATTEMPT !== '1'
-        ? `/attempts/${env.GITHUB_RUN_ATTEMPT}`
-        : '';
-    return `${server.replace(/\/+$/, '')}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${attempt}`;
 }
 
 ;// CONCATENATED MODULE: ./src/backoff.ts
@@ -44621,7 +44714,9 @@ async function setStatus(ctx, id, state, text, environmentUrl = null) {
  * deployment is not transient: the environment outlives one run (later runs replace its
  * deployment, and GitHub's auto_inactive retires the older ones); a delete retires it explicitly.
  */
-async function startDeployment(ctx, sha, operation, siteCount) {
+async function startDeployment(ctx, sha, operation, siteCount, 
+/** One site's run: the task that names the site, and the payload that records who staging shows. */
+record) {
     const where = `create a deployment for environment "${ctx.environment}"`;
     let id;
     try {
@@ -44635,6 +44730,7 @@ async function startDeployment(ctx, sha, operation, siteCount) {
             required_contexts: [],
             production_environment: false,
             transient_environment: false,
+            ...(record ? { task: record.task, payload: record.payload } : {}),
         }, ctx.scrub));
         const data = response.data;
         if (typeof data.id !== 'number' || !Number.isSafeInteger(data.id))
@@ -44663,6 +44759,16 @@ async function finishDeployment(ctx, id, status) {
     }
     catch (e) {
         return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
+    }
+}
+/** Marks one deployment inactive (staging shows another run now, or was released); a refusal is a warning. */
+async function retireDeployment(ctx, id, text) {
+    try {
+        await setStatus(ctx, id, 'inactive', text);
+        return null;
+    }
+    catch (e) {
+        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} inactive`, deployments_PERMISSION, ctx.scrub);
     }
 }
 /**
@@ -44709,11 +44815,188 @@ async function deactivateEnvironment(ctx) {
     return { deactivated, left, warning: null };
 }
 
+;// CONCATENATED MODULE: ./src/github/ownership.ts
+/**
+ * One shared staging, many pull requests. A production site has one staging environment; every
+ * refresh (create, pull) records which pull request it was for (its number, head commit and run) in
+ * its GitHub deployment: the deployment's `task` names the site (`site-staging:<site>`), its
+ * `payload` holds the owner. The newest of the site's deployments that is live (success, or still
+ * in progress) says what staging shows now; a newer `inactive` one means staging was released.
+ *
+ * Read tolerantly: a record we did not write (another creator, another shape) is skipped, never
+ * trusted. Everything here returns values or warnings; nothing throws.
+ */
+
+
+/** The key of our record in a deployment's payload. */
+const PAYLOAD_KEY = 'site-staging-action';
+/** How many of a site's newest deployments are read to find its owner. */
+const MAX_READ = 20;
+/** `if-staging-taken`: when staging shows another open pull request. */
+const IF_TAKEN = ['take', 'wait', 'fail'];
+/** The deployment task that names the site, so its deployments are found whatever the environment. */
+function taskFor(siteId) {
+    return `site-staging:${siteId}`;
+}
+/** The deployment payload that records `owner` for `siteId`. */
+function ownerPayload(siteId, owner) {
+    return {
+        [PAYLOAD_KEY]: {
+            site: siteId,
+            owner: { pr: owner.pr, sha: owner.sha, run_url: owner.runUrl, run_id: owner.runId, at: owner.at },
+        },
+    };
+}
+const ownership_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
+function readOwner(payload, siteId) {
+    let p = payload;
+    if (typeof p === 'string') {
+        try {
+            p = JSON.parse(p);
+        }
+        catch {
+            return null;
+        }
+    }
+    const record = p?.[PAYLOAD_KEY];
+    if (!record || typeof record !== 'object' || record.site !== siteId)
+        return null;
+    const o = record.owner;
+    if (!o || typeof o !== 'object')
+        return null;
+    const pr = o.pr === null ? null : positiveInt(o.pr);
+    if (pr === undefined)
+        return null;
+    if (typeof o.sha !== 'string' || !ownership_SHA.test(o.sha))
+        return null;
+    const at = typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? o.at : null;
+    if (!at)
+        return null;
+    const runUrl = typeof o.run_url === 'string' ? safeHttpUrl(o.run_url) : null;
+    return { pr, sha: o.sha.toLowerCase(), runUrl, runId: positiveInt(o.run_id) ?? null, at };
+}
+function positiveInt(v) {
+    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
+}
+const LIVE = new Set(['success', 'in_progress', 'queued', 'pending']);
+/**
+ * Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest
+ * status is live. A newer inactive one means it was released (or deleted): nobody. Failed and
+ * errored refreshes are passed over (the one before them still holds).
+ */
+async function findOwner(octokit, repo, siteId, creator, scrub) {
+    try {
+        const listed = await octokit.rest.repos.listDeployments({
+            ...repo,
+            task: taskFor(siteId),
+            per_page: MAX_READ,
+        });
+        for (const d of listed.data) {
+            if (typeof d.id !== 'number' || typeof d.environment !== 'string')
+                continue;
+            const login = d.creator?.login;
+            if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase())
+                continue;
+            const owner = readOwner(d.payload, siteId);
+            if (!owner)
+                continue;
+            const statuses = await octokit.rest.repos.listDeploymentStatuses({
+                ...repo,
+                deployment_id: d.id,
+                per_page: 1,
+            });
+            const state = statuses.data[0]?.state;
+            if (state === 'inactive')
+                return { current: null };
+            if (typeof state === 'string' && LIVE.has(state))
+                return { current: { owner, deploymentId: d.id, environment: d.environment } };
+        }
+        return { current: null };
+    }
+    catch (e) {
+        return {
+            warning: (0,errors/* githubFailure */.e)(e, `read which pull request staging of site ${siteId} shows`, '"deployments: read"', scrub),
+        };
+    }
+}
+/** Whether pull request `pr` is open; null when GitHub would not say. */
+async function isOpen(octokit, repo, pr) {
+    try {
+        const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: pr });
+        return data.state === 'open';
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * Waits until workflow run `runId` is completed, asking every `pollMs`, until `deadline` (ms, as
+ * `now()` counts). `done`: it completed (or GitHub no longer knows it); `timeout`; `cancelled`.
+ */
+async function waitForRun(octokit, repo, runId, o) {
+    for (;;) {
+        if (o.signal?.aborted)
+            return 'cancelled';
+        const request = AbortSignal.timeout(o.requestMs);
+        try {
+            const { data } = await octokit(request).rest.actions.getWorkflowRun({ ...repo, run_id: runId });
+            if (data.status === 'completed')
+                return 'done';
+        }
+        catch (e) {
+            if (e?.status === 404)
+                return 'done';
+            // Anything else (a time-out, a 5xx): ask again at the next turn.
+        }
+        if (o.now() + o.pollMs > o.deadline)
+            return 'timeout';
+        const slept = await sleep(o.pollMs, o.signal);
+        if (!slept)
+            return 'cancelled';
+    }
+}
+function sleep(ms, signal) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve(false);
+        const t = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(true);
+        }, ms);
+        const onAbort = () => {
+            clearTimeout(t);
+            resolve(false);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}
+/** `#12`, or "a run not for a pull request". */
+function ownerName(owner) {
+    return owner.pr === null ? 'a workflow run that was not for a pull request' : `#${owner.pr}`;
+}
+/** `14:02 UTC on 2026-11-24` (our own words, from a date we checked). */
+function shownTime(iso) {
+    const d = new Date(iso);
+    if (Number.isNaN(d.getTime()))
+        return 'an unknown time';
+    const s = d.toISOString();
+    return `${s.slice(11, 16)} UTC on ${s.slice(0, 10)}`;
+}
+/** Who owns staging, in one sentence for a log line or an error. */
+function describeOwner(current) {
+    const o = current.owner;
+    return (`Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${shownTime(o.at)}` +
+        (o.runUrl ? `, run ${o.runUrl}` : '') +
+        ')');
+}
+
 ;// CONCATENATED MODULE: ./src/github/inputs.ts
 /**
  * The GitHub side's inputs (pr-comment, comment-author, deployment-environment, github-token), read
  * once into a plan. A bad value is a warning that says nothing was sent, never a failed run.
  */
+
 
 
 /** The action's inputs for GitHub, with their action.yml defaults (action.yml lists them last). */
@@ -44722,10 +45005,20 @@ const GITHUB_INPUT_DEFAULTS = {
     'pr-comment': 'false',
     'comment-author': DEFAULT_COMMENT_AUTHOR,
     'deployment-environment': '',
+    'if-staging-taken': 'take',
 };
 const COMMENT_TITLE = 'Pull-request comment';
 const DEPLOYMENT_TITLE = 'GitHub deployment';
 const GITHUB_TITLE = 'GitHub';
+/** `if-staging-taken`: take, wait or fail; an error sentence for anything else. */
+function parseIfTaken(raw) {
+    const value = raw.trim().toLowerCase() || 'take';
+    if (IF_TAKEN.includes(value))
+        return value;
+    return {
+        error: `Input "if-staging-taken": "${value.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}" is not one of ${IF_TAKEN.join(', ')}.`,
+    };
+}
 /** Reads the GitHub inputs; null when nothing is to be sent to GitHub (warnings say why, if wrong). */
 function readGitHubInputs(input, warn) {
     let commentAuthor = wantedCommentAuthor(input, (m) => warn(m, COMMENT_TITLE));
@@ -44744,7 +45037,12 @@ function readGitHubInputs(input, warn) {
     }
     if (!commentAuthor && !environment)
         return null;
-    return { commentAuthor, environment, token };
+    return {
+        commentAuthor,
+        environment,
+        token,
+        author: parseCommentAuthor(input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR,
+    };
 }
 /** pr-comment and comment-author: the author's login when a comment is wanted and possible. */
 function wantedCommentAuthor(input, warn) {
@@ -44773,7 +45071,7 @@ function parsePrComment(raw, warn) {
  * 30 s after it, 3 s once the run is cancelled: the runner kills 10 s after its first signal).
  */
 /** The limits, in milliseconds (tests shorten them). */
-const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000 };
+const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 };
 /**
  * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
  * run is cancelled (at once counted from now if it already is).
@@ -44819,12 +45117,26 @@ async function withinPhase(phase, work) {
 
 
 
+
+
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
-const noop = { before: async () => { }, after: async () => { }, abandon: async () => { } };
+const noop = { before: async () => null, after: async () => { }, abandon: async () => { } };
+/** The operations that change what staging shows (and so take it for their pull request). */
+const CLAIMING_OPERATIONS = ['create', 'pull'];
 /** Reads the GitHub inputs and returns what to do before and after the operation. */
 async function githubSideEffects(o) {
+    const ifTaken = parseIfTaken(o.input('if-staging-taken'));
     const plan = readGitHubInputs(o.input, (m, title) => o.log.warn(o.redactor.scrub(m), title));
+    const claims = CLAIMING_OPERATIONS.includes(o.operation) && !o.dryRun;
+    if (typeof ifTaken !== 'string' && claims)
+        return stopping({ result: 'failed', message: ifTaken.error });
+    if (ifTaken !== 'take' && claims && (!plan?.environment || o.siteIds.length !== 1))
+        return stopping({
+            result: 'failed',
+            message: `if-staging-taken is ${String(ifTaken)}, which needs to know who staging shows: set deployment-environment ` +
+                '(and a github-token that may write deployments) and give one site-id. Nothing was sent to the staging service.',
+        });
     if (!plan) {
         o.setOutput('deployment-id', '');
         return noop;
@@ -44841,12 +45153,19 @@ async function githubSideEffects(o) {
         warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
         warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
         deploymentId: null,
+        ifTaken: typeof ifTaken === 'string' ? ifTaken : 'take',
+        claim: null,
+        previous: null,
     };
     return {
         before: () => before(run),
         after: (results, problem) => after(run, results, problem ?? null),
         abandon: (reason) => abandon(run, reason),
     };
+}
+/** A side whose `before` stops the run (bad input, or a guarantee it cannot give); nothing is sent. */
+function stopping(stop) {
+    return { ...noop, before: async () => stop };
 }
 /** The deployment's context, or null without a repository or an environment. */
 function deploymentContext(run, kit) {
@@ -44862,41 +45181,142 @@ function makesDeployment(run) {
 async function before(run) {
     try {
         if (!run.plan.environment || run.o.signal?.aborted)
-            return;
+            return null;
         if (run.o.dryRun) {
             run.o.log.info('deployment-environment: a dry run makes no deployment.');
-            return;
+            return null;
         }
-        if (makesDeployment(run))
-            await startRunDeployment(run);
+        if (!makesDeployment(run))
+            return null;
+        const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env);
+        if ('reason' in sha) {
+            run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`);
+            return null;
+        }
+        run.claim = claimOf(run, sha.sha);
+        if (run.claim) {
+            const stop = await checkWhoStagingShows(run, run.claim);
+            if (stop)
+                return stop;
+        }
+        await startRunDeployment(run, sha.sha);
+        return null;
     }
     catch (e) {
         run.warnDeployment(`Could not create a deployment: ${messageOf(e)}`);
+        return null;
     }
     finally {
         run.o.setOutput('deployment-id', run.deploymentId === null ? '' : String(run.deploymentId));
     }
 }
-/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
-async function startRunDeployment(run) {
-    const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env);
-    if ('reason' in sha) {
-        run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`);
-        return;
+/** This run's claim on staging: one site, an operation that refreshes it, the triggering pull request. */
+function claimOf(run, sha) {
+    if (run.o.siteIds.length !== 1 || !CLAIMING_OPERATIONS.includes(run.o.operation))
+        return null;
+    const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
+    const runId = Number(run.ctx.env.GITHUB_RUN_ID);
+    return {
+        siteId: run.o.siteIds[0],
+        owner: {
+            pr: 'target' in where ? where.target.number : null,
+            sha,
+            runUrl: run.ctx.runUrl,
+            runId: Number.isSafeInteger(runId) && runId > 0 ? runId : null,
+            at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        },
+    };
+}
+/**
+ * Who staging shows now. Another open pull request's: `take` goes on (and tells it afterwards),
+ * `wait` waits for its workflow run to end (within the timeout), `fail` stops, naming it.
+ */
+async function checkWhoStagingShows(run, claim) {
+    const repo = repoOf(run.ctx.repository, run.ctx.payload);
+    if (!repo)
+        return null;
+    const guarded = run.ifTaken !== 'take';
+    const found = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => findOwner(run.octokit(signal), repo, claim.siteId, run.plan.author, run.scrub));
+    if ('warning' in found) {
+        if (!guarded) {
+            // Said only if the deployment is then made: a refused one says the same with the permission.
+            run.ownerUnknown = found.warning;
+            return null;
+        }
+        return {
+            result: 'failed',
+            message: `${found.warning.replace(/ The staging result is not affected\.$/, '')} if-staging-taken is ${run.ifTaken}, so nothing was sent to the staging service.`,
+        };
     }
+    const current = found.current;
+    if (!current || current.owner.pr === claim.owner.pr)
+        return null;
+    run.previous = current;
+    run.o.log.info(`${describeOwner(current)}; this run refreshes it for ${ownerName(claim.owner)}.`);
+    if (!guarded || current.owner.pr === null)
+        return null;
+    const open = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => isOpen(run.octokit(signal), repo, current.owner.pr));
+    if (open === false) {
+        run.o.log.info(`Pull request #${current.owner.pr} is closed: staging is free to take.`);
+        return null;
+    }
+    if (run.ifTaken === 'fail')
+        return {
+            result: 'failed',
+            message: `${describeOwner(current)}, and that pull request is open. if-staging-taken is fail, so nothing was sent to ` +
+                `the staging service. Run this again once #${current.owner.pr} is closed, or use if-staging-taken: take ` +
+                `(refresh staging and tell #${current.owner.pr}) or wait (until its workflow run is done).`,
+        };
+    return waitForOwnerRun(run, repo, current);
+}
+/** if-staging-taken: wait: until the owner's workflow run is completed, within the timeout. */
+async function waitForOwnerRun(run, repo, current) {
+    const runId = current.owner.runId;
+    if (runId === null)
+        return null;
+    run.o.log.info(`if-staging-taken: wait: waiting for the workflow run of #${current.owner.pr}${current.owner.runUrl ? ` (${current.owner.runUrl})` : ''} to finish.`);
+    const ended = await waitForRun(run.octokit, repo, runId, {
+        deadline: performance.now() + (run.o.timeoutMs ?? 30 * 60_000),
+        pollMs: run.limits.poll,
+        now: () => performance.now(),
+        signal: run.o.signal,
+        requestMs: run.limits.before,
+    });
+    if (ended === 'done') {
+        run.o.log.info(`The workflow run of #${current.owner.pr} is done: this run takes staging.`);
+        return null;
+    }
+    if (ended === 'cancelled')
+        return {
+            result: 'cancelled',
+            message: `Cancelled while waiting for the workflow run of #${current.owner.pr}: nothing was sent to the staging service.`,
+        };
+    return {
+        result: 'timed-out',
+        message: `${describeOwner(current)}, and its workflow run was still running when the timeout ran out. ` +
+            'if-staging-taken is wait, so nothing was sent to the staging service. Run this again later, or raise timeout.',
+    };
+}
+/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
+async function startRunDeployment(run, sha) {
     await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), async (signal) => {
         const dctx = deploymentContext(run, run.octokit(signal));
         if (!dctx) {
             run.warnDeployment('Could not create a deployment: the repository is unknown (no GITHUB_REPOSITORY).');
             return;
         }
-        const started = await startDeployment(dctx, sha.sha, run.o.operation, run.o.siteCount);
+        const record = run.claim
+            ? { task: taskFor(run.claim.siteId), payload: ownerPayload(run.claim.siteId, run.claim.owner) }
+            : null;
+        const started = await startDeployment(dctx, sha, run.o.operation, run.o.siteIds.length, record);
         for (const w of started.warnings)
             run.warnDeployment(w);
         if (started.id === null)
             return;
+        if (run.ownerUnknown)
+            run.warnDeployment(run.ownerUnknown);
         run.deploymentId = started.id;
-        run.o.log.info(`Deployment ${started.id} for environment "${dctx.environment}" on ${sha.sha.slice(0, 12)}: in progress.`);
+        run.o.log.info(`Deployment ${started.id} for environment "${dctx.environment}" on ${sha.slice(0, 12)}: in progress.`);
     });
 }
 async function after(run, results, problem) {
@@ -44906,11 +45326,51 @@ async function after(run, results, problem) {
         return;
     await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), async (signal) => {
         const kit = run.octokit(signal);
+        const took = tookStaging(run, results) ? run.claim : null;
         await Promise.all([
             deploys ? deploymentAfter(run, kit, results, problem) : null,
-            run.plan.commentAuthor ? commentAfter(run, kit, run.plan.commentAuthor, results) : null,
+            run.plan.commentAuthor ? commentAfter(run, kit, run.plan.commentAuthor, results, took?.owner) : null,
+            took && run.previous ? handOver(run, kit, took, run.previous) : null,
         ]);
     });
+}
+/** Whether this run changed what staging shows (so its claim holds): a refresh that went through. */
+function tookStaging(run, results) {
+    const r = results[0];
+    if (!run.claim || run.deploymentId === null || !r)
+        return false;
+    return (r.result === 'succeeded' ||
+        r.result === 'accepted' ||
+        (r.operation === 'create' && r.result === 'skipped'));
+}
+/**
+ * Staging now shows this run: the run it showed before is told, its deployment made inactive (so it
+ * claims no preview that is gone) and its pull request's comment updated in place.
+ */
+async function handOver(run, kit, took, previous) {
+    const repo = repoOf(run.ctx.repository, run.ctx.payload);
+    if (!repo)
+        return;
+    const now = took.owner.pr === null
+        ? 'Staging was refreshed by a workflow run that was not for a pull request'
+        : `Staging now shows #${took.owner.pr}`;
+    const warning = await retireDeployment({ octokit: kit, repo, environment: previous.environment, scrub: run.scrub, logUrl: run.ctx.runUrl }, previous.deploymentId, `${now}.`);
+    if (warning)
+        run.warnDeployment(warning);
+    const told = previous.owner.pr;
+    if (told === null || !run.plan.commentAuthor)
+        return;
+    const rerun = previous.owner.runUrl
+        ? `[re-run this workflow](${previous.owner.runUrl})`
+        : 're-run this workflow';
+    const notice = `${now} since ${noticeTime(took.owner.at)}; ${rerun} to show this pull request again.`;
+    const outcome = await addNotice(kit, { ...repo, number: told }, took.siteId, run.plan.commentAuthor, notice, run.scrub);
+    if (outcome.action === 'failed')
+        run.warnComment(outcome.warning);
+    else
+        run.o.log.info(`Told #${told} that ${now.charAt(0).toLowerCase()}${now.slice(1)}: ` +
+            (outcome.action === 'updated' ? 'its comment was updated' : 'it has no comment of ours') +
+            (warning ? '.' : `, its deployment ${previous.deploymentId} is inactive.`));
 }
 async function abandon(run, reason) {
     if (run.deploymentId === null)
@@ -44968,7 +45428,7 @@ async function retireAfterDelete(run, kit, results) {
     }
 }
 /** The sticky comment on the triggering pull request, one per site. */
-async function commentAfter(run, kit, author, results) {
+async function commentAfter(run, kit, author, results, owner) {
     try {
         const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
         if ('reason' in where) {
@@ -44981,6 +45441,7 @@ async function commentAfter(run, kit, author, results) {
             author,
             scrub: run.scrub,
             runUrl: run.ctx.runUrl,
+            owner: owner && owner.pr !== null ? { sha: owner.sha, at: owner.at } : null,
         });
         reportComments(run, outcome, author, where.target.number);
     }
@@ -45006,6 +45467,65 @@ function reportComments(run, outcome, author, number) {
 }
 function messageOf(e) {
     return e?.message ?? String(e);
+}
+/**
+ * `operation: release`, on a closed pull request: for each site whose staging shows this pull
+ * request, its deployment becomes inactive and its comment says so, so the next pull request takes
+ * staging without waiting. Nothing is sent to the staging service (staging keeps its content).
+ */
+async function releaseStaging(o) {
+    const scrub = (t) => o.redactor.scrub(t);
+    const fail = (message) => o.siteIds.map((siteId) => ({ siteId, result: 'failed', message }));
+    const token = o.input('github-token').trim();
+    if (token === '')
+        return fail('release needs a github-token that may write deployments: it is empty.');
+    const ctx = runContext(o.env ?? process.env);
+    const where = pullRequestTarget(ctx.eventName, ctx.payload, ctx.repository);
+    if ('reason' in where)
+        return fail(`release is for a closed pull request. ${where.reason.replace(/^pr-comment: /, '')}`);
+    const author = parseCommentAuthor(o.input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR;
+    const limits = { ...LIMITS_MS, ...o.limits };
+    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
+    return withinPhase(phaseSignal(o.signal, limits.after, limits.cancelled), async (signal) => {
+        const kit = octokitFor(token, ctx.apiUrl, signal);
+        const out = [];
+        for (const siteId of o.siteIds)
+            out.push(await releaseOne(kit, where.target, siteId, author, scrub, ctx));
+        return out;
+    });
+}
+async function releaseOne(kit, target, siteId, author, scrub, ctx) {
+    const repo = { owner: target.owner, repo: target.repo };
+    const found = await findOwner(kit, repo, siteId, author, scrub);
+    if ('warning' in found)
+        return { siteId, result: 'failed', message: found.warning };
+    const current = found.current;
+    if (!current)
+        return {
+            siteId,
+            result: 'skipped',
+            message: `No run is recorded as showing on staging of site ${siteId}: nothing to release.`,
+        };
+    if (current.owner.pr !== target.number)
+        return {
+            siteId,
+            result: 'skipped',
+            message: `${describeOwner(current)}, not #${target.number}: nothing to release.`,
+        };
+    const warning = await retireDeployment({ octokit: kit, repo, environment: current.environment, scrub, logUrl: ctx.runUrl }, current.deploymentId, `Pull request #${target.number} closed: staging released.`);
+    if (warning)
+        return { siteId, result: 'failed', message: warning };
+    const notice = `This pull request was closed at ${noticeTime(new Date().toISOString())}: staging is free for other pull requests ` +
+        "(it keeps this pull request's last refresh until another run takes it).";
+    const commented = await addNotice(kit, target, siteId, author, notice, scrub);
+    return {
+        siteId,
+        result: 'succeeded',
+        message: `Released staging of site ${siteId}: #${target.number} was closed, its deployment ${current.deploymentId} is inactive` +
+            (commented.action === 'updated' ? ' and its comment says so.' : '.') +
+            (commented.action === 'failed' ? ` ${commented.warning}` : '') +
+            ' The next pull request to refresh staging takes it without waiting.',
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
@@ -45304,6 +45824,13 @@ const Schema = object({
     'task-id': taskId,
     'wait-for-url': inputs_boolean,
 });
+/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
+function parseSiteIds(raw) {
+    const parsed = siteIds.safeParse(raw);
+    if (!parsed.success)
+        throw new InputError('site-id', parsed.error.issues[0].message);
+    return parsed.data;
+}
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 function parseConfig(raw) {
     const filled = { ...DEFAULTS };
@@ -45648,6 +46175,8 @@ function publicResult(r) {
 
 
 
+
+
 function actionLog(redactor) {
     const line = (m) => redactor.inert(m);
     let lost = null;
@@ -45681,6 +46210,15 @@ async function runAction(redactor, signal) {
     const raw = {};
     for (const name of INPUT_NAMES)
         raw[name] = getInput(name);
+    if (raw.operation?.trim().toLowerCase() === 'release')
+        return runRelease(raw, redactor, log, signal);
+    const fork = forkOf(process.env.GITHUB_EVENT_NAME, runContext(process.env).payload);
+    if (fork && !raw['api-token']?.trim()) {
+        await action_notStarted('skipped', `This pull request comes from the fork ${fork}. GitHub gives a fork's workflow run no secrets and a read-only ` +
+            'github-token, so api-token is empty: nothing was sent to the staging service or to GitHub. To preview it, ' +
+            'push the branch to this repository; to skip forks quietly, add to the job: if: github.event.pull_request.head.repo.full_name == github.repository', log);
+        return;
+    }
     let config;
     try {
         config = parseConfig(raw);
@@ -45688,14 +46226,15 @@ async function runAction(redactor, signal) {
     catch (e) {
         if (!(e instanceof InputError))
             throw e;
-        const message = redactor.inert(e.message);
-        setOutputs(failedOutputs(message), log);
-        await writeSummary(`## ❌ Staging: invalid input\n\n> ${message}\n\nNo request was sent.\n`, log);
-        log.fail(message);
+        await action_notStarted('failed', redactor.inert(e.message), log, 'invalid input', 'No request was sent.');
         return;
     }
     const gh = await githubSide(config, redactor, log, signal);
-    await gh.before();
+    const stop = await gh.before();
+    if (stop) {
+        await action_notStarted(stop.result, stop.message, log);
+        return;
+    }
     let results;
     try {
         const started = realClock.now();
@@ -45719,10 +46258,11 @@ function githubSide(config, redactor, log, signal) {
     return githubSideEffects({
         operation: config.operation,
         dryRun: config.dryRun,
-        siteCount: config.siteIds.length,
+        siteIds: config.siteIds,
         input: (name) => getInput(name),
         redactor,
         signal,
+        timeoutMs: config.timeoutMs,
         log: {
             info: (m) => log.info(m),
             warn: (m, title) => (title ? log.warnTitled(m, title) : log.warn(m)),
@@ -45735,6 +46275,59 @@ function githubSide(config, redactor, log, signal) {
  * The run's last lines. Outputs that could not be written fail the step (later steps would read
  * empty values), after the operation's own result is printed as it was.
  */
+/**
+ * A run that did not start (bad input, a fork without secrets, staging taken by another pull
+ * request): every output set, one summary paragraph, and the step fails unless it was `skipped`.
+ */
+async function action_notStarted(result, message, log, what = result === 'skipped' ? 'skipped' : 'not started', after = '') {
+    setOutputs({ ...failedOutputs(message), result }, log);
+    await writeSummary(`## ${result === 'skipped' ? '⏭️' : '❌'} Staging: ${what}\n\n> ${md(message)}\n${after ? `\n${after}\n` : ''}`, log);
+    if (result === 'skipped')
+        log.warnTitled(message, 'Staging skipped');
+    else
+        log.fail(message);
+}
+/**
+ * `operation: release` (the action only, on a closed pull request): hands staging back on GitHub's
+ * side; nothing is sent to the staging service, so no api-token or api-url is read.
+ */
+async function runRelease(raw, redactor, log, signal) {
+    let siteIds;
+    try {
+        siteIds = parseSiteIds(raw['site-id'] ?? '');
+    }
+    catch (e) {
+        if (!(e instanceof InputError))
+            throw e;
+        await action_notStarted('failed', redactor.inert(e.message), log, 'invalid input', 'Nothing was sent.');
+        return;
+    }
+    const outcomes = await releaseStaging({
+        siteIds,
+        input: (name) => getInput(name),
+        redactor,
+        signal,
+        log: {
+            info: (m) => log.info(m),
+            warn: (m, title) => log.warnTitled(m, title),
+            notice: (m) => log.notice(m),
+        },
+    });
+    const worst = outcomes.find((x) => x.result === 'failed') ??
+        outcomes.find((x) => x.result === 'skipped') ??
+        outcomes[0];
+    const message = outcomes.map((x) => x.message).join(' ');
+    setOutputs({
+        ...failedOutputs(message),
+        result: worst.result,
+        results: JSON.stringify(outcomes.map((x) => ({ operation: 'release', ...x }))),
+    }, log);
+    for (const x of outcomes)
+        log.info(x.message);
+    await writeSummary(redactor.scrub(`## Staging release: ${worst.result}\n\n${outcomes.map((x) => `- Site ${md(x.siteId)}: ${md(x.message)}`).join('\n')}\n`), log);
+    if (worst.result === 'failed')
+        log.fail(worst.message);
+}
 function finish(results, log, lostOutputs) {
     const outcome = overallOutcome(results);
     if (isFailure(outcome)) {

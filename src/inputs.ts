@@ -315,6 +315,13 @@ const Schema = z.object({
   'wait-for-url': boolean,
 })
 
+/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
+export function parseSiteIds(raw: string): string[] {
+  const parsed = siteIds.safeParse(raw)
+  if (!parsed.success) throw new InputError('site-id', parsed.error.issues[0]!.message)
+  return parsed.data
+}
+
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 export function parseConfig(raw: RawInputs): Config {
   const filled: Record<string, string> = { ...DEFAULTS }
