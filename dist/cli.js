@@ -28563,9 +28563,15 @@ class StagingApiClient {
             if (!retryable || attempt >= maxRetries)
                 throw withAfterUnknown(error, afterUnknown);
             // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
-            const delayMs = error.retryAfterMs ?? this.backoff.delayMs(attempt);
-            if (this.backoff.passesDeadline(delayMs))
+            const delayMs = error.retryAfterMs === null
+                ? this.backoff.delayMs(attempt)
+                : (0,retry/* pauseAfterMs */.R_)(error.retryAfterMs, attempt, this.deps.random);
+            if (this.backoff.passesDeadline(delayMs)) {
+                // The server's own word that it refuses until after the timeout: say when, at once.
+                if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
+                    throw withAfterUnknown((0,retry/* refusedUntil */.jr)(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()), afterUnknown);
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
+            }
             logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${(0,src_clock/* seconds */.YA)(delayMs)} (retry ${attempt + 1} of ${maxRetries}).`);
             if (!(await this.backoff.sleep(delayMs)))
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
@@ -28692,7 +28698,7 @@ class StagingApiClient {
             kind: errorKind,
             httpStatus: status,
             processing: (0,errors/* processingOf */.jA)({ httpStatus: status, kind: errorKind }),
-            retryAfterMs: status === 429 || status === 503 ? (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], clock.now()) : null,
+            retryAfterMs: status === 429 || status === 503 ? (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], clock.wallNow()) : null,
             serverMessage: reply.message,
             message: reply.message
                 ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
@@ -28838,10 +28844,17 @@ function processingOf(failure) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   NO: () => (/* binding */ mayResend),
+/* harmony export */   R_: () => (/* binding */ pauseAfterMs),
 /* harmony export */   Z: () => (/* binding */ headerValue),
+/* harmony export */   jr: () => (/* binding */ refusedUntil),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter)
 /* harmony export */ });
-/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
+/* unused harmony exports RETRY_SOON_BELOW_MS, durationWords */
+/* harmony import */ var _backoff_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2431);
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3665);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3249);
+
+
 
 /**
  * May a request that failed this way be sent again?
@@ -28858,26 +28871,91 @@ function mayResend(kind, processing) {
     return false;
 }
 /**
- * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; a date in
- * the past is 0. Null when absent, unreadable or outside the sane bounds of contract §6
- * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a value in
- * milliseconds read as seconds, a date years ahead. The caller then backs off on its own.
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `wallNowMs` (the
+ * wall clock: an HTTP date is a date; contract §11); a date in the past is 0 ("soon": see
+ * pauseAfterMs). Null when absent, unreadable or outside the sane bounds of contract §6
+ * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a date years
+ * ahead. The caller then backs off on its own.
  */
-function parseRetryAfter(value, nowMs) {
+function parseRetryAfter(value, wallNowMs) {
     const text = headerValue(value);
     if (!text)
         return null;
     if (/^\d+(\.\d+)?$/.test(text)) {
         const ms = Math.round(parseFloat(text) * 1000);
-        return Number.isFinite(ms) && ms <= _contract_js__WEBPACK_IMPORTED_MODULE_0__/* .RETRY_AFTER_MAX_MS */ .wK ? ms : null;
+        return Number.isFinite(ms) && ms <= _contract_js__WEBPACK_IMPORTED_MODULE_1__/* .RETRY_AFTER_MAX_MS */ .wK ? ms : null;
     }
     if (!HTTP_DATE.some((format) => format.test(text)))
         return null;
     const date = Date.parse(text);
     if (Number.isNaN(date))
         return null;
-    const ms = Math.max(0, date - nowMs);
-    return ms <= _contract_js__WEBPACK_IMPORTED_MODULE_0__/* .RETRY_AFTER_MAX_MS */ .wK ? ms : null;
+    const ms = Math.max(0, date - wallNowMs);
+    return ms <= _contract_js__WEBPACK_IMPORTED_MODULE_1__/* .RETRY_AFTER_MAX_MS */ .wK ? ms : null;
+}
+/** Below this a Retry-After means "soon" (0, or a date already past because the server's clock is slow). */
+const RETRY_SOON_BELOW_MS = 1000;
+/** "Soon": 1-2 s, then growing like an ordinary backoff (x2, up to 30 s), so max-retries are never burnt in a loop. */
+const RETRY_SOON = (0,_backoff_js__WEBPACK_IMPORTED_MODULE_0__/* .exponential */ .EV)({ firstMs: 1500, factor: 2, capMs: 30_000, jitter: 1 / 3 });
+/**
+ * Contract §6 (r3): the pause before sending again after the server said `Retry-After` (as read by
+ * parseRetryAfter), for retry number `retry` (0 for the first): the server's value, or for "soon"
+ * a short pause that grows with each retry.
+ */
+function pauseAfterMs(retryAfterMs, retry, random = Math.random) {
+    return retryAfterMs >= RETRY_SOON_BELOW_MS ? retryAfterMs : RETRY_SOON(retry, 0, random);
+}
+/**
+ * §5 (issue 17): the server asks for a wait (`retryAfterMs`) longer than the `leftMs` the run has
+ * before its timeout. Waiting cannot help and retrying early only draws the same refusal: the run
+ * ends at once, saying when the server accepts again (in words and ISO 8601, from the wall clock).
+ */
+function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
+    const at = new Date(wallNowMs + retryAfterMs);
+    const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ApiError */ .hD({
+        kind: error.kind,
+        httpStatus: error.httpStatus,
+        processing: error.processing,
+        serverMessage: error.serverMessage,
+        code: error.code,
+        message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
+            `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
+            `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
+        hint: `Run again after ${iso}, or raise timeout above ${durationWords(retryAfterMs)} to wait for it.`,
+    });
+}
+/** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
+function durationWords(ms) {
+    const s = Math.round(ms / 1000);
+    const n = (count, unit) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+    if (s < 120)
+        return n(s, 'second');
+    if (s < 90 * 60)
+        return n(Math.round(s / 60), 'minute');
+    if (s < 36 * 3600)
+        return `about ${n(Math.round(s / 3600), 'hour')}`;
+    return `about ${n(Math.round(s / 86_400), 'day')}`;
+}
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+];
+/** `on Wednesday 25 November 2026 at 11:40 UTC` */
+function dateWords(d) {
+    const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+    return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`;
 }
 /** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
 function headerValue(value) {
@@ -29171,8 +29249,10 @@ function cancelOnSignals(say, exitCode = 1) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   D: () => (/* binding */ LiveLine)
 /* harmony export */ });
-/* harmony import */ var _staging_wait_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8178);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8992);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9373);
+/* harmony import */ var _staging_wait_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8178);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8992);
+
 
 
 /**
@@ -29207,7 +29287,7 @@ class LiveLine {
         if (update.ended)
             this.jobs.delete(update.siteId);
         else
-            this.jobs.set(update.siteId, { update, at: Date.now() });
+            this.jobs.set(update.siteId, { update, at: _clock_js__WEBPACK_IMPORTED_MODULE_0__/* .realClock */ .dQ.now() });
         if (this.jobs.size > 0 && !this.ticker) {
             // The elapsed time moves every second, between answers too.
             this.ticker = setInterval(() => this.draw(), 1000);
@@ -29224,7 +29304,7 @@ class LiveLine {
         this.erase();
     }
     /** The text of the line, or '' when no job runs. */
-    render(now = Date.now()) {
+    render(now = _clock_js__WEBPACK_IMPORTED_MODULE_0__/* .realClock */ .dQ.now()) {
         const jobs = [...this.jobs.values()];
         if (jobs.length === 0)
             return '';
@@ -29234,12 +29314,12 @@ class LiveLine {
             const { update: u, at } = jobs[0];
             // Once the estimate is used up, it says nothing rather than "about 0s left" for as long as it lasts.
             const leftMs = u.etaMs === null ? 0 : u.etaMs - (now - at);
-            const left = leftMs >= 1000 ? `, about ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(leftMs)} left` : '';
-            return `${u.operation} on site ${u.siteId}: ${pct(u)}, ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(oldest)} elapsed${left}`;
+            const left = leftMs >= 1000 ? `, about ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_1__/* .elapsed */ .vk)(leftMs)} left` : '';
+            return `${u.operation} on site ${u.siteId}: ${pct(u)}, ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_1__/* .elapsed */ .vk)(oldest)} elapsed${left}`;
         }
         const shown = jobs.slice(0, 4).map((j) => `${j.update.siteId} ${pct(j.update)}`);
         const more = jobs.length > 4 ? ` +${jobs.length - 4} more` : '';
-        return `${jobs[0].update.operation}: ${jobs.length} jobs running (${shown.join(', ')}${more}), ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(oldest)} elapsed`;
+        return `${jobs[0].update.operation}: ${jobs.length} jobs running (${shown.join(', ')}${more}), ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_1__/* .elapsed */ .vk)(oldest)} elapsed`;
     }
     draw() {
         if (!this.enabled)
@@ -29249,7 +29329,7 @@ class LiveLine {
             return this.erase();
         // Shorter than the terminal is wide: a line that wrapped could not be erased with one \r.
         const width = Math.max(1, (this.stream.columns || 80) - 1);
-        this.stream.write(`\r\u001b[2K${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)(text, width)}`);
+        this.stream.write(`\r\u001b[2K${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .bound */ .$s)(text, width)}`);
         this.drawn = true;
     }
     erase() {
@@ -29277,14 +29357,15 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _package_json__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8330);
-/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3665);
-/* harmony import */ var _cli_progress_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8717);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8422);
-/* harmony import */ var _report_lines_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6608);
-/* harmony import */ var _report_outputs_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5468);
-/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(7194);
-/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(833);
-/* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(8057);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9373);
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3665);
+/* harmony import */ var _cli_progress_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8717);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8422);
+/* harmony import */ var _report_lines_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(6608);
+/* harmony import */ var _report_outputs_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(5468);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(7194);
+/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(833);
+/* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(8057);
 // The `site-staging` command (dist/cli.js): the action's core for every other CI system.
 // Thin: argv + environment -> parseConfig -> runAll -> stderr / --json / --dotenv -> exit code.
 // Reference: README.md.
@@ -29299,8 +29380,9 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 
 
 
+
 // The token is registered before anything else runs: every line written below goes through scrub.
-const redactor = new _secrets_js__WEBPACK_IMPORTED_MODULE_8__/* .Redactor */ .pO();
+const redactor = new _secrets_js__WEBPACK_IMPORTED_MODULE_9__/* .Redactor */ .pO();
 redactor.add(process.env.STAGING_API_TOKEN);
 /** Exit codes (documented in README.md and in --help). */
 const EXIT = { ok: 0, failed: 1, usage: 2 };
@@ -29314,26 +29396,26 @@ that hosts it), for every other CI system.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
-  STAGING_API_URL          API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_3__/* .SERVICE_API_URL */ .SO} (or --api-url)
+  STAGING_API_URL          API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_4__/* .SERVICE_API_URL */ .SO} (or --api-url)
 
 Options:
   --site-id ID             production site id; repeat it or separate ids with
                            commas or spaces to run several sites (then --json
                            prints an array)
   --api-url URL            API root (/v2 is appended unless present)
-  --wait, --no-wait        wait for the background job to finish (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.wait === 'true' ? 'wait' : 'no-wait'})
+  --wait, --no-wait        wait for the background job to finish (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY.wait === 'true' ? 'wait' : 'no-wait'})
   --timeout TIME           overall limit: 90s, 20m, 30 min, 1h, 2 hours or seconds
-                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.timeout})
+                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY.timeout})
   --task-id ID             status: follow that earlier job (the task-id of the run
                            that started it) to its end
   --wait-for-url           after a create or pull, wait until the staging URL answers
   --language en|es         language of the server's messages, es-ES works too
-                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.language})
-  --if-exists fail|skip|recreate   create when staging exists (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['if-exists']})
-  --if-missing fail|skip   pull/push/delete when there is no staging (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['if-missing']})
-  --if-busy wait|fail      when another job runs on the site (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['if-busy']})
-  --max-retries N          retries of one request, 0-20 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['max-retries']})
-  --concurrency N          sites run at once, 1-${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .MAX_SITES */ .aJ} (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.concurrency})
+                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY.language})
+  --if-exists fail|skip|recreate   create when staging exists (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY['if-exists']})
+  --if-missing fail|skip   pull/push/delete when there is no staging (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY['if-missing']})
+  --if-busy wait|fail      when another job runs on the site (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY['if-busy']})
+  --max-retries N          retries of one request, 0-20 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY['max-retries']})
+  --concurrency N          sites run at once, 1-${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .MAX_SITES */ .aJ} (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY.concurrency})
   --fail-fast              start no new site after the first failure
   --dry-run                print what would be sent; change nothing
   --json                   print the result as JSON on stdout
@@ -29354,7 +29436,7 @@ class UsageError extends Error {
  * character from a server, nothing a CI system reads as a command) and without secrets. On a
  * terminal, a live progress line sits below the log and is redrawn after each line.
  */
-const live = new _cli_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .LiveLine */ .D(process.stderr);
+const live = new _cli_progress_js__WEBPACK_IMPORTED_MODULE_5__/* .LiveLine */ .D(process.stderr);
 const err = (line) => live.print(redactor.inert(line));
 const out = (text) => void process.stdout.write(redactor.scrub(text) + '\n');
 /**
@@ -29436,7 +29518,7 @@ function parse(argv) {
 function describeArgsError(e) {
     const flag = /'(--?[^'\s=]+)/.exec(e.message)?.[1];
     if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
-        const near = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .didYouMean */ .au)(flag.replace(/^--?/, ''), Object.keys(OPTIONS));
+        const near = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .didYouMean */ .au)(flag.replace(/^--?/, ''), Object.keys(OPTIONS));
         return `unknown flag ${flag}${near.replace(/"([^"]+)"/, '"--$1"')}`;
     }
     return e.message;
@@ -29557,16 +29639,16 @@ async function main(argv) {
     }
     let config;
     try {
-        config = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .parseConfig */ .o4)(raw);
+        config = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .parseConfig */ .o4)(raw);
     }
     catch (e) {
-        if (!(e instanceof _inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .InputError */ .dz))
+        if (!(e instanceof _inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .InputError */ .dz))
             throw e;
         const message = describeInputError(e);
         err(`site-staging: ${message}`);
         err('No request was sent. Run site-staging --help for usage.');
         if (dotenv !== undefined)
-            writeDotenv(dotenv, dotenvText((0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .failedOutputs */ .KP)(message)));
+            writeDotenv(dotenv, dotenvText((0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_8__/* .failedOutputs */ .KP)(message)));
         return EXIT.usage;
     }
     const logger = {
@@ -29579,24 +29661,24 @@ async function main(argv) {
         ...(live.enabled ? { progress: (u) => live.update(u) } : {}),
     };
     // Cancellation as in the action: stop waiting at once, report, exit 1.
-    const signal = (0,_cancel_js__WEBPACK_IMPORTED_MODULE_10__/* .cancelOnSignals */ .d)(err, EXIT.failed);
-    const started = Date.now();
-    const results = await (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .runAll */ .$D)(config, { logger, redactor, signal });
-    const outputs = (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .outputsFor */ .k5)(results, Math.round((Date.now() - started) / 100) / 10);
+    const signal = (0,_cancel_js__WEBPACK_IMPORTED_MODULE_11__/* .cancelOnSignals */ .d)(err, EXIT.failed);
+    const started = _clock_js__WEBPACK_IMPORTED_MODULE_3__/* .realClock */ .dQ.now();
+    const results = await (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_10__/* .runAll */ .$D)(config, { logger, redactor, signal });
+    const outputs = (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_8__/* .outputsFor */ .k5)(results, Math.round((_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .realClock */ .dQ.now() - started) / 100) / 10);
     for (const w of new Set(results.flatMap((r) => r.warnings)))
         err(`warning: ${w}`);
-    const outcome = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .overallOutcome */ .iB)(results);
-    if ((0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .isFailure */ .N6)(outcome)) {
-        for (const r of results.filter((x) => (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .isFailure */ .N6)(x.result) && x.error))
+    const outcome = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_10__/* .overallOutcome */ .iB)(results);
+    if ((0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_10__/* .isFailure */ .N6)(outcome)) {
+        for (const r of results.filter((x) => (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_10__/* .isFailure */ .N6)(x.result) && x.error))
             err(`error: Staging ${r.operation} ${r.result} (site ${r.siteId}): ${r.error.hint}`);
     }
     for (const r of results.filter((x) => x.stagingUrl))
         err(`Staging URL${results.length > 1 ? ` (site ${r.siteId})` : ''}: ${r.stagingUrl}`);
     live.stop();
-    err((0,_report_lines_js__WEBPACK_IMPORTED_MODULE_6__/* .finalLine */ .R)(results));
-    let code = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .isFailure */ .N6)(outcome) ? EXIT.failed : EXIT.ok;
+    err((0,_report_lines_js__WEBPACK_IMPORTED_MODULE_7__/* .finalLine */ .R)(results));
+    let code = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_10__/* .isFailure */ .N6)(outcome) ? EXIT.failed : EXIT.ok;
     if (values.json) {
-        const json = results.length === 1 ? (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .publicResult */ .PZ)(results[0]) : results.map(_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .publicResult */ .PZ);
+        const json = results.length === 1 ? (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_8__/* .publicResult */ .PZ)(results[0]) : results.map(_report_outputs_js__WEBPACK_IMPORTED_MODULE_8__/* .publicResult */ .PZ);
         out(JSON.stringify(json, null, 2));
     }
     if (dotenv !== undefined) {
@@ -29650,8 +29732,13 @@ function throwIfAborted(signal) {
     if (signal?.aborted)
         throw new CancelledError();
 }
+/**
+ * Contract §11: `now()` is `performance.now()`, which a wall-clock step (an NTP correction on a
+ * runner) does not move; `setTimeout` is monotonic too. `wallNow()` is only for dates.
+ */
 const realClock = {
-    now: () => Date.now(),
+    now: () => performance.now(),
+    wallNow: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve, reject) => {
         if (signal?.aborted)
             return reject(new CancelledError());
@@ -29699,6 +29786,7 @@ function seconds(ms) {
 /* harmony export */   pg: () => (/* binding */ taskState),
 /* harmony export */   qc: () => (/* binding */ isCredentialField),
 /* harmony export */   s5: () => (/* binding */ percentageOf),
+/* harmony export */   uV: () => (/* binding */ RETRY_AFTER_BUDGET_MAX_MS),
 /* harmony export */   wA: () => (/* binding */ saysPlan),
 /* harmony export */   wK: () => (/* binding */ RETRY_AFTER_MAX_MS),
 /* harmony export */   x2: () => (/* binding */ taskComment),
@@ -29930,12 +30018,19 @@ const RATE_WINDOW_MS = 60_000;
 const RATE_LIMIT_MAX = 1_000_000;
 const RATE_RESET_MAX_AHEAD_MS = 3_600_000;
 /**
- * §6 (r2): `Retry-After` is honoured from 0 up to this (delta-seconds or an HTTP date); anything
- * longer (a value in milliseconds read as seconds, a date years ahead, 1e300), negative, or not a
- * number or an HTTP date is ignored, and the client backs off on its own instead. A wait that long
- * never idles a run past its `timeout`: the client gives up at once when the wait would end after it.
+ * §6 (r2, r3): a `Retry-After` (delta-seconds or an HTTP date) up to this is the server's word
+ * (docs/assumptions.md): the client waits it when it ends before the run's `timeout`, and ends
+ * the run at once otherwise, saying when the server accepts again. Anything longer (a date years
+ * ahead, 1e300), negative, or not a number or an HTTP date is ignored, and the client backs off on
+ * its own instead. 0 or a date already past (the server's clock is slow) means "soon": a short
+ * pause that grows with each retry, never an immediate resend.
  */
-const RETRY_AFTER_MAX_MS = 3_600_000;
+const RETRY_AFTER_MAX_MS = 7 * 86_400_000;
+/**
+ * §6: the longest the rate budget pauses every request of a batch on one 429's `Retry-After`
+ * (longer values are ignored there: the client that got the 429 ends its own run instead).
+ */
+const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000;
 // --- §7 Errors ----------------------------------------------------------------------------------
 /** §7: extra error text the service may put beside `message` (a `trace`, `file`, `line` never shown). */
 const ERROR_DETAIL_FIELDS = ['errors', 'error', 'exception'];
@@ -29984,7 +30079,7 @@ function idText(value) {
 /* harmony export */   o4: () => (/* binding */ parseConfig),
 /* harmony export */   zY: () => (/* binding */ DEFAULTS)
 /* harmony export */ });
-/* unused harmony exports INPUT_NAMES, normaliseApiUrl, parseDuration */
+/* unused harmony exports INPUT_NAMES, normaliseApiUrl, parseDuration, parseSiteIds */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9691);
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8532);
 /* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
@@ -30040,7 +30135,12 @@ const DEFAULTS = {
     'task-id': '',
     'wait-for-url': 'false',
 };
-const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
+ * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
+ * before any request, so `1001;x` or `1001/../1002` can never address another site (docs/assumptions.md).
+ */
+const SITE_ID = /^\d{1,20}$/;
 const MAX_TIMEOUT_MS = 6 * 3600_000;
 /**
  * Site ids one step takes. Under a limit of R calls a minute, N sites need at least 2N/R minutes
@@ -30099,12 +30199,9 @@ const integer = (min, max) => zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP
     .max(max, { error: `must be at most ${max}` }));
 /** `reset` is another name for `pull` (the endpoint's own name). */
 const operation = choice(_types_js__WEBPACK_IMPORTED_MODULE_4__/* .OPERATIONS */ .xb, { reset: 'pull' });
-/**
- * How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is
- * `1001`), and letters compare without case (the service's database does).
- */
+/** How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`). */
 function canonicalSiteId(id) {
-    return /^\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id.toLowerCase();
+    return id.replace(/^0+(?=\d)/, '');
 }
 const siteIds = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((v, ctx) => {
     const ids = v
@@ -30119,7 +30216,7 @@ const siteIds = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((
         if (!SITE_ID.test(id)) {
             ctx.addIssue({
                 code: 'custom',
-                message: `"${id.slice(0, 80)}" is not a site id (letters, digits, - and _, at most 64 characters; never a path or URL)`,
+                message: `"${id.slice(0, 80)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
             });
         }
     }
@@ -30283,6 +30380,13 @@ const Schema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     'task-id': taskId,
     'wait-for-url': boolean,
 });
+/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
+function parseSiteIds(raw) {
+    const parsed = siteIds.safeParse(raw);
+    if (!parsed.success)
+        throw new InputError('site-id', parsed.error.issues[0].message);
+    return parsed.data;
+}
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 function parseConfig(raw) {
     const filled = { ...DEFAULTS };
@@ -30632,10 +30736,9 @@ function publicResult(r) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   pO: () => (/* binding */ Redactor),
-/* harmony export */   um: () => (/* binding */ stripUrlCredentials)
+/* harmony export */   pO: () => (/* binding */ Redactor)
 /* harmony export */ });
-/* unused harmony exports MASK, looksSecret, encodings */
+/* unused harmony exports MASK, looksSecret, encodings, stripUrlCredentials */
 /* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8992);
 
@@ -30648,6 +30751,14 @@ const MASK = '***';
 const SPACED_MIN_LENGTH = 12;
 /** Response data nested deeper than this is dropped, not walked. */
 const MAX_DEPTH = 32;
+/** Shortest form handed to the runner's masker: a shorter one would blank out ordinary words in the log. */
+const RUNNER_MIN_LENGTH = 8;
+/**
+ * Shortest part of a secret scrubbed on its own: a piece of a two-part token (`id|secret`, the
+ * framework's personal access token, `user:password`) or one line of a multi-line key. Also the
+ * shortest secret matched without regard to case (a server that echoes it upper-cased).
+ */
+const PART_MIN_LENGTH = 16;
 /**
  * Knows every secret of the run and removes it from text before anything is written anywhere.
  *
@@ -30672,7 +30783,8 @@ class Redactor {
     }
     /**
      * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
-     * form handed to the runner's masker.
+     * form long enough to be a secret handed to the runner's masker. A two-part token (`id|secret`,
+     * `user:password`) also has each long part scrubbed on its own: a server may echo only that part.
      */
     add(value) {
         if (typeof value !== 'string')
@@ -30680,28 +30792,75 @@ class Redactor {
         const v = value.trim();
         if (v.length < MIN_SECRET_LENGTH || this.strong.has(v))
             return;
-        for (const variant of encodings(v)) {
-            if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant))
-                continue;
-            this.strong.add(variant);
-            this.onSecret(variant);
+        for (const part of [v, ...partsOf(v)]) {
+            for (const variant of encodings(part)) {
+                if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant))
+                    continue;
+                this.strong.add(variant);
+                if (variant.length >= RUNNER_MIN_LENGTH)
+                    this.onSecret(variant);
+            }
         }
     }
     /**
      * A value found under a credential name in a response (contract §5). It was already removed from
      * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
      * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
-     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way.
+     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way. One
+     * with white space in it (an SSH private key, a certificate) goes by `addSpaced`.
      */
     addCredential(value) {
         const v = value.trim();
         if (v.length < MIN_SECRET_LENGTH || this.strong.has(v) || this.plain.has(v))
             return;
+        if (/\s/.test(v))
+            return this.addSpaced(v);
         if (!looksSecret(v))
             return this.plain.add(v);
-        for (const variant of [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)])
-            this.strong.add(variant);
-        this.onSecret(v);
+        for (const part of [v, ...partsOf(v)]) {
+            for (const variant of [part, JSON.stringify(part).slice(1, -1), encodeURIComponent(part)])
+                this.strong.add(variant);
+            this.onSecret(part);
+        }
+    }
+    /**
+     * A credential with white space or line breaks in it. Every writer folds it onto one line
+     * (`oneLine`: each run of white space becomes one space), a server may print it in a message with
+     * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: the
+     * whole in its raw, JSON-escaped, one-line and white-space-free forms (scrub() skips white space
+     * inside a match, so any folding is found), and each long secret-looking line or word on its own,
+     * also handed to the runner (the armour `-----BEGIN ... KEY-----` is words, not a secret). A value
+     * with no such part (a passphrase of words) is scrubbed from server text only, as a plain word is.
+     */
+    addSpaced(v) {
+        const pieces = v.split(/\s+/).filter((p) => p.length >= PART_MIN_LENGTH && looksSecret(p));
+        const folds = [v, (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(v), v.replace(/\s+/g, ' '), JSON.stringify(v).slice(1, -1)];
+        if (pieces.length === 0) {
+            for (const form of folds)
+                this.plain.add(form);
+            return;
+        }
+        for (const form of [...folds, v.replace(/\s+/g, '')])
+            this.strong.add(form);
+        for (const piece of pieces)
+            this.addCredential(piece);
+    }
+    /** Does `text` hold a strong secret (in any of its registered forms, decoded or not)? */
+    holds(text) {
+        if (this.scrub(text) !== text)
+            return true;
+        const decoded = safeDecode(text.replace(/\+/g, ' '));
+        return decoded !== text && this.scrub(decoded) !== decoded;
+    }
+    /**
+     * A URL to use or show (the staging URL; wait-for-url sends requests to it): without user-info,
+     * credential query parameters, or any query value or fragment that holds a secret of this run
+     * (the API token in `?preview=<token>` must not travel to the staging host). Null when a secret is
+     * still in it after that (in the host or path): such a URL is neither used nor shown.
+     */
+    stripUrl(text) {
+        const clean = stripUrlCredentials(text, (v) => this.addCredential(v), (v) => this.holds(v));
+        return this.holds(clean) ? null : clean;
     }
     /**
      * Removes every strong secret (for our own text: log lines, outputs, errors), even when white
@@ -30716,14 +30875,14 @@ class Redactor {
     }
     /**
      * Text that came from a server (a message, a reason, a status word, an id): one line, no control
-     * characters or escape sequences, no secret of either kind, no credentials in URLs, no workflow
-     * command, at most `max` characters. In that order: a secret split by a control character is
+     * characters or escape sequences, no secret of either kind, no private key block, no credentials
+     * in URLs, no workflow command, at most `max` characters. In that order: a secret split by a control character is
      * joined before it is looked for, and the cut comes after the scrub, so no part of a secret survives.
      */
     server(text, max = _text_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_SERVER_TEXT */ .pK) {
         if (typeof text !== 'string' && typeof text !== 'number')
             return '';
-        const line = stripUrlCredentialsInText((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(String(text)), (v) => this.addCredential(v));
+        const line = stripUrlCredentialsInText((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(String(text)).replace(PRIVATE_KEY_BLOCK, MASK), (v) => this.addCredential(v));
         return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .neutralizeCommands */ .Kw)(this.plain.replace(this.scrub(line))), max);
     }
     /**
@@ -30749,7 +30908,7 @@ class Redactor {
             return out;
         }
         if (typeof data === 'string' && URL_START.test(data))
-            return stripUrlCredentials(data, (v) => this.addCredential(v));
+            return this.stripUrl(data) ?? MASK;
         return data;
     }
     /** Every string inside a credential field's value (which may be an object or an array). */
@@ -30778,22 +30937,47 @@ function looksSecret(value) {
     return classes >= 2;
 }
 /**
- * The forms a secret takes when a server or a tool re-encodes it: raw, JSON-escaped, URL-encoded
- * (component, URI, form), strictly percent-encoded (upper and lower case), hex, and base64 (standard
- * and URL-safe) at each of the three byte alignments, so it is found inside a longer base64 text too
- * (`Basic` credentials, a JWT, an encoded blob): only the characters that depend on the secret alone
- * are kept, at least 8 of them.
+ * The long parts of a secret that a server may echo alone: `1|AbC...` (the framework's personal
+ * access token: id, then the secret), `user:password`.
+ */
+function partsOf(secret) {
+    const parts = secret.split(/[|:\s]+/).filter((p) => p.length >= PART_MIN_LENGTH && p !== secret);
+    return parts.filter((p) => looksSecret(p));
+}
+/** RFC 3986 percent-encoding (PHP `rawurlencode`): everything but `A-Za-z0-9-_.~`, `!*'()` included. */
+function rawUrlEncode(secret) {
+    return encodeURIComponent(secret).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+/**
+ * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
+ * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
+ * `urlencode`), strictly percent-encoded, each percent form in upper and lower case, HTML-escaped
+ * (`&#039;`, `&quot;`...), hex, and base64 (standard and URL-safe) at each of the three byte
+ * alignments, so it is found inside a longer base64 text too (`Basic` credentials, a JWT, an encoded
+ * blob): only the characters that depend on the secret alone are kept, at least 8 of them. Secrets
+ * of PART_MIN_LENGTH or more are also matched without regard to case (PrefixIndex).
  */
 function encodings(secret) {
     const bytes = Buffer.from(secret, 'utf8');
     const out = new Set([secret, (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(secret)]);
     out.add(JSON.stringify(secret).slice(1, -1));
-    out.add(encodeURIComponent(secret));
-    out.add(encodeURI(secret));
-    out.add(encodeURIComponent(secret).replace(/%20/g, '+'));
+    const raw = rawUrlEncode(secret);
     const percent = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-    out.add(percent.toUpperCase());
-    out.add(percent);
+    const percentForms = [
+        encodeURIComponent(secret),
+        encodeURI(secret),
+        encodeURIComponent(secret).replace(/%20/g, '+'),
+        raw,
+        raw.replace(/~/g, '%7E').replace(/%20/g, '+'),
+        percent,
+    ];
+    for (const form of percentForms) {
+        out.add(form);
+        out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase()));
+        out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toLowerCase()));
+    }
+    for (const entities of HTML_ESCAPES)
+        out.add(secret.replace(/[&<>"']/g, (c) => entities[c]));
     out.add(bytes.toString('hex'));
     out.add(bytes.toString('hex').toUpperCase());
     for (let offset = 0; offset < 3; offset++) {
@@ -30810,9 +30994,24 @@ function encodings(secret) {
     out.delete('');
     return out;
 }
+/** HTML escapes as PHP's htmlspecialchars (ENT_QUOTES) and others write them. */
+const HTML_ESCAPES = [
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' },
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' },
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' },
+];
+/**
+ * A PEM private key (SSH, TLS, PGP), whole or cut short, as server text carries it once folded onto
+ * one line: removed whether or not a credential field of the answer named it first.
+ */
+const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(?:-----END \1-----|$)/g;
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
-/** `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`. */
-function stripUrlCredentials(text, found = () => { }) {
+/**
+ * `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`.
+ * `known` says whether a value is a secret of the run (in any of its encodings): a query parameter
+ * holding one goes whatever its name, and so does a fragment.
+ */
+function stripUrlCredentials(text, found = () => { }, known = () => false) {
     let url;
     try {
         url = new URL(text);
@@ -30821,6 +31020,16 @@ function stripUrlCredentials(text, found = () => { }) {
         return stripUrlCredentialsInText(text, found);
     }
     let changed = false;
+    for (const [name, value] of [...url.searchParams]) {
+        if (!known(value) && !known(name))
+            continue;
+        url.searchParams.delete(name);
+        changed = true;
+    }
+    if (url.hash && known(url.hash.slice(1))) {
+        url.hash = '';
+        changed = true;
+    }
     if (url.username || url.password) {
         for (const part of [url.username, url.password])
             if (part)
@@ -30864,12 +31073,19 @@ function safeDecode(text) {
         return text;
     }
 }
+/** ASCII letters in lower case, every other character kept: the same length, so positions still match. */
+function fold(text) {
+    return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
 /**
  * Secrets looked up by their first four characters: scrubbing stays linear in the text however many
- * secrets a large run has collected (every site's staging credentials), longest match first.
+ * secrets a large run has collected (every site's staging credentials), longest match first. Those
+ * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
+ * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
  */
 class PrefixIndex {
     byPrefix = new Map();
+    byFoldedPrefix = new Map();
     all = new Set();
     has(secret) {
         return this.all.has(secret);
@@ -30878,11 +31094,16 @@ class PrefixIndex {
         if (secret.length < MIN_SECRET_LENGTH || this.all.has(secret))
             return;
         this.all.add(secret);
-        const key = secret.slice(0, MIN_SECRET_LENGTH);
-        const list = this.byPrefix.get(key) ?? [];
-        list.push(secret);
+        const caseless = secret.length >= PART_MIN_LENGTH;
+        const stored = caseless ? fold(secret) : secret;
+        const index = caseless ? this.byFoldedPrefix : this.byPrefix;
+        const key = stored.slice(0, MIN_SECRET_LENGTH);
+        const list = index.get(key) ?? [];
+        if (list.includes(stored))
+            return;
+        list.push(stored);
         list.sort((a, b) => b.length - a.length);
-        this.byPrefix.set(key, list);
+        index.set(key, list);
     }
     /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
     replace(text, spaced = false) {
@@ -30891,15 +31112,25 @@ class PrefixIndex {
         const strict = this.replaceStrict(text);
         return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
     }
+    /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
+    hitAt(text, folded, i, min = 0) {
+        const exact = this.byPrefix
+            .get(text.slice(i, i + MIN_SECRET_LENGTH))
+            ?.find((s) => s.length >= min && text.startsWith(s, i));
+        const caseless = this.byFoldedPrefix
+            .get(folded.slice(i, i + MIN_SECRET_LENGTH))
+            ?.find((s) => s.length >= min && folded.startsWith(s, i));
+        return Math.max(exact?.length ?? 0, caseless?.length ?? 0);
+    }
     replaceStrict(text) {
+        const folded = fold(text);
         let out = '';
         let copiedTo = 0;
         for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
-            const candidates = this.byPrefix.get(text.slice(i, i + MIN_SECRET_LENGTH));
-            const hit = candidates?.find((s) => text.startsWith(s, i));
-            if (hit) {
+            const hit = this.hitAt(text, folded, i);
+            if (hit > 0) {
                 out += text.slice(copiedTo, i) + MASK;
-                i += hit.length;
+                i += hit;
                 copiedTo = i;
             }
             else
@@ -30919,13 +31150,13 @@ class PrefixIndex {
                 at.push(i);
                 compact += text[i];
             }
+        const folded = fold(compact);
         const spans = [];
         for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
-            const candidates = this.byPrefix.get(compact.slice(j, j + MIN_SECRET_LENGTH));
-            const hit = candidates?.find((s) => s.length >= SPACED_MIN_LENGTH && compact.startsWith(s, j));
-            if (hit) {
-                spans.push([at[j], at[j + hit.length - 1] + 1]);
-                j += hit.length;
+            const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH);
+            if (hit > 0) {
+                spans.push([at[j], at[j + hit - 1] + 1]);
+                j += hit;
             }
             else
                 j++;
@@ -31084,7 +31315,7 @@ class WindowLedger {
         const limit = whole(headers[contract/* RATE_LIMIT_HEADERS */.yl.limit], 1, contract/* RATE_LIMIT_MAX */.SZ);
         if (limit !== null)
             this.limit = limit;
-        const reset = resetTime(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset], now);
+        const reset = resetTime(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset], now, this.clock.wallNow());
         // A count is only worth its window: when the answer names an end of it that is not sane, the
         // count is ignored too.
         const badReset = reset === null && (0,retry/* headerValue */.Z)(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset]) !== undefined;
@@ -31101,8 +31332,12 @@ class WindowLedger {
                 this.probing = false;
             this.windowMs = Math.max(this.windowMs, this.assumedWindowMs);
             this.consecutive429++;
-            const retryAfter = (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], now);
-            const pause = retryAfter ?? PAUSE_429(this.consecutive429, 0, () => 0);
+            const said = (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], this.clock.wallNow());
+            // Longer than the ledger's cap: ignored here (the client that got it ends its run, saying when).
+            const retryAfter = said !== null && said <= contract/* RETRY_AFTER_BUDGET_MAX_MS */.uV ? said : null;
+            const pause = retryAfter !== null
+                ? (0,retry/* pauseAfterMs */.R_)(retryAfter, this.consecutive429 - 1)
+                : PAUSE_429(this.consecutive429, 0, () => 0);
             // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
             this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
             // Then one request learns the count.
@@ -31208,17 +31443,18 @@ function whole(value, min, max) {
     return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
 }
 /**
- * `X-RateLimit-Reset` as a time (ms), or null when outside the sane bounds of contract §6: epoch
- * seconds, or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
+ * bounds of contract §6: epoch seconds (a wall-clock date, read against `wallNow`: contract §11),
+ * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
-function resetTime(value, now) {
+function resetTime(value, now, wallNow) {
     const text = (0,retry/* headerValue */.Z)(value);
     if (!text || !/^\d+(\.\d+)?$/.test(text))
         return null;
     const n = Number(text);
     let at;
     if (n >= 1e9 && n < 1e11)
-        at = n * 1000;
+        at = now + (n * 1000 - wallNow);
     else if (n * 1000 <= contract/* RATE_RESET_MAX_AHEAD_MS */.di)
         at = now + n * 1000;
     else
@@ -31236,8 +31472,6 @@ var types = __nccwpck_require__(6141);
 var errors = __nccwpck_require__(3249);
 // EXTERNAL MODULE: ./src/api/schemas.ts
 var schemas = __nccwpck_require__(8164);
-// EXTERNAL MODULE: ./src/secrets.ts
-var secrets = __nccwpck_require__(7194);
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(8992);
 ;// CONCATENATED MODULE: ./src/staging/poll-scheduler.ts
@@ -31483,7 +31717,6 @@ function plainGet(url, timeoutMs, signal) {
 
 
 
-
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
 const ENDPOINTS = {
     create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
@@ -31554,7 +31787,7 @@ async function runOperation(config, siteId, deps) {
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.random ? { random: deps.random } : {}),
     });
-    const result = { ...(0,types/* newResult */.YT)(config.operation, siteId, started), sent: client.sent };
+    const result = { ...(0,types/* newResult */.YT)(config.operation, siteId, clock.wallNow()), sent: client.sent };
     const run = new OperationRun(config, siteId, { ...deps, polls }, clock, client, result);
     try {
         if (config.dryRun)
@@ -32050,8 +32283,11 @@ class OperationRun {
         const text = (0,contract/* stagingUrlOf */.yb)(data);
         if (!text)
             return;
-        const clean = (0,secrets/* stripUrlCredentials */.um)(text, (v) => this.deps.redactor.addCredential(v));
-        if ((0,src_text/* httpUrl */.q3)(clean))
+        // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
+        const clean = this.deps.redactor.stripUrl(text);
+        if (clean === null)
+            this.log.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
+        else if ((0,src_text/* httpUrl */.q3)(clean))
             this.result.stagingUrl = clean;
         else
             this.log.warn(`Ignored a staging URL that is not an http(s) URL: "${this.deps.redactor.server(text, 80)}".`);
@@ -32108,7 +32344,7 @@ async function runSites(config, deps, shared) {
             polls.expect({ ...plan, sitesToStart: ids.length - next });
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
-                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true);
+                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock);
                 continue;
             }
             const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
@@ -32152,9 +32388,9 @@ function overallOutcome(results) {
         return 'skipped';
     return 'succeeded';
 }
-function notStarted(config, siteId, stoppedBy, cancelled) {
+function notStarted(config, siteId, stoppedBy, cancelled, clock) {
     return {
-        ...(0,types/* newResult */.YT)(config.operation, siteId, Date.now()),
+        ...(0,types/* newResult */.YT)(config.operation, siteId, clock.wallNow()),
         result: cancelled ? 'cancelled' : 'skipped',
         summary: cancelled
             ? 'Not started: the run was cancelled.'
@@ -32818,7 +33054,8 @@ const ZWSP = '\u200b';
  * still reads the same.
  */
 function neutralizeCommands(line) {
-    let out = line.replace(/##\[/g, `##${ZWSP}[`);
+    // `##[` (GitHub's old commands, Azure's formatting) and Azure Pipelines' `##vso[` logging commands.
+    let out = line.replace(/##(vso)?\[/gi, `##$1${ZWSP}[`);
     const lead = /^\s*/.exec(out)[0].length;
     if (out.startsWith('::', lead))
         out = `${out.slice(0, lead)}:${ZWSP}${out.slice(lead + 1)}`;
@@ -32878,7 +33115,7 @@ const OUTCOMES = (/* unused pure expression or super */ null && ([
     'cancelled',
     'dry-run',
 ]));
-/** A Result before anything has happened: failed until the run says otherwise. */
+/** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
 function newResult(operation, siteId, startedAt) {
     return {
         operation,

@@ -1,6 +1,12 @@
-import { RATE_LIMIT_HEADERS, RATE_LIMIT_MAX, RATE_RESET_MAX_AHEAD_MS, RATE_WINDOW_MS } from '../contract.js'
+import {
+  RATE_LIMIT_HEADERS,
+  RATE_LIMIT_MAX,
+  RATE_RESET_MAX_AHEAD_MS,
+  RATE_WINDOW_MS,
+  RETRY_AFTER_BUDGET_MAX_MS,
+} from '../contract.js'
 import { exponential } from '../backoff.js'
-import { headerValue, parseRetryAfter } from './retry.js'
+import { headerValue, parseRetryAfter, pauseAfterMs } from './retry.js'
 import type { Clock } from '../types.js'
 
 type Headers = Record<string, string | string[] | undefined>
@@ -160,7 +166,7 @@ export class WindowLedger implements RequestLedger, CallSupply {
     }
     const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
     if (limit !== null) this.limit = limit
-    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now)
+    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, this.clock.wallNow())
     // A count is only worth its window: when the answer names an end of it that is not sane, the
     // count is ignored too.
     const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined
@@ -175,8 +181,13 @@ export class WindowLedger implements RequestLedger, CallSupply {
       if (mine?.probe) this.probing = false
       this.windowMs = Math.max(this.windowMs, this.assumedWindowMs)
       this.consecutive429++
-      const retryAfter = parseRetryAfter(headers['retry-after'], now)
-      const pause = retryAfter ?? PAUSE_429(this.consecutive429, 0, () => 0)
+      const said = parseRetryAfter(headers['retry-after'], this.clock.wallNow())
+      // Longer than the ledger's cap: ignored here (the client that got it ends its run, saying when).
+      const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null
+      const pause =
+        retryAfter !== null
+          ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
+          : PAUSE_429(this.consecutive429, 0, () => 0)
       // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
       this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause))
       // Then one request learns the count.
@@ -288,15 +299,16 @@ function whole(value: string | string[] | undefined, min: number, max: number): 
 }
 
 /**
- * `X-RateLimit-Reset` as a time (ms), or null when outside the sane bounds of contract §6: epoch
- * seconds, or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
+ * bounds of contract §6: epoch seconds (a wall-clock date, read against `wallNow`: contract §11),
+ * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
-function resetTime(value: string | string[] | undefined, now: number): number | null {
+function resetTime(value: string | string[] | undefined, now: number, wallNow: number): number | null {
   const text = headerValue(value)
   if (!text || !/^\d+(\.\d+)?$/.test(text)) return null
   const n = Number(text)
   let at: number
-  if (n >= 1e9 && n < 1e11) at = n * 1000
+  if (n >= 1e9 && n < 1e11) at = now + (n * 1000 - wallNow)
   else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS) at = now + n * 1000
   else return null
   return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null

@@ -61,7 +61,7 @@ function setup(
   const options: GitHubSideEffectOptions = {
     operation: 'create',
     dryRun: false,
-    siteCount: 1,
+    siteIds: ['1001'],
     input: (name) => all[name] ?? '',
     redactor,
     log: {
@@ -203,7 +203,8 @@ describe('githubSideEffects', () => {
         /^warn\[GitHub deployment\]: Could not create a deployment .*permissions: deployments: write/,
       ),
     ])
-    expect(gh.requests).toHaveLength(1)
+    // The read of who staging shows, then the refused create; nothing after.
+    expect(gh.requests.map((q) => q.method)).toEqual(['GET', 'POST'])
   })
 
   test('bad inputs are warnings, and nothing is sent', async () => {
@@ -232,7 +233,7 @@ describe('githubSideEffects', () => {
     for (const site of ['1001', '1002'])
       for (let i = 0; i < 3; i++)
         gh.addComment(12, `${markerFor(site)}\nforged`, { login: 'mallory', type: 'User' })
-    const { options, rec } = setup({ 'pr-comment': 'true' }, { siteCount: 2 })
+    const { options, rec } = setup({ 'pr-comment': 'true' }, { siteIds: ['1001', '1002'] })
     const side = await githubSideEffects(options)
     await side.after([result(), result({ siteId: '1002' })])
     const notices = rec.lines.filter((l) => l.startsWith('notice:'))
@@ -288,6 +289,35 @@ describe('githubSideEffects', () => {
     } finally {
       hanging.close()
     }
+  })
+
+  test('after() with a problem: the deployment says error with our words, and the comment is still posted', async () => {
+    const { options, rec } = setup({ 'deployment-environment': 'pr-12', 'pr-comment': 'true' })
+    const side = await githubSideEffects(options)
+    await side.before()
+    await side.after([result()], "Staging create ended, but the step's outputs were lost.")
+    const d = gh.deployments[0]!
+    expect(d.statuses.map((s) => s.state)).toEqual(['in_progress', 'error'])
+    expect(d.statuses[1]).toMatchObject({
+      description: "Staging create ended, but the step's outputs were lost.",
+    })
+    expect(d.statuses[1]!.environment_url).toBeUndefined()
+    expect(gh.comments).toHaveLength(1)
+    expect(rec.lines).toContain(`info: Deployment ${d.id} for environment "pr-12": error.`)
+  })
+
+  test('abandon(): a started deployment gets error; without one, nothing is sent', async () => {
+    const { options } = setup({ 'deployment-environment': 'pr-12', 'pr-comment': 'true' })
+    const side = await githubSideEffects(options)
+    await side.abandon('never started')
+    expect(gh.requests).toEqual([])
+    await side.before()
+    await side.abandon('Staging create stopped by an unexpected error.')
+    expect(gh.deployments[0]!.statuses.map((s) => [s.state, s.description])).toEqual([
+      ['in_progress', 'Staging create started.'],
+      ['error', 'Staging create stopped by an unexpected error.'],
+    ])
+    expect(gh.comments).toHaveLength(0)
   })
 
   test('a cancel before the operation stops the deployment at once', async () => {
