@@ -6,7 +6,7 @@ import {
   RETRY_AFTER_BUDGET_MAX_MS,
 } from '../contract.js'
 import { exponential } from '../backoff.js'
-import { headerValue, parseRetryAfter, pauseAfterMs } from './retry.js'
+import { headerValue, parseRetryAfter, pauseAfterMs, serverNow } from './retry.js'
 import type { Clock } from '../types.js'
 
 type Headers = Record<string, string | string[] | undefined>
@@ -166,7 +166,8 @@ export class WindowLedger implements RequestLedger, CallSupply {
     }
     const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
     if (limit !== null) this.limit = limit
-    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, this.clock.wallNow())
+    const serverWall = serverNow(headers.date, this.clock.wallNow())
+    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall)
     // A count is only worth its window: when the answer names an end of it that is not sane, the
     // count is ignored too.
     const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined
@@ -181,7 +182,7 @@ export class WindowLedger implements RequestLedger, CallSupply {
       if (mine?.probe) this.probing = false
       this.windowMs = Math.max(this.windowMs, this.assumedWindowMs)
       this.consecutive429++
-      const said = parseRetryAfter(headers['retry-after'], this.clock.wallNow())
+      const said = parseRetryAfter(headers['retry-after'], serverWall)
       // Longer than the ledger's cap: ignored here (the client that got it ends its run, saying when).
       const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null
       const pause =
@@ -300,7 +301,8 @@ function whole(value: string | string[] | undefined, min: number, max: number): 
 
 /**
  * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
- * bounds of contract §6: epoch seconds (a wall-clock date, read against `wallNow`: contract §11),
+ * bounds of contract §6: epoch seconds (a date, read against the server's `wallNow`: its Date
+ * header, else our wall clock; contract §11),
  * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
 function resetTime(value: string | string[] | undefined, now: number, wallNow: number): number | null {
