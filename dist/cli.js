@@ -28752,6 +28752,7 @@ class ApiError extends Error {
     httpStatus;
     processing;
     retryAfterMs;
+    acceptsAgainAt;
     code;
     hint;
     /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
@@ -28764,6 +28765,7 @@ class ApiError extends Error {
         this.httpStatus = init.httpStatus ?? null;
         this.processing = init.processing;
         this.retryAfterMs = init.retryAfterMs ?? null;
+        this.acceptsAgainAt = init.acceptsAgainAt ?? null;
         this.code = init.code ?? null;
         this.hint = init.hint ?? HINTS[init.kind];
     }
@@ -28926,6 +28928,7 @@ function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
         processing: error.processing,
         serverMessage: error.serverMessage,
         code: error.code,
+        acceptsAgainAt: iso,
         message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
             `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
             `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
@@ -31786,8 +31789,11 @@ async function runOperation(config, siteId, deps) {
             result.result = 'timed-out';
             const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
             const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
+            const until = e.lastError?.acceptsAgainAt;
             result.summary =
-                `The timeout (${(0,wait/* elapsed */.vk)(config.timeoutMs)}) was reached while ${run.phase}.` +
+                (until
+                    ? `Stopped while ${run.phase}: the server accepts requests again only at ${until}, after this run's timeout (${(0,wait/* elapsed */.vk)(config.timeoutMs)}).`
+                    : `The timeout (${(0,wait/* elapsed */.vk)(config.timeoutMs)}) was reached while ${run.phase}.`) +
                     (mayRun ? ' The job may still be running on the server.' : '') +
                     last;
             if (e.lastError?.serverMessage)
@@ -31795,7 +31801,7 @@ async function runOperation(config, siteId, deps) {
             result.error = {
                 kind: 'timeout',
                 hint: mayRun
-                    ? `Raise timeout, or set wait: false. ${checkLaterHint(siteId, result.taskId)}`
+                    ? `${until ? `After ${until}: ` : 'Raise timeout, or set wait: false. '}${checkLaterHint(siteId, result.taskId)}`
                     : 'Raise timeout, or try again later.',
             };
         }
@@ -32731,6 +32737,9 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
                 logger.warn(`Task ${taskId} was not found ${(0,src_clock/* seconds */.YA)(at - startedAt)} after the job started; following the staging environment instead.`);
                 return followProbe(deps, operation, siteId, { seenBusy: seenRunning });
             }
+            // The server refuses every request until after the timeout: waiting on is pointless.
+            if (e.acceptsAgainAt)
+                throw new api_client/* DeadlineError */.j3(e);
             if (TRANSIENT.has(e.kind)) {
                 logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`);
                 planner.observe(at, undefined);
@@ -32812,6 +32821,9 @@ async function followProbe(deps, operation, siteId, evidence) {
                     reason: 'the staging environment is not visible (404), so completion cannot be tracked',
                 };
             }
+            // The server refuses every request until after the timeout: waiting on is pointless.
+            if (e.acceptsAgainAt)
+                throw new api_client/* DeadlineError */.j3(e);
             if (TRANSIENT.has(e.kind)) {
                 logger.warn(`Could not read the staging environment (${e.message}); still waiting.`);
                 delay = Math.max(delay, 5000);
