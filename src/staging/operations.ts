@@ -139,15 +139,18 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       result.result = 'timed-out'
       const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : ''
       const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s))
+      const until = e.lastError?.acceptsAgainAt
       result.summary =
-        `The timeout (${elapsed(config.timeoutMs)}) was reached while ${run.phase}.` +
+        (until
+          ? `Stopped while ${run.phase}: the server accepts requests again only at ${until}, after this run's timeout (${elapsed(config.timeoutMs)}).`
+          : `The timeout (${elapsed(config.timeoutMs)}) was reached while ${run.phase}.`) +
         (mayRun ? ' The job may still be running on the server.' : '') +
         last
       if (e.lastError?.serverMessage) result.message = e.lastError.serverMessage
       result.error = {
         kind: 'timeout',
         hint: mayRun
-          ? `Raise timeout, or set wait: false. ${checkLaterHint(siteId, result.taskId)}`
+          ? `${until ? `After ${until}: ` : 'Raise timeout, or set wait: false. '}${checkLaterHint(siteId, result.taskId)}`
           : 'Raise timeout, or try again later.',
       }
     } else if (e instanceof CancelledError) {
