@@ -94,6 +94,7 @@ export class ApiError extends Error {
 /** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
 export const ERROR_KINDS = Object.keys(HINTS) as ErrorKind[]
 
+/** The hint of `kind`; its `{site}` placeholders are filled where the Result is written (staging/ending.ts). */
 export function hintFor(kind: ErrorKind): string {
   return HINTS[kind]
 }

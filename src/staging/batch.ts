@@ -1,6 +1,7 @@
 import { realClock } from '../clock.js'
 import { RateBudget } from '../api/rate-budget.js'
 import { USER_AGENT } from '../api/client.js'
+import { ApiRoot } from '../api/root.js'
 import { NodeTransport } from '../api/transport.js'
 import {
   newResult,
@@ -14,7 +15,7 @@ import { runOperation, type RunDeps } from './operations.js'
 
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * rate budget and one deadline; with `failFast`, no new site starts after a failure. One site runs
+ * rate budget, one transport, one deadline and one check of the API root; with `failFast`, no new site starts after a failure. One site runs
  * exactly as runOperation alone would.
  */
 export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
@@ -24,6 +25,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
     ...deps,
     clock,
     budget: deps.budget ?? new RateBudget(clock),
+    root: deps.root ?? new ApiRoot(),
     deadline: deps.deadline ?? clock.now() + config.timeoutMs,
     transport,
   }

@@ -12,6 +12,7 @@ import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Logger, Operation } from '../types.js'
+import { taskStatusPath } from './endpoints.js'
 import { PollPlanner } from './poll-planner.js'
 
 export interface WaitDeps {
@@ -27,7 +28,7 @@ export interface WaitDeps {
 /** How following a job ended; timeouts and cancellation are thrown (DeadlineError, CancelledError). */
 export type WaitOutcome =
   /** The server said so (task completed, probe ready after the job was seen busy, gone after a delete). */
-  | { kind: 'completed'; data: unknown; siteId: string | null }
+  | { kind: 'completed'; data: unknown; from: 'task' | 'probe' }
   | { kind: 'failed'; reason: string }
   /** Nothing can tell how the job went (no probe, no task). */
   | { kind: 'untrackable'; reason: string }
@@ -70,7 +71,7 @@ async function followTask(
     const at = clock.now()
     let answer
     try {
-      answer = await client.call('GET', `/tasks/${encodeURIComponent(taskId)}/status`, 'read')
+      answer = await client.call('GET', taskStatusPath(taskId), 'read')
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       if (e.httpStatus === MISSING_STATUS && e.kind !== 'api-url') {
@@ -103,7 +104,7 @@ async function followTask(
     const task = parsed.data
     if (task.state === 'completed') {
       progress.done()
-      return { kind: 'completed', data: answer.reply.data, siteId: task.siteId }
+      return { kind: 'completed', data: answer.reply.data, from: 'task' }
     }
     if (task.state === 'failed') {
       const reason = task.reason
@@ -170,7 +171,7 @@ async function followProbe(
           reason: `the service does not offer the staging probe (HTTP ${e.httpStatus})`,
         }
       if (e.httpStatus === MISSING_STATUS) {
-        if (operation === 'delete') return { kind: 'completed', data: null, siteId: null }
+        if (operation === 'delete') return { kind: 'completed', data: null, from: 'probe' }
         if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS) continue
         return {
           kind: 'untrackable',
@@ -196,7 +197,7 @@ async function followProbe(
       // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
       if (operation === 'create' || seenBusy) {
         progress.done()
-        return { kind: 'completed', data, siteId: null }
+        return { kind: 'completed', data, from: 'probe' }
       }
       if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
         return {
