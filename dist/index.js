@@ -28431,7 +28431,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6422);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3047);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -28443,7 +28443,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6422:
+/***/ 3047:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31402,8 +31402,9 @@ function getIDToken(aud) {
 ;// CONCATENATED MODULE: ./src/contract.ts
 /**
  * Everything this project assumes where the v2 specification is silent, in one place: the contract
- * of ../shared/spec/where-the-spec-is-silent.md, **revision 2** (points marked r2 come from the
- * service's own public clients and its framework's defaults). Each export names its §; the same
+ * of ../shared/spec/where-the-spec-is-silent.md, **revision 3** (points marked r2 come from the
+ * service's own public clients and its framework's defaults; r3 from a wrong API root and the
+ * framework's rate limiter). Each export names its §; the same
  * points, with the readings this project chose, are listed in docs/assumptions.md. Code elsewhere
  * imports these; it never re-states them. Every function here takes parsed server data and trusts
  * none of it.
@@ -31555,6 +31556,15 @@ const EXISTS_STATUS = 422;
 /** §4: pull / push / delete on a site without staging (or an unknown site). */
 const MISSING_STATUS = 404;
 /**
+ * §4 (r3): a 404 is read as "no staging environment" only once the API root has answered a route
+ * the spec documents, `GET /v2/sites`, in the same run (asked once, shared by every site of it).
+ */
+const ROOT_EVIDENCE_PATH = '/sites';
+/** §4 (r3): that answer is the API's own only when it is a 2xx with a JSON body. */
+function answersAsApi(status, kind) {
+    return isAccepted(status) && (kind === 'envelope' || kind === 'json' || kind === 'framework');
+}
+/**
  * §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422
  * on pull/push/delete is a validation error that fails at once.
  */
@@ -31577,6 +31587,19 @@ function stagingSiteIdOf(data) {
             return id;
     }
     return null;
+}
+/**
+ * §5 (r3): a staging id equal to the production site's id is never the staging site: the record
+ * that says so is about the wrong site, so the id is reported as unknown (with a warning) and
+ * nothing else in that record is used (no staging URL, no deployment from it). Ids compare as text,
+ * and as numbers when both are digits (`01001` is `1001`).
+ */
+function isProductionId(stagingId, productionId) {
+    const a = stagingId.trim();
+    const b = productionId.trim();
+    if (a === b)
+        return true;
+    return /^\d+$/.test(a) && /^\d+$/.test(b) && BigInt(a) === BigInt(b);
 }
 /** §5: the staging URL: `staging_url`, else `wp_url`, else `url` (as text; checked where it is used). */
 function stagingUrlOf(data) {
@@ -32988,6 +33011,7 @@ class ApiError extends Error {
 }
 /** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
 const ERROR_KINDS = Object.keys(HINTS);
+/** The hint of `kind`; its `{site}` placeholders are filled where the Result is written (staging/ending.ts). */
 function hintFor(kind) {
     return HINTS[kind];
 }
@@ -33479,6 +33503,67 @@ function locationOf(location, base) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/api/root.ts
+
+
+
+/** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
+const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
+const HINT = `Check api-url: it must be the API root (for the service the spec describes, ${SERVICE_API_URL}; /v2 is appended). The 404 was not read as "no staging environment", whatever if-missing says.`;
+/**
+ * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
+ * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
+ * site of a batch (like the rate budget and the transport). Timeouts and cancellations are not
+ * remembered: they end the run anyway.
+ */
+class ApiRoot {
+    verdict = null;
+    /**
+     * Resolves when the root answered as the API; throws an ApiError when it did not (kind
+     * `api-url`), or when the check itself failed (that failure's kind). `because` names the 404 that
+     * needs the evidence, for the message.
+     */
+    async confirm(client, because) {
+        this.verdict ??= ask(client).catch((e) => {
+            this.verdict = null;
+            throw e;
+        });
+        const verdict = await this.verdict;
+        if (verdict.ok)
+            return;
+        const shown = client.shown(ROOT_EVIDENCE_PATH);
+        throw new ApiError({
+            kind: verdict.kind,
+            processing: 'processed',
+            httpStatus: 404,
+            message: verdict.kind === 'api-url'
+                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": api-url looks wrong.`
+                : `${because}, and whether api-url is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
+            ...(verdict.hint ? { hint: verdict.hint } : {}),
+        });
+    }
+}
+async function ask(client) {
+    try {
+        const answer = await client.call('GET', ROOT_EVIDENCE_PATH, 'read');
+        if (answersAsApi(answer.status, answer.reply.kind))
+            return { ok: true };
+        return {
+            ok: false,
+            kind: 'api-url',
+            said: `it answered ${answer.status} with ${describeBody(answer.reply.kind)}`,
+            hint: HINT,
+        };
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        if (INCONCLUSIVE.includes(e.kind))
+            return { ok: false, kind: e.kind, said: e.message, hint: e.hint };
+        return { ok: false, kind: 'api-url', said: e.message, hint: HINT };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/types.ts
 /** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
 const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status'];
@@ -33513,6 +33598,347 @@ function newResult(operation, siteId, startedAt) {
         sent: [],
         error: null,
         startedAt: new Date(startedAt).toISOString(),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/staging/context.ts
+function newKnown() {
+    return {
+        httpStatus: null,
+        message: '',
+        taskId: null,
+        stagingSiteId: null,
+        stagingUrl: null,
+        stagingState: null,
+        urlReady: null,
+        warnings: [],
+        jobs: [],
+    };
+}
+/** A warning for the log and the Result, once. */
+function warn(ctx, text) {
+    ctx.logger.warn(text);
+    if (!ctx.known.warnings.includes(text))
+        ctx.known.warnings.push(text);
+}
+/**
+ * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
+ * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
+ * refused or that never left (no job came of it).
+ */
+function jobIs(ctx, op, state) {
+    const jobs = ctx.known.jobs;
+    const index = jobs.findLastIndex((j) => j.op === op);
+    const job = jobs[index];
+    if (state === null) {
+        if (job?.state === 'sent')
+            jobs.splice(index, 1);
+    }
+    else if (state === 'sent') {
+        if (job?.state !== 'sent')
+            jobs.push({ op, state });
+    }
+    else if (job)
+        job.state = state;
+    else
+        jobs.push({ op, state });
+}
+/** The deps of the wait functions (wait.ts), from the run's context. */
+function waitDeps(ctx) {
+    return {
+        client: ctx.client,
+        clock: ctx.clock,
+        logger: ctx.logger,
+        redactor: ctx.redactor,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/staging/endpoints.ts
+/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
+const ENDPOINTS = {
+    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
+    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
+    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+};
+/** The one path of a task's status (spec §4, contract §2). */
+const taskStatusPath = (taskId) => `/tasks/${encodeURIComponent(taskId)}/status`;
+/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
+const PUSH_WARNINGS = [
+    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
+    'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
+    "The production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
+const PUSH_WARNINGS_IF_SENT = [
+    'If the push went through: no backup of production was taken before it, and the API cannot restore the previous live site.',
+    'If the push went through and production was password-protected, that protection is now off and is not re-applied: check it.',
+    "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** What a finished job did, for the last line and the summary. */
+const DONE = {
+    create: 'Staging created',
+    pull: 'Staging refreshed from production',
+    push: 'Staging pushed to production',
+    delete: 'Staging deleted',
+};
+/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
+function checkLaterHint(siteId, taskId) {
+    const action = taskId
+        ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
+        : `operation: status, site-id: ${siteId}`;
+    const cli = taskId
+        ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
+        : `site-staging status --site-id ${siteId}`;
+    return `To check on it later, run this action with ${action} (CLI: ${cli}).`;
+}
+
+;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
+
+
+
+
+/**
+ * Takes the staging id and URL from `data`, each checked. Returns false when the record was
+ * refused (it names the production site), true otherwise.
+ */
+function fillStagingFields(ctx, data, source) {
+    const id = source === 'the task' ? taskSiteIdOf(data) : stagingSiteIdOf(data);
+    if (id !== null && isProductionId(id, ctx.siteId)) {
+        warn(ctx, `${capital(source)} gave the production site's own id (${ctx.siteId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
+        return false;
+    }
+    if (id)
+        ctx.known.stagingSiteId = id;
+    const text = stagingUrlOf(data);
+    if (!text)
+        return true;
+    const clean = stripUrlCredentials(text, (v) => ctx.redactor.addCredential(v));
+    if ((0,src_text/* httpUrl */.q3)(clean))
+        ctx.known.stagingUrl = clean;
+    else
+        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
+    return true;
+}
+/** The staging site is gone (deleted, or there is none): nothing of it is known any more. */
+function forgetStaging(ctx) {
+    ctx.known.stagingSiteId = null;
+    ctx.known.stagingUrl = null;
+}
+function capital(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/staging/probe.ts
+
+
+
+/** Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other errors. */
+async function readStaging(ctx, options = {}) {
+    try {
+        const probe = await ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
+        return {
+            kind: 'found',
+            state: probeState(probe.reply.data),
+            data: probe.reply.data,
+            status: probe.status,
+            message: probe.reply.message,
+        };
+    }
+    catch (e) {
+        if (e instanceof ApiError && e.httpStatus === MISSING_STATUS && e.kind === 'not-found')
+            return { kind: 'missing', error: e };
+        throw e;
+    }
+}
+/**
+ * Before a 404 is read as "no staging environment" (status `none`, if-missing: skip, a staging
+ * gone before recreate's delete): the API root must have answered as the API in this run (contract
+ * §4 r3). Throws ApiError (`api-url`) when it did not.
+ */
+async function confirmNoStaging(ctx, because) {
+    await ctx.root.confirm(ctx.client, because);
+}
+/**
+ * Best effort, one try: the staging id and URL from the probe, where the answers did not give
+ * them. Returns the state read (null when the read failed; a failure changes nothing else).
+ */
+async function fillFromStaging(ctx) {
+    let read;
+    try {
+        read = await readStaging(ctx, { maxRetries: 0 });
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        ctx.logger.debug(`could not read the staging environment: ${e.message}`);
+        return null;
+    }
+    if (read.kind === 'missing') {
+        forgetStaging(ctx);
+        return 'none';
+    }
+    ctx.known.message ||= read.message;
+    return fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown';
+}
+
+;// CONCATENATED MODULE: ./src/staging/dry-run.ts
+
+
+
+
+
+/** dry-run: says what would be sent, reads the staging environment once, changes nothing. */
+async function dryRun(ctx) {
+    const { config, siteId, client, logger, known } = ctx;
+    const op = config.operation;
+    const lines = [];
+    if (op === 'status')
+        lines.push(`GET ${client.url(config.taskId ? taskStatusPath(config.taskId) : probePath(siteId))}`);
+    else {
+        const { method, path } = ENDPOINTS[op];
+        lines.push(`${method} ${client.url(path(siteId))}`);
+        if (op === 'create' && config.ifExists === 'recreate')
+            lines.unshift(`${ENDPOINTS.delete.method} ${client.url(ENDPOINTS.delete.path(siteId))} (only if staging exists)`);
+        if (config.wait)
+            lines.push(`GET ${client.url('/tasks/{task_id}/status')} (repeated until the job ends)`);
+    }
+    logger.info(`Dry run: would send, on site ${siteId}: ${lines.join('; ')}`);
+    ctx.phase = 'reading the staging environment (dry run)';
+    try {
+        const read = await readStaging(ctx);
+        if (read.kind === 'missing')
+            logger.info(`Dry run: reading the staging environment answered: ${read.error.message}`);
+        else {
+            fillStagingFields(ctx, read.data, 'the staging environment');
+            logger.info(`Dry run: site ${siteId} has a staging environment${known.stagingUrl ? ` at ${known.stagingUrl}` : ''}.`);
+        }
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        if (e.kind === 'auth')
+            throw e;
+        logger.info(`Dry run: reading the staging environment answered: ${e.message}`);
+    }
+    if (op === 'push')
+        known.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`));
+    return {
+        outcome: 'dry-run',
+        summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.`,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/duration.ts
+/**
+ * The one duration formatter, in three styles (outputs and messages depend on each):
+ * - `log`: `1.5 s`, `12 s` (a wait, in a log line);
+ * - `short`: `45s`, `2m 31s` (how long a job or a wait took, in a sentence);
+ * - `tenths`: `4.2s`, `2m 31s` (the Duration row of the summary and the comment).
+ */
+function durationText(ms, style = 'short') {
+    if (style === 'log')
+        return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+    const s = Math.round(ms / 1000);
+    if (s >= 60)
+        return `${Math.floor(s / 60)}m ${s % 60}s`;
+    return style === 'tenths' ? `${Math.round(ms / 100) / 10}s` : `${s}s`;
+}
+/** A run's `durationSeconds`: ms rounded to a tenth of a second. */
+function roundedSeconds(ms) {
+    return Math.round(ms / 100) / 10;
+}
+
+;// CONCATENATED MODULE: ./src/staging/ending.ts
+
+
+
+
+
+
+/** An ending that is an error of the API (ours or the server's), with its hint. */
+function failure(e) {
+    return {
+        outcome: 'failed',
+        summary: e.message,
+        error: { kind: e.kind, hint: e.hint },
+        ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
+    };
+}
+/** What a thrown timeout, cancellation or error means for the run. */
+function endingOf(ctx, e) {
+    const { client, known } = ctx;
+    if (e instanceof DeadlineError) {
+        const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
+        const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
+        return {
+            outcome: 'timed-out',
+            summary: `The timeout (${durationText(ctx.config.timeoutMs)}) was reached while ${ctx.phase}.` +
+                (mayRun ? ' The job may still be running on the server.' : '') +
+                last,
+            error: {
+                kind: 'timeout',
+                hint: mayRun
+                    ? `Raise timeout, or set wait: false. ${checkLaterHint(ctx.siteId, known.taskId)}`
+                    : 'Raise timeout, or try again later.',
+            },
+            ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
+        };
+    }
+    if (e instanceof CancelledError)
+        return { outcome: 'cancelled', summary: cancelReport(ctx, client) };
+    if (e instanceof ApiError)
+        return failure(e);
+    return {
+        outcome: 'failed',
+        summary: `Unexpected error: ${e?.message ?? String(e)}`,
+        error: { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' },
+    };
+}
+/** What was sent, and what is known of each job it started: completed, still running, or unknown. */
+function cancelReport(ctx, client) {
+    if (client.sent.length === 0)
+        return `Cancelled while ${ctx.phase}; nothing had been sent.`;
+    const jobs = ctx.known.jobs.map(jobReport);
+    const told = jobs.length > 0 ? jobs.join(' ') : 'A job the server accepted keeps running there.';
+    return `Cancelled while ${ctx.phase}. Sent: ${client.sent.join('; ')}. ${told}`;
+}
+const HAPPENED = {
+    create: 'staging was created',
+    pull: 'staging was refreshed from production',
+    push: 'staging was pushed to production',
+    delete: 'staging was deleted',
+};
+function jobReport(job) {
+    if (job.state === 'completed')
+        return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`;
+    if (job.state === 'accepted')
+        return `The ${job.op} job the server accepted keeps running there.`;
+    return `Whether the server took the ${job.op} request is unknown: no answer had come.`;
+}
+/** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
+function writeResult(ctx, ending) {
+    const { client, clock, config, siteId, started, redactor } = ctx;
+    const known = { ...ctx.known, ...ending.fields };
+    return {
+        ...newResult(config.operation, siteId, started),
+        result: ending.outcome,
+        httpStatus: known.httpStatus,
+        message: known.message,
+        summary: redactor.inert(ending.summary),
+        taskId: known.taskId,
+        stagingSiteId: known.stagingSiteId,
+        stagingUrl: known.stagingUrl,
+        stagingState: known.stagingState,
+        urlReady: known.urlReady,
+        durationSeconds: roundedSeconds(clock.now() - started),
+        requests: client.requests,
+        retries: client.retries + ctx.busy.retries,
+        warnings: known.warnings,
+        sent: client.sent,
+        // Every placeholder of a hint, in every hint (`{site}` may come more than once).
+        error: ending.error ? { ...ending.error, hint: ending.error.hint.replaceAll('{site}', siteId) } : null,
     };
 }
 
@@ -41307,11 +41733,11 @@ const _safeParse = (_Err) => (schema, value, _ctx) => {
     if (result instanceof Promise) {
         throw new $ZodAsyncError();
     }
-    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+    return result.issues.length ? parse_failure(_Err, result.issues, ctx) : { success: true, data: result.value };
 };
 const safeParse = /* @__PURE__*/ _safeParse($ZodRealError);
 // the error is built on the first read of `error`: finalizing the issues and constructing the instance is most of a failing parse, and a caller that only branches on `success` never pays it. a getter in the literal keeps this small; the alternative, one shared accessor descriptor plus a hidden state slot, reads ~15% faster but costs ~75 B gzipped in every bundle
-function failure(Err, issues, ctx) {
+function parse_failure(Err, issues, ctx) {
     let error;
     return {
         success: false,
@@ -41337,7 +41763,7 @@ const _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
     let result = schema._zod.run({ value, issues: [] }, ctx);
     if (result instanceof Promise)
         result = await result;
-    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+    return result.issues.length ? parse_failure(_Err, result.issues, ctx) : { success: true, data: result.value };
 };
 const safeParseAsync = /* @__PURE__*/ _safeParseAsync($ZodRealError);
 // registry mirrors of the compiler's sentinels, so this module never imports the compiler
@@ -43375,6 +43801,7 @@ function clip(polygon, ca, cb, c) {
 
 
 
+
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
 /**
@@ -43397,7 +43824,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
         const at = clock.now();
         let answer;
         try {
-            answer = await client.call('GET', `/tasks/${encodeURIComponent(taskId)}/status`, 'read');
+            answer = await client.call('GET', taskStatusPath(taskId), 'read');
         }
         catch (e) {
             if (!(e instanceof ApiError))
@@ -43430,7 +43857,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
         const task = parsed.data;
         if (task.state === 'completed') {
             progress.done();
-            return { kind: 'completed', data: answer.reply.data, siteId: task.siteId };
+            return { kind: 'completed', data: answer.reply.data, from: 'task' };
         }
         if (task.state === 'failed') {
             const reason = task.reason
@@ -43485,7 +43912,7 @@ async function followProbe(deps, operation, siteId, evidence) {
                 };
             if (e.httpStatus === MISSING_STATUS) {
                 if (operation === 'delete')
-                    return { kind: 'completed', data: null, siteId: null };
+                    return { kind: 'completed', data: null, from: 'probe' };
                 if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS)
                     continue;
                 return {
@@ -43512,7 +43939,7 @@ async function followProbe(deps, operation, siteId, evidence) {
             // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
             if (operation === 'create' || seenBusy) {
                 progress.done();
-                return { kind: 'completed', data, siteId: null };
+                return { kind: 'completed', data, from: 'probe' };
             }
             if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
                 return {
@@ -43724,6 +44151,442 @@ function plainGet(url, timeoutMs, signal) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/staging/after-job.ts
+
+
+
+
+
+/**
+ * After a job that succeeded: the staging id and URL the answers did not give (one read), and
+ * wait-for-url after a create or pull. Returns the run's ending.
+ */
+async function afterJob(ctx, op) {
+    if (op === 'delete')
+        return done(ctx, op);
+    // Staging still exists after each of these: one GET fills what the answers did not say.
+    if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
+        await readStagingAfterJob(ctx);
+    if (!ctx.config.waitForUrl || op === 'push')
+        return done(ctx, op);
+    const url = ctx.known.stagingUrl;
+    if (!url) {
+        warn(ctx, 'wait-for-url: no staging URL is known, so the site was not checked.');
+        return done(ctx, op);
+    }
+    ctx.phase = `waiting for ${url} to answer`;
+    const jobDone = ctx.clock.now();
+    const ready = await waitForUrl(url, {
+        clock: ctx.clock,
+        logger: ctx.logger,
+        deadline: ctx.client.deadline,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.known.urlReady = ready;
+    if (ready === null) {
+        warn(ctx, `wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        return done(ctx, op);
+    }
+    if (ready)
+        return {
+            outcome: 'succeeded',
+            summary: `${DONE[op]} in ${durationText(jobDone - ctx.started)}; the staging site answered ${durationText(ctx.clock.now() - jobDone)} later.`,
+        };
+    return {
+        outcome: 'timed-out',
+        summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
+        error: {
+            kind: 'timeout',
+            hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
+        },
+    };
+}
+/**
+ * The after-job staging read: the one call site of the read a job that succeeded may cost (one
+ * request, one try), for whoever plans the run's calls.
+ */
+async function readStagingAfterJob(ctx) {
+    await fillFromStaging(ctx);
+}
+function done(ctx, op) {
+    return { outcome: 'succeeded', summary: `${DONE[op]} in ${durationText(ctx.clock.now() - ctx.started)}.` };
+}
+
+;// CONCATENATED MODULE: ./src/staging/settle.ts
+
+
+
+
+
+/**
+ * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
+ * failed with the server's reason. A create's completion also names the staging site: from a task,
+ * only its `resource_id` (never its own `id`: contract §5), from the probe, the staging record.
+ */
+function settle_settle(ctx, op, outcome) {
+    const what = op === 'status' ? 'job' : `${op} job`;
+    if (outcome.kind === 'failed')
+        return failure(new ApiError({
+            kind: 'task-failed',
+            processing: 'processed',
+            serverMessage: outcome.reason,
+            message: `The ${what} failed on the server: ${outcome.reason}`,
+        }));
+    if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
+        const warning = outcome.kind === 'untrackable'
+            ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
+            : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`;
+        warn(ctx, warning);
+        return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.known.taskId)}` };
+    }
+    if (op === 'create')
+        fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? 'the task' : 'the staging environment');
+    return { outcome: 'succeeded', summary: '' };
+}
+
+;// CONCATENATED MODULE: ./src/staging/jobs.ts
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
+ * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
+ */
+async function runJob(ctx, op) {
+    const started = await start(ctx, op);
+    let ending;
+    if ('outcome' in started)
+        ending = started;
+    else {
+        ctx.known.message = started.reply.message;
+        ending = await follow(ctx, op, started, ctx.config.wait);
+    }
+    return ending.outcome === 'succeeded' ? afterJob(ctx, op) : ending;
+}
+/** The response to follow, or the ending when the policies carried the operation to its end. */
+async function start(ctx, op) {
+    try {
+        return await send(ctx, op);
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        return applyPolicy(ctx, op, e);
+    }
+}
+/** The if-exists / if-missing policies, and a create whose first try went through after all. */
+async function applyPolicy(ctx, op, e) {
+    const { config, siteId, logger } = ctx;
+    if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
+        logger.info(`The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`);
+        ctx.known.message = e.serverMessage;
+        jobIs(ctx, 'create', 'accepted');
+        if (!config.wait)
+            return {
+                outcome: 'accepted',
+                summary: `The create was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
+            };
+        return track(ctx, 'create', null);
+    }
+    if (op === 'create' && e.kind === 'exists') {
+        if (config.ifExists === 'skip') {
+            logger.info(`Site ${siteId} already has a staging environment: skipped (if-exists: skip).`);
+            ctx.known.message = e.serverMessage;
+            await skippedRead(ctx);
+            return {
+                outcome: 'skipped',
+                summary: `Skipped: site ${siteId} already has a staging environment (if-exists: skip).`,
+            };
+        }
+        if (config.ifExists === 'recreate')
+            return recreate(ctx);
+    }
+    if (op !== 'create' && e.kind === 'not-found' && config.ifMissing === 'skip') {
+        await confirmNoStaging(ctx, `${ENDPOINTS[op].method} ${ctx.client.shown(ENDPOINTS[op].path(siteId))} answered 404`);
+        // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
+        logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (if-missing: skip).`);
+        ctx.known.message = e.serverMessage;
+        return {
+            outcome: 'skipped',
+            summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`,
+        };
+    }
+    throw e;
+}
+/** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
+async function skippedRead(ctx) {
+    await fillFromStaging(ctx);
+}
+/** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
+async function recreate(ctx) {
+    const { siteId, logger } = ctx;
+    logger.info(`Site ${siteId} already has a staging environment: deleting it first (if-exists: recreate).`);
+    let deleted;
+    try {
+        deleted = await send(ctx, 'delete');
+    }
+    catch (d) {
+        // Gone in the meantime (404): nothing left to delete, once the API root is known to be right.
+        if (!(d instanceof ApiError) || d.kind !== 'not-found')
+            throw d;
+        await confirmNoStaging(ctx, `DELETE ${ctx.client.shown(ENDPOINTS.delete.path(siteId))} answered 404`);
+        return send(ctx, 'create');
+    }
+    const gone = await follow(ctx, 'delete', deleted, true);
+    if (gone.outcome === 'accepted')
+        throw new ApiError({
+            kind: 'unknown-outcome',
+            processing: 'processed',
+            httpStatus: deleted.status,
+            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
+        });
+    if (gone.outcome !== 'succeeded')
+        return gone;
+    logger.info('The old staging environment is gone; creating the new one.');
+    return send(ctx, 'create');
+}
+/** After an accepted request: its task id and (create) staging fields, then the wait, unless wait: false. */
+async function follow(ctx, op, response, wait) {
+    const data = response.reply.data;
+    const task = taskIdOf(data);
+    let taskId = null;
+    if (task && 'id' in task)
+        taskId = task.id;
+    else if (task)
+        ctx.logger.warn(`The server gave a task id that cannot be used in a URL ("${ctx.redactor.server(task.unusable, 60)}"): following the staging environment instead.`);
+    if (taskId)
+        ctx.known.taskId = taskId;
+    if (op === 'create')
+        fillStagingFields(ctx, data, 'the create answer');
+    if (!wait) {
+        ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`);
+        return {
+            outcome: 'accepted',
+            summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
+        };
+    }
+    return track(ctx, op, taskId);
+}
+/** Waits for the job and says how it ended. */
+async function track(ctx, op, taskId) {
+    ctx.phase = `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`;
+    const outcome = taskId
+        ? await waitForTask(waitDeps(ctx), op, ctx.siteId, taskId, ctx.clock.now())
+        : await waitForProbe(waitDeps(ctx), op, ctx.siteId);
+    const ending = settle_settle(ctx, op, outcome);
+    if (ending.outcome === 'succeeded') {
+        jobIs(ctx, op, 'completed');
+        if (op === 'delete')
+            forgetStaging(ctx);
+    }
+    return ending;
+}
+/**
+ * Sends the operation's request. Busy refusals (409/423, or a 422 that says a job runs) are sent
+ * again after a pause under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome
+ * failure.
+ */
+async function send(ctx, op) {
+    const { method, path } = ENDPOINTS[op];
+    const { client, known } = ctx;
+    ctx.phase = `sending the ${op} request`;
+    for (let busyTries = 0;; busyTries++) {
+        const sentBefore = client.sent.length;
+        jobIs(ctx, op, 'sent');
+        try {
+            const response = await client.call(method, path(ctx.siteId), op);
+            known.httpStatus = response.status;
+            jobIs(ctx, op, 'accepted');
+            if (op === 'push')
+                addWarnings(ctx, PUSH_WARNINGS);
+            return response;
+        }
+        catch (e) {
+            if (e instanceof CancelledError && client.sent.length === sentBefore)
+                jobIs(ctx, op, null);
+            if (!(e instanceof ApiError)) {
+                if (e instanceof DeadlineError) {
+                    if (e.lastError)
+                        known.httpStatus = e.lastError.httpStatus;
+                    if (e.lastError?.processing !== 'unknown')
+                        jobIs(ctx, op, null);
+                }
+                throw e;
+            }
+            known.httpStatus = e.httpStatus;
+            if (e.processing !== 'unknown')
+                jobIs(ctx, op, null);
+            if (e.kind === 'busy' && ctx.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
+                await waitWhileBusy(ctx, op, busyTries);
+                continue;
+            }
+            if (e.processing === 'unknown')
+                throw unknownOutcome(ctx, op, e);
+            throw e;
+        }
+    }
+}
+async function waitWhileBusy(ctx, op, busyTries) {
+    const delayMs = ctx.busy.delayMs(busyTries);
+    if (ctx.busy.passesDeadline(delayMs))
+        throw new DeadlineError();
+    ctx.phase = `waiting for another job on site ${ctx.siteId} to finish`;
+    ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${seconds(delayMs)} (if-busy: wait).`);
+    if (!(await ctx.busy.sleep(delayMs)))
+        throw new DeadlineError();
+}
+function unknownOutcome(ctx, op, e) {
+    if (op === 'push')
+        addWarnings(ctx, PUSH_WARNINGS_IF_SENT);
+    const what = {
+        create: 'A staging environment may or may not be being created.',
+        pull: 'Staging may or may not be being overwritten with production.',
+        push: 'Production may or may not be being overwritten with staging.',
+        delete: 'The staging environment may or may not be being deleted.',
+    }[op];
+    const again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.';
+    return new ApiError({
+        kind: 'unknown-outcome',
+        processing: 'unknown',
+        httpStatus: e.httpStatus,
+        serverMessage: e.serverMessage,
+        message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
+    });
+}
+/** Warnings a person must read even on success, each once, in the Result (not logged one by one). */
+function addWarnings(ctx, warnings) {
+    for (const w of warnings)
+        if (!ctx.known.warnings.includes(w))
+            ctx.known.warnings.push(w);
+}
+
+;// CONCATENATED MODULE: ./src/staging/status.ts
+
+
+
+
+
+
+
+
+
+/** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
+async function status_status(ctx) {
+    const taskId = ctx.config.taskId;
+    if (!taskId) {
+        ctx.phase = 'reading the staging environment';
+        return readState(ctx);
+    }
+    ctx.known.taskId = taskId;
+    if (!ctx.config.wait) {
+        ctx.phase = `reading task ${taskId}`;
+        return readTaskOnce(ctx, taskId);
+    }
+    ctx.phase = `waiting for the job (task ${taskId}) to finish`;
+    const outcome = await waitForTask(waitDeps(ctx), 'status', ctx.siteId, taskId, ctx.clock.now());
+    const ending = settle_settle(ctx, 'status', outcome);
+    if (ending.outcome !== 'succeeded')
+        return ending;
+    let state = await fillFromStaging(ctx);
+    if (state === 'none')
+        state = (await evidenceOfNone(ctx)) ? 'none' : 'unknown';
+    ctx.known.stagingState = state ?? 'unknown';
+    return { outcome: 'succeeded', summary: `The job (task ${taskId}) has completed.` };
+}
+/** The staging environment's state: the point of the run, so a read that fails fails it. */
+async function readState(ctx) {
+    const { siteId, known } = ctx;
+    let read;
+    try {
+        read = await readStaging(ctx);
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        known.httpStatus = e.httpStatus;
+        known.stagingState = 'unknown';
+        if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
+            throw new ApiError({
+                kind: 'validation',
+                processing: 'processed',
+                httpStatus: e.httpStatus,
+                serverMessage: e.serverMessage,
+                message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
+                hint: 'Follow a job instead: pass the task-id output of the run that started it.',
+            });
+        throw e;
+    }
+    if (read.kind === 'missing') {
+        known.httpStatus = read.error.httpStatus;
+        known.stagingState = 'unknown';
+        await confirmNoStaging(ctx, `GET ${ctx.client.shown(probePath(siteId))} answered 404`);
+        known.stagingState = 'none';
+        forgetStaging(ctx);
+        return {
+            outcome: 'succeeded',
+            summary: `Site ${siteId} has no staging environment.`,
+            fields: { message: read.error.serverMessage },
+        };
+    }
+    known.httpStatus = read.status;
+    known.message ||= read.message;
+    const state = fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown';
+    known.stagingState = state;
+    return {
+        outcome: 'succeeded',
+        summary: state === 'unknown'
+            ? `Site ${siteId} has a staging environment, in a state this action does not know.`
+            : `Site ${siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`,
+    };
+}
+/** "none" after a completed job is said only with evidence of the API root; else the state is unknown. */
+async function evidenceOfNone(ctx) {
+    try {
+        await confirmNoStaging(ctx, `GET ${ctx.client.shown(probePath(ctx.siteId))} answered 404`);
+        return true;
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        ctx.logger.warn(e.message);
+        return false;
+    }
+}
+/** One look at a task (status with task-id and wait: false). */
+async function readTaskOnce(ctx, taskId) {
+    const answer = await ctx.client.call('GET', taskStatusPath(taskId), 'read');
+    ctx.known.httpStatus = answer.status;
+    const task = TaskStatusSchema.safeParse(answer.reply.data);
+    const state = task.success ? task.data.state : 'unknown';
+    if (state === 'failed') {
+        const reason = task.success && task.data.reason ? ctx.redactor.server(task.data.reason) : 'no reason given';
+        throw new ApiError({
+            kind: 'task-failed',
+            processing: 'processed',
+            serverMessage: reason,
+            message: `The job (task ${taskId}) failed on the server: ${reason}`,
+        });
+    }
+    ctx.known.stagingState = state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown';
+    const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : '';
+    return {
+        outcome: 'succeeded',
+        summary: state === 'completed'
+            ? `The job (task ${taskId}) has completed.`
+            : state === 'running'
+                ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(ctx.siteId, taskId)}`
+                : `The job (task ${taskId}) reports a status this action does not know.`,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/staging/operations.ts
 
 
@@ -43736,60 +44599,25 @@ function plainGet(url, timeoutMs, signal) {
 
 
 
-
-
-/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
-const ENDPOINTS = {
-    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
-    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
-    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-};
-/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
-const PUSH_WARNINGS = [
-    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
-    'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
-    "The production site's CDN cache was purged: expect slower first requests while it refills.",
-];
-/** What a finished job did, for the last line and the summary. */
-const DONE = {
-    create: 'Staging created',
-    pull: 'Staging refreshed from production',
-    push: 'Staging pushed to production',
-    delete: 'Staging deleted',
-};
 /** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
 function requestTimeoutFor(timeoutMs) {
     return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)));
 }
-/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
-function checkLaterHint(siteId, taskId) {
-    const action = taskId
-        ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
-        : `operation: status, site-id: ${siteId}`;
-    const cli = taskId
-        ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
-        : `site-staging status --site-id ${siteId}`;
-    return `To check on it later, run this action with ${action} (CLI: ${cli}).`;
-}
-/** Stops the operation with a final outcome that is not an error (skip, accepted). */
-class Finish {
-    outcome;
-    summary;
-    constructor(outcome, summary) {
-        this.outcome = outcome;
-        this.summary = summary;
-    }
-}
 /**
  * Runs one operation on one production site with the policies of `config` and returns its Result.
- * Never throws: every path ends in a Result.
+ * Never throws. Every path returns its ending as a value (dry-run.ts, status.ts, jobs.ts); a
+ * timeout, a cancellation or an error becomes one (ending.ts); this is where a run ends, and
+ * `writeResult` writes the Result, once.
  */
 async function runOperation(config, siteId, deps) {
     const clock = deps.clock ?? realClock;
     const started = clock.now();
     const deadline = deps.deadline ?? started + config.timeoutMs;
     const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT);
+    const optional = {
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.random ? { random: deps.random } : {}),
+    };
     const client = new StagingApiClient({
         apiUrl: config.apiUrl,
         token: config.apiToken,
@@ -43803,510 +44631,38 @@ async function runOperation(config, siteId, deps) {
         redactor: deps.redactor,
         budget: deps.budget ?? new RateBudget(clock),
         transport: deps.transport ?? ownTransport,
-        ...(deps.signal ? { signal: deps.signal } : {}),
-        ...(deps.random ? { random: deps.random } : {}),
+        ...optional,
     });
-    const result = { ...newResult(config.operation, siteId, started), sent: client.sent };
-    const run = new OperationRun(config, siteId, deps, clock, client, result);
+    const ctx = {
+        config,
+        siteId,
+        client,
+        root: deps.root ?? new ApiRoot(),
+        busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
+        clock,
+        logger: deps.logger,
+        redactor: deps.redactor,
+        ...optional,
+        started,
+        known: newKnown(),
+        phase: 'sending the request',
+    };
+    let ending;
     try {
         if (config.dryRun)
-            await run.dryRun();
+            ending = await dryRun(ctx);
         else if (config.operation === 'status')
-            await run.status();
+            ending = await status_status(ctx);
         else
-            await run.execute(config.operation);
+            ending = await runJob(ctx, config.operation);
     }
     catch (e) {
-        if (e instanceof Finish) {
-            result.result = e.outcome;
-            result.summary = e.summary;
-        }
-        else if (e instanceof DeadlineError) {
-            result.result = 'timed-out';
-            const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
-            const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
-            result.summary =
-                `The timeout (${elapsed(config.timeoutMs)}) was reached while ${run.phase}.` +
-                    (mayRun ? ' The job may still be running on the server.' : '') +
-                    last;
-            if (e.lastError?.serverMessage)
-                result.message = e.lastError.serverMessage;
-            result.error = {
-                kind: 'timeout',
-                hint: mayRun
-                    ? `Raise timeout, or set wait: false. ${checkLaterHint(siteId, result.taskId)}`
-                    : 'Raise timeout, or try again later.',
-            };
-        }
-        else if (e instanceof CancelledError) {
-            result.result = 'cancelled';
-            result.summary =
-                client.sent.length > 0
-                    ? `Cancelled while ${run.phase}. Sent: ${client.sent.join('; ')}. A job the server accepted keeps running there.`
-                    : `Cancelled while ${run.phase}; nothing had been sent.`;
-        }
-        else if (e instanceof ApiError) {
-            result.result = 'failed';
-            result.summary = e.message;
-            if (e.serverMessage)
-                result.message = e.serverMessage;
-            result.error = { kind: e.kind, hint: e.hint };
-        }
-        else {
-            result.result = 'failed';
-            result.summary = `Unexpected error: ${e?.message ?? String(e)}`;
-            result.error = { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' };
-        }
+        ending = endingOf(ctx, e);
     }
     finally {
         ownTransport?.close();
-        result.requests = client.requests;
-        result.retries = client.retries + run.busy.retries;
-        result.durationSeconds = Math.round((clock.now() - started) / 100) / 10;
-        if (result.result === 'succeeded' && config.operation !== 'status' && !result.summary)
-            result.summary = `${DONE[config.operation]} in ${elapsed(clock.now() - started)}.`;
-        result.summary = deps.redactor.inert(result.summary);
     }
-    return result;
-}
-class OperationRun {
-    config;
-    siteId;
-    deps;
-    clock;
-    client;
-    result;
-    /** What the run was doing, for timeout and cancellation messages. */
-    phase = 'sending the request';
-    started;
-    /** if-busy: wait's pauses before sending the job's request again; it counts them. */
-    busy;
-    constructor(config, siteId, deps, clock, client, result) {
-        this.config = config;
-        this.siteId = siteId;
-        this.deps = deps;
-        this.clock = clock;
-        this.client = client;
-        this.result = result;
-        this.started = clock.now();
-        this.busy = new Backoff(BUSY_WAIT, {
-            clock,
-            deadlineMs: client.deadline,
-            ...(deps.signal ? { signal: deps.signal } : {}),
-            ...(deps.random ? { random: deps.random } : {}),
-        });
-    }
-    get log() {
-        return this.deps.logger;
-    }
-    async dryRun() {
-        const op = this.config.operation;
-        const lines = [];
-        if (op === 'status')
-            lines.push(`GET ${this.client.url(this.statusPath())}`);
-        else {
-            const { method, path } = ENDPOINTS[op];
-            lines.push(`${method} ${this.client.url(path(this.siteId))}`);
-            if (op === 'create' && this.config.ifExists === 'recreate')
-                lines.unshift(`${ENDPOINTS.delete.method} ${this.client.url(ENDPOINTS.delete.path(this.siteId))} (only if staging exists)`);
-            if (this.config.wait)
-                lines.push(`GET ${this.client.url('/tasks/{task_id}/status')} (repeated until the job ends)`);
-        }
-        this.log.info(`Dry run: would send, on site ${this.siteId}: ${lines.join('; ')}`);
-        this.phase = 'reading the staging environment (dry run)';
-        try {
-            const probe = await this.client.call('GET', probePath(this.siteId), 'read');
-            this.takeStagingFields(probe.reply.data);
-            this.log.info(`Dry run: site ${this.siteId} has a staging environment${this.result.stagingUrl ? ` at ${this.result.stagingUrl}` : ''}.`);
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            if (e.kind === 'auth')
-                throw e;
-            this.log.info(`Dry run: reading the staging environment answered: ${e.message}`);
-        }
-        if (op === 'push')
-            this.result.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`));
-        this.result.result = 'dry-run';
-        this.result.summary = `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.`;
-    }
-    statusPath() {
-        return this.config.taskId
-            ? `/tasks/${encodeURIComponent(this.config.taskId)}/status`
-            : probePath(this.siteId);
-    }
-    // --- status: read-only ------------------------------------------------------------------------
-    /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
-    async status() {
-        const taskId = this.config.taskId;
-        if (taskId) {
-            this.result.taskId = taskId;
-            if (this.config.wait) {
-                this.phase = `waiting for the job (task ${taskId}) to finish`;
-                const outcome = await waitForTask(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now());
-                await this.settle('status', outcome);
-                await this.readState();
-                this.result.stagingState ??= 'unknown';
-                this.result.summary = `The job (task ${taskId}) has completed.`;
-                return;
-            }
-            this.phase = `reading task ${taskId}`;
-            await this.readTaskOnce(taskId);
-            return;
-        }
-        this.phase = 'reading the staging environment';
-        await this.readState({ required: true });
-    }
-    /** One look at a task (status with task-id and wait: false). */
-    async readTaskOnce(taskId) {
-        const answer = await this.client.call('GET', this.statusPath(), 'read');
-        this.result.httpStatus = answer.status;
-        const task = TaskStatusSchema.safeParse(answer.reply.data);
-        const state = task.success ? task.data.state : 'unknown';
-        if (state === 'failed') {
-            const reason = task.success && task.data.reason ? this.deps.redactor.server(task.data.reason) : 'no reason given';
-            throw new ApiError({
-                kind: 'task-failed',
-                processing: 'processed',
-                serverMessage: reason,
-                message: `The job (task ${taskId}) failed on the server: ${reason}`,
-            });
-        }
-        this.result.stagingState = state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown';
-        const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : '';
-        this.result.result = 'succeeded';
-        this.result.summary =
-            state === 'completed'
-                ? `The job (task ${taskId}) has completed.`
-                : state === 'running'
-                    ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(this.siteId, taskId)}`
-                    : `The job (task ${taskId}) reports a status this action does not know.`;
-    }
-    /**
-     * Reads the staging environment once (`staging-state`, id, URL). `required`: the state is the
-     * point of the run, so a probe the service does not offer fails it; otherwise a failure here is
-     * only logged.
-     */
-    async readState(options = {}) {
-        try {
-            // Best effort: one try, no backoff.
-            const probe = await this.client.call('GET', probePath(this.siteId), 'read', options.required ? {} : { maxRetries: 0 });
-            const state = probeState(probe.reply.data);
-            if (options.required)
-                this.result.httpStatus = probe.status;
-            this.result.stagingState = state;
-            this.takeStagingFields(probe.reply.data);
-            this.result.message ||= probe.reply.message;
-            if (options.required) {
-                this.result.result = 'succeeded';
-                this.result.summary =
-                    state === 'unknown'
-                        ? `Site ${this.siteId} has a staging environment, in a state this action does not know.`
-                        : `Site ${this.siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`;
-            }
-        }
-        catch (e) {
-            if (e instanceof CancelledError || e instanceof DeadlineError || !(e instanceof ApiError))
-                throw e;
-            if (options.required)
-                this.result.httpStatus = e.httpStatus;
-            if (e.httpStatus === MISSING_STATUS && e.kind === 'not-found') {
-                this.result.stagingState = 'none';
-                this.result.stagingSiteId = null;
-                this.result.stagingUrl = null;
-                if (options.required) {
-                    this.result.result = 'succeeded';
-                    this.result.message = e.serverMessage;
-                    this.result.summary = `Site ${this.siteId} has no staging environment.`;
-                }
-                return;
-            }
-            if (!options.required) {
-                this.log.debug(`could not read the staging environment: ${e.message}`);
-                return;
-            }
-            this.result.stagingState = 'unknown';
-            if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
-                throw new ApiError({
-                    kind: 'validation',
-                    processing: 'processed',
-                    httpStatus: e.httpStatus,
-                    serverMessage: e.serverMessage,
-                    message: `The service does not offer a way to read the staging environment (GET ${this.client.shown(probePath(this.siteId))} answered ${e.httpStatus}).`,
-                    hint: 'Follow a job instead: pass the task-id output of the run that started it.',
-                });
-            throw e;
-        }
-    }
-    // --- create, pull, push, delete ---------------------------------------------------------------
-    async execute(op) {
-        let response;
-        try {
-            response = await this.send(op);
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            response = await this.applyPolicy(op, e);
-        }
-        if (response) {
-            this.result.message = response.reply.message;
-            await this.follow(op, response, this.config.wait);
-        }
-        if (this.result.result === 'succeeded')
-            await this.afterSuccess(op);
-    }
-    /**
-     * The if-exists / if-missing policies, and a create whose first try went through after all.
-     * Returns the response to follow, or null when the operation has been carried to its end here.
-     */
-    async applyPolicy(op, e) {
-        if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
-            this.log.info(`The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`);
-            this.result.message = e.serverMessage;
-            if (!this.config.wait)
-                throw new Finish('accepted', `The create was accepted; not waited for. ${checkLaterHint(this.siteId, null)}`);
-            await this.track('create', null);
-            return null;
-        }
-        if (op === 'create' && e.kind === 'exists') {
-            if (this.config.ifExists === 'skip') {
-                this.log.info(`Site ${this.siteId} already has a staging environment: skipped (if-exists: skip).`);
-                this.result.message = e.serverMessage;
-                await this.readStaging();
-                throw new Finish('skipped', `Skipped: site ${this.siteId} already has a staging environment (if-exists: skip).`);
-            }
-            if (this.config.ifExists === 'recreate')
-                return this.recreate();
-        }
-        if (op !== 'create' && e.kind === 'not-found' && this.config.ifMissing === 'skip') {
-            // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
-            this.log.info(`Site ${this.siteId}: no staging environment (HTTP 404): skipped (if-missing: skip).`);
-            this.result.message = e.serverMessage;
-            throw new Finish('skipped', `Skipped: site ${this.siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`);
-        }
-        throw e;
-    }
-    /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
-    async recreate() {
-        this.log.info(`Site ${this.siteId} already has a staging environment: deleting it first (if-exists: recreate).`);
-        let deleted;
-        try {
-            deleted = await this.send('delete');
-        }
-        catch (d) {
-            // Gone in the meantime (404): nothing left to delete.
-            if (!(d instanceof ApiError) || d.kind !== 'not-found')
-                throw d;
-            return this.send('create');
-        }
-        try {
-            await this.follow('delete', deleted, true);
-        }
-        catch (f) {
-            if (!(f instanceof Finish))
-                throw f;
-            throw new ApiError({
-                kind: 'unknown-outcome',
-                processing: 'processed',
-                httpStatus: deleted.status,
-                message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
-            });
-        }
-        this.log.info('The old staging environment is gone; creating the new one.');
-        return this.send('create');
-    }
-    async follow(op, response, wait) {
-        const data = response.reply.data;
-        const task = taskIdOf(data);
-        let taskId = null;
-        if (task && 'id' in task)
-            taskId = task.id;
-        else if (task)
-            this.log.warn(`The server gave a task id that cannot be used in a URL ("${this.deps.redactor.server(task.unusable, 60)}"): following the staging environment instead.`);
-        if (taskId)
-            this.result.taskId = taskId;
-        if (op === 'create')
-            this.takeStagingFields(data);
-        if (!wait) {
-            this.log.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`);
-            throw new Finish('accepted', `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(this.siteId, taskId)}`);
-        }
-        await this.track(op, taskId);
-    }
-    waitDeps() {
-        return {
-            client: this.client,
-            clock: this.clock,
-            logger: this.log,
-            redactor: this.deps.redactor,
-            ...(this.deps.signal ? { signal: this.deps.signal } : {}),
-        };
-    }
-    /** Waits for the job and sets the result from how it ended. */
-    async track(op, taskId) {
-        this.phase = `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`;
-        const outcome = taskId
-            ? await waitForTask(this.waitDeps(), op, this.siteId, taskId, this.clock.now())
-            : await waitForProbe(this.waitDeps(), op, this.siteId);
-        await this.settle(op, outcome);
-        if (op === 'delete') {
-            this.result.stagingSiteId = null;
-            this.result.stagingUrl = null;
-        }
-    }
-    /** A job's end as a result: succeeded on evidence only; accepted when nothing can tell. */
-    async settle(op, outcome) {
-        const what = op === 'status' ? 'job' : `${op} job`;
-        if (outcome.kind === 'failed')
-            throw new ApiError({
-                kind: 'task-failed',
-                processing: 'processed',
-                httpStatus: this.result.httpStatus,
-                serverMessage: outcome.reason,
-                message: `The ${what} failed on the server: ${outcome.reason}`,
-            });
-        if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
-            const warning = outcome.kind === 'untrackable'
-                ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
-                : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`;
-            this.log.warn(warning);
-            this.result.warnings.push(warning);
-            throw new Finish('accepted', `${warning} ${checkLaterHint(this.siteId, this.result.taskId)}`);
-        }
-        if (op === 'create') {
-            if (outcome.siteId)
-                this.result.stagingSiteId = outcome.siteId;
-            else
-                this.takeStagingFields(outcome.data);
-        }
-        this.result.result = 'succeeded';
-    }
-    /** After a create, pull or push that succeeded: the staging id and URL, and wait-for-url. */
-    async afterSuccess(op) {
-        if (op === 'delete')
-            return;
-        // Staging still exists after each of these: one GET fills what the answers did not say.
-        if (!this.result.stagingUrl || !this.result.stagingSiteId)
-            await this.readStaging();
-        if (!this.config.waitForUrl || op === 'push')
-            return;
-        const url = this.result.stagingUrl;
-        if (!url) {
-            this.warn('wait-for-url: no staging URL is known, so the site was not checked.');
-            return;
-        }
-        this.phase = `waiting for ${url} to answer`;
-        const jobDone = this.clock.now();
-        this.result.urlReady = await waitForUrl(url, {
-            clock: this.clock,
-            logger: this.log,
-            deadline: this.client.deadline,
-            ...(this.deps.signal ? { signal: this.deps.signal } : {}),
-        });
-        if (this.result.urlReady === null)
-            this.warn(`wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
-        if (this.result.urlReady === true)
-            this.result.summary = `${DONE[op]} in ${elapsed(jobDone - this.started)}; the staging site answered ${elapsed(this.clock.now() - jobDone)} later.`;
-        if (this.result.urlReady === false) {
-            this.result.result = 'timed-out';
-            this.result.summary = `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${elapsed(this.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`;
-            this.result.error = {
-                kind: 'timeout',
-                hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
-            };
-        }
-    }
-    warn(text) {
-        this.log.warn(text);
-        this.result.warnings.push(text);
-    }
-    /**
-     * Sends the operation's request. Busy refusals (409/423, or a 422 that says a job runs) are sent
-     * again with backoff under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome
-     * failure.
-     */
-    async send(op) {
-        const { method, path } = ENDPOINTS[op];
-        this.phase = `sending the ${op} request`;
-        for (let busyTries = 0;; busyTries++) {
-            try {
-                const response = await this.client.call(method, path(this.siteId), op);
-                this.result.httpStatus = response.status;
-                if (op === 'push')
-                    this.addPushWarnings();
-                return response;
-            }
-            catch (e) {
-                if (!(e instanceof ApiError)) {
-                    if (e instanceof DeadlineError && e.lastError)
-                        this.result.httpStatus = e.lastError.httpStatus;
-                    throw e;
-                }
-                this.result.httpStatus = e.httpStatus;
-                if (e.kind === 'busy' && this.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
-                    await this.waitWhileBusy(op, busyTries);
-                    continue;
-                }
-                if (e.processing === 'unknown')
-                    throw this.unknownOutcome(op, e);
-                throw e;
-            }
-        }
-    }
-    async waitWhileBusy(op, busyTries) {
-        const delayMs = this.busy.delayMs(busyTries);
-        if (this.busy.passesDeadline(delayMs))
-            throw new DeadlineError();
-        this.phase = `waiting for another job on site ${this.siteId} to finish`;
-        this.log.info(`Site ${this.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${seconds(delayMs)} (if-busy: wait).`);
-        if (!(await this.busy.sleep(delayMs)))
-            throw new DeadlineError();
-    }
-    unknownOutcome(op, e) {
-        if (op === 'push')
-            this.addPushWarnings();
-        const what = {
-            create: 'A staging environment may or may not be being created.',
-            pull: 'Staging may or may not be being overwritten with production.',
-            push: 'Production may or may not be being overwritten with staging.',
-            delete: 'The staging environment may or may not be being deleted.',
-        }[op];
-        const again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.';
-        return new ApiError({
-            kind: 'unknown-outcome',
-            processing: 'unknown',
-            httpStatus: e.httpStatus,
-            serverMessage: e.serverMessage,
-            message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
-            hint: hintFor('unknown-outcome').replace('{site}', this.siteId),
-        });
-    }
-    addPushWarnings() {
-        for (const w of PUSH_WARNINGS)
-            if (!this.result.warnings.includes(w))
-                this.result.warnings.push(w);
-    }
-    /** Best effort: fill the staging id and URL from the probe; a failure here changes nothing. */
-    async readStaging() {
-        await this.readState();
-        this.result.stagingState = null;
-    }
-    /** The staging id and URL from data that describes the staging site, each checked (contract §5). */
-    takeStagingFields(data) {
-        const id = stagingSiteIdOf(data);
-        if (id)
-            this.result.stagingSiteId = id;
-        const text = stagingUrlOf(data);
-        if (!text)
-            return;
-        const clean = stripUrlCredentials(text, (v) => this.deps.redactor.addCredential(v));
-        if ((0,src_text/* httpUrl */.q3)(clean))
-            this.result.stagingUrl = clean;
-        else
-            this.log.warn(`Ignored a staging URL that is not an http(s) URL: "${this.deps.redactor.server(text, 80)}".`);
-    }
+    return writeResult(ctx, ending);
 }
 
 ;// CONCATENATED MODULE: ./src/staging/batch.ts
@@ -44316,9 +44672,10 @@ class OperationRun {
 
 
 
+
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * rate budget and one deadline; with `failFast`, no new site starts after a failure. One site runs
+ * rate budget, one transport, one deadline and one check of the API root; with `failFast`, no new site starts after a failure. One site runs
  * exactly as runOperation alone would.
  */
 async function runAll(config, deps) {
@@ -44328,6 +44685,7 @@ async function runAll(config, deps) {
         ...deps,
         clock,
         budget: deps.budget ?? new RateBudget(clock),
+        root: deps.root ?? new ApiRoot(),
         deadline: deps.deadline ?? clock.now() + config.timeoutMs,
         transport,
     };
