@@ -1,12 +1,12 @@
 import * as core from '@actions/core'
 import { githubSideEffects } from './github/index.js'
 import { INPUT_NAMES, InputError, parseConfig, type RawInputs } from './inputs.js'
-import { finalLine } from './report/lines.js'
+import { assembleReport, type Report } from './report/assembly.js'
 import { renderSummary } from './report/summary.js'
-import { failedOutputs, outputsFor, type Outputs } from './report/outputs.js'
+import { failedOutputs, type Outputs } from './report/outputs.js'
 import type { Redactor } from './secrets.js'
-import { isFailure, overallOutcome, runAll } from './staging/batch.js'
-import type { Config, Logger, Result } from './types.js'
+import { runAll } from './staging/batch.js'
+import type { Config, Logger } from './types.js'
 
 /**
  * The one writer of the action: every log line, annotation and output goes through it, made inert
@@ -56,12 +56,12 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
   await gh.before()
   const started = Date.now()
   const results = await runAll(config, { logger: log, redactor, signal })
-  const outputs = outputsFor(results, Math.round((Date.now() - started) / 100) / 10)
-  setOutputs(outputs, log)
-  for (const w of new Set(results.flatMap((r) => r.warnings))) log.warnTitled(w, 'Staging')
+  const report = assembleReport(results, Date.now() - started)
+  setOutputs(report.outputs, log)
+  for (const w of report.warnings) log.warnTitled(w, 'Staging')
   await writeSummary(redactor.scrub(renderSummary(results)), log)
   await gh.after(results)
-  finish(results, log)
+  finish(report, log)
 }
 
 /** The GitHub side of the run (PR comment, deployments): src/github/, writing through the one writer. */
@@ -82,13 +82,10 @@ function githubSide(config: Config, redactor: Redactor, log: ActionLog, signal: 
   })
 }
 
-function finish(results: Result[], log: ActionLog): void {
-  const outcome = overallOutcome(results)
-  if (isFailure(outcome)) {
-    for (const r of results.filter((x) => isFailure(x.result) && x.error))
-      log.error(r.error!.hint, `Staging ${r.operation} ${r.result} (site ${r.siteId})`)
-    log.fail(finalLine(results))
-  } else log.info(finalLine(results))
+function finish(report: Report, log: ActionLog): void {
+  for (const e of report.errors) log.error(e.hint, e.title)
+  if (report.failed) log.fail(report.finalLine)
+  else log.info(report.finalLine)
 }
 
 function setOutputs(outputs: Outputs, log: ActionLog): void {

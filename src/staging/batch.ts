@@ -3,14 +3,8 @@ import { RateBudget } from '../api/rate-budget.js'
 import { USER_AGENT } from '../api/client.js'
 import { ApiRoot } from '../api/root.js'
 import { NodeTransport } from '../api/transport.js'
-import {
-  newResult,
-  type Config,
-  type Logger,
-  type Outcome,
-  type ProgressUpdate,
-  type Result,
-} from '../types.js'
+import { isFailure } from '../judge.js'
+import { newResult, type Config, type Logger, type ProgressUpdate, type Result } from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
 
 /**
@@ -72,19 +66,6 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
     budget.pendingSites = 0
   }
   return results
-}
-
-export function isFailure(outcome: Outcome): boolean {
-  return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled'
-}
-
-/** The outcome of a whole run: the worst of its sites. */
-export function overallOutcome(results: Result[]): Outcome {
-  const has = (o: Outcome) => results.some((r) => r.result === o)
-  for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'] as const) if (has(o)) return o
-  if (results.every((r) => r.result === 'dry-run')) return 'dry-run'
-  if (results.every((r) => r.result === 'skipped')) return 'skipped'
-  return 'succeeded'
 }
 
 function notStarted(config: Config, siteId: string, stoppedBy: string | null, cancelled: boolean): Result {

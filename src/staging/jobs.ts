@@ -1,6 +1,7 @@
+import { durationText } from '../duration.js'
 import { ApiError } from '../api/errors.js'
 import { DeadlineError, type ApiResponse } from '../api/client.js'
-import { CancelledError, seconds } from '../clock.js'
+import { CancelledError } from '../clock.js'
 import { taskIdOf } from '../contract.js'
 import type { JobOperation } from '../types.js'
 import { afterJob } from './after-job.js'
@@ -197,7 +198,7 @@ async function waitWhileBusy(ctx: RunContext, op: JobOperation, busyTries: numbe
   if (ctx.busy.passesDeadline(delayMs)) throw new DeadlineError()
   ctx.phase = `waiting for another job on site ${ctx.siteId} to finish`
   ctx.logger.info(
-    `Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${seconds(delayMs)} (if-busy: wait).`,
+    `Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (if-busy: wait).`,
   )
   if (!(await ctx.busy.sleep(delayMs))) throw new DeadlineError()
 }

@@ -1,3 +1,4 @@
+import { durationText } from '../duration.js'
 import {
   MISSING_STATUS,
   PROBE_EVIDENCE_WINDOW_MS,
@@ -7,7 +8,7 @@ import {
   probeState,
 } from '../contract.js'
 import { ApiError } from '../api/errors.js'
-import { CancelledError, seconds } from '../clock.js'
+import { CancelledError } from '../clock.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import type { Redactor } from '../secrets.js'
@@ -82,7 +83,7 @@ async function followTask(
           continue
         }
         logger.warn(
-          `Task ${taskId} was not found ${seconds(at - startedAt)} after the job started; following the staging environment instead.`,
+          `Task ${taskId} was not found ${durationText(at - startedAt, 'log')} after the job started; following the staging environment instead.`,
         )
         return followProbe(deps, operation, siteId, { seenBusy: seenRunning })
       }
@@ -299,7 +300,9 @@ class Progress {
     if (now - this.lastLineAt < (this.deps.progressEveryMs ?? 15_000)) return
     this.lastLineAt = now
     const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`
-    logger.info(`… ${this.operation} on site ${this.siteId}:${pct} still running after ${elapsed(elapsedMs)}`)
+    logger.info(
+      `… ${this.operation} on site ${this.siteId}:${pct} still running after ${durationText(elapsedMs)}`,
+    )
   }
   done(): void {
     const { logger, clock } = this.deps
@@ -313,12 +316,7 @@ class Progress {
       ended: true,
     })
     logger.info(
-      `The ${this.operation} job on site ${this.siteId} finished after ${elapsed(clock.now() - this.startedAt)}.`,
+      `The ${this.operation} job on site ${this.siteId} finished after ${durationText(clock.now() - this.startedAt)}.`,
     )
   }
-}
-
-export function elapsed(ms: number): string {
-  const s = Math.round(ms / 1000)
-  return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${s}s`
 }
