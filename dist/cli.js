@@ -38277,7 +38277,8 @@ const ZWSP = '\u200b';
  * still reads the same.
  */
 function neutralizeCommands(line) {
-    let out = line.replace(/##\[/g, `##${ZWSP}[`);
+    // `##[` (GitHub's old commands, Azure's formatting) and Azure Pipelines' `##vso[` logging commands.
+    let out = line.replace(/##(vso)?\[/gi, `##$1${ZWSP}[`);
     const lead = /^\s*/.exec(out)[0].length;
     if (out.startsWith('::', lead))
         out = `${out.slice(0, lead)}:${ZWSP}${out.slice(lead + 1)}`;
@@ -38357,8 +38358,9 @@ function newResult(operation, siteId, startedAt) {
 
 
 /**
- * All input reading and validation in one place: raw strings (from action inputs or CLI flags)
- * become a typed Config, or an InputError that names the input. Nothing here sends a request.
+ * Reading and validating the staging run's inputs (the GitHub side's own inputs are read in
+ * src/github/): raw strings (from action inputs or CLI flags) become a typed Config, or an
+ * InputError that names the input. Nothing here sends a request.
  */
 class InputError extends Error {
     input;
@@ -38368,7 +38370,11 @@ class InputError extends Error {
         this.name = 'InputError';
     }
 }
-/** Every input this project reads, by its action name (action.yml declares the same). */
+/**
+ * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
+ * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
+ * comment-author, deployment-environment), which src/github/ reads.
+ */
 const INPUT_NAMES = (/* unused pure expression or super */ null && ([
     'operation',
     'site-id',
@@ -40198,12 +40204,13 @@ function kindOf(status, reply, request) {
             return 'auth';
         case 403:
             return 'forbidden';
-        case 404:
+        case MISSING_STATUS:
         case 410:
             return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found';
         case 405:
             return 'api-url';
-        case 422:
+        case EXISTS_STATUS:
+            // Also the status of a busy refusal (§4 r2), a missing plan feature, or a validation error.
             if (saysBusy(said))
                 return 'busy';
             if (request === 'create')

@@ -28431,7 +28431,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5498);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9128);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -28443,7 +28443,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5498:
+/***/ 9128:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32702,196 +32702,52 @@ async function deactivateEnvironment(ctx) {
     return { deactivated, left, warning: null };
 }
 
-;// CONCATENATED MODULE: ./src/github/index.ts
+;// CONCATENATED MODULE: ./src/github/inputs.ts
+/**
+ * The GitHub side's inputs (pr-comment, comment-author, deployment-environment, github-token), read
+ * once into a plan. A bad value is a warning that says nothing was sent, never a failed run.
+ */
 
 
-
-/** The action's inputs for GitHub, with their action.yml defaults. */
+/** The action's inputs for GitHub, with their action.yml defaults (action.yml lists them last). */
 const GITHUB_INPUT_DEFAULTS = {
     'github-token': '${{ github.token }}',
     'pr-comment': 'false',
     'comment-author': DEFAULT_COMMENT_AUTHOR,
     'deployment-environment': '',
 };
-/** The action's outputs set here (after the ones of src/report/outputs.ts). */
-const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
-const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000 };
 const COMMENT_TITLE = 'Pull-request comment';
 const DEPLOYMENT_TITLE = 'GitHub deployment';
 const GITHUB_TITLE = 'GitHub';
-const noop = { before: async () => { }, after: async () => { } };
-/** Reads the GitHub inputs and returns what to do before and after the operation. */
-async function githubSideEffects(o) {
-    const scrub = (t) => o.redactor.scrub(t);
-    const limits = { ...LIMITS_MS, ...o.limits };
-    const warnComment = (m) => o.log.warn(scrub(m), COMMENT_TITLE);
-    const warnDeployment = (m) => o.log.warn(scrub(m), DEPLOYMENT_TITLE);
-    let comment = parsePrComment(o.input('pr-comment'), warnComment);
-    const author = parseCommentAuthor(o.input('comment-author'));
-    if (comment && !author) {
-        warnComment('Input "comment-author" must be a GitHub login (letters, digits and -, or an app\'s name[bot]): no comment was posted.');
-        comment = false;
-    }
+/** Reads the GitHub inputs; null when nothing is to be sent to GitHub (warnings say why, if wrong). */
+function readGitHubInputs(input, warn) {
+    let commentAuthor = wantedCommentAuthor(input, (m) => warn(m, COMMENT_TITLE));
     let environment = null;
-    const env = parseEnvironment(o.input('deployment-environment'));
+    const env = parseEnvironment(input('deployment-environment'));
     if ('error' in env)
-        warnDeployment(`Input "deployment-environment" ${env.error}: no deployment was made.`);
+        warn(`Input "deployment-environment" ${env.error}: no deployment was made.`, DEPLOYMENT_TITLE);
     else
         environment = env.environment;
-    const token = o.input('github-token').trim();
-    if ((comment || environment) && token === '') {
-        const what = [comment && 'pr-comment is true', environment && 'deployment-environment is set'].filter(Boolean);
-        o.log.warn(`${what.join(' and ')} but github-token is empty: nothing was sent to GitHub.`, GITHUB_TITLE);
-        comment = false;
+    const token = input('github-token').trim();
+    if ((commentAuthor || environment) && token === '') {
+        const what = [commentAuthor && 'pr-comment is true', environment && 'deployment-environment is set'];
+        warn(`${what.filter(Boolean).join(' and ')} but github-token is empty: nothing was sent to GitHub.`, GITHUB_TITLE);
+        commentAuthor = null;
         environment = null;
     }
-    if (!comment && !environment) {
-        o.setOutput('deployment-id', '');
-        return noop;
-    }
-    const ctx = runContext(o.env ?? process.env);
-    // Loaded only now: Octokit would add to the start-up time of every run.
-    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
-    const octokit = (signal) => octokitFor(token, ctx.apiUrl, signal);
-    let deploymentId = null;
-    const deploymentCtx = (kit) => {
-        const repo = repoOf(ctx.repository, ctx.payload);
-        if (!repo || !environment)
-            return null;
-        return { octokit: kit, repo, environment, scrub, logUrl: ctx.runUrl };
-    };
-    return {
-        async before() {
-            try {
-                if (!environment || o.signal?.aborted)
-                    return;
-                if (o.dryRun) {
-                    o.log.info('deployment-environment: a dry run makes no deployment.');
-                    return;
-                }
-                if (!DEPLOYING_OPERATIONS.includes(o.operation))
-                    return;
-                const sha = deploymentSha(ctx.eventName, ctx.payload, ctx.env);
-                if ('reason' in sha) {
-                    warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`);
-                    return;
-                }
-                // A cancel before the operation starts ends this at once: there is nothing to deploy.
-                const phase = phaseSignal(o.signal, limits.before, 0);
-                try {
-                    const dctx = deploymentCtx(octokit(phase.signal));
-                    if (!dctx) {
-                        warnDeployment('Could not create a deployment: the repository is unknown (no GITHUB_REPOSITORY).');
-                        return;
-                    }
-                    const started = await startDeployment(dctx, sha.sha, o.operation, o.siteCount);
-                    for (const w of started.warnings)
-                        warnDeployment(w);
-                    if (started.id !== null) {
-                        deploymentId = started.id;
-                        o.log.info(`Deployment ${started.id} for environment "${environment}" on ${sha.sha.slice(0, 12)}: in progress.`);
-                    }
-                }
-                finally {
-                    phase.dispose();
-                }
-            }
-            catch (e) {
-                warnDeployment(`Could not create a deployment: ${e?.message ?? String(e)}`);
-            }
-            finally {
-                o.setOutput('deployment-id', deploymentId === null ? '' : String(deploymentId));
-            }
-        },
-        async after(results) {
-            // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
-            if (results.length === 0 || !((environment && !o.dryRun) || (comment && author)))
-                return;
-            const phase = phaseSignal(o.signal, limits.after, limits.cancelled);
-            const kit = octokit(phase.signal);
-            const tasks = [];
-            if (environment && !o.dryRun)
-                tasks.push(deploymentAfter(kit, results));
-            if (comment && author)
-                tasks.push(commentAfter(kit, author, results));
-            try {
-                await Promise.all(tasks);
-            }
-            finally {
-                phase.dispose();
-            }
-        },
-    };
-    async function deploymentAfter(kit, results) {
-        try {
-            const dctx = deploymentCtx(kit);
-            if (!dctx)
-                return;
-            if (o.operation === 'delete') {
-                if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
-                    o.log.info(`deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`);
-                    return;
-                }
-                const done = await deactivateEnvironment(dctx);
-                if (done.warning)
-                    warnDeployment(done.warning);
-                if (done.deactivated > 0 || !done.warning)
-                    o.log.info(`Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
-                        (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'));
-                return;
-            }
-            if (deploymentId === null)
-                return;
-            const status = finalStatus(o.operation, results);
-            if (!status)
-                return;
-            const warning = await finishDeployment(dctx, deploymentId, status);
-            if (warning)
-                warnDeployment(warning);
-            else
-                o.log.info(`Deployment ${deploymentId} for environment "${dctx.environment}": ${status.state}.`);
-        }
-        catch (e) {
-            warnDeployment(`Could not update the deployment: ${e?.message ?? String(e)}`);
-        }
-    }
-    async function commentAfter(kit, author, results) {
-        try {
-            await commentOnPullRequest(kit, ctx, author, results);
-        }
-        catch (e) {
-            warnComment(`Could not post the pull-request comment: ${e?.message ?? String(e)}`);
-        }
-    }
-    async function commentOnPullRequest(kit, run, who, results) {
-        const where = pullRequestTarget(run.eventName, run.payload, run.repository);
-        if ('reason' in where) {
-            o.log.notice(scrub(where.reason));
-            return;
-        }
-        const outcome = await postOrUpdateComments(results, {
-            octokit: kit,
-            target: where.target,
-            author: who,
-            scrub,
-            runUrl: run.runUrl,
-        });
-        if (outcome.ignored.length > 0)
-            o.log.notice(scrub(ignoredNotice(outcome.ignored, who, where.target.number)));
-        const warned = new Set();
-        for (const r of outcome.reports) {
-            if (r.action === 'failed') {
-                if (!warned.has(r.warning))
-                    warnComment(r.warning);
-                warned.add(r.warning);
-            }
-            else {
-                o.log.info(scrub(`${r.action === 'created' ? 'Posted' : 'Updated'} the comment for site ${r.siteId} on pull request #${where.target.number}` +
-                    (r.url && /^https?:\/\/[^\s]+$/.test(r.url) ? `: ${r.url.slice(0, 300)}` : '') +
-                    '.'));
-            }
-        }
-    }
+    if (!commentAuthor && !environment)
+        return null;
+    return { commentAuthor, environment, token };
+}
+/** pr-comment and comment-author: the author's login when a comment is wanted and possible. */
+function wantedCommentAuthor(input, warn) {
+    if (!parsePrComment(input('pr-comment'), warn))
+        return null;
+    const author = parseCommentAuthor(input('comment-author'));
+    if (author)
+        return author;
+    warn('Input "comment-author" must be a GitHub login (letters, digits and -, or an app\'s name[bot]): no comment was posted.');
+    return null;
 }
 /** `pr-comment`: true or false; anything else is a warning and no comment. */
 function parsePrComment(raw, warn) {
@@ -32903,6 +32759,14 @@ function parsePrComment(raw, warn) {
     warn(`Input "pr-comment" must be true or false, got "${wanted.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}": no comment was posted.`);
     return false;
 }
+
+;// CONCATENATED MODULE: ./src/github/phase.ts
+/**
+ * Time limits for GitHub's side of a run: every request is bounded (10 s before the operation,
+ * 30 s after it, 3 s once the run is cancelled: the runner kills 10 s after its first signal).
+ */
+/** The limits, in milliseconds (tests shorten them). */
+const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000 };
 /**
  * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
  * run is cancelled (at once counted from now if it already is).
@@ -32929,6 +32793,212 @@ function phaseSignal(run, normalMs, cancelledMs) {
             run?.removeEventListener('abort', onCancel);
         },
     };
+}
+/** Runs `work` within a phase, and always disposes of its timers. */
+async function withinPhase(phase, work) {
+    try {
+        return await work(phase.signal);
+    }
+    finally {
+        phase.dispose();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/index.ts
+
+
+
+
+
+
+
+/** The action's outputs set here (after the ones of src/report/outputs.ts). */
+const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
+const noop = { before: async () => { }, after: async () => { }, abandon: async () => { } };
+/** Reads the GitHub inputs and returns what to do before and after the operation. */
+async function githubSideEffects(o) {
+    const plan = readGitHubInputs(o.input, (m, title) => o.log.warn(o.redactor.scrub(m), title));
+    if (!plan) {
+        o.setOutput('deployment-id', '');
+        return noop;
+    }
+    // Loaded only now: Octokit would add to the start-up time of every run.
+    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
+    const run = {
+        o,
+        plan,
+        ctx: runContext(o.env ?? process.env),
+        limits: { ...LIMITS_MS, ...o.limits },
+        octokit: (signal) => octokitFor(plan.token, run.ctx.apiUrl, signal),
+        scrub: (t) => o.redactor.scrub(t),
+        warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
+        warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
+        deploymentId: null,
+    };
+    return {
+        before: () => before(run),
+        after: (results, problem) => after(run, results, problem ?? null),
+        abandon: (reason) => abandon(run, reason),
+    };
+}
+/** The deployment's context, or null without a repository or an environment. */
+function deploymentContext(run, kit) {
+    const repo = repoOf(run.ctx.repository, run.ctx.payload);
+    if (!repo || !run.plan.environment)
+        return null;
+    return { octokit: kit, repo, environment: run.plan.environment, scrub: run.scrub, logUrl: run.ctx.runUrl };
+}
+/** Whether this run makes a deployment of its own (not a dry run; create, pull or push). */
+function makesDeployment(run) {
+    return !!run.plan.environment && !run.o.dryRun && DEPLOYING_OPERATIONS.includes(run.o.operation);
+}
+async function before(run) {
+    try {
+        if (!run.plan.environment || run.o.signal?.aborted)
+            return;
+        if (run.o.dryRun) {
+            run.o.log.info('deployment-environment: a dry run makes no deployment.');
+            return;
+        }
+        if (makesDeployment(run))
+            await startRunDeployment(run);
+    }
+    catch (e) {
+        run.warnDeployment(`Could not create a deployment: ${messageOf(e)}`);
+    }
+    finally {
+        run.o.setOutput('deployment-id', run.deploymentId === null ? '' : String(run.deploymentId));
+    }
+}
+/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
+async function startRunDeployment(run) {
+    const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env);
+    if ('reason' in sha) {
+        run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`);
+        return;
+    }
+    await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), async (signal) => {
+        const dctx = deploymentContext(run, run.octokit(signal));
+        if (!dctx) {
+            run.warnDeployment('Could not create a deployment: the repository is unknown (no GITHUB_REPOSITORY).');
+            return;
+        }
+        const started = await startDeployment(dctx, sha.sha, run.o.operation, run.o.siteCount);
+        for (const w of started.warnings)
+            run.warnDeployment(w);
+        if (started.id === null)
+            return;
+        run.deploymentId = started.id;
+        run.o.log.info(`Deployment ${started.id} for environment "${dctx.environment}" on ${sha.sha.slice(0, 12)}: in progress.`);
+    });
+}
+async function after(run, results, problem) {
+    const deploys = !!run.plan.environment && !run.o.dryRun;
+    // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
+    if (results.length === 0 || !(deploys || run.plan.commentAuthor))
+        return;
+    await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), async (signal) => {
+        const kit = run.octokit(signal);
+        await Promise.all([
+            deploys ? deploymentAfter(run, kit, results, problem) : null,
+            run.plan.commentAuthor ? commentAfter(run, kit, run.plan.commentAuthor, results) : null,
+        ]);
+    });
+}
+async function abandon(run, reason) {
+    if (run.deploymentId === null)
+        return;
+    await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), (signal) => closeRunDeployment(run, run.octokit(signal), {
+        state: 'error',
+        description: reason,
+        environmentUrl: null,
+    }));
+}
+async function deploymentAfter(run, kit, results, problem) {
+    if (run.o.operation === 'delete')
+        return retireAfterDelete(run, kit, results);
+    const status = problem
+        ? { state: 'error', description: problem, environmentUrl: null }
+        : finalStatus(run.o.operation, results);
+    if (status)
+        await closeRunDeployment(run, kit, status);
+}
+/** Gives the run's deployment (if it made one) its final status; a refusal is a warning. */
+async function closeRunDeployment(run, kit, status) {
+    try {
+        const dctx = deploymentContext(run, kit);
+        if (!dctx || run.deploymentId === null)
+            return;
+        const warning = await finishDeployment(dctx, run.deploymentId, status);
+        if (warning)
+            run.warnDeployment(warning);
+        else
+            run.o.log.info(`Deployment ${run.deploymentId} for environment "${dctx.environment}": ${status.state}.`);
+    }
+    catch (e) {
+        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
+    }
+}
+/** After a delete that finished: every deployment of the environment inactive. */
+async function retireAfterDelete(run, kit, results) {
+    try {
+        const dctx = deploymentContext(run, kit);
+        if (!dctx)
+            return;
+        if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
+            run.o.log.info(`deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`);
+            return;
+        }
+        const done = await deactivateEnvironment(dctx);
+        if (done.warning)
+            run.warnDeployment(done.warning);
+        if (done.deactivated > 0 || !done.warning)
+            run.o.log.info(`Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
+                (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'));
+    }
+    catch (e) {
+        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
+    }
+}
+/** The sticky comment on the triggering pull request, one per site. */
+async function commentAfter(run, kit, author, results) {
+    try {
+        const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
+        if ('reason' in where) {
+            run.o.log.notice(run.scrub(where.reason));
+            return;
+        }
+        const outcome = await postOrUpdateComments(results, {
+            octokit: kit,
+            target: where.target,
+            author,
+            scrub: run.scrub,
+            runUrl: run.ctx.runUrl,
+        });
+        reportComments(run, outcome, author, where.target.number);
+    }
+    catch (e) {
+        run.warnComment(`Could not post the pull-request comment: ${messageOf(e)}`);
+    }
+}
+/** One log line per comment posted or updated, each distinct warning once, the ignored ones in one notice. */
+function reportComments(run, outcome, author, number) {
+    if (outcome.ignored.length > 0)
+        run.o.log.notice(run.scrub(ignoredNotice(outcome.ignored, author, number)));
+    const warned = new Set();
+    for (const r of outcome.reports) {
+        if (r.action === 'failed') {
+            if (!warned.has(r.warning))
+                run.warnComment(r.warning);
+            warned.add(r.warning);
+            continue;
+        }
+        const link = r.url && /^https?:\/\/[^\s]+$/.test(r.url) ? `: ${r.url.slice(0, 300)}` : '';
+        run.o.log.info(run.scrub(`${r.action === 'created' ? 'Posted' : 'Updated'} the comment for site ${r.siteId} on pull request #${number}${link}.`));
+    }
+}
+function messageOf(e) {
+    return e?.message ?? String(e);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -42509,8 +42579,9 @@ function newResult(operation, siteId, startedAt) {
 
 
 /**
- * All input reading and validation in one place: raw strings (from action inputs or CLI flags)
- * become a typed Config, or an InputError that names the input. Nothing here sends a request.
+ * Reading and validating the staging run's inputs (the GitHub side's own inputs are read in
+ * src/github/): raw strings (from action inputs or CLI flags) become a typed Config, or an
+ * InputError that names the input. Nothing here sends a request.
  */
 class InputError extends Error {
     input;
@@ -42520,7 +42591,11 @@ class InputError extends Error {
         this.name = 'InputError';
     }
 }
-/** Every input this project reads, by its action name (action.yml declares the same). */
+/**
+ * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
+ * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
+ * comment-author, deployment-environment), which src/github/ reads.
+ */
 const INPUT_NAMES = [
     'operation',
     'site-id',
@@ -43729,12 +43804,13 @@ function kindOf(status, reply, request) {
             return 'auth';
         case 403:
             return 'forbidden';
-        case 404:
+        case MISSING_STATUS:
         case 410:
             return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found';
         case 405:
             return 'api-url';
-        case 422:
+        case EXISTS_STATUS:
+            // Also the status of a busy refusal (§4 r2), a missing plan feature, or a validation error.
             if (saysBusy(said))
                 return 'busy';
             if (request === 'create')
@@ -45871,6 +45947,7 @@ function prefixed(logger, siteId) {
 
 function actionLog(redactor) {
     const line = (m) => redactor.inert(m);
+    let lost = null;
     return {
         info: (m) => info(line(m)),
         warn: (m) => warning(line(m)),
@@ -45879,8 +45956,20 @@ function actionLog(redactor) {
         error: (m, title) => error(line(m), title ? { title: redactor.inert(title, 200) } : {}),
         notice: (m) => notice(line(m)),
         fail: (m) => setFailed(line(m)),
-        output: (name, value) => setOutput(name, redactor.scrub(value)),
+        output: (name, value) => {
+            try {
+                setOutput(name, redactor.scrub(value));
+            }
+            catch (e) {
+                lost ??= writeError(e);
+            }
+        },
+        lostOutputs: () => lost,
     };
+}
+/** `ENOSPC: no space left on device, write` and the like, bounded. */
+function writeError(e) {
+    return String(e?.message ?? e).slice(0, 300);
 }
 /** The GitHub Action: read inputs -> run -> report. */
 async function runAction(redactor, signal) {
@@ -45904,15 +45993,25 @@ async function runAction(redactor, signal) {
     }
     const gh = await githubSide(config, redactor, log, signal);
     await gh.before();
-    const started = Date.now();
-    const results = await runAll(config, { logger: log, redactor, signal });
-    const report = assembleReport(results, Date.now() - started);
-    setOutputs(report.outputs, log);
-    for (const w of report.warnings)
-        log.warnTitled(w, 'Staging');
-    await writeSummary(redactor.scrub(renderSummary(results)), log);
-    await gh.after(results);
-    finish(report, log);
+    let results;
+    let report;
+    try {
+        const started = Date.now();
+        results = await runAll(config, { logger: log, redactor, signal });
+        report = assembleReport(results, Date.now() - started);
+        setOutputs(report.outputs, log);
+        for (const w of report.warnings)
+            log.warnTitled(w, 'Staging');
+        await writeSummary(redactor.scrub(renderSummary(results)), log);
+    }
+    catch (e) {
+        // Whatever broke, a deployment this run started does not stay in progress.
+        await gh.abandon(`Staging ${config.operation} stopped by an unexpected error.`);
+        throw e;
+    }
+    const lost = log.lostOutputs();
+    await gh.after(results, lost ? `Staging ${config.operation} ended, but the step's outputs were lost.` : null);
+    finish(report, log, lost);
 }
 /** The GitHub side of the run (PR comment, deployments): src/github/, writing through the one writer. */
 function githubSide(config, redactor, log, signal) {
@@ -45931,10 +46030,21 @@ function githubSide(config, redactor, log, signal) {
         setOutput: (name, value) => log.output(name, value),
     });
 }
-function finish(report, log) {
+/**
+ * The run's last lines. Outputs that could not be written fail the step (later steps would read
+ * empty values), after the operation's own result is printed as it was.
+ */
+function finish(report, log, lostOutputs) {
     for (const e of report.errors)
         log.error(e.hint, e.title);
-    if (report.failed)
+    if (lostOutputs) {
+        log.info(report.finalLine);
+        log.error(`Could not write the step's outputs to the file GITHUB_OUTPUT names (${lostOutputs}): later steps ` +
+            "cannot read this step's result, staging-url or other outputs. Free space on the runner (or " +
+            'use a runner with more disk) and run the workflow again. The staging result above is what happened.', 'Step outputs not written');
+        log.fail(`The step's outputs could not be written (${lostOutputs}); staging: ${report.finalLine}`);
+    }
+    else if (report.failed)
         log.fail(report.finalLine);
     else
         log.info(report.finalLine);
@@ -45943,6 +46053,7 @@ function setOutputs(outputs, log) {
     for (const [name, value] of Object.entries(outputs))
         log.output(name, value);
 }
+/** The job summary; a summary the runner's file refuses is a warning (the log has the same result). */
 async function writeSummary(markdown, log) {
     if (!process.env.GITHUB_STEP_SUMMARY)
         return;
@@ -45950,7 +46061,8 @@ async function writeSummary(markdown, log) {
         await summary.addRaw(markdown, true).write();
     }
     catch (e) {
-        log.warn(`Could not write the job summary: ${e.message}`);
+        log.warnTitled(`Could not write the job summary to the file GITHUB_STEP_SUMMARY names (${writeError(e)}). ` +
+            'The result is in this log and in the step outputs.', 'Job summary not written');
     }
 }
 
@@ -46060,7 +46172,8 @@ const ZWSP = '\u200b';
  * still reads the same.
  */
 function neutralizeCommands(line) {
-    let out = line.replace(/##\[/g, `##${ZWSP}[`);
+    // `##[` (GitHub's old commands, Azure's formatting) and Azure Pipelines' `##vso[` logging commands.
+    let out = line.replace(/##(vso)?\[/gi, `##$1${ZWSP}[`);
     const lead = /^\s*/.exec(out)[0].length;
     if (out.startsWith('::', lead))
         out = `${out.slice(0, lead)}:${ZWSP}${out.slice(lead + 1)}`;

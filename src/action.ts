@@ -6,7 +6,7 @@ import { renderSummary } from './report/summary.js'
 import { failedOutputs, type Outputs } from './report/outputs.js'
 import type { Redactor } from './secrets.js'
 import { runAll } from './staging/batch.js'
-import type { Config, Logger } from './types.js'
+import type { Config, Logger, Result } from './types.js'
 
 /**
  * The one writer of the action: every log line, annotation and output goes through it, made inert
@@ -18,11 +18,15 @@ interface ActionLog extends Logger {
   notice(message: string): void
   warnTitled(message: string, title: string): void
   fail(message: string): void
+  /** Sets a step output. Never throws: a failed write is kept in `lostOutputs`. */
   output(name: string, value: string): void
+  /** Why the outputs file refused a write (a full disk, say), the first time it did; else null. */
+  lostOutputs(): string | null
 }
 
 function actionLog(redactor: Redactor): ActionLog {
   const line = (m: string) => redactor.inert(m)
+  let lost: string | null = null
   return {
     info: (m) => core.info(line(m)),
     warn: (m) => core.warning(line(m)),
@@ -31,8 +35,20 @@ function actionLog(redactor: Redactor): ActionLog {
     error: (m, title) => core.error(line(m), title ? { title: redactor.inert(title, 200) } : {}),
     notice: (m) => core.notice(line(m)),
     fail: (m) => core.setFailed(line(m)),
-    output: (name, value) => core.setOutput(name, redactor.scrub(value)),
+    output: (name, value) => {
+      try {
+        core.setOutput(name, redactor.scrub(value))
+      } catch (e) {
+        lost ??= writeError(e)
+      }
+    },
+    lostOutputs: () => lost,
   }
+}
+
+/** `ENOSPC: no space left on device, write` and the like, bounded. */
+function writeError(e: unknown): string {
+  return String((e as Error)?.message ?? e).slice(0, 300)
 }
 
 /** The GitHub Action: read inputs -> run -> report. */
@@ -54,14 +70,26 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
   }
   const gh = await githubSide(config, redactor, log, signal)
   await gh.before()
-  const started = Date.now()
-  const results = await runAll(config, { logger: log, redactor, signal })
-  const report = assembleReport(results, Date.now() - started)
-  setOutputs(report.outputs, log)
-  for (const w of report.warnings) log.warnTitled(w, 'Staging')
-  await writeSummary(redactor.scrub(renderSummary(results)), log)
-  await gh.after(results)
-  finish(report, log)
+  let results: Result[]
+  let report: Report
+  try {
+    const started = Date.now()
+    results = await runAll(config, { logger: log, redactor, signal })
+    report = assembleReport(results, Date.now() - started)
+    setOutputs(report.outputs, log)
+    for (const w of report.warnings) log.warnTitled(w, 'Staging')
+    await writeSummary(redactor.scrub(renderSummary(results)), log)
+  } catch (e) {
+    // Whatever broke, a deployment this run started does not stay in progress.
+    await gh.abandon(`Staging ${config.operation} stopped by an unexpected error.`)
+    throw e
+  }
+  const lost = log.lostOutputs()
+  await gh.after(
+    results,
+    lost ? `Staging ${config.operation} ended, but the step's outputs were lost.` : null,
+  )
+  finish(report, log, lost)
 }
 
 /** The GitHub side of the run (PR comment, deployments): src/github/, writing through the one writer. */
@@ -82,9 +110,22 @@ function githubSide(config: Config, redactor: Redactor, log: ActionLog, signal: 
   })
 }
 
-function finish(report: Report, log: ActionLog): void {
+/**
+ * The run's last lines. Outputs that could not be written fail the step (later steps would read
+ * empty values), after the operation's own result is printed as it was.
+ */
+function finish(report: Report, log: ActionLog, lostOutputs: string | null): void {
   for (const e of report.errors) log.error(e.hint, e.title)
-  if (report.failed) log.fail(report.finalLine)
+  if (lostOutputs) {
+    log.info(report.finalLine)
+    log.error(
+      `Could not write the step's outputs to the file GITHUB_OUTPUT names (${lostOutputs}): later steps ` +
+        "cannot read this step's result, staging-url or other outputs. Free space on the runner (or " +
+        'use a runner with more disk) and run the workflow again. The staging result above is what happened.',
+      'Step outputs not written',
+    )
+    log.fail(`The step's outputs could not be written (${lostOutputs}); staging: ${report.finalLine}`)
+  } else if (report.failed) log.fail(report.finalLine)
   else log.info(report.finalLine)
 }
 
@@ -92,11 +133,16 @@ function setOutputs(outputs: Outputs, log: ActionLog): void {
   for (const [name, value] of Object.entries(outputs)) log.output(name, value)
 }
 
+/** The job summary; a summary the runner's file refuses is a warning (the log has the same result). */
 async function writeSummary(markdown: string, log: ActionLog): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return
   try {
     await core.summary.addRaw(markdown, true).write()
   } catch (e) {
-    log.warn(`Could not write the job summary: ${(e as Error).message}`)
+    log.warnTitled(
+      `Could not write the job summary to the file GITHUB_STEP_SUMMARY names (${writeError(e)}). ` +
+        'The result is in this log and in the step outputs.',
+      'Job summary not written',
+    )
   }
 }

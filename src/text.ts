@@ -53,7 +53,8 @@ const ZWSP = '\u200b'
  * still reads the same.
  */
 export function neutralizeCommands(line: string): string {
-  let out = line.replace(/##\[/g, `##${ZWSP}[`)
+  // `##[` (GitHub's old commands, Azure's formatting) and Azure Pipelines' `##vso[` logging commands.
+  let out = line.replace(/##(vso)?\[/gi, `##$1${ZWSP}[`)
   const lead = /^\s*/.exec(out)![0].length
   if (out.startsWith('::', lead)) out = `${out.slice(0, lead)}:${ZWSP}${out.slice(lead + 1)}`
   return out

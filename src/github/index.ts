@@ -6,34 +6,36 @@
  *   const results = await runAll(...)
  *   await gh.after(results)    // its final status, or inactive after a delete; the PR comment
  *
+ * (`gh.abandon(reason)` instead of `after` when the run broke before it had results.)
  * Nothing here loads Octokit unless an input asks for GitHub (pr-comment, deployment-environment).
  * Nothing here throws or fails a run: every GitHub failure is a warning that says what to do.
- * Every request is bounded in time: 10 s before the operation, 30 s after it, and 3 s after it
- * once the run is cancelled (the runner kills 10 s after its first signal; a cancel before the
- * operation stops the deployment's creation at once).
+ * Every request is bounded in time (src/github/phase.ts); a cancel before the operation stops the
+ * deployment's creation at once.
  */
 import type { Result } from '../types.js'
-import { DEFAULT_COMMENT_AUTHOR, ignoredNotice, parseCommentAuthor, postOrUpdateComments } from './comment.js'
+import { ignoredNotice, postOrUpdateComments, type PostOutcome } from './comment.js'
 import { deploymentSha, pullRequestTarget, repoOf, runContext, type Env, type RunContext } from './context.js'
 import {
   deactivateEnvironment,
   DEPLOYING_OPERATIONS,
   finalStatus,
   finishDeployment,
-  parseEnvironment,
   startDeployment,
   type DeploymentContext,
+  type FinalStatus,
 } from './deployments.js'
+import {
+  COMMENT_TITLE,
+  DEPLOYMENT_TITLE,
+  readGitHubInputs,
+  type GitHubInputName,
+  type GitHubPlan,
+} from './inputs.js'
 import type { Octokit } from './octokit.js'
+import { LIMITS_MS, phaseSignal, withinPhase, type Limits } from './phase.js'
 
-/** The action's inputs for GitHub, with their action.yml defaults. */
-export const GITHUB_INPUT_DEFAULTS = {
-  'github-token': '${{ github.token }}',
-  'pr-comment': 'false',
-  'comment-author': DEFAULT_COMMENT_AUTHOR,
-  'deployment-environment': '',
-} as const
-export type GitHubInputName = keyof typeof GITHUB_INPUT_DEFAULTS
+export { GITHUB_INPUT_DEFAULTS, type GitHubInputName } from './inputs.js'
+export { phaseSignal } from './phase.js'
 
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 export const GITHUB_OUTPUT_NAMES = ['deployment-id'] as const
@@ -60,240 +62,229 @@ export interface GitHubSideEffectOptions {
   /** The runner's environment (process.env). */
   env?: Env
   /** Time limits, in milliseconds (tests shorten them). */
-  limits?: Partial<typeof LIMITS_MS>
+  limits?: Partial<Limits>
 }
 
 export interface GitHubSideEffects {
   /** Before the operation: the deployment (create, pull, push). Never throws. */
   before(): Promise<void>
-  /** After it: the deployment's final status or the environment's retirement, and the comment. Never throws. */
-  after(results: Result[]): Promise<void>
+  /**
+   * After it: the deployment's final status (`error`, saying `problem`, when the step itself went
+   * wrong after the operation, e.g. its outputs could not be written) or the environment's
+   * retirement, and the comment. Never throws.
+   */
+  after(results: Result[], problem?: string | null): Promise<void>
+  /** Instead of `after`, when the run broke without results: a started deployment gets `error`. */
+  abandon(reason: string): Promise<void>
 }
 
-const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000 }
-
-const COMMENT_TITLE = 'Pull-request comment'
-const DEPLOYMENT_TITLE = 'GitHub deployment'
-const GITHUB_TITLE = 'GitHub'
-
-const noop: GitHubSideEffects = { before: async () => {}, after: async () => {} }
+const noop: GitHubSideEffects = { before: async () => {}, after: async () => {}, abandon: async () => {} }
 
 /** Reads the GitHub inputs and returns what to do before and after the operation. */
 export async function githubSideEffects(o: GitHubSideEffectOptions): Promise<GitHubSideEffects> {
-  const scrub = (t: string) => o.redactor.scrub(t)
-  const limits = { ...LIMITS_MS, ...o.limits }
-  const warnComment = (m: string) => o.log.warn(scrub(m), COMMENT_TITLE)
-  const warnDeployment = (m: string) => o.log.warn(scrub(m), DEPLOYMENT_TITLE)
-
-  let comment = parsePrComment(o.input('pr-comment'), warnComment)
-  const author = parseCommentAuthor(o.input('comment-author'))
-  if (comment && !author) {
-    warnComment(
-      'Input "comment-author" must be a GitHub login (letters, digits and -, or an app\'s name[bot]): no comment was posted.',
-    )
-    comment = false
-  }
-
-  let environment: string | null = null
-  const env = parseEnvironment(o.input('deployment-environment'))
-  if ('error' in env) warnDeployment(`Input "deployment-environment" ${env.error}: no deployment was made.`)
-  else environment = env.environment
-
-  const token = o.input('github-token').trim()
-  if ((comment || environment) && token === '') {
-    const what = [comment && 'pr-comment is true', environment && 'deployment-environment is set'].filter(
-      Boolean,
-    )
-    o.log.warn(`${what.join(' and ')} but github-token is empty: nothing was sent to GitHub.`, GITHUB_TITLE)
-    comment = false
-    environment = null
-  }
-  if (!comment && !environment) {
+  const plan = readGitHubInputs(o.input, (m, title) => o.log.warn(o.redactor.scrub(m), title))
+  if (!plan) {
     o.setOutput('deployment-id', '')
     return noop
   }
-
-  const ctx = runContext(o.env ?? process.env)
   // Loaded only now: Octokit would add to the start-up time of every run.
   const { octokitFor } = await import('./octokit.js')
-  const octokit = (signal: AbortSignal) => octokitFor(token, ctx.apiUrl, signal)
-  let deploymentId: number | null = null
-
-  const deploymentCtx = (kit: Octokit): DeploymentContext | null => {
-    const repo = repoOf(ctx.repository, ctx.payload)
-    if (!repo || !environment) return null
-    return { octokit: kit, repo, environment, scrub, logUrl: ctx.runUrl }
+  const run: GitHubRun = {
+    o,
+    plan,
+    ctx: runContext(o.env ?? process.env),
+    limits: { ...LIMITS_MS, ...o.limits },
+    octokit: (signal) => octokitFor(plan.token, run.ctx.apiUrl, signal),
+    scrub: (t) => o.redactor.scrub(t),
+    warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
+    warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
+    deploymentId: null,
   }
-
   return {
-    async before() {
-      try {
-        if (!environment || o.signal?.aborted) return
-        if (o.dryRun) {
-          o.log.info('deployment-environment: a dry run makes no deployment.')
-          return
-        }
-        if (!DEPLOYING_OPERATIONS.includes(o.operation)) return
-        const sha = deploymentSha(ctx.eventName, ctx.payload, ctx.env)
-        if ('reason' in sha) {
-          warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`)
-          return
-        }
-        // A cancel before the operation starts ends this at once: there is nothing to deploy.
-        const phase = phaseSignal(o.signal, limits.before, 0)
-        try {
-          const dctx = deploymentCtx(octokit(phase.signal))
-          if (!dctx) {
-            warnDeployment('Could not create a deployment: the repository is unknown (no GITHUB_REPOSITORY).')
-            return
-          }
-          const started = await startDeployment(dctx, sha.sha, o.operation, o.siteCount)
-          for (const w of started.warnings) warnDeployment(w)
-          if (started.id !== null) {
-            deploymentId = started.id
-            o.log.info(
-              `Deployment ${started.id} for environment "${environment}" on ${sha.sha.slice(0, 12)}: in progress.`,
-            )
-          }
-        } finally {
-          phase.dispose()
-        }
-      } catch (e) {
-        warnDeployment(`Could not create a deployment: ${(e as Error)?.message ?? String(e)}`)
-      } finally {
-        o.setOutput('deployment-id', deploymentId === null ? '' : String(deploymentId))
-      }
-    },
-
-    async after(results: Result[]) {
-      // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
-      if (results.length === 0 || !((environment && !o.dryRun) || (comment && author))) return
-      const phase = phaseSignal(o.signal, limits.after, limits.cancelled)
-      const kit = octokit(phase.signal)
-      const tasks: Promise<void>[] = []
-      if (environment && !o.dryRun) tasks.push(deploymentAfter(kit, results))
-      if (comment && author) tasks.push(commentAfter(kit, author, results))
-      try {
-        await Promise.all(tasks)
-      } finally {
-        phase.dispose()
-      }
-    },
+    before: () => before(run),
+    after: (results, problem) => after(run, results, problem ?? null),
+    abandon: (reason) => abandon(run, reason),
   }
+}
 
-  async function deploymentAfter(kit: Octokit, results: Result[]): Promise<void> {
-    try {
-      const dctx = deploymentCtx(kit)
-      if (!dctx) return
-      if (o.operation === 'delete') {
-        if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
-          o.log.info(
-            `deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`,
-          )
-          return
-        }
-        const done = await deactivateEnvironment(dctx)
-        if (done.warning) warnDeployment(done.warning)
-        if (done.deactivated > 0 || !done.warning)
-          o.log.info(
-            `Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
-              (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'),
-          )
-        return
-      }
-      if (deploymentId === null) return
-      const status = finalStatus(o.operation, results)
-      if (!status) return
-      const warning = await finishDeployment(dctx, deploymentId, status)
-      if (warning) warnDeployment(warning)
-      else o.log.info(`Deployment ${deploymentId} for environment "${dctx.environment}": ${status.state}.`)
-    } catch (e) {
-      warnDeployment(`Could not update the deployment: ${(e as Error)?.message ?? String(e)}`)
+/** One run's GitHub side: what the inputs asked, the runner's context, and the deployment made. */
+interface GitHubRun {
+  o: GitHubSideEffectOptions
+  plan: GitHubPlan
+  ctx: RunContext
+  limits: Limits
+  octokit(signal: AbortSignal): Octokit
+  scrub(text: string): string
+  warnDeployment(message: string): void
+  warnComment(message: string): void
+  /** The deployment `before` made, once it exists. */
+  deploymentId: number | null
+}
+
+/** The deployment's context, or null without a repository or an environment. */
+function deploymentContext(run: GitHubRun, kit: Octokit): DeploymentContext | null {
+  const repo = repoOf(run.ctx.repository, run.ctx.payload)
+  if (!repo || !run.plan.environment) return null
+  return { octokit: kit, repo, environment: run.plan.environment, scrub: run.scrub, logUrl: run.ctx.runUrl }
+}
+
+/** Whether this run makes a deployment of its own (not a dry run; create, pull or push). */
+function makesDeployment(run: GitHubRun): boolean {
+  return !!run.plan.environment && !run.o.dryRun && DEPLOYING_OPERATIONS.includes(run.o.operation)
+}
+
+async function before(run: GitHubRun): Promise<void> {
+  try {
+    if (!run.plan.environment || run.o.signal?.aborted) return
+    if (run.o.dryRun) {
+      run.o.log.info('deployment-environment: a dry run makes no deployment.')
+      return
     }
+    if (makesDeployment(run)) await startRunDeployment(run)
+  } catch (e) {
+    run.warnDeployment(`Could not create a deployment: ${messageOf(e)}`)
+  } finally {
+    run.o.setOutput('deployment-id', run.deploymentId === null ? '' : String(run.deploymentId))
   }
+}
 
-  async function commentAfter(kit: Octokit, author: string, results: Result[]): Promise<void> {
-    try {
-      await commentOnPullRequest(kit, ctx, author, results)
-    } catch (e) {
-      warnComment(`Could not post the pull-request comment: ${(e as Error)?.message ?? String(e)}`)
+/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
+async function startRunDeployment(run: GitHubRun): Promise<void> {
+  const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env)
+  if ('reason' in sha) {
+    run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`)
+    return
+  }
+  await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), async (signal) => {
+    const dctx = deploymentContext(run, run.octokit(signal))
+    if (!dctx) {
+      run.warnDeployment('Could not create a deployment: the repository is unknown (no GITHUB_REPOSITORY).')
+      return
     }
-  }
+    const started = await startDeployment(dctx, sha.sha, run.o.operation, run.o.siteCount)
+    for (const w of started.warnings) run.warnDeployment(w)
+    if (started.id === null) return
+    run.deploymentId = started.id
+    run.o.log.info(
+      `Deployment ${started.id} for environment "${dctx.environment}" on ${sha.sha.slice(0, 12)}: in progress.`,
+    )
+  })
+}
 
-  async function commentOnPullRequest(kit: Octokit, run: RunContext, who: string, results: Result[]) {
-    const where = pullRequestTarget(run.eventName, run.payload, run.repository)
+async function after(run: GitHubRun, results: Result[], problem: string | null): Promise<void> {
+  const deploys = !!run.plan.environment && !run.o.dryRun
+  // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
+  if (results.length === 0 || !(deploys || run.plan.commentAuthor)) return
+  await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), async (signal) => {
+    const kit = run.octokit(signal)
+    await Promise.all([
+      deploys ? deploymentAfter(run, kit, results, problem) : null,
+      run.plan.commentAuthor ? commentAfter(run, kit, run.plan.commentAuthor, results) : null,
+    ])
+  })
+}
+
+async function abandon(run: GitHubRun, reason: string): Promise<void> {
+  if (run.deploymentId === null) return
+  await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), (signal) =>
+    closeRunDeployment(run, run.octokit(signal), {
+      state: 'error',
+      description: reason,
+      environmentUrl: null,
+    }),
+  )
+}
+
+async function deploymentAfter(
+  run: GitHubRun,
+  kit: Octokit,
+  results: Result[],
+  problem: string | null,
+): Promise<void> {
+  if (run.o.operation === 'delete') return retireAfterDelete(run, kit, results)
+  const status = problem
+    ? { state: 'error' as const, description: problem, environmentUrl: null }
+    : finalStatus(run.o.operation, results)
+  if (status) await closeRunDeployment(run, kit, status)
+}
+
+/** Gives the run's deployment (if it made one) its final status; a refusal is a warning. */
+async function closeRunDeployment(run: GitHubRun, kit: Octokit, status: FinalStatus): Promise<void> {
+  try {
+    const dctx = deploymentContext(run, kit)
+    if (!dctx || run.deploymentId === null) return
+    const warning = await finishDeployment(dctx, run.deploymentId, status)
+    if (warning) run.warnDeployment(warning)
+    else
+      run.o.log.info(`Deployment ${run.deploymentId} for environment "${dctx.environment}": ${status.state}.`)
+  } catch (e) {
+    run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`)
+  }
+}
+
+/** After a delete that finished: every deployment of the environment inactive. */
+async function retireAfterDelete(run: GitHubRun, kit: Octokit, results: Result[]): Promise<void> {
+  try {
+    const dctx = deploymentContext(run, kit)
+    if (!dctx) return
+    if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
+      run.o.log.info(
+        `deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`,
+      )
+      return
+    }
+    const done = await deactivateEnvironment(dctx)
+    if (done.warning) run.warnDeployment(done.warning)
+    if (done.deactivated > 0 || !done.warning)
+      run.o.log.info(
+        `Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
+          (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'),
+      )
+  } catch (e) {
+    run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`)
+  }
+}
+
+/** The sticky comment on the triggering pull request, one per site. */
+async function commentAfter(run: GitHubRun, kit: Octokit, author: string, results: Result[]): Promise<void> {
+  try {
+    const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository)
     if ('reason' in where) {
-      o.log.notice(scrub(where.reason))
+      run.o.log.notice(run.scrub(where.reason))
       return
     }
     const outcome = await postOrUpdateComments(results, {
       octokit: kit,
       target: where.target,
-      author: who,
-      scrub,
-      runUrl: run.runUrl,
+      author,
+      scrub: run.scrub,
+      runUrl: run.ctx.runUrl,
     })
-    if (outcome.ignored.length > 0)
-      o.log.notice(scrub(ignoredNotice(outcome.ignored, who, where.target.number)))
-    const warned = new Set<string>()
-    for (const r of outcome.reports) {
-      if (r.action === 'failed') {
-        if (!warned.has(r.warning)) warnComment(r.warning)
-        warned.add(r.warning)
-      } else {
-        o.log.info(
-          scrub(
-            `${r.action === 'created' ? 'Posted' : 'Updated'} the comment for site ${r.siteId} on pull request #${where.target.number}` +
-              (r.url && /^https?:\/\/[^\s]+$/.test(r.url) ? `: ${r.url.slice(0, 300)}` : '') +
-              '.',
-          ),
-        )
-      }
+    reportComments(run, outcome, author, where.target.number)
+  } catch (e) {
+    run.warnComment(`Could not post the pull-request comment: ${messageOf(e)}`)
+  }
+}
+
+/** One log line per comment posted or updated, each distinct warning once, the ignored ones in one notice. */
+function reportComments(run: GitHubRun, outcome: PostOutcome, author: string, number: number): void {
+  if (outcome.ignored.length > 0) run.o.log.notice(run.scrub(ignoredNotice(outcome.ignored, author, number)))
+  const warned = new Set<string>()
+  for (const r of outcome.reports) {
+    if (r.action === 'failed') {
+      if (!warned.has(r.warning)) run.warnComment(r.warning)
+      warned.add(r.warning)
+      continue
     }
-  }
-}
-
-/** `pr-comment`: true or false; anything else is a warning and no comment. */
-function parsePrComment(raw: string, warn: (m: string) => void): boolean {
-  const wanted = raw.trim().toLowerCase()
-  if (wanted === '' || wanted === 'false') return false
-  if (wanted === 'true') return true
-  warn(
-    `Input "pr-comment" must be true or false, got "${wanted.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}": no comment was posted.`,
-  )
-  return false
-}
-
-/**
- * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
- * run is cancelled (at once counted from now if it already is).
- */
-export function phaseSignal(
-  run: AbortSignal | undefined,
-  normalMs: number,
-  cancelledMs: number,
-): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController()
-  const timers: NodeJS.Timeout[] = []
-  const abortIn = (ms: number) => {
-    const t = setTimeout(
-      () => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError')),
-      ms,
+    const link = r.url && /^https?:\/\/[^\s]+$/.test(r.url) ? `: ${r.url.slice(0, 300)}` : ''
+    run.o.log.info(
+      run.scrub(
+        `${r.action === 'created' ? 'Posted' : 'Updated'} the comment for site ${r.siteId} on pull request #${number}${link}.`,
+      ),
     )
-    t.unref?.()
-    timers.push(t)
   }
-  const onCancel = () => abortIn(cancelledMs)
-  if (run?.aborted) abortIn(cancelledMs)
-  else {
-    abortIn(normalMs)
-    run?.addEventListener('abort', onCancel, { once: true })
-  }
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      timers.forEach(clearTimeout)
-      run?.removeEventListener('abort', onCancel)
-    },
-  }
+}
+
+function messageOf(e: unknown): string {
+  return (e as Error)?.message ?? String(e)
 }

@@ -24,9 +24,11 @@ test('the usage block is the output of --help', () => {
 
 test('every command line in the snippets uses a real operation and real flags', () => {
   const lines = DOC.split('\n').filter((l) =>
-    /(site-staging(\.mjs)?|site-staging) (create|pull|push|delete|status|"\$OPERATION")/.test(l),
+    /site-staging(\.mjs|@[\w.]+)? (create|pull|push|delete|status|"\$OPERATION")/.test(l),
   )
-  expect(lines.length).toBeGreaterThanOrEqual(10)
+  // (The Bitbucket snippet runs the pipe; the CircleCI/Jenkins/Azure recipes are also checked one by
+  // one, operation and flag values included, in recipes.test.ts.)
+  expect(lines.length).toBeGreaterThanOrEqual(6)
   const known = new Set([...help.matchAll(/(?<![\w-])(--[a-z][a-z-]*)/g)].map((m) => m[1]!))
   for (const line of lines) {
     for (const [flag] of line.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)) {

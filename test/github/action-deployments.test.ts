@@ -184,3 +184,34 @@ describe('deployment-environment in the whole action', () => {
     expect(dry.outputs['deployment-id']).toBe('')
   })
 })
+
+describe('a step whose outputs or summary cannot be written (a full disk)', () => {
+  test('GITHUB_OUTPUT on a full disk: said as it is, the staging result still printed, the deployment closed with error', async () => {
+    const r = await run('create', { ...prEvent(), GITHUB_OUTPUT: '/dev/full' })
+    expect(r.code).toBe(1)
+    expect(r.stdout).not.toMatch(/Unexpected error/)
+    // The operation's own result, then what went wrong with the outputs, by name.
+    expect(r.stdout).toMatch(/^Staging create succeeded/m)
+    expect(r.stdout).toMatch(
+      /^::error title=Step outputs not written::Could not write the step's outputs to the file GITHUB_OUTPUT names \(ENOSPC: no space left on device/m,
+    )
+    expect(r.stdout).toMatch(/^::error::The step's outputs could not be written \(ENOSPC/m)
+    // The staging create did happen, and the summary still says so.
+    expect(stagingPosts()).toHaveLength(1)
+    expect(r.summary).toMatch(/Staging create: succeeded/)
+    expect(states()).toEqual(['in_progress', 'error'])
+    expect(gh.deployments[0]!.statuses[1]!.description).toBe(
+      "Staging create ended, but the step's outputs were lost.",
+    )
+  })
+
+  test('GITHUB_STEP_SUMMARY on a full disk: a warning; outputs, result and deployment as usual', async () => {
+    const r = await run('create', { ...prEvent(), GITHUB_STEP_SUMMARY: '/dev/full' })
+    expect(r.code).toBe(0)
+    expect(r.outputs.result).toBe('succeeded')
+    expect(r.stdout).toMatch(
+      /^::warning title=Job summary not written::Could not write the job summary to the file GITHUB_STEP_SUMMARY names \(ENOSPC/m,
+    )
+    expect(states()).toEqual(['in_progress', 'success'])
+  })
+})

@@ -290,6 +290,35 @@ describe('githubSideEffects', () => {
     }
   })
 
+  test('after() with a problem: the deployment says error with our words, and the comment is still posted', async () => {
+    const { options, rec } = setup({ 'deployment-environment': 'pr-12', 'pr-comment': 'true' })
+    const side = await githubSideEffects(options)
+    await side.before()
+    await side.after([result()], "Staging create ended, but the step's outputs were lost.")
+    const d = gh.deployments[0]!
+    expect(d.statuses.map((s) => s.state)).toEqual(['in_progress', 'error'])
+    expect(d.statuses[1]).toMatchObject({
+      description: "Staging create ended, but the step's outputs were lost.",
+    })
+    expect(d.statuses[1]!.environment_url).toBeUndefined()
+    expect(gh.comments).toHaveLength(1)
+    expect(rec.lines).toContain(`info: Deployment ${d.id} for environment "pr-12": error.`)
+  })
+
+  test('abandon(): a started deployment gets error; without one, nothing is sent', async () => {
+    const { options } = setup({ 'deployment-environment': 'pr-12', 'pr-comment': 'true' })
+    const side = await githubSideEffects(options)
+    await side.abandon('never started')
+    expect(gh.requests).toEqual([])
+    await side.before()
+    await side.abandon('Staging create stopped by an unexpected error.')
+    expect(gh.deployments[0]!.statuses.map((s) => [s.state, s.description])).toEqual([
+      ['in_progress', 'Staging create started.'],
+      ['error', 'Staging create stopped by an unexpected error.'],
+    ])
+    expect(gh.comments).toHaveLength(0)
+  })
+
   test('a cancel before the operation stops the deployment at once', async () => {
     const cancel = new AbortController()
     cancel.abort()

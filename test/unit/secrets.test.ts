@@ -139,6 +139,19 @@ describe('server text is inert, one line, bounded (issue 10)', () => {
     const leading = r.server('  ::error::forged')
     expect(leading.trimStart().startsWith('::')).toBe(false)
   })
+  it("makes Azure Pipelines' ##vso[ logging commands inert, in any case, anywhere in the line", () => {
+    const r = new Redactor()
+    for (const text of [
+      '##vso[task.setvariable variable=RESULT]succeeded',
+      'done ##VSO[task.complete result=Succeeded;]forged',
+      'x ##Vso[task.prependpath]/tmp/evil',
+    ]) {
+      const out = r.server(text)
+      expect(out).not.toMatch(/##vso\[/i)
+      expect(out.replace(/\u200b/g, '')).toBe(text)
+      expect(r.inert(text)).not.toMatch(/##vso\[/i)
+    }
+  })
   it('drops ANSI escapes and control characters, and they cannot rejoin a token', () => {
     const { r } = withToken()
     const split = `${TOKEN.slice(0, 10)}\u0000${TOKEN.slice(10)}`

@@ -1,0 +1,465 @@
+/**
+ * The Bitbucket pipe (pipe/, issue 19 §3). No Docker engine runs here, so the image itself is not
+ * built in these tests: the entry script runs as the image would run it (`node pipe.mjs`), with the
+ * variables Bitbucket passes to a pipe's container, against the simulator, with dist/cli.js in place
+ * of the installed CLI (SITE_STAGING_PIPE_CLI, read only for that). pipe.yml is checked against a
+ * schema written from Bitbucket's documentation (pipe/pipe.schema.json) and against the CLI.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { parse } from 'yaml'
+import { DEFAULTS } from '../../src/inputs.js'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { cliReference } from '../helpers/cli-commands.js'
+import { ROOT } from '../helpers/run-action.js'
+import { CLI_BUNDLE, runCli } from '../helpers/run-cli.js'
+
+const PIPE = path.join(ROOT, 'pipe')
+const ENTRY = path.join(PIPE, 'pipe.mjs')
+const TOKEN = SIM_TOKENS.readWrite
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const pipeYml: any = parse(readFileSync(path.join(PIPE, 'pipe.yml'), 'utf8'))
+const schema = JSON.parse(readFileSync(path.join(PIPE, 'pipe.schema.json'), 'utf8'))
+const entry = (await import(ENTRY)) as {
+  OUTPUT_KEYS: string[]
+  STORAGE_SUBDIR: string
+  argsFrom(env: Record<string, string>): string[]
+  shellQuote(v: string): string
+  sourceable(dotenv: string): string
+}
+
+describe('pipe.yml', () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true })
+  const validate = ajv.compile(schema)
+  const errors = (doc: unknown) =>
+    validate(doc) ? [] : validate.errors!.map((e) => `${e.instancePath} ${e.message}`)
+
+  test("is valid against the schema written from Bitbucket's documentation, which names its sources", () => {
+    expect(errors(pipeYml)).toEqual([])
+    expect(schema.description).toMatch(
+      /https:\/\/support\.atlassian\.com\/bitbucket-cloud\/docs\/write-a-pipe-for-bitbucket-pipelines\//,
+    )
+    expect(schema.description).toMatch(/advanced-techniques-for-writing-pipes/)
+  })
+
+  test.each([
+    ['a misspelt key', { respository: 'https://x.example/y' }, /must NOT have additional properties/],
+    ['an unknown category', { category: 'Deploy' }, /must be equal to one of the allowed values/],
+    ['an image without a tag', { image: 'owner/site-staging-pipe' }, /must match pattern/],
+    ['a lower-case variable', { variables: [{ name: 'site_id' }] }, /must match pattern/],
+    ['a variable without a name', { variables: [{ default: 'x' }] }, /must have required property 'name'/],
+    ['no description', { description: undefined }, /must have required property 'description'/],
+  ])('the schema refuses %s', (_name, change, message) => {
+    const doc = { ...pipeYml, ...change }
+    for (const [k, v] of Object.entries(change)) if (v === undefined) delete doc[k]
+    expect(errors(doc).join('\n')).toMatch(message)
+  })
+
+  test('names the image users write (site-staging-pipe, this major version), category Deployment', () => {
+    const major = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version.split('.')[0]
+    expect(pipeYml.image).toBe(`OWNER/site-staging-pipe:${major}`)
+    expect(pipeYml.category).toBe('Deployment')
+  })
+
+  test("every variable has a description; the defaults are the CLI's", () => {
+    const vars = pipeYml.variables as {
+      name: string
+      default?: string
+      description?: string
+      required?: boolean
+    }[]
+    for (const v of vars) expect(v.description?.length ?? 0).toBeGreaterThan(10)
+    const byName = new Map(vars.map((v) => [v.name, v]))
+    const asInput: Record<string, keyof typeof DEFAULTS> = {
+      WAIT: 'wait',
+      TIMEOUT: 'timeout',
+      WAIT_FOR_URL: 'wait-for-url',
+      LANGUAGE: 'language',
+      IF_EXISTS: 'if-exists',
+      IF_MISSING: 'if-missing',
+      IF_BUSY: 'if-busy',
+      MAX_RETRIES: 'max-retries',
+      CONCURRENCY: 'concurrency',
+      FAIL_FAST: 'fail-fast',
+      DRY_RUN: 'dry-run',
+      FOLLOW_TASK_ID: 'task-id',
+    }
+    for (const [name, input] of Object.entries(asInput))
+      expect([name, byName.get(name)?.default]).toEqual([name, DEFAULTS[input]])
+    for (const name of ['STAGING_API_TOKEN', 'STAGING_API_URL', 'OPERATION', 'SITE_ID'])
+      expect(byName.get(name)?.required).toBe(true)
+  })
+})
+
+describe('the entry maps the variables to real CLI flags', () => {
+  let help = ''
+  beforeAll(async () => {
+    help = (await runCli(['--help'])).stdout
+  })
+
+  test('every pipe.yml variable is read, and every flag it can produce is in --help', () => {
+    const ref = cliReference(help)
+    const all: Record<string, string> = { STAGING_API_TOKEN: 't', OPERATION: 'pull', SITE_ID: '1' }
+    for (const v of pipeYml.variables as { name: string; default?: string }[])
+      all[v.name] ??= /^(WAIT|WAIT_FOR_URL|FAIL_FAST|DRY_RUN|DEBUG)$/.test(v.name) ? 'true' : 'x'
+    const args = entry.argsFrom(all)
+    for (const a of args.slice(1)) expect(ref.flags).toContain(a.split('=')[0])
+    const off = entry.argsFrom({ ...all, WAIT: 'false', DRY_RUN: 'no' })
+    expect(off).toContain('--no-wait')
+    expect(off).not.toContain('--dry-run') // false is its default
+    for (const a of off.slice(1)) expect(ref.flags).toContain(a.split('=')[0])
+    // Each variable other than the token, the URL and OUTPUT_FILE shows up on the command line.
+    const src = readFileSync(ENTRY, 'utf8')
+    for (const v of pipeYml.variables as { name: string }[]) expect(src).toContain(v.name)
+  })
+
+  test("the outputs the pipe writes itself are the CLI's first --dotenv keys; no variable is named like one", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pipe-keys-'))
+    try {
+      const r = await runCli(['pull', '--site-id', '1', `--dotenv=${dir}/o.env`]) // no token: exit 2, failed outputs
+      expect(r.code).toBe(2)
+      const keys = readFileSync(`${dir}/o.env`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.slice(0, l.indexOf('=')))
+      expect(keys.slice(0, entry.OUTPUT_KEYS.length)).toEqual(entry.OUTPUT_KEYS)
+      for (const v of pipeYml.variables as { name: string }[]) expect(keys).not.toContain(v.name)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('values are quoted for `source`: quotes, $(...), backticks and ; stay text', () => {
+    const hostile = `it's done'; touch "$PWN"; echo '$(touch $PWN) \`touch $PWN\` && ${'$'}{PWN} \\ "x"`
+    const file = entry.sourceable(`RESULT=succeeded\nMESSAGE=${hostile}\n$(touch x)=1\nA;B=2\n`)
+    expect(file).not.toMatch(/touch x|A;B/)
+    const out = execFileSync('sh', ['-c', `${file}\nprintf '%s' "$MESSAGE"`], {
+      env: { PWN: '/nonexistent/pwn' },
+    })
+    expect(out.toString()).toBe(hostile)
+  })
+})
+
+// --- the entry, run as the container runs it --------------------------------------------------
+
+interface PipeRun {
+  code: number | null
+  stderr: string
+  env: string
+  json: string
+  exitAfterSignalMs: number | null
+}
+
+let sim: Simulator
+let root: string
+let n = 0
+beforeAll(async () => {
+  sim = await start({
+    port: 0,
+    durationsMs: { create: 400, pull: 300, push: 300, delete: 200 },
+    siteDelayMs: 100,
+  })
+  root = mkdtempSync(path.join(tmpdir(), 'pipe-'))
+})
+afterAll(async () => {
+  await sim.stop()
+  rmSync(root, { recursive: true, force: true })
+})
+beforeEach(() => {
+  sim.reset()
+  sim.setOptions({ durationsMs: { create: 400, pull: 300, push: 300, delete: 200 } })
+})
+
+/** The variables Bitbucket gives a pipe's container (the step's BITBUCKET_* and CI), plus the pipe's. */
+function bitbucketEnv(dir: string, variables: Record<string, string>): Record<string, string> {
+  const shared = path.join(dir, '.bitbucket/pipelines/generated/pipeline/pipes')
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    CI: 'true',
+    BITBUCKET_BUILD_NUMBER: '42',
+    BITBUCKET_CLONE_DIR: dir,
+    BITBUCKET_COMMIT: 'a'.repeat(40),
+    BITBUCKET_BRANCH: 'main',
+    BITBUCKET_WORKSPACE: 'acme',
+    BITBUCKET_REPO_SLUG: 'site',
+    BITBUCKET_REPO_FULL_NAME: 'acme/site',
+    BITBUCKET_PIPELINE_UUID: '{00000000-0000-0000-0000-000000000001}',
+    BITBUCKET_STEP_UUID: '{00000000-0000-0000-0000-000000000002}',
+    BITBUCKET_PIPE_SHARED_STORAGE_DIR: shared,
+    BITBUCKET_PIPE_STORAGE_DIR: path.join(shared, 'owner/site-staging-pipe'),
+    SITE_STAGING_PIPE_CLI: CLI_BUNDLE,
+    ...variables,
+  }
+}
+
+function runPipe(
+  variables: Record<string, string>,
+  options: { signalWhen?: { name: NodeJS.Signals; stderr: RegExp } } = {},
+): Promise<PipeRun> {
+  const dir = path.join(root, `clone-${++n}`)
+  mkdirSync(dir)
+  const env = bitbucketEnv(dir, variables)
+  const outDir = path.join(env.BITBUCKET_PIPE_SHARED_STORAGE_DIR!, entry.STORAGE_SUBDIR)
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ENTRY], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    let signalledAt: number | null = null
+    child.stdout.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString()
+      if (options.signalWhen && signalledAt === null && options.signalWhen.stderr.test(stderr)) {
+        signalledAt = Date.now()
+        child.kill(options.signalWhen.name)
+      }
+    })
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(killer)
+      const read = (f: string) =>
+        existsSync(path.join(outDir, f)) ? readFileSync(path.join(outDir, f), 'utf8') : ''
+      resolve({
+        code,
+        stderr,
+        env: read('staging.env'),
+        json: read('staging.json'),
+        exitAfterSignalMs: signalledAt === null ? null : Date.now() - signalledAt,
+      })
+    })
+  })
+}
+
+/** What a later command of the step sees after `source`-ing the file. */
+function sourced(
+  file: string,
+  names: string[],
+  extraEnv: Record<string, string> = {},
+): Record<string, string> {
+  const script = `${file}\n${names.map((k) => `printf '%s\\0' "$${k}"`).join('\n')}`
+  const out = execFileSync('sh', ['-c', script], {
+    env: { PATH: process.env.PATH ?? '', ...extraEnv },
+  }).toString()
+  const values = out.split('\0')
+  return Object.fromEntries(names.map((k, i) => [k, values[i]!]))
+}
+
+const base = () => ({ STAGING_API_TOKEN: TOKEN, STAGING_API_URL: sim.apiUrl })
+
+describe('the pipe against the simulator', () => {
+  test('a pull that succeeds: exit 0, the outputs in a file later commands source, and as JSON', async () => {
+    const r = await runPipe({
+      ...base(),
+      OPERATION: 'pull',
+      SITE_ID: String(SIM_SITES.withStaging),
+      OUTPUT_FILE: 'staging.env',
+    })
+    expect(r.code).toBe(0)
+    const out = sourced(r.env, ['RESULT', 'TASK_ID', 'STAGING_SITE_ID', 'HTTP_STATUS', 'RESULTS'])
+    expect(out.RESULT).toBe('succeeded')
+    expect(out.TASK_ID).toMatch(/^[\w-]+$/)
+    expect(out.HTTP_STATUS).toBe('202')
+    expect(JSON.parse(out.RESULTS!)[0]).toMatchObject({ operation: 'pull', result: 'succeeded' })
+    expect(JSON.parse(r.json)).toMatchObject({ operation: 'pull', siteId: '1002', result: 'succeeded' })
+    expect(r.stderr).toMatch(/Staging pull succeeded/)
+    expect(r.stderr).toMatch(/outputs: source ".*site-staging\/staging\.env"/)
+    // OUTPUT_FILE: the same file in the clone directory, for an artifact.
+    const own = readFileSync(path.join(root, `clone-${n}`, 'staging.env'), 'utf8')
+    expect(own).toBe(r.env)
+    // One pull sent, with the token; the token is nowhere in what the pipe wrote.
+    expect(sim.requests.filter((q) => q.method === 'POST').map((q) => q.path)).toEqual([
+      expect.stringMatching(/\/sites\/1002\/staging\/(pull|reset)$/),
+    ])
+    for (const text of [r.stderr, r.env, r.json, own]) {
+      expect(text).not.toContain(TOKEN)
+      expect(text).not.toContain(Buffer.from(TOKEN).toString('base64'))
+    }
+  })
+
+  test('a missing token: a clear message, exit 2, failed outputs, nothing sent', async () => {
+    const r = await runPipe({ STAGING_API_URL: sim.apiUrl, OPERATION: 'pull', SITE_ID: '1002' })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(
+      /STAGING_API_TOKEN is not set\. Add the API token as a secured repository or deployment variable/,
+    )
+    expect(r.stderr).toMatch(/STAGING_API_TOKEN: \$STAGING_API_TOKEN/)
+    const out = sourced(r.env, ['RESULT', 'MESSAGE'])
+    expect(out.RESULT).toBe('failed')
+    expect(out.MESSAGE).toMatch(/STAGING_API_TOKEN is not set/)
+    expect(sim.requests).toEqual([])
+  })
+
+  test('a token variable Bitbucket could not fill ($STAGING_API_TOKEN as text): exit 2, nothing sent', async () => {
+    const r = await runPipe({
+      ...base(),
+      STAGING_API_TOKEN: '$STAGING_API_TOKEN',
+      OPERATION: 'pull',
+      SITE_ID: '1002',
+    })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(
+      /STAGING_API_TOKEN is the text "\$STAGING_API_TOKEN": no variable of that name is defined/,
+    )
+    expect(sim.requests).toEqual([])
+  })
+
+  test.each([
+    ['a switch that is not true or false', { WAIT: 'maybe' }, /WAIT: "maybe" is not true or false/],
+    ['an operation that is a flag', { OPERATION: '--help' }, /OPERATION: "--help" is not an operation/],
+    ['no operation', { OPERATION: '' }, /OPERATION is not set/],
+    [
+      'a policy value the CLI refuses',
+      { IF_MISSING: 'maybe' },
+      /--if-missing: "maybe" is not one of fail, skip/,
+    ],
+    ['no API URL', { STAGING_API_URL: '' }, /--api-url \(or STAGING_API_URL\): is required/],
+  ])('bad input, %s: exit 2, nothing sent', async (_name, change, message) => {
+    const r = await runPipe({ ...base(), OPERATION: 'pull', SITE_ID: '1002', ...change })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(message)
+    expect(sourced(r.env, ['RESULT']).RESULT).toBe('failed')
+    expect(sim.requests).toEqual([])
+  })
+
+  test('a failed operation exits 1 (pull without staging), a dry run 0 with nothing sent', async () => {
+    const failed = await runPipe({ ...base(), OPERATION: 'pull', SITE_ID: String(SIM_SITES.eligible) })
+    expect(failed.code).toBe(1)
+    expect(sourced(failed.env, ['RESULT']).RESULT).toBe('failed')
+    sim.reset()
+    const dry = await runPipe({ ...base(), OPERATION: 'push', SITE_ID: '1002', DRY_RUN: 'true' })
+    expect(dry.code).toBe(0)
+    expect(sourced(dry.env, ['RESULT']).RESULT).toBe('dry-run')
+    expect(sim.requests.filter((q) => q.method !== 'GET')).toEqual([])
+  })
+
+  test('a server message full of shell syntax stays text in the sourced file: nothing runs', async () => {
+    const marker = path.join(root, 'pwned')
+    const hostile = `Pull started'; touch "$PWN"; echo ' $(touch "$PWN") \`touch "$PWN"\` && touch "$PWN" | ${'$'}{PWN} \\ ##vso[task.complete result=Succeeded]`
+    sim.addFault({ method: 'POST', path: /\/staging\/(pull|reset)$/, patch: { message: hostile } })
+    const r = await runPipe({ ...base(), OPERATION: 'pull', SITE_ID: '1002', WAIT: 'false' })
+    expect(r.code).toBe(0)
+    expect(r.env).toContain('touch') // the message is in the file...
+    const out = sourced(r.env, ['RESULT', 'MESSAGE'], { PWN: marker })
+    expect(existsSync(marker)).toBe(false) // ...and sourcing it ran none of it
+    expect(out.RESULT).toBe('accepted')
+    expect(out.MESSAGE).toContain(`'; touch "$PWN"; echo ' $(touch "$PWN")`)
+    expect(out.MESSAGE).not.toMatch(/##vso\[/) // the CLI made the logging command inert
+    expect(r.stderr).not.toMatch(/##vso\[/)
+    // `set -a; . file` (export everything) is just as inert.
+    execFileSync('sh', ['-c', `set -a\n${r.env}\nset +a\nenv > /dev/null`], {
+      env: { PWN: marker, PATH: process.env.PATH ?? '' },
+    })
+    expect(existsSync(marker)).toBe(false)
+  })
+
+  test('SIGTERM (a stopped pipeline) reaches the CLI: it stops waiting, says what it left, outputs cancelled, exit 1', async () => {
+    sim.setOptions({ durationsMs: { pull: 30_000 } })
+    const r = await runPipe(
+      { ...base(), OPERATION: 'pull', SITE_ID: '1002' },
+      { signalWhen: { name: 'SIGTERM', stderr: /Waiting for the pull job/ } },
+    )
+    expect(r.code).toBe(1)
+    expect(r.exitAfterSignalMs).toBeLessThan(6000)
+    expect(r.stderr).toMatch(/received SIGTERM: passing it to site-staging/)
+    expect(r.stderr).toMatch(/keeps running there/)
+    expect(r.stderr).toMatch(/Staging pull cancelled/)
+    const out = sourced(r.env, ['RESULT', 'TASK_ID'])
+    expect(out.RESULT).toBe('cancelled')
+    expect(out.TASK_ID).toMatch(/^[\w-]+$/) // the job it left running can be followed later
+    expect(JSON.parse(r.json)).toMatchObject({ result: 'cancelled' })
+    // The pull was sent once, not again.
+    expect(sim.requests.filter((q) => q.method === 'POST')).toHaveLength(1)
+  })
+})
+
+describe('the release builds the image, tries it, then pushes it (.github/workflows/release.yml)', () => {
+  type Step = { name?: string; uses?: string; run?: string; env?: Record<string, string> }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const release: any = parse(readFileSync(path.join(ROOT, '.github/workflows/release.yml'), 'utf8'))
+  const job = release.jobs['pipe-image']
+  const steps = job.steps as Step[]
+  const at = (re: RegExp) => steps.findIndex((s) => re.test(s.run ?? ''))
+
+  test("after verify, with the workflow's read-only token; build, run against the simulator, stop, then push", () => {
+    expect(job.needs).toBe('verify')
+    expect(job.permissions).toBeUndefined()
+    const order = [
+      at(/npm view "site-staging@\$version" version/),
+      at(/docker build --pull --build-arg "SITE_STAGING_VERSION=\$version" --tag "\$IMAGE:\$version" pipe$/m),
+      at(/node dist\/simulator\.js --port 8787/),
+      at(/--env OPERATION=pull --env SITE_ID=1002[\s\S]*test "\$RESULT" = succeeded/),
+      at(/docker stop --time 10[\s\S]*test "\$code" = 1[\s\S]*test "\$RESULT" = cancelled/),
+      at(/docker push/),
+    ]
+    expect(order.every((i) => i >= 0)).toBe(true)
+    expect([...order].sort((a, b) => a - b)).toEqual(order)
+    // The Docker Hub token is in the push step only, and goes through stdin.
+    const withSecret = steps.filter((s) => JSON.stringify(s).includes('secrets.'))
+    expect(withSecret).toEqual([steps[at(/docker push/)]])
+    expect(steps[at(/docker push/)]!.run).toMatch(/--password-stdin/)
+  })
+
+  test('v1.2.3 is pushed as 1.2.3, 1.2 and 1 (the shell expansions the job uses)', () => {
+    const run = steps[at(/docker push/)]!.run!
+    const version = /^version=.*$/m.exec(run)![0]
+    const tags = /^for tag in (.*); do$/m.exec(run)![1]!
+    const out = execFileSync('bash', ['-c', `${version}; for t in ${tags}; do printf '%s ' "$t"; done`], {
+      env: { TAG: 'v1.2.3' },
+    }).toString()
+    expect(out.trim()).toBe('1.2.3 1.2 1')
+  })
+
+  test("the Dockerfile: Node 24, the CLI at exactly the build argument's version, the entry as PID 1", () => {
+    const dockerfile = readFileSync(path.join(PIPE, 'Dockerfile'), 'utf8')
+    expect(dockerfile).toMatch(/^FROM node:24-alpine$/m)
+    expect(dockerfile).toMatch(/npm install --global .*"site-staging@\$\{SITE_STAGING_VERSION\}"/)
+    expect(dockerfile).toMatch(/test "\$\(site-staging --version\)" = "\$SITE_STAGING_VERSION"/)
+    expect(dockerfile).toMatch(/^COPY pipe\.mjs \/pipe\/pipe\.mjs$/m)
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/pipe\/pipe\.mjs"\]$/m)
+  })
+})
+
+describe('the pipe steps users copy (docs/bitbucket.md, docs/cli.md)', () => {
+  const blocks = ['docs/bitbucket.md', 'docs/cli.md'].flatMap((f) =>
+    [...readFileSync(path.join(ROOT, f), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map(
+      (m) => [f, m[1]!] as const,
+    ),
+  )
+  /** Every `- pipe:` item in a parsed YAML tree. */
+  const pipeSteps = (node: unknown): { pipe: string; variables: Record<string, unknown> }[] => {
+    if (Array.isArray(node)) return node.flatMap(pipeSteps)
+    if (node && typeof node === 'object') {
+      const o = node as Record<string, unknown>
+      if (typeof o.pipe === 'string') return [o as { pipe: string; variables: Record<string, unknown> }]
+      return Object.values(o).flatMap(pipeSteps)
+    }
+    return []
+  }
+  const steps = blocks.flatMap(([, text]) => pipeSteps(parse(text)))
+
+  test('each uses the image, the declared variables only, all required ones, a real operation, the token by reference', async () => {
+    expect(steps.length).toBeGreaterThanOrEqual(5)
+    const ref = cliReference((await runCli(['--help'])).stdout)
+    const declared = new Map(
+      (pipeYml.variables as { name: string; required?: boolean }[]).map((v) => [v.name, v]),
+    )
+    for (const step of steps) {
+      expect(step.pipe).toBe('docker://OWNER/site-staging-pipe:1')
+      for (const name of Object.keys(step.variables))
+        expect(declared.has(name) ? name : `undeclared ${name}`).toBe(name)
+      for (const [name, v] of declared) if (v.required) expect(Object.keys(step.variables)).toContain(name)
+      expect(ref.operations).toContain(step.variables.OPERATION)
+      expect(step.variables.STAGING_API_TOKEN).toBe('$STAGING_API_TOKEN')
+      // Every value the entry accepts (it would stop with exit 2 otherwise), once Bitbucket has put in
+      // the $NAME references.
+      const expanded = Object.fromEntries(
+        Object.entries(step.variables).map(([k, v]) => [k, String(v).replace(/^\$\w+$/, 'value-of-' + k)]),
+      )
+      expect(() => entry.argsFrom(expanded)).not.toThrow()
+    }
+  })
+})
