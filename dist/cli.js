@@ -28407,6 +28407,40 @@ function cancelOnSignals(say, exitCode = 1) {
     return cancel.signal;
 }
 
+;// CONCATENATED MODULE: ./src/clock.ts
+/** Raised wherever waiting stops because the run was cancelled (SIGINT/SIGTERM). */
+class CancelledError extends Error {
+    constructor() {
+        super('cancelled');
+        this.name = 'CancelledError';
+    }
+}
+function throwIfAborted(signal) {
+    if (signal?.aborted)
+        throw new CancelledError();
+}
+/**
+ * Contract §11: `now()` is `performance.now()`, which a wall-clock step (an NTP correction on a
+ * runner) does not move; `setTimeout` is monotonic too. `wallNow()` is only for dates.
+ */
+const realClock = {
+    now: () => performance.now(),
+    wallNow: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve, reject) => {
+        if (signal?.aborted)
+            return reject(new CancelledError());
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(new CancelledError());
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, Math.max(0, ms));
+        signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./src/contract.ts
@@ -28653,12 +28687,19 @@ const RATE_WINDOW_MS = 60_000;
 const RATE_LIMIT_MAX = 1_000_000;
 const RATE_RESET_MAX_AHEAD_MS = 3_600_000;
 /**
- * §6 (r2): `Retry-After` is honoured from 0 up to this (delta-seconds or an HTTP date); anything
- * longer (a value in milliseconds read as seconds, a date years ahead, 1e300), negative, or not a
- * number or an HTTP date is ignored, and the client backs off on its own instead. A wait that long
- * never idles a run past its `timeout`: the client gives up at once when the wait would end after it.
+ * §6 (r2, r3): a `Retry-After` (delta-seconds or an HTTP date) up to this is the server's word
+ * (docs/assumptions.md): the client waits it when it ends before the run's `timeout`, and ends
+ * the run at once otherwise, saying when the server accepts again. Anything longer (a date years
+ * ahead, 1e300), negative, or not a number or an HTTP date is ignored, and the client backs off on
+ * its own instead. 0 or a date already past (the server's clock is slow) means "soon": a short
+ * pause that grows with each retry, never an immediate resend.
  */
-const RETRY_AFTER_MAX_MS = 3_600_000;
+const RETRY_AFTER_MAX_MS = 7 * 86_400_000;
+/**
+ * §6: the longest the rate budget pauses every request of a batch on one 429's `Retry-After`
+ * (longer values are ignored there: the client that got the 429 ends its own run instead).
+ */
+const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000;
 // --- §7 Errors ----------------------------------------------------------------------------------
 /** §7: extra error text the service may put beside `message` (a `trace`, `file`, `line` never shown). */
 const ERROR_DETAIL_FIELDS = ['errors', 'error', 'exception'];
@@ -38328,7 +38369,7 @@ const OUTCOMES = (/* unused pure expression or super */ null && ([
     'cancelled',
     'dry-run',
 ]));
-/** A Result before anything has happened: failed until the run says otherwise. */
+/** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
 function newResult(operation, siteId, startedAt) {
     return {
         operation,
@@ -38408,7 +38449,12 @@ const DEFAULTS = {
     'task-id': '',
     'wait-for-url': 'false',
 };
-const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
+ * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
+ * before any request, so `1001;x` or `1001/../1002` can never address another site (docs/assumptions.md).
+ */
+const SITE_ID = /^\d{1,20}$/;
 const MAX_TIMEOUT_MS = 6 * 3600_000;
 /**
  * Site ids one step takes. Under a limit of R calls a minute, N sites need at least 2N/R minutes
@@ -38467,12 +38513,9 @@ const inputs_integer = (min, max) => schemas_string()
     .max(max, { error: `must be at most ${max}` }));
 /** `reset` is another name for `pull` (the endpoint's own name). */
 const operation = choice(OPERATIONS, { reset: 'pull' });
-/**
- * How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is
- * `1001`), and letters compare without case (the service's database does).
- */
+/** How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`). */
 function canonicalSiteId(id) {
-    return /^\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id.toLowerCase();
+    return id.replace(/^0+(?=\d)/, '');
 }
 const siteIds = schemas_string().transform((v, ctx) => {
     const ids = v
@@ -38487,7 +38530,7 @@ const siteIds = schemas_string().transform((v, ctx) => {
         if (!SITE_ID.test(id)) {
             ctx.addIssue({
                 code: 'custom',
-                message: `"${id.slice(0, 80)}" is not a site id (letters, digits, - and _, at most 64 characters; never a path or URL)`,
+                message: `"${id.slice(0, 80)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
             });
         }
     }
@@ -38651,6 +38694,13 @@ const Schema = object({
     'task-id': taskId,
     'wait-for-url': inputs_boolean,
 });
+/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
+function parseSiteIds(raw) {
+    const parsed = siteIds.safeParse(raw);
+    if (!parsed.success)
+        throw new InputError('site-id', parsed.error.issues[0].message);
+    return parsed.data;
+}
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 function parseConfig(raw) {
     const filled = { ...DEFAULTS };
@@ -38928,6 +38978,7 @@ function roundedSeconds(ms) {
 ;// CONCATENATED MODULE: ./src/cli-progress.ts
 
 
+
 /**
  * The CLI's live progress line on an interactive terminal: one line under the log, redrawn in place
  * (percentage, elapsed time, estimated time left), cleared before every log line and at the end. In
@@ -38960,7 +39011,7 @@ class LiveLine {
         if (update.ended)
             this.jobs.delete(update.siteId);
         else
-            this.jobs.set(update.siteId, { update, at: Date.now() });
+            this.jobs.set(update.siteId, { update, at: realClock.now() });
         if (this.jobs.size > 0 && !this.ticker) {
             // The elapsed time moves every second, between answers too.
             this.ticker = setInterval(() => this.draw(), 1000);
@@ -38977,7 +39028,7 @@ class LiveLine {
         this.erase();
     }
     /** The text of the line, or '' when no job runs. */
-    render(now = Date.now()) {
+    render(now = realClock.now()) {
         const jobs = [...this.jobs.values()];
         if (jobs.length === 0)
             return '';
@@ -39637,36 +39688,168 @@ class PrefixIndex {
     }
 }
 
-;// CONCATENATED MODULE: ./src/clock.ts
-/** Raised wherever waiting stops because the run was cancelled (SIGINT/SIGTERM). */
-class CancelledError extends Error {
-    constructor() {
-        super('cancelled');
-        this.name = 'CancelledError';
+;// CONCATENATED MODULE: ./src/backoff.ts
+/**
+ * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
+ * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
+ */
+function exponential(options) {
+    return (retry, _waitedMs, random) => {
+        const delayMs = Math.min(options.capMs, options.firstMs * options.factor ** Math.max(0, retry));
+        if (options.jitter === 'full')
+            return Math.floor(random() * delayMs);
+        return Math.round(delayMs * (1 - options.jitter + 2 * options.jitter * random()));
+    };
+}
+/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
+function proportional(options) {
+    return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction));
+}
+/** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
+const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' });
+/** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
+const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 });
+/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
+const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 });
+/** Sleeps of one schedule under one deadline, counted. */
+class Backoff {
+    schedule;
+    deps;
+    sleptCount = 0;
+    constructor(schedule, deps) {
+        this.schedule = schedule;
+        this.deps = deps;
+    }
+    /** How many sleeps this helper allowed: the retries it stands for. */
+    get retries() {
+        return this.sleptCount;
+    }
+    /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
+    delayMs(retry, waitedMs = 0) {
+        return this.schedule(retry, waitedMs, this.deps.random ?? Math.random);
+    }
+    /** Would a sleep of `delayMs` from now reach the deadline? */
+    passesDeadline(delayMs) {
+        return this.deps.clock.now() + delayMs >= this.deps.deadlineMs;
+    }
+    /**
+     * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
+     * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
+     */
+    async sleep(delayMs) {
+        if (this.passesDeadline(delayMs))
+            return false;
+        await this.deps.clock.sleep(delayMs, this.deps.signal);
+        this.sleptCount++;
+        return true;
     }
 }
-function throwIfAborted(signal) {
-    if (signal?.aborted)
-        throw new CancelledError();
-}
-const realClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
-        if (signal?.aborted)
-            return reject(new CancelledError());
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new CancelledError());
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
-    }),
+
+;// CONCATENATED MODULE: ./src/api/errors.ts
+
+const HINTS = {
+    auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
+    forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
+    'not-found': "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
+    busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
+    exists: 'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
+    validation: 'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
+    'rate-limited': 'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
+    server: 'The service failed on its side: try again later, and check the service status if it persists.',
+    network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
+    timeout: 'The API did not answer in time: try again later, or raise timeout.',
+    redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
+    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
+    'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
+    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
+    'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
 };
+class ApiError extends Error {
+    kind;
+    serverMessage;
+    httpStatus;
+    processing;
+    retryAfterMs;
+    code;
+    hint;
+    /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
+    afterUnknown = false;
+    constructor(init) {
+        super(init.message);
+        this.name = 'ApiError';
+        this.kind = init.kind;
+        this.serverMessage = init.serverMessage ?? '';
+        this.httpStatus = init.httpStatus ?? null;
+        this.processing = init.processing;
+        this.retryAfterMs = init.retryAfterMs ?? null;
+        this.code = init.code ?? null;
+        this.hint = init.hint ?? HINTS[init.kind];
+    }
+}
+/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
+const ERROR_KINDS = Object.keys(HINTS);
+/** The hint of `kind`; its `{site}` placeholders are filled where the Result is written (staging/ending.ts). */
+function hintFor(kind) {
+    return HINTS[kind];
+}
+/**
+ * The kind of error an answer means, for the request that got it: from its status, and where the
+ * status alone cannot tell, from what it said (contract §4 and §9).
+ */
+function kindOf(status, reply, request) {
+    const said = [reply.message, ...reply.details].join(' ');
+    if (status >= 300 && status < 400)
+        return 'redirect';
+    if (BUSY_STATUSES.includes(status))
+        return 'busy';
+    switch (status) {
+        case 401:
+            return 'auth';
+        case 403:
+            return 'forbidden';
+        case MISSING_STATUS:
+        case 410:
+            return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found';
+        case 405:
+            return 'api-url';
+        case EXISTS_STATUS:
+            // Also the status of a busy refusal (§4 r2), a missing plan feature, or a validation error.
+            if (saysBusy(said))
+                return 'busy';
+            if (request === 'create')
+                return saysPlan(said) ? 'forbidden' : 'exists';
+            return 'validation';
+        case 429:
+            return 'rate-limited';
+    }
+    if (status >= 500)
+        return 'server';
+    return 'validation';
+}
+/**
+ * The one place that says what the server can have done with a request, from how it failed
+ * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
+ * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
+ * other 5xx), processed (every other answer).
+ */
+function processingOf(failure) {
+    // A busy refusal (409, 423, or a 422 that says a job runs) did not start anything (contract §4).
+    if (failure.kind === 'busy')
+        return 'not-processed';
+    const status = failure.httpStatus ?? null;
+    if (status !== null) {
+        if (status === 429 || status === 503 || BUSY_STATUSES.includes(status))
+            return 'not-processed';
+        if (status >= 500)
+            return 'unknown';
+        return 'processed';
+    }
+    return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
+}
 
 ;// CONCATENATED MODULE: ./src/api/retry.ts
+
+
 
 /**
  * May a request that failed this way be sent again?
@@ -39683,12 +39866,13 @@ function mayResend(kind, processing) {
     return false;
 }
 /**
- * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; a date in
- * the past is 0. Null when absent, unreadable or outside the sane bounds of contract §6
- * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a value in
- * milliseconds read as seconds, a date years ahead. The caller then backs off on its own.
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `wallNowMs` (the
+ * wall clock: an HTTP date is a date; contract §11); a date in the past is 0 ("soon": see
+ * pauseAfterMs). Null when absent, unreadable or outside the sane bounds of contract §6
+ * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a date years
+ * ahead. The caller then backs off on its own.
  */
-function parseRetryAfter(value, nowMs) {
+function parseRetryAfter(value, wallNowMs) {
     const text = headerValue(value);
     if (!text)
         return null;
@@ -39701,8 +39885,72 @@ function parseRetryAfter(value, nowMs) {
     const date = Date.parse(text);
     if (Number.isNaN(date))
         return null;
-    const ms = Math.max(0, date - nowMs);
+    const ms = Math.max(0, date - wallNowMs);
     return ms <= RETRY_AFTER_MAX_MS ? ms : null;
+}
+/** Below this a Retry-After means "soon" (0, or a date already past because the server's clock is slow). */
+const RETRY_SOON_BELOW_MS = 1000;
+/** "Soon": 1-2 s, then growing like an ordinary backoff (x2, up to 30 s), so max-retries are never burnt in a loop. */
+const RETRY_SOON = exponential({ firstMs: 1500, factor: 2, capMs: 30_000, jitter: 1 / 3 });
+/**
+ * Contract §6 (r3): the pause before sending again after the server said `Retry-After` (as read by
+ * parseRetryAfter), for retry number `retry` (0 for the first): the server's value, or for "soon"
+ * a short pause that grows with each retry.
+ */
+function pauseAfterMs(retryAfterMs, retry, random = Math.random) {
+    return retryAfterMs >= RETRY_SOON_BELOW_MS ? retryAfterMs : RETRY_SOON(retry, 0, random);
+}
+/**
+ * §5 (issue 17): the server asks for a wait (`retryAfterMs`) longer than the `leftMs` the run has
+ * before its timeout. Waiting cannot help and retrying early only draws the same refusal: the run
+ * ends at once, saying when the server accepts again (in words and ISO 8601, from the wall clock).
+ */
+function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
+    const at = new Date(wallNowMs + retryAfterMs);
+    const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return new ApiError({
+        kind: error.kind,
+        httpStatus: error.httpStatus,
+        processing: error.processing,
+        serverMessage: error.serverMessage,
+        code: error.code,
+        message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
+            `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
+            `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
+        hint: `Run again after ${iso}, or raise timeout above ${durationWords(retryAfterMs)} to wait for it.`,
+    });
+}
+/** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
+function durationWords(ms) {
+    const s = Math.round(ms / 1000);
+    const n = (count, unit) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+    if (s < 120)
+        return n(s, 'second');
+    if (s < 90 * 60)
+        return n(Math.round(s / 60), 'minute');
+    if (s < 36 * 3600)
+        return `about ${n(Math.round(s / 3600), 'hour')}`;
+    return `about ${n(Math.round(s / 86_400), 'day')}`;
+}
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+];
+/** `on Wednesday 25 November 2026 at 11:40 UTC` */
+function dateWords(d) {
+    const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+    return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`;
 }
 /** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
 function headerValue(value) {
@@ -39854,7 +40102,7 @@ class RateBudget {
         const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
         if (limit !== null)
             this.limit = limit;
-        const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now);
+        const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, this.clock.wallNow());
         // A count is only worth its window: when the answer names an end of it that is not sane, the
         // count is ignored too (without any reset, the window is taken to end a minute after it began).
         const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
@@ -39865,8 +40113,12 @@ class RateBudget {
             this.headersSeen = true;
         if (status === 429) {
             this.consecutive429++;
-            const retryAfter = parseRetryAfter(headers['retry-after'], now);
-            const pause = retryAfter ?? Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6));
+            const said = parseRetryAfter(headers['retry-after'], this.clock.wallNow());
+            // Longer than the budget's cap: ignored here (the client that got it ends its run, saying when).
+            const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null;
+            const pause = retryAfter !== null
+                ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
+                : Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6));
             // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
             this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
             this.remaining = 0;
@@ -40067,181 +40319,23 @@ function whole(value, min, max) {
     return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
 }
 /**
- * `X-RateLimit-Reset` as a time (ms), or null when outside the sane bounds of contract §6: epoch
- * seconds, or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
+ * bounds of contract §6: epoch seconds (a wall-clock date, read against `wallNow`: contract §11),
+ * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
-function resetTime(value, now) {
+function resetTime(value, now, wallNow) {
     const text = headerValue(value);
     if (!text || !/^\d+(\.\d+)?$/.test(text))
         return null;
     const n = Number(text);
     let at;
     if (n >= 1e9 && n < 1e11)
-        at = n * 1000;
+        at = now + (n * 1000 - wallNow);
     else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS)
         at = now + n * 1000;
     else
         return null;
     return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
-}
-
-;// CONCATENATED MODULE: ./src/backoff.ts
-/**
- * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
- * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
- */
-function exponential(options) {
-    return (retry, _waitedMs, random) => {
-        const delayMs = Math.min(options.capMs, options.firstMs * options.factor ** Math.max(0, retry));
-        if (options.jitter === 'full')
-            return Math.floor(random() * delayMs);
-        return Math.round(delayMs * (1 - options.jitter + 2 * options.jitter * random()));
-    };
-}
-/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
-function proportional(options) {
-    return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction));
-}
-/** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
-const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' });
-/** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
-const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 });
-/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
-const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 });
-/** Sleeps of one schedule under one deadline, counted. */
-class Backoff {
-    schedule;
-    deps;
-    sleptCount = 0;
-    constructor(schedule, deps) {
-        this.schedule = schedule;
-        this.deps = deps;
-    }
-    /** How many sleeps this helper allowed: the retries it stands for. */
-    get retries() {
-        return this.sleptCount;
-    }
-    /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
-    delayMs(retry, waitedMs = 0) {
-        return this.schedule(retry, waitedMs, this.deps.random ?? Math.random);
-    }
-    /** Would a sleep of `delayMs` from now reach the deadline? */
-    passesDeadline(delayMs) {
-        return this.deps.clock.now() + delayMs >= this.deps.deadlineMs;
-    }
-    /**
-     * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
-     * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
-     */
-    async sleep(delayMs) {
-        if (this.passesDeadline(delayMs))
-            return false;
-        await this.deps.clock.sleep(delayMs, this.deps.signal);
-        this.sleptCount++;
-        return true;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/errors.ts
-
-const HINTS = {
-    auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
-    forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
-    'not-found': "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
-    busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
-    exists: 'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
-    validation: 'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
-    'rate-limited': 'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
-    server: 'The service failed on its side: try again later, and check the service status if it persists.',
-    network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
-    timeout: 'The API did not answer in time: try again later, or raise timeout.',
-    redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
-    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
-    'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
-    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
-    'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
-};
-class ApiError extends Error {
-    kind;
-    serverMessage;
-    httpStatus;
-    processing;
-    retryAfterMs;
-    code;
-    hint;
-    /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
-    afterUnknown = false;
-    constructor(init) {
-        super(init.message);
-        this.name = 'ApiError';
-        this.kind = init.kind;
-        this.serverMessage = init.serverMessage ?? '';
-        this.httpStatus = init.httpStatus ?? null;
-        this.processing = init.processing;
-        this.retryAfterMs = init.retryAfterMs ?? null;
-        this.code = init.code ?? null;
-        this.hint = init.hint ?? HINTS[init.kind];
-    }
-}
-/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
-const ERROR_KINDS = Object.keys(HINTS);
-/** The hint of `kind`; its `{site}` placeholders are filled where the Result is written (staging/ending.ts). */
-function hintFor(kind) {
-    return HINTS[kind];
-}
-/**
- * The kind of error an answer means, for the request that got it: from its status, and where the
- * status alone cannot tell, from what it said (contract §4 and §9).
- */
-function kindOf(status, reply, request) {
-    const said = [reply.message, ...reply.details].join(' ');
-    if (status >= 300 && status < 400)
-        return 'redirect';
-    if (BUSY_STATUSES.includes(status))
-        return 'busy';
-    switch (status) {
-        case 401:
-            return 'auth';
-        case 403:
-            return 'forbidden';
-        case MISSING_STATUS:
-        case 410:
-            return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found';
-        case 405:
-            return 'api-url';
-        case EXISTS_STATUS:
-            // Also the status of a busy refusal (§4 r2), a missing plan feature, or a validation error.
-            if (saysBusy(said))
-                return 'busy';
-            if (request === 'create')
-                return saysPlan(said) ? 'forbidden' : 'exists';
-            return 'validation';
-        case 429:
-            return 'rate-limited';
-    }
-    if (status >= 500)
-        return 'server';
-    return 'validation';
-}
-/**
- * The one place that says what the server can have done with a request, from how it failed
- * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
- * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
- * other 5xx), processed (every other answer).
- */
-function processingOf(failure) {
-    // A busy refusal (409, 423, or a 422 that says a job runs) did not start anything (contract §4).
-    if (failure.kind === 'busy')
-        return 'not-processed';
-    const status = failure.httpStatus ?? null;
-    if (status !== null) {
-        if (status === 429 || status === 503 || BUSY_STATUSES.includes(status))
-            return 'not-processed';
-        if (status >= 500)
-            return 'unknown';
-        return 'processed';
-    }
-    return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
 }
 
 ;// CONCATENATED MODULE: ./src/api/reply.ts
@@ -41346,9 +41440,15 @@ class StagingApiClient {
             if (!retryable || attempt >= maxRetries)
                 throw withAfterUnknown(error, afterUnknown);
             // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
-            const delayMs = error.retryAfterMs ?? this.backoff.delayMs(attempt);
-            if (this.backoff.passesDeadline(delayMs))
+            const delayMs = error.retryAfterMs === null
+                ? this.backoff.delayMs(attempt)
+                : pauseAfterMs(error.retryAfterMs, attempt, this.deps.random);
+            if (this.backoff.passesDeadline(delayMs)) {
+                // The server's own word that it refuses until after the timeout: say when, at once.
+                if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
+                    throw withAfterUnknown(refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()), afterUnknown);
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
+            }
             logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${durationText(delayMs, 'log')} (retry ${attempt + 1} of ${maxRetries}).`);
             if (!(await this.backoff.sleep(delayMs)))
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
@@ -41453,7 +41553,7 @@ class StagingApiClient {
             kind: errorKind,
             httpStatus: status,
             processing: processingOf({ httpStatus: status, kind: errorKind }),
-            retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.now()) : null,
+            retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.wallNow()) : null,
             serverMessage: reply.message,
             message: reply.message
                 ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
@@ -41837,10 +41937,10 @@ function jobReport(job) {
 }
 /** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
 function writeResult(ctx, ending) {
-    const { client, clock, config, siteId, started, redactor } = ctx;
+    const { client, clock, config, siteId, started, startedWall, redactor } = ctx;
     const known = { ...ctx.known, ...ending.fields };
     return {
-        ...newResult(config.operation, siteId, started),
+        ...newResult(config.operation, siteId, startedWall),
         result: ending.outcome,
         httpStatus: known.httpStatus,
         message: known.message,
@@ -43025,6 +43125,7 @@ async function runOperation(config, siteId, deps) {
         redactor: deps.redactor,
         ...optional,
         started,
+        startedWall: clock.wallNow(),
         known: newKnown(),
         phase: 'sending the request',
     };
@@ -43095,7 +43196,7 @@ async function runSites(config, deps, shared) {
             budget.pendingSites = ids.length - next;
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
-                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true);
+                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock);
                 continue;
             }
             const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
@@ -43115,9 +43216,9 @@ async function runSites(config, deps, shared) {
     }
     return results;
 }
-function notStarted(config, siteId, stoppedBy, cancelled) {
+function notStarted(config, siteId, stoppedBy, cancelled, clock) {
     return {
-        ...newResult(config.operation, siteId, Date.now()),
+        ...newResult(config.operation, siteId, clock.wallNow()),
         result: cancelled ? 'cancelled' : 'skipped',
         summary: cancelled
             ? 'Not started: the run was cancelled.'
@@ -43139,6 +43240,7 @@ function prefixed(logger, siteId) {
 // The `site-staging` command: argv + environment -> parseConfig -> runAll -> stderr / --json /
 // --dotenv -> exit code. Nothing happens when this module is imported: src/cli.ts (the bundle's
 // entry, dist/cli.js) calls run() and exits, as src/index.ts does for the action. Reference: README.md.
+
 
 
 
@@ -43228,9 +43330,9 @@ async function run(argv, env, io) {
         };
         // Cancellation as in the action: stop waiting at once, report, exit 1.
         const signal = (io.cancelOn ?? cancelOnSignals)(err, EXIT.failed);
-        const started = Date.now();
+        const started = realClock.now();
         const results = await runAll(config, { logger, redactor, signal });
-        const report = assembleReport(results, Date.now() - started);
+        const report = assembleReport(results, realClock.now() - started);
         for (const w of report.warnings)
             err(`warning: ${w}`);
         for (const e of report.errors)

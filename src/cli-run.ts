@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs'
 import pkg from '../package.json' with { type: 'json' }
 import { cancelOnSignals } from './cancel.js'
+import { realClock } from './clock.js'
 import { EXIT, USAGE, UsageError, describeInputError, parse, rawInputs, type Parsed } from './cli-args.js'
 import { dotenvFor, dotenvText } from './cli-dotenv.js'
 import { LiveLine } from './cli-progress.js'
@@ -100,9 +101,9 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Pr
     // Cancellation as in the action: stop waiting at once, report, exit 1.
     const signal = (io.cancelOn ?? cancelOnSignals)(err, EXIT.failed)
 
-    const started = Date.now()
+    const started = realClock.now()
     const results = await runAll(config, { logger, redactor, signal })
-    const report = assembleReport(results, Date.now() - started)
+    const report = assembleReport(results, realClock.now() - started)
 
     for (const w of report.warnings) err(`warning: ${w}`)
     for (const e of report.errors) err(`error: ${e.title}: ${e.hint}`)

@@ -4,7 +4,14 @@ import { USER_AGENT } from '../api/client.js'
 import { ApiRoot } from '../api/root.js'
 import { NodeTransport } from '../api/transport.js'
 import { isFailure } from '../judge.js'
-import { newResult, type Config, type Logger, type ProgressUpdate, type Result } from '../types.js'
+import {
+  newResult,
+  type Clock,
+  type Config,
+  type Logger,
+  type ProgressUpdate,
+  type Result,
+} from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
 
 /**
@@ -46,7 +53,7 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
       budget.pendingSites = ids.length - next
       const siteId = ids[index]!
       if (stoppedBy !== null || deps.signal?.aborted) {
-        results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true)
+        results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock!)
         continue
       }
       const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) })
@@ -68,9 +75,15 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
   return results
 }
 
-function notStarted(config: Config, siteId: string, stoppedBy: string | null, cancelled: boolean): Result {
+function notStarted(
+  config: Config,
+  siteId: string,
+  stoppedBy: string | null,
+  cancelled: boolean,
+  clock: Clock,
+): Result {
   return {
-    ...newResult(config.operation, siteId, Date.now()),
+    ...newResult(config.operation, siteId, clock.wallNow()),
     result: cancelled ? 'cancelled' : 'skipped',
     summary: cancelled
       ? 'Not started: the run was cancelled.'

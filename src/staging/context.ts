@@ -58,8 +58,10 @@ export interface RunContext {
   redactor: Redactor
   signal?: AbortSignal
   random?: () => number
-  /** Clock ms when the run started. */
+  /** Clock ms (monotonic) when the run started: durations. */
   started: number
+  /** Wall-clock epoch ms when the run started: the Result's `startedAt`, a date for people. */
+  startedWall: number
   known: Known
   /** What the run is doing, for timeout and cancellation messages. */
   phase: string

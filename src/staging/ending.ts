@@ -82,10 +82,10 @@ function jobReport(job: JobState): string {
 
 /** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
 export function writeResult(ctx: RunContext, ending: Ending): Result {
-  const { client, clock, config, siteId, started, redactor } = ctx
+  const { client, clock, config, siteId, started, startedWall, redactor } = ctx
   const known = { ...ctx.known, ...ending.fields }
   return {
-    ...newResult(config.operation, siteId, started),
+    ...newResult(config.operation, siteId, startedWall),
     result: ending.outcome,
     httpStatus: known.httpStatus,
     message: known.message,

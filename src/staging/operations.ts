@@ -79,6 +79,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     redactor: deps.redactor,
     ...optional,
     started,
+    startedWall: clock.wallNow(),
     known: newKnown(),
     phase: 'sending the request',
   }

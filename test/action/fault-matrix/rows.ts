@@ -1,25 +1,27 @@
 /**
- * The fault matrix of issue 4: one whole-action run (dist/index.js against the simulator's fault
- * injection) per row. The table of docs/reliability.md is rendered from these rows and checked
- * here, so it cannot drift: `npm run reliability:update` rewrites it.
+ * The fault matrix of issue 4, as data: every row is one whole-action run (dist/index.js against the
+ * simulator's fault injection). The shards (`shard-N.test.ts`, see SHARD_COUNT) run the rows; the table
+ * of docs/reliability.md is rendered from ALL of them (`reliability-table.test.ts` checks it cannot
+ * drift; `npm run reliability:update` rewrites it).
+ *
+ * To add a row: append it to ROWS under its section. Nothing else: row i runs in shard
+ * (i % SHARD_COUNT) + 1, and the table numbers it i + 1. Rebuild the table with
+ * `npm run build && npm run reliability:update`.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { markerFor } from '../../src/report/comment.js'
-import { BOT, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js'
-import { runCli } from '../helpers/run-cli.js'
+import { expect } from '@jest/globals'
+import { writeFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
-import { tmpdir } from 'node:os'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { FaultRule, Simulator } from '../../src/simulator/server.js'
-import { ROOT, leaks, type RunOptions, type RunResult } from '../helpers/run-action.js'
-import { RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
+import { markerFor } from '../../../src/report/comment.js'
+import type { FaultRule, Simulator } from '../../../src/simulator/server.js'
+import { BOT, startFakeGitHub, type FakeGitHub } from '../../github/fake-github.js'
+import { ROOT, leaks, type RunOptions, type RunResult } from '../../helpers/run-action.js'
+import { RW, sentTo } from '../../helpers/sim.js'
 
-const { sim } = useSimulator()
-
-interface Row {
+export interface Row {
   scenario: string
   operation: 'create' | 'pull' | 'push' | 'delete'
   /** The `result` output expected. */
@@ -46,18 +48,18 @@ const OP_PATH = {
   delete: '/staging',
 } as const
 const OP_METHOD = { create: 'POST', pull: 'POST', push: 'POST', delete: 'DELETE' } as const
-const defaultSite = (op: Row['operation']) => (op === 'create' ? '1001' : '1002')
+export const defaultSite = (op: Row['operation']) => (op === 'create' ? '1001' : '1002')
 
 /**
  * Requests of the operation itself that the server carried out (the job started): answered 2xx,
  * or processed and then answered with a fault or not at all. Busy refusals do not count.
  */
-function processed(sim: Simulator, op: Row['operation'], site: string) {
+export function processed(sim: Simulator, op: Row['operation'], site: string) {
   return sentTo(sim, OP_METHOD[op], `/sites/${site}${OP_PATH[op]}`).filter(
     (r) => r.processed && (typeof r.status !== 'number' || r.status < 300 || r.faulted),
   )
 }
-function delivered(sim: Simulator, op: Row['operation'], site: string) {
+export function delivered(sim: Simulator, op: Row['operation'], site: string) {
   return sentTo(sim, OP_METHOD[op], `/sites/${site}${OP_PATH[op]}`)
 }
 async function startPull(sim: Simulator, site: string) {
@@ -76,38 +78,55 @@ const storm = (n: number, retryAfter?: number | string): FaultRule => ({
 })
 
 /** Where a redirect points: records whatever reaches it. */
-const elsewhere = { url: '', hits: [] as http.IncomingHttpHeaders[], server: null as http.Server | null }
-beforeAll(async () => {
+export const elsewhere = {
+  url: '',
+  hits: [] as http.IncomingHttpHeaders[],
+  server: null as http.Server | null,
+}
+/** An https api-url whose TLS handshake always fails: the server drops the connection at its first byte. */
+export const tls = { port: 0, connections: 0, server: null as net.Server | null }
+
+/** Starts the servers the rows point at (each shard calls it once, in its beforeAll). */
+export async function startFixtures(): Promise<void> {
   elsewhere.server = http.createServer((req, res) => {
     elsewhere.hits.push(req.headers)
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":true,"message":"ok","data":{}}')
   })
   await new Promise<void>((r) => elsewhere.server!.listen(0, '127.0.0.1', r))
   elsewhere.url = `http://127.0.0.1:${(elsewhere.server!.address() as AddressInfo).port}`
-})
-afterAll(() => {
-  elsewhere.server?.close()
-  tls.server?.close()
-})
-
-/** An https api-url whose TLS handshake always fails: the server drops the connection at its first byte. */
-const tls = { port: 0, connections: 0, server: null as net.Server | null }
-beforeAll(async () => {
   tls.server = net.createServer((socket) => {
     tls.connections++
     socket.once('data', () => socket.destroy())
   })
   await new Promise<void>((r) => tls.server!.listen(0, '127.0.0.1', r))
   tls.port = (tls.server.address() as AddressInfo).port
-})
-beforeEach(() => {
+}
+export function stopFixtures(): void {
+  elsewhere.server?.close()
+  tls.server?.close()
+}
+/** Before each row: what the fixtures recorded so far is forgotten. */
+export function resetFixtures(): void {
+  elsewhere.hits.length = 0
   tls.connections = 0
-})
+}
 
 /** The fake GitHub API of the comment row, made in its setup. */
 const hub = { gh: null as FakeGitHub | null, forged: null as unknown, env: {} as Record<string, string> }
 
-const ROWS: Row[] = [
+/** NODE_OPTIONS for a run whose wall clock steps by `stepMs` `afterMs` after it starts (an NTP correction). */
+const wallClockStep = (afterMs: number, stepMs: number): RunOptions => ({
+  env: {
+    NODE_OPTIONS: `--import ${path.join(ROOT, 'test/helpers/clock-step.mjs')}`,
+    CLOCK_STEP_AFTER_MS: String(afterMs),
+    CLOCK_STEP_MS: String(stepMs),
+  },
+  killAfterMs: 40_000,
+})
+const HOUR = 3_600_000
+const pushes = (s: Simulator, site = '1002') => sentTo(s, 'POST', `/sites/${site}/staging/push`)
+
+export const ROWS: Row[] = [
   // Rate limiting
   {
     scenario: '429 storm with Retry-After',
@@ -834,108 +853,124 @@ const ROWS: Row[] = [
       }
     },
   },
+  // ---- Issue 17 §3 and §5: a wall clock that steps, a long or past Retry-After, site ids ----
+  // §3: the wall clock steps during a wait; durations and deadlines do not.
+  {
+    scenario: "the runner's wall clock steps back an hour while the job runs",
+    operation: 'pull',
+    result: 'succeeded',
+    does: 'deadlines and durations read a monotonic clock: it ends as usual, with a true duration',
+    setup: (s) => s.setOptions({ durationsMs: { pull: 3000 } }),
+    options: wallClockStep(1000, -HOUR),
+    check: (run) => {
+      const seconds = Number(run.outputs['duration-seconds'])
+      expect(seconds).toBeGreaterThanOrEqual(2)
+      expect(seconds).toBeLessThan(30)
+    },
+  },
+  {
+    scenario: "the runner's wall clock steps back an hour during a wait that outlasts the timeout",
+    operation: 'pull',
+    result: 'timed-out',
+    does: 'ends at its timeout, not an hour later',
+    inputs: { timeout: '4s' },
+    setup: (s) => s.setOptions({ durationsMs: { pull: 120_000 } }),
+    options: wallClockStep(1500, -HOUR),
+    check: (run) => {
+      expect(run.elapsedMs).toBeLessThan(15_000)
+      expect(run.summary).toMatch(/timeout/i)
+    },
+  },
+  {
+    scenario: "the runner's wall clock jumps an hour ahead while the job runs",
+    operation: 'pull',
+    result: 'succeeded',
+    does: 'no false timeout: the deadline is on the monotonic clock',
+    inputs: { timeout: '60s' },
+    setup: (s) => s.setOptions({ durationsMs: { pull: 3000 } }),
+    options: wallClockStep(1000, HOUR),
+    check: (run) => expect(Number(run.outputs['duration-seconds'])).toBeLessThan(30),
+  },
+  {
+    scenario: 'a 429 whose Retry-After date is an hour in the past (the server clock is slow)',
+    operation: 'push',
+    result: 'succeeded',
+    does: "read as 'soon': a 1-2 s pause that grows, not a loop; pushes once",
+    inputs: { 'max-retries': '5' },
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/push',
+        status: 429,
+        times: 3,
+        retryAfter: new Date(Date.now() - HOUR).toUTCString(),
+      },
+    ],
+    check: (_run, s) => {
+      const at = pushes(s).map((r) => r.at)
+      expect(at).toHaveLength(4)
+      for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(900)
+      expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(4000)
+    },
+  },
+  // §5: a server that says it refuses for longer than the run may wait.
+  {
+    scenario: 'a 429 on a push with Retry-After: 86400 (a day), timeout 30 minutes',
+    operation: 'push',
+    result: 'failed',
+    does: 'ends at once, saying when the server accepts again (in words and ISO); no retry',
+    inputs: { timeout: '30m' },
+    faults: [{ method: 'POST', path: '/staging/push', status: 429, retryAfter: 86_400, times: Infinity }],
+    check: (run, s) => {
+      expect(pushes(s)).toHaveLength(1)
+      expect(run.elapsedMs).toBeLessThan(15_000)
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+      expect(run.stdout).toMatch(new RegExp(`accepts requests again on \\w+day .* UTC \\(${tomorrow}T`))
+      expect(run.summary).toContain(`Run again after ${tomorrow}T`)
+      expect(run.outputs.message).toBeDefined()
+    },
+  },
+  {
+    scenario: 'a 503 with Retry-After as a date two hours ahead, timeout 1 minute',
+    operation: 'create',
+    result: 'failed',
+    does: 'ends at once, saying when; no retry',
+    site: '1001',
+    faults: [
+      {
+        method: 'POST',
+        path: '/sites/1001/staging',
+        status: 503,
+        retryAfter: new Date(Date.now() + 2 * HOUR).toUTCString(),
+        times: Infinity,
+      },
+    ],
+    check: (run, s) => {
+      expect(sentTo(s, 'POST', '/sites/1001/staging')).toHaveLength(1)
+      expect(run.summary).toMatch(/about 2 hours/)
+    },
+  },
+  // §5: every site id is checked before any request.
+  {
+    scenario: 'site-id "1001;x" (a list with an id that is not a number)',
+    operation: 'delete',
+    result: 'failed',
+    does: 'refused before any request, naming the bad id',
+    site: '1001;x',
+    check: (run, s) => {
+      expect(s.requests).toEqual([])
+      expect(run.stdout).toMatch(/::error.*"x" is not a site id/)
+    },
+  },
+  {
+    scenario: 'site-id "1001/../1002"',
+    operation: 'push',
+    result: 'failed',
+    does: 'refused before any request, naming it',
+    site: '1001/../1002',
+    check: (run, s) => {
+      expect(s.requests).toEqual([])
+      expect(run.stdout).toMatch(/"1001\/\.\.\/1002" is not a site id/)
+    },
+  },
 ]
-
-const passed: string[] = []
-
-/** The same scenario through the CLI: the same result, nothing leaked, stderr inert. */
-async function cliRun(row: Row, s: Simulator, site: string) {
-  s.reset()
-  for (const f of row.faults ?? []) s.addFault(f)
-  await row.setup?.(s)
-  const inputs = { ...row.inputs }
-  const args = [
-    row.operation,
-    '--site-id',
-    inputs['site-id'] ?? site,
-    '--json',
-    '--timeout',
-    inputs.timeout ?? '60s',
-  ]
-  if (inputs['max-retries']) args.push('--max-retries', inputs['max-retries'])
-  const r = await runCli(args, {
-    env: { STAGING_API_TOKEN: RW, STAGING_API_URL: inputs['api-url'] ?? s.apiUrl },
-  })
-  expect((JSON.parse(r.stdout) as { result: string }).result).toBe(row.result)
-  expect(r.code).toBe(['succeeded', 'skipped', 'accepted', 'dry-run'].includes(row.result) ? 0 : 1)
-  const all = `${r.stdout}\n${r.stderr}`
-  expect(leaks(all, RW)).toEqual([])
-  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
-  expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/)
-  expect(r.stderr.split('\n').some((l) => l.trimStart().startsWith('::'))).toBe(false)
-}
-
-describe('fault matrix', () => {
-  it.each(ROWS.map((row) => [row.scenario, row] as const))('%s', async (_, row) => {
-    const s = sim()
-    elsewhere.hits.length = 0
-    for (const f of row.faults ?? []) s.addFault(f)
-    await row.setup?.(s)
-    const site = row.site ?? defaultSite(row.operation)
-    const run = await runAgainst(s, { operation: row.operation, 'site-id': site, ...row.inputs }, row.options)
-
-    expect(run.outputs.result).toBe(row.result)
-    const ok = ['succeeded', 'skipped', 'accepted', 'dry-run'].includes(row.result)
-    expect(run.code).toBe(ok ? 0 : 1)
-    // Nothing leaks, whatever happened.
-    expect(leaks(run.everything, RW)).toEqual([])
-    // A destructive request is never processed twice, and never re-sent after an unknown outcome.
-    if (row.operation === 'push' || row.operation === 'delete') {
-      expect(processed(s, row.operation, site).length).toBeLessThanOrEqual(1)
-      const unknown = delivered(s, row.operation, site).findIndex(
-        (r) =>
-          r.status === 'dropped' ||
-          r.status === 'hung' ||
-          r.status === 'pending' ||
-          (typeof r.status === 'number' && [500, 502, 504].includes(r.status)),
-      )
-      if (unknown >= 0) expect(delivered(s, row.operation, site)).toHaveLength(unknown + 1)
-    }
-    if (row.result === 'cancelled') {
-      expect(run.exitAfterSignalMs).not.toBeNull()
-      expect(run.exitAfterSignalMs!).toBeLessThan(3000)
-      expect(run.summary).toMatch(/cancelled/)
-    }
-    if (row.result === 'failed') expect(run.stdout).toMatch(/::error/)
-    // Whatever the server sent, the log is inert: no escape sequence, no legacy command.
-    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
-    expect(run.everything).not.toMatch(/\u001b/)
-    expect(run.stdout).not.toContain('##[')
-    await row.check?.(run, s)
-    if (row.cli) await cliRun(row, s, site)
-    passed.push(row.scenario)
-  })
-
-  it('the reliability table of docs/reliability.md is these scenarios, all passing', () => {
-    const readmePath = path.join(ROOT, 'docs/reliability.md')
-    const readme = readFileSync(readmePath, 'utf8')
-    const table = renderTable(ROWS, passed)
-    const begin = '<!-- reliability-table:begin -->'
-    const end = '<!-- reliability-table:end -->'
-    const current = readme.includes(begin)
-      ? readme.slice(readme.indexOf(begin) + begin.length, readme.indexOf(end))
-      : ''
-    if (process.env.UPDATE_RELIABILITY === '1' && passed.length === ROWS.length) {
-      const next = readme.includes(begin)
-        ? `${readme.slice(0, readme.indexOf(begin) + begin.length)}\n${table}\n${readme.slice(readme.indexOf(end))}`
-        : `${readme.trimEnd()}\n\n${begin}\n${table}\n${end}\n`
-      writeFileSync(readmePath, next)
-      return
-    }
-    expect(current.trim()).toBe(table.trim())
-  })
-})
-
-function renderTable(rows: Row[], ok: string[]): string {
-  const lines = [
-    `**${rows.length} scenarios tried, ${ok.length} passed** (each one a run of \`dist/index.js\` against the simulator's fault injection, in \`test/action/fault-matrix.test.ts\`; every row also checks that the token leaked nowhere and that no push or delete was processed twice or sent again after an unknown outcome).`,
-    '',
-    '| # | Scenario | Operation | Result | What the action does | Passed |',
-    '|---|---|---|---|---|---|',
-    ...rows.map(
-      (r, i) =>
-        `| ${i + 1} | ${r.scenario} | ${r.operation} | \`${r.result}\` | ${r.does} | ${ok.includes(r.scenario) ? '✅' : '❌'} |`,
-    ),
-  ]
-  return lines.join('\n')
-}

@@ -1,0 +1,127 @@
+/**
+ * How a fault-matrix row is run and checked (the same for every row of every shard), and how the
+ * table of docs/reliability.md is rendered from the rows.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { runCli } from '../../helpers/run-cli.js'
+import type { Simulator } from '../../../src/simulator/server.js'
+import { leaks } from '../../helpers/run-action.js'
+import { RW, runAgainst, useSimulator } from '../../helpers/sim.js'
+import {
+  ROWS,
+  defaultSite,
+  delivered,
+  processed,
+  resetFixtures,
+  startFixtures,
+  stopFixtures,
+  type Row,
+} from './rows.js'
+
+/**
+ * How many shard files run the rows: shard k (1-based) is `shard-k.test.ts` and runs every row whose
+ * index i has i % SHARD_COUNT === k - 1. Each shard is its own Jest file, so the shards run in
+ * parallel workers; the rows spend most of their time waiting on real clocks, not on the CPU.
+ * Changing it means adding or removing shard files (reliability-table.test.ts checks they match).
+ */
+export const SHARD_COUNT = 6
+
+/** The rows shard `k` runs, with their index in ROWS. */
+export function rowsOfShard(k: number): [number, Row][] {
+  return ROWS.map((row, i) => [i, row] as [number, Row]).filter(([i]) => i % SHARD_COUNT === k - 1)
+}
+
+const OK_RESULTS = ['succeeded', 'skipped', 'accepted', 'dry-run']
+
+/** The same scenario through the CLI: the same result, nothing leaked, stderr inert. */
+async function cliRun(row: Row, s: Simulator, site: string) {
+  s.reset()
+  for (const f of row.faults ?? []) s.addFault(f)
+  await row.setup?.(s)
+  const inputs = { ...row.inputs }
+  const args = [
+    row.operation,
+    '--site-id',
+    inputs['site-id'] ?? site,
+    '--json',
+    '--timeout',
+    inputs.timeout ?? '60s',
+  ]
+  if (inputs['max-retries']) args.push('--max-retries', inputs['max-retries'])
+  const r = await runCli(args, {
+    env: { STAGING_API_TOKEN: RW, STAGING_API_URL: inputs['api-url'] ?? s.apiUrl },
+  })
+  expect((JSON.parse(r.stdout) as { result: string }).result).toBe(row.result)
+  expect(r.code).toBe(OK_RESULTS.includes(row.result) ? 0 : 1)
+  const all = `${r.stdout}\n${r.stderr}`
+  expect(leaks(all, RW)).toEqual([])
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+  expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/)
+  expect(r.stderr.split('\n').some((l) => l.trimStart().startsWith('::'))).toBe(false)
+}
+
+/** One whole-action run of `row`, and the checks every row gets, then the row's own. */
+async function runRow(s: Simulator, row: Row) {
+  resetFixtures()
+  for (const f of row.faults ?? []) s.addFault(f)
+  await row.setup?.(s)
+  const site = row.site ?? defaultSite(row.operation)
+  const run = await runAgainst(s, { operation: row.operation, 'site-id': site, ...row.inputs }, row.options)
+
+  expect(run.outputs.result).toBe(row.result)
+  expect(run.code).toBe(OK_RESULTS.includes(row.result) ? 0 : 1)
+  // Nothing leaks, whatever happened.
+  expect(leaks(run.everything, RW)).toEqual([])
+  // A destructive request is never processed twice, and never re-sent after an unknown outcome.
+  if (row.operation === 'push' || row.operation === 'delete') {
+    expect(processed(s, row.operation, site).length).toBeLessThanOrEqual(1)
+    const unknown = delivered(s, row.operation, site).findIndex(
+      (r) =>
+        r.status === 'dropped' ||
+        r.status === 'hung' ||
+        r.status === 'pending' ||
+        (typeof r.status === 'number' && [500, 502, 504].includes(r.status)),
+    )
+    if (unknown >= 0) expect(delivered(s, row.operation, site)).toHaveLength(unknown + 1)
+  }
+  if (row.result === 'cancelled') {
+    expect(run.exitAfterSignalMs).not.toBeNull()
+    expect(run.exitAfterSignalMs!).toBeLessThan(3000)
+    expect(run.summary).toMatch(/cancelled/)
+  }
+  if (row.result === 'failed') expect(run.stdout).toMatch(/::error/)
+  // Whatever the server sent, the log is inert: no escape sequence, no legacy command.
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+  expect(run.everything).not.toMatch(/\u001b/)
+  expect(run.stdout).not.toContain('##[')
+  await row.check?.(run, s)
+  if (row.cli) await cliRun(row, s, site)
+}
+
+/** The body of `shard-k.test.ts`: its rows, each a test named `#<table number> <scenario>`. */
+export function runShard(k: number): void {
+  const { sim } = useSimulator()
+  beforeAll(startFixtures)
+  afterAll(stopFixtures)
+  describe(`fault matrix, shard ${k} of ${SHARD_COUNT}`, () => {
+    it.each(rowsOfShard(k).map(([i, row]) => [i + 1, row.scenario, row] as const))(
+      '#%i %s',
+      async (_n, _scenario, row) => runRow(sim(), row),
+    )
+  })
+}
+
+/**
+ * The table of docs/reliability.md. Every row is marked passed: the table is only written by
+ * `npm run reliability:update` after every shard passed, and `npm test` fails when any row fails.
+ */
+export function renderTable(rows: Row[]): string {
+  const lines = [
+    `**${rows.length} scenarios tried, ${rows.length} passed** (each one a run of \`dist/index.js\` against the simulator's fault injection, in \`test/action/fault-matrix/\`; every row also checks that the token leaked nowhere and that no push or delete was processed twice or sent again after an unknown outcome).`,
+    '',
+    '| # | Scenario | Operation | Result | What the action does | Passed |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r, i) => `| ${i + 1} | ${r.scenario} | ${r.operation} | \`${r.result}\` | ${r.does} | ✅ |`),
+  ]
+  return lines.join('\n')
+}

@@ -1,0 +1,48 @@
+/**
+ * docs/reliability.md's table is the fault matrix's rows, all of them (the shards prove each passes):
+ * it cannot drift. `npm run reliability:update` runs every shard, then rewrites the table.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ROOT } from '../../helpers/run-action.js'
+import { SHARD_COUNT, renderTable, rowsOfShard } from './matrix.js'
+import { ROWS } from './rows.js'
+
+const HERE = path.dirname(fileURLToPath(import.meta.url))
+
+describe('fault matrix: the rows and docs/reliability.md', () => {
+  it('every row runs in exactly one shard, and every shard file runs its own rows', () => {
+    const shards = Array.from({ length: SHARD_COUNT }, (_, i) => i + 1)
+    const files = readdirSync(HERE).filter((f) => /^shard-\d+\.test\.ts$/.test(f))
+    expect(files.sort()).toEqual(shards.map((k) => `shard-${k}.test.ts`).sort())
+    for (const k of shards)
+      expect(readFileSync(path.join(HERE, `shard-${k}.test.ts`), 'utf8')).toMatch(
+        new RegExp(`^runShard\\(${k}\\)$`, 'm'),
+      )
+    const covered = shards.flatMap((k) => rowsOfShard(k).map(([i]) => i)).sort((a, b) => a - b)
+    expect(covered).toEqual(ROWS.map((_, i) => i))
+    // A test is named by its scenario: two rows with one name would hide one of them.
+    expect(new Set(ROWS.map((r) => r.scenario)).size).toBe(ROWS.length)
+  })
+
+  it('the reliability table of docs/reliability.md is these scenarios', () => {
+    const readmePath = path.join(ROOT, 'docs/reliability.md')
+    const readme = readFileSync(readmePath, 'utf8')
+    const table = renderTable(ROWS)
+    const begin = '<!-- reliability-table:begin -->'
+    const end = '<!-- reliability-table:end -->'
+    const current = readme.includes(begin)
+      ? readme.slice(readme.indexOf(begin) + begin.length, readme.indexOf(end))
+      : ''
+    if (process.env.UPDATE_RELIABILITY === '1') {
+      const next = readme.includes(begin)
+        ? `${readme.slice(0, readme.indexOf(begin) + begin.length)}\n${table}\n${readme.slice(readme.indexOf(end))}`
+        : `${readme.trimEnd()}\n\n${begin}\n${table}\n${end}\n`
+      writeFileSync(readmePath, next)
+      return
+    }
+    expect(current.trim()).toBe(table.trim())
+  })
+})
