@@ -1,5 +1,4 @@
 import { isProductionId, stagingSiteIdOf, stagingUrlOf, taskSiteIdOf } from '../contract.js'
-import { stripUrlCredentials } from '../secrets.js'
 import { httpUrl } from '../text.js'
 import { warn, type RunContext } from './context.js'
 
@@ -29,8 +28,13 @@ export function fillStagingFields(ctx: RunContext, data: unknown, source: Stagin
   if (id) ctx.known.stagingSiteId = id
   const text = stagingUrlOf(data)
   if (!text) return true
-  const clean = stripUrlCredentials(text, (v) => ctx.redactor.addCredential(v))
-  if (httpUrl(clean)) ctx.known.stagingUrl = clean
+  // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
+  const clean = ctx.redactor.stripUrl(text)
+  if (clean === null)
+    ctx.logger.warn(
+      'Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.',
+    )
+  else if (httpUrl(clean)) ctx.known.stagingUrl = clean
   else
     ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`)
   return true

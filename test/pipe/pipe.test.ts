@@ -11,6 +11,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { validate as lintDockerfile } from 'dockerfile-utils'
 import { parse } from 'yaml'
 import { DEFAULTS } from '../../src/inputs.js'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
@@ -48,7 +49,7 @@ describe('pipe.yml', () => {
 
   test.each([
     ['a misspelt key', { respository: 'https://x.example/y' }, /must NOT have additional properties/],
-    ['an unknown category', { category: 'Deploy' }, /must be equal to one of the allowed values/],
+    ['an unknown category', { category: 'Deploy' }, /\/category must match pattern/],
     ['an image without a tag', { image: 'owner/site-staging-pipe' }, /must match pattern/],
     ['a lower-case variable', { variables: [{ name: 'site_id' }] }, /must match pattern/],
     ['a variable without a name', { variables: [{ default: 'x' }] }, /must have required property 'name'/],
@@ -57,6 +58,14 @@ describe('pipe.yml', () => {
     const doc = { ...pipeYml, ...change }
     for (const [k, v] of Object.entries(change)) if (v === undefined) delete doc[k]
     expect(errors(doc).join('\n')).toMatch(message)
+  })
+
+  test('the schema takes the shapes published pipes use: maintainer as an e-mail or an object, Code Quality', () => {
+    expect(errors({ ...pipeYml, maintainer: 'someone@example.com', category: 'Code Quality' })).toEqual([])
+    expect(
+      errors({ ...pipeYml, vendor: { name: 'V', website: 'https://v.example', email: 'a@v.example' } }),
+    ).toEqual([])
+    expect(errors({ ...pipeYml, variables: [{ name: 'X', default: false }] })).toEqual([])
   })
 
   test('names the image users write (site-staging-pipe, this major version), category Deployment', () => {
@@ -277,6 +286,7 @@ describe('the pipe against the simulator', () => {
     for (const text of [r.stderr, r.env, r.json, own]) {
       expect(text).not.toContain(TOKEN)
       expect(text).not.toContain(Buffer.from(TOKEN).toString('base64'))
+      expect(text).not.toContain(Buffer.from(TOKEN).toString('hex'))
     }
   })
 
@@ -411,6 +421,17 @@ describe('the release builds the image, tries it, then pushes it (.github/workfl
       env: { TAG: 'v1.2.3' },
     }).toString()
     expect(out.trim()).toBe('1.2.3 1.2 1')
+  })
+
+  test("the Dockerfile passes dockerfile-utils' checks (VS Code's Docker language server; no Docker engine here)", () => {
+    const findings = (text: string) =>
+      lintDockerfile(text).map((d) => `${d.range.start.line + 1}: ${d.message}`)
+    expect(findings(readFileSync(path.join(PIPE, 'Dockerfile'), 'utf8'))).toEqual([])
+    // The checks can fail.
+    expect(findings('FROM node:24-alpine\nRUNN npm install\nCOPY pipe.mjs\n')).toEqual([
+      '2: Unknown instruction: RUNN',
+      '3: COPY requires at least two arguments',
+    ])
   })
 
   test("the Dockerfile: Node 24, the CLI at exactly the build argument's version, the entry as PID 1", () => {
