@@ -139,7 +139,7 @@ describe('the staging component, one job per operation', () => {
 })
 
 describe('the ready-made pipelines in examples/gitlab/, as users copy them', () => {
-  test('review app: create on a merge request, then pull on the next one, URL kept; Stop deletes', async () => {
+  test('review app: create on a merge request, then pull on the next one with the URL in the report; Stop deletes', async () => {
     const yaml = example('review-app')
     const mr = ['--variable', 'CI_PIPELINE_SOURCE=merge_request_event']
     const vars = { ...variables(), SITE_ID: '1001' }
