@@ -31904,7 +31904,8 @@ function rawUrlEncode(secret) {
 /**
  * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
  * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
- * `urlencode`), strictly percent-encoded, each percent form in upper and lower case, HTML-escaped
+ * `urlencode`), strictly percent-encoded, each percent form in upper and lower case and encoded
+ * twice, PHP's JSON (`\/`), HTML-escaped
  * (`&#039;`, `&quot;`...), hex, and base64 (standard and URL-safe) at each of the three byte
  * alignments, so it is found inside a longer base64 text too (`Basic` credentials, a JWT, an encoded
  * blob): only the characters that depend on the secret alone are kept, at least 8 of them. Secrets
@@ -31914,6 +31915,8 @@ function encodings(secret) {
     const bytes = Buffer.from(secret, 'utf8');
     const out = new Set([secret, (0,src_text/* oneLine */.TN)(secret)]);
     out.add(JSON.stringify(secret).slice(1, -1));
+    // PHP's json_encode escapes every slash.
+    out.add(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'));
     const raw = rawUrlEncode(secret);
     const percent = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
     const percentForms = [
@@ -31926,6 +31929,8 @@ function encodings(secret) {
     ];
     for (const form of percentForms) {
         out.add(form);
+        // Encoded twice (a URL inside a URL's query): every % becomes %25.
+        out.add(form.replace(/%/g, '%25'));
         out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase()));
         out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toLowerCase()));
     }
@@ -44017,6 +44022,7 @@ class ApiError extends Error {
     httpStatus;
     processing;
     retryAfterMs;
+    acceptsAgainAt;
     code;
     hint;
     /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
@@ -44029,6 +44035,7 @@ class ApiError extends Error {
         this.httpStatus = init.httpStatus ?? null;
         this.processing = init.processing;
         this.retryAfterMs = init.retryAfterMs ?? null;
+        this.acceptsAgainAt = init.acceptsAgainAt ?? null;
         this.code = init.code ?? null;
         this.hint = init.hint ?? HINTS[init.kind];
     }
@@ -44176,6 +44183,7 @@ function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
         processing: error.processing,
         serverMessage: error.serverMessage,
         code: error.code,
+        acceptsAgainAt: iso,
         message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
             `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
             `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
@@ -45360,15 +45368,19 @@ function endingOf(ctx, e) {
     if (e instanceof DeadlineError) {
         const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
         const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
+        const until = e.lastError?.acceptsAgainAt;
+        const timeout = durationText(ctx.config.timeoutMs);
         return {
             outcome: 'timed-out',
-            summary: `The timeout (${durationText(ctx.config.timeoutMs)}) was reached while ${ctx.phase}.` +
+            summary: (until
+                ? `Stopped while ${ctx.phase}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
+                : `The timeout (${timeout}) was reached while ${ctx.phase}.`) +
                 (mayRun ? ' The job may still be running on the server.' : '') +
                 last,
             error: {
                 kind: 'timeout',
                 hint: mayRun
-                    ? `Raise timeout, or set wait: false. ${checkLaterHint(ctx.siteId, known.taskId)}`
+                    ? `${until ? `After ${until}: ` : 'Raise timeout, or set wait: false. '}${checkLaterHint(ctx.siteId, known.taskId)}`
                     : 'Raise timeout, or try again later.',
             },
             ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
@@ -45972,6 +45984,9 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
                 logger.warn(`Task ${taskId} was not found ${durationText(at - startedAt, 'log')} after the job started; following the staging environment instead.`);
                 return followProbe(deps, operation, siteId, { seenBusy: seenRunning });
             }
+            // The server refuses every request until after the timeout: waiting on is pointless.
+            if (e.acceptsAgainAt)
+                throw new DeadlineError(e);
             if (TRANSIENT.has(e.kind)) {
                 logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`);
                 planner.observe(at, undefined);
@@ -46053,6 +46068,9 @@ async function followProbe(deps, operation, siteId, evidence) {
                     reason: 'the staging environment is not visible (404), so completion cannot be tracked',
                 };
             }
+            // The server refuses every request until after the timeout: waiting on is pointless.
+            if (e.acceptsAgainAt)
+                throw new DeadlineError(e);
             if (TRANSIENT.has(e.kind)) {
                 logger.warn(`Could not read the staging environment (${e.message}); still waiting.`);
                 delay = Math.max(delay, 5000);

@@ -72,6 +72,8 @@ export interface ApiErrorInit {
   httpStatus?: number | null
   processing: Processing
   retryAfterMs?: number | null
+  /** ISO time the server said it accepts requests again, when that is after the run's timeout. */
+  acceptsAgainAt?: string | null
   code?: string | null
   hint?: string
 }
@@ -82,6 +84,7 @@ export class ApiError extends Error {
   readonly httpStatus: number | null
   readonly processing: Processing
   readonly retryAfterMs: number | null
+  readonly acceptsAgainAt: string | null
   readonly code: string | null
   readonly hint: string
   /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
@@ -94,6 +97,7 @@ export class ApiError extends Error {
     this.httpStatus = init.httpStatus ?? null
     this.processing = init.processing
     this.retryAfterMs = init.retryAfterMs ?? null
+    this.acceptsAgainAt = init.acceptsAgainAt ?? null
     this.code = init.code ?? null
     this.hint = init.hint ?? HINTS[init.kind]
   }

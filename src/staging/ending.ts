@@ -35,16 +35,20 @@ export function endingOf(ctx: RunContext, e: unknown): Ending {
   if (e instanceof DeadlineError) {
     const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : ''
     const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s))
+    const until = e.lastError?.acceptsAgainAt
+    const timeout = durationText(ctx.config.timeoutMs)
     return {
       outcome: 'timed-out',
       summary:
-        `The timeout (${durationText(ctx.config.timeoutMs)}) was reached while ${ctx.phase}.` +
+        (until
+          ? `Stopped while ${ctx.phase}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
+          : `The timeout (${timeout}) was reached while ${ctx.phase}.`) +
         (mayRun ? ' The job may still be running on the server.' : '') +
         last,
       error: {
         kind: 'timeout',
         hint: mayRun
-          ? `Raise timeout, or set wait: false. ${checkLaterHint(ctx.siteId, known.taskId)}`
+          ? `${until ? `After ${until}: ` : 'Raise timeout, or set wait: false. '}${checkLaterHint(ctx.siteId, known.taskId)}`
           : 'Raise timeout, or try again later.',
       },
       ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),

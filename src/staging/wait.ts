@@ -87,6 +87,8 @@ async function followTask(
         )
         return followProbe(deps, operation, siteId, { seenBusy: seenRunning })
       }
+      // The server refuses every request until after the timeout: waiting on is pointless.
+      if (e.acceptsAgainAt) throw new DeadlineError(e)
       if (TRANSIENT.has(e.kind)) {
         logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`)
         planner.observe(at, undefined)
@@ -179,6 +181,8 @@ async function followProbe(
           reason: 'the staging environment is not visible (404), so completion cannot be tracked',
         }
       }
+      // The server refuses every request until after the timeout: waiting on is pointless.
+      if (e.acceptsAgainAt) throw new DeadlineError(e)
       if (TRANSIENT.has(e.kind)) {
         logger.warn(`Could not read the staging environment (${e.message}); still waiting.`)
         delay = Math.max(delay, 5000)
