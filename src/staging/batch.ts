@@ -1,13 +1,14 @@
 import { realClock } from '../clock.js'
 import { WindowLedger } from '../api/window-ledger.js'
 import { USER_AGENT } from '../api/client.js'
+import { ApiRoot } from '../api/root.js'
 import { NodeTransport } from '../api/transport.js'
+import { isFailure } from '../judge.js'
 import {
   newResult,
   type Clock,
   type Config,
   type Logger,
-  type Outcome,
   type ProgressUpdate,
   type Result,
 } from '../types.js'
@@ -16,7 +17,8 @@ import { PollScheduler, type CallPlan } from './poll-scheduler.js'
 
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * window ledger and poll scheduler and one deadline; with `failFast`, no new site starts after a failure. One site runs
+ * window ledger, one poll scheduler, one transport, one deadline and one check of the API root; with
+ * `failFast`, no new site starts after a failure. One site runs
  * exactly as runOperation alone would.
  */
 export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
@@ -28,6 +30,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
     clock,
     ledger,
     polls: deps.polls ?? new PollScheduler(clock, ledger),
+    root: deps.root ?? new ApiRoot(),
     deadline: deps.deadline ?? clock.now() + config.timeoutMs,
     transport,
   }
@@ -85,19 +88,6 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
 function callPlan(config: Config): Omit<CallPlan, 'sitesToStart'> {
   const afterJob = config.wait ? 1 + (config.operation === 'delete' ? 0 : 1) : 0
   return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: 1 }
-}
-
-export function isFailure(outcome: Outcome): boolean {
-  return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled'
-}
-
-/** The outcome of a whole run: the worst of its sites. */
-export function overallOutcome(results: Result[]): Outcome {
-  const has = (o: Outcome) => results.some((r) => r.result === o)
-  for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'] as const) if (has(o)) return o
-  if (results.every((r) => r.result === 'dry-run')) return 'dry-run'
-  if (results.every((r) => r.result === 'skipped')) return 'skipped'
-  return 'succeeded'
 }
 
 function notStarted(
