@@ -38436,6 +38436,7 @@ const INPUT_NAMES = (/* unused pure expression or super */ null && ([
 ]));
 /** Defaults, as in action.yml (a test checks they agree). */
 const DEFAULTS = {
+    'api-url': SERVICE_API_URL,
     wait: 'true',
     timeout: '30m',
     language: 'en',
@@ -38588,10 +38589,6 @@ function normaliseApiUrl(raw) {
     return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`;
 }
 const apiUrl = schemas_string().transform((v, ctx) => {
-    if (v.trim() === '') {
-        ctx.addIssue({ code: 'custom', message: `is required (the API root, e.g. ${SERVICE_API_URL})` });
-        return NEVER;
-    }
     try {
         return normaliseApiUrl(v);
     }
@@ -38707,7 +38704,7 @@ function parseConfig(raw) {
     for (const [k, v] of Object.entries(raw))
         if (v !== undefined && v.trim() !== '')
             filled[k] = v;
-    for (const required of ['operation', 'site-id', 'api-token', 'api-url'])
+    for (const required of ['operation', 'site-id', 'api-token'])
         filled[required] ??= '';
     const parsed = Schema.safeParse(filled);
     if (!parsed.success) {
@@ -39113,20 +39110,57 @@ function md(text, max = 1500) {
 /**
  * Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block
  * structure at its start (headings, lists, quotes), no @mentions, no issue references (#12,
- * GH-12), no autolinks (`http://`, `www.`). Zero-width spaces break what backslashes cannot.
+ * GH-12), no autolinks. A URL in the text (`https://...`, `www....`) goes in a code span, where
+ * nothing links it and its characters stay exactly as they were, so a person can copy it as it is
+ * (an invisible character inside it would break that). Zero-width spaces break what backslashes
+ * cannot (mentions, issue references), and only there.
  */
 function escapeMarkdown(text) {
-    return text
+    let out = '';
+    let at = 0;
+    for (const m of text.matchAll(URL_IN_TEXT)) {
+        const url = trimUrl(m[0]);
+        if (!/[A-Za-z0-9]/.test(url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^www\./i, '')))
+            continue;
+        out += escapeText(text.slice(at, m.index), at === 0) + `\`${url}\``;
+        at = m.index + url.length;
+    }
+    return out + escapeText(text.slice(at), at === 0);
+}
+/**
+ * A URL in running text: a scheme and `://` (or `www.`), then the characters a URL is made of,
+ * none of which can end a code span or a table cell (no backtick, `|`, `\\`, `<`, `>`, quote or space).
+ */
+const URL_IN_TEXT = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/|www\.)[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%()]+/gi;
+/** Punctuation that ends the sentence rather than the URL: a final `.`, `,`, `)` without its `(`... */
+function trimUrl(url) {
+    let u = url;
+    for (;;) {
+        const before = u;
+        u = u.replace(/[.,;:!?'*]+$/, '');
+        for (const [open, close] of [
+            ['(', ')'],
+            ['[', ']'],
+        ])
+            if (u.endsWith(close) && u.split(close).length > u.split(open).length)
+                u = u.slice(0, -1);
+        if (u === before)
+            return u;
+    }
+}
+/** Text with no URL in it, as inert Markdown; `atStart`: it opens the line. */
+function escapeText(text, atStart) {
+    const escaped = text
         .replace(/&/g, '&amp;')
         .replace(/</g, '&lt;')
         .replace(/>/g, '&gt;')
         .replace(/([\\`*_[\]()|~#!{}$])/g, '\\$1')
-        .replace(/^([-+=]|\d+(?=[.)]))/, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))
         .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
         .replace(/#(?=\d)/g, '#\u200b')
-        .replace(/\b(GH)-(?=\d)/gi, '$1-\u200b')
-        .replace(/:\/\//g, ':\u200b//')
-        .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\u200b.`);
+        .replace(/\b(GH)-(?=\d)/gi, '$1-\u200b');
+    return atStart
+        ? escaped.replace(/^([-+=]|\d+(?=[.)]))/, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))
+        : escaped;
 }
 /** An id or a short word in a code span; anything else as escaped text. */
 function code(text) {
