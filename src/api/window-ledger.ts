@@ -202,6 +202,8 @@ export class WindowLedger implements RequestLedger, CallSupply {
       this.statedReset = Math.min(reset, now + this.windowMs)
     if (remaining !== null && this.limit !== null && mine) {
       const oldest = this.correct(this.limit - remaining, mine, now)
+      // The window has turned (calls given back): an end stated for the last one is past news.
+      if (oldest !== null) this.statedReset = null
       // A probe let through with calls given back: the window is shorter than assumed, and lasts at
       // most from the oldest call given back to this answer.
       if (mine.probe && oldest !== null)
