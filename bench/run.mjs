@@ -336,7 +336,13 @@ async function coldStart() {
   let firstAt = 0
   const server = http.createServer((req, res) => {
     if (!firstAt) firstAt = Date.now()
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":false,"message":"no staging"}')
+    // The API root answers as the API, so the 404 means "no staging environment" (contract §4 r3).
+    if (req.url.endsWith('/v2/sites'))
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":true,"message":"","data":[]}')
+    else
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"status":false,"message":"no staging"}')
   })
   await new Promise((r) => server.listen(0, '127.0.0.1', r))
   try {

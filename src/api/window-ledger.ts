@@ -50,7 +50,7 @@ interface Slot {
 
 /**
  * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
- * server says (contract §6) and from the calls the run itself made, and bounded by what it
+ * server says (contract §6, r3: RATE_WINDOW_MS) and from the calls the run itself made, and bounded by what it
  * believes. One ledger is shared by every request of a run (all sites, all workers).
  *
  * Each call the run makes holds a slot until a window after its answer: whether the server counts

@@ -1,7 +1,8 @@
 import type { CallSupply } from '../api/window-ledger.js'
+import { CALLS_PER_RUN } from '../contract.js'
 import type { Clock } from '../types.js'
 
-/** What the batch tells the scheduler of the calls still to come (contract §6 r3: every call counted). */
+/** What the batch tells the scheduler of the calls still to come (contract §6 r3, CALLS_PER_RUN: every call counted). */
 export interface CallPlan {
   /** Sites not started yet. */
   sitesToStart: number
@@ -40,7 +41,7 @@ export interface PollGate {
  * twice within SCOUT_MIN_MS however its planner aims.
  */
 export class PollScheduler implements PollGate {
-  private plan: CallPlan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: 1 }
+  private plan: CallPlan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: CALLS_PER_RUN }
   private readonly followers = new Map<object, Follower>()
   /** Every follower in the order they joined (those that left are dropped from the front). */
   private order: Follower[] = []
