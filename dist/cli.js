@@ -40307,6 +40307,9 @@ class WindowLedger {
             this.statedReset = Math.min(reset, now + this.windowMs);
         if (remaining !== null && this.limit !== null && mine) {
             const oldest = this.correct(this.limit - remaining, mine, now);
+            // The window has turned (calls given back): an end stated for the last one is past news.
+            if (oldest !== null)
+                this.statedReset = null;
             // A probe let through with calls given back: the window is shorter than assumed, and lasts at
             // most from the oldest call given back to this answer.
             if (mine.probe && oldest !== null)
@@ -41779,6 +41782,8 @@ function waitDeps(ctx) {
     return {
         client: ctx.client,
         polls: ctx.polls,
+        // The final status call, and the staging read after the job when the URL is not known yet.
+        callsAfterJob: 1 + (ctx.config.operation === 'delete' || ctx.known.stagingUrl ? 0 : 1),
         clock: ctx.clock,
         logger: ctx.logger,
         redactor: ctx.redactor,
@@ -42727,7 +42732,7 @@ async function followProbe(deps, operation, siteId, evidence) {
  */
 async function sharingPolls(deps, operation, siteId, follow) {
     // Keyed by these deps, as sleepWithin asks pollAt with them.
-    const leave = deps.polls.join(deps);
+    const leave = deps.polls.join(deps, deps.callsAfterJob);
     const started = deps.clock.now();
     try {
         return await follow();
@@ -43064,8 +43069,9 @@ function addWarnings(ctx, warnings) {
  * its planner wants. Otherwise the batch economises: jobs of one batch run the same operation and
  * take similar times, so one follower (the one that started first) keeps polling as its planner
  * wants, and the others wait until a sibling has finished; then each polls when its own job has run
- * as long as the quickest sibling took (then the next quickest, if it was still running). Calls
- * nobody needs (more are left than the plan needs) go to held followers whose planner wants a poll.
+ * as long as the quickest sibling took (then the next quickest, if it was still running). Once the
+ * first job has run for more than a window (it may be a slow one), calls nobody needs (more are left
+ * than the plan needs) go to held followers whose planner wants a poll.
  *
  * No burst: the scout looks early at most once per time its planner aims at, and no follower polls
  * twice within SCOUT_MIN_MS however its planner aims.
@@ -43078,6 +43084,8 @@ class PollScheduler {
     /** Every follower in the order they joined (those that left are dropped from the front). */
     order = [];
     active = 0;
+    /** The calls the jobs followed make once they have ended. */
+    callsAfter = 0;
     durations = [];
     /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
     wake = new AbortController();
@@ -43089,16 +43097,18 @@ class PollScheduler {
     expect(plan) {
         this.plan = { ...this.plan, ...plan };
     }
-    join(key) {
-        const follower = newFollower(this.clock.now());
+    join(key, callsAfterJob = this.plan.callsAfterJob) {
+        const follower = newFollower(this.clock.now(), callsAfterJob);
         this.followers.set(key, follower);
         this.order.push(follower);
         this.active++;
+        this.callsAfter += follower.callsAfter;
         return () => {
             if (follower.left)
                 return;
             follower.left = true;
             this.active--;
+            this.callsAfter -= follower.callsAfter;
             this.followers.delete(key);
             this.durations.push(this.clock.now() - follower.start);
             this.durations.sort((a, b) => a - b);
@@ -43143,18 +43153,28 @@ class PollScheduler {
         const ready = this.readyAt(follower);
         if (ready !== null)
             return Math.max(wantedAt, ready);
-        if (this.scout() !== follower)
-            return wantedAt <= now && this.spare() > 0 ? wantedAt : Infinity;
+        const scout = this.scout();
+        if (scout !== follower)
+            return this.leftOver(scout, wantedAt, now) ? wantedAt : Infinity;
         // The scout's answer is everybody's: near the end (its planner polls densely), while calls are
         // to spare, it looks four times as often.
         const soon = wantedAt - follower.askedAt;
         const eager = soon <= DENSE_MS && this.spare() > this.active / 2 && follower.earlyFor !== wantedAt;
         return eager ? Math.min(wantedAt, follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4)) : wantedAt;
     }
+    /**
+     * A held follower may use a call nobody needs (more are left than the plan needs) once the first
+     * job has run for more than a window: that one may be the slow one, while others have ended.
+     */
+    leftOver(scout, wantedAt, now) {
+        if (wantedAt > now || !scout || now - scout.start <= this.supply.windowMs)
+            return false;
+        return this.spare() > 0;
+    }
     /** Calls left now beyond every call the plan still needs. */
     spare() {
-        const { sitesToStart, callsPerSite, callsAfterJob, perRun } = this.plan;
-        return this.supply.available() - sitesToStart * callsPerSite - this.active * callsAfterJob - perRun;
+        const { sitesToStart, callsPerSite, perRun } = this.plan;
+        return this.supply.available() - sitesToStart * callsPerSite - this.callsAfter - perRun;
     }
     /**
      * When siblings suggest this job has ended: when it has run as long as the quickest sibling took
@@ -43176,8 +43196,8 @@ class PollScheduler {
         return this.order[0];
     }
 }
-function newFollower(start) {
-    return { start, polledAt: null, wantedAt: null, askedAt: start, earlyFor: null, left: false };
+function newFollower(start, callsAfter) {
+    return { start, polledAt: null, wantedAt: null, askedAt: start, earlyFor: null, callsAfter, left: false };
 }
 /** A held follower looks again this often (a sibling may have ended, calls come back). */
 const HOLD_RECHECK_MS = 500;
