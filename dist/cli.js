@@ -28574,9 +28574,15 @@ class StagingApiClient {
             if (!retryable || attempt >= maxRetries)
                 throw withAfterUnknown(error, afterUnknown);
             // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
-            const delayMs = error.retryAfterMs ?? this.backoff.delayMs(attempt);
-            if (this.backoff.passesDeadline(delayMs))
+            const delayMs = error.retryAfterMs === null
+                ? this.backoff.delayMs(attempt)
+                : (0,retry/* pauseAfterMs */.R_)(error.retryAfterMs, attempt, this.deps.random);
+            if (this.backoff.passesDeadline(delayMs)) {
+                // The server's own word that it refuses until after the timeout: say when, at once.
+                if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
+                    throw withAfterUnknown((0,retry/* refusedUntil */.jr)(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()), afterUnknown);
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
+            }
             logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${(0,src_clock/* seconds */.YA)(delayMs)} (retry ${attempt + 1} of ${maxRetries}).`);
             if (!(await this.backoff.sleep(delayMs)))
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
@@ -28681,7 +28687,7 @@ class StagingApiClient {
             kind: errorKind,
             httpStatus: status,
             processing: (0,errors/* processingOf */.jA)({ httpStatus: status, kind: errorKind }),
-            retryAfterMs: status === 429 || status === 503 ? (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], clock.now()) : null,
+            retryAfterMs: status === 429 || status === 503 ? (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], clock.wallNow()) : null,
             serverMessage: reply.message,
             message: reply.message
                 ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
@@ -28827,10 +28833,17 @@ function processingOf(failure) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   NO: () => (/* binding */ mayResend),
+/* harmony export */   R_: () => (/* binding */ pauseAfterMs),
 /* harmony export */   Z: () => (/* binding */ headerValue),
+/* harmony export */   jr: () => (/* binding */ refusedUntil),
 /* harmony export */   mu: () => (/* binding */ parseRetryAfter)
 /* harmony export */ });
-/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
+/* unused harmony exports RETRY_SOON_BELOW_MS, durationWords */
+/* harmony import */ var _backoff_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2431);
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3665);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3249);
+
+
 
 /**
  * May a request that failed this way be sent again?
@@ -28847,26 +28860,91 @@ function mayResend(kind, processing) {
     return false;
 }
 /**
- * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; a date in
- * the past is 0. Null when absent, unreadable or outside the sane bounds of contract §6
- * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a value in
- * milliseconds read as seconds, a date years ahead. The caller then backs off on its own.
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `wallNowMs` (the
+ * wall clock: an HTTP date is a date; contract §11); a date in the past is 0 ("soon": see
+ * pauseAfterMs). Null when absent, unreadable or outside the sane bounds of contract §6
+ * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a date years
+ * ahead. The caller then backs off on its own.
  */
-function parseRetryAfter(value, nowMs) {
+function parseRetryAfter(value, wallNowMs) {
     const text = headerValue(value);
     if (!text)
         return null;
     if (/^\d+(\.\d+)?$/.test(text)) {
         const ms = Math.round(parseFloat(text) * 1000);
-        return Number.isFinite(ms) && ms <= _contract_js__WEBPACK_IMPORTED_MODULE_0__/* .RETRY_AFTER_MAX_MS */ .wK ? ms : null;
+        return Number.isFinite(ms) && ms <= _contract_js__WEBPACK_IMPORTED_MODULE_1__/* .RETRY_AFTER_MAX_MS */ .wK ? ms : null;
     }
     if (!HTTP_DATE.some((format) => format.test(text)))
         return null;
     const date = Date.parse(text);
     if (Number.isNaN(date))
         return null;
-    const ms = Math.max(0, date - nowMs);
-    return ms <= _contract_js__WEBPACK_IMPORTED_MODULE_0__/* .RETRY_AFTER_MAX_MS */ .wK ? ms : null;
+    const ms = Math.max(0, date - wallNowMs);
+    return ms <= _contract_js__WEBPACK_IMPORTED_MODULE_1__/* .RETRY_AFTER_MAX_MS */ .wK ? ms : null;
+}
+/** Below this a Retry-After means "soon" (0, or a date already past because the server's clock is slow). */
+const RETRY_SOON_BELOW_MS = 1000;
+/** "Soon": 1-2 s, then growing like an ordinary backoff (x2, up to 30 s), so max-retries are never burnt in a loop. */
+const RETRY_SOON = (0,_backoff_js__WEBPACK_IMPORTED_MODULE_0__/* .exponential */ .EV)({ firstMs: 1500, factor: 2, capMs: 30_000, jitter: 1 / 3 });
+/**
+ * Contract §6 (r3): the pause before sending again after the server said `Retry-After` (as read by
+ * parseRetryAfter), for retry number `retry` (0 for the first): the server's value, or for "soon"
+ * a short pause that grows with each retry.
+ */
+function pauseAfterMs(retryAfterMs, retry, random = Math.random) {
+    return retryAfterMs >= RETRY_SOON_BELOW_MS ? retryAfterMs : RETRY_SOON(retry, 0, random);
+}
+/**
+ * §5 (issue 17): the server asks for a wait (`retryAfterMs`) longer than the `leftMs` the run has
+ * before its timeout. Waiting cannot help and retrying early only draws the same refusal: the run
+ * ends at once, saying when the server accepts again (in words and ISO 8601, from the wall clock).
+ */
+function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
+    const at = new Date(wallNowMs + retryAfterMs);
+    const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ApiError */ .hD({
+        kind: error.kind,
+        httpStatus: error.httpStatus,
+        processing: error.processing,
+        serverMessage: error.serverMessage,
+        code: error.code,
+        message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
+            `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
+            `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
+        hint: `Run again after ${iso}, or raise timeout above ${durationWords(retryAfterMs)} to wait for it.`,
+    });
+}
+/** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
+function durationWords(ms) {
+    const s = Math.round(ms / 1000);
+    const n = (count, unit) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+    if (s < 120)
+        return n(s, 'second');
+    if (s < 90 * 60)
+        return n(Math.round(s / 60), 'minute');
+    if (s < 36 * 3600)
+        return `about ${n(Math.round(s / 3600), 'hour')}`;
+    return `about ${n(Math.round(s / 86_400), 'day')}`;
+}
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+];
+/** `on Wednesday 25 November 2026 at 11:40 UTC` */
+function dateWords(d) {
+    const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+    return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`;
 }
 /** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
 function headerValue(value) {
@@ -29057,12 +29135,13 @@ class NodeTransport {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   EV: () => (/* binding */ exponential),
 /* harmony export */   MS: () => (/* binding */ URL_WAIT),
 /* harmony export */   P6: () => (/* binding */ REQUEST_RETRY),
 /* harmony export */   Yz: () => (/* binding */ BUSY_WAIT),
 /* harmony export */   nO: () => (/* binding */ Backoff)
 /* harmony export */ });
-/* unused harmony exports exponential, proportional */
+/* unused harmony export proportional */
 /**
  * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
  * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
@@ -29159,8 +29238,10 @@ function cancelOnSignals(say, exitCode = 1) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   D: () => (/* binding */ LiveLine)
 /* harmony export */ });
-/* harmony import */ var _staging_wait_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8178);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8992);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9373);
+/* harmony import */ var _staging_wait_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8178);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8992);
+
 
 
 /**
@@ -29195,7 +29276,7 @@ class LiveLine {
         if (update.ended)
             this.jobs.delete(update.siteId);
         else
-            this.jobs.set(update.siteId, { update, at: Date.now() });
+            this.jobs.set(update.siteId, { update, at: _clock_js__WEBPACK_IMPORTED_MODULE_0__/* .realClock */ .dQ.now() });
         if (this.jobs.size > 0 && !this.ticker) {
             // The elapsed time moves every second, between answers too.
             this.ticker = setInterval(() => this.draw(), 1000);
@@ -29212,7 +29293,7 @@ class LiveLine {
         this.erase();
     }
     /** The text of the line, or '' when no job runs. */
-    render(now = Date.now()) {
+    render(now = _clock_js__WEBPACK_IMPORTED_MODULE_0__/* .realClock */ .dQ.now()) {
         const jobs = [...this.jobs.values()];
         if (jobs.length === 0)
             return '';
@@ -29222,12 +29303,12 @@ class LiveLine {
             const { update: u, at } = jobs[0];
             // Once the estimate is used up, it says nothing rather than "about 0s left" for as long as it lasts.
             const leftMs = u.etaMs === null ? 0 : u.etaMs - (now - at);
-            const left = leftMs >= 1000 ? `, about ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(leftMs)} left` : '';
-            return `${u.operation} on site ${u.siteId}: ${pct(u)}, ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(oldest)} elapsed${left}`;
+            const left = leftMs >= 1000 ? `, about ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_1__/* .elapsed */ .vk)(leftMs)} left` : '';
+            return `${u.operation} on site ${u.siteId}: ${pct(u)}, ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_1__/* .elapsed */ .vk)(oldest)} elapsed${left}`;
         }
         const shown = jobs.slice(0, 4).map((j) => `${j.update.siteId} ${pct(j.update)}`);
         const more = jobs.length > 4 ? ` +${jobs.length - 4} more` : '';
-        return `${jobs[0].update.operation}: ${jobs.length} jobs running (${shown.join(', ')}${more}), ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_0__/* .elapsed */ .vk)(oldest)} elapsed`;
+        return `${jobs[0].update.operation}: ${jobs.length} jobs running (${shown.join(', ')}${more}), ${(0,_staging_wait_js__WEBPACK_IMPORTED_MODULE_1__/* .elapsed */ .vk)(oldest)} elapsed`;
     }
     draw() {
         if (!this.enabled)
@@ -29237,7 +29318,7 @@ class LiveLine {
             return this.erase();
         // Shorter than the terminal is wide: a line that wrapped could not be erased with one \r.
         const width = Math.max(1, (this.stream.columns || 80) - 1);
-        this.stream.write(`\r\u001b[2K${(0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)(text, width)}`);
+        this.stream.write(`\r\u001b[2K${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .bound */ .$s)(text, width)}`);
         this.drawn = true;
     }
     erase() {
@@ -29265,14 +29346,15 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _package_json__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8330);
-/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3665);
-/* harmony import */ var _cli_progress_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8717);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8422);
-/* harmony import */ var _report_lines_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6608);
-/* harmony import */ var _report_outputs_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5468);
-/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(7194);
-/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(833);
-/* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(3394);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9373);
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3665);
+/* harmony import */ var _cli_progress_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8717);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8422);
+/* harmony import */ var _report_lines_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(6608);
+/* harmony import */ var _report_outputs_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(5468);
+/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(7194);
+/* harmony import */ var _cancel_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(833);
+/* harmony import */ var _staging_batch_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(3394);
 // The `site-staging` command (dist/cli.js): the action's core for every other CI system.
 // Thin: argv + environment -> parseConfig -> runAll -> stderr / --json / --dotenv -> exit code.
 // Reference: README.md.
@@ -29287,8 +29369,9 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 
 
 
+
 // The token is registered before anything else runs: every line written below goes through scrub.
-const redactor = new _secrets_js__WEBPACK_IMPORTED_MODULE_8__/* .Redactor */ .pO();
+const redactor = new _secrets_js__WEBPACK_IMPORTED_MODULE_9__/* .Redactor */ .pO();
 redactor.add(process.env.STAGING_API_TOKEN);
 /** Exit codes (documented in README.md and in --help). */
 const EXIT = { ok: 0, failed: 1, usage: 2 };
@@ -29302,26 +29385,26 @@ that hosts it), for every other CI system.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
-  STAGING_API_URL          API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_3__/* .SERVICE_API_URL */ .SO} (or --api-url)
+  STAGING_API_URL          API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_4__/* .SERVICE_API_URL */ .SO} (or --api-url)
 
 Options:
   --site-id ID             production site id; repeat it or separate ids with
                            commas or spaces to run several sites (then --json
                            prints an array)
   --api-url URL            API root (/v2 is appended unless present)
-  --wait, --no-wait        wait for the background job to finish (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.wait === 'true' ? 'wait' : 'no-wait'})
+  --wait, --no-wait        wait for the background job to finish (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY.wait === 'true' ? 'wait' : 'no-wait'})
   --timeout TIME           overall limit: 90s, 20m, 30 min, 1h, 2 hours or seconds
-                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.timeout})
+                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY.timeout})
   --task-id ID             status: follow that earlier job (the task-id of the run
                            that started it) to its end
   --wait-for-url           after a create or pull, wait until the staging URL answers
   --language en|es         language of the server's messages, es-ES works too
-                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.language})
-  --if-exists fail|skip|recreate   create when staging exists (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['if-exists']})
-  --if-missing fail|skip   pull/push/delete when there is no staging (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['if-missing']})
-  --if-busy wait|fail      when another job runs on the site (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['if-busy']})
-  --max-retries N          retries of one request, 0-20 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY['max-retries']})
-  --concurrency N          sites run at once, 1-${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .MAX_SITES */ .aJ} (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .zY.concurrency})
+                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY.language})
+  --if-exists fail|skip|recreate   create when staging exists (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY['if-exists']})
+  --if-missing fail|skip   pull/push/delete when there is no staging (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY['if-missing']})
+  --if-busy wait|fail      when another job runs on the site (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY['if-busy']})
+  --max-retries N          retries of one request, 0-20 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY['max-retries']})
+  --concurrency N          sites run at once, 1-${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .MAX_SITES */ .aJ} (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULTS */ .zY.concurrency})
   --fail-fast              start no new site after the first failure
   --dry-run                print what would be sent; change nothing
   --json                   print the result as JSON on stdout
@@ -29342,7 +29425,7 @@ class UsageError extends Error {
  * character from a server, nothing a CI system reads as a command) and without secrets. On a
  * terminal, a live progress line sits below the log and is redrawn after each line.
  */
-const live = new _cli_progress_js__WEBPACK_IMPORTED_MODULE_4__/* .LiveLine */ .D(process.stderr);
+const live = new _cli_progress_js__WEBPACK_IMPORTED_MODULE_5__/* .LiveLine */ .D(process.stderr);
 const err = (line) => live.print(redactor.inert(line));
 const out = (text) => void process.stdout.write(redactor.scrub(text) + '\n');
 /**
@@ -29424,7 +29507,7 @@ function parse(argv) {
 function describeArgsError(e) {
     const flag = /'(--?[^'\s=]+)/.exec(e.message)?.[1];
     if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
-        const near = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .didYouMean */ .au)(flag.replace(/^--?/, ''), Object.keys(OPTIONS));
+        const near = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .didYouMean */ .au)(flag.replace(/^--?/, ''), Object.keys(OPTIONS));
         return `unknown flag ${flag}${near.replace(/"([^"]+)"/, '"--$1"')}`;
     }
     return e.message;
@@ -29545,16 +29628,16 @@ async function main(argv) {
     }
     let config;
     try {
-        config = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .parseConfig */ .o4)(raw);
+        config = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .parseConfig */ .o4)(raw);
     }
     catch (e) {
-        if (!(e instanceof _inputs_js__WEBPACK_IMPORTED_MODULE_5__/* .InputError */ .dz))
+        if (!(e instanceof _inputs_js__WEBPACK_IMPORTED_MODULE_6__/* .InputError */ .dz))
             throw e;
         const message = describeInputError(e);
         err(`site-staging: ${message}`);
         err('No request was sent. Run site-staging --help for usage.');
         if (dotenv !== undefined)
-            writeDotenv(dotenv, dotenvText((0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .failedOutputs */ .KP)(message)));
+            writeDotenv(dotenv, dotenvText((0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_8__/* .failedOutputs */ .KP)(message)));
         return EXIT.usage;
     }
     const logger = {
@@ -29567,24 +29650,24 @@ async function main(argv) {
         ...(live.enabled ? { progress: (u) => live.update(u) } : {}),
     };
     // Cancellation as in the action: stop waiting at once, report, exit 1.
-    const signal = (0,_cancel_js__WEBPACK_IMPORTED_MODULE_10__/* .cancelOnSignals */ .d)(err, EXIT.failed);
-    const started = Date.now();
-    const results = await (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .runAll */ .$D)(config, { logger, redactor, signal });
-    const outputs = (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .outputsFor */ .k5)(results, Math.round((Date.now() - started) / 100) / 10);
+    const signal = (0,_cancel_js__WEBPACK_IMPORTED_MODULE_11__/* .cancelOnSignals */ .d)(err, EXIT.failed);
+    const started = _clock_js__WEBPACK_IMPORTED_MODULE_3__/* .realClock */ .dQ.now();
+    const results = await (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_10__/* .runAll */ .$D)(config, { logger, redactor, signal });
+    const outputs = (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_8__/* .outputsFor */ .k5)(results, Math.round((_clock_js__WEBPACK_IMPORTED_MODULE_3__/* .realClock */ .dQ.now() - started) / 100) / 10);
     for (const w of new Set(results.flatMap((r) => r.warnings)))
         err(`warning: ${w}`);
-    const outcome = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .overallOutcome */ .iB)(results);
-    if ((0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .isFailure */ .N6)(outcome)) {
-        for (const r of results.filter((x) => (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .isFailure */ .N6)(x.result) && x.error))
+    const outcome = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_10__/* .overallOutcome */ .iB)(results);
+    if ((0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_10__/* .isFailure */ .N6)(outcome)) {
+        for (const r of results.filter((x) => (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_10__/* .isFailure */ .N6)(x.result) && x.error))
             err(`error: Staging ${r.operation} ${r.result} (site ${r.siteId}): ${r.error.hint}`);
     }
     for (const r of results.filter((x) => x.stagingUrl))
         err(`Staging URL${results.length > 1 ? ` (site ${r.siteId})` : ''}: ${r.stagingUrl}`);
     live.stop();
-    err((0,_report_lines_js__WEBPACK_IMPORTED_MODULE_6__/* .finalLine */ .R)(results));
-    let code = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_9__/* .isFailure */ .N6)(outcome) ? EXIT.failed : EXIT.ok;
+    err((0,_report_lines_js__WEBPACK_IMPORTED_MODULE_7__/* .finalLine */ .R)(results));
+    let code = (0,_staging_batch_js__WEBPACK_IMPORTED_MODULE_10__/* .isFailure */ .N6)(outcome) ? EXIT.failed : EXIT.ok;
     if (values.json) {
-        const json = results.length === 1 ? (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .publicResult */ .PZ)(results[0]) : results.map(_report_outputs_js__WEBPACK_IMPORTED_MODULE_7__/* .publicResult */ .PZ);
+        const json = results.length === 1 ? (0,_report_outputs_js__WEBPACK_IMPORTED_MODULE_8__/* .publicResult */ .PZ)(results[0]) : results.map(_report_outputs_js__WEBPACK_IMPORTED_MODULE_8__/* .publicResult */ .PZ);
         out(JSON.stringify(json, null, 2));
     }
     if (dotenv !== undefined) {
@@ -29638,8 +29721,13 @@ function throwIfAborted(signal) {
     if (signal?.aborted)
         throw new CancelledError();
 }
+/**
+ * Contract §11: `now()` is `performance.now()`, which a wall-clock step (an NTP correction on a
+ * runner) does not move; `setTimeout` is monotonic too. `wallNow()` is only for dates.
+ */
 const realClock = {
-    now: () => Date.now(),
+    now: () => performance.now(),
+    wallNow: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve, reject) => {
         if (signal?.aborted)
             return reject(new CancelledError());
@@ -29687,6 +29775,7 @@ function seconds(ms) {
 /* harmony export */   pg: () => (/* binding */ taskState),
 /* harmony export */   qc: () => (/* binding */ isCredentialField),
 /* harmony export */   s5: () => (/* binding */ percentageOf),
+/* harmony export */   uV: () => (/* binding */ RETRY_AFTER_BUDGET_MAX_MS),
 /* harmony export */   wA: () => (/* binding */ saysPlan),
 /* harmony export */   wK: () => (/* binding */ RETRY_AFTER_MAX_MS),
 /* harmony export */   x2: () => (/* binding */ taskComment),
@@ -29918,12 +30007,19 @@ const RATE_WINDOW_MS = 60_000;
 const RATE_LIMIT_MAX = 1_000_000;
 const RATE_RESET_MAX_AHEAD_MS = 3_600_000;
 /**
- * §6 (r2): `Retry-After` is honoured from 0 up to this (delta-seconds or an HTTP date); anything
- * longer (a value in milliseconds read as seconds, a date years ahead, 1e300), negative, or not a
- * number or an HTTP date is ignored, and the client backs off on its own instead. A wait that long
- * never idles a run past its `timeout`: the client gives up at once when the wait would end after it.
+ * §6 (r2, r3): a `Retry-After` (delta-seconds or an HTTP date) up to this is the server's word
+ * (docs/assumptions.md): the client waits it when it ends before the run's `timeout`, and ends
+ * the run at once otherwise, saying when the server accepts again. Anything longer (a date years
+ * ahead, 1e300), negative, or not a number or an HTTP date is ignored, and the client backs off on
+ * its own instead. 0 or a date already past (the server's clock is slow) means "soon": a short
+ * pause that grows with each retry, never an immediate resend.
  */
-const RETRY_AFTER_MAX_MS = 3_600_000;
+const RETRY_AFTER_MAX_MS = 7 * 86_400_000;
+/**
+ * §6: the longest the rate budget pauses every request of a batch on one 429's `Retry-After`
+ * (longer values are ignored there: the client that got the 429 ends its own run instead).
+ */
+const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000;
 // --- §7 Errors ----------------------------------------------------------------------------------
 /** §7: extra error text the service may put beside `message` (a `trace`, `file`, `line` never shown). */
 const ERROR_DETAIL_FIELDS = ['errors', 'error', 'exception'];
@@ -29972,7 +30068,7 @@ function idText(value) {
 /* harmony export */   o4: () => (/* binding */ parseConfig),
 /* harmony export */   zY: () => (/* binding */ DEFAULTS)
 /* harmony export */ });
-/* unused harmony exports INPUT_NAMES, normaliseApiUrl, parseDuration */
+/* unused harmony exports INPUT_NAMES, normaliseApiUrl, parseDuration, parseSiteIds */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9691);
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8532);
 /* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
@@ -30028,7 +30124,12 @@ const DEFAULTS = {
     'task-id': '',
     'wait-for-url': 'false',
 };
-const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
+ * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
+ * before any request, so `1001;x` or `1001/../1002` can never address another site (docs/assumptions.md).
+ */
+const SITE_ID = /^\d{1,20}$/;
 const MAX_TIMEOUT_MS = 6 * 3600_000;
 /**
  * Site ids one step takes. Under a limit of R calls a minute, N sites need at least 2N/R minutes
@@ -30087,12 +30188,9 @@ const integer = (min, max) => zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP
     .max(max, { error: `must be at most ${max}` }));
 /** `reset` is another name for `pull` (the endpoint's own name). */
 const operation = choice(_types_js__WEBPACK_IMPORTED_MODULE_4__/* .OPERATIONS */ .xb, { reset: 'pull' });
-/**
- * How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is
- * `1001`), and letters compare without case (the service's database does).
- */
+/** How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`). */
 function canonicalSiteId(id) {
-    return /^\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id.toLowerCase();
+    return id.replace(/^0+(?=\d)/, '');
 }
 const siteIds = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((v, ctx) => {
     const ids = v
@@ -30107,7 +30205,7 @@ const siteIds = zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().transform((
         if (!SITE_ID.test(id)) {
             ctx.addIssue({
                 code: 'custom',
-                message: `"${id.slice(0, 80)}" is not a site id (letters, digits, - and _, at most 64 characters; never a path or URL)`,
+                message: `"${id.slice(0, 80)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
             });
         }
     }
@@ -30271,6 +30369,13 @@ const Schema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     'task-id': taskId,
     'wait-for-url': boolean,
 });
+/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
+function parseSiteIds(raw) {
+    const parsed = siteIds.safeParse(raw);
+    if (!parsed.success)
+        throw new InputError('site-id', parsed.error.issues[0].message);
+    return parsed.data;
+}
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 function parseConfig(raw) {
     const filled = { ...DEFAULTS };
@@ -31088,7 +31193,7 @@ class RateBudget {
         const limit = whole(headers[contract/* RATE_LIMIT_HEADERS */.yl.limit], 1, contract/* RATE_LIMIT_MAX */.SZ);
         if (limit !== null)
             this.limit = limit;
-        const reset = resetTime(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset], now);
+        const reset = resetTime(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset], now, this.clock.wallNow());
         // A count is only worth its window: when the answer names an end of it that is not sane, the
         // count is ignored too (without any reset, the window is taken to end a minute after it began).
         const badReset = reset === null && (0,retry/* headerValue */.Z)(headers[contract/* RATE_LIMIT_HEADERS */.yl.reset]) !== undefined;
@@ -31099,8 +31204,12 @@ class RateBudget {
             this.headersSeen = true;
         if (status === 429) {
             this.consecutive429++;
-            const retryAfter = (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], now);
-            const pause = retryAfter ?? Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6));
+            const said = (0,retry/* parseRetryAfter */.mu)(headers['retry-after'], this.clock.wallNow());
+            // Longer than the budget's cap: ignored here (the client that got it ends its run, saying when).
+            const retryAfter = said !== null && said <= contract/* RETRY_AFTER_BUDGET_MAX_MS */.uV ? said : null;
+            const pause = retryAfter !== null
+                ? (0,retry/* pauseAfterMs */.R_)(retryAfter, this.consecutive429 - 1)
+                : Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6));
             // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
             this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
             this.remaining = 0;
@@ -31301,17 +31410,18 @@ function whole(value, min, max) {
     return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
 }
 /**
- * `X-RateLimit-Reset` as a time (ms), or null when outside the sane bounds of contract §6: epoch
- * seconds, or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
+ * bounds of contract §6: epoch seconds (a wall-clock date, read against `wallNow`: contract §11),
+ * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
-function resetTime(value, now) {
+function resetTime(value, now, wallNow) {
     const text = (0,retry/* headerValue */.Z)(value);
     if (!text || !/^\d+(\.\d+)?$/.test(text))
         return null;
     const n = Number(text);
     let at;
     if (n >= 1e9 && n < 1e11)
-        at = n * 1000;
+        at = now + (n * 1000 - wallNow);
     else if (n * 1000 <= contract/* RATE_RESET_MAX_AHEAD_MS */.di)
         at = now + n * 1000;
     else
@@ -31513,7 +31623,7 @@ async function runOperation(config, siteId, deps) {
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.random ? { random: deps.random } : {}),
     });
-    const result = { ...(0,types/* newResult */.YT)(config.operation, siteId, started), sent: client.sent };
+    const result = { ...(0,types/* newResult */.YT)(config.operation, siteId, clock.wallNow()), sent: client.sent };
     const run = new OperationRun(config, siteId, deps, clock, client, result);
     try {
         if (config.dryRun)
@@ -32062,7 +32172,7 @@ async function runSites(config, deps, shared) {
             budget.pendingSites = ids.length - next;
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
-                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true);
+                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock);
                 continue;
             }
             const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
@@ -32097,9 +32207,9 @@ function overallOutcome(results) {
         return 'skipped';
     return 'succeeded';
 }
-function notStarted(config, siteId, stoppedBy, cancelled) {
+function notStarted(config, siteId, stoppedBy, cancelled, clock) {
     return {
-        ...(0,types/* newResult */.YT)(config.operation, siteId, Date.now()),
+        ...(0,types/* newResult */.YT)(config.operation, siteId, clock.wallNow()),
         result: cancelled ? 'cancelled' : 'skipped',
         summary: cancelled
             ? 'Not started: the run was cancelled.'
@@ -32824,7 +32934,7 @@ const OUTCOMES = (/* unused pure expression or super */ null && ([
     'cancelled',
     'dry-run',
 ]));
-/** A Result before anything has happened: failed until the run says otherwise. */
+/** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
 function newResult(operation, siteId, startedAt) {
     return {
         operation,

@@ -28431,7 +28431,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(742);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8689);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -28443,7 +28443,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 742:
+/***/ 8689:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31620,12 +31620,19 @@ const RATE_WINDOW_MS = 60_000;
 const RATE_LIMIT_MAX = 1_000_000;
 const RATE_RESET_MAX_AHEAD_MS = 3_600_000;
 /**
- * §6 (r2): `Retry-After` is honoured from 0 up to this (delta-seconds or an HTTP date); anything
- * longer (a value in milliseconds read as seconds, a date years ahead, 1e300), negative, or not a
- * number or an HTTP date is ignored, and the client backs off on its own instead. A wait that long
- * never idles a run past its `timeout`: the client gives up at once when the wait would end after it.
+ * §6 (r2, r3): a `Retry-After` (delta-seconds or an HTTP date) up to this is the server's word
+ * (docs/assumptions.md): the client waits it when it ends before the run's `timeout`, and ends
+ * the run at once otherwise, saying when the server accepts again. Anything longer (a date years
+ * ahead, 1e300), negative, or not a number or an HTTP date is ignored, and the client backs off on
+ * its own instead. 0 or a date already past (the server's clock is slow) means "soon": a short
+ * pause that grows with each retry, never an immediate resend.
  */
-const RETRY_AFTER_MAX_MS = 3_600_000;
+const RETRY_AFTER_MAX_MS = 7 * 86_400_000;
+/**
+ * §6: the longest the rate budget pauses every request of a batch on one 429's `Retry-After`
+ * (longer values are ignored there: the client that got the 429 ends its own run instead).
+ */
+const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000;
 // --- §7 Errors ----------------------------------------------------------------------------------
 /** §7: extra error text the service may put beside `message` (a `trace`, `file`, `line` never shown). */
 const ERROR_DETAIL_FIELDS = ['errors', 'error', 'exception'];
@@ -31968,6 +31975,150 @@ class PrefixIndex {
     }
 }
 
+;// CONCATENATED MODULE: ./src/clock.ts
+/** Raised wherever waiting stops because the run was cancelled (SIGINT/SIGTERM). */
+class CancelledError extends Error {
+    constructor() {
+        super('cancelled');
+        this.name = 'CancelledError';
+    }
+}
+function throwIfAborted(signal) {
+    if (signal?.aborted)
+        throw new CancelledError();
+}
+/**
+ * Contract §11: `now()` is `performance.now()`, which a wall-clock step (an NTP correction on a
+ * runner) does not move; `setTimeout` is monotonic too. `wallNow()` is only for dates.
+ */
+const realClock = {
+    now: () => performance.now(),
+    wallNow: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve, reject) => {
+        if (signal?.aborted)
+            return reject(new CancelledError());
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(new CancelledError());
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, Math.max(0, ms));
+        signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+/** `1.5 s`, `12 s`: a duration for a log line. */
+function seconds(ms) {
+    return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/github/context.ts
+/**
+ * What the runner tells about the run: event, pull request, repository, commit, run URL. Read from
+ * the environment (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, ...) as @actions/github's context does,
+ * without loading @actions/github: a run that asks nothing of GitHub pays nothing for it.
+ */
+
+/** The run's context from the runner's environment. An unreadable event file is an empty payload. */
+function runContext(env) {
+    let payload = {};
+    if (env.GITHUB_EVENT_PATH) {
+        try {
+            payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
+        }
+        catch {
+            payload = {};
+        }
+    }
+    return {
+        eventName: env.GITHUB_EVENT_NAME,
+        payload,
+        repository: env.GITHUB_REPOSITORY,
+        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+        runUrl: runUrlFrom(env),
+        env,
+    };
+}
+/** Events whose payload names the pull request the comment belongs to. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+const isPullRequestEvent = (eventName) => PULL_REQUEST_EVENTS.includes(eventName);
+/** The repository of the run: GITHUB_REPOSITORY, else the payload's. */
+function repoOf(repository, payload) {
+    const [owner, repo, extra] = (repository ?? '').split('/');
+    if (owner && repo && extra === undefined)
+        return { owner, repo };
+    const p = (payload ?? {});
+    const name = p.repository?.name;
+    const login = p.repository?.owner?.login;
+    if (typeof name === 'string' && typeof login === 'string' && name && login)
+        return { owner: login, repo: name };
+    return null;
+}
+/** The pull request of the triggering event, or why there is none. */
+function pullRequestTarget(eventName, payload, repository) {
+    if (!isPullRequestEvent(eventName))
+        return {
+            reason: `pr-comment: the triggering event is ${eventName ? `"${eventName.slice(0, 60)}"` : 'unknown'}, not pull_request or pull_request_target: no comment was posted.`,
+        };
+    const p = (payload ?? {});
+    const number = Number(p.pull_request?.number ?? p.number);
+    if (!Number.isInteger(number) || number <= 0)
+        return { reason: 'pr-comment: the event payload names no pull request number: no comment was posted.' };
+    const repo = repoOf(repository, payload);
+    if (repo)
+        return { target: { ...repo, number } };
+    return { reason: 'pr-comment: the repository is unknown (no GITHUB_REPOSITORY): no comment was posted.' };
+}
+const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
+/**
+ * The commit a deployment is made for: the pull request's head on pull_request and
+ * pull_request_target (GITHUB_SHA is then a merge or base commit), else GITHUB_SHA.
+ */
+function deploymentSha(eventName, payload, env) {
+    if (isPullRequestEvent(eventName)) {
+        const head = payload?.pull_request?.head?.sha;
+        if (typeof head === 'string' && SHA.test(head))
+            return { sha: head.toLowerCase() };
+        return { reason: 'the event payload names no pull request head commit (pull_request.head.sha)' };
+    }
+    const sha = env.GITHUB_SHA ?? '';
+    if (SHA.test(sha))
+        return { sha: sha.toLowerCase() };
+    return { reason: 'GITHUB_SHA is not set to a commit' };
+}
+/** `https://github.com/o/r/actions/runs/123/attempts/2`, when the environment says. */
+function runUrlFrom(env) {
+    const server = env.GITHUB_SERVER_URL || 'https://github.com';
+    if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID)
+        return null;
+    if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(env.GITHUB_REPOSITORY) || !/^\d+$/.test(env.GITHUB_RUN_ID))
+        return null;
+    const attempt = env.GITHUB_RUN_ATTEMPT && /^\d+$/.test(env.GITHUB_RUN_ATTEMPT) && env.GITHUB_RUN_ATTEMPT !== '1'
+        ? `/attempts/${env.GITHUB_RUN_ATTEMPT}`
+        : '';
+    return `${server.replace(/\/+$/, '')}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${attempt}`;
+}
+/**
+ * The fork a `pull_request` run comes from (`alice/site-repo`), or null: GitHub gives such a run no
+ * secrets and a read-only token.
+ */
+function forkOf(eventName, payload) {
+    if (eventName !== 'pull_request')
+        return null;
+    const pr = payload
+        ?.pull_request;
+    const name = (repo) => {
+        const full = repo?.full_name;
+        return typeof full === 'string' && /^[\w.-]+\/[\w.-]+$/.test(full) ? full : null;
+    };
+    const head = name(pr?.head?.repo);
+    const base = name(pr?.base?.repo);
+    return head && base && head.toLowerCase() !== base.toLowerCase() ? head : null;
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 
 
@@ -32113,6 +32264,8 @@ const MAX_HINT_CHARS = 500;
 const MAX_WARNING_CHARS = 500;
 const MAX_WARNINGS = 20;
 const MAX_COMMENT_CHARS = 60_000;
+/** A notice at the top of the comment (staging taken by another run, or released), ours alone. */
+const NOTICE_OPEN = '<!-- site-staging-action:notice -->';
 /** Whether the result leaves the site without a staging environment. */
 function removesStaging(r) {
     return r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped');
@@ -32165,6 +32318,8 @@ function renderComment(r, scrub, extras = {}) {
         lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`);
     lines.push(`| Duration | ${duration(Number(r.durationSeconds) || 0)} |`);
     lines.push(`| Time | ${utcTime(r.startedAt)} |`);
+    if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))
+        lines.push(`| Staging shows | this pull request at \`${extras.owner.sha.slice(0, 12)}\` (since ${utcTime(extras.owner.at)}) |`);
     if (runUrl)
         lines.push(`| Run | [workflow run](${runUrl}) |`);
     lines.push('');
@@ -32196,6 +32351,36 @@ function stagingUrlFromComment(body) {
     if (!found)
         return null;
     return safeHttpUrl(found) === found ? found : null;
+}
+/**
+ * `body` (one of our comments) with `notice` at its top, in place of any earlier notice; the rest of
+ * the comment is kept as it was. `notice` is our own Markdown: the caller builds it from values it
+ * checked (numbers, times, URLs as `safeHttpUrl` writes them).
+ */
+function withNotice(body, notice) {
+    const lines = body.split('\n');
+    const start = lines.indexOf(NOTICE_OPEN);
+    if (start >= 0) {
+        let end = start + 1;
+        while (end < lines.length && lines[end] !== '')
+            end++;
+        lines.splice(start, end + 1 - start);
+    }
+    // After the hidden marks (the site's marker, the staging URL), before the heading.
+    let at = 0;
+    while (at < lines.length && /^<!-- site-staging-action:[a-z-]+=/.test(lines[at]))
+        at++;
+    lines.splice(at, 0, NOTICE_OPEN, `> ⚠️ ${oneNoticeLine(notice)}`, '');
+    const out = lines.join('\n');
+    return out.length > MAX_COMMENT_CHARS ? `${out.slice(0, MAX_COMMENT_CHARS)}…\n` : out;
+}
+/** The notice on one line, bounded. */
+function oneNoticeLine(notice) {
+    return notice.replace(/\s+/g, ' ').trim().slice(0, 600);
+}
+/** `14:02 UTC on 2026-11-24`, for notices. */
+function noticeTime(iso) {
+    return utcTime(iso);
 }
 /** Whether `body` carries this project's marker for `siteId` (the marker opens the comment). */
 function isCommentFor(body, siteId) {
@@ -32267,32 +32452,17 @@ const FORKS = ' A pull request from a fork gets a read-only token whatever the w
 async function postOrUpdateComments(results, options) {
     const { octokit, target, author, scrub } = options;
     const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
-    const wanted = new Set(results.map((r) => r.siteId));
-    const found = new Map();
-    const ignored = [];
+    let found;
+    let ignored;
     try {
-        await octokit.paginate(octokit.rest.issues.listComments, { owner: target.owner, repo: target.repo, issue_number: target.number, per_page: 100 }, (response, done) => {
-            for (const c of response.data) {
-                if (!hasMarker(c.body))
-                    continue;
-                if (!writtenBy(c, author)) {
-                    ignored.push({ id: c.id, login: typeof c.user?.login === 'string' ? c.user.login : '(unknown)' });
-                    continue;
-                }
-                for (const id of wanted)
-                    if (!found.has(id) && isCommentFor(c.body, id))
-                        found.set(id, c);
-            }
-            if (found.size === wanted.size)
-                done();
-            return [];
-        });
+        ;
+        ({ found, ignored } = await findOwnComments(octokit, target, results.map((r) => r.siteId), author));
     }
     catch (e) {
         const warning = (0,errors/* githubFailure */.e)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS);
         return {
             reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning })),
-            ignored,
+            ignored: [],
         };
     }
     const reports = [];
@@ -32301,6 +32471,7 @@ async function postOrUpdateComments(results, options) {
         const body = renderComment(r, scrub, {
             runUrl: options.runUrl ?? null,
             previousStagingUrl: existing?.body ? stagingUrlFromComment(existing.body) : null,
+            owner: options.owner ?? null,
         });
         try {
             const response = existing
@@ -32334,6 +32505,62 @@ async function postOrUpdateComments(results, options) {
     }
     return { reports, ignored };
 }
+/**
+ * Our comment for each of `siteIds` on the pull request: marker AND author, every page read
+ * (stopping once each is found). Marker comments by anybody else come back in `ignored`. Throws
+ * what Octokit throws.
+ */
+async function findOwnComments(octokit, target, siteIds, author) {
+    const wanted = new Set(siteIds);
+    const found = new Map();
+    const ignored = [];
+    await octokit.paginate(octokit.rest.issues.listComments, { owner: target.owner, repo: target.repo, issue_number: target.number, per_page: 100 }, (response, done) => {
+        for (const c of response.data) {
+            if (!hasMarker(c.body))
+                continue;
+            if (!writtenBy(c, author)) {
+                ignored.push({ id: c.id, login: typeof c.user?.login === 'string' ? c.user.login : '(unknown)' });
+                continue;
+            }
+            for (const id of wanted)
+                if (!found.has(id) && isCommentFor(c.body, id))
+                    found.set(id, c);
+        }
+        if (found.size === wanted.size)
+            done();
+        return [];
+    });
+    return { found, ignored };
+}
+/**
+ * Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken
+ * from it, or released), editing it in place. `none` when that pull request has no comment of ours.
+ */
+async function addNotice(octokit, target, siteId, author, notice, scrub) {
+    const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
+    try {
+        const { found } = await findOwnComments(octokit, target, [siteId], author);
+        const existing = found.get(siteId);
+        if (!existing?.body)
+            return { action: 'none' };
+        const response = await octokit.rest.issues.updateComment({
+            owner: target.owner,
+            repo: target.repo,
+            comment_id: existing.id,
+            body: scrub(withNotice(existing.body, notice)),
+        });
+        return {
+            action: 'updated',
+            url: typeof response.data.html_url === 'string' ? response.data.html_url : null,
+        };
+    }
+    catch (e) {
+        return {
+            action: 'failed',
+            warning: (0,errors/* githubFailure */.e)(e, `update the comment on ${where}`, PERMISSION, scrub, FORKS),
+        };
+    }
+}
 /** A login as GitHub allows it, for a log line (anything else is cut). */
 function shownLogin(login) {
     return login.replace(/[^A-Za-z0-9\-[\]]/g, '').slice(0, 50) || '(unknown)';
@@ -32347,129 +32574,166 @@ function ignoredNotice(ignored, author, number) {
         'If you post with a personal access token, set comment-author to its login.');
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/github/context.ts
+;// CONCATENATED MODULE: ./src/backoff.ts
 /**
- * What the runner tells about the run: event, pull request, repository, commit, run URL. Read from
- * the environment (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, ...) as @actions/github's context does,
- * without loading @actions/github: a run that asks nothing of GitHub pays nothing for it.
+ * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
+ * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
  */
-
-/** The run's context from the runner's environment. An unreadable event file is an empty payload. */
-function runContext(env) {
-    let payload = {};
-    if (env.GITHUB_EVENT_PATH) {
-        try {
-            payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
-        }
-        catch {
-            payload = {};
-        }
-    }
-    return {
-        eventName: env.GITHUB_EVENT_NAME,
-        payload,
-        repository: env.GITHUB_REPOSITORY,
-        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
-        runUrl: runUrlFrom(env),
-        env,
+function exponential(options) {
+    return (retry, _waitedMs, random) => {
+        const delayMs = Math.min(options.capMs, options.firstMs * options.factor ** Math.max(0, retry));
+        if (options.jitter === 'full')
+            return Math.floor(random() * delayMs);
+        return Math.round(delayMs * (1 - options.jitter + 2 * options.jitter * random()));
     };
 }
-/** Events whose payload names the pull request the comment belongs to. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-const isPullRequestEvent = (eventName) => PULL_REQUEST_EVENTS.includes(eventName);
-/** The repository of the run: GITHUB_REPOSITORY, else the payload's. */
-function repoOf(repository, payload) {
-    const [owner, repo, extra] = (repository ?? '').split('/');
-    if (owner && repo && extra === undefined)
-        return { owner, repo };
-    const p = (payload ?? {});
-    const name = p.repository?.name;
-    const login = p.repository?.owner?.login;
-    if (typeof name === 'string' && typeof login === 'string' && name && login)
-        return { owner: login, repo: name };
-    return null;
+/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
+function proportional(options) {
+    return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction));
 }
-/** The pull request of the triggering event, or why there is none. */
-function pullRequestTarget(eventName, payload, repository) {
-    if (!isPullRequestEvent(eventName))
-        return {
-            reason: `pr-comment: the triggering event is ${eventName ? `"${eventName.slice(0, 60)}"` : 'unknown'}, not pull_request or pull_request_target: no comment was posted.`,
-        };
-    const p = (payload ?? {});
-    const number = Number(p.pull_request?.number ?? p.number);
-    if (!Number.isInteger(number) || number <= 0)
-        return { reason: 'pr-comment: the event payload names no pull request number: no comment was posted.' };
-    const repo = repoOf(repository, payload);
-    if (repo)
-        return { target: { ...repo, number } };
-    return { reason: 'pr-comment: the repository is unknown (no GITHUB_REPOSITORY): no comment was posted.' };
-}
-const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
-/**
- * The commit a deployment is made for: the pull request's head on pull_request and
- * pull_request_target (GITHUB_SHA is then a merge or base commit), else GITHUB_SHA.
- */
-function deploymentSha(eventName, payload, env) {
-    if (isPullRequestEvent(eventName)) {
-        const head = payload?.pull_request?.head?.sha;
-        if (typeof head === 'string' && SHA.test(head))
-            return { sha: head.toLowerCase() };
-        return { reason: 'the event payload names no pull request head commit (pull_request.head.sha)' };
+/** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
+const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' });
+/** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
+const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 });
+/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
+const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 });
+/** Sleeps of one schedule under one deadline, counted. */
+class Backoff {
+    schedule;
+    deps;
+    sleptCount = 0;
+    constructor(schedule, deps) {
+        this.schedule = schedule;
+        this.deps = deps;
     }
-    const sha = env.GITHUB_SHA ?? '';
-    if (SHA.test(sha))
-        return { sha: sha.toLowerCase() };
-    return { reason: 'GITHUB_SHA is not set to a commit' };
-}
-/** `https://github.com/o/r/actions/runs/123/attempts/2`, when the environment says. */
-function runUrlFrom(env) {
-    const server = env.GITHUB_SERVER_URL || 'https://github.com';
-    if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID)
-        return null;
-    if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(env.GITHUB_REPOSITORY) || !/^\d+$/.test(env.GITHUB_RUN_ID))
-        return null;
-    const attempt = env.GITHUB_RUN_ATTEMPT && /^\d+$/.test(env.GITHUB_RUN_ATTEMPT) && env.GITHUB_RUN_ATTEMPT !== '1'
-        ? `/attempts/${env.GITHUB_RUN_ATTEMPT}`
-        : '';
-    return `${server.replace(/\/+$/, '')}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${attempt}`;
+    /** How many sleeps this helper allowed: the retries it stands for. */
+    get retries() {
+        return this.sleptCount;
+    }
+    /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
+    delayMs(retry, waitedMs = 0) {
+        return this.schedule(retry, waitedMs, this.deps.random ?? Math.random);
+    }
+    /** Would a sleep of `delayMs` from now reach the deadline? */
+    passesDeadline(delayMs) {
+        return this.deps.clock.now() + delayMs >= this.deps.deadlineMs;
+    }
+    /**
+     * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
+     * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
+     */
+    async sleep(delayMs) {
+        if (this.passesDeadline(delayMs))
+            return false;
+        await this.deps.clock.sleep(delayMs, this.deps.signal);
+        this.sleptCount++;
+        return true;
+    }
 }
 
-;// CONCATENATED MODULE: ./src/clock.ts
-/** Raised wherever waiting stops because the run was cancelled (SIGINT/SIGTERM). */
-class CancelledError extends Error {
-    constructor() {
-        super('cancelled');
-        this.name = 'CancelledError';
+;// CONCATENATED MODULE: ./src/api/errors.ts
+
+const HINTS = {
+    auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
+    forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
+    'not-found': "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
+    busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
+    exists: 'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
+    validation: 'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
+    'rate-limited': 'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
+    server: 'The service failed on its side: try again later, and check the service status if it persists.',
+    network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
+    timeout: 'The API did not answer in time: try again later, or raise timeout.',
+    redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
+    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
+    'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
+    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
+    'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
+};
+class ApiError extends Error {
+    kind;
+    serverMessage;
+    httpStatus;
+    processing;
+    retryAfterMs;
+    code;
+    hint;
+    /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
+    afterUnknown = false;
+    constructor(init) {
+        super(init.message);
+        this.name = 'ApiError';
+        this.kind = init.kind;
+        this.serverMessage = init.serverMessage ?? '';
+        this.httpStatus = init.httpStatus ?? null;
+        this.processing = init.processing;
+        this.retryAfterMs = init.retryAfterMs ?? null;
+        this.code = init.code ?? null;
+        this.hint = init.hint ?? HINTS[init.kind];
     }
 }
-function throwIfAborted(signal) {
-    if (signal?.aborted)
-        throw new CancelledError();
+/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
+const ERROR_KINDS = Object.keys(HINTS);
+function hintFor(kind) {
+    return HINTS[kind];
 }
-const realClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
-        if (signal?.aborted)
-            return reject(new CancelledError());
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new CancelledError());
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
-/** `1.5 s`, `12 s`: a duration for a log line. */
-function seconds(ms) {
-    return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+/**
+ * The kind of error an answer means, for the request that got it: from its status, and where the
+ * status alone cannot tell, from what it said (contract §4 and §9).
+ */
+function kindOf(status, reply, request) {
+    const said = [reply.message, ...reply.details].join(' ');
+    if (status >= 300 && status < 400)
+        return 'redirect';
+    if (BUSY_STATUSES.includes(status))
+        return 'busy';
+    switch (status) {
+        case 401:
+            return 'auth';
+        case 403:
+            return 'forbidden';
+        case 404:
+        case 410:
+            return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found';
+        case 405:
+            return 'api-url';
+        case 422:
+            if (saysBusy(said))
+                return 'busy';
+            if (request === 'create')
+                return saysPlan(said) ? 'forbidden' : 'exists';
+            return 'validation';
+        case 429:
+            return 'rate-limited';
+    }
+    if (status >= 500)
+        return 'server';
+    return 'validation';
+}
+/**
+ * The one place that says what the server can have done with a request, from how it failed
+ * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
+ * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
+ * other 5xx), processed (every other answer).
+ */
+function processingOf(failure) {
+    // A busy refusal (409, 423, or a 422 that says a job runs) did not start anything (contract §4).
+    if (failure.kind === 'busy')
+        return 'not-processed';
+    const status = failure.httpStatus ?? null;
+    if (status !== null) {
+        if (status === 429 || status === 503 || BUSY_STATUSES.includes(status))
+            return 'not-processed';
+        if (status >= 500)
+            return 'unknown';
+        return 'processed';
+    }
+    return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
 }
 
 ;// CONCATENATED MODULE: ./src/api/retry.ts
+
+
 
 /**
  * May a request that failed this way be sent again?
@@ -32486,12 +32750,13 @@ function mayResend(kind, processing) {
     return false;
 }
 /**
- * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; a date in
- * the past is 0. Null when absent, unreadable or outside the sane bounds of contract §6
- * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a value in
- * milliseconds read as seconds, a date years ahead. The caller then backs off on its own.
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `wallNowMs` (the
+ * wall clock: an HTTP date is a date; contract §11); a date in the past is 0 ("soon": see
+ * pauseAfterMs). Null when absent, unreadable or outside the sane bounds of contract §6
+ * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a date years
+ * ahead. The caller then backs off on its own.
  */
-function parseRetryAfter(value, nowMs) {
+function parseRetryAfter(value, wallNowMs) {
     const text = headerValue(value);
     if (!text)
         return null;
@@ -32504,8 +32769,72 @@ function parseRetryAfter(value, nowMs) {
     const date = Date.parse(text);
     if (Number.isNaN(date))
         return null;
-    const ms = Math.max(0, date - nowMs);
+    const ms = Math.max(0, date - wallNowMs);
     return ms <= RETRY_AFTER_MAX_MS ? ms : null;
+}
+/** Below this a Retry-After means "soon" (0, or a date already past because the server's clock is slow). */
+const RETRY_SOON_BELOW_MS = 1000;
+/** "Soon": 1-2 s, then growing like an ordinary backoff (x2, up to 30 s), so max-retries are never burnt in a loop. */
+const RETRY_SOON = exponential({ firstMs: 1500, factor: 2, capMs: 30_000, jitter: 1 / 3 });
+/**
+ * Contract §6 (r3): the pause before sending again after the server said `Retry-After` (as read by
+ * parseRetryAfter), for retry number `retry` (0 for the first): the server's value, or for "soon"
+ * a short pause that grows with each retry.
+ */
+function pauseAfterMs(retryAfterMs, retry, random = Math.random) {
+    return retryAfterMs >= RETRY_SOON_BELOW_MS ? retryAfterMs : RETRY_SOON(retry, 0, random);
+}
+/**
+ * §5 (issue 17): the server asks for a wait (`retryAfterMs`) longer than the `leftMs` the run has
+ * before its timeout. Waiting cannot help and retrying early only draws the same refusal: the run
+ * ends at once, saying when the server accepts again (in words and ISO 8601, from the wall clock).
+ */
+function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
+    const at = new Date(wallNowMs + retryAfterMs);
+    const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return new ApiError({
+        kind: error.kind,
+        httpStatus: error.httpStatus,
+        processing: error.processing,
+        serverMessage: error.serverMessage,
+        code: error.code,
+        message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
+            `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
+            `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
+        hint: `Run again after ${iso}, or raise timeout above ${durationWords(retryAfterMs)} to wait for it.`,
+    });
+}
+/** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
+function durationWords(ms) {
+    const s = Math.round(ms / 1000);
+    const n = (count, unit) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+    if (s < 120)
+        return n(s, 'second');
+    if (s < 90 * 60)
+        return n(Math.round(s / 60), 'minute');
+    if (s < 36 * 3600)
+        return `about ${n(Math.round(s / 3600), 'hour')}`;
+    return `about ${n(Math.round(s / 86_400), 'day')}`;
+}
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+];
+/** `on Wednesday 25 November 2026 at 11:40 UTC` */
+function dateWords(d) {
+    const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+    return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`;
 }
 /** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
 function headerValue(value) {
@@ -32657,7 +32986,7 @@ class RateBudget {
         const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
         if (limit !== null)
             this.limit = limit;
-        const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now);
+        const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, this.clock.wallNow());
         // A count is only worth its window: when the answer names an end of it that is not sane, the
         // count is ignored too (without any reset, the window is taken to end a minute after it began).
         const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
@@ -32668,8 +32997,12 @@ class RateBudget {
             this.headersSeen = true;
         if (status === 429) {
             this.consecutive429++;
-            const retryAfter = parseRetryAfter(headers['retry-after'], now);
-            const pause = retryAfter ?? Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6));
+            const said = parseRetryAfter(headers['retry-after'], this.clock.wallNow());
+            // Longer than the budget's cap: ignored here (the client that got it ends its run, saying when).
+            const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null;
+            const pause = retryAfter !== null
+                ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
+                : Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6));
             // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
             this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
             this.remaining = 0;
@@ -32870,179 +33203,23 @@ function whole(value, min, max) {
     return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
 }
 /**
- * `X-RateLimit-Reset` as a time (ms), or null when outside the sane bounds of contract §6: epoch
- * seconds, or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
+ * bounds of contract §6: epoch seconds (a wall-clock date, read against `wallNow`: contract §11),
+ * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
-function resetTime(value, now) {
+function resetTime(value, now, wallNow) {
     const text = headerValue(value);
     if (!text || !/^\d+(\.\d+)?$/.test(text))
         return null;
     const n = Number(text);
     let at;
     if (n >= 1e9 && n < 1e11)
-        at = n * 1000;
+        at = now + (n * 1000 - wallNow);
     else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS)
         at = now + n * 1000;
     else
         return null;
     return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
-}
-
-;// CONCATENATED MODULE: ./src/backoff.ts
-/**
- * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
- * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
- */
-function exponential(options) {
-    return (retry, _waitedMs, random) => {
-        const delayMs = Math.min(options.capMs, options.firstMs * options.factor ** Math.max(0, retry));
-        if (options.jitter === 'full')
-            return Math.floor(random() * delayMs);
-        return Math.round(delayMs * (1 - options.jitter + 2 * options.jitter * random()));
-    };
-}
-/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
-function proportional(options) {
-    return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction));
-}
-/** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
-const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' });
-/** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
-const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 });
-/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
-const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 });
-/** Sleeps of one schedule under one deadline, counted. */
-class Backoff {
-    schedule;
-    deps;
-    sleptCount = 0;
-    constructor(schedule, deps) {
-        this.schedule = schedule;
-        this.deps = deps;
-    }
-    /** How many sleeps this helper allowed: the retries it stands for. */
-    get retries() {
-        return this.sleptCount;
-    }
-    /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
-    delayMs(retry, waitedMs = 0) {
-        return this.schedule(retry, waitedMs, this.deps.random ?? Math.random);
-    }
-    /** Would a sleep of `delayMs` from now reach the deadline? */
-    passesDeadline(delayMs) {
-        return this.deps.clock.now() + delayMs >= this.deps.deadlineMs;
-    }
-    /**
-     * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
-     * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
-     */
-    async sleep(delayMs) {
-        if (this.passesDeadline(delayMs))
-            return false;
-        await this.deps.clock.sleep(delayMs, this.deps.signal);
-        this.sleptCount++;
-        return true;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/errors.ts
-
-const HINTS = {
-    auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
-    forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
-    'not-found': "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
-    busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
-    exists: 'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
-    validation: 'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
-    'rate-limited': 'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
-    server: 'The service failed on its side: try again later, and check the service status if it persists.',
-    network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
-    timeout: 'The API did not answer in time: try again later, or raise timeout.',
-    redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
-    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
-    'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
-    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
-    'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
-};
-class ApiError extends Error {
-    kind;
-    serverMessage;
-    httpStatus;
-    processing;
-    retryAfterMs;
-    code;
-    hint;
-    /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
-    afterUnknown = false;
-    constructor(init) {
-        super(init.message);
-        this.name = 'ApiError';
-        this.kind = init.kind;
-        this.serverMessage = init.serverMessage ?? '';
-        this.httpStatus = init.httpStatus ?? null;
-        this.processing = init.processing;
-        this.retryAfterMs = init.retryAfterMs ?? null;
-        this.code = init.code ?? null;
-        this.hint = init.hint ?? HINTS[init.kind];
-    }
-}
-/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
-const ERROR_KINDS = Object.keys(HINTS);
-function hintFor(kind) {
-    return HINTS[kind];
-}
-/**
- * The kind of error an answer means, for the request that got it: from its status, and where the
- * status alone cannot tell, from what it said (contract §4 and §9).
- */
-function kindOf(status, reply, request) {
-    const said = [reply.message, ...reply.details].join(' ');
-    if (status >= 300 && status < 400)
-        return 'redirect';
-    if (BUSY_STATUSES.includes(status))
-        return 'busy';
-    switch (status) {
-        case 401:
-            return 'auth';
-        case 403:
-            return 'forbidden';
-        case 404:
-        case 410:
-            return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found';
-        case 405:
-            return 'api-url';
-        case 422:
-            if (saysBusy(said))
-                return 'busy';
-            if (request === 'create')
-                return saysPlan(said) ? 'forbidden' : 'exists';
-            return 'validation';
-        case 429:
-            return 'rate-limited';
-    }
-    if (status >= 500)
-        return 'server';
-    return 'validation';
-}
-/**
- * The one place that says what the server can have done with a request, from how it failed
- * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
- * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
- * other 5xx), processed (every other answer).
- */
-function processingOf(failure) {
-    // A busy refusal (409, 423, or a 422 that says a job runs) did not start anything (contract §4).
-    if (failure.kind === 'busy')
-        return 'not-processed';
-    const status = failure.httpStatus ?? null;
-    if (status !== null) {
-        if (status === 429 || status === 503 || BUSY_STATUSES.includes(status))
-            return 'not-processed';
-        if (status >= 500)
-            return 'unknown';
-        return 'processed';
-    }
-    return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
 }
 
 ;// CONCATENATED MODULE: ./src/api/reply.ts
@@ -33347,9 +33524,15 @@ class StagingApiClient {
             if (!retryable || attempt >= maxRetries)
                 throw withAfterUnknown(error, afterUnknown);
             // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
-            const delayMs = error.retryAfterMs ?? this.backoff.delayMs(attempt);
-            if (this.backoff.passesDeadline(delayMs))
+            const delayMs = error.retryAfterMs === null
+                ? this.backoff.delayMs(attempt)
+                : pauseAfterMs(error.retryAfterMs, attempt, this.deps.random);
+            if (this.backoff.passesDeadline(delayMs)) {
+                // The server's own word that it refuses until after the timeout: say when, at once.
+                if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
+                    throw withAfterUnknown(refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()), afterUnknown);
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
+            }
             logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${seconds(delayMs)} (retry ${attempt + 1} of ${maxRetries}).`);
             if (!(await this.backoff.sleep(delayMs)))
                 throw new DeadlineError(withAfterUnknown(error, afterUnknown));
@@ -33454,7 +33637,7 @@ class StagingApiClient {
             kind: errorKind,
             httpStatus: status,
             processing: processingOf({ httpStatus: status, kind: errorKind }),
-            retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.now()) : null,
+            retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.wallNow()) : null,
             serverMessage: reply.message,
             message: reply.message
                 ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
@@ -33492,7 +33675,7 @@ const OUTCOMES = (/* unused pure expression or super */ null && ([
     'cancelled',
     'dry-run',
 ]));
-/** A Result before anything has happened: failed until the run says otherwise. */
+/** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
 function newResult(operation, siteId, startedAt) {
     return {
         operation,
@@ -43806,7 +43989,7 @@ async function runOperation(config, siteId, deps) {
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.random ? { random: deps.random } : {}),
     });
-    const result = { ...newResult(config.operation, siteId, started), sent: client.sent };
+    const result = { ...newResult(config.operation, siteId, clock.wallNow()), sent: client.sent };
     const run = new OperationRun(config, siteId, deps, clock, client, result);
     try {
         if (config.dryRun)
@@ -44355,7 +44538,7 @@ async function runSites(config, deps, shared) {
             budget.pendingSites = ids.length - next;
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
-                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true);
+                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock);
                 continue;
             }
             const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
@@ -44390,9 +44573,9 @@ function overallOutcome(results) {
         return 'skipped';
     return 'succeeded';
 }
-function notStarted(config, siteId, stoppedBy, cancelled) {
+function notStarted(config, siteId, stoppedBy, cancelled, clock) {
     return {
-        ...newResult(config.operation, siteId, Date.now()),
+        ...newResult(config.operation, siteId, clock.wallNow()),
         result: cancelled ? 'cancelled' : 'skipped',
         summary: cancelled
             ? 'Not started: the run was cancelled.'
@@ -44531,7 +44714,9 @@ async function setStatus(ctx, id, state, text, environmentUrl = null) {
  * deployment is not transient: the environment outlives one run (later runs replace its
  * deployment, and GitHub's auto_inactive retires the older ones); a delete retires it explicitly.
  */
-async function startDeployment(ctx, sha, operation, siteCount) {
+async function startDeployment(ctx, sha, operation, siteCount, 
+/** One site's run: the task that names the site, and the payload that records who staging shows. */
+record) {
     const where = `create a deployment for environment "${ctx.environment}"`;
     let id;
     try {
@@ -44545,6 +44730,7 @@ async function startDeployment(ctx, sha, operation, siteCount) {
             required_contexts: [],
             production_environment: false,
             transient_environment: false,
+            ...(record ? { task: record.task, payload: record.payload } : {}),
         }, ctx.scrub));
         const data = response.data;
         if (typeof data.id !== 'number' || !Number.isSafeInteger(data.id))
@@ -44573,6 +44759,16 @@ async function finishDeployment(ctx, id, status) {
     }
     catch (e) {
         return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
+    }
+}
+/** Marks one deployment inactive (staging shows another run now, or was released); a refusal is a warning. */
+async function retireDeployment(ctx, id, text) {
+    try {
+        await setStatus(ctx, id, 'inactive', text);
+        return null;
+    }
+    catch (e) {
+        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} inactive`, deployments_PERMISSION, ctx.scrub);
     }
 }
 /**
@@ -44619,11 +44815,188 @@ async function deactivateEnvironment(ctx) {
     return { deactivated, left, warning: null };
 }
 
+;// CONCATENATED MODULE: ./src/github/ownership.ts
+/**
+ * One shared staging, many pull requests. A production site has one staging environment; every
+ * refresh (create, pull) records which pull request it was for (its number, head commit and run) in
+ * its GitHub deployment: the deployment's `task` names the site (`site-staging:<site>`), its
+ * `payload` holds the owner. The newest of the site's deployments that is live (success, or still
+ * in progress) says what staging shows now; a newer `inactive` one means staging was released.
+ *
+ * Read tolerantly: a record we did not write (another creator, another shape) is skipped, never
+ * trusted. Everything here returns values or warnings; nothing throws.
+ */
+
+
+/** The key of our record in a deployment's payload. */
+const PAYLOAD_KEY = 'site-staging-action';
+/** How many of a site's newest deployments are read to find its owner. */
+const MAX_READ = 20;
+/** `if-staging-taken`: when staging shows another open pull request. */
+const IF_TAKEN = ['take', 'wait', 'fail'];
+/** The deployment task that names the site, so its deployments are found whatever the environment. */
+function taskFor(siteId) {
+    return `site-staging:${siteId}`;
+}
+/** The deployment payload that records `owner` for `siteId`. */
+function ownerPayload(siteId, owner) {
+    return {
+        [PAYLOAD_KEY]: {
+            site: siteId,
+            owner: { pr: owner.pr, sha: owner.sha, run_url: owner.runUrl, run_id: owner.runId, at: owner.at },
+        },
+    };
+}
+const ownership_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
+function readOwner(payload, siteId) {
+    let p = payload;
+    if (typeof p === 'string') {
+        try {
+            p = JSON.parse(p);
+        }
+        catch {
+            return null;
+        }
+    }
+    const record = p?.[PAYLOAD_KEY];
+    if (!record || typeof record !== 'object' || record.site !== siteId)
+        return null;
+    const o = record.owner;
+    if (!o || typeof o !== 'object')
+        return null;
+    const pr = o.pr === null ? null : positiveInt(o.pr);
+    if (pr === undefined)
+        return null;
+    if (typeof o.sha !== 'string' || !ownership_SHA.test(o.sha))
+        return null;
+    const at = typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? o.at : null;
+    if (!at)
+        return null;
+    const runUrl = typeof o.run_url === 'string' ? safeHttpUrl(o.run_url) : null;
+    return { pr, sha: o.sha.toLowerCase(), runUrl, runId: positiveInt(o.run_id) ?? null, at };
+}
+function positiveInt(v) {
+    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
+}
+const LIVE = new Set(['success', 'in_progress', 'queued', 'pending']);
+/**
+ * Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest
+ * status is live. A newer inactive one means it was released (or deleted): nobody. Failed and
+ * errored refreshes are passed over (the one before them still holds).
+ */
+async function findOwner(octokit, repo, siteId, creator, scrub) {
+    try {
+        const listed = await octokit.rest.repos.listDeployments({
+            ...repo,
+            task: taskFor(siteId),
+            per_page: MAX_READ,
+        });
+        for (const d of listed.data) {
+            if (typeof d.id !== 'number' || typeof d.environment !== 'string')
+                continue;
+            const login = d.creator?.login;
+            if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase())
+                continue;
+            const owner = readOwner(d.payload, siteId);
+            if (!owner)
+                continue;
+            const statuses = await octokit.rest.repos.listDeploymentStatuses({
+                ...repo,
+                deployment_id: d.id,
+                per_page: 1,
+            });
+            const state = statuses.data[0]?.state;
+            if (state === 'inactive')
+                return { current: null };
+            if (typeof state === 'string' && LIVE.has(state))
+                return { current: { owner, deploymentId: d.id, environment: d.environment } };
+        }
+        return { current: null };
+    }
+    catch (e) {
+        return {
+            warning: (0,errors/* githubFailure */.e)(e, `read which pull request staging of site ${siteId} shows`, '"deployments: read"', scrub),
+        };
+    }
+}
+/** Whether pull request `pr` is open; null when GitHub would not say. */
+async function isOpen(octokit, repo, pr) {
+    try {
+        const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: pr });
+        return data.state === 'open';
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * Waits until workflow run `runId` is completed, asking every `pollMs`, until `deadline` (ms, as
+ * `now()` counts). `done`: it completed (or GitHub no longer knows it); `timeout`; `cancelled`.
+ */
+async function waitForRun(octokit, repo, runId, o) {
+    for (;;) {
+        if (o.signal?.aborted)
+            return 'cancelled';
+        const request = AbortSignal.timeout(o.requestMs);
+        try {
+            const { data } = await octokit(request).rest.actions.getWorkflowRun({ ...repo, run_id: runId });
+            if (data.status === 'completed')
+                return 'done';
+        }
+        catch (e) {
+            if (e?.status === 404)
+                return 'done';
+            // Anything else (a time-out, a 5xx): ask again at the next turn.
+        }
+        if (o.now() + o.pollMs > o.deadline)
+            return 'timeout';
+        const slept = await sleep(o.pollMs, o.signal);
+        if (!slept)
+            return 'cancelled';
+    }
+}
+function sleep(ms, signal) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve(false);
+        const t = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(true);
+        }, ms);
+        const onAbort = () => {
+            clearTimeout(t);
+            resolve(false);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}
+/** `#12`, or "a run not for a pull request". */
+function ownerName(owner) {
+    return owner.pr === null ? 'a workflow run that was not for a pull request' : `#${owner.pr}`;
+}
+/** `14:02 UTC on 2026-11-24` (our own words, from a date we checked). */
+function shownTime(iso) {
+    const d = new Date(iso);
+    if (Number.isNaN(d.getTime()))
+        return 'an unknown time';
+    const s = d.toISOString();
+    return `${s.slice(11, 16)} UTC on ${s.slice(0, 10)}`;
+}
+/** Who owns staging, in one sentence for a log line or an error. */
+function describeOwner(current) {
+    const o = current.owner;
+    return (`Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${shownTime(o.at)}` +
+        (o.runUrl ? `, run ${o.runUrl}` : '') +
+        ')');
+}
+
 ;// CONCATENATED MODULE: ./src/github/inputs.ts
 /**
  * The GitHub side's inputs (pr-comment, comment-author, deployment-environment, github-token), read
  * once into a plan. A bad value is a warning that says nothing was sent, never a failed run.
  */
+
 
 
 /** The action's inputs for GitHub, with their action.yml defaults (action.yml lists them last). */
@@ -44632,10 +45005,20 @@ const GITHUB_INPUT_DEFAULTS = {
     'pr-comment': 'false',
     'comment-author': DEFAULT_COMMENT_AUTHOR,
     'deployment-environment': '',
+    'if-staging-taken': 'take',
 };
 const COMMENT_TITLE = 'Pull-request comment';
 const DEPLOYMENT_TITLE = 'GitHub deployment';
 const GITHUB_TITLE = 'GitHub';
+/** `if-staging-taken`: take, wait or fail; an error sentence for anything else. */
+function parseIfTaken(raw) {
+    const value = raw.trim().toLowerCase() || 'take';
+    if (IF_TAKEN.includes(value))
+        return value;
+    return {
+        error: `Input "if-staging-taken": "${value.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}" is not one of ${IF_TAKEN.join(', ')}.`,
+    };
+}
 /** Reads the GitHub inputs; null when nothing is to be sent to GitHub (warnings say why, if wrong). */
 function readGitHubInputs(input, warn) {
     let commentAuthor = wantedCommentAuthor(input, (m) => warn(m, COMMENT_TITLE));
@@ -44654,7 +45037,12 @@ function readGitHubInputs(input, warn) {
     }
     if (!commentAuthor && !environment)
         return null;
-    return { commentAuthor, environment, token };
+    return {
+        commentAuthor,
+        environment,
+        token,
+        author: parseCommentAuthor(input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR,
+    };
 }
 /** pr-comment and comment-author: the author's login when a comment is wanted and possible. */
 function wantedCommentAuthor(input, warn) {
@@ -44683,7 +45071,7 @@ function parsePrComment(raw, warn) {
  * 30 s after it, 3 s once the run is cancelled: the runner kills 10 s after its first signal).
  */
 /** The limits, in milliseconds (tests shorten them). */
-const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000 };
+const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 };
 /**
  * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
  * run is cancelled (at once counted from now if it already is).
@@ -44729,12 +45117,26 @@ async function withinPhase(phase, work) {
 
 
 
+
+
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
-const noop = { before: async () => { }, after: async () => { }, abandon: async () => { } };
+const noop = { before: async () => null, after: async () => { }, abandon: async () => { } };
+/** The operations that change what staging shows (and so take it for their pull request). */
+const CLAIMING_OPERATIONS = ['create', 'pull'];
 /** Reads the GitHub inputs and returns what to do before and after the operation. */
 async function githubSideEffects(o) {
+    const ifTaken = parseIfTaken(o.input('if-staging-taken'));
     const plan = readGitHubInputs(o.input, (m, title) => o.log.warn(o.redactor.scrub(m), title));
+    const claims = CLAIMING_OPERATIONS.includes(o.operation) && !o.dryRun;
+    if (typeof ifTaken !== 'string' && claims)
+        return stopping({ result: 'failed', message: ifTaken.error });
+    if (ifTaken !== 'take' && claims && (!plan?.environment || o.siteIds.length !== 1))
+        return stopping({
+            result: 'failed',
+            message: `if-staging-taken is ${String(ifTaken)}, which needs to know who staging shows: set deployment-environment ` +
+                '(and a github-token that may write deployments) and give one site-id. Nothing was sent to the staging service.',
+        });
     if (!plan) {
         o.setOutput('deployment-id', '');
         return noop;
@@ -44751,12 +45153,19 @@ async function githubSideEffects(o) {
         warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
         warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
         deploymentId: null,
+        ifTaken: typeof ifTaken === 'string' ? ifTaken : 'take',
+        claim: null,
+        previous: null,
     };
     return {
         before: () => before(run),
         after: (results, problem) => after(run, results, problem ?? null),
         abandon: (reason) => abandon(run, reason),
     };
+}
+/** A side whose `before` stops the run (bad input, or a guarantee it cannot give); nothing is sent. */
+function stopping(stop) {
+    return { ...noop, before: async () => stop };
 }
 /** The deployment's context, or null without a repository or an environment. */
 function deploymentContext(run, kit) {
@@ -44772,41 +45181,142 @@ function makesDeployment(run) {
 async function before(run) {
     try {
         if (!run.plan.environment || run.o.signal?.aborted)
-            return;
+            return null;
         if (run.o.dryRun) {
             run.o.log.info('deployment-environment: a dry run makes no deployment.');
-            return;
+            return null;
         }
-        if (makesDeployment(run))
-            await startRunDeployment(run);
+        if (!makesDeployment(run))
+            return null;
+        const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env);
+        if ('reason' in sha) {
+            run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`);
+            return null;
+        }
+        run.claim = claimOf(run, sha.sha);
+        if (run.claim) {
+            const stop = await checkWhoStagingShows(run, run.claim);
+            if (stop)
+                return stop;
+        }
+        await startRunDeployment(run, sha.sha);
+        return null;
     }
     catch (e) {
         run.warnDeployment(`Could not create a deployment: ${messageOf(e)}`);
+        return null;
     }
     finally {
         run.o.setOutput('deployment-id', run.deploymentId === null ? '' : String(run.deploymentId));
     }
 }
-/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
-async function startRunDeployment(run) {
-    const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env);
-    if ('reason' in sha) {
-        run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`);
-        return;
+/** This run's claim on staging: one site, an operation that refreshes it, the triggering pull request. */
+function claimOf(run, sha) {
+    if (run.o.siteIds.length !== 1 || !CLAIMING_OPERATIONS.includes(run.o.operation))
+        return null;
+    const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
+    const runId = Number(run.ctx.env.GITHUB_RUN_ID);
+    return {
+        siteId: run.o.siteIds[0],
+        owner: {
+            pr: 'target' in where ? where.target.number : null,
+            sha,
+            runUrl: run.ctx.runUrl,
+            runId: Number.isSafeInteger(runId) && runId > 0 ? runId : null,
+            at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        },
+    };
+}
+/**
+ * Who staging shows now. Another open pull request's: `take` goes on (and tells it afterwards),
+ * `wait` waits for its workflow run to end (within the timeout), `fail` stops, naming it.
+ */
+async function checkWhoStagingShows(run, claim) {
+    const repo = repoOf(run.ctx.repository, run.ctx.payload);
+    if (!repo)
+        return null;
+    const guarded = run.ifTaken !== 'take';
+    const found = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => findOwner(run.octokit(signal), repo, claim.siteId, run.plan.author, run.scrub));
+    if ('warning' in found) {
+        if (!guarded) {
+            // Said only if the deployment is then made: a refused one says the same with the permission.
+            run.ownerUnknown = found.warning;
+            return null;
+        }
+        return {
+            result: 'failed',
+            message: `${found.warning.replace(/ The staging result is not affected\.$/, '')} if-staging-taken is ${run.ifTaken}, so nothing was sent to the staging service.`,
+        };
     }
+    const current = found.current;
+    if (!current || current.owner.pr === claim.owner.pr)
+        return null;
+    run.previous = current;
+    run.o.log.info(`${describeOwner(current)}; this run refreshes it for ${ownerName(claim.owner)}.`);
+    if (!guarded || current.owner.pr === null)
+        return null;
+    const open = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => isOpen(run.octokit(signal), repo, current.owner.pr));
+    if (open === false) {
+        run.o.log.info(`Pull request #${current.owner.pr} is closed: staging is free to take.`);
+        return null;
+    }
+    if (run.ifTaken === 'fail')
+        return {
+            result: 'failed',
+            message: `${describeOwner(current)}, and that pull request is open. if-staging-taken is fail, so nothing was sent to ` +
+                `the staging service. Run this again once #${current.owner.pr} is closed, or use if-staging-taken: take ` +
+                `(refresh staging and tell #${current.owner.pr}) or wait (until its workflow run is done).`,
+        };
+    return waitForOwnerRun(run, repo, current);
+}
+/** if-staging-taken: wait: until the owner's workflow run is completed, within the timeout. */
+async function waitForOwnerRun(run, repo, current) {
+    const runId = current.owner.runId;
+    if (runId === null)
+        return null;
+    run.o.log.info(`if-staging-taken: wait: waiting for the workflow run of #${current.owner.pr}${current.owner.runUrl ? ` (${current.owner.runUrl})` : ''} to finish.`);
+    const ended = await waitForRun(run.octokit, repo, runId, {
+        deadline: performance.now() + (run.o.timeoutMs ?? 30 * 60_000),
+        pollMs: run.limits.poll,
+        now: () => performance.now(),
+        signal: run.o.signal,
+        requestMs: run.limits.before,
+    });
+    if (ended === 'done') {
+        run.o.log.info(`The workflow run of #${current.owner.pr} is done: this run takes staging.`);
+        return null;
+    }
+    if (ended === 'cancelled')
+        return {
+            result: 'cancelled',
+            message: `Cancelled while waiting for the workflow run of #${current.owner.pr}: nothing was sent to the staging service.`,
+        };
+    return {
+        result: 'timed-out',
+        message: `${describeOwner(current)}, and its workflow run was still running when the timeout ran out. ` +
+            'if-staging-taken is wait, so nothing was sent to the staging service. Run this again later, or raise timeout.',
+    };
+}
+/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
+async function startRunDeployment(run, sha) {
     await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), async (signal) => {
         const dctx = deploymentContext(run, run.octokit(signal));
         if (!dctx) {
             run.warnDeployment('Could not create a deployment: the repository is unknown (no GITHUB_REPOSITORY).');
             return;
         }
-        const started = await startDeployment(dctx, sha.sha, run.o.operation, run.o.siteCount);
+        const record = run.claim
+            ? { task: taskFor(run.claim.siteId), payload: ownerPayload(run.claim.siteId, run.claim.owner) }
+            : null;
+        const started = await startDeployment(dctx, sha, run.o.operation, run.o.siteIds.length, record);
         for (const w of started.warnings)
             run.warnDeployment(w);
         if (started.id === null)
             return;
+        if (run.ownerUnknown)
+            run.warnDeployment(run.ownerUnknown);
         run.deploymentId = started.id;
-        run.o.log.info(`Deployment ${started.id} for environment "${dctx.environment}" on ${sha.sha.slice(0, 12)}: in progress.`);
+        run.o.log.info(`Deployment ${started.id} for environment "${dctx.environment}" on ${sha.slice(0, 12)}: in progress.`);
     });
 }
 async function after(run, results, problem) {
@@ -44816,11 +45326,51 @@ async function after(run, results, problem) {
         return;
     await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), async (signal) => {
         const kit = run.octokit(signal);
+        const took = tookStaging(run, results) ? run.claim : null;
         await Promise.all([
             deploys ? deploymentAfter(run, kit, results, problem) : null,
-            run.plan.commentAuthor ? commentAfter(run, kit, run.plan.commentAuthor, results) : null,
+            run.plan.commentAuthor ? commentAfter(run, kit, run.plan.commentAuthor, results, took?.owner) : null,
+            took && run.previous ? handOver(run, kit, took, run.previous) : null,
         ]);
     });
+}
+/** Whether this run changed what staging shows (so its claim holds): a refresh that went through. */
+function tookStaging(run, results) {
+    const r = results[0];
+    if (!run.claim || run.deploymentId === null || !r)
+        return false;
+    return (r.result === 'succeeded' ||
+        r.result === 'accepted' ||
+        (r.operation === 'create' && r.result === 'skipped'));
+}
+/**
+ * Staging now shows this run: the run it showed before is told, its deployment made inactive (so it
+ * claims no preview that is gone) and its pull request's comment updated in place.
+ */
+async function handOver(run, kit, took, previous) {
+    const repo = repoOf(run.ctx.repository, run.ctx.payload);
+    if (!repo)
+        return;
+    const now = took.owner.pr === null
+        ? 'Staging was refreshed by a workflow run that was not for a pull request'
+        : `Staging now shows #${took.owner.pr}`;
+    const warning = await retireDeployment({ octokit: kit, repo, environment: previous.environment, scrub: run.scrub, logUrl: run.ctx.runUrl }, previous.deploymentId, `${now}.`);
+    if (warning)
+        run.warnDeployment(warning);
+    const told = previous.owner.pr;
+    if (told === null || !run.plan.commentAuthor)
+        return;
+    const rerun = previous.owner.runUrl
+        ? `[re-run this workflow](${previous.owner.runUrl})`
+        : 're-run this workflow';
+    const notice = `${now} since ${noticeTime(took.owner.at)}; ${rerun} to show this pull request again.`;
+    const outcome = await addNotice(kit, { ...repo, number: told }, took.siteId, run.plan.commentAuthor, notice, run.scrub);
+    if (outcome.action === 'failed')
+        run.warnComment(outcome.warning);
+    else
+        run.o.log.info(`Told #${told} that ${now.charAt(0).toLowerCase()}${now.slice(1)}: ` +
+            (outcome.action === 'updated' ? 'its comment was updated' : 'it has no comment of ours') +
+            (warning ? '.' : `, its deployment ${previous.deploymentId} is inactive.`));
 }
 async function abandon(run, reason) {
     if (run.deploymentId === null)
@@ -44878,7 +45428,7 @@ async function retireAfterDelete(run, kit, results) {
     }
 }
 /** The sticky comment on the triggering pull request, one per site. */
-async function commentAfter(run, kit, author, results) {
+async function commentAfter(run, kit, author, results, owner) {
     try {
         const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
         if ('reason' in where) {
@@ -44891,6 +45441,7 @@ async function commentAfter(run, kit, author, results) {
             author,
             scrub: run.scrub,
             runUrl: run.ctx.runUrl,
+            owner: owner && owner.pr !== null ? { sha: owner.sha, at: owner.at } : null,
         });
         reportComments(run, outcome, author, where.target.number);
     }
@@ -44916,6 +45467,65 @@ function reportComments(run, outcome, author, number) {
 }
 function messageOf(e) {
     return e?.message ?? String(e);
+}
+/**
+ * `operation: release`, on a closed pull request: for each site whose staging shows this pull
+ * request, its deployment becomes inactive and its comment says so, so the next pull request takes
+ * staging without waiting. Nothing is sent to the staging service (staging keeps its content).
+ */
+async function releaseStaging(o) {
+    const scrub = (t) => o.redactor.scrub(t);
+    const fail = (message) => o.siteIds.map((siteId) => ({ siteId, result: 'failed', message }));
+    const token = o.input('github-token').trim();
+    if (token === '')
+        return fail('release needs a github-token that may write deployments: it is empty.');
+    const ctx = runContext(o.env ?? process.env);
+    const where = pullRequestTarget(ctx.eventName, ctx.payload, ctx.repository);
+    if ('reason' in where)
+        return fail(`release is for a closed pull request. ${where.reason.replace(/^pr-comment: /, '')}`);
+    const author = parseCommentAuthor(o.input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR;
+    const limits = { ...LIMITS_MS, ...o.limits };
+    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
+    return withinPhase(phaseSignal(o.signal, limits.after, limits.cancelled), async (signal) => {
+        const kit = octokitFor(token, ctx.apiUrl, signal);
+        const out = [];
+        for (const siteId of o.siteIds)
+            out.push(await releaseOne(kit, where.target, siteId, author, scrub, ctx));
+        return out;
+    });
+}
+async function releaseOne(kit, target, siteId, author, scrub, ctx) {
+    const repo = { owner: target.owner, repo: target.repo };
+    const found = await findOwner(kit, repo, siteId, author, scrub);
+    if ('warning' in found)
+        return { siteId, result: 'failed', message: found.warning };
+    const current = found.current;
+    if (!current)
+        return {
+            siteId,
+            result: 'skipped',
+            message: `No run is recorded as showing on staging of site ${siteId}: nothing to release.`,
+        };
+    if (current.owner.pr !== target.number)
+        return {
+            siteId,
+            result: 'skipped',
+            message: `${describeOwner(current)}, not #${target.number}: nothing to release.`,
+        };
+    const warning = await retireDeployment({ octokit: kit, repo, environment: current.environment, scrub, logUrl: ctx.runUrl }, current.deploymentId, `Pull request #${target.number} closed: staging released.`);
+    if (warning)
+        return { siteId, result: 'failed', message: warning };
+    const notice = `This pull request was closed at ${noticeTime(new Date().toISOString())}: staging is free for other pull requests ` +
+        "(it keeps this pull request's last refresh until another run takes it).";
+    const commented = await addNotice(kit, target, siteId, author, notice, scrub);
+    return {
+        siteId,
+        result: 'succeeded',
+        message: `Released staging of site ${siteId}: #${target.number} was closed, its deployment ${current.deploymentId} is inactive` +
+            (commented.action === 'updated' ? ' and its comment says so.' : '.') +
+            (commented.action === 'failed' ? ` ${commented.warning}` : '') +
+            ' The next pull request to refresh staging takes it without waiting.',
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
@@ -44969,7 +45579,12 @@ const DEFAULTS = {
     'task-id': '',
     'wait-for-url': 'false',
 };
-const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
+ * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
+ * before any request, so `1001;x` or `1001/../1002` can never address another site (docs/assumptions.md).
+ */
+const SITE_ID = /^\d{1,20}$/;
 const MAX_TIMEOUT_MS = 6 * 3600_000;
 /**
  * Site ids one step takes. Under a limit of R calls a minute, N sites need at least 2N/R minutes
@@ -45028,12 +45643,9 @@ const inputs_integer = (min, max) => schemas_string()
     .max(max, { error: `must be at most ${max}` }));
 /** `reset` is another name for `pull` (the endpoint's own name). */
 const operation = choice(OPERATIONS, { reset: 'pull' });
-/**
- * How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is
- * `1001`), and letters compare without case (the service's database does).
- */
+/** How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`). */
 function canonicalSiteId(id) {
-    return /^\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id.toLowerCase();
+    return id.replace(/^0+(?=\d)/, '');
 }
 const siteIds = schemas_string().transform((v, ctx) => {
     const ids = v
@@ -45048,7 +45660,7 @@ const siteIds = schemas_string().transform((v, ctx) => {
         if (!SITE_ID.test(id)) {
             ctx.addIssue({
                 code: 'custom',
-                message: `"${id.slice(0, 80)}" is not a site id (letters, digits, - and _, at most 64 characters; never a path or URL)`,
+                message: `"${id.slice(0, 80)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
             });
         }
     }
@@ -45212,6 +45824,13 @@ const Schema = object({
     'task-id': taskId,
     'wait-for-url': inputs_boolean,
 });
+/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
+function parseSiteIds(raw) {
+    const parsed = siteIds.safeParse(raw);
+    if (!parsed.success)
+        throw new InputError('site-id', parsed.error.issues[0].message);
+    return parsed.data;
+}
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 function parseConfig(raw) {
     const filled = { ...DEFAULTS };
@@ -45555,6 +46174,9 @@ function publicResult(r) {
 
 
 
+
+
+
 function actionLog(redactor) {
     const line = (m) => redactor.inert(m);
     let lost = null;
@@ -45588,6 +46210,15 @@ async function runAction(redactor, signal) {
     const raw = {};
     for (const name of INPUT_NAMES)
         raw[name] = getInput(name);
+    if (raw.operation?.trim().toLowerCase() === 'release')
+        return runRelease(raw, redactor, log, signal);
+    const fork = forkOf(process.env.GITHUB_EVENT_NAME, runContext(process.env).payload);
+    if (fork && !raw['api-token']?.trim()) {
+        await action_notStarted('skipped', `This pull request comes from the fork ${fork}. GitHub gives a fork's workflow run no secrets and a read-only ` +
+            'github-token, so api-token is empty: nothing was sent to the staging service or to GitHub. To preview it, ' +
+            'push the branch to this repository; to skip forks quietly, add to the job: if: github.event.pull_request.head.repo.full_name == github.repository', log);
+        return;
+    }
     let config;
     try {
         config = parseConfig(raw);
@@ -45595,19 +46226,20 @@ async function runAction(redactor, signal) {
     catch (e) {
         if (!(e instanceof InputError))
             throw e;
-        const message = redactor.inert(e.message);
-        setOutputs(failedOutputs(message), log);
-        await writeSummary(`## ❌ Staging: invalid input\n\n> ${message}\n\nNo request was sent.\n`, log);
-        log.fail(message);
+        await action_notStarted('failed', redactor.inert(e.message), log, 'invalid input', 'No request was sent.');
         return;
     }
     const gh = await githubSide(config, redactor, log, signal);
-    await gh.before();
+    const stop = await gh.before();
+    if (stop) {
+        await action_notStarted(stop.result, stop.message, log);
+        return;
+    }
     let results;
     try {
-        const started = Date.now();
+        const started = realClock.now();
         results = await runAll(config, { logger: log, redactor, signal });
-        setOutputs(outputsFor(results, Math.round((Date.now() - started) / 100) / 10), log);
+        setOutputs(outputsFor(results, Math.round((realClock.now() - started) / 100) / 10), log);
         for (const w of new Set(results.flatMap((r) => r.warnings)))
             log.warnTitled(w, 'Staging');
         await writeSummary(redactor.scrub(renderSummary(results)), log);
@@ -45626,10 +46258,11 @@ function githubSide(config, redactor, log, signal) {
     return githubSideEffects({
         operation: config.operation,
         dryRun: config.dryRun,
-        siteCount: config.siteIds.length,
+        siteIds: config.siteIds,
         input: (name) => getInput(name),
         redactor,
         signal,
+        timeoutMs: config.timeoutMs,
         log: {
             info: (m) => log.info(m),
             warn: (m, title) => (title ? log.warnTitled(m, title) : log.warn(m)),
@@ -45642,6 +46275,59 @@ function githubSide(config, redactor, log, signal) {
  * The run's last lines. Outputs that could not be written fail the step (later steps would read
  * empty values), after the operation's own result is printed as it was.
  */
+/**
+ * A run that did not start (bad input, a fork without secrets, staging taken by another pull
+ * request): every output set, one summary paragraph, and the step fails unless it was `skipped`.
+ */
+async function action_notStarted(result, message, log, what = result === 'skipped' ? 'skipped' : 'not started', after = '') {
+    setOutputs({ ...failedOutputs(message), result }, log);
+    await writeSummary(`## ${result === 'skipped' ? '⏭️' : '❌'} Staging: ${what}\n\n> ${md(message)}\n${after ? `\n${after}\n` : ''}`, log);
+    if (result === 'skipped')
+        log.warnTitled(message, 'Staging skipped');
+    else
+        log.fail(message);
+}
+/**
+ * `operation: release` (the action only, on a closed pull request): hands staging back on GitHub's
+ * side; nothing is sent to the staging service, so no api-token or api-url is read.
+ */
+async function runRelease(raw, redactor, log, signal) {
+    let siteIds;
+    try {
+        siteIds = parseSiteIds(raw['site-id'] ?? '');
+    }
+    catch (e) {
+        if (!(e instanceof InputError))
+            throw e;
+        await action_notStarted('failed', redactor.inert(e.message), log, 'invalid input', 'Nothing was sent.');
+        return;
+    }
+    const outcomes = await releaseStaging({
+        siteIds,
+        input: (name) => getInput(name),
+        redactor,
+        signal,
+        log: {
+            info: (m) => log.info(m),
+            warn: (m, title) => log.warnTitled(m, title),
+            notice: (m) => log.notice(m),
+        },
+    });
+    const worst = outcomes.find((x) => x.result === 'failed') ??
+        outcomes.find((x) => x.result === 'skipped') ??
+        outcomes[0];
+    const message = outcomes.map((x) => x.message).join(' ');
+    setOutputs({
+        ...failedOutputs(message),
+        result: worst.result,
+        results: JSON.stringify(outcomes.map((x) => ({ operation: 'release', ...x }))),
+    }, log);
+    for (const x of outcomes)
+        log.info(x.message);
+    await writeSummary(redactor.scrub(`## Staging release: ${worst.result}\n\n${outcomes.map((x) => `- Site ${md(x.siteId)}: ${md(x.message)}`).join('\n')}\n`), log);
+    if (worst.result === 'failed')
+        log.fail(worst.message);
+}
 function finish(results, log, lostOutputs) {
     const outcome = overallOutcome(results);
     if (isFailure(outcome)) {

@@ -1218,6 +1218,41 @@ function stagingListView(staging, style = SPEC_STYLE) {
         updated_at: style.date(staging.updated_at),
     };
 }
+/**
+ * An item of GET /v2/sites as the service lists it (service profile, docs/assumptions.md): the
+ * family's record with a numeric `status` (0 = active), ISO dates, and the link between a
+ * production site and its staging site on both records: `is_staging` and `parent_id` on the
+ * staging record, `staging_site_id` on the production one. No passwords.
+ */
+function serviceListItem(record) {
+    if ('production' in record) {
+        const site = record.production;
+        return {
+            id: site.id,
+            name: site.site_name,
+            url: site.url,
+            status: 0,
+            is_staging: false,
+            parent_id: null,
+            staging_site_id: record.staging ? record.staging.numeric_id : null,
+            reserved: site.reserved,
+            created_at: isoDate(site.created_at),
+            updated_at: isoDate(site.updated_at),
+        };
+    }
+    const staging = record.staging;
+    return {
+        id: staging.numeric_id,
+        name: staging.site_name,
+        url: staging.url,
+        status: staging.status === 'ready' ? 0 : 1,
+        is_staging: true,
+        parent_id: staging.site_id,
+        reserved: true,
+        created_at: isoDate(staging.created_at),
+        updated_at: isoDate(staging.updated_at),
+    };
+}
 /** `data` of the probe, GET /v2/sites/{site}/staging (spec profile). Carries credentials, as the real one may. */
 function probeView(staging) {
     return {
@@ -1410,6 +1445,7 @@ const serviceShapes = {
     probeRoute: false,
     headAsGet: true,
     style: SERVICE_STYLE,
+    listItem: serviceListItem,
     unknownRoute: (path, accept) => {
         if (wantsJson(accept))
             return frameworkError(404, routeNotFound(route(path)));
@@ -1639,12 +1675,13 @@ function listSites(ctx, req) {
                 continue;
             if (type === 'temporary' && site.reserved)
                 continue;
-            items.push(siteView(site, stagingOf(site), style));
+            const staging = stagingOf(site);
+            items.push(ctx.shapes.listItem?.({ production: site, staging }) ?? siteView(site, staging, style));
         }
     }
     if (type === null || type === 'staging' || type === 'reserved') {
         for (const staging of stagings)
-            items.push(stagingListView(staging, style));
+            items.push(ctx.shapes.listItem?.({ staging }) ?? stagingListView(staging, style));
     }
     const total = items.length;
     const lastPage = Math.max(1, Math.ceil(total / perPage));

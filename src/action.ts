@@ -1,12 +1,15 @@
 import * as core from '@actions/core'
-import { githubSideEffects } from './github/index.js'
-import { INPUT_NAMES, InputError, parseConfig, type RawInputs } from './inputs.js'
+import { realClock } from './clock.js'
+import { forkOf, runContext } from './github/context.js'
+import { githubSideEffects, releaseStaging } from './github/index.js'
+import { INPUT_NAMES, InputError, parseConfig, parseSiteIds, type RawInputs } from './inputs.js'
 import { finalLine } from './report/lines.js'
 import { renderSummary } from './report/summary.js'
 import { failedOutputs, outputsFor, type Outputs } from './report/outputs.js'
+import { md } from './report/markdown.js'
 import type { Redactor } from './secrets.js'
 import { isFailure, overallOutcome, runAll } from './staging/batch.js'
-import type { Config, Logger, Result } from './types.js'
+import type { Config, Logger, Outcome, Result } from './types.js'
 
 /**
  * The one writer of the action: every log line, annotation and output goes through it, made inert
@@ -57,24 +60,37 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
   const log = actionLog(redactor)
   const raw: RawInputs = {}
   for (const name of INPUT_NAMES) raw[name] = core.getInput(name)
+  if (raw.operation?.trim().toLowerCase() === 'release') return runRelease(raw, redactor, log, signal)
+  const fork = forkOf(process.env.GITHUB_EVENT_NAME, runContext(process.env).payload)
+  if (fork && !raw['api-token']?.trim()) {
+    await notStarted(
+      'skipped',
+      `This pull request comes from the fork ${fork}. GitHub gives a fork's workflow run no secrets and a read-only ` +
+        'github-token, so api-token is empty: nothing was sent to the staging service or to GitHub. To preview it, ' +
+        'push the branch to this repository; to skip forks quietly, add to the job: if: github.event.pull_request.head.repo.full_name == github.repository',
+      log,
+    )
+    return
+  }
   let config
   try {
     config = parseConfig(raw)
   } catch (e) {
     if (!(e instanceof InputError)) throw e
-    const message = redactor.inert(e.message)
-    setOutputs(failedOutputs(message), log)
-    await writeSummary(`## ❌ Staging: invalid input\n\n> ${message}\n\nNo request was sent.\n`, log)
-    log.fail(message)
+    await notStarted('failed', redactor.inert(e.message), log, 'invalid input', 'No request was sent.')
     return
   }
   const gh = await githubSide(config, redactor, log, signal)
-  await gh.before()
+  const stop = await gh.before()
+  if (stop) {
+    await notStarted(stop.result, stop.message, log)
+    return
+  }
   let results: Result[]
   try {
-    const started = Date.now()
+    const started = realClock.now()
     results = await runAll(config, { logger: log, redactor, signal })
-    setOutputs(outputsFor(results, Math.round((Date.now() - started) / 100) / 10), log)
+    setOutputs(outputsFor(results, Math.round((realClock.now() - started) / 100) / 10), log)
     for (const w of new Set(results.flatMap((r) => r.warnings))) log.warnTitled(w, 'Staging')
     await writeSummary(redactor.scrub(renderSummary(results)), log)
   } catch (e) {
@@ -95,10 +111,11 @@ function githubSide(config: Config, redactor: Redactor, log: ActionLog, signal: 
   return githubSideEffects({
     operation: config.operation,
     dryRun: config.dryRun,
-    siteCount: config.siteIds.length,
+    siteIds: config.siteIds,
     input: (name) => core.getInput(name),
     redactor,
     signal,
+    timeoutMs: config.timeoutMs,
     log: {
       info: (m) => log.info(m),
       warn: (m, title) => (title ? log.warnTitled(m, title) : log.warn(m)),
@@ -112,6 +129,78 @@ function githubSide(config: Config, redactor: Redactor, log: ActionLog, signal: 
  * The run's last lines. Outputs that could not be written fail the step (later steps would read
  * empty values), after the operation's own result is printed as it was.
  */
+/**
+ * A run that did not start (bad input, a fork without secrets, staging taken by another pull
+ * request): every output set, one summary paragraph, and the step fails unless it was `skipped`.
+ */
+async function notStarted(
+  result: Outcome,
+  message: string,
+  log: ActionLog,
+  what = result === 'skipped' ? 'skipped' : 'not started',
+  after = '',
+): Promise<void> {
+  setOutputs({ ...failedOutputs(message), result }, log)
+  await writeSummary(
+    `## ${result === 'skipped' ? '⏭️' : '❌'} Staging: ${what}\n\n> ${md(message)}\n${after ? `\n${after}\n` : ''}`,
+    log,
+  )
+  if (result === 'skipped') log.warnTitled(message, 'Staging skipped')
+  else log.fail(message)
+}
+
+/**
+ * `operation: release` (the action only, on a closed pull request): hands staging back on GitHub's
+ * side; nothing is sent to the staging service, so no api-token or api-url is read.
+ */
+async function runRelease(
+  raw: RawInputs,
+  redactor: Redactor,
+  log: ActionLog,
+  signal: AbortSignal,
+): Promise<void> {
+  let siteIds: string[]
+  try {
+    siteIds = parseSiteIds(raw['site-id'] ?? '')
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    await notStarted('failed', redactor.inert(e.message), log, 'invalid input', 'Nothing was sent.')
+    return
+  }
+  const outcomes = await releaseStaging({
+    siteIds,
+    input: (name) => core.getInput(name),
+    redactor,
+    signal,
+    log: {
+      info: (m) => log.info(m),
+      warn: (m, title) => log.warnTitled(m, title),
+      notice: (m) => log.notice(m),
+    },
+  })
+  const worst =
+    outcomes.find((x) => x.result === 'failed') ??
+    outcomes.find((x) => x.result === 'skipped') ??
+    outcomes[0]!
+  const message = outcomes.map((x) => x.message).join(' ')
+  setOutputs(
+    {
+      ...failedOutputs(message),
+      result: worst.result,
+      results: JSON.stringify(outcomes.map((x) => ({ operation: 'release', ...x }))),
+    },
+    log,
+  )
+  for (const x of outcomes) log.info(x.message)
+  await writeSummary(
+    redactor.scrub(
+      `## Staging release: ${worst.result}\n\n${outcomes.map((x) => `- Site ${md(x.siteId)}: ${md(x.message)}`).join('\n')}\n`,
+    ),
+    log,
+  )
+  if (worst.result === 'failed') log.fail(worst.message)
+}
+
 function finish(results: Result[], log: ActionLog, lostOutputs: string | null): void {
   const outcome = overallOutcome(results)
   if (isFailure(outcome)) {

@@ -1,3 +1,4 @@
+import { realClock } from './clock.js'
 import { elapsed } from './staging/wait.js'
 import { bound } from './text.js'
 import type { ProgressUpdate } from './types.js'
@@ -34,7 +35,7 @@ export class LiveLine {
   update(update: ProgressUpdate): void {
     if (!this.enabled) return
     if (update.ended) this.jobs.delete(update.siteId)
-    else this.jobs.set(update.siteId, { update, at: Date.now() })
+    else this.jobs.set(update.siteId, { update, at: realClock.now() })
     if (this.jobs.size > 0 && !this.ticker) {
       // The elapsed time moves every second, between answers too.
       this.ticker = setInterval(() => this.draw(), 1000)
@@ -52,7 +53,7 @@ export class LiveLine {
   }
 
   /** The text of the line, or '' when no job runs. */
-  render(now = Date.now()): string {
+  render(now = realClock.now()): string {
     const jobs = [...this.jobs.values()]
     if (jobs.length === 0) return ''
     const pct = (u: ProgressUpdate) => (u.percent === null ? '…' : `${Math.round(u.percent)}%`)

@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import pkg from '../package.json' with { type: 'json' }
+import { realClock } from './clock.js'
 import { SERVICE_API_URL } from './contract.js'
 import { LiveLine } from './cli-progress.js'
 import {
@@ -327,9 +328,9 @@ async function main(argv: string[]): Promise<number> {
   // Cancellation as in the action: stop waiting at once, report, exit 1.
   const signal = cancelOnSignals(err, EXIT.failed)
 
-  const started = Date.now()
+  const started = realClock.now()
   const results = await runAll(config, { logger, redactor, signal })
-  const outputs = outputsFor(results, Math.round((Date.now() - started) / 100) / 10)
+  const outputs = outputsFor(results, Math.round((realClock.now() - started) / 100) / 10)
 
   for (const w of new Set(results.flatMap((r) => r.warnings))) err(`warning: ${w}`)
   const outcome = overallOutcome(results)

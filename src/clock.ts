@@ -12,8 +12,13 @@ export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new CancelledError()
 }
 
+/**
+ * Contract §11: `now()` is `performance.now()`, which a wall-clock step (an NTP correction on a
+ * runner) does not move; `setTimeout` is monotonic too. `wallNow()` is only for dates.
+ */
 export const realClock: Clock = {
-  now: () => Date.now(),
+  now: () => performance.now(),
+  wallNow: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(new CancelledError())

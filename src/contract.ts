@@ -247,12 +247,19 @@ export const RATE_LIMIT_MAX = 1_000_000
 export const RATE_RESET_MAX_AHEAD_MS = 3_600_000
 
 /**
- * §6 (r2): `Retry-After` is honoured from 0 up to this (delta-seconds or an HTTP date); anything
- * longer (a value in milliseconds read as seconds, a date years ahead, 1e300), negative, or not a
- * number or an HTTP date is ignored, and the client backs off on its own instead. A wait that long
- * never idles a run past its `timeout`: the client gives up at once when the wait would end after it.
+ * §6 (r2, r3): a `Retry-After` (delta-seconds or an HTTP date) up to this is the server's word
+ * (docs/assumptions.md): the client waits it when it ends before the run's `timeout`, and ends
+ * the run at once otherwise, saying when the server accepts again. Anything longer (a date years
+ * ahead, 1e300), negative, or not a number or an HTTP date is ignored, and the client backs off on
+ * its own instead. 0 or a date already past (the server's clock is slow) means "soon": a short
+ * pause that grows with each retry, never an immediate resend.
  */
-export const RETRY_AFTER_MAX_MS = 3_600_000
+export const RETRY_AFTER_MAX_MS = 7 * 86_400_000
+/**
+ * §6: the longest the rate budget pauses every request of a batch on one 429's `Retry-After`
+ * (longer values are ignored there: the client that got the 429 ends its own run instead).
+ */
+export const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000
 
 // --- §7 Errors ----------------------------------------------------------------------------------
 

@@ -56,7 +56,12 @@ export const DEFAULTS = {
   'wait-for-url': 'false',
 } as const satisfies RawInputs
 
-const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/
+/**
+ * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
+ * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
+ * before any request, so `1001;x` or `1001/../1002` can never address another site (docs/assumptions.md).
+ */
+const SITE_ID = /^\d{1,20}$/
 const MAX_TIMEOUT_MS = 6 * 3600_000
 /**
  * Site ids one step takes. Under a limit of R calls a minute, N sites need at least 2N/R minutes
@@ -129,12 +134,9 @@ const integer = (min: number, max: number) =>
 /** `reset` is another name for `pull` (the endpoint's own name). */
 const operation = choice(OPERATIONS, { reset: 'pull' })
 
-/**
- * How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is
- * `1001`), and letters compare without case (the service's database does).
- */
+/** How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`). */
 function canonicalSiteId(id: string): string {
-  return /^\d+$/.test(id) ? id.replace(/^0+(?=\d)/, '') : id.toLowerCase()
+  return id.replace(/^0+(?=\d)/, '')
 }
 
 const siteIds = z.string().transform((v, ctx) => {
@@ -149,7 +151,7 @@ const siteIds = z.string().transform((v, ctx) => {
     if (!SITE_ID.test(id)) {
       ctx.addIssue({
         code: 'custom',
-        message: `"${id.slice(0, 80)}" is not a site id (letters, digits, - and _, at most 64 characters; never a path or URL)`,
+        message: `"${id.slice(0, 80)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
       })
     }
   }
@@ -312,6 +314,13 @@ const Schema = z.object({
   'task-id': taskId,
   'wait-for-url': boolean,
 })
+
+/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
+export function parseSiteIds(raw: string): string[] {
+  const parsed = siteIds.safeParse(raw)
+  if (!parsed.success) throw new InputError('site-id', parsed.error.issues[0]!.message)
+  return parsed.data
+}
 
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 export function parseConfig(raw: RawInputs): Config {

@@ -103,14 +103,23 @@ export interface ProgressUpdate {
   ended?: boolean
 }
 
-/** Time, injectable so waiting can be tested without real time passing. */
+/**
+ * Time, injectable so waiting can be tested without real time passing. Contract §11 (r3): two
+ * clocks, never mixed. The wall clock steps (NTP corrections on runners) and a server's may be off
+ * by hours, so it is read only for dates shown to people (`startedAt`) and for HTTP dates
+ * (`Retry-After` as a date, `X-RateLimit-Reset` in epoch seconds), each turned into a monotonic
+ * duration at once.
+ */
 export interface Clock {
+  /** Monotonic ms (never steps): every duration, deadline, poll schedule and budget window. */
   now(): number
+  /** Wall-clock epoch ms (may step): only dates shown to people and HTTP dates. */
+  wallNow(): number
   /** Resolves after `ms`, or rejects with CancelledError as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
 }
 
-/** A Result before anything has happened: failed until the run says otherwise. */
+/** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
 export function newResult(operation: Operation, siteId: string, startedAt: number): Result {
   return {
     operation,

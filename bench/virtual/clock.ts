@@ -29,6 +29,10 @@ export class VirtualClock implements Clock {
     return this.t
   }
 
+  wallNow(): number {
+    return this.t
+  }
+
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(new CancelledError())

@@ -6,7 +6,7 @@ import type { Redactor } from '../secrets.js'
 import type { Clock, Language, Logger } from '../types.js'
 import { ApiError, kindOf, processingOf } from './errors.js'
 import type { RateBudget } from './rate-budget.js'
-import { mayResend, parseRetryAfter, type RequestKind } from './retry.js'
+import { mayResend, parseRetryAfter, pauseAfterMs, refusedUntil, type RequestKind } from './retry.js'
 import { describeBody, readReply, type Reply } from './reply.js'
 import { TransportError, type Transport, type TransportResponse } from './transport.js'
 
@@ -138,8 +138,19 @@ export class StagingApiClient {
       const retryable = error.processing !== 'processed' && mayResend(kind, error.processing)
       if (!retryable || attempt >= maxRetries) throw withAfterUnknown(error, afterUnknown)
       // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
-      const delayMs = error.retryAfterMs ?? this.backoff.delayMs(attempt)
-      if (this.backoff.passesDeadline(delayMs)) throw new DeadlineError(withAfterUnknown(error, afterUnknown))
+      const delayMs =
+        error.retryAfterMs === null
+          ? this.backoff.delayMs(attempt)
+          : pauseAfterMs(error.retryAfterMs, attempt, this.deps.random)
+      if (this.backoff.passesDeadline(delayMs)) {
+        // The server's own word that it refuses until after the timeout: say when, at once.
+        if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
+          throw withAfterUnknown(
+            refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()),
+            afterUnknown,
+          )
+        throw new DeadlineError(withAfterUnknown(error, afterUnknown))
+      }
       logger.info(
         `${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${seconds(delayMs)} (retry ${attempt + 1} of ${maxRetries}).`,
       )
@@ -246,7 +257,7 @@ export class StagingApiClient {
       httpStatus: status,
       processing: processingOf({ httpStatus: status, kind: errorKind }),
       retryAfterMs:
-        status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.now()) : null,
+        status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.wallNow()) : null,
       serverMessage: reply.message,
       message: reply.message
         ? `${method} ${shown} was answered HTTP ${status}${said}${details}`

@@ -1,5 +1,11 @@
-import { RATE_LIMIT_HEADERS, RATE_LIMIT_MAX, RATE_RESET_MAX_AHEAD_MS, RATE_WINDOW_MS } from '../contract.js'
-import { headerValue, parseRetryAfter } from './retry.js'
+import {
+  RATE_LIMIT_HEADERS,
+  RATE_LIMIT_MAX,
+  RATE_RESET_MAX_AHEAD_MS,
+  RATE_WINDOW_MS,
+  RETRY_AFTER_BUDGET_MAX_MS,
+} from '../contract.js'
+import { headerValue, parseRetryAfter, pauseAfterMs } from './retry.js'
 import type { Clock } from '../types.js'
 
 type Headers = Record<string, string | string[] | undefined>
@@ -136,7 +142,7 @@ export class RateBudget {
     this.probeInFlight = false
     const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
     if (limit !== null) this.limit = limit
-    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now)
+    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, this.clock.wallNow())
     // A count is only worth its window: when the answer names an end of it that is not sane, the
     // count is ignored too (without any reset, the window is taken to end a minute after it began).
     const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined
@@ -146,8 +152,13 @@ export class RateBudget {
     if (limit !== null || remaining !== null) this.headersSeen = true
     if (status === 429) {
       this.consecutive429++
-      const retryAfter = parseRetryAfter(headers['retry-after'], now)
-      const pause = retryAfter ?? Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6))
+      const said = parseRetryAfter(headers['retry-after'], this.clock.wallNow())
+      // Longer than the budget's cap: ignored here (the client that got it ends its run, saying when).
+      const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null
+      const pause =
+        retryAfter !== null
+          ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
+          : Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6))
       // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
       this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause))
       this.remaining = 0
@@ -359,15 +370,16 @@ function whole(value: string | string[] | undefined, min: number, max: number): 
 }
 
 /**
- * `X-RateLimit-Reset` as a time (ms), or null when outside the sane bounds of contract §6: epoch
- * seconds, or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
+ * bounds of contract §6: epoch seconds (a wall-clock date, read against `wallNow`: contract §11),
+ * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
-function resetTime(value: string | string[] | undefined, now: number): number | null {
+function resetTime(value: string | string[] | undefined, now: number, wallNow: number): number | null {
   const text = headerValue(value)
   if (!text || !/^\d+(\.\d+)?$/.test(text)) return null
   const n = Number(text)
   let at: number
-  if (n >= 1e9 && n < 1e11) at = n * 1000
+  if (n >= 1e9 && n < 1e11) at = now + (n * 1000 - wallNow)
   else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS) at = now + n * 1000
   else return null
   return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null

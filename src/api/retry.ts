@@ -1,5 +1,6 @@
+import { exponential } from '../backoff.js'
 import { RETRY_AFTER_MAX_MS } from '../contract.js'
-import type { Processing } from './errors.js'
+import { ApiError, type Processing } from './errors.js'
 
 /** What a request does, for deciding whether sending it again can do harm. */
 export type RequestKind = 'read' | 'create' | 'pull' | 'push' | 'delete'
@@ -18,12 +19,16 @@ export function mayResend(kind: RequestKind, processing: Processing): boolean {
 }
 
 /**
- * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; a date in
- * the past is 0. Null when absent, unreadable or outside the sane bounds of contract §6
- * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a value in
- * milliseconds read as seconds, a date years ahead. The caller then backs off on its own.
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `wallNowMs` (the
+ * wall clock: an HTTP date is a date; contract §11); a date in the past is 0 ("soon": see
+ * pauseAfterMs). Null when absent, unreadable or outside the sane bounds of contract §6
+ * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a date years
+ * ahead. The caller then backs off on its own.
  */
-export function parseRetryAfter(value: string | string[] | undefined | null, nowMs: number): number | null {
+export function parseRetryAfter(
+  value: string | string[] | undefined | null,
+  wallNowMs: number,
+): number | null {
   const text = headerValue(value)
   if (!text) return null
   if (/^\d+(\.\d+)?$/.test(text)) {
@@ -33,8 +38,85 @@ export function parseRetryAfter(value: string | string[] | undefined | null, now
   if (!HTTP_DATE.some((format) => format.test(text))) return null
   const date = Date.parse(text)
   if (Number.isNaN(date)) return null
-  const ms = Math.max(0, date - nowMs)
+  const ms = Math.max(0, date - wallNowMs)
   return ms <= RETRY_AFTER_MAX_MS ? ms : null
+}
+
+/** Below this a Retry-After means "soon" (0, or a date already past because the server's clock is slow). */
+export const RETRY_SOON_BELOW_MS = 1000
+/** "Soon": 1-2 s, then growing like an ordinary backoff (x2, up to 30 s), so max-retries are never burnt in a loop. */
+const RETRY_SOON = exponential({ firstMs: 1500, factor: 2, capMs: 30_000, jitter: 1 / 3 })
+
+/**
+ * Contract §6 (r3): the pause before sending again after the server said `Retry-After` (as read by
+ * parseRetryAfter), for retry number `retry` (0 for the first): the server's value, or for "soon"
+ * a short pause that grows with each retry.
+ */
+export function pauseAfterMs(
+  retryAfterMs: number,
+  retry: number,
+  random: () => number = Math.random,
+): number {
+  return retryAfterMs >= RETRY_SOON_BELOW_MS ? retryAfterMs : RETRY_SOON(retry, 0, random)
+}
+
+/**
+ * §5 (issue 17): the server asks for a wait (`retryAfterMs`) longer than the `leftMs` the run has
+ * before its timeout. Waiting cannot help and retrying early only draws the same refusal: the run
+ * ends at once, saying when the server accepts again (in words and ISO 8601, from the wall clock).
+ */
+export function refusedUntil(
+  error: ApiError,
+  retryAfterMs: number,
+  leftMs: number,
+  wallNowMs: number,
+): ApiError {
+  const at = new Date(wallNowMs + retryAfterMs)
+  const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z')
+  return new ApiError({
+    kind: error.kind,
+    httpStatus: error.httpStatus,
+    processing: error.processing,
+    serverMessage: error.serverMessage,
+    code: error.code,
+    message:
+      `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
+      `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
+      `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
+    hint: `Run again after ${iso}, or raise timeout above ${durationWords(retryAfterMs)} to wait for it.`,
+  })
+}
+
+/** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
+export function durationWords(ms: number): string {
+  const s = Math.round(ms / 1000)
+  const n = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`
+  if (s < 120) return n(s, 'second')
+  if (s < 90 * 60) return n(Math.round(s / 60), 'minute')
+  if (s < 36 * 3600) return `about ${n(Math.round(s / 3600), 'hour')}`
+  return `about ${n(Math.round(s / 86_400), 'day')}`
+}
+
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
+
+/** `on Wednesday 25 November 2026 at 11:40 UTC` */
+function dateWords(d: Date): string {
+  const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`
+  return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`
 }
 
 /** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */

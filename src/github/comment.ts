@@ -8,7 +8,13 @@
  * as). Anybody can post a comment that starts with our marker; such a comment is never edited and
  * nothing is read from it: a new comment is posted, and the run says so once.
  */
-import { hasMarker, isCommentFor, renderComment, stagingUrlFromComment } from '../report/comment.js'
+import {
+  hasMarker,
+  isCommentFor,
+  renderComment,
+  stagingUrlFromComment,
+  withNotice,
+} from '../report/comment.js'
 import type { Result } from '../types.js'
 import type { PullRequestTarget } from './context.js'
 import { githubFailure } from './errors.js'
@@ -52,6 +58,8 @@ export interface PostOptions {
   author: string
   scrub: (text: string) => string
   runUrl?: string | null
+  /** What staging shows after this run (see RenderExtras.owner). */
+  owner?: { sha: string; at: string } | null
 }
 
 export type CommentReport =
@@ -75,31 +83,20 @@ const FORKS = ' A pull request from a fork gets a read-only token whatever the w
 export async function postOrUpdateComments(results: Result[], options: PostOptions): Promise<PostOutcome> {
   const { octokit, target, author, scrub } = options
   const where = `pull request #${target.number} of ${target.owner}/${target.repo}`
-  const wanted = new Set(results.map((r) => r.siteId))
-  const found = new Map<string, IssueComment>()
-  const ignored: PostOutcome['ignored'] = []
+  let found: Map<string, IssueComment>
+  let ignored: PostOutcome['ignored']
   try {
-    await octokit.paginate(
-      octokit.rest.issues.listComments,
-      { owner: target.owner, repo: target.repo, issue_number: target.number, per_page: 100 },
-      (response, done) => {
-        for (const c of response.data as IssueComment[]) {
-          if (!hasMarker(c.body)) continue
-          if (!writtenBy(c, author)) {
-            ignored.push({ id: c.id, login: typeof c.user?.login === 'string' ? c.user.login : '(unknown)' })
-            continue
-          }
-          for (const id of wanted) if (!found.has(id) && isCommentFor(c.body, id)) found.set(id, c)
-        }
-        if (found.size === wanted.size) done()
-        return []
-      },
-    )
+    ;({ found, ignored } = await findOwnComments(
+      octokit,
+      target,
+      results.map((r) => r.siteId),
+      author,
+    ))
   } catch (e) {
     const warning = githubFailure(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS)
     return {
       reports: results.map((r) => ({ siteId: r.siteId, action: 'failed' as const, warning })),
-      ignored,
+      ignored: [],
     }
   }
 
@@ -109,6 +106,7 @@ export async function postOrUpdateComments(results: Result[], options: PostOptio
     const body = renderComment(r, scrub, {
       runUrl: options.runUrl ?? null,
       previousStagingUrl: existing?.body ? stagingUrlFromComment(existing.body) : null,
+      owner: options.owner ?? null,
     })
     try {
       const response = existing
@@ -140,6 +138,77 @@ export async function postOrUpdateComments(results: Result[], options: PostOptio
     }
   }
   return { reports, ignored }
+}
+
+/**
+ * Our comment for each of `siteIds` on the pull request: marker AND author, every page read
+ * (stopping once each is found). Marker comments by anybody else come back in `ignored`. Throws
+ * what Octokit throws.
+ */
+async function findOwnComments(
+  octokit: Octokit,
+  target: PullRequestTarget,
+  siteIds: string[],
+  author: string,
+): Promise<{ found: Map<string, IssueComment>; ignored: PostOutcome['ignored'] }> {
+  const wanted = new Set(siteIds)
+  const found = new Map<string, IssueComment>()
+  const ignored: PostOutcome['ignored'] = []
+  await octokit.paginate(
+    octokit.rest.issues.listComments,
+    { owner: target.owner, repo: target.repo, issue_number: target.number, per_page: 100 },
+    (response, done) => {
+      for (const c of response.data as IssueComment[]) {
+        if (!hasMarker(c.body)) continue
+        if (!writtenBy(c, author)) {
+          ignored.push({ id: c.id, login: typeof c.user?.login === 'string' ? c.user.login : '(unknown)' })
+          continue
+        }
+        for (const id of wanted) if (!found.has(id) && isCommentFor(c.body, id)) found.set(id, c)
+      }
+      if (found.size === wanted.size) done()
+      return []
+    },
+  )
+  return { found, ignored }
+}
+
+export type NoticeOutcome =
+  { action: 'updated'; url: string | null } | { action: 'none' } | { action: 'failed'; warning: string }
+
+/**
+ * Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken
+ * from it, or released), editing it in place. `none` when that pull request has no comment of ours.
+ */
+export async function addNotice(
+  octokit: Octokit,
+  target: PullRequestTarget,
+  siteId: string,
+  author: string,
+  notice: string,
+  scrub: (text: string) => string,
+): Promise<NoticeOutcome> {
+  const where = `pull request #${target.number} of ${target.owner}/${target.repo}`
+  try {
+    const { found } = await findOwnComments(octokit, target, [siteId], author)
+    const existing = found.get(siteId)
+    if (!existing?.body) return { action: 'none' }
+    const response = await octokit.rest.issues.updateComment({
+      owner: target.owner,
+      repo: target.repo,
+      comment_id: existing.id,
+      body: scrub(withNotice(existing.body, notice)),
+    })
+    return {
+      action: 'updated',
+      url: typeof response.data.html_url === 'string' ? response.data.html_url : null,
+    }
+  } catch (e) {
+    return {
+      action: 'failed',
+      warning: githubFailure(e, `update the comment on ${where}`, PERMISSION, scrub, FORKS),
+    }
+  }
 }
 
 /** A login as GitHub allows it, for a log line (anything else is cut). */

@@ -118,3 +118,20 @@ export function runUrlFrom(env: Env): string | null {
       : ''
   return `${server.replace(/\/+$/, '')}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${attempt}`
 }
+
+/**
+ * The fork a `pull_request` run comes from (`alice/site-repo`), or null: GitHub gives such a run no
+ * secrets and a read-only token.
+ */
+export function forkOf(eventName: string | undefined, payload: unknown): string | null {
+  if (eventName !== 'pull_request') return null
+  const pr = (payload as { pull_request?: { head?: { repo?: unknown }; base?: { repo?: unknown } } } | null)
+    ?.pull_request
+  const name = (repo: unknown) => {
+    const full = (repo as { full_name?: unknown } | null)?.full_name
+    return typeof full === 'string' && /^[\w.-]+\/[\w.-]+$/.test(full) ? full : null
+  }
+  const head = name(pr?.head?.repo)
+  const base = name(pr?.base?.repo)
+  return head && base && head.toLowerCase() !== base.toLowerCase() ? head : null
+}

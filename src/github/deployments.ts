@@ -161,6 +161,8 @@ export async function startDeployment(
   sha: string,
   operation: string,
   siteCount: number,
+  /** One site's run: the task that names the site, and the payload that records who staging shows. */
+  record?: { task: string; payload: Record<string, unknown> } | null,
 ): Promise<StartOutcome> {
   const where = `create a deployment for environment "${ctx.environment}"`
   let id: number
@@ -179,6 +181,7 @@ export async function startDeployment(
           required_contexts: [],
           production_environment: false,
           transient_environment: false,
+          ...(record ? { task: record.task, payload: record.payload } : {}),
         },
         ctx.scrub,
       ),
@@ -212,6 +215,20 @@ export async function finishDeployment(
     return null
   } catch (e) {
     return githubFailure(e, `mark deployment ${id} ${status.state}`, PERMISSION, ctx.scrub)
+  }
+}
+
+/** Marks one deployment inactive (staging shows another run now, or was released); a refusal is a warning. */
+export async function retireDeployment(
+  ctx: DeploymentContext,
+  id: number,
+  text: string,
+): Promise<string | null> {
+  try {
+    await setStatus(ctx, id, 'inactive', text)
+    return null
+  } catch (e) {
+    return githubFailure(e, `mark deployment ${id} inactive`, PERMISSION, ctx.scrub)
   }
 }
 

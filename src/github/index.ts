@@ -12,14 +12,22 @@
  * Every request is bounded in time (src/github/phase.ts); a cancel before the operation stops the
  * deployment's creation at once.
  */
-import type { Result } from '../types.js'
-import { ignoredNotice, postOrUpdateComments, type PostOutcome } from './comment.js'
+import type { Outcome, Result } from '../types.js'
+import {
+  addNotice,
+  DEFAULT_COMMENT_AUTHOR,
+  ignoredNotice,
+  parseCommentAuthor,
+  postOrUpdateComments,
+  type PostOutcome,
+} from './comment.js'
 import { deploymentSha, pullRequestTarget, repoOf, runContext, type Env, type RunContext } from './context.js'
 import {
   deactivateEnvironment,
   DEPLOYING_OPERATIONS,
   finalStatus,
   finishDeployment,
+  retireDeployment,
   startDeployment,
   type DeploymentContext,
   type FinalStatus,
@@ -27,11 +35,25 @@ import {
 import {
   COMMENT_TITLE,
   DEPLOYMENT_TITLE,
+  parseIfTaken,
   readGitHubInputs,
   type GitHubInputName,
   type GitHubPlan,
 } from './inputs.js'
+import {
+  describeOwner,
+  findOwner,
+  isOpen,
+  ownerName,
+  ownerPayload,
+  taskFor,
+  waitForRun,
+  type CurrentOwner,
+  type IfTaken,
+  type Owner,
+} from './ownership.js'
 import type { Octokit } from './octokit.js'
+import { noticeTime } from '../report/comment.js'
 import { LIMITS_MS, phaseSignal, withinPhase, type Limits } from './phase.js'
 
 export { GITHUB_INPUT_DEFAULTS, type GitHubInputName } from './inputs.js'
@@ -50,7 +72,10 @@ export interface GitHubSideEffectOptions {
   /** The run's operation (`create`, `pull`, `push`, `delete`, or any later one). */
   operation: string
   dryRun: boolean
-  siteCount: number
+  /** The production site ids of the run. */
+  siteIds: string[]
+  /** The run's timeout (ms): the longest `if-staging-taken: wait` waits. */
+  timeoutMs?: number
   /** Reads an action input (core.getInput). */
   input: (name: GitHubInputName) => string
   /** Every text sent to GitHub or logged goes through it. */
@@ -65,9 +90,18 @@ export interface GitHubSideEffectOptions {
   limits?: Partial<Limits>
 }
 
+/** Why the operation must not start (if-staging-taken): nothing was sent to the staging service. */
+export interface Stop {
+  result: Extract<Outcome, 'failed' | 'timed-out' | 'cancelled'>
+  message: string
+}
+
 export interface GitHubSideEffects {
-  /** Before the operation: the deployment (create, pull, push). Never throws. */
-  before(): Promise<void>
+  /**
+   * Before the operation: who staging shows (if-staging-taken), then the deployment (create, pull,
+   * push). A Stop when the operation must not start. Never throws.
+   */
+  before(): Promise<Stop | null>
   /**
    * After it: the deployment's final status (`error`, saying `problem`, when the step itself went
    * wrong after the operation, e.g. its outputs could not be written) or the environment's
@@ -78,11 +112,24 @@ export interface GitHubSideEffects {
   abandon(reason: string): Promise<void>
 }
 
-const noop: GitHubSideEffects = { before: async () => {}, after: async () => {}, abandon: async () => {} }
+const noop: GitHubSideEffects = { before: async () => null, after: async () => {}, abandon: async () => {} }
+
+/** The operations that change what staging shows (and so take it for their pull request). */
+const CLAIMING_OPERATIONS: readonly string[] = ['create', 'pull']
 
 /** Reads the GitHub inputs and returns what to do before and after the operation. */
 export async function githubSideEffects(o: GitHubSideEffectOptions): Promise<GitHubSideEffects> {
+  const ifTaken = parseIfTaken(o.input('if-staging-taken'))
   const plan = readGitHubInputs(o.input, (m, title) => o.log.warn(o.redactor.scrub(m), title))
+  const claims = CLAIMING_OPERATIONS.includes(o.operation) && !o.dryRun
+  if (typeof ifTaken !== 'string' && claims) return stopping({ result: 'failed', message: ifTaken.error })
+  if (ifTaken !== 'take' && claims && (!plan?.environment || o.siteIds.length !== 1))
+    return stopping({
+      result: 'failed',
+      message:
+        `if-staging-taken is ${String(ifTaken)}, which needs to know who staging shows: set deployment-environment ` +
+        '(and a github-token that may write deployments) and give one site-id. Nothing was sent to the staging service.',
+    })
   if (!plan) {
     o.setOutput('deployment-id', '')
     return noop
@@ -99,6 +146,9 @@ export async function githubSideEffects(o: GitHubSideEffectOptions): Promise<Git
     warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
     warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
     deploymentId: null,
+    ifTaken: typeof ifTaken === 'string' ? ifTaken : 'take',
+    claim: null,
+    previous: null,
   }
   return {
     before: () => before(run),
@@ -119,6 +169,18 @@ interface GitHubRun {
   warnComment(message: string): void
   /** The deployment `before` made, once it exists. */
   deploymentId: number | null
+  ifTaken: IfTaken
+  /** This run takes staging of `siteId` for `owner` (one site, create or pull, a deployment). */
+  claim: { siteId: string; owner: Owner } | null
+  /** Who staging showed before this run, when that was another pull request (or run). */
+  previous: CurrentOwner | null
+  /** Why who staging showed could not be read (if-staging-taken: take goes on without it). */
+  ownerUnknown?: string
+}
+
+/** A side whose `before` stops the run (bad input, or a guarantee it cannot give); nothing is sent. */
+function stopping(stop: Stop): GitHubSideEffects {
+  return { ...noop, before: async () => stop }
 }
 
 /** The deployment's context, or null without a repository or an environment. */
@@ -133,40 +195,152 @@ function makesDeployment(run: GitHubRun): boolean {
   return !!run.plan.environment && !run.o.dryRun && DEPLOYING_OPERATIONS.includes(run.o.operation)
 }
 
-async function before(run: GitHubRun): Promise<void> {
+async function before(run: GitHubRun): Promise<Stop | null> {
   try {
-    if (!run.plan.environment || run.o.signal?.aborted) return
+    if (!run.plan.environment || run.o.signal?.aborted) return null
     if (run.o.dryRun) {
       run.o.log.info('deployment-environment: a dry run makes no deployment.')
-      return
+      return null
     }
-    if (makesDeployment(run)) await startRunDeployment(run)
+    if (!makesDeployment(run)) return null
+    const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env)
+    if ('reason' in sha) {
+      run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`)
+      return null
+    }
+    run.claim = claimOf(run, sha.sha)
+    if (run.claim) {
+      const stop = await checkWhoStagingShows(run, run.claim)
+      if (stop) return stop
+    }
+    await startRunDeployment(run, sha.sha)
+    return null
   } catch (e) {
     run.warnDeployment(`Could not create a deployment: ${messageOf(e)}`)
+    return null
   } finally {
     run.o.setOutput('deployment-id', run.deploymentId === null ? '' : String(run.deploymentId))
   }
 }
 
-/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
-async function startRunDeployment(run: GitHubRun): Promise<void> {
-  const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env)
-  if ('reason' in sha) {
-    run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`)
-    return
+/** This run's claim on staging: one site, an operation that refreshes it, the triggering pull request. */
+function claimOf(run: GitHubRun, sha: string): GitHubRun['claim'] {
+  if (run.o.siteIds.length !== 1 || !CLAIMING_OPERATIONS.includes(run.o.operation)) return null
+  const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository)
+  const runId = Number(run.ctx.env.GITHUB_RUN_ID)
+  return {
+    siteId: run.o.siteIds[0]!,
+    owner: {
+      pr: 'target' in where ? where.target.number : null,
+      sha,
+      runUrl: run.ctx.runUrl,
+      runId: Number.isSafeInteger(runId) && runId > 0 ? runId : null,
+      at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    },
   }
+}
+
+/**
+ * Who staging shows now. Another open pull request's: `take` goes on (and tells it afterwards),
+ * `wait` waits for its workflow run to end (within the timeout), `fail` stops, naming it.
+ */
+async function checkWhoStagingShows(
+  run: GitHubRun,
+  claim: NonNullable<GitHubRun['claim']>,
+): Promise<Stop | null> {
+  const repo = repoOf(run.ctx.repository, run.ctx.payload)
+  if (!repo) return null
+  const guarded = run.ifTaken !== 'take'
+  const found = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) =>
+    findOwner(run.octokit(signal), repo, claim.siteId, run.plan.author, run.scrub),
+  )
+  if ('warning' in found) {
+    if (!guarded) {
+      // Said only if the deployment is then made: a refused one says the same with the permission.
+      run.ownerUnknown = found.warning
+      return null
+    }
+    return {
+      result: 'failed',
+      message: `${found.warning.replace(/ The staging result is not affected\.$/, '')} if-staging-taken is ${run.ifTaken}, so nothing was sent to the staging service.`,
+    }
+  }
+  const current = found.current
+  if (!current || current.owner.pr === claim.owner.pr) return null
+  run.previous = current
+  run.o.log.info(`${describeOwner(current)}; this run refreshes it for ${ownerName(claim.owner)}.`)
+  if (!guarded || current.owner.pr === null) return null
+  const open = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) =>
+    isOpen(run.octokit(signal), repo, current.owner.pr!),
+  )
+  if (open === false) {
+    run.o.log.info(`Pull request #${current.owner.pr} is closed: staging is free to take.`)
+    return null
+  }
+  if (run.ifTaken === 'fail')
+    return {
+      result: 'failed',
+      message:
+        `${describeOwner(current)}, and that pull request is open. if-staging-taken is fail, so nothing was sent to ` +
+        `the staging service. Run this again once #${current.owner.pr} is closed, or use if-staging-taken: take ` +
+        `(refresh staging and tell #${current.owner.pr}) or wait (until its workflow run is done).`,
+    }
+  return waitForOwnerRun(run, repo, current)
+}
+
+/** if-staging-taken: wait: until the owner's workflow run is completed, within the timeout. */
+async function waitForOwnerRun(
+  run: GitHubRun,
+  repo: { owner: string; repo: string },
+  current: CurrentOwner,
+): Promise<Stop | null> {
+  const runId = current.owner.runId
+  if (runId === null) return null
+  run.o.log.info(
+    `if-staging-taken: wait: waiting for the workflow run of #${current.owner.pr}${current.owner.runUrl ? ` (${current.owner.runUrl})` : ''} to finish.`,
+  )
+  const ended = await waitForRun(run.octokit, repo, runId, {
+    deadline: performance.now() + (run.o.timeoutMs ?? 30 * 60_000),
+    pollMs: run.limits.poll,
+    now: () => performance.now(),
+    signal: run.o.signal,
+    requestMs: run.limits.before,
+  })
+  if (ended === 'done') {
+    run.o.log.info(`The workflow run of #${current.owner.pr} is done: this run takes staging.`)
+    return null
+  }
+  if (ended === 'cancelled')
+    return {
+      result: 'cancelled',
+      message: `Cancelled while waiting for the workflow run of #${current.owner.pr}: nothing was sent to the staging service.`,
+    }
+  return {
+    result: 'timed-out',
+    message:
+      `${describeOwner(current)}, and its workflow run was still running when the timeout ran out. ` +
+      'if-staging-taken is wait, so nothing was sent to the staging service. Run this again later, or raise timeout.',
+  }
+}
+
+/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
+async function startRunDeployment(run: GitHubRun, sha: string): Promise<void> {
   await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), async (signal) => {
     const dctx = deploymentContext(run, run.octokit(signal))
     if (!dctx) {
       run.warnDeployment('Could not create a deployment: the repository is unknown (no GITHUB_REPOSITORY).')
       return
     }
-    const started = await startDeployment(dctx, sha.sha, run.o.operation, run.o.siteCount)
+    const record = run.claim
+      ? { task: taskFor(run.claim.siteId), payload: ownerPayload(run.claim.siteId, run.claim.owner) }
+      : null
+    const started = await startDeployment(dctx, sha, run.o.operation, run.o.siteIds.length, record)
     for (const w of started.warnings) run.warnDeployment(w)
     if (started.id === null) return
+    if (run.ownerUnknown) run.warnDeployment(run.ownerUnknown)
     run.deploymentId = started.id
     run.o.log.info(
-      `Deployment ${started.id} for environment "${dctx.environment}" on ${sha.sha.slice(0, 12)}: in progress.`,
+      `Deployment ${started.id} for environment "${dctx.environment}" on ${sha.slice(0, 12)}: in progress.`,
     )
   })
 }
@@ -177,11 +351,69 @@ async function after(run: GitHubRun, results: Result[], problem: string | null):
   if (results.length === 0 || !(deploys || run.plan.commentAuthor)) return
   await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), async (signal) => {
     const kit = run.octokit(signal)
+    const took = tookStaging(run, results) ? run.claim : null
     await Promise.all([
       deploys ? deploymentAfter(run, kit, results, problem) : null,
-      run.plan.commentAuthor ? commentAfter(run, kit, run.plan.commentAuthor, results) : null,
+      run.plan.commentAuthor ? commentAfter(run, kit, run.plan.commentAuthor, results, took?.owner) : null,
+      took && run.previous ? handOver(run, kit, took, run.previous) : null,
     ])
   })
+}
+
+/** Whether this run changed what staging shows (so its claim holds): a refresh that went through. */
+function tookStaging(run: GitHubRun, results: Result[]): boolean {
+  const r = results[0]
+  if (!run.claim || run.deploymentId === null || !r) return false
+  return (
+    r.result === 'succeeded' ||
+    r.result === 'accepted' ||
+    (r.operation === 'create' && r.result === 'skipped')
+  )
+}
+
+/**
+ * Staging now shows this run: the run it showed before is told, its deployment made inactive (so it
+ * claims no preview that is gone) and its pull request's comment updated in place.
+ */
+async function handOver(
+  run: GitHubRun,
+  kit: Octokit,
+  took: NonNullable<GitHubRun['claim']>,
+  previous: CurrentOwner,
+): Promise<void> {
+  const repo = repoOf(run.ctx.repository, run.ctx.payload)
+  if (!repo) return
+  const now =
+    took.owner.pr === null
+      ? 'Staging was refreshed by a workflow run that was not for a pull request'
+      : `Staging now shows #${took.owner.pr}`
+  const warning = await retireDeployment(
+    { octokit: kit, repo, environment: previous.environment, scrub: run.scrub, logUrl: run.ctx.runUrl },
+    previous.deploymentId,
+    `${now}.`,
+  )
+  if (warning) run.warnDeployment(warning)
+  const told = previous.owner.pr
+  if (told === null || !run.plan.commentAuthor) return
+  const rerun = previous.owner.runUrl
+    ? `[re-run this workflow](${previous.owner.runUrl})`
+    : 're-run this workflow'
+  const notice = `${now} since ${noticeTime(took.owner.at)}; ${rerun} to show this pull request again.`
+  const outcome = await addNotice(
+    kit,
+    { ...repo, number: told },
+    took.siteId,
+    run.plan.commentAuthor,
+    notice,
+    run.scrub,
+  )
+  if (outcome.action === 'failed') run.warnComment(outcome.warning)
+  else
+    run.o.log.info(
+      `Told #${told} that ${now.charAt(0).toLowerCase()}${now.slice(1)}: ` +
+        (outcome.action === 'updated' ? 'its comment was updated' : 'it has no comment of ours') +
+        (warning ? '.' : `, its deployment ${previous.deploymentId} is inactive.`),
+    )
 }
 
 async function abandon(run: GitHubRun, reason: string): Promise<void> {
@@ -246,7 +478,13 @@ async function retireAfterDelete(run: GitHubRun, kit: Octokit, results: Result[]
 }
 
 /** The sticky comment on the triggering pull request, one per site. */
-async function commentAfter(run: GitHubRun, kit: Octokit, author: string, results: Result[]): Promise<void> {
+async function commentAfter(
+  run: GitHubRun,
+  kit: Octokit,
+  author: string,
+  results: Result[],
+  owner?: Owner,
+): Promise<void> {
   try {
     const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository)
     if ('reason' in where) {
@@ -259,6 +497,7 @@ async function commentAfter(run: GitHubRun, kit: Octokit, author: string, result
       author,
       scrub: run.scrub,
       runUrl: run.ctx.runUrl,
+      owner: owner && owner.pr !== null ? { sha: owner.sha, at: owner.at } : null,
     })
     reportComments(run, outcome, author, where.target.number)
   } catch (e) {
@@ -287,4 +526,87 @@ function reportComments(run: GitHubRun, outcome: PostOutcome, author: string, nu
 
 function messageOf(e: unknown): string {
   return (e as Error)?.message ?? String(e)
+}
+
+/** One site's outcome of `operation: release`. */
+export interface ReleaseOutcome {
+  siteId: string
+  result: Extract<Outcome, 'succeeded' | 'skipped' | 'failed'>
+  message: string
+}
+
+export type ReleaseOptions = Pick<
+  GitHubSideEffectOptions,
+  'siteIds' | 'input' | 'redactor' | 'log' | 'signal' | 'env' | 'limits'
+>
+
+/**
+ * `operation: release`, on a closed pull request: for each site whose staging shows this pull
+ * request, its deployment becomes inactive and its comment says so, so the next pull request takes
+ * staging without waiting. Nothing is sent to the staging service (staging keeps its content).
+ */
+export async function releaseStaging(o: ReleaseOptions): Promise<ReleaseOutcome[]> {
+  const scrub = (t: string) => o.redactor.scrub(t)
+  const fail = (message: string) =>
+    o.siteIds.map((siteId) => ({ siteId, result: 'failed' as const, message }))
+  const token = o.input('github-token').trim()
+  if (token === '') return fail('release needs a github-token that may write deployments: it is empty.')
+  const ctx = runContext(o.env ?? process.env)
+  const where = pullRequestTarget(ctx.eventName, ctx.payload, ctx.repository)
+  if ('reason' in where)
+    return fail(`release is for a closed pull request. ${where.reason.replace(/^pr-comment: /, '')}`)
+  const author = parseCommentAuthor(o.input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR
+  const limits = { ...LIMITS_MS, ...o.limits }
+  const { octokitFor } = await import('./octokit.js')
+  return withinPhase(phaseSignal(o.signal, limits.after, limits.cancelled), async (signal) => {
+    const kit = octokitFor(token, ctx.apiUrl, signal)
+    const out: ReleaseOutcome[] = []
+    for (const siteId of o.siteIds) out.push(await releaseOne(kit, where.target, siteId, author, scrub, ctx))
+    return out
+  })
+}
+
+async function releaseOne(
+  kit: Octokit,
+  target: { owner: string; repo: string; number: number },
+  siteId: string,
+  author: string,
+  scrub: (t: string) => string,
+  ctx: RunContext,
+): Promise<ReleaseOutcome> {
+  const repo = { owner: target.owner, repo: target.repo }
+  const found = await findOwner(kit, repo, siteId, author, scrub)
+  if ('warning' in found) return { siteId, result: 'failed', message: found.warning }
+  const current = found.current
+  if (!current)
+    return {
+      siteId,
+      result: 'skipped',
+      message: `No run is recorded as showing on staging of site ${siteId}: nothing to release.`,
+    }
+  if (current.owner.pr !== target.number)
+    return {
+      siteId,
+      result: 'skipped',
+      message: `${describeOwner(current)}, not #${target.number}: nothing to release.`,
+    }
+  const warning = await retireDeployment(
+    { octokit: kit, repo, environment: current.environment, scrub, logUrl: ctx.runUrl },
+    current.deploymentId,
+    `Pull request #${target.number} closed: staging released.`,
+  )
+  if (warning) return { siteId, result: 'failed', message: warning }
+  const notice =
+    `This pull request was closed at ${noticeTime(new Date().toISOString())}: staging is free for other pull requests ` +
+    "(it keeps this pull request's last refresh until another run takes it)."
+  const commented = await addNotice(kit, target, siteId, author, notice, scrub)
+  return {
+    siteId,
+    result: 'succeeded',
+    message:
+      `Released staging of site ${siteId}: #${target.number} was closed, its deployment ${current.deploymentId} is inactive` +
+      (commented.action === 'updated' ? ' and its comment says so.' : '.') +
+      (commented.action === 'failed' ? ` ${commented.warning}` : '') +
+      ' The next pull request to refresh staging takes it without waiting.',
+  }
 }

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_COMMENT_AUTHOR, parseCommentAuthor } from './comment.js'
 import { parseEnvironment } from './deployments.js'
+import { IF_TAKEN, type IfTaken } from './ownership.js'
 
 /** The action's inputs for GitHub, with their action.yml defaults (action.yml lists them last). */
 export const GITHUB_INPUT_DEFAULTS = {
@@ -11,6 +12,7 @@ export const GITHUB_INPUT_DEFAULTS = {
   'pr-comment': 'false',
   'comment-author': DEFAULT_COMMENT_AUTHOR,
   'deployment-environment': '',
+  'if-staging-taken': 'take',
 } as const
 export type GitHubInputName = keyof typeof GITHUB_INPUT_DEFAULTS
 
@@ -24,6 +26,17 @@ export interface GitHubPlan {
   commentAuthor: string | null
   environment: string | null
   token: string
+  /** comment-author, whether or not a comment is wanted: who writes our deployments too. */
+  author: string
+}
+
+/** `if-staging-taken`: take, wait or fail; an error sentence for anything else. */
+export function parseIfTaken(raw: string): IfTaken | { error: string } {
+  const value = raw.trim().toLowerCase() || 'take'
+  if ((IF_TAKEN as readonly string[]).includes(value)) return value as IfTaken
+  return {
+    error: `Input "if-staging-taken": "${value.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}" is not one of ${IF_TAKEN.join(', ')}.`,
+  }
 }
 
 /** Reads the GitHub inputs; null when nothing is to be sent to GitHub (warnings say why, if wrong). */
@@ -49,7 +62,12 @@ export function readGitHubInputs(
     environment = null
   }
   if (!commentAuthor && !environment) return null
-  return { commentAuthor, environment, token }
+  return {
+    commentAuthor,
+    environment,
+    token,
+    author: parseCommentAuthor(input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR,
+  }
 }
 
 /** pr-comment and comment-author: the author's login when a comment is wanted and possible. */

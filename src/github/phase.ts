@@ -4,7 +4,7 @@
  */
 
 /** The limits, in milliseconds (tests shorten them). */
-export const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000 }
+export const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 }
 export type Limits = typeof LIMITS_MS
 
 export interface Phase {

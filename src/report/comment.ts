@@ -39,7 +39,12 @@ export interface RenderExtras {
    * caller reads it only from a comment it has checked was written by the comment author.
    */
   previousStagingUrl?: string | null
+  /** What staging shows after this run (a create or pull for a pull request): its head commit and time. */
+  owner?: { sha: string; at: string } | null
 }
+
+/** A notice at the top of the comment (staging taken by another run, or released), ours alone. */
+const NOTICE_OPEN = '<!-- site-staging-action:notice -->'
 
 /** Whether the result leaves the site without a staging environment. */
 function removesStaging(r: Result): boolean {
@@ -88,6 +93,10 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
   if (r.stagingSiteId && !removed) lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`)
   lines.push(`| Duration | ${duration(Number(r.durationSeconds) || 0)} |`)
   lines.push(`| Time | ${utcTime(r.startedAt)} |`)
+  if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))
+    lines.push(
+      `| Staging shows | this pull request at \`${extras.owner.sha.slice(0, 12)}\` (since ${utcTime(extras.owner.at)}) |`,
+    )
   if (runUrl) lines.push(`| Run | [workflow run](${runUrl}) |`)
   lines.push('')
   const said = serverWords(r)
@@ -117,6 +126,37 @@ export function stagingUrlFromComment(body: string): string | null {
   const found = URL_MARK.exec(body)?.[1]
   if (!found) return null
   return safeHttpUrl(found) === found ? found : null
+}
+
+/**
+ * `body` (one of our comments) with `notice` at its top, in place of any earlier notice; the rest of
+ * the comment is kept as it was. `notice` is our own Markdown: the caller builds it from values it
+ * checked (numbers, times, URLs as `safeHttpUrl` writes them).
+ */
+export function withNotice(body: string, notice: string): string {
+  const lines = body.split('\n')
+  const start = lines.indexOf(NOTICE_OPEN)
+  if (start >= 0) {
+    let end = start + 1
+    while (end < lines.length && lines[end] !== '') end++
+    lines.splice(start, end + 1 - start)
+  }
+  // After the hidden marks (the site's marker, the staging URL), before the heading.
+  let at = 0
+  while (at < lines.length && /^<!-- site-staging-action:[a-z-]+=/.test(lines[at]!)) at++
+  lines.splice(at, 0, NOTICE_OPEN, `> ⚠️ ${oneNoticeLine(notice)}`, '')
+  const out = lines.join('\n')
+  return out.length > MAX_COMMENT_CHARS ? `${out.slice(0, MAX_COMMENT_CHARS)}…\n` : out
+}
+
+/** The notice on one line, bounded. */
+function oneNoticeLine(notice: string): string {
+  return notice.replace(/\s+/g, ' ').trim().slice(0, 600)
+}
+
+/** `14:02 UTC on 2026-11-24`, for notices. */
+export function noticeTime(iso: string): string {
+  return utcTime(iso)
 }
 
 /** Whether `body` carries this project's marker for `siteId` (the marker opens the comment). */

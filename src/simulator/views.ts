@@ -58,6 +58,44 @@ export function stagingListView(
   }
 }
 
+/**
+ * An item of GET /v2/sites as the service lists it (service profile, docs/assumptions.md): the
+ * family's record with a numeric `status` (0 = active), ISO dates, and the link between a
+ * production site and its staging site on both records: `is_staging` and `parent_id` on the
+ * staging record, `staging_site_id` on the production one. No passwords.
+ */
+export function serviceListItem(
+  record: { production: ProductionSite; staging: StagingSite | undefined } | { staging: StagingSite },
+): Record<string, unknown> {
+  if ('production' in record) {
+    const site = record.production
+    return {
+      id: site.id,
+      name: site.site_name,
+      url: site.url,
+      status: 0,
+      is_staging: false,
+      parent_id: null,
+      staging_site_id: record.staging ? record.staging.numeric_id : null,
+      reserved: site.reserved,
+      created_at: isoDate(site.created_at),
+      updated_at: isoDate(site.updated_at),
+    }
+  }
+  const staging = record.staging
+  return {
+    id: staging.numeric_id,
+    name: staging.site_name,
+    url: staging.url,
+    status: staging.status === 'ready' ? 0 : 1,
+    is_staging: true,
+    parent_id: staging.site_id,
+    reserved: true,
+    created_at: isoDate(staging.created_at),
+    updated_at: isoDate(staging.updated_at),
+  }
+}
+
 /** `data` of the probe, GET /v2/sites/{site}/staging (spec profile). Carries credentials, as the real one may. */
 export function probeView(staging: StagingSite): Record<string, unknown> {
   return {

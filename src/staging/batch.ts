@@ -4,6 +4,7 @@ import { USER_AGENT } from '../api/client.js'
 import { NodeTransport } from '../api/transport.js'
 import {
   newResult,
+  type Clock,
   type Config,
   type Logger,
   type Outcome,
@@ -50,7 +51,7 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
       budget.pendingSites = ids.length - next
       const siteId = ids[index]!
       if (stoppedBy !== null || deps.signal?.aborted) {
-        results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true)
+        results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock!)
         continue
       }
       const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) })
@@ -85,9 +86,15 @@ export function overallOutcome(results: Result[]): Outcome {
   return 'succeeded'
 }
 
-function notStarted(config: Config, siteId: string, stoppedBy: string | null, cancelled: boolean): Result {
+function notStarted(
+  config: Config,
+  siteId: string,
+  stoppedBy: string | null,
+  cancelled: boolean,
+  clock: Clock,
+): Result {
   return {
-    ...newResult(config.operation, siteId, Date.now()),
+    ...newResult(config.operation, siteId, clock.wallNow()),
     result: cancelled ? 'cancelled' : 'skipped',
     summary: cancelled
       ? 'Not started: the run was cancelled.'

@@ -121,7 +121,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       ...(deps.random ? { random: deps.random } : {}),
     },
   )
-  const result: Result = { ...newResult(config.operation, siteId, started), sent: client.sent }
+  const result: Result = { ...newResult(config.operation, siteId, clock.wallNow()), sent: client.sent }
   const run = new OperationRun(config, siteId, deps, clock, client, result)
   try {
     if (config.dryRun) await run.dryRun()

@@ -150,7 +150,7 @@ describe('LiveLine', () => {
   test('the estimate shows while time is left, and goes once it is used up', () => {
     const t = fakeTerminal(80)
     const live = new LiveLine(t.stream, {})
-    const now = Date.now()
+    const now = performance.now()
     live.update({ ...update, percent: 50, etaMs: 5000 })
     expect(live.render(now)).toBe('create on site 1001: 50%, 5s elapsed, about 5s left')
     expect(live.render(now + 4000)).toBe('create on site 1001: 50%, 9s elapsed, about 1s left')

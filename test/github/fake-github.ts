@@ -1,7 +1,8 @@
 /**
  * A fake of the few GitHub REST endpoints this project uses, on 127.0.0.1: issue comments (list,
- * paginated with Link headers as GitHub does; create; update) and deployments (create, list by
- * environment newest first and paginated, create statuses). It checks what GitHub checks that
+ * paginated with Link headers as GitHub does; create; update), deployments (create with a task and
+ * a payload, list by environment and task newest first and paginated, create and list statuses),
+ * a pull request's state and a workflow run's status. It checks what GitHub checks that
  * matters here (a description of at most 140 characters, a known state, a body that parses) and
  * records every request, so tests can count them and search their bodies.
  */
@@ -26,6 +27,7 @@ export interface FakeComment {
 export interface FakeDeploymentStatus {
   id: number
   state: string
+  created_at: string
   description?: string
   log_url?: string
   environment_url?: string
@@ -37,6 +39,10 @@ export interface FakeDeployment {
   sha: string
   ref: string
   environment: string
+  task: string
+  payload: unknown
+  creator: FakeUser
+  created_at: string
   description: string | null
   auto_merge?: boolean
   required_contexts?: unknown
@@ -69,6 +75,10 @@ export interface FakeGitHub {
   repo: string
   comments: FakeComment[]
   deployments: FakeDeployment[]
+  /** Pull requests by number: 'open' or 'closed' (any other number: 404). */
+  pulls: Map<number, 'open' | 'closed'>
+  /** Workflow runs by id: their `status` (queued, in_progress, completed). */
+  runs: Map<number, string>
   requests: RecordedRequest[]
   /** Answer matching requests with this status from now on (null: stop refusing). */
   refuse(refusal: Refusal | null): void
@@ -77,7 +87,7 @@ export interface FakeGitHub {
   /** Adds a comment by anyone (a forged one, say). */
   addComment(issue: number, body: string, user: FakeUser | null): FakeComment
   /** Adds a deployment made earlier (by an earlier run, say). */
-  addDeployment(environment: string, sha?: string): FakeDeployment
+  addDeployment(environment: string, sha?: string, over?: Partial<FakeDeployment>): FakeDeployment
   stop(): Promise<void>
 }
 
@@ -111,6 +121,8 @@ const STATES = new Set(['error', 'failure', 'inactive', 'in_progress', 'queued',
 export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): Promise<FakeGitHub> {
   const comments: FakeComment[] = []
   const deployments: FakeDeployment[] = []
+  const pulls = new Map<number, 'open' | 'closed'>()
+  const runs = new Map<number, string>()
   const requests: RecordedRequest[] = []
   let refusal: Refusal | null = null
   let nextId = 5000
@@ -129,8 +141,28 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
     return c
   }
 
-  const addDeployment = (environment: string, sha = 'a'.repeat(40)): FakeDeployment => {
-    const d: FakeDeployment = { id: nextId++, sha, ref: sha, environment, description: null, statuses: [] }
+  /** Strictly increasing times, as GitHub's own records are ordered. */
+  let clock = Date.parse('2026-11-24T14:00:00Z')
+  const stamp = () => new Date((clock += 1000)).toISOString().replace(/\.\d{3}Z$/, 'Z')
+
+  const addDeployment = (
+    environment: string,
+    sha = 'a'.repeat(40),
+    over: Partial<FakeDeployment> = {},
+  ): FakeDeployment => {
+    const d: FakeDeployment = {
+      id: nextId++,
+      sha,
+      ref: sha,
+      environment,
+      task: 'deploy',
+      payload: {},
+      creator: BOT,
+      created_at: stamp(),
+      description: null,
+      statuses: [],
+      ...over,
+    }
     deployments.push(d)
     return d
   }
@@ -223,7 +255,10 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
     // Deployments.
     if (rest === 'deployments' && req.method === 'GET') {
       const env = url.searchParams.get('environment')
-      const list = deployments.filter((d) => env === null || d.environment === env).reverse()
+      const task = url.searchParams.get('task')
+      const list = deployments
+        .filter((d) => (env === null || d.environment === env) && (task === null || d.task === task))
+        .reverse()
       return page(res, url, list.map(publicDeployment))
     }
     if (rest === 'deployments' && req.method === 'POST') {
@@ -236,11 +271,43 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
         parsed.ref,
       )
       d.description = typeof parsed.description === 'string' ? parsed.description : null
+      if (typeof parsed.task === 'string') d.task = parsed.task
+      if (parsed.payload !== undefined) {
+        if (typeof parsed.payload === 'string') {
+          try {
+            d.payload = JSON.parse(parsed.payload)
+          } catch {
+            return json(res, 422, { message: 'payload is not valid JSON' })
+          }
+        } else d.payload = parsed.payload
+      }
       d.auto_merge = parsed.auto_merge as boolean | undefined
       d.required_contexts = parsed.required_contexts
       d.production_environment = parsed.production_environment as boolean | undefined
       d.transient_environment = parsed.transient_environment as boolean | undefined
       return json(res, 201, publicDeployment(d))
+    }
+    m = /^deployments\/(\d+)\/statuses$/.exec(rest)
+    if (m && req.method === 'GET') {
+      const d = deployments.find((x) => x.id === Number(m![1]))
+      if (!d) return json(res, 404, { message: 'Not Found' })
+      return page(res, url, [...d.statuses].reverse())
+    }
+    m = /^pulls\/(\d+)$/.exec(rest)
+    if (m && req.method === 'GET') {
+      const state = pulls.get(Number(m[1]))
+      if (!state) return json(res, 404, { message: 'Not Found' })
+      return json(res, 200, { number: Number(m[1]), state })
+    }
+    m = /^actions\/runs\/(\d+)$/.exec(rest)
+    if (m && req.method === 'GET') {
+      const status = runs.get(Number(m[1]))
+      if (!status) return json(res, 404, { message: 'Not Found' })
+      return json(res, 200, {
+        id: Number(m[1]),
+        status,
+        conclusion: status === 'completed' ? 'success' : null,
+      })
     }
     m = /^deployments\/(\d+)\/statuses$/.exec(rest)
     if (m && req.method === 'POST') {
@@ -250,11 +317,25 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
         return json(res, 422, { message: 'state is not included in the list' })
       if (typeof parsed.description === 'string' && parsed.description.length > 140)
         return json(res, 422, { message: 'description is too long (maximum is 140 characters)' })
-      const s: FakeDeploymentStatus = { id: nextId++, state: parsed.state }
+      const s: FakeDeploymentStatus = { id: nextId++, state: parsed.state, created_at: stamp() }
       for (const k of ['description', 'log_url', 'environment_url'] as const)
         if (typeof parsed[k] === 'string') s[k] = parsed[k]
       if (typeof parsed.auto_inactive === 'boolean') s.auto_inactive = parsed.auto_inactive
       d.statuses.push(s)
+      // As GitHub does: a success retires the environment's earlier deployments (unless told not to).
+      if (s.state === 'success' && s.auto_inactive !== false)
+        for (const other of deployments)
+          if (
+            other !== d &&
+            other.environment === d.environment &&
+            other.statuses.at(-1)?.state === 'success'
+          )
+            other.statuses.push({
+              id: nextId++,
+              state: 'inactive',
+              created_at: stamp(),
+              description: 'auto-inactive',
+            })
       return json(res, 201, { ...s, deployment_url: `${base}${prefix}deployments/${d.id}` })
     }
     return json(res, 404, { message: 'Not Found' })
@@ -273,6 +354,8 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
     repo,
     comments,
     deployments,
+    pulls,
+    runs,
     requests,
     refuse: (r) => (refusal = r),
     addOthers: (issue, count) => {

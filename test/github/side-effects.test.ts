@@ -61,7 +61,7 @@ function setup(
   const options: GitHubSideEffectOptions = {
     operation: 'create',
     dryRun: false,
-    siteCount: 1,
+    siteIds: ['1001'],
     input: (name) => all[name] ?? '',
     redactor,
     log: {
@@ -203,7 +203,8 @@ describe('githubSideEffects', () => {
         /^warn\[GitHub deployment\]: Could not create a deployment .*permissions: deployments: write/,
       ),
     ])
-    expect(gh.requests).toHaveLength(1)
+    // The read of who staging shows, then the refused create; nothing after.
+    expect(gh.requests.map((q) => q.method)).toEqual(['GET', 'POST'])
   })
 
   test('bad inputs are warnings, and nothing is sent', async () => {
@@ -232,7 +233,7 @@ describe('githubSideEffects', () => {
     for (const site of ['1001', '1002'])
       for (let i = 0; i < 3; i++)
         gh.addComment(12, `${markerFor(site)}\nforged`, { login: 'mallory', type: 'User' })
-    const { options, rec } = setup({ 'pr-comment': 'true' }, { siteCount: 2 })
+    const { options, rec } = setup({ 'pr-comment': 'true' }, { siteIds: ['1001', '1002'] })
     const side = await githubSideEffects(options)
     await side.after([result(), result({ siteId: '1002' })])
     const notices = rec.lines.filter((l) => l.startsWith('notice:'))

@@ -2,12 +2,16 @@ import { CancelledError } from '../../src/clock.js'
 import { Redactor } from '../../src/secrets.js'
 import { newResult, type Clock, type Config, type Logger, type Result } from '../../src/types.js'
 
-/** Virtual time: sleep() advances the clock at once. */
+/** Virtual time: sleep() advances the clock at once. `wallShift` steps the wall clock alone (NTP). */
 export class FakeClock implements Clock {
   t = 1_700_000_000_000
+  wallShift = 0
   slept: number[] = []
   now(): number {
     return this.t
+  }
+  wallNow(): number {
+    return this.t + this.wallShift
   }
   async sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw new CancelledError()

@@ -252,16 +252,26 @@ describe('accepted jobs and their tasks', () => {
     expect(rows).toEqual([148601, 148602])
   })
 
-  it('lists sites with ISO dates and numeric staging ids', async () => {
+  it('lists sites with ISO dates and numeric staging ids; staging and production records link by fields', async () => {
     const reply = await api('GET', '/sites?type=staging')
     expect(reply.json.status).toBe(true)
     expect(reply.json.data).toEqual([
       expect.objectContaining({
         id: 51002,
-        production_site_id: 1002,
+        is_staging: true,
+        parent_id: 1002,
+        status: 0,
         created_at: expect.stringMatching(ISO),
       }),
     ])
+    expect(JSON.stringify(reply.json.data)).not.toMatch(/password/)
+    const production = await api('GET', '/sites?type=production&per_page=100')
+    expect(production.json.data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: 1002, is_staging: false, parent_id: null, staging_site_id: 51002 }),
+        expect.objectContaining({ id: 1001, staging_site_id: null }),
+      ]),
+    )
     expect((await api('GET', '/sites/51002')).json.data.id).toBe(51002)
   })
 })

@@ -59,6 +59,16 @@ describe('parseConfig', () => {
     ['site-id', { 'site-id': '1001/staging' }, /not a site id/],
     ['site-id', { 'site-id': 'https://evil.example/1' }, /not a site id/],
     ['site-id', { 'site-id': 'a'.repeat(65) }, /not a site id/],
+    ['site-id', { 'site-id': '1001;x' }, /"x" is not a site id/],
+    ['site-id', { 'site-id': '1001:x' }, /"1001:x" is not a site id/],
+    ['site-id', { 'site-id': '1001, 1002, x9' }, /"x9" is not a site id/],
+    ['site-id', { 'site-id': '1001 x' }, /"x" is not a site id/],
+    ['site-id', { 'site-id': 'staging' }, /"staging" is not a site id/],
+    ['site-id', { 'site-id': '-1' }, /"-1" is not a site id/],
+    ['site-id', { 'site-id': '1e3' }, /"1e3" is not a site id/],
+    ['site-id', { 'site-id': '1001%2F..' }, /not a site id/],
+    ['site-id', { 'site-id': '1'.repeat(21) }, /not a site id/],
+    ['site-id', { 'site-id': '１００１' }, /not a site id/],
     ['site-id', { 'site-id': '1001,1001' }, /more than once/],
     ['site-id', { 'site-id': ' ' }, /required/],
     ['api-token', { 'api-token': '' }, /required/],
@@ -198,7 +208,7 @@ describe('status and its task-id', () => {
 })
 
 describe('duplicate sites, as the server reads ids (issue 10)', () => {
-  it.each([['1001,01001'], ['1001 001001'], ['abc,ABC']])(
+  it.each([['1001,01001'], ['1001 001001'], ['1001;0001001']])(
     '%p lists the same site twice: refused before any request',
     (ids) => {
       const e = fails({ operation: 'push', 'site-id': ids })

@@ -109,7 +109,47 @@ describe('RateBudget: 429', () => {
     const c = new FakeClock()
     const zero = new RateBudget(c)
     request(zero, { 'retry-after': '0' }, 429)
-    expect(zero.reserve()).toBe(1000)
+    const soon = zero.reserve()
+    expect(soon).toBeGreaterThanOrEqual(1000)
+    expect(soon).toBeLessThanOrEqual(2000)
+  })
+  it('a Retry-After date in the past (a slow server clock) pauses 1-2 s, growing with each 429', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    const past = new Date(clock.wallNow() - 3_600_000).toUTCString()
+    const waits: number[] = []
+    for (let i = 0; i < 5; i++) {
+      request(b, { 'retry-after': past }, 429)
+      const w = b.reserve()
+      waits.push(w)
+      clock.t += w
+    }
+    expect(waits[0]).toBeGreaterThanOrEqual(1000)
+    expect(waits[0]).toBeLessThanOrEqual(2000)
+    expect(waits[4]).toBeGreaterThan(waits[0]! * 4)
+    expect(waits.reduce((a, b) => a + b, 0)).toBeGreaterThan(20_000)
+  })
+})
+
+describe('RateBudget: two clocks (contract §11)', () => {
+  it('reads an epoch reset against the wall clock, and keeps its window when the wall clock steps back', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    // The server's reset is 30 s ahead by the wall clock; the wall clock is then stepped back an hour.
+    request(b, limits(60, 0, clock.wallNow() + 30_000))
+    clock.wallShift = -3_600_000
+    const wait = b.reserve()
+    expect(wait).toBeGreaterThan(25_000)
+    expect(wait).toBeLessThanOrEqual(32_000)
+  })
+  it('an epoch reset read while the wall clock is an hour behind still means 30 s', () => {
+    const clock = new FakeClock()
+    clock.wallShift = -3_600_000
+    const b = new RateBudget(clock)
+    request(b, limits(60, 0, clock.wallNow() + 30_000))
+    const wait = b.reserve()
+    expect(wait).toBeGreaterThan(25_000)
+    expect(wait).toBeLessThanOrEqual(32_000)
   })
 })
 

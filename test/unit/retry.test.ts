@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals'
-import { processingOf } from '../../src/api/errors.js'
-import { mayResend, parseRetryAfter, type RequestKind } from '../../src/api/retry.js'
+import { ApiError, processingOf } from '../../src/api/errors.js'
+import {
+  durationWords,
+  mayResend,
+  parseRetryAfter,
+  pauseAfterMs,
+  refusedUntil,
+  type RequestKind,
+} from '../../src/api/retry.js'
 
 describe('what the server can have done (processingOf)', () => {
   it.each([
@@ -76,19 +83,74 @@ describe('Retry-After', () => {
     ['a signed number', '+30'],
     ['1e300', '1e300'],
     ['a number with 300 digits', '9'.repeat(300)],
-    ['milliseconds read as seconds', '60000'],
-    ['more than an hour', '3601'],
+    ['more than a week', String(7 * 86_400 + 1)],
     ['a date years ahead', 'Fri, 01 Jan 2100 00:00:00 GMT'],
-    ['a date two hours ahead', 'Sun, 22 Nov 2026 12:00:00 GMT'],
+    ['a date eight days ahead', 'Mon, 30 Nov 2026 10:00:00 GMT'],
     ['a date a JavaScript parser would take but HTTP does not', '2026-11-22T10:00:30Z'],
     ['text with a newline', '5\n::error::boom'],
   ])('ignores %s', (_, value) => {
     expect(parseRetryAfter(value, now)).toBeNull()
   })
-  it('honours up to an hour, fractions of a second included', () => {
+  it("reads up to a week (the server's word; the client ends a run it cannot wait for), fractions included", () => {
     expect(parseRetryAfter('3600', now)).toBe(3_600_000)
+    expect(parseRetryAfter('86400', now)).toBe(86_400_000)
+    expect(parseRetryAfter('Sun, 22 Nov 2026 12:00:00 GMT', now)).toBe(7_200_000)
     expect(parseRetryAfter('0', now)).toBe(0)
     expect(parseRetryAfter('1.5', now)).toBe(1500)
     expect(parseRetryAfter(' 7 ', now)).toBe(7000)
+  })
+})
+
+describe('Retry-After "soon" (contract §6 r3)', () => {
+  it('0 or a date in the past is a 1-2 s pause that grows like a backoff, never 0', () => {
+    for (const random of [() => 0, () => 0.5, () => 0.999]) {
+      const pauses = [0, 1, 2, 3, 4].map((retry) => pauseAfterMs(0, retry, random))
+      expect(pauses[0]).toBeGreaterThanOrEqual(1000)
+      expect(pauses[0]).toBeLessThanOrEqual(2000)
+      for (let i = 1; i < pauses.length; i++) expect(pauses[i]).toBeGreaterThan(pauses[i - 1]!)
+      // Five retries take more than 20 s: max-retries are not burnt in a loop.
+      expect(pauses.reduce((a, b) => a + b, 0)).toBeGreaterThan(20_000)
+      expect(Math.max(...pauses)).toBeLessThanOrEqual(40_000)
+    }
+  })
+  it('a date an hour in the past (the server clock is slow) reads as 0, which pauses like "soon"', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z')
+    const ms = parseRetryAfter('Sun, 22 Nov 2026 09:00:30 GMT', now)
+    expect(ms).toBe(0)
+    expect(pauseAfterMs(ms!, 0, () => 0.5)).toBe(1500)
+  })
+  it("a stated wait of a second or more is the server's, unchanged", () => {
+    expect(pauseAfterMs(1000, 4)).toBe(1000)
+    expect(pauseAfterMs(7000, 0)).toBe(7000)
+  })
+})
+
+describe('a Retry-After longer than the run has left', () => {
+  it("says when the server accepts again, in words and ISO, with the server's words kept", () => {
+    const error = new ApiError({
+      kind: 'rate-limited',
+      httpStatus: 429,
+      processing: 'not-processed',
+      serverMessage: 'Too Many Attempts.',
+      message: 'POST /v2/sites/1002/staging/push was answered HTTP 429: "Too Many Attempts."',
+    })
+    const e = refusedUntil(error, 86_400_000, 20_000, Date.parse('2026-11-24T11:40:00Z'))
+    expect(e.kind).toBe('rate-limited')
+    expect(e.processing).toBe('not-processed')
+    expect(e.serverMessage).toBe('Too Many Attempts.')
+    expect(e.message).toContain('Too Many Attempts.')
+    expect(e.message).toContain('on Wednesday 25 November 2026 at 11:40 UTC (2026-11-25T11:40:00Z)')
+    expect(e.message).toContain('about 24 hours')
+    expect(e.message).toContain('20 seconds left')
+    expect(e.hint).toContain('Run again after 2026-11-25T11:40:00Z')
+  })
+  it.each([
+    [40_000, '40 seconds'],
+    [300_000, '5 minutes'],
+    [7_199_000, 'about 2 hours'],
+    [3 * 3_600_000, 'about 3 hours'],
+    [3 * 86_400_000, 'about 3 days'],
+  ])('%i ms reads "%s"', (ms, words) => {
+    expect(durationWords(ms)).toBe(words)
   })
 })

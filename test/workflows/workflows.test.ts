@@ -169,22 +169,35 @@ describe('the examples do what the README says', () => {
   const action = (job: { steps: { uses?: string; with?: Record<string, unknown> }[] }) =>
     job.steps.filter((s) => /site-staging-action@|^\.\/$/.test(uses(s)))
 
-  test('pr-preview: create (if-exists skip) then pull on opened/synchronize/reopened; delete (if-missing skip) on closed', () => {
+  test('pr-preview: create (if-exists skip) then pull, each recording who staging shows; release on closed, delete only when asked', () => {
     const wf = load('examples/pr-preview.yml')
     expect(wf.on.pull_request.types).toEqual(['opened', 'synchronize', 'reopened', 'closed'])
-    expect(wf.permissions['pull-requests']).toBe('write')
+    expect(wf.permissions).toMatchObject({ 'pull-requests': 'write', deployments: 'write', actions: 'read' })
     const preview = action(wf.jobs.preview)
     expect(preview.map((s) => [s.with!.operation, s.with!['if-exists']])).toEqual([
       ['create', 'skip'],
       ['pull', undefined],
     ])
     expect(preview.every((s) => s.with!['pr-comment'] === true)).toBe(true)
-    expect(wf.jobs.preview.environment.url).toBe('${{ steps.create.outputs.staging-url }}')
-    const cleanup = action(wf.jobs.cleanup)
-    expect(cleanup.map((s) => [s.with!.operation, s.with!['if-missing']])).toEqual([['delete', 'skip']])
+    expect(preview.every((s) => s.with!['deployment-environment'] === 'pr-${{ github.event.number }}')).toBe(
+      true,
+    )
+    expect(preview[0]!.with!['if-staging-taken']).toBe('take')
+    // The action makes the deployments: a job environment would make GitHub add one of its own.
+    expect(wf.jobs.preview.environment).toBeUndefined()
+    const release = action(wf.jobs.release)
+    expect(release.map((s) => [s.with!.operation, s.with!['if-missing']])).toEqual([
+      ['release', undefined],
+      ['delete', 'skip'],
+    ])
+    // Release sends nothing to the staging service: it gets no API token.
+    expect(release[0]!.with!['api-token']).toBeUndefined()
+    expect((wf.jobs.release.steps as { if?: string }[]).at(-1)!.if).toBe(
+      "vars.DELETE_STAGING_ON_CLOSE == 'true' && steps.release.outputs.result == 'succeeded'",
+    )
     // closed means merged or not: the condition must not look at `merged`.
-    expect(wf.jobs.cleanup.if).toContain("github.event.action == 'closed'")
-    expect(wf.jobs.cleanup.if).not.toContain('merged')
+    expect(wf.jobs.release.if).toContain("github.event.action == 'closed'")
+    expect(wf.jobs.release.if).not.toContain('merged')
     for (const job of Object.values(wf.jobs) as { concurrency: { group: string } }[])
       expect(job.concurrency.group).toContain('SITE_ID')
   })
@@ -247,12 +260,14 @@ describe('the examples do what the README says', () => {
     expect(seen).toBeGreaterThanOrEqual(10)
   })
 
-  test('every example passes the token from a secret, never a literal', () => {
+  test('every example passes the token from a secret, never a literal (release sends nothing: no token)', () => {
     for (const file of EXAMPLES) {
       const wf = load(file)
       for (const job of Object.values(wf.jobs) as Parameters<typeof action>[0][])
         for (const step of action(job))
-          expect(step.with!['api-token']).toBe('${{ secrets.STAGING_API_TOKEN }}')
+          expect(step.with!['api-token']).toBe(
+            step.with!.operation === 'release' ? undefined : '${{ secrets.STAGING_API_TOKEN }}',
+          )
     }
   })
 

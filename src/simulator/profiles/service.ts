@@ -12,7 +12,7 @@ import { ok, type ApiResponse } from '../http.js'
 import { t, type Lang, type MessageKey } from '../i18n.js'
 import type { RateDecision } from '../ratelimit.js'
 import { STAGING_NUMERIC_ID_OFFSET } from '../seed.js'
-import { SERVICE_STYLE, serviceTaskView } from '../views.js'
+import { SERVICE_STYLE, serviceListItem, serviceTaskView } from '../views.js'
 import {
   errorPage,
   FRAMEWORK_TEXT,
@@ -59,6 +59,7 @@ export const serviceShapes: Shapes = {
   probeRoute: false,
   headAsGet: true,
   style: SERVICE_STYLE,
+  listItem: serviceListItem,
 
   unknownRoute: (path, accept) => {
     if (wantsJson(accept)) return frameworkError(404, routeNotFound(route(path)))

@@ -28,6 +28,10 @@ export interface Shapes {
   /** HEAD is served like GET and listed beside it in 405 answers (the framework's habit). */
   headAsGet: boolean
   style: ViewStyle
+  /** An item of GET /v2/sites, when the profile lists sites its own way (else the spec's views). */
+  listItem?(
+    record: { production: ProductionSite; staging: StagingSite | undefined } | { staging: StagingSite },
+  ): Record<string, unknown>
 
   unknownRoute(path: string, accept: string | string[] | undefined, lang: Lang): ApiResponse
   methodNotAllowed(method: string, path: string, allowed: readonly string[], lang: Lang): ApiResponse

@@ -39,11 +39,13 @@ export function listSites(ctx: ApiContext, req: ApiRequest): ApiResponse {
     for (const site of productions) {
       if (type === 'reserved' && !site.reserved) continue
       if (type === 'temporary' && site.reserved) continue
-      items.push(siteView(site, stagingOf(site), style))
+      const staging = stagingOf(site)
+      items.push(ctx.shapes.listItem?.({ production: site, staging }) ?? siteView(site, staging, style))
     }
   }
   if (type === null || type === 'staging' || type === 'reserved') {
-    for (const staging of stagings) items.push(stagingListView(staging, style))
+    for (const staging of stagings)
+      items.push(ctx.shapes.listItem?.({ staging }) ?? stagingListView(staging, style))
   }
   const total = items.length
   const lastPage = Math.max(1, Math.ceil(total / perPage))

@@ -1,0 +1,215 @@
+/**
+ * One shared staging, many pull requests. A production site has one staging environment; every
+ * refresh (create, pull) records which pull request it was for (its number, head commit and run) in
+ * its GitHub deployment: the deployment's `task` names the site (`site-staging:<site>`), its
+ * `payload` holds the owner. The newest of the site's deployments that is live (success, or still
+ * in progress) says what staging shows now; a newer `inactive` one means staging was released.
+ *
+ * Read tolerantly: a record we did not write (another creator, another shape) is skipped, never
+ * trusted. Everything here returns values or warnings; nothing throws.
+ */
+import { safeHttpUrl } from '../report/markdown.js'
+import type { Repo } from './context.js'
+import { githubFailure } from './errors.js'
+import type { Octokit } from './octokit.js'
+
+/** The key of our record in a deployment's payload. */
+export const PAYLOAD_KEY = 'site-staging-action'
+
+/** How many of a site's newest deployments are read to find its owner. */
+const MAX_READ = 20
+
+/** What staging shows: the run that last refreshed it. */
+export interface Owner {
+  /** The pull request; null for a run that was not for one (a nightly refresh, say). */
+  pr: number | null
+  /** The commit (a pull request's head). */
+  sha: string
+  runUrl: string | null
+  runId: number | null
+  /** When it took staging (ISO 8601). */
+  at: string
+}
+
+/** The owner and where the record is. */
+export interface CurrentOwner {
+  owner: Owner
+  deploymentId: number
+  environment: string
+}
+
+/** `if-staging-taken`: when staging shows another open pull request. */
+export const IF_TAKEN = ['take', 'wait', 'fail'] as const
+export type IfTaken = (typeof IF_TAKEN)[number]
+
+/** The deployment task that names the site, so its deployments are found whatever the environment. */
+export function taskFor(siteId: string): string {
+  return `site-staging:${siteId}`
+}
+
+/** The deployment payload that records `owner` for `siteId`. */
+export function ownerPayload(siteId: string, owner: Owner): Record<string, unknown> {
+  return {
+    [PAYLOAD_KEY]: {
+      site: siteId,
+      owner: { pr: owner.pr, sha: owner.sha, run_url: owner.runUrl, run_id: owner.runId, at: owner.at },
+    },
+  }
+}
+
+const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i
+
+/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
+export function readOwner(payload: unknown, siteId: string): Owner | null {
+  let p = payload
+  if (typeof p === 'string') {
+    try {
+      p = JSON.parse(p)
+    } catch {
+      return null
+    }
+  }
+  const record = (p as Record<string, unknown> | null)?.[PAYLOAD_KEY] as Record<string, unknown> | undefined
+  if (!record || typeof record !== 'object' || record.site !== siteId) return null
+  const o = record.owner as Record<string, unknown> | undefined
+  if (!o || typeof o !== 'object') return null
+  const pr = o.pr === null ? null : positiveInt(o.pr)
+  if (pr === undefined) return null
+  if (typeof o.sha !== 'string' || !SHA.test(o.sha)) return null
+  const at = typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? o.at : null
+  if (!at) return null
+  const runUrl = typeof o.run_url === 'string' ? safeHttpUrl(o.run_url) : null
+  return { pr, sha: o.sha.toLowerCase(), runUrl, runId: positiveInt(o.run_id) ?? null, at }
+}
+
+function positiveInt(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined
+}
+
+const LIVE = new Set(['success', 'in_progress', 'queued', 'pending'])
+
+/**
+ * Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest
+ * status is live. A newer inactive one means it was released (or deleted): nobody. Failed and
+ * errored refreshes are passed over (the one before them still holds).
+ */
+export async function findOwner(
+  octokit: Octokit,
+  repo: Repo,
+  siteId: string,
+  creator: string,
+  scrub: (t: string) => string,
+): Promise<{ current: CurrentOwner | null } | { warning: string }> {
+  try {
+    const listed = await octokit.rest.repos.listDeployments({
+      ...repo,
+      task: taskFor(siteId),
+      per_page: MAX_READ,
+    })
+    for (const d of listed.data as {
+      id?: unknown
+      environment?: unknown
+      payload?: unknown
+      creator?: { login?: unknown } | null
+    }[]) {
+      if (typeof d.id !== 'number' || typeof d.environment !== 'string') continue
+      const login = d.creator?.login
+      if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase()) continue
+      const owner = readOwner(d.payload, siteId)
+      if (!owner) continue
+      const statuses = await octokit.rest.repos.listDeploymentStatuses({
+        ...repo,
+        deployment_id: d.id,
+        per_page: 1,
+      })
+      const state = (statuses.data[0] as { state?: unknown } | undefined)?.state
+      if (state === 'inactive') return { current: null }
+      if (typeof state === 'string' && LIVE.has(state))
+        return { current: { owner, deploymentId: d.id, environment: d.environment } }
+    }
+    return { current: null }
+  } catch (e) {
+    return {
+      warning: githubFailure(
+        e,
+        `read which pull request staging of site ${siteId} shows`,
+        '"deployments: read"',
+        scrub,
+      ),
+    }
+  }
+}
+
+/** Whether pull request `pr` is open; null when GitHub would not say. */
+export async function isOpen(octokit: Octokit, repo: Repo, pr: number): Promise<boolean | null> {
+  try {
+    const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: pr })
+    return data.state === 'open'
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Waits until workflow run `runId` is completed, asking every `pollMs`, until `deadline` (ms, as
+ * `now()` counts). `done`: it completed (or GitHub no longer knows it); `timeout`; `cancelled`.
+ */
+export async function waitForRun(
+  octokit: (signal: AbortSignal) => Octokit,
+  repo: Repo,
+  runId: number,
+  o: { deadline: number; pollMs: number; now: () => number; signal?: AbortSignal; requestMs: number },
+): Promise<'done' | 'timeout' | 'cancelled'> {
+  for (;;) {
+    if (o.signal?.aborted) return 'cancelled'
+    const request = AbortSignal.timeout(o.requestMs)
+    try {
+      const { data } = await octokit(request).rest.actions.getWorkflowRun({ ...repo, run_id: runId })
+      if (data.status === 'completed') return 'done'
+    } catch (e) {
+      if ((e as { status?: unknown })?.status === 404) return 'done'
+      // Anything else (a time-out, a 5xx): ask again at the next turn.
+    }
+    if (o.now() + o.pollMs > o.deadline) return 'timeout'
+    const slept = await sleep(o.pollMs, o.signal)
+    if (!slept) return 'cancelled'
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false)
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve(true)
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(t)
+      resolve(false)
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** `#12`, or "a run not for a pull request". */
+export function ownerName(owner: Owner): string {
+  return owner.pr === null ? 'a workflow run that was not for a pull request' : `#${owner.pr}`
+}
+
+/** `14:02 UTC on 2026-11-24` (our own words, from a date we checked). */
+export function shownTime(iso: string): string {
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return 'an unknown time'
+  const s = d.toISOString()
+  return `${s.slice(11, 16)} UTC on ${s.slice(0, 10)}`
+}
+
+/** Who owns staging, in one sentence for a log line or an error. */
+export function describeOwner(current: CurrentOwner): string {
+  const o = current.owner
+  return (
+    `Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${shownTime(o.at)}` +
+    (o.runUrl ? `, run ${o.runUrl}` : '') +
+    ')'
+  )
+}
