@@ -30725,10 +30725,9 @@ function publicResult(r) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   pO: () => (/* binding */ Redactor),
-/* harmony export */   um: () => (/* binding */ stripUrlCredentials)
+/* harmony export */   pO: () => (/* binding */ Redactor)
 /* harmony export */ });
-/* unused harmony exports MASK, looksSecret, encodings */
+/* unused harmony exports MASK, looksSecret, encodings, stripUrlCredentials */
 /* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8992);
 
@@ -30741,6 +30740,14 @@ const MASK = '***';
 const SPACED_MIN_LENGTH = 12;
 /** Response data nested deeper than this is dropped, not walked. */
 const MAX_DEPTH = 32;
+/** Shortest form handed to the runner's masker: a shorter one would blank out ordinary words in the log. */
+const RUNNER_MIN_LENGTH = 8;
+/**
+ * Shortest part of a secret scrubbed on its own: a piece of a two-part token (`id|secret`, the
+ * framework's personal access token, `user:password`) or one line of a multi-line key. Also the
+ * shortest secret matched without regard to case (a server that echoes it upper-cased).
+ */
+const PART_MIN_LENGTH = 16;
 /**
  * Knows every secret of the run and removes it from text before anything is written anywhere.
  *
@@ -30765,7 +30772,8 @@ class Redactor {
     }
     /**
      * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
-     * form handed to the runner's masker.
+     * form long enough to be a secret handed to the runner's masker. A two-part token (`id|secret`,
+     * `user:password`) also has each long part scrubbed on its own: a server may echo only that part.
      */
     add(value) {
         if (typeof value !== 'string')
@@ -30773,28 +30781,75 @@ class Redactor {
         const v = value.trim();
         if (v.length < MIN_SECRET_LENGTH || this.strong.has(v))
             return;
-        for (const variant of encodings(v)) {
-            if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant))
-                continue;
-            this.strong.add(variant);
-            this.onSecret(variant);
+        for (const part of [v, ...partsOf(v)]) {
+            for (const variant of encodings(part)) {
+                if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant))
+                    continue;
+                this.strong.add(variant);
+                if (variant.length >= RUNNER_MIN_LENGTH)
+                    this.onSecret(variant);
+            }
         }
     }
     /**
      * A value found under a credential name in a response (contract §5). It was already removed from
      * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
      * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
-     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way.
+     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way. One
+     * with white space in it (an SSH private key, a certificate) goes by `addSpaced`.
      */
     addCredential(value) {
         const v = value.trim();
         if (v.length < MIN_SECRET_LENGTH || this.strong.has(v) || this.plain.has(v))
             return;
+        if (/\s/.test(v))
+            return this.addSpaced(v);
         if (!looksSecret(v))
             return this.plain.add(v);
-        for (const variant of [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)])
-            this.strong.add(variant);
-        this.onSecret(v);
+        for (const part of [v, ...partsOf(v)]) {
+            for (const variant of [part, JSON.stringify(part).slice(1, -1), encodeURIComponent(part)])
+                this.strong.add(variant);
+            this.onSecret(part);
+        }
+    }
+    /**
+     * A credential with white space or line breaks in it. Every writer folds it onto one line
+     * (`oneLine`: each run of white space becomes one space), a server may print it in a message with
+     * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: the
+     * whole in its raw, JSON-escaped, one-line and white-space-free forms (scrub() skips white space
+     * inside a match, so any folding is found), and each long secret-looking line or word on its own,
+     * also handed to the runner (the armour `-----BEGIN ... KEY-----` is words, not a secret). A value
+     * with no such part (a passphrase of words) is scrubbed from server text only, as a plain word is.
+     */
+    addSpaced(v) {
+        const pieces = v.split(/\s+/).filter((p) => p.length >= PART_MIN_LENGTH && looksSecret(p));
+        const folds = [v, (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(v), v.replace(/\s+/g, ' '), JSON.stringify(v).slice(1, -1)];
+        if (pieces.length === 0) {
+            for (const form of folds)
+                this.plain.add(form);
+            return;
+        }
+        for (const form of [...folds, v.replace(/\s+/g, '')])
+            this.strong.add(form);
+        for (const piece of pieces)
+            this.addCredential(piece);
+    }
+    /** Does `text` hold a strong secret (in any of its registered forms, decoded or not)? */
+    holds(text) {
+        if (this.scrub(text) !== text)
+            return true;
+        const decoded = safeDecode(text.replace(/\+/g, ' '));
+        return decoded !== text && this.scrub(decoded) !== decoded;
+    }
+    /**
+     * A URL to use or show (the staging URL; wait-for-url sends requests to it): without user-info,
+     * credential query parameters, or any query value or fragment that holds a secret of this run
+     * (the API token in `?preview=<token>` must not travel to the staging host). Null when a secret is
+     * still in it after that (in the host or path): such a URL is neither used nor shown.
+     */
+    stripUrl(text) {
+        const clean = stripUrlCredentials(text, (v) => this.addCredential(v), (v) => this.holds(v));
+        return this.holds(clean) ? null : clean;
     }
     /**
      * Removes every strong secret (for our own text: log lines, outputs, errors), even when white
@@ -30809,14 +30864,14 @@ class Redactor {
     }
     /**
      * Text that came from a server (a message, a reason, a status word, an id): one line, no control
-     * characters or escape sequences, no secret of either kind, no credentials in URLs, no workflow
-     * command, at most `max` characters. In that order: a secret split by a control character is
+     * characters or escape sequences, no secret of either kind, no private key block, no credentials
+     * in URLs, no workflow command, at most `max` characters. In that order: a secret split by a control character is
      * joined before it is looked for, and the cut comes after the scrub, so no part of a secret survives.
      */
     server(text, max = _text_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_SERVER_TEXT */ .pK) {
         if (typeof text !== 'string' && typeof text !== 'number')
             return '';
-        const line = stripUrlCredentialsInText((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(String(text)), (v) => this.addCredential(v));
+        const line = stripUrlCredentialsInText((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(String(text)).replace(PRIVATE_KEY_BLOCK, MASK), (v) => this.addCredential(v));
         return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .neutralizeCommands */ .Kw)(this.plain.replace(this.scrub(line))), max);
     }
     /**
@@ -30842,7 +30897,7 @@ class Redactor {
             return out;
         }
         if (typeof data === 'string' && URL_START.test(data))
-            return stripUrlCredentials(data, (v) => this.addCredential(v));
+            return this.stripUrl(data) ?? MASK;
         return data;
     }
     /** Every string inside a credential field's value (which may be an object or an array). */
@@ -30871,22 +30926,47 @@ function looksSecret(value) {
     return classes >= 2;
 }
 /**
- * The forms a secret takes when a server or a tool re-encodes it: raw, JSON-escaped, URL-encoded
- * (component, URI, form), strictly percent-encoded (upper and lower case), hex, and base64 (standard
- * and URL-safe) at each of the three byte alignments, so it is found inside a longer base64 text too
- * (`Basic` credentials, a JWT, an encoded blob): only the characters that depend on the secret alone
- * are kept, at least 8 of them.
+ * The long parts of a secret that a server may echo alone: `1|AbC...` (the framework's personal
+ * access token: id, then the secret), `user:password`.
+ */
+function partsOf(secret) {
+    const parts = secret.split(/[|:\s]+/).filter((p) => p.length >= PART_MIN_LENGTH && p !== secret);
+    return parts.filter((p) => looksSecret(p));
+}
+/** RFC 3986 percent-encoding (PHP `rawurlencode`): everything but `A-Za-z0-9-_.~`, `!*'()` included. */
+function rawUrlEncode(secret) {
+    return encodeURIComponent(secret).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+/**
+ * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
+ * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
+ * `urlencode`), strictly percent-encoded, each percent form in upper and lower case, HTML-escaped
+ * (`&#039;`, `&quot;`...), hex, and base64 (standard and URL-safe) at each of the three byte
+ * alignments, so it is found inside a longer base64 text too (`Basic` credentials, a JWT, an encoded
+ * blob): only the characters that depend on the secret alone are kept, at least 8 of them. Secrets
+ * of PART_MIN_LENGTH or more are also matched without regard to case (PrefixIndex).
  */
 function encodings(secret) {
     const bytes = Buffer.from(secret, 'utf8');
     const out = new Set([secret, (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(secret)]);
     out.add(JSON.stringify(secret).slice(1, -1));
-    out.add(encodeURIComponent(secret));
-    out.add(encodeURI(secret));
-    out.add(encodeURIComponent(secret).replace(/%20/g, '+'));
+    const raw = rawUrlEncode(secret);
     const percent = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-    out.add(percent.toUpperCase());
-    out.add(percent);
+    const percentForms = [
+        encodeURIComponent(secret),
+        encodeURI(secret),
+        encodeURIComponent(secret).replace(/%20/g, '+'),
+        raw,
+        raw.replace(/~/g, '%7E').replace(/%20/g, '+'),
+        percent,
+    ];
+    for (const form of percentForms) {
+        out.add(form);
+        out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase()));
+        out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toLowerCase()));
+    }
+    for (const entities of HTML_ESCAPES)
+        out.add(secret.replace(/[&<>"']/g, (c) => entities[c]));
     out.add(bytes.toString('hex'));
     out.add(bytes.toString('hex').toUpperCase());
     for (let offset = 0; offset < 3; offset++) {
@@ -30903,9 +30983,24 @@ function encodings(secret) {
     out.delete('');
     return out;
 }
+/** HTML escapes as PHP's htmlspecialchars (ENT_QUOTES) and others write them. */
+const HTML_ESCAPES = [
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' },
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' },
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' },
+];
+/**
+ * A PEM private key (SSH, TLS, PGP), whole or cut short, as server text carries it once folded onto
+ * one line: removed whether or not a credential field of the answer named it first.
+ */
+const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(?:-----END \1-----|$)/g;
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
-/** `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`. */
-function stripUrlCredentials(text, found = () => { }) {
+/**
+ * `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`.
+ * `known` says whether a value is a secret of the run (in any of its encodings): a query parameter
+ * holding one goes whatever its name, and so does a fragment.
+ */
+function stripUrlCredentials(text, found = () => { }, known = () => false) {
     let url;
     try {
         url = new URL(text);
@@ -30914,6 +31009,16 @@ function stripUrlCredentials(text, found = () => { }) {
         return stripUrlCredentialsInText(text, found);
     }
     let changed = false;
+    for (const [name, value] of [...url.searchParams]) {
+        if (!known(value) && !known(name))
+            continue;
+        url.searchParams.delete(name);
+        changed = true;
+    }
+    if (url.hash && known(url.hash.slice(1))) {
+        url.hash = '';
+        changed = true;
+    }
     if (url.username || url.password) {
         for (const part of [url.username, url.password])
             if (part)
@@ -30957,12 +31062,19 @@ function safeDecode(text) {
         return text;
     }
 }
+/** ASCII letters in lower case, every other character kept: the same length, so positions still match. */
+function fold(text) {
+    return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
 /**
  * Secrets looked up by their first four characters: scrubbing stays linear in the text however many
- * secrets a large run has collected (every site's staging credentials), longest match first.
+ * secrets a large run has collected (every site's staging credentials), longest match first. Those
+ * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
+ * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
  */
 class PrefixIndex {
     byPrefix = new Map();
+    byFoldedPrefix = new Map();
     all = new Set();
     has(secret) {
         return this.all.has(secret);
@@ -30971,11 +31083,16 @@ class PrefixIndex {
         if (secret.length < MIN_SECRET_LENGTH || this.all.has(secret))
             return;
         this.all.add(secret);
-        const key = secret.slice(0, MIN_SECRET_LENGTH);
-        const list = this.byPrefix.get(key) ?? [];
-        list.push(secret);
+        const caseless = secret.length >= PART_MIN_LENGTH;
+        const stored = caseless ? fold(secret) : secret;
+        const index = caseless ? this.byFoldedPrefix : this.byPrefix;
+        const key = stored.slice(0, MIN_SECRET_LENGTH);
+        const list = index.get(key) ?? [];
+        if (list.includes(stored))
+            return;
+        list.push(stored);
         list.sort((a, b) => b.length - a.length);
-        this.byPrefix.set(key, list);
+        index.set(key, list);
     }
     /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
     replace(text, spaced = false) {
@@ -30984,15 +31101,25 @@ class PrefixIndex {
         const strict = this.replaceStrict(text);
         return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
     }
+    /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
+    hitAt(text, folded, i, min = 0) {
+        const exact = this.byPrefix
+            .get(text.slice(i, i + MIN_SECRET_LENGTH))
+            ?.find((s) => s.length >= min && text.startsWith(s, i));
+        const caseless = this.byFoldedPrefix
+            .get(folded.slice(i, i + MIN_SECRET_LENGTH))
+            ?.find((s) => s.length >= min && folded.startsWith(s, i));
+        return Math.max(exact?.length ?? 0, caseless?.length ?? 0);
+    }
     replaceStrict(text) {
+        const folded = fold(text);
         let out = '';
         let copiedTo = 0;
         for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
-            const candidates = this.byPrefix.get(text.slice(i, i + MIN_SECRET_LENGTH));
-            const hit = candidates?.find((s) => text.startsWith(s, i));
-            if (hit) {
+            const hit = this.hitAt(text, folded, i);
+            if (hit > 0) {
                 out += text.slice(copiedTo, i) + MASK;
-                i += hit.length;
+                i += hit;
                 copiedTo = i;
             }
             else
@@ -31012,13 +31139,13 @@ class PrefixIndex {
                 at.push(i);
                 compact += text[i];
             }
+        const folded = fold(compact);
         const spans = [];
         for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
-            const candidates = this.byPrefix.get(compact.slice(j, j + MIN_SECRET_LENGTH));
-            const hit = candidates?.find((s) => s.length >= SPACED_MIN_LENGTH && compact.startsWith(s, j));
-            if (hit) {
-                spans.push([at[j], at[j + hit.length - 1] + 1]);
-                j += hit.length;
+            const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH);
+            if (hit > 0) {
+                spans.push([at[j], at[j + hit - 1] + 1]);
+                j += hit;
             }
             else
                 j++;
@@ -31441,8 +31568,6 @@ var src_backoff = __nccwpck_require__(2431);
 var errors = __nccwpck_require__(3249);
 // EXTERNAL MODULE: ./src/api/schemas.ts
 var schemas = __nccwpck_require__(8164);
-// EXTERNAL MODULE: ./src/secrets.ts
-var secrets = __nccwpck_require__(7194);
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(8992);
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
@@ -31542,7 +31667,6 @@ function plainGet(url, timeoutMs, signal) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/operations.ts
-
 
 
 
@@ -32118,8 +32242,11 @@ class OperationRun {
         const text = (0,contract/* stagingUrlOf */.yb)(data);
         if (!text)
             return;
-        const clean = (0,secrets/* stripUrlCredentials */.um)(text, (v) => this.deps.redactor.addCredential(v));
-        if ((0,src_text/* httpUrl */.q3)(clean))
+        // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
+        const clean = this.deps.redactor.stripUrl(text);
+        if (clean === null)
+            this.log.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
+        else if ((0,src_text/* httpUrl */.q3)(clean))
             this.result.stagingUrl = clean;
         else
             this.log.warn(`Ignored a staging URL that is not an http(s) URL: "${this.deps.redactor.server(text, 80)}".`);

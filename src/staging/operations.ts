@@ -15,7 +15,7 @@ import { RateBudget } from '../api/rate-budget.js'
 import type { RequestKind } from '../api/retry.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import { NodeTransport, type Transport } from '../api/transport.js'
-import { stripUrlCredentials, type Redactor } from '../secrets.js'
+import type { Redactor } from '../secrets.js'
 import { httpUrl } from '../text.js'
 import {
   newResult,
@@ -622,8 +622,13 @@ class OperationRun {
     if (id) this.result.stagingSiteId = id
     const text = stagingUrlOf(data)
     if (!text) return
-    const clean = stripUrlCredentials(text, (v) => this.deps.redactor.addCredential(v))
-    if (httpUrl(clean)) this.result.stagingUrl = clean
+    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
+    const clean = this.deps.redactor.stripUrl(text)
+    if (clean === null)
+      this.log.warn(
+        'Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.',
+      )
+    else if (httpUrl(clean)) this.result.stagingUrl = clean
     else
       this.log.warn(
         `Ignored a staging URL that is not an http(s) URL: "${this.deps.redactor.server(text, 80)}".`,
