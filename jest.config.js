@@ -10,5 +10,5 @@ export default {
   // simulator), not on the CPU: more workers than cores keep both cores busy. See docs/development.md.
   maxWorkers: 8,
   // Longest files first, from their saved durations or their `slow (about N s)` headers.
-  testSequencer: '<rootDir>/jest.sequencer.js',
+  testSequencer: '<rootDir>/test/jest/sequencer.js',
 }
