@@ -32878,13 +32878,14 @@ function mayResend(kind, processing) {
     return false;
 }
 /**
- * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `wallNowMs` (the
- * wall clock: an HTTP date is a date; contract §11); a date in the past is 0 ("soon": see
- * pauseAfterMs). Null when absent, unreadable or outside the sane bounds of contract §6
- * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a date years
- * ahead. The caller then backs off on its own.
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; a date in the
+ * past is 0 ("soon": see pauseAfterMs). A date is read against the answer's own `Date` header when it
+ * has a sane one (serverNow): both come from the server's clock, which may be off by hours (contract
+ * §11); else against our wall clock (`wallNowMs`). Null when absent, unreadable or outside the sane
+ * bounds of contract §6 (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN,
+ * 1e300, a date years ahead. The caller then backs off on its own.
  */
-function parseRetryAfter(value, wallNowMs) {
+function parseRetryAfter(value, wallNowMs, dateHeader) {
     const text = headerValue(value);
     if (!text)
         return null;
@@ -32892,13 +32893,27 @@ function parseRetryAfter(value, wallNowMs) {
         const ms = Math.round(parseFloat(text) * 1000);
         return Number.isFinite(ms) && ms <= RETRY_AFTER_MAX_MS ? ms : null;
     }
+    const date = httpDate(text);
+    if (date === null)
+        return null;
+    const ms = Math.max(0, date - serverNow(dateHeader, wallNowMs));
+    return ms <= RETRY_AFTER_MAX_MS ? ms : null;
+}
+/**
+ * The server's "now" from the `Date` header of its answer, for reading its other dates (Retry-After,
+ * an epoch X-RateLimit-Reset) as durations; our wall clock when the header is absent or unreadable.
+ */
+function serverNow(dateHeader, wallNowMs) {
+    const text = headerValue(dateHeader);
+    const date = text ? httpDate(text) : null;
+    return date ?? wallNowMs;
+}
+/** An HTTP date (IMF-fixdate or an obsolete form) in epoch ms, or null. */
+function httpDate(text) {
     if (!HTTP_DATE.some((format) => format.test(text)))
         return null;
-    const date = Date.parse(text);
-    if (Number.isNaN(date))
-        return null;
-    const ms = Math.max(0, date - wallNowMs);
-    return ms <= RETRY_AFTER_MAX_MS ? ms : null;
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? null : ms;
 }
 /** Below this a Retry-After means "soon" (0, or a date already past because the server's clock is slow). */
 const RETRY_SOON_BELOW_MS = 1000;
@@ -33114,7 +33129,8 @@ class RateBudget {
         const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
         if (limit !== null)
             this.limit = limit;
-        const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, this.clock.wallNow());
+        const serverWall = serverNow(headers.date, this.clock.wallNow());
+        const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall);
         // A count is only worth its window: when the answer names an end of it that is not sane, the
         // count is ignored too (without any reset, the window is taken to end a minute after it began).
         const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
@@ -33125,7 +33141,7 @@ class RateBudget {
             this.headersSeen = true;
         if (status === 429) {
             this.consecutive429++;
-            const said = parseRetryAfter(headers['retry-after'], this.clock.wallNow());
+            const said = parseRetryAfter(headers['retry-after'], serverWall);
             // Longer than the budget's cap: ignored here (the client that got it ends its run, saying when).
             const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null;
             const pause = retryAfter !== null
@@ -33332,7 +33348,8 @@ function whole(value, min, max) {
 }
 /**
  * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
- * bounds of contract §6: epoch seconds (a wall-clock date, read against `wallNow`: contract §11),
+ * bounds of contract §6: epoch seconds (a date, read against the server's `wallNow`: its Date
+ * header, else our wall clock; contract §11),
  * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
 function resetTime(value, now, wallNow) {
@@ -33765,7 +33782,9 @@ class StagingApiClient {
             kind: errorKind,
             httpStatus: status,
             processing: processingOf({ httpStatus: status, kind: errorKind }),
-            retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.wallNow()) : null,
+            retryAfterMs: status === 429 || status === 503
+                ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
+                : null,
             serverMessage: reply.message,
             message: reply.message
                 ? `${method} ${shown} was answered HTTP ${status}${said}${details}`

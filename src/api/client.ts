@@ -257,7 +257,9 @@ export class StagingApiClient {
       httpStatus: status,
       processing: processingOf({ httpStatus: status, kind: errorKind }),
       retryAfterMs:
-        status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.wallNow()) : null,
+        status === 429 || status === 503
+          ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
+          : null,
       serverMessage: reply.message,
       message: reply.message
         ? `${method} ${shown} was answered HTTP ${status}${said}${details}`

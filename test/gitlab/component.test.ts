@@ -15,7 +15,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parse, stringify } from 'yaml'
@@ -37,10 +37,14 @@ beforeAll(async () => {
   ;[tarball, project, sim] = await Promise.all([
     packTarball(dir),
     makeProject(path.join(dir, 'project')),
-    start({ port: 0, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 }, siteDelayMs: 0 }),
+    start({ port: 0, durationsMs: DURATIONS, siteDelayMs: 0 }),
   ])
 })
-beforeEach(() => sim.reset())
+const DURATIONS = { create: 300, pull: 200, push: 200, delete: 200 }
+beforeEach(() => {
+  sim.reset()
+  sim.setOptions({ profile: 'spec', durationsMs: DURATIONS })
+})
 afterAll(async () => {
   await sim?.stop()
   rmSync(dir, { recursive: true, force: true })
@@ -137,7 +141,7 @@ describe('the staging component, one job per operation', () => {
 })
 
 describe('the ready-made pipelines in examples/gitlab/, as users copy them', () => {
-  test('review app: create on a merge request, then pull on the next one, URL kept; Stop deletes', async () => {
+  test('review app: create on a merge request, then pull on the next one with the URL in the report; Stop deletes', async () => {
     const yaml = example('review-app')
     const mr = ['--variable', 'CI_PIPELINE_SOURCE=merge_request_event']
     const vars = { ...variables(), SITE_ID: '1001' }
@@ -169,6 +173,32 @@ describe('the ready-made pipelines in examples/gitlab/, as users copy them', () 
     expect(stop.code).toBe(0)
     expect(jobLog(stop.output, 'staging:stop')).toMatch(/^Staging delete succeeded \(site 1001\)/m)
     expect(sentTo(sim, 'DELETE', '/staging')).toHaveLength(1)
+  })
+
+  test("review app on the service's shapes: the pull's report replaces the skipped create's, one URL line", async () => {
+    // The service's answers name no staging URL on a skipped create or a pull (only a create's
+    // status does), so the job's merge keeps the create's value, here empty: one STAGING_URL line,
+    // never two (GitLab would take either).
+    sim.setOptions({ profile: 'service' })
+    const yaml = example('review-app')
+    const mr = ['--variable', 'CI_PIPELINE_SOURCE=merge_request_event']
+    const vars = { ...variables(), SITE_ID: '1001' }
+    const envFile = path.join(project.dir, 'site-staging.env')
+    expect((await pipeline(yaml, mr, vars)).code).toBe(0)
+    expect(readFileSync(envFile, 'utf8')).toMatch(/^STAGING_URL=http:\/\/\S+$/m)
+
+    const second = await pipeline(yaml, mr, vars)
+    expect(second.code).toBe(0)
+    const log = jobLog(second.output, 'staging:review')
+    expect(log).toMatch(/^Staging create skipped \(site 1001\)/m)
+    expect(log).toMatch(/^Staging pull succeeded \(site 1001\)/m)
+    const env = readFileSync(envFile, 'utf8')
+    expect(env).toMatch(/^RESULT=succeeded$/m)
+    expect(env).toMatch(/^MESSAGE=Pull started/m)
+    const created = readFileSync(path.join(project.dir, 'site-staging.create.env'), 'utf8')
+    expect(env.split('\n').filter((l) => l.startsWith('STAGING_URL='))).toEqual(
+      created.split('\n').filter((l) => l.startsWith('STAGING_URL=')),
+    )
   })
 
   test('nightly refresh: on a schedule only, several sites, a later job reads the report', async () => {
@@ -360,8 +390,16 @@ describe('a cancelled job (GitLab sends SIGTERM)', () => {
   })
 })
 
-test('the token appears in no pipeline output, raw or encoded', () => {
-  const all = everything.join('\n')
+test('the token appears in no pipeline output or dotenv report, raw or encoded', () => {
+  const reports: string[] = []
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true }))
+      if (e.isDirectory()) walk(path.join(d, e.name))
+      else if (e.name.endsWith('.env')) reports.push(readFileSync(path.join(d, e.name), 'utf8'))
+  }
+  walk(project.dir)
+  expect(reports.length).toBeGreaterThan(3)
+  const all = [...everything, ...reports].join('\n')
   expect(all.length).toBeGreaterThan(1000)
   for (const form of [
     TOKEN,

@@ -939,6 +939,28 @@ export const ROWS: Row[] = [
       expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(4000)
     },
   },
+  {
+    scenario: 'a 429 whose Retry-After date comes from a server clock an hour fast (its Date header too)',
+    operation: 'push',
+    result: 'succeeded',
+    does: "the date is read against the answer's own Date header: a 3 s wait, not an hour; pushes once",
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/push',
+        status: 429,
+        times: 1,
+        retryAfter: new Date(Date.now() + HOUR + 3000).toUTCString(),
+        headers: { Date: new Date(Date.now() + HOUR).toUTCString() },
+      },
+    ],
+    check: (run, s) => {
+      const at = pushes(s).map((r) => r.at)
+      expect(at).toHaveLength(2)
+      expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(2000)
+      expect(at[1]! - at[0]!).toBeLessThan(10_000)
+    },
+  },
   // §5: a server that says it refuses for longer than the run may wait.
   {
     scenario: 'a 429 on a push with Retry-After: 86400 (a day), timeout 30 minutes',
