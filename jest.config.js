@@ -3,7 +3,7 @@ export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }] },
+  transform: { '^.+\\.ts$': '<rootDir>/test/jest/strip-types.js' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 60000,
   // Most test files spend their time waiting on real clocks (whole-action runs of dist/ against the
