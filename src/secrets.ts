@@ -206,7 +206,8 @@ function rawUrlEncode(secret: string): string {
 /**
  * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
  * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
- * `urlencode`), strictly percent-encoded, each percent form in upper and lower case, HTML-escaped
+ * `urlencode`), strictly percent-encoded, each percent form in upper and lower case and encoded
+ * twice, PHP's JSON (`\/`), HTML-escaped
  * (`&#039;`, `&quot;`...), hex, and base64 (standard and URL-safe) at each of the three byte
  * alignments, so it is found inside a longer base64 text too (`Basic` credentials, a JWT, an encoded
  * blob): only the characters that depend on the secret alone are kept, at least 8 of them. Secrets
@@ -216,6 +217,8 @@ export function encodings(secret: string): Set<string> {
   const bytes = Buffer.from(secret, 'utf8')
   const out = new Set<string>([secret, oneLine(secret)])
   out.add(JSON.stringify(secret).slice(1, -1))
+  // PHP's json_encode escapes every slash.
+  out.add(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'))
   const raw = rawUrlEncode(secret)
   const percent = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')
   const percentForms = [
@@ -228,6 +231,8 @@ export function encodings(secret: string): Set<string> {
   ]
   for (const form of percentForms) {
     out.add(form)
+    // Encoded twice (a URL inside a URL's query): every % becomes %25.
+    out.add(form.replace(/%/g, '%25'))
     out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase()))
     out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toLowerCase()))
   }

@@ -97,6 +97,7 @@ export function refusedUntil(
     processing: error.processing,
     serverMessage: error.serverMessage,
     code: error.code,
+    acceptsAgainAt: iso,
     message:
       `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
       `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +

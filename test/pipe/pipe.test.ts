@@ -394,8 +394,8 @@ describe('the release builds the image, tries it, then pushes it (.github/workfl
   const steps = job.steps as Step[]
   const at = (re: RegExp) => steps.findIndex((s) => re.test(s.run ?? ''))
 
-  test("after verify, with the workflow's read-only token; build, run against the simulator, stop, then push", () => {
-    expect(job.needs).toBe('verify')
+  test("after verify and npm, with the workflow's read-only token; build, run against the simulator, stop, then push", () => {
+    expect(job.needs).toEqual(['verify', 'npm']) // the package it installs is published by the npm job
     expect(job.permissions).toBeUndefined()
     const order = [
       at(/npm view "site-staging@\$version" version/),

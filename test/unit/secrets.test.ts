@@ -274,6 +274,7 @@ describe('the token as a server re-encodes or cuts it (issue 17 §4)', () => {
     ['rawurlencode in lower case', rawurlencode(SPECIAL).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
     ['HTML-escaped (htmlspecialchars, ENT_QUOTES)', SPECIAL.replace(/'/g, '&#039;')],
     ['HTML-escaped (&#39;)', SPECIAL.replace(/'/g, '&#39;')],
+    ['rawurlencode twice (a URL inside a query)', rawurlencode(rawurlencode(SPECIAL))],
     ['upper-cased', SPECIAL.toUpperCase()],
     ['lower-cased', SPECIAL.toLowerCase()],
   ])('%s is scrubbed', (_, echoed) => {
@@ -283,6 +284,14 @@ describe('the token as a server re-encodes or cuts it (issue 17 §4)', () => {
     expect(out).toContain('***')
     expect(out).not.toContain(echoed)
     expect(r.scrub(`token ${echoed} refused`)).not.toContain(echoed)
+  })
+  it("a token with slashes echoed by PHP's json_encode (every / as \\/) is scrubbed", () => {
+    const token = 'aB3/dE6+gH9/jK2mN5pQ8=='
+    const r = new Redactor()
+    r.add(token)
+    const echoed = JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/')
+    expect(echoed).toContain('\\/')
+    expect(r.server(`token ${echoed} refused`)).toBe('token *** refused')
   })
   it('a two-part token (id|secret): the secret part echoed alone, in any case, is scrubbed; the id is not masked', () => {
     const secretPart = 'Zk3vQ9mX2pL7wR4tY8uB1nC6dF0gH5jK9sA2eW7q'

@@ -998,6 +998,19 @@ export const ROWS: Row[] = [
       expect(run.summary).toMatch(/about 2 hours/)
     },
   },
+  {
+    scenario: 'status polls answered 429 with Retry-After: 86400 after the pull was accepted',
+    operation: 'pull',
+    result: 'timed-out',
+    does: 'stops waiting at once, saying when the server accepts again and that the job may still run',
+    faults: [{ method: 'GET', path: '/tasks/', status: 429, retryAfter: 86_400, times: Infinity }],
+    check: (run, s) => {
+      expect(run.elapsedMs).toBeLessThan(20_000)
+      expect(s.requests.filter((r) => r.path.includes('/tasks/'))).toHaveLength(1)
+      expect(run.summary).toMatch(/accepts requests again only at \d{4}-\d\d-\d\dT/)
+      expect(run.summary).toMatch(/may still be running/)
+    },
+  },
   // §5: every site id is checked before any request.
   {
     scenario: 'site-id "1001;x" (a list with an id that is not a number)',
