@@ -4,8 +4,9 @@ import { isLoopback, secureOrLoopback } from './text.js'
 import { OPERATIONS, type Config } from './types.js'
 
 /**
- * All input reading and validation in one place: raw strings (from action inputs or CLI flags)
- * become a typed Config, or an InputError that names the input. Nothing here sends a request.
+ * Reading and validating the staging run's inputs (the GitHub side's own inputs are read in
+ * src/github/): raw strings (from action inputs or CLI flags) become a typed Config, or an
+ * InputError that names the input. Nothing here sends a request.
  */
 export class InputError extends Error {
   constructor(
@@ -19,7 +20,11 @@ export class InputError extends Error {
 
 /** Raw inputs by their action names (`site-id`, `api-url`...); absent means default. */
 export type RawInputs = Partial<Record<InputName, string>>
-/** Every input this project reads, by its action name (action.yml declares the same). */
+/**
+ * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
+ * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
+ * comment-author, deployment-environment), which src/github/ reads.
+ */
 export const INPUT_NAMES = [
   'operation',
   'site-id',
@@ -42,6 +47,7 @@ export type InputName = (typeof INPUT_NAMES)[number]
 
 /** Defaults, as in action.yml (a test checks they agree). */
 export const DEFAULTS = {
+  'api-url': SERVICE_API_URL,
   wait: 'true',
   timeout: '30m',
   language: 'en',
@@ -210,10 +216,6 @@ export function normaliseApiUrl(raw: string): string {
 }
 
 const apiUrl = z.string().transform((v, ctx) => {
-  if (v.trim() === '') {
-    ctx.addIssue({ code: 'custom', message: `is required (the API root, e.g. ${SERVICE_API_URL})` })
-    return z.NEVER
-  }
   try {
     return normaliseApiUrl(v)
   } catch (e) {
@@ -326,7 +328,7 @@ export function parseSiteIds(raw: string): string[] {
 export function parseConfig(raw: RawInputs): Config {
   const filled: Record<string, string> = { ...DEFAULTS }
   for (const [k, v] of Object.entries(raw)) if (v !== undefined && v.trim() !== '') filled[k] = v
-  for (const required of ['operation', 'site-id', 'api-token', 'api-url']) filled[required] ??= ''
+  for (const required of ['operation', 'site-id', 'api-token']) filled[required] ??= ''
   const parsed = Schema.safeParse(filled)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!

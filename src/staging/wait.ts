@@ -1,3 +1,4 @@
+import { durationText } from '../duration.js'
 import {
   MISSING_STATUS,
   PROBE_EVIDENCE_WINDOW_MS,
@@ -7,15 +8,19 @@ import {
   probeState,
 } from '../contract.js'
 import { ApiError } from '../api/errors.js'
-import { CancelledError, seconds } from '../clock.js'
+import { CancelledError } from '../clock.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Logger, Operation } from '../types.js'
+import { taskStatusPath } from './endpoints.js'
 import { PollPlanner } from './poll-planner.js'
+import type { PollGate } from './poll-scheduler.js'
 
 export interface WaitDeps {
   client: StagingApiClient
+  /** The batch's poll scheduler: when a status call may go (shared by every job of a run). */
+  polls: PollGate
   clock: Clock
   logger: Logger
   redactor: Redactor
@@ -27,7 +32,7 @@ export interface WaitDeps {
 /** How following a job ended; timeouts and cancellation are thrown (DeadlineError, CancelledError). */
 export type WaitOutcome =
   /** The server said so (task completed, probe ready after the job was seen busy, gone after a delete). */
-  | { kind: 'completed'; data: unknown; siteId: string | null }
+  | { kind: 'completed'; data: unknown; from: 'task' | 'probe' }
   | { kind: 'failed'; reason: string }
   /** Nothing can tell how the job went (no probe, no task). */
   | { kind: 'untrackable'; reason: string }
@@ -49,7 +54,7 @@ export async function waitForTask(
   startedAt: number,
 ): Promise<WaitOutcome> {
   deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`)
-  return sharingBudget(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt))
+  return sharingPolls(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt))
 }
 
 async function followTask(
@@ -70,7 +75,7 @@ async function followTask(
     const at = clock.now()
     let answer
     try {
-      answer = await client.call('GET', `/tasks/${encodeURIComponent(taskId)}/status`, 'read')
+      answer = await client.call('GET', taskStatusPath(taskId), 'read')
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       if (e.httpStatus === MISSING_STATUS && e.kind !== 'api-url') {
@@ -81,7 +86,7 @@ async function followTask(
           continue
         }
         logger.warn(
-          `Task ${taskId} was not found ${seconds(at - startedAt)} after the job started; following the staging environment instead.`,
+          `Task ${taskId} was not found ${durationText(at - startedAt, 'log')} after the job started; following the staging environment instead.`,
         )
         return followProbe(deps, operation, siteId, { seenBusy: seenRunning })
       }
@@ -105,7 +110,7 @@ async function followTask(
     const task = parsed.data
     if (task.state === 'completed') {
       progress.done()
-      return { kind: 'completed', data: answer.reply.data, siteId: task.siteId }
+      return { kind: 'completed', data: answer.reply.data, from: 'task' }
     }
     if (task.state === 'failed') {
       const reason = task.reason
@@ -139,7 +144,7 @@ export async function waitForProbe(
   operation: Operation,
   siteId: string,
 ): Promise<WaitOutcome> {
-  return sharingBudget(deps, operation, siteId, () =>
+  return sharingPolls(deps, operation, siteId, () =>
     followProbe(deps, operation, siteId, { seenBusy: false }),
   )
 }
@@ -172,7 +177,7 @@ async function followProbe(
           reason: `the service does not offer the staging probe (HTTP ${e.httpStatus})`,
         }
       if (e.httpStatus === MISSING_STATUS) {
-        if (operation === 'delete') return { kind: 'completed', data: null, siteId: null }
+        if (operation === 'delete') return { kind: 'completed', data: null, from: 'probe' }
         if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS) continue
         return {
           kind: 'untrackable',
@@ -200,7 +205,7 @@ async function followProbe(
       // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
       if (operation === 'create' || seenBusy) {
         progress.done()
-        return { kind: 'completed', data, siteId: null }
+        return { kind: 'completed', data, from: 'probe' }
       }
       if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
         return {
@@ -214,17 +219,17 @@ async function followProbe(
 }
 
 /**
- * Counts this follower in the batch's rate budget for as long as it polls, and ends its live
+ * Counts this follower in the batch's poll scheduler for as long as it polls, and ends its live
  * progress however following ends (done, failed, timed out, cancelled).
  */
-async function sharingBudget<T>(
+async function sharingPolls<T>(
   deps: WaitDeps,
   operation: Operation,
   siteId: string,
   follow: () => Promise<T>,
 ): Promise<T> {
   // Keyed by these deps, as sleepWithin asks pollAt with them.
-  const leave = deps.client.budget.join(deps)
+  const leave = deps.polls.join(deps)
   const started = deps.clock.now()
   try {
     return await follow()
@@ -236,19 +241,19 @@ async function sharingBudget<T>(
 }
 
 /**
- * Sleeps before the next poll: `wanted` (what the planner asks), later if the batch's rate budget
- * says so (RateBudget.pollAt: calls are scarce, and this job is not likely to have ended yet). A
+ * Sleeps before the next poll: `wanted` (what the planner asks), later if the batch's poll scheduler
+ * says so (PollScheduler.pollAt: calls are scarce, and this job is not likely to have ended yet). A
  * follower held back looks again every second (a sibling may end, a window begin); no wait runs
  * past the deadline: then DeadlineError at once, with no pointless sleep.
  */
 async function sleepWithin(deps: WaitDeps, wanted: number): Promise<void> {
-  const { clock, client, signal } = deps
+  const { clock, client, signal, polls } = deps
   const wantedAt = clock.now() + Math.max(0, wanted)
   for (;;) {
     const now = clock.now()
     const left = client.deadline - now
     if (left <= 0) throw new DeadlineError()
-    const { at, final, wake } = client.budget.pollAt(deps, wantedAt)
+    const { at, final, wake } = polls.pollAt(deps, wantedAt)
     if (at <= now) return
     const ms = at - now
     if (ms >= left) {
@@ -260,7 +265,7 @@ async function sleepWithin(deps: WaitDeps, wanted: number): Promise<void> {
       if (final) return
       continue
     }
-    // Held: until `at`, or until the budget wakes the held followers (a sibling has ended).
+    // Held: until `at`, or until the scheduler wakes the held followers (a sibling has ended).
     try {
       await clock.sleep(ms, signal ? AbortSignal.any([signal, wake]) : wake)
     } catch (e) {
@@ -302,7 +307,9 @@ class Progress {
     if (now - this.lastLineAt < (this.deps.progressEveryMs ?? 15_000)) return
     this.lastLineAt = now
     const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`
-    logger.info(`… ${this.operation} on site ${this.siteId}:${pct} still running after ${elapsed(elapsedMs)}`)
+    logger.info(
+      `… ${this.operation} on site ${this.siteId}:${pct} still running after ${durationText(elapsedMs)}`,
+    )
   }
   done(): void {
     const { logger, clock } = this.deps
@@ -316,12 +323,7 @@ class Progress {
       ended: true,
     })
     logger.info(
-      `The ${this.operation} job on site ${this.siteId} finished after ${elapsed(clock.now() - this.startedAt)}.`,
+      `The ${this.operation} job on site ${this.siteId} finished after ${durationText(clock.now() - this.startedAt)}.`,
     )
   }
-}
-
-export function elapsed(ms: number): string {
-  const s = Math.round(ms / 1000)
-  return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${s}s`
 }
