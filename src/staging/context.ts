@@ -3,6 +3,7 @@ import type { ApiRoot } from '../api/root.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Config, JobOperation, Logger, StagingState } from '../types.js'
+import type { PollGate } from './poll-scheduler.js'
 import type { WaitDeps } from './wait.js'
 
 /** What is known of one job the run started, for the cancel and timeout reports (issue 17 §5). */
@@ -51,6 +52,8 @@ export interface RunContext {
   client: StagingApiClient
   /** Evidence that api-url is the API root, asked once per run (contract §4 r3). */
   root: ApiRoot
+  /** When status calls may go: shared by every job of a run (poll-scheduler.ts). */
+  polls: PollGate
   /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
   busy: Backoff
   clock: Clock
@@ -94,6 +97,7 @@ export function jobIs(ctx: RunContext, op: JobOperation, state: JobState['state'
 export function waitDeps(ctx: RunContext): WaitDeps {
   return {
     client: ctx.client,
+    polls: ctx.polls,
     clock: ctx.clock,
     logger: ctx.logger,
     redactor: ctx.redactor,
