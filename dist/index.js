@@ -31779,9 +31779,10 @@ class Redactor {
     /**
      * A credential with white space or line breaks in it. Every writer folds it onto one line
      * (`oneLine`: each run of white space becomes one space), a server may print it in a message with
-     * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: the
-     * whole in its raw, JSON-escaped, one-line and white-space-free forms (scrub() skips white space
-     * inside a match, so any folding is found), and each long secret-looking line or word on its own,
+     * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: when it
+     * has several secret lines, the whole in its raw, JSON-escaped, one-line and white-space-free forms
+     * (scrub() skips white space inside a match, so any folding or re-wrapping is found), and each long
+     * secret-looking line or word on its own,
      * also handed to the runner (the armour `-----BEGIN ... KEY-----` is words, not a secret). A value
      * with no such part (a passphrase of words) is scrubbed from server text only, as a plain word is.
      */
@@ -31793,8 +31794,11 @@ class Redactor {
                 this.plain.add(form);
             return;
         }
-        for (const form of [...folds, v.replace(/\s+/g, '')])
-            this.strong.add(form);
+        // A key of several secret lines is also found whole, however it is folded or re-wrapped; one
+        // secret word among others (`Bearer <token>`) is found as that word, and the rest stays readable.
+        if (pieces.length > 1)
+            for (const form of [...folds, v.replace(/\s+/g, '')])
+                this.strong.add(form);
         for (const piece of pieces)
             this.addCredential(piece);
     }
@@ -45261,8 +45265,9 @@ async function dryRun(ctx) {
         lines.push(`${method} ${client.url(path(siteId))}`);
         if (op === 'create' && config.ifExists === 'recreate')
             lines.unshift(`${ENDPOINTS.delete.method} ${client.url(ENDPOINTS.delete.path(siteId))} (only if staging exists)`);
+        // The task-status path with its placeholder shown as such ({task_id}, not %7Btask_id%7D).
         if (config.wait)
-            lines.push(`GET ${client.url('/tasks/{task_id}/status')} (repeated until the job ends)`);
+            lines.push(`GET ${decodeURI(client.url(taskStatusPath('{task_id}')))} (repeated until the job ends)`);
     }
     logger.info(`Dry run: would send, on site ${siteId}: ${lines.join('; ')}`);
     ctx.phase = 'reading the staging environment (dry run)';
