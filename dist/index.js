@@ -31630,8 +31630,19 @@ const RATE_LIMIT_HEADERS = {
  * §6 (r2): the rate window when no header says otherwise ("a minute"), and the longest wait any
  * `X-RateLimit-*` value may cause: a reset further ahead is waited for one window at most, then
  * the client looks again with a single request.
+ * §6 (r3): the limiter may be a fixed window from a key's first request (the framework's) or a
+ * sliding one (gateways), and may state no reset: either way a call the server counted stops
+ * counting by a window after its answer, which is how the window ledger (api/window-ledger.ts)
+ * counts without a reset header; `X-RateLimit-Remaining` corrects it as answers arrive.
  */
 const RATE_WINDOW_MS = 60_000;
+/**
+ * §6 (r3): every call a run will make is counted in its plan: per site, its request, the final
+ * status call of its job and the staging read after it (when the answers did not give the URL);
+ * once per run, the API root check (§4 r3). The batch tells the poll scheduler
+ * (staging/poll-scheduler.ts); a follower says its own.
+ */
+const CALLS_PER_RUN = 1;
 /**
  * §6 (r2): sane bounds of the rate-limit headers; a value outside them is ignored, as if absent.
  * - `X-RateLimit-Limit`: a whole number from 1 to RATE_LIMIT_MAX.
@@ -31652,7 +31663,7 @@ const RATE_RESET_MAX_AHEAD_MS = 3_600_000;
  */
 const RETRY_AFTER_MAX_MS = 7 * 86_400_000;
 /**
- * §6: the longest the rate budget pauses every request of a batch on one 429's `Retry-After`
+ * §6: the longest the window ledger pauses every request of a batch on one 429's `Retry-After`
  * (longer values are ignored there: the client that got the 429 ends its own run instead).
  */
 const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000;
@@ -44278,7 +44289,7 @@ const HTTP_DATE = [
 
 /**
  * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
- * server says (contract §6) and from the calls the run itself made, and bounded by what it
+ * server says (contract §6, r3: RATE_WINDOW_MS) and from the calls the run itself made, and bounded by what it
  * believes. One ledger is shared by every request of a run (all sites, all workers).
  *
  * Each call the run makes holds a slot until a window after its answer: whether the server counts
@@ -46387,6 +46398,7 @@ function addWarnings(ctx, warnings) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/poll-scheduler.ts
+
 /**
  * The poll scheduler: status polls are the calls a batch can choose to spend or save. Every call
  * the batch will make is in its plan: each site still to start (its request, its final status call,
@@ -46405,7 +46417,7 @@ function addWarnings(ctx, warnings) {
 class PollScheduler {
     clock;
     supply;
-    plan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: 1 };
+    plan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: CALLS_PER_RUN };
     followers = new Map();
     /** Every follower in the order they joined (those that left are dropped from the front). */
     order = [];
@@ -46745,6 +46757,7 @@ async function runOperation(config, siteId, deps) {
 
 
 
+
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
  * window ledger, one poll scheduler, one transport, one deadline and one check of the API root; with
@@ -46810,13 +46823,13 @@ async function runSites(config, deps, shared) {
     return results;
 }
 /**
- * The calls each site makes (contract §6 r3: every call counted in the plan): its request; when it
+ * The calls each site makes (contract §6 r3, CALLS_PER_RUN: every call counted in the plan): its request; when it
  * waits, the final status call of its job and, after a create, pull or push, the read of the
  * staging environment that fills what the answers did not say; and the run's one API root check.
  */
 function callPlan(config) {
     const afterJob = config.wait ? 1 + (config.operation === 'delete' ? 0 : 1) : 0;
-    return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: 1 };
+    return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: CALLS_PER_RUN };
 }
 function notStarted(config, siteId, stoppedBy, cancelled, clock) {
     return {
