@@ -28371,7 +28371,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 294:
+/***/ 2342:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38393,7 +38393,69 @@ function newResult(operation, siteId, startedAt) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/words.ts
+const OPEN = '\u0001';
+const BETWEEN = '\u0003';
+const CLOSE = '\u0002';
+// eslint-disable-next-line no-control-regex -- the pieces are delimited by control characters on purpose
+const PIECE = /\u0001([^\u0001\u0002\u0003]*)\u0003([^\u0001\u0002\u0003]*)\u0002/g;
+/** Text that reads `action` through the action and `cli` through the CLI. */
+function perDoor(action, cli) {
+    return `${OPEN}${strip(action)}${BETWEEN}${strip(cli)}${CLOSE}`;
+}
+/** `text` with every per-door piece in `door`'s words. */
+function words_inDoorWords(text, door) {
+    return text.replace(PIECE, (_, action, cli) => (door === 'action' ? action : cli));
+}
+/** Whether `text` still holds a piece that no door has rendered. */
+function hasDoorPieces(text) {
+    // eslint-disable-next-line no-control-regex -- see PIECE
+    return /[\u0001\u0002\u0003]/.test(text);
+}
+// eslint-disable-next-line no-control-regex -- see PIECE
+const strip = (text) => text.replace(/[\u0001\u0002\u0003]/g, '');
+/** Switches: `wait: false` in the action is `--no-wait` in the CLI. */
+const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url'];
+/**
+ * A setting, with the value to give it when there is one: `if-missing: skip` / `--if-missing skip`,
+ * `wait: false` / `--no-wait`, `timeout` / `--timeout`. The API root names the CLI's variable too.
+ */
+function setting(name, value) {
+    const action = value === undefined ? name : `${name}: ${value}`;
+    let cli;
+    if (name === 'api-token')
+        cli = 'STAGING_API_TOKEN';
+    else if (SWITCHES.includes(name) && (value === 'true' || value === 'false'))
+        cli = value === 'true' ? `--${name}` : `--no-${name}`;
+    else
+        cli = value === undefined ? `--${name}` : `--${name} ${value}`;
+    if (name === 'api-url')
+        cli = value === undefined ? '--api-url (or STAGING_API_URL)' : cli;
+    return perDoor(action, cli);
+}
+/** Where the token comes from: the `api-token` secret, or the `STAGING_API_TOKEN` environment variable. */
+const TOKEN_SOURCE = perDoor('the api-token secret', 'the STAGING_API_TOKEN environment variable');
+/**
+ * The step that reads a job's end later: `run this action with operation: status, site-id: 1001,
+ * task-id: abc` / `run site-staging status --site-id 1001 --task-id abc`.
+ */
+function statusCommand(siteId, taskId) {
+    return perDoor(`run this action with operation: status, site-id: ${siteId}${taskId ? `, task-id: ${taskId}` : ''}`, `run site-staging status --site-id ${siteId}${taskId ? ` --task-id ${taskId}` : ''}`);
+}
+/** Where the run happens: the runner, or this machine. */
+const RUNNER = perDoor('the runner', 'this machine');
+/** A logger that writes every line in `door`'s words (the core logs through it). */
+function inDoorLogger(logger, door) {
+    return {
+        info: (m) => logger.info(words_inDoorWords(m, door)),
+        warn: (m) => logger.warn(words_inDoorWords(m, door)),
+        debug: (m) => logger.debug(words_inDoorWords(m, door)),
+        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/inputs.ts
+
 
 
 
@@ -38405,10 +38467,18 @@ function newResult(operation, siteId, startedAt) {
  */
 class InputError extends Error {
     input;
-    constructor(input, message) {
-        super(`Input "${input}": ${message}`);
+    detail;
+    constructor(input, 
+    /** What is wrong with it, with a setting or the token written through src/words.ts. */
+    detail) {
+        super(`Input "${input}": ${words_inDoorWords(detail, 'action')}`);
         this.input = input;
+        this.detail = detail;
         this.name = 'InputError';
+    }
+    /** What is wrong, without the input's name, in `door`'s words. */
+    detailIn(door) {
+        return words_inDoorWords(this.detail, door);
     }
 }
 /**
@@ -38554,7 +38624,7 @@ const token = schemas_string().transform((v, ctx) => {
     else if (/^bearer\s/i.test(t))
         ctx.addIssue({
             code: 'custom',
-            message: 'starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token as the secret)',
+            message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
         });
     else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
         ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });
@@ -38582,7 +38652,7 @@ function normaliseApiUrl(raw) {
     if (!secureOrLoopback(url))
         throw new Error(`must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`);
     if (url.username || url.password)
-        throw new Error('must not contain credentials (the token goes in api-token)');
+        throw new Error(`must not contain credentials (the token goes in ${TOKEN_SOURCE})`);
     if (url.search || url.hash)
         throw new Error('must not have a query or a fragment');
     const path = url.pathname.replace(/\/+$/, '');
@@ -38667,7 +38737,7 @@ const taskId = schemas_string().transform((v, ctx) => {
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
         ctx.addIssue({
             code: 'custom',
-            message: 'is not a task id (letters, digits, - and _: the task-id output of an earlier run)',
+            message: `is not a task id (letters, digits, - and _: ${perDoor('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
         });
         return NEVER;
     }
@@ -38715,9 +38785,9 @@ function parseConfig(raw) {
     }
     const c = parsed.data;
     if (c['task-id'] && c.operation !== 'status')
-        throw new InputError('task-id', `is for operation: status (it follows an earlier job), not for ${c.operation}`);
+        throw new InputError('task-id', `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`);
     if (c['task-id'] && c['site-id'].length > 1)
-        throw new InputError('task-id', 'follows one job: give one site-id with it');
+        throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`);
     return {
         operation: c.operation,
         siteIds: c['site-id'],
@@ -38747,15 +38817,17 @@ function parseConfig(raw) {
 const EXIT = { ok: 0, failed: 1, usage: 2 };
 const USAGE = `Usage: site-staging <create|pull|push|delete|status> --site-id ID [options]
 
-Drives the v2 staging API: create, pull (refresh from production; "reset" is
-another name), push (staging to production) or delete a staging environment,
-or read it (status). {site} is always the PRODUCTION site's id. The same core
-as the GitHub Action OWNER/site-staging-action@v1 (OWNER: the organisation
-that hosts it), for every other CI system.
+Creates, pulls (refreshes from production; "reset" is another name), pushes
+(staging to production) or deletes the staging environment of a hosted site,
+or reads it (status), through the service's v2 staging API. --site-id is always
+the PRODUCTION site's id. The same as the GitHub Action
+OWNER/site-staging-action@v1 (OWNER: the organisation that hosts it), for
+every other CI system.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
-  STAGING_API_URL          API root, e.g. ${SERVICE_API_URL} (or --api-url)
+  STAGING_API_URL          API root of another deployment of the same API
+                           (or --api-url; default: ${SERVICE_API_URL})
 
 Options:
   --site-id ID             production site id; repeat it or separate ids with
@@ -38795,7 +38867,7 @@ class UsageError extends Error {
  * are options of their own rather than parseArgs's `allowNegative`, which needs Node 20.16 or 22.4:
  * this way the bundle runs on every Node 20 and later (package.json `engines`).
  */
-const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'];
+const cli_args_SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'];
 const OPTIONS = {
     'site-id': { type: 'string', multiple: true },
     'api-url': { type: 'string' },
@@ -38854,11 +38926,11 @@ function cli_args_parse(argv) {
     }
     const { tokens, positionals } = parsed;
     const values = { ...parsed.values };
-    for (const name of SWITCHES)
+    for (const name of cli_args_SWITCHES)
         delete values[`no-${name}`];
     // --wait / --no-wait and the like: the last one on the command line wins.
     for (const token of tokens)
-        if (token.kind === 'option' && SWITCHES.includes(token.name.replace(/^no-/, '')))
+        if (token.kind === 'option' && cli_args_SWITCHES.includes(token.name.replace(/^no-/, '')))
             values[token.name.replace(/^no-/, '')] = !token.name.startsWith('no-');
     return { values, positionals };
 }
@@ -38903,7 +38975,7 @@ function rawInputs(parsed, env) {
 }
 /** `Input "site-id": is required` -> `--site-id: is required`; the token names its variable. */
 function describeInputError(e) {
-    const detail = e.message.replace(/^Input "[^"]*": /, '');
+    const detail = e.detailIn('cli');
     if (e.input === 'api-token' && detail.startsWith('is required'))
         return 'STAGING_API_TOKEN is not set: export the API token in that environment variable (from your CI secret store).';
     return `${SOURCE[e.input] ?? `--${e.input}`}: ${detail}`;
@@ -39914,21 +39986,28 @@ class Backoff {
 
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 
+
+/**
+ * What to do, per kind: one table for both front doors. A setting, the token and the command that
+ * checks on a job are written through src/words.ts, so the action's user reads inputs and secrets
+ * (`if-missing: skip`) and the CLI's reads flags and environment variables (`--if-missing skip`).
+ * `{site}` is the production site's id and `{api}` the API root the run used (ending.ts fills both).
+ */
 const HINTS = {
-    auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
+    auth: `The API token was refused: check that ${TOKEN_SOURCE} is current and belongs to the account that owns the site.`,
     forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
-    'not-found': "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
-    busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
-    exists: 'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
-    validation: 'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
-    'rate-limited': 'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
+    'not-found': `No such site or staging environment: check that ${setting('site-id')} is the PRODUCTION site's id; for pull, push or delete, create staging first, or run with ${setting('if-missing', 'skip')}.`,
+    busy: `Another job (a creation, pull or push) is running on this site: run with ${setting('if-busy', 'wait')} to wait for it, or run again when it has finished.`,
+    exists: `The site already has a staging environment (one per site): run with ${setting('if-exists', 'skip')} to keep it, or ${setting('if-exists', 'recreate')} to replace it.`,
+    validation: `The service refused the request as malformed: check ${perDoor('the inputs', 'the options')}; if they are right, report it with the message above.`,
+    'rate-limited': `The account is rate limited: raise ${setting('max-retries')} or ${setting('timeout')}, or run fewer jobs at once (${perDoor('max-parallel in a matrix', 'fewer CI jobs at the same time')}, ${setting('concurrency')} for several sites).`,
     server: 'The service failed on its side: try again later, and check the service status if it persists.',
-    network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
-    timeout: 'The API did not answer in time: try again later, or raise timeout.',
-    redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
-    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
-    'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
-    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
+    network: `The API could not be reached: check ${setting('api-url')}, DNS, and the proxy settings (https_proxy, no_proxy) of ${RUNNER}.`,
+    timeout: `The API did not answer in time: try again later, or raise ${setting('timeout')}.`,
+    redirect: `The API answered with a redirect. The token is never sent on to another address: set ${setting('api-url')} to the final address instead.`,
+    'api-url': `The API root {api} did not answer as the staging API: a web server in front of it answered instead (an HTML page, or "route could not be found"), so the request did not reach the API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}.`,
+    'bad-response': `The API answered with something other than its JSON (often a proxy or maintenance page): check ${setting('api-url')}, and try again later.`,
+    'unknown-outcome': `The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: ${statusCommand('{site}', null)}, or look at the staging page in the dashboard.`,
     'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
 };
 class ApiError extends Error {
@@ -39957,9 +40036,12 @@ class ApiError extends Error {
 }
 /** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
 const ERROR_KINDS = Object.keys(HINTS);
-/** The hint of `kind`; its `{site}` placeholders are filled where the Result is written (staging/ending.ts). */
-function hintFor(kind) {
-    return HINTS[kind];
+/**
+ * The hint of `kind` in `door`'s words; its `{site}` and `{api}` placeholders are filled where the
+ * Result is written (staging/ending.ts).
+ */
+function hintFor(kind, door = 'action') {
+    return inDoorWords(HINTS[kind], door);
 }
 /**
  * The kind of error an answer means, for the request that got it: from its status, and where the
@@ -40017,6 +40099,7 @@ function processingOf(failure) {
 }
 
 ;// CONCATENATED MODULE: ./src/api/retry.ts
+
 
 
 
@@ -40102,7 +40185,7 @@ function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
         message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
             `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
             `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
-        hint: `Run again after ${iso}, or raise timeout above ${durationWords(retryAfterMs)} to wait for it.`,
+        hint: `Run again after ${iso}, or raise ${setting('timeout')} above ${durationWords(retryAfterMs)} to wait for it.`,
     });
 }
 /** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
@@ -41771,9 +41854,10 @@ function locationOf(location, base) {
 
 
 
+
 /** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
 const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
-const HINT = `Check api-url: it must be the API root (for the service the spec describes, ${SERVICE_API_URL}; /v2 is appended). The 404 was not read as "no staging environment", whatever if-missing says.`;
+const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}. The 404 was not read as "no staging environment", whatever ${setting('if-missing')} says.`;
 /**
  * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
  * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
@@ -41801,8 +41885,8 @@ class ApiRoot {
             processing: 'processed',
             httpStatus: 404,
             message: verdict.kind === 'api-url'
-                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": api-url looks wrong.`
-                : `${because}, and whether api-url is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
+                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": ${setting('api-url')} looks wrong.`
+                : `${because}, and whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
             ...(verdict.hint ? { hint: verdict.hint } : {}),
         });
     }
@@ -41882,6 +41966,7 @@ function waitDeps(ctx) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/endpoints.ts
+
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
 const ENDPOINTS = {
     create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
@@ -41912,13 +41997,7 @@ const DONE = {
 };
 /** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
 function checkLaterHint(siteId, taskId) {
-    const action = taskId
-        ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
-        : `operation: status, site-id: ${siteId}`;
-    const cli = taskId
-        ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
-        : `site-staging status --site-id ${siteId}`;
-    return `To check on it later, run this action with ${action} (CLI: ${cli}).`;
+    return `To check on it later, ${statusCommand(siteId, taskId)}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
@@ -42066,6 +42145,7 @@ async function dryRun(ctx) {
 
 
 
+
 /** An ending that is an error of the API (ours or the server's), with its hint. */
 function ending_failure(e) {
     return {
@@ -42093,8 +42173,8 @@ function endingOf(ctx, e) {
             error: {
                 kind: 'timeout',
                 hint: mayRun
-                    ? `${until ? `After ${until}: ` : 'Raise timeout, or set wait: false. '}${checkLaterHint(ctx.siteId, known.taskId)}`
-                    : 'Raise timeout, or try again later.',
+                    ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, known.taskId)}`
+                    : `Raise ${setting('timeout')}, or try again later.`,
             },
             ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
         };
@@ -42132,14 +42212,18 @@ function jobReport(job) {
 }
 /** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
 function writeResult(ctx, ending) {
-    const { client, clock, config, siteId, started, startedWall, redactor } = ctx;
+    const { client, clock, config, siteId, started, startedWall, redactor, door } = ctx;
     const known = { ...ctx.known, ...ending.fields };
+    // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
+    // filled (`{site}` may come more than once).
+    const words = (text) => words_inDoorWords(text, door);
+    const hint = (text) => words(text).replaceAll('{site}', siteId).replaceAll('{api}', config.apiUrl);
     return {
         ...newResult(config.operation, siteId, startedWall),
         result: ending.outcome,
         httpStatus: known.httpStatus,
         message: known.message,
-        summary: redactor.inert(ending.summary),
+        summary: redactor.inert(words(ending.summary)),
         taskId: known.taskId,
         stagingSiteId: known.stagingSiteId,
         stagingUrl: known.stagingUrl,
@@ -42148,14 +42232,14 @@ function writeResult(ctx, ending) {
         durationSeconds: roundedSeconds(clock.now() - started),
         requests: client.requests,
         retries: client.retries + ctx.busy.retries,
-        warnings: known.warnings,
+        warnings: known.warnings.map(words),
         sent: client.sent,
-        // Every placeholder of a hint, in every hint (`{site}` may come more than once).
-        error: ending.error ? { ...ending.error, hint: ending.error.hint.replaceAll('{site}', siteId) } : null,
+        error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
     };
 }
 
 ;// CONCATENATED MODULE: ./src/staging/url-check.ts
+
 
 
 
@@ -42189,7 +42273,7 @@ async function waitForUrl(url, deps) {
     // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
     const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
     let lastLine = started;
-    logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
+    logger.info(`Waiting for ${url} to answer (${setting('wait-for-url')})…`);
     for (let retry = 0;; retry++) {
         throwIfAborted(signal);
         const left = deps.deadline - clock.now();
@@ -42247,6 +42331,7 @@ function plainGet(url, timeoutMs, signal) {
 
 
 
+
 /**
  * After a job that succeeded: the staging id and URL the answers did not give (one read), and
  * wait-for-url after a create or pull. Returns the run's ending.
@@ -42261,7 +42346,7 @@ async function afterJob(ctx, op) {
         return done(ctx, op);
     const url = ctx.known.stagingUrl;
     if (!url) {
-        warn(ctx, 'wait-for-url: no staging URL is known, so the site was not checked.');
+        warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`);
         return done(ctx, op);
     }
     ctx.phase = `waiting for ${url} to answer`;
@@ -42274,7 +42359,7 @@ async function afterJob(ctx, op) {
     });
     ctx.known.urlReady = ready;
     if (ready === null) {
-        warn(ctx, `wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        warn(ctx, `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
         return done(ctx, op);
     }
     if (ready)
@@ -42287,7 +42372,7 @@ async function afterJob(ctx, op) {
         summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
         error: {
             kind: 'timeout',
-            hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
+            hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}: the staging environment itself is in place.`,
         },
     };
 }
@@ -42732,7 +42817,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
             const shown = redactor.server(typeof task.status === 'object' ? JSON.stringify(task.status) : task.status, 60);
             if (!unknownSeen.has(shown)) {
                 unknownSeen.add(shown);
-                logger.info(`Task ${taskId} reports a status this action does not know ("${shown}"); still waiting.`);
+                logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`);
             }
         }
         planner.observe(at, task.percent);
@@ -42769,7 +42854,7 @@ async function followProbe(deps, operation, siteId, evidence) {
             if (e.httpStatus !== null && (PROBE_UNSUPPORTED.includes(e.httpStatus) || e.kind === 'api-url'))
                 return {
                     kind: 'untrackable',
-                    reason: `the service does not offer the staging probe (HTTP ${e.httpStatus})`,
+                    reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
                 };
             if (e.httpStatus === MISSING_STATUS) {
                 if (operation === 'delete')
@@ -42813,7 +42898,7 @@ async function followProbe(deps, operation, siteId, evidence) {
             continue;
         }
         if (state === 'unknown')
-            logger.debug('the staging probe gave no status this client knows; still waiting');
+            logger.debug("the staging environment's status gave no state this client knows; still waiting");
     }
 }
 /**
@@ -42938,6 +43023,7 @@ class Progress {
 
 
 
+
 /**
  * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
  * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
@@ -42980,12 +43066,12 @@ async function applyPolicy(ctx, op, e) {
     }
     if (op === 'create' && e.kind === 'exists') {
         if (config.ifExists === 'skip') {
-            logger.info(`Site ${siteId} already has a staging environment: skipped (if-exists: skip).`);
+            logger.info(`Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`);
             ctx.known.message = e.serverMessage;
             await skippedRead(ctx);
             return {
                 outcome: 'skipped',
-                summary: `Skipped: site ${siteId} already has a staging environment (if-exists: skip).`,
+                summary: `Skipped: site ${siteId} already has a staging environment (${setting('if-exists', 'skip')}).`,
             };
         }
         if (config.ifExists === 'recreate')
@@ -42994,7 +43080,7 @@ async function applyPolicy(ctx, op, e) {
     if (op !== 'create' && e.kind === 'not-found' && config.ifMissing === 'skip') {
         await confirmNoStaging(ctx, `${ENDPOINTS[op].method} ${ctx.client.shown(ENDPOINTS[op].path(siteId))} answered 404`);
         // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
-        logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (if-missing: skip).`);
+        logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (${setting('if-missing', 'skip')}).`);
         ctx.known.message = e.serverMessage;
         return {
             outcome: 'skipped',
@@ -43010,7 +43096,7 @@ async function skippedRead(ctx) {
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
 async function recreate(ctx) {
     const { siteId, logger } = ctx;
-    logger.info(`Site ${siteId} already has a staging environment: deleting it first (if-exists: recreate).`);
+    logger.info(`Site ${siteId} already has a staging environment: deleting it first (${setting('if-exists', 'recreate')}).`);
     let deleted;
     try {
         deleted = await send(ctx, 'delete');
@@ -43028,7 +43114,7 @@ async function recreate(ctx) {
             kind: 'unknown-outcome',
             processing: 'processed',
             httpStatus: deleted.status,
-            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
+            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (${setting('if-exists', 'recreate')}). Run again once it is gone.`,
         });
     if (gone.outcome !== 'succeeded')
         return gone;
@@ -43049,7 +43135,7 @@ async function follow(ctx, op, response, wait) {
     if (op === 'create')
         fillStagingFields(ctx, data, 'the create answer');
     if (!wait) {
-        ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`);
+        ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`);
         return {
             outcome: 'accepted',
             summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
@@ -43121,7 +43207,7 @@ async function waitWhileBusy(ctx, op, busyTries) {
     if (ctx.busy.passesDeadline(delayMs))
         throw new DeadlineError();
     ctx.phase = `waiting for another job on site ${ctx.siteId} to finish`;
-    ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (if-busy: wait).`);
+    ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (${setting('if-busy', 'wait')}).`);
     if (!(await ctx.busy.sleep(delayMs)))
         throw new DeadlineError();
 }
@@ -43151,6 +43237,7 @@ function addWarnings(ctx, warnings) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/status.ts
+
 
 
 
@@ -43202,7 +43289,7 @@ async function readState(ctx) {
                 httpStatus: e.httpStatus,
                 serverMessage: e.serverMessage,
                 message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
-                hint: 'Follow a job instead: pass the task-id output of the run that started it.',
+                hint: `Follow a job instead: ${perDoor('give task-id: the task-id output of the run that started it', 'give --task-id with the task id the run that started it printed (TASK_ID in its --dotenv file)')}.`,
             });
         throw e;
     }
@@ -43225,7 +43312,7 @@ async function readState(ctx) {
     return {
         outcome: 'succeeded',
         summary: state === 'unknown'
-            ? `Site ${siteId} has a staging environment, in a state this action does not know.`
+            ? `Site ${siteId} has a staging environment, in a state that is not known here.`
             : `Site ${siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`,
     };
 }
@@ -43265,11 +43352,12 @@ async function readTaskOnce(ctx, taskId) {
             ? `The job (task ${taskId}) has completed.`
             : state === 'running'
                 ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(ctx.siteId, taskId)}`
-                : `The job (task ${taskId}) reports a status this action does not know.`,
+                : `The job (task ${taskId}) reports a status that is not known here.`,
     };
 }
 
 ;// CONCATENATED MODULE: ./src/staging/operations.ts
+
 
 
 
@@ -43296,6 +43384,8 @@ async function runOperation(config, siteId, deps) {
     const started = clock.now();
     const deadline = deps.deadline ?? started + config.timeoutMs;
     const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT);
+    const door = deps.door ?? 'action';
+    const logger = inDoorLogger(deps.logger, door);
     const optional = {
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.random ? { random: deps.random } : {}),
@@ -43309,7 +43399,7 @@ async function runOperation(config, siteId, deps) {
         requestTimeoutMs: deps.requestTimeoutMs ?? requestTimeoutFor(config.timeoutMs),
     }, {
         clock,
-        logger: deps.logger,
+        logger,
         redactor: deps.redactor,
         budget: deps.budget ?? new RateBudget(clock),
         transport: deps.transport ?? ownTransport,
@@ -43322,8 +43412,9 @@ async function runOperation(config, siteId, deps) {
         root: deps.root ?? new ApiRoot(),
         busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
         clock,
-        logger: deps.logger,
+        logger,
         redactor: deps.redactor,
+        door,
         ...optional,
         started,
         startedWall: clock.wallNow(),
@@ -43349,6 +43440,7 @@ async function runOperation(config, siteId, deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/batch.ts
+
 
 
 
@@ -43384,6 +43476,7 @@ async function runAll(config, deps) {
 }
 async function runSites(config, deps, shared) {
     const ids = config.siteIds;
+    const door = deps.door ?? 'action';
     if (ids.length === 1)
         return [await runOperation(config, ids[0], shared)];
     const budget = shared.budget;
@@ -43397,14 +43490,14 @@ async function runSites(config, deps, shared) {
             budget.pendingSites = ids.length - next;
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
-                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock);
+                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock, door);
                 continue;
             }
             const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
             results[index] = result;
             if (config.failFast && isFailure(result.result) && stoppedBy === null) {
                 stoppedBy = siteId;
-                deps.logger.warn(`Site ${siteId} ${result.result}: starting no more sites (fail-fast).`);
+                deps.logger.warn(words_inDoorWords(`Site ${siteId} ${result.result}: starting no more sites (${setting('fail-fast')}).`, door));
             }
         }
     };
@@ -43417,13 +43510,13 @@ async function runSites(config, deps, shared) {
     }
     return results;
 }
-function notStarted(config, siteId, stoppedBy, cancelled, clock) {
+function notStarted(config, siteId, stoppedBy, cancelled, clock, door) {
     return {
         ...newResult(config.operation, siteId, clock.wallNow()),
         result: cancelled ? 'cancelled' : 'skipped',
         summary: cancelled
             ? 'Not started: the run was cancelled.'
-            : `Not started: site ${stoppedBy} failed first (fail-fast).`,
+            : words_inDoorWords(`Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`, door),
     };
 }
 function prefixed(logger, siteId) {
@@ -43532,7 +43625,7 @@ async function run(argv, env, io) {
         // Cancellation as in the action: stop waiting at once, report, exit 1.
         const signal = (io.cancelOn ?? cancelOnSignals)(err, EXIT.failed);
         const started = realClock.now();
-        const results = await runAll(config, { logger, redactor, signal });
+        const results = await runAll(config, { logger, redactor, signal, door: 'cli' });
         const report = assembleReport(results, realClock.now() - started);
         for (const w of report.warnings)
             err(`warning: ${w}`);
@@ -43570,7 +43663,7 @@ async function run(argv, env, io) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(294);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2342);
 // dist/cli.js, the `site-staging` command: runs the CLI (src/cli-run.ts), then exits: do not linger
 // on sockets left by a request that never answered; let stdout drain first.
 

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { SERVICE_API_URL } from './contract.js'
 import { isLoopback, secureOrLoopback } from './text.js'
 import { OPERATIONS, type Config } from './types.js'
+import { TOKEN_SOURCE, inDoorWords, perDoor, setting, type Door } from './words.js'
 
 /**
  * Reading and validating the staging run's inputs (the GitHub side's own inputs are read in
@@ -11,10 +12,15 @@ import { OPERATIONS, type Config } from './types.js'
 export class InputError extends Error {
   constructor(
     readonly input: string,
-    message: string,
+    /** What is wrong with it, with a setting or the token written through src/words.ts. */
+    private readonly detail: string,
   ) {
-    super(`Input "${input}": ${message}`)
+    super(`Input "${input}": ${inDoorWords(detail, 'action')}`)
     this.name = 'InputError'
+  }
+  /** What is wrong, without the input's name, in `door`'s words. */
+  detailIn(door: Door): string {
+    return inDoorWords(this.detail, door)
   }
 }
 
@@ -181,7 +187,7 @@ const token = z.string().transform((v, ctx) => {
     ctx.addIssue({
       code: 'custom',
       message:
-        'starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token as the secret)',
+        `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
     })
   else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
     ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' })
@@ -209,7 +215,7 @@ export function normaliseApiUrl(raw: string): string {
       `must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`,
     )
   if (url.username || url.password)
-    throw new Error('must not contain credentials (the token goes in api-token)')
+    throw new Error(`must not contain credentials (the token goes in ${TOKEN_SOURCE})`)
   if (url.search || url.hash) throw new Error('must not have a query or a fragment')
   const path = url.pathname.replace(/\/+$/, '')
   return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`
@@ -291,7 +297,7 @@ const taskId = z.string().transform((v, ctx) => {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
     ctx.addIssue({
       code: 'custom',
-      message: 'is not a task id (letters, digits, - and _: the task-id output of an earlier run)',
+      message: `is not a task id (letters, digits, - and _: ${perDoor('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
     })
     return z.NEVER
   }
@@ -341,10 +347,10 @@ export function parseConfig(raw: RawInputs): Config {
   if (c['task-id'] && c.operation !== 'status')
     throw new InputError(
       'task-id',
-      `is for operation: status (it follows an earlier job), not for ${c.operation}`,
+      `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`,
     )
   if (c['task-id'] && c['site-id'].length > 1)
-    throw new InputError('task-id', 'follows one job: give one site-id with it')
+    throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`)
   return {
     operation: c.operation,
     siteIds: c['site-id'],

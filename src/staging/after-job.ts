@@ -5,6 +5,7 @@ import { DONE } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { fillFromStaging } from './probe.js'
 import { waitForUrl } from './url-check.js'
+import { setting } from '../words.js'
 
 /**
  * After a job that succeeded: the staging id and URL the answers did not give (one read), and
@@ -17,7 +18,7 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   if (!ctx.config.waitForUrl || op === 'push') return done(ctx, op)
   const url = ctx.known.stagingUrl
   if (!url) {
-    warn(ctx, 'wait-for-url: no staging URL is known, so the site was not checked.')
+    warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`)
     return done(ctx, op)
   }
   ctx.phase = `waiting for ${url} to answer`
@@ -30,7 +31,7 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   })
   ctx.known.urlReady = ready
   if (ready === null) {
-    warn(ctx, `wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`)
+    warn(ctx, `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`)
     return done(ctx, op)
   }
   if (ready)
@@ -43,7 +44,7 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
     summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
     error: {
       kind: 'timeout',
-      hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
+      hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}: the staging environment itself is in place.`,
     },
   }
 }

@@ -13,6 +13,7 @@ import {
   type Result,
 } from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
+import { inDoorWords, setting, type Door } from '../words.js'
 
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
@@ -40,6 +41,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
 
 async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise<Result[]> {
   const ids = config.siteIds
+  const door = deps.door ?? 'action'
   if (ids.length === 1) return [await runOperation(config, ids[0]!, shared)]
   const budget = shared.budget!
 
@@ -53,14 +55,14 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
       budget.pendingSites = ids.length - next
       const siteId = ids[index]!
       if (stoppedBy !== null || deps.signal?.aborted) {
-        results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock!)
+        results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock!, door)
         continue
       }
       const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) })
       results[index] = result
       if (config.failFast && isFailure(result.result) && stoppedBy === null) {
         stoppedBy = siteId
-        deps.logger.warn(`Site ${siteId} ${result.result}: starting no more sites (fail-fast).`)
+        deps.logger.warn(inDoorWords(`Site ${siteId} ${result.result}: starting no more sites (${setting('fail-fast')}).`, door))
       }
     }
   }
@@ -81,13 +83,14 @@ function notStarted(
   stoppedBy: string | null,
   cancelled: boolean,
   clock: Clock,
+  door: Door,
 ): Result {
   return {
     ...newResult(config.operation, siteId, clock.wallNow()),
     result: cancelled ? 'cancelled' : 'skipped',
     summary: cancelled
       ? 'Not started: the run was cancelled.'
-      : `Not started: site ${stoppedBy} failed first (fail-fast).`,
+      : inDoorWords(`Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`, door),
   }
 }
 

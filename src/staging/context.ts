@@ -4,6 +4,7 @@ import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Config, JobOperation, Logger, StagingState } from '../types.js'
 import type { WaitDeps } from './wait.js'
+import type { Door } from '../words.js'
 
 /** What is known of one job the run started, for the cancel and timeout reports (issue 17 §5). */
 export interface JobState {
@@ -54,8 +55,11 @@ export interface RunContext {
   /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
   busy: Backoff
   clock: Clock
+  /** Writes every line in the words of the run's front door (src/words.ts). */
   logger: Logger
   redactor: Redactor
+  /** The front door whose words the Result speaks. */
+  door: Door
   signal?: AbortSignal
   random?: () => number
   /** Clock ms (monotonic) when the run started: durations. */

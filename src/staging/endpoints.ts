@@ -1,4 +1,5 @@
 import type { JobOperation } from '../types.js'
+import { statusCommand } from '../words.js'
 
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
 export const ENDPOINTS: Record<JobOperation, { method: 'POST' | 'DELETE'; path: (site: string) => string }> =
@@ -36,11 +37,5 @@ export const DONE: Record<JobOperation, string> = {
 
 /** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
 export function checkLaterHint(siteId: string, taskId: string | null): string {
-  const action = taskId
-    ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
-    : `operation: status, site-id: ${siteId}`
-  const cli = taskId
-    ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
-    : `site-staging status --site-id ${siteId}`
-  return `To check on it later, run this action with ${action} (CLI: ${cli}).`
+  return `To check on it later, ${statusCommand(siteId, taskId)}.`
 }

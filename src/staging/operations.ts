@@ -11,6 +11,7 @@ import { dryRun } from './dry-run.js'
 import { endingOf, writeResult, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
 import { status } from './status.js'
+import { inDoorLogger, type Door } from '../words.js'
 
 export interface RunDeps {
   logger: Logger
@@ -28,6 +29,8 @@ export interface RunDeps {
   /** Per-request time limit; default from the timeout (see requestTimeoutFor). */
   requestTimeoutMs?: number
   random?: () => number
+  /** The front door whose words the run speaks (src/words.ts); default: the action's. */
+  door?: Door
 }
 
 /** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
@@ -46,6 +49,8 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const started = clock.now()
   const deadline = deps.deadline ?? started + config.timeoutMs
   const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT)
+  const door = deps.door ?? 'action'
+  const logger = inDoorLogger(deps.logger, door)
   const optional = {
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.random ? { random: deps.random } : {}),
@@ -61,7 +66,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     },
     {
       clock,
-      logger: deps.logger,
+      logger,
       redactor: deps.redactor,
       budget: deps.budget ?? new RateBudget(clock),
       transport: deps.transport ?? ownTransport!,
@@ -75,8 +80,9 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     root: deps.root ?? new ApiRoot(),
     busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
     clock,
-    logger: deps.logger,
+    logger,
     redactor: deps.redactor,
+    door,
     ...optional,
     started,
     startedWall: clock.wallNow(),

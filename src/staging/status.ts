@@ -8,6 +8,7 @@ import { confirmNoStaging, fillFromStaging, readStaging } from './probe.js'
 import { settle } from './settle.js'
 import { fillStagingFields, forgetStaging } from './staging-fields.js'
 import { waitForTask } from './wait.js'
+import { perDoor } from '../words.js'
 
 /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
 export async function status(ctx: RunContext): Promise<Ending> {
@@ -48,7 +49,7 @@ async function readState(ctx: RunContext): Promise<Ending> {
         httpStatus: e.httpStatus,
         serverMessage: e.serverMessage,
         message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
-        hint: 'Follow a job instead: pass the task-id output of the run that started it.',
+        hint: `Follow a job instead: ${perDoor('give task-id: the task-id output of the run that started it', 'give --task-id with the task id the run that started it printed (TASK_ID in its --dotenv file)')}.`,
       })
     throw e
   }
@@ -72,7 +73,7 @@ async function readState(ctx: RunContext): Promise<Ending> {
     outcome: 'succeeded',
     summary:
       state === 'unknown'
-        ? `Site ${siteId} has a staging environment, in a state this action does not know.`
+        ? `Site ${siteId} has a staging environment, in a state that is not known here.`
         : `Site ${siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`,
   }
 }
@@ -114,6 +115,6 @@ async function readTaskOnce(ctx: RunContext, taskId: string): Promise<Ending> {
         ? `The job (task ${taskId}) has completed.`
         : state === 'running'
           ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(ctx.siteId, taskId)}`
-          : `The job (task ${taskId}) reports a status this action does not know.`,
+          : `The job (task ${taskId}) reports a status that is not known here.`,
   }
 }

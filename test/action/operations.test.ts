@@ -216,7 +216,7 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
       expect(run.summary).toMatch(/operation: status, site-id: 1001, task-id: [0-9a-f]{12}/)
       expect(run.elapsedMs).toBeLessThan(15_000)
     })
-    it('without task ids, follows the staging probe; without a probe route, ends accepted', async () => {
+    it('without task ids, follows the staging environment; where the service cannot read it, ends accepted', async () => {
       sim().setOptions({ taskIds: false })
       const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1001' })
       expect(sentTo(sim(), 'GET', '/sites/1001/staging').length).toBeGreaterThan(0)
@@ -225,7 +225,7 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
         // The service family answers the probe route 405: the job cannot be followed (contract §3).
         expect(run.outputs).toMatchObject({ result: 'accepted', 'task-id': '' })
         expect(run.stdout).toMatch(
-          /::warning.*cannot be tracked: the service does not offer the staging probe \(HTTP 405\)/,
+          /::warning.*cannot be tracked: the service offers no way to read the staging environment's status \(HTTP 405\)/,
         )
       }
     })

@@ -318,7 +318,7 @@ describe('waiting', () => {
     api().get('/v2/tasks/t1/status').reply(200, task('warming-up'))
     api().get('/v2/tasks/t1/status').reply(200, task('done'))
     const { result, logger } = await run({ operation: 'pull' })
-    expect(logger.text).toMatch(/a status this action does not know \("warming-up"\); still waiting/)
+    expect(logger.text).toMatch(/a status that is not known here \("warming-up"\); still waiting/)
     expect(result.result).toBe('succeeded')
   })
   it('a 404 on the task in the first 30 s is "not yet"', async () => {
@@ -682,15 +682,32 @@ describe('status: read-only (issue 11)', () => {
   })
 })
 
-describe('every "check later" names the exact step (issue 11)', () => {
-  it('wait: false', async () => {
+describe('every "check later" names the exact step (issue 11), in the words of its front door', () => {
+  it('wait: false, through the action: the status step with its inputs', async () => {
     api()
       .post('/v2/sites/1001/staging/reset')
       .reply(202, envelope({ task_id: 't77' }))
-    const { result } = await run({ operation: 'pull', wait: false })
+    const { result, logger } = await run({ operation: 'pull', wait: false })
     expect(result.result).toBe('accepted')
-    expect(result.summary).toContain('operation: status, site-id: 1001, task-id: t77')
-    expect(result.summary).toContain('site-staging status --site-id 1001 --task-id t77')
+    expect(result.summary).toContain('run this action with operation: status, site-id: 1001, task-id: t77.')
+    expect(result.summary).not.toContain('site-staging')
+    expect(logger.text).toContain('not waiting for it (wait: false)')
+  })
+  it('--no-wait, through the CLI: the status command with its flags', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't77' }))
+    const logger = new MemoryLogger()
+    const result = await runOperation(config({ operation: 'pull', wait: false }), '1001', {
+      clock: new FakeClock(),
+      logger,
+      redactor: redactor(),
+      door: 'cli',
+    })
+    expect(result.result).toBe('accepted')
+    expect(result.summary).toContain('run site-staging status --site-id 1001 --task-id t77.')
+    expect(result.summary).not.toMatch(/this action|operation: status/)
+    expect(logger.text).toContain('not waiting for it (--no-wait)')
   })
 })
 

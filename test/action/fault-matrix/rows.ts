@@ -669,7 +669,7 @@ export const ROWS: Row[] = [
     faults: [{ method: 'GET', path: '/tasks/', patch: { data: { status: 'odd\n::error::forged' } } }],
     check: (run) => {
       expect(run.stdout).not.toMatch(/^\s*::error::forged/m)
-      expect(run.stdout).toMatch(/a status this action does not know \("odd :/)
+      expect(run.stdout).toMatch(/a status that is not known here \("odd :/)
     },
   },
   {
