@@ -186,8 +186,7 @@ const token = z.string().transform((v, ctx) => {
   else if (/^bearer\s/i.test(t))
     ctx.addIssue({
       code: 'custom',
-      message:
-        `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
+      message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
     })
   else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
     ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' })

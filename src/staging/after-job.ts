@@ -31,7 +31,10 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   })
   ctx.known.urlReady = ready
   if (ready === null) {
-    warn(ctx, `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`)
+    warn(
+      ctx,
+      `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
+    )
     return done(ctx, op)
   }
   if (ready)

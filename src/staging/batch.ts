@@ -55,14 +55,26 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
       budget.pendingSites = ids.length - next
       const siteId = ids[index]!
       if (stoppedBy !== null || deps.signal?.aborted) {
-        results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock!, door)
+        results[index] = notStarted(
+          config,
+          siteId,
+          stoppedBy,
+          deps.signal?.aborted === true,
+          shared.clock!,
+          door,
+        )
         continue
       }
       const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) })
       results[index] = result
       if (config.failFast && isFailure(result.result) && stoppedBy === null) {
         stoppedBy = siteId
-        deps.logger.warn(inDoorWords(`Site ${siteId} ${result.result}: starting no more sites (${setting('fail-fast')}).`, door))
+        deps.logger.warn(
+          inDoorWords(
+            `Site ${siteId} ${result.result}: starting no more sites (${setting('fail-fast')}).`,
+            door,
+          ),
+        )
       }
     }
   }

@@ -92,8 +92,7 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
   // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
   // filled (`{site}` may come more than once).
   const words = (text: string) => inDoorWords(text, door)
-  const hint = (text: string) =>
-    words(text).replaceAll('{site}', siteId).replaceAll('{api}', config.apiUrl)
+  const hint = (text: string) => words(text).replaceAll('{site}', siteId).replaceAll('{api}', config.apiUrl)
   return {
     ...newResult(config.operation, siteId, startedWall),
     result: ending.outcome,
@@ -113,4 +112,3 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
   }
 }
-

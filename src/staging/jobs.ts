@@ -57,7 +57,9 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
   }
   if (op === 'create' && e.kind === 'exists') {
     if (config.ifExists === 'skip') {
-      logger.info(`Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`)
+      logger.info(
+        `Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`,
+      )
       ctx.known.message = e.serverMessage
       await skippedRead(ctx)
       return {
@@ -73,7 +75,9 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
       `${ENDPOINTS[op].method} ${ctx.client.shown(ENDPOINTS[op].path(siteId))} answered 404`,
     )
     // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
-    logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (${setting('if-missing', 'skip')}).`)
+    logger.info(
+      `Site ${siteId}: no staging environment (HTTP 404): skipped (${setting('if-missing', 'skip')}).`,
+    )
     ctx.known.message = e.serverMessage
     return {
       outcome: 'skipped',
@@ -91,7 +95,9 @@ async function skippedRead(ctx: RunContext): Promise<void> {
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
 async function recreate(ctx: RunContext): Promise<ApiResponse | Ending> {
   const { siteId, logger } = ctx
-  logger.info(`Site ${siteId} already has a staging environment: deleting it first (${setting('if-exists', 'recreate')}).`)
+  logger.info(
+    `Site ${siteId} already has a staging environment: deleting it first (${setting('if-exists', 'recreate')}).`,
+  )
   let deleted: ApiResponse
   try {
     deleted = await send(ctx, 'delete')
@@ -132,7 +138,9 @@ async function follow(
   if (taskId) ctx.known.taskId = taskId
   if (op === 'create') fillStagingFields(ctx, data, 'the create answer')
   if (!wait) {
-    ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`)
+    ctx.logger.info(
+      `The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`,
+    )
     return {
       outcome: 'accepted',
       summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,

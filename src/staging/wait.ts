@@ -211,7 +211,8 @@ async function followProbe(
         }
       continue
     }
-    if (state === 'unknown') logger.debug("the staging environment's status gave no state this client knows; still waiting")
+    if (state === 'unknown')
+      logger.debug("the staging environment's status gave no state this client knows; still waiting")
   }
 }
 

@@ -29,7 +29,8 @@ async function run(overrides: Partial<Config>, signal?: AbortSignal) {
   return { result, logger }
 }
 
-const API_URL_HINT = /^The API root https:\/\/api\.example\.test\/v2 did not answer as the staging API\. Set api-url /
+const API_URL_HINT =
+  /^The API root https:\/\/api\.example\.test\/v2 did not answer as the staging API\. Set api-url /
 
 describe('a 404 is "no staging environment" only once the API root answered GET /v2/sites', () => {
   it('if-missing: skip fails with the api-url hint when the root answers the framework 404 there', async () => {
