@@ -3,6 +3,7 @@ import type { ApiRoot } from '../api/root.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Config, JobOperation, Logger, StagingState } from '../types.js'
+import type { PollGate } from './poll-scheduler.js'
 import type { WaitDeps } from './wait.js'
 import type { Door } from '../words.js'
 
@@ -52,6 +53,8 @@ export interface RunContext {
   client: StagingApiClient
   /** Evidence that api-url is the API root, asked once per run (contract §4 r3). */
   root: ApiRoot
+  /** When status calls may go: shared by every job of a run (poll-scheduler.ts). */
+  polls: PollGate
   /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
   busy: Backoff
   clock: Clock
@@ -98,6 +101,9 @@ export function jobIs(ctx: RunContext, op: JobOperation, state: JobState['state'
 export function waitDeps(ctx: RunContext): WaitDeps {
   return {
     client: ctx.client,
+    polls: ctx.polls,
+    // The final status call, and the staging read after the job when the URL is not known yet.
+    callsAfterJob: 1 + (ctx.config.operation === 'delete' || ctx.known.stagingUrl ? 0 : 1),
     clock: ctx.clock,
     logger: ctx.logger,
     redactor: ctx.redactor,

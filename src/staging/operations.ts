@@ -1,5 +1,5 @@
 import { StagingApiClient, USER_AGENT } from '../api/client.js'
-import { RateBudget } from '../api/rate-budget.js'
+import { WindowLedger } from '../api/window-ledger.js'
 import { ApiRoot } from '../api/root.js'
 import { NodeTransport, type Transport } from '../api/transport.js'
 import { Backoff, BUSY_WAIT } from '../backoff.js'
@@ -10,6 +10,7 @@ import { newKnown, type RunContext } from './context.js'
 import { dryRun } from './dry-run.js'
 import { endingOf, writeResult, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
+import { PollScheduler } from './poll-scheduler.js'
 import { status } from './status.js'
 import { inDoorLogger, type Door } from '../words.js'
 
@@ -18,8 +19,9 @@ export interface RunDeps {
   redactor: Redactor
   clock?: Clock
   signal?: AbortSignal
-  /** Shared by every site of a run. */
-  budget?: RateBudget
+  /** Shared by every site of a run: what the rate limit leaves (the client's), and when polls go. */
+  ledger?: WindowLedger
+  polls?: PollScheduler
   /** Shared by every site of a run: the kept-alive connections to the API. Default: a new one, closed at the end. */
   transport?: Transport
   /** Shared by every site of a run: the evidence that api-url is the API root (one GET /v2/sites). */
@@ -51,6 +53,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT)
   const door = deps.door ?? 'action'
   const logger = inDoorLogger(deps.logger, door)
+  const ledger = deps.ledger ?? new WindowLedger(clock)
   const optional = {
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.random ? { random: deps.random } : {}),
@@ -68,7 +71,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       clock,
       logger,
       redactor: deps.redactor,
-      budget: deps.budget ?? new RateBudget(clock),
+      ledger,
       transport: deps.transport ?? ownTransport!,
       ...optional,
     },
@@ -78,6 +81,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     siteId,
     client,
     root: deps.root ?? new ApiRoot(),
+    polls: deps.polls ?? new PollScheduler(clock, ledger),
     busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
     clock,
     logger,
