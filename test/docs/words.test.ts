@@ -4,52 +4,20 @@
  * own language: the action names inputs and secrets, the CLI flags and environment variables.
  *
  * Read here: action.yml, README.md, the user docs, the CLI's --help, every string literal of src/
- * outside the simulator (our messages), and what the action and the CLI really print (log, summary,
- * outputs; stderr, --json, --dotenv) in a spread of runs against the simulator, both profiles.
+ * outside the simulator (our messages), and the table of hints for each door. What the action and
+ * the CLI really print, in a spread of runs against the simulator, is read by words-printed.ts.
  * Code comments may keep the team's words; the developers' docs (development.md, assumptions.md,
  * benchmarks.md, simulator.md, reliability.md) too.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, test } from '@jest/globals'
+import { readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
-import { PassThrough } from 'node:stream'
 import ts from 'typescript'
 import { ERROR_KINDS, hintFor } from '../../src/api/errors.js'
 import { USAGE } from '../../src/cli-args.js'
-import { run as runCliInProcess } from '../../src/cli-run.js'
-import { SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
 import { hasDoorPieces, inDoorWords, perDoor, setting, statusCommand } from '../../src/words.js'
 import { ROOT } from '../helpers/run-action.js'
-import { FAST, runAgainst } from '../helpers/sim.js'
-
-/** This team's words, which mean nothing to a user. */
-const INTERNAL: [RegExp, string][] = [
-  [/\bcontract\b/i, '"contract"'],
-  [/§/, '"§"'],
-  [/\(r\d\)|\br\d\b/, 'a revision such as "r2"'],
-  [/\bprob(e|es|ed|ing)\b/i, '"probe"'],
-  [/spec describes|\bthe spec\b|\bspec's\b|\bper (the )?spec\b/i, '"the spec"'],
-  [/\bissue \d+|\bissue #\d+/i, 'an issue number'],
-  [/\benvelope\b/i, '"envelope"'],
-  [/routing layer/i, '"routing layer"'],
-  [/service family/i, '"service family"'],
-]
-
-/** The internal words `text` holds, each with the line it is on. */
-function internalWords(text: string): string[] {
-  const found: string[] = []
-  for (const line of text.split('\n'))
-    for (const [pattern, name] of INTERNAL)
-      if (pattern.test(line)) found.push(`${name}: ${line.trim().slice(0, 200)}`)
-  return found
-}
-
-/** The action's words, which a CLI user cannot act on. */
-const ACTION_WORDS =
-  /\b(if-missing|if-exists|if-busy|wait|wait-for-url|timeout|max-retries|concurrency|task-id|site-id|api-url|dry-run|fail-fast): |this action|api-token secret|\bmax-parallel\b|\bthe runner\b/
-/** The CLI's words, which an action user cannot act on. */
-const CLI_WORDS = /(^|[\s(])--[a-z]|STAGING_API_TOKEN|\bsite-staging (create|pull|push|delete|status)\b/m
+import { ACTION_WORDS, CLI_WORDS, internalWords } from '../helpers/words.js'
 
 const USER_DOCS = ['cli.md', 'github.md', 'workflows.md', 'gitlab.md', 'bitbucket.md', 'behaviour.md']
 const DEVELOPER_DOCS = ['development.md', 'assumptions.md', 'benchmarks.md', 'simulator.md', 'reliability.md']
@@ -167,138 +135,3 @@ describe('one table of hints, rendered per front door', () => {
     expect(inDoorWords(`x ${perDoor('a\u0001b', 'c\u0002d')} y`, 'action')).toBe('x ab y')
   })
 })
-
-// --- What the action and the CLI print, in a spread of runs ----------------------------------------
-
-interface Scenario {
-  name: string
-  operation: string
-  site: string
-  /** Action inputs beyond operation and site-id, and the same as CLI flags. */
-  inputs?: Record<string, string>
-  flags?: string[]
-  /** api-url: the profile's root (default), or one that does not reach the API. */
-  wrongRoot?: boolean
-  /** Job durations for this run (a long one, to time out). */
-  durationsMs?: Record<string, number>
-}
-
-const SCENARIOS: Scenario[] = [
-  {
-    name: 'a create that succeeds, waiting for the URL',
-    operation: 'create',
-    site: '1001',
-    inputs: { 'wait-for-url': 'true' },
-    flags: ['--wait-for-url'],
-  },
-  { name: 'a pull without staging (404)', operation: 'pull', site: '1001' },
-  { name: 'an api-url that is not the API root', operation: 'pull', site: '1002', wrongRoot: true },
-  { name: 'status without a task id (405 on the service)', operation: 'status', site: '1002' },
-  {
-    name: 'a pull not waited for',
-    operation: 'pull',
-    site: '1002',
-    inputs: { wait: 'false' },
-    flags: ['--no-wait'],
-  },
-  {
-    name: 'a pull that times out',
-    operation: 'pull',
-    site: '1002',
-    inputs: { timeout: '2s' },
-    flags: ['--timeout', '2s'],
-    durationsMs: { pull: 60_000 },
-  },
-  {
-    name: 'a push, dry run',
-    operation: 'push',
-    site: '1002',
-    inputs: { 'dry-run': 'true' },
-    flags: ['--dry-run'],
-  },
-]
-
-function cliIo() {
-  let stdout = ''
-  let stderr = ''
-  const err = new PassThrough()
-  err.on('data', (d: Buffer) => (stderr += d.toString()))
-  return {
-    io: {
-      stdout: { write: (t: string) => (stdout += t) },
-      stderr: err as unknown as NodeJS.WriteStream,
-      cancelOn: () => new AbortController().signal,
-    },
-    text: () => `${stderr}\n${stdout}`,
-  }
-}
-
-describe.each(['spec', 'service'] as const)('what the action and the CLI print, %s profile', (profile) => {
-  let sim: Simulator
-  let dir: string
-  beforeAll(async () => {
-    sim = await start({ port: 0, ...FAST, profile })
-    dir = mkdtempSync(path.join(tmpdir(), 'words-'))
-  })
-  afterAll(async () => {
-    await sim.stop()
-    rmSync(dir, { recursive: true, force: true })
-  })
-  beforeEach(() => {
-    sim.reset()
-    sim.setOptions({ profile, durationsMs: { create: 400, pull: 300, push: 300, delete: 200 } })
-  })
-
-  const rootFor = (s: Scenario) => (s.wrongRoot ? `${sim.url}/nothing-here` : sim.apiUrl)
-
-  test.each(SCENARIOS.map((s) => [s.name, s] as const))('%s', async (_name, s) => {
-    if (s.durationsMs) sim.setOptions({ durationsMs: s.durationsMs })
-    const action = await runAgainst(
-      sim,
-      { operation: s.operation, 'site-id': s.site, 'api-url': rootFor(s), 'max-retries': '0', ...s.inputs },
-      { env: { RUNNER_DEBUG: '1' } },
-    )
-    expect(action.summary.length).toBeGreaterThan(0)
-
-    sim.reset()
-    sim.setOptions({
-      profile,
-      durationsMs: { create: 400, pull: 300, push: 300, delete: 200, ...s.durationsMs },
-    })
-    const cli = cliIo()
-    const dotenv = path.join(dir, `${profile}-${s.operation}.env`)
-    await runCliInProcess(
-      [
-        s.operation,
-        '--site-id',
-        s.site,
-        '--max-retries',
-        '0',
-        '--verbose',
-        '--json',
-        '--dotenv',
-        dotenv,
-        ...(s.flags ?? []),
-      ],
-      { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: rootFor(s) },
-      cli.io,
-    )
-    const cliText = `${cli.text()}\n${readFileSync(dotenv, 'utf8')}`
-
-    for (const text of [action.everything, cliText]) {
-      expect(internalWords(text)).toEqual([])
-      expect(hasDoorPieces(text)).toBe(false)
-    }
-    // Each door in its own words; the server's words (quoted) and the action's own input echo aside.
-    expect(linesMatching(action.everything, CLI_WORDS)).toEqual([])
-    expect(linesMatching(cliText, ACTION_WORDS)).toEqual([])
-  })
-})
-
-/** Lines of `text` that match `pattern`, the server's quoted words left out. */
-function linesMatching(text: string, pattern: RegExp): string[] {
-  return text
-    .split('\n')
-    .map((l) => l.replace(/"[^"]*"/g, '""'))
-    .filter((l) => pattern.test(l))
-}
