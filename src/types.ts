@@ -46,6 +46,10 @@ export interface Config {
   taskId: string | null
   /** After a create or pull that succeeded, wait until the staging URL answers. */
   waitForUrl: boolean
+  /** staging-url: the staging URL the user knows (source 4 of issue 20 §1); checked before it is reported. */
+  stagingUrl?: string | null
+  /** production-url: after a push, wait until it answers (the CDN purged, the live site back). */
+  productionUrl?: string | null
 }
 
 /** One run of one operation on one production site: every report is a rendering of this. */
