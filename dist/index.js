@@ -28431,7 +28431,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8689);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8323);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -28443,7 +28443,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8689:
+/***/ 8323:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31402,8 +31402,9 @@ function getIDToken(aud) {
 ;// CONCATENATED MODULE: ./src/contract.ts
 /**
  * Everything this project assumes where the v2 specification is silent, in one place: the contract
- * of ../shared/spec/where-the-spec-is-silent.md, **revision 2** (points marked r2 come from the
- * service's own public clients and its framework's defaults). Each export names its §; the same
+ * of ../shared/spec/where-the-spec-is-silent.md, **revision 3** (points marked r2 come from the
+ * service's own public clients and its framework's defaults; r3 from a wrong API root and the
+ * framework's rate limiter). Each export names its §; the same
  * points, with the readings this project chose, are listed in docs/assumptions.md. Code elsewhere
  * imports these; it never re-states them. Every function here takes parsed server data and trusts
  * none of it.
@@ -31555,6 +31556,15 @@ const EXISTS_STATUS = 422;
 /** §4: pull / push / delete on a site without staging (or an unknown site). */
 const MISSING_STATUS = 404;
 /**
+ * §4 (r3): a 404 is read as "no staging environment" only once the API root has answered a route
+ * the spec documents, `GET /v2/sites`, in the same run (asked once, shared by every site of it).
+ */
+const ROOT_EVIDENCE_PATH = '/sites';
+/** §4 (r3): that answer is the API's own only when it is a 2xx with a JSON body. */
+function answersAsApi(status, kind) {
+    return isAccepted(status) && (kind === 'envelope' || kind === 'json' || kind === 'framework');
+}
+/**
  * §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422
  * on pull/push/delete is a validation error that fails at once.
  */
@@ -31577,6 +31587,19 @@ function stagingSiteIdOf(data) {
             return id;
     }
     return null;
+}
+/**
+ * §5 (r3): a staging id equal to the production site's id is never the staging site: the record
+ * that says so is about the wrong site, so the id is reported as unknown (with a warning) and
+ * nothing else in that record is used (no staging URL, no deployment from it). Ids compare as text,
+ * and as numbers when both are digits (`01001` is `1001`).
+ */
+function isProductionId(stagingId, productionId) {
+    const a = stagingId.trim();
+    const b = productionId.trim();
+    if (a === b)
+        return true;
+    return /^\d+$/.test(a) && /^\d+$/.test(b) && BigInt(a) === BigInt(b);
 }
 /** §5: the staging URL: `staging_url`, else `wp_url`, else `url` (as text; checked where it is used). */
 function stagingUrlOf(data) {
@@ -31681,6 +31704,14 @@ const MASK = '***';
 const SPACED_MIN_LENGTH = 12;
 /** Response data nested deeper than this is dropped, not walked. */
 const MAX_DEPTH = 32;
+/** Shortest form handed to the runner's masker: a shorter one would blank out ordinary words in the log. */
+const RUNNER_MIN_LENGTH = 8;
+/**
+ * Shortest part of a secret scrubbed on its own: a piece of a two-part token (`id|secret`, the
+ * framework's personal access token, `user:password`) or one line of a multi-line key. Also the
+ * shortest secret matched without regard to case (a server that echoes it upper-cased).
+ */
+const PART_MIN_LENGTH = 16;
 /**
  * Knows every secret of the run and removes it from text before anything is written anywhere.
  *
@@ -31705,7 +31736,8 @@ class Redactor {
     }
     /**
      * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
-     * form handed to the runner's masker.
+     * form long enough to be a secret handed to the runner's masker. A two-part token (`id|secret`,
+     * `user:password`) also has each long part scrubbed on its own: a server may echo only that part.
      */
     add(value) {
         if (typeof value !== 'string')
@@ -31713,28 +31745,75 @@ class Redactor {
         const v = value.trim();
         if (v.length < MIN_SECRET_LENGTH || this.strong.has(v))
             return;
-        for (const variant of encodings(v)) {
-            if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant))
-                continue;
-            this.strong.add(variant);
-            this.onSecret(variant);
+        for (const part of [v, ...partsOf(v)]) {
+            for (const variant of encodings(part)) {
+                if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant))
+                    continue;
+                this.strong.add(variant);
+                if (variant.length >= RUNNER_MIN_LENGTH)
+                    this.onSecret(variant);
+            }
         }
     }
     /**
      * A value found under a credential name in a response (contract §5). It was already removed from
      * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
      * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
-     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way.
+     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way. One
+     * with white space in it (an SSH private key, a certificate) goes by `addSpaced`.
      */
     addCredential(value) {
         const v = value.trim();
         if (v.length < MIN_SECRET_LENGTH || this.strong.has(v) || this.plain.has(v))
             return;
+        if (/\s/.test(v))
+            return this.addSpaced(v);
         if (!looksSecret(v))
             return this.plain.add(v);
-        for (const variant of [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)])
-            this.strong.add(variant);
-        this.onSecret(v);
+        for (const part of [v, ...partsOf(v)]) {
+            for (const variant of [part, JSON.stringify(part).slice(1, -1), encodeURIComponent(part)])
+                this.strong.add(variant);
+            this.onSecret(part);
+        }
+    }
+    /**
+     * A credential with white space or line breaks in it. Every writer folds it onto one line
+     * (`oneLine`: each run of white space becomes one space), a server may print it in a message with
+     * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: the
+     * whole in its raw, JSON-escaped, one-line and white-space-free forms (scrub() skips white space
+     * inside a match, so any folding is found), and each long secret-looking line or word on its own,
+     * also handed to the runner (the armour `-----BEGIN ... KEY-----` is words, not a secret). A value
+     * with no such part (a passphrase of words) is scrubbed from server text only, as a plain word is.
+     */
+    addSpaced(v) {
+        const pieces = v.split(/\s+/).filter((p) => p.length >= PART_MIN_LENGTH && looksSecret(p));
+        const folds = [v, (0,src_text/* oneLine */.TN)(v), v.replace(/\s+/g, ' '), JSON.stringify(v).slice(1, -1)];
+        if (pieces.length === 0) {
+            for (const form of folds)
+                this.plain.add(form);
+            return;
+        }
+        for (const form of [...folds, v.replace(/\s+/g, '')])
+            this.strong.add(form);
+        for (const piece of pieces)
+            this.addCredential(piece);
+    }
+    /** Does `text` hold a strong secret (in any of its registered forms, decoded or not)? */
+    holds(text) {
+        if (this.scrub(text) !== text)
+            return true;
+        const decoded = safeDecode(text.replace(/\+/g, ' '));
+        return decoded !== text && this.scrub(decoded) !== decoded;
+    }
+    /**
+     * A URL to use or show (the staging URL; wait-for-url sends requests to it): without user-info,
+     * credential query parameters, or any query value or fragment that holds a secret of this run
+     * (the API token in `?preview=<token>` must not travel to the staging host). Null when a secret is
+     * still in it after that (in the host or path): such a URL is neither used nor shown.
+     */
+    stripUrl(text) {
+        const clean = stripUrlCredentials(text, (v) => this.addCredential(v), (v) => this.holds(v));
+        return this.holds(clean) ? null : clean;
     }
     /**
      * Removes every strong secret (for our own text: log lines, outputs, errors), even when white
@@ -31749,14 +31828,14 @@ class Redactor {
     }
     /**
      * Text that came from a server (a message, a reason, a status word, an id): one line, no control
-     * characters or escape sequences, no secret of either kind, no credentials in URLs, no workflow
-     * command, at most `max` characters. In that order: a secret split by a control character is
+     * characters or escape sequences, no secret of either kind, no private key block, no credentials
+     * in URLs, no workflow command, at most `max` characters. In that order: a secret split by a control character is
      * joined before it is looked for, and the cut comes after the scrub, so no part of a secret survives.
      */
     server(text, max = src_text/* MAX_SERVER_TEXT */.pK) {
         if (typeof text !== 'string' && typeof text !== 'number')
             return '';
-        const line = stripUrlCredentialsInText((0,src_text/* oneLine */.TN)(String(text)), (v) => this.addCredential(v));
+        const line = stripUrlCredentialsInText((0,src_text/* oneLine */.TN)(String(text)).replace(PRIVATE_KEY_BLOCK, MASK), (v) => this.addCredential(v));
         return (0,src_text/* bound */.$s)((0,src_text/* neutralizeCommands */.Kw)(this.plain.replace(this.scrub(line))), max);
     }
     /**
@@ -31782,7 +31861,7 @@ class Redactor {
             return out;
         }
         if (typeof data === 'string' && URL_START.test(data))
-            return stripUrlCredentials(data, (v) => this.addCredential(v));
+            return this.stripUrl(data) ?? MASK;
         return data;
     }
     /** Every string inside a credential field's value (which may be an object or an array). */
@@ -31811,22 +31890,52 @@ function looksSecret(value) {
     return classes >= 2;
 }
 /**
- * The forms a secret takes when a server or a tool re-encodes it: raw, JSON-escaped, URL-encoded
- * (component, URI, form), strictly percent-encoded (upper and lower case), hex, and base64 (standard
- * and URL-safe) at each of the three byte alignments, so it is found inside a longer base64 text too
- * (`Basic` credentials, a JWT, an encoded blob): only the characters that depend on the secret alone
- * are kept, at least 8 of them.
+ * The long parts of a secret that a server may echo alone: `1|AbC...` (the framework's personal
+ * access token: id, then the secret), `user:password`.
+ */
+function partsOf(secret) {
+    const parts = secret.split(/[|:\s]+/).filter((p) => p.length >= PART_MIN_LENGTH && p !== secret);
+    return parts.filter((p) => looksSecret(p));
+}
+/** RFC 3986 percent-encoding (PHP `rawurlencode`): everything but `A-Za-z0-9-_.~`, `!*'()` included. */
+function rawUrlEncode(secret) {
+    return encodeURIComponent(secret).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+/**
+ * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
+ * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
+ * `urlencode`), strictly percent-encoded, each percent form in upper and lower case and encoded
+ * twice, PHP's JSON (`\/`), HTML-escaped
+ * (`&#039;`, `&quot;`...), hex, and base64 (standard and URL-safe) at each of the three byte
+ * alignments, so it is found inside a longer base64 text too (`Basic` credentials, a JWT, an encoded
+ * blob): only the characters that depend on the secret alone are kept, at least 8 of them. Secrets
+ * of PART_MIN_LENGTH or more are also matched without regard to case (PrefixIndex).
  */
 function encodings(secret) {
     const bytes = Buffer.from(secret, 'utf8');
     const out = new Set([secret, (0,src_text/* oneLine */.TN)(secret)]);
     out.add(JSON.stringify(secret).slice(1, -1));
-    out.add(encodeURIComponent(secret));
-    out.add(encodeURI(secret));
-    out.add(encodeURIComponent(secret).replace(/%20/g, '+'));
+    // PHP's json_encode escapes every slash.
+    out.add(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'));
+    const raw = rawUrlEncode(secret);
     const percent = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-    out.add(percent.toUpperCase());
-    out.add(percent);
+    const percentForms = [
+        encodeURIComponent(secret),
+        encodeURI(secret),
+        encodeURIComponent(secret).replace(/%20/g, '+'),
+        raw,
+        raw.replace(/~/g, '%7E').replace(/%20/g, '+'),
+        percent,
+    ];
+    for (const form of percentForms) {
+        out.add(form);
+        // Encoded twice (a URL inside a URL's query): every % becomes %25.
+        out.add(form.replace(/%/g, '%25'));
+        out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase()));
+        out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toLowerCase()));
+    }
+    for (const entities of HTML_ESCAPES)
+        out.add(secret.replace(/[&<>"']/g, (c) => entities[c]));
     out.add(bytes.toString('hex'));
     out.add(bytes.toString('hex').toUpperCase());
     for (let offset = 0; offset < 3; offset++) {
@@ -31843,9 +31952,24 @@ function encodings(secret) {
     out.delete('');
     return out;
 }
+/** HTML escapes as PHP's htmlspecialchars (ENT_QUOTES) and others write them. */
+const HTML_ESCAPES = [
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' },
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' },
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' },
+];
+/**
+ * A PEM private key (SSH, TLS, PGP), whole or cut short, as server text carries it once folded onto
+ * one line: removed whether or not a credential field of the answer named it first.
+ */
+const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(?:-----END \1-----|$)/g;
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
-/** `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`. */
-function stripUrlCredentials(text, found = () => { }) {
+/**
+ * `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`.
+ * `known` says whether a value is a secret of the run (in any of its encodings): a query parameter
+ * holding one goes whatever its name, and so does a fragment.
+ */
+function stripUrlCredentials(text, found = () => { }, known = () => false) {
     let url;
     try {
         url = new URL(text);
@@ -31854,6 +31978,16 @@ function stripUrlCredentials(text, found = () => { }) {
         return stripUrlCredentialsInText(text, found);
     }
     let changed = false;
+    for (const [name, value] of [...url.searchParams]) {
+        if (!known(value) && !known(name))
+            continue;
+        url.searchParams.delete(name);
+        changed = true;
+    }
+    if (url.hash && known(url.hash.slice(1))) {
+        url.hash = '';
+        changed = true;
+    }
     if (url.username || url.password) {
         for (const part of [url.username, url.password])
             if (part)
@@ -31897,12 +32031,19 @@ function safeDecode(text) {
         return text;
     }
 }
+/** ASCII letters in lower case, every other character kept: the same length, so positions still match. */
+function fold(text) {
+    return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
 /**
  * Secrets looked up by their first four characters: scrubbing stays linear in the text however many
- * secrets a large run has collected (every site's staging credentials), longest match first.
+ * secrets a large run has collected (every site's staging credentials), longest match first. Those
+ * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
+ * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
  */
 class PrefixIndex {
     byPrefix = new Map();
+    byFoldedPrefix = new Map();
     all = new Set();
     has(secret) {
         return this.all.has(secret);
@@ -31911,11 +32052,16 @@ class PrefixIndex {
         if (secret.length < MIN_SECRET_LENGTH || this.all.has(secret))
             return;
         this.all.add(secret);
-        const key = secret.slice(0, MIN_SECRET_LENGTH);
-        const list = this.byPrefix.get(key) ?? [];
-        list.push(secret);
+        const caseless = secret.length >= PART_MIN_LENGTH;
+        const stored = caseless ? fold(secret) : secret;
+        const index = caseless ? this.byFoldedPrefix : this.byPrefix;
+        const key = stored.slice(0, MIN_SECRET_LENGTH);
+        const list = index.get(key) ?? [];
+        if (list.includes(stored))
+            return;
+        list.push(stored);
         list.sort((a, b) => b.length - a.length);
-        this.byPrefix.set(key, list);
+        index.set(key, list);
     }
     /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
     replace(text, spaced = false) {
@@ -31924,15 +32070,25 @@ class PrefixIndex {
         const strict = this.replaceStrict(text);
         return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
     }
+    /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
+    hitAt(text, folded, i, min = 0) {
+        const exact = this.byPrefix
+            .get(text.slice(i, i + MIN_SECRET_LENGTH))
+            ?.find((s) => s.length >= min && text.startsWith(s, i));
+        const caseless = this.byFoldedPrefix
+            .get(folded.slice(i, i + MIN_SECRET_LENGTH))
+            ?.find((s) => s.length >= min && folded.startsWith(s, i));
+        return Math.max(exact?.length ?? 0, caseless?.length ?? 0);
+    }
     replaceStrict(text) {
+        const folded = fold(text);
         let out = '';
         let copiedTo = 0;
         for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
-            const candidates = this.byPrefix.get(text.slice(i, i + MIN_SECRET_LENGTH));
-            const hit = candidates?.find((s) => text.startsWith(s, i));
-            if (hit) {
+            const hit = this.hitAt(text, folded, i);
+            if (hit > 0) {
                 out += text.slice(copiedTo, i) + MASK;
-                i += hit.length;
+                i += hit;
                 copiedTo = i;
             }
             else
@@ -31952,13 +32108,13 @@ class PrefixIndex {
                 at.push(i);
                 compact += text[i];
             }
+        const folded = fold(compact);
         const spans = [];
         for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
-            const candidates = this.byPrefix.get(compact.slice(j, j + MIN_SECRET_LENGTH));
-            const hit = candidates?.find((s) => s.length >= SPACED_MIN_LENGTH && compact.startsWith(s, j));
-            if (hit) {
-                spans.push([at[j], at[j + hit.length - 1] + 1]);
-                j += hit.length;
+            const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH);
+            if (hit > 0) {
+                spans.push([at[j], at[j + hit - 1] + 1]);
+                j += hit;
             }
             else
                 j++;
@@ -32008,10 +32164,6 @@ const realClock = {
         signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
-/** `1.5 s`, `12 s`: a duration for a log line. */
-function seconds(ms) {
-    return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
-}
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -32119,6 +32271,26 @@ function forkOf(eventName, payload) {
     return head && base && head.toLowerCase() !== base.toLowerCase() ? head : null;
 }
 
+;// CONCATENATED MODULE: ./src/duration.ts
+/**
+ * The one duration formatter, in three styles (outputs and messages depend on each):
+ * - `log`: `1.5 s`, `12 s` (a wait, in a log line);
+ * - `short`: `45s`, `2m 31s` (how long a job or a wait took, in a sentence);
+ * - `tenths`: `4.2s`, `2m 31s` (the Duration row of the summary and the comment).
+ */
+function durationText(ms, style = 'short') {
+    if (style === 'log')
+        return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+    const s = Math.round(ms / 1000);
+    if (s >= 60)
+        return `${Math.floor(s / 60)}m ${s % 60}s`;
+    return style === 'tenths' ? `${Math.round(ms / 100) / 10}s` : `${s}s`;
+}
+/** A run's `durationSeconds`: ms rounded to a tenth of a second. */
+function roundedSeconds(ms) {
+    return Math.round(ms / 100) / 10;
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 
 
@@ -32216,11 +32388,6 @@ function markdown_link(url, label) {
         return md(url, 200);
     return `[${(label ?? safe).replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`;
 }
-/** `2m 31s` */
-function duration(seconds) {
-    const s = Math.round(seconds);
-    return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.round(seconds * 10) / 10}s`;
-}
 /** The server's own words, to quote beside ours: null when absent or when our summary already says them. */
 function serverWords(r) {
     return r.message && !r.summary.includes(r.message) ? r.message : null;
@@ -32237,6 +32404,7 @@ function countOutcomes(results) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/comment.ts
+
 
 /**
  * The pull-request comment's body (`pr-comment: true`), rendered purely: a Result in, Markdown out.
@@ -32316,7 +32484,7 @@ function renderComment(r, scrub, extras = {}) {
         lines.push(`| Staging URL | ${url ? markdown_link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : ''} |`);
     if (r.stagingSiteId && !removed)
         lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`);
-    lines.push(`| Duration | ${duration(Number(r.durationSeconds) || 0)} |`);
+    lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`);
     lines.push(`| Time | ${utcTime(r.startedAt)} |`);
     if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))
         lines.push(`| Staging shows | this pull request at \`${extras.owner.sha.slice(0, 12)}\` (since ${utcTime(extras.owner.at)}) |`);
@@ -32574,1128 +32742,956 @@ function ignoredNotice(ignored, author, number) {
         'If you post with a personal access token, set comment-author to its login.');
 }
 
-;// CONCATENATED MODULE: ./src/backoff.ts
+;// CONCATENATED MODULE: ./src/judge.ts
+/** Whether an outcome fails the run (exit code 1, `core.setFailed`). */
+function isFailure(outcome) {
+    return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled';
+}
+/** The outcome of a whole run: the worst of its sites. */
+function overallOutcome(results) {
+    const has = (o) => results.some((r) => r.result === o);
+    for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'])
+        if (has(o))
+            return o;
+    if (results.every((r) => r.result === 'dry-run'))
+        return 'dry-run';
+    if (results.every((r) => r.result === 'skipped'))
+        return 'skipped';
+    return 'succeeded';
+}
+
+;// CONCATENATED MODULE: ./src/github/deployments.ts
 /**
- * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
- * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
- */
-function exponential(options) {
-    return (retry, _waitedMs, random) => {
-        const delayMs = Math.min(options.capMs, options.firstMs * options.factor ** Math.max(0, retry));
-        if (options.jitter === 'full')
-            return Math.floor(random() * delayMs);
-        return Math.round(delayMs * (1 - options.jitter + 2 * options.jitter * random()));
-    };
-}
-/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
-function proportional(options) {
-    return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction));
-}
-/** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
-const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' });
-/** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
-const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 });
-/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
-const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 });
-/** Sleeps of one schedule under one deadline, counted. */
-class Backoff {
-    schedule;
-    deps;
-    sleptCount = 0;
-    constructor(schedule, deps) {
-        this.schedule = schedule;
-        this.deps = deps;
-    }
-    /** How many sleeps this helper allowed: the retries it stands for. */
-    get retries() {
-        return this.sleptCount;
-    }
-    /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
-    delayMs(retry, waitedMs = 0) {
-        return this.schedule(retry, waitedMs, this.deps.random ?? Math.random);
-    }
-    /** Would a sleep of `delayMs` from now reach the deadline? */
-    passesDeadline(delayMs) {
-        return this.deps.clock.now() + delayMs >= this.deps.deadlineMs;
-    }
-    /**
-     * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
-     * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
-     */
-    async sleep(delayMs) {
-        if (this.passesDeadline(delayMs))
-            return false;
-        await this.deps.clock.sleep(delayMs, this.deps.signal);
-        this.sleptCount++;
-        return true;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/errors.ts
-
-const HINTS = {
-    auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
-    forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
-    'not-found': "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
-    busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
-    exists: 'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
-    validation: 'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
-    'rate-limited': 'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
-    server: 'The service failed on its side: try again later, and check the service status if it persists.',
-    network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
-    timeout: 'The API did not answer in time: try again later, or raise timeout.',
-    redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
-    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
-    'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
-    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
-    'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
-};
-class ApiError extends Error {
-    kind;
-    serverMessage;
-    httpStatus;
-    processing;
-    retryAfterMs;
-    code;
-    hint;
-    /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
-    afterUnknown = false;
-    constructor(init) {
-        super(init.message);
-        this.name = 'ApiError';
-        this.kind = init.kind;
-        this.serverMessage = init.serverMessage ?? '';
-        this.httpStatus = init.httpStatus ?? null;
-        this.processing = init.processing;
-        this.retryAfterMs = init.retryAfterMs ?? null;
-        this.code = init.code ?? null;
-        this.hint = init.hint ?? HINTS[init.kind];
-    }
-}
-/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
-const ERROR_KINDS = Object.keys(HINTS);
-function hintFor(kind) {
-    return HINTS[kind];
-}
-/**
- * The kind of error an answer means, for the request that got it: from its status, and where the
- * status alone cannot tell, from what it said (contract §4 and §9).
- */
-function kindOf(status, reply, request) {
-    const said = [reply.message, ...reply.details].join(' ');
-    if (status >= 300 && status < 400)
-        return 'redirect';
-    if (BUSY_STATUSES.includes(status))
-        return 'busy';
-    switch (status) {
-        case 401:
-            return 'auth';
-        case 403:
-            return 'forbidden';
-        case 404:
-        case 410:
-            return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found';
-        case 405:
-            return 'api-url';
-        case 422:
-            if (saysBusy(said))
-                return 'busy';
-            if (request === 'create')
-                return saysPlan(said) ? 'forbidden' : 'exists';
-            return 'validation';
-        case 429:
-            return 'rate-limited';
-    }
-    if (status >= 500)
-        return 'server';
-    return 'validation';
-}
-/**
- * The one place that says what the server can have done with a request, from how it failed
- * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
- * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
- * other 5xx), processed (every other answer).
- */
-function processingOf(failure) {
-    // A busy refusal (409, 423, or a 422 that says a job runs) did not start anything (contract §4).
-    if (failure.kind === 'busy')
-        return 'not-processed';
-    const status = failure.httpStatus ?? null;
-    if (status !== null) {
-        if (status === 429 || status === 503 || BUSY_STATUSES.includes(status))
-            return 'not-processed';
-        if (status >= 500)
-            return 'unknown';
-        return 'processed';
-    }
-    return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
-}
-
-;// CONCATENATED MODULE: ./src/api/retry.ts
-
-
-
-/**
- * May a request that failed this way be sent again?
- * - not processed: always (the server said, or the network proved, that nothing happened);
- * - unknown: reads, pull (it only overwrites staging) and create (a 409/422 that follows means the
- *   first try went through, which the operation layer handles); never push or delete;
- * - processed: never (the server answered; sending again would get the same answer or do it twice).
- */
-function mayResend(kind, processing) {
-    if (processing === 'not-processed')
-        return true;
-    if (processing === 'unknown')
-        return kind === 'read' || kind === 'pull' || kind === 'create';
-    return false;
-}
-/**
- * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `wallNowMs` (the
- * wall clock: an HTTP date is a date; contract §11); a date in the past is 0 ("soon": see
- * pauseAfterMs). Null when absent, unreadable or outside the sane bounds of contract §6
- * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a date years
- * ahead. The caller then backs off on its own.
- */
-function parseRetryAfter(value, wallNowMs) {
-    const text = headerValue(value);
-    if (!text)
-        return null;
-    if (/^\d+(\.\d+)?$/.test(text)) {
-        const ms = Math.round(parseFloat(text) * 1000);
-        return Number.isFinite(ms) && ms <= RETRY_AFTER_MAX_MS ? ms : null;
-    }
-    if (!HTTP_DATE.some((format) => format.test(text)))
-        return null;
-    const date = Date.parse(text);
-    if (Number.isNaN(date))
-        return null;
-    const ms = Math.max(0, date - wallNowMs);
-    return ms <= RETRY_AFTER_MAX_MS ? ms : null;
-}
-/** Below this a Retry-After means "soon" (0, or a date already past because the server's clock is slow). */
-const RETRY_SOON_BELOW_MS = 1000;
-/** "Soon": 1-2 s, then growing like an ordinary backoff (x2, up to 30 s), so max-retries are never burnt in a loop. */
-const RETRY_SOON = exponential({ firstMs: 1500, factor: 2, capMs: 30_000, jitter: 1 / 3 });
-/**
- * Contract §6 (r3): the pause before sending again after the server said `Retry-After` (as read by
- * parseRetryAfter), for retry number `retry` (0 for the first): the server's value, or for "soon"
- * a short pause that grows with each retry.
- */
-function pauseAfterMs(retryAfterMs, retry, random = Math.random) {
-    return retryAfterMs >= RETRY_SOON_BELOW_MS ? retryAfterMs : RETRY_SOON(retry, 0, random);
-}
-/**
- * §5 (issue 17): the server asks for a wait (`retryAfterMs`) longer than the `leftMs` the run has
- * before its timeout. Waiting cannot help and retrying early only draws the same refusal: the run
- * ends at once, saying when the server accepts again (in words and ISO 8601, from the wall clock).
- */
-function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
-    const at = new Date(wallNowMs + retryAfterMs);
-    const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    return new ApiError({
-        kind: error.kind,
-        httpStatus: error.httpStatus,
-        processing: error.processing,
-        serverMessage: error.serverMessage,
-        code: error.code,
-        message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
-            `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
-            `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
-        hint: `Run again after ${iso}, or raise timeout above ${durationWords(retryAfterMs)} to wait for it.`,
-    });
-}
-/** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
-function durationWords(ms) {
-    const s = Math.round(ms / 1000);
-    const n = (count, unit) => `${count} ${unit}${count === 1 ? '' : 's'}`;
-    if (s < 120)
-        return n(s, 'second');
-    if (s < 90 * 60)
-        return n(Math.round(s / 60), 'minute');
-    if (s < 36 * 3600)
-        return `about ${n(Math.round(s / 3600), 'hour')}`;
-    return `about ${n(Math.round(s / 86_400), 'day')}`;
-}
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = [
-    'January',
-    'February',
-    'March',
-    'April',
-    'May',
-    'June',
-    'July',
-    'August',
-    'September',
-    'October',
-    'November',
-    'December',
-];
-/** `on Wednesday 25 November 2026 at 11:40 UTC` */
-function dateWords(d) {
-    const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
-    return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`;
-}
-/** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
-function headerValue(value) {
-    const text = (Array.isArray(value) ? value[0] : value)?.trim();
-    return text === '' ? undefined : text;
-}
-/** IMF-fixdate, and the obsolete RFC 850 and asctime forms an HTTP date may take. */
-const HTTP_DATE = [
-    /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
-    /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
-    /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
-];
-
-;// CONCATENATED MODULE: ./src/api/rate-budget.ts
-
-
-/**
- * One rate budget shared by every request of a run (all sites, all workers), learning from what the
- * server says (contract §6) and bounding what it believes.
+ * GitHub deployments (`deployment-environment`): a deployment per create, pull or push, marked
+ * `in_progress` before the operation starts and given its final status when the run ends; after a
+ * delete, the environment's deployments are marked `inactive`. A pull request then shows the
+ * environment with a "View deployment" button while staging exists.
  *
- * Calls: the server's `X-RateLimit-Remaining` (the lowest of its window, less the requests still
- * in flight) says how many calls may go now. When none is left, a request waits for the window to
- * end (from `X-RateLimit-Reset`, or a minute after the window began) and asks again, so a batch
- * never runs into the limit. Until the first answer, and once a window is only assumed to have
- * begun, one request goes alone to learn the count. A 429 pauses everybody until its
- * `Retry-After` (or for a growing while, at least a second). No header value can make the run idle
- * longer than one window (a minute), unless `Retry-After` says so; values outside the sane bounds
- * of contract §6 are ignored.
- *
- * Status polls are the calls a batch can choose to spend or save (`pollAt`). While the calls left
- * cover every site still to start and every job still followed with room to spare, each follower
- * polls when its planner wants. Otherwise the batch economises: jobs of one batch run the same
- * operation and take similar times, so one follower (the one that started first) keeps polling as
- * its planner wants, and the others wait until a sibling has finished; then each polls when its own
- * job has run as long as the quickest sibling took (then the next quickest, if it was still
- * running). Calls then go where they are likely to see an end; calls left at the end of a window,
- * which nobody else needs, go to the held followers (the first one's job may be a slow one).
+ * Everything sent is our own words or values we checked: descriptions are ours (never server
+ * text), `environment_url` only an http(s) URL as `safeHttpUrl` makes it, and every string goes
+ * through the redactor before it leaves. Failures come back as warnings, never as throws.
  */
-class RateBudget {
-    clock;
-    windowMs;
-    /** Learned from the headers: calls per window, calls left in the current one, when it ends. */
-    limit = null;
-    remaining = null;
-    windowEnd = null;
-    /** The server said when the window ends (a reset header, or a 429's Retry-After). */
-    endKnown = false;
-    /** Since when no call has been left in a window whose end is unstated, or a probe last went (see reserve). */
-    lastProbeAt = -Infinity;
-    /** The request in flight is such a probe: its answer is the window's present count. */
-    probeInFlight = false;
-    /** The current window was assumed (a minute passed), not yet confirmed by an answer. */
-    assumed = false;
-    answers = 0;
-    headersSeen = false;
-    /** Send times of requests that have no answer yet. */
-    inFlight = [];
-    pausedUntil = 0;
-    consecutive429 = 0;
-    /** Sites of the batch not started yet (the batch keeps this up to date). */
-    pendingSites = 0;
-    followers = new Map();
-    unbound = [];
-    /** Every follower in the order they joined (those that left are dropped from the front). */
-    order = [];
-    active = 0;
-    durations = [];
-    /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
-    wake = new AbortController();
-    constructor(clock, options = {}) {
-        this.clock = clock;
-        this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
-    }
-    /**
-     * A follower of a background job joins the budget for as long as it polls. `key`: what it will
-     * pass to pollAt; without one, its first pollAt binds it (the waiting loop polls right after it
-     * joins, before anything else runs).
-     */
-    join(key) {
-        const follower = newFollower(this.clock.now());
-        if (key)
-            this.followers.set(key, follower);
-        else
-            this.unbound.push(follower);
-        this.order.push(follower);
-        this.active++;
-        return () => {
-            if (follower.left)
-                return;
-            follower.left = true;
-            this.active--;
-            this.durations.push(this.clock.now() - follower.start);
-            this.durations.sort((a, b) => a - b);
-            const i = this.unbound.indexOf(follower);
-            if (i >= 0)
-                this.unbound.splice(i, 1);
-            this.wake.abort();
-            this.wake = new AbortController();
-        };
-    }
-    /**
-     * 0 when a request may go now (its call is counted), else how long to wait before asking again:
-     * until the window ends or a pause is over, or, while the count is being learnt, a moment.
-     */
-    reserve() {
-        const now = this.clock.now();
-        this.roll(now);
-        if (now < this.pausedUntil)
-            return this.pausedUntil - now;
-        if (this.limit === null) {
-            // Nothing known. No header in any answer so far: nothing to respect. Else one request at a
-            // time until the first answer tells the count.
-            if (this.answers > 0 && !this.headersSeen)
-                return this.send(now);
-            return this.inFlight.length === 0 ? this.send(now) : RECHECK_MS;
-        }
-        if (this.available() > 0)
-            return this.send(now);
-        // Waiting for an answer that tells the count, or for the window to end.
-        if (this.assumed || this.windowEnd === null)
-            return RECHECK_MS;
-        if (!this.endKnown && this.inFlight.length === 0) {
-            // No call left, and the server never said when its window ends (the framework's headers
-            // carry a count without a reset): the minute assumed may be far too long. One request now and
-            // then finds out: a new count means a new window; a 429 brings Retry-After, the end itself.
-            const probeAt = this.lastProbeAt + UNSTATED_WINDOW_PROBE_MS;
-            if (now >= probeAt) {
-                this.lastProbeAt = now;
-                this.probeInFlight = true;
-                return this.send(now);
-            }
-            return Math.max(RECHECK_MS, Math.min(this.windowEnd - now + SLOT_MARGIN_MS, probeAt - now));
-        }
-        return Math.max(RECHECK_MS, this.windowEnd - now + SLOT_MARGIN_MS);
-    }
-    /** A request that went got no answer (a network error, a timeout, a cancellation). */
-    unanswered() {
-        this.inFlight.shift();
-        this.probeInFlight = false;
-    }
-    /** An answer came: what its status and headers say of the limit. */
-    observe(status, headers) {
-        const now = this.clock.now();
-        this.roll(now);
-        this.inFlight.shift();
-        this.answers++;
-        const probe = this.probeInFlight;
-        this.probeInFlight = false;
-        const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
-        if (limit !== null)
-            this.limit = limit;
-        const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, this.clock.wallNow());
-        // A count is only worth its window: when the answer names an end of it that is not sane, the
-        // count is ignored too (without any reset, the window is taken to end a minute after it began).
-        const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
-        const remaining = badReset
-            ? null
-            : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX);
-        if (limit !== null || remaining !== null)
-            this.headersSeen = true;
-        if (status === 429) {
-            this.consecutive429++;
-            const said = parseRetryAfter(headers['retry-after'], this.clock.wallNow());
-            // Longer than the budget's cap: ignored here (the client that got it ends its run, saying when).
-            const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null;
-            const pause = retryAfter !== null
-                ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
-                : Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6));
-            // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
-            this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
-            this.remaining = 0;
-            // Retry-After is the server's own word on when calls go again; without it, keep the later end.
-            this.windowEnd =
-                retryAfter !== null ? this.pausedUntil : Math.max(this.windowEnd ?? 0, this.pausedUntil);
-            this.endKnown = retryAfter !== null || reset !== null;
-            this.assumed = false;
-            return;
-        }
-        this.consecutive429 = 0;
-        if (remaining === null)
-            return;
-        const end = Math.min(reset ?? now + this.windowMs, now + this.windowMs);
-        // A new window: the first, one after ours ended, or one whose reset is later than ours. A count
-        // higher than ours says nothing (answers arrive in any order, each with the count when its
-        // request was counted); without a reset, a window is taken to end a minute after it was first
-        // seen, never sooner than it can.
-        const current = this.windowEnd !== null && now < this.windowEnd;
-        const movedOn = reset !== null && this.windowEnd !== null && reset > this.windowEnd + 1000;
-        // A probe of an unstated window that comes back with calls left: that window has turned.
-        const turned = probe && remaining > 0;
-        if (!current || this.assumed || movedOn || turned) {
-            this.remaining = remaining;
-            this.windowEnd = end;
-            this.endKnown = reset !== null;
-            this.assumed = false;
-        }
-        else {
-            // Answers arrive out of order: within one window, the lowest count is the truest.
-            this.remaining = Math.min(this.remaining ?? remaining, remaining);
-            if (reset !== null) {
-                this.windowEnd = end;
-                this.endKnown = true;
-            }
-        }
-        // None left and no end stated: the first probe goes a probe interval from now.
-        if (this.remaining === 0 && !this.endKnown)
-            this.lastProbeAt = Math.max(this.lastProbeAt, now);
-    }
-    /**
-     * When the follower of one job (`key`: anything that stays the same while it follows) may poll,
-     * wanting to at `wantedAt`. `final`: false when it should ask again by then, or as soon as `wake`
-     * aborts (it is held until a sibling ends or the window turns).
-     */
-    pollAt(key, wantedAt) {
-        const now = this.clock.now();
-        this.roll(now);
-        const follower = this.follower(key, now);
-        if (follower.wantedAt !== wantedAt) {
-            follower.wantedAt = wantedAt;
-            follower.askedAt = now;
-        }
-        const at = this.pollTime(follower, wantedAt);
-        if (at <= now) {
-            follower.polledAt = now;
-            return { at: now, final: true };
-        }
-        // Decided when the time comes (by then siblings may have joined or ended): until then, wait.
-        return { at: at === Infinity ? now + HOLD_RECHECK_MS : at, final: false, wake: this.wake.signal };
-    }
-    /** When this follower should poll, as things stand (Infinity: held until a sibling ends). */
-    pollTime(follower, wantedAt) {
-        if (this.limit === null || !this.scarce())
-            return wantedAt;
-        // Economise: poll where an end is likely.
-        const ready = this.readyAt(follower);
-        if (ready !== null)
-            return Math.max(wantedAt, ready);
-        if (this.scout() !== follower)
-            return this.leftOver(wantedAt) ? wantedAt : Infinity;
-        // The scout's answer is everybody's: near the end (its planner polls densely), while calls are
-        // to spare, it looks four times as often.
-        const soon = wantedAt - follower.askedAt;
-        const eager = soon <= DENSE_MS && this.spare() > this.active / 2;
-        return eager ? Math.min(wantedAt, follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4)) : wantedAt;
-    }
-    /**
-     * Near the end of a window, calls nobody else needs would be lost: once the first job has run for
-     * more than a window (it may be a slow one, while the others' have ended), a held follower may
-     * use one.
-     */
-    leftOver(wantedAt) {
-        const now = this.clock.now();
-        if (this.windowEnd === null || wantedAt > now)
-            return false;
-        // Only once the first job has run for more than a window: it may be the slow one.
-        const scout = this.scout();
-        if (!scout || now - scout.start <= this.windowMs)
-            return false;
-        const closing = this.windowEnd - now <= Math.max(LAST_CALL_MS, this.windowMs / 10);
-        return closing && this.available() > 2 * this.pendingSites + 1;
-    }
-    /**
-     * Too few calls left in this window for every site still to start (a create and a status call)
-     * and every job followed (a status call), with two to spare for each job followed.
-     */
-    scarce() {
-        return this.spare() < this.active * SPARE_PER_FOLLOWER;
-    }
-    /** Calls left in this window beyond one for each job followed and two for each site to start. */
-    spare() {
-        return this.available() - 2 * this.pendingSites - this.active;
-    }
-    /**
-     * When siblings suggest this job has ended: when it has run as long as the quickest sibling took
-     * (to its end as seen), or, if it was still running then, the next quickest, and so on.
-     */
-    readyAt(follower) {
-        const polled = follower.polledAt ?? -Infinity;
-        const d = this.durations.find((d) => follower.start + d > polled);
-        // Longer than every sibling: no hint left; it polls as its planner wants.
-        return d === undefined ? null : follower.start + d;
-    }
-    /** The follower that started first among those still following. */
-    scout() {
-        let i = 0;
-        while (i < this.order.length && this.order[i].left)
-            i++;
-        if (i > 0)
-            this.order = this.order.slice(i);
-        return this.order[0];
-    }
-    follower(key, now) {
-        let follower = this.followers.get(key);
-        if (!follower) {
-            // The follower that joined last and has not polled yet is this one (join, then the first poll).
-            follower = this.unbound.pop();
-            if (!follower) {
-                follower = newFollower(now);
-                this.order.push(follower);
-            }
-            this.followers.set(key, follower);
-            if (this.followers.size > MAX_FOLLOWERS)
-                this.forgetLeft();
-        }
-        return follower;
-    }
-    forgetLeft() {
-        for (const [key, f] of this.followers)
-            if (f.left)
-                this.followers.delete(key);
-    }
-    /** Calls that may go now in the current window. */
-    available() {
-        // A window only assumed to have begun: one request at a time until an answer confirms it.
-        if (this.assumed)
-            return this.inFlight.length === 0 ? 1 : 0;
-        const count = this.remaining ?? this.limit ?? Infinity;
-        return count - this.inFlight.length;
-    }
-    send(now) {
-        this.inFlight.push(now);
-        return 0;
-    }
-    /** Forgets lost requests; moves on once the window has ended. */
-    roll(now) {
-        if (this.inFlight.length > 0 && now - this.inFlight[0] >= REQUEST_TTL_MS)
-            this.inFlight = this.inFlight.filter((at) => now - at < REQUEST_TTL_MS);
-        if (this.limit === null)
-            return;
-        if (this.windowEnd !== null && now >= this.windowEnd && now >= this.pausedUntil) {
-            // Nobody has confirmed that a new window began: until an answer does, one request at a time.
-            this.remaining = this.limit;
-            this.windowEnd = null;
-            this.assumed = true;
-        }
-    }
+
+
+
+
+/** The operations that make a deployment (delete marks the environment inactive instead). */
+const DEPLOYING_OPERATIONS = ['create', 'pull', 'push'];
+/** GitHub's limit on a deployment (status) description. */
+const MAX_DESCRIPTION_CHARS = 140;
+/** At most this many deployments are marked inactive after a delete (newest first). */
+const MAX_DEACTIVATED = 300;
+const deployments_PERMISSION = '"deployments: write" (permissions: deployments: write)';
+/** An environment name as GitHub takes it: 1-255 characters, no control characters. */
+function parseEnvironment(raw) {
+    const name = raw.trim();
+    if (name === '')
+        return { environment: null };
+    if (name.length > 255)
+        return { error: 'is longer than 255 characters' };
+    if (hasControl(name))
+        return { error: 'contains control characters or newlines' };
+    return { environment: name };
 }
-function newFollower(start) {
-    return { start, polledAt: null, wantedAt: null, askedAt: start, left: false };
+/** Our own short words, bounded. */
+function description(text) {
+    return (0,src_text/* bound */.$s)(text, MAX_DESCRIPTION_CHARS);
 }
-/** A request neither answered nor reported unanswered after this long is forgotten. */
-const REQUEST_TTL_MS = 35_000;
-/** A held follower looks again this often (a sibling may have ended, a window begun). */
-const HOLD_RECHECK_MS = 500;
-/** The scout, with calls to spare, looks four times as often when its planner waits this little... */
-const DENSE_MS = 2000;
-/** ... but never more often than this. */
-const SCOUT_MIN_MS = 250;
-/** The last stretch of a window (at least this, or a tenth of it) when left-over calls go to held followers. */
-const LAST_CALL_MS = 2000;
-/** Status calls to spare per job followed before the batch economises. */
-const SPARE_PER_FOLLOWER = 2;
-/** Requests wait a little past the end of a window (clock differences). */
-const SLOT_MARGIN_MS = 50;
-/** A request that may not go yet asks again this soon when no end of a wait is known. */
-const RECHECK_MS = 100;
-/** With no call left in a window whose end the server never stated: one request this often learns it. */
-const UNSTATED_WINDOW_PROBE_MS = 5000;
-const MAX_FOLLOWERS = 4096;
-/** A whole number from min to max, or null (absent, not a number, out of bounds). */
-function whole(value, min, max) {
-    const text = headerValue(value);
-    if (!text || !/^-?\d+$/.test(text))
+/** Every string of a request body through the redactor (a secret is never sent, whatever field). */
+function scrubbed(body, scrub) {
+    const out = {};
+    for (const [k, v] of Object.entries(body))
+        out[k] = typeof v === 'string' ? scrub(v) : v;
+    return out;
+}
+/** An http(s) URL we can send as `environment_url` / `log_url`; null for anything else or a URL holding a secret. */
+function sendableUrl(url, scrub) {
+    if (!url)
         return null;
-    const n = Number(text);
-    return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
+    const safe = safeHttpUrl(url);
+    return safe && scrub(safe) === safe ? safe : null;
 }
 /**
- * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
- * bounds of contract §6: epoch seconds (a wall-clock date, read against `wallNow`: contract §11),
- * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ * The final status of a run's deployment, from its Results (several sites: the worst outcome):
+ * - succeeded: `success`, with the staging URL as `environment_url` when the run had one site;
+ * - skipped: a create skipped because staging exists is `success` (it is there, unchanged); a
+ *   pull or push skipped because there is no staging is `inactive` (nothing is deployed);
+ * - accepted (not waited for, or not trackable): stays `in_progress`, saying completion was not
+ *   confirmed: never `success` without evidence;
+ * - failed: `failure`; timed-out and cancelled: `error`;
+ * - dry-run: no status (a dry run makes no deployment).
  */
-function resetTime(value, now, wallNow) {
-    const text = headerValue(value);
-    if (!text || !/^\d+(\.\d+)?$/.test(text))
+function finalStatus(operation, results) {
+    if (results.length === 0)
         return null;
-    const n = Number(text);
-    let at;
-    if (n >= 1e9 && n < 1e11)
-        at = now + (n * 1000 - wallNow);
-    else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS)
-        at = now + n * 1000;
-    else
-        return null;
-    return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
-}
-
-;// CONCATENATED MODULE: ./src/api/reply.ts
-
-const MAX_DETAILS = 5;
-const MAX_DETAIL_CHARS = 300;
-function readReply(raw, redactor) {
-    const empty = { envelopeStatus: null, message: '', details: [], data: null };
-    if (raw.truncated)
-        return { kind: 'truncated', ...empty };
-    const text = raw.body.trim();
-    if (text === '')
-        return { kind: 'empty', ...empty };
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        return { kind: /^</.test(text) ? 'html' : 'text', ...empty };
-    }
-    // Credentials go first: what they held is then known to every scrub of the texts below.
-    const clean = redactor.stripCredentials(json);
-    if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
-        return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null };
-    const body = clean;
-    const envelopeStatus = typeof body.status === 'boolean' ? body.status : null;
-    const message = typeof body.message === 'string' ? redactor.server(body.message) : '';
-    const kind = envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json';
-    let data = null;
-    if ('data' in body)
-        data = body.data;
-    else if (kind !== 'envelope') {
-        const { message: _m, status: _s, ...rest } = body;
-        if (Object.keys(rest).length > 0)
-            data = rest;
-    }
-    return { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data };
-}
-/** `errors: {field: [msg]}`, `error: "..."` or `{message}`, `exception: "..."`, as short lines. */
-function detailsOf(body, message, redactor) {
-    const out = [];
-    const add = (text) => {
-        const line = redactor.server(text, MAX_DETAIL_CHARS);
-        if (line && line !== message && !out.includes(line))
-            out.push(line);
-    };
-    for (const name of ERROR_DETAIL_FIELDS) {
-        const value = body[name];
-        if (typeof value === 'string')
-            add(value);
-        else if (Array.isArray(value))
-            value.slice(0, MAX_DETAILS).forEach((v) => add(typeof v === 'string' ? v : ''));
-        else if (value && typeof value === 'object') {
-            const inner = value;
-            if (typeof inner.message === 'string')
-                add(inner.message);
-            else
-                for (const [key, v] of Object.entries(inner).slice(0, MAX_DETAILS)) {
-                    const first = Array.isArray(v) ? v.find((x) => typeof x === 'string') : v;
-                    if (typeof first === 'string')
-                        add(`${key}: ${first}`);
+    const outcome = overallOutcome(results);
+    const sites = results.length > 1 ? ` (${results.length} sites)` : '';
+    const url = results.length === 1 ? results[0].stagingUrl : null;
+    switch (outcome) {
+        case 'succeeded':
+            return { state: 'success', description: `Staging ${operation} succeeded${sites}.`, environmentUrl: url };
+        case 'skipped':
+            return operation === 'create'
+                ? {
+                    state: 'success',
+                    description: `Staging already exists (create skipped)${sites}.`,
+                    environmentUrl: url,
                 }
-        }
-    }
-    return out.slice(0, MAX_DETAILS);
-}
-/** How a body is described when it carried no message (a JSON body is never called "not JSON"). */
-function describeBody(kind) {
-    switch (kind) {
-        case 'empty':
-            return 'an empty body';
-        case 'html':
-            return 'an HTML page';
-        case 'text':
-            return 'a body that is not JSON';
-        case 'truncated':
-            return 'a body too long to read';
-        default:
-            return 'a JSON body without a message';
-    }
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-;// CONCATENATED MODULE: ./src/api/transport.ts
-
-
-
-
-/** A request that got no HTTP answer. `phase` says whether it can have reached the server. */
-class TransportError extends Error {
-    code;
-    phase;
-    constructor(message, code, phase) {
-        super(message);
-        this.code = code;
-        this.phase = phase;
-        this.name = 'TransportError';
-    }
-}
-/** No answer of the v2 API is anywhere near this long; the rest of a longer body is never read. */
-const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
-/** Connections one run keeps open at most (many sites share them). */
-const MAX_SOCKETS = 8;
-class NodeTransport {
-    connections = 0;
-    kept;
-    oneShot;
-    constructor(userAgent) {
-        const options = { allowRedirects: false, allowRetries: false, maxRetries: 0, maxSockets: MAX_SOCKETS };
-        this.kept = new lib_HttpClient(userAgent, [], { ...options, keepAlive: true });
-        this.oneShot = new lib_HttpClient(userAgent, [], { ...options, keepAlive: false });
-    }
-    close() {
-        this.kept.dispose();
-        this.oneShot.dispose();
-    }
-    request(req) {
-        const url = new URL(req.url);
-        const agent = (req.fresh ? this.oneShot : this.kept).getAgent(req.url);
-        const module = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
-        return new Promise((resolve, reject) => {
-            let phase = 'connecting';
-            let settled = false;
-            const finish = (error, response) => {
-                if (settled)
-                    return;
-                settled = true;
-                clearTimeout(timer);
-                req.signal?.removeEventListener('abort', onAbort);
-                if (error) {
-                    request.destroy();
-                    reject(error);
-                }
-                else
-                    resolve(response);
+                : {
+                    state: 'inactive',
+                    description: `No staging environment: ${operation} skipped${sites}.`,
+                    environmentUrl: null,
+                };
+        case 'accepted':
+            return {
+                state: 'in_progress',
+                description: `Staging ${operation} accepted by the API; completion not confirmed${sites}.`,
+                environmentUrl: url,
             };
-            const fail = (message, code) => finish(new TransportError(message, code, phase));
-            const onAbort = () => finish(new CancelledError());
-            const request = module.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
-                const chunks = [];
-                let size = 0;
-                let truncated = false;
-                res.on('data', (chunk) => {
-                    if (truncated)
-                        return;
-                    const room = MAX_RESPONSE_BYTES - size;
-                    if (chunk.length > room) {
-                        chunks.push(chunk.subarray(0, room));
-                        size = MAX_RESPONSE_BYTES;
-                        truncated = true;
-                        answer();
-                        res.destroy();
-                        return;
-                    }
-                    chunks.push(chunk);
-                    size += chunk.length;
-                });
-                const answer = () => finish(null, {
-                    status: res.statusCode ?? 0,
-                    headers: res.headers,
-                    body: Buffer.concat(chunks).toString('utf8'),
-                    truncated,
-                });
-                res.on('end', answer);
-                res.on('error', (e) => fail(`the answer broke off: ${e.message}`, e.code ?? 'ECONNRESET'));
-                res.on('aborted', () => fail('the answer broke off', 'ECONNRESET'));
-            });
-            request.on('socket', (socket) => {
-                if (request.reusedSocket) {
-                    phase = 'connected';
-                    return;
-                }
-                this.connections++;
-                const tls = socket.encrypted === true;
-                if (tls) {
-                    // Over a proxy tunnel the TCP part may be done already; the TLS handshake is what counts.
-                    const protocol = socket.getProtocol?.();
-                    if (protocol && protocol !== 'unknown' && !socket.connecting)
-                        phase = 'connected';
-                    else
-                        socket.once('secureConnect', () => (phase = 'connected'));
-                }
-                else if (!socket.connecting)
-                    phase = 'connected';
-                else
-                    socket.once('connect', () => (phase = 'connected'));
-            });
-            request.on('error', (e) => fail(e.message, e.code ?? 'ECONNRESET'));
-            const timer = setTimeout(() => fail(phase === 'connecting'
-                ? `no connection within ${seconds(req.timeoutMs)}`
-                : `no answer within ${seconds(req.timeoutMs)}`, 'ETIMEDOUT'), req.timeoutMs);
-            if (req.signal?.aborted)
-                return onAbort();
-            req.signal?.addEventListener('abort', onAbort, { once: true });
-            request.end();
-        });
+        case 'failed':
+            return { state: 'failure', description: `Staging ${operation} failed${sites}.`, environmentUrl: null };
+        case 'timed-out':
+            return { state: 'error', description: `Staging ${operation} timed out${sites}.`, environmentUrl: null };
+        case 'cancelled':
+            return {
+                state: 'error',
+                description: `Staging ${operation} was cancelled${sites}.`,
+                environmentUrl: null,
+            };
+        default:
+            return null;
     }
 }
-
-;// CONCATENATED MODULE: ./src/api/client.ts
-
-
-
-
-
-
-
-const USER_AGENT = 'site-staging-action/1.0';
-/** Raised when the run's `timeout` leaves no time for the next request or wait. */
-class DeadlineError extends Error {
-    lastError;
-    constructor(lastError = null) {
-        super('timeout reached');
-        this.lastError = lastError;
-        this.name = 'DeadlineError';
+async function setStatus(ctx, id, state, text, environmentUrl = null) {
+    const logUrl = sendableUrl(ctx.logUrl, ctx.scrub);
+    const envUrl = sendableUrl(environmentUrl, ctx.scrub);
+    await ctx.octokit.rest.repos.createDeploymentStatus(scrubbed({
+        owner: ctx.repo.owner,
+        repo: ctx.repo.repo,
+        deployment_id: id,
+        state,
+        description: description(text),
+        ...(logUrl ? { log_url: logUrl } : {}),
+        ...(envUrl ? { environment_url: envUrl } : {}),
+        ...(state === 'success' ? { auto_inactive: true } : {}),
+    }, ctx.scrub));
+}
+/**
+ * Creates the deployment for `sha` in the environment, then marks it `in_progress`. The
+ * deployment is not transient: the environment outlives one run (later runs replace its
+ * deployment, and GitHub's auto_inactive retires the older ones); a delete retires it explicitly.
+ */
+async function startDeployment(ctx, sha, operation, siteCount, 
+/** One site's run: the task that names the site, and the payload that records who staging shows. */
+record) {
+    const where = `create a deployment for environment "${ctx.environment}"`;
+    let id;
+    try {
+        const response = await ctx.octokit.rest.repos.createDeployment(scrubbed({
+            owner: ctx.repo.owner,
+            repo: ctx.repo.repo,
+            ref: sha,
+            environment: ctx.environment,
+            description: description(`Staging ${operation}${siteCount > 1 ? ` (${siteCount} sites)` : ''} by site-staging-action`),
+            auto_merge: false,
+            required_contexts: [],
+            production_environment: false,
+            transient_environment: false,
+            ...(record ? { task: record.task, payload: record.payload } : {}),
+        }, ctx.scrub));
+        const data = response.data;
+        if (typeof data.id !== 'number' || !Number.isSafeInteger(data.id))
+            return {
+                id: null,
+                warnings: [`Could not ${where}: GitHub answered HTTP ${response.status} without a deployment id.`],
+            };
+        id = data.id;
+    }
+    catch (e) {
+        return { id: null, warnings: [(0,errors/* githubFailure */.e)(e, where, deployments_PERMISSION, ctx.scrub)] };
+    }
+    try {
+        await setStatus(ctx, id, 'in_progress', `Staging ${operation} started.`);
+        return { id, warnings: [] };
+    }
+    catch (e) {
+        return { id, warnings: [(0,errors/* githubFailure */.e)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub)] };
+    }
+}
+/** Gives the run's deployment its final status; returns a warning when GitHub refused it. */
+async function finishDeployment(ctx, id, status) {
+    try {
+        await setStatus(ctx, id, status.state, status.description, status.environmentUrl);
+        return null;
+    }
+    catch (e) {
+        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
+    }
+}
+/** Marks one deployment inactive (staging shows another run now, or was released); a refusal is a warning. */
+async function retireDeployment(ctx, id, text) {
+    try {
+        await setStatus(ctx, id, 'inactive', text);
+        return null;
+    }
+    catch (e) {
+        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} inactive`, deployments_PERMISSION, ctx.scrub);
     }
 }
 /**
- * The v2 client: base URL, headers, the envelope, per-request time limits, and the one retry layer
- * of the project (`@actions/http-client`'s own retries and redirects are off). Counts every request
- * and retry it makes. Knows HTTP, nothing of GitHub.
+ * After a delete: every deployment of the environment (all pages, newest first, at most
+ * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more.
  */
-class StagingApiClient {
-    settings;
-    deps;
-    requests = 0;
-    /** Every request that changes something, as sent, with what came of it. */
-    sent = [];
-    /** The sleeps between tries of a request: its counter is this client's retries. */
-    backoff;
-    constructor(settings, deps) {
-        this.settings = settings;
-        this.deps = deps;
-        this.backoff = new Backoff(REQUEST_RETRY, {
-            clock: deps.clock,
-            deadlineMs: settings.deadline,
-            ...(deps.signal ? { signal: deps.signal } : {}),
-            ...(deps.random ? { random: deps.random } : {}),
+async function deactivateEnvironment(ctx) {
+    const ids = [];
+    let left = 0;
+    try {
+        await ctx.octokit.paginate(ctx.octokit.rest.repos.listDeployments, { owner: ctx.repo.owner, repo: ctx.repo.repo, environment: ctx.environment, per_page: 100 }, (response) => {
+            for (const d of response.data) {
+                if (typeof d.id !== 'number' ||
+                    (typeof d.environment === 'string' && d.environment !== ctx.environment))
+                    continue;
+                if (ids.length < MAX_DEACTIVATED)
+                    ids.push(d.id);
+                else
+                    left++;
+            }
+            return [];
         });
     }
-    /** Requests sent again by this layer (each after a backoff or a Retry-After). */
-    get retries() {
-        return this.backoff.retries;
-    }
-    get deadline() {
-        return this.settings.deadline;
-    }
-    /** The rate budget this client shares with every other of the run. */
-    get budget() {
-        return this.deps.budget;
-    }
-    url(path) {
-        return `${this.settings.apiUrl}${path}`;
-    }
-    /** The path as the server sees it (`/v2/sites/...`), for messages. */
-    shown(path) {
-        return new URL(this.url(path)).pathname;
-    }
-    /**
-     * Sends `method path`, retrying what `mayResend` allows for `kind` (429 and 503 honouring
-     * Retry-After, else backoff with full jitter), within `maxRetries` and the deadline.
-     * Resolves with a 2xx whose envelope says `status: true`; throws ApiError otherwise, or
-     * DeadlineError / CancelledError.
-     */
-    async call(method, path, kind, options = {}) {
-        const { clock, logger, signal } = this.deps;
-        const maxRetries = options.maxRetries ?? this.settings.maxRetries;
-        let afterUnknown = false;
-        for (let attempt = 0;; attempt++) {
-            throwIfAborted(signal);
-            if (clock.now() >= this.settings.deadline)
-                throw new DeadlineError();
-            // The shared rate budget says when a call may go; after each wait it is asked again.
-            for (let wait = this.deps.budget.reserve(); wait > 0; wait = this.deps.budget.reserve()) {
-                if (clock.now() + wait >= this.settings.deadline)
-                    throw new DeadlineError();
-                if (wait >= 1000)
-                    logger.debug(`rate budget: waiting ${seconds(wait)} before ${method} ${this.shown(path)}`);
-                await clock.sleep(wait, signal);
-            }
-            let error;
-            try {
-                const response = await this.send(method, path, kind);
-                if (afterUnknown)
-                    response.afterUnknown = true;
-                return response;
-            }
-            catch (e) {
-                if (!(e instanceof ApiError))
-                    throw e;
-                error = e;
-            }
-            // Busy refusals belong to the if-busy policy, not to this layer.
-            if (error.kind === 'busy')
-                throw withAfterUnknown(error, afterUnknown);
-            const retryable = error.processing !== 'processed' && mayResend(kind, error.processing);
-            if (!retryable || attempt >= maxRetries)
-                throw withAfterUnknown(error, afterUnknown);
-            // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
-            const delayMs = error.retryAfterMs === null
-                ? this.backoff.delayMs(attempt)
-                : pauseAfterMs(error.retryAfterMs, attempt, this.deps.random);
-            if (this.backoff.passesDeadline(delayMs)) {
-                // The server's own word that it refuses until after the timeout: say when, at once.
-                if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
-                    throw withAfterUnknown(refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()), afterUnknown);
-                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
-            }
-            logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${seconds(delayMs)} (retry ${attempt + 1} of ${maxRetries}).`);
-            if (!(await this.backoff.sleep(delayMs)))
-                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
-            if (error.processing === 'unknown')
-                afterUnknown = true;
-        }
-    }
-    /** One HTTP exchange, bounded by the request time limit and cancellation. */
-    async send(method, path, kind) {
-        const { clock, signal, redactor, transport } = this.deps;
-        const remaining = this.settings.deadline - clock.now();
-        const limitMs = Math.max(1, Math.min(this.settings.requestTimeoutMs, remaining));
-        const headers = {
-            Authorization: `Bearer ${this.settings.token}`,
-            Accept: 'application/json',
-            'Accept-Encoding': 'identity',
-            [LOCALIZATION_HEADER]: this.settings.language,
+    catch (e) {
+        return {
+            deactivated: 0,
+            left: 0,
+            warning: (0,errors/* githubFailure */.e)(e, `list the deployments of environment "${ctx.environment}"`, deployments_PERMISSION, ctx.scrub),
         };
-        if (method === 'POST') {
-            headers['Content-Type'] = 'application/json';
-            headers['Content-Length'] = '0';
-        }
-        const shown = this.shown(path);
-        this.requests++;
-        this.deps.logger.debug(`${method} ${shown}`);
-        let raw;
+    }
+    let deactivated = 0;
+    for (const id of ids) {
         try {
-            raw = await transport.request({
-                method,
-                url: this.url(path),
-                headers,
-                timeoutMs: limitMs,
-                ...(signal ? { signal } : {}),
-                fresh: kind === 'push' || kind === 'delete',
-            });
+            await setStatus(ctx, id, 'inactive', 'Staging environment deleted.');
+            deactivated++;
         }
         catch (e) {
-            // No answer: the call the budget counted in flight is free again.
-            this.deps.budget.unanswered();
-            if (e instanceof CancelledError) {
-                if (method !== 'GET')
-                    this.sent.push(`${method} ${shown} -> cancelled before an answer`);
-                throw e;
-            }
-            if (!(e instanceof TransportError))
-                throw e;
-            const processing = processingOf({ phase: e.phase });
-            if (method !== 'GET')
-                this.sent.push(`${method} ${shown} -> ${processing === 'not-processed' ? `not delivered (${e.code})` : `no answer (${e.code})`}`);
-            const what = processing === 'not-processed'
-                ? 'could not reach the server, so nothing was sent'
-                : 'reached the server but got no answer';
-            throw new ApiError({
-                kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
-                message: `${method} ${shown} ${what}: ${redactor.server(e.message, 300)} (${redactor.server(e.code, 40)}).`,
-                code: e.code,
-                processing,
-            });
+            // One refusal means the token cannot: do not send the same refused request for each.
+            const rest = ids.length - deactivated;
+            const doing = `mark deployment ${id} inactive (${rest} of the environment's ${ids.length} deployment(s) left as they are)`;
+            return { deactivated, left: left + rest, warning: (0,errors/* githubFailure */.e)(e, doing, deployments_PERMISSION, ctx.scrub) };
         }
-        if (method !== 'GET')
-            this.sent.push(`${method} ${shown} -> ${raw.status}`);
-        this.deps.budget.observe(raw.status, raw.headers);
-        return this.interpret(method, path, kind, raw);
     }
-    interpret(method, path, kind, raw) {
-        const { redactor, clock } = this.deps;
-        const { status, headers } = raw;
-        const shown = this.shown(path);
-        if (status >= 300 && status < 400) {
-            const target = redactor.server(locationOf(headers.location, this.url(path)), 300);
-            throw new ApiError({
-                kind: 'redirect',
-                httpStatus: status,
-                processing: 'processed',
-                message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(this.url(path)).origin}.`,
-            });
+    return { deactivated, left, warning: null };
+}
+
+;// CONCATENATED MODULE: ./src/github/ownership.ts
+/**
+ * One shared staging, many pull requests. A production site has one staging environment; every
+ * refresh (create, pull) records which pull request it was for (its number, head commit and run) in
+ * its GitHub deployment: the deployment's `task` names the site (`site-staging:<site>`), its
+ * `payload` holds the owner. The newest of the site's deployments that is live (success, or still
+ * in progress) says what staging shows now; a newer `inactive` one means staging was released.
+ *
+ * Read tolerantly: a record we did not write (another creator, another shape) is skipped, never
+ * trusted. Everything here returns values or warnings; nothing throws.
+ */
+
+
+/** The key of our record in a deployment's payload. */
+const PAYLOAD_KEY = 'site-staging-action';
+/** How many of a site's newest deployments are read to find its owner. */
+const MAX_READ = 20;
+/** `if-staging-taken`: when staging shows another open pull request. */
+const IF_TAKEN = ['take', 'wait', 'fail'];
+/** The deployment task that names the site, so its deployments are found whatever the environment. */
+function taskFor(siteId) {
+    return `site-staging:${siteId}`;
+}
+/** The deployment payload that records `owner` for `siteId`. */
+function ownerPayload(siteId, owner) {
+    return {
+        [PAYLOAD_KEY]: {
+            site: siteId,
+            owner: { pr: owner.pr, sha: owner.sha, run_url: owner.runUrl, run_id: owner.runId, at: owner.at },
+        },
+    };
+}
+const ownership_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
+function readOwner(payload, siteId) {
+    let p = payload;
+    if (typeof p === 'string') {
+        try {
+            p = JSON.parse(p);
         }
-        const reply = readReply(raw, redactor);
-        const said = reply.message ? `: "${reply.message}"` : '';
-        const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : '';
-        if (isAccepted(status)) {
-            if (reply.envelopeStatus === false)
-                throw new ApiError({
-                    kind: 'server',
-                    httpStatus: status,
-                    processing: 'processed',
-                    serverMessage: reply.message,
-                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
-                    hint: 'The service reported a failure: read its message above.',
-                });
-            if (UNKNOWN_WHEN_2XX.includes(reply.kind))
-                throw new ApiError({
-                    kind: 'bad-response',
-                    httpStatus: status,
-                    processing: 'unknown',
-                    message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
-                });
-            return { status, reply, headers, afterUnknown: false };
+        catch {
+            return null;
         }
-        const errorKind = kindOf(status, reply, kind);
-        throw new ApiError({
-            kind: errorKind,
-            httpStatus: status,
-            processing: processingOf({ httpStatus: status, kind: errorKind }),
-            retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.wallNow()) : null,
-            serverMessage: reply.message,
-            message: reply.message
-                ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
-                : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
-        });
     }
+    const record = p?.[PAYLOAD_KEY];
+    if (!record || typeof record !== 'object' || record.site !== siteId)
+        return null;
+    const o = record.owner;
+    if (!o || typeof o !== 'object')
+        return null;
+    const pr = o.pr === null ? null : positiveInt(o.pr);
+    if (pr === undefined)
+        return null;
+    if (typeof o.sha !== 'string' || !ownership_SHA.test(o.sha))
+        return null;
+    const at = typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? o.at : null;
+    if (!at)
+        return null;
+    const runUrl = typeof o.run_url === 'string' ? safeHttpUrl(o.run_url) : null;
+    return { pr, sha: o.sha.toLowerCase(), runUrl, runId: positiveInt(o.run_id) ?? null, at };
 }
-function withAfterUnknown(error, afterUnknown) {
-    if (afterUnknown)
-        error.afterUnknown = true;
-    return error;
+function positiveInt(v) {
+    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
 }
-function locationOf(location, base) {
-    if (!location)
-        return '(no Location header)';
+const LIVE = new Set(['success', 'in_progress', 'queued', 'pending']);
+/**
+ * Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest
+ * status is live. A newer inactive one means it was released (or deleted): nobody. Failed and
+ * errored refreshes are passed over (the one before them still holds).
+ */
+async function findOwner(octokit, repo, siteId, creator, scrub) {
     try {
-        const u = new URL(location, base);
-        return `${u.origin}${u.pathname}`;
+        const listed = await octokit.rest.repos.listDeployments({
+            ...repo,
+            task: taskFor(siteId),
+            per_page: MAX_READ,
+        });
+        for (const d of listed.data) {
+            if (typeof d.id !== 'number' || typeof d.environment !== 'string')
+                continue;
+            const login = d.creator?.login;
+            if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase())
+                continue;
+            const owner = readOwner(d.payload, siteId);
+            if (!owner)
+                continue;
+            const statuses = await octokit.rest.repos.listDeploymentStatuses({
+                ...repo,
+                deployment_id: d.id,
+                per_page: 1,
+            });
+            const state = statuses.data[0]?.state;
+            if (state === 'inactive')
+                return { current: null };
+            if (typeof state === 'string' && LIVE.has(state))
+                return { current: { owner, deploymentId: d.id, environment: d.environment } };
+        }
+        return { current: null };
+    }
+    catch (e) {
+        return {
+            warning: (0,errors/* githubFailure */.e)(e, `read which pull request staging of site ${siteId} shows`, '"deployments: read"', scrub),
+        };
+    }
+}
+/** Whether pull request `pr` is open; null when GitHub would not say. */
+async function isOpen(octokit, repo, pr) {
+    try {
+        const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: pr });
+        return data.state === 'open';
     }
     catch {
-        return '(an unreadable Location header)';
+        return null;
+    }
+}
+/**
+ * Waits until workflow run `runId` is completed, asking every `pollMs`, until `deadline` (ms, as
+ * `now()` counts). `done`: it completed (or GitHub no longer knows it); `timeout`; `cancelled`.
+ */
+async function waitForRun(octokit, repo, runId, o) {
+    for (;;) {
+        if (o.signal?.aborted)
+            return 'cancelled';
+        const request = AbortSignal.timeout(o.requestMs);
+        try {
+            const { data } = await octokit(request).rest.actions.getWorkflowRun({ ...repo, run_id: runId });
+            if (data.status === 'completed')
+                return 'done';
+        }
+        catch (e) {
+            if (e?.status === 404)
+                return 'done';
+            // Anything else (a time-out, a 5xx): ask again at the next turn.
+        }
+        if (o.now() + o.pollMs > o.deadline)
+            return 'timeout';
+        const slept = await sleep(o.pollMs, o.signal);
+        if (!slept)
+            return 'cancelled';
+    }
+}
+function sleep(ms, signal) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve(false);
+        const t = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(true);
+        }, ms);
+        const onAbort = () => {
+            clearTimeout(t);
+            resolve(false);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}
+/** `#12`, or "a run not for a pull request". */
+function ownerName(owner) {
+    return owner.pr === null ? 'a workflow run that was not for a pull request' : `#${owner.pr}`;
+}
+/** `14:02 UTC on 2026-11-24` (our own words, from a date we checked). */
+function shownTime(iso) {
+    const d = new Date(iso);
+    if (Number.isNaN(d.getTime()))
+        return 'an unknown time';
+    const s = d.toISOString();
+    return `${s.slice(11, 16)} UTC on ${s.slice(0, 10)}`;
+}
+/** Who owns staging, in one sentence for a log line or an error. */
+function describeOwner(current) {
+    const o = current.owner;
+    return (`Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${shownTime(o.at)}` +
+        (o.runUrl ? `, run ${o.runUrl}` : '') +
+        ')');
+}
+
+;// CONCATENATED MODULE: ./src/github/inputs.ts
+/**
+ * The GitHub side's inputs (pr-comment, comment-author, deployment-environment, github-token), read
+ * once into a plan. A bad value is a warning that says nothing was sent, never a failed run.
+ */
+
+
+
+/** The action's inputs for GitHub, with their action.yml defaults (action.yml lists them last). */
+const GITHUB_INPUT_DEFAULTS = {
+    'github-token': '${{ github.token }}',
+    'pr-comment': 'false',
+    'comment-author': DEFAULT_COMMENT_AUTHOR,
+    'deployment-environment': '',
+    'if-staging-taken': 'take',
+};
+const COMMENT_TITLE = 'Pull-request comment';
+const DEPLOYMENT_TITLE = 'GitHub deployment';
+const GITHUB_TITLE = 'GitHub';
+/** `if-staging-taken`: take, wait or fail; an error sentence for anything else. */
+function parseIfTaken(raw) {
+    const value = raw.trim().toLowerCase() || 'take';
+    if (IF_TAKEN.includes(value))
+        return value;
+    return {
+        error: `Input "if-staging-taken": "${value.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}" is not one of ${IF_TAKEN.join(', ')}.`,
+    };
+}
+/** Reads the GitHub inputs; null when nothing is to be sent to GitHub (warnings say why, if wrong). */
+function readGitHubInputs(input, warn) {
+    let commentAuthor = wantedCommentAuthor(input, (m) => warn(m, COMMENT_TITLE));
+    let environment = null;
+    const env = parseEnvironment(input('deployment-environment'));
+    if ('error' in env)
+        warn(`Input "deployment-environment" ${env.error}: no deployment was made.`, DEPLOYMENT_TITLE);
+    else
+        environment = env.environment;
+    const token = input('github-token').trim();
+    if ((commentAuthor || environment) && token === '') {
+        const what = [commentAuthor && 'pr-comment is true', environment && 'deployment-environment is set'];
+        warn(`${what.filter(Boolean).join(' and ')} but github-token is empty: nothing was sent to GitHub.`, GITHUB_TITLE);
+        commentAuthor = null;
+        environment = null;
+    }
+    if (!commentAuthor && !environment)
+        return null;
+    return {
+        commentAuthor,
+        environment,
+        token,
+        author: parseCommentAuthor(input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR,
+    };
+}
+/** pr-comment and comment-author: the author's login when a comment is wanted and possible. */
+function wantedCommentAuthor(input, warn) {
+    if (!parsePrComment(input('pr-comment'), warn))
+        return null;
+    const author = parseCommentAuthor(input('comment-author'));
+    if (author)
+        return author;
+    warn('Input "comment-author" must be a GitHub login (letters, digits and -, or an app\'s name[bot]): no comment was posted.');
+    return null;
+}
+/** `pr-comment`: true or false; anything else is a warning and no comment. */
+function parsePrComment(raw, warn) {
+    const wanted = raw.trim().toLowerCase();
+    if (wanted === '' || wanted === 'false')
+        return false;
+    if (wanted === 'true')
+        return true;
+    warn(`Input "pr-comment" must be true or false, got "${wanted.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}": no comment was posted.`);
+    return false;
+}
+
+;// CONCATENATED MODULE: ./src/github/phase.ts
+/**
+ * Time limits for GitHub's side of a run: every request is bounded (10 s before the operation,
+ * 30 s after it, 3 s once the run is cancelled: the runner kills 10 s after its first signal).
+ */
+/** The limits, in milliseconds (tests shorten them). */
+const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 };
+/**
+ * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
+ * run is cancelled (at once counted from now if it already is).
+ */
+function phaseSignal(run, normalMs, cancelledMs) {
+    const controller = new AbortController();
+    const timers = [];
+    const abortIn = (ms) => {
+        const t = setTimeout(() => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError')), ms);
+        t.unref?.();
+        timers.push(t);
+    };
+    const onCancel = () => abortIn(cancelledMs);
+    if (run?.aborted)
+        abortIn(cancelledMs);
+    else {
+        abortIn(normalMs);
+        run?.addEventListener('abort', onCancel, { once: true });
+    }
+    return {
+        signal: controller.signal,
+        dispose: () => {
+            timers.forEach(clearTimeout);
+            run?.removeEventListener('abort', onCancel);
+        },
+    };
+}
+/** Runs `work` within a phase, and always disposes of its timers. */
+async function withinPhase(phase, work) {
+    try {
+        return await work(phase.signal);
+    }
+    finally {
+        phase.dispose();
     }
 }
 
-;// CONCATENATED MODULE: ./src/types.ts
-/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
-const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status'];
-/** The `result` output. `dry-run` only with the dry-run input. */
-const OUTCOMES = (/* unused pure expression or super */ null && ([
-    'succeeded',
-    'failed',
-    'skipped',
-    'timed-out',
-    'accepted',
-    'cancelled',
-    'dry-run',
-]));
-/** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
-function newResult(operation, siteId, startedAt) {
+;// CONCATENATED MODULE: ./src/github/index.ts
+
+
+
+
+
+
+
+
+
+/** The action's outputs set here (after the ones of src/report/outputs.ts). */
+const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
+const noop = { before: async () => null, after: async () => { }, abandon: async () => { } };
+/** The operations that change what staging shows (and so take it for their pull request). */
+const CLAIMING_OPERATIONS = ['create', 'pull'];
+/** Reads the GitHub inputs and returns what to do before and after the operation. */
+async function githubSideEffects(o) {
+    const ifTaken = parseIfTaken(o.input('if-staging-taken'));
+    const plan = readGitHubInputs(o.input, (m, title) => o.log.warn(o.redactor.scrub(m), title));
+    const claims = CLAIMING_OPERATIONS.includes(o.operation) && !o.dryRun;
+    if (typeof ifTaken !== 'string' && claims)
+        return stopping({ result: 'failed', message: ifTaken.error });
+    if (ifTaken !== 'take' && claims && (!plan?.environment || o.siteIds.length !== 1))
+        return stopping({
+            result: 'failed',
+            message: `if-staging-taken is ${String(ifTaken)}, which needs to know who staging shows: set deployment-environment ` +
+                '(and a github-token that may write deployments) and give one site-id. Nothing was sent to the staging service.',
+        });
+    if (!plan) {
+        o.setOutput('deployment-id', '');
+        return noop;
+    }
+    // Loaded only now: Octokit would add to the start-up time of every run.
+    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
+    const run = {
+        o,
+        plan,
+        ctx: runContext(o.env ?? process.env),
+        limits: { ...LIMITS_MS, ...o.limits },
+        octokit: (signal) => octokitFor(plan.token, run.ctx.apiUrl, signal),
+        scrub: (t) => o.redactor.scrub(t),
+        warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
+        warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
+        deploymentId: null,
+        ifTaken: typeof ifTaken === 'string' ? ifTaken : 'take',
+        claim: null,
+        previous: null,
+    };
     return {
-        operation,
+        before: () => before(run),
+        after: (results, problem) => after(run, results, problem ?? null),
+        abandon: (reason) => abandon(run, reason),
+    };
+}
+/** A side whose `before` stops the run (bad input, or a guarantee it cannot give); nothing is sent. */
+function stopping(stop) {
+    return { ...noop, before: async () => stop };
+}
+/** The deployment's context, or null without a repository or an environment. */
+function deploymentContext(run, kit) {
+    const repo = repoOf(run.ctx.repository, run.ctx.payload);
+    if (!repo || !run.plan.environment)
+        return null;
+    return { octokit: kit, repo, environment: run.plan.environment, scrub: run.scrub, logUrl: run.ctx.runUrl };
+}
+/** Whether this run makes a deployment of its own (not a dry run; create, pull or push). */
+function makesDeployment(run) {
+    return !!run.plan.environment && !run.o.dryRun && DEPLOYING_OPERATIONS.includes(run.o.operation);
+}
+async function before(run) {
+    try {
+        if (!run.plan.environment || run.o.signal?.aborted)
+            return null;
+        if (run.o.dryRun) {
+            run.o.log.info('deployment-environment: a dry run makes no deployment.');
+            return null;
+        }
+        if (!makesDeployment(run))
+            return null;
+        const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env);
+        if ('reason' in sha) {
+            run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`);
+            return null;
+        }
+        run.claim = claimOf(run, sha.sha);
+        if (run.claim) {
+            const stop = await checkWhoStagingShows(run, run.claim);
+            if (stop)
+                return stop;
+        }
+        await startRunDeployment(run, sha.sha);
+        return null;
+    }
+    catch (e) {
+        run.warnDeployment(`Could not create a deployment: ${messageOf(e)}`);
+        return null;
+    }
+    finally {
+        run.o.setOutput('deployment-id', run.deploymentId === null ? '' : String(run.deploymentId));
+    }
+}
+/** This run's claim on staging: one site, an operation that refreshes it, the triggering pull request. */
+function claimOf(run, sha) {
+    if (run.o.siteIds.length !== 1 || !CLAIMING_OPERATIONS.includes(run.o.operation))
+        return null;
+    const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
+    const runId = Number(run.ctx.env.GITHUB_RUN_ID);
+    return {
+        siteId: run.o.siteIds[0],
+        owner: {
+            pr: 'target' in where ? where.target.number : null,
+            sha,
+            runUrl: run.ctx.runUrl,
+            runId: Number.isSafeInteger(runId) && runId > 0 ? runId : null,
+            at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        },
+    };
+}
+/**
+ * Who staging shows now. Another open pull request's: `take` goes on (and tells it afterwards),
+ * `wait` waits for its workflow run to end (within the timeout), `fail` stops, naming it.
+ */
+async function checkWhoStagingShows(run, claim) {
+    const repo = repoOf(run.ctx.repository, run.ctx.payload);
+    if (!repo)
+        return null;
+    const guarded = run.ifTaken !== 'take';
+    const found = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => findOwner(run.octokit(signal), repo, claim.siteId, run.plan.author, run.scrub));
+    if ('warning' in found) {
+        if (!guarded) {
+            // Said only if the deployment is then made: a refused one says the same with the permission.
+            run.ownerUnknown = found.warning;
+            return null;
+        }
+        return {
+            result: 'failed',
+            message: `${found.warning.replace(/ The staging result is not affected\.$/, '')} if-staging-taken is ${run.ifTaken}, so nothing was sent to the staging service.`,
+        };
+    }
+    const current = found.current;
+    if (!current || current.owner.pr === claim.owner.pr)
+        return null;
+    run.previous = current;
+    run.o.log.info(`${describeOwner(current)}; this run refreshes it for ${ownerName(claim.owner)}.`);
+    if (!guarded || current.owner.pr === null)
+        return null;
+    const open = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => isOpen(run.octokit(signal), repo, current.owner.pr));
+    if (open === false) {
+        run.o.log.info(`Pull request #${current.owner.pr} is closed: staging is free to take.`);
+        return null;
+    }
+    if (run.ifTaken === 'fail')
+        return {
+            result: 'failed',
+            message: `${describeOwner(current)}, and that pull request is open. if-staging-taken is fail, so nothing was sent to ` +
+                `the staging service. Run this again once #${current.owner.pr} is closed, or use if-staging-taken: take ` +
+                `(refresh staging and tell #${current.owner.pr}) or wait (until its workflow run is done).`,
+        };
+    return waitForOwnerRun(run, repo, current);
+}
+/** if-staging-taken: wait: until the owner's workflow run is completed, within the timeout. */
+async function waitForOwnerRun(run, repo, current) {
+    const runId = current.owner.runId;
+    if (runId === null)
+        return null;
+    run.o.log.info(`if-staging-taken: wait: waiting for the workflow run of #${current.owner.pr}${current.owner.runUrl ? ` (${current.owner.runUrl})` : ''} to finish.`);
+    const ended = await waitForRun(run.octokit, repo, runId, {
+        deadline: performance.now() + (run.o.timeoutMs ?? 30 * 60_000),
+        pollMs: run.limits.poll,
+        now: () => performance.now(),
+        signal: run.o.signal,
+        requestMs: run.limits.before,
+    });
+    if (ended === 'done') {
+        run.o.log.info(`The workflow run of #${current.owner.pr} is done: this run takes staging.`);
+        return null;
+    }
+    if (ended === 'cancelled')
+        return {
+            result: 'cancelled',
+            message: `Cancelled while waiting for the workflow run of #${current.owner.pr}: nothing was sent to the staging service.`,
+        };
+    return {
+        result: 'timed-out',
+        message: `${describeOwner(current)}, and its workflow run was still running when the timeout ran out. ` +
+            'if-staging-taken is wait, so nothing was sent to the staging service. Run this again later, or raise timeout.',
+    };
+}
+/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
+async function startRunDeployment(run, sha) {
+    await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), async (signal) => {
+        const dctx = deploymentContext(run, run.octokit(signal));
+        if (!dctx) {
+            run.warnDeployment('Could not create a deployment: the repository is unknown (no GITHUB_REPOSITORY).');
+            return;
+        }
+        const record = run.claim
+            ? { task: taskFor(run.claim.siteId), payload: ownerPayload(run.claim.siteId, run.claim.owner) }
+            : null;
+        const started = await startDeployment(dctx, sha, run.o.operation, run.o.siteIds.length, record);
+        for (const w of started.warnings)
+            run.warnDeployment(w);
+        if (started.id === null)
+            return;
+        if (run.ownerUnknown)
+            run.warnDeployment(run.ownerUnknown);
+        run.deploymentId = started.id;
+        run.o.log.info(`Deployment ${started.id} for environment "${dctx.environment}" on ${sha.slice(0, 12)}: in progress.`);
+    });
+}
+async function after(run, results, problem) {
+    const deploys = !!run.plan.environment && !run.o.dryRun;
+    // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
+    if (results.length === 0 || !(deploys || run.plan.commentAuthor))
+        return;
+    await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), async (signal) => {
+        const kit = run.octokit(signal);
+        const took = tookStaging(run, results) ? run.claim : null;
+        await Promise.all([
+            deploys ? deploymentAfter(run, kit, results, problem) : null,
+            run.plan.commentAuthor ? commentAfter(run, kit, run.plan.commentAuthor, results, took?.owner) : null,
+            took && run.previous ? handOver(run, kit, took, run.previous) : null,
+        ]);
+    });
+}
+/** Whether this run changed what staging shows (so its claim holds): a refresh that went through. */
+function tookStaging(run, results) {
+    const r = results[0];
+    if (!run.claim || run.deploymentId === null || !r)
+        return false;
+    return (r.result === 'succeeded' ||
+        r.result === 'accepted' ||
+        (r.operation === 'create' && r.result === 'skipped'));
+}
+/**
+ * Staging now shows this run: the run it showed before is told, its deployment made inactive (so it
+ * claims no preview that is gone) and its pull request's comment updated in place.
+ */
+async function handOver(run, kit, took, previous) {
+    const repo = repoOf(run.ctx.repository, run.ctx.payload);
+    if (!repo)
+        return;
+    const now = took.owner.pr === null
+        ? 'Staging was refreshed by a workflow run that was not for a pull request'
+        : `Staging now shows #${took.owner.pr}`;
+    const warning = await retireDeployment({ octokit: kit, repo, environment: previous.environment, scrub: run.scrub, logUrl: run.ctx.runUrl }, previous.deploymentId, `${now}.`);
+    if (warning)
+        run.warnDeployment(warning);
+    const told = previous.owner.pr;
+    if (told === null || !run.plan.commentAuthor)
+        return;
+    const rerun = previous.owner.runUrl
+        ? `[re-run this workflow](${previous.owner.runUrl})`
+        : 're-run this workflow';
+    const notice = `${now} since ${noticeTime(took.owner.at)}; ${rerun} to show this pull request again.`;
+    const outcome = await addNotice(kit, { ...repo, number: told }, took.siteId, run.plan.commentAuthor, notice, run.scrub);
+    if (outcome.action === 'failed')
+        run.warnComment(outcome.warning);
+    else
+        run.o.log.info(`Told #${told} that ${now.charAt(0).toLowerCase()}${now.slice(1)}: ` +
+            (outcome.action === 'updated' ? 'its comment was updated' : 'it has no comment of ours') +
+            (warning ? '.' : `, its deployment ${previous.deploymentId} is inactive.`));
+}
+async function abandon(run, reason) {
+    if (run.deploymentId === null)
+        return;
+    await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), (signal) => closeRunDeployment(run, run.octokit(signal), {
+        state: 'error',
+        description: reason,
+        environmentUrl: null,
+    }));
+}
+async function deploymentAfter(run, kit, results, problem) {
+    if (run.o.operation === 'delete')
+        return retireAfterDelete(run, kit, results);
+    const status = problem
+        ? { state: 'error', description: problem, environmentUrl: null }
+        : finalStatus(run.o.operation, results);
+    if (status)
+        await closeRunDeployment(run, kit, status);
+}
+/** Gives the run's deployment (if it made one) its final status; a refusal is a warning. */
+async function closeRunDeployment(run, kit, status) {
+    try {
+        const dctx = deploymentContext(run, kit);
+        if (!dctx || run.deploymentId === null)
+            return;
+        const warning = await finishDeployment(dctx, run.deploymentId, status);
+        if (warning)
+            run.warnDeployment(warning);
+        else
+            run.o.log.info(`Deployment ${run.deploymentId} for environment "${dctx.environment}": ${status.state}.`);
+    }
+    catch (e) {
+        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
+    }
+}
+/** After a delete that finished: every deployment of the environment inactive. */
+async function retireAfterDelete(run, kit, results) {
+    try {
+        const dctx = deploymentContext(run, kit);
+        if (!dctx)
+            return;
+        if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
+            run.o.log.info(`deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`);
+            return;
+        }
+        const done = await deactivateEnvironment(dctx);
+        if (done.warning)
+            run.warnDeployment(done.warning);
+        if (done.deactivated > 0 || !done.warning)
+            run.o.log.info(`Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
+                (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'));
+    }
+    catch (e) {
+        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
+    }
+}
+/** The sticky comment on the triggering pull request, one per site. */
+async function commentAfter(run, kit, author, results, owner) {
+    try {
+        const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
+        if ('reason' in where) {
+            run.o.log.notice(run.scrub(where.reason));
+            return;
+        }
+        const outcome = await postOrUpdateComments(results, {
+            octokit: kit,
+            target: where.target,
+            author,
+            scrub: run.scrub,
+            runUrl: run.ctx.runUrl,
+            owner: owner && owner.pr !== null ? { sha: owner.sha, at: owner.at } : null,
+        });
+        reportComments(run, outcome, author, where.target.number);
+    }
+    catch (e) {
+        run.warnComment(`Could not post the pull-request comment: ${messageOf(e)}`);
+    }
+}
+/** One log line per comment posted or updated, each distinct warning once, the ignored ones in one notice. */
+function reportComments(run, outcome, author, number) {
+    if (outcome.ignored.length > 0)
+        run.o.log.notice(run.scrub(ignoredNotice(outcome.ignored, author, number)));
+    const warned = new Set();
+    for (const r of outcome.reports) {
+        if (r.action === 'failed') {
+            if (!warned.has(r.warning))
+                run.warnComment(r.warning);
+            warned.add(r.warning);
+            continue;
+        }
+        const link = r.url && /^https?:\/\/[^\s]+$/.test(r.url) ? `: ${r.url.slice(0, 300)}` : '';
+        run.o.log.info(run.scrub(`${r.action === 'created' ? 'Posted' : 'Updated'} the comment for site ${r.siteId} on pull request #${number}${link}.`));
+    }
+}
+function messageOf(e) {
+    return e?.message ?? String(e);
+}
+/**
+ * `operation: release`, on a closed pull request: for each site whose staging shows this pull
+ * request, its deployment becomes inactive and its comment says so, so the next pull request takes
+ * staging without waiting. Nothing is sent to the staging service (staging keeps its content).
+ */
+async function releaseStaging(o) {
+    const scrub = (t) => o.redactor.scrub(t);
+    const fail = (message) => o.siteIds.map((siteId) => ({ siteId, result: 'failed', message }));
+    const token = o.input('github-token').trim();
+    if (token === '')
+        return fail('release needs a github-token that may write deployments: it is empty.');
+    const ctx = runContext(o.env ?? process.env);
+    const where = pullRequestTarget(ctx.eventName, ctx.payload, ctx.repository);
+    if ('reason' in where)
+        return fail(`release is for a closed pull request. ${where.reason.replace(/^pr-comment: /, '')}`);
+    const author = parseCommentAuthor(o.input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR;
+    const limits = { ...LIMITS_MS, ...o.limits };
+    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
+    return withinPhase(phaseSignal(o.signal, limits.after, limits.cancelled), async (signal) => {
+        const kit = octokitFor(token, ctx.apiUrl, signal);
+        const out = [];
+        for (const siteId of o.siteIds)
+            out.push(await releaseOne(kit, where.target, siteId, author, scrub, ctx));
+        return out;
+    });
+}
+async function releaseOne(kit, target, siteId, author, scrub, ctx) {
+    const repo = { owner: target.owner, repo: target.repo };
+    const found = await findOwner(kit, repo, siteId, author, scrub);
+    if ('warning' in found)
+        return { siteId, result: 'failed', message: found.warning };
+    const current = found.current;
+    if (!current)
+        return {
+            siteId,
+            result: 'skipped',
+            message: `No run is recorded as showing on staging of site ${siteId}: nothing to release.`,
+        };
+    if (current.owner.pr !== target.number)
+        return {
+            siteId,
+            result: 'skipped',
+            message: `${describeOwner(current)}, not #${target.number}: nothing to release.`,
+        };
+    const warning = await retireDeployment({ octokit: kit, repo, environment: current.environment, scrub, logUrl: ctx.runUrl }, current.deploymentId, `Pull request #${target.number} closed: staging released.`);
+    if (warning)
+        return { siteId, result: 'failed', message: warning };
+    const notice = `This pull request was closed at ${noticeTime(new Date().toISOString())}: staging is free for other pull requests ` +
+        "(it keeps this pull request's last refresh until another run takes it).";
+    const commented = await addNotice(kit, target, siteId, author, notice, scrub);
+    return {
         siteId,
-        result: 'failed',
-        httpStatus: null,
-        message: '',
-        summary: '',
-        taskId: null,
-        stagingSiteId: null,
-        stagingUrl: null,
-        stagingState: null,
-        urlReady: null,
-        durationSeconds: 0,
-        requests: 0,
-        retries: 0,
-        warnings: [],
-        sent: [],
-        error: null,
-        startedAt: new Date(startedAt).toISOString(),
+        result: 'succeeded',
+        message: `Released staging of site ${siteId}: #${target.number} was closed, its deployment ${current.deploymentId} is inactive` +
+            (commented.action === 'updated' ? ' and its comment says so.' : '.') +
+            (commented.action === 'failed' ? ` ${commented.warning}` : '') +
+            ' The next pull request to refresh staging takes it without waiting.',
     };
 }
 
@@ -35047,7 +35043,7 @@ function nanoidOfLength(length) {
     return new RegExp(`^[a-zA-Z0-9_-]{${length}}$`);
 }
 /** ISO 8601-1 duration regex. Does not support the 8601-2 extensions like negative durations or fractional/negative components. */
-const regexes_duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
+const duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
 /** Implements ISO 8601-2 extensions like explicit +- prefixes, mixing weeks with other units, and fractional/negative components. */
 const extendedDuration = /^[-+]?P(?!$)(?:(?:[-+]?\d+Y)|(?:[-+]?\d+[.,]\d+Y$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:(?:[-+]?\d+W)|(?:[-+]?\d+[.,]\d+W$))?(?:(?:[-+]?\d+D)|(?:[-+]?\d+[.,]\d+D$))?(?:T(?=[\d+-])(?:(?:[-+]?\d+H)|(?:[-+]?\d+[.,]\d+H$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:[-+]?\d+(?:[.,]\d+)?S)?)??$/;
 /** A regex for any UUID-like identifier: 8-4-4-4-12 hex pattern */
@@ -36133,7 +36129,7 @@ const $ZodISOTime = /*@__PURE__*/ $constructor("$ZodISOTime", (inst, def) => {
     $ZodStringFormat.init(inst, def);
 });
 const $ZodISODuration = /*@__PURE__*/ $constructor("$ZodISODuration", (inst, def) => {
-    def.pattern ?? (def.pattern = regexes_duration);
+    def.pattern ?? (def.pattern = duration);
     $ZodStringFormat.init(inst, def);
 });
 const $ZodIPv4 = /*@__PURE__*/ $constructor("$ZodIPv4", (inst, def) => {
@@ -43234,2297 +43230,40 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/api/schemas.ts
-
-
-/**
- * `data` of `GET /v2/tasks/{id}/status` (contract §2), parsed, never cast: every field is optional
- * and read leniently (a status may be a word or a number, a percentage a string with decimals, a date
- * in the spec's format or ISO 8601), because a task answer that cannot be read means "keep waiting",
- * never "done". Texts in it were already made inert by the client (src/api/reply.ts).
- */
-const TaskStatusSchema = looseObject({
-    status: unknown().optional(),
-    percentage_complete: unknown().optional(),
-    comment: unknown().optional(),
-    created_at: unknown().optional(),
-    updated_at: unknown().optional(),
-})
-    .transform((data) => ({
-    /** The raw status, for messages. */
-    status: data.status,
-    state: taskState(data.status),
-    percent: percentageOf(data.percentage_complete),
-    reason: taskComment(data.comment),
-    /** The site the task works on (`resource_id`): for a create, the new staging site. */
-    siteId: taskSiteIdOf(data),
-    createdAt: parseServerDate(data.created_at),
-    updatedAt: parseServerDate(data.updated_at),
-}));
-
-;// CONCATENATED MODULE: ./src/staging/poll-planner.ts
-/** The bar is read as complete at 99 (many jobs sit there, never at 100) or at 100. */
-const TARGET = 99;
-class PollPlanner {
-    samples = [];
-    readings = [];
-    polls = 0;
-    stale = 0;
-    lastAnswer = 0;
-    startedAt;
-    minMs;
-    noProgressMs;
-    approach;
-    denseMs;
-    growth;
-    backoff;
-    lateFraction;
-    averageFactor;
-    constructor(options) {
-        this.startedAt = options.startedAt;
-        this.minMs = options.minMs ?? 1000;
-        this.noProgressMs = options.noProgressMs ?? 4900;
-        this.approach = options.approach ?? 0.6;
-        this.denseMs = options.denseMs ?? 1900;
-        this.growth = options.growth ?? 2;
-        this.backoff = options.backoff ?? 0.25;
-        this.lateFraction = options.lateFraction ?? 1 / 40;
-        this.averageFactor = options.averageFactor ?? 0.9;
-    }
-    /** The delay before the first poll. */
-    firstDelay() {
-        return this.minMs;
-    }
-    /** Records one answer of a running job: `percent` undefined when the server gave none. */
-    observe(at, percent) {
-        this.polls++;
-        const t = at - this.startedAt;
-        const from = this.lastAnswer;
-        this.lastAnswer = t;
-        if (percent === undefined || !Number.isFinite(percent))
-            return;
-        const p = Math.min(100, Math.max(0, percent));
-        this.readings.push({ t, percent: p });
-        if (this.readings.length > MAX_READINGS)
-            this.readings.shift();
-        const last = this.samples.at(-1);
-        if (last ? p <= last.percent : p <= 0) {
-            // No movement (a step back is read as none).
-            this.stale++;
-            return;
-        }
-        this.stale = 0;
-        this.samples.push({ t, percent: p, from });
-    }
-    /** How long to wait, from `now`, before the next poll. */
-    nextDelay(now) {
-        const t = Math.max(0, now - this.startedAt);
-        const last = this.samples.at(-1);
-        if (!last)
-            return this.clamp(this.polls === 0 ? this.minMs : this.noProgressMs);
-        const window = this.endWindow(t, last);
-        if (t < window.from - this.denseMs) {
-            let wait = Math.min((window.from - t) * this.approach, Math.max(this.minMs, this.growth * t));
-            // A bar that just sped up may be going much faster than the samples show: look again soon.
-            const speedUp = this.speedUp();
-            if (speedUp !== null)
-                wait = Math.min(wait, speedUp / 8);
-            return this.clamp(wait);
-        }
-        if (t <= window.to)
-            return this.clamp(Math.min(this.denseMs, Math.max(this.minMs, window.to - t)));
-        // Past the window and not there yet: back off, within the caps.
-        const lateCap = Math.max(this.noProgressMs, t * this.lateFraction);
-        const averageCap = Math.max(this.minMs, (this.averageFactor * t) / Math.max(1, this.polls));
-        return this.clamp(Math.min(Math.max(this.denseMs, this.backoff * (t - window.to)), lateCap, averageCap));
-    }
-    /**
-     * Where the end is expected (ms since the start): from the earliest plausible time the bar
-     * reaches the next mark (99, or 100 once it shows 99) to the latest.
-     */
-    endWindow(t, last = this.samples.at(-1)) {
-        const mark = last.percent >= TARGET ? TARGET + 1 : TARGET;
-        const slowing = this.slowing();
-        const step = 1 / Math.max(slowing ?? this.pace(last), 1e-9);
-        const line = this.fitLine(LINE_VALUES);
-        // The earliest readings of when the bar reaches the mark: the average pace (unless the bar has
-        // been slowing down steadily); a straight line through the recent answers, or through the last
-        // three values if the bar sped up lately; without a line (too few values, or a bar that is not
-        // straight), the recent pace and when the bar reached its value (after the answer before it,
-        // and at most one step before); a power law; after a stall, the best pace so far.
-        const early = [];
-        if (mark === TARGET && slowing === null)
-            early.push(last.t * (TARGET / last.percent));
-        if (line) {
-            early.push(line.earliest(mark));
-            // If the bar sped up lately, the older answers hold the line back: then a line through the
-            // last values only.
-            const recent = this.fitLine(3);
-            if (recent && recent.slope() > 1.1 * line.slope())
-                early.push(recent.earliest(mark));
-        }
-        else {
-            if (mark === TARGET) {
-                const recent = this.recentPace(last);
-                if (recent > 0)
-                    early.push(last.t + (TARGET - last.percent) / recent);
-            }
-            early.push(Math.max(last.from, last.t - step) + (mark - last.percent) * step);
-        }
-        const power = mark === TARGET ? this.powerLawEnd(last) : null;
-        if (power !== null)
-            early.push(power);
-        if (this.stalled() || this.stoodStill()) {
-            const best = Math.max(...this.samples.map((s) => s.percent / Math.max(1, s.t)));
-            early.push(Math.max(t, last.t) + (mark - last.percent) / best);
-        }
-        const from = Math.max(last.t, Math.min(...early));
-        const to = line ? Math.max(from, line.latest(mark)) : last.t + (mark + 1 - last.percent) * step;
-        return { from, to: Math.max(from, to) };
-    }
-    /** The pace of the bar, percent per ms: the faster of the average and the recent one. */
-    pace(last) {
-        return Math.max(last.percent / Math.max(1, last.t), this.recentPace(last));
-    }
-    /** Percent per ms over the recent part of the job (the last ~40% of its elapsed time). */
-    recentPace(last) {
-        const from = last.t - Math.max(5000, 0.4 * last.t);
-        const ref = this.samples.find((s) => s.t >= from && s !== last);
-        if (!ref || last.t <= ref.t)
-            return 0;
-        return Math.max(0, (last.percent - ref.percent) / (last.t - ref.t));
-    }
-    /**
-     * Where a power law p = a·t^k through the latest sample and one from at most two thirds of its
-     * time reaches 99: exact for a bar that speeds up (k > 1) as for a linear one (k = 1).
-     */
-    powerLawEnd(last) {
-        const ref = [...this.samples].reverse().find((s) => s.t <= last.t / 1.5);
-        if (!ref)
-            return null;
-        const k = Math.log(last.percent / ref.percent) / Math.log(last.t / ref.t);
-        if (!Number.isFinite(k) || k <= 0.5)
-            return null;
-        // Only if it agrees with how fast the bar moved lately (a plateau then a jump is no power law).
-        const before = this.samples.at(-2);
-        if (before && before.t < last.t) {
-            const local = (last.percent - before.percent) / (last.t - before.t);
-            if ((k * last.percent) / last.t > 2 * local)
-                return null;
-        }
-        return last.t * (TARGET / last.percent) ** (1 / k);
-    }
-    /** The length of the latest (long) interval when the bar moved at over 2.5 times the pace before it. */
-    speedUp() {
-        const n = this.samples.length;
-        if (n < 1 || this.stale > 0)
-            return null;
-        const c = this.samples[n - 1];
-        const b = this.samples[n - 2] ?? { t: 0, percent: 0, from: 0 };
-        const a = this.samples[n - 3] ?? { t: 0, percent: 0, from: 0 };
-        if (b.t <= a.t)
-            return null;
-        // The move happened after the answer before it (answers that did not move may lie between).
-        const latest = (c.percent - b.percent) / Math.max(1, c.t - Math.max(b.t, c.from));
-        const before = (b.percent - a.percent) / (b.t - a.t);
-        // Once: the look that follows is short, and shows the new pace.
-        return latest > 2.5 * before && c.t - b.t > 8 * this.denseMs ? c.t - b.t : null;
-    }
-    /**
-     * The bar's recent pace (percent per ms) when it has been slowing down steadily: its last two
-     * intervals each below the average pace before them (but not stalled). The average and recent
-     * paces would then keep calling the end too early.
-     */
-    slowing() {
-        const n = this.samples.length;
-        if (n < 3 || this.stale > 0)
-            return null;
-        const pace = (k) => {
-            const [a, b] = [this.samples[k - 1], this.samples[k]];
-            return (b.percent - a.percent) / Math.max(1, b.t - a.t);
-        };
-        const average = (k) => this.samples[k].percent / Math.max(1, this.samples[k].t);
-        const [latest, before] = [pace(n - 1), pace(n - 2)];
-        // Both intervals clearly below the average before them, neither stalled, and not speeding up.
-        if (latest < 0.5 * average(n - 2) || latest >= 0.8 * average(n - 2))
-            return null;
-        if (before >= 0.8 * average(n - 3) || latest > 1.2 * before)
-            return null;
-        return Math.max(latest, before);
-    }
-    /**
-     * The bar stood still for over two of its steps between its last two values (answers that did
-     * not move lie between them): it is bursty, and may now go at its best pace again.
-     */
-    stoodStill() {
-        const n = this.samples.length;
-        if (n < 2)
-            return false;
-        const [b, c] = [this.samples[n - 2], this.samples[n - 1]];
-        return c.from - b.t > (2 * b.t) / b.percent;
-    }
-    /** The latest answer did not move, or moved at less than half the average pace before it. */
-    stalled() {
-        if (this.stale > 0)
-            return true;
-        const n = this.samples.length;
-        if (n < 2)
-            return false;
-        const [b, c] = [this.samples[n - 2], this.samples[n - 1]];
-        const latest = (c.percent - b.percent) / Math.max(1, c.t - b.t);
-        return latest < (0.5 * b.percent) / Math.max(1, b.t);
-    }
-    /**
-     * A straight line v = a + b·t through the recent readings, each of which says the bar was at
-     * least its value and below the next whole number: the set of lines that fit them all, over as
-     * many recent readings as fit one line (at least three values, so that the pace is bounded).
-     */
-    fitLine(maxValues) {
-        // Every line with a pace from 1e-9 to 1 percent per ms, starting anywhere plausible.
-        let polygon = [
-            [-1e8, 1e-9],
-            [1e8, 1e-9],
-            [1e8, 1],
-            [-1e8, 1],
-        ];
-        let values = 0;
-        let previous = null;
-        let fitted = null;
-        for (let i = this.readings.length - 1; i >= 0; i--) {
-            const { t, percent } = this.readings[i];
-            // a + b·t >= percent, and a + b·t <= percent + 1
-            if (percent !== previous && values + 1 > maxValues)
-                break;
-            let next = clip(polygon, 1, t, percent);
-            next = clip(next, -1, -t, -(percent + 1));
-            if (next.length < 3)
-                break;
-            polygon = next;
-            if (percent !== previous)
-                values++;
-            previous = percent;
-            if (values >= 3)
-                fitted = polygon;
-        }
-        return fitted ? new Line(fitted) : null;
-    }
-    clamp(ms) {
-        return Math.round(Math.max(this.minMs, ms));
-    }
-}
-const MAX_READINGS = 60;
-/** The line through the recent answers spans at most this many values of the bar. */
-const LINE_VALUES = 6;
-/** The lines that fit the readings: when they reach a mark, at the earliest and at the latest. */
-class Line {
-    polygon;
-    constructor(polygon) {
-        this.polygon = polygon;
-    }
-    earliest(mark) {
-        return Math.min(...this.polygon.map(([a, b]) => (mark - a) / b));
-    }
-    latest(mark) {
-        return Math.max(...this.polygon.map(([a, b]) => (mark - a) / b));
-    }
-    /** A middle slope of the lines that fit (the mean of the corners). */
-    slope() {
-        return this.polygon.reduce((sum, [, b]) => sum + b, 0) / this.polygon.length;
-    }
-}
-/** The part of a convex polygon in the (a, b) plane where ca·a + cb·b >= c (Sutherland-Hodgman). */
-function clip(polygon, ca, cb, c) {
-    const out = [];
-    const side = ([a, b]) => ca * a + cb * b - c;
-    for (let i = 0; i < polygon.length; i++) {
-        const p = polygon[i];
-        const q = polygon[(i + 1) % polygon.length];
-        const sp = side(p);
-        const sq = side(q);
-        if (sp >= 0)
-            out.push(p);
-        if (sp >= 0 !== sq >= 0) {
-            const k = sp / (sp - sq);
-            out.push([p[0] + k * (q[0] - p[0]), p[1] + k * (q[1] - p[1])]);
-        }
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/staging/wait.ts
-
-
-
-
-
-
-/** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
-const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
-/**
- * Follows a background job to its end through `GET /v2/tasks/{id}/status` (contract §2), with the
- * adaptive PollPlanner. Falls back to the staging probe if the task stays invisible past the grace.
- */
-async function waitForTask(deps, operation, siteId, taskId, startedAt) {
-    deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
-    return sharingBudget(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
-}
-async function followTask(deps, operation, siteId, taskId, startedAt) {
-    const { client, clock, logger, redactor } = deps;
-    const planner = new PollPlanner({ startedAt });
-    const progress = new Progress(deps, operation, siteId, startedAt);
-    const unknownSeen = new Set();
-    let delay = planner.firstDelay();
-    let seenRunning = false;
-    for (;;) {
-        await sleepWithin(deps, delay);
-        const at = clock.now();
-        let answer;
-        try {
-            answer = await client.call('GET', `/tasks/${encodeURIComponent(taskId)}/status`, 'read');
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            if (e.httpStatus === MISSING_STATUS && e.kind !== 'api-url') {
-                if (at - startedAt < TASK_INVISIBLE_GRACE_MS) {
-                    logger.debug(`task ${taskId} is not visible yet (404)`);
-                    planner.observe(at, undefined);
-                    delay = planner.nextDelay(clock.now());
-                    continue;
-                }
-                logger.warn(`Task ${taskId} was not found ${seconds(at - startedAt)} after the job started; following the staging environment instead.`);
-                return followProbe(deps, operation, siteId, { seenBusy: seenRunning });
-            }
-            if (TRANSIENT.has(e.kind)) {
-                logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`);
-                planner.observe(at, undefined);
-                delay = Math.max(planner.nextDelay(clock.now()), 5000);
-                continue;
-            }
-            return { kind: 'untrackable', reason: `reading task ${taskId} failed: ${e.message}` };
-        }
-        const parsed = TaskStatusSchema.safeParse(answer.reply.data);
-        if (!parsed.success) {
-            logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`);
-            planner.observe(at, undefined);
-            delay = planner.nextDelay(clock.now());
-            continue;
-        }
-        const task = parsed.data;
-        if (task.state === 'completed') {
-            progress.done();
-            return { kind: 'completed', data: answer.reply.data, siteId: task.siteId };
-        }
-        if (task.state === 'failed') {
-            const reason = task.reason
-                ? redactor.server(task.reason)
-                : `the task ended with status "${redactor.server(task.status, 60)}"`;
-            return { kind: 'failed', reason };
-        }
-        if (task.state === 'running')
-            seenRunning = true;
-        else {
-            const shown = redactor.server(typeof task.status === 'object' ? JSON.stringify(task.status) : task.status, 60);
-            if (!unknownSeen.has(shown)) {
-                unknownSeen.add(shown);
-                logger.info(`Task ${taskId} reports a status this action does not know ("${shown}"); still waiting.`);
-            }
-        }
-        planner.observe(at, task.percent);
-        progress.update(task.percent);
-        delay = planner.nextDelay(clock.now());
-    }
-}
-/**
- * Follows a job with no task id through the staging probe `GET /v2/sites/{site}/staging`
- * (contract §3). Never reports success it did not see.
- */
-async function waitForProbe(deps, operation, siteId) {
-    return sharingBudget(deps, operation, siteId, () => followProbe(deps, operation, siteId, { seenBusy: false }));
-}
-async function followProbe(deps, operation, siteId, evidence) {
-    const { client, clock, logger } = deps;
-    const startedAt = clock.now();
-    const planner = new PollPlanner({ startedAt });
-    const progress = new Progress(deps, operation, siteId, startedAt);
-    let seenBusy = evidence.seenBusy;
-    let delay = planner.firstDelay();
-    for (;;) {
-        await sleepWithin(deps, delay);
-        const at = clock.now();
-        planner.observe(at, undefined);
-        delay = planner.nextDelay(at);
-        let answer;
-        try {
-            answer = await client.call('GET', probePath(siteId), 'read');
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            if (e.httpStatus !== null && (PROBE_UNSUPPORTED.includes(e.httpStatus) || e.kind === 'api-url'))
-                return {
-                    kind: 'untrackable',
-                    reason: `the service does not offer the staging probe (HTTP ${e.httpStatus})`,
-                };
-            if (e.httpStatus === MISSING_STATUS) {
-                if (operation === 'delete')
-                    return { kind: 'completed', data: null, siteId: null };
-                if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS)
-                    continue;
-                return {
-                    kind: 'untrackable',
-                    reason: 'the staging environment is not visible (404), so completion cannot be tracked',
-                };
-            }
-            if (TRANSIENT.has(e.kind)) {
-                logger.warn(`Could not read the staging environment (${e.message}); still waiting.`);
-                delay = Math.max(delay, 5000);
-                continue;
-            }
-            return { kind: 'untrackable', reason: `reading the staging environment failed: ${e.message}` };
-        }
-        const data = answer.reply.data;
-        const state = probeState(data);
-        if (state === 'busy') {
-            seenBusy = true;
-            progress.update(undefined);
-            continue;
-        }
-        if (state === 'ready' && operation !== 'delete') {
-            // Before a create there was no staging: "ready" is the new one. A pull or push that has not
-            // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
-            if (operation === 'create' || seenBusy) {
-                progress.done();
-                return { kind: 'completed', data, siteId: null };
-            }
-            if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
-                return {
-                    kind: 'unconfirmed',
-                    reason: `the staging environment looks ready, but this run never saw the ${operation} job running, so it cannot tell whether the job ran, failed or has not started`,
-                };
-            continue;
-        }
-        if (state === 'unknown')
-            logger.debug('the staging probe gave no status this client knows; still waiting');
-    }
-}
-/**
- * Counts this follower in the batch's rate budget for as long as it polls, and ends its live
- * progress however following ends (done, failed, timed out, cancelled).
- */
-async function sharingBudget(deps, operation, siteId, follow) {
-    // Keyed by these deps, as sleepWithin asks pollAt with them.
-    const leave = deps.client.budget.join(deps);
-    const started = deps.clock.now();
-    try {
-        return await follow();
-    }
-    finally {
-        leave();
-        const elapsedMs = deps.clock.now() - started;
-        deps.logger.progress?.({ operation, siteId, percent: null, elapsedMs, etaMs: null, ended: true });
-    }
-}
-/**
- * Sleeps before the next poll: `wanted` (what the planner asks), later if the batch's rate budget
- * says so (RateBudget.pollAt: calls are scarce, and this job is not likely to have ended yet). A
- * follower held back looks again every second (a sibling may end, a window begin); no wait runs
- * past the deadline: then DeadlineError at once, with no pointless sleep.
- */
-async function sleepWithin(deps, wanted) {
-    const { clock, client, signal } = deps;
-    const wantedAt = clock.now() + Math.max(0, wanted);
-    for (;;) {
-        const now = clock.now();
-        const left = client.deadline - now;
-        if (left <= 0)
-            throw new DeadlineError();
-        const { at, final, wake } = client.budget.pollAt(deps, wantedAt);
-        if (at <= now)
-            return;
-        const ms = at - now;
-        if (ms >= left) {
-            await clock.sleep(left, signal);
-            throw new DeadlineError();
-        }
-        if (final || !wake) {
-            await clock.sleep(ms, signal);
-            if (final)
-                return;
-            continue;
-        }
-        // Held: until `at`, or until the budget wakes the held followers (a sibling has ended).
-        try {
-            await clock.sleep(ms, signal ? AbortSignal.any([signal, wake]) : wake);
-        }
-        catch (e) {
-            if (!(e instanceof CancelledError) || signal?.aborted)
-                throw e;
-        }
-    }
-}
-/**
- * Progress of one job: a live update at every answer for a front end that shows one (the CLI on a
- * terminal), else a plain line now and then, never at every poll.
- */
-class Progress {
-    deps;
-    operation;
-    siteId;
-    startedAt;
-    lastLineAt;
-    constructor(deps, operation, siteId, startedAt) {
-        this.deps = deps;
-        this.operation = operation;
-        this.siteId = siteId;
-        this.startedAt = startedAt;
-        this.lastLineAt = startedAt;
-    }
-    update(percent) {
-        const now = this.deps.clock.now();
-        const elapsedMs = now - this.startedAt;
-        const { logger } = this.deps;
-        if (logger.progress) {
-            // A naive end estimate for people (the planner has its own): the average rate so far.
-            const etaMs = percent && percent > 0 && percent < 100 ? (elapsedMs * (100 - percent)) / percent : null;
-            logger.progress({
-                operation: this.operation,
-                siteId: this.siteId,
-                percent: percent ?? null,
-                elapsedMs,
-                etaMs,
-            });
-            return;
-        }
-        if (now - this.lastLineAt < (this.deps.progressEveryMs ?? 15_000))
-            return;
-        this.lastLineAt = now;
-        const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`;
-        logger.info(`… ${this.operation} on site ${this.siteId}:${pct} still running after ${elapsed(elapsedMs)}`);
-    }
-    done() {
-        const { logger, clock } = this.deps;
-        const elapsedMs = clock.now() - this.startedAt;
-        logger.progress?.({
-            operation: this.operation,
-            siteId: this.siteId,
-            percent: 100,
-            elapsedMs,
-            etaMs: 0,
-            ended: true,
-        });
-        logger.info(`The ${this.operation} job on site ${this.siteId} finished after ${elapsed(clock.now() - this.startedAt)}.`);
-    }
-}
-function elapsed(ms) {
-    const s = Math.round(ms / 1000);
-    return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${s}s`;
-}
-
-;// CONCATENATED MODULE: ./src/staging/url-check.ts
-
-
-
-
-
-
-
-
-/**
- * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
- * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
- * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
- * means the site answers). Only the status line is read; the body is dropped unread.
- */
-/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
-function answers(status) {
-    return (status >= 200 && status < 400) || status === 401 || status === 403;
-}
-const REQUEST_LIMIT_MS = 10_000;
-const PROGRESS_EVERY_MS = 15_000;
-/**
- * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
- * (plain http to a host that is not loopback, as with api-url).
- */
-async function waitForUrl(url, deps) {
-    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
-        return null;
-    const { clock, logger, signal } = deps;
-    const get = deps.get ?? plainGet;
-    const started = clock.now();
-    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
-    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
-    let lastLine = started;
-    logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
-    for (let retry = 0;; retry++) {
-        throwIfAborted(signal);
-        const left = deps.deadline - clock.now();
-        if (left <= 0)
-            return false;
-        let why;
-        try {
-            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
-            if (answers(status)) {
-                logger.info(`${url} answers (HTTP ${status}) after ${elapsed(clock.now() - started)}.`);
-                return true;
-            }
-            why = `HTTP ${status}`;
-        }
-        catch (e) {
-            if (e instanceof CancelledError)
-                throw e;
-            why = e.code ?? 'no connection';
-        }
-        const delayMs = backoff.delayMs(retry, clock.now() - started);
-        logger.debug(`${url}: not yet (${why}); asking again in ${seconds(delayMs)}`);
-        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
-            lastLine = clock.now();
-            logger.info(`… ${url} does not answer yet (${why}) after ${elapsed(clock.now() - started)}`);
-        }
-        // A last sleep up to the deadline would end without a try: give up now instead.
-        if (!(await backoff.sleep(delayMs)))
-            return false;
-    }
-}
-/** One GET through the runner's proxy settings (no keep-alive), status line only. */
-function plainGet(url, timeoutMs, signal) {
-    const agent = new lib_HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
-    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
-    return new Promise((resolve, reject) => {
-        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
-            resolve(res.statusCode ?? 0);
-            res.destroy();
-        });
-        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
-        const onAbort = () => req.destroy(new CancelledError());
-        signal?.addEventListener('abort', onAbort, { once: true });
-        req.on('error', reject);
-        req.on('close', () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-        });
-        req.end();
-    });
-}
-
-;// CONCATENATED MODULE: ./src/staging/operations.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
-const ENDPOINTS = {
-    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
-    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
-    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-};
-/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
-const PUSH_WARNINGS = [
-    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
-    'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
-    "The production site's CDN cache was purged: expect slower first requests while it refills.",
-];
-/** What a finished job did, for the last line and the summary. */
-const DONE = {
-    create: 'Staging created',
-    pull: 'Staging refreshed from production',
-    push: 'Staging pushed to production',
-    delete: 'Staging deleted',
-};
-/** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
-function requestTimeoutFor(timeoutMs) {
-    return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)));
-}
-/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
-function checkLaterHint(siteId, taskId) {
-    const action = taskId
-        ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
-        : `operation: status, site-id: ${siteId}`;
-    const cli = taskId
-        ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
-        : `site-staging status --site-id ${siteId}`;
-    return `To check on it later, run this action with ${action} (CLI: ${cli}).`;
-}
-/** Stops the operation with a final outcome that is not an error (skip, accepted). */
-class Finish {
-    outcome;
-    summary;
-    constructor(outcome, summary) {
-        this.outcome = outcome;
-        this.summary = summary;
-    }
-}
-/**
- * Runs one operation on one production site with the policies of `config` and returns its Result.
- * Never throws: every path ends in a Result.
- */
-async function runOperation(config, siteId, deps) {
-    const clock = deps.clock ?? realClock;
-    const started = clock.now();
-    const deadline = deps.deadline ?? started + config.timeoutMs;
-    const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT);
-    const client = new StagingApiClient({
-        apiUrl: config.apiUrl,
-        token: config.apiToken,
-        language: config.language,
-        maxRetries: config.maxRetries,
-        deadline,
-        requestTimeoutMs: deps.requestTimeoutMs ?? requestTimeoutFor(config.timeoutMs),
-    }, {
-        clock,
-        logger: deps.logger,
-        redactor: deps.redactor,
-        budget: deps.budget ?? new RateBudget(clock),
-        transport: deps.transport ?? ownTransport,
-        ...(deps.signal ? { signal: deps.signal } : {}),
-        ...(deps.random ? { random: deps.random } : {}),
-    });
-    const result = { ...newResult(config.operation, siteId, clock.wallNow()), sent: client.sent };
-    const run = new OperationRun(config, siteId, deps, clock, client, result);
-    try {
-        if (config.dryRun)
-            await run.dryRun();
-        else if (config.operation === 'status')
-            await run.status();
-        else
-            await run.execute(config.operation);
-    }
-    catch (e) {
-        if (e instanceof Finish) {
-            result.result = e.outcome;
-            result.summary = e.summary;
-        }
-        else if (e instanceof DeadlineError) {
-            result.result = 'timed-out';
-            const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
-            const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
-            result.summary =
-                `The timeout (${elapsed(config.timeoutMs)}) was reached while ${run.phase}.` +
-                    (mayRun ? ' The job may still be running on the server.' : '') +
-                    last;
-            if (e.lastError?.serverMessage)
-                result.message = e.lastError.serverMessage;
-            result.error = {
-                kind: 'timeout',
-                hint: mayRun
-                    ? `Raise timeout, or set wait: false. ${checkLaterHint(siteId, result.taskId)}`
-                    : 'Raise timeout, or try again later.',
-            };
-        }
-        else if (e instanceof CancelledError) {
-            result.result = 'cancelled';
-            result.summary =
-                client.sent.length > 0
-                    ? `Cancelled while ${run.phase}. Sent: ${client.sent.join('; ')}. A job the server accepted keeps running there.`
-                    : `Cancelled while ${run.phase}; nothing had been sent.`;
-        }
-        else if (e instanceof ApiError) {
-            result.result = 'failed';
-            result.summary = e.message;
-            if (e.serverMessage)
-                result.message = e.serverMessage;
-            result.error = { kind: e.kind, hint: e.hint };
-        }
-        else {
-            result.result = 'failed';
-            result.summary = `Unexpected error: ${e?.message ?? String(e)}`;
-            result.error = { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' };
-        }
-    }
-    finally {
-        ownTransport?.close();
-        result.requests = client.requests;
-        result.retries = client.retries + run.busy.retries;
-        result.durationSeconds = Math.round((clock.now() - started) / 100) / 10;
-        if (result.result === 'succeeded' && config.operation !== 'status' && !result.summary)
-            result.summary = `${DONE[config.operation]} in ${elapsed(clock.now() - started)}.`;
-        result.summary = deps.redactor.inert(result.summary);
-    }
-    return result;
-}
-class OperationRun {
-    config;
-    siteId;
-    deps;
-    clock;
-    client;
-    result;
-    /** What the run was doing, for timeout and cancellation messages. */
-    phase = 'sending the request';
-    started;
-    /** if-busy: wait's pauses before sending the job's request again; it counts them. */
-    busy;
-    constructor(config, siteId, deps, clock, client, result) {
-        this.config = config;
-        this.siteId = siteId;
-        this.deps = deps;
-        this.clock = clock;
-        this.client = client;
-        this.result = result;
-        this.started = clock.now();
-        this.busy = new Backoff(BUSY_WAIT, {
-            clock,
-            deadlineMs: client.deadline,
-            ...(deps.signal ? { signal: deps.signal } : {}),
-            ...(deps.random ? { random: deps.random } : {}),
-        });
-    }
-    get log() {
-        return this.deps.logger;
-    }
-    async dryRun() {
-        const op = this.config.operation;
-        const lines = [];
-        if (op === 'status')
-            lines.push(`GET ${this.client.url(this.statusPath())}`);
-        else {
-            const { method, path } = ENDPOINTS[op];
-            lines.push(`${method} ${this.client.url(path(this.siteId))}`);
-            if (op === 'create' && this.config.ifExists === 'recreate')
-                lines.unshift(`${ENDPOINTS.delete.method} ${this.client.url(ENDPOINTS.delete.path(this.siteId))} (only if staging exists)`);
-            if (this.config.wait)
-                lines.push(`GET ${this.client.url('/tasks/{task_id}/status')} (repeated until the job ends)`);
-        }
-        this.log.info(`Dry run: would send, on site ${this.siteId}: ${lines.join('; ')}`);
-        this.phase = 'reading the staging environment (dry run)';
-        try {
-            const probe = await this.client.call('GET', probePath(this.siteId), 'read');
-            this.takeStagingFields(probe.reply.data);
-            this.log.info(`Dry run: site ${this.siteId} has a staging environment${this.result.stagingUrl ? ` at ${this.result.stagingUrl}` : ''}.`);
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            if (e.kind === 'auth')
-                throw e;
-            this.log.info(`Dry run: reading the staging environment answered: ${e.message}`);
-        }
-        if (op === 'push')
-            this.result.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`));
-        this.result.result = 'dry-run';
-        this.result.summary = `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.`;
-    }
-    statusPath() {
-        return this.config.taskId
-            ? `/tasks/${encodeURIComponent(this.config.taskId)}/status`
-            : probePath(this.siteId);
-    }
-    // --- status: read-only ------------------------------------------------------------------------
-    /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
-    async status() {
-        const taskId = this.config.taskId;
-        if (taskId) {
-            this.result.taskId = taskId;
-            if (this.config.wait) {
-                this.phase = `waiting for the job (task ${taskId}) to finish`;
-                const outcome = await waitForTask(this.waitDeps(), 'status', this.siteId, taskId, this.clock.now());
-                await this.settle('status', outcome);
-                await this.readState();
-                this.result.stagingState ??= 'unknown';
-                this.result.summary = `The job (task ${taskId}) has completed.`;
-                return;
-            }
-            this.phase = `reading task ${taskId}`;
-            await this.readTaskOnce(taskId);
-            return;
-        }
-        this.phase = 'reading the staging environment';
-        await this.readState({ required: true });
-    }
-    /** One look at a task (status with task-id and wait: false). */
-    async readTaskOnce(taskId) {
-        const answer = await this.client.call('GET', this.statusPath(), 'read');
-        this.result.httpStatus = answer.status;
-        const task = TaskStatusSchema.safeParse(answer.reply.data);
-        const state = task.success ? task.data.state : 'unknown';
-        if (state === 'failed') {
-            const reason = task.success && task.data.reason ? this.deps.redactor.server(task.data.reason) : 'no reason given';
-            throw new ApiError({
-                kind: 'task-failed',
-                processing: 'processed',
-                serverMessage: reason,
-                message: `The job (task ${taskId}) failed on the server: ${reason}`,
-            });
-        }
-        this.result.stagingState = state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown';
-        const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : '';
-        this.result.result = 'succeeded';
-        this.result.summary =
-            state === 'completed'
-                ? `The job (task ${taskId}) has completed.`
-                : state === 'running'
-                    ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(this.siteId, taskId)}`
-                    : `The job (task ${taskId}) reports a status this action does not know.`;
-    }
-    /**
-     * Reads the staging environment once (`staging-state`, id, URL). `required`: the state is the
-     * point of the run, so a probe the service does not offer fails it; otherwise a failure here is
-     * only logged.
-     */
-    async readState(options = {}) {
-        try {
-            // Best effort: one try, no backoff.
-            const probe = await this.client.call('GET', probePath(this.siteId), 'read', options.required ? {} : { maxRetries: 0 });
-            const state = probeState(probe.reply.data);
-            if (options.required)
-                this.result.httpStatus = probe.status;
-            this.result.stagingState = state;
-            this.takeStagingFields(probe.reply.data);
-            this.result.message ||= probe.reply.message;
-            if (options.required) {
-                this.result.result = 'succeeded';
-                this.result.summary =
-                    state === 'unknown'
-                        ? `Site ${this.siteId} has a staging environment, in a state this action does not know.`
-                        : `Site ${this.siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`;
-            }
-        }
-        catch (e) {
-            if (e instanceof CancelledError || e instanceof DeadlineError || !(e instanceof ApiError))
-                throw e;
-            if (options.required)
-                this.result.httpStatus = e.httpStatus;
-            if (e.httpStatus === MISSING_STATUS && e.kind === 'not-found') {
-                this.result.stagingState = 'none';
-                this.result.stagingSiteId = null;
-                this.result.stagingUrl = null;
-                if (options.required) {
-                    this.result.result = 'succeeded';
-                    this.result.message = e.serverMessage;
-                    this.result.summary = `Site ${this.siteId} has no staging environment.`;
-                }
-                return;
-            }
-            if (!options.required) {
-                this.log.debug(`could not read the staging environment: ${e.message}`);
-                return;
-            }
-            this.result.stagingState = 'unknown';
-            if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
-                throw new ApiError({
-                    kind: 'validation',
-                    processing: 'processed',
-                    httpStatus: e.httpStatus,
-                    serverMessage: e.serverMessage,
-                    message: `The service does not offer a way to read the staging environment (GET ${this.client.shown(probePath(this.siteId))} answered ${e.httpStatus}).`,
-                    hint: 'Follow a job instead: pass the task-id output of the run that started it.',
-                });
-            throw e;
-        }
-    }
-    // --- create, pull, push, delete ---------------------------------------------------------------
-    async execute(op) {
-        let response;
-        try {
-            response = await this.send(op);
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            response = await this.applyPolicy(op, e);
-        }
-        if (response) {
-            this.result.message = response.reply.message;
-            await this.follow(op, response, this.config.wait);
-        }
-        if (this.result.result === 'succeeded')
-            await this.afterSuccess(op);
-    }
-    /**
-     * The if-exists / if-missing policies, and a create whose first try went through after all.
-     * Returns the response to follow, or null when the operation has been carried to its end here.
-     */
-    async applyPolicy(op, e) {
-        if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
-            this.log.info(`The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`);
-            this.result.message = e.serverMessage;
-            if (!this.config.wait)
-                throw new Finish('accepted', `The create was accepted; not waited for. ${checkLaterHint(this.siteId, null)}`);
-            await this.track('create', null);
-            return null;
-        }
-        if (op === 'create' && e.kind === 'exists') {
-            if (this.config.ifExists === 'skip') {
-                this.log.info(`Site ${this.siteId} already has a staging environment: skipped (if-exists: skip).`);
-                this.result.message = e.serverMessage;
-                await this.readStaging();
-                throw new Finish('skipped', `Skipped: site ${this.siteId} already has a staging environment (if-exists: skip).`);
-            }
-            if (this.config.ifExists === 'recreate')
-                return this.recreate();
-        }
-        if (op !== 'create' && e.kind === 'not-found' && this.config.ifMissing === 'skip') {
-            // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
-            this.log.info(`Site ${this.siteId}: no staging environment (HTTP 404): skipped (if-missing: skip).`);
-            this.result.message = e.serverMessage;
-            throw new Finish('skipped', `Skipped: site ${this.siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`);
-        }
-        throw e;
-    }
-    /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
-    async recreate() {
-        this.log.info(`Site ${this.siteId} already has a staging environment: deleting it first (if-exists: recreate).`);
-        let deleted;
-        try {
-            deleted = await this.send('delete');
-        }
-        catch (d) {
-            // Gone in the meantime (404): nothing left to delete.
-            if (!(d instanceof ApiError) || d.kind !== 'not-found')
-                throw d;
-            return this.send('create');
-        }
-        try {
-            await this.follow('delete', deleted, true);
-        }
-        catch (f) {
-            if (!(f instanceof Finish))
-                throw f;
-            throw new ApiError({
-                kind: 'unknown-outcome',
-                processing: 'processed',
-                httpStatus: deleted.status,
-                message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
-            });
-        }
-        this.log.info('The old staging environment is gone; creating the new one.');
-        return this.send('create');
-    }
-    async follow(op, response, wait) {
-        const data = response.reply.data;
-        const task = taskIdOf(data);
-        let taskId = null;
-        if (task && 'id' in task)
-            taskId = task.id;
-        else if (task)
-            this.log.warn(`The server gave a task id that cannot be used in a URL ("${this.deps.redactor.server(task.unusable, 60)}"): following the staging environment instead.`);
-        if (taskId)
-            this.result.taskId = taskId;
-        if (op === 'create')
-            this.takeStagingFields(data);
-        if (!wait) {
-            this.log.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`);
-            throw new Finish('accepted', `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(this.siteId, taskId)}`);
-        }
-        await this.track(op, taskId);
-    }
-    waitDeps() {
-        return {
-            client: this.client,
-            clock: this.clock,
-            logger: this.log,
-            redactor: this.deps.redactor,
-            ...(this.deps.signal ? { signal: this.deps.signal } : {}),
-        };
-    }
-    /** Waits for the job and sets the result from how it ended. */
-    async track(op, taskId) {
-        this.phase = `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`;
-        const outcome = taskId
-            ? await waitForTask(this.waitDeps(), op, this.siteId, taskId, this.clock.now())
-            : await waitForProbe(this.waitDeps(), op, this.siteId);
-        await this.settle(op, outcome);
-        if (op === 'delete') {
-            this.result.stagingSiteId = null;
-            this.result.stagingUrl = null;
-        }
-    }
-    /** A job's end as a result: succeeded on evidence only; accepted when nothing can tell. */
-    async settle(op, outcome) {
-        const what = op === 'status' ? 'job' : `${op} job`;
-        if (outcome.kind === 'failed')
-            throw new ApiError({
-                kind: 'task-failed',
-                processing: 'processed',
-                httpStatus: this.result.httpStatus,
-                serverMessage: outcome.reason,
-                message: `The ${what} failed on the server: ${outcome.reason}`,
-            });
-        if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
-            const warning = outcome.kind === 'untrackable'
-                ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
-                : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`;
-            this.log.warn(warning);
-            this.result.warnings.push(warning);
-            throw new Finish('accepted', `${warning} ${checkLaterHint(this.siteId, this.result.taskId)}`);
-        }
-        if (op === 'create') {
-            if (outcome.siteId)
-                this.result.stagingSiteId = outcome.siteId;
-            else
-                this.takeStagingFields(outcome.data);
-        }
-        this.result.result = 'succeeded';
-    }
-    /** After a create, pull or push that succeeded: the staging id and URL, and wait-for-url. */
-    async afterSuccess(op) {
-        if (op === 'delete')
-            return;
-        // Staging still exists after each of these: one GET fills what the answers did not say.
-        if (!this.result.stagingUrl || !this.result.stagingSiteId)
-            await this.readStaging();
-        if (!this.config.waitForUrl || op === 'push')
-            return;
-        const url = this.result.stagingUrl;
-        if (!url) {
-            this.warn('wait-for-url: no staging URL is known, so the site was not checked.');
-            return;
-        }
-        this.phase = `waiting for ${url} to answer`;
-        const jobDone = this.clock.now();
-        this.result.urlReady = await waitForUrl(url, {
-            clock: this.clock,
-            logger: this.log,
-            deadline: this.client.deadline,
-            ...(this.deps.signal ? { signal: this.deps.signal } : {}),
-        });
-        if (this.result.urlReady === null)
-            this.warn(`wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
-        if (this.result.urlReady === true)
-            this.result.summary = `${DONE[op]} in ${elapsed(jobDone - this.started)}; the staging site answered ${elapsed(this.clock.now() - jobDone)} later.`;
-        if (this.result.urlReady === false) {
-            this.result.result = 'timed-out';
-            this.result.summary = `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${elapsed(this.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`;
-            this.result.error = {
-                kind: 'timeout',
-                hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
-            };
-        }
-    }
-    warn(text) {
-        this.log.warn(text);
-        this.result.warnings.push(text);
-    }
-    /**
-     * Sends the operation's request. Busy refusals (409/423, or a 422 that says a job runs) are sent
-     * again with backoff under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome
-     * failure.
-     */
-    async send(op) {
-        const { method, path } = ENDPOINTS[op];
-        this.phase = `sending the ${op} request`;
-        for (let busyTries = 0;; busyTries++) {
-            try {
-                const response = await this.client.call(method, path(this.siteId), op);
-                this.result.httpStatus = response.status;
-                if (op === 'push')
-                    this.addPushWarnings();
-                return response;
-            }
-            catch (e) {
-                if (!(e instanceof ApiError)) {
-                    if (e instanceof DeadlineError && e.lastError)
-                        this.result.httpStatus = e.lastError.httpStatus;
-                    throw e;
-                }
-                this.result.httpStatus = e.httpStatus;
-                if (e.kind === 'busy' && this.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
-                    await this.waitWhileBusy(op, busyTries);
-                    continue;
-                }
-                if (e.processing === 'unknown')
-                    throw this.unknownOutcome(op, e);
-                throw e;
-            }
-        }
-    }
-    async waitWhileBusy(op, busyTries) {
-        const delayMs = this.busy.delayMs(busyTries);
-        if (this.busy.passesDeadline(delayMs))
-            throw new DeadlineError();
-        this.phase = `waiting for another job on site ${this.siteId} to finish`;
-        this.log.info(`Site ${this.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${seconds(delayMs)} (if-busy: wait).`);
-        if (!(await this.busy.sleep(delayMs)))
-            throw new DeadlineError();
-    }
-    unknownOutcome(op, e) {
-        if (op === 'push')
-            this.addPushWarnings();
-        const what = {
-            create: 'A staging environment may or may not be being created.',
-            pull: 'Staging may or may not be being overwritten with production.',
-            push: 'Production may or may not be being overwritten with staging.',
-            delete: 'The staging environment may or may not be being deleted.',
-        }[op];
-        const again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.';
-        return new ApiError({
-            kind: 'unknown-outcome',
-            processing: 'unknown',
-            httpStatus: e.httpStatus,
-            serverMessage: e.serverMessage,
-            message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
-            hint: hintFor('unknown-outcome').replace('{site}', this.siteId),
-        });
-    }
-    addPushWarnings() {
-        for (const w of PUSH_WARNINGS)
-            if (!this.result.warnings.includes(w))
-                this.result.warnings.push(w);
-    }
-    /** Best effort: fill the staging id and URL from the probe; a failure here changes nothing. */
-    async readStaging() {
-        await this.readState();
-        this.result.stagingState = null;
-    }
-    /** The staging id and URL from data that describes the staging site, each checked (contract §5). */
-    takeStagingFields(data) {
-        const id = stagingSiteIdOf(data);
-        if (id)
-            this.result.stagingSiteId = id;
-        const text = stagingUrlOf(data);
-        if (!text)
-            return;
-        const clean = stripUrlCredentials(text, (v) => this.deps.redactor.addCredential(v));
-        if ((0,src_text/* httpUrl */.q3)(clean))
-            this.result.stagingUrl = clean;
-        else
-            this.log.warn(`Ignored a staging URL that is not an http(s) URL: "${this.deps.redactor.server(text, 80)}".`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/staging/batch.ts
-
-
-
-
-
-
-/**
- * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * rate budget and one deadline; with `failFast`, no new site starts after a failure. One site runs
- * exactly as runOperation alone would.
- */
-async function runAll(config, deps) {
-    const clock = deps.clock ?? realClock;
-    const transport = deps.transport ?? new NodeTransport(USER_AGENT);
-    const shared = {
-        ...deps,
-        clock,
-        budget: deps.budget ?? new RateBudget(clock),
-        deadline: deps.deadline ?? clock.now() + config.timeoutMs,
-        transport,
-    };
-    try {
-        return await runSites(config, deps, shared);
-    }
-    finally {
-        if (!deps.transport)
-            transport.close();
-        deps.logger.debug(`${transport.connections} connection(s) to the API`);
-    }
-}
-async function runSites(config, deps, shared) {
-    const ids = config.siteIds;
-    if (ids.length === 1)
-        return [await runOperation(config, ids[0], shared)];
-    const budget = shared.budget;
-    const results = new Array(ids.length);
-    let next = 0;
-    let stoppedBy = null;
-    const worker = async () => {
-        while (next < ids.length) {
-            const index = next++;
-            // The rate budget plans its calls for the sites still to start too.
-            budget.pendingSites = ids.length - next;
-            const siteId = ids[index];
-            if (stoppedBy !== null || deps.signal?.aborted) {
-                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock);
-                continue;
-            }
-            const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
-            results[index] = result;
-            if (config.failFast && isFailure(result.result) && stoppedBy === null) {
-                stoppedBy = siteId;
-                deps.logger.warn(`Site ${siteId} ${result.result}: starting no more sites (fail-fast).`);
-            }
-        }
-    };
-    deps.logger.info(`Running ${config.operation} on ${ids.length} sites, ${Math.min(config.concurrency, ids.length)} at a time.`);
-    try {
-        await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker));
-    }
-    finally {
-        budget.pendingSites = 0;
-    }
-    return results;
-}
-function isFailure(outcome) {
-    return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled';
-}
-/** The outcome of a whole run: the worst of its sites. */
-function overallOutcome(results) {
-    const has = (o) => results.some((r) => r.result === o);
-    for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'])
-        if (has(o))
-            return o;
-    if (results.every((r) => r.result === 'dry-run'))
-        return 'dry-run';
-    if (results.every((r) => r.result === 'skipped'))
-        return 'skipped';
-    return 'succeeded';
-}
-function notStarted(config, siteId, stoppedBy, cancelled, clock) {
+;// CONCATENATED MODULE: ./src/types.ts
+/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
+const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status'];
+/** The `result` output. `dry-run` only with the dry-run input. */
+const OUTCOMES = (/* unused pure expression or super */ null && ([
+    'succeeded',
+    'failed',
+    'skipped',
+    'timed-out',
+    'accepted',
+    'cancelled',
+    'dry-run',
+]));
+/** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
+function newResult(operation, siteId, startedAt) {
     return {
-        ...newResult(config.operation, siteId, clock.wallNow()),
-        result: cancelled ? 'cancelled' : 'skipped',
-        summary: cancelled
-            ? 'Not started: the run was cancelled.'
-            : `Not started: site ${stoppedBy} failed first (fail-fast).`,
-    };
-}
-function prefixed(logger, siteId) {
-    const p = `[site ${siteId}] `;
-    return {
-        info: (m) => logger.info(p + m),
-        warn: (m) => logger.warn(p + m),
-        debug: (m) => logger.debug(p + m),
-        // Progress updates name their site already: they go through as they are.
-        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/github/deployments.ts
-/**
- * GitHub deployments (`deployment-environment`): a deployment per create, pull or push, marked
- * `in_progress` before the operation starts and given its final status when the run ends; after a
- * delete, the environment's deployments are marked `inactive`. A pull request then shows the
- * environment with a "View deployment" button while staging exists.
- *
- * Everything sent is our own words or values we checked: descriptions are ours (never server
- * text), `environment_url` only an http(s) URL as `safeHttpUrl` makes it, and every string goes
- * through the redactor before it leaves. Failures come back as warnings, never as throws.
- */
-
-
-
-
-/** The operations that make a deployment (delete marks the environment inactive instead). */
-const DEPLOYING_OPERATIONS = ['create', 'pull', 'push'];
-/** GitHub's limit on a deployment (status) description. */
-const MAX_DESCRIPTION_CHARS = 140;
-/** At most this many deployments are marked inactive after a delete (newest first). */
-const MAX_DEACTIVATED = 300;
-const deployments_PERMISSION = '"deployments: write" (permissions: deployments: write)';
-/** An environment name as GitHub takes it: 1-255 characters, no control characters. */
-function parseEnvironment(raw) {
-    const name = raw.trim();
-    if (name === '')
-        return { environment: null };
-    if (name.length > 255)
-        return { error: 'is longer than 255 characters' };
-    if (hasControl(name))
-        return { error: 'contains control characters or newlines' };
-    return { environment: name };
-}
-/** Our own short words, bounded. */
-function description(text) {
-    return (0,src_text/* bound */.$s)(text, MAX_DESCRIPTION_CHARS);
-}
-/** Every string of a request body through the redactor (a secret is never sent, whatever field). */
-function scrubbed(body, scrub) {
-    const out = {};
-    for (const [k, v] of Object.entries(body))
-        out[k] = typeof v === 'string' ? scrub(v) : v;
-    return out;
-}
-/** An http(s) URL we can send as `environment_url` / `log_url`; null for anything else or a URL holding a secret. */
-function sendableUrl(url, scrub) {
-    if (!url)
-        return null;
-    const safe = safeHttpUrl(url);
-    return safe && scrub(safe) === safe ? safe : null;
-}
-/**
- * The final status of a run's deployment, from its Results (several sites: the worst outcome):
- * - succeeded: `success`, with the staging URL as `environment_url` when the run had one site;
- * - skipped: a create skipped because staging exists is `success` (it is there, unchanged); a
- *   pull or push skipped because there is no staging is `inactive` (nothing is deployed);
- * - accepted (not waited for, or not trackable): stays `in_progress`, saying completion was not
- *   confirmed: never `success` without evidence;
- * - failed: `failure`; timed-out and cancelled: `error`;
- * - dry-run: no status (a dry run makes no deployment).
- */
-function finalStatus(operation, results) {
-    if (results.length === 0)
-        return null;
-    const outcome = overallOutcome(results);
-    const sites = results.length > 1 ? ` (${results.length} sites)` : '';
-    const url = results.length === 1 ? results[0].stagingUrl : null;
-    switch (outcome) {
-        case 'succeeded':
-            return { state: 'success', description: `Staging ${operation} succeeded${sites}.`, environmentUrl: url };
-        case 'skipped':
-            return operation === 'create'
-                ? {
-                    state: 'success',
-                    description: `Staging already exists (create skipped)${sites}.`,
-                    environmentUrl: url,
-                }
-                : {
-                    state: 'inactive',
-                    description: `No staging environment: ${operation} skipped${sites}.`,
-                    environmentUrl: null,
-                };
-        case 'accepted':
-            return {
-                state: 'in_progress',
-                description: `Staging ${operation} accepted by the API; completion not confirmed${sites}.`,
-                environmentUrl: url,
-            };
-        case 'failed':
-            return { state: 'failure', description: `Staging ${operation} failed${sites}.`, environmentUrl: null };
-        case 'timed-out':
-            return { state: 'error', description: `Staging ${operation} timed out${sites}.`, environmentUrl: null };
-        case 'cancelled':
-            return {
-                state: 'error',
-                description: `Staging ${operation} was cancelled${sites}.`,
-                environmentUrl: null,
-            };
-        default:
-            return null;
-    }
-}
-async function setStatus(ctx, id, state, text, environmentUrl = null) {
-    const logUrl = sendableUrl(ctx.logUrl, ctx.scrub);
-    const envUrl = sendableUrl(environmentUrl, ctx.scrub);
-    await ctx.octokit.rest.repos.createDeploymentStatus(scrubbed({
-        owner: ctx.repo.owner,
-        repo: ctx.repo.repo,
-        deployment_id: id,
-        state,
-        description: description(text),
-        ...(logUrl ? { log_url: logUrl } : {}),
-        ...(envUrl ? { environment_url: envUrl } : {}),
-        ...(state === 'success' ? { auto_inactive: true } : {}),
-    }, ctx.scrub));
-}
-/**
- * Creates the deployment for `sha` in the environment, then marks it `in_progress`. The
- * deployment is not transient: the environment outlives one run (later runs replace its
- * deployment, and GitHub's auto_inactive retires the older ones); a delete retires it explicitly.
- */
-async function startDeployment(ctx, sha, operation, siteCount, 
-/** One site's run: the task that names the site, and the payload that records who staging shows. */
-record) {
-    const where = `create a deployment for environment "${ctx.environment}"`;
-    let id;
-    try {
-        const response = await ctx.octokit.rest.repos.createDeployment(scrubbed({
-            owner: ctx.repo.owner,
-            repo: ctx.repo.repo,
-            ref: sha,
-            environment: ctx.environment,
-            description: description(`Staging ${operation}${siteCount > 1 ? ` (${siteCount} sites)` : ''} by site-staging-action`),
-            auto_merge: false,
-            required_contexts: [],
-            production_environment: false,
-            transient_environment: false,
-            ...(record ? { task: record.task, payload: record.payload } : {}),
-        }, ctx.scrub));
-        const data = response.data;
-        if (typeof data.id !== 'number' || !Number.isSafeInteger(data.id))
-            return {
-                id: null,
-                warnings: [`Could not ${where}: GitHub answered HTTP ${response.status} without a deployment id.`],
-            };
-        id = data.id;
-    }
-    catch (e) {
-        return { id: null, warnings: [(0,errors/* githubFailure */.e)(e, where, deployments_PERMISSION, ctx.scrub)] };
-    }
-    try {
-        await setStatus(ctx, id, 'in_progress', `Staging ${operation} started.`);
-        return { id, warnings: [] };
-    }
-    catch (e) {
-        return { id, warnings: [(0,errors/* githubFailure */.e)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub)] };
-    }
-}
-/** Gives the run's deployment its final status; returns a warning when GitHub refused it. */
-async function finishDeployment(ctx, id, status) {
-    try {
-        await setStatus(ctx, id, status.state, status.description, status.environmentUrl);
-        return null;
-    }
-    catch (e) {
-        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
-    }
-}
-/** Marks one deployment inactive (staging shows another run now, or was released); a refusal is a warning. */
-async function retireDeployment(ctx, id, text) {
-    try {
-        await setStatus(ctx, id, 'inactive', text);
-        return null;
-    }
-    catch (e) {
-        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} inactive`, deployments_PERMISSION, ctx.scrub);
-    }
-}
-/**
- * After a delete: every deployment of the environment (all pages, newest first, at most
- * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more.
- */
-async function deactivateEnvironment(ctx) {
-    const ids = [];
-    let left = 0;
-    try {
-        await ctx.octokit.paginate(ctx.octokit.rest.repos.listDeployments, { owner: ctx.repo.owner, repo: ctx.repo.repo, environment: ctx.environment, per_page: 100 }, (response) => {
-            for (const d of response.data) {
-                if (typeof d.id !== 'number' ||
-                    (typeof d.environment === 'string' && d.environment !== ctx.environment))
-                    continue;
-                if (ids.length < MAX_DEACTIVATED)
-                    ids.push(d.id);
-                else
-                    left++;
-            }
-            return [];
-        });
-    }
-    catch (e) {
-        return {
-            deactivated: 0,
-            left: 0,
-            warning: (0,errors/* githubFailure */.e)(e, `list the deployments of environment "${ctx.environment}"`, deployments_PERMISSION, ctx.scrub),
-        };
-    }
-    let deactivated = 0;
-    for (const id of ids) {
-        try {
-            await setStatus(ctx, id, 'inactive', 'Staging environment deleted.');
-            deactivated++;
-        }
-        catch (e) {
-            // One refusal means the token cannot: do not send the same refused request for each.
-            const rest = ids.length - deactivated;
-            const doing = `mark deployment ${id} inactive (${rest} of the environment's ${ids.length} deployment(s) left as they are)`;
-            return { deactivated, left: left + rest, warning: (0,errors/* githubFailure */.e)(e, doing, deployments_PERMISSION, ctx.scrub) };
-        }
-    }
-    return { deactivated, left, warning: null };
-}
-
-;// CONCATENATED MODULE: ./src/github/ownership.ts
-/**
- * One shared staging, many pull requests. A production site has one staging environment; every
- * refresh (create, pull) records which pull request it was for (its number, head commit and run) in
- * its GitHub deployment: the deployment's `task` names the site (`site-staging:<site>`), its
- * `payload` holds the owner. The newest of the site's deployments that is live (success, or still
- * in progress) says what staging shows now; a newer `inactive` one means staging was released.
- *
- * Read tolerantly: a record we did not write (another creator, another shape) is skipped, never
- * trusted. Everything here returns values or warnings; nothing throws.
- */
-
-
-/** The key of our record in a deployment's payload. */
-const PAYLOAD_KEY = 'site-staging-action';
-/** How many of a site's newest deployments are read to find its owner. */
-const MAX_READ = 20;
-/** `if-staging-taken`: when staging shows another open pull request. */
-const IF_TAKEN = ['take', 'wait', 'fail'];
-/** The deployment task that names the site, so its deployments are found whatever the environment. */
-function taskFor(siteId) {
-    return `site-staging:${siteId}`;
-}
-/** The deployment payload that records `owner` for `siteId`. */
-function ownerPayload(siteId, owner) {
-    return {
-        [PAYLOAD_KEY]: {
-            site: siteId,
-            owner: { pr: owner.pr, sha: owner.sha, run_url: owner.runUrl, run_id: owner.runId, at: owner.at },
-        },
-    };
-}
-const ownership_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
-function readOwner(payload, siteId) {
-    let p = payload;
-    if (typeof p === 'string') {
-        try {
-            p = JSON.parse(p);
-        }
-        catch {
-            return null;
-        }
-    }
-    const record = p?.[PAYLOAD_KEY];
-    if (!record || typeof record !== 'object' || record.site !== siteId)
-        return null;
-    const o = record.owner;
-    if (!o || typeof o !== 'object')
-        return null;
-    const pr = o.pr === null ? null : positiveInt(o.pr);
-    if (pr === undefined)
-        return null;
-    if (typeof o.sha !== 'string' || !ownership_SHA.test(o.sha))
-        return null;
-    const at = typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? o.at : null;
-    if (!at)
-        return null;
-    const runUrl = typeof o.run_url === 'string' ? safeHttpUrl(o.run_url) : null;
-    return { pr, sha: o.sha.toLowerCase(), runUrl, runId: positiveInt(o.run_id) ?? null, at };
-}
-function positiveInt(v) {
-    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
-}
-const LIVE = new Set(['success', 'in_progress', 'queued', 'pending']);
-/**
- * Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest
- * status is live. A newer inactive one means it was released (or deleted): nobody. Failed and
- * errored refreshes are passed over (the one before them still holds).
- */
-async function findOwner(octokit, repo, siteId, creator, scrub) {
-    try {
-        const listed = await octokit.rest.repos.listDeployments({
-            ...repo,
-            task: taskFor(siteId),
-            per_page: MAX_READ,
-        });
-        for (const d of listed.data) {
-            if (typeof d.id !== 'number' || typeof d.environment !== 'string')
-                continue;
-            const login = d.creator?.login;
-            if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase())
-                continue;
-            const owner = readOwner(d.payload, siteId);
-            if (!owner)
-                continue;
-            const statuses = await octokit.rest.repos.listDeploymentStatuses({
-                ...repo,
-                deployment_id: d.id,
-                per_page: 1,
-            });
-            const state = statuses.data[0]?.state;
-            if (state === 'inactive')
-                return { current: null };
-            if (typeof state === 'string' && LIVE.has(state))
-                return { current: { owner, deploymentId: d.id, environment: d.environment } };
-        }
-        return { current: null };
-    }
-    catch (e) {
-        return {
-            warning: (0,errors/* githubFailure */.e)(e, `read which pull request staging of site ${siteId} shows`, '"deployments: read"', scrub),
-        };
-    }
-}
-/** Whether pull request `pr` is open; null when GitHub would not say. */
-async function isOpen(octokit, repo, pr) {
-    try {
-        const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: pr });
-        return data.state === 'open';
-    }
-    catch {
-        return null;
-    }
-}
-/**
- * Waits until workflow run `runId` is completed, asking every `pollMs`, until `deadline` (ms, as
- * `now()` counts). `done`: it completed (or GitHub no longer knows it); `timeout`; `cancelled`.
- */
-async function waitForRun(octokit, repo, runId, o) {
-    for (;;) {
-        if (o.signal?.aborted)
-            return 'cancelled';
-        const request = AbortSignal.timeout(o.requestMs);
-        try {
-            const { data } = await octokit(request).rest.actions.getWorkflowRun({ ...repo, run_id: runId });
-            if (data.status === 'completed')
-                return 'done';
-        }
-        catch (e) {
-            if (e?.status === 404)
-                return 'done';
-            // Anything else (a time-out, a 5xx): ask again at the next turn.
-        }
-        if (o.now() + o.pollMs > o.deadline)
-            return 'timeout';
-        const slept = await sleep(o.pollMs, o.signal);
-        if (!slept)
-            return 'cancelled';
-    }
-}
-function sleep(ms, signal) {
-    return new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve(false);
-        const t = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(true);
-        }, ms);
-        const onAbort = () => {
-            clearTimeout(t);
-            resolve(false);
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
-}
-/** `#12`, or "a run not for a pull request". */
-function ownerName(owner) {
-    return owner.pr === null ? 'a workflow run that was not for a pull request' : `#${owner.pr}`;
-}
-/** `14:02 UTC on 2026-11-24` (our own words, from a date we checked). */
-function shownTime(iso) {
-    const d = new Date(iso);
-    if (Number.isNaN(d.getTime()))
-        return 'an unknown time';
-    const s = d.toISOString();
-    return `${s.slice(11, 16)} UTC on ${s.slice(0, 10)}`;
-}
-/** Who owns staging, in one sentence for a log line or an error. */
-function describeOwner(current) {
-    const o = current.owner;
-    return (`Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${shownTime(o.at)}` +
-        (o.runUrl ? `, run ${o.runUrl}` : '') +
-        ')');
-}
-
-;// CONCATENATED MODULE: ./src/github/inputs.ts
-/**
- * The GitHub side's inputs (pr-comment, comment-author, deployment-environment, github-token), read
- * once into a plan. A bad value is a warning that says nothing was sent, never a failed run.
- */
-
-
-
-/** The action's inputs for GitHub, with their action.yml defaults (action.yml lists them last). */
-const GITHUB_INPUT_DEFAULTS = {
-    'github-token': '${{ github.token }}',
-    'pr-comment': 'false',
-    'comment-author': DEFAULT_COMMENT_AUTHOR,
-    'deployment-environment': '',
-    'if-staging-taken': 'take',
-};
-const COMMENT_TITLE = 'Pull-request comment';
-const DEPLOYMENT_TITLE = 'GitHub deployment';
-const GITHUB_TITLE = 'GitHub';
-/** `if-staging-taken`: take, wait or fail; an error sentence for anything else. */
-function parseIfTaken(raw) {
-    const value = raw.trim().toLowerCase() || 'take';
-    if (IF_TAKEN.includes(value))
-        return value;
-    return {
-        error: `Input "if-staging-taken": "${value.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}" is not one of ${IF_TAKEN.join(', ')}.`,
-    };
-}
-/** Reads the GitHub inputs; null when nothing is to be sent to GitHub (warnings say why, if wrong). */
-function readGitHubInputs(input, warn) {
-    let commentAuthor = wantedCommentAuthor(input, (m) => warn(m, COMMENT_TITLE));
-    let environment = null;
-    const env = parseEnvironment(input('deployment-environment'));
-    if ('error' in env)
-        warn(`Input "deployment-environment" ${env.error}: no deployment was made.`, DEPLOYMENT_TITLE);
-    else
-        environment = env.environment;
-    const token = input('github-token').trim();
-    if ((commentAuthor || environment) && token === '') {
-        const what = [commentAuthor && 'pr-comment is true', environment && 'deployment-environment is set'];
-        warn(`${what.filter(Boolean).join(' and ')} but github-token is empty: nothing was sent to GitHub.`, GITHUB_TITLE);
-        commentAuthor = null;
-        environment = null;
-    }
-    if (!commentAuthor && !environment)
-        return null;
-    return {
-        commentAuthor,
-        environment,
-        token,
-        author: parseCommentAuthor(input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR,
-    };
-}
-/** pr-comment and comment-author: the author's login when a comment is wanted and possible. */
-function wantedCommentAuthor(input, warn) {
-    if (!parsePrComment(input('pr-comment'), warn))
-        return null;
-    const author = parseCommentAuthor(input('comment-author'));
-    if (author)
-        return author;
-    warn('Input "comment-author" must be a GitHub login (letters, digits and -, or an app\'s name[bot]): no comment was posted.');
-    return null;
-}
-/** `pr-comment`: true or false; anything else is a warning and no comment. */
-function parsePrComment(raw, warn) {
-    const wanted = raw.trim().toLowerCase();
-    if (wanted === '' || wanted === 'false')
-        return false;
-    if (wanted === 'true')
-        return true;
-    warn(`Input "pr-comment" must be true or false, got "${wanted.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}": no comment was posted.`);
-    return false;
-}
-
-;// CONCATENATED MODULE: ./src/github/phase.ts
-/**
- * Time limits for GitHub's side of a run: every request is bounded (10 s before the operation,
- * 30 s after it, 3 s once the run is cancelled: the runner kills 10 s after its first signal).
- */
-/** The limits, in milliseconds (tests shorten them). */
-const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 };
-/**
- * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
- * run is cancelled (at once counted from now if it already is).
- */
-function phaseSignal(run, normalMs, cancelledMs) {
-    const controller = new AbortController();
-    const timers = [];
-    const abortIn = (ms) => {
-        const t = setTimeout(() => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError')), ms);
-        t.unref?.();
-        timers.push(t);
-    };
-    const onCancel = () => abortIn(cancelledMs);
-    if (run?.aborted)
-        abortIn(cancelledMs);
-    else {
-        abortIn(normalMs);
-        run?.addEventListener('abort', onCancel, { once: true });
-    }
-    return {
-        signal: controller.signal,
-        dispose: () => {
-            timers.forEach(clearTimeout);
-            run?.removeEventListener('abort', onCancel);
-        },
-    };
-}
-/** Runs `work` within a phase, and always disposes of its timers. */
-async function withinPhase(phase, work) {
-    try {
-        return await work(phase.signal);
-    }
-    finally {
-        phase.dispose();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/index.ts
-
-
-
-
-
-
-
-
-
-/** The action's outputs set here (after the ones of src/report/outputs.ts). */
-const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
-const noop = { before: async () => null, after: async () => { }, abandon: async () => { } };
-/** The operations that change what staging shows (and so take it for their pull request). */
-const CLAIMING_OPERATIONS = ['create', 'pull'];
-/** Reads the GitHub inputs and returns what to do before and after the operation. */
-async function githubSideEffects(o) {
-    const ifTaken = parseIfTaken(o.input('if-staging-taken'));
-    const plan = readGitHubInputs(o.input, (m, title) => o.log.warn(o.redactor.scrub(m), title));
-    const claims = CLAIMING_OPERATIONS.includes(o.operation) && !o.dryRun;
-    if (typeof ifTaken !== 'string' && claims)
-        return stopping({ result: 'failed', message: ifTaken.error });
-    if (ifTaken !== 'take' && claims && (!plan?.environment || o.siteIds.length !== 1))
-        return stopping({
-            result: 'failed',
-            message: `if-staging-taken is ${String(ifTaken)}, which needs to know who staging shows: set deployment-environment ` +
-                '(and a github-token that may write deployments) and give one site-id. Nothing was sent to the staging service.',
-        });
-    if (!plan) {
-        o.setOutput('deployment-id', '');
-        return noop;
-    }
-    // Loaded only now: Octokit would add to the start-up time of every run.
-    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
-    const run = {
-        o,
-        plan,
-        ctx: runContext(o.env ?? process.env),
-        limits: { ...LIMITS_MS, ...o.limits },
-        octokit: (signal) => octokitFor(plan.token, run.ctx.apiUrl, signal),
-        scrub: (t) => o.redactor.scrub(t),
-        warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
-        warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
-        deploymentId: null,
-        ifTaken: typeof ifTaken === 'string' ? ifTaken : 'take',
-        claim: null,
-        previous: null,
-    };
-    return {
-        before: () => before(run),
-        after: (results, problem) => after(run, results, problem ?? null),
-        abandon: (reason) => abandon(run, reason),
-    };
-}
-/** A side whose `before` stops the run (bad input, or a guarantee it cannot give); nothing is sent. */
-function stopping(stop) {
-    return { ...noop, before: async () => stop };
-}
-/** The deployment's context, or null without a repository or an environment. */
-function deploymentContext(run, kit) {
-    const repo = repoOf(run.ctx.repository, run.ctx.payload);
-    if (!repo || !run.plan.environment)
-        return null;
-    return { octokit: kit, repo, environment: run.plan.environment, scrub: run.scrub, logUrl: run.ctx.runUrl };
-}
-/** Whether this run makes a deployment of its own (not a dry run; create, pull or push). */
-function makesDeployment(run) {
-    return !!run.plan.environment && !run.o.dryRun && DEPLOYING_OPERATIONS.includes(run.o.operation);
-}
-async function before(run) {
-    try {
-        if (!run.plan.environment || run.o.signal?.aborted)
-            return null;
-        if (run.o.dryRun) {
-            run.o.log.info('deployment-environment: a dry run makes no deployment.');
-            return null;
-        }
-        if (!makesDeployment(run))
-            return null;
-        const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env);
-        if ('reason' in sha) {
-            run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`);
-            return null;
-        }
-        run.claim = claimOf(run, sha.sha);
-        if (run.claim) {
-            const stop = await checkWhoStagingShows(run, run.claim);
-            if (stop)
-                return stop;
-        }
-        await startRunDeployment(run, sha.sha);
-        return null;
-    }
-    catch (e) {
-        run.warnDeployment(`Could not create a deployment: ${messageOf(e)}`);
-        return null;
-    }
-    finally {
-        run.o.setOutput('deployment-id', run.deploymentId === null ? '' : String(run.deploymentId));
-    }
-}
-/** This run's claim on staging: one site, an operation that refreshes it, the triggering pull request. */
-function claimOf(run, sha) {
-    if (run.o.siteIds.length !== 1 || !CLAIMING_OPERATIONS.includes(run.o.operation))
-        return null;
-    const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
-    const runId = Number(run.ctx.env.GITHUB_RUN_ID);
-    return {
-        siteId: run.o.siteIds[0],
-        owner: {
-            pr: 'target' in where ? where.target.number : null,
-            sha,
-            runUrl: run.ctx.runUrl,
-            runId: Number.isSafeInteger(runId) && runId > 0 ? runId : null,
-            at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-        },
-    };
-}
-/**
- * Who staging shows now. Another open pull request's: `take` goes on (and tells it afterwards),
- * `wait` waits for its workflow run to end (within the timeout), `fail` stops, naming it.
- */
-async function checkWhoStagingShows(run, claim) {
-    const repo = repoOf(run.ctx.repository, run.ctx.payload);
-    if (!repo)
-        return null;
-    const guarded = run.ifTaken !== 'take';
-    const found = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => findOwner(run.octokit(signal), repo, claim.siteId, run.plan.author, run.scrub));
-    if ('warning' in found) {
-        if (!guarded) {
-            // Said only if the deployment is then made: a refused one says the same with the permission.
-            run.ownerUnknown = found.warning;
-            return null;
-        }
-        return {
-            result: 'failed',
-            message: `${found.warning.replace(/ The staging result is not affected\.$/, '')} if-staging-taken is ${run.ifTaken}, so nothing was sent to the staging service.`,
-        };
-    }
-    const current = found.current;
-    if (!current || current.owner.pr === claim.owner.pr)
-        return null;
-    run.previous = current;
-    run.o.log.info(`${describeOwner(current)}; this run refreshes it for ${ownerName(claim.owner)}.`);
-    if (!guarded || current.owner.pr === null)
-        return null;
-    const open = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => isOpen(run.octokit(signal), repo, current.owner.pr));
-    if (open === false) {
-        run.o.log.info(`Pull request #${current.owner.pr} is closed: staging is free to take.`);
-        return null;
-    }
-    if (run.ifTaken === 'fail')
-        return {
-            result: 'failed',
-            message: `${describeOwner(current)}, and that pull request is open. if-staging-taken is fail, so nothing was sent to ` +
-                `the staging service. Run this again once #${current.owner.pr} is closed, or use if-staging-taken: take ` +
-                `(refresh staging and tell #${current.owner.pr}) or wait (until its workflow run is done).`,
-        };
-    return waitForOwnerRun(run, repo, current);
-}
-/** if-staging-taken: wait: until the owner's workflow run is completed, within the timeout. */
-async function waitForOwnerRun(run, repo, current) {
-    const runId = current.owner.runId;
-    if (runId === null)
-        return null;
-    run.o.log.info(`if-staging-taken: wait: waiting for the workflow run of #${current.owner.pr}${current.owner.runUrl ? ` (${current.owner.runUrl})` : ''} to finish.`);
-    const ended = await waitForRun(run.octokit, repo, runId, {
-        deadline: performance.now() + (run.o.timeoutMs ?? 30 * 60_000),
-        pollMs: run.limits.poll,
-        now: () => performance.now(),
-        signal: run.o.signal,
-        requestMs: run.limits.before,
-    });
-    if (ended === 'done') {
-        run.o.log.info(`The workflow run of #${current.owner.pr} is done: this run takes staging.`);
-        return null;
-    }
-    if (ended === 'cancelled')
-        return {
-            result: 'cancelled',
-            message: `Cancelled while waiting for the workflow run of #${current.owner.pr}: nothing was sent to the staging service.`,
-        };
-    return {
-        result: 'timed-out',
-        message: `${describeOwner(current)}, and its workflow run was still running when the timeout ran out. ` +
-            'if-staging-taken is wait, so nothing was sent to the staging service. Run this again later, or raise timeout.',
-    };
-}
-/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
-async function startRunDeployment(run, sha) {
-    await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), async (signal) => {
-        const dctx = deploymentContext(run, run.octokit(signal));
-        if (!dctx) {
-            run.warnDeployment('Could not create a deployment: the repository is unknown (no GITHUB_REPOSITORY).');
-            return;
-        }
-        const record = run.claim
-            ? { task: taskFor(run.claim.siteId), payload: ownerPayload(run.claim.siteId, run.claim.owner) }
-            : null;
-        const started = await startDeployment(dctx, sha, run.o.operation, run.o.siteIds.length, record);
-        for (const w of started.warnings)
-            run.warnDeployment(w);
-        if (started.id === null)
-            return;
-        if (run.ownerUnknown)
-            run.warnDeployment(run.ownerUnknown);
-        run.deploymentId = started.id;
-        run.o.log.info(`Deployment ${started.id} for environment "${dctx.environment}" on ${sha.slice(0, 12)}: in progress.`);
-    });
-}
-async function after(run, results, problem) {
-    const deploys = !!run.plan.environment && !run.o.dryRun;
-    // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
-    if (results.length === 0 || !(deploys || run.plan.commentAuthor))
-        return;
-    await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), async (signal) => {
-        const kit = run.octokit(signal);
-        const took = tookStaging(run, results) ? run.claim : null;
-        await Promise.all([
-            deploys ? deploymentAfter(run, kit, results, problem) : null,
-            run.plan.commentAuthor ? commentAfter(run, kit, run.plan.commentAuthor, results, took?.owner) : null,
-            took && run.previous ? handOver(run, kit, took, run.previous) : null,
-        ]);
-    });
-}
-/** Whether this run changed what staging shows (so its claim holds): a refresh that went through. */
-function tookStaging(run, results) {
-    const r = results[0];
-    if (!run.claim || run.deploymentId === null || !r)
-        return false;
-    return (r.result === 'succeeded' ||
-        r.result === 'accepted' ||
-        (r.operation === 'create' && r.result === 'skipped'));
-}
-/**
- * Staging now shows this run: the run it showed before is told, its deployment made inactive (so it
- * claims no preview that is gone) and its pull request's comment updated in place.
- */
-async function handOver(run, kit, took, previous) {
-    const repo = repoOf(run.ctx.repository, run.ctx.payload);
-    if (!repo)
-        return;
-    const now = took.owner.pr === null
-        ? 'Staging was refreshed by a workflow run that was not for a pull request'
-        : `Staging now shows #${took.owner.pr}`;
-    const warning = await retireDeployment({ octokit: kit, repo, environment: previous.environment, scrub: run.scrub, logUrl: run.ctx.runUrl }, previous.deploymentId, `${now}.`);
-    if (warning)
-        run.warnDeployment(warning);
-    const told = previous.owner.pr;
-    if (told === null || !run.plan.commentAuthor)
-        return;
-    const rerun = previous.owner.runUrl
-        ? `[re-run this workflow](${previous.owner.runUrl})`
-        : 're-run this workflow';
-    const notice = `${now} since ${noticeTime(took.owner.at)}; ${rerun} to show this pull request again.`;
-    const outcome = await addNotice(kit, { ...repo, number: told }, took.siteId, run.plan.commentAuthor, notice, run.scrub);
-    if (outcome.action === 'failed')
-        run.warnComment(outcome.warning);
-    else
-        run.o.log.info(`Told #${told} that ${now.charAt(0).toLowerCase()}${now.slice(1)}: ` +
-            (outcome.action === 'updated' ? 'its comment was updated' : 'it has no comment of ours') +
-            (warning ? '.' : `, its deployment ${previous.deploymentId} is inactive.`));
-}
-async function abandon(run, reason) {
-    if (run.deploymentId === null)
-        return;
-    await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), (signal) => closeRunDeployment(run, run.octokit(signal), {
-        state: 'error',
-        description: reason,
-        environmentUrl: null,
-    }));
-}
-async function deploymentAfter(run, kit, results, problem) {
-    if (run.o.operation === 'delete')
-        return retireAfterDelete(run, kit, results);
-    const status = problem
-        ? { state: 'error', description: problem, environmentUrl: null }
-        : finalStatus(run.o.operation, results);
-    if (status)
-        await closeRunDeployment(run, kit, status);
-}
-/** Gives the run's deployment (if it made one) its final status; a refusal is a warning. */
-async function closeRunDeployment(run, kit, status) {
-    try {
-        const dctx = deploymentContext(run, kit);
-        if (!dctx || run.deploymentId === null)
-            return;
-        const warning = await finishDeployment(dctx, run.deploymentId, status);
-        if (warning)
-            run.warnDeployment(warning);
-        else
-            run.o.log.info(`Deployment ${run.deploymentId} for environment "${dctx.environment}": ${status.state}.`);
-    }
-    catch (e) {
-        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
-    }
-}
-/** After a delete that finished: every deployment of the environment inactive. */
-async function retireAfterDelete(run, kit, results) {
-    try {
-        const dctx = deploymentContext(run, kit);
-        if (!dctx)
-            return;
-        if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
-            run.o.log.info(`deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`);
-            return;
-        }
-        const done = await deactivateEnvironment(dctx);
-        if (done.warning)
-            run.warnDeployment(done.warning);
-        if (done.deactivated > 0 || !done.warning)
-            run.o.log.info(`Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
-                (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'));
-    }
-    catch (e) {
-        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
-    }
-}
-/** The sticky comment on the triggering pull request, one per site. */
-async function commentAfter(run, kit, author, results, owner) {
-    try {
-        const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
-        if ('reason' in where) {
-            run.o.log.notice(run.scrub(where.reason));
-            return;
-        }
-        const outcome = await postOrUpdateComments(results, {
-            octokit: kit,
-            target: where.target,
-            author,
-            scrub: run.scrub,
-            runUrl: run.ctx.runUrl,
-            owner: owner && owner.pr !== null ? { sha: owner.sha, at: owner.at } : null,
-        });
-        reportComments(run, outcome, author, where.target.number);
-    }
-    catch (e) {
-        run.warnComment(`Could not post the pull-request comment: ${messageOf(e)}`);
-    }
-}
-/** One log line per comment posted or updated, each distinct warning once, the ignored ones in one notice. */
-function reportComments(run, outcome, author, number) {
-    if (outcome.ignored.length > 0)
-        run.o.log.notice(run.scrub(ignoredNotice(outcome.ignored, author, number)));
-    const warned = new Set();
-    for (const r of outcome.reports) {
-        if (r.action === 'failed') {
-            if (!warned.has(r.warning))
-                run.warnComment(r.warning);
-            warned.add(r.warning);
-            continue;
-        }
-        const link = r.url && /^https?:\/\/[^\s]+$/.test(r.url) ? `: ${r.url.slice(0, 300)}` : '';
-        run.o.log.info(run.scrub(`${r.action === 'created' ? 'Posted' : 'Updated'} the comment for site ${r.siteId} on pull request #${number}${link}.`));
-    }
-}
-function messageOf(e) {
-    return e?.message ?? String(e);
-}
-/**
- * `operation: release`, on a closed pull request: for each site whose staging shows this pull
- * request, its deployment becomes inactive and its comment says so, so the next pull request takes
- * staging without waiting. Nothing is sent to the staging service (staging keeps its content).
- */
-async function releaseStaging(o) {
-    const scrub = (t) => o.redactor.scrub(t);
-    const fail = (message) => o.siteIds.map((siteId) => ({ siteId, result: 'failed', message }));
-    const token = o.input('github-token').trim();
-    if (token === '')
-        return fail('release needs a github-token that may write deployments: it is empty.');
-    const ctx = runContext(o.env ?? process.env);
-    const where = pullRequestTarget(ctx.eventName, ctx.payload, ctx.repository);
-    if ('reason' in where)
-        return fail(`release is for a closed pull request. ${where.reason.replace(/^pr-comment: /, '')}`);
-    const author = parseCommentAuthor(o.input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR;
-    const limits = { ...LIMITS_MS, ...o.limits };
-    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
-    return withinPhase(phaseSignal(o.signal, limits.after, limits.cancelled), async (signal) => {
-        const kit = octokitFor(token, ctx.apiUrl, signal);
-        const out = [];
-        for (const siteId of o.siteIds)
-            out.push(await releaseOne(kit, where.target, siteId, author, scrub, ctx));
-        return out;
-    });
-}
-async function releaseOne(kit, target, siteId, author, scrub, ctx) {
-    const repo = { owner: target.owner, repo: target.repo };
-    const found = await findOwner(kit, repo, siteId, author, scrub);
-    if ('warning' in found)
-        return { siteId, result: 'failed', message: found.warning };
-    const current = found.current;
-    if (!current)
-        return {
-            siteId,
-            result: 'skipped',
-            message: `No run is recorded as showing on staging of site ${siteId}: nothing to release.`,
-        };
-    if (current.owner.pr !== target.number)
-        return {
-            siteId,
-            result: 'skipped',
-            message: `${describeOwner(current)}, not #${target.number}: nothing to release.`,
-        };
-    const warning = await retireDeployment({ octokit: kit, repo, environment: current.environment, scrub, logUrl: ctx.runUrl }, current.deploymentId, `Pull request #${target.number} closed: staging released.`);
-    if (warning)
-        return { siteId, result: 'failed', message: warning };
-    const notice = `This pull request was closed at ${noticeTime(new Date().toISOString())}: staging is free for other pull requests ` +
-        "(it keeps this pull request's last refresh until another run takes it).";
-    const commented = await addNotice(kit, target, siteId, author, notice, scrub);
-    return {
+        operation,
         siteId,
-        result: 'succeeded',
-        message: `Released staging of site ${siteId}: #${target.number} was closed, its deployment ${current.deploymentId} is inactive` +
-            (commented.action === 'updated' ? ' and its comment says so.' : '.') +
-            (commented.action === 'failed' ? ` ${commented.warning}` : '') +
-            ' The next pull request to refresh staging takes it without waiting.',
+        result: 'failed',
+        httpStatus: null,
+        message: '',
+        summary: '',
+        taskId: null,
+        stagingSiteId: null,
+        stagingUrl: null,
+        stagingState: null,
+        urlReady: null,
+        durationSeconds: 0,
+        requests: 0,
+        retries: 0,
+        warnings: [],
+        sent: [],
+        error: null,
+        startedAt: new Date(startedAt).toISOString(),
     };
 }
 
@@ -45534,8 +43273,9 @@ async function releaseOne(kit, target, siteId, author, scrub, ctx) {
 
 
 /**
- * All input reading and validation in one place: raw strings (from action inputs or CLI flags)
- * become a typed Config, or an InputError that names the input. Nothing here sends a request.
+ * Reading and validating the staging run's inputs (the GitHub side's own inputs are read in
+ * src/github/): raw strings (from action inputs or CLI flags) become a typed Config, or an
+ * InputError that names the input. Nothing here sends a request.
  */
 class InputError extends Error {
     input;
@@ -45545,7 +43285,11 @@ class InputError extends Error {
         this.name = 'InputError';
     }
 }
-/** Every input this project reads, by its action name (action.yml declares the same). */
+/**
+ * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
+ * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
+ * comment-author, deployment-environment), which src/github/ reads.
+ */
 const INPUT_NAMES = [
     'operation',
     'site-id',
@@ -45894,146 +43638,6 @@ function finalLine(results) {
     return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${said}" ${what}`;
 }
 
-;// CONCATENATED MODULE: ./src/report/summary.ts
-
-
-/** GitHub drops a step summary over 1 MiB: stay well under it, whatever the server sent. */
-const MAX_SUMMARY_BYTES = 900 * 1024;
-/** Per-site detail lines after the table of a batch: past this, the `results` output has the rest. */
-const MAX_DETAIL_SITES = 200;
-/**
- * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
- * what happened in one sentence, then a short table (one site: a definition table whose first row is
- * the site; several: one row a site, at most five columns, then the sites that did not succeed), the server's
- * words, what to do,
- * warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
- * MAX_SUMMARY_BYTES.
- */
-function renderSummary(results) {
-    const first = results[0];
-    if (!first)
-        return '## Staging\n\nNothing ran.\n';
-    const out = new Bounded(MAX_SUMMARY_BYTES);
-    const outcome = overallOutcome(results);
-    if (results.length === 1) {
-        out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${outcome}`, '');
-        single(first, out);
-    }
-    else {
-        out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${countOutcomes(results)}`, '');
-        batch(results, out);
-    }
-    const warnings = [...new Set(results.flatMap((r) => r.warnings))];
-    if (warnings.length > 0) {
-        out.push('### ⚠️ Warnings', '');
-        for (const w of warnings.slice(0, 20))
-            out.push(`- ${md(w)}`);
-        out.push('');
-    }
-    return out.text();
-}
-function single(r, out) {
-    if (r.summary)
-        out.push(md(r.summary), '');
-    out.push(`| Production site | ${code(r.siteId)} |`, '|:--|:--|');
-    out.push(`| Result | ${ICON[r.result]} ${r.result} |`);
-    if (r.stagingState)
-        out.push(`| Staging state | ${r.stagingState} |`);
-    if (r.stagingUrl || r.operation !== 'delete')
-        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${readiness(r)} |`);
-    if (r.stagingSiteId)
-        out.push(`| Staging site | ${code(r.stagingSiteId)} |`);
-    if (r.taskId)
-        out.push(`| Task | ${code(r.taskId)} |`);
-    if (r.httpStatus !== null)
-        out.push(`| HTTP status | ${r.httpStatus} |`);
-    out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`);
-    out.push(`| Duration | ${duration(r.durationSeconds)} |`, '');
-    const said = serverWords(r);
-    if (said)
-        out.push(`> **The server said:** ${md(said)}`, '');
-    if (r.error)
-        out.push(`**What to do:** ${md(r.error.hint)}`, '');
-    sentNote(r, '', out);
-}
-function batch(results, out) {
-    // A column that no site fills (a delete, or a service that does not say) is left out, not a row of dashes.
-    const columns = [
-        ['Site', (r) => code(r.siteId)],
-        ['Result', (r) => `${ICON[r.result]} ${r.result}`],
-    ];
-    if (results.some((r) => r.stagingSiteId))
-        columns.push(['Staging site', (r) => (r.stagingSiteId ? code(r.stagingSiteId) : '—')]);
-    if (results.some((r) => r.stagingUrl))
-        columns.push(['Staging URL', (r) => `${markdown_link(r.stagingUrl)}${readiness(r)}`]);
-    columns.push(['Duration', (r) => duration(r.durationSeconds)]);
-    out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`);
-    for (const r of results) {
-        if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`))
-            break;
-    }
-    out.push('');
-    // Details for every site that did not simply succeed: the table says the rest.
-    const order = results.filter((r) => r.result !== 'succeeded');
-    if (order.length === 0)
-        return;
-    const shown = order.slice(0, MAX_DETAIL_SITES);
-    out.push('### Sites that need a look', '');
-    for (const r of shown) {
-        const parts = [`- **${md(r.siteId)}** ${ICON[r.result]} ${md(r.summary || r.result)}`];
-        const said = serverWords(r);
-        if (said)
-            parts.push(` The server said: “${md(said)}”`);
-        if (r.error)
-            parts.push(` **What to do:** ${md(r.error.hint)}`);
-        if (!out.push(parts.join('')))
-            break;
-        sentNote(r, '  ', out);
-    }
-    if (order.length > shown.length)
-        out.push('', `… and ${order.length - shown.length} more: see the \`results\` output.`);
-    out.push('');
-}
-function readiness(r) {
-    if (r.urlReady === true)
-        return ' (answers)';
-    if (r.urlReady === false)
-        return ' (did not answer in time)';
-    return '';
-}
-function sentNote(r, indent, out) {
-    if ((r.result === 'cancelled' || r.result === 'timed-out') && r.sent.length > 0)
-        out.push(`${indent}Requests that changed something: ${r.sent.map(code).join(', ')}.`, '');
-}
-/** Lines up to a byte budget; once it is spent, one closing note and nothing more. */
-class Bounded {
-    max;
-    lines = [];
-    bytes = 0;
-    full = false;
-    constructor(max) {
-        this.max = max;
-    }
-    push(...lines) {
-        for (const line of lines) {
-            if (this.full)
-                return false;
-            const size = Buffer.byteLength(line) + 1;
-            if (this.bytes + size > this.max - 200) {
-                this.full = true;
-                this.lines.push('', '_The summary stops here: it would pass its size limit. The `results` output has every site._');
-                return false;
-            }
-            this.lines.push(line);
-            this.bytes += size;
-        }
-        return true;
-    }
-    text() {
-        return this.lines.join('\n');
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
 
 /** Every output of action.yml, in order; all are set on every path. */
@@ -46166,6 +43770,2960 @@ function publicResult(r) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/report/assembly.ts
+
+
+
+
+/** The report of `results`, for a run that took `elapsedMs`. */
+function assembleReport(results, elapsedMs) {
+    const outcome = overallOutcome(results);
+    const failed = isFailure(outcome);
+    return {
+        outcome,
+        failed,
+        outputs: outputsFor(results, roundedSeconds(elapsedMs)),
+        warnings: [...new Set(results.flatMap((r) => r.warnings))],
+        errors: failed
+            ? results
+                .filter((r) => isFailure(r.result) && r.error)
+                .map((r) => ({
+                title: `Staging ${r.operation} ${r.result} (site ${r.siteId})`,
+                hint: r.error.hint,
+            }))
+            : [],
+        stagingUrls: results
+            .filter((r) => r.stagingUrl)
+            .map((r) => ({ siteId: results.length > 1 ? r.siteId : null, url: r.stagingUrl })),
+        finalLine: finalLine(results),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
+
+/** GitHub drops a step summary over 1 MiB: stay well under it, whatever the server sent. */
+const MAX_SUMMARY_BYTES = 900 * 1024;
+/** Per-site detail lines after the table of a batch: past this, the `results` output has the rest. */
+const MAX_DETAIL_SITES = 200;
+/**
+ * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
+ * what happened in one sentence, then a short table (one site: a definition table whose first row is
+ * the site; several: one row a site, at most five columns, then the sites that did not succeed), the server's
+ * words, what to do,
+ * warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
+ * MAX_SUMMARY_BYTES.
+ */
+function renderSummary(results) {
+    const first = results[0];
+    if (!first)
+        return '## Staging\n\nNothing ran.\n';
+    const out = new Bounded(MAX_SUMMARY_BYTES);
+    const outcome = overallOutcome(results);
+    if (results.length === 1) {
+        out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${outcome}`, '');
+        single(first, out);
+    }
+    else {
+        out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${countOutcomes(results)}`, '');
+        batch(results, out);
+    }
+    const warnings = [...new Set(results.flatMap((r) => r.warnings))];
+    if (warnings.length > 0) {
+        out.push('### ⚠️ Warnings', '');
+        for (const w of warnings.slice(0, 20))
+            out.push(`- ${md(w)}`);
+        out.push('');
+    }
+    return out.text();
+}
+function single(r, out) {
+    if (r.summary)
+        out.push(md(r.summary), '');
+    out.push(`| Production site | ${code(r.siteId)} |`, '|:--|:--|');
+    out.push(`| Result | ${ICON[r.result]} ${r.result} |`);
+    if (r.stagingState)
+        out.push(`| Staging state | ${r.stagingState} |`);
+    if (r.stagingUrl || r.operation !== 'delete')
+        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${readiness(r)} |`);
+    if (r.stagingSiteId)
+        out.push(`| Staging site | ${code(r.stagingSiteId)} |`);
+    if (r.taskId)
+        out.push(`| Task | ${code(r.taskId)} |`);
+    if (r.httpStatus !== null)
+        out.push(`| HTTP status | ${r.httpStatus} |`);
+    out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`);
+    out.push(`| Duration | ${durationText(r.durationSeconds * 1000, 'tenths')} |`, '');
+    const said = serverWords(r);
+    if (said)
+        out.push(`> **The server said:** ${md(said)}`, '');
+    if (r.error)
+        out.push(`**What to do:** ${md(r.error.hint)}`, '');
+    sentNote(r, '', out);
+}
+function batch(results, out) {
+    // A column that no site fills (a delete, or a service that does not say) is left out, not a row of dashes.
+    const columns = [
+        ['Site', (r) => code(r.siteId)],
+        ['Result', (r) => `${ICON[r.result]} ${r.result}`],
+    ];
+    if (results.some((r) => r.stagingSiteId))
+        columns.push(['Staging site', (r) => (r.stagingSiteId ? code(r.stagingSiteId) : '—')]);
+    if (results.some((r) => r.stagingUrl))
+        columns.push(['Staging URL', (r) => `${markdown_link(r.stagingUrl)}${readiness(r)}`]);
+    columns.push(['Duration', (r) => durationText(r.durationSeconds * 1000, 'tenths')]);
+    out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`);
+    for (const r of results) {
+        if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`))
+            break;
+    }
+    out.push('');
+    // Details for every site that did not simply succeed: the table says the rest.
+    const order = results.filter((r) => r.result !== 'succeeded');
+    if (order.length === 0)
+        return;
+    const shown = order.slice(0, MAX_DETAIL_SITES);
+    out.push('### Sites that need a look', '');
+    for (const r of shown) {
+        const parts = [`- **${md(r.siteId)}** ${ICON[r.result]} ${md(r.summary || r.result)}`];
+        const said = serverWords(r);
+        if (said)
+            parts.push(` The server said: “${md(said)}”`);
+        if (r.error)
+            parts.push(` **What to do:** ${md(r.error.hint)}`);
+        if (!out.push(parts.join('')))
+            break;
+        sentNote(r, '  ', out);
+    }
+    if (order.length > shown.length)
+        out.push('', `… and ${order.length - shown.length} more: see the \`results\` output.`);
+    out.push('');
+}
+function readiness(r) {
+    if (r.urlReady === true)
+        return ' (answers)';
+    if (r.urlReady === false)
+        return ' (did not answer in time)';
+    return '';
+}
+function sentNote(r, indent, out) {
+    if ((r.result === 'cancelled' || r.result === 'timed-out') && r.sent.length > 0)
+        out.push(`${indent}Requests that changed something: ${r.sent.map(code).join(', ')}.`, '');
+}
+/** Lines up to a byte budget; once it is spent, one closing note and nothing more. */
+class Bounded {
+    max;
+    lines = [];
+    bytes = 0;
+    full = false;
+    constructor(max) {
+        this.max = max;
+    }
+    push(...lines) {
+        for (const line of lines) {
+            if (this.full)
+                return false;
+            const size = Buffer.byteLength(line) + 1;
+            if (this.bytes + size > this.max - 200) {
+                this.full = true;
+                this.lines.push('', '_The summary stops here: it would pass its size limit. The `results` output has every site._');
+                return false;
+            }
+            this.lines.push(line);
+            this.bytes += size;
+        }
+        return true;
+    }
+    text() {
+        return this.lines.join('\n');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/backoff.ts
+/**
+ * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
+ * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
+ */
+function exponential(options) {
+    return (retry, _waitedMs, random) => {
+        const delayMs = Math.min(options.capMs, options.firstMs * options.factor ** Math.max(0, retry));
+        if (options.jitter === 'full')
+            return Math.floor(random() * delayMs);
+        return Math.round(delayMs * (1 - options.jitter + 2 * options.jitter * random()));
+    };
+}
+/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
+function proportional(options) {
+    return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction));
+}
+/** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
+const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' });
+/** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
+const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 });
+/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
+const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 });
+/** Sleeps of one schedule under one deadline, counted. */
+class Backoff {
+    schedule;
+    deps;
+    sleptCount = 0;
+    constructor(schedule, deps) {
+        this.schedule = schedule;
+        this.deps = deps;
+    }
+    /** How many sleeps this helper allowed: the retries it stands for. */
+    get retries() {
+        return this.sleptCount;
+    }
+    /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
+    delayMs(retry, waitedMs = 0) {
+        return this.schedule(retry, waitedMs, this.deps.random ?? Math.random);
+    }
+    /** Would a sleep of `delayMs` from now reach the deadline? */
+    passesDeadline(delayMs) {
+        return this.deps.clock.now() + delayMs >= this.deps.deadlineMs;
+    }
+    /**
+     * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
+     * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
+     */
+    async sleep(delayMs) {
+        if (this.passesDeadline(delayMs))
+            return false;
+        await this.deps.clock.sleep(delayMs, this.deps.signal);
+        this.sleptCount++;
+        return true;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/errors.ts
+
+const HINTS = {
+    auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
+    forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
+    'not-found': "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
+    busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
+    exists: 'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
+    validation: 'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
+    'rate-limited': 'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
+    server: 'The service failed on its side: try again later, and check the service status if it persists.',
+    network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
+    timeout: 'The API did not answer in time: try again later, or raise timeout.',
+    redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
+    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
+    'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
+    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
+    'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
+};
+class ApiError extends Error {
+    kind;
+    serverMessage;
+    httpStatus;
+    processing;
+    retryAfterMs;
+    acceptsAgainAt;
+    code;
+    hint;
+    /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
+    afterUnknown = false;
+    constructor(init) {
+        super(init.message);
+        this.name = 'ApiError';
+        this.kind = init.kind;
+        this.serverMessage = init.serverMessage ?? '';
+        this.httpStatus = init.httpStatus ?? null;
+        this.processing = init.processing;
+        this.retryAfterMs = init.retryAfterMs ?? null;
+        this.acceptsAgainAt = init.acceptsAgainAt ?? null;
+        this.code = init.code ?? null;
+        this.hint = init.hint ?? HINTS[init.kind];
+    }
+}
+/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
+const ERROR_KINDS = Object.keys(HINTS);
+/** The hint of `kind`; its `{site}` placeholders are filled where the Result is written (staging/ending.ts). */
+function hintFor(kind) {
+    return HINTS[kind];
+}
+/**
+ * The kind of error an answer means, for the request that got it: from its status, and where the
+ * status alone cannot tell, from what it said (contract §4 and §9).
+ */
+function kindOf(status, reply, request) {
+    const said = [reply.message, ...reply.details].join(' ');
+    if (status >= 300 && status < 400)
+        return 'redirect';
+    if (BUSY_STATUSES.includes(status))
+        return 'busy';
+    switch (status) {
+        case 401:
+            return 'auth';
+        case 403:
+            return 'forbidden';
+        case MISSING_STATUS:
+        case 410:
+            return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found';
+        case 405:
+            return 'api-url';
+        case EXISTS_STATUS:
+            // Also the status of a busy refusal (§4 r2), a missing plan feature, or a validation error.
+            if (saysBusy(said))
+                return 'busy';
+            if (request === 'create')
+                return saysPlan(said) ? 'forbidden' : 'exists';
+            return 'validation';
+        case 429:
+            return 'rate-limited';
+    }
+    if (status >= 500)
+        return 'server';
+    return 'validation';
+}
+/**
+ * The one place that says what the server can have done with a request, from how it failed
+ * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
+ * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
+ * other 5xx), processed (every other answer).
+ */
+function processingOf(failure) {
+    // A busy refusal (409, 423, or a 422 that says a job runs) did not start anything (contract §4).
+    if (failure.kind === 'busy')
+        return 'not-processed';
+    const status = failure.httpStatus ?? null;
+    if (status !== null) {
+        if (status === 429 || status === 503 || BUSY_STATUSES.includes(status))
+            return 'not-processed';
+        if (status >= 500)
+            return 'unknown';
+        return 'processed';
+    }
+    return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
+}
+
+;// CONCATENATED MODULE: ./src/api/retry.ts
+
+
+
+/**
+ * May a request that failed this way be sent again?
+ * - not processed: always (the server said, or the network proved, that nothing happened);
+ * - unknown: reads, pull (it only overwrites staging) and create (a 409/422 that follows means the
+ *   first try went through, which the operation layer handles); never push or delete;
+ * - processed: never (the server answered; sending again would get the same answer or do it twice).
+ */
+function mayResend(kind, processing) {
+    if (processing === 'not-processed')
+        return true;
+    if (processing === 'unknown')
+        return kind === 'read' || kind === 'pull' || kind === 'create';
+    return false;
+}
+/**
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; a date in the
+ * past is 0 ("soon": see pauseAfterMs). A date is read against the answer's own `Date` header when it
+ * has a sane one (serverNow): both come from the server's clock, which may be off by hours (contract
+ * §11); else against our wall clock (`wallNowMs`). Null when absent, unreadable or outside the sane
+ * bounds of contract §6 (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN,
+ * 1e300, a date years ahead. The caller then backs off on its own.
+ */
+function parseRetryAfter(value, wallNowMs, dateHeader) {
+    const text = headerValue(value);
+    if (!text)
+        return null;
+    if (/^\d+(\.\d+)?$/.test(text)) {
+        const ms = Math.round(parseFloat(text) * 1000);
+        return Number.isFinite(ms) && ms <= RETRY_AFTER_MAX_MS ? ms : null;
+    }
+    const date = httpDate(text);
+    if (date === null)
+        return null;
+    const ms = Math.max(0, date - serverNow(dateHeader, wallNowMs));
+    return ms <= RETRY_AFTER_MAX_MS ? ms : null;
+}
+/**
+ * The server's "now" from the `Date` header of its answer, for reading its other dates (Retry-After,
+ * an epoch X-RateLimit-Reset) as durations; our wall clock when the header is absent or unreadable.
+ */
+function serverNow(dateHeader, wallNowMs) {
+    const text = headerValue(dateHeader);
+    const date = text ? httpDate(text) : null;
+    return date ?? wallNowMs;
+}
+/** An HTTP date (IMF-fixdate or an obsolete form) in epoch ms, or null. */
+function httpDate(text) {
+    if (!HTTP_DATE.some((format) => format.test(text)))
+        return null;
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? null : ms;
+}
+/** Below this a Retry-After means "soon" (0, or a date already past because the server's clock is slow). */
+const RETRY_SOON_BELOW_MS = 1000;
+/** "Soon": 1-2 s, then growing like an ordinary backoff (x2, up to 30 s), so max-retries are never burnt in a loop. */
+const RETRY_SOON = exponential({ firstMs: 1500, factor: 2, capMs: 30_000, jitter: 1 / 3 });
+/**
+ * Contract §6 (r3): the pause before sending again after the server said `Retry-After` (as read by
+ * parseRetryAfter), for retry number `retry` (0 for the first): the server's value, or for "soon"
+ * a short pause that grows with each retry.
+ */
+function pauseAfterMs(retryAfterMs, retry, random = Math.random) {
+    return retryAfterMs >= RETRY_SOON_BELOW_MS ? retryAfterMs : RETRY_SOON(retry, 0, random);
+}
+/**
+ * §5 (issue 17): the server asks for a wait (`retryAfterMs`) longer than the `leftMs` the run has
+ * before its timeout. Waiting cannot help and retrying early only draws the same refusal: the run
+ * ends at once, saying when the server accepts again (in words and ISO 8601, from the wall clock).
+ */
+function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
+    const at = new Date(wallNowMs + retryAfterMs);
+    const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return new ApiError({
+        kind: error.kind,
+        httpStatus: error.httpStatus,
+        processing: error.processing,
+        serverMessage: error.serverMessage,
+        code: error.code,
+        acceptsAgainAt: iso,
+        message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
+            `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
+            `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
+        hint: `Run again after ${iso}, or raise timeout above ${durationWords(retryAfterMs)} to wait for it.`,
+    });
+}
+/** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
+function durationWords(ms) {
+    const s = Math.round(ms / 1000);
+    const n = (count, unit) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+    if (s < 120)
+        return n(s, 'second');
+    if (s < 90 * 60)
+        return n(Math.round(s / 60), 'minute');
+    if (s < 36 * 3600)
+        return `about ${n(Math.round(s / 3600), 'hour')}`;
+    return `about ${n(Math.round(s / 86_400), 'day')}`;
+}
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+];
+/** `on Wednesday 25 November 2026 at 11:40 UTC` */
+function dateWords(d) {
+    const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+    return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`;
+}
+/** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
+function headerValue(value) {
+    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    return text === '' ? undefined : text;
+}
+/** IMF-fixdate, and the obsolete RFC 850 and asctime forms an HTTP date may take. */
+const HTTP_DATE = [
+    /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+    /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+    /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+
+;// CONCATENATED MODULE: ./src/api/rate-budget.ts
+
+
+/**
+ * One rate budget shared by every request of a run (all sites, all workers), learning from what the
+ * server says (contract §6) and bounding what it believes.
+ *
+ * Calls: the server's `X-RateLimit-Remaining` (the lowest of its window, less the requests still
+ * in flight) says how many calls may go now. When none is left, a request waits for the window to
+ * end (from `X-RateLimit-Reset`, or a minute after the window began) and asks again, so a batch
+ * never runs into the limit. Until the first answer, and once a window is only assumed to have
+ * begun, one request goes alone to learn the count. A 429 pauses everybody until its
+ * `Retry-After` (or for a growing while, at least a second). No header value can make the run idle
+ * longer than one window (a minute), unless `Retry-After` says so; values outside the sane bounds
+ * of contract §6 are ignored.
+ *
+ * Status polls are the calls a batch can choose to spend or save (`pollAt`). While the calls left
+ * cover every site still to start and every job still followed with room to spare, each follower
+ * polls when its planner wants. Otherwise the batch economises: jobs of one batch run the same
+ * operation and take similar times, so one follower (the one that started first) keeps polling as
+ * its planner wants, and the others wait until a sibling has finished; then each polls when its own
+ * job has run as long as the quickest sibling took (then the next quickest, if it was still
+ * running). Calls then go where they are likely to see an end; calls left at the end of a window,
+ * which nobody else needs, go to the held followers (the first one's job may be a slow one).
+ */
+class RateBudget {
+    clock;
+    windowMs;
+    /** Learned from the headers: calls per window, calls left in the current one, when it ends. */
+    limit = null;
+    remaining = null;
+    windowEnd = null;
+    /** The server said when the window ends (a reset header, or a 429's Retry-After). */
+    endKnown = false;
+    /** Since when no call has been left in a window whose end is unstated, or a probe last went (see reserve). */
+    lastProbeAt = -Infinity;
+    /** The request in flight is such a probe: its answer is the window's present count. */
+    probeInFlight = false;
+    /** The current window was assumed (a minute passed), not yet confirmed by an answer. */
+    assumed = false;
+    answers = 0;
+    headersSeen = false;
+    /** Send times of requests that have no answer yet. */
+    inFlight = [];
+    pausedUntil = 0;
+    consecutive429 = 0;
+    /** Sites of the batch not started yet (the batch keeps this up to date). */
+    pendingSites = 0;
+    followers = new Map();
+    unbound = [];
+    /** Every follower in the order they joined (those that left are dropped from the front). */
+    order = [];
+    active = 0;
+    durations = [];
+    /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
+    wake = new AbortController();
+    constructor(clock, options = {}) {
+        this.clock = clock;
+        this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
+    }
+    /**
+     * A follower of a background job joins the budget for as long as it polls. `key`: what it will
+     * pass to pollAt; without one, its first pollAt binds it (the waiting loop polls right after it
+     * joins, before anything else runs).
+     */
+    join(key) {
+        const follower = newFollower(this.clock.now());
+        if (key)
+            this.followers.set(key, follower);
+        else
+            this.unbound.push(follower);
+        this.order.push(follower);
+        this.active++;
+        return () => {
+            if (follower.left)
+                return;
+            follower.left = true;
+            this.active--;
+            this.durations.push(this.clock.now() - follower.start);
+            this.durations.sort((a, b) => a - b);
+            const i = this.unbound.indexOf(follower);
+            if (i >= 0)
+                this.unbound.splice(i, 1);
+            this.wake.abort();
+            this.wake = new AbortController();
+        };
+    }
+    /**
+     * 0 when a request may go now (its call is counted), else how long to wait before asking again:
+     * until the window ends or a pause is over, or, while the count is being learnt, a moment.
+     */
+    reserve() {
+        const now = this.clock.now();
+        this.roll(now);
+        if (now < this.pausedUntil)
+            return this.pausedUntil - now;
+        if (this.limit === null) {
+            // Nothing known. No header in any answer so far: nothing to respect. Else one request at a
+            // time until the first answer tells the count.
+            if (this.answers > 0 && !this.headersSeen)
+                return this.send(now);
+            return this.inFlight.length === 0 ? this.send(now) : RECHECK_MS;
+        }
+        if (this.available() > 0)
+            return this.send(now);
+        // Waiting for an answer that tells the count, or for the window to end.
+        if (this.assumed || this.windowEnd === null)
+            return RECHECK_MS;
+        if (!this.endKnown && this.inFlight.length === 0) {
+            // No call left, and the server never said when its window ends (the framework's headers
+            // carry a count without a reset): the minute assumed may be far too long. One request now and
+            // then finds out: a new count means a new window; a 429 brings Retry-After, the end itself.
+            const probeAt = this.lastProbeAt + UNSTATED_WINDOW_PROBE_MS;
+            if (now >= probeAt) {
+                this.lastProbeAt = now;
+                this.probeInFlight = true;
+                return this.send(now);
+            }
+            return Math.max(RECHECK_MS, Math.min(this.windowEnd - now + SLOT_MARGIN_MS, probeAt - now));
+        }
+        return Math.max(RECHECK_MS, this.windowEnd - now + SLOT_MARGIN_MS);
+    }
+    /** A request that went got no answer (a network error, a timeout, a cancellation). */
+    unanswered() {
+        this.inFlight.shift();
+        this.probeInFlight = false;
+    }
+    /** An answer came: what its status and headers say of the limit. */
+    observe(status, headers) {
+        const now = this.clock.now();
+        this.roll(now);
+        this.inFlight.shift();
+        this.answers++;
+        const probe = this.probeInFlight;
+        this.probeInFlight = false;
+        const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
+        if (limit !== null)
+            this.limit = limit;
+        const serverWall = serverNow(headers.date, this.clock.wallNow());
+        const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall);
+        // A count is only worth its window: when the answer names an end of it that is not sane, the
+        // count is ignored too (without any reset, the window is taken to end a minute after it began).
+        const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
+        const remaining = badReset
+            ? null
+            : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX);
+        if (limit !== null || remaining !== null)
+            this.headersSeen = true;
+        if (status === 429) {
+            this.consecutive429++;
+            const said = parseRetryAfter(headers['retry-after'], serverWall);
+            // Longer than the budget's cap: ignored here (the client that got it ends its run, saying when).
+            const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null;
+            const pause = retryAfter !== null
+                ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
+                : Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6));
+            // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
+            this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
+            this.remaining = 0;
+            // Retry-After is the server's own word on when calls go again; without it, keep the later end.
+            this.windowEnd =
+                retryAfter !== null ? this.pausedUntil : Math.max(this.windowEnd ?? 0, this.pausedUntil);
+            this.endKnown = retryAfter !== null || reset !== null;
+            this.assumed = false;
+            return;
+        }
+        this.consecutive429 = 0;
+        if (remaining === null)
+            return;
+        const end = Math.min(reset ?? now + this.windowMs, now + this.windowMs);
+        // A new window: the first, one after ours ended, or one whose reset is later than ours. A count
+        // higher than ours says nothing (answers arrive in any order, each with the count when its
+        // request was counted); without a reset, a window is taken to end a minute after it was first
+        // seen, never sooner than it can.
+        const current = this.windowEnd !== null && now < this.windowEnd;
+        const movedOn = reset !== null && this.windowEnd !== null && reset > this.windowEnd + 1000;
+        // A probe of an unstated window that comes back with calls left: that window has turned.
+        const turned = probe && remaining > 0;
+        if (!current || this.assumed || movedOn || turned) {
+            this.remaining = remaining;
+            this.windowEnd = end;
+            this.endKnown = reset !== null;
+            this.assumed = false;
+        }
+        else {
+            // Answers arrive out of order: within one window, the lowest count is the truest.
+            this.remaining = Math.min(this.remaining ?? remaining, remaining);
+            if (reset !== null) {
+                this.windowEnd = end;
+                this.endKnown = true;
+            }
+        }
+        // None left and no end stated: the first probe goes a probe interval from now.
+        if (this.remaining === 0 && !this.endKnown)
+            this.lastProbeAt = Math.max(this.lastProbeAt, now);
+    }
+    /**
+     * When the follower of one job (`key`: anything that stays the same while it follows) may poll,
+     * wanting to at `wantedAt`. `final`: false when it should ask again by then, or as soon as `wake`
+     * aborts (it is held until a sibling ends or the window turns).
+     */
+    pollAt(key, wantedAt) {
+        const now = this.clock.now();
+        this.roll(now);
+        const follower = this.follower(key, now);
+        if (follower.wantedAt !== wantedAt) {
+            follower.wantedAt = wantedAt;
+            follower.askedAt = now;
+        }
+        const at = this.pollTime(follower, wantedAt);
+        if (at <= now) {
+            follower.polledAt = now;
+            return { at: now, final: true };
+        }
+        // Decided when the time comes (by then siblings may have joined or ended): until then, wait.
+        return { at: at === Infinity ? now + HOLD_RECHECK_MS : at, final: false, wake: this.wake.signal };
+    }
+    /** When this follower should poll, as things stand (Infinity: held until a sibling ends). */
+    pollTime(follower, wantedAt) {
+        if (this.limit === null || !this.scarce())
+            return wantedAt;
+        // Economise: poll where an end is likely.
+        const ready = this.readyAt(follower);
+        if (ready !== null)
+            return Math.max(wantedAt, ready);
+        if (this.scout() !== follower)
+            return this.leftOver(wantedAt) ? wantedAt : Infinity;
+        // The scout's answer is everybody's: near the end (its planner polls densely), while calls are
+        // to spare, it looks four times as often.
+        const soon = wantedAt - follower.askedAt;
+        const eager = soon <= DENSE_MS && this.spare() > this.active / 2;
+        return eager ? Math.min(wantedAt, follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4)) : wantedAt;
+    }
+    /**
+     * Near the end of a window, calls nobody else needs would be lost: once the first job has run for
+     * more than a window (it may be a slow one, while the others' have ended), a held follower may
+     * use one.
+     */
+    leftOver(wantedAt) {
+        const now = this.clock.now();
+        if (this.windowEnd === null || wantedAt > now)
+            return false;
+        // Only once the first job has run for more than a window: it may be the slow one.
+        const scout = this.scout();
+        if (!scout || now - scout.start <= this.windowMs)
+            return false;
+        const closing = this.windowEnd - now <= Math.max(LAST_CALL_MS, this.windowMs / 10);
+        return closing && this.available() > 2 * this.pendingSites + 1;
+    }
+    /**
+     * Too few calls left in this window for every site still to start (a create and a status call)
+     * and every job followed (a status call), with two to spare for each job followed.
+     */
+    scarce() {
+        return this.spare() < this.active * SPARE_PER_FOLLOWER;
+    }
+    /** Calls left in this window beyond one for each job followed and two for each site to start. */
+    spare() {
+        return this.available() - 2 * this.pendingSites - this.active;
+    }
+    /**
+     * When siblings suggest this job has ended: when it has run as long as the quickest sibling took
+     * (to its end as seen), or, if it was still running then, the next quickest, and so on.
+     */
+    readyAt(follower) {
+        const polled = follower.polledAt ?? -Infinity;
+        const d = this.durations.find((d) => follower.start + d > polled);
+        // Longer than every sibling: no hint left; it polls as its planner wants.
+        return d === undefined ? null : follower.start + d;
+    }
+    /** The follower that started first among those still following. */
+    scout() {
+        let i = 0;
+        while (i < this.order.length && this.order[i].left)
+            i++;
+        if (i > 0)
+            this.order = this.order.slice(i);
+        return this.order[0];
+    }
+    follower(key, now) {
+        let follower = this.followers.get(key);
+        if (!follower) {
+            // The follower that joined last and has not polled yet is this one (join, then the first poll).
+            follower = this.unbound.pop();
+            if (!follower) {
+                follower = newFollower(now);
+                this.order.push(follower);
+            }
+            this.followers.set(key, follower);
+            if (this.followers.size > MAX_FOLLOWERS)
+                this.forgetLeft();
+        }
+        return follower;
+    }
+    forgetLeft() {
+        for (const [key, f] of this.followers)
+            if (f.left)
+                this.followers.delete(key);
+    }
+    /** Calls that may go now in the current window. */
+    available() {
+        // A window only assumed to have begun: one request at a time until an answer confirms it.
+        if (this.assumed)
+            return this.inFlight.length === 0 ? 1 : 0;
+        const count = this.remaining ?? this.limit ?? Infinity;
+        return count - this.inFlight.length;
+    }
+    send(now) {
+        this.inFlight.push(now);
+        return 0;
+    }
+    /** Forgets lost requests; moves on once the window has ended. */
+    roll(now) {
+        if (this.inFlight.length > 0 && now - this.inFlight[0] >= REQUEST_TTL_MS)
+            this.inFlight = this.inFlight.filter((at) => now - at < REQUEST_TTL_MS);
+        if (this.limit === null)
+            return;
+        if (this.windowEnd !== null && now >= this.windowEnd && now >= this.pausedUntil) {
+            // Nobody has confirmed that a new window began: until an answer does, one request at a time.
+            this.remaining = this.limit;
+            this.windowEnd = null;
+            this.assumed = true;
+        }
+    }
+}
+function newFollower(start) {
+    return { start, polledAt: null, wantedAt: null, askedAt: start, left: false };
+}
+/** A request neither answered nor reported unanswered after this long is forgotten. */
+const REQUEST_TTL_MS = 35_000;
+/** A held follower looks again this often (a sibling may have ended, a window begun). */
+const HOLD_RECHECK_MS = 500;
+/** The scout, with calls to spare, looks four times as often when its planner waits this little... */
+const DENSE_MS = 2000;
+/** ... but never more often than this. */
+const SCOUT_MIN_MS = 250;
+/** The last stretch of a window (at least this, or a tenth of it) when left-over calls go to held followers. */
+const LAST_CALL_MS = 2000;
+/** Status calls to spare per job followed before the batch economises. */
+const SPARE_PER_FOLLOWER = 2;
+/** Requests wait a little past the end of a window (clock differences). */
+const SLOT_MARGIN_MS = 50;
+/** A request that may not go yet asks again this soon when no end of a wait is known. */
+const RECHECK_MS = 100;
+/** With no call left in a window whose end the server never stated: one request this often learns it. */
+const UNSTATED_WINDOW_PROBE_MS = 5000;
+const MAX_FOLLOWERS = 4096;
+/** A whole number from min to max, or null (absent, not a number, out of bounds). */
+function whole(value, min, max) {
+    const text = headerValue(value);
+    if (!text || !/^-?\d+$/.test(text))
+        return null;
+    const n = Number(text);
+    return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
+}
+/**
+ * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
+ * bounds of contract §6: epoch seconds (a date, read against the server's `wallNow`: its Date
+ * header, else our wall clock; contract §11),
+ * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ */
+function resetTime(value, now, wallNow) {
+    const text = headerValue(value);
+    if (!text || !/^\d+(\.\d+)?$/.test(text))
+        return null;
+    const n = Number(text);
+    let at;
+    if (n >= 1e9 && n < 1e11)
+        at = now + (n * 1000 - wallNow);
+    else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS)
+        at = now + n * 1000;
+    else
+        return null;
+    return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
+}
+
+;// CONCATENATED MODULE: ./src/api/reply.ts
+
+const MAX_DETAILS = 5;
+const MAX_DETAIL_CHARS = 300;
+function readReply(raw, redactor) {
+    const empty = { envelopeStatus: null, message: '', details: [], data: null };
+    if (raw.truncated)
+        return { kind: 'truncated', ...empty };
+    const text = raw.body.trim();
+    if (text === '')
+        return { kind: 'empty', ...empty };
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return { kind: /^</.test(text) ? 'html' : 'text', ...empty };
+    }
+    // Credentials go first: what they held is then known to every scrub of the texts below.
+    const clean = redactor.stripCredentials(json);
+    if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
+        return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null };
+    const body = clean;
+    const envelopeStatus = typeof body.status === 'boolean' ? body.status : null;
+    const message = typeof body.message === 'string' ? redactor.server(body.message) : '';
+    const kind = envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json';
+    let data = null;
+    if ('data' in body)
+        data = body.data;
+    else if (kind !== 'envelope') {
+        const { message: _m, status: _s, ...rest } = body;
+        if (Object.keys(rest).length > 0)
+            data = rest;
+    }
+    return { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data };
+}
+/** `errors: {field: [msg]}`, `error: "..."` or `{message}`, `exception: "..."`, as short lines. */
+function detailsOf(body, message, redactor) {
+    const out = [];
+    const add = (text) => {
+        const line = redactor.server(text, MAX_DETAIL_CHARS);
+        if (line && line !== message && !out.includes(line))
+            out.push(line);
+    };
+    for (const name of ERROR_DETAIL_FIELDS) {
+        const value = body[name];
+        if (typeof value === 'string')
+            add(value);
+        else if (Array.isArray(value))
+            value.slice(0, MAX_DETAILS).forEach((v) => add(typeof v === 'string' ? v : ''));
+        else if (value && typeof value === 'object') {
+            const inner = value;
+            if (typeof inner.message === 'string')
+                add(inner.message);
+            else
+                for (const [key, v] of Object.entries(inner).slice(0, MAX_DETAILS)) {
+                    const first = Array.isArray(v) ? v.find((x) => typeof x === 'string') : v;
+                    if (typeof first === 'string')
+                        add(`${key}: ${first}`);
+                }
+        }
+    }
+    return out.slice(0, MAX_DETAILS);
+}
+/** How a body is described when it carried no message (a JSON body is never called "not JSON"). */
+function describeBody(kind) {
+    switch (kind) {
+        case 'empty':
+            return 'an empty body';
+        case 'html':
+            return 'an HTML page';
+        case 'text':
+            return 'a body that is not JSON';
+        case 'truncated':
+            return 'a body too long to read';
+        default:
+            return 'a JSON body without a message';
+    }
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/api/transport.ts
+
+
+
+
+
+/** A request that got no HTTP answer. `phase` says whether it can have reached the server. */
+class TransportError extends Error {
+    code;
+    phase;
+    constructor(message, code, phase) {
+        super(message);
+        this.code = code;
+        this.phase = phase;
+        this.name = 'TransportError';
+    }
+}
+/** No answer of the v2 API is anywhere near this long; the rest of a longer body is never read. */
+const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+/** Connections one run keeps open at most (many sites share them). */
+const MAX_SOCKETS = 8;
+class NodeTransport {
+    connections = 0;
+    kept;
+    oneShot;
+    constructor(userAgent) {
+        const options = { allowRedirects: false, allowRetries: false, maxRetries: 0, maxSockets: MAX_SOCKETS };
+        this.kept = new lib_HttpClient(userAgent, [], { ...options, keepAlive: true });
+        this.oneShot = new lib_HttpClient(userAgent, [], { ...options, keepAlive: false });
+    }
+    close() {
+        this.kept.dispose();
+        this.oneShot.dispose();
+    }
+    request(req) {
+        const url = new URL(req.url);
+        const agent = (req.fresh ? this.oneShot : this.kept).getAgent(req.url);
+        const module = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
+        return new Promise((resolve, reject) => {
+            let phase = 'connecting';
+            let settled = false;
+            const finish = (error, response) => {
+                if (settled)
+                    return;
+                settled = true;
+                clearTimeout(timer);
+                req.signal?.removeEventListener('abort', onAbort);
+                if (error) {
+                    request.destroy();
+                    reject(error);
+                }
+                else
+                    resolve(response);
+            };
+            const fail = (message, code) => finish(new TransportError(message, code, phase));
+            const onAbort = () => finish(new CancelledError());
+            const request = module.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
+                const chunks = [];
+                let size = 0;
+                let truncated = false;
+                res.on('data', (chunk) => {
+                    if (truncated)
+                        return;
+                    const room = MAX_RESPONSE_BYTES - size;
+                    if (chunk.length > room) {
+                        chunks.push(chunk.subarray(0, room));
+                        size = MAX_RESPONSE_BYTES;
+                        truncated = true;
+                        answer();
+                        res.destroy();
+                        return;
+                    }
+                    chunks.push(chunk);
+                    size += chunk.length;
+                });
+                const answer = () => finish(null, {
+                    status: res.statusCode ?? 0,
+                    headers: res.headers,
+                    body: Buffer.concat(chunks).toString('utf8'),
+                    truncated,
+                });
+                res.on('end', answer);
+                res.on('error', (e) => fail(`the answer broke off: ${e.message}`, e.code ?? 'ECONNRESET'));
+                res.on('aborted', () => fail('the answer broke off', 'ECONNRESET'));
+            });
+            request.on('socket', (socket) => {
+                if (request.reusedSocket) {
+                    phase = 'connected';
+                    return;
+                }
+                this.connections++;
+                const tls = socket.encrypted === true;
+                if (tls) {
+                    // Over a proxy tunnel the TCP part may be done already; the TLS handshake is what counts.
+                    const protocol = socket.getProtocol?.();
+                    if (protocol && protocol !== 'unknown' && !socket.connecting)
+                        phase = 'connected';
+                    else
+                        socket.once('secureConnect', () => (phase = 'connected'));
+                }
+                else if (!socket.connecting)
+                    phase = 'connected';
+                else
+                    socket.once('connect', () => (phase = 'connected'));
+            });
+            request.on('error', (e) => fail(e.message, e.code ?? 'ECONNRESET'));
+            const timer = setTimeout(() => fail(phase === 'connecting'
+                ? `no connection within ${durationText(req.timeoutMs, 'log')}`
+                : `no answer within ${durationText(req.timeoutMs, 'log')}`, 'ETIMEDOUT'), req.timeoutMs);
+            if (req.signal?.aborted)
+                return onAbort();
+            req.signal?.addEventListener('abort', onAbort, { once: true });
+            request.end();
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/client.ts
+
+
+
+
+
+
+
+
+const USER_AGENT = 'site-staging-action/1.0';
+/** Raised when the run's `timeout` leaves no time for the next request or wait. */
+class DeadlineError extends Error {
+    lastError;
+    constructor(lastError = null) {
+        super('timeout reached');
+        this.lastError = lastError;
+        this.name = 'DeadlineError';
+    }
+}
+/**
+ * The v2 client: base URL, headers, the envelope, per-request time limits, and the one retry layer
+ * of the project (`@actions/http-client`'s own retries and redirects are off). Counts every request
+ * and retry it makes. Knows HTTP, nothing of GitHub.
+ */
+class StagingApiClient {
+    settings;
+    deps;
+    requests = 0;
+    /** Every request that changes something, as sent, with what came of it. */
+    sent = [];
+    /** The sleeps between tries of a request: its counter is this client's retries. */
+    backoff;
+    constructor(settings, deps) {
+        this.settings = settings;
+        this.deps = deps;
+        this.backoff = new Backoff(REQUEST_RETRY, {
+            clock: deps.clock,
+            deadlineMs: settings.deadline,
+            ...(deps.signal ? { signal: deps.signal } : {}),
+            ...(deps.random ? { random: deps.random } : {}),
+        });
+    }
+    /** Requests sent again by this layer (each after a backoff or a Retry-After). */
+    get retries() {
+        return this.backoff.retries;
+    }
+    get deadline() {
+        return this.settings.deadline;
+    }
+    /** The rate budget this client shares with every other of the run. */
+    get budget() {
+        return this.deps.budget;
+    }
+    url(path) {
+        return `${this.settings.apiUrl}${path}`;
+    }
+    /** The path as the server sees it (`/v2/sites/...`), for messages. */
+    shown(path) {
+        return new URL(this.url(path)).pathname;
+    }
+    /**
+     * Sends `method path`, retrying what `mayResend` allows for `kind` (429 and 503 honouring
+     * Retry-After, else backoff with full jitter), within `maxRetries` and the deadline.
+     * Resolves with a 2xx whose envelope says `status: true`; throws ApiError otherwise, or
+     * DeadlineError / CancelledError.
+     */
+    async call(method, path, kind, options = {}) {
+        const { clock, logger, signal } = this.deps;
+        const maxRetries = options.maxRetries ?? this.settings.maxRetries;
+        let afterUnknown = false;
+        for (let attempt = 0;; attempt++) {
+            throwIfAborted(signal);
+            if (clock.now() >= this.settings.deadline)
+                throw new DeadlineError();
+            // The shared rate budget says when a call may go; after each wait it is asked again.
+            for (let wait = this.deps.budget.reserve(); wait > 0; wait = this.deps.budget.reserve()) {
+                if (clock.now() + wait >= this.settings.deadline)
+                    throw new DeadlineError();
+                if (wait >= 1000)
+                    logger.debug(`rate budget: waiting ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`);
+                await clock.sleep(wait, signal);
+            }
+            let error;
+            try {
+                const response = await this.send(method, path, kind);
+                if (afterUnknown)
+                    response.afterUnknown = true;
+                return response;
+            }
+            catch (e) {
+                if (!(e instanceof ApiError))
+                    throw e;
+                error = e;
+            }
+            // Busy refusals belong to the if-busy policy, not to this layer.
+            if (error.kind === 'busy')
+                throw withAfterUnknown(error, afterUnknown);
+            const retryable = error.processing !== 'processed' && mayResend(kind, error.processing);
+            if (!retryable || attempt >= maxRetries)
+                throw withAfterUnknown(error, afterUnknown);
+            // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
+            const delayMs = error.retryAfterMs === null
+                ? this.backoff.delayMs(attempt)
+                : pauseAfterMs(error.retryAfterMs, attempt, this.deps.random);
+            if (this.backoff.passesDeadline(delayMs)) {
+                // The server's own word that it refuses until after the timeout: say when, at once.
+                if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
+                    throw withAfterUnknown(refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()), afterUnknown);
+                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
+            }
+            logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${durationText(delayMs, 'log')} (retry ${attempt + 1} of ${maxRetries}).`);
+            if (!(await this.backoff.sleep(delayMs)))
+                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
+            if (error.processing === 'unknown')
+                afterUnknown = true;
+        }
+    }
+    /** One HTTP exchange, bounded by the request time limit and cancellation. */
+    async send(method, path, kind) {
+        const { clock, signal, redactor, transport } = this.deps;
+        const remaining = this.settings.deadline - clock.now();
+        const limitMs = Math.max(1, Math.min(this.settings.requestTimeoutMs, remaining));
+        const headers = {
+            Authorization: `Bearer ${this.settings.token}`,
+            Accept: 'application/json',
+            'Accept-Encoding': 'identity',
+            [LOCALIZATION_HEADER]: this.settings.language,
+        };
+        if (method === 'POST') {
+            headers['Content-Type'] = 'application/json';
+            headers['Content-Length'] = '0';
+        }
+        const shown = this.shown(path);
+        this.requests++;
+        this.deps.logger.debug(`${method} ${shown}`);
+        let raw;
+        try {
+            raw = await transport.request({
+                method,
+                url: this.url(path),
+                headers,
+                timeoutMs: limitMs,
+                ...(signal ? { signal } : {}),
+                fresh: kind === 'push' || kind === 'delete',
+            });
+        }
+        catch (e) {
+            // No answer: the call the budget counted in flight is free again.
+            this.deps.budget.unanswered();
+            if (e instanceof CancelledError) {
+                if (method !== 'GET')
+                    this.sent.push(`${method} ${shown} -> cancelled before an answer`);
+                throw e;
+            }
+            if (!(e instanceof TransportError))
+                throw e;
+            const processing = processingOf({ phase: e.phase });
+            if (method !== 'GET')
+                this.sent.push(`${method} ${shown} -> ${processing === 'not-processed' ? `not delivered (${e.code})` : `no answer (${e.code})`}`);
+            const what = processing === 'not-processed'
+                ? 'could not reach the server, so nothing was sent'
+                : 'reached the server but got no answer';
+            throw new ApiError({
+                kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
+                message: `${method} ${shown} ${what}: ${redactor.server(e.message, 300)} (${redactor.server(e.code, 40)}).`,
+                code: e.code,
+                processing,
+            });
+        }
+        if (method !== 'GET')
+            this.sent.push(`${method} ${shown} -> ${raw.status}`);
+        this.deps.budget.observe(raw.status, raw.headers);
+        return this.interpret(method, path, kind, raw);
+    }
+    interpret(method, path, kind, raw) {
+        const { redactor, clock } = this.deps;
+        const { status, headers } = raw;
+        const shown = this.shown(path);
+        if (status >= 300 && status < 400) {
+            const target = redactor.server(locationOf(headers.location, this.url(path)), 300);
+            throw new ApiError({
+                kind: 'redirect',
+                httpStatus: status,
+                processing: 'processed',
+                message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(this.url(path)).origin}.`,
+            });
+        }
+        const reply = readReply(raw, redactor);
+        const said = reply.message ? `: "${reply.message}"` : '';
+        const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : '';
+        if (isAccepted(status)) {
+            if (reply.envelopeStatus === false)
+                throw new ApiError({
+                    kind: 'server',
+                    httpStatus: status,
+                    processing: 'processed',
+                    serverMessage: reply.message,
+                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
+                    hint: 'The service reported a failure: read its message above.',
+                });
+            if (UNKNOWN_WHEN_2XX.includes(reply.kind))
+                throw new ApiError({
+                    kind: 'bad-response',
+                    httpStatus: status,
+                    processing: 'unknown',
+                    message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
+                });
+            return { status, reply, headers, afterUnknown: false };
+        }
+        const errorKind = kindOf(status, reply, kind);
+        throw new ApiError({
+            kind: errorKind,
+            httpStatus: status,
+            processing: processingOf({ httpStatus: status, kind: errorKind }),
+            retryAfterMs: status === 429 || status === 503
+                ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
+                : null,
+            serverMessage: reply.message,
+            message: reply.message
+                ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
+                : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
+        });
+    }
+}
+function withAfterUnknown(error, afterUnknown) {
+    if (afterUnknown)
+        error.afterUnknown = true;
+    return error;
+}
+function locationOf(location, base) {
+    if (!location)
+        return '(no Location header)';
+    try {
+        const u = new URL(location, base);
+        return `${u.origin}${u.pathname}`;
+    }
+    catch {
+        return '(an unreadable Location header)';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/root.ts
+
+
+
+/** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
+const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
+const HINT = `Check api-url: it must be the API root (for the service the spec describes, ${SERVICE_API_URL}; /v2 is appended). The 404 was not read as "no staging environment", whatever if-missing says.`;
+/**
+ * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
+ * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
+ * site of a batch (like the rate budget and the transport). Timeouts and cancellations are not
+ * remembered: they end the run anyway.
+ */
+class ApiRoot {
+    verdict = null;
+    /**
+     * Resolves when the root answered as the API; throws an ApiError when it did not (kind
+     * `api-url`), or when the check itself failed (that failure's kind). `because` names the 404 that
+     * needs the evidence, for the message.
+     */
+    async confirm(client, because) {
+        this.verdict ??= ask(client).catch((e) => {
+            this.verdict = null;
+            throw e;
+        });
+        const verdict = await this.verdict;
+        if (verdict.ok)
+            return;
+        const shown = client.shown(ROOT_EVIDENCE_PATH);
+        throw new ApiError({
+            kind: verdict.kind,
+            processing: 'processed',
+            httpStatus: 404,
+            message: verdict.kind === 'api-url'
+                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": api-url looks wrong.`
+                : `${because}, and whether api-url is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
+            ...(verdict.hint ? { hint: verdict.hint } : {}),
+        });
+    }
+}
+async function ask(client) {
+    try {
+        const answer = await client.call('GET', ROOT_EVIDENCE_PATH, 'read');
+        if (answersAsApi(answer.status, answer.reply.kind))
+            return { ok: true };
+        return {
+            ok: false,
+            kind: 'api-url',
+            said: `it answered ${answer.status} with ${describeBody(answer.reply.kind)}`,
+            hint: HINT,
+        };
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        if (INCONCLUSIVE.includes(e.kind))
+            return { ok: false, kind: e.kind, said: e.message, hint: e.hint };
+        return { ok: false, kind: 'api-url', said: e.message, hint: HINT };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/staging/context.ts
+function newKnown() {
+    return {
+        httpStatus: null,
+        message: '',
+        taskId: null,
+        stagingSiteId: null,
+        stagingUrl: null,
+        stagingState: null,
+        urlReady: null,
+        warnings: [],
+        jobs: [],
+    };
+}
+/** A warning for the log and the Result, once. */
+function warn(ctx, text) {
+    ctx.logger.warn(text);
+    if (!ctx.known.warnings.includes(text))
+        ctx.known.warnings.push(text);
+}
+/**
+ * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
+ * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
+ * refused or that never left (no job came of it).
+ */
+function jobIs(ctx, op, state) {
+    const jobs = ctx.known.jobs;
+    const index = jobs.findLastIndex((j) => j.op === op);
+    const job = jobs[index];
+    if (state === null) {
+        if (job?.state === 'sent')
+            jobs.splice(index, 1);
+    }
+    else if (state === 'sent') {
+        if (job?.state !== 'sent')
+            jobs.push({ op, state });
+    }
+    else if (job)
+        job.state = state;
+    else
+        jobs.push({ op, state });
+}
+/** The deps of the wait functions (wait.ts), from the run's context. */
+function waitDeps(ctx) {
+    return {
+        client: ctx.client,
+        clock: ctx.clock,
+        logger: ctx.logger,
+        redactor: ctx.redactor,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/staging/endpoints.ts
+/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
+const ENDPOINTS = {
+    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
+    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
+    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+};
+/** The one path of a task's status (spec §4, contract §2). */
+const taskStatusPath = (taskId) => `/tasks/${encodeURIComponent(taskId)}/status`;
+/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
+const PUSH_WARNINGS = [
+    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
+    'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
+    "The production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
+const PUSH_WARNINGS_IF_SENT = [
+    'If the push went through: no backup of production was taken before it, and the API cannot restore the previous live site.',
+    'If the push went through and production was password-protected, that protection is now off and is not re-applied: check it.',
+    "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** What a finished job did, for the last line and the summary. */
+const DONE = {
+    create: 'Staging created',
+    pull: 'Staging refreshed from production',
+    push: 'Staging pushed to production',
+    delete: 'Staging deleted',
+};
+/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
+function checkLaterHint(siteId, taskId) {
+    const action = taskId
+        ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
+        : `operation: status, site-id: ${siteId}`;
+    const cli = taskId
+        ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
+        : `site-staging status --site-id ${siteId}`;
+    return `To check on it later, run this action with ${action} (CLI: ${cli}).`;
+}
+
+;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
+
+
+
+/**
+ * Takes the staging id and URL from `data`, each checked. Returns false when the record was
+ * refused (it names the production site), true otherwise.
+ */
+function fillStagingFields(ctx, data, source) {
+    const id = source === 'the task' ? taskSiteIdOf(data) : stagingSiteIdOf(data);
+    if (id !== null && isProductionId(id, ctx.siteId)) {
+        warn(ctx, `${capital(source)} gave the production site's own id (${ctx.siteId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
+        return false;
+    }
+    if (id)
+        ctx.known.stagingSiteId = id;
+    const text = stagingUrlOf(data);
+    if (!text)
+        return true;
+    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
+    const clean = ctx.redactor.stripUrl(text);
+    if (clean === null)
+        ctx.logger.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
+    else if ((0,src_text/* httpUrl */.q3)(clean))
+        ctx.known.stagingUrl = clean;
+    else
+        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
+    return true;
+}
+/** The staging site is gone (deleted, or there is none): nothing of it is known any more. */
+function forgetStaging(ctx) {
+    ctx.known.stagingSiteId = null;
+    ctx.known.stagingUrl = null;
+}
+function capital(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/staging/probe.ts
+
+
+
+/** Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other errors. */
+async function readStaging(ctx, options = {}) {
+    try {
+        const probe = await ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
+        return {
+            kind: 'found',
+            state: probeState(probe.reply.data),
+            data: probe.reply.data,
+            status: probe.status,
+            message: probe.reply.message,
+        };
+    }
+    catch (e) {
+        if (e instanceof ApiError && e.httpStatus === MISSING_STATUS && e.kind === 'not-found')
+            return { kind: 'missing', error: e };
+        throw e;
+    }
+}
+/**
+ * Before a 404 is read as "no staging environment" (status `none`, if-missing: skip, a staging
+ * gone before recreate's delete): the API root must have answered as the API in this run (contract
+ * §4 r3). Throws ApiError (`api-url`) when it did not.
+ */
+async function confirmNoStaging(ctx, because) {
+    await ctx.root.confirm(ctx.client, because);
+}
+/**
+ * Best effort, one try: the staging id and URL from the probe, where the answers did not give
+ * them. Returns the state read (null when the read failed; a failure changes nothing else).
+ */
+async function fillFromStaging(ctx) {
+    let read;
+    try {
+        read = await readStaging(ctx, { maxRetries: 0 });
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        ctx.logger.debug(`could not read the staging environment: ${e.message}`);
+        return null;
+    }
+    if (read.kind === 'missing') {
+        forgetStaging(ctx);
+        return 'none';
+    }
+    ctx.known.message ||= read.message;
+    return fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown';
+}
+
+;// CONCATENATED MODULE: ./src/staging/dry-run.ts
+
+
+
+
+
+/** dry-run: says what would be sent, reads the staging environment once, changes nothing. */
+async function dryRun(ctx) {
+    const { config, siteId, client, logger, known } = ctx;
+    const op = config.operation;
+    const lines = [];
+    if (op === 'status')
+        lines.push(`GET ${client.url(config.taskId ? taskStatusPath(config.taskId) : probePath(siteId))}`);
+    else {
+        const { method, path } = ENDPOINTS[op];
+        lines.push(`${method} ${client.url(path(siteId))}`);
+        if (op === 'create' && config.ifExists === 'recreate')
+            lines.unshift(`${ENDPOINTS.delete.method} ${client.url(ENDPOINTS.delete.path(siteId))} (only if staging exists)`);
+        if (config.wait)
+            lines.push(`GET ${client.url('/tasks/{task_id}/status')} (repeated until the job ends)`);
+    }
+    logger.info(`Dry run: would send, on site ${siteId}: ${lines.join('; ')}`);
+    ctx.phase = 'reading the staging environment (dry run)';
+    try {
+        const read = await readStaging(ctx);
+        if (read.kind === 'missing')
+            logger.info(`Dry run: reading the staging environment answered: ${read.error.message}`);
+        else {
+            fillStagingFields(ctx, read.data, 'the staging environment');
+            logger.info(`Dry run: site ${siteId} has a staging environment${known.stagingUrl ? ` at ${known.stagingUrl}` : ''}.`);
+        }
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        if (e.kind === 'auth')
+            throw e;
+        logger.info(`Dry run: reading the staging environment answered: ${e.message}`);
+    }
+    if (op === 'push')
+        known.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`));
+    return {
+        outcome: 'dry-run',
+        summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.`,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/staging/ending.ts
+
+
+
+
+
+
+/** An ending that is an error of the API (ours or the server's), with its hint. */
+function ending_failure(e) {
+    return {
+        outcome: 'failed',
+        summary: e.message,
+        error: { kind: e.kind, hint: e.hint },
+        ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
+    };
+}
+/** What a thrown timeout, cancellation or error means for the run. */
+function endingOf(ctx, e) {
+    const { client, known } = ctx;
+    if (e instanceof DeadlineError) {
+        const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
+        const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
+        const until = e.lastError?.acceptsAgainAt;
+        const timeout = durationText(ctx.config.timeoutMs);
+        return {
+            outcome: 'timed-out',
+            summary: (until
+                ? `Stopped while ${ctx.phase}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
+                : `The timeout (${timeout}) was reached while ${ctx.phase}.`) +
+                (mayRun ? ' The job may still be running on the server.' : '') +
+                last,
+            error: {
+                kind: 'timeout',
+                hint: mayRun
+                    ? `${until ? `After ${until}: ` : 'Raise timeout, or set wait: false. '}${checkLaterHint(ctx.siteId, known.taskId)}`
+                    : 'Raise timeout, or try again later.',
+            },
+            ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
+        };
+    }
+    if (e instanceof CancelledError)
+        return { outcome: 'cancelled', summary: cancelReport(ctx, client) };
+    if (e instanceof ApiError)
+        return ending_failure(e);
+    return {
+        outcome: 'failed',
+        summary: `Unexpected error: ${e?.message ?? String(e)}`,
+        error: { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' },
+    };
+}
+/** What was sent, and what is known of each job it started: completed, still running, or unknown. */
+function cancelReport(ctx, client) {
+    if (client.sent.length === 0)
+        return `Cancelled while ${ctx.phase}; nothing had been sent.`;
+    const jobs = ctx.known.jobs.map(jobReport);
+    const told = jobs.length > 0 ? jobs.join(' ') : 'A job the server accepted keeps running there.';
+    return `Cancelled while ${ctx.phase}. Sent: ${client.sent.join('; ')}. ${told}`;
+}
+const HAPPENED = {
+    create: 'staging was created',
+    pull: 'staging was refreshed from production',
+    push: 'staging was pushed to production',
+    delete: 'staging was deleted',
+};
+function jobReport(job) {
+    if (job.state === 'completed')
+        return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`;
+    if (job.state === 'accepted')
+        return `The ${job.op} job the server accepted keeps running there.`;
+    return `Whether the server took the ${job.op} request is unknown: no answer had come.`;
+}
+/** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
+function writeResult(ctx, ending) {
+    const { client, clock, config, siteId, started, startedWall, redactor } = ctx;
+    const known = { ...ctx.known, ...ending.fields };
+    return {
+        ...newResult(config.operation, siteId, startedWall),
+        result: ending.outcome,
+        httpStatus: known.httpStatus,
+        message: known.message,
+        summary: redactor.inert(ending.summary),
+        taskId: known.taskId,
+        stagingSiteId: known.stagingSiteId,
+        stagingUrl: known.stagingUrl,
+        stagingState: known.stagingState,
+        urlReady: known.urlReady,
+        durationSeconds: roundedSeconds(clock.now() - started),
+        requests: client.requests,
+        retries: client.retries + ctx.busy.retries,
+        warnings: known.warnings,
+        sent: client.sent,
+        // Every placeholder of a hint, in every hint (`{site}` may come more than once).
+        error: ending.error ? { ...ending.error, hint: ending.error.hint.replaceAll('{site}', siteId) } : null,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/staging/url-check.ts
+
+
+
+
+
+
+
+
+/**
+ * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
+ * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
+ * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
+ * means the site answers). Only the status line is read; the body is dropped unread.
+ */
+/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
+function answers(status) {
+    return (status >= 200 && status < 400) || status === 401 || status === 403;
+}
+const REQUEST_LIMIT_MS = 10_000;
+const PROGRESS_EVERY_MS = 15_000;
+/**
+ * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
+ * (plain http to a host that is not loopback, as with api-url).
+ */
+async function waitForUrl(url, deps) {
+    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
+        return null;
+    const { clock, logger, signal } = deps;
+    const get = deps.get ?? plainGet;
+    const started = clock.now();
+    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
+    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
+    let lastLine = started;
+    logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
+    for (let retry = 0;; retry++) {
+        throwIfAborted(signal);
+        const left = deps.deadline - clock.now();
+        if (left <= 0)
+            return false;
+        let why;
+        try {
+            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
+            if (answers(status)) {
+                logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`);
+                return true;
+            }
+            why = `HTTP ${status}`;
+        }
+        catch (e) {
+            if (e instanceof CancelledError)
+                throw e;
+            why = e.code ?? 'no connection';
+        }
+        const delayMs = backoff.delayMs(retry, clock.now() - started);
+        logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`);
+        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
+            lastLine = clock.now();
+            logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
+        }
+        // A last sleep up to the deadline would end without a try: give up now instead.
+        if (!(await backoff.sleep(delayMs)))
+            return false;
+    }
+}
+/** One GET through the runner's proxy settings (no keep-alive), status line only. */
+function plainGet(url, timeoutMs, signal) {
+    const agent = new lib_HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
+    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
+    return new Promise((resolve, reject) => {
+        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
+            resolve(res.statusCode ?? 0);
+            res.destroy();
+        });
+        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
+        const onAbort = () => req.destroy(new CancelledError());
+        signal?.addEventListener('abort', onAbort, { once: true });
+        req.on('error', reject);
+        req.on('close', () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+        });
+        req.end();
+    });
+}
+
+;// CONCATENATED MODULE: ./src/staging/after-job.ts
+
+
+
+
+
+/**
+ * After a job that succeeded: the staging id and URL the answers did not give (one read), and
+ * wait-for-url after a create or pull. Returns the run's ending.
+ */
+async function afterJob(ctx, op) {
+    if (op === 'delete')
+        return done(ctx, op);
+    // Staging still exists after each of these: one GET fills what the answers did not say.
+    if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
+        await readStagingAfterJob(ctx);
+    if (!ctx.config.waitForUrl || op === 'push')
+        return done(ctx, op);
+    const url = ctx.known.stagingUrl;
+    if (!url) {
+        warn(ctx, 'wait-for-url: no staging URL is known, so the site was not checked.');
+        return done(ctx, op);
+    }
+    ctx.phase = `waiting for ${url} to answer`;
+    const jobDone = ctx.clock.now();
+    const ready = await waitForUrl(url, {
+        clock: ctx.clock,
+        logger: ctx.logger,
+        deadline: ctx.client.deadline,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.known.urlReady = ready;
+    if (ready === null) {
+        warn(ctx, `wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        return done(ctx, op);
+    }
+    if (ready)
+        return {
+            outcome: 'succeeded',
+            summary: `${DONE[op]} in ${durationText(jobDone - ctx.started)}; the staging site answered ${durationText(ctx.clock.now() - jobDone)} later.`,
+        };
+    return {
+        outcome: 'timed-out',
+        summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
+        error: {
+            kind: 'timeout',
+            hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
+        },
+    };
+}
+/**
+ * The after-job staging read: the one call site of the read a job that succeeded may cost (one
+ * request, one try), for whoever plans the run's calls.
+ */
+async function readStagingAfterJob(ctx) {
+    await fillFromStaging(ctx);
+}
+function done(ctx, op) {
+    return { outcome: 'succeeded', summary: `${DONE[op]} in ${durationText(ctx.clock.now() - ctx.started)}.` };
+}
+
+;// CONCATENATED MODULE: ./src/staging/settle.ts
+
+
+
+
+
+/**
+ * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
+ * failed with the server's reason. A create's completion also names the staging site: from a task,
+ * only its `resource_id` (never its own `id`: contract §5), from the probe, the staging record.
+ */
+function settle_settle(ctx, op, outcome) {
+    const what = op === 'status' ? 'job' : `${op} job`;
+    if (outcome.kind === 'failed')
+        return ending_failure(new ApiError({
+            kind: 'task-failed',
+            processing: 'processed',
+            serverMessage: outcome.reason,
+            message: `The ${what} failed on the server: ${outcome.reason}`,
+        }));
+    if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
+        const warning = outcome.kind === 'untrackable'
+            ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
+            : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`;
+        warn(ctx, warning);
+        return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.known.taskId)}` };
+    }
+    if (op === 'create')
+        fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? 'the task' : 'the staging environment');
+    return { outcome: 'succeeded', summary: '' };
+}
+
+;// CONCATENATED MODULE: ./src/api/schemas.ts
+
+
+/**
+ * `data` of `GET /v2/tasks/{id}/status` (contract §2), parsed, never cast: every field is optional
+ * and read leniently (a status may be a word or a number, a percentage a string with decimals, a date
+ * in the spec's format or ISO 8601), because a task answer that cannot be read means "keep waiting",
+ * never "done". Texts in it were already made inert by the client (src/api/reply.ts).
+ */
+const TaskStatusSchema = looseObject({
+    status: unknown().optional(),
+    percentage_complete: unknown().optional(),
+    comment: unknown().optional(),
+    created_at: unknown().optional(),
+    updated_at: unknown().optional(),
+})
+    .transform((data) => ({
+    /** The raw status, for messages. */
+    status: data.status,
+    state: taskState(data.status),
+    percent: percentageOf(data.percentage_complete),
+    reason: taskComment(data.comment),
+    /** The site the task works on (`resource_id`): for a create, the new staging site. */
+    siteId: taskSiteIdOf(data),
+    createdAt: parseServerDate(data.created_at),
+    updatedAt: parseServerDate(data.updated_at),
+}));
+
+;// CONCATENATED MODULE: ./src/staging/poll-planner.ts
+/** The bar is read as complete at 99 (many jobs sit there, never at 100) or at 100. */
+const TARGET = 99;
+class PollPlanner {
+    samples = [];
+    readings = [];
+    polls = 0;
+    stale = 0;
+    lastAnswer = 0;
+    startedAt;
+    minMs;
+    noProgressMs;
+    approach;
+    denseMs;
+    growth;
+    backoff;
+    lateFraction;
+    averageFactor;
+    constructor(options) {
+        this.startedAt = options.startedAt;
+        this.minMs = options.minMs ?? 1000;
+        this.noProgressMs = options.noProgressMs ?? 4900;
+        this.approach = options.approach ?? 0.6;
+        this.denseMs = options.denseMs ?? 1900;
+        this.growth = options.growth ?? 2;
+        this.backoff = options.backoff ?? 0.25;
+        this.lateFraction = options.lateFraction ?? 1 / 40;
+        this.averageFactor = options.averageFactor ?? 0.9;
+    }
+    /** The delay before the first poll. */
+    firstDelay() {
+        return this.minMs;
+    }
+    /** Records one answer of a running job: `percent` undefined when the server gave none. */
+    observe(at, percent) {
+        this.polls++;
+        const t = at - this.startedAt;
+        const from = this.lastAnswer;
+        this.lastAnswer = t;
+        if (percent === undefined || !Number.isFinite(percent))
+            return;
+        const p = Math.min(100, Math.max(0, percent));
+        this.readings.push({ t, percent: p });
+        if (this.readings.length > MAX_READINGS)
+            this.readings.shift();
+        const last = this.samples.at(-1);
+        if (last ? p <= last.percent : p <= 0) {
+            // No movement (a step back is read as none).
+            this.stale++;
+            return;
+        }
+        this.stale = 0;
+        this.samples.push({ t, percent: p, from });
+    }
+    /** How long to wait, from `now`, before the next poll. */
+    nextDelay(now) {
+        const t = Math.max(0, now - this.startedAt);
+        const last = this.samples.at(-1);
+        if (!last)
+            return this.clamp(this.polls === 0 ? this.minMs : this.noProgressMs);
+        const window = this.endWindow(t, last);
+        if (t < window.from - this.denseMs) {
+            let wait = Math.min((window.from - t) * this.approach, Math.max(this.minMs, this.growth * t));
+            // A bar that just sped up may be going much faster than the samples show: look again soon.
+            const speedUp = this.speedUp();
+            if (speedUp !== null)
+                wait = Math.min(wait, speedUp / 8);
+            return this.clamp(wait);
+        }
+        if (t <= window.to)
+            return this.clamp(Math.min(this.denseMs, Math.max(this.minMs, window.to - t)));
+        // Past the window and not there yet: back off, within the caps.
+        const lateCap = Math.max(this.noProgressMs, t * this.lateFraction);
+        const averageCap = Math.max(this.minMs, (this.averageFactor * t) / Math.max(1, this.polls));
+        return this.clamp(Math.min(Math.max(this.denseMs, this.backoff * (t - window.to)), lateCap, averageCap));
+    }
+    /**
+     * Where the end is expected (ms since the start): from the earliest plausible time the bar
+     * reaches the next mark (99, or 100 once it shows 99) to the latest.
+     */
+    endWindow(t, last = this.samples.at(-1)) {
+        const mark = last.percent >= TARGET ? TARGET + 1 : TARGET;
+        const slowing = this.slowing();
+        const step = 1 / Math.max(slowing ?? this.pace(last), 1e-9);
+        const line = this.fitLine(LINE_VALUES);
+        // The earliest readings of when the bar reaches the mark: the average pace (unless the bar has
+        // been slowing down steadily); a straight line through the recent answers, or through the last
+        // three values if the bar sped up lately; without a line (too few values, or a bar that is not
+        // straight), the recent pace and when the bar reached its value (after the answer before it,
+        // and at most one step before); a power law; after a stall, the best pace so far.
+        const early = [];
+        if (mark === TARGET && slowing === null)
+            early.push(last.t * (TARGET / last.percent));
+        if (line) {
+            early.push(line.earliest(mark));
+            // If the bar sped up lately, the older answers hold the line back: then a line through the
+            // last values only.
+            const recent = this.fitLine(3);
+            if (recent && recent.slope() > 1.1 * line.slope())
+                early.push(recent.earliest(mark));
+        }
+        else {
+            if (mark === TARGET) {
+                const recent = this.recentPace(last);
+                if (recent > 0)
+                    early.push(last.t + (TARGET - last.percent) / recent);
+            }
+            early.push(Math.max(last.from, last.t - step) + (mark - last.percent) * step);
+        }
+        const power = mark === TARGET ? this.powerLawEnd(last) : null;
+        if (power !== null)
+            early.push(power);
+        if (this.stalled() || this.stoodStill()) {
+            const best = Math.max(...this.samples.map((s) => s.percent / Math.max(1, s.t)));
+            early.push(Math.max(t, last.t) + (mark - last.percent) / best);
+        }
+        const from = Math.max(last.t, Math.min(...early));
+        const to = line ? Math.max(from, line.latest(mark)) : last.t + (mark + 1 - last.percent) * step;
+        return { from, to: Math.max(from, to) };
+    }
+    /** The pace of the bar, percent per ms: the faster of the average and the recent one. */
+    pace(last) {
+        return Math.max(last.percent / Math.max(1, last.t), this.recentPace(last));
+    }
+    /** Percent per ms over the recent part of the job (the last ~40% of its elapsed time). */
+    recentPace(last) {
+        const from = last.t - Math.max(5000, 0.4 * last.t);
+        const ref = this.samples.find((s) => s.t >= from && s !== last);
+        if (!ref || last.t <= ref.t)
+            return 0;
+        return Math.max(0, (last.percent - ref.percent) / (last.t - ref.t));
+    }
+    /**
+     * Where a power law p = a·t^k through the latest sample and one from at most two thirds of its
+     * time reaches 99: exact for a bar that speeds up (k > 1) as for a linear one (k = 1).
+     */
+    powerLawEnd(last) {
+        const ref = [...this.samples].reverse().find((s) => s.t <= last.t / 1.5);
+        if (!ref)
+            return null;
+        const k = Math.log(last.percent / ref.percent) / Math.log(last.t / ref.t);
+        if (!Number.isFinite(k) || k <= 0.5)
+            return null;
+        // Only if it agrees with how fast the bar moved lately (a plateau then a jump is no power law).
+        const before = this.samples.at(-2);
+        if (before && before.t < last.t) {
+            const local = (last.percent - before.percent) / (last.t - before.t);
+            if ((k * last.percent) / last.t > 2 * local)
+                return null;
+        }
+        return last.t * (TARGET / last.percent) ** (1 / k);
+    }
+    /** The length of the latest (long) interval when the bar moved at over 2.5 times the pace before it. */
+    speedUp() {
+        const n = this.samples.length;
+        if (n < 1 || this.stale > 0)
+            return null;
+        const c = this.samples[n - 1];
+        const b = this.samples[n - 2] ?? { t: 0, percent: 0, from: 0 };
+        const a = this.samples[n - 3] ?? { t: 0, percent: 0, from: 0 };
+        if (b.t <= a.t)
+            return null;
+        // The move happened after the answer before it (answers that did not move may lie between).
+        const latest = (c.percent - b.percent) / Math.max(1, c.t - Math.max(b.t, c.from));
+        const before = (b.percent - a.percent) / (b.t - a.t);
+        // Once: the look that follows is short, and shows the new pace.
+        return latest > 2.5 * before && c.t - b.t > 8 * this.denseMs ? c.t - b.t : null;
+    }
+    /**
+     * The bar's recent pace (percent per ms) when it has been slowing down steadily: its last two
+     * intervals each below the average pace before them (but not stalled). The average and recent
+     * paces would then keep calling the end too early.
+     */
+    slowing() {
+        const n = this.samples.length;
+        if (n < 3 || this.stale > 0)
+            return null;
+        const pace = (k) => {
+            const [a, b] = [this.samples[k - 1], this.samples[k]];
+            return (b.percent - a.percent) / Math.max(1, b.t - a.t);
+        };
+        const average = (k) => this.samples[k].percent / Math.max(1, this.samples[k].t);
+        const [latest, before] = [pace(n - 1), pace(n - 2)];
+        // Both intervals clearly below the average before them, neither stalled, and not speeding up.
+        if (latest < 0.5 * average(n - 2) || latest >= 0.8 * average(n - 2))
+            return null;
+        if (before >= 0.8 * average(n - 3) || latest > 1.2 * before)
+            return null;
+        return Math.max(latest, before);
+    }
+    /**
+     * The bar stood still for over two of its steps between its last two values (answers that did
+     * not move lie between them): it is bursty, and may now go at its best pace again.
+     */
+    stoodStill() {
+        const n = this.samples.length;
+        if (n < 2)
+            return false;
+        const [b, c] = [this.samples[n - 2], this.samples[n - 1]];
+        return c.from - b.t > (2 * b.t) / b.percent;
+    }
+    /** The latest answer did not move, or moved at less than half the average pace before it. */
+    stalled() {
+        if (this.stale > 0)
+            return true;
+        const n = this.samples.length;
+        if (n < 2)
+            return false;
+        const [b, c] = [this.samples[n - 2], this.samples[n - 1]];
+        const latest = (c.percent - b.percent) / Math.max(1, c.t - b.t);
+        return latest < (0.5 * b.percent) / Math.max(1, b.t);
+    }
+    /**
+     * A straight line v = a + b·t through the recent readings, each of which says the bar was at
+     * least its value and below the next whole number: the set of lines that fit them all, over as
+     * many recent readings as fit one line (at least three values, so that the pace is bounded).
+     */
+    fitLine(maxValues) {
+        // Every line with a pace from 1e-9 to 1 percent per ms, starting anywhere plausible.
+        let polygon = [
+            [-1e8, 1e-9],
+            [1e8, 1e-9],
+            [1e8, 1],
+            [-1e8, 1],
+        ];
+        let values = 0;
+        let previous = null;
+        let fitted = null;
+        for (let i = this.readings.length - 1; i >= 0; i--) {
+            const { t, percent } = this.readings[i];
+            // a + b·t >= percent, and a + b·t <= percent + 1
+            if (percent !== previous && values + 1 > maxValues)
+                break;
+            let next = clip(polygon, 1, t, percent);
+            next = clip(next, -1, -t, -(percent + 1));
+            if (next.length < 3)
+                break;
+            polygon = next;
+            if (percent !== previous)
+                values++;
+            previous = percent;
+            if (values >= 3)
+                fitted = polygon;
+        }
+        return fitted ? new Line(fitted) : null;
+    }
+    clamp(ms) {
+        return Math.round(Math.max(this.minMs, ms));
+    }
+}
+const MAX_READINGS = 60;
+/** The line through the recent answers spans at most this many values of the bar. */
+const LINE_VALUES = 6;
+/** The lines that fit the readings: when they reach a mark, at the earliest and at the latest. */
+class Line {
+    polygon;
+    constructor(polygon) {
+        this.polygon = polygon;
+    }
+    earliest(mark) {
+        return Math.min(...this.polygon.map(([a, b]) => (mark - a) / b));
+    }
+    latest(mark) {
+        return Math.max(...this.polygon.map(([a, b]) => (mark - a) / b));
+    }
+    /** A middle slope of the lines that fit (the mean of the corners). */
+    slope() {
+        return this.polygon.reduce((sum, [, b]) => sum + b, 0) / this.polygon.length;
+    }
+}
+/** The part of a convex polygon in the (a, b) plane where ca·a + cb·b >= c (Sutherland-Hodgman). */
+function clip(polygon, ca, cb, c) {
+    const out = [];
+    const side = ([a, b]) => ca * a + cb * b - c;
+    for (let i = 0; i < polygon.length; i++) {
+        const p = polygon[i];
+        const q = polygon[(i + 1) % polygon.length];
+        const sp = side(p);
+        const sq = side(q);
+        if (sp >= 0)
+            out.push(p);
+        if (sp >= 0 !== sq >= 0) {
+            const k = sp / (sp - sq);
+            out.push([p[0] + k * (q[0] - p[0]), p[1] + k * (q[1] - p[1])]);
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/staging/wait.ts
+
+
+
+
+
+
+
+
+/** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
+const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
+/**
+ * Follows a background job to its end through `GET /v2/tasks/{id}/status` (contract §2), with the
+ * adaptive PollPlanner. Falls back to the staging probe if the task stays invisible past the grace.
+ */
+async function waitForTask(deps, operation, siteId, taskId, startedAt) {
+    deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
+    return sharingBudget(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
+}
+async function followTask(deps, operation, siteId, taskId, startedAt) {
+    const { client, clock, logger, redactor } = deps;
+    const planner = new PollPlanner({ startedAt });
+    const progress = new Progress(deps, operation, siteId, startedAt);
+    const unknownSeen = new Set();
+    let delay = planner.firstDelay();
+    let seenRunning = false;
+    for (;;) {
+        await sleepWithin(deps, delay);
+        const at = clock.now();
+        let answer;
+        try {
+            answer = await client.call('GET', taskStatusPath(taskId), 'read');
+        }
+        catch (e) {
+            if (!(e instanceof ApiError))
+                throw e;
+            if (e.httpStatus === MISSING_STATUS && e.kind !== 'api-url') {
+                if (at - startedAt < TASK_INVISIBLE_GRACE_MS) {
+                    logger.debug(`task ${taskId} is not visible yet (404)`);
+                    planner.observe(at, undefined);
+                    delay = planner.nextDelay(clock.now());
+                    continue;
+                }
+                logger.warn(`Task ${taskId} was not found ${durationText(at - startedAt, 'log')} after the job started; following the staging environment instead.`);
+                return followProbe(deps, operation, siteId, { seenBusy: seenRunning });
+            }
+            // The server refuses every request until after the timeout: waiting on is pointless.
+            if (e.acceptsAgainAt)
+                throw new DeadlineError(e);
+            if (TRANSIENT.has(e.kind)) {
+                logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`);
+                planner.observe(at, undefined);
+                delay = Math.max(planner.nextDelay(clock.now()), 5000);
+                continue;
+            }
+            return { kind: 'untrackable', reason: `reading task ${taskId} failed: ${e.message}` };
+        }
+        const parsed = TaskStatusSchema.safeParse(answer.reply.data);
+        if (!parsed.success) {
+            logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`);
+            planner.observe(at, undefined);
+            delay = planner.nextDelay(clock.now());
+            continue;
+        }
+        const task = parsed.data;
+        if (task.state === 'completed') {
+            progress.done();
+            return { kind: 'completed', data: answer.reply.data, from: 'task' };
+        }
+        if (task.state === 'failed') {
+            const reason = task.reason
+                ? redactor.server(task.reason)
+                : `the task ended with status "${redactor.server(task.status, 60)}"`;
+            return { kind: 'failed', reason };
+        }
+        if (task.state === 'running')
+            seenRunning = true;
+        else {
+            const shown = redactor.server(typeof task.status === 'object' ? JSON.stringify(task.status) : task.status, 60);
+            if (!unknownSeen.has(shown)) {
+                unknownSeen.add(shown);
+                logger.info(`Task ${taskId} reports a status this action does not know ("${shown}"); still waiting.`);
+            }
+        }
+        planner.observe(at, task.percent);
+        progress.update(task.percent);
+        delay = planner.nextDelay(clock.now());
+    }
+}
+/**
+ * Follows a job with no task id through the staging probe `GET /v2/sites/{site}/staging`
+ * (contract §3). Never reports success it did not see.
+ */
+async function waitForProbe(deps, operation, siteId) {
+    return sharingBudget(deps, operation, siteId, () => followProbe(deps, operation, siteId, { seenBusy: false }));
+}
+async function followProbe(deps, operation, siteId, evidence) {
+    const { client, clock, logger } = deps;
+    const startedAt = clock.now();
+    const planner = new PollPlanner({ startedAt });
+    const progress = new Progress(deps, operation, siteId, startedAt);
+    let seenBusy = evidence.seenBusy;
+    let delay = planner.firstDelay();
+    for (;;) {
+        await sleepWithin(deps, delay);
+        const at = clock.now();
+        planner.observe(at, undefined);
+        delay = planner.nextDelay(at);
+        let answer;
+        try {
+            answer = await client.call('GET', probePath(siteId), 'read');
+        }
+        catch (e) {
+            if (!(e instanceof ApiError))
+                throw e;
+            if (e.httpStatus !== null && (PROBE_UNSUPPORTED.includes(e.httpStatus) || e.kind === 'api-url'))
+                return {
+                    kind: 'untrackable',
+                    reason: `the service does not offer the staging probe (HTTP ${e.httpStatus})`,
+                };
+            if (e.httpStatus === MISSING_STATUS) {
+                if (operation === 'delete')
+                    return { kind: 'completed', data: null, from: 'probe' };
+                if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS)
+                    continue;
+                return {
+                    kind: 'untrackable',
+                    reason: 'the staging environment is not visible (404), so completion cannot be tracked',
+                };
+            }
+            // The server refuses every request until after the timeout: waiting on is pointless.
+            if (e.acceptsAgainAt)
+                throw new DeadlineError(e);
+            if (TRANSIENT.has(e.kind)) {
+                logger.warn(`Could not read the staging environment (${e.message}); still waiting.`);
+                delay = Math.max(delay, 5000);
+                continue;
+            }
+            return { kind: 'untrackable', reason: `reading the staging environment failed: ${e.message}` };
+        }
+        const data = answer.reply.data;
+        const state = probeState(data);
+        if (state === 'busy') {
+            seenBusy = true;
+            progress.update(undefined);
+            continue;
+        }
+        if (state === 'ready' && operation !== 'delete') {
+            // Before a create there was no staging: "ready" is the new one. A pull or push that has not
+            // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
+            if (operation === 'create' || seenBusy) {
+                progress.done();
+                return { kind: 'completed', data, from: 'probe' };
+            }
+            if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
+                return {
+                    kind: 'unconfirmed',
+                    reason: `the staging environment looks ready, but this run never saw the ${operation} job running, so it cannot tell whether the job ran, failed or has not started`,
+                };
+            continue;
+        }
+        if (state === 'unknown')
+            logger.debug('the staging probe gave no status this client knows; still waiting');
+    }
+}
+/**
+ * Counts this follower in the batch's rate budget for as long as it polls, and ends its live
+ * progress however following ends (done, failed, timed out, cancelled).
+ */
+async function sharingBudget(deps, operation, siteId, follow) {
+    // Keyed by these deps, as sleepWithin asks pollAt with them.
+    const leave = deps.client.budget.join(deps);
+    const started = deps.clock.now();
+    try {
+        return await follow();
+    }
+    finally {
+        leave();
+        const elapsedMs = deps.clock.now() - started;
+        deps.logger.progress?.({ operation, siteId, percent: null, elapsedMs, etaMs: null, ended: true });
+    }
+}
+/**
+ * Sleeps before the next poll: `wanted` (what the planner asks), later if the batch's rate budget
+ * says so (RateBudget.pollAt: calls are scarce, and this job is not likely to have ended yet). A
+ * follower held back looks again every second (a sibling may end, a window begin); no wait runs
+ * past the deadline: then DeadlineError at once, with no pointless sleep.
+ */
+async function sleepWithin(deps, wanted) {
+    const { clock, client, signal } = deps;
+    const wantedAt = clock.now() + Math.max(0, wanted);
+    for (;;) {
+        const now = clock.now();
+        const left = client.deadline - now;
+        if (left <= 0)
+            throw new DeadlineError();
+        const { at, final, wake } = client.budget.pollAt(deps, wantedAt);
+        if (at <= now)
+            return;
+        const ms = at - now;
+        if (ms >= left) {
+            await clock.sleep(left, signal);
+            throw new DeadlineError();
+        }
+        if (final || !wake) {
+            await clock.sleep(ms, signal);
+            if (final)
+                return;
+            continue;
+        }
+        // Held: until `at`, or until the budget wakes the held followers (a sibling has ended).
+        try {
+            await clock.sleep(ms, signal ? AbortSignal.any([signal, wake]) : wake);
+        }
+        catch (e) {
+            if (!(e instanceof CancelledError) || signal?.aborted)
+                throw e;
+        }
+    }
+}
+/**
+ * Progress of one job: a live update at every answer for a front end that shows one (the CLI on a
+ * terminal), else a plain line now and then, never at every poll.
+ */
+class Progress {
+    deps;
+    operation;
+    siteId;
+    startedAt;
+    lastLineAt;
+    constructor(deps, operation, siteId, startedAt) {
+        this.deps = deps;
+        this.operation = operation;
+        this.siteId = siteId;
+        this.startedAt = startedAt;
+        this.lastLineAt = startedAt;
+    }
+    update(percent) {
+        const now = this.deps.clock.now();
+        const elapsedMs = now - this.startedAt;
+        const { logger } = this.deps;
+        if (logger.progress) {
+            // A naive end estimate for people (the planner has its own): the average rate so far.
+            const etaMs = percent && percent > 0 && percent < 100 ? (elapsedMs * (100 - percent)) / percent : null;
+            logger.progress({
+                operation: this.operation,
+                siteId: this.siteId,
+                percent: percent ?? null,
+                elapsedMs,
+                etaMs,
+            });
+            return;
+        }
+        if (now - this.lastLineAt < (this.deps.progressEveryMs ?? 15_000))
+            return;
+        this.lastLineAt = now;
+        const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`;
+        logger.info(`… ${this.operation} on site ${this.siteId}:${pct} still running after ${durationText(elapsedMs)}`);
+    }
+    done() {
+        const { logger, clock } = this.deps;
+        const elapsedMs = clock.now() - this.startedAt;
+        logger.progress?.({
+            operation: this.operation,
+            siteId: this.siteId,
+            percent: 100,
+            elapsedMs,
+            etaMs: 0,
+            ended: true,
+        });
+        logger.info(`The ${this.operation} job on site ${this.siteId} finished after ${durationText(clock.now() - this.startedAt)}.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/staging/jobs.ts
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
+ * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
+ */
+async function runJob(ctx, op) {
+    const started = await start(ctx, op);
+    let ending;
+    if ('outcome' in started)
+        ending = started;
+    else {
+        ctx.known.message = started.reply.message;
+        ending = await follow(ctx, op, started, ctx.config.wait);
+    }
+    return ending.outcome === 'succeeded' ? afterJob(ctx, op) : ending;
+}
+/** The response to follow, or the ending when the policies carried the operation to its end. */
+async function start(ctx, op) {
+    try {
+        return await send(ctx, op);
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        return applyPolicy(ctx, op, e);
+    }
+}
+/** The if-exists / if-missing policies, and a create whose first try went through after all. */
+async function applyPolicy(ctx, op, e) {
+    const { config, siteId, logger } = ctx;
+    if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
+        logger.info(`The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`);
+        ctx.known.message = e.serverMessage;
+        jobIs(ctx, 'create', 'accepted');
+        if (!config.wait)
+            return {
+                outcome: 'accepted',
+                summary: `The create was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
+            };
+        return track(ctx, 'create', null);
+    }
+    if (op === 'create' && e.kind === 'exists') {
+        if (config.ifExists === 'skip') {
+            logger.info(`Site ${siteId} already has a staging environment: skipped (if-exists: skip).`);
+            ctx.known.message = e.serverMessage;
+            await skippedRead(ctx);
+            return {
+                outcome: 'skipped',
+                summary: `Skipped: site ${siteId} already has a staging environment (if-exists: skip).`,
+            };
+        }
+        if (config.ifExists === 'recreate')
+            return recreate(ctx);
+    }
+    if (op !== 'create' && e.kind === 'not-found' && config.ifMissing === 'skip') {
+        await confirmNoStaging(ctx, `${ENDPOINTS[op].method} ${ctx.client.shown(ENDPOINTS[op].path(siteId))} answered 404`);
+        // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
+        logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (if-missing: skip).`);
+        ctx.known.message = e.serverMessage;
+        return {
+            outcome: 'skipped',
+            summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`,
+        };
+    }
+    throw e;
+}
+/** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
+async function skippedRead(ctx) {
+    await fillFromStaging(ctx);
+}
+/** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
+async function recreate(ctx) {
+    const { siteId, logger } = ctx;
+    logger.info(`Site ${siteId} already has a staging environment: deleting it first (if-exists: recreate).`);
+    let deleted;
+    try {
+        deleted = await send(ctx, 'delete');
+    }
+    catch (d) {
+        // Gone in the meantime (404): nothing left to delete, once the API root is known to be right.
+        if (!(d instanceof ApiError) || d.kind !== 'not-found')
+            throw d;
+        await confirmNoStaging(ctx, `DELETE ${ctx.client.shown(ENDPOINTS.delete.path(siteId))} answered 404`);
+        return send(ctx, 'create');
+    }
+    const gone = await follow(ctx, 'delete', deleted, true);
+    if (gone.outcome === 'accepted')
+        throw new ApiError({
+            kind: 'unknown-outcome',
+            processing: 'processed',
+            httpStatus: deleted.status,
+            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
+        });
+    if (gone.outcome !== 'succeeded')
+        return gone;
+    logger.info('The old staging environment is gone; creating the new one.');
+    return send(ctx, 'create');
+}
+/** After an accepted request: its task id and (create) staging fields, then the wait, unless wait: false. */
+async function follow(ctx, op, response, wait) {
+    const data = response.reply.data;
+    const task = taskIdOf(data);
+    let taskId = null;
+    if (task && 'id' in task)
+        taskId = task.id;
+    else if (task)
+        ctx.logger.warn(`The server gave a task id that cannot be used in a URL ("${ctx.redactor.server(task.unusable, 60)}"): following the staging environment instead.`);
+    if (taskId)
+        ctx.known.taskId = taskId;
+    if (op === 'create')
+        fillStagingFields(ctx, data, 'the create answer');
+    if (!wait) {
+        ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`);
+        return {
+            outcome: 'accepted',
+            summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
+        };
+    }
+    return track(ctx, op, taskId);
+}
+/** Waits for the job and says how it ended. */
+async function track(ctx, op, taskId) {
+    ctx.phase = `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`;
+    const outcome = taskId
+        ? await waitForTask(waitDeps(ctx), op, ctx.siteId, taskId, ctx.clock.now())
+        : await waitForProbe(waitDeps(ctx), op, ctx.siteId);
+    const ending = settle_settle(ctx, op, outcome);
+    if (ending.outcome === 'succeeded') {
+        jobIs(ctx, op, 'completed');
+        if (op === 'delete')
+            forgetStaging(ctx);
+    }
+    return ending;
+}
+/**
+ * Sends the operation's request. Busy refusals (409/423, or a 422 that says a job runs) are sent
+ * again after a pause under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome
+ * failure.
+ */
+async function send(ctx, op) {
+    const { method, path } = ENDPOINTS[op];
+    const { client, known } = ctx;
+    ctx.phase = `sending the ${op} request`;
+    for (let busyTries = 0;; busyTries++) {
+        const sentBefore = client.sent.length;
+        jobIs(ctx, op, 'sent');
+        try {
+            const response = await client.call(method, path(ctx.siteId), op);
+            known.httpStatus = response.status;
+            jobIs(ctx, op, 'accepted');
+            if (op === 'push')
+                addWarnings(ctx, PUSH_WARNINGS);
+            return response;
+        }
+        catch (e) {
+            if (e instanceof CancelledError && client.sent.length === sentBefore)
+                jobIs(ctx, op, null);
+            if (!(e instanceof ApiError)) {
+                if (e instanceof DeadlineError) {
+                    if (e.lastError)
+                        known.httpStatus = e.lastError.httpStatus;
+                    if (e.lastError?.processing !== 'unknown')
+                        jobIs(ctx, op, null);
+                }
+                throw e;
+            }
+            known.httpStatus = e.httpStatus;
+            if (e.processing !== 'unknown')
+                jobIs(ctx, op, null);
+            if (e.kind === 'busy' && ctx.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
+                await waitWhileBusy(ctx, op, busyTries);
+                continue;
+            }
+            if (e.processing === 'unknown')
+                throw unknownOutcome(ctx, op, e);
+            throw e;
+        }
+    }
+}
+async function waitWhileBusy(ctx, op, busyTries) {
+    const delayMs = ctx.busy.delayMs(busyTries);
+    if (ctx.busy.passesDeadline(delayMs))
+        throw new DeadlineError();
+    ctx.phase = `waiting for another job on site ${ctx.siteId} to finish`;
+    ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (if-busy: wait).`);
+    if (!(await ctx.busy.sleep(delayMs)))
+        throw new DeadlineError();
+}
+function unknownOutcome(ctx, op, e) {
+    if (op === 'push')
+        addWarnings(ctx, PUSH_WARNINGS_IF_SENT);
+    const what = {
+        create: 'A staging environment may or may not be being created.',
+        pull: 'Staging may or may not be being overwritten with production.',
+        push: 'Production may or may not be being overwritten with staging.',
+        delete: 'The staging environment may or may not be being deleted.',
+    }[op];
+    const again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.';
+    return new ApiError({
+        kind: 'unknown-outcome',
+        processing: 'unknown',
+        httpStatus: e.httpStatus,
+        serverMessage: e.serverMessage,
+        message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
+    });
+}
+/** Warnings a person must read even on success, each once, in the Result (not logged one by one). */
+function addWarnings(ctx, warnings) {
+    for (const w of warnings)
+        if (!ctx.known.warnings.includes(w))
+            ctx.known.warnings.push(w);
+}
+
+;// CONCATENATED MODULE: ./src/staging/status.ts
+
+
+
+
+
+
+
+
+
+/** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
+async function status_status(ctx) {
+    const taskId = ctx.config.taskId;
+    if (!taskId) {
+        ctx.phase = 'reading the staging environment';
+        return readState(ctx);
+    }
+    ctx.known.taskId = taskId;
+    if (!ctx.config.wait) {
+        ctx.phase = `reading task ${taskId}`;
+        return readTaskOnce(ctx, taskId);
+    }
+    ctx.phase = `waiting for the job (task ${taskId}) to finish`;
+    const outcome = await waitForTask(waitDeps(ctx), 'status', ctx.siteId, taskId, ctx.clock.now());
+    const ending = settle_settle(ctx, 'status', outcome);
+    if (ending.outcome !== 'succeeded')
+        return ending;
+    let state = await fillFromStaging(ctx);
+    if (state === 'none')
+        state = (await evidenceOfNone(ctx)) ? 'none' : 'unknown';
+    ctx.known.stagingState = state ?? 'unknown';
+    return { outcome: 'succeeded', summary: `The job (task ${taskId}) has completed.` };
+}
+/** The staging environment's state: the point of the run, so a read that fails fails it. */
+async function readState(ctx) {
+    const { siteId, known } = ctx;
+    let read;
+    try {
+        read = await readStaging(ctx);
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        known.httpStatus = e.httpStatus;
+        known.stagingState = 'unknown';
+        if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
+            throw new ApiError({
+                kind: 'validation',
+                processing: 'processed',
+                httpStatus: e.httpStatus,
+                serverMessage: e.serverMessage,
+                message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
+                hint: 'Follow a job instead: pass the task-id output of the run that started it.',
+            });
+        throw e;
+    }
+    if (read.kind === 'missing') {
+        known.httpStatus = read.error.httpStatus;
+        known.stagingState = 'unknown';
+        await confirmNoStaging(ctx, `GET ${ctx.client.shown(probePath(siteId))} answered 404`);
+        known.stagingState = 'none';
+        forgetStaging(ctx);
+        return {
+            outcome: 'succeeded',
+            summary: `Site ${siteId} has no staging environment.`,
+            fields: { message: read.error.serverMessage },
+        };
+    }
+    known.httpStatus = read.status;
+    known.message ||= read.message;
+    const state = fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown';
+    known.stagingState = state;
+    return {
+        outcome: 'succeeded',
+        summary: state === 'unknown'
+            ? `Site ${siteId} has a staging environment, in a state this action does not know.`
+            : `Site ${siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`,
+    };
+}
+/** "none" after a completed job is said only with evidence of the API root; else the state is unknown. */
+async function evidenceOfNone(ctx) {
+    try {
+        await confirmNoStaging(ctx, `GET ${ctx.client.shown(probePath(ctx.siteId))} answered 404`);
+        return true;
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        ctx.logger.warn(e.message);
+        return false;
+    }
+}
+/** One look at a task (status with task-id and wait: false). */
+async function readTaskOnce(ctx, taskId) {
+    const answer = await ctx.client.call('GET', taskStatusPath(taskId), 'read');
+    ctx.known.httpStatus = answer.status;
+    const task = TaskStatusSchema.safeParse(answer.reply.data);
+    const state = task.success ? task.data.state : 'unknown';
+    if (state === 'failed') {
+        const reason = task.success && task.data.reason ? ctx.redactor.server(task.data.reason) : 'no reason given';
+        throw new ApiError({
+            kind: 'task-failed',
+            processing: 'processed',
+            serverMessage: reason,
+            message: `The job (task ${taskId}) failed on the server: ${reason}`,
+        });
+    }
+    ctx.known.stagingState = state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown';
+    const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : '';
+    return {
+        outcome: 'succeeded',
+        summary: state === 'completed'
+            ? `The job (task ${taskId}) has completed.`
+            : state === 'running'
+                ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(ctx.siteId, taskId)}`
+                : `The job (task ${taskId}) reports a status this action does not know.`,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/staging/operations.ts
+
+
+
+
+
+
+
+
+
+
+
+/** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
+function requestTimeoutFor(timeoutMs) {
+    return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)));
+}
+/**
+ * Runs one operation on one production site with the policies of `config` and returns its Result.
+ * Never throws. Every path returns its ending as a value (dry-run.ts, status.ts, jobs.ts); a
+ * timeout, a cancellation or an error becomes one (ending.ts); this is where a run ends, and
+ * `writeResult` writes the Result, once.
+ */
+async function runOperation(config, siteId, deps) {
+    const clock = deps.clock ?? realClock;
+    const started = clock.now();
+    const deadline = deps.deadline ?? started + config.timeoutMs;
+    const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT);
+    const optional = {
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.random ? { random: deps.random } : {}),
+    };
+    const client = new StagingApiClient({
+        apiUrl: config.apiUrl,
+        token: config.apiToken,
+        language: config.language,
+        maxRetries: config.maxRetries,
+        deadline,
+        requestTimeoutMs: deps.requestTimeoutMs ?? requestTimeoutFor(config.timeoutMs),
+    }, {
+        clock,
+        logger: deps.logger,
+        redactor: deps.redactor,
+        budget: deps.budget ?? new RateBudget(clock),
+        transport: deps.transport ?? ownTransport,
+        ...optional,
+    });
+    const ctx = {
+        config,
+        siteId,
+        client,
+        root: deps.root ?? new ApiRoot(),
+        busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
+        clock,
+        logger: deps.logger,
+        redactor: deps.redactor,
+        ...optional,
+        started,
+        startedWall: clock.wallNow(),
+        known: newKnown(),
+        phase: 'sending the request',
+    };
+    let ending;
+    try {
+        if (config.dryRun)
+            ending = await dryRun(ctx);
+        else if (config.operation === 'status')
+            ending = await status_status(ctx);
+        else
+            ending = await runJob(ctx, config.operation);
+    }
+    catch (e) {
+        ending = endingOf(ctx, e);
+    }
+    finally {
+        ownTransport?.close();
+    }
+    return writeResult(ctx, ending);
+}
+
+;// CONCATENATED MODULE: ./src/staging/batch.ts
+
+
+
+
+
+
+
+
+/**
+ * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
+ * rate budget, one transport, one deadline and one check of the API root; with `failFast`, no new site starts after a failure. One site runs
+ * exactly as runOperation alone would.
+ */
+async function runAll(config, deps) {
+    const clock = deps.clock ?? realClock;
+    const transport = deps.transport ?? new NodeTransport(USER_AGENT);
+    const shared = {
+        ...deps,
+        clock,
+        budget: deps.budget ?? new RateBudget(clock),
+        root: deps.root ?? new ApiRoot(),
+        deadline: deps.deadline ?? clock.now() + config.timeoutMs,
+        transport,
+    };
+    try {
+        return await runSites(config, deps, shared);
+    }
+    finally {
+        if (!deps.transport)
+            transport.close();
+        deps.logger.debug(`${transport.connections} connection(s) to the API`);
+    }
+}
+async function runSites(config, deps, shared) {
+    const ids = config.siteIds;
+    if (ids.length === 1)
+        return [await runOperation(config, ids[0], shared)];
+    const budget = shared.budget;
+    const results = new Array(ids.length);
+    let next = 0;
+    let stoppedBy = null;
+    const worker = async () => {
+        while (next < ids.length) {
+            const index = next++;
+            // The rate budget plans its calls for the sites still to start too.
+            budget.pendingSites = ids.length - next;
+            const siteId = ids[index];
+            if (stoppedBy !== null || deps.signal?.aborted) {
+                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock);
+                continue;
+            }
+            const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
+            results[index] = result;
+            if (config.failFast && isFailure(result.result) && stoppedBy === null) {
+                stoppedBy = siteId;
+                deps.logger.warn(`Site ${siteId} ${result.result}: starting no more sites (fail-fast).`);
+            }
+        }
+    };
+    deps.logger.info(`Running ${config.operation} on ${ids.length} sites, ${Math.min(config.concurrency, ids.length)} at a time.`);
+    try {
+        await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker));
+    }
+    finally {
+        budget.pendingSites = 0;
+    }
+    return results;
+}
+function notStarted(config, siteId, stoppedBy, cancelled, clock) {
+    return {
+        ...newResult(config.operation, siteId, clock.wallNow()),
+        result: cancelled ? 'cancelled' : 'skipped',
+        summary: cancelled
+            ? 'Not started: the run was cancelled.'
+            : `Not started: site ${stoppedBy} failed first (fail-fast).`,
+    };
+}
+function prefixed(logger, siteId) {
+    const p = `[site ${siteId}] `;
+    return {
+        info: (m) => logger.info(p + m),
+        warn: (m) => logger.warn(p + m),
+        debug: (m) => logger.debug(p + m),
+        // Progress updates name their site already: they go through as they are.
+        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action.ts
 
 
@@ -46236,11 +46794,13 @@ async function runAction(redactor, signal) {
         return;
     }
     let results;
+    let report;
     try {
         const started = realClock.now();
         results = await runAll(config, { logger: log, redactor, signal });
-        setOutputs(outputsFor(results, Math.round((realClock.now() - started) / 100) / 10), log);
-        for (const w of new Set(results.flatMap((r) => r.warnings)))
+        report = assembleReport(results, realClock.now() - started);
+        setOutputs(report.outputs, log);
+        for (const w of report.warnings)
             log.warnTitled(w, 'Staging');
         await writeSummary(redactor.scrub(renderSummary(results)), log);
     }
@@ -46251,7 +46811,7 @@ async function runAction(redactor, signal) {
     }
     const lost = log.lostOutputs();
     await gh.after(results, lost ? `Staging ${config.operation} ended, but the step's outputs were lost.` : null);
-    finish(results, log, lost);
+    finish(report, log, lost);
 }
 /** The GitHub side of the run (PR comment, deployments): src/github/, writing through the one writer. */
 function githubSide(config, redactor, log, signal) {
@@ -46271,10 +46831,6 @@ function githubSide(config, redactor, log, signal) {
         setOutput: (name, value) => log.output(name, value),
     });
 }
-/**
- * The run's last lines. Outputs that could not be written fail the step (later steps would read
- * empty values), after the operation's own result is printed as it was.
- */
 /**
  * A run that did not start (bad input, a fork without secrets, staging taken by another pull
  * request): every output set, one summary paragraph, and the step fails unless it was `skipped`.
@@ -46328,23 +46884,24 @@ async function runRelease(raw, redactor, log, signal) {
     if (worst.result === 'failed')
         log.fail(worst.message);
 }
-function finish(results, log, lostOutputs) {
-    const outcome = overallOutcome(results);
-    if (isFailure(outcome)) {
-        for (const r of results.filter((x) => isFailure(x.result) && x.error))
-            log.error(r.error.hint, `Staging ${r.operation} ${r.result} (site ${r.siteId})`);
-    }
+/**
+ * The run's last lines. Outputs that could not be written fail the step (later steps would read
+ * empty values), after the operation's own result is printed as it was.
+ */
+function finish(report, log, lostOutputs) {
+    for (const e of report.errors)
+        log.error(e.hint, e.title);
     if (lostOutputs) {
-        log.info(finalLine(results));
+        log.info(report.finalLine);
         log.error(`Could not write the step's outputs to the file GITHUB_OUTPUT names (${lostOutputs}): later steps ` +
             "cannot read this step's result, staging-url or other outputs. Free space on the runner (or " +
             'use a runner with more disk) and run the workflow again. The staging result above is what happened.', 'Step outputs not written');
-        log.fail(`The step's outputs could not be written (${lostOutputs}); staging: ${finalLine(results)}`);
+        log.fail(`The step's outputs could not be written (${lostOutputs}); staging: ${report.finalLine}`);
     }
-    else if (isFailure(outcome))
-        log.fail(finalLine(results));
+    else if (report.failed)
+        log.fail(report.finalLine);
     else
-        log.info(finalLine(results));
+        log.info(report.finalLine);
 }
 function setOutputs(outputs, log) {
     for (const [name, value] of Object.entries(outputs))

@@ -3,12 +3,12 @@ import { realClock } from './clock.js'
 import { forkOf, runContext } from './github/context.js'
 import { githubSideEffects, releaseStaging } from './github/index.js'
 import { INPUT_NAMES, InputError, parseConfig, parseSiteIds, type RawInputs } from './inputs.js'
-import { finalLine } from './report/lines.js'
+import { assembleReport, type Report } from './report/assembly.js'
 import { renderSummary } from './report/summary.js'
-import { failedOutputs, outputsFor, type Outputs } from './report/outputs.js'
+import { failedOutputs, type Outputs } from './report/outputs.js'
 import { md } from './report/markdown.js'
 import type { Redactor } from './secrets.js'
-import { isFailure, overallOutcome, runAll } from './staging/batch.js'
+import { runAll } from './staging/batch.js'
 import type { Config, Logger, Outcome, Result } from './types.js'
 
 /**
@@ -87,11 +87,13 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
     return
   }
   let results: Result[]
+  let report: Report
   try {
     const started = realClock.now()
     results = await runAll(config, { logger: log, redactor, signal })
-    setOutputs(outputsFor(results, Math.round((realClock.now() - started) / 100) / 10), log)
-    for (const w of new Set(results.flatMap((r) => r.warnings))) log.warnTitled(w, 'Staging')
+    report = assembleReport(results, realClock.now() - started)
+    setOutputs(report.outputs, log)
+    for (const w of report.warnings) log.warnTitled(w, 'Staging')
     await writeSummary(redactor.scrub(renderSummary(results)), log)
   } catch (e) {
     // Whatever broke, a deployment this run started does not stay in progress.
@@ -103,7 +105,7 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
     results,
     lost ? `Staging ${config.operation} ended, but the step's outputs were lost.` : null,
   )
-  finish(results, log, lost)
+  finish(report, log, lost)
 }
 
 /** The GitHub side of the run (PR comment, deployments): src/github/, writing through the one writer. */
@@ -125,10 +127,6 @@ function githubSide(config: Config, redactor: Redactor, log: ActionLog, signal: 
   })
 }
 
-/**
- * The run's last lines. Outputs that could not be written fail the step (later steps would read
- * empty values), after the operation's own result is printed as it was.
- */
 /**
  * A run that did not start (bad input, a fork without secrets, staging taken by another pull
  * request): every output set, one summary paragraph, and the step fails unless it was `skipped`.
@@ -201,23 +199,23 @@ async function runRelease(
   if (worst.result === 'failed') log.fail(worst.message)
 }
 
-function finish(results: Result[], log: ActionLog, lostOutputs: string | null): void {
-  const outcome = overallOutcome(results)
-  if (isFailure(outcome)) {
-    for (const r of results.filter((x) => isFailure(x.result) && x.error))
-      log.error(r.error!.hint, `Staging ${r.operation} ${r.result} (site ${r.siteId})`)
-  }
+/**
+ * The run's last lines. Outputs that could not be written fail the step (later steps would read
+ * empty values), after the operation's own result is printed as it was.
+ */
+function finish(report: Report, log: ActionLog, lostOutputs: string | null): void {
+  for (const e of report.errors) log.error(e.hint, e.title)
   if (lostOutputs) {
-    log.info(finalLine(results))
+    log.info(report.finalLine)
     log.error(
       `Could not write the step's outputs to the file GITHUB_OUTPUT names (${lostOutputs}): later steps ` +
         "cannot read this step's result, staging-url or other outputs. Free space on the runner (or " +
         'use a runner with more disk) and run the workflow again. The staging result above is what happened.',
       'Step outputs not written',
     )
-    log.fail(`The step's outputs could not be written (${lostOutputs}); staging: ${finalLine(results)}`)
-  } else if (isFailure(outcome)) log.fail(finalLine(results))
-  else log.info(finalLine(results))
+    log.fail(`The step's outputs could not be written (${lostOutputs}); staging: ${report.finalLine}`)
+  } else if (report.failed) log.fail(report.finalLine)
+  else log.info(report.finalLine)
 }
 
 function setOutputs(outputs: Outputs, log: ActionLog): void {

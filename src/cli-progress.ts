@@ -1,5 +1,5 @@
 import { realClock } from './clock.js'
-import { elapsed } from './staging/wait.js'
+import { durationText } from './duration.js'
 import { bound } from './text.js'
 import type { ProgressUpdate } from './types.js'
 
@@ -62,12 +62,12 @@ export class LiveLine {
       const { update: u, at } = jobs[0]!
       // Once the estimate is used up, it says nothing rather than "about 0s left" for as long as it lasts.
       const leftMs = u.etaMs === null ? 0 : u.etaMs - (now - at)
-      const left = leftMs >= 1000 ? `, about ${elapsed(leftMs)} left` : ''
-      return `${u.operation} on site ${u.siteId}: ${pct(u)}, ${elapsed(oldest)} elapsed${left}`
+      const left = leftMs >= 1000 ? `, about ${durationText(leftMs)} left` : ''
+      return `${u.operation} on site ${u.siteId}: ${pct(u)}, ${durationText(oldest)} elapsed${left}`
     }
     const shown = jobs.slice(0, 4).map((j) => `${j.update.siteId} ${pct(j.update)}`)
     const more = jobs.length > 4 ? ` +${jobs.length - 4} more` : ''
-    return `${jobs[0]!.update.operation}: ${jobs.length} jobs running (${shown.join(', ')}${more}), ${elapsed(oldest)} elapsed`
+    return `${jobs[0]!.update.operation}: ${jobs.length} jobs running (${shown.join(', ')}${more}), ${durationText(oldest)} elapsed`
   }
 
   private draw(): void {

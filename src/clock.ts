@@ -36,8 +36,3 @@ export const realClock: Clock = {
       signal?.addEventListener('abort', onAbort, { once: true })
     }),
 }
-
-/** `1.5 s`, `12 s`: a duration for a log line. */
-export function seconds(ms: number): string {
-  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`
-}

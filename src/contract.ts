@@ -1,7 +1,8 @@
 /**
  * Everything this project assumes where the v2 specification is silent, in one place: the contract
- * of ../shared/spec/where-the-spec-is-silent.md, **revision 2** (points marked r2 come from the
- * service's own public clients and its framework's defaults). Each export names its §; the same
+ * of ../shared/spec/where-the-spec-is-silent.md, **revision 3** (points marked r2 come from the
+ * service's own public clients and its framework's defaults; r3 from a wrong API root and the
+ * framework's rate limiter). Each export names its §; the same
  * points, with the readings this project chose, are listed in docs/assumptions.md. Code elsewhere
  * imports these; it never re-states them. Every function here takes parsed server data and trusts
  * none of it.
@@ -170,6 +171,15 @@ export const EXISTS_STATUS = 422
 /** §4: pull / push / delete on a site without staging (or an unknown site). */
 export const MISSING_STATUS = 404
 /**
+ * §4 (r3): a 404 is read as "no staging environment" only once the API root has answered a route
+ * the spec documents, `GET /v2/sites`, in the same run (asked once, shared by every site of it).
+ */
+export const ROOT_EVIDENCE_PATH = '/sites'
+/** §4 (r3): that answer is the API's own only when it is a 2xx with a JSON body. */
+export function answersAsApi(status: number, kind: BodyKind): boolean {
+  return isAccepted(status) && (kind === 'envelope' || kind === 'json' || kind === 'framework')
+}
+/**
  * §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422
  * on pull/push/delete is a validation error that fails at once.
  */
@@ -197,6 +207,18 @@ export function stagingSiteIdOf(data: unknown): string | null {
     if (id) return id
   }
   return null
+}
+/**
+ * §5 (r3): a staging id equal to the production site's id is never the staging site: the record
+ * that says so is about the wrong site, so the id is reported as unknown (with a warning) and
+ * nothing else in that record is used (no staging URL, no deployment from it). Ids compare as text,
+ * and as numbers when both are digits (`01001` is `1001`).
+ */
+export function isProductionId(stagingId: string, productionId: string): boolean {
+  const a = stagingId.trim()
+  const b = productionId.trim()
+  if (a === b) return true
+  return /^\d+$/.test(a) && /^\d+$/.test(b) && BigInt(a) === BigInt(b)
 }
 /** §5: the staging URL: `staging_url`, else `wp_url`, else `url` (as text; checked where it is used). */
 export function stagingUrlOf(data: unknown): string | null {

@@ -4,8 +4,9 @@ import { httpUrl, isLoopback, secureOrLoopback } from './text.js'
 import { OPERATIONS, type Config } from './types.js'
 
 /**
- * All input reading and validation in one place: raw strings (from action inputs or CLI flags)
- * become a typed Config, or an InputError that names the input. Nothing here sends a request.
+ * Reading and validating the staging run's inputs (the GitHub side's own inputs are read in
+ * src/github/): raw strings (from action inputs or CLI flags) become a typed Config, or an
+ * InputError that names the input. Nothing here sends a request.
  */
 export class InputError extends Error {
   constructor(
@@ -19,7 +20,11 @@ export class InputError extends Error {
 
 /** Raw inputs by their action names (`site-id`, `api-url`...); absent means default. */
 export type RawInputs = Partial<Record<InputName, string>>
-/** Every input this project reads, by its action name (action.yml declares the same). */
+/**
+ * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
+ * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
+ * comment-author, deployment-environment), which src/github/ reads.
+ */
 export const INPUT_NAMES = [
   'operation',
   'site-id',

@@ -9,6 +9,14 @@ export const MASK = '***'
 const SPACED_MIN_LENGTH = 12
 /** Response data nested deeper than this is dropped, not walked. */
 const MAX_DEPTH = 32
+/** Shortest form handed to the runner's masker: a shorter one would blank out ordinary words in the log. */
+const RUNNER_MIN_LENGTH = 8
+/**
+ * Shortest part of a secret scrubbed on its own: a piece of a two-part token (`id|secret`, the
+ * framework's personal access token, `user:password`) or one line of a multi-line key. Also the
+ * shortest secret matched without regard to case (a server that echoes it upper-cased).
+ */
+const PART_MIN_LENGTH = 16
 
 /**
  * Knows every secret of the run and removes it from text before anything is written anywhere.
@@ -33,16 +41,19 @@ export class Redactor {
 
   /**
    * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
-   * form handed to the runner's masker.
+   * form long enough to be a secret handed to the runner's masker. A two-part token (`id|secret`,
+   * `user:password`) also has each long part scrubbed on its own: a server may echo only that part.
    */
   add(value: string | undefined | null): void {
     if (typeof value !== 'string') return
     const v = value.trim()
     if (v.length < MIN_SECRET_LENGTH || this.strong.has(v)) return
-    for (const variant of encodings(v)) {
-      if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant)) continue
-      this.strong.add(variant)
-      this.onSecret(variant)
+    for (const part of [v, ...partsOf(v)]) {
+      for (const variant of encodings(part)) {
+        if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant)) continue
+        this.strong.add(variant)
+        if (variant.length >= RUNNER_MIN_LENGTH) this.onSecret(variant)
+      }
     }
   }
 
@@ -50,14 +61,61 @@ export class Redactor {
    * A value found under a credential name in a response (contract §5). It was already removed from
    * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
    * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
-   * raw (the runner masks its encodings itself); a run over many sites stays quiet that way.
+   * raw (the runner masks its encodings itself); a run over many sites stays quiet that way. One
+   * with white space in it (an SSH private key, a certificate) goes by `addSpaced`.
    */
   addCredential(value: string): void {
     const v = value.trim()
     if (v.length < MIN_SECRET_LENGTH || this.strong.has(v) || this.plain.has(v)) return
+    if (/\s/.test(v)) return this.addSpaced(v)
     if (!looksSecret(v)) return this.plain.add(v)
-    for (const variant of [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v)]) this.strong.add(variant)
-    this.onSecret(v)
+    for (const part of [v, ...partsOf(v)]) {
+      for (const variant of [part, JSON.stringify(part).slice(1, -1), encodeURIComponent(part)])
+        this.strong.add(variant)
+      this.onSecret(part)
+    }
+  }
+
+  /**
+   * A credential with white space or line breaks in it. Every writer folds it onto one line
+   * (`oneLine`: each run of white space becomes one space), a server may print it in a message with
+   * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: the
+   * whole in its raw, JSON-escaped, one-line and white-space-free forms (scrub() skips white space
+   * inside a match, so any folding is found), and each long secret-looking line or word on its own,
+   * also handed to the runner (the armour `-----BEGIN ... KEY-----` is words, not a secret). A value
+   * with no such part (a passphrase of words) is scrubbed from server text only, as a plain word is.
+   */
+  private addSpaced(v: string): void {
+    const pieces = v.split(/\s+/).filter((p) => p.length >= PART_MIN_LENGTH && looksSecret(p))
+    const folds = [v, oneLine(v), v.replace(/\s+/g, ' '), JSON.stringify(v).slice(1, -1)]
+    if (pieces.length === 0) {
+      for (const form of folds) this.plain.add(form)
+      return
+    }
+    for (const form of [...folds, v.replace(/\s+/g, '')]) this.strong.add(form)
+    for (const piece of pieces) this.addCredential(piece)
+  }
+
+  /** Does `text` hold a strong secret (in any of its registered forms, decoded or not)? */
+  holds(text: string): boolean {
+    if (this.scrub(text) !== text) return true
+    const decoded = safeDecode(text.replace(/\+/g, ' '))
+    return decoded !== text && this.scrub(decoded) !== decoded
+  }
+
+  /**
+   * A URL to use or show (the staging URL; wait-for-url sends requests to it): without user-info,
+   * credential query parameters, or any query value or fragment that holds a secret of this run
+   * (the API token in `?preview=<token>` must not travel to the staging host). Null when a secret is
+   * still in it after that (in the host or path): such a URL is neither used nor shown.
+   */
+  stripUrl(text: string): string | null {
+    const clean = stripUrlCredentials(
+      text,
+      (v) => this.addCredential(v),
+      (v) => this.holds(v),
+    )
+    return this.holds(clean) ? null : clean
   }
 
   /**
@@ -75,13 +133,15 @@ export class Redactor {
 
   /**
    * Text that came from a server (a message, a reason, a status word, an id): one line, no control
-   * characters or escape sequences, no secret of either kind, no credentials in URLs, no workflow
-   * command, at most `max` characters. In that order: a secret split by a control character is
+   * characters or escape sequences, no secret of either kind, no private key block, no credentials
+   * in URLs, no workflow command, at most `max` characters. In that order: a secret split by a control character is
    * joined before it is looked for, and the cut comes after the scrub, so no part of a secret survives.
    */
   server(text: unknown, max = MAX_SERVER_TEXT): string {
     if (typeof text !== 'string' && typeof text !== 'number') return ''
-    const line = stripUrlCredentialsInText(oneLine(String(text)), (v) => this.addCredential(v))
+    const line = stripUrlCredentialsInText(oneLine(String(text)).replace(PRIVATE_KEY_BLOCK, MASK), (v) =>
+      this.addCredential(v),
+    )
     return bound(neutralizeCommands(this.plain.replace(this.scrub(line))), max)
   }
 
@@ -103,8 +163,7 @@ export class Redactor {
       }
       return out
     }
-    if (typeof data === 'string' && URL_START.test(data))
-      return stripUrlCredentials(data, (v) => this.addCredential(v))
+    if (typeof data === 'string' && URL_START.test(data)) return this.stripUrl(data) ?? MASK
     return data
   }
 
@@ -128,22 +187,56 @@ export function looksSecret(value: string): boolean {
 }
 
 /**
- * The forms a secret takes when a server or a tool re-encodes it: raw, JSON-escaped, URL-encoded
- * (component, URI, form), strictly percent-encoded (upper and lower case), hex, and base64 (standard
- * and URL-safe) at each of the three byte alignments, so it is found inside a longer base64 text too
- * (`Basic` credentials, a JWT, an encoded blob): only the characters that depend on the secret alone
- * are kept, at least 8 of them.
+ * The long parts of a secret that a server may echo alone: `1|AbC...` (the framework's personal
+ * access token: id, then the secret), `user:password`.
+ */
+function partsOf(secret: string): string[] {
+  const parts = secret.split(/[|:\s]+/).filter((p) => p.length >= PART_MIN_LENGTH && p !== secret)
+  return parts.filter((p) => looksSecret(p))
+}
+
+/** RFC 3986 percent-encoding (PHP `rawurlencode`): everything but `A-Za-z0-9-_.~`, `!*'()` included. */
+function rawUrlEncode(secret: string): string {
+  return encodeURIComponent(secret).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
+}
+
+/**
+ * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
+ * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
+ * `urlencode`), strictly percent-encoded, each percent form in upper and lower case and encoded
+ * twice, PHP's JSON (`\/`), HTML-escaped
+ * (`&#039;`, `&quot;`...), hex, and base64 (standard and URL-safe) at each of the three byte
+ * alignments, so it is found inside a longer base64 text too (`Basic` credentials, a JWT, an encoded
+ * blob): only the characters that depend on the secret alone are kept, at least 8 of them. Secrets
+ * of PART_MIN_LENGTH or more are also matched without regard to case (PrefixIndex).
  */
 export function encodings(secret: string): Set<string> {
   const bytes = Buffer.from(secret, 'utf8')
   const out = new Set<string>([secret, oneLine(secret)])
   out.add(JSON.stringify(secret).slice(1, -1))
-  out.add(encodeURIComponent(secret))
-  out.add(encodeURI(secret))
-  out.add(encodeURIComponent(secret).replace(/%20/g, '+'))
+  // PHP's json_encode escapes every slash.
+  out.add(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'))
+  const raw = rawUrlEncode(secret)
   const percent = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')
-  out.add(percent.toUpperCase())
-  out.add(percent)
+  const percentForms = [
+    encodeURIComponent(secret),
+    encodeURI(secret),
+    encodeURIComponent(secret).replace(/%20/g, '+'),
+    raw,
+    raw.replace(/~/g, '%7E').replace(/%20/g, '+'),
+    percent,
+  ]
+  for (const form of percentForms) {
+    out.add(form)
+    // Encoded twice (a URL inside a URL's query): every % becomes %25.
+    out.add(form.replace(/%/g, '%25'))
+    out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase()))
+    out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toLowerCase()))
+  }
+  for (const entities of HTML_ESCAPES) out.add(secret.replace(/[&<>"']/g, (c) => entities[c]!))
   out.add(bytes.toString('hex'))
   out.add(bytes.toString('hex').toUpperCase())
   for (let offset = 0; offset < 3; offset++) {
@@ -160,10 +253,31 @@ export function encodings(secret: string): Set<string> {
   return out
 }
 
+/** HTML escapes as PHP's htmlspecialchars (ENT_QUOTES) and others write them. */
+const HTML_ESCAPES: Record<string, string>[] = [
+  { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' },
+  { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' },
+  { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' },
+]
+
+/**
+ * A PEM private key (SSH, TLS, PGP), whole or cut short, as server text carries it once folded onto
+ * one line: removed whether or not a credential field of the answer named it first.
+ */
+const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(?:-----END \1-----|$)/g
+
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i
 
-/** `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`. */
-export function stripUrlCredentials(text: string, found: (value: string) => void = () => {}): string {
+/**
+ * `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`.
+ * `known` says whether a value is a secret of the run (in any of its encodings): a query parameter
+ * holding one goes whatever its name, and so does a fragment.
+ */
+export function stripUrlCredentials(
+  text: string,
+  found: (value: string) => void = () => {},
+  known: (value: string) => boolean = () => false,
+): string {
   let url: URL
   try {
     url = new URL(text)
@@ -171,6 +285,15 @@ export function stripUrlCredentials(text: string, found: (value: string) => void
     return stripUrlCredentialsInText(text, found)
   }
   let changed = false
+  for (const [name, value] of [...url.searchParams]) {
+    if (!known(value) && !known(name)) continue
+    url.searchParams.delete(name)
+    changed = true
+  }
+  if (url.hash && known(url.hash.slice(1))) {
+    url.hash = ''
+    changed = true
+  }
   if (url.username || url.password) {
     for (const part of [url.username, url.password]) if (part) found(safeDecode(part))
     url.username = ''
@@ -208,12 +331,20 @@ function safeDecode(text: string): string {
   }
 }
 
+/** ASCII letters in lower case, every other character kept: the same length, so positions still match. */
+function fold(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32))
+}
+
 /**
  * Secrets looked up by their first four characters: scrubbing stays linear in the text however many
- * secrets a large run has collected (every site's staging credentials), longest match first.
+ * secrets a large run has collected (every site's staging credentials), longest match first. Those
+ * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
+ * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
  */
 class PrefixIndex {
   private readonly byPrefix = new Map<string, string[]>()
+  private readonly byFoldedPrefix = new Map<string, string[]>()
   private readonly all = new Set<string>()
 
   has(secret: string): boolean {
@@ -223,11 +354,15 @@ class PrefixIndex {
   add(secret: string): void {
     if (secret.length < MIN_SECRET_LENGTH || this.all.has(secret)) return
     this.all.add(secret)
-    const key = secret.slice(0, MIN_SECRET_LENGTH)
-    const list = this.byPrefix.get(key) ?? []
-    list.push(secret)
+    const caseless = secret.length >= PART_MIN_LENGTH
+    const stored = caseless ? fold(secret) : secret
+    const index = caseless ? this.byFoldedPrefix : this.byPrefix
+    const key = stored.slice(0, MIN_SECRET_LENGTH)
+    const list = index.get(key) ?? []
+    if (list.includes(stored)) return
+    list.push(stored)
     list.sort((a, b) => b.length - a.length)
-    this.byPrefix.set(key, list)
+    index.set(key, list)
   }
 
   /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
@@ -237,15 +372,26 @@ class PrefixIndex {
     return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict
   }
 
+  /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
+  private hitAt(text: string, folded: string, i: number, min = 0): number {
+    const exact = this.byPrefix
+      .get(text.slice(i, i + MIN_SECRET_LENGTH))
+      ?.find((s) => s.length >= min && text.startsWith(s, i))
+    const caseless = this.byFoldedPrefix
+      .get(folded.slice(i, i + MIN_SECRET_LENGTH))
+      ?.find((s) => s.length >= min && folded.startsWith(s, i))
+    return Math.max(exact?.length ?? 0, caseless?.length ?? 0)
+  }
+
   private replaceStrict(text: string): string {
+    const folded = fold(text)
     let out = ''
     let copiedTo = 0
     for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
-      const candidates = this.byPrefix.get(text.slice(i, i + MIN_SECRET_LENGTH))
-      const hit = candidates?.find((s) => text.startsWith(s, i))
-      if (hit) {
+      const hit = this.hitAt(text, folded, i)
+      if (hit > 0) {
         out += text.slice(copiedTo, i) + MASK
-        i += hit.length
+        i += hit
         copiedTo = i
       } else i++
     }
@@ -264,13 +410,13 @@ class PrefixIndex {
         at.push(i)
         compact += text[i]
       }
+    const folded = fold(compact)
     const spans: [number, number][] = []
     for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
-      const candidates = this.byPrefix.get(compact.slice(j, j + MIN_SECRET_LENGTH))
-      const hit = candidates?.find((s) => s.length >= SPACED_MIN_LENGTH && compact.startsWith(s, j))
-      if (hit) {
-        spans.push([at[j]!, at[j + hit.length - 1]! + 1])
-        j += hit.length
+      const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH)
+      if (hit > 0) {
+        spans.push([at[j]!, at[j + hit - 1]! + 1])
+        j += hit
       } else j++
     }
     if (spans.length === 0) return text

@@ -1,7 +1,8 @@
+import { durationText } from '../duration.js'
 import type { IncomingHttpHeaders } from 'node:http'
 import { LOCALIZATION_HEADER, UNKNOWN_WHEN_2XX, isAccepted } from '../contract.js'
 import { Backoff, REQUEST_RETRY } from '../backoff.js'
-import { CancelledError, seconds, throwIfAborted } from '../clock.js'
+import { CancelledError, throwIfAborted } from '../clock.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Language, Logger } from '../types.js'
 import { ApiError, kindOf, processingOf } from './errors.js'
@@ -121,7 +122,9 @@ export class StagingApiClient {
       for (let wait = this.deps.budget.reserve(); wait > 0; wait = this.deps.budget.reserve()) {
         if (clock.now() + wait >= this.settings.deadline) throw new DeadlineError()
         if (wait >= 1000)
-          logger.debug(`rate budget: waiting ${seconds(wait)} before ${method} ${this.shown(path)}`)
+          logger.debug(
+            `rate budget: waiting ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`,
+          )
         await clock.sleep(wait, signal)
       }
       let error: ApiError
@@ -152,7 +155,7 @@ export class StagingApiClient {
         throw new DeadlineError(withAfterUnknown(error, afterUnknown))
       }
       logger.info(
-        `${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${seconds(delayMs)} (retry ${attempt + 1} of ${maxRetries}).`,
+        `${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${durationText(delayMs, 'log')} (retry ${attempt + 1} of ${maxRetries}).`,
       )
       if (!(await this.backoff.sleep(delayMs))) throw new DeadlineError(withAfterUnknown(error, afterUnknown))
       if (error.processing === 'unknown') afterUnknown = true
@@ -257,7 +260,9 @@ export class StagingApiClient {
       httpStatus: status,
       processing: processingOf({ httpStatus: status, kind: errorKind }),
       retryAfterMs:
-        status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], clock.wallNow()) : null,
+        status === 429 || status === 503
+          ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
+          : null,
       serverMessage: reply.message,
       message: reply.message
         ? `${method} ${shown} was answered HTTP ${status}${said}${details}`

@@ -1,4 +1,12 @@
-import { BUSY_STATUSES, SERVICE_API_URL, isRouteMiss, saysBusy, saysPlan } from '../contract.js'
+import {
+  BUSY_STATUSES,
+  EXISTS_STATUS,
+  MISSING_STATUS,
+  SERVICE_API_URL,
+  isRouteMiss,
+  saysBusy,
+  saysPlan,
+} from '../contract.js'
 import type { Reply } from './reply.js'
 import type { RequestKind } from './retry.js'
 import type { SendPhase } from './transport.js'
@@ -64,6 +72,8 @@ export interface ApiErrorInit {
   httpStatus?: number | null
   processing: Processing
   retryAfterMs?: number | null
+  /** ISO time the server said it accepts requests again, when that is after the run's timeout. */
+  acceptsAgainAt?: string | null
   code?: string | null
   hint?: string
 }
@@ -74,6 +84,7 @@ export class ApiError extends Error {
   readonly httpStatus: number | null
   readonly processing: Processing
   readonly retryAfterMs: number | null
+  readonly acceptsAgainAt: string | null
   readonly code: string | null
   readonly hint: string
   /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
@@ -86,6 +97,7 @@ export class ApiError extends Error {
     this.httpStatus = init.httpStatus ?? null
     this.processing = init.processing
     this.retryAfterMs = init.retryAfterMs ?? null
+    this.acceptsAgainAt = init.acceptsAgainAt ?? null
     this.code = init.code ?? null
     this.hint = init.hint ?? HINTS[init.kind]
   }
@@ -94,6 +106,7 @@ export class ApiError extends Error {
 /** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
 export const ERROR_KINDS = Object.keys(HINTS) as ErrorKind[]
 
+/** The hint of `kind`; its `{site}` placeholders are filled where the Result is written (staging/ending.ts). */
 export function hintFor(kind: ErrorKind): string {
   return HINTS[kind]
 }
@@ -111,12 +124,13 @@ export function kindOf(status: number, reply: Reply, request: RequestKind): Erro
       return 'auth'
     case 403:
       return 'forbidden'
-    case 404:
+    case MISSING_STATUS:
     case 410:
       return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found'
     case 405:
       return 'api-url'
-    case 422:
+    case EXISTS_STATUS:
+      // Also the status of a busy refusal (§4 r2), a missing plan feature, or a validation error.
       if (saysBusy(said)) return 'busy'
       if (request === 'create') return saysPlan(said) ? 'forbidden' : 'exists'
       return 'validation'

@@ -5,7 +5,7 @@ import {
   RATE_WINDOW_MS,
   RETRY_AFTER_BUDGET_MAX_MS,
 } from '../contract.js'
-import { headerValue, parseRetryAfter, pauseAfterMs } from './retry.js'
+import { headerValue, parseRetryAfter, pauseAfterMs, serverNow } from './retry.js'
 import type { Clock } from '../types.js'
 
 type Headers = Record<string, string | string[] | undefined>
@@ -142,7 +142,8 @@ export class RateBudget {
     this.probeInFlight = false
     const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
     if (limit !== null) this.limit = limit
-    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, this.clock.wallNow())
+    const serverWall = serverNow(headers.date, this.clock.wallNow())
+    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall)
     // A count is only worth its window: when the answer names an end of it that is not sane, the
     // count is ignored too (without any reset, the window is taken to end a minute after it began).
     const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined
@@ -152,7 +153,7 @@ export class RateBudget {
     if (limit !== null || remaining !== null) this.headersSeen = true
     if (status === 429) {
       this.consecutive429++
-      const said = parseRetryAfter(headers['retry-after'], this.clock.wallNow())
+      const said = parseRetryAfter(headers['retry-after'], serverWall)
       // Longer than the budget's cap: ignored here (the client that got it ends its run, saying when).
       const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null
       const pause =
@@ -371,7 +372,8 @@ function whole(value: string | string[] | undefined, min: number, max: number): 
 
 /**
  * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
- * bounds of contract §6: epoch seconds (a wall-clock date, read against `wallNow`: contract §11),
+ * bounds of contract §6: epoch seconds (a date, read against the server's `wallNow`: its Date
+ * header, else our wall clock; contract §11),
  * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
 function resetTime(value: string | string[] | undefined, now: number, wallNow: number): number | null {

@@ -19,15 +19,17 @@ export function mayResend(kind: RequestKind, processing: Processing): boolean {
 }
 
 /**
- * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `wallNowMs` (the
- * wall clock: an HTTP date is a date; contract §11); a date in the past is 0 ("soon": see
- * pauseAfterMs). Null when absent, unreadable or outside the sane bounds of contract §6
- * (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN, 1e300, a date years
- * ahead. The caller then backs off on its own.
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; a date in the
+ * past is 0 ("soon": see pauseAfterMs). A date is read against the answer's own `Date` header when it
+ * has a sane one (serverNow): both come from the server's clock, which may be off by hours (contract
+ * §11); else against our wall clock (`wallNowMs`). Null when absent, unreadable or outside the sane
+ * bounds of contract §6 (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN,
+ * 1e300, a date years ahead. The caller then backs off on its own.
  */
 export function parseRetryAfter(
   value: string | string[] | undefined | null,
   wallNowMs: number,
+  dateHeader?: string | string[] | null,
 ): number | null {
   const text = headerValue(value)
   if (!text) return null
@@ -35,11 +37,27 @@ export function parseRetryAfter(
     const ms = Math.round(parseFloat(text) * 1000)
     return Number.isFinite(ms) && ms <= RETRY_AFTER_MAX_MS ? ms : null
   }
-  if (!HTTP_DATE.some((format) => format.test(text))) return null
-  const date = Date.parse(text)
-  if (Number.isNaN(date)) return null
-  const ms = Math.max(0, date - wallNowMs)
+  const date = httpDate(text)
+  if (date === null) return null
+  const ms = Math.max(0, date - serverNow(dateHeader, wallNowMs))
   return ms <= RETRY_AFTER_MAX_MS ? ms : null
+}
+
+/**
+ * The server's "now" from the `Date` header of its answer, for reading its other dates (Retry-After,
+ * an epoch X-RateLimit-Reset) as durations; our wall clock when the header is absent or unreadable.
+ */
+export function serverNow(dateHeader: string | string[] | null | undefined, wallNowMs: number): number {
+  const text = headerValue(dateHeader)
+  const date = text ? httpDate(text) : null
+  return date ?? wallNowMs
+}
+
+/** An HTTP date (IMF-fixdate or an obsolete form) in epoch ms, or null. */
+function httpDate(text: string): number | null {
+  if (!HTTP_DATE.some((format) => format.test(text))) return null
+  const ms = Date.parse(text)
+  return Number.isNaN(ms) ? null : ms
 }
 
 /** Below this a Retry-After means "soon" (0, or a date already past because the server's clock is slow). */
@@ -79,6 +97,7 @@ export function refusedUntil(
     processing: error.processing,
     serverMessage: error.serverMessage,
     code: error.code,
+    acceptsAgainAt: iso,
     message:
       `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
       `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +

@@ -1,9 +1,10 @@
+import { durationText } from '../duration.js'
 import { HttpClient } from '@actions/http-client'
 import http, { type IncomingHttpHeaders } from 'node:http'
 import https from 'node:https'
 import type { Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
-import { CancelledError, seconds } from '../clock.js'
+import { CancelledError } from '../clock.js'
 
 /**
  * One HTTP exchange at a time, over connections kept alive for the whole run. Knows how far each
@@ -152,8 +153,8 @@ export class NodeTransport implements Transport {
         () =>
           fail(
             phase === 'connecting'
-              ? `no connection within ${seconds(req.timeoutMs)}`
-              : `no answer within ${seconds(req.timeoutMs)}`,
+              ? `no connection within ${durationText(req.timeoutMs, 'log')}`
+              : `no answer within ${durationText(req.timeoutMs, 'log')}`,
             'ETIMEDOUT',
           ),
         req.timeoutMs,

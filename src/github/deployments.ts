@@ -9,7 +9,7 @@
  * through the redactor before it leaves. Failures come back as warnings, never as throws.
  */
 import { hasControl, safeHttpUrl } from '../report/markdown.js'
-import { overallOutcome } from '../staging/batch.js'
+import { overallOutcome } from '../judge.js'
 import type { Result } from '../types.js'
 import { bound } from '../text.js'
 import type { Repo } from './context.js'

@@ -1,5 +1,6 @@
 import type { Result } from '../types.js'
-import { ICON, code, duration, link, md, safeHttpUrl, serverWords } from './markdown.js'
+import { durationText } from '../duration.js'
+import { ICON, code, link, md, safeHttpUrl, serverWords } from './markdown.js'
 
 /**
  * The pull-request comment's body (`pr-comment: true`), rendered purely: a Result in, Markdown out.
@@ -91,7 +92,7 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
   if (removed) lines.push('| Staging URL | — (removed) |')
   else lines.push(`| Staging URL | ${url ? link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : ''} |`)
   if (r.stagingSiteId && !removed) lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`)
-  lines.push(`| Duration | ${duration(Number(r.durationSeconds) || 0)} |`)
+  lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`)
   lines.push(`| Time | ${utcTime(r.startedAt)} |`)
   if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))
     lines.push(

@@ -97,12 +97,6 @@ export function link(url: string | null, label?: string): string {
   return `[${(label ?? safe).replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`
 }
 
-/** `2m 31s` */
-export function duration(seconds: number): string {
-  const s = Math.round(seconds)
-  return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.round(seconds * 10) / 10}s`
-}
-
 /** The server's own words, to quote beside ours: null when absent or when our summary already says them. */
 export function serverWords(r: Result): string | null {
   return r.message && !r.summary.includes(r.message) ? r.message : null

@@ -1,4 +1,4 @@
-import { overallOutcome } from '../staging/batch.js'
+import { overallOutcome } from '../judge.js'
 import type { Result } from '../types.js'
 
 /** Every output of action.yml, in order; all are set on every path. */

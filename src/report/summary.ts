@@ -1,6 +1,7 @@
-import { overallOutcome } from '../staging/batch.js'
+import { overallOutcome } from '../judge.js'
 import type { Result } from '../types.js'
-import { ICON, code, countOutcomes, duration, link, md, serverWords } from './markdown.js'
+import { durationText } from '../duration.js'
+import { ICON, code, countOutcomes, link, md, serverWords } from './markdown.js'
 
 /** GitHub drops a step summary over 1 MiB: stay well under it, whatever the server sent. */
 export const MAX_SUMMARY_BYTES = 900 * 1024
@@ -47,7 +48,7 @@ function single(r: Result, out: Bounded): void {
   if (r.taskId) out.push(`| Task | ${code(r.taskId)} |`)
   if (r.httpStatus !== null) out.push(`| HTTP status | ${r.httpStatus} |`)
   out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`)
-  out.push(`| Duration | ${duration(r.durationSeconds)} |`, '')
+  out.push(`| Duration | ${durationText(r.durationSeconds * 1000, 'tenths')} |`, '')
   const said = serverWords(r)
   if (said) out.push(`> **The server said:** ${md(said)}`, '')
   if (r.error) out.push(`**What to do:** ${md(r.error.hint)}`, '')
@@ -64,7 +65,7 @@ function batch(results: Result[], out: Bounded): void {
     columns.push(['Staging site', (r) => (r.stagingSiteId ? code(r.stagingSiteId) : '—')])
   if (results.some((r) => r.stagingUrl))
     columns.push(['Staging URL', (r) => `${link(r.stagingUrl)}${readiness(r)}`])
-  columns.push(['Duration', (r) => duration(r.durationSeconds)])
+  columns.push(['Duration', (r) => durationText(r.durationSeconds * 1000, 'tenths')])
   out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`)
   for (const r of results) {
     if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`)) break

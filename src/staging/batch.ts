@@ -1,13 +1,14 @@
 import { realClock } from '../clock.js'
 import { RateBudget } from '../api/rate-budget.js'
 import { USER_AGENT } from '../api/client.js'
+import { ApiRoot } from '../api/root.js'
 import { NodeTransport } from '../api/transport.js'
+import { isFailure } from '../judge.js'
 import {
   newResult,
   type Clock,
   type Config,
   type Logger,
-  type Outcome,
   type ProgressUpdate,
   type Result,
 } from '../types.js'
@@ -15,7 +16,7 @@ import { runOperation, type RunDeps } from './operations.js'
 
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * rate budget and one deadline; with `failFast`, no new site starts after a failure. One site runs
+ * rate budget, one transport, one deadline and one check of the API root; with `failFast`, no new site starts after a failure. One site runs
  * exactly as runOperation alone would.
  */
 export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
@@ -25,6 +26,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
     ...deps,
     clock,
     budget: deps.budget ?? new RateBudget(clock),
+    root: deps.root ?? new ApiRoot(),
     deadline: deps.deadline ?? clock.now() + config.timeoutMs,
     transport,
   }
@@ -71,19 +73,6 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
     budget.pendingSites = 0
   }
   return results
-}
-
-export function isFailure(outcome: Outcome): boolean {
-  return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled'
-}
-
-/** The outcome of a whole run: the worst of its sites. */
-export function overallOutcome(results: Result[]): Outcome {
-  const has = (o: Outcome) => results.some((r) => r.result === o)
-  for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'] as const) if (has(o)) return o
-  if (results.every((r) => r.result === 'dry-run')) return 'dry-run'
-  if (results.every((r) => r.result === 'skipped')) return 'skipped'
-  return 'succeeded'
 }
 
 function notStarted(

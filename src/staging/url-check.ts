@@ -1,12 +1,12 @@
+import { durationText } from '../duration.js'
 import { HttpClient } from '@actions/http-client'
 import http from 'node:http'
 import https from 'node:https'
 import { USER_AGENT } from '../api/client.js'
 import { Backoff, URL_WAIT } from '../backoff.js'
-import { CancelledError, seconds, throwIfAborted } from '../clock.js'
+import { CancelledError, throwIfAborted } from '../clock.js'
 import { secureOrLoopback } from '../text.js'
 import type { Clock, Logger } from '../types.js'
-import { elapsed } from './wait.js'
 
 /**
  * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
@@ -54,7 +54,7 @@ export async function waitForUrl(url: string, deps: UrlCheckDeps): Promise<boole
     try {
       const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal)
       if (answers(status)) {
-        logger.info(`${url} answers (HTTP ${status}) after ${elapsed(clock.now() - started)}.`)
+        logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`)
         return true
       }
       why = `HTTP ${status}`
@@ -63,10 +63,10 @@ export async function waitForUrl(url: string, deps: UrlCheckDeps): Promise<boole
       why = (e as NodeJS.ErrnoException).code ?? 'no connection'
     }
     const delayMs = backoff.delayMs(retry, clock.now() - started)
-    logger.debug(`${url}: not yet (${why}); asking again in ${seconds(delayMs)}`)
+    logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`)
     if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
       lastLine = clock.now()
-      logger.info(`… ${url} does not answer yet (${why}) after ${elapsed(clock.now() - started)}`)
+      logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`)
     }
     // A last sleep up to the deadline would end without a try: give up now instead.
     if (!(await backoff.sleep(delayMs))) return false

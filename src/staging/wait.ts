@@ -1,3 +1,4 @@
+import { durationText } from '../duration.js'
 import {
   MISSING_STATUS,
   PROBE_EVIDENCE_WINDOW_MS,
@@ -7,11 +8,12 @@ import {
   probeState,
 } from '../contract.js'
 import { ApiError } from '../api/errors.js'
-import { CancelledError, seconds } from '../clock.js'
+import { CancelledError } from '../clock.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Logger, Operation } from '../types.js'
+import { taskStatusPath } from './endpoints.js'
 import { PollPlanner } from './poll-planner.js'
 
 export interface WaitDeps {
@@ -27,7 +29,7 @@ export interface WaitDeps {
 /** How following a job ended; timeouts and cancellation are thrown (DeadlineError, CancelledError). */
 export type WaitOutcome =
   /** The server said so (task completed, probe ready after the job was seen busy, gone after a delete). */
-  | { kind: 'completed'; data: unknown; siteId: string | null }
+  | { kind: 'completed'; data: unknown; from: 'task' | 'probe' }
   | { kind: 'failed'; reason: string }
   /** Nothing can tell how the job went (no probe, no task). */
   | { kind: 'untrackable'; reason: string }
@@ -70,7 +72,7 @@ async function followTask(
     const at = clock.now()
     let answer
     try {
-      answer = await client.call('GET', `/tasks/${encodeURIComponent(taskId)}/status`, 'read')
+      answer = await client.call('GET', taskStatusPath(taskId), 'read')
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       if (e.httpStatus === MISSING_STATUS && e.kind !== 'api-url') {
@@ -81,10 +83,12 @@ async function followTask(
           continue
         }
         logger.warn(
-          `Task ${taskId} was not found ${seconds(at - startedAt)} after the job started; following the staging environment instead.`,
+          `Task ${taskId} was not found ${durationText(at - startedAt, 'log')} after the job started; following the staging environment instead.`,
         )
         return followProbe(deps, operation, siteId, { seenBusy: seenRunning })
       }
+      // The server refuses every request until after the timeout: waiting on is pointless.
+      if (e.acceptsAgainAt) throw new DeadlineError(e)
       if (TRANSIENT.has(e.kind)) {
         logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`)
         planner.observe(at, undefined)
@@ -103,7 +107,7 @@ async function followTask(
     const task = parsed.data
     if (task.state === 'completed') {
       progress.done()
-      return { kind: 'completed', data: answer.reply.data, siteId: task.siteId }
+      return { kind: 'completed', data: answer.reply.data, from: 'task' }
     }
     if (task.state === 'failed') {
       const reason = task.reason
@@ -170,13 +174,15 @@ async function followProbe(
           reason: `the service does not offer the staging probe (HTTP ${e.httpStatus})`,
         }
       if (e.httpStatus === MISSING_STATUS) {
-        if (operation === 'delete') return { kind: 'completed', data: null, siteId: null }
+        if (operation === 'delete') return { kind: 'completed', data: null, from: 'probe' }
         if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS) continue
         return {
           kind: 'untrackable',
           reason: 'the staging environment is not visible (404), so completion cannot be tracked',
         }
       }
+      // The server refuses every request until after the timeout: waiting on is pointless.
+      if (e.acceptsAgainAt) throw new DeadlineError(e)
       if (TRANSIENT.has(e.kind)) {
         logger.warn(`Could not read the staging environment (${e.message}); still waiting.`)
         delay = Math.max(delay, 5000)
@@ -196,7 +202,7 @@ async function followProbe(
       // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
       if (operation === 'create' || seenBusy) {
         progress.done()
-        return { kind: 'completed', data, siteId: null }
+        return { kind: 'completed', data, from: 'probe' }
       }
       if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
         return {
@@ -298,7 +304,9 @@ class Progress {
     if (now - this.lastLineAt < (this.deps.progressEveryMs ?? 15_000)) return
     this.lastLineAt = now
     const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`
-    logger.info(`… ${this.operation} on site ${this.siteId}:${pct} still running after ${elapsed(elapsedMs)}`)
+    logger.info(
+      `… ${this.operation} on site ${this.siteId}:${pct} still running after ${durationText(elapsedMs)}`,
+    )
   }
   done(): void {
     const { logger, clock } = this.deps
@@ -312,12 +320,7 @@ class Progress {
       ended: true,
     })
     logger.info(
-      `The ${this.operation} job on site ${this.siteId} finished after ${elapsed(clock.now() - this.startedAt)}.`,
+      `The ${this.operation} job on site ${this.siteId} finished after ${durationText(clock.now() - this.startedAt)}.`,
     )
   }
-}
-
-export function elapsed(ms: number): string {
-  const s = Math.round(ms / 1000)
-  return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${s}s`
 }

@@ -1,7 +1,8 @@
 /**
- * The package as a CLI user gets it: `npm pack` ships dist/ (self-contained bundles), action.yml,
- * README and LICENSE, with no runtime dependencies; the tarball installs offline (nothing to fetch)
- * and its `site-staging` runs, from outside this repository, against the simulator.
+ * The npm package `site-staging` as a CLI user gets it: `npm pack` ships the CLI bundle
+ * (dist/cli.js, self-contained), README and LICENSE, with no runtime dependencies; the tarball
+ * installs offline (nothing to fetch) and its `site-staging` runs, from outside this repository,
+ * against the simulator: --version, and a real pull.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import { execFile } from 'node:child_process'
@@ -40,24 +41,20 @@ function npm(args: string[], cwd = ROOT) {
 }
 
 describe('npm pack', () => {
-  test('--dry-run: dist/, action.yml, README, LICENSE and package.json, nothing else', async () => {
+  test('--dry-run: the CLI bundle, README, LICENSE and package.json, nothing else', async () => {
     const { stdout } = await npm(['pack', '--dry-run', '--json'])
-    const [report] = JSON.parse(stdout) as { files: { path: string }[]; size: number }[]
-    const files = report!.files.map((f) => f.path).sort()
-    for (const f of files) expect(f).toMatch(/^(dist\/[\w.-]+|action\.yml|README\.md|LICENSE|package\.json)$/)
-    expect(files).toEqual(
-      expect.arrayContaining([
-        'LICENSE',
-        'README.md',
-        'action.yml',
-        'dist/cli.js',
-        'dist/index.js',
-        'dist/package.json',
-        'package.json',
-      ]),
-    )
+    const [report] = JSON.parse(stdout) as { name: string; files: { path: string }[]; size: number }[]
+    expect(report!.name).toBe('site-staging')
+    // The action is not in it: GitHub runs it from the repository at a tag, never from npm.
+    expect(report!.files.map((f) => f.path).sort()).toEqual([
+      'LICENSE',
+      'README.md',
+      'dist/cli.js',
+      'dist/package.json',
+      'package.json',
+    ])
     // Well under a megabyte compressed: no sources, tests, node_modules or benchmark results.
-    expect(report!.size).toBeLessThan(1_500_000)
+    expect(report!.size).toBeLessThan(1_000_000)
   })
 })
 
@@ -69,8 +66,13 @@ describe('the tarball', () => {
     await run('tar', ['-xzf', tarball, '-C', dir])
   })
 
-  test('its package.json has no dependencies, the CLI as bin, and the Node it needs', () => {
+  test('its package.json: publishable, no dependencies, the CLI as bin, the Node it needs', () => {
     const packed = JSON.parse(readFileSync(path.join(dir, 'package', 'package.json'), 'utf8'))
+    expect(packed.name).toBe('site-staging')
+    expect(packed.private).toBeUndefined()
+    expect(packed.publishConfig).toEqual({ access: 'public', provenance: true })
+    // npm provenance ties the package to this repository: the field must name it.
+    expect(packed.repository.url).toMatch(/^git\+https:\/\/github\.com\/[\w.-]+\/site-staging-action\.git$/)
     expect(packed.dependencies ?? {}).toEqual({})
     expect(packed.bin).toEqual({ 'site-staging': 'dist/cli.js' })
     expect(packed.engines).toEqual(pkg.engines)
@@ -88,11 +90,9 @@ describe('the tarball', () => {
     )
     expect(install.stderr).not.toMatch(/ENOTCACHED|ERR!/)
     const bin = path.join(prefix, 'bin', 'site-staging')
-    const installed = path.join(prefix, 'lib', 'node_modules', 'site-staging-action')
+    const installed = path.join(prefix, 'lib', 'node_modules', 'site-staging')
     // Only the package itself: no node_modules came with it.
-    expect(readFileSync(path.join(installed, 'package.json'), 'utf8')).toContain(
-      '"name": "site-staging-action"',
-    )
+    expect(readFileSync(path.join(installed, 'package.json'), 'utf8')).toContain('"name": "site-staging"')
     expect(existsSync(path.join(installed, 'node_modules'))).toBe(false)
     expect(existsSync(path.join(installed, 'dist', 'cli.js'))).toBe(true)
 
@@ -112,5 +112,20 @@ describe('the tarball', () => {
       stagingSiteId: 's-1001',
     })
     expect(create.stderr).toMatch(/^Staging create succeeded \(site 1001\)/m)
+
+    // And a pull of a site that has staging, as `npx site-staging@1 pull --site-id 1002` would.
+    const pull = await run(
+      bin,
+      ['pull', '--site-id', String(SIM_SITES.withStaging), '--dotenv', 'pull.env'],
+      {
+        env: { ...env, STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.apiUrl },
+        cwd: dir,
+      },
+    )
+    expect(pull.stderr).toMatch(/^Staging pull succeeded \(site 1002\)/m)
+    expect(readFileSync(path.join(dir, 'pull.env'), 'utf8')).toMatch(/^RESULT=succeeded$/m)
+    expect(sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/staging/reset'))).toHaveLength(
+      1,
+    )
   })
 })

@@ -11,6 +11,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { validate as lintDockerfile } from 'dockerfile-utils'
 import { parse } from 'yaml'
 import { DEFAULTS } from '../../src/inputs.js'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
@@ -285,6 +286,7 @@ describe('the pipe against the simulator', () => {
     for (const text of [r.stderr, r.env, r.json, own]) {
       expect(text).not.toContain(TOKEN)
       expect(text).not.toContain(Buffer.from(TOKEN).toString('base64'))
+      expect(text).not.toContain(Buffer.from(TOKEN).toString('hex'))
     }
   })
 
@@ -392,8 +394,8 @@ describe('the release builds the image, tries it, then pushes it (.github/workfl
   const steps = job.steps as Step[]
   const at = (re: RegExp) => steps.findIndex((s) => re.test(s.run ?? ''))
 
-  test("after verify, with the workflow's read-only token; build, run against the simulator, stop, then push", () => {
-    expect(job.needs).toBe('verify')
+  test("after verify and npm, with the workflow's read-only token; build, run against the simulator, stop, then push", () => {
+    expect(job.needs).toEqual(['verify', 'npm']) // the package it installs is published by the npm job
     expect(job.permissions).toBeUndefined()
     const order = [
       at(/npm view "site-staging@\$version" version/),
@@ -419,6 +421,17 @@ describe('the release builds the image, tries it, then pushes it (.github/workfl
       env: { TAG: 'v1.2.3' },
     }).toString()
     expect(out.trim()).toBe('1.2.3 1.2 1')
+  })
+
+  test("the Dockerfile passes dockerfile-utils' checks (VS Code's Docker language server; no Docker engine here)", () => {
+    const findings = (text: string) =>
+      lintDockerfile(text).map((d) => `${d.range.start.line + 1}: ${d.message}`)
+    expect(findings(readFileSync(path.join(PIPE, 'Dockerfile'), 'utf8'))).toEqual([])
+    // The checks can fail.
+    expect(findings('FROM node:24-alpine\nRUNN npm install\nCOPY pipe.mjs\n')).toEqual([
+      '2: Unknown instruction: RUNN',
+      '3: COPY requires at least two arguments',
+    ])
   })
 
   test("the Dockerfile: Node 24, the CLI at exactly the build argument's version, the entry as PID 1", () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, afterAll, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { PUSH_WARNINGS, runOperation } from '../../src/staging/operations.js'
+import { PUSH_WARNINGS, PUSH_WARNINGS_IF_SENT } from '../../src/staging/endpoints.js'
+import { runOperation } from '../../src/staging/operations.js'
 import type { Config } from '../../src/types.js'
 import { API, FakeClock, MemoryLogger, TOKEN, config, envelope, redactor } from '../helpers/fakes.js'
 
@@ -25,6 +26,11 @@ async function run(overrides: Partial<Config>, signal?: AbortSignal) {
 }
 
 const api = () => nock(API)
+/** The API root answering `GET /v2/sites` as the API: the evidence a 404 needs (contract §4 r3). */
+const rootAnswers = () =>
+  api()
+    .get('/v2/sites')
+    .reply(200, envelope([{ id: 1001 }], 'Sites listed'))
 const task = (status: string, percentage?: string, comment?: string) =>
   envelope({
     task_id: 't1',
@@ -124,6 +130,7 @@ describe('create', () => {
     api()
       .delete('/v2/sites/1001/staging')
       .reply(404, envelope(null, 'no staging', false))
+    rootAnswers()
     api()
       .post('/v2/sites/1001/staging')
       .reply(202, envelope({ task_id: 't1', staging_url: 'https://n.example.test' }))
@@ -220,7 +227,7 @@ describe('busy site (if-busy)', () => {
 
 describe('push and delete are never sent twice', () => {
   it.each([500, 502, 504])(
-    'push answered %i: failed, outcome unknown, one request, warnings kept',
+    'push answered %i: failed, outcome unknown, one request, warnings said as "if the push went through"',
     async (status) => {
       api()
         .post('/v2/sites/1001/staging/push')
@@ -232,7 +239,8 @@ describe('push and delete are never sent twice', () => {
       expect(result.summary).toMatch(/not sent again/)
       expect(result.requests).toBe(1)
       expect(result.httpStatus).toBe(status)
-      expect(result.warnings).toEqual(PUSH_WARNINGS)
+      expect(result.warnings).toEqual(PUSH_WARNINGS_IF_SENT)
+      for (const w of result.warnings) expect(w).toMatch(/^If the push went through/)
     },
   )
   it('delete answered 500: failed, outcome unknown, one request', async () => {
@@ -259,7 +267,9 @@ describe('missing staging (if-missing)', () => {
     api()
       .post('/v2/sites/1001/staging/reset')
       .reply(404, envelope(null, 'No staging', false))
+    const root = rootAnswers()
     const { result } = await run({ operation: 'pull', ifMissing: 'skip' })
+    expect(root.isDone()).toBe(true)
     expect(result.result).toBe('skipped')
     expect(result.httpStatus).toBe(404)
     // A 404 cannot tell a missing staging environment from a mistyped site id: the summary says both.
@@ -605,6 +615,7 @@ describe('status: read-only (issue 11)', () => {
     api()
       .get('/v2/sites/1001/staging')
       .reply(404, envelope(null, 'Site 1001 has no staging environment.', false))
+    rootAnswers()
     const { result } = await status()
     expect(result).toMatchObject({
       result: 'succeeded',

@@ -142,6 +142,15 @@ describe('RateBudget: two clocks (contract §11)', () => {
     expect(wait).toBeGreaterThan(25_000)
     expect(wait).toBeLessThanOrEqual(32_000)
   })
+  it('an epoch reset from a server whose clock is an hour fast is read against its Date header', () => {
+    const clock = new FakeClock()
+    const b = new RateBudget(clock)
+    const serverNow = clock.wallNow() + 3_600_000
+    request(b, { ...limits(60, 0, serverNow + 30_000), date: new Date(serverNow).toUTCString() })
+    const wait = b.reserve()
+    expect(wait).toBeGreaterThan(25_000)
+    expect(wait).toBeLessThanOrEqual(32_000)
+  })
   it('an epoch reset read while the wall clock is an hour behind still means 30 s', () => {
     const clock = new FakeClock()
     clock.wallShift = -3_600_000

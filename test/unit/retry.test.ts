@@ -101,6 +101,25 @@ describe('Retry-After', () => {
   })
 })
 
+describe('Retry-After dates from a server whose clock is off (contract §11)', () => {
+  const now = Date.parse('2026-11-22T10:00:00Z')
+  it("reads a date against the answer's own Date header: an hour fast or slow, 30 s is 30 s", () => {
+    expect(parseRetryAfter('Sun, 22 Nov 2026 11:00:30 GMT', now, 'Sun, 22 Nov 2026 11:00:00 GMT')).toBe(
+      30_000,
+    )
+    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:30 GMT', now, 'Sun, 22 Nov 2026 09:00:00 GMT')).toBe(
+      30_000,
+    )
+  })
+  it('without a readable Date header, reads it against our wall clock', () => {
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', now, 'yesterday')).toBe(30_000)
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', now, undefined)).toBe(30_000)
+  })
+  it('seconds never depend on any clock', () => {
+    expect(parseRetryAfter('30', now, 'Fri, 01 Jan 2100 00:00:00 GMT')).toBe(30_000)
+  })
+})
+
 describe('Retry-After "soon" (contract §6 r3)', () => {
   it('0 or a date in the past is a 1-2 s pause that grows like a backoff, never 0', () => {
     for (const random of [() => 0, () => 0.5, () => 0.999]) {

@@ -190,3 +190,163 @@ describe('server text is inert, one line, bounded (issue 10)', () => {
     expect(r.inert(`a\nb ${TOKEN}`)).toBe('a b ***')
   })
 })
+
+/** PHP's rawurlencode (RFC 3986): every byte but A-Za-z0-9-_.~ as %XX. */
+const rawurlencode = (s: string) =>
+  [...Buffer.from(s)]
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('')
+/** PHP's urlencode: as rawurlencode, but a space is + and ~ is %7E. */
+const urlencode = (s: string) => rawurlencode(s).replace(/%20/g, '+').replace(/~/g, '%7E')
+
+const SSH_KEY = [
+  '-----BEGIN OPENSSH PRIVATE KEY-----',
+  'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+  'QyNTUxOQAAACDx1fQ7m2vJc9Pj0eXq8Lr3Kw5zT6uH4bN1yA2sD3fG4hAAAAJgq1w2Eq9c',
+  'NgAAAAtzc2gtZWQyNTUxOQAAACDx1fQ7m2vJc9Pj0eXq8Lr3Kw5zT6uH4bN1yA2sD3fG4h',
+  'AAAAQCaZ3Yx==',
+  '-----END OPENSSH PRIVATE KEY-----',
+].join('\n')
+const KEY_LINES = SSH_KEY.split('\n').slice(1, 4)
+
+describe('a multi-line credential (an SSH private key) that a server repeats (issue 17 §4)', () => {
+  function withKey() {
+    const masked: string[] = []
+    const r = new Redactor((v) => masked.push(v))
+    r.stripCredentials({ data: { ssh_private_key: SSH_KEY, host: 'stg.example.test' } })
+    return { r, masked }
+  }
+  it.each([
+    ['as sent', `key was ${SSH_KEY}`],
+    ['with CRLF line ends', `key was ${SSH_KEY.replace(/\n/g, '\r\n')}`],
+    ['JSON-escaped in a message', `key was ${JSON.stringify(SSH_KEY).slice(1, -1)}`],
+    ['indented by a template', `key:\n    ${SSH_KEY.replace(/\n/g, '\n    ')}`],
+  ])('%s: no line of it reaches server text, our text or its one-line form', (_, text) => {
+    const { r } = withKey()
+    for (const out of [
+      r.server(text, 100_000),
+      r.scrub(text),
+      r.inert(text, 100_000),
+      r.scrub(r.server(text, 100_000)),
+    ])
+      for (const line of KEY_LINES) {
+        expect(out).not.toContain(line)
+        expect(out).not.toContain(line.slice(10, 40))
+      }
+  })
+  it('one line of it alone (the server printed a part of the key) is still removed', () => {
+    const { r } = withKey()
+    for (const line of KEY_LINES)
+      expect(r.server(`bad key near ${line}, line 2`)).toBe('bad key near ***, line 2')
+  })
+  it('each long line goes to the runner masker (it masks what one log line holds), the armour and short bits do not', () => {
+    const { masked } = withKey()
+    for (const line of KEY_LINES) expect(masked).toContain(line)
+    expect(masked.some((m) => m.includes('\n'))).toBe(false)
+    expect(masked.some((m) => /BEGIN|END/.test(m))).toBe(false)
+    expect(masked.every((m) => m.length >= 8)).toBe(true)
+  })
+  it('a private key block no field named is removed from server text, whole or cut short', () => {
+    const r = new Redactor()
+    expect(r.server(`bad key ${SSH_KEY} (line 3)`)).toBe('bad key *** (line 3)')
+    expect(r.server(`bad key ${SSH_KEY.slice(0, 150)}`)).toBe('bad key ***')
+    expect(r.server('-----BEGIN PUBLIC KEY----- is fine')).toBe('-----BEGIN PUBLIC KEY----- is fine')
+  })
+  it('a passphrase of words is removed from server text but never masks our own words', () => {
+    const masked: string[] = []
+    const r = new Redactor((v) => masked.push(v))
+    r.stripCredentials({ data: { passphrase: 'correct horse\nbattery staple' } })
+    expect(r.server('it was correct horse battery staple')).toBe('it was ***')
+    expect(masked).toEqual([])
+    expect(r.scrub('a correct result')).toBe('a correct result')
+  })
+})
+
+describe('the token as a server re-encodes or cuts it (issue 17 §4)', () => {
+  const SPECIAL = "Tk!0*9'(aZ)~8_x-7.yQ3wE5rT"
+  it.each([
+    ["PHP rawurlencode (!*'() encoded, ~ kept)", rawurlencode(SPECIAL)],
+    ['PHP urlencode (~ as %7E)', urlencode(`a ${SPECIAL}`)],
+    ['rawurlencode in lower case', rawurlencode(SPECIAL).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+    ['HTML-escaped (htmlspecialchars, ENT_QUOTES)', SPECIAL.replace(/'/g, '&#039;')],
+    ['HTML-escaped (&#39;)', SPECIAL.replace(/'/g, '&#39;')],
+    ['rawurlencode twice (a URL inside a query)', rawurlencode(rawurlencode(SPECIAL))],
+    ['upper-cased', SPECIAL.toUpperCase()],
+    ['lower-cased', SPECIAL.toLowerCase()],
+  ])('%s is scrubbed', (_, echoed) => {
+    const r = new Redactor()
+    r.add(SPECIAL)
+    const out = r.server(`token ${echoed} refused`)
+    expect(out).toContain('***')
+    expect(out).not.toContain(echoed)
+    expect(r.scrub(`token ${echoed} refused`)).not.toContain(echoed)
+  })
+  it("a token with slashes echoed by PHP's json_encode (every / as \\/) is scrubbed", () => {
+    const token = 'aB3/dE6+gH9/jK2mN5pQ8=='
+    const r = new Redactor()
+    r.add(token)
+    const echoed = JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/')
+    expect(echoed).toContain('\\/')
+    expect(r.server(`token ${echoed} refused`)).toBe('token *** refused')
+  })
+  it('a two-part token (id|secret): the secret part echoed alone, in any case, is scrubbed; the id is not masked', () => {
+    const secretPart = 'Zk3vQ9mX2pL7wR4tY8uB1nC6dF0gH5jK9sA2eW7q'
+    const masked: string[] = []
+    const r = new Redactor((v) => masked.push(v))
+    r.add(`42|${secretPart}`)
+    for (const echoed of [
+      secretPart,
+      secretPart.toUpperCase(),
+      encodeURIComponent(secretPart),
+      Buffer.from(secretPart).toString('base64'),
+    ])
+      // (base64 keeps at most its last group, which depends on what follows: it cannot give the secret back)
+      expect(r.server(`invalid token ${echoed}.`)).toMatch(/^invalid token \*\*\*[A-Za-z0-9+/=]{0,4}\.$/)
+    expect(masked).toContain(secretPart)
+    expect(r.scrub('site 42 ok')).toBe('site 42 ok')
+  })
+  it('short forms are scrubbed but never handed to the runner (they would blank out ordinary words)', () => {
+    const masked: string[] = []
+    const r = new Redactor((v) => masked.push(v))
+    r.add('abc1234')
+    expect(r.scrub('x abc1234 y')).toBe('x *** y')
+    expect(masked.every((m) => m.length >= 8)).toBe(true)
+  })
+  it('case is ignored only for long secrets: a short one does not mask a word in another case', () => {
+    const r = new Redactor()
+    r.add('Pass')
+    expect(r.scrub('PASS pass Pass')).toBe('PASS pass ***')
+  })
+})
+
+describe('a URL that carries a secret of the run (wait-for-url, issue 17 §4)', () => {
+  const T = 'tok_live_0123456789abcdefSECRET'
+  const r = () => {
+    const x = new Redactor()
+    x.add(T)
+    return x
+  }
+  it.each([
+    ['a plain query value', `https://stg.example.test/?preview=${T}&lang=en`],
+    ['a percent-encoded value', `https://stg.example.test/?p=${rawurlencode(T)}&lang=en`],
+    ['a base64 value', `https://stg.example.test/?lang=en&s=${Buffer.from(T).toString('base64url')}`],
+    ['an upper-cased value', `https://stg.example.test/?X=${T.toUpperCase()}&lang=en`],
+    ['a name with no value', `https://stg.example.test/?${T}&lang=en`],
+  ])('%s is dropped before the URL is used or shown; the rest stays', (_, url) => {
+    const out = r().stripUrl(url)
+    expect(out).toBe('https://stg.example.test/?lang=en')
+  })
+  it('a fragment holding it is dropped; a host or path holding it makes the URL unusable', () => {
+    expect(r().stripUrl(`https://stg.example.test/a#${T}`)).toBe('https://stg.example.test/a')
+    expect(r().stripUrl(`https://stg.example.test/${T}/`)).toBeNull()
+  })
+  it('a URL without secrets is unchanged', () => {
+    expect(r().stripUrl('https://stg.example.test/wp-admin/?lang=en&page=2')).toBe(
+      'https://stg.example.test/wp-admin/?lang=en&page=2',
+    )
+  })
+})

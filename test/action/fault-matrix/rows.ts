@@ -126,6 +126,32 @@ const wallClockStep = (afterMs: number, stepMs: number): RunOptions => ({
 const HOUR = 3_600_000
 const pushes = (s: Simulator, site = '1002') => sentTo(s, 'POST', `/sites/${site}/staging/push`)
 
+/** An SSH private key as a server hands it out: several lines, its body in long base64 lines. */
+const SSH_KEY = [
+  '-----BEGIN OPENSSH PRIVATE KEY-----',
+  'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+  'QyNTUxOQAAACDx1fQ7m2vJc9Pj0eXq8Lr3Kw5zT6uH4bN1yA2sD3fG4hAAAAJgq1w2Eq9c',
+  'NgAAAAtzc2gtZWQyNTUxOQAAACDx1fQ7m2vJc9Pj0eXq8Lr3Kw5zT6uH4bN1yA2sD3fG4h',
+  '-----END OPENSSH PRIVATE KEY-----',
+].join('\n')
+/** Parts of the key's body that must appear nowhere (each line, and a stretch across a line end). */
+const KEY_PARTS = [...SSH_KEY.split('\n').slice(1, 4), 'ZW QyNTUxOQAAACDx', 'ZWQyNTUxOQAAACDx1fQ']
+const noKeyIn = (text: string) => {
+  for (const part of KEY_PARTS) expect(leaks(text, part)).toEqual([])
+}
+/** A framework personal access token: `id|secret`. */
+const PAT_SECRET = 'Zk3vQ9mX2pL7wR4tY8uB1nC6dF0gH5jK9sA2eW7q'
+/** A token with the characters PHP's rawurlencode encodes and encodeURIComponent does not. */
+const ODD_TOKEN = "Tk!0*9'(aZ)~8_x-7.yQ3wE5rT"
+const rawurlencode = (text: string) =>
+  [...Buffer.from(text)]
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('')
+
 export const ROWS: Row[] = [
   // Rate limiting
   {
@@ -913,6 +939,28 @@ export const ROWS: Row[] = [
       expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(4000)
     },
   },
+  {
+    scenario: 'a 429 whose Retry-After date comes from a server clock an hour fast (its Date header too)',
+    operation: 'push',
+    result: 'succeeded',
+    does: "the date is read against the answer's own Date header: a 3 s wait, not an hour; pushes once",
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/push',
+        status: 429,
+        times: 1,
+        retryAfter: new Date(Date.now() + HOUR + 3000).toUTCString(),
+        headers: { Date: new Date(Date.now() + HOUR).toUTCString() },
+      },
+    ],
+    check: (run, s) => {
+      const at = pushes(s).map((r) => r.at)
+      expect(at).toHaveLength(2)
+      expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(2000)
+      expect(at[1]! - at[0]!).toBeLessThan(10_000)
+    },
+  },
   // §5: a server that says it refuses for longer than the run may wait.
   {
     scenario: 'a 429 on a push with Retry-After: 86400 (a day), timeout 30 minutes',
@@ -950,6 +998,19 @@ export const ROWS: Row[] = [
       expect(run.summary).toMatch(/about 2 hours/)
     },
   },
+  {
+    scenario: 'status polls answered 429 with Retry-After: 86400 after the pull was accepted',
+    operation: 'pull',
+    result: 'timed-out',
+    does: 'stops waiting at once, saying when the server accepts again and that the job may still run',
+    faults: [{ method: 'GET', path: '/tasks/', status: 429, retryAfter: 86_400, times: Infinity }],
+    check: (run, s) => {
+      expect(run.elapsedMs).toBeLessThan(20_000)
+      expect(s.requests.filter((r) => r.path.includes('/tasks/'))).toHaveLength(1)
+      expect(run.summary).toMatch(/accepts requests again only at \d{4}-\d\d-\d\dT/)
+      expect(run.summary).toMatch(/may still be running/)
+    },
+  },
   // §5: every site id is checked before any request.
   {
     scenario: 'site-id "1001;x" (a list with an id that is not a number)',
@@ -971,6 +1032,104 @@ export const ROWS: Row[] = [
     check: (run, s) => {
       expect(s.requests).toEqual([])
       expect(run.stdout).toMatch(/"1001\/\.\.\/1002" is not a site id/)
+    },
+  },
+  // ---- Issue 17 §4: secrets that a server repeats in other shapes ----
+  {
+    scenario: 'an SSH private key in a credential field, repeated (several lines) in the message',
+    operation: 'push',
+    result: 'failed',
+    does: 'every long line and every one-line folding of it is removed: not in the log, message output or summary',
+    cli: true,
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/push',
+        status: 422,
+        json: { message: `The key\n${SSH_KEY}\nwas refused`, errors: { ssh_private_key: [SSH_KEY] } },
+      },
+    ],
+    check: (run) => {
+      noKeyIn(run.everything)
+      expect(run.outputs.message).toMatch(/^The key \*\*\* was refused/)
+    },
+  },
+  {
+    scenario: 'an SSH private key in a message that no credential field names',
+    operation: 'pull',
+    result: 'failed',
+    does: 'a private key block is removed from any server text, whole or cut short',
+    faults: [
+      {
+        method: 'POST',
+        path: '/staging/reset',
+        status: 422,
+        json: { message: `Could not use ${SSH_KEY.slice(0, 180)}` },
+      },
+    ],
+    check: (run) => noKeyIn(run.everything),
+  },
+  {
+    scenario: 'a two-part token (id|secret) whose secret part alone is echoed, upper-cased',
+    operation: 'push',
+    result: 'failed',
+    does: 'each long part of the token is a secret on its own, matched in any case',
+    inputs: { 'api-token': `7|${PAT_SECRET}`, 'max-retries': '0' },
+    faults: [
+      {
+        path: '/v2/',
+        status: 401,
+        json: { message: `Token ${PAT_SECRET} / ${PAT_SECRET.toUpperCase()} is not valid.` },
+        times: Infinity,
+      },
+    ],
+    check: (run) => {
+      expect(leaks(run.everything, PAT_SECRET)).toEqual([])
+      expect(leaks(run.everything.toLowerCase(), PAT_SECRET.toLowerCase())).toEqual([])
+      expect(run.outputs.message).toBe('Token *** / *** is not valid.')
+    },
+  },
+  {
+    scenario: "a token with !*'()~ echoed as PHP's rawurlencode writes it",
+    operation: 'pull',
+    result: 'failed',
+    does: 'scrubbed in its RFC 3986 form too (and urlencode, lower-case hex, HTML entities)',
+    inputs: { 'api-token': ODD_TOKEN, 'max-retries': '0' },
+    faults: [
+      {
+        path: '/v2/',
+        status: 401,
+        json: {
+          message: `bad token ${rawurlencode(ODD_TOKEN)} or ${rawurlencode(ODD_TOKEN).toLowerCase()} or ${ODD_TOKEN.replace(/'/g, '&#039;')}`,
+        },
+        times: Infinity,
+      },
+    ],
+    check: (run) => {
+      for (const form of [rawurlencode(ODD_TOKEN), ODD_TOKEN.replace(/'/g, '&#039;'), ODD_TOKEN])
+        expect(leaks(run.everything.toLowerCase(), form.toLowerCase())).toEqual([])
+      expect(run.outputs.message).toBe('bad token *** or *** or ***')
+    },
+  },
+  {
+    scenario: 'wait-for-url: a staging URL that carries the API token in a query parameter',
+    operation: 'create',
+    result: 'succeeded',
+    does: 'the parameter is dropped before the URL is used or shown: the staging host never gets the token',
+    site: '1001',
+    inputs: { 'wait-for-url': 'true' },
+    setup: (s) => {
+      const url = `${s.url}/staging-sites/s-1001/?preview=${RW}&lang=en&b=${Buffer.from(RW).toString('base64')}`
+      s.addFault({ path: '/v2/', patch: { data: { staging_url: url } }, times: Infinity })
+    },
+    check: (run, s) => {
+      expect(run.outputs['url-ready']).toBe('true')
+      expect(run.outputs['staging-url']).toBe(`${s.url}/staging-sites/s-1001/?lang=en`)
+      expect(s.siteRequests.length).toBeGreaterThan(0)
+      for (const visit of s.siteRequests) {
+        expect(visit.path).toBe('/staging-sites/s-1001/?lang=en')
+        expect(visit.authorization).toBeUndefined()
+      }
     },
   },
 ]

@@ -1,0 +1,131 @@
+// The `site-staging` command: argv + environment -> parseConfig -> runAll -> stderr / --json /
+// --dotenv -> exit code. Nothing happens when this module is imported: src/cli.ts (the bundle's
+// entry, dist/cli.js) calls run() and exits, as src/index.ts does for the action. Reference: README.md.
+import { writeFileSync } from 'node:fs'
+import pkg from '../package.json' with { type: 'json' }
+import { cancelOnSignals } from './cancel.js'
+import { realClock } from './clock.js'
+import { EXIT, USAGE, UsageError, describeInputError, parse, rawInputs, type Parsed } from './cli-args.js'
+import { dotenvFor, dotenvText } from './cli-dotenv.js'
+import { LiveLine } from './cli-progress.js'
+import { InputError, parseConfig, type RawInputs } from './inputs.js'
+import { assembleReport } from './report/assembly.js'
+import { failedOutputs, publicResult } from './report/outputs.js'
+import { Redactor } from './secrets.js'
+import { runAll } from './staging/batch.js'
+import type { Logger, ProgressUpdate } from './types.js'
+
+/** Where the CLI writes, and how it learns of a cancellation. */
+export interface CliIo {
+  stdout: { write(text: string): unknown }
+  /** Progress and the log; a terminal gets the live line. */
+  stderr: NodeJS.WriteStream
+  /** Starts listening for cancellation; default: SIGINT/SIGTERM (src/cancel.ts). */
+  cancelOn?: (say: (message: string) => void, exitCode: number) => AbortSignal
+}
+
+/** Runs the CLI once; resolves with its exit code and never exits the process. */
+export async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  // The token is registered before anything else runs: every line written below goes through scrub.
+  const redactor = new Redactor()
+  redactor.add(env.STAGING_API_TOKEN)
+  // The one writer of the CLI: every line on stderr is inert (one line, no escape sequence or control
+  // character from a server, nothing a CI system reads as a command) and without secrets. On a
+  // terminal, a live progress line sits below the log and is redrawn after each line.
+  const live = new LiveLine(io.stderr, env)
+  const err = (line: string): void => live.print(redactor.inert(line))
+  const out = (text: string): void => void io.stdout.write(redactor.scrub(text) + '\n')
+  const writeDotenv = (file: string, text: string): void =>
+    writeFileSync(file, redactor.scrub(text), { mode: 0o600 })
+  try {
+    return await main()
+  } catch (e) {
+    err(`site-staging: unexpected error: ${(e as Error)?.message ?? String(e)}`)
+    return EXIT.failed
+  }
+
+  async function main(): Promise<number> {
+    let parsed: Parsed
+    let raw: RawInputs
+    try {
+      parsed = parse(argv)
+      if (parsed.values.help) {
+        out(USAGE.trimEnd())
+        return EXIT.ok
+      }
+      if (parsed.values.version) {
+        out(pkg.version)
+        return EXIT.ok
+      }
+      raw = rawInputs(parsed, env)
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e
+      err(`site-staging: ${e.message}`)
+      err('Run site-staging --help for usage.')
+      return EXIT.usage
+    }
+    const { values } = parsed
+    const dotenv = values.dotenv
+
+    // Empty the dotenv file first: a run that stops early never leaves the last run's values behind.
+    if (dotenv !== undefined) {
+      try {
+        writeDotenv(dotenv, '')
+      } catch (e) {
+        err(`site-staging: --dotenv: cannot write ${dotenv}: ${(e as Error).message}`)
+        return EXIT.usage
+      }
+    }
+
+    let config
+    try {
+      config = parseConfig(raw)
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e
+      const message = describeInputError(e)
+      err(`site-staging: ${message}`)
+      err('No request was sent. Run site-staging --help for usage.')
+      if (dotenv !== undefined) writeDotenv(dotenv, dotenvText(failedOutputs(message)))
+      return EXIT.usage
+    }
+
+    const logger: Logger = {
+      info: (m) => err(m),
+      warn: (m) => err(`warning: ${m}`),
+      debug: (m) => {
+        if (values.verbose) err(`debug: ${m}`)
+      },
+      ...(live.enabled ? { progress: (u: ProgressUpdate) => live.update(u) } : {}),
+    }
+
+    // Cancellation as in the action: stop waiting at once, report, exit 1.
+    const signal = (io.cancelOn ?? cancelOnSignals)(err, EXIT.failed)
+
+    const started = realClock.now()
+    const results = await runAll(config, { logger, redactor, signal })
+    const report = assembleReport(results, realClock.now() - started)
+
+    for (const w of report.warnings) err(`warning: ${w}`)
+    for (const e of report.errors) err(`error: ${e.title}: ${e.hint}`)
+    for (const s of report.stagingUrls) err(`Staging URL${s.siteId ? ` (site ${s.siteId})` : ''}: ${s.url}`)
+    live.stop()
+    err(report.finalLine)
+
+    let code: number = report.failed ? EXIT.failed : EXIT.ok
+    if (values.json) {
+      const json = results.length === 1 ? publicResult(results[0]!) : results.map(publicResult)
+      out(JSON.stringify(json, null, 2))
+    }
+    if (dotenv !== undefined) {
+      const { text, note } = dotenvFor(report.outputs, results)
+      try {
+        writeDotenv(dotenv, text)
+        if (note) err(`warning: ${note}`)
+      } catch (e) {
+        err(`error: could not write the dotenv file ${dotenv}: ${(e as Error).message}`)
+        code = EXIT.failed
+      }
+    }
+    return code
+  }
+}

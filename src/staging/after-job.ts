@@ -1,0 +1,61 @@
+import { durationText } from '../duration.js'
+import type { JobOperation } from '../types.js'
+import { warn, type RunContext } from './context.js'
+import { DONE } from './endpoints.js'
+import type { Ending } from './ending.js'
+import { fillFromStaging } from './probe.js'
+import { waitForUrl } from './url-check.js'
+
+/**
+ * After a job that succeeded: the staging id and URL the answers did not give (one read), and
+ * wait-for-url after a create or pull. Returns the run's ending.
+ */
+export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Ending> {
+  if (op === 'delete') return done(ctx, op)
+  // Staging still exists after each of these: one GET fills what the answers did not say.
+  if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId) await readStagingAfterJob(ctx)
+  if (!ctx.config.waitForUrl || op === 'push') return done(ctx, op)
+  const url = ctx.known.stagingUrl
+  if (!url) {
+    warn(ctx, 'wait-for-url: no staging URL is known, so the site was not checked.')
+    return done(ctx, op)
+  }
+  ctx.phase = `waiting for ${url} to answer`
+  const jobDone = ctx.clock.now()
+  const ready = await waitForUrl(url, {
+    clock: ctx.clock,
+    logger: ctx.logger,
+    deadline: ctx.client.deadline,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  })
+  ctx.known.urlReady = ready
+  if (ready === null) {
+    warn(ctx, `wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`)
+    return done(ctx, op)
+  }
+  if (ready)
+    return {
+      outcome: 'succeeded',
+      summary: `${DONE[op]} in ${durationText(jobDone - ctx.started)}; the staging site answered ${durationText(ctx.clock.now() - jobDone)} later.`,
+    }
+  return {
+    outcome: 'timed-out',
+    summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
+    error: {
+      kind: 'timeout',
+      hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
+    },
+  }
+}
+
+/**
+ * The after-job staging read: the one call site of the read a job that succeeded may cost (one
+ * request, one try), for whoever plans the run's calls.
+ */
+export async function readStagingAfterJob(ctx: RunContext): Promise<void> {
+  await fillFromStaging(ctx)
+}
+
+function done(ctx: RunContext, op: JobOperation): Ending {
+  return { outcome: 'succeeded', summary: `${DONE[op]} in ${durationText(ctx.clock.now() - ctx.started)}.` }
+}

@@ -1,0 +1,102 @@
+import type { StagingApiClient } from '../api/client.js'
+import type { ApiRoot } from '../api/root.js'
+import type { Backoff } from '../backoff.js'
+import type { Redactor } from '../secrets.js'
+import type { Clock, Config, JobOperation, Logger, StagingState } from '../types.js'
+import type { WaitDeps } from './wait.js'
+
+/** What is known of one job the run started, for the cancel and timeout reports (issue 17 §5). */
+export interface JobState {
+  op: JobOperation
+  /** sent: the request went, no answer yet; accepted: the server took it; completed: it ended well. */
+  state: 'sent' | 'accepted' | 'completed'
+}
+
+/**
+ * What one run has learned so far. It outlives a timeout or a cancellation (they end a run from the
+ * middle of a wait), so the Result still says what was known; every other ending is a value
+ * (ending.ts).
+ */
+export interface Known {
+  httpStatus: number | null
+  message: string
+  taskId: string | null
+  stagingSiteId: string | null
+  stagingUrl: string | null
+  stagingState: StagingState | null
+  urlReady: boolean | null
+  warnings: string[]
+  jobs: JobState[]
+}
+
+export function newKnown(): Known {
+  return {
+    httpStatus: null,
+    message: '',
+    taskId: null,
+    stagingSiteId: null,
+    stagingUrl: null,
+    stagingState: null,
+    urlReady: null,
+    warnings: [],
+    jobs: [],
+  }
+}
+
+/** Everything one operation on one site works with. */
+export interface RunContext {
+  config: Config
+  /** The PRODUCTION site's id. */
+  siteId: string
+  client: StagingApiClient
+  /** Evidence that api-url is the API root, asked once per run (contract §4 r3). */
+  root: ApiRoot
+  /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
+  busy: Backoff
+  clock: Clock
+  logger: Logger
+  redactor: Redactor
+  signal?: AbortSignal
+  random?: () => number
+  /** Clock ms (monotonic) when the run started: durations. */
+  started: number
+  /** Wall-clock epoch ms when the run started: the Result's `startedAt`, a date for people. */
+  startedWall: number
+  known: Known
+  /** What the run is doing, for timeout and cancellation messages. */
+  phase: string
+}
+
+/** A warning for the log and the Result, once. */
+export function warn(ctx: RunContext, text: string): void {
+  ctx.logger.warn(text)
+  if (!ctx.known.warnings.includes(text)) ctx.known.warnings.push(text)
+}
+
+/**
+ * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
+ * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
+ * refused or that never left (no job came of it).
+ */
+export function jobIs(ctx: RunContext, op: JobOperation, state: JobState['state'] | null): void {
+  const jobs = ctx.known.jobs
+  const index = jobs.findLastIndex((j) => j.op === op)
+  const job = jobs[index]
+  if (state === null) {
+    if (job?.state === 'sent') jobs.splice(index, 1)
+  } else if (state === 'sent') {
+    if (job?.state !== 'sent') jobs.push({ op, state })
+  } else if (job) job.state = state
+  else jobs.push({ op, state })
+}
+
+/** The deps of the wait functions (wait.ts), from the run's context. */
+export function waitDeps(ctx: RunContext): WaitDeps {
+  return {
+    client: ctx.client,
+    clock: ctx.clock,
+    logger: ctx.logger,
+    redactor: ctx.redactor,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  }
+}

@@ -1,0 +1,110 @@
+import { ApiError } from '../api/errors.js'
+import { DeadlineError, type StagingApiClient } from '../api/client.js'
+import { CancelledError } from '../clock.js'
+import { durationText, roundedSeconds } from '../duration.js'
+import { newResult, type JobOperation, type Outcome, type Result } from '../types.js'
+import type { JobState, Known, RunContext } from './context.js'
+import { checkLaterHint } from './endpoints.js'
+
+/**
+ * How a run ended, as a value: every path of an operation returns one (status.ts, jobs.ts,
+ * after-job.ts, dry-run.ts), and a timeout, a cancellation or an error becomes one here
+ * (`endingOf`). `writeResult` is the one function that turns it into the Result.
+ */
+export interface Ending {
+  outcome: Outcome
+  summary: string
+  error?: { kind: string; hint: string }
+  /** What this ending knows better than the run's `known` (the server's words, the state read). */
+  fields?: Partial<Known>
+}
+
+/** An ending that is an error of the API (ours or the server's), with its hint. */
+export function failure(e: ApiError): Ending {
+  return {
+    outcome: 'failed',
+    summary: e.message,
+    error: { kind: e.kind, hint: e.hint },
+    ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
+  }
+}
+
+/** What a thrown timeout, cancellation or error means for the run. */
+export function endingOf(ctx: RunContext, e: unknown): Ending {
+  const { client, known } = ctx
+  if (e instanceof DeadlineError) {
+    const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : ''
+    const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s))
+    const until = e.lastError?.acceptsAgainAt
+    const timeout = durationText(ctx.config.timeoutMs)
+    return {
+      outcome: 'timed-out',
+      summary:
+        (until
+          ? `Stopped while ${ctx.phase}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
+          : `The timeout (${timeout}) was reached while ${ctx.phase}.`) +
+        (mayRun ? ' The job may still be running on the server.' : '') +
+        last,
+      error: {
+        kind: 'timeout',
+        hint: mayRun
+          ? `${until ? `After ${until}: ` : 'Raise timeout, or set wait: false. '}${checkLaterHint(ctx.siteId, known.taskId)}`
+          : 'Raise timeout, or try again later.',
+      },
+      ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
+    }
+  }
+  if (e instanceof CancelledError) return { outcome: 'cancelled', summary: cancelReport(ctx, client) }
+  if (e instanceof ApiError) return failure(e)
+  return {
+    outcome: 'failed',
+    summary: `Unexpected error: ${(e as Error)?.message ?? String(e)}`,
+    error: { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' },
+  }
+}
+
+/** What was sent, and what is known of each job it started: completed, still running, or unknown. */
+function cancelReport(ctx: RunContext, client: StagingApiClient): string {
+  if (client.sent.length === 0) return `Cancelled while ${ctx.phase}; nothing had been sent.`
+  const jobs = ctx.known.jobs.map(jobReport)
+  const told = jobs.length > 0 ? jobs.join(' ') : 'A job the server accepted keeps running there.'
+  return `Cancelled while ${ctx.phase}. Sent: ${client.sent.join('; ')}. ${told}`
+}
+
+const HAPPENED: Record<JobOperation, string> = {
+  create: 'staging was created',
+  pull: 'staging was refreshed from production',
+  push: 'staging was pushed to production',
+  delete: 'staging was deleted',
+}
+
+function jobReport(job: JobState): string {
+  if (job.state === 'completed') return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`
+  if (job.state === 'accepted') return `The ${job.op} job the server accepted keeps running there.`
+  return `Whether the server took the ${job.op} request is unknown: no answer had come.`
+}
+
+/** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
+export function writeResult(ctx: RunContext, ending: Ending): Result {
+  const { client, clock, config, siteId, started, startedWall, redactor } = ctx
+  const known = { ...ctx.known, ...ending.fields }
+  return {
+    ...newResult(config.operation, siteId, startedWall),
+    result: ending.outcome,
+    httpStatus: known.httpStatus,
+    message: known.message,
+    summary: redactor.inert(ending.summary),
+    taskId: known.taskId,
+    stagingSiteId: known.stagingSiteId,
+    stagingUrl: known.stagingUrl,
+    stagingState: known.stagingState,
+    urlReady: known.urlReady,
+    durationSeconds: roundedSeconds(clock.now() - started),
+    requests: client.requests,
+    retries: client.retries + ctx.busy.retries,
+    warnings: known.warnings,
+    sent: client.sent,
+    // Every placeholder of a hint, in every hint (`{site}` may come more than once).
+    error: ending.error ? { ...ending.error, hint: ending.error.hint.replaceAll('{site}', siteId) } : null,
+  }
+}

@@ -1,0 +1,46 @@
+import type { JobOperation } from '../types.js'
+
+/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
+export const ENDPOINTS: Record<JobOperation, { method: 'POST' | 'DELETE'; path: (site: string) => string }> =
+  {
+    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
+    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
+    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+  }
+
+/** The one path of a task's status (spec §4, contract §2). */
+export const taskStatusPath = (taskId: string): string => `/tasks/${encodeURIComponent(taskId)}/status`
+
+/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
+export const PUSH_WARNINGS = [
+  'No backup of production was taken before the push, and the API cannot restore the previous live site.',
+  'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
+  "The production site's CDN cache was purged: expect slower first requests while it refills.",
+]
+
+/** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
+export const PUSH_WARNINGS_IF_SENT = [
+  'If the push went through: no backup of production was taken before it, and the API cannot restore the previous live site.',
+  'If the push went through and production was password-protected, that protection is now off and is not re-applied: check it.',
+  "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
+]
+
+/** What a finished job did, for the last line and the summary. */
+export const DONE: Record<JobOperation, string> = {
+  create: 'Staging created',
+  pull: 'Staging refreshed from production',
+  push: 'Staging pushed to production',
+  delete: 'Staging deleted',
+}
+
+/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
+export function checkLaterHint(siteId: string, taskId: string | null): string {
+  const action = taskId
+    ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
+    : `operation: status, site-id: ${siteId}`
+  const cli = taskId
+    ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
+    : `site-staging status --site-id ${siteId}`
+  return `To check on it later, run this action with ${action} (CLI: ${cli}).`
+}

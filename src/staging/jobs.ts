@@ -1,0 +1,228 @@
+import { durationText } from '../duration.js'
+import { ApiError } from '../api/errors.js'
+import { DeadlineError, type ApiResponse } from '../api/client.js'
+import { CancelledError } from '../clock.js'
+import { taskIdOf } from '../contract.js'
+import type { JobOperation } from '../types.js'
+import { afterJob } from './after-job.js'
+import { jobIs, waitDeps, type RunContext } from './context.js'
+import { ENDPOINTS, PUSH_WARNINGS, PUSH_WARNINGS_IF_SENT, checkLaterHint } from './endpoints.js'
+import type { Ending } from './ending.js'
+import { confirmNoStaging, fillFromStaging } from './probe.js'
+import { settle } from './settle.js'
+import { fillStagingFields, forgetStaging } from './staging-fields.js'
+import { waitForProbe, waitForTask } from './wait.js'
+
+/**
+ * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
+ * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
+ */
+export async function runJob(ctx: RunContext, op: JobOperation): Promise<Ending> {
+  const started = await start(ctx, op)
+  let ending: Ending
+  if ('outcome' in started) ending = started
+  else {
+    ctx.known.message = started.reply.message
+    ending = await follow(ctx, op, started, ctx.config.wait)
+  }
+  return ending.outcome === 'succeeded' ? afterJob(ctx, op) : ending
+}
+
+/** The response to follow, or the ending when the policies carried the operation to its end. */
+async function start(ctx: RunContext, op: JobOperation): Promise<ApiResponse | Ending> {
+  try {
+    return await send(ctx, op)
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e
+    return applyPolicy(ctx, op, e)
+  }
+}
+
+/** The if-exists / if-missing policies, and a create whose first try went through after all. */
+async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Promise<ApiResponse | Ending> {
+  const { config, siteId, logger } = ctx
+  if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
+    logger.info(
+      `The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`,
+    )
+    ctx.known.message = e.serverMessage
+    jobIs(ctx, 'create', 'accepted')
+    if (!config.wait)
+      return {
+        outcome: 'accepted',
+        summary: `The create was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
+      }
+    return track(ctx, 'create', null)
+  }
+  if (op === 'create' && e.kind === 'exists') {
+    if (config.ifExists === 'skip') {
+      logger.info(`Site ${siteId} already has a staging environment: skipped (if-exists: skip).`)
+      ctx.known.message = e.serverMessage
+      await skippedRead(ctx)
+      return {
+        outcome: 'skipped',
+        summary: `Skipped: site ${siteId} already has a staging environment (if-exists: skip).`,
+      }
+    }
+    if (config.ifExists === 'recreate') return recreate(ctx)
+  }
+  if (op !== 'create' && e.kind === 'not-found' && config.ifMissing === 'skip') {
+    await confirmNoStaging(
+      ctx,
+      `${ENDPOINTS[op].method} ${ctx.client.shown(ENDPOINTS[op].path(siteId))} answered 404`,
+    )
+    // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
+    logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (if-missing: skip).`)
+    ctx.known.message = e.serverMessage
+    return {
+      outcome: 'skipped',
+      summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`,
+    }
+  }
+  throw e
+}
+
+/** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
+async function skippedRead(ctx: RunContext): Promise<void> {
+  await fillFromStaging(ctx)
+}
+
+/** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
+async function recreate(ctx: RunContext): Promise<ApiResponse | Ending> {
+  const { siteId, logger } = ctx
+  logger.info(`Site ${siteId} already has a staging environment: deleting it first (if-exists: recreate).`)
+  let deleted: ApiResponse
+  try {
+    deleted = await send(ctx, 'delete')
+  } catch (d) {
+    // Gone in the meantime (404): nothing left to delete, once the API root is known to be right.
+    if (!(d instanceof ApiError) || d.kind !== 'not-found') throw d
+    await confirmNoStaging(ctx, `DELETE ${ctx.client.shown(ENDPOINTS.delete.path(siteId))} answered 404`)
+    return send(ctx, 'create')
+  }
+  const gone = await follow(ctx, 'delete', deleted, true)
+  if (gone.outcome === 'accepted')
+    throw new ApiError({
+      kind: 'unknown-outcome',
+      processing: 'processed',
+      httpStatus: deleted.status,
+      message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
+    })
+  if (gone.outcome !== 'succeeded') return gone
+  logger.info('The old staging environment is gone; creating the new one.')
+  return send(ctx, 'create')
+}
+
+/** After an accepted request: its task id and (create) staging fields, then the wait, unless wait: false. */
+async function follow(
+  ctx: RunContext,
+  op: JobOperation,
+  response: ApiResponse,
+  wait: boolean,
+): Promise<Ending> {
+  const data = response.reply.data
+  const task = taskIdOf(data)
+  let taskId: string | null = null
+  if (task && 'id' in task) taskId = task.id
+  else if (task)
+    ctx.logger.warn(
+      `The server gave a task id that cannot be used in a URL ("${ctx.redactor.server(task.unusable, 60)}"): following the staging environment instead.`,
+    )
+  if (taskId) ctx.known.taskId = taskId
+  if (op === 'create') fillStagingFields(ctx, data, 'the create answer')
+  if (!wait) {
+    ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`)
+    return {
+      outcome: 'accepted',
+      summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
+    }
+  }
+  return track(ctx, op, taskId)
+}
+
+/** Waits for the job and says how it ended. */
+async function track(ctx: RunContext, op: JobOperation, taskId: string | null): Promise<Ending> {
+  ctx.phase = `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`
+  const outcome = taskId
+    ? await waitForTask(waitDeps(ctx), op, ctx.siteId, taskId, ctx.clock.now())
+    : await waitForProbe(waitDeps(ctx), op, ctx.siteId)
+  const ending = settle(ctx, op, outcome)
+  if (ending.outcome === 'succeeded') {
+    jobIs(ctx, op, 'completed')
+    if (op === 'delete') forgetStaging(ctx)
+  }
+  return ending
+}
+
+/**
+ * Sends the operation's request. Busy refusals (409/423, or a 422 that says a job runs) are sent
+ * again after a pause under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome
+ * failure.
+ */
+async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
+  const { method, path } = ENDPOINTS[op]
+  const { client, known } = ctx
+  ctx.phase = `sending the ${op} request`
+  for (let busyTries = 0; ; busyTries++) {
+    const sentBefore = client.sent.length
+    jobIs(ctx, op, 'sent')
+    try {
+      const response = await client.call(method, path(ctx.siteId), op)
+      known.httpStatus = response.status
+      jobIs(ctx, op, 'accepted')
+      if (op === 'push') addWarnings(ctx, PUSH_WARNINGS)
+      return response
+    } catch (e) {
+      if (e instanceof CancelledError && client.sent.length === sentBefore) jobIs(ctx, op, null)
+      if (!(e instanceof ApiError)) {
+        if (e instanceof DeadlineError) {
+          if (e.lastError) known.httpStatus = e.lastError.httpStatus
+          if (e.lastError?.processing !== 'unknown') jobIs(ctx, op, null)
+        }
+        throw e
+      }
+      known.httpStatus = e.httpStatus
+      if (e.processing !== 'unknown') jobIs(ctx, op, null)
+      if (e.kind === 'busy' && ctx.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
+        await waitWhileBusy(ctx, op, busyTries)
+        continue
+      }
+      if (e.processing === 'unknown') throw unknownOutcome(ctx, op, e)
+      throw e
+    }
+  }
+}
+
+async function waitWhileBusy(ctx: RunContext, op: JobOperation, busyTries: number): Promise<void> {
+  const delayMs = ctx.busy.delayMs(busyTries)
+  if (ctx.busy.passesDeadline(delayMs)) throw new DeadlineError()
+  ctx.phase = `waiting for another job on site ${ctx.siteId} to finish`
+  ctx.logger.info(
+    `Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (if-busy: wait).`,
+  )
+  if (!(await ctx.busy.sleep(delayMs))) throw new DeadlineError()
+}
+
+function unknownOutcome(ctx: RunContext, op: JobOperation, e: ApiError): ApiError {
+  if (op === 'push') addWarnings(ctx, PUSH_WARNINGS_IF_SENT)
+  const what = {
+    create: 'A staging environment may or may not be being created.',
+    pull: 'Staging may or may not be being overwritten with production.',
+    push: 'Production may or may not be being overwritten with staging.',
+    delete: 'The staging environment may or may not be being deleted.',
+  }[op]
+  const again =
+    op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.'
+  return new ApiError({
+    kind: 'unknown-outcome',
+    processing: 'unknown',
+    httpStatus: e.httpStatus,
+    serverMessage: e.serverMessage,
+    message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
+  })
+}
+
+/** Warnings a person must read even on success, each once, in the Result (not logged one by one). */
+function addWarnings(ctx: RunContext, warnings: string[]): void {
+  for (const w of warnings) if (!ctx.known.warnings.includes(w)) ctx.known.warnings.push(w)
+}

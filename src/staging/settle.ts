@@ -1,0 +1,36 @@
+import { ApiError } from '../api/errors.js'
+import type { Operation } from '../types.js'
+import { warn, type RunContext } from './context.js'
+import { checkLaterHint } from './endpoints.js'
+import { failure, type Ending } from './ending.js'
+import { fillStagingFields } from './staging-fields.js'
+import type { WaitOutcome } from './wait.js'
+
+/**
+ * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
+ * failed with the server's reason. A create's completion also names the staging site: from a task,
+ * only its `resource_id` (never its own `id`: contract §5), from the probe, the staging record.
+ */
+export function settle(ctx: RunContext, op: Operation, outcome: WaitOutcome): Ending {
+  const what = op === 'status' ? 'job' : `${op} job`
+  if (outcome.kind === 'failed')
+    return failure(
+      new ApiError({
+        kind: 'task-failed',
+        processing: 'processed',
+        serverMessage: outcome.reason,
+        message: `The ${what} failed on the server: ${outcome.reason}`,
+      }),
+    )
+  if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
+    const warning =
+      outcome.kind === 'untrackable'
+        ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
+        : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`
+    warn(ctx, warning)
+    return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.known.taskId)}` }
+  }
+  if (op === 'create')
+    fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? 'the task' : 'the staging environment')
+  return { outcome: 'succeeded', summary: '' }
+}

@@ -1,0 +1,119 @@
+import { PROBE_UNSUPPORTED, probePath } from '../contract.js'
+import { ApiError } from '../api/errors.js'
+import { TaskStatusSchema } from '../api/schemas.js'
+import { waitDeps, type RunContext } from './context.js'
+import { checkLaterHint, taskStatusPath } from './endpoints.js'
+import type { Ending } from './ending.js'
+import { confirmNoStaging, fillFromStaging, readStaging } from './probe.js'
+import { settle } from './settle.js'
+import { fillStagingFields, forgetStaging } from './staging-fields.js'
+import { waitForTask } from './wait.js'
+
+/** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
+export async function status(ctx: RunContext): Promise<Ending> {
+  const taskId = ctx.config.taskId
+  if (!taskId) {
+    ctx.phase = 'reading the staging environment'
+    return readState(ctx)
+  }
+  ctx.known.taskId = taskId
+  if (!ctx.config.wait) {
+    ctx.phase = `reading task ${taskId}`
+    return readTaskOnce(ctx, taskId)
+  }
+  ctx.phase = `waiting for the job (task ${taskId}) to finish`
+  const outcome = await waitForTask(waitDeps(ctx), 'status', ctx.siteId, taskId, ctx.clock.now())
+  const ending = settle(ctx, 'status', outcome)
+  if (ending.outcome !== 'succeeded') return ending
+  let state = await fillFromStaging(ctx)
+  if (state === 'none') state = (await evidenceOfNone(ctx)) ? 'none' : 'unknown'
+  ctx.known.stagingState = state ?? 'unknown'
+  return { outcome: 'succeeded', summary: `The job (task ${taskId}) has completed.` }
+}
+
+/** The staging environment's state: the point of the run, so a read that fails fails it. */
+async function readState(ctx: RunContext): Promise<Ending> {
+  const { siteId, known } = ctx
+  let read
+  try {
+    read = await readStaging(ctx)
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e
+    known.httpStatus = e.httpStatus
+    known.stagingState = 'unknown'
+    if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
+      throw new ApiError({
+        kind: 'validation',
+        processing: 'processed',
+        httpStatus: e.httpStatus,
+        serverMessage: e.serverMessage,
+        message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
+        hint: 'Follow a job instead: pass the task-id output of the run that started it.',
+      })
+    throw e
+  }
+  if (read.kind === 'missing') {
+    known.httpStatus = read.error.httpStatus
+    known.stagingState = 'unknown'
+    await confirmNoStaging(ctx, `GET ${ctx.client.shown(probePath(siteId))} answered 404`)
+    known.stagingState = 'none'
+    forgetStaging(ctx)
+    return {
+      outcome: 'succeeded',
+      summary: `Site ${siteId} has no staging environment.`,
+      fields: { message: read.error.serverMessage },
+    }
+  }
+  known.httpStatus = read.status
+  known.message ||= read.message
+  const state = fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown'
+  known.stagingState = state
+  return {
+    outcome: 'succeeded',
+    summary:
+      state === 'unknown'
+        ? `Site ${siteId} has a staging environment, in a state this action does not know.`
+        : `Site ${siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`,
+  }
+}
+
+/** "none" after a completed job is said only with evidence of the API root; else the state is unknown. */
+async function evidenceOfNone(ctx: RunContext): Promise<boolean> {
+  try {
+    await confirmNoStaging(ctx, `GET ${ctx.client.shown(probePath(ctx.siteId))} answered 404`)
+    return true
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e
+    ctx.logger.warn(e.message)
+    return false
+  }
+}
+
+/** One look at a task (status with task-id and wait: false). */
+async function readTaskOnce(ctx: RunContext, taskId: string): Promise<Ending> {
+  const answer = await ctx.client.call('GET', taskStatusPath(taskId), 'read')
+  ctx.known.httpStatus = answer.status
+  const task = TaskStatusSchema.safeParse(answer.reply.data)
+  const state = task.success ? task.data.state : 'unknown'
+  if (state === 'failed') {
+    const reason =
+      task.success && task.data.reason ? ctx.redactor.server(task.data.reason) : 'no reason given'
+    throw new ApiError({
+      kind: 'task-failed',
+      processing: 'processed',
+      serverMessage: reason,
+      message: `The job (task ${taskId}) failed on the server: ${reason}`,
+    })
+  }
+  ctx.known.stagingState = state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown'
+  const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : ''
+  return {
+    outcome: 'succeeded',
+    summary:
+      state === 'completed'
+        ? `The job (task ${taskId}) has completed.`
+        : state === 'running'
+          ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(ctx.siteId, taskId)}`
+          : `The job (task ${taskId}) reports a status this action does not know.`,
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Issue 17 §2: a wrong api-url (one `/api` too many, as a new user types it) must never read as
+ * "no staging environment". dist/cli.js and dist/index.js against the simulator, both profiles:
+ * status fails, pull and delete with if-missing: skip fail with the api-url hint instead of skipping.
+ * The right api-url still skips, after one GET /v2/sites.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { runCli } from '../helpers/run-cli.js'
+import { EACH_PROFILE, runAgainst } from '../helpers/sim.js'
+
+const ELIGIBLE = String(SIM_SITES.eligible)
+const WITH_STAGING = String(SIM_SITES.withStaging)
+
+describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
+  let sim: Simulator
+  beforeAll(async () => {
+    sim = await start({ port: 0, profile, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
+  })
+  afterAll(async () => {
+    await sim.stop()
+  })
+  beforeEach(() => sim.reset())
+
+  /** The API root with one `/api` too many (the client appends `/v2`). */
+  const wrongUrl = () => `${sim.apiUrl}/api`
+  const cli = (args: string[], apiUrl: string) =>
+    runCli(args, { env: { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: apiUrl } })
+
+  test('status on a site that has staging: fails pointing at api-url, never "none"', async () => {
+    const r = await cli(['status', '--site-id', WITH_STAGING, '--json'], wrongUrl())
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/(Check|Set) api-url/)
+    expect(JSON.parse(r.stdout).stagingState).not.toBe('none')
+  })
+  test.each(['pull', 'delete'])(
+    '%s with --if-missing skip fails with the api-url hint, not skipped',
+    async (op) => {
+      const r = await cli([op, '--site-id', ELIGIBLE, '--if-missing', 'skip', '--json'], wrongUrl())
+      expect(r.code).toBe(1)
+      expect(JSON.parse(r.stdout)).toMatchObject({ result: 'failed', error: { kind: 'api-url' } })
+      expect(r.stderr).toMatch(/(Check|Set) api-url/)
+      // Nothing reached the API: every request, the POST or DELETE too, met the wrong root's 404.
+      expect(sim.requests.length).toBeGreaterThan(0)
+      expect(sim.requests.every((q) => q.status === 404)).toBe(true)
+    },
+  )
+  test('with the right api-url, a site without staging is skipped after one GET /v2/sites', async () => {
+    const r = await cli(['pull', '--site-id', ELIGIBLE, '--if-missing', 'skip', '--json'], sim.apiUrl)
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'skipped', requests: 2 })
+    expect(sim.requests.filter((q) => q.path === `${p.prefix}/sites`)).toHaveLength(1)
+  })
+  test('the action: delete with if-missing: skip fails with the api-url hint', async () => {
+    const run = await runAgainst(sim, {
+      operation: 'delete',
+      'site-id': ELIGIBLE,
+      'if-missing': 'skip',
+      'api-url': wrongUrl(),
+    })
+    expect(run.outputs.result).toBe('failed')
+    expect(run.stdout).toMatch(/(Check|Set) api-url/)
+  })
+})

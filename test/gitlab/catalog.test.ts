@@ -1,0 +1,160 @@
+/**
+ * The components as the CI/CD Catalog shows them: the README's inputs tables are generated from the
+ * specs (and a drift fails), the specs use only what GitLab's spec allows, every template runs the
+ * same prelude (token check, pinned install, signal hand-off), the docs show the example pipelines
+ * as they are, and the release pipeline (.gitlab-ci.yml) passes gitlab-ci-local's validation with
+ * GitLab's schema on a semver tag.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
+import { execFile } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { parse, parseAllDocuments } from 'yaml'
+import { ROOT } from '../helpers/run-action.js'
+import { gitlabCiLocal, makeProject, type Project } from '../helpers/gitlab.js'
+
+const run = promisify(execFile)
+const read = (f: string) => readFileSync(path.join(ROOT, f), 'utf8')
+const TEMPLATES = readdirSync(path.join(ROOT, 'templates'))
+  .filter((f) => f.endsWith('.yml'))
+  .sort()
+
+let dir: string
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'gitlab-catalog-'))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('the component specs', () => {
+  test('there are the two components the docs describe', () => {
+    expect(TEMPLATES).toEqual(['review-app.yml', 'staging.yml'])
+  })
+
+  test.each(TEMPLATES)('%s: a spec header, typed inputs each with a description, then the jobs', (file) => {
+    const docs = parseAllDocuments(read(`templates/${file}`))
+    expect(docs).toHaveLength(2)
+    for (const d of docs) expect(d.errors).toEqual([])
+    const header = docs[0]!.toJS()
+    expect(Object.keys(header)).toEqual(['spec'])
+    expect(Object.keys(header.spec).sort()).toEqual(['component', 'inputs'])
+    for (const [name, input] of Object.entries(
+      header.spec.inputs as Record<string, Record<string, unknown>>,
+    )) {
+      expect(
+        `${name}: ${Object.keys(input).filter((k) => !['description', 'type', 'options', 'regex', 'default'].includes(k))}`,
+      ).toBe(`${name}: `)
+      expect(typeof input.description).toBe('string')
+      if (input.regex) expect(() => new RegExp(input.regex as string)).not.toThrow()
+      if (input.options && 'default' in input) expect(input.options).toContain(input.default)
+      if (input.regex && 'default' in input)
+        expect(String(input.default)).toMatch(new RegExp(input.regex as string))
+    }
+    // The token never passes through an input; its variable's name does.
+    expect(Object.keys(header.spec.inputs)).not.toEqual(expect.arrayContaining(['token']))
+    expect(header.spec.inputs['token-variable'].default).toBe('STAGING_API_TOKEN')
+    expect(header.spec.inputs['cli-version'].default).toBe('')
+  })
+
+  test('every template runs the same prelude (token check, pinned install, SIGTERM hand-off)', () => {
+    const preludes = TEMPLATES.flatMap((file) =>
+      [
+        ...read(`templates/${file}`).matchAll(
+          /# site-staging prelude[\s\S]*?# end of the site-staging prelude/g,
+        ),
+      ].map((m) => m[0]),
+    )
+    expect(preludes.length).toBe(3)
+    for (const p of preludes) expect(p).toBe(preludes[0])
+    expect(preludes[0]).toContain('--ignore-scripts')
+    expect(preludes[0]).toContain('kill -TERM "$pid"')
+  })
+})
+
+describe("the README's inputs tables", () => {
+  test('match the specs (npm run docs:gitlab regenerates them)', async () => {
+    const { stdout } = await run(process.execPath, [path.join(ROOT, 'scripts/gitlab-inputs.mjs'), '--check'])
+    expect(stdout).toMatch(/the inputs tables of 2 components match their specs/)
+    const table = read('README.md')
+      .split('<!-- gitlab-inputs:staging:begin -->')[1]!
+      .split('<!-- gitlab-inputs:staging:end -->')[0]!
+    expect(table).toMatch(
+      /^\| `operation` \| string \| \*\*required\*\* \| `create`, `pull`, `reset`, `push`, `delete`, `status` \|/m,
+    )
+    expect(table).toMatch(/^\| `token-variable` \| string \| `STAGING_API_TOKEN` \|/m)
+  })
+
+  test('a spec changed without the README fails the check, and --write mends it', async () => {
+    const copy = path.join(dir, 'drift')
+    cpSync(path.join(ROOT, 'templates'), path.join(copy, 'templates'), { recursive: true })
+    cpSync(path.join(ROOT, 'README.md'), path.join(copy, 'README.md'))
+    const spec = path.join(copy, 'templates', 'staging.yml')
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace('      default: 30m\n', '      default: 45m\n'))
+    const script = path.join(ROOT, 'scripts/gitlab-inputs.mjs')
+    const failed = await run(process.execPath, [script, '--check', '--root', copy]).catch((e) => e)
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain('the inputs table of the staging component differs from its spec')
+    await run(process.execPath, [script, '--write', '--root', copy])
+    expect(readFileSync(path.join(copy, 'README.md'), 'utf8')).toContain('| `timeout` | string | `45m` |')
+    await run(process.execPath, [script, '--check', '--root', copy])
+  })
+})
+
+describe('docs/gitlab.md', () => {
+  test('shows each example pipeline of examples/gitlab/ as it is', () => {
+    const doc = read('docs/gitlab.md')
+    const examples = readdirSync(path.join(ROOT, 'examples', 'gitlab')).sort()
+    expect(examples).toEqual([
+      'nightly-refresh.gitlab-ci.yml',
+      'release.gitlab-ci.yml',
+      'review-app.gitlab-ci.yml',
+    ])
+    for (const f of examples) expect(doc).toContain('```yaml\n' + read(`examples/gitlab/${f}`) + '```')
+  })
+
+  test('no GitLab recipe downloads the CLI unpinned any more', () => {
+    for (const f of ['README.md', 'docs/gitlab.md', 'docs/cli.md']) {
+      const gitlab = read(f)
+        .split(/^## /m)
+        .filter((s) => /^GitLab/.test(s))
+      for (const s of gitlab) expect(s).not.toMatch(/curl|raw\/v1\/dist\/cli\.js/)
+    }
+  })
+})
+
+describe('.gitlab-ci.yml, the release pipeline of the component project', () => {
+  let project: Project
+  beforeAll(async () => {
+    project = await makeProject(path.join(dir, 'release'))
+  })
+  const pipeline = () => read('.gitlab-ci.yml')
+
+  test('on a semver tag: tests, the npm check, and a release with the release: keyword', async () => {
+    const run = await gitlabCiLocal(project, pipeline(), ['--list', '--variable', 'CI_COMMIT_TAG=1.2.0'])
+    expect(run.code).toBe(0)
+    expect(run.output).toMatch(/json schema validated/)
+    expect(run.output).toMatch(/^test\s+test\s+on_success/m)
+    expect(run.output).toMatch(/^npm-package\s+test\s+on_success/m)
+    expect(run.output).toMatch(/^release\s+release\s+on_success/m)
+    const release = parse(pipeline()).release
+    expect(release.release).toMatchObject({ tag_name: '$CI_COMMIT_TAG' })
+    expect(release.image).toMatch(/:v\d+\.\d+\.\d+$/)
+  })
+
+  test("on a branch: the tests only; on a v-prefixed tag (GitHub's), no release", async () => {
+    const branch = await gitlabCiLocal(project, pipeline(), ['--list'])
+    expect(branch.code).toBe(0)
+    expect(branch.output).toMatch(/^test\s+test/m)
+    expect(branch.output).not.toMatch(/^release\s/m)
+    const vtag = await gitlabCiLocal(project, pipeline(), ['--list', '--variable', 'CI_COMMIT_TAG=v1.2.0'])
+    expect(vtag.output).not.toMatch(/^release\s/m)
+  })
+
+  test('the schema check can fail: a job with an unknown keyword is refused', async () => {
+    const broken = pipeline().replace('  stage: release\n', '  stage: release\n  relase: {}\n')
+    const run = await gitlabCiLocal(project, broken, ['--list', '--variable', 'CI_COMMIT_TAG=1.2.0'])
+    expect(run.code).not.toBe(0)
+    expect(run.output).toMatch(/relase/)
+  })
+})

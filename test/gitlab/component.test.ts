@@ -1,0 +1,409 @@
+/**
+ * The GitLab CI/CD components (templates/) run by a real GitLab pipeline runner, gitlab-ci-local:
+ * it reads GitLab's YAML, resolves `include: - component:` with `inputs`, checks each input against
+ * the component's `spec` (type, options, regex, required), validates the result with GitLab's JSON
+ * schema, and runs the jobs with a shell executor, here against the simulator, with the CLI from
+ * this repository's `npm pack` tarball (installed by the job as the component installs it).
+ *
+ * What gitlab-ci-local does not do, and so is not checked here: `environment:url` filled from the
+ * same job's dotenv report (GitLab does; gitlab-ci-local expands the URL before the job runs, so a
+ * later job's view of STAGING_URL is checked instead), masking of variables in the log (the CLI's
+ * own redaction is checked), protected environments and approvals, resource_group, and running
+ * the stop job when an environment is stopped (it is run here by name, as the Stop button would).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { parse, stringify } from 'yaml'
+import { SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { gitlabCiLocal, jobLog, makeProject, packTarball, type Project } from '../helpers/gitlab.js'
+import { ROOT } from '../helpers/run-action.js'
+import { sentTo } from '../helpers/sim.js'
+
+const TOKEN = SIM_TOKENS.readWrite
+let dir: string
+let tarball: string
+let project: Project
+let sim: Simulator
+/** Every line any pipeline printed: the token must be in none of them. */
+const everything: string[] = []
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'gitlab-test-'))
+  ;[tarball, project, sim] = await Promise.all([
+    packTarball(dir),
+    makeProject(path.join(dir, 'project')),
+    start({ port: 0, durationsMs: DURATIONS, siteDelayMs: 0 }),
+  ])
+})
+const DURATIONS = { create: 300, pull: 200, push: 200, delete: 200 }
+beforeEach(() => {
+  sim.reset()
+  sim.setOptions({ profile: 'spec', durationsMs: DURATIONS })
+})
+afterAll(async () => {
+  await sim?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** Project CI/CD variables, as in Settings > CI/CD > Variables. */
+const variables = () => ({ STAGING_API_TOKEN: TOKEN, STAGING_API_URL: sim.apiUrl })
+
+async function pipeline(yaml: string, args: string[] = [], vars: Record<string, string> = variables()) {
+  const result = await gitlabCiLocal(project, yaml, args, vars)
+  everything.push(result.output)
+  return result
+}
+
+/** `inputs` for the staging component, with the CLI taken from the tarball. */
+const staging = (inputs: Record<string, unknown>) => ({
+  component: project.component('staging'),
+  inputs: { 'cli-package': tarball, ...inputs },
+})
+
+/**
+ * An example pipeline from examples/gitlab/ as a user copies it, with its component include
+ * pointed at this checkout and the CLI at the tarball (the only two changes).
+ */
+function example(name: string): string {
+  const doc = parse(readFileSync(path.join(ROOT, 'examples', 'gitlab', `${name}.gitlab-ci.yml`), 'utf8'))
+  for (const inc of doc.include as { component: string; inputs: Record<string, unknown> }[]) {
+    const m = /^gitlab\.com\/OWNER\/site-staging-action\/([\w-]+)@1$/.exec(inc.component)
+    expect(m).not.toBeNull()
+    inc.component = project.component(m![1]!)
+    inc.inputs = { ...inc.inputs, 'cli-package': tarball }
+  }
+  return stringify(doc)
+}
+
+describe('the staging component, one job per operation', () => {
+  test('create; a later job reads STAGING_URL from the dotenv report; pull; push waits for a person', async () => {
+    const yaml = stringify({
+      stages: ['staging', 'check', 'refresh', 'release'],
+      include: [
+        staging({ operation: 'create', 'site-id': '1001', stage: 'staging' }),
+        staging({ operation: 'pull', 'site-id': '1001', stage: 'refresh' }),
+        staging({
+          operation: 'push',
+          'site-id': '1001',
+          stage: 'release',
+          environment: 'production',
+          rules: [{ when: 'manual' }],
+        }),
+      ],
+      'check-url': {
+        stage: 'check',
+        needs: ['staging:create'],
+        script: ['echo "url=$STAGING_URL result=$RESULT"', 'test -n "$STAGING_URL"'],
+      },
+    })
+    const run = await pipeline(yaml)
+    expect(run.code).toBe(0)
+    expect(jobLog(run.output, 'staging:create')).toMatch(/^Staging create succeeded \(site 1001\)/m)
+    expect(jobLog(run.output, 'check-url')).toContain(
+      `url=${sim.apiUrl.replace(/\/$/, '')}/staging-sites/s-1001/ result=succeeded`,
+    )
+    expect(jobLog(run.output, 'staging:pull')).toMatch(/^Staging pull succeeded \(site 1001\)/m)
+    // The push is manual: it did not run, and nothing was pushed.
+    expect(run.output).not.toContain('staging:push >')
+    expect(sentTo(sim, 'POST', '/staging/push')).toEqual([])
+    expect(sentTo(sim, 'POST', '/staging')).toHaveLength(1)
+    expect(sentTo(sim, 'POST', '/staging/reset')).toHaveLength(1)
+
+    // A person starts it: one push request, no more.
+    const push = await pipeline(yaml, ['staging:push'])
+    expect(push.code).toBe(0)
+    expect(jobLog(push.output, 'staging:push')).toMatch(/^Staging push succeeded \(site 1001\)/m)
+    expect(sentTo(sim, 'POST', '/staging/push')).toHaveLength(1)
+  })
+
+  test('a delete as a stop job deletes staging (environment action stop)', async () => {
+    const yaml = stringify({
+      include: [
+        staging({
+          operation: 'delete',
+          'site-id': '1002',
+          'environment-action': 'stop',
+          'if-missing': 'skip',
+        }),
+      ],
+    })
+    const run = await pipeline(yaml)
+    expect(run.code).toBe(0)
+    expect(jobLog(run.output, 'staging:delete')).toMatch(/^Staging delete succeeded \(site 1002\)/m)
+    expect(sentTo(sim, 'DELETE', '/staging')).toHaveLength(1)
+    expect(sim.state.staging.has('1002')).toBe(false)
+  })
+})
+
+describe('the ready-made pipelines in examples/gitlab/, as users copy them', () => {
+  test('review app: create on a merge request, then pull on the next one with the URL in the report; Stop deletes', async () => {
+    const yaml = example('review-app')
+    const mr = ['--variable', 'CI_PIPELINE_SOURCE=merge_request_event']
+    const vars = { ...variables(), SITE_ID: '1001' }
+
+    // Outside a merge request pipeline, neither job is there.
+    const branch = await pipeline(yaml, ['--list'], vars)
+    expect(branch.output).not.toMatch(/staging:review|staging:stop/)
+
+    const listed = await pipeline(yaml, [...mr, '--list'], vars)
+    expect(listed.output).toMatch(/staging:review\s+deploy\s+on_success/)
+    expect(listed.output).toMatch(/staging:stop\s+deploy\s+manual\s+true/)
+
+    const first = await pipeline(yaml, mr, vars)
+    expect(first.code).toBe(0)
+    expect(jobLog(first.output, 'staging:review')).toMatch(/^Staging create succeeded \(site 1001\)/m)
+    expect(first.output).not.toContain('staging:stop >')
+    const url = `${sim.apiUrl.replace(/\/$/, '')}/staging-sites/s-1001/`
+
+    const second = await pipeline(yaml, mr, vars)
+    expect(second.code).toBe(0)
+    const log = jobLog(second.output, 'staging:review')
+    expect(log).toMatch(/^Staging create skipped \(site 1001\)/m)
+    expect(log).toMatch(/^Staging pull succeeded \(site 1001\)/m)
+    const env = readFileSync(path.join(project.dir, 'site-staging.env'), 'utf8')
+    expect(env).toContain(`STAGING_URL=${url}\n`)
+    expect(env).toMatch(/^RESULT=succeeded$/m)
+
+    const stop = await pipeline(yaml, [...mr, 'staging:stop'], vars)
+    expect(stop.code).toBe(0)
+    expect(jobLog(stop.output, 'staging:stop')).toMatch(/^Staging delete succeeded \(site 1001\)/m)
+    expect(sentTo(sim, 'DELETE', '/staging')).toHaveLength(1)
+  })
+
+  test("review app on the service's shapes: the pull's report replaces the skipped create's, one URL line", async () => {
+    // The service's answers name no staging URL on a skipped create or a pull (only a create's
+    // status does), so the job's merge keeps the create's value, here empty: one STAGING_URL line,
+    // never two (GitLab would take either).
+    sim.setOptions({ profile: 'service' })
+    const yaml = example('review-app')
+    const mr = ['--variable', 'CI_PIPELINE_SOURCE=merge_request_event']
+    const vars = { ...variables(), SITE_ID: '1001' }
+    const envFile = path.join(project.dir, 'site-staging.env')
+    expect((await pipeline(yaml, mr, vars)).code).toBe(0)
+    expect(readFileSync(envFile, 'utf8')).toMatch(/^STAGING_URL=http:\/\/\S+$/m)
+
+    const second = await pipeline(yaml, mr, vars)
+    expect(second.code).toBe(0)
+    const log = jobLog(second.output, 'staging:review')
+    expect(log).toMatch(/^Staging create skipped \(site 1001\)/m)
+    expect(log).toMatch(/^Staging pull succeeded \(site 1001\)/m)
+    const env = readFileSync(envFile, 'utf8')
+    expect(env).toMatch(/^RESULT=succeeded$/m)
+    expect(env).toMatch(/^MESSAGE=Pull started/m)
+    const created = readFileSync(path.join(project.dir, 'site-staging.create.env'), 'utf8')
+    expect(env.split('\n').filter((l) => l.startsWith('STAGING_URL='))).toEqual(
+      created.split('\n').filter((l) => l.startsWith('STAGING_URL=')),
+    )
+  })
+
+  test('nightly refresh: on a schedule only, several sites, a later job reads the report', async () => {
+    const yaml = example('nightly-refresh')
+    const vars = { ...variables(), SITE_IDS: '1002,1001' }
+    const push = await pipeline(yaml, ['--list'], vars)
+    expect(push.output).not.toContain('staging:pull')
+
+    const run = await pipeline(yaml, ['--variable', 'CI_PIPELINE_SOURCE=schedule'], vars)
+    expect(run.code).toBe(0)
+    const log = jobLog(run.output, 'staging:pull')
+    expect(log).toMatch(/^\[site 1001\] Site 1001: no staging environment .*skipped \(if-missing: skip\)/m)
+    expect(log).toMatch(/^Staging pull on 2 sites: 1 succeeded, 1 skipped/m)
+    expect(jobLog(run.output, 'staging:report')).toMatch(
+      /^Nightly refresh succeeded: 1 of 2 sites succeeded/m,
+    )
+    // One pull each: 1002's accepted, 1001's answered 404 (no staging) and skipped.
+    expect(
+      sentTo(sim, 'POST', '/staging/reset')
+        .map((r) => `${r.path} ${r.status}`)
+        .sort(),
+    ).toEqual(['/v2/sites/1001/staging/reset 404', '/v2/sites/1002/staging/reset 202'])
+  })
+
+  test('release: a manual push on a version tag, in the production environment', async () => {
+    const yaml = example('release')
+    const vars = { ...variables(), SITE_ID: '1002', PRODUCTION_URL: 'https://www.example.test' }
+    const untagged = await pipeline(yaml, ['--list'], vars)
+    expect(untagged.output).not.toContain('staging:push')
+
+    const tag = ['--variable', 'CI_COMMIT_TAG=v1.4.0']
+    const listed = await pipeline(yaml, [...tag, '--list'], vars)
+    expect(listed.output).toMatch(/staging:push\s+deploy\s+manual\s+false\s+production/)
+    const pipelineRun = await pipeline(yaml, tag, vars)
+    expect(pipelineRun.output).not.toContain('staging:push >')
+    expect(sentTo(sim, 'POST', '/staging/push')).toEqual([])
+
+    const approved = await pipeline(yaml, [...tag, 'staging:push'], vars)
+    expect(approved.code).toBe(0)
+    expect(jobLog(approved.output, 'staging:push')).toMatch(/^Staging push succeeded \(site 1002\)/m)
+    expect(approved.output).toContain('environment: { name: production, url: https://www.example.test }')
+    expect(sentTo(sim, 'POST', '/staging/push')).toHaveLength(1)
+  })
+})
+
+describe('refused before any request', () => {
+  test('an operation not in the options: the runner refuses the pipeline', async () => {
+    const run = await pipeline(stringify({ include: [staging({ operation: 'deploy', 'site-id': '1001' })] }))
+    expect(run.code).not.toBe(0)
+    expect(run.output).toMatch(
+      /`operation` input: `deploy` cannot be used because it is not in the list of allowed options/,
+    )
+    expect(sim.requests).toEqual([])
+  })
+
+  test('a missing required input: the runner refuses the pipeline', async () => {
+    const run = await pipeline(stringify({ include: [staging({ operation: 'pull' })] }))
+    expect(run.code).not.toBe(0)
+    expect(run.output).toMatch(/`site-id` input: required value has not been provided/)
+    expect(sim.requests).toEqual([])
+  })
+
+  test('a site id that is neither ids nor a variable: refused by its regex', async () => {
+    const run = await pipeline(
+      stringify({ include: [staging({ operation: 'pull', 'site-id': '1001; rm -rf /' })] }),
+    )
+    expect(run.code).not.toBe(0)
+    expect(run.output).toMatch(/`site-id` input: `1001; rm -rf \/` does not match required regex/)
+    expect(sim.requests).toEqual([])
+  })
+
+  test('no token, a token GitLab cannot mask, no pinned version: each job fails with our message', async () => {
+    const yaml = stringify({
+      include: [
+        staging({
+          operation: 'pull',
+          'site-id': '1002',
+          'job-prefix': 'missing:',
+          'token-variable': 'NO_SUCH_TOKEN',
+        }),
+        staging({
+          operation: 'pull',
+          'site-id': '1002',
+          'job-prefix': 'short:',
+          'token-variable': 'SHORT_TOKEN',
+        }),
+        staging({
+          operation: 'pull',
+          'site-id': '1002',
+          'job-prefix': 'spaced:',
+          'token-variable': 'SPACED_TOKEN',
+        }),
+        // Included at a commit, not a release: there is no version to pin the CLI to.
+        {
+          component: project.component('staging'),
+          inputs: { operation: 'pull', 'site-id': '1002', 'job-prefix': 'unpinned:' },
+        },
+      ],
+    })
+    const run = await pipeline(yaml, [], {
+      ...variables(),
+      SHORT_TOKEN: 'abc123',
+      SPACED_TOKEN: `${TOKEN} x`,
+    })
+    expect(run.code).not.toBe(0)
+    expect(jobLog(run.output, 'missing:pull')).toMatch(
+      /^site-staging: the CI\/CD variable NO_SUCH_TOKEN is not set in this job\. Add the API token in Settings > CI\/CD > Variables as NO_SUCH_TOKEN, with Masked on/m,
+    )
+    expect(jobLog(run.output, 'short:pull')).toMatch(
+      /^site-staging: the value of SHORT_TOKEN has fewer than 8 characters: GitLab masks only values of 8 characters or more/m,
+    )
+    expect(jobLog(run.output, 'spaced:pull')).toMatch(
+      /^site-staging: the value of SPACED_TOKEN contains a space or a line break: GitLab cannot mask it/m,
+    )
+    expect(jobLog(run.output, 'unpinned:pull')).toMatch(
+      new RegExp(
+        `^site-staging: no exact CLI version to install \\(got '${project.sha}'\\).*never installed unpinned`,
+        'm',
+      ),
+    )
+    // None got as far as installing the CLI, let alone sending a request.
+    expect(run.output).not.toMatch(/Installing /)
+    expect(sim.requests).toEqual([])
+    expect(run.output).not.toContain('abc123')
+  })
+})
+
+describe('a cancelled job (GitLab sends SIGTERM)', () => {
+  test("the job's shell passes SIGTERM on; the CLI says what it left behind and exits 1", async () => {
+    sim.setOptions({ durationsMs: { create: 60_000 } })
+    // The job as GitLab would run it: gitlab-ci-local expands the include, then its script runs
+    // under sh with the job's variables, and the shell (not the CLI) receives the signal.
+    const preview = await pipeline(
+      stringify({ include: [staging({ operation: 'create', 'site-id': '1001' })] }),
+      ['--preview'],
+    )
+    const job = parse(preview.output.slice(preview.output.indexOf('---')))['staging:create']
+    const cwd = mkdtempSync(path.join(dir, 'job-'))
+    const env = {
+      ...job.variables,
+      ...variables(),
+      PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
+      HOME: cwd,
+      npm_config_offline: 'true',
+      npm_config_cache: path.join(cwd, 'npm-cache'),
+    }
+    // Its own process group, so that whatever it leaves running is ended afterwards.
+    const child = spawn('sh', ['-c', (job.script as string[]).join('\n')], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    let log = ''
+    let signalled = 0
+    const onData = (d: Buffer) => {
+      log += d.toString()
+      if (!signalled && /Waiting for the create job/.test(log)) {
+        signalled = Date.now()
+        child.kill('SIGTERM')
+      }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    const code = await new Promise<number | null>((resolve) => {
+      const guard = setTimeout(() => resolve(-1), 15_000)
+      child.on('exit', (c) => {
+        clearTimeout(guard)
+        resolve(c)
+      })
+    })
+    await new Promise((r) => setTimeout(r, 100))
+    try {
+      process.kill(-child.pid!, 'SIGKILL')
+    } catch {
+      // the group is gone: nothing was left running
+    }
+    everything.push(log)
+    expect(signalled).toBeGreaterThan(0)
+    expect(code).toBe(1)
+    expect(Date.now() - signalled).toBeLessThan(5000)
+    expect(log).toMatch(
+      /^Received SIGTERM: stopping\. A job the server already accepted keeps running there\./m,
+    )
+    expect(log).toMatch(/^Staging create cancelled \(site 1001\)/m)
+    expect(readFileSync(path.join(cwd, 'site-staging.env'), 'utf8')).toMatch(/^RESULT=cancelled$/m)
+    // The create was sent once, and not again.
+    expect(sentTo(sim, 'POST', '/staging')).toHaveLength(1)
+  })
+})
+
+test('the token appears in no pipeline output or dotenv report, raw or encoded', () => {
+  const reports: string[] = []
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true }))
+      if (e.isDirectory()) walk(path.join(d, e.name))
+      else if (e.name.endsWith('.env')) reports.push(readFileSync(path.join(d, e.name), 'utf8'))
+  }
+  walk(project.dir)
+  expect(reports.length).toBeGreaterThan(3)
+  const all = [...everything, ...reports].join('\n')
+  expect(all.length).toBeGreaterThan(1000)
+  for (const form of [
+    TOKEN,
+    Buffer.from(TOKEN).toString('base64'),
+    Buffer.from(TOKEN).toString('hex'),
+    encodeURIComponent(TOKEN),
+  ])
+    expect(all).not.toContain(form)
+})

@@ -1,0 +1,120 @@
+/**
+ * Running GitLab pipelines here with gitlab-ci-local (a devDependency), the way a GitLab project
+ * would include this repository's CI/CD components.
+ *
+ * gitlab-ci-local treats `include: - component: <host>/<group>/<project>/<name>@<ref>` as local when
+ * <group>/<project> is the git remote of the working directory and <ref> is its HEAD commit. So a
+ * pipeline runs in a temporary git repository that holds a copy of templates/, with a GitLab-like
+ * remote (never contacted), and includes `$CI_SERVER_FQDN/acme/site-staging/<name>@<sha>`. The CLI
+ * comes from the `npm pack` tarball of this repository (the component's `cli-package` input), so
+ * nothing is downloaded. Jobs run with the shell executor (`--force-shell-executor`: no Docker).
+ */
+import { execFile, spawn } from 'node:child_process'
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { ROOT } from './run-action.js'
+
+const run = promisify(execFile)
+
+export const GITLAB_CI_LOCAL = path.join(ROOT, 'node_modules', 'gitlab-ci-local', 'dist', 'index.js')
+/** The project path the temporary repositories claim to be (their `origin`). */
+export const PROJECT_PATH = 'acme/site-staging'
+
+/** Packs this repository (`npm pack`) into `dir`; returns the tarball's path. */
+export async function packTarball(dir: string): Promise<string> {
+  const { stdout } = await run(
+    'npm',
+    ['pack', '--json', '--pack-destination', dir, '--cache', path.join(dir, 'npm-cache')],
+    { cwd: ROOT, env: { ...process.env, npm_config_loglevel: 'error' }, maxBuffer: 20 * 1024 * 1024 },
+  )
+  return path.join(dir, (JSON.parse(stdout) as { filename: string }[])[0]!.filename)
+}
+
+export interface Project {
+  dir: string
+  sha: string
+  /** `$CI_SERVER_FQDN/acme/site-staging/<name>@<sha>`: what a pipeline includes. */
+  component(name: string): string
+}
+
+/** A git repository holding a copy of templates/, committed, with a GitLab remote. */
+export async function makeProject(dir: string): Promise<Project> {
+  mkdirSync(dir, { recursive: true })
+  cpSync(path.join(ROOT, 'templates'), path.join(dir, 'templates'), { recursive: true })
+  const git = (...args: string[]) =>
+    run('git', ['-c', 'user.email=ci@example.test', '-c', 'user.name=ci', ...args], { cwd: dir })
+  await git('init', '-q', '-b', 'main')
+  await git('add', 'templates')
+  await git('commit', '-q', '-m', 'components')
+  await git('remote', 'add', 'origin', `https://gitlab.example.test/${PROJECT_PATH}.git`)
+  const sha = (await git('rev-parse', 'HEAD')).stdout.trim()
+  return { dir, sha, component: (name) => `$CI_SERVER_FQDN/${PROJECT_PATH}/${name}@${sha}` }
+}
+
+export interface PipelineRun {
+  code: number | null
+  /** stdout and stderr together, as a person reads gitlab-ci-local's log. */
+  output: string
+}
+
+/**
+ * Runs gitlab-ci-local in `project.dir` with `pipeline` as its .gitlab-ci.yml (and `variables` as
+ * its project CI/CD variables file, where the token goes, as in Settings > CI/CD > Variables).
+ */
+export async function gitlabCiLocal(
+  project: Project,
+  pipeline: string,
+  args: string[] = [],
+  variables: Record<string, string> = {},
+): Promise<PipelineRun> {
+  writeFileSync(path.join(project.dir, '.gitlab-ci.yml'), pipeline)
+  writeFileSync(
+    path.join(project.dir, '.gitlab-ci-local-variables.yml'),
+    Object.entries(variables)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`)
+      .join(''),
+  )
+  const home = path.join(project.dir, '..', 'gcl-home')
+  mkdirSync(home, { recursive: true })
+  const env: NodeJS.ProcessEnv = {
+    // Node 24 (the tests' own) first: gitlab-ci-local needs 22+, and the jobs' npm and CLI use it.
+    PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    // The jobs install the packed tarball: offline, from an empty cache of their own.
+    npm_config_offline: 'true',
+    npm_config_cache: path.join(home, 'npm-cache'),
+    npm_config_update_notifier: 'false',
+  }
+  const argv = [
+    GITLAB_CI_LOCAL,
+    '--force-shell-executor',
+    '--color=false',
+    '--home',
+    home,
+    // The tests set these predefined variables on purpose (a merge request, a schedule, a tag).
+    '--ignore-predefined-vars',
+    'CI_PIPELINE_SOURCE,CI_COMMIT_TAG',
+    ...args,
+  ]
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, output }))
+  })
+}
+
+/** The lines one job printed (gitlab-ci-local prefixes them with `<job>` padded, then `> `). */
+export function jobLog(output: string, job: string): string {
+  const prefix = `${job} `
+  const lines: string[] = []
+  for (const line of output.split('\n')) {
+    if (!line.startsWith(prefix)) continue
+    const m = /^ *> ?(.*)$/.exec(line.slice(prefix.length))
+    if (m) lines.push(m[1]!)
+  }
+  return lines.join('\n')
+}

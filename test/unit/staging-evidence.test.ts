@@ -1,0 +1,213 @@
+// Issue 17 §2 (a 404 needs evidence of the API root; staging ids from the right field and never the
+// production site's) and §5 (cancel reports per job, hints without placeholders), on the core.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
+import nock from 'nock'
+import { runAll } from '../../src/staging/batch.js'
+import { runOperation } from '../../src/staging/operations.js'
+import type { Config } from '../../src/types.js'
+import { API, FakeClock, MemoryLogger, config, envelope, redactor } from '../helpers/fakes.js'
+
+beforeAll(() => nock.disableNetConnect())
+afterAll(() => {
+  nock.enableNetConnect()
+  nock.restore()
+})
+afterEach(() => nock.cleanAll())
+
+const api = () => nock(API)
+
+async function run(overrides: Partial<Config>, signal?: AbortSignal) {
+  const clock = new FakeClock()
+  const logger = new MemoryLogger()
+  const result = await runOperation(config(overrides), '1001', {
+    clock,
+    logger,
+    redactor: redactor(),
+    random: () => 0.5,
+    ...(signal ? { signal } : {}),
+  })
+  return { result, logger }
+}
+
+const API_URL_HINT = /Check api-url/
+
+describe('a 404 is "no staging environment" only once the API root answered GET /v2/sites', () => {
+  it('if-missing: skip fails with the api-url hint when the root answers the framework 404 there', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(404, envelope(null, 'No staging', false))
+    api()
+      .get('/v2/sites')
+      .reply(404, envelope(null, 'Not found', false))
+    const { result } = await run({ operation: 'pull', ifMissing: 'skip' })
+    expect(result.result).toBe('failed')
+    expect(result.error?.kind).toBe('api-url')
+    expect(result.error?.hint).toMatch(API_URL_HINT)
+    expect(result.summary).toMatch(/cannot mean "no staging environment"/)
+  })
+  it.each([
+    ['an HTML page', () => api().get('/v2/sites').times(10).reply(200, '<html>proxy</html>')],
+    ['an empty 200', () => api().get('/v2/sites').reply(200, '')],
+    ['a 405', () => api().get('/v2/sites').reply(405, { message: 'Method not allowed' })],
+  ])('status fails (not "none") when the root answers %s', async (_what, root) => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(404, envelope(null, 'Not found', false))
+    root()
+    const { result } = await run({ operation: 'status' })
+    expect(result.result).toBe('failed')
+    expect(result.stagingState).toBe('unknown')
+    expect(result.error?.kind).toBe('api-url')
+  })
+  it('recreate does not create blindly when the delete 404s and the root does not answer', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(422, envelope(null, 'exists', false))
+    api()
+      .delete('/v2/sites/1001/staging')
+      .reply(404, envelope(null, 'gone', false))
+    api().get('/v2/sites').reply(404, '<html>no</html>')
+    const create = api()
+      .post('/v2/sites/1001/staging')
+      .reply(202, envelope({ task_id: 't1' }))
+    const { result } = await run({ ifExists: 'recreate' })
+    expect(result.result).toBe('failed')
+    expect(result.error?.kind).toBe('api-url')
+    expect(create.isDone()).toBe(false)
+  })
+  it('a root that is down is not called wrong: the run fails with that trouble, not a skip', async () => {
+    api()
+      .delete('/v2/sites/1001/staging')
+      .reply(404, envelope(null, 'No staging', false))
+    api()
+      .get('/v2/sites')
+      .times(10)
+      .reply(503, envelope(null, 'maintenance', false))
+    const { result } = await run({ operation: 'delete', ifMissing: 'skip', maxRetries: 1 })
+    expect(result.result).toBe('failed')
+    expect(result.error?.kind).toBe('server')
+    expect(result.summary).toMatch(/could not be checked/)
+  })
+  it('one GET /v2/sites per run, shared by every site of a batch', async () => {
+    for (const site of ['1001', '1002', '1003'])
+      api()
+        .post(`/v2/sites/${site}/staging/reset`)
+        .reply(404, envelope(null, 'No staging', false))
+    const root = api()
+      .get('/v2/sites')
+      .reply(200, envelope([{ id: 1001 }]))
+    const results = await runAll(
+      config({ operation: 'pull', ifMissing: 'skip', siteIds: ['1001', '1002', '1003'] }),
+      {
+        clock: new FakeClock(),
+        logger: new MemoryLogger(),
+        redactor: redactor(),
+      },
+    )
+    expect(root.isDone()).toBe(true)
+    expect(results.map((r) => r.result)).toEqual(['skipped', 'skipped', 'skipped'])
+    expect(results.reduce((n, r) => n + r.requests, 0)).toBe(4)
+  })
+  it('a run that never meets a 404 never asks', async () => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'ready', id: 's-1' }))
+    const { result } = await run({ operation: 'status' })
+    expect(result).toMatchObject({ result: 'succeeded', requests: 1, stagingState: 'ready' })
+  })
+})
+
+describe('the staging site id (contract §5)', () => {
+  it("a task without resource_id never replaces the create answer's staging_site_id with its own id", async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(202, envelope({ task_id: 't1', staging_site_id: 2002, staging_url: 'https://s.example.test' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ id: 148601, status: 'completed', percentage_complete: '100' }))
+    const { result } = await run({})
+    expect(result.result).toBe('succeeded')
+    expect(result.stagingSiteId).toBe('2002')
+  })
+  it('a task whose resource_id is the production site: id unknown, warning, nothing else from it', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(
+        200,
+        envelope({ resource_id: 1001, status: 'completed', staging_url: 'https://prod.example.test' }),
+      )
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'ready' }))
+    const { result } = await run({})
+    expect(result.result).toBe('succeeded')
+    expect(result.stagingSiteId).toBeNull()
+    expect(result.stagingUrl).toBeNull()
+    expect(result.warnings.join(' ')).toMatch(/production site's own id \(1001\)/)
+  })
+  it('a staging record whose id is the production id: status says unknown, no URL, a warning', async () => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ id: '01001', status: 'ready', staging_url: 'https://prod.example.test' }))
+    const { result } = await run({ operation: 'status' })
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      stagingState: 'unknown',
+      stagingSiteId: null,
+      stagingUrl: null,
+    })
+    expect(result.warnings).toHaveLength(1)
+  })
+})
+
+describe('sentences that are true (issue 17 §5)', () => {
+  it('cancelled while waiting for the staging URL after the create completed: says staging was created', async () => {
+    const abort = new AbortController()
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(
+        202,
+        envelope({ task_id: 't1', staging_site_id: 2002, staging_url: 'https://stg.example.test/' }),
+      )
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'completed' }))
+    nock('https://stg.example.test')
+      .get('/')
+      .reply(() => {
+        abort.abort()
+        return [503, '']
+      })
+    const { result } = await run({ waitForUrl: true }, abort.signal)
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).toMatch(/waiting for https:\/\/stg\.example\.test\/ to answer/)
+    expect(result.summary).toMatch(/The create job had completed: staging was created\./)
+    expect(result.summary).not.toMatch(/keeps running/)
+  })
+  it('cancelled while the job runs: says that job keeps running', async () => {
+    const abort = new AbortController()
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, () => {
+        abort.abort()
+        return envelope({ status: 'in_progress' })
+      })
+    const running = await run({ operation: 'pull' }, abort.signal)
+    expect(running.result.summary).toMatch(/The pull job the server accepted keeps running there\./)
+  })
+  it('the unknown-outcome hint names the site everywhere it is named, no {site} left', async () => {
+    api()
+      .delete('/v2/sites/1001/staging')
+      .reply(500, envelope(null, 'oops', false))
+    const { result } = await run({ operation: 'delete' })
+    expect(result.error?.kind).toBe('unknown-outcome')
+    expect(result.error?.hint).toContain('--site-id 1001')
+    expect(result.error?.hint).not.toContain('{site}')
+  })
+})
