@@ -72,7 +72,7 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
     )
     return
   }
-  let config
+  let config: Config
   try {
     config = parseConfig(raw)
   } catch (e) {
@@ -86,6 +86,18 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
     await notStarted(stop.result, stop.message, log)
     return
   }
+  // Source 3 of the staging URL (issue 20 §1): what an earlier run's deployment recorded, as plain data.
+  const earlier = await gh.knownStaging()
+  if (earlier)
+    config = {
+      ...config,
+      stagingHints: [
+        {
+          url: earlier.url,
+          from: `the last successful GitHub deployment of environment "${core.getInput('deployment-environment').trim()}"`,
+        },
+      ],
+    }
   let results: Result[]
   let report: Report
   try {

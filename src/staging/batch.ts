@@ -2,6 +2,7 @@ import { realClock } from '../clock.js'
 import { RateBudget } from '../api/rate-budget.js'
 import { USER_AGENT } from '../api/client.js'
 import { ApiRoot } from '../api/root.js'
+import { SiteList } from './other-sources.js'
 import { NodeTransport } from '../api/transport.js'
 import { isFailure } from '../judge.js'
 import {
@@ -27,6 +28,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
     clock,
     budget: deps.budget ?? new RateBudget(clock),
     root: deps.root ?? new ApiRoot(),
+    siteList: deps.siteList ?? new SiteList(),
     deadline: deps.deadline ?? clock.now() + config.timeoutMs,
     transport,
   }
