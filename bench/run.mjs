@@ -1,5 +1,5 @@
-// npm run bench: the waiting, many-sites, connections, scale and cold-start figures of the README
-// and docs/benchmarks.md, with every target marked.
+// npm run bench: the waiting, many-sites, connections, scale and cold-start figures of
+// docs/benchmarks.md (its key figures at the top, and the full tables), with every target marked.
 //
 // Real time: the bundled action (dist/index.js, run as the GitHub runner runs it) against the
 // simulator (dist/simulator.js) on loopback: cold start; waiting for 20 s jobs (every progress
@@ -664,7 +664,7 @@ out.unshift(
 )
 const text = out.join('\n')
 
-// The README's few lines: the key figures of this run, with the command that made them.
+// The key figures of this run (docs/benchmarks.md's top), with the command that made them.
 const rowOf = (rows, lengthMs, curve) => rows.find((r) => r.lengthMs === lengthMs && r.curve === curve)
 const honestAt = (lengthMs) => HONEST.map((c) => rowOf(vRows, lengthMs, c)).filter(Boolean)
 const span = (values, f) => {
@@ -714,7 +714,6 @@ if (!QUICK) {
   const figures = ['<!-- bench-figures:begin -->', '<!-- bench-figures:end -->']
   between('docs/benchmarks.md', ['<!-- bench:begin -->', '<!-- bench:end -->'], text)
   between('docs/benchmarks.md', figures, keyFigures)
-  between('README.md', figures, keyFigures)
 }
 console.log(text)
 if (QUICK) console.log(`\n${keyFigures}`)

@@ -28371,7 +28371,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4818:
+/***/ 800:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38439,6 +38439,7 @@ const INPUT_NAMES = (/* unused pure expression or super */ null && ([
 ]));
 /** Defaults, as in action.yml (a test checks they agree). */
 const DEFAULTS = {
+    'api-url': SERVICE_API_URL,
     wait: 'true',
     timeout: '30m',
     language: 'en',
@@ -38593,10 +38594,6 @@ function normaliseApiUrl(raw) {
     return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`;
 }
 const apiUrl = schemas_string().transform((v, ctx) => {
-    if (v.trim() === '') {
-        ctx.addIssue({ code: 'custom', message: `is required (the API root, e.g. ${SERVICE_API_URL})` });
-        return NEVER;
-    }
     try {
         return normaliseApiUrl(v);
     }
@@ -38730,7 +38727,7 @@ function parseConfig(raw) {
     for (const [k, v] of Object.entries(raw))
         if (v !== undefined && v.trim() !== '')
             filled[k] = v;
-    for (const required of ['operation', 'site-id', 'api-token', 'api-url'])
+    for (const required of ['operation', 'site-id', 'api-token'])
         filled[required] ??= '';
     const parsed = Schema.safeParse(filled);
     if (!parsed.success) {
@@ -39149,20 +39146,57 @@ function md(text, max = 1500) {
 /**
  * Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block
  * structure at its start (headings, lists, quotes), no @mentions, no issue references (#12,
- * GH-12), no autolinks (`http://`, `www.`). Zero-width spaces break what backslashes cannot.
+ * GH-12), no autolinks. A URL in the text (`https://...`, `www....`) goes in a code span, where
+ * nothing links it and its characters stay exactly as they were, so a person can copy it as it is
+ * (an invisible character inside it would break that). Zero-width spaces break what backslashes
+ * cannot (mentions, issue references), and only there.
  */
 function escapeMarkdown(text) {
-    return text
+    let out = '';
+    let at = 0;
+    for (const m of text.matchAll(URL_IN_TEXT)) {
+        const url = trimUrl(m[0]);
+        if (!/[A-Za-z0-9]/.test(url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^www\./i, '')))
+            continue;
+        out += escapeText(text.slice(at, m.index), at === 0) + `\`${url}\``;
+        at = m.index + url.length;
+    }
+    return out + escapeText(text.slice(at), at === 0);
+}
+/**
+ * A URL in running text: a scheme and `://` (or `www.`), then the characters a URL is made of,
+ * none of which can end a code span or a table cell (no backtick, `|`, `\\`, `<`, `>`, quote or space).
+ */
+const URL_IN_TEXT = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/|www\.)[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%()]+/gi;
+/** Punctuation that ends the sentence rather than the URL: a final `.`, `,`, `)` without its `(`... */
+function trimUrl(url) {
+    let u = url;
+    for (;;) {
+        const before = u;
+        u = u.replace(/[.,;:!?'*]+$/, '');
+        for (const [open, close] of [
+            ['(', ')'],
+            ['[', ']'],
+        ])
+            if (u.endsWith(close) && u.split(close).length > u.split(open).length)
+                u = u.slice(0, -1);
+        if (u === before)
+            return u;
+    }
+}
+/** Text with no URL in it, as inert Markdown; `atStart`: it opens the line. */
+function escapeText(text, atStart) {
+    const escaped = text
         .replace(/&/g, '&amp;')
         .replace(/</g, '&lt;')
         .replace(/>/g, '&gt;')
         .replace(/([\\`*_[\]()|~#!{}$])/g, '\\$1')
-        .replace(/^([-+=]|\d+(?=[.)]))/, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))
         .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
         .replace(/#(?=\d)/g, '#\u200b')
-        .replace(/\b(GH)-(?=\d)/gi, '$1-\u200b')
-        .replace(/:\/\//g, ':\u200b//')
-        .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\u200b.`);
+        .replace(/\b(GH)-(?=\d)/gi, '$1-\u200b');
+    return atStart
+        ? escaped.replace(/^([-+=]|\d+(?=[.)]))/, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))
+        : escaped;
 }
 /** An id or a short word in a code span; anything else as escaped text. */
 function code(text) {
@@ -39506,9 +39540,10 @@ class Redactor {
     /**
      * A credential with white space or line breaks in it. Every writer folds it onto one line
      * (`oneLine`: each run of white space becomes one space), a server may print it in a message with
-     * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: the
-     * whole in its raw, JSON-escaped, one-line and white-space-free forms (scrub() skips white space
-     * inside a match, so any folding is found), and each long secret-looking line or word on its own,
+     * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: when it
+     * has several secret lines, the whole in its raw, JSON-escaped, one-line and white-space-free forms
+     * (scrub() skips white space inside a match, so any folding or re-wrapping is found), and each long
+     * secret-looking line or word on its own,
      * also handed to the runner (the armour `-----BEGIN ... KEY-----` is words, not a secret). A value
      * with no such part (a passphrase of words) is scrubbed from server text only, as a plain word is.
      */
@@ -39520,8 +39555,11 @@ class Redactor {
                 this.plain.add(form);
             return;
         }
-        for (const form of [...folds, v.replace(/\s+/g, '')])
-            this.strong.add(form);
+        // A key of several secret lines is also found whole, however it is folded or re-wrapped; one
+        // secret word among others (`Bearer <token>`) is found as that word, and the rest stays readable.
+        if (pieces.length > 1)
+            for (const form of [...folds, v.replace(/\s+/g, '')])
+                this.strong.add(form);
         for (const piece of pieces)
             this.addCredential(piece);
     }
@@ -40152,100 +40190,67 @@ const HTTP_DATE = [
     /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
 ];
 
-;// CONCATENATED MODULE: ./src/api/rate-budget.ts
+;// CONCATENATED MODULE: ./src/api/window-ledger.ts
+
 
 
 /**
- * One rate budget shared by every request of a run (all sites, all workers), learning from what the
- * server says (contract §6) and bounding what it believes.
+ * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
+ * server says (contract §6) and from the calls the run itself made, and bounded by what it
+ * believes. One ledger is shared by every request of a run (all sites, all workers).
  *
- * Calls: the server's `X-RateLimit-Remaining` (the lowest of its window, less the requests still
- * in flight) says how many calls may go now. When none is left, a request waits for the window to
- * end (from `X-RateLimit-Reset`, or a minute after the window began) and asks again, so a batch
- * never runs into the limit. Until the first answer, and once a window is only assumed to have
- * begun, one request goes alone to learn the count. A 429 pauses everybody until its
- * `Retry-After` (or for a growing while, at least a second). No header value can make the run idle
- * longer than one window (a minute), unless `Retry-After` says so; values outside the sane bounds
- * of contract §6 are ignored.
+ * Each call the run makes holds a slot until a window after its answer: whether the server counts
+ * in fixed windows that start with a key's first request (the framework's limiter) or over the last
+ * window (a sliding window, as gateways do), a call answered at `a` stops counting by `a + W`. That
+ * alone never sends a request the server will refuse, and needs no reset header. The server's
+ * `X-RateLimit-Remaining` corrects it both ways: a count higher than the run's own calls means
+ * another client uses the token (its calls hold slots for a window); a count lower than the calls
+ * the run made before this request was sent means the window has turned (the oldest slots are
+ * given back at once). So a fixed window's turn is learnt from the first answer after it, and
+ * nobody waits on a guess: whoever waits is woken by every answer that gives calls back.
  *
- * Status polls are the calls a batch can choose to spend or save (`pollAt`). While the calls left
- * cover every site still to start and every job still followed with room to spare, each follower
- * polls when its planner wants. Otherwise the batch economises: jobs of one batch run the same
- * operation and take similar times, so one follower (the one that started first) keeps polling as
- * its planner wants, and the others wait until a sibling has finished; then each polls when its own
- * job has run as long as the quickest sibling took (then the next quickest, if it was still
- * running). Calls then go where they are likely to see an end; calls left at the end of a window,
- * which nobody else needs, go to the held followers (the first one's job may be a slow one).
+ * A reset the server states (`X-RateLimit-Reset`, or a 429's `Retry-After`) lets one request go
+ * when it comes, to learn the new count (the server said calls come back then; it did not say how
+ * many). A 429 pauses everybody until its `Retry-After` (without one, for a growing while, at least
+ * a second). No header value can make the run idle longer than one window unless `Retry-After`
+ * says so; values outside the sane bounds of contract §6 are ignored.
  */
-class RateBudget {
+class WindowLedger {
     clock;
+    /** How long a call counts after its answer: the window assumed, or a shorter one learnt. */
     windowMs;
-    /** Learned from the headers: calls per window, calls left in the current one, when it ends. */
+    assumedWindowMs;
     limit = null;
-    remaining = null;
-    windowEnd = null;
-    /** The server said when the window ends (a reset header, or a 429's Retry-After). */
-    endKnown = false;
-    /** Since when no call has been left in a window whose end is unstated, or a probe last went (see reserve). */
-    lastProbeAt = -Infinity;
-    /** The request in flight is such a probe: its answer is the window's present count. */
-    probeInFlight = false;
-    /** The current window was assumed (a minute passed), not yet confirmed by an answer. */
-    assumed = false;
+    slots = [];
+    /** An answer has come without any rate-limit header: nothing to respect until one says otherwise. */
     answers = 0;
     headersSeen = false;
-    /** Send times of requests that have no answer yet. */
-    inFlight = [];
+    /** When the server said calls come back; until an answer after it, one request at a time goes. */
+    statedReset = null;
     pausedUntil = 0;
+    lastSentAt = -Infinity;
+    /**
+     * Whether a request may go to find out if the server's window is shorter than the one assumed
+     * (the framework's decay time can be anything; contract §6 assumes a minute): only when waiting
+     * for a call to come back would reach the run's deadline (the alternative is to give up), no
+     * reset is stated, and nothing was sent for PROBE_AFTER_MS. Such a probe may draw a 429, never
+     * otherwise; the first one refused ends probing for the run (the window is as long as assumed,
+     * and the refusal's Retry-After says when it ends).
+     */
+    probing = true;
     consecutive429 = 0;
-    /** Sites of the batch not started yet (the batch keeps this up to date). */
-    pendingSites = 0;
-    followers = new Map();
-    unbound = [];
-    /** Every follower in the order they joined (those that left are dropped from the front). */
-    order = [];
-    active = 0;
-    durations = [];
-    /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
     wake = new AbortController();
     constructor(clock, options = {}) {
         this.clock = clock;
         this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
+        this.assumedWindowMs = this.windowMs;
     }
-    /**
-     * A follower of a background job joins the budget for as long as it polls. `key`: what it will
-     * pass to pollAt; without one, its first pollAt binds it (the waiting loop polls right after it
-     * joins, before anything else runs).
-     */
-    join(key) {
-        const follower = newFollower(this.clock.now());
-        if (key)
-            this.followers.set(key, follower);
-        else
-            this.unbound.push(follower);
-        this.order.push(follower);
-        this.active++;
-        return () => {
-            if (follower.left)
-                return;
-            follower.left = true;
-            this.active--;
-            this.durations.push(this.clock.now() - follower.start);
-            this.durations.sort((a, b) => a - b);
-            const i = this.unbound.indexOf(follower);
-            if (i >= 0)
-                this.unbound.splice(i, 1);
-            this.wake.abort();
-            this.wake = new AbortController();
-        };
+    get changed() {
+        return this.wake.signal;
     }
-    /**
-     * 0 when a request may go now (its call is counted), else how long to wait before asking again:
-     * until the window ends or a pause is over, or, while the count is being learnt, a moment.
-     */
-    reserve() {
+    reserve(deadline = Infinity) {
         const now = this.clock.now();
-        this.roll(now);
+        this.expire(now);
         if (now < this.pausedUntil)
             return this.pausedUntil - now;
         if (this.limit === null) {
@@ -40253,47 +40258,62 @@ class RateBudget {
             // time until the first answer tells the count.
             if (this.answers > 0 && !this.headersSeen)
                 return this.send(now);
-            return this.inFlight.length === 0 ? this.send(now) : RECHECK_MS;
+            return this.inFlight() === 0 ? this.send(now) : WAIT_FOR_ANSWER_MS;
         }
-        if (this.available() > 0)
+        if (this.statedReset !== null && now >= this.statedReset) {
+            // The server said calls are back by now: one request learns how many.
+            return this.slots.some((s) => s.answeredAt === null && s.sentAt >= this.statedReset)
+                ? WAIT_FOR_ANSWER_MS
+                : this.send(now);
+        }
+        if (this.available(now) > 0)
             return this.send(now);
-        // Waiting for an answer that tells the count, or for the window to end.
-        if (this.assumed || this.windowEnd === null)
-            return RECHECK_MS;
-        if (!this.endKnown && this.inFlight.length === 0) {
-            // No call left, and the server never said when its window ends (the framework's headers
-            // carry a count without a reset): the minute assumed may be far too long. One request now and
-            // then finds out: a new count means a new window; a 429 brings Retry-After, the end itself.
-            const probeAt = this.lastProbeAt + UNSTATED_WINDOW_PROBE_MS;
-            if (now >= probeAt) {
-                this.lastProbeAt = now;
-                this.probeInFlight = true;
-                return this.send(now);
+        const back = this.backBy(1, now);
+        let until = Math.min(back, this.statedReset ?? Infinity);
+        if (this.statedReset === null && this.probing && until + SLOT_MARGIN_MS >= deadline) {
+            // Waiting out the window assumed (a minute) would end the run, yet the server's may be
+            // shorter: after a pause with nothing sent and nothing in flight, one request finds out.
+            const probeAt = this.lastSentAt + PROBE_AFTER_MS;
+            if (now >= probeAt && this.inFlight() === 0) {
+                this.send(now);
+                this.slots.at(-1).probe = true;
+                return 0;
             }
-            return Math.max(RECHECK_MS, Math.min(this.windowEnd - now + SLOT_MARGIN_MS, probeAt - now));
+            until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS));
         }
-        return Math.max(RECHECK_MS, this.windowEnd - now + SLOT_MARGIN_MS);
+        return until === Infinity ? WAIT_FOR_ANSWER_MS : Math.max(MIN_WAIT_MS, until - now + SLOT_MARGIN_MS);
     }
-    /** A request that went got no answer (a network error, a timeout, a cancellation). */
     unanswered() {
-        this.inFlight.shift();
-        this.probeInFlight = false;
+        const now = this.clock.now();
+        // The oldest request in flight: with no answer, the server may or may not have counted it.
+        const slot = this.slots.find((s) => s.answeredAt === null && !s.foreign);
+        if (slot) {
+            slot.answeredAt = now;
+            slot.until = now + this.windowMs;
+        }
+        this.notify();
     }
-    /** An answer came: what its status and headers say of the limit. */
     observe(status, headers) {
         const now = this.clock.now();
-        this.roll(now);
-        this.inFlight.shift();
+        this.expire(now);
         this.answers++;
-        const probe = this.probeInFlight;
-        this.probeInFlight = false;
+        const knewLimit = this.limit !== null;
+        const before = this.available(now);
+        const backBefore = this.backBy(1, now);
+        const stated = this.statedReset;
+        // Answers come in any order; the request this one answers is taken to be the oldest in flight.
+        const mine = this.slots.find((s) => s.answeredAt === null && !s.foreign);
+        if (mine) {
+            mine.answeredAt = now;
+            mine.until = now + this.windowMs;
+        }
         const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
         if (limit !== null)
             this.limit = limit;
         const serverWall = serverNow(headers.date, this.clock.wallNow());
         const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall);
         // A count is only worth its window: when the answer names an end of it that is not sane, the
-        // count is ignored too (without any reset, the window is taken to end a minute after it began).
+        // count is ignored too.
         const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
         const remaining = badReset
             ? null
@@ -40301,204 +40321,115 @@ class RateBudget {
         if (limit !== null || remaining !== null)
             this.headersSeen = true;
         if (status === 429) {
+            // A probe refused: the window is as long as assumed (the server's Retry-After says when it
+            // ends); the run stops probing. Any 429 puts back the window of contract §6 if a shorter one
+            // was learnt.
+            if (mine?.probe)
+                this.probing = false;
+            this.windowMs = Math.max(this.windowMs, this.assumedWindowMs);
             this.consecutive429++;
             const said = parseRetryAfter(headers['retry-after'], serverWall);
-            // Longer than the budget's cap: ignored here (the client that got it ends its run, saying when).
+            // Longer than the ledger's cap: ignored here (the client that got it ends its run, saying when).
             const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null;
             const pause = retryAfter !== null
                 ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
-                : Math.min(30_000, 500 * 2 ** Math.min(this.consecutive429, 6));
+                : PAUSE_429(this.consecutive429, 0, () => 0);
             // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
             this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
-            this.remaining = 0;
-            // Retry-After is the server's own word on when calls go again; without it, keep the later end.
-            this.windowEnd =
-                retryAfter !== null ? this.pausedUntil : Math.max(this.windowEnd ?? 0, this.pausedUntil);
-            this.endKnown = retryAfter !== null || reset !== null;
-            this.assumed = false;
+            // Then one request learns the count.
+            this.statedReset = this.pausedUntil;
+            this.notify();
             return;
         }
         this.consecutive429 = 0;
-        if (remaining === null)
-            return;
-        const end = Math.min(reset ?? now + this.windowMs, now + this.windowMs);
-        // A new window: the first, one after ours ended, or one whose reset is later than ours. A count
-        // higher than ours says nothing (answers arrive in any order, each with the count when its
-        // request was counted); without a reset, a window is taken to end a minute after it was first
-        // seen, never sooner than it can.
-        const current = this.windowEnd !== null && now < this.windowEnd;
-        const movedOn = reset !== null && this.windowEnd !== null && reset > this.windowEnd + 1000;
-        // A probe of an unstated window that comes back with calls left: that window has turned.
-        const turned = probe && remaining > 0;
-        if (!current || this.assumed || movedOn || turned) {
-            this.remaining = remaining;
-            this.windowEnd = end;
-            this.endKnown = reset !== null;
-            this.assumed = false;
+        if (this.statedReset !== null && mine && mine.sentAt >= this.statedReset)
+            this.statedReset = null;
+        if (reset !== null && remaining !== null && remaining === 0)
+            this.statedReset = Math.min(reset, now + this.windowMs);
+        if (remaining !== null && this.limit !== null && mine) {
+            const oldest = this.correct(this.limit - remaining, mine, now);
+            // A probe let through with calls given back: the window is shorter than assumed, and lasts at
+            // most from the oldest call given back to this answer.
+            if (mine.probe && oldest !== null)
+                this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, Math.min(this.windowMs, now - oldest.sentAt));
         }
-        else {
-            // Answers arrive out of order: within one window, the lowest count is the truest.
-            this.remaining = Math.min(this.remaining ?? remaining, remaining);
-            if (reset !== null) {
-                this.windowEnd = end;
-                this.endKnown = true;
-            }
-        }
-        // None left and no end stated: the first probe goes a probe interval from now.
-        if (this.remaining === 0 && !this.endKnown)
-            this.lastProbeAt = Math.max(this.lastProbeAt, now);
+        // Wake the waiting only when calls came back or come back sooner, or a count was learnt they wait for.
+        const learnt = !knewLimit || (stated !== null && this.statedReset === null);
+        if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore)
+            this.notify();
+    }
+    available(now = this.clock.now()) {
+        if (this.limit === null)
+            return Infinity;
+        this.expire(now);
+        return this.limit - this.slots.length;
+    }
+    backBy(n, now = this.clock.now()) {
+        if (this.limit === null)
+            return now;
+        this.expire(now);
+        const short = n - (this.limit - this.slots.length);
+        if (short <= 0)
+            return now;
+        const untils = this.slots.map((s) => s.until).sort((a, b) => a - b);
+        return untils[short - 1] ?? Infinity;
     }
     /**
-     * When the follower of one job (`key`: anything that stays the same while it follows) may poll,
-     * wanting to at `wantedAt`. `final`: false when it should ask again by then, or as soon as `wake`
-     * aborts (it is held until a sibling ends or the window turns).
+     * The server counted `count` calls when it counted `mine`. Fewer than the calls it must have
+     * counted before (answered, or seen as another client's, before `mine` went): the window has
+     * turned for the oldest of them. More than every call the run may have made by then: another client's calls.
      */
-    pollAt(key, wantedAt) {
-        const now = this.clock.now();
-        this.roll(now);
-        const follower = this.follower(key, now);
-        if (follower.wantedAt !== wantedAt) {
-            follower.wantedAt = wantedAt;
-            follower.askedAt = now;
+    correct(count, mine, now) {
+        const before = this.slots.filter((s) => s !== mine && s.answeredAt !== null && s.answeredAt <= mine.sentAt);
+        const surely = before.length + 1;
+        if (count < surely) {
+            const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count);
+            const gone = new Set(given);
+            this.slots = this.slots.filter((s) => !gone.has(s));
+            return given[0] ?? null;
         }
-        const at = this.pollTime(follower, wantedAt);
-        if (at <= now) {
-            follower.polledAt = now;
-            return { at: now, final: true };
-        }
-        // Decided when the time comes (by then siblings may have joined or ended): until then, wait.
-        return { at: at === Infinity ? now + HOLD_RECHECK_MS : at, final: false, wake: this.wake.signal };
+        const possibly = this.slots.filter((s) => !s.foreign && s.sentAt <= now).length;
+        const foreign = this.slots.filter((s) => s.foreign).length;
+        for (let extra = count - possibly - foreign; extra > 0; extra--)
+            this.slots.push({ sentAt: now, answeredAt: now, until: now + this.windowMs, foreign: true });
+        return null;
     }
-    /** When this follower should poll, as things stand (Infinity: held until a sibling ends). */
-    pollTime(follower, wantedAt) {
-        if (this.limit === null || !this.scarce())
-            return wantedAt;
-        // Economise: poll where an end is likely.
-        const ready = this.readyAt(follower);
-        if (ready !== null)
-            return Math.max(wantedAt, ready);
-        if (this.scout() !== follower)
-            return this.leftOver(wantedAt) ? wantedAt : Infinity;
-        // The scout's answer is everybody's: near the end (its planner polls densely), while calls are
-        // to spare, it looks four times as often.
-        const soon = wantedAt - follower.askedAt;
-        const eager = soon <= DENSE_MS && this.spare() > this.active / 2;
-        return eager ? Math.min(wantedAt, follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4)) : wantedAt;
-    }
-    /**
-     * Near the end of a window, calls nobody else needs would be lost: once the first job has run for
-     * more than a window (it may be a slow one, while the others' have ended), a held follower may
-     * use one.
-     */
-    leftOver(wantedAt) {
-        const now = this.clock.now();
-        if (this.windowEnd === null || wantedAt > now)
-            return false;
-        // Only once the first job has run for more than a window: it may be the slow one.
-        const scout = this.scout();
-        if (!scout || now - scout.start <= this.windowMs)
-            return false;
-        const closing = this.windowEnd - now <= Math.max(LAST_CALL_MS, this.windowMs / 10);
-        return closing && this.available() > 2 * this.pendingSites + 1;
-    }
-    /**
-     * Too few calls left in this window for every site still to start (a create and a status call)
-     * and every job followed (a status call), with two to spare for each job followed.
-     */
-    scarce() {
-        return this.spare() < this.active * SPARE_PER_FOLLOWER;
-    }
-    /** Calls left in this window beyond one for each job followed and two for each site to start. */
-    spare() {
-        return this.available() - 2 * this.pendingSites - this.active;
-    }
-    /**
-     * When siblings suggest this job has ended: when it has run as long as the quickest sibling took
-     * (to its end as seen), or, if it was still running then, the next quickest, and so on.
-     */
-    readyAt(follower) {
-        const polled = follower.polledAt ?? -Infinity;
-        const d = this.durations.find((d) => follower.start + d > polled);
-        // Longer than every sibling: no hint left; it polls as its planner wants.
-        return d === undefined ? null : follower.start + d;
-    }
-    /** The follower that started first among those still following. */
-    scout() {
-        let i = 0;
-        while (i < this.order.length && this.order[i].left)
-            i++;
-        if (i > 0)
-            this.order = this.order.slice(i);
-        return this.order[0];
-    }
-    follower(key, now) {
-        let follower = this.followers.get(key);
-        if (!follower) {
-            // The follower that joined last and has not polled yet is this one (join, then the first poll).
-            follower = this.unbound.pop();
-            if (!follower) {
-                follower = newFollower(now);
-                this.order.push(follower);
-            }
-            this.followers.set(key, follower);
-            if (this.followers.size > MAX_FOLLOWERS)
-                this.forgetLeft();
-        }
-        return follower;
-    }
-    forgetLeft() {
-        for (const [key, f] of this.followers)
-            if (f.left)
-                this.followers.delete(key);
-    }
-    /** Calls that may go now in the current window. */
-    available() {
-        // A window only assumed to have begun: one request at a time until an answer confirms it.
-        if (this.assumed)
-            return this.inFlight.length === 0 ? 1 : 0;
-        const count = this.remaining ?? this.limit ?? Infinity;
-        return count - this.inFlight.length;
+    inFlight() {
+        return this.slots.filter((s) => s.answeredAt === null).length;
     }
     send(now) {
-        this.inFlight.push(now);
+        this.lastSentAt = now;
+        this.slots.push({
+            sentAt: now,
+            answeredAt: null,
+            until: now + REQUEST_TTL_MS + this.windowMs,
+            foreign: false,
+        });
         return 0;
     }
-    /** Forgets lost requests; moves on once the window has ended. */
-    roll(now) {
-        if (this.inFlight.length > 0 && now - this.inFlight[0] >= REQUEST_TTL_MS)
-            this.inFlight = this.inFlight.filter((at) => now - at < REQUEST_TTL_MS);
-        if (this.limit === null)
-            return;
-        if (this.windowEnd !== null && now >= this.windowEnd && now >= this.pausedUntil) {
-            // Nobody has confirmed that a new window began: until an answer does, one request at a time.
-            this.remaining = this.limit;
-            this.windowEnd = null;
-            this.assumed = true;
-        }
+    /** Slots that stopped counting; a request neither answered nor reported unanswered is forgotten after a while. */
+    expire(now) {
+        if (this.slots.length > 0 && this.slots.some((s) => s.until <= now))
+            this.slots = this.slots.filter((s) => s.until > now);
+    }
+    notify() {
+        this.wake.abort();
+        this.wake = new AbortController();
     }
 }
-function newFollower(start) {
-    return { start, polledAt: null, wantedAt: null, askedAt: start, left: false };
-}
-/** A request neither answered nor reported unanswered after this long is forgotten. */
+/** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row, from 1), up to 30 s. */
+const PAUSE_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 });
+/** A probe (see WindowLedger.probing) goes only after this long with nothing sent. */
+const PROBE_AFTER_MS = 1000;
+/** The shortest window a probe can teach. */
+const MIN_LEARNT_WINDOW_MS = 1000;
+/** A request neither answered nor reported unanswered after this long is taken as answered. */
 const REQUEST_TTL_MS = 35_000;
-/** A held follower looks again this often (a sibling may have ended, a window begun). */
-const HOLD_RECHECK_MS = 500;
-/** The scout, with calls to spare, looks four times as often when its planner waits this little... */
-const DENSE_MS = 2000;
-/** ... but never more often than this. */
-const SCOUT_MIN_MS = 250;
-/** The last stretch of a window (at least this, or a tenth of it) when left-over calls go to held followers. */
-const LAST_CALL_MS = 2000;
-/** Status calls to spare per job followed before the batch economises. */
-const SPARE_PER_FOLLOWER = 2;
-/** Requests wait a little past the end of a window (clock differences). */
+/** Requests wait a little past the time a call comes back (clock differences, rounding). */
 const SLOT_MARGIN_MS = 50;
-/** A request that may not go yet asks again this soon when no end of a wait is known. */
-const RECHECK_MS = 100;
-/** With no call left in a window whose end the server never stated: one request this often learns it. */
-const UNSTATED_WINDOW_PROBE_MS = 5000;
-const MAX_FOLLOWERS = 4096;
+const MIN_WAIT_MS = 10;
+/** Waiting for an answer that tells the count: an answer wakes the waiter sooner. */
+const WAIT_FOR_ANSWER_MS = 1000;
 /** A whole number from min to max, or null (absent, not a number, out of bounds). */
 function whole(value, min, max) {
     const text = headerValue(value);
@@ -41578,10 +41509,6 @@ class StagingApiClient {
     get deadline() {
         return this.settings.deadline;
     }
-    /** The rate budget this client shares with every other of the run. */
-    get budget() {
-        return this.deps.budget;
-    }
     url(path) {
         return `${this.settings.apiUrl}${path}`;
     }
@@ -41603,14 +41530,7 @@ class StagingApiClient {
             throwIfAborted(signal);
             if (clock.now() >= this.settings.deadline)
                 throw new DeadlineError();
-            // The shared rate budget says when a call may go; after each wait it is asked again.
-            for (let wait = this.deps.budget.reserve(); wait > 0; wait = this.deps.budget.reserve()) {
-                if (clock.now() + wait >= this.settings.deadline)
-                    throw new DeadlineError();
-                if (wait >= 1000)
-                    logger.debug(`rate budget: waiting ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`);
-                await clock.sleep(wait, signal);
-            }
+            await this.callSlot(method, path);
             let error;
             try {
                 const response = await this.send(method, path, kind);
@@ -41646,6 +41566,28 @@ class StagingApiClient {
                 afterUnknown = true;
         }
     }
+    /**
+     * Waits until the run's window ledger lets a call go (and counts it). A wait ends early when an
+     * answer gives calls back; after each wait the ledger is asked again.
+     */
+    async callSlot(method, path) {
+        const { clock, logger, signal, ledger } = this.deps;
+        const { deadline } = this.settings;
+        for (let wait = ledger.reserve(deadline); wait > 0; wait = ledger.reserve(deadline)) {
+            if (clock.now() + wait >= this.settings.deadline)
+                throw new DeadlineError();
+            if (wait >= 1000)
+                logger.debug(`rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`);
+            const changed = ledger.changed;
+            try {
+                await clock.sleep(wait, signal ? AbortSignal.any([signal, changed]) : changed);
+            }
+            catch (e) {
+                if (!(e instanceof CancelledError) || signal?.aborted)
+                    throw e;
+            }
+        }
+    }
     /** One HTTP exchange, bounded by the request time limit and cancellation. */
     async send(method, path, kind) {
         const { clock, signal, redactor, transport } = this.deps;
@@ -41676,8 +41618,8 @@ class StagingApiClient {
             });
         }
         catch (e) {
-            // No answer: the call the budget counted in flight is free again.
-            this.deps.budget.unanswered();
+            // No answer: the ledger stops counting this call as in flight.
+            this.deps.ledger.unanswered();
             if (e instanceof CancelledError) {
                 if (method !== 'GET')
                     this.sent.push(`${method} ${shown} -> cancelled before an answer`);
@@ -41700,7 +41642,7 @@ class StagingApiClient {
         }
         if (method !== 'GET')
             this.sent.push(`${method} ${shown} -> ${raw.status}`);
-        this.deps.budget.observe(raw.status, raw.headers);
+        this.deps.ledger.observe(raw.status, raw.headers);
         return this.interpret(method, path, kind, raw);
     }
     interpret(method, path, kind, raw) {
@@ -41983,6 +41925,7 @@ function jobIs(ctx, op, state) {
 function waitDeps(ctx) {
     return {
         client: ctx.client,
+        polls: ctx.polls,
         clock: ctx.clock,
         logger: ctx.logger,
         redactor: ctx.redactor,
@@ -42955,7 +42898,7 @@ const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate
  */
 async function waitForTask(deps, operation, siteId, taskId, startedAt) {
     deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
-    return sharingBudget(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
+    return sharingPolls(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
 }
 async function followTask(deps, operation, siteId, taskId, startedAt) {
     const { client, clock, logger, redactor } = deps;
@@ -43032,7 +42975,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
  * (contract §3). Never reports success it did not see.
  */
 async function waitForProbe(deps, operation, siteId) {
-    return sharingBudget(deps, operation, siteId, () => followProbe(deps, operation, siteId, { seenBusy: false }));
+    return sharingPolls(deps, operation, siteId, () => followProbe(deps, operation, siteId, { seenBusy: false }));
 }
 async function followProbe(deps, operation, siteId, evidence) {
     const { client, clock, logger } = deps;
@@ -43104,12 +43047,12 @@ async function followProbe(deps, operation, siteId, evidence) {
     }
 }
 /**
- * Counts this follower in the batch's rate budget for as long as it polls, and ends its live
+ * Counts this follower in the batch's poll scheduler for as long as it polls, and ends its live
  * progress however following ends (done, failed, timed out, cancelled).
  */
-async function sharingBudget(deps, operation, siteId, follow) {
+async function sharingPolls(deps, operation, siteId, follow) {
     // Keyed by these deps, as sleepWithin asks pollAt with them.
-    const leave = deps.client.budget.join(deps);
+    const leave = deps.polls.join(deps);
     const started = deps.clock.now();
     try {
         return await follow();
@@ -43121,20 +43064,20 @@ async function sharingBudget(deps, operation, siteId, follow) {
     }
 }
 /**
- * Sleeps before the next poll: `wanted` (what the planner asks), later if the batch's rate budget
- * says so (RateBudget.pollAt: calls are scarce, and this job is not likely to have ended yet). A
+ * Sleeps before the next poll: `wanted` (what the planner asks), later if the batch's poll scheduler
+ * says so (PollScheduler.pollAt: calls are scarce, and this job is not likely to have ended yet). A
  * follower held back looks again every second (a sibling may end, a window begin); no wait runs
  * past the deadline: then DeadlineError at once, with no pointless sleep.
  */
 async function sleepWithin(deps, wanted) {
-    const { clock, client, signal } = deps;
+    const { clock, client, signal, polls } = deps;
     const wantedAt = clock.now() + Math.max(0, wanted);
     for (;;) {
         const now = clock.now();
         const left = client.deadline - now;
         if (left <= 0)
             throw new DeadlineError();
-        const { at, final, wake } = client.budget.pollAt(deps, wantedAt);
+        const { at, final, wake } = polls.pollAt(deps, wantedAt);
         if (at <= now)
             return;
         const ms = at - now;
@@ -43148,7 +43091,7 @@ async function sleepWithin(deps, wanted) {
                 return;
             continue;
         }
-        // Held: until `at`, or until the budget wakes the held followers (a sibling has ended).
+        // Held: until `at`, or until the scheduler wakes the held followers (a sibling has ended).
         try {
             await clock.sleep(ms, signal ? AbortSignal.any([signal, wake]) : wake);
         }
@@ -43440,6 +43383,139 @@ function addWarnings(ctx, warnings) {
             ctx.known.warnings.push(w);
 }
 
+;// CONCATENATED MODULE: ./src/staging/poll-scheduler.ts
+/**
+ * The poll scheduler: status polls are the calls a batch can choose to spend or save. Every call
+ * the batch will make is in its plan: each site still to start (its request, its final status call,
+ * the staging read after its job), each job followed (its final status call and that read), and the
+ * run's own calls. While the calls left cover all that with room to spare, each follower polls when
+ * its planner wants. Otherwise the batch economises: jobs of one batch run the same operation and
+ * take similar times, so one follower (the one that started first) keeps polling as its planner
+ * wants, and the others wait until a sibling has finished; then each polls when its own job has run
+ * as long as the quickest sibling took (then the next quickest, if it was still running). Calls
+ * nobody needs (more are left than the plan needs) go to held followers whose planner wants a poll.
+ *
+ * No burst: the scout looks early at most once per time its planner aims at, and no follower polls
+ * twice within SCOUT_MIN_MS however its planner aims.
+ */
+class PollScheduler {
+    clock;
+    supply;
+    plan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: 1 };
+    followers = new Map();
+    /** Every follower in the order they joined (those that left are dropped from the front). */
+    order = [];
+    active = 0;
+    durations = [];
+    /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
+    wake = new AbortController();
+    constructor(clock, supply) {
+        this.clock = clock;
+        this.supply = supply;
+    }
+    /** The batch says what is still to come (sites to start, and the calls each makes). */
+    expect(plan) {
+        this.plan = { ...this.plan, ...plan };
+    }
+    join(key) {
+        const follower = newFollower(this.clock.now());
+        this.followers.set(key, follower);
+        this.order.push(follower);
+        this.active++;
+        return () => {
+            if (follower.left)
+                return;
+            follower.left = true;
+            this.active--;
+            this.followers.delete(key);
+            this.durations.push(this.clock.now() - follower.start);
+            this.durations.sort((a, b) => a - b);
+            this.wake.abort();
+            this.wake = new AbortController();
+        };
+    }
+    /**
+     * When the follower of one job (`key`: what it joined with) may poll, wanting to at `wantedAt`.
+     * `final`: false when it should ask again by then, or as soon as `wake` aborts (it is held until a
+     * sibling ends or calls are to spare).
+     */
+    pollAt(key, wantedAt) {
+        const now = this.clock.now();
+        let follower = this.followers.get(key);
+        if (!follower) {
+            // Not joined (a single job outside any batch): it is its own batch.
+            this.join(key);
+            follower = this.followers.get(key);
+        }
+        if (follower.wantedAt !== wantedAt) {
+            follower.wantedAt = wantedAt;
+            follower.askedAt = now;
+        }
+        const earliest = (follower.polledAt ?? -Infinity) + SCOUT_MIN_MS;
+        const at = Math.max(this.pollTime(follower, wantedAt, now), earliest);
+        if (at <= now) {
+            follower.polledAt = now;
+            // One early look per time the planner aims at: aimed at again, it waits for that time.
+            if (now < wantedAt)
+                follower.earlyFor = wantedAt;
+            return { at: now, final: true };
+        }
+        // Decided when the time comes (by then siblings may have joined or ended): until then, wait.
+        return { at: at === Infinity ? now + HOLD_RECHECK_MS : at, final: false, wake: this.wake.signal };
+    }
+    /** When this follower should poll, as things stand (Infinity: held until a sibling ends). */
+    pollTime(follower, wantedAt, now) {
+        if (this.supply.limit === null || this.spare() >= this.active * SPARE_PER_FOLLOWER)
+            return wantedAt;
+        // Economise: poll where an end is likely.
+        const ready = this.readyAt(follower);
+        if (ready !== null)
+            return Math.max(wantedAt, ready);
+        if (this.scout() !== follower)
+            return wantedAt <= now && this.spare() > 0 ? wantedAt : Infinity;
+        // The scout's answer is everybody's: near the end (its planner polls densely), while calls are
+        // to spare, it looks four times as often.
+        const soon = wantedAt - follower.askedAt;
+        const eager = soon <= DENSE_MS && this.spare() > this.active / 2 && follower.earlyFor !== wantedAt;
+        return eager ? Math.min(wantedAt, follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4)) : wantedAt;
+    }
+    /** Calls left now beyond every call the plan still needs. */
+    spare() {
+        const { sitesToStart, callsPerSite, callsAfterJob, perRun } = this.plan;
+        return this.supply.available() - sitesToStart * callsPerSite - this.active * callsAfterJob - perRun;
+    }
+    /**
+     * When siblings suggest this job has ended: when it has run as long as the quickest sibling took
+     * (to its end as seen), or, if it was still running then, the next quickest, and so on.
+     */
+    readyAt(follower) {
+        const polled = follower.polledAt ?? -Infinity;
+        const d = this.durations.find((d) => follower.start + d > polled);
+        // Longer than every sibling: no hint left; it polls as its planner wants.
+        return d === undefined ? null : follower.start + d;
+    }
+    /** The follower that started first among those still following. */
+    scout() {
+        let i = 0;
+        while (i < this.order.length && this.order[i].left)
+            i++;
+        if (i > 0)
+            this.order = this.order.slice(i);
+        return this.order[0];
+    }
+}
+function newFollower(start) {
+    return { start, polledAt: null, wantedAt: null, askedAt: start, earlyFor: null, left: false };
+}
+/** A held follower looks again this often (a sibling may have ended, calls come back). */
+const HOLD_RECHECK_MS = 500;
+/** The scout, with calls to spare, looks four times as often when its planner waits this little... */
+const DENSE_MS = 2000;
+/** ... but never more often than this; no follower polls twice within it. */
+const SCOUT_MIN_MS = 250;
+/** Status calls to spare per job followed before the batch economises. */
+const SPARE_PER_FOLLOWER = 2;
+
 ;// CONCATENATED MODULE: ./src/staging/status.ts
 
 
@@ -43572,6 +43648,7 @@ async function readTaskOnce(ctx, taskId) {
 
 
 
+
 /** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
 function requestTimeoutFor(timeoutMs) {
     return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)));
@@ -43587,6 +43664,7 @@ async function runOperation(config, siteId, deps) {
     const started = clock.now();
     const deadline = deps.deadline ?? started + config.timeoutMs;
     const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT);
+    const ledger = deps.ledger ?? new WindowLedger(clock);
     const optional = {
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.random ? { random: deps.random } : {}),
@@ -43602,7 +43680,7 @@ async function runOperation(config, siteId, deps) {
         clock,
         logger: deps.logger,
         redactor: deps.redactor,
-        budget: deps.budget ?? new RateBudget(clock),
+        ledger,
         transport: deps.transport ?? ownTransport,
         ...optional,
     });
@@ -43612,6 +43690,7 @@ async function runOperation(config, siteId, deps) {
         client,
         root: deps.root ?? new ApiRoot(),
         siteList: deps.siteList ?? new SiteList(),
+        polls: deps.polls ?? new PollScheduler(clock, ledger),
         busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
         clock,
         logger: deps.logger,
@@ -43650,18 +43729,22 @@ async function runOperation(config, siteId, deps) {
 
 
 
+
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * rate budget, one transport, one deadline and one check of the API root; with `failFast`, no new site starts after a failure. One site runs
+ * window ledger, one poll scheduler, one transport, one deadline and one check of the API root; with
+ * `failFast`, no new site starts after a failure. One site runs
  * exactly as runOperation alone would.
  */
 async function runAll(config, deps) {
     const clock = deps.clock ?? realClock;
     const transport = deps.transport ?? new NodeTransport(USER_AGENT);
+    const ledger = deps.ledger ?? new WindowLedger(clock);
     const shared = {
         ...deps,
         clock,
-        budget: deps.budget ?? new RateBudget(clock),
+        ledger,
+        polls: deps.polls ?? new PollScheduler(clock, ledger),
         root: deps.root ?? new ApiRoot(),
         siteList: deps.siteList ?? new SiteList(),
         deadline: deps.deadline ?? clock.now() + config.timeoutMs,
@@ -43680,15 +43763,16 @@ async function runSites(config, deps, shared) {
     const ids = config.siteIds;
     if (ids.length === 1)
         return [await runOperation(config, ids[0], shared)];
-    const budget = shared.budget;
+    const polls = shared.polls;
+    const plan = callPlan(config);
     const results = new Array(ids.length);
     let next = 0;
     let stoppedBy = null;
     const worker = async () => {
         while (next < ids.length) {
             const index = next++;
-            // The rate budget plans its calls for the sites still to start too.
-            budget.pendingSites = ids.length - next;
+            // The poll scheduler plans the calls of the sites still to start too.
+            polls.expect({ ...plan, sitesToStart: ids.length - next });
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
                 results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock);
@@ -43707,9 +43791,18 @@ async function runSites(config, deps, shared) {
         await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker));
     }
     finally {
-        budget.pendingSites = 0;
+        polls.expect({ sitesToStart: 0 });
     }
     return results;
+}
+/**
+ * The calls each site makes (contract §6 r3: every call counted in the plan): its request; when it
+ * waits, the final status call of its job and, after a create, pull or push, the read of the
+ * staging environment that fills what the answers did not say; and the run's one API root check.
+ */
+function callPlan(config) {
+    const afterJob = config.wait ? 1 + (config.operation === 'delete' ? 0 : 1) : 0;
+    return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: 1 };
 }
 function notStarted(config, siteId, stoppedBy, cancelled, clock) {
     return {
@@ -43864,7 +43957,7 @@ async function run(argv, env, io) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4818);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(800);
 // dist/cli.js, the `site-staging` command: runs the CLI (src/cli-run.ts), then exits: do not linger
 // on sockets left by a request that never answered; let stdout drain first.
 

@@ -30,6 +30,10 @@ Options:
                              completed (default 3s)
   --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s)
   --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push, delete)
+  --duration-spread N        spread job lengths by this fraction around their duration (0.3: 70% to
+                             130%), evenly over the jobs in the order they start (default 0)
+  --no-url-in-answers        a create's answer carries no staging URL (clients read the staging
+                             environment for it)
   --progress MODE            shape of percentage_complete: nonlinear (default), linear, or none (no
                              percentage_complete); misleading ones for benchmarks: backloaded (slow
                              start), frontloaded (99% at a fifth of the job), stuck-then-jump (0% for
@@ -37,6 +41,11 @@ Options:
   --rate-limit N             requests per token per window (default: unlimited)
   --rate-window TIME         rate-limit window (default 60s)
   --retry-after MODE         Retry-After on 429: seconds (default), http-date or none
+  --rate-kind KIND           how requests are counted: fixed (default: a window from a token's first
+                             request), framework (the framework's limiter: the same in whole seconds)
+                             or sliding (the requests of the last window's length)
+  --rate-reset WHEN          X-RateLimit-Reset on every answer (always) or only on a 429 (on-429);
+                             default: the profile's way (spec: always, service: on-429)
   --busy-status CODE         status of a refused pull/push/delete while a job runs: 409 (default) or 423
   --no-task-ids              staging responses carry no task_id (clients must use the probe)
   --no-probe                 GET /v2/sites/{site}/staging answers 405
@@ -69,6 +78,9 @@ const WITH_VALUE = new Set([
     '--rate-limit',
     '--rate-window',
     '--retry-after',
+    '--rate-kind',
+    '--rate-reset',
+    '--duration-spread',
     '--busy-status',
     '--task-visibility-delay',
     '--profile',
@@ -82,6 +94,8 @@ function parseArgs(argv, env = {}) {
     let rateLimit;
     let rateWindow;
     let retryAfter;
+    let rateKind;
+    let rateReset;
     for (let i = 0; i < argv.length; i++) {
         const arg = argv[i] ?? '';
         if (arg === '-h' || arg === '--help')
@@ -129,6 +143,26 @@ function parseArgs(argv, env = {}) {
                 }
                 retryAfter = v;
                 break;
+            case '--rate-kind':
+                if (!_options_js__WEBPACK_IMPORTED_MODULE_0__/* .RATE_LIMIT_KINDS */ .FX.includes(v))
+                    throw new ArgsError(`--rate-kind: ${_options_js__WEBPACK_IMPORTED_MODULE_0__/* .RATE_LIMIT_KINDS */ .FX.join(', ')}, got ${v}`);
+                rateKind = v;
+                break;
+            case '--rate-reset':
+                if (v !== 'always' && v !== 'on-429')
+                    throw new ArgsError(`--rate-reset: always or on-429, got ${v}`);
+                rateReset = v;
+                break;
+            case '--duration-spread': {
+                const spread = Number(v);
+                if (!/^\d*\.?\d+$/.test(v) || !(spread >= 0 && spread < 1))
+                    throw new ArgsError(`--duration-spread must be a number from 0 to less than 1, got ${v}`);
+                options.durationSpread = spread;
+                break;
+            }
+            case '--no-url-in-answers':
+                options.urlInAnswers = false;
+                break;
             case '--busy-status':
                 if (v !== '409' && v !== '423')
                     throw new ArgsError(`--busy-status: 409 or 423, got ${v}`);
@@ -160,14 +194,17 @@ function parseArgs(argv, env = {}) {
     options.port = port ?? 0;
     if (Object.keys(durations).length > 0)
         options.durationsMs = durations;
-    if (rateLimit === undefined && (rateWindow !== undefined || retryAfter !== undefined)) {
-        throw new ArgsError('--rate-window and --retry-after need --rate-limit');
+    if (rateLimit === undefined &&
+        [rateWindow, retryAfter, rateKind, rateReset].some((value) => value !== undefined)) {
+        throw new ArgsError('--rate-window, --retry-after, --rate-kind and --rate-reset need --rate-limit');
     }
     if (rateLimit !== undefined) {
         options.rateLimit = {
             limit: rateLimit,
             windowMs: rateWindow ?? 60_000,
             retryAfter: retryAfter ?? 'seconds',
+            kind: rateKind ?? 'fixed',
+            ...(rateReset !== undefined ? { resetHeader: rateReset } : {}),
         };
     }
     return { help: false, options };
@@ -214,6 +251,7 @@ __webpack_async_result__();
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $i: () => (/* binding */ resolveOptions),
+/* harmony export */   FX: () => (/* binding */ RATE_LIMIT_KINDS),
 /* harmony export */   V1: () => (/* binding */ applyOptions),
 /* harmony export */   ik: () => (/* binding */ JOB_KINDS),
 /* harmony export */   jI: () => (/* binding */ PROFILES)
@@ -222,6 +260,7 @@ __webpack_async_result__();
 /* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(891);
 /** Defaults, resolution and run-time changes of the simulator's options. */
 
+const RATE_LIMIT_KINDS = ['fixed', 'framework', 'sliding'];
 const DEFAULT_DURATIONS_MS = {
     create: 3000,
     pull: 2000,
@@ -250,6 +289,8 @@ function resolveOptions(options = {}) {
         rateLimit: null,
         taskVisibilityDelayMs: 0,
         profile: 'spec',
+        durationSpread: 0,
+        urlInAnswers: true,
         siteDelayMs: DEFAULT_SITE_DELAY_MS,
     };
     const { port: _port, realistic: _realistic, ...rest } = options;
@@ -300,6 +341,14 @@ function applyOptions(target, patch) {
             throw new Error('profile must be spec or service');
         target.profile = patch.profile;
     }
+    if (patch.durationSpread !== undefined) {
+        const spread = patch.durationSpread;
+        if (typeof spread !== 'number' || !(spread >= 0 && spread < 1))
+            throw new Error('durationSpread must be a number from 0 to less than 1');
+        target.durationSpread = spread;
+    }
+    if (patch.urlInAnswers !== undefined)
+        target.urlInAnswers = bool('urlInAnswers', patch.urlInAnswers);
     if (patch.siteDelayMs !== undefined) {
         if (!isNonNegative(patch.siteDelayMs))
             throw new Error('siteDelayMs must be a number >= 0');
@@ -311,7 +360,7 @@ function rateLimit(value) {
         return null;
     if (!isObject(value))
         throw new Error('rateLimit must be an object or null');
-    const { limit, windowMs, retryAfter } = value;
+    const { limit, windowMs, retryAfter, kind, resetHeader } = value;
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) {
         throw new Error('rateLimit.limit must be an integer >= 0');
     }
@@ -320,7 +369,17 @@ function rateLimit(value) {
     if (retryAfter !== undefined && !['seconds', 'http-date', 'none'].includes(retryAfter)) {
         throw new Error('rateLimit.retryAfter must be seconds, http-date or none');
     }
-    return { limit, windowMs, retryAfter: retryAfter ?? 'seconds' };
+    if (kind !== undefined && !RATE_LIMIT_KINDS.includes(kind))
+        throw new Error(`rateLimit.kind must be ${RATE_LIMIT_KINDS.join(', ')}`);
+    if (resetHeader !== undefined && resetHeader !== 'always' && resetHeader !== 'on-429')
+        throw new Error('rateLimit.resetHeader must be always or on-429');
+    return {
+        limit,
+        windowMs,
+        retryAfter: retryAfter ?? 'seconds',
+        kind: kind ?? 'fixed',
+        ...(resetHeader !== undefined ? { resetHeader: resetHeader } : {}),
+    };
 }
 function bool(name, value) {
     if (typeof value !== 'boolean')
@@ -1484,7 +1543,8 @@ const serviceShapes = {
         const data = {};
         if (options.taskIds)
             data.task_id = task.id;
-        data.wp_url = staging.url;
+        if (options.urlInAnswers)
+            data.wp_url = staging.url;
         return ok(200, t(lang, 'create_started'), data);
     },
     jobStarted: (lang, kind, task, options) => {
@@ -1567,7 +1627,8 @@ const specShapes = {
             data.task_id = task.id;
         data.site_id = site.id;
         data.staging_site_id = staging.id;
-        data.staging_url = staging.url;
+        if (options.urlInAnswers)
+            data.staging_url = staging.url;
         return ok(202, t(lang, 'create_started'), data);
     },
     jobStarted: (lang, kind, task, options) => ok(202, t(lang, `${kind}_started`), options.taskIds ? { task_id: task.id } : {}),
@@ -1983,8 +2044,18 @@ class Api {
             return answer(shapes.rateLimited(lang, limit), false);
         const response = this.route(ctx, { ...req, path }, kind, match, handler, notAllowed);
         if (limit)
-            Object.assign(response.headers, shapes.rateHeaders(limit));
+            Object.assign(response.headers, this.rateHeaders(shapes, limit));
         return answer(response);
+    }
+    /** The rate-limit headers of an answer that went through: the profile's, or as `resetHeader` says. */
+    rateHeaders(shapes, decision) {
+        const headers = shapes.rateHeaders(decision);
+        const mode = this.options.rateLimit?.resetHeader;
+        if (mode === 'always')
+            headers['X-RateLimit-Reset'] = String(Math.ceil(decision.resetAt / 1000));
+        if (mode === 'on-429')
+            delete headers['X-RateLimit-Reset'];
+        return headers;
     }
     route(ctx, req, kind, match, handler, notAllowed) {
         if (!match)
@@ -2124,7 +2195,7 @@ class Jobs {
     }
     /** Starts a job on `staging` (already in the state). `failWith`: the task will end in error. */
     start(kind, staging, failWith, now = this.clock.now()) {
-        const duration = this.options.durationsMs[kind];
+        const duration = this.lengthOf(kind, this.state.nextTaskRowId);
         const runFor = failWith === null ? duration : Math.round(duration / 2);
         const task = {
             id: this.uniqueId(),
@@ -2180,6 +2251,18 @@ class Jobs {
             return task.failed_at_percentage ?? 0;
         const fraction = task.duration_ms <= 0 ? 1 : (now - task.started_at) / task.duration_ms;
         return (0,progress/* percentage */.X1)(this.options.progress, fraction);
+    }
+    /**
+     * The length of the job of `kind` with row `row`: its duration, spread by `durationSpread` (each
+     * fraction of the spread taken in turn, by the golden ratio, so any run of jobs covers it evenly).
+     */
+    lengthOf(kind, row) {
+        const nominal = this.options.durationsMs[kind];
+        const spread = this.options.durationSpread;
+        if (spread === 0)
+            return nominal;
+        const phase = (row * 0.6180339887 + 0.31) % 1;
+        return Math.round(nominal * (1 - spread + 2 * spread * phase));
     }
     uniqueId() {
         let id = newTaskId();
@@ -2255,6 +2338,8 @@ var simulator_options = __nccwpck_require__(24);
 class RateLimiter {
     options;
     windows = new Map();
+    /** Sliding: when each counted request of a token came, oldest first. */
+    counted = new Map();
     constructor(options) {
         this.options = options;
     }
@@ -2263,25 +2348,23 @@ class RateLimiter {
         const options = this.options();
         if (options === null)
             return null;
-        let window = this.windows.get(key);
-        if (window === undefined || now >= window.start + options.windowMs) {
-            window = { start: now, count: 0 };
-            this.windows.set(key, window);
-        }
-        const resetAt = window.start + options.windowMs;
-        const allowed = window.count < options.limit;
-        if (allowed)
-            window.count += 1;
+        const kind = options.kind ?? 'fixed';
+        const { allowed, count, resetAt } = kind === 'sliding' ? this.slide(key, now, options) : this.fix(key, now, options);
         const decision = {
             allowed,
             limit: options.limit,
-            remaining: Math.max(0, options.limit - window.count),
+            remaining: Math.max(0, options.limit - count),
             resetAt,
         };
         if (!allowed) {
             const mode = options.retryAfter ?? 'seconds';
-            if (mode === 'seconds')
-                decision.retryAfter = String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
+            if (mode === 'seconds') {
+                // The framework's Retry-After: its timer (whole seconds) less the current second.
+                const seconds = kind === 'framework'
+                    ? Math.floor(resetAt / 1000) - Math.floor(now / 1000)
+                    : Math.ceil((resetAt - now) / 1000);
+                decision.retryAfter = String(Math.max(1, seconds));
+            }
             if (mode === 'http-date')
                 decision.retryAfter = new Date(Math.ceil(resetAt / 1000) * 1000).toUTCString();
         }
@@ -2289,6 +2372,30 @@ class RateLimiter {
     }
     reset() {
         this.windows.clear();
+        this.counted.clear();
+    }
+    fix(key, now, options) {
+        let window = this.windows.get(key);
+        if (window === undefined || now >= window.end) {
+            const framework = options.kind === 'framework';
+            const start = framework ? Math.floor(now / 1000) * 1000 : now;
+            const length = framework ? Math.max(1, Math.ceil(options.windowMs / 1000)) * 1000 : options.windowMs;
+            window = { start, end: start + length, count: 0 };
+            this.windows.set(key, window);
+        }
+        const allowed = window.count < options.limit;
+        if (allowed)
+            window.count += 1;
+        return { allowed, count: window.count, resetAt: window.end };
+    }
+    slide(key, now, options) {
+        const times = (this.counted.get(key) ?? []).filter((at) => at > now - options.windowMs);
+        this.counted.set(key, times);
+        const allowed = times.length < options.limit;
+        if (allowed)
+            times.push(now);
+        const oldest = times[0] ?? now;
+        return { allowed, count: times.length, resetAt: oldest + options.windowMs };
     }
 }
 
@@ -2789,7 +2896,7 @@ function banner(sim) {
         'Sites:',
         ...Object.entries(SIM_SITES).map(([key, id]) => `  ${id}  ${SITE_NOTES[key]}`),
         `Jobs: create ${d.create}ms, pull ${d.pull}ms, push ${d.push}ms, delete ${d.delete}ms; progress ${sim.options.progress}`,
-        `Rate limit: ${rate ? `${rate.limit} per ${rate.windowMs}ms per token` : 'none'}`,
+        `Rate limit: ${rate ? `${rate.limit} per ${rate.windowMs}ms per token (${rate.kind ?? 'fixed'} window${rate.resetHeader ? `, reset header ${rate.resetHeader}` : ''})` : 'none'}`,
         `Staging sites: ${sim.url}/staging-sites/<id>/ (answer ${sim.options.siteDelayMs}ms after their creation completed)`,
     ];
 }

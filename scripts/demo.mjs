@@ -3,6 +3,8 @@
 // outputs and job summary. Offline, no account, under a minute.
 //   npm run demo -- --profile service    the simulator answers in the service family's shapes
 //                                        (contract §10); the action gets that profile's api-url
+//   npm run demo -- --rate-limit 10 --rate-kind sliding --rate-reset on-429
+//                                        the simulator limits requests that way (see npm run simulator -- --help)
 import { actionOutputs, runBundledAction, startSimulator } from './lib/runner.mjs'
 
 const color = process.stdout.isTTY && !process.env.NO_COLOR
@@ -11,15 +13,25 @@ const bold = (t) => paint('1', t)
 const dim = (t) => paint('2', t)
 const SITE = '1001'
 
-/** The simulator profile from `--profile NAME` / `--profile=NAME` ('spec' when absent); null on a bad argument. */
-function profileArg(argv) {
+/** Simulator options the demo passes on: how it limits requests, job lengths, URLs in answers. */
+const SIMULATOR_FLAGS =
+  /^--(rate-limit|rate-window|rate-kind|rate-reset|retry-after|duration-spread)(=|$)|^--no-url-in-answers$/
+
+/**
+ * The simulator's arguments: the profile from `--profile NAME` / `--profile=NAME` ('spec' when
+ * absent) and the simulator options above, as given; null on any other argument.
+ */
+function simulatorArgs(argv) {
   let profile = 'spec'
+  const rest = []
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--profile') profile = argv[++i]
     else if (argv[i].startsWith('--profile=')) profile = argv[i].slice('--profile='.length)
-    else return null
+    else if (!SIMULATOR_FLAGS.test(argv[i])) return null
+    else if (argv[i].includes('=') || argv[i] === '--no-url-in-answers') rest.push(argv[i])
+    else rest.push(argv[i], argv[++i] ?? '')
   }
-  return ['spec', 'service'].includes(profile) ? profile : null
+  return ['spec', 'service'].includes(profile) ? ['--profile', profile, ...rest] : null
 }
 
 /** How the runner shows workflow commands in a job log. */
@@ -94,13 +106,15 @@ async function runAction(apiUrl, inputs) {
   )
 }
 
-const profile = profileArg(process.argv.slice(2))
-if (profile === null) {
-  console.error('usage: npm run demo [-- --profile spec|service]')
+const simArgs = simulatorArgs(process.argv.slice(2))
+if (simArgs === null) {
+  console.error(
+    'usage: npm run demo [-- --profile spec|service] [--rate-limit N --rate-kind fixed|framework|sliding --rate-reset always|on-429 ...]',
+  )
   process.exit(2)
 }
 const started = Date.now()
-const sim = await startSimulator(['--profile', profile])
+const sim = await startSimulator(simArgs)
 console.log(bold('Site staging action: demo against the embedded v2 API simulator'))
 console.log(dim(sim.banner.trim().split('\n').slice(0, 3).join('\n')))
 // create and pull also wait until the staging site answers (wait-for-url): the simulator serves each

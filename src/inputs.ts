@@ -49,6 +49,7 @@ export type InputName = (typeof INPUT_NAMES)[number]
 
 /** Defaults, as in action.yml (a test checks they agree). */
 export const DEFAULTS = {
+  'api-url': SERVICE_API_URL,
   wait: 'true',
   timeout: '30m',
   language: 'en',
@@ -219,10 +220,6 @@ export function normaliseApiUrl(raw: string): string {
 }
 
 const apiUrl = z.string().transform((v, ctx) => {
-  if (v.trim() === '') {
-    ctx.addIssue({ code: 'custom', message: `is required (the API root, e.g. ${SERVICE_API_URL})` })
-    return z.NEVER
-  }
   try {
     return normaliseApiUrl(v)
   } catch (e) {
@@ -353,7 +350,7 @@ export function parseSiteIds(raw: string): string[] {
 export function parseConfig(raw: RawInputs): Config {
   const filled: Record<string, string> = { ...DEFAULTS }
   for (const [k, v] of Object.entries(raw)) if (v !== undefined && v.trim() !== '') filled[k] = v
-  for (const required of ['operation', 'site-id', 'api-token', 'api-url']) filled[required] ??= ''
+  for (const required of ['operation', 'site-id', 'api-token']) filled[required] ??= ''
   const parsed = Schema.safeParse(filled)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!

@@ -79,9 +79,10 @@ export class Redactor {
   /**
    * A credential with white space or line breaks in it. Every writer folds it onto one line
    * (`oneLine`: each run of white space becomes one space), a server may print it in a message with
-   * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: the
-   * whole in its raw, JSON-escaped, one-line and white-space-free forms (scrub() skips white space
-   * inside a match, so any folding is found), and each long secret-looking line or word on its own,
+   * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: when it
+   * has several secret lines, the whole in its raw, JSON-escaped, one-line and white-space-free forms
+   * (scrub() skips white space inside a match, so any folding or re-wrapping is found), and each long
+   * secret-looking line or word on its own,
    * also handed to the runner (the armour `-----BEGIN ... KEY-----` is words, not a secret). A value
    * with no such part (a passphrase of words) is scrubbed from server text only, as a plain word is.
    */
@@ -92,7 +93,9 @@ export class Redactor {
       for (const form of folds) this.plain.add(form)
       return
     }
-    for (const form of [...folds, v.replace(/\s+/g, '')]) this.strong.add(form)
+    // A key of several secret lines is also found whole, however it is folded or re-wrapped; one
+    // secret word among others (`Bearer <token>`) is found as that word, and the rest stays readable.
+    if (pieces.length > 1) for (const form of [...folds, v.replace(/\s+/g, '')]) this.strong.add(form)
     for (const piece of pieces) this.addCredential(piece)
   }
 

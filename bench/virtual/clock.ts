@@ -2,7 +2,7 @@
  * Virtual time for the benchmark: a Clock whose sleep() resolves when the scheduler says so, not
  * when real time has passed. `run()` drives a promise to its end: whenever everything that can run
  * has run (the microtask queue is empty: nothing here waits on real I/O), time jumps to the earliest
- * sleeper and wakes it. The planner, the budget, the client and the waiting loop run unchanged.
+ * sleeper and wakes it. The planner, the ledger, the poll scheduler, the client and the waiting loop run unchanged.
  */
 import { CancelledError } from '../../src/clock.js'
 import type { Clock } from '../../src/types.js'

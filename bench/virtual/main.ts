@@ -1,5 +1,5 @@
 /**
- * The benchmark's virtual-time rows: the real poll planner, rate budget, client, waiting loop and
+ * The benchmark's virtual-time rows: the real poll planner, window ledger, poll scheduler, client, waiting loop and
  * batch runner (src/), against the simulator's own API core (src/simulator) in process, with a
  * virtual clock and no sockets. Reads a JSON scenario or a list of them (argv[2]) and prints one
  * JSON line per scenario.
@@ -11,7 +11,7 @@ import { Redactor } from '../../src/secrets.js'
 import { runAll } from '../../src/staging/batch.js'
 import { runOperation } from '../../src/staging/operations.js'
 import { SIM_TOKENS } from '../../src/simulator/seed.js'
-import type { ProgressMode } from '../../src/simulator/types.js'
+import type { Profile, ProgressMode, RateLimitKind, ResetHeaderMode } from '../../src/simulator/types.js'
 import type { Config, Logger } from '../../src/types.js'
 import { VirtualClock } from './clock.js'
 import { VirtualSimulator, VirtualTransport } from './server.js'
@@ -32,6 +32,16 @@ interface Many {
   concurrency: number
   rttMs: number
   mode?: ProgressMode
+  /** How the simulator limits (default: its own fixed window, with the profile's reset header). */
+  limiter?: RateLimitKind
+  resetHeader?: ResetHeaderMode
+  /** Job lengths spread by this fraction (default 0: every job exactly jobMs). */
+  spread?: number
+  /** false: the create answer carries no staging URL, so each site reads its staging environment after its job. */
+  urlInAnswers?: boolean
+  profile?: Profile
+  /** Return every request (time, method, path, status), for a timeline. */
+  timeline?: boolean
 }
 
 const silent: Logger = { info: () => {}, warn: () => {}, debug: () => {} }
@@ -70,6 +80,29 @@ function seeded(seed: number): () => number {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0
     return s / 2 ** 32
   }
+}
+
+/**
+ * The lower bound of a batch's time under `limit` calls per window (a fixed window from the first
+ * request, or a sliding one: either way call number i, counted from 0, goes no sooner than
+ * ⌊i/R⌋·W after the first): every call of the run must go (C = per-run calls + N × calls per site,
+ * so the last goes at (⌈C/R⌉ − 1)·W at the soonest), and no site ends before its job: the m-th
+ * create goes at ⌊m/R⌋·W at the soonest and its job (the m-th to start, `lengths[m]`) runs after it.
+ */
+export function lowerBound(b: {
+  sites: number
+  perSiteCalls: number
+  perRunCalls: number
+  lengths: number[]
+  limit: number
+  windowMs: number
+}): number {
+  const calls = b.perRunCalls + b.sites * b.perSiteCalls
+  let bound = (Math.ceil(calls / b.limit) - 1) * b.windowMs
+  b.lengths.forEach((length, m) => {
+    bound = Math.max(bound, Math.floor(m / b.limit) * b.windowMs + length)
+  })
+  return bound
 }
 
 /** The most requests within any 60 s. */
@@ -125,9 +158,19 @@ async function many(s: Many) {
   const sim = new VirtualSimulator(clock, {
     progress: s.mode ?? 'nonlinear',
     durationsMs: { create: s.jobMs },
+    durationSpread: s.spread ?? 0,
+    urlInAnswers: s.urlInAnswers ?? true,
+    profile: s.profile ?? 'spec',
   })
   const sites = sim.newSites(s.sites)
-  sim.core.setOptions({ rateLimit: { limit: s.limit, windowMs: s.windowMs } })
+  sim.core.setOptions({
+    rateLimit: {
+      limit: s.limit,
+      windowMs: s.windowMs,
+      kind: s.limiter ?? 'fixed',
+      ...(s.resetHeader ? { resetHeader: s.resetHeader } : {}),
+    },
+  })
   const transport = new VirtualTransport(clock, sim, s.rttMs)
   const heapBefore = process.memoryUsage().heapUsed
   const started = clock.now()
@@ -146,6 +189,13 @@ async function many(s: Many) {
   )
   const makespanMs = clock.now() - started
   const tasks = [...sim.core.state.tasks.values()]
+  // Every call the run made, as the bound counts them: per site (create, status calls, the
+  // after-job read), and once per run (anything else: the API root check).
+  const siteCalls = sim.log.filter((r) => /\/v2\/(sites\/[^/]+\/staging|tasks\/)/.test(r.path))
+  const perRunCalls = sim.log.length - siteCalls.length
+  const reads = sim.log.filter((r) => r.method === 'GET' && /\/staging$/.test(r.path)).length
+  const perSiteCalls = 2 + (s.urlInAnswers === false ? 1 : 0)
+  const lengths = [...tasks].sort((a, b) => a.row_id - b.row_id).map((t) => t.ends_at - t.started_at)
   return {
     scenario: s,
     makespanMs,
@@ -155,6 +205,20 @@ async function many(s: Many) {
     refused429: sim.log.filter((r) => r.status === 429).length,
     statusCalls: sim.log.filter((r) => r.path.includes('/v2/tasks/')).length,
     lastJobEnd: Math.max(...tasks.map((t) => t.ends_at)) - started,
+    boundMs: lowerBound({
+      sites: s.sites,
+      perSiteCalls,
+      perRunCalls,
+      lengths,
+      limit: s.limit,
+      windowMs: s.windowMs,
+    }),
+    perSiteCalls,
+    perRunCalls,
+    reads,
+    ...(s.timeline
+      ? { timeline: sim.log.map((r) => [r.at - started, r.method, r.path.replace(/^.*\/v2/, ''), r.status]) }
+      : {}),
     heapMiB: Math.max(0, peakHeap - heapBefore) / 2 ** 20,
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
     events: clock.events,

@@ -6,7 +6,7 @@ import { CancelledError, throwIfAborted } from '../clock.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Language, Logger } from '../types.js'
 import { ApiError, kindOf, processingOf } from './errors.js'
-import type { RateBudget } from './rate-budget.js'
+import type { RequestLedger } from './window-ledger.js'
 import { mayResend, parseRetryAfter, pauseAfterMs, refusedUntil, type RequestKind } from './retry.js'
 import { describeBody, readReply, type Reply } from './reply.js'
 import { TransportError, type Transport, type TransportResponse } from './transport.js'
@@ -29,7 +29,8 @@ export interface ClientDeps {
   clock: Clock
   logger: Logger
   redactor: Redactor
-  budget: RateBudget
+  /** The run's window ledger: when a call may go, and what the answers said of the limit. */
+  ledger: RequestLedger
   /** Shared by every request of the run: one set of kept-alive connections. */
   transport: Transport
   signal?: AbortSignal
@@ -86,11 +87,6 @@ export class StagingApiClient {
     return this.settings.deadline
   }
 
-  /** The rate budget this client shares with every other of the run. */
-  get budget(): RateBudget {
-    return this.deps.budget
-  }
-
   url(path: string): string {
     return `${this.settings.apiUrl}${path}`
   }
@@ -118,15 +114,7 @@ export class StagingApiClient {
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(signal)
       if (clock.now() >= this.settings.deadline) throw new DeadlineError()
-      // The shared rate budget says when a call may go; after each wait it is asked again.
-      for (let wait = this.deps.budget.reserve(); wait > 0; wait = this.deps.budget.reserve()) {
-        if (clock.now() + wait >= this.settings.deadline) throw new DeadlineError()
-        if (wait >= 1000)
-          logger.debug(
-            `rate budget: waiting ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`,
-          )
-        await clock.sleep(wait, signal)
-      }
+      await this.callSlot(method, path)
       let error: ApiError
       try {
         const response = await this.send(method, path, kind)
@@ -162,6 +150,28 @@ export class StagingApiClient {
     }
   }
 
+  /**
+   * Waits until the run's window ledger lets a call go (and counts it). A wait ends early when an
+   * answer gives calls back; after each wait the ledger is asked again.
+   */
+  private async callSlot(method: string, path: string): Promise<void> {
+    const { clock, logger, signal, ledger } = this.deps
+    const { deadline } = this.settings
+    for (let wait = ledger.reserve(deadline); wait > 0; wait = ledger.reserve(deadline)) {
+      if (clock.now() + wait >= this.settings.deadline) throw new DeadlineError()
+      if (wait >= 1000)
+        logger.debug(
+          `rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`,
+        )
+      const changed = ledger.changed
+      try {
+        await clock.sleep(wait, signal ? AbortSignal.any([signal, changed]) : changed)
+      } catch (e) {
+        if (!(e instanceof CancelledError) || signal?.aborted) throw e
+      }
+    }
+  }
+
   /** One HTTP exchange, bounded by the request time limit and cancellation. */
   private async send(method: string, path: string, kind: RequestKind): Promise<ApiResponse> {
     const { clock, signal, redactor, transport } = this.deps
@@ -191,8 +201,8 @@ export class StagingApiClient {
         fresh: kind === 'push' || kind === 'delete',
       })
     } catch (e) {
-      // No answer: the call the budget counted in flight is free again.
-      this.deps.budget.unanswered()
+      // No answer: the ledger stops counting this call as in flight.
+      this.deps.ledger.unanswered()
       if (e instanceof CancelledError) {
         if (method !== 'GET') this.sent.push(`${method} ${shown} -> cancelled before an answer`)
         throw e
@@ -215,7 +225,7 @@ export class StagingApiClient {
       })
     }
     if (method !== 'GET') this.sent.push(`${method} ${shown} -> ${raw.status}`)
-    this.deps.budget.observe(raw.status, raw.headers)
+    this.deps.ledger.observe(raw.status, raw.headers)
     return this.interpret(method, path, kind, raw)
   }
 

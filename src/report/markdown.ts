@@ -28,20 +28,58 @@ export function md(text: string, max = 1500): string {
 /**
  * Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block
  * structure at its start (headings, lists, quotes), no @mentions, no issue references (#12,
- * GH-12), no autolinks (`http://`, `www.`). Zero-width spaces break what backslashes cannot.
+ * GH-12), no autolinks. A URL in the text (`https://...`, `www....`) goes in a code span, where
+ * nothing links it and its characters stay exactly as they were, so a person can copy it as it is
+ * (an invisible character inside it would break that). Zero-width spaces break what backslashes
+ * cannot (mentions, issue references), and only there.
  */
 export function escapeMarkdown(text: string): string {
-  return text
+  let out = ''
+  let at = 0
+  for (const m of text.matchAll(URL_IN_TEXT)) {
+    const url = trimUrl(m[0])
+    if (!/[A-Za-z0-9]/.test(url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^www\./i, ''))) continue
+    out += escapeText(text.slice(at, m.index), at === 0) + `\`${url}\``
+    at = m.index + url.length
+  }
+  return out + escapeText(text.slice(at), at === 0)
+}
+
+/**
+ * A URL in running text: a scheme and `://` (or `www.`), then the characters a URL is made of,
+ * none of which can end a code span or a table cell (no backtick, `|`, `\\`, `<`, `>`, quote or space).
+ */
+const URL_IN_TEXT =
+  /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/|www\.)[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%()]+/gi
+
+/** Punctuation that ends the sentence rather than the URL: a final `.`, `,`, `)` without its `(`... */
+function trimUrl(url: string): string {
+  let u = url
+  for (;;) {
+    const before = u
+    u = u.replace(/[.,;:!?'*]+$/, '')
+    for (const [open, close] of [
+      ['(', ')'],
+      ['[', ']'],
+    ] as const)
+      if (u.endsWith(close) && u.split(close).length > u.split(open).length) u = u.slice(0, -1)
+    if (u === before) return u
+  }
+}
+
+/** Text with no URL in it, as inert Markdown; `atStart`: it opens the line. */
+function escapeText(text: string, atStart: boolean): string {
+  const escaped = text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/([\\`*_[\]()|~#!{}$])/g, '\\$1')
-    .replace(/^([-+=]|\d+(?=[.)]))/, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))
     .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
     .replace(/#(?=\d)/g, '#\u200b')
     .replace(/\b(GH)-(?=\d)/gi, '$1-\u200b')
-    .replace(/:\/\//g, ':\u200b//')
-    .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\u200b.`)
+  return atStart
+    ? escaped.replace(/^([-+=]|\d+(?=[.)]))/, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))
+    : escaped
 }
 
 /** An id or a short word in a code span; anything else as escaped text. */

@@ -10,7 +10,7 @@ import type { ApiResponse } from './http.js'
 import { langOf } from './i18n.js'
 import type { Jobs } from './jobs.js'
 import { shapesOf, type Shapes } from './profiles/index.js'
-import type { RateLimiter } from './ratelimit.js'
+import type { RateDecision, RateLimiter } from './ratelimit.js'
 import { createSite, getSite, listSites } from './routes/sites.js'
 import { createStaging, deleteStaging, probe, sync } from './routes/staging.js'
 import { taskStatus } from './routes/tasks.js'
@@ -140,8 +140,17 @@ export class Api {
     const limit = this.limiter.check(token, now)
     if (limit && !limit.allowed) return answer(shapes.rateLimited(lang, limit), false)
     const response = this.route(ctx, { ...req, path }, kind, match, handler, notAllowed)
-    if (limit) Object.assign(response.headers, shapes.rateHeaders(limit))
+    if (limit) Object.assign(response.headers, this.rateHeaders(shapes, limit))
     return answer(response)
+  }
+
+  /** The rate-limit headers of an answer that went through: the profile's, or as `resetHeader` says. */
+  private rateHeaders(shapes: Shapes, decision: RateDecision): Record<string, string> {
+    const headers = shapes.rateHeaders(decision)
+    const mode = this.options.rateLimit?.resetHeader
+    if (mode === 'always') headers['X-RateLimit-Reset'] = String(Math.ceil(decision.resetAt / 1000))
+    if (mode === 'on-429') delete headers['X-RateLimit-Reset']
+    return headers
   }
 
   private route(

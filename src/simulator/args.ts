@@ -1,7 +1,15 @@
 /** Command-line arguments of the simulator (main.ts), parsed without side effects. */
-import { JOB_KINDS, PROFILES } from './options.js'
+import { JOB_KINDS, PROFILES, RATE_LIMIT_KINDS } from './options.js'
 import { isProgressMode } from './progress.js'
-import type { BusyStatus, JobKind, Profile, RetryAfterMode, SimulatorOptions } from './types.js'
+import type {
+  BusyStatus,
+  JobKind,
+  Profile,
+  RateLimitKind,
+  ResetHeaderMode,
+  RetryAfterMode,
+  SimulatorOptions,
+} from './types.js'
 
 export class ArgsError extends Error {}
 
@@ -19,6 +27,10 @@ Options:
                              completed (default 3s)
   --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s)
   --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push, delete)
+  --duration-spread N        spread job lengths by this fraction around their duration (0.3: 70% to
+                             130%), evenly over the jobs in the order they start (default 0)
+  --no-url-in-answers        a create's answer carries no staging URL (clients read the staging
+                             environment for it)
   --progress MODE            shape of percentage_complete: nonlinear (default), linear, or none (no
                              percentage_complete); misleading ones for benchmarks: backloaded (slow
                              start), frontloaded (99% at a fifth of the job), stuck-then-jump (0% for
@@ -26,6 +38,11 @@ Options:
   --rate-limit N             requests per token per window (default: unlimited)
   --rate-window TIME         rate-limit window (default 60s)
   --retry-after MODE         Retry-After on 429: seconds (default), http-date or none
+  --rate-kind KIND           how requests are counted: fixed (default: a window from a token's first
+                             request), framework (the framework's limiter: the same in whole seconds)
+                             or sliding (the requests of the last window's length)
+  --rate-reset WHEN          X-RateLimit-Reset on every answer (always) or only on a 429 (on-429);
+                             default: the profile's way (spec: always, service: on-429)
   --busy-status CODE         status of a refused pull/push/delete while a job runs: 409 (default) or 423
   --no-task-ids              staging responses carry no task_id (clients must use the probe)
   --no-probe                 GET /v2/sites/{site}/staging answers 405
@@ -58,6 +75,9 @@ const WITH_VALUE = new Set([
   '--rate-limit',
   '--rate-window',
   '--retry-after',
+  '--rate-kind',
+  '--rate-reset',
+  '--duration-spread',
   '--busy-status',
   '--task-visibility-delay',
   '--profile',
@@ -72,6 +92,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   let rateLimit: number | undefined
   let rateWindow: number | undefined
   let retryAfter: RetryAfterMode | undefined
+  let rateKind: RateLimitKind | undefined
+  let rateReset: ResetHeaderMode | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
     if (arg === '-h' || arg === '--help') return { help: true }
@@ -118,6 +140,25 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         }
         retryAfter = v as RetryAfterMode
         break
+      case '--rate-kind':
+        if (!(RATE_LIMIT_KINDS as readonly string[]).includes(v))
+          throw new ArgsError(`--rate-kind: ${RATE_LIMIT_KINDS.join(', ')}, got ${v}`)
+        rateKind = v as RateLimitKind
+        break
+      case '--rate-reset':
+        if (v !== 'always' && v !== 'on-429') throw new ArgsError(`--rate-reset: always or on-429, got ${v}`)
+        rateReset = v
+        break
+      case '--duration-spread': {
+        const spread = Number(v)
+        if (!/^\d*\.?\d+$/.test(v) || !(spread >= 0 && spread < 1))
+          throw new ArgsError(`--duration-spread must be a number from 0 to less than 1, got ${v}`)
+        options.durationSpread = spread
+        break
+      }
+      case '--no-url-in-answers':
+        options.urlInAnswers = false
+        break
       case '--busy-status':
         if (v !== '409' && v !== '423') throw new ArgsError(`--busy-status: 409 or 423, got ${v}`)
         options.busyStatus = Number(v) as BusyStatus
@@ -147,14 +188,19 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     port = parseIntArg('PORT', env.PORT, 0, 65535)
   options.port = port ?? 0
   if (Object.keys(durations).length > 0) options.durationsMs = durations
-  if (rateLimit === undefined && (rateWindow !== undefined || retryAfter !== undefined)) {
-    throw new ArgsError('--rate-window and --retry-after need --rate-limit')
+  if (
+    rateLimit === undefined &&
+    [rateWindow, retryAfter, rateKind, rateReset].some((value) => value !== undefined)
+  ) {
+    throw new ArgsError('--rate-window, --retry-after, --rate-kind and --rate-reset need --rate-limit')
   }
   if (rateLimit !== undefined) {
     options.rateLimit = {
       limit: rateLimit,
       windowMs: rateWindow ?? 60_000,
       retryAfter: retryAfter ?? 'seconds',
+      kind: rateKind ?? 'fixed',
+      ...(rateReset !== undefined ? { resetHeader: rateReset } : {}),
     }
   }
   return { help: false, options }

@@ -31,7 +31,7 @@ export class Jobs {
 
   /** Starts a job on `staging` (already in the state). `failWith`: the task will end in error. */
   start(kind: JobKind, staging: StagingSite, failWith: string | null, now = this.clock.now()): Task {
-    const duration = this.options.durationsMs[kind]
+    const duration = this.lengthOf(kind, this.state.nextTaskRowId)
     const runFor = failWith === null ? duration : Math.round(duration / 2)
     const task: Task = {
       id: this.uniqueId(),
@@ -83,6 +83,18 @@ export class Jobs {
     if (task.status === 'error') return task.failed_at_percentage ?? 0
     const fraction = task.duration_ms <= 0 ? 1 : (now - task.started_at) / task.duration_ms
     return percentage(this.options.progress, fraction)
+  }
+
+  /**
+   * The length of the job of `kind` with row `row`: its duration, spread by `durationSpread` (each
+   * fraction of the spread taken in turn, by the golden ratio, so any run of jobs covers it evenly).
+   */
+  private lengthOf(kind: JobKind, row: number): number {
+    const nominal = this.options.durationsMs[kind]
+    const spread = this.options.durationSpread
+    if (spread === 0) return nominal
+    const phase = (row * 0.6180339887 + 0.31) % 1
+    return Math.round(nominal * (1 - spread + 2 * spread * phase))
   }
 
   private uniqueId(): string {

@@ -5,9 +5,13 @@ import type {
   EffectiveOptions,
   JobKind,
   Profile,
+  RateLimitKind,
   RateLimitOptions,
+  ResetHeaderMode,
   SimulatorOptions,
 } from './types.js'
+
+export const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ['fixed', 'framework', 'sliding']
 
 export const DEFAULT_DURATIONS_MS: Readonly<Record<JobKind, number>> = {
   create: 3000,
@@ -42,6 +46,8 @@ export function resolveOptions(options: SimulatorOptions = {}): EffectiveOptions
     rateLimit: null,
     taskVisibilityDelayMs: 0,
     profile: 'spec',
+    durationSpread: 0,
+    urlInAnswers: true,
     siteDelayMs: DEFAULT_SITE_DELAY_MS,
   }
   const { port: _port, realistic: _realistic, ...rest } = options
@@ -89,6 +95,13 @@ export function applyOptions(target: EffectiveOptions, patch: OptionsPatch): voi
       throw new Error('profile must be spec or service')
     target.profile = patch.profile
   }
+  if (patch.durationSpread !== undefined) {
+    const spread = patch.durationSpread
+    if (typeof spread !== 'number' || !(spread >= 0 && spread < 1))
+      throw new Error('durationSpread must be a number from 0 to less than 1')
+    target.durationSpread = spread
+  }
+  if (patch.urlInAnswers !== undefined) target.urlInAnswers = bool('urlInAnswers', patch.urlInAnswers)
   if (patch.siteDelayMs !== undefined) {
     if (!isNonNegative(patch.siteDelayMs)) throw new Error('siteDelayMs must be a number >= 0')
     target.siteDelayMs = patch.siteDelayMs
@@ -98,7 +111,7 @@ export function applyOptions(target: EffectiveOptions, patch: OptionsPatch): voi
 function rateLimit(value: unknown): RateLimitOptions | null {
   if (value === null) return null
   if (!isObject(value)) throw new Error('rateLimit must be an object or null')
-  const { limit, windowMs, retryAfter } = value
+  const { limit, windowMs, retryAfter, kind, resetHeader } = value
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) {
     throw new Error('rateLimit.limit must be an integer >= 0')
   }
@@ -107,7 +120,17 @@ function rateLimit(value: unknown): RateLimitOptions | null {
   if (retryAfter !== undefined && !['seconds', 'http-date', 'none'].includes(retryAfter as string)) {
     throw new Error('rateLimit.retryAfter must be seconds, http-date or none')
   }
-  return { limit, windowMs, retryAfter: (retryAfter as RateLimitOptions['retryAfter']) ?? 'seconds' }
+  if (kind !== undefined && !(RATE_LIMIT_KINDS as readonly unknown[]).includes(kind))
+    throw new Error(`rateLimit.kind must be ${RATE_LIMIT_KINDS.join(', ')}`)
+  if (resetHeader !== undefined && resetHeader !== 'always' && resetHeader !== 'on-429')
+    throw new Error('rateLimit.resetHeader must be always or on-429')
+  return {
+    limit,
+    windowMs,
+    retryAfter: (retryAfter as RateLimitOptions['retryAfter']) ?? 'seconds',
+    kind: (kind as RateLimitKind | undefined) ?? 'fixed',
+    ...(resetHeader !== undefined ? { resetHeader: resetHeader as ResetHeaderMode } : {}),
+  }
 }
 
 function bool(name: string, value: unknown): boolean {

@@ -24,7 +24,7 @@ export function banner(sim: Simulator): string[] {
     'Sites:',
     ...Object.entries(SIM_SITES).map(([key, id]) => `  ${id}  ${SITE_NOTES[key as keyof typeof SIM_SITES]}`),
     `Jobs: create ${d.create}ms, pull ${d.pull}ms, push ${d.push}ms, delete ${d.delete}ms; progress ${sim.options.progress}`,
-    `Rate limit: ${rate ? `${rate.limit} per ${rate.windowMs}ms per token` : 'none'}`,
+    `Rate limit: ${rate ? `${rate.limit} per ${rate.windowMs}ms per token (${rate.kind ?? 'fixed'} window${rate.resetHeader ? `, reset header ${rate.resetHeader}` : ''})` : 'none'}`,
     `Staging sites: ${sim.url}/staging-sites/<id>/ (answer ${sim.options.siteDelayMs}ms after their creation completed)`,
   ]
 }

@@ -6,16 +6,29 @@ export type ProgressMode =
   'nonlinear' | 'linear' | 'backloaded' | 'frontloaded' | 'stuck-then-jump' | 'stalled-middle' | 'none'
 export type RetryAfterMode = 'seconds' | 'http-date' | 'none'
 export type BusyStatus = 409 | 423
+/**
+ * How the limiter counts (contract §6, r3): `fixed`, a window from a token's first request to the
+ * millisecond (the simulator's own way); `framework`, the framework's limiter (its timer is in whole
+ * seconds: the window runs from the second of the first request for the decay time); `sliding`, the
+ * requests of the last window's length (what proxies and gateways count).
+ */
+export type RateLimitKind = 'fixed' | 'framework' | 'sliding'
+/** When answers carry `X-RateLimit-Reset`: on every answer, or only on a 429 (the framework's way). */
+export type ResetHeaderMode = 'always' | 'on-429'
 /** Which answers the simulator gives: the literal spec's, or the service family's observed ones (contract §10). */
 export type Profile = 'spec' | 'service'
 
 export interface RateLimitOptions {
   /** Requests allowed per token within one window. */
   limit: number
-  /** Window length. The window is fixed: it starts with a token's first request. */
+  /** Window length (for `framework`, the decay time, rounded up to whole seconds). */
   windowMs: number
   /** How a 429 says when to retry. Default 'seconds'. */
   retryAfter?: RetryAfterMode
+  /** How requests are counted. Default 'fixed'. */
+  kind?: RateLimitKind
+  /** When `X-RateLimit-Reset` is sent. Default: the profile's way (spec: always, service: on-429). */
+  resetHeader?: ResetHeaderMode
 }
 
 export interface SimulatorOptions {
@@ -39,6 +52,13 @@ export interface SimulatorOptions {
   taskVisibilityDelayMs?: number
   /** Answer shapes: 'spec' (default) or 'service' (contract §10). */
   profile?: Profile
+  /**
+   * Job lengths spread by this fraction around their duration (0.3: from 70% to 130%), spread
+   * evenly and deterministically over the jobs in the order they start. Default 0.
+   */
+  durationSpread?: number
+  /** false: a create's answer carries no staging URL (clients read it from the staging environment). Default true. */
+  urlInAnswers?: boolean
   /** A new staging site's URL answers 404 until this long after its create job completed. Default 3000. */
   siteDelayMs?: number
 }
@@ -53,6 +73,8 @@ export interface EffectiveOptions {
   rateLimit: RateLimitOptions | null
   taskVisibilityDelayMs: number
   profile: Profile
+  durationSpread: number
+  urlInAnswers: boolean
   siteDelayMs: number
 }
 

@@ -1,5 +1,5 @@
 import { realClock } from '../clock.js'
-import { RateBudget } from '../api/rate-budget.js'
+import { WindowLedger } from '../api/window-ledger.js'
 import { USER_AGENT } from '../api/client.js'
 import { ApiRoot } from '../api/root.js'
 import { SiteList } from './other-sources.js'
@@ -14,19 +14,23 @@ import {
   type Result,
 } from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
+import { PollScheduler, type CallPlan } from './poll-scheduler.js'
 
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * rate budget, one transport, one deadline and one check of the API root; with `failFast`, no new site starts after a failure. One site runs
+ * window ledger, one poll scheduler, one transport, one deadline and one check of the API root; with
+ * `failFast`, no new site starts after a failure. One site runs
  * exactly as runOperation alone would.
  */
 export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
   const clock = deps.clock ?? realClock
   const transport = deps.transport ?? new NodeTransport(USER_AGENT)
+  const ledger = deps.ledger ?? new WindowLedger(clock)
   const shared: RunDeps = {
     ...deps,
     clock,
-    budget: deps.budget ?? new RateBudget(clock),
+    ledger,
+    polls: deps.polls ?? new PollScheduler(clock, ledger),
     root: deps.root ?? new ApiRoot(),
     siteList: deps.siteList ?? new SiteList(),
     deadline: deps.deadline ?? clock.now() + config.timeoutMs,
@@ -43,7 +47,8 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
 async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise<Result[]> {
   const ids = config.siteIds
   if (ids.length === 1) return [await runOperation(config, ids[0]!, shared)]
-  const budget = shared.budget!
+  const polls = shared.polls!
+  const plan = callPlan(config)
 
   const results: Result[] = new Array(ids.length)
   let next = 0
@@ -51,8 +56,8 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
   const worker = async () => {
     while (next < ids.length) {
       const index = next++
-      // The rate budget plans its calls for the sites still to start too.
-      budget.pendingSites = ids.length - next
+      // The poll scheduler plans the calls of the sites still to start too.
+      polls.expect({ ...plan, sitesToStart: ids.length - next })
       const siteId = ids[index]!
       if (stoppedBy !== null || deps.signal?.aborted) {
         results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock!)
@@ -72,9 +77,19 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
   try {
     await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker))
   } finally {
-    budget.pendingSites = 0
+    polls.expect({ sitesToStart: 0 })
   }
   return results
+}
+
+/**
+ * The calls each site makes (contract §6 r3: every call counted in the plan): its request; when it
+ * waits, the final status call of its job and, after a create, pull or push, the read of the
+ * staging environment that fills what the answers did not say; and the run's one API root check.
+ */
+function callPlan(config: Config): Omit<CallPlan, 'sitesToStart'> {
+  const afterJob = config.wait ? 1 + (config.operation === 'delete' ? 0 : 1) : 0
+  return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: 1 }
 }
 
 function notStarted(

@@ -4,6 +4,7 @@ import type { SiteList } from './other-sources.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Config, JobOperation, Logger, StagingFrom, StagingState } from '../types.js'
+import type { PollGate } from './poll-scheduler.js'
 import type { WaitDeps } from './wait.js'
 
 /** What is known of one job the run started, for the cancel and timeout reports (issue 17 §5). */
@@ -57,6 +58,8 @@ export interface RunContext {
   root: ApiRoot
   /** The site list (GET /v2/sites), read once per run when a staging id or URL is missing (issue 20 §1). */
   siteList?: SiteList
+  /** When status calls may go: shared by every job of a run (poll-scheduler.ts). */
+  polls: PollGate
   /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
   busy: Backoff
   clock: Clock
@@ -100,6 +103,7 @@ export function jobIs(ctx: RunContext, op: JobOperation, state: JobState['state'
 export function waitDeps(ctx: RunContext): WaitDeps {
   return {
     client: ctx.client,
+    polls: ctx.polls,
     clock: ctx.clock,
     logger: ctx.logger,
     redactor: ctx.redactor,

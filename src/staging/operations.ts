@@ -1,5 +1,5 @@
 import { StagingApiClient, USER_AGENT } from '../api/client.js'
-import { RateBudget } from '../api/rate-budget.js'
+import { WindowLedger } from '../api/window-ledger.js'
 import { ApiRoot } from '../api/root.js'
 import { NodeTransport, type Transport } from '../api/transport.js'
 import { Backoff, BUSY_WAIT } from '../backoff.js'
@@ -11,6 +11,7 @@ import { SiteList } from './other-sources.js'
 import { dryRun } from './dry-run.js'
 import { endingOf, writeResult, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
+import { PollScheduler } from './poll-scheduler.js'
 import { status } from './status.js'
 
 export interface RunDeps {
@@ -18,8 +19,9 @@ export interface RunDeps {
   redactor: Redactor
   clock?: Clock
   signal?: AbortSignal
-  /** Shared by every site of a run. */
-  budget?: RateBudget
+  /** Shared by every site of a run: what the rate limit leaves (the client's), and when polls go. */
+  ledger?: WindowLedger
+  polls?: PollScheduler
   /** Shared by every site of a run: the kept-alive connections to the API. Default: a new one, closed at the end. */
   transport?: Transport
   /** Shared by every site of a run: the evidence that api-url is the API root (one GET /v2/sites). */
@@ -49,6 +51,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const started = clock.now()
   const deadline = deps.deadline ?? started + config.timeoutMs
   const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT)
+  const ledger = deps.ledger ?? new WindowLedger(clock)
   const optional = {
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.random ? { random: deps.random } : {}),
@@ -66,7 +69,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       clock,
       logger: deps.logger,
       redactor: deps.redactor,
-      budget: deps.budget ?? new RateBudget(clock),
+      ledger,
       transport: deps.transport ?? ownTransport!,
       ...optional,
     },
@@ -77,6 +80,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     client,
     root: deps.root ?? new ApiRoot(),
     siteList: deps.siteList ?? new SiteList(),
+    polls: deps.polls ?? new PollScheduler(clock, ledger),
     busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
     clock,
     logger: deps.logger,

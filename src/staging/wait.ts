@@ -15,9 +15,12 @@ import type { Redactor } from '../secrets.js'
 import type { Clock, Logger, Operation } from '../types.js'
 import { taskStatusPath } from './endpoints.js'
 import { PollPlanner } from './poll-planner.js'
+import type { PollGate } from './poll-scheduler.js'
 
 export interface WaitDeps {
   client: StagingApiClient
+  /** The batch's poll scheduler: when a status call may go (shared by every job of a run). */
+  polls: PollGate
   clock: Clock
   logger: Logger
   redactor: Redactor
@@ -51,7 +54,7 @@ export async function waitForTask(
   startedAt: number,
 ): Promise<WaitOutcome> {
   deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`)
-  return sharingBudget(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt))
+  return sharingPolls(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt))
 }
 
 async function followTask(
@@ -141,7 +144,7 @@ export async function waitForProbe(
   operation: Operation,
   siteId: string,
 ): Promise<WaitOutcome> {
-  return sharingBudget(deps, operation, siteId, () =>
+  return sharingPolls(deps, operation, siteId, () =>
     followProbe(deps, operation, siteId, { seenBusy: false }),
   )
 }
@@ -216,17 +219,17 @@ async function followProbe(
 }
 
 /**
- * Counts this follower in the batch's rate budget for as long as it polls, and ends its live
+ * Counts this follower in the batch's poll scheduler for as long as it polls, and ends its live
  * progress however following ends (done, failed, timed out, cancelled).
  */
-async function sharingBudget<T>(
+async function sharingPolls<T>(
   deps: WaitDeps,
   operation: Operation,
   siteId: string,
   follow: () => Promise<T>,
 ): Promise<T> {
   // Keyed by these deps, as sleepWithin asks pollAt with them.
-  const leave = deps.client.budget.join(deps)
+  const leave = deps.polls.join(deps)
   const started = deps.clock.now()
   try {
     return await follow()
@@ -238,19 +241,19 @@ async function sharingBudget<T>(
 }
 
 /**
- * Sleeps before the next poll: `wanted` (what the planner asks), later if the batch's rate budget
- * says so (RateBudget.pollAt: calls are scarce, and this job is not likely to have ended yet). A
+ * Sleeps before the next poll: `wanted` (what the planner asks), later if the batch's poll scheduler
+ * says so (PollScheduler.pollAt: calls are scarce, and this job is not likely to have ended yet). A
  * follower held back looks again every second (a sibling may end, a window begin); no wait runs
  * past the deadline: then DeadlineError at once, with no pointless sleep.
  */
 async function sleepWithin(deps: WaitDeps, wanted: number): Promise<void> {
-  const { clock, client, signal } = deps
+  const { clock, client, signal, polls } = deps
   const wantedAt = clock.now() + Math.max(0, wanted)
   for (;;) {
     const now = clock.now()
     const left = client.deadline - now
     if (left <= 0) throw new DeadlineError()
-    const { at, final, wake } = client.budget.pollAt(deps, wantedAt)
+    const { at, final, wake } = polls.pollAt(deps, wantedAt)
     if (at <= now) return
     const ms = at - now
     if (ms >= left) {
@@ -262,7 +265,7 @@ async function sleepWithin(deps: WaitDeps, wanted: number): Promise<void> {
       if (final) return
       continue
     }
-    // Held: until `at`, or until the budget wakes the held followers (a sibling has ended).
+    // Held: until `at`, or until the scheduler wakes the held followers (a sibling has ended).
     try {
       await clock.sleep(ms, signal ? AbortSignal.any([signal, wake]) : wake)
     } catch (e) {

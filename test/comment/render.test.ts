@@ -10,6 +10,7 @@ import {
 import { escapeMarkdown, md as inert, safeHttpUrl } from '../../src/report/markdown.js'
 import { Redactor } from '../../src/secrets.js'
 import { createdResult } from '../helpers/fakes.js'
+import { linkTargets, toHtml } from '../helpers/markdown-html.js'
 import type { Result } from '../../src/types.js'
 
 const result = (over: Partial<Result> = {}): Result =>
@@ -239,11 +240,20 @@ describe('server text is inert', () => {
     expect(t).not.toMatch(/@[A-Za-z0-9]/)
     expect(t).not.toMatch(/#\d/)
     expect(t).not.toMatch(/GH-\d/)
-    expect(t).not.toMatch(/https:\/\//)
-    expect(t).not.toMatch(/www\./)
-    expect(t).not.toMatch(/(^|[^\\])[$*`~|![\]<>]/)
+    // A URL goes in a code span (nothing links it there, and it copies as it is: no invisible
+    // character in it); everything else is escaped.
+    expect(t).toContain('`https://evil.test`')
+    expect(t).toContain('`www.evil.test`')
+    expect(t).toContain('\\(`https://evil.test/x.png`\\)')
+    const outsideUrls = t.replace(/`(https:\/\/|www\.)[^`]*`/g, '')
+    expect(outsideUrls).not.toMatch(/https:\/\/|www\./)
+    expect(outsideUrls).not.toMatch(/(^|[^\\])[$*`~|![\]<>]/)
     expect(t).toContain('&amp;copy;')
     expect(t).toContain('&lt;b&gt;')
+    // As rendered: no link, image, emphasis, strikethrough or tag of the server's.
+    const html = toHtml(t)
+    expect(linkTargets(html)).toEqual([])
+    expect(html).not.toMatch(/<(img|strong|em|del|s|b)[\s>]/)
   })
 
   test('bounded: at most the given number of characters, plus an ellipsis', () => {

@@ -326,7 +326,11 @@ describe('the pipe against the simulator', () => {
       { IF_MISSING: 'maybe' },
       /--if-missing: "maybe" is not one of fail, skip/,
     ],
-    ['no API URL', { STAGING_API_URL: '' }, /--api-url \(or STAGING_API_URL\): is required/],
+    [
+      'an API URL without its scheme',
+      { STAGING_API_URL: 'app.instawp.io/api' },
+      /--api-url \(or STAGING_API_URL\): "app.instawp.io\/api" has no scheme/,
+    ],
   ])('bad input, %s: exit 2, nothing sent', async (_name, change, message) => {
     const r = await runPipe({ ...base(), OPERATION: 'pull', SITE_ID: '1002', ...change })
     expect(r.code).toBe(2)

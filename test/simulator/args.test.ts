@@ -47,7 +47,7 @@ describe('parseArgs', () => {
       options: {
         port: 0,
         realistic: true,
-        rateLimit: { limit: 120, windowMs: 60_000, retryAfter: 'http-date' },
+        rateLimit: { limit: 120, windowMs: 60_000, retryAfter: 'http-date', kind: 'fixed' },
         progress: 'linear',
         busyStatus: 423,
         taskIds: false,
@@ -64,8 +64,42 @@ describe('parseArgs', () => {
     const parsed = parseArgs(['--rate-limit', '5'], {})
     expect(parsed).toEqual({
       help: false,
-      options: { port: 0, rateLimit: { limit: 5, windowMs: 60_000, retryAfter: 'seconds' } },
+      options: { port: 0, rateLimit: { limit: 5, windowMs: 60_000, retryAfter: 'seconds', kind: 'fixed' } },
     })
+  })
+
+  it('reads the limiter kind, the reset header, a spread of job lengths and answers without a URL', () => {
+    const parsed = parseArgs(
+      [
+        '--rate-limit=60',
+        '--rate-kind',
+        'sliding',
+        '--rate-reset=on-429',
+        '--duration-spread',
+        '0.3',
+        '--no-url-in-answers',
+      ],
+      {},
+    )
+    expect(parsed).toEqual({
+      help: false,
+      options: {
+        port: 0,
+        rateLimit: {
+          limit: 60,
+          windowMs: 60_000,
+          retryAfter: 'seconds',
+          kind: 'sliding',
+          resetHeader: 'on-429',
+        },
+        durationSpread: 0.3,
+        urlInAnswers: false,
+      },
+    })
+    expect(() => parseArgs(['--rate-limit=6', '--rate-kind=leaky'], {})).toThrow(/--rate-kind/)
+    expect(() => parseArgs(['--rate-limit=6', '--rate-reset=never'], {})).toThrow(/--rate-reset/)
+    expect(() => parseArgs(['--duration-spread=1.5'], {})).toThrow(/--duration-spread/)
+    expect(() => parseArgs(['--rate-kind=sliding'], {})).toThrow(/need --rate-limit/)
   })
 
   it('answers --help and -h', () => {

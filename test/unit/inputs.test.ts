@@ -36,6 +36,14 @@ describe('parseConfig', () => {
       failFast: false,
     })
   })
+  it("uses the hosted service's API root when api-url is absent or empty", () => {
+    const { 'api-url': _absent, ...withoutUrl } = base
+    expect(parseConfig(withoutUrl).apiUrl).toBe('https://app.instawp.io/api/v2')
+    expect(parseConfig({ ...base, 'api-url': '  ' }).apiUrl).toBe('https://app.instawp.io/api/v2')
+    expect(parseConfig({ ...base, 'api-url': 'http://localhost:8099' }).apiUrl).toBe(
+      'http://localhost:8099/v2',
+    )
+  })
   it('accepts reset as another name for pull, in any case', () => {
     expect(parseConfig({ ...base, operation: 'Reset' }).operation).toBe('pull')
     expect(parseConfig({ ...base, operation: ' PUSH ' }).operation).toBe('push')

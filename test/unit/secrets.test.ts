@@ -256,6 +256,18 @@ describe('a multi-line credential (an SSH private key) that a server repeats (is
     expect(r.server(`bad key ${SSH_KEY.slice(0, 150)}`)).toBe('bad key ***')
     expect(r.server('-----BEGIN PUBLIC KEY----- is fine')).toBe('-----BEGIN PUBLIC KEY----- is fine')
   })
+  it('re-wrapped at another width, nothing of the key is left', () => {
+    const { r } = withKey()
+    const body = KEY_LINES.join('')
+    const rewrapped = body.match(/.{1,50}/g)!.join('\n')
+    const out = r.server(`key ${rewrapped} end`, 100_000)
+    expect(out).toMatch(/^key (\*\*\*)+ end$/)
+  })
+  it('one secret word among ordinary ones (Bearer <token>) masks only that word', () => {
+    const r = new Redactor()
+    r.stripCredentials({ errors: { authorization: ['Bearer sk_live_0123456789abcdefXYZ'] } })
+    expect(r.server('header was Bearer sk_live_0123456789abcdefXYZ')).toBe('header was Bearer ***')
+  })
   it('a passphrase of words is removed from server text but never masks our own words', () => {
     const masked: string[] = []
     const r = new Redactor((v) => masked.push(v))

@@ -69,7 +69,6 @@ describe('action.yml agrees with the code', () => {
       ['operation', true],
       ['site-id', true],
       ['api-token', true],
-      ['api-url', true],
     ])
   })
 

@@ -96,7 +96,7 @@ export const serviceShapes: Shapes = {
   createStarted: (lang, task, _site, staging, options) => {
     const data: Record<string, unknown> = {}
     if (options.taskIds) data.task_id = task.id
-    data.wp_url = staging.url
+    if (options.urlInAnswers) data.wp_url = staging.url
     return ok(200, t(lang, 'create_started'), data)
   },
   jobStarted: (lang, kind, task, options) => {

@@ -69,7 +69,7 @@ export const specShapes: Shapes = {
     if (options.taskIds) data.task_id = task.id
     data.site_id = site.id
     data.staging_site_id = staging.id
-    data.staging_url = staging.url
+    if (options.urlInAnswers) data.staging_url = staging.url
     return ok(202, t(lang, 'create_started'), data)
   },
   jobStarted: (lang, kind, task, options) =>

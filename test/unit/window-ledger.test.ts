@@ -1,0 +1,400 @@
+/**
+ * The window ledger (issue 17 §1, contract §6 r3) with an injected clock: what it lets go, when,
+ * and what it learns from the server's headers. The last part drives it against the simulator's
+ * own limiter in each of its ways (fixed, framework, sliding; reset header present or absent).
+ */
+import { describe, expect, it } from '@jest/globals'
+import { WindowLedger } from '../../src/api/window-ledger.js'
+import { RATE_WINDOW_MS } from '../../src/contract.js'
+import { RateLimiter } from '../../src/simulator/ratelimit.js'
+import type { RateLimitKind } from '../../src/simulator/types.js'
+import { FakeClock } from '../helpers/fakes.js'
+
+const epoch = (ms: number) => String(Math.floor(ms / 1000))
+const limits = (limit: number, remaining: number, resetAt?: number) => ({
+  'x-ratelimit-limit': String(limit),
+  'x-ratelimit-remaining': String(remaining),
+  ...(resetAt === undefined ? {} : { 'x-ratelimit-reset': epoch(resetAt) }),
+})
+
+/** Sends one request through the ledger: its wait, and if it may go, its answer. */
+function request(b: WindowLedger, answer?: Record<string, string>, status = 200): number {
+  const wait = b.reserve()
+  if (wait === 0 && answer) b.observe(status, answer)
+  return wait
+}
+
+/** Reserves until the ledger says wait: how many went. */
+function burst(b: WindowLedger): number {
+  let n = 0
+  while (b.reserve() === 0) n++
+  return n
+}
+
+describe('WindowLedger: calls', () => {
+  it('sends one request alone until an answer tells the count; none told: nothing to respect', () => {
+    const b = new WindowLedger(new FakeClock())
+    expect(b.reserve()).toBe(0)
+    expect(b.reserve()).toBeGreaterThan(0)
+    b.observe(200, {})
+    expect([b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0])
+  })
+  it('sends what the window has left, counting requests still in flight', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(60, 3))
+    expect(burst(b)).toBe(3)
+  })
+  it('with no reset header, a call comes back a window after its answer: no guess, no probe', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(3, 2))
+    clock.t += 10_000
+    expect(burst(b)).toBe(2)
+    b.observe(200, limits(3, 1))
+    b.observe(200, limits(3, 0))
+    // The first call comes back 60 s after its answer: 50 s from now, not before.
+    const wait = b.reserve()
+    expect(wait).toBeGreaterThanOrEqual(50_000)
+    expect(wait).toBeLessThanOrEqual(50_100)
+    clock.t += 49_000
+    expect(b.reserve()).toBeGreaterThan(0)
+    clock.t += 1100
+    expect(burst(b)).toBe(1)
+  })
+  it("learns a fixed window's turn from the first answer after it: every call is back at once", () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(4, 3))
+    // Three more spread over the window, all answered.
+    for (let r = 2; r >= 0; r--) {
+      clock.t += 15_000
+      request(b, limits(4, r))
+    }
+    // 60 s after the first answer, its call is back: one request goes, and the server's count (1)
+    // says the window has turned for the others too.
+    clock.t = clock.t - 45_000 + 60_100
+    expect(request(b, limits(4, 3))).toBe(0)
+    expect(burst(b)).toBe(3)
+  })
+  it('a count higher than its own calls is another client on the token: it waits for those too', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    // Ten calls used by someone else before the first answer.
+    request(b, limits(12, 1))
+    expect(burst(b)).toBe(1)
+  })
+  it('answers out of order: a late, higher count is not read as calls given back', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(60, 12))
+    expect(burst(b)).toBe(12)
+    clock.t += 50
+    for (let r = 11; r >= 1; r--) b.observe(200, limits(60, r - 1))
+    // The answer of a request counted long before comes last, with a count far above the last one.
+    b.observe(200, limits(60, 7))
+    expect(b.reserve()).toBeGreaterThan(0)
+  })
+  it('a request that never got an answer is let go after a while', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(60, 1))
+    expect(b.reserve()).toBe(0)
+    expect(b.reserve()).toBeGreaterThan(0)
+    clock.t += 35_000 + RATE_WINDOW_MS + 1
+    expect(b.reserve()).toBe(0)
+  })
+})
+
+describe('WindowLedger: waking those who wait', () => {
+  it('an answer that gives calls back wakes the waiting at once', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(3, 2))
+    clock.t += 20_000
+    expect(burst(b)).toBe(2)
+    b.observe(200, limits(3, 1))
+    b.observe(200, limits(3, 0))
+    // The first call is back a window after its answer: it goes, and its answer says the window
+    // has turned for the other two as well.
+    clock.t += 40_100
+    expect(b.reserve()).toBe(0)
+    expect(b.reserve()).toBeGreaterThan(0)
+    const changed = b.changed
+    b.observe(200, limits(3, 2))
+    expect(changed.aborted).toBe(true)
+    expect(burst(b)).toBe(2)
+  })
+  it('an answer that changes nothing wakes nobody (no wake storm in a batch of hundreds)', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(60, 59))
+    burst(b)
+    clock.t += 50
+    b.observe(200, limits(60, 1)) // calls come back sooner (answered): wakes once
+    const changed = b.changed
+    b.observe(200, limits(60, 0))
+    expect(changed.aborted).toBe(false)
+  })
+  it('while requests are in flight, a waiter that would wait on them is woken by their answer', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(2, 1))
+    clock.t += RATE_WINDOW_MS + 1000
+    expect(burst(b)).toBe(2)
+    // Waiting on calls in flight: when they come back is known only once they are answered.
+    const wait = b.reserve()
+    expect(wait).toBeGreaterThan(RATE_WINDOW_MS)
+    const changed = b.changed
+    clock.t += 100
+    b.observe(200, limits(2, 1))
+    expect(changed.aborted).toBe(true)
+    expect(b.reserve()).toBeLessThanOrEqual(RATE_WINDOW_MS + 100)
+  })
+})
+
+describe('WindowLedger: a window shorter than assumed', () => {
+  it('with no reset stated, a probe goes only when waiting would reach the deadline', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(2, 1))
+    request(b, limits(2, 0))
+    // A long deadline: wait for the call to come back (no probe, no 429).
+    expect(b.reserve(clock.t + 3_600_000)).toBeGreaterThan(50_000)
+    // A deadline sooner than that: after a second with nothing sent, one request finds out.
+    const deadline = clock.t + 30_000
+    expect(b.reserve(deadline)).toBeLessThanOrEqual(1100)
+    clock.t += 1000
+    expect(b.reserve(deadline)).toBe(0)
+    expect(b.reserve(deadline)).toBeGreaterThan(0)
+    // The server's window (3 s here) has turned: the calls are back, and windows are now taken to
+    // last no longer than what the probe saw.
+    clock.t += 2000
+    b.observe(200, limits(2, 1))
+    expect(b.reserve(deadline)).toBe(0)
+    clock.t += 50
+    b.observe(200, limits(2, 0))
+    expect(b.reserve(deadline)).toBeLessThanOrEqual(3200)
+  })
+  it('a probe refused ends probing for the run: the window is as long as assumed', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(2, 1))
+    request(b, limits(2, 0))
+    const deadline = clock.t + 30_000
+    clock.t += 1000
+    expect(b.reserve(deadline)).toBe(0)
+    b.observe(429, { ...limits(2, 0), 'retry-after': '59' })
+    clock.t += 59_000
+    // The Retry-After: one request learns the count; it is full again after that one.
+    expect(request(b, limits(2, 1))).toBe(0)
+    expect(request(b, limits(2, 0))).toBe(0)
+    // No probe any more, even with the deadline near: the wait is for the call to come back.
+    expect(b.reserve(clock.t + 10_000)).toBeGreaterThan(50_000)
+  })
+})
+
+describe('WindowLedger: 429', () => {
+  it('Retry-After pauses every request until then; then one request learns the count', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(60, 5))
+    request(b, { 'retry-after': '12' }, 429)
+    expect(b.reserve()).toBe(12_000)
+    clock.t += 5000
+    expect(b.reserve()).toBe(7000)
+    clock.t += 7000
+    expect(b.reserve()).toBe(0)
+    expect(b.reserve()).toBeGreaterThan(0)
+    b.observe(200, limits(60, 59))
+    expect(burst(b)).toBeGreaterThan(50)
+  })
+  it('without Retry-After pauses for a growing while, and at least a second for Retry-After: 0', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, {}, 429)
+    const first = b.reserve()
+    clock.t += first
+    request(b, {}, 429)
+    expect(b.reserve()).toBeGreaterThan(first)
+    const zero = new WindowLedger(new FakeClock())
+    request(zero, { 'retry-after': '0' }, 429)
+    const soon = zero.reserve()
+    expect(soon).toBeGreaterThanOrEqual(1000)
+    expect(soon).toBeLessThanOrEqual(2000)
+  })
+  it('a Retry-After date in the past (a slow server clock) pauses 1-2 s, growing with each 429', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    const past = new Date(clock.wallNow() - 3_600_000).toUTCString()
+    const waits: number[] = []
+    for (let i = 0; i < 5; i++) {
+      request(b, { 'retry-after': past }, 429)
+      const w = b.reserve()
+      waits.push(w)
+      clock.t += w
+    }
+    expect(waits[0]).toBeGreaterThanOrEqual(1000)
+    expect(waits[0]).toBeLessThanOrEqual(2000)
+    expect(waits[4]).toBeGreaterThan(waits[0]! * 4)
+    expect(waits.reduce((a, b) => a + b, 0)).toBeGreaterThan(20_000)
+  })
+  it('a stated reset lets one request look when it comes, not before', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(5, 0, clock.t + 10_000))
+    expect(b.reserve()).toBeGreaterThanOrEqual(10_000)
+    clock.t += 10_100
+    expect(b.reserve()).toBe(0)
+    expect(b.reserve()).toBeGreaterThan(0)
+    b.observe(200, limits(5, 4, clock.t + 60_000))
+    expect(burst(b)).toBe(4)
+  })
+})
+
+describe('WindowLedger: two clocks (contract §11)', () => {
+  it('reads an epoch reset against the wall clock, and keeps its window when the wall clock steps back', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    // The server's reset is 30 s ahead by the wall clock; the wall clock is then stepped back an hour.
+    request(b, limits(60, 0, clock.wallNow() + 30_000))
+    clock.wallShift = -3_600_000
+    const wait = b.reserve()
+    expect(wait).toBeGreaterThan(25_000)
+    expect(wait).toBeLessThanOrEqual(32_000)
+  })
+  it('an epoch reset from a server whose clock is an hour fast is read against its Date header', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    const serverNow = clock.wallNow() + 3_600_000
+    request(b, { ...limits(60, 0, serverNow + 30_000), date: new Date(serverNow).toUTCString() })
+    const wait = b.reserve()
+    expect(wait).toBeGreaterThan(25_000)
+    expect(wait).toBeLessThanOrEqual(32_000)
+  })
+  it('an epoch reset read while the wall clock is an hour behind still means 30 s', () => {
+    const clock = new FakeClock()
+    clock.wallShift = -3_600_000
+    const b = new WindowLedger(clock)
+    request(b, limits(60, 0, clock.wallNow() + 30_000))
+    const wait = b.reserve()
+    expect(wait).toBeGreaterThan(25_000)
+    expect(wait).toBeLessThanOrEqual(32_000)
+  })
+})
+
+describe('WindowLedger against hostile rate-limit headers (contract §6)', () => {
+  /** After `headers` on a 429 and on a 200, no request waits longer than one window. */
+  const neverLongerThanAWindow = (headers: Record<string, string>) => {
+    for (const status of [200, 429]) {
+      const clock = new FakeClock()
+      const b = new WindowLedger(clock)
+      request(b, headers, status)
+      for (let i = 0; i < 5; i++) {
+        const w = b.reserve()
+        expect(w).toBeLessThanOrEqual(RATE_WINDOW_MS + 1000)
+        clock.t += w
+      }
+    }
+  }
+  const now = new FakeClock().t
+  it.each([
+    ['a reset in epoch milliseconds', { ...limits(60, 0), 'x-ratelimit-reset': String(now + 30_000) }],
+    ['a reset in the year 10^300', { ...limits(60, 0), 'x-ratelimit-reset': '1e300' }],
+    ['a reset a year ahead', { ...limits(60, 0), 'x-ratelimit-reset': epoch(now + 365 * 86_400_000) }],
+    ['a reset far in the past', { ...limits(60, 0), 'x-ratelimit-reset': '1000000000' }],
+    ['a negative remaining', { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '-1' }],
+    ['a remaining above the limit', { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '61' }],
+    ['a limit of 0', { 'x-ratelimit-limit': '0', 'x-ratelimit-remaining': '0' }],
+    ['a limit of 1e300', { 'x-ratelimit-limit': '1e300', 'x-ratelimit-remaining': '0' }],
+    ['a remaining of NaN', { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': 'NaN' }],
+    ['a Retry-After of 1e300 seconds', { 'retry-after': '1e300' }],
+    ['a Retry-After in milliseconds', { 'retry-after': '60000' }],
+    ['a negative Retry-After', { 'retry-after': '-30' }],
+    ['a Retry-After date years ahead', { 'retry-after': 'Fri, 01 Jan 2100 00:00:00 GMT' }],
+  ])('%s makes nobody wait longer than one window', (_, headers) => {
+    neverLongerThanAWindow(headers)
+  })
+  it.each([
+    ['in epoch milliseconds', String(now + 3_600_000)],
+    ['in the year 10^300', '1e300'],
+    ['that is not a number', 'soon'],
+  ])('a count of 0 with a reset %s is ignored with it: requests keep going', (_, reset) => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset })
+    expect([b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0])
+  })
+  it('a reset further ahead than a window is waited for one window at most', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, limits(60, 0, clock.t + 10 * 60_000))
+    const wait = b.reserve()
+    expect(wait).toBeLessThanOrEqual(RATE_WINDOW_MS + 1000)
+    clock.t += wait
+    expect(b.reserve()).toBe(0)
+  })
+  it('honours a sane Retry-After longer than a window (the server says so)', () => {
+    const clock = new FakeClock()
+    const b = new WindowLedger(clock)
+    request(b, { 'retry-after': '300' }, 429)
+    expect(b.reserve()).toBe(300_000)
+  })
+})
+
+/**
+ * The ledger against the simulator's limiter, as a batch uses it: `total` requests that each go as
+ * soon as the ledger lets them, 50 ms round trip (counted halfway), answered in the order they
+ * arrive. Returns when the last one went and how many were refused.
+ */
+function drive(kind: RateLimitKind, reset: boolean, total: number, limit = 60) {
+  const clock = new FakeClock()
+  const start = clock.t
+  const ledger = new WindowLedger(clock)
+  const limiter = new RateLimiter(() => ({ limit, windowMs: 60_000, kind }))
+  const answers: { at: number; status: number; headers: Record<string, string> }[] = []
+  let sent = 0
+  let refused = 0
+  let lastSent = 0
+  for (let guard = 0; guard < 100_000 && (sent < total || answers.length > 0); guard++) {
+    let wait = Infinity
+    while (sent < total) {
+      wait = ledger.reserve()
+      if (wait > 0) break
+      const d = limiter.check('token', clock.t + 25)!
+      const headers: Record<string, string> = {
+        'x-ratelimit-limit': String(d.limit),
+        'x-ratelimit-remaining': String(d.remaining),
+      }
+      if (reset || !d.allowed) headers['x-ratelimit-reset'] = String(Math.ceil(d.resetAt / 1000))
+      if (d.retryAfter) headers['retry-after'] = d.retryAfter
+      if (!d.allowed) refused++
+      answers.push({ at: clock.t + 50, status: d.allowed ? 200 : 429, headers })
+      sent++
+      lastSent = clock.t
+    }
+    answers.sort((a, b) => a.at - b.at)
+    const next = Math.min(answers[0]?.at ?? Infinity, sent < total ? clock.t + wait : Infinity)
+    clock.t = Math.max(clock.t, next)
+    while (answers.length > 0 && answers[0]!.at <= clock.t) {
+      const a = answers.shift()!
+      ledger.observe(a.status, a.headers)
+    }
+  }
+  return { refused, lastSentMs: lastSent - start, sent }
+}
+
+describe('WindowLedger against each way of limiting (issue 17 §1)', () => {
+  const kinds: RateLimitKind[] = ['fixed', 'framework', 'sliding']
+  it.each(kinds.flatMap((kind) => [true, false].map((reset) => [kind, reset] as const)))(
+    '%s window, reset header %s: 150 calls in three windows, none refused',
+    (kind, reset) => {
+      const run = drive(kind, reset, 150)
+      expect(run.sent).toBe(150)
+      expect(run.refused).toBe(0)
+      // Calls 120-149 go in the third window: 120 s after the first, give or take round trips.
+      expect(run.lastSentMs).toBeGreaterThanOrEqual(119_000)
+      expect(run.lastSentMs).toBeLessThanOrEqual(121_000)
+    },
+  )
+})
