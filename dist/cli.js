@@ -42086,7 +42086,7 @@ async function fillFromOtherSources(ctx) {
 /** Pages of the list read at most (100 records each), and how long a known URL gets to answer. */
 const MAX_PAGES = 5;
 const PER_PAGE = 100;
-const HINT_CHECK_MS = 20_000;
+const HINT_CHECK_MS = 10_000;
 /**
  * The site list, read once per run and shared by every site of a batch (like the check of the API
  * root): at most MAX_PAGES pages of staging records, or why it could not be read.

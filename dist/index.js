@@ -33665,7 +33665,8 @@ async function knownStaging(run) {
     const repo = repoOf(run.ctx.repository, run.ctx.payload);
     if (!environment || !repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
         return null;
-    if (run.o.signal?.aborted)
+    // GitHub already refused to say who staging shows: the same read would be refused again.
+    if (run.o.signal?.aborted || run.ownerUnknown)
         return null;
     return withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0], run.plan.author));
 }
@@ -45495,7 +45496,7 @@ async function fillFromOtherSources(ctx) {
 /** Pages of the list read at most (100 records each), and how long a known URL gets to answer. */
 const MAX_PAGES = 5;
 const PER_PAGE = 100;
-const HINT_CHECK_MS = 20_000;
+const HINT_CHECK_MS = 10_000;
 /**
  * The site list, read once per run and shared by every site of a batch (like the check of the API
  * root): at most MAX_PAGES pages of staging records, or why it could not be read.
@@ -47247,9 +47248,13 @@ function prefixed(logger, siteId) {
 function actionLog(redactor) {
     const line = (m) => redactor.inert(m);
     let lost = null;
+    const warned = new Set();
     return {
         info: (m) => info(line(m)),
-        warn: (m) => warning(line(m)),
+        warn: (m) => {
+            warned.add(line(m));
+            warning(line(m));
+        },
         warnTitled: (m, title) => warning(line(m), { title: redactor.inert(title, 200) }),
         debug: (m) => core_debug(line(m)),
         error: (m, title) => error(line(m), title ? { title: redactor.inert(title, 200) } : {}),
@@ -47264,6 +47269,7 @@ function actionLog(redactor) {
             }
         },
         lostOutputs: () => lost,
+        warned: (m) => warned.has(line(m)),
     };
 }
 /** `ENOSPC: no space left on device, write` and the like, bounded. */
@@ -47321,8 +47327,10 @@ async function runAction(redactor, signal) {
         results = await runAll(config, { logger: log, redactor, signal });
         report = assembleReport(results, realClock.now() - started);
         setOutputs(report.outputs, log);
+        // Each warning once: those the run already wrote as they happened are not repeated.
         for (const w of report.warnings)
-            log.warnTitled(w, 'Staging');
+            if (!log.warned(w))
+                log.warnTitled(w, 'Staging');
         await writeSummary(redactor.scrub(renderSummary(results)), log);
     }
     catch (e) {

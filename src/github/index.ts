@@ -436,7 +436,8 @@ async function knownStaging(run: GitHubRun): Promise<DeployedStaging | null> {
   const repo = repoOf(run.ctx.repository, run.ctx.payload)
   if (!environment || !repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
     return null
-  if (run.o.signal?.aborted) return null
+  // GitHub already refused to say who staging shows: the same read would be refused again.
+  if (run.o.signal?.aborted || run.ownerUnknown) return null
   return withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) =>
     lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0]!, run.plan.author),
   )
