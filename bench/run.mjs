@@ -22,6 +22,8 @@ import { promisify } from 'node:util'
 import { ROOT as root, runBundledAction, startSimulator } from '../scripts/lib/runner.mjs'
 
 const QUICK = process.argv.includes('--quick')
+/** `--many`: only the many-sites rows in virtual time (the simulator's way and every limiter mode), printed. */
+const MANY_ONLY = process.argv.includes('--many')
 const log = (line) => process.stderr.write(`${line}\n`)
 const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)))
 const started = Date.now()
@@ -57,6 +59,41 @@ const SITES = QUICK ? [20, 100] : [20, 100, 500]
 const JOB_LENGTHS = QUICK ? [5000, 20_000] : [5000, 20_000, 3 * MIN]
 const DEFAULT_CONCURRENCY = Number(defaultOf('concurrency'))
 const BASELINES = [2000, 10_000]
+/**
+ * The ways the simulator limits requests (issue 17 §1): its own fixed window with a reset on every
+ * answer and jobs of one length (the rows above), then, with job lengths spread ±30%, the fixed
+ * window, the framework's (whole-second timer from the first request, the service profile's
+ * answers), a sliding window, each with the reset header on every answer or only on a 429, and a
+ * sliding window whose create answers carry no staging URL (each site reads its staging
+ * environment after its job: three calls a site).
+ */
+const SPREAD = 0.3
+const MODES = [
+  {
+    name: 'simulator: fixed, reset on every answer, equal jobs',
+    limiter: 'fixed',
+    resetHeader: 'always',
+    spread: 0,
+  },
+  { name: 'fixed, reset on every answer', limiter: 'fixed', resetHeader: 'always' },
+  { name: 'fixed, reset only on a 429', limiter: 'fixed', resetHeader: 'on-429' },
+  {
+    name: 'framework, reset on every answer',
+    limiter: 'framework',
+    resetHeader: 'always',
+    profile: 'service',
+  },
+  { name: 'framework, reset only on a 429', limiter: 'framework', resetHeader: 'on-429', profile: 'service' },
+  { name: 'sliding, reset on every answer', limiter: 'sliding', resetHeader: 'always' },
+  { name: 'sliding, reset only on a 429', limiter: 'sliding', resetHeader: 'on-429' },
+  {
+    name: 'sliding, reset only on a 429, no URL in answers',
+    limiter: 'sliding',
+    resetHeader: 'on-429',
+    urlInAnswers: false,
+  },
+]
+const MODE_JOBS = QUICK ? [20_000] : [5000, 20_000, 3 * MIN]
 
 function defaultOf(input) {
   const yml = readFileSync(path.join(root, 'action.yml'), 'utf8')
@@ -299,7 +336,13 @@ async function coldStart() {
   let firstAt = 0
   const server = http.createServer((req, res) => {
     if (!firstAt) firstAt = Date.now()
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":false,"message":"no staging"}')
+    // The API root answers as the API, so the 404 means "no staging environment" (contract §4 r3).
+    if (req.url.endsWith('/v2/sites'))
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":true,"message":"","data":[]}')
+    else
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"status":false,"message":"no staging"}')
   })
   await new Promise((r) => server.listen(0, '127.0.0.1', r))
   try {
@@ -328,7 +371,7 @@ log(`bench: ${QUICK ? 'quick run' : 'full run (about 10 minutes)'} on Node ${pro
 log('  building the virtual-time harness (bench/.build/)')
 const harness = await buildVirtual()
 log('  cold start, alone on the machine')
-const cold = await coldStart()
+const cold = MANY_ONLY ? [] : await coldStart()
 
 log('  real time: waiting, and many sites (20 sites of 20 s; 1000 sites, time scaled by 1/10)')
 /** The rows of one length: short jobs one curve after the other, long ones side by side. */
@@ -342,10 +385,11 @@ async function realLength([lengthMs, curves]) {
   for (const curve of curves) rows.push(await one(curve))
   return rows
 }
-const [short, ...long] = REAL_ROWS
+const [short, ...long] = MANY_ONLY ? [] : REAL_ROWS
 const realWaitingRows = Promise.all(long.map(realLength)).then((r) => r.flat())
 // Many sites after the short waiting rows (at most REAL_JOBS short actions at once meanwhile).
 const realManyRows = (async () => {
+  if (MANY_ONLY) return { shortRows: [], rows: [] }
   const shortRows = await realLength(short)
   const rows = [
     await realMany({
@@ -369,14 +413,17 @@ const realManyRows = (async () => {
     )
   return { shortRows, rows }
 })()
-const [longWait, { shortRows, rows: realManyOut }] = await Promise.all([realWaitingRows, realManyRows])
+const [longWait, { shortRows, rows: realManyOut }] = MANY_ONLY
+  ? [[], { shortRows: [], rows: [] }]
+  : await Promise.all([realWaitingRows, realManyRows])
 const realWait = [...shortRows, ...longWait]
 
 log('  virtual time: waiting (every curve and length) and many sites (several concurrencies)')
 const waitingScenarios = []
-for (const lengthMs of LENGTHS)
-  for (const mode of CURVES)
-    waitingScenarios.push({ kind: 'waiting', mode, lengthMs, jobs: VIRTUAL_JOBS, rttMs: RTT_MS })
+if (!MANY_ONLY)
+  for (const lengthMs of LENGTHS)
+    for (const mode of CURVES)
+      waitingScenarios.push({ kind: 'waiting', mode, lengthMs, jobs: VIRTUAL_JOBS, rttMs: RTT_MS })
 const manyScenarios = []
 for (const sites of SITES)
   for (const jobMs of JOB_LENGTHS)
@@ -390,7 +437,29 @@ for (const sites of SITES)
         concurrency,
         rttMs: RTT_MS,
       })
-if (!QUICK)
+const modeScenarios = []
+for (const mode of MODES)
+  for (const sites of SITES)
+    for (const jobMs of MODE_JOBS)
+      for (const concurrency of [...new Set([Math.min(DEFAULT_CONCURRENCY, sites), sites])])
+        modeScenarios.push({
+          kind: 'many',
+          sites,
+          jobMs,
+          limit: LIMIT,
+          windowMs: WINDOW_MS,
+          concurrency,
+          rttMs: RTT_MS,
+          limitMode: mode.name,
+          limiter: mode.limiter,
+          resetHeader: mode.resetHeader,
+          spread: mode.spread ?? SPREAD,
+          urlInAnswers: mode.urlInAnswers ?? true,
+          profile: mode.profile ?? 'spec',
+          // The timeline of a row whose bound cannot be reached (see modesSection).
+          timeline: mode.urlInAnswers === false && sites === 20 && jobMs === 20_000 && concurrency === sites,
+        })
+if (!QUICK && !MANY_ONLY)
   manyScenarios.push({
     kind: 'many',
     sites: 1000,
@@ -400,9 +469,10 @@ if (!QUICK)
     concurrency: 1000,
     rttMs: RTT_MS,
   })
-const virtualOut = await virtual(harness, [...waitingScenarios, ...manyScenarios])
+const virtualOut = await virtual(harness, [...waitingScenarios, ...manyScenarios, ...modeScenarios])
 const virtualWait = virtualOut.filter((o) => o.scenario.kind === 'waiting')
-const virtualMany = virtualOut.filter((o) => o.scenario.kind === 'many')
+const virtualMany = virtualOut.filter((o) => o.scenario.kind === 'many' && !o.scenario.limitMode)
+const virtualModes = virtualOut.filter((o) => o.scenario.limitMode)
 
 // ------------------------------------------------------------------------------ report
 
@@ -410,6 +480,121 @@ const targets = []
 const target = (what, ok, detail) => {
   targets.push({ what, ok, detail })
   return ok
+}
+
+// Many sites under each way of limiting (issue 17 §1).
+const modesSection = modesReport(virtualModes)
+if (MANY_ONLY) {
+  const lines = [...manyTable(), '', ...modesSection]
+  writeFileSync(
+    path.join(root, 'bench/results/many.md'),
+    `# Many sites (npm run bench -- --many)\n\n${lines.join('\n')}\n`,
+  )
+  console.log(lines.join('\n'))
+  const missed = targets.filter((t) => !t.ok)
+  console.log(
+    `\n${targets.length - missed.length} of ${targets.length} targets met${missed.length ? `; missed: ${missed.map((t) => t.what).join('; ')}` : ''}.`,
+  )
+  process.exit(0)
+}
+
+/** The rows of every mode: each (sites, job) at the default concurrency and all at once, against the bound. */
+function modesReport(runs) {
+  const lines = [
+    `| way of limiting | sites | job | lower bound | default (${DEFAULT_CONCURRENCY}) | all at once | requests | 429s | target (best) |`,
+    '|---|---|---|---|---|---|---|---|---|',
+  ]
+  const unreachable = []
+  for (const mode of MODES)
+    for (const sites of SITES)
+      for (const jobMs of MODE_JOBS) {
+        const row = runs.filter(
+          (m) =>
+            m.scenario.limitMode === mode.name && m.scenario.sites === sites && m.scenario.jobMs === jobMs,
+        )
+        if (row.length === 0) continue
+        const bound = Math.max(...row.map((m) => m.boundMs))
+        const def = row.find((m) => m.scenario.concurrency === Math.min(DEFAULT_CONCURRENCY, sites))
+        const all = row.find((m) => m.scenario.concurrency === sites)
+        const best = [...row].sort((a, b) => a.makespanMs - b.makespanMs)[0]
+        const ok = (m) => m.succeeded === sites && m.refused429 === 0 && m.makespanMs <= 1.2 * bound
+        // Every call a site makes is in the bound; when those calls fill the limit exactly, the bound
+        // needs one status call per site, at its job's end, which no poller can know: shown, not a target.
+        const exact = row[0].perRunCalls + sites * row[0].perSiteCalls === LIMIT && !ok(best)
+        if (exact) unreachable.push(...row.filter((m) => m.timeline))
+        const okBest = exact ? best.succeeded === sites && best.refused429 === 0 : ok(best)
+        target(
+          `Many sites (${mode.name}): ${sites} sites of ${dur(jobMs)} jobs ${exact ? 'all succeeded, no 429 (bound unreachable)' : 'within 1.2× the bound, no 429'}`,
+          okBest,
+          '',
+        )
+        const cell = (m) => (m ? `${sec(m.makespanMs)} (${(m.makespanMs / bound).toFixed(2)}×)` : '-')
+        lines.push(
+          `| ${mode.name} | ${sites} | ${dur(jobMs)} | ${sec(bound)} (${row[0].perSiteCalls} calls a site${row[0].perRunCalls ? ` + ${row[0].perRunCalls}` : ''}) | ${mark(ok(def))} ${cell(def)} | ${all === def ? 'same' : `${mark(ok(all))} ${cell(all)}`} | ${best.requests} | ${row.reduce((a, m) => a + m.refused429, 0)} | ${exact ? `⚠️ bound unreachable (${row[0].perRunCalls + sites * row[0].perSiteCalls} calls = the limit), ${mark(okBest)} all succeeded, no 429` : `${mark(okBest)} ≤ 1.2×, all ${best.succeeded}/${sites} succeeded`} |`,
+        )
+      }
+  const out = [
+    `### Many sites under each way of limiting (virtual time)`,
+    '',
+    `\`create\` on every site under ${LIMIT} requests a minute, ${RTT_MS} ms round trip, progress \`nonlinear\`. Job lengths are spread ±${SPREAD * 100}% (evenly over the jobs in the order they start) but in the first mode. The limiter counts in a fixed window from a key's first request (the simulator's own), the framework's (the same with a whole-second timer; the service profile's answers: Limit and Remaining on every answer, Retry-After and Reset on a 429), or a sliding window; with \`X-RateLimit-Reset\` on every answer or only on a 429. Lower bound: every call of the run counted (the create, the final status call and, when the answers carry no staging URL, the read after the job; once per run, any other call): call i goes no sooner than ⌊i/R⌋·W after the first under either kind of window, so all C calls need (⌈C/R⌉ − 1)·W, and the m-th job to start ends no sooner than ⌊m/R⌋·W + its length. The target is the best of the two concurrencies.`,
+    '',
+    ...lines,
+    '',
+  ]
+  for (const m of unreachable)
+    out.push(
+      `Why the bound of ${m.scenario.sites} sites of ${dur(m.scenario.jobMs)} jobs (${m.scenario.limitMode}) cannot be reached: ${m.scenario.sites} creates, ${m.scenario.sites} final status calls and ${m.scenario.sites} reads are ${3 * m.scenario.sites} calls, the whole limit, so the bound (${sec(m.boundMs)}) leaves no call to see a job still running: each site would have to be asked exactly once, exactly at its end. Any status call that finds a job running (the jobs end from ${dur(m.scenario.jobMs * (1 - SPREAD))} to ${dur(m.scenario.jobMs * (1 + SPREAD))}) pushes the last read into the next window. The run's requests (seconds from the first, grouped):`,
+      '',
+      '```',
+      ...timelineLines(m.timeline),
+      '```',
+      '',
+    )
+  return out
+}
+
+/** The key figure of the limiter modes: the best concurrency's distance to the bound, and 429s. */
+function modesFigure() {
+  const rows = []
+  for (const mode of MODES.slice(1))
+    for (const sites of SITES)
+      for (const jobMs of MODE_JOBS) {
+        const row = virtualModes.filter(
+          (m) =>
+            m.scenario.limitMode === mode.name && m.scenario.sites === sites && m.scenario.jobMs === jobMs,
+        )
+        if (row.length === 0) continue
+        const best = [...row].sort((a, b) => a.makespanMs - b.makespanMs)[0]
+        rows.push({
+          x: best.makespanMs / best.boundMs,
+          reachable:
+            row[0].perRunCalls + sites * row[0].perSiteCalls !== LIMIT ||
+            best.makespanMs <= 1.2 * best.boundMs,
+        })
+      }
+  const reachable = rows.filter((r) => r.reachable).map((r) => r.x)
+  const refused = virtualModes.reduce((a, m) => a + m.refused429, 0)
+  return `- Under the framework's fixed window and a sliding one, with or without a reset header, jobs spread ±${SPREAD * 100}% (${SITES.join(', ')} sites): ${span(reachable, (v) => `${v.toFixed(2)}×`)} the lower bound with every site at once, every call a site makes counted (a bound that needs exactly one status call per site is shown apart: docs/benchmarks.md); ${refused} requests refused with 429 in ${virtualModes.length} runs.`
+}
+
+/** A request timeline, consecutive requests of one kind within 0.5 s on one line. */
+function timelineLines(timeline) {
+  const kind = (method, p) =>
+    method === 'POST' ? 'create' : p.startsWith('/tasks/') ? 'status' : p.endsWith('/staging') ? 'read' : p
+  const lines = []
+  let group = null
+  for (const [at, method, p, status] of timeline) {
+    const k = `${kind(method, p)}${status === 429 ? ' 429' : ''}`
+    if (group && group.k === k && at - group.last <= 500) {
+      group.n++
+      group.last = at
+      continue
+    }
+    if (group) lines.push(group)
+    group = { k, n: 1, first: at, last: at }
+  }
+  if (group) lines.push(group)
+  return lines.map((g) => `${(g.first / 1000).toFixed(1).padStart(6)} s  ${String(g.n).padStart(3)} × ${g.k}`)
 }
 
 /** One waiting row: ours, fixed polling baselines, and what fixed polling does with as many calls. */
@@ -519,33 +704,43 @@ function manyRow(sites, jobMs) {
   const best = [...runs].sort((a, b) => a.makespanMs - b.makespanMs)[0]
   return { sites, jobMs, lb, runs, def, best, ok }
 }
-const manyRows = []
-for (const sites of SITES) for (const jobMs of JOB_LENGTHS) manyRows.push(manyRow(sites, jobMs))
-const manyLines = [
-  `| sites | job | lower bound | concurrency: total (× bound) | default (${DEFAULT_CONCURRENCY}) | best | requests (best) | 429s | target (best) |`,
-  '|---|---|---|---|---|---|---|---|---|',
-]
-for (const r of manyRows) {
-  const all = r.runs
-    .sort((a, b) => a.scenario.concurrency - b.scenario.concurrency)
-    .map((m) => `${m.scenario.concurrency}: ${sec(m.makespanMs)} (${(m.makespanMs / r.lb).toFixed(2)})`)
-    .join(' · ')
-  const okDef = r.ok(r.def)
-  const okBest = r.ok(r.best)
-  target(
-    `Many sites: ${r.sites} sites of ${dur(r.jobMs)} jobs at the best concurrency within 1.2× the bound`,
-    okBest,
-    '',
-  )
-  target(
-    `Many sites: ${r.sites} sites of ${dur(r.jobMs)} jobs at the default concurrency within 1.2× the bound`,
-    okDef,
-    '',
-  )
-  manyLines.push(
-    `| ${r.sites} | ${dur(r.jobMs)} | ${sec(r.lb)} | ${all} | ${mark(okDef)} ${(r.def.makespanMs / r.lb).toFixed(2)}× | ${r.best.scenario.concurrency}: ${(r.best.makespanMs / r.lb).toFixed(2)}× | ${r.best.requests} | ${r.runs.reduce((a, m) => a + m.refused429, 0)} | ${mark(okBest)} ≤ 1.2×, all ${r.best.succeeded}/${r.sites} succeeded |`,
-  )
+/** The many-sites table of the simulator's own way (its targets marked). */
+function manyTable(manyRows = manyRowsAll()) {
+  const manyLines = [
+    `| sites | job | lower bound | concurrency: total (× bound) | default (${DEFAULT_CONCURRENCY}) | best | requests (best) | 429s | target (best) |`,
+    '|---|---|---|---|---|---|---|---|---|',
+  ]
+  for (const r of manyRows) {
+    const all = r.runs
+      .sort((a, b) => a.scenario.concurrency - b.scenario.concurrency)
+      .map((m) => `${m.scenario.concurrency}: ${sec(m.makespanMs)} (${(m.makespanMs / r.lb).toFixed(2)})`)
+      .join(' · ')
+    const okDef = r.ok(r.def)
+    const okBest = r.ok(r.best)
+    target(
+      `Many sites: ${r.sites} sites of ${dur(r.jobMs)} jobs at the best concurrency within 1.2× the bound`,
+      okBest,
+      '',
+    )
+    target(
+      `Many sites: ${r.sites} sites of ${dur(r.jobMs)} jobs at the default concurrency within 1.2× the bound`,
+      okDef,
+      '',
+    )
+    manyLines.push(
+      `| ${r.sites} | ${dur(r.jobMs)} | ${sec(r.lb)} | ${all} | ${mark(okDef)} ${(r.def.makespanMs / r.lb).toFixed(2)}× | ${r.best.scenario.concurrency}: ${(r.best.makespanMs / r.lb).toFixed(2)}× | ${r.best.requests} | ${r.runs.reduce((a, m) => a + m.refused429, 0)} | ${mark(okBest)} ≤ 1.2×, all ${r.best.succeeded}/${r.sites} succeeded |`,
+    )
+  }
+  return manyLines
 }
+function manyRowsAll() {
+  const rows = []
+  for (const sites of SITES) for (const jobMs of JOB_LENGTHS) rows.push(manyRow(sites, jobMs))
+  return rows
+}
+const manyRows = manyRowsAll()
+const manyLines = MANY_ONLY ? [] : manyTable(manyRows)
+
 const thousand = virtualMany.find((m) => m.scenario.sites === 1000)
 
 // Connections and scale (real time).
@@ -622,6 +817,7 @@ out.push(
   manyLines.join('\n'),
   '',
 )
+out.push(...modesSection)
 if (thousand)
   out.push(
     `1000 sites of ${dur(thousand.scenario.jobMs)} jobs, concurrency 1000: ${sec(thousand.makespanMs)} against a bound of ${sec(lowerBound(1000, thousand.scenario.jobMs))} (${(thousand.makespanMs / lowerBound(1000, thousand.scenario.jobMs)).toFixed(2)}×), ${thousand.succeeded}/1000 succeeded, ${thousand.refused429} refused with 429, ${thousand.requests} requests, peak memory of the harness process ${thousand.maxRssMiB.toFixed(0)} MiB.`,
@@ -695,6 +891,7 @@ const keyFigures = [
   `- Misleading progress (back-loaded, 99% early, stuck then a jump, stalled): within ${sec(Math.max(...misleading.filter((r) => r.lengthMs <= 3 * MIN).map((r) => r.p95)))} at p95 for 20 s and 3 min jobs; lateness × calls within the job's length (no worse than fixed polling with as many calls) ${over.length ? `everywhere but ${over.map((r) => `${r.curve} at ${dur(r.lengthMs)} (${r.product.toFixed(2)}; fixed 4.9 s polling scores ${fixedNone20} there)`).join(', ')}` : 'everywhere'}.`,
   `- No progress: within ${sec(Math.max(...noneRows.map((r) => r.p95)))} at p95; ${noneRows.at(-1).meanCalls.toFixed(0)} calls for ${dur(longest)} (growing with the length: the price of noticing within 5 s with no sign of the end).`,
   `- Many sites under ${LIMIT} requests a minute (${SITES.join(', ')} sites of ${JOB_LENGTHS.map(dur).join(', ')} jobs): ${span(defaults, (v) => `${v.toFixed(2)}×`)} the lower bound at the default concurrency (${DEFAULT_CONCURRENCY}), ${span(bests, (v) => `${v.toFixed(2)}×`)} at the best concurrency (${manyRows.every((r) => r.best.makespanMs <= r.runs.find((m) => m.scenario.concurrency === r.sites).makespanMs * 1.001) ? 'every site at once' : 'see docs/benchmarks.md'}); ${refused} requests refused with 429${thousand ? `. 1000 sites: ${(thousand.makespanMs / lowerBound(1000, thousand.scenario.jobMs)).toFixed(2)}× in virtual time` : ''}${largest ? `, ${(largest.makespanMs / lowerBound(largest.sites, largest.jobMs, largest.limit, largest.windowMs)).toFixed(2)}× in real time with time scaled by 1/${largest.scale}, the action using ${largest.peakMiB ? `${largest.peakMiB.toFixed(0)} MiB` : '?'}` : ''}.`,
+  modesFigure(),
   `- Connections: each run keeps one alive for all its requests (${(runRequests / runConnections).toFixed(1)} requests per connection). A matrix of one site per job: \`max-parallel: ${maxParallel}\` under ${LIMIT} a minute.`,
   `- Cold start of \`dist/index.js\`: ${Math.round(pct(cold, 50))} ms at the median.`,
 ].join('\n')

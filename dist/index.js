@@ -31630,8 +31630,19 @@ const RATE_LIMIT_HEADERS = {
  * §6 (r2): the rate window when no header says otherwise ("a minute"), and the longest wait any
  * `X-RateLimit-*` value may cause: a reset further ahead is waited for one window at most, then
  * the client looks again with a single request.
+ * §6 (r3): the limiter may be a fixed window from a key's first request (the framework's) or a
+ * sliding one (gateways), and may state no reset: either way a call the server counted stops
+ * counting by a window after its answer, which is how the window ledger (api/window-ledger.ts)
+ * counts without a reset header; `X-RateLimit-Remaining` corrects it as answers arrive.
  */
 const RATE_WINDOW_MS = 60_000;
+/**
+ * §6 (r3): every call a run will make is counted in its plan: per site, its request, the final
+ * status call of its job and the staging read after it (when the answers did not give the URL);
+ * once per run, the API root check (§4 r3). The batch tells the poll scheduler
+ * (staging/poll-scheduler.ts); a follower says its own.
+ */
+const CALLS_PER_RUN = 1;
 /**
  * §6 (r2): sane bounds of the rate-limit headers; a value outside them is ignored, as if absent.
  * - `X-RateLimit-Limit`: a whole number from 1 to RATE_LIMIT_MAX.
@@ -31652,7 +31663,7 @@ const RATE_RESET_MAX_AHEAD_MS = 3_600_000;
  */
 const RETRY_AFTER_MAX_MS = 7 * 86_400_000;
 /**
- * §6: the longest the rate budget pauses every request of a batch on one 429's `Retry-After`
+ * §6: the longest the window ledger pauses every request of a batch on one 429's `Retry-After`
  * (longer values are ignored there: the client that got the 429 ends its own run instead).
  */
 const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000;
@@ -44404,7 +44415,7 @@ const HTTP_DATE = [
 
 /**
  * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
- * server says (contract §6) and from the calls the run itself made, and bounded by what it
+ * server says (contract §6, r3: RATE_WINDOW_MS) and from the calls the run itself made, and bounded by what it
  * believes. One ledger is shared by every request of a run (all sites, all workers).
  *
  * Each call the run makes holds a slot until a window after its answer: whether the server counts
@@ -44556,6 +44567,9 @@ class WindowLedger {
             this.statedReset = Math.min(reset, now + this.windowMs);
         if (remaining !== null && this.limit !== null && mine) {
             const oldest = this.correct(this.limit - remaining, mine, now);
+            // The window has turned (calls given back): an end stated for the last one is past news.
+            if (oldest !== null)
+                this.statedReset = null;
             // A probe let through with calls given back: the window is shorter than assumed, and lasts at
             // most from the oldest call given back to this answer.
             if (mine.probe && oldest !== null)
@@ -45336,6 +45350,8 @@ function waitDeps(ctx) {
     return {
         client: ctx.client,
         polls: ctx.polls,
+        // The final status call, and the staging read after the job when the URL is not known yet.
+        callsAfterJob: 1 + (ctx.config.operation === 'delete' || ctx.known.stagingUrl ? 0 : 1),
         clock: ctx.clock,
         logger: ctx.logger,
         redactor: ctx.redactor,
@@ -45708,8 +45724,9 @@ async function dryRun(ctx) {
         lines.push(`${method} ${client.url(path(siteId))}`);
         if (op === 'create' && config.ifExists === 'recreate')
             lines.unshift(`${ENDPOINTS.delete.method} ${client.url(ENDPOINTS.delete.path(siteId))} (only if staging exists)`);
+        // The task-status path with its placeholder shown as such ({task_id}, not %7Btask_id%7D).
         if (config.wait)
-            lines.push(`GET ${client.url('/tasks/{task_id}/status')} (repeated until the job ends)`);
+            lines.push(`GET ${decodeURI(client.url(taskStatusPath('{task_id}')))} (repeated until the job ends)`);
     }
     logger.info(`Dry run: would send, on site ${siteId}: ${lines.join('; ')}`);
     ctx.phase = 'reading the staging environment (dry run)';
@@ -46462,7 +46479,7 @@ async function followProbe(deps, operation, siteId, evidence) {
  */
 async function sharingPolls(deps, operation, siteId, follow) {
     // Keyed by these deps, as sleepWithin asks pollAt with them.
-    const leave = deps.polls.join(deps);
+    const leave = deps.polls.join(deps, deps.callsAfterJob);
     const started = deps.clock.now();
     try {
         return await follow();
@@ -46794,6 +46811,7 @@ function addWarnings(ctx, warnings) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/poll-scheduler.ts
+
 /**
  * The poll scheduler: status polls are the calls a batch can choose to spend or save. Every call
  * the batch will make is in its plan: each site still to start (its request, its final status call,
@@ -46802,8 +46820,9 @@ function addWarnings(ctx, warnings) {
  * its planner wants. Otherwise the batch economises: jobs of one batch run the same operation and
  * take similar times, so one follower (the one that started first) keeps polling as its planner
  * wants, and the others wait until a sibling has finished; then each polls when its own job has run
- * as long as the quickest sibling took (then the next quickest, if it was still running). Calls
- * nobody needs (more are left than the plan needs) go to held followers whose planner wants a poll.
+ * as long as the quickest sibling took (then the next quickest, if it was still running). Once the
+ * first job has run for more than a window (it may be a slow one), calls nobody needs (more are left
+ * than the plan needs) go to held followers whose planner wants a poll.
  *
  * No burst: the scout looks early at most once per time its planner aims at, and no follower polls
  * twice within SCOUT_MIN_MS however its planner aims.
@@ -46811,11 +46830,13 @@ function addWarnings(ctx, warnings) {
 class PollScheduler {
     clock;
     supply;
-    plan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: 1 };
+    plan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: CALLS_PER_RUN };
     followers = new Map();
     /** Every follower in the order they joined (those that left are dropped from the front). */
     order = [];
     active = 0;
+    /** The calls the jobs followed make once they have ended. */
+    callsAfter = 0;
     durations = [];
     /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
     wake = new AbortController();
@@ -46827,16 +46848,18 @@ class PollScheduler {
     expect(plan) {
         this.plan = { ...this.plan, ...plan };
     }
-    join(key) {
-        const follower = newFollower(this.clock.now());
+    join(key, callsAfterJob = this.plan.callsAfterJob) {
+        const follower = newFollower(this.clock.now(), callsAfterJob);
         this.followers.set(key, follower);
         this.order.push(follower);
         this.active++;
+        this.callsAfter += follower.callsAfter;
         return () => {
             if (follower.left)
                 return;
             follower.left = true;
             this.active--;
+            this.callsAfter -= follower.callsAfter;
             this.followers.delete(key);
             this.durations.push(this.clock.now() - follower.start);
             this.durations.sort((a, b) => a - b);
@@ -46881,18 +46904,28 @@ class PollScheduler {
         const ready = this.readyAt(follower);
         if (ready !== null)
             return Math.max(wantedAt, ready);
-        if (this.scout() !== follower)
-            return wantedAt <= now && this.spare() > 0 ? wantedAt : Infinity;
+        const scout = this.scout();
+        if (scout !== follower)
+            return this.leftOver(scout, wantedAt, now) ? wantedAt : Infinity;
         // The scout's answer is everybody's: near the end (its planner polls densely), while calls are
         // to spare, it looks four times as often.
         const soon = wantedAt - follower.askedAt;
         const eager = soon <= DENSE_MS && this.spare() > this.active / 2 && follower.earlyFor !== wantedAt;
         return eager ? Math.min(wantedAt, follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4)) : wantedAt;
     }
+    /**
+     * A held follower may use a call nobody needs (more are left than the plan needs) once the first
+     * job has run for more than a window: that one may be the slow one, while others have ended.
+     */
+    leftOver(scout, wantedAt, now) {
+        if (wantedAt > now || !scout || now - scout.start <= this.supply.windowMs)
+            return false;
+        return this.spare() > 0;
+    }
     /** Calls left now beyond every call the plan still needs. */
     spare() {
-        const { sitesToStart, callsPerSite, callsAfterJob, perRun } = this.plan;
-        return this.supply.available() - sitesToStart * callsPerSite - this.active * callsAfterJob - perRun;
+        const { sitesToStart, callsPerSite, perRun } = this.plan;
+        return this.supply.available() - sitesToStart * callsPerSite - this.callsAfter - perRun;
     }
     /**
      * When siblings suggest this job has ended: when it has run as long as the quickest sibling took
@@ -46914,8 +46947,8 @@ class PollScheduler {
         return this.order[0];
     }
 }
-function newFollower(start) {
-    return { start, polledAt: null, wantedAt: null, askedAt: start, earlyFor: null, left: false };
+function newFollower(start, callsAfter) {
+    return { start, polledAt: null, wantedAt: null, askedAt: start, earlyFor: null, callsAfter, left: false };
 }
 /** A held follower looks again this often (a sibling may have ended, calls come back). */
 const HOLD_RECHECK_MS = 500;
@@ -47206,13 +47239,13 @@ async function runSites(config, deps, shared) {
     return results;
 }
 /**
- * The calls each site makes (contract §6 r3: every call counted in the plan): its request; when it
+ * The calls each site makes (contract §6 r3, CALLS_PER_RUN: every call counted in the plan): its request; when it
  * waits, the final status call of its job and, after a create, pull or push, the read of the
  * staging environment that fills what the answers did not say; and the run's one API root check.
  */
 function callPlan(config) {
     const afterJob = config.wait ? 1 + (config.operation === 'delete' ? 0 : 1) : 0;
-    return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: 1 };
+    return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: CALLS_PER_RUN };
 }
 function notStarted(config, siteId, stoppedBy, cancelled, clock) {
     return {

@@ -254,8 +254,20 @@ export const RATE_LIMIT_HEADERS = {
  * §6 (r2): the rate window when no header says otherwise ("a minute"), and the longest wait any
  * `X-RateLimit-*` value may cause: a reset further ahead is waited for one window at most, then
  * the client looks again with a single request.
+ * §6 (r3): the limiter may be a fixed window from a key's first request (the framework's) or a
+ * sliding one (gateways), and may state no reset: either way a call the server counted stops
+ * counting by a window after its answer, which is how the window ledger (api/window-ledger.ts)
+ * counts without a reset header; `X-RateLimit-Remaining` corrects it as answers arrive.
  */
 export const RATE_WINDOW_MS = 60_000
+
+/**
+ * §6 (r3): every call a run will make is counted in its plan: per site, its request, the final
+ * status call of its job and the staging read after it (when the answers did not give the URL);
+ * once per run, the API root check (§4 r3). The batch tells the poll scheduler
+ * (staging/poll-scheduler.ts); a follower says its own.
+ */
+export const CALLS_PER_RUN = 1
 
 /**
  * §6 (r2): sane bounds of the rate-limit headers; a value outside them is ignored, as if absent.
@@ -278,7 +290,7 @@ export const RATE_RESET_MAX_AHEAD_MS = 3_600_000
  */
 export const RETRY_AFTER_MAX_MS = 7 * 86_400_000
 /**
- * §6: the longest the rate budget pauses every request of a batch on one 429's `Retry-After`
+ * §6: the longest the window ledger pauses every request of a batch on one 429's `Retry-After`
  * (longer values are ignored there: the client that got the 429 ends its own run instead).
  */
 export const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000

@@ -50,7 +50,7 @@ interface Slot {
 
 /**
  * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
- * server says (contract §6) and from the calls the run itself made, and bounded by what it
+ * server says (contract §6, r3: RATE_WINDOW_MS) and from the calls the run itself made, and bounded by what it
  * believes. One ledger is shared by every request of a run (all sites, all workers).
  *
  * Each call the run makes holds a slot until a window after its answer: whether the server counts
@@ -202,6 +202,8 @@ export class WindowLedger implements RequestLedger, CallSupply {
       this.statedReset = Math.min(reset, now + this.windowMs)
     if (remaining !== null && this.limit !== null && mine) {
       const oldest = this.correct(this.limit - remaining, mine, now)
+      // The window has turned (calls given back): an end stated for the last one is past news.
+      if (oldest !== null) this.statedReset = null
       // A probe let through with calls given back: the window is shorter than assumed, and lasts at
       // most from the oldest call given back to this answer.
       if (mine.probe && oldest !== null)

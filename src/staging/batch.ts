@@ -1,4 +1,5 @@
 import { realClock } from '../clock.js'
+import { CALLS_PER_RUN } from '../contract.js'
 import { WindowLedger } from '../api/window-ledger.js'
 import { USER_AGENT } from '../api/client.js'
 import { ApiRoot } from '../api/root.js'
@@ -83,13 +84,13 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
 }
 
 /**
- * The calls each site makes (contract §6 r3: every call counted in the plan): its request; when it
+ * The calls each site makes (contract §6 r3, CALLS_PER_RUN: every call counted in the plan): its request; when it
  * waits, the final status call of its job and, after a create, pull or push, the read of the
  * staging environment that fills what the answers did not say; and the run's one API root check.
  */
 function callPlan(config: Config): Omit<CallPlan, 'sitesToStart'> {
   const afterJob = config.wait ? 1 + (config.operation === 'delete' ? 0 : 1) : 0
-  return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: 1 }
+  return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: CALLS_PER_RUN }
 }
 
 function notStarted(

@@ -104,6 +104,8 @@ export function waitDeps(ctx: RunContext): WaitDeps {
   return {
     client: ctx.client,
     polls: ctx.polls,
+    // The final status call, and the staging read after the job when the URL is not known yet.
+    callsAfterJob: 1 + (ctx.config.operation === 'delete' || ctx.known.stagingUrl ? 0 : 1),
     clock: ctx.clock,
     logger: ctx.logger,
     redactor: ctx.redactor,

@@ -20,7 +20,9 @@ export async function dryRun(ctx: RunContext): Promise<Ending> {
       lines.unshift(
         `${ENDPOINTS.delete.method} ${client.url(ENDPOINTS.delete.path(siteId))} (only if staging exists)`,
       )
-    if (config.wait) lines.push(`GET ${client.url('/tasks/{task_id}/status')} (repeated until the job ends)`)
+    // The task-status path with its placeholder shown as such ({task_id}, not %7Btask_id%7D).
+    if (config.wait)
+      lines.push(`GET ${decodeURI(client.url(taskStatusPath('{task_id}')))} (repeated until the job ends)`)
   }
   logger.info(`Dry run: would send, on site ${siteId}: ${lines.join('; ')}`)
   ctx.phase = 'reading the staging environment (dry run)'

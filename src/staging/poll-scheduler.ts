@@ -1,7 +1,8 @@
 import type { CallSupply } from '../api/window-ledger.js'
+import { CALLS_PER_RUN } from '../contract.js'
 import type { Clock } from '../types.js'
 
-/** What the batch tells the scheduler of the calls still to come (contract §6 r3: every call counted). */
+/** What the batch tells the scheduler of the calls still to come (contract §6 r3, CALLS_PER_RUN: every call counted). */
 export interface CallPlan {
   /** Sites not started yet. */
   sitesToStart: number
@@ -15,8 +16,11 @@ export interface CallPlan {
 
 /** What the waiting loop asks of the scheduler. */
 export interface PollGate {
-  /** A follower of one job joins for as long as it polls; call the result when it stops. */
-  join(key: object): () => void
+  /**
+   * A follower of one job joins for as long as it polls; call the result when it stops.
+   * `callsAfterJob`: the calls it makes once its job has ended (default: the plan's).
+   */
+  join(key: object, callsAfterJob?: number): () => void
   /** When the follower of `key` may poll, wanting to at `wantedAt` (see PollScheduler.pollAt). */
   pollAt(key: object, wantedAt: number): { at: number; final: boolean; wake?: AbortSignal }
 }
@@ -29,18 +33,21 @@ export interface PollGate {
  * its planner wants. Otherwise the batch economises: jobs of one batch run the same operation and
  * take similar times, so one follower (the one that started first) keeps polling as its planner
  * wants, and the others wait until a sibling has finished; then each polls when its own job has run
- * as long as the quickest sibling took (then the next quickest, if it was still running). Calls
- * nobody needs (more are left than the plan needs) go to held followers whose planner wants a poll.
+ * as long as the quickest sibling took (then the next quickest, if it was still running). Once the
+ * first job has run for more than a window (it may be a slow one), calls nobody needs (more are left
+ * than the plan needs) go to held followers whose planner wants a poll.
  *
  * No burst: the scout looks early at most once per time its planner aims at, and no follower polls
  * twice within SCOUT_MIN_MS however its planner aims.
  */
 export class PollScheduler implements PollGate {
-  private plan: CallPlan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: 1 }
+  private plan: CallPlan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: CALLS_PER_RUN }
   private readonly followers = new Map<object, Follower>()
   /** Every follower in the order they joined (those that left are dropped from the front). */
   private order: Follower[] = []
   private active = 0
+  /** The calls the jobs followed make once they have ended. */
+  private callsAfter = 0
   private readonly durations: number[] = []
   /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
   private wake = new AbortController()
@@ -55,15 +62,17 @@ export class PollScheduler implements PollGate {
     this.plan = { ...this.plan, ...plan }
   }
 
-  join(key: object): () => void {
-    const follower: Follower = newFollower(this.clock.now())
+  join(key: object, callsAfterJob = this.plan.callsAfterJob): () => void {
+    const follower: Follower = newFollower(this.clock.now(), callsAfterJob)
     this.followers.set(key, follower)
     this.order.push(follower)
     this.active++
+    this.callsAfter += follower.callsAfter
     return () => {
       if (follower.left) return
       follower.left = true
       this.active--
+      this.callsAfter -= follower.callsAfter
       this.followers.delete(key)
       this.durations.push(this.clock.now() - follower.start)
       this.durations.sort((a, b) => a - b)
@@ -107,7 +116,8 @@ export class PollScheduler implements PollGate {
     // Economise: poll where an end is likely.
     const ready = this.readyAt(follower)
     if (ready !== null) return Math.max(wantedAt, ready)
-    if (this.scout() !== follower) return wantedAt <= now && this.spare() > 0 ? wantedAt : Infinity
+    const scout = this.scout()
+    if (scout !== follower) return this.leftOver(scout, wantedAt, now) ? wantedAt : Infinity
     // The scout's answer is everybody's: near the end (its planner polls densely), while calls are
     // to spare, it looks four times as often.
     const soon = wantedAt - follower.askedAt
@@ -115,10 +125,19 @@ export class PollScheduler implements PollGate {
     return eager ? Math.min(wantedAt, follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4)) : wantedAt
   }
 
+  /**
+   * A held follower may use a call nobody needs (more are left than the plan needs) once the first
+   * job has run for more than a window: that one may be the slow one, while others have ended.
+   */
+  private leftOver(scout: Follower | undefined, wantedAt: number, now: number): boolean {
+    if (wantedAt > now || !scout || now - scout.start <= this.supply.windowMs) return false
+    return this.spare() > 0
+  }
+
   /** Calls left now beyond every call the plan still needs. */
   private spare(): number {
-    const { sitesToStart, callsPerSite, callsAfterJob, perRun } = this.plan
-    return this.supply.available() - sitesToStart * callsPerSite - this.active * callsAfterJob - perRun
+    const { sitesToStart, callsPerSite, perRun } = this.plan
+    return this.supply.available() - sitesToStart * callsPerSite - this.callsAfter - perRun
   }
 
   /**
@@ -151,11 +170,13 @@ interface Follower {
   askedAt: number
   /** The planner's time it has already looked early for (the scout looks early once per time aimed at). */
   earlyFor: number | null
+  /** The calls it makes once its job has ended (its final status call, the read after it). */
+  callsAfter: number
   left: boolean
 }
 
-function newFollower(start: number): Follower {
-  return { start, polledAt: null, wantedAt: null, askedAt: start, earlyFor: null, left: false }
+function newFollower(start: number, callsAfter: number): Follower {
+  return { start, polledAt: null, wantedAt: null, askedAt: start, earlyFor: null, callsAfter, left: false }
 }
 
 /** A held follower looks again this often (a sibling may have ended, calls come back). */

@@ -21,6 +21,8 @@ export interface WaitDeps {
   client: StagingApiClient
   /** The batch's poll scheduler: when a status call may go (shared by every job of a run). */
   polls: PollGate
+  /** The calls this run makes once the job has ended (its final status call, a read after it). */
+  callsAfterJob?: number
   clock: Clock
   logger: Logger
   redactor: Redactor
@@ -229,7 +231,7 @@ async function sharingPolls<T>(
   follow: () => Promise<T>,
 ): Promise<T> {
   // Keyed by these deps, as sleepWithin asks pollAt with them.
-  const leave = deps.polls.join(deps)
+  const leave = deps.polls.join(deps, deps.callsAfterJob)
   const started = deps.clock.now()
   try {
     return await follow()

@@ -1,3 +1,5 @@
+// Slow (about 21 s): the CLI in CI prints a plain progress line at most every 15 s, so the pipe run's
+// pull lasts 20 s in real time (the terminal run's 6 s create goes alongside it).
 /**
  * The CLI's progress on an interactive terminal: one live line (percentage, elapsed, estimated
  * time left) redrawn in place under the log, cleared at the end; in CI logs (stderr not a terminal)

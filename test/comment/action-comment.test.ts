@@ -1,3 +1,5 @@
+// Slow (about 11 s): each test runs dist/index.js in real time, some several times (create, pull,
+// delete), at least one poll (about 1 s) per job.
 /**
  * Whole-action tests of `pr-comment`: dist/index.js in a child process, as the runner runs it,
  * against the simulator (the staging API) and a fake GitHub API on loopback (GITHUB_API_URL).

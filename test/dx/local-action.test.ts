@@ -1,3 +1,5 @@
+// Slow (about 15 s): each run starts @github/local-action, which compiles src/ with tsx, plus the
+// simulator's jobs in real time.
 /**
  * `npm run local-action`: the action's entry module (src/main.ts, its run()) run by
  * @github/local-action against the simulator, as a newcomer runs it on a fresh clone.

@@ -1,3 +1,5 @@
+// Slow (about 11 s): each test runs dist/index.js in real time, some several times, at least one
+// poll (about 1 s) per job.
 /**
  * Whole-action tests of `deployment-environment`: dist/index.js in a child process, as the runner
  * runs it, against the simulator (the staging API) and a fake GitHub API on loopback
@@ -20,9 +22,10 @@ const RUN_URL = 'https://github.example/octo-org/site-repo/actions/runs/4242'
 let sim: Simulator
 let gh: FakeGitHub
 let dir: string
+const DURATIONS_MS = { create: 300, pull: 200, push: 200, delete: 200 }
 
 beforeAll(async () => {
-  sim = await start({ port: 0, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
+  sim = await start({ port: 0, durationsMs: DURATIONS_MS })
   dir = mkdtempSync(path.join(tmpdir(), 'deployments-test-'))
 })
 afterAll(async () => {
@@ -30,7 +33,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 beforeEach(async () => {
+  // reset() keeps options: a test's longer job (the cancelled run's) must not reach the next ones.
   sim.reset()
+  sim.setOptions({ durationsMs: DURATIONS_MS })
   gh = await startFakeGitHub()
 })
 afterEach(async () => {

@@ -1,3 +1,5 @@
+// Slow (about 30 s): eleven gitlab-ci-local pipeline runs of 1 to 3 s each, every job installing the
+// CLI from the packed tarball, against the simulator in real time.
 /**
  * The GitLab CI/CD components (templates/) run by a real GitLab pipeline runner, gitlab-ci-local:
  * it reads GitLab's YAML, resolves `include: - component:` with `inputs`, checks each input against

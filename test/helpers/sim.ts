@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach } from '@jest/globals'
+import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals'
+import path from 'node:path'
 import { start, SIM_TOKENS, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js'
 import { runBundledAction, type RunOptions } from './run-action.js'
 
@@ -32,6 +33,22 @@ export type ProfileName = keyof typeof PROFILES
 export type Profile = (typeof PROFILES)[ProfileName]
 /** For describe.each: [name, shape] of each profile. */
 export const EACH_PROFILE = Object.entries(PROFILES) as [ProfileName, Profile][]
+
+/**
+ * For describe.each in a suite that runs against every profile but takes long: its tests live in
+ * `X.ts`, and one test file per profile, `X.<profile>-profile.test.ts`, imports it, so Jest runs the
+ * profiles in parallel. This is the profile named by the test file being run.
+ * (test/dx/test-layout.test.ts checks that every such suite has a file for every profile.)
+ */
+export function profileOfThisFile(): [ProfileName, Profile][] {
+  const file = path.basename(expect.getState().testPath ?? '')
+  const name = /\.(\w+)-profile\.test\.ts$/.exec(file)?.[1]
+  if (!name || !Object.hasOwn(PROFILES, name))
+    throw new Error(
+      `${file}: run a profile suite from X.<profile>-profile.test.ts, <profile> one of ${Object.keys(PROFILES).join(', ')}`,
+    )
+  return EACH_PROFILE.filter(([n]) => n === name)
+}
 
 /** Short jobs and a short site delay, so whole-action tests stay quick. */
 export const FAST: SimulatorOptions = {

@@ -1,7 +1,7 @@
 /** Staging sites' own URLs, served on loopback (issue 12). */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { start, type Simulator } from '../../src/simulator/server.js'
-import { admin, call, sleep, waitForTask } from './helpers.js'
+import { admin, call, finishNow, sleep, waitForTask } from './helpers.js'
 
 let sim: Simulator
 beforeAll(async () => {
@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => sim.stop())
 beforeEach(() => {
   sim.reset()
-  sim.setOptions({ profile: 'spec', siteDelayMs: 400 })
+  sim.setOptions({ profile: 'spec', siteDelayMs: 400, durationsMs: { create: 150, delete: 80 } })
 })
 
 const visit = async (url: string, headers: Record<string, string> = {}) => {
@@ -42,12 +42,15 @@ describe('staging site URLs', () => {
   })
 
   it('answers 404 until the create job has completed and siteDelayMs more has passed, then 200', async () => {
+    // A long create, ended on purpose once the 404 is seen: no race with a short one.
+    sim.setOptions({ durationsMs: { create: 60_000 } })
     const created = await call(sim, 'POST', '/v2/sites/1001/staging')
     const url = created.json.data.staging_url as string
     expect(url).toBe(`${sim.url}/staging-sites/s-1001/`)
     const before = await visit(url)
     expect(before.status).toBe(404)
     expect(before.text).toMatch(/site not found/i)
+    finishNow(sim, created.json.data.task_id)
     await waitForTask(sim, created.json.data.task_id)
     const readyAt = sim.state.staging.get('1001')!.ready_at!
     const page = await visitUntil(url, 200)
@@ -68,8 +71,12 @@ describe('staging site URLs', () => {
     expect(sim.state.staging.get('1002')?.status).toBe('syncing')
     expect((await visit(url)).status).toBe(200)
     await until200AfterSync()
+    // A long delete, ended on purpose once the 200 is seen: no race with a short one.
+    sim.setOptions({ durationsMs: { delete: 60_000 } })
     const deleted = await call(sim, 'DELETE', '/v2/sites/1002/staging')
     expect((await visit(url)).status).toBe(200)
+    expect(sim.state.staging.get('1002')?.status).toBe('deleting')
+    finishNow(sim, deleted.json.data.task_id)
     await waitForTask(sim, deleted.json.data.task_id)
     expect((await visit(url)).status).toBe(404)
 

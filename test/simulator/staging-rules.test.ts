@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { SIM_SITES, start, type Simulator } from '../../src/simulator/server.js'
-import { call, waitForTask } from './helpers.js'
+import { call, finishNow, waitForTask } from './helpers.js'
 
 // Long enough that a job is surely still running while a test sends its next request.
 const SLOW = { create: 1500, pull: 1500, push: 1500, delete: 1500 }
@@ -66,12 +66,12 @@ describe('create', () => {
   })
 
   it('refuses create while a delete runs with 409, and allows it once the delete is done', async () => {
-    sim.setOptions({ durationsMs: { delete: 200 } })
     const deleting = await call(sim, 'DELETE', staging(SIM_SITES.withStaging))
     expect(deleting.status).toBe(202)
     const refused = await call(sim, 'POST', staging(SIM_SITES.withStaging))
     expect(refused.status).toBe(409)
     expect(refused.json.message).toMatch(/being deleted/)
+    finishNow(sim, deleting.json.data.task_id)
     await waitForTask(sim, deleting.json.data.task_id)
     expect((await call(sim, 'POST', staging(SIM_SITES.withStaging))).status).toBe(202)
   })
@@ -168,7 +168,6 @@ describe('pull, push and delete refusals', () => {
 
 describe('probe: GET /v2/sites/{site}/staging', () => {
   it('shows creating, then ready with credentials', async () => {
-    sim.setOptions({ durationsMs: { create: 200 } })
     const created = await call(sim, 'POST', staging(SIM_SITES.eligible))
     const during = await call(sim, 'GET', staging(SIM_SITES.eligible))
     expect(during.status).toBe(200)
@@ -179,6 +178,7 @@ describe('probe: GET /v2/sites/{site}/staging', () => {
       status: 'creating',
       is_syncing: false,
     })
+    finishNow(sim, created.json.data.task_id)
     await waitForTask(sim, created.json.data.task_id)
     const after = await call(sim, 'GET', staging(SIM_SITES.eligible))
     expect(after.json.data).toMatchObject({
@@ -201,10 +201,10 @@ describe('probe: GET /v2/sites/{site}/staging', () => {
   })
 
   it('shows deleting during a delete, then answers 404 once it is done', async () => {
-    sim.setOptions({ durationsMs: { delete: 150 } })
     const deleting = await call(sim, 'DELETE', staging(SIM_SITES.withStaging))
     expect(deleting.status).toBe(202)
     expect((await call(sim, 'GET', staging(SIM_SITES.withStaging))).json.data.status).toBe('deleting')
+    finishNow(sim, deleting.json.data.task_id)
     await waitForTask(sim, deleting.json.data.task_id)
     const gone = await call(sim, 'GET', staging(SIM_SITES.withStaging))
     expect(gone.status).toBe(404)

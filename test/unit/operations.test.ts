@@ -443,6 +443,7 @@ describe('cancellation and dry run', () => {
     expect(result.result).toBe('dry-run')
     expect(result.sent).toEqual([])
     expect(logger.text).toContain(`POST ${API}/v2/sites/1001/staging/push`)
+    expect(logger.text).toContain(`GET ${API}/v2/tasks/{task_id}/status (repeated until the job ends)`)
   })
   it('the token appears in no message, even when the server echoes it', async () => {
     api()

@@ -71,12 +71,25 @@ describe('PollScheduler', () => {
     expect(next).toMatchObject({ final: true })
   })
   it('counts every call a site makes: the read after each job can make calls scarce', () => {
-    // 20 jobs followed, 40 calls left: with one call after each job, 20 to spare; with the staging
-    // read after each job too, none: the others are held.
-    const one = batch(20, 40, { callsAfterJob: 1 })
+    // 20 jobs followed, 60 calls left: with one call after each job, 40 to spare (two each: plenty);
+    // with the staging read after each job too, 20: scarce, the others are held.
+    const one = batch(20, 60, { callsAfterJob: 1 })
     expect(one.s.pollAt(one.keys[5]!, one.clock.t)).toMatchObject({ final: true })
-    const two = batch(20, 40, { callsAfterJob: 2 })
+    const two = batch(20, 60, { callsAfterJob: 2 })
     expect(two.s.pollAt(two.keys[5]!, two.clock.t).final).toBe(false)
+  })
+  it("counts each follower's own calls after its job: no read counted where the URL is already known", () => {
+    const clock = new FakeClock()
+    const s = new PollScheduler(clock, supply(60))
+    s.expect({ sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: 0 })
+    const keys = Array.from({ length: 20 }, () => ({}))
+    // The answers gave the URL: one call after each job, 40 to spare (two each: plenty).
+    keys.forEach((key) => s.join(key, 1))
+    expect(s.pollAt(keys[5]!, clock.t)).toMatchObject({ final: true })
+    // Ten more that will read the staging environment after their job: 20 to spare for 30, scarce.
+    const more = Array.from({ length: 10 }, () => ({}))
+    more.forEach((key) => s.join(key))
+    expect(s.pollAt(more[5]!, clock.t).final).toBe(false)
   })
   it('counts the calls of the sites still to start', () => {
     const { clock, s, keys } = batch(5, 40, { sitesToStart: 0 })
@@ -84,12 +97,14 @@ describe('PollScheduler', () => {
     s.expect({ sitesToStart: 18 })
     expect(s.pollAt(keys[4]!, clock.t).final).toBe(false)
   })
-  it('calls nobody needs go to a held follower whose planner wants a poll', () => {
+  it('calls nobody needs go to a held follower once the first job has run for more than a window', () => {
     // 20 followers, 25 left: 5 to spare, fewer than 2 each (scarce), but more than none.
     const { clock, s, keys, calls } = batch(20, 25)
-    expect(s.pollAt(keys[5]!, clock.t + 1000).final).toBe(false)
     clock.t += 1000
+    expect(s.pollAt(keys[5]!, clock.t).final).toBe(false)
+    clock.t += 60_000
     expect(s.pollAt(keys[5]!, clock.t)).toMatchObject({ final: true })
+    // None to spare: held.
     calls.left = 20
     clock.t += 1000
     expect(s.pollAt(keys[6]!, clock.t).final).toBe(false)

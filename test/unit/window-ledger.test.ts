@@ -153,6 +153,29 @@ describe('WindowLedger: waking those who wait', () => {
   })
 })
 
+describe('WindowLedger: a stated end, once the turn is learnt', () => {
+  it('an end stated for the last window lets no extra request go in the next one', () => {
+    const clock = new FakeClock()
+    const t0 = clock.t
+    const b = new WindowLedger(clock)
+    // The window of 3 began at t0 and ends at t0 + 60 s; the server rounds its reset up to t0 + 61 s.
+    request(b, limits(3, 2, t0 + 61_000))
+    clock.t += 250
+    expect(burst(b)).toBe(2)
+    b.observe(200, limits(3, 1, t0 + 61_000))
+    b.observe(200, limits(3, 0, t0 + 61_000))
+    // The first call is back a window after its answer; its answer shows the turn.
+    clock.t = t0 + 60_100
+    expect(b.reserve()).toBe(0)
+    clock.t += 50
+    b.observe(200, limits(3, 2, t0 + 121_000))
+    expect(burst(b)).toBe(2)
+    // Three in this window: when the old stated end (t0 + 60.25 s) passes, nothing more goes.
+    clock.t = t0 + 60_400
+    expect(b.reserve()).toBeGreaterThan(0)
+  })
+})
+
 describe('WindowLedger: a window shorter than assumed', () => {
   it('with no reset stated, a probe goes only when waiting would reach the deadline', () => {
     const clock = new FakeClock()

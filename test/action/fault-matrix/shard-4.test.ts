@@ -1,5 +1,5 @@
-// Fault matrix, shard 4 of SHARD_COUNT (matrix.ts): slow (about 15 s) because every row is a real-time
-// run of dist/index.js, and some rows wait on purpose (backoffs, request time limits, timeouts).
+// Fault matrix, shard 4 (rows.ts has the rows, matrix.ts runs them): slow (about 15 s): every row
+// is a real-time run of dist/index.js, and some wait on purpose (backoffs, request time limits).
 import { runShard } from './matrix.js'
 
 runShard(4)

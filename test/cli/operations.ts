@@ -8,14 +8,15 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
 import { runCli } from '../helpers/run-cli.js'
-import { EACH_PROFILE } from '../helpers/sim.js'
+import { profileOfThisFile } from '../helpers/sim.js'
 
 const TOKEN = SIM_TOKENS.readWrite
 const ELIGIBLE = String(SIM_SITES.eligible)
 const WITH_STAGING = String(SIM_SITES.withStaging)
 
-// Every test runs against both simulator profiles (contract §10); PROFILES says how they differ.
-describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
+// Every test runs against both simulator profiles (contract §10), one test file per profile
+// (operations.<profile>-profile.test.ts); PROFILES says how they differ.
+describe.each(profileOfThisFile())('profile %s', (profile, p) => {
   let sim: Simulator
   let dir: string
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Simulator } from '../../src/simulator/server.js'
-import { EACH_PROFILE, FAST, RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
+import { profileOfThisFile, FAST, RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
 
-// Every test runs against both simulator profiles (contract §10).
-describe.each(EACH_PROFILE)('several sites in one step, profile %s', (profile, p) => {
+// Every test runs against both simulator profiles (contract §10), one test file per profile
+// (multi-site.<profile>-profile.test.ts).
+describe.each(profileOfThisFile())('several sites in one step, profile %s', (profile, p) => {
   const { sim } = useSimulator({ ...FAST, profile })
 
   it('runs each site, concurrently, with a result per site in `results` and a summary row each', async () => {

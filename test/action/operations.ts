@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals'
 import { OUTPUT_NAMES } from '../../src/report/outputs.js'
 import { leaks } from '../helpers/run-action.js'
-import { EACH_PROFILE, FAST, RO, RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
+import { profileOfThisFile, FAST, RO, RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
 
-// Every test below runs against both simulator profiles (contract §10); PROFILES says how they differ.
-describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
+// Every test below runs against both simulator profiles (contract §10), one test file per profile
+// (operations.<profile>-profile.test.ts); PROFILES says how they differ.
+describe.each(profileOfThisFile())('profile %s', (profile, p) => {
   const { sim } = useSimulator({ ...FAST, profile })
 
   /** Every output is set, on every path. */

@@ -1,12 +1,13 @@
 /**
  * wait-for-url (issue 12), whole action (dist/index.js) against the simulator, whose staging sites
  * are real URLs it serves on loopback, answering only `siteDelayMs` after their job ends.
+ * One test file per profile runs these tests (wait-for-url.<profile>-profile.test.ts).
  */
 import { describe, expect, it } from '@jest/globals'
 import { leaks } from '../helpers/run-action.js'
-import { EACH_PROFILE, FAST, RW, runAgainst, useSimulator } from '../helpers/sim.js'
+import { profileOfThisFile, FAST, RW, runAgainst, useSimulator } from '../helpers/sim.js'
 
-describe.each(EACH_PROFILE)('wait-for-url, profile %s', (profile) => {
+describe.each(profileOfThisFile())('wait-for-url, profile %s', (profile) => {
   const { sim } = useSimulator({ ...FAST, profile })
 
   it('after a create, waits until the staging site answers; sends it no token and no header of ours', async () => {
