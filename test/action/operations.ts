@@ -1,7 +1,16 @@
 import { describe, expect, it } from '@jest/globals'
 import { OUTPUT_NAMES } from '../../src/report/outputs.js'
 import { leaks } from '../helpers/run-action.js'
-import { profileOfThisFile, FAST, RO, RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
+import {
+  profileOfThisFile,
+  FAST,
+  RO,
+  RW,
+  finishNow,
+  runAgainst,
+  sentTo,
+  useSimulator,
+} from '../helpers/sim.js'
 
 // Every test below runs against both simulator profiles (contract §10), one test file per profile
 // (operations.<profile>-profile.test.ts); PROFILES says how they differ.
@@ -137,13 +146,19 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       expect(run.outputs).toMatchObject({ result: 'failed', 'http-status': '404' })
     })
     it('if-busy: wait waits for the running pull, then pushes once', async () => {
-      sim().setOptions({ durationsMs: { pull: 2500 } })
+      // A long pull, ended once the action has said the site is busy: no race with a short one.
+      sim().setOptions({ durationsMs: { pull: 60_000 } })
       const busy = await fetch(`${sim().apiUrl}/v2/sites/1002/staging/reset`, {
         method: 'POST',
         headers: { authorization: `Bearer ${RW}`, 'content-type': 'application/json' },
       })
       expect(busy.ok).toBe(true)
-      const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002', 'if-busy': 'wait' })
+      const pull = ((await busy.json()) as { data: { task_id: string } }).data.task_id
+      const run = await runAgainst(
+        sim(),
+        { operation: 'push', 'site-id': '1002', 'if-busy': 'wait' },
+        { onOutput: { when: /busy with another job/, then: () => finishNow(sim(), pull) } },
+      )
       expect(run.code).toBe(0)
       expect(run.outputs.result).toBe('succeeded')
       expect(Number(run.outputs.retries)).toBeGreaterThanOrEqual(1)
