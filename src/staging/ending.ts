@@ -106,5 +106,10 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     sent: client.sent,
     // Every placeholder of a hint, in every hint (`{site}` may come more than once).
     error: ending.error ? { ...ending.error, hint: ending.error.hint.replaceAll('{site}', siteId) } : null,
+    stagingFrom: {
+      siteId: known.stagingSiteId ? known.stagingFrom.siteId : null,
+      url: known.stagingUrl ? known.stagingFrom.url : null,
+      notes: known.stagingFrom.notes.map((n) => redactor.inert(n)),
+    },
   }
 }

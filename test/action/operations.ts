@@ -41,7 +41,8 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       expect(sim().state.outbox).toHaveLength(1)
       expect(run.summary).toContain('| Result | ✅ succeeded |')
       const url = `${sim().url}/staging-sites/s-1001/`
-      expect(run.summary).toContain(`| Staging URL | [${url}](${url}) |`)
+      // Where it came from is said (issue 20 §1).
+      expect(run.summary).toContain(`| Staging URL | [${url}](${url}) (from the create answer) |`)
       // Exactly the headers of the spec.
       const post = sentTo(sim(), 'POST', '/sites/1001/staging')[0]!
       expect(post.contentType).toBe('application/json')
@@ -64,8 +65,12 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       expect(staging.content).not.toEqual(before.content)
       expect(staging.url).toBe(before.url)
       expect(staging.ssh_password).toBe(before.ssh_password)
-      // Staging is read once after the job, where the service offers a way to read it.
-      expect(run.outputs['staging-url']).toBe(p.probe ? before.url : '')
+      // Staging is read once after the job where the service offers a way to read it; else the site
+      // list names it, by the field that links the staging record to its production site.
+      expect(run.outputs['staging-url']).toBe(before.url)
+      expect(JSON.parse(run.outputs.results!)[0].stagingFrom.url).toBe(
+        p.probe ? 'the staging environment' : 'the site list (GET /v2/sites, field parent_id)',
+      )
       expect(sentTo(sim(), 'POST', '/staging/reset')).toHaveLength(1)
     })
 
@@ -117,7 +122,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1002', 'if-exists': 'skip' })
       expect(run.code).toBe(0)
       expect(run.outputs.result).toBe('skipped')
-      expect(run.outputs['staging-url']).toBe(p.probe ? sim().state.staging.get('1002')!.url : '')
+      expect(run.outputs['staging-url']).toBe(sim().state.staging.get('1002')!.url)
     })
     it('if-exists: recreate deletes the old staging site, then creates a new one', async () => {
       const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1002', 'if-exists': 'recreate' })
