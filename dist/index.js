@@ -28431,7 +28431,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8935);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5557);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -28443,7 +28443,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8935:
+/***/ 5557:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33284,6 +33284,77 @@ function parsePrComment(raw, warn) {
     return false;
 }
 
+;// CONCATENATED MODULE: ./src/github/known-staging.ts
+/**
+ * Source 3 of the staging URL (issue 20 §1): what an earlier run recorded. The staging site keeps
+ * its URL across pulls (spec, staging rule 6), so the last successful GitHub deployment of the same
+ * environment names it: its `environment_url`, and the staging site id our payload recorded.
+ *
+ * Read tolerantly: a deployment written by another account, or recorded for another site, is
+ * skipped; the URL is only what `safeHttpUrl` makes of it. The core checks that it answers before
+ * reporting it as current. Nothing here throws.
+ */
+
+
+/** How many of the environment's newest deployments are read. */
+const known_staging_MAX_READ = 10;
+/**
+ * The staging URL of the newest deployment of `environment` that succeeded with one, for
+ * `siteId`; null when there is none, or GitHub would not say.
+ */
+async function lastDeployedStaging(octokit, repo, environment, siteId, creator) {
+    try {
+        const listed = await octokit.rest.repos.listDeployments({ ...repo, environment, per_page: known_staging_MAX_READ });
+        for (const d of listed.data) {
+            if (typeof d.id !== 'number' || d.environment !== environment)
+                continue;
+            const login = d.creator?.login;
+            if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase())
+                continue;
+            const record = recordOf(d.payload);
+            if (record && record.site !== undefined && record.site !== siteId)
+                continue;
+            const statuses = await octokit.rest.repos.listDeploymentStatuses({
+                ...repo,
+                deployment_id: d.id,
+                per_page: 20,
+            });
+            for (const s of statuses.data) {
+                if (s.state !== 'success')
+                    continue;
+                const url = typeof s.environment_url === 'string' ? safeHttpUrl(s.environment_url) : null;
+                if (!url)
+                    continue;
+                return { url, stagingSiteId: idOf(record?.staging_site_id), deploymentId: d.id };
+            }
+        }
+        return null;
+    }
+    catch {
+        return null;
+    }
+}
+function recordOf(payload) {
+    let p = payload;
+    if (typeof p === 'string') {
+        try {
+            p = JSON.parse(p);
+        }
+        catch {
+            return null;
+        }
+    }
+    const r = p?.[PAYLOAD_KEY];
+    return r && typeof r === 'object' && !Array.isArray(r) ? r : null;
+}
+function idOf(v) {
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0)
+        return String(v);
+    if (typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v))
+        return v;
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/github/phase.ts
 /**
  * Time limits for GitHub's side of a run: every request is bounded (10 s before the operation,
@@ -33338,9 +33409,15 @@ async function withinPhase(phase, work) {
 
 
 
+
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
-const noop = { before: async () => null, after: async () => { }, abandon: async () => { } };
+const noop = {
+    before: async () => null,
+    after: async () => { },
+    abandon: async () => { },
+    knownStaging: async () => null,
+};
 /** The operations that change what staging shows (and so take it for their pull request). */
 const CLAIMING_OPERATIONS = ['create', 'pull'];
 /** Reads the GitHub inputs and returns what to do before and after the operation. */
@@ -33380,6 +33457,7 @@ async function githubSideEffects(o) {
         before: () => before(run),
         after: (results, problem) => after(run, results, problem ?? null),
         abandon: (reason) => abandon(run, reason),
+        knownStaging: () => knownStaging(run),
     };
 }
 /** A side whose `before` stops the run (bad input, or a guarantee it cannot give); nothing is sent. */
@@ -33590,6 +33668,18 @@ async function handOver(run, kit, took, previous) {
         run.o.log.info(`Told #${told} that ${now.charAt(0).toLowerCase()}${now.slice(1)}: ` +
             (outcome.action === 'updated' ? 'its comment was updated' : 'it has no comment of ours') +
             (warning ? '.' : `, its deployment ${previous.deploymentId} is inactive.`));
+}
+/** The operations that report a staging URL (and so may use one an earlier run recorded). */
+const URL_OPERATIONS = ['create', 'pull', 'status'];
+async function knownStaging(run) {
+    const environment = run.plan.environment;
+    const repo = repoOf(run.ctx.repository, run.ctx.payload);
+    if (!environment || !repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
+        return null;
+    // GitHub already refused to say who staging shows: the same read would be refused again.
+    if (run.o.signal?.aborted || run.ownerUnknown)
+        return null;
+    return withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0], run.plan.author));
 }
 async function abandon(run, reason) {
     if (run.deploymentId === null)
@@ -43316,6 +43406,7 @@ function newResult(operation, siteId, startedAt) {
         sent: [],
         error: null,
         startedAt: new Date(startedAt).toISOString(),
+        stagingFrom: { siteId: null, url: null, notes: [] },
     };
 }
 
@@ -43367,6 +43458,14 @@ const TOKEN_SOURCE = perDoor('the api-token secret', 'the STAGING_API_TOKEN envi
  */
 function statusCommand(siteId, taskId) {
     return perDoor(`run this action with operation: status, site-id: ${siteId}${taskId ? `, task-id: ${taskId}` : ''}`, `run site-staging status --site-id ${siteId}${taskId ? ` --task-id ${taskId}` : ''}`);
+}
+/** `text` with its first letter a capital, in either door's words. */
+function capitalised(text) {
+    const up = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+    const piece = new RegExp(`^${PIECE.source}`).exec(text);
+    if (!piece)
+        return up(text);
+    return perDoor(up(piece[1]), up(piece[2])) + text.slice(piece[0].length);
 }
 /** Where the run happens: the runner, or this machine. */
 const RUNNER = perDoor('the runner', 'this machine');
@@ -43429,6 +43528,8 @@ const INPUT_NAMES = [
     'fail-fast',
     'task-id',
     'wait-for-url',
+    'staging-url',
+    'production-url',
 ];
 /** Defaults, as in action.yml (a test checks they agree). */
 const DEFAULTS = {
@@ -43445,6 +43546,8 @@ const DEFAULTS = {
     'fail-fast': 'false',
     'task-id': '',
     'wait-for-url': 'false',
+    'staging-url': '',
+    'production-url': '',
 };
 /**
  * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
@@ -43669,6 +43772,22 @@ const taskId = schemas_string().transform((v, ctx) => {
     }
     return t;
 });
+/** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
+const userUrl = schemas_string().transform((v, ctx) => {
+    const t = v.trim();
+    if (t === '')
+        return null;
+    const url = (0,src_text/* httpUrl */.q3)(t);
+    if (!url) {
+        ctx.addIssue({ code: 'custom', message: `"${t.slice(0, 80)}" is not an http(s) URL` });
+        return NEVER;
+    }
+    if (url.username || url.password) {
+        ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' });
+        return NEVER;
+    }
+    return url.href;
+});
 const Schema = object({
     operation,
     'site-id': siteIds,
@@ -43686,6 +43805,8 @@ const Schema = object({
     'fail-fast': inputs_boolean,
     'task-id': taskId,
     'wait-for-url': inputs_boolean,
+    'staging-url': userUrl,
+    'production-url': userUrl,
 });
 /** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
 function parseSiteIds(raw) {
@@ -43712,6 +43833,10 @@ function parseConfig(raw) {
     const c = parsed.data;
     if (c['task-id'] && c.operation !== 'status')
         throw new InputError('task-id', `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`);
+    if (c['production-url'] && c.operation !== 'push')
+        throw new InputError('production-url', `is checked after a push, not after ${c.operation}`);
+    if (c['staging-url'] && c['site-id'].length > 1)
+        throw new InputError('staging-url', 'names one staging site: give one site-id with it');
     if (c['task-id'] && c['site-id'].length > 1)
         throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`);
     return {
@@ -43731,6 +43856,8 @@ function parseConfig(raw) {
         failFast: c['fail-fast'],
         taskId: c['task-id'],
         waitForUrl: c['wait-for-url'],
+        stagingUrl: c['staging-url'],
+        productionUrl: c['production-url'],
     };
 }
 
@@ -43886,6 +44013,7 @@ function publicResult(r) {
         sent: r.sent,
         error: r.error,
         startedAt: r.startedAt,
+        stagingFrom: r.stagingFrom,
     };
 }
 
@@ -43964,16 +44092,22 @@ function single(r, out) {
     out.push(`| Result | ${ICON[r.result]} ${r.result} |`);
     if (r.stagingState)
         out.push(`| Staging state | ${r.stagingState} |`);
+    const from = (source) => (source ? ` (from ${md(source, 200)})` : '');
     if (r.stagingUrl || r.operation !== 'delete')
-        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${readiness(r)} |`);
+        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${r.operation === 'push' ? '' : readiness(r)}${r.stagingUrl ? from(r.stagingFrom?.url) : ''} |`);
     if (r.stagingSiteId)
-        out.push(`| Staging site | ${code(r.stagingSiteId)} |`);
+        out.push(`| Staging site | ${code(r.stagingSiteId)}${from(r.stagingFrom?.siteId)} |`);
+    if (r.operation === 'push' && r.urlReady !== null)
+        out.push(`| Production | ${r.urlReady ? 'answers' : 'did not answer in time'} (production-url) |`);
     if (r.taskId)
         out.push(`| Task | ${code(r.taskId)} |`);
     if (r.httpStatus !== null)
         out.push(`| HTTP status | ${r.httpStatus} |`);
     out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`);
     out.push(`| Duration | ${durationText(r.durationSeconds * 1000, 'tenths')} |`, '');
+    // Where a staging id or URL could not come from (issue 20 §1): said, not hidden.
+    for (const note of r.stagingFrom?.notes ?? [])
+        out.push(`_${md(note, 400)}_`, '');
     const said = serverWords(r);
     if (said)
         out.push(`> **The server said:** ${md(said)}`, '');
@@ -45153,6 +45287,111 @@ async function ask(client) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/staging/site-list.ts
+/**
+ * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
+ * `GET /v2/sites` (query parameters `type`, `page`, `per_page`). Pure: an answer in, a finding out.
+ *
+ * A record is this production site's staging only when one of its fields links it so
+ * (docs/assumptions.md): a field whose name says "staging of" (`staging_of`, `production_site_id`,
+ * `production_id`) equal to the production id; or `parent_id` / `parent_site_id` equal to it on a
+ * record marked as staging (`is_staging` true or 1, or `type` / `site_type` "staging"); or, on the
+ * production site's own record, `staging_site_id` / `staging_id` naming the staging record. A name
+ * or a URL that looks like staging is never enough. A record whose id is the production id is
+ * never the staging site (contract §5, r3).
+ */
+
+const STAGING_OF = ['staging_of', 'production_site_id', 'production_id'];
+const PARENT = ['parent_id', 'parent_site_id'];
+const STAGING_ID = ['staging_site_id', 'staging_id'];
+/** The records of one page of the answer's `data` (an array, or a paginator's `data.data`). */
+function listItems(data) {
+    const list = Array.isArray(data) ? data : site_list_field(data, 'data');
+    return Array.isArray(list) ? list.filter(isRecord) : [];
+}
+/** The last page the answer's paginator states (`meta.last_page`, or `last_page` beside the data), else null. */
+function lastPageOf(body, data) {
+    for (const v of [
+        site_list_field(site_list_field(body, 'meta'), 'last_page'),
+        site_list_field(data, 'last_page'),
+        site_list_field(body, 'last_page'),
+    ]) {
+        const n = typeof v === 'string' ? Number(v) : v;
+        if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 1)
+            return n;
+    }
+    return null;
+}
+/**
+ * This production site's staging record in the records of a list answer (one or more pages put
+ * together), or why there is none.
+ */
+function findStagingInList(records, productionId) {
+    const same = (v) => site_list_idText(v) !== null && site_list_idText(v) === productionId;
+    let anyLink = false;
+    for (const r of records) {
+        const id = site_list_idText(r.id);
+        for (const name of STAGING_OF) {
+            if (r[name] === undefined || r[name] === null)
+                continue;
+            anyLink = true;
+            if (same(r[name]) && id && id !== productionId)
+                return found(r, id, name);
+        }
+        if (markedStaging(r))
+            for (const name of PARENT) {
+                if (r[name] === undefined || r[name] === null)
+                    continue;
+                anyLink = true;
+                if (same(r[name]) && id && id !== productionId)
+                    return found(r, id, name);
+            }
+    }
+    // The production site's own record may name its staging site.
+    for (const r of records) {
+        if (!same(r.id) || markedStaging(r))
+            continue;
+        for (const name of STAGING_ID) {
+            if (r[name] === undefined || r[name] === null)
+                continue;
+            anyLink = true;
+            const stagingId = site_list_idText(r[name]);
+            if (!stagingId || stagingId === productionId)
+                continue;
+            const record = records.find((x) => site_list_idText(x.id) === stagingId);
+            return { found: { id: stagingId, url: record ? stagingUrlOf(record) : null, field: name } };
+        }
+    }
+    for (const r of records)
+        if (STAGING_ID.some((n) => r[n] !== undefined && r[n] !== null))
+            anyLink = true;
+    return { skipped: anyLink ? 'not-listed' : 'no-link' };
+}
+function found(r, id, name) {
+    return { found: { id, url: stagingUrlOf(r), field: name } };
+}
+/** Marked as a staging site by a field (never by its name or URL). */
+function markedStaging(r) {
+    const flag = r.is_staging;
+    if (flag === true || flag === 1 || flag === '1' || flag === 'true')
+        return true;
+    return [r.type, r.site_type].some((t) => typeof t === 'string' && t.trim().toLowerCase() === 'staging');
+}
+function isRecord(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function site_list_field(data, name) {
+    return isRecord(data) ? data[name] : undefined;
+}
+/** An id as text: digits or id characters (a string), or a non-negative integer; else null. */
+function site_list_idText(value) {
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
+        return String(value);
+    if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim()))
+        return value.trim();
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/staging/context.ts
 function newKnown() {
     return {
@@ -45165,6 +45404,7 @@ function newKnown() {
         urlReady: null,
         warnings: [],
         jobs: [],
+        stagingFrom: { siteId: null, url: null, notes: [] },
     };
 }
 /** A warning for the log and the Result, once. */
@@ -45209,6 +45449,259 @@ function waitDeps(ctx) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
+
+
+
+/**
+ * Takes the staging id and URL from `data`, each checked. Returns false when the record was
+ * refused (it names the production site), true otherwise.
+ */
+function fillStagingFields(ctx, data, source) {
+    const id = source === 'the task' ? taskSiteIdOf(data) : stagingSiteIdOf(data);
+    if (id !== null && isProductionId(id, ctx.siteId)) {
+        warn(ctx, `${capital(source)} gave the production site's own id (${ctx.siteId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
+        return false;
+    }
+    if (id) {
+        ctx.known.stagingSiteId = id;
+        ctx.known.stagingFrom.siteId = source;
+    }
+    const text = stagingUrlOf(data);
+    if (!text)
+        return true;
+    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
+    const clean = ctx.redactor.stripUrl(text);
+    if (clean === null)
+        ctx.logger.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
+    else if ((0,src_text/* httpUrl */.q3)(clean)) {
+        ctx.known.stagingUrl = clean;
+        ctx.known.stagingFrom.url = source;
+    }
+    else
+        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
+    return true;
+}
+/** The staging site is gone (deleted, or there is none): nothing of it is known any more. */
+function forgetStaging(ctx) {
+    ctx.known.stagingSiteId = null;
+    ctx.known.stagingUrl = null;
+}
+function capital(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/staging/url-check.ts
+
+
+
+
+
+
+
+
+
+/**
+ * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
+ * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
+ * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
+ * means the site answers). Only the status line is read; the body is dropped unread.
+ */
+/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
+function answers(status) {
+    return (status >= 200 && status < 400) || status === 401 || status === 403;
+}
+const REQUEST_LIMIT_MS = 10_000;
+const PROGRESS_EVERY_MS = 15_000;
+/**
+ * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
+ * (plain http to a host that is not loopback, as with api-url).
+ */
+async function waitForUrl(url, deps) {
+    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
+        return null;
+    const { clock, logger, signal } = deps;
+    const get = deps.get ?? plainGet;
+    const started = clock.now();
+    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
+    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
+    let lastLine = started;
+    logger.info(`Waiting for ${url} to answer (${deps.why ?? setting('wait-for-url')})…`);
+    for (let retry = 0;; retry++) {
+        throwIfAborted(signal);
+        const left = deps.deadline - clock.now();
+        if (left <= 0)
+            return false;
+        let why;
+        try {
+            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
+            if (answers(status)) {
+                logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`);
+                return true;
+            }
+            why = `HTTP ${status}`;
+        }
+        catch (e) {
+            if (e instanceof CancelledError)
+                throw e;
+            why = e.code ?? 'no connection';
+        }
+        const delayMs = backoff.delayMs(retry, clock.now() - started);
+        logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`);
+        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
+            lastLine = clock.now();
+            logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
+        }
+        // A last sleep up to the deadline would end without a try: give up now instead.
+        if (!(await backoff.sleep(delayMs)))
+            return false;
+    }
+}
+/** One GET through the runner's proxy settings (no keep-alive), status line only. */
+function plainGet(url, timeoutMs, signal) {
+    const agent = new lib_HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
+    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
+    return new Promise((resolve, reject) => {
+        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
+            resolve(res.statusCode ?? 0);
+            res.destroy();
+        });
+        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
+        const onAbort = () => req.destroy(new CancelledError());
+        signal?.addEventListener('abort', onAbort, { once: true });
+        req.on('error', reject);
+        req.on('close', () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+        });
+        req.end();
+    });
+}
+
+;// CONCATENATED MODULE: ./src/staging/other-sources.ts
+
+
+
+
+
+
+/**
+ * The staging site's id and URL when this run's answers did not say them (issue 20 §1), in this
+ * order after the answers themselves (source 1):
+ *  2. the list the spec documents, `GET /v2/sites`, where a field links a record to this production
+ *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does;
+ *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
+ *  4. the `staging-url` input.
+ * A URL from 3 or 4 is used only once it answers HTTP. Every source says in `known.stagingFrom`
+ * where the id and URL came from, or why it gave nothing. Best effort: nothing here fails a run.
+ */
+async function fillFromOtherSources(ctx) {
+    if (!ctx.known.stagingSiteId || !ctx.known.stagingUrl)
+        await fillFromSiteList(ctx);
+    if (!ctx.known.stagingUrl)
+        await fillFromHints(ctx);
+}
+/** Pages of the list read at most (100 records each), and how long a known URL gets to answer. */
+const MAX_PAGES = 5;
+const PER_PAGE = 100;
+const HINT_CHECK_MS = 10_000;
+/**
+ * The site list, read once per run and shared by every site of a batch (like the check of the API
+ * root): at most MAX_PAGES pages of staging records, or why it could not be read.
+ */
+class SiteList {
+    read = null;
+    records(ctx) {
+        this.read ??= readPages(ctx).catch((e) => {
+            // A timeout or a cancellation ends the run anyway: not remembered.
+            this.read = null;
+            throw e;
+        });
+        return this.read;
+    }
+}
+async function readPages(ctx) {
+    const records = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        try {
+            const answer = await ctx.client.call('GET', `/sites?type=staging&per_page=${PER_PAGE}&page=${page}`, 'read', {
+                maxRetries: 0,
+            });
+            const items = listItems(answer.reply.data);
+            records.push(...items);
+            if (items.length < PER_PAGE)
+                break;
+        }
+        catch (e) {
+            if (!(e instanceof ApiError))
+                throw e;
+            if (records.length > 0)
+                break;
+            return { error: e.message };
+        }
+    }
+    return { records };
+}
+async function fillFromSiteList(ctx) {
+    const { known } = ctx;
+    ctx.phase = 'reading the site list for the staging site';
+    const list = await (ctx.siteList ?? new SiteList()).records(ctx);
+    if ('error' in list) {
+        note(ctx, `The site list (GET /v2/sites) could not be read: ${list.error}`);
+        return;
+    }
+    const finding = findStagingInList(list.records, ctx.siteId);
+    if ('found' in finding) {
+        const { id, url, field } = finding.found;
+        // Only what is still unknown is taken; what the answers said stays.
+        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list (GET /v2/sites, field ${field})`);
+        return;
+    }
+    note(ctx, finding.skipped === 'not-listed'
+        ? 'The site list (GET /v2/sites) names no staging site for this site.'
+        : "The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging.");
+}
+/** Sources 3 and 4: the hints the front door gave, then the staging-url input; each must answer. */
+async function fillFromHints(ctx) {
+    const hints = [...(ctx.config.stagingHints ?? [])];
+    if (ctx.config.stagingUrl)
+        hints.push({
+            url: ctx.config.stagingUrl,
+            from: perDoor('the staging-url input', 'the --staging-url option'),
+        });
+    for (const hint of hints) {
+        const url = ctx.redactor.stripUrl(hint.url);
+        if (!url || !(0,src_text/* httpUrl */.q3)(url)) {
+            note(ctx, `${other_sources_capital(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`);
+            continue;
+        }
+        ctx.phase = `checking ${url} (from ${hint.from})`;
+        const answered = await waitForUrl(url, {
+            clock: ctx.clock,
+            logger: ctx.logger,
+            deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
+            why: `checking the staging URL from ${hint.from}`,
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
+        if (answered) {
+            ctx.known.stagingUrl = url;
+            ctx.known.stagingFrom.url = `${hint.from} (it answers)`;
+            return;
+        }
+        note(ctx, answered === null
+            ? `${other_sources_capital(hint.from)} gave ${url}, plain http on a host that is not loopback: not checked, so not used.`
+            : `${other_sources_capital(hint.from)} gave ${url}, which did not answer: it was not used.`);
+    }
+}
+function note(ctx, text) {
+    ctx.logger.info(text);
+    if (!ctx.known.stagingFrom.notes.includes(text))
+        ctx.known.stagingFrom.notes.push(text);
+}
+function other_sources_capital(text) {
+    return capitalised(text);
+}
+
 ;// CONCATENATED MODULE: ./src/staging/endpoints.ts
 
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
@@ -45226,6 +45719,12 @@ const PUSH_WARNINGS = [
     'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
     "The production site's CDN cache was purged: expect slower first requests while it refills.",
 ];
+/** What a push will and will not overwrite on production (spec §4, push rules 1-4), for its dry run. */
+const PUSH_PLAN = [
+    "Will overwrite: the production site's files and database, with staging's (everything on the live site that is not on staging is lost).",
+    'Will not overwrite: mapped domains, the CDN pull zone, SSL, tags, SSH keys, the plan and the site settings (they stay on production).',
+    "Then: password protection on production is off, and production's CDN cache is purged. No backup is taken first.",
+];
 /** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
 const PUSH_WARNINGS_IF_SENT = [
     'If the push went through: no backup of production was taken before it, and the API cannot restore the previous live site.',
@@ -45242,44 +45741,6 @@ const DONE = {
 /** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
 function checkLaterHint(siteId, taskId) {
     return `To check on it later, ${statusCommand(siteId, taskId)}.`;
-}
-
-;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
-
-
-
-/**
- * Takes the staging id and URL from `data`, each checked. Returns false when the record was
- * refused (it names the production site), true otherwise.
- */
-function fillStagingFields(ctx, data, source) {
-    const id = source === 'the task' ? taskSiteIdOf(data) : stagingSiteIdOf(data);
-    if (id !== null && isProductionId(id, ctx.siteId)) {
-        warn(ctx, `${capital(source)} gave the production site's own id (${ctx.siteId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
-        return false;
-    }
-    if (id)
-        ctx.known.stagingSiteId = id;
-    const text = stagingUrlOf(data);
-    if (!text)
-        return true;
-    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
-    const clean = ctx.redactor.stripUrl(text);
-    if (clean === null)
-        ctx.logger.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
-    else if ((0,src_text/* httpUrl */.q3)(clean))
-        ctx.known.stagingUrl = clean;
-    else
-        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
-    return true;
-}
-/** The staging site is gone (deleted, or there is none): nothing of it is known any more. */
-function forgetStaging(ctx) {
-    ctx.known.stagingSiteId = null;
-    ctx.known.stagingUrl = null;
-}
-function capital(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 ;// CONCATENATED MODULE: ./src/staging/probe.ts
@@ -45375,11 +45836,15 @@ async function dryRun(ctx) {
             throw e;
         logger.info(`Dry run: reading the staging environment answered: ${e.message}`);
     }
-    if (op === 'push')
+    if (op === 'push') {
         known.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`));
+        for (const line of PUSH_PLAN)
+            logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`);
+    }
+    const plan = op === 'push' ? ` ${PUSH_PLAN.join(' ')}` : '';
     return {
         outcome: 'dry-run',
-        summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.`,
+        summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.${plan}`,
     };
 }
 
@@ -45480,97 +45945,16 @@ function writeResult(ctx, ending) {
         warnings: known.warnings.map(words),
         sent: client.sent,
         error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
+        stagingFrom: {
+            siteId: known.stagingSiteId && known.stagingFrom.siteId ? words(known.stagingFrom.siteId) : null,
+            url: known.stagingUrl && known.stagingFrom.url ? words(known.stagingFrom.url) : null,
+            notes: known.stagingFrom.notes.map((n) => redactor.inert(words(n))),
+        },
     };
 }
 
-;// CONCATENATED MODULE: ./src/staging/url-check.ts
-
-
-
-
-
-
-
-
-
-/**
- * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
- * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
- * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
- * means the site answers). Only the status line is read; the body is dropped unread.
- */
-/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
-function answers(status) {
-    return (status >= 200 && status < 400) || status === 401 || status === 403;
-}
-const REQUEST_LIMIT_MS = 10_000;
-const PROGRESS_EVERY_MS = 15_000;
-/**
- * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
- * (plain http to a host that is not loopback, as with api-url).
- */
-async function waitForUrl(url, deps) {
-    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
-        return null;
-    const { clock, logger, signal } = deps;
-    const get = deps.get ?? plainGet;
-    const started = clock.now();
-    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
-    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
-    let lastLine = started;
-    logger.info(`Waiting for ${url} to answer (${setting('wait-for-url')})…`);
-    for (let retry = 0;; retry++) {
-        throwIfAborted(signal);
-        const left = deps.deadline - clock.now();
-        if (left <= 0)
-            return false;
-        let why;
-        try {
-            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
-            if (answers(status)) {
-                logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`);
-                return true;
-            }
-            why = `HTTP ${status}`;
-        }
-        catch (e) {
-            if (e instanceof CancelledError)
-                throw e;
-            why = e.code ?? 'no connection';
-        }
-        const delayMs = backoff.delayMs(retry, clock.now() - started);
-        logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`);
-        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
-            lastLine = clock.now();
-            logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
-        }
-        // A last sleep up to the deadline would end without a try: give up now instead.
-        if (!(await backoff.sleep(delayMs)))
-            return false;
-    }
-}
-/** One GET through the runner's proxy settings (no keep-alive), status line only. */
-function plainGet(url, timeoutMs, signal) {
-    const agent = new lib_HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
-    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
-    return new Promise((resolve, reject) => {
-        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
-            resolve(res.statusCode ?? 0);
-            res.destroy();
-        });
-        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
-        const onAbort = () => req.destroy(new CancelledError());
-        signal?.addEventListener('abort', onAbort, { once: true });
-        req.on('error', reject);
-        req.on('close', () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-        });
-        req.end();
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/staging/after-job.ts
+
 
 
 
@@ -45587,7 +45971,12 @@ async function afterJob(ctx, op) {
     // Staging still exists after each of these: one GET fills what the answers did not say.
     if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
         await readStagingAfterJob(ctx);
-    if (!ctx.config.waitForUrl || op === 'push')
+    if (op === 'push')
+        return ctx.config.productionUrl ? checkProduction(ctx, ctx.config.productionUrl) : done(ctx, op);
+    // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
+    if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
+        await fillFromOtherSources(ctx);
+    if (!ctx.config.waitForUrl)
         return done(ctx, op);
     const url = ctx.known.stagingUrl;
     if (!url) {
@@ -45618,6 +46007,39 @@ async function afterJob(ctx, op) {
         error: {
             kind: 'timeout',
             hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}: the staging environment itself is in place.`,
+        },
+    };
+}
+/**
+ * production-url, after a push that succeeded: the live site answers (the CDN purge done) within
+ * the timeout, or the run ends timed-out saying so (the push itself went through).
+ */
+async function checkProduction(ctx, url) {
+    ctx.phase = `waiting for production at ${url} to answer`;
+    const pushed = ctx.clock.now();
+    const ready = await waitForUrl(url, {
+        clock: ctx.clock,
+        logger: ctx.logger,
+        deadline: ctx.client.deadline,
+        why: setting('production-url'),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.known.urlReady = ready;
+    if (ready === null) {
+        warn(ctx, `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        return done(ctx, 'push');
+    }
+    if (ready)
+        return {
+            outcome: 'succeeded',
+            summary: `${DONE.push} in ${durationText(pushed - ctx.started)}; production answered at ${url} ${durationText(ctx.clock.now() - pushed)} later.`,
+        };
+    return {
+        outcome: 'timed-out',
+        summary: `The push completed, but production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
+        error: {
+            kind: 'timeout',
+            hint: 'Check the live site now: the push itself went through (its CDN cache was purged). Raise timeout if it only needed longer.',
         },
     };
 }
@@ -46269,6 +46691,7 @@ class Progress {
 
 
 
+
 /**
  * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
  * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
@@ -46337,6 +46760,8 @@ async function applyPolicy(ctx, op, e) {
 /** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
 async function skippedRead(ctx) {
     await fillFromStaging(ctx);
+    if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
+        await fillFromOtherSources(ctx);
 }
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
 async function recreate(ctx) {
@@ -46764,6 +47189,7 @@ async function readTaskOnce(ctx, taskId) {
 
 
 
+
 /** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
 function requestTimeoutFor(timeoutMs) {
     return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)));
@@ -46806,6 +47232,7 @@ async function runOperation(config, siteId, deps) {
         siteId,
         client,
         root: deps.root ?? new ApiRoot(),
+        siteList: deps.siteList ?? new SiteList(),
         polls: deps.polls ?? new PollScheduler(clock, ledger),
         busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
         clock,
@@ -46848,6 +47275,7 @@ async function runOperation(config, siteId, deps) {
 
 
 
+
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
  * window ledger, one poll scheduler, one transport, one deadline and one check of the API root; with
@@ -46864,6 +47292,7 @@ async function runAll(config, deps) {
         ledger,
         polls: deps.polls ?? new PollScheduler(clock, ledger),
         root: deps.root ?? new ApiRoot(),
+        siteList: deps.siteList ?? new SiteList(),
         deadline: deps.deadline ?? clock.now() + config.timeoutMs,
         transport,
     };
@@ -46956,9 +47385,13 @@ function prefixed(logger, siteId) {
 function actionLog(redactor) {
     const line = (m) => redactor.inert(m);
     let lost = null;
+    const warned = new Set();
     return {
         info: (m) => info(line(m)),
-        warn: (m) => warning(line(m)),
+        warn: (m) => {
+            warned.add(line(m));
+            warning(line(m));
+        },
         warnTitled: (m, title) => warning(line(m), { title: redactor.inert(title, 200) }),
         debug: (m) => core_debug(line(m)),
         error: (m, title) => error(line(m), title ? { title: redactor.inert(title, 200) } : {}),
@@ -46973,6 +47406,7 @@ function actionLog(redactor) {
             }
         },
         lostOutputs: () => lost,
+        warned: (m) => warned.has(line(m)),
     };
 }
 /** `ENOSPC: no space left on device, write` and the like, bounded. */
@@ -47011,6 +47445,18 @@ async function runAction(redactor, signal) {
         await action_notStarted(stop.result, stop.message, log);
         return;
     }
+    // Source 3 of the staging URL (issue 20 §1): what an earlier run's deployment recorded, as plain data.
+    const earlier = await gh.knownStaging();
+    if (earlier)
+        config = {
+            ...config,
+            stagingHints: [
+                {
+                    url: earlier.url,
+                    from: `the last successful GitHub deployment of environment "${getInput('deployment-environment').trim()}"`,
+                },
+            ],
+        };
     let results;
     let report;
     try {
@@ -47018,8 +47464,10 @@ async function runAction(redactor, signal) {
         results = await runAll(config, { logger: log, redactor, signal });
         report = assembleReport(results, realClock.now() - started);
         setOutputs(report.outputs, log);
+        // Each warning once: those the run already wrote as they happened are not repeated.
         for (const w of report.warnings)
-            log.warnTitled(w, 'Staging');
+            if (!log.warned(w))
+                log.warnTitled(w, 'Staging');
         await writeSummary(redactor.scrub(renderSummary(results)), log);
     }
     catch (e) {

@@ -31,6 +31,9 @@ Options:
   --task-id ID             status: follow that earlier job (the task-id of the run
                            that started it) to its end
   --wait-for-url           after a create or pull, wait until the staging URL answers
+  --staging-url URL        the staging site's URL, if you know it: used when the
+                           service's answers do not say it, once it answers
+  --production-url URL     push: wait until the live site answers after the push
   --language en|es         language of the server's messages, es-ES works too
                            (default: ${DEFAULTS.language})
   --if-exists fail|skip|recreate   create when staging exists (default: ${DEFAULTS['if-exists']})
@@ -79,6 +82,8 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'no-dry-run': { type: 'boolean' },
   'task-id': { type: 'string' },
+  'staging-url': { type: 'string' },
+  'production-url': { type: 'string' },
   'wait-for-url': { type: 'boolean' },
   'no-wait-for-url': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -100,6 +105,8 @@ const PASSED_THROUGH: InputName[] = [
   'max-retries',
   'concurrency',
   'task-id',
+  'staging-url',
+  'production-url',
 ]
 
 /** Where each input comes from on the command line, for error messages. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { SERVICE_API_URL } from './contract.js'
-import { isLoopback, secureOrLoopback } from './text.js'
+import { httpUrl, isLoopback, secureOrLoopback } from './text.js'
 import { OPERATIONS, type Config } from './types.js'
 import { TOKEN_SOURCE, inDoorWords, perDoor, setting, type Door } from './words.js'
 
@@ -48,6 +48,8 @@ export const INPUT_NAMES = [
   'fail-fast',
   'task-id',
   'wait-for-url',
+  'staging-url',
+  'production-url',
 ] as const
 export type InputName = (typeof INPUT_NAMES)[number]
 
@@ -66,6 +68,8 @@ export const DEFAULTS = {
   'fail-fast': 'false',
   'task-id': '',
   'wait-for-url': 'false',
+  'staging-url': '',
+  'production-url': '',
 } as const satisfies RawInputs
 
 /**
@@ -303,6 +307,22 @@ const taskId = z.string().transform((v, ctx) => {
   return t
 })
 
+/** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
+const userUrl = z.string().transform((v, ctx) => {
+  const t = v.trim()
+  if (t === '') return null
+  const url = httpUrl(t)
+  if (!url) {
+    ctx.addIssue({ code: 'custom', message: `"${t.slice(0, 80)}" is not an http(s) URL` })
+    return z.NEVER
+  }
+  if (url.username || url.password) {
+    ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' })
+    return z.NEVER
+  }
+  return url.href
+})
+
 const Schema = z.object({
   operation,
   'site-id': siteIds,
@@ -320,6 +340,8 @@ const Schema = z.object({
   'fail-fast': boolean,
   'task-id': taskId,
   'wait-for-url': boolean,
+  'staging-url': userUrl,
+  'production-url': userUrl,
 })
 
 /** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
@@ -348,6 +370,10 @@ export function parseConfig(raw: RawInputs): Config {
       'task-id',
       `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`,
     )
+  if (c['production-url'] && c.operation !== 'push')
+    throw new InputError('production-url', `is checked after a push, not after ${c.operation}`)
+  if (c['staging-url'] && c['site-id'].length > 1)
+    throw new InputError('staging-url', 'names one staging site: give one site-id with it')
   if (c['task-id'] && c['site-id'].length > 1)
     throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`)
   return {
@@ -367,5 +393,7 @@ export function parseConfig(raw: RawInputs): Config {
     failFast: c['fail-fast'],
     taskId: c['task-id'],
     waitForUrl: c['wait-for-url'],
+    stagingUrl: c['staging-url'],
+    productionUrl: c['production-url'],
   }
 }

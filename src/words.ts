@@ -71,6 +71,14 @@ export function statusCommand(siteId: string, taskId: string | null): string {
   )
 }
 
+/** `text` with its first letter a capital, in either door's words. */
+export function capitalised(text: string): string {
+  const up = (t: string) => t.charAt(0).toUpperCase() + t.slice(1)
+  const piece = new RegExp(`^${PIECE.source}`).exec(text)
+  if (!piece) return up(text)
+  return perDoor(up(piece[1]!), up(piece[2]!)) + text.slice(piece[0].length)
+}
+
 /** Where the run happens: the runner, or this machine. */
 export const RUNNER = perDoor('the runner', 'this machine')
 

@@ -110,5 +110,10 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     warnings: known.warnings.map(words),
     sent: client.sent,
     error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
+    stagingFrom: {
+      siteId: known.stagingSiteId && known.stagingFrom.siteId ? words(known.stagingFrom.siteId) : null,
+      url: known.stagingUrl && known.stagingFrom.url ? words(known.stagingFrom.url) : null,
+      notes: known.stagingFrom.notes.map((n) => redactor.inert(words(n))),
+    },
   }
 }

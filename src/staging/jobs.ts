@@ -8,6 +8,7 @@ import { afterJob } from './after-job.js'
 import { jobIs, waitDeps, type RunContext } from './context.js'
 import { ENDPOINTS, PUSH_WARNINGS, PUSH_WARNINGS_IF_SENT, checkLaterHint } from './endpoints.js'
 import type { Ending } from './ending.js'
+import { fillFromOtherSources } from './other-sources.js'
 import { confirmNoStaging, fillFromStaging } from './probe.js'
 import { settle } from './settle.js'
 import { fillStagingFields, forgetStaging } from './staging-fields.js'
@@ -90,6 +91,7 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
 /** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
 async function skippedRead(ctx: RunContext): Promise<void> {
   await fillFromStaging(ctx)
+  if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId) await fillFromOtherSources(ctx)
 }
 
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */

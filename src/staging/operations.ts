@@ -7,6 +7,7 @@ import { realClock } from '../clock.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Config, Logger, Result } from '../types.js'
 import { newKnown, type RunContext } from './context.js'
+import { SiteList } from './other-sources.js'
 import { dryRun } from './dry-run.js'
 import { endingOf, writeResult, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
@@ -26,6 +27,8 @@ export interface RunDeps {
   transport?: Transport
   /** Shared by every site of a run: the evidence that api-url is the API root (one GET /v2/sites). */
   root?: ApiRoot
+  /** Shared by every site of a run: the site list, read once when a staging id or URL is missing. */
+  siteList?: SiteList
   /** Absolute deadline (clock ms) shared by every site of a run; default: now + timeout. */
   deadline?: number
   /** Per-request time limit; default from the timeout (see requestTimeoutFor). */
@@ -81,6 +84,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     siteId,
     client,
     root: deps.root ?? new ApiRoot(),
+    siteList: deps.siteList ?? new SiteList(),
     polls: deps.polls ?? new PollScheduler(clock, ledger),
     busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
     clock,

@@ -30,6 +30,8 @@ export interface UrlCheckDeps {
   /** Absolute time (clock ms) by which the site must answer. */
   deadline: number
   signal?: AbortSignal
+  /** Why it is asked, for the log line (default `wait-for-url`). */
+  why?: string
   /** One GET of the URL: its status, or an Error (connection, TLS, DNS...). For tests. */
   get?: (url: string, timeoutMs: number, signal?: AbortSignal) => Promise<number>
 }
@@ -46,7 +48,7 @@ export async function waitForUrl(url: string, deps: UrlCheckDeps): Promise<boole
   // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
   const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) })
   let lastLine = started
-  logger.info(`Waiting for ${url} to answer (${setting('wait-for-url')})…`)
+  logger.info(`Waiting for ${url} to answer (${deps.why ?? setting('wait-for-url')})…`)
   for (let retry = 0; ; retry++) {
     throwIfAborted(signal)
     const left = deps.deadline - clock.now()

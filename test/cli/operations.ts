@@ -144,8 +144,12 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       expect(skipped.code).toBe(0)
       expect(JSON.parse(skipped.stdout)).toMatchObject({
         result: 'skipped',
-        // Read from the probe, where the service offers one.
-        stagingUrl: p.probe ? `${sim.url}/staging-sites/s-1002/` : null,
+        // Read from the probe where the service offers one, else from the site list (issue 20 §1).
+        stagingUrl: `${sim.url}/staging-sites/s-1002/`,
+        stagingSiteId: p.stagingId(WITH_STAGING),
+        stagingFrom: {
+          url: p.probe ? 'the staging environment' : 'the site list (GET /v2/sites, field parent_id)',
+        },
       })
     })
 

@@ -333,10 +333,21 @@ describe('waiting', () => {
     api()
       .get('/v2/sites/1001/staging')
       .reply(200, envelope({ staging_url: 'https://s.example.test', status: 'ready' }))
+    // The staging read gave no id: the site list does, by the field that links it (issue 20 §1).
+    api()
+      .get('/v2/sites')
+      .query({ type: 'staging', per_page: '100', page: '1' })
+      .reply(200, envelope([{ id: 51001, is_staging: true, parent_id: 1001 }]))
     const { result } = await run({ operation: 'pull' })
     expect(result.result).toBe('succeeded')
-    expect(result.requests).toBe(6)
+    expect(result.requests).toBe(7)
     expect(result.stagingUrl).toBe('https://s.example.test')
+    expect(result.stagingSiteId).toBe('51001')
+    expect(result.stagingFrom).toEqual({
+      siteId: 'the site list (GET /v2/sites, field parent_id)',
+      url: 'the staging environment',
+      notes: [],
+    })
   })
   it('without a task id, follows the probe until ready', async () => {
     api()
@@ -488,7 +499,8 @@ describe('contract revision 2', () => {
       .reply(200, envelope({ status, comment: 'Error: out of disk' }))
     const { result, clock } = await run({ operation: 'pull' })
     expect(result.result).toBe(outcome)
-    expect(result.requests).toBeLessThanOrEqual(4)
+    // (A pull that succeeded also reads the staging environment and the site list once each.)
+    expect(result.requests).toBeLessThanOrEqual(5)
     expect(clock.t - 1_700_000_000_000).toBeLessThan(60_000)
     if (outcome === 'failed') expect(result.message).toBe('out of disk')
   })
