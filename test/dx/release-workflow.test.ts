@@ -1,3 +1,5 @@
+// Slow (about 25 s): two whole release workflows, every action step through local-action (tsx
+// compiles src/ each time) against the simulator in real time.
 /**
  * examples/release.yml, run here as far as a workflow can run outside GitHub (test/dx/workflow-runner.ts):
  * the action's steps through local-action against the simulator's service profile (the real

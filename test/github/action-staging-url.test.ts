@@ -1,3 +1,5 @@
+// Slow (about 16 s): a staging-url that never answers is given its time (about 10 s) before the
+// action leaves it out, in real time.
 /**
  * A staging URL on every run (issue 20 §1), whole action against the simulator's service profile
  * (whose create-skip and pull answers name no staging site and which has no staging read) and the
