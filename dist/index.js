@@ -47081,6 +47081,7 @@ const SPARE_PER_FOLLOWER = 2;
 
 
 
+
 /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
 async function status_status(ctx) {
     const taskId = ctx.config.taskId;

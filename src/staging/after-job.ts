@@ -73,7 +73,10 @@ async function checkProduction(ctx: RunContext, url: string): Promise<Ending> {
   })
   ctx.known.urlReady = ready
   if (ready === null) {
-    warn(ctx, `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`)
+    warn(
+      ctx,
+      `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
+    )
     return done(ctx, 'push')
   }
   if (ready)

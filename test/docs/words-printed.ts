@@ -2,7 +2,7 @@
  * Words the user can act on (issue 20 §4), in what the action and the CLI really print: the log, the
  * job summary and the outputs of the bundled action (debug included); stderr (--verbose), --json and
  * the --dotenv file of the CLI. A spread of runs against the simulator: success, failure, 404, a
- * wrong API root, the staging read (405 on the service), not waited for, a timeout, a dry run. No
+ * wrong API root, status (405 on the service's staging read), not waited for, a timeout, a dry run. No
  * word of the team's, no per-door piece left unrendered, and each door in its own words.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
@@ -39,7 +39,16 @@ const SCENARIOS: Scenario[] = [
   },
   { name: 'a pull without staging (404)', operation: 'pull', site: '1001' },
   { name: 'an api-url that is not the API root', operation: 'pull', site: '1002', wrongRoot: true },
-  { name: 'status without a task id (405 on the service)', operation: 'status', site: '1002' },
+  {
+    name: 'status of a site with staging (the service: from its site list)',
+    operation: 'status',
+    site: '1002',
+  },
+  {
+    name: 'status of a site without staging (the service: 405, and no record)',
+    operation: 'status',
+    site: '1001',
+  },
   {
     name: 'a pull not waited for',
     operation: 'pull',
