@@ -41859,7 +41859,14 @@ function findStagingInList(records, productionId) {
             if (!stagingId || stagingId === productionId)
                 continue;
             const record = records.find((x) => site_list_idText(x.id) === stagingId);
-            return { found: { id: stagingId, url: record ? stagingUrlOf(record) : null, field: name } };
+            return {
+                found: {
+                    id: stagingId,
+                    url: record ? stagingUrlOf(record) : null,
+                    field: name,
+                    record: record ?? null,
+                },
+            };
         }
     }
     for (const r of records)
@@ -41868,7 +41875,7 @@ function findStagingInList(records, productionId) {
     return { skipped: anyLink ? 'not-listed' : 'no-link' };
 }
 function found(r, id, name) {
-    return { found: { id, url: stagingUrlOf(r), field: name } };
+    return { found: { id, url: stagingUrlOf(r), field: name, record: r } };
 }
 /** Marked as a staging site by a field (never by its name or URL). */
 function markedStaging(r) {
@@ -42141,23 +42148,31 @@ async function readPages(ctx) {
     return { records };
 }
 async function fillFromSiteList(ctx) {
+    const listed = await fromSiteList(ctx);
+    if ('note' in listed)
+        note(ctx, listed.note);
+}
+/**
+ * This site's staging record in the site list, its id and URL taken where still unknown (what the
+ * answers said stays); or why the list does not name it.
+ */
+async function fromSiteList(ctx) {
     const { known } = ctx;
     ctx.phase = 'reading the site list for the staging site';
     const list = await (ctx.siteList ?? new SiteList()).records(ctx);
-    if ('error' in list) {
-        note(ctx, `The site list (GET /v2/sites) could not be read: ${list.error}`);
-        return;
-    }
+    if ('error' in list)
+        return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
     const finding = findStagingInList(list.records, ctx.siteId);
     if ('found' in finding) {
-        const { id, url, field } = finding.found;
-        // Only what is still unknown is taken; what the answers said stays.
+        const { id, url, field, record } = finding.found;
         fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list (GET /v2/sites, field ${field})`);
-        return;
+        return { record };
     }
-    note(ctx, finding.skipped === 'not-listed'
-        ? 'The site list (GET /v2/sites) names no staging site for this site.'
-        : "The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging.");
+    return {
+        note: finding.skipped === 'not-listed'
+            ? 'The site list (GET /v2/sites) names no staging site for this site.'
+            : "The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging.",
+    };
 }
 /** Sources 3 and 4: the hints the front door gave, then the staging-url input; each must answer. */
 async function fillFromHints(ctx) {
@@ -43559,6 +43574,7 @@ const SPARE_PER_FOLLOWER = 2;
 
 
 
+
 /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
 async function status_status(ctx) {
     const taskId = ctx.config.taskId;
@@ -43594,7 +43610,21 @@ async function readState(ctx) {
             throw e;
         known.httpStatus = e.httpStatus;
         known.stagingState = 'unknown';
-        if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
+        if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus)) {
+            // No staging read on this service: the site list may still name the staging site (issue 20 §1).
+            const listed = await fromSiteList(ctx);
+            if ('record' in listed) {
+                const state = listed.record ? probeState(listed.record) : 'unknown';
+                known.stagingState = state;
+                return {
+                    outcome: 'succeeded',
+                    summary: `Site ${siteId} has a staging environment (the site list names it; the service offers no way to read the staging environment itself)` +
+                        (state === 'unknown'
+                            ? ', in a state the list does not say.'
+                            : `; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`),
+                };
+            }
+            known.stagingFrom.notes.push(listed.note);
             throw new ApiError({
                 kind: 'validation',
                 processing: 'processed',
@@ -43603,6 +43633,7 @@ async function readState(ctx) {
                 message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
                 hint: 'Follow a job instead: pass the task-id output of the run that started it.',
             });
+        }
         throw e;
     }
     if (read.kind === 'missing') {

@@ -70,30 +70,37 @@ async function readPages(
 }
 
 async function fillFromSiteList(ctx: RunContext): Promise<void> {
+  const listed = await fromSiteList(ctx)
+  if ('note' in listed) note(ctx, listed.note)
+}
+
+/**
+ * This site's staging record in the site list, its id and URL taken where still unknown (what the
+ * answers said stays); or why the list does not name it.
+ */
+export async function fromSiteList(
+  ctx: RunContext,
+): Promise<{ record: Record<string, unknown> | null } | { note: string }> {
   const { known } = ctx
   ctx.phase = 'reading the site list for the staging site'
   const list = await (ctx.siteList ?? new SiteList()).records(ctx)
-  if ('error' in list) {
-    note(ctx, `The site list (GET /v2/sites) could not be read: ${list.error}`)
-    return
-  }
+  if ('error' in list) return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` }
   const finding = findStagingInList(list.records, ctx.siteId)
   if ('found' in finding) {
-    const { id, url, field } = finding.found
-    // Only what is still unknown is taken; what the answers said stays.
+    const { id, url, field, record } = finding.found
     fillStagingFields(
       ctx,
       { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url },
       `the site list (GET /v2/sites, field ${field})`,
     )
-    return
+    return { record }
   }
-  note(
-    ctx,
-    finding.skipped === 'not-listed'
-      ? 'The site list (GET /v2/sites) names no staging site for this site.'
-      : "The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging.",
-  )
+  return {
+    note:
+      finding.skipped === 'not-listed'
+        ? 'The site list (GET /v2/sites) names no staging site for this site.'
+        : "The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging.",
+  }
 }
 
 /** Sources 3 and 4: the hints the front door gave, then the staging-url input; each must answer. */

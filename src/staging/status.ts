@@ -1,8 +1,9 @@
-import { PROBE_UNSUPPORTED, probePath } from '../contract.js'
+import { PROBE_UNSUPPORTED, probePath, probeState } from '../contract.js'
 import { ApiError } from '../api/errors.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import { waitDeps, type RunContext } from './context.js'
 import { checkLaterHint, taskStatusPath } from './endpoints.js'
+import { fromSiteList } from './other-sources.js'
 import type { Ending } from './ending.js'
 import { confirmNoStaging, fillFromStaging, readStaging } from './probe.js'
 import { settle } from './settle.js'
@@ -41,7 +42,22 @@ async function readState(ctx: RunContext): Promise<Ending> {
     if (!(e instanceof ApiError)) throw e
     known.httpStatus = e.httpStatus
     known.stagingState = 'unknown'
-    if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
+    if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus)) {
+      // No staging read on this service: the site list may still name the staging site (issue 20 §1).
+      const listed = await fromSiteList(ctx)
+      if ('record' in listed) {
+        const state = listed.record ? probeState(listed.record) : 'unknown'
+        known.stagingState = state
+        return {
+          outcome: 'succeeded',
+          summary:
+            `Site ${siteId} has a staging environment (the site list names it; the service offers no way to read the staging environment itself)` +
+            (state === 'unknown'
+              ? ', in a state the list does not say.'
+              : `; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`),
+        }
+      }
+      known.stagingFrom.notes.push(listed.note)
       throw new ApiError({
         kind: 'validation',
         processing: 'processed',
@@ -50,6 +66,7 @@ async function readState(ctx: RunContext): Promise<Ending> {
         message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
         hint: 'Follow a job instead: pass the task-id output of the run that started it.',
       })
+    }
     throw e
   }
   if (read.kind === 'missing') {

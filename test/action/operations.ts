@@ -310,14 +310,26 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
   describe('status: read-only, and a way to check on a job later (issue 11)', () => {
     it('reads each state, sends only GETs, and sets staging-state', async () => {
       if (!p.probe) {
-        // The service family has no route to read staging (405): say so, and point at task-id.
+        // The service family has no route to read staging (405): the site list names the staging
+        // site by a field, and its record's status (0) says it is ready (issue 20 §1).
         const run = await runAgainst(sim(), { operation: 'status', 'site-id': '1002' })
         expect(run.outputs).toMatchObject({
+          result: 'succeeded',
+          'staging-state': 'ready',
+          'staging-site-id': '51002',
+          'staging-url': sim().state.staging.get('1002')!.url,
+        })
+        expect(run.summary).toMatch(/the site list names it/)
+        // A site the list names no staging for: that is not evidence of none, so it still fails, pointing at task-id.
+        const unknown = await runAgainst(sim(), { operation: 'status', 'site-id': '1001' })
+        expect(unknown.outputs).toMatchObject({
           result: 'failed',
           'staging-state': 'unknown',
           'http-status': '405',
         })
-        expect(run.stdout).toMatch(/task-id/)
+        expect(unknown.stdout).toMatch(/task-id/)
+        expect(unknown.summary).toMatch(/names no staging site for this site/)
+        expect(sim().requests.every((r) => r.method === 'GET')).toBe(true)
         return
       }
       const ready = await runAgainst(sim(), { operation: 'status', 'site-id': '1002' })
