@@ -33066,9 +33066,8 @@ function ownerPayload(siteId, owner) {
         },
     };
 }
-const ownership_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
-function readOwner(payload, siteId) {
+/** Our record in a deployment payload (an object, or JSON text as the API may return it), or null. */
+function payloadRecord(payload) {
     let p = payload;
     if (typeof p === 'string') {
         try {
@@ -33078,8 +33077,14 @@ function readOwner(payload, siteId) {
             return null;
         }
     }
-    const record = p?.[PAYLOAD_KEY];
-    if (!record || typeof record !== 'object' || record.site !== siteId)
+    const r = p?.[PAYLOAD_KEY];
+    return r && typeof r === 'object' && !Array.isArray(r) ? r : null;
+}
+const ownership_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
+function readOwner(payload, siteId) {
+    const record = payloadRecord(payload);
+    if (!record || record.site !== siteId)
         return null;
     const o = record.owner;
     if (!o || typeof o !== 'object')
@@ -33311,7 +33316,7 @@ async function lastDeployedStaging(octokit, repo, environment, siteId, creator) 
             const login = d.creator?.login;
             if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase())
                 continue;
-            const record = recordOf(d.payload);
+            const record = payloadRecord(d.payload);
             if (record && record.site !== undefined && record.site !== siteId)
                 continue;
             const statuses = await octokit.rest.repos.listDeploymentStatuses({
@@ -33333,19 +33338,6 @@ async function lastDeployedStaging(octokit, repo, environment, siteId, creator) 
     catch {
         return null;
     }
-}
-function recordOf(payload) {
-    let p = payload;
-    if (typeof p === 'string') {
-        try {
-            p = JSON.parse(p);
-        }
-        catch {
-            return null;
-        }
-    }
-    const r = p?.[PAYLOAD_KEY];
-    return r && typeof r === 'object' && !Array.isArray(r) ? r : null;
 }
 function idOf(v) {
     if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0)

@@ -10,7 +10,7 @@
 import { safeHttpUrl } from '../report/markdown.js'
 import type { Repo } from './context.js'
 import type { Octokit } from './octokit.js'
-import { PAYLOAD_KEY } from './ownership.js'
+import { payloadRecord } from './ownership.js'
 
 /** How many of the environment's newest deployments are read. */
 const MAX_READ = 10
@@ -44,7 +44,7 @@ export async function lastDeployedStaging(
       if (typeof d.id !== 'number' || d.environment !== environment) continue
       const login = d.creator?.login
       if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase()) continue
-      const record = recordOf(d.payload)
+      const record = payloadRecord(d.payload)
       if (record && record.site !== undefined && record.site !== siteId) continue
       const statuses = await octokit.rest.repos.listDeploymentStatuses({
         ...repo,
@@ -62,19 +62,6 @@ export async function lastDeployedStaging(
   } catch {
     return null
   }
-}
-
-function recordOf(payload: unknown): Record<string, unknown> | null {
-  let p = payload
-  if (typeof p === 'string') {
-    try {
-      p = JSON.parse(p)
-    } catch {
-      return null
-    }
-  }
-  const r = (p as Record<string, unknown> | null)?.[PAYLOAD_KEY]
-  return r && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : null
 }
 
 function idOf(v: unknown): string | null {
