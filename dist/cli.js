@@ -28371,7 +28371,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5193:
+/***/ 4280:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38401,10 +38401,81 @@ function newResult(operation, siteId, startedAt) {
         sent: [],
         error: null,
         startedAt: new Date(startedAt).toISOString(),
+        stagingFrom: { siteId: null, url: null, notes: [] },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/words.ts
+const OPEN = '\u0001';
+const BETWEEN = '\u0003';
+const CLOSE = '\u0002';
+// eslint-disable-next-line no-control-regex -- the pieces are delimited by control characters on purpose
+const PIECE = /\u0001([^\u0001\u0002\u0003]*)\u0003([^\u0001\u0002\u0003]*)\u0002/g;
+/** Text that reads `action` through the action and `cli` through the CLI. */
+function perDoor(action, cli) {
+    return `${OPEN}${strip(action)}${BETWEEN}${strip(cli)}${CLOSE}`;
+}
+/** `text` with every per-door piece in `door`'s words. */
+function words_inDoorWords(text, door) {
+    return text.replace(PIECE, (_, action, cli) => (door === 'action' ? action : cli));
+}
+/** Whether `text` still holds a piece that no door has rendered. */
+function hasDoorPieces(text) {
+    // eslint-disable-next-line no-control-regex -- see PIECE
+    return /[\u0001\u0002\u0003]/.test(text);
+}
+// eslint-disable-next-line no-control-regex -- see PIECE
+const strip = (text) => text.replace(/[\u0001\u0002\u0003]/g, '');
+/** Switches: `wait: false` in the action is `--no-wait` in the CLI. */
+const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url'];
+/**
+ * A setting, with the value to give it when there is one: `if-missing: skip` / `--if-missing skip`,
+ * `wait: false` / `--no-wait`, `timeout` / `--timeout`. The API root names the CLI's variable too.
+ */
+function setting(name, value) {
+    const action = value === undefined ? name : `${name}: ${value}`;
+    let cli;
+    if (name === 'api-token')
+        cli = 'STAGING_API_TOKEN';
+    else if (SWITCHES.includes(name) && (value === 'true' || value === 'false'))
+        cli = value === 'true' ? `--${name}` : `--no-${name}`;
+    else
+        cli = value === undefined ? `--${name}` : `--${name} ${value}`;
+    if (name === 'api-url')
+        cli = value === undefined ? '--api-url (or STAGING_API_URL)' : cli;
+    return perDoor(action, cli);
+}
+/** Where the token comes from: the `api-token` secret, or the `STAGING_API_TOKEN` environment variable. */
+const TOKEN_SOURCE = perDoor('the api-token secret', 'the STAGING_API_TOKEN environment variable');
+/**
+ * The step that reads a job's end later: `run this action with operation: status, site-id: 1001,
+ * task-id: abc` / `run site-staging status --site-id 1001 --task-id abc`.
+ */
+function statusCommand(siteId, taskId) {
+    return perDoor(`run this action with operation: status, site-id: ${siteId}${taskId ? `, task-id: ${taskId}` : ''}`, `run site-staging status --site-id ${siteId}${taskId ? ` --task-id ${taskId}` : ''}`);
+}
+/** `text` with its first letter a capital, in either door's words. */
+function capitalised(text) {
+    const up = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+    const piece = new RegExp(`^${PIECE.source}`).exec(text);
+    if (!piece)
+        return up(text);
+    return perDoor(up(piece[1]), up(piece[2])) + text.slice(piece[0].length);
+}
+/** Where the run happens: the runner, or this machine. */
+const RUNNER = perDoor('the runner', 'this machine');
+/** A logger that writes every line in `door`'s words (the core logs through it). */
+function inDoorLogger(logger, door) {
+    return {
+        info: (m) => logger.info(words_inDoorWords(m, door)),
+        warn: (m) => logger.warn(words_inDoorWords(m, door)),
+        debug: (m) => logger.debug(words_inDoorWords(m, door)),
+        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
     };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
+
 
 
 
@@ -38416,10 +38487,18 @@ function newResult(operation, siteId, startedAt) {
  */
 class InputError extends Error {
     input;
-    constructor(input, message) {
-        super(`Input "${input}": ${message}`);
+    detail;
+    constructor(input, 
+    /** What is wrong with it, with a setting or the token written through src/words.ts. */
+    detail) {
+        super(`Input "${input}": ${words_inDoorWords(detail, 'action')}`);
         this.input = input;
+        this.detail = detail;
         this.name = 'InputError';
+    }
+    /** What is wrong, without the input's name, in `door`'s words. */
+    detailIn(door) {
+        return words_inDoorWords(this.detail, door);
     }
 }
 /**
@@ -38444,6 +38523,8 @@ const INPUT_NAMES = (/* unused pure expression or super */ null && ([
     'fail-fast',
     'task-id',
     'wait-for-url',
+    'staging-url',
+    'production-url',
 ]));
 /** Defaults, as in action.yml (a test checks they agree). */
 const DEFAULTS = {
@@ -38460,6 +38541,8 @@ const DEFAULTS = {
     'fail-fast': 'false',
     'task-id': '',
     'wait-for-url': 'false',
+    'staging-url': '',
+    'production-url': '',
 };
 /**
  * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
@@ -38565,7 +38648,7 @@ const token = schemas_string().transform((v, ctx) => {
     else if (/^bearer\s/i.test(t))
         ctx.addIssue({
             code: 'custom',
-            message: 'starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token as the secret)',
+            message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
         });
     else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
         ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });
@@ -38593,7 +38676,7 @@ function normaliseApiUrl(raw) {
     if (!secureOrLoopback(url))
         throw new Error(`must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`);
     if (url.username || url.password)
-        throw new Error('must not contain credentials (the token goes in api-token)');
+        throw new Error(`must not contain credentials (the token goes in ${TOKEN_SOURCE})`);
     if (url.search || url.hash)
         throw new Error('must not have a query or a fragment');
     const path = url.pathname.replace(/\/+$/, '');
@@ -38678,11 +38761,27 @@ const taskId = schemas_string().transform((v, ctx) => {
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
         ctx.addIssue({
             code: 'custom',
-            message: 'is not a task id (letters, digits, - and _: the task-id output of an earlier run)',
+            message: `is not a task id (letters, digits, - and _: ${perDoor('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
         });
         return NEVER;
     }
     return t;
+});
+/** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
+const userUrl = schemas_string().transform((v, ctx) => {
+    const t = v.trim();
+    if (t === '')
+        return null;
+    const url = text_httpUrl(t);
+    if (!url) {
+        ctx.addIssue({ code: 'custom', message: `"${t.slice(0, 80)}" is not an http(s) URL` });
+        return NEVER;
+    }
+    if (url.username || url.password) {
+        ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' });
+        return NEVER;
+    }
+    return url.href;
 });
 const Schema = object({
     operation,
@@ -38701,6 +38800,8 @@ const Schema = object({
     'fail-fast': inputs_boolean,
     'task-id': taskId,
     'wait-for-url': inputs_boolean,
+    'staging-url': userUrl,
+    'production-url': userUrl,
 });
 /** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
 function parseSiteIds(raw) {
@@ -38726,9 +38827,13 @@ function parseConfig(raw) {
     }
     const c = parsed.data;
     if (c['task-id'] && c.operation !== 'status')
-        throw new InputError('task-id', `is for operation: status (it follows an earlier job), not for ${c.operation}`);
+        throw new InputError('task-id', `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`);
+    if (c['production-url'] && c.operation !== 'push')
+        throw new InputError('production-url', `is checked after a push, not after ${c.operation}`);
+    if (c['staging-url'] && c['site-id'].length > 1)
+        throw new InputError('staging-url', 'names one staging site: give one site-id with it');
     if (c['task-id'] && c['site-id'].length > 1)
-        throw new InputError('task-id', 'follows one job: give one site-id with it');
+        throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`);
     return {
         operation: c.operation,
         siteIds: c['site-id'],
@@ -38746,6 +38851,8 @@ function parseConfig(raw) {
         failFast: c['fail-fast'],
         taskId: c['task-id'],
         waitForUrl: c['wait-for-url'],
+        stagingUrl: c['staging-url'],
+        productionUrl: c['production-url'],
     };
 }
 
@@ -38758,15 +38865,17 @@ function parseConfig(raw) {
 const EXIT = { ok: 0, failed: 1, usage: 2 };
 const USAGE = `Usage: site-staging <create|pull|push|delete|status> --site-id ID [options]
 
-Drives the v2 staging API: create, pull (refresh from production; "reset" is
-another name), push (staging to production) or delete a staging environment,
-or read it (status). {site} is always the PRODUCTION site's id. The same core
-as the GitHub Action OWNER/site-staging-action@v1 (OWNER: the organisation
-that hosts it), for every other CI system.
+Creates, pulls (refreshes from production; "reset" is another name), pushes
+(staging to production) or deletes the staging environment of a hosted site,
+or reads it (status), through the service's v2 staging API. --site-id is always
+the PRODUCTION site's id. The same as the GitHub Action
+OWNER/site-staging-action@v1 (OWNER: the organisation that hosts it), for
+every other CI system.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
-  STAGING_API_URL          API root, e.g. ${SERVICE_API_URL} (or --api-url)
+  STAGING_API_URL          API root of another deployment of the same API
+                           (or --api-url; default: ${SERVICE_API_URL})
 
 Options:
   --site-id ID             production site id; repeat it or separate ids with
@@ -38779,6 +38888,9 @@ Options:
   --task-id ID             status: follow that earlier job (the task-id of the run
                            that started it) to its end
   --wait-for-url           after a create or pull, wait until the staging URL answers
+  --staging-url URL        the staging site's URL, if you know it: used when the
+                           service's answers do not say it, once it answers
+  --production-url URL     push: wait until the live site answers after the push
   --language en|es         language of the server's messages, es-ES works too
                            (default: ${DEFAULTS.language})
   --if-exists fail|skip|recreate   create when staging exists (default: ${DEFAULTS['if-exists']})
@@ -38806,7 +38918,7 @@ class UsageError extends Error {
  * are options of their own rather than parseArgs's `allowNegative`, which needs Node 20.16 or 22.4:
  * this way the bundle runs on every Node 20 and later (package.json `engines`).
  */
-const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'];
+const cli_args_SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'];
 const OPTIONS = {
     'site-id': { type: 'string', multiple: true },
     'api-url': { type: 'string' },
@@ -38824,6 +38936,8 @@ const OPTIONS = {
     'dry-run': { type: 'boolean' },
     'no-dry-run': { type: 'boolean' },
     'task-id': { type: 'string' },
+    'staging-url': { type: 'string' },
+    'production-url': { type: 'string' },
     'wait-for-url': { type: 'boolean' },
     'no-wait-for-url': { type: 'boolean' },
     json: { type: 'boolean' },
@@ -38844,6 +38958,8 @@ const PASSED_THROUGH = [
     'max-retries',
     'concurrency',
     'task-id',
+    'staging-url',
+    'production-url',
 ];
 /** Where each input comes from on the command line, for error messages. */
 const SOURCE = {
@@ -38865,11 +38981,11 @@ function cli_args_parse(argv) {
     }
     const { tokens, positionals } = parsed;
     const values = { ...parsed.values };
-    for (const name of SWITCHES)
+    for (const name of cli_args_SWITCHES)
         delete values[`no-${name}`];
     // --wait / --no-wait and the like: the last one on the command line wins.
     for (const token of tokens)
-        if (token.kind === 'option' && SWITCHES.includes(token.name.replace(/^no-/, '')))
+        if (token.kind === 'option' && cli_args_SWITCHES.includes(token.name.replace(/^no-/, '')))
             values[token.name.replace(/^no-/, '')] = !token.name.startsWith('no-');
     return { values, positionals };
 }
@@ -38914,7 +39030,7 @@ function rawInputs(parsed, env) {
 }
 /** `Input "site-id": is required` -> `--site-id: is required`; the token names its variable. */
 function describeInputError(e) {
-    const detail = e.message.replace(/^Input "[^"]*": /, '');
+    const detail = e.detailIn('cli');
     if (e.input === 'api-token' && detail.startsWith('is required'))
         return 'STAGING_API_TOKEN is not set: export the API token in that environment variable (from your CI secret store).';
     return `${SOURCE[e.input] ?? `--${e.input}`}: ${detail}`;
@@ -39396,6 +39512,7 @@ function publicResult(r) {
         sent: r.sent,
         error: r.error,
         startedAt: r.startedAt,
+        stagingFrom: r.stagingFrom,
     };
 }
 
@@ -39929,21 +40046,28 @@ class Backoff {
 
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 
+
+/**
+ * What to do, per kind: one table for both front doors. A setting, the token and the command that
+ * checks on a job are written through src/words.ts, so the action's user reads inputs and secrets
+ * (`if-missing: skip`) and the CLI's reads flags and environment variables (`--if-missing skip`).
+ * `{site}` is the production site's id and `{api}` the API root the run used (ending.ts fills both).
+ */
 const HINTS = {
-    auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
+    auth: `The API token was refused: check that ${TOKEN_SOURCE} is current and belongs to the account that owns the site.`,
     forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
-    'not-found': "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
-    busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
-    exists: 'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
-    validation: 'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
-    'rate-limited': 'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
+    'not-found': `No such site or staging environment: check that ${setting('site-id')} is the PRODUCTION site's id; for pull, push or delete, create staging first, or run with ${setting('if-missing', 'skip')}.`,
+    busy: `Another job (a creation, pull or push) is running on this site: run with ${setting('if-busy', 'wait')} to wait for it, or run again when it has finished.`,
+    exists: `The site already has a staging environment (one per site): run with ${setting('if-exists', 'skip')} to keep it, or ${setting('if-exists', 'recreate')} to replace it.`,
+    validation: `The service refused the request as malformed: check ${perDoor('the inputs', 'the options')}; if they are right, report it with the message above.`,
+    'rate-limited': `The account is rate limited: raise ${setting('max-retries')} or ${setting('timeout')}, or run fewer jobs at once (${perDoor('max-parallel in a matrix', 'fewer CI jobs at the same time')}, ${setting('concurrency')} for several sites).`,
     server: 'The service failed on its side: try again later, and check the service status if it persists.',
-    network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
-    timeout: 'The API did not answer in time: try again later, or raise timeout.',
-    redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
-    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
-    'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
-    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
+    network: `The API could not be reached: check ${setting('api-url')}, DNS, and the proxy settings (https_proxy, no_proxy) of ${RUNNER}.`,
+    timeout: `The API did not answer in time: try again later, or raise ${setting('timeout')}.`,
+    redirect: `The API answered with a redirect. The token is never sent on to another address: set ${setting('api-url')} to the final address instead.`,
+    'api-url': `The API root {api} did not answer as the staging API: a web server in front of it answered instead (an HTML page, or "route could not be found"), so the request did not reach the API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}.`,
+    'bad-response': `The API answered with something other than its JSON (often a proxy or maintenance page): check ${setting('api-url')}, and try again later.`,
+    'unknown-outcome': `The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: ${statusCommand('{site}', null)}, or look at the staging page in the dashboard.`,
     'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
 };
 class ApiError extends Error {
@@ -39972,9 +40096,12 @@ class ApiError extends Error {
 }
 /** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
 const ERROR_KINDS = Object.keys(HINTS);
-/** The hint of `kind`; its `{site}` placeholders are filled where the Result is written (staging/ending.ts). */
-function hintFor(kind) {
-    return HINTS[kind];
+/**
+ * The hint of `kind` in `door`'s words; its `{site}` and `{api}` placeholders are filled where the
+ * Result is written (staging/ending.ts).
+ */
+function hintFor(kind, door = 'action') {
+    return inDoorWords(HINTS[kind], door);
 }
 /**
  * The kind of error an answer means, for the request that got it: from its status, and where the
@@ -40032,6 +40159,7 @@ function processingOf(failure) {
 }
 
 ;// CONCATENATED MODULE: ./src/api/retry.ts
+
 
 
 
@@ -40117,7 +40245,7 @@ function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
         message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
             `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
             `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
-        hint: `Run again after ${iso}, or raise timeout above ${durationWords(retryAfterMs)} to wait for it.`,
+        hint: `Run again after ${iso}, or raise ${setting('timeout')} above ${durationWords(retryAfterMs)} to wait for it.`,
     });
 }
 /** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
@@ -41708,9 +41836,10 @@ function locationOf(location, base) {
 
 
 
+
 /** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
 const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
-const HINT = `Check api-url: it must be the API root (for the service the spec describes, ${SERVICE_API_URL}; /v2 is appended). The 404 was not read as "no staging environment", whatever if-missing says.`;
+const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}. The 404 was not read as "no staging environment", whatever ${setting('if-missing')} says.`;
 /**
  * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
  * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
@@ -41738,8 +41867,8 @@ class ApiRoot {
             processing: 'processed',
             httpStatus: 404,
             message: verdict.kind === 'api-url'
-                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": api-url looks wrong.`
-                : `${because}, and whether api-url is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
+                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": ${setting('api-url')} looks wrong.`
+                : `${because}, and whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
             ...(verdict.hint ? { hint: verdict.hint } : {}),
         });
     }
@@ -41765,6 +41894,118 @@ async function ask(client) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/staging/site-list.ts
+/**
+ * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
+ * `GET /v2/sites` (query parameters `type`, `page`, `per_page`). Pure: an answer in, a finding out.
+ *
+ * A record is this production site's staging only when one of its fields links it so
+ * (docs/assumptions.md): a field whose name says "staging of" (`staging_of`, `production_site_id`,
+ * `production_id`) equal to the production id; or `parent_id` / `parent_site_id` equal to it on a
+ * record marked as staging (`is_staging` true or 1, or `type` / `site_type` "staging"); or, on the
+ * production site's own record, `staging_site_id` / `staging_id` naming the staging record. A name
+ * or a URL that looks like staging is never enough. A record whose id is the production id is
+ * never the staging site (contract §5, r3).
+ */
+
+const STAGING_OF = ['staging_of', 'production_site_id', 'production_id'];
+const PARENT = ['parent_id', 'parent_site_id'];
+const STAGING_ID = ['staging_site_id', 'staging_id'];
+/** The records of one page of the answer's `data` (an array, or a paginator's `data.data`). */
+function listItems(data) {
+    const list = Array.isArray(data) ? data : site_list_field(data, 'data');
+    return Array.isArray(list) ? list.filter(isRecord) : [];
+}
+/** The last page the answer's paginator states (`meta.last_page`, or `last_page` beside the data), else null. */
+function lastPageOf(body, data) {
+    for (const v of [
+        site_list_field(site_list_field(body, 'meta'), 'last_page'),
+        site_list_field(data, 'last_page'),
+        site_list_field(body, 'last_page'),
+    ]) {
+        const n = typeof v === 'string' ? Number(v) : v;
+        if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 1)
+            return n;
+    }
+    return null;
+}
+/**
+ * This production site's staging record in the records of a list answer (one or more pages put
+ * together), or why there is none.
+ */
+function findStagingInList(records, productionId) {
+    const same = (v) => site_list_idText(v) !== null && site_list_idText(v) === productionId;
+    let anyLink = false;
+    for (const r of records) {
+        const id = site_list_idText(r.id);
+        for (const name of STAGING_OF) {
+            if (r[name] === undefined || r[name] === null)
+                continue;
+            anyLink = true;
+            if (same(r[name]) && id && id !== productionId)
+                return found(r, id, name);
+        }
+        if (markedStaging(r))
+            for (const name of PARENT) {
+                if (r[name] === undefined || r[name] === null)
+                    continue;
+                anyLink = true;
+                if (same(r[name]) && id && id !== productionId)
+                    return found(r, id, name);
+            }
+    }
+    // The production site's own record may name its staging site.
+    for (const r of records) {
+        if (!same(r.id) || markedStaging(r))
+            continue;
+        for (const name of STAGING_ID) {
+            if (r[name] === undefined || r[name] === null)
+                continue;
+            anyLink = true;
+            const stagingId = site_list_idText(r[name]);
+            if (!stagingId || stagingId === productionId)
+                continue;
+            const record = records.find((x) => site_list_idText(x.id) === stagingId);
+            return {
+                found: {
+                    id: stagingId,
+                    url: record ? stagingUrlOf(record) : null,
+                    field: name,
+                    record: record ?? null,
+                },
+            };
+        }
+    }
+    for (const r of records)
+        if (STAGING_ID.some((n) => r[n] !== undefined && r[n] !== null))
+            anyLink = true;
+    return { skipped: anyLink ? 'not-listed' : 'no-link' };
+}
+function found(r, id, name) {
+    return { found: { id, url: stagingUrlOf(r), field: name, record: r } };
+}
+/** Marked as a staging site by a field (never by its name or URL). */
+function markedStaging(r) {
+    const flag = r.is_staging;
+    if (flag === true || flag === 1 || flag === '1' || flag === 'true')
+        return true;
+    return [r.type, r.site_type].some((t) => typeof t === 'string' && t.trim().toLowerCase() === 'staging');
+}
+function isRecord(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function site_list_field(data, name) {
+    return isRecord(data) ? data[name] : undefined;
+}
+/** An id as text: digits or id characters (a string), or a non-negative integer; else null. */
+function site_list_idText(value) {
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
+        return String(value);
+    if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim()))
+        return value.trim();
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/staging/context.ts
 function newKnown() {
     return {
@@ -41777,6 +42018,7 @@ function newKnown() {
         urlReady: null,
         warnings: [],
         jobs: [],
+        stagingFrom: { siteId: null, url: null, notes: [] },
     };
 }
 /** A warning for the log and the Result, once. */
@@ -41821,7 +42063,269 @@ function waitDeps(ctx) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
+
+
+
+/**
+ * Takes the staging id and URL from `data`, each checked. Returns false when the record was
+ * refused (it names the production site), true otherwise.
+ */
+function fillStagingFields(ctx, data, source) {
+    const id = source === 'the task' ? taskSiteIdOf(data) : stagingSiteIdOf(data);
+    if (id !== null && isProductionId(id, ctx.siteId)) {
+        warn(ctx, `${capital(source)} gave the production site's own id (${ctx.siteId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
+        return false;
+    }
+    if (id) {
+        ctx.known.stagingSiteId = id;
+        ctx.known.stagingFrom.siteId = source;
+    }
+    const text = stagingUrlOf(data);
+    if (!text)
+        return true;
+    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
+    const clean = ctx.redactor.stripUrl(text);
+    if (clean === null)
+        ctx.logger.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
+    else if (text_httpUrl(clean)) {
+        ctx.known.stagingUrl = clean;
+        ctx.known.stagingFrom.url = source;
+    }
+    else
+        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
+    return true;
+}
+/** The staging site is gone (deleted, or there is none): nothing of it is known any more. */
+function forgetStaging(ctx) {
+    ctx.known.stagingSiteId = null;
+    ctx.known.stagingUrl = null;
+}
+function capital(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/staging/url-check.ts
+
+
+
+
+
+
+
+
+
+/**
+ * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
+ * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
+ * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
+ * means the site answers). Only the status line is read; the body is dropped unread.
+ */
+/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
+function answers(status) {
+    return (status >= 200 && status < 400) || status === 401 || status === 403;
+}
+const REQUEST_LIMIT_MS = 10_000;
+const PROGRESS_EVERY_MS = 15_000;
+/**
+ * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
+ * (plain http to a host that is not loopback, as with api-url).
+ */
+async function waitForUrl(url, deps) {
+    if (!secureOrLoopback(new URL(url)))
+        return null;
+    const { clock, logger, signal } = deps;
+    const get = deps.get ?? plainGet;
+    const started = clock.now();
+    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
+    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
+    let lastLine = started;
+    logger.info(`Waiting for ${url} to answer (${deps.why ?? setting('wait-for-url')})…`);
+    for (let retry = 0;; retry++) {
+        throwIfAborted(signal);
+        const left = deps.deadline - clock.now();
+        if (left <= 0)
+            return false;
+        let why;
+        try {
+            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
+            if (answers(status)) {
+                logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`);
+                return true;
+            }
+            why = `HTTP ${status}`;
+        }
+        catch (e) {
+            if (e instanceof CancelledError)
+                throw e;
+            why = e.code ?? 'no connection';
+        }
+        const delayMs = backoff.delayMs(retry, clock.now() - started);
+        logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`);
+        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
+            lastLine = clock.now();
+            logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
+        }
+        // A last sleep up to the deadline would end without a try: give up now instead.
+        if (!(await backoff.sleep(delayMs)))
+            return false;
+    }
+}
+/** One GET through the runner's proxy settings (no keep-alive), status line only. */
+function plainGet(url, timeoutMs, signal) {
+    const agent = new HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
+    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
+    return new Promise((resolve, reject) => {
+        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
+            resolve(res.statusCode ?? 0);
+            res.destroy();
+        });
+        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
+        const onAbort = () => req.destroy(new CancelledError());
+        signal?.addEventListener('abort', onAbort, { once: true });
+        req.on('error', reject);
+        req.on('close', () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+        });
+        req.end();
+    });
+}
+
+;// CONCATENATED MODULE: ./src/staging/other-sources.ts
+
+
+
+
+
+
+/**
+ * The staging site's id and URL when this run's answers did not say them (issue 20 §1), in this
+ * order after the answers themselves (source 1):
+ *  2. the list the spec documents, `GET /v2/sites`, where a field links a record to this production
+ *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does;
+ *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
+ *  4. the `staging-url` input.
+ * A URL from 3 or 4 is used only once it answers HTTP. Every source says in `known.stagingFrom`
+ * where the id and URL came from, or why it gave nothing. Best effort: nothing here fails a run.
+ */
+async function fillFromOtherSources(ctx) {
+    if (!ctx.known.stagingSiteId || !ctx.known.stagingUrl)
+        await fillFromSiteList(ctx);
+    if (!ctx.known.stagingUrl)
+        await fillFromHints(ctx);
+}
+/** Pages of the list read at most (100 records each), and how long a known URL gets to answer. */
+const MAX_PAGES = 5;
+const PER_PAGE = 100;
+const HINT_CHECK_MS = 10_000;
+/**
+ * The site list, read once per run and shared by every site of a batch (like the check of the API
+ * root): at most MAX_PAGES pages of staging records, or why it could not be read.
+ */
+class SiteList {
+    read = null;
+    records(ctx) {
+        this.read ??= readPages(ctx).catch((e) => {
+            // A timeout or a cancellation ends the run anyway: not remembered.
+            this.read = null;
+            throw e;
+        });
+        return this.read;
+    }
+}
+async function readPages(ctx) {
+    const records = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        try {
+            const answer = await ctx.client.call('GET', `/sites?type=staging&per_page=${PER_PAGE}&page=${page}`, 'read', {
+                maxRetries: 0,
+            });
+            const items = listItems(answer.reply.data);
+            records.push(...items);
+            if (items.length < PER_PAGE)
+                break;
+        }
+        catch (e) {
+            if (!(e instanceof ApiError))
+                throw e;
+            if (records.length > 0)
+                break;
+            return { error: e.message };
+        }
+    }
+    return { records };
+}
+async function fillFromSiteList(ctx) {
+    const listed = await fromSiteList(ctx);
+    if ('note' in listed)
+        note(ctx, listed.note);
+}
+/**
+ * This site's staging record in the site list, its id and URL taken where still unknown (what the
+ * answers said stays); or why the list does not name it.
+ */
+async function fromSiteList(ctx) {
+    const { known } = ctx;
+    ctx.phase = 'reading the site list for the staging site';
+    const list = await (ctx.siteList ?? new SiteList()).records(ctx);
+    if ('error' in list)
+        return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
+    const finding = findStagingInList(list.records, ctx.siteId);
+    if ('found' in finding) {
+        const { id, url, field, record } = finding.found;
+        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list (GET /v2/sites, field ${field})`);
+        return { record };
+    }
+    return {
+        note: finding.skipped === 'not-listed'
+            ? 'The site list (GET /v2/sites) names no staging site for this site.'
+            : "The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging.",
+    };
+}
+/** Sources 3 and 4: the hints the front door gave, then the staging-url input; each must answer. */
+async function fillFromHints(ctx) {
+    const hints = [...(ctx.config.stagingHints ?? [])];
+    if (ctx.config.stagingUrl)
+        hints.push({
+            url: ctx.config.stagingUrl,
+            from: perDoor('the staging-url input', 'the --staging-url option'),
+        });
+    for (const hint of hints) {
+        const url = ctx.redactor.stripUrl(hint.url);
+        if (!url || !text_httpUrl(url)) {
+            note(ctx, `${other_sources_capital(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`);
+            continue;
+        }
+        ctx.phase = `checking ${url} (from ${hint.from})`;
+        const answered = await waitForUrl(url, {
+            clock: ctx.clock,
+            logger: ctx.logger,
+            deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
+            why: `checking the staging URL from ${hint.from}`,
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
+        if (answered) {
+            ctx.known.stagingUrl = url;
+            ctx.known.stagingFrom.url = `${hint.from} (it answers)`;
+            return;
+        }
+        note(ctx, answered === null
+            ? `${other_sources_capital(hint.from)} gave ${url}, plain http on a host that is not loopback: not checked, so not used.`
+            : `${other_sources_capital(hint.from)} gave ${url}, which did not answer: it was not used.`);
+    }
+}
+function note(ctx, text) {
+    ctx.logger.info(text);
+    if (!ctx.known.stagingFrom.notes.includes(text))
+        ctx.known.stagingFrom.notes.push(text);
+}
+function other_sources_capital(text) {
+    return capitalised(text);
+}
+
 ;// CONCATENATED MODULE: ./src/staging/endpoints.ts
+
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
 const ENDPOINTS = {
     create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
@@ -41836,6 +42340,12 @@ const PUSH_WARNINGS = [
     'No backup of production was taken before the push, and the API cannot restore the previous live site.',
     'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
     "The production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** What a push will and will not overwrite on production (spec §4, push rules 1-4), for its dry run. */
+const PUSH_PLAN = [
+    "Will overwrite: the production site's files and database, with staging's (everything on the live site that is not on staging is lost).",
+    'Will not overwrite: mapped domains, the CDN pull zone, SSL, tags, SSH keys, the plan and the site settings (they stay on production).',
+    "Then: password protection on production is off, and production's CDN cache is purged. No backup is taken first.",
 ];
 /** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
 const PUSH_WARNINGS_IF_SENT = [
@@ -41852,51 +42362,7 @@ const DONE = {
 };
 /** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
 function checkLaterHint(siteId, taskId) {
-    const action = taskId
-        ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
-        : `operation: status, site-id: ${siteId}`;
-    const cli = taskId
-        ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
-        : `site-staging status --site-id ${siteId}`;
-    return `To check on it later, run this action with ${action} (CLI: ${cli}).`;
-}
-
-;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
-
-
-
-/**
- * Takes the staging id and URL from `data`, each checked. Returns false when the record was
- * refused (it names the production site), true otherwise.
- */
-function fillStagingFields(ctx, data, source) {
-    const id = source === 'the task' ? taskSiteIdOf(data) : stagingSiteIdOf(data);
-    if (id !== null && isProductionId(id, ctx.siteId)) {
-        warn(ctx, `${capital(source)} gave the production site's own id (${ctx.siteId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
-        return false;
-    }
-    if (id)
-        ctx.known.stagingSiteId = id;
-    const text = stagingUrlOf(data);
-    if (!text)
-        return true;
-    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
-    const clean = ctx.redactor.stripUrl(text);
-    if (clean === null)
-        ctx.logger.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
-    else if (text_httpUrl(clean))
-        ctx.known.stagingUrl = clean;
-    else
-        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
-    return true;
-}
-/** The staging site is gone (deleted, or there is none): nothing of it is known any more. */
-function forgetStaging(ctx) {
-    ctx.known.stagingSiteId = null;
-    ctx.known.stagingUrl = null;
-}
-function capital(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
+    return `To check on it later, ${statusCommand(siteId, taskId)}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/staging/probe.ts
@@ -41992,15 +42458,20 @@ async function dryRun(ctx) {
             throw e;
         logger.info(`Dry run: reading the staging environment answered: ${e.message}`);
     }
-    if (op === 'push')
+    if (op === 'push') {
         known.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`));
+        for (const line of PUSH_PLAN)
+            logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`);
+    }
+    const plan = op === 'push' ? ` ${PUSH_PLAN.join(' ')}` : '';
     return {
         outcome: 'dry-run',
-        summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.`,
+        summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.${plan}`,
     };
 }
 
 ;// CONCATENATED MODULE: ./src/staging/ending.ts
+
 
 
 
@@ -42034,8 +42505,8 @@ function endingOf(ctx, e) {
             error: {
                 kind: 'timeout',
                 hint: mayRun
-                    ? `${until ? `After ${until}: ` : 'Raise timeout, or set wait: false. '}${checkLaterHint(ctx.siteId, known.taskId)}`
-                    : 'Raise timeout, or try again later.',
+                    ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, known.taskId)}`
+                    : `Raise ${setting('timeout')}, or try again later.`,
             },
             ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
         };
@@ -42073,14 +42544,18 @@ function jobReport(job) {
 }
 /** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
 function writeResult(ctx, ending) {
-    const { client, clock, config, siteId, started, startedWall, redactor } = ctx;
+    const { client, clock, config, siteId, started, startedWall, redactor, door } = ctx;
     const known = { ...ctx.known, ...ending.fields };
+    // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
+    // filled (`{site}` may come more than once).
+    const words = (text) => words_inDoorWords(text, door);
+    const hint = (text) => words(text).replaceAll('{site}', siteId).replaceAll('{api}', config.apiUrl);
     return {
         ...newResult(config.operation, siteId, startedWall),
         result: ending.outcome,
         httpStatus: known.httpStatus,
         message: known.message,
-        summary: redactor.inert(ending.summary),
+        summary: redactor.inert(words(ending.summary)),
         taskId: known.taskId,
         stagingSiteId: known.stagingSiteId,
         stagingUrl: known.stagingUrl,
@@ -42089,100 +42564,20 @@ function writeResult(ctx, ending) {
         durationSeconds: roundedSeconds(clock.now() - started),
         requests: client.requests,
         retries: client.retries + ctx.busy.retries,
-        warnings: known.warnings,
+        warnings: known.warnings.map(words),
         sent: client.sent,
-        // Every placeholder of a hint, in every hint (`{site}` may come more than once).
-        error: ending.error ? { ...ending.error, hint: ending.error.hint.replaceAll('{site}', siteId) } : null,
+        error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
+        stagingFrom: {
+            siteId: known.stagingSiteId && known.stagingFrom.siteId ? words(known.stagingFrom.siteId) : null,
+            url: known.stagingUrl && known.stagingFrom.url ? words(known.stagingFrom.url) : null,
+            notes: known.stagingFrom.notes.map((n) => redactor.inert(words(n))),
+        },
     };
 }
 
-;// CONCATENATED MODULE: ./src/staging/url-check.ts
-
-
-
-
-
-
-
-
-/**
- * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
- * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
- * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
- * means the site answers). Only the status line is read; the body is dropped unread.
- */
-/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
-function answers(status) {
-    return (status >= 200 && status < 400) || status === 401 || status === 403;
-}
-const REQUEST_LIMIT_MS = 10_000;
-const PROGRESS_EVERY_MS = 15_000;
-/**
- * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
- * (plain http to a host that is not loopback, as with api-url).
- */
-async function waitForUrl(url, deps) {
-    if (!secureOrLoopback(new URL(url)))
-        return null;
-    const { clock, logger, signal } = deps;
-    const get = deps.get ?? plainGet;
-    const started = clock.now();
-    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
-    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
-    let lastLine = started;
-    logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
-    for (let retry = 0;; retry++) {
-        throwIfAborted(signal);
-        const left = deps.deadline - clock.now();
-        if (left <= 0)
-            return false;
-        let why;
-        try {
-            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
-            if (answers(status)) {
-                logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`);
-                return true;
-            }
-            why = `HTTP ${status}`;
-        }
-        catch (e) {
-            if (e instanceof CancelledError)
-                throw e;
-            why = e.code ?? 'no connection';
-        }
-        const delayMs = backoff.delayMs(retry, clock.now() - started);
-        logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`);
-        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
-            lastLine = clock.now();
-            logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
-        }
-        // A last sleep up to the deadline would end without a try: give up now instead.
-        if (!(await backoff.sleep(delayMs)))
-            return false;
-    }
-}
-/** One GET through the runner's proxy settings (no keep-alive), status line only. */
-function plainGet(url, timeoutMs, signal) {
-    const agent = new HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
-    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
-    return new Promise((resolve, reject) => {
-        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
-            resolve(res.statusCode ?? 0);
-            res.destroy();
-        });
-        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
-        const onAbort = () => req.destroy(new CancelledError());
-        signal?.addEventListener('abort', onAbort, { once: true });
-        req.on('error', reject);
-        req.on('close', () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-        });
-        req.end();
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/staging/after-job.ts
+
+
 
 
 
@@ -42198,11 +42593,16 @@ async function afterJob(ctx, op) {
     // Staging still exists after each of these: one GET fills what the answers did not say.
     if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
         await readStagingAfterJob(ctx);
-    if (!ctx.config.waitForUrl || op === 'push')
+    if (op === 'push')
+        return ctx.config.productionUrl ? checkProduction(ctx, ctx.config.productionUrl) : done(ctx, op);
+    // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
+    if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
+        await fillFromOtherSources(ctx);
+    if (!ctx.config.waitForUrl)
         return done(ctx, op);
     const url = ctx.known.stagingUrl;
     if (!url) {
-        warn(ctx, 'wait-for-url: no staging URL is known, so the site was not checked.');
+        warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`);
         return done(ctx, op);
     }
     ctx.phase = `waiting for ${url} to answer`;
@@ -42215,7 +42615,7 @@ async function afterJob(ctx, op) {
     });
     ctx.known.urlReady = ready;
     if (ready === null) {
-        warn(ctx, `wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        warn(ctx, `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
         return done(ctx, op);
     }
     if (ready)
@@ -42228,7 +42628,40 @@ async function afterJob(ctx, op) {
         summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
         error: {
             kind: 'timeout',
-            hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
+            hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}: the staging environment itself is in place.`,
+        },
+    };
+}
+/**
+ * production-url, after a push that succeeded: the live site answers (the CDN purge done) within
+ * the timeout, or the run ends timed-out saying so (the push itself went through).
+ */
+async function checkProduction(ctx, url) {
+    ctx.phase = `waiting for production at ${url} to answer`;
+    const pushed = ctx.clock.now();
+    const ready = await waitForUrl(url, {
+        clock: ctx.clock,
+        logger: ctx.logger,
+        deadline: ctx.client.deadline,
+        why: setting('production-url'),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.known.urlReady = ready;
+    if (ready === null) {
+        warn(ctx, `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        return done(ctx, 'push');
+    }
+    if (ready)
+        return {
+            outcome: 'succeeded',
+            summary: `${DONE.push} in ${durationText(pushed - ctx.started)}; production answered at ${url} ${durationText(ctx.clock.now() - pushed)} later.`,
+        };
+    return {
+        outcome: 'timed-out',
+        summary: `The push completed, but production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
+        error: {
+            kind: 'timeout',
+            hint: 'Check the live site now: the push itself went through (its CDN cache was purged). Raise timeout if it only needed longer.',
         },
     };
 }
@@ -42673,7 +43106,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
             const shown = redactor.server(typeof task.status === 'object' ? JSON.stringify(task.status) : task.status, 60);
             if (!unknownSeen.has(shown)) {
                 unknownSeen.add(shown);
-                logger.info(`Task ${taskId} reports a status this action does not know ("${shown}"); still waiting.`);
+                logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`);
             }
         }
         planner.observe(at, task.percent);
@@ -42710,7 +43143,7 @@ async function followProbe(deps, operation, siteId, evidence) {
             if (e.httpStatus !== null && (PROBE_UNSUPPORTED.includes(e.httpStatus) || e.kind === 'api-url'))
                 return {
                     kind: 'untrackable',
-                    reason: `the service does not offer the staging probe (HTTP ${e.httpStatus})`,
+                    reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
                 };
             if (e.httpStatus === MISSING_STATUS) {
                 if (operation === 'delete')
@@ -42754,7 +43187,7 @@ async function followProbe(deps, operation, siteId, evidence) {
             continue;
         }
         if (state === 'unknown')
-            logger.debug('the staging probe gave no status this client knows; still waiting');
+            logger.debug("the staging environment's status gave no state this client knows; still waiting");
     }
 }
 /**
@@ -42879,6 +43312,8 @@ class Progress {
 
 
 
+
+
 /**
  * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
  * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
@@ -42921,12 +43356,12 @@ async function applyPolicy(ctx, op, e) {
     }
     if (op === 'create' && e.kind === 'exists') {
         if (config.ifExists === 'skip') {
-            logger.info(`Site ${siteId} already has a staging environment: skipped (if-exists: skip).`);
+            logger.info(`Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`);
             ctx.known.message = e.serverMessage;
             await skippedRead(ctx);
             return {
                 outcome: 'skipped',
-                summary: `Skipped: site ${siteId} already has a staging environment (if-exists: skip).`,
+                summary: `Skipped: site ${siteId} already has a staging environment (${setting('if-exists', 'skip')}).`,
             };
         }
         if (config.ifExists === 'recreate')
@@ -42935,7 +43370,7 @@ async function applyPolicy(ctx, op, e) {
     if (op !== 'create' && e.kind === 'not-found' && config.ifMissing === 'skip') {
         await confirmNoStaging(ctx, `${ENDPOINTS[op].method} ${ctx.client.shown(ENDPOINTS[op].path(siteId))} answered 404`);
         // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
-        logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (if-missing: skip).`);
+        logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (${setting('if-missing', 'skip')}).`);
         ctx.known.message = e.serverMessage;
         return {
             outcome: 'skipped',
@@ -42947,11 +43382,13 @@ async function applyPolicy(ctx, op, e) {
 /** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
 async function skippedRead(ctx) {
     await fillFromStaging(ctx);
+    if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
+        await fillFromOtherSources(ctx);
 }
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
 async function recreate(ctx) {
     const { siteId, logger } = ctx;
-    logger.info(`Site ${siteId} already has a staging environment: deleting it first (if-exists: recreate).`);
+    logger.info(`Site ${siteId} already has a staging environment: deleting it first (${setting('if-exists', 'recreate')}).`);
     let deleted;
     try {
         deleted = await send(ctx, 'delete');
@@ -42969,7 +43406,7 @@ async function recreate(ctx) {
             kind: 'unknown-outcome',
             processing: 'processed',
             httpStatus: deleted.status,
-            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
+            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (${setting('if-exists', 'recreate')}). Run again once it is gone.`,
         });
     if (gone.outcome !== 'succeeded')
         return gone;
@@ -42990,7 +43427,7 @@ async function follow(ctx, op, response, wait) {
     if (op === 'create')
         fillStagingFields(ctx, data, 'the create answer');
     if (!wait) {
-        ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`);
+        ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`);
         return {
             outcome: 'accepted',
             summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
@@ -43062,7 +43499,7 @@ async function waitWhileBusy(ctx, op, busyTries) {
     if (ctx.busy.passesDeadline(delayMs))
         throw new DeadlineError();
     ctx.phase = `waiting for another job on site ${ctx.siteId} to finish`;
-    ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (if-busy: wait).`);
+    ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (${setting('if-busy', 'wait')}).`);
     if (!(await ctx.busy.sleep(delayMs)))
         throw new DeadlineError();
 }
@@ -43250,6 +43687,8 @@ const SPARE_PER_FOLLOWER = 2;
 
 
 
+
+
 /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
 async function status_status(ctx) {
     const taskId = ctx.config.taskId;
@@ -43285,15 +43724,30 @@ async function readState(ctx) {
             throw e;
         known.httpStatus = e.httpStatus;
         known.stagingState = 'unknown';
-        if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
+        if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus)) {
+            // No staging read on this service: the site list may still name the staging site (issue 20 §1).
+            const listed = await fromSiteList(ctx);
+            if ('record' in listed) {
+                const state = listed.record ? probeState(listed.record) : 'unknown';
+                known.stagingState = state;
+                return {
+                    outcome: 'succeeded',
+                    summary: `Site ${siteId} has a staging environment (the site list names it; the service offers no way to read the staging environment itself)` +
+                        (state === 'unknown'
+                            ? ', in a state the list does not say.'
+                            : `; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`),
+                };
+            }
+            known.stagingFrom.notes.push(listed.note);
             throw new ApiError({
                 kind: 'validation',
                 processing: 'processed',
                 httpStatus: e.httpStatus,
                 serverMessage: e.serverMessage,
                 message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
-                hint: 'Follow a job instead: pass the task-id output of the run that started it.',
+                hint: `Follow a job instead: ${perDoor('give task-id: the task-id output of the run that started it', 'give --task-id with the task id the run that started it printed (TASK_ID in its --dotenv file)')}.`,
             });
+        }
         throw e;
     }
     if (read.kind === 'missing') {
@@ -43315,7 +43769,7 @@ async function readState(ctx) {
     return {
         outcome: 'succeeded',
         summary: state === 'unknown'
-            ? `Site ${siteId} has a staging environment, in a state this action does not know.`
+            ? `Site ${siteId} has a staging environment, in a state that is not known here.`
             : `Site ${siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`,
     };
 }
@@ -43355,11 +43809,13 @@ async function readTaskOnce(ctx, taskId) {
             ? `The job (task ${taskId}) has completed.`
             : state === 'running'
                 ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(ctx.siteId, taskId)}`
-                : `The job (task ${taskId}) reports a status this action does not know.`,
+                : `The job (task ${taskId}) reports a status that is not known here.`,
     };
 }
 
 ;// CONCATENATED MODULE: ./src/staging/operations.ts
+
+
 
 
 
@@ -43387,6 +43843,8 @@ async function runOperation(config, siteId, deps) {
     const started = clock.now();
     const deadline = deps.deadline ?? started + config.timeoutMs;
     const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT);
+    const door = deps.door ?? 'action';
+    const logger = inDoorLogger(deps.logger, door);
     const ledger = deps.ledger ?? new WindowLedger(clock);
     const optional = {
         ...(deps.signal ? { signal: deps.signal } : {}),
@@ -43401,7 +43859,7 @@ async function runOperation(config, siteId, deps) {
         requestTimeoutMs: deps.requestTimeoutMs ?? requestTimeoutFor(config.timeoutMs),
     }, {
         clock,
-        logger: deps.logger,
+        logger,
         redactor: deps.redactor,
         ledger,
         transport: deps.transport ?? ownTransport,
@@ -43412,11 +43870,13 @@ async function runOperation(config, siteId, deps) {
         siteId,
         client,
         root: deps.root ?? new ApiRoot(),
+        siteList: deps.siteList ?? new SiteList(),
         polls: deps.polls ?? new PollScheduler(clock, ledger),
         busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
         clock,
-        logger: deps.logger,
+        logger,
         redactor: deps.redactor,
+        door,
         ...optional,
         started,
         startedWall: clock.wallNow(),
@@ -43452,6 +43912,8 @@ async function runOperation(config, siteId, deps) {
 
 
 
+
+
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
  * window ledger, one poll scheduler, one transport, one deadline and one check of the API root; with
@@ -43468,6 +43930,7 @@ async function runAll(config, deps) {
         ledger,
         polls: deps.polls ?? new PollScheduler(clock, ledger),
         root: deps.root ?? new ApiRoot(),
+        siteList: deps.siteList ?? new SiteList(),
         deadline: deps.deadline ?? clock.now() + config.timeoutMs,
         transport,
     };
@@ -43482,6 +43945,7 @@ async function runAll(config, deps) {
 }
 async function runSites(config, deps, shared) {
     const ids = config.siteIds;
+    const door = deps.door ?? 'action';
     if (ids.length === 1)
         return [await runOperation(config, ids[0], shared)];
     const polls = shared.polls;
@@ -43496,14 +43960,14 @@ async function runSites(config, deps, shared) {
             polls.expect({ ...plan, sitesToStart: ids.length - next });
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
-                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock);
+                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock, door);
                 continue;
             }
             const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
             results[index] = result;
             if (config.failFast && isFailure(result.result) && stoppedBy === null) {
                 stoppedBy = siteId;
-                deps.logger.warn(`Site ${siteId} ${result.result}: starting no more sites (fail-fast).`);
+                deps.logger.warn(words_inDoorWords(`Site ${siteId} ${result.result}: starting no more sites (${setting('fail-fast')}).`, door));
             }
         }
     };
@@ -43525,13 +43989,13 @@ function callPlan(config) {
     const afterJob = config.wait ? 1 + (config.operation === 'delete' ? 0 : 1) : 0;
     return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: CALLS_PER_RUN };
 }
-function notStarted(config, siteId, stoppedBy, cancelled, clock) {
+function notStarted(config, siteId, stoppedBy, cancelled, clock, door) {
     return {
         ...newResult(config.operation, siteId, clock.wallNow()),
         result: cancelled ? 'cancelled' : 'skipped',
         summary: cancelled
             ? 'Not started: the run was cancelled.'
-            : `Not started: site ${stoppedBy} failed first (fail-fast).`,
+            : words_inDoorWords(`Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`, door),
     };
 }
 function prefixed(logger, siteId) {
@@ -43640,7 +44104,7 @@ async function run(argv, env, io) {
         // Cancellation as in the action: stop waiting at once, report, exit 1.
         const signal = (io.cancelOn ?? cancelOnSignals)(err, EXIT.failed);
         const started = realClock.now();
-        const results = await runAll(config, { logger, redactor, signal });
+        const results = await runAll(config, { logger, redactor, signal, door: 'cli' });
         const report = assembleReport(results, realClock.now() - started);
         for (const w of report.warnings)
             err(`warning: ${w}`);
@@ -43678,7 +44142,7 @@ async function run(argv, env, io) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5193);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4280);
 // dist/cli.js, the `site-staging` command: runs the CLI (src/cli-run.ts), then exits: do not linger
 // on sockets left by a request that never answered; let stdout drain first.
 

@@ -28431,7 +28431,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2956);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5557);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -28443,7 +28443,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2956:
+/***/ 5557:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33066,9 +33066,8 @@ function ownerPayload(siteId, owner) {
         },
     };
 }
-const ownership_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
-function readOwner(payload, siteId) {
+/** Our record in a deployment payload (an object, or JSON text as the API may return it), or null. */
+function payloadRecord(payload) {
     let p = payload;
     if (typeof p === 'string') {
         try {
@@ -33078,8 +33077,14 @@ function readOwner(payload, siteId) {
             return null;
         }
     }
-    const record = p?.[PAYLOAD_KEY];
-    if (!record || typeof record !== 'object' || record.site !== siteId)
+    const r = p?.[PAYLOAD_KEY];
+    return r && typeof r === 'object' && !Array.isArray(r) ? r : null;
+}
+const ownership_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
+function readOwner(payload, siteId) {
+    const record = payloadRecord(payload);
+    if (!record || record.site !== siteId)
         return null;
     const o = record.owner;
     if (!o || typeof o !== 'object')
@@ -33284,6 +33289,64 @@ function parsePrComment(raw, warn) {
     return false;
 }
 
+;// CONCATENATED MODULE: ./src/github/known-staging.ts
+/**
+ * Source 3 of the staging URL (issue 20 §1): what an earlier run recorded. The staging site keeps
+ * its URL across pulls (spec, staging rule 6), so the last successful GitHub deployment of the same
+ * environment names it: its `environment_url`, and the staging site id our payload recorded.
+ *
+ * Read tolerantly: a deployment written by another account, or recorded for another site, is
+ * skipped; the URL is only what `safeHttpUrl` makes of it. The core checks that it answers before
+ * reporting it as current. Nothing here throws.
+ */
+
+
+/** How many of the environment's newest deployments are read. */
+const known_staging_MAX_READ = 10;
+/**
+ * The staging URL of the newest deployment of `environment` that succeeded with one, for
+ * `siteId`; null when there is none, or GitHub would not say.
+ */
+async function lastDeployedStaging(octokit, repo, environment, siteId, creator) {
+    try {
+        const listed = await octokit.rest.repos.listDeployments({ ...repo, environment, per_page: known_staging_MAX_READ });
+        for (const d of listed.data) {
+            if (typeof d.id !== 'number' || d.environment !== environment)
+                continue;
+            const login = d.creator?.login;
+            if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase())
+                continue;
+            const record = payloadRecord(d.payload);
+            if (record && record.site !== undefined && record.site !== siteId)
+                continue;
+            const statuses = await octokit.rest.repos.listDeploymentStatuses({
+                ...repo,
+                deployment_id: d.id,
+                per_page: 20,
+            });
+            for (const s of statuses.data) {
+                if (s.state !== 'success')
+                    continue;
+                const url = typeof s.environment_url === 'string' ? safeHttpUrl(s.environment_url) : null;
+                if (!url)
+                    continue;
+                return { url, stagingSiteId: idOf(record?.staging_site_id), deploymentId: d.id };
+            }
+        }
+        return null;
+    }
+    catch {
+        return null;
+    }
+}
+function idOf(v) {
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0)
+        return String(v);
+    if (typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v))
+        return v;
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/github/phase.ts
 /**
  * Time limits for GitHub's side of a run: every request is bounded (10 s before the operation,
@@ -33338,9 +33401,15 @@ async function withinPhase(phase, work) {
 
 
 
+
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
-const noop = { before: async () => null, after: async () => { }, abandon: async () => { } };
+const noop = {
+    before: async () => null,
+    after: async () => { },
+    abandon: async () => { },
+    knownStaging: async () => null,
+};
 /** The operations that change what staging shows (and so take it for their pull request). */
 const CLAIMING_OPERATIONS = ['create', 'pull'];
 /** Reads the GitHub inputs and returns what to do before and after the operation. */
@@ -33380,6 +33449,7 @@ async function githubSideEffects(o) {
         before: () => before(run),
         after: (results, problem) => after(run, results, problem ?? null),
         abandon: (reason) => abandon(run, reason),
+        knownStaging: () => knownStaging(run),
     };
 }
 /** A side whose `before` stops the run (bad input, or a guarantee it cannot give); nothing is sent. */
@@ -33590,6 +33660,18 @@ async function handOver(run, kit, took, previous) {
         run.o.log.info(`Told #${told} that ${now.charAt(0).toLowerCase()}${now.slice(1)}: ` +
             (outcome.action === 'updated' ? 'its comment was updated' : 'it has no comment of ours') +
             (warning ? '.' : `, its deployment ${previous.deploymentId} is inactive.`));
+}
+/** The operations that report a staging URL (and so may use one an earlier run recorded). */
+const URL_OPERATIONS = ['create', 'pull', 'status'];
+async function knownStaging(run) {
+    const environment = run.plan.environment;
+    const repo = repoOf(run.ctx.repository, run.ctx.payload);
+    if (!environment || !repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
+        return null;
+    // GitHub already refused to say who staging shows: the same read would be refused again.
+    if (run.o.signal?.aborted || run.ownerUnknown)
+        return null;
+    return withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0], run.plan.author));
 }
 async function abandon(run, reason) {
     if (run.deploymentId === null)
@@ -43316,10 +43398,81 @@ function newResult(operation, siteId, startedAt) {
         sent: [],
         error: null,
         startedAt: new Date(startedAt).toISOString(),
+        stagingFrom: { siteId: null, url: null, notes: [] },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/words.ts
+const OPEN = '\u0001';
+const BETWEEN = '\u0003';
+const CLOSE = '\u0002';
+// eslint-disable-next-line no-control-regex -- the pieces are delimited by control characters on purpose
+const PIECE = /\u0001([^\u0001\u0002\u0003]*)\u0003([^\u0001\u0002\u0003]*)\u0002/g;
+/** Text that reads `action` through the action and `cli` through the CLI. */
+function perDoor(action, cli) {
+    return `${OPEN}${strip(action)}${BETWEEN}${strip(cli)}${CLOSE}`;
+}
+/** `text` with every per-door piece in `door`'s words. */
+function words_inDoorWords(text, door) {
+    return text.replace(PIECE, (_, action, cli) => (door === 'action' ? action : cli));
+}
+/** Whether `text` still holds a piece that no door has rendered. */
+function hasDoorPieces(text) {
+    // eslint-disable-next-line no-control-regex -- see PIECE
+    return /[\u0001\u0002\u0003]/.test(text);
+}
+// eslint-disable-next-line no-control-regex -- see PIECE
+const strip = (text) => text.replace(/[\u0001\u0002\u0003]/g, '');
+/** Switches: `wait: false` in the action is `--no-wait` in the CLI. */
+const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url'];
+/**
+ * A setting, with the value to give it when there is one: `if-missing: skip` / `--if-missing skip`,
+ * `wait: false` / `--no-wait`, `timeout` / `--timeout`. The API root names the CLI's variable too.
+ */
+function setting(name, value) {
+    const action = value === undefined ? name : `${name}: ${value}`;
+    let cli;
+    if (name === 'api-token')
+        cli = 'STAGING_API_TOKEN';
+    else if (SWITCHES.includes(name) && (value === 'true' || value === 'false'))
+        cli = value === 'true' ? `--${name}` : `--no-${name}`;
+    else
+        cli = value === undefined ? `--${name}` : `--${name} ${value}`;
+    if (name === 'api-url')
+        cli = value === undefined ? '--api-url (or STAGING_API_URL)' : cli;
+    return perDoor(action, cli);
+}
+/** Where the token comes from: the `api-token` secret, or the `STAGING_API_TOKEN` environment variable. */
+const TOKEN_SOURCE = perDoor('the api-token secret', 'the STAGING_API_TOKEN environment variable');
+/**
+ * The step that reads a job's end later: `run this action with operation: status, site-id: 1001,
+ * task-id: abc` / `run site-staging status --site-id 1001 --task-id abc`.
+ */
+function statusCommand(siteId, taskId) {
+    return perDoor(`run this action with operation: status, site-id: ${siteId}${taskId ? `, task-id: ${taskId}` : ''}`, `run site-staging status --site-id ${siteId}${taskId ? ` --task-id ${taskId}` : ''}`);
+}
+/** `text` with its first letter a capital, in either door's words. */
+function capitalised(text) {
+    const up = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+    const piece = new RegExp(`^${PIECE.source}`).exec(text);
+    if (!piece)
+        return up(text);
+    return perDoor(up(piece[1]), up(piece[2])) + text.slice(piece[0].length);
+}
+/** Where the run happens: the runner, or this machine. */
+const RUNNER = perDoor('the runner', 'this machine');
+/** A logger that writes every line in `door`'s words (the core logs through it). */
+function inDoorLogger(logger, door) {
+    return {
+        info: (m) => logger.info(words_inDoorWords(m, door)),
+        warn: (m) => logger.warn(words_inDoorWords(m, door)),
+        debug: (m) => logger.debug(words_inDoorWords(m, door)),
+        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
     };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
+
 
 
 
@@ -43331,10 +43484,18 @@ function newResult(operation, siteId, startedAt) {
  */
 class InputError extends Error {
     input;
-    constructor(input, message) {
-        super(`Input "${input}": ${message}`);
+    detail;
+    constructor(input, 
+    /** What is wrong with it, with a setting or the token written through src/words.ts. */
+    detail) {
+        super(`Input "${input}": ${words_inDoorWords(detail, 'action')}`);
         this.input = input;
+        this.detail = detail;
         this.name = 'InputError';
+    }
+    /** What is wrong, without the input's name, in `door`'s words. */
+    detailIn(door) {
+        return words_inDoorWords(this.detail, door);
     }
 }
 /**
@@ -43359,6 +43520,8 @@ const INPUT_NAMES = [
     'fail-fast',
     'task-id',
     'wait-for-url',
+    'staging-url',
+    'production-url',
 ];
 /** Defaults, as in action.yml (a test checks they agree). */
 const DEFAULTS = {
@@ -43375,6 +43538,8 @@ const DEFAULTS = {
     'fail-fast': 'false',
     'task-id': '',
     'wait-for-url': 'false',
+    'staging-url': '',
+    'production-url': '',
 };
 /**
  * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
@@ -43480,7 +43645,7 @@ const token = schemas_string().transform((v, ctx) => {
     else if (/^bearer\s/i.test(t))
         ctx.addIssue({
             code: 'custom',
-            message: 'starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token as the secret)',
+            message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
         });
     else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
         ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });
@@ -43508,7 +43673,7 @@ function normaliseApiUrl(raw) {
     if (!(0,src_text/* secureOrLoopback */.Yt)(url))
         throw new Error(`must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`);
     if (url.username || url.password)
-        throw new Error('must not contain credentials (the token goes in api-token)');
+        throw new Error(`must not contain credentials (the token goes in ${TOKEN_SOURCE})`);
     if (url.search || url.hash)
         throw new Error('must not have a query or a fragment');
     const path = url.pathname.replace(/\/+$/, '');
@@ -43593,11 +43758,27 @@ const taskId = schemas_string().transform((v, ctx) => {
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
         ctx.addIssue({
             code: 'custom',
-            message: 'is not a task id (letters, digits, - and _: the task-id output of an earlier run)',
+            message: `is not a task id (letters, digits, - and _: ${perDoor('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
         });
         return NEVER;
     }
     return t;
+});
+/** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
+const userUrl = schemas_string().transform((v, ctx) => {
+    const t = v.trim();
+    if (t === '')
+        return null;
+    const url = (0,src_text/* httpUrl */.q3)(t);
+    if (!url) {
+        ctx.addIssue({ code: 'custom', message: `"${t.slice(0, 80)}" is not an http(s) URL` });
+        return NEVER;
+    }
+    if (url.username || url.password) {
+        ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' });
+        return NEVER;
+    }
+    return url.href;
 });
 const Schema = object({
     operation,
@@ -43616,6 +43797,8 @@ const Schema = object({
     'fail-fast': inputs_boolean,
     'task-id': taskId,
     'wait-for-url': inputs_boolean,
+    'staging-url': userUrl,
+    'production-url': userUrl,
 });
 /** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
 function parseSiteIds(raw) {
@@ -43641,9 +43824,13 @@ function parseConfig(raw) {
     }
     const c = parsed.data;
     if (c['task-id'] && c.operation !== 'status')
-        throw new InputError('task-id', `is for operation: status (it follows an earlier job), not for ${c.operation}`);
+        throw new InputError('task-id', `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`);
+    if (c['production-url'] && c.operation !== 'push')
+        throw new InputError('production-url', `is checked after a push, not after ${c.operation}`);
+    if (c['staging-url'] && c['site-id'].length > 1)
+        throw new InputError('staging-url', 'names one staging site: give one site-id with it');
     if (c['task-id'] && c['site-id'].length > 1)
-        throw new InputError('task-id', 'follows one job: give one site-id with it');
+        throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`);
     return {
         operation: c.operation,
         siteIds: c['site-id'],
@@ -43661,6 +43848,8 @@ function parseConfig(raw) {
         failFast: c['fail-fast'],
         taskId: c['task-id'],
         waitForUrl: c['wait-for-url'],
+        stagingUrl: c['staging-url'],
+        productionUrl: c['production-url'],
     };
 }
 
@@ -43816,6 +44005,7 @@ function publicResult(r) {
         sent: r.sent,
         error: r.error,
         startedAt: r.startedAt,
+        stagingFrom: r.stagingFrom,
     };
 }
 
@@ -43894,16 +44084,22 @@ function single(r, out) {
     out.push(`| Result | ${ICON[r.result]} ${r.result} |`);
     if (r.stagingState)
         out.push(`| Staging state | ${r.stagingState} |`);
+    const from = (source) => (source ? ` (from ${md(source, 200)})` : '');
     if (r.stagingUrl || r.operation !== 'delete')
-        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${readiness(r)} |`);
+        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${r.operation === 'push' ? '' : readiness(r)}${r.stagingUrl ? from(r.stagingFrom?.url) : ''} |`);
     if (r.stagingSiteId)
-        out.push(`| Staging site | ${code(r.stagingSiteId)} |`);
+        out.push(`| Staging site | ${code(r.stagingSiteId)}${from(r.stagingFrom?.siteId)} |`);
+    if (r.operation === 'push' && r.urlReady !== null)
+        out.push(`| Production | ${r.urlReady ? 'answers' : 'did not answer in time'} (production-url) |`);
     if (r.taskId)
         out.push(`| Task | ${code(r.taskId)} |`);
     if (r.httpStatus !== null)
         out.push(`| HTTP status | ${r.httpStatus} |`);
     out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`);
     out.push(`| Duration | ${durationText(r.durationSeconds * 1000, 'tenths')} |`, '');
+    // Where a staging id or URL could not come from (issue 20 §1): said, not hidden.
+    for (const note of r.stagingFrom?.notes ?? [])
+        out.push(`_${md(note, 400)}_`, '');
     const said = serverWords(r);
     if (said)
         out.push(`> **The server said:** ${md(said)}`, '');
@@ -44048,21 +44244,28 @@ class Backoff {
 
 ;// CONCATENATED MODULE: ./src/api/errors.ts
 
+
+/**
+ * What to do, per kind: one table for both front doors. A setting, the token and the command that
+ * checks on a job are written through src/words.ts, so the action's user reads inputs and secrets
+ * (`if-missing: skip`) and the CLI's reads flags and environment variables (`--if-missing skip`).
+ * `{site}` is the production site's id and `{api}` the API root the run used (ending.ts fills both).
+ */
 const HINTS = {
-    auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
+    auth: `The API token was refused: check that ${TOKEN_SOURCE} is current and belongs to the account that owns the site.`,
     forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
-    'not-found': "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
-    busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
-    exists: 'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
-    validation: 'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
-    'rate-limited': 'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
+    'not-found': `No such site or staging environment: check that ${setting('site-id')} is the PRODUCTION site's id; for pull, push or delete, create staging first, or run with ${setting('if-missing', 'skip')}.`,
+    busy: `Another job (a creation, pull or push) is running on this site: run with ${setting('if-busy', 'wait')} to wait for it, or run again when it has finished.`,
+    exists: `The site already has a staging environment (one per site): run with ${setting('if-exists', 'skip')} to keep it, or ${setting('if-exists', 'recreate')} to replace it.`,
+    validation: `The service refused the request as malformed: check ${perDoor('the inputs', 'the options')}; if they are right, report it with the message above.`,
+    'rate-limited': `The account is rate limited: raise ${setting('max-retries')} or ${setting('timeout')}, or run fewer jobs at once (${perDoor('max-parallel in a matrix', 'fewer CI jobs at the same time')}, ${setting('concurrency')} for several sites).`,
     server: 'The service failed on its side: try again later, and check the service status if it persists.',
-    network: 'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
-    timeout: 'The API did not answer in time: try again later, or raise timeout.',
-    redirect: 'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
-    'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
-    'bad-response': 'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
-    'unknown-outcome': 'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
+    network: `The API could not be reached: check ${setting('api-url')}, DNS, and the proxy settings (https_proxy, no_proxy) of ${RUNNER}.`,
+    timeout: `The API did not answer in time: try again later, or raise ${setting('timeout')}.`,
+    redirect: `The API answered with a redirect. The token is never sent on to another address: set ${setting('api-url')} to the final address instead.`,
+    'api-url': `The API root {api} did not answer as the staging API: a web server in front of it answered instead (an HTML page, or "route could not be found"), so the request did not reach the API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}.`,
+    'bad-response': `The API answered with something other than its JSON (often a proxy or maintenance page): check ${setting('api-url')}, and try again later.`,
+    'unknown-outcome': `The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: ${statusCommand('{site}', null)}, or look at the staging page in the dashboard.`,
     'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
 };
 class ApiError extends Error {
@@ -44091,9 +44294,12 @@ class ApiError extends Error {
 }
 /** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
 const ERROR_KINDS = Object.keys(HINTS);
-/** The hint of `kind`; its `{site}` placeholders are filled where the Result is written (staging/ending.ts). */
-function hintFor(kind) {
-    return HINTS[kind];
+/**
+ * The hint of `kind` in `door`'s words; its `{site}` and `{api}` placeholders are filled where the
+ * Result is written (staging/ending.ts).
+ */
+function hintFor(kind, door = 'action') {
+    return inDoorWords(HINTS[kind], door);
 }
 /**
  * The kind of error an answer means, for the request that got it: from its status, and where the
@@ -44151,6 +44357,7 @@ function processingOf(failure) {
 }
 
 ;// CONCATENATED MODULE: ./src/api/retry.ts
+
 
 
 
@@ -44236,7 +44443,7 @@ function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
         message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
             `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
             `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
-        hint: `Run again after ${iso}, or raise timeout above ${durationWords(retryAfterMs)} to wait for it.`,
+        hint: `Run again after ${iso}, or raise ${setting('timeout')} above ${durationWords(retryAfterMs)} to wait for it.`,
     });
 }
 /** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
@@ -45029,9 +45236,10 @@ function locationOf(location, base) {
 
 
 
+
 /** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
 const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
-const HINT = `Check api-url: it must be the API root (for the service the spec describes, ${SERVICE_API_URL}; /v2 is appended). The 404 was not read as "no staging environment", whatever if-missing says.`;
+const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}. The 404 was not read as "no staging environment", whatever ${setting('if-missing')} says.`;
 /**
  * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
  * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
@@ -45059,8 +45267,8 @@ class ApiRoot {
             processing: 'processed',
             httpStatus: 404,
             message: verdict.kind === 'api-url'
-                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": api-url looks wrong.`
-                : `${because}, and whether api-url is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
+                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": ${setting('api-url')} looks wrong.`
+                : `${because}, and whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
             ...(verdict.hint ? { hint: verdict.hint } : {}),
         });
     }
@@ -45086,6 +45294,118 @@ async function ask(client) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/staging/site-list.ts
+/**
+ * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
+ * `GET /v2/sites` (query parameters `type`, `page`, `per_page`). Pure: an answer in, a finding out.
+ *
+ * A record is this production site's staging only when one of its fields links it so
+ * (docs/assumptions.md): a field whose name says "staging of" (`staging_of`, `production_site_id`,
+ * `production_id`) equal to the production id; or `parent_id` / `parent_site_id` equal to it on a
+ * record marked as staging (`is_staging` true or 1, or `type` / `site_type` "staging"); or, on the
+ * production site's own record, `staging_site_id` / `staging_id` naming the staging record. A name
+ * or a URL that looks like staging is never enough. A record whose id is the production id is
+ * never the staging site (contract §5, r3).
+ */
+
+const STAGING_OF = ['staging_of', 'production_site_id', 'production_id'];
+const PARENT = ['parent_id', 'parent_site_id'];
+const STAGING_ID = ['staging_site_id', 'staging_id'];
+/** The records of one page of the answer's `data` (an array, or a paginator's `data.data`). */
+function listItems(data) {
+    const list = Array.isArray(data) ? data : site_list_field(data, 'data');
+    return Array.isArray(list) ? list.filter(isRecord) : [];
+}
+/** The last page the answer's paginator states (`meta.last_page`, or `last_page` beside the data), else null. */
+function lastPageOf(body, data) {
+    for (const v of [
+        site_list_field(site_list_field(body, 'meta'), 'last_page'),
+        site_list_field(data, 'last_page'),
+        site_list_field(body, 'last_page'),
+    ]) {
+        const n = typeof v === 'string' ? Number(v) : v;
+        if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 1)
+            return n;
+    }
+    return null;
+}
+/**
+ * This production site's staging record in the records of a list answer (one or more pages put
+ * together), or why there is none.
+ */
+function findStagingInList(records, productionId) {
+    const same = (v) => site_list_idText(v) !== null && site_list_idText(v) === productionId;
+    let anyLink = false;
+    for (const r of records) {
+        const id = site_list_idText(r.id);
+        for (const name of STAGING_OF) {
+            if (r[name] === undefined || r[name] === null)
+                continue;
+            anyLink = true;
+            if (same(r[name]) && id && id !== productionId)
+                return found(r, id, name);
+        }
+        if (markedStaging(r))
+            for (const name of PARENT) {
+                if (r[name] === undefined || r[name] === null)
+                    continue;
+                anyLink = true;
+                if (same(r[name]) && id && id !== productionId)
+                    return found(r, id, name);
+            }
+    }
+    // The production site's own record may name its staging site.
+    for (const r of records) {
+        if (!same(r.id) || markedStaging(r))
+            continue;
+        for (const name of STAGING_ID) {
+            if (r[name] === undefined || r[name] === null)
+                continue;
+            anyLink = true;
+            const stagingId = site_list_idText(r[name]);
+            if (!stagingId || stagingId === productionId)
+                continue;
+            const record = records.find((x) => site_list_idText(x.id) === stagingId);
+            return {
+                found: {
+                    id: stagingId,
+                    url: record ? stagingUrlOf(record) : null,
+                    field: name,
+                    record: record ?? null,
+                },
+            };
+        }
+    }
+    for (const r of records)
+        if (STAGING_ID.some((n) => r[n] !== undefined && r[n] !== null))
+            anyLink = true;
+    return { skipped: anyLink ? 'not-listed' : 'no-link' };
+}
+function found(r, id, name) {
+    return { found: { id, url: stagingUrlOf(r), field: name, record: r } };
+}
+/** Marked as a staging site by a field (never by its name or URL). */
+function markedStaging(r) {
+    const flag = r.is_staging;
+    if (flag === true || flag === 1 || flag === '1' || flag === 'true')
+        return true;
+    return [r.type, r.site_type].some((t) => typeof t === 'string' && t.trim().toLowerCase() === 'staging');
+}
+function isRecord(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function site_list_field(data, name) {
+    return isRecord(data) ? data[name] : undefined;
+}
+/** An id as text: digits or id characters (a string), or a non-negative integer; else null. */
+function site_list_idText(value) {
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
+        return String(value);
+    if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim()))
+        return value.trim();
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/staging/context.ts
 function newKnown() {
     return {
@@ -45098,6 +45418,7 @@ function newKnown() {
         urlReady: null,
         warnings: [],
         jobs: [],
+        stagingFrom: { siteId: null, url: null, notes: [] },
     };
 }
 /** A warning for the log and the Result, once. */
@@ -45142,7 +45463,269 @@ function waitDeps(ctx) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
+
+
+
+/**
+ * Takes the staging id and URL from `data`, each checked. Returns false when the record was
+ * refused (it names the production site), true otherwise.
+ */
+function fillStagingFields(ctx, data, source) {
+    const id = source === 'the task' ? taskSiteIdOf(data) : stagingSiteIdOf(data);
+    if (id !== null && isProductionId(id, ctx.siteId)) {
+        warn(ctx, `${capital(source)} gave the production site's own id (${ctx.siteId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
+        return false;
+    }
+    if (id) {
+        ctx.known.stagingSiteId = id;
+        ctx.known.stagingFrom.siteId = source;
+    }
+    const text = stagingUrlOf(data);
+    if (!text)
+        return true;
+    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
+    const clean = ctx.redactor.stripUrl(text);
+    if (clean === null)
+        ctx.logger.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
+    else if ((0,src_text/* httpUrl */.q3)(clean)) {
+        ctx.known.stagingUrl = clean;
+        ctx.known.stagingFrom.url = source;
+    }
+    else
+        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
+    return true;
+}
+/** The staging site is gone (deleted, or there is none): nothing of it is known any more. */
+function forgetStaging(ctx) {
+    ctx.known.stagingSiteId = null;
+    ctx.known.stagingUrl = null;
+}
+function capital(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/staging/url-check.ts
+
+
+
+
+
+
+
+
+
+/**
+ * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
+ * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
+ * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
+ * means the site answers). Only the status line is read; the body is dropped unread.
+ */
+/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
+function answers(status) {
+    return (status >= 200 && status < 400) || status === 401 || status === 403;
+}
+const REQUEST_LIMIT_MS = 10_000;
+const PROGRESS_EVERY_MS = 15_000;
+/**
+ * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
+ * (plain http to a host that is not loopback, as with api-url).
+ */
+async function waitForUrl(url, deps) {
+    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
+        return null;
+    const { clock, logger, signal } = deps;
+    const get = deps.get ?? plainGet;
+    const started = clock.now();
+    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
+    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
+    let lastLine = started;
+    logger.info(`Waiting for ${url} to answer (${deps.why ?? setting('wait-for-url')})…`);
+    for (let retry = 0;; retry++) {
+        throwIfAborted(signal);
+        const left = deps.deadline - clock.now();
+        if (left <= 0)
+            return false;
+        let why;
+        try {
+            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
+            if (answers(status)) {
+                logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`);
+                return true;
+            }
+            why = `HTTP ${status}`;
+        }
+        catch (e) {
+            if (e instanceof CancelledError)
+                throw e;
+            why = e.code ?? 'no connection';
+        }
+        const delayMs = backoff.delayMs(retry, clock.now() - started);
+        logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`);
+        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
+            lastLine = clock.now();
+            logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
+        }
+        // A last sleep up to the deadline would end without a try: give up now instead.
+        if (!(await backoff.sleep(delayMs)))
+            return false;
+    }
+}
+/** One GET through the runner's proxy settings (no keep-alive), status line only. */
+function plainGet(url, timeoutMs, signal) {
+    const agent = new lib_HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
+    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
+    return new Promise((resolve, reject) => {
+        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
+            resolve(res.statusCode ?? 0);
+            res.destroy();
+        });
+        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
+        const onAbort = () => req.destroy(new CancelledError());
+        signal?.addEventListener('abort', onAbort, { once: true });
+        req.on('error', reject);
+        req.on('close', () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+        });
+        req.end();
+    });
+}
+
+;// CONCATENATED MODULE: ./src/staging/other-sources.ts
+
+
+
+
+
+
+/**
+ * The staging site's id and URL when this run's answers did not say them (issue 20 §1), in this
+ * order after the answers themselves (source 1):
+ *  2. the list the spec documents, `GET /v2/sites`, where a field links a record to this production
+ *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does;
+ *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
+ *  4. the `staging-url` input.
+ * A URL from 3 or 4 is used only once it answers HTTP. Every source says in `known.stagingFrom`
+ * where the id and URL came from, or why it gave nothing. Best effort: nothing here fails a run.
+ */
+async function fillFromOtherSources(ctx) {
+    if (!ctx.known.stagingSiteId || !ctx.known.stagingUrl)
+        await fillFromSiteList(ctx);
+    if (!ctx.known.stagingUrl)
+        await fillFromHints(ctx);
+}
+/** Pages of the list read at most (100 records each), and how long a known URL gets to answer. */
+const MAX_PAGES = 5;
+const PER_PAGE = 100;
+const HINT_CHECK_MS = 10_000;
+/**
+ * The site list, read once per run and shared by every site of a batch (like the check of the API
+ * root): at most MAX_PAGES pages of staging records, or why it could not be read.
+ */
+class SiteList {
+    read = null;
+    records(ctx) {
+        this.read ??= readPages(ctx).catch((e) => {
+            // A timeout or a cancellation ends the run anyway: not remembered.
+            this.read = null;
+            throw e;
+        });
+        return this.read;
+    }
+}
+async function readPages(ctx) {
+    const records = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        try {
+            const answer = await ctx.client.call('GET', `/sites?type=staging&per_page=${PER_PAGE}&page=${page}`, 'read', {
+                maxRetries: 0,
+            });
+            const items = listItems(answer.reply.data);
+            records.push(...items);
+            if (items.length < PER_PAGE)
+                break;
+        }
+        catch (e) {
+            if (!(e instanceof ApiError))
+                throw e;
+            if (records.length > 0)
+                break;
+            return { error: e.message };
+        }
+    }
+    return { records };
+}
+async function fillFromSiteList(ctx) {
+    const listed = await fromSiteList(ctx);
+    if ('note' in listed)
+        note(ctx, listed.note);
+}
+/**
+ * This site's staging record in the site list, its id and URL taken where still unknown (what the
+ * answers said stays); or why the list does not name it.
+ */
+async function fromSiteList(ctx) {
+    const { known } = ctx;
+    ctx.phase = 'reading the site list for the staging site';
+    const list = await (ctx.siteList ?? new SiteList()).records(ctx);
+    if ('error' in list)
+        return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
+    const finding = findStagingInList(list.records, ctx.siteId);
+    if ('found' in finding) {
+        const { id, url, field, record } = finding.found;
+        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list (GET /v2/sites, field ${field})`);
+        return { record };
+    }
+    return {
+        note: finding.skipped === 'not-listed'
+            ? 'The site list (GET /v2/sites) names no staging site for this site.'
+            : "The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging.",
+    };
+}
+/** Sources 3 and 4: the hints the front door gave, then the staging-url input; each must answer. */
+async function fillFromHints(ctx) {
+    const hints = [...(ctx.config.stagingHints ?? [])];
+    if (ctx.config.stagingUrl)
+        hints.push({
+            url: ctx.config.stagingUrl,
+            from: perDoor('the staging-url input', 'the --staging-url option'),
+        });
+    for (const hint of hints) {
+        const url = ctx.redactor.stripUrl(hint.url);
+        if (!url || !(0,src_text/* httpUrl */.q3)(url)) {
+            note(ctx, `${other_sources_capital(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`);
+            continue;
+        }
+        ctx.phase = `checking ${url} (from ${hint.from})`;
+        const answered = await waitForUrl(url, {
+            clock: ctx.clock,
+            logger: ctx.logger,
+            deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
+            why: `checking the staging URL from ${hint.from}`,
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
+        if (answered) {
+            ctx.known.stagingUrl = url;
+            ctx.known.stagingFrom.url = `${hint.from} (it answers)`;
+            return;
+        }
+        note(ctx, answered === null
+            ? `${other_sources_capital(hint.from)} gave ${url}, plain http on a host that is not loopback: not checked, so not used.`
+            : `${other_sources_capital(hint.from)} gave ${url}, which did not answer: it was not used.`);
+    }
+}
+function note(ctx, text) {
+    ctx.logger.info(text);
+    if (!ctx.known.stagingFrom.notes.includes(text))
+        ctx.known.stagingFrom.notes.push(text);
+}
+function other_sources_capital(text) {
+    return capitalised(text);
+}
+
 ;// CONCATENATED MODULE: ./src/staging/endpoints.ts
+
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
 const ENDPOINTS = {
     create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
@@ -45157,6 +45740,12 @@ const PUSH_WARNINGS = [
     'No backup of production was taken before the push, and the API cannot restore the previous live site.',
     'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
     "The production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** What a push will and will not overwrite on production (spec §4, push rules 1-4), for its dry run. */
+const PUSH_PLAN = [
+    "Will overwrite: the production site's files and database, with staging's (everything on the live site that is not on staging is lost).",
+    'Will not overwrite: mapped domains, the CDN pull zone, SSL, tags, SSH keys, the plan and the site settings (they stay on production).',
+    "Then: password protection on production is off, and production's CDN cache is purged. No backup is taken first.",
 ];
 /** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
 const PUSH_WARNINGS_IF_SENT = [
@@ -45173,51 +45762,7 @@ const DONE = {
 };
 /** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
 function checkLaterHint(siteId, taskId) {
-    const action = taskId
-        ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
-        : `operation: status, site-id: ${siteId}`;
-    const cli = taskId
-        ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
-        : `site-staging status --site-id ${siteId}`;
-    return `To check on it later, run this action with ${action} (CLI: ${cli}).`;
-}
-
-;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
-
-
-
-/**
- * Takes the staging id and URL from `data`, each checked. Returns false when the record was
- * refused (it names the production site), true otherwise.
- */
-function fillStagingFields(ctx, data, source) {
-    const id = source === 'the task' ? taskSiteIdOf(data) : stagingSiteIdOf(data);
-    if (id !== null && isProductionId(id, ctx.siteId)) {
-        warn(ctx, `${capital(source)} gave the production site's own id (${ctx.siteId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
-        return false;
-    }
-    if (id)
-        ctx.known.stagingSiteId = id;
-    const text = stagingUrlOf(data);
-    if (!text)
-        return true;
-    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
-    const clean = ctx.redactor.stripUrl(text);
-    if (clean === null)
-        ctx.logger.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
-    else if ((0,src_text/* httpUrl */.q3)(clean))
-        ctx.known.stagingUrl = clean;
-    else
-        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
-    return true;
-}
-/** The staging site is gone (deleted, or there is none): nothing of it is known any more. */
-function forgetStaging(ctx) {
-    ctx.known.stagingSiteId = null;
-    ctx.known.stagingUrl = null;
-}
-function capital(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
+    return `To check on it later, ${statusCommand(siteId, taskId)}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/staging/probe.ts
@@ -45313,15 +45858,20 @@ async function dryRun(ctx) {
             throw e;
         logger.info(`Dry run: reading the staging environment answered: ${e.message}`);
     }
-    if (op === 'push')
+    if (op === 'push') {
         known.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`));
+        for (const line of PUSH_PLAN)
+            logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`);
+    }
+    const plan = op === 'push' ? ` ${PUSH_PLAN.join(' ')}` : '';
     return {
         outcome: 'dry-run',
-        summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.`,
+        summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.${plan}`,
     };
 }
 
 ;// CONCATENATED MODULE: ./src/staging/ending.ts
+
 
 
 
@@ -45355,8 +45905,8 @@ function endingOf(ctx, e) {
             error: {
                 kind: 'timeout',
                 hint: mayRun
-                    ? `${until ? `After ${until}: ` : 'Raise timeout, or set wait: false. '}${checkLaterHint(ctx.siteId, known.taskId)}`
-                    : 'Raise timeout, or try again later.',
+                    ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, known.taskId)}`
+                    : `Raise ${setting('timeout')}, or try again later.`,
             },
             ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
         };
@@ -45394,14 +45944,18 @@ function jobReport(job) {
 }
 /** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
 function writeResult(ctx, ending) {
-    const { client, clock, config, siteId, started, startedWall, redactor } = ctx;
+    const { client, clock, config, siteId, started, startedWall, redactor, door } = ctx;
     const known = { ...ctx.known, ...ending.fields };
+    // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
+    // filled (`{site}` may come more than once).
+    const words = (text) => words_inDoorWords(text, door);
+    const hint = (text) => words(text).replaceAll('{site}', siteId).replaceAll('{api}', config.apiUrl);
     return {
         ...newResult(config.operation, siteId, startedWall),
         result: ending.outcome,
         httpStatus: known.httpStatus,
         message: known.message,
-        summary: redactor.inert(ending.summary),
+        summary: redactor.inert(words(ending.summary)),
         taskId: known.taskId,
         stagingSiteId: known.stagingSiteId,
         stagingUrl: known.stagingUrl,
@@ -45410,100 +45964,20 @@ function writeResult(ctx, ending) {
         durationSeconds: roundedSeconds(clock.now() - started),
         requests: client.requests,
         retries: client.retries + ctx.busy.retries,
-        warnings: known.warnings,
+        warnings: known.warnings.map(words),
         sent: client.sent,
-        // Every placeholder of a hint, in every hint (`{site}` may come more than once).
-        error: ending.error ? { ...ending.error, hint: ending.error.hint.replaceAll('{site}', siteId) } : null,
+        error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
+        stagingFrom: {
+            siteId: known.stagingSiteId && known.stagingFrom.siteId ? words(known.stagingFrom.siteId) : null,
+            url: known.stagingUrl && known.stagingFrom.url ? words(known.stagingFrom.url) : null,
+            notes: known.stagingFrom.notes.map((n) => redactor.inert(words(n))),
+        },
     };
 }
 
-;// CONCATENATED MODULE: ./src/staging/url-check.ts
-
-
-
-
-
-
-
-
-/**
- * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
- * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
- * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
- * means the site answers). Only the status line is read; the body is dropped unread.
- */
-/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
-function answers(status) {
-    return (status >= 200 && status < 400) || status === 401 || status === 403;
-}
-const REQUEST_LIMIT_MS = 10_000;
-const PROGRESS_EVERY_MS = 15_000;
-/**
- * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
- * (plain http to a host that is not loopback, as with api-url).
- */
-async function waitForUrl(url, deps) {
-    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
-        return null;
-    const { clock, logger, signal } = deps;
-    const get = deps.get ?? plainGet;
-    const started = clock.now();
-    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
-    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
-    let lastLine = started;
-    logger.info(`Waiting for ${url} to answer (wait-for-url)…`);
-    for (let retry = 0;; retry++) {
-        throwIfAborted(signal);
-        const left = deps.deadline - clock.now();
-        if (left <= 0)
-            return false;
-        let why;
-        try {
-            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
-            if (answers(status)) {
-                logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`);
-                return true;
-            }
-            why = `HTTP ${status}`;
-        }
-        catch (e) {
-            if (e instanceof CancelledError)
-                throw e;
-            why = e.code ?? 'no connection';
-        }
-        const delayMs = backoff.delayMs(retry, clock.now() - started);
-        logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`);
-        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
-            lastLine = clock.now();
-            logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
-        }
-        // A last sleep up to the deadline would end without a try: give up now instead.
-        if (!(await backoff.sleep(delayMs)))
-            return false;
-    }
-}
-/** One GET through the runner's proxy settings (no keep-alive), status line only. */
-function plainGet(url, timeoutMs, signal) {
-    const agent = new lib_HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
-    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
-    return new Promise((resolve, reject) => {
-        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
-            resolve(res.statusCode ?? 0);
-            res.destroy();
-        });
-        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
-        const onAbort = () => req.destroy(new CancelledError());
-        signal?.addEventListener('abort', onAbort, { once: true });
-        req.on('error', reject);
-        req.on('close', () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-        });
-        req.end();
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/staging/after-job.ts
+
+
 
 
 
@@ -45519,11 +45993,16 @@ async function afterJob(ctx, op) {
     // Staging still exists after each of these: one GET fills what the answers did not say.
     if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
         await readStagingAfterJob(ctx);
-    if (!ctx.config.waitForUrl || op === 'push')
+    if (op === 'push')
+        return ctx.config.productionUrl ? checkProduction(ctx, ctx.config.productionUrl) : done(ctx, op);
+    // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
+    if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
+        await fillFromOtherSources(ctx);
+    if (!ctx.config.waitForUrl)
         return done(ctx, op);
     const url = ctx.known.stagingUrl;
     if (!url) {
-        warn(ctx, 'wait-for-url: no staging URL is known, so the site was not checked.');
+        warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`);
         return done(ctx, op);
     }
     ctx.phase = `waiting for ${url} to answer`;
@@ -45536,7 +46015,7 @@ async function afterJob(ctx, op) {
     });
     ctx.known.urlReady = ready;
     if (ready === null) {
-        warn(ctx, `wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        warn(ctx, `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
         return done(ctx, op);
     }
     if (ready)
@@ -45549,7 +46028,40 @@ async function afterJob(ctx, op) {
         summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
         error: {
             kind: 'timeout',
-            hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
+            hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}: the staging environment itself is in place.`,
+        },
+    };
+}
+/**
+ * production-url, after a push that succeeded: the live site answers (the CDN purge done) within
+ * the timeout, or the run ends timed-out saying so (the push itself went through).
+ */
+async function checkProduction(ctx, url) {
+    ctx.phase = `waiting for production at ${url} to answer`;
+    const pushed = ctx.clock.now();
+    const ready = await waitForUrl(url, {
+        clock: ctx.clock,
+        logger: ctx.logger,
+        deadline: ctx.client.deadline,
+        why: setting('production-url'),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.known.urlReady = ready;
+    if (ready === null) {
+        warn(ctx, `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        return done(ctx, 'push');
+    }
+    if (ready)
+        return {
+            outcome: 'succeeded',
+            summary: `${DONE.push} in ${durationText(pushed - ctx.started)}; production answered at ${url} ${durationText(ctx.clock.now() - pushed)} later.`,
+        };
+    return {
+        outcome: 'timed-out',
+        summary: `The push completed, but production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
+        error: {
+            kind: 'timeout',
+            hint: 'Check the live site now: the push itself went through (its CDN cache was purged). Raise timeout if it only needed longer.',
         },
     };
 }
@@ -45994,7 +46506,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
             const shown = redactor.server(typeof task.status === 'object' ? JSON.stringify(task.status) : task.status, 60);
             if (!unknownSeen.has(shown)) {
                 unknownSeen.add(shown);
-                logger.info(`Task ${taskId} reports a status this action does not know ("${shown}"); still waiting.`);
+                logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`);
             }
         }
         planner.observe(at, task.percent);
@@ -46031,7 +46543,7 @@ async function followProbe(deps, operation, siteId, evidence) {
             if (e.httpStatus !== null && (PROBE_UNSUPPORTED.includes(e.httpStatus) || e.kind === 'api-url'))
                 return {
                     kind: 'untrackable',
-                    reason: `the service does not offer the staging probe (HTTP ${e.httpStatus})`,
+                    reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
                 };
             if (e.httpStatus === MISSING_STATUS) {
                 if (operation === 'delete')
@@ -46075,7 +46587,7 @@ async function followProbe(deps, operation, siteId, evidence) {
             continue;
         }
         if (state === 'unknown')
-            logger.debug('the staging probe gave no status this client knows; still waiting');
+            logger.debug("the staging environment's status gave no state this client knows; still waiting");
     }
 }
 /**
@@ -46200,6 +46712,8 @@ class Progress {
 
 
 
+
+
 /**
  * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
  * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
@@ -46242,12 +46756,12 @@ async function applyPolicy(ctx, op, e) {
     }
     if (op === 'create' && e.kind === 'exists') {
         if (config.ifExists === 'skip') {
-            logger.info(`Site ${siteId} already has a staging environment: skipped (if-exists: skip).`);
+            logger.info(`Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`);
             ctx.known.message = e.serverMessage;
             await skippedRead(ctx);
             return {
                 outcome: 'skipped',
-                summary: `Skipped: site ${siteId} already has a staging environment (if-exists: skip).`,
+                summary: `Skipped: site ${siteId} already has a staging environment (${setting('if-exists', 'skip')}).`,
             };
         }
         if (config.ifExists === 'recreate')
@@ -46256,7 +46770,7 @@ async function applyPolicy(ctx, op, e) {
     if (op !== 'create' && e.kind === 'not-found' && config.ifMissing === 'skip') {
         await confirmNoStaging(ctx, `${ENDPOINTS[op].method} ${ctx.client.shown(ENDPOINTS[op].path(siteId))} answered 404`);
         // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
-        logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (if-missing: skip).`);
+        logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (${setting('if-missing', 'skip')}).`);
         ctx.known.message = e.serverMessage;
         return {
             outcome: 'skipped',
@@ -46268,11 +46782,13 @@ async function applyPolicy(ctx, op, e) {
 /** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
 async function skippedRead(ctx) {
     await fillFromStaging(ctx);
+    if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
+        await fillFromOtherSources(ctx);
 }
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
 async function recreate(ctx) {
     const { siteId, logger } = ctx;
-    logger.info(`Site ${siteId} already has a staging environment: deleting it first (if-exists: recreate).`);
+    logger.info(`Site ${siteId} already has a staging environment: deleting it first (${setting('if-exists', 'recreate')}).`);
     let deleted;
     try {
         deleted = await send(ctx, 'delete');
@@ -46290,7 +46806,7 @@ async function recreate(ctx) {
             kind: 'unknown-outcome',
             processing: 'processed',
             httpStatus: deleted.status,
-            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
+            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (${setting('if-exists', 'recreate')}). Run again once it is gone.`,
         });
     if (gone.outcome !== 'succeeded')
         return gone;
@@ -46311,7 +46827,7 @@ async function follow(ctx, op, response, wait) {
     if (op === 'create')
         fillStagingFields(ctx, data, 'the create answer');
     if (!wait) {
-        ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`);
+        ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`);
         return {
             outcome: 'accepted',
             summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
@@ -46383,7 +46899,7 @@ async function waitWhileBusy(ctx, op, busyTries) {
     if (ctx.busy.passesDeadline(delayMs))
         throw new DeadlineError();
     ctx.phase = `waiting for another job on site ${ctx.siteId} to finish`;
-    ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (if-busy: wait).`);
+    ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (${setting('if-busy', 'wait')}).`);
     if (!(await ctx.busy.sleep(delayMs)))
         throw new DeadlineError();
 }
@@ -46571,6 +47087,8 @@ const SPARE_PER_FOLLOWER = 2;
 
 
 
+
+
 /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
 async function status_status(ctx) {
     const taskId = ctx.config.taskId;
@@ -46606,15 +47124,30 @@ async function readState(ctx) {
             throw e;
         known.httpStatus = e.httpStatus;
         known.stagingState = 'unknown';
-        if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
+        if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus)) {
+            // No staging read on this service: the site list may still name the staging site (issue 20 §1).
+            const listed = await fromSiteList(ctx);
+            if ('record' in listed) {
+                const state = listed.record ? probeState(listed.record) : 'unknown';
+                known.stagingState = state;
+                return {
+                    outcome: 'succeeded',
+                    summary: `Site ${siteId} has a staging environment (the site list names it; the service offers no way to read the staging environment itself)` +
+                        (state === 'unknown'
+                            ? ', in a state the list does not say.'
+                            : `; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`),
+                };
+            }
+            known.stagingFrom.notes.push(listed.note);
             throw new ApiError({
                 kind: 'validation',
                 processing: 'processed',
                 httpStatus: e.httpStatus,
                 serverMessage: e.serverMessage,
                 message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
-                hint: 'Follow a job instead: pass the task-id output of the run that started it.',
+                hint: `Follow a job instead: ${perDoor('give task-id: the task-id output of the run that started it', 'give --task-id with the task id the run that started it printed (TASK_ID in its --dotenv file)')}.`,
             });
+        }
         throw e;
     }
     if (read.kind === 'missing') {
@@ -46636,7 +47169,7 @@ async function readState(ctx) {
     return {
         outcome: 'succeeded',
         summary: state === 'unknown'
-            ? `Site ${siteId} has a staging environment, in a state this action does not know.`
+            ? `Site ${siteId} has a staging environment, in a state that is not known here.`
             : `Site ${siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`,
     };
 }
@@ -46676,11 +47209,13 @@ async function readTaskOnce(ctx, taskId) {
             ? `The job (task ${taskId}) has completed.`
             : state === 'running'
                 ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(ctx.siteId, taskId)}`
-                : `The job (task ${taskId}) reports a status this action does not know.`,
+                : `The job (task ${taskId}) reports a status that is not known here.`,
     };
 }
 
 ;// CONCATENATED MODULE: ./src/staging/operations.ts
+
+
 
 
 
@@ -46708,6 +47243,8 @@ async function runOperation(config, siteId, deps) {
     const started = clock.now();
     const deadline = deps.deadline ?? started + config.timeoutMs;
     const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT);
+    const door = deps.door ?? 'action';
+    const logger = inDoorLogger(deps.logger, door);
     const ledger = deps.ledger ?? new WindowLedger(clock);
     const optional = {
         ...(deps.signal ? { signal: deps.signal } : {}),
@@ -46722,7 +47259,7 @@ async function runOperation(config, siteId, deps) {
         requestTimeoutMs: deps.requestTimeoutMs ?? requestTimeoutFor(config.timeoutMs),
     }, {
         clock,
-        logger: deps.logger,
+        logger,
         redactor: deps.redactor,
         ledger,
         transport: deps.transport ?? ownTransport,
@@ -46733,11 +47270,13 @@ async function runOperation(config, siteId, deps) {
         siteId,
         client,
         root: deps.root ?? new ApiRoot(),
+        siteList: deps.siteList ?? new SiteList(),
         polls: deps.polls ?? new PollScheduler(clock, ledger),
         busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
         clock,
-        logger: deps.logger,
+        logger,
         redactor: deps.redactor,
+        door,
         ...optional,
         started,
         startedWall: clock.wallNow(),
@@ -46773,6 +47312,8 @@ async function runOperation(config, siteId, deps) {
 
 
 
+
+
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
  * window ledger, one poll scheduler, one transport, one deadline and one check of the API root; with
@@ -46789,6 +47330,7 @@ async function runAll(config, deps) {
         ledger,
         polls: deps.polls ?? new PollScheduler(clock, ledger),
         root: deps.root ?? new ApiRoot(),
+        siteList: deps.siteList ?? new SiteList(),
         deadline: deps.deadline ?? clock.now() + config.timeoutMs,
         transport,
     };
@@ -46803,6 +47345,7 @@ async function runAll(config, deps) {
 }
 async function runSites(config, deps, shared) {
     const ids = config.siteIds;
+    const door = deps.door ?? 'action';
     if (ids.length === 1)
         return [await runOperation(config, ids[0], shared)];
     const polls = shared.polls;
@@ -46817,14 +47360,14 @@ async function runSites(config, deps, shared) {
             polls.expect({ ...plan, sitesToStart: ids.length - next });
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
-                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock);
+                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock, door);
                 continue;
             }
             const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
             results[index] = result;
             if (config.failFast && isFailure(result.result) && stoppedBy === null) {
                 stoppedBy = siteId;
-                deps.logger.warn(`Site ${siteId} ${result.result}: starting no more sites (fail-fast).`);
+                deps.logger.warn(words_inDoorWords(`Site ${siteId} ${result.result}: starting no more sites (${setting('fail-fast')}).`, door));
             }
         }
     };
@@ -46846,13 +47389,13 @@ function callPlan(config) {
     const afterJob = config.wait ? 1 + (config.operation === 'delete' ? 0 : 1) : 0;
     return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: CALLS_PER_RUN };
 }
-function notStarted(config, siteId, stoppedBy, cancelled, clock) {
+function notStarted(config, siteId, stoppedBy, cancelled, clock, door) {
     return {
         ...newResult(config.operation, siteId, clock.wallNow()),
         result: cancelled ? 'cancelled' : 'skipped',
         summary: cancelled
             ? 'Not started: the run was cancelled.'
-            : `Not started: site ${stoppedBy} failed first (fail-fast).`,
+            : words_inDoorWords(`Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`, door),
     };
 }
 function prefixed(logger, siteId) {
@@ -46880,9 +47423,13 @@ function prefixed(logger, siteId) {
 function actionLog(redactor) {
     const line = (m) => redactor.inert(m);
     let lost = null;
+    const warned = new Set();
     return {
         info: (m) => info(line(m)),
-        warn: (m) => warning(line(m)),
+        warn: (m) => {
+            warned.add(line(m));
+            warning(line(m));
+        },
         warnTitled: (m, title) => warning(line(m), { title: redactor.inert(title, 200) }),
         debug: (m) => core_debug(line(m)),
         error: (m, title) => error(line(m), title ? { title: redactor.inert(title, 200) } : {}),
@@ -46897,6 +47444,7 @@ function actionLog(redactor) {
             }
         },
         lostOutputs: () => lost,
+        warned: (m) => warned.has(line(m)),
     };
 }
 /** `ENOSPC: no space left on device, write` and the like, bounded. */
@@ -46935,6 +47483,18 @@ async function runAction(redactor, signal) {
         await action_notStarted(stop.result, stop.message, log);
         return;
     }
+    // Source 3 of the staging URL (issue 20 §1): what an earlier run's deployment recorded, as plain data.
+    const earlier = await gh.knownStaging();
+    if (earlier)
+        config = {
+            ...config,
+            stagingHints: [
+                {
+                    url: earlier.url,
+                    from: `the last successful GitHub deployment of environment "${getInput('deployment-environment').trim()}"`,
+                },
+            ],
+        };
     let results;
     let report;
     try {
@@ -46942,8 +47502,10 @@ async function runAction(redactor, signal) {
         results = await runAll(config, { logger: log, redactor, signal });
         report = assembleReport(results, realClock.now() - started);
         setOutputs(report.outputs, log);
+        // Each warning once: those the run already wrote as they happened are not repeated.
         for (const w of report.warnings)
-            log.warnTitled(w, 'Staging');
+            if (!log.warned(w))
+                log.warnTitled(w, 'Staging');
         await writeSummary(redactor.scrub(renderSummary(results)), log);
     }
     catch (e) {

@@ -25,14 +25,20 @@ interface ActionLog extends Logger {
   output(name: string, value: string): void
   /** Why the outputs file refused a write (a full disk, say), the first time it did; else null. */
   lostOutputs(): string | null
+  /** Whether this warning was already written during the run (the report does not repeat it). */
+  warned(message: string): boolean
 }
 
 function actionLog(redactor: Redactor): ActionLog {
   const line = (m: string) => redactor.inert(m)
   let lost: string | null = null
+  const warned = new Set<string>()
   return {
     info: (m) => core.info(line(m)),
-    warn: (m) => core.warning(line(m)),
+    warn: (m) => {
+      warned.add(line(m))
+      core.warning(line(m))
+    },
     warnTitled: (m, title) => core.warning(line(m), { title: redactor.inert(title, 200) }),
     debug: (m) => core.debug(line(m)),
     error: (m, title) => core.error(line(m), title ? { title: redactor.inert(title, 200) } : {}),
@@ -46,6 +52,7 @@ function actionLog(redactor: Redactor): ActionLog {
       }
     },
     lostOutputs: () => lost,
+    warned: (m) => warned.has(line(m)),
   }
 }
 
@@ -72,7 +79,7 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
     )
     return
   }
-  let config
+  let config: Config
   try {
     config = parseConfig(raw)
   } catch (e) {
@@ -86,6 +93,18 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
     await notStarted(stop.result, stop.message, log)
     return
   }
+  // Source 3 of the staging URL (issue 20 §1): what an earlier run's deployment recorded, as plain data.
+  const earlier = await gh.knownStaging()
+  if (earlier)
+    config = {
+      ...config,
+      stagingHints: [
+        {
+          url: earlier.url,
+          from: `the last successful GitHub deployment of environment "${core.getInput('deployment-environment').trim()}"`,
+        },
+      ],
+    }
   let results: Result[]
   let report: Report
   try {
@@ -93,7 +112,8 @@ export async function runAction(redactor: Redactor, signal: AbortSignal): Promis
     results = await runAll(config, { logger: log, redactor, signal })
     report = assembleReport(results, realClock.now() - started)
     setOutputs(report.outputs, log)
-    for (const w of report.warnings) log.warnTitled(w, 'Staging')
+    // Each warning once: those the run already wrote as they happened are not repeated.
+    for (const w of report.warnings) if (!log.warned(w)) log.warnTitled(w, 'Staging')
     await writeSummary(redactor.scrub(renderSummary(results)), log)
   } catch (e) {
     // Whatever broke, a deployment this run started does not stay in progress.

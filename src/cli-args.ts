@@ -8,15 +8,17 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const
 
 export const USAGE = `Usage: site-staging <create|pull|push|delete|status> --site-id ID [options]
 
-Drives the v2 staging API: create, pull (refresh from production; "reset" is
-another name), push (staging to production) or delete a staging environment,
-or read it (status). {site} is always the PRODUCTION site's id. The same core
-as the GitHub Action OWNER/site-staging-action@v1 (OWNER: the organisation
-that hosts it), for every other CI system.
+Creates, pulls (refreshes from production; "reset" is another name), pushes
+(staging to production) or deletes the staging environment of a hosted site,
+or reads it (status), through the service's v2 staging API. --site-id is always
+the PRODUCTION site's id. The same as the GitHub Action
+OWNER/site-staging-action@v1 (OWNER: the organisation that hosts it), for
+every other CI system.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
-  STAGING_API_URL          API root, e.g. ${SERVICE_API_URL} (or --api-url)
+  STAGING_API_URL          API root of another deployment of the same API
+                           (or --api-url; default: ${SERVICE_API_URL})
 
 Options:
   --site-id ID             production site id; repeat it or separate ids with
@@ -29,6 +31,9 @@ Options:
   --task-id ID             status: follow that earlier job (the task-id of the run
                            that started it) to its end
   --wait-for-url           after a create or pull, wait until the staging URL answers
+  --staging-url URL        the staging site's URL, if you know it: used when the
+                           service's answers do not say it, once it answers
+  --production-url URL     push: wait until the live site answers after the push
   --language en|es         language of the server's messages, es-ES works too
                            (default: ${DEFAULTS.language})
   --if-exists fail|skip|recreate   create when staging exists (default: ${DEFAULTS['if-exists']})
@@ -77,6 +82,8 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'no-dry-run': { type: 'boolean' },
   'task-id': { type: 'string' },
+  'staging-url': { type: 'string' },
+  'production-url': { type: 'string' },
   'wait-for-url': { type: 'boolean' },
   'no-wait-for-url': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -98,6 +105,8 @@ const PASSED_THROUGH: InputName[] = [
   'max-retries',
   'concurrency',
   'task-id',
+  'staging-url',
+  'production-url',
 ]
 
 /** Where each input comes from on the command line, for error messages. */
@@ -175,7 +184,7 @@ export function rawInputs(parsed: Parsed, env: NodeJS.ProcessEnv): RawInputs {
 
 /** `Input "site-id": is required` -> `--site-id: is required`; the token names its variable. */
 export function describeInputError(e: InputError): string {
-  const detail = e.message.replace(/^Input "[^"]*": /, '')
+  const detail = e.detailIn('cli')
   if (e.input === 'api-token' && detail.startsWith('is required'))
     return 'STAGING_API_TOKEN is not set: export the API token in that environment variable (from your CI secret store).'
   return `${SOURCE[e.input as InputName] ?? `--${e.input}`}: ${detail}`

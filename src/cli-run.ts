@@ -102,7 +102,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Pr
     const signal = (io.cancelOn ?? cancelOnSignals)(err, EXIT.failed)
 
     const started = realClock.now()
-    const results = await runAll(config, { logger, redactor, signal })
+    const results = await runAll(config, { logger, redactor, signal, door: 'cli' })
     const report = assembleReport(results, realClock.now() - started)
 
     for (const w of report.warnings) err(`warning: ${w}`)

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { SERVICE_API_URL } from './contract.js'
-import { isLoopback, secureOrLoopback } from './text.js'
+import { httpUrl, isLoopback, secureOrLoopback } from './text.js'
 import { OPERATIONS, type Config } from './types.js'
+import { TOKEN_SOURCE, inDoorWords, perDoor, setting, type Door } from './words.js'
 
 /**
  * Reading and validating the staging run's inputs (the GitHub side's own inputs are read in
@@ -11,10 +12,15 @@ import { OPERATIONS, type Config } from './types.js'
 export class InputError extends Error {
   constructor(
     readonly input: string,
-    message: string,
+    /** What is wrong with it, with a setting or the token written through src/words.ts. */
+    private readonly detail: string,
   ) {
-    super(`Input "${input}": ${message}`)
+    super(`Input "${input}": ${inDoorWords(detail, 'action')}`)
     this.name = 'InputError'
+  }
+  /** What is wrong, without the input's name, in `door`'s words. */
+  detailIn(door: Door): string {
+    return inDoorWords(this.detail, door)
   }
 }
 
@@ -42,6 +48,8 @@ export const INPUT_NAMES = [
   'fail-fast',
   'task-id',
   'wait-for-url',
+  'staging-url',
+  'production-url',
 ] as const
 export type InputName = (typeof INPUT_NAMES)[number]
 
@@ -60,6 +68,8 @@ export const DEFAULTS = {
   'fail-fast': 'false',
   'task-id': '',
   'wait-for-url': 'false',
+  'staging-url': '',
+  'production-url': '',
 } as const satisfies RawInputs
 
 /**
@@ -180,8 +190,7 @@ const token = z.string().transform((v, ctx) => {
   else if (/^bearer\s/i.test(t))
     ctx.addIssue({
       code: 'custom',
-      message:
-        'starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token as the secret)',
+      message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
     })
   else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
     ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' })
@@ -209,7 +218,7 @@ export function normaliseApiUrl(raw: string): string {
       `must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`,
     )
   if (url.username || url.password)
-    throw new Error('must not contain credentials (the token goes in api-token)')
+    throw new Error(`must not contain credentials (the token goes in ${TOKEN_SOURCE})`)
   if (url.search || url.hash) throw new Error('must not have a query or a fragment')
   const path = url.pathname.replace(/\/+$/, '')
   return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`
@@ -291,11 +300,27 @@ const taskId = z.string().transform((v, ctx) => {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
     ctx.addIssue({
       code: 'custom',
-      message: 'is not a task id (letters, digits, - and _: the task-id output of an earlier run)',
+      message: `is not a task id (letters, digits, - and _: ${perDoor('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
     })
     return z.NEVER
   }
   return t
+})
+
+/** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
+const userUrl = z.string().transform((v, ctx) => {
+  const t = v.trim()
+  if (t === '') return null
+  const url = httpUrl(t)
+  if (!url) {
+    ctx.addIssue({ code: 'custom', message: `"${t.slice(0, 80)}" is not an http(s) URL` })
+    return z.NEVER
+  }
+  if (url.username || url.password) {
+    ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' })
+    return z.NEVER
+  }
+  return url.href
 })
 
 const Schema = z.object({
@@ -315,6 +340,8 @@ const Schema = z.object({
   'fail-fast': boolean,
   'task-id': taskId,
   'wait-for-url': boolean,
+  'staging-url': userUrl,
+  'production-url': userUrl,
 })
 
 /** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
@@ -341,10 +368,14 @@ export function parseConfig(raw: RawInputs): Config {
   if (c['task-id'] && c.operation !== 'status')
     throw new InputError(
       'task-id',
-      `is for operation: status (it follows an earlier job), not for ${c.operation}`,
+      `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`,
     )
+  if (c['production-url'] && c.operation !== 'push')
+    throw new InputError('production-url', `is checked after a push, not after ${c.operation}`)
+  if (c['staging-url'] && c['site-id'].length > 1)
+    throw new InputError('staging-url', 'names one staging site: give one site-id with it')
   if (c['task-id'] && c['site-id'].length > 1)
-    throw new InputError('task-id', 'follows one job: give one site-id with it')
+    throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`)
   return {
     operation: c.operation,
     siteIds: c['site-id'],
@@ -362,5 +393,7 @@ export function parseConfig(raw: RawInputs): Config {
     failFast: c['fail-fast'],
     taskId: c['task-id'],
     waitForUrl: c['wait-for-url'],
+    stagingUrl: c['staging-url'],
+    productionUrl: c['production-url'],
   }
 }

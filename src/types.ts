@@ -46,6 +46,28 @@ export interface Config {
   taskId: string | null
   /** After a create or pull that succeeded, wait until the staging URL answers. */
   waitForUrl: boolean
+  /** staging-url: the staging URL the user knows (source 4 of issue 20 §1); checked before it is reported. */
+  stagingUrl?: string | null
+  /** production-url: after a push, wait until it answers (the CDN purged, the live site back). */
+  productionUrl?: string | null
+  /**
+   * Staging URLs known from outside this run's answers (issue 20 §1, source 3: an earlier run's
+   * GitHub deployment), given by the front door as plain data; each is checked before it is used.
+   */
+  stagingHints?: StagingHint[]
+}
+
+/** A staging URL known from outside the service's answers, and where it came from (words for the summary). */
+export interface StagingHint {
+  url: string
+  from: string
+}
+
+/** Where the staging id and URL came from, and what the sources that gave nothing said. */
+export interface StagingFrom {
+  siteId: string | null
+  url: string | null
+  notes: string[]
 }
 
 /** One run of one operation on one production site: every report is a rendering of this. */
@@ -76,6 +98,8 @@ export interface Result {
   sent: string[]
   /** For failures: the kind of error and what to do about it. */
   error: { kind: string; hint: string } | null
+  /** Where `stagingSiteId` and `stagingUrl` came from (issue 20 §1), and sources that could not tell. */
+  stagingFrom: StagingFrom
   startedAt: string
 }
 
@@ -140,5 +164,6 @@ export function newResult(operation: Operation, siteId: string, startedAt: numbe
     sent: [],
     error: null,
     startedAt: new Date(startedAt).toISOString(),
+    stagingFrom: { siteId: null, url: null, notes: [] },
   }
 }

@@ -7,6 +7,7 @@ import {
   saysBusy,
   saysPlan,
 } from '../contract.js'
+import { RUNNER, TOKEN_SOURCE, inDoorWords, perDoor, setting, statusCommand, type Door } from '../words.js'
 import type { Reply } from './reply.js'
 import type { RequestKind } from './retry.js'
 import type { SendPhase } from './transport.js'
@@ -33,30 +34,28 @@ export type ErrorKind =
   | 'unknown-outcome'
   | 'task-failed'
 
+/**
+ * What to do, per kind: one table for both front doors. A setting, the token and the command that
+ * checks on a job are written through src/words.ts, so the action's user reads inputs and secrets
+ * (`if-missing: skip`) and the CLI's reads flags and environment variables (`--if-missing skip`).
+ * `{site}` is the production site's id and `{api}` the API root the run used (ending.ts fills both).
+ */
 const HINTS: Record<ErrorKind, string> = {
-  auth: 'The API token was refused: check that the api-token secret is current and belongs to the account that owns the site.',
+  auth: `The API token was refused: check that ${TOKEN_SOURCE} is current and belongs to the account that owns the site.`,
   forbidden:
     "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
-  'not-found':
-    "No such site or staging environment: check that site-id is the PRODUCTION site's id; for pull, push or delete, create staging first or set if-missing: skip.",
-  busy: 'Another job (a creation, pull or push) is running on this site: set if-busy: wait, or run again when it has finished.',
-  exists:
-    'The site already has a staging environment (one per site): set if-exists: skip to keep it or recreate to replace it.',
-  validation:
-    'The service refused the request as malformed: check the inputs; if they are right, report it with the message above.',
-  'rate-limited':
-    'The account is rate limited: raise max-retries or timeout, or run fewer jobs at once (max-parallel in a matrix, concurrency for several sites).',
+  'not-found': `No such site or staging environment: check that ${setting('site-id')} is the PRODUCTION site's id; for pull, push or delete, create staging first, or run with ${setting('if-missing', 'skip')}.`,
+  busy: `Another job (a creation, pull or push) is running on this site: run with ${setting('if-busy', 'wait')} to wait for it, or run again when it has finished.`,
+  exists: `The site already has a staging environment (one per site): run with ${setting('if-exists', 'skip')} to keep it, or ${setting('if-exists', 'recreate')} to replace it.`,
+  validation: `The service refused the request as malformed: check ${perDoor('the inputs', 'the options')}; if they are right, report it with the message above.`,
+  'rate-limited': `The account is rate limited: raise ${setting('max-retries')} or ${setting('timeout')}, or run fewer jobs at once (${perDoor('max-parallel in a matrix', 'fewer CI jobs at the same time')}, ${setting('concurrency')} for several sites).`,
   server: 'The service failed on its side: try again later, and check the service status if it persists.',
-  network:
-    'The API could not be reached: check api-url, DNS, and the proxy settings (https_proxy, no_proxy) of the runner.',
-  timeout: 'The API did not answer in time: try again later, or raise timeout.',
-  redirect:
-    'The API answered with a redirect. The token is never sent on to another address: set api-url to the final address instead.',
-  'api-url': `The API root looks wrong: the answer came from the routing layer (an HTML page, or "route could not be found"), not from the staging API, so the request did not reach it. Set api-url to the API root: for the service the spec describes, ${SERVICE_API_URL} (/v2 is appended).`,
-  'bad-response':
-    'The API answered with something that is not its JSON envelope (often a proxy or maintenance page): check api-url, and try again later.',
-  'unknown-outcome':
-    'The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: run this action with operation: status, site-id: {site} (CLI: site-staging status --site-id {site}), or look at the staging page in the dashboard.',
+  network: `The API could not be reached: check ${setting('api-url')}, DNS, and the proxy settings (https_proxy, no_proxy) of ${RUNNER}.`,
+  timeout: `The API did not answer in time: try again later, or raise ${setting('timeout')}.`,
+  redirect: `The API answered with a redirect. The token is never sent on to another address: set ${setting('api-url')} to the final address instead.`,
+  'api-url': `The API root {api} did not answer as the staging API: a web server in front of it answered instead (an HTML page, or "route could not be found"), so the request did not reach the API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}.`,
+  'bad-response': `The API answered with something other than its JSON (often a proxy or maintenance page): check ${setting('api-url')}, and try again later.`,
+  'unknown-outcome': `The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: ${statusCommand('{site}', null)}, or look at the staging page in the dashboard.`,
   'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
 }
 
@@ -106,9 +105,12 @@ export class ApiError extends Error {
 /** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
 export const ERROR_KINDS = Object.keys(HINTS) as ErrorKind[]
 
-/** The hint of `kind`; its `{site}` placeholders are filled where the Result is written (staging/ending.ts). */
-export function hintFor(kind: ErrorKind): string {
-  return HINTS[kind]
+/**
+ * The hint of `kind` in `door`'s words; its `{site}` and `{api}` placeholders are filled where the
+ * Result is written (staging/ending.ts).
+ */
+export function hintFor(kind: ErrorKind, door: Door = 'action'): string {
+  return inDoorWords(HINTS[kind], door)
 }
 
 /**

@@ -1,6 +1,7 @@
 import { exponential } from '../backoff.js'
 import { RETRY_AFTER_MAX_MS } from '../contract.js'
 import { ApiError, type Processing } from './errors.js'
+import { setting } from '../words.js'
 
 /** What a request does, for deciding whether sending it again can do harm. */
 export type RequestKind = 'read' | 'create' | 'pull' | 'push' | 'delete'
@@ -102,7 +103,7 @@ export function refusedUntil(
       `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
       `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
       `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
-    hint: `Run again after ${iso}, or raise timeout above ${durationWords(retryAfterMs)} to wait for it.`,
+    hint: `Run again after ${iso}, or raise ${setting('timeout')} above ${durationWords(retryAfterMs)} to wait for it.`,
   })
 }
 

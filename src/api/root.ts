@@ -2,13 +2,14 @@ import { ROOT_EVIDENCE_PATH, SERVICE_API_URL, answersAsApi } from '../contract.j
 import { describeBody } from './reply.js'
 import { ApiError, type ErrorKind } from './errors.js'
 import type { StagingApiClient } from './client.js'
+import { setting } from '../words.js'
 
 /** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
 const INCONCLUSIVE: ErrorKind[] = ['server', 'network', 'timeout', 'rate-limited']
 
 type Verdict = { ok: true } | { ok: false; kind: ErrorKind; said: string; hint: string | null }
 
-const HINT = `Check api-url: it must be the API root (for the service the spec describes, ${SERVICE_API_URL}; /v2 is appended). The 404 was not read as "no staging environment", whatever if-missing says.`
+const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}. The 404 was not read as "no staging environment", whatever ${setting('if-missing')} says.`
 
 /**
  * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
@@ -38,8 +39,8 @@ export class ApiRoot {
       httpStatus: 404,
       message:
         verdict.kind === 'api-url'
-          ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": api-url looks wrong.`
-          : `${because}, and whether api-url is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
+          ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": ${setting('api-url')} looks wrong.`
+          : `${because}, and whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
       ...(verdict.hint ? { hint: verdict.hint } : {}),
     })
   }

@@ -52,6 +52,7 @@ import {
   type IfTaken,
   type Owner,
 } from './ownership.js'
+import { lastDeployedStaging, type DeployedStaging } from './known-staging.js'
 import type { Octokit } from './octokit.js'
 import { noticeTime } from '../report/comment.js'
 import { LIMITS_MS, phaseSignal, withinPhase, type Limits } from './phase.js'
@@ -110,9 +111,19 @@ export interface GitHubSideEffects {
   after(results: Result[], problem?: string | null): Promise<void>
   /** Instead of `after`, when the run broke without results: a started deployment gets `error`. */
   abandon(reason: string): Promise<void>
+  /**
+   * The staging URL an earlier run recorded (the last successful deployment of the environment),
+   * for a one-site create, pull or status; null when there is none or nothing may be read. Never throws.
+   */
+  knownStaging(): Promise<DeployedStaging | null>
 }
 
-const noop: GitHubSideEffects = { before: async () => null, after: async () => {}, abandon: async () => {} }
+const noop: GitHubSideEffects = {
+  before: async () => null,
+  after: async () => {},
+  abandon: async () => {},
+  knownStaging: async () => null,
+}
 
 /** The operations that change what staging shows (and so take it for their pull request). */
 const CLAIMING_OPERATIONS: readonly string[] = ['create', 'pull']
@@ -154,6 +165,7 @@ export async function githubSideEffects(o: GitHubSideEffectOptions): Promise<Git
     before: () => before(run),
     after: (results, problem) => after(run, results, problem ?? null),
     abandon: (reason) => abandon(run, reason),
+    knownStaging: () => knownStaging(run),
   }
 }
 
@@ -414,6 +426,21 @@ async function handOver(
         (outcome.action === 'updated' ? 'its comment was updated' : 'it has no comment of ours') +
         (warning ? '.' : `, its deployment ${previous.deploymentId} is inactive.`),
     )
+}
+
+/** The operations that report a staging URL (and so may use one an earlier run recorded). */
+const URL_OPERATIONS: readonly string[] = ['create', 'pull', 'status']
+
+async function knownStaging(run: GitHubRun): Promise<DeployedStaging | null> {
+  const environment = run.plan.environment
+  const repo = repoOf(run.ctx.repository, run.ctx.payload)
+  if (!environment || !repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
+    return null
+  // GitHub already refused to say who staging shows: the same read would be refused again.
+  if (run.o.signal?.aborted || run.ownerUnknown) return null
+  return withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) =>
+    lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0]!, run.plan.author),
+  )
 }
 
 async function abandon(run: GitHubRun, reason: string): Promise<void> {

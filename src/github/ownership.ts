@@ -57,10 +57,8 @@ export function ownerPayload(siteId: string, owner: Owner): Record<string, unkno
   }
 }
 
-const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i
-
-/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
-export function readOwner(payload: unknown, siteId: string): Owner | null {
+/** Our record in a deployment payload (an object, or JSON text as the API may return it), or null. */
+export function payloadRecord(payload: unknown): Record<string, unknown> | null {
   let p = payload
   if (typeof p === 'string') {
     try {
@@ -69,8 +67,16 @@ export function readOwner(payload: unknown, siteId: string): Owner | null {
       return null
     }
   }
-  const record = (p as Record<string, unknown> | null)?.[PAYLOAD_KEY] as Record<string, unknown> | undefined
-  if (!record || typeof record !== 'object' || record.site !== siteId) return null
+  const r = (p as Record<string, unknown> | null)?.[PAYLOAD_KEY]
+  return r && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : null
+}
+
+const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i
+
+/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
+export function readOwner(payload: unknown, siteId: string): Owner | null {
+  const record = payloadRecord(payload)
+  if (!record || record.site !== siteId) return null
   const o = record.owner as Record<string, unknown> | undefined
   if (!o || typeof o !== 'object') return null
   const pr = o.pr === null ? null : positiveInt(o.pr)

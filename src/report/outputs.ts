@@ -138,5 +138,6 @@ export function publicResult(r: Result) {
     sent: r.sent,
     error: r.error,
     startedAt: r.startedAt,
+    stagingFrom: r.stagingFrom,
   }
 }

@@ -42,13 +42,20 @@ function single(r: Result, out: Bounded): void {
   out.push(`| Production site | ${code(r.siteId)} |`, '|:--|:--|')
   out.push(`| Result | ${ICON[r.result]} ${r.result} |`)
   if (r.stagingState) out.push(`| Staging state | ${r.stagingState} |`)
+  const from = (source: string | null | undefined) => (source ? ` (from ${md(source, 200)})` : '')
   if (r.stagingUrl || r.operation !== 'delete')
-    out.push(`| Staging URL | ${link(r.stagingUrl)}${readiness(r)} |`)
-  if (r.stagingSiteId) out.push(`| Staging site | ${code(r.stagingSiteId)} |`)
+    out.push(
+      `| Staging URL | ${link(r.stagingUrl)}${r.operation === 'push' ? '' : readiness(r)}${r.stagingUrl ? from(r.stagingFrom?.url) : ''} |`,
+    )
+  if (r.stagingSiteId) out.push(`| Staging site | ${code(r.stagingSiteId)}${from(r.stagingFrom?.siteId)} |`)
+  if (r.operation === 'push' && r.urlReady !== null)
+    out.push(`| Production | ${r.urlReady ? 'answers' : 'did not answer in time'} (production-url) |`)
   if (r.taskId) out.push(`| Task | ${code(r.taskId)} |`)
   if (r.httpStatus !== null) out.push(`| HTTP status | ${r.httpStatus} |`)
   out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`)
   out.push(`| Duration | ${durationText(r.durationSeconds * 1000, 'tenths')} |`, '')
+  // Where a staging id or URL could not come from (issue 20 §1): said, not hidden.
+  for (const note of r.stagingFrom?.notes ?? []) out.push(`_${md(note, 400)}_`, '')
   const said = serverWords(r)
   if (said) out.push(`> **The server said:** ${md(said)}`, '')
   if (r.error) out.push(`**What to do:** ${md(r.error.hint)}`, '')

@@ -3,8 +3,10 @@ import type { JobOperation } from '../types.js'
 import { warn, type RunContext } from './context.js'
 import { DONE } from './endpoints.js'
 import type { Ending } from './ending.js'
+import { fillFromOtherSources } from './other-sources.js'
 import { fillFromStaging } from './probe.js'
 import { waitForUrl } from './url-check.js'
+import { setting } from '../words.js'
 
 /**
  * After a job that succeeded: the staging id and URL the answers did not give (one read), and
@@ -14,10 +16,14 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   if (op === 'delete') return done(ctx, op)
   // Staging still exists after each of these: one GET fills what the answers did not say.
   if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId) await readStagingAfterJob(ctx)
-  if (!ctx.config.waitForUrl || op === 'push') return done(ctx, op)
+  if (op === 'push')
+    return ctx.config.productionUrl ? checkProduction(ctx, ctx.config.productionUrl) : done(ctx, op)
+  // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
+  if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId) await fillFromOtherSources(ctx)
+  if (!ctx.config.waitForUrl) return done(ctx, op)
   const url = ctx.known.stagingUrl
   if (!url) {
-    warn(ctx, 'wait-for-url: no staging URL is known, so the site was not checked.')
+    warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`)
     return done(ctx, op)
   }
   ctx.phase = `waiting for ${url} to answer`
@@ -30,7 +36,10 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   })
   ctx.known.urlReady = ready
   if (ready === null) {
-    warn(ctx, `wait-for-url: ${url} uses plain http on a host that is not loopback, so it was not checked.`)
+    warn(
+      ctx,
+      `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
+    )
     return done(ctx, op)
   }
   if (ready)
@@ -43,7 +52,44 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
     summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
     error: {
       kind: 'timeout',
-      hint: 'Raise timeout, or run again later with wait-for-url: the staging environment itself is in place.',
+      hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}: the staging environment itself is in place.`,
+    },
+  }
+}
+
+/**
+ * production-url, after a push that succeeded: the live site answers (the CDN purge done) within
+ * the timeout, or the run ends timed-out saying so (the push itself went through).
+ */
+async function checkProduction(ctx: RunContext, url: string): Promise<Ending> {
+  ctx.phase = `waiting for production at ${url} to answer`
+  const pushed = ctx.clock.now()
+  const ready = await waitForUrl(url, {
+    clock: ctx.clock,
+    logger: ctx.logger,
+    deadline: ctx.client.deadline,
+    why: setting('production-url'),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  })
+  ctx.known.urlReady = ready
+  if (ready === null) {
+    warn(
+      ctx,
+      `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
+    )
+    return done(ctx, 'push')
+  }
+  if (ready)
+    return {
+      outcome: 'succeeded',
+      summary: `${DONE.push} in ${durationText(pushed - ctx.started)}; production answered at ${url} ${durationText(ctx.clock.now() - pushed)} later.`,
+    }
+  return {
+    outcome: 'timed-out',
+    summary: `The push completed, but production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
+    error: {
+      kind: 'timeout',
+      hint: 'Check the live site now: the push itself went through (its CDN cache was purged). Raise timeout if it only needed longer.',
     },
   }
 }

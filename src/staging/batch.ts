@@ -3,6 +3,7 @@ import { CALLS_PER_RUN } from '../contract.js'
 import { WindowLedger } from '../api/window-ledger.js'
 import { USER_AGENT } from '../api/client.js'
 import { ApiRoot } from '../api/root.js'
+import { SiteList } from './other-sources.js'
 import { NodeTransport } from '../api/transport.js'
 import { isFailure } from '../judge.js'
 import {
@@ -14,6 +15,7 @@ import {
   type Result,
 } from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
+import { inDoorWords, setting, type Door } from '../words.js'
 import { PollScheduler, type CallPlan } from './poll-scheduler.js'
 
 /**
@@ -32,6 +34,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
     ledger,
     polls: deps.polls ?? new PollScheduler(clock, ledger),
     root: deps.root ?? new ApiRoot(),
+    siteList: deps.siteList ?? new SiteList(),
     deadline: deps.deadline ?? clock.now() + config.timeoutMs,
     transport,
   }
@@ -45,6 +48,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
 
 async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise<Result[]> {
   const ids = config.siteIds
+  const door = deps.door ?? 'action'
   if (ids.length === 1) return [await runOperation(config, ids[0]!, shared)]
   const polls = shared.polls!
   const plan = callPlan(config)
@@ -59,14 +63,26 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
       polls.expect({ ...plan, sitesToStart: ids.length - next })
       const siteId = ids[index]!
       if (stoppedBy !== null || deps.signal?.aborted) {
-        results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock!)
+        results[index] = notStarted(
+          config,
+          siteId,
+          stoppedBy,
+          deps.signal?.aborted === true,
+          shared.clock!,
+          door,
+        )
         continue
       }
       const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) })
       results[index] = result
       if (config.failFast && isFailure(result.result) && stoppedBy === null) {
         stoppedBy = siteId
-        deps.logger.warn(`Site ${siteId} ${result.result}: starting no more sites (fail-fast).`)
+        deps.logger.warn(
+          inDoorWords(
+            `Site ${siteId} ${result.result}: starting no more sites (${setting('fail-fast')}).`,
+            door,
+          ),
+        )
       }
     }
   }
@@ -97,13 +113,14 @@ function notStarted(
   stoppedBy: string | null,
   cancelled: boolean,
   clock: Clock,
+  door: Door,
 ): Result {
   return {
     ...newResult(config.operation, siteId, clock.wallNow()),
     result: cancelled ? 'cancelled' : 'skipped',
     summary: cancelled
       ? 'Not started: the run was cancelled.'
-      : `Not started: site ${stoppedBy} failed first (fail-fast).`,
+      : inDoorWords(`Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`, door),
   }
 }
 

@@ -1,10 +1,12 @@
 import type { StagingApiClient } from '../api/client.js'
 import type { ApiRoot } from '../api/root.js'
+import type { SiteList } from './other-sources.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets.js'
-import type { Clock, Config, JobOperation, Logger, StagingState } from '../types.js'
+import type { Clock, Config, JobOperation, Logger, StagingFrom, StagingState } from '../types.js'
 import type { PollGate } from './poll-scheduler.js'
 import type { WaitDeps } from './wait.js'
+import type { Door } from '../words.js'
 
 /** What is known of one job the run started, for the cancel and timeout reports (issue 17 §5). */
 export interface JobState {
@@ -28,6 +30,8 @@ export interface Known {
   urlReady: boolean | null
   warnings: string[]
   jobs: JobState[]
+  /** Where the staging id and URL came from (issue 20 §1). */
+  stagingFrom: StagingFrom
 }
 
 export function newKnown(): Known {
@@ -41,6 +45,7 @@ export function newKnown(): Known {
     urlReady: null,
     warnings: [],
     jobs: [],
+    stagingFrom: { siteId: null, url: null, notes: [] },
   }
 }
 
@@ -52,13 +57,18 @@ export interface RunContext {
   client: StagingApiClient
   /** Evidence that api-url is the API root, asked once per run (contract §4 r3). */
   root: ApiRoot
+  /** The site list (GET /v2/sites), read once per run when a staging id or URL is missing (issue 20 §1). */
+  siteList?: SiteList
   /** When status calls may go: shared by every job of a run (poll-scheduler.ts). */
   polls: PollGate
   /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
   busy: Backoff
   clock: Clock
+  /** Writes every line in the words of the run's front door (src/words.ts). */
   logger: Logger
   redactor: Redactor
+  /** The front door whose words the Result speaks. */
+  door: Door
   signal?: AbortSignal
   random?: () => number
   /** Clock ms (monotonic) when the run started: durations. */

@@ -1,7 +1,7 @@
 import { ApiError } from '../api/errors.js'
 import { probePath } from '../contract.js'
 import type { RunContext } from './context.js'
-import { ENDPOINTS, PUSH_WARNINGS, taskStatusPath } from './endpoints.js'
+import { ENDPOINTS, PUSH_PLAN, PUSH_WARNINGS, taskStatusPath } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { readStaging } from './probe.js'
 import { fillStagingFields } from './staging-fields.js'
@@ -41,9 +41,14 @@ export async function dryRun(ctx: RunContext): Promise<Ending> {
     if (e.kind === 'auth') throw e
     logger.info(`Dry run: reading the staging environment answered: ${e.message}`)
   }
-  if (op === 'push') known.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`))
+  if (op === 'push') {
+    known.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`))
+    for (const line of PUSH_PLAN)
+      logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`)
+  }
+  const plan = op === 'push' ? ` ${PUSH_PLAN.join(' ')}` : ''
   return {
     outcome: 'dry-run',
-    summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.`,
+    summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.${plan}`,
   }
 }

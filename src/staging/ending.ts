@@ -5,6 +5,7 @@ import { durationText, roundedSeconds } from '../duration.js'
 import { newResult, type JobOperation, type Outcome, type Result } from '../types.js'
 import type { JobState, Known, RunContext } from './context.js'
 import { checkLaterHint } from './endpoints.js'
+import { inDoorWords, setting } from '../words.js'
 
 /**
  * How a run ended, as a value: every path of an operation returns one (status.ts, jobs.ts,
@@ -48,8 +49,8 @@ export function endingOf(ctx: RunContext, e: unknown): Ending {
       error: {
         kind: 'timeout',
         hint: mayRun
-          ? `${until ? `After ${until}: ` : 'Raise timeout, or set wait: false. '}${checkLaterHint(ctx.siteId, known.taskId)}`
-          : 'Raise timeout, or try again later.',
+          ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, known.taskId)}`
+          : `Raise ${setting('timeout')}, or try again later.`,
       },
       ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
     }
@@ -86,14 +87,18 @@ function jobReport(job: JobState): string {
 
 /** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
 export function writeResult(ctx: RunContext, ending: Ending): Result {
-  const { client, clock, config, siteId, started, startedWall, redactor } = ctx
+  const { client, clock, config, siteId, started, startedWall, redactor, door } = ctx
   const known = { ...ctx.known, ...ending.fields }
+  // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
+  // filled (`{site}` may come more than once).
+  const words = (text: string) => inDoorWords(text, door)
+  const hint = (text: string) => words(text).replaceAll('{site}', siteId).replaceAll('{api}', config.apiUrl)
   return {
     ...newResult(config.operation, siteId, startedWall),
     result: ending.outcome,
     httpStatus: known.httpStatus,
     message: known.message,
-    summary: redactor.inert(ending.summary),
+    summary: redactor.inert(words(ending.summary)),
     taskId: known.taskId,
     stagingSiteId: known.stagingSiteId,
     stagingUrl: known.stagingUrl,
@@ -102,9 +107,13 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     durationSeconds: roundedSeconds(clock.now() - started),
     requests: client.requests,
     retries: client.retries + ctx.busy.retries,
-    warnings: known.warnings,
+    warnings: known.warnings.map(words),
     sent: client.sent,
-    // Every placeholder of a hint, in every hint (`{site}` may come more than once).
-    error: ending.error ? { ...ending.error, hint: ending.error.hint.replaceAll('{site}', siteId) } : null,
+    error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
+    stagingFrom: {
+      siteId: known.stagingSiteId && known.stagingFrom.siteId ? words(known.stagingFrom.siteId) : null,
+      url: known.stagingUrl && known.stagingFrom.url ? words(known.stagingFrom.url) : null,
+      notes: known.stagingFrom.notes.map((n) => redactor.inert(words(n))),
+    },
   }
 }

@@ -1,4 +1,5 @@
 import type { JobOperation } from '../types.js'
+import { statusCommand } from '../words.js'
 
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
 export const ENDPOINTS: Record<JobOperation, { method: 'POST' | 'DELETE'; path: (site: string) => string }> =
@@ -19,6 +20,13 @@ export const PUSH_WARNINGS = [
   "The production site's CDN cache was purged: expect slower first requests while it refills.",
 ]
 
+/** What a push will and will not overwrite on production (spec §4, push rules 1-4), for its dry run. */
+export const PUSH_PLAN = [
+  "Will overwrite: the production site's files and database, with staging's (everything on the live site that is not on staging is lost).",
+  'Will not overwrite: mapped domains, the CDN pull zone, SSL, tags, SSH keys, the plan and the site settings (they stay on production).',
+  "Then: password protection on production is off, and production's CDN cache is purged. No backup is taken first.",
+]
+
 /** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
 export const PUSH_WARNINGS_IF_SENT = [
   'If the push went through: no backup of production was taken before it, and the API cannot restore the previous live site.',
@@ -36,11 +44,5 @@ export const DONE: Record<JobOperation, string> = {
 
 /** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
 export function checkLaterHint(siteId: string, taskId: string | null): string {
-  const action = taskId
-    ? `operation: status, site-id: ${siteId}, task-id: ${taskId}`
-    : `operation: status, site-id: ${siteId}`
-  const cli = taskId
-    ? `site-staging status --site-id ${siteId} --task-id ${taskId}`
-    : `site-staging status --site-id ${siteId}`
-  return `To check on it later, run this action with ${action} (CLI: ${cli}).`
+  return `To check on it later, ${statusCommand(siteId, taskId)}.`
 }

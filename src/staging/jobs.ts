@@ -8,10 +8,12 @@ import { afterJob } from './after-job.js'
 import { jobIs, waitDeps, type RunContext } from './context.js'
 import { ENDPOINTS, PUSH_WARNINGS, PUSH_WARNINGS_IF_SENT, checkLaterHint } from './endpoints.js'
 import type { Ending } from './ending.js'
+import { fillFromOtherSources } from './other-sources.js'
 import { confirmNoStaging, fillFromStaging } from './probe.js'
 import { settle } from './settle.js'
 import { fillStagingFields, forgetStaging } from './staging-fields.js'
 import { waitForProbe, waitForTask } from './wait.js'
+import { setting } from '../words.js'
 
 /**
  * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
@@ -56,12 +58,14 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
   }
   if (op === 'create' && e.kind === 'exists') {
     if (config.ifExists === 'skip') {
-      logger.info(`Site ${siteId} already has a staging environment: skipped (if-exists: skip).`)
+      logger.info(
+        `Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`,
+      )
       ctx.known.message = e.serverMessage
       await skippedRead(ctx)
       return {
         outcome: 'skipped',
-        summary: `Skipped: site ${siteId} already has a staging environment (if-exists: skip).`,
+        summary: `Skipped: site ${siteId} already has a staging environment (${setting('if-exists', 'skip')}).`,
       }
     }
     if (config.ifExists === 'recreate') return recreate(ctx)
@@ -72,7 +76,9 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
       `${ENDPOINTS[op].method} ${ctx.client.shown(ENDPOINTS[op].path(siteId))} answered 404`,
     )
     // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
-    logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (if-missing: skip).`)
+    logger.info(
+      `Site ${siteId}: no staging environment (HTTP 404): skipped (${setting('if-missing', 'skip')}).`,
+    )
     ctx.known.message = e.serverMessage
     return {
       outcome: 'skipped',
@@ -85,12 +91,15 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
 /** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
 async function skippedRead(ctx: RunContext): Promise<void> {
   await fillFromStaging(ctx)
+  if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId) await fillFromOtherSources(ctx)
 }
 
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
 async function recreate(ctx: RunContext): Promise<ApiResponse | Ending> {
   const { siteId, logger } = ctx
-  logger.info(`Site ${siteId} already has a staging environment: deleting it first (if-exists: recreate).`)
+  logger.info(
+    `Site ${siteId} already has a staging environment: deleting it first (${setting('if-exists', 'recreate')}).`,
+  )
   let deleted: ApiResponse
   try {
     deleted = await send(ctx, 'delete')
@@ -106,7 +115,7 @@ async function recreate(ctx: RunContext): Promise<ApiResponse | Ending> {
       kind: 'unknown-outcome',
       processing: 'processed',
       httpStatus: deleted.status,
-      message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (if-exists: recreate). Run again once it is gone.`,
+      message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (${setting('if-exists', 'recreate')}). Run again once it is gone.`,
     })
   if (gone.outcome !== 'succeeded') return gone
   logger.info('The old staging environment is gone; creating the new one.')
@@ -131,7 +140,9 @@ async function follow(
   if (taskId) ctx.known.taskId = taskId
   if (op === 'create') fillStagingFields(ctx, data, 'the create answer')
   if (!wait) {
-    ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (wait: false).`)
+    ctx.logger.info(
+      `The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`,
+    )
     return {
       outcome: 'accepted',
       summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
@@ -198,7 +209,7 @@ async function waitWhileBusy(ctx: RunContext, op: JobOperation, busyTries: numbe
   if (ctx.busy.passesDeadline(delayMs)) throw new DeadlineError()
   ctx.phase = `waiting for another job on site ${ctx.siteId} to finish`
   ctx.logger.info(
-    `Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (if-busy: wait).`,
+    `Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (${setting('if-busy', 'wait')}).`,
   )
   if (!(await ctx.busy.sleep(delayMs))) throw new DeadlineError()
 }

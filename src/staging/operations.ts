@@ -7,11 +7,13 @@ import { realClock } from '../clock.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Config, Logger, Result } from '../types.js'
 import { newKnown, type RunContext } from './context.js'
+import { SiteList } from './other-sources.js'
 import { dryRun } from './dry-run.js'
 import { endingOf, writeResult, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
 import { PollScheduler } from './poll-scheduler.js'
 import { status } from './status.js'
+import { inDoorLogger, type Door } from '../words.js'
 
 export interface RunDeps {
   logger: Logger
@@ -25,11 +27,15 @@ export interface RunDeps {
   transport?: Transport
   /** Shared by every site of a run: the evidence that api-url is the API root (one GET /v2/sites). */
   root?: ApiRoot
+  /** Shared by every site of a run: the site list, read once when a staging id or URL is missing. */
+  siteList?: SiteList
   /** Absolute deadline (clock ms) shared by every site of a run; default: now + timeout. */
   deadline?: number
   /** Per-request time limit; default from the timeout (see requestTimeoutFor). */
   requestTimeoutMs?: number
   random?: () => number
+  /** The front door whose words the run speaks (src/words.ts); default: the action's. */
+  door?: Door
 }
 
 /** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
@@ -48,6 +54,8 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const started = clock.now()
   const deadline = deps.deadline ?? started + config.timeoutMs
   const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT)
+  const door = deps.door ?? 'action'
+  const logger = inDoorLogger(deps.logger, door)
   const ledger = deps.ledger ?? new WindowLedger(clock)
   const optional = {
     ...(deps.signal ? { signal: deps.signal } : {}),
@@ -64,7 +72,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     },
     {
       clock,
-      logger: deps.logger,
+      logger,
       redactor: deps.redactor,
       ledger,
       transport: deps.transport ?? ownTransport!,
@@ -76,11 +84,13 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     siteId,
     client,
     root: deps.root ?? new ApiRoot(),
+    siteList: deps.siteList ?? new SiteList(),
     polls: deps.polls ?? new PollScheduler(clock, ledger),
     busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
     clock,
-    logger: deps.logger,
+    logger,
     redactor: deps.redactor,
+    door,
     ...optional,
     started,
     startedWall: clock.wallNow(),

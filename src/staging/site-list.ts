@@ -14,7 +14,7 @@ import { stagingUrlOf } from '../contract.js'
 
 /** What the list said about this production site's staging. */
 export type ListFinding =
-  | { found: { id: string; url: string | null; field: string } }
+  | { found: { id: string; url: string | null; field: string; record: Record<string, unknown> | null } }
   /** `no-link`: no record has any linking field (this path cannot tell); `not-listed`: none links to this site. */
   | { skipped: 'no-link' | 'not-listed' }
 
@@ -74,7 +74,14 @@ export function findStagingInList(
       const stagingId = idText(r[name])
       if (!stagingId || stagingId === productionId) continue
       const record = records.find((x) => idText(x.id) === stagingId)
-      return { found: { id: stagingId, url: record ? stagingUrlOf(record) : null, field: name } }
+      return {
+        found: {
+          id: stagingId,
+          url: record ? stagingUrlOf(record) : null,
+          field: name,
+          record: record ?? null,
+        },
+      }
     }
   }
   for (const r of records) if (STAGING_ID.some((n) => r[n] !== undefined && r[n] !== null)) anyLink = true
@@ -82,7 +89,7 @@ export function findStagingInList(
 }
 
 function found(r: Record<string, unknown>, id: string, name: string): ListFinding {
-  return { found: { id, url: stagingUrlOf(r), field: name } }
+  return { found: { id, url: stagingUrlOf(r), field: name, record: r } }
 }
 
 /** Marked as a staging site by a field (never by its name or URL). */

@@ -10,7 +10,8 @@ import { warn, type RunContext } from './context.js'
  */
 
 /** What the record is: staging data (create answer, probe) or a task's data (only `resource_id`). */
-export type StagingSource = 'the create answer' | 'the task' | 'the staging environment'
+export type StagingSource =
+  'the create answer' | 'the task' | 'the staging environment' | `the site list (${string})`
 
 /**
  * Takes the staging id and URL from `data`, each checked. Returns false when the record was
@@ -25,7 +26,10 @@ export function fillStagingFields(ctx: RunContext, data: unknown, source: Stagin
     )
     return false
   }
-  if (id) ctx.known.stagingSiteId = id
+  if (id) {
+    ctx.known.stagingSiteId = id
+    ctx.known.stagingFrom.siteId = source
+  }
   const text = stagingUrlOf(data)
   if (!text) return true
   // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
@@ -34,8 +38,10 @@ export function fillStagingFields(ctx: RunContext, data: unknown, source: Stagin
     ctx.logger.warn(
       'Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.',
     )
-  else if (httpUrl(clean)) ctx.known.stagingUrl = clean
-  else
+  else if (httpUrl(clean)) {
+    ctx.known.stagingUrl = clean
+    ctx.known.stagingFrom.url = source
+  } else
     ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`)
   return true
 }

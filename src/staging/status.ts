@@ -1,13 +1,15 @@
-import { PROBE_UNSUPPORTED, probePath } from '../contract.js'
+import { PROBE_UNSUPPORTED, probePath, probeState } from '../contract.js'
 import { ApiError } from '../api/errors.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import { waitDeps, type RunContext } from './context.js'
 import { checkLaterHint, taskStatusPath } from './endpoints.js'
+import { fromSiteList } from './other-sources.js'
 import type { Ending } from './ending.js'
 import { confirmNoStaging, fillFromStaging, readStaging } from './probe.js'
 import { settle } from './settle.js'
 import { fillStagingFields, forgetStaging } from './staging-fields.js'
 import { waitForTask } from './wait.js'
+import { perDoor } from '../words.js'
 
 /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
 export async function status(ctx: RunContext): Promise<Ending> {
@@ -41,15 +43,31 @@ async function readState(ctx: RunContext): Promise<Ending> {
     if (!(e instanceof ApiError)) throw e
     known.httpStatus = e.httpStatus
     known.stagingState = 'unknown'
-    if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
+    if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus)) {
+      // No staging read on this service: the site list may still name the staging site (issue 20 §1).
+      const listed = await fromSiteList(ctx)
+      if ('record' in listed) {
+        const state = listed.record ? probeState(listed.record) : 'unknown'
+        known.stagingState = state
+        return {
+          outcome: 'succeeded',
+          summary:
+            `Site ${siteId} has a staging environment (the site list names it; the service offers no way to read the staging environment itself)` +
+            (state === 'unknown'
+              ? ', in a state the list does not say.'
+              : `; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`),
+        }
+      }
+      known.stagingFrom.notes.push(listed.note)
       throw new ApiError({
         kind: 'validation',
         processing: 'processed',
         httpStatus: e.httpStatus,
         serverMessage: e.serverMessage,
         message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
-        hint: 'Follow a job instead: pass the task-id output of the run that started it.',
+        hint: `Follow a job instead: ${perDoor('give task-id: the task-id output of the run that started it', 'give --task-id with the task id the run that started it printed (TASK_ID in its --dotenv file)')}.`,
       })
+    }
     throw e
   }
   if (read.kind === 'missing') {
@@ -72,7 +90,7 @@ async function readState(ctx: RunContext): Promise<Ending> {
     outcome: 'succeeded',
     summary:
       state === 'unknown'
-        ? `Site ${siteId} has a staging environment, in a state this action does not know.`
+        ? `Site ${siteId} has a staging environment, in a state that is not known here.`
         : `Site ${siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`,
   }
 }
@@ -114,6 +132,6 @@ async function readTaskOnce(ctx: RunContext, taskId: string): Promise<Ending> {
         ? `The job (task ${taskId}) has completed.`
         : state === 'running'
           ? `The job (task ${taskId}) is still running${pct}. ${checkLaterHint(ctx.siteId, taskId)}`
-          : `The job (task ${taskId}) reports a status this action does not know.`,
+          : `The job (task ${taskId}) reports a status that is not known here.`,
   }
 }

@@ -7,6 +7,7 @@ import { Backoff, URL_WAIT } from '../backoff.js'
 import { CancelledError, throwIfAborted } from '../clock.js'
 import { secureOrLoopback } from '../text.js'
 import type { Clock, Logger } from '../types.js'
+import { setting } from '../words.js'
 
 /**
  * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
@@ -29,6 +30,8 @@ export interface UrlCheckDeps {
   /** Absolute time (clock ms) by which the site must answer. */
   deadline: number
   signal?: AbortSignal
+  /** Why it is asked, for the log line (default `wait-for-url`). */
+  why?: string
   /** One GET of the URL: its status, or an Error (connection, TLS, DNS...). For tests. */
   get?: (url: string, timeoutMs: number, signal?: AbortSignal) => Promise<number>
 }
@@ -45,7 +48,7 @@ export async function waitForUrl(url: string, deps: UrlCheckDeps): Promise<boole
   // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
   const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) })
   let lastLine = started
-  logger.info(`Waiting for ${url} to answer (wait-for-url)…`)
+  logger.info(`Waiting for ${url} to answer (${deps.why ?? setting('wait-for-url')})…`)
   for (let retry = 0; ; retry++) {
     throwIfAborted(signal)
     const left = deps.deadline - clock.now()

@@ -128,7 +128,7 @@ async function followTask(
       )
       if (!unknownSeen.has(shown)) {
         unknownSeen.add(shown)
-        logger.info(`Task ${taskId} reports a status this action does not know ("${shown}"); still waiting.`)
+        logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`)
       }
     }
     planner.observe(at, task.percent)
@@ -176,7 +176,7 @@ async function followProbe(
       if (e.httpStatus !== null && (PROBE_UNSUPPORTED.includes(e.httpStatus) || e.kind === 'api-url'))
         return {
           kind: 'untrackable',
-          reason: `the service does not offer the staging probe (HTTP ${e.httpStatus})`,
+          reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
         }
       if (e.httpStatus === MISSING_STATUS) {
         if (operation === 'delete') return { kind: 'completed', data: null, from: 'probe' }
@@ -216,7 +216,8 @@ async function followProbe(
         }
       continue
     }
-    if (state === 'unknown') logger.debug('the staging probe gave no status this client knows; still waiting')
+    if (state === 'unknown')
+      logger.debug("the staging environment's status gave no state this client knows; still waiting")
   }
 }
 

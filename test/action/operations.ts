@@ -1,7 +1,16 @@
 import { describe, expect, it } from '@jest/globals'
 import { OUTPUT_NAMES } from '../../src/report/outputs.js'
 import { leaks } from '../helpers/run-action.js'
-import { profileOfThisFile, FAST, RO, RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
+import {
+  profileOfThisFile,
+  FAST,
+  RO,
+  RW,
+  finishNow,
+  runAgainst,
+  sentTo,
+  useSimulator,
+} from '../helpers/sim.js'
 
 // Every test below runs against both simulator profiles (contract §10), one test file per profile
 // (operations.<profile>-profile.test.ts); PROFILES says how they differ.
@@ -32,7 +41,8 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       expect(sim().state.outbox).toHaveLength(1)
       expect(run.summary).toContain('| Result | ✅ succeeded |')
       const url = `${sim().url}/staging-sites/s-1001/`
-      expect(run.summary).toContain(`| Staging URL | [${url}](${url}) |`)
+      // Where it came from is said (issue 20 §1).
+      expect(run.summary).toContain(`| Staging URL | [${url}](${url}) (from the create answer) |`)
       // Exactly the headers of the spec.
       const post = sentTo(sim(), 'POST', '/sites/1001/staging')[0]!
       expect(post.contentType).toBe('application/json')
@@ -55,8 +65,12 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       expect(staging.content).not.toEqual(before.content)
       expect(staging.url).toBe(before.url)
       expect(staging.ssh_password).toBe(before.ssh_password)
-      // Staging is read once after the job, where the service offers a way to read it.
-      expect(run.outputs['staging-url']).toBe(p.probe ? before.url : '')
+      // Staging is read once after the job where the service offers a way to read it; else the site
+      // list names it, by the field that links the staging record to its production site.
+      expect(run.outputs['staging-url']).toBe(before.url)
+      expect(JSON.parse(run.outputs.results!)[0].stagingFrom.url).toBe(
+        p.probe ? 'the staging environment' : 'the site list (GET /v2/sites, field parent_id)',
+      )
       expect(sentTo(sim(), 'POST', '/staging/reset')).toHaveLength(1)
     })
 
@@ -108,7 +122,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1002', 'if-exists': 'skip' })
       expect(run.code).toBe(0)
       expect(run.outputs.result).toBe('skipped')
-      expect(run.outputs['staging-url']).toBe(p.probe ? sim().state.staging.get('1002')!.url : '')
+      expect(run.outputs['staging-url']).toBe(sim().state.staging.get('1002')!.url)
     })
     it('if-exists: recreate deletes the old staging site, then creates a new one', async () => {
       const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1002', 'if-exists': 'recreate' })
@@ -132,13 +146,19 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       expect(run.outputs).toMatchObject({ result: 'failed', 'http-status': '404' })
     })
     it('if-busy: wait waits for the running pull, then pushes once', async () => {
-      sim().setOptions({ durationsMs: { pull: 2500 } })
+      // A long pull, ended once the action has said the site is busy: no race with a short one.
+      sim().setOptions({ durationsMs: { pull: 60_000 } })
       const busy = await fetch(`${sim().apiUrl}/v2/sites/1002/staging/reset`, {
         method: 'POST',
         headers: { authorization: `Bearer ${RW}`, 'content-type': 'application/json' },
       })
       expect(busy.ok).toBe(true)
-      const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002', 'if-busy': 'wait' })
+      const pull = ((await busy.json()) as { data: { task_id: string } }).data.task_id
+      const run = await runAgainst(
+        sim(),
+        { operation: 'push', 'site-id': '1002', 'if-busy': 'wait' },
+        { onOutput: { when: /busy with another job/, then: () => finishNow(sim(), pull) } },
+      )
       expect(run.code).toBe(0)
       expect(run.outputs.result).toBe('succeeded')
       expect(Number(run.outputs.retries)).toBeGreaterThanOrEqual(1)
@@ -217,7 +237,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       expect(run.summary).toMatch(/operation: status, site-id: 1001, task-id: [0-9a-f]{12}/)
       expect(run.elapsedMs).toBeLessThan(15_000)
     })
-    it('without task ids, follows the staging probe; without a probe route, ends accepted', async () => {
+    it('without task ids, follows the staging environment; where the service cannot read it, ends accepted', async () => {
       sim().setOptions({ taskIds: false })
       const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1001' })
       expect(sentTo(sim(), 'GET', '/sites/1001/staging').length).toBeGreaterThan(0)
@@ -226,7 +246,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
         // The service family answers the probe route 405: the job cannot be followed (contract §3).
         expect(run.outputs).toMatchObject({ result: 'accepted', 'task-id': '' })
         expect(run.stdout).toMatch(
-          /::warning.*cannot be tracked: the service does not offer the staging probe \(HTTP 405\)/,
+          /::warning.*cannot be tracked: the service offers no way to read the staging environment's status \(HTTP 405\)/,
         )
       }
     })
@@ -290,14 +310,26 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
   describe('status: read-only, and a way to check on a job later (issue 11)', () => {
     it('reads each state, sends only GETs, and sets staging-state', async () => {
       if (!p.probe) {
-        // The service family has no route to read staging (405): say so, and point at task-id.
+        // The service family has no route to read staging (405): the site list names the staging
+        // site by a field, and its record's status (0) says it is ready (issue 20 §1).
         const run = await runAgainst(sim(), { operation: 'status', 'site-id': '1002' })
         expect(run.outputs).toMatchObject({
+          result: 'succeeded',
+          'staging-state': 'ready',
+          'staging-site-id': '51002',
+          'staging-url': sim().state.staging.get('1002')!.url,
+        })
+        expect(run.summary).toMatch(/the site list names it/)
+        // A site the list names no staging for: that is not evidence of none, so it still fails, pointing at task-id.
+        const unknown = await runAgainst(sim(), { operation: 'status', 'site-id': '1001' })
+        expect(unknown.outputs).toMatchObject({
           result: 'failed',
           'staging-state': 'unknown',
           'http-status': '405',
         })
-        expect(run.stdout).toMatch(/task-id/)
+        expect(unknown.stdout).toMatch(/task-id/)
+        expect(unknown.summary).toMatch(/names no staging site for this site/)
+        expect(sim().requests.every((r) => r.method === 'GET')).toBe(true)
         return
       }
       const ready = await runAgainst(sim(), { operation: 'status', 'site-id': '1002' })

@@ -144,8 +144,12 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       expect(skipped.code).toBe(0)
       expect(JSON.parse(skipped.stdout)).toMatchObject({
         result: 'skipped',
-        // Read from the probe, where the service offers one.
-        stagingUrl: p.probe ? `${sim.url}/staging-sites/s-1002/` : null,
+        // Read from the probe where the service offers one, else from the site list (issue 20 §1).
+        stagingUrl: `${sim.url}/staging-sites/s-1002/`,
+        stagingSiteId: p.stagingId(WITH_STAGING),
+        stagingFrom: {
+          url: p.probe ? 'the staging environment' : 'the site list (GET /v2/sites, field parent_id)',
+        },
       })
     })
 
@@ -262,16 +266,17 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
   })
 
   describe('status (issue 11)', () => {
-    test('status reads the staging environment: staging-state in --json (exit 1 where it cannot be read)', async () => {
+    test('status reads the staging environment (or the site list names it): staging-state in --json', async () => {
       const r = await runCli(['status', '--site-id', WITH_STAGING, '--json'], { env: env() })
       const json = JSON.parse(r.stdout) as { result: string; stagingState: string }
-      if (p.probe) {
-        expect(r.code).toBe(0)
-        expect(json).toMatchObject({ result: 'succeeded', stagingState: 'ready' })
-      } else {
-        expect(r.code).toBe(1)
-        expect(json).toMatchObject({ result: 'failed', stagingState: 'unknown' })
-        expect(r.stderr).toMatch(/task-id/)
+      // Where the service has no staging read, the site list names the staging site (issue 20 §1).
+      expect(r.code).toBe(0)
+      expect(json).toMatchObject({ result: 'succeeded', stagingState: 'ready' })
+      if (!p.probe) {
+        const unknown = await runCli(['status', '--site-id', ELIGIBLE, '--json'], { env: env() })
+        expect(unknown.code).toBe(1)
+        expect(JSON.parse(unknown.stdout)).toMatchObject({ result: 'failed', stagingState: 'unknown' })
+        expect(unknown.stderr).toMatch(/task-id/)
       }
       expect(changes()).toEqual([])
     })

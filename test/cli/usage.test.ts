@@ -56,7 +56,7 @@ test('--help lists the status operation and its --task-id', async () => {
   const r = await runCli(['--help'])
   expect(r.code).toBe(0)
   expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status> --site-id ID/)
-  expect(r.stdout).toContain('or read it (status)')
+  expect(r.stdout).toContain('or reads it (status)')
   expect(r.stdout).toMatch(/^ {2}--task-id ID +status: follow that earlier job/m)
 })
 

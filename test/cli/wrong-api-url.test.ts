@@ -30,7 +30,9 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
   test('status on a site that has staging: fails pointing at api-url, never "none"', async () => {
     const r = await cli(['status', '--site-id', WITH_STAGING, '--json'], wrongUrl())
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(/(Check|Set) api-url/)
+    // The CLI names its flag and its variable, and the root the user gave.
+    expect(r.stderr).toContain(`The API root ${wrongUrl()}/v2 did not answer as the staging API`)
+    expect(r.stderr).toMatch(/Set --api-url \(or STAGING_API_URL\) to the API root/)
     expect(JSON.parse(r.stdout).stagingState).not.toBe('none')
   })
   test.each(['pull', 'delete'])(
@@ -39,7 +41,9 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
       const r = await cli([op, '--site-id', ELIGIBLE, '--if-missing', 'skip', '--json'], wrongUrl())
       expect(r.code).toBe(1)
       expect(JSON.parse(r.stdout)).toMatchObject({ result: 'failed', error: { kind: 'api-url' } })
-      expect(r.stderr).toMatch(/(Check|Set) api-url/)
+      // The CLI names its flag and its variable, and the root the user gave.
+      expect(r.stderr).toContain(`The API root ${wrongUrl()}/v2 did not answer as the staging API`)
+      expect(r.stderr).toMatch(/Set --api-url \(or STAGING_API_URL\) to the API root/)
       // Nothing reached the API: every request, the POST or DELETE too, met the wrong root's 404.
       expect(sim.requests.length).toBeGreaterThan(0)
       expect(sim.requests.every((q) => q.status === 404)).toBe(true)
@@ -59,6 +63,7 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
       'api-url': wrongUrl(),
     })
     expect(run.outputs.result).toBe('failed')
-    expect(run.stdout).toMatch(/(Check|Set) api-url/)
+    expect(run.stdout).toMatch(/Set api-url to the API root/)
+    expect(run.stdout).not.toContain('STAGING_API_URL')
   })
 })

@@ -250,11 +250,18 @@ describe('if-staging-taken: fail and wait', () => {
     gh.pulls.set(10, 'open')
     await refresh(10, {}, pulled(), 555)
     gh.runs.set(555, 'in_progress')
-    setTimeout(() => gh.runs.set(555, 'completed'), 300)
+    // The owner's run ends once it has been asked about twice (counted, not timed: no race on a
+    // busy machine), so the third answer lets this run take staging.
+    const asked = () => gh.requests.filter((q) => q.path.endsWith('/actions/runs/555')).length
+    const ends = (async () => {
+      for (const giveUp = Date.now() + 10_000; asked() < 2 && Date.now() < giveUp;)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      gh.runs.set(555, 'completed')
+    })()
     const r = await refresh(12, { 'if-staging-taken': 'wait' })
+    await ends
     expect(r.stop).toBeNull()
-    const polls = gh.requests.filter((q) => q.path.endsWith('/actions/runs/555'))
-    expect(polls.length).toBeGreaterThanOrEqual(3)
+    expect(asked()).toBeGreaterThanOrEqual(3)
     expect(r.lines).toContain('info: The workflow run of #10 is done: this run takes staging.')
     expect(lastState(12)).toBe('success')
   })
@@ -343,5 +350,64 @@ describe('a closed pull request releases staging (operation: release)', () => {
     expect(lastState(12)).toBe('success')
     const none = await releaseStaging(options(33, {}, { action: 'closed', siteIds: ['2002'] }).o)
     expect(none[0]).toMatchObject({ result: 'skipped', message: expect.stringMatching(/No run is recorded/) })
+  })
+})
+
+describe('source 3: the staging URL an earlier run recorded (knownStaging)', () => {
+  const known = async (pr: number, over: Partial<GitHubSideEffectOptions> = {}, inputs = {}) =>
+    (await githubSideEffects(options(pr, inputs, over).o)).knownStaging()
+
+  test('the last successful deployment of the same environment gives its environment_url', async () => {
+    expect(await known(12)).toBeNull()
+    await refresh(12, {}, pulled({ stagingUrl: 'https://staging-1001.example.test/' }))
+    await refresh(12, {}, pulled({ result: 'failed', stagingUrl: null }))
+    const found = await known(12)
+    expect(found).toEqual({
+      url: 'https://staging-1001.example.test/',
+      stagingSiteId: null,
+      deploymentId: gh.deployments[0]!.id,
+    })
+    // Another environment's deployment is not this one's.
+    expect(await known(14)).toBeNull()
+  })
+
+  test('a deployment by another account, or for another site, is never read; a push or several sites do not ask', async () => {
+    gh.addDeployment('pr-12', sha(12), {
+      creator: { login: 'mallory', type: 'User' },
+      statuses: [
+        {
+          id: 1,
+          state: 'success',
+          created_at: '2026-11-24T10:00:00Z',
+          environment_url: 'https://evil.test/',
+        },
+      ],
+    })
+    gh.addDeployment('pr-12', sha(12), {
+      payload: { 'site-staging-action': { site: '9999' } },
+      statuses: [
+        {
+          id: 2,
+          state: 'success',
+          created_at: '2026-11-24T10:00:00Z',
+          environment_url: 'https://other.test/',
+        },
+      ],
+    })
+    gh.addDeployment('pr-12', sha(12), {
+      statuses: [
+        {
+          id: 3,
+          state: 'success',
+          created_at: '2026-11-24T10:00:00Z',
+          environment_url: 'javascript:alert(1)',
+        },
+      ],
+    })
+    expect(await known(12)).toBeNull()
+    const before = gh.requests.length
+    expect(await known(12, { operation: 'push' })).toBeNull()
+    expect(await known(12, { siteIds: ['1001', '1002'] })).toBeNull()
+    expect(gh.requests).toHaveLength(before)
   })
 })

@@ -99,11 +99,25 @@ export async function gitlabCiLocal(
   ]
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, argv, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    // Whole lines only: a chunk of stdout that ends mid-line must not be cut by a chunk of stderr
+    // (on a busy machine the two streams' chunks interleave anywhere, and a job's line would be lost).
     let output = ''
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()))
+    const partial = { stdout: '', stderr: '' }
+    const take = (stream: 'stdout' | 'stderr') => (d: string) => {
+      const text = partial[stream] + d
+      const end = text.lastIndexOf('\n') + 1
+      output += text.slice(0, end)
+      partial[stream] = text.slice(end)
+    }
+    child.stdout.setEncoding('utf8')
+    child.stderr.setEncoding('utf8')
+    child.stdout.on('data', take('stdout'))
+    child.stderr.on('data', take('stderr'))
     child.on('error', reject)
-    child.on('close', (code) => resolve({ code, output }))
+    child.on('close', (code) => {
+      for (const rest of [partial.stdout, partial.stderr]) if (rest) output += rest + '\n'
+      resolve({ code, output })
+    })
   })
 }
 

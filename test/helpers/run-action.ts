@@ -15,6 +15,11 @@ export interface RunOptions {
   signal?: { name: NodeJS.Signals; afterMs: number } | { name: NodeJS.Signals; whenOutput: RegExp }
   /** Kill the child if it runs longer (the test then fails on the exit code). */
   killAfterMs?: number
+  /**
+   * Calls `then` once, when stdout first matches `when`: e.g. to end a simulator job at the moment
+   * the action has seen it running, instead of racing a short job (simulator finishNow()).
+   */
+  onOutput?: { when: RegExp; then: () => void }
 }
 
 export interface RunResult {
@@ -100,8 +105,13 @@ export function runBundledAction(
       signalledAt = Date.now()
       child.kill(options.signal.name)
     }
+    let onOutputDone = false
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString()
+      if (options.onOutput && !onOutputDone && options.onOutput.when.test(stdout)) {
+        onOutputDone = true
+        options.onOutput.then()
+      }
       if (options.signal && 'whenOutput' in options.signal && options.signal.whenOutput.test(stdout))
         sendSignal()
     })

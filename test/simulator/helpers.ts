@@ -75,16 +75,7 @@ export async function admin(sim: Simulator, method: string, path: string, body?:
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-/**
- * Makes a running task due now, as if its time had passed. A test that must see a job still
- * running gives it a long duration and ends it with this, rather than racing a short one on a busy
- * machine. The next request settles it, as it would any job whose time has come.
- */
-export function finishNow(sim: Simulator, taskId: string): void {
-  const task = sim.state.tasks.get(taskId)
-  if (!task) throw new Error(`no task ${taskId}`)
-  task.ends_at = Math.min(task.ends_at, Date.now())
-}
+export { finishNow } from '../helpers/sim.js'
 
 /** Polls the task until it is no longer in progress; returns its last `data`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

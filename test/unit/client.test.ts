@@ -3,6 +3,7 @@ import nock from 'nock'
 import { DeadlineError } from '../../src/api/client.js'
 import { API, FakeClock, TOKEN, envelope } from '../helpers/fakes.js'
 import { client, failure } from '../helpers/client.js'
+import { inDoorWords } from '../../src/words.js'
 
 beforeAll(() => nock.disableNetConnect())
 afterAll(() => {
@@ -192,7 +193,7 @@ describe('each status maps to its own error with a hint', () => {
       .reply(status, envelope(null, `message ${status}`, false))
     const e = await failure(client({ maxRetries: 0 }).c.call('POST', '/sites/1001/staging/reset', 'pull'))
     expect(e.kind).toBe(kind)
-    expect(e.hint).toMatch(hint)
+    expect(inDoorWords(e.hint, 'action')).toMatch(hint)
     expect(e.message).toContain(`message ${status}`)
   })
   it('422 on create means staging exists; on other operations it is a validation error', async () => {

@@ -228,3 +228,28 @@ describe('duplicate sites, as the server reads ids (issue 10)', () => {
     expect(parseConfig({ ...base, 'site-id': '1001,10010,100' }).siteIds).toHaveLength(3)
   })
 })
+
+describe('staging-url and production-url (issue 20 §1, §3)', () => {
+  it('are http(s) URLs without credentials, or nothing', () => {
+    expect(parseConfig(base)).toMatchObject({ stagingUrl: null, productionUrl: null })
+    expect(parseConfig({ ...base, 'staging-url': ' https://staging.example.test ' }).stagingUrl).toBe(
+      'https://staging.example.test/',
+    )
+    expect(
+      parseConfig({ ...base, operation: 'push', 'production-url': 'https://www.example.test/shop' })
+        .productionUrl,
+    ).toBe('https://www.example.test/shop')
+    expect(fails({ 'staging-url': 'javascript:alert(1)' }).message).toBe(
+      'Input "staging-url": "javascript:alert(1)" is not an http(s) URL',
+    )
+    expect(fails({ 'staging-url': 'https://u:p@staging.test' }).message).toMatch(
+      /must not contain credentials/,
+    )
+  })
+  it('production-url is for push; staging-url names one site', () => {
+    expect(fails({ 'production-url': 'https://www.example.test' }).message).toBe(
+      'Input "production-url": is checked after a push, not after create',
+    )
+    expect(fails({ 'site-id': '1001,1002', 'staging-url': 'https://s.test' }).input).toBe('staging-url')
+  })
+})

@@ -318,7 +318,7 @@ describe('waiting', () => {
     api().get('/v2/tasks/t1/status').reply(200, task('warming-up'))
     api().get('/v2/tasks/t1/status').reply(200, task('done'))
     const { result, logger } = await run({ operation: 'pull' })
-    expect(logger.text).toMatch(/a status this action does not know \("warming-up"\); still waiting/)
+    expect(logger.text).toMatch(/a status that is not known here \("warming-up"\); still waiting/)
     expect(result.result).toBe('succeeded')
   })
   it('a 404 on the task in the first 30 s is "not yet"', async () => {
@@ -333,10 +333,21 @@ describe('waiting', () => {
     api()
       .get('/v2/sites/1001/staging')
       .reply(200, envelope({ staging_url: 'https://s.example.test', status: 'ready' }))
+    // The staging read gave no id: the site list does, by the field that links it (issue 20 §1).
+    api()
+      .get('/v2/sites')
+      .query({ type: 'staging', per_page: '100', page: '1' })
+      .reply(200, envelope([{ id: 51001, is_staging: true, parent_id: 1001 }]))
     const { result } = await run({ operation: 'pull' })
     expect(result.result).toBe('succeeded')
-    expect(result.requests).toBe(6)
+    expect(result.requests).toBe(7)
     expect(result.stagingUrl).toBe('https://s.example.test')
+    expect(result.stagingSiteId).toBe('51001')
+    expect(result.stagingFrom).toEqual({
+      siteId: 'the site list (GET /v2/sites, field parent_id)',
+      url: 'the staging environment',
+      notes: [],
+    })
   })
   it('without a task id, follows the probe until ready', async () => {
     api()
@@ -488,7 +499,8 @@ describe('contract revision 2', () => {
       .reply(200, envelope({ status, comment: 'Error: out of disk' }))
     const { result, clock } = await run({ operation: 'pull' })
     expect(result.result).toBe(outcome)
-    expect(result.requests).toBeLessThanOrEqual(4)
+    // (A pull that succeeded also reads the staging environment and the site list once each.)
+    expect(result.requests).toBeLessThanOrEqual(5)
     expect(clock.t - 1_700_000_000_000).toBeLessThan(60_000)
     if (outcome === 'failed') expect(result.message).toBe('out of disk')
   })
@@ -683,15 +695,32 @@ describe('status: read-only (issue 11)', () => {
   })
 })
 
-describe('every "check later" names the exact step (issue 11)', () => {
-  it('wait: false', async () => {
+describe('every "check later" names the exact step (issue 11), in the words of its front door', () => {
+  it('wait: false, through the action: the status step with its inputs', async () => {
     api()
       .post('/v2/sites/1001/staging/reset')
       .reply(202, envelope({ task_id: 't77' }))
-    const { result } = await run({ operation: 'pull', wait: false })
+    const { result, logger } = await run({ operation: 'pull', wait: false })
     expect(result.result).toBe('accepted')
-    expect(result.summary).toContain('operation: status, site-id: 1001, task-id: t77')
-    expect(result.summary).toContain('site-staging status --site-id 1001 --task-id t77')
+    expect(result.summary).toContain('run this action with operation: status, site-id: 1001, task-id: t77.')
+    expect(result.summary).not.toContain('site-staging')
+    expect(logger.text).toContain('not waiting for it (wait: false)')
+  })
+  it('--no-wait, through the CLI: the status command with its flags', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't77' }))
+    const logger = new MemoryLogger()
+    const result = await runOperation(config({ operation: 'pull', wait: false }), '1001', {
+      clock: new FakeClock(),
+      logger,
+      redactor: redactor(),
+      door: 'cli',
+    })
+    expect(result.result).toBe('accepted')
+    expect(result.summary).toContain('run site-staging status --site-id 1001 --task-id t77.')
+    expect(result.summary).not.toMatch(/this action|operation: status/)
+    expect(logger.text).toContain('not waiting for it (--no-wait)')
   })
 })
 

@@ -35,6 +35,8 @@ describe.each(['service', 'spec'] as const)("the simulator's %s profile", (profi
         id: stagingId,
         url: sim.state.staging.get(WITH)!.url,
         field: profile === 'service' ? 'parent_id' : 'production_site_id',
+        // The record itself comes along (for its other fields), and it is the staging site's.
+        record: records.find((r) => String(r.id) === stagingId),
       },
     })
     expect(lastPageOf(body, (body as { data: unknown }).data)).toBe(1)
@@ -67,14 +69,13 @@ describe('findStagingInList, other shapes', () => {
     expect(findStagingInList([{ id: 7, parent_id: 1002, url: 'https://clone.test' }], '1002')).toEqual({
       skipped: 'no-link',
     })
-    expect(
-      findStagingInList(
-        [{ id: 7, parent_id: '1002', site_type: 'Staging', wp_url: 'https://s.test' }],
-        '1002',
-      ),
-    ).toEqual({ found: { id: '7', url: 'https://s.test', field: 'parent_id' } })
-    expect(findStagingInList([{ id: 8, staging_of: 1002, is_staging: 1 }], '1002')).toEqual({
-      found: { id: '8', url: null, field: 'staging_of' },
+    const marked = { id: 7, parent_id: '1002', site_type: 'Staging', wp_url: 'https://s.test' }
+    expect(findStagingInList([marked], '1002')).toEqual({
+      found: { id: '7', url: 'https://s.test', field: 'parent_id', record: marked },
+    })
+    const flagged = { id: 8, staging_of: 1002, is_staging: 1 }
+    expect(findStagingInList([flagged], '1002')).toEqual({
+      found: { id: '8', url: null, field: 'staging_of', record: flagged },
     })
   })
 
@@ -84,10 +85,11 @@ describe('findStagingInList, other shapes', () => {
       { id: 51002, staging_url: 'https://staging.test/', url: 'https://other.test/' },
     ]
     expect(findStagingInList(records, '1002')).toEqual({
-      found: { id: '51002', url: 'https://staging.test/', field: 'staging_site_id' },
+      found: { id: '51002', url: 'https://staging.test/', field: 'staging_site_id', record: records[1] },
     })
+    // The staging record is not in the list: its id is known, nothing else.
     expect(findStagingInList([{ id: 1002, staging_site_id: 51002 }], '1002')).toEqual({
-      found: { id: '51002', url: null, field: 'staging_site_id' },
+      found: { id: '51002', url: null, field: 'staging_site_id', record: null },
     })
   })
 

@@ -29,7 +29,8 @@ async function run(overrides: Partial<Config>, signal?: AbortSignal) {
   return { result, logger }
 }
 
-const API_URL_HINT = /Check api-url/
+const API_URL_HINT =
+  /^The API root https:\/\/api\.example\.test\/v2 did not answer as the staging API\. Set api-url /
 
 describe('a 404 is "no staging environment" only once the API root answered GET /v2/sites', () => {
   it('if-missing: skip fails with the api-url hint when the root answers the framework 404 there', async () => {
@@ -207,7 +208,7 @@ describe('sentences that are true (issue 17 §5)', () => {
       .reply(500, envelope(null, 'oops', false))
     const { result } = await run({ operation: 'delete' })
     expect(result.error?.kind).toBe('unknown-outcome')
-    expect(result.error?.hint).toContain('--site-id 1001')
+    expect(result.error?.hint).toContain('run this action with operation: status, site-id: 1001,')
     expect(result.error?.hint).not.toContain('{site}')
   })
 })

@@ -202,16 +202,30 @@ describe('the examples do what the README says', () => {
       expect(job.concurrency.group).toContain('SITE_ID')
   })
 
-  test('release: push on release published, in a protected environment, one concurrency group per site', () => {
+  test('release: staging refreshed, deployed, smoke-tested; a dry run of the push; the push behind required reviewers, production checked', () => {
     const wf = load('examples/release.yml')
     expect(wf.on.release.types).toEqual(['published'])
-    const job = wf.jobs.push
-    expect(job.environment.name).toBe('production')
-    expect(job.concurrency).toEqual({
-      group: 'staging-${{ vars.SITE_ID }}',
-      'cancel-in-progress': false,
-    })
-    expect(action(job).map((s) => s.with!.operation)).toEqual(['push'])
+    // The whole run holds the site's group: no preview refreshes staging between the smoke test and the push.
+    expect(wf.concurrency).toEqual({ group: 'staging-${{ vars.SITE_ID }}', 'cancel-in-progress': false })
+    const steps = (job: string) =>
+      wf.jobs[job].steps as { name?: string; uses?: string; run?: string; if?: string }[]
+    expect(action(wf.jobs.staging).map((s) => [s.with!.operation, s.with!['wait-for-url']])).toEqual([
+      ['create', true],
+      ['pull', true],
+    ])
+    expect(steps('staging').map((s) => s.name)).toEqual([
+      'Create staging (kept if it exists)',
+      'Refresh staging from production',
+      "Deploy this release's code to staging",
+      'Smoke test staging',
+    ])
+    expect(action(wf.jobs.plan).map((s) => [s.with!.operation, s.with!['dry-run']])).toEqual([['push', true]])
+    const production = wf.jobs.production
+    expect(production.needs).toEqual(['staging', 'plan'])
+    expect(production.environment.name).toBe('production')
+    expect(action(production).map((s) => [s.with!.operation, s.with!['production-url']])).toEqual([
+      ['push', '${{ vars.PRODUCTION_URL }}'],
+    ])
     expect(read('examples/release.yml')).toMatch(/required reviewers/)
   })
 
