@@ -42259,7 +42259,7 @@ async function fromSiteList(ctx) {
     const finding = findStagingInList(list.records, ctx.siteId);
     if ('found' in finding) {
         const { id, url, field, record } = finding.found;
-        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list (GET /v2/sites, field ${field})`);
+        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list, GET /v2/sites (field ${field})`);
         return { record };
     }
     return {

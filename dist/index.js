@@ -44084,11 +44084,16 @@ function single(r, out) {
     out.push(`| Result | ${ICON[r.result]} ${r.result} |`);
     if (r.stagingState)
         out.push(`| Staging state | ${r.stagingState} |`);
-    const from = (source) => (source ? ` (from ${md(source, 200)})` : '');
+    // After the value, what is known of it: `http://… — answers; from the create answer`.
+    const about = (...parts) => {
+        const said = parts.filter((p) => p !== null);
+        return said.length > 0 ? ` — ${said.join('; ')}` : '';
+    };
+    const from = (source) => (source ? `from ${md(source, 200)}` : null);
     if (r.stagingUrl || r.operation !== 'delete')
-        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${r.operation === 'push' ? '' : readiness(r)}${r.stagingUrl ? from(r.stagingFrom?.url) : ''} |`);
+        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${r.stagingUrl ? about(r.operation === 'push' ? null : readiness(r), from(r.stagingFrom?.url)) : ''} |`);
     if (r.stagingSiteId)
-        out.push(`| Staging site | ${code(r.stagingSiteId)}${from(r.stagingFrom?.siteId)} |`);
+        out.push(`| Staging site | ${code(r.stagingSiteId)}${about(from(r.stagingFrom?.siteId))} |`);
     if (r.operation === 'push' && r.urlReady !== null)
         out.push(`| Production | ${r.urlReady ? 'answers' : 'did not answer in time'} (production-url) |`);
     if (r.taskId)
@@ -44116,7 +44121,10 @@ function batch(results, out) {
     if (results.some((r) => r.stagingSiteId))
         columns.push(['Staging site', (r) => (r.stagingSiteId ? code(r.stagingSiteId) : '—')]);
     if (results.some((r) => r.stagingUrl))
-        columns.push(['Staging URL', (r) => `${markdown_link(r.stagingUrl)}${readiness(r)}`]);
+        columns.push([
+            'Staging URL',
+            (r) => `${markdown_link(r.stagingUrl)}${r.stagingUrl && readiness(r) ? ` — ${readiness(r)}` : ''}`,
+        ]);
     columns.push(['Duration', (r) => durationText(r.durationSeconds * 1000, 'tenths')]);
     out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`);
     for (const r of results) {
@@ -44147,10 +44155,10 @@ function batch(results, out) {
 }
 function readiness(r) {
     if (r.urlReady === true)
-        return ' (answers)';
+        return 'answers';
     if (r.urlReady === false)
-        return ' (did not answer in time)';
-    return '';
+        return 'did not answer in time';
+    return null;
 }
 function sentNote(r, indent, out) {
     if ((r.result === 'cancelled' || r.result === 'timed-out') && r.sent.length > 0)
@@ -45659,7 +45667,7 @@ async function fromSiteList(ctx) {
     const finding = findStagingInList(list.records, ctx.siteId);
     if ('found' in finding) {
         const { id, url, field, record } = finding.found;
-        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list (GET /v2/sites, field ${field})`);
+        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list, GET /v2/sites (field ${field})`);
         return { record };
     }
     return {
