@@ -50,7 +50,7 @@ interface Slot {
 
 /**
  * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
- * server says (contract §6, r3: RATE_WINDOW_MS) and from the calls the run itself made, and bounded by what it
+ * server says (contract §6) and from the calls the run itself made, and bounded by what it
  * believes. One ledger is shared by every request of a run (all sites, all workers).
  *
  * Each call the run makes holds a slot until a window after its answer: whether the server counts
@@ -208,10 +208,23 @@ export class WindowLedger implements RequestLedger, CallSupply {
       // most from the oldest call given back to this answer.
       if (mine.probe && oldest !== null)
         this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, Math.min(this.windowMs, now - oldest.sentAt))
+      // The only call counted, with the window's end stated: a window (fixed from its first
+      // request, or sliding) lasts no longer than from this request to that end, and a second more
+      // (a reset in whole seconds; a timer in whole seconds starts windows on the second).
+      const learnt = reset === null ? Infinity : reset - mine.sentAt + RESET_ROUNDING_MS
+      if (remaining === this.limit - 1 && learnt < this.windowMs)
+        this.learnWindow(Math.max(MIN_LEARNT_WINDOW_MS, learnt))
     }
     // Wake the waiting only when calls came back or come back sooner, or a count was learnt they wait for.
     const learnt = !knewLimit || (stated !== null && this.statedReset === null)
     if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore) this.notify()
+  }
+
+  /** A window no longer than `ms`: calls already answered come back sooner too. */
+  private learnWindow(ms: number): void {
+    this.windowMs = ms
+    for (const slot of this.slots)
+      if (slot.answeredAt !== null) slot.until = Math.min(slot.until, slot.answeredAt + ms)
   }
 
   available(now = this.clock.now()): number {
@@ -283,6 +296,8 @@ export class WindowLedger implements RequestLedger, CallSupply {
 const PAUSE_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 })
 /** A probe (see WindowLedger.probing) goes only after this long with nothing sent. */
 const PROBE_AFTER_MS = 1000
+/** A stated reset is in whole seconds, and so may the server's timer be. */
+const RESET_ROUNDING_MS = 1000
 /** The shortest window a probe can teach. */
 const MIN_LEARNT_WINDOW_MS = 1000
 /** A request neither answered nor reported unanswered after this long is taken as answered. */

@@ -370,11 +370,11 @@ describe('WindowLedger against hostile rate-limit headers (contract §6)', () =>
  * soon as the ledger lets them, 50 ms round trip (counted halfway), answered in the order they
  * arrive. Returns when the last one went and how many were refused.
  */
-function drive(kind: RateLimitKind, reset: boolean, total: number, limit = 60) {
+function drive(kind: RateLimitKind, reset: boolean, total: number, limit = 60, windowMs = 60_000) {
   const clock = new FakeClock()
   const start = clock.t
   const ledger = new WindowLedger(clock)
-  const limiter = new RateLimiter(() => ({ limit, windowMs: 60_000, kind }))
+  const limiter = new RateLimiter(() => ({ limit, windowMs, kind }))
   const answers: { at: number; status: number; headers: Record<string, string> }[] = []
   let sent = 0
   let refused = 0
@@ -420,4 +420,11 @@ describe('WindowLedger against each way of limiting (issue 17 §1)', () => {
       expect(run.lastSentMs).toBeLessThanOrEqual(121_000)
     },
   )
+  it.each(kinds)('%s window of 6 s with a reset header: its length is the server’s, not a minute', (kind) => {
+    const run = drive(kind, true, 150, 60, 6000)
+    expect(run.refused).toBe(0)
+    // Three windows of 6 s, each up to a second longer (the reset is in whole seconds); a sliding
+    // one gives calls back one by one (a round trip each).
+    expect(run.lastSentMs).toBeLessThanOrEqual(kind === 'sliding' ? 20_000 : 15_000)
+  })
 })
