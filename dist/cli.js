@@ -42274,7 +42274,7 @@ async function fromSiteList(ctx) {
     const finding = findStagingInList(list.records, ctx.siteId);
     if ('found' in finding) {
         const { id, url, field, record } = finding.found;
-        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list (GET /v2/sites, field ${field})`);
+        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list, GET /v2/sites (field ${field})`);
         return { record };
     }
     return {
@@ -42607,17 +42607,9 @@ async function afterJob(ctx, op) {
     }
     ctx.phase = `waiting for ${url} to answer`;
     const jobDone = ctx.clock.now();
-    const ready = await waitForUrl(url, {
-        clock: ctx.clock,
-        logger: ctx.logger,
-        deadline: ctx.client.deadline,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    ctx.known.urlReady = ready;
-    if (ready === null) {
-        warn(ctx, `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+    const ready = await after_job_answers(ctx, url, 'wait-for-url');
+    if (ready === null)
         return done(ctx, op);
-    }
     if (ready)
         return {
             outcome: 'succeeded',
@@ -42639,18 +42631,9 @@ async function afterJob(ctx, op) {
 async function checkProduction(ctx, url) {
     ctx.phase = `waiting for production at ${url} to answer`;
     const pushed = ctx.clock.now();
-    const ready = await waitForUrl(url, {
-        clock: ctx.clock,
-        logger: ctx.logger,
-        deadline: ctx.client.deadline,
-        why: setting('production-url'),
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    ctx.known.urlReady = ready;
-    if (ready === null) {
-        warn(ctx, `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+    const ready = await after_job_answers(ctx, url, 'production-url');
+    if (ready === null)
         return done(ctx, 'push');
-    }
     if (ready)
         return {
             outcome: 'succeeded',
@@ -42661,9 +42644,26 @@ async function checkProduction(ctx, url) {
         summary: `The push completed, but production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
         error: {
             kind: 'timeout',
-            hint: 'Check the live site now: the push itself went through (its CDN cache was purged). Raise timeout if it only needed longer.',
+            hint: `Check the live site now: the push itself went through (its CDN cache was purged). Raise ${setting('timeout')} if it only needed longer.`,
         },
     };
+}
+/**
+ * Waits within the run's deadline until `url` answers HTTP (wait-for-url, production-url) and
+ * records it; null, with a warning, when it is plain http on a host that is not loopback.
+ */
+async function after_job_answers(ctx, url, input) {
+    const ready = await waitForUrl(url, {
+        clock: ctx.clock,
+        logger: ctx.logger,
+        deadline: ctx.client.deadline,
+        why: setting(input),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.known.urlReady = ready;
+    if (ready === null)
+        warn(ctx, `${setting(input)}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+    return ready;
 }
 /**
  * The after-job staging read: the one call site of the read a job that succeeded may cost (one

@@ -44084,11 +44084,16 @@ function single(r, out) {
     out.push(`| Result | ${ICON[r.result]} ${r.result} |`);
     if (r.stagingState)
         out.push(`| Staging state | ${r.stagingState} |`);
-    const from = (source) => (source ? ` (from ${md(source, 200)})` : '');
+    // After the value, what is known of it: `http://… — answers; from the create answer`.
+    const about = (...parts) => {
+        const said = parts.filter((p) => p !== null);
+        return said.length > 0 ? ` — ${said.join('; ')}` : '';
+    };
+    const from = (source) => (source ? `from ${md(source, 200)}` : null);
     if (r.stagingUrl || r.operation !== 'delete')
-        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${r.operation === 'push' ? '' : readiness(r)}${r.stagingUrl ? from(r.stagingFrom?.url) : ''} |`);
+        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${r.stagingUrl ? about(r.operation === 'push' ? null : readiness(r), from(r.stagingFrom?.url)) : ''} |`);
     if (r.stagingSiteId)
-        out.push(`| Staging site | ${code(r.stagingSiteId)}${from(r.stagingFrom?.siteId)} |`);
+        out.push(`| Staging site | ${code(r.stagingSiteId)}${about(from(r.stagingFrom?.siteId))} |`);
     if (r.operation === 'push' && r.urlReady !== null)
         out.push(`| Production | ${r.urlReady ? 'answers' : 'did not answer in time'} (production-url) |`);
     if (r.taskId)
@@ -44116,7 +44121,10 @@ function batch(results, out) {
     if (results.some((r) => r.stagingSiteId))
         columns.push(['Staging site', (r) => (r.stagingSiteId ? code(r.stagingSiteId) : '—')]);
     if (results.some((r) => r.stagingUrl))
-        columns.push(['Staging URL', (r) => `${markdown_link(r.stagingUrl)}${readiness(r)}`]);
+        columns.push([
+            'Staging URL',
+            (r) => `${markdown_link(r.stagingUrl)}${r.stagingUrl && readiness(r) ? ` — ${readiness(r)}` : ''}`,
+        ]);
     columns.push(['Duration', (r) => durationText(r.durationSeconds * 1000, 'tenths')]);
     out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`);
     for (const r of results) {
@@ -44147,10 +44155,10 @@ function batch(results, out) {
 }
 function readiness(r) {
     if (r.urlReady === true)
-        return ' (answers)';
+        return 'answers';
     if (r.urlReady === false)
-        return ' (did not answer in time)';
-    return '';
+        return 'did not answer in time';
+    return null;
 }
 function sentNote(r, indent, out) {
     if ((r.result === 'cancelled' || r.result === 'timed-out') && r.sent.length > 0)
@@ -45674,7 +45682,7 @@ async function fromSiteList(ctx) {
     const finding = findStagingInList(list.records, ctx.siteId);
     if ('found' in finding) {
         const { id, url, field, record } = finding.found;
-        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list (GET /v2/sites, field ${field})`);
+        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list, GET /v2/sites (field ${field})`);
         return { record };
     }
     return {
@@ -46007,17 +46015,9 @@ async function afterJob(ctx, op) {
     }
     ctx.phase = `waiting for ${url} to answer`;
     const jobDone = ctx.clock.now();
-    const ready = await waitForUrl(url, {
-        clock: ctx.clock,
-        logger: ctx.logger,
-        deadline: ctx.client.deadline,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    ctx.known.urlReady = ready;
-    if (ready === null) {
-        warn(ctx, `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+    const ready = await after_job_answers(ctx, url, 'wait-for-url');
+    if (ready === null)
         return done(ctx, op);
-    }
     if (ready)
         return {
             outcome: 'succeeded',
@@ -46039,18 +46039,9 @@ async function afterJob(ctx, op) {
 async function checkProduction(ctx, url) {
     ctx.phase = `waiting for production at ${url} to answer`;
     const pushed = ctx.clock.now();
-    const ready = await waitForUrl(url, {
-        clock: ctx.clock,
-        logger: ctx.logger,
-        deadline: ctx.client.deadline,
-        why: setting('production-url'),
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    ctx.known.urlReady = ready;
-    if (ready === null) {
-        warn(ctx, `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+    const ready = await after_job_answers(ctx, url, 'production-url');
+    if (ready === null)
         return done(ctx, 'push');
-    }
     if (ready)
         return {
             outcome: 'succeeded',
@@ -46061,9 +46052,26 @@ async function checkProduction(ctx, url) {
         summary: `The push completed, but production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
         error: {
             kind: 'timeout',
-            hint: 'Check the live site now: the push itself went through (its CDN cache was purged). Raise timeout if it only needed longer.',
+            hint: `Check the live site now: the push itself went through (its CDN cache was purged). Raise ${setting('timeout')} if it only needed longer.`,
         },
     };
+}
+/**
+ * Waits within the run's deadline until `url` answers HTTP (wait-for-url, production-url) and
+ * records it; null, with a warning, when it is plain http on a host that is not loopback.
+ */
+async function after_job_answers(ctx, url, input) {
+    const ready = await waitForUrl(url, {
+        clock: ctx.clock,
+        logger: ctx.logger,
+        deadline: ctx.client.deadline,
+        why: setting(input),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.known.urlReady = ready;
+    if (ready === null)
+        warn(ctx, `${setting(input)}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+    return ready;
 }
 /**
  * The after-job staging read: the one call site of the read a job that succeeded may cost (one

@@ -42,12 +42,18 @@ function single(r: Result, out: Bounded): void {
   out.push(`| Production site | ${code(r.siteId)} |`, '|:--|:--|')
   out.push(`| Result | ${ICON[r.result]} ${r.result} |`)
   if (r.stagingState) out.push(`| Staging state | ${r.stagingState} |`)
-  const from = (source: string | null | undefined) => (source ? ` (from ${md(source, 200)})` : '')
+  // After the value, what is known of it: `http://… — answers; from the create answer`.
+  const about = (...parts: (string | null)[]) => {
+    const said = parts.filter((p): p is string => p !== null)
+    return said.length > 0 ? ` — ${said.join('; ')}` : ''
+  }
+  const from = (source: string | null | undefined) => (source ? `from ${md(source, 200)}` : null)
   if (r.stagingUrl || r.operation !== 'delete')
     out.push(
-      `| Staging URL | ${link(r.stagingUrl)}${r.operation === 'push' ? '' : readiness(r)}${r.stagingUrl ? from(r.stagingFrom?.url) : ''} |`,
+      `| Staging URL | ${link(r.stagingUrl)}${r.stagingUrl ? about(r.operation === 'push' ? null : readiness(r), from(r.stagingFrom?.url)) : ''} |`,
     )
-  if (r.stagingSiteId) out.push(`| Staging site | ${code(r.stagingSiteId)}${from(r.stagingFrom?.siteId)} |`)
+  if (r.stagingSiteId)
+    out.push(`| Staging site | ${code(r.stagingSiteId)}${about(from(r.stagingFrom?.siteId))} |`)
   if (r.operation === 'push' && r.urlReady !== null)
     out.push(`| Production | ${r.urlReady ? 'answers' : 'did not answer in time'} (production-url) |`)
   if (r.taskId) out.push(`| Task | ${code(r.taskId)} |`)
@@ -71,7 +77,10 @@ function batch(results: Result[], out: Bounded): void {
   if (results.some((r) => r.stagingSiteId))
     columns.push(['Staging site', (r) => (r.stagingSiteId ? code(r.stagingSiteId) : '—')])
   if (results.some((r) => r.stagingUrl))
-    columns.push(['Staging URL', (r) => `${link(r.stagingUrl)}${readiness(r)}`])
+    columns.push([
+      'Staging URL',
+      (r) => `${link(r.stagingUrl)}${r.stagingUrl && readiness(r) ? ` — ${readiness(r)}` : ''}`,
+    ])
   columns.push(['Duration', (r) => durationText(r.durationSeconds * 1000, 'tenths')])
   out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`)
   for (const r of results) {
@@ -96,10 +105,10 @@ function batch(results: Result[], out: Bounded): void {
   out.push('')
 }
 
-function readiness(r: Result): string {
-  if (r.urlReady === true) return ' (answers)'
-  if (r.urlReady === false) return ' (did not answer in time)'
-  return ''
+function readiness(r: Result): string | null {
+  if (r.urlReady === true) return 'answers'
+  if (r.urlReady === false) return 'did not answer in time'
+  return null
 }
 
 function sentNote(r: Result, indent: string, out: Bounded): void {

@@ -28,20 +28,8 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   }
   ctx.phase = `waiting for ${url} to answer`
   const jobDone = ctx.clock.now()
-  const ready = await waitForUrl(url, {
-    clock: ctx.clock,
-    logger: ctx.logger,
-    deadline: ctx.client.deadline,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  })
-  ctx.known.urlReady = ready
-  if (ready === null) {
-    warn(
-      ctx,
-      `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
-    )
-    return done(ctx, op)
-  }
+  const ready = await answers(ctx, url, 'wait-for-url')
+  if (ready === null) return done(ctx, op)
   if (ready)
     return {
       outcome: 'succeeded',
@@ -64,21 +52,8 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
 async function checkProduction(ctx: RunContext, url: string): Promise<Ending> {
   ctx.phase = `waiting for production at ${url} to answer`
   const pushed = ctx.clock.now()
-  const ready = await waitForUrl(url, {
-    clock: ctx.clock,
-    logger: ctx.logger,
-    deadline: ctx.client.deadline,
-    why: setting('production-url'),
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  })
-  ctx.known.urlReady = ready
-  if (ready === null) {
-    warn(
-      ctx,
-      `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
-    )
-    return done(ctx, 'push')
-  }
+  const ready = await answers(ctx, url, 'production-url')
+  if (ready === null) return done(ctx, 'push')
   if (ready)
     return {
       outcome: 'succeeded',
@@ -89,9 +64,34 @@ async function checkProduction(ctx: RunContext, url: string): Promise<Ending> {
     summary: `The push completed, but production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
     error: {
       kind: 'timeout',
-      hint: 'Check the live site now: the push itself went through (its CDN cache was purged). Raise timeout if it only needed longer.',
+      hint: `Check the live site now: the push itself went through (its CDN cache was purged). Raise ${setting('timeout')} if it only needed longer.`,
     },
   }
+}
+
+/**
+ * Waits within the run's deadline until `url` answers HTTP (wait-for-url, production-url) and
+ * records it; null, with a warning, when it is plain http on a host that is not loopback.
+ */
+async function answers(
+  ctx: RunContext,
+  url: string,
+  input: 'wait-for-url' | 'production-url',
+): Promise<boolean | null> {
+  const ready = await waitForUrl(url, {
+    clock: ctx.clock,
+    logger: ctx.logger,
+    deadline: ctx.client.deadline,
+    why: setting(input),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  })
+  ctx.known.urlReady = ready
+  if (ready === null)
+    warn(
+      ctx,
+      `${setting(input)}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
+    )
+  return ready
 }
 
 /**

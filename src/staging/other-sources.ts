@@ -92,7 +92,7 @@ export async function fromSiteList(
     fillStagingFields(
       ctx,
       { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url },
-      `the site list (GET /v2/sites, field ${field})`,
+      `the site list, GET /v2/sites (field ${field})`,
     )
     return { record }
   }

@@ -11,7 +11,7 @@ import { warn, type RunContext } from './context.js'
 
 /** What the record is: staging data (create answer, probe) or a task's data (only `resource_id`). */
 export type StagingSource =
-  'the create answer' | 'the task' | 'the staging environment' | `the site list (${string})`
+  'the create answer' | 'the task' | 'the staging environment' | `the site list, ${string}`
 
 /**
  * Takes the staging id and URL from `data`, each checked. Returns false when the record was

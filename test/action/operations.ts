@@ -42,7 +42,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       expect(run.summary).toContain('| Result | ✅ succeeded |')
       const url = `${sim().url}/staging-sites/s-1001/`
       // Where it came from is said (issue 20 §1).
-      expect(run.summary).toContain(`| Staging URL | [${url}](${url}) (from the create answer) |`)
+      expect(run.summary).toContain(`| Staging URL | [${url}](${url}) — from the create answer |`)
       // Exactly the headers of the spec.
       const post = sentTo(sim(), 'POST', '/sites/1001/staging')[0]!
       expect(post.contentType).toBe('application/json')
@@ -69,7 +69,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       // list names it, by the field that links the staging record to its production site.
       expect(run.outputs['staging-url']).toBe(before.url)
       expect(JSON.parse(run.outputs.results!)[0].stagingFrom.url).toBe(
-        p.probe ? 'the staging environment' : 'the site list (GET /v2/sites, field parent_id)',
+        p.probe ? 'the staging environment' : 'the site list, GET /v2/sites (field parent_id)',
       )
       expect(sentTo(sim(), 'POST', '/staging/reset')).toHaveLength(1)
     })

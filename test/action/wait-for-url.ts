@@ -26,7 +26,7 @@ describe.each(profileOfThisFile())('wait-for-url, profile %s', (profile) => {
     }
     expect(leaks(run.everything, RW)).toEqual([])
     expect(run.summary).toMatch(/Staging created in \d+s; the staging site answered \d+s later\./)
-    expect(run.summary).toContain('(answers)')
+    expect(run.summary).toMatch(/\| Staging URL \| \[[^\]]+\]\([^)]+\) — answers; from the create answer \|/)
   })
   it('a password-protected staging site answers 401: that counts as answering', async () => {
     const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1003', 'wait-for-url': 'true' })

@@ -148,7 +148,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
         stagingUrl: `${sim.url}/staging-sites/s-1002/`,
         stagingSiteId: p.stagingId(WITH_STAGING),
         stagingFrom: {
-          url: p.probe ? 'the staging environment' : 'the site list (GET /v2/sites, field parent_id)',
+          url: p.probe ? 'the staging environment' : 'the site list, GET /v2/sites (field parent_id)',
         },
       })
     })

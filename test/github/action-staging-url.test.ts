@@ -95,7 +95,7 @@ describe('the PR-preview recipe on the service profile: a staging URL on every r
       'staging-site-id': '51002',
       'url-ready': 'true',
     })
-    expect(shown(pulled.summary)).toContain('(from the site list (GET /v2/sites, field parent_id))')
+    expect(shown(pulled.summary)).toContain('— from the site list, GET /v2/sites (field parent_id)')
     expect(pulled.stdout).not.toMatch(/no staging URL is known/)
     // "View deployment" works on every run.
     // (GitHub marks the older one inactive when the newer succeeds.)
@@ -104,8 +104,8 @@ describe('the PR-preview recipe on the service profile: a staging URL on every r
     )
     expect(gh.deployments.at(-1)!.statuses.at(-1)!.state).toBe('success')
     expect(JSON.parse(pulled.outputs.results!)[0].stagingFrom).toEqual({
-      siteId: 'the site list (GET /v2/sites, field parent_id)',
-      url: 'the site list (GET /v2/sites, field parent_id)',
+      siteId: 'the site list, GET /v2/sites (field parent_id)',
+      url: 'the site list, GET /v2/sites (field parent_id)',
       notes: [],
     })
   })
@@ -120,7 +120,7 @@ describe('the PR-preview recipe on the service profile: a staging URL on every r
       "_The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging._",
     )
     expect(shown(r.summary)).toContain(
-      '(from the last successful GitHub deployment of environment "pr-12" (it answers))',
+      '— from the last successful GitHub deployment of environment "pr-12" (it answers)',
     )
   })
 
@@ -129,7 +129,7 @@ describe('the PR-preview recipe on the service profile: a staging URL on every r
     const url = sim.state.staging.get(SITE)!.url
     const good = await run('pull', { 'staging-url': url, 'deployment-environment': '' })
     expect(good.outputs['staging-url']).toBe(url)
-    expect(shown(good.summary)).toContain('(from the staging-url input (it answers))')
+    expect(shown(good.summary)).toContain('— from the staging-url input (it answers)')
 
     const dead = `${sim.url}/staging-sites/s-nope/`
     const bad = await run('pull', {

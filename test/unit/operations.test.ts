@@ -344,7 +344,7 @@ describe('waiting', () => {
     expect(result.stagingUrl).toBe('https://s.example.test')
     expect(result.stagingSiteId).toBe('51001')
     expect(result.stagingFrom).toEqual({
-      siteId: 'the site list (GET /v2/sites, field parent_id)',
+      siteId: 'the site list, GET /v2/sites (field parent_id)',
       url: 'the staging environment',
       notes: [],
     })
