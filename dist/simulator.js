@@ -2891,7 +2891,7 @@ function banner(sim) {
     return [
         `Simulator listening on ${sim.url}`,
         `API root: ${sim.apiUrl}   (pass it as api-url; requests go to ${sim.apiUrl}/v2/...)   admin: ${sim.url}/__sim/state`,
-        `Profile: ${sim.options.profile}${sim.options.profile === 'service' ? " (the service family's observed shapes, contract §10)" : ' (the literal spec)'}`,
+        `Profile: ${sim.options.profile}${sim.options.profile === 'service' ? " (answers shaped like the hosted service's: task row ids, string percentages, 405 on reading staging)" : ' (answers exactly as the API documentation shows them)'}`,
         `Tokens: read-write ${SIM_TOKENS.readWrite}   read-only ${SIM_TOKENS.readOnly}`,
         'Sites:',
         ...Object.entries(SIM_SITES).map(([key, id]) => `  ${id}  ${SITE_NOTES[key]}`),
