@@ -32535,8 +32535,11 @@ function renderComment(r, scrub, extras = {}) {
     lines.push(`| Result | ${ICON[r.result] ?? ''} ${r.result}${Number.isInteger(r.httpStatus) ? ` (HTTP ${r.httpStatus})` : ''} |`);
     if (removed)
         lines.push('| Staging URL | — (removed) |');
-    else
-        lines.push(`| Staging URL | ${url ? markdown_link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : ''} |`);
+    else {
+        // Where the URL came from (issue 20 §1): this run's source, or an earlier comment of ours.
+        const source = ownUrl && r.stagingFrom?.url ? ` (from ${md(scrub(r.stagingFrom.url), 200)})` : '';
+        lines.push(`| Staging URL | ${url ? markdown_link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : source} |`);
+    }
     if (r.stagingSiteId && !removed)
         lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`);
     lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`);
@@ -44135,6 +44138,9 @@ function batch(results, out) {
             break;
     }
     out.push('');
+    // Where the staging ids and URLs in the table came from (issue 20 §1), one line for the batch.
+    for (const line of sourceLines(results))
+        out.push(line, '');
     // Details for every site that did not simply succeed: the table says the rest.
     const order = results.filter((r) => r.result !== 'succeeded');
     if (order.length === 0)
@@ -44155,6 +44161,45 @@ function batch(results, out) {
     if (order.length > shown.length)
         out.push('', `… and ${order.length - shown.length} more: see the \`results\` output.`);
     out.push('');
+}
+/**
+ * Under a batch's table: where its staging URLs and ids came from, grouped by source ("3 sites: from
+ * the site list, …; 1 site: from the create answer"), then the notes on sources that could not say,
+ * each once. Bounded: a few sources and notes, whatever the batch.
+ */
+function sourceLines(results) {
+    const grouped = (pick) => {
+        const counts = new Map();
+        for (const r of results) {
+            const source = pick(r);
+            if (source)
+                counts.set(source, (counts.get(source) ?? 0) + 1);
+        }
+        if (counts.size === 0)
+            return null;
+        const all = [...counts].sort((a, b) => b[1] - a[1]);
+        const shown = all
+            .slice(0, 5)
+            .map(([source, n]) => `${n} ${n === 1 ? 'site' : 'sites'} from ${md(source, 200)}`);
+        if (all.length > shown.length)
+            shown.push(`${all.length - shown.length} other sources`);
+        return shown.join('; ');
+    };
+    const lines = [];
+    const urls = grouped((r) => (r.stagingUrl ? r.stagingFrom?.url : null));
+    const ids = grouped((r) => (r.stagingSiteId ? r.stagingFrom?.siteId : null));
+    if (urls && urls === ids)
+        lines.push(`_Staging sites and URLs: ${urls}._`);
+    else {
+        if (urls)
+            lines.push(`_Staging URLs: ${urls}._`);
+        if (ids)
+            lines.push(`_Staging sites: ${ids}._`);
+    }
+    const notes = [...new Set(results.flatMap((r) => r.stagingFrom?.notes ?? []))];
+    for (const note of notes.slice(0, 5))
+        lines.push(`_${md(note, 400)}_`);
+    return lines;
 }
 function readiness(r) {
     if (r.urlReady === true)

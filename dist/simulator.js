@@ -24,8 +24,9 @@ Runs the reference v2 API simulator on 127.0.0.1.
 
 Options:
   --port N                   port (default: $PORT, else 0 = a free port)
-  --profile NAME             answer shapes: spec (default, the literal spec) or service (the real
-                             service family's: API under /api/v2, framework errors, 422 when busy...)
+  --profile NAME             answer shapes: spec (default: as the API documentation shows them) or
+                             service (as the hosted service answers: API under /api/v2, framework
+                             errors, 422 when busy, 405 on reading staging...)
   --site-delay TIME          a new staging site's URL answers 404 until this long after its creation
                              completed (default 3s)
   --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s)

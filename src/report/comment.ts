@@ -90,7 +90,11 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
     `| Result | ${ICON[r.result] ?? ''} ${r.result}${Number.isInteger(r.httpStatus) ? ` (HTTP ${r.httpStatus})` : ''} |`,
   )
   if (removed) lines.push('| Staging URL | — (removed) |')
-  else lines.push(`| Staging URL | ${url ? link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : ''} |`)
+  else {
+    // Where the URL came from (issue 20 §1): this run's source, or an earlier comment of ours.
+    const source = ownUrl && r.stagingFrom?.url ? ` (from ${md(scrub(r.stagingFrom.url), 200)})` : ''
+    lines.push(`| Staging URL | ${url ? link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : source} |`)
+  }
   if (r.stagingSiteId && !removed) lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`)
   lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`)
   lines.push(`| Time | ${utcTime(r.startedAt)} |`)

@@ -87,6 +87,8 @@ function batch(results: Result[], out: Bounded): void {
     if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`)) break
   }
   out.push('')
+  // Where the staging ids and URLs in the table came from (issue 20 §1), one line for the batch.
+  for (const line of sourceLines(results)) out.push(line, '')
   // Details for every site that did not simply succeed: the table says the rest.
   const order = results.filter((r) => r.result !== 'succeeded')
   if (order.length === 0) return
@@ -103,6 +105,39 @@ function batch(results: Result[], out: Bounded): void {
   if (order.length > shown.length)
     out.push('', `… and ${order.length - shown.length} more: see the \`results\` output.`)
   out.push('')
+}
+
+/**
+ * Under a batch's table: where its staging URLs and ids came from, grouped by source ("3 sites: from
+ * the site list, …; 1 site: from the create answer"), then the notes on sources that could not say,
+ * each once. Bounded: a few sources and notes, whatever the batch.
+ */
+function sourceLines(results: Result[]): string[] {
+  const grouped = (pick: (r: Result) => string | null | undefined): string | null => {
+    const counts = new Map<string, number>()
+    for (const r of results) {
+      const source = pick(r)
+      if (source) counts.set(source, (counts.get(source) ?? 0) + 1)
+    }
+    if (counts.size === 0) return null
+    const all = [...counts].sort((a, b) => b[1] - a[1])
+    const shown = all
+      .slice(0, 5)
+      .map(([source, n]) => `${n} ${n === 1 ? 'site' : 'sites'} from ${md(source, 200)}`)
+    if (all.length > shown.length) shown.push(`${all.length - shown.length} other sources`)
+    return shown.join('; ')
+  }
+  const lines: string[] = []
+  const urls = grouped((r) => (r.stagingUrl ? r.stagingFrom?.url : null))
+  const ids = grouped((r) => (r.stagingSiteId ? r.stagingFrom?.siteId : null))
+  if (urls && urls === ids) lines.push(`_Staging sites and URLs: ${urls}._`)
+  else {
+    if (urls) lines.push(`_Staging URLs: ${urls}._`)
+    if (ids) lines.push(`_Staging sites: ${ids}._`)
+  }
+  const notes = [...new Set(results.flatMap((r) => r.stagingFrom?.notes ?? []))]
+  for (const note of notes.slice(0, 5)) lines.push(`_${md(note, 400)}_`)
+  return lines
 }
 
 function readiness(r: Result): string | null {

@@ -84,6 +84,22 @@ describe('renderComment', () => {
     expect(stagingUrlFromComment(pulled)).toBe('https://staging-1001.example.test')
   })
 
+  test('the staging URL says where this run found it (issue 20 §1); none said, nothing added', () => {
+    const listed = renderComment(
+      result({
+        operation: 'pull',
+        stagingFrom: { siteId: null, url: 'the site list, GET /v2/sites (field parent_id)', notes: [] },
+      }),
+      plain,
+    )
+    expect(listed.replace(/\\/g, '')).toMatch(
+      /^\| Staging URL \| .*staging-1001\.example\.test.* \(from the site list, GET \/v2\/sites \(field parent\\?_id\)\) \|$/m,
+    )
+    expect(renderComment(result(), plain)).toMatch(
+      /^\| Staging URL \| [^()]*\(https:\/\/staging-1001\.example\.test\) \|$/m,
+    )
+  })
+
   test('push warnings are listed', () => {
     const body = renderComment(
       result({ operation: 'push', warnings: ['No backup was taken.', 'No backup was taken.'] }),

@@ -78,6 +78,54 @@ describe('the job summary, several sites (issue 11)', () => {
   })
 })
 
+describe('the job summary says where a batch found its staging URLs (issue 20 §1)', () => {
+  const list = 'the site list, GET /v2/sites (field parent_id)'
+  const answer = 'the create answer'
+  const from = (url: string | null, notes: string[] = []) => ({ siteId: url, url, notes })
+  const md = renderSummary([
+    result({ siteId: '100', stagingFrom: from(list) }),
+    result({
+      siteId: '101',
+      stagingFrom: from(list, ['The site list had no field that links a staging site.']),
+    }),
+    result({
+      siteId: '102',
+      stagingFrom: {
+        siteId: 'the task data',
+        url: answer,
+        notes: ['The site list had no field that links a staging site.'],
+      },
+    }),
+    result({ siteId: '103', stagingUrl: null, stagingSiteId: null, stagingFrom: from(null) }),
+  ])
+  it('one line a kind, sources grouped and counted, below the table; each note once', () => {
+    // Markdown escapes (`\\(`, `\\_`) aside, as a reader sees it.
+    const urls = md
+      .split('\n')
+      .find((l) => l.startsWith('_Staging URLs:'))
+      ?.replace(/\\/g, '')
+    expect(urls).toMatch(
+      /^_Staging URLs: 2 sites from the site list, GET \/v2\/sites \(field parent\\?_id\); 1 site from the create answer\._$/,
+    )
+    expect(md).toMatch(/^_Staging sites: 2 sites from .*; 1 site from the task data\._$/m)
+    expect(md.match(/The site list had no field/g)).toHaveLength(1)
+    expect(md.indexOf('_Staging URLs:')).toBeGreaterThan(md.lastIndexOf('| `103` |'))
+  })
+  it('one line when the ids and URLs came from the same places', () => {
+    const same = renderSummary([
+      result({ siteId: '100', stagingFrom: from(list) }),
+      result({ siteId: '101', stagingFrom: from(list) }),
+    ])
+    expect(same).toMatch(/^_Staging sites and URLs: 2 sites from the site list, .*\._$/m)
+    expect(same).not.toContain('_Staging URLs:')
+  })
+  it('a batch whose sources are unknown says nothing of them', () => {
+    expect(renderSummary([result({ siteId: '100' }), result({ siteId: '101' })])).not.toContain(
+      '_Staging URLs:',
+    )
+  })
+})
+
 describe('server text cannot break or forge the report (issue 10)', () => {
   const hostile = result({
     message:
