@@ -28584,7 +28584,10 @@ function probeState(data) {
         return 'ready';
     return 'unknown';
 }
-/** §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). */
+/**
+ * §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). They
+ * are the route's answer, the same for every site, so a run hears one once (StagingReadRoute).
+ */
 const PROBE_UNSUPPORTED = [405, 501];
 /**
  * §3 (r2) evidence, not hope: after a pull or push a "ready" probe counts only once this run saw the
@@ -42058,7 +42061,7 @@ function waitDeps(ctx) {
         client: ctx.client,
         polls: ctx.polls,
         // The final status call, and the staging read after the job when the URL is not known yet.
-        callsAfterJob: 1 + (ctx.config.operation === 'delete' || ctx.known.stagingUrl ? 0 : 1),
+        callsAfterJob: 1 + (ctx.config.operation === 'delete' || ctx.known.stagingUrl || ctx.readRoute?.refused ? 0 : 1),
         clock: ctx.clock,
         logger: ctx.logger,
         redactor: ctx.redactor,
@@ -42327,55 +42330,57 @@ function other_sources_capital(text) {
     return capitalised(text);
 }
 
-;// CONCATENATED MODULE: ./src/staging/endpoints.ts
-
-/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
-const ENDPOINTS = {
-    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
-    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
-    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-};
-/** The one path of a task's status (spec §4, contract §2). */
-const taskStatusPath = (taskId) => `/tasks/${encodeURIComponent(taskId)}/status`;
-/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
-const PUSH_WARNINGS = [
-    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
-    'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
-    "The production site's CDN cache was purged: expect slower first requests while it refills.",
-];
-/** What a push will and will not overwrite on production (spec §4, push rules 1-4), for its dry run. */
-const PUSH_PLAN = [
-    "Will overwrite: the production site's files and database, with staging's (everything on the live site that is not on staging is lost).",
-    'Will not overwrite: mapped domains, the CDN pull zone, SSL, tags, SSH keys, the plan and the site settings (they stay on production).',
-    "Then: password protection on production is off, and production's CDN cache is purged. No backup is taken first.",
-];
-/** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
-const PUSH_WARNINGS_IF_SENT = [
-    'If the push went through: no backup of production was taken before it, and the API cannot restore the previous live site.',
-    'If the push went through and production was password-protected, that protection is now off and is not re-applied: check it.',
-    "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
-];
-/** What a finished job did, for the last line and the summary. */
-const DONE = {
-    create: 'Staging created',
-    pull: 'Staging refreshed from production',
-    push: 'Staging pushed to production',
-    delete: 'Staging deleted',
-};
-/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
-function checkLaterHint(siteId, taskId) {
-    return `To check on it later, ${statusCommand(siteId, taskId)}.`;
-}
-
 ;// CONCATENATED MODULE: ./src/staging/probe.ts
 
 
 
-/** Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other errors. */
+/**
+ * Whether the service offers the staging read at all, learned once and shared by every site of a
+ * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
+ * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
+ * the rate limit to hear it again.
+ */
+class StagingReadRoute {
+    refusal = null;
+    /** The run's first read, until it is answered: the reads of other sites wait for it. */
+    first = null;
+    answered = false;
+    /** The route's refusal, once one site heard it; null while the route may answer. */
+    get refused() {
+        return this.refusal;
+    }
+    /**
+     * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
+     * wait for it (it may be the refusal), then go, or throw the refusal without sending anything.
+     */
+    async read(read, logger) {
+        if (!this.answered && this.first)
+            await this.first.catch(() => undefined);
+        if (this.refusal) {
+            logger.debug(`not reading the staging environment: the service answered ${this.refusal.httpStatus} to that read earlier in this run`);
+            throw this.refusal;
+        }
+        const sent = read();
+        if (!this.answered && !this.first) {
+            this.first = sent;
+            sent.then(() => (this.answered = true), (e) => {
+                if (e instanceof ApiError && e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
+                    this.refusal = e;
+                this.answered = true;
+            });
+        }
+        return sent;
+    }
+}
+/**
+ * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
+ * errors; once the run has heard that the service offers no staging read (`ctx.readRoute`), throws
+ * that refusal again without sending anything.
+ */
 async function readStaging(ctx, options = {}) {
+    const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
     try {
-        const probe = await ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
+        const probe = await (ctx.readRoute ? ctx.readRoute.read(send, ctx.logger) : send());
         return {
             kind: 'found',
             state: probeState(probe.reply.data),
@@ -42419,6 +42424,47 @@ async function fillFromStaging(ctx) {
     }
     ctx.known.message ||= read.message;
     return fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown';
+}
+
+;// CONCATENATED MODULE: ./src/staging/endpoints.ts
+
+/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
+const ENDPOINTS = {
+    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
+    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
+    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+};
+/** The one path of a task's status (spec §4, contract §2). */
+const taskStatusPath = (taskId) => `/tasks/${encodeURIComponent(taskId)}/status`;
+/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
+const PUSH_WARNINGS = [
+    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
+    'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
+    "The production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** What a push will and will not overwrite on production (spec §4, push rules 1-4), for its dry run. */
+const PUSH_PLAN = [
+    "Will overwrite: the production site's files and database, with staging's (everything on the live site that is not on staging is lost).",
+    'Will not overwrite: mapped domains, the CDN pull zone, SSL, tags, SSH keys, the plan and the site settings (they stay on production).',
+    "Then: password protection on production is off, and production's CDN cache is purged. No backup is taken first.",
+];
+/** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
+const PUSH_WARNINGS_IF_SENT = [
+    'If the push went through: no backup of production was taken before it, and the API cannot restore the previous live site.',
+    'If the push went through and production was password-protected, that protection is now off and is not re-applied: check it.',
+    "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** What a finished job did, for the last line and the summary. */
+const DONE = {
+    create: 'Staging created',
+    pull: 'Staging refreshed from production',
+    push: 'Staging pushed to production',
+    delete: 'Staging deleted',
+};
+/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
+function checkLaterHint(siteId, taskId) {
+    return `To check on it later, ${statusCommand(siteId, taskId)}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/staging/dry-run.ts
@@ -43831,6 +43877,7 @@ async function readTaskOnce(ctx, taskId) {
 
 
 
+
 /** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
 function requestTimeoutFor(timeoutMs) {
     return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)));
@@ -43874,6 +43921,7 @@ async function runOperation(config, siteId, deps) {
         client,
         root: deps.root ?? new ApiRoot(),
         siteList: deps.siteList ?? new SiteList(),
+        readRoute: deps.readRoute ?? new StagingReadRoute(),
         polls: deps.polls ?? new PollScheduler(clock, ledger),
         busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
         clock,
@@ -43917,6 +43965,7 @@ async function runOperation(config, siteId, deps) {
 
 
 
+
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
  * window ledger, one poll scheduler, one transport, one deadline and one check of the API root; with
@@ -43934,6 +43983,7 @@ async function runAll(config, deps) {
         polls: deps.polls ?? new PollScheduler(clock, ledger),
         root: deps.root ?? new ApiRoot(),
         siteList: deps.siteList ?? new SiteList(),
+        readRoute: deps.readRoute ?? new StagingReadRoute(),
         deadline: deps.deadline ?? clock.now() + config.timeoutMs,
         transport,
     };
@@ -43952,7 +44002,6 @@ async function runSites(config, deps, shared) {
     if (ids.length === 1)
         return [await runOperation(config, ids[0], shared)];
     const polls = shared.polls;
-    const plan = callPlan(config);
     const results = new Array(ids.length);
     let next = 0;
     let stoppedBy = null;
@@ -43960,7 +44009,7 @@ async function runSites(config, deps, shared) {
         while (next < ids.length) {
             const index = next++;
             // The poll scheduler plans the calls of the sites still to start too.
-            polls.expect({ ...plan, sitesToStart: ids.length - next });
+            polls.expect({ ...callPlan(config, shared.readRoute), sitesToStart: ids.length - next });
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
                 results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock, door);
@@ -43986,10 +44035,12 @@ async function runSites(config, deps, shared) {
 /**
  * The calls each site makes (contract §6 r3, CALLS_PER_RUN: every call counted in the plan): its request; when it
  * waits, the final status call of its job and, after a create, pull or push, the read of the
- * staging environment that fills what the answers did not say; and the run's one API root check.
+ * staging environment that fills what the answers did not say (unless the run has heard that the
+ * service offers no such read); and the run's one API root check.
  */
-function callPlan(config) {
-    const afterJob = config.wait ? 1 + (config.operation === 'delete' ? 0 : 1) : 0;
+function callPlan(config, readRoute) {
+    const read = config.operation === 'delete' || readRoute.refused ? 0 : 1;
+    const afterJob = config.wait ? 1 + read : 0;
     return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: CALLS_PER_RUN };
 }
 function notStarted(config, siteId, stoppedBy, cancelled, clock, door) {

@@ -153,7 +153,10 @@ export function probeState(data: unknown): ProbeState {
   if (['ready', 'active', 'idle'].includes(s)) return 'ready'
   return 'unknown'
 }
-/** §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). */
+/**
+ * §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). They
+ * are the route's answer, the same for every site, so a run hears one once (StagingReadRoute).
+ */
 export const PROBE_UNSUPPORTED = [405, 501]
 /**
  * §3 (r2) evidence, not hope: after a pull or push a "ready" probe counts only once this run saw the

@@ -4,6 +4,7 @@ import { WindowLedger } from '../api/window-ledger.js'
 import { USER_AGENT } from '../api/client.js'
 import { ApiRoot } from '../api/root.js'
 import { SiteList } from './other-sources.js'
+import { StagingReadRoute } from './probe.js'
 import { NodeTransport } from '../api/transport.js'
 import { isFailure } from '../judge.js'
 import {
@@ -35,6 +36,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
     polls: deps.polls ?? new PollScheduler(clock, ledger),
     root: deps.root ?? new ApiRoot(),
     siteList: deps.siteList ?? new SiteList(),
+    readRoute: deps.readRoute ?? new StagingReadRoute(),
     deadline: deps.deadline ?? clock.now() + config.timeoutMs,
     transport,
   }
@@ -51,7 +53,6 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
   const door = deps.door ?? 'action'
   if (ids.length === 1) return [await runOperation(config, ids[0]!, shared)]
   const polls = shared.polls!
-  const plan = callPlan(config)
 
   const results: Result[] = new Array(ids.length)
   let next = 0
@@ -60,7 +61,7 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
     while (next < ids.length) {
       const index = next++
       // The poll scheduler plans the calls of the sites still to start too.
-      polls.expect({ ...plan, sitesToStart: ids.length - next })
+      polls.expect({ ...callPlan(config, shared.readRoute!), sitesToStart: ids.length - next })
       const siteId = ids[index]!
       if (stoppedBy !== null || deps.signal?.aborted) {
         results[index] = notStarted(
@@ -100,10 +101,12 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
 /**
  * The calls each site makes (contract §6 r3, CALLS_PER_RUN: every call counted in the plan): its request; when it
  * waits, the final status call of its job and, after a create, pull or push, the read of the
- * staging environment that fills what the answers did not say; and the run's one API root check.
+ * staging environment that fills what the answers did not say (unless the run has heard that the
+ * service offers no such read); and the run's one API root check.
  */
-function callPlan(config: Config): Omit<CallPlan, 'sitesToStart'> {
-  const afterJob = config.wait ? 1 + (config.operation === 'delete' ? 0 : 1) : 0
+function callPlan(config: Config, readRoute: StagingReadRoute): Omit<CallPlan, 'sitesToStart'> {
+  const read = config.operation === 'delete' || readRoute.refused ? 0 : 1
+  const afterJob = config.wait ? 1 + read : 0
   return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: CALLS_PER_RUN }
 }
 

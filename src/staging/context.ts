@@ -1,6 +1,7 @@
 import type { StagingApiClient } from '../api/client.js'
 import type { ApiRoot } from '../api/root.js'
 import type { SiteList } from './other-sources.js'
+import type { StagingReadRoute } from './probe.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Config, JobOperation, Logger, StagingFrom, StagingState } from '../types.js'
@@ -59,6 +60,8 @@ export interface RunContext {
   root: ApiRoot
   /** The site list (GET /v2/sites), read once per run when a staging id or URL is missing (issue 20 §1). */
   siteList?: SiteList
+  /** Whether the service offers the staging read, learned once per run (probe.ts). */
+  readRoute?: StagingReadRoute
   /** When status calls may go: shared by every job of a run (poll-scheduler.ts). */
   polls: PollGate
   /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
@@ -109,7 +112,8 @@ export function waitDeps(ctx: RunContext): WaitDeps {
     client: ctx.client,
     polls: ctx.polls,
     // The final status call, and the staging read after the job when the URL is not known yet.
-    callsAfterJob: 1 + (ctx.config.operation === 'delete' || ctx.known.stagingUrl ? 0 : 1),
+    callsAfterJob:
+      1 + (ctx.config.operation === 'delete' || ctx.known.stagingUrl || ctx.readRoute?.refused ? 0 : 1),
     clock: ctx.clock,
     logger: ctx.logger,
     redactor: ctx.redactor,

@@ -8,6 +8,7 @@ import type { Redactor } from '../secrets.js'
 import type { Clock, Config, Logger, Result } from '../types.js'
 import { newKnown, type RunContext } from './context.js'
 import { SiteList } from './other-sources.js'
+import { StagingReadRoute } from './probe.js'
 import { dryRun } from './dry-run.js'
 import { endingOf, writeResult, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
@@ -29,6 +30,8 @@ export interface RunDeps {
   root?: ApiRoot
   /** Shared by every site of a run: the site list, read once when a staging id or URL is missing. */
   siteList?: SiteList
+  /** Shared by every site of a run: whether the service offers the staging read (probe.ts). */
+  readRoute?: StagingReadRoute
   /** Absolute deadline (clock ms) shared by every site of a run; default: now + timeout. */
   deadline?: number
   /** Per-request time limit; default from the timeout (see requestTimeoutFor). */
@@ -85,6 +88,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     client,
     root: deps.root ?? new ApiRoot(),
     siteList: deps.siteList ?? new SiteList(),
+    readRoute: deps.readRoute ?? new StagingReadRoute(),
     polls: deps.polls ?? new PollScheduler(clock, ledger),
     busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
     clock,

@@ -1,5 +1,6 @@
-import { MISSING_STATUS, probePath, probeState, type ProbeState } from '../contract.js'
+import { MISSING_STATUS, PROBE_UNSUPPORTED, probePath, probeState, type ProbeState } from '../contract.js'
 import { ApiError } from '../api/errors.js'
+import type { Logger } from '../types.js'
 import type { RunContext } from './context.js'
 import { fillStagingFields, forgetStaging } from './staging-fields.js'
 
@@ -9,13 +10,63 @@ export type StagingRead =
   /** A 404 that is not the routing layer's: no staging, or no such site, IF the root is right. */
   | { kind: 'missing'; error: ApiError }
 
-/** Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other errors. */
+/**
+ * Whether the service offers the staging read at all, learned once and shared by every site of a
+ * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
+ * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
+ * the rate limit to hear it again.
+ */
+export class StagingReadRoute {
+  private refusal: ApiError | null = null
+  /** The run's first read, until it is answered: the reads of other sites wait for it. */
+  private first: Promise<unknown> | null = null
+  private answered = false
+
+  /** The route's refusal, once one site heard it; null while the route may answer. */
+  get refused(): ApiError | null {
+    return this.refusal
+  }
+
+  /**
+   * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
+   * wait for it (it may be the refusal), then go, or throw the refusal without sending anything.
+   */
+  async read<T>(read: () => Promise<T>, logger: Logger): Promise<T> {
+    if (!this.answered && this.first) await this.first.catch(() => undefined)
+    if (this.refusal) {
+      logger.debug(
+        `not reading the staging environment: the service answered ${this.refusal.httpStatus} to that read earlier in this run`,
+      )
+      throw this.refusal
+    }
+    const sent = read()
+    if (!this.answered && !this.first) {
+      this.first = sent
+      sent.then(
+        () => (this.answered = true),
+        (e: unknown) => {
+          if (e instanceof ApiError && e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
+            this.refusal = e
+          this.answered = true
+        },
+      )
+    }
+    return sent
+  }
+}
+
+/**
+ * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
+ * errors; once the run has heard that the service offers no staging read (`ctx.readRoute`), throws
+ * that refusal again without sending anything.
+ */
 export async function readStaging(
   ctx: RunContext,
   options: { maxRetries?: number } = {},
 ): Promise<StagingRead> {
+  const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options)
   try {
-    const probe = await ctx.client.call('GET', probePath(ctx.siteId), 'read', options)
+    const probe = await (ctx.readRoute ? ctx.readRoute.read(send, ctx.logger) : send())
     return {
       kind: 'found',
       state: probeState(probe.reply.data),

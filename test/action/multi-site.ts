@@ -111,6 +111,17 @@ describe.each(profileOfThisFile())('several sites in one step, profile %s', (pro
     const batch = sim().requests.filter((r) => !(r.method === 'POST' && r.path.endsWith('/v2/sites')))
     expect(batch.length).toBeLessThanOrEqual(16)
   })
+  it('reads staging at most once a run where the service offers no such read; each site still gets its URL', async () => {
+    const sites = await newSites(sim(), 3)
+    sim().setOptions({ urlInAnswers: false })
+    const run = await runAgainst(sim(), { operation: 'create', 'site-id': sites.join(',') })
+    expect(run.outputs.result).toBe('succeeded')
+    const results = JSON.parse(run.outputs.results!) as Array<{ stagingUrl: string | null }>
+    for (const r of results) expect(r.stagingUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/staging-sites\//)
+    const reads = sites.flatMap((site) => sentTo(sim(), 'GET', `/sites/${site}/staging`))
+    // Where the read answers, one a site; where it answers 405, the first 405 stands for the run.
+    expect(reads).toHaveLength(p.probe ? 3 : 1)
+  })
   // Issue 10 and contract §6: no header may make the client idle longer than it can plausibly mean.
   it.each([
     [

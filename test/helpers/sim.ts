@@ -77,6 +77,7 @@ export function useSimulator(options: SimulatorOptions = FAST): { sim: () => Sim
       taskVisibilityDelayMs: options.taskVisibilityDelayMs ?? 0,
       profile: options.profile ?? 'spec',
       siteDelayMs: options.siteDelayMs ?? FAST.siteDelayMs,
+      urlInAnswers: options.urlInAnswers ?? true,
     })
   })
   afterAll(async () => {

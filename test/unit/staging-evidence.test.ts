@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import nock from 'nock'
 import { runAll } from '../../src/staging/batch.js'
 import { runOperation } from '../../src/staging/operations.js'
+import { StagingReadRoute } from '../../src/staging/probe.js'
+import { ApiError } from '../../src/api/errors.js'
 import type { Config } from '../../src/types.js'
 import { API, FakeClock, MemoryLogger, config, envelope, redactor } from '../helpers/fakes.js'
 
@@ -210,5 +212,53 @@ describe('sentences that are true (issue 17 §5)', () => {
     expect(result.error?.kind).toBe('unknown-outcome')
     expect(result.error?.hint).toContain('run this action with operation: status, site-id: 1001,')
     expect(result.error?.hint).not.toContain('{site}')
+  })
+})
+
+describe('the staging read, where the service offers none, is asked once a run', () => {
+  const refusal = (status: number) =>
+    new ApiError({
+      kind: 'validation',
+      processing: 'processed',
+      httpStatus: status,
+      message: `answered ${status}`,
+    })
+  const logger = new MemoryLogger()
+  it('reads that start while the first is unanswered wait for it, and are not sent after a 405', async () => {
+    const route = new StagingReadRoute()
+    let refuse!: (e: unknown) => void
+    const sent: string[] = []
+    const first = route.read(() => {
+      sent.push('first')
+      return new Promise((_, reject) => (refuse = reject))
+    }, logger)
+    const second = route.read(async () => {
+      sent.push('second')
+      return 'read'
+    }, logger)
+    refuse(refusal(405))
+    await expect(first).rejects.toMatchObject({ httpStatus: 405 })
+    await expect(second).rejects.toMatchObject({ httpStatus: 405 })
+    expect(sent).toEqual(['first'])
+    expect(route.refused?.httpStatus).toBe(405)
+  })
+  it.each([
+    ['an answer', () => Promise.resolve('read')],
+    ['a 500', () => Promise.reject(refusal(500))],
+    ['a 404 (no staging for that site)', () => Promise.reject(refusal(404))],
+  ])('after %s, every other site reads for itself', async (_what, first) => {
+    const route = new StagingReadRoute()
+    await route.read(first, logger).catch(() => undefined)
+    let sent = 0
+    await Promise.all(
+      [1, 2].map(() =>
+        route.read(async () => {
+          sent++
+          return 'read'
+        }, logger),
+      ),
+    )
+    expect(sent).toBe(2)
+    expect(route.refused).toBeNull()
   })
 })
