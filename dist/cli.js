@@ -28384,36 +28384,26 @@ __nccwpck_require__.d(__webpack_exports__, {
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"1.0.0"};
-;// CONCATENATED MODULE: ./src/cancel.ts
-/**
- * Cancellation for both front ends. The runner cancels a workflow with SIGINT, then SIGTERM 7.5 s
- * later, then kills 2.5 s after that. At the first signal, stop waiting at once (the returned signal
- * aborts) so the run can report; if reporting takes more than 5 s, or a second signal comes, exit
- * with `exitCode` there and then.
- */
-function cancelOnSignals(say, exitCode = 1) {
-    const cancel = new AbortController();
-    const onSignal = (name) => {
-        if (cancel.signal.aborted) {
-            say(`Received ${name} again: exiting now.`);
-            process.exit(exitCode);
-        }
-        say(`Received ${name}: stopping. A job the server already accepted keeps running there.`);
-        cancel.abort();
-        setTimeout(() => process.exit(exitCode), 5000).unref();
-    };
-    process.on('SIGINT', () => onSignal('SIGINT'));
-    process.on('SIGTERM', () => onSignal('SIGTERM'));
-    return cancel.signal;
-}
-
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
 ;// CONCATENATED MODULE: ./src/clock.ts
+
 /** Raised wherever waiting stops because the run was cancelled (SIGINT/SIGTERM). */
 class CancelledError extends Error {
     constructor() {
         super('cancelled');
         this.name = 'CancelledError';
     }
+}
+/**
+ * An AbortController whose signal every site of a batch may wait on at once (a cancellation, a
+ * wake-up): one listener per sleeper is its purpose, not a leak, so Node's warning past ten
+ * listeners (which would reach the user's log) is off for it. `clock.sleep` removes its listener.
+ */
+function sharedController() {
+    const controller = new AbortController();
+    (0,external_node_events_.setMaxListeners)(0, controller.signal);
+    return controller;
 }
 function throwIfAborted(signal) {
     if (signal?.aborted)
@@ -28440,6 +28430,30 @@ const realClock = {
         signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
+
+;// CONCATENATED MODULE: ./src/cancel.ts
+
+/**
+ * Cancellation for both front ends. The runner cancels a workflow with SIGINT, then SIGTERM 7.5 s
+ * later, then kills 2.5 s after that. At the first signal, stop waiting at once (the returned signal
+ * aborts) so the run can report; if reporting takes more than 5 s, or a second signal comes, exit
+ * with `exitCode` there and then.
+ */
+function cancelOnSignals(say, exitCode = 1) {
+    const cancel = sharedController();
+    const onSignal = (name) => {
+        if (cancel.signal.aborted) {
+            say(`Received ${name} again: exiting now.`);
+            process.exit(exitCode);
+        }
+        say(`Received ${name}: stopping. A job the server already accepted keeps running there.`);
+        cancel.abort();
+        setTimeout(() => process.exit(exitCode), 5000).unref();
+    };
+    process.on('SIGINT', () => onSignal('SIGINT'));
+    process.on('SIGTERM', () => onSignal('SIGTERM'));
+    return cancel.signal;
+}
 
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
@@ -40302,6 +40316,7 @@ const HTTP_DATE = [
 
 
 
+
 /**
  * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
  * server says (contract §6) and from the calls the run itself made, and bounded by what it
@@ -40347,7 +40362,7 @@ class WindowLedger {
      */
     probing = true;
     consecutive429 = 0;
-    wake = new AbortController();
+    wake = sharedController();
     constructor(clock, options = {}) {
         this.clock = clock;
         this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
@@ -40538,7 +40553,7 @@ class WindowLedger {
     }
     notify() {
         this.wake.abort();
-        this.wake = new AbortController();
+        this.wake = sharedController();
     }
 }
 /** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row, from 1), up to 30 s. */
@@ -43579,6 +43594,7 @@ function addWarnings(ctx, warnings) {
 
 ;// CONCATENATED MODULE: ./src/staging/poll-scheduler.ts
 
+
 /**
  * The poll scheduler: status polls are the calls a batch can choose to spend or save. Every call
  * the batch will make is in its plan: each site still to start (its request, its final status call,
@@ -43606,7 +43622,7 @@ class PollScheduler {
     callsAfter = 0;
     durations = [];
     /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
-    wake = new AbortController();
+    wake = sharedController();
     constructor(clock, supply) {
         this.clock = clock;
         this.supply = supply;
@@ -43631,7 +43647,7 @@ class PollScheduler {
             this.durations.push(this.clock.now() - follower.start);
             this.durations.sort((a, b) => a - b);
             this.wake.abort();
-            this.wake = new AbortController();
+            this.wake = sharedController();
         };
     }
     /**

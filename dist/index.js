@@ -32152,13 +32152,26 @@ class PrefixIndex {
     }
 }
 
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
 ;// CONCATENATED MODULE: ./src/clock.ts
+
 /** Raised wherever waiting stops because the run was cancelled (SIGINT/SIGTERM). */
 class CancelledError extends Error {
     constructor() {
         super('cancelled');
         this.name = 'CancelledError';
     }
+}
+/**
+ * An AbortController whose signal every site of a batch may wait on at once (a cancellation, a
+ * wake-up): one listener per sleeper is its purpose, not a leak, so Node's warning past ten
+ * listeners (which would reach the user's log) is off for it. `clock.sleep` removes its listener.
+ */
+function sharedController() {
+    const controller = new AbortController();
+    (0,external_node_events_.setMaxListeners)(0, controller.signal);
+    return controller;
 }
 function throwIfAborted(signal) {
     if (signal?.aborted)
@@ -44553,6 +44566,7 @@ const HTTP_DATE = [
 
 
 
+
 /**
  * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
  * server says (contract §6) and from the calls the run itself made, and bounded by what it
@@ -44598,7 +44612,7 @@ class WindowLedger {
      */
     probing = true;
     consecutive429 = 0;
-    wake = new AbortController();
+    wake = sharedController();
     constructor(clock, options = {}) {
         this.clock = clock;
         this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
@@ -44789,7 +44803,7 @@ class WindowLedger {
     }
     notify() {
         this.wake.abort();
-        this.wake = new AbortController();
+        this.wake = sharedController();
     }
 }
 /** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row, from 1), up to 30 s. */
@@ -47032,6 +47046,7 @@ function addWarnings(ctx, warnings) {
 
 ;// CONCATENATED MODULE: ./src/staging/poll-scheduler.ts
 
+
 /**
  * The poll scheduler: status polls are the calls a batch can choose to spend or save. Every call
  * the batch will make is in its plan: each site still to start (its request, its final status call,
@@ -47059,7 +47074,7 @@ class PollScheduler {
     callsAfter = 0;
     durations = [];
     /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
-    wake = new AbortController();
+    wake = sharedController();
     constructor(clock, supply) {
         this.clock = clock;
         this.supply = supply;
@@ -47084,7 +47099,7 @@ class PollScheduler {
             this.durations.push(this.clock.now() - follower.start);
             this.durations.sort((a, b) => a - b);
             this.wake.abort();
-            this.wake = new AbortController();
+            this.wake = sharedController();
         };
     }
     /**
@@ -47732,6 +47747,7 @@ async function writeSummary(markdown, log) {
 }
 
 ;// CONCATENATED MODULE: ./src/cancel.ts
+
 /**
  * Cancellation for both front ends. The runner cancels a workflow with SIGINT, then SIGTERM 7.5 s
  * later, then kills 2.5 s after that. At the first signal, stop waiting at once (the returned signal
@@ -47739,7 +47755,7 @@ async function writeSummary(markdown, log) {
  * with `exitCode` there and then.
  */
 function cancelOnSignals(say, exitCode = 1) {
-    const cancel = new AbortController();
+    const cancel = sharedController();
     const onSignal = (name) => {
         if (cancel.signal.aborted) {
             say(`Received ${name} again: exiting now.`);

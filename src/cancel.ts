@@ -1,3 +1,5 @@
+import { sharedController } from './clock.js'
+
 /**
  * Cancellation for both front ends. The runner cancels a workflow with SIGINT, then SIGTERM 7.5 s
  * later, then kills 2.5 s after that. At the first signal, stop waiting at once (the returned signal
@@ -5,7 +7,7 @@
  * with `exitCode` there and then.
  */
 export function cancelOnSignals(say: (message: string) => void, exitCode = 1): AbortSignal {
-  const cancel = new AbortController()
+  const cancel = sharedController()
   const onSignal = (name: string): void => {
     if (cancel.signal.aborted) {
       say(`Received ${name} again: exiting now.`)

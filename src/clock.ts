@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import type { Clock } from './types.js'
 
 /** Raised wherever waiting stops because the run was cancelled (SIGINT/SIGTERM). */
@@ -6,6 +7,17 @@ export class CancelledError extends Error {
     super('cancelled')
     this.name = 'CancelledError'
   }
+}
+
+/**
+ * An AbortController whose signal every site of a batch may wait on at once (a cancellation, a
+ * wake-up): one listener per sleeper is its purpose, not a leak, so Node's warning past ten
+ * listeners (which would reach the user's log) is off for it. `clock.sleep` removes its listener.
+ */
+export function sharedController(): AbortController {
+  const controller = new AbortController()
+  setMaxListeners(0, controller.signal)
+  return controller
 }
 
 export function throwIfAborted(signal?: AbortSignal): void {

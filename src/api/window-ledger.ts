@@ -1,3 +1,4 @@
+import { sharedController } from '../clock.js'
 import {
   RATE_LIMIT_HEADERS,
   RATE_LIMIT_MAX,
@@ -92,7 +93,7 @@ export class WindowLedger implements RequestLedger, CallSupply {
    */
   private probing = true
   private consecutive429 = 0
-  private wake = new AbortController()
+  private wake = sharedController()
 
   constructor(
     private readonly clock: Clock,
@@ -288,7 +289,7 @@ export class WindowLedger implements RequestLedger, CallSupply {
 
   private notify(): void {
     this.wake.abort()
-    this.wake = new AbortController()
+    this.wake = sharedController()
   }
 }
 

@@ -1,3 +1,4 @@
+import { sharedController } from '../clock.js'
 import type { CallSupply } from '../api/window-ledger.js'
 import { CALLS_PER_RUN } from '../contract.js'
 import type { Clock } from '../types.js'
@@ -50,7 +51,7 @@ export class PollScheduler implements PollGate {
   private callsAfter = 0
   private readonly durations: number[] = []
   /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
-  private wake = new AbortController()
+  private wake = sharedController()
 
   constructor(
     private readonly clock: Clock,
@@ -77,7 +78,7 @@ export class PollScheduler implements PollGate {
       this.durations.push(this.clock.now() - follower.start)
       this.durations.sort((a, b) => a - b)
       this.wake.abort()
-      this.wake = new AbortController()
+      this.wake = sharedController()
     }
   }
 

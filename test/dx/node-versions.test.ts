@@ -96,4 +96,24 @@ describe.each(NODES)('dist/cli.js on Node %s', (_version, node) => {
     expect(typo.code).toBe(2)
     expect(typo.stderr).toContain('unknown flag --sit-id (did you mean "--site-id"?)')
   })
+
+  // Node before 24 warns past ten listeners on one AbortSignal ("MaxListenersExceededWarning:
+  // Possible EventTarget memory leak detected"); every site of a batch listens to the same few.
+  test('a batch of many sites at once writes no runtime warning', async () => {
+    const sites: string[] = []
+    for (let i = 0; i < 14; i++) {
+      const res = await fetch(`${sim.apiUrl}/v2/sites`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SIM_TOKENS.readWrite}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ site_name: `batch-${i}` }),
+      })
+      sites.push(String(((await res.json()) as { data: { id: number } }).data.id))
+    }
+    // Slow answers: every site's request is in flight at the same time.
+    sim.addFault({ path: '/staging', times: Infinity, latencyMs: 400 })
+    const run = await cli(node, ['create', '--site-id', sites.join(',')], env())
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain('14 succeeded')
+    expect(run.stderr).not.toMatch(/Warning|\(node:\d+\)/)
+  })
 })
