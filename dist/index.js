@@ -45818,15 +45818,13 @@ class StagingReadRoute {
     }
     /**
      * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
-     * wait for it (it may be the refusal), then go, or throw the refusal without sending anything.
+     * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
      */
-    async read(read, logger) {
+    async read(read, notSent) {
         if (!this.answered && this.first)
             await this.first.catch(() => undefined);
-        if (this.refusal) {
-            logger.debug(`not reading the staging environment: the service answered ${this.refusal.httpStatus} to that read earlier in this run`);
-            throw this.refusal;
-        }
+        if (this.refusal)
+            throw notSent(this.refusal);
         const sent = read();
         if (!this.answered && !this.first) {
             this.first = sent;
@@ -45847,7 +45845,7 @@ class StagingReadRoute {
 async function readStaging(ctx, options = {}) {
     const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
     try {
-        const probe = await (ctx.readRoute ? ctx.readRoute.read(send, ctx.logger) : send());
+        const probe = await (ctx.readRoute ? ctx.readRoute.read(send, (first) => notSent(ctx, first)) : send());
         return {
             kind: 'found',
             state: probeState(probe.reply.data),
@@ -45861,6 +45859,19 @@ async function readStaging(ctx, options = {}) {
             return { kind: 'missing', error: e };
         throw e;
     }
+}
+/** The refusal this site would have heard, said as what it is: a read not sent, and why. */
+function notSent(ctx, first) {
+    const status = first.httpStatus;
+    ctx.logger.debug(`not reading the staging environment: the service answered ${status} to that read earlier in this run`);
+    return new ApiError({
+        kind: first.kind,
+        httpStatus: status,
+        processing: first.processing,
+        serverMessage: first.serverMessage,
+        message: `GET ${ctx.client.shown(probePath(ctx.siteId))} was not sent: the service answered HTTP ${status} to reading a staging environment earlier in this run, so it offers no such read.`,
+        hint: first.hint,
+    });
 }
 /**
  * Before a 404 is read as "no staging environment" (status `none`, if-missing: skip, a staging

@@ -1,6 +1,5 @@
 import { MISSING_STATUS, PROBE_UNSUPPORTED, probePath, probeState, type ProbeState } from '../contract.js'
 import { ApiError } from '../api/errors.js'
-import type { Logger } from '../types.js'
 import type { RunContext } from './context.js'
 import { fillStagingFields, forgetStaging } from './staging-fields.js'
 
@@ -29,16 +28,11 @@ export class StagingReadRoute {
 
   /**
    * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
-   * wait for it (it may be the refusal), then go, or throw the refusal without sending anything.
+   * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
    */
-  async read<T>(read: () => Promise<T>, logger: Logger): Promise<T> {
+  async read<T>(read: () => Promise<T>, notSent: (refusal: ApiError) => Error): Promise<T> {
     if (!this.answered && this.first) await this.first.catch(() => undefined)
-    if (this.refusal) {
-      logger.debug(
-        `not reading the staging environment: the service answered ${this.refusal.httpStatus} to that read earlier in this run`,
-      )
-      throw this.refusal
-    }
+    if (this.refusal) throw notSent(this.refusal)
     const sent = read()
     if (!this.answered && !this.first) {
       this.first = sent
@@ -66,7 +60,7 @@ export async function readStaging(
 ): Promise<StagingRead> {
   const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options)
   try {
-    const probe = await (ctx.readRoute ? ctx.readRoute.read(send, ctx.logger) : send())
+    const probe = await (ctx.readRoute ? ctx.readRoute.read(send, (first) => notSent(ctx, first)) : send())
     return {
       kind: 'found',
       state: probeState(probe.reply.data),
@@ -79,6 +73,22 @@ export async function readStaging(
       return { kind: 'missing', error: e }
     throw e
   }
+}
+
+/** The refusal this site would have heard, said as what it is: a read not sent, and why. */
+function notSent(ctx: RunContext, first: ApiError): ApiError {
+  const status = first.httpStatus
+  ctx.logger.debug(
+    `not reading the staging environment: the service answered ${status} to that read earlier in this run`,
+  )
+  return new ApiError({
+    kind: first.kind,
+    httpStatus: status,
+    processing: first.processing,
+    serverMessage: first.serverMessage,
+    message: `GET ${ctx.client.shown(probePath(ctx.siteId))} was not sent: the service answered HTTP ${status} to reading a staging environment earlier in this run, so it offers no such read.`,
+    hint: first.hint,
+  })
 }
 
 /**
