@@ -28603,6 +28603,8 @@ function probeState(data) {
  * are the route's answer, the same for every site, so a run hears one once (StagingReadRoute).
  */
 const PROBE_UNSUPPORTED = [405, 501];
+/** Whether an answer's HTTP status is the staging read's "not offered here" (PROBE_UNSUPPORTED). */
+const probeUnsupported = (status) => status !== null && PROBE_UNSUPPORTED.includes(status);
 /**
  * §3 (r2) evidence, not hope: after a pull or push a "ready" probe counts only once this run saw the
  * job busy. A probe that keeps saying "ready" without that is given this long to show the job
@@ -42027,7 +42029,117 @@ function site_list_idText(value) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./src/staging/probe.ts
+
+
+
+/**
+ * Whether the service offers the staging read at all, learned once and shared by every site of a
+ * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
+ * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
+ * the rate limit to hear it again.
+ */
+class StagingReadRoute {
+    refusal = null;
+    /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
+    learned = null;
+    /** The route's refusal, once one site heard it; null while the route may answer. */
+    get refused() {
+        return this.refusal;
+    }
+    /**
+     * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
+     * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
+     */
+    async read(read, notSent) {
+        if (this.learned)
+            await this.learned;
+        if (this.refusal)
+            throw notSent(this.refusal);
+        const sent = read();
+        this.learned ??= sent.then(() => undefined, (e) => {
+            if (e instanceof ApiError && probeUnsupported(e.httpStatus))
+                this.refusal = e;
+        });
+        return sent;
+    }
+}
+/**
+ * The staging reads a job that succeeded may still cost (0 or 1, after-job.ts): none after a delete,
+ * once the URL is known, or once the run heard that the service offers no such read.
+ */
+function readsAfterJob(operation, readRoute, urlKnown = false) {
+    return operation === 'delete' || urlKnown || readRoute?.refused ? 0 : 1;
+}
+/**
+ * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
+ * errors; once the run has heard that the service offers no staging read (`ctx.readRoute`), throws
+ * that refusal again without sending anything.
+ */
+async function readStaging(ctx, options = {}) {
+    const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
+    try {
+        const probe = await (ctx.readRoute ? ctx.readRoute.read(send, (first) => notSent(ctx, first)) : send());
+        return {
+            kind: 'found',
+            state: probeState(probe.reply.data),
+            data: probe.reply.data,
+            status: probe.status,
+            message: probe.reply.message,
+        };
+    }
+    catch (e) {
+        if (e instanceof ApiError && e.httpStatus === MISSING_STATUS && e.kind === 'not-found')
+            return { kind: 'missing', error: e };
+        throw e;
+    }
+}
+/** The refusal this site would have heard, said as what it is: a read not sent, and why. */
+function notSent(ctx, first) {
+    const status = first.httpStatus;
+    ctx.logger.debug(`not reading the staging environment: the service answered ${status} to that read earlier in this run`);
+    return new ApiError({
+        kind: first.kind,
+        httpStatus: status,
+        processing: first.processing,
+        serverMessage: first.serverMessage,
+        message: `GET ${ctx.client.shown(probePath(ctx.siteId))} was not sent: the service answered HTTP ${status} to reading a staging environment earlier in this run, so it offers no such read.`,
+        hint: first.hint,
+    });
+}
+/**
+ * Before a 404 is read as "no staging environment" (status `none`, if-missing: skip, a staging
+ * gone before recreate's delete): the API root must have answered as the API in this run (contract
+ * §4 r3). Throws ApiError (`api-url`) when it did not.
+ */
+async function confirmNoStaging(ctx, because) {
+    await ctx.root.confirm(ctx.client, because);
+}
+/**
+ * Best effort, one try: the staging id and URL from the probe, where the answers did not give
+ * them. Returns the state read (null when the read failed; a failure changes nothing else).
+ */
+async function fillFromStaging(ctx) {
+    let read;
+    try {
+        read = await readStaging(ctx, { maxRetries: 0 });
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        ctx.logger.debug(`could not read the staging environment: ${e.message}`);
+        return null;
+    }
+    if (read.kind === 'missing') {
+        forgetStaging(ctx);
+        return 'none';
+    }
+    ctx.known.message ||= read.message;
+    return fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown';
+}
+
 ;// CONCATENATED MODULE: ./src/staging/context.ts
+
 function newKnown() {
     return {
         httpStatus: null,
@@ -42076,7 +42188,7 @@ function waitDeps(ctx) {
         client: ctx.client,
         polls: ctx.polls,
         // The final status call, and the staging read after the job when the URL is not known yet.
-        callsAfterJob: 1 + (ctx.config.operation === 'delete' || ctx.known.stagingUrl || ctx.readRoute?.refused ? 0 : 1),
+        callsAfterJob: 1 + readsAfterJob(ctx.config.operation, ctx.readRoute, Boolean(ctx.known.stagingUrl)),
         clock: ctx.clock,
         logger: ctx.logger,
         redactor: ctx.redactor,
@@ -42343,113 +42455,6 @@ function note(ctx, text) {
 }
 function other_sources_capital(text) {
     return capitalised(text);
-}
-
-;// CONCATENATED MODULE: ./src/staging/probe.ts
-
-
-
-/**
- * Whether the service offers the staging read at all, learned once and shared by every site of a
- * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
- * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
- * the rate limit to hear it again.
- */
-class StagingReadRoute {
-    refusal = null;
-    /** The run's first read, until it is answered: the reads of other sites wait for it. */
-    first = null;
-    answered = false;
-    /** The route's refusal, once one site heard it; null while the route may answer. */
-    get refused() {
-        return this.refusal;
-    }
-    /**
-     * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
-     * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
-     */
-    async read(read, notSent) {
-        if (!this.answered && this.first)
-            await this.first.catch(() => undefined);
-        if (this.refusal)
-            throw notSent(this.refusal);
-        const sent = read();
-        if (!this.answered && !this.first) {
-            this.first = sent;
-            sent.then(() => (this.answered = true), (e) => {
-                if (e instanceof ApiError && e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
-                    this.refusal = e;
-                this.answered = true;
-            });
-        }
-        return sent;
-    }
-}
-/**
- * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
- * errors; once the run has heard that the service offers no staging read (`ctx.readRoute`), throws
- * that refusal again without sending anything.
- */
-async function readStaging(ctx, options = {}) {
-    const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
-    try {
-        const probe = await (ctx.readRoute ? ctx.readRoute.read(send, (first) => notSent(ctx, first)) : send());
-        return {
-            kind: 'found',
-            state: probeState(probe.reply.data),
-            data: probe.reply.data,
-            status: probe.status,
-            message: probe.reply.message,
-        };
-    }
-    catch (e) {
-        if (e instanceof ApiError && e.httpStatus === MISSING_STATUS && e.kind === 'not-found')
-            return { kind: 'missing', error: e };
-        throw e;
-    }
-}
-/** The refusal this site would have heard, said as what it is: a read not sent, and why. */
-function notSent(ctx, first) {
-    const status = first.httpStatus;
-    ctx.logger.debug(`not reading the staging environment: the service answered ${status} to that read earlier in this run`);
-    return new ApiError({
-        kind: first.kind,
-        httpStatus: status,
-        processing: first.processing,
-        serverMessage: first.serverMessage,
-        message: `GET ${ctx.client.shown(probePath(ctx.siteId))} was not sent: the service answered HTTP ${status} to reading a staging environment earlier in this run, so it offers no such read.`,
-        hint: first.hint,
-    });
-}
-/**
- * Before a 404 is read as "no staging environment" (status `none`, if-missing: skip, a staging
- * gone before recreate's delete): the API root must have answered as the API in this run (contract
- * §4 r3). Throws ApiError (`api-url`) when it did not.
- */
-async function confirmNoStaging(ctx, because) {
-    await ctx.root.confirm(ctx.client, because);
-}
-/**
- * Best effort, one try: the staging id and URL from the probe, where the answers did not give
- * them. Returns the state read (null when the read failed; a failure changes nothing else).
- */
-async function fillFromStaging(ctx) {
-    let read;
-    try {
-        read = await readStaging(ctx, { maxRetries: 0 });
-    }
-    catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        ctx.logger.debug(`could not read the staging environment: ${e.message}`);
-        return null;
-    }
-    if (read.kind === 'missing') {
-        forgetStaging(ctx);
-        return 'none';
-    }
-    ctx.known.message ||= read.message;
-    return fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown';
 }
 
 ;// CONCATENATED MODULE: ./src/staging/endpoints.ts
@@ -43215,7 +43220,7 @@ async function followProbe(deps, operation, siteId, evidence) {
         catch (e) {
             if (!(e instanceof ApiError))
                 throw e;
-            if (e.httpStatus !== null && (PROBE_UNSUPPORTED.includes(e.httpStatus) || e.kind === 'api-url'))
+            if (e.httpStatus !== null && (probeUnsupported(e.httpStatus) || e.kind === 'api-url'))
                 return {
                     kind: 'untrackable',
                     reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
@@ -43800,7 +43805,7 @@ async function readState(ctx) {
             throw e;
         known.httpStatus = e.httpStatus;
         known.stagingState = 'unknown';
-        if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus)) {
+        if (probeUnsupported(e.httpStatus)) {
             // No staging read on this service: the site list may still name the staging site (issue 20 §1).
             const listed = await fromSiteList(ctx);
             if ('record' in listed) {
@@ -44066,8 +44071,7 @@ async function runSites(config, deps, shared) {
  * service offers no such read); and the run's one API root check.
  */
 function callPlan(config, readRoute) {
-    const read = config.operation === 'delete' || readRoute.refused ? 0 : 1;
-    const afterJob = config.wait ? 1 + read : 0;
+    const afterJob = config.wait ? 1 + readsAfterJob(config.operation, readRoute) : 0;
     return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: CALLS_PER_RUN };
 }
 function notStarted(config, siteId, stoppedBy, cancelled, clock, door) {

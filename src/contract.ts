@@ -158,6 +158,9 @@ export function probeState(data: unknown): ProbeState {
  * are the route's answer, the same for every site, so a run hears one once (StagingReadRoute).
  */
 export const PROBE_UNSUPPORTED = [405, 501]
+/** Whether an answer's HTTP status is the staging read's "not offered here" (PROBE_UNSUPPORTED). */
+export const probeUnsupported = (status: number | null): boolean =>
+  status !== null && PROBE_UNSUPPORTED.includes(status)
 /**
  * §3 (r2) evidence, not hope: after a pull or push a "ready" probe counts only once this run saw the
  * job busy. A probe that keeps saying "ready" without that is given this long to show the job

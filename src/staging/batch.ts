@@ -4,7 +4,7 @@ import { WindowLedger } from '../api/window-ledger.js'
 import { USER_AGENT } from '../api/client.js'
 import { ApiRoot } from '../api/root.js'
 import { SiteList } from './other-sources.js'
-import { StagingReadRoute } from './probe.js'
+import { readsAfterJob, StagingReadRoute } from './probe.js'
 import { NodeTransport } from '../api/transport.js'
 import { isFailure } from '../judge.js'
 import {
@@ -105,8 +105,7 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
  * service offers no such read); and the run's one API root check.
  */
 function callPlan(config: Config, readRoute: StagingReadRoute): Omit<CallPlan, 'sitesToStart'> {
-  const read = config.operation === 'delete' || readRoute.refused ? 0 : 1
-  const afterJob = config.wait ? 1 + read : 0
+  const afterJob = config.wait ? 1 + readsAfterJob(config.operation, readRoute) : 0
   return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: CALLS_PER_RUN }
 }
 

@@ -1,5 +1,6 @@
-import { MISSING_STATUS, PROBE_UNSUPPORTED, probePath, probeState, type ProbeState } from '../contract.js'
+import { MISSING_STATUS, probePath, probeUnsupported, probeState, type ProbeState } from '../contract.js'
 import { ApiError } from '../api/errors.js'
+import type { Operation } from '../types.js'
 import type { RunContext } from './context.js'
 import { fillStagingFields, forgetStaging } from './staging-fields.js'
 
@@ -17,9 +18,8 @@ export type StagingRead =
  */
 export class StagingReadRoute {
   private refusal: ApiError | null = null
-  /** The run's first read, until it is answered: the reads of other sites wait for it. */
-  private first: Promise<unknown> | null = null
-  private answered = false
+  /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
+  private learned: Promise<void> | null = null
 
   /** The route's refusal, once one site heard it; null while the route may answer. */
   get refused(): ApiError | null {
@@ -31,22 +31,25 @@ export class StagingReadRoute {
    * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
    */
   async read<T>(read: () => Promise<T>, notSent: (refusal: ApiError) => Error): Promise<T> {
-    if (!this.answered && this.first) await this.first.catch(() => undefined)
+    if (this.learned) await this.learned
     if (this.refusal) throw notSent(this.refusal)
     const sent = read()
-    if (!this.answered && !this.first) {
-      this.first = sent
-      sent.then(
-        () => (this.answered = true),
-        (e: unknown) => {
-          if (e instanceof ApiError && e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus))
-            this.refusal = e
-          this.answered = true
-        },
-      )
-    }
+    this.learned ??= sent.then(
+      () => undefined,
+      (e: unknown) => {
+        if (e instanceof ApiError && probeUnsupported(e.httpStatus)) this.refusal = e
+      },
+    )
     return sent
   }
+}
+
+/**
+ * The staging reads a job that succeeded may still cost (0 or 1, after-job.ts): none after a delete,
+ * once the URL is known, or once the run heard that the service offers no such read.
+ */
+export function readsAfterJob(operation: Operation, readRoute?: StagingReadRoute, urlKnown = false): number {
+  return operation === 'delete' || urlKnown || readRoute?.refused ? 0 : 1
 }
 
 /**

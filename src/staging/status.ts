@@ -1,4 +1,4 @@
-import { PROBE_UNSUPPORTED, probePath, probeState } from '../contract.js'
+import { probePath, probeState, probeUnsupported } from '../contract.js'
 import { ApiError } from '../api/errors.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import { waitDeps, type RunContext } from './context.js'
@@ -43,7 +43,7 @@ async function readState(ctx: RunContext): Promise<Ending> {
     if (!(e instanceof ApiError)) throw e
     known.httpStatus = e.httpStatus
     known.stagingState = 'unknown'
-    if (e.httpStatus !== null && PROBE_UNSUPPORTED.includes(e.httpStatus)) {
+    if (probeUnsupported(e.httpStatus)) {
       // No staging read on this service: the site list may still name the staging site (issue 20 §1).
       const listed = await fromSiteList(ctx)
       if ('record' in listed) {

@@ -2,7 +2,7 @@ import { durationText } from '../duration.js'
 import {
   MISSING_STATUS,
   PROBE_EVIDENCE_WINDOW_MS,
-  PROBE_UNSUPPORTED,
+  probeUnsupported,
   TASK_INVISIBLE_GRACE_MS,
   probePath,
   probeState,
@@ -173,7 +173,7 @@ async function followProbe(
       answer = await client.call('GET', probePath(siteId), 'read')
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
-      if (e.httpStatus !== null && (PROBE_UNSUPPORTED.includes(e.httpStatus) || e.kind === 'api-url'))
+      if (e.httpStatus !== null && (probeUnsupported(e.httpStatus) || e.kind === 'api-url'))
         return {
           kind: 'untrackable',
           reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
