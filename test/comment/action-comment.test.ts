@@ -5,35 +5,29 @@
  * against the simulator (the staging API) and a fake GitHub API on loopback (GITHUB_API_URL).
  * Build first: npm run build.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { beforeEach, describe, expect, test } from '@jest/globals'
+import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../src/simulator/server.js'
 import { leaks, runBundledAction } from '../helpers/run-action.js'
 import { markerFor } from '../../src/report/comment.js'
-import { BOT, eventEnv as githubEventEnv, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js'
+import { BOT, eventEnv as githubEventEnv, type FakeGitHub } from '../github/fake-github.js'
+import { useActionWithGitHub } from '../github/action-fixture.js'
 
 const GH_TOKEN = 'ghs_whole-action-github-token-0042'
 const PR = 12
 
+const fixture = useActionWithGitHub(
+  { durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } },
+  {
+    dirPrefix: 'comment-test-',
+    githubToken: GH_TOKEN,
+  },
+)
 let sim: Simulator
 let gh: FakeGitHub
 let dir: string
-
-beforeAll(async () => {
-  sim = await start({ port: 0, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
-  dir = mkdtempSync(path.join(tmpdir(), 'comment-test-'))
+beforeEach(() => {
+  ;({ sim, gh, dir } = fixture.current())
 })
-afterAll(async () => {
-  await sim.stop()
-  rmSync(dir, { recursive: true, force: true })
-})
-beforeEach(async () => {
-  sim.reset()
-  gh = await startFakeGitHub()
-})
-afterEach(() => gh.stop())
 
 const eventEnv = (eventName: string, payload: unknown) => githubEventEnv(gh, dir, eventName, payload)
 

@@ -5,13 +5,11 @@
  * runs it, against the simulator (the staging API) and a fake GitHub API on loopback
  * (GITHUB_API_URL). Build first: npm run build.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
-import { leaks, runBundledAction } from '../helpers/run-action.js'
-import { eventEnv as githubEventEnv, startFakeGitHub, type FakeGitHub } from './fake-github.js'
+import { beforeEach, describe, expect, test } from '@jest/globals'
+import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../src/simulator/server.js'
+import { runBundledAction } from '../helpers/run-action.js'
+import { eventEnv as githubEventEnv, type FakeGitHub } from './fake-github.js'
+import { useActionWithGitHub } from './action-fixture.js'
 
 const GH_TOKEN = 'ghs_whole-action-deployments-token-0099'
 const PR = 12
@@ -19,32 +17,19 @@ const HEAD_SHA = '1234abcd'.padEnd(40, 'e')
 const MERGE_SHA = '9876fedc'.padEnd(40, 'f')
 const RUN_URL = 'https://github.example/octo-org/site-repo/actions/runs/4242'
 
+const DURATIONS_MS = { create: 300, pull: 200, push: 200, delete: 200 }
+const fixture = useActionWithGitHub(
+  { durationsMs: DURATIONS_MS },
+  {
+    dirPrefix: 'deployments-test-',
+    githubToken: GH_TOKEN,
+  },
+)
 let sim: Simulator
 let gh: FakeGitHub
 let dir: string
-const DURATIONS_MS = { create: 300, pull: 200, push: 200, delete: 200 }
-
-beforeAll(async () => {
-  sim = await start({ port: 0, durationsMs: DURATIONS_MS })
-  dir = mkdtempSync(path.join(tmpdir(), 'deployments-test-'))
-})
-afterAll(async () => {
-  await sim.stop()
-  rmSync(dir, { recursive: true, force: true })
-})
-beforeEach(async () => {
-  // reset() keeps options: a test's longer job (the cancelled run's) must not reach the next ones.
-  sim.reset()
-  sim.setOptions({ durationsMs: DURATIONS_MS })
-  gh = await startFakeGitHub()
-})
-afterEach(async () => {
-  // Whatever the test, nothing secret went to GitHub in any request.
-  const sent = gh.requests.map((r) => `${r.path}\n${r.body}`).join('\n')
-  for (const secret of [GH_TOKEN, SIM_TOKENS.readWrite])
-    for (const form of [secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64')])
-      expect(leaks(sent, form)).toEqual([])
-  await gh.stop()
+beforeEach(() => {
+  ;({ sim, gh, dir } = fixture.current())
 })
 
 const eventEnv = (eventName: string, payload: unknown) =>

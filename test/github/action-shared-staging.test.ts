@@ -4,44 +4,33 @@
  * GitHub API. Two pull requests run the PR-preview recipe in turn, one is closed (release), and a
  * pull request from a fork runs without secrets. Build first: npm run build.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { beforeEach, describe, expect, test } from '@jest/globals'
 import { readOwner } from '../../src/github/ownership.js'
 import { markerFor } from '../../src/report/comment.js'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
-import { leaks, runBundledAction } from '../helpers/run-action.js'
-import { BOT, eventEnv, startFakeGitHub, type FakeGitHub } from './fake-github.js'
+import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../src/simulator/server.js'
+import { runBundledAction } from '../helpers/run-action.js'
+import { BOT, eventEnv, type FakeGitHub } from './fake-github.js'
+import { useActionWithGitHub } from './action-fixture.js'
 
 const GH_TOKEN = 'ghs_whole-action-shared-staging-0777'
 const SITE = String(SIM_SITES.withStaging)
 const sha = (pr: number) => String(pr).padStart(2, '0').repeat(20)
 
+const fixture = useActionWithGitHub(
+  {
+    profile: 'service',
+    durationsMs: { create: 300, pull: 200, push: 200, delete: 200 },
+  },
+  {
+    dirPrefix: 'shared-staging-action-',
+    githubToken: GH_TOKEN,
+  },
+)
 let sim: Simulator
 let gh: FakeGitHub
 let dir: string
-
-beforeAll(async () => {
-  sim = await start({
-    port: 0,
-    profile: 'service',
-    durationsMs: { create: 300, pull: 200, push: 200, delete: 200 },
-  })
-  dir = mkdtempSync(path.join(tmpdir(), 'shared-staging-action-'))
-})
-afterAll(async () => {
-  await sim.stop()
-  rmSync(dir, { recursive: true, force: true })
-})
-beforeEach(async () => {
-  sim.reset()
-  gh = await startFakeGitHub()
-})
-afterEach(async () => {
-  const sent = gh.requests.map((r) => `${r.path}\n${r.body}`).join('\n')
-  for (const secret of [GH_TOKEN, SIM_TOKENS.readWrite]) expect(leaks(sent, secret)).toEqual([])
-  await gh.stop()
+beforeEach(() => {
+  ;({ sim, gh, dir } = fixture.current())
 })
 
 const prEnv = (pr: number, action = 'synchronize', runId = 7000 + pr, fork = false) =>

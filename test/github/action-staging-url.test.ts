@@ -6,38 +6,31 @@
  * fake GitHub API: the four sources in order, each said in the summary; a URL from an earlier run or
  * the staging-url input used only once it answers; wait-for-url with any source, warning once.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { beforeEach, describe, expect, test } from '@jest/globals'
+import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../src/simulator/server.js'
 import { runBundledAction } from '../helpers/run-action.js'
-import { eventEnv, startFakeGitHub, type FakeGitHub } from './fake-github.js'
+import { eventEnv, type FakeGitHub } from './fake-github.js'
+import { useActionWithGitHub } from './action-fixture.js'
 
 const SITE = String(SIM_SITES.withStaging)
 const GH_TOKEN = 'ghs_staging-url-sources-0101'
-let sim: Simulator
-let gh: FakeGitHub
-let dir: string
-
-beforeAll(async () => {
-  sim = await start({
-    port: 0,
+const fixture = useActionWithGitHub(
+  {
     profile: 'service',
     durationsMs: { create: 300, pull: 200, push: 200, delete: 200 },
     siteDelayMs: 100,
-  })
-  dir = mkdtempSync(path.join(tmpdir(), 'staging-url-'))
+  },
+  {
+    dirPrefix: 'staging-url-',
+    githubToken: GH_TOKEN,
+  },
+)
+let sim: Simulator
+let gh: FakeGitHub
+let dir: string
+beforeEach(() => {
+  ;({ sim, gh, dir } = fixture.current())
 })
-afterAll(async () => {
-  await sim.stop()
-  rmSync(dir, { recursive: true, force: true })
-})
-beforeEach(async () => {
-  sim.reset()
-  gh = await startFakeGitHub()
-})
-afterEach(() => gh.stop())
 
 const prEnv = () =>
   eventEnv(gh, dir, 'pull_request', {

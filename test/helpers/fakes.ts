@@ -1,5 +1,6 @@
 import { CancelledError } from '../../src/clock.js'
 import { Redactor } from '../../src/secrets.js'
+import { runOperation } from '../../src/staging/operations.js'
 import { newResult, type Clock, type Config, type Logger, type Result } from '../../src/types.js'
 
 /** Virtual time: sleep() advances the clock at once. `wallShift` steps the wall clock alone (NTP). */
@@ -93,4 +94,21 @@ export function createdResult(over: Partial<Result> = {}): Result {
     startedAt: new Date().toISOString(),
     ...over,
   }
+}
+
+/**
+ * One operation on site 1001 through the core, against whatever answers API (nock), on a fake clock
+ * and logger, with jitter fixed at its middle.
+ */
+export async function runOnFakes(overrides: Partial<Config>, signal?: AbortSignal) {
+  const clock = new FakeClock()
+  const logger = new MemoryLogger()
+  const result = await runOperation(config(overrides), '1001', {
+    clock,
+    logger,
+    redactor: redactor(),
+    random: () => 0.5,
+    ...(signal ? { signal } : {}),
+  })
+  return { result, logger, clock }
 }

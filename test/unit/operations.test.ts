@@ -3,7 +3,16 @@ import nock from 'nock'
 import { PUSH_WARNINGS, PUSH_WARNINGS_IF_SENT } from '../../src/staging/endpoints.js'
 import { runOperation } from '../../src/staging/operations.js'
 import type { Config } from '../../src/types.js'
-import { API, FakeClock, MemoryLogger, TOKEN, config, envelope, redactor } from '../helpers/fakes.js'
+import {
+  API,
+  FakeClock,
+  MemoryLogger,
+  TOKEN,
+  config,
+  envelope,
+  redactor,
+  runOnFakes as run,
+} from '../helpers/fakes.js'
 
 beforeAll(() => nock.disableNetConnect())
 afterAll(() => {
@@ -11,19 +20,6 @@ afterAll(() => {
   nock.restore()
 })
 afterEach(() => nock.cleanAll())
-
-async function run(overrides: Partial<Config>, signal?: AbortSignal) {
-  const clock = new FakeClock()
-  const logger = new MemoryLogger()
-  const result = await runOperation(config(overrides), '1001', {
-    clock,
-    logger,
-    redactor: redactor(),
-    random: () => 0.5,
-    ...(signal ? { signal } : {}),
-  })
-  return { result, logger, clock }
-}
 
 const api = () => nock(API)
 /** The API root answering `GET /v2/sites` as the API: the evidence a 404 needs (contract §4 r3). */

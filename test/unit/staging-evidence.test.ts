@@ -3,11 +3,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { runAll } from '../../src/staging/batch.js'
-import { runOperation } from '../../src/staging/operations.js'
 import { StagingReadRoute } from '../../src/staging/probe.js'
 import { ApiError } from '../../src/api/errors.js'
-import type { Config } from '../../src/types.js'
-import { API, FakeClock, MemoryLogger, config, envelope, redactor } from '../helpers/fakes.js'
+import {
+  API,
+  FakeClock,
+  MemoryLogger,
+  config,
+  envelope,
+  redactor,
+  runOnFakes as run,
+} from '../helpers/fakes.js'
 
 beforeAll(() => nock.disableNetConnect())
 afterAll(() => {
@@ -17,19 +23,6 @@ afterAll(() => {
 afterEach(() => nock.cleanAll())
 
 const api = () => nock(API)
-
-async function run(overrides: Partial<Config>, signal?: AbortSignal) {
-  const clock = new FakeClock()
-  const logger = new MemoryLogger()
-  const result = await runOperation(config(overrides), '1001', {
-    clock,
-    logger,
-    redactor: redactor(),
-    random: () => 0.5,
-    ...(signal ? { signal } : {}),
-  })
-  return { result, logger }
-}
 
 const API_URL_HINT =
   /^The API root https:\/\/api\.example\.test\/v2 did not answer as the staging API\. Set api-url /
