@@ -433,32 +433,28 @@ if (!MANY_ONLY)
   for (const lengthMs of LENGTHS)
     for (const mode of CURVES)
       waitingScenarios.push({ kind: 'waiting', mode, lengthMs, jobs: VIRTUAL_JOBS, rttMs: RTT_MS })
+/** N sites of J ms jobs at a concurrency, under LIMIT calls a window: every many-sites row starts here. */
+const manySites = (sites, jobMs, concurrency) => ({
+  kind: 'many',
+  sites,
+  jobMs,
+  limit: LIMIT,
+  windowMs: WINDOW_MS,
+  concurrency,
+  rttMs: RTT_MS,
+})
 const manyScenarios = []
 for (const sites of SITES)
   for (const jobMs of JOB_LENGTHS)
     for (const concurrency of [...new Set([4, 20, DEFAULT_CONCURRENCY, sites])].filter((c) => c <= sites))
-      manyScenarios.push({
-        kind: 'many',
-        sites,
-        jobMs,
-        limit: LIMIT,
-        windowMs: WINDOW_MS,
-        concurrency,
-        rttMs: RTT_MS,
-      })
+      manyScenarios.push(manySites(sites, jobMs, concurrency))
 const modeScenarios = []
 for (const mode of MODES)
   for (const sites of SITES)
     for (const jobMs of MODE_JOBS)
       for (const concurrency of [...new Set([Math.min(DEFAULT_CONCURRENCY, sites), sites])])
         modeScenarios.push({
-          kind: 'many',
-          sites,
-          jobMs,
-          limit: LIMIT,
-          windowMs: WINDOW_MS,
-          concurrency,
-          rttMs: RTT_MS,
+          ...manySites(sites, jobMs, concurrency),
           limitMode: mode.name,
           limiter: mode.limiter,
           resetHeader: mode.resetHeader,
@@ -473,16 +469,7 @@ for (const mode of MODES)
             jobMs === 20_000 &&
             concurrency === sites,
         })
-if (!QUICK && !MANY_ONLY)
-  manyScenarios.push({
-    kind: 'many',
-    sites: 1000,
-    jobMs: 20_000,
-    limit: LIMIT,
-    windowMs: WINDOW_MS,
-    concurrency: 1000,
-    rttMs: RTT_MS,
-  })
+if (!QUICK && !MANY_ONLY) manyScenarios.push(manySites(1000, 20_000, 1000))
 const virtualOut = await virtual(harness, [...waitingScenarios, ...manyScenarios, ...modeScenarios])
 const virtualWait = virtualOut.filter((o) => o.scenario.kind === 'waiting')
 const virtualMany = virtualOut.filter((o) => o.scenario.kind === 'many' && !o.scenario.limitMode)
