@@ -28371,7 +28371,27 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4280:
+/***/ 486:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6464);
+// dist/cli.js, the `site-staging` command: runs the CLI (src/cli/run.ts), then exits: do not linger
+// on sockets left by a request that never answered; let stdout drain first.
+
+const exitCode = await (0,_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)(process.argv.slice(2), process.env, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+});
+process.exitCode = exitCode;
+process.stdout.write('', () => process.exit(exitCode));
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 6464:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38878,7 +38898,7 @@ function parseConfig(raw) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/cli-args.ts
+;// CONCATENATED MODULE: ./src/cli/args.ts
 // The CLI's command line: usage text, flags, and what they mean as the action's inputs.
 
 
@@ -38940,7 +38960,7 @@ class UsageError extends Error {
  * are options of their own rather than parseArgs's `allowNegative`, which needs Node 20.16 or 22.4:
  * this way the bundle runs on every Node 20 and later (package.json `engines`).
  */
-const cli_args_SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'];
+const args_SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'];
 const OPTIONS = {
     'site-id': { type: 'string', multiple: true },
     'api-url': { type: 'string' },
@@ -38989,7 +39009,7 @@ const SOURCE = {
     'api-url': '--api-url (or STAGING_API_URL)',
     operation: 'operation',
 };
-function cli_args_parse(argv) {
+function args_parse(argv) {
     const tokenFlag = argv.find((a) => /^--?(api-?)?token(=|$)/i.test(a));
     if (tokenFlag !== undefined)
         throw new UsageError('the API token is never taken from a flag (flags show up in process lists and logs): ' +
@@ -39003,11 +39023,11 @@ function cli_args_parse(argv) {
     }
     const { tokens, positionals } = parsed;
     const values = { ...parsed.values };
-    for (const name of cli_args_SWITCHES)
+    for (const name of args_SWITCHES)
         delete values[`no-${name}`];
     // --wait / --no-wait and the like: the last one on the command line wins.
     for (const token of tokens)
-        if (token.kind === 'option' && cli_args_SWITCHES.includes(token.name.replace(/^no-/, '')))
+        if (token.kind === 'option' && args_SWITCHES.includes(token.name.replace(/^no-/, '')))
             values[token.name.replace(/^no-/, '')] = !token.name.startsWith('no-');
     return { values, positionals };
 }
@@ -39058,7 +39078,7 @@ function describeInputError(e) {
     return `${SOURCE[e.input] ?? `--${e.input}`}: ${detail}`;
 }
 
-;// CONCATENATED MODULE: ./src/cli-dotenv.ts
+;// CONCATENATED MODULE: ./src/cli/dotenv.ts
 /** GitLab refuses dotenv reports of 5 KB or more. */
 const DOTENV_LIMIT_BYTES = 5000;
 /** `staging-url` -> `STAGING_URL`. */
@@ -39121,7 +39141,7 @@ function roundedSeconds(ms) {
     return Math.round(ms / 100) / 10;
 }
 
-;// CONCATENATED MODULE: ./src/cli-progress.ts
+;// CONCATENATED MODULE: ./src/cli/progress.ts
 
 
 
@@ -44094,9 +44114,9 @@ function prefixed(logger, siteId) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/cli-run.ts
+;// CONCATENATED MODULE: ./src/cli/run.ts
 // The `site-staging` command: argv + environment -> parseConfig -> runAll -> stderr / --json /
-// --dotenv -> exit code. Nothing happens when this module is imported: src/cli.ts (the bundle's
+// --dotenv -> exit code. Nothing happens when this module is imported: src/cli/index.ts (the bundle's
 // entry, dist/cli.js) calls run() and exits, as src/index.ts does for the action. Reference: README.md.
 
 
@@ -44133,7 +44153,7 @@ async function run(argv, env, io) {
         let parsed;
         let raw;
         try {
-            parsed = cli_args_parse(argv);
+            parsed = args_parse(argv);
             if (parsed.values.help) {
                 out(USAGE.trimEnd());
                 return EXIT.ok;
@@ -44220,26 +44240,6 @@ async function run(argv, env, io) {
     }
 }
 
-
-/***/ }),
-
-/***/ 5581:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4280);
-// dist/cli.js, the `site-staging` command: runs the CLI (src/cli-run.ts), then exits: do not linger
-// on sockets left by a request that never answered; let stdout drain first.
-
-const exitCode = await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)(process.argv.slice(2), process.env, {
-    stdout: process.stdout,
-    stderr: process.stderr,
-});
-process.exitCode = exitCode;
-process.stdout.write('', () => process.exit(exitCode));
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
@@ -44619,6 +44619,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(5581);
+/******/ var __webpack_exports__ = __nccwpck_require__(486);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

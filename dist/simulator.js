@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 297:
+/***/ 646:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -11,8 +11,8 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /* harmony export */   u_: () => (/* binding */ USAGE)
 /* harmony export */ });
 /* unused harmony export parseDuration */
-/* harmony import */ var _options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24);
-/* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(891);
+/* harmony import */ var _options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(561);
+/* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(976);
 /** Command-line arguments of the simulator (main.ts), parsed without side effects. */
 
 
@@ -214,12 +214,12 @@ function parseArgs(argv, env = {}) {
 
 /***/ }),
 
-/***/ 757:
+/***/ 470:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(297);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(22);
+/* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(144);
 /**
  * The simulator's command: `npm run simulator -- --port 0`. Prints `Simulator listening on <url>`,
  * then serves until SIGINT or SIGTERM. The argument parsing lives in args.ts (tested there).
@@ -247,7 +247,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 24:
+/***/ 561:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -258,7 +258,7 @@ __webpack_async_result__();
 /* harmony export */   jI: () => (/* binding */ PROFILES)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_DURATIONS_MS, REALISTIC_DURATIONS_MS, DEFAULT_SITE_DELAY_MS */
-/* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(891);
+/* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(976);
 /** Defaults, resolution and run-time changes of the simulator's options. */
 
 const RATE_LIMIT_KINDS = ['fixed', 'framework', 'sliding'];
@@ -397,7 +397,7 @@ function isObject(value) {
 
 /***/ }),
 
-/***/ 891:
+/***/ 976:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -477,7 +477,7 @@ function onPoints(points, f) {
 
 /***/ }),
 
-/***/ 22:
+/***/ 144:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -488,9 +488,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: banner
 
-// EXTERNAL MODULE: ./src/simulator/args.ts
-var args = __nccwpck_require__(297);
-;// CONCATENATED MODULE: ./src/simulator/seed.ts
+// EXTERNAL MODULE: ./simulator/args.ts
+var args = __nccwpck_require__(646);
+;// CONCATENATED MODULE: ./simulator/seed.ts
 const SIM_TOKENS = {
     readWrite: 'sim-rw-token-0123456789abcdef',
     readOnly: 'sim-ro-token-0123456789abcdef',
@@ -634,7 +634,7 @@ function seedState(state, origin) {
 
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-;// CONCATENATED MODULE: ./src/simulator/faults.ts
+;// CONCATENATED MODULE: ./simulator/faults.ts
 class Faults {
     random;
     rules = [];
@@ -849,7 +849,7 @@ function faultsFromJson(value) {
     return (Array.isArray(value) ? value : [value]).map(ruleFromJson);
 }
 
-;// CONCATENATED MODULE: ./src/simulator/admin.ts
+;// CONCATENATED MODULE: ./simulator/admin.ts
 /**
  * The admin paths under /__sim: read the state, events, requests and connection counts, bump
  * content versions, set faults and options, reset. Not part of the v2 API: no auth, no rate limit,
@@ -983,7 +983,7 @@ function json(status, body) {
     return { status, headers: {}, body };
 }
 
-;// CONCATENATED MODULE: ./src/simulator/i18n.ts
+;// CONCATENATED MODULE: ./simulator/i18n.ts
 const MESSAGES = {
     unauthenticated: {
         en: 'Unauthenticated: the bearer token is missing or invalid.',
@@ -1157,7 +1157,7 @@ function t(lang, key, params = {}) {
 /** Every message key (for tests that check both languages are complete). */
 const MESSAGE_KEYS = Object.keys(MESSAGES);
 
-;// CONCATENATED MODULE: ./src/simulator/http.ts
+;// CONCATENATED MODULE: ./simulator/http.ts
 function ok(status, message, data, meta) {
     const body = { status: true, message, data };
     if (meta !== undefined)
@@ -1225,7 +1225,7 @@ function isJsonContentType(value) {
     return value !== undefined && /^application\/json\s*(?:;|$)/i.test(value.trim());
 }
 
-;// CONCATENATED MODULE: ./src/simulator/dates.ts
+;// CONCATENATED MODULE: ./simulator/dates.ts
 /** The spec's response date-time format: `yyyy-MM-dd HH:mm:ss.SSS`, UTC. */
 function formatDate(ms) {
     return new Date(ms).toISOString().slice(0, 23).replace('T', ' ');
@@ -1235,7 +1235,7 @@ function isoDate(ms) {
     return `${new Date(ms).toISOString().slice(0, 23)}000Z`;
 }
 
-;// CONCATENATED MODULE: ./src/simulator/views.ts
+;// CONCATENATED MODULE: ./simulator/views.ts
 /** What the v2 API shows of the state: records as `data` objects, in a profile's style. */
 
 const SPEC_STYLE = { date: formatDate, stagingId: (s) => s.id };
@@ -1395,7 +1395,7 @@ function serviceTaskView(task, stagingNumericId, percentage, now) {
     return view;
 }
 
-;// CONCATENATED MODULE: ./src/simulator/profiles/framework.ts
+;// CONCATENATED MODULE: ./simulator/profiles/framework.ts
 const FRAMEWORK_TEXT = {
     unauthenticated: 'Unauthenticated.',
     tooManyAttempts: 'Too Many Attempts.',
@@ -1464,7 +1464,7 @@ function debugErrorBody(status) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/simulator/profiles/service.ts
+;// CONCATENATED MODULE: ./simulator/profiles/service.ts
 /**
  * The service profile: how the service family (a Laravel backend) really answers, per contract
  * revision 2 (§1-§10). The API lives under /api/v2; the framework answers unknown routes (404, JSON
@@ -1565,7 +1565,7 @@ const serviceShapes = {
     redirect: (_lang, location) => frameworkError(307, `Redirecting to ${location}`, {}, { Location: location }),
 };
 
-;// CONCATENATED MODULE: ./src/simulator/profiles/spec.ts
+;// CONCATENATED MODULE: ./simulator/profiles/spec.ts
 /**
  * The spec profile: the literal specification (every answer is the envelope `{ status, message,
  * data }`, dates `yyyy-MM-dd HH:mm:ss.SSS`, 202 for accepted jobs) and revision 1 of the contract
@@ -1648,7 +1648,7 @@ const specShapes = {
     redirect: (lang, location) => fail(307, t(lang, 'redirect', { location }), undefined, { Location: location }),
 };
 
-;// CONCATENATED MODULE: ./src/simulator/profiles/index.ts
+;// CONCATENATED MODULE: ./simulator/profiles/index.ts
 
 
 const SHAPES = { spec: specShapes, service: serviceShapes };
@@ -1656,7 +1656,7 @@ function shapesOf(profile) {
     return SHAPES[profile];
 }
 
-;// CONCATENATED MODULE: ./src/simulator/body.ts
+;// CONCATENATED MODULE: ./simulator/body.ts
 
 
 /**
@@ -1697,7 +1697,7 @@ function jsonBody(ctx, req, allowed) {
     return { ok: true, value: record };
 }
 
-;// CONCATENATED MODULE: ./src/simulator/routes/sites.ts
+;// CONCATENATED MODULE: ./simulator/routes/sites.ts
 /** GET /v2/sites (with type and pagination), POST /v2/sites, GET /v2/sites/{site}. */
 
 
@@ -1805,7 +1805,7 @@ function positiveInt(value, fallback) {
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/simulator/ids.ts
+;// CONCATENATED MODULE: ./simulator/ids.ts
 
 /** A task id like the service's: 12 lowercase hex characters. */
 function newTaskId() {
@@ -1816,7 +1816,7 @@ function newSecret() {
     return (0,external_node_crypto_namespaceObject.randomBytes)(8).toString('hex');
 }
 
-;// CONCATENATED MODULE: ./src/simulator/routes/staging.ts
+;// CONCATENATED MODULE: ./simulator/routes/staging.ts
 /**
  * The four staging endpoints and the probe. The rules (spec §3, §7; contract §3, §4) are the same in
  * every profile; only the shapes of the answers differ (see ../profiles):
@@ -1921,7 +1921,7 @@ function findStaging(ctx, siteId) {
     return staging ? { staging } : { response: ctx.shapes.stagingNotFound(ctx.lang, siteId) };
 }
 
-;// CONCATENATED MODULE: ./src/simulator/routes/tasks.ts
+;// CONCATENATED MODULE: ./simulator/routes/tasks.ts
 function taskStatus(ctx, taskId) {
     const task = ctx.state.tasks.get(taskId);
     if (!task || ctx.now < task.visible_at)
@@ -1929,7 +1929,7 @@ function taskStatus(ctx, taskId) {
     return ctx.shapes.task(ctx.lang, task, ctx.jobs.percentageOf(task, ctx.now), ctx.now);
 }
 
-;// CONCATENATED MODULE: ./src/simulator/api.ts
+;// CONCATENATED MODULE: ./simulator/api.ts
 
 
 
@@ -2076,7 +2076,7 @@ class Api {
     }
 }
 
-;// CONCATENATED MODULE: ./src/simulator/ticker.ts
+;// CONCATENATED MODULE: ./simulator/ticker.ts
 class JobTicker {
     core;
     timer = null;
@@ -2110,7 +2110,7 @@ class JobTicker {
     }
 }
 
-;// CONCATENATED MODULE: ./src/simulator/connections.ts
+;// CONCATENATED MODULE: ./simulator/connections.ts
 class ConnectionCounter {
     epoch = 0;
     sockets = new WeakMap();
@@ -2145,7 +2145,7 @@ function empty() {
     return { connections: 0, requests: 0, maxRequestsOnOneConnection: 0, acceptedConnections: 0 };
 }
 
-;// CONCATENATED MODULE: ./src/simulator/clock.ts
+;// CONCATENATED MODULE: ./simulator/clock.ts
 const realClock = { now: () => Date.now() };
 /** A clock that moves only when told: for running the API core in virtual time. */
 class ManualClock {
@@ -2170,9 +2170,9 @@ class ManualClock {
     }
 }
 
-// EXTERNAL MODULE: ./src/simulator/progress.ts
-var progress = __nccwpck_require__(891);
-;// CONCATENATED MODULE: ./src/simulator/jobs.ts
+// EXTERNAL MODULE: ./simulator/progress.ts
+var progress = __nccwpck_require__(976);
+;// CONCATENATED MODULE: ./simulator/jobs.ts
 
 
 
@@ -2333,9 +2333,9 @@ function release(staging, at) {
     staging.updated_at = at;
 }
 
-// EXTERNAL MODULE: ./src/simulator/options.ts
-var simulator_options = __nccwpck_require__(24);
-;// CONCATENATED MODULE: ./src/simulator/ratelimit.ts
+// EXTERNAL MODULE: ./simulator/options.ts
+var simulator_options = __nccwpck_require__(561);
+;// CONCATENATED MODULE: ./simulator/ratelimit.ts
 class RateLimiter {
     options;
     windows = new Map();
@@ -2400,7 +2400,7 @@ class RateLimiter {
     }
 }
 
-;// CONCATENATED MODULE: ./src/simulator/site-host.ts
+;// CONCATENATED MODULE: ./simulator/site-host.ts
 
 /** True when `pathname` is a staging site's URL (or under one). */
 function isSitePath(pathname) {
@@ -2453,7 +2453,7 @@ function site_host_escape(text) {
     return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-;// CONCATENATED MODULE: ./src/simulator/core.ts
+;// CONCATENATED MODULE: ./simulator/core.ts
 /**
  * The API core: routing, state, jobs and the rate limiter, with no HTTP and no timers. Time comes
  * from a clock, so a benchmark can run the whole API in virtual time (issue 13): jobs end and rate
@@ -2518,7 +2518,7 @@ function createApiCore(options = {}, clock = realClock, settings = {}) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/simulator/fault-response.ts
+;// CONCATENATED MODULE: ./simulator/fault-response.ts
 /**
  * What a fault rule answers instead of (or, with `process`, after) the real answer, and the extra
  * headers it puts on whatever goes out. The shapes of the `status` / `body` answers follow the
@@ -2585,7 +2585,7 @@ function withHeaders(response, extra) {
     return { ...response, headers: { ...headers, ...extra } };
 }
 
-;// CONCATENATED MODULE: ./src/simulator/patch.ts
+;// CONCATENATED MODULE: ./simulator/patch.ts
 /** The `patch` fault: deep-merge JSON into a real answer (objects merge key by key; anything else replaces). */
 
 function deepMerge(target, patch) {
@@ -2618,7 +2618,7 @@ function isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-;// CONCATENATED MODULE: ./src/simulator/server.ts
+;// CONCATENATED MODULE: ./simulator/server.ts
 /**
  * The reference v2 API simulator: a stateful HTTP server on 127.0.0.1. `start()` for tests and
  * scripts; main.ts for the command line. The API itself is the core (core.ts) on the real clock;
@@ -2872,7 +2872,7 @@ async function start(options = {}) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/simulator/run.ts
+;// CONCATENATED MODULE: ./simulator/run.ts
 /** What main.ts does, as a function a test can call: parse, start, print the banner. */
 
 
@@ -3044,6 +3044,6 @@ async function runSimulator(argv, env, print) {
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(757);
+/******/ var __webpack_exports__ = __nccwpck_require__(470);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

@@ -12,8 +12,8 @@ import path from 'node:path'
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const entries = [
   { src: 'src/index.ts', out: 'index.js' },
-  { src: 'src/cli.ts', out: 'cli.js', shebang: true },
-  { src: 'src/simulator/main.ts', out: 'simulator.js', shebang: true },
+  { src: 'src/cli/index.ts', out: 'cli.js', shebang: true },
+  { src: 'simulator/main.ts', out: 'simulator.js', shebang: true },
 ]
 
 const dist = path.join(root, 'dist')

@@ -1,6 +1,6 @@
 /**
  * The benchmark's virtual-time rows: the real poll planner, window ledger, poll scheduler, client, waiting loop and
- * batch runner (src/), against the simulator's own API core (src/simulator) in process, with a
+ * batch runner (src/), against the simulator's own API core (simulator) in process, with a
  * virtual clock and no sockets. Reads a JSON scenario or a list of them (argv[2]) and prints one
  * JSON line per scenario.
  *
@@ -10,8 +10,8 @@
 import { Redactor } from '../../src/secrets.js'
 import { runAll } from '../../src/staging/batch.js'
 import { runOperation } from '../../src/staging/operations.js'
-import { SIM_TOKENS } from '../../src/simulator/seed.js'
-import type { Profile, ProgressMode, RateLimitKind, ResetHeaderMode } from '../../src/simulator/types.js'
+import { SIM_TOKENS } from '../../simulator/seed.js'
+import type { Profile, ProgressMode, RateLimitKind, ResetHeaderMode } from '../../simulator/types.js'
 import type { Config, Logger } from '../../src/types.js'
 import { VirtualClock } from './clock.js'
 import { VirtualSimulator, VirtualTransport } from './server.js'

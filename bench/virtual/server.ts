@@ -1,13 +1,13 @@
 /**
- * The simulator's own API core (src/simulator/core.ts: routes, jobs, progress curves, rate
+ * The simulator's own API core (simulator/core.ts: routes, jobs, progress curves, rate
  * limiter, no HTTP, no timers) on the benchmark's virtual clock, behind a Transport: the client
  * sends through it exactly as through NodeTransport, with no socket. Every request is logged with
  * the (virtual) time it reached the server, which is what the benchmark measures.
  */
 import type { Transport, TransportRequest, TransportResponse } from '../../src/api/transport.js'
-import { createApiCore, type ApiCore } from '../../src/simulator/core.js'
-import type { OptionsPatch } from '../../src/simulator/options.js'
-import { SIM_TOKENS } from '../../src/simulator/seed.js'
+import { createApiCore, type ApiCore } from '../../simulator/core.js'
+import type { OptionsPatch } from '../../simulator/options.js'
+import { SIM_TOKENS } from '../../simulator/seed.js'
 import type { VirtualClock } from './clock.js'
 
 export interface Logged {

@@ -6,7 +6,7 @@ import { outputsFor, type Outputs } from './outputs.js'
 
 /**
  * The one assembly of a run's report, shared by the action (src/action.ts) and the CLI
- * (src/cli-run.ts): each front door only writes these pieces its own way.
+ * (src/cli/run.ts): each front door only writes these pieces its own way.
  */
 export interface Report {
   outcome: Outcome

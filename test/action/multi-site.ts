@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import type { Simulator } from '../../src/simulator/server.js'
+import type { Simulator } from '../../simulator/server.js'
 import { profileOfThisFile, FAST, RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
 
 // Every test runs against both simulator profiles (contract §10), one test file per profile

@@ -10,8 +10,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import { Writable } from 'node:stream'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
-import { LiveLine } from '../../src/cli-progress.js'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
+import { LiveLine } from '../../src/cli/progress.js'
 import { CLI_BUNDLE, runCli, type CliResult } from '../helpers/run-cli.js'
 import { runOnPty, screen, type PtyResult } from './pty.js'
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { runCli } from '../helpers/run-cli.js'
 import { profileOfThisFile } from '../helpers/sim.js'
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { runCli } from '../helpers/run-cli.js'
 
 const TOKEN = SIM_TOKENS.readWrite

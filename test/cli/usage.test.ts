@@ -3,7 +3,7 @@
  * --help, and the --no- forms of the switches (the last one given wins).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { runCli } from '../helpers/run-cli.js'
 
 let sim: Simulator

@@ -5,7 +5,7 @@
  * The right api-url still skips, after one GET /v2/sites.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { runCli } from '../helpers/run-cli.js'
 import { EACH_PROFILE, runAgainst } from '../helpers/sim.js'
 

@@ -6,7 +6,7 @@
  * Build first: npm run build.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../simulator/server.js'
 import { leaks, runBundledAction } from '../helpers/run-action.js'
 import { markerFor } from '../../src/report/comment.js'
 import { BOT, eventEnv as githubEventEnv, type FakeGitHub } from '../github/fake-github.js'

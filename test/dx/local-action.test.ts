@@ -11,7 +11,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
-import { SIM_TOKENS } from '../../src/simulator/server.js'
+import { SIM_TOKENS } from '../../simulator/server.js'
 import { ROOT } from '../helpers/run-action.js'
 
 interface Run {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { ROOT } from '../helpers/run-action.js'
 import { CLI_BUNDLE } from '../helpers/run-cli.js'
 

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { ROOT } from '../helpers/run-action.js'
 
 const run = promisify(execFile)

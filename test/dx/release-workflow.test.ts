@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js'
 import { runWorkflow, type Contexts } from './workflow-runner.js'
 

@@ -6,7 +6,7 @@
  * (GITHUB_API_URL). Build first: npm run build.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../simulator/server.js'
 import { runBundledAction } from '../helpers/run-action.js'
 import { eventEnv as githubEventEnv, type FakeGitHub } from './fake-github.js'
 import { useActionWithGitHub } from './action-fixture.js'

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from '@jest/global
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SIM_TOKENS, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js'
+import { SIM_TOKENS, type Simulator, type SimulatorOptions } from '../../simulator/server.js'
 import { useSimulator } from '../helpers/sim.js'
 import { leaks } from '../helpers/run-action.js'
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js'

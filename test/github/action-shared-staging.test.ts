@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, test } from '@jest/globals'
 import { readOwner } from '../../src/github/ownership.js'
 import { markerFor } from '../../src/report/comment.js'
-import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../simulator/server.js'
 import { runBundledAction } from '../helpers/run-action.js'
 import { BOT, eventEnv, type FakeGitHub } from './fake-github.js'
 import { useActionWithGitHub } from './action-fixture.js'

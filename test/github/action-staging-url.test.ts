@@ -7,7 +7,7 @@
  * the staging-url input used only once it answers; wait-for-url with any source, warning once.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../simulator/server.js'
 import { runBundledAction } from '../helpers/run-action.js'
 import { eventEnv, type FakeGitHub } from './fake-github.js'
 import { useActionWithGitHub } from './action-fixture.js'

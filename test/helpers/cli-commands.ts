@@ -2,7 +2,7 @@
  * Reading `site-staging` command lines out of CI recipes (shell text from YAML or a Jenkinsfile)
  * and checking them against the CLI's own `--help`: the operation is real, every flag exists, a
  * flag that takes a value has one, and a value with listed choices is one of them. A renamed flag
- * in src/cli.ts then fails the recipe tests instead of a user's pipeline.
+ * in src/cli/index.ts then fails the recipe tests instead of a user's pipeline.
  */
 
 /** What `site-staging --help` says the command takes. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals'
 import path from 'node:path'
-import { start, SIM_TOKENS, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js'
+import { start, SIM_TOKENS, type Simulator, type SimulatorOptions } from '../../simulator/server.js'
 import { runBundledAction, type RunOptions } from './run-action.js'
 
 export const RW = SIM_TOKENS.readWrite

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { SIM_SITES, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, start, type Simulator } from '../../simulator/server.js'
 import { call, DATE_FORMAT, FAST, RO } from './helpers.js'
 
 let sim: Simulator

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
-import { ArgsError, parseArgs, parseDuration, USAGE } from '../../src/simulator/args.js'
-import { MESSAGE_KEYS, t } from '../../src/simulator/i18n.js'
-import { runSimulator } from '../../src/simulator/run.js'
-import { SIM_TOKENS } from '../../src/simulator/server.js'
+import { ArgsError, parseArgs, parseDuration, USAGE } from '../../simulator/args.js'
+import { MESSAGE_KEYS, t } from '../../simulator/i18n.js'
+import { runSimulator } from '../../simulator/run.js'
+import { SIM_TOKENS } from '../../simulator/server.js'
 
 describe('parseArgs', () => {
   it('defaults to port 0 and nothing else', () => {

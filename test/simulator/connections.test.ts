@@ -1,7 +1,7 @@
 /** Counting TCP connections and requests per connection (issue 13). */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { Agent, request } from 'node:http'
-import { start, SIM_TOKENS, type Simulator } from '../../src/simulator/server.js'
+import { start, SIM_TOKENS, type Simulator } from '../../simulator/server.js'
 import { admin } from './helpers.js'
 
 let sim: Simulator

@@ -3,8 +3,8 @@
  * the fake clock's times. Nothing here awaits: if the core relied on a timer, no job would end.
  */
 import { describe, expect, it } from '@jest/globals'
-import { ManualClock } from '../../src/simulator/clock.js'
-import { createApiCore, type ApiCore, type CoreRequest } from '../../src/simulator/core.js'
+import { ManualClock } from '../../simulator/clock.js'
+import { createApiCore, type ApiCore, type CoreRequest } from '../../simulator/core.js'
 import { RW } from './helpers.js'
 
 const T0 = Date.UTC(2026, 10, 22, 20, 0, 0)

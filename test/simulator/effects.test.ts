@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { SIM_ACCOUNT_EMAIL, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_ACCOUNT_EMAIL, start, type Simulator } from '../../simulator/server.js'
 import { admin, call, FAST, until, waitForTask } from './helpers.js'
 
 let sim: Simulator

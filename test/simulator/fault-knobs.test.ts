@@ -1,7 +1,7 @@
 /** The scripted-answer fault knobs (issue 10's fault matrix): json, text, headers, patch, process, hang, debug. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { deepMerge } from '../../src/simulator/patch.js'
-import { start, type Simulator } from '../../src/simulator/server.js'
+import { deepMerge } from '../../simulator/patch.js'
+import { start, type Simulator } from '../../simulator/server.js'
 import { admin, call, FAST, until } from './helpers.js'
 
 let sim: Simulator

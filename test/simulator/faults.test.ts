@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { Faults } from '../../src/simulator/faults.js'
-import { start, type Simulator } from '../../src/simulator/server.js'
+import { Faults } from '../../simulator/faults.js'
+import { start, type Simulator } from '../../simulator/server.js'
 import { call, FAST, RW, waitForTask } from './helpers.js'
 
 let sim: Simulator

@@ -1,5 +1,5 @@
 /** Helpers for the simulator tests: real HTTP requests with global fetch. */
-import { SIM_TOKENS, type Simulator } from '../../src/simulator/server.js'
+import { SIM_TOKENS, type Simulator } from '../../simulator/server.js'
 
 export const RW = SIM_TOKENS.readWrite
 export const RO = SIM_TOKENS.readOnly

@@ -3,9 +3,9 @@
  * job lengths and its answers without a staging URL, on the API core with a hand-moved clock.
  */
 import { describe, expect, it } from '@jest/globals'
-import { ManualClock } from '../../src/simulator/clock.js'
-import { createApiCore, type CoreRequest } from '../../src/simulator/core.js'
-import type { Profile, RateLimitOptions } from '../../src/simulator/types.js'
+import { ManualClock } from '../../simulator/clock.js'
+import { createApiCore, type CoreRequest } from '../../simulator/core.js'
+import type { Profile, RateLimitOptions } from '../../simulator/types.js'
 import { RW } from './helpers.js'
 
 // Half a second into a second: the framework's whole-second timer shows.

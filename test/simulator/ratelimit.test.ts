@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { start, type Simulator } from '../../src/simulator/server.js'
+import { start, type Simulator } from '../../simulator/server.js'
 import { call, RO, sleep } from './helpers.js'
 
 let sim: Simulator

@@ -1,6 +1,6 @@
 /** The service profile (contract revision 2, §1-§10): the same rules, the service family's shapes. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { SIM_SITES, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, start, type Simulator } from '../../simulator/server.js'
 import { call, FAST, sleep, type CallOptions } from './helpers.js'
 
 let sim: Simulator

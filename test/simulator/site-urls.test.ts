@@ -1,6 +1,6 @@
 /** Staging sites' own URLs, served on loopback (issue 12). */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { start, type Simulator } from '../../src/simulator/server.js'
+import { start, type Simulator } from '../../simulator/server.js'
 import { admin, call, finishNow, sleep, waitForTask } from './helpers.js'
 
 let sim: Simulator

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { SIM_SITES, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, start, type Simulator } from '../../simulator/server.js'
 import { call, finishNow, waitForTask } from './helpers.js'
 
 // Long enough that a job is surely still running while a test sends its next request.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { percentage } from '../../src/simulator/progress.js'
-import { resolveOptions } from '../../src/simulator/options.js'
-import { start, type Simulator } from '../../src/simulator/server.js'
+import { percentage } from '../../simulator/progress.js'
+import { resolveOptions } from '../../simulator/options.js'
+import { start, type Simulator } from '../../simulator/server.js'
 import { call, RO, sleep, waitForTask } from './helpers.js'
 
 let sim: Simulator

@@ -1,12 +1,12 @@
-// The CLI as a function (src/cli-run.ts) and the one report assembly both front doors share.
+// The CLI as a function (src/cli/run.ts) and the one report assembly both front doors share.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
-import { dotenvKey } from '../../src/cli-dotenv.js'
+import { dotenvKey } from '../../src/cli/dotenv.js'
 import { assembleReport } from '../../src/report/assembly.js'
 import { OUTPUT_NAMES } from '../../src/report/outputs.js'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { ROOT } from '../helpers/run-action.js'
 import { createdResult } from '../helpers/fakes.js'
 
@@ -37,25 +37,25 @@ describe('run(argv, env, io)', () => {
 
   it('importing the module does nothing: no signal handler, no output', async () => {
     const before = process.listenerCount('SIGINT') + process.listenerCount('SIGTERM')
-    const { run } = await import('../../src/cli-run.js')
+    const { run } = await import('../../src/cli/run.js')
     expect(typeof run).toBe('function')
     expect(process.listenerCount('SIGINT') + process.listenerCount('SIGTERM')).toBe(before)
   })
   it('--version: exit 0, the version on stdout', async () => {
-    const { run } = await import('../../src/cli-run.js')
+    const { run } = await import('../../src/cli/run.js')
     const t = io()
     expect(await run(['--version'], {}, t.io)).toBe(0)
     expect(t.out().trim()).toMatch(/^\d+\.\d+\.\d+/)
   })
   it('bad usage: exit 2, the reason on stderr, nothing on stdout', async () => {
-    const { run } = await import('../../src/cli-run.js')
+    const { run } = await import('../../src/cli/run.js')
     const t = io()
     expect(await run(['status', '--sit-id', '1'], {}, t.io)).toBe(2)
     expect(t.err()).toMatch(/unknown flag --sit-id \(did you mean "--site-id"\?\)/)
     expect(t.out()).toBe('')
   })
   it('a status run against the simulator: exit 0, --json on stdout, the final line last on stderr', async () => {
-    const { run } = await import('../../src/cli-run.js')
+    const { run } = await import('../../src/cli/run.js')
     const t = io()
     const env = { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.apiUrl }
     const code = await run(['status', '--site-id', String(SIM_SITES.withStaging), '--json'], env, t.io)

@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals'
 import { PollPlanner } from '../../src/staging/poll-planner.js'
-import { PROGRESS_MODES, percentage, type CurveMode } from '../../src/simulator/progress.js'
+import { PROGRESS_MODES, percentage, type CurveMode } from '../../simulator/progress.js'
 
 type Mode = (typeof PROGRESS_MODES)[number]
 
 /**
  * Follows a job of `durationMs` in virtual time, as the waiting loop does: the first poll after
  * firstDelay(), then observe() and nextDelay() after every answer of a running job. The curve is
- * the simulator's own (src/simulator/progress.ts), so these are the benchmark's jobs in miniature.
+ * the simulator's own (simulator/progress.ts), so these are the benchmark's jobs in miniature.
  */
 function follow(durationMs: number, mode: Mode | ((f: number) => number | undefined)) {
   const planner = new PollPlanner({ startedAt: 0 })

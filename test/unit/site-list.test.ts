@@ -4,7 +4,7 @@
  * and hand-made records in other shapes.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../src/simulator/server.js'
+import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { findStagingInList, lastPageOf, listItems } from '../../src/staging/site-list.js'
 
 const WITH = String(SIM_SITES.withStaging)

@@ -6,8 +6,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { WindowLedger } from '../../src/api/window-ledger.js'
 import { RATE_WINDOW_MS } from '../../src/contract.js'
-import { RateLimiter } from '../../src/simulator/ratelimit.js'
-import type { RateLimitKind } from '../../src/simulator/types.js'
+import { RateLimiter } from '../../simulator/ratelimit.js'
+import type { RateLimitKind } from '../../simulator/types.js'
 import { FakeClock } from '../helpers/fakes.js'
 
 const epoch = (ms: number) => String(Math.floor(ms / 1000))

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { runCli } from '../../helpers/run-cli.js'
-import type { Simulator } from '../../../src/simulator/server.js'
+import type { Simulator } from '../../../simulator/server.js'
 import { leaks } from '../../helpers/run-action.js'
 import { RW, runAgainst, useSimulator } from '../../helpers/sim.js'
 import {

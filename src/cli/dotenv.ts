@@ -1,6 +1,6 @@
 // --dotenv: the outputs as KEY=value lines, for GitLab's dotenv reports.
-import type { OutputName, Outputs } from './report/outputs.js'
-import type { Result } from './types.js'
+import type { OutputName, Outputs } from '../report/outputs.js'
+import type { Result } from '../types.js'
 
 /** GitLab refuses dotenv reports of 5 KB or more. */
 const DOTENV_LIMIT_BYTES = 5000

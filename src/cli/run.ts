@@ -1,19 +1,19 @@
 // The `site-staging` command: argv + environment -> parseConfig -> runAll -> stderr / --json /
-// --dotenv -> exit code. Nothing happens when this module is imported: src/cli.ts (the bundle's
+// --dotenv -> exit code. Nothing happens when this module is imported: src/cli/index.ts (the bundle's
 // entry, dist/cli.js) calls run() and exits, as src/index.ts does for the action. Reference: README.md.
 import { writeFileSync } from 'node:fs'
-import pkg from '../package.json' with { type: 'json' }
-import { cancelOnSignals } from './cancel.js'
-import { realClock } from './clock.js'
-import { EXIT, USAGE, UsageError, describeInputError, parse, rawInputs, type Parsed } from './cli-args.js'
-import { dotenvFor, dotenvText } from './cli-dotenv.js'
-import { LiveLine } from './cli-progress.js'
-import { InputError, parseConfig, type RawInputs } from './inputs.js'
-import { assembleReport } from './report/assembly.js'
-import { failedOutputs, publicResult } from './report/outputs.js'
-import { Redactor } from './secrets.js'
-import { runAll } from './staging/batch.js'
-import type { Logger, ProgressUpdate } from './types.js'
+import pkg from '../../package.json' with { type: 'json' }
+import { cancelOnSignals } from '../cancel.js'
+import { realClock } from '../clock.js'
+import { EXIT, USAGE, UsageError, describeInputError, parse, rawInputs, type Parsed } from './args.js'
+import { dotenvFor, dotenvText } from './dotenv.js'
+import { LiveLine } from './progress.js'
+import { InputError, parseConfig, type RawInputs } from '../inputs.js'
+import { assembleReport } from '../report/assembly.js'
+import { failedOutputs, publicResult } from '../report/outputs.js'
+import { Redactor } from '../secrets.js'
+import { runAll } from '../staging/batch.js'
+import type { Logger, ProgressUpdate } from '../types.js'
 
 /** Where the CLI writes, and how it learns of a cancellation. */
 export interface CliIo {

@@ -1,7 +1,7 @@
 /** Types shared by the simulator's modules. Plain data only: no behaviour here. */
 
 export type JobKind = 'create' | 'pull' | 'push' | 'delete'
-/** Shapes of `percentage_complete` over a job (src/simulator/progress.ts describes each). */
+/** Shapes of `percentage_complete` over a job (simulator/progress.ts describes each). */
 export type ProgressMode =
   'nonlinear' | 'linear' | 'backloaded' | 'frontloaded' | 'stuck-then-jump' | 'stalled-middle' | 'none'
 export type RetryAfterMode = 'seconds' | 'http-date' | 'none'

@@ -1,7 +1,7 @@
-import { realClock } from './clock.js'
-import { durationText } from './duration.js'
-import { bound } from './text.js'
-import type { ProgressUpdate } from './types.js'
+import { realClock } from '../clock.js'
+import { durationText } from '../duration.js'
+import { bound } from '../text.js'
+import type { ProgressUpdate } from '../types.js'
 
 /**
  * The CLI's live progress line on an interactive terminal: one line under the log, redrawn in place

@@ -1,7 +1,7 @@
 // The CLI's command line: usage text, flags, and what they mean as the action's inputs.
 import { parseArgs } from 'node:util'
-import { SERVICE_API_URL } from './contract.js'
-import { DEFAULTS, InputError, MAX_SITES, didYouMean, type InputName, type RawInputs } from './inputs.js'
+import { SERVICE_API_URL } from '../contract.js'
+import { DEFAULTS, InputError, MAX_SITES, didYouMean, type InputName, type RawInputs } from '../inputs.js'
 
 /** Exit codes (documented in README.md and in --help). */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const
