@@ -18,6 +18,8 @@ export interface Reply {
   details: string[]
   /** `data` (or, when a JSON object has none, the object itself), credentials removed. */
   data: unknown
+  /** The body's `meta` (a list's paginator, contract r4 §12), credentials removed; undefined when absent. */
+  meta?: unknown
 }
 
 const MAX_DETAILS = 5
@@ -49,7 +51,9 @@ export function readReply(raw: TransportResponse, redactor: Redactor): Reply {
     const { message: _m, status: _s, ...rest } = body
     if (Object.keys(rest).length > 0) data = rest
   }
-  return { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data }
+  const reply: Reply = { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data }
+  if (body.meta !== undefined) reply.meta = body.meta
+  return reply
 }
 
 /** `errors: {field: [msg]}`, `error: "..."` or `{message}`, `exception: "..."`, as short lines. */

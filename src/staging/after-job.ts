@@ -4,7 +4,7 @@ import { warn, type RunContext } from './context.js'
 import { DONE } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { fillFromOtherSources } from './other-sources.js'
-import { fillFromStaging } from './probe.js'
+import { learnFromStaging } from './probe.js'
 import { waitForUrl } from './url-check.js'
 import { setting } from '../words.js'
 
@@ -15,13 +15,13 @@ import { setting } from '../words.js'
 export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Ending> {
   if (op === 'delete') return done(ctx, op)
   // Staging still exists after each of these: one GET fills what the answers did not say.
-  if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId) await readStagingAfterJob(ctx)
+  if (!ctx.facts.complete) await readStagingAfterJob(ctx)
   if (op === 'push')
     return ctx.config.productionUrl ? checkProduction(ctx, ctx.config.productionUrl) : done(ctx, op)
   // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
-  if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId) await fillFromOtherSources(ctx)
+  if (!ctx.facts.complete) await fillFromOtherSources(ctx)
   if (!ctx.config.waitForUrl) return done(ctx, op)
-  const url = ctx.known.stagingUrl
+  const url = ctx.facts.url
   if (!url) {
     warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`)
     return done(ctx, op)
@@ -99,7 +99,7 @@ async function answers(
  * request, one try), for whoever plans the run's calls.
  */
 export async function readStagingAfterJob(ctx: RunContext): Promise<void> {
-  await fillFromStaging(ctx)
+  await learnFromStaging(ctx)
 }
 
 function done(ctx: RunContext, op: JobOperation): Ending {

@@ -3,8 +3,8 @@ import { CALLS_PER_RUN } from '../contract.js'
 import { WindowLedger } from '../api/window-ledger.js'
 import { USER_AGENT } from '../api/client.js'
 import { ApiRoot } from '../api/root.js'
-import { SiteList } from './other-sources.js'
-import { readsAfterJob, StagingReadRoute } from './probe.js'
+import { readsAfterJob, StagingReadRoute } from './read-route.js'
+import { SiteList } from './site-list.js'
 import { NodeTransport } from '../api/transport.js'
 import { isFailure } from '../judge.js'
 import {
@@ -35,7 +35,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
     ledger,
     polls: deps.polls ?? new PollScheduler(clock, ledger),
     root: deps.root ?? new ApiRoot(),
-    siteList: deps.siteList ?? new SiteList(),
+    siteList: deps.siteList ?? new SiteList(ledger),
     readRoute: deps.readRoute ?? new StagingReadRoute(),
     deadline: deps.deadline ?? clock.now() + config.timeoutMs,
     transport,

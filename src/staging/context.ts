@@ -1,10 +1,11 @@
 import type { StagingApiClient } from '../api/client.js'
 import type { ApiRoot } from '../api/root.js'
-import type { SiteList } from './other-sources.js'
-import { readsAfterJob, type StagingReadRoute } from './probe.js'
+import type { Facts } from './facts.js'
+import { readsAfterJob, type StagingReadRoute } from './read-route.js'
+import type { SiteList } from './site-list.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets.js'
-import type { Clock, Config, JobOperation, Logger, StagingFrom, StagingState } from '../types.js'
+import type { Clock, Config, JobOperation, Logger } from '../types.js'
 import type { PollGate } from './poll-scheduler.js'
 import type { WaitDeps } from './wait.js'
 import type { Door } from '../words.js'
@@ -17,7 +18,8 @@ export interface JobState {
 }
 
 /**
- * What one run has learned so far. It outlives a timeout or a cancellation (they end a run from the
+ * What one run has learned so far of its requests and jobs (what it learnt of the staging site is
+ * `RunContext.facts`, facts.ts). It outlives a timeout or a cancellation (they end a run from the
  * middle of a wait), so the Result still says what was known; every other ending is a value
  * (ending.ts).
  */
@@ -25,29 +27,13 @@ export interface Known {
   httpStatus: number | null
   message: string
   taskId: string | null
-  stagingSiteId: string | null
-  stagingUrl: string | null
-  stagingState: StagingState | null
   urlReady: boolean | null
   warnings: string[]
   jobs: JobState[]
-  /** Where the staging id and URL came from (issue 20 §1). */
-  stagingFrom: StagingFrom
 }
 
 export function newKnown(): Known {
-  return {
-    httpStatus: null,
-    message: '',
-    taskId: null,
-    stagingSiteId: null,
-    stagingUrl: null,
-    stagingState: null,
-    urlReady: null,
-    warnings: [],
-    jobs: [],
-    stagingFrom: { siteId: null, url: null, notes: [] },
-  }
+  return { httpStatus: null, message: '', taskId: null, urlReady: null, warnings: [], jobs: [] }
 }
 
 /** Everything one operation on one site works with. */
@@ -79,6 +65,8 @@ export interface RunContext {
   /** Wall-clock epoch ms when the run started: the Result's `startedAt`, a date for people. */
   startedWall: number
   known: Known
+  /** What the run learnt of the staging site: id, URL, state, where each came from (facts.ts). */
+  facts: Facts
   /** What the run is doing, for timeout and cancellation messages. */
   phase: string
 }
@@ -112,7 +100,7 @@ export function waitDeps(ctx: RunContext): WaitDeps {
     client: ctx.client,
     polls: ctx.polls,
     // The final status call, and the staging read after the job when the URL is not known yet.
-    callsAfterJob: 1 + readsAfterJob(ctx.config.operation, ctx.readRoute, Boolean(ctx.known.stagingUrl)),
+    callsAfterJob: 1 + readsAfterJob(ctx.config.operation, ctx.readRoute, ctx.facts.url !== null),
     clock: ctx.clock,
     logger: ctx.logger,
     redactor: ctx.redactor,

@@ -4,7 +4,7 @@ import type { RunContext } from './context.js'
 import { ENDPOINTS, PUSH_PLAN, PUSH_WARNINGS, taskStatusPath } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { readStaging } from './probe.js'
-import { fillStagingFields } from './staging-fields.js'
+import { fillStagingFields, STAGING_READ } from './staging-fields.js'
 
 /** dry-run: says what would be sent, reads the staging environment once, changes nothing. */
 export async function dryRun(ctx: RunContext): Promise<Ending> {
@@ -31,10 +31,9 @@ export async function dryRun(ctx: RunContext): Promise<Ending> {
     if (read.kind === 'missing')
       logger.info(`Dry run: reading the staging environment answered: ${read.error.message}`)
     else {
-      fillStagingFields(ctx, read.data, 'the staging environment')
-      logger.info(
-        `Dry run: site ${siteId} has a staging environment${known.stagingUrl ? ` at ${known.stagingUrl}` : ''}.`,
-      )
+      fillStagingFields(ctx, read.data, STAGING_READ)
+      const url = ctx.facts.url
+      logger.info(`Dry run: site ${siteId} has a staging environment${url ? ` at ${url}` : ''}.`)
     }
   } catch (e) {
     if (!(e instanceof ApiError)) throw e

@@ -89,6 +89,7 @@ function jobReport(job: JobState): string {
 export function writeResult(ctx: RunContext, ending: Ending): Result {
   const { client, clock, config, siteId, started, startedWall, redactor, door } = ctx
   const known = { ...ctx.known, ...ending.fields }
+  const facts = ctx.facts.view()
   // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
   // filled (`{site}` may come more than once).
   const words = (text: string) => inDoorWords(text, door)
@@ -100,9 +101,10 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     message: known.message,
     summary: redactor.inert(words(ending.summary)),
     taskId: known.taskId,
-    stagingSiteId: known.stagingSiteId,
-    stagingUrl: known.stagingUrl,
-    stagingState: known.stagingState,
+    stagingSiteId: facts.stagingSiteId,
+    stagingUrl: facts.stagingUrl,
+    // The state is the point of `status` only: a job's run does not report one (a delete's "none" included).
+    stagingState: config.operation === 'status' ? facts.stagingState : null,
     urlReady: known.urlReady,
     durationSeconds: roundedSeconds(clock.now() - started),
     requests: client.requests,
@@ -111,9 +113,9 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     sent: client.sent,
     error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
     stagingFrom: {
-      siteId: known.stagingSiteId && known.stagingFrom.siteId ? words(known.stagingFrom.siteId) : null,
-      url: known.stagingUrl && known.stagingFrom.url ? words(known.stagingFrom.url) : null,
-      notes: known.stagingFrom.notes.map((n) => redactor.inert(words(n))),
+      siteId: facts.stagingFrom.siteId ? words(facts.stagingFrom.siteId) : null,
+      url: facts.stagingFrom.url ? words(facts.stagingFrom.url) : null,
+      notes: facts.stagingFrom.notes.map((n) => redactor.inert(words(n))),
     },
   }
 }

@@ -9,9 +9,9 @@ import { jobIs, waitDeps, type RunContext } from './context.js'
 import { ENDPOINTS, PUSH_WARNINGS, PUSH_WARNINGS_IF_SENT, checkLaterHint } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { fillFromOtherSources } from './other-sources.js'
-import { confirmNoStaging, fillFromStaging } from './probe.js'
+import { confirmNoStaging, learnFromStaging } from './probe.js'
 import { settle } from './settle.js'
-import { fillStagingFields, forgetStaging } from './staging-fields.js'
+import { CREATE_ANSWER, fillStagingFields } from './staging-fields.js'
 import { waitForProbe, waitForTask } from './wait.js'
 import { setting } from '../words.js'
 
@@ -62,6 +62,10 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
         `Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`,
       )
       ctx.known.message = e.serverMessage
+      ctx.facts.learn(
+        { kind: 'answer', words: `the create answer (HTTP ${e.httpStatus}: staging exists)` },
+        { exists: true },
+      )
       await skippedRead(ctx)
       return {
         outcome: 'skipped',
@@ -90,8 +94,8 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
 
 /** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
 async function skippedRead(ctx: RunContext): Promise<void> {
-  await fillFromStaging(ctx)
-  if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId) await fillFromOtherSources(ctx)
+  await learnFromStaging(ctx)
+  if (!ctx.facts.complete) await fillFromOtherSources(ctx)
 }
 
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
@@ -138,7 +142,7 @@ async function follow(
       `The server gave a task id that cannot be used in a URL ("${ctx.redactor.server(task.unusable, 60)}"): following the staging environment instead.`,
     )
   if (taskId) ctx.known.taskId = taskId
-  if (op === 'create') fillStagingFields(ctx, data, 'the create answer')
+  if (op === 'create') fillStagingFields(ctx, data, CREATE_ANSWER)
   if (!wait) {
     ctx.logger.info(
       `The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`,
@@ -160,7 +164,11 @@ async function track(ctx: RunContext, op: JobOperation, taskId: string | null): 
   const ending = settle(ctx, op, outcome)
   if (ending.outcome === 'succeeded') {
     jobIs(ctx, op, 'completed')
-    if (op === 'delete') forgetStaging(ctx)
+    // A delete that succeeded is the one word that makes staging "none"; any other job leaves it in place.
+    ctx.facts.learn(
+      { kind: 'job', words: `the ${op} job` },
+      op === 'delete' ? { state: 'none' } : { exists: true },
+    )
   }
   return ending
 }

@@ -6,9 +6,10 @@ import { Backoff, BUSY_WAIT } from '../backoff.js'
 import { realClock } from '../clock.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Config, Logger, Result } from '../types.js'
-import { newKnown, type RunContext } from './context.js'
-import { SiteList } from './other-sources.js'
-import { StagingReadRoute } from './probe.js'
+import { newKnown, warn, type RunContext } from './context.js'
+import { Facts } from './facts.js'
+import { StagingReadRoute } from './read-route.js'
+import { SiteList } from './site-list.js'
 import { dryRun } from './dry-run.js'
 import { endingOf, writeResult, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
@@ -87,7 +88,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     siteId,
     client,
     root: deps.root ?? new ApiRoot(),
-    siteList: deps.siteList ?? new SiteList(),
+    siteList: deps.siteList ?? new SiteList(ledger),
     readRoute: deps.readRoute ?? new StagingReadRoute(),
     polls: deps.polls ?? new PollScheduler(clock, ledger),
     busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
@@ -99,6 +100,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     started,
     startedWall: clock.wallNow(),
     known: newKnown(),
+    facts: new Facts(siteId, { warn: (text) => warn(ctx, text), info: (text) => logger.info(text) }),
     phase: 'sending the request',
   }
   let ending: Ending

@@ -1,9 +1,8 @@
-import { ApiError } from '../api/errors.js'
 import { httpUrl } from '../text.js'
 import type { StagingHint } from '../types.js'
 import type { RunContext } from './context.js'
-import { findStagingInList, listItems } from './site-list.js'
-import { fillStagingFields } from './staging-fields.js'
+import { findStagingInList, SiteList } from './site-list.js'
+import { cleanUrl, listSource, SITE_LIST } from './staging-fields.js'
 import { waitForUrl } from './url-check.js'
 import { capitalised, perDoor } from '../words.js'
 
@@ -14,94 +13,59 @@ import { capitalised, perDoor } from '../words.js'
  *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does;
  *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
  *  4. the `staging-url` input.
- * A URL from 3 or 4 is used only once it answers HTTP. Every source says in `known.stagingFrom`
- * where the id and URL came from, or why it gave nothing. Best effort: nothing here fails a run.
+ * A URL from 3 or 4 is used only once it answers HTTP. Each source tells the run's facts what it
+ * found (facts.ts: a weaker source only fills what a stronger one left unknown), or why it gave
+ * nothing. Best effort: nothing here fails a run.
  */
 export async function fillFromOtherSources(ctx: RunContext): Promise<void> {
-  if (!ctx.known.stagingSiteId || !ctx.known.stagingUrl) await fillFromSiteList(ctx)
-  if (!ctx.known.stagingUrl) await fillFromHints(ctx)
+  if (!ctx.facts.complete) await fillFromSiteList(ctx)
+  if (!ctx.facts.url) await fillFromHints(ctx)
 }
 
-/** Pages of the list read at most (100 records each), and how long a known URL gets to answer. */
-const MAX_PAGES = 5
-const PER_PAGE = 100
+/** How long a known URL gets to answer. */
 const HINT_CHECK_MS = 10_000
-
-/**
- * The site list, read once per run and shared by every site of a batch (like the check of the API
- * root): at most MAX_PAGES pages of staging records, or why it could not be read.
- */
-export class SiteList {
-  private read: Promise<{ records: Record<string, unknown>[] } | { error: string }> | null = null
-
-  records(ctx: RunContext): Promise<{ records: Record<string, unknown>[] } | { error: string }> {
-    this.read ??= readPages(ctx).catch((e: unknown) => {
-      // A timeout or a cancellation ends the run anyway: not remembered.
-      this.read = null
-      throw e
-    })
-    return this.read
-  }
-}
-
-async function readPages(
-  ctx: RunContext,
-): Promise<{ records: Record<string, unknown>[] } | { error: string }> {
-  const records: Record<string, unknown>[] = []
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    try {
-      const answer = await ctx.client.call(
-        'GET',
-        `/sites?type=staging&per_page=${PER_PAGE}&page=${page}`,
-        'read',
-        {
-          maxRetries: 0,
-        },
-      )
-      const items = listItems(answer.reply.data)
-      records.push(...items)
-      if (items.length < PER_PAGE) break
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e
-      if (records.length > 0) break
-      return { error: e.message }
-    }
-  }
-  return { records }
-}
 
 async function fillFromSiteList(ctx: RunContext): Promise<void> {
   const listed = await fromSiteList(ctx)
-  if ('note' in listed) note(ctx, listed.note)
+  if ('note' in listed) ctx.facts.note(listed.note)
 }
 
 /**
- * This site's staging record in the site list, its id and URL taken where still unknown (what the
- * answers said stays); or why the list does not name it.
+ * This site's staging record in the site list, learnt (facts.ts: the list only fills what the
+ * answers left unknown); or why the list does not name it. A list read in part never says it names
+ * no staging site: it says how many pages it did not read (contract r4 §12).
  */
 export async function fromSiteList(
   ctx: RunContext,
 ): Promise<{ record: Record<string, unknown> | null } | { note: string }> {
-  const { known } = ctx
   ctx.phase = 'reading the site list for the staging site'
-  const list = await (ctx.siteList ?? new SiteList()).records(ctx)
+  const list = await (ctx.siteList ?? new SiteList()).read(ctx.client)
   if ('error' in list) return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` }
   const finding = findStagingInList(list.records, ctx.siteId)
+  const unread =
+    list.stoppedBy === null
+      ? ''
+      : ` (${list.pagesUnread === 'unknown' ? 'further pages were' : `${list.pagesUnread} of its ${list.pagesRead + list.pagesUnread} pages ${list.pagesUnread === 1 ? 'was' : 'were'}`} not read: ${list.stoppedBy})`
   if ('found' in finding) {
     const { id, url, field, record } = finding.found
-    fillStagingFields(
-      ctx,
-      { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url },
-      `the site list, GET /v2/sites (field ${field})`,
-    )
+    ctx.facts.learn(listSource(field), { id, url: cleanUrl(ctx, url) })
     return { record }
   }
-  return {
-    note:
-      finding.skipped === 'not-listed'
-        ? 'The site list (GET /v2/sites) names no staging site for this site.'
-        : "The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging.",
+  if ('conflict' in finding) {
+    const note = `The site list (GET /v2/sites) has ${finding.conflict.length} records that each claim to be this site's staging (${finding.conflict.join(', ')}): they contradict each other, so neither was used.`
+    return { note }
   }
+  if (finding.skipped === 'no-link')
+    return {
+      note: `The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging${unread}.`,
+    }
+  if (list.stoppedBy !== null)
+    return {
+      note: `The ${list.pagesRead} page${list.pagesRead === 1 ? '' : 's'} of the site list (GET /v2/sites) that were read name no staging site for this site${unread}.`,
+    }
+  // Read whole, and no record links to this site: a weaker word than this run's answers (§3 r4).
+  ctx.facts.learn(SITE_LIST, { state: 'none' })
+  return { note: 'The site list (GET /v2/sites) names no staging site for this site.' }
 }
 
 /** Sources 3 and 4: the hints the front door gave, then the staging-url input; each must answer. */
@@ -127,8 +91,7 @@ async function fillFromHints(ctx: RunContext): Promise<void> {
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     })
     if (answered) {
-      ctx.known.stagingUrl = url
-      ctx.known.stagingFrom.url = `${hint.from} (it answers)`
+      ctx.facts.learn({ kind: 'outside', words: `${hint.from} (it answers)` }, { url })
       return
     }
     note(
@@ -141,8 +104,7 @@ async function fillFromHints(ctx: RunContext): Promise<void> {
 }
 
 function note(ctx: RunContext, text: string): void {
-  ctx.logger.info(text)
-  if (!ctx.known.stagingFrom.notes.includes(text)) ctx.known.stagingFrom.notes.push(text)
+  ctx.facts.note(text)
 }
 
 function capital(text: string): string {

@@ -1,56 +1,13 @@
-import { MISSING_STATUS, probePath, probeUnsupported, probeState, type ProbeState } from '../contract.js'
+import { MISSING_STATUS, probePath, probeState, type ProbeState } from '../contract.js'
 import { ApiError } from '../api/errors.js'
-import type { Operation } from '../types.js'
 import type { RunContext } from './context.js'
-import { fillStagingFields, forgetStaging } from './staging-fields.js'
+import { fillStagingFields, STAGING_READ } from './staging-fields.js'
 
 /** One read of the staging environment (`GET /v2/sites/{site}/staging`, contract §3). */
 export type StagingRead =
   | { kind: 'found'; state: ProbeState; data: unknown; status: number; message: string }
   /** A 404 that is not the routing layer's: no staging, or no such site, IF the root is right. */
   | { kind: 'missing'; error: ApiError }
-
-/**
- * Whether the service offers the staging read at all, learned once and shared by every site of a
- * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
- * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
- * the rate limit to hear it again.
- */
-export class StagingReadRoute {
-  private refusal: ApiError | null = null
-  /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
-  private learned: Promise<void> | null = null
-
-  /** The route's refusal, once one site heard it; null while the route may answer. */
-  get refused(): ApiError | null {
-    return this.refusal
-  }
-
-  /**
-   * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
-   * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
-   */
-  async read<T>(read: () => Promise<T>, notSent: (refusal: ApiError) => Error): Promise<T> {
-    if (this.learned) await this.learned
-    if (this.refusal) throw notSent(this.refusal)
-    const sent = read()
-    this.learned ??= sent.then(
-      () => undefined,
-      (e: unknown) => {
-        if (e instanceof ApiError && probeUnsupported(e.httpStatus)) this.refusal = e
-      },
-    )
-    return sent
-  }
-}
-
-/**
- * The staging reads a job that succeeded may still cost (0 or 1, after-job.ts): none after a delete,
- * once the URL is known, or once the run heard that the service offers no such read.
- */
-export function readsAfterJob(operation: Operation, readRoute?: StagingReadRoute, urlKnown = false): number {
-  return operation === 'delete' || urlKnown || readRoute?.refused ? 0 : 1
-}
 
 /**
  * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
@@ -104,22 +61,40 @@ export async function confirmNoStaging(ctx: RunContext, because: string): Promis
 }
 
 /**
- * Best effort, one try: the staging id and URL from the probe, where the answers did not give
- * them. Returns the state read (null when the read failed; a failure changes nothing else).
+ * Best effort, one try: what a read of the staging environment says, learnt (facts.ts decides what
+ * it may change: nothing a stronger source said). A 404 says "no staging" only when no source of
+ * this run named the staging site, and once the API root has answered as the API (§4 r3); when the
+ * root cannot be confirmed, the state stays unknown, with a warning. A read that fails changes
+ * nothing.
  */
-export async function fillFromStaging(ctx: RunContext): Promise<ProbeState | 'none' | null> {
+export async function learnFromStaging(ctx: RunContext): Promise<void> {
   let read: StagingRead
   try {
     read = await readStaging(ctx, { maxRetries: 0 })
   } catch (e) {
     if (!(e instanceof ApiError)) throw e
     ctx.logger.debug(`could not read the staging environment: ${e.message}`)
-    return null
+    return
   }
   if (read.kind === 'missing') {
-    forgetStaging(ctx)
-    return 'none'
+    const because = `GET ${ctx.client.shown(probePath(ctx.siteId))} answered 404`
+    if (!ctx.facts.named && !(await rootConfirmed(ctx, because))) return
+    ctx.facts.learn({ kind: 'read', words: `the staging read (${because})` }, { state: 'none' })
+    return
   }
   ctx.known.message ||= read.message
-  return fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown'
+  const taken = fillStagingFields(ctx, read.data, STAGING_READ)
+  ctx.facts.learn(STAGING_READ, { state: taken ? read.state : 'unknown' })
+}
+
+/** Whether the API root answered as the API; a check that could not be made is warned, not thrown. */
+async function rootConfirmed(ctx: RunContext, because: string): Promise<boolean> {
+  try {
+    await confirmNoStaging(ctx, because)
+    return true
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e
+    ctx.logger.warn(e.message)
+    return false
+  }
 }

@@ -3,7 +3,7 @@ import type { Operation } from '../types.js'
 import { warn, type RunContext } from './context.js'
 import { checkLaterHint } from './endpoints.js'
 import { failure, type Ending } from './ending.js'
-import { fillStagingFields } from './staging-fields.js'
+import { fillStagingFields, STAGING_READ, TASK } from './staging-fields.js'
 import type { WaitOutcome } from './wait.js'
 
 /**
@@ -30,7 +30,6 @@ export function settle(ctx: RunContext, op: Operation, outcome: WaitOutcome): En
     warn(ctx, warning)
     return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.known.taskId)}` }
   }
-  if (op === 'create')
-    fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? 'the task' : 'the staging environment')
+  if (op === 'create') fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? TASK : STAGING_READ)
   return { outcome: 'succeeded', summary: '' }
 }

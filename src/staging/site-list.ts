@@ -1,6 +1,9 @@
 /**
  * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
- * `GET /v2/sites` (query parameters `type`, `page`, `per_page`). Pure: an answer in, a finding out.
+ * `GET /v2/sites` (query parameters `type`, `page`, `per_page`), read whole (contract r4 §12) by
+ * `readSiteList`: its pages walked to the last one the paginator states, or, when it stops before
+ * (a cap, the timeout, a 429 or other trouble), what it did not read and why. The finding itself is
+ * pure: records in, a finding out (`findStagingInList`).
  *
  * A record is this production site's staging only when one of its fields links it so
  * (docs/assumptions.md): a field whose name says "staging of" (`staging_of`, `production_site_id`,
@@ -11,12 +14,111 @@
  * never the staging site (contract §5, r3).
  */
 import { stagingUrlOf } from '../contract.js'
+import { DeadlineError, type StagingApiClient } from '../api/client.js'
+import { ApiError } from '../api/errors.js'
+import type { CallSupply } from '../api/window-ledger.js'
+
+/** Rows asked for per page (the service may answer fewer: `last_page` says how many pages there are), and the most pages read. */
+export const LIST_PER_PAGE = 100
+export const LIST_MAX_PAGES = 10
+
+/** What reading the list found: its records, and the pages it did not read, and why. */
+export type ListRead =
+  | {
+      records: Record<string, unknown>[]
+      pagesRead: number
+      /** Pages not read: 0 when read whole; 'unknown' when no answer said how many pages there are. */
+      pagesUnread: number | 'unknown'
+      /** Why the walk stopped before the last page (words for people); null when read whole. */
+      stoppedBy: string | null
+    }
+  /** The first page could not be read. */
+  | { error: string }
+
+/**
+ * Reads the list of staging sites page by page (one try each), to the last page the answers state
+ * (`meta.last_page`, or a paginator's `last_page` inside `data`); a page shorter than asked is not
+ * the last. Without a stated last page, the walk ends at an empty page, at a paginator's null
+ * `next_page_url`, or when a page only repeats rows already read (a server that ignores `page`).
+ * It stops early at `maxPages`, at the run's deadline, at a 429 or another failure of a later
+ * page, and when `supply` (the run's window ledger) has no call to spare now: a further page never
+ * waits for the rate window, so the list never takes calls the jobs' plan counts on (contract §6
+ * r3). A timeout or a failure of the first page is not a reading: the first is thrown, the second
+ * returned as `error`.
+ */
+export async function readSiteList(
+  client: StagingApiClient,
+  options: { maxPages?: number; perPage?: number; supply?: Pick<CallSupply, 'available'> } = {},
+): Promise<ListRead> {
+  const { maxPages = LIST_MAX_PAGES, perPage = LIST_PER_PAGE, supply } = options
+  const records: Record<string, unknown>[] = []
+  const seen = new Set<string>()
+  let last: number | null = null
+  let read = 0
+  const stop = (why: string): ListRead => ({
+    records,
+    pagesRead: read,
+    pagesUnread: last === null ? 'unknown' : Math.max(1, last - read),
+    stoppedBy: why,
+  })
+  for (let page = 1; ; page++) {
+    if (page > 1) {
+      if (page > maxPages) return stop(`at most ${maxPages} pages are read`)
+      if (supply && supply.available() < 1) return stop('the rate limit left no call to spare')
+    }
+    let answer
+    try {
+      answer = await client.call('GET', `/sites?type=staging&per_page=${perPage}&page=${page}`, 'read', {
+        maxRetries: 0,
+      })
+    } catch (e) {
+      if (e instanceof DeadlineError && page > 1) return stop('the timeout was reached')
+      if (!(e instanceof ApiError)) throw e
+      if (page === 1) return { error: e.message }
+      return stop(e.kind === 'rate-limited' ? 'the service answered 429 (rate limited)' : e.message)
+    }
+    read = page
+    const { data, meta } = answer.reply
+    const items = listItems(data)
+    last = lastPageOf({ meta }, data) ?? last
+    const fresh = items.filter((r) => !seen.has(rowKey(r)))
+    for (const r of items) seen.add(rowKey(r))
+    records.push(...fresh)
+    const whole = { records, pagesRead: read, pagesUnread: 0, stoppedBy: null }
+    if (last !== null) {
+      if (page >= last) return whole
+      continue
+    }
+    const next = nextPageOf(meta, data)
+    if (next === 'none' || items.length === 0 || (next === null && fresh.length === 0)) return whole
+  }
+}
+
+/**
+ * The site list, read once per run and shared by every site of a batch (like the check of the API
+ * root). A timeout or a cancellation of its first page is not remembered: they end the run anyway.
+ */
+export class SiteList {
+  private reading: Promise<ListRead> | null = null
+
+  constructor(private readonly supply?: Pick<CallSupply, 'available'>) {}
+
+  read(client: StagingApiClient): Promise<ListRead> {
+    this.reading ??= readSiteList(client, this.supply ? { supply: this.supply } : {}).catch((e: unknown) => {
+      this.reading = null
+      throw e
+    })
+    return this.reading
+  }
+}
 
 /** What the list said about this production site's staging. */
 export type ListFinding =
   | { found: { id: string; url: string | null; field: string; record: Record<string, unknown> | null } }
   /** `no-link`: no record has any linking field (this path cannot tell); `not-listed`: none links to this site. */
   | { skipped: 'no-link' | 'not-listed' }
+  /** Two or more records claim to be its staging (their ids): neither is used. */
+  | { conflict: string[] }
 
 const STAGING_OF = ['staging_of', 'production_site_id', 'production_id']
 const PARENT = ['parent_id', 'parent_site_id']
@@ -42,8 +144,10 @@ export function lastPageOf(body: unknown, data: unknown): number | null {
 }
 
 /**
- * This production site's staging record in the records of a list answer (one or more pages put
- * together), or why there is none.
+ * This production site's staging record in the records of a list answer (its pages put together),
+ * or why there is none. Two records that claim to be its staging contradict each other (contract r4
+ * §12): `conflict`, and neither is used. The same record twice (a row that moved between two pages
+ * while they were read) is one claim.
  */
 export function findStagingInList(
   records: readonly Record<string, unknown>[],
@@ -51,45 +155,42 @@ export function findStagingInList(
 ): ListFinding {
   const same = (v: unknown) => idText(v) !== null && idText(v) === productionId
   let anyLink = false
+  const claims = new Map<string, { field: string; record: Record<string, unknown> | null }>()
+  const claim = (id: string | null, field: string, record: Record<string, unknown> | null) => {
+    if (!id || id === productionId) return
+    const held = claims.get(id)
+    if (!held || (!held.record && record)) claims.set(id, { field: held?.field ?? field, record })
+  }
   for (const r of records) {
     const id = idText(r.id)
     for (const name of STAGING_OF) {
       if (r[name] === undefined || r[name] === null) continue
       anyLink = true
-      if (same(r[name]) && id && id !== productionId) return found(r, id, name)
+      if (same(r[name])) claim(id, name, r)
     }
     if (markedStaging(r))
       for (const name of PARENT) {
         if (r[name] === undefined || r[name] === null) continue
         anyLink = true
-        if (same(r[name]) && id && id !== productionId) return found(r, id, name)
+        if (same(r[name])) claim(id, name, r)
       }
+    if (STAGING_ID.some((n) => r[n] !== undefined && r[n] !== null)) anyLink = true
   }
   // The production site's own record may name its staging site.
   for (const r of records) {
     if (!same(r.id) || markedStaging(r)) continue
-    for (const name of STAGING_ID) {
-      if (r[name] === undefined || r[name] === null) continue
-      anyLink = true
-      const stagingId = idText(r[name])
-      if (!stagingId || stagingId === productionId) continue
-      const record = records.find((x) => idText(x.id) === stagingId)
-      return {
-        found: {
-          id: stagingId,
-          url: record ? stagingUrlOf(record) : null,
-          field: name,
-          record: record ?? null,
-        },
-      }
-    }
+    const name = STAGING_ID.find((n) => r[n] !== undefined && r[n] !== null)
+    if (!name) continue
+    const stagingId = idText(r[name])
+    claim(stagingId, name, records.find((x) => idText(x.id) === stagingId) ?? null)
   }
-  for (const r of records) if (STAGING_ID.some((n) => r[n] !== undefined && r[n] !== null)) anyLink = true
+  if (claims.size > 1) return { conflict: [...claims.keys()] }
+  const [first] = claims
+  if (first) {
+    const [id, { field, record }] = first
+    return { found: { id, url: record ? stagingUrlOf(record) : null, field, record } }
+  }
   return { skipped: anyLink ? 'not-listed' : 'no-link' }
-}
-
-function found(r: Record<string, unknown>, id: string, name: string): ListFinding {
-  return { found: { id, url: stagingUrlOf(r), field: name, record: r } }
 }
 
 /** Marked as a staging site by a field (never by its name or URL). */
@@ -97,6 +198,22 @@ function markedStaging(r: Record<string, unknown>): boolean {
   const flag = r.is_staging
   if (flag === true || flag === 1 || flag === '1' || flag === 'true') return true
   return [r.type, r.site_type].some((t) => typeof t === 'string' && t.trim().toLowerCase() === 'staging')
+}
+
+/** A paginator without a last page (a "simple" one): `next_page_url` (or `links.next`) null means no more. */
+function nextPageOf(meta: unknown, data: unknown): 'more' | 'none' | null {
+  for (const holder of [data, meta, field(meta, 'links')])
+    for (const name of ['next_page_url', 'next']) {
+      if (!isRecord(holder) || !(name in holder)) continue
+      return holder[name] === null || holder[name] === '' ? 'none' : 'more'
+    }
+  return null
+}
+
+/** A row as a key, to tell a page that only repeats rows already read. */
+function rowKey(r: Record<string, unknown>): string {
+  const id = idText(r.id)
+  return id !== null ? `id:${id}` : JSON.stringify(r)
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

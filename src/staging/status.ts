@@ -5,9 +5,9 @@ import { waitDeps, type RunContext } from './context.js'
 import { checkLaterHint, taskStatusPath } from './endpoints.js'
 import { fromSiteList } from './other-sources.js'
 import type { Ending } from './ending.js'
-import { confirmNoStaging, fillFromStaging, readStaging } from './probe.js'
+import { confirmNoStaging, learnFromStaging, readStaging } from './probe.js'
 import { settle } from './settle.js'
-import { fillStagingFields, forgetStaging } from './staging-fields.js'
+import { fillStagingFields, SITE_LIST, STAGING_READ } from './staging-fields.js'
 import { waitForTask } from './wait.js'
 import { perDoor } from '../words.js'
 
@@ -27,28 +27,27 @@ export async function status(ctx: RunContext): Promise<Ending> {
   const outcome = await waitForTask(waitDeps(ctx), 'status', ctx.siteId, taskId, ctx.clock.now())
   const ending = settle(ctx, 'status', outcome)
   if (ending.outcome !== 'succeeded') return ending
-  let state = await fillFromStaging(ctx)
-  if (state === 'none') state = (await evidenceOfNone(ctx)) ? 'none' : 'unknown'
-  ctx.known.stagingState = state ?? 'unknown'
+  await learnFromStaging(ctx)
+  ctx.facts.learn(STAGING_READ, { state: 'unknown' })
   return { outcome: 'succeeded', summary: `The job (task ${taskId}) has completed.` }
 }
 
 /** The staging environment's state: the point of the run, so a read that fails fails it. */
 async function readState(ctx: RunContext): Promise<Ending> {
-  const { siteId, known } = ctx
+  const { siteId, known, facts } = ctx
   let read
   try {
     read = await readStaging(ctx)
   } catch (e) {
     if (!(e instanceof ApiError)) throw e
     known.httpStatus = e.httpStatus
-    known.stagingState = 'unknown'
+    facts.learn(STAGING_READ, { state: 'unknown' })
     if (probeUnsupported(e.httpStatus)) {
       // No staging read on this service: the site list may still name the staging site (issue 20 §1).
       const listed = await fromSiteList(ctx)
       if ('record' in listed) {
         const state = listed.record ? probeState(listed.record) : 'unknown'
-        known.stagingState = state
+        facts.learn(SITE_LIST, { state })
         return {
           outcome: 'succeeded',
           summary:
@@ -58,7 +57,7 @@ async function readState(ctx: RunContext): Promise<Ending> {
               : `; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`),
         }
       }
-      known.stagingFrom.notes.push(listed.note)
+      facts.note(listed.note)
       throw new ApiError({
         kind: 'validation',
         processing: 'processed',
@@ -72,10 +71,10 @@ async function readState(ctx: RunContext): Promise<Ending> {
   }
   if (read.kind === 'missing') {
     known.httpStatus = read.error.httpStatus
-    known.stagingState = 'unknown'
-    await confirmNoStaging(ctx, `GET ${ctx.client.shown(probePath(siteId))} answered 404`)
-    known.stagingState = 'none'
-    forgetStaging(ctx)
+    const because = `GET ${ctx.client.shown(probePath(siteId))} answered 404`
+    facts.learn(STAGING_READ, { state: 'unknown' })
+    await confirmNoStaging(ctx, because)
+    facts.learn({ kind: 'read', words: `the staging read (${because})` }, { state: 'none' })
     return {
       outcome: 'succeeded',
       summary: `Site ${siteId} has no staging environment.`,
@@ -84,26 +83,14 @@ async function readState(ctx: RunContext): Promise<Ending> {
   }
   known.httpStatus = read.status
   known.message ||= read.message
-  const state = fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown'
-  known.stagingState = state
+  const state = fillStagingFields(ctx, read.data, STAGING_READ) ? read.state : 'unknown'
+  facts.learn(STAGING_READ, { state })
   return {
     outcome: 'succeeded',
     summary:
       state === 'unknown'
         ? `Site ${siteId} has a staging environment, in a state that is not known here.`
         : `Site ${siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`,
-  }
-}
-
-/** "none" after a completed job is said only with evidence of the API root; else the state is unknown. */
-async function evidenceOfNone(ctx: RunContext): Promise<boolean> {
-  try {
-    await confirmNoStaging(ctx, `GET ${ctx.client.shown(probePath(ctx.siteId))} answered 404`)
-    return true
-  } catch (e) {
-    if (!(e instanceof ApiError)) throw e
-    ctx.logger.warn(e.message)
-    return false
   }
 }
 
@@ -123,7 +110,10 @@ async function readTaskOnce(ctx: RunContext, taskId: string): Promise<Ending> {
       message: `The job (task ${taskId}) failed on the server: ${reason}`,
     })
   }
-  ctx.known.stagingState = state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown'
+  ctx.facts.learn(
+    { kind: 'answer', words: 'the task' },
+    { state: state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown' },
+  )
   const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : ''
   return {
     outcome: 'succeeded',

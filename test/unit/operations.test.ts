@@ -334,9 +334,12 @@ describe('waiting', () => {
       .get('/v2/sites')
       .query({ type: 'staging', per_page: '100', page: '1' })
       .reply(200, envelope([{ id: 51001, is_staging: true, parent_id: 1001 }]))
+    // No paginator states the last page, and a short page is not the last (contract r4 §12): page 2
+    // is read, and is empty.
+    api().get('/v2/sites').query({ type: 'staging', per_page: '100', page: '2' }).reply(200, envelope([]))
     const { result } = await run({ operation: 'pull' })
     expect(result.result).toBe('succeeded')
-    expect(result.requests).toBe(7)
+    expect(result.requests).toBe(8)
     expect(result.stagingUrl).toBe('https://s.example.test')
     expect(result.stagingSiteId).toBe('51001')
     expect(result.stagingFrom).toEqual({

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { runAll } from '../../src/staging/batch.js'
-import { StagingReadRoute } from '../../src/staging/probe.js'
+import { StagingReadRoute } from '../../src/staging/read-route.js'
 import { ApiError } from '../../src/api/errors.js'
 import {
   API,
