@@ -26,6 +26,10 @@ Options:
                              errors, 422 when busy, 405 on reading staging...)
   --site-delay TIME          a new staging site's URL answers 404 until this long after its creation
                              completed (default 3s)
+  --list-page-cap N          GET /v2/sites answers at most N rows a page, whatever per_page asks
+                             (default: the profile's: service 20, spec none, per_page over 100 refused)
+  --list-paginator WHERE     GET /v2/sites's paginator: meta (default, beside data) or data (the
+                             framework's paginator as data: data.data, data.last_page)
   --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s)
   --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push, delete)
   --duration-spread N        spread job lengths by this fraction around their duration (0.3: 70% to
@@ -83,6 +87,8 @@ const WITH_VALUE = new Set([
   '--task-visibility-delay',
   '--profile',
   '--site-delay',
+  '--list-page-cap',
+  '--list-paginator',
 ])
 
 /** Parses argv (without node and the script) and the environment (PORT). Throws ArgsError. */
@@ -180,6 +186,13 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         break
       case '--site-delay':
         options.siteDelayMs = parseDuration(v)
+        break
+      case '--list-page-cap':
+        options.listPageCap = parseIntArg('--list-page-cap', v, 1, 1000)
+        break
+      case '--list-paginator':
+        if (v !== 'meta' && v !== 'data') throw new ArgsError(`--list-paginator: meta or data, got ${v}`)
+        options.listPaginator = v
         break
       default:
         throw new ArgsError(`unknown argument: ${arg} (see --help)`)

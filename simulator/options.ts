@@ -49,6 +49,8 @@ export function resolveOptions(options: SimulatorOptions = {}): EffectiveOptions
     durationSpread: 0,
     urlInAnswers: true,
     siteDelayMs: DEFAULT_SITE_DELAY_MS,
+    listPageCap: null,
+    listPaginator: 'meta',
   }
   const { port: _port, realistic: _realistic, ...rest } = options
   applyOptions(effective, rest)
@@ -105,6 +107,17 @@ export function applyOptions(target: EffectiveOptions, patch: OptionsPatch): voi
   if (patch.siteDelayMs !== undefined) {
     if (!isNonNegative(patch.siteDelayMs)) throw new Error('siteDelayMs must be a number >= 0')
     target.siteDelayMs = patch.siteDelayMs
+  }
+  if (patch.listPageCap !== undefined) {
+    const cap = patch.listPageCap
+    if (cap !== null && !(Number.isInteger(cap) && cap >= 1))
+      throw new Error('listPageCap must be an integer >= 1, or null')
+    target.listPageCap = cap
+  }
+  if (patch.listPaginator !== undefined) {
+    if (patch.listPaginator !== 'meta' && patch.listPaginator !== 'data')
+      throw new Error('listPaginator must be meta or data')
+    target.listPaginator = patch.listPaginator
   }
 }
 

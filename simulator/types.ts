@@ -61,7 +61,17 @@ export interface SimulatorOptions {
   urlInAnswers?: boolean
   /** A new staging site's URL answers 404 until this long after its create job completed. Default 3000. */
   siteDelayMs?: number
+  /**
+   * GET /v2/sites: the most rows one page holds; a larger `per_page` is answered with this many
+   * (meta.per_page says so), as the service family does. Default null: the profile's own (service
+   * 20; spec none, a per_page over 100 is refused with 400).
+   */
+  listPageCap?: number | null
+  /** GET /v2/sites: where the paginator goes: 'meta' (default, beside `data`) or 'data' (`data.data`, `data.last_page`). */
+  listPaginator?: ListPaginator
 }
+
+export type ListPaginator = 'meta' | 'data'
 
 /** The options as the running simulator uses them (every field resolved). */
 export interface EffectiveOptions {
@@ -76,6 +86,8 @@ export interface EffectiveOptions {
   durationSpread: number
   urlInAnswers: boolean
   siteDelayMs: number
+  listPageCap: number | null
+  listPaginator: ListPaginator
 }
 
 export interface FaultRule {

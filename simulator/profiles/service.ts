@@ -59,6 +59,8 @@ export const serviceShapes: Shapes = {
   probeRoute: false,
   headAsGet: true,
   style: SERVICE_STYLE,
+  // The family answers fewer rows than a large per_page asks for; its CLI settled on 20 (contract r4 §12).
+  listPageCap: 20,
   listItem: serviceListItem,
 
   unknownRoute: (path, accept) => {

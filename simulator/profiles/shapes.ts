@@ -28,6 +28,8 @@ export interface Shapes {
   /** HEAD is served like GET and listed beside it in 405 answers (the framework's habit). */
   headAsGet: boolean
   style: ViewStyle
+  /** GET /v2/sites: the most rows a page holds, a larger per_page answered with that many; null: refused over MAX_PER_PAGE. */
+  listPageCap: number | null
   /** An item of GET /v2/sites, when the profile lists sites its own way (else the spec's views). */
   listItem?(
     record: { production: ProductionSite; staging: StagingSite | undefined } | { staging: StagingSite },

@@ -43,6 +43,7 @@ export const specShapes: Shapes = {
   probeRoute: true,
   headAsGet: false,
   style: SPEC_STYLE,
+  listPageCap: null,
 
   unknownRoute: (path, _accept, lang) => fail(404, t(lang, 'path_not_found', { path })),
   methodNotAllowed: (method, path, allowed, lang) =>

@@ -1,4 +1,8 @@
-/** GET /v2/sites (with type and pagination), POST /v2/sites, GET /v2/sites/{site}. */
+/**
+ * GET /v2/sites (with type and pagination: `page`, `per_page`; the paginator in `meta`, or inside
+ * `data` with the listPaginator option; a page cap answers fewer rows than a large per_page asks,
+ * as the service family does), POST /v2/sites, GET /v2/sites/{site}.
+ */
 import { jsonBody } from '../body.js'
 import type { ApiContext, ApiRequest } from '../context.js'
 import { ok, type ApiResponse } from '../http.js'
@@ -20,16 +24,19 @@ export function listSites(ctx: ApiContext, req: ApiRequest): ApiResponse {
     })
   }
   const page = positiveInt(req.query.get('page'), 1)
-  const perPage = positiveInt(req.query.get('per_page'), DEFAULT_PER_PAGE)
+  const asked = positiveInt(req.query.get('per_page'), DEFAULT_PER_PAGE)
   if (page === null)
     return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'page' }), {
       page: ['integer >= 1'],
     })
-  if (perPage === null || perPage > MAX_PER_PAGE) {
+  // A cap (the option's, else the profile's) answers fewer rows than asked; without one, too many is refused.
+  const cap = ctx.options.listPageCap ?? ctx.shapes.listPageCap
+  if (asked === null || (cap === null && asked > MAX_PER_PAGE)) {
     return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'per_page' }), {
       per_page: [`integer from 1 to ${MAX_PER_PAGE}`],
     })
   }
+  const perPage = cap === null ? asked : Math.min(asked, cap)
   const productions = [...ctx.state.sites.values()].sort((a, b) => a.id - b.id)
   const stagings = [...ctx.state.staging.values()].sort((a, b) => a.site_id - b.site_id)
   const { style } = ctx.shapes
@@ -51,7 +58,7 @@ export function listSites(ctx: ApiContext, req: ApiRequest): ApiResponse {
   const lastPage = Math.max(1, Math.ceil(total / perPage))
   const from = (page - 1) * perPage
   const pageItems = items.slice(from, from + perPage)
-  const meta = {
+  const paginator = {
     current_page: page,
     per_page: perPage,
     total,
@@ -59,7 +66,10 @@ export function listSites(ctx: ApiContext, req: ApiRequest): ApiResponse {
     from: pageItems.length > 0 ? from + 1 : null,
     to: pageItems.length > 0 ? from + pageItems.length : null,
   }
-  return ok(200, t(ctx.lang, 'sites_listed'), pageItems, meta)
+  const message = t(ctx.lang, 'sites_listed')
+  // The framework's paginator as `data` itself (`data.data`, `data.last_page`), or beside it as `meta`.
+  if (ctx.options.listPaginator === 'data') return ok(200, message, { ...paginator, data: pageItems })
+  return ok(200, message, pageItems, paginator)
 }
 
 export function createSite(ctx: ApiContext, req: ApiRequest): ApiResponse {

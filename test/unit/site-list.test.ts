@@ -1,11 +1,14 @@
 /**
- * findStagingInList (src/staging/site-list.ts): this production site's staging record in a
- * GET /v2/sites answer, only where a field links it; against both simulator profiles' real answers
- * and hand-made records in other shapes.
+ * The site list (src/staging/site-list.ts): read whole, page by page, to the last page its paginator
+ * states (contract r4 §12), and what it did not read when it stops before; this production site's
+ * staging record in it, only where a field links it, and neither of two that claim it. Against
+ * both simulator profiles' real answers and hand-made records in other shapes.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
-import { findStagingInList, lastPageOf, listItems } from '../../src/staging/site-list.js'
+import { productionSite, stagingSite } from '../../simulator/seed.js'
+import { findStagingInList, lastPageOf, listItems, readSiteList } from '../../src/staging/site-list.js'
+import { client } from '../helpers/client.js'
 
 const WITH = String(SIM_SITES.withStaging)
 const WITHOUT = String(SIM_SITES.eligible)
@@ -106,5 +109,157 @@ describe('findStagingInList, other shapes', () => {
       skipped: 'not-listed',
     })
     expect(lastPageOf({ meta: { last_page: 'x' } }, [])).toBeNull()
+  })
+})
+
+/** `count` more production sites (ids from 5001), each with a staging site: the list gets pages. */
+function addStagedSites(sim: Simulator, count: number): string {
+  let id = 5000
+  for (let n = 0; n < count; n++) {
+    id = 5001 + n
+    const site = productionSite({ id, name: `site${id}`, tags: [] }, 0)
+    sim.state.sites.set(String(id), site)
+    sim.state.staging.set(String(id), stagingSite(site, 0, `seeded-${id}`, sim.url))
+  }
+  return String(id)
+}
+
+describe.each(['service', 'spec'] as const)(
+  'readSiteList on the %s profile: the list read whole',
+  (profile) => {
+    let sim: Simulator
+    let last: string
+    beforeAll(async () => {
+      sim = await start({ port: 0, profile })
+    })
+    afterAll(() => sim.stop())
+    beforeEach(() => {
+      sim.reset()
+      // 45 staging sites more than the seed's one: 46 rows, 3 pages of 20 (the service answers 20 a
+      // page whatever per_page asks; the spec profile is capped the same way here).
+      sim.setOptions({ listPageCap: profile === 'spec' ? 20 : null, listPaginator: 'meta' })
+      last = addStagedSites(sim, 45)
+    })
+    const api = () => client({ apiUrl: `${sim.apiUrl}/v2`, token: SIM_TOKENS.readWrite }).c
+
+    test('a page shorter than per_page asks is not the last: every page is read, to meta.last_page', async () => {
+      const read = await readSiteList(api())
+      expect(read).toMatchObject({ pagesRead: 3, pagesUnread: 0, stoppedBy: null })
+      if ('error' in read) throw new Error(read.error)
+      expect(read.records).toHaveLength(46)
+      // The last site's staging is on the last page, and is found.
+      expect(findStagingInList(read.records, last)).toHaveProperty(
+        'found.url',
+        sim.state.staging.get(last)!.url,
+      )
+      const pages = sim.requests.filter((r) => r.path.includes('/v2/sites?')).map((r) => r.path)
+      expect(pages).toHaveLength(3)
+      expect(pages.at(-1)).toMatch(/[?&]page=3(&|$)/)
+    })
+
+    test('the paginator inside data (data.data, data.last_page) is walked the same way', async () => {
+      sim.setOptions({ listPaginator: 'data' })
+      const read = await readSiteList(api())
+      expect(read).toMatchObject({ pagesRead: 3, pagesUnread: 0, stoppedBy: null })
+      if (!('error' in read)) expect(findStagingInList(read.records, last)).toHaveProperty('found')
+    })
+
+    test('stopped by a cap: it says how many pages it did not read, and the unread record is not found', async () => {
+      const read = await readSiteList(api(), { maxPages: 2 })
+      expect(read).toMatchObject({ pagesRead: 2, pagesUnread: 1, stoppedBy: 'at most 2 pages are read' })
+      if (!('error' in read)) expect(findStagingInList(read.records, last)).toEqual({ skipped: 'not-listed' })
+    })
+
+    test('stopped by a 429 on page 2: two pages unread, nothing sent again', async () => {
+      sim.addFault({ method: 'GET', path: /\/sites\?.*page=2/, status: 429, retryAfter: 1 })
+      const read = await readSiteList(api())
+      expect(read).toMatchObject({ pagesRead: 1, pagesUnread: 2 })
+      if (!('error' in read)) expect(read.stoppedBy).toMatch(/429/)
+      expect(sim.requests.filter((r) => r.path.includes('/v2/sites?'))).toHaveLength(2)
+    })
+
+    test('a rate window with no call to spare: no further page waits for it', async () => {
+      const read = await readSiteList(api(), { supply: { available: () => 0 } })
+      expect(read).toMatchObject({
+        pagesRead: 1,
+        pagesUnread: 2,
+        stoppedBy: 'the rate limit left no call to spare',
+      })
+    })
+
+    test('the first page failing is no reading at all', async () => {
+      sim.addFault({ method: 'GET', path: /\/sites\?/, status: 500 })
+      const read = await readSiteList(api())
+      expect(read).toHaveProperty('error')
+    })
+  },
+)
+
+describe('readSiteList without a stated last page', () => {
+  let sim: Simulator
+  beforeAll(async () => {
+    sim = await start({ port: 0 })
+  })
+  afterAll(() => sim.stop())
+  beforeEach(() => sim.reset())
+  const api = () => client({ apiUrl: `${sim.apiUrl}/v2`, token: SIM_TOKENS.readWrite }).c
+  const page = (data: unknown) => ({ status: true, message: 'ok', data })
+
+  test('a short page with no paginator is not the last: the next is read, and an empty one ends it', async () => {
+    sim.addFault({ method: 'GET', path: /page=1(&|$)/, json: page([{ id: 7, staging_of: 1001 }]) })
+    sim.addFault({ method: 'GET', path: /page=2(&|$)/, json: page([{ id: 8, staging_of: 1002 }]) })
+    sim.addFault({ method: 'GET', path: /page=3(&|$)/, json: page([]) })
+    const read = await readSiteList(api())
+    expect(read).toMatchObject({ pagesRead: 3, pagesUnread: 0 })
+    if (!('error' in read)) expect(findStagingInList(read.records, '1002')).toHaveProperty('found.id', '8')
+  })
+
+  test('a server that ignores page (the same rows again) is read once; a null next_page_url ends a simple paginator', async () => {
+    sim.addFault({ method: 'GET', path: /\/sites\?/, times: 2, json: page([{ id: 7, staging_of: 1001 }]) })
+    expect(await readSiteList(api())).toMatchObject({ pagesRead: 2, pagesUnread: 0 })
+    sim.addFault({
+      method: 'GET',
+      path: /\/sites\?/,
+      json: page({ data: [{ id: 7, staging_of: 1001 }], next_page_url: null }),
+    })
+    expect(await readSiteList(api())).toMatchObject({ pagesRead: 1, pagesUnread: 0 })
+  })
+
+  test('stopped by the cap with no stated last page: the pages left are unknown, not zero', async () => {
+    sim.addFault({
+      method: 'GET',
+      path: /\/sites\?/,
+      times: Infinity,
+      json: page({ data: [{ id: 7, staging_of: 1001 }], next_page_url: 'https://x.test/next' }),
+    })
+    expect(await readSiteList(api(), { maxPages: 3 })).toMatchObject({ pagesRead: 3, pagesUnread: 'unknown' })
+  })
+})
+
+describe('two records that claim the same production site', () => {
+  test('contradict each other: neither is used', () => {
+    const records = [
+      { id: 51002, is_staging: true, parent_id: 1002, url: 'https://a.test/' },
+      { id: 61002, staging_of: 1002, url: 'https://b.test/' },
+    ]
+    expect(findStagingInList(records, '1002')).toEqual({ conflict: ['51002', '61002'] })
+    // The production record naming another staging site than the one that claims it: the same.
+    expect(
+      findStagingInList(
+        [
+          { id: 1002, staging_site_id: 7 },
+          { id: 8, staging_of: 1002 },
+        ],
+        '1002',
+      ),
+    ).toEqual({ conflict: ['8', '7'] })
+  })
+
+  test('one record seen twice (it moved between pages), or named by both ends, is one claim', () => {
+    const staging = { id: 51002, is_staging: true, parent_id: 1002, url: 'https://a.test/' }
+    const records = [staging, { ...staging }, { id: 1002, staging_site_id: 51002 }]
+    expect(findStagingInList(records, '1002')).toMatchObject({
+      found: { id: '51002', url: 'https://a.test/' },
+    })
   })
 })
