@@ -66,6 +66,7 @@ export class Facts {
   /** The first source that said the staging site exists (named it, or a job on it ended well). */
   private existsFrom: Source | null = null
   private readonly notes: string[] = []
+  private readonly said = new Set<string>()
 
   constructor(
     private readonly productionId: string,
@@ -171,6 +172,8 @@ export class Facts {
   }
 
   private warn(text: string): void {
+    if (this.said.has(text)) return
+    this.said.add(text)
     this.voice.warn(text)
   }
 }

@@ -61,7 +61,7 @@ export async function fromSiteList(
     }
   if (list.stoppedBy !== null)
     return {
-      note: `The ${list.pagesRead} page${list.pagesRead === 1 ? '' : 's'} of the site list (GET /v2/sites) that were read name no staging site for this site${unread}.`,
+      note: `${list.pagesRead === 1 ? 'The one page of the site list (GET /v2/sites) that was read names' : `The ${list.pagesRead} pages of the site list (GET /v2/sites) that were read name`} no staging site for this site${unread}.`,
     }
   // Read whole, and no record links to this site: a weaker word than this run's answers (§3 r4).
   ctx.facts.learn(SITE_LIST, { state: 'none' })

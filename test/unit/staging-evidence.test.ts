@@ -255,3 +255,79 @@ describe('the staging read, where the service offers none, is asked once a run',
     expect(route.refused).toBeNull()
   })
 })
+
+describe('what a later read may undo (contract r4 §3)', () => {
+  const listPage = (page: number, data: unknown, lastPage: number) =>
+    api()
+      .get('/v2/sites')
+      .query({ type: 'staging', per_page: '100', page: String(page) })
+      .reply(200, { status: true, message: 'ok', data, meta: { current_page: page, last_page: lastPage } })
+
+  it("a staging read answering 404 after the create succeeded keeps the create answer's URL, and warns", async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(200, envelope({ task_id: 't1', wp_url: 'https://s.example.test/' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'completed' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(404, envelope(null, 'Staging not found', false))
+    // The id is still unknown: the list is read, whole, and does not name it either.
+    listPage(1, [{ id: 7, is_staging: true, parent_id: 1005 }], 1)
+    const { result } = await run({})
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      stagingUrl: 'https://s.example.test/',
+      stagingSiteId: null,
+      stagingFrom: { url: 'the create answer' },
+    })
+    expect(result.warnings).toEqual([
+      'The staging read (GET /v2/sites/1001/staging answered 404) says there is no staging environment, but the create answer named the staging site at https://s.example.test/: the sources disagree; what the create answer said was kept.',
+      'The site list (GET /v2/sites) says there is no staging environment, but the create answer named the staging site at https://s.example.test/: the sources disagree; what the create answer said was kept.',
+    ])
+    // No root check was needed: nothing was read as "none".
+    expect(result.requests).toBe(4)
+  })
+
+  it('a list read in part never says it names no staging site: it says how many pages it did not read', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'completed', resource_id: 51001 }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(405, { message: 'The GET method is not supported for route api/v2/sites/1001/staging.' })
+    listPage(1, [{ id: 7, is_staging: true, parent_id: 1005 }], 3)
+    api()
+      .get('/v2/sites')
+      .query({ type: 'staging', per_page: '100', page: '2' })
+      .reply(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '30' })
+    const { result } = await run({ operation: 'pull' })
+    expect(result).toMatchObject({ result: 'succeeded', stagingSiteId: null, stagingUrl: null })
+    expect(result.stagingFrom.notes).toEqual([
+      'The one page of the site list (GET /v2/sites) that was read names no staging site for this site (2 of its 3 pages were not read: the service answered 429 (rate limited)).',
+    ])
+    expect(JSON.stringify(result)).not.toMatch(/names no staging site for this site\./)
+    expect(result.warnings.join(' ')).not.toMatch(/disagree/)
+  })
+
+  it('two records that claim this site: said, and neither is used', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'completed' }))
+    api().get('/v2/sites/1001/staging').reply(405, { message: 'not supported' })
+    listPage(1, [{ id: 7, is_staging: true, parent_id: 1001, url: 'https://a.test/' }], 2)
+    listPage(2, [{ id: 8, staging_of: 1001, url: 'https://b.test/' }], 2)
+    const { result } = await run({ operation: 'pull' })
+    expect(result).toMatchObject({ result: 'succeeded', stagingSiteId: null, stagingUrl: null })
+    expect(result.stagingFrom.notes).toEqual([
+      "The site list (GET /v2/sites) has 2 records that each claim to be this site's staging (7, 8): they contradict each other, so neither was used.",
+    ])
+  })
+})
