@@ -272,9 +272,10 @@ export const RATE_WINDOW_MS = 60_000
  * status call of its job and the staging read after it (when the answers did not give the URL);
  * once per run, the API root check (§4 r3). The batch tells the poll scheduler
  * (staging/poll-scheduler.ts); a follower says its own. Not in the plan: the site list
- * (`GET /v2/sites`, staging/other-sources.ts), read once per run only when no answer gave the
- * staging URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most runs
- * never make, and the ledger counts it when it goes.
+ * (`GET /v2/sites`, staging/site-list.ts), read once per run only when no answer gave the
+ * staging id or URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most
+ * runs never make, and the ledger counts it when it goes. Its pages after the first go only while
+ * the ledger has a call available now (r4 §12): they never wait for the rate window.
  */
 export const CALLS_PER_RUN = 1
 
