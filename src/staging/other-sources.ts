@@ -55,9 +55,15 @@ export async function fromSiteList(
     const note = `The site list (GET /v2/sites) has ${finding.conflict.length} records that each claim to be this site's staging (${finding.conflict.join(', ')}): they contradict each other, so neither was used.`
     return { note }
   }
+  const where =
+    list.stoppedBy === null
+      ? 'in it'
+      : list.pagesRead === 1
+        ? 'in the page read'
+        : `in the ${list.pagesRead} pages read`
   if (finding.skipped === 'no-link')
     return {
-      note: `The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging${unread}.`,
+      note: `The site list (GET /v2/sites) was skipped: no record ${where} says which site is another site's staging${unread}.`,
     }
   if (list.stoppedBy !== null)
     return {
