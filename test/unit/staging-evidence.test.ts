@@ -290,6 +290,27 @@ describe('what a later read may undo (contract r4 §3)', () => {
     expect(result.requests).toBe(4)
   })
 
+  it('a staging read that fails says nothing: the create answer stands, no disagreement is claimed', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(202, envelope({ task_id: 't1', staging_url: 'https://s.example.test/' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'completed' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(500, envelope(null, 'Server Error', false))
+    listPage(1, [{ id: 51001, is_staging: true, parent_id: 1001, url: 'https://s.example.test/' }], 1)
+    const { result } = await run({})
+    expect(result).toMatchObject({
+      result: 'succeeded',
+      stagingUrl: 'https://s.example.test/',
+      stagingSiteId: '51001',
+      stagingFrom: { url: 'the create answer', siteId: 'the site list, GET /v2/sites (field parent_id)' },
+      warnings: [],
+    })
+  })
+
   it('a list read in part never says it names no staging site: it says how many pages it did not read', async () => {
     api()
       .post('/v2/sites/1001/staging/reset')
