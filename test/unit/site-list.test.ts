@@ -187,6 +187,20 @@ describe.each(['service', 'spec'] as const)(
       })
     })
 
+    test('stopped by the timeout after page 1: what was read is kept, and the pages left are said', async () => {
+      const { c, clock } = client({ apiUrl: `${sim.apiUrl}/v2`, token: SIM_TOKENS.readWrite })
+      // The run's deadline passes while page 1 is answered (the clock steps past it before page 2).
+      const supply = {
+        available: () => {
+          clock.t = c.deadline
+          return 1
+        },
+      }
+      const read = await readSiteList(c, { supply })
+      expect(read).toMatchObject({ pagesRead: 1, pagesUnread: 2, stoppedBy: 'the timeout was reached' })
+      if (!('error' in read)) expect(read.records).toHaveLength(20)
+    })
+
     test('the first page failing is no reading at all', async () => {
       sim.addFault({ method: 'GET', path: /\/sites\?/, status: 500 })
       const read = await readSiteList(api())
