@@ -183,7 +183,7 @@ function findVersion(ctx: ApiContext, id: string): SiteVersion | undefined {
 }
 
 /** True while a restore of `siteId` (of version `versionId`, when given) runs. */
-function restoring(ctx: ApiContext, siteId: number, versionId?: number): boolean {
+export function restoring(ctx: ApiContext, siteId: number, versionId?: number): boolean {
   return [...ctx.state.tasks.values()].some(
     (task) =>
       task.kind === 'restore' &&
