@@ -2,8 +2,9 @@
  * Site versions (contract §13, r4): point-in-time copies of a production site's content, made and
  * restored by background jobs like any other (jobs.ts). The rules are the same in every profile; only
  * the shapes differ (../profiles):
- * - create: 404 for an unknown site; 422 when the site keeps `versionQuota` completed versions, or
- *   one is in progress; otherwise a `version` job. The version holds the content the site had when
+ * - create: 404 for an unknown site; 422 while one is in progress, or when the site keeps more than
+ *   `versionQuota` completed versions (the family's backups: 3 kept, plus 1 in progress: with 3
+ *   completed a fourth may be made, after which the oldest must go); otherwise a `version` job. The version holds the content the site had when
  *   it was asked for.
  * - name: 422 for a missing name or one longer than 25 characters.
  * - list: the site's versions, newest first, paged like the site list.
@@ -39,7 +40,7 @@ export function createVersion(ctx: ApiContext, req: ApiRequest): ApiResponse {
   const mine = versionsOf(ctx, site)
   const completed = mine.filter((v) => v.status === 'completed').length
   const running = mine.filter((v) => v.status === 'progress').length
-  if (ctx.options.versions === 'quota' || completed >= ctx.options.versionQuota || running >= 1) {
+  if (ctx.options.versions === 'quota' || running >= 1 || completed > ctx.options.versionQuota) {
     return ctx.shapes.refused(
       422,
       ctx.lang,

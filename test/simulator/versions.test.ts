@@ -171,14 +171,21 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     expect((await api('DELETE', '/site-versions', { body: { ids: [] } })).status).toBe(422)
   })
 
-  it('keeps 3 completed versions plus 1 in progress per site: more is a 422 with a message', async () => {
+  it('keeps 3 versions plus 1 in progress per site: one at a time, none while 4 are kept; a 422 with a message', async () => {
     for (let i = 0; i < 3; i++) await version(SHOP)
-    const running = await api('POST', '/site-versions', { body: { site_id: SHOP } })
-    expect(running.status).toBe(422)
-    expect(running.json.message).toMatch(/at most 3 versions per site/)
+    const fourth = await api('POST', '/site-versions', { body: { site_id: SHOP } })
+    expect(fourth.status).toBe(p.accepted)
+    const whileRunning = await api('POST', '/site-versions', { body: { site_id: SHOP } })
+    expect(whileRunning.status).toBe(422)
+    expect(whileRunning.json.message).toMatch(/at most 3 versions per site, plus one in progress/)
     expect((await api('POST', '/site-versions', { body: { site_id: BLOG } })).status).toBe(p.accepted)
-    expect((await api('POST', '/site-versions', { body: { site_id: BLOG } })).status).toBe(422)
-    sim.setOptions({ versionQuota: 4 })
+    await settled(fourth.json.data.task_id)
+    const full = await api('POST', '/site-versions', { body: { site_id: SHOP } })
+    expect([full.status, full.json.message]).toEqual([422, whileRunning.json.message])
+    const oldest = (await api('GET', `/site-versions?site_id=${SHOP}&per_page=100`)).json.data.at(-1).id
+    expect(
+      (await api('DELETE', '/site-versions', { body: { ids: [oldest] } })).json.data.success_ids,
+    ).toEqual([oldest])
     expect((await api('POST', '/site-versions', { body: { site_id: SHOP } })).status).toBe(p.accepted)
   })
 
