@@ -183,6 +183,10 @@ export class Jobs {
       case 'push':
         if (site) {
           site.content = { ...staging.content }
+          if (site.password_protected) {
+            const change = { site_id: site.id, at, source: 'push' as const }
+            this.state.toolChanges.push({ ...change, tool: 'password_protection', value: 'off' })
+          }
           site.password_protected = false
           site.updated_at = at
           this.state.purges.push({ site_id: site.id, at })

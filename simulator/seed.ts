@@ -153,6 +153,7 @@ export function emptyState(): SimState {
     tasks: new Map(),
     outbox: [],
     purges: [],
+    toolChanges: [],
     versions: new Map(),
     siteVersions: new Map(),
     nextSiteId: FIRST_NEW_SITE_ID,
@@ -171,6 +172,7 @@ export function seedState(state: SimState, origin: string): void {
   state.tasks.clear()
   state.outbox.length = 0
   state.purges.length = 0
+  state.toolChanges.length = 0
   state.versions.clear()
   state.siteVersions.clear()
   state.nextSiteId = FIRST_NEW_SITE_ID

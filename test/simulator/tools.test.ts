@@ -55,6 +55,12 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     expect((await tool(SHOP, { tool: 'maintenance_mode', value: 'off' })).status).toBe(200)
     expect(site(SHOP)?.maintenance).toBe(false)
     expect(await page(SHOP)).toEqual({ status: 200, content: 'files prod-v1, database prod-v1' })
+    const changes = (await admin(sim, 'GET', '/tools')).body
+    expect(changes).toEqual([
+      { site_id: SHOP, tool: 'maintenance_mode', value: 'on', source: 'api', at: expect.any(Number) },
+      { site_id: SHOP, tool: 'maintenance_mode', value: 'off', source: 'api', at: expect.any(Number) },
+    ])
+    expect(changes[0].at).toBeLessThanOrEqual(changes[1].at)
   })
 
   it('switches password protection; a push turns it off again (spec push rule 2)', async () => {
@@ -67,6 +73,12 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     while (sim.state.staging.get(String(BLOG))?.status !== 'ready' && Date.now() < deadline) await sleep(10)
     expect(site(BLOG)?.password_protected).toBe(false)
     expect(await page(BLOG)).toEqual({ status: 200, content: 'files staging-v1, database staging-v1' })
+    const pushTask = sim.state.tasks.get(push.json.data.task_id)
+    expect(sim.state.toolChanges.map(({ tool, value, source }) => [tool, value, source])).toEqual([
+      ['password_protection', 'on', 'api'],
+      ['password_protection', 'off', 'push'],
+    ])
+    expect(sim.state.toolChanges[1]?.at).toBe(pushTask?.ends_at)
     expect((await tool(MEMBERS, { tool: 'password_protection', value: 'off' })).status).toBe(200)
     expect(site(MEMBERS)?.password_protected).toBe(false)
   })
@@ -131,8 +143,15 @@ describe('admin: a site’s tool state', () => {
     })
     expect(set.status).toBe(200)
     expect(set.body.site).toMatchObject({ maintenance: true, password_protected: true })
+    expect(
+      (await admin(sim, 'GET', '/state')).body.toolChanges.map((c: { source: string }) => c.source),
+    ).toEqual(['admin', 'admin'])
     expect((await page(SHOP)).status).toBe(503)
-    expect((await admin(sim, 'POST', `/sites/${SHOP}/state`, { maintenance: 'yes' })).status).toBe(400)
+    expect(
+      (await admin(sim, 'POST', `/sites/${SHOP}/state`, { maintenance: false, password_protected: 'yes' }))
+        .status,
+    ).toBe(400)
+    expect(sim.state.sites.get(String(SHOP))?.maintenance).toBe(true)
     expect((await admin(sim, 'POST', '/sites/424242/state', {})).status).toBe(404)
     sim.reset()
     expect(sim.state.sites.get(String(SHOP))).toMatchObject({ maintenance: false, password_protected: false })
