@@ -119,7 +119,7 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     expect(listed.json.data.map((v: { name: unknown }) => v.name)).toEqual(['two', 'one'])
     expect(listed.json.meta).toMatchObject({ total: 2, per_page: 100 })
     expect((await api('GET', '/site-versions')).status).toBe(422)
-    expect((await api('GET', '/site-versions?site_id=424242')).status).toBe(404)
+    expect((await api('GET', '/site-versions?site_id=424242')).status).toBe(422)
   })
 
   it('captures the content production had; a restore brings it back after a push overwrote it', async () => {
@@ -189,8 +189,12 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     expect((await api('POST', '/site-versions', { body: { site_id: SHOP } })).status).toBe(p.accepted)
   })
 
-  it('refuses a create for an unknown or missing site', async () => {
-    expect((await api('POST', '/site-versions', { body: { site_id: 424242 } })).status).toBe(404)
+  it('refuses a create for an unknown or missing site with 422 (never a 404, which means no versions)', async () => {
+    const unknown = await api('POST', '/site-versions', { body: { site_id: 424242 } })
+    expect([unknown.status, unknown.json.errors]).toEqual([
+      422,
+      { site_id: ['The selected site_id is invalid.'] },
+    ])
     expect((await api('POST', '/site-versions', { body: {} })).status).toBe(422)
     expect((await api('POST', '/site-versions', { body: { site: SHOP } })).status).toBe(400)
     expect(sim.state.siteVersions.size).toBe(0)
