@@ -30,11 +30,25 @@ export const FIRST_NEW_SITE_ID = 10001
 /** A staging site's numeric id (the service profile's) is its production id plus this. */
 export const STAGING_NUMERIC_ID_OFFSET = 50000
 
+/** Site version ids (contract §13) start here. */
+export const FIRST_VERSION_ID = 7001
+
 /** Task row ids (the service profile's task `id`) start here. */
 export const FIRST_TASK_ROW_ID = 148601
 
 /** Where a staging site's own URL lives on the simulator's origin (not under /v2 or /__sim). */
 export const SITES_PREFIX = '/staging-sites'
+
+/**
+ * Where a production site's page lives on the simulator's origin: its content, 503 in maintenance
+ * mode, 401 while password protected (what a push and a restore change, seen from outside).
+ */
+export const PRODUCTION_PREFIX = '/production-sites'
+
+/** The URL of production site `id`'s page on `origin` (e.g. http://127.0.0.1:PORT/production-sites/1002/). */
+export function productionPageUrl(origin: string, id: number): string {
+  return `${origin}${PRODUCTION_PREFIX}/${id}/`
+}
 
 /** The URL of staging site `id` on `origin` (e.g. http://127.0.0.1:PORT/staging-sites/s-1001/). */
 export function stagingUrl(origin: string, id: string): string {
@@ -78,6 +92,7 @@ export function productionSite(seed: SiteSeed, at: number): ProductionSite {
     ssh_keys: [{ id: seed.id * 10 + 1, name: 'deploy', fingerprint: `SHA256:sim-deploy-key-${seed.id}` }],
     settings: { php_version: '8.3', timezone: 'UTC', cache: true, max_upload_mb: 64 },
     password_protected: seed.passwordProtected ?? false,
+    maintenance: false,
     ssh_username: `site${seed.id}`,
     ssh_password: `sim-ssh-pass-${seed.id}`,
     content: { files: 'prod-v1', database: 'prod-v1' },
@@ -138,9 +153,12 @@ export function emptyState(): SimState {
     tasks: new Map(),
     outbox: [],
     purges: [],
+    toolChanges: [],
     versions: new Map(),
+    siteVersions: new Map(),
     nextSiteId: FIRST_NEW_SITE_ID,
     nextTaskRowId: FIRST_TASK_ROW_ID,
+    nextVersionId: FIRST_VERSION_ID,
   }
 }
 
@@ -154,9 +172,12 @@ export function seedState(state: SimState, origin: string): void {
   state.tasks.clear()
   state.outbox.length = 0
   state.purges.length = 0
+  state.toolChanges.length = 0
   state.versions.clear()
+  state.siteVersions.clear()
   state.nextSiteId = FIRST_NEW_SITE_ID
   state.nextTaskRowId = FIRST_TASK_ROW_ID
+  state.nextVersionId = FIRST_VERSION_ID
   for (const seed of SEEDS) state.sites.set(String(seed.id), productionSite(seed, SEEDED_AT))
   const blog = state.sites.get(String(SIM_SITES.withStaging))
   if (blog) {
