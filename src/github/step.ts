@@ -187,7 +187,8 @@ async function publishAndFinish(results: Result[], deps: StepDeps, startedAt: nu
  * empty values), after the operation's own result is printed as it was.
  */
 function finish(report: Report, log: StepLog, lostOutputs: string | null): void {
-  for (const e of report.errors) log.error(e.hint, e.title)
+  // Each error once: a hint the final line already says whole (a run not started) is not repeated.
+  for (const e of report.errors) if (!report.finalLine.includes(e.hint)) log.error(e.hint, e.title)
   if (lostOutputs) {
     log.info(report.finalLine)
     log.error(

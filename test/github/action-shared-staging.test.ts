@@ -109,8 +109,17 @@ describe('one shared staging, two pull requests, the service profile', () => {
     expect(r.outputs.message).toMatch(
       /^Staging shows #10 .*and that pull request is open\. if-staging-taken is fail/,
     )
-    expect(r.stdout).toMatch(/^::error::Staging shows #10 /m)
+    expect(r.stdout).toMatch(/^::error::Staging pull failed \(site \d+\): Staging shows #10 /m)
+    expect(r.stdout.match(/^::error/gm)).toHaveLength(1)
     expect(r.summary).toMatch(/Staging: not started/)
+    expect(JSON.parse(r.outputs.results!)).toEqual([
+      expect.objectContaining({
+        operation: 'pull',
+        result: 'failed',
+        requests: 0,
+        error: expect.objectContaining({ kind: 'not-started' }),
+      }),
+    ])
     expect(stagingRequests()).toHaveLength(before)
     expect(gh.deployments.filter((d) => d.environment === 'pr-12')).toEqual([])
   })
@@ -140,7 +149,8 @@ describe('one shared staging, two pull requests, the service profile', () => {
     expect(r.outputs.message).toMatch(
       /^This pull request comes from the fork alice\/site-repo\. GitHub gives a fork's workflow run no secrets/,
     )
-    expect(r.stdout).toMatch(/^::warning title=Staging skipped::This pull request comes from the fork/m)
+    expect(r.stdout).toMatch(/^::warning title=Staging::This pull request comes from the fork/m)
+    expect(r.summary).toMatch(/^## ⏭️ Staging: skipped\n/)
     expect(sim.requests).toEqual([])
     expect(gh.requests).toEqual([])
   })
