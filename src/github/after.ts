@@ -15,7 +15,7 @@ import {
   type FinalStatus,
 } from './deployments.js'
 import type { Octokit } from './octokit.js'
-import type { CurrentOwner, Owner } from './ownership.js'
+import { ownerName, type CurrentOwner, type Owner } from './ownership.js'
 import { afterPhase, deploymentContext, messageOf, type GitHubRun } from './run.js'
 
 export async function after(run: GitHubRun, results: Result[], problem: string | null): Promise<void> {
@@ -45,6 +45,21 @@ export async function abandon(run: GitHubRun, reason: string): Promise<void> {
       environmentUrl: null,
     }),
   )
+}
+
+/**
+ * The hand-over as part of the run's Results (so every report shows it): when this run took
+ * staging from another pull request (or run), its Result says so, before `after` tells that one.
+ */
+export function withHandOver(run: GitHubRun, results: Result[]): Result[] {
+  const took = tookStaging(run, results) ? run.claim : null
+  const previous = run.previous
+  if (!took || !previous || results.length !== 1) return results
+  const told = previous.owner.pr !== null && run.settings.commentAuthor ? ', and its comment says so' : ''
+  const note =
+    `Staging showed ${ownerName(previous.owner)} (commit ${previous.owner.sha.slice(0, 12)}) before this run; ` +
+    `it now shows ${ownerName(took.owner)}: that run's deployment is marked inactive${told}.`
+  return [{ ...results[0]!, warnings: [...results[0]!.warnings, note] }]
 }
 
 /** Whether this run changed what staging shows (so its claim holds): a refresh that went through. */

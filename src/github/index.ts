@@ -14,7 +14,7 @@
  * itself: a Stop or a Result is a value the step reports.
  */
 import type { Result } from '../types.js'
-import { after, abandon } from './after.js'
+import { after, abandon, withHandOver } from './after.js'
 import { before, type Stop } from './claim.js'
 import { lastDeployedStaging, type DeployedStaging } from './known-staging.js'
 import { beforePhase, newRun, type GitHubRun, type GitHubSideEffectOptions } from './run.js'
@@ -39,6 +39,8 @@ export interface GitHubSideEffects {
    * retirement, and the comment. Never throws.
    */
   after(results: Result[], problem?: string | null): Promise<void>
+  /** The Results, with the hand-over said in them when this run took staging from another one. */
+  withHandOver(results: Result[]): Result[]
   /** Instead of `after`, when the run broke without results: a started deployment gets `error`. */
   abandon(reason: string): Promise<void>
   /**
@@ -55,6 +57,7 @@ export async function githubSideEffects(o: GitHubSideEffectOptions): Promise<Git
     return {
       before: async () => null,
       after: async () => {},
+      withHandOver: (results) => results,
       abandon: async () => {},
       knownStaging: async () => null,
     }
@@ -63,6 +66,7 @@ export async function githubSideEffects(o: GitHubSideEffectOptions): Promise<Git
   return {
     before: () => before(run),
     after: (results, problem) => after(run, results, problem ?? null),
+    withHandOver: (results) => withHandOver(run, results),
     abandon: (reason) => abandon(run, reason),
     knownStaging: () => knownStaging(run),
   }

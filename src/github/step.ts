@@ -145,14 +145,16 @@ async function runOperation(
   let results: Result[]
   let report: Report
   try {
-    results = await runAll(config, {
-      ...deps.core,
-      logger: log,
-      redactor: deps.redactor,
-      signal: deps.signal,
-      clock,
-      deadline,
-    })
+    results = gh.withHandOver(
+      await runAll(config, {
+        ...deps.core,
+        logger: log,
+        redactor: deps.redactor,
+        signal: deps.signal,
+        clock,
+        deadline,
+      }),
+    )
     report = await publish(results, deps, clock.now() - startedAt)
   } catch (e) {
     // Whatever broke, a deployment this run started does not stay in progress.

@@ -19,7 +19,7 @@ import { parseGitHubInputs } from '../../src/inputs.js'
 import { markerFor } from '../../src/report/comment.js'
 import { Redactor } from '../../src/secrets.js'
 import type { Result } from '../../src/types.js'
-import { createdResult } from '../helpers/fakes.js'
+import { createdResult, FakeClock } from '../helpers/fakes.js'
 import { BOT, startFakeGitHub, type FakeGitHub } from './fake-github.js'
 
 const GH_TOKEN = 'ghs_shared-staging-token-2718'
@@ -47,7 +47,7 @@ interface Run {
 function options(
   pr: number,
   inputs: Record<string, string> = {},
-  over: Partial<GitHubSideEffectOptions> & { action?: string; runId?: number; timeoutMs?: number } = {},
+  over: Partial<GitHubSideEffectOptions> & { action?: string; runId?: number } = {},
 ): { o: GitHubSideEffectOptions; rec: Run } {
   const file = path.join(dir, `event-${pr}-${Math.random()}.json`)
   writeFileSync(
@@ -74,7 +74,7 @@ function options(
     ...run,
     settings: parseGitHubInputs(all, run),
     clock: realClock,
-    deadline: realClock.now() + (over.timeoutMs ?? 60_000),
+    deadline: realClock.now() + 60_000,
     redactor,
     log: {
       info: (m) => rec.lines.push(`info: ${m}`),
@@ -290,10 +290,18 @@ describe('if-staging-taken: fail and wait', () => {
     gh.pulls.set(10, 'open')
     await refresh(10, {}, pulled(), 556)
     gh.runs.set(556, 'in_progress')
-    const { o, rec } = options(12, { 'if-staging-taken': 'wait' }, { timeoutMs: 400 })
-    const started = Date.now()
+    // On a fake clock: the owner's run is asked about every 15 s of it until the 5 minutes are spent.
+    const clock = new FakeClock()
+    const { o, rec } = options(
+      12,
+      { 'if-staging-taken': 'wait' },
+      { clock, deadline: clock.now() + 300_000, limits: {} },
+    )
     const stop = await (await githubSideEffects(o)).before()
-    expect(Date.now() - started).toBeLessThan(3000)
+    expect(clock.now()).toBeLessThanOrEqual(o.deadline)
+    expect(gh.requests.filter((q) => q.path.endsWith('/actions/runs/556')).length).toBeGreaterThanOrEqual(
+      300 / 15,
+    )
     expect(stop).toEqual({
       result: 'timed-out',
       message: expect.stringMatching(

@@ -329,6 +329,13 @@ test('phaseSignal: the normal limit, or the short one from the moment of the can
   expect(b.signal.aborted).toBe(true)
   b.dispose()
 
+  // A limit read from performance.now() is fractional; one past a 32-bit timer is clamped.
+  for (const ms of [12.345, Number.POSITIVE_INFINITY]) phaseSignal(undefined, ms, 10).dispose()
+  const d = phaseSignal(undefined, 20.5, 10_000)
+  await new Promise((r) => setTimeout(r, 120))
+  expect(d.signal.aborted).toBe(true)
+  d.dispose()
+
   const c = phaseSignal(undefined, 10_000, 10)
   await new Promise((r) => setTimeout(r, 50))
   expect(c.signal.aborted).toBe(false)
