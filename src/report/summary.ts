@@ -92,7 +92,8 @@ function single(r: Result, out: Bounded): void {
   for (const note of r.stagingFrom?.notes ?? []) out.push(`_${md(note, 400)}_`, '')
   const said = serverWords(r)
   if (said) out.push(`> **The server said:** ${md(said)}`, '')
-  if (r.error) out.push(`**What to do:** ${md(r.error.hint)}`, '')
+  // What to do, unless the summary above already says it whole (a failed release says it there).
+  if (r.error && r.error.hint !== r.summary) out.push(`**What to do:** ${md(r.error.hint)}`, '')
   sentNote(r, '', out)
 }
 
@@ -126,7 +127,7 @@ function batch(results: Result[], out: Bounded): void {
     const parts = [`- **${md(r.siteId)}** ${ICON[r.result]} ${md(r.summary || r.result)}`]
     const said = serverWords(r)
     if (said) parts.push(` The server said: “${md(said)}”`)
-    if (r.error) parts.push(` **What to do:** ${md(r.error.hint)}`)
+    if (r.error && r.error.hint !== r.summary) parts.push(` **What to do:** ${md(r.error.hint)}`)
     if (!out.push(parts.join(''))) break
     sentNote(r, '  ', out)
   }

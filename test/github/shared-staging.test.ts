@@ -17,6 +17,7 @@ import { ownerPayload, readOwner, taskFor } from '../../src/github/ownership.js'
 import { realClock } from '../../src/clock.js'
 import { parseGitHubInputs } from '../../src/inputs.js'
 import { markerFor } from '../../src/report/comment.js'
+import { renderSummary } from '../../src/report/summary.js'
 import { Redactor } from '../../src/secrets.js'
 import type { Result } from '../../src/types.js'
 import { createdResult, FakeClock } from '../helpers/fakes.js'
@@ -415,6 +416,28 @@ describe('a closed pull request releases staging (operation: release)', () => {
     const next = await refresh(12, { 'if-staging-taken': 'fail' })
     expect(next.stop).toBeNull()
     expect(next.lines.filter((l) => l.includes('Staging shows #10'))).toEqual([])
+  })
+
+  test('a release GitHub refuses is a failed Result, rendered like any other, its reason said once', async () => {
+    await refresh(10)
+    gh.refuse({
+      method: 'GET',
+      path: /deployments$/,
+      status: 403,
+      message: 'Resource not accessible by integration',
+    })
+    const { outcomes } = await release(10)
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        operation: 'release',
+        result: 'failed',
+        error: { kind: 'github', hint: expect.stringMatching(/HTTP 403.*"deployments: read"/) },
+      }),
+    ])
+    const summary = renderSummary(outcomes)
+    expect(summary).toMatch(/^## ❌ Staging release: failed\n/)
+    expect(summary.match(/HTTP 403/g)).toHaveLength(1)
+    expect(summary).not.toContain('Staging URL')
   })
 
   test('closing a pull request that does not own staging releases nothing', async () => {
