@@ -77,7 +77,7 @@ function ownerIs10(runStatus: string) {
   })
 }
 
-function step(clock: FakeClock, inputs: Record<string, string>) {
+function step(clock: FakeClock, inputs: Record<string, string>, signal = new AbortController().signal) {
   const out = memoryLog()
   const redactor = new Redactor()
   redactor.add(GH_TOKEN)
@@ -96,7 +96,7 @@ function step(clock: FakeClock, inputs: Record<string, string>) {
       'deployment-environment': 'pr-12',
       ...inputs,
     },
-    { log: out.log, redactor, signal: new AbortController().signal, clock, env, core: { random: () => 0.5 } },
+    { log: out.log, redactor, signal, clock, env, core: { random: () => 0.5 } },
   )
   return { ...out, done }
 }
@@ -148,6 +148,28 @@ describe('one deadline for the whole step', () => {
     expect(r.lines).toContainEqual(
       expect.stringMatching(/^fail: Staging pull timed-out \(site 1002\): Staging shows #10 /),
     )
+  })
+
+  test("cancelled while waiting for the owner's run: cancelled, nothing sent to the service, no deployment", async () => {
+    ownerIs10('in_progress')
+    const clock = new FakeClock()
+    const start = clock.now()
+    const cancel = new AbortController()
+    const sleep = clock.sleep.bind(clock)
+    clock.sleep = async (ms, signal) => {
+      await sleep(ms, signal)
+      if (clock.now() - start >= 2 * MINUTE) cancel.abort()
+    }
+    const r = step(clock, { 'if-staging-taken': 'wait', timeout: '10m' }, cancel.signal)
+    await r.done
+    expect(r.outputs.result).toBe('cancelled')
+    expect(r.outputs.message).toBe(
+      'Cancelled while waiting for the workflow run of #10: nothing was sent to the staging service.',
+    )
+    expect(clock.now() - start).toBeLessThan(3 * MINUTE)
+    expect(sim().requests).toEqual([])
+    expect(gh.deployments.filter((d) => d.environment === 'pr-12')).toEqual([])
+    expect(r.summaries[0]).toMatch(/^## 🛑 Staging: cancelled before it started\n/)
   })
 })
 
