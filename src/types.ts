@@ -70,9 +70,12 @@ export interface StagingFrom {
   notes: string[]
 }
 
+/** What a Result is of: an operation, or the action's `release` (GitHub's side only). */
+export type ResultOperation = Operation | 'release'
+
 /** One run of one operation on one production site: every report is a rendering of this. */
 export interface Result {
-  operation: Operation
+  operation: ResultOperation
   siteId: string
   result: Outcome
   /** Status of the last response to the operation's own request (not of status polls); null if none came. */
@@ -144,7 +147,7 @@ export interface Clock {
 }
 
 /** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
-export function newResult(operation: Operation, siteId: string, startedAt: number): Result {
+export function newResult(operation: ResultOperation, siteId: string, startedAt: number): Result {
   return {
     operation,
     siteId,

@@ -20,18 +20,6 @@ import type { PullRequestTarget } from './context.js'
 import { githubFailure } from './errors.js'
 import type { Octokit } from './octokit.js'
 
-/** Who posts the comments when the github-token is the workflow's GITHUB_TOKEN. */
-export const DEFAULT_COMMENT_AUTHOR = 'github-actions[bot]'
-
-/** A GitHub login, or an app's bot login (`name[bot]`). */
-const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/
-
-/** The comment author input, checked; null when it cannot be a login. */
-export function parseCommentAuthor(raw: string): string | null {
-  const login = raw.trim() === '' ? DEFAULT_COMMENT_AUTHOR : raw.trim()
-  return LOGIN.test(login) ? login : null
-}
-
 interface IssueComment {
   id: number
   body?: string | null

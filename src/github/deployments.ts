@@ -8,7 +8,7 @@
  * text), `environment_url` only an http(s) URL as `safeHttpUrl` makes it, and every string goes
  * through the redactor before it leaves. Failures come back as warnings, never as throws.
  */
-import { hasControl, safeHttpUrl } from '../report/markdown.js'
+import { safeHttpUrl } from '../report/markdown.js'
 import { overallOutcome } from '../judge.js'
 import type { Result } from '../types.js'
 import { bound } from '../text.js'
@@ -35,15 +35,6 @@ export interface DeploymentContext {
   scrub: (text: string) => string
   /** The workflow run's page (`log_url`). */
   logUrl: string | null
-}
-
-/** An environment name as GitHub takes it: 1-255 characters, no control characters. */
-export function parseEnvironment(raw: string): { environment: string | null } | { error: string } {
-  const name = raw.trim()
-  if (name === '') return { environment: null }
-  if (name.length > 255) return { error: 'is longer than 255 characters' }
-  if (hasControl(name)) return { error: 'contains control characters or newlines' }
-  return { environment: name }
 }
 
 /** Our own short words, bounded. */

@@ -3,14 +3,14 @@
  * its URL across pulls (spec, staging rule 6), so the last successful GitHub deployment of the same
  * environment names it: its `environment_url`, and the staging site id our payload recorded.
  *
- * Read tolerantly: a deployment written by another account, or recorded for another site, is
+ * Read tolerantly: a deployment with no creator, or written by another account, or recorded for another site, is
  * skipped; the URL is only what `safeHttpUrl` makes of it. The core checks that it answers before
  * reporting it as current. Nothing here throws.
  */
 import { safeHttpUrl } from '../report/markdown.js'
 import type { Repo } from './context.js'
 import type { Octokit } from './octokit.js'
-import { payloadRecord } from './ownership.js'
+import { createdBy, payloadRecord } from './ownership.js'
 
 /** How many of the environment's newest deployments are read. */
 const MAX_READ = 10
@@ -42,8 +42,7 @@ export async function lastDeployedStaging(
       creator?: { login?: unknown } | null
     }[]) {
       if (typeof d.id !== 'number' || d.environment !== environment) continue
-      const login = d.creator?.login
-      if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase()) continue
+      if (!createdBy(d, creator)) continue
       const record = payloadRecord(d.payload)
       if (record && record.site !== undefined && record.site !== siteId) continue
       const statuses = await octokit.rest.repos.listDeploymentStatuses({

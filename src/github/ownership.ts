@@ -5,13 +5,17 @@
  * `payload` holds the owner. The newest of the site's deployments that is live (success, or still
  * in progress) says what staging shows now; a newer `inactive` one means staging was released.
  *
- * Read tolerantly: a record we did not write (another creator, another shape) is skipped, never
- * trusted. Everything here returns values or warnings; nothing throws.
+ * Read tolerantly: a record we did not write (no creator, another creator, another shape) is
+ * skipped, never trusted. Everything here returns values or warnings; nothing throws.
  */
+import { Backoff } from '../backoff.js'
+import { CancelledError } from '../clock.js'
 import { safeHttpUrl } from '../report/markdown.js'
+import type { Clock } from '../types.js'
 import type { Repo } from './context.js'
 import { githubFailure } from './errors.js'
 import type { Octokit } from './octokit.js'
+import { phaseSignal, withinPhase } from './phase.js'
 
 /** The key of our record in a deployment's payload. */
 export const PAYLOAD_KEY = 'site-staging-action'
@@ -37,10 +41,6 @@ export interface CurrentOwner {
   deploymentId: number
   environment: string
 }
-
-/** `if-staging-taken`: when staging shows another open pull request. */
-export const IF_TAKEN = ['take', 'wait', 'fail'] as const
-export type IfTaken = (typeof IF_TAKEN)[number]
 
 /** The deployment task that names the site, so its deployments are found whatever the environment. */
 export function taskFor(siteId: string): string {
@@ -92,6 +92,15 @@ function positiveInt(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined
 }
 
+/**
+ * Whether deployment `d` was created by `creator` (issue 24 §5): a record with no creator, or by
+ * any other account, is not ours and is never trusted, whatever its payload says.
+ */
+export function createdBy(d: { creator?: { login?: unknown } | null }, creator: string): boolean {
+  const login = d.creator?.login
+  return typeof login === 'string' && login.toLowerCase() === creator.toLowerCase()
+}
+
 const LIVE = new Set(['success', 'in_progress', 'queued', 'pending'])
 
 /**
@@ -119,8 +128,7 @@ export async function findOwner(
       creator?: { login?: unknown } | null
     }[]) {
       if (typeof d.id !== 'number' || typeof d.environment !== 'string') continue
-      const login = d.creator?.login
-      if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase()) continue
+      if (!createdBy(d, creator)) continue
       const owner = readOwner(d.payload, siteId)
       if (!owner) continue
       const statuses = await octokit.rest.repos.listDeploymentStatuses({
@@ -156,45 +164,44 @@ export async function isOpen(octokit: Octokit, repo: Repo, pr: number): Promise<
   }
 }
 
+/** How `if-staging-taken: wait` ended: GitHub refusing to show the run is `{ refused: status }`. */
+export type RunWait = 'done' | 'timeout' | 'cancelled' | { refused: number }
+
 /**
- * Waits until workflow run `runId` is completed, asking every `pollMs`, until `deadline` (ms, as
- * `now()` counts). `done`: it completed (or GitHub no longer knows it); `timeout`; `cancelled`.
+ * Waits until workflow run `runId` is completed, asking every `pollMs` through the one backoff
+ * helper, until the step's `deadline` (clock ms). `done`: it completed; `timeout`; `cancelled`;
+ * `refused` when GitHub answers 403 or 404 (the token lacks `actions: read`, or the run is gone).
  */
 export async function waitForRun(
   octokit: (signal: AbortSignal) => Octokit,
   repo: Repo,
   runId: number,
-  o: { deadline: number; pollMs: number; now: () => number; signal?: AbortSignal; requestMs: number },
-): Promise<'done' | 'timeout' | 'cancelled'> {
+  o: { clock: Clock; deadline: number; pollMs: number; requestMs: number; signal?: AbortSignal },
+): Promise<RunWait> {
+  const backoff = new Backoff(() => o.pollMs, { clock: o.clock, deadlineMs: o.deadline, signal: o.signal })
   for (;;) {
     if (o.signal?.aborted) return 'cancelled'
-    const request = AbortSignal.timeout(o.requestMs)
+    const left = o.deadline - o.clock.now()
+    if (left <= 0) return 'timeout'
+    const asked = await withinPhase(phaseSignal(o.signal, Math.min(o.requestMs, left), 0), async (signal) => {
+      try {
+        const { data } = await octokit(signal).rest.actions.getWorkflowRun({ ...repo, run_id: runId })
+        return data.status === 'completed' ? 'done' : 'running'
+      } catch (e) {
+        const status = (e as { status?: unknown })?.status
+        // Anything else (a time-out, a 5xx): ask again at the next turn.
+        return status === 403 || status === 404 ? { refused: status } : 'running'
+      }
+    })
+    if (asked !== 'running') return asked
+    if (o.signal?.aborted) return 'cancelled'
     try {
-      const { data } = await octokit(request).rest.actions.getWorkflowRun({ ...repo, run_id: runId })
-      if (data.status === 'completed') return 'done'
+      if (!(await backoff.sleep(o.pollMs))) return 'timeout'
     } catch (e) {
-      if ((e as { status?: unknown })?.status === 404) return 'done'
-      // Anything else (a time-out, a 5xx): ask again at the next turn.
+      if (e instanceof CancelledError) return 'cancelled'
+      throw e
     }
-    if (o.now() + o.pollMs > o.deadline) return 'timeout'
-    const slept = await sleep(o.pollMs, o.signal)
-    if (!slept) return 'cancelled'
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false)
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve(true)
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(t)
-      resolve(false)
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
 }
 
 /** `#12`, or "a run not for a pull request". */

@@ -18,14 +18,15 @@ export interface Phase {
  */
 export function phaseSignal(run: AbortSignal | undefined, normalMs: number, cancelledMs: number): Phase {
   const controller = new AbortController()
-  const timers: NodeJS.Timeout[] = []
+  const stop = () => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError'))
+  // AbortSignal.timeout: Node's own timer, which keeps no process alive; no timer of ours.
+  const limits: AbortSignal[] = []
   const abortIn = (ms: number) => {
-    const t = setTimeout(
-      () => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError')),
-      ms,
-    )
-    t.unref?.()
-    timers.push(t)
+    // Whole milliseconds within a 32-bit timer: AbortSignal.timeout throws on 12.5 (a deadline
+    // read from performance.now() is fractional) or on more than about 24 days.
+    const limit = AbortSignal.timeout(Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(ms))))
+    limit.addEventListener('abort', stop, { once: true })
+    limits.push(limit)
   }
   const onCancel = () => abortIn(cancelledMs)
   if (run?.aborted) abortIn(cancelledMs)
@@ -36,7 +37,7 @@ export function phaseSignal(run: AbortSignal | undefined, normalMs: number, canc
   return {
     signal: controller.signal,
     dispose: () => {
-      timers.forEach(clearTimeout)
+      for (const limit of limits) limit.removeEventListener('abort', stop)
       run?.removeEventListener('abort', onCancel)
     },
   }

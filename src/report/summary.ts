@@ -20,6 +20,7 @@ export function renderSummary(results: Result[]): string {
   const first = results[0]
   if (!first) return '## Staging\n\nNothing ran.\n'
   const out = new Bounded(MAX_SUMMARY_BYTES)
+  if (results.every((r) => r.error?.kind === NOT_STARTED)) return notStarted(results, out)
   const outcome = overallOutcome(results)
   if (results.length === 1) {
     out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${outcome}`, '')
@@ -37,6 +38,33 @@ export function renderSummary(results: Result[]): string {
   return out.text()
 }
 
+/** `error.kind` of a Result whose operation never started (a refusal, a fork without secrets): nothing was sent. */
+export const NOT_STARTED = 'not-started'
+
+const NOT_STARTED_HEADING: Partial<Record<Result['result'], string>> = {
+  skipped: 'skipped',
+  'timed-out': 'timed out before it started',
+  cancelled: 'cancelled before it started',
+}
+
+/** A run that never started: why (each reason once), and that nothing was sent. */
+function notStarted(results: Result[], out: Bounded): string {
+  const outcome = overallOutcome(results)
+  out.push(`## ${ICON[outcome]} Staging: ${NOT_STARTED_HEADING[outcome] ?? 'not started'}`, '')
+  for (const why of new Set(results.map((r) => r.summary))) out.push(`> ${md(why)}`, '')
+  const sites = results.map((r) => r.siteId).filter(Boolean)
+  out.push(
+    `No request was sent to the staging service${sites.length > 0 ? ` (sites: ${sites.slice(0, 20).map(code).join(', ')}${sites.length > 20 ? ', …' : ''})` : ''}.`,
+    '',
+  )
+  return out.text()
+}
+
+/** The summary of a step whose inputs were refused: which input and why; nothing was sent. */
+export function renderInvalidInput(message: string): string {
+  return `## ${ICON.failed} Staging: invalid input\n\n> ${md(message)}\n\nNo request was sent.\n`
+}
+
 function single(r: Result, out: Bounded): void {
   if (r.summary) out.push(md(r.summary), '')
   out.push(`| Production site | ${code(r.siteId)} |`, '|:--|:--|')
@@ -48,7 +76,7 @@ function single(r: Result, out: Bounded): void {
     return said.length > 0 ? ` — ${said.join('; ')}` : ''
   }
   const from = (source: string | null | undefined) => (source ? `from ${md(source, 200)}` : null)
-  if (r.stagingUrl || r.operation !== 'delete')
+  if (r.stagingUrl || (r.operation !== 'delete' && r.operation !== 'release'))
     out.push(
       `| Staging URL | ${link(r.stagingUrl)}${r.stagingUrl ? about(r.operation === 'push' ? null : readiness(r), from(r.stagingFrom?.url)) : ''} |`,
     )
@@ -64,7 +92,8 @@ function single(r: Result, out: Bounded): void {
   for (const note of r.stagingFrom?.notes ?? []) out.push(`_${md(note, 400)}_`, '')
   const said = serverWords(r)
   if (said) out.push(`> **The server said:** ${md(said)}`, '')
-  if (r.error) out.push(`**What to do:** ${md(r.error.hint)}`, '')
+  // What to do, unless the summary above already says it whole (a failed release says it there).
+  if (r.error && r.error.hint !== r.summary) out.push(`**What to do:** ${md(r.error.hint)}`, '')
   sentNote(r, '', out)
 }
 
@@ -98,7 +127,7 @@ function batch(results: Result[], out: Bounded): void {
     const parts = [`- **${md(r.siteId)}** ${ICON[r.result]} ${md(r.summary || r.result)}`]
     const said = serverWords(r)
     if (said) parts.push(` The server said: “${md(said)}”`)
-    if (r.error) parts.push(` **What to do:** ${md(r.error.hint)}`)
+    if (r.error && r.error.hint !== r.summary) parts.push(` **What to do:** ${md(r.error.hint)}`)
     if (!out.push(parts.join(''))) break
     sentNote(r, '  ', out)
   }

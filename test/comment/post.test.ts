@@ -1,13 +1,8 @@
 /** Posting the pull-request comment (src/github/comment.ts) against the fake GitHub API, in process. */
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
-import {
-  ignoredNotice,
-  parseCommentAuthor,
-  postOrUpdateComments,
-  writtenBy,
-  type PostOptions,
-} from '../../src/github/comment.js'
+import { ignoredNotice, postOrUpdateComments, writtenBy, type PostOptions } from '../../src/github/comment.js'
 import { octokitFor } from '../../src/github/octokit.js'
+import { parseCommentAuthor } from '../../src/inputs.js'
 import { markerFor } from '../../src/report/comment.js'
 import { Redactor } from '../../src/secrets.js'
 import { createdResult } from '../helpers/fakes.js'

@@ -97,6 +97,12 @@ describe('one shared staging, two pull requests, the service profile', () => {
       /> ⚠️ Staging now shows #12 since .* UTC; \[re-run this workflow\]\(https:\/\/github\.example\/octo-org\/site-repo\/actions\/runs\/7010\) to show this pull request again\./,
     )
     expect(commentOn(12)[0]!.body).toMatch(/\| Staging shows \| this pull request at `121212121212`/)
+    // The hand-over is part of #12's Result: its outputs, summary and log say it like any warning.
+    const handOver =
+      /Staging showed #10 \(commit 101010101010\) before this run; it now shows #12: that run's deployment is marked inactive, and its comment says so\./
+    expect(JSON.parse(b.outputs.results!)[0].warnings).toEqual([expect.stringMatching(handOver)])
+    expect(b.stdout).toMatch(/^::warning title=Staging::Staging showed #10 /m)
+    expect(b.summary.replace(/\\|\u200b/g, '')).toMatch(handOver)
   })
 
   test('if-staging-taken: fail names the open owner and sends nothing to the staging service', async () => {
@@ -109,8 +115,17 @@ describe('one shared staging, two pull requests, the service profile', () => {
     expect(r.outputs.message).toMatch(
       /^Staging shows #10 .*and that pull request is open\. if-staging-taken is fail/,
     )
-    expect(r.stdout).toMatch(/^::error::Staging shows #10 /m)
+    expect(r.stdout).toMatch(/^::error::Staging pull failed \(site \d+\): Staging shows #10 /m)
+    expect(r.stdout.match(/^::error/gm)).toHaveLength(1)
     expect(r.summary).toMatch(/Staging: not started/)
+    expect(JSON.parse(r.outputs.results!)).toEqual([
+      expect.objectContaining({
+        operation: 'pull',
+        result: 'failed',
+        requests: 0,
+        error: expect.objectContaining({ kind: 'not-started' }),
+      }),
+    ])
     expect(stagingRequests()).toHaveLength(before)
     expect(gh.deployments.filter((d) => d.environment === 'pr-12')).toEqual([])
   })
@@ -140,7 +155,8 @@ describe('one shared staging, two pull requests, the service profile', () => {
     expect(r.outputs.message).toMatch(
       /^This pull request comes from the fork alice\/site-repo\. GitHub gives a fork's workflow run no secrets/,
     )
-    expect(r.stdout).toMatch(/^::warning title=Staging skipped::This pull request comes from the fork/m)
+    expect(r.stdout).toMatch(/^::warning title=Staging::This pull request comes from the fork/m)
+    expect(r.summary).toMatch(/^## ⏭️ Staging: skipped\n/)
     expect(sim.requests).toEqual([])
     expect(gh.requests).toEqual([])
   })

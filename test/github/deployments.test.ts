@@ -5,7 +5,6 @@ import {
   finalStatus,
   finishDeployment,
   MAX_DEACTIVATED,
-  parseEnvironment,
   startDeployment,
   type DeploymentContext,
 } from '../../src/github/deployments.js'
@@ -91,13 +90,6 @@ describe('finalStatus: what each outcome means for the deployment', () => {
       expect(s.description).not.toMatch(/SERVER/)
     }
   })
-})
-
-test('parseEnvironment: empty is off; too long or multi-line is refused', () => {
-  expect(parseEnvironment('  ')).toEqual({ environment: null })
-  expect(parseEnvironment(' pr-12 ')).toEqual({ environment: 'pr-12' })
-  expect(parseEnvironment('a'.repeat(256))).toEqual({ error: expect.stringContaining('255') })
-  expect(parseEnvironment('a\nb')).toEqual({ error: expect.stringContaining('newlines') })
 })
 
 describe('startDeployment and finishDeployment', () => {

@@ -41,7 +41,8 @@ export interface FakeDeployment {
   environment: string
   task: string
   payload: unknown
-  creator: FakeUser
+  /** GitHub leaves it null when the account is gone. */
+  creator: FakeUser | null
   created_at: string
   description: string | null
   auto_merge?: boolean

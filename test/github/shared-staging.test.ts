@@ -14,10 +14,13 @@ import {
   type Stop,
 } from '../../src/github/index.js'
 import { ownerPayload, readOwner, taskFor } from '../../src/github/ownership.js'
+import { realClock } from '../../src/clock.js'
+import { parseGitHubInputs } from '../../src/inputs.js'
 import { markerFor } from '../../src/report/comment.js'
+import { renderSummary } from '../../src/report/summary.js'
 import { Redactor } from '../../src/secrets.js'
 import type { Result } from '../../src/types.js'
-import { createdResult } from '../helpers/fakes.js'
+import { createdResult, FakeClock } from '../helpers/fakes.js'
 import { BOT, startFakeGitHub, type FakeGitHub } from './fake-github.js'
 
 const GH_TOKEN = 'ghs_shared-staging-token-2718'
@@ -67,11 +70,12 @@ function options(
     'if-staging-taken': 'take',
     ...inputs,
   }
+  const run = { operation: over.operation ?? 'pull', siteIds: over.siteIds ?? [SITE], dryRun: false }
   const o: GitHubSideEffectOptions = {
-    operation: 'pull',
-    dryRun: false,
-    siteIds: [SITE],
-    input: (name) => all[name] ?? '',
+    ...run,
+    settings: parseGitHubInputs(all, run),
+    clock: realClock,
+    deadline: realClock.now() + 60_000,
     redactor,
     log: {
       info: (m) => rec.lines.push(`info: ${m}`),
@@ -213,10 +217,27 @@ describe('two pull requests refreshing staging in turn (if-staging-taken: take)'
       payload: { 'site-staging-action': { site: SITE, owner: { pr: 'x' } } },
       statuses: [{ id: 2, state: 'success', created_at: '2026-11-24T10:00:00Z' }],
     })
+    // A well-formed record whose creator GitHub does not name (issue 24 §5): not attributable, not trusted.
+    gh.addDeployment('pr-79', sha(79), {
+      task: taskFor(SITE),
+      payload: ownerPayload(SITE, {
+        pr: 79,
+        sha: sha(79),
+        runUrl: null,
+        runId: 3,
+        at: '2026-11-24T10:00:00Z',
+      }),
+      creator: null,
+      statuses: [{ id: 3, state: 'success', created_at: '2026-11-24T10:00:00Z' }],
+    })
     gh.pulls.set(77, 'open')
+    gh.pulls.set(79, 'open')
     const r = await refresh(12, { 'if-staging-taken': 'fail' })
     expect(r.stop).toBeNull()
-    expect(gh.comments.filter((c) => c.issue === 77)).toEqual([])
+    expect(r.lines.filter((l) => /Staging shows #7/.test(l))).toEqual([])
+    expect(gh.comments.filter((c) => c.issue === 77 || c.issue === 79)).toEqual([])
+    // Nor is it made inactive by the hand-over: it is not ours.
+    expect(gh.deployments.filter((d) => d.environment === 'pr-79')[0]!.statuses).toHaveLength(1)
   })
 })
 
@@ -270,10 +291,18 @@ describe('if-staging-taken: fail and wait', () => {
     gh.pulls.set(10, 'open')
     await refresh(10, {}, pulled(), 556)
     gh.runs.set(556, 'in_progress')
-    const { o, rec } = options(12, { 'if-staging-taken': 'wait' }, { timeoutMs: 400 })
-    const started = Date.now()
+    // On a fake clock: the owner's run is asked about every 15 s of it until the 5 minutes are spent.
+    const clock = new FakeClock()
+    const { o, rec } = options(
+      12,
+      { 'if-staging-taken': 'wait' },
+      { clock, deadline: clock.now() + 300_000, limits: {} },
+    )
     const stop = await (await githubSideEffects(o)).before()
-    expect(Date.now() - started).toBeLessThan(3000)
+    expect(clock.now()).toBeLessThanOrEqual(o.deadline)
+    expect(gh.requests.filter((q) => q.path.endsWith('/actions/runs/556')).length).toBeGreaterThanOrEqual(
+      300 / 15,
+    )
     expect(stop).toEqual({
       result: 'timed-out',
       message: expect.stringMatching(
@@ -284,16 +313,63 @@ describe('if-staging-taken: fail and wait', () => {
     expect(rec.outputs['deployment-id']).toBe('')
   })
 
-  test('wait and fail need to know who staging shows: no deployment-environment stops before anything', async () => {
-    const { o } = options(12, { 'if-staging-taken': 'wait', 'deployment-environment': '' })
-    const stop = await (await githubSideEffects(o)).before()
-    expect(stop?.message).toMatch(
-      /if-staging-taken is wait, which needs to know who staging shows: set deployment-environment/,
+  test('wait and fail need to know who staging shows: the one input schema refuses them before anything', () => {
+    expect(() => options(12, { 'if-staging-taken': 'wait', 'deployment-environment': '' })).toThrow(
+      /^Input "if-staging-taken": is wait, which needs to know who staging shows: set deployment-environment/,
     )
-    const bad = await (await githubSideEffects(options(12, { 'if-staging-taken': 'steal' }).o)).before()
-    expect(bad?.message).toBe('Input "if-staging-taken": "steal" is not one of take, wait, fail.')
+    expect(() => options(12, { 'if-staging-taken': 'steal' })).toThrow(
+      /^Input "if-staging-taken": "steal" is not one of take, wait, fail/,
+    )
     expect(gh.requests).toEqual([])
   })
+
+  test('wait: no workflow run recorded for the owner: the run says it cannot wait and stops', async () => {
+    gh.pulls.set(10, 'open')
+    const { o } = options(10)
+    o.env = { ...o.env, GITHUB_RUN_ID: '' }
+    const side = await githubSideEffects(o)
+    expect(await side.before()).toBeNull()
+    await side.after([pulled()])
+    const r = await refresh(12, { 'if-staging-taken': 'wait' })
+    expect(r.stop).toEqual({
+      result: 'failed',
+      message: expect.stringMatching(
+        /^Staging shows #10 .*, and that pull request is open, but its deployment records no workflow run to wait for\. if-staging-taken is wait, so nothing was sent to the staging service\./,
+      ),
+    })
+    expect(gh.requests.filter((q) => q.path.includes('/actions/runs/'))).toEqual([])
+    expect(gh.deployments.filter((d) => d.environment === 'pr-12')).toEqual([])
+  })
+
+  test.each([403, 404])(
+    'wait: GitHub refuses to show the owner\'s run (HTTP %i): the run names "actions: read" and stops',
+    async (status) => {
+      gh.pulls.set(10, 'open')
+      await refresh(10, {}, pulled(), 557)
+      gh.runs.set(557, 'in_progress')
+      if (status === 403)
+        gh.refuse({
+          method: 'GET',
+          path: /actions\/runs\/557$/,
+          status,
+          message: 'Resource not accessible by integration',
+        })
+      else gh.runs.delete(557)
+      const r = await refresh(12, { 'if-staging-taken': 'wait' })
+      expect(r.stop).toEqual({
+        result: 'failed',
+        message: expect.stringMatching(
+          new RegExp(
+            `GitHub refused to show its workflow run \\(HTTP ${status}\\)\\. The github-token needs the permission "actions: read"`,
+          ),
+        ),
+      })
+      expect(r.stop!.message).toMatch(
+        /if-staging-taken is wait, so nothing was sent to the staging service\.$/,
+      )
+      expect(gh.deployments.filter((d) => d.environment === 'pr-12')).toEqual([])
+    },
+  )
 
   test('fail: when GitHub will not say who staging shows, the run stops (the guarantee cannot be given)', async () => {
     gh.refuse({
@@ -323,13 +399,16 @@ describe('a closed pull request releases staging (operation: release)', () => {
     gh.pulls.set(10, 'closed')
     const { outcomes } = await release(10)
     expect(outcomes).toEqual([
-      {
+      expect.objectContaining({
+        operation: 'release',
         siteId: SITE,
         result: 'succeeded',
-        message: expect.stringMatching(
+        requests: 0,
+        error: null,
+        summary: expect.stringMatching(
           /^Released staging of site 1001: #10 was closed, its deployment \d+ is inactive and its comment says so\./,
         ),
-      },
+      }),
     ])
     expect(lastState(10)).toBe('inactive')
     expect(commentOn(10)[0]!.body).toContain('> ⚠️ This pull request was closed at ')
@@ -339,17 +418,39 @@ describe('a closed pull request releases staging (operation: release)', () => {
     expect(next.lines.filter((l) => l.includes('Staging shows #10'))).toEqual([])
   })
 
+  test('a release GitHub refuses is a failed Result, rendered like any other, its reason said once', async () => {
+    await refresh(10)
+    gh.refuse({
+      method: 'GET',
+      path: /deployments$/,
+      status: 403,
+      message: 'Resource not accessible by integration',
+    })
+    const { outcomes } = await release(10)
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        operation: 'release',
+        result: 'failed',
+        error: { kind: 'github', hint: expect.stringMatching(/HTTP 403.*"deployments: read"/) },
+      }),
+    ])
+    const summary = renderSummary(outcomes)
+    expect(summary).toMatch(/^## ❌ Staging release: failed\n/)
+    expect(summary.match(/HTTP 403/g)).toHaveLength(1)
+    expect(summary).not.toContain('Staging URL')
+  })
+
   test('closing a pull request that does not own staging releases nothing', async () => {
     await refresh(10)
     await refresh(12)
     const { outcomes } = await release(10)
     expect(outcomes[0]).toMatchObject({
       result: 'skipped',
-      message: expect.stringMatching(/^Staging shows #12 .*not #10: nothing to release\.$/),
+      summary: expect.stringMatching(/^Staging shows #12 .*not #10: nothing to release\.$/),
     })
     expect(lastState(12)).toBe('success')
     const none = await releaseStaging(options(33, {}, { action: 'closed', siteIds: ['2002'] }).o)
-    expect(none[0]).toMatchObject({ result: 'skipped', message: expect.stringMatching(/No run is recorded/) })
+    expect(none[0]).toMatchObject({ result: 'skipped', summary: expect.stringMatching(/No run is recorded/) })
   })
 })
 
@@ -380,6 +481,17 @@ describe('source 3: the staging URL an earlier run recorded (knownStaging)', () 
           state: 'success',
           created_at: '2026-11-24T10:00:00Z',
           environment_url: 'https://evil.test/',
+        },
+      ],
+    })
+    gh.addDeployment('pr-12', sha(12), {
+      creator: null,
+      statuses: [
+        {
+          id: 4,
+          state: 'success',
+          created_at: '2026-11-24T10:00:00Z',
+          environment_url: 'https://no-creator.test/',
         },
       ],
     })

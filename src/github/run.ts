@@ -1,0 +1,116 @@
+/**
+ * One run's GitHub side, as the facade (index.ts) makes it: the settings the one input schema
+ * checked (src/inputs.ts), the runner's context, the step's one deadline and clock, and what the
+ * run made on GitHub so far. The jobs (claim.ts, after.ts, release.ts) take it and return values.
+ */
+import type { GitHubSettings } from '../inputs.js'
+import type { Clock } from '../types.js'
+import { repoOf, runContext, type Env, type Repo, type RunContext } from './context.js'
+import type { DeploymentContext } from './deployments.js'
+import type { Octokit } from './octokit.js'
+import type { CurrentOwner, Owner } from './ownership.js'
+import { LIMITS_MS, phaseSignal, withinPhase, type Limits } from './phase.js'
+
+export const COMMENT_TITLE = 'Pull-request comment'
+export const DEPLOYMENT_TITLE = 'GitHub deployment'
+
+export interface GitHubLog {
+  info(message: string): void
+  warn(message: string, title: string): void
+  notice(message: string): void
+}
+
+/** What the facade is given: the step's settings, its deadline, its clock and its writer. */
+export interface GitHubSideEffectOptions {
+  /** The run's operation (`create`, `pull`, `push`, `delete`, `status`, `release`). */
+  operation: string
+  dryRun: boolean
+  /** The production site ids of the run. */
+  siteIds: string[]
+  /** The GitHub inputs, as src/inputs.ts checked them. */
+  settings: GitHubSettings
+  /** The step's one deadline (clock ms, computed once when the step started): no wait passes it. */
+  deadline: number
+  clock: Clock
+  /** Every text sent to GitHub or logged goes through it. */
+  redactor: { scrub(text: string): string }
+  log: GitHubLog
+  setOutput: (name: 'deployment-id', value: string) => void
+  /** The run's cancel signal. */
+  signal?: AbortSignal
+  /** The runner's environment (process.env). */
+  env?: Env
+  /** Time limits of GitHub requests, in milliseconds (tests shorten them). */
+  limits?: Partial<Limits>
+}
+
+/** One run's GitHub side: what the inputs asked, the runner's context, and the deployment made. */
+export interface GitHubRun {
+  o: GitHubSideEffectOptions
+  settings: GitHubSettings
+  ctx: RunContext
+  repo: Repo | null
+  limits: Limits
+  octokit(signal: AbortSignal): Octokit
+  scrub(text: string): string
+  warnDeployment(message: string): void
+  warnComment(message: string): void
+  /** The deployment `before` made, once it exists. */
+  deploymentId: number | null
+  /** This run takes staging of `siteId` for `owner` (one site, create or pull, a deployment). */
+  claim: { siteId: string; owner: Owner } | null
+  /** Who staging showed before this run, when that was another pull request (or run). */
+  previous: CurrentOwner | null
+  /** Why who staging shows could not be read (if-staging-taken: take goes on without it). */
+  ownerUnknown?: string
+}
+
+export async function newRun(o: GitHubSideEffectOptions): Promise<GitHubRun> {
+  // Loaded only now: Octokit would add to the start-up time of every run.
+  const { octokitFor } = await import('./octokit.js')
+  const ctx = runContext(o.env ?? process.env)
+  return {
+    o,
+    settings: o.settings,
+    ctx,
+    repo: repoOf(ctx.repository, ctx.payload),
+    limits: { ...LIMITS_MS, ...o.limits },
+    octokit: (signal) => octokitFor(o.settings.token, ctx.apiUrl, signal),
+    scrub: (t) => o.redactor.scrub(t),
+    warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
+    warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
+    deploymentId: null,
+    claim: null,
+    previous: null,
+  }
+}
+
+/**
+ * GitHub requests before the operation: each phase within `limits.before` and within the step's
+ * deadline (the operation after them gets what is left of the same `timeout`).
+ */
+export function beforePhase<T>(run: GitHubRun, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const left = Math.max(0, run.o.deadline - run.o.clock.now())
+  return withinPhase(phaseSignal(run.o.signal, Math.min(run.limits.before, left), 0), work)
+}
+
+/** GitHub requests after the operation: the short grace the step has to report (30 s, 3 s once cancelled). */
+export function afterPhase<T>(run: GitHubRun, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), work)
+}
+
+/** The deployment's context, or null without a repository or an environment. */
+export function deploymentContext(run: GitHubRun, kit: Octokit): DeploymentContext | null {
+  if (!run.repo || !run.settings.environment) return null
+  return {
+    octokit: kit,
+    repo: run.repo,
+    environment: run.settings.environment,
+    scrub: run.scrub,
+    logUrl: run.ctx.runUrl,
+  }
+}
+
+export function messageOf(e: unknown): string {
+  return (e as Error)?.message ?? String(e)
+}

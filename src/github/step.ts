@@ -1,0 +1,209 @@
+/**
+ * One step of the action, one program (issue 25): every input checked by the one schema
+ * (src/inputs.ts) before any request -> one deadline, computed once -> GitHub's side before the
+ * operation -> the core run -> GitHub's side after it -> one report of Results (src/report/).
+ * A run not started, a refusal and `release` end as Results too, rendered by the same report.
+ * src/action.ts gives it the action's one writer; tests give it fakes (a clock, an env).
+ */
+import { runAll } from '../staging/batch.js'
+import type { RunDeps } from '../staging/operations.js'
+import {
+  InputError,
+  parseActionInputs,
+  parseActionOperation,
+  parseSiteIds,
+  type ActionInputs,
+  type ActionRawInputs,
+} from '../inputs.js'
+import { assembleReport, type Report } from '../report/assembly.js'
+import { renderInvalidInput, renderSummary } from '../report/summary.js'
+import { failedOutputs, type Outputs } from '../report/outputs.js'
+import type { Redactor } from '../secrets.js'
+import type { Clock, Config, Logger, Result } from '../types.js'
+import { forkOf, runContext, type Env } from './context.js'
+import { githubSideEffects, releaseStaging, type GitHubLog } from './index.js'
+import type { Limits } from './phase.js'
+import { notStartedResults } from './results.js'
+
+/** The action's one writer (src/action.ts): every line inert and without secrets. */
+export interface StepLog extends Logger {
+  error(message: string, title?: string): void
+  notice(message: string): void
+  warnTitled(message: string, title: string): void
+  fail(message: string): void
+  /** Sets a step output. Never throws: a failed write is kept in `lostOutputs`. */
+  output(name: string, value: string): void
+  /** Why the outputs file refused a write (a full disk, say), the first time it did; else null. */
+  lostOutputs(): string | null
+  /** Whether this warning was already written during the run (the report does not repeat it). */
+  warned(message: string): boolean
+  /** Writes the job summary (a refused write is a warning). */
+  summary(markdown: string): Promise<void>
+}
+
+export interface StepDeps {
+  log: StepLog
+  redactor: Redactor
+  signal: AbortSignal
+  clock: Clock
+  /** The runner's environment (process.env). */
+  env: Env
+  /** Tests: the core's own fakes (a transport, `random`), GitHub's shorter time limits. */
+  core?: Partial<RunDeps>
+  limits?: Partial<Limits>
+}
+
+const FORK =
+  "GitHub gives a fork's workflow run no secrets and a read-only github-token, so api-token is empty: nothing was sent to the staging service or to GitHub. To preview it, push the branch to this repository; to skip forks quietly, add to the job: if: github.event.pull_request.head.repo.full_name == github.repository"
+
+export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<void> {
+  const { clock, log, redactor } = deps
+  const startedAt = clock.now()
+  let inputs: ActionInputs
+  try {
+    const operation = parseActionOperation(raw.operation)
+    const fork = operation !== 'release' && forkOf(deps.env.GITHUB_EVENT_NAME, runContext(deps.env).payload)
+    if (fork && !raw['api-token']?.trim()) {
+      const message = `This pull request comes from the fork ${fork}. ${FORK}`
+      const siteIds = parseSiteIds(raw['site-id'] ?? '')
+      return publishAndFinish(
+        notStartedResults(operation, siteIds, 'skipped', message, clock),
+        deps,
+        startedAt,
+      )
+    }
+    inputs = parseActionInputs(raw)
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    const message = redactor.inert(e.message)
+    setOutputs(failedOutputs(message), log)
+    await log.summary(renderInvalidInput(message))
+    log.fail(message)
+    return
+  }
+  const ghLog: GitHubLog = {
+    info: (m) => log.info(m),
+    warn: (m, title) => log.warnTitled(m, title),
+    notice: (m) => log.notice(m),
+  }
+  const common = { settings: inputs.github, clock, redactor, log: ghLog, signal: deps.signal, env: deps.env }
+  if (inputs.operation === 'release') {
+    // Nothing waits here: each GitHub request is within its short limit (src/github/phase.ts).
+    const released = await releaseStaging({
+      ...common,
+      siteIds: inputs.siteIds,
+      deadline: Number.POSITIVE_INFINITY,
+      limits: deps.limits,
+    })
+    return publishAndFinish(released, deps, startedAt)
+  }
+  // The step's one deadline (issue 25 §2), computed once: the owner's run (if-staging-taken: wait),
+  // GitHub's requests before the operation, the API jobs and the URL checks all end by it.
+  const deadline = startedAt + inputs.config.timeoutMs
+  return runOperation(inputs.config, deadline, common, deps, startedAt)
+}
+
+async function runOperation(
+  config: Config,
+  deadline: number,
+  common: Omit<
+    Parameters<typeof githubSideEffects>[0],
+    'operation' | 'dryRun' | 'siteIds' | 'deadline' | 'setOutput'
+  >,
+  deps: StepDeps,
+  startedAt: number,
+): Promise<void> {
+  const { log, clock } = deps
+  const gh = await githubSideEffects({
+    ...common,
+    operation: config.operation,
+    dryRun: config.dryRun,
+    siteIds: config.siteIds,
+    deadline,
+    limits: deps.limits,
+    setOutput: (name, value) => log.output(name, value),
+  })
+  const stop = await gh.before()
+  if (stop)
+    return publishAndFinish(
+      notStartedResults(config.operation, config.siteIds, stop.result, stop.message, clock),
+      deps,
+      startedAt,
+    )
+  // Source 3 of the staging URL (issue 20 §1): what an earlier run's deployment recorded, as plain data.
+  const earlier = await gh.knownStaging()
+  if (earlier)
+    config = {
+      ...config,
+      stagingHints: [
+        {
+          url: earlier.url,
+          from: `the last successful GitHub deployment of environment "${common.settings.environment}"`,
+        },
+      ],
+    }
+  let results: Result[]
+  let report: Report
+  try {
+    results = gh.withHandOver(
+      await runAll(config, {
+        ...deps.core,
+        logger: log,
+        redactor: deps.redactor,
+        signal: deps.signal,
+        clock,
+        deadline,
+      }),
+    )
+    report = await publish(results, deps, clock.now() - startedAt)
+  } catch (e) {
+    // Whatever broke, a deployment this run started does not stay in progress.
+    await gh.abandon(`Staging ${config.operation} stopped by an unexpected error.`)
+    throw e
+  }
+  const lost = log.lostOutputs()
+  await gh.after(
+    results,
+    lost ? `Staging ${config.operation} ended, but the step's outputs were lost.` : null,
+  )
+  finish(report, log, lost)
+}
+
+/** Outputs, each warning once, and the job summary: the same for every Result, whatever made it. */
+async function publish(results: Result[], deps: StepDeps, elapsedMs: number): Promise<Report> {
+  const report = assembleReport(results, elapsedMs)
+  setOutputs(report.outputs, deps.log)
+  // Each warning once: those the run already wrote as they happened are not repeated.
+  for (const w of report.warnings) if (!deps.log.warned(w)) deps.log.warnTitled(w, 'Staging')
+  await deps.log.summary(deps.redactor.scrub(renderSummary(results)))
+  return report
+}
+
+async function publishAndFinish(results: Result[], deps: StepDeps, startedAt: number): Promise<void> {
+  const report = await publish(results, deps, deps.clock.now() - startedAt)
+  finish(report, deps.log, deps.log.lostOutputs())
+}
+
+/**
+ * The run's last lines. Outputs that could not be written fail the step (later steps would read
+ * empty values), after the operation's own result is printed as it was.
+ */
+function finish(report: Report, log: StepLog, lostOutputs: string | null): void {
+  // Each error once: a hint the final line already says whole (a run not started) is not repeated.
+  for (const e of report.errors) if (!report.finalLine.includes(e.hint)) log.error(e.hint, e.title)
+  if (lostOutputs) {
+    log.info(report.finalLine)
+    log.error(
+      `Could not write the step's outputs to the file GITHUB_OUTPUT names (${lostOutputs}): later steps ` +
+        "cannot read this step's result, staging-url or other outputs. Free space on the runner (or " +
+        'use a runner with more disk) and run the workflow again. The staging result above is what happened.',
+      'Step outputs not written',
+    )
+    log.fail(`The step's outputs could not be written (${lostOutputs}); staging: ${report.finalLine}`)
+  } else if (report.failed) log.fail(report.finalLine)
+  else log.info(report.finalLine)
+}
+
+function setOutputs(outputs: Outputs, log: StepLog): void {
+  for (const [name, value] of Object.entries(outputs)) log.output(name, value)
+}

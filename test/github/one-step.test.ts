@@ -1,0 +1,204 @@
+/**
+ * One step, one program (issue 25): the whole step (src/github/step.ts: the one input schema, the
+ * one deadline, GitHub's side, the core, the one report) in process, against the simulator and the
+ * fake GitHub API, on a fake clock: time passes only when the step sleeps, so the limits checked
+ * here hold however busy the machine is.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { runStep, type StepLog } from '../../src/github/step.js'
+import { ownerPayload, taskFor } from '../../src/github/ownership.js'
+import { Redactor } from '../../src/secrets.js'
+import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
+import { FakeClock } from '../helpers/fakes.js'
+import { useSimulator } from '../helpers/sim.js'
+import { BOT, eventEnv, startFakeGitHub, type FakeGitHub } from './fake-github.js'
+
+const GH_TOKEN = 'ghs_one-step-token-31415'
+const SITE = String(SIM_SITES.withStaging)
+const sha = (n: number) => n.toString(16).padStart(2, '0').repeat(20)
+const MINUTE = 60_000
+
+// A pull that takes an hour: whatever the step does, the job is still running when timeout ends.
+const { sim } = useSimulator({ durationsMs: { pull: 3_600_000 }, siteDelayMs: 0 })
+let gh: FakeGitHub
+let dir: string
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'one-step-'))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+beforeEach(async () => {
+  gh = await startFakeGitHub()
+})
+afterEach(async () => {
+  const sent = gh.requests.map((r) => `${r.path}\n${r.body}`).join('\n')
+  for (const secret of [GH_TOKEN, SIM_TOKENS.readWrite]) expect(sent).not.toContain(secret)
+  await gh.stop()
+})
+
+/** The step's one writer, in memory. */
+function memoryLog() {
+  const lines: string[] = []
+  const outputs: Record<string, string> = {}
+  const summaries: string[] = []
+  const log: StepLog = {
+    info: (m) => lines.push(`info: ${m}`),
+    warn: (m) => lines.push(`warn: ${m}`),
+    warnTitled: (m, title) => lines.push(`warn[${title}]: ${m}`),
+    debug: () => {},
+    error: (m, title) => lines.push(`error[${title ?? ''}]: ${m}`),
+    notice: (m) => lines.push(`notice: ${m}`),
+    fail: (m) => lines.push(`fail: ${m}`),
+    output: (name, value) => (outputs[name] = value),
+    lostOutputs: () => null,
+    warned: () => false,
+    summary: async (markdown) => void summaries.push(markdown),
+  }
+  return { log, lines, outputs, summaries }
+}
+
+/** Pull request #10's earlier refresh, recorded as our own deployment, with its workflow run 555. */
+function ownerIs10(runStatus: string) {
+  gh.pulls.set(10, 'open')
+  gh.runs.set(555, runStatus)
+  gh.addDeployment('pr-10', sha(10), {
+    task: taskFor(SITE),
+    payload: ownerPayload(SITE, {
+      pr: 10,
+      sha: sha(10),
+      runUrl: 'https://github.example/octo-org/site-repo/actions/runs/555',
+      runId: 555,
+      at: '2026-11-24T10:00:00Z',
+    }),
+    creator: BOT,
+    statuses: [{ id: 1, state: 'success', created_at: '2026-11-24T10:00:00Z' }],
+  })
+}
+
+function step(clock: FakeClock, inputs: Record<string, string>, signal = new AbortController().signal) {
+  const out = memoryLog()
+  const redactor = new Redactor()
+  redactor.add(GH_TOKEN)
+  redactor.add(SIM_TOKENS.readWrite)
+  const env = eventEnv(gh, dir, 'pull_request', {
+    number: 12,
+    pull_request: { number: 12, head: { sha: sha(12) } },
+  })
+  const done = runStep(
+    {
+      operation: 'pull',
+      'site-id': SITE,
+      'api-token': SIM_TOKENS.readWrite,
+      'api-url': sim().apiUrl,
+      'github-token': GH_TOKEN,
+      'deployment-environment': 'pr-12',
+      ...inputs,
+    },
+    { log: out.log, redactor, signal, clock, env, core: { random: () => 0.5 } },
+  )
+  return { ...out, done }
+}
+
+describe('one deadline for the whole step', () => {
+  test("if-staging-taken: wait, the owner's run ends at 60% of timeout, then a long job: timed-out at timeout, not later", async () => {
+    ownerIs10('in_progress')
+    const timeoutMs = 10 * MINUTE
+    const clock = new FakeClock()
+    const start = clock.now()
+    // The owner's run completes once the step's clock has reached 60% of timeout (an event of the
+    // clock, not of the machine's speed).
+    let ownerEndedAt: number | null = null
+    const sleep = clock.sleep.bind(clock)
+    clock.sleep = async (ms, signal) => {
+      await sleep(ms, signal)
+      if (ownerEndedAt === null && clock.now() - start >= 0.6 * timeoutMs) {
+        gh.runs.set(555, 'completed')
+        ownerEndedAt = clock.now()
+      }
+    }
+    const r = step(clock, { 'if-staging-taken': 'wait', timeout: '10m' })
+    await r.done
+    expect(ownerEndedAt).not.toBeNull()
+    expect(r.lines).toContain('info: The workflow run of #10 is done: this run takes staging.')
+    // The pull was sent after the wait, and the step ended timed-out by the one deadline.
+    expect(
+      sim().requests.filter((q) => q.method === 'POST' && /\/staging\/(pull|reset)$/.test(q.path)),
+    ).toHaveLength(1)
+    expect(r.outputs.result).toBe('timed-out')
+    const elapsed = clock.now() - start
+    expect(elapsed).toBeGreaterThan(0.6 * timeoutMs)
+    expect(elapsed).toBeLessThanOrEqual(timeoutMs + 5_000)
+    expect(r.summaries[0]).toMatch(/^## ⏱️ Staging pull: timed-out/)
+  })
+
+  test("if-staging-taken: wait whose owner's run never ends: timed-out at timeout, nothing sent to the service", async () => {
+    ownerIs10('in_progress')
+    const clock = new FakeClock()
+    const start = clock.now()
+    const r = step(clock, { 'if-staging-taken': 'wait', timeout: '5m' })
+    await r.done
+    expect(r.outputs.result).toBe('timed-out')
+    expect(clock.now() - start).toBeLessThanOrEqual(5 * MINUTE)
+    expect(sim().requests).toEqual([])
+    expect(r.summaries[0]).toMatch(
+      /^## ⏱️ Staging: timed out before it started\n\n> Staging shows \\#\u200b10 /,
+    )
+    expect(r.lines).toContainEqual(
+      expect.stringMatching(/^fail: Staging pull timed-out \(site 1002\): Staging shows #10 /),
+    )
+  })
+
+  test("cancelled while waiting for the owner's run: cancelled, nothing sent to the service, no deployment", async () => {
+    ownerIs10('in_progress')
+    const clock = new FakeClock()
+    const start = clock.now()
+    const cancel = new AbortController()
+    const sleep = clock.sleep.bind(clock)
+    clock.sleep = async (ms, signal) => {
+      await sleep(ms, signal)
+      if (clock.now() - start >= 2 * MINUTE) cancel.abort()
+    }
+    const r = step(clock, { 'if-staging-taken': 'wait', timeout: '10m' }, cancel.signal)
+    await r.done
+    expect(r.outputs.result).toBe('cancelled')
+    expect(r.outputs.message).toBe(
+      'Cancelled while waiting for the workflow run of #10: nothing was sent to the staging service.',
+    )
+    expect(clock.now() - start).toBeLessThan(3 * MINUTE)
+    expect(sim().requests).toEqual([])
+    expect(gh.deployments.filter((d) => d.environment === 'pr-12')).toEqual([])
+    expect(r.summaries[0]).toMatch(/^## 🛑 Staging: cancelled before it started\n/)
+  })
+})
+
+describe('every input checked before any request', () => {
+  test.each([
+    [{ 'pr-comment': 'yes' }, /^Input "pr-comment": must be true or false$/],
+    [
+      { 'pr-comment': 'true', 'comment-author': 'not a login' },
+      /^Input "comment-author": must be a GitHub login/,
+    ],
+    [{ 'deployment-environment': 'a\nb' }, /^Input "deployment-environment": contains control characters/],
+    [{ 'github-token': ' ' }, /^Input "github-token": is empty, but deployment-environment is set/],
+    [{ 'if-staging-taken': 'steal' }, /^Input "if-staging-taken": "steal" is not one of take, wait, fail/],
+    [
+      { 'if-staging-taken': 'wait', 'site-id': '1001,1002' },
+      /^Input "if-staging-taken": is wait, which needs/,
+    ],
+    [
+      { operation: 'relase' },
+      /^Input "operation": "relase" is not one of .*release \(did you mean "release"\?\)/,
+    ],
+  ])('%j fails the step; nothing is sent to GitHub or the service', async (inputs, message) => {
+    const r = step(new FakeClock(), inputs)
+    await r.done
+    expect(r.outputs.result).toBe('failed')
+    expect(r.outputs.message).toMatch(message)
+    expect(r.lines).toEqual([expect.stringMatching(/^fail: Input "/)])
+    expect(r.summaries[0]).toMatch(/^## ❌ Staging: invalid input\n\n> Input /)
+    expect(gh.requests).toEqual([])
+    expect(sim().requests).toEqual([])
+  })
+})
