@@ -95,9 +95,10 @@ export async function gitlabCiLocal(
     '--color=false',
     '--home',
     home,
-    // The tests set these predefined variables on purpose (a merge request, a schedule, a tag).
+    // The tests set these predefined variables on purpose (a merge request, a schedule, a tag, a
+    // branch other than the default one).
     '--ignore-predefined-vars',
-    'CI_PIPELINE_SOURCE,CI_COMMIT_TAG',
+    'CI_PIPELINE_SOURCE,CI_COMMIT_TAG,CI_COMMIT_BRANCH',
     ...args,
   ]
   return new Promise((resolve, reject) => {
