@@ -68,9 +68,9 @@ describe('pipe.yml', () => {
     expect(errors({ ...pipeYml, variables: [{ name: 'X', default: false }] })).toEqual([])
   })
 
-  test('names the image users write (site-staging-pipe, this major version), category Deployment', () => {
-    const major = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version.split('.')[0]
-    expect(pipeYml.image).toBe(`OWNER/site-staging-pipe:${major}`)
+  test('names the image users write (site-staging-pipe, this full version, as Atlassian pipes do), category Deployment', () => {
+    const version = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version
+    expect(pipeYml.image).toBe(`OWNER/site-staging-pipe:${version}`)
     expect(pipeYml.category).toBe('Deployment')
   })
 
@@ -475,7 +475,7 @@ describe('the pipe steps users copy (docs/bitbucket.md, docs/cli.md)', () => {
       (pipeYml.variables as { name: string; required?: boolean }[]).map((v) => [v.name, v]),
     )
     for (const step of steps) {
-      expect(step.pipe).toBe('docker://OWNER/site-staging-pipe:1')
+      expect(step.pipe).toBe(`docker://OWNER/site-staging-pipe:${pipeYml.image.split(':')[1]}`)
       for (const name of Object.keys(step.variables))
         expect(declared.has(name) ? name : `undeclared ${name}`).toBe(name)
       for (const [name, v] of declared) if (v.required) expect(Object.keys(step.variables)).toContain(name)
