@@ -5,7 +5,7 @@
  * the docs show the example pipelines as they are, and the release pipeline (.gitlab-ci.yml) passes gitlab-ci-local's validation with
  * GitLab's schema on a semver tag.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals'
 import { execFile } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,6 +20,9 @@ const read = (f: string) => readFileSync(path.join(ROOT, f), 'utf8')
 const TEMPLATES = readdirSync(path.join(ROOT, 'templates'))
   .filter((f) => f.endsWith('.yml'))
   .sort()
+
+// gitlab-ci-local runs of a few seconds each: generous limits under load.
+jest.setTimeout(300_000)
 
 let dir: string
 beforeAll(() => {

@@ -13,7 +13,7 @@
  * own redaction is checked), protected environments and approvals, resource_group, and running
  * the stop job when an environment is stopped (it is run here by name, as the Stop button would).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,6 +23,10 @@ import { SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { gitlabCiLocal, jobLog, makeProject, packTarball, type Project } from '../helpers/gitlab.js'
 import { ROOT } from '../helpers/run-action.js'
 import { sentTo } from '../helpers/sim.js'
+
+// Each test runs real pipelines (1 to 5 s each on an idle machine, several times that under load):
+// generous limits, and no test measures how fast anything was.
+jest.setTimeout(600_000)
 
 const TOKEN = SIM_TOKENS.readWrite
 let dir: string
