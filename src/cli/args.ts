@@ -66,7 +66,7 @@ export class UsageError extends Error {}
  * are options of their own rather than parseArgs's `allowNegative`, which needs Node 20.16 or 22.4:
  * this way the bundle runs on every Node 20 and later (package.json `engines`).
  */
-const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'] as const
+export const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'] as const
 type Switch = (typeof SWITCHES)[number]
 
 const OPTIONS = {

@@ -6,9 +6,8 @@
 // - `--wait=false`, `--dry-run=true`: a switch with a true/false value, as a template writes a
 //   boolean input, is the switch or its `--no-` form.
 // run.ts calls ciEnv() first, before anything is written, and registers the token it found.
+import { SWITCHES } from './args.js'
 
-/** Switches that also take `=true` / `=false` (the CLI's switches, src/cli/args.ts). */
-const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose']
 /** Characters every GitLab version masks (its first rule: Base64 and `@ : . ~`, plus `_ -`). */
 const OLD_MASKABLE = /^[A-Za-z0-9+/=@:.~_-]*$/
 const FLAG = '--token-variable'
@@ -53,7 +52,7 @@ export function ciEnv(argv: string[], env: NodeJS.ProcessEnv): CiEnv {
 /** `--wait=false` -> `--no-wait`, `--wait=true` -> `--wait`; anything else as it is. */
 function switchValue(arg: string): string {
   const m = /^--([a-z-]+)=(true|false)$/.exec(arg)
-  if (!m || !SWITCHES.includes(m[1]!)) return arg
+  if (!m || !(SWITCHES as readonly string[]).includes(m[1]!)) return arg
   return m[2] === 'true' ? `--${m[1]}` : `--no-${m[1]}`
 }
 
