@@ -19,6 +19,8 @@ Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
   STAGING_API_URL          API root of another deployment of the same API
                            (or --api-url; default: ${SERVICE_API_URL})
+  --token-variable NAME    read the API token from the variable NAME instead, and
+                           refuse a value GitLab could not mask in a job's log
 
 Options:
   --site-id ID             production site id; repeat it or separate ids with
@@ -49,6 +51,8 @@ Options:
   -h, --help               show this help
   -V, --version            print the version
 
+A switch also takes a value: --wait=false is --no-wait, --dry-run=true is --dry-run.
+
 Progress goes to stderr (one live line on a terminal). Exit codes:
   0  succeeded, skipped, accepted (not waited for / not trackable) or dry-run
   1  failed, timed out or cancelled (SIGINT/SIGTERM)
@@ -62,7 +66,7 @@ export class UsageError extends Error {}
  * are options of their own rather than parseArgs's `allowNegative`, which needs Node 20.16 or 22.4:
  * this way the bundle runs on every Node 20 and later (package.json `engines`).
  */
-const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'] as const
+export const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'] as const
 type Switch = (typeof SWITCHES)[number]
 
 const OPTIONS = {

@@ -6,6 +6,7 @@ import pkg from '../../package.json' with { type: 'json' }
 import { cancelOnSignals } from '../cancel.js'
 import { realClock } from '../clock.js'
 import { EXIT, USAGE, UsageError, describeInputError, parse, rawInputs, type Parsed } from './args.js'
+import { ciEnv } from './ci-env.js'
 import { dotenvFor, dotenvText } from './dotenv.js'
 import { LiveLine } from './progress.js'
 import { InputError, parseConfig, type RawInputs } from '../inputs.js'
@@ -25,9 +26,13 @@ export interface CliIo {
 }
 
 /** Runs the CLI once; resolves with its exit code and never exits the process. */
-export async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
-  // The token is registered before anything else runs: every line written below goes through scrub.
+export async function run(cliArgv: string[], cliEnv: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  // The token (also one named by --token-variable) is registered before anything else runs: every
+  // line written below goes through scrub.
+  const ci = ciEnv(cliArgv, cliEnv)
+  const { argv, env } = ci
   const redactor = new Redactor()
+  redactor.add(cliEnv.STAGING_API_TOKEN)
   redactor.add(env.STAGING_API_TOKEN)
   // The one writer of the CLI: every line on stderr is inert (one line, no escape sequence or control
   // character from a server, nothing a CI system reads as a command) and without secrets. On a
@@ -76,6 +81,15 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Pr
         return EXIT.usage
       }
     }
+
+    // --token-variable NAME that cannot be used (src/cli/ci-env.ts): refused like an input.
+    if (ci.error !== undefined) {
+      err(`site-staging: ${ci.error}`)
+      err('No request was sent.')
+      if (dotenv !== undefined) writeDotenv(dotenv, dotenvText(failedOutputs(ci.error)))
+      return EXIT.usage
+    }
+    for (const w of ci.warnings) err(`site-staging: warning: ${w}`)
 
     let config
     try {

@@ -1,11 +1,11 @@
 /**
  * The components as the CI/CD Catalog shows them: the README's inputs tables are generated from the
- * specs (and a drift fails), the specs use only what GitLab's spec allows, every template runs the
- * same prelude (token check, pinned install, signal hand-off), the docs show the example pipelines
- * as they are, and the release pipeline (.gitlab-ci.yml) passes gitlab-ci-local's validation with
+ * specs (and a drift fails), the specs use only what GitLab's spec allows, every job is a pinned
+ * install and `site-staging` commands (the checks that need code are the CLI's, src/cli/ci-env.ts),
+ * the docs show the example pipelines as they are, and the release pipeline (.gitlab-ci.yml) passes gitlab-ci-local's validation with
  * GitLab's schema on a semver tag.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals'
 import { execFile } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,6 +20,9 @@ const read = (f: string) => readFileSync(path.join(ROOT, f), 'utf8')
 const TEMPLATES = readdirSync(path.join(ROOT, 'templates'))
   .filter((f) => f.endsWith('.yml'))
   .sort()
+
+// gitlab-ci-local runs of a few seconds each: generous limits under load.
+jest.setTimeout(300_000)
 
 let dir: string
 beforeAll(() => {
@@ -54,21 +57,27 @@ describe('the component specs', () => {
     // The token never passes through an input; its variable's name does.
     expect(Object.keys(header.spec.inputs)).not.toEqual(expect.arrayContaining(['token']))
     expect(header.spec.inputs['token-variable'].default).toBe('STAGING_API_TOKEN')
-    expect(header.spec.inputs['cli-version'].default).toBe('')
+    expect(header.spec.inputs['cli-package'].default).toBe('')
+    expect(header.spec.component).toEqual(['name', 'version'])
   })
 
-  test('every template runs the same prelude (token check, pinned install, SIGTERM hand-off)', () => {
-    const preludes = TEMPLATES.flatMap((file) =>
-      [
-        ...read(`templates/${file}`).matchAll(
-          /# site-staging prelude[\s\S]*?# end of the site-staging prelude/g,
-        ),
-      ].map((m) => m[0]),
-    )
-    expect(preludes.length).toBe(3)
-    for (const p of preludes) expect(p).toBe(preludes[0])
-    expect(preludes[0]).toContain('--ignore-scripts')
-    expect(preludes[0]).toContain('kill -TERM "$pid"')
+  test('every job is thin: the pinned install, then site-staging commands; no shell prelude', () => {
+    for (const file of TEMPLATES) {
+      const jobs = parseAllDocuments(read(`templates/${file}`))[1]!.toJS() as Record<
+        string,
+        { script: string[] }
+      >
+      for (const [name, job] of Object.entries(jobs)) {
+        expect([name, job.script.length <= 4]).toEqual([name, true])
+        expect(job.script[0]).toMatch(
+          /^npm install --global --prefix "\$SITE_STAGING_PREFIX" --ignore-scripts .*"\$\{SITE_STAGING_PACKAGE:-site-staging@\$\{SITE_STAGING_VERSION:\?/,
+        )
+        expect(job.script.slice(1).join('\n')).toMatch(/^"\$SITE_STAGING_PREFIX\/bin\/site-staging" /m)
+        // The token is the CLI's business: the job names its variable, never reads it.
+        expect(job.script.join('\n')).toContain('--token-variable $[[ inputs.token-variable ]]')
+        expect(job.script.join('\n')).not.toMatch(/trap |eval |STAGING_API_TOKEN/)
+      }
+    }
   })
 })
 

@@ -8,9 +8,11 @@
  * remote (never contacted), and includes `$CI_SERVER_FQDN/acme/site-staging/<name>@<sha>`. The CLI
  * comes from the `npm pack` tarball of this repository (the component's `cli-package` input), so
  * nothing is downloaded. Jobs run with the shell executor (`--force-shell-executor`: no Docker).
+ * gitlab-ci-local copies files with rsync; its PATH here has a pure-Node stand-in first
+ * (test/helpers/rsync.mjs), so the tests need no system package and run the same everywhere.
  */
 import { execFile, spawn } from 'node:child_process'
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { ROOT } from './run-action.js'
@@ -76,10 +78,11 @@ export async function gitlabCiLocal(
       .join(''),
   )
   const home = path.join(project.dir, '..', 'gcl-home')
-  mkdirSync(home, { recursive: true })
+  const bin = standInBin(home)
   const env: NodeJS.ProcessEnv = {
-    // Node 24 (the tests' own) first: gitlab-ci-local needs 22+, and the jobs' npm and CLI use it.
-    PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    // The rsync stand-in, then Node 24 (the tests' own): gitlab-ci-local needs 22+, and the jobs'
+    // npm and CLI use it.
+    PATH: `${bin}:${path.dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
     HOME: home,
     // The jobs install the packed tarball: offline, from an empty cache of their own.
     npm_config_offline: 'true',
@@ -92,9 +95,10 @@ export async function gitlabCiLocal(
     '--color=false',
     '--home',
     home,
-    // The tests set these predefined variables on purpose (a merge request, a schedule, a tag).
+    // The tests set these predefined variables on purpose (a merge request, a schedule, a tag, a
+    // branch other than the default one).
     '--ignore-predefined-vars',
-    'CI_PIPELINE_SOURCE,CI_COMMIT_TAG',
+    'CI_PIPELINE_SOURCE,CI_COMMIT_TAG,CI_COMMIT_BRANCH',
     ...args,
   ]
   return new Promise((resolve, reject) => {
@@ -119,6 +123,17 @@ export async function gitlabCiLocal(
       resolve({ code, output })
     })
   })
+}
+
+/** A directory with `rsync`, the pure-Node stand-in run by this Node; returns its path. */
+export function standInBin(home: string): string {
+  const bin = path.join(home, 'bin')
+  mkdirSync(bin, { recursive: true })
+  const script = path.join(bin, 'rsync')
+  const standIn = path.join(ROOT, 'test', 'helpers', 'rsync.mjs')
+  writeFileSync(script, `#!/bin/sh\nexec '${process.execPath}' '${standIn}' "$@"\n`)
+  chmodSync(script, 0o755)
+  return bin
 }
 
 /** The lines one job printed (gitlab-ci-local prefixes them with `<job>` padded, then `> `). */
