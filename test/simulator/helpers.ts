@@ -27,6 +27,8 @@ export interface CallOptions {
   lang?: string
   headers?: Record<string, string>
   timeoutMs?: number
+  /** Aborts the request (instead of timeoutMs): a test that must see a request left unanswered. */
+  signal?: AbortSignal
   redirect?: 'manual' | 'follow' | 'error'
 }
 
@@ -60,7 +62,7 @@ export async function call(
     headers,
     body,
     redirect: options.redirect ?? 'manual',
-    signal: AbortSignal.timeout(options.timeoutMs ?? WAIT_MS),
+    signal: options.signal ?? AbortSignal.timeout(options.timeoutMs ?? WAIT_MS),
   })
   const text = await response.text()
   let json: unknown = undefined
@@ -118,6 +120,30 @@ export async function endTask(sim: Simulator, clock: ManualClock, taskId: string
   })
   if (reply.status !== 200) throw new Error(`task ${taskId}: ${reply.status} ${reply.text}`)
   return reply.json.data
+}
+
+/** What became of `promise` so far: 'pending' until it settles. */
+export async function stateOf(promise: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
+  const pending = Symbol('pending')
+  return Promise.race([promise, Promise.resolve(pending)]).then(
+    (value) => (value === pending ? 'pending' : 'resolved'),
+    () => 'rejected',
+  )
+}
+
+/** True when `promise` settles within `ms` (its own outcome aside); the timer is cleared either way. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
+  const settled = promise.then(
+    () => true as const,
+    () => true as const,
+  )
+  try {
+    return await Promise.race([settled, late])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
