@@ -1,12 +1,15 @@
 /** The scripted-answer fault knobs (issue 10's fault matrix): json, text, headers, patch, process, hang, debug. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { deepMerge } from '../../simulator/patch.js'
-import { start, type Simulator } from '../../simulator/server.js'
-import { admin, call, FAST, stateOf, until } from './helpers.js'
+import type { ManualClock, Simulator } from '../../simulator/server.js'
+import { admin, call, FAST, startOnClock, stateOf, until } from './helpers.js'
 
+// A job runs until the test moves the clock past its end: a test sees it started, however slow the
+// machine.
 let sim: Simulator
+let clock: ManualClock
 beforeAll(async () => {
-  sim = await start({ durationsMs: FAST })
+  ;({ sim, clock } = await startOnClock({ durationsMs: FAST }))
 })
 afterAll(() => sim.stop())
 beforeEach(() => {
@@ -139,6 +142,8 @@ describe('hang with process', () => {
     expect(sim.requests[0]).toMatchObject({ processed: true, faulted: true })
     expect(sim.state.tasks.size).toBe(1)
     // the push runs to its end; its request is still not answered
+    expect(sim.state.staging.get('1002')?.status).toBe('pushing')
+    clock.advance(FAST.push)
     await until(() => sim.state.purges.length === 1)
     expect(await stateOf(attempt)).toBe('pending')
     client.abort()
