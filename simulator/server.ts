@@ -1,10 +1,10 @@
 /**
  * The reference v2 API simulator: a stateful HTTP server on 127.0.0.1. `start()` for tests and
- * scripts; main.ts for the command line. The API itself is the core (core.ts) on the real clock;
- * around it this file does HTTP: admin paths (/__sim) aside, staging sites' own URLs aside
- * (/staging-sites/...), every API request is recorded, a fault applies if one fires (latency, hang,
- * drop, redirect, scripted answers, patches, headers), connections are counted, and a timer settles
- * jobs when they are due so the state moves without any request.
+ * scripts; main.ts for the command line. The API itself is the core (core.ts) on the real clock
+ * (or on a test's); around it this file does HTTP: admin paths (/__sim) aside, staging sites' own
+ * URLs aside (/staging-sites/...), every API request is recorded, a fault applies if one fires
+ * (latency, hang, drop, redirect, scripted answers, patches, headers), connections are counted, and
+ * a timer settles jobs when they are due so the state moves without any request.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
@@ -12,7 +12,7 @@ import { ADMIN_PREFIX, handleAdmin, type AdminTarget } from './admin.js'
 import { tokenOf } from './api.js'
 import { JobTicker } from './ticker.js'
 import { ConnectionCounter } from './connections.js'
-import { realClock } from './clock.js'
+import { realClock, type Clock } from './clock.js'
 import { createApiCore, type ApiCore } from './core.js'
 import { faultHeaders, faultResponse, withHeaders } from './fault-response.js'
 import { Faults } from './faults.js'
@@ -72,11 +72,15 @@ export interface Simulator {
    * connection counts, faults, rate windows. Options are kept.
    */
   reset(): void
-  /** The API core this server runs (on the real clock). */
+  /** The API core this server runs (on the clock `start` was given). */
   core: ApiCore
 }
 
-export async function start(options: SimulatorOptions = {}): Promise<Simulator> {
+/**
+ * Starts the simulator on 127.0.0.1. `clock`: where its API reads the time (the real one unless a
+ * test passes a ManualClock, to hold a job running or end it, and roll windows, at times it chooses).
+ */
+export async function start(options: SimulatorOptions = {}, clock: Clock = realClock): Promise<Simulator> {
   const counter = new ConnectionCounter()
   const sockets = new Set<Socket>()
   // Listen first: staging site URLs carry the port. Requests are handled from the 'request'
@@ -101,7 +105,7 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
   const url = `http://127.0.0.1:${port}`
   let core: ApiCore
   try {
-    core = createApiCore(options, realClock, { origin: url })
+    core = createApiCore(options, clock, { origin: url })
   } catch (error) {
     server.close()
     throw error
@@ -167,7 +171,7 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
       method,
       path: rawPath,
       status: 0,
-      at: Date.now(),
+      at: clock.now(),
       headerNames: req.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase()),
     }
     if (req.headers.authorization !== undefined) record.authorization = req.headers.authorization
@@ -182,7 +186,7 @@ export async function start(options: SimulatorOptions = {}): Promise<Simulator> 
       method,
       path: rawPath,
       status: 'pending',
-      at: Date.now(),
+      at: clock.now(),
       faulted: false,
       processed: false,
       token: tokenOf(req.headers.authorization).kind,

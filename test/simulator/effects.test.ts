@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { SIM_ACCOUNT_EMAIL, start, type Simulator } from '../../simulator/server.js'
-import { admin, call, FAST, until, waitForTask } from './helpers.js'
+import { SIM_ACCOUNT_EMAIL, type ManualClock, type Simulator } from '../../simulator/server.js'
+import { admin, call, endTask, FAST, startOnClock, until } from './helpers.js'
 
+// A job runs until the test moves the clock past its end (endTask).
 let sim: Simulator
+let clock: ManualClock
 beforeAll(async () => {
-  sim = await start({ durationsMs: FAST })
+  ;({ sim, clock } = await startOnClock({ durationsMs: FAST }))
 })
 afterAll(() => sim.stop())
 beforeEach(() => {
@@ -23,7 +25,7 @@ const clone = <T>(value: T): T => structuredClone(value)
 async function run(method: string, path: string): Promise<string> {
   const reply = await call(sim, method, path)
   expect(reply.status).toBe(202)
-  const done = await waitForTask(sim, reply.json.data.task_id)
+  const done = await endTask(sim, clock, reply.json.data.task_id)
   expect(done.status).toBe('completed')
   return reply.json.data.task_id
 }
@@ -31,14 +33,12 @@ async function run(method: string, path: string): Promise<string> {
 describe('create', () => {
   it('copies production into the new staging site and sends one e-mail when it finishes', async () => {
     await admin(sim, 'POST', '/sites/1001/content', { target: 'production' })
-    sim.setOptions({ durationsMs: { create: 600 } })
     const created = await call(sim, 'POST', '/v2/sites/1001/staging')
     expect(sim.state.outbox).toHaveLength(0)
-    await waitForTask(sim, created.json.data.task_id)
+    await endTask(sim, clock, created.json.data.task_id)
     const staging = sim.state.staging.get('1001')
     expect(staging?.status).toBe('ready')
     expect(staging?.content).toEqual({ files: 'prod-v2', database: 'prod-v2' })
-    sim.setOptions({ durationsMs: FAST })
     const outbox = (await admin(sim, 'GET', '/outbox')).body
     expect(outbox).toEqual([
       {
@@ -46,15 +46,21 @@ describe('create', () => {
         subject: 'Your staging site shop-staging is ready',
         site_id: 1001,
         staging_site_id: 's-1001',
-        at: expect.any(Number),
+        at: sim.state.tasks.get(created.json.data.task_id)!.ends_at,
       },
     ])
   })
 
   it('sends the e-mail at completion even when nobody polls', async () => {
     await call(sim, 'POST', '/v2/sites/1001/staging')
-    await until(() => sim.state.outbox.length === 1, 3000)
+    clock.advance(FAST.create - 1)
+    sim.core.settle()
+    expect(sim.state.outbox).toHaveLength(0)
+    clock.advance(1)
+    // No request from here on: the server's own timer ends the job.
+    await until(() => sim.state.outbox.length === 1)
     expect(sim.state.staging.get('1001')?.status).toBe('ready')
+    expect(sim.requests).toHaveLength(1)
   })
 })
 
@@ -81,12 +87,11 @@ describe('pull', () => {
   })
 
   it('copies production as it is when the pull finishes', async () => {
-    sim.setOptions({ durationsMs: { pull: 600 } })
     const pull = await call(sim, 'POST', '/v2/sites/1002/staging/reset')
     await admin(sim, 'POST', '/sites/1002/content', { target: 'production', part: 'database' })
-    await waitForTask(sim, pull.json.data.task_id)
+    expect(sim.state.staging.get('1002')?.content).toEqual({ files: 'staging-v1', database: 'staging-v1' })
+    await endTask(sim, clock, pull.json.data.task_id)
     expect(sim.state.staging.get('1002')?.content).toEqual({ files: 'prod-v1', database: 'prod-v2' })
-    sim.setOptions({ durationsMs: FAST })
   })
 })
 
@@ -132,14 +137,11 @@ describe('push', () => {
   })
 
   it('purges the production CDN cache once, when the push completes', async () => {
-    sim.setOptions({ durationsMs: { push: 600 } })
     const push = await call(sim, 'POST', '/v2/sites/1002/staging/push')
     expect((await admin(sim, 'GET', '/purges')).body).toEqual([])
-    await waitForTask(sim, push.json.data.task_id)
+    await endTask(sim, clock, push.json.data.task_id)
     const purges = (await admin(sim, 'GET', '/purges')).body
-    expect(purges).toEqual([{ site_id: 1002, at: expect.any(Number) }])
-    expect(purges[0].at).toBeGreaterThanOrEqual(sim.state.tasks.get(push.json.data.task_id)!.ends_at)
-    sim.setOptions({ durationsMs: FAST })
+    expect(purges).toEqual([{ site_id: 1002, at: sim.state.tasks.get(push.json.data.task_id)!.ends_at }])
   })
 })
 

@@ -1,12 +1,15 @@
 /** The scripted-answer fault knobs (issue 10's fault matrix): json, text, headers, patch, process, hang, debug. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { deepMerge } from '../../simulator/patch.js'
-import { start, type Simulator } from '../../simulator/server.js'
-import { admin, call, FAST, until } from './helpers.js'
+import type { ManualClock, Simulator } from '../../simulator/server.js'
+import { admin, call, FAST, startOnClock, stateOf, until } from './helpers.js'
 
+// A job runs until the test moves the clock past its end: a test sees it started, however slow the
+// machine.
 let sim: Simulator
+let clock: ManualClock
 beforeAll(async () => {
-  sim = await start({ durationsMs: FAST })
+  ;({ sim, clock } = await startOnClock({ durationsMs: FAST }))
 })
 afterAll(() => sim.stop())
 beforeEach(() => {
@@ -133,19 +136,32 @@ describe('patch', () => {
 describe('hang with process', () => {
   it('processes the request, then never answers', async () => {
     sim.addFault({ method: 'POST', path: '/staging/push', hang: true, process: true })
-    const attempt = call(sim, 'POST', '/v2/sites/1002/staging/push', { timeoutMs: 1500 })
+    const client = new AbortController()
+    const attempt = call(sim, 'POST', '/v2/sites/1002/staging/push', { signal: client.signal })
     await until(() => sim.requests[0]?.status === 'hung')
     expect(sim.requests[0]).toMatchObject({ processed: true, faulted: true })
     expect(sim.state.tasks.size).toBe(1)
-    await expect(attempt).rejects.toThrow()
+    // the push runs to its end; its request is still not answered
+    expect(sim.state.staging.get('1002')?.status).toBe('pushing')
+    clock.advance(FAST.push)
     await until(() => sim.state.purges.length === 1)
+    expect(await stateOf(attempt)).toBe('pending')
+    client.abort()
+    await expect(attempt).rejects.toThrow()
   })
 
   it('without process, hangs before anything runs (as before)', async () => {
     sim.addFault({ method: 'POST', path: '/staging/push', hang: true })
-    await expect(call(sim, 'POST', '/v2/sites/1002/staging/push', { timeoutMs: 300 })).rejects.toThrow()
+    const client = new AbortController()
+    const attempt = call(sim, 'POST', '/v2/sites/1002/staging/push', { signal: client.signal })
+    await until(() => sim.requests[0]?.status === 'hung')
     expect(sim.requests[0]).toMatchObject({ status: 'hung', processed: false })
     expect(sim.state.tasks.size).toBe(0)
+    // a later request is answered; the hung one still is not
+    expect((await call(sim, 'GET', '/v2/sites/1002/staging')).status).toBe(200)
+    expect(await stateOf(attempt)).toBe('pending')
+    client.abort()
+    await expect(attempt).rejects.toThrow()
   })
 })
 

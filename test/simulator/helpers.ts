@@ -1,5 +1,16 @@
-/** Helpers for the simulator tests: real HTTP requests with global fetch. */
-import { SIM_TOKENS, type Simulator } from '../../simulator/server.js'
+/**
+ * Helpers for the simulator tests: real HTTP requests with global fetch. No test here depends on
+ * how fast the machine is: a state that must be seen (a job running, a site not live yet, a window
+ * still closed) is held by a ManualClock or a long duration, never by a short one raced against
+ * HTTP round trips; waits end on events, with generous limits that only a broken behaviour reaches.
+ */
+import {
+  ManualClock,
+  SIM_TOKENS,
+  start,
+  type Simulator,
+  type SimulatorOptions,
+} from '../../simulator/server.js'
 
 export const RW = SIM_TOKENS.readWrite
 export const RO = SIM_TOKENS.readOnly
@@ -16,6 +27,8 @@ export interface CallOptions {
   lang?: string
   headers?: Record<string, string>
   timeoutMs?: number
+  /** Aborts the request (instead of timeoutMs): a test that must see a request left unanswered. */
+  signal?: AbortSignal
   redirect?: 'manual' | 'follow' | 'error'
 }
 
@@ -49,7 +62,7 @@ export async function call(
     headers,
     body,
     redirect: options.redirect ?? 'manual',
-    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+    signal: options.signal ?? AbortSignal.timeout(options.timeoutMs ?? WAIT_MS),
   })
   const text = await response.text()
   let json: unknown = undefined
@@ -68,9 +81,69 @@ export async function admin(sim: Simulator, method: string, path: string, body?:
     method,
     headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(WAIT_MS),
   })
   return { status: response.status, body: await response.json() }
+}
+
+/**
+ * How long a wait on an event may take before the test fails: far beyond what any machine, however
+ * busy, needs, and within Jest's 60 s test timeout.
+ */
+export const WAIT_MS = 30_000
+
+/**
+ * A simulator whose API runs on a ManualClock: jobs end, staging sites go live, tasks become
+ * visible and rate windows roll only when the test moves `clock` (every request settles what is
+ * due first, and the server's job timer settles it without any request).
+ */
+export async function startOnClock(
+  options: SimulatorOptions = {},
+): Promise<{ sim: Simulator; clock: ManualClock }> {
+  const clock = new ManualClock()
+  return { sim: await start(options, clock), clock }
+}
+
+/**
+ * On a simulator started with startOnClock: moves `clock` to the end of task `taskId` (not at all
+ * if it has ended) and reads the task once over HTTP at the profile's API root, which settles it.
+ * Its `data`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function endTask(sim: Simulator, clock: ManualClock, taskId: string): Promise<any> {
+  const task = sim.state.tasks.get(taskId)
+  if (!task) throw new Error(`no task ${taskId}`)
+  if (task.ends_at > clock.now()) clock.set(task.ends_at)
+  const root = sim.apiUrl.slice(sim.url.length)
+  const reply = await call(sim, 'GET', `${root}/v2/tasks/${taskId}/status`, {
+    headers: { Accept: 'application/json' },
+  })
+  if (reply.status !== 200) throw new Error(`task ${taskId}: ${reply.status} ${reply.text}`)
+  return reply.json.data
+}
+
+/** What became of `promise` so far: 'pending' until it settles. */
+export async function stateOf(promise: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
+  const pending = Symbol('pending')
+  return Promise.race([promise, Promise.resolve(pending)]).then(
+    (value) => (value === pending ? 'pending' : 'resolved'),
+    () => 'rejected',
+  )
+}
+
+/** True when `promise` settles within `ms` (its own outcome aside); the timer is cleared either way. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
+  const settled = promise.then(
+    () => true as const,
+    () => true as const,
+  )
+  try {
+    return await Promise.race([settled, late])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
@@ -79,7 +152,7 @@ export { finishNow } from '../helpers/sim.js'
 
 /** Polls the task until it is no longer in progress; returns its last `data`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function waitForTask(sim: Simulator, taskId: string, timeoutMs = 10_000): Promise<any> {
+export async function waitForTask(sim: Simulator, taskId: string, timeoutMs = WAIT_MS): Promise<any> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const reply = await call(sim, 'GET', `/v2/tasks/${taskId}/status`)
@@ -90,7 +163,7 @@ export async function waitForTask(sim: Simulator, taskId: string, timeoutMs = 10
 }
 
 /** Polls the admin state until `predicate` holds. */
-export async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function until(predicate: () => boolean, timeoutMs = WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error('condition not reached in time')

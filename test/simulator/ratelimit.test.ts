@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { start, type Simulator } from '../../simulator/server.js'
-import { call, RO, sleep } from './helpers.js'
+import type { ManualClock, Simulator } from '../../simulator/server.js'
+import { call, RO, startOnClock } from './helpers.js'
 
+// Windows roll only when the test moves the clock: what a window's end is, is exact.
 let sim: Simulator
+let clock: ManualClock
 beforeAll(async () => {
-  sim = await start({ rateLimit: { limit: 3, windowMs: 60_000 } })
+  ;({ sim, clock } = await startOnClock({ rateLimit: { limit: 3, windowMs: 60_000 } }))
 })
 afterAll(() => sim.stop())
 beforeEach(() => {
@@ -29,13 +31,13 @@ describe('rate limiting per token', () => {
       message: expect.stringMatching(/too many requests/i),
       data: null,
     })
-    const retryAfter = Number(refused.headers.get('retry-after'))
-    expect(retryAfter).toBeGreaterThanOrEqual(59)
-    expect(retryAfter).toBeLessThanOrEqual(60)
+    // the window started at the first request, and the clock has not moved since
+    expect(refused.headers.get('retry-after')).toBe('60')
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0')
     const reset = Number(refused.headers.get('x-ratelimit-reset'))
-    expect(reset * 1000).toBeGreaterThan(Date.now() + 58_000)
-    expect(reset * 1000).toBeLessThanOrEqual(Date.now() + 61_000)
+    expect(reset).toBe(Math.ceil((clock.now() + 60_000) / 1000))
+    clock.advance(20_500)
+    expect((await call(sim, 'GET', '/v2/sites')).headers.get('retry-after')).toBe('40')
   })
 
   it('does not process a rate-limited request and records it as 429', async () => {
@@ -66,9 +68,7 @@ describe('rate limiting per token', () => {
     expect(refused.status).toBe(429)
     const header = refused.headers.get('retry-after') ?? ''
     expect(header).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/)
-    const until = Date.parse(header) - Date.now()
-    expect(until).toBeGreaterThan(28_000)
-    expect(until).toBeLessThanOrEqual(31_000)
+    expect(Date.parse(header)).toBe(Math.ceil((clock.now() + 30_000) / 1000) * 1000)
 
     sim.setOptions({ rateLimit: { limit: 1, windowMs: 30_000, retryAfter: 'none' } })
     await call(sim, 'GET', '/v2/sites')
@@ -82,7 +82,9 @@ describe('rate limiting per token', () => {
     sim.setOptions({ rateLimit: { limit: 1, windowMs: 600 } })
     expect((await call(sim, 'GET', '/v2/sites')).status).toBe(200)
     expect((await call(sim, 'GET', '/v2/sites')).status).toBe(429)
-    await sleep(650)
+    clock.advance(599)
+    expect((await call(sim, 'GET', '/v2/sites')).status).toBe(429)
+    clock.advance(1)
     expect((await call(sim, 'GET', '/v2/sites')).status).toBe(200)
   })
 

@@ -1,11 +1,13 @@
 /** The service profile (contract revision 2, §1-§10): the same rules, the service family's shapes. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { SIM_SITES, start, type Simulator } from '../../simulator/server.js'
-import { call, FAST, sleep, type CallOptions } from './helpers.js'
+import { SIM_SITES, type ManualClock, type Simulator } from '../../simulator/server.js'
+import { call, endTask, FAST, startOnClock, type CallOptions } from './helpers.js'
 
+// A job runs until the test moves the clock past its end (endTask).
 let sim: Simulator
+let clock: ManualClock
 beforeAll(async () => {
-  sim = await start({ profile: 'service', durationsMs: FAST })
+  ;({ sim, clock } = await startOnClock({ profile: 'service', durationsMs: FAST }))
 })
 afterAll(() => sim.stop())
 beforeEach(() => {
@@ -18,18 +20,6 @@ const JSON_ACCEPT = { Accept: 'application/json' }
 /** A request to the service API (under /api/v2) asking for JSON. */
 const api = (method: string, path: string, options: CallOptions = {}) =>
   call(sim, method, `/api/v2${path}`, { ...options, headers: { ...JSON_ACCEPT, ...options.headers } })
-
-/** Polls a task until `done` holds for its data. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function taskUntil(id: string, done: (data: any) => boolean): Promise<any> {
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    const reply = await api('GET', `/tasks/${id}/status`)
-    if (reply.status === 200 && done(reply.json.data)) return reply.json.data
-    if (Date.now() > deadline) throw new Error(`task ${id}: ${reply.text}`)
-    await sleep(10)
-  }
-}
 
 describe('the API root under /api', () => {
   it('exposes the api-url a user passes: the origin plus /api', () => {
@@ -174,22 +164,25 @@ describe('accepted jobs and their tasks', () => {
     })
     const id = created.json.data.task_id
     const first = (await api('GET', `/tasks/${id}/status`)).json.data
+    // queued for the first 10% of the duration, then in progress (exact timings: core.test.ts)
     expect(first).toEqual({
       id: 148601,
       cloud_task_id: id,
       type: 'site_install',
       resource_type: 'App\\Models\\Site',
       resource_id: 51001,
-      // queued for the first 10% of the duration (exact timings: core.test.ts, in virtual time)
-      status: expect.stringMatching(/^(queued|in_progress)$/),
-      percentage_complete: expect.stringMatching(/^\d{1,2}\.\d{2}$/),
+      status: 'queued',
+      percentage_complete: '0.00',
       comment: null,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     })
-    const running = await taskUntil(id, (d) => d.status === 'in_progress')
+    clock.advance(60)
+    const running = (await api('GET', `/tasks/${id}/status`)).json.data
+    expect(running.status).toBe('in_progress')
     expect(running.percentage_complete).toMatch(/^\d{1,2}\.\d{2}$/)
-    const done = await taskUntil(id, (d) => d.status !== 'in_progress')
+    expect(sim.state.outbox).toHaveLength(0)
+    const done = await endTask(sim, clock, id)
     expect(done).toMatchObject({ status: 'completed', percentage_complete: '100.00', resource_id: 51001 })
     expect(sim.state.outbox).toHaveLength(1)
   })
@@ -206,7 +199,7 @@ describe('accepted jobs and their tasks', () => {
       const running = (await api('GET', `/tasks/${id}/status`)).json.data
       expect(running).toMatchObject({ status: 1, type, resource_id: 51002, cloud_task_id: id })
       expect(typeof running.id).toBe('number')
-      expect(await taskUntil(id, (d) => d.status !== 1)).toMatchObject({
+      expect(await endTask(sim, clock, id)).toMatchObject({
         status: 0,
         percentage_complete: '100.00',
       })
@@ -224,7 +217,8 @@ describe('accepted jobs and their tasks', () => {
       message: expect.any(String),
       data: { task_id: expect.any(String) },
     })
-    const done = await taskUntil(reply.json.data.task_id, (d) => d.status !== 1)
+    expect(sim.state.staging.has('1002')).toBe(true)
+    const done = await endTask(sim, clock, reply.json.data.task_id)
     expect(done).toMatchObject({ status: 0, type: 'site_delete' })
     expect(sim.state.staging.has('1002')).toBe(false)
   })
@@ -234,12 +228,9 @@ describe('accepted jobs and their tasks', () => {
     sim.addFault({ method: 'POST', path: '/staging/reset', taskError: 'database copy failed' })
     const created = await api('POST', '/sites/1001/staging')
     const pulled = await api('POST', '/sites/1002/staging/reset')
-    const create = await taskUntil(
-      created.json.data.task_id,
-      (d) => !['queued', 'in_progress'].includes(d.status),
-    )
+    const create = await endTask(sim, clock, created.json.data.task_id)
     expect(create).toMatchObject({ status: 'failure', comment: 'Error: disk full' })
-    const pull = await taskUntil(pulled.json.data.task_id, (d) => d.status !== 1)
+    const pull = await endTask(sim, clock, pulled.json.data.task_id)
     expect(pull).toMatchObject({ status: 2, comment: 'Error: database copy failed' })
   })
 
@@ -296,9 +287,11 @@ describe('rate limit (contract §6)', () => {
     const refused = await api('GET', '/sites')
     expect(refused.status).toBe(429)
     expect(refused.json).toEqual({ message: 'Too Many Attempts.' })
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(59)
+    // the window started at the first request: the clock has not moved since
+    expect(refused.headers.get('retry-after')).toBe('60')
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0')
-    expect(Number(refused.headers.get('x-ratelimit-reset')) * 1000).toBeGreaterThan(Date.now() + 58_000)
+    const windowEnd = clock.now() + 60_000
+    expect(Number(refused.headers.get('x-ratelimit-reset'))).toBe(Math.ceil(windowEnd / 1000))
   })
 })
 

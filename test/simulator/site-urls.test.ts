@@ -1,11 +1,19 @@
-/** Staging sites' own URLs, served on loopback (issue 12). */
+/**
+ * Staging sites' own URLs, served on loopback (issue 12), on a simulator whose clock the test moves:
+ * a site is seen not live yet because the clock stands still, and goes live when the clock passes
+ * its creation's end and the site delay.
+ */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { start, type Simulator } from '../../simulator/server.js'
-import { admin, call, finishNow, sleep, waitForTask } from './helpers.js'
+import type { ManualClock, Simulator } from '../../simulator/server.js'
+import { admin, call, startOnClock, waitForTask } from './helpers.js'
 
 let sim: Simulator
+let clock: ManualClock
 beforeAll(async () => {
-  sim = await start({ durationsMs: { create: 150, pull: 400, push: 150, delete: 80 }, siteDelayMs: 400 })
+  ;({ sim, clock } = await startOnClock({
+    durationsMs: { create: 150, pull: 400, push: 150, delete: 80 },
+    siteDelayMs: 400,
+  }))
 })
 afterAll(() => sim.stop())
 beforeEach(() => {
@@ -14,19 +22,8 @@ beforeEach(() => {
 })
 
 const visit = async (url: string, headers: Record<string, string> = {}) => {
-  const response = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) })
+  const response = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) })
   return { status: response.status, headers: response.headers, text: await response.text() }
-}
-
-/** Visits `url` until it answers `status`; returns that answer. */
-async function visitUntil(url: string, status: number) {
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    const reply = await visit(url)
-    if (reply.status === status) return reply
-    if (Date.now() > deadline) throw new Error(`${url} still answers ${reply.status}`)
-    await sleep(20)
-  }
 }
 
 describe('staging site URLs', () => {
@@ -42,56 +39,55 @@ describe('staging site URLs', () => {
   })
 
   it('answers 404 until the create job has completed and siteDelayMs more has passed, then 200', async () => {
-    // A long create, ended on purpose once the 404 is seen: no race with a short one.
-    sim.setOptions({ durationsMs: { create: 60_000 } })
     const created = await call(sim, 'POST', '/v2/sites/1001/staging')
     const url = created.json.data.staging_url as string
     expect(url).toBe(`${sim.url}/staging-sites/s-1001/`)
     const before = await visit(url)
     expect(before.status).toBe(404)
     expect(before.text).toMatch(/site not found/i)
-    finishNow(sim, created.json.data.task_id)
-    await waitForTask(sim, created.json.data.task_id)
+    clock.advance(150)
+    expect((await waitForTask(sim, created.json.data.task_id)).status).toBe('completed')
     const readyAt = sim.state.staging.get('1001')!.ready_at!
-    const page = await visitUntil(url, 200)
+    expect(readyAt).toBe(clock.now())
+    // completed, but not live yet: the delay runs from the completion
+    expect((await visit(url)).status).toBe(404)
+    clock.advance(399)
+    expect((await visit(url)).status).toBe(404)
+    clock.advance(1)
+    const page = await visit(url)
+    expect(page.status).toBe(200)
     expect(page.text).toContain('files prod-v1, database prod-v1')
-    // a 404 was seen after the job completed (the delay is real), and every answer fits the boundary
+    // every answer, as recorded, fits the boundary
     const liveAt = readyAt + 400
-    expect(sim.siteRequests.some((r) => r.status === 404 && r.at >= readyAt)).toBe(true)
-    for (const r of sim.siteRequests) {
-      if (r.status === 404) expect(r.at).toBeLessThan(liveAt)
-      else expect(r.at).toBeGreaterThanOrEqual(liveAt - 5)
-    }
+    expect(sim.siteRequests.map((r) => [r.status, r.at - liveAt])).toEqual([
+      [404, -550],
+      [404, -400],
+      [404, -1],
+      [200, 0],
+    ])
   })
 
   it('keeps answering during a pull, and answers 404 again once deleted', async () => {
     sim.setOptions({ siteDelayMs: 0 })
     const url = sim.state.staging.get('1002')!.url
-    await call(sim, 'POST', '/v2/sites/1002/staging/reset')
+    const pull = await call(sim, 'POST', '/v2/sites/1002/staging/reset')
     expect(sim.state.staging.get('1002')?.status).toBe('syncing')
     expect((await visit(url)).status).toBe(200)
-    await until200AfterSync()
-    // A long delete, ended on purpose once the 200 is seen: no race with a short one.
-    sim.setOptions({ durationsMs: { delete: 60_000 } })
+    clock.advance(400)
+    await waitForTask(sim, pull.json.data.task_id)
+    expect(sim.state.staging.get('1002')?.status).toBe('ready')
     const deleted = await call(sim, 'DELETE', '/v2/sites/1002/staging')
     expect((await visit(url)).status).toBe(200)
     expect(sim.state.staging.get('1002')?.status).toBe('deleting')
-    finishNow(sim, deleted.json.data.task_id)
+    clock.advance(80)
     await waitForTask(sim, deleted.json.data.task_id)
     expect((await visit(url)).status).toBe(404)
-
-    async function until200AfterSync(): Promise<void> {
-      const deadline = Date.now() + 10_000
-      while (sim.state.staging.get('1002')?.status !== 'ready') {
-        if (Date.now() > deadline) throw new Error('pull did not end')
-        await sleep(20)
-      }
-    }
   })
 
   it('answers 401 with WWW-Authenticate: Basic for a password-protected production site', async () => {
     sim.setOptions({ siteDelayMs: 0 })
     const created = await call(sim, 'POST', '/v2/sites/1003/staging')
+    clock.advance(150)
     await waitForTask(sim, created.json.data.task_id)
     const reply = await visit(created.json.data.staging_url)
     expect(reply.status).toBe(401)
@@ -104,7 +100,8 @@ describe('staging site URLs', () => {
     expect((await visit(`${sim.url}/staging-sites/%E0%A4%A/`)).status).toBe(404)
     sim.addFault({ taskError: 'no disk' })
     const created = await call(sim, 'POST', '/v2/sites/1001/staging')
-    await waitForTask(sim, created.json.data.task_id)
+    clock.advance(150)
+    expect((await waitForTask(sim, created.json.data.task_id)).status).toBe('error')
     expect((await visit(created.json.data.staging_url)).status).toBe(404)
   })
 
@@ -114,14 +111,16 @@ describe('staging site URLs', () => {
       headers: { Accept: 'application/json' },
     })
     expect(created.json.data.wp_url).toBe(`${sim.url}/staging-sites/s-1001/`)
-    await visitUntil(created.json.data.wp_url, 200)
+    expect((await visit(created.json.data.wp_url)).status).toBe(404)
+    clock.advance(150)
+    expect((await visit(created.json.data.wp_url)).status).toBe(200)
   })
 })
 
 describe('site requests are recorded apart', () => {
   it('keeps method, path, status, time, every header name and the Authorization value', async () => {
     const url = sim.state.staging.get('1002')!.url
-    const t0 = Date.now()
+    const t0 = clock.now()
     await visit(`${url}wp-login.php?x=1`, { Authorization: 'Bearer leaked-token', 'X-Trace-Me': 'yes' })
     await visit(url)
     expect(sim.siteRequests).toHaveLength(2)
@@ -132,7 +131,7 @@ describe('site requests are recorded apart', () => {
       status: 200,
       authorization: 'Bearer leaked-token',
     })
-    expect(first!.at).toBeGreaterThanOrEqual(t0)
+    expect(first!.at).toBe(t0)
     expect(first!.headerNames).toEqual(expect.arrayContaining(['authorization', 'x-trace-me', 'host']))
     expect(second).not.toHaveProperty('authorization')
     expect(second!.headerNames).not.toContain('x-trace-me')

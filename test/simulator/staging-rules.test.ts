@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { SIM_SITES, start, type Simulator } from '../../simulator/server.js'
-import { call, finishNow, waitForTask } from './helpers.js'
+import { SIM_SITES, type ManualClock, type Simulator } from '../../simulator/server.js'
+import { call, endTask, startOnClock } from './helpers.js'
 
-// Long enough that a job is surely still running while a test sends its next request.
+// A job runs until the test moves the clock past its end (endTask): it is surely still running
+// while a test sends its next request, however slow the machine.
 const SLOW = { create: 1500, pull: 1500, push: 1500, delete: 1500 }
 
 let sim: Simulator
+let clock: ManualClock
 beforeAll(async () => {
-  sim = await start({ durationsMs: SLOW })
+  ;({ sim, clock } = await startOnClock({ durationsMs: SLOW }))
 })
 afterAll(() => sim.stop())
 beforeEach(() => {
@@ -71,8 +73,7 @@ describe('create', () => {
     const refused = await call(sim, 'POST', staging(SIM_SITES.withStaging))
     expect(refused.status).toBe(409)
     expect(refused.json.message).toMatch(/being deleted/)
-    finishNow(sim, deleting.json.data.task_id)
-    await waitForTask(sim, deleting.json.data.task_id)
+    await endTask(sim, clock, deleting.json.data.task_id)
     expect((await call(sim, 'POST', staging(SIM_SITES.withStaging))).status).toBe(202)
   })
 
@@ -158,9 +159,12 @@ describe('pull, push and delete refusals', () => {
   })
 
   it('accepts the next sync once the running one has finished', async () => {
-    sim.setOptions({ durationsMs: { pull: 100 } })
     const pull = await call(sim, 'POST', staging(SIM_SITES.withStaging, '/reset'))
-    const done = await waitForTask(sim, pull.json.data.task_id)
+    expect((await call(sim, 'POST', staging(SIM_SITES.withStaging, '/push'))).status).toBe(409)
+    clock.advance(SLOW.pull - 1)
+    expect((await call(sim, 'POST', staging(SIM_SITES.withStaging, '/push'))).status).toBe(409)
+    clock.advance(1)
+    const done = await endTask(sim, clock, pull.json.data.task_id)
     expect(done.status).toBe('completed')
     expect((await call(sim, 'POST', staging(SIM_SITES.withStaging, '/push'))).status).toBe(202)
   })
@@ -178,8 +182,7 @@ describe('probe: GET /v2/sites/{site}/staging', () => {
       status: 'creating',
       is_syncing: false,
     })
-    finishNow(sim, created.json.data.task_id)
-    await waitForTask(sim, created.json.data.task_id)
+    await endTask(sim, clock, created.json.data.task_id)
     const after = await call(sim, 'GET', staging(SIM_SITES.eligible))
     expect(after.json.data).toMatchObject({
       status: 'ready',
@@ -204,8 +207,7 @@ describe('probe: GET /v2/sites/{site}/staging', () => {
     const deleting = await call(sim, 'DELETE', staging(SIM_SITES.withStaging))
     expect(deleting.status).toBe(202)
     expect((await call(sim, 'GET', staging(SIM_SITES.withStaging))).json.data.status).toBe('deleting')
-    finishNow(sim, deleting.json.data.task_id)
-    await waitForTask(sim, deleting.json.data.task_id)
+    await endTask(sim, clock, deleting.json.data.task_id)
     const gone = await call(sim, 'GET', staging(SIM_SITES.withStaging))
     expect(gone.status).toBe(404)
     expect(gone.json).toMatchObject({ status: false, data: null })

@@ -1,12 +1,17 @@
+/**
+ * GET /v2/tasks/{id}/status over HTTP, on a simulator whose clock the test moves: a job is seen
+ * running because the clock stands still, and ends when the test moves the clock past its duration.
+ */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { percentage } from '../../simulator/progress.js'
+import { percentage, PROGRESS_MODES } from '../../simulator/progress.js'
 import { resolveOptions } from '../../simulator/options.js'
-import { start, type Simulator } from '../../simulator/server.js'
-import { call, RO, sleep, waitForTask } from './helpers.js'
+import type { ManualClock, Simulator } from '../../simulator/server.js'
+import { call, RO, startOnClock, until, waitForTask } from './helpers.js'
 
 let sim: Simulator
+let clock: ManualClock
 beforeAll(async () => {
-  sim = await start({ durationsMs: { create: 400, pull: 150, push: 150, delete: 100 } })
+  ;({ sim, clock } = await startOnClock({ durationsMs: { create: 400, pull: 150, push: 150, delete: 100 } }))
 })
 afterAll(() => sim.stop())
 beforeEach(() => {
@@ -20,6 +25,7 @@ describe('GET /v2/tasks/{id}/status', () => {
   it('reports progress with a string percentage, then completed with 100, and stays queryable', async () => {
     const created = await call(sim, 'POST', '/v2/sites/1001/staging')
     const id = created.json.data.task_id
+    clock.advance(399)
     const running = await status(id)
     expect(running.status).toBe(200)
     expect(running.json).toMatchObject({ status: true, message: expect.any(String) })
@@ -29,9 +35,10 @@ describe('GET /v2/tasks/{id}/status', () => {
       percentage_complete: expect.stringMatching(/^\d{1,2}$/),
     })
     expect(running.json.data).not.toHaveProperty('comment')
+    clock.advance(1)
     const done = await waitForTask(sim, id)
     expect(done).toMatchObject({ task_id: id, status: 'completed', percentage_complete: '100' })
-    await sleep(50)
+    clock.advance(60_000)
     const later = await call(sim, 'GET', `/v2/tasks/${id}/status`, { token: RO })
     expect(later.status).toBe(200)
     expect(later.json.data.status).toBe('completed')
@@ -42,28 +49,39 @@ describe('GET /v2/tasks/{id}/status', () => {
     const created = await call(sim, 'POST', '/v2/sites/1001/staging')
     const task = sim.state.tasks.get(created.json.data.task_id)!
     expect(task.ends_at - task.started_at).toBe(800)
-    await sleep(200)
+    clock.advance(799)
+    sim.core.settle()
     expect(task.status).toBe('progress')
     expect(sim.state.staging.get('1001')?.status).toBe('creating')
-    await sleep(750)
-    expect(task.status).toBe('completed')
-    expect(sim.state.staging.get('1001')?.status).toBe('ready')
+    clock.advance(1)
+    // No request from here on: the server's own timer ends the job.
+    await until(() => task.status === 'completed')
+    expect(sim.state.staging.get('1001')).toMatchObject({ status: 'ready', ready_at: task.started_at + 800 })
+    expect(sim.requests).toHaveLength(1)
   })
 
-  it('never goes backwards and stays below 100 while running', async () => {
-    sim.setOptions({ durationsMs: { create: 300 } })
-    const created = await call(sim, 'POST', '/v2/sites/1001/staging')
-    const seen: number[] = []
-    for (;;) {
-      const reply = await status(created.json.data.task_id)
-      const value = Number(reply.json.data.percentage_complete)
-      if (reply.json.data.status !== 'progress') break
-      seen.push(value)
-      await sleep(15)
-    }
-    expect(seen.length).toBeGreaterThan(2)
-    expect(seen.every((v, i) => v < 100 && (i === 0 || v >= seen[i - 1]!))).toBe(true)
-  })
+  it.each(PROGRESS_MODES.filter((mode) => mode !== 'none'))(
+    '%s: never goes backwards and stays below 100 while running, then 100',
+    async (mode) => {
+      sim.setOptions({ progress: mode, durationsMs: { create: 300 } })
+      const created = await call(sim, 'POST', '/v2/sites/1001/staging')
+      const seen: number[] = []
+      for (;;) {
+        const reply = await status(created.json.data.task_id)
+        const value = Number(reply.json.data.percentage_complete)
+        if (reply.json.data.status !== 'progress') {
+          expect(reply.json.data).toMatchObject({ status: 'completed', percentage_complete: '100' })
+          break
+        }
+        seen.push(value)
+        clock.advance(10)
+      }
+      // one answer every 10 ms of the job's 300: 0, 10, ... 290
+      expect(seen).toHaveLength(30)
+      expect(seen.every((v, i) => v < 100 && (i === 0 || v >= seen[i - 1]!))).toBe(true)
+      expect(new Set(seen).size).toBeGreaterThan(2)
+    },
+  )
 
   it('omits percentage_complete with progress none', async () => {
     sim.setOptions({ progress: 'none' })
@@ -71,7 +89,9 @@ describe('GET /v2/tasks/{id}/status', () => {
     const running = await status(created.json.data.task_id)
     expect(running.json.data.status).toBe('progress')
     expect(running.json.data).not.toHaveProperty('percentage_complete')
+    clock.advance(400)
     const done = await waitForTask(sim, created.json.data.task_id)
+    expect(done.status).toBe('completed')
     expect(done).not.toHaveProperty('percentage_complete')
   })
 
@@ -84,7 +104,9 @@ describe('GET /v2/tasks/{id}/status', () => {
     expect(early.json).toMatchObject({ status: false, data: null })
     // the job runs meanwhile: the probe sees it
     expect((await call(sim, 'GET', '/v2/sites/1001/staging')).json.data.status).toBe('creating')
-    await sleep(650)
+    clock.advance(599)
+    expect((await status(id)).status).toBe(404)
+    clock.advance(1)
     const visible = await status(id)
     expect(visible.status).toBe(200)
     expect(visible.json.data.status).toBe('progress')

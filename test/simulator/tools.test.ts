@@ -4,14 +4,16 @@
  * production page that shows it from outside, on both profiles.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { productionPageUrl, SIM_SITES, start, type Simulator } from '../../simulator/server.js'
-import { admin, call, RO, sleep, type CallOptions } from './helpers.js'
+import { productionPageUrl, SIM_SITES, type ManualClock, type Simulator } from '../../simulator/server.js'
+import { admin, call, endTask, RO, startOnClock, type CallOptions } from './helpers.js'
 
 const DURATIONS = { create: 150, pull: 120, push: 120, delete: 80, version: 100, restore: 100 }
 
+// A job runs until the test moves the clock past its end (endTask).
 let sim: Simulator
+let clock: ManualClock
 beforeAll(async () => {
-  sim = await start({ durationsMs: DURATIONS })
+  ;({ sim, clock } = await startOnClock({ durationsMs: DURATIONS }))
 })
 afterAll(() => sim.stop())
 
@@ -23,7 +25,7 @@ const MEMBERS = SIM_SITES.passwordProtected
 
 /** The production page of `site`: status and the content line. */
 async function page(site: number): Promise<{ status: number; content: string | null }> {
-  const response = await fetch(productionPageUrl(sim.url, site), { signal: AbortSignal.timeout(10_000) })
+  const response = await fetch(productionPageUrl(sim.url, site), { signal: AbortSignal.timeout(30_000) })
   const text = await response.text()
   return { status: response.status, content: /<p id="content">([^<]*)<\/p>/.exec(text)?.[1] ?? null }
 }
@@ -69,8 +71,8 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     expect((await page(BLOG)).status).toBe(401)
     const push = await api('POST', `/sites/${BLOG}/staging/push`, { body: {} })
     expect(push.status).toBe(p.accepted)
-    const deadline = Date.now() + 10_000
-    while (sim.state.staging.get(String(BLOG))?.status !== 'ready' && Date.now() < deadline) await sleep(10)
+    expect(site(BLOG)?.password_protected).toBe(true)
+    await endTask(sim, clock, push.json.data.task_id)
     expect(site(BLOG)?.password_protected).toBe(false)
     expect(await page(BLOG)).toEqual({ status: 200, content: 'files staging-v1, database staging-v1' })
     const pushTask = sim.state.tasks.get(push.json.data.task_id)
@@ -124,11 +126,9 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
       contentType: 'application/json',
     })
     expect(restore.status).toBe(p.accepted)
-    const deadline = Date.now() + 10_000
-    while ((await page(BLOG)).content !== 'files old, database old') {
-      if (Date.now() > deadline) throw new Error('restore did not reach the page')
-      await sleep(10)
-    }
+    expect((await page(BLOG)).content).toBe('files prod-v1, database prod-v1')
+    await endTask(sim, clock, restore.json.data.task_id)
+    expect((await page(BLOG)).content).toBe('files old, database old')
     expect(sim.state.purges.map((x) => x.site_id)).toEqual([BLOG])
   })
 })

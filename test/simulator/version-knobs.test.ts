@@ -5,14 +5,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { ArgsError, parseArgs } from '../../simulator/args.js'
 import { SLOW_VERSION_MS, VERSION_TASK_ERROR } from '../../simulator/options.js'
-import { SIM_SITES, start, type Simulator } from '../../simulator/server.js'
-import { admin, call, RO, sleep, type CallOptions } from './helpers.js'
+import { SIM_SITES, type ManualClock, type Simulator } from '../../simulator/server.js'
+import { admin, call, endTask, RO, startOnClock, type CallOptions } from './helpers.js'
 
 const DURATIONS = { create: 150, pull: 120, push: 120, delete: 80, version: 100, restore: 100 }
 
+// A job runs until the test moves the clock past its end (see settled()).
 let sim: Simulator
+let clock: ManualClock
 beforeAll(async () => {
-  sim = await start({ durationsMs: DURATIONS })
+  ;({ sim, clock } = await startOnClock({ durationsMs: DURATIONS }))
 })
 afterAll(() => sim.stop())
 
@@ -53,17 +55,9 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
       headers: { Accept: 'application/json', ...options.headers },
     })
 
+  /** Moves the clock to the end of a task; its data then. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async function settled(taskId: string): Promise<any> {
-    const deadline = Date.now() + 10_000
-    for (;;) {
-      const reply = await api('GET', `/tasks/${taskId}/status`)
-      const status = reply.json?.data?.status
-      if (reply.status === 200 && status !== 'progress' && status !== 1) return reply.json.data
-      if (Date.now() > deadline) throw new Error(`task ${taskId}: ${reply.text}`)
-      await sleep(10)
-    }
-  }
+  const settled = (taskId: string): Promise<any> => endTask(sim, clock, taskId)
 
   /** Every versions route once (a seeded completed version to name, restore and delete). */
   async function everyRoute(token?: string | null): Promise<number[]> {
@@ -154,10 +148,11 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     const created = await api('POST', '/site-versions', { body: { site_id: BLOG } })
     const task = sim.state.tasks.get(created.json.data.task_id)
     expect(task?.duration_ms).toBe(SLOW_VERSION_MS)
-    await sleep(DURATIONS.version * 2)
+    clock.advance(SLOW_VERSION_MS - 1)
     const status = await api('GET', `/tasks/${created.json.data.task_id}/status`)
     expect(status.json.data.status).toBe(profile === 'service' ? 1 : 'progress')
     expect((await api('GET', `/site-versions?site_id=${BLOG}`)).json.data[0].status).toBe('progress')
+    expect((await settled(created.json.data.task_id)).status).toBe(profile === 'service' ? 0 : 'completed')
   })
 
   it('a restore whose task fails (fault taskError) leaves production as it was', async () => {

@@ -1,13 +1,15 @@
 /** Site versions (contract §13): create, name, list, restore, delete, the quota, on both profiles. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { createApiCore, ManualClock, SIM_SITES, start, type Simulator } from '../../simulator/server.js'
-import { admin, call, RW, sleep, type CallOptions } from './helpers.js'
+import { createApiCore, ManualClock, SIM_SITES, type Simulator } from '../../simulator/server.js'
+import { admin, call, endTask, RW, startOnClock, type CallOptions } from './helpers.js'
 
 const DURATIONS = { create: 150, pull: 120, push: 120, delete: 80, version: 120, restore: 120 }
 
+// A job runs until the test moves the clock past its end (see settled()).
 let sim: Simulator
+let clock: ManualClock
 beforeAll(async () => {
-  sim = await start({ durationsMs: DURATIONS })
+  ;({ sim, clock } = await startOnClock({ durationsMs: DURATIONS }))
 })
 afterAll(() => sim.stop())
 
@@ -53,18 +55,9 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
       headers: { Accept: 'application/json', ...options.headers },
     })
 
-  /** Polls a task until it is no longer running; its last data. */
+  /** Moves the clock to the end of a task; its data then. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async function settled(taskId: string): Promise<any> {
-    const deadline = Date.now() + 10_000
-    for (;;) {
-      const reply = await api('GET', `/tasks/${taskId}/status`)
-      const status = reply.json?.data?.status
-      if (reply.status === 200 && status !== 'progress' && status !== 1) return reply.json.data
-      if (Date.now() > deadline) throw new Error(`task ${taskId}: ${reply.text}`)
-      await sleep(10)
-    }
-  }
+  const settled = (taskId: string): Promise<any> => endTask(sim, clock, taskId)
 
   /** Makes a version of `site` and waits for its task; its id as the profile shows it. */
   async function version(site: number, name?: string): Promise<string | number> {
