@@ -35,6 +35,18 @@ export interface ClientDeps {
   transport: Transport
   signal?: AbortSignal
   random?: () => number
+  /** Shared by every site of a run: whether the API refused the token (contract §15 r4). */
+  token?: TokenVerdict
+}
+
+/**
+ * A refused token is refused everywhere (contract §15 r4): a 401 is the account's answer, not one
+ * site's. The first 401 of a run is written here; from then on a client that has sent nothing yet
+ * sends nothing (its site is reported "not started"), and the batch starts no further site.
+ */
+export class TokenVerdict {
+  /** The request that was answered 401 first (`POST /v2/sites/1001/staging`), or null. */
+  refusedAt: string | null = null
 }
 
 export interface ApiResponse {
@@ -114,7 +126,9 @@ export class StagingApiClient {
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(signal)
       if (clock.now() >= this.settings.deadline) throw new DeadlineError()
+      this.refuseAfter401()
       await this.callSlot(method, path)
+      this.refuseAfter401()
       let error: ApiError
       try {
         const response = await this.send(method, path, kind)
@@ -148,6 +162,18 @@ export class StagingApiClient {
       if (!(await this.backoff.sleep(delayMs))) throw new DeadlineError(withAfterUnknown(error, afterUnknown))
       if (error.processing === 'unknown') afterUnknown = true
     }
+  }
+
+  /** A site that has sent nothing starts nothing once the run's token was refused (TokenVerdict). */
+  private refuseAfter401(): void {
+    const refusedAt = this.deps.token?.refusedAt
+    if (!refusedAt || this.requests > 0) return
+    throw new ApiError({
+      kind: 'auth',
+      processing: 'not-processed',
+      httpStatus: null,
+      message: `Not started: the token was refused (${refusedAt} was answered HTTP 401 earlier in this run), so no request was sent for this site.`,
+    })
   }
 
   /**
@@ -265,6 +291,7 @@ export class StagingApiClient {
       return { status, reply, headers, afterUnknown: false }
     }
     const errorKind = kindOf(status, reply, kind)
+    if (errorKind === 'auth' && this.deps.token) this.deps.token.refusedAt ??= `${method} ${shown}`
     throw new ApiError({
       kind: errorKind,
       httpStatus: status,
