@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util'
 import { SERVICE_API_URL } from '../contract.js'
 import { DEFAULTS, InputError, MAX_SITES, didYouMean, type InputName, type RawInputs } from '../inputs.js'
+import { echoed, withoutCredentials } from '../secrets.js'
 
 /** Exit codes (documented in README.md and in --help). */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const
@@ -55,7 +56,12 @@ Progress goes to stderr (one live line on a terminal). Exit codes:
   2  bad usage or input (nothing was sent)
 `
 
-export class UsageError extends Error {}
+/** Bad usage: its text never quotes a credential the user typed (issue 24 §6). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(withoutCredentials(message))
+  }
+}
 
 /**
  * Flags that take no value, each with its `--no-` form; the last one given wins. The `--no-` forms
@@ -154,7 +160,7 @@ function describeArgsError(e: Error & { code?: string }): string {
   const flag = /'(--?[^'\s=]+)/.exec(e.message)?.[1]
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
     const near = didYouMean(flag.replace(/^--?/, ''), Object.keys(OPTIONS))
-    return `unknown flag ${flag}${near.replace(/"([^"]+)"/, '"--$1"')}`
+    return `unknown flag ${echoed(flag, 40)}${near.replace(/"([^"]+)"/, '"--$1"')}`
   }
   return e.message
 }
@@ -164,7 +170,12 @@ export function rawInputs(parsed: Parsed, env: NodeJS.ProcessEnv): RawInputs {
   if (positionals.length === 0)
     throw new UsageError('name the operation: create, pull, push, delete or status.')
   if (positionals.length > 1)
-    throw new UsageError(`one operation at a time, got: ${positionals.slice(0, 5).join(' ')}`)
+    throw new UsageError(
+      `one operation at a time, got: ${positionals
+        .slice(0, 5)
+        .map((p) => echoed(p, 40))
+        .join(' ')}`,
+    )
   const raw: RawInputs = {
     operation: positionals[0]!,
     'site-id': (values['site-id'] ?? []).join(','),

@@ -23,7 +23,7 @@ describe('a 401 in a batch', () => {
     nock(API)
       .persist()
       .post(/\/v2\/sites\/\d+\/staging\/reset$/)
-      .reply(function (uri) {
+      .reply(function (uri: string) {
         asked.push(uri)
         return [401, envelope(null, 'Unauthenticated.', false)]
       })
