@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors.js'
+import { ApiError, filledHint } from '../api/errors.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { CancelledError } from '../clock.js'
 import { durationText, roundedSeconds } from '../duration.js'
@@ -92,7 +92,7 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
   // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
   // filled (`{site}` may come more than once).
   const words = (text: string) => inDoorWords(text, door)
-  const hint = (text: string) => words(text).replaceAll('{site}', siteId).replaceAll('{api}', config.apiUrl)
+  const hint = (text: string) => filledHint(words(text), siteId, config.apiUrl)
   return {
     ...newResult(config.operation, siteId, startedWall),
     result: ending.outcome,

@@ -85,6 +85,8 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
       summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`,
     }
   }
+  // A 404 not skipped blames the site id only once the API root answered as the API (issue 24 §3).
+  if (op !== 'create' && e.kind === 'not-found') throw await ctx.root.blame(ctx.client, e)
   throw e
 }
 

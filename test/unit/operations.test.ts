@@ -276,9 +276,13 @@ describe('missing staging (if-missing)', () => {
     api()
       .delete('/v2/sites/1001/staging')
       .reply(404, envelope(null, 'No staging', false))
+    const root = rootAnswers()
     const { result } = await run({ operation: 'delete' })
     expect(result.result).toBe('failed')
     expect(result.error?.kind).toBe('not-found')
+    // The site id is blamed once the API root answered as the API (issue 24 §3).
+    expect(root.isDone()).toBe(true)
+    expect(result.error?.hint).toMatch(/site-id is the PRODUCTION site's id/)
   })
 })
 
