@@ -45,7 +45,10 @@ Options:
   --fail-fast              start no new site after the first failure
   --dry-run                print what would be sent; change nothing
   --json                   print the result as JSON on stdout
-  --dotenv FILE            write the outputs as KEY=value lines (GitLab dotenv report)
+  --dotenv FILE            write the outputs as KEY=value lines, raw, for GitLab's
+                           dotenv report (never \`source\` it: use --shell-env)
+  --shell-env FILE         write the outputs as export KEY='value' lines, safe to
+                           \`source\` in bash or sh (CircleCI, Jenkins, any shell)
   --verbose                also print debug lines
   -h, --help               show this help
   -V, --version            print the version
@@ -95,6 +98,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   'no-json': { type: 'boolean' },
   dotenv: { type: 'string' },
+  'shell-env': { type: 'string' },
   verbose: { type: 'boolean' },
   'no-verbose': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
