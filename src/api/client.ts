@@ -75,6 +75,11 @@ export class StagingApiClient {
   requests = 0
   /** Every request that changes something, as sent, with what came of it. */
   readonly sent: string[] = []
+  /**
+   * The answer a request is waiting out before it is sent again (a 429, a 503, a 502), from that
+   * answer until the next try leaves: a run cancelled meanwhile says what that answer meant.
+   */
+  waitingAfter: ApiError | null = null
   /** The sleeps between tries of a request: its counter is this client's retries. */
   private readonly backoff: Backoff
 
@@ -156,6 +161,7 @@ export class StagingApiClient {
           )
         throw new DeadlineError(withAfterUnknown(error, afterUnknown))
       }
+      this.waitingAfter = error
       logger.info(
         `${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${durationText(delayMs, 'log')} (retry ${attempt + 1} of ${maxRetries}).`,
       )
@@ -215,6 +221,7 @@ export class StagingApiClient {
     }
     const shown = this.shown(path)
     this.requests++
+    this.waitingAfter = null
     this.deps.logger.debug(`${method} ${shown}`)
     let raw: TransportResponse
     try {

@@ -187,6 +187,11 @@ async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
       return response
     } catch (e) {
       if (e instanceof CancelledError && client.sent.length === sentBefore) jobIs(ctx, op, null)
+      // Cancelled while waiting out a 429 or a 503: the server said it did not process the request.
+      else if (e instanceof CancelledError && client.waitingAfter?.processing === 'not-processed') {
+        known.httpStatus = client.waitingAfter.httpStatus
+        jobIs(ctx, op, 'not-taken', known.httpStatus)
+      }
       if (!(e instanceof ApiError)) {
         if (e instanceof DeadlineError) {
           if (e.lastError) known.httpStatus = e.lastError.httpStatus

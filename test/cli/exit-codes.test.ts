@@ -181,6 +181,23 @@ describe('exit 1: the operation failed, timed out or was cancelled', () => {
     })
     expect(r.exitAfterSignalMs).toBeLessThan(3000)
   })
+
+  // Issue 24 §7: a push waiting out a 429 when cancelled was not taken, and says so.
+  test('SIGINT while a push waits out a 429: cancelled, and the push was not taken', async () => {
+    sim.addFault({ method: 'POST', path: '/staging/push', status: 429, retryAfter: 30, times: Infinity })
+    const r = await runCli(['push', '--site-id', String(SIM_SITES.withStaging), '--json'], {
+      env: env(),
+      signalWhen: { name: 'SIGINT', stderr: /HTTP 429\. Sending it again/ },
+    })
+    expect(r.code).toBe(1)
+    const result = JSON.parse(r.stdout) as { result: string; summary: string }
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).toMatch(
+      /The push request was not taken: the server answered 429 \(not processed\) and it was waiting to be sent again, so nothing was pushed to production\./,
+    )
+    expect(r.stderr).toContain('nothing was pushed to production')
+    expect(result.summary).not.toMatch(/is unknown|keeps running/)
+  })
 })
 
 describe('exit 0', () => {
