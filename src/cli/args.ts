@@ -12,9 +12,8 @@ export const USAGE = `Usage: site-staging <create|pull|push|delete|status> --sit
 Creates, pulls (refreshes from production; "reset" is another name), pushes
 (staging to production) or deletes the staging environment of a hosted site,
 or reads it (status), through the service's v2 staging API. --site-id is always
-the PRODUCTION site's id. The same as the GitHub Action
-OWNER/site-staging-action@v1 (OWNER: the organisation that hosts it), for
-every other CI system.
+the PRODUCTION site's id. The same core, inputs and messages as the GitHub
+Action site-staging-action, for every other CI system and any shell.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.

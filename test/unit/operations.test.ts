@@ -660,7 +660,7 @@ describe('status: read-only (issue 11)', () => {
     api()
       .get('/v2/sites/1001/staging')
       .reply(200, envelope({ status: 'ready', staging_site_id: 's-1001' }))
-    const { result } = await status({ taskId: 'abc123' })
+    const { result, logger } = await status({ taskId: 'abc123' })
     expect(result).toMatchObject({
       result: 'succeeded',
       taskId: 'abc123',
@@ -668,6 +668,9 @@ describe('status: read-only (issue 11)', () => {
       stagingSiteId: 's-1001',
     })
     expect(result.sent).toEqual([])
+    // The job an earlier run started: never "the status job" (issue 24 §11).
+    expect(logger.text).toContain('Waiting for the job (task abc123) to finish')
+    expect(`${logger.text}\n${result.summary}`).not.toMatch(/status job/)
   })
   it('with task-id, a failed job fails with its reason', async () => {
     api()
