@@ -1,6 +1,6 @@
 import { durationText } from '../duration.js'
 import type { IncomingHttpHeaders } from 'node:http'
-import { LOCALIZATION_HEADER, UNKNOWN_WHEN_2XX, isAccepted } from '../contract.js'
+import { LOCALIZATION_HEADER, TOKEN_REFUSED_STATUS, UNKNOWN_WHEN_2XX, isAccepted } from '../contract.js'
 import { Backoff, REQUEST_RETRY } from '../backoff.js'
 import { CancelledError, throwIfAborted } from '../clock.js'
 import type { Redactor } from '../secrets.js'
@@ -298,7 +298,7 @@ export class StagingApiClient {
       return { status, reply, headers, afterUnknown: false }
     }
     const errorKind = kindOf(status, reply, kind)
-    if (errorKind === 'auth' && this.deps.token) this.deps.token.refusedAt ??= `${method} ${shown}`
+    if (status === TOKEN_REFUSED_STATUS && this.deps.token) this.deps.token.refusedAt ??= `${method} ${shown}`
     throw new ApiError({
       kind: errorKind,
       httpStatus: status,
