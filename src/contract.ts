@@ -346,6 +346,6 @@ function idText(value: unknown): string | null {
 
 /**
  * §15 (r4): 401 is the account's answer, not one site's. After it, no further site of a batch starts
- * (TokenVerdict in src/api/client.ts; docs/assumptions.md 77).
+ * (TokenVerdict in src/api/errors.ts; docs/assumptions.md 77).
  */
 export const TOKEN_REFUSED_STATUS = 401

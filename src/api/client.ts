@@ -5,7 +5,7 @@ import { Backoff, REQUEST_RETRY } from '../backoff.js'
 import { CancelledError, throwIfAborted } from '../clock.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Language, Logger } from '../types.js'
-import { ApiError, kindOf, processingOf } from './errors.js'
+import { ApiError, kindOf, notStartedAfter401, processingOf, type TokenVerdict } from './errors.js'
 import type { RequestLedger } from './window-ledger.js'
 import { mayResend, parseRetryAfter, pauseAfterMs, refusedUntil, type RequestKind } from './retry.js'
 import { describeBody, readReply, type Reply } from './reply.js'
@@ -37,16 +37,6 @@ export interface ClientDeps {
   random?: () => number
   /** Shared by every site of a run: whether the API refused the token (contract §15 r4). */
   token?: TokenVerdict
-}
-
-/**
- * A refused token is refused everywhere (contract §15 r4): a 401 is the account's answer, not one
- * site's. The first 401 of a run is written here; from then on a client that has sent nothing yet
- * sends nothing (its site is reported "not started"), and the batch starts no further site.
- */
-export class TokenVerdict {
-  /** The request that was answered 401 first (`POST /v2/sites/1001/staging`), or null. */
-  refusedAt: string | null = null
 }
 
 export interface ApiResponse {
@@ -173,13 +163,7 @@ export class StagingApiClient {
   /** A site that has sent nothing starts nothing once the run's token was refused (TokenVerdict). */
   private refuseAfter401(): void {
     const refusedAt = this.deps.token?.refusedAt
-    if (!refusedAt || this.requests > 0) return
-    throw new ApiError({
-      kind: 'auth',
-      processing: 'not-processed',
-      httpStatus: null,
-      message: `Not started: the token was refused (${refusedAt} was answered HTTP 401 earlier in this run), so no request was sent for this site.`,
-    })
+    if (refusedAt && this.requests === 0) throw notStartedAfter401(refusedAt)
   }
 
   /**

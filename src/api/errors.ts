@@ -60,6 +60,26 @@ const HINTS: Record<ErrorKind, string> = {
   'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
 }
 
+/**
+ * A refused token is refused everywhere (contract §15 r4): a 401 is the account's answer, not one
+ * site's. The client writes the first 401 of a run here; from then on a client that has sent
+ * nothing yet sends nothing (notStartedAfter401), and the batch starts no further site.
+ */
+export class TokenVerdict {
+  /** The request that was answered 401 first (`POST /v2/sites/1001/staging`), or null. */
+  refusedAt: string | null = null
+}
+
+/** The error of a site that sends nothing because the run's token was refused at `refusedAt`. */
+export function notStartedAfter401(refusedAt: string): ApiError {
+  return new ApiError({
+    kind: 'auth',
+    processing: 'not-processed',
+    httpStatus: null,
+    message: `Not started: the token was refused (${refusedAt} was answered HTTP 401 earlier in this run), so no request was sent for this site.`,
+  })
+}
+
 /** Whether the server can have acted on the request (see retry.ts for what may be sent again). */
 export type Processing = 'not-processed' | 'unknown' | 'processed'
 

@@ -1,4 +1,5 @@
-import { StagingApiClient, USER_AGENT, type TokenVerdict } from '../api/client.js'
+import { StagingApiClient, USER_AGENT } from '../api/client.js'
+import type { TokenVerdict } from '../api/errors.js'
 import { WindowLedger } from '../api/window-ledger.js'
 import { ApiRoot } from '../api/root.js'
 import { NodeTransport, type Transport } from '../api/transport.js'
