@@ -111,7 +111,9 @@ export function jobIs(
   if (state === null) {
     if (job?.state === 'sent') jobs.splice(index, 1)
   } else if (state === 'sent') {
-    if (job?.state !== 'sent') jobs.push({ op, state })
+    // Sent again after a refusal that was not taken: the same request, sent once more.
+    if (job?.state === 'not-taken') jobs[index] = { op, state }
+    else if (job?.state !== 'sent') jobs.push({ op, state })
   } else if (job) Object.assign(job, { state, ...(status !== undefined ? { status } : {}) })
   else jobs.push({ op, state, ...(status !== undefined ? { status } : {}) })
 }

@@ -202,6 +202,8 @@ async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
       known.httpStatus = e.httpStatus
       if (e.processing !== 'unknown') jobIs(ctx, op, null)
       if (e.kind === 'busy' && ctx.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
+        // Refused while another job runs: not taken, whatever ends the wait (a cancel included).
+        jobIs(ctx, op, 'not-taken', e.httpStatus)
         await waitWhileBusy(ctx, op, busyTries)
         continue
       }

@@ -1,5 +1,5 @@
 /**
- * Issue 24 §7: true words on cancel. A push that was waiting out a 429 (or a 503) when the run was
+ * Issue 24 §7: true words on cancel. A push that was waiting out a 429 or a 503 (or a busy 409/423, if-busy: wait) when the run was
  * cancelled was not taken (the contract reads both as "not processed"): the run says so, and not that
  * whether the server took it is unknown.
  */
@@ -53,7 +53,7 @@ async function cancelledWhileWaitingOut(status: number, op: 'push' | 'pull') {
 }
 
 describe('cancelled while waiting out an answer before sending again', () => {
-  it.each([429, 503])('push answered %i: not taken, nothing was pushed', async (status) => {
+  it.each([429, 503, 409, 423])('push answered %i: not taken, nothing was pushed', async (status) => {
     const r = await cancelledWhileWaitingOut(status, 'push')
     expect(r.result).toBe('cancelled')
     expect(r.httpStatus).toBe(status)
