@@ -125,6 +125,17 @@ describe("the package's README", () => {
   })
 })
 
+test("the release job puts the CLI's README in place before its publish, which runs no scripts", () => {
+  const release = readFileSync(path.join(ROOT, '.github/workflows/release.yml'), 'utf8')
+  const prepack = release.indexOf('node scripts/npm-readme.mjs prepack')
+  const publish = release.indexOf('npm publish --provenance')
+  expect(prepack).toBeGreaterThan(0)
+  expect(publish).toBeGreaterThan(prepack)
+  expect(release.slice(release.lastIndexOf('- name:', prepack), prepack)).toContain(
+    "SITE_STAGING_CLI_README: '1'",
+  )
+})
+
 describe('the tarball', () => {
   let tarball: string
   beforeAll(async () => {
