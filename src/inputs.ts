@@ -338,7 +338,7 @@ const userUrl = z.string().transform((v, ctx) => {
   if (secret !== undefined) {
     ctx.addIssue({
       code: 'custom',
-      message: `must not carry credentials in its query ("${echoed(secret, 40)}=…"): it is shown in logs, outputs and summaries`,
+      message: `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor('it is shown in logs, outputs and summaries', 'it is shown on stderr, in --json and in the outputs files')}`,
     })
     return z.NEVER
   }
