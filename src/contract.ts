@@ -342,3 +342,11 @@ function idText(value: unknown): string | null {
   if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim())) return value.trim()
   return null
 }
+
+// --- §15 A refused token is refused everywhere (r4) ----------------------------------------------
+
+/**
+ * §15 (r4): 401 is the account's answer, not one site's. After it, no further site of a batch starts
+ * (TokenVerdict in src/api/errors.ts; docs/assumptions.md 77).
+ */
+export const TOKEN_REFUSED_STATUS = 401

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { SERVICE_API_URL } from './contract.js'
+import { SERVICE_API_URL, isCredentialQueryParam } from './contract.js'
+import { echoed, withoutCredentials } from './secrets.js'
 import { httpUrl, isLoopback, secureOrLoopback } from './text.js'
 import { OPERATIONS, type Config } from './types.js'
 import { TOKEN_SOURCE, inDoorWords, perDoor, setting, type Door } from './words.js'
@@ -15,12 +16,14 @@ export class InputError extends Error {
     /** What is wrong with it, with a setting or the token written through src/words.ts. */
     private readonly detail: string,
   ) {
-    super(`Input "${input}": ${inDoorWords(detail, 'action')}`)
+    // No refusal quotes a credential (issue 24 §6): each echo goes through echoed(), and the whole
+    // text through withoutCredentials() for any echo that did not.
+    super(`Input "${input}": ${withoutCredentials(inDoorWords(detail, 'action'))}`)
     this.name = 'InputError'
   }
   /** What is wrong, without the input's name, in `door`'s words. */
   detailIn(door: Door): string {
-    return inDoorWords(this.detail, door)
+    return withoutCredentials(inDoorWords(this.detail, door))
   }
 }
 
@@ -93,7 +96,7 @@ const choice = <T extends string>(values: readonly T[], aliases: Record<string, 
     if ((values as readonly string[]).includes(value)) return value as T
     ctx.addIssue({
       code: 'custom',
-      message: `"${text.slice(0, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
+      message: `"${echoed(text, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
     })
     return z.NEVER
   })
@@ -163,11 +166,19 @@ const siteIds = z.string().transform((v, ctx) => {
   if (ids.length === 0) ctx.addIssue({ code: 'custom', message: 'is required (the PRODUCTION site id)' })
   if (ids.length > MAX_SITES)
     ctx.addIssue({ code: 'custom', message: `lists ${ids.length} sites; at most ${MAX_SITES}` })
+  // A URL here is quoted by nothing: split on its spaces, its parts could carry a password.
+  if (/:\/\/|@/.test(v)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `looks like a URL or an address, not a site id: a site id is the production site's number (digits only, at most 20)`,
+    })
+    return ids
+  }
   for (const id of ids) {
     if (!SITE_ID.test(id)) {
       ctx.addIssue({
         code: 'custom',
-        message: `"${id.slice(0, 80)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
+        message: `"${echoed(id)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
       })
     }
   }
@@ -200,12 +211,15 @@ const token = z.string().transform((v, ctx) => {
 /** `https://api.example.com/` -> `https://api.example.com/v2`; `.../v2/` -> `.../v2`. */
 export function normaliseApiUrl(raw: string): string {
   let text = raw.trim()
+  // `user:pass@host`, with a scheme or not: refused before anything reads it as a scheme or a host.
+  if (/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i.test(text))
+    throw new Error(`must not contain credentials (the token goes in ${TOKEN_SOURCE})`)
   // `localhost:8099` or `app.instawp.io/api`: no scheme. Loopback is understood as http, anything
   // else gets the https:// it needs suggested (a token is never sent to a guessed address).
   const bare = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(:\d+)?(\/.*)?$/i.exec(text)
   if (bare && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
     if (isLoopback(bare[1]!)) text = `http://${text}`
-    else throw new Error(`"${text.slice(0, 80)}" has no scheme: did you mean https://${text.slice(0, 80)} ?`)
+    else throw new Error(`"${echoed(text)}" has no scheme: did you mean https://${echoed(text)} ?`)
   }
   let url: URL
   try {
@@ -274,7 +288,7 @@ const duration = z.string().transform((v, ctx) => {
   } catch {
     ctx.addIssue({
       code: 'custom',
-      message: `"${v.slice(0, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
+      message: `"${echoed(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
     })
     return z.NEVER
   }
@@ -313,11 +327,19 @@ const userUrl = z.string().transform((v, ctx) => {
   if (t === '') return null
   const url = httpUrl(t)
   if (!url) {
-    ctx.addIssue({ code: 'custom', message: `"${t.slice(0, 80)}" is not an http(s) URL` })
+    ctx.addIssue({ code: 'custom', message: `"${echoed(t)}" is not an http(s) URL` })
     return z.NEVER
   }
   if (url.username || url.password) {
     ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' })
+    return z.NEVER
+  }
+  const secret = [...url.searchParams.keys()].find(isCredentialQueryParam)
+  if (secret !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor('it is shown in logs, outputs and summaries', 'it is shown on stderr, in --json and in the outputs files')}`,
+    })
     return z.NEVER
   }
   return url.href

@@ -312,12 +312,31 @@ export function stripUrlCredentials(
   return changed ? url.toString() : text
 }
 
+/**
+ * A value the user gave, as a refusal may quote it (issue 24 §6): at most `max` characters, on one
+ * line, with no credentials. Everything before the last `@` of a URL-like value goes (user-info,
+ * with or without a scheme, even one that does not parse: `https://user:pa ss@host`,
+ * `user:pass@host`), and so does every credential query value (`?token=...`). Cut after the removal,
+ * so no part of a password is left at the cut. Every input error (InputError, the CLI's UsageError)
+ * passes its whole text through `withoutCredentials` too.
+ */
+export function echoed(value: string, max = 80): string {
+  const line = oneLine(value)
+  const noUserInfo = line.includes('@') ? line.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, `$1${MASK}@`) : line
+  return bound(withoutCredentials(noUserInfo), max)
+}
+
+/** Free text with the user-info and credential query values of every URL in it masked. */
+export function withoutCredentials(text: string): string {
+  return stripUrlCredentialsInText(text, () => {}, MASK)
+}
+
 /** The same inside free text: user-info and credential query values of every URL in it. */
-function stripUrlCredentialsInText(text: string, found: (value: string) => void): string {
+function stripUrlCredentialsInText(text: string, found: (value: string) => void, userInfo = ''): string {
   return text
     .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]+)@/gi, (_, scheme: string, info: string) => {
       for (const part of info.split(':')) if (part) found(safeDecode(part))
-      return scheme
+      return userInfo ? `${scheme}${userInfo}@` : scheme
     })
     .replace(/([?&;])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep: string, name: string, value: string) => {
       if (!isCredentialQueryParam(safeDecode(name))) return whole

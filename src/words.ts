@@ -71,6 +71,14 @@ export function statusCommand(siteId: string, taskId: string | null): string {
   )
 }
 
+/**
+ * A job by its operation: `the pull job`. A status run follows a job some earlier run started, so
+ * its job has no name of its own (never "the status job": no such job exists, in either door).
+ */
+export function jobOf(operation: string): string {
+  return operation === 'status' ? 'job' : `${operation} job`
+}
+
 /** `text` with its first letter a capital, in either door's words. */
 export function capitalised(text: string): string {
   const up = (t: string) => t.charAt(0).toUpperCase() + t.slice(1)

@@ -1,11 +1,11 @@
 import { durationText } from '../duration.js'
 import type { IncomingHttpHeaders } from 'node:http'
-import { LOCALIZATION_HEADER, UNKNOWN_WHEN_2XX, isAccepted } from '../contract.js'
+import { LOCALIZATION_HEADER, TOKEN_REFUSED_STATUS, UNKNOWN_WHEN_2XX, isAccepted } from '../contract.js'
 import { Backoff, REQUEST_RETRY } from '../backoff.js'
 import { CancelledError, throwIfAborted } from '../clock.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Language, Logger } from '../types.js'
-import { ApiError, kindOf, processingOf } from './errors.js'
+import { ApiError, kindOf, notStartedAfter401, processingOf, type TokenVerdict } from './errors.js'
 import type { RequestLedger } from './window-ledger.js'
 import { mayResend, parseRetryAfter, pauseAfterMs, refusedUntil, type RequestKind } from './retry.js'
 import { describeBody, readReply, type Reply } from './reply.js'
@@ -35,6 +35,8 @@ export interface ClientDeps {
   transport: Transport
   signal?: AbortSignal
   random?: () => number
+  /** Shared by every site of a run: whether the API refused the token (contract §15 r4). */
+  token?: TokenVerdict
 }
 
 export interface ApiResponse {
@@ -63,6 +65,11 @@ export class StagingApiClient {
   requests = 0
   /** Every request that changes something, as sent, with what came of it. */
   readonly sent: string[] = []
+  /**
+   * The answer a request is waiting out before it is sent again (a 429, a 503, a 502), from that
+   * answer until the next try leaves: a run cancelled meanwhile says what that answer meant.
+   */
+  waitingAfter: ApiError | null = null
   /** The sleeps between tries of a request: its counter is this client's retries. */
   private readonly backoff: Backoff
 
@@ -114,7 +121,9 @@ export class StagingApiClient {
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(signal)
       if (clock.now() >= this.settings.deadline) throw new DeadlineError()
+      this.refuseAfter401()
       await this.callSlot(method, path)
+      this.refuseAfter401()
       let error: ApiError
       try {
         const response = await this.send(method, path, kind)
@@ -142,12 +151,19 @@ export class StagingApiClient {
           )
         throw new DeadlineError(withAfterUnknown(error, afterUnknown))
       }
+      this.waitingAfter = error
       logger.info(
         `${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${durationText(delayMs, 'log')} (retry ${attempt + 1} of ${maxRetries}).`,
       )
       if (!(await this.backoff.sleep(delayMs))) throw new DeadlineError(withAfterUnknown(error, afterUnknown))
       if (error.processing === 'unknown') afterUnknown = true
     }
+  }
+
+  /** A site that has sent nothing starts nothing once the run's token was refused (TokenVerdict). */
+  private refuseAfter401(): void {
+    const refusedAt = this.deps.token?.refusedAt
+    if (refusedAt && this.requests === 0) throw notStartedAfter401(refusedAt)
   }
 
   /**
@@ -189,6 +205,7 @@ export class StagingApiClient {
     }
     const shown = this.shown(path)
     this.requests++
+    this.waitingAfter = null
     this.deps.logger.debug(`${method} ${shown}`)
     let raw: TransportResponse
     try {
@@ -265,6 +282,7 @@ export class StagingApiClient {
       return { status, reply, headers, afterUnknown: false }
     }
     const errorKind = kindOf(status, reply, kind)
+    if (status === TOKEN_REFUSED_STATUS && this.deps.token) this.deps.token.refusedAt ??= `${method} ${shown}`
     throw new ApiError({
       kind: errorKind,
       httpStatus: status,

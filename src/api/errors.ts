@@ -38,7 +38,8 @@ export type ErrorKind =
  * What to do, per kind: one table for both front doors. A setting, the token and the command that
  * checks on a job are written through src/words.ts, so the action's user reads inputs and secrets
  * (`if-missing: skip`) and the CLI's reads flags and environment variables (`--if-missing skip`).
- * `{site}` is the production site's id and `{api}` the API root the run used (ending.ts fills both).
+ * `{site}` is the production site's id, `{api}` the API root the run used and `{hosted}` where the
+ * hosted root is suggested (`filledHint`, called where the Result is written, fills them).
  */
 const HINTS: Record<ErrorKind, string> = {
   auth: `The API token was refused: check that ${TOKEN_SOURCE} is current and belongs to the account that owns the site.`,
@@ -53,10 +54,30 @@ const HINTS: Record<ErrorKind, string> = {
   network: `The API could not be reached: check ${setting('api-url')}, DNS, and the proxy settings (https_proxy, no_proxy) of ${RUNNER}.`,
   timeout: `The API did not answer in time: try again later, or raise ${setting('timeout')}.`,
   redirect: `The API answered with a redirect. The token is never sent on to another address: set ${setting('api-url')} to the final address instead.`,
-  'api-url': `The API root {api} did not answer as the staging API: a web server in front of it answered instead (an HTML page, or "route could not be found"), so the request did not reach the API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}.`,
+  'api-url': `The API root {api} did not answer as the staging API: a web server in front of it answered instead (an HTML page, or "route could not be found"), so the request did not reach the API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}.`,
   'bad-response': `The API answered with something other than its JSON (often a proxy or maintenance page): check ${setting('api-url')}, and try again later.`,
   'unknown-outcome': `The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: ${statusCommand('{site}', null)}, or look at the staging page in the dashboard.`,
   'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
+}
+
+/**
+ * A refused token is refused everywhere (contract §15 r4): a 401 is the account's answer, not one
+ * site's. The client writes the first 401 of a run here; from then on a client that has sent
+ * nothing yet sends nothing (notStartedAfter401), and the batch starts no further site.
+ */
+export class TokenVerdict {
+  /** The request that was answered 401 first (`POST /v2/sites/1001/staging`), or null. */
+  refusedAt: string | null = null
+}
+
+/** The error of a site that sends nothing because the run's token was refused at `refusedAt`. */
+export function notStartedAfter401(refusedAt: string): ApiError {
+  return new ApiError({
+    kind: 'auth',
+    processing: 'not-processed',
+    httpStatus: null,
+    message: `Not started: the token was refused (${refusedAt} was answered HTTP 401 earlier in this run), so no request was sent for this site.`,
+  })
 }
 
 /** Whether the server can have acted on the request (see retry.ts for what may be sent again). */
@@ -111,6 +132,32 @@ export const ERROR_KINDS = Object.keys(HINTS) as ErrorKind[]
  */
 export function hintFor(kind: ErrorKind, door: Door = 'action'): string {
   return inDoorWords(HINTS[kind], door)
+}
+
+/**
+ * A hint with its placeholders filled for the run on `siteId` against `apiUrl`. The hosted service's
+ * root is suggested only when the run's API is on the hosted service's host (api-url left out, or
+ * a wrong path there): a user of another deployment is never sent to the hosted service.
+ */
+export function filledHint(text: string, siteId: string, apiUrl: string): string {
+  const hosted = hostOf(apiUrl) === hostOf(SERVICE_API_URL)
+  return text
+    .replaceAll('{site}', siteId)
+    .replaceAll('{api}', apiUrl)
+    .replaceAll(
+      '{hosted}',
+      hosted
+        ? `; for the hosted service it is ${SERVICE_API_URL}`
+        : ', the address your deployment of the API answers on',
+    )
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host.toLowerCase()
+  } catch {
+    return null
+  }
 }
 
 /**

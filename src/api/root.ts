@@ -1,7 +1,7 @@
-import { ROOT_EVIDENCE_PATH, SERVICE_API_URL, answersAsApi } from '../contract.js'
+import { ROOT_EVIDENCE_PATH, answersAsApi } from '../contract.js'
 import { describeBody } from './reply.js'
 import { ApiError, type ErrorKind } from './errors.js'
-import type { StagingApiClient } from './client.js'
+import { DeadlineError, type StagingApiClient } from './client.js'
 import { setting } from '../words.js'
 
 /** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
@@ -9,7 +9,17 @@ const INCONCLUSIVE: ErrorKind[] = ['server', 'network', 'timeout', 'rate-limited
 
 type Verdict = { ok: true } | { ok: false; kind: ErrorKind; said: string; hint: string | null }
 
-const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}. The 404 was not read as "no staging environment", whatever ${setting('if-missing')} says.`
+// `{api}` and `{hosted}` are filled where the Result is written (filledHint in errors.ts): the hosted
+// root is suggested only to a run on the hosted service's host.
+const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}. The 404 was not read as "no staging environment" and says nothing about ${setting('site-id')}, whatever ${setting('if-missing')} says.`
+
+/**
+ * What the run is doing while the check runs, for a timeout or a cancellation that comes meanwhile
+ * (issue 24 §3): the 404 is held back because the root is being checked, not "sending the request".
+ */
+export function rootCheckPhase(client: StagingApiClient, because: string): string {
+  return `checking whether ${setting('api-url')} is the API root (GET ${client.shown(ROOT_EVIDENCE_PATH)}): ${because}, and that 404 was held back, not read as "no staging environment", until the root answers`
+}
 
 /**
  * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
@@ -20,17 +30,21 @@ const HINT = `The API root {api} did not answer as the staging API. Set ${settin
 export class ApiRoot {
   private verdict: Promise<Verdict> | null = null
 
+  private ask(client: StagingApiClient): Promise<Verdict> {
+    this.verdict ??= ask(client).catch((e: unknown) => {
+      this.verdict = null
+      throw e
+    })
+    return this.verdict
+  }
+
   /**
    * Resolves when the root answered as the API; throws an ApiError when it did not (kind
    * `api-url`), or when the check itself failed (that failure's kind). `because` names the 404 that
    * needs the evidence, for the message.
    */
   async confirm(client: StagingApiClient, because: string): Promise<void> {
-    this.verdict ??= ask(client).catch((e: unknown) => {
-      this.verdict = null
-      throw e
-    })
-    const verdict = await this.verdict
+    const verdict = await this.ask(client)
     if (verdict.ok) return
     const shown = client.shown(ROOT_EVIDENCE_PATH)
     throw new ApiError({
@@ -40,8 +54,43 @@ export class ApiRoot {
       message:
         verdict.kind === 'api-url'
           ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": ${setting('api-url')} looks wrong.`
-          : `${because}, and whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
+          : `${because}; that 404 was held back, not read as "no staging environment", because whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}).`,
       ...(verdict.hint ? { hint: verdict.hint } : {}),
+    })
+  }
+
+  /**
+   * The error a 404 the run does not skip (`if-missing: fail`) is reported as (issue 24 §3): "no such
+   * site or staging environment" (blaming the site id) only once the root answered as the API; the
+   * api-url error when it did not; the 404 with a word that the root could not be checked when the
+   * check could not finish (the timeout included: the 404 stays the run's answer).
+   */
+  async blame(client: StagingApiClient, notFound: ApiError): Promise<ApiError> {
+    let verdict: Verdict
+    try {
+      verdict = await this.ask(client)
+    } catch (e) {
+      if (!(e instanceof DeadlineError)) throw e
+      verdict = { ok: false, kind: 'timeout', said: 'the timeout came first', hint: null }
+    }
+    if (verdict.ok) return notFound
+    const because = notFound.message.replace(/[.\s]+$/, '')
+    if (verdict.kind === 'api-url')
+      return new ApiError({
+        kind: 'api-url',
+        processing: 'processed',
+        httpStatus: notFound.httpStatus,
+        serverMessage: notFound.serverMessage,
+        message: `${because}, and the API root did not answer GET ${client.shown(ROOT_EVIDENCE_PATH)} as the API either (${verdict.said}): ${setting('api-url')} looks wrong, not ${setting('site-id')}.`,
+        hint: HINT,
+      })
+    return new ApiError({
+      kind: notFound.kind,
+      processing: notFound.processing,
+      httpStatus: notFound.httpStatus,
+      serverMessage: notFound.serverMessage,
+      message: `${because}. Whether ${setting('api-url')} is the API root could not be checked (GET ${client.shown(ROOT_EVIDENCE_PATH)}: ${verdict.said}), so the 404 may come from a wrong ${setting('api-url')} as well as from a wrong ${setting('site-id')}.`,
+      hint: `Check ${setting('api-url')} (the API root{hosted}), then that ${setting('site-id')} is the PRODUCTION site's id.`,
     })
   }
 }

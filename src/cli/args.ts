@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util'
 import { SERVICE_API_URL } from '../contract.js'
 import { DEFAULTS, InputError, MAX_SITES, didYouMean, type InputName, type RawInputs } from '../inputs.js'
+import { echoed, withoutCredentials } from '../secrets.js'
 
 /** Exit codes (documented in README.md and in --help). */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const
@@ -11,9 +12,8 @@ export const USAGE = `Usage: site-staging <create|pull|push|delete|status> --sit
 Creates, pulls (refreshes from production; "reset" is another name), pushes
 (staging to production) or deletes the staging environment of a hosted site,
 or reads it (status), through the service's v2 staging API. --site-id is always
-the PRODUCTION site's id. The same as the GitHub Action
-OWNER/site-staging-action@v1 (OWNER: the organisation that hosts it), for
-every other CI system.
+the PRODUCTION site's id. The same core, inputs and messages as the GitHub
+Action site-staging-action, for every other CI system and any shell.
 
 Environment:
   STAGING_API_TOKEN        API token (required). Never taken from a flag.
@@ -46,7 +46,10 @@ Options:
   --fail-fast              start no new site after the first failure
   --dry-run                print what would be sent; change nothing
   --json                   print the result as JSON on stdout
-  --dotenv FILE            write the outputs as KEY=value lines (GitLab dotenv report)
+  --dotenv FILE            write the outputs as KEY=value lines, raw, for GitLab's
+                           dotenv report (never \`source\` it: use --shell-env)
+  --shell-env FILE         write the outputs as export KEY='value' lines, safe to
+                           \`source\` in bash or sh (CircleCI, Jenkins, any shell)
   --verbose                also print debug lines
   -h, --help               show this help
   -V, --version            print the version
@@ -59,7 +62,12 @@ Progress goes to stderr (one live line on a terminal). Exit codes:
   2  bad usage or input (nothing was sent)
 `
 
-export class UsageError extends Error {}
+/** Bad usage: its text never quotes a credential the user typed (issue 24 §6). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(withoutCredentials(message))
+  }
+}
 
 /**
  * Flags that take no value, each with its `--no-` form; the last one given wins. The `--no-` forms
@@ -93,6 +101,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   'no-json': { type: 'boolean' },
   dotenv: { type: 'string' },
+  'shell-env': { type: 'string' },
   verbose: { type: 'boolean' },
   'no-verbose': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -158,7 +167,7 @@ function describeArgsError(e: Error & { code?: string }): string {
   const flag = /'(--?[^'\s=]+)/.exec(e.message)?.[1]
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
     const near = didYouMean(flag.replace(/^--?/, ''), Object.keys(OPTIONS))
-    return `unknown flag ${flag}${near.replace(/"([^"]+)"/, '"--$1"')}`
+    return `unknown flag ${echoed(flag, 40)}${near.replace(/"([^"]+)"/, '"--$1"')}`
   }
   return e.message
 }
@@ -168,7 +177,12 @@ export function rawInputs(parsed: Parsed, env: NodeJS.ProcessEnv): RawInputs {
   if (positionals.length === 0)
     throw new UsageError('name the operation: create, pull, push, delete or status.')
   if (positionals.length > 1)
-    throw new UsageError(`one operation at a time, got: ${positionals.slice(0, 5).join(' ')}`)
+    throw new UsageError(
+      `one operation at a time, got: ${positionals
+        .slice(0, 5)
+        .map((p) => echoed(p, 40))
+        .join(' ')}`,
+    )
   const raw: RawInputs = {
     operation: positionals[0]!,
     'site-id': (values['site-id'] ?? []).join(','),

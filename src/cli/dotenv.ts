@@ -1,5 +1,9 @@
-// --dotenv: the outputs as KEY=value lines, for GitLab's dotenv reports.
+// The outputs as files: --dotenv (KEY=value lines, for GitLab's dotenv reports) and --shell-env
+// (`export KEY='value'` lines, for `source` in a shell: CircleCI's $BASH_ENV, Jenkins, any sh).
+// Not `--env-file`: Node reads an `--env-file...` argument even after the script's name
+// (nodejs/node#54232) and exits when the file does not exist yet.
 import type { OutputName, Outputs } from '../report/outputs.js'
+import { oneLine } from '../text.js'
 import type { Result } from '../types.js'
 
 /** GitLab refuses dotenv reports of 5 KB or more. */
@@ -8,20 +12,37 @@ const DOTENV_LIMIT_BYTES = 5000
 /** `staging-url` -> `STAGING_URL`. */
 export const dotenvKey = (name: OutputName): string => name.toUpperCase().replace(/-/g, '_')
 
-/** One line per output, values raw (GitLab keeps quotes literally) with line breaks turned into spaces. */
+/**
+ * One line per output, as GitLab's dotenv parser takes them: the key, `=`, the value raw (GitLab
+ * keeps quotes literally and strips white space at both ends); no empty line, no comment, no line
+ * break or other control character in a value (each becomes a space: `oneLine`). Not for `source`:
+ * a shell would run `$(...)` in a value (use envFileText).
+ */
 export function dotenvText(outputs: Outputs): string {
   return (
     Object.entries(outputs)
-      .map(([name, value]) => `${dotenvKey(name as OutputName)}=${singleLine(value)}`)
+      .map(([name, value]) => `${dotenvKey(name as OutputName)}=${oneLine(value)}`)
       .join('\n') + '\n'
   )
 }
 
-function singleLine(value: string): string {
-  return value
-    .replace(/[\0\r\n\u2028\u2029]+/g, ' ')
-    .replace(/\s{2,}/g, ' ')
-    .trim()
+/**
+ * The same outputs, safe to `source` in bash, sh, dash or zsh (issue 24 §8): `export KEY='value'`,
+ * each value in single quotes, where a shell expands nothing (`$(...)`, backticks, `$VAR`, `\`, `!`
+ * are text); a `'` in a value closes the quote, adds an escaped `\'` and opens it again. Values are
+ * the dotenv file's (one line, no control character), so the file reads the same to a person.
+ */
+export function envFileText(outputs: Outputs): string {
+  return (
+    Object.entries(outputs)
+      .map(([name, value]) => `export ${dotenvKey(name as OutputName)}=${shellQuoted(oneLine(value))}`)
+      .join('\n') + '\n'
+  )
+}
+
+/** `it's` -> `'it'\''s'`: one word to every POSIX shell, with nothing in it expanded. */
+export function shellQuoted(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`
 }
 
 /**

@@ -7,14 +7,14 @@ import { cancelOnSignals } from '../cancel.js'
 import { realClock } from '../clock.js'
 import { EXIT, USAGE, UsageError, describeInputError, parse, rawInputs, type Parsed } from './args.js'
 import { ciEnv } from './ci-env.js'
-import { dotenvFor, dotenvText } from './dotenv.js'
+import { dotenvFor, envFileText } from './dotenv.js'
 import { LiveLine } from './progress.js'
 import { InputError, parseConfig, type RawInputs } from '../inputs.js'
 import { assembleReport } from '../report/assembly.js'
-import { failedOutputs, publicResult } from '../report/outputs.js'
+import { failedOutputs, publicResult, type Outputs } from '../report/outputs.js'
 import { Redactor } from '../secrets.js'
 import { runAll } from '../staging/batch.js'
-import type { Logger, ProgressUpdate } from '../types.js'
+import type { Logger, ProgressUpdate, Result } from '../types.js'
 
 /** Where the CLI writes, and how it learns of a cancellation. */
 export interface CliIo {
@@ -40,7 +40,7 @@ export async function run(cliArgv: string[], cliEnv: NodeJS.ProcessEnv, io: CliI
   const live = new LiveLine(io.stderr, env)
   const err = (line: string): void => live.print(redactor.inert(line))
   const out = (text: string): void => void io.stdout.write(redactor.scrub(text) + '\n')
-  const writeDotenv = (file: string, text: string): void =>
+  const writeFile = (file: string, text: string): void =>
     writeFileSync(file, redactor.scrub(text), { mode: 0o600 })
   try {
     return await main()
@@ -70,14 +70,22 @@ export async function run(cliArgv: string[], cliEnv: NodeJS.ProcessEnv, io: CliI
       return EXIT.usage
     }
     const { values } = parsed
-    const dotenv = values.dotenv
+    // The outputs files asked for: --dotenv for GitLab's parser, --shell-env for `source` (dotenv.ts).
+    const files: OutputsFile[] = []
+    if (values.dotenv !== undefined) files.push({ flag: '--dotenv', path: values.dotenv, render: dotenvFor })
+    if (values['shell-env'] !== undefined)
+      files.push({
+        flag: '--shell-env',
+        path: values['shell-env'],
+        render: (o) => ({ text: envFileText(o), note: null }),
+      })
 
-    // Empty the dotenv file first: a run that stops early never leaves the last run's values behind.
-    if (dotenv !== undefined) {
+    // Empty each file first: a run that stops early never leaves the last run's values behind.
+    for (const f of files) {
       try {
-        writeDotenv(dotenv, '')
+        writeFile(f.path, '')
       } catch (e) {
-        err(`site-staging: --dotenv: cannot write ${dotenv}: ${(e as Error).message}`)
+        err(`site-staging: ${f.flag}: cannot write ${f.path}: ${(e as Error).message}`)
         return EXIT.usage
       }
     }
@@ -86,7 +94,7 @@ export async function run(cliArgv: string[], cliEnv: NodeJS.ProcessEnv, io: CliI
     if (ci.error !== undefined) {
       err(`site-staging: ${ci.error}`)
       err('No request was sent.')
-      if (dotenv !== undefined) writeDotenv(dotenv, dotenvText(failedOutputs(ci.error)))
+      for (const f of files) writeFile(f.path, f.render(failedOutputs(ci.error), []).text)
       return EXIT.usage
     }
     for (const w of ci.warnings) err(`site-staging: warning: ${w}`)
@@ -99,7 +107,7 @@ export async function run(cliArgv: string[], cliEnv: NodeJS.ProcessEnv, io: CliI
       const message = describeInputError(e)
       err(`site-staging: ${message}`)
       err('No request was sent. Run site-staging --help for usage.')
-      if (dotenv !== undefined) writeDotenv(dotenv, dotenvText(failedOutputs(message)))
+      for (const f of files) writeFile(f.path, f.render(failedOutputs(message), []).text)
       return EXIT.usage
     }
 
@@ -130,16 +138,23 @@ export async function run(cliArgv: string[], cliEnv: NodeJS.ProcessEnv, io: CliI
       const json = results.length === 1 ? publicResult(results[0]!) : results.map(publicResult)
       out(JSON.stringify(json, null, 2))
     }
-    if (dotenv !== undefined) {
-      const { text, note } = dotenvFor(report.outputs, results)
+    for (const f of files) {
+      const { text, note } = f.render(report.outputs, results)
       try {
-        writeDotenv(dotenv, text)
+        writeFile(f.path, text)
         if (note) err(`warning: ${note}`)
       } catch (e) {
-        err(`error: could not write the dotenv file ${dotenv}: ${(e as Error).message}`)
+        err(`error: could not write the ${f.flag} file ${f.path}: ${(e as Error).message}`)
         code = EXIT.failed
       }
     }
     return code
   }
+}
+
+/** A file the outputs are written to, and how. */
+interface OutputsFile {
+  flag: '--dotenv' | '--shell-env'
+  path: string
+  render: (outputs: Outputs, results: Result[]) => { text: string; note: string | null }
 }

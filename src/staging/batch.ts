@@ -2,6 +2,7 @@ import { realClock } from '../clock.js'
 import { CALLS_PER_RUN } from '../contract.js'
 import { WindowLedger } from '../api/window-ledger.js'
 import { USER_AGENT } from '../api/client.js'
+import { TokenVerdict, hintFor } from '../api/errors.js'
 import { ApiRoot } from '../api/root.js'
 import { readsAfterJob, StagingReadRoute } from './read-route.js'
 import { SiteList } from './site-list.js'
@@ -37,6 +38,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
     root: deps.root ?? new ApiRoot(),
     siteList: deps.siteList ?? new SiteList(ledger),
     readRoute: deps.readRoute ?? new StagingReadRoute(),
+    token: deps.token ?? new TokenVerdict(),
     deadline: deps.deadline ?? clock.now() + config.timeoutMs,
     transport,
   }
@@ -57,6 +59,7 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
   const results: Result[] = new Array(ids.length)
   let next = 0
   let stoppedBy: string | null = null
+  let toldRefused = false
   const worker = async () => {
     while (next < ids.length) {
       const index = next++
@@ -74,9 +77,24 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
         )
         continue
       }
+      // A refused token is refused everywhere (contract §15 r4): no site starts after a 401.
+      if (shared.token!.refusedAt !== null) {
+        results[index] = tokenRefused(config, siteId, shared, door)
+        continue
+      }
       const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) })
-      results[index] = result
-      if (config.failFast && isFailure(result.result) && stoppedBy === null) {
+      // A site that sent nothing because the token was refused meanwhile did not start either.
+      results[index] =
+        shared.token!.refusedAt !== null && result.requests === 0 && result.error?.kind === 'auth'
+          ? tokenRefused(config, siteId, shared, door)
+          : result
+      if (shared.token!.refusedAt !== null && !toldRefused) {
+        toldRefused = true
+        deps.logger.warn(
+          `The token was refused (HTTP 401): starting no more sites; those running are followed to their end.`,
+        )
+      }
+      if (config.failFast && isFailure(results[index].result) && stoppedBy === null) {
         stoppedBy = siteId
         deps.logger.warn(
           inDoorWords(
@@ -123,6 +141,15 @@ function notStarted(
     summary: cancelled
       ? 'Not started: the run was cancelled.'
       : inDoorWords(`Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`, door),
+  }
+}
+
+/** A site not started because the run's token was refused, with the token's hint. */
+function tokenRefused(config: Config, siteId: string, shared: RunDeps, door: Door): Result {
+  return {
+    ...newResult(config.operation, siteId, shared.clock!.wallNow()),
+    result: 'skipped',
+    summary: `Not started: the token was refused (${shared.token!.refusedAt} was answered HTTP 401). ${hintFor('auth', door)}`,
   }
 }
 

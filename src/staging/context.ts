@@ -13,8 +13,13 @@ import type { Door } from '../words.js'
 /** What is known of one job the run started, for the cancel and timeout reports (issue 17 §5). */
 export interface JobState {
   op: JobOperation
-  /** sent: the request went, no answer yet; accepted: the server took it; completed: it ended well. */
-  state: 'sent' | 'accepted' | 'completed'
+  /**
+   * sent: the request went, no answer yet; accepted: the server took it; completed: it ended well;
+   * not-taken: answered "not processed" (429, 503) and waiting to be sent again when the run stopped.
+   */
+  state: 'sent' | 'accepted' | 'completed' | 'not-taken'
+  /** not-taken: the status that said so. */
+  status?: number | null
 }
 
 /**
@@ -82,16 +87,23 @@ export function warn(ctx: RunContext, text: string): void {
  * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
  * refused or that never left (no job came of it).
  */
-export function jobIs(ctx: RunContext, op: JobOperation, state: JobState['state'] | null): void {
+export function jobIs(
+  ctx: RunContext,
+  op: JobOperation,
+  state: JobState['state'] | null,
+  status?: number | null,
+): void {
   const jobs = ctx.known.jobs
   const index = jobs.findLastIndex((j) => j.op === op)
   const job = jobs[index]
   if (state === null) {
     if (job?.state === 'sent') jobs.splice(index, 1)
   } else if (state === 'sent') {
-    if (job?.state !== 'sent') jobs.push({ op, state })
-  } else if (job) job.state = state
-  else jobs.push({ op, state })
+    // Sent again after a refusal that was not taken: the same request, sent once more.
+    if (job?.state === 'not-taken') jobs[index] = { op, state }
+    else if (job?.state !== 'sent') jobs.push({ op, state })
+  } else if (job) Object.assign(job, { state, ...(status !== undefined ? { status } : {}) })
+  else jobs.push({ op, state, ...(status !== undefined ? { status } : {}) })
 }
 
 /** The deps of the wait functions (wait.ts), from the run's context. */

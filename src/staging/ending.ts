@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors.js'
+import { ApiError, filledHint } from '../api/errors.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { CancelledError } from '../clock.js'
 import { durationText, roundedSeconds } from '../duration.js'
@@ -79,7 +79,17 @@ const HAPPENED: Record<JobOperation, string> = {
   delete: 'staging was deleted',
 }
 
+const NOT_DONE: Record<JobOperation, string> = {
+  create: 'no staging was created',
+  pull: 'staging was not refreshed',
+  push: 'nothing was pushed to production',
+  delete: 'staging was not deleted',
+}
+
 function jobReport(job: JobState): string {
+  // 429 and 503 mean "not processed" (contract §6): the request was not taken, whatever came after.
+  if (job.state === 'not-taken')
+    return `The ${job.op} request was not taken: the server answered ${job.status ?? 'that it was busy'} (not processed) and it was waiting to be sent again, so ${NOT_DONE[job.op]}.`
   if (job.state === 'completed') return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`
   if (job.state === 'accepted') return `The ${job.op} job the server accepted keeps running there.`
   return `Whether the server took the ${job.op} request is unknown: no answer had come.`
@@ -93,7 +103,7 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
   // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
   // filled (`{site}` may come more than once).
   const words = (text: string) => inDoorWords(text, door)
-  const hint = (text: string) => words(text).replaceAll('{site}', siteId).replaceAll('{api}', config.apiUrl)
+  const hint = (text: string) => filledHint(words(text), siteId, config.apiUrl)
   return {
     ...newResult(config.operation, siteId, startedWall),
     result: ending.outcome,

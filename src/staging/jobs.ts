@@ -89,6 +89,8 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
       summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`,
     }
   }
+  // A 404 not skipped blames the site id only once the API root answered as the API (issue 24 §3).
+  if (op !== 'create' && e.kind === 'not-found') throw await ctx.root.blame(ctx.client, e)
   throw e
 }
 
@@ -193,6 +195,11 @@ async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
       return response
     } catch (e) {
       if (e instanceof CancelledError && client.sent.length === sentBefore) jobIs(ctx, op, null)
+      // Cancelled while waiting out a 429 or a 503: the server said it did not process the request.
+      else if (e instanceof CancelledError && client.waitingAfter?.processing === 'not-processed') {
+        known.httpStatus = client.waitingAfter.httpStatus
+        jobIs(ctx, op, 'not-taken', known.httpStatus)
+      }
       if (!(e instanceof ApiError)) {
         if (e instanceof DeadlineError) {
           if (e.lastError) known.httpStatus = e.lastError.httpStatus
@@ -203,6 +210,8 @@ async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
       known.httpStatus = e.httpStatus
       if (e.processing !== 'unknown') jobIs(ctx, op, null)
       if (e.kind === 'busy' && ctx.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
+        // Refused while another job runs: not taken, whatever ends the wait (a cancel included).
+        jobIs(ctx, op, 'not-taken', e.httpStatus)
         await waitWhileBusy(ctx, op, busyTries)
         continue
       }

@@ -1,4 +1,5 @@
 import { StagingApiClient, USER_AGENT } from '../api/client.js'
+import type { TokenVerdict } from '../api/errors.js'
 import { WindowLedger } from '../api/window-ledger.js'
 import { ApiRoot } from '../api/root.js'
 import { NodeTransport, type Transport } from '../api/transport.js'
@@ -33,6 +34,8 @@ export interface RunDeps {
   siteList?: SiteList
   /** Shared by every site of a run: whether the service offers the staging read (probe.ts). */
   readRoute?: StagingReadRoute
+  /** Shared by every site of a run: whether the token was refused (contract §15 r4). */
+  token?: TokenVerdict
   /** Absolute deadline (clock ms) shared by every site of a run; default: now + timeout. */
   deadline?: number
   /** Per-request time limit; default from the timeout (see requestTimeoutFor). */
@@ -80,6 +83,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       redactor: deps.redactor,
       ledger,
       transport: deps.transport ?? ownTransport!,
+      ...(deps.token ? { token: deps.token } : {}),
       ...optional,
     },
   )

@@ -1,5 +1,6 @@
 import { MISSING_STATUS, probePath, probeState, type ProbeState } from '../contract.js'
 import { ApiError } from '../api/errors.js'
+import { rootCheckPhase } from '../api/root.js'
 import type { RunContext } from './context.js'
 import { fillStagingFields, STAGING_READ } from './staging-fields.js'
 
@@ -57,7 +58,10 @@ function notSent(ctx: RunContext, first: ApiError): ApiError {
  * §4 r3). Throws ApiError (`api-url`) when it did not.
  */
 export async function confirmNoStaging(ctx: RunContext, because: string): Promise<void> {
+  const phase = ctx.phase
+  ctx.phase = rootCheckPhase(ctx.client, because)
   await ctx.root.confirm(ctx.client, because)
+  ctx.phase = phase
 }
 
 /**

@@ -5,6 +5,7 @@ import { checkLaterHint } from './endpoints.js'
 import { failure, type Ending } from './ending.js'
 import { fillStagingFields, STAGING_READ, TASK } from './staging-fields.js'
 import type { WaitOutcome } from './wait.js'
+import { jobOf } from '../words.js'
 
 /**
  * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
@@ -12,7 +13,7 @@ import type { WaitOutcome } from './wait.js'
  * only its `resource_id` (never its own `id`: contract §5), from the probe, the staging record.
  */
 export function settle(ctx: RunContext, op: Operation, outcome: WaitOutcome): Ending {
-  const what = op === 'status' ? 'job' : `${op} job`
+  const what = jobOf(op)
   if (outcome.kind === 'failed')
     return failure(
       new ApiError({

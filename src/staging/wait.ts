@@ -16,6 +16,7 @@ import type { Clock, Logger, Operation } from '../types.js'
 import { taskStatusPath } from './endpoints.js'
 import { PollPlanner } from './poll-planner.js'
 import type { PollGate } from './poll-scheduler.js'
+import { jobOf } from '../words.js'
 
 export interface WaitDeps {
   client: StagingApiClient
@@ -55,7 +56,7 @@ export async function waitForTask(
   taskId: string,
   startedAt: number,
 ): Promise<WaitOutcome> {
-  deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`)
+  deps.logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`)
   return sharingPolls(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt))
 }
 
@@ -212,7 +213,7 @@ async function followProbe(
       if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
         return {
           kind: 'unconfirmed',
-          reason: `the staging environment looks ready, but this run never saw the ${operation} job running, so it cannot tell whether the job ran, failed or has not started`,
+          reason: `the staging environment looks ready, but this run never saw the ${jobOf(operation)} running, so it cannot tell whether the job ran, failed or has not started`,
         }
       continue
     }
@@ -326,7 +327,7 @@ class Progress {
       ended: true,
     })
     logger.info(
-      `The ${this.operation} job on site ${this.siteId} finished after ${durationText(clock.now() - this.startedAt)}.`,
+      `The ${jobOf(this.operation)} on site ${this.siteId} finished after ${durationText(clock.now() - this.startedAt)}.`,
     )
   }
 }

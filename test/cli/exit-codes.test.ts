@@ -181,6 +181,46 @@ describe('exit 1: the operation failed, timed out or was cancelled', () => {
     })
     expect(r.exitAfterSignalMs).toBeLessThan(3000)
   })
+
+  // Contract §15 (r4), issue 24 §4: a revoked token in a 1000-site batch sends no further starts.
+  test('a refused token in a 1000-site batch: no further site starts, each reported with the token hint', async () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => String(10001 + i)).join(',')
+    const r = await runCli(['pull', '--site-id', ids, '--json'], {
+      env: env({ STAGING_API_TOKEN: 'revoked-token-0000000000' }),
+    })
+    expect(r.code).toBe(1)
+    const results = JSON.parse(r.stdout) as { result: string; summary: string; requests: number }[]
+    // At most the sites already started (100 at a time) sent their request; no site started after.
+    const sent = sim.requests.filter((q) => q.method === 'POST')
+    expect(sent.length).toBeGreaterThanOrEqual(1)
+    expect(sent.length).toBeLessThanOrEqual(100)
+    const notStarted = results.filter((x) => x.result === 'skipped')
+    expect(notStarted.length).toBe(1000 - sent.length)
+    for (const x of notStarted) {
+      expect(x.requests).toBe(0)
+      expect(x.summary).toMatch(
+        /^Not started: the token was refused \(POST \/v2\/sites\/\d+\/staging\/reset was answered HTTP 401\)\. The API token was refused: check that the STAGING_API_TOKEN environment variable is current/,
+      )
+    }
+    expect(r.stderr).toContain('The token was refused (HTTP 401): starting no more sites')
+  })
+
+  // Issue 24 §7: a push waiting out a 429 when cancelled was not taken, and says so.
+  test('SIGINT while a push waits out a 429: cancelled, and the push was not taken', async () => {
+    sim.addFault({ method: 'POST', path: '/staging/push', status: 429, retryAfter: 30, times: Infinity })
+    const r = await runCli(['push', '--site-id', String(SIM_SITES.withStaging), '--json'], {
+      env: env(),
+      signalWhen: { name: 'SIGINT', stderr: /HTTP 429\. Sending it again/ },
+    })
+    expect(r.code).toBe(1)
+    const result = JSON.parse(r.stdout) as { result: string; summary: string }
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).toMatch(
+      /The push request was not taken: the server answered 429 \(not processed\) and it was waiting to be sent again, so nothing was pushed to production\./,
+    )
+    expect(r.stderr).toContain('nothing was pushed to production')
+    expect(result.summary).not.toMatch(/is unknown|keeps running/)
+  })
 })
 
 describe('exit 0', () => {

@@ -52,6 +52,16 @@ describe('did you mean', () => {
   })
 })
 
+// Issue 24 §11: the CLI's own words, with nothing a user would have to replace.
+test('--help shows no placeholder and no action word', async () => {
+  const r = await runCli(['--help'])
+  expect(r.code).toBe(0)
+  expect(r.stdout).not.toMatch(
+    /\bOWNER\b|\bTODO\b|\bXXX\b|\bYOUR[_-]|<owner>|\bworkflow\b|\bwith:|\bInput "|\bsecret\b: /i,
+  )
+  expect(r.stdout).toContain('--shell-env FILE')
+})
+
 test('--help lists the status operation and its --task-id', async () => {
   const r = await runCli(['--help'])
   expect(r.code).toBe(0)

@@ -49,6 +49,20 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
       expect(sim.requests.every((q) => q.status === 404)).toBe(true)
     },
   )
+  // Issue 24 §3: with the default if-missing, the wrong api-url is named, not the site id, and a
+  // root on another host than the hosted service's is not sent there.
+  test.each(['pull', 'push', 'delete'])(
+    '%s with the default if-missing: points at the API URL, not the site id',
+    async (op) => {
+      const r = await cli([op, '--site-id', ELIGIBLE, '--json'], wrongUrl())
+      expect(r.code).toBe(1)
+      const result = JSON.parse(r.stdout) as { error: { kind: string; hint: string } }
+      expect(result.error.kind).toBe('api-url')
+      expect(result.error.hint).toContain(`The API root ${wrongUrl()}/v2 did not answer as the staging API`)
+      expect(result.error.hint).not.toMatch(/PRODUCTION site|app\.instawp\.io/)
+      expect(r.stderr).not.toMatch(/check that --site-id is/)
+    },
+  )
   test('with the right api-url, a site without staging is skipped after one GET /v2/sites', async () => {
     const r = await cli(['pull', '--site-id', ELIGIBLE, '--if-missing', 'skip', '--json'], sim.apiUrl)
     expect(r.code).toBe(0)

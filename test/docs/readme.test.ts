@@ -7,6 +7,7 @@ import { describe, expect, test } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ERROR_KINDS, hintFor } from '../../src/api/errors.js'
+import { SERVICE_API_URL } from '../../src/contract.js'
 import { ROOT } from '../helpers/run-action.js'
 import { FAST, RO, runAgainst, useSimulator } from '../helpers/sim.js'
 
@@ -54,10 +55,15 @@ describe('Connecting to your service: the common mistakes, as the action prints 
       const run = await runAgainst(sim(), { 'max-retries': '0', ...inputs() })
       expect(run.code).toBe(1)
       // The hint names the API root the run was given: the simulator's here, the hosted service's
-      // host in the README.
-      expect(run.stdout.replaceAll(`${sim().url}/v2`, 'https://app.instawp.io/v2')).toContain(
-        mistakes[i]![1]!,
-      )
+      // host in the README, where the hosted root is suggested (only a run on that host is sent
+      // there: issue 24 §3).
+      const asOnTheHostedHost = run.stdout
+        .replaceAll(`${sim().url}/v2`, 'https://app.instawp.io/v2')
+        .replaceAll(
+          ', the address your deployment of the API answers on',
+          `; for the hosted service it is ${SERVICE_API_URL}`,
+        )
+      expect(asOnTheHostedHost).toContain(mistakes[i]![1]!)
     },
   )
 })

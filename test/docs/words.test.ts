@@ -19,7 +19,15 @@ import { hasDoorPieces, inDoorWords, perDoor, setting, statusCommand } from '../
 import { ROOT } from '../helpers/run-action.js'
 import { ACTION_WORDS, CLI_WORDS, internalWords } from '../helpers/words.js'
 
-const USER_DOCS = ['cli.md', 'github.md', 'workflows.md', 'gitlab.md', 'bitbucket.md', 'behaviour.md']
+const USER_DOCS = [
+  'cli.md',
+  'github.md',
+  'workflows.md',
+  'gitlab.md',
+  'bitbucket.md',
+  'behaviour.md',
+  'npm-README.md',
+]
 const DEVELOPER_DOCS = ['development.md', 'assumptions.md', 'benchmarks.md', 'simulator.md', 'reliability.md']
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8')
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -56,6 +56,84 @@ describe('npm pack', () => {
     // Well under a megabyte compressed: no sources, tests, node_modules or benchmark results.
     expect(report!.size).toBeLessThan(1_000_000)
   })
+})
+
+// Issue 24 §11: the npm package's README is the CLI's (docs/npm-README.md), packed in place of the
+// action's README.md by the prepack script when publishing; a pack for publishing stops while it
+// names the OWNER placeholder. Run in a copy of the package: packing swaps README.md for a moment.
+describe("the package's README", () => {
+  let copy: string
+  beforeAll(() => {
+    copy = path.join(dir, 'readme-copy')
+    for (const rel of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'dist/cli.js',
+      'dist/package.json',
+      'docs/npm-README.md',
+      'scripts/npm-readme.mjs',
+      'scripts/set-owner.mjs',
+    ])
+      cpSync(path.join(ROOT, rel), path.join(copy, rel))
+  })
+  const actionReadme = () => readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+  const asPublished = { ...process.env, SITE_STAGING_CLI_README: '1', npm_config_loglevel: 'error' }
+
+  test('publishing stops while the README names the OWNER placeholder; README.md is left as it was', async () => {
+    for (const args of [
+      ['pack', '--json', '--pack-destination', dir],
+      ['publish', '--dry-run', '--registry', 'http://127.0.0.1:9'],
+    ]) {
+      const env = args[0] === 'publish' ? { ...process.env, npm_config_loglevel: 'error' } : asPublished
+      const failed = await run('npm', [...args, '--cache', path.join(dir, 'npm-cache')], {
+        cwd: copy,
+        env,
+      }).then(
+        () => null,
+        (e: { stderr: string }) => e,
+      )
+      expect(failed?.stderr).toContain(
+        'docs/npm-README.md still names OWNER: run "npm run release:set-owner -- NAME" first.',
+      )
+      expect(readFileSync(path.join(copy, 'README.md'), 'utf8')).toBe(actionReadme())
+    }
+  })
+
+  test("once the owner is set, the tarball's README.md is the CLI's, without the not-yet note", async () => {
+    await run(process.execPath, ['scripts/set-owner.mjs', 'acme-web'], { cwd: copy })
+    const stampedReadme = readFileSync(path.join(copy, 'README.md'), 'utf8')
+    expect(stampedReadme).toContain('uses: acme-web/site-staging-action@v1')
+    const out = path.join(dir, 'readme-pack')
+    mkdirSync(out)
+    const { stdout } = await run(
+      'npm',
+      ['pack', '--json', '--pack-destination', out, '--cache', path.join(dir, 'npm-cache')],
+      { cwd: copy, env: asPublished },
+    )
+    const tarball = path.join(out, (JSON.parse(stdout) as { filename: string }[])[0]!.filename)
+    await run('tar', ['-xzf', tarball, '-C', out])
+    const packed = readFileSync(path.join(out, 'package', 'README.md'), 'utf8')
+    expect(packed).toMatch(/^# site-staging\n/)
+    expect(packed).toContain('npx site-staging@1 create --site-id 1001')
+    expect(packed).toContain('git clone https://github.com/acme-web/site-staging-action.git')
+    expect(packed).not.toMatch(/not-yet-published|Not on npm yet|\bOWNER\b/)
+    // Not the action's: no workflow, no `uses:`.
+    expect(packed).not.toMatch(/uses: |\.github\/workflows/)
+    // The copy's README.md is the action's again.
+    expect(readFileSync(path.join(copy, 'README.md'), 'utf8')).toBe(stampedReadme)
+  })
+})
+
+test("the release job puts the CLI's README in place before its publish, which runs no scripts", () => {
+  const release = readFileSync(path.join(ROOT, '.github/workflows/release.yml'), 'utf8')
+  const prepack = release.indexOf('node scripts/npm-readme.mjs prepack')
+  const publish = release.indexOf('npm publish --provenance')
+  expect(prepack).toBeGreaterThan(0)
+  expect(publish).toBeGreaterThan(prepack)
+  expect(release.slice(release.lastIndexOf('- name:', prepack), prepack)).toContain(
+    "SITE_STAGING_CLI_README: '1'",
+  )
 })
 
 describe('the tarball', () => {

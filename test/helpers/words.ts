@@ -11,6 +11,8 @@ export const INTERNAL: [RegExp, string][] = [
   [/\benvelope\b/i, '"envelope"'],
   [/routing layer/i, '"routing layer"'],
   [/service family/i, '"service family"'],
+  // A status run follows a job an earlier run started: there is no "status job" (issue 24 §11).
+  [/\bstatus job\b/i, '"the status job"'],
 ]
 
 /** The internal words `text` holds, each with the line it is on. */
@@ -24,7 +26,7 @@ export function internalWords(text: string): string[] {
 
 /** The action's words, which a CLI user cannot act on. */
 export const ACTION_WORDS =
-  /\b(if-missing|if-exists|if-busy|wait|wait-for-url|timeout|max-retries|concurrency|task-id|site-id|api-url|dry-run|fail-fast): |this action|api-token secret|\bmax-parallel\b|\bthe runner\b/
+  /\b(if-missing|if-exists|if-busy|wait|wait-for-url|timeout|max-retries|concurrency|task-id|site-id|api-url|dry-run|fail-fast): |this action|api-token secret|\bmax-parallel\b|\bthe runner\b|\bInput "|\bworkflow\b|\bjob summary\b|\bthe [a-z-]+ output\b|\bstep outputs?\b|\bwith: /
 /** The CLI's words, which an action user cannot act on. */
 export const CLI_WORDS =
   /(^|[\s(])--[a-z]|STAGING_API_TOKEN|\bsite-staging (create|pull|push|delete|status)\b/m

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, afterAll, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { DeadlineError } from '../../src/api/client.js'
+import { filledHint } from '../../src/api/errors.js'
 import { API, FakeClock, TOKEN, envelope } from '../helpers/fakes.js'
 import { client, failure } from '../helpers/client.js'
 import { inDoorWords } from '../../src/words.js'
@@ -165,7 +166,11 @@ describe('a 404 from the routing layer points at api-url, not at site-id (§9)',
     const e = await failure(client().c.call('POST', '/sites/1001/staging/push', 'push'))
     expect(e.kind).toBe('api-url')
     expect(e.hint).toMatch(/api-url/)
-    expect(e.hint).toContain('https://app.instawp.io/api')
+    // The hosted root is suggested to a run on the hosted service's host only (issue 24 §3).
+    expect(filledHint(e.hint, '1001', 'https://app.instawp.io/v2')).toContain(
+      'for the hosted service it is https://app.instawp.io/api',
+    )
+    expect(filledHint(e.hint, '1001', `${API}/v2`)).not.toContain('app.instawp.io')
   })
   it.each([
     ['the envelope', { status: false, message: 'Site 1001 has no staging environment.' }],

@@ -4,7 +4,7 @@
  * it is still not a link (server text never becomes one).
  */
 import { describe, expect, test } from '@jest/globals'
-import { hintFor } from '../../src/api/errors.js'
+import { filledHint, hintFor } from '../../src/api/errors.js'
 import { SERVICE_API_URL } from '../../src/contract.js'
 import { normaliseApiUrl } from '../../src/inputs.js'
 import { renderComment } from '../../src/report/comment.js'
@@ -57,9 +57,13 @@ describe('URLs in the summary and the comment are copyable as they are', () => {
   })
 
   test('the API root copied from the summary is accepted as api-url, as it was', () => {
-    const text = htmlText(toHtml(renderSummary([failed('', hintFor('api-url'))])))
+    const text = htmlText(
+      toHtml(renderSummary([failed('', filledHint(hintFor('api-url'), '1001', `${SERVICE_API_URL}/v2`))])),
+    )
+    // The root the run used comes first, the hosted service's root last.
     const copied = words(text)
-      .find((w) => w.startsWith('https://'))!
+      .filter((w) => w.startsWith('https://'))
+      .at(-1)!
       .replace(/[.,)]+$/, '')
     expect(copied).toBe(SERVICE_API_URL)
     expect(normaliseApiUrl(copied)).toBe(`${SERVICE_API_URL}/v2`)

@@ -276,9 +276,13 @@ describe('missing staging (if-missing)', () => {
     api()
       .delete('/v2/sites/1001/staging')
       .reply(404, envelope(null, 'No staging', false))
+    const root = rootAnswers()
     const { result } = await run({ operation: 'delete' })
     expect(result.result).toBe('failed')
     expect(result.error?.kind).toBe('not-found')
+    // The site id is blamed once the API root answered as the API (issue 24 §3).
+    expect(root.isDone()).toBe(true)
+    expect(result.error?.hint).toMatch(/site-id is the PRODUCTION site's id/)
   })
 })
 
@@ -659,7 +663,7 @@ describe('status: read-only (issue 11)', () => {
     api()
       .get('/v2/sites/1001/staging')
       .reply(200, envelope({ status: 'ready', staging_site_id: 's-1001' }))
-    const { result } = await status({ taskId: 'abc123' })
+    const { result, logger } = await status({ taskId: 'abc123' })
     expect(result).toMatchObject({
       result: 'succeeded',
       taskId: 'abc123',
@@ -667,6 +671,9 @@ describe('status: read-only (issue 11)', () => {
       stagingSiteId: 's-1001',
     })
     expect(result.sent).toEqual([])
+    // The job an earlier run started: never "the status job" (issue 24 §11).
+    expect(logger.text).toContain('Waiting for the job (task abc123) to finish')
+    expect(`${logger.text}\n${result.summary}`).not.toMatch(/status job/)
   })
   it('with task-id, a failed job fails with its reason', async () => {
     api()

@@ -1,0 +1,70 @@
+/**
+ * Issue 24 §8 through dist/cli.js: hostile server text in the answers reaches --shell-env and
+ * --dotenv; sourcing the env-file in bash and sh runs none of it, and the dotenv file stays one
+ * KEY=value line per output. A refused input writes both files too.
+ */
+import { afterAll, beforeAll, beforeEach, expect, test } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
+import { runCli } from '../helpers/run-cli.js'
+
+let sim: Simulator
+let dir: string
+beforeAll(async () => {
+  sim = await start({ port: 0, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
+  dir = mkdtempSync(path.join(tmpdir(), 'cli-outputs-files-'))
+})
+afterAll(async () => {
+  await sim.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+beforeEach(() => sim.reset())
+
+test('server text with $(...), backticks, quotes and new lines runs nothing when the env-file is sourced', async () => {
+  const pwned = path.join(dir, 'pwned')
+  const hostile = `Refused $(touch ${pwned}) \`touch ${pwned}\` '; touch ${pwned}; '\ntouch ${pwned}\n"$(touch ${pwned})"`
+  sim.addFault({ method: 'POST', path: '/staging/push', status: 422, json: { message: hostile } })
+  const envFile = path.join(dir, 'out.sh')
+  const dotenv = path.join(dir, 'out.env')
+  const r = await runCli(['push', '--site-id', '1002', '--shell-env', envFile, '--dotenv', dotenv], {
+    env: { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.apiUrl },
+  })
+  expect(r.code).toBe(1)
+  for (const shell of ['bash', 'sh']) {
+    const message = execFileSync(shell, ['-c', '. "$1" && printf "%s" "$MESSAGE"', 'sh', envFile], {
+      encoding: 'utf8',
+    })
+    expect(existsSync(pwned)).toBe(false)
+    // The server's words, read back as text (on one line).
+    expect(message).toContain(
+      `Refused $(touch ${pwned}) \`touch ${pwned}\` '; touch ${pwned}; ' touch ${pwned}`,
+    )
+    expect(
+      execFileSync(shell, ['-c', '. "$1" && printf "%s" "$RESULT"', 'sh', envFile], { encoding: 'utf8' }),
+    ).toBe('failed')
+  }
+  const lines = readFileSync(dotenv, 'utf8').split('\n')
+  expect(lines.pop()).toBe('')
+  for (const line of lines) expect(line).toMatch(/^[A-Z0-9_]+=[^\r]*$/)
+  expect(lines).toContainEqual(expect.stringMatching(/^MESSAGE=Refused \$\(touch /))
+})
+
+test('a refused input writes both files, failed, and nothing is sent', async () => {
+  const envFile = path.join(dir, 'refused.sh')
+  const dotenv = path.join(dir, 'refused.env')
+  const r = await runCli(
+    ['create', '--site-id', '1001', '--timeout', 'soon', '--shell-env', envFile, '--dotenv', dotenv],
+    {
+      env: { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.apiUrl },
+    },
+  )
+  expect(r.code).toBe(2)
+  expect(readFileSync(dotenv, 'utf8')).toMatch(/^RESULT=failed$/m)
+  expect(
+    execFileSync('sh', ['-c', '. "$1" && printf "%s" "$RESULT"', 'sh', envFile], { encoding: 'utf8' }),
+  ).toBe('failed')
+  expect(sim.requests).toHaveLength(0)
+})

@@ -1,0 +1,117 @@
+/**
+ * Issue 24 §6: an input that is refused (a URL that is not http(s), does not parse, or carries
+ * credentials) is never quoted with its credentials: not in the action's message (InputError), not in
+ * the CLI's (describeInputError, UsageError), whichever input it was given to.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { InputError, parseConfig, type RawInputs } from '../../src/inputs.js'
+import { UsageError, describeInputError, parse, rawInputs } from '../../src/cli/args.js'
+import { echoed } from '../../src/secrets.js'
+
+const SECRET = 'Hunter2Pass'
+const base: RawInputs = {
+  operation: 'create',
+  'site-id': '1001',
+  'api-token': 'tok_0123456789',
+  'api-url': 'https://api.example.com',
+}
+
+/** Values that carry SECRET as a credential, each refused by every input below. */
+const HOSTILE = [
+  `https://user:${SECRET}@host.example`,
+  `ftp://user:${SECRET}@host.example/x`,
+  `javascript://user:${SECRET}@host.example`,
+  `user:${SECRET}@host.example`,
+  `https://user:${SECRET} x@host.example`,
+  `https://user:${SECRET}/x@host.example`,
+  `https://${SECRET}@exa mple.com`,
+  `https://host.example/?token=${SECRET}`,
+  `https://host.example/?a=1&api_key=${SECRET}&b=2`,
+  `not a url ?password=${SECRET}`,
+]
+const INPUTS = [
+  'operation',
+  'site-id',
+  'api-url',
+  'timeout',
+  'if-exists',
+  'if-missing',
+  'if-busy',
+  'staging-url',
+  'production-url',
+] as const
+
+function refusal(raw: RawInputs): InputError {
+  try {
+    parseConfig({ ...base, operation: 'push', ...raw })
+  } catch (e) {
+    if (e instanceof InputError) return e
+    throw e
+  }
+  throw new Error(`accepted: ${JSON.stringify(raw)}`)
+}
+
+describe('a refused input is never quoted with its credentials', () => {
+  it.each(INPUTS.flatMap((input) => HOSTILE.map((value) => [input, value] as const)))(
+    '%s = %s',
+    (input, value) => {
+      const e = refusal({ [input]: value })
+      expect(e.input).toBe(input)
+      for (const text of [e.message, e.detailIn('cli'), describeInputError(e)]) {
+        expect(text).not.toContain(SECRET)
+        expect(text).not.toContain('Hunter2')
+      }
+    },
+  )
+
+  it('staging-url and production-url carrying a credential query parameter are refused, naming it only', () => {
+    const e = refusal({ 'production-url': `https://live.example/?preview_token=${SECRET}` })
+    expect(e.message).toBe(
+      'Input "production-url": must not carry credentials in its query ("preview_token=…"): it is shown in logs, outputs and summaries',
+    )
+    // An ordinary query is kept.
+    expect(
+      parseConfig({ ...base, operation: 'push', 'production-url': 'https://live.example/?lang=es' })
+        .productionUrl,
+    ).toBe('https://live.example/?lang=es')
+  })
+
+  it('api-url with user-info is refused as credentials, with or without a scheme', () => {
+    for (const v of [`user:${SECRET}@api.example.com`, `https://user:${SECRET}@api.example.com`])
+      expect(refusal({ 'api-url': v }).detailIn('cli')).toBe(
+        'must not contain credentials (the token goes in the STAGING_API_TOKEN environment variable)',
+      )
+  })
+
+  it('what is quoted still says what was typed, without the credentials', () => {
+    expect(echoed(`https://user:${SECRET}@host.example/a`)).toBe('https://***@host.example/a')
+    expect(echoed(`user:${SECRET}@host`)).toBe('***@host')
+    expect(echoed(`https://host/?token=${SECRET}&page=2`)).toBe('https://host/?token=***&page=2')
+    expect(echoed('1001x')).toBe('1001x')
+    // Cut after the removal: nothing of the password is left at the cut.
+    expect(echoed(`https://user:${SECRET.repeat(20)}@host`, 20)).toBe('https://***@host')
+  })
+})
+
+describe("the CLI's usage errors", () => {
+  const usage = (argv: string[]): string => {
+    try {
+      rawInputs(parse(argv), {})
+    } catch (e) {
+      if (e instanceof UsageError) return e.message
+      throw e
+    }
+    throw new Error('accepted')
+  }
+  it.each([
+    [['create', `https://user:${SECRET}@host`, '--site-id', '1']],
+    [['create', `user:${SECRET}@host`]],
+    [['create', '--site-id', '1', `--nope=https://u:${SECRET}@h`]],
+    [['create', `-u:${SECRET}@h`]],
+    [['create', '--json=' + `https://u:${SECRET}@h`]],
+  ])('%j', (argv) => {
+    const text = usage(argv)
+    expect(text.length).toBeGreaterThan(0)
+    expect(text).not.toContain(SECRET)
+  })
+})
