@@ -1,8 +1,8 @@
-// Slow (about 25 s): two whole release workflows, every action step through local-action (tsx
-// compiles src/ each time) against the simulator in real time.
+// Slow (about 10 s): two whole release workflows, every action step a run of dist/index.js against
+// the simulator in real time.
 /**
  * examples/release.yml, run here as far as a workflow can run outside GitHub (test/dx/workflow-runner.ts):
- * the action's steps through local-action against the simulator's service profile (the real
+ * the action's steps as the runner runs them (dist/index.js) against the simulator's service profile (the real
  * service's answers) and a fake GitHub API, the shell steps (the deploy placeholder, the smoke
  * test with curl) with bash, `if:` and `${{ }}` as the runner evaluates them. The approval of the
  * protected environment is GitHub's: the test checks the push job runs in `production`.
