@@ -39,6 +39,8 @@ export interface StepRun {
   outputs: Record<string, string>
   /** What the step printed (the action's log and its job summary, or the shell's output). */
   log: string
+  /** How long it ran (real time). */
+  elapsedMs: number
 }
 
 export interface WorkflowRun {
@@ -165,16 +167,17 @@ export async function runWorkflow(file: string, contexts: Contexts): Promise<Wor
       const wanted =
         step.if === undefined ? success : Boolean(evaluate(step.if.replace(/^\$\{\{|\}\}$/g, ''), ctx))
       if (!wanted) {
-        run.steps.push({ job: jobName, name, skipped: true, ok: true, outputs: {}, log: '' })
+        run.steps.push({ job: jobName, name, skipped: true, ok: true, outputs: {}, log: '', elapsedMs: 0 })
         if (step.id) steps[step.id] = { outputs: {}, outcome: 'skipped', conclusion: 'skipped' }
         continue
       }
       const env: Record<string, string> = {}
       for (const [k, v] of Object.entries(step.env ?? {})) env[k] = interpolate(String(v), ctx)
+      const t0 = Date.now()
       const result = step.uses
         ? await actionStep(step, ctx, contexts)
         : await shellStep(interpolate(step.run ?? '', ctx), { ...contexts.env, ...env }, contexts)
-      run.steps.push({ job: jobName, name, skipped: false, ...result })
+      run.steps.push({ job: jobName, name, skipped: false, elapsedMs: Date.now() - t0, ...result })
       if (step.id) steps[step.id] = { outputs: result.outputs, outcome: result.ok ? 'success' : 'failure' }
       if (!result.ok) success = false
     }
