@@ -5,7 +5,9 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': '<rootDir>/test/jest/strip-types.js' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  testTimeout: 60000,
+  // Generous: a whole-action test on a loaded machine can take several times its idle time; a run
+  // that hangs is killed by its own helper (RunOptions.killAfterMs, 60 s by default) well before.
+  testTimeout: 180_000,
   // Most test files spend their time waiting on real clocks (whole-action runs of dist/ against the
   // simulator), not on the CPU: more workers than cores keep both cores busy. See docs/development.md.
   maxWorkers: 8,

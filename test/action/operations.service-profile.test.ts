@@ -1,5 +1,5 @@
-// Whole-action tests of the operations, policies, waiting, secrets and status (in operations.ts),
-// service profile:
-// slow (about 30 s): each runs dist/index.js against the simulator in real time, at least one poll
-// (about 1 s) per job, and some wait on purpose (a busy site, a late task, a timeout).
+// Whole-action tests of the operations, a refusal, the timeout, masking and a bad input (in
+// operations.ts), service profile:
+// slow (about 15 s): each runs dist/index.js against the simulator in real time, at least one poll
+// (about 1 s) per job, and the timeout waits on purpose.
 import './operations.js'

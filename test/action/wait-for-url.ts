@@ -11,8 +11,17 @@ describe.each(profileOfThisFile())('wait-for-url, profile %s', (profile) => {
   const { sim } = useSimulator({ ...FAST, profile })
 
   it('after a create, waits until the staging site answers; sends it no token and no header of ours', async () => {
-    sim().setOptions({ siteDelayMs: 1500 })
-    const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1001', 'wait-for-url': 'true' })
+    // The site answers only once the action has been told "not yet" (a 404): an event, not a race
+    // between a short delay and how fast a busy machine gets to its first look.
+    sim().setOptions({ siteDelayMs: 10 * 60_000 })
+    const answerOnceAsked = setInterval(() => {
+      if (sim().siteRequests.some((v) => v.status === 404)) sim().setOptions({ siteDelayMs: 0 })
+    }, 50)
+    const run = await runAgainst(sim(), {
+      operation: 'create',
+      'site-id': '1001',
+      'wait-for-url': 'true',
+    }).finally(() => clearInterval(answerOnceAsked))
     expect(run.code).toBe(0)
     expect(run.outputs).toMatchObject({ result: 'succeeded', 'url-ready': 'true' })
     const visits = sim().siteRequests

@@ -1,5 +1,6 @@
-// Slow (about 21 s): the CLI in CI prints a plain progress line at most every 15 s, so the pipe run's
-// pull lasts 20 s in real time (the terminal run's 6 s create goes alongside it).
+// Slow (about 20 s): the CLI in CI prints a plain progress line at most every 15 s, so the pipe run's
+// pull runs until that line has come (then the test ends it); the terminal run's 6 s create goes
+// alongside it.
 /**
  * The CLI's progress on an interactive terminal: one live line (percentage, elapsed, estimated
  * time left) redrawn in place under the log, cleared at the end; in CI logs (stderr not a terminal)
@@ -13,6 +14,7 @@ import { Writable } from 'node:stream'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { LiveLine } from '../../src/cli/progress.js'
 import { CLI_BUNDLE, runCli, type CliResult } from '../helpers/run-cli.js'
+import { finishNow } from '../helpers/sim.js'
 import { runOnPty, screen, type PtyResult } from './pty.js'
 
 const ERASE = '\r\u001b[2K'
@@ -26,8 +28,9 @@ let sim: Simulator
 let tty: PtyResult
 let plain: CliResult
 beforeAll(async () => {
-  // create long enough for several redraws; pull long enough for a plain line (one every 15 s).
-  sim = await start({ port: 0, durationsMs: { create: 6000, pull: 20_000, push: 200, delete: 200 } })
+  // create long enough for several redraws; pull twice as long as it takes for a plain line to be
+  // due (one every 15 s, printed at the next answer), and ended once that line has come.
+  sim = await start({ port: 0, durationsMs: { create: 6000, pull: 30_000, push: 200, delete: 200 } })
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
@@ -49,12 +52,22 @@ beforeAll(async () => {
       ],
       { columns: COLUMNS, env: { ...env, TERM: 'xterm-256color' } },
     ),
-    runCli(['pull', '--site-id', String(SIM_SITES.withStaging)], { env: { ...env, TERM: 'xterm-256color' } }),
+    runCli(['pull', '--site-id', String(SIM_SITES.withStaging)], {
+      env: { ...env, TERM: 'xterm-256color' },
+      onStderr: { when: /still running after/, then: () => endThePull() },
+      killAfterMs: 90_000,
+    }),
   ])
 }, 120_000)
 afterAll(async () => {
   await sim?.stop()
 })
+
+/** Ends the running pull now (simulator finishNow: its time has come). */
+function endThePull() {
+  const pull = [...sim.state.tasks.values()].find((t) => t.kind === 'pull' && t.status !== 'completed')
+  if (pull) finishNow(sim, pull.id)
+}
 
 describe('on a terminal', () => {
   test('the run succeeds; stdout (a pipe) has the JSON and no terminal codes', () => {

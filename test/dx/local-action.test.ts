@@ -4,7 +4,7 @@
  * `npm run local-action`: the action's entry module (src/main.ts, its run()) run by
  * @github/local-action against the simulator, as a newcomer runs it on a fresh clone.
  */
-import { describe, expect, test } from '@jest/globals'
+import { describe, expect, jest, test } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
@@ -13,6 +13,9 @@ import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { SIM_TOKENS } from '../../simulator/server.js'
 import { ROOT } from '../helpers/run-action.js'
+
+// Each run is killed after 150 s (localAction below); a test waits a little longer.
+jest.setTimeout(180_000)
 
 interface Run {
   code: number | null
@@ -37,7 +40,8 @@ function localAction(args: string[], extraEnv: Record<string, string> = {}): Pro
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000)
+    // Generous: a run takes seconds on an idle machine, 40 s or more on a loaded one.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 150_000)
     child.on('error', reject)
     child.on('close', (code) => {
       clearTimeout(killer)

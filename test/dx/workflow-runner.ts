@@ -1,8 +1,9 @@
 /**
  * A small stand-in for GitHub's runner, enough to run an example workflow here: jobs in the order
  * of their `needs`, steps in order, `if:` conditions and `${{ }}` expressions over the contexts the
- * examples use (vars, secrets, steps, needs, github, env), `uses:` steps of this action through
- * local-action (scripts/local-action.mjs) against the simulator, and `run:` steps with bash.
+ * examples use (vars, secrets, steps, needs, github, env), `uses:` steps of this action as the
+ * runner runs them (dist/index.js: npm run build first) against the simulator, and `run:` steps with
+ * bash.
  * What GitHub alone does (approvals of a protected environment, concurrency groups) is recorded,
  * not emulated.
  */
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { parse } from 'yaml'
-import { ROOT } from '../helpers/run-action.js'
+import { ROOT, runBundledAction } from '../helpers/run-action.js'
 
 interface Step {
   id?: string
@@ -36,8 +37,10 @@ export interface StepRun {
   skipped: boolean
   ok: boolean
   outputs: Record<string, string>
-  /** What the step printed (local-action's log and the job summary, or the shell's output). */
+  /** What the step printed (the action's log and its job summary, or the shell's output). */
   log: string
+  /** How long it ran (real time). */
+  elapsedMs: number
 }
 
 export interface WorkflowRun {
@@ -164,16 +167,17 @@ export async function runWorkflow(file: string, contexts: Contexts): Promise<Wor
       const wanted =
         step.if === undefined ? success : Boolean(evaluate(step.if.replace(/^\$\{\{|\}\}$/g, ''), ctx))
       if (!wanted) {
-        run.steps.push({ job: jobName, name, skipped: true, ok: true, outputs: {}, log: '' })
+        run.steps.push({ job: jobName, name, skipped: true, ok: true, outputs: {}, log: '', elapsedMs: 0 })
         if (step.id) steps[step.id] = { outputs: {}, outcome: 'skipped', conclusion: 'skipped' }
         continue
       }
       const env: Record<string, string> = {}
       for (const [k, v] of Object.entries(step.env ?? {})) env[k] = interpolate(String(v), ctx)
+      const t0 = Date.now()
       const result = step.uses
         ? await actionStep(step, ctx, contexts)
         : await shellStep(interpolate(step.run ?? '', ctx), { ...contexts.env, ...env }, contexts)
-      run.steps.push({ job: jobName, name, skipped: false, ...result })
+      run.steps.push({ job: jobName, name, skipped: false, elapsedMs: Date.now() - t0, ...result })
       if (step.id) steps[step.id] = { outputs: result.outputs, outcome: result.ok ? 'success' : 'failure' }
       if (!result.ok) success = false
     }
@@ -186,7 +190,11 @@ export async function runWorkflow(file: string, contexts: Contexts): Promise<Wor
   return run
 }
 
-/** A `uses:` step of this action, through `npm run local-action` with the step's inputs. */
+/**
+ * A `uses:` step of this action, as the runner runs it: `node dist/index.js` (action.yml's `main`)
+ * with the step's inputs as INPUT_* (action.yml's defaults filled in), the event's payload in
+ * GITHUB_EVENT_PATH, and the outputs and summary files (test/helpers/run-action.ts).
+ */
 async function actionStep(
   step: Step,
   ctx: Ctx,
@@ -195,32 +203,18 @@ async function actionStep(
   if (!/site-staging-action@/.test(step.uses!)) throw new Error(`cannot run ${step.uses} here`)
   const dir = mkdtempSync(path.join(tmpdir(), 'workflow-step-'))
   try {
-    const lines: string[] = []
-    for (const [k, v] of Object.entries(step.with ?? {}))
-      lines.push(envLine(`INPUT_${k.toUpperCase()}`, interpolate(String(v), ctx)))
-    for (const [k, v] of Object.entries(contexts.env)) lines.push(envLine(k, v))
-    const file = path.join(dir, 'inputs.env')
-    writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 })
-    const { code, out } = await spawnText(
-      'npm',
-      ['run', '--silent', 'local-action', '--', '--inputs', file],
-      {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-      },
-    )
-    const outputs: Record<string, string> = {}
-    for (const m of out.matchAll(/^::set-output name=([\w-]+)::(.*)$/gm)) outputs[m[1]!] = m[2]!
-    return { ok: code === 0, outputs, log: out }
+    const inputs: Record<string, string> = {}
+    for (const [k, v] of Object.entries(step.with ?? {})) inputs[k] = interpolate(String(v), ctx)
+    const event = path.join(dir, 'event.json')
+    writeFileSync(event, JSON.stringify((contexts.github as { event?: unknown }).event ?? {}))
+    const run = await runBundledAction(inputs, {
+      env: { GITHUB_EVENT_PATH: event, ...contexts.env },
+      killAfterMs: 120_000,
+    })
+    return { ok: run.code === 0, outputs: run.outputs, log: `${run.stdout}${run.stderr}\n${run.summary}` }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-}
-
-/** A dotenv line as local-action reads it (single quotes keep a value as it is). */
-function envLine(key: string, value: string): string {
-  if (/['\r\n]/.test(value)) throw new Error(`${key}: a value with quotes or new lines is not supported here`)
-  return `${key}='${value}'`
 }
 
 /** A `run:` step: bash -e, with the step's env. */

@@ -11,7 +11,11 @@ export const ACTION_BUNDLE = path.join(ROOT, 'dist/index.js')
 export interface RunOptions {
   /** Extra environment (e.g. GITHUB_EVENT_PATH, RUNNER_DEBUG). */
   env?: Record<string, string>
-  /** Send this signal after `afterMs`, as the runner does on cancel. */
+  /**
+   * Send this signal, as the runner does on cancel: `afterMs` after the action's first output (its
+   * `::add-mask::`, written just before it installs its signal handlers, so a slow start on a busy
+   * machine cannot make the signal come before them), or once stdout matches `whenOutput`.
+   */
   signal?: { name: NodeJS.Signals; afterMs: number } | { name: NodeJS.Signals; whenOutput: RegExp }
   /** Kill the child if it runs longer (the test then fails on the exit code). */
   killAfterMs?: number
@@ -106,7 +110,10 @@ export function runBundledAction(
       child.kill(options.signal.name)
     }
     let onOutputDone = false
+    const timers: NodeJS.Timeout[] = []
     child.stdout.on('data', (d: Buffer) => {
+      if (stdout === '' && options.signal && 'afterMs' in options.signal)
+        timers.push(setTimeout(sendSignal, options.signal.afterMs))
       stdout += d.toString()
       if (options.onOutput && !onOutputDone && options.onOutput.when.test(stdout)) {
         onOutputDone = true
@@ -116,9 +123,6 @@ export function runBundledAction(
         sendSignal()
     })
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const timers: NodeJS.Timeout[] = []
-    if (options.signal && 'afterMs' in options.signal)
-      timers.push(setTimeout(sendSignal, options.signal.afterMs))
     timers.push(setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000))
     child.on('error', reject)
     child.on('close', (code) => {

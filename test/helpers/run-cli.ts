@@ -10,6 +10,11 @@ export interface CliOptions {
   cwd?: string
   /** Send this signal once stderr matches, as Ctrl-C or a CI cancel would. */
   signalWhen?: { name: NodeJS.Signals; stderr: RegExp }
+  /**
+   * Calls `then` once, when stderr first matches `when`: e.g. to end a long simulator job once the
+   * CLI has shown what the test waits for (simulator finishNow()), instead of racing a short job.
+   */
+  onStderr?: { when: RegExp; then: () => void }
   killAfterMs?: number
 }
 
@@ -34,9 +39,14 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     let stdout = ''
     let stderr = ''
     let signalledAt: number | null = null
+    let onStderrDone = false
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString()
+      if (options.onStderr && !onStderrDone && options.onStderr.when.test(stderr)) {
+        onStderrDone = true
+        options.onStderr.then()
+      }
       if (options.signalWhen && signalledAt === null && options.signalWhen.stderr.test(stderr)) {
         signalledAt = Date.now()
         child.kill(options.signalWhen.name)

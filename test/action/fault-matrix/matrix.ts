@@ -86,7 +86,9 @@ async function runRow(s: Simulator, row: Row) {
   }
   if (row.result === 'cancelled') {
     expect(run.exitAfterSignalMs).not.toBeNull()
-    expect(run.exitAfterSignalMs!).toBeLessThan(3000)
+    // Within the runner's grace: on cancel it sends SIGINT, then SIGTERM 7.5 s later, then SIGKILL.
+    // (A tighter bound would count on the machine's speed: a loaded one stretches the exit too.)
+    expect(run.exitAfterSignalMs!).toBeLessThan(7500)
     expect(run.summary).toMatch(/cancelled/)
   }
   if (row.result === 'failed') expect(run.stdout).toMatch(/::error/)
