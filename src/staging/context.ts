@@ -33,6 +33,8 @@ export interface Known {
   jobs: JobState[]
   /** Where the staging id and URL came from (issue 20 §1). */
   stagingFrom: StagingFrom
+  /** The site version taken before a push, or restored by a rollback (issue 27). */
+  checkpointId?: string | null
 }
 
 export function newKnown(): Known {

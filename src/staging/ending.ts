@@ -110,6 +110,7 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     warnings: known.warnings.map(words),
     sent: client.sent,
     error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
+    checkpointId: known.checkpointId ?? null,
     stagingFrom: {
       siteId: known.stagingSiteId && known.stagingFrom.siteId ? words(known.stagingFrom.siteId) : null,
       url: known.stagingUrl && known.stagingFrom.url ? words(known.stagingFrom.url) : null,
