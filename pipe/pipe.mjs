@@ -38,6 +38,9 @@ const VALUE_FLAGS = {
   MAX_RETRIES: '--max-retries',
   CONCURRENCY: '--concurrency',
   FOLLOW_TASK_ID: '--task-id',
+  CHECKPOINT: '--checkpoint',
+  RESTORE_CHECKPOINT_ID: '--checkpoint-id',
+  KEEP_CHECKPOINTS: '--keep-checkpoints',
 }
 /**
  * Pipe variables that are true/false switches: the CLI's flag for true and for false. The `--no-`
@@ -49,6 +52,9 @@ const SWITCHES = {
   FAIL_FAST: ['--fail-fast', null],
   DRY_RUN: ['--dry-run', null],
   DEBUG: ['--verbose', null],
+  ROLLBACK_ON_FAILURE: ['--rollback-on-failure', null],
+  MAINTENANCE: ['--maintenance', null],
+  PROTECT_PRODUCTION: ['--protect-production', null],
 }
 
 /** Where the outputs go inside the shared pipe storage: $BITBUCKET_PIPE_SHARED_STORAGE_DIR/site-staging/. */

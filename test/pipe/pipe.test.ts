@@ -116,7 +116,12 @@ describe('the entry maps the variables to real CLI flags', () => {
     const ref = cliReference(help)
     const all: Record<string, string> = { STAGING_API_TOKEN: 't', OPERATION: 'pull', SITE_ID: '1' }
     for (const v of pipeYml.variables as { name: string; default?: string }[])
-      all[v.name] ??= /^(WAIT|WAIT_FOR_URL|FAIL_FAST|DRY_RUN|DEBUG)$/.test(v.name) ? 'true' : 'x'
+      all[v.name] ??=
+        /^(WAIT|WAIT_FOR_URL|FAIL_FAST|DRY_RUN|DEBUG|ROLLBACK_ON_FAILURE|MAINTENANCE|PROTECT_PRODUCTION)$/.test(
+          v.name,
+        )
+          ? 'true'
+          : 'x'
     const args = entry.argsFrom(all)
     for (const a of args.slice(1)) expect(ref.flags).toContain(a.split('=')[0])
     const off = entry.argsFrom({ ...all, WAIT: 'false', DRY_RUN: 'no' })
