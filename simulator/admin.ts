@@ -1,17 +1,21 @@
 /**
  * The admin paths under /__sim: read the state, events, requests and connection counts, bump
- * content versions, set faults and options, reset. Not part of the v2 API: no auth, no rate limit,
+ * content versions, read and seed site versions, set a site's tool state, set faults and options,
+ * reset. Not part of the v2 API: no auth, no rate limit,
  * not recorded, not counted, plain JSON (no envelope), times as ms epoch.
  */
 import { faultsFromJson, ruleToJson, type Faults } from './faults.js'
 import type { ApiResponse } from './http.js'
 import type { OptionsPatch } from './options.js'
+import { addVersion } from './routes/versions.js'
 import type {
   ConnectionStats,
+  Content,
   EffectiveOptions,
   RequestRecord,
   SimState,
   SiteRequestRecord,
+  SiteVersion,
   Task,
 } from './types.js'
 
@@ -44,9 +48,14 @@ export function handleAdmin(sim: AdminTarget, method: string, path: string, body
 function dispatch(sim: AdminTarget, method: string, route: string, body: string): ApiResponse {
   const site = /^\/sites\/([^/]+)$/.exec(route)
   const content = /^\/sites\/([^/]+)\/content$/.exec(route)
+  const versions = /^\/sites\/([^/]+)\/versions$/.exec(route)
+  const siteState = /^\/sites\/([^/]+)\/state$/.exec(route)
   if (method === 'GET' && route === '/state') return json(200, snapshot(sim))
   if (method === 'GET' && site?.[1] !== undefined) return siteEntry(sim, site[1])
   if (method === 'POST' && content?.[1] !== undefined) return bumpContent(sim, content[1], parse(body))
+  if (method === 'GET' && versions?.[1] !== undefined) return siteVersions(sim, versions[1])
+  if (method === 'POST' && versions?.[1] !== undefined) return seedVersion(sim, versions[1], parse(body))
+  if (method === 'POST' && siteState?.[1] !== undefined) return setSiteState(sim, siteState[1], parse(body))
   if (method === 'GET' && route === '/outbox') return json(200, sim.state.outbox)
   if (method === 'GET' && route === '/purges') return json(200, sim.state.purges)
   if (method === 'GET' && route === '/requests') return json(200, sim.requests)
@@ -82,6 +91,7 @@ export function snapshot(sim: AdminTarget): Record<string, unknown> {
   return {
     sites: [...sim.state.sites.values()],
     staging: [...sim.state.staging.values()],
+    siteVersions: [...sim.state.siteVersions.values()],
     tasks: tasks(sim),
     outbox: sim.state.outbox,
     purges: sim.state.purges,
@@ -107,7 +117,70 @@ function faultList(sim: AdminTarget): Record<string, unknown>[] {
 function siteEntry(sim: AdminTarget, id: string): ApiResponse {
   const site = sim.state.sites.get(id)
   if (!site) return json(404, { error: `site ${id} not found` })
-  return json(200, { site, staging: sim.state.staging.get(id) ?? null })
+  return json(200, { site, staging: sim.state.staging.get(id) ?? null, versions: versionsOf(sim, site.id) })
+}
+
+/** A site's versions, newest first (every field, content included). */
+function versionsOf(sim: AdminTarget, siteId: number): SiteVersion[] {
+  return [...sim.state.siteVersions.values()]
+    .filter((v) => v.site_id === siteId)
+    .sort((a, b) => b.created_at - a.created_at || b.id - a.id)
+}
+
+function siteVersions(sim: AdminTarget, id: string): ApiResponse {
+  const site = sim.state.sites.get(id)
+  if (!site) return json(404, { error: `site ${id} not found` })
+  return json(200, versionsOf(sim, site.id))
+}
+
+/**
+ * Adds a version to a site at once, without a job (a version a person made, or one to fill the
+ * quota): `{ name?, status?: 'completed' | 'progress' | 'failed', content?: { files, database },
+ * created_at? }`. Default: completed, unnamed, the site's content now.
+ */
+function seedVersion(sim: AdminTarget, id: string, body: unknown): ApiResponse {
+  const site = sim.state.sites.get(id)
+  if (!site) return json(404, { error: `site ${id} not found` })
+  const { name, status, content, created_at } = (isObject(body) ? body : {}) as Record<string, unknown>
+  if (name !== undefined && name !== null && typeof name !== 'string')
+    throw new Error('name must be a string')
+  if (status !== undefined && status !== 'completed' && status !== 'progress' && status !== 'failed')
+    throw new Error('status must be completed, progress or failed')
+  if (content !== undefined && !isContent(content))
+    throw new Error('content must be { files, database } strings')
+  if (created_at !== undefined && !(typeof created_at === 'number' && Number.isFinite(created_at)))
+    throw new Error('created_at must be a number (ms epoch)')
+  const now = typeof created_at === 'number' ? created_at : Date.now()
+  const version = addVersion(
+    { state: sim.state, now },
+    site,
+    status ?? 'completed',
+    typeof name === 'string' ? name : null,
+    isContent(content) ? content : site.content,
+  )
+  return json(200, version)
+}
+
+/** Sets a site's tool state directly: `{ maintenance?: boolean, password_protected?: boolean }`. */
+function setSiteState(sim: AdminTarget, id: string, body: unknown): ApiResponse {
+  const site = sim.state.sites.get(id)
+  if (!site) return json(404, { error: `site ${id} not found` })
+  const patch = (isObject(body) ? body : {}) as Record<string, unknown>
+  for (const field of ['maintenance', 'password_protected'] as const) {
+    const value = patch[field]
+    if (value === undefined) continue
+    if (typeof value !== 'boolean') throw new Error(`${field} must be a boolean`)
+    site[field] = value
+  }
+  return json(200, { site, staging: sim.state.staging.get(id) ?? null, versions: versionsOf(sim, site.id) })
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isContent(value: unknown): value is Content {
+  return isObject(value) && typeof value.files === 'string' && typeof value.database === 'string'
 }
 
 function bumpContent(sim: AdminTarget, id: string, body: unknown): ApiResponse {

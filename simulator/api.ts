@@ -6,18 +6,27 @@
  */
 import type { Clock } from './clock.js'
 import type { ApiContext, ApiRequest } from './context.js'
-import type { ApiResponse } from './http.js'
-import { langOf } from './i18n.js'
+import { ok, type ApiResponse } from './http.js'
+import { langOf, t } from './i18n.js'
 import type { Jobs } from './jobs.js'
 import { shapesOf, type Shapes } from './profiles/index.js'
 import type { RateDecision, RateLimiter } from './ratelimit.js'
 import { createSite, getSite, listSites } from './routes/sites.js'
 import { createStaging, deleteStaging, probe, sync } from './routes/staging.js'
 import { taskStatus } from './routes/tasks.js'
+import { setTool } from './routes/tools.js'
+import {
+  createVersion,
+  deleteVersions,
+  listVersions,
+  nameVersion,
+  restoreVersion,
+} from './routes/versions.js'
 import { SIM_TOKENS } from './seed.js'
 import type { EffectiveOptions, RequestRecord, SimState } from './types.js'
 
-type Handler = (ctx: ApiContext, req: ApiRequest, param: string) => ApiResponse
+/** `param`: the path's first parameter; `params`: all of them, decoded. */
+type Handler = (ctx: ApiContext, req: ApiRequest, param: string, params: string[]) => ApiResponse
 
 interface Route {
   /** Matched against the path after the profile's prefix, from /v2 on. */
@@ -25,6 +34,17 @@ interface Route {
   methods: Record<string, Handler>
   /** Its GET is the probe, which only the spec profile has. */
   probe?: true
+  /** The option that can take the route away (`absent-404`, `absent-405`): contract §13, §14. */
+  feature?: 'versions' | 'tools'
+}
+
+/**
+ * What a versions route keeps with `versions: 'absent-405'`: only a GET, answering an empty list,
+ * so every other method is the framework's 405 (a service that shows no versions and makes none).
+ */
+const ABSENT_405: Record<string, Handler> = {
+  GET: (c) =>
+    ok(200, t(c.lang, 'versions_listed'), [], { current_page: 1, per_page: 15, total: 0, last_page: 1 }),
 }
 
 const ROUTES: Route[] = [
@@ -48,6 +68,30 @@ const ROUTES: Route[] = [
     methods: { POST: (c, r, id) => sync(c, id, r, 'push') },
   },
   { pattern: /^\/v2\/tasks\/([^/]+)\/status$/, methods: { GET: (c, _r, id) => taskStatus(c, id) } },
+  {
+    pattern: /^\/v2\/site-versions$/,
+    methods: {
+      GET: (c, r) => listVersions(c, r),
+      POST: (c, r) => createVersion(c, r),
+      DELETE: (c, r) => deleteVersions(c, r),
+    },
+    feature: 'versions',
+  },
+  {
+    pattern: /^\/v2\/site-versions\/([^/]+)$/,
+    methods: { PUT: (c, r, id) => nameVersion(c, r, id) },
+    feature: 'versions',
+  },
+  {
+    pattern: /^\/v2\/sites\/([^/]+)\/restore-versions\/([^/]+)$/,
+    methods: { PUT: (c, _r, site, [, version]) => restoreVersion(c, site, version ?? '') },
+    feature: 'versions',
+  },
+  {
+    pattern: /^\/v2\/sites\/([^/]+)\/tools$/,
+    methods: { POST: (c, r, id) => setTool(c, id, r) },
+    feature: 'tools',
+  },
 ]
 
 export type TokenKind = RequestRecord['token']
@@ -72,16 +116,18 @@ export interface ApiResult {
 /** A route matched for a path: its methods in this profile, and the captured parameter. */
 interface Match {
   methods: Record<string, Handler>
-  param: string
+  params: string[]
 }
 
-function matchRoute(path: string, shapes: Shapes): Match | null {
+function matchRoute(path: string, shapes: Shapes, options: EffectiveOptions): Match | null {
   for (const route of ROUTES) {
     const found = route.pattern.exec(path)
     if (!found) continue
-    const methods = { ...route.methods }
+    const mode = route.feature ? options[route.feature] : 'ok'
+    if (mode === 'absent-404') return null
+    const methods = mode === 'absent-405' ? { ...ABSENT_405 } : { ...route.methods }
     if (route.probe && !shapes.probeRoute) delete methods.GET
-    return { methods, param: found[1] ?? '' }
+    return { methods, params: found.slice(1) }
   }
   return null
 }
@@ -126,7 +172,7 @@ export class Api {
     const unknown = (): ApiResult => answer(shapes.unknownRoute(req.path, req.headers.accept, lang))
     const v2 = path.startsWith(`${shapes.prefix}/v2`) ? path.slice(shapes.prefix.length) : null
     if (v2 === null || (v2 !== '/v2' && !v2.startsWith('/v2/'))) return unknown()
-    const match = matchRoute(v2, shapes)
+    const match = matchRoute(v2, shapes, this.options)
     const handler = match ? handlerOf(match, req.method, shapes) : undefined
     const notAllowed = (m: Match): ApiResponse =>
       shapes.methodNotAllowed(req.method, path, allowedMethods(m, shapes), lang)
@@ -164,12 +210,12 @@ export class Api {
     if (!match) return ctx.shapes.unknownRoute(req.path, req.headers.accept, ctx.lang)
     if (!handler) return notAllowed(match)
     if (req.method !== 'GET' && req.method !== 'HEAD' && kind !== 'rw') return ctx.shapes.readOnly(ctx.lang)
-    let param: string
+    let params: string[]
     try {
-      param = decodeURIComponent(match.param)
+      params = match.params.map((p) => decodeURIComponent(p))
     } catch {
       return ctx.shapes.unknownRoute(req.path, req.headers.accept, ctx.lang)
     }
-    return handler(ctx, req, param)
+    return handler(ctx, req, params[0] ?? '', params)
   }
 }

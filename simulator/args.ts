@@ -1,5 +1,5 @@
 /** Command-line arguments of the simulator (main.ts), parsed without side effects. */
-import { JOB_KINDS, PROFILES, RATE_LIMIT_KINDS } from './options.js'
+import { JOB_KINDS, PROFILES, RATE_LIMIT_KINDS, TOOLS_MODES, VERSIONS_MODES } from './options.js'
 import { isProgressMode } from './progress.js'
 import type {
   BusyStatus,
@@ -9,6 +9,8 @@ import type {
   ResetHeaderMode,
   RetryAfterMode,
   SimulatorOptions,
+  ToolsMode,
+  VersionsMode,
 } from './types.js'
 
 export class ArgsError extends Error {}
@@ -26,8 +28,10 @@ Options:
                              errors, 422 when busy, 405 on reading staging...)
   --site-delay TIME          a new staging site's URL answers 404 until this long after its creation
                              completed (default 3s)
-  --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s)
-  --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push, delete)
+  --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s,
+                             version 90s, restore 90s)
+  --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push,
+                             delete, version, restore)
   --duration-spread N        spread job lengths by this fraction around their duration (0.3: 70% to
                              130%), evenly over the jobs in the order they start (default 0)
   --no-url-in-answers        a create's answer carries no staging URL (clients read the staging
@@ -49,6 +53,13 @@ Options:
   --no-probe                 GET /v2/sites/{site}/staging answers 405
   --task-visibility-delay TIME
                              task status answers 404 for this long after a job starts
+  --versions MODE            site versions (checkpoints): ok (default); absent-404 or absent-405 (the
+                             service offers none: its routes answer 404, or 405); plan-403 (a plan
+                             without versions); quota (every create refused with 422); task-fails
+                             (version tasks end in error); slow (version tasks take 15 minutes)
+  --version-quota N          completed versions a site may keep, plus one in progress (default 3)
+  --tools MODE               site tools (maintenance mode, password protection): ok (default),
+                             plan-403 (a plan gate) or absent-404 (no such route)
   -h, --help                 show this help
 
 TIME is a number with an optional unit: 500ms, 30s, 2m (no unit: seconds).`
@@ -83,6 +94,9 @@ const WITH_VALUE = new Set([
   '--task-visibility-delay',
   '--profile',
   '--site-delay',
+  '--versions',
+  '--version-quota',
+  '--tools',
 ])
 
 /** Parses argv (without node and the script) and the environment (PORT). Throws ArgsError. */
@@ -180,6 +194,19 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         break
       case '--site-delay':
         options.siteDelayMs = parseDuration(v)
+        break
+      case '--versions':
+        if (!(VERSIONS_MODES as readonly string[]).includes(v))
+          throw new ArgsError(`--versions: ${VERSIONS_MODES.join(', ')}, got ${v}`)
+        options.versions = v as VersionsMode
+        break
+      case '--version-quota':
+        options.versionQuota = parseIntArg('--version-quota', v, 0, 1000)
+        break
+      case '--tools':
+        if (!(TOOLS_MODES as readonly string[]).includes(v))
+          throw new ArgsError(`--tools: ${TOOLS_MODES.join(', ')}, got ${v}`)
+        options.tools = v as ToolsMode
         break
       default:
         throw new ArgsError(`unknown argument: ${arg} (see --help)`)

@@ -142,6 +142,58 @@ const MESSAGES = {
     en: 'Staging site not found.',
     es: 'Sitio de staging no encontrado.',
   },
+  version_started: {
+    en: 'Site version creation started.',
+    es: 'Se inició la creación de la versión del sitio.',
+  },
+  version_updated: {
+    en: 'Site version updated successfully.',
+    es: 'Versión del sitio actualizada correctamente.',
+  },
+  versions_listed: {
+    en: 'Site versions retrieved successfully.',
+    es: 'Versiones del sitio obtenidas correctamente.',
+  },
+  versions_deleted: { en: 'Site versions deleted.', es: 'Versiones del sitio eliminadas.' },
+  restore_started: {
+    en: 'Restore started: the site is being replaced with the version.',
+    es: 'Restauración iniciada: el sitio se está reemplazando con la versión.',
+  },
+  version_not_found: {
+    en: 'Site version {version} not found.',
+    es: 'Versión del sitio {version} no encontrada.',
+  },
+  version_other_site: {
+    en: 'Site version {version} does not belong to site {site}.',
+    es: 'La versión del sitio {version} no pertenece al sitio {site}.',
+  },
+  version_not_completed: {
+    en: 'Site version {version} is not completed and cannot be restored.',
+    es: 'La versión del sitio {version} no está completada y no se puede restaurar.',
+  },
+  version_quota: {
+    en: 'You can keep at most {quota} versions per site, plus one in progress. Delete an old version to create a new one.',
+    es: 'Puede conservar como máximo {quota} versiones por sitio, más una en curso. Elimine una versión antigua para crear una nueva.',
+  },
+  versions_plan: {
+    en: 'Your current plan does not include site versions. Please upgrade your plan to use them.',
+    es: 'Su plan actual no incluye versiones del sitio. Mejore su plan para usarlas.',
+  },
+  restore_busy: {
+    en: 'A restore or a push of this site is already in progress. Please wait until it finishes.',
+    es: 'Una restauración o un push de este sitio ya está en curso. Espere a que termine.',
+  },
+  tools_plan: {
+    en: 'Your current plan does not include site tools. Please upgrade your plan to use them.',
+    es: 'Su plan actual no incluye las herramientas del sitio. Mejore su plan para usarlas.',
+  },
+  tool_set: { en: 'Site tool {tool} turned {value}.', es: 'Herramienta del sitio {tool}: {value}.' },
+  field_required: { en: 'The {field} field is required.', es: 'El campo {field} es obligatorio.' },
+  field_invalid: { en: 'The selected {field} is invalid.', es: 'El {field} seleccionado no es válido.' },
+  field_too_long: {
+    en: 'The {field} field must not be greater than {max} characters.',
+    es: 'El campo {field} no debe tener más de {max} caracteres.',
+  },
   rate_limited: {
     en: 'Too many requests: rate limit reached, try again later.',
     es: 'Demasiadas solicitudes: se alcanzó el límite, inténtelo más tarde.',

@@ -1,5 +1,6 @@
 /**
- * Background jobs (create, pull, push, delete) as tasks, on a clock. A job ends exactly when its
+ * Background jobs as tasks, on a clock: on a staging site (create, pull, push, delete) or on a
+ * production site itself (version: make a site version; restore: put a version back, contract §13). A job ends exactly when its
  * duration has elapsed on that clock: whoever reads the state first settles the jobs that are due
  * (`settle()`), so a read never sees a finished job as running, and no timer is needed for
  * correctness (the HTTP server adds one only so that the state moves without any request). A job
@@ -9,10 +10,19 @@ import type { Clock } from './clock.js'
 import { newTaskId } from './ids.js'
 import { percentage } from './progress.js'
 import { SIM_ACCOUNT_EMAIL } from './seed.js'
-import type { EffectiveOptions, JobKind, SimState, StagingSite, StagingStatus, Task } from './types.js'
+import type {
+  EffectiveOptions,
+  JobKind,
+  SimState,
+  SiteJobKind,
+  StagingJobKind,
+  StagingSite,
+  StagingStatus,
+  Task,
+} from './types.js'
 
 /** What the staging site's status is while a job of each kind runs. */
-export const BUSY_STATUS_OF: Readonly<Record<JobKind, StagingStatus>> = {
+export const BUSY_STATUS_OF: Readonly<Record<StagingJobKind, StagingStatus>> = {
   create: 'creating',
   pull: 'syncing',
   push: 'pushing',
@@ -30,15 +40,50 @@ export class Jobs {
   ) {}
 
   /** Starts a job on `staging` (already in the state). `failWith`: the task will end in error. */
-  start(kind: JobKind, staging: StagingSite, failWith: string | null, now = this.clock.now()): Task {
-    const duration = this.lengthOf(kind, this.state.nextTaskRowId)
+  start(kind: StagingJobKind, staging: StagingSite, failWith: string | null, now = this.clock.now()): Task {
+    const task = this.newTask(kind, staging.site_id, failWith, now)
+    task.staging_site_id = staging.id
+    staging.status = BUSY_STATUS_OF[kind]
+    staging.task_id = task.id
+    staging.updated_at = now
+    if (kind === 'create') staging.ready_at = null
+    if (task.ends_at <= now) this.finish(task)
+    return task
+  }
+
+  /**
+   * Starts a job on production site `siteId` that makes or restores version `versionId`.
+   * `durationMs` replaces the kind's duration (a slow version).
+   */
+  startOnSite(
+    kind: SiteJobKind,
+    siteId: number,
+    versionId: number,
+    failWith: string | null,
+    now = this.clock.now(),
+    durationMs?: number,
+  ): Task {
+    const task = this.newTask(kind, siteId, failWith, now, durationMs)
+    task.version_id = versionId
+    if (task.ends_at <= now) this.finish(task)
+    return task
+  }
+
+  private newTask(
+    kind: JobKind,
+    siteId: number,
+    failWith: string | null,
+    now: number,
+    durationMs?: number,
+  ): Task {
+    const duration = durationMs ?? this.lengthOf(kind, this.state.nextTaskRowId)
     const runFor = failWith === null ? duration : Math.round(duration / 2)
     const task: Task = {
       id: this.uniqueId(),
       row_id: this.state.nextTaskRowId++,
       kind,
-      site_id: staging.site_id,
-      staging_site_id: staging.id,
+      site_id: siteId,
+      staging_site_id: '',
       status: 'progress',
       started_at: now,
       duration_ms: duration,
@@ -51,11 +96,6 @@ export class Jobs {
       failed_at_percentage: null,
     }
     this.state.tasks.set(task.id, task)
-    staging.status = BUSY_STATUS_OF[kind]
-    staging.task_id = task.id
-    staging.updated_at = now
-    if (kind === 'create') staging.ready_at = null
-    if (runFor <= 0) this.finish(task)
     return task
   }
 
@@ -114,11 +154,13 @@ export class Jobs {
       task.failed_at_percentage = this.options.progress === 'none' ? null : this.percentageOf(task, at)
       task.status = 'error'
       task.comment = `Error: ${task.fail_with}`
+      if (task.kind === 'version' || task.kind === 'restore') return this.finishOnSite(task, at, false)
       if (ownsStaging && task.kind === 'create') this.state.staging.delete(key)
       else if (ownsStaging) release(staging, at)
       return
     }
     task.status = 'completed'
+    if (task.kind === 'version' || task.kind === 'restore') return this.finishOnSite(task, at, true)
     if (!ownsStaging) return
     const site = this.state.sites.get(key)
     switch (task.kind) {
@@ -151,6 +193,25 @@ export class Jobs {
         this.state.staging.delete(key)
         break
     }
+  }
+
+  /**
+   * A version or restore job ended at `at`: a version becomes completed (or failed); a completed
+   * restore puts the version's content back on production (its files and database), purges its cache.
+   */
+  private finishOnSite(task: Task, at: number, succeeded: boolean): void {
+    const version = this.state.siteVersions.get(task.version_id ?? -1)
+    const site = this.state.sites.get(String(task.site_id))
+    if (task.kind === 'version') {
+      if (!version) return
+      version.status = succeeded ? 'completed' : 'failed'
+      version.updated_at = at
+      return
+    }
+    if (!succeeded || !version || !site) return
+    site.content = { ...version.content }
+    site.updated_at = at
+    this.state.purges.push({ site_id: site.id, at })
   }
 }
 

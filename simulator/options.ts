@@ -9,6 +9,8 @@ import type {
   RateLimitOptions,
   ResetHeaderMode,
   SimulatorOptions,
+  ToolsMode,
+  VersionsMode,
 } from './types.js'
 
 export const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ['fixed', 'framework', 'sliding']
@@ -18,6 +20,8 @@ export const DEFAULT_DURATIONS_MS: Readonly<Record<JobKind, number>> = {
   pull: 2000,
   push: 2000,
   delete: 1000,
+  version: 1500,
+  restore: 2000,
 }
 
 /** The spec's "2 to 3 minutes" for create, and comparable times for the rest. */
@@ -26,9 +30,32 @@ export const REALISTIC_DURATIONS_MS: Readonly<Record<JobKind, number>> = {
   pull: 60_000,
   push: 60_000,
   delete: 15_000,
+  version: 90_000,
+  restore: 90_000,
 }
 
-export const JOB_KINDS: readonly JobKind[] = ['create', 'pull', 'push', 'delete']
+export const JOB_KINDS: readonly JobKind[] = ['create', 'pull', 'push', 'delete', 'version', 'restore']
+
+export const VERSIONS_MODES: readonly VersionsMode[] = [
+  'ok',
+  'absent-404',
+  'absent-405',
+  'plan-403',
+  'quota',
+  'task-fails',
+  'slow',
+]
+
+export const TOOLS_MODES: readonly ToolsMode[] = ['ok', 'plan-403', 'absent-404']
+
+/** Completed versions a site may keep by default (the family's backups: 3 manual plus 1 in progress). */
+export const DEFAULT_VERSION_QUOTA = 3
+
+/** How long a version task takes with `versions: 'slow'`: longer than the family's CLI waits (10 min). */
+export const SLOW_VERSION_MS = 15 * 60 * 1000
+
+/** The error text of a version task with `versions: 'task-fails'`. */
+export const VERSION_TASK_ERROR = 'Snapshot of the site database failed (simulated)'
 
 export const PROFILES: readonly Profile[] = ['spec', 'service']
 
@@ -49,6 +76,9 @@ export function resolveOptions(options: SimulatorOptions = {}): EffectiveOptions
     durationSpread: 0,
     urlInAnswers: true,
     siteDelayMs: DEFAULT_SITE_DELAY_MS,
+    versions: 'ok',
+    versionQuota: DEFAULT_VERSION_QUOTA,
+    tools: 'ok',
   }
   const { port: _port, realistic: _realistic, ...rest } = options
   applyOptions(effective, rest)
@@ -105,6 +135,22 @@ export function applyOptions(target: EffectiveOptions, patch: OptionsPatch): voi
   if (patch.siteDelayMs !== undefined) {
     if (!isNonNegative(patch.siteDelayMs)) throw new Error('siteDelayMs must be a number >= 0')
     target.siteDelayMs = patch.siteDelayMs
+  }
+  if (patch.versions !== undefined) {
+    if (!(VERSIONS_MODES as readonly unknown[]).includes(patch.versions))
+      throw new Error(`versions must be ${VERSIONS_MODES.join(', ')}`)
+    target.versions = patch.versions
+  }
+  if (patch.versionQuota !== undefined) {
+    const quota = patch.versionQuota
+    if (typeof quota !== 'number' || !Number.isInteger(quota) || quota < 0)
+      throw new Error('versionQuota must be an integer >= 0')
+    target.versionQuota = quota
+  }
+  if (patch.tools !== undefined) {
+    if (!(TOOLS_MODES as readonly unknown[]).includes(patch.tools))
+      throw new Error(`tools must be ${TOOLS_MODES.join(', ')}`)
+    target.tools = patch.tools
   }
 }
 

@@ -23,7 +23,8 @@ export function banner(sim: Simulator): string[] {
     `Tokens: read-write ${SIM_TOKENS.readWrite}   read-only ${SIM_TOKENS.readOnly}`,
     'Sites:',
     ...Object.entries(SIM_SITES).map(([key, id]) => `  ${id}  ${SITE_NOTES[key as keyof typeof SIM_SITES]}`),
-    `Jobs: create ${d.create}ms, pull ${d.pull}ms, push ${d.push}ms, delete ${d.delete}ms; progress ${sim.options.progress}`,
+    `Jobs: create ${d.create}ms, pull ${d.pull}ms, push ${d.push}ms, delete ${d.delete}ms, version ${d.version}ms, restore ${d.restore}ms; progress ${sim.options.progress}`,
+    `Site versions: ${sim.options.versions} (quota ${sim.options.versionQuota} per site plus 1 in progress); site tools: ${sim.options.tools}`,
     `Rate limit: ${rate ? `${rate.limit} per ${rate.windowMs}ms per token (${rate.kind ?? 'fixed'} window${rate.resetHeader ? `, reset header ${rate.resetHeader}` : ''})` : 'none'}`,
     `Staging sites: ${sim.url}/staging-sites/<id>/ (answer ${sim.options.siteDelayMs}ms after their creation completed)`,
   ]

@@ -30,6 +30,9 @@ export const FIRST_NEW_SITE_ID = 10001
 /** A staging site's numeric id (the service profile's) is its production id plus this. */
 export const STAGING_NUMERIC_ID_OFFSET = 50000
 
+/** Site version ids (contract §13) start here. */
+export const FIRST_VERSION_ID = 7001
+
 /** Task row ids (the service profile's task `id`) start here. */
 export const FIRST_TASK_ROW_ID = 148601
 
@@ -78,6 +81,7 @@ export function productionSite(seed: SiteSeed, at: number): ProductionSite {
     ssh_keys: [{ id: seed.id * 10 + 1, name: 'deploy', fingerprint: `SHA256:sim-deploy-key-${seed.id}` }],
     settings: { php_version: '8.3', timezone: 'UTC', cache: true, max_upload_mb: 64 },
     password_protected: seed.passwordProtected ?? false,
+    maintenance: false,
     ssh_username: `site${seed.id}`,
     ssh_password: `sim-ssh-pass-${seed.id}`,
     content: { files: 'prod-v1', database: 'prod-v1' },
@@ -139,8 +143,10 @@ export function emptyState(): SimState {
     outbox: [],
     purges: [],
     versions: new Map(),
+    siteVersions: new Map(),
     nextSiteId: FIRST_NEW_SITE_ID,
     nextTaskRowId: FIRST_TASK_ROW_ID,
+    nextVersionId: FIRST_VERSION_ID,
   }
 }
 
@@ -155,8 +161,10 @@ export function seedState(state: SimState, origin: string): void {
   state.outbox.length = 0
   state.purges.length = 0
   state.versions.clear()
+  state.siteVersions.clear()
   state.nextSiteId = FIRST_NEW_SITE_ID
   state.nextTaskRowId = FIRST_TASK_ROW_ID
+  state.nextVersionId = FIRST_VERSION_ID
   for (const seed of SEEDS) state.sites.set(String(seed.id), productionSite(seed, SEEDED_AT))
   const blog = state.sites.get(String(SIM_SITES.withStaging))
   if (blog) {

@@ -1,6 +1,19 @@
 /** Types shared by the simulator's modules. Plain data only: no behaviour here. */
 
-export type JobKind = 'create' | 'pull' | 'push' | 'delete'
+/** Jobs on a staging site. */
+export type StagingJobKind = 'create' | 'pull' | 'push' | 'delete'
+/** Jobs on a production site itself: making a site version, restoring one (contract §13). */
+export type SiteJobKind = 'version' | 'restore'
+export type JobKind = StagingJobKind | SiteJobKind
+/**
+ * How the site-versions routes behave (contract §13): `ok`; `absent-404` / `absent-405`, the service
+ * offers no versions (every versions route answers 404, or 405); `plan-403`, a plan without versions;
+ * `quota`, every create refused with the quota's 422; `task-fails`, version tasks end in error;
+ * `slow`, version tasks take SLOW_VERSION_MS (longer than any client waits).
+ */
+export type VersionsMode = 'ok' | 'absent-404' | 'absent-405' | 'plan-403' | 'quota' | 'task-fails' | 'slow'
+/** How POST /v2/sites/{site}/tools behaves (contract §14): `ok`, `plan-403`, or `absent-404` (no such route). */
+export type ToolsMode = 'ok' | 'plan-403' | 'absent-404'
 /** Shapes of `percentage_complete` over a job (simulator/progress.ts describes each). */
 export type ProgressMode =
   'nonlinear' | 'linear' | 'backloaded' | 'frontloaded' | 'stuck-then-jump' | 'stalled-middle' | 'none'
@@ -34,9 +47,12 @@ export interface RateLimitOptions {
 export interface SimulatorOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   port?: number
-  /** Job durations; defaults: create 3000, pull 2000, push 2000, delete 1000 (or the realistic ones). */
+  /**
+   * Job durations; defaults: create 3000, pull 2000, push 2000, delete 1000, version 1500, restore
+   * 2000 (or the realistic ones).
+   */
   durationsMs?: Partial<Record<JobKind, number>>
-  /** Realistic durations: create 150000, pull 60000, push 60000, delete 15000. */
+  /** Realistic durations: create 150000, pull 60000, push 60000, delete 15000, version 90000, restore 90000. */
   realistic?: boolean
   /** Shape of `percentage_complete` over time; 'none' omits the field. Default 'nonlinear'. */
   progress?: ProgressMode
@@ -61,6 +77,12 @@ export interface SimulatorOptions {
   urlInAnswers?: boolean
   /** A new staging site's URL answers 404 until this long after its create job completed. Default 3000. */
   siteDelayMs?: number
+  /** The site-versions routes (contract §13). Default 'ok'. */
+  versions?: VersionsMode
+  /** Completed versions a site may keep (one more may be in progress); more is refused with 422. Default 3. */
+  versionQuota?: number
+  /** The site tools route (contract §14). Default 'ok'. */
+  tools?: ToolsMode
 }
 
 /** The options as the running simulator uses them (every field resolved). */
@@ -76,6 +98,9 @@ export interface EffectiveOptions {
   durationSpread: number
   urlInAnswers: boolean
   siteDelayMs: number
+  versions: VersionsMode
+  versionQuota: number
+  tools: ToolsMode
 }
 
 export interface FaultRule {
@@ -174,9 +199,30 @@ export interface ProductionSite {
   ssh_keys: { id: number; name: string; fingerprint: string }[]
   settings: Record<string, string | number | boolean>
   password_protected: boolean
+  /** Maintenance mode (site tool `maintenance_mode`, contract §14). */
+  maintenance: boolean
   ssh_username: string
   ssh_password: string
   content: Content
+  created_at: number
+  updated_at: number
+}
+
+/** `failed`: its task ended in error (listed so; never restorable). */
+export type SiteVersionStatus = 'progress' | 'completed' | 'failed'
+
+/** A site version (contract §13): a point-in-time copy of a production site's content. */
+export interface SiteVersion {
+  /** Numeric; the spec profile shows it as `v-<id>`. */
+  id: number
+  site_id: number
+  name: string | null
+  status: SiteVersionStatus
+  /** The site's content when the version was asked for. */
+  content: Content
+  size_mb: number
+  /** Its task (a `version` job). */
+  task_id: string | null
   created_at: number
   updated_at: number
 }
@@ -213,7 +259,10 @@ export interface Task {
   row_id: number
   kind: JobKind
   site_id: number
+  /** The staging site a staging job works on ('' for a site job). */
   staging_site_id: string
+  /** The version a site job makes or restores. */
+  version_id?: number
   status: TaskStatusValue
   started_at: number
   duration_ms: number
@@ -252,6 +301,9 @@ export interface SimState {
   purges: Purge[]
   /** Content version counters per site and target, for /__sim content bumps. */
   versions: Map<string, number>
+  /** Site versions (contract §13) by id. */
+  siteVersions: Map<number, SiteVersion>
   nextSiteId: number
   nextTaskRowId: number
+  nextVersionId: number
 }

@@ -1,15 +1,36 @@
 /** What the v2 API shows of the state: records as `data` objects, in a profile's style. */
 import { formatDate, isoDate } from './dates.js'
-import type { JobKind, ProductionSite, StagingSite, Task } from './types.js'
+import type { JobKind, ProductionSite, SiteVersion, StagingSite, Task } from './types.js'
 
-/** How a profile writes dates and names staging sites. */
+/** How a profile writes dates and names staging sites and site versions. */
 export interface ViewStyle {
   date(ms: number): string
   stagingId(staging: StagingSite): string | number
+  /** A site version's id: `v-7001` (spec) or 7001 (service). */
+  versionId(version: SiteVersion): string | number
 }
 
-export const SPEC_STYLE: ViewStyle = { date: formatDate, stagingId: (s) => s.id }
-export const SERVICE_STYLE: ViewStyle = { date: isoDate, stagingId: (s) => s.numeric_id }
+export const SPEC_STYLE: ViewStyle = {
+  date: formatDate,
+  stagingId: (s) => s.id,
+  versionId: (v) => `v-${v.id}`,
+}
+export const SERVICE_STYLE: ViewStyle = {
+  date: isoDate,
+  stagingId: (s) => s.numeric_id,
+  versionId: (v) => v.id,
+}
+
+/** A site version as GET /v2/site-versions lists it (contract §13). */
+export function versionView(version: SiteVersion, style: ViewStyle): Record<string, unknown> {
+  return {
+    id: style.versionId(version),
+    name: version.name,
+    size_mb: version.status === 'completed' ? version.size_mb : null,
+    status: version.status,
+    created_at: style.date(version.created_at),
+  }
+}
 
 /** A production site as GET/POST /v2/sites return it (no password, no simulated content). */
 export function siteView(
@@ -137,6 +158,8 @@ export const SERVICE_TASK_TYPE: Readonly<Record<JobKind, string>> = {
   pull: 'staging_sync',
   push: 'staging_push',
   delete: 'site_delete',
+  version: 'site_version',
+  restore: 'site_version_restore',
 }
 
 /** A create task is `queued` for this share of its duration (at most 5 s), then `in_progress`. */
@@ -157,12 +180,13 @@ export function serviceTaskStatus(task: Task, now: number): string | number {
 
 /**
  * `data` of GET /api/v2/tasks/{id}/status in the service profile (contract §2, r2): the task's row
- * (`id` is its database id, never a site id), the staging site as `resource_id`, a two-decimal
+ * (`id` is its database id, never a site id), the site it works on as `resource_id` (the staging
+ * site of a staging job, the production site of a version or restore), a two-decimal
  * string percentage, ISO dates.
  */
 export function serviceTaskView(
   task: Task,
-  stagingNumericId: number,
+  resourceId: number,
   percentage: number | null,
   now: number,
 ): Record<string, unknown> {
@@ -172,7 +196,7 @@ export function serviceTaskView(
     cloud_task_id: task.id,
     type: SERVICE_TASK_TYPE[task.kind],
     resource_type: 'App\\Models\\Site',
-    resource_id: stagingNumericId,
+    resource_id: resourceId,
     status,
   }
   if (percentage !== null) view.percentage_complete = (status === 'queued' ? 0 : percentage).toFixed(2)

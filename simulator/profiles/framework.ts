@@ -22,7 +22,7 @@ export function methodNotSupported(method: string, route: string, methods: reado
 }
 
 /** A route-model binding that found nothing: `No query results for model [App\Models\Site] 1001`. */
-export function noQueryResults(model: 'Site' | 'Task', id: string): string {
+export function noQueryResults(model: 'Site' | 'Task' | 'SiteVersion', id: string): string {
   return `No query results for model [App\\Models\\${model}] ${id}`
 }
 

@@ -12,6 +12,7 @@ import { ok, type ApiResponse } from '../http.js'
 import { t, type Lang, type MessageKey } from '../i18n.js'
 import type { RateDecision } from '../ratelimit.js'
 import { STAGING_NUMERIC_ID_OFFSET } from '../seed.js'
+import type { Task } from '../types.js'
 import { SERVICE_STYLE, serviceListItem, serviceTaskView } from '../views.js'
 import {
   errorPage,
@@ -34,6 +35,10 @@ const FAULT_MESSAGE: Record<number, string> = {
   429: FRAMEWORK_TEXT.tooManyAttempts,
   500: FRAMEWORK_TEXT.serverError,
 }
+
+/** The site a task works on: the staging site of a staging job, the production site of a version or restore. */
+const resourceOf = (task: Task): number =>
+  task.kind === 'version' || task.kind === 'restore' ? task.site_id : STAGING_NUMERIC_ID_OFFSET + task.site_id
 
 const route = (path: string): string => path.replace(/^\/+/, '')
 
@@ -107,11 +112,15 @@ export const serviceShapes: Shapes = {
     return { status: 200, headers: {}, body }
   },
   task: (lang, task, percentage, now) =>
-    ok(
-      200,
-      t(lang, 'task_retrieved'),
-      serviceTaskView(task, STAGING_NUMERIC_ID_OFFSET + task.site_id, percentage, now),
-    ),
+    ok(200, t(lang, 'task_retrieved'), serviceTaskView(task, resourceOf(task), percentage, now)),
+
+  siteJobStarted: (_lang, message, data) => ok(200, message, data),
+  validation: (_lang, field, message) => frameworkError(422, message, { errors: { [field]: [message] } }),
+  refused: (status, _lang, message) => frameworkError(status, message),
+  versionNotFound: (_lang, version) => frameworkError(404, noQueryResults('SiteVersion', version)),
+  // The framework's scoped binding: a version of another site is not found under this site.
+  versionOfOtherSite: (_lang, version) => frameworkError(404, noQueryResults('SiteVersion', version)),
+  restoreBusy: (lang) => appError(422, lang, 'restore_busy'),
 
   faultJson: (status) =>
     frameworkError(status, FAULT_MESSAGE[status] ?? STATUS_CODES[status] ?? FRAMEWORK_TEXT.serverError),

@@ -7,7 +7,7 @@
 import type { ApiResponse } from '../http.js'
 import type { Lang } from '../i18n.js'
 import type { RateDecision } from '../ratelimit.js'
-import type { EffectiveOptions, JobKind, ProductionSite, StagingSite, Task } from '../types.js'
+import type { EffectiveOptions, ProductionSite, StagingJobKind, StagingSite, Task } from '../types.js'
 import type { ViewStyle } from '../views.js'
 
 /** Why a site may not have staging. */
@@ -54,8 +54,25 @@ export interface Shapes {
     staging: StagingSite,
     options: EffectiveOptions,
   ): ApiResponse
-  jobStarted(lang: Lang, kind: Exclude<JobKind, 'create'>, task: Task, options: EffectiveOptions): ApiResponse
+  jobStarted(
+    lang: Lang,
+    kind: Exclude<StagingJobKind, 'create'>,
+    task: Task,
+    options: EffectiveOptions,
+  ): ApiResponse
   task(lang: Lang, task: Task, percentage: number | null, now: number): ApiResponse
+
+  /** A site job (a version, a restore, contract §13) accepted: `data` as given. */
+  siteJobStarted(lang: Lang, message: string, data: Record<string, unknown>): ApiResponse
+  /** A field of the body refused (422), e.g. a version name over 25 characters. */
+  validation(lang: Lang, field: string, message: string): ApiResponse
+  /** A refusal with its own message: a plan gate (403), a quota or a version not completed (422). */
+  refused(status: number, lang: Lang, message: string): ApiResponse
+  versionNotFound(lang: Lang, versionId: string): ApiResponse
+  /** A restore of a version that belongs to another site. */
+  versionOfOtherSite(lang: Lang, versionId: string, siteId: string): ApiResponse
+  /** A restore while a restore or a push of the site runs. */
+  restoreBusy(lang: Lang): ApiResponse
 
   /** The body of a fault with `status` (and `body: 'json'`). */
   faultJson(status: number, lang: Lang): ApiResponse

@@ -76,6 +76,13 @@ export const specShapes: Shapes = {
     ok(202, t(lang, `${kind}_started`), options.taskIds ? { task_id: task.id } : {}),
   task: (lang, task, percentage, now) => ok(200, t(lang, 'task_retrieved'), taskView(task, percentage, now)),
 
+  siteJobStarted: (_lang, message, data) => ok(202, message, data),
+  validation: (_lang, field, message) => fail(422, message, { [field]: [message] }),
+  refused: (status, _lang, message) => fail(status, message),
+  versionNotFound: (lang, version) => fail(404, t(lang, 'version_not_found', { version })),
+  versionOfOtherSite: (lang, version, site) => fail(422, t(lang, 'version_other_site', { version, site })),
+  restoreBusy: (lang) => fail(409, t(lang, 'restore_busy')),
+
   faultJson: (status, lang) => {
     const key = FAULT_MESSAGE[status]
     const response = fail(status, key ? t(lang, key) : t(lang, 'fault', { status }))

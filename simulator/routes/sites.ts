@@ -97,7 +97,7 @@ export function getSite(ctx: ApiContext, siteId: string): ApiResponse {
 }
 
 /** `fallback` when absent, the integer when valid, null when invalid. */
-function positiveInt(value: string | null, fallback: number): number | null {
+export function positiveInt(value: string | null, fallback: number): number | null {
   if (value === null) return fallback
   if (!/^\d+$/.test(value)) return null
   const n = Number(value)

@@ -14,7 +14,7 @@ import { t } from '../i18n.js'
 import { newSecret } from '../ids.js'
 import type { BusyOp, BusyReason, Ineligibility } from '../profiles/index.js'
 import { stagingSite } from '../seed.js'
-import type { JobKind, ProductionSite, StagingSite } from '../types.js'
+import type { ProductionSite, StagingJobKind, StagingSite } from '../types.js'
 import { probeView } from '../views.js'
 
 export function probe(ctx: ApiContext, siteId: string, path: string): ApiResponse {
@@ -78,7 +78,11 @@ function whileBusy(ctx: ApiContext, op: BusyOp, staging: StagingSite): ApiRespon
   return busy(ctx, op, reason, staging)
 }
 
-function started(ctx: ApiContext, kind: Exclude<JobKind, 'create'>, staging: StagingSite): ApiResponse {
+function started(
+  ctx: ApiContext,
+  kind: Exclude<StagingJobKind, 'create'>,
+  staging: StagingSite,
+): ApiResponse {
   const task = ctx.jobs.start(kind, staging, ctx.taskError, ctx.now)
   return ctx.shapes.jobStarted(ctx.lang, kind, task, ctx.options)
 }

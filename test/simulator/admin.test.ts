@@ -25,7 +25,7 @@ describe('admin paths (/__sim)', () => {
     expect(body.sites.map((s: { id: number }) => s.id)).toEqual([1001, 1002, 1003, 2001, 3001, 4001])
     expect(body.staging).toEqual([expect.objectContaining({ id: 's-1002', site_id: 1002, status: 'ready' })])
     expect(body).toMatchObject({ tasks: [], outbox: [], purges: [], faults: [] })
-    expect(body.options.durationsMs).toEqual(FAST)
+    expect(body.options.durationsMs).toEqual({ ...FAST, version: 1500, restore: 2000 })
   })
 
   it('is not part of the v2 API: no token, no rate limit, not recorded', async () => {

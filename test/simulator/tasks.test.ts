@@ -134,8 +134,17 @@ describe('progress curves', () => {
       pull: 60000,
       push: 60000,
       delete: 15000,
+      version: 90000,
+      restore: 90000,
     })
     expect(resolveOptions({ realistic: true, durationsMs: { push: 5 } }).durationsMs.push).toBe(5)
-    expect(resolveOptions().durationsMs).toEqual({ create: 3000, pull: 2000, push: 2000, delete: 1000 })
+    expect(resolveOptions().durationsMs).toEqual({
+      create: 3000,
+      pull: 2000,
+      push: 2000,
+      delete: 1000,
+      version: 1500,
+      restore: 2000,
+    })
   })
 })

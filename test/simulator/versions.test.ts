@@ -1,0 +1,191 @@
+/** Site versions (contract §13): create, name, list, restore, delete, the quota, on both profiles. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { SIM_SITES, start, type Simulator } from '../../simulator/server.js'
+import { admin, call, sleep, type CallOptions } from './helpers.js'
+
+const DURATIONS = { create: 150, pull: 120, push: 120, delete: 80, version: 120, restore: 120 }
+
+let sim: Simulator
+beforeAll(async () => {
+  sim = await start({ durationsMs: DURATIONS })
+})
+afterAll(() => sim.stop())
+
+const PROFILES = {
+  spec: {
+    prefix: '',
+    accepted: 202,
+    id: (n: number): string | number => `v-${n}`,
+    busy: 409,
+    otherSite: 422,
+    done: 'completed' as string | number,
+    failed: 'error' as string | number,
+  },
+  service: {
+    prefix: '/api',
+    accepted: 200,
+    id: (n: number): string | number => n,
+    busy: 422,
+    otherSite: 404,
+    done: 0 as string | number,
+    failed: 2 as string | number,
+  },
+} as const
+
+const SHOP = SIM_SITES.eligible
+const BLOG = SIM_SITES.withStaging
+
+describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
+  beforeEach(() => {
+    sim.reset()
+    sim.setOptions({
+      profile: profile as 'spec' | 'service',
+      durationsMs: DURATIONS,
+      versions: 'ok',
+      versionQuota: 3,
+    })
+  })
+
+  const api = (method: string, path: string, options: CallOptions = {}) =>
+    call(sim, method, `${p.prefix}/v2${path}`, {
+      contentType: method === 'GET' ? null : 'application/json',
+      ...options,
+      headers: { Accept: 'application/json', ...options.headers },
+    })
+
+  /** Polls a task until it is no longer running; its last data. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function settled(taskId: string): Promise<any> {
+    const deadline = Date.now() + 10_000
+    for (;;) {
+      const reply = await api('GET', `/tasks/${taskId}/status`)
+      const status = reply.json?.data?.status
+      if (reply.status === 200 && status !== 'progress' && status !== 1) return reply.json.data
+      if (Date.now() > deadline) throw new Error(`task ${taskId}: ${reply.text}`)
+      await sleep(10)
+    }
+  }
+
+  /** Makes a version of `site` and waits for its task; its id as the profile shows it. */
+  async function version(site: number, name?: string): Promise<string | number> {
+    const created = await api('POST', '/site-versions', { body: { site_id: site } })
+    expect(created.status).toBe(p.accepted)
+    expect((await settled(created.json.data.task_id)).status).toBe(p.done)
+    if (name !== undefined)
+      expect((await api('PUT', `/site-versions/${created.json.data.id}`, { body: { name } })).status).toBe(
+        200,
+      )
+    return created.json.data.id
+  }
+
+  it('creates a version: data.id and data.task_id, its task followed like any job, then completed', async () => {
+    const created = await api('POST', '/site-versions', { body: { site_id: SHOP } })
+    expect(created.status).toBe(p.accepted)
+    expect(created.json.data).toEqual({ id: p.id(7001), task_id: expect.stringMatching(/^[0-9a-f]{12}$/) })
+    const listed = await api('GET', `/site-versions?site_id=${SHOP}&per_page=100`)
+    expect(listed.json.data).toEqual([
+      { id: p.id(7001), name: null, size_mb: null, status: 'progress', created_at: expect.any(String) },
+    ])
+    const task = await settled(created.json.data.task_id)
+    expect(task.status).toBe(p.done)
+    if (profile === 'service') expect(task).toMatchObject({ type: 'site_version', resource_id: SHOP })
+    else expect(task).toMatchObject({ type: 'version', site_id: SHOP })
+    const after = await api('GET', `/site-versions?site_id=${SHOP}&per_page=100`)
+    expect(after.json.data[0]).toMatchObject({ status: 'completed', size_mb: expect.any(Number) })
+  })
+
+  it('names a version; a name over 25 characters or none is refused with 422 and changes nothing', async () => {
+    const id = await version(SHOP)
+    const named = await api('PUT', `/site-versions/${id}`, { body: { name: 'before push 1234567890abc' } })
+    expect(named.status).toBe(200)
+    expect(named.json.data).toMatchObject({ id, name: 'before push 1234567890abc' })
+    const long = await api('PUT', `/site-versions/${id}`, { body: { name: 'x'.repeat(26) } })
+    expect(long.status).toBe(422)
+    expect(long.json.message).toMatch(/25 characters/)
+    expect(long.json.errors.name).toHaveLength(1)
+    expect((await api('PUT', `/site-versions/${id}`, { body: {} })).status).toBe(422)
+    const listed = await api('GET', `/site-versions?site_id=${SHOP}`)
+    expect(listed.json.data[0].name).toBe('before push 1234567890abc')
+    expect((await api('PUT', `/site-versions/${p.id(9999)}`, { body: { name: 'x' } })).status).toBe(404)
+  })
+
+  it("lists a site's versions newest first, only that site's", async () => {
+    const first = await version(SHOP, 'one')
+    const second = await version(SHOP, 'two')
+    await version(BLOG, 'other')
+    const listed = await api('GET', `/site-versions?site_id=${SHOP}&per_page=100`)
+    expect(listed.status).toBe(200)
+    expect(listed.json.data.map((v: { id: unknown }) => v.id)).toEqual([second, first])
+    expect(listed.json.data.map((v: { name: unknown }) => v.name)).toEqual(['two', 'one'])
+    expect(listed.json.meta).toMatchObject({ total: 2, per_page: 100 })
+    expect((await api('GET', '/site-versions')).status).toBe(422)
+    expect((await api('GET', '/site-versions?site_id=424242')).status).toBe(404)
+  })
+
+  it('captures the content production had; a restore brings it back after a push overwrote it', async () => {
+    const before = { ...sim.state.sites.get(String(BLOG))!.content }
+    const id = await version(BLOG, 'before push')
+    const push = await api('POST', `/sites/${BLOG}/staging/push`, { body: {} })
+    await settled(push.json.data.task_id)
+    expect(sim.state.sites.get(String(BLOG))!.content).toEqual({
+      files: 'staging-v1',
+      database: 'staging-v1',
+    })
+    const restore = await api('PUT', `/sites/${BLOG}/restore-versions/${id}`)
+    expect(restore.status).toBe(p.accepted)
+    expect(restore.json.data).toEqual({ task_id: expect.any(String) })
+    expect((await settled(restore.json.data.task_id)).status).toBe(p.done)
+    expect(sim.state.sites.get(String(BLOG))!.content).toEqual(before)
+    const seen = await admin(sim, 'GET', `/sites/${BLOG}`)
+    expect(seen.body.site.content).toEqual(before)
+    expect(seen.body.versions[0]).toMatchObject({ name: 'before push', content: before })
+  })
+
+  it('refuses a restore of another site’s version, of one not completed, and while one runs', async () => {
+    const shops = await version(SHOP)
+    const other = await api('PUT', `/sites/${BLOG}/restore-versions/${shops}`)
+    expect(other.status).toBe(p.otherSite)
+    const running = await api('POST', '/site-versions', { body: { site_id: BLOG } })
+    const early = await api('PUT', `/sites/${BLOG}/restore-versions/${running.json.data.id}`)
+    expect(early.status).toBe(422)
+    expect(early.json.message).toMatch(/not completed/)
+    await settled(running.json.data.task_id)
+    const first = await api('PUT', `/sites/${BLOG}/restore-versions/${running.json.data.id}`)
+    expect(first.status).toBe(p.accepted)
+    const second = await api('PUT', `/sites/${BLOG}/restore-versions/${running.json.data.id}`)
+    expect(second.status).toBe(p.busy)
+    expect(second.json.message).toMatch(/already in progress/)
+    expect((await api('PUT', `/sites/${BLOG}/restore-versions/${p.id(9999)}`)).status).toBe(404)
+    expect((await api('PUT', `/sites/424242/restore-versions/${running.json.data.id}`)).status).toBe(404)
+    expect([...sim.state.tasks.values()].filter((t) => t.kind === 'restore')).toHaveLength(1)
+  })
+
+  it('deletes versions: success_ids and failed_ids (unknown, in progress)', async () => {
+    const done = await version(SHOP)
+    const running = await api('POST', '/site-versions', { body: { site_id: SHOP } })
+    const ids = [done, running.json.data.id, p.id(9999)]
+    const reply = await api('DELETE', '/site-versions', { body: { ids } })
+    expect(reply.status).toBe(200)
+    expect(reply.json.data).toEqual({ success_ids: [done], failed_ids: [running.json.data.id, p.id(9999)] })
+    expect([...sim.state.siteVersions.values()].map((v) => v.status)).toEqual(['progress'])
+    expect((await api('DELETE', '/site-versions', { body: { ids: [] } })).status).toBe(422)
+  })
+
+  it('keeps 3 completed versions plus 1 in progress per site: more is a 422 with a message', async () => {
+    for (let i = 0; i < 3; i++) await version(SHOP)
+    const running = await api('POST', '/site-versions', { body: { site_id: SHOP } })
+    expect(running.status).toBe(422)
+    expect(running.json.message).toMatch(/at most 3 versions per site/)
+    expect((await api('POST', '/site-versions', { body: { site_id: BLOG } })).status).toBe(p.accepted)
+    expect((await api('POST', '/site-versions', { body: { site_id: BLOG } })).status).toBe(422)
+    sim.setOptions({ versionQuota: 4 })
+    expect((await api('POST', '/site-versions', { body: { site_id: SHOP } })).status).toBe(p.accepted)
+  })
+
+  it('refuses a create for an unknown or missing site', async () => {
+    expect((await api('POST', '/site-versions', { body: { site_id: 424242 } })).status).toBe(404)
+    expect((await api('POST', '/site-versions', { body: {} })).status).toBe(422)
+    expect((await api('POST', '/site-versions', { body: { site: SHOP } })).status).toBe(400)
+    expect(sim.state.siteVersions.size).toBe(0)
+  })
+})
