@@ -81,7 +81,17 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   const { client, siteId, logger } = ctx
   ctx.phase = 'making the checkpoint (a site version of production)'
   logger.info(`Site ${siteId}: making a checkpoint of production before the push (a site version).`)
-  const made = await client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) })
+  const create = () => client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) })
+  let made
+  try {
+    made = await create()
+  } catch (e) {
+    // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
+    // anyway; deleted now, the version is asked for once more.
+    if (!(e instanceof ApiError) || e.httpStatus !== 422) throw e
+    if (!(await makeRoom(ctx, checkpointPolicy(ctx.config).keep))) throw e
+    made = await create()
+  }
   const id = versionIdOf(made.reply.data)
   const task = taskIdOf(made.reply.data)
   const taskId = task && 'id' in task ? task.id : null
@@ -139,7 +149,7 @@ function refused(ctx: RunContext, e: ApiError): Ending {
   if (status !== null && VERSIONS_NOT_OFFERED.includes(status))
     hint = `The service answered as if it offers no site versions (HTTP ${status}): check ${setting('api-url')}, ${WITHOUT}.`
   else if (status === 403)
-    hint = `Refused (HTTP 403): the site's plan may not include versions, or the token may be read-only: upgrade the plan, ${WITHOUT}.`
+    hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the plan may not include versions. Upgrade the plan, ${WITHOUT}.`
   else if (status === 422)
     hint = `The service refused a new version (often its quota of versions per site): delete old versions of site ${site} in the dashboard (${setting('keep-checkpoints')} keeps fewer), ${WITHOUT}.`
   else if (e.processing === 'unknown')
@@ -175,6 +185,37 @@ export async function listVersions(ctx: RunContext): Promise<VersionRecord[]> {
     })
   }
   return records
+}
+
+/**
+ * Before a checkpoint the service refused with 422: deletes this tool's completed checkpoints of the
+ * site that keep-checkpoints would delete after the push (all but the newest `keep - 1`). True when
+ * some were deleted.
+ */
+async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> {
+  let versions: VersionRecord[]
+  try {
+    versions = await listVersions(ctx)
+  } catch (e) {
+    if (e instanceof ApiError) return false
+    throw e
+  }
+  const old = versions
+    .filter((v) => isOurs(v) && v.completed)
+    .slice(Math.max(0, keep - 1))
+    .map((v) => v.id)
+  if (old.length === 0) return false
+  ctx.logger.info(
+    `The service refused a new version (422): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`,
+  )
+  try {
+    const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids: old } })
+    const { removed, failed } = deletedIdsOf(answer.reply.data)
+    return removed.length > 0 || failed.length === 0
+  } catch (e) {
+    if (e instanceof ApiError) return false
+    throw e
+  }
 }
 
 /** Whether this tool named the version (never a version a person made). */

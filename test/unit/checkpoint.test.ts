@@ -119,6 +119,8 @@ describe('no checkpoint, no push', () => {
       api()
         .post('/v2/site-versions')
         .reply(status, said('version', { status: false, message: text }))
+      // A quota with only a person's versions: nothing of this tool's to make room with.
+      if (status === 422) versions([version(3, 'my own backup')])
       const push = pushAccepted()
       const { result } = await run({ operation: 'push', checkpoint: 'version' })
       expect(push.isDone()).toBe(false)
@@ -130,6 +132,30 @@ describe('no checkpoint, no push', () => {
       expect(result.sent).toEqual([`POST /v2/site-versions -> ${status}`])
     },
   )
+
+  it("a quota (422) with this tool's checkpoints beyond keep-checkpoints: those deleted, the version asked for once more", async () => {
+    api()
+      .post('/v2/site-versions')
+      .reply(422, said('version-422', { status: false, message: 'At most 3 versions per site' }))
+    versions([
+      version(8, 'before push 3'),
+      version(7, 'my own backup'),
+      version(6, 'before push 2'),
+      version(5, 'before push 1'),
+    ])
+    let deleted: unknown = null
+    api()
+      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
+      .reply(200, said('delete', envelope({ success_ids: [5], failed_ids: [] })))
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('completed')
+    versions([])
+    const { result } = await run({ operation: 'push', checkpoint: 'version' })
+    expect(deleted).toEqual({ ids: ['5'] })
+    expect(order.slice(0, 5)).toEqual(['version-422', 'list', 'delete', 'version', 'name'])
+    expect(result.result).toBe('succeeded')
+  })
 
   it("the version's task fails: no push, the server's reason said", async () => {
     api()
