@@ -187,7 +187,7 @@ describe('exit 0', () => {
   test('--help prints the usage with the exit codes on stdout', async () => {
     const r = await runCli(['--help'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status>/)
+    expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status\|rollback>/)
     expect(r.stdout).toMatch(/STAGING_API_TOKEN/)
     expect(r.stdout).toMatch(/^ {2}2 {2}bad usage or input/m)
   })
