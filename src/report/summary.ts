@@ -48,7 +48,7 @@ function single(r: Result, out: Bounded): void {
     return said.length > 0 ? ` — ${said.join('; ')}` : ''
   }
   const from = (source: string | null | undefined) => (source ? `from ${md(source, 200)}` : null)
-  if (r.stagingUrl || r.operation !== 'delete')
+  if (r.stagingUrl || (r.operation !== 'delete' && r.operation !== 'rollback'))
     out.push(
       `| Staging URL | ${link(r.stagingUrl)}${r.stagingUrl ? about(r.operation === 'push' ? null : readiness(r), from(r.stagingFrom?.url)) : ''} |`,
     )
