@@ -101,11 +101,12 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
       summary: `The checkpoint was started, but the answer did not say its ${id ? 'task' : 'id'}, so its completion cannot be confirmed. ${NO_PUSH}`,
       error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
     }
-  ctx.known.checkpointId = id
   const name = await nameIt(ctx, id)
   ctx.phase = `waiting for the checkpoint (version ${id}, task ${taskId}) to complete`
   const outcome = await waitForTask(waitDeps(ctx), 'checkpoint', siteId, taskId, ctx.clock.now())
   if (outcome.kind === 'completed') {
+    // Only a completed version is a checkpoint: the output never names one that cannot be restored.
+    ctx.known.checkpointId = id
     logger.info(`Checkpoint ${id}${name ? ` ("${name}")` : ''} is complete: sending the push.`)
     return { id, name }
   }

@@ -50,12 +50,17 @@ export async function dryRun(ctx: RunContext): Promise<Ending> {
   if (op === 'push') {
     const guarded = config.checkpoint !== 'none'
     known.warnings.push(...PUSH_WARNINGS.filter((_, i) => i > 0 || !guarded).map((w) => `If run: ${w}`))
-    for (const line of PUSH_PLAN)
+    for (const line of pushPlan(config.checkpoint !== 'none'))
       logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`)
   }
-  const plan = op === 'push' ? ` ${PUSH_PLAN.join(' ')}` : ''
+  const plan = op === 'push' ? ` ${pushPlan(config.checkpoint !== 'none').join(' ')}` : ''
   return {
     outcome: 'dry-run',
     summary: `Dry run: nothing was changed. Would send ${main || lines[0]}.${plan}${op === 'push' && config.checkpoint !== 'none' ? ' But first: a checkpoint of production (a site version), followed to completed; no checkpoint, no push.' : ''}`,
   }
+}
+
+/** PUSH_PLAN, without its "no backup" when a checkpoint is taken first (issue 27). */
+function pushPlan(checkpoint: boolean): string[] {
+  return checkpoint ? PUSH_PLAN.map((l) => l.replace(' No backup is taken first.', '')) : PUSH_PLAN
 }

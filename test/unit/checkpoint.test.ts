@@ -168,7 +168,7 @@ describe('no checkpoint, no push', () => {
     const push = pushAccepted()
     const { result } = await run({ operation: 'push', checkpoint: 'version' })
     expect(push.isDone()).toBe(false)
-    expect(result).toMatchObject({ result: 'failed', message: 'disk full' })
+    expect(result).toMatchObject({ result: 'failed', message: 'disk full', checkpointId: null })
     expect(result.summary).toMatch(
       /checkpoint \(version 9\) did not complete: its task failed.*disk full.*push was not sent/,
     )
@@ -216,6 +216,8 @@ describe('no checkpoint, no push', () => {
     expect(result.sent).toEqual([])
     expect(logger.text).toMatch(/POST https:\/\/api\.example\.test\/v2\/site-versions \(checkpoint/)
     expect(result.summary).toMatch(/But first: a checkpoint of production/)
+    expect(result.summary).not.toMatch(/No backup/)
+    expect(result.warnings.join(' ')).not.toMatch(/No backup/)
   })
 })
 
