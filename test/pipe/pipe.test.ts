@@ -297,6 +297,31 @@ describe('the pipe against the simulator', () => {
     }
   })
 
+  test('a push takes its checkpoint (CHECKPOINT_ID in the outputs); RESTORE_CHECKPOINT_ID rolls production back', async () => {
+    sim.setOptions({
+      durationsMs: { create: 400, pull: 300, push: 300, delete: 200, version: 200, restore: 200 },
+    })
+    const site = String(SIM_SITES.withStaging)
+    const before = { ...sim.state.sites.get(site)!.content }
+    const push = await runPipe({ ...base(), OPERATION: 'push', SITE_ID: site })
+    expect(push.code).toBe(0)
+    const { CHECKPOINT_ID: id } = sourced(push.env, ['CHECKPOINT_ID'])
+    expect(id).toMatch(/^[\w-]+$/)
+    expect(sim.state.sites.get(site)!.content).not.toEqual(before)
+    const back = await runPipe({
+      ...base(),
+      OPERATION: 'rollback',
+      SITE_ID: site,
+      RESTORE_CHECKPOINT_ID: id!,
+    })
+    expect(back.code).toBe(0)
+    expect(back.stderr).toMatch(/Production was restored to version/)
+    expect(sim.state.sites.get(site)!.content).toEqual(before)
+    expect(
+      sim.requests.filter((q) => q.method === 'PUT' && q.path.includes('/restore-versions/')),
+    ).toHaveLength(1)
+  })
+
   test('a missing token: a clear message, exit 2, failed outputs, nothing sent', async () => {
     const r = await runPipe({ STAGING_API_URL: sim.apiUrl, OPERATION: 'pull', SITE_ID: '1002' })
     expect(r.code).toBe(2)
