@@ -17,6 +17,7 @@ import type {
   SiteRequestRecord,
   SiteVersion,
   Task,
+  ToolChange,
 } from './types.js'
 
 export interface AdminTarget {
@@ -58,6 +59,7 @@ function dispatch(sim: AdminTarget, method: string, route: string, body: string)
   if (method === 'POST' && siteState?.[1] !== undefined) return setSiteState(sim, siteState[1], parse(body))
   if (method === 'GET' && route === '/outbox') return json(200, sim.state.outbox)
   if (method === 'GET' && route === '/purges') return json(200, sim.state.purges)
+  if (method === 'GET' && route === '/tools') return json(200, sim.state.toolChanges)
   if (method === 'GET' && route === '/requests') return json(200, sim.requests)
   if (method === 'GET' && route === '/site-requests') return json(200, sim.siteRequests)
   if (method === 'GET' && route === '/stats') return json(200, sim.stats())
@@ -95,6 +97,7 @@ export function snapshot(sim: AdminTarget): Record<string, unknown> {
     tasks: tasks(sim),
     outbox: sim.state.outbox,
     purges: sim.state.purges,
+    toolChanges: sim.state.toolChanges,
     options: sim.options,
     faults: faultList(sim),
     requests: sim.requests.length,
@@ -166,11 +169,22 @@ function setSiteState(sim: AdminTarget, id: string, body: unknown): ApiResponse 
   const site = sim.state.sites.get(id)
   if (!site) return json(404, { error: `site ${id} not found` })
   const patch = (isObject(body) ? body : {}) as Record<string, unknown>
-  for (const field of ['maintenance', 'password_protected'] as const) {
+  const fields = { maintenance: 'maintenance_mode', password_protected: 'password_protection' } as const
+  for (const field of Object.keys(fields) as (keyof typeof fields)[]) {
+    if (patch[field] !== undefined && typeof patch[field] !== 'boolean')
+      throw new Error(`${field} must be a boolean`)
+  }
+  for (const [field, tool] of Object.entries(fields) as [keyof typeof fields, ToolChange['tool']][]) {
     const value = patch[field]
-    if (value === undefined) continue
-    if (typeof value !== 'boolean') throw new Error(`${field} must be a boolean`)
+    if (typeof value !== 'boolean') continue
     site[field] = value
+    sim.state.toolChanges.push({
+      site_id: site.id,
+      tool,
+      value: value ? 'on' : 'off',
+      source: 'admin',
+      at: Date.now(),
+    })
   }
   return json(200, { site, staging: sim.state.staging.get(id) ?? null, versions: versionsOf(sim, site.id) })
 }

@@ -57,7 +57,8 @@ Options:
                              service offers none: its routes answer 404, or 405); plan-403 (a plan
                              without versions); quota (every create refused with 422); task-fails
                              (version tasks end in error); slow (version tasks take 15 minutes)
-  --version-quota N          completed versions a site may keep, plus one in progress (default 3)
+  --version-quota N          completed versions a site keeps; one more may be made on top, one at a
+                             time, then creates are refused until one is deleted (default 3)
   --tools MODE               site tools (maintenance mode, password protection): ok (default),
                              plan-403 (a plan gate) or absent-404 (no such route)
   -h, --help                 show this help

@@ -1,10 +1,11 @@
 /**
  * Background jobs as tasks, on a clock: on a staging site (create, pull, push, delete) or on a
- * production site itself (version: make a site version; restore: put a version back, contract §13). A job ends exactly when its
- * duration has elapsed on that clock: whoever reads the state first settles the jobs that are due
- * (`settle()`), so a read never sees a finished job as running, and no timer is needed for
- * correctness (the HTTP server adds one only so that the state moves without any request). A job
- * planned to fail (fault `taskError`) ends in 'error' halfway through its duration and changes nothing.
+ * production site itself (version: make a site version; restore: put one back, contract §13). A
+ * job ends exactly when its duration has elapsed on that clock: whoever reads the state first
+ * settles the jobs that are due (`settle()`), so a read never sees a finished job as running, and
+ * no timer is needed for correctness (the HTTP server adds one only so that the state moves without
+ * any request). A job planned to fail (fault `taskError`) ends in 'error' halfway through its
+ * duration and changes nothing.
  */
 import type { Clock } from './clock.js'
 import { newTaskId } from './ids.js'
@@ -183,6 +184,10 @@ export class Jobs {
       case 'push':
         if (site) {
           site.content = { ...staging.content }
+          if (site.password_protected) {
+            const change = { site_id: site.id, at, source: 'push' as const }
+            this.state.toolChanges.push({ ...change, tool: 'password_protection', value: 'off' })
+          }
           site.password_protected = false
           site.updated_at = at
           this.state.purges.push({ site_id: site.id, at })

@@ -27,6 +27,7 @@ export function banner(sim: Simulator): string[] {
     `Site versions: ${sim.options.versions} (quota ${sim.options.versionQuota} per site plus 1 in progress); site tools: ${sim.options.tools}`,
     `Rate limit: ${rate ? `${rate.limit} per ${rate.windowMs}ms per token (${rate.kind ?? 'fixed'} window${rate.resetHeader ? `, reset header ${rate.resetHeader}` : ''})` : 'none'}`,
     `Staging sites: ${sim.url}/staging-sites/<id>/ (answer ${sim.options.siteDelayMs}ms after their creation completed)`,
+    `Production pages: ${sim.url}/production-sites/<site>/ (its content; 503 in maintenance mode, 401 while password protected)`,
   ]
 }
 

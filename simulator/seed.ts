@@ -39,6 +39,17 @@ export const FIRST_TASK_ROW_ID = 148601
 /** Where a staging site's own URL lives on the simulator's origin (not under /v2 or /__sim). */
 export const SITES_PREFIX = '/staging-sites'
 
+/**
+ * Where a production site's page lives on the simulator's origin: its content, 503 in maintenance
+ * mode, 401 while password protected (what a push and a restore change, seen from outside).
+ */
+export const PRODUCTION_PREFIX = '/production-sites'
+
+/** The URL of production site `id`'s page on `origin` (e.g. http://127.0.0.1:PORT/production-sites/1002/). */
+export function productionPageUrl(origin: string, id: number): string {
+  return `${origin}${PRODUCTION_PREFIX}/${id}/`
+}
+
 /** The URL of staging site `id` on `origin` (e.g. http://127.0.0.1:PORT/staging-sites/s-1001/). */
 export function stagingUrl(origin: string, id: string): string {
   return `${origin}${SITES_PREFIX}/${encodeURIComponent(id)}/`
@@ -142,6 +153,7 @@ export function emptyState(): SimState {
     tasks: new Map(),
     outbox: [],
     purges: [],
+    toolChanges: [],
     versions: new Map(),
     siteVersions: new Map(),
     nextSiteId: FIRST_NEW_SITE_ID,
@@ -160,6 +172,7 @@ export function seedState(state: SimState, origin: string): void {
   state.tasks.clear()
   state.outbox.length = 0
   state.purges.length = 0
+  state.toolChanges.length = 0
   state.versions.clear()
   state.siteVersions.clear()
   state.nextSiteId = FIRST_NEW_SITE_ID

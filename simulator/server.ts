@@ -42,7 +42,7 @@ export type {
   SimulatorOptions,
   SiteRequestRecord,
 } from './types.js'
-export { SIM_TOKENS, SIM_SITES, SIM_ACCOUNT_EMAIL } from './seed.js'
+export { SIM_TOKENS, SIM_SITES, SIM_ACCOUNT_EMAIL, productionPageUrl } from './seed.js'
 export { createApiCore, type ApiCore, type CoreRequest, type CoreResponse } from './core.js'
 export { ManualClock, realClock, type Clock } from './clock.js'
 
@@ -57,7 +57,7 @@ export interface Simulator {
   clearFaults(): void
   /** Every API request that reached the server (not admin, not site URLs), in order of arrival. */
   requests: RequestRecord[]
-  /** Every request to a staging site's own URL, in order of arrival. */
+  /** Every request to a staging site's own URL or a production page, in order of arrival. */
   siteRequests: SiteRequestRecord[]
   /** Connections and requests per connection since start or the last reset(). */
   stats(): ConnectionStats

@@ -5,14 +5,18 @@
  * shows the site's content versions. A staging site of a password-protected production site answers
  * 401 (HTTP basic auth). A deleted staging site answers 404 again. Pulls and pushes do not stop a
  * ready site from answering.
+ * Production sites have a page too, under /production-sites/<id>/: 503 in maintenance mode, 401
+ * while password protected, else 200 with production's content (a push and a restore change it).
  */
 import type { ApiResponse } from './http.js'
-import { SITES_PREFIX } from './seed.js'
+import { PRODUCTION_PREFIX, SITES_PREFIX } from './seed.js'
 import type { SimState, StagingSite } from './types.js'
 
-/** True when `pathname` is a staging site's URL (or under one). */
+/** True when `pathname` is a staging site's URL or a production page (or under one). */
 export function isSitePath(pathname: string): boolean {
-  return pathname === SITES_PREFIX || pathname.startsWith(`${SITES_PREFIX}/`)
+  return [SITES_PREFIX, PRODUCTION_PREFIX].some(
+    (prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`),
+  )
 }
 
 /** When staging site `staging` starts answering, or null while its creation has not completed. */
@@ -28,13 +32,16 @@ export function serveSite(
   method: string,
   pathname: string,
 ): ApiResponse {
-  const segment = pathname.slice(SITES_PREFIX.length + 1).split('/')[0] ?? ''
+  const production = pathname.startsWith(PRODUCTION_PREFIX)
+  const prefix = production ? PRODUCTION_PREFIX : SITES_PREFIX
+  const segment = pathname.slice(prefix.length + 1).split('/')[0] ?? ''
   let id: string
   try {
     id = decodeURIComponent(segment)
   } catch {
     return notFound()
   }
+  if (production) return productionPage(state, id, method)
   const staging = [...state.staging.values()].find((s) => s.id === id)
   const from = staging ? liveFrom(staging, siteDelayMs) : null
   if (!staging || from === null || now < from) return notFound()
@@ -52,6 +59,34 @@ export function serveSite(
     `<p id="content">files ${escape(staging.content.files)}, database ${escape(staging.content.database)}</p>`,
   ].join('\n')
   return page(200, escape(staging.site_name), body)
+}
+
+/** A production site's page: maintenance (503) first, then password protection (401), then its content. */
+function productionPage(state: SimState, id: string, method: string): ApiResponse {
+  const site = state.sites.get(id)
+  if (!site) return notFound()
+  if (site.maintenance) {
+    return page(
+      503,
+      'Maintenance',
+      '<h1>Briefly unavailable for scheduled maintenance. Check back in a minute.</h1>',
+      { 'Retry-After': '600' },
+    )
+  }
+  if (site.password_protected) {
+    return page(401, 'Authentication required', '<h1>401 Authorization Required</h1>', {
+      'WWW-Authenticate': 'Basic realm="Password protected site"',
+    })
+  }
+  if (method !== 'GET' && method !== 'HEAD') {
+    return page(405, 'Method not allowed', '<h1>405 Method Not Allowed</h1>', { Allow: 'GET, HEAD' })
+  }
+  const body = [
+    `<h1>${escape(site.site_name)}</h1>`,
+    `<p>Production site ${site.id}.</p>`,
+    `<p id="content">files ${escape(site.content.files)}, database ${escape(site.content.database)}</p>`,
+  ].join('\n')
+  return page(200, escape(site.site_name), body)
 }
 
 function notFound(): ApiResponse {

@@ -286,6 +286,15 @@ export interface Email {
   at: number
 }
 
+/** A site tool switched: by the API (POST .../tools), by a push (password protection off), by /__sim. */
+export interface ToolChange {
+  site_id: number
+  tool: 'maintenance_mode' | 'password_protection'
+  value: 'on' | 'off'
+  source: 'api' | 'push' | 'admin'
+  at: number
+}
+
 export interface Purge {
   site_id: number
   at: number
@@ -299,6 +308,8 @@ export interface SimState {
   tasks: Map<string, Task>
   outbox: Email[]
   purges: Purge[]
+  /** Every change of a site tool, in order (tests read when maintenance was on). */
+  toolChanges: ToolChange[]
   /** Content version counters per site and target, for /__sim content bumps. */
   versions: Map<string, number>
   /** Site versions (contract §13) by id. */

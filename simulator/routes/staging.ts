@@ -4,7 +4,8 @@
  * - create: refused for an ineligible site (plan, WaaS, client portal), refused as busy while one is
  *   being created (or deleted), refused when one exists; otherwise accepted with a background job.
  * - pull / push / delete: 404 without staging; refused as busy while another job runs on the
- *   staging site (a delete while a pull or push runs included); otherwise accepted with a job.
+ *   staging site (a delete while a pull or push runs included), a push also while a restore of
+ *   production runs (versions.ts); otherwise accepted with a job.
  * - probe (spec profile only): the staging site and its status; 404 without staging; 405 when off.
  */
 import { jsonBody } from '../body.js'
@@ -16,6 +17,7 @@ import type { BusyOp, BusyReason, Ineligibility } from '../profiles/index.js'
 import { stagingSite } from '../seed.js'
 import type { ProductionSite, StagingJobKind, StagingSite } from '../types.js'
 import { probeView } from '../views.js'
+import { restoring } from './versions.js'
 
 export function probe(ctx: ApiContext, siteId: string, path: string): ApiResponse {
   if (!ctx.options.probe) {
@@ -53,6 +55,8 @@ export function sync(ctx: ApiContext, siteId: string, req: ApiRequest, kind: 'pu
   const found = findStaging(ctx, siteId)
   if ('response' in found) return found.response
   const refusal = whileBusy(ctx, 'sync', found.staging)
+  if (!refusal && kind === 'push' && restoring(ctx, found.staging.site_id))
+    return ctx.shapes.restoreBusy(ctx.lang)
   return refusal ?? started(ctx, kind, found.staging)
 }
 

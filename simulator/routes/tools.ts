@@ -38,6 +38,7 @@ export function setTool(ctx: ApiContext, siteId: string, req: ApiRequest): ApiRe
   if (ctx.options.tools === 'plan-403') return ctx.shapes.refused(403, ctx.lang, t(ctx.lang, 'tools_plan'))
   site[TOOLS[tool as ToolName]] = value === 'on'
   site.updated_at = ctx.now
+  ctx.state.toolChanges.push({ site_id: site.id, tool: tool as ToolName, value, source: 'api', at: ctx.now })
   return ok(200, t(ctx.lang, 'tool_set', { tool, value }), { site_id: site.id, tool, value })
 }
 

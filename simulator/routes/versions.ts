@@ -2,11 +2,14 @@
  * Site versions (contract §13, r4): point-in-time copies of a production site's content, made and
  * restored by background jobs like any other (jobs.ts). The rules are the same in every profile; only
  * the shapes differ (../profiles):
- * - create: 404 for an unknown site; 422 when the site keeps `versionQuota` completed versions, or
- *   one is in progress; otherwise a `version` job. The version holds the content the site had when
+ * - create: 422 for a missing or unknown `site_id` (a field of the body, validated as the framework
+ *   does: a 404 here would read as "no versions route", contract §13); 422 while one is in progress, or when the site keeps more than
+ *   `versionQuota` completed versions (the family's backups: 3 kept, plus 1 in progress: with 3
+ *   completed a fourth may be made, after which the oldest must go); otherwise a `version` job. The version holds the content the site had when
  *   it was asked for.
  * - name: 422 for a missing name or one longer than 25 characters.
- * - list: the site's versions, newest first, paged like the site list.
+ * - list: the site's versions, newest first, paged like the site list; 422 for a missing or unknown
+ *   `site_id`.
  * - restore: 404 for an unknown site or version; a version of another site refused; a version not
  *   completed refused (422); a restore or push of the site already running refused as busy;
  *   otherwise a `restore` job, which puts the version's content back on production when it completes.
@@ -35,11 +38,11 @@ export function createVersion(ctx: ApiContext, req: ApiRequest): ApiResponse {
   if (raw === undefined || raw === null || raw === '') return required(ctx, 'site_id')
   if (!(typeof raw === 'number' || typeof raw === 'string')) return invalid(ctx, 'site_id')
   const site = ctx.state.sites.get(String(raw))
-  if (!site) return ctx.shapes.siteNotFound(ctx.lang, String(raw))
+  if (!site) return invalid(ctx, 'site_id')
   const mine = versionsOf(ctx, site)
   const completed = mine.filter((v) => v.status === 'completed').length
   const running = mine.filter((v) => v.status === 'progress').length
-  if (ctx.options.versions === 'quota' || completed >= ctx.options.versionQuota || running >= 1) {
+  if (ctx.options.versions === 'quota' || running >= 1 || completed > ctx.options.versionQuota) {
     return ctx.shapes.refused(
       422,
       ctx.lang,
@@ -81,7 +84,7 @@ export function listVersions(ctx: ApiContext, req: ApiRequest): ApiResponse {
   const siteId = req.query.get('site_id')
   if (siteId === null || siteId === '') return required(ctx, 'site_id')
   const site = ctx.state.sites.get(siteId)
-  if (!site) return ctx.shapes.siteNotFound(ctx.lang, siteId)
+  if (!site) return invalid(ctx, 'site_id')
   const page = positiveInt(req.query.get('page'), 1)
   const perPage = positiveInt(req.query.get('per_page'), 15)
   if (page === null) return invalid(ctx, 'page')
@@ -183,7 +186,7 @@ function findVersion(ctx: ApiContext, id: string): SiteVersion | undefined {
 }
 
 /** True while a restore of `siteId` (of version `versionId`, when given) runs. */
-function restoring(ctx: ApiContext, siteId: number, versionId?: number): boolean {
+export function restoring(ctx: ApiContext, siteId: number, versionId?: number): boolean {
   return [...ctx.state.tasks.values()].some(
     (task) =>
       task.kind === 'restore' &&

@@ -1,7 +1,7 @@
 /** Site versions (contract §13): create, name, list, restore, delete, the quota, on both profiles. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { SIM_SITES, start, type Simulator } from '../../simulator/server.js'
-import { admin, call, sleep, type CallOptions } from './helpers.js'
+import { createApiCore, ManualClock, SIM_SITES, start, type Simulator } from '../../simulator/server.js'
+import { admin, call, RW, sleep, type CallOptions } from './helpers.js'
 
 const DURATIONS = { create: 150, pull: 120, push: 120, delete: 80, version: 120, restore: 120 }
 
@@ -119,7 +119,7 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     expect(listed.json.data.map((v: { name: unknown }) => v.name)).toEqual(['two', 'one'])
     expect(listed.json.meta).toMatchObject({ total: 2, per_page: 100 })
     expect((await api('GET', '/site-versions')).status).toBe(422)
-    expect((await api('GET', '/site-versions?site_id=424242')).status).toBe(404)
+    expect((await api('GET', '/site-versions?site_id=424242')).status).toBe(422)
   })
 
   it('captures the content production had; a restore brings it back after a push overwrote it', async () => {
@@ -171,21 +171,89 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     expect((await api('DELETE', '/site-versions', { body: { ids: [] } })).status).toBe(422)
   })
 
-  it('keeps 3 completed versions plus 1 in progress per site: more is a 422 with a message', async () => {
+  it('keeps 3 versions plus 1 in progress per site: one at a time, none while 4 are kept; a 422 with a message', async () => {
     for (let i = 0; i < 3; i++) await version(SHOP)
-    const running = await api('POST', '/site-versions', { body: { site_id: SHOP } })
-    expect(running.status).toBe(422)
-    expect(running.json.message).toMatch(/at most 3 versions per site/)
+    const fourth = await api('POST', '/site-versions', { body: { site_id: SHOP } })
+    expect(fourth.status).toBe(p.accepted)
+    const whileRunning = await api('POST', '/site-versions', { body: { site_id: SHOP } })
+    expect(whileRunning.status).toBe(422)
+    expect(whileRunning.json.message).toMatch(/at most 3 versions per site, plus one in progress/)
     expect((await api('POST', '/site-versions', { body: { site_id: BLOG } })).status).toBe(p.accepted)
-    expect((await api('POST', '/site-versions', { body: { site_id: BLOG } })).status).toBe(422)
-    sim.setOptions({ versionQuota: 4 })
+    await settled(fourth.json.data.task_id)
+    const full = await api('POST', '/site-versions', { body: { site_id: SHOP } })
+    expect([full.status, full.json.message]).toEqual([422, whileRunning.json.message])
+    const oldest = (await api('GET', `/site-versions?site_id=${SHOP}&per_page=100`)).json.data.at(-1).id
+    expect(
+      (await api('DELETE', '/site-versions', { body: { ids: [oldest] } })).json.data.success_ids,
+    ).toEqual([oldest])
     expect((await api('POST', '/site-versions', { body: { site_id: SHOP } })).status).toBe(p.accepted)
   })
 
-  it('refuses a create for an unknown or missing site', async () => {
-    expect((await api('POST', '/site-versions', { body: { site_id: 424242 } })).status).toBe(404)
+  it('refuses a create for an unknown or missing site with 422 (never a 404, which means no versions)', async () => {
+    const unknown = await api('POST', '/site-versions', { body: { site_id: 424242 } })
+    expect([unknown.status, unknown.json.errors]).toEqual([
+      422,
+      { site_id: ['The selected site_id is invalid.'] },
+    ])
     expect((await api('POST', '/site-versions', { body: {} })).status).toBe(422)
     expect((await api('POST', '/site-versions', { body: { site: SHOP } })).status).toBe(400)
     expect(sim.state.siteVersions.size).toBe(0)
+  })
+})
+
+describe('in virtual time (the API core on a manual clock, as the benchmarks run it)', () => {
+  it('a version and a restore end exactly at their durations; the restore puts the content back', () => {
+    const clock = new ManualClock(Date.UTC(2026, 10, 26, 5, 0, 0))
+    const core = createApiCore({ durationsMs: { push: 4_000, version: 30_000, restore: 20_000 } }, clock)
+    const headers = { authorization: `Bearer ${RW}`, 'content-type': 'application/json' }
+    const send = (method: string, path: string, body = '') => {
+      const reply = core.handle({ method, path, headers, body })
+      return { status: reply.status, json: JSON.parse(reply.body) }
+    }
+    const created = send('POST', '/v2/site-versions', JSON.stringify({ site_id: BLOG }))
+    const taskPath = `/v2/tasks/${created.json.data.task_id}/status`
+    clock.advance(29_999)
+    expect(send('GET', taskPath).json.data.status).toBe('progress')
+    clock.advance(1)
+    expect(send('GET', taskPath).json.data.status).toBe('completed')
+    send('POST', `/v2/sites/${BLOG}/staging/push`)
+    clock.advance(4_000)
+    core.settle()
+    expect(core.state.sites.get(String(BLOG))?.content.files).toBe('staging-v1')
+    const restore = send('PUT', `/v2/sites/${BLOG}/restore-versions/${created.json.data.id}`)
+    expect(restore.status).toBe(202)
+    clock.advance(19_999)
+    core.settle()
+    expect(core.state.sites.get(String(BLOG))?.content.files).toBe('staging-v1')
+    clock.advance(1)
+    core.settle()
+    expect(core.state.sites.get(String(BLOG))?.content).toEqual({ files: 'prod-v1', database: 'prod-v1' })
+  })
+})
+
+describe('localization', () => {
+  beforeEach(() => {
+    sim.reset()
+    sim.setOptions({ profile: 'service', versions: 'ok', versionQuota: 0 })
+  })
+
+  it("the application's messages follow X-localization; the framework's stay English", async () => {
+    const headers = { Accept: 'application/json', 'Content-Type': 'application/json' }
+    await admin(sim, 'POST', `/sites/${BLOG}/versions`, {})
+    const quota = await call(sim, 'POST', '/api/v2/site-versions', {
+      body: { site_id: BLOG },
+      lang: 'es',
+      headers,
+    })
+    expect([quota.status, quota.json.message]).toEqual([
+      422,
+      'Puede conservar como máximo 0 versiones por sitio, más una en curso. Elimine una versión antigua para crear una nueva.',
+    ])
+    const unknown = await call(sim, 'PUT', '/api/v2/site-versions/9999', {
+      body: { name: 'x' },
+      lang: 'es',
+      headers,
+    })
+    expect(unknown.json).toEqual({ message: 'No query results for model [App\\Models\\SiteVersion] 9999' })
   })
 })
