@@ -1,5 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
+import { renderComment } from '../../src/report/comment.js'
+import { finalLine } from '../../src/report/lines.js'
+import { renderSummary } from '../../src/report/summary.js'
 import { checkpointName } from '../../src/staging/checkpoint.js'
 import { API, envelope, runOnFakes as run } from '../helpers/fakes.js'
 
@@ -81,6 +84,12 @@ describe('a checkpoint before every push', () => {
       /Checkpoint 9 \("before push [^"]+"\) was taken before the push; to restore it, run this action with operation: rollback, site-id: 1001, checkpoint-id: 9\./,
     )
     expect(result.warnings.join(' ')).not.toMatch(/No backup/)
+    // The summary, the pull-request comment and the last line each name it and the step back.
+    const step = 'operation: rollback, site-id: 1001, checkpoint-id: 9'
+    expect(renderSummary([result])).toContain(step)
+    expect(renderSummary([result])).toMatch(/\| Checkpoint \| `9` \|/)
+    expect(renderComment(result, (t) => t)).toContain(step)
+    expect(finalLine([result])).toContain(step)
     expect(result.sent).toEqual([
       'POST /v2/site-versions -> 200',
       'PUT /v2/site-versions/9 -> 200',
