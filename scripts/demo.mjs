@@ -130,7 +130,10 @@ const steps = [
     note: 'overwrite staging with a fresh copy of production',
     inputs: { 'wait-for-url': 'true' },
   },
-  { op: 'push', note: 'take a checkpoint of production (a site version), then overwrite production with staging' },
+  {
+    op: 'push',
+    note: 'take a checkpoint of production (a site version), then overwrite production with staging',
+  },
   {
     op: 'rollback',
     note: "restore production to the push's checkpoint: the old production comes back",
