@@ -30,6 +30,12 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   }
   if (policy.maintenance) {
     const on = await switchTool(ctx, 'maintenance_mode', true)
+    // It may have been switched on after all (no answer, a 5xx, a cancel while it was sent): off again.
+    if (!on.ok && on.mayHaveHappened) await maintenanceOff(ctx)
+    if (!on.ok && on.stopped) {
+      const stopped = endingOf(ctx, on.stopped)
+      return { ...stopped, summary: `${stopped.summary} The push was not sent.` }
+    }
     if (!on.ok)
       return {
         outcome: 'failed',

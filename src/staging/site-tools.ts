@@ -25,16 +25,19 @@ export async function switchTool(
   tool: SiteTool,
   on: boolean,
   late = false,
-): Promise<{ ok: true } | { ok: false; why: string }> {
+): Promise<{ ok: true } | { ok: false; why: string; mayHaveHappened: boolean; stopped?: Error }> {
   const client = late ? ctx.client.cleanup(CLEANUP_MS) : ctx.client
   try {
     await client.call('POST', toolsPath(ctx.siteId), 'setting', { body: toolBody(tool, on) })
     ctx.logger.info(`Site ${ctx.siteId}: ${WHAT[tool]} switched ${on ? 'on' : 'off'}.`)
     return { ok: true }
   } catch (e) {
-    if (e instanceof ApiError) return { ok: false, why: e.message }
-    if (e instanceof DeadlineError) return { ok: false, why: 'no answer in time' }
-    if (e instanceof CancelledError) return { ok: false, why: 'the run was cancelled' }
+    if (e instanceof ApiError)
+      return { ok: false, why: e.message, mayHaveHappened: e.processing === 'unknown' }
+    if (e instanceof DeadlineError)
+      return { ok: false, why: 'no answer in time', mayHaveHappened: true, stopped: e }
+    if (e instanceof CancelledError)
+      return { ok: false, why: 'the run was cancelled', mayHaveHappened: true, stopped: e }
     throw e
   } finally {
     if (client !== ctx.client) ctx.client.absorb(client)

@@ -431,6 +431,23 @@ describe('maintenance and protect-production', () => {
     expect(result.sent).toContain('POST /v2/sites/1001/tools -> 200')
   })
 
+  it('cancelled while maintenance is switched on: off again, no push, cancelled', async () => {
+    const abort = new AbortController()
+    const sent: string[] = []
+    api()
+      .post('/v2/sites/1001/tools', (body?: { value?: string }) => body?.value === 'on')
+      .reply(200, () => (sent.push('on'), abort.abort(), envelope(null)))
+    api()
+      .post('/v2/sites/1001/tools', (body?: { value?: string }) => body?.value === 'off')
+      .reply(200, () => (sent.push('off'), envelope(null)))
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', maintenance: true }, abort.signal)
+    expect(push.isDone()).toBe(false)
+    expect(result.result).toBe('cancelled')
+    expect(sent).toEqual(['on', 'off'])
+    expect(result.summary).toContain('The push was not sent')
+  })
+
   it('maintenance refused: no push, and production said to be unchanged and open', async () => {
     api().post('/v2/sites/1001/tools').reply(403, { status: false, message: 'Upgrade your plan' })
     const push = pushAccepted()
