@@ -32,6 +32,19 @@ export function checkpointPolicy(config: Config) {
   }
 }
 
+/**
+ * The calls a push or a rollback makes besides the job's own, for the batch's call plan (contract
+ * §6 r3): the version, its name, its task's last status read and the list before pruning; each
+ * toggle; a rollback's list of versions.
+ */
+export function extraCalls(config: Config): number {
+  if (config.dryRun) return 0
+  if (config.operation === 'rollback') return 1
+  if (config.operation !== 'push') return 0
+  const p = checkpointPolicy(config)
+  return (p.checkpoint === 'version' ? 4 : 0) + (p.maintenance ? 2 : 0) + (p.protectProduction ? 1 : 0)
+}
+
 export interface Checkpoint {
   id: string
   /** Its name, or null when naming it was refused (then it is found by its id only). */

@@ -65,6 +65,17 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     },
   )
 
+  it("under a tight rate limit the checkpoint shares the run's budget: slower, not refused", async () => {
+    sim().setOptions({ rateLimit: { limit: 4, windowMs: 3000 } })
+    const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002', 'max-retries': '0' })
+    expect(run.outputs.result).toBe('succeeded')
+    expect(sim().requests.length).toBeGreaterThan(4)
+    const refused = sim().requests.filter((r) => r.status === 429).length
+    if (profile === 'spec') expect(refused).toBe(0)
+    else expect(refused).toBeLessThanOrEqual(3)
+    expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(1)
+  })
+
   it('a version task that fails: no push', async () => {
     sim().setOptions({ versions: 'task-fails' })
     const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002' })
