@@ -75,7 +75,16 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
   ctx.logger.warn(
     `The push failed on the server: restoring production to checkpoint ${checkpoint.id} (rollback-on-failure).`,
   )
-  const restored = await restore(ctx, checkpoint.id)
+  // The push's facts (its task, status, the server's words) stay the run's outputs.
+  const { taskId, httpStatus, message } = ctx.known
+  let restored: Ending
+  try {
+    restored = await restore(ctx, checkpoint.id)
+  } catch (e) {
+    // Timed out or cancelled while restoring: said, and maintenance still goes off after this.
+    restored = endingOf(ctx, e)
+  }
+  Object.assign(ctx.known, { taskId, httpStatus, message })
   const again = rollbackCommand(ctx.siteId, checkpoint.id)
   if (restored.outcome === 'succeeded')
     return { ...failed, summary: `${failed.summary} Production was restored to checkpoint ${checkpoint.id}.` }

@@ -311,6 +311,7 @@ describe('rollback-on-failure', () => {
     const { result } = await run({ operation: 'push', checkpoint: 'version', rollbackOnFailure: true })
     expect(order.slice(-4)).toEqual(['push', 'push-failed', 'restore', 'restore-completed'])
     expect(result.result).toBe('failed')
+    expect(result.taskId).toBe('pt')
     expect(result.summary).toMatch(/Production was restored to checkpoint 9/)
   })
 
@@ -325,6 +326,32 @@ describe('rollback-on-failure', () => {
     expect(result.error!.hint).toMatch(
       /To try the restore again, run this action with operation: rollback, site-id: 1001, checkpoint-id: 9/,
     )
+  })
+
+  it('cancelled while restoring after a failed push: maintenance still goes off, and the run says so', async () => {
+    const abort = new AbortController()
+    api().post('/v2/sites/1001/tools').times(2).reply(200, envelope(null))
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('failed', 'database import failed')
+    api()
+      .put('/v2/sites/1001/restore-versions/9')
+      .reply(200, envelope({ task_id: 'rt' }))
+    api()
+      .get('/v2/tasks/rt/status')
+      .reply(200, () => (abort.abort(), task('progress')))
+    const { result } = await run(
+      { operation: 'push', checkpoint: 'version', rollbackOnFailure: true, maintenance: true },
+      abort.signal,
+    )
+    // Maintenance on before the push, and off after the cancelled restore.
+    expect(result.sent.filter((x) => x.startsWith('POST /v2/sites/1001/tools'))).toEqual([
+      'POST /v2/sites/1001/tools -> 200',
+      'POST /v2/sites/1001/tools -> 200',
+    ])
+    expect(result.result).toBe('failed')
+    expect(result.summary).toMatch(/Restoring production to checkpoint 9 did not complete: Cancelled/)
+    expect(result.error!.hint).toMatch(/To try the restore again/)
   })
 
   it('a push whose outcome is unknown (500) is never rolled back; the report says how', async () => {
