@@ -407,6 +407,10 @@ export function parseConfig(raw: RawInputs): Config {
     throw new InputError('production-url', `is checked after a push or a rollback, not after ${c.operation}`)
   if (c['checkpoint-id'] && c.operation !== 'rollback')
     throw new InputError('checkpoint-id', `names the version a rollback restores, not one for ${c.operation}`)
+  // They act when the push's job has ended: a push not waited for has not.
+  for (const name of ['maintenance', 'protect-production', 'rollback-on-failure'] as const)
+    if (c[name] && c.operation === 'push' && !c.wait)
+      throw new InputError(name, `acts when the push has ended: it needs ${setting('wait', 'true')}`)
   if (c['checkpoint-id'] && c['site-id'].length > 1)
     throw new InputError('checkpoint-id', `is one site's version: give one ${setting('site-id')} with it`)
   if (c['staging-url'] && c['site-id'].length > 1)

@@ -3,6 +3,7 @@ import nock from 'nock'
 import { renderComment } from '../../src/report/comment.js'
 import { finalLine } from '../../src/report/lines.js'
 import { renderSummary } from '../../src/report/summary.js'
+import { parseConfig } from '../../src/inputs.js'
 import { checkpointName } from '../../src/staging/checkpoint.js'
 import { API, envelope, runOnFakes as run } from '../helpers/fakes.js'
 
@@ -506,5 +507,37 @@ describe('maintenance and protect-production', () => {
     pushEnds('completed')
     const refused = await run({ operation: 'push', protectProduction: true })
     expect(refused.result.warnings.join(' ')).toMatch(/is now NOT password-protected/)
+  })
+})
+
+describe('the inputs', () => {
+  const raw = { operation: 'push', 'site-id': '1001', 'api-token': 'tok-12345678' }
+  it('defaults: a checkpoint, keep 3, nothing else', () => {
+    expect(parseConfig(raw)).toMatchObject({
+      checkpoint: 'version',
+      checkpointId: null,
+      rollbackOnFailure: false,
+      keepCheckpoints: 3,
+      maintenance: false,
+      protectProduction: false,
+    })
+  })
+  it.each(['maintenance', 'protect-production', 'rollback-on-failure'])(
+    '%s with a push not waited for is refused before any request',
+    (name) => {
+      expect(() => parseConfig({ ...raw, wait: 'false', [name]: 'true' })).toThrow(
+        `Input "${name}": acts when the push has ended: it needs wait: true`,
+      )
+    },
+  )
+  it('checkpoint-id is for rollback, one site; keep-checkpoints is 1 to 100', () => {
+    expect(() => parseConfig({ ...raw, 'checkpoint-id': '9' })).toThrow(/checkpoint-id/)
+    expect(() =>
+      parseConfig({ ...raw, operation: 'rollback', 'site-id': '1001,1002', 'checkpoint-id': '9' }),
+    ).toThrow(/one site's version/)
+    expect(() => parseConfig({ ...raw, 'keep-checkpoints': '0' })).toThrow(/at least 1/)
+    expect(parseConfig({ ...raw, operation: 'rollback', 'checkpoint-id': 'v-7001' }).checkpointId).toBe(
+      'v-7001',
+    )
   })
 })
