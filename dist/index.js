@@ -28431,7 +28431,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5557);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7403);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -28443,7 +28443,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5557:
+/***/ 7403:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31646,9 +31646,10 @@ const RATE_WINDOW_MS = 60_000;
  * status call of its job and the staging read after it (when the answers did not give the URL);
  * once per run, the API root check (§4 r3). The batch tells the poll scheduler
  * (staging/poll-scheduler.ts); a follower says its own. Not in the plan: the site list
- * (`GET /v2/sites`, staging/other-sources.ts), read once per run only when no answer gave the
- * staging URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most runs
- * never make, and the ledger counts it when it goes.
+ * (`GET /v2/sites`, staging/site-list.ts), read once per run only when no answer gave the
+ * staging id or URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most
+ * runs never make, and the ledger counts it when it goes. Its pages after the first go only while
+ * the ledger has a call available now (r4 §12): they never wait for the rate window.
  */
 const CALLS_PER_RUN = 1;
 /**
@@ -31709,6 +31710,53 @@ function idText(value) {
         return value.trim();
     return null;
 }
+// --- §15 A refused token is refused everywhere (r4) ----------------------------------------------
+/**
+ * §15 (r4): 401 is the account's answer, not one site's. After it, no further site of a batch starts
+ * (TokenVerdict in src/api/errors.ts; docs/assumptions.md 77).
+ */
+const TOKEN_REFUSED_STATUS = 401;
+// --- §13 Checkpoints: site versions (r4) ----------------------------------------------------------
+const enc = encodeURIComponent;
+/** §13: `POST` starts a version of `{"site_id"}`; `DELETE` with `{"ids": [...]}` removes versions. */
+const VERSIONS_PATH = '/site-versions';
+/** §13: the create's body; the site id as the number it is (as the family's CLI sends it) when that is exact. */
+const versionBody = (site) => ({
+    site_id: /^\d{1,15}$/.test(site) ? Number(site) : site,
+});
+/** §13: `PUT` with `{"name"}` names a version. */
+const versionPath = (id) => `/site-versions/${enc(id)}`;
+/** §13: a site's versions, newest first (one page of 100: this tool keeps a few). */
+const versionListPath = (site) => `/site-versions?site_id=${enc(site)}&per_page=100`;
+/** §13: `PUT` restores the site in place to the version, overwriting its files and database. */
+const restorePath = (site, id) => `/sites/${enc(site)}/restore-versions/${enc(id)}`;
+/** §13: names longer than this are refused with 422. */
+const VERSION_NAME_MAX = 25;
+/**
+ * How this tool names its checkpoints, so a rollback and the pruning after a push find its own and
+ * never a version a person made: `before push <short run id>` (docs/assumptions.md).
+ */
+const CHECKPOINT_PREFIX = 'before push ';
+/** §13: the version route answering these means the service offers no versions. */
+const VERSIONS_NOT_OFFERED = [404, 405];
+/** §13: a version's id, from the create answer or a list record (`id`). */
+const versionIdOf = (data) => idText(field(data, 'id'));
+/** §13: a version's state in the list: `completed`, `progress`; anything else is not usable. */
+function versionCompleted(record) {
+    const status = field(record, 'status');
+    return typeof status === 'string' && taskState(status) === 'completed';
+}
+/** §13: `DELETE /v2/site-versions` answers the ids it removed and those it could not. */
+function deletedIdsOf(data) {
+    const ids = (name) => {
+        const list = field(data, name);
+        return Array.isArray(list) ? list.map(idText).filter((x) => x !== null) : [];
+    };
+    return { removed: ids('success_ids'), failed: ids('failed_ids') };
+}
+/** §14: `POST` switches a tool of the site; the body's field names are an assumption. */
+const toolsPath = (site) => `/sites/${enc(site)}/tools`;
+const toolBody = (tool, on) => ({ tool, value: on ? 'on' : 'off' });
 
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(8992);
@@ -32029,14 +32077,31 @@ function stripUrlCredentials(text, found = () => { }, known = () => false) {
     }
     return changed ? url.toString() : text;
 }
+/**
+ * A value the user gave, as a refusal may quote it (issue 24 §6): at most `max` characters, on one
+ * line, with no credentials. Everything before the last `@` of a URL-like value goes (user-info,
+ * with or without a scheme, even one that does not parse: `https://user:pa ss@host`,
+ * `user:pass@host`), and so does every credential query value (`?token=...`). Cut after the removal,
+ * so no part of a password is left at the cut. Every input error (InputError, the CLI's UsageError)
+ * passes its whole text through `withoutCredentials` too.
+ */
+function echoed(value, max = 80) {
+    const line = (0,src_text/* oneLine */.TN)(value);
+    const noUserInfo = line.includes('@') ? line.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, `$1${MASK}@`) : line;
+    return (0,src_text/* bound */.$s)(withoutCredentials(noUserInfo), max);
+}
+/** Free text with the user-info and credential query values of every URL in it masked. */
+function withoutCredentials(text) {
+    return stripUrlCredentialsInText(text, () => { }, MASK);
+}
 /** The same inside free text: user-info and credential query values of every URL in it. */
-function stripUrlCredentialsInText(text, found) {
+function stripUrlCredentialsInText(text, found, userInfo = '') {
     return text
         .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]+)@/gi, (_, scheme, info) => {
         for (const part of info.split(':'))
             if (part)
                 found(safeDecode(part));
-        return scheme;
+        return userInfo ? `${scheme}${userInfo}@` : scheme;
     })
         .replace(/([?&;])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep, name, value) => {
         if (!isCredentialQueryParam(safeDecode(name)))
@@ -32201,110 +32266,243 @@ const realClock = {
     }),
 };
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/github/context.ts
+;// CONCATENATED MODULE: ./src/words.ts
+const OPEN = '\u0001';
+const BETWEEN = '\u0003';
+const CLOSE = '\u0002';
+// eslint-disable-next-line no-control-regex -- the pieces are delimited by control characters on purpose
+const PIECE = /\u0001([^\u0001\u0002\u0003]*)\u0003([^\u0001\u0002\u0003]*)\u0002/g;
+/** Text that reads `action` through the action and `cli` through the CLI. */
+function perDoor(action, cli) {
+    return `${OPEN}${strip(action)}${BETWEEN}${strip(cli)}${CLOSE}`;
+}
+/** `text` with every per-door piece in `door`'s words. */
+function inDoorWords(text, door) {
+    return text.replace(PIECE, (_, action, cli) => (door === 'action' ? action : cli));
+}
+/** Whether `text` still holds a piece that no door has rendered. */
+function hasDoorPieces(text) {
+    // eslint-disable-next-line no-control-regex -- see PIECE
+    return /[\u0001\u0002\u0003]/.test(text);
+}
+// eslint-disable-next-line no-control-regex -- see PIECE
+const strip = (text) => text.replace(/[\u0001\u0002\u0003]/g, '');
+/** Switches: `wait: false` in the action is `--no-wait` in the CLI. */
+const SWITCHES = [
+    'wait',
+    'dry-run',
+    'fail-fast',
+    'wait-for-url',
+    'rollback-on-failure',
+    'maintenance',
+    'protect-production',
+];
 /**
- * What the runner tells about the run: event, pull request, repository, commit, run URL. Read from
- * the environment (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, ...) as @actions/github's context does,
- * without loading @actions/github: a run that asks nothing of GitHub pays nothing for it.
+ * A setting, with the value to give it when there is one: `if-missing: skip` / `--if-missing skip`,
+ * `wait: false` / `--no-wait`, `timeout` / `--timeout`. The API root names the CLI's variable too.
  */
-
-/** The run's context from the runner's environment. An unreadable event file is an empty payload. */
-function runContext(env) {
-    let payload = {};
-    if (env.GITHUB_EVENT_PATH) {
-        try {
-            payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
-        }
-        catch {
-            payload = {};
-        }
-    }
+function setting(name, value) {
+    const action = value === undefined ? name : `${name}: ${value}`;
+    let cli;
+    if (name === 'api-token')
+        cli = 'STAGING_API_TOKEN';
+    else if (SWITCHES.includes(name) && (value === 'true' || value === 'false'))
+        cli = value === 'true' ? `--${name}` : `--no-${name}`;
+    else
+        cli = value === undefined ? `--${name}` : `--${name} ${value}`;
+    if (name === 'api-url')
+        cli = value === undefined ? '--api-url (or STAGING_API_URL)' : cli;
+    return perDoor(action, cli);
+}
+/** Where the token comes from: the `api-token` secret, or the `STAGING_API_TOKEN` environment variable. */
+const TOKEN_SOURCE = perDoor('the api-token secret', 'the STAGING_API_TOKEN environment variable');
+/**
+ * The step that reads a job's end later: `run this action with operation: status, site-id: 1001,
+ * task-id: abc` / `run site-staging status --site-id 1001 --task-id abc`.
+ */
+function statusCommand(siteId, taskId) {
+    return perDoor(`run this action with operation: status, site-id: ${siteId}${taskId ? `, task-id: ${taskId}` : ''}`, `run site-staging status --site-id ${siteId}${taskId ? ` --task-id ${taskId}` : ''}`);
+}
+/**
+ * A job by its operation: `the pull job`. A status run follows a job some earlier run started, so
+ * its job has no name of its own (never "the status job": no such job exists, in either door).
+ */
+function jobOf(operation) {
+    return operation === 'status' ? 'job' : `${operation} job`;
+}
+/** `text` with its first letter a capital, in either door's words. */
+function capitalised(text) {
+    const up = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+    const piece = new RegExp(`^${PIECE.source}`).exec(text);
+    if (!piece)
+        return up(text);
+    return perDoor(up(piece[1]), up(piece[2])) + text.slice(piece[0].length);
+}
+/** Where the run happens: the runner, or this machine. */
+const RUNNER = perDoor('the runner', 'this machine');
+/** A logger that writes every line in `door`'s words (the core logs through it). */
+function inDoorLogger(logger, door) {
     return {
-        eventName: env.GITHUB_EVENT_NAME,
-        payload,
-        repository: env.GITHUB_REPOSITORY,
-        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
-        runUrl: runUrlFrom(env),
-        env,
+        info: (m) => logger.info(inDoorWords(m, door)),
+        warn: (m) => logger.warn(inDoorWords(m, door)),
+        debug: (m) => logger.debug(inDoorWords(m, door)),
+        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
     };
 }
-/** Events whose payload names the pull request the comment belongs to. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-const isPullRequestEvent = (eventName) => PULL_REQUEST_EVENTS.includes(eventName);
-/** The repository of the run: GITHUB_REPOSITORY, else the payload's. */
-function repoOf(repository, payload) {
-    const [owner, repo, extra] = (repository ?? '').split('/');
-    if (owner && repo && extra === undefined)
-        return { owner, repo };
-    const p = (payload ?? {});
-    const name = p.repository?.name;
-    const login = p.repository?.owner?.login;
-    if (typeof name === 'string' && typeof login === 'string' && name && login)
-        return { owner: login, repo: name };
-    return null;
-}
-/** The pull request of the triggering event, or why there is none. */
-function pullRequestTarget(eventName, payload, repository) {
-    if (!isPullRequestEvent(eventName))
-        return {
-            reason: `pr-comment: the triggering event is ${eventName ? `"${eventName.slice(0, 60)}"` : 'unknown'}, not pull_request or pull_request_target: no comment was posted.`,
-        };
-    const p = (payload ?? {});
-    const number = Number(p.pull_request?.number ?? p.number);
-    if (!Number.isInteger(number) || number <= 0)
-        return { reason: 'pr-comment: the event payload names no pull request number: no comment was posted.' };
-    const repo = repoOf(repository, payload);
-    if (repo)
-        return { target: { ...repo, number } };
-    return { reason: 'pr-comment: the repository is unknown (no GITHUB_REPOSITORY): no comment was posted.' };
-}
-const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
+
+;// CONCATENATED MODULE: ./src/api/errors.ts
+
+
 /**
- * The commit a deployment is made for: the pull request's head on pull_request and
- * pull_request_target (GITHUB_SHA is then a merge or base commit), else GITHUB_SHA.
+ * What to do, per kind: one table for both front doors. A setting, the token and the command that
+ * checks on a job are written through src/words.ts, so the action's user reads inputs and secrets
+ * (`if-missing: skip`) and the CLI's reads flags and environment variables (`--if-missing skip`).
+ * `{site}` is the production site's id, `{api}` the API root the run used and `{hosted}` where the
+ * hosted root is suggested (`filledHint`, called where the Result is written, fills them).
  */
-function deploymentSha(eventName, payload, env) {
-    if (isPullRequestEvent(eventName)) {
-        const head = payload?.pull_request?.head?.sha;
-        if (typeof head === 'string' && SHA.test(head))
-            return { sha: head.toLowerCase() };
-        return { reason: 'the event payload names no pull request head commit (pull_request.head.sha)' };
+const HINTS = {
+    auth: `The API token was refused: check that ${TOKEN_SOURCE} is current and belongs to the account that owns the site.`,
+    forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
+    'not-found': `No such site or staging environment: check that ${setting('site-id')} is the PRODUCTION site's id; for pull, push or delete, create staging first, or run with ${setting('if-missing', 'skip')}.`,
+    busy: `Another job (a creation, pull or push) is running on this site: run with ${setting('if-busy', 'wait')} to wait for it, or run again when it has finished.`,
+    exists: `The site already has a staging environment (one per site): run with ${setting('if-exists', 'skip')} to keep it, or ${setting('if-exists', 'recreate')} to replace it.`,
+    validation: `The service refused the request as malformed: check ${perDoor('the inputs', 'the options')}; if they are right, report it with the message above.`,
+    'rate-limited': `The account is rate limited: raise ${setting('max-retries')} or ${setting('timeout')}, or run fewer jobs at once (${perDoor('max-parallel in a matrix', 'fewer CI jobs at the same time')}, ${setting('concurrency')} for several sites).`,
+    server: 'The service failed on its side: try again later, and check the service status if it persists.',
+    network: `The API could not be reached: check ${setting('api-url')}, DNS, and the proxy settings (https_proxy, no_proxy) of ${RUNNER}.`,
+    timeout: `The API did not answer in time: try again later, or raise ${setting('timeout')}.`,
+    redirect: `The API answered with a redirect. The token is never sent on to another address: set ${setting('api-url')} to the final address instead.`,
+    'api-url': `The API root {api} did not answer as the staging API: a web server in front of it answered instead (an HTML page, or "route could not be found"), so the request did not reach the API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}.`,
+    'bad-response': `The API answered with something other than its JSON (often a proxy or maintenance page): check ${setting('api-url')}, and try again later.`,
+    'unknown-outcome': `The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: ${statusCommand('{site}', null)}, or look at the staging page in the dashboard.`,
+    'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
+};
+/**
+ * A refused token is refused everywhere (contract §15 r4): a 401 is the account's answer, not one
+ * site's. The client writes the first 401 of a run here; from then on a client that has sent
+ * nothing yet sends nothing (notStartedAfter401), and the batch starts no further site.
+ */
+class TokenVerdict {
+    /** The request that was answered 401 first (`POST /v2/sites/1001/staging`), or null. */
+    refusedAt = null;
+}
+/** The error of a site that sends nothing because the run's token was refused at `refusedAt`. */
+function notStartedAfter401(refusedAt) {
+    return new ApiError({
+        kind: 'auth',
+        processing: 'not-processed',
+        httpStatus: null,
+        message: `Not started: the token was refused (${refusedAt} was answered HTTP 401 earlier in this run), so no request was sent for this site.`,
+    });
+}
+class ApiError extends Error {
+    kind;
+    serverMessage;
+    httpStatus;
+    processing;
+    retryAfterMs;
+    acceptsAgainAt;
+    code;
+    hint;
+    /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
+    afterUnknown = false;
+    constructor(init) {
+        super(init.message);
+        this.name = 'ApiError';
+        this.kind = init.kind;
+        this.serverMessage = init.serverMessage ?? '';
+        this.httpStatus = init.httpStatus ?? null;
+        this.processing = init.processing;
+        this.retryAfterMs = init.retryAfterMs ?? null;
+        this.acceptsAgainAt = init.acceptsAgainAt ?? null;
+        this.code = init.code ?? null;
+        this.hint = init.hint ?? HINTS[init.kind];
     }
-    const sha = env.GITHUB_SHA ?? '';
-    if (SHA.test(sha))
-        return { sha: sha.toLowerCase() };
-    return { reason: 'GITHUB_SHA is not set to a commit' };
 }
-/** `https://github.com/o/r/actions/runs/123/attempts/2`, when the environment says. */
-function runUrlFrom(env) {
-    const server = env.GITHUB_SERVER_URL || 'https://github.com';
-    if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID)
-        return null;
-    if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(env.GITHUB_REPOSITORY) || !/^\d+$/.test(env.GITHUB_RUN_ID))
-        return null;
-    const attempt = env.GITHUB_RUN_ATTEMPT && /^\d+$/.test(env.GITHUB_RUN_ATTEMPT) && env.GITHUB_RUN_ATTEMPT !== '1'
-        ? `/attempts/${env.GITHUB_RUN_ATTEMPT}`
-        : '';
-    return `${server.replace(/\/+$/, '')}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${attempt}`;
+/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
+const ERROR_KINDS = Object.keys(HINTS);
+/**
+ * The hint of `kind` in `door`'s words; its `{site}` and `{api}` placeholders are filled where the
+ * Result is written (staging/ending.ts).
+ */
+function hintFor(kind, door = 'action') {
+    return inDoorWords(HINTS[kind], door);
 }
 /**
- * The fork a `pull_request` run comes from (`alice/site-repo`), or null: GitHub gives such a run no
- * secrets and a read-only token.
+ * A hint with its placeholders filled for the run on `siteId` against `apiUrl`. The hosted service's
+ * root is suggested only when the run's API is on the hosted service's host (api-url left out, or
+ * a wrong path there): a user of another deployment is never sent to the hosted service.
  */
-function forkOf(eventName, payload) {
-    if (eventName !== 'pull_request')
+function filledHint(text, siteId, apiUrl) {
+    const hosted = hostOf(apiUrl) === hostOf(SERVICE_API_URL);
+    return text
+        .replaceAll('{site}', siteId)
+        .replaceAll('{api}', apiUrl)
+        .replaceAll('{hosted}', hosted
+        ? `; for the hosted service it is ${SERVICE_API_URL}`
+        : ', the address your deployment of the API answers on');
+}
+function hostOf(url) {
+    try {
+        return new URL(url).host.toLowerCase();
+    }
+    catch {
         return null;
-    const pr = payload
-        ?.pull_request;
-    const name = (repo) => {
-        const full = repo?.full_name;
-        return typeof full === 'string' && /^[\w.-]+\/[\w.-]+$/.test(full) ? full : null;
-    };
-    const head = name(pr?.head?.repo);
-    const base = name(pr?.base?.repo);
-    return head && base && head.toLowerCase() !== base.toLowerCase() ? head : null;
+    }
+}
+/**
+ * The kind of error an answer means, for the request that got it: from its status, and where the
+ * status alone cannot tell, from what it said (contract §4 and §9).
+ */
+function kindOf(status, reply, request) {
+    const said = [reply.message, ...reply.details].join(' ');
+    if (status >= 300 && status < 400)
+        return 'redirect';
+    if (BUSY_STATUSES.includes(status))
+        return 'busy';
+    switch (status) {
+        case 401:
+            return 'auth';
+        case 403:
+            return 'forbidden';
+        case MISSING_STATUS:
+        case 410:
+            return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found';
+        case 405:
+            return 'api-url';
+        case EXISTS_STATUS:
+            // Also the status of a busy refusal (§4 r2), a missing plan feature, or a validation error.
+            if (saysBusy(said))
+                return 'busy';
+            if (request === 'create')
+                return saysPlan(said) ? 'forbidden' : 'exists';
+            return 'validation';
+        case 429:
+            return 'rate-limited';
+    }
+    if (status >= 500)
+        return 'server';
+    return 'validation';
+}
+/**
+ * The one place that says what the server can have done with a request, from how it failed
+ * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
+ * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
+ * other 5xx), processed (every other answer).
+ */
+function processingOf(failure) {
+    // A busy refusal (409, 423, or a 422 that says a job runs) did not start anything (contract §4).
+    if (failure.kind === 'busy')
+        return 'not-processed';
+    const status = failure.httpStatus ?? null;
+    if (status !== null) {
+        if (status === 429 || status === 503 || BUSY_STATUSES.includes(status))
+            return 'not-processed';
+        if (status >= 500)
+            return 'unknown';
+        return 'processed';
+    }
+    return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
 }
 
 ;// CONCATENATED MODULE: ./src/duration.ts
@@ -32327,1529 +32525,1198 @@ function roundedSeconds(ms) {
     return Math.round(ms / 100) / 10;
 }
 
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-
-
+;// CONCATENATED MODULE: ./src/backoff.ts
 /**
- * Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is
- * shown as text: no HTML, no Markdown structure, links or images of its own, no @mentions or issue
- * references, no autolinks, no table breaks, one line, bounded. Only http(s) URLs that
- * `safeHttpUrl` accepts become links.
+ * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
+ * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
  */
-/** One icon per outcome, for every rendering (summary, PR comment). */
-const ICON = {
-    succeeded: '✅',
-    failed: '❌',
-    skipped: '⏭️',
-    'timed-out': '⏱️',
-    accepted: '📨',
-    cancelled: '🛑',
-    'dry-run': '🧪',
-};
-/** Text as inert Markdown: one line, at most `max` characters, then escaped. */
-function md(text, max = 1500) {
-    return escapeMarkdown((0,src_text/* bound */.$s)((0,src_text/* oneLine */.TN)(String(text)), max));
-}
-/**
- * Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block
- * structure at its start (headings, lists, quotes), no @mentions, no issue references (#12,
- * GH-12), no autolinks. A URL in the text (`https://...`, `www....`) goes in a code span, where
- * nothing links it and its characters stay exactly as they were, so a person can copy it as it is
- * (an invisible character inside it would break that). Zero-width spaces break what backslashes
- * cannot (mentions, issue references), and only there.
- */
-function escapeMarkdown(text) {
-    let out = '';
-    let at = 0;
-    for (const m of text.matchAll(URL_IN_TEXT)) {
-        const url = trimUrl(m[0]);
-        if (!/[A-Za-z0-9]/.test(url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^www\./i, '')))
-            continue;
-        out += escapeText(text.slice(at, m.index), at === 0) + `\`${url}\``;
-        at = m.index + url.length;
-    }
-    return out + escapeText(text.slice(at), at === 0);
-}
-/**
- * A URL in running text: a scheme and `://` (or `www.`), then the characters a URL is made of,
- * none of which can end a code span or a table cell (no backtick, `|`, `\\`, `<`, `>`, quote or space).
- */
-const URL_IN_TEXT = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/|www\.)[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%()]+/gi;
-/** Punctuation that ends the sentence rather than the URL: a final `.`, `,`, `)` without its `(`... */
-function trimUrl(url) {
-    let u = url;
-    for (;;) {
-        const before = u;
-        u = u.replace(/[.,;:!?'*]+$/, '');
-        for (const [open, close] of [
-            ['(', ')'],
-            ['[', ']'],
-        ])
-            if (u.endsWith(close) && u.split(close).length > u.split(open).length)
-                u = u.slice(0, -1);
-        if (u === before)
-            return u;
-    }
-}
-/** Text with no URL in it, as inert Markdown; `atStart`: it opens the line. */
-function escapeText(text, atStart) {
-    const escaped = text
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/([\\`*_[\]()|~#!{}$])/g, '\\$1')
-        .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
-        .replace(/#(?=\d)/g, '#\u200b')
-        .replace(/\b(GH)-(?=\d)/gi, '$1-\u200b');
-    return atStart
-        ? escaped.replace(/^([-+=]|\d+(?=[.)]))/, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))
-        : escaped;
-}
-/** An id or a short word in a code span; anything else as escaped text. */
-function code(text) {
-    const t = (0,src_text/* oneLine */.TN)(String(text));
-    return /^[A-Za-z0-9_.:/ >-]{1,200}$/.test(t) && !t.includes('`') ? `\`${t}\`` : md(t, 200);
-}
-const MAX_URL_CHARS = 2048;
-/** Characters kept as they are in a path, query or fragment; everything else is percent-encoded. */
-const URL_SAFE = /[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%]/;
-/**
- * An http(s) URL made safe to link, to put in an HTML comment and to send to GitHub as an
- * `environment_url`; null for anything else (other schemes, user-info, odd hosts, control
- * characters, more than 2048 characters). Credential-looking query parameters are removed
- * (contract §5), and every character that could end a Markdown link or an HTML comment is
- * percent-encoded.
- */
-function safeHttpUrl(raw) {
-    if (typeof raw !== 'string')
-        return null;
-    const text = raw.trim();
-    if (text === '' || text.length > MAX_URL_CHARS || /[\s\\]/.test(text) || hasControl(text))
-        return null;
-    if (!/^https?:\/\/[^/]/i.test(text))
-        return null;
-    const u = (0,src_text/* httpUrl */.q3)(text);
-    if (!u)
-        return null;
-    if (u.username || u.password)
-        return null;
-    if (!/^([a-z0-9-]+\.)*[a-z0-9-]+\.?$|^\[[0-9a-f:.]+\]$/i.test(u.hostname))
-        return null;
-    const credentials = [...u.searchParams.keys()].filter(isCredentialQueryParam);
-    for (const name of credentials)
-        u.searchParams.delete(name);
-    // The URL as the server wrote it (so it matches the staging-url output), unless it had to be
-    // rewritten: credentials removed, or characters outside ASCII (an IDN host, say).
-    const base = credentials.length > 0 || /[^\x21-\x7e]/.test(text) ? u.href : text;
-    const href = [...base]
-        .map((ch) => (URL_SAFE.test(ch) ? ch : encodeURIComponent(ch).replace(/[()'!*]/g, percent)))
-        .join('');
-    return href.length <= MAX_URL_CHARS ? href : null;
-}
-const percent = (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-/** Whether `text` holds a control character (a newline included). */
-function hasControl(text) {
-    // eslint-disable-next-line no-control-regex -- finding control characters is the point
-    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
-}
-/** `[url](url)` when `url` is a safe http(s) URL, the text escaped and the target as made safe; else '—' or the text. */
-function markdown_link(url, label) {
-    if (!url)
-        return '—';
-    const safe = safeHttpUrl(url);
-    if (!safe)
-        return md(url, 200);
-    return `[${(label ?? safe).replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`;
-}
-/** The server's own words, to quote beside ours: null when absent or when our summary already says them. */
-function serverWords(r) {
-    return r.message && !r.summary.includes(r.message) ? r.message : null;
-}
-/** "2 succeeded, 1 skipped": the outcomes of a batch, most common first. */
-function countOutcomes(results) {
-    const counts = new Map();
-    for (const r of results)
-        counts.set(r.result, (counts.get(r.result) ?? 0) + 1);
-    return [...counts.entries()]
-        .sort((a, b) => b[1] - a[1])
-        .map(([outcome, n]) => `${n} ${outcome}`)
-        .join(', ');
-}
-
-;// CONCATENATED MODULE: ./src/report/comment.ts
-
-
-/**
- * The pull-request comment's body (`pr-comment: true`), rendered purely: a Result in, Markdown out.
- * Posting it is src/github/comment.ts's job.
- *
- * One comment per production site, found again by a hidden marker on its first line. Everything
- * from the server is made inert here: on one line, bounded, HTML escaped, no Markdown structure,
- * no @mentions or issue references, no links. The only links are the ones we build: the staging
- * URL (http or https only, re-encoded by `safeHttpUrl`) and the workflow run.
- */
-const MARKER_PREFIX = '<!-- site-staging-action:site=';
-/** Site ids are `[A-Za-z0-9_-]` (src/inputs.ts), so they cannot close the HTML comment. */
-const markerFor = (siteId) => `${MARKER_PREFIX}${siteId} -->`;
-/**
- * The last known staging URL, kept hidden in the comment for runs that do not report one (push).
- * It holds only what `safeHttpUrl` returns, so it cannot contain whitespace, `<`, `>` or quotes,
- * and cannot close the HTML comment.
- */
-const URL_MARK_OPEN = '<!-- site-staging-action:staging-url=';
-const URL_MARK_CLOSE = ' -->';
-const URL_MARK = /^<!-- site-staging-action:staging-url=(\S{1,2100}) -->$/m;
-/** Bounds on every text from a run, in characters (GitHub refuses comments over 65536). */
-const MAX_MESSAGE_CHARS = 1500;
-const MAX_HINT_CHARS = 500;
-const MAX_WARNING_CHARS = 500;
-const MAX_WARNINGS = 20;
-const MAX_COMMENT_CHARS = 60_000;
-/** A notice at the top of the comment (staging taken by another run, or released), ours alone. */
-const NOTICE_OPEN = '<!-- site-staging-action:notice -->';
-/** Whether the result leaves the site without a staging environment. */
-function removesStaging(r) {
-    return r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped');
-}
-function headline(r) {
-    if (r.operation === 'delete') {
-        if (r.result === 'succeeded')
-            return '🗑️ Staging environment removed';
-        if (r.result === 'skipped')
-            return '🗑️ Staging environment removed (there was none left to delete)';
-        if (r.result === 'accepted')
-            return '🗑️ Staging removal requested (not yet confirmed)';
-    }
-    if (r.result === 'succeeded') {
-        if (r.operation === 'create')
-            return '✅ Staging environment ready';
-        if (r.operation === 'pull')
-            return '✅ Staging refreshed from production';
-        if (r.operation === 'push')
-            return '✅ Staging pushed to production';
-    }
-    return `${ICON[r.result] ?? ''} Staging ${r.operation}: ${r.result}`;
-}
-/**
- * The comment for one site's Result, as Markdown. Every text from the run is passed through
- * `scrub` (the redactor) before anything else, so no secret can reach the comment.
- */
-function renderComment(r, scrub, extras = {}) {
-    const removed = removesStaging(r);
-    const ownUrl = r.stagingUrl ? cleanUrl(r.stagingUrl, scrub) : null;
-    const earlierUrl = !ownUrl && r.operation !== 'delete' && extras.previousStagingUrl
-        ? cleanUrl(extras.previousStagingUrl, scrub)
-        : null;
-    const url = ownUrl ?? earlierUrl;
-    const runUrl = extras.runUrl ? cleanUrl(extras.runUrl, scrub) : null;
-    const lines = [markerFor(r.siteId)];
-    if (url && !removed)
-        lines.push(`${URL_MARK_OPEN}${url}${URL_MARK_CLOSE}`);
-    lines.push(`### ${headline(r)}`, '');
-    if (r.summary)
-        lines.push(md(scrub(r.summary), MAX_MESSAGE_CHARS), '');
-    lines.push(`| Production site | \`${r.siteId}\` |`, '|:--|:--|');
-    lines.push(`| Operation | \`${r.operation}\` |`);
-    lines.push(`| Result | ${ICON[r.result] ?? ''} ${r.result}${Number.isInteger(r.httpStatus) ? ` (HTTP ${r.httpStatus})` : ''} |`);
-    if (removed)
-        lines.push('| Staging URL | — (removed) |');
-    else {
-        // Where the URL came from (issue 20 §1): this run's source, or an earlier comment of ours.
-        const source = ownUrl && r.stagingFrom?.url ? ` (from ${md(scrub(r.stagingFrom.url), 200)})` : '';
-        lines.push(`| Staging URL | ${url ? markdown_link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : source} |`);
-    }
-    if (r.stagingSiteId && !removed)
-        lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`);
-    lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`);
-    lines.push(`| Time | ${utcTime(r.startedAt)} |`);
-    if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))
-        lines.push(`| Staging shows | this pull request at \`${extras.owner.sha.slice(0, 12)}\` (since ${utcTime(extras.owner.at)}) |`);
-    if (runUrl)
-        lines.push(`| Run | [workflow run](${runUrl}) |`);
-    lines.push('');
-    const said = serverWords(r);
-    if (said)
-        lines.push(`> **The server said:** ${md(scrub(said), MAX_MESSAGE_CHARS)}`, '');
-    if (r.error)
-        lines.push(`**What to do:** ${md(scrub(r.error.hint), MAX_HINT_CHARS)}`, '');
-    const warnings = [...new Set(r.warnings)];
-    if (warnings.length > 0) {
-        lines.push('**⚠️ Warnings**', '');
-        for (const w of warnings.slice(0, MAX_WARNINGS))
-            lines.push(`- ${md(scrub(w), MAX_WARNING_CHARS)}`);
-        if (warnings.length > MAX_WARNINGS)
-            lines.push(`- … and ${warnings.length - MAX_WARNINGS} more`);
-        lines.push('');
-    }
-    lines.push(`<sub>Posted by site-staging-action. Later runs for site \`${r.siteId}\` update this comment.</sub>`, '');
-    const body = scrub(lines.join('\n'));
-    return body.length > MAX_COMMENT_CHARS ? `${body.slice(0, MAX_COMMENT_CHARS)}…\n` : body;
-}
-/**
- * The staging URL recorded in an earlier comment, if it is one we could have rendered ourselves
- * (an http(s) URL exactly as `safeHttpUrl` writes it); anything else is ignored. Only call this on
- * a comment written by the comment author: never take anything from somebody else's comment.
- */
-function stagingUrlFromComment(body) {
-    const found = URL_MARK.exec(body)?.[1];
-    if (!found)
-        return null;
-    return safeHttpUrl(found) === found ? found : null;
-}
-/**
- * `body` (one of our comments) with `notice` at its top, in place of any earlier notice; the rest of
- * the comment is kept as it was. `notice` is our own Markdown: the caller builds it from values it
- * checked (numbers, times, URLs as `safeHttpUrl` writes them).
- */
-function withNotice(body, notice) {
-    const lines = body.split('\n');
-    const start = lines.indexOf(NOTICE_OPEN);
-    if (start >= 0) {
-        let end = start + 1;
-        while (end < lines.length && lines[end] !== '')
-            end++;
-        lines.splice(start, end + 1 - start);
-    }
-    // After the hidden marks (the site's marker, the staging URL), before the heading.
-    let at = 0;
-    while (at < lines.length && /^<!-- site-staging-action:[a-z-]+=/.test(lines[at]))
-        at++;
-    lines.splice(at, 0, NOTICE_OPEN, `> ⚠️ ${oneNoticeLine(notice)}`, '');
-    const out = lines.join('\n');
-    return out.length > MAX_COMMENT_CHARS ? `${out.slice(0, MAX_COMMENT_CHARS)}…\n` : out;
-}
-/** The notice on one line, bounded. */
-function oneNoticeLine(notice) {
-    return notice.replace(/\s+/g, ' ').trim().slice(0, 600);
-}
-/** `14:02 UTC on 2026-11-24`, for notices. */
-function noticeTime(iso) {
-    return utcTime(iso);
-}
-/** Whether `body` carries this project's marker for `siteId` (the marker opens the comment). */
-function isCommentFor(body, siteId) {
-    return typeof body === 'string' && body.trimStart().startsWith(markerFor(siteId));
-}
-/** Whether `body` carries this project's marker for any site. */
-function hasMarker(body) {
-    return typeof body === 'string' && body.trimStart().startsWith(MARKER_PREFIX);
-}
-/** Scrubbed, then made safe; a URL that held a secret is dropped rather than shown broken. */
-function cleanUrl(url, scrub) {
-    const scrubbed = scrub(url);
-    if (scrubbed !== url)
-        return null;
-    return safeHttpUrl(scrubbed);
-}
-/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`. */
-function utcTime(iso) {
-    const d = new Date(iso);
-    return Number.isNaN(d.getTime())
-        ? md(String(iso), 40)
-        : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-}
-
-// EXTERNAL MODULE: ./src/github/errors.ts
-var errors = __nccwpck_require__(3116);
-;// CONCATENATED MODULE: ./src/github/comment.ts
-/**
- * Posting the pull-request comment (`pr-comment: true`): one comment per production site, created
- * once and updated in place by later runs for that site. The body is rendered by
- * src/report/comment.ts; this module finds the earlier comment and sends.
- *
- * A comment is adopted (read, and edited) only when it carries our marker AND was written by the
- * comment author (`comment-author`, default `github-actions[bot]`, the identity GITHUB_TOKEN posts
- * as). Anybody can post a comment that starts with our marker; such a comment is never edited and
- * nothing is read from it: a new comment is posted, and the run says so once.
- */
-
-
-/** Who posts the comments when the github-token is the workflow's GITHUB_TOKEN. */
-const DEFAULT_COMMENT_AUTHOR = 'github-actions[bot]';
-/** A GitHub login, or an app's bot login (`name[bot]`). */
-const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
-/** The comment author input, checked; null when it cannot be a login. */
-function parseCommentAuthor(raw) {
-    const login = raw.trim() === '' ? DEFAULT_COMMENT_AUTHOR : raw.trim();
-    return LOGIN.test(login) ? login : null;
-}
-/**
- * Whether `comment` was written by `author`: same login (GitHub logins are case-insensitive), and
- * a bot's login (`name[bot]`) only counts from an account of type Bot, a person's only from a User.
- */
-function writtenBy(comment, author) {
-    const user = comment.user;
-    if (!user || typeof user.login !== 'string')
-        return false;
-    if (user.login.toLowerCase() !== author.toLowerCase())
-        return false;
-    const expectedType = /\[bot\]$/i.test(author) ? 'Bot' : 'User';
-    return user.type === undefined || user.type === expectedType;
-}
-const PERMISSION = '"pull-requests: write" (or "issues: write")';
-const FORKS = ' A pull request from a fork gets a read-only token whatever the workflow asks.';
-/**
- * Creates or updates one comment per site. Reads every page of comments (stopping once each
- * site's own comment is found), then PATCHes the found ones and POSTs the rest. Never throws:
- * failures come back as reports with a warning that says what to do.
- */
-async function postOrUpdateComments(results, options) {
-    const { octokit, target, author, scrub } = options;
-    const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
-    let found;
-    let ignored;
-    try {
-        ;
-        ({ found, ignored } = await findOwnComments(octokit, target, results.map((r) => r.siteId), author));
-    }
-    catch (e) {
-        const warning = (0,errors/* githubFailure */.e)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS);
-        return {
-            reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning })),
-            ignored: [],
-        };
-    }
-    const reports = [];
-    for (const r of results) {
-        const existing = found.get(r.siteId);
-        const body = renderComment(r, scrub, {
-            runUrl: options.runUrl ?? null,
-            previousStagingUrl: existing?.body ? stagingUrlFromComment(existing.body) : null,
-            owner: options.owner ?? null,
-        });
-        try {
-            const response = existing
-                ? await octokit.rest.issues.updateComment({
-                    owner: target.owner,
-                    repo: target.repo,
-                    comment_id: existing.id,
-                    body,
-                })
-                : await octokit.rest.issues.createComment({
-                    owner: target.owner,
-                    repo: target.repo,
-                    issue_number: target.number,
-                    body,
-                });
-            reports.push({
-                siteId: r.siteId,
-                action: existing ? 'updated' : 'created',
-                id: response.data.id,
-                url: typeof response.data.html_url === 'string' ? response.data.html_url : null,
-            });
-        }
-        catch (e) {
-            const doing = existing ? `update the comment on ${where}` : `comment on ${where}`;
-            reports.push({
-                siteId: r.siteId,
-                action: 'failed',
-                warning: (0,errors/* githubFailure */.e)(e, doing, PERMISSION, scrub, FORKS),
-            });
-        }
-    }
-    return { reports, ignored };
-}
-/**
- * Our comment for each of `siteIds` on the pull request: marker AND author, every page read
- * (stopping once each is found). Marker comments by anybody else come back in `ignored`. Throws
- * what Octokit throws.
- */
-async function findOwnComments(octokit, target, siteIds, author) {
-    const wanted = new Set(siteIds);
-    const found = new Map();
-    const ignored = [];
-    await octokit.paginate(octokit.rest.issues.listComments, { owner: target.owner, repo: target.repo, issue_number: target.number, per_page: 100 }, (response, done) => {
-        for (const c of response.data) {
-            if (!hasMarker(c.body))
-                continue;
-            if (!writtenBy(c, author)) {
-                ignored.push({ id: c.id, login: typeof c.user?.login === 'string' ? c.user.login : '(unknown)' });
-                continue;
-            }
-            for (const id of wanted)
-                if (!found.has(id) && isCommentFor(c.body, id))
-                    found.set(id, c);
-        }
-        if (found.size === wanted.size)
-            done();
-        return [];
-    });
-    return { found, ignored };
-}
-/**
- * Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken
- * from it, or released), editing it in place. `none` when that pull request has no comment of ours.
- */
-async function addNotice(octokit, target, siteId, author, notice, scrub) {
-    const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
-    try {
-        const { found } = await findOwnComments(octokit, target, [siteId], author);
-        const existing = found.get(siteId);
-        if (!existing?.body)
-            return { action: 'none' };
-        const response = await octokit.rest.issues.updateComment({
-            owner: target.owner,
-            repo: target.repo,
-            comment_id: existing.id,
-            body: scrub(withNotice(existing.body, notice)),
-        });
-        return {
-            action: 'updated',
-            url: typeof response.data.html_url === 'string' ? response.data.html_url : null,
-        };
-    }
-    catch (e) {
-        return {
-            action: 'failed',
-            warning: (0,errors/* githubFailure */.e)(e, `update the comment on ${where}`, PERMISSION, scrub, FORKS),
-        };
-    }
-}
-/** A login as GitHub allows it, for a log line (anything else is cut). */
-function shownLogin(login) {
-    return login.replace(/[^A-Za-z0-9\-[\]]/g, '').slice(0, 50) || '(unknown)';
-}
-/** The notice for comments that carry our marker but that somebody else wrote. */
-function ignoredNotice(ignored, author, number) {
-    const logins = [...new Set(ignored.map((c) => shownLogin(c.login)))].slice(0, 5);
-    return (`pr-comment: ignored ${ignored.length} comment(s) on pull request #${number} that carry this action's marker ` +
-        `but were written by ${logins.join(', ')}, not by ${author} (the comment-author input). ` +
-        'They were left alone and nothing was read from them. ' +
-        'If you post with a personal access token, set comment-author to its login.');
-}
-
-;// CONCATENATED MODULE: ./src/judge.ts
-/** Whether an outcome fails the run (exit code 1, `core.setFailed`). */
-function isFailure(outcome) {
-    return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled';
-}
-/** The outcome of a whole run: the worst of its sites. */
-function overallOutcome(results) {
-    const has = (o) => results.some((r) => r.result === o);
-    for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'])
-        if (has(o))
-            return o;
-    if (results.every((r) => r.result === 'dry-run'))
-        return 'dry-run';
-    if (results.every((r) => r.result === 'skipped'))
-        return 'skipped';
-    return 'succeeded';
-}
-
-;// CONCATENATED MODULE: ./src/github/deployments.ts
-/**
- * GitHub deployments (`deployment-environment`): a deployment per create, pull or push, marked
- * `in_progress` before the operation starts and given its final status when the run ends; after a
- * delete, the environment's deployments are marked `inactive`. A pull request then shows the
- * environment with a "View deployment" button while staging exists.
- *
- * Everything sent is our own words or values we checked: descriptions are ours (never server
- * text), `environment_url` only an http(s) URL as `safeHttpUrl` makes it, and every string goes
- * through the redactor before it leaves. Failures come back as warnings, never as throws.
- */
-
-
-
-
-/** The operations that make a deployment (delete marks the environment inactive instead). */
-const DEPLOYING_OPERATIONS = ['create', 'pull', 'push'];
-/** GitHub's limit on a deployment (status) description. */
-const MAX_DESCRIPTION_CHARS = 140;
-/** At most this many deployments are marked inactive after a delete (newest first). */
-const MAX_DEACTIVATED = 300;
-const deployments_PERMISSION = '"deployments: write" (permissions: deployments: write)';
-/** An environment name as GitHub takes it: 1-255 characters, no control characters. */
-function parseEnvironment(raw) {
-    const name = raw.trim();
-    if (name === '')
-        return { environment: null };
-    if (name.length > 255)
-        return { error: 'is longer than 255 characters' };
-    if (hasControl(name))
-        return { error: 'contains control characters or newlines' };
-    return { environment: name };
-}
-/** Our own short words, bounded. */
-function description(text) {
-    return (0,src_text/* bound */.$s)(text, MAX_DESCRIPTION_CHARS);
-}
-/** Every string of a request body through the redactor (a secret is never sent, whatever field). */
-function scrubbed(body, scrub) {
-    const out = {};
-    for (const [k, v] of Object.entries(body))
-        out[k] = typeof v === 'string' ? scrub(v) : v;
-    return out;
-}
-/** An http(s) URL we can send as `environment_url` / `log_url`; null for anything else or a URL holding a secret. */
-function sendableUrl(url, scrub) {
-    if (!url)
-        return null;
-    const safe = safeHttpUrl(url);
-    return safe && scrub(safe) === safe ? safe : null;
-}
-/**
- * The final status of a run's deployment, from its Results (several sites: the worst outcome):
- * - succeeded: `success`, with the staging URL as `environment_url` when the run had one site;
- * - skipped: a create skipped because staging exists is `success` (it is there, unchanged); a
- *   pull or push skipped because there is no staging is `inactive` (nothing is deployed);
- * - accepted (not waited for, or not trackable): stays `in_progress`, saying completion was not
- *   confirmed: never `success` without evidence;
- * - failed: `failure`; timed-out and cancelled: `error`;
- * - dry-run: no status (a dry run makes no deployment).
- */
-function finalStatus(operation, results) {
-    if (results.length === 0)
-        return null;
-    const outcome = overallOutcome(results);
-    const sites = results.length > 1 ? ` (${results.length} sites)` : '';
-    const url = results.length === 1 ? results[0].stagingUrl : null;
-    switch (outcome) {
-        case 'succeeded':
-            return { state: 'success', description: `Staging ${operation} succeeded${sites}.`, environmentUrl: url };
-        case 'skipped':
-            return operation === 'create'
-                ? {
-                    state: 'success',
-                    description: `Staging already exists (create skipped)${sites}.`,
-                    environmentUrl: url,
-                }
-                : {
-                    state: 'inactive',
-                    description: `No staging environment: ${operation} skipped${sites}.`,
-                    environmentUrl: null,
-                };
-        case 'accepted':
-            return {
-                state: 'in_progress',
-                description: `Staging ${operation} accepted by the API; completion not confirmed${sites}.`,
-                environmentUrl: url,
-            };
-        case 'failed':
-            return { state: 'failure', description: `Staging ${operation} failed${sites}.`, environmentUrl: null };
-        case 'timed-out':
-            return { state: 'error', description: `Staging ${operation} timed out${sites}.`, environmentUrl: null };
-        case 'cancelled':
-            return {
-                state: 'error',
-                description: `Staging ${operation} was cancelled${sites}.`,
-                environmentUrl: null,
-            };
-        default:
-            return null;
-    }
-}
-async function setStatus(ctx, id, state, text, environmentUrl = null) {
-    const logUrl = sendableUrl(ctx.logUrl, ctx.scrub);
-    const envUrl = sendableUrl(environmentUrl, ctx.scrub);
-    await ctx.octokit.rest.repos.createDeploymentStatus(scrubbed({
-        owner: ctx.repo.owner,
-        repo: ctx.repo.repo,
-        deployment_id: id,
-        state,
-        description: description(text),
-        ...(logUrl ? { log_url: logUrl } : {}),
-        ...(envUrl ? { environment_url: envUrl } : {}),
-        ...(state === 'success' ? { auto_inactive: true } : {}),
-    }, ctx.scrub));
-}
-/**
- * Creates the deployment for `sha` in the environment, then marks it `in_progress`. The
- * deployment is not transient: the environment outlives one run (later runs replace its
- * deployment, and GitHub's auto_inactive retires the older ones); a delete retires it explicitly.
- */
-async function startDeployment(ctx, sha, operation, siteCount, 
-/** One site's run: the task that names the site, and the payload that records who staging shows. */
-record) {
-    const where = `create a deployment for environment "${ctx.environment}"`;
-    let id;
-    try {
-        const response = await ctx.octokit.rest.repos.createDeployment(scrubbed({
-            owner: ctx.repo.owner,
-            repo: ctx.repo.repo,
-            ref: sha,
-            environment: ctx.environment,
-            description: description(`Staging ${operation}${siteCount > 1 ? ` (${siteCount} sites)` : ''} by site-staging-action`),
-            auto_merge: false,
-            required_contexts: [],
-            production_environment: false,
-            transient_environment: false,
-            ...(record ? { task: record.task, payload: record.payload } : {}),
-        }, ctx.scrub));
-        const data = response.data;
-        if (typeof data.id !== 'number' || !Number.isSafeInteger(data.id))
-            return {
-                id: null,
-                warnings: [`Could not ${where}: GitHub answered HTTP ${response.status} without a deployment id.`],
-            };
-        id = data.id;
-    }
-    catch (e) {
-        return { id: null, warnings: [(0,errors/* githubFailure */.e)(e, where, deployments_PERMISSION, ctx.scrub)] };
-    }
-    try {
-        await setStatus(ctx, id, 'in_progress', `Staging ${operation} started.`);
-        return { id, warnings: [] };
-    }
-    catch (e) {
-        return { id, warnings: [(0,errors/* githubFailure */.e)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub)] };
-    }
-}
-/** Gives the run's deployment its final status; returns a warning when GitHub refused it. */
-async function finishDeployment(ctx, id, status) {
-    try {
-        await setStatus(ctx, id, status.state, status.description, status.environmentUrl);
-        return null;
-    }
-    catch (e) {
-        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
-    }
-}
-/** Marks one deployment inactive (staging shows another run now, or was released); a refusal is a warning. */
-async function retireDeployment(ctx, id, text) {
-    try {
-        await setStatus(ctx, id, 'inactive', text);
-        return null;
-    }
-    catch (e) {
-        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} inactive`, deployments_PERMISSION, ctx.scrub);
-    }
-}
-/**
- * After a delete: every deployment of the environment (all pages, newest first, at most
- * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more.
- */
-async function deactivateEnvironment(ctx) {
-    const ids = [];
-    let left = 0;
-    try {
-        await ctx.octokit.paginate(ctx.octokit.rest.repos.listDeployments, { owner: ctx.repo.owner, repo: ctx.repo.repo, environment: ctx.environment, per_page: 100 }, (response) => {
-            for (const d of response.data) {
-                if (typeof d.id !== 'number' ||
-                    (typeof d.environment === 'string' && d.environment !== ctx.environment))
-                    continue;
-                if (ids.length < MAX_DEACTIVATED)
-                    ids.push(d.id);
-                else
-                    left++;
-            }
-            return [];
-        });
-    }
-    catch (e) {
-        return {
-            deactivated: 0,
-            left: 0,
-            warning: (0,errors/* githubFailure */.e)(e, `list the deployments of environment "${ctx.environment}"`, deployments_PERMISSION, ctx.scrub),
-        };
-    }
-    let deactivated = 0;
-    for (const id of ids) {
-        try {
-            await setStatus(ctx, id, 'inactive', 'Staging environment deleted.');
-            deactivated++;
-        }
-        catch (e) {
-            // One refusal means the token cannot: do not send the same refused request for each.
-            const rest = ids.length - deactivated;
-            const doing = `mark deployment ${id} inactive (${rest} of the environment's ${ids.length} deployment(s) left as they are)`;
-            return { deactivated, left: left + rest, warning: (0,errors/* githubFailure */.e)(e, doing, deployments_PERMISSION, ctx.scrub) };
-        }
-    }
-    return { deactivated, left, warning: null };
-}
-
-;// CONCATENATED MODULE: ./src/github/ownership.ts
-/**
- * One shared staging, many pull requests. A production site has one staging environment; every
- * refresh (create, pull) records which pull request it was for (its number, head commit and run) in
- * its GitHub deployment: the deployment's `task` names the site (`site-staging:<site>`), its
- * `payload` holds the owner. The newest of the site's deployments that is live (success, or still
- * in progress) says what staging shows now; a newer `inactive` one means staging was released.
- *
- * Read tolerantly: a record we did not write (another creator, another shape) is skipped, never
- * trusted. Everything here returns values or warnings; nothing throws.
- */
-
-
-/** The key of our record in a deployment's payload. */
-const PAYLOAD_KEY = 'site-staging-action';
-/** How many of a site's newest deployments are read to find its owner. */
-const MAX_READ = 20;
-/** `if-staging-taken`: when staging shows another open pull request. */
-const IF_TAKEN = ['take', 'wait', 'fail'];
-/** The deployment task that names the site, so its deployments are found whatever the environment. */
-function taskFor(siteId) {
-    return `site-staging:${siteId}`;
-}
-/** The deployment payload that records `owner` for `siteId`. */
-function ownerPayload(siteId, owner) {
-    return {
-        [PAYLOAD_KEY]: {
-            site: siteId,
-            owner: { pr: owner.pr, sha: owner.sha, run_url: owner.runUrl, run_id: owner.runId, at: owner.at },
-        },
+function exponential(options) {
+    return (retry, _waitedMs, random) => {
+        const delayMs = Math.min(options.capMs, options.firstMs * options.factor ** Math.max(0, retry));
+        if (options.jitter === 'full')
+            return Math.floor(random() * delayMs);
+        return Math.round(delayMs * (1 - options.jitter + 2 * options.jitter * random()));
     };
 }
-/** Our record in a deployment payload (an object, or JSON text as the API may return it), or null. */
-function payloadRecord(payload) {
-    let p = payload;
-    if (typeof p === 'string') {
-        try {
-            p = JSON.parse(p);
-        }
-        catch {
-            return null;
-        }
+/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
+function proportional(options) {
+    return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction));
+}
+/** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
+const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' });
+/** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
+const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 });
+/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
+const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 });
+/** Sleeps of one schedule under one deadline, counted. */
+class Backoff {
+    schedule;
+    deps;
+    sleptCount = 0;
+    constructor(schedule, deps) {
+        this.schedule = schedule;
+        this.deps = deps;
     }
-    const r = p?.[PAYLOAD_KEY];
-    return r && typeof r === 'object' && !Array.isArray(r) ? r : null;
-}
-const ownership_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
-/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
-function readOwner(payload, siteId) {
-    const record = payloadRecord(payload);
-    if (!record || record.site !== siteId)
-        return null;
-    const o = record.owner;
-    if (!o || typeof o !== 'object')
-        return null;
-    const pr = o.pr === null ? null : positiveInt(o.pr);
-    if (pr === undefined)
-        return null;
-    if (typeof o.sha !== 'string' || !ownership_SHA.test(o.sha))
-        return null;
-    const at = typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? o.at : null;
-    if (!at)
-        return null;
-    const runUrl = typeof o.run_url === 'string' ? safeHttpUrl(o.run_url) : null;
-    return { pr, sha: o.sha.toLowerCase(), runUrl, runId: positiveInt(o.run_id) ?? null, at };
-}
-function positiveInt(v) {
-    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
-}
-const LIVE = new Set(['success', 'in_progress', 'queued', 'pending']);
-/**
- * Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest
- * status is live. A newer inactive one means it was released (or deleted): nobody. Failed and
- * errored refreshes are passed over (the one before them still holds).
- */
-async function findOwner(octokit, repo, siteId, creator, scrub) {
-    try {
-        const listed = await octokit.rest.repos.listDeployments({
-            ...repo,
-            task: taskFor(siteId),
-            per_page: MAX_READ,
-        });
-        for (const d of listed.data) {
-            if (typeof d.id !== 'number' || typeof d.environment !== 'string')
-                continue;
-            const login = d.creator?.login;
-            if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase())
-                continue;
-            const owner = readOwner(d.payload, siteId);
-            if (!owner)
-                continue;
-            const statuses = await octokit.rest.repos.listDeploymentStatuses({
-                ...repo,
-                deployment_id: d.id,
-                per_page: 1,
-            });
-            const state = statuses.data[0]?.state;
-            if (state === 'inactive')
-                return { current: null };
-            if (typeof state === 'string' && LIVE.has(state))
-                return { current: { owner, deploymentId: d.id, environment: d.environment } };
-        }
-        return { current: null };
+    /** How many sleeps this helper allowed: the retries it stands for. */
+    get retries() {
+        return this.sleptCount;
     }
-    catch (e) {
-        return {
-            warning: (0,errors/* githubFailure */.e)(e, `read which pull request staging of site ${siteId} shows`, '"deployments: read"', scrub),
-        };
+    /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
+    delayMs(retry, waitedMs = 0) {
+        return this.schedule(retry, waitedMs, this.deps.random ?? Math.random);
     }
-}
-/** Whether pull request `pr` is open; null when GitHub would not say. */
-async function isOpen(octokit, repo, pr) {
-    try {
-        const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: pr });
-        return data.state === 'open';
+    /** Would a sleep of `delayMs` from now reach the deadline? */
+    passesDeadline(delayMs) {
+        return this.deps.clock.now() + delayMs >= this.deps.deadlineMs;
     }
-    catch {
-        return null;
-    }
-}
-/**
- * Waits until workflow run `runId` is completed, asking every `pollMs`, until `deadline` (ms, as
- * `now()` counts). `done`: it completed (or GitHub no longer knows it); `timeout`; `cancelled`.
- */
-async function waitForRun(octokit, repo, runId, o) {
-    for (;;) {
-        if (o.signal?.aborted)
-            return 'cancelled';
-        const request = AbortSignal.timeout(o.requestMs);
-        try {
-            const { data } = await octokit(request).rest.actions.getWorkflowRun({ ...repo, run_id: runId });
-            if (data.status === 'completed')
-                return 'done';
-        }
-        catch (e) {
-            if (e?.status === 404)
-                return 'done';
-            // Anything else (a time-out, a 5xx): ask again at the next turn.
-        }
-        if (o.now() + o.pollMs > o.deadline)
-            return 'timeout';
-        const slept = await sleep(o.pollMs, o.signal);
-        if (!slept)
-            return 'cancelled';
-    }
-}
-function sleep(ms, signal) {
-    return new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve(false);
-        const t = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(true);
-        }, ms);
-        const onAbort = () => {
-            clearTimeout(t);
-            resolve(false);
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
-}
-/** `#12`, or "a run not for a pull request". */
-function ownerName(owner) {
-    return owner.pr === null ? 'a workflow run that was not for a pull request' : `#${owner.pr}`;
-}
-/** `14:02 UTC on 2026-11-24` (our own words, from a date we checked). */
-function shownTime(iso) {
-    const d = new Date(iso);
-    if (Number.isNaN(d.getTime()))
-        return 'an unknown time';
-    const s = d.toISOString();
-    return `${s.slice(11, 16)} UTC on ${s.slice(0, 10)}`;
-}
-/** Who owns staging, in one sentence for a log line or an error. */
-function describeOwner(current) {
-    const o = current.owner;
-    return (`Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${shownTime(o.at)}` +
-        (o.runUrl ? `, run ${o.runUrl}` : '') +
-        ')');
-}
-
-;// CONCATENATED MODULE: ./src/github/inputs.ts
-/**
- * The GitHub side's inputs (pr-comment, comment-author, deployment-environment, github-token), read
- * once into a plan. A bad value is a warning that says nothing was sent, never a failed run.
- */
-
-
-
-/** The action's inputs for GitHub, with their action.yml defaults (action.yml lists them last). */
-const GITHUB_INPUT_DEFAULTS = {
-    'github-token': '${{ github.token }}',
-    'pr-comment': 'false',
-    'comment-author': DEFAULT_COMMENT_AUTHOR,
-    'deployment-environment': '',
-    'if-staging-taken': 'take',
-};
-const COMMENT_TITLE = 'Pull-request comment';
-const DEPLOYMENT_TITLE = 'GitHub deployment';
-const GITHUB_TITLE = 'GitHub';
-/** `if-staging-taken`: take, wait or fail; an error sentence for anything else. */
-function parseIfTaken(raw) {
-    const value = raw.trim().toLowerCase() || 'take';
-    if (IF_TAKEN.includes(value))
-        return value;
-    return {
-        error: `Input "if-staging-taken": "${value.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}" is not one of ${IF_TAKEN.join(', ')}.`,
-    };
-}
-/** Reads the GitHub inputs; null when nothing is to be sent to GitHub (warnings say why, if wrong). */
-function readGitHubInputs(input, warn) {
-    let commentAuthor = wantedCommentAuthor(input, (m) => warn(m, COMMENT_TITLE));
-    let environment = null;
-    const env = parseEnvironment(input('deployment-environment'));
-    if ('error' in env)
-        warn(`Input "deployment-environment" ${env.error}: no deployment was made.`, DEPLOYMENT_TITLE);
-    else
-        environment = env.environment;
-    const token = input('github-token').trim();
-    if ((commentAuthor || environment) && token === '') {
-        const what = [commentAuthor && 'pr-comment is true', environment && 'deployment-environment is set'];
-        warn(`${what.filter(Boolean).join(' and ')} but github-token is empty: nothing was sent to GitHub.`, GITHUB_TITLE);
-        commentAuthor = null;
-        environment = null;
-    }
-    if (!commentAuthor && !environment)
-        return null;
-    return {
-        commentAuthor,
-        environment,
-        token,
-        author: parseCommentAuthor(input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR,
-    };
-}
-/** pr-comment and comment-author: the author's login when a comment is wanted and possible. */
-function wantedCommentAuthor(input, warn) {
-    if (!parsePrComment(input('pr-comment'), warn))
-        return null;
-    const author = parseCommentAuthor(input('comment-author'));
-    if (author)
-        return author;
-    warn('Input "comment-author" must be a GitHub login (letters, digits and -, or an app\'s name[bot]): no comment was posted.');
-    return null;
-}
-/** `pr-comment`: true or false; anything else is a warning and no comment. */
-function parsePrComment(raw, warn) {
-    const wanted = raw.trim().toLowerCase();
-    if (wanted === '' || wanted === 'false')
-        return false;
-    if (wanted === 'true')
+    /**
+     * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
+     * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
+     */
+    async sleep(delayMs) {
+        if (this.passesDeadline(delayMs))
+            return false;
+        await this.deps.clock.sleep(delayMs, this.deps.signal);
+        this.sleptCount++;
         return true;
-    warn(`Input "pr-comment" must be true or false, got "${wanted.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}": no comment was posted.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/retry.ts
+
+
+
+
+/**
+ * May a request that failed this way be sent again?
+ * - not processed: always (the server said, or the network proved, that nothing happened);
+ * - unknown: reads, pull (it only overwrites staging) and create (a 409/422 that follows means the
+ *   first try went through, which the operation layer handles); never push or delete;
+ * - processed: never (the server answered; sending again would get the same answer or do it twice).
+ */
+function mayResend(kind, processing) {
+    if (processing === 'not-processed')
+        return true;
+    if (processing === 'unknown')
+        return kind === 'read' || kind === 'pull' || kind === 'create' || kind === 'setting';
     return false;
 }
-
-;// CONCATENATED MODULE: ./src/github/known-staging.ts
 /**
- * Source 3 of the staging URL (issue 20 §1): what an earlier run recorded. The staging site keeps
- * its URL across pulls (spec, staging rule 6), so the last successful GitHub deployment of the same
- * environment names it: its `environment_url`, and the staging site id our payload recorded.
- *
- * Read tolerantly: a deployment written by another account, or recorded for another site, is
- * skipped; the URL is only what `safeHttpUrl` makes of it. The core checks that it answers before
- * reporting it as current. Nothing here throws.
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; a date in the
+ * past is 0 ("soon": see pauseAfterMs). A date is read against the answer's own `Date` header when it
+ * has a sane one (serverNow): both come from the server's clock, which may be off by hours (contract
+ * §11); else against our wall clock (`wallNowMs`). Null when absent, unreadable or outside the sane
+ * bounds of contract §6 (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN,
+ * 1e300, a date years ahead. The caller then backs off on its own.
  */
-
-
-/** How many of the environment's newest deployments are read. */
-const known_staging_MAX_READ = 10;
-/**
- * The staging URL of the newest deployment of `environment` that succeeded with one, for
- * `siteId`; null when there is none, or GitHub would not say.
- */
-async function lastDeployedStaging(octokit, repo, environment, siteId, creator) {
-    try {
-        const listed = await octokit.rest.repos.listDeployments({ ...repo, environment, per_page: known_staging_MAX_READ });
-        for (const d of listed.data) {
-            if (typeof d.id !== 'number' || d.environment !== environment)
-                continue;
-            const login = d.creator?.login;
-            if (typeof login === 'string' && login.toLowerCase() !== creator.toLowerCase())
-                continue;
-            const record = payloadRecord(d.payload);
-            if (record && record.site !== undefined && record.site !== siteId)
-                continue;
-            const statuses = await octokit.rest.repos.listDeploymentStatuses({
-                ...repo,
-                deployment_id: d.id,
-                per_page: 20,
-            });
-            for (const s of statuses.data) {
-                if (s.state !== 'success')
-                    continue;
-                const url = typeof s.environment_url === 'string' ? safeHttpUrl(s.environment_url) : null;
-                if (!url)
-                    continue;
-                return { url, stagingSiteId: idOf(record?.staging_site_id), deploymentId: d.id };
-            }
-        }
+function parseRetryAfter(value, wallNowMs, dateHeader) {
+    const text = headerValue(value);
+    if (!text)
         return null;
+    if (/^\d+(\.\d+)?$/.test(text)) {
+        const ms = Math.round(parseFloat(text) * 1000);
+        return Number.isFinite(ms) && ms <= RETRY_AFTER_MAX_MS ? ms : null;
+    }
+    const date = httpDate(text);
+    if (date === null)
+        return null;
+    const ms = Math.max(0, date - serverNow(dateHeader, wallNowMs));
+    return ms <= RETRY_AFTER_MAX_MS ? ms : null;
+}
+/**
+ * The server's "now" from the `Date` header of its answer, for reading its other dates (Retry-After,
+ * an epoch X-RateLimit-Reset) as durations; our wall clock when the header is absent or unreadable.
+ */
+function serverNow(dateHeader, wallNowMs) {
+    const text = headerValue(dateHeader);
+    const date = text ? httpDate(text) : null;
+    return date ?? wallNowMs;
+}
+/** An HTTP date (IMF-fixdate or an obsolete form) in epoch ms, or null. */
+function httpDate(text) {
+    if (!HTTP_DATE.some((format) => format.test(text)))
+        return null;
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? null : ms;
+}
+/** Below this a Retry-After means "soon" (0, or a date already past because the server's clock is slow). */
+const RETRY_SOON_BELOW_MS = 1000;
+/** "Soon": 1-2 s, then growing like an ordinary backoff (x2, up to 30 s), so max-retries are never burnt in a loop. */
+const RETRY_SOON = exponential({ firstMs: 1500, factor: 2, capMs: 30_000, jitter: 1 / 3 });
+/**
+ * Contract §6 (r3): the pause before sending again after the server said `Retry-After` (as read by
+ * parseRetryAfter), for retry number `retry` (0 for the first): the server's value, or for "soon"
+ * a short pause that grows with each retry.
+ */
+function pauseAfterMs(retryAfterMs, retry, random = Math.random) {
+    return retryAfterMs >= RETRY_SOON_BELOW_MS ? retryAfterMs : RETRY_SOON(retry, 0, random);
+}
+/**
+ * §5 (issue 17): the server asks for a wait (`retryAfterMs`) longer than the `leftMs` the run has
+ * before its timeout. Waiting cannot help and retrying early only draws the same refusal: the run
+ * ends at once, saying when the server accepts again (in words and ISO 8601, from the wall clock).
+ */
+function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
+    const at = new Date(wallNowMs + retryAfterMs);
+    const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return new ApiError({
+        kind: error.kind,
+        httpStatus: error.httpStatus,
+        processing: error.processing,
+        serverMessage: error.serverMessage,
+        code: error.code,
+        acceptsAgainAt: iso,
+        message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
+            `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
+            `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
+        hint: `Run again after ${iso}, or raise ${setting('timeout')} above ${durationWords(retryAfterMs)} to wait for it.`,
+    });
+}
+/** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
+function durationWords(ms) {
+    const s = Math.round(ms / 1000);
+    const n = (count, unit) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+    if (s < 120)
+        return n(s, 'second');
+    if (s < 90 * 60)
+        return n(Math.round(s / 60), 'minute');
+    if (s < 36 * 3600)
+        return `about ${n(Math.round(s / 3600), 'hour')}`;
+    return `about ${n(Math.round(s / 86_400), 'day')}`;
+}
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+];
+/** `on Wednesday 25 November 2026 at 11:40 UTC` */
+function dateWords(d) {
+    const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+    return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`;
+}
+/** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
+function headerValue(value) {
+    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    return text === '' ? undefined : text;
+}
+/** IMF-fixdate, and the obsolete RFC 850 and asctime forms an HTTP date may take. */
+const HTTP_DATE = [
+    /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+    /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+    /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+
+;// CONCATENATED MODULE: ./src/api/reply.ts
+
+const MAX_DETAILS = 5;
+const MAX_DETAIL_CHARS = 300;
+function readReply(raw, redactor) {
+    const empty = { envelopeStatus: null, message: '', details: [], data: null };
+    if (raw.truncated)
+        return { kind: 'truncated', ...empty };
+    const text = raw.body.trim();
+    if (text === '')
+        return { kind: 'empty', ...empty };
+    let json;
+    try {
+        json = JSON.parse(text);
     }
     catch {
-        return null;
+        return { kind: /^</.test(text) ? 'html' : 'text', ...empty };
+    }
+    // Credentials go first: what they held is then known to every scrub of the texts below.
+    const clean = redactor.stripCredentials(json);
+    if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
+        return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null };
+    const body = clean;
+    const envelopeStatus = typeof body.status === 'boolean' ? body.status : null;
+    const message = typeof body.message === 'string' ? redactor.server(body.message) : '';
+    const kind = envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json';
+    let data = null;
+    if ('data' in body)
+        data = body.data;
+    else if (kind !== 'envelope') {
+        const { message: _m, status: _s, ...rest } = body;
+        if (Object.keys(rest).length > 0)
+            data = rest;
+    }
+    const reply = { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data };
+    if (body.meta !== undefined)
+        reply.meta = body.meta;
+    return reply;
+}
+/** `errors: {field: [msg]}`, `error: "..."` or `{message}`, `exception: "..."`, as short lines. */
+function detailsOf(body, message, redactor) {
+    const out = [];
+    const add = (text) => {
+        const line = redactor.server(text, MAX_DETAIL_CHARS);
+        if (line && line !== message && !out.includes(line))
+            out.push(line);
+    };
+    for (const name of ERROR_DETAIL_FIELDS) {
+        const value = body[name];
+        if (typeof value === 'string')
+            add(value);
+        else if (Array.isArray(value))
+            value.slice(0, MAX_DETAILS).forEach((v) => add(typeof v === 'string' ? v : ''));
+        else if (value && typeof value === 'object') {
+            const inner = value;
+            if (typeof inner.message === 'string')
+                add(inner.message);
+            else
+                for (const [key, v] of Object.entries(inner).slice(0, MAX_DETAILS)) {
+                    const first = Array.isArray(v) ? v.find((x) => typeof x === 'string') : v;
+                    if (typeof first === 'string')
+                        add(`${key}: ${first}`);
+                }
+        }
+    }
+    return out.slice(0, MAX_DETAILS);
+}
+/** How a body is described when it carried no message (a JSON body is never called "not JSON"). */
+function describeBody(kind) {
+    switch (kind) {
+        case 'empty':
+            return 'an empty body';
+        case 'html':
+            return 'an HTML page';
+        case 'text':
+            return 'a body that is not JSON';
+        case 'truncated':
+            return 'a body too long to read';
+        default:
+            return 'a JSON body without a message';
     }
 }
-function idOf(v) {
-    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0)
-        return String(v);
-    if (typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v))
-        return v;
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+;// CONCATENATED MODULE: ./src/api/transport.ts
+
+
+
+
+
+/** A request that got no HTTP answer. `phase` says whether it can have reached the server. */
+class TransportError extends Error {
+    code;
+    phase;
+    constructor(message, code, phase) {
+        super(message);
+        this.code = code;
+        this.phase = phase;
+        this.name = 'TransportError';
+    }
+}
+/** No answer of the v2 API is anywhere near this long; the rest of a longer body is never read. */
+const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+/** Connections one run keeps open at most (many sites share them). */
+const MAX_SOCKETS = 8;
+class NodeTransport {
+    connections = 0;
+    kept;
+    oneShot;
+    constructor(userAgent) {
+        const options = { allowRedirects: false, allowRetries: false, maxRetries: 0, maxSockets: MAX_SOCKETS };
+        this.kept = new lib_HttpClient(userAgent, [], { ...options, keepAlive: true });
+        this.oneShot = new lib_HttpClient(userAgent, [], { ...options, keepAlive: false });
+    }
+    close() {
+        this.kept.dispose();
+        this.oneShot.dispose();
+    }
+    request(req) {
+        const url = new URL(req.url);
+        const agent = (req.fresh ? this.oneShot : this.kept).getAgent(req.url);
+        const module = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
+        return new Promise((resolve, reject) => {
+            let phase = 'connecting';
+            let settled = false;
+            const finish = (error, response) => {
+                if (settled)
+                    return;
+                settled = true;
+                clearTimeout(timer);
+                req.signal?.removeEventListener('abort', onAbort);
+                if (error) {
+                    request.destroy();
+                    reject(error);
+                }
+                else
+                    resolve(response);
+            };
+            const fail = (message, code) => finish(new TransportError(message, code, phase));
+            const onAbort = () => finish(new CancelledError());
+            const request = module.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
+                const chunks = [];
+                let size = 0;
+                let truncated = false;
+                res.on('data', (chunk) => {
+                    if (truncated)
+                        return;
+                    const room = MAX_RESPONSE_BYTES - size;
+                    if (chunk.length > room) {
+                        chunks.push(chunk.subarray(0, room));
+                        size = MAX_RESPONSE_BYTES;
+                        truncated = true;
+                        answer();
+                        res.destroy();
+                        return;
+                    }
+                    chunks.push(chunk);
+                    size += chunk.length;
+                });
+                const answer = () => finish(null, {
+                    status: res.statusCode ?? 0,
+                    headers: res.headers,
+                    body: Buffer.concat(chunks).toString('utf8'),
+                    truncated,
+                });
+                res.on('end', answer);
+                res.on('error', (e) => fail(`the answer broke off: ${e.message}`, e.code ?? 'ECONNRESET'));
+                res.on('aborted', () => fail('the answer broke off', 'ECONNRESET'));
+            });
+            request.on('socket', (socket) => {
+                if (request.reusedSocket) {
+                    phase = 'connected';
+                    return;
+                }
+                this.connections++;
+                const tls = socket.encrypted === true;
+                if (tls) {
+                    // Over a proxy tunnel the TCP part may be done already; the TLS handshake is what counts.
+                    const protocol = socket.getProtocol?.();
+                    if (protocol && protocol !== 'unknown' && !socket.connecting)
+                        phase = 'connected';
+                    else
+                        socket.once('secureConnect', () => (phase = 'connected'));
+                }
+                else if (!socket.connecting)
+                    phase = 'connected';
+                else
+                    socket.once('connect', () => (phase = 'connected'));
+            });
+            request.on('error', (e) => fail(e.message, e.code ?? 'ECONNRESET'));
+            const timer = setTimeout(() => fail(phase === 'connecting'
+                ? `no connection within ${durationText(req.timeoutMs, 'log')}`
+                : `no answer within ${durationText(req.timeoutMs, 'log')}`, 'ETIMEDOUT'), req.timeoutMs);
+            if (req.signal?.aborted)
+                return onAbort();
+            req.signal?.addEventListener('abort', onAbort, { once: true });
+            request.end(req.body);
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/api/client.ts
+
+
+
+
+
+
+
+
+const USER_AGENT = 'site-staging-action/1.0';
+/** Raised when the run's `timeout` leaves no time for the next request or wait. */
+class DeadlineError extends Error {
+    lastError;
+    constructor(lastError = null) {
+        super('timeout reached');
+        this.lastError = lastError;
+        this.name = 'DeadlineError';
+    }
+}
+/**
+ * The v2 client: base URL, headers, the envelope, per-request time limits, and the one retry layer
+ * of the project (`@actions/http-client`'s own retries and redirects are off). Counts every request
+ * and retry it makes. Knows HTTP, nothing of GitHub.
+ */
+class StagingApiClient {
+    settings;
+    deps;
+    requests = 0;
+    /** Every request that changes something, as sent, with what came of it. */
+    sent = [];
+    /**
+     * The answer a request is waiting out before it is sent again (a 429, a 503, a 502), from that
+     * answer until the next try leaves: a run cancelled meanwhile says what that answer meant.
+     */
+    waitingAfter = null;
+    /** The sleeps between tries of a request: its counter is this client's retries. */
+    backoff;
+    constructor(settings, deps) {
+        this.settings = settings;
+        this.deps = deps;
+        this.backoff = new Backoff(REQUEST_RETRY, {
+            clock: deps.clock,
+            deadlineMs: settings.deadline,
+            ...(deps.signal ? { signal: deps.signal } : {}),
+            ...(deps.random ? { random: deps.random } : {}),
+        });
+    }
+    /** Requests sent again by this layer (each after a backoff or a Retry-After). */
+    get retries() {
+        return this.backoff.retries;
+    }
+    get deadline() {
+        return this.settings.deadline;
+    }
+    /**
+     * A client for a request that must still go after the deadline or a cancellation (maintenance
+     * off, issue 27 §6): its own deadline `limitMs` from now, deaf to the run's cancel signal. The
+     * caller adds what it sent to the run's client (`absorb`).
+     */
+    cleanup(limitMs) {
+        const { signal: _cancel, ...deps } = this.deps;
+        const limit = Math.max(1, limitMs);
+        return new StagingApiClient({
+            ...this.settings,
+            maxRetries: Math.min(this.settings.maxRetries, 1),
+            deadline: deps.clock.now() + limit,
+            requestTimeoutMs: Math.min(this.settings.requestTimeoutMs, limit),
+        }, deps);
+    }
+    /** Counts a cleanup client's requests and what it sent as this client's own. */
+    absorb(other) {
+        this.requests += other.requests;
+        this.sent.push(...other.sent);
+    }
+    url(path) {
+        return `${this.settings.apiUrl}${path}`;
+    }
+    /** The path as the server sees it (`/v2/sites/...`), for messages. */
+    shown(path) {
+        return new URL(this.url(path)).pathname;
+    }
+    /**
+     * Sends `method path`, retrying what `mayResend` allows for `kind` (429 and 503 honouring
+     * Retry-After, else backoff with full jitter), within `maxRetries` and the deadline.
+     * Resolves with a 2xx whose envelope says `status: true`; throws ApiError otherwise, or
+     * DeadlineError / CancelledError.
+     */
+    async call(method, path, kind, options = {}) {
+        const { clock, logger, signal } = this.deps;
+        const maxRetries = options.maxRetries ?? this.settings.maxRetries;
+        let afterUnknown = false;
+        for (let attempt = 0;; attempt++) {
+            throwIfAborted(signal);
+            if (clock.now() >= this.settings.deadline)
+                throw new DeadlineError();
+            this.refuseAfter401();
+            await this.callSlot(method, path);
+            this.refuseAfter401();
+            let error;
+            try {
+                const response = await this.send(method, path, kind, options.body);
+                if (afterUnknown)
+                    response.afterUnknown = true;
+                return response;
+            }
+            catch (e) {
+                if (!(e instanceof ApiError))
+                    throw e;
+                error = e;
+            }
+            // Busy refusals belong to the if-busy policy, not to this layer.
+            if (error.kind === 'busy')
+                throw withAfterUnknown(error, afterUnknown);
+            const retryable = error.processing !== 'processed' && mayResend(kind, error.processing);
+            if (!retryable || attempt >= maxRetries)
+                throw withAfterUnknown(error, afterUnknown);
+            // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
+            const delayMs = error.retryAfterMs === null
+                ? this.backoff.delayMs(attempt)
+                : pauseAfterMs(error.retryAfterMs, attempt, this.deps.random);
+            if (this.backoff.passesDeadline(delayMs)) {
+                // The server's own word that it refuses until after the timeout: say when, at once.
+                if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
+                    throw withAfterUnknown(refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()), afterUnknown);
+                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
+            }
+            this.waitingAfter = error;
+            logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${durationText(delayMs, 'log')} (retry ${attempt + 1} of ${maxRetries}).`);
+            if (!(await this.backoff.sleep(delayMs)))
+                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
+            if (error.processing === 'unknown')
+                afterUnknown = true;
+        }
+    }
+    /** A site that has sent nothing starts nothing once the run's token was refused (TokenVerdict). */
+    refuseAfter401() {
+        const refusedAt = this.deps.token?.refusedAt;
+        if (refusedAt && this.requests === 0)
+            throw notStartedAfter401(refusedAt);
+    }
+    /**
+     * Waits until the run's window ledger lets a call go (and counts it). A wait ends early when an
+     * answer gives calls back; after each wait the ledger is asked again.
+     */
+    async callSlot(method, path) {
+        const { clock, logger, signal, ledger } = this.deps;
+        const { deadline } = this.settings;
+        for (let wait = ledger.reserve(deadline); wait > 0; wait = ledger.reserve(deadline)) {
+            if (clock.now() + wait >= this.settings.deadline)
+                throw new DeadlineError();
+            if (wait >= 1000)
+                logger.debug(`rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`);
+            const changed = ledger.changed;
+            try {
+                await clock.sleep(wait, signal ? AbortSignal.any([signal, changed]) : changed);
+            }
+            catch (e) {
+                if (!(e instanceof CancelledError) || signal?.aborted)
+                    throw e;
+            }
+        }
+    }
+    /** One HTTP exchange, bounded by the request time limit and cancellation. */
+    async send(method, path, kind, body) {
+        const { clock, signal, redactor, transport } = this.deps;
+        const remaining = this.settings.deadline - clock.now();
+        const limitMs = Math.max(1, Math.min(this.settings.requestTimeoutMs, remaining));
+        const headers = {
+            Authorization: `Bearer ${this.settings.token}`,
+            Accept: 'application/json',
+            'Accept-Encoding': 'identity',
+            [LOCALIZATION_HEADER]: this.settings.language,
+        };
+        const json = body === undefined ? undefined : JSON.stringify(body);
+        if (method !== 'GET' && (method === 'POST' || json !== undefined)) {
+            headers['Content-Type'] = 'application/json';
+            headers['Content-Length'] = String(json === undefined ? 0 : Buffer.byteLength(json));
+        }
+        const shown = this.shown(path);
+        this.requests++;
+        this.waitingAfter = null;
+        this.deps.logger.debug(`${method} ${shown}`);
+        let raw;
+        try {
+            raw = await transport.request({
+                method,
+                url: this.url(path),
+                headers,
+                timeoutMs: limitMs,
+                ...(signal ? { signal } : {}),
+                fresh: kind === 'push' || kind === 'delete' || kind === 'restore',
+                ...(json === undefined ? {} : { body: json }),
+            });
+        }
+        catch (e) {
+            // No answer: the ledger stops counting this call as in flight.
+            this.deps.ledger.unanswered();
+            if (e instanceof CancelledError) {
+                if (method !== 'GET')
+                    this.sent.push(`${method} ${shown} -> cancelled before an answer`);
+                throw e;
+            }
+            if (!(e instanceof TransportError))
+                throw e;
+            const processing = processingOf({ phase: e.phase });
+            if (method !== 'GET')
+                this.sent.push(`${method} ${shown} -> ${processing === 'not-processed' ? `not delivered (${e.code})` : `no answer (${e.code})`}`);
+            const what = processing === 'not-processed'
+                ? 'could not reach the server, so nothing was sent'
+                : 'reached the server but got no answer';
+            throw new ApiError({
+                kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
+                message: `${method} ${shown} ${what}: ${redactor.server(e.message, 300)} (${redactor.server(e.code, 40)}).`,
+                code: e.code,
+                processing,
+            });
+        }
+        if (method !== 'GET')
+            this.sent.push(`${method} ${shown} -> ${raw.status}`);
+        this.deps.ledger.observe(raw.status, raw.headers);
+        return this.interpret(method, path, kind, raw);
+    }
+    interpret(method, path, kind, raw) {
+        const { redactor, clock } = this.deps;
+        const { status, headers } = raw;
+        const shown = this.shown(path);
+        if (status >= 300 && status < 400) {
+            const target = redactor.server(locationOf(headers.location, this.url(path)), 300);
+            throw new ApiError({
+                kind: 'redirect',
+                httpStatus: status,
+                processing: 'processed',
+                message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(this.url(path)).origin}.`,
+            });
+        }
+        const reply = readReply(raw, redactor);
+        const said = reply.message ? `: "${reply.message}"` : '';
+        const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : '';
+        if (isAccepted(status)) {
+            if (reply.envelopeStatus === false)
+                throw new ApiError({
+                    kind: 'server',
+                    httpStatus: status,
+                    processing: 'processed',
+                    serverMessage: reply.message,
+                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
+                    hint: 'The service reported a failure: read its message above.',
+                });
+            if (UNKNOWN_WHEN_2XX.includes(reply.kind))
+                throw new ApiError({
+                    kind: 'bad-response',
+                    httpStatus: status,
+                    processing: 'unknown',
+                    message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
+                });
+            return { status, reply, headers, afterUnknown: false };
+        }
+        const errorKind = kindOf(status, reply, kind);
+        if (status === TOKEN_REFUSED_STATUS && this.deps.token)
+            this.deps.token.refusedAt ??= `${method} ${shown}`;
+        throw new ApiError({
+            kind: errorKind,
+            httpStatus: status,
+            processing: processingOf({ httpStatus: status, kind: errorKind }),
+            retryAfterMs: status === 429 || status === 503
+                ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
+                : null,
+            serverMessage: reply.message,
+            message: reply.message
+                ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
+                : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
+        });
+    }
+}
+function withAfterUnknown(error, afterUnknown) {
+    if (afterUnknown)
+        error.afterUnknown = true;
+    return error;
+}
+function locationOf(location, base) {
+    if (!location)
+        return '(no Location header)';
+    try {
+        const u = new URL(location, base);
+        return `${u.origin}${u.pathname}`;
+    }
+    catch {
+        return '(an unreadable Location header)';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/staging/site-list.ts
+/**
+ * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
+ * `GET /v2/sites` (query parameters `type`, `page`, `per_page`), read whole (contract r4 §12) by
+ * `readSiteList`: its pages walked to the last one the paginator states, or, when it stops before
+ * (a cap, the timeout, a 429 or other trouble), what it did not read and why. The finding itself is
+ * pure: records in, a finding out (`findStagingInList`).
+ *
+ * A record is this production site's staging only when one of its fields links it so
+ * (docs/assumptions.md): a field whose name says "staging of" (`staging_of`, `production_site_id`,
+ * `production_id`) equal to the production id; or `parent_id` / `parent_site_id` equal to it on a
+ * record marked as staging (`is_staging` true or 1, or `type` / `site_type` "staging"); or, on the
+ * production site's own record, `staging_site_id` / `staging_id` naming the staging record. A name
+ * or a URL that looks like staging is never enough. A record whose id is the production id is
+ * never the staging site (contract §5, r3).
+ */
+
+
+
+/** Rows asked for per page (the service may answer fewer: `last_page` says how many pages there are), and the most pages read. */
+const LIST_PER_PAGE = 100;
+const LIST_MAX_PAGES = 10;
+/**
+ * Reads the list of staging sites page by page (one try each), to the last page the answers state
+ * (`meta.last_page`, or a paginator's `last_page` inside `data`); a page shorter than asked is not
+ * the last. Without a stated last page, the walk ends at an empty page, at a paginator's null
+ * `next_page_url`, or when a page only repeats rows already read (a server that ignores `page`).
+ * It stops early at `maxPages`, at the run's deadline, at a 429 or another failure of a later
+ * page, and when `supply` (the run's window ledger) has no call to spare now: a further page never
+ * waits for the rate window, so the list never takes calls the jobs' plan counts on (contract §6
+ * r3). A timeout or a failure of the first page is not a reading: the first is thrown, the second
+ * returned as `error`.
+ */
+async function readSiteList(client, options = {}) {
+    const { maxPages = LIST_MAX_PAGES, perPage = LIST_PER_PAGE, supply } = options;
+    const records = [];
+    const seen = new Set();
+    let last = null;
+    let read = 0;
+    const stop = (why) => ({
+        records,
+        pagesRead: read,
+        pagesUnread: last === null ? 'unknown' : Math.max(1, last - read),
+        stoppedBy: why,
+    });
+    for (let page = 1;; page++) {
+        if (page > 1) {
+            if (page > maxPages)
+                return stop(`at most ${maxPages} pages are read`);
+            if (supply && supply.available() < 1)
+                return stop('the rate limit left no call to spare');
+        }
+        let answer;
+        try {
+            answer = await client.call('GET', `/sites?type=staging&per_page=${perPage}&page=${page}`, 'read', {
+                maxRetries: 0,
+            });
+        }
+        catch (e) {
+            if (e instanceof DeadlineError && page > 1)
+                return stop('the timeout was reached');
+            if (!(e instanceof ApiError))
+                throw e;
+            if (page === 1)
+                return { error: e.message };
+            return stop(e.kind === 'rate-limited' ? 'the service answered 429 (rate limited)' : e.message);
+        }
+        read = page;
+        const { data, meta } = answer.reply;
+        const items = listItems(data);
+        last = lastPageOf({ meta }, data) ?? last;
+        const fresh = items.filter((r) => !seen.has(rowKey(r)));
+        for (const r of items)
+            seen.add(rowKey(r));
+        records.push(...fresh);
+        const whole = { records, pagesRead: read, pagesUnread: 0, stoppedBy: null };
+        if (last !== null) {
+            if (page >= last)
+                return whole;
+            continue;
+        }
+        const next = nextPageOf(meta, data);
+        if (next === 'none' || items.length === 0 || (next === null && fresh.length === 0))
+            return whole;
+    }
+}
+/**
+ * The site list, read once per run and shared by every site of a batch (like the check of the API
+ * root). A timeout or a cancellation of its first page is not remembered: they end the run anyway.
+ */
+class SiteList {
+    supply;
+    reading = null;
+    constructor(supply) {
+        this.supply = supply;
+    }
+    read(client) {
+        this.reading ??= readSiteList(client, this.supply ? { supply: this.supply } : {}).catch((e) => {
+            this.reading = null;
+            throw e;
+        });
+        return this.reading;
+    }
+}
+const STAGING_OF = ['staging_of', 'production_site_id', 'production_id'];
+const PARENT = ['parent_id', 'parent_site_id'];
+const STAGING_ID = ['staging_site_id', 'staging_id'];
+/** The records of one page of the answer's `data` (an array, or a paginator's `data.data`). */
+function listItems(data) {
+    const list = Array.isArray(data) ? data : site_list_field(data, 'data');
+    return Array.isArray(list) ? list.filter(isRecord) : [];
+}
+/** The last page the answer's paginator states (`meta.last_page`, or `last_page` beside the data), else null. */
+function lastPageOf(body, data) {
+    for (const v of [
+        site_list_field(site_list_field(body, 'meta'), 'last_page'),
+        site_list_field(data, 'last_page'),
+        site_list_field(body, 'last_page'),
+    ]) {
+        const n = typeof v === 'string' ? Number(v) : v;
+        if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 1)
+            return n;
+    }
+    return null;
+}
+/**
+ * This production site's staging record in the records of a list answer (its pages put together),
+ * or why there is none. Two records that claim to be its staging contradict each other (contract r4
+ * §12): `conflict`, and neither is used. The same record twice (a row that moved between two pages
+ * while they were read) is one claim.
+ */
+function findStagingInList(records, productionId) {
+    const same = (v) => site_list_idText(v) !== null && site_list_idText(v) === productionId;
+    let anyLink = false;
+    const claims = new Map();
+    const claim = (id, field, record) => {
+        if (!id || id === productionId)
+            return;
+        const held = claims.get(id);
+        if (!held || (!held.record && record))
+            claims.set(id, { field: held?.field ?? field, record });
+    };
+    for (const r of records) {
+        const id = site_list_idText(r.id);
+        for (const name of STAGING_OF) {
+            if (r[name] === undefined || r[name] === null)
+                continue;
+            anyLink = true;
+            if (same(r[name]))
+                claim(id, name, r);
+        }
+        if (markedStaging(r))
+            for (const name of PARENT) {
+                if (r[name] === undefined || r[name] === null)
+                    continue;
+                anyLink = true;
+                if (same(r[name]))
+                    claim(id, name, r);
+            }
+        if (STAGING_ID.some((n) => r[n] !== undefined && r[n] !== null))
+            anyLink = true;
+    }
+    // The production site's own record may name its staging site.
+    for (const r of records) {
+        if (!same(r.id) || markedStaging(r))
+            continue;
+        const name = STAGING_ID.find((n) => r[n] !== undefined && r[n] !== null);
+        if (!name)
+            continue;
+        const stagingId = site_list_idText(r[name]);
+        claim(stagingId, name, records.find((x) => site_list_idText(x.id) === stagingId) ?? null);
+    }
+    if (claims.size > 1)
+        return { conflict: [...claims.keys()] };
+    const [first] = claims;
+    if (first) {
+        const [id, { field, record }] = first;
+        return { found: { id, url: record ? stagingUrlOf(record) : null, field, record } };
+    }
+    return { skipped: anyLink ? 'not-listed' : 'no-link' };
+}
+/** Marked as a staging site by a field (never by its name or URL). */
+function markedStaging(r) {
+    const flag = r.is_staging;
+    if (flag === true || flag === 1 || flag === '1' || flag === 'true')
+        return true;
+    return [r.type, r.site_type].some((t) => typeof t === 'string' && t.trim().toLowerCase() === 'staging');
+}
+/** A paginator without a last page (a "simple" one): `next_page_url` (or `links.next`) null means no more. */
+function nextPageOf(meta, data) {
+    for (const holder of [data, meta, site_list_field(meta, 'links')])
+        for (const name of ['next_page_url', 'next']) {
+            if (!isRecord(holder) || !(name in holder))
+                continue;
+            return holder[name] === null || holder[name] === '' ? 'none' : 'more';
+        }
+    return null;
+}
+/** A row as a key, to tell a page that only repeats rows already read. */
+function rowKey(r) {
+    const id = site_list_idText(r.id);
+    return id !== null ? `id:${id}` : JSON.stringify(r);
+}
+function isRecord(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function site_list_field(data, name) {
+    return isRecord(data) ? data[name] : undefined;
+}
+/** An id as text: digits or id characters (a string), or a non-negative integer; else null. */
+function site_list_idText(value) {
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
+        return String(value);
+    if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim()))
+        return value.trim();
     return null;
 }
 
-;// CONCATENATED MODULE: ./src/github/phase.ts
+;// CONCATENATED MODULE: ./src/staging/read-route.ts
+
+
 /**
- * Time limits for GitHub's side of a run: every request is bounded (10 s before the operation,
- * 30 s after it, 3 s once the run is cancelled: the runner kills 10 s after its first signal).
+ * Whether the service offers the staging read at all, learned once and shared by every site of a
+ * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
+ * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
+ * the rate limit to hear it again.
  */
-/** The limits, in milliseconds (tests shorten them). */
-const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 };
-/**
- * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
- * run is cancelled (at once counted from now if it already is).
- */
-function phaseSignal(run, normalMs, cancelledMs) {
-    const controller = new AbortController();
-    const timers = [];
-    const abortIn = (ms) => {
-        const t = setTimeout(() => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError')), ms);
-        t.unref?.();
-        timers.push(t);
-    };
-    const onCancel = () => abortIn(cancelledMs);
-    if (run?.aborted)
-        abortIn(cancelledMs);
-    else {
-        abortIn(normalMs);
-        run?.addEventListener('abort', onCancel, { once: true });
+class StagingReadRoute {
+    refusal = null;
+    /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
+    learned = null;
+    /** The route's refusal, once one site heard it; null while the route may answer. */
+    get refused() {
+        return this.refusal;
     }
-    return {
-        signal: controller.signal,
-        dispose: () => {
-            timers.forEach(clearTimeout);
-            run?.removeEventListener('abort', onCancel);
-        },
-    };
-}
-/** Runs `work` within a phase, and always disposes of its timers. */
-async function withinPhase(phase, work) {
-    try {
-        return await work(phase.signal);
-    }
-    finally {
-        phase.dispose();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/index.ts
-
-
-
-
-
-
-
-
-
-
-/** The action's outputs set here (after the ones of src/report/outputs.ts). */
-const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
-const noop = {
-    before: async () => null,
-    after: async () => { },
-    abandon: async () => { },
-    knownStaging: async () => null,
-};
-/** The operations that change what staging shows (and so take it for their pull request). */
-const CLAIMING_OPERATIONS = ['create', 'pull'];
-/** Reads the GitHub inputs and returns what to do before and after the operation. */
-async function githubSideEffects(o) {
-    const ifTaken = parseIfTaken(o.input('if-staging-taken'));
-    const plan = readGitHubInputs(o.input, (m, title) => o.log.warn(o.redactor.scrub(m), title));
-    const claims = CLAIMING_OPERATIONS.includes(o.operation) && !o.dryRun;
-    if (typeof ifTaken !== 'string' && claims)
-        return stopping({ result: 'failed', message: ifTaken.error });
-    if (ifTaken !== 'take' && claims && (!plan?.environment || o.siteIds.length !== 1))
-        return stopping({
-            result: 'failed',
-            message: `if-staging-taken is ${String(ifTaken)}, which needs to know who staging shows: set deployment-environment ` +
-                '(and a github-token that may write deployments) and give one site-id. Nothing was sent to the staging service.',
+    /**
+     * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
+     * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
+     */
+    async read(read, notSent) {
+        if (this.learned)
+            await this.learned;
+        if (this.refusal)
+            throw notSent(this.refusal);
+        const sent = read();
+        this.learned ??= sent.then(() => undefined, (e) => {
+            if (e instanceof ApiError && probeUnsupported(e.httpStatus))
+                this.refusal = e;
         });
-    if (!plan) {
-        o.setOutput('deployment-id', '');
-        return noop;
+        return sent;
     }
-    // Loaded only now: Octokit would add to the start-up time of every run.
-    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
-    const run = {
-        o,
-        plan,
-        ctx: runContext(o.env ?? process.env),
-        limits: { ...LIMITS_MS, ...o.limits },
-        octokit: (signal) => octokitFor(plan.token, run.ctx.apiUrl, signal),
-        scrub: (t) => o.redactor.scrub(t),
-        warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
-        warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
-        deploymentId: null,
-        ifTaken: typeof ifTaken === 'string' ? ifTaken : 'take',
-        claim: null,
-        previous: null,
-    };
-    return {
-        before: () => before(run),
-        after: (results, problem) => after(run, results, problem ?? null),
-        abandon: (reason) => abandon(run, reason),
-        knownStaging: () => knownStaging(run),
-    };
-}
-/** A side whose `before` stops the run (bad input, or a guarantee it cannot give); nothing is sent. */
-function stopping(stop) {
-    return { ...noop, before: async () => stop };
-}
-/** The deployment's context, or null without a repository or an environment. */
-function deploymentContext(run, kit) {
-    const repo = repoOf(run.ctx.repository, run.ctx.payload);
-    if (!repo || !run.plan.environment)
-        return null;
-    return { octokit: kit, repo, environment: run.plan.environment, scrub: run.scrub, logUrl: run.ctx.runUrl };
-}
-/** Whether this run makes a deployment of its own (not a dry run; create, pull or push). */
-function makesDeployment(run) {
-    return !!run.plan.environment && !run.o.dryRun && DEPLOYING_OPERATIONS.includes(run.o.operation);
-}
-async function before(run) {
-    try {
-        if (!run.plan.environment || run.o.signal?.aborted)
-            return null;
-        if (run.o.dryRun) {
-            run.o.log.info('deployment-environment: a dry run makes no deployment.');
-            return null;
-        }
-        if (!makesDeployment(run))
-            return null;
-        const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env);
-        if ('reason' in sha) {
-            run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`);
-            return null;
-        }
-        run.claim = claimOf(run, sha.sha);
-        if (run.claim) {
-            const stop = await checkWhoStagingShows(run, run.claim);
-            if (stop)
-                return stop;
-        }
-        await startRunDeployment(run, sha.sha);
-        return null;
-    }
-    catch (e) {
-        run.warnDeployment(`Could not create a deployment: ${messageOf(e)}`);
-        return null;
-    }
-    finally {
-        run.o.setOutput('deployment-id', run.deploymentId === null ? '' : String(run.deploymentId));
-    }
-}
-/** This run's claim on staging: one site, an operation that refreshes it, the triggering pull request. */
-function claimOf(run, sha) {
-    if (run.o.siteIds.length !== 1 || !CLAIMING_OPERATIONS.includes(run.o.operation))
-        return null;
-    const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
-    const runId = Number(run.ctx.env.GITHUB_RUN_ID);
-    return {
-        siteId: run.o.siteIds[0],
-        owner: {
-            pr: 'target' in where ? where.target.number : null,
-            sha,
-            runUrl: run.ctx.runUrl,
-            runId: Number.isSafeInteger(runId) && runId > 0 ? runId : null,
-            at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-        },
-    };
 }
 /**
- * Who staging shows now. Another open pull request's: `take` goes on (and tells it afterwards),
- * `wait` waits for its workflow run to end (within the timeout), `fail` stops, naming it.
+ * The staging reads a job that succeeded may still cost (0 or 1, after-job.ts): none after a delete,
+ * once the URL is known, or once the run heard that the service offers no such read.
  */
-async function checkWhoStagingShows(run, claim) {
-    const repo = repoOf(run.ctx.repository, run.ctx.payload);
-    if (!repo)
-        return null;
-    const guarded = run.ifTaken !== 'take';
-    const found = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => findOwner(run.octokit(signal), repo, claim.siteId, run.plan.author, run.scrub));
-    if ('warning' in found) {
-        if (!guarded) {
-            // Said only if the deployment is then made: a refused one says the same with the permission.
-            run.ownerUnknown = found.warning;
-            return null;
-        }
-        return {
-            result: 'failed',
-            message: `${found.warning.replace(/ The staging result is not affected\.$/, '')} if-staging-taken is ${run.ifTaken}, so nothing was sent to the staging service.`,
-        };
-    }
-    const current = found.current;
-    if (!current || current.owner.pr === claim.owner.pr)
-        return null;
-    run.previous = current;
-    run.o.log.info(`${describeOwner(current)}; this run refreshes it for ${ownerName(claim.owner)}.`);
-    if (!guarded || current.owner.pr === null)
-        return null;
-    const open = await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => isOpen(run.octokit(signal), repo, current.owner.pr));
-    if (open === false) {
-        run.o.log.info(`Pull request #${current.owner.pr} is closed: staging is free to take.`);
-        return null;
-    }
-    if (run.ifTaken === 'fail')
-        return {
-            result: 'failed',
-            message: `${describeOwner(current)}, and that pull request is open. if-staging-taken is fail, so nothing was sent to ` +
-                `the staging service. Run this again once #${current.owner.pr} is closed, or use if-staging-taken: take ` +
-                `(refresh staging and tell #${current.owner.pr}) or wait (until its workflow run is done).`,
-        };
-    return waitForOwnerRun(run, repo, current);
+function readsAfterJob(operation, readRoute, urlKnown = false) {
+    return operation === 'delete' || urlKnown || readRoute?.refused ? 0 : 1;
 }
-/** if-staging-taken: wait: until the owner's workflow run is completed, within the timeout. */
-async function waitForOwnerRun(run, repo, current) {
-    const runId = current.owner.runId;
-    if (runId === null)
-        return null;
-    run.o.log.info(`if-staging-taken: wait: waiting for the workflow run of #${current.owner.pr}${current.owner.runUrl ? ` (${current.owner.runUrl})` : ''} to finish.`);
-    const ended = await waitForRun(run.octokit, repo, runId, {
-        deadline: performance.now() + (run.o.timeoutMs ?? 30 * 60_000),
-        pollMs: run.limits.poll,
-        now: () => performance.now(),
-        signal: run.o.signal,
-        requestMs: run.limits.before,
-    });
-    if (ended === 'done') {
-        run.o.log.info(`The workflow run of #${current.owner.pr} is done: this run takes staging.`);
-        return null;
-    }
-    if (ended === 'cancelled')
-        return {
-            result: 'cancelled',
-            message: `Cancelled while waiting for the workflow run of #${current.owner.pr}: nothing was sent to the staging service.`,
-        };
-    return {
-        result: 'timed-out',
-        message: `${describeOwner(current)}, and its workflow run was still running when the timeout ran out. ` +
-            'if-staging-taken is wait, so nothing was sent to the staging service. Run this again later, or raise timeout.',
-    };
+
+;// CONCATENATED MODULE: ./src/staging/context.ts
+
+function newKnown() {
+    return { httpStatus: null, message: '', taskId: null, urlReady: null, warnings: [], jobs: [] };
 }
-/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
-async function startRunDeployment(run, sha) {
-    await withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), async (signal) => {
-        const dctx = deploymentContext(run, run.octokit(signal));
-        if (!dctx) {
-            run.warnDeployment('Could not create a deployment: the repository is unknown (no GITHUB_REPOSITORY).');
-            return;
-        }
-        const record = run.claim
-            ? { task: taskFor(run.claim.siteId), payload: ownerPayload(run.claim.siteId, run.claim.owner) }
-            : null;
-        const started = await startDeployment(dctx, sha, run.o.operation, run.o.siteIds.length, record);
-        for (const w of started.warnings)
-            run.warnDeployment(w);
-        if (started.id === null)
-            return;
-        if (run.ownerUnknown)
-            run.warnDeployment(run.ownerUnknown);
-        run.deploymentId = started.id;
-        run.o.log.info(`Deployment ${started.id} for environment "${dctx.environment}" on ${sha.slice(0, 12)}: in progress.`);
-    });
-}
-async function after(run, results, problem) {
-    const deploys = !!run.plan.environment && !run.o.dryRun;
-    // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
-    if (results.length === 0 || !(deploys || run.plan.commentAuthor))
-        return;
-    await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), async (signal) => {
-        const kit = run.octokit(signal);
-        const took = tookStaging(run, results) ? run.claim : null;
-        await Promise.all([
-            deploys ? deploymentAfter(run, kit, results, problem) : null,
-            run.plan.commentAuthor ? commentAfter(run, kit, run.plan.commentAuthor, results, took?.owner) : null,
-            took && run.previous ? handOver(run, kit, took, run.previous) : null,
-        ]);
-    });
-}
-/** Whether this run changed what staging shows (so its claim holds): a refresh that went through. */
-function tookStaging(run, results) {
-    const r = results[0];
-    if (!run.claim || run.deploymentId === null || !r)
-        return false;
-    return (r.result === 'succeeded' ||
-        r.result === 'accepted' ||
-        (r.operation === 'create' && r.result === 'skipped'));
+/** A warning for the log and the Result, once. */
+function warn(ctx, text) {
+    ctx.logger.warn(text);
+    if (!ctx.known.warnings.includes(text))
+        ctx.known.warnings.push(text);
 }
 /**
- * Staging now shows this run: the run it showed before is told, its deployment made inactive (so it
- * claims no preview that is gone) and its pull request's comment updated in place.
+ * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
+ * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
+ * refused or that never left (no job came of it).
  */
-async function handOver(run, kit, took, previous) {
-    const repo = repoOf(run.ctx.repository, run.ctx.payload);
-    if (!repo)
-        return;
-    const now = took.owner.pr === null
-        ? 'Staging was refreshed by a workflow run that was not for a pull request'
-        : `Staging now shows #${took.owner.pr}`;
-    const warning = await retireDeployment({ octokit: kit, repo, environment: previous.environment, scrub: run.scrub, logUrl: run.ctx.runUrl }, previous.deploymentId, `${now}.`);
-    if (warning)
-        run.warnDeployment(warning);
-    const told = previous.owner.pr;
-    if (told === null || !run.plan.commentAuthor)
-        return;
-    const rerun = previous.owner.runUrl
-        ? `[re-run this workflow](${previous.owner.runUrl})`
-        : 're-run this workflow';
-    const notice = `${now} since ${noticeTime(took.owner.at)}; ${rerun} to show this pull request again.`;
-    const outcome = await addNotice(kit, { ...repo, number: told }, took.siteId, run.plan.commentAuthor, notice, run.scrub);
-    if (outcome.action === 'failed')
-        run.warnComment(outcome.warning);
+function jobIs(ctx, op, state, status) {
+    const jobs = ctx.known.jobs;
+    const index = jobs.findLastIndex((j) => j.op === op);
+    const job = jobs[index];
+    if (state === null) {
+        if (job?.state === 'sent')
+            jobs.splice(index, 1);
+    }
+    else if (state === 'sent') {
+        // Sent again after a refusal that was not taken: the same request, sent once more.
+        if (job?.state === 'not-taken')
+            jobs[index] = { op, state };
+        else if (job?.state !== 'sent')
+            jobs.push({ op, state });
+    }
+    else if (job)
+        Object.assign(job, { state, ...(status !== undefined ? { status } : {}) });
     else
-        run.o.log.info(`Told #${told} that ${now.charAt(0).toLowerCase()}${now.slice(1)}: ` +
-            (outcome.action === 'updated' ? 'its comment was updated' : 'it has no comment of ours') +
-            (warning ? '.' : `, its deployment ${previous.deploymentId} is inactive.`));
+        jobs.push({ op, state, ...(status !== undefined ? { status } : {}) });
 }
-/** The operations that report a staging URL (and so may use one an earlier run recorded). */
-const URL_OPERATIONS = ['create', 'pull', 'status'];
-async function knownStaging(run) {
-    const environment = run.plan.environment;
-    const repo = repoOf(run.ctx.repository, run.ctx.payload);
-    if (!environment || !repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
-        return null;
-    // GitHub already refused to say who staging shows: the same read would be refused again.
-    if (run.o.signal?.aborted || run.ownerUnknown)
-        return null;
-    return withinPhase(phaseSignal(run.o.signal, run.limits.before, 0), (signal) => lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0], run.plan.author));
-}
-async function abandon(run, reason) {
-    if (run.deploymentId === null)
-        return;
-    await withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), (signal) => closeRunDeployment(run, run.octokit(signal), {
-        state: 'error',
-        description: reason,
-        environmentUrl: null,
-    }));
-}
-async function deploymentAfter(run, kit, results, problem) {
-    if (run.o.operation === 'delete')
-        return retireAfterDelete(run, kit, results);
-    const status = problem
-        ? { state: 'error', description: problem, environmentUrl: null }
-        : finalStatus(run.o.operation, results);
-    if (status)
-        await closeRunDeployment(run, kit, status);
-}
-/** Gives the run's deployment (if it made one) its final status; a refusal is a warning. */
-async function closeRunDeployment(run, kit, status) {
-    try {
-        const dctx = deploymentContext(run, kit);
-        if (!dctx || run.deploymentId === null)
-            return;
-        const warning = await finishDeployment(dctx, run.deploymentId, status);
-        if (warning)
-            run.warnDeployment(warning);
-        else
-            run.o.log.info(`Deployment ${run.deploymentId} for environment "${dctx.environment}": ${status.state}.`);
-    }
-    catch (e) {
-        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
-    }
-}
-/** After a delete that finished: every deployment of the environment inactive. */
-async function retireAfterDelete(run, kit, results) {
-    try {
-        const dctx = deploymentContext(run, kit);
-        if (!dctx)
-            return;
-        if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
-            run.o.log.info(`deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`);
-            return;
-        }
-        const done = await deactivateEnvironment(dctx);
-        if (done.warning)
-            run.warnDeployment(done.warning);
-        if (done.deactivated > 0 || !done.warning)
-            run.o.log.info(`Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
-                (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'));
-    }
-    catch (e) {
-        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
-    }
-}
-/** The sticky comment on the triggering pull request, one per site. */
-async function commentAfter(run, kit, author, results, owner) {
-    try {
-        const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
-        if ('reason' in where) {
-            run.o.log.notice(run.scrub(where.reason));
-            return;
-        }
-        const outcome = await postOrUpdateComments(results, {
-            octokit: kit,
-            target: where.target,
-            author,
-            scrub: run.scrub,
-            runUrl: run.ctx.runUrl,
-            owner: owner && owner.pr !== null ? { sha: owner.sha, at: owner.at } : null,
-        });
-        reportComments(run, outcome, author, where.target.number);
-    }
-    catch (e) {
-        run.warnComment(`Could not post the pull-request comment: ${messageOf(e)}`);
-    }
-}
-/** One log line per comment posted or updated, each distinct warning once, the ignored ones in one notice. */
-function reportComments(run, outcome, author, number) {
-    if (outcome.ignored.length > 0)
-        run.o.log.notice(run.scrub(ignoredNotice(outcome.ignored, author, number)));
-    const warned = new Set();
-    for (const r of outcome.reports) {
-        if (r.action === 'failed') {
-            if (!warned.has(r.warning))
-                run.warnComment(r.warning);
-            warned.add(r.warning);
-            continue;
-        }
-        const link = r.url && /^https?:\/\/[^\s]+$/.test(r.url) ? `: ${r.url.slice(0, 300)}` : '';
-        run.o.log.info(run.scrub(`${r.action === 'created' ? 'Posted' : 'Updated'} the comment for site ${r.siteId} on pull request #${number}${link}.`));
-    }
-}
-function messageOf(e) {
-    return e?.message ?? String(e);
-}
-/**
- * `operation: release`, on a closed pull request: for each site whose staging shows this pull
- * request, its deployment becomes inactive and its comment says so, so the next pull request takes
- * staging without waiting. Nothing is sent to the staging service (staging keeps its content).
- */
-async function releaseStaging(o) {
-    const scrub = (t) => o.redactor.scrub(t);
-    const fail = (message) => o.siteIds.map((siteId) => ({ siteId, result: 'failed', message }));
-    const token = o.input('github-token').trim();
-    if (token === '')
-        return fail('release needs a github-token that may write deployments: it is empty.');
-    const ctx = runContext(o.env ?? process.env);
-    const where = pullRequestTarget(ctx.eventName, ctx.payload, ctx.repository);
-    if ('reason' in where)
-        return fail(`release is for a closed pull request. ${where.reason.replace(/^pr-comment: /, '')}`);
-    const author = parseCommentAuthor(o.input('comment-author')) ?? DEFAULT_COMMENT_AUTHOR;
-    const limits = { ...LIMITS_MS, ...o.limits };
-    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
-    return withinPhase(phaseSignal(o.signal, limits.after, limits.cancelled), async (signal) => {
-        const kit = octokitFor(token, ctx.apiUrl, signal);
-        const out = [];
-        for (const siteId of o.siteIds)
-            out.push(await releaseOne(kit, where.target, siteId, author, scrub, ctx));
-        return out;
-    });
-}
-async function releaseOne(kit, target, siteId, author, scrub, ctx) {
-    const repo = { owner: target.owner, repo: target.repo };
-    const found = await findOwner(kit, repo, siteId, author, scrub);
-    if ('warning' in found)
-        return { siteId, result: 'failed', message: found.warning };
-    const current = found.current;
-    if (!current)
-        return {
-            siteId,
-            result: 'skipped',
-            message: `No run is recorded as showing on staging of site ${siteId}: nothing to release.`,
-        };
-    if (current.owner.pr !== target.number)
-        return {
-            siteId,
-            result: 'skipped',
-            message: `${describeOwner(current)}, not #${target.number}: nothing to release.`,
-        };
-    const warning = await retireDeployment({ octokit: kit, repo, environment: current.environment, scrub, logUrl: ctx.runUrl }, current.deploymentId, `Pull request #${target.number} closed: staging released.`);
-    if (warning)
-        return { siteId, result: 'failed', message: warning };
-    const notice = `This pull request was closed at ${noticeTime(new Date().toISOString())}: staging is free for other pull requests ` +
-        "(it keeps this pull request's last refresh until another run takes it).";
-    const commented = await addNotice(kit, target, siteId, author, notice, scrub);
+/** The deps of the wait functions (wait.ts), from the run's context. */
+function waitDeps(ctx) {
     return {
+        client: ctx.client,
+        polls: ctx.polls,
+        // The final status call, and the staging read after the job when the URL is not known yet.
+        callsAfterJob: 1 + readsAfterJob(ctx.config.operation, ctx.readRoute, ctx.facts.url !== null),
+        clock: ctx.clock,
+        logger: ctx.logger,
+        redactor: ctx.redactor,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/types.ts
+/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
+const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status', 'rollback'];
+/** The `result` output. `dry-run` only with the dry-run input. */
+const OUTCOMES = (/* unused pure expression or super */ null && ([
+    'succeeded',
+    'failed',
+    'skipped',
+    'timed-out',
+    'accepted',
+    'cancelled',
+    'dry-run',
+]));
+/** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
+function newResult(operation, siteId, startedAt) {
+    return {
+        operation,
         siteId,
-        result: 'succeeded',
-        message: `Released staging of site ${siteId}: #${target.number} was closed, its deployment ${current.deploymentId} is inactive` +
-            (commented.action === 'updated' ? ' and its comment says so.' : '.') +
-            (commented.action === 'failed' ? ` ${commented.warning}` : '') +
-            ' The next pull request to refresh staging takes it without waiting.',
+        result: 'failed',
+        httpStatus: null,
+        message: '',
+        summary: '',
+        taskId: null,
+        stagingSiteId: null,
+        stagingUrl: null,
+        stagingState: null,
+        urlReady: null,
+        durationSeconds: 0,
+        requests: 0,
+        retries: 0,
+        warnings: [],
+        sent: [],
+        error: null,
+        startedAt: new Date(startedAt).toISOString(),
+        stagingFrom: { siteId: null, url: null, notes: [] },
+        checkpointId: null,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/staging/endpoints.ts
+
+/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
+const ENDPOINTS = {
+    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
+    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
+    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+};
+/** The one path of a task's status (spec §4, contract §2). */
+const taskStatusPath = (taskId) => `/tasks/${encodeURIComponent(taskId)}/status`;
+/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
+const PUSH_WARNINGS = [
+    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
+    'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
+    "The production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** What a push will and will not overwrite on production (spec §4, push rules 1-4), for its dry run. */
+const PUSH_PLAN = [
+    "Will overwrite: the production site's files and database, with staging's (everything on the live site that is not on staging is lost).",
+    'Will not overwrite: mapped domains, the CDN pull zone, SSL, tags, SSH keys, the plan and the site settings (they stay on production).',
+    "Then: password protection on production is off, and production's CDN cache is purged. No backup is taken first.",
+];
+/** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
+const PUSH_WARNINGS_IF_SENT = [
+    'If the push went through: no backup of production was taken before it, and the API cannot restore the previous live site.',
+    'If the push went through and production was password-protected, that protection is now off and is not re-applied: check it.',
+    "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** What a finished job did, for the last line and the summary. */
+const DONE = {
+    create: 'Staging created',
+    pull: 'Staging refreshed from production',
+    push: 'Staging pushed to production',
+    delete: 'Staging deleted',
+};
+/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
+function checkLaterHint(siteId, taskId) {
+    return `To check on it later, ${statusCommand(siteId, taskId)}.`;
+}
+
+;// CONCATENATED MODULE: ./src/staging/ending.ts
+
+
+
+
+
+
+
+/** An ending that is an error of the API (ours or the server's), with its hint. */
+function failure(e) {
+    return {
+        outcome: 'failed',
+        summary: e.message,
+        error: { kind: e.kind, hint: e.hint },
+        ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
+    };
+}
+/** What a thrown timeout, cancellation or error means for the run. */
+function endingOf(ctx, e) {
+    const { client, known } = ctx;
+    if (e instanceof DeadlineError) {
+        const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
+        const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
+        const until = e.lastError?.acceptsAgainAt;
+        const timeout = durationText(ctx.config.timeoutMs);
+        return {
+            outcome: 'timed-out',
+            summary: (until
+                ? `Stopped while ${ctx.phase}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
+                : `The timeout (${timeout}) was reached while ${ctx.phase}.`) +
+                (mayRun ? ' The job may still be running on the server.' : '') +
+                last,
+            error: {
+                kind: 'timeout',
+                hint: mayRun
+                    ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, known.taskId)}`
+                    : `Raise ${setting('timeout')}, or try again later.`,
+            },
+            ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
+        };
+    }
+    if (e instanceof CancelledError)
+        return { outcome: 'cancelled', summary: cancelReport(ctx, client) };
+    if (e instanceof ApiError)
+        return failure(e);
+    return {
+        outcome: 'failed',
+        summary: `Unexpected error: ${e?.message ?? String(e)}`,
+        error: { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' },
+    };
+}
+/** What was sent, and what is known of each job it started: completed, still running, or unknown. */
+function cancelReport(ctx, client) {
+    if (client.sent.length === 0)
+        return `Cancelled while ${ctx.phase}; nothing had been sent.`;
+    const jobs = ctx.known.jobs.map(jobReport);
+    const told = jobs.length > 0 ? jobs.join(' ') : 'A job the server accepted keeps running there.';
+    return `Cancelled while ${ctx.phase}. Sent: ${client.sent.join('; ')}. ${told}`;
+}
+const HAPPENED = {
+    create: 'staging was created',
+    pull: 'staging was refreshed from production',
+    push: 'staging was pushed to production',
+    delete: 'staging was deleted',
+};
+const NOT_DONE = {
+    create: 'no staging was created',
+    pull: 'staging was not refreshed',
+    push: 'nothing was pushed to production',
+    delete: 'staging was not deleted',
+};
+function jobReport(job) {
+    // 429 and 503 mean "not processed" (contract §6): the request was not taken, whatever came after.
+    if (job.state === 'not-taken')
+        return `The ${job.op} request was not taken: the server answered ${job.status ?? 'that it was busy'} (not processed) and it was waiting to be sent again, so ${NOT_DONE[job.op]}.`;
+    if (job.state === 'completed')
+        return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`;
+    if (job.state === 'accepted')
+        return `The ${job.op} job the server accepted keeps running there.`;
+    return `Whether the server took the ${job.op} request is unknown: no answer had come.`;
+}
+/** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
+function writeResult(ctx, ending) {
+    const { client, clock, config, siteId, started, startedWall, redactor, door } = ctx;
+    const known = { ...ctx.known, ...ending.fields };
+    const facts = ctx.facts.view();
+    // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
+    // filled (`{site}` may come more than once).
+    const words = (text) => inDoorWords(text, door);
+    const hint = (text) => filledHint(words(text), siteId, config.apiUrl);
+    return {
+        ...newResult(config.operation, siteId, startedWall),
+        result: ending.outcome,
+        httpStatus: known.httpStatus,
+        message: known.message,
+        summary: redactor.inert(words(ending.summary)),
+        taskId: known.taskId,
+        stagingSiteId: facts.stagingSiteId,
+        stagingUrl: facts.stagingUrl,
+        // The state is the point of `status` only: a job's run does not report one (a delete's "none" included).
+        stagingState: config.operation === 'status' ? facts.stagingState : null,
+        urlReady: known.urlReady,
+        durationSeconds: roundedSeconds(clock.now() - started),
+        requests: client.requests,
+        retries: client.retries + ctx.busy.retries,
+        warnings: known.warnings.map(words),
+        sent: client.sent,
+        error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
+        checkpointId: known.checkpointId ?? null,
+        stagingFrom: {
+            siteId: facts.stagingFrom.siteId ? words(facts.stagingFrom.siteId) : null,
+            url: facts.stagingFrom.url ? words(facts.stagingFrom.url) : null,
+            notes: facts.stagingFrom.notes.map((n) => redactor.inert(words(n))),
+        },
     };
 }
 
@@ -41644,11 +41511,11 @@ const _safeParse = (_Err) => (schema, value, _ctx) => {
     if (result instanceof Promise) {
         throw new $ZodAsyncError();
     }
-    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+    return result.issues.length ? parse_failure(_Err, result.issues, ctx) : { success: true, data: result.value };
 };
 const safeParse = /* @__PURE__*/ _safeParse($ZodRealError);
 // the error is built on the first read of `error`: finalizing the issues and constructing the instance is most of a failing parse, and a caller that only branches on `success` never pays it. a getter in the literal keeps this small; the alternative, one shared accessor descriptor plus a hidden state slot, reads ~15% faster but costs ~75 B gzipped in every bundle
-function failure(Err, issues, ctx) {
+function parse_failure(Err, issues, ctx) {
     let error;
     return {
         success: false,
@@ -41674,7 +41541,7 @@ const _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
     let result = schema._zod.run({ value, issues: [] }, ctx);
     if (result instanceof Promise)
         result = await result;
-    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+    return result.issues.length ? parse_failure(_Err, result.issues, ctx) : { success: true, data: result.value };
 };
 const safeParseAsync = /* @__PURE__*/ _safeParseAsync($ZodRealError);
 // registry mirrors of the compiler's sentinels, so this module never imports the compiler
@@ -43388,2858 +43255,6 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/types.ts
-/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
-const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status'];
-/** The `result` output. `dry-run` only with the dry-run input. */
-const OUTCOMES = (/* unused pure expression or super */ null && ([
-    'succeeded',
-    'failed',
-    'skipped',
-    'timed-out',
-    'accepted',
-    'cancelled',
-    'dry-run',
-]));
-/** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
-function newResult(operation, siteId, startedAt) {
-    return {
-        operation,
-        siteId,
-        result: 'failed',
-        httpStatus: null,
-        message: '',
-        summary: '',
-        taskId: null,
-        stagingSiteId: null,
-        stagingUrl: null,
-        stagingState: null,
-        urlReady: null,
-        durationSeconds: 0,
-        requests: 0,
-        retries: 0,
-        warnings: [],
-        sent: [],
-        error: null,
-        startedAt: new Date(startedAt).toISOString(),
-        stagingFrom: { siteId: null, url: null, notes: [] },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/words.ts
-const OPEN = '\u0001';
-const BETWEEN = '\u0003';
-const CLOSE = '\u0002';
-// eslint-disable-next-line no-control-regex -- the pieces are delimited by control characters on purpose
-const PIECE = /\u0001([^\u0001\u0002\u0003]*)\u0003([^\u0001\u0002\u0003]*)\u0002/g;
-/** Text that reads `action` through the action and `cli` through the CLI. */
-function perDoor(action, cli) {
-    return `${OPEN}${strip(action)}${BETWEEN}${strip(cli)}${CLOSE}`;
-}
-/** `text` with every per-door piece in `door`'s words. */
-function words_inDoorWords(text, door) {
-    return text.replace(PIECE, (_, action, cli) => (door === 'action' ? action : cli));
-}
-/** Whether `text` still holds a piece that no door has rendered. */
-function hasDoorPieces(text) {
-    // eslint-disable-next-line no-control-regex -- see PIECE
-    return /[\u0001\u0002\u0003]/.test(text);
-}
-// eslint-disable-next-line no-control-regex -- see PIECE
-const strip = (text) => text.replace(/[\u0001\u0002\u0003]/g, '');
-/** Switches: `wait: false` in the action is `--no-wait` in the CLI. */
-const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url'];
-/**
- * A setting, with the value to give it when there is one: `if-missing: skip` / `--if-missing skip`,
- * `wait: false` / `--no-wait`, `timeout` / `--timeout`. The API root names the CLI's variable too.
- */
-function setting(name, value) {
-    const action = value === undefined ? name : `${name}: ${value}`;
-    let cli;
-    if (name === 'api-token')
-        cli = 'STAGING_API_TOKEN';
-    else if (SWITCHES.includes(name) && (value === 'true' || value === 'false'))
-        cli = value === 'true' ? `--${name}` : `--no-${name}`;
-    else
-        cli = value === undefined ? `--${name}` : `--${name} ${value}`;
-    if (name === 'api-url')
-        cli = value === undefined ? '--api-url (or STAGING_API_URL)' : cli;
-    return perDoor(action, cli);
-}
-/** Where the token comes from: the `api-token` secret, or the `STAGING_API_TOKEN` environment variable. */
-const TOKEN_SOURCE = perDoor('the api-token secret', 'the STAGING_API_TOKEN environment variable');
-/**
- * The step that reads a job's end later: `run this action with operation: status, site-id: 1001,
- * task-id: abc` / `run site-staging status --site-id 1001 --task-id abc`.
- */
-function statusCommand(siteId, taskId) {
-    return perDoor(`run this action with operation: status, site-id: ${siteId}${taskId ? `, task-id: ${taskId}` : ''}`, `run site-staging status --site-id ${siteId}${taskId ? ` --task-id ${taskId}` : ''}`);
-}
-/** `text` with its first letter a capital, in either door's words. */
-function capitalised(text) {
-    const up = (t) => t.charAt(0).toUpperCase() + t.slice(1);
-    const piece = new RegExp(`^${PIECE.source}`).exec(text);
-    if (!piece)
-        return up(text);
-    return perDoor(up(piece[1]), up(piece[2])) + text.slice(piece[0].length);
-}
-/** Where the run happens: the runner, or this machine. */
-const RUNNER = perDoor('the runner', 'this machine');
-/** A logger that writes every line in `door`'s words (the core logs through it). */
-function inDoorLogger(logger, door) {
-    return {
-        info: (m) => logger.info(words_inDoorWords(m, door)),
-        warn: (m) => logger.warn(words_inDoorWords(m, door)),
-        debug: (m) => logger.debug(words_inDoorWords(m, door)),
-        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/inputs.ts
-
-
-
-
-
-/**
- * Reading and validating the staging run's inputs (the GitHub side's own inputs are read in
- * src/github/): raw strings (from action inputs or CLI flags) become a typed Config, or an
- * InputError that names the input. Nothing here sends a request.
- */
-class InputError extends Error {
-    input;
-    detail;
-    constructor(input, 
-    /** What is wrong with it, with a setting or the token written through src/words.ts. */
-    detail) {
-        super(`Input "${input}": ${words_inDoorWords(detail, 'action')}`);
-        this.input = input;
-        this.detail = detail;
-        this.name = 'InputError';
-    }
-    /** What is wrong, without the input's name, in `door`'s words. */
-    detailIn(door) {
-        return words_inDoorWords(this.detail, door);
-    }
-}
-/**
- * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
- * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
- * comment-author, deployment-environment), which src/github/ reads.
- */
-const INPUT_NAMES = [
-    'operation',
-    'site-id',
-    'api-token',
-    'api-url',
-    'wait',
-    'timeout',
-    'language',
-    'max-retries',
-    'if-exists',
-    'if-missing',
-    'if-busy',
-    'dry-run',
-    'concurrency',
-    'fail-fast',
-    'task-id',
-    'wait-for-url',
-    'staging-url',
-    'production-url',
-];
-/** Defaults, as in action.yml (a test checks they agree). */
-const DEFAULTS = {
-    'api-url': SERVICE_API_URL,
-    wait: 'true',
-    timeout: '30m',
-    language: 'en',
-    'max-retries': '5',
-    'if-exists': 'fail',
-    'if-missing': 'fail',
-    'if-busy': 'wait',
-    'dry-run': 'false',
-    concurrency: '100',
-    'fail-fast': 'false',
-    'task-id': '',
-    'wait-for-url': 'false',
-    'staging-url': '',
-    'production-url': '',
-};
-/**
- * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
- * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
- * before any request, so `1001;x` or `1001/../1002` can never address another site (docs/assumptions.md).
- */
-const SITE_ID = /^\d{1,20}$/;
-const MAX_TIMEOUT_MS = 6 * 3600_000;
-/**
- * Site ids one step takes. Under a limit of R calls a minute, N sites need at least 2N/R minutes
- * (a create and a status call each): 1000 sites at 60 a minute take 33 minutes.
- */
-const MAX_SITES = 1000;
-/** `" Skip "` -> `skip`; an unknown value is refused with the choices and the nearest one. */
-const choice = (values, aliases = {}) => schemas_string().transform((v, ctx) => {
-    const text = v.trim().toLowerCase();
-    const value = aliases[text] ?? text;
-    if (values.includes(value))
-        return value;
-    ctx.addIssue({
-        code: 'custom',
-        message: `"${text.slice(0, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
-    });
-    return NEVER;
-});
-/** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
-function didYouMean(typed, choices) {
-    const t = typed.trim().toLowerCase();
-    if (t === '')
-        return '';
-    let best = null;
-    for (const choice of choices) {
-        const distance = editDistance(t, choice.toLowerCase());
-        if (!best || distance < best.distance)
-            best = { choice, distance };
-    }
-    const near = best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t));
-    return near ? ` (did you mean "${best.choice}"?)` : '';
-}
-/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
-function editDistance(a, b) {
-    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-    for (let i = 1; i <= a.length; i++)
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            let best = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-                best = Math.min(best, d[i - 2][j - 2] + 1);
-            d[i][j] = best;
-        }
-    return d[a.length][b.length];
-}
-const inputs_boolean = schemas_string()
-    .transform((v) => v.trim().toLowerCase())
-    .pipe(schemas_enum(['true', 'false'], { error: () => 'must be true or false' }))
-    .transform((v) => v === 'true');
-const inputs_integer = (min, max) => schemas_string()
-    .trim()
-    .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
-    .transform(Number)
-    .pipe(schemas_number()
-    .min(min, { error: `must be at least ${min}` })
-    .max(max, { error: `must be at most ${max}` }));
-/** `reset` is another name for `pull` (the endpoint's own name). */
-const operation = choice(OPERATIONS, { reset: 'pull' });
-/** How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`). */
-function canonicalSiteId(id) {
-    return id.replace(/^0+(?=\d)/, '');
-}
-const siteIds = schemas_string().transform((v, ctx) => {
-    const ids = v
-        .split(/[\s,;]+/)
-        .map((s) => s.trim())
-        .filter(Boolean);
-    if (ids.length === 0)
-        ctx.addIssue({ code: 'custom', message: 'is required (the PRODUCTION site id)' });
-    if (ids.length > MAX_SITES)
-        ctx.addIssue({ code: 'custom', message: `lists ${ids.length} sites; at most ${MAX_SITES}` });
-    for (const id of ids) {
-        if (!SITE_ID.test(id)) {
-            ctx.addIssue({
-                code: 'custom',
-                message: `"${id.slice(0, 80)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
-            });
-        }
-    }
-    const seen = new Map();
-    for (const id of ids) {
-        const first = seen.get(canonicalSiteId(id));
-        if (first !== undefined) {
-            const same = first === id ? '' : ` (${first} and ${id} are the same site to the server)`;
-            ctx.addIssue({ code: 'custom', message: `lists site ${id} more than once${same}` });
-            break;
-        }
-        seen.set(canonicalSiteId(id), id);
-    }
-    return ids;
-});
-const token = schemas_string().transform((v, ctx) => {
-    const t = v.trim();
-    if (t === '')
-        ctx.addIssue({ code: 'custom', message: 'is required (store it as a secret)' });
-    else if (/^bearer\s/i.test(t))
-        ctx.addIssue({
-            code: 'custom',
-            message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
-        });
-    else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
-        ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });
-    return t;
-});
-/** `https://api.example.com/` -> `https://api.example.com/v2`; `.../v2/` -> `.../v2`. */
-function normaliseApiUrl(raw) {
-    let text = raw.trim();
-    // `localhost:8099` or `app.instawp.io/api`: no scheme. Loopback is understood as http, anything
-    // else gets the https:// it needs suggested (a token is never sent to a guessed address).
-    const bare = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(:\d+)?(\/.*)?$/i.exec(text);
-    if (bare && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-        if ((0,src_text/* isLoopback */.U9)(bare[1]))
-            text = `http://${text}`;
-        else
-            throw new Error(`"${text.slice(0, 80)}" has no scheme: did you mean https://${text.slice(0, 80)} ?`);
-    }
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        throw new Error(`is not a URL (expected the API root, e.g. ${SERVICE_API_URL})`);
-    }
-    if (!(0,src_text/* secureOrLoopback */.Yt)(url))
-        throw new Error(`must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`);
-    if (url.username || url.password)
-        throw new Error(`must not contain credentials (the token goes in ${TOKEN_SOURCE})`);
-    if (url.search || url.hash)
-        throw new Error('must not have a query or a fragment');
-    const path = url.pathname.replace(/\/+$/, '');
-    return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`;
-}
-const apiUrl = schemas_string().transform((v, ctx) => {
-    try {
-        return normaliseApiUrl(v);
-    }
-    catch (e) {
-        ctx.addIssue({ code: 'custom', message: e.message });
-        return NEVER;
-    }
-});
-const UNITS = {
-    ms: 1,
-    s: 1000,
-    sec: 1000,
-    secs: 1000,
-    second: 1000,
-    seconds: 1000,
-    m: 60_000,
-    min: 60_000,
-    mins: 60_000,
-    minute: 60_000,
-    minutes: 60_000,
-    h: 3_600_000,
-    hr: 3_600_000,
-    hrs: 3_600_000,
-    hour: 3_600_000,
-    hours: 3_600_000,
-};
-/** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
-function parseDuration(text) {
-    const t = text.trim().toLowerCase();
-    if (/^\d+(\.\d+)?$/.test(t))
-        return Math.round(parseFloat(t) * 1000);
-    const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)];
-    if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t)
-        throw new Error('bad duration');
-    let ms = 0;
-    for (const [, value, unit] of parts) {
-        const factor = UNITS[unit];
-        if (factor === undefined)
-            throw new Error('bad duration');
-        ms += parseFloat(value) * factor;
-    }
-    return Math.round(ms);
-}
-const inputs_duration = schemas_string().transform((v, ctx) => {
-    let ms;
-    try {
-        ms = parseDuration(v);
-    }
-    catch {
-        ctx.addIssue({
-            code: 'custom',
-            message: `"${v.slice(0, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
-        });
-        return NEVER;
-    }
-    if (ms < 1000 || ms > MAX_TIMEOUT_MS)
-        ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' });
-    return ms;
-});
-/** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
-const language = schemas_string().transform((v, ctx) => {
-    const code = v.trim().toLowerCase().split(/[-_]/)[0];
-    if (code === 'en' || code === 'es')
-        return code;
-    ctx.addIssue({
-        code: 'custom',
-        message: `must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`,
-    });
-    return NEVER;
-});
-/** A task id as the status endpoint takes it in its path (contract §2). */
-const taskId = schemas_string().transform((v, ctx) => {
-    const t = v.trim();
-    if (t === '')
-        return null;
-    if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
-        ctx.addIssue({
-            code: 'custom',
-            message: `is not a task id (letters, digits, - and _: ${perDoor('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
-        });
-        return NEVER;
-    }
-    return t;
-});
-/** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
-const userUrl = schemas_string().transform((v, ctx) => {
-    const t = v.trim();
-    if (t === '')
-        return null;
-    const url = (0,src_text/* httpUrl */.q3)(t);
-    if (!url) {
-        ctx.addIssue({ code: 'custom', message: `"${t.slice(0, 80)}" is not an http(s) URL` });
-        return NEVER;
-    }
-    if (url.username || url.password) {
-        ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' });
-        return NEVER;
-    }
-    return url.href;
-});
-const Schema = object({
-    operation,
-    'site-id': siteIds,
-    'api-token': token,
-    'api-url': apiUrl,
-    wait: inputs_boolean,
-    timeout: inputs_duration,
-    language: language,
-    'max-retries': inputs_integer(0, 20),
-    'if-exists': choice(['fail', 'skip', 'recreate']),
-    'if-missing': choice(['fail', 'skip']),
-    'if-busy': choice(['wait', 'fail']),
-    'dry-run': inputs_boolean,
-    concurrency: inputs_integer(1, MAX_SITES),
-    'fail-fast': inputs_boolean,
-    'task-id': taskId,
-    'wait-for-url': inputs_boolean,
-    'staging-url': userUrl,
-    'production-url': userUrl,
-});
-/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
-function parseSiteIds(raw) {
-    const parsed = siteIds.safeParse(raw);
-    if (!parsed.success)
-        throw new InputError('site-id', parsed.error.issues[0].message);
-    return parsed.data;
-}
-/** Raw inputs -> Config, or InputError naming the first input that is wrong. */
-function parseConfig(raw) {
-    const filled = { ...DEFAULTS };
-    for (const [k, v] of Object.entries(raw))
-        if (v !== undefined && v.trim() !== '')
-            filled[k] = v;
-    for (const required of ['operation', 'site-id', 'api-token'])
-        filled[required] ??= '';
-    const parsed = Schema.safeParse(filled);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const input = String(issue.path[0] ?? 'input');
-        const message = filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message;
-        throw new InputError(input, message);
-    }
-    const c = parsed.data;
-    if (c['task-id'] && c.operation !== 'status')
-        throw new InputError('task-id', `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`);
-    if (c['production-url'] && c.operation !== 'push')
-        throw new InputError('production-url', `is checked after a push, not after ${c.operation}`);
-    if (c['staging-url'] && c['site-id'].length > 1)
-        throw new InputError('staging-url', 'names one staging site: give one site-id with it');
-    if (c['task-id'] && c['site-id'].length > 1)
-        throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`);
-    return {
-        operation: c.operation,
-        siteIds: c['site-id'],
-        apiToken: c['api-token'],
-        apiUrl: c['api-url'],
-        wait: c.wait,
-        timeoutMs: c.timeout,
-        language: c.language,
-        maxRetries: c['max-retries'],
-        ifExists: c['if-exists'],
-        ifMissing: c['if-missing'],
-        ifBusy: c['if-busy'],
-        dryRun: c['dry-run'],
-        concurrency: c.concurrency,
-        failFast: c['fail-fast'],
-        taskId: c['task-id'],
-        waitForUrl: c['wait-for-url'],
-        stagingUrl: c['staging-url'],
-        productionUrl: c['production-url'],
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report/lines.ts
-
-
-/**
- * The last line of a run, for the action's log and the CLI: what happened, in our words, and the
- * server's own words quoted as such (for a job that ended, never "started" as the last word).
- */
-function finalLine(results) {
-    const first = results[0];
-    if (!first)
-        return 'Nothing ran.';
-    if (results.length > 1)
-        return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${overallOutcome(results)} overall).`;
-    const r = first;
-    const what = r.summary || r.result;
-    const said = serverWords(r);
-    if (!said)
-        return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`;
-    // The server's words first, as what they were; ours last, so a job that ended never ends on "started".
-    const when = r.operation !== 'status' && r.httpStatus !== null && r.httpStatus < 300 ? ' when it accepted the job' : '';
-    return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${said}" ${what}`;
-}
-
-;// CONCATENATED MODULE: ./src/report/outputs.ts
-
-/** Every output of action.yml, in order; all are set on every path. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'result',
-    'http-status',
-    'message',
-    'task-id',
-    'staging-site-id',
-    'staging-url',
-    'staging-state',
-    'url-ready',
-    'duration-seconds',
-    'requests',
-    'retries',
-    'results',
-]));
-/**
- * The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts
- * are sums, and the per-site detail is in `results` (a JSON array of Results, always set).
- */
-function outputsFor(results, wallSeconds) {
-    const results_ = resultsJson(results);
-    if (results.length === 1) {
-        const r = results[0];
-        return {
-            result: r.result,
-            'http-status': r.httpStatus === null ? '' : String(r.httpStatus),
-            message: r.message || r.summary,
-            'task-id': r.taskId ?? '',
-            'staging-site-id': r.stagingSiteId ?? '',
-            'staging-url': r.stagingUrl ?? '',
-            'staging-state': r.stagingState ?? '',
-            'url-ready': r.urlReady === null ? '' : String(r.urlReady),
-            'duration-seconds': String(r.durationSeconds),
-            requests: String(r.requests),
-            retries: String(r.retries),
-            results: results_,
-        };
-    }
-    const sum = (f) => results.reduce((n, r) => n + f(r), 0);
-    return {
-        result: overallOutcome(results),
-        'http-status': '',
-        message: batchMessage(results),
-        'task-id': '',
-        'staging-site-id': '',
-        'staging-url': '',
-        'staging-state': '',
-        'url-ready': '',
-        'duration-seconds': String(wallSeconds ?? Math.max(0, ...results.map((r) => r.durationSeconds))),
-        requests: String(sum((r) => r.requests)),
-        retries: String(sum((r) => r.retries)),
-        results: results_,
-    };
-}
-/** Outputs for a run that never started (bad input): every output set, `result` failed. */
-function failedOutputs(message) {
-    return {
-        result: 'failed',
-        'http-status': '',
-        message,
-        'task-id': '',
-        'staging-site-id': '',
-        'staging-url': '',
-        'staging-state': '',
-        'url-ready': '',
-        'duration-seconds': '0',
-        requests: '0',
-        retries: '0',
-        results: '[]',
-    };
-}
-/** "3 of 4 sites succeeded; failed: 1002" (at most 20 ids per outcome named). */
-function batchMessage(results) {
-    const by = new Map();
-    for (const r of results)
-        by.set(r.result, [...(by.get(r.result) ?? []), r.siteId]);
-    const ok = by.get('succeeded')?.length ?? 0;
-    const rest = [...by.entries()]
-        .filter(([k]) => k !== 'succeeded')
-        .map(([k, ids]) => `${k}: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ` and ${ids.length - 20} more` : ''}`);
-    return [`${ok} of ${results.length} sites succeeded`, ...rest].join('; ');
-}
-/** GitHub refuses an output over 1 MB: `results` stays under this, as valid JSON, whatever happened. */
-const MAX_RESULTS_BYTES = 900_000;
-/**
- * The `results` output: every Result in full while that fits; else each site's essentials
- * (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites.
- */
-function resultsJson(results) {
-    const full = JSON.stringify(results.map(publicResult));
-    if (Buffer.byteLength(full) <= MAX_RESULTS_BYTES)
-        return full;
-    return JSON.stringify(results.map(essentials));
-}
-/** The fields of a Result a later step needs to act on it. */
-function essentials(r) {
-    return {
-        siteId: r.siteId,
-        result: r.result,
-        httpStatus: r.httpStatus,
-        taskId: r.taskId,
-        stagingSiteId: r.stagingSiteId,
-        stagingUrl: r.stagingUrl,
-        error: r.error ? { kind: r.error.kind } : null,
-    };
-}
-/** A Result as published in `results` and `--json`. */
-function publicResult(r) {
-    return {
-        operation: r.operation,
-        siteId: r.siteId,
-        result: r.result,
-        httpStatus: r.httpStatus,
-        message: r.message,
-        summary: r.summary,
-        taskId: r.taskId,
-        stagingSiteId: r.stagingSiteId,
-        stagingUrl: r.stagingUrl,
-        stagingState: r.stagingState,
-        urlReady: r.urlReady,
-        durationSeconds: r.durationSeconds,
-        requests: r.requests,
-        retries: r.retries,
-        warnings: r.warnings,
-        sent: r.sent,
-        error: r.error,
-        startedAt: r.startedAt,
-        stagingFrom: r.stagingFrom,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report/assembly.ts
-
-
-
-
-/** The report of `results`, for a run that took `elapsedMs`. */
-function assembleReport(results, elapsedMs) {
-    const outcome = overallOutcome(results);
-    const failed = isFailure(outcome);
-    return {
-        outcome,
-        failed,
-        outputs: outputsFor(results, roundedSeconds(elapsedMs)),
-        warnings: [...new Set(results.flatMap((r) => r.warnings))],
-        errors: failed
-            ? results
-                .filter((r) => isFailure(r.result) && r.error)
-                .map((r) => ({
-                title: `Staging ${r.operation} ${r.result} (site ${r.siteId})`,
-                hint: r.error.hint,
-            }))
-            : [],
-        stagingUrls: results
-            .filter((r) => r.stagingUrl)
-            .map((r) => ({ siteId: results.length > 1 ? r.siteId : null, url: r.stagingUrl })),
-        finalLine: finalLine(results),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-
-
-
-/** GitHub drops a step summary over 1 MiB: stay well under it, whatever the server sent. */
-const MAX_SUMMARY_BYTES = 900 * 1024;
-/** Per-site detail lines after the table of a batch: past this, the `results` output has the rest. */
-const MAX_DETAIL_SITES = 200;
-/**
- * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
- * what happened in one sentence, then a short table (one site: a definition table whose first row is
- * the site; several: one row a site, at most five columns, then the sites that did not succeed), the server's
- * words, what to do,
- * warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
- * MAX_SUMMARY_BYTES.
- */
-function renderSummary(results) {
-    const first = results[0];
-    if (!first)
-        return '## Staging\n\nNothing ran.\n';
-    const out = new Bounded(MAX_SUMMARY_BYTES);
-    const outcome = overallOutcome(results);
-    if (results.length === 1) {
-        out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${outcome}`, '');
-        single(first, out);
-    }
-    else {
-        out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${countOutcomes(results)}`, '');
-        batch(results, out);
-    }
-    const warnings = [...new Set(results.flatMap((r) => r.warnings))];
-    if (warnings.length > 0) {
-        out.push('### ⚠️ Warnings', '');
-        for (const w of warnings.slice(0, 20))
-            out.push(`- ${md(w)}`);
-        out.push('');
-    }
-    return out.text();
-}
-function single(r, out) {
-    if (r.summary)
-        out.push(md(r.summary), '');
-    out.push(`| Production site | ${code(r.siteId)} |`, '|:--|:--|');
-    out.push(`| Result | ${ICON[r.result]} ${r.result} |`);
-    if (r.stagingState)
-        out.push(`| Staging state | ${r.stagingState} |`);
-    // After the value, what is known of it: `http://… — answers; from the create answer`.
-    const about = (...parts) => {
-        const said = parts.filter((p) => p !== null);
-        return said.length > 0 ? ` — ${said.join('; ')}` : '';
-    };
-    const from = (source) => (source ? `from ${md(source, 200)}` : null);
-    if (r.stagingUrl || r.operation !== 'delete')
-        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${r.stagingUrl ? about(r.operation === 'push' ? null : readiness(r), from(r.stagingFrom?.url)) : ''} |`);
-    if (r.stagingSiteId)
-        out.push(`| Staging site | ${code(r.stagingSiteId)}${about(from(r.stagingFrom?.siteId))} |`);
-    if (r.operation === 'push' && r.urlReady !== null)
-        out.push(`| Production | ${r.urlReady ? 'answers' : 'did not answer in time'} (production-url) |`);
-    if (r.taskId)
-        out.push(`| Task | ${code(r.taskId)} |`);
-    if (r.httpStatus !== null)
-        out.push(`| HTTP status | ${r.httpStatus} |`);
-    out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`);
-    out.push(`| Duration | ${durationText(r.durationSeconds * 1000, 'tenths')} |`, '');
-    // Where a staging id or URL could not come from (issue 20 §1): said, not hidden.
-    for (const note of r.stagingFrom?.notes ?? [])
-        out.push(`_${md(note, 400)}_`, '');
-    const said = serverWords(r);
-    if (said)
-        out.push(`> **The server said:** ${md(said)}`, '');
-    if (r.error)
-        out.push(`**What to do:** ${md(r.error.hint)}`, '');
-    sentNote(r, '', out);
-}
-function batch(results, out) {
-    // A column that no site fills (a delete, or a service that does not say) is left out, not a row of dashes.
-    const columns = [
-        ['Site', (r) => code(r.siteId)],
-        ['Result', (r) => `${ICON[r.result]} ${r.result}`],
-    ];
-    if (results.some((r) => r.stagingSiteId))
-        columns.push(['Staging site', (r) => (r.stagingSiteId ? code(r.stagingSiteId) : '—')]);
-    if (results.some((r) => r.stagingUrl))
-        columns.push([
-            'Staging URL',
-            (r) => `${markdown_link(r.stagingUrl)}${r.stagingUrl && readiness(r) ? ` — ${readiness(r)}` : ''}`,
-        ]);
-    columns.push(['Duration', (r) => durationText(r.durationSeconds * 1000, 'tenths')]);
-    out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`);
-    for (const r of results) {
-        if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`))
-            break;
-    }
-    out.push('');
-    // Where the staging ids and URLs in the table came from (issue 20 §1), one line for the batch.
-    for (const line of sourceLines(results))
-        out.push(line, '');
-    // Details for every site that did not simply succeed: the table says the rest.
-    const order = results.filter((r) => r.result !== 'succeeded');
-    if (order.length === 0)
-        return;
-    const shown = order.slice(0, MAX_DETAIL_SITES);
-    out.push('### Sites that need a look', '');
-    for (const r of shown) {
-        const parts = [`- **${md(r.siteId)}** ${ICON[r.result]} ${md(r.summary || r.result)}`];
-        const said = serverWords(r);
-        if (said)
-            parts.push(` The server said: “${md(said)}”`);
-        if (r.error)
-            parts.push(` **What to do:** ${md(r.error.hint)}`);
-        if (!out.push(parts.join('')))
-            break;
-        sentNote(r, '  ', out);
-    }
-    if (order.length > shown.length)
-        out.push('', `… and ${order.length - shown.length} more: see the \`results\` output.`);
-    out.push('');
-}
-/**
- * Under a batch's table: where its staging URLs and ids came from, grouped by source ("3 sites: from
- * the site list, …; 1 site: from the create answer"), then the notes on sources that could not say,
- * each once. Bounded: a few sources and notes, whatever the batch.
- */
-function sourceLines(results) {
-    const grouped = (pick) => {
-        const counts = new Map();
-        for (const r of results) {
-            const source = pick(r);
-            if (source)
-                counts.set(source, (counts.get(source) ?? 0) + 1);
-        }
-        if (counts.size === 0)
-            return null;
-        const all = [...counts].sort((a, b) => b[1] - a[1]);
-        const shown = all
-            .slice(0, 5)
-            .map(([source, n]) => `${n} ${n === 1 ? 'site' : 'sites'} from ${md(source, 200)}`);
-        if (all.length > shown.length)
-            shown.push(`${all.length - shown.length} other sources`);
-        return shown.join('; ');
-    };
-    const lines = [];
-    const urls = grouped((r) => (r.stagingUrl ? r.stagingFrom?.url : null));
-    const ids = grouped((r) => (r.stagingSiteId ? r.stagingFrom?.siteId : null));
-    if (urls && urls === ids)
-        lines.push(`_Staging sites and URLs: ${urls}._`);
-    else {
-        if (urls)
-            lines.push(`_Staging URLs: ${urls}._`);
-        if (ids)
-            lines.push(`_Staging sites: ${ids}._`);
-    }
-    const notes = [...new Set(results.flatMap((r) => r.stagingFrom?.notes ?? []))];
-    for (const note of notes.slice(0, 5))
-        lines.push(`_${md(note, 400)}_`);
-    return lines;
-}
-function readiness(r) {
-    if (r.urlReady === true)
-        return 'answers';
-    if (r.urlReady === false)
-        return 'did not answer in time';
-    return null;
-}
-function sentNote(r, indent, out) {
-    if ((r.result === 'cancelled' || r.result === 'timed-out') && r.sent.length > 0)
-        out.push(`${indent}Requests that changed something: ${r.sent.map(code).join(', ')}.`, '');
-}
-/** Lines up to a byte budget; once it is spent, one closing note and nothing more. */
-class Bounded {
-    max;
-    lines = [];
-    bytes = 0;
-    full = false;
-    constructor(max) {
-        this.max = max;
-    }
-    push(...lines) {
-        for (const line of lines) {
-            if (this.full)
-                return false;
-            const size = Buffer.byteLength(line) + 1;
-            if (this.bytes + size > this.max - 200) {
-                this.full = true;
-                this.lines.push('', '_The summary stops here: it would pass its size limit. The `results` output has every site._');
-                return false;
-            }
-            this.lines.push(line);
-            this.bytes += size;
-        }
-        return true;
-    }
-    text() {
-        return this.lines.join('\n');
-    }
-}
-
-;// CONCATENATED MODULE: ./src/backoff.ts
-/**
- * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
- * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
- */
-function exponential(options) {
-    return (retry, _waitedMs, random) => {
-        const delayMs = Math.min(options.capMs, options.firstMs * options.factor ** Math.max(0, retry));
-        if (options.jitter === 'full')
-            return Math.floor(random() * delayMs);
-        return Math.round(delayMs * (1 - options.jitter + 2 * options.jitter * random()));
-    };
-}
-/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
-function proportional(options) {
-    return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction));
-}
-/** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
-const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' });
-/** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
-const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 });
-/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
-const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 });
-/** Sleeps of one schedule under one deadline, counted. */
-class Backoff {
-    schedule;
-    deps;
-    sleptCount = 0;
-    constructor(schedule, deps) {
-        this.schedule = schedule;
-        this.deps = deps;
-    }
-    /** How many sleeps this helper allowed: the retries it stands for. */
-    get retries() {
-        return this.sleptCount;
-    }
-    /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
-    delayMs(retry, waitedMs = 0) {
-        return this.schedule(retry, waitedMs, this.deps.random ?? Math.random);
-    }
-    /** Would a sleep of `delayMs` from now reach the deadline? */
-    passesDeadline(delayMs) {
-        return this.deps.clock.now() + delayMs >= this.deps.deadlineMs;
-    }
-    /**
-     * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
-     * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
-     */
-    async sleep(delayMs) {
-        if (this.passesDeadline(delayMs))
-            return false;
-        await this.deps.clock.sleep(delayMs, this.deps.signal);
-        this.sleptCount++;
-        return true;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/errors.ts
-
-
-/**
- * What to do, per kind: one table for both front doors. A setting, the token and the command that
- * checks on a job are written through src/words.ts, so the action's user reads inputs and secrets
- * (`if-missing: skip`) and the CLI's reads flags and environment variables (`--if-missing skip`).
- * `{site}` is the production site's id and `{api}` the API root the run used (ending.ts fills both).
- */
-const HINTS = {
-    auth: `The API token was refused: check that ${TOKEN_SOURCE} is current and belongs to the account that owns the site.`,
-    forbidden: "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
-    'not-found': `No such site or staging environment: check that ${setting('site-id')} is the PRODUCTION site's id; for pull, push or delete, create staging first, or run with ${setting('if-missing', 'skip')}.`,
-    busy: `Another job (a creation, pull or push) is running on this site: run with ${setting('if-busy', 'wait')} to wait for it, or run again when it has finished.`,
-    exists: `The site already has a staging environment (one per site): run with ${setting('if-exists', 'skip')} to keep it, or ${setting('if-exists', 'recreate')} to replace it.`,
-    validation: `The service refused the request as malformed: check ${perDoor('the inputs', 'the options')}; if they are right, report it with the message above.`,
-    'rate-limited': `The account is rate limited: raise ${setting('max-retries')} or ${setting('timeout')}, or run fewer jobs at once (${perDoor('max-parallel in a matrix', 'fewer CI jobs at the same time')}, ${setting('concurrency')} for several sites).`,
-    server: 'The service failed on its side: try again later, and check the service status if it persists.',
-    network: `The API could not be reached: check ${setting('api-url')}, DNS, and the proxy settings (https_proxy, no_proxy) of ${RUNNER}.`,
-    timeout: `The API did not answer in time: try again later, or raise ${setting('timeout')}.`,
-    redirect: `The API answered with a redirect. The token is never sent on to another address: set ${setting('api-url')} to the final address instead.`,
-    'api-url': `The API root {api} did not answer as the staging API: a web server in front of it answered instead (an HTML page, or "route could not be found"), so the request did not reach the API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}.`,
-    'bad-response': `The API answered with something other than its JSON (often a proxy or maintenance page): check ${setting('api-url')}, and try again later.`,
-    'unknown-outcome': `The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: ${statusCommand('{site}', null)}, or look at the staging page in the dashboard.`,
-    'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
-};
-class ApiError extends Error {
-    kind;
-    serverMessage;
-    httpStatus;
-    processing;
-    retryAfterMs;
-    acceptsAgainAt;
-    code;
-    hint;
-    /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
-    afterUnknown = false;
-    constructor(init) {
-        super(init.message);
-        this.name = 'ApiError';
-        this.kind = init.kind;
-        this.serverMessage = init.serverMessage ?? '';
-        this.httpStatus = init.httpStatus ?? null;
-        this.processing = init.processing;
-        this.retryAfterMs = init.retryAfterMs ?? null;
-        this.acceptsAgainAt = init.acceptsAgainAt ?? null;
-        this.code = init.code ?? null;
-        this.hint = init.hint ?? HINTS[init.kind];
-    }
-}
-/** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
-const ERROR_KINDS = Object.keys(HINTS);
-/**
- * The hint of `kind` in `door`'s words; its `{site}` and `{api}` placeholders are filled where the
- * Result is written (staging/ending.ts).
- */
-function hintFor(kind, door = 'action') {
-    return inDoorWords(HINTS[kind], door);
-}
-/**
- * The kind of error an answer means, for the request that got it: from its status, and where the
- * status alone cannot tell, from what it said (contract §4 and §9).
- */
-function kindOf(status, reply, request) {
-    const said = [reply.message, ...reply.details].join(' ');
-    if (status >= 300 && status < 400)
-        return 'redirect';
-    if (BUSY_STATUSES.includes(status))
-        return 'busy';
-    switch (status) {
-        case 401:
-            return 'auth';
-        case 403:
-            return 'forbidden';
-        case MISSING_STATUS:
-        case 410:
-            return isRouteMiss(reply.kind, reply.message) ? 'api-url' : 'not-found';
-        case 405:
-            return 'api-url';
-        case EXISTS_STATUS:
-            // Also the status of a busy refusal (§4 r2), a missing plan feature, or a validation error.
-            if (saysBusy(said))
-                return 'busy';
-            if (request === 'create')
-                return saysPlan(said) ? 'forbidden' : 'exists';
-            return 'validation';
-        case 429:
-            return 'rate-limited';
-    }
-    if (status >= 500)
-        return 'server';
-    return 'validation';
-}
-/**
- * The one place that says what the server can have done with a request, from how it failed
- * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
- * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
- * other 5xx), processed (every other answer).
- */
-function processingOf(failure) {
-    // A busy refusal (409, 423, or a 422 that says a job runs) did not start anything (contract §4).
-    if (failure.kind === 'busy')
-        return 'not-processed';
-    const status = failure.httpStatus ?? null;
-    if (status !== null) {
-        if (status === 429 || status === 503 || BUSY_STATUSES.includes(status))
-            return 'not-processed';
-        if (status >= 500)
-            return 'unknown';
-        return 'processed';
-    }
-    return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
-}
-
-;// CONCATENATED MODULE: ./src/api/retry.ts
-
-
-
-
-/**
- * May a request that failed this way be sent again?
- * - not processed: always (the server said, or the network proved, that nothing happened);
- * - unknown: reads, pull (it only overwrites staging) and create (a 409/422 that follows means the
- *   first try went through, which the operation layer handles); never push or delete;
- * - processed: never (the server answered; sending again would get the same answer or do it twice).
- */
-function mayResend(kind, processing) {
-    if (processing === 'not-processed')
-        return true;
-    if (processing === 'unknown')
-        return kind === 'read' || kind === 'pull' || kind === 'create';
-    return false;
-}
-/**
- * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; a date in the
- * past is 0 ("soon": see pauseAfterMs). A date is read against the answer's own `Date` header when it
- * has a sane one (serverNow): both come from the server's clock, which may be off by hours (contract
- * §11); else against our wall clock (`wallNowMs`). Null when absent, unreadable or outside the sane
- * bounds of contract §6 (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN,
- * 1e300, a date years ahead. The caller then backs off on its own.
- */
-function parseRetryAfter(value, wallNowMs, dateHeader) {
-    const text = headerValue(value);
-    if (!text)
-        return null;
-    if (/^\d+(\.\d+)?$/.test(text)) {
-        const ms = Math.round(parseFloat(text) * 1000);
-        return Number.isFinite(ms) && ms <= RETRY_AFTER_MAX_MS ? ms : null;
-    }
-    const date = httpDate(text);
-    if (date === null)
-        return null;
-    const ms = Math.max(0, date - serverNow(dateHeader, wallNowMs));
-    return ms <= RETRY_AFTER_MAX_MS ? ms : null;
-}
-/**
- * The server's "now" from the `Date` header of its answer, for reading its other dates (Retry-After,
- * an epoch X-RateLimit-Reset) as durations; our wall clock when the header is absent or unreadable.
- */
-function serverNow(dateHeader, wallNowMs) {
-    const text = headerValue(dateHeader);
-    const date = text ? httpDate(text) : null;
-    return date ?? wallNowMs;
-}
-/** An HTTP date (IMF-fixdate or an obsolete form) in epoch ms, or null. */
-function httpDate(text) {
-    if (!HTTP_DATE.some((format) => format.test(text)))
-        return null;
-    const ms = Date.parse(text);
-    return Number.isNaN(ms) ? null : ms;
-}
-/** Below this a Retry-After means "soon" (0, or a date already past because the server's clock is slow). */
-const RETRY_SOON_BELOW_MS = 1000;
-/** "Soon": 1-2 s, then growing like an ordinary backoff (x2, up to 30 s), so max-retries are never burnt in a loop. */
-const RETRY_SOON = exponential({ firstMs: 1500, factor: 2, capMs: 30_000, jitter: 1 / 3 });
-/**
- * Contract §6 (r3): the pause before sending again after the server said `Retry-After` (as read by
- * parseRetryAfter), for retry number `retry` (0 for the first): the server's value, or for "soon"
- * a short pause that grows with each retry.
- */
-function pauseAfterMs(retryAfterMs, retry, random = Math.random) {
-    return retryAfterMs >= RETRY_SOON_BELOW_MS ? retryAfterMs : RETRY_SOON(retry, 0, random);
-}
-/**
- * §5 (issue 17): the server asks for a wait (`retryAfterMs`) longer than the `leftMs` the run has
- * before its timeout. Waiting cannot help and retrying early only draws the same refusal: the run
- * ends at once, saying when the server accepts again (in words and ISO 8601, from the wall clock).
- */
-function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
-    const at = new Date(wallNowMs + retryAfterMs);
-    const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    return new ApiError({
-        kind: error.kind,
-        httpStatus: error.httpStatus,
-        processing: error.processing,
-        serverMessage: error.serverMessage,
-        code: error.code,
-        acceptsAgainAt: iso,
-        message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
-            `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
-            `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
-        hint: `Run again after ${iso}, or raise ${setting('timeout')} above ${durationWords(retryAfterMs)} to wait for it.`,
-    });
-}
-/** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
-function durationWords(ms) {
-    const s = Math.round(ms / 1000);
-    const n = (count, unit) => `${count} ${unit}${count === 1 ? '' : 's'}`;
-    if (s < 120)
-        return n(s, 'second');
-    if (s < 90 * 60)
-        return n(Math.round(s / 60), 'minute');
-    if (s < 36 * 3600)
-        return `about ${n(Math.round(s / 3600), 'hour')}`;
-    return `about ${n(Math.round(s / 86_400), 'day')}`;
-}
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = [
-    'January',
-    'February',
-    'March',
-    'April',
-    'May',
-    'June',
-    'July',
-    'August',
-    'September',
-    'October',
-    'November',
-    'December',
-];
-/** `on Wednesday 25 November 2026 at 11:40 UTC` */
-function dateWords(d) {
-    const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
-    return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`;
-}
-/** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
-function headerValue(value) {
-    const text = (Array.isArray(value) ? value[0] : value)?.trim();
-    return text === '' ? undefined : text;
-}
-/** IMF-fixdate, and the obsolete RFC 850 and asctime forms an HTTP date may take. */
-const HTTP_DATE = [
-    /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
-    /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
-    /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
-];
-
-;// CONCATENATED MODULE: ./src/api/window-ledger.ts
-
-
-
-
-/**
- * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
- * server says (contract §6) and from the calls the run itself made, and bounded by what it
- * believes. One ledger is shared by every request of a run (all sites, all workers).
- *
- * Each call the run makes holds a slot until a window after its answer: whether the server counts
- * in fixed windows that start with a key's first request (the framework's limiter) or over the last
- * window (a sliding window, as gateways do), a call answered at `a` stops counting by `a + W`. That
- * alone never sends a request the server will refuse, and needs no reset header. The server's
- * `X-RateLimit-Remaining` corrects it both ways: a count higher than the run's own calls means
- * another client uses the token (its calls hold slots for a window); a count lower than the calls
- * the run made before this request was sent means the window has turned (the oldest slots are
- * given back at once). So a fixed window's turn is learnt from the first answer after it, and
- * nobody waits on a guess: whoever waits is woken by every answer that gives calls back.
- *
- * A reset the server states (`X-RateLimit-Reset`, or a 429's `Retry-After`) lets one request go
- * when it comes, to learn the new count (the server said calls come back then; it did not say how
- * many). A 429 pauses everybody until its `Retry-After` (without one, for a growing while, at least
- * a second). No header value can make the run idle longer than one window unless `Retry-After`
- * says so; values outside the sane bounds of contract §6 are ignored.
- */
-class WindowLedger {
-    clock;
-    /** How long a call counts after its answer: the window assumed, or a shorter one learnt. */
-    windowMs;
-    assumedWindowMs;
-    limit = null;
-    slots = [];
-    /** An answer has come without any rate-limit header: nothing to respect until one says otherwise. */
-    answers = 0;
-    headersSeen = false;
-    /** When the server said calls come back; until an answer after it, one request at a time goes. */
-    statedReset = null;
-    pausedUntil = 0;
-    lastSentAt = -Infinity;
-    /**
-     * Whether a request may go to find out if the server's window is shorter than the one assumed
-     * (the framework's decay time can be anything; contract §6 assumes a minute): only when waiting
-     * for a call to come back would reach the run's deadline (the alternative is to give up), no
-     * reset is stated, and nothing was sent for PROBE_AFTER_MS. Such a probe may draw a 429, never
-     * otherwise; the first one refused ends probing for the run (the window is as long as assumed,
-     * and the refusal's Retry-After says when it ends).
-     */
-    probing = true;
-    consecutive429 = 0;
-    wake = sharedController();
-    constructor(clock, options = {}) {
-        this.clock = clock;
-        this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
-        this.assumedWindowMs = this.windowMs;
-    }
-    get changed() {
-        return this.wake.signal;
-    }
-    reserve(deadline = Infinity) {
-        const now = this.clock.now();
-        this.expire(now);
-        if (now < this.pausedUntil)
-            return this.pausedUntil - now;
-        if (this.limit === null) {
-            // Nothing known. No header in any answer so far: nothing to respect. Else one request at a
-            // time until the first answer tells the count.
-            if (this.answers > 0 && !this.headersSeen)
-                return this.send(now);
-            return this.inFlight() === 0 ? this.send(now) : WAIT_FOR_ANSWER_MS;
-        }
-        if (this.statedReset !== null && now >= this.statedReset) {
-            // The server said calls are back by now: one request learns how many.
-            return this.slots.some((s) => s.answeredAt === null && s.sentAt >= this.statedReset)
-                ? WAIT_FOR_ANSWER_MS
-                : this.send(now);
-        }
-        if (this.available(now) > 0)
-            return this.send(now);
-        const back = this.backBy(1, now);
-        let until = Math.min(back, this.statedReset ?? Infinity);
-        if (this.statedReset === null && this.probing && until + SLOT_MARGIN_MS >= deadline) {
-            // Waiting out the window assumed (a minute) would end the run, yet the server's may be
-            // shorter: after a pause with nothing sent and nothing in flight, one request finds out.
-            const probeAt = this.lastSentAt + PROBE_AFTER_MS;
-            if (now >= probeAt && this.inFlight() === 0) {
-                this.send(now);
-                this.slots.at(-1).probe = true;
-                return 0;
-            }
-            until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS));
-        }
-        return until === Infinity ? WAIT_FOR_ANSWER_MS : Math.max(MIN_WAIT_MS, until - now + SLOT_MARGIN_MS);
-    }
-    unanswered() {
-        const now = this.clock.now();
-        // The oldest request in flight: with no answer, the server may or may not have counted it.
-        const slot = this.slots.find((s) => s.answeredAt === null && !s.foreign);
-        if (slot) {
-            slot.answeredAt = now;
-            slot.until = now + this.windowMs;
-        }
-        this.notify();
-    }
-    observe(status, headers) {
-        const now = this.clock.now();
-        this.expire(now);
-        this.answers++;
-        const knewLimit = this.limit !== null;
-        const before = this.available(now);
-        const backBefore = this.backBy(1, now);
-        const stated = this.statedReset;
-        // Answers come in any order; the request this one answers is taken to be the oldest in flight.
-        const mine = this.slots.find((s) => s.answeredAt === null && !s.foreign);
-        if (mine) {
-            mine.answeredAt = now;
-            mine.until = now + this.windowMs;
-        }
-        const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
-        if (limit !== null)
-            this.limit = limit;
-        const serverWall = serverNow(headers.date, this.clock.wallNow());
-        const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall);
-        // A count is only worth its window: when the answer names an end of it that is not sane, the
-        // count is ignored too.
-        const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
-        const remaining = badReset
-            ? null
-            : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX);
-        if (limit !== null || remaining !== null)
-            this.headersSeen = true;
-        if (status === 429) {
-            // A probe refused: the window is as long as assumed (the server's Retry-After says when it
-            // ends); the run stops probing. Any 429 puts back the window of contract §6 if a shorter one
-            // was learnt.
-            if (mine?.probe)
-                this.probing = false;
-            this.windowMs = Math.max(this.windowMs, this.assumedWindowMs);
-            this.consecutive429++;
-            const said = parseRetryAfter(headers['retry-after'], serverWall);
-            // Longer than the ledger's cap: ignored here (the client that got it ends its run, saying when).
-            const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null;
-            const pause = retryAfter !== null
-                ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
-                : PAUSE_429(this.consecutive429, 0, () => 0);
-            // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
-            this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
-            // Then one request learns the count.
-            this.statedReset = this.pausedUntil;
-            this.notify();
-            return;
-        }
-        this.consecutive429 = 0;
-        if (this.statedReset !== null && mine && mine.sentAt >= this.statedReset)
-            this.statedReset = null;
-        if (reset !== null && remaining !== null && remaining === 0)
-            this.statedReset = Math.min(reset, now + this.windowMs);
-        if (remaining !== null && this.limit !== null && mine) {
-            const oldest = this.correct(this.limit - remaining, mine, now);
-            // The window has turned (calls given back): an end stated for the last one is past news.
-            if (oldest !== null)
-                this.statedReset = null;
-            // A probe let through with calls given back: the window is shorter than assumed, and lasts at
-            // most from the oldest call given back to this answer.
-            if (mine.probe && oldest !== null)
-                this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, Math.min(this.windowMs, now - oldest.sentAt));
-            // The only call counted, with the window's end stated: a window (fixed from its first
-            // request, or sliding) lasts no longer than from this request to that end, and a second more
-            // (a reset in whole seconds; a timer in whole seconds starts windows on the second).
-            const learnt = reset === null ? Infinity : reset - mine.sentAt + RESET_ROUNDING_MS;
-            if (remaining === this.limit - 1 && learnt < this.windowMs)
-                this.learnWindow(Math.max(MIN_LEARNT_WINDOW_MS, learnt));
-        }
-        // Wake the waiting only when calls came back or come back sooner, or a count was learnt they wait for.
-        const learnt = !knewLimit || (stated !== null && this.statedReset === null);
-        if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore)
-            this.notify();
-    }
-    /** A window no longer than `ms`: calls already answered come back sooner too. */
-    learnWindow(ms) {
-        this.windowMs = ms;
-        for (const slot of this.slots)
-            if (slot.answeredAt !== null)
-                slot.until = Math.min(slot.until, slot.answeredAt + ms);
-    }
-    available(now = this.clock.now()) {
-        if (this.limit === null)
-            return Infinity;
-        this.expire(now);
-        return this.limit - this.slots.length;
-    }
-    backBy(n, now = this.clock.now()) {
-        if (this.limit === null)
-            return now;
-        this.expire(now);
-        const short = n - (this.limit - this.slots.length);
-        if (short <= 0)
-            return now;
-        const untils = this.slots.map((s) => s.until).sort((a, b) => a - b);
-        return untils[short - 1] ?? Infinity;
-    }
-    /**
-     * The server counted `count` calls when it counted `mine`. Fewer than the calls it must have
-     * counted before (answered, or seen as another client's, before `mine` went): the window has
-     * turned for the oldest of them. More than every call the run may have made by then: another client's calls.
-     */
-    correct(count, mine, now) {
-        const before = this.slots.filter((s) => s !== mine && s.answeredAt !== null && s.answeredAt <= mine.sentAt);
-        const surely = before.length + 1;
-        if (count < surely) {
-            const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count);
-            const gone = new Set(given);
-            this.slots = this.slots.filter((s) => !gone.has(s));
-            return given[0] ?? null;
-        }
-        const possibly = this.slots.filter((s) => !s.foreign && s.sentAt <= now).length;
-        const foreign = this.slots.filter((s) => s.foreign).length;
-        for (let extra = count - possibly - foreign; extra > 0; extra--)
-            this.slots.push({ sentAt: now, answeredAt: now, until: now + this.windowMs, foreign: true });
-        return null;
-    }
-    inFlight() {
-        return this.slots.filter((s) => s.answeredAt === null).length;
-    }
-    send(now) {
-        this.lastSentAt = now;
-        this.slots.push({
-            sentAt: now,
-            answeredAt: null,
-            until: now + REQUEST_TTL_MS + this.windowMs,
-            foreign: false,
-        });
-        return 0;
-    }
-    /** Slots that stopped counting; a request neither answered nor reported unanswered is forgotten after a while. */
-    expire(now) {
-        if (this.slots.length > 0 && this.slots.some((s) => s.until <= now))
-            this.slots = this.slots.filter((s) => s.until > now);
-    }
-    notify() {
-        this.wake.abort();
-        this.wake = sharedController();
-    }
-}
-/** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row, from 1), up to 30 s. */
-const PAUSE_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 });
-/** A probe (see WindowLedger.probing) goes only after this long with nothing sent. */
-const PROBE_AFTER_MS = 1000;
-/** A stated reset is in whole seconds, and so may the server's timer be. */
-const RESET_ROUNDING_MS = 1000;
-/** The shortest window a probe can teach. */
-const MIN_LEARNT_WINDOW_MS = 1000;
-/** A request neither answered nor reported unanswered after this long is taken as answered. */
-const REQUEST_TTL_MS = 35_000;
-/** Requests wait a little past the time a call comes back (clock differences, rounding). */
-const SLOT_MARGIN_MS = 50;
-const MIN_WAIT_MS = 10;
-/** Waiting for an answer that tells the count: an answer wakes the waiter sooner. */
-const WAIT_FOR_ANSWER_MS = 1000;
-/** A whole number from min to max, or null (absent, not a number, out of bounds). */
-function whole(value, min, max) {
-    const text = headerValue(value);
-    if (!text || !/^-?\d+$/.test(text))
-        return null;
-    const n = Number(text);
-    return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
-}
-/**
- * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
- * bounds of contract §6: epoch seconds (a date, read against the server's `wallNow`: its Date
- * header, else our wall clock; contract §11),
- * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
- */
-function resetTime(value, now, wallNow) {
-    const text = headerValue(value);
-    if (!text || !/^\d+(\.\d+)?$/.test(text))
-        return null;
-    const n = Number(text);
-    let at;
-    if (n >= 1e9 && n < 1e11)
-        at = now + (n * 1000 - wallNow);
-    else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS)
-        at = now + n * 1000;
-    else
-        return null;
-    return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
-}
-
-;// CONCATENATED MODULE: ./src/api/reply.ts
-
-const MAX_DETAILS = 5;
-const MAX_DETAIL_CHARS = 300;
-function readReply(raw, redactor) {
-    const empty = { envelopeStatus: null, message: '', details: [], data: null };
-    if (raw.truncated)
-        return { kind: 'truncated', ...empty };
-    const text = raw.body.trim();
-    if (text === '')
-        return { kind: 'empty', ...empty };
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        return { kind: /^</.test(text) ? 'html' : 'text', ...empty };
-    }
-    // Credentials go first: what they held is then known to every scrub of the texts below.
-    const clean = redactor.stripCredentials(json);
-    if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
-        return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null };
-    const body = clean;
-    const envelopeStatus = typeof body.status === 'boolean' ? body.status : null;
-    const message = typeof body.message === 'string' ? redactor.server(body.message) : '';
-    const kind = envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json';
-    let data = null;
-    if ('data' in body)
-        data = body.data;
-    else if (kind !== 'envelope') {
-        const { message: _m, status: _s, ...rest } = body;
-        if (Object.keys(rest).length > 0)
-            data = rest;
-    }
-    return { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data };
-}
-/** `errors: {field: [msg]}`, `error: "..."` or `{message}`, `exception: "..."`, as short lines. */
-function detailsOf(body, message, redactor) {
-    const out = [];
-    const add = (text) => {
-        const line = redactor.server(text, MAX_DETAIL_CHARS);
-        if (line && line !== message && !out.includes(line))
-            out.push(line);
-    };
-    for (const name of ERROR_DETAIL_FIELDS) {
-        const value = body[name];
-        if (typeof value === 'string')
-            add(value);
-        else if (Array.isArray(value))
-            value.slice(0, MAX_DETAILS).forEach((v) => add(typeof v === 'string' ? v : ''));
-        else if (value && typeof value === 'object') {
-            const inner = value;
-            if (typeof inner.message === 'string')
-                add(inner.message);
-            else
-                for (const [key, v] of Object.entries(inner).slice(0, MAX_DETAILS)) {
-                    const first = Array.isArray(v) ? v.find((x) => typeof x === 'string') : v;
-                    if (typeof first === 'string')
-                        add(`${key}: ${first}`);
-                }
-        }
-    }
-    return out.slice(0, MAX_DETAILS);
-}
-/** How a body is described when it carried no message (a JSON body is never called "not JSON"). */
-function describeBody(kind) {
-    switch (kind) {
-        case 'empty':
-            return 'an empty body';
-        case 'html':
-            return 'an HTML page';
-        case 'text':
-            return 'a body that is not JSON';
-        case 'truncated':
-            return 'a body too long to read';
-        default:
-            return 'a JSON body without a message';
-    }
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-;// CONCATENATED MODULE: ./src/api/transport.ts
-
-
-
-
-
-/** A request that got no HTTP answer. `phase` says whether it can have reached the server. */
-class TransportError extends Error {
-    code;
-    phase;
-    constructor(message, code, phase) {
-        super(message);
-        this.code = code;
-        this.phase = phase;
-        this.name = 'TransportError';
-    }
-}
-/** No answer of the v2 API is anywhere near this long; the rest of a longer body is never read. */
-const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
-/** Connections one run keeps open at most (many sites share them). */
-const MAX_SOCKETS = 8;
-class NodeTransport {
-    connections = 0;
-    kept;
-    oneShot;
-    constructor(userAgent) {
-        const options = { allowRedirects: false, allowRetries: false, maxRetries: 0, maxSockets: MAX_SOCKETS };
-        this.kept = new lib_HttpClient(userAgent, [], { ...options, keepAlive: true });
-        this.oneShot = new lib_HttpClient(userAgent, [], { ...options, keepAlive: false });
-    }
-    close() {
-        this.kept.dispose();
-        this.oneShot.dispose();
-    }
-    request(req) {
-        const url = new URL(req.url);
-        const agent = (req.fresh ? this.oneShot : this.kept).getAgent(req.url);
-        const module = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
-        return new Promise((resolve, reject) => {
-            let phase = 'connecting';
-            let settled = false;
-            const finish = (error, response) => {
-                if (settled)
-                    return;
-                settled = true;
-                clearTimeout(timer);
-                req.signal?.removeEventListener('abort', onAbort);
-                if (error) {
-                    request.destroy();
-                    reject(error);
-                }
-                else
-                    resolve(response);
-            };
-            const fail = (message, code) => finish(new TransportError(message, code, phase));
-            const onAbort = () => finish(new CancelledError());
-            const request = module.request(url, { method: req.method, headers: req.headers, agent }, (res) => {
-                const chunks = [];
-                let size = 0;
-                let truncated = false;
-                res.on('data', (chunk) => {
-                    if (truncated)
-                        return;
-                    const room = MAX_RESPONSE_BYTES - size;
-                    if (chunk.length > room) {
-                        chunks.push(chunk.subarray(0, room));
-                        size = MAX_RESPONSE_BYTES;
-                        truncated = true;
-                        answer();
-                        res.destroy();
-                        return;
-                    }
-                    chunks.push(chunk);
-                    size += chunk.length;
-                });
-                const answer = () => finish(null, {
-                    status: res.statusCode ?? 0,
-                    headers: res.headers,
-                    body: Buffer.concat(chunks).toString('utf8'),
-                    truncated,
-                });
-                res.on('end', answer);
-                res.on('error', (e) => fail(`the answer broke off: ${e.message}`, e.code ?? 'ECONNRESET'));
-                res.on('aborted', () => fail('the answer broke off', 'ECONNRESET'));
-            });
-            request.on('socket', (socket) => {
-                if (request.reusedSocket) {
-                    phase = 'connected';
-                    return;
-                }
-                this.connections++;
-                const tls = socket.encrypted === true;
-                if (tls) {
-                    // Over a proxy tunnel the TCP part may be done already; the TLS handshake is what counts.
-                    const protocol = socket.getProtocol?.();
-                    if (protocol && protocol !== 'unknown' && !socket.connecting)
-                        phase = 'connected';
-                    else
-                        socket.once('secureConnect', () => (phase = 'connected'));
-                }
-                else if (!socket.connecting)
-                    phase = 'connected';
-                else
-                    socket.once('connect', () => (phase = 'connected'));
-            });
-            request.on('error', (e) => fail(e.message, e.code ?? 'ECONNRESET'));
-            const timer = setTimeout(() => fail(phase === 'connecting'
-                ? `no connection within ${durationText(req.timeoutMs, 'log')}`
-                : `no answer within ${durationText(req.timeoutMs, 'log')}`, 'ETIMEDOUT'), req.timeoutMs);
-            if (req.signal?.aborted)
-                return onAbort();
-            req.signal?.addEventListener('abort', onAbort, { once: true });
-            request.end();
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/client.ts
-
-
-
-
-
-
-
-
-const USER_AGENT = 'site-staging-action/1.0';
-/** Raised when the run's `timeout` leaves no time for the next request or wait. */
-class DeadlineError extends Error {
-    lastError;
-    constructor(lastError = null) {
-        super('timeout reached');
-        this.lastError = lastError;
-        this.name = 'DeadlineError';
-    }
-}
-/**
- * The v2 client: base URL, headers, the envelope, per-request time limits, and the one retry layer
- * of the project (`@actions/http-client`'s own retries and redirects are off). Counts every request
- * and retry it makes. Knows HTTP, nothing of GitHub.
- */
-class StagingApiClient {
-    settings;
-    deps;
-    requests = 0;
-    /** Every request that changes something, as sent, with what came of it. */
-    sent = [];
-    /** The sleeps between tries of a request: its counter is this client's retries. */
-    backoff;
-    constructor(settings, deps) {
-        this.settings = settings;
-        this.deps = deps;
-        this.backoff = new Backoff(REQUEST_RETRY, {
-            clock: deps.clock,
-            deadlineMs: settings.deadline,
-            ...(deps.signal ? { signal: deps.signal } : {}),
-            ...(deps.random ? { random: deps.random } : {}),
-        });
-    }
-    /** Requests sent again by this layer (each after a backoff or a Retry-After). */
-    get retries() {
-        return this.backoff.retries;
-    }
-    get deadline() {
-        return this.settings.deadline;
-    }
-    url(path) {
-        return `${this.settings.apiUrl}${path}`;
-    }
-    /** The path as the server sees it (`/v2/sites/...`), for messages. */
-    shown(path) {
-        return new URL(this.url(path)).pathname;
-    }
-    /**
-     * Sends `method path`, retrying what `mayResend` allows for `kind` (429 and 503 honouring
-     * Retry-After, else backoff with full jitter), within `maxRetries` and the deadline.
-     * Resolves with a 2xx whose envelope says `status: true`; throws ApiError otherwise, or
-     * DeadlineError / CancelledError.
-     */
-    async call(method, path, kind, options = {}) {
-        const { clock, logger, signal } = this.deps;
-        const maxRetries = options.maxRetries ?? this.settings.maxRetries;
-        let afterUnknown = false;
-        for (let attempt = 0;; attempt++) {
-            throwIfAborted(signal);
-            if (clock.now() >= this.settings.deadline)
-                throw new DeadlineError();
-            await this.callSlot(method, path);
-            let error;
-            try {
-                const response = await this.send(method, path, kind);
-                if (afterUnknown)
-                    response.afterUnknown = true;
-                return response;
-            }
-            catch (e) {
-                if (!(e instanceof ApiError))
-                    throw e;
-                error = e;
-            }
-            // Busy refusals belong to the if-busy policy, not to this layer.
-            if (error.kind === 'busy')
-                throw withAfterUnknown(error, afterUnknown);
-            const retryable = error.processing !== 'processed' && mayResend(kind, error.processing);
-            if (!retryable || attempt >= maxRetries)
-                throw withAfterUnknown(error, afterUnknown);
-            // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
-            const delayMs = error.retryAfterMs === null
-                ? this.backoff.delayMs(attempt)
-                : pauseAfterMs(error.retryAfterMs, attempt, this.deps.random);
-            if (this.backoff.passesDeadline(delayMs)) {
-                // The server's own word that it refuses until after the timeout: say when, at once.
-                if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
-                    throw withAfterUnknown(refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()), afterUnknown);
-                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
-            }
-            logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${durationText(delayMs, 'log')} (retry ${attempt + 1} of ${maxRetries}).`);
-            if (!(await this.backoff.sleep(delayMs)))
-                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
-            if (error.processing === 'unknown')
-                afterUnknown = true;
-        }
-    }
-    /**
-     * Waits until the run's window ledger lets a call go (and counts it). A wait ends early when an
-     * answer gives calls back; after each wait the ledger is asked again.
-     */
-    async callSlot(method, path) {
-        const { clock, logger, signal, ledger } = this.deps;
-        const { deadline } = this.settings;
-        for (let wait = ledger.reserve(deadline); wait > 0; wait = ledger.reserve(deadline)) {
-            if (clock.now() + wait >= this.settings.deadline)
-                throw new DeadlineError();
-            if (wait >= 1000)
-                logger.debug(`rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`);
-            const changed = ledger.changed;
-            try {
-                await clock.sleep(wait, signal ? AbortSignal.any([signal, changed]) : changed);
-            }
-            catch (e) {
-                if (!(e instanceof CancelledError) || signal?.aborted)
-                    throw e;
-            }
-        }
-    }
-    /** One HTTP exchange, bounded by the request time limit and cancellation. */
-    async send(method, path, kind) {
-        const { clock, signal, redactor, transport } = this.deps;
-        const remaining = this.settings.deadline - clock.now();
-        const limitMs = Math.max(1, Math.min(this.settings.requestTimeoutMs, remaining));
-        const headers = {
-            Authorization: `Bearer ${this.settings.token}`,
-            Accept: 'application/json',
-            'Accept-Encoding': 'identity',
-            [LOCALIZATION_HEADER]: this.settings.language,
-        };
-        if (method === 'POST') {
-            headers['Content-Type'] = 'application/json';
-            headers['Content-Length'] = '0';
-        }
-        const shown = this.shown(path);
-        this.requests++;
-        this.deps.logger.debug(`${method} ${shown}`);
-        let raw;
-        try {
-            raw = await transport.request({
-                method,
-                url: this.url(path),
-                headers,
-                timeoutMs: limitMs,
-                ...(signal ? { signal } : {}),
-                fresh: kind === 'push' || kind === 'delete',
-            });
-        }
-        catch (e) {
-            // No answer: the ledger stops counting this call as in flight.
-            this.deps.ledger.unanswered();
-            if (e instanceof CancelledError) {
-                if (method !== 'GET')
-                    this.sent.push(`${method} ${shown} -> cancelled before an answer`);
-                throw e;
-            }
-            if (!(e instanceof TransportError))
-                throw e;
-            const processing = processingOf({ phase: e.phase });
-            if (method !== 'GET')
-                this.sent.push(`${method} ${shown} -> ${processing === 'not-processed' ? `not delivered (${e.code})` : `no answer (${e.code})`}`);
-            const what = processing === 'not-processed'
-                ? 'could not reach the server, so nothing was sent'
-                : 'reached the server but got no answer';
-            throw new ApiError({
-                kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
-                message: `${method} ${shown} ${what}: ${redactor.server(e.message, 300)} (${redactor.server(e.code, 40)}).`,
-                code: e.code,
-                processing,
-            });
-        }
-        if (method !== 'GET')
-            this.sent.push(`${method} ${shown} -> ${raw.status}`);
-        this.deps.ledger.observe(raw.status, raw.headers);
-        return this.interpret(method, path, kind, raw);
-    }
-    interpret(method, path, kind, raw) {
-        const { redactor, clock } = this.deps;
-        const { status, headers } = raw;
-        const shown = this.shown(path);
-        if (status >= 300 && status < 400) {
-            const target = redactor.server(locationOf(headers.location, this.url(path)), 300);
-            throw new ApiError({
-                kind: 'redirect',
-                httpStatus: status,
-                processing: 'processed',
-                message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(this.url(path)).origin}.`,
-            });
-        }
-        const reply = readReply(raw, redactor);
-        const said = reply.message ? `: "${reply.message}"` : '';
-        const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : '';
-        if (isAccepted(status)) {
-            if (reply.envelopeStatus === false)
-                throw new ApiError({
-                    kind: 'server',
-                    httpStatus: status,
-                    processing: 'processed',
-                    serverMessage: reply.message,
-                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
-                    hint: 'The service reported a failure: read its message above.',
-                });
-            if (UNKNOWN_WHEN_2XX.includes(reply.kind))
-                throw new ApiError({
-                    kind: 'bad-response',
-                    httpStatus: status,
-                    processing: 'unknown',
-                    message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
-                });
-            return { status, reply, headers, afterUnknown: false };
-        }
-        const errorKind = kindOf(status, reply, kind);
-        throw new ApiError({
-            kind: errorKind,
-            httpStatus: status,
-            processing: processingOf({ httpStatus: status, kind: errorKind }),
-            retryAfterMs: status === 429 || status === 503
-                ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
-                : null,
-            serverMessage: reply.message,
-            message: reply.message
-                ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
-                : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
-        });
-    }
-}
-function withAfterUnknown(error, afterUnknown) {
-    if (afterUnknown)
-        error.afterUnknown = true;
-    return error;
-}
-function locationOf(location, base) {
-    if (!location)
-        return '(no Location header)';
-    try {
-        const u = new URL(location, base);
-        return `${u.origin}${u.pathname}`;
-    }
-    catch {
-        return '(an unreadable Location header)';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/root.ts
-
-
-
-
-/** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
-const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
-const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended); for the hosted service it is ${SERVICE_API_URL}. The 404 was not read as "no staging environment", whatever ${setting('if-missing')} says.`;
-/**
- * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
- * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
- * site of a batch (like the window ledger and the transport). Timeouts and cancellations are not
- * remembered: they end the run anyway.
- */
-class ApiRoot {
-    verdict = null;
-    /**
-     * Resolves when the root answered as the API; throws an ApiError when it did not (kind
-     * `api-url`), or when the check itself failed (that failure's kind). `because` names the 404 that
-     * needs the evidence, for the message.
-     */
-    async confirm(client, because) {
-        this.verdict ??= ask(client).catch((e) => {
-            this.verdict = null;
-            throw e;
-        });
-        const verdict = await this.verdict;
-        if (verdict.ok)
-            return;
-        const shown = client.shown(ROOT_EVIDENCE_PATH);
-        throw new ApiError({
-            kind: verdict.kind,
-            processing: 'processed',
-            httpStatus: 404,
-            message: verdict.kind === 'api-url'
-                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": ${setting('api-url')} looks wrong.`
-                : `${because}, and whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}), so that 404 was not read as "no staging environment".`,
-            ...(verdict.hint ? { hint: verdict.hint } : {}),
-        });
-    }
-}
-async function ask(client) {
-    try {
-        const answer = await client.call('GET', ROOT_EVIDENCE_PATH, 'read');
-        if (answersAsApi(answer.status, answer.reply.kind))
-            return { ok: true };
-        return {
-            ok: false,
-            kind: 'api-url',
-            said: `it answered ${answer.status} with ${describeBody(answer.reply.kind)}`,
-            hint: HINT,
-        };
-    }
-    catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        if (INCONCLUSIVE.includes(e.kind))
-            return { ok: false, kind: e.kind, said: e.message, hint: e.hint };
-        return { ok: false, kind: 'api-url', said: e.message, hint: HINT };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/staging/site-list.ts
-/**
- * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
- * `GET /v2/sites` (query parameters `type`, `page`, `per_page`). Pure: an answer in, a finding out.
- *
- * A record is this production site's staging only when one of its fields links it so
- * (docs/assumptions.md): a field whose name says "staging of" (`staging_of`, `production_site_id`,
- * `production_id`) equal to the production id; or `parent_id` / `parent_site_id` equal to it on a
- * record marked as staging (`is_staging` true or 1, or `type` / `site_type` "staging"); or, on the
- * production site's own record, `staging_site_id` / `staging_id` naming the staging record. A name
- * or a URL that looks like staging is never enough. A record whose id is the production id is
- * never the staging site (contract §5, r3).
- */
-
-const STAGING_OF = ['staging_of', 'production_site_id', 'production_id'];
-const PARENT = ['parent_id', 'parent_site_id'];
-const STAGING_ID = ['staging_site_id', 'staging_id'];
-/** The records of one page of the answer's `data` (an array, or a paginator's `data.data`). */
-function listItems(data) {
-    const list = Array.isArray(data) ? data : site_list_field(data, 'data');
-    return Array.isArray(list) ? list.filter(isRecord) : [];
-}
-/** The last page the answer's paginator states (`meta.last_page`, or `last_page` beside the data), else null. */
-function lastPageOf(body, data) {
-    for (const v of [
-        site_list_field(site_list_field(body, 'meta'), 'last_page'),
-        site_list_field(data, 'last_page'),
-        site_list_field(body, 'last_page'),
-    ]) {
-        const n = typeof v === 'string' ? Number(v) : v;
-        if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 1)
-            return n;
-    }
-    return null;
-}
-/**
- * This production site's staging record in the records of a list answer (one or more pages put
- * together), or why there is none.
- */
-function findStagingInList(records, productionId) {
-    const same = (v) => site_list_idText(v) !== null && site_list_idText(v) === productionId;
-    let anyLink = false;
-    for (const r of records) {
-        const id = site_list_idText(r.id);
-        for (const name of STAGING_OF) {
-            if (r[name] === undefined || r[name] === null)
-                continue;
-            anyLink = true;
-            if (same(r[name]) && id && id !== productionId)
-                return found(r, id, name);
-        }
-        if (markedStaging(r))
-            for (const name of PARENT) {
-                if (r[name] === undefined || r[name] === null)
-                    continue;
-                anyLink = true;
-                if (same(r[name]) && id && id !== productionId)
-                    return found(r, id, name);
-            }
-    }
-    // The production site's own record may name its staging site.
-    for (const r of records) {
-        if (!same(r.id) || markedStaging(r))
-            continue;
-        for (const name of STAGING_ID) {
-            if (r[name] === undefined || r[name] === null)
-                continue;
-            anyLink = true;
-            const stagingId = site_list_idText(r[name]);
-            if (!stagingId || stagingId === productionId)
-                continue;
-            const record = records.find((x) => site_list_idText(x.id) === stagingId);
-            return {
-                found: {
-                    id: stagingId,
-                    url: record ? stagingUrlOf(record) : null,
-                    field: name,
-                    record: record ?? null,
-                },
-            };
-        }
-    }
-    for (const r of records)
-        if (STAGING_ID.some((n) => r[n] !== undefined && r[n] !== null))
-            anyLink = true;
-    return { skipped: anyLink ? 'not-listed' : 'no-link' };
-}
-function found(r, id, name) {
-    return { found: { id, url: stagingUrlOf(r), field: name, record: r } };
-}
-/** Marked as a staging site by a field (never by its name or URL). */
-function markedStaging(r) {
-    const flag = r.is_staging;
-    if (flag === true || flag === 1 || flag === '1' || flag === 'true')
-        return true;
-    return [r.type, r.site_type].some((t) => typeof t === 'string' && t.trim().toLowerCase() === 'staging');
-}
-function isRecord(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-function site_list_field(data, name) {
-    return isRecord(data) ? data[name] : undefined;
-}
-/** An id as text: digits or id characters (a string), or a non-negative integer; else null. */
-function site_list_idText(value) {
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
-        return String(value);
-    if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim()))
-        return value.trim();
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/staging/probe.ts
-
-
-
-/**
- * Whether the service offers the staging read at all, learned once and shared by every site of a
- * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
- * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
- * the rate limit to hear it again.
- */
-class StagingReadRoute {
-    refusal = null;
-    /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
-    learned = null;
-    /** The route's refusal, once one site heard it; null while the route may answer. */
-    get refused() {
-        return this.refusal;
-    }
-    /**
-     * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
-     * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
-     */
-    async read(read, notSent) {
-        if (this.learned)
-            await this.learned;
-        if (this.refusal)
-            throw notSent(this.refusal);
-        const sent = read();
-        this.learned ??= sent.then(() => undefined, (e) => {
-            if (e instanceof ApiError && probeUnsupported(e.httpStatus))
-                this.refusal = e;
-        });
-        return sent;
-    }
-}
-/**
- * The staging reads a job that succeeded may still cost (0 or 1, after-job.ts): none after a delete,
- * once the URL is known, or once the run heard that the service offers no such read.
- */
-function readsAfterJob(operation, readRoute, urlKnown = false) {
-    return operation === 'delete' || urlKnown || readRoute?.refused ? 0 : 1;
-}
-/**
- * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
- * errors; once the run has heard that the service offers no staging read (`ctx.readRoute`), throws
- * that refusal again without sending anything.
- */
-async function readStaging(ctx, options = {}) {
-    const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
-    try {
-        const probe = await (ctx.readRoute ? ctx.readRoute.read(send, (first) => notSent(ctx, first)) : send());
-        return {
-            kind: 'found',
-            state: probeState(probe.reply.data),
-            data: probe.reply.data,
-            status: probe.status,
-            message: probe.reply.message,
-        };
-    }
-    catch (e) {
-        if (e instanceof ApiError && e.httpStatus === MISSING_STATUS && e.kind === 'not-found')
-            return { kind: 'missing', error: e };
-        throw e;
-    }
-}
-/** The refusal this site would have heard, said as what it is: a read not sent, and why. */
-function notSent(ctx, first) {
-    const status = first.httpStatus;
-    ctx.logger.debug(`not reading the staging environment: the service answered ${status} to that read earlier in this run`);
-    return new ApiError({
-        kind: first.kind,
-        httpStatus: status,
-        processing: first.processing,
-        serverMessage: first.serverMessage,
-        message: `GET ${ctx.client.shown(probePath(ctx.siteId))} was not sent: the service answered HTTP ${status} to reading a staging environment earlier in this run, so it offers no such read.`,
-        hint: first.hint,
-    });
-}
-/**
- * Before a 404 is read as "no staging environment" (status `none`, if-missing: skip, a staging
- * gone before recreate's delete): the API root must have answered as the API in this run (contract
- * §4 r3). Throws ApiError (`api-url`) when it did not.
- */
-async function confirmNoStaging(ctx, because) {
-    await ctx.root.confirm(ctx.client, because);
-}
-/**
- * Best effort, one try: the staging id and URL from the probe, where the answers did not give
- * them. Returns the state read (null when the read failed; a failure changes nothing else).
- */
-async function fillFromStaging(ctx) {
-    let read;
-    try {
-        read = await readStaging(ctx, { maxRetries: 0 });
-    }
-    catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        ctx.logger.debug(`could not read the staging environment: ${e.message}`);
-        return null;
-    }
-    if (read.kind === 'missing') {
-        forgetStaging(ctx);
-        return 'none';
-    }
-    ctx.known.message ||= read.message;
-    return fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown';
-}
-
-;// CONCATENATED MODULE: ./src/staging/context.ts
-
-function newKnown() {
-    return {
-        httpStatus: null,
-        message: '',
-        taskId: null,
-        stagingSiteId: null,
-        stagingUrl: null,
-        stagingState: null,
-        urlReady: null,
-        warnings: [],
-        jobs: [],
-        stagingFrom: { siteId: null, url: null, notes: [] },
-    };
-}
-/** A warning for the log and the Result, once. */
-function warn(ctx, text) {
-    ctx.logger.warn(text);
-    if (!ctx.known.warnings.includes(text))
-        ctx.known.warnings.push(text);
-}
-/**
- * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
- * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
- * refused or that never left (no job came of it).
- */
-function jobIs(ctx, op, state) {
-    const jobs = ctx.known.jobs;
-    const index = jobs.findLastIndex((j) => j.op === op);
-    const job = jobs[index];
-    if (state === null) {
-        if (job?.state === 'sent')
-            jobs.splice(index, 1);
-    }
-    else if (state === 'sent') {
-        if (job?.state !== 'sent')
-            jobs.push({ op, state });
-    }
-    else if (job)
-        job.state = state;
-    else
-        jobs.push({ op, state });
-}
-/** The deps of the wait functions (wait.ts), from the run's context. */
-function waitDeps(ctx) {
-    return {
-        client: ctx.client,
-        polls: ctx.polls,
-        // The final status call, and the staging read after the job when the URL is not known yet.
-        callsAfterJob: 1 + readsAfterJob(ctx.config.operation, ctx.readRoute, Boolean(ctx.known.stagingUrl)),
-        clock: ctx.clock,
-        logger: ctx.logger,
-        redactor: ctx.redactor,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
-
-
-
-/**
- * Takes the staging id and URL from `data`, each checked. Returns false when the record was
- * refused (it names the production site), true otherwise.
- */
-function fillStagingFields(ctx, data, source) {
-    const id = source === 'the task' ? taskSiteIdOf(data) : stagingSiteIdOf(data);
-    if (id !== null && isProductionId(id, ctx.siteId)) {
-        warn(ctx, `${capital(source)} gave the production site's own id (${ctx.siteId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
-        return false;
-    }
-    if (id) {
-        ctx.known.stagingSiteId = id;
-        ctx.known.stagingFrom.siteId = source;
-    }
-    const text = stagingUrlOf(data);
-    if (!text)
-        return true;
-    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
-    const clean = ctx.redactor.stripUrl(text);
-    if (clean === null)
-        ctx.logger.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
-    else if ((0,src_text/* httpUrl */.q3)(clean)) {
-        ctx.known.stagingUrl = clean;
-        ctx.known.stagingFrom.url = source;
-    }
-    else
-        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
-    return true;
-}
-/** The staging site is gone (deleted, or there is none): nothing of it is known any more. */
-function forgetStaging(ctx) {
-    ctx.known.stagingSiteId = null;
-    ctx.known.stagingUrl = null;
-}
-function capital(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-;// CONCATENATED MODULE: ./src/staging/url-check.ts
-
-
-
-
-
-
-
-
-
-/**
- * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
- * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
- * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
- * means the site answers). Only the status line is read; the body is dropped unread.
- */
-/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
-function answers(status) {
-    return (status >= 200 && status < 400) || status === 401 || status === 403;
-}
-const REQUEST_LIMIT_MS = 10_000;
-const PROGRESS_EVERY_MS = 15_000;
-/**
- * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
- * (plain http to a host that is not loopback, as with api-url).
- */
-async function waitForUrl(url, deps) {
-    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
-        return null;
-    const { clock, logger, signal } = deps;
-    const get = deps.get ?? plainGet;
-    const started = clock.now();
-    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
-    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
-    let lastLine = started;
-    logger.info(`Waiting for ${url} to answer (${deps.why ?? setting('wait-for-url')})…`);
-    for (let retry = 0;; retry++) {
-        throwIfAborted(signal);
-        const left = deps.deadline - clock.now();
-        if (left <= 0)
-            return false;
-        let why;
-        try {
-            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
-            if (answers(status)) {
-                logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`);
-                return true;
-            }
-            why = `HTTP ${status}`;
-        }
-        catch (e) {
-            if (e instanceof CancelledError)
-                throw e;
-            why = e.code ?? 'no connection';
-        }
-        const delayMs = backoff.delayMs(retry, clock.now() - started);
-        logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`);
-        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
-            lastLine = clock.now();
-            logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
-        }
-        // A last sleep up to the deadline would end without a try: give up now instead.
-        if (!(await backoff.sleep(delayMs)))
-            return false;
-    }
-}
-/** One GET through the runner's proxy settings (no keep-alive), status line only. */
-function plainGet(url, timeoutMs, signal) {
-    const agent = new lib_HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
-    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
-    return new Promise((resolve, reject) => {
-        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
-            resolve(res.statusCode ?? 0);
-            res.destroy();
-        });
-        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
-        const onAbort = () => req.destroy(new CancelledError());
-        signal?.addEventListener('abort', onAbort, { once: true });
-        req.on('error', reject);
-        req.on('close', () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-        });
-        req.end();
-    });
-}
-
-;// CONCATENATED MODULE: ./src/staging/other-sources.ts
-
-
-
-
-
-
-/**
- * The staging site's id and URL when this run's answers did not say them (issue 20 §1), in this
- * order after the answers themselves (source 1):
- *  2. the list the spec documents, `GET /v2/sites`, where a field links a record to this production
- *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does;
- *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
- *  4. the `staging-url` input.
- * A URL from 3 or 4 is used only once it answers HTTP. Every source says in `known.stagingFrom`
- * where the id and URL came from, or why it gave nothing. Best effort: nothing here fails a run.
- */
-async function fillFromOtherSources(ctx) {
-    if (!ctx.known.stagingSiteId || !ctx.known.stagingUrl)
-        await fillFromSiteList(ctx);
-    if (!ctx.known.stagingUrl)
-        await fillFromHints(ctx);
-}
-/** Pages of the list read at most (100 records each), and how long a known URL gets to answer. */
-const MAX_PAGES = 5;
-const PER_PAGE = 100;
-const HINT_CHECK_MS = 10_000;
-/**
- * The site list, read once per run and shared by every site of a batch (like the check of the API
- * root): at most MAX_PAGES pages of staging records, or why it could not be read.
- */
-class SiteList {
-    read = null;
-    records(ctx) {
-        this.read ??= readPages(ctx).catch((e) => {
-            // A timeout or a cancellation ends the run anyway: not remembered.
-            this.read = null;
-            throw e;
-        });
-        return this.read;
-    }
-}
-async function readPages(ctx) {
-    const records = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
-        try {
-            const answer = await ctx.client.call('GET', `/sites?type=staging&per_page=${PER_PAGE}&page=${page}`, 'read', {
-                maxRetries: 0,
-            });
-            const items = listItems(answer.reply.data);
-            records.push(...items);
-            if (items.length < PER_PAGE)
-                break;
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            if (records.length > 0)
-                break;
-            return { error: e.message };
-        }
-    }
-    return { records };
-}
-async function fillFromSiteList(ctx) {
-    const listed = await fromSiteList(ctx);
-    if ('note' in listed)
-        note(ctx, listed.note);
-}
-/**
- * This site's staging record in the site list, its id and URL taken where still unknown (what the
- * answers said stays); or why the list does not name it.
- */
-async function fromSiteList(ctx) {
-    const { known } = ctx;
-    ctx.phase = 'reading the site list for the staging site';
-    const list = await (ctx.siteList ?? new SiteList()).records(ctx);
-    if ('error' in list)
-        return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
-    const finding = findStagingInList(list.records, ctx.siteId);
-    if ('found' in finding) {
-        const { id, url, field, record } = finding.found;
-        fillStagingFields(ctx, { staging_site_id: known.stagingSiteId ? null : id, staging_url: known.stagingUrl ? null : url }, `the site list, GET /v2/sites (field ${field})`);
-        return { record };
-    }
-    return {
-        note: finding.skipped === 'not-listed'
-            ? 'The site list (GET /v2/sites) names no staging site for this site.'
-            : "The site list (GET /v2/sites) was skipped: no record in it says which site is another site's staging.",
-    };
-}
-/** Sources 3 and 4: the hints the front door gave, then the staging-url input; each must answer. */
-async function fillFromHints(ctx) {
-    const hints = [...(ctx.config.stagingHints ?? [])];
-    if (ctx.config.stagingUrl)
-        hints.push({
-            url: ctx.config.stagingUrl,
-            from: perDoor('the staging-url input', 'the --staging-url option'),
-        });
-    for (const hint of hints) {
-        const url = ctx.redactor.stripUrl(hint.url);
-        if (!url || !(0,src_text/* httpUrl */.q3)(url)) {
-            note(ctx, `${other_sources_capital(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`);
-            continue;
-        }
-        ctx.phase = `checking ${url} (from ${hint.from})`;
-        const answered = await waitForUrl(url, {
-            clock: ctx.clock,
-            logger: ctx.logger,
-            deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
-            why: `checking the staging URL from ${hint.from}`,
-            ...(ctx.signal ? { signal: ctx.signal } : {}),
-        });
-        if (answered) {
-            ctx.known.stagingUrl = url;
-            ctx.known.stagingFrom.url = `${hint.from} (it answers)`;
-            return;
-        }
-        note(ctx, answered === null
-            ? `${other_sources_capital(hint.from)} gave ${url}, plain http on a host that is not loopback: not checked, so not used.`
-            : `${other_sources_capital(hint.from)} gave ${url}, which did not answer: it was not used.`);
-    }
-}
-function note(ctx, text) {
-    ctx.logger.info(text);
-    if (!ctx.known.stagingFrom.notes.includes(text))
-        ctx.known.stagingFrom.notes.push(text);
-}
-function other_sources_capital(text) {
-    return capitalised(text);
-}
-
-;// CONCATENATED MODULE: ./src/staging/endpoints.ts
-
-/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
-const ENDPOINTS = {
-    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
-    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
-    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-};
-/** The one path of a task's status (spec §4, contract §2). */
-const taskStatusPath = (taskId) => `/tasks/${encodeURIComponent(taskId)}/status`;
-/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
-const PUSH_WARNINGS = [
-    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
-    'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
-    "The production site's CDN cache was purged: expect slower first requests while it refills.",
-];
-/** What a push will and will not overwrite on production (spec §4, push rules 1-4), for its dry run. */
-const PUSH_PLAN = [
-    "Will overwrite: the production site's files and database, with staging's (everything on the live site that is not on staging is lost).",
-    'Will not overwrite: mapped domains, the CDN pull zone, SSL, tags, SSH keys, the plan and the site settings (they stay on production).',
-    "Then: password protection on production is off, and production's CDN cache is purged. No backup is taken first.",
-];
-/** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
-const PUSH_WARNINGS_IF_SENT = [
-    'If the push went through: no backup of production was taken before it, and the API cannot restore the previous live site.',
-    'If the push went through and production was password-protected, that protection is now off and is not re-applied: check it.',
-    "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
-];
-/** What a finished job did, for the last line and the summary. */
-const DONE = {
-    create: 'Staging created',
-    pull: 'Staging refreshed from production',
-    push: 'Staging pushed to production',
-    delete: 'Staging deleted',
-};
-/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
-function checkLaterHint(siteId, taskId) {
-    return `To check on it later, ${statusCommand(siteId, taskId)}.`;
-}
-
-;// CONCATENATED MODULE: ./src/staging/dry-run.ts
-
-
-
-
-
-/** dry-run: says what would be sent, reads the staging environment once, changes nothing. */
-async function dryRun(ctx) {
-    const { config, siteId, client, logger, known } = ctx;
-    const op = config.operation;
-    const lines = [];
-    if (op === 'status')
-        lines.push(`GET ${client.url(config.taskId ? taskStatusPath(config.taskId) : probePath(siteId))}`);
-    else {
-        const { method, path } = ENDPOINTS[op];
-        lines.push(`${method} ${client.url(path(siteId))}`);
-        if (op === 'create' && config.ifExists === 'recreate')
-            lines.unshift(`${ENDPOINTS.delete.method} ${client.url(ENDPOINTS.delete.path(siteId))} (only if staging exists)`);
-        // The task-status path with its placeholder shown as such ({task_id}, not %7Btask_id%7D).
-        if (config.wait)
-            lines.push(`GET ${decodeURI(client.url(taskStatusPath('{task_id}')))} (repeated until the job ends)`);
-    }
-    logger.info(`Dry run: would send, on site ${siteId}: ${lines.join('; ')}`);
-    ctx.phase = 'reading the staging environment (dry run)';
-    try {
-        const read = await readStaging(ctx);
-        if (read.kind === 'missing')
-            logger.info(`Dry run: reading the staging environment answered: ${read.error.message}`);
-        else {
-            fillStagingFields(ctx, read.data, 'the staging environment');
-            logger.info(`Dry run: site ${siteId} has a staging environment${known.stagingUrl ? ` at ${known.stagingUrl}` : ''}.`);
-        }
-    }
-    catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        if (e.kind === 'auth')
-            throw e;
-        logger.info(`Dry run: reading the staging environment answered: ${e.message}`);
-    }
-    if (op === 'push') {
-        known.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`));
-        for (const line of PUSH_PLAN)
-            logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`);
-    }
-    const plan = op === 'push' ? ` ${PUSH_PLAN.join(' ')}` : '';
-    return {
-        outcome: 'dry-run',
-        summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.${plan}`,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/staging/ending.ts
-
-
-
-
-
-
-
-/** An ending that is an error of the API (ours or the server's), with its hint. */
-function ending_failure(e) {
-    return {
-        outcome: 'failed',
-        summary: e.message,
-        error: { kind: e.kind, hint: e.hint },
-        ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
-    };
-}
-/** What a thrown timeout, cancellation or error means for the run. */
-function endingOf(ctx, e) {
-    const { client, known } = ctx;
-    if (e instanceof DeadlineError) {
-        const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
-        const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
-        const until = e.lastError?.acceptsAgainAt;
-        const timeout = durationText(ctx.config.timeoutMs);
-        return {
-            outcome: 'timed-out',
-            summary: (until
-                ? `Stopped while ${ctx.phase}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
-                : `The timeout (${timeout}) was reached while ${ctx.phase}.`) +
-                (mayRun ? ' The job may still be running on the server.' : '') +
-                last,
-            error: {
-                kind: 'timeout',
-                hint: mayRun
-                    ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, known.taskId)}`
-                    : `Raise ${setting('timeout')}, or try again later.`,
-            },
-            ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
-        };
-    }
-    if (e instanceof CancelledError)
-        return { outcome: 'cancelled', summary: cancelReport(ctx, client) };
-    if (e instanceof ApiError)
-        return ending_failure(e);
-    return {
-        outcome: 'failed',
-        summary: `Unexpected error: ${e?.message ?? String(e)}`,
-        error: { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' },
-    };
-}
-/** What was sent, and what is known of each job it started: completed, still running, or unknown. */
-function cancelReport(ctx, client) {
-    if (client.sent.length === 0)
-        return `Cancelled while ${ctx.phase}; nothing had been sent.`;
-    const jobs = ctx.known.jobs.map(jobReport);
-    const told = jobs.length > 0 ? jobs.join(' ') : 'A job the server accepted keeps running there.';
-    return `Cancelled while ${ctx.phase}. Sent: ${client.sent.join('; ')}. ${told}`;
-}
-const HAPPENED = {
-    create: 'staging was created',
-    pull: 'staging was refreshed from production',
-    push: 'staging was pushed to production',
-    delete: 'staging was deleted',
-};
-function jobReport(job) {
-    if (job.state === 'completed')
-        return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`;
-    if (job.state === 'accepted')
-        return `The ${job.op} job the server accepted keeps running there.`;
-    return `Whether the server took the ${job.op} request is unknown: no answer had come.`;
-}
-/** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
-function writeResult(ctx, ending) {
-    const { client, clock, config, siteId, started, startedWall, redactor, door } = ctx;
-    const known = { ...ctx.known, ...ending.fields };
-    // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
-    // filled (`{site}` may come more than once).
-    const words = (text) => words_inDoorWords(text, door);
-    const hint = (text) => words(text).replaceAll('{site}', siteId).replaceAll('{api}', config.apiUrl);
-    return {
-        ...newResult(config.operation, siteId, startedWall),
-        result: ending.outcome,
-        httpStatus: known.httpStatus,
-        message: known.message,
-        summary: redactor.inert(words(ending.summary)),
-        taskId: known.taskId,
-        stagingSiteId: known.stagingSiteId,
-        stagingUrl: known.stagingUrl,
-        stagingState: known.stagingState,
-        urlReady: known.urlReady,
-        durationSeconds: roundedSeconds(clock.now() - started),
-        requests: client.requests,
-        retries: client.retries + ctx.busy.retries,
-        warnings: known.warnings.map(words),
-        sent: client.sent,
-        error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
-        stagingFrom: {
-            siteId: known.stagingSiteId && known.stagingFrom.siteId ? words(known.stagingFrom.siteId) : null,
-            url: known.stagingUrl && known.stagingFrom.url ? words(known.stagingFrom.url) : null,
-            notes: known.stagingFrom.notes.map((n) => redactor.inert(words(n))),
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/staging/after-job.ts
-
-
-
-
-
-
-
-/**
- * After a job that succeeded: the staging id and URL the answers did not give (one read), and
- * wait-for-url after a create or pull. Returns the run's ending.
- */
-async function afterJob(ctx, op) {
-    if (op === 'delete')
-        return done(ctx, op);
-    // Staging still exists after each of these: one GET fills what the answers did not say.
-    if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
-        await readStagingAfterJob(ctx);
-    if (op === 'push')
-        return ctx.config.productionUrl ? checkProduction(ctx, ctx.config.productionUrl) : done(ctx, op);
-    // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
-    if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
-        await fillFromOtherSources(ctx);
-    if (!ctx.config.waitForUrl)
-        return done(ctx, op);
-    const url = ctx.known.stagingUrl;
-    if (!url) {
-        warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`);
-        return done(ctx, op);
-    }
-    ctx.phase = `waiting for ${url} to answer`;
-    const jobDone = ctx.clock.now();
-    const ready = await after_job_answers(ctx, url, 'wait-for-url');
-    if (ready === null)
-        return done(ctx, op);
-    if (ready)
-        return {
-            outcome: 'succeeded',
-            summary: `${DONE[op]} in ${durationText(jobDone - ctx.started)}; the staging site answered ${durationText(ctx.clock.now() - jobDone)} later.`,
-        };
-    return {
-        outcome: 'timed-out',
-        summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
-        error: {
-            kind: 'timeout',
-            hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}: the staging environment itself is in place.`,
-        },
-    };
-}
-/**
- * production-url, after a push that succeeded: the live site answers (the CDN purge done) within
- * the timeout, or the run ends timed-out saying so (the push itself went through).
- */
-async function checkProduction(ctx, url) {
-    ctx.phase = `waiting for production at ${url} to answer`;
-    const pushed = ctx.clock.now();
-    const ready = await after_job_answers(ctx, url, 'production-url');
-    if (ready === null)
-        return done(ctx, 'push');
-    if (ready)
-        return {
-            outcome: 'succeeded',
-            summary: `${DONE.push} in ${durationText(pushed - ctx.started)}; production answered at ${url} ${durationText(ctx.clock.now() - pushed)} later.`,
-        };
-    return {
-        outcome: 'timed-out',
-        summary: `The push completed, but production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
-        error: {
-            kind: 'timeout',
-            hint: `Check the live site now: the push itself went through (its CDN cache was purged). Raise ${setting('timeout')} if it only needed longer.`,
-        },
-    };
-}
-/**
- * Waits within the run's deadline until `url` answers HTTP (wait-for-url, production-url) and
- * records it; null, with a warning, when it is plain http on a host that is not loopback.
- */
-async function after_job_answers(ctx, url, input) {
-    const ready = await waitForUrl(url, {
-        clock: ctx.clock,
-        logger: ctx.logger,
-        deadline: ctx.client.deadline,
-        why: setting(input),
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    ctx.known.urlReady = ready;
-    if (ready === null)
-        warn(ctx, `${setting(input)}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
-    return ready;
-}
-/**
- * The after-job staging read: the one call site of the read a job that succeeded may cost (one
- * request, one try), for whoever plans the run's calls.
- */
-async function readStagingAfterJob(ctx) {
-    await fillFromStaging(ctx);
-}
-function done(ctx, op) {
-    return { outcome: 'succeeded', summary: `${DONE[op]} in ${durationText(ctx.clock.now() - ctx.started)}.` };
-}
-
-;// CONCATENATED MODULE: ./src/staging/settle.ts
-
-
-
-
-
-/**
- * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
- * failed with the server's reason. A create's completion also names the staging site: from a task,
- * only its `resource_id` (never its own `id`: contract §5), from the probe, the staging record.
- */
-function settle_settle(ctx, op, outcome) {
-    const what = op === 'status' ? 'job' : `${op} job`;
-    if (outcome.kind === 'failed')
-        return ending_failure(new ApiError({
-            kind: 'task-failed',
-            processing: 'processed',
-            serverMessage: outcome.reason,
-            message: `The ${what} failed on the server: ${outcome.reason}`,
-        }));
-    if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
-        const warning = outcome.kind === 'untrackable'
-            ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
-            : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`;
-        warn(ctx, warning);
-        return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.known.taskId)}` };
-    }
-    if (op === 'create')
-        fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? 'the task' : 'the staging environment');
-    return { outcome: 'succeeded', summary: '' };
-}
-
 ;// CONCATENATED MODULE: ./src/api/schemas.ts
 
 
@@ -46566,6 +43581,7 @@ function clip(polygon, ca, cb, c) {
 
 
 
+
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
 /**
@@ -46573,7 +43589,7 @@ const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate
  * adaptive PollPlanner. Falls back to the staging probe if the task stays invisible past the grace.
  */
 async function waitForTask(deps, operation, siteId, taskId, startedAt) {
-    deps.logger.info(`Waiting for the ${operation} job (task ${taskId}) to finish…`);
+    deps.logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`);
     return sharingPolls(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
 }
 async function followTask(deps, operation, siteId, taskId, startedAt) {
@@ -46600,6 +43616,9 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
                     delay = planner.nextDelay(clock.now());
                     continue;
                 }
+                // A version's or a restore's task has no staging environment to follow instead (contract §13).
+                if (operation === 'checkpoint' || operation === 'rollback')
+                    return { kind: 'untrackable', reason: `task ${taskId} was not found (404)` };
                 logger.warn(`Task ${taskId} was not found ${durationText(at - startedAt, 'log')} after the job started; following the staging environment instead.`);
                 return followProbe(deps, operation, siteId, { seenBusy: seenRunning });
             }
@@ -46714,7 +43733,7 @@ async function followProbe(deps, operation, siteId, evidence) {
             if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
                 return {
                     kind: 'unconfirmed',
-                    reason: `the staging environment looks ready, but this run never saw the ${operation} job running, so it cannot tell whether the job ran, failed or has not started`,
+                    reason: `the staging environment looks ready, but this run never saw the ${jobOf(operation)} running, so it cannot tell whether the job ran, failed or has not started`,
                 };
             continue;
         }
@@ -46827,8 +43846,1259 @@ class Progress {
             etaMs: 0,
             ended: true,
         });
-        logger.info(`The ${this.operation} job on site ${this.siteId} finished after ${durationText(clock.now() - this.startedAt)}.`);
+        logger.info(`The ${jobOf(this.operation)} on site ${this.siteId} finished after ${durationText(clock.now() - this.startedAt)}.`);
     }
+}
+
+;// CONCATENATED MODULE: ./src/staging/checkpoint.ts
+
+
+
+
+
+
+
+
+
+/** Issue 27's inputs, with their defaults when a Config leaves them out. */
+function checkpointPolicy(config) {
+    return {
+        checkpoint: config.checkpoint ?? 'version',
+        rollbackOnFailure: config.rollbackOnFailure ?? false,
+        keep: config.keepCheckpoints ?? 3,
+        maintenance: config.maintenance ?? false,
+        protectProduction: config.protectProduction ?? false,
+    };
+}
+/**
+ * The calls a push or a rollback makes besides the job's own, for the batch's call plan (contract
+ * §6 r3): the version, its name, its task's last status read and the list before pruning; each
+ * toggle; a rollback's list of versions.
+ */
+function extraCalls(config) {
+    if (config.dryRun)
+        return 0;
+    if (config.operation === 'rollback')
+        return 1;
+    if (config.operation !== 'push')
+        return 0;
+    const p = checkpointPolicy(config);
+    return (p.checkpoint === 'version' ? 4 : 0) + (p.maintenance ? 2 : 0) + (p.protectProduction ? 1 : 0);
+}
+/** The step that restores a checkpoint, in each door's words. */
+function rollbackCommand(siteId, checkpointId) {
+    return perDoor(`run this action with operation: rollback, site-id: ${siteId}, checkpoint-id: ${checkpointId}`, `run site-staging rollback --site-id ${siteId} --checkpoint-id ${checkpointId}`);
+}
+/** `before push 123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */
+function checkpointName(env, wallNow) {
+    const github = env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? '1'}` : null;
+    const runId = github ?? env.CI_PIPELINE_ID ?? env.BITBUCKET_BUILD_NUMBER ?? wallNow.toString(36);
+    return `${CHECKPOINT_PREFIX}${runId.replace(/[^A-Za-z0-9_-]/g, '')}`.slice(0, VERSION_NAME_MAX);
+}
+const NO_PUSH = 'The push was not sent: no checkpoint, no push.';
+const WITHOUT = `or run with ${setting('checkpoint', 'none')} to push without a way back`;
+/**
+ * Issue 27 §1-2: a site version of production, named as this tool's, followed to completed with the
+ * same waiting as any job. Returns the checkpoint, or the run's ending when there is none (then the
+ * push must not be sent).
+ */
+async function takeCheckpoint(ctx) {
+    try {
+        return await make(ctx);
+    }
+    catch (e) {
+        if (e instanceof ApiError)
+            return refused(ctx, e);
+        if (!(e instanceof DeadlineError) && !(e instanceof CancelledError))
+            throw e;
+        const ending = endingOf(ctx, e);
+        const hint = `A version takes longer the larger the site: raise ${setting('timeout')}, ${WITHOUT}.`;
+        return {
+            ...ending,
+            summary: `${ending.summary} ${NO_PUSH}`,
+            ...(e instanceof DeadlineError ? { error: { kind: 'timeout', hint } } : {}),
+        };
+    }
+}
+async function make(ctx) {
+    const { client, siteId, logger } = ctx;
+    ctx.phase = 'making the checkpoint (a site version of production)';
+    logger.info(`Site ${siteId}: making a checkpoint of production before the push (a site version).`);
+    const create = () => client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) });
+    let made;
+    try {
+        made = await create();
+    }
+    catch (e) {
+        // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
+        // anyway; deleted now, the version is asked for once more.
+        if (!(e instanceof ApiError) || e.httpStatus !== 422)
+            throw e;
+        if (!(await makeRoom(ctx, checkpointPolicy(ctx.config).keep)))
+            throw e;
+        made = await create();
+    }
+    const id = versionIdOf(made.reply.data);
+    const task = taskIdOf(made.reply.data);
+    const taskId = task && 'id' in task ? task.id : null;
+    if (!id || !taskId)
+        return {
+            outcome: 'failed',
+            summary: `The checkpoint was started, but the answer did not say its ${id ? 'task' : 'id'}, so its completion cannot be confirmed. ${NO_PUSH}`,
+            error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
+        };
+    const name = await nameIt(ctx, id);
+    ctx.phase = `waiting for the checkpoint (version ${id}, task ${taskId}) to complete`;
+    const outcome = await waitForTask(waitDeps(ctx), 'checkpoint', siteId, taskId, ctx.clock.now());
+    if (outcome.kind === 'completed') {
+        // Only a completed version is a checkpoint: the output never names one that cannot be restored.
+        ctx.known.checkpointId = id;
+        logger.info(`Checkpoint ${id}${name ? ` ("${name}")` : ''} is complete: sending the push.`);
+        return { id, name };
+    }
+    const why = outcome.kind === 'failed'
+        ? `its task failed on the server: ${outcome.reason}`
+        : `its completion cannot be confirmed: ${outcome.reason}`;
+    return {
+        outcome: 'failed',
+        summary: `The checkpoint (version ${id}) did not complete: ${why}. ${NO_PUSH}`,
+        error: {
+            kind: outcome.kind === 'failed' ? 'task-failed' : 'checkpoint',
+            hint: `Run again; if it keeps failing, delete old versions of site ${siteId} in the dashboard, ${WITHOUT}.`,
+        },
+        ...(outcome.kind === 'failed' ? { fields: { message: outcome.reason } } : {}),
+    };
+}
+/** Names the version as this tool's; a refusal leaves it usable by its id (a warning says so). */
+async function nameIt(ctx, id) {
+    const name = checkpointName(process.env, ctx.clock.wallNow());
+    try {
+        await ctx.client.call('PUT', versionPath(id), 'setting', { body: { name } });
+        return name;
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        warn(ctx, `The checkpoint (version ${id}) could not be named "${name}" (${e.message}): it is restored by its id only, and it is never deleted by ${setting('keep-checkpoints')}.`);
+        return null;
+    }
+}
+/** A version that could not be started: the service's words, and what to do. */
+function refused(ctx, e) {
+    if (e.kind === 'auth')
+        throw e;
+    const status = e.httpStatus;
+    const site = ctx.siteId;
+    let hint;
+    if (status !== null && VERSIONS_NOT_OFFERED.includes(status))
+        hint = `The service answered as if it offers no site versions (HTTP ${status}): check ${setting('api-url')}, ${WITHOUT}.`;
+    else if (status === 403)
+        hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the plan may not include versions. Upgrade the plan, ${WITHOUT}.`;
+    else if (status === 422)
+        hint = `The service refused a new version (often its quota of versions per site): delete old versions of site ${site} in the dashboard (${setting('keep-checkpoints')} keeps fewer), ${WITHOUT}.`;
+    else if (e.processing === 'unknown')
+        hint = `Whether a version was started is unknown; it was not asked for again. Look at site ${site}'s versions in the dashboard, and run again.`;
+    else
+        hint = `${e.hint} Or run with ${setting('checkpoint', 'none')} to push without a way back.`;
+    return {
+        outcome: 'failed',
+        summary: `The checkpoint could not be made: ${e.message}. ${NO_PUSH}`,
+        error: { kind: e.kind, hint },
+        ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
+    };
+}
+/** The site's versions, newest first (one page of 100), as `GET /v2/site-versions` says them. */
+async function listVersions(ctx) {
+    const answer = await ctx.client.call('GET', versionListPath(ctx.siteId), 'read');
+    const records = [];
+    for (const r of listItems(answer.reply.data)) {
+        const id = versionIdOf(r);
+        if (!id)
+            continue;
+        records.push({
+            id,
+            name: typeof r.name === 'string' ? ctx.redactor.server(r.name, 60) : '',
+            completed: versionCompleted(r),
+            createdAt: typeof r.created_at === 'string' ? ctx.redactor.server(r.created_at, 40) : '',
+        });
+    }
+    return records;
+}
+/**
+ * Before a checkpoint the service refused with 422: deletes this tool's completed checkpoints of the
+ * site that keep-checkpoints would delete after the push (all but the newest `keep - 1`). True when
+ * some were deleted.
+ */
+async function makeRoom(ctx, keep) {
+    let versions;
+    try {
+        versions = await listVersions(ctx);
+    }
+    catch (e) {
+        if (e instanceof ApiError)
+            return false;
+        throw e;
+    }
+    const old = versions
+        .filter((v) => isOurs(v) && v.completed)
+        .slice(Math.max(0, keep - 1))
+        .map((v) => v.id);
+    if (old.length === 0)
+        return false;
+    ctx.logger.info(`The service refused a new version (422): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`);
+    try {
+        const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids: old } });
+        const { removed, failed } = deletedIdsOf(answer.reply.data);
+        return removed.length > 0 || failed.length === 0;
+    }
+    catch (e) {
+        if (e instanceof ApiError)
+            return false;
+        throw e;
+    }
+}
+/** Whether this tool named the version (never a version a person made). */
+const isOurs = (v) => v.name.startsWith(CHECKPOINT_PREFIX);
+/**
+ * Issue 27 §5: after a push that succeeded, this tool's older checkpoints of the site beyond
+ * `keep` are deleted (the one just made is always kept; versions it did not name are never touched).
+ * Never fails the run: a refusal is a warning.
+ */
+async function pruneCheckpoints(ctx, keep, current) {
+    ctx.phase = 'deleting older checkpoints';
+    let versions;
+    try {
+        versions = await listVersions(ctx);
+    }
+    catch (e) {
+        if (!stoppable(e))
+            throw e;
+        warn(ctx, `Older checkpoints were not deleted: listing site ${ctx.siteId}'s versions failed (${e.message}).`);
+        return;
+    }
+    const ours = versions.filter((v) => isOurs(v) && v.id !== current);
+    const old = ours.slice(Math.max(0, keep - 1)).map((v) => v.id);
+    if (old.length === 0)
+        return;
+    try {
+        const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids: old } });
+        const { removed, failed } = deletedIdsOf(answer.reply.data);
+        ctx.logger.info(`Deleted ${removed.length || old.length} older checkpoint(s) of site ${ctx.siteId} (${(removed.length ? removed : old).join(', ')}); ${setting('keep-checkpoints', String(keep))}.`);
+        if (failed.length > 0)
+            warn(ctx, `These older checkpoints could not be deleted: ${failed.join(', ')}.`);
+    }
+    catch (e) {
+        if (!stoppable(e))
+            throw e;
+        warn(ctx, `Older checkpoints (${old.join(', ')}) were not deleted: ${e.message}`);
+    }
+}
+/** What ends a step after the push without changing how the push ended. */
+const stoppable = (e) => e instanceof ApiError || e instanceof DeadlineError || e instanceof CancelledError;
+
+;// CONCATENATED MODULE: ./src/api/window-ledger.ts
+
+
+
+
+/**
+ * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
+ * server says (contract §6) and from the calls the run itself made, and bounded by what it
+ * believes. One ledger is shared by every request of a run (all sites, all workers).
+ *
+ * Each call the run makes holds a slot until a window after its answer: whether the server counts
+ * in fixed windows that start with a key's first request (the framework's limiter) or over the last
+ * window (a sliding window, as gateways do), a call answered at `a` stops counting by `a + W`. That
+ * alone never sends a request the server will refuse, and needs no reset header. The server's
+ * `X-RateLimit-Remaining` corrects it both ways: a count higher than the run's own calls means
+ * another client uses the token (its calls hold slots for a window); a count lower than the calls
+ * the run made before this request was sent means the window has turned (the oldest slots are
+ * given back at once). So a fixed window's turn is learnt from the first answer after it, and
+ * nobody waits on a guess: whoever waits is woken by every answer that gives calls back.
+ *
+ * A reset the server states (`X-RateLimit-Reset`, or a 429's `Retry-After`) lets one request go
+ * when it comes, to learn the new count (the server said calls come back then; it did not say how
+ * many). A 429 pauses everybody until its `Retry-After` (without one, for a growing while, at least
+ * a second). No header value can make the run idle longer than one window unless `Retry-After`
+ * says so; values outside the sane bounds of contract §6 are ignored.
+ */
+class WindowLedger {
+    clock;
+    /** How long a call counts after its answer: the window assumed, or a shorter one learnt. */
+    windowMs;
+    assumedWindowMs;
+    limit = null;
+    slots = [];
+    /** An answer has come without any rate-limit header: nothing to respect until one says otherwise. */
+    answers = 0;
+    headersSeen = false;
+    /** When the server said calls come back; until an answer after it, one request at a time goes. */
+    statedReset = null;
+    pausedUntil = 0;
+    lastSentAt = -Infinity;
+    /**
+     * Whether a request may go to find out if the server's window is shorter than the one assumed
+     * (the framework's decay time can be anything; contract §6 assumes a minute): only when waiting
+     * for a call to come back would reach the run's deadline (the alternative is to give up), no
+     * reset is stated, and nothing was sent for PROBE_AFTER_MS. Such a probe may draw a 429, never
+     * otherwise; the first one refused ends probing for the run (the window is as long as assumed,
+     * and the refusal's Retry-After says when it ends).
+     */
+    probing = true;
+    consecutive429 = 0;
+    wake = sharedController();
+    constructor(clock, options = {}) {
+        this.clock = clock;
+        this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
+        this.assumedWindowMs = this.windowMs;
+    }
+    get changed() {
+        return this.wake.signal;
+    }
+    reserve(deadline = Infinity) {
+        const now = this.clock.now();
+        this.expire(now);
+        if (now < this.pausedUntil)
+            return this.pausedUntil - now;
+        if (this.limit === null) {
+            // Nothing known. No header in any answer so far: nothing to respect. Else one request at a
+            // time until the first answer tells the count.
+            if (this.answers > 0 && !this.headersSeen)
+                return this.send(now);
+            return this.inFlight() === 0 ? this.send(now) : WAIT_FOR_ANSWER_MS;
+        }
+        if (this.statedReset !== null && now >= this.statedReset) {
+            // The server said calls are back by now: one request learns how many.
+            return this.slots.some((s) => s.answeredAt === null && s.sentAt >= this.statedReset)
+                ? WAIT_FOR_ANSWER_MS
+                : this.send(now);
+        }
+        if (this.available(now) > 0)
+            return this.send(now);
+        const back = this.backBy(1, now);
+        let until = Math.min(back, this.statedReset ?? Infinity);
+        if (this.statedReset === null && this.probing && until + SLOT_MARGIN_MS >= deadline) {
+            // Waiting out the window assumed (a minute) would end the run, yet the server's may be
+            // shorter: after a pause with nothing sent and nothing in flight, one request finds out.
+            const probeAt = this.lastSentAt + PROBE_AFTER_MS;
+            if (now >= probeAt && this.inFlight() === 0) {
+                this.send(now);
+                this.slots.at(-1).probe = true;
+                return 0;
+            }
+            until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS));
+        }
+        return until === Infinity ? WAIT_FOR_ANSWER_MS : Math.max(MIN_WAIT_MS, until - now + SLOT_MARGIN_MS);
+    }
+    unanswered() {
+        const now = this.clock.now();
+        // The oldest request in flight: with no answer, the server may or may not have counted it.
+        const slot = this.slots.find((s) => s.answeredAt === null && !s.foreign);
+        if (slot) {
+            slot.answeredAt = now;
+            slot.until = now + this.windowMs;
+        }
+        this.notify();
+    }
+    observe(status, headers) {
+        const now = this.clock.now();
+        this.expire(now);
+        this.answers++;
+        const knewLimit = this.limit !== null;
+        const before = this.available(now);
+        const backBefore = this.backBy(1, now);
+        const stated = this.statedReset;
+        // Answers come in any order; the request this one answers is taken to be the oldest in flight.
+        const mine = this.slots.find((s) => s.answeredAt === null && !s.foreign);
+        if (mine) {
+            mine.answeredAt = now;
+            mine.until = now + this.windowMs;
+        }
+        const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
+        if (limit !== null)
+            this.limit = limit;
+        const serverWall = serverNow(headers.date, this.clock.wallNow());
+        const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall);
+        // A count is only worth its window: when the answer names an end of it that is not sane, the
+        // count is ignored too.
+        const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
+        const remaining = badReset
+            ? null
+            : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX);
+        if (limit !== null || remaining !== null)
+            this.headersSeen = true;
+        if (status === 429) {
+            // A probe refused: the window is as long as assumed (the server's Retry-After says when it
+            // ends); the run stops probing. Any 429 puts back the window of contract §6 if a shorter one
+            // was learnt.
+            if (mine?.probe)
+                this.probing = false;
+            this.windowMs = Math.max(this.windowMs, this.assumedWindowMs);
+            this.consecutive429++;
+            const said = parseRetryAfter(headers['retry-after'], serverWall);
+            // Longer than the ledger's cap: ignored here (the client that got it ends its run, saying when).
+            const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null;
+            const pause = retryAfter !== null
+                ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
+                : PAUSE_429(this.consecutive429, 0, () => 0);
+            // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
+            this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
+            // Then one request learns the count.
+            this.statedReset = this.pausedUntil;
+            this.notify();
+            return;
+        }
+        this.consecutive429 = 0;
+        if (this.statedReset !== null && mine && mine.sentAt >= this.statedReset)
+            this.statedReset = null;
+        if (reset !== null && remaining !== null && remaining === 0)
+            this.statedReset = Math.min(reset, now + this.windowMs);
+        if (remaining !== null && this.limit !== null && mine) {
+            const oldest = this.correct(this.limit - remaining, mine, now);
+            // The window has turned (calls given back): an end stated for the last one is past news.
+            if (oldest !== null)
+                this.statedReset = null;
+            // A probe let through with calls given back: the window is shorter than assumed, and lasts at
+            // most from the oldest call given back to this answer.
+            if (mine.probe && oldest !== null)
+                this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, Math.min(this.windowMs, now - oldest.sentAt));
+            // The only call counted, with the window's end stated: a window (fixed from its first
+            // request, or sliding) lasts no longer than from this request to that end, and a second more
+            // (a reset in whole seconds; a timer in whole seconds starts windows on the second).
+            const learnt = reset === null ? Infinity : reset - mine.sentAt + RESET_ROUNDING_MS;
+            if (remaining === this.limit - 1 && learnt < this.windowMs)
+                this.learnWindow(Math.max(MIN_LEARNT_WINDOW_MS, learnt));
+        }
+        // Wake the waiting only when calls came back or come back sooner, or a count was learnt they wait for.
+        const learnt = !knewLimit || (stated !== null && this.statedReset === null);
+        if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore)
+            this.notify();
+    }
+    /** A window no longer than `ms`: calls already answered come back sooner too. */
+    learnWindow(ms) {
+        this.windowMs = ms;
+        for (const slot of this.slots)
+            if (slot.answeredAt !== null)
+                slot.until = Math.min(slot.until, slot.answeredAt + ms);
+    }
+    available(now = this.clock.now()) {
+        if (this.limit === null)
+            return Infinity;
+        this.expire(now);
+        return this.limit - this.slots.length;
+    }
+    backBy(n, now = this.clock.now()) {
+        if (this.limit === null)
+            return now;
+        this.expire(now);
+        const short = n - (this.limit - this.slots.length);
+        if (short <= 0)
+            return now;
+        const untils = this.slots.map((s) => s.until).sort((a, b) => a - b);
+        return untils[short - 1] ?? Infinity;
+    }
+    /**
+     * The server counted `count` calls when it counted `mine`. Fewer than the calls it must have
+     * counted before (answered, or seen as another client's, before `mine` went): the window has
+     * turned for the oldest of them. More than every call the run may have made by then: another client's calls.
+     */
+    correct(count, mine, now) {
+        const before = this.slots.filter((s) => s !== mine && s.answeredAt !== null && s.answeredAt <= mine.sentAt);
+        const surely = before.length + 1;
+        if (count < surely) {
+            const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count);
+            const gone = new Set(given);
+            this.slots = this.slots.filter((s) => !gone.has(s));
+            return given[0] ?? null;
+        }
+        const possibly = this.slots.filter((s) => !s.foreign && s.sentAt <= now).length;
+        const foreign = this.slots.filter((s) => s.foreign).length;
+        for (let extra = count - possibly - foreign; extra > 0; extra--)
+            this.slots.push({ sentAt: now, answeredAt: now, until: now + this.windowMs, foreign: true });
+        return null;
+    }
+    inFlight() {
+        return this.slots.filter((s) => s.answeredAt === null).length;
+    }
+    send(now) {
+        this.lastSentAt = now;
+        this.slots.push({
+            sentAt: now,
+            answeredAt: null,
+            until: now + REQUEST_TTL_MS + this.windowMs,
+            foreign: false,
+        });
+        return 0;
+    }
+    /** Slots that stopped counting; a request neither answered nor reported unanswered is forgotten after a while. */
+    expire(now) {
+        if (this.slots.length > 0 && this.slots.some((s) => s.until <= now))
+            this.slots = this.slots.filter((s) => s.until > now);
+    }
+    notify() {
+        this.wake.abort();
+        this.wake = sharedController();
+    }
+}
+/** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row, from 1), up to 30 s. */
+const PAUSE_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 });
+/** A probe (see WindowLedger.probing) goes only after this long with nothing sent. */
+const PROBE_AFTER_MS = 1000;
+/** A stated reset is in whole seconds, and so may the server's timer be. */
+const RESET_ROUNDING_MS = 1000;
+/** The shortest window a probe can teach. */
+const MIN_LEARNT_WINDOW_MS = 1000;
+/** A request neither answered nor reported unanswered after this long is taken as answered. */
+const REQUEST_TTL_MS = 35_000;
+/** Requests wait a little past the time a call comes back (clock differences, rounding). */
+const SLOT_MARGIN_MS = 50;
+const MIN_WAIT_MS = 10;
+/** Waiting for an answer that tells the count: an answer wakes the waiter sooner. */
+const WAIT_FOR_ANSWER_MS = 1000;
+/** A whole number from min to max, or null (absent, not a number, out of bounds). */
+function whole(value, min, max) {
+    const text = headerValue(value);
+    if (!text || !/^-?\d+$/.test(text))
+        return null;
+    const n = Number(text);
+    return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
+}
+/**
+ * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
+ * bounds of contract §6: epoch seconds (a date, read against the server's `wallNow`: its Date
+ * header, else our wall clock; contract §11),
+ * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ */
+function resetTime(value, now, wallNow) {
+    const text = headerValue(value);
+    if (!text || !/^\d+(\.\d+)?$/.test(text))
+        return null;
+    const n = Number(text);
+    let at;
+    if (n >= 1e9 && n < 1e11)
+        at = now + (n * 1000 - wallNow);
+    else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS)
+        at = now + n * 1000;
+    else
+        return null;
+    return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
+}
+
+;// CONCATENATED MODULE: ./src/api/root.ts
+
+
+
+
+
+/** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
+const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
+// `{api}` and `{hosted}` are filled where the Result is written (filledHint in errors.ts): the hosted
+// root is suggested only to a run on the hosted service's host.
+const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}. The 404 was not read as "no staging environment" and says nothing about ${setting('site-id')}, whatever ${setting('if-missing')} says.`;
+/**
+ * What the run is doing while the check runs, for a timeout or a cancellation that comes meanwhile
+ * (issue 24 §3): the 404 is held back because the root is being checked, not "sending the request".
+ */
+function rootCheckPhase(client, because) {
+    return `checking whether ${setting('api-url')} is the API root (GET ${client.shown(ROOT_EVIDENCE_PATH)}): ${because}, and that 404 was held back, not read as "no staging environment", until the root answers`;
+}
+/**
+ * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
+ * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
+ * site of a batch (like the window ledger and the transport). Timeouts and cancellations are not
+ * remembered: they end the run anyway.
+ */
+class ApiRoot {
+    verdict = null;
+    ask(client) {
+        this.verdict ??= ask(client).catch((e) => {
+            this.verdict = null;
+            throw e;
+        });
+        return this.verdict;
+    }
+    /**
+     * Resolves when the root answered as the API; throws an ApiError when it did not (kind
+     * `api-url`), or when the check itself failed (that failure's kind). `because` names the 404 that
+     * needs the evidence, for the message.
+     */
+    async confirm(client, because) {
+        const verdict = await this.ask(client);
+        if (verdict.ok)
+            return;
+        const shown = client.shown(ROOT_EVIDENCE_PATH);
+        throw new ApiError({
+            kind: verdict.kind,
+            processing: 'processed',
+            httpStatus: 404,
+            message: verdict.kind === 'api-url'
+                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": ${setting('api-url')} looks wrong.`
+                : `${because}; that 404 was held back, not read as "no staging environment", because whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}).`,
+            ...(verdict.hint ? { hint: verdict.hint } : {}),
+        });
+    }
+    /**
+     * The error a 404 the run does not skip (`if-missing: fail`) is reported as (issue 24 §3): "no such
+     * site or staging environment" (blaming the site id) only once the root answered as the API; the
+     * api-url error when it did not; the 404 with a word that the root could not be checked when the
+     * check could not finish (the timeout included: the 404 stays the run's answer).
+     */
+    async blame(client, notFound) {
+        let verdict;
+        try {
+            verdict = await this.ask(client);
+        }
+        catch (e) {
+            if (!(e instanceof DeadlineError))
+                throw e;
+            verdict = { ok: false, kind: 'timeout', said: 'the timeout came first', hint: null };
+        }
+        if (verdict.ok)
+            return notFound;
+        const because = notFound.message.replace(/[.\s]+$/, '');
+        if (verdict.kind === 'api-url')
+            return new ApiError({
+                kind: 'api-url',
+                processing: 'processed',
+                httpStatus: notFound.httpStatus,
+                serverMessage: notFound.serverMessage,
+                message: `${because}, and the API root did not answer GET ${client.shown(ROOT_EVIDENCE_PATH)} as the API either (${verdict.said}): ${setting('api-url')} looks wrong, not ${setting('site-id')}.`,
+                hint: HINT,
+            });
+        return new ApiError({
+            kind: notFound.kind,
+            processing: notFound.processing,
+            httpStatus: notFound.httpStatus,
+            serverMessage: notFound.serverMessage,
+            message: `${because}. Whether ${setting('api-url')} is the API root could not be checked (GET ${client.shown(ROOT_EVIDENCE_PATH)}: ${verdict.said}), so the 404 may come from a wrong ${setting('api-url')} as well as from a wrong ${setting('site-id')}.`,
+            hint: `Check ${setting('api-url')} (the API root{hosted}), then that ${setting('site-id')} is the PRODUCTION site's id.`,
+        });
+    }
+}
+async function ask(client) {
+    try {
+        const answer = await client.call('GET', ROOT_EVIDENCE_PATH, 'read');
+        if (answersAsApi(answer.status, answer.reply.kind))
+            return { ok: true };
+        return {
+            ok: false,
+            kind: 'api-url',
+            said: `it answered ${answer.status} with ${describeBody(answer.reply.kind)}`,
+            hint: HINT,
+        };
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        if (INCONCLUSIVE.includes(e.kind))
+            return { ok: false, kind: e.kind, said: e.message, hint: e.hint };
+        return { ok: false, kind: 'api-url', said: e.message, hint: HINT };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/judge.ts
+/** Whether an outcome fails the run (exit code 1, `core.setFailed`). */
+function isFailure(outcome) {
+    return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled';
+}
+/** The outcome of a whole run: the worst of its sites. */
+function overallOutcome(results) {
+    const has = (o) => results.some((r) => r.result === o);
+    for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'])
+        if (has(o))
+            return o;
+    if (results.every((r) => r.result === 'dry-run'))
+        return 'dry-run';
+    if (results.every((r) => r.result === 'skipped'))
+        return 'skipped';
+    return 'succeeded';
+}
+
+;// CONCATENATED MODULE: ./src/staging/facts.ts
+
+const RANK = { answer: 3, job: 3, read: 2, list: 1, outside: 0 };
+class Facts {
+    productionId;
+    voice;
+    idFact = null;
+    urlFact = null;
+    stateFact = null;
+    /** The first source that said the staging site exists (named it, or a job on it ended well). */
+    existsFrom = null;
+    notes = [];
+    said = new Set();
+    constructor(productionId, voice) {
+        this.productionId = productionId;
+        this.voice = voice;
+    }
+    get id() {
+        return this.idFact?.value ?? null;
+    }
+    get url() {
+        return this.urlFact?.value ?? null;
+    }
+    get state() {
+        return this.stateFact?.value ?? null;
+    }
+    /** Whether some source of this run named the staging site or said it exists. */
+    get named() {
+        return this.existsFrom !== null;
+    }
+    /** Whether both the id and the URL are known (nothing left for the other sources to fill). */
+    get complete() {
+        return this.idFact !== null && this.urlFact !== null;
+    }
+    /**
+     * The one way a source tells what it learnt. Returns false when the record was refused whole (it
+     * names the production site as the staging site), true otherwise (even when a weaker word was
+     * not taken).
+     */
+    learn(source, learnt) {
+        const { id, url, state, exists } = learnt;
+        if (id && isProductionId(id, this.productionId)) {
+            this.warn(`${capital(source.words)} gave the production site's own id (${this.productionId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
+            return false;
+        }
+        if (state === 'none') {
+            this.none(source);
+            return true;
+        }
+        if (id)
+            this.idFact = this.take(this.idFact, { value: id, from: source }, 'the staging site id');
+        if (url)
+            this.urlFact = this.take(this.urlFact, { value: url, from: source }, 'the staging URL');
+        if (id || url || exists) {
+            this.existsFrom ??= source;
+            if (this.stateFact?.value === 'none')
+                this.stateFact = null;
+        }
+        // The state changes as jobs run: the latest word on it wins, but "unknown" never hides a known one.
+        if (state && (state !== 'unknown' || !this.stateFact))
+            this.stateFact = { value: state, from: source };
+        return true;
+    }
+    /** A source that gave nothing says why, for the summary (stagingFrom's notes), once. */
+    note(text) {
+        this.voice.info(text);
+        if (!this.notes.includes(text))
+            this.notes.push(text);
+    }
+    view() {
+        return {
+            stagingSiteId: this.id,
+            stagingUrl: this.url,
+            stagingState: this.state,
+            stagingFrom: {
+                siteId: this.idFact?.from.words ?? null,
+                url: this.urlFact?.from.words ?? null,
+                notes: [...this.notes],
+            },
+        };
+    }
+    /** The value to hold: `next` unless a stronger source said otherwise (then a warning, once). */
+    take(held, next, what) {
+        if (!held)
+            return next;
+        const stronger = RANK[next.from.kind] - RANK[held.from.kind];
+        if (held.value === next.value)
+            return stronger > 0 ? next : held;
+        if (stronger >= 0)
+            return next;
+        this.warn(`${capital(next.from.words)} gave ${next.value} as ${what}, but ${held.from.words} gave ${held.value}: the sources disagree; ${held.value} (from ${held.from.words}) was kept.`);
+        return held;
+    }
+    /** "There is no staging environment": taken only as the rule above says. */
+    none(source) {
+        const gone = source.kind === 'job' || (source.kind === 'read' && !this.existsFrom);
+        if (gone) {
+            this.idFact = null;
+            this.urlFact = null;
+            this.existsFrom = null;
+            this.stateFact = { value: 'none', from: source };
+            return;
+        }
+        // Nothing named it: not "none" either (only a delete or a confirmed 404 says so); the caller notes why.
+        if (!this.existsFrom)
+            return;
+        const named = this.idFact ?? this.urlFact;
+        const what = named
+            ? `${named.from.words} named ${this.idFact ? `staging site ${this.idFact.value}` : 'the staging site'}${this.urlFact ? ` at ${this.urlFact.value}` : ''}`
+            : `${this.existsFrom.words} said a staging environment exists`;
+        this.warn(`${capital(source.words)} says there is no staging environment, but ${what}: the sources disagree; ${named ? `what ${named.from.words} said` : 'the staging site'} was kept.`);
+    }
+    warn(text) {
+        if (this.said.has(text))
+            return;
+        this.said.add(text);
+        this.voice.warn(text);
+    }
+}
+function capital(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
+
+
+/**
+ * The staging site's id and URL as a record of the server says them (contract §5), checked, for
+ * the run's facts (facts.ts, which decides what they may overwrite): the create answer, a completed
+ * task (only its `resource_id`), a read of the staging environment, a record of the site list.
+ */
+/** The sources whose records are read here, in the words the summary shows. */
+const CREATE_ANSWER = { kind: 'answer', words: 'the create answer' };
+const TASK = { kind: 'answer', words: 'the task' };
+const STAGING_READ = { kind: 'read', words: 'the staging environment' };
+const SITE_LIST = { kind: 'list', words: 'the site list (GET /v2/sites)' };
+const listSource = (field) => ({
+    kind: 'list',
+    words: `the site list, GET /v2/sites (field ${field})`,
+});
+/**
+ * Learns the staging id and URL that `data` gives. Returns false when the record was refused (it
+ * names the production site), true otherwise.
+ */
+function fillStagingFields(ctx, data, source) {
+    const id = source === TASK ? taskSiteIdOf(data) : stagingSiteIdOf(data);
+    return ctx.facts.learn(source, { id, url: cleanUrl(ctx, stagingUrlOf(data)) });
+}
+/** A staging URL as it may be used and shown: credentials out, http(s) only; else null, with a warning. */
+function cleanUrl(ctx, text) {
+    if (!text)
+        return null;
+    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
+    const clean = ctx.redactor.stripUrl(text);
+    if (clean === null)
+        ctx.logger.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
+    else if ((0,src_text/* httpUrl */.q3)(clean))
+        return clean;
+    else
+        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/staging/probe.ts
+
+
+
+
+/**
+ * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
+ * errors; once the run has heard that the service offers no staging read (`ctx.readRoute`), throws
+ * that refusal again without sending anything.
+ */
+async function readStaging(ctx, options = {}) {
+    const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
+    try {
+        const probe = await (ctx.readRoute ? ctx.readRoute.read(send, (first) => notSent(ctx, first)) : send());
+        return {
+            kind: 'found',
+            state: probeState(probe.reply.data),
+            data: probe.reply.data,
+            status: probe.status,
+            message: probe.reply.message,
+        };
+    }
+    catch (e) {
+        if (e instanceof ApiError && e.httpStatus === MISSING_STATUS && e.kind === 'not-found')
+            return { kind: 'missing', error: e };
+        throw e;
+    }
+}
+/** The refusal this site would have heard, said as what it is: a read not sent, and why. */
+function notSent(ctx, first) {
+    const status = first.httpStatus;
+    ctx.logger.debug(`not reading the staging environment: the service answered ${status} to that read earlier in this run`);
+    return new ApiError({
+        kind: first.kind,
+        httpStatus: status,
+        processing: first.processing,
+        serverMessage: first.serverMessage,
+        message: `GET ${ctx.client.shown(probePath(ctx.siteId))} was not sent: the service answered HTTP ${status} to reading a staging environment earlier in this run, so it offers no such read.`,
+        hint: first.hint,
+    });
+}
+/**
+ * Before a 404 is read as "no staging environment" (status `none`, if-missing: skip, a staging
+ * gone before recreate's delete): the API root must have answered as the API in this run (contract
+ * §4 r3). Throws ApiError (`api-url`) when it did not.
+ */
+async function confirmNoStaging(ctx, because) {
+    const phase = ctx.phase;
+    ctx.phase = rootCheckPhase(ctx.client, because);
+    await ctx.root.confirm(ctx.client, because);
+    ctx.phase = phase;
+}
+/**
+ * Best effort, one try: what a read of the staging environment says, learnt (facts.ts decides what
+ * it may change: nothing a stronger source said). A 404 says "no staging" only when no source of
+ * this run named the staging site, and once the API root has answered as the API (§4 r3); when the
+ * root cannot be confirmed, the state stays unknown, with a warning. A read that fails changes
+ * nothing.
+ */
+async function learnFromStaging(ctx) {
+    let read;
+    try {
+        read = await readStaging(ctx, { maxRetries: 0 });
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        ctx.logger.debug(`could not read the staging environment: ${e.message}`);
+        return;
+    }
+    if (read.kind === 'missing') {
+        const because = `GET ${ctx.client.shown(probePath(ctx.siteId))} answered 404`;
+        if (!ctx.facts.named && !(await rootConfirmed(ctx, because)))
+            return;
+        ctx.facts.learn({ kind: 'read', words: `the staging read (${because})` }, { state: 'none' });
+        return;
+    }
+    ctx.known.message ||= read.message;
+    const taken = fillStagingFields(ctx, read.data, STAGING_READ);
+    ctx.facts.learn(STAGING_READ, { state: taken ? read.state : 'unknown' });
+}
+/** Whether the API root answered as the API; a check that could not be made is warned, not thrown. */
+async function rootConfirmed(ctx, because) {
+    try {
+        await confirmNoStaging(ctx, because);
+        return true;
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        ctx.logger.warn(e.message);
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/staging/url-check.ts
+
+
+
+
+
+
+
+
+
+/**
+ * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
+ * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
+ * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
+ * means the site answers). Only the status line is read; the body is dropped unread.
+ */
+/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
+function answers(status) {
+    return (status >= 200 && status < 400) || status === 401 || status === 403;
+}
+const REQUEST_LIMIT_MS = 10_000;
+const PROGRESS_EVERY_MS = 15_000;
+/**
+ * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
+ * (plain http to a host that is not loopback, as with api-url).
+ */
+async function waitForUrl(url, deps) {
+    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
+        return null;
+    const { clock, logger, signal } = deps;
+    const get = deps.get ?? plainGet;
+    const started = clock.now();
+    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
+    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
+    let lastLine = started;
+    logger.info(`Waiting for ${url} to answer (${deps.why ?? setting('wait-for-url')})…`);
+    for (let retry = 0;; retry++) {
+        throwIfAborted(signal);
+        const left = deps.deadline - clock.now();
+        if (left <= 0)
+            return false;
+        let why;
+        try {
+            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
+            if (answers(status)) {
+                logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`);
+                return true;
+            }
+            why = `HTTP ${status}`;
+        }
+        catch (e) {
+            if (e instanceof CancelledError)
+                throw e;
+            why = e.code ?? 'no connection';
+        }
+        const delayMs = backoff.delayMs(retry, clock.now() - started);
+        logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`);
+        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
+            lastLine = clock.now();
+            logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
+        }
+        // A last sleep up to the deadline would end without a try: give up now instead.
+        if (!(await backoff.sleep(delayMs)))
+            return false;
+    }
+}
+/** One GET through the runner's proxy settings (no keep-alive), status line only. */
+function plainGet(url, timeoutMs, signal) {
+    const agent = new lib_HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
+    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
+    return new Promise((resolve, reject) => {
+        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
+            resolve(res.statusCode ?? 0);
+            res.destroy();
+        });
+        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
+        const onAbort = () => req.destroy(new CancelledError());
+        signal?.addEventListener('abort', onAbort, { once: true });
+        req.on('error', reject);
+        req.on('close', () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+        });
+        req.end();
+    });
+}
+
+;// CONCATENATED MODULE: ./src/staging/other-sources.ts
+
+
+
+
+
+/**
+ * The staging site's id and URL when this run's answers did not say them (issue 20 §1), in this
+ * order after the answers themselves (source 1):
+ *  2. the list the spec documents, `GET /v2/sites`, where a field links a record to this production
+ *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does;
+ *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
+ *  4. the `staging-url` input.
+ * A URL from 3 or 4 is used only once it answers HTTP. Each source tells the run's facts what it
+ * found (facts.ts: a weaker source only fills what a stronger one left unknown), or why it gave
+ * nothing. Best effort: nothing here fails a run.
+ */
+async function fillFromOtherSources(ctx) {
+    if (!ctx.facts.complete)
+        await fillFromSiteList(ctx);
+    if (!ctx.facts.url)
+        await fillFromHints(ctx);
+}
+/** How long a known URL gets to answer. */
+const HINT_CHECK_MS = 10_000;
+async function fillFromSiteList(ctx) {
+    const listed = await fromSiteList(ctx);
+    if ('note' in listed)
+        ctx.facts.note(listed.note);
+}
+/**
+ * This site's staging record in the site list, learnt (facts.ts: the list only fills what the
+ * answers left unknown); or why the list does not name it. A list read in part never says it names
+ * no staging site: it says how many pages it did not read (contract r4 §12).
+ */
+async function fromSiteList(ctx) {
+    ctx.phase = 'reading the site list for the staging site';
+    const list = await (ctx.siteList ?? new SiteList()).read(ctx.client);
+    if ('error' in list)
+        return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
+    const finding = findStagingInList(list.records, ctx.siteId);
+    const unread = list.stoppedBy === null
+        ? ''
+        : ` (${list.pagesUnread === 'unknown' ? 'further pages were' : `${list.pagesUnread} of its ${list.pagesRead + list.pagesUnread} pages ${list.pagesUnread === 1 ? 'was' : 'were'}`} not read: ${list.stoppedBy})`;
+    if ('found' in finding) {
+        const { id, url, field, record } = finding.found;
+        ctx.facts.learn(listSource(field), { id, url: cleanUrl(ctx, url) });
+        return { record };
+    }
+    if ('conflict' in finding) {
+        const note = `The site list (GET /v2/sites) has ${finding.conflict.length} records that each claim to be this site's staging (${finding.conflict.join(', ')}): they contradict each other, so neither was used.`;
+        return { note };
+    }
+    const where = list.stoppedBy === null
+        ? 'in it'
+        : list.pagesRead === 1
+            ? 'in the page read'
+            : `in the ${list.pagesRead} pages read`;
+    if (finding.skipped === 'no-link')
+        return {
+            note: `The site list (GET /v2/sites) was skipped: no record ${where} says which site is another site's staging${unread}.`,
+        };
+    if (list.stoppedBy !== null)
+        return {
+            note: `${list.pagesRead === 1 ? 'The one page of the site list (GET /v2/sites) that was read names' : `The ${list.pagesRead} pages of the site list (GET /v2/sites) that were read name`} no staging site for this site${unread}.`,
+        };
+    // Read whole, and no record links to this site: a weaker word than this run's answers (§3 r4).
+    ctx.facts.learn(SITE_LIST, { state: 'none' });
+    return { note: 'The site list (GET /v2/sites) names no staging site for this site.' };
+}
+/** Sources 3 and 4: the hints the front door gave, then the staging-url input; each must answer. */
+async function fillFromHints(ctx) {
+    const hints = [...(ctx.config.stagingHints ?? [])];
+    if (ctx.config.stagingUrl)
+        hints.push({
+            url: ctx.config.stagingUrl,
+            from: perDoor('the staging-url input', 'the --staging-url option'),
+        });
+    for (const hint of hints) {
+        const url = ctx.redactor.stripUrl(hint.url);
+        if (!url || !(0,src_text/* httpUrl */.q3)(url)) {
+            note(ctx, `${other_sources_capital(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`);
+            continue;
+        }
+        ctx.phase = `checking ${url} (from ${hint.from})`;
+        const answered = await waitForUrl(url, {
+            clock: ctx.clock,
+            logger: ctx.logger,
+            deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
+            why: `checking the staging URL from ${hint.from}`,
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
+        if (answered) {
+            ctx.facts.learn({ kind: 'outside', words: `${hint.from} (it answers)` }, { url });
+            return;
+        }
+        note(ctx, answered === null
+            ? `${other_sources_capital(hint.from)} gave ${url}, plain http on a host that is not loopback: not checked, so not used.`
+            : `${other_sources_capital(hint.from)} gave ${url}, which did not answer: it was not used.`);
+    }
+}
+function note(ctx, text) {
+    ctx.facts.note(text);
+}
+function other_sources_capital(text) {
+    return capitalised(text);
+}
+
+;// CONCATENATED MODULE: ./src/staging/after-job.ts
+
+
+
+
+
+
+
+/**
+ * After a job that succeeded: the staging id and URL the answers did not give (one read), and
+ * wait-for-url after a create or pull. Returns the run's ending.
+ */
+async function afterJob(ctx, op) {
+    if (op === 'delete')
+        return done(ctx, op);
+    // Staging still exists after each of these: one GET fills what the answers did not say.
+    if (!ctx.facts.complete)
+        await readStagingAfterJob(ctx);
+    if (op === 'push')
+        return ctx.config.productionUrl ? checkProduction(ctx, ctx.config.productionUrl) : done(ctx, op);
+    // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
+    if (!ctx.facts.complete)
+        await fillFromOtherSources(ctx);
+    if (!ctx.config.waitForUrl)
+        return done(ctx, op);
+    const url = ctx.facts.url;
+    if (!url) {
+        warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`);
+        return done(ctx, op);
+    }
+    ctx.phase = `waiting for ${url} to answer`;
+    const jobDone = ctx.clock.now();
+    const ready = await after_job_answers(ctx, url, 'wait-for-url');
+    if (ready === null)
+        return done(ctx, op);
+    if (ready)
+        return {
+            outcome: 'succeeded',
+            summary: `${DONE[op]} in ${durationText(jobDone - ctx.started)}; the staging site answered ${durationText(ctx.clock.now() - jobDone)} later.`,
+        };
+    return {
+        outcome: 'timed-out',
+        summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
+        error: {
+            kind: 'timeout',
+            hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}: the staging environment itself is in place.`,
+        },
+    };
+}
+/**
+ * production-url, after a push that succeeded: the live site answers (the CDN purge done) within
+ * the timeout, or the run ends timed-out saying so (the push itself went through).
+ */
+async function checkProduction(ctx, url) {
+    ctx.phase = `waiting for production at ${url} to answer`;
+    const pushed = ctx.clock.now();
+    const ready = await after_job_answers(ctx, url, 'production-url');
+    if (ready === null)
+        return done(ctx, 'push');
+    if (ready)
+        return {
+            outcome: 'succeeded',
+            summary: `${DONE.push} in ${durationText(pushed - ctx.started)}; production answered at ${url} ${durationText(ctx.clock.now() - pushed)} later.`,
+        };
+    return {
+        outcome: 'timed-out',
+        summary: `The push completed, but production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
+        error: {
+            kind: 'timeout',
+            hint: `Check the live site now: the push itself went through (its CDN cache was purged). Raise ${setting('timeout')} if it only needed longer.`,
+        },
+    };
+}
+/**
+ * Waits within the run's deadline until `url` answers HTTP (wait-for-url, production-url) and
+ * records it; null, with a warning, when it is plain http on a host that is not loopback.
+ */
+async function after_job_answers(ctx, url, input) {
+    const ready = await waitForUrl(url, {
+        clock: ctx.clock,
+        logger: ctx.logger,
+        deadline: ctx.client.deadline,
+        why: setting(input),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.known.urlReady = ready;
+    if (ready === null)
+        warn(ctx, `${setting(input)}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+    return ready;
+}
+/**
+ * The after-job staging read: the one call site of the read a job that succeeded may cost (one
+ * request, one try), for whoever plans the run's calls.
+ */
+async function readStagingAfterJob(ctx) {
+    await learnFromStaging(ctx);
+}
+function done(ctx, op) {
+    return { outcome: 'succeeded', summary: `${DONE[op]} in ${durationText(ctx.clock.now() - ctx.started)}.` };
+}
+
+;// CONCATENATED MODULE: ./src/staging/settle.ts
+
+
+
+
+
+
+/**
+ * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
+ * failed with the server's reason. A create's completion also names the staging site: from a task,
+ * only its `resource_id` (never its own `id`: contract §5), from the probe, the staging record.
+ */
+function settle_settle(ctx, op, outcome) {
+    const what = jobOf(op);
+    if (outcome.kind === 'failed')
+        return failure(new ApiError({
+            kind: 'task-failed',
+            processing: 'processed',
+            serverMessage: outcome.reason,
+            message: `The ${what} failed on the server: ${outcome.reason}`,
+        }));
+    if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
+        const warning = outcome.kind === 'untrackable'
+            ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
+            : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`;
+        warn(ctx, warning);
+        return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.known.taskId)}` };
+    }
+    if (op === 'create')
+        fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? TASK : STAGING_READ);
+    return { outcome: 'succeeded', summary: '' };
 }
 
 ;// CONCATENATED MODULE: ./src/staging/jobs.ts
@@ -46890,6 +45160,7 @@ async function applyPolicy(ctx, op, e) {
         if (config.ifExists === 'skip') {
             logger.info(`Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`);
             ctx.known.message = e.serverMessage;
+            ctx.facts.learn({ kind: 'answer', words: `the create answer (HTTP ${e.httpStatus}: staging exists)` }, { exists: true });
             await skippedRead(ctx);
             return {
                 outcome: 'skipped',
@@ -46909,12 +45180,15 @@ async function applyPolicy(ctx, op, e) {
             summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`,
         };
     }
+    // A 404 not skipped blames the site id only once the API root answered as the API (issue 24 §3).
+    if (op !== 'create' && e.kind === 'not-found')
+        throw await ctx.root.blame(ctx.client, e);
     throw e;
 }
 /** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
 async function skippedRead(ctx) {
-    await fillFromStaging(ctx);
-    if (!ctx.known.stagingUrl || !ctx.known.stagingSiteId)
+    await learnFromStaging(ctx);
+    if (!ctx.facts.complete)
         await fillFromOtherSources(ctx);
 }
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
@@ -46957,7 +45231,7 @@ async function follow(ctx, op, response, wait) {
     if (taskId)
         ctx.known.taskId = taskId;
     if (op === 'create')
-        fillStagingFields(ctx, data, 'the create answer');
+        fillStagingFields(ctx, data, CREATE_ANSWER);
     if (!wait) {
         ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`);
         return {
@@ -46976,8 +45250,8 @@ async function track(ctx, op, taskId) {
     const ending = settle_settle(ctx, op, outcome);
     if (ending.outcome === 'succeeded') {
         jobIs(ctx, op, 'completed');
-        if (op === 'delete')
-            forgetStaging(ctx);
+        // A delete that succeeded is the one word that makes staging "none"; any other job leaves it in place.
+        ctx.facts.learn({ kind: 'job', words: `the ${op} job` }, op === 'delete' ? { state: 'none' } : { exists: true });
     }
     return ending;
 }
@@ -47004,6 +45278,11 @@ async function send(ctx, op) {
         catch (e) {
             if (e instanceof CancelledError && client.sent.length === sentBefore)
                 jobIs(ctx, op, null);
+            // Cancelled while waiting out a 429 or a 503: the server said it did not process the request.
+            else if (e instanceof CancelledError && client.waitingAfter?.processing === 'not-processed') {
+                known.httpStatus = client.waitingAfter.httpStatus;
+                jobIs(ctx, op, 'not-taken', known.httpStatus);
+            }
             if (!(e instanceof ApiError)) {
                 if (e instanceof DeadlineError) {
                     if (e.lastError)
@@ -47017,6 +45296,8 @@ async function send(ctx, op) {
             if (e.processing !== 'unknown')
                 jobIs(ctx, op, null);
             if (e.kind === 'busy' && ctx.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
+                // Refused while another job runs: not taken, whatever ends the wait (a cancel included).
+                jobIs(ctx, op, 'not-taken', e.httpStatus);
                 await waitWhileBusy(ctx, op, busyTries);
                 continue;
             }
@@ -47058,6 +45339,433 @@ function addWarnings(ctx, warnings) {
     for (const w of warnings)
         if (!ctx.known.warnings.includes(w))
             ctx.known.warnings.push(w);
+}
+
+;// CONCATENATED MODULE: ./src/staging/rollback.ts
+
+
+
+
+
+
+
+
+
+const OVERWRITES = "production's files and database";
+/**
+ * `operation: rollback` (issue 27 §3): restores production to `checkpoint-id`, or to the newest
+ * completed checkpoint this tool made (never a version a person made unless its id is given).
+ */
+async function rollback(ctx) {
+    const chosen = await chooseVersion(ctx);
+    if ('outcome' in chosen)
+        return chosen;
+    const ending = await restore(ctx, chosen.id);
+    if (ending.outcome !== 'succeeded' || !ctx.config.productionUrl)
+        return ending;
+    return rollback_checkProduction(ctx, ctx.config.productionUrl, ending);
+}
+/** dry-run of a rollback: which version would overwrite production; only reads. */
+async function rollbackDryRun(ctx) {
+    const chosen = await chooseVersion(ctx);
+    if ('outcome' in chosen)
+        return chosen;
+    const put = `PUT ${ctx.client.url(restorePath(ctx.siteId, chosen.id))}`;
+    ctx.logger.info(`Dry run: would send, on site ${ctx.siteId}: ${put}`);
+    return {
+        outcome: 'dry-run',
+        summary: `Dry run: nothing was changed. Would send ${put}, which overwrites ${OVERWRITES} (site ${ctx.siteId}) with version ${rollback_describe(chosen)}; everything on the live site since then is lost.`,
+    };
+}
+function rollback_describe(v) {
+    const about = [v.name && `"${v.name}"`, v.createdAt && `made ${v.createdAt}`].filter(Boolean).join(', ');
+    return about ? `${v.id} (${about})` : v.id;
+}
+/** The version to restore, from the site's list, or the ending that says why there is none. */
+async function chooseVersion(ctx) {
+    const { siteId, config } = ctx;
+    ctx.phase = `reading site ${siteId}'s versions`;
+    let versions;
+    try {
+        versions = await listVersions(ctx);
+    }
+    catch (e) {
+        if (!(e instanceof ApiError) || e.kind === 'auth')
+            throw e;
+        const none = e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus);
+        return {
+            ...failure(e),
+            summary: `Nothing was restored: reading site ${siteId}'s versions failed: ${e.message}`,
+            ...(none
+                ? {
+                    error: {
+                        kind: e.kind,
+                        hint: `The service answered as if it offers no site versions: check ${setting('api-url')}.`,
+                    },
+                }
+                : {}),
+        };
+    }
+    const wanted = config.checkpointId ?? null;
+    const version = wanted
+        ? versions.find((v) => v.id === wanted)
+        : versions.find((v) => isOurs(v) && v.completed);
+    if (!version)
+        return {
+            outcome: 'failed',
+            summary: wanted
+                ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions (the newest 100).`
+                : `Nothing was restored: site ${siteId} has no completed checkpoint made by this tool (a version named "before push …").`,
+            error: {
+                kind: 'not-found',
+                hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: the push's checkpoint-id output (CHECKPOINT_ID in its dotenv) names its checkpoint.`,
+            },
+        };
+    if (!version.completed)
+        return {
+            outcome: 'failed',
+            summary: `Nothing was restored: version ${version.id} is not complete yet, so it cannot be restored.`,
+            error: { kind: 'checkpoint', hint: 'Run the rollback again once the version has completed.' },
+        };
+    return version;
+}
+/**
+ * Restores production to version `id`: one PUT (never sent again unless refused: a restore
+ * overwrites production as a push does, contract §13), its task followed to its end.
+ */
+async function restore(ctx, id) {
+    const { client, siteId, logger } = ctx;
+    ctx.known.checkpointId = id;
+    ctx.phase = `restoring production to version ${id}`;
+    logger.info(`Site ${siteId}: restoring production to version ${id} (overwrites ${OVERWRITES}).`);
+    let taskId;
+    try {
+        const answer = await client.call('PUT', restorePath(siteId, id), 'restore');
+        ctx.known.httpStatus = answer.status;
+        ctx.known.message = answer.reply.message;
+        const task = taskIdOf(answer.reply.data);
+        taskId = task && 'id' in task ? task.id : null;
+    }
+    catch (e) {
+        if (!(e instanceof ApiError) || e.kind === 'auth')
+            throw e;
+        ctx.known.httpStatus = e.httpStatus;
+        if (e.processing !== 'unknown')
+            return failure(e);
+        return {
+            ...failure(e),
+            error: {
+                kind: 'unknown-outcome',
+                hint: `Whether production is being restored is unknown; the restore was not sent again, by design. Look at the site in the dashboard before you run it again.`,
+            },
+        };
+    }
+    if (!taskId) {
+        warn(ctx, `The restore of version ${id} was accepted, but the answer gave no task to follow.`);
+        return {
+            outcome: 'accepted',
+            summary: `The restore of production to version ${id} was accepted; its end cannot be followed (no task id). Check the site in the dashboard.`,
+        };
+    }
+    ctx.known.taskId = taskId;
+    ctx.phase = `waiting for the restore of version ${id} (task ${taskId}) to finish`;
+    const outcome = await waitForTask(waitDeps(ctx), 'rollback', siteId, taskId, ctx.clock.now());
+    if (outcome.kind === 'completed')
+        return {
+            outcome: 'succeeded',
+            summary: `Production was restored to version ${id} in ${durationText(ctx.clock.now() - ctx.started)}.`,
+        };
+    if (outcome.kind === 'failed')
+        return failure(new ApiError({
+            kind: 'task-failed',
+            processing: 'processed',
+            serverMessage: outcome.reason,
+            message: `The restore of version ${id} failed on the server: ${outcome.reason}`,
+        }));
+    warn(ctx, `The restore of version ${id} was accepted, but its completion cannot be confirmed: ${outcome.reason}.`);
+    return {
+        outcome: 'accepted',
+        summary: `The restore of production to version ${id} was accepted, but its completion cannot be confirmed: ${outcome.reason}. Check the site in the dashboard.`,
+    };
+}
+/** production-url after a restore: the live site answers within the timeout. */
+async function rollback_checkProduction(ctx, url, restored) {
+    ctx.phase = `waiting for production at ${url} to answer`;
+    const ready = await waitForUrl(url, {
+        clock: ctx.clock,
+        logger: ctx.logger,
+        deadline: ctx.client.deadline,
+        why: setting('production-url'),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.known.urlReady = ready;
+    if (ready === null) {
+        warn(ctx, `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        return restored;
+    }
+    if (ready)
+        return { ...restored, summary: `${restored.summary} Production answered at ${url}.` };
+    return {
+        outcome: 'timed-out',
+        summary: `${restored.summary} But production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
+        error: { kind: 'timeout', hint: 'Check the live site now: the restore itself completed.' },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/staging/site-tools.ts
+
+
+
+
+
+/**
+ * How long a toggle after the push may take when the run's deadline has passed or it was cancelled:
+ * the runner's cancel window is 7.5 s and src/cancel.ts exits 5 s after the first signal.
+ */
+const CLEANUP_MS = 4000;
+const WHAT = {
+    maintenance_mode: 'maintenance mode',
+    password_protection: 'password protection',
+};
+/**
+ * Switches one of production's tools (contract §14): true when the service took it. `late`: the
+ * request goes even after the deadline or a cancellation, on a short clock of its own (CLEANUP_MS).
+ * Never throws for an answer: a refusal or no answer is false, and the caller says what it means.
+ */
+async function switchTool(ctx, tool, on, late = false) {
+    const client = late ? ctx.client.cleanup(CLEANUP_MS) : ctx.client;
+    try {
+        await client.call('POST', toolsPath(ctx.siteId), 'setting', { body: toolBody(tool, on) });
+        ctx.logger.info(`Site ${ctx.siteId}: ${WHAT[tool]} switched ${on ? 'on' : 'off'}.`);
+        return { ok: true };
+    }
+    catch (e) {
+        if (e instanceof ApiError)
+            return { ok: false, why: e.message, mayHaveHappened: e.processing === 'unknown' };
+        if (e instanceof DeadlineError)
+            return { ok: false, why: 'no answer in time', mayHaveHappened: true, stopped: e };
+        if (e instanceof CancelledError)
+            return { ok: false, why: 'the run was cancelled', mayHaveHappened: true, stopped: e };
+        throw e;
+    }
+    finally {
+        if (client !== ctx.client)
+            ctx.client.absorb(client);
+    }
+}
+/** Maintenance mode off after the push, in every ending; a refusal says what state production is in. */
+async function maintenanceOff(ctx) {
+    const off = await switchTool(ctx, 'maintenance_mode', false, true);
+    if (!off.ok)
+        warn(ctx, `Production (site ${ctx.siteId}) may still be in maintenance mode: switching it off failed (${off.why}). Visitors may see the maintenance page: switch it off in the dashboard.`);
+}
+/** Password protection back on after a push (spec push rule 2 turns it off). */
+async function protectAgain(ctx) {
+    const on = await switchTool(ctx, 'password_protection', true, true);
+    if (!on.ok)
+        warn(ctx, `Production (site ${ctx.siteId}) is now NOT password-protected: switching protection back on failed (${on.why}). Turn it on in the dashboard.`);
+    return on.ok;
+}
+
+;// CONCATENATED MODULE: ./src/staging/push.ts
+
+
+
+
+
+
+
+
+/**
+ * A push, as issue 27 and design.md ("Checkpoints are part of the push") describe it: checkpoint ->
+ * maintenance on -> push -> wait -> production checks -> maintenance off (in every ending) ->
+ * password protection on -> restore on a failed job -> prune old checkpoints. Each step ends as a
+ * value; a failed checkpoint ends the run before the push is sent.
+ */
+async function runPush(ctx) {
+    const policy = checkpointPolicy(ctx.config);
+    let checkpoint = null;
+    if (policy.checkpoint === 'version') {
+        const made = await takeCheckpoint(ctx);
+        if ('outcome' in made)
+            return made;
+        checkpoint = made;
+    }
+    if (policy.maintenance) {
+        const on = await switchTool(ctx, 'maintenance_mode', true);
+        // It may have been switched on after all (no answer, a 5xx, a cancel while it was sent): off again.
+        if (!on.ok && on.mayHaveHappened)
+            await maintenanceOff(ctx);
+        if (!on.ok && on.stopped) {
+            const stopped = endingOf(ctx, on.stopped);
+            return { ...stopped, summary: `${stopped.summary} The push was not sent.` };
+        }
+        if (!on.ok)
+            return {
+                outcome: 'failed',
+                summary: `Maintenance mode could not be switched on (${on.why}), so the push was not sent: production is unchanged and not in maintenance mode.${checkpoint ? ` Checkpoint ${checkpoint.id} was taken.` : ''}`,
+                error: {
+                    kind: 'maintenance',
+                    hint: `Run again, or run with ${setting('maintenance', 'false')} to push with the site open to visitors.`,
+                },
+            };
+    }
+    let ending;
+    try {
+        ending = await runJob(ctx, 'push');
+    }
+    catch (e) {
+        ending = endingOf(ctx, e);
+    }
+    const pushed = ctx.known.jobs.some((j) => j.op === 'push');
+    if (ending.outcome === 'failed' && ending.error?.kind === 'task-failed' && checkpoint)
+        ending = policy.rollbackOnFailure
+            ? await restoreAfterFailure(ctx, ending, checkpoint)
+            : withHint(ending, `To restore production as it was before the push, ${rollbackCommand(ctx.siteId, checkpoint.id)}.`);
+    if (policy.maintenance)
+        await maintenanceOff(ctx);
+    if (policy.protectProduction && pushed && (await protectAgain(ctx)))
+        dropWarning(ctx, PUSH_WARNINGS[1], PUSH_WARNINGS_IF_SENT[1]);
+    if (!checkpoint)
+        return ending;
+    dropWarning(ctx, PUSH_WARNINGS[0], PUSH_WARNINGS_IF_SENT[0]);
+    if (ending.outcome === 'succeeded' && !ctx.signal?.aborted)
+        await pruneCheckpoints(ctx, policy.keep, checkpoint.id);
+    return withCheckpoint(ctx, ending, checkpoint);
+}
+/** Issue 27 §4: the push's job failed on the server: restore the checkpoint at once; the run stays red. */
+async function restoreAfterFailure(ctx, failed, checkpoint) {
+    ctx.logger.warn(`The push failed on the server: restoring production to checkpoint ${checkpoint.id} (rollback-on-failure).`);
+    // The push's facts (its task, status, the server's words) stay the run's outputs.
+    const { taskId, httpStatus, message } = ctx.known;
+    let restored;
+    try {
+        restored = await restore(ctx, checkpoint.id);
+    }
+    catch (e) {
+        // Timed out or cancelled while restoring: said, and maintenance still goes off after this.
+        restored = endingOf(ctx, e);
+    }
+    Object.assign(ctx.known, { taskId, httpStatus, message });
+    const again = rollbackCommand(ctx.siteId, checkpoint.id);
+    if (restored.outcome === 'succeeded')
+        return { ...failed, summary: `${failed.summary} Production was restored to checkpoint ${checkpoint.id}.` };
+    return withHint({
+        ...failed,
+        summary: `${failed.summary} Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`,
+    }, `To try the restore again, ${again}.`);
+}
+/** The summary names the checkpoint and the step that restores it (issue 27 §1). */
+function withCheckpoint(ctx, ending, checkpoint) {
+    const name = checkpoint.name ? ` ("${checkpoint.name}")` : '';
+    const step = rollbackCommand(ctx.siteId, checkpoint.id);
+    const said = `Checkpoint ${checkpoint.id}${name} was taken before the push; to restore it, ${step}.`;
+    // An unknown outcome (no answer, timed out, cancelled) is never restored automatically (§4).
+    const unknown = ending.outcome === 'timed-out' ||
+        ending.outcome === 'cancelled' ||
+        ending.error?.kind === 'unknown-outcome';
+    return unknown
+        ? withHint({ ...ending, summary: `${ending.summary} ${said}` }, `If production is wrong, ${step}.`)
+        : { ...ending, summary: `${ending.summary} ${said}` };
+}
+function withHint(ending, hint) {
+    if (!ending.error)
+        return ending;
+    if (ending.error.hint.includes(hint))
+        return ending;
+    return { ...ending, error: { ...ending.error, hint: `${ending.error.hint} ${hint}` } };
+}
+/** A push warning that no longer holds (a checkpoint was taken, protection was switched back on). */
+function dropWarning(ctx, ...texts) {
+    ctx.known.warnings = ctx.known.warnings.filter((w) => !texts.includes(w));
+}
+/**
+ * dry-run of a push: the checkpoint and maintenance steps around the push's own lines (in `lines`,
+ * in the order they would be sent).
+ */
+function pushDryRun(ctx, lines) {
+    const policy = checkpointPolicy(ctx.config);
+    const url = (path) => decodeURI(ctx.client.url(path));
+    const before = [];
+    if (policy.checkpoint === 'version')
+        before.push(`POST ${url(VERSIONS_PATH)} (checkpoint: a site version of production)`, `PUT ${url(versionPath('{version_id}'))} (checkpoint: its name)`, `GET ${url(taskStatusPath('{task_id}'))} (checkpoint: repeated until the version is complete; no push without it)`);
+    if (policy.maintenance)
+        before.push(`POST ${url(toolsPath(ctx.siteId))} (maintenance mode on)`);
+    const after = [];
+    if (policy.maintenance)
+        after.push(`POST ${url(toolsPath(ctx.siteId))} (maintenance mode off, in every ending)`);
+    if (policy.protectProduction)
+        after.push(`POST ${url(toolsPath(ctx.siteId))} (password protection on)`);
+    if (policy.checkpoint === 'version')
+        after.push(`DELETE ${url(VERSIONS_PATH)} (this tool's checkpoints beyond ${setting('keep-checkpoints', String(policy.keep))}, if any)`);
+    lines.unshift(...before);
+    lines.push(...after);
+}
+
+;// CONCATENATED MODULE: ./src/staging/dry-run.ts
+
+
+
+
+
+
+
+/** dry-run: says what would be sent, reads the staging environment once, changes nothing. */
+async function dryRun(ctx) {
+    const { config, siteId, client, logger, known } = ctx;
+    const op = config.operation;
+    if (op === 'rollback')
+        return rollbackDryRun(ctx);
+    const lines = [];
+    let main = '';
+    if (op === 'status')
+        lines.push(`GET ${client.url(config.taskId ? taskStatusPath(config.taskId) : probePath(siteId))}`);
+    else {
+        const { method, path } = ENDPOINTS[op];
+        main = `${method} ${client.url(path(siteId))}`;
+        lines.push(main);
+        if (op === 'create' && config.ifExists === 'recreate')
+            lines.unshift(`${ENDPOINTS.delete.method} ${client.url(ENDPOINTS.delete.path(siteId))} (only if staging exists)`);
+        // The task-status path with its placeholder shown as such ({task_id}, not %7Btask_id%7D).
+        if (config.wait)
+            lines.push(`GET ${decodeURI(client.url(taskStatusPath('{task_id}')))} (repeated until the job ends)`);
+        if (op === 'push')
+            pushDryRun(ctx, lines);
+    }
+    logger.info(`Dry run: would send, on site ${siteId}: ${lines.join('; ')}`);
+    ctx.phase = 'reading the staging environment (dry run)';
+    try {
+        const read = await readStaging(ctx);
+        if (read.kind === 'missing')
+            logger.info(`Dry run: reading the staging environment answered: ${read.error.message}`);
+        else {
+            fillStagingFields(ctx, read.data, STAGING_READ);
+            const url = ctx.facts.url;
+            logger.info(`Dry run: site ${siteId} has a staging environment${url ? ` at ${url}` : ''}.`);
+        }
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        if (e.kind === 'auth')
+            throw e;
+        logger.info(`Dry run: reading the staging environment answered: ${e.message}`);
+    }
+    if (op === 'push') {
+        const guarded = config.checkpoint !== 'none';
+        known.warnings.push(...PUSH_WARNINGS.filter((_, i) => i > 0 || !guarded).map((w) => `If run: ${w}`));
+        for (const line of pushPlan(config.checkpoint !== 'none'))
+            logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`);
+    }
+    const plan = op === 'push' ? ` ${pushPlan(config.checkpoint !== 'none').join(' ')}` : '';
+    return {
+        outcome: 'dry-run',
+        summary: `Dry run: nothing was changed. Would send ${main || lines[0]}.${plan}${op === 'push' && config.checkpoint !== 'none' ? ' But first: a checkpoint of production (a site version), followed to completed; no checkpoint, no push.' : ''}`,
+    };
+}
+/** PUSH_PLAN, without its "no backup" when a checkpoint is taken first (issue 27). */
+function pushPlan(checkpoint) {
+    return checkpoint ? PUSH_PLAN.map((l) => l.replace(' No backup is taken first.', '')) : PUSH_PLAN;
 }
 
 ;// CONCATENATED MODULE: ./src/staging/poll-scheduler.ts
@@ -47239,15 +45947,13 @@ async function status_status(ctx) {
     const ending = settle_settle(ctx, 'status', outcome);
     if (ending.outcome !== 'succeeded')
         return ending;
-    let state = await fillFromStaging(ctx);
-    if (state === 'none')
-        state = (await evidenceOfNone(ctx)) ? 'none' : 'unknown';
-    ctx.known.stagingState = state ?? 'unknown';
+    await learnFromStaging(ctx);
+    ctx.facts.learn(STAGING_READ, { state: 'unknown' });
     return { outcome: 'succeeded', summary: `The job (task ${taskId}) has completed.` };
 }
 /** The staging environment's state: the point of the run, so a read that fails fails it. */
 async function readState(ctx) {
-    const { siteId, known } = ctx;
+    const { siteId, known, facts } = ctx;
     let read;
     try {
         read = await readStaging(ctx);
@@ -47256,13 +45962,13 @@ async function readState(ctx) {
         if (!(e instanceof ApiError))
             throw e;
         known.httpStatus = e.httpStatus;
-        known.stagingState = 'unknown';
+        facts.learn(STAGING_READ, { state: 'unknown' });
         if (probeUnsupported(e.httpStatus)) {
             // No staging read on this service: the site list may still name the staging site (issue 20 §1).
             const listed = await fromSiteList(ctx);
             if ('record' in listed) {
                 const state = listed.record ? probeState(listed.record) : 'unknown';
-                known.stagingState = state;
+                facts.learn(SITE_LIST, { state });
                 return {
                     outcome: 'succeeded',
                     summary: `Site ${siteId} has a staging environment (the site list names it; the service offers no way to read the staging environment itself)` +
@@ -47271,7 +45977,7 @@ async function readState(ctx) {
                             : `; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`),
                 };
             }
-            known.stagingFrom.notes.push(listed.note);
+            facts.note(listed.note);
             throw new ApiError({
                 kind: 'validation',
                 processing: 'processed',
@@ -47285,10 +45991,10 @@ async function readState(ctx) {
     }
     if (read.kind === 'missing') {
         known.httpStatus = read.error.httpStatus;
-        known.stagingState = 'unknown';
-        await confirmNoStaging(ctx, `GET ${ctx.client.shown(probePath(siteId))} answered 404`);
-        known.stagingState = 'none';
-        forgetStaging(ctx);
+        const because = `GET ${ctx.client.shown(probePath(siteId))} answered 404`;
+        facts.learn(STAGING_READ, { state: 'unknown' });
+        await confirmNoStaging(ctx, because);
+        facts.learn({ kind: 'read', words: `the staging read (${because})` }, { state: 'none' });
         return {
             outcome: 'succeeded',
             summary: `Site ${siteId} has no staging environment.`,
@@ -47297,27 +46003,14 @@ async function readState(ctx) {
     }
     known.httpStatus = read.status;
     known.message ||= read.message;
-    const state = fillStagingFields(ctx, read.data, 'the staging environment') ? read.state : 'unknown';
-    known.stagingState = state;
+    const state = fillStagingFields(ctx, read.data, STAGING_READ) ? read.state : 'unknown';
+    facts.learn(STAGING_READ, { state });
     return {
         outcome: 'succeeded',
         summary: state === 'unknown'
             ? `Site ${siteId} has a staging environment, in a state that is not known here.`
             : `Site ${siteId} has a staging environment; it is ${state === 'busy' ? 'busy with a job' : 'ready'}.`,
     };
-}
-/** "none" after a completed job is said only with evidence of the API root; else the state is unknown. */
-async function evidenceOfNone(ctx) {
-    try {
-        await confirmNoStaging(ctx, `GET ${ctx.client.shown(probePath(ctx.siteId))} answered 404`);
-        return true;
-    }
-    catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        ctx.logger.warn(e.message);
-        return false;
-    }
 }
 /** One look at a task (status with task-id and wait: false). */
 async function readTaskOnce(ctx, taskId) {
@@ -47334,7 +46027,7 @@ async function readTaskOnce(ctx, taskId) {
             message: `The job (task ${taskId}) failed on the server: ${reason}`,
         });
     }
-    ctx.known.stagingState = state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown';
+    ctx.facts.learn({ kind: 'answer', words: 'the task' }, { state: state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown' });
     const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : '';
     return {
         outcome: 'succeeded',
@@ -47347,6 +46040,9 @@ async function readTaskOnce(ctx, taskId) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/operations.ts
+
+
+
 
 
 
@@ -47397,6 +46093,7 @@ async function runOperation(config, siteId, deps) {
         redactor: deps.redactor,
         ledger,
         transport: deps.transport ?? ownTransport,
+        ...(deps.token ? { token: deps.token } : {}),
         ...optional,
     });
     const ctx = {
@@ -47404,7 +46101,7 @@ async function runOperation(config, siteId, deps) {
         siteId,
         client,
         root: deps.root ?? new ApiRoot(),
-        siteList: deps.siteList ?? new SiteList(),
+        siteList: deps.siteList ?? new SiteList(ledger),
         readRoute: deps.readRoute ?? new StagingReadRoute(),
         polls: deps.polls ?? new PollScheduler(clock, ledger),
         busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
@@ -47416,6 +46113,7 @@ async function runOperation(config, siteId, deps) {
         started,
         startedWall: clock.wallNow(),
         known: newKnown(),
+        facts: new Facts(siteId, { warn: (text) => warn(ctx, text), info: (text) => logger.info(text) }),
         phase: 'sending the request',
     };
     let ending;
@@ -47424,6 +46122,10 @@ async function runOperation(config, siteId, deps) {
             ending = await dryRun(ctx);
         else if (config.operation === 'status')
             ending = await status_status(ctx);
+        else if (config.operation === 'rollback')
+            ending = await rollback(ctx);
+        else if (config.operation === 'push')
+            ending = await runPush(ctx);
         else
             ending = await runJob(ctx, config.operation);
     }
@@ -47437,6 +46139,8 @@ async function runOperation(config, siteId, deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/batch.ts
+
+
 
 
 
@@ -47466,8 +46170,9 @@ async function runAll(config, deps) {
         ledger,
         polls: deps.polls ?? new PollScheduler(clock, ledger),
         root: deps.root ?? new ApiRoot(),
-        siteList: deps.siteList ?? new SiteList(),
+        siteList: deps.siteList ?? new SiteList(ledger),
         readRoute: deps.readRoute ?? new StagingReadRoute(),
+        token: deps.token ?? new TokenVerdict(),
         deadline: deps.deadline ?? clock.now() + config.timeoutMs,
         transport,
     };
@@ -47489,6 +46194,7 @@ async function runSites(config, deps, shared) {
     const results = new Array(ids.length);
     let next = 0;
     let stoppedBy = null;
+    let toldRefused = false;
     const worker = async () => {
         while (next < ids.length) {
             const index = next++;
@@ -47499,11 +46205,24 @@ async function runSites(config, deps, shared) {
                 results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock, door);
                 continue;
             }
+            // A refused token is refused everywhere (contract §15 r4): no site starts after a 401.
+            if (shared.token.refusedAt !== null) {
+                results[index] = tokenRefused(config, siteId, shared, door);
+                continue;
+            }
             const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
-            results[index] = result;
-            if (config.failFast && isFailure(result.result) && stoppedBy === null) {
+            // A site that sent nothing because the token was refused meanwhile did not start either.
+            results[index] =
+                shared.token.refusedAt !== null && result.requests === 0 && result.error?.kind === 'auth'
+                    ? tokenRefused(config, siteId, shared, door)
+                    : result;
+            if (shared.token.refusedAt !== null && !toldRefused) {
+                toldRefused = true;
+                deps.logger.warn(`The token was refused (HTTP 401): starting no more sites; those running are followed to their end.`);
+            }
+            if (config.failFast && isFailure(results[index].result) && stoppedBy === null) {
                 stoppedBy = siteId;
-                deps.logger.warn(words_inDoorWords(`Site ${siteId} ${result.result}: starting no more sites (${setting('fail-fast')}).`, door));
+                deps.logger.warn(inDoorWords(`Site ${siteId} ${result.result}: starting no more sites (${setting('fail-fast')}).`, door));
             }
         }
     };
@@ -47524,7 +46243,8 @@ async function runSites(config, deps, shared) {
  */
 function callPlan(config, readRoute) {
     const afterJob = config.wait ? 1 + readsAfterJob(config.operation, readRoute) : 0;
-    return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: CALLS_PER_RUN };
+    // A push's checkpoint and toggles, a rollback's list (checkpoint.ts).
+    return { callsPerSite: 1 + afterJob + extraCalls(config), callsAfterJob: afterJob, perRun: CALLS_PER_RUN };
 }
 function notStarted(config, siteId, stoppedBy, cancelled, clock, door) {
     return {
@@ -47532,7 +46252,15 @@ function notStarted(config, siteId, stoppedBy, cancelled, clock, door) {
         result: cancelled ? 'cancelled' : 'skipped',
         summary: cancelled
             ? 'Not started: the run was cancelled.'
-            : words_inDoorWords(`Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`, door),
+            : inDoorWords(`Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`, door),
+    };
+}
+/** A site not started because the run's token was refused, with the token's hint. */
+function tokenRefused(config, siteId, shared, door) {
+    return {
+        ...newResult(config.operation, siteId, shared.clock.wallNow()),
+        result: 'skipped',
+        summary: `Not started: the token was refused (${shared.token.refusedAt} was answered HTTP 401). ${hintFor('auth', door)}`,
     };
 }
 function prefixed(logger, siteId) {
@@ -47546,22 +46274,2772 @@ function prefixed(logger, siteId) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/inputs.ts
+
+
+
+
+
+
+/**
+ * Reading and validating the staging run's inputs (the GitHub side's own inputs are read in
+ * src/github/): raw strings (from action inputs or CLI flags) become a typed Config, or an
+ * InputError that names the input. Nothing here sends a request.
+ */
+class InputError extends Error {
+    input;
+    detail;
+    constructor(input, 
+    /** What is wrong with it, with a setting or the token written through src/words.ts. */
+    detail) {
+        // No refusal quotes a credential (issue 24 §6): each echo goes through echoed(), and the whole
+        // text through withoutCredentials() for any echo that did not.
+        super(`Input "${input}": ${withoutCredentials(inDoorWords(detail, 'action'))}`);
+        this.input = input;
+        this.detail = detail;
+        this.name = 'InputError';
+    }
+    /** What is wrong, without the input's name, in `door`'s words. */
+    detailIn(door) {
+        return withoutCredentials(inDoorWords(this.detail, door));
+    }
+}
+/**
+ * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
+ * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
+ * comment-author, deployment-environment), which src/github/ reads.
+ */
+const INPUT_NAMES = [
+    'operation',
+    'site-id',
+    'api-token',
+    'api-url',
+    'wait',
+    'timeout',
+    'language',
+    'max-retries',
+    'if-exists',
+    'if-missing',
+    'if-busy',
+    'dry-run',
+    'concurrency',
+    'fail-fast',
+    'task-id',
+    'wait-for-url',
+    'staging-url',
+    'production-url',
+    // Issue 27: the checkpoint before a push, rollback, and production guarded during the push.
+    'checkpoint',
+    'checkpoint-id',
+    'rollback-on-failure',
+    'keep-checkpoints',
+    'maintenance',
+    'protect-production',
+];
+/** Defaults, as in action.yml (a test checks they agree). */
+const DEFAULTS = {
+    'api-url': SERVICE_API_URL,
+    wait: 'true',
+    timeout: '30m',
+    language: 'en',
+    'max-retries': '5',
+    'if-exists': 'fail',
+    'if-missing': 'fail',
+    'if-busy': 'wait',
+    'dry-run': 'false',
+    concurrency: '100',
+    'fail-fast': 'false',
+    'task-id': '',
+    'wait-for-url': 'false',
+    'staging-url': '',
+    'production-url': '',
+    checkpoint: 'version',
+    'checkpoint-id': '',
+    'rollback-on-failure': 'false',
+    'keep-checkpoints': '3',
+    maintenance: 'false',
+    'protect-production': 'false',
+};
+/**
+ * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
+ * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
+ * before any request, so `1001;x` or `1001/../1002` can never address another site (docs/assumptions.md).
+ */
+const SITE_ID = /^\d{1,20}$/;
+const MAX_TIMEOUT_MS = 6 * 3600_000;
+/**
+ * Site ids one step takes. Under a limit of R calls a minute, N sites need at least 2N/R minutes
+ * (a create and a status call each): 1000 sites at 60 a minute take 33 minutes.
+ */
+const MAX_SITES = 1000;
+/** `" Skip "` -> `skip`; an unknown value is refused with the choices and the nearest one. */
+const choice = (values, aliases = {}) => schemas_string().transform((v, ctx) => {
+    const text = v.trim().toLowerCase();
+    const value = aliases[text] ?? text;
+    if (values.includes(value))
+        return value;
+    ctx.addIssue({
+        code: 'custom',
+        message: `"${echoed(text, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
+    });
+    return NEVER;
+});
+/** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
+function didYouMean(typed, choices) {
+    const t = typed.trim().toLowerCase();
+    if (t === '')
+        return '';
+    let best = null;
+    for (const choice of choices) {
+        const distance = editDistance(t, choice.toLowerCase());
+        if (!best || distance < best.distance)
+            best = { choice, distance };
+    }
+    const near = best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t));
+    return near ? ` (did you mean "${best.choice}"?)` : '';
+}
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
+function editDistance(a, b) {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++)
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let best = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                best = Math.min(best, d[i - 2][j - 2] + 1);
+            d[i][j] = best;
+        }
+    return d[a.length][b.length];
+}
+const inputs_boolean = schemas_string()
+    .transform((v) => v.trim().toLowerCase())
+    .pipe(schemas_enum(['true', 'false'], { error: () => 'must be true or false' }))
+    .transform((v) => v === 'true');
+const inputs_integer = (min, max) => schemas_string()
+    .trim()
+    .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(schemas_number()
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` }));
+/** `reset` is another name for `pull` (the endpoint's own name). */
+const operation = choice(OPERATIONS, { reset: 'pull' });
+/** How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`). */
+function canonicalSiteId(id) {
+    return id.replace(/^0+(?=\d)/, '');
+}
+const siteIds = schemas_string().transform((v, ctx) => {
+    const ids = v
+        .split(/[\s,;]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+    if (ids.length === 0)
+        ctx.addIssue({ code: 'custom', message: 'is required (the PRODUCTION site id)' });
+    if (ids.length > MAX_SITES)
+        ctx.addIssue({ code: 'custom', message: `lists ${ids.length} sites; at most ${MAX_SITES}` });
+    // A URL here is quoted by nothing: split on its spaces, its parts could carry a password.
+    if (/:\/\/|@/.test(v)) {
+        ctx.addIssue({
+            code: 'custom',
+            message: `looks like a URL or an address, not a site id: a site id is the production site's number (digits only, at most 20)`,
+        });
+        return ids;
+    }
+    for (const id of ids) {
+        if (!SITE_ID.test(id)) {
+            ctx.addIssue({
+                code: 'custom',
+                message: `"${echoed(id)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
+            });
+        }
+    }
+    const seen = new Map();
+    for (const id of ids) {
+        const first = seen.get(canonicalSiteId(id));
+        if (first !== undefined) {
+            const same = first === id ? '' : ` (${first} and ${id} are the same site to the server)`;
+            ctx.addIssue({ code: 'custom', message: `lists site ${id} more than once${same}` });
+            break;
+        }
+        seen.set(canonicalSiteId(id), id);
+    }
+    return ids;
+});
+const token = schemas_string().transform((v, ctx) => {
+    const t = v.trim();
+    if (t === '')
+        ctx.addIssue({ code: 'custom', message: 'is required (store it as a secret)' });
+    else if (/^bearer\s/i.test(t))
+        ctx.addIssue({
+            code: 'custom',
+            message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
+        });
+    else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
+        ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });
+    return t;
+});
+/** `https://api.example.com/` -> `https://api.example.com/v2`; `.../v2/` -> `.../v2`. */
+function normaliseApiUrl(raw) {
+    let text = raw.trim();
+    // `user:pass@host`, with a scheme or not: refused before anything reads it as a scheme or a host.
+    if (/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i.test(text))
+        throw new Error(`must not contain credentials (the token goes in ${TOKEN_SOURCE})`);
+    // `localhost:8099` or `app.instawp.io/api`: no scheme. Loopback is understood as http, anything
+    // else gets the https:// it needs suggested (a token is never sent to a guessed address).
+    const bare = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(:\d+)?(\/.*)?$/i.exec(text);
+    if (bare && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+        if ((0,src_text/* isLoopback */.U9)(bare[1]))
+            text = `http://${text}`;
+        else
+            throw new Error(`"${echoed(text)}" has no scheme: did you mean https://${echoed(text)} ?`);
+    }
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        throw new Error(`is not a URL (expected the API root, e.g. ${SERVICE_API_URL})`);
+    }
+    if (!(0,src_text/* secureOrLoopback */.Yt)(url))
+        throw new Error(`must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`);
+    if (url.username || url.password)
+        throw new Error(`must not contain credentials (the token goes in ${TOKEN_SOURCE})`);
+    if (url.search || url.hash)
+        throw new Error('must not have a query or a fragment');
+    const path = url.pathname.replace(/\/+$/, '');
+    return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`;
+}
+const apiUrl = schemas_string().transform((v, ctx) => {
+    try {
+        return normaliseApiUrl(v);
+    }
+    catch (e) {
+        ctx.addIssue({ code: 'custom', message: e.message });
+        return NEVER;
+    }
+});
+const UNITS = {
+    ms: 1,
+    s: 1000,
+    sec: 1000,
+    secs: 1000,
+    second: 1000,
+    seconds: 1000,
+    m: 60_000,
+    min: 60_000,
+    mins: 60_000,
+    minute: 60_000,
+    minutes: 60_000,
+    h: 3_600_000,
+    hr: 3_600_000,
+    hrs: 3_600_000,
+    hour: 3_600_000,
+    hours: 3_600_000,
+};
+/** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
+function parseDuration(text) {
+    const t = text.trim().toLowerCase();
+    if (/^\d+(\.\d+)?$/.test(t))
+        return Math.round(parseFloat(t) * 1000);
+    const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)];
+    if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t)
+        throw new Error('bad duration');
+    let ms = 0;
+    for (const [, value, unit] of parts) {
+        const factor = UNITS[unit];
+        if (factor === undefined)
+            throw new Error('bad duration');
+        ms += parseFloat(value) * factor;
+    }
+    return Math.round(ms);
+}
+const inputs_duration = schemas_string().transform((v, ctx) => {
+    let ms;
+    try {
+        ms = parseDuration(v);
+    }
+    catch {
+        ctx.addIssue({
+            code: 'custom',
+            message: `"${echoed(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
+        });
+        return NEVER;
+    }
+    if (ms < 1000 || ms > MAX_TIMEOUT_MS)
+        ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' });
+    return ms;
+});
+/** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
+const language = schemas_string().transform((v, ctx) => {
+    const code = v.trim().toLowerCase().split(/[-_]/)[0];
+    if (code === 'en' || code === 'es')
+        return code;
+    ctx.addIssue({
+        code: 'custom',
+        message: `must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`,
+    });
+    return NEVER;
+});
+/** A task id as the status endpoint takes it in its path (contract §2). */
+const taskId = schemas_string().transform((v, ctx) => {
+    const t = v.trim();
+    if (t === '')
+        return null;
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
+        ctx.addIssue({
+            code: 'custom',
+            message: `is not a task id (letters, digits, - and _: ${perDoor('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
+        });
+        return NEVER;
+    }
+    return t;
+});
+/** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
+const userUrl = schemas_string().transform((v, ctx) => {
+    const t = v.trim();
+    if (t === '')
+        return null;
+    const url = (0,src_text/* httpUrl */.q3)(t);
+    if (!url) {
+        ctx.addIssue({ code: 'custom', message: `"${echoed(t)}" is not an http(s) URL` });
+        return NEVER;
+    }
+    if (url.username || url.password) {
+        ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' });
+        return NEVER;
+    }
+    const secret = [...url.searchParams.keys()].find(isCredentialQueryParam);
+    if (secret !== undefined) {
+        ctx.addIssue({
+            code: 'custom',
+            message: `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor('it is shown in logs, outputs and summaries', 'it is shown on stderr, in --json and in the outputs files')}`,
+        });
+        return NEVER;
+    }
+    return url.href;
+});
+/** A site version's id (contract §13), as the restore path takes it; '' is none. */
+const checkpointId = schemas_string().transform((v, ctx) => {
+    const t = v.trim();
+    if (t === '')
+        return null;
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(t)) {
+        ctx.addIssue({
+            code: 'custom',
+            message: `is not a version id (letters, digits, - and _: ${perDoor('the checkpoint-id output of the push', 'the CHECKPOINT_ID the push printed')})`,
+        });
+        return NEVER;
+    }
+    return t;
+});
+const Schema = object({
+    operation,
+    'site-id': siteIds,
+    'api-token': token,
+    'api-url': apiUrl,
+    wait: inputs_boolean,
+    timeout: inputs_duration,
+    language: language,
+    'max-retries': inputs_integer(0, 20),
+    'if-exists': choice(['fail', 'skip', 'recreate']),
+    'if-missing': choice(['fail', 'skip']),
+    'if-busy': choice(['wait', 'fail']),
+    'dry-run': inputs_boolean,
+    concurrency: inputs_integer(1, MAX_SITES),
+    'fail-fast': inputs_boolean,
+    'task-id': taskId,
+    'wait-for-url': inputs_boolean,
+    'staging-url': userUrl,
+    'production-url': userUrl,
+    checkpoint: choice(['version', 'none']),
+    'checkpoint-id': checkpointId,
+    'rollback-on-failure': inputs_boolean,
+    'keep-checkpoints': inputs_integer(1, 100),
+    maintenance: inputs_boolean,
+    'protect-production': inputs_boolean,
+});
+/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
+function parseSiteIds(raw) {
+    const parsed = siteIds.safeParse(raw);
+    if (!parsed.success)
+        throw new InputError('site-id', parsed.error.issues[0].message);
+    return parsed.data;
+}
+/** Raw inputs -> Config, or InputError naming the first input that is wrong. */
+function parseConfig(raw) {
+    const filled = { ...DEFAULTS };
+    for (const [k, v] of Object.entries(raw))
+        if (v !== undefined && v.trim() !== '')
+            filled[k] = v;
+    for (const required of ['operation', 'site-id', 'api-token'])
+        filled[required] ??= '';
+    const parsed = Schema.safeParse(filled);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const input = String(issue.path[0] ?? 'input');
+        const message = filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message;
+        throw new InputError(input, message);
+    }
+    const c = parsed.data;
+    if (c['task-id'] && c.operation !== 'status')
+        throw new InputError('task-id', `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`);
+    if (c['production-url'] && c.operation !== 'push' && c.operation !== 'rollback')
+        throw new InputError('production-url', `is checked after a push or a rollback, not after ${c.operation}`);
+    if (c['checkpoint-id'] && c.operation !== 'rollback')
+        throw new InputError('checkpoint-id', `names the version a rollback restores, not one for ${c.operation}`);
+    // They act when the push's job has ended: a push not waited for has not.
+    for (const name of ['maintenance', 'protect-production', 'rollback-on-failure'])
+        if (c[name] && c.operation === 'push' && !c.wait)
+            throw new InputError(name, `acts when the push has ended: it needs ${setting('wait', 'true')}`);
+    if (c['checkpoint-id'] && c['site-id'].length > 1)
+        throw new InputError('checkpoint-id', `is one site's version: give one ${setting('site-id')} with it`);
+    if (c['staging-url'] && c['site-id'].length > 1)
+        throw new InputError('staging-url', 'names one staging site: give one site-id with it');
+    if (c['task-id'] && c['site-id'].length > 1)
+        throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`);
+    return {
+        operation: c.operation,
+        siteIds: c['site-id'],
+        apiToken: c['api-token'],
+        apiUrl: c['api-url'],
+        wait: c.wait,
+        timeoutMs: c.timeout,
+        language: c.language,
+        maxRetries: c['max-retries'],
+        ifExists: c['if-exists'],
+        ifMissing: c['if-missing'],
+        ifBusy: c['if-busy'],
+        dryRun: c['dry-run'],
+        concurrency: c.concurrency,
+        failFast: c['fail-fast'],
+        taskId: c['task-id'],
+        waitForUrl: c['wait-for-url'],
+        stagingUrl: c['staging-url'],
+        productionUrl: c['production-url'],
+        checkpoint: c.checkpoint,
+        checkpointId: c['checkpoint-id'],
+        rollbackOnFailure: c['rollback-on-failure'],
+        keepCheckpoints: c['keep-checkpoints'],
+        maintenance: c.maintenance,
+        protectProduction: c['protect-production'],
+    };
+}
+// ---- The action's GitHub inputs and `operation: release` (issue 25 §1): the same schema, read
+// ---- with the rest before any request; a wrong value fails the step, nothing sent anywhere.
+/** The action's inputs for GitHub, with their action.yml defaults (action.yml lists them last). */
+const GITHUB_INPUT_DEFAULTS = {
+    'github-token': '${{ github.token }}',
+    'pr-comment': 'false',
+    'comment-author': 'github-actions[bot]',
+    'deployment-environment': '',
+    'if-staging-taken': 'take',
+};
+const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUT_DEFAULTS);
+/** Who posts comments and deployments when the github-token is the workflow's GITHUB_TOKEN. */
+const DEFAULT_COMMENT_AUTHOR = GITHUB_INPUT_DEFAULTS['comment-author'];
+/** `if-staging-taken`: what a create or pull does when staging shows another open pull request. */
+const IF_TAKEN = ['take', 'wait', 'fail'];
+/** A GitHub login, or an app's bot login (`name[bot]`). */
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
+/** comment-author: a login; '' is the default. */
+function parseCommentAuthor(raw) {
+    const login = raw.trim() === '' ? DEFAULT_COMMENT_AUTHOR : raw.trim();
+    return LOGIN.test(login) ? login : null;
+}
+const GitHubSchema = object({
+    'github-token': schemas_string().transform((v) => v.trim()),
+    'pr-comment': inputs_boolean,
+    'comment-author': schemas_string().transform((v, ctx) => {
+        const login = parseCommentAuthor(v);
+        if (login)
+            return login;
+        ctx.addIssue({
+            code: 'custom',
+            message: "must be a GitHub login (letters, digits and -, or an app's name[bot])",
+        });
+        return NEVER;
+    }),
+    'deployment-environment': schemas_string().transform((v, ctx) => {
+        const name = v.trim();
+        // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+        if (/[\u0000-\u001f\u007f-\u009f]/.test(name))
+            ctx.addIssue({ code: 'custom', message: 'contains control characters or new lines' });
+        else if (name.length > 255)
+            ctx.addIssue({ code: 'custom', message: 'is longer than 255 characters' });
+        return name === '' ? null : name;
+    }),
+    'if-staging-taken': choice(IF_TAKEN),
+});
+/** The operations that take staging for their pull request (and so read `if-staging-taken`). */
+const CLAIMING_OPERATIONS = ['create', 'pull'];
+/**
+ * The GitHub inputs -> GitHubSettings, or InputError naming the input. `run`: what the step does
+ * (`release` needs a token; `if-staging-taken` other than take needs to know who staging shows).
+ */
+function parseGitHubInputs(raw, run) {
+    const filled = { 'github-token': '' };
+    for (const [k, v] of Object.entries(GITHUB_INPUT_DEFAULTS))
+        if (k !== 'github-token')
+            filled[k] = v;
+    for (const [k, v] of Object.entries(raw))
+        if (v !== undefined && v.trim() !== '')
+            filled[k] = v;
+    const parsed = GitHubSchema.safeParse(filled);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new InputError(String(issue.path[0] ?? 'input'), issue.message);
+    }
+    const g = parsed.data;
+    const settings = {
+        token: g['github-token'],
+        commentAuthor: g['pr-comment'] ? g['comment-author'] : null,
+        author: g['comment-author'],
+        environment: g['deployment-environment'],
+        ifTaken: g['if-staging-taken'],
+    };
+    if (run.operation === 'release' && settings.token === '')
+        throw new InputError('github-token', 'is empty: release needs a token that may write deployments');
+    if ((settings.commentAuthor || settings.environment) && settings.token === '') {
+        const why = [
+            settings.commentAuthor && 'pr-comment is true',
+            settings.environment && 'deployment-environment is set',
+        ];
+        throw new InputError('github-token', `is empty, but ${why.filter(Boolean).join(' and ')}: give a token (the default is the workflow's own)`);
+    }
+    const claims = CLAIMING_OPERATIONS.includes(run.operation) && !run.dryRun;
+    if (claims && settings.ifTaken !== 'take' && (!settings.environment || run.siteIds.length !== 1))
+        throw new InputError('if-staging-taken', `is ${settings.ifTaken}, which needs to know who staging shows: set deployment-environment (and a github-token that may write deployments) and give one site-id`);
+    return settings;
+}
+const actionOperation = choice([...OPERATIONS, 'release'], { reset: 'pull' });
+/** The action's `operation` input alone (an operation, or `release`), or InputError. */
+function parseActionOperation(raw) {
+    const op = actionOperation.safeParse(raw ?? '');
+    if (op.success)
+        return op.data;
+    throw new InputError('operation', (raw ?? '').trim() === '' ? 'is required' : op.error.issues[0].message);
+}
+/** The action's raw inputs -> ActionInputs, or InputError naming the first input that is wrong. */
+function parseActionInputs(raw) {
+    if (parseActionOperation(raw.operation) === 'release') {
+        const siteIds = parseSiteIds(raw['site-id'] ?? '');
+        return {
+            operation: 'release',
+            siteIds,
+            github: parseGitHubInputs(raw, { operation: 'release', siteIds, dryRun: false }),
+        };
+    }
+    const config = parseConfig(raw);
+    return { operation: config.operation, config, github: parseGitHubInputs(raw, config) };
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+
+/**
+ * Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is
+ * shown as text: no HTML, no Markdown structure, links or images of its own, no @mentions or issue
+ * references, no autolinks, no table breaks, one line, bounded. Only http(s) URLs that
+ * `safeHttpUrl` accepts become links.
+ */
+/** One icon per outcome, for every rendering (summary, PR comment). */
+const ICON = {
+    succeeded: '✅',
+    failed: '❌',
+    skipped: '⏭️',
+    'timed-out': '⏱️',
+    accepted: '📨',
+    cancelled: '🛑',
+    'dry-run': '🧪',
+};
+/** Text as inert Markdown: one line, at most `max` characters, then escaped. */
+function md(text, max = 1500) {
+    return escapeMarkdown((0,src_text/* bound */.$s)((0,src_text/* oneLine */.TN)(String(text)), max));
+}
+/**
+ * Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block
+ * structure at its start (headings, lists, quotes), no @mentions, no issue references (#12,
+ * GH-12), no autolinks. A URL in the text (`https://...`, `www....`) goes in a code span, where
+ * nothing links it and its characters stay exactly as they were, so a person can copy it as it is
+ * (an invisible character inside it would break that). Zero-width spaces break what backslashes
+ * cannot (mentions, issue references), and only there.
+ */
+function escapeMarkdown(text) {
+    let out = '';
+    let at = 0;
+    for (const m of text.matchAll(URL_IN_TEXT)) {
+        const url = trimUrl(m[0]);
+        if (!/[A-Za-z0-9]/.test(url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^www\./i, '')))
+            continue;
+        out += escapeText(text.slice(at, m.index), at === 0) + `\`${url}\``;
+        at = m.index + url.length;
+    }
+    return out + escapeText(text.slice(at), at === 0);
+}
+/**
+ * A URL in running text: a scheme and `://` (or `www.`), then the characters a URL is made of,
+ * none of which can end a code span or a table cell (no backtick, `|`, `\\`, `<`, `>`, quote or space).
+ */
+const URL_IN_TEXT = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/|www\.)[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%()]+/gi;
+/** Punctuation that ends the sentence rather than the URL: a final `.`, `,`, `)` without its `(`... */
+function trimUrl(url) {
+    let u = url;
+    for (;;) {
+        const before = u;
+        u = u.replace(/[.,;:!?'*]+$/, '');
+        for (const [open, close] of [
+            ['(', ')'],
+            ['[', ']'],
+        ])
+            if (u.endsWith(close) && u.split(close).length > u.split(open).length)
+                u = u.slice(0, -1);
+        if (u === before)
+            return u;
+    }
+}
+/** Text with no URL in it, as inert Markdown; `atStart`: it opens the line. */
+function escapeText(text, atStart) {
+    const escaped = text
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/([\\`*_[\]()|~#!{}$])/g, '\\$1')
+        .replace(/@(?=[A-Za-z0-9])/g, '@\u200b')
+        .replace(/#(?=\d)/g, '#\u200b')
+        .replace(/\b(GH)-(?=\d)/gi, '$1-\u200b');
+    return atStart
+        ? escaped.replace(/^([-+=]|\d+(?=[.)]))/, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))
+        : escaped;
+}
+/** An id or a short word in a code span; anything else as escaped text. */
+function code(text) {
+    const t = (0,src_text/* oneLine */.TN)(String(text));
+    return /^[A-Za-z0-9_.:/ >-]{1,200}$/.test(t) && !t.includes('`') ? `\`${t}\`` : md(t, 200);
+}
+const MAX_URL_CHARS = 2048;
+/** Characters kept as they are in a path, query or fragment; everything else is percent-encoded. */
+const URL_SAFE = /[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%]/;
+/**
+ * An http(s) URL made safe to link, to put in an HTML comment and to send to GitHub as an
+ * `environment_url`; null for anything else (other schemes, user-info, odd hosts, control
+ * characters, more than 2048 characters). Credential-looking query parameters are removed
+ * (contract §5), and every character that could end a Markdown link or an HTML comment is
+ * percent-encoded.
+ */
+function safeHttpUrl(raw) {
+    if (typeof raw !== 'string')
+        return null;
+    const text = raw.trim();
+    if (text === '' || text.length > MAX_URL_CHARS || /[\s\\]/.test(text) || hasControl(text))
+        return null;
+    if (!/^https?:\/\/[^/]/i.test(text))
+        return null;
+    const u = (0,src_text/* httpUrl */.q3)(text);
+    if (!u)
+        return null;
+    if (u.username || u.password)
+        return null;
+    if (!/^([a-z0-9-]+\.)*[a-z0-9-]+\.?$|^\[[0-9a-f:.]+\]$/i.test(u.hostname))
+        return null;
+    const credentials = [...u.searchParams.keys()].filter(isCredentialQueryParam);
+    for (const name of credentials)
+        u.searchParams.delete(name);
+    // The URL as the server wrote it (so it matches the staging-url output), unless it had to be
+    // rewritten: credentials removed, or characters outside ASCII (an IDN host, say).
+    const base = credentials.length > 0 || /[^\x21-\x7e]/.test(text) ? u.href : text;
+    const href = [...base]
+        .map((ch) => (URL_SAFE.test(ch) ? ch : encodeURIComponent(ch).replace(/[()'!*]/g, percent)))
+        .join('');
+    return href.length <= MAX_URL_CHARS ? href : null;
+}
+const percent = (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/** Whether `text` holds a control character (a newline included). */
+function hasControl(text) {
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+/** `[url](url)` when `url` is a safe http(s) URL, the text escaped and the target as made safe; else '—' or the text. */
+function markdown_link(url, label) {
+    if (!url)
+        return '—';
+    const safe = safeHttpUrl(url);
+    if (!safe)
+        return md(url, 200);
+    return `[${(label ?? safe).replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`;
+}
+/** The server's own words, to quote beside ours: null when absent or when our summary already says them. */
+function serverWords(r) {
+    return r.message && !r.summary.includes(r.message) ? r.message : null;
+}
+/** "2 succeeded, 1 skipped": the outcomes of a batch, most common first. */
+function countOutcomes(results) {
+    const counts = new Map();
+    for (const r of results)
+        counts.set(r.result, (counts.get(r.result) ?? 0) + 1);
+    return [...counts.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([outcome, n]) => `${n} ${outcome}`)
+        .join(', ');
+}
+
+;// CONCATENATED MODULE: ./src/report/lines.ts
+
+
+/**
+ * The last line of a run, for the action's log and the CLI: what happened, in our words, and the
+ * server's own words quoted as such (for a job that ended, never "started" as the last word).
+ */
+function finalLine(results) {
+    const first = results[0];
+    if (!first)
+        return 'Nothing ran.';
+    if (results.length > 1)
+        return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${overallOutcome(results)} overall).`;
+    const r = first;
+    const what = r.summary || r.result;
+    const said = serverWords(r);
+    if (!said)
+        return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`;
+    // The server's words first, as what they were; ours last, so a job that ended never ends on "started".
+    const when = r.operation !== 'status' && r.httpStatus !== null && r.httpStatus < 300 ? ' when it accepted the job' : '';
+    return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${said}" ${what}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/outputs.ts
+
+/** Every output of action.yml, in order; all are set on every path. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'result',
+    'http-status',
+    'message',
+    'task-id',
+    'staging-site-id',
+    'staging-url',
+    'staging-state',
+    'url-ready',
+    'duration-seconds',
+    'requests',
+    'retries',
+    'results',
+    'checkpoint-id',
+]));
+/**
+ * The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts
+ * are sums, and the per-site detail is in `results` (a JSON array of Results, always set).
+ */
+function outputsFor(results, wallSeconds) {
+    const results_ = resultsJson(results);
+    if (results.length === 1) {
+        const r = results[0];
+        return {
+            result: r.result,
+            'http-status': r.httpStatus === null ? '' : String(r.httpStatus),
+            message: r.message || r.summary,
+            'task-id': r.taskId ?? '',
+            'staging-site-id': r.stagingSiteId ?? '',
+            'staging-url': r.stagingUrl ?? '',
+            'staging-state': r.stagingState ?? '',
+            'url-ready': r.urlReady === null ? '' : String(r.urlReady),
+            'duration-seconds': String(r.durationSeconds),
+            requests: String(r.requests),
+            retries: String(r.retries),
+            results: results_,
+            'checkpoint-id': r.checkpointId ?? '',
+        };
+    }
+    const sum = (f) => results.reduce((n, r) => n + f(r), 0);
+    return {
+        result: overallOutcome(results),
+        'http-status': '',
+        message: batchMessage(results),
+        'task-id': '',
+        'staging-site-id': '',
+        'staging-url': '',
+        'staging-state': '',
+        'url-ready': '',
+        'duration-seconds': String(wallSeconds ?? Math.max(0, ...results.map((r) => r.durationSeconds))),
+        requests: String(sum((r) => r.requests)),
+        retries: String(sum((r) => r.retries)),
+        results: results_,
+        'checkpoint-id': '',
+    };
+}
+/** Outputs for a run that never started (bad input): every output set, `result` failed. */
+function failedOutputs(message) {
+    return {
+        result: 'failed',
+        'http-status': '',
+        message,
+        'task-id': '',
+        'staging-site-id': '',
+        'staging-url': '',
+        'staging-state': '',
+        'url-ready': '',
+        'duration-seconds': '0',
+        requests: '0',
+        retries: '0',
+        results: '[]',
+        'checkpoint-id': '',
+    };
+}
+/** "3 of 4 sites succeeded; failed: 1002" (at most 20 ids per outcome named). */
+function batchMessage(results) {
+    const by = new Map();
+    for (const r of results)
+        by.set(r.result, [...(by.get(r.result) ?? []), r.siteId]);
+    const ok = by.get('succeeded')?.length ?? 0;
+    const rest = [...by.entries()]
+        .filter(([k]) => k !== 'succeeded')
+        .map(([k, ids]) => `${k}: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ` and ${ids.length - 20} more` : ''}`);
+    return [`${ok} of ${results.length} sites succeeded`, ...rest].join('; ');
+}
+/** GitHub refuses an output over 1 MB: `results` stays under this, as valid JSON, whatever happened. */
+const MAX_RESULTS_BYTES = 900_000;
+/**
+ * The `results` output: every Result in full while that fits; else each site's essentials
+ * (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites.
+ */
+function resultsJson(results) {
+    const full = JSON.stringify(results.map(publicResult));
+    if (Buffer.byteLength(full) <= MAX_RESULTS_BYTES)
+        return full;
+    return JSON.stringify(results.map(essentials));
+}
+/** The fields of a Result a later step needs to act on it. */
+function essentials(r) {
+    return {
+        siteId: r.siteId,
+        result: r.result,
+        httpStatus: r.httpStatus,
+        taskId: r.taskId,
+        stagingSiteId: r.stagingSiteId,
+        stagingUrl: r.stagingUrl,
+        checkpointId: r.checkpointId,
+        error: r.error ? { kind: r.error.kind } : null,
+    };
+}
+/** A Result as published in `results` and `--json`. */
+function publicResult(r) {
+    return {
+        operation: r.operation,
+        siteId: r.siteId,
+        result: r.result,
+        httpStatus: r.httpStatus,
+        message: r.message,
+        summary: r.summary,
+        taskId: r.taskId,
+        stagingSiteId: r.stagingSiteId,
+        stagingUrl: r.stagingUrl,
+        stagingState: r.stagingState,
+        urlReady: r.urlReady,
+        durationSeconds: r.durationSeconds,
+        requests: r.requests,
+        retries: r.retries,
+        warnings: r.warnings,
+        sent: r.sent,
+        error: r.error,
+        startedAt: r.startedAt,
+        stagingFrom: r.stagingFrom,
+        checkpointId: r.checkpointId,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/assembly.ts
+
+
+
+
+/** The report of `results`, for a run that took `elapsedMs`. */
+function assembleReport(results, elapsedMs) {
+    const outcome = overallOutcome(results);
+    const failed = isFailure(outcome);
+    return {
+        outcome,
+        failed,
+        outputs: outputsFor(results, roundedSeconds(elapsedMs)),
+        warnings: [...new Set(results.flatMap((r) => r.warnings))],
+        errors: failed
+            ? results
+                .filter((r) => isFailure(r.result) && r.error)
+                .map((r) => ({
+                title: `Staging ${r.operation} ${r.result} (site ${r.siteId})`,
+                hint: r.error.hint,
+            }))
+            : [],
+        stagingUrls: results
+            .filter((r) => r.stagingUrl)
+            .map((r) => ({ siteId: results.length > 1 ? r.siteId : null, url: r.stagingUrl })),
+        finalLine: finalLine(results),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
+
+/** GitHub drops a step summary over 1 MiB: stay well under it, whatever the server sent. */
+const MAX_SUMMARY_BYTES = 900 * 1024;
+/** Per-site detail lines after the table of a batch: past this, the `results` output has the rest. */
+const MAX_DETAIL_SITES = 200;
+/**
+ * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
+ * what happened in one sentence, then a short table (one site: a definition table whose first row is
+ * the site; several: one row a site, at most five columns, then the sites that did not succeed), the server's
+ * words, what to do,
+ * warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
+ * MAX_SUMMARY_BYTES.
+ */
+function renderSummary(results) {
+    const first = results[0];
+    if (!first)
+        return '## Staging\n\nNothing ran.\n';
+    const out = new Bounded(MAX_SUMMARY_BYTES);
+    if (results.every((r) => r.error?.kind === NOT_STARTED))
+        return summary_notStarted(results, out);
+    const outcome = overallOutcome(results);
+    if (results.length === 1) {
+        out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${outcome}`, '');
+        single(first, out);
+    }
+    else {
+        out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${countOutcomes(results)}`, '');
+        batch(results, out);
+    }
+    const warnings = [...new Set(results.flatMap((r) => r.warnings))];
+    if (warnings.length > 0) {
+        out.push('### ⚠️ Warnings', '');
+        for (const w of warnings.slice(0, 20))
+            out.push(`- ${md(w)}`);
+        out.push('');
+    }
+    return out.text();
+}
+/** `error.kind` of a Result whose operation never started (a refusal, a fork without secrets): nothing was sent. */
+const NOT_STARTED = 'not-started';
+const NOT_STARTED_HEADING = {
+    skipped: 'skipped',
+    'timed-out': 'timed out before it started',
+    cancelled: 'cancelled before it started',
+};
+/** A run that never started: why (each reason once), and that nothing was sent. */
+function summary_notStarted(results, out) {
+    const outcome = overallOutcome(results);
+    out.push(`## ${ICON[outcome]} Staging: ${NOT_STARTED_HEADING[outcome] ?? 'not started'}`, '');
+    for (const why of new Set(results.map((r) => r.summary)))
+        out.push(`> ${md(why)}`, '');
+    const sites = results.map((r) => r.siteId).filter(Boolean);
+    out.push(`No request was sent to the staging service${sites.length > 0 ? ` (sites: ${sites.slice(0, 20).map(code).join(', ')}${sites.length > 20 ? ', …' : ''})` : ''}.`, '');
+    return out.text();
+}
+/** The summary of a step whose inputs were refused: which input and why; nothing was sent. */
+function renderInvalidInput(message) {
+    return `## ${ICON.failed} Staging: invalid input\n\n> ${md(message)}\n\nNo request was sent.\n`;
+}
+function single(r, out) {
+    if (r.summary)
+        out.push(md(r.summary), '');
+    out.push(`| Production site | ${code(r.siteId)} |`, '|:--|:--|');
+    out.push(`| Result | ${ICON[r.result]} ${r.result} |`);
+    if (r.stagingState)
+        out.push(`| Staging state | ${r.stagingState} |`);
+    // After the value, what is known of it: `http://… — answers; from the create answer`.
+    const about = (...parts) => {
+        const said = parts.filter((p) => p !== null);
+        return said.length > 0 ? ` — ${said.join('; ')}` : '';
+    };
+    const from = (source) => (source ? `from ${md(source, 200)}` : null);
+    if (r.stagingUrl || (r.operation !== 'delete' && r.operation !== 'release' && r.operation !== 'rollback'))
+        out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${r.stagingUrl ? about(r.operation === 'push' ? null : readiness(r), from(r.stagingFrom?.url)) : ''} |`);
+    if (r.stagingSiteId)
+        out.push(`| Staging site | ${code(r.stagingSiteId)}${about(from(r.stagingFrom?.siteId))} |`);
+    if (r.operation === 'push' && r.urlReady !== null)
+        out.push(`| Production | ${r.urlReady ? 'answers' : 'did not answer in time'} (production-url) |`);
+    if (r.checkpointId)
+        out.push(`| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(r.checkpointId)} |`);
+    if (r.taskId)
+        out.push(`| Task | ${code(r.taskId)} |`);
+    if (r.httpStatus !== null)
+        out.push(`| HTTP status | ${r.httpStatus} |`);
+    out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`);
+    out.push(`| Duration | ${durationText(r.durationSeconds * 1000, 'tenths')} |`, '');
+    // Where a staging id or URL could not come from (issue 20 §1): said, not hidden.
+    for (const note of r.stagingFrom?.notes ?? [])
+        out.push(`_${md(note, 400)}_`, '');
+    const said = serverWords(r);
+    if (said)
+        out.push(`> **The server said:** ${md(said)}`, '');
+    // What to do, unless the summary above already says it whole (a failed release says it there).
+    if (r.error && r.error.hint !== r.summary)
+        out.push(`**What to do:** ${md(r.error.hint)}`, '');
+    sentNote(r, '', out);
+}
+function batch(results, out) {
+    // A column that no site fills (a delete, or a service that does not say) is left out, not a row of dashes.
+    const columns = [
+        ['Site', (r) => code(r.siteId)],
+        ['Result', (r) => `${ICON[r.result]} ${r.result}`],
+    ];
+    if (results.some((r) => r.stagingSiteId))
+        columns.push(['Staging site', (r) => (r.stagingSiteId ? code(r.stagingSiteId) : '—')]);
+    if (results.some((r) => r.stagingUrl))
+        columns.push([
+            'Staging URL',
+            (r) => `${markdown_link(r.stagingUrl)}${r.stagingUrl && readiness(r) ? ` — ${readiness(r)}` : ''}`,
+        ]);
+    columns.push(['Duration', (r) => durationText(r.durationSeconds * 1000, 'tenths')]);
+    out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`);
+    for (const r of results) {
+        if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`))
+            break;
+    }
+    out.push('');
+    // Where the staging ids and URLs in the table came from (issue 20 §1), one line for the batch.
+    for (const line of sourceLines(results))
+        out.push(line, '');
+    // Details for every site that did not simply succeed: the table says the rest.
+    const order = results.filter((r) => r.result !== 'succeeded');
+    if (order.length === 0)
+        return;
+    const shown = order.slice(0, MAX_DETAIL_SITES);
+    out.push('### Sites that need a look', '');
+    for (const r of shown) {
+        const parts = [`- **${md(r.siteId)}** ${ICON[r.result]} ${md(r.summary || r.result)}`];
+        const said = serverWords(r);
+        if (said)
+            parts.push(` The server said: “${md(said)}”`);
+        if (r.error && r.error.hint !== r.summary)
+            parts.push(` **What to do:** ${md(r.error.hint)}`);
+        if (!out.push(parts.join('')))
+            break;
+        sentNote(r, '  ', out);
+    }
+    if (order.length > shown.length)
+        out.push('', `… and ${order.length - shown.length} more: see the \`results\` output.`);
+    out.push('');
+}
+/**
+ * Under a batch's table: where its staging URLs and ids came from, grouped by source ("3 sites: from
+ * the site list, …; 1 site: from the create answer"), then the notes on sources that could not say,
+ * each once. Bounded: a few sources and notes, whatever the batch.
+ */
+function sourceLines(results) {
+    const grouped = (pick) => {
+        const counts = new Map();
+        for (const r of results) {
+            const source = pick(r);
+            if (source)
+                counts.set(source, (counts.get(source) ?? 0) + 1);
+        }
+        if (counts.size === 0)
+            return null;
+        const all = [...counts].sort((a, b) => b[1] - a[1]);
+        const shown = all
+            .slice(0, 5)
+            .map(([source, n]) => `${n} ${n === 1 ? 'site' : 'sites'} from ${md(source, 200)}`);
+        if (all.length > shown.length)
+            shown.push(`${all.length - shown.length} other sources`);
+        return shown.join('; ');
+    };
+    const lines = [];
+    const urls = grouped((r) => (r.stagingUrl ? r.stagingFrom?.url : null));
+    const ids = grouped((r) => (r.stagingSiteId ? r.stagingFrom?.siteId : null));
+    if (urls && urls === ids)
+        lines.push(`_Staging sites and URLs: ${urls}._`);
+    else {
+        if (urls)
+            lines.push(`_Staging URLs: ${urls}._`);
+        if (ids)
+            lines.push(`_Staging sites: ${ids}._`);
+    }
+    const notes = [...new Set(results.flatMap((r) => r.stagingFrom?.notes ?? []))];
+    for (const note of notes.slice(0, 5))
+        lines.push(`_${md(note, 400)}_`);
+    return lines;
+}
+function readiness(r) {
+    if (r.urlReady === true)
+        return 'answers';
+    if (r.urlReady === false)
+        return 'did not answer in time';
+    return null;
+}
+function sentNote(r, indent, out) {
+    if ((r.result === 'cancelled' || r.result === 'timed-out') && r.sent.length > 0)
+        out.push(`${indent}Requests that changed something: ${r.sent.map(code).join(', ')}.`, '');
+}
+/** Lines up to a byte budget; once it is spent, one closing note and nothing more. */
+class Bounded {
+    max;
+    lines = [];
+    bytes = 0;
+    full = false;
+    constructor(max) {
+        this.max = max;
+    }
+    push(...lines) {
+        for (const line of lines) {
+            if (this.full)
+                return false;
+            const size = Buffer.byteLength(line) + 1;
+            if (this.bytes + size > this.max - 200) {
+                this.full = true;
+                this.lines.push('', '_The summary stops here: it would pass its size limit. The `results` output has every site._');
+                return false;
+            }
+            this.lines.push(line);
+            this.bytes += size;
+        }
+        return true;
+    }
+    text() {
+        return this.lines.join('\n');
+    }
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/github/context.ts
+/**
+ * What the runner tells about the run: event, pull request, repository, commit, run URL. Read from
+ * the environment (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, ...) as @actions/github's context does,
+ * without loading @actions/github: a run that asks nothing of GitHub pays nothing for it.
+ */
+
+/** The run's context from the runner's environment. An unreadable event file is an empty payload. */
+function runContext(env) {
+    let payload = {};
+    if (env.GITHUB_EVENT_PATH) {
+        try {
+            payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
+        }
+        catch {
+            payload = {};
+        }
+    }
+    return {
+        eventName: env.GITHUB_EVENT_NAME,
+        payload,
+        repository: env.GITHUB_REPOSITORY,
+        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+        runUrl: runUrlFrom(env),
+        env,
+    };
+}
+/** Events whose payload names the pull request the comment belongs to. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+const isPullRequestEvent = (eventName) => PULL_REQUEST_EVENTS.includes(eventName);
+/** The repository of the run: GITHUB_REPOSITORY, else the payload's. */
+function repoOf(repository, payload) {
+    const [owner, repo, extra] = (repository ?? '').split('/');
+    if (owner && repo && extra === undefined)
+        return { owner, repo };
+    const p = (payload ?? {});
+    const name = p.repository?.name;
+    const login = p.repository?.owner?.login;
+    if (typeof name === 'string' && typeof login === 'string' && name && login)
+        return { owner: login, repo: name };
+    return null;
+}
+/** The pull request of the triggering event, or why there is none. */
+function pullRequestTarget(eventName, payload, repository) {
+    if (!isPullRequestEvent(eventName))
+        return {
+            reason: `pr-comment: the triggering event is ${eventName ? `"${eventName.slice(0, 60)}"` : 'unknown'}, not pull_request or pull_request_target: no comment was posted.`,
+        };
+    const p = (payload ?? {});
+    const number = Number(p.pull_request?.number ?? p.number);
+    if (!Number.isInteger(number) || number <= 0)
+        return { reason: 'pr-comment: the event payload names no pull request number: no comment was posted.' };
+    const repo = repoOf(repository, payload);
+    if (repo)
+        return { target: { ...repo, number } };
+    return { reason: 'pr-comment: the repository is unknown (no GITHUB_REPOSITORY): no comment was posted.' };
+}
+const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
+/**
+ * The commit a deployment is made for: the pull request's head on pull_request and
+ * pull_request_target (GITHUB_SHA is then a merge or base commit), else GITHUB_SHA.
+ */
+function deploymentSha(eventName, payload, env) {
+    if (isPullRequestEvent(eventName)) {
+        const head = payload?.pull_request?.head?.sha;
+        if (typeof head === 'string' && SHA.test(head))
+            return { sha: head.toLowerCase() };
+        return { reason: 'the event payload names no pull request head commit (pull_request.head.sha)' };
+    }
+    const sha = env.GITHUB_SHA ?? '';
+    if (SHA.test(sha))
+        return { sha: sha.toLowerCase() };
+    return { reason: 'GITHUB_SHA is not set to a commit' };
+}
+/** `https://github.com/o/r/actions/runs/123/attempts/2`, when the environment says. */
+function runUrlFrom(env) {
+    const server = env.GITHUB_SERVER_URL || 'https://github.com';
+    if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID)
+        return null;
+    if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(env.GITHUB_REPOSITORY) || !/^\d+$/.test(env.GITHUB_RUN_ID))
+        return null;
+    const attempt = env.GITHUB_RUN_ATTEMPT && /^\d+$/.test(env.GITHUB_RUN_ATTEMPT) && env.GITHUB_RUN_ATTEMPT !== '1'
+        ? `/attempts/${env.GITHUB_RUN_ATTEMPT}`
+        : '';
+    return `${server.replace(/\/+$/, '')}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${attempt}`;
+}
+/**
+ * The fork a `pull_request` run comes from (`alice/site-repo`), or null: GitHub gives such a run no
+ * secrets and a read-only token.
+ */
+function forkOf(eventName, payload) {
+    if (eventName !== 'pull_request')
+        return null;
+    const pr = payload
+        ?.pull_request;
+    const name = (repo) => {
+        const full = repo?.full_name;
+        return typeof full === 'string' && /^[\w.-]+\/[\w.-]+$/.test(full) ? full : null;
+    };
+    const head = name(pr?.head?.repo);
+    const base = name(pr?.base?.repo);
+    return head && base && head.toLowerCase() !== base.toLowerCase() ? head : null;
+}
+
+;// CONCATENATED MODULE: ./src/report/comment.ts
+
+
+/**
+ * The pull-request comment's body (`pr-comment: true`), rendered purely: a Result in, Markdown out.
+ * Posting it is src/github/comment.ts's job.
+ *
+ * One comment per production site, found again by a hidden marker on its first line. Everything
+ * from the server is made inert here: on one line, bounded, HTML escaped, no Markdown structure,
+ * no @mentions or issue references, no links. The only links are the ones we build: the staging
+ * URL (http or https only, re-encoded by `safeHttpUrl`) and the workflow run.
+ */
+const MARKER_PREFIX = '<!-- site-staging-action:site=';
+/** Site ids are `[A-Za-z0-9_-]` (src/inputs.ts), so they cannot close the HTML comment. */
+const markerFor = (siteId) => `${MARKER_PREFIX}${siteId} -->`;
+/**
+ * The last known staging URL, kept hidden in the comment for runs that do not report one (push).
+ * It holds only what `safeHttpUrl` returns, so it cannot contain whitespace, `<`, `>` or quotes,
+ * and cannot close the HTML comment.
+ */
+const URL_MARK_OPEN = '<!-- site-staging-action:staging-url=';
+const URL_MARK_CLOSE = ' -->';
+const URL_MARK = /^<!-- site-staging-action:staging-url=(\S{1,2100}) -->$/m;
+/** Bounds on every text from a run, in characters (GitHub refuses comments over 65536). */
+const MAX_MESSAGE_CHARS = 1500;
+const MAX_HINT_CHARS = 500;
+const MAX_WARNING_CHARS = 500;
+const MAX_WARNINGS = 20;
+const MAX_COMMENT_CHARS = 60_000;
+/** A notice at the top of the comment (staging taken by another run, or released), ours alone. */
+const NOTICE_OPEN = '<!-- site-staging-action:notice -->';
+/** Whether the result leaves the site without a staging environment. */
+function removesStaging(r) {
+    return r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped');
+}
+function headline(r) {
+    if (r.operation === 'delete') {
+        if (r.result === 'succeeded')
+            return '🗑️ Staging environment removed';
+        if (r.result === 'skipped')
+            return '🗑️ Staging environment removed (there was none left to delete)';
+        if (r.result === 'accepted')
+            return '🗑️ Staging removal requested (not yet confirmed)';
+    }
+    if (r.result === 'succeeded') {
+        if (r.operation === 'create')
+            return '✅ Staging environment ready';
+        if (r.operation === 'pull')
+            return '✅ Staging refreshed from production';
+        if (r.operation === 'push')
+            return '✅ Staging pushed to production';
+    }
+    return `${ICON[r.result] ?? ''} Staging ${r.operation}: ${r.result}`;
+}
+/**
+ * The comment for one site's Result, as Markdown. Every text from the run is passed through
+ * `scrub` (the redactor) before anything else, so no secret can reach the comment.
+ */
+function renderComment(r, scrub, extras = {}) {
+    const removed = removesStaging(r);
+    const ownUrl = r.stagingUrl ? comment_cleanUrl(r.stagingUrl, scrub) : null;
+    const earlierUrl = !ownUrl && r.operation !== 'delete' && extras.previousStagingUrl
+        ? comment_cleanUrl(extras.previousStagingUrl, scrub)
+        : null;
+    const url = ownUrl ?? earlierUrl;
+    const runUrl = extras.runUrl ? comment_cleanUrl(extras.runUrl, scrub) : null;
+    const lines = [markerFor(r.siteId)];
+    if (url && !removed)
+        lines.push(`${URL_MARK_OPEN}${url}${URL_MARK_CLOSE}`);
+    lines.push(`### ${headline(r)}`, '');
+    if (r.summary)
+        lines.push(md(scrub(r.summary), MAX_MESSAGE_CHARS), '');
+    lines.push(`| Production site | \`${r.siteId}\` |`, '|:--|:--|');
+    lines.push(`| Operation | \`${r.operation}\` |`);
+    lines.push(`| Result | ${ICON[r.result] ?? ''} ${r.result}${Number.isInteger(r.httpStatus) ? ` (HTTP ${r.httpStatus})` : ''} |`);
+    if (removed)
+        lines.push('| Staging URL | — (removed) |');
+    else {
+        // Where the URL came from (issue 20 §1): this run's source, or an earlier comment of ours.
+        const source = ownUrl && r.stagingFrom?.url ? ` (from ${md(scrub(r.stagingFrom.url), 200)})` : '';
+        lines.push(`| Staging URL | ${url ? markdown_link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : source} |`);
+    }
+    if (r.stagingSiteId && !removed)
+        lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`);
+    lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`);
+    lines.push(`| Time | ${utcTime(r.startedAt)} |`);
+    if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))
+        lines.push(`| Staging shows | this pull request at \`${extras.owner.sha.slice(0, 12)}\` (since ${utcTime(extras.owner.at)}) |`);
+    if (runUrl)
+        lines.push(`| Run | [workflow run](${runUrl}) |`);
+    lines.push('');
+    const said = serverWords(r);
+    if (said)
+        lines.push(`> **The server said:** ${md(scrub(said), MAX_MESSAGE_CHARS)}`, '');
+    if (r.error)
+        lines.push(`**What to do:** ${md(scrub(r.error.hint), MAX_HINT_CHARS)}`, '');
+    const warnings = [...new Set(r.warnings)];
+    if (warnings.length > 0) {
+        lines.push('**⚠️ Warnings**', '');
+        for (const w of warnings.slice(0, MAX_WARNINGS))
+            lines.push(`- ${md(scrub(w), MAX_WARNING_CHARS)}`);
+        if (warnings.length > MAX_WARNINGS)
+            lines.push(`- … and ${warnings.length - MAX_WARNINGS} more`);
+        lines.push('');
+    }
+    lines.push(`<sub>Posted by site-staging-action. Later runs for site \`${r.siteId}\` update this comment.</sub>`, '');
+    const body = scrub(lines.join('\n'));
+    return body.length > MAX_COMMENT_CHARS ? `${body.slice(0, MAX_COMMENT_CHARS)}…\n` : body;
+}
+/**
+ * The staging URL recorded in an earlier comment, if it is one we could have rendered ourselves
+ * (an http(s) URL exactly as `safeHttpUrl` writes it); anything else is ignored. Only call this on
+ * a comment written by the comment author: never take anything from somebody else's comment.
+ */
+function stagingUrlFromComment(body) {
+    const found = URL_MARK.exec(body)?.[1];
+    if (!found)
+        return null;
+    return safeHttpUrl(found) === found ? found : null;
+}
+/**
+ * `body` (one of our comments) with `notice` at its top, in place of any earlier notice; the rest of
+ * the comment is kept as it was. `notice` is our own Markdown: the caller builds it from values it
+ * checked (numbers, times, URLs as `safeHttpUrl` writes them).
+ */
+function withNotice(body, notice) {
+    const lines = body.split('\n');
+    const start = lines.indexOf(NOTICE_OPEN);
+    if (start >= 0) {
+        let end = start + 1;
+        while (end < lines.length && lines[end] !== '')
+            end++;
+        lines.splice(start, end + 1 - start);
+    }
+    // After the hidden marks (the site's marker, the staging URL), before the heading.
+    let at = 0;
+    while (at < lines.length && /^<!-- site-staging-action:[a-z-]+=/.test(lines[at]))
+        at++;
+    lines.splice(at, 0, NOTICE_OPEN, `> ⚠️ ${oneNoticeLine(notice)}`, '');
+    const out = lines.join('\n');
+    return out.length > MAX_COMMENT_CHARS ? `${out.slice(0, MAX_COMMENT_CHARS)}…\n` : out;
+}
+/** The notice on one line, bounded. */
+function oneNoticeLine(notice) {
+    return notice.replace(/\s+/g, ' ').trim().slice(0, 600);
+}
+/** `14:02 UTC on 2026-11-24`, for notices. */
+function noticeTime(iso) {
+    return utcTime(iso);
+}
+/** Whether `body` carries this project's marker for `siteId` (the marker opens the comment). */
+function isCommentFor(body, siteId) {
+    return typeof body === 'string' && body.trimStart().startsWith(markerFor(siteId));
+}
+/** Whether `body` carries this project's marker for any site. */
+function hasMarker(body) {
+    return typeof body === 'string' && body.trimStart().startsWith(MARKER_PREFIX);
+}
+/** Scrubbed, then made safe; a URL that held a secret is dropped rather than shown broken. */
+function comment_cleanUrl(url, scrub) {
+    const scrubbed = scrub(url);
+    if (scrubbed !== url)
+        return null;
+    return safeHttpUrl(scrubbed);
+}
+/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`. */
+function utcTime(iso) {
+    const d = new Date(iso);
+    return Number.isNaN(d.getTime())
+        ? md(String(iso), 40)
+        : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+// EXTERNAL MODULE: ./src/github/errors.ts
+var errors = __nccwpck_require__(3116);
+;// CONCATENATED MODULE: ./src/github/comment.ts
+/**
+ * Posting the pull-request comment (`pr-comment: true`): one comment per production site, created
+ * once and updated in place by later runs for that site. The body is rendered by
+ * src/report/comment.ts; this module finds the earlier comment and sends.
+ *
+ * A comment is adopted (read, and edited) only when it carries our marker AND was written by the
+ * comment author (`comment-author`, default `github-actions[bot]`, the identity GITHUB_TOKEN posts
+ * as). Anybody can post a comment that starts with our marker; such a comment is never edited and
+ * nothing is read from it: a new comment is posted, and the run says so once.
+ */
+
+
+/**
+ * Whether `comment` was written by `author`: same login (GitHub logins are case-insensitive), and
+ * a bot's login (`name[bot]`) only counts from an account of type Bot, a person's only from a User.
+ */
+function writtenBy(comment, author) {
+    const user = comment.user;
+    if (!user || typeof user.login !== 'string')
+        return false;
+    if (user.login.toLowerCase() !== author.toLowerCase())
+        return false;
+    const expectedType = /\[bot\]$/i.test(author) ? 'Bot' : 'User';
+    return user.type === undefined || user.type === expectedType;
+}
+const PERMISSION = '"pull-requests: write" (or "issues: write")';
+const FORKS = ' A pull request from a fork gets a read-only token whatever the workflow asks.';
+/**
+ * Creates or updates one comment per site. Reads every page of comments (stopping once each
+ * site's own comment is found), then PATCHes the found ones and POSTs the rest. Never throws:
+ * failures come back as reports with a warning that says what to do.
+ */
+async function postOrUpdateComments(results, options) {
+    const { octokit, target, author, scrub } = options;
+    const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
+    let found;
+    let ignored;
+    try {
+        ;
+        ({ found, ignored } = await findOwnComments(octokit, target, results.map((r) => r.siteId), author));
+    }
+    catch (e) {
+        const warning = (0,errors/* githubFailure */.e)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS);
+        return {
+            reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning })),
+            ignored: [],
+        };
+    }
+    const reports = [];
+    for (const r of results) {
+        const existing = found.get(r.siteId);
+        const body = renderComment(r, scrub, {
+            runUrl: options.runUrl ?? null,
+            previousStagingUrl: existing?.body ? stagingUrlFromComment(existing.body) : null,
+            owner: options.owner ?? null,
+        });
+        try {
+            const response = existing
+                ? await octokit.rest.issues.updateComment({
+                    owner: target.owner,
+                    repo: target.repo,
+                    comment_id: existing.id,
+                    body,
+                })
+                : await octokit.rest.issues.createComment({
+                    owner: target.owner,
+                    repo: target.repo,
+                    issue_number: target.number,
+                    body,
+                });
+            reports.push({
+                siteId: r.siteId,
+                action: existing ? 'updated' : 'created',
+                id: response.data.id,
+                url: typeof response.data.html_url === 'string' ? response.data.html_url : null,
+            });
+        }
+        catch (e) {
+            const doing = existing ? `update the comment on ${where}` : `comment on ${where}`;
+            reports.push({
+                siteId: r.siteId,
+                action: 'failed',
+                warning: (0,errors/* githubFailure */.e)(e, doing, PERMISSION, scrub, FORKS),
+            });
+        }
+    }
+    return { reports, ignored };
+}
+/**
+ * Our comment for each of `siteIds` on the pull request: marker AND author, every page read
+ * (stopping once each is found). Marker comments by anybody else come back in `ignored`. Throws
+ * what Octokit throws.
+ */
+async function findOwnComments(octokit, target, siteIds, author) {
+    const wanted = new Set(siteIds);
+    const found = new Map();
+    const ignored = [];
+    await octokit.paginate(octokit.rest.issues.listComments, { owner: target.owner, repo: target.repo, issue_number: target.number, per_page: 100 }, (response, done) => {
+        for (const c of response.data) {
+            if (!hasMarker(c.body))
+                continue;
+            if (!writtenBy(c, author)) {
+                ignored.push({ id: c.id, login: typeof c.user?.login === 'string' ? c.user.login : '(unknown)' });
+                continue;
+            }
+            for (const id of wanted)
+                if (!found.has(id) && isCommentFor(c.body, id))
+                    found.set(id, c);
+        }
+        if (found.size === wanted.size)
+            done();
+        return [];
+    });
+    return { found, ignored };
+}
+/**
+ * Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken
+ * from it, or released), editing it in place. `none` when that pull request has no comment of ours.
+ */
+async function addNotice(octokit, target, siteId, author, notice, scrub) {
+    const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
+    try {
+        const { found } = await findOwnComments(octokit, target, [siteId], author);
+        const existing = found.get(siteId);
+        if (!existing?.body)
+            return { action: 'none' };
+        const response = await octokit.rest.issues.updateComment({
+            owner: target.owner,
+            repo: target.repo,
+            comment_id: existing.id,
+            body: scrub(withNotice(existing.body, notice)),
+        });
+        return {
+            action: 'updated',
+            url: typeof response.data.html_url === 'string' ? response.data.html_url : null,
+        };
+    }
+    catch (e) {
+        return {
+            action: 'failed',
+            warning: (0,errors/* githubFailure */.e)(e, `update the comment on ${where}`, PERMISSION, scrub, FORKS),
+        };
+    }
+}
+/** A login as GitHub allows it, for a log line (anything else is cut). */
+function shownLogin(login) {
+    return login.replace(/[^A-Za-z0-9\-[\]]/g, '').slice(0, 50) || '(unknown)';
+}
+/** The notice for comments that carry our marker but that somebody else wrote. */
+function ignoredNotice(ignored, author, number) {
+    const logins = [...new Set(ignored.map((c) => shownLogin(c.login)))].slice(0, 5);
+    return (`pr-comment: ignored ${ignored.length} comment(s) on pull request #${number} that carry this action's marker ` +
+        `but were written by ${logins.join(', ')}, not by ${author} (the comment-author input). ` +
+        'They were left alone and nothing was read from them. ' +
+        'If you post with a personal access token, set comment-author to its login.');
+}
+
+;// CONCATENATED MODULE: ./src/github/deployments.ts
+/**
+ * GitHub deployments (`deployment-environment`): a deployment per create, pull or push, marked
+ * `in_progress` before the operation starts and given its final status when the run ends; after a
+ * delete, the environment's deployments are marked `inactive`. A pull request then shows the
+ * environment with a "View deployment" button while staging exists.
+ *
+ * Everything sent is our own words or values we checked: descriptions are ours (never server
+ * text), `environment_url` only an http(s) URL as `safeHttpUrl` makes it, and every string goes
+ * through the redactor before it leaves. Failures come back as warnings, never as throws.
+ */
+
+
+
+
+/** The operations that make a deployment (delete marks the environment inactive instead). */
+const DEPLOYING_OPERATIONS = ['create', 'pull', 'push'];
+/** GitHub's limit on a deployment (status) description. */
+const MAX_DESCRIPTION_CHARS = 140;
+/** At most this many deployments are marked inactive after a delete (newest first). */
+const MAX_DEACTIVATED = 300;
+const deployments_PERMISSION = '"deployments: write" (permissions: deployments: write)';
+/** Our own short words, bounded. */
+function description(text) {
+    return (0,src_text/* bound */.$s)(text, MAX_DESCRIPTION_CHARS);
+}
+/** Every string of a request body through the redactor (a secret is never sent, whatever field). */
+function scrubbed(body, scrub) {
+    const out = {};
+    for (const [k, v] of Object.entries(body))
+        out[k] = typeof v === 'string' ? scrub(v) : v;
+    return out;
+}
+/** An http(s) URL we can send as `environment_url` / `log_url`; null for anything else or a URL holding a secret. */
+function sendableUrl(url, scrub) {
+    if (!url)
+        return null;
+    const safe = safeHttpUrl(url);
+    return safe && scrub(safe) === safe ? safe : null;
+}
+/**
+ * The final status of a run's deployment, from its Results (several sites: the worst outcome):
+ * - succeeded: `success`, with the staging URL as `environment_url` when the run had one site;
+ * - skipped: a create skipped because staging exists is `success` (it is there, unchanged); a
+ *   pull or push skipped because there is no staging is `inactive` (nothing is deployed);
+ * - accepted (not waited for, or not trackable): stays `in_progress`, saying completion was not
+ *   confirmed: never `success` without evidence;
+ * - failed: `failure`; timed-out and cancelled: `error`;
+ * - dry-run: no status (a dry run makes no deployment).
+ */
+function finalStatus(operation, results) {
+    if (results.length === 0)
+        return null;
+    const outcome = overallOutcome(results);
+    const sites = results.length > 1 ? ` (${results.length} sites)` : '';
+    const url = results.length === 1 ? results[0].stagingUrl : null;
+    switch (outcome) {
+        case 'succeeded':
+            return { state: 'success', description: `Staging ${operation} succeeded${sites}.`, environmentUrl: url };
+        case 'skipped':
+            return operation === 'create'
+                ? {
+                    state: 'success',
+                    description: `Staging already exists (create skipped)${sites}.`,
+                    environmentUrl: url,
+                }
+                : {
+                    state: 'inactive',
+                    description: `No staging environment: ${operation} skipped${sites}.`,
+                    environmentUrl: null,
+                };
+        case 'accepted':
+            return {
+                state: 'in_progress',
+                description: `Staging ${operation} accepted by the API; completion not confirmed${sites}.`,
+                environmentUrl: url,
+            };
+        case 'failed':
+            return { state: 'failure', description: `Staging ${operation} failed${sites}.`, environmentUrl: null };
+        case 'timed-out':
+            return { state: 'error', description: `Staging ${operation} timed out${sites}.`, environmentUrl: null };
+        case 'cancelled':
+            return {
+                state: 'error',
+                description: `Staging ${operation} was cancelled${sites}.`,
+                environmentUrl: null,
+            };
+        default:
+            return null;
+    }
+}
+async function setStatus(ctx, id, state, text, environmentUrl = null) {
+    const logUrl = sendableUrl(ctx.logUrl, ctx.scrub);
+    const envUrl = sendableUrl(environmentUrl, ctx.scrub);
+    await ctx.octokit.rest.repos.createDeploymentStatus(scrubbed({
+        owner: ctx.repo.owner,
+        repo: ctx.repo.repo,
+        deployment_id: id,
+        state,
+        description: description(text),
+        ...(logUrl ? { log_url: logUrl } : {}),
+        ...(envUrl ? { environment_url: envUrl } : {}),
+        ...(state === 'success' ? { auto_inactive: true } : {}),
+    }, ctx.scrub));
+}
+/**
+ * Creates the deployment for `sha` in the environment, then marks it `in_progress`. The
+ * deployment is not transient: the environment outlives one run (later runs replace its
+ * deployment, and GitHub's auto_inactive retires the older ones); a delete retires it explicitly.
+ */
+async function startDeployment(ctx, sha, operation, siteCount, 
+/** One site's run: the task that names the site, and the payload that records who staging shows. */
+record) {
+    const where = `create a deployment for environment "${ctx.environment}"`;
+    let id;
+    try {
+        const response = await ctx.octokit.rest.repos.createDeployment(scrubbed({
+            owner: ctx.repo.owner,
+            repo: ctx.repo.repo,
+            ref: sha,
+            environment: ctx.environment,
+            description: description(`Staging ${operation}${siteCount > 1 ? ` (${siteCount} sites)` : ''} by site-staging-action`),
+            auto_merge: false,
+            required_contexts: [],
+            production_environment: false,
+            transient_environment: false,
+            ...(record ? { task: record.task, payload: record.payload } : {}),
+        }, ctx.scrub));
+        const data = response.data;
+        if (typeof data.id !== 'number' || !Number.isSafeInteger(data.id))
+            return {
+                id: null,
+                warnings: [`Could not ${where}: GitHub answered HTTP ${response.status} without a deployment id.`],
+            };
+        id = data.id;
+    }
+    catch (e) {
+        return { id: null, warnings: [(0,errors/* githubFailure */.e)(e, where, deployments_PERMISSION, ctx.scrub)] };
+    }
+    try {
+        await setStatus(ctx, id, 'in_progress', `Staging ${operation} started.`);
+        return { id, warnings: [] };
+    }
+    catch (e) {
+        return { id, warnings: [(0,errors/* githubFailure */.e)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub)] };
+    }
+}
+/** Gives the run's deployment its final status; returns a warning when GitHub refused it. */
+async function finishDeployment(ctx, id, status) {
+    try {
+        await setStatus(ctx, id, status.state, status.description, status.environmentUrl);
+        return null;
+    }
+    catch (e) {
+        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
+    }
+}
+/** Marks one deployment inactive (staging shows another run now, or was released); a refusal is a warning. */
+async function retireDeployment(ctx, id, text) {
+    try {
+        await setStatus(ctx, id, 'inactive', text);
+        return null;
+    }
+    catch (e) {
+        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} inactive`, deployments_PERMISSION, ctx.scrub);
+    }
+}
+/**
+ * After a delete: every deployment of the environment (all pages, newest first, at most
+ * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more.
+ */
+async function deactivateEnvironment(ctx) {
+    const ids = [];
+    let left = 0;
+    try {
+        await ctx.octokit.paginate(ctx.octokit.rest.repos.listDeployments, { owner: ctx.repo.owner, repo: ctx.repo.repo, environment: ctx.environment, per_page: 100 }, (response) => {
+            for (const d of response.data) {
+                if (typeof d.id !== 'number' ||
+                    (typeof d.environment === 'string' && d.environment !== ctx.environment))
+                    continue;
+                if (ids.length < MAX_DEACTIVATED)
+                    ids.push(d.id);
+                else
+                    left++;
+            }
+            return [];
+        });
+    }
+    catch (e) {
+        return {
+            deactivated: 0,
+            left: 0,
+            warning: (0,errors/* githubFailure */.e)(e, `list the deployments of environment "${ctx.environment}"`, deployments_PERMISSION, ctx.scrub),
+        };
+    }
+    let deactivated = 0;
+    for (const id of ids) {
+        try {
+            await setStatus(ctx, id, 'inactive', 'Staging environment deleted.');
+            deactivated++;
+        }
+        catch (e) {
+            // One refusal means the token cannot: do not send the same refused request for each.
+            const rest = ids.length - deactivated;
+            const doing = `mark deployment ${id} inactive (${rest} of the environment's ${ids.length} deployment(s) left as they are)`;
+            return { deactivated, left: left + rest, warning: (0,errors/* githubFailure */.e)(e, doing, deployments_PERMISSION, ctx.scrub) };
+        }
+    }
+    return { deactivated, left, warning: null };
+}
+
+;// CONCATENATED MODULE: ./src/github/phase.ts
+/**
+ * Time limits for GitHub's side of a run: every request is bounded (10 s before the operation,
+ * 30 s after it, 3 s once the run is cancelled: the runner kills 10 s after its first signal).
+ */
+/** The limits, in milliseconds (tests shorten them). */
+const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 };
+/**
+ * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
+ * run is cancelled (at once counted from now if it already is).
+ */
+function phaseSignal(run, normalMs, cancelledMs) {
+    const controller = new AbortController();
+    const stop = () => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError'));
+    // AbortSignal.timeout: Node's own timer, which keeps no process alive; no timer of ours.
+    const limits = [];
+    const abortIn = (ms) => {
+        // Whole milliseconds within a 32-bit timer: AbortSignal.timeout throws on 12.5 (a deadline
+        // read from performance.now() is fractional) or on more than about 24 days.
+        const limit = AbortSignal.timeout(Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(ms))));
+        limit.addEventListener('abort', stop, { once: true });
+        limits.push(limit);
+    };
+    const onCancel = () => abortIn(cancelledMs);
+    if (run?.aborted)
+        abortIn(cancelledMs);
+    else {
+        abortIn(normalMs);
+        run?.addEventListener('abort', onCancel, { once: true });
+    }
+    return {
+        signal: controller.signal,
+        dispose: () => {
+            for (const limit of limits)
+                limit.removeEventListener('abort', stop);
+            run?.removeEventListener('abort', onCancel);
+        },
+    };
+}
+/** Runs `work` within a phase, and always disposes of its timers. */
+async function withinPhase(phase, work) {
+    try {
+        return await work(phase.signal);
+    }
+    finally {
+        phase.dispose();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/ownership.ts
+/**
+ * One shared staging, many pull requests. A production site has one staging environment; every
+ * refresh (create, pull) records which pull request it was for (its number, head commit and run) in
+ * its GitHub deployment: the deployment's `task` names the site (`site-staging:<site>`), its
+ * `payload` holds the owner. The newest of the site's deployments that is live (success, or still
+ * in progress) says what staging shows now; a newer `inactive` one means staging was released.
+ *
+ * Read tolerantly: a record we did not write (no creator, another creator, another shape) is
+ * skipped, never trusted. Everything here returns values or warnings; nothing throws.
+ */
+
+
+
+
+
+/** The key of our record in a deployment's payload. */
+const PAYLOAD_KEY = 'site-staging-action';
+/** How many of a site's newest deployments are read to find its owner. */
+const MAX_READ = 20;
+/** The deployment task that names the site, so its deployments are found whatever the environment. */
+function taskFor(siteId) {
+    return `site-staging:${siteId}`;
+}
+/** The deployment payload that records `owner` for `siteId`. */
+function ownerPayload(siteId, owner) {
+    return {
+        [PAYLOAD_KEY]: {
+            site: siteId,
+            owner: { pr: owner.pr, sha: owner.sha, run_url: owner.runUrl, run_id: owner.runId, at: owner.at },
+        },
+    };
+}
+/** Our record in a deployment payload (an object, or JSON text as the API may return it), or null. */
+function payloadRecord(payload) {
+    let p = payload;
+    if (typeof p === 'string') {
+        try {
+            p = JSON.parse(p);
+        }
+        catch {
+            return null;
+        }
+    }
+    const r = p?.[PAYLOAD_KEY];
+    return r && typeof r === 'object' && !Array.isArray(r) ? r : null;
+}
+const ownership_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
+/** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
+function readOwner(payload, siteId) {
+    const record = payloadRecord(payload);
+    if (!record || record.site !== siteId)
+        return null;
+    const o = record.owner;
+    if (!o || typeof o !== 'object')
+        return null;
+    const pr = o.pr === null ? null : positiveInt(o.pr);
+    if (pr === undefined)
+        return null;
+    if (typeof o.sha !== 'string' || !ownership_SHA.test(o.sha))
+        return null;
+    const at = typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? o.at : null;
+    if (!at)
+        return null;
+    const runUrl = typeof o.run_url === 'string' ? safeHttpUrl(o.run_url) : null;
+    return { pr, sha: o.sha.toLowerCase(), runUrl, runId: positiveInt(o.run_id) ?? null, at };
+}
+function positiveInt(v) {
+    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
+}
+/**
+ * Whether deployment `d` was created by `creator` (issue 24 §5): a record with no creator, or by
+ * any other account, is not ours and is never trusted, whatever its payload says.
+ */
+function createdBy(d, creator) {
+    const login = d.creator?.login;
+    return typeof login === 'string' && login.toLowerCase() === creator.toLowerCase();
+}
+const LIVE = new Set(['success', 'in_progress', 'queued', 'pending']);
+/**
+ * Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest
+ * status is live. A newer inactive one means it was released (or deleted): nobody. Failed and
+ * errored refreshes are passed over (the one before them still holds).
+ */
+async function findOwner(octokit, repo, siteId, creator, scrub) {
+    try {
+        const listed = await octokit.rest.repos.listDeployments({
+            ...repo,
+            task: taskFor(siteId),
+            per_page: MAX_READ,
+        });
+        for (const d of listed.data) {
+            if (typeof d.id !== 'number' || typeof d.environment !== 'string')
+                continue;
+            if (!createdBy(d, creator))
+                continue;
+            const owner = readOwner(d.payload, siteId);
+            if (!owner)
+                continue;
+            const statuses = await octokit.rest.repos.listDeploymentStatuses({
+                ...repo,
+                deployment_id: d.id,
+                per_page: 1,
+            });
+            const state = statuses.data[0]?.state;
+            if (state === 'inactive')
+                return { current: null };
+            if (typeof state === 'string' && LIVE.has(state))
+                return { current: { owner, deploymentId: d.id, environment: d.environment } };
+        }
+        return { current: null };
+    }
+    catch (e) {
+        return {
+            warning: (0,errors/* githubFailure */.e)(e, `read which pull request staging of site ${siteId} shows`, '"deployments: read"', scrub),
+        };
+    }
+}
+/** Whether pull request `pr` is open; null when GitHub would not say. */
+async function isOpen(octokit, repo, pr) {
+    try {
+        const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: pr });
+        return data.state === 'open';
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * Waits until workflow run `runId` is completed, asking every `pollMs` through the one backoff
+ * helper, until the step's `deadline` (clock ms). `done`: it completed; `timeout`; `cancelled`;
+ * `refused` when GitHub answers 403 or 404 (the token lacks `actions: read`, or the run is gone).
+ */
+async function waitForRun(octokit, repo, runId, o) {
+    const backoff = new Backoff(() => o.pollMs, { clock: o.clock, deadlineMs: o.deadline, signal: o.signal });
+    for (;;) {
+        if (o.signal?.aborted)
+            return 'cancelled';
+        const left = o.deadline - o.clock.now();
+        if (left <= 0)
+            return 'timeout';
+        const asked = await withinPhase(phaseSignal(o.signal, Math.min(o.requestMs, left), 0), async (signal) => {
+            try {
+                const { data } = await octokit(signal).rest.actions.getWorkflowRun({ ...repo, run_id: runId });
+                return data.status === 'completed' ? 'done' : 'running';
+            }
+            catch (e) {
+                const status = e?.status;
+                // Anything else (a time-out, a 5xx): ask again at the next turn.
+                return status === 403 || status === 404 ? { refused: status } : 'running';
+            }
+        });
+        if (asked !== 'running')
+            return asked;
+        if (o.signal?.aborted)
+            return 'cancelled';
+        try {
+            if (!(await backoff.sleep(o.pollMs)))
+                return 'timeout';
+        }
+        catch (e) {
+            if (e instanceof CancelledError)
+                return 'cancelled';
+            throw e;
+        }
+    }
+}
+/** `#12`, or "a run not for a pull request". */
+function ownerName(owner) {
+    return owner.pr === null ? 'a workflow run that was not for a pull request' : `#${owner.pr}`;
+}
+/** `14:02 UTC on 2026-11-24` (our own words, from a date we checked). */
+function shownTime(iso) {
+    const d = new Date(iso);
+    if (Number.isNaN(d.getTime()))
+        return 'an unknown time';
+    const s = d.toISOString();
+    return `${s.slice(11, 16)} UTC on ${s.slice(0, 10)}`;
+}
+/** Who owns staging, in one sentence for a log line or an error. */
+function describeOwner(current) {
+    const o = current.owner;
+    return (`Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${shownTime(o.at)}` +
+        (o.runUrl ? `, run ${o.runUrl}` : '') +
+        ')');
+}
+
+;// CONCATENATED MODULE: ./src/github/run.ts
+
+
+const COMMENT_TITLE = 'Pull-request comment';
+const DEPLOYMENT_TITLE = 'GitHub deployment';
+async function newRun(o) {
+    // Loaded only now: Octokit would add to the start-up time of every run.
+    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
+    const ctx = runContext(o.env ?? process.env);
+    return {
+        o,
+        settings: o.settings,
+        ctx,
+        repo: repoOf(ctx.repository, ctx.payload),
+        limits: { ...LIMITS_MS, ...o.limits },
+        octokit: (signal) => octokitFor(o.settings.token, ctx.apiUrl, signal),
+        scrub: (t) => o.redactor.scrub(t),
+        warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
+        warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
+        deploymentId: null,
+        claim: null,
+        previous: null,
+    };
+}
+/**
+ * GitHub requests before the operation: each phase within `limits.before` and within the step's
+ * deadline (the operation after them gets what is left of the same `timeout`).
+ */
+function beforePhase(run, work) {
+    const left = Math.max(0, run.o.deadline - run.o.clock.now());
+    return withinPhase(phaseSignal(run.o.signal, Math.min(run.limits.before, left), 0), work);
+}
+/** GitHub requests after the operation: the short grace the step has to report (30 s, 3 s once cancelled). */
+function afterPhase(run, work) {
+    return withinPhase(phaseSignal(run.o.signal, run.limits.after, run.limits.cancelled), work);
+}
+/** The deployment's context, or null without a repository or an environment. */
+function deploymentContext(run, kit) {
+    if (!run.repo || !run.settings.environment)
+        return null;
+    return {
+        octokit: kit,
+        repo: run.repo,
+        environment: run.settings.environment,
+        scrub: run.scrub,
+        logUrl: run.ctx.runUrl,
+    };
+}
+function messageOf(e) {
+    return e?.message ?? String(e);
+}
+
+;// CONCATENATED MODULE: ./src/github/after.ts
+
+
+
+
+
+
+async function after(run, results, problem) {
+    const deploys = !!run.settings.environment && !run.o.dryRun;
+    // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
+    if (results.length === 0 || !(deploys || run.settings.commentAuthor))
+        return;
+    await afterPhase(run, async (signal) => {
+        const kit = run.octokit(signal);
+        const took = tookStaging(run, results) ? run.claim : null;
+        await Promise.all([
+            deploys ? deploymentAfter(run, kit, results, problem) : null,
+            run.settings.commentAuthor
+                ? commentAfter(run, kit, run.settings.commentAuthor, results, took?.owner)
+                : null,
+            took && run.previous ? handOver(run, kit, took, run.previous) : null,
+        ]);
+    });
+}
+/** Instead of `after`, when the run broke without results: a started deployment gets `error`. */
+async function abandon(run, reason) {
+    if (run.deploymentId === null)
+        return;
+    await afterPhase(run, (signal) => closeRunDeployment(run, run.octokit(signal), {
+        state: 'error',
+        description: reason,
+        environmentUrl: null,
+    }));
+}
+/**
+ * The hand-over as part of the run's Results (so every report shows it): when this run took
+ * staging from another pull request (or run), its Result says so, before `after` tells that one.
+ */
+function withHandOver(run, results) {
+    const took = tookStaging(run, results) ? run.claim : null;
+    const previous = run.previous;
+    if (!took || !previous || results.length !== 1)
+        return results;
+    const told = previous.owner.pr !== null && run.settings.commentAuthor ? ', and its comment says so' : '';
+    const note = `Staging showed ${ownerName(previous.owner)} (commit ${previous.owner.sha.slice(0, 12)}) before this run; ` +
+        `it now shows ${ownerName(took.owner)}: that run's deployment is marked inactive${told}.`;
+    return [{ ...results[0], warnings: [...results[0].warnings, note] }];
+}
+/** Whether this run changed what staging shows (so its claim holds): a refresh that went through. */
+function tookStaging(run, results) {
+    const r = results[0];
+    if (!run.claim || run.deploymentId === null || !r)
+        return false;
+    return (r.result === 'succeeded' ||
+        r.result === 'accepted' ||
+        (r.operation === 'create' && r.result === 'skipped'));
+}
+/**
+ * Staging now shows this run: the run it showed before is told, its deployment made inactive (so it
+ * claims no preview that is gone) and its pull request's comment updated in place.
+ */
+async function handOver(run, kit, took, previous) {
+    if (!run.repo)
+        return;
+    const now = took.owner.pr === null
+        ? 'Staging was refreshed by a workflow run that was not for a pull request'
+        : `Staging now shows #${took.owner.pr}`;
+    const warning = await retireDeployment({
+        octokit: kit,
+        repo: run.repo,
+        environment: previous.environment,
+        scrub: run.scrub,
+        logUrl: run.ctx.runUrl,
+    }, previous.deploymentId, `${now}.`);
+    if (warning)
+        run.warnDeployment(warning);
+    const told = previous.owner.pr;
+    if (told === null || !run.settings.commentAuthor)
+        return;
+    const rerun = previous.owner.runUrl
+        ? `[re-run this workflow](${previous.owner.runUrl})`
+        : 're-run this workflow';
+    const notice = `${now} since ${noticeTime(took.owner.at)}; ${rerun} to show this pull request again.`;
+    const outcome = await addNotice(kit, { ...run.repo, number: told }, took.siteId, run.settings.commentAuthor, notice, run.scrub);
+    if (outcome.action === 'failed')
+        run.warnComment(outcome.warning);
+    else
+        run.o.log.info(`Told #${told} that ${now.charAt(0).toLowerCase()}${now.slice(1)}: ` +
+            (outcome.action === 'updated' ? 'its comment was updated' : 'it has no comment of ours') +
+            (warning ? '.' : `, its deployment ${previous.deploymentId} is inactive.`));
+}
+async function deploymentAfter(run, kit, results, problem) {
+    if (run.o.operation === 'delete')
+        return retireAfterDelete(run, kit, results);
+    const status = problem
+        ? { state: 'error', description: problem, environmentUrl: null }
+        : finalStatus(run.o.operation, results);
+    if (status)
+        await closeRunDeployment(run, kit, status);
+}
+/** Gives the run's deployment (if it made one) its final status; a refusal is a warning. */
+async function closeRunDeployment(run, kit, status) {
+    try {
+        const dctx = deploymentContext(run, kit);
+        if (!dctx || run.deploymentId === null)
+            return;
+        const warning = await finishDeployment(dctx, run.deploymentId, status);
+        if (warning)
+            run.warnDeployment(warning);
+        else
+            run.o.log.info(`Deployment ${run.deploymentId} for environment "${dctx.environment}": ${status.state}.`);
+    }
+    catch (e) {
+        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
+    }
+}
+/** After a delete that finished: every deployment of the environment inactive. */
+async function retireAfterDelete(run, kit, results) {
+    try {
+        const dctx = deploymentContext(run, kit);
+        if (!dctx)
+            return;
+        if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
+            run.o.log.info(`deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`);
+            return;
+        }
+        const done = await deactivateEnvironment(dctx);
+        if (done.warning)
+            run.warnDeployment(done.warning);
+        if (done.deactivated > 0 || !done.warning)
+            run.o.log.info(`Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
+                (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'));
+    }
+    catch (e) {
+        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
+    }
+}
+/** The sticky comment on the triggering pull request, one per site. */
+async function commentAfter(run, kit, author, results, owner) {
+    try {
+        const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
+        if ('reason' in where) {
+            run.o.log.notice(run.scrub(where.reason));
+            return;
+        }
+        const outcome = await postOrUpdateComments(results, {
+            octokit: kit,
+            target: where.target,
+            author,
+            scrub: run.scrub,
+            runUrl: run.ctx.runUrl,
+            owner: owner && owner.pr !== null ? { sha: owner.sha, at: owner.at } : null,
+        });
+        reportComments(run, outcome, author, where.target.number);
+    }
+    catch (e) {
+        run.warnComment(`Could not post the pull-request comment: ${messageOf(e)}`);
+    }
+}
+/** One log line per comment posted or updated, each distinct warning once, the ignored ones in one notice. */
+function reportComments(run, outcome, author, number) {
+    if (outcome.ignored.length > 0)
+        run.o.log.notice(run.scrub(ignoredNotice(outcome.ignored, author, number)));
+    const warned = new Set();
+    for (const r of outcome.reports) {
+        if (r.action === 'failed') {
+            if (!warned.has(r.warning))
+                run.warnComment(r.warning);
+            warned.add(r.warning);
+            continue;
+        }
+        const link = r.url && /^https?:\/\/[^\s]+$/.test(r.url) ? `: ${r.url.slice(0, 300)}` : '';
+        run.o.log.info(run.scrub(`${r.action === 'created' ? 'Posted' : 'Updated'} the comment for site ${r.siteId} on pull request #${number}${link}.`));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/claim.ts
+/**
+ * Before the operation: who staging shows (`if-staging-taken`), then this run's deployment, which
+ * records this run as what staging will show. A Stop when the operation must not start; every
+ * request within the step's one deadline, every wait through the one backoff helper.
+ */
+
+
+
+
+
+const NOTHING_SENT = 'nothing was sent to the staging service';
+/** Whether this run makes a deployment of its own (not a dry run; create, pull or push). */
+function makesDeployment(run) {
+    return !!run.settings.environment && !run.o.dryRun && DEPLOYING_OPERATIONS.includes(run.o.operation);
+}
+async function before(run) {
+    try {
+        if (!run.settings.environment || run.o.signal?.aborted)
+            return null;
+        if (run.o.dryRun) {
+            run.o.log.info('deployment-environment: a dry run makes no deployment.');
+            return null;
+        }
+        if (!makesDeployment(run))
+            return null;
+        const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env);
+        if ('reason' in sha) {
+            run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`);
+            return null;
+        }
+        run.claim = claimOf(run, sha.sha);
+        if (run.claim && run.repo) {
+            const stop = await checkWhoStagingShows(run, run.repo, run.claim);
+            if (stop)
+                return stop;
+        }
+        await startRunDeployment(run, sha.sha);
+        return null;
+    }
+    catch (e) {
+        run.warnDeployment(`Could not create a deployment: ${messageOf(e)}`);
+        return null;
+    }
+    finally {
+        run.o.setOutput('deployment-id', run.deploymentId === null ? '' : String(run.deploymentId));
+    }
+}
+/** This run's claim on staging: one site, an operation that refreshes it, the triggering pull request. */
+function claimOf(run, sha) {
+    if (run.o.siteIds.length !== 1 || !CLAIMING_OPERATIONS.includes(run.o.operation))
+        return null;
+    const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
+    const runId = Number(run.ctx.env.GITHUB_RUN_ID);
+    return {
+        siteId: run.o.siteIds[0],
+        owner: {
+            pr: 'target' in where ? where.target.number : null,
+            sha,
+            runUrl: run.ctx.runUrl,
+            runId: Number.isSafeInteger(runId) && runId > 0 ? runId : null,
+            at: new Date(run.o.clock.wallNow()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        },
+    };
+}
+/**
+ * Who staging shows now. Another open pull request's: `take` goes on (and tells it afterwards),
+ * `wait` waits for its workflow run to end (within the step's deadline), `fail` stops, naming it.
+ */
+async function checkWhoStagingShows(run, repo, claim) {
+    const ifTaken = run.settings.ifTaken;
+    const guarded = ifTaken !== 'take';
+    const found = await beforePhase(run, (signal) => findOwner(run.octokit(signal), repo, claim.siteId, run.settings.author, run.scrub));
+    if ('warning' in found) {
+        if (!guarded) {
+            // Said only if the deployment is then made: a refused one says the same with the permission.
+            run.ownerUnknown = found.warning;
+            return null;
+        }
+        return {
+            result: 'failed',
+            message: `${found.warning.replace(/ The staging result is not affected\.$/, '')} if-staging-taken is ${ifTaken}, so ${NOTHING_SENT}.`,
+        };
+    }
+    const current = found.current;
+    if (!current || current.owner.pr === claim.owner.pr)
+        return null;
+    run.previous = current;
+    run.o.log.info(`${describeOwner(current)}; this run refreshes it for ${ownerName(claim.owner)}.`);
+    if (!guarded || current.owner.pr === null)
+        return null;
+    const open = await beforePhase(run, (signal) => isOpen(run.octokit(signal), repo, current.owner.pr));
+    if (open === false) {
+        run.o.log.info(`Pull request #${current.owner.pr} is closed: staging is free to take.`);
+        return null;
+    }
+    if (ifTaken === 'fail')
+        return {
+            result: 'failed',
+            message: `${describeOwner(current)}, and that pull request is open. if-staging-taken is fail, so ${NOTHING_SENT}. ` +
+                `Run this again once #${current.owner.pr} is closed, or use if-staging-taken: take ` +
+                `(refresh staging and tell #${current.owner.pr}) or wait (until its workflow run is done).`,
+        };
+    return waitForOwnerRun(run, repo, current);
+}
+/** if-staging-taken: wait: until the owner's workflow run is completed, within the step's deadline. */
+async function waitForOwnerRun(run, repo, current) {
+    const pr = current.owner.pr;
+    const runId = current.owner.runId;
+    if (runId === null)
+        return {
+            result: 'failed',
+            message: `${describeOwner(current)}, and that pull request is open, but its deployment records no workflow run to ` +
+                `wait for. if-staging-taken is wait, so ${NOTHING_SENT}. Run this again once #${pr} is closed, or use ` +
+                `if-staging-taken: take (refresh staging and tell #${pr}).`,
+        };
+    run.o.log.info(`if-staging-taken: wait: waiting for the workflow run of #${pr}${current.owner.runUrl ? ` (${current.owner.runUrl})` : ''} to finish.`);
+    const ended = await waitForRun(run.octokit, repo, runId, {
+        clock: run.o.clock,
+        deadline: run.o.deadline,
+        pollMs: run.limits.poll,
+        requestMs: run.limits.before,
+        signal: run.o.signal,
+    });
+    if (ended === 'done') {
+        run.o.log.info(`The workflow run of #${pr} is done: this run takes staging.`);
+        return null;
+    }
+    if (ended === 'cancelled')
+        return {
+            result: 'cancelled',
+            message: `Cancelled while waiting for the workflow run of #${pr}: ${NOTHING_SENT}.`,
+        };
+    if (ended === 'timeout')
+        return {
+            result: 'timed-out',
+            message: `${describeOwner(current)}, and its workflow run was still running when the timeout ran out. ` +
+                `if-staging-taken is wait, so ${NOTHING_SENT}. Run this again later, or raise timeout.`,
+        };
+    return {
+        result: 'failed',
+        message: `${describeOwner(current)}, and that pull request is open, but GitHub refused to show its workflow run ` +
+            `(HTTP ${ended.refused}). The github-token needs the permission "actions: read" to wait for it: add ` +
+            `"actions: read" under "permissions:" in the workflow or job (an HTTP 404 can also mean the run was ` +
+            `deleted). if-staging-taken is wait, so ${NOTHING_SENT}.`,
+    };
+}
+/** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
+async function startRunDeployment(run, sha) {
+    await beforePhase(run, async (signal) => {
+        const dctx = deploymentContext(run, run.octokit(signal));
+        if (!dctx) {
+            run.warnDeployment('Could not create a deployment: the repository is unknown (no GITHUB_REPOSITORY).');
+            return;
+        }
+        const record = run.claim
+            ? { task: taskFor(run.claim.siteId), payload: ownerPayload(run.claim.siteId, run.claim.owner) }
+            : null;
+        const started = await startDeployment(dctx, sha, run.o.operation, run.o.siteIds.length, record);
+        for (const w of started.warnings)
+            run.warnDeployment(w);
+        if (started.id === null)
+            return;
+        if (run.ownerUnknown)
+            run.warnDeployment(run.ownerUnknown);
+        run.deploymentId = started.id;
+        run.o.log.info(`Deployment ${started.id} for environment "${dctx.environment}" on ${sha.slice(0, 12)}: in progress.`);
+    });
+}
+
+;// CONCATENATED MODULE: ./src/github/known-staging.ts
+/**
+ * Source 3 of the staging URL (issue 20 §1): what an earlier run recorded. The staging site keeps
+ * its URL across pulls (spec, staging rule 6), so the last successful GitHub deployment of the same
+ * environment names it: its `environment_url`, and the staging site id our payload recorded.
+ *
+ * Read tolerantly: a deployment with no creator, or written by another account, or recorded for another site, is
+ * skipped; the URL is only what `safeHttpUrl` makes of it. The core checks that it answers before
+ * reporting it as current. Nothing here throws.
+ */
+
+
+/** How many of the environment's newest deployments are read. */
+const known_staging_MAX_READ = 10;
+/**
+ * The staging URL of the newest deployment of `environment` that succeeded with one, for
+ * `siteId`; null when there is none, or GitHub would not say.
+ */
+async function lastDeployedStaging(octokit, repo, environment, siteId, creator) {
+    try {
+        const listed = await octokit.rest.repos.listDeployments({ ...repo, environment, per_page: known_staging_MAX_READ });
+        for (const d of listed.data) {
+            if (typeof d.id !== 'number' || d.environment !== environment)
+                continue;
+            if (!createdBy(d, creator))
+                continue;
+            const record = payloadRecord(d.payload);
+            if (record && record.site !== undefined && record.site !== siteId)
+                continue;
+            const statuses = await octokit.rest.repos.listDeploymentStatuses({
+                ...repo,
+                deployment_id: d.id,
+                per_page: 20,
+            });
+            for (const s of statuses.data) {
+                if (s.state !== 'success')
+                    continue;
+                const url = typeof s.environment_url === 'string' ? safeHttpUrl(s.environment_url) : null;
+                if (!url)
+                    continue;
+                return { url, stagingSiteId: idOf(record?.staging_site_id), deploymentId: d.id };
+            }
+        }
+        return null;
+    }
+    catch {
+        return null;
+    }
+}
+function idOf(v) {
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0)
+        return String(v);
+    if (typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v))
+        return v;
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/github/results.ts
+/**
+ * Results of a step that did not run a staging operation, as values every report renders
+ * (src/report/): a run not started (a fork without secrets, `if-staging-taken` refusing) and
+ * `release`. Nothing was sent to the staging service, so no request is counted.
+ */
+
+
+/** One Result per site: `outcome`, our `summary`; a failure carries `hint` as what to do. */
+function stepResults(operation, siteIds, outcome, summary, o) {
+    return siteIds.map((siteId) => ({
+        ...newResult(operation, siteId, o.clock.wallNow()),
+        result: outcome,
+        summary,
+        warnings: o.warning ? [o.warning] : [],
+        error: o.hint ? { kind: o.kind, hint: o.hint } : null,
+    }));
+}
+/** The operation did not start (`outcome`: skipped, failed, timed-out or cancelled): `message` says why. */
+function notStartedResults(operation, siteIds, outcome, message, clock) {
+    return stepResults(operation, siteIds, outcome, message, {
+        clock,
+        kind: NOT_STARTED,
+        hint: message,
+        warning: outcome === 'skipped' ? message : undefined,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/github/release.ts
+/**
+ * `operation: release`, on a closed pull request: for each site whose staging shows this pull
+ * request, its deployment becomes inactive and its comment says so, so the next pull request takes
+ * staging without waiting. Nothing is sent to the staging service (staging keeps its content).
+ * Each site's ending is a Result (operation `release`), rendered like any other.
+ */
+
+
+
+
+
+
+
+async function releaseStaging(o) {
+    const run = await newRun({ ...o, operation: 'release', dryRun: false, setOutput: () => { } });
+    const end = (siteId, outcome, message, kind = 'release') => stepResults('release', [siteId], outcome, message, {
+        clock: o.clock,
+        kind,
+        hint: outcome === 'failed' ? message : undefined,
+    })[0];
+    const where = pullRequestTarget(run.ctx.eventName, run.ctx.payload, run.ctx.repository);
+    if ('reason' in where) {
+        const message = `release is for a closed pull request. ${where.reason.replace(/^pr-comment: /, '')}`;
+        return o.siteIds.map((siteId) => end(siteId, 'failed', message, 'not-a-pull-request'));
+    }
+    return afterPhase(run, async (signal) => {
+        const kit = run.octokit(signal);
+        const out = [];
+        for (const siteId of o.siteIds) {
+            const ended = await releaseOne(run, kit, where.target, siteId);
+            out.push(end(siteId, ended.result, ended.message, 'github'));
+        }
+        return out;
+    });
+}
+async function releaseOne(run, kit, target, siteId) {
+    const repo = { owner: target.owner, repo: target.repo };
+    const found = await findOwner(kit, repo, siteId, run.settings.author, run.scrub);
+    if ('warning' in found)
+        return { result: 'failed', message: found.warning };
+    const current = found.current;
+    if (!current)
+        return {
+            result: 'skipped',
+            message: `No run is recorded as showing on staging of site ${siteId}: nothing to release.`,
+        };
+    if (current.owner.pr !== target.number)
+        return {
+            result: 'skipped',
+            message: `${describeOwner(current)}, not #${target.number}: nothing to release.`,
+        };
+    const warning = await retireDeployment({ octokit: kit, repo, environment: current.environment, scrub: run.scrub, logUrl: run.ctx.runUrl }, current.deploymentId, `Pull request #${target.number} closed: staging released.`);
+    if (warning)
+        return { result: 'failed', message: warning };
+    const notice = `This pull request was closed at ${noticeTime(new Date(run.o.clock.wallNow()).toISOString())}: staging is free for other pull requests ` +
+        "(it keeps this pull request's last refresh until another run takes it).";
+    const commented = await addNotice(kit, target, siteId, run.settings.author, notice, run.scrub);
+    return {
+        result: 'succeeded',
+        message: `Released staging of site ${siteId}: #${target.number} was closed, its deployment ${current.deploymentId} is inactive` +
+            (commented.action === 'updated' ? ' and its comment says so.' : '.') +
+            (commented.action === 'failed' ? ` ${commented.warning}` : '') +
+            ' The next pull request to refresh staging takes it without waiting.',
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/index.ts
+
+
+
+
+
+
+/** The action's outputs set here (after the ones of src/report/outputs.ts). */
+const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
+/** What to do before and after the operation, as the GitHub inputs ask. */
+async function githubSideEffects(o) {
+    if (!o.settings.commentAuthor && !o.settings.environment) {
+        o.setOutput('deployment-id', '');
+        return {
+            before: async () => null,
+            after: async () => { },
+            withHandOver: (results) => results,
+            abandon: async () => { },
+            knownStaging: async () => null,
+        };
+    }
+    const run = await newRun(o);
+    return {
+        before: () => before(run),
+        after: (results, problem) => after(run, results, problem ?? null),
+        withHandOver: (results) => withHandOver(run, results),
+        abandon: (reason) => abandon(run, reason),
+        knownStaging: () => knownStaging(run),
+    };
+}
+/** The operations that report a staging URL (and so may use one an earlier run recorded). */
+const URL_OPERATIONS = ['create', 'pull', 'status'];
+async function knownStaging(run) {
+    const environment = run.settings.environment;
+    if (!environment || !run.repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
+        return null;
+    // GitHub already refused to say who staging shows: the same read would be refused again.
+    if (run.o.signal?.aborted || run.ownerUnknown)
+        return null;
+    const repo = run.repo;
+    return beforePhase(run, (signal) => lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0], run.settings.author));
+}
+
+;// CONCATENATED MODULE: ./src/github/step.ts
+/**
+ * One step of the action, one program (issue 25): every input checked by the one schema
+ * (src/inputs.ts) before any request -> one deadline, computed once -> GitHub's side before the
+ * operation -> the core run -> GitHub's side after it -> one report of Results (src/report/).
+ * A run not started, a refusal and `release` end as Results too, rendered by the same report.
+ * src/action.ts gives it the action's one writer; tests give it fakes (a clock, an env).
+ */
+
+
+
+
+
+
+
+
+const FORK = "GitHub gives a fork's workflow run no secrets and a read-only github-token, so api-token is empty: nothing was sent to the staging service or to GitHub. To preview it, push the branch to this repository; to skip forks quietly, add to the job: if: github.event.pull_request.head.repo.full_name == github.repository";
+async function runStep(raw, deps) {
+    const { clock, log, redactor } = deps;
+    const startedAt = clock.now();
+    let inputs;
+    try {
+        const operation = parseActionOperation(raw.operation);
+        const fork = operation !== 'release' && forkOf(deps.env.GITHUB_EVENT_NAME, runContext(deps.env).payload);
+        if (fork && !raw['api-token']?.trim()) {
+            const message = `This pull request comes from the fork ${fork}. ${FORK}`;
+            const siteIds = parseSiteIds(raw['site-id'] ?? '');
+            return publishAndFinish(notStartedResults(operation, siteIds, 'skipped', message, clock), deps, startedAt);
+        }
+        inputs = parseActionInputs(raw);
+    }
+    catch (e) {
+        if (!(e instanceof InputError))
+            throw e;
+        const message = redactor.inert(e.message);
+        setOutputs(failedOutputs(message), log);
+        await log.summary(renderInvalidInput(message));
+        log.fail(message);
+        return;
+    }
+    const ghLog = {
+        info: (m) => log.info(m),
+        warn: (m, title) => log.warnTitled(m, title),
+        notice: (m) => log.notice(m),
+    };
+    const common = { settings: inputs.github, clock, redactor, log: ghLog, signal: deps.signal, env: deps.env };
+    if (inputs.operation === 'release') {
+        // Nothing waits here: each GitHub request is within its short limit (src/github/phase.ts).
+        const released = await releaseStaging({
+            ...common,
+            siteIds: inputs.siteIds,
+            deadline: Number.POSITIVE_INFINITY,
+            limits: deps.limits,
+        });
+        return publishAndFinish(released, deps, startedAt);
+    }
+    // The step's one deadline (issue 25 §2), computed once: the owner's run (if-staging-taken: wait),
+    // GitHub's requests before the operation, the API jobs and the URL checks all end by it.
+    const deadline = startedAt + inputs.config.timeoutMs;
+    return step_runOperation(inputs.config, deadline, common, deps, startedAt);
+}
+async function step_runOperation(config, deadline, common, deps, startedAt) {
+    const { log, clock } = deps;
+    const gh = await githubSideEffects({
+        ...common,
+        operation: config.operation,
+        dryRun: config.dryRun,
+        siteIds: config.siteIds,
+        deadline,
+        limits: deps.limits,
+        setOutput: (name, value) => log.output(name, value),
+    });
+    const stop = await gh.before();
+    if (stop)
+        return publishAndFinish(notStartedResults(config.operation, config.siteIds, stop.result, stop.message, clock), deps, startedAt);
+    // Source 3 of the staging URL (issue 20 §1): what an earlier run's deployment recorded, as plain data.
+    const earlier = await gh.knownStaging();
+    if (earlier)
+        config = {
+            ...config,
+            stagingHints: [
+                {
+                    url: earlier.url,
+                    from: `the last successful GitHub deployment of environment "${common.settings.environment}"`,
+                },
+            ],
+        };
+    let results;
+    let report;
+    try {
+        results = gh.withHandOver(await runAll(config, {
+            ...deps.core,
+            logger: log,
+            redactor: deps.redactor,
+            signal: deps.signal,
+            clock,
+            deadline,
+        }));
+        report = await publish(results, deps, clock.now() - startedAt);
+    }
+    catch (e) {
+        // Whatever broke, a deployment this run started does not stay in progress.
+        await gh.abandon(`Staging ${config.operation} stopped by an unexpected error.`);
+        throw e;
+    }
+    const lost = log.lostOutputs();
+    await gh.after(results, lost ? `Staging ${config.operation} ended, but the step's outputs were lost.` : null);
+    finish(report, log, lost);
+}
+/** Outputs, each warning once, and the job summary: the same for every Result, whatever made it. */
+async function publish(results, deps, elapsedMs) {
+    const report = assembleReport(results, elapsedMs);
+    setOutputs(report.outputs, deps.log);
+    // Each warning once: those the run already wrote as they happened are not repeated.
+    for (const w of report.warnings)
+        if (!deps.log.warned(w))
+            deps.log.warnTitled(w, 'Staging');
+    await deps.log.summary(deps.redactor.scrub(renderSummary(results)));
+    return report;
+}
+async function publishAndFinish(results, deps, startedAt) {
+    const report = await publish(results, deps, deps.clock.now() - startedAt);
+    finish(report, deps.log, deps.log.lostOutputs());
+}
+/**
+ * The run's last lines. Outputs that could not be written fail the step (later steps would read
+ * empty values), after the operation's own result is printed as it was.
+ */
+function finish(report, log, lostOutputs) {
+    // Each error once: a hint the final line already says whole (a run not started) is not repeated.
+    for (const e of report.errors)
+        if (!report.finalLine.includes(e.hint))
+            log.error(e.hint, e.title);
+    if (lostOutputs) {
+        log.info(report.finalLine);
+        log.error(`Could not write the step's outputs to the file GITHUB_OUTPUT names (${lostOutputs}): later steps ` +
+            "cannot read this step's result, staging-url or other outputs. Free space on the runner (or " +
+            'use a runner with more disk) and run the workflow again. The staging result above is what happened.', 'Step outputs not written');
+        log.fail(`The step's outputs could not be written (${lostOutputs}); staging: ${report.finalLine}`);
+    }
+    else if (report.failed)
+        log.fail(report.finalLine);
+    else
+        log.info(report.finalLine);
+}
+function setOutputs(outputs, log) {
+    for (const [name, value] of Object.entries(outputs))
+        log.output(name, value);
+}
+
 ;// CONCATENATED MODULE: ./src/action.ts
 
 
 
 
-
-
-
-
-
-
+/**
+ * The one writer of the action: every log line, annotation and output goes through it, made inert
+ * (one line, no control characters, no workflow command) and without secrets. Nothing else in the
+ * action calls `core.info` and its kin with text.
+ */
 function actionLog(redactor) {
     const line = (m) => redactor.inert(m);
     let lost = null;
     const warned = new Set();
-    return {
+    const log = {
         info: (m) => info(line(m)),
         warn: (m) => {
             warned.add(line(m));
@@ -47582,183 +49060,32 @@ function actionLog(redactor) {
         },
         lostOutputs: () => lost,
         warned: (m) => warned.has(line(m)),
+        // The job summary; a summary the runner's file refuses is a warning (the log has the same result).
+        summary: async (markdown) => {
+            if (!process.env.GITHUB_STEP_SUMMARY)
+                return;
+            try {
+                await summary.addRaw(markdown, true).write();
+            }
+            catch (e) {
+                log.warnTitled(`Could not write the job summary to the file GITHUB_STEP_SUMMARY names (${writeError(e)}). ` +
+                    'The result is in this log and in the step outputs.', 'Job summary not written');
+            }
+        },
     };
+    return log;
 }
 /** `ENOSPC: no space left on device, write` and the like, bounded. */
 function writeError(e) {
     return String(e?.message ?? e).slice(0, 300);
 }
-/** The GitHub Action: read inputs -> run -> report. */
+/** The GitHub Action: the action's inputs and its one writer, then one step (src/github/step.ts). */
 async function runAction(redactor, signal) {
     redactor.add(getInput('github-token'));
-    const log = actionLog(redactor);
     const raw = {};
-    for (const name of INPUT_NAMES)
+    for (const name of [...INPUT_NAMES, ...GITHUB_INPUT_NAMES])
         raw[name] = getInput(name);
-    if (raw.operation?.trim().toLowerCase() === 'release')
-        return runRelease(raw, redactor, log, signal);
-    const fork = forkOf(process.env.GITHUB_EVENT_NAME, runContext(process.env).payload);
-    if (fork && !raw['api-token']?.trim()) {
-        await action_notStarted('skipped', `This pull request comes from the fork ${fork}. GitHub gives a fork's workflow run no secrets and a read-only ` +
-            'github-token, so api-token is empty: nothing was sent to the staging service or to GitHub. To preview it, ' +
-            'push the branch to this repository; to skip forks quietly, add to the job: if: github.event.pull_request.head.repo.full_name == github.repository', log);
-        return;
-    }
-    let config;
-    try {
-        config = parseConfig(raw);
-    }
-    catch (e) {
-        if (!(e instanceof InputError))
-            throw e;
-        await action_notStarted('failed', redactor.inert(e.message), log, 'invalid input', 'No request was sent.');
-        return;
-    }
-    const gh = await githubSide(config, redactor, log, signal);
-    const stop = await gh.before();
-    if (stop) {
-        await action_notStarted(stop.result, stop.message, log);
-        return;
-    }
-    // Source 3 of the staging URL (issue 20 §1): what an earlier run's deployment recorded, as plain data.
-    const earlier = await gh.knownStaging();
-    if (earlier)
-        config = {
-            ...config,
-            stagingHints: [
-                {
-                    url: earlier.url,
-                    from: `the last successful GitHub deployment of environment "${getInput('deployment-environment').trim()}"`,
-                },
-            ],
-        };
-    let results;
-    let report;
-    try {
-        const started = realClock.now();
-        results = await runAll(config, { logger: log, redactor, signal });
-        report = assembleReport(results, realClock.now() - started);
-        setOutputs(report.outputs, log);
-        // Each warning once: those the run already wrote as they happened are not repeated.
-        for (const w of report.warnings)
-            if (!log.warned(w))
-                log.warnTitled(w, 'Staging');
-        await writeSummary(redactor.scrub(renderSummary(results)), log);
-    }
-    catch (e) {
-        // Whatever broke, a deployment this run started does not stay in progress.
-        await gh.abandon(`Staging ${config.operation} stopped by an unexpected error.`);
-        throw e;
-    }
-    const lost = log.lostOutputs();
-    await gh.after(results, lost ? `Staging ${config.operation} ended, but the step's outputs were lost.` : null);
-    finish(report, log, lost);
-}
-/** The GitHub side of the run (PR comment, deployments): src/github/, writing through the one writer. */
-function githubSide(config, redactor, log, signal) {
-    return githubSideEffects({
-        operation: config.operation,
-        dryRun: config.dryRun,
-        siteIds: config.siteIds,
-        input: (name) => getInput(name),
-        redactor,
-        signal,
-        timeoutMs: config.timeoutMs,
-        log: {
-            info: (m) => log.info(m),
-            warn: (m, title) => (title ? log.warnTitled(m, title) : log.warn(m)),
-            notice: (m) => log.notice(m),
-        },
-        setOutput: (name, value) => log.output(name, value),
-    });
-}
-/**
- * A run that did not start (bad input, a fork without secrets, staging taken by another pull
- * request): every output set, one summary paragraph, and the step fails unless it was `skipped`.
- */
-async function action_notStarted(result, message, log, what = result === 'skipped' ? 'skipped' : 'not started', after = '') {
-    setOutputs({ ...failedOutputs(message), result }, log);
-    await writeSummary(`## ${result === 'skipped' ? '⏭️' : '❌'} Staging: ${what}\n\n> ${md(message)}\n${after ? `\n${after}\n` : ''}`, log);
-    if (result === 'skipped')
-        log.warnTitled(message, 'Staging skipped');
-    else
-        log.fail(message);
-}
-/**
- * `operation: release` (the action only, on a closed pull request): hands staging back on GitHub's
- * side; nothing is sent to the staging service, so no api-token or api-url is read.
- */
-async function runRelease(raw, redactor, log, signal) {
-    let siteIds;
-    try {
-        siteIds = parseSiteIds(raw['site-id'] ?? '');
-    }
-    catch (e) {
-        if (!(e instanceof InputError))
-            throw e;
-        await action_notStarted('failed', redactor.inert(e.message), log, 'invalid input', 'Nothing was sent.');
-        return;
-    }
-    const outcomes = await releaseStaging({
-        siteIds,
-        input: (name) => getInput(name),
-        redactor,
-        signal,
-        log: {
-            info: (m) => log.info(m),
-            warn: (m, title) => log.warnTitled(m, title),
-            notice: (m) => log.notice(m),
-        },
-    });
-    const worst = outcomes.find((x) => x.result === 'failed') ??
-        outcomes.find((x) => x.result === 'skipped') ??
-        outcomes[0];
-    const message = outcomes.map((x) => x.message).join(' ');
-    setOutputs({
-        ...failedOutputs(message),
-        result: worst.result,
-        results: JSON.stringify(outcomes.map((x) => ({ operation: 'release', ...x }))),
-    }, log);
-    for (const x of outcomes)
-        log.info(x.message);
-    await writeSummary(redactor.scrub(`## Staging release: ${worst.result}\n\n${outcomes.map((x) => `- Site ${md(x.siteId)}: ${md(x.message)}`).join('\n')}\n`), log);
-    if (worst.result === 'failed')
-        log.fail(worst.message);
-}
-/**
- * The run's last lines. Outputs that could not be written fail the step (later steps would read
- * empty values), after the operation's own result is printed as it was.
- */
-function finish(report, log, lostOutputs) {
-    for (const e of report.errors)
-        log.error(e.hint, e.title);
-    if (lostOutputs) {
-        log.info(report.finalLine);
-        log.error(`Could not write the step's outputs to the file GITHUB_OUTPUT names (${lostOutputs}): later steps ` +
-            "cannot read this step's result, staging-url or other outputs. Free space on the runner (or " +
-            'use a runner with more disk) and run the workflow again. The staging result above is what happened.', 'Step outputs not written');
-        log.fail(`The step's outputs could not be written (${lostOutputs}); staging: ${report.finalLine}`);
-    }
-    else if (report.failed)
-        log.fail(report.finalLine);
-    else
-        log.info(report.finalLine);
-}
-function setOutputs(outputs, log) {
-    for (const [name, value] of Object.entries(outputs))
-        log.output(name, value);
-}
-/** The job summary; a summary the runner's file refuses is a warning (the log has the same result). */
-async function writeSummary(markdown, log) {
-    if (!process.env.GITHUB_STEP_SUMMARY)
-        return;
-    try {
-        await summary.addRaw(markdown, true).write();
-    }
-    catch (e) {
-        log.warnTitled(`Could not write the job summary to the file GITHUB_STEP_SUMMARY names (${writeError(e)}). ` +
-            'The result is in this log and in the step outputs.', 'Job summary not written');
-    }
+    await runStep(raw, { log: actionLog(redactor), redactor, signal, clock: realClock, env: process.env });
 }
 
 ;// CONCATENATED MODULE: ./src/cancel.ts

@@ -29,8 +29,14 @@ Options:
                              errors, 422 when busy, 405 on reading staging...)
   --site-delay TIME          a new staging site's URL answers 404 until this long after its creation
                              completed (default 3s)
-  --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s)
-  --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push, delete)
+  --list-page-cap N          GET /v2/sites answers at most N rows a page, whatever per_page asks
+                             (default: the profile's: service 20, spec none, per_page over 100 refused)
+  --list-paginator WHERE     GET /v2/sites's paginator: meta (default, beside data) or data (the
+                             framework's paginator as data: data.data, data.last_page)
+  --realistic                realistic job durations (create 150s, pull 60s, push 60s, delete 15s,
+                             version 90s, restore 90s)
+  --duration KIND=TIME       one job's duration, e.g. --duration create=10s (KIND: create, pull, push,
+                             delete, version, restore)
   --duration-spread N        spread job lengths by this fraction around their duration (0.3: 70% to
                              130%), evenly over the jobs in the order they start (default 0)
   --no-url-in-answers        a create's answer carries no staging URL (clients read the staging
@@ -52,6 +58,14 @@ Options:
   --no-probe                 GET /v2/sites/{site}/staging answers 405
   --task-visibility-delay TIME
                              task status answers 404 for this long after a job starts
+  --versions MODE            site versions (checkpoints): ok (default); absent-404 or absent-405 (the
+                             service offers none: its routes answer 404, or 405); plan-403 (a plan
+                             without versions); quota (every create refused with 422); task-fails
+                             (version tasks end in error); slow (version tasks take 15 minutes)
+  --version-quota N          completed versions a site keeps; one more may be made on top, one at a
+                             time, then creates are refused until one is deleted (default 3)
+  --tools MODE               site tools (maintenance mode, password protection): ok (default),
+                             plan-403 (a plan gate) or absent-404 (no such route)
   -h, --help                 show this help
 
 TIME is a number with an optional unit: 500ms, 30s, 2m (no unit: seconds).`;
@@ -86,6 +100,11 @@ const WITH_VALUE = new Set([
     '--task-visibility-delay',
     '--profile',
     '--site-delay',
+    '--list-page-cap',
+    '--list-paginator',
+    '--versions',
+    '--version-quota',
+    '--tools',
 ]);
 /** Parses argv (without node and the script) and the environment (PORT). Throws ArgsError. */
 function parseArgs(argv, env = {}) {
@@ -186,6 +205,27 @@ function parseArgs(argv, env = {}) {
             case '--site-delay':
                 options.siteDelayMs = parseDuration(v);
                 break;
+            case '--list-page-cap':
+                options.listPageCap = parseIntArg('--list-page-cap', v, 1, 1000);
+                break;
+            case '--list-paginator':
+                if (v !== 'meta' && v !== 'data')
+                    throw new ArgsError(`--list-paginator: meta or data, got ${v}`);
+                options.listPaginator = v;
+                break;
+            case '--versions':
+                if (!_options_js__WEBPACK_IMPORTED_MODULE_0__/* .VERSIONS_MODES */ .d$.includes(v))
+                    throw new ArgsError(`--versions: ${_options_js__WEBPACK_IMPORTED_MODULE_0__/* .VERSIONS_MODES */ .d$.join(', ')}, got ${v}`);
+                options.versions = v;
+                break;
+            case '--version-quota':
+                options.versionQuota = parseIntArg('--version-quota', v, 0, 1000);
+                break;
+            case '--tools':
+                if (!_options_js__WEBPACK_IMPORTED_MODULE_0__/* .TOOLS_MODES */ .L0.includes(v))
+                    throw new ArgsError(`--tools: ${_options_js__WEBPACK_IMPORTED_MODULE_0__/* .TOOLS_MODES */ .L0.join(', ')}, got ${v}`);
+                options.tools = v;
+                break;
             default:
                 throw new ArgsError(`unknown argument: ${arg} (see --help)`);
         }
@@ -219,7 +259,7 @@ function parseArgs(argv, env = {}) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(144);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(581);
 /**
  * The simulator's command: `npm run simulator -- --port 0`. Prints `Simulator listening on <url>`,
  * then serves until SIGINT or SIGTERM. The argument parsing lives in args.ts (tested there).
@@ -252,12 +292,16 @@ __webpack_async_result__();
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $i: () => (/* binding */ resolveOptions),
+/* harmony export */   Cg: () => (/* binding */ VERSION_TASK_ERROR),
 /* harmony export */   FX: () => (/* binding */ RATE_LIMIT_KINDS),
+/* harmony export */   L0: () => (/* binding */ TOOLS_MODES),
+/* harmony export */   Mz: () => (/* binding */ SLOW_VERSION_MS),
 /* harmony export */   V1: () => (/* binding */ applyOptions),
+/* harmony export */   d$: () => (/* binding */ VERSIONS_MODES),
 /* harmony export */   ik: () => (/* binding */ JOB_KINDS),
 /* harmony export */   jI: () => (/* binding */ PROFILES)
 /* harmony export */ });
-/* unused harmony exports DEFAULT_DURATIONS_MS, REALISTIC_DURATIONS_MS, DEFAULT_SITE_DELAY_MS */
+/* unused harmony exports DEFAULT_DURATIONS_MS, REALISTIC_DURATIONS_MS, DEFAULT_VERSION_QUOTA, DEFAULT_SITE_DELAY_MS */
 /* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(976);
 /** Defaults, resolution and run-time changes of the simulator's options. */
 
@@ -267,6 +311,8 @@ const DEFAULT_DURATIONS_MS = {
     pull: 2000,
     push: 2000,
     delete: 1000,
+    version: 1500,
+    restore: 2000,
 };
 /** The spec's "2 to 3 minutes" for create, and comparable times for the rest. */
 const REALISTIC_DURATIONS_MS = {
@@ -274,8 +320,26 @@ const REALISTIC_DURATIONS_MS = {
     pull: 60_000,
     push: 60_000,
     delete: 15_000,
+    version: 90_000,
+    restore: 90_000,
 };
-const JOB_KINDS = ['create', 'pull', 'push', 'delete'];
+const JOB_KINDS = ['create', 'pull', 'push', 'delete', 'version', 'restore'];
+const VERSIONS_MODES = [
+    'ok',
+    'absent-404',
+    'absent-405',
+    'plan-403',
+    'quota',
+    'task-fails',
+    'slow',
+];
+const TOOLS_MODES = ['ok', 'plan-403', 'absent-404'];
+/** Completed versions a site may keep by default (the family's backups: 3 manual plus 1 in progress). */
+const DEFAULT_VERSION_QUOTA = 3;
+/** How long a version task takes with `versions: 'slow'`: longer than the family's CLI waits (10 min). */
+const SLOW_VERSION_MS = 15 * 60 * 1000;
+/** The error text of a version task with `versions: 'task-fails'`. */
+const VERSION_TASK_ERROR = 'Snapshot of the site database failed (simulated)';
 const PROFILES = ['spec', 'service'];
 /** How long after its create job a staging site's URL starts answering (DNS and TLS lag). */
 const DEFAULT_SITE_DELAY_MS = 3000;
@@ -293,6 +357,11 @@ function resolveOptions(options = {}) {
         durationSpread: 0,
         urlInAnswers: true,
         siteDelayMs: DEFAULT_SITE_DELAY_MS,
+        listPageCap: null,
+        listPaginator: 'meta',
+        versions: 'ok',
+        versionQuota: DEFAULT_VERSION_QUOTA,
+        tools: 'ok',
     };
     const { port: _port, realistic: _realistic, ...rest } = options;
     applyOptions(effective, rest);
@@ -354,6 +423,33 @@ function applyOptions(target, patch) {
         if (!isNonNegative(patch.siteDelayMs))
             throw new Error('siteDelayMs must be a number >= 0');
         target.siteDelayMs = patch.siteDelayMs;
+    }
+    if (patch.listPageCap !== undefined) {
+        const cap = patch.listPageCap;
+        if (cap !== null && !(Number.isInteger(cap) && cap >= 1))
+            throw new Error('listPageCap must be an integer >= 1, or null');
+        target.listPageCap = cap;
+    }
+    if (patch.listPaginator !== undefined) {
+        if (patch.listPaginator !== 'meta' && patch.listPaginator !== 'data')
+            throw new Error('listPaginator must be meta or data');
+        target.listPaginator = patch.listPaginator;
+    }
+    if (patch.versions !== undefined) {
+        if (!VERSIONS_MODES.includes(patch.versions))
+            throw new Error(`versions must be ${VERSIONS_MODES.join(', ')}`);
+        target.versions = patch.versions;
+    }
+    if (patch.versionQuota !== undefined) {
+        const quota = patch.versionQuota;
+        if (typeof quota !== 'number' || !Number.isInteger(quota) || quota < 0)
+            throw new Error('versionQuota must be an integer >= 0');
+        target.versionQuota = quota;
+    }
+    if (patch.tools !== undefined) {
+        if (!TOOLS_MODES.includes(patch.tools))
+            throw new Error(`tools must be ${TOOLS_MODES.join(', ')}`);
+        target.tools = patch.tools;
     }
 }
 function rateLimit(value) {
@@ -477,7 +573,7 @@ function onPoints(points, f) {
 
 /***/ }),
 
-/***/ 144:
+/***/ 581:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -515,10 +611,21 @@ const SIM_SITES = {
 const FIRST_NEW_SITE_ID = 10001;
 /** A staging site's numeric id (the service profile's) is its production id plus this. */
 const STAGING_NUMERIC_ID_OFFSET = 50000;
+/** Site version ids (contract §13) start here. */
+const FIRST_VERSION_ID = 7001;
 /** Task row ids (the service profile's task `id`) start here. */
 const FIRST_TASK_ROW_ID = 148601;
 /** Where a staging site's own URL lives on the simulator's origin (not under /v2 or /__sim). */
 const SITES_PREFIX = '/staging-sites';
+/**
+ * Where a production site's page lives on the simulator's origin: its content, 503 in maintenance
+ * mode, 401 while password protected (what a push and a restore change, seen from outside).
+ */
+const PRODUCTION_PREFIX = '/production-sites';
+/** The URL of production site `id`'s page on `origin` (e.g. http://127.0.0.1:PORT/production-sites/1002/). */
+function productionPageUrl(origin, id) {
+    return `${origin}${PRODUCTION_PREFIX}/${id}/`;
+}
 /** The URL of staging site `id` on `origin` (e.g. http://127.0.0.1:PORT/staging-sites/s-1001/). */
 function stagingUrl(origin, id) {
     return `${origin}${SITES_PREFIX}/${encodeURIComponent(id)}/`;
@@ -547,6 +654,7 @@ function productionSite(seed, at) {
         ssh_keys: [{ id: seed.id * 10 + 1, name: 'deploy', fingerprint: `SHA256:sim-deploy-key-${seed.id}` }],
         settings: { php_version: '8.3', timezone: 'UTC', cache: true, max_upload_mb: 64 },
         password_protected: seed.passwordProtected ?? false,
+        maintenance: false,
         ssh_username: `site${seed.id}`,
         ssh_password: `sim-ssh-pass-${seed.id}`,
         content: { files: 'prod-v1', database: 'prod-v1' },
@@ -604,9 +712,12 @@ function emptyState() {
         tasks: new Map(),
         outbox: [],
         purges: [],
+        toolChanges: [],
         versions: new Map(),
+        siteVersions: new Map(),
         nextSiteId: FIRST_NEW_SITE_ID,
         nextTaskRowId: FIRST_TASK_ROW_ID,
+        nextVersionId: FIRST_VERSION_ID,
     };
 }
 /**
@@ -619,9 +730,12 @@ function seedState(state, origin) {
     state.tasks.clear();
     state.outbox.length = 0;
     state.purges.length = 0;
+    state.toolChanges.length = 0;
     state.versions.clear();
+    state.siteVersions.clear();
     state.nextSiteId = FIRST_NEW_SITE_ID;
     state.nextTaskRowId = FIRST_TASK_ROW_ID;
+    state.nextVersionId = FIRST_VERSION_ID;
     for (const seed of SEEDS)
         state.sites.set(String(seed.id), productionSite(seed, SEEDED_AT));
     const blog = state.sites.get(String(SIM_SITES.withStaging));
@@ -849,138 +963,72 @@ function faultsFromJson(value) {
     return (Array.isArray(value) ? value : [value]).map(ruleFromJson);
 }
 
-;// CONCATENATED MODULE: ./simulator/admin.ts
-/**
- * The admin paths under /__sim: read the state, events, requests and connection counts, bump
- * content versions, set faults and options, reset. Not part of the v2 API: no auth, no rate limit,
- * not recorded, not counted, plain JSON (no envelope), times as ms epoch.
- */
-
-const ADMIN_PREFIX = '/__sim';
-function handleAdmin(sim, method, path, body) {
-    sim.settle();
-    const route = path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '') || '/';
-    try {
-        return dispatch(sim, method, route, body);
-    }
-    catch (e) {
-        return json(400, { error: e.message });
-    }
-}
-function dispatch(sim, method, route, body) {
-    const site = /^\/sites\/([^/]+)$/.exec(route);
-    const content = /^\/sites\/([^/]+)\/content$/.exec(route);
-    if (method === 'GET' && route === '/state')
-        return json(200, snapshot(sim));
-    if (method === 'GET' && site?.[1] !== undefined)
-        return siteEntry(sim, site[1]);
-    if (method === 'POST' && content?.[1] !== undefined)
-        return bumpContent(sim, content[1], parse(body));
-    if (method === 'GET' && route === '/outbox')
-        return json(200, sim.state.outbox);
-    if (method === 'GET' && route === '/purges')
-        return json(200, sim.state.purges);
-    if (method === 'GET' && route === '/requests')
-        return json(200, sim.requests);
-    if (method === 'GET' && route === '/site-requests')
-        return json(200, sim.siteRequests);
-    if (method === 'GET' && route === '/stats')
-        return json(200, sim.stats());
-    if (method === 'GET' && route === '/tasks')
-        return json(200, tasks(sim));
-    if (method === 'GET' && route === '/faults')
-        return json(200, faultList(sim));
-    if (method === 'POST' && route === '/faults') {
-        for (const rule of faultsFromJson(parse(body)))
-            sim.faults.add(rule);
-        return json(200, faultList(sim));
-    }
-    if (method === 'DELETE' && route === '/faults') {
-        sim.faults.clear();
-        return json(200, []);
-    }
-    if (method === 'POST' && route === '/reset') {
-        sim.reset();
-        return json(200, snapshot(sim));
-    }
-    if (method === 'GET' && route === '/options')
-        return json(200, sim.options);
-    if (method === 'POST' && route === '/options') {
-        const patch = parse(body);
-        if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
-            throw new Error('options must be an object');
-        sim.setOptions(patch);
-        return json(200, sim.options);
-    }
-    return json(404, { error: `no admin route ${method} ${ADMIN_PREFIX}${route}` });
-}
-/** The whole state as JSON. */
-function snapshot(sim) {
-    return {
-        sites: [...sim.state.sites.values()],
-        staging: [...sim.state.staging.values()],
-        tasks: tasks(sim),
-        outbox: sim.state.outbox,
-        purges: sim.state.purges,
-        options: sim.options,
-        faults: faultList(sim),
-        requests: sim.requests.length,
-    };
-}
-function tasks(sim) {
-    return [...sim.state.tasks.values()].map((task) => ({
-        ...task,
-        percentage_complete: sim.percentageOf(task),
-    }));
-}
-function faultList(sim) {
-    return sim.faults
-        .list()
-        .map(({ rule, left }) => ({ ...ruleToJson(rule), left: left === Infinity ? 'Infinity' : left }));
-}
-function siteEntry(sim, id) {
-    const site = sim.state.sites.get(id);
-    if (!site)
-        return json(404, { error: `site ${id} not found` });
-    return json(200, { site, staging: sim.state.staging.get(id) ?? null });
-}
-function bumpContent(sim, id, body) {
-    const site = sim.state.sites.get(id);
-    if (!site)
-        return json(404, { error: `site ${id} not found` });
-    const { target, part } = (typeof body === 'object' && body !== null ? body : {});
-    if (target !== 'production' && target !== 'staging')
-        throw new Error('target must be production or staging');
-    if (part !== undefined && part !== 'files' && part !== 'database')
-        throw new Error('part must be files or database');
-    const staging = sim.state.staging.get(id);
-    if (target === 'staging' && !staging)
-        return json(409, { error: `site ${id} has no staging site` });
-    const key = `${id}:${target}`;
-    const version = (sim.state.versions.get(key) ?? 1) + 1;
-    sim.state.versions.set(key, version);
-    const value = `${target === 'production' ? 'prod' : 'staging'}-v${version}`;
-    const record = target === 'production' ? site : staging;
-    if (record) {
-        if (part === undefined || part === 'files')
-            record.content.files = value;
-        if (part === undefined || part === 'database')
-            record.content.database = value;
-    }
-    return json(200, { site, staging: staging ?? null });
-}
-function parse(body) {
-    if (body.trim() === '')
-        return {};
-    try {
-        return JSON.parse(body);
-    }
-    catch (e) {
-        throw new Error(`invalid JSON body: ${e.message}`);
-    }
-}
-function json(status, body) {
+;// CONCATENATED MODULE: ./simulator/http.ts
+function ok(status, message, data, meta) {
+    const body = { status: true, message, data };
+    if (meta !== undefined)
+        body.meta = meta;
     return { status, headers: {}, body };
+}
+function fail(status, message, errors, headers = {}) {
+    const body = { status: false, message, data: null };
+    if (errors !== undefined)
+        body.errors = errors;
+    return { status, headers, body };
+}
+/**
+ * A response as bytes go out: the body as a string (JSON bodies serialised, with Content-Type:
+ * application/json unless a header says otherwise) and Content-Length set.
+ */
+function serialize(response) {
+    const headers = { ...response.headers };
+    let payload = '';
+    if (response.body !== undefined) {
+        if (typeof response.body === 'string') {
+            payload = response.body;
+        }
+        else {
+            payload = JSON.stringify(response.body);
+            if (!hasHeader(headers, 'content-type'))
+                headers['Content-Type'] = 'application/json';
+        }
+    }
+    for (const name of Object.keys(headers))
+        if (name.toLowerCase() === 'content-length')
+            delete headers[name];
+    headers['Content-Length'] = String(Buffer.byteLength(payload));
+    return { status: response.status, headers, body: payload };
+}
+/** Writes `response` (see serialize). */
+function send(res, response) {
+    const { status, headers, body } = serialize(response);
+    res.writeHead(status, headers);
+    res.end(body);
+}
+function hasHeader(headers, name) {
+    return Object.keys(headers).some((k) => k.toLowerCase() === name);
+}
+/** Largest request body accepted; more is a 400 (the simulator only takes small JSON bodies). */
+const MAX_BODY_BYTES = 1024 * 1024;
+class BodyTooLarge extends Error {
+}
+function readBody(req) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let size = 0;
+        req.on('data', (chunk) => {
+            size += chunk.length;
+            if (size <= MAX_BODY_BYTES)
+                chunks.push(chunk);
+        });
+        req.on('end', () => size > MAX_BODY_BYTES ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks).toString('utf8')));
+        req.on('error', reject);
+        req.on('aborted', () => reject(new Error('request aborted')));
+    });
+}
+/** True when the Content-Type header names JSON (parameters such as charset allowed). */
+function isJsonContentType(value) {
+    return value !== undefined && /^application\/json\s*(?:;|$)/i.test(value.trim());
 }
 
 ;// CONCATENATED MODULE: ./simulator/i18n.ts
@@ -1122,6 +1170,58 @@ const MESSAGES = {
         en: 'Staging site not found.',
         es: 'Sitio de staging no encontrado.',
     },
+    version_started: {
+        en: 'Site version creation started.',
+        es: 'Se inició la creación de la versión del sitio.',
+    },
+    version_updated: {
+        en: 'Site version updated successfully.',
+        es: 'Versión del sitio actualizada correctamente.',
+    },
+    versions_listed: {
+        en: 'Site versions retrieved successfully.',
+        es: 'Versiones del sitio obtenidas correctamente.',
+    },
+    versions_deleted: { en: 'Site versions deleted.', es: 'Versiones del sitio eliminadas.' },
+    restore_started: {
+        en: 'Restore started: the site is being replaced with the version.',
+        es: 'Restauración iniciada: el sitio se está reemplazando con la versión.',
+    },
+    version_not_found: {
+        en: 'Site version {version} not found.',
+        es: 'Versión del sitio {version} no encontrada.',
+    },
+    version_other_site: {
+        en: 'Site version {version} does not belong to site {site}.',
+        es: 'La versión del sitio {version} no pertenece al sitio {site}.',
+    },
+    version_not_completed: {
+        en: 'Site version {version} is not completed and cannot be restored.',
+        es: 'La versión del sitio {version} no está completada y no se puede restaurar.',
+    },
+    version_quota: {
+        en: 'You can keep at most {quota} versions per site, plus one in progress. Delete an old version to create a new one.',
+        es: 'Puede conservar como máximo {quota} versiones por sitio, más una en curso. Elimine una versión antigua para crear una nueva.',
+    },
+    versions_plan: {
+        en: 'Your current plan does not include site versions. Please upgrade your plan to use them.',
+        es: 'Su plan actual no incluye versiones del sitio. Mejore su plan para usarlas.',
+    },
+    restore_busy: {
+        en: 'A restore or a push of this site is already in progress. Please wait until it finishes.',
+        es: 'Una restauración o un push de este sitio ya está en curso. Espere a que termine.',
+    },
+    tools_plan: {
+        en: 'Your current plan does not include site tools. Please upgrade your plan to use them.',
+        es: 'Su plan actual no incluye las herramientas del sitio. Mejore su plan para usarlas.',
+    },
+    tool_set: { en: 'Site tool {tool} turned {value}.', es: 'Herramienta del sitio {tool}: {value}.' },
+    field_required: { en: 'The {field} field is required.', es: 'El campo {field} es obligatorio.' },
+    field_invalid: { en: 'The selected {field} is invalid.', es: 'El {field} seleccionado no es válido.' },
+    field_too_long: {
+        en: 'The {field} field must not be greater than {max} characters.',
+        es: 'El campo {field} no debe tener más de {max} caracteres.',
+    },
     rate_limited: {
         en: 'Too many requests: rate limit reached, try again later.',
         es: 'Demasiadas solicitudes: se alcanzó el límite, inténtelo más tarde.',
@@ -1157,74 +1257,49 @@ function t(lang, key, params = {}) {
 /** Every message key (for tests that check both languages are complete). */
 const MESSAGE_KEYS = Object.keys(MESSAGES);
 
-;// CONCATENATED MODULE: ./simulator/http.ts
-function ok(status, message, data, meta) {
-    const body = { status: true, message, data };
-    if (meta !== undefined)
-        body.meta = meta;
-    return { status, headers: {}, body };
-}
-function fail(status, message, errors, headers = {}) {
-    const body = { status: false, message, data: null };
-    if (errors !== undefined)
-        body.errors = errors;
-    return { status, headers, body };
-}
+;// CONCATENATED MODULE: ./simulator/body.ts
+
+
 /**
- * A response as bytes go out: the body as a string (JSON bodies serialised, with Content-Type:
- * application/json unless a header says otherwise) and Content-Length set.
+ * The request's JSON object body. Requires Content-Type: application/json; an empty body is `{}`.
+ * Attributes outside `allowed` are refused with 400 and listed in `errors`.
  */
-function serialize(response) {
-    const headers = { ...response.headers };
-    let payload = '';
-    if (response.body !== undefined) {
-        if (typeof response.body === 'string') {
-            payload = response.body;
+function jsonBody(ctx, req, allowed) {
+    const { lang, shapes } = ctx;
+    const refuse = (message, errors) => ({
+        ok: false,
+        response: shapes.badRequest(lang, message, errors),
+    });
+    const header = req.headers['content-type'];
+    const contentType = Array.isArray(header) ? header[0] : header;
+    if (!isJsonContentType(contentType)) {
+        return refuse(t(lang, 'invalid_content_type'), {
+            content_type: [`expected application/json, got ${contentType ?? 'none'}`],
+        });
+    }
+    let value = {};
+    if (req.body.trim() !== '') {
+        try {
+            value = JSON.parse(req.body);
         }
-        else {
-            payload = JSON.stringify(response.body);
-            if (!hasHeader(headers, 'content-type'))
-                headers['Content-Type'] = 'application/json';
+        catch (e) {
+            return refuse(t(lang, 'invalid_json'), { body: [e.message] });
         }
     }
-    for (const name of Object.keys(headers))
-        if (name.toLowerCase() === 'content-length')
-            delete headers[name];
-    headers['Content-Length'] = String(Buffer.byteLength(payload));
-    return { status: response.status, headers, body: payload };
-}
-/** Writes `response` (see serialize). */
-function send(res, response) {
-    const { status, headers, body } = serialize(response);
-    res.writeHead(status, headers);
-    res.end(body);
-}
-function hasHeader(headers, name) {
-    return Object.keys(headers).some((k) => k.toLowerCase() === name);
-}
-/** Largest request body accepted; more is a 400 (the simulator only takes small JSON bodies). */
-const MAX_BODY_BYTES = 1024 * 1024;
-class BodyTooLarge extends Error {
-}
-function readBody(req) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let size = 0;
-        req.on('data', (chunk) => {
-            size += chunk.length;
-            if (size <= MAX_BODY_BYTES)
-                chunks.push(chunk);
-        });
-        req.on('end', () => size > MAX_BODY_BYTES ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks).toString('utf8')));
-        req.on('error', reject);
-        req.on('aborted', () => reject(new Error('request aborted')));
-    });
-}
-/** True when the Content-Type header names JSON (parameters such as charset allowed). */
-function isJsonContentType(value) {
-    return value !== undefined && /^application\/json\s*(?:;|$)/i.test(value.trim());
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return refuse(t(lang, 'invalid_json'), { body: ['expected a JSON object'] });
+    }
+    const record = value;
+    const unknown = Object.keys(record).filter((k) => !allowed.includes(k));
+    if (unknown.length > 0) {
+        const errors = Object.fromEntries(unknown.map((k) => [k, ['unknown attribute']]));
+        return refuse(t(lang, 'unknown_attributes', { names: unknown.join(', ') }), errors);
+    }
+    return { ok: true, value: record };
 }
 
+// EXTERNAL MODULE: ./simulator/options.ts
+var simulator_options = __nccwpck_require__(561);
 ;// CONCATENATED MODULE: ./simulator/dates.ts
 /** The spec's response date-time format: `yyyy-MM-dd HH:mm:ss.SSS`, UTC. */
 function formatDate(ms) {
@@ -1238,8 +1313,26 @@ function isoDate(ms) {
 ;// CONCATENATED MODULE: ./simulator/views.ts
 /** What the v2 API shows of the state: records as `data` objects, in a profile's style. */
 
-const SPEC_STYLE = { date: formatDate, stagingId: (s) => s.id };
-const SERVICE_STYLE = { date: isoDate, stagingId: (s) => s.numeric_id };
+const SPEC_STYLE = {
+    date: formatDate,
+    stagingId: (s) => s.id,
+    versionId: (v) => `v-${v.id}`,
+};
+const SERVICE_STYLE = {
+    date: isoDate,
+    stagingId: (s) => s.numeric_id,
+    versionId: (v) => v.id,
+};
+/** A site version as GET /v2/site-versions lists it (contract §13). */
+function versionView(version, style) {
+    return {
+        id: style.versionId(version),
+        name: version.name,
+        size_mb: version.status === 'completed' ? version.size_mb : null,
+        status: version.status,
+        created_at: style.date(version.created_at),
+    };
+}
 /** A production site as GET/POST /v2/sites return it (no password, no simulated content). */
 function siteView(site, staging, style = SPEC_STYLE) {
     return {
@@ -1354,6 +1447,8 @@ const SERVICE_TASK_TYPE = {
     pull: 'staging_sync',
     push: 'staging_push',
     delete: 'site_delete',
+    version: 'site_version',
+    restore: 'site_version_restore',
 };
 /** A create task is `queued` for this share of its duration (at most 5 s), then `in_progress`. */
 function queuedForMs(task) {
@@ -1374,17 +1469,18 @@ function serviceTaskStatus(task, now) {
 }
 /**
  * `data` of GET /api/v2/tasks/{id}/status in the service profile (contract §2, r2): the task's row
- * (`id` is its database id, never a site id), the staging site as `resource_id`, a two-decimal
+ * (`id` is its database id, never a site id), the site it works on as `resource_id` (the staging
+ * site of a staging job, the production site of a version or restore), a two-decimal
  * string percentage, ISO dates.
  */
-function serviceTaskView(task, stagingNumericId, percentage, now) {
+function serviceTaskView(task, resourceId, percentage, now) {
     const status = serviceTaskStatus(task, now);
     const view = {
         id: task.row_id,
         cloud_task_id: task.id,
         type: SERVICE_TASK_TYPE[task.kind],
         resource_type: 'App\\Models\\Site',
-        resource_id: stagingNumericId,
+        resource_id: resourceId,
         status,
     };
     if (percentage !== null)
@@ -1393,6 +1489,537 @@ function serviceTaskView(task, stagingNumericId, percentage, now) {
     view.created_at = isoDate(task.started_at);
     view.updated_at = isoDate(task.status === 'progress' ? now : task.updated_at);
     return view;
+}
+
+;// CONCATENATED MODULE: ./simulator/routes/sites.ts
+/**
+ * GET /v2/sites (with type and pagination: `page`, `per_page`; the paginator in `meta`, or inside
+ * `data` with the listPaginator option; a page cap answers fewer rows than a large per_page asks,
+ * as the service family does), POST /v2/sites, GET /v2/sites/{site}.
+ */
+
+
+
+
+
+/** Values of the `type` filter: production or staging sites, reserved (permanent) or temporary ones. */
+const SITE_TYPES = ['production', 'staging', 'reserved', 'temporary'];
+const DEFAULT_PER_PAGE = 10;
+const MAX_PER_PAGE = 100;
+function listSites(ctx, req) {
+    const type = req.query.get('type');
+    if (type !== null && !SITE_TYPES.includes(type)) {
+        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'type' }), {
+            type: [`must be one of ${SITE_TYPES.join(', ')}`],
+        });
+    }
+    const page = positiveInt(req.query.get('page'), 1);
+    const asked = positiveInt(req.query.get('per_page'), DEFAULT_PER_PAGE);
+    if (page === null)
+        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'page' }), {
+            page: ['integer >= 1'],
+        });
+    // A cap (the option's, else the profile's) answers fewer rows than asked; without one, too many is refused.
+    const cap = ctx.options.listPageCap ?? ctx.shapes.listPageCap;
+    if (asked === null || (cap === null && asked > MAX_PER_PAGE)) {
+        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'per_page' }), {
+            per_page: [`integer from 1 to ${MAX_PER_PAGE}`],
+        });
+    }
+    const perPage = cap === null ? asked : Math.min(asked, cap);
+    const productions = [...ctx.state.sites.values()].sort((a, b) => a.id - b.id);
+    const stagings = [...ctx.state.staging.values()].sort((a, b) => a.site_id - b.site_id);
+    const { style } = ctx.shapes;
+    const items = [];
+    const stagingOf = (site) => ctx.state.staging.get(String(site.id));
+    if (type === null || type === 'production' || type === 'reserved' || type === 'temporary') {
+        for (const site of productions) {
+            if (type === 'reserved' && !site.reserved)
+                continue;
+            if (type === 'temporary' && site.reserved)
+                continue;
+            const staging = stagingOf(site);
+            items.push(ctx.shapes.listItem?.({ production: site, staging }) ?? siteView(site, staging, style));
+        }
+    }
+    if (type === null || type === 'staging' || type === 'reserved') {
+        for (const staging of stagings)
+            items.push(ctx.shapes.listItem?.({ staging }) ?? stagingListView(staging, style));
+    }
+    const total = items.length;
+    const lastPage = Math.max(1, Math.ceil(total / perPage));
+    const from = (page - 1) * perPage;
+    const pageItems = items.slice(from, from + perPage);
+    const paginator = {
+        current_page: page,
+        per_page: perPage,
+        total,
+        last_page: lastPage,
+        from: pageItems.length > 0 ? from + 1 : null,
+        to: pageItems.length > 0 ? from + pageItems.length : null,
+    };
+    const message = t(ctx.lang, 'sites_listed');
+    // The framework's paginator as `data` itself (`data.data`, `data.last_page`), or beside it as `meta`.
+    if (ctx.options.listPaginator === 'data')
+        return ok(200, message, { ...paginator, data: pageItems });
+    return ok(200, message, pageItems, paginator);
+}
+function createSite(ctx, req) {
+    const body = jsonBody(ctx, req, ['site_name']);
+    if (!body.ok)
+        return body.response;
+    const name = body.value.site_name;
+    if (typeof name !== 'string' || name.trim() === '') {
+        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_site_name'), {
+            site_name: ['required, a non-empty string'],
+        });
+    }
+    const id = ctx.state.nextSiteId++;
+    const slug = name
+        .trim()
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '') || `site-${id}`;
+    const site = productionSite({ id, name: slug, tags: [] }, ctx.now);
+    site.site_name = name.trim();
+    site.url = `https://${slug}-${id}.example.test`;
+    site.domains = [{ name: `${slug}-${id}.example.test`, primary: true }];
+    ctx.state.sites.set(String(id), site);
+    return ok(201, t(ctx.lang, 'site_created'), siteView(site, undefined, ctx.shapes.style));
+}
+function getSite(ctx, siteId) {
+    const { style } = ctx.shapes;
+    const site = ctx.state.sites.get(siteId);
+    const message = t(ctx.lang, 'site_retrieved');
+    if (site)
+        return ok(200, message, siteView(site, ctx.state.staging.get(siteId), style));
+    const staging = [...ctx.state.staging.values()].find((s) => String(style.stagingId(s)) === siteId);
+    if (staging)
+        return ok(200, message, stagingListView(staging, style));
+    return ctx.shapes.siteNotFound(ctx.lang, siteId);
+}
+/** `fallback` when absent, the integer when valid, null when invalid. */
+function positiveInt(value, fallback) {
+    if (value === null)
+        return fallback;
+    if (!/^\d+$/.test(value))
+        return null;
+    const n = Number(value);
+    return n >= 1 ? n : null;
+}
+
+;// CONCATENATED MODULE: ./simulator/routes/versions.ts
+/**
+ * Site versions (contract §13, r4): point-in-time copies of a production site's content, made and
+ * restored by background jobs like any other (jobs.ts). The rules are the same in every profile; only
+ * the shapes differ (../profiles):
+ * - create: 422 for a missing or unknown `site_id` (a field of the body, validated as the framework
+ *   does: a 404 here would read as "no versions route", contract §13); 422 while one is in progress, or when the site keeps more than
+ *   `versionQuota` completed versions (the family's backups: 3 kept, plus 1 in progress: with 3
+ *   completed a fourth may be made, after which the oldest must go); otherwise a `version` job. The version holds the content the site had when
+ *   it was asked for.
+ * - name: 422 for a missing name or one longer than 25 characters.
+ * - list: the site's versions, newest first, paged like the site list; 422 for a missing or unknown
+ *   `site_id`.
+ * - restore: 404 for an unknown site or version; a version of another site refused; a version not
+ *   completed refused (422); a restore or push of the site already running refused as busy;
+ *   otherwise a `restore` job, which puts the version's content back on production when it completes.
+ * - delete: each id deleted, or listed in `failed_ids` (unknown, in progress, being restored).
+ * The knob `versions` (options) gates them all: `plan-403` answers 403 here; `quota`, `task-fails`
+ * and `slow` change create; `absent-404` / `absent-405` are routing (api.ts).
+ */
+
+
+
+
+
+
+/** Longest version name the service takes (contract §13). */
+const MAX_VERSION_NAME = 25;
+function createVersion(ctx, req) {
+    const body = jsonBody(ctx, req, ['site_id']);
+    if (!body.ok)
+        return body.response;
+    const gate = planGate(ctx);
+    if (gate)
+        return gate;
+    const raw = body.value.site_id;
+    if (raw === undefined || raw === null || raw === '')
+        return required(ctx, 'site_id');
+    if (!(typeof raw === 'number' || typeof raw === 'string'))
+        return invalid(ctx, 'site_id');
+    const site = ctx.state.sites.get(String(raw));
+    if (!site)
+        return invalid(ctx, 'site_id');
+    const mine = versionsOf(ctx, site);
+    const completed = mine.filter((v) => v.status === 'completed').length;
+    const running = mine.filter((v) => v.status === 'progress').length;
+    if (ctx.options.versions === 'quota' || running >= 1 || completed > ctx.options.versionQuota) {
+        return ctx.shapes.refused(422, ctx.lang, t(ctx.lang, 'version_quota', { quota: ctx.options.versionQuota }));
+    }
+    const version = addVersion(ctx, site, 'progress', null);
+    const failWith = ctx.options.versions === 'task-fails' ? simulator_options/* VERSION_TASK_ERROR */.Cg : ctx.taskError;
+    const slow = ctx.options.versions === 'slow' ? simulator_options/* SLOW_VERSION_MS */.Mz : undefined;
+    const task = ctx.jobs.startOnSite('version', site.id, version.id, failWith, ctx.now, slow);
+    version.task_id = task.id;
+    return ctx.shapes.siteJobStarted(ctx.lang, t(ctx.lang, 'version_started'), {
+        id: ctx.shapes.style.versionId(version),
+        task_id: task.id,
+    });
+}
+function nameVersion(ctx, req, versionId) {
+    const body = jsonBody(ctx, req, ['name']);
+    if (!body.ok)
+        return body.response;
+    const gate = planGate(ctx);
+    if (gate)
+        return gate;
+    const version = findVersion(ctx, versionId);
+    if (!version)
+        return ctx.shapes.versionNotFound(ctx.lang, versionId);
+    const name = body.value.name;
+    if (typeof name !== 'string' || name.trim() === '')
+        return required(ctx, 'name');
+    if ([...name].length > MAX_VERSION_NAME) {
+        const message = t(ctx.lang, 'field_too_long', { field: 'name', max: MAX_VERSION_NAME });
+        return ctx.shapes.validation(ctx.lang, 'name', message);
+    }
+    version.name = name;
+    version.updated_at = ctx.now;
+    return ok(200, t(ctx.lang, 'version_updated'), versionView(version, ctx.shapes.style));
+}
+function listVersions(ctx, req) {
+    const gate = planGate(ctx);
+    if (gate)
+        return gate;
+    const siteId = req.query.get('site_id');
+    if (siteId === null || siteId === '')
+        return required(ctx, 'site_id');
+    const site = ctx.state.sites.get(siteId);
+    if (!site)
+        return invalid(ctx, 'site_id');
+    const page = positiveInt(req.query.get('page'), 1);
+    const perPage = positiveInt(req.query.get('per_page'), 15);
+    if (page === null)
+        return invalid(ctx, 'page');
+    if (perPage === null || perPage > MAX_PER_PAGE)
+        return invalid(ctx, 'per_page');
+    const all = versionsOf(ctx, site).sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+    const from = (page - 1) * perPage;
+    const items = all.slice(from, from + perPage);
+    const meta = {
+        current_page: page,
+        per_page: perPage,
+        total: all.length,
+        last_page: Math.max(1, Math.ceil(all.length / perPage)),
+    };
+    const style = ctx.shapes.style;
+    return ok(200, t(ctx.lang, 'versions_listed'), items.map((v) => versionView(v, style)), meta);
+}
+function restoreVersion(ctx, siteId, versionId) {
+    const gate = planGate(ctx);
+    if (gate)
+        return gate;
+    const site = ctx.state.sites.get(siteId);
+    if (!site)
+        return ctx.shapes.siteNotFound(ctx.lang, siteId);
+    const version = findVersion(ctx, versionId);
+    if (!version)
+        return ctx.shapes.versionNotFound(ctx.lang, versionId);
+    if (version.site_id !== site.id)
+        return ctx.shapes.versionOfOtherSite(ctx.lang, versionId, siteId);
+    if (version.status !== 'completed') {
+        return ctx.shapes.refused(422, ctx.lang, t(ctx.lang, 'version_not_completed', { version: versionId }));
+    }
+    if (restoring(ctx, site.id) || ctx.state.staging.get(siteId)?.status === 'pushing') {
+        return ctx.shapes.restoreBusy(ctx.lang);
+    }
+    const task = ctx.jobs.startOnSite('restore', site.id, version.id, ctx.taskError, ctx.now);
+    return ctx.shapes.siteJobStarted(ctx.lang, t(ctx.lang, 'restore_started'), { task_id: task.id });
+}
+function deleteVersions(ctx, req) {
+    const body = jsonBody(ctx, req, ['ids']);
+    if (!body.ok)
+        return body.response;
+    const gate = planGate(ctx);
+    if (gate)
+        return gate;
+    const ids = body.value.ids;
+    if (!Array.isArray(ids) || ids.length === 0)
+        return required(ctx, 'ids');
+    const success = [];
+    const failed = [];
+    for (const id of ids) {
+        const version = typeof id === 'string' || typeof id === 'number' ? findVersion(ctx, String(id)) : undefined;
+        const busy = version && (version.status === 'progress' || restoring(ctx, version.site_id, version.id));
+        if (!version || busy) {
+            failed.push(id);
+            continue;
+        }
+        ctx.state.siteVersions.delete(version.id);
+        success.push(id);
+    }
+    return ok(200, t(ctx.lang, 'versions_deleted'), { success_ids: success, failed_ids: failed });
+}
+/**
+ * A version in `status` of `site` with `content` (the site's now when omitted). Shared with the
+ * admin paths, which seed versions a person made.
+ */
+function addVersion(ctx, site, status, name, content = site.content) {
+    const id = ctx.state.nextVersionId++;
+    const version = {
+        id,
+        site_id: site.id,
+        name,
+        status,
+        content: { ...content },
+        size_mb: Math.round((48 + (site.id % 97) * 1.5 + (id % 7) * 0.3) * 10) / 10,
+        task_id: null,
+        created_at: ctx.now,
+        updated_at: ctx.now,
+    };
+    ctx.state.siteVersions.set(id, version);
+    return version;
+}
+function versionsOf(ctx, site) {
+    return [...ctx.state.siteVersions.values()].filter((v) => v.site_id === site.id);
+}
+/** The version the profile's id names (spec `v-7001`, service `7001`), if any. */
+function findVersion(ctx, id) {
+    const style = ctx.shapes.style;
+    return [...ctx.state.siteVersions.values()].find((v) => String(style.versionId(v)) === id);
+}
+/** True while a restore of `siteId` (of version `versionId`, when given) runs. */
+function restoring(ctx, siteId, versionId) {
+    return [...ctx.state.tasks.values()].some((task) => task.kind === 'restore' &&
+        task.status === 'progress' &&
+        task.site_id === siteId &&
+        (versionId === undefined || task.version_id === versionId));
+}
+function planGate(ctx) {
+    if (ctx.options.versions !== 'plan-403')
+        return null;
+    return ctx.shapes.refused(403, ctx.lang, t(ctx.lang, 'versions_plan'));
+}
+function required(ctx, field) {
+    return ctx.shapes.validation(ctx.lang, field, t(ctx.lang, 'field_required', { field }));
+}
+function invalid(ctx, field) {
+    return ctx.shapes.validation(ctx.lang, field, t(ctx.lang, 'field_invalid', { field }));
+}
+
+;// CONCATENATED MODULE: ./simulator/admin.ts
+/**
+ * The admin paths under /__sim: read the state, events, requests and connection counts, bump
+ * content versions, read and seed site versions, set a site's tool state, set faults and options,
+ * reset. Not part of the v2 API: no auth, no rate limit,
+ * not recorded, not counted, plain JSON (no envelope), times as ms epoch.
+ */
+
+
+const ADMIN_PREFIX = '/__sim';
+function handleAdmin(sim, method, path, body) {
+    sim.settle();
+    const route = path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '') || '/';
+    try {
+        return dispatch(sim, method, route, body);
+    }
+    catch (e) {
+        return json(400, { error: e.message });
+    }
+}
+function dispatch(sim, method, route, body) {
+    const site = /^\/sites\/([^/]+)$/.exec(route);
+    const content = /^\/sites\/([^/]+)\/content$/.exec(route);
+    const versions = /^\/sites\/([^/]+)\/versions$/.exec(route);
+    const siteState = /^\/sites\/([^/]+)\/state$/.exec(route);
+    if (method === 'GET' && route === '/state')
+        return json(200, snapshot(sim));
+    if (method === 'GET' && site?.[1] !== undefined)
+        return siteEntry(sim, site[1]);
+    if (method === 'POST' && content?.[1] !== undefined)
+        return bumpContent(sim, content[1], parse(body));
+    if (method === 'GET' && versions?.[1] !== undefined)
+        return siteVersions(sim, versions[1]);
+    if (method === 'POST' && versions?.[1] !== undefined)
+        return seedVersion(sim, versions[1], parse(body));
+    if (method === 'POST' && siteState?.[1] !== undefined)
+        return setSiteState(sim, siteState[1], parse(body));
+    if (method === 'GET' && route === '/outbox')
+        return json(200, sim.state.outbox);
+    if (method === 'GET' && route === '/purges')
+        return json(200, sim.state.purges);
+    if (method === 'GET' && route === '/tools')
+        return json(200, sim.state.toolChanges);
+    if (method === 'GET' && route === '/requests')
+        return json(200, sim.requests);
+    if (method === 'GET' && route === '/site-requests')
+        return json(200, sim.siteRequests);
+    if (method === 'GET' && route === '/stats')
+        return json(200, sim.stats());
+    if (method === 'GET' && route === '/tasks')
+        return json(200, tasks(sim));
+    if (method === 'GET' && route === '/faults')
+        return json(200, faultList(sim));
+    if (method === 'POST' && route === '/faults') {
+        for (const rule of faultsFromJson(parse(body)))
+            sim.faults.add(rule);
+        return json(200, faultList(sim));
+    }
+    if (method === 'DELETE' && route === '/faults') {
+        sim.faults.clear();
+        return json(200, []);
+    }
+    if (method === 'POST' && route === '/reset') {
+        sim.reset();
+        return json(200, snapshot(sim));
+    }
+    if (method === 'GET' && route === '/options')
+        return json(200, sim.options);
+    if (method === 'POST' && route === '/options') {
+        const patch = parse(body);
+        if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+            throw new Error('options must be an object');
+        sim.setOptions(patch);
+        return json(200, sim.options);
+    }
+    return json(404, { error: `no admin route ${method} ${ADMIN_PREFIX}${route}` });
+}
+/** The whole state as JSON. */
+function snapshot(sim) {
+    return {
+        sites: [...sim.state.sites.values()],
+        staging: [...sim.state.staging.values()],
+        siteVersions: [...sim.state.siteVersions.values()],
+        tasks: tasks(sim),
+        outbox: sim.state.outbox,
+        purges: sim.state.purges,
+        toolChanges: sim.state.toolChanges,
+        options: sim.options,
+        faults: faultList(sim),
+        requests: sim.requests.length,
+    };
+}
+function tasks(sim) {
+    return [...sim.state.tasks.values()].map((task) => ({
+        ...task,
+        percentage_complete: sim.percentageOf(task),
+    }));
+}
+function faultList(sim) {
+    return sim.faults
+        .list()
+        .map(({ rule, left }) => ({ ...ruleToJson(rule), left: left === Infinity ? 'Infinity' : left }));
+}
+function siteEntry(sim, id) {
+    const site = sim.state.sites.get(id);
+    if (!site)
+        return json(404, { error: `site ${id} not found` });
+    return json(200, { site, staging: sim.state.staging.get(id) ?? null, versions: admin_versionsOf(sim, site.id) });
+}
+/** A site's versions, newest first (every field, content included). */
+function admin_versionsOf(sim, siteId) {
+    return [...sim.state.siteVersions.values()]
+        .filter((v) => v.site_id === siteId)
+        .sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+}
+function siteVersions(sim, id) {
+    const site = sim.state.sites.get(id);
+    if (!site)
+        return json(404, { error: `site ${id} not found` });
+    return json(200, admin_versionsOf(sim, site.id));
+}
+/**
+ * Adds a version to a site at once, without a job (a version a person made, or one to fill the
+ * quota): `{ name?, status?: 'completed' | 'progress' | 'failed', content?: { files, database },
+ * created_at? }`. Default: completed, unnamed, the site's content now.
+ */
+function seedVersion(sim, id, body) {
+    const site = sim.state.sites.get(id);
+    if (!site)
+        return json(404, { error: `site ${id} not found` });
+    const { name, status, content, created_at } = (isObject(body) ? body : {});
+    if (name !== undefined && name !== null && typeof name !== 'string')
+        throw new Error('name must be a string');
+    if (status !== undefined && status !== 'completed' && status !== 'progress' && status !== 'failed')
+        throw new Error('status must be completed, progress or failed');
+    if (content !== undefined && !isContent(content))
+        throw new Error('content must be { files, database } strings');
+    if (created_at !== undefined && !(typeof created_at === 'number' && Number.isFinite(created_at)))
+        throw new Error('created_at must be a number (ms epoch)');
+    const now = typeof created_at === 'number' ? created_at : Date.now();
+    const version = addVersion({ state: sim.state, now }, site, status ?? 'completed', typeof name === 'string' ? name : null, isContent(content) ? content : site.content);
+    return json(200, version);
+}
+/** Sets a site's tool state directly: `{ maintenance?: boolean, password_protected?: boolean }`. */
+function setSiteState(sim, id, body) {
+    const site = sim.state.sites.get(id);
+    if (!site)
+        return json(404, { error: `site ${id} not found` });
+    const patch = (isObject(body) ? body : {});
+    const fields = { maintenance: 'maintenance_mode', password_protected: 'password_protection' };
+    for (const field of Object.keys(fields)) {
+        if (patch[field] !== undefined && typeof patch[field] !== 'boolean')
+            throw new Error(`${field} must be a boolean`);
+    }
+    for (const [field, tool] of Object.entries(fields)) {
+        const value = patch[field];
+        if (typeof value !== 'boolean')
+            continue;
+        site[field] = value;
+        sim.state.toolChanges.push({
+            site_id: site.id,
+            tool,
+            value: value ? 'on' : 'off',
+            source: 'admin',
+            at: Date.now(),
+        });
+    }
+    return json(200, { site, staging: sim.state.staging.get(id) ?? null, versions: admin_versionsOf(sim, site.id) });
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function isContent(value) {
+    return isObject(value) && typeof value.files === 'string' && typeof value.database === 'string';
+}
+function bumpContent(sim, id, body) {
+    const site = sim.state.sites.get(id);
+    if (!site)
+        return json(404, { error: `site ${id} not found` });
+    const { target, part } = (typeof body === 'object' && body !== null ? body : {});
+    if (target !== 'production' && target !== 'staging')
+        throw new Error('target must be production or staging');
+    if (part !== undefined && part !== 'files' && part !== 'database')
+        throw new Error('part must be files or database');
+    const staging = sim.state.staging.get(id);
+    if (target === 'staging' && !staging)
+        return json(409, { error: `site ${id} has no staging site` });
+    const key = `${id}:${target}`;
+    const version = (sim.state.versions.get(key) ?? 1) + 1;
+    sim.state.versions.set(key, version);
+    const value = `${target === 'production' ? 'prod' : 'staging'}-v${version}`;
+    const record = target === 'production' ? site : staging;
+    if (record) {
+        if (part === undefined || part === 'files')
+            record.content.files = value;
+        if (part === undefined || part === 'database')
+            record.content.database = value;
+    }
+    return json(200, { site, staging: staging ?? null });
+}
+function parse(body) {
+    if (body.trim() === '')
+        return {};
+    try {
+        return JSON.parse(body);
+    }
+    catch (e) {
+        throw new Error(`invalid JSON body: ${e.message}`);
+    }
+}
+function json(status, body) {
+    return { status, headers: {}, body };
 }
 
 ;// CONCATENATED MODULE: ./simulator/profiles/framework.ts
@@ -1489,6 +2116,8 @@ const FAULT_MESSAGE = {
     429: FRAMEWORK_TEXT.tooManyAttempts,
     500: FRAMEWORK_TEXT.serverError,
 };
+/** The site a task works on: the staging site of a staging job, the production site of a version or restore. */
+const resourceOf = (task) => task.kind === 'version' || task.kind === 'restore' ? task.site_id : STAGING_NUMERIC_ID_OFFSET + task.site_id;
 const route = (path) => path.replace(/^\/+/, '');
 function limitHeaders(decision) {
     return {
@@ -1505,6 +2134,8 @@ const serviceShapes = {
     probeRoute: false,
     headAsGet: true,
     style: SERVICE_STYLE,
+    // The family answers fewer rows than a large per_page asks for; its CLI settled on 20 (contract r4 §12).
+    listPageCap: 20,
     listItem: serviceListItem,
     unknownRoute: (path, accept) => {
         if (wantsJson(accept))
@@ -1557,7 +2188,14 @@ const serviceShapes = {
             body.data = { task_id: task.id };
         return { status: 200, headers: {}, body };
     },
-    task: (lang, task, percentage, now) => ok(200, t(lang, 'task_retrieved'), serviceTaskView(task, STAGING_NUMERIC_ID_OFFSET + task.site_id, percentage, now)),
+    task: (lang, task, percentage, now) => ok(200, t(lang, 'task_retrieved'), serviceTaskView(task, resourceOf(task), percentage, now)),
+    siteJobStarted: (_lang, message, data) => ok(200, message, data),
+    validation: (_lang, field, message) => frameworkError(422, message, { errors: { [field]: [message] } }),
+    refused: (status, _lang, message) => frameworkError(status, message),
+    versionNotFound: (_lang, version) => frameworkError(404, noQueryResults('SiteVersion', version)),
+    // The framework's scoped binding: a version of another site is not found under this site.
+    versionOfOtherSite: (_lang, version) => frameworkError(404, noQueryResults('SiteVersion', version)),
+    restoreBusy: (lang) => appError(422, lang, 'restore_busy'),
     faultJson: (status) => frameworkError(status, FAULT_MESSAGE[status] ?? external_node_http_namespaceObject.STATUS_CODES[status] ?? FRAMEWORK_TEXT.serverError),
     echoToken: (status, lang, authorization) => frameworkError(status, t(lang, 'echo_token', { authorization }), {
         errors: { authorization: [authorization] },
@@ -1604,6 +2242,7 @@ const specShapes = {
     probeRoute: true,
     headAsGet: false,
     style: SPEC_STYLE,
+    listPageCap: null,
     unknownRoute: (path, _accept, lang) => fail(404, t(lang, 'path_not_found', { path })),
     methodNotAllowed: (method, path, allowed, lang) => fail(405, t(lang, 'method_not_allowed', { method, path }), undefined, { Allow: allowed.join(', ') }),
     unauthenticated: (lang) => fail(401, t(lang, 'unauthenticated'), undefined, { 'WWW-Authenticate': 'Bearer' }),
@@ -1634,6 +2273,12 @@ const specShapes = {
     },
     jobStarted: (lang, kind, task, options) => ok(202, t(lang, `${kind}_started`), options.taskIds ? { task_id: task.id } : {}),
     task: (lang, task, percentage, now) => ok(200, t(lang, 'task_retrieved'), taskView(task, percentage, now)),
+    siteJobStarted: (_lang, message, data) => ok(202, message, data),
+    validation: (_lang, field, message) => fail(422, message, { [field]: [message] }),
+    refused: (status, _lang, message) => fail(status, message),
+    versionNotFound: (lang, version) => fail(404, t(lang, 'version_not_found', { version })),
+    versionOfOtherSite: (lang, version, site) => fail(422, t(lang, 'version_other_site', { version, site })),
+    restoreBusy: (lang) => fail(409, t(lang, 'restore_busy')),
     faultJson: (status, lang) => {
         const key = spec_FAULT_MESSAGE[status];
         const response = fail(status, key ? t(lang, key) : t(lang, 'fault', { status }));
@@ -1656,153 +2301,6 @@ function shapesOf(profile) {
     return SHAPES[profile];
 }
 
-;// CONCATENATED MODULE: ./simulator/body.ts
-
-
-/**
- * The request's JSON object body. Requires Content-Type: application/json; an empty body is `{}`.
- * Attributes outside `allowed` are refused with 400 and listed in `errors`.
- */
-function jsonBody(ctx, req, allowed) {
-    const { lang, shapes } = ctx;
-    const refuse = (message, errors) => ({
-        ok: false,
-        response: shapes.badRequest(lang, message, errors),
-    });
-    const header = req.headers['content-type'];
-    const contentType = Array.isArray(header) ? header[0] : header;
-    if (!isJsonContentType(contentType)) {
-        return refuse(t(lang, 'invalid_content_type'), {
-            content_type: [`expected application/json, got ${contentType ?? 'none'}`],
-        });
-    }
-    let value = {};
-    if (req.body.trim() !== '') {
-        try {
-            value = JSON.parse(req.body);
-        }
-        catch (e) {
-            return refuse(t(lang, 'invalid_json'), { body: [e.message] });
-        }
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return refuse(t(lang, 'invalid_json'), { body: ['expected a JSON object'] });
-    }
-    const record = value;
-    const unknown = Object.keys(record).filter((k) => !allowed.includes(k));
-    if (unknown.length > 0) {
-        const errors = Object.fromEntries(unknown.map((k) => [k, ['unknown attribute']]));
-        return refuse(t(lang, 'unknown_attributes', { names: unknown.join(', ') }), errors);
-    }
-    return { ok: true, value: record };
-}
-
-;// CONCATENATED MODULE: ./simulator/routes/sites.ts
-/** GET /v2/sites (with type and pagination), POST /v2/sites, GET /v2/sites/{site}. */
-
-
-
-
-
-/** Values of the `type` filter: production or staging sites, reserved (permanent) or temporary ones. */
-const SITE_TYPES = ['production', 'staging', 'reserved', 'temporary'];
-const DEFAULT_PER_PAGE = 10;
-const MAX_PER_PAGE = 100;
-function listSites(ctx, req) {
-    const type = req.query.get('type');
-    if (type !== null && !SITE_TYPES.includes(type)) {
-        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'type' }), {
-            type: [`must be one of ${SITE_TYPES.join(', ')}`],
-        });
-    }
-    const page = positiveInt(req.query.get('page'), 1);
-    const perPage = positiveInt(req.query.get('per_page'), DEFAULT_PER_PAGE);
-    if (page === null)
-        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'page' }), {
-            page: ['integer >= 1'],
-        });
-    if (perPage === null || perPage > MAX_PER_PAGE) {
-        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_query', { name: 'per_page' }), {
-            per_page: [`integer from 1 to ${MAX_PER_PAGE}`],
-        });
-    }
-    const productions = [...ctx.state.sites.values()].sort((a, b) => a.id - b.id);
-    const stagings = [...ctx.state.staging.values()].sort((a, b) => a.site_id - b.site_id);
-    const { style } = ctx.shapes;
-    const items = [];
-    const stagingOf = (site) => ctx.state.staging.get(String(site.id));
-    if (type === null || type === 'production' || type === 'reserved' || type === 'temporary') {
-        for (const site of productions) {
-            if (type === 'reserved' && !site.reserved)
-                continue;
-            if (type === 'temporary' && site.reserved)
-                continue;
-            const staging = stagingOf(site);
-            items.push(ctx.shapes.listItem?.({ production: site, staging }) ?? siteView(site, staging, style));
-        }
-    }
-    if (type === null || type === 'staging' || type === 'reserved') {
-        for (const staging of stagings)
-            items.push(ctx.shapes.listItem?.({ staging }) ?? stagingListView(staging, style));
-    }
-    const total = items.length;
-    const lastPage = Math.max(1, Math.ceil(total / perPage));
-    const from = (page - 1) * perPage;
-    const pageItems = items.slice(from, from + perPage);
-    const meta = {
-        current_page: page,
-        per_page: perPage,
-        total,
-        last_page: lastPage,
-        from: pageItems.length > 0 ? from + 1 : null,
-        to: pageItems.length > 0 ? from + pageItems.length : null,
-    };
-    return ok(200, t(ctx.lang, 'sites_listed'), pageItems, meta);
-}
-function createSite(ctx, req) {
-    const body = jsonBody(ctx, req, ['site_name']);
-    if (!body.ok)
-        return body.response;
-    const name = body.value.site_name;
-    if (typeof name !== 'string' || name.trim() === '') {
-        return ctx.shapes.badRequest(ctx.lang, t(ctx.lang, 'invalid_site_name'), {
-            site_name: ['required, a non-empty string'],
-        });
-    }
-    const id = ctx.state.nextSiteId++;
-    const slug = name
-        .trim()
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-+|-+$/g, '') || `site-${id}`;
-    const site = productionSite({ id, name: slug, tags: [] }, ctx.now);
-    site.site_name = name.trim();
-    site.url = `https://${slug}-${id}.example.test`;
-    site.domains = [{ name: `${slug}-${id}.example.test`, primary: true }];
-    ctx.state.sites.set(String(id), site);
-    return ok(201, t(ctx.lang, 'site_created'), siteView(site, undefined, ctx.shapes.style));
-}
-function getSite(ctx, siteId) {
-    const { style } = ctx.shapes;
-    const site = ctx.state.sites.get(siteId);
-    const message = t(ctx.lang, 'site_retrieved');
-    if (site)
-        return ok(200, message, siteView(site, ctx.state.staging.get(siteId), style));
-    const staging = [...ctx.state.staging.values()].find((s) => String(style.stagingId(s)) === siteId);
-    if (staging)
-        return ok(200, message, stagingListView(staging, style));
-    return ctx.shapes.siteNotFound(ctx.lang, siteId);
-}
-/** `fallback` when absent, the integer when valid, null when invalid. */
-function positiveInt(value, fallback) {
-    if (value === null)
-        return fallback;
-    if (!/^\d+$/.test(value))
-        return null;
-    const n = Number(value);
-    return n >= 1 ? n : null;
-}
-
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./simulator/ids.ts
@@ -1823,9 +2321,11 @@ function newSecret() {
  * - create: refused for an ineligible site (plan, WaaS, client portal), refused as busy while one is
  *   being created (or deleted), refused when one exists; otherwise accepted with a background job.
  * - pull / push / delete: 404 without staging; refused as busy while another job runs on the
- *   staging site (a delete while a pull or push runs included); otherwise accepted with a job.
+ *   staging site (a delete while a pull or push runs included), a push also while a restore of
+ *   production runs (versions.ts); otherwise accepted with a job.
  * - probe (spec profile only): the staging site and its status; 404 without staging; 405 when off.
  */
+
 
 
 
@@ -1876,6 +2376,8 @@ function sync(ctx, siteId, req, kind) {
     if ('response' in found)
         return found.response;
     const refusal = whileBusy(ctx, 'sync', found.staging);
+    if (!refusal && kind === 'push' && restoring(ctx, found.staging.site_id))
+        return ctx.shapes.restoreBusy(ctx.lang);
     return refusal ?? started(ctx, kind, found.staging);
 }
 function deleteStaging(ctx, siteId) {
@@ -1929,6 +2431,53 @@ function taskStatus(ctx, taskId) {
     return ctx.shapes.task(ctx.lang, task, ctx.jobs.percentageOf(task, ctx.now), ctx.now);
 }
 
+;// CONCATENATED MODULE: ./simulator/routes/tools.ts
+/**
+ * POST /v2/sites/{site}/tools (contract §14, r4, weaker evidence): `{"tool": ..., "value": "on" |
+ * "off"}` switches a site tool at once (no job). Rules: 404 for an unknown site; 422 for an unknown
+ * tool or a value other than on / off; 403 with the knob `tools: 'plan-403'` (a plan gate). The
+ * knob `tools: 'absent-404'` removes the route (api.ts). The state shows on the site's record
+ * (`maintenance`, `password_protected`), read through /__sim/sites/{site}.
+ */
+
+
+
+/** The toggles the simulator models, and the site field each one sets. */
+const TOOLS = {
+    maintenance_mode: 'maintenance',
+    password_protection: 'password_protected',
+};
+function setTool(ctx, siteId, req) {
+    const body = jsonBody(ctx, req, ['tool', 'value']);
+    if (!body.ok)
+        return body.response;
+    const site = ctx.state.sites.get(siteId);
+    if (!site)
+        return ctx.shapes.siteNotFound(ctx.lang, siteId);
+    const { tool, value } = body.value;
+    for (const [field, given] of [
+        ['tool', tool],
+        ['value', value],
+    ]) {
+        if (given === undefined || given === null || given === '') {
+            return ctx.shapes.validation(ctx.lang, field, t(ctx.lang, 'field_required', { field }));
+        }
+    }
+    if (typeof tool !== 'string' || !Object.hasOwn(TOOLS, tool))
+        return tools_invalid(ctx, 'tool');
+    if (value !== 'on' && value !== 'off')
+        return tools_invalid(ctx, 'value');
+    if (ctx.options.tools === 'plan-403')
+        return ctx.shapes.refused(403, ctx.lang, t(ctx.lang, 'tools_plan'));
+    site[TOOLS[tool]] = value === 'on';
+    site.updated_at = ctx.now;
+    ctx.state.toolChanges.push({ site_id: site.id, tool: tool, value, source: 'api', at: ctx.now });
+    return ok(200, t(ctx.lang, 'tool_set', { tool, value }), { site_id: site.id, tool, value });
+}
+function tools_invalid(ctx, field) {
+    return ctx.shapes.validation(ctx.lang, field, t(ctx.lang, 'field_invalid', { field }));
+}
+
 ;// CONCATENATED MODULE: ./simulator/api.ts
 
 
@@ -1936,6 +2485,16 @@ function taskStatus(ctx, taskId) {
 
 
 
+
+
+
+/**
+ * What a versions route keeps with `versions: 'absent-405'`: only a GET, answering an empty list,
+ * so every other method is the framework's 405 (a service that shows no versions and makes none).
+ */
+const ABSENT_405 = {
+    GET: (c) => ok(200, t(c.lang, 'versions_listed'), [], { current_page: 1, per_page: 15, total: 0, last_page: 1 }),
+};
 const ROUTES = [
     { pattern: /^\/v2\/sites$/, methods: { GET: (c, r) => listSites(c, r), POST: (c, r) => createSite(c, r) } },
     { pattern: /^\/v2\/sites\/([^/]+)$/, methods: { GET: (c, _r, id) => getSite(c, id) } },
@@ -1957,6 +2516,30 @@ const ROUTES = [
         methods: { POST: (c, r, id) => sync(c, id, r, 'push') },
     },
     { pattern: /^\/v2\/tasks\/([^/]+)\/status$/, methods: { GET: (c, _r, id) => taskStatus(c, id) } },
+    {
+        pattern: /^\/v2\/site-versions$/,
+        methods: {
+            GET: (c, r) => listVersions(c, r),
+            POST: (c, r) => createVersion(c, r),
+            DELETE: (c, r) => deleteVersions(c, r),
+        },
+        feature: 'versions',
+    },
+    {
+        pattern: /^\/v2\/site-versions\/([^/]+)$/,
+        methods: { PUT: (c, r, id) => nameVersion(c, r, id) },
+        feature: 'versions',
+    },
+    {
+        pattern: /^\/v2\/sites\/([^/]+)\/restore-versions\/([^/]+)$/,
+        methods: { PUT: (c, _r, site, [, version]) => restoreVersion(c, site, version ?? '') },
+        feature: 'versions',
+    },
+    {
+        pattern: /^\/v2\/sites\/([^/]+)\/tools$/,
+        methods: { POST: (c, r, id) => setTool(c, id, r) },
+        feature: 'tools',
+    },
 ];
 /** Which seeded token an Authorization header carries. */
 function tokenOf(header) {
@@ -1971,15 +2554,18 @@ function tokenOf(header) {
         return { kind: 'ro', token };
     return { kind: 'unknown', token };
 }
-function matchRoute(path, shapes) {
+function matchRoute(path, shapes, options) {
     for (const route of ROUTES) {
         const found = route.pattern.exec(path);
         if (!found)
             continue;
-        const methods = { ...route.methods };
+        const mode = route.feature ? options[route.feature] : 'ok';
+        if (mode === 'absent-404')
+            return null;
+        const methods = mode === 'absent-405' ? { ...ABSENT_405 } : { ...route.methods };
         if (route.probe && !shapes.probeRoute)
             delete methods.GET;
-        return { methods, param: found[1] ?? '' };
+        return { methods, params: found.slice(1) };
     }
     return null;
 }
@@ -2028,7 +2614,7 @@ class Api {
         const v2 = path.startsWith(`${shapes.prefix}/v2`) ? path.slice(shapes.prefix.length) : null;
         if (v2 === null || (v2 !== '/v2' && !v2.startsWith('/v2/')))
             return unknown();
-        const match = matchRoute(v2, shapes);
+        const match = matchRoute(v2, shapes, this.options);
         const handler = match ? handlerOf(match, req.method, shapes) : undefined;
         const notAllowed = (m) => shapes.methodNotAllowed(req.method, path, allowedMethods(m, shapes), lang);
         if (shapes.routeFirst) {
@@ -2065,14 +2651,14 @@ class Api {
             return notAllowed(match);
         if (req.method !== 'GET' && req.method !== 'HEAD' && kind !== 'rw')
             return ctx.shapes.readOnly(ctx.lang);
-        let param;
+        let params;
         try {
-            param = decodeURIComponent(match.param);
+            params = match.params.map((p) => decodeURIComponent(p));
         }
         catch {
             return ctx.shapes.unknownRoute(req.path, req.headers.accept, ctx.lang);
         }
-        return handler(ctx, req, param);
+        return handler(ctx, req, params[0] ?? '', params);
     }
 }
 
@@ -2196,14 +2782,37 @@ class Jobs {
     }
     /** Starts a job on `staging` (already in the state). `failWith`: the task will end in error. */
     start(kind, staging, failWith, now = this.clock.now()) {
-        const duration = this.lengthOf(kind, this.state.nextTaskRowId);
+        const task = this.newTask(kind, staging.site_id, failWith, now);
+        task.staging_site_id = staging.id;
+        staging.status = BUSY_STATUS_OF[kind];
+        staging.task_id = task.id;
+        staging.updated_at = now;
+        if (kind === 'create')
+            staging.ready_at = null;
+        if (task.ends_at <= now)
+            this.finish(task);
+        return task;
+    }
+    /**
+     * Starts a job on production site `siteId` that makes or restores version `versionId`.
+     * `durationMs` replaces the kind's duration (a slow version).
+     */
+    startOnSite(kind, siteId, versionId, failWith, now = this.clock.now(), durationMs) {
+        const task = this.newTask(kind, siteId, failWith, now, durationMs);
+        task.version_id = versionId;
+        if (task.ends_at <= now)
+            this.finish(task);
+        return task;
+    }
+    newTask(kind, siteId, failWith, now, durationMs) {
+        const duration = durationMs ?? this.lengthOf(kind, this.state.nextTaskRowId);
         const runFor = failWith === null ? duration : Math.round(duration / 2);
         const task = {
             id: this.uniqueId(),
             row_id: this.state.nextTaskRowId++,
             kind,
-            site_id: staging.site_id,
-            staging_site_id: staging.id,
+            site_id: siteId,
+            staging_site_id: '',
             status: 'progress',
             started_at: now,
             duration_ms: duration,
@@ -2216,13 +2825,6 @@ class Jobs {
             failed_at_percentage: null,
         };
         this.state.tasks.set(task.id, task);
-        staging.status = BUSY_STATUS_OF[kind];
-        staging.task_id = task.id;
-        staging.updated_at = now;
-        if (kind === 'create')
-            staging.ready_at = null;
-        if (runFor <= 0)
-            this.finish(task);
         return task;
     }
     /** Ends every running job whose time has come, in the order they end. */
@@ -2283,6 +2885,8 @@ class Jobs {
             task.failed_at_percentage = this.options.progress === 'none' ? null : this.percentageOf(task, at);
             task.status = 'error';
             task.comment = `Error: ${task.fail_with}`;
+            if (task.kind === 'version' || task.kind === 'restore')
+                return this.finishOnSite(task, at, false);
             if (ownsStaging && task.kind === 'create')
                 this.state.staging.delete(key);
             else if (ownsStaging)
@@ -2290,6 +2894,8 @@ class Jobs {
             return;
         }
         task.status = 'completed';
+        if (task.kind === 'version' || task.kind === 'restore')
+            return this.finishOnSite(task, at, true);
         if (!ownsStaging)
             return;
         const site = this.state.sites.get(key);
@@ -2315,6 +2921,10 @@ class Jobs {
             case 'push':
                 if (site) {
                     site.content = { ...staging.content };
+                    if (site.password_protected) {
+                        const change = { site_id: site.id, at, source: 'push' };
+                        this.state.toolChanges.push({ ...change, tool: 'password_protection', value: 'off' });
+                    }
                     site.password_protected = false;
                     site.updated_at = at;
                     this.state.purges.push({ site_id: site.id, at });
@@ -2326,6 +2936,26 @@ class Jobs {
                 break;
         }
     }
+    /**
+     * A version or restore job ended at `at`: a version becomes completed (or failed); a completed
+     * restore puts the version's content back on production (its files and database), purges its cache.
+     */
+    finishOnSite(task, at, succeeded) {
+        const version = this.state.siteVersions.get(task.version_id ?? -1);
+        const site = this.state.sites.get(String(task.site_id));
+        if (task.kind === 'version') {
+            if (!version)
+                return;
+            version.status = succeeded ? 'completed' : 'failed';
+            version.updated_at = at;
+            return;
+        }
+        if (!succeeded || !version || !site)
+            return;
+        site.content = { ...version.content };
+        site.updated_at = at;
+        this.state.purges.push({ site_id: site.id, at });
+    }
 }
 function release(staging, at) {
     staging.status = 'ready';
@@ -2333,8 +2963,6 @@ function release(staging, at) {
     staging.updated_at = at;
 }
 
-// EXTERNAL MODULE: ./simulator/options.ts
-var simulator_options = __nccwpck_require__(561);
 ;// CONCATENATED MODULE: ./simulator/ratelimit.ts
 class RateLimiter {
     options;
@@ -2402,9 +3030,9 @@ class RateLimiter {
 
 ;// CONCATENATED MODULE: ./simulator/site-host.ts
 
-/** True when `pathname` is a staging site's URL (or under one). */
+/** True when `pathname` is a staging site's URL or a production page (or under one). */
 function isSitePath(pathname) {
-    return pathname === SITES_PREFIX || pathname.startsWith(`${SITES_PREFIX}/`);
+    return [SITES_PREFIX, PRODUCTION_PREFIX].some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
 /** When staging site `staging` starts answering, or null while its creation has not completed. */
 function liveFrom(staging, siteDelayMs) {
@@ -2412,7 +3040,9 @@ function liveFrom(staging, siteDelayMs) {
 }
 /** The answer of a staging site's URL at `now`. */
 function serveSite(state, siteDelayMs, now, method, pathname) {
-    const segment = pathname.slice(SITES_PREFIX.length + 1).split('/')[0] ?? '';
+    const production = pathname.startsWith(PRODUCTION_PREFIX);
+    const prefix = production ? PRODUCTION_PREFIX : SITES_PREFIX;
+    const segment = pathname.slice(prefix.length + 1).split('/')[0] ?? '';
     let id;
     try {
         id = decodeURIComponent(segment);
@@ -2420,6 +3050,8 @@ function serveSite(state, siteDelayMs, now, method, pathname) {
     catch {
         return notFound();
     }
+    if (production)
+        return productionPage(state, id, method);
     const staging = [...state.staging.values()].find((s) => s.id === id);
     const from = staging ? liveFrom(staging, siteDelayMs) : null;
     if (!staging || from === null || now < from)
@@ -2438,6 +3070,29 @@ function serveSite(state, siteDelayMs, now, method, pathname) {
         `<p id="content">files ${site_host_escape(staging.content.files)}, database ${site_host_escape(staging.content.database)}</p>`,
     ].join('\n');
     return page(200, site_host_escape(staging.site_name), body);
+}
+/** A production site's page: maintenance (503) first, then password protection (401), then its content. */
+function productionPage(state, id, method) {
+    const site = state.sites.get(id);
+    if (!site)
+        return notFound();
+    if (site.maintenance) {
+        return page(503, 'Maintenance', '<h1>Briefly unavailable for scheduled maintenance. Check back in a minute.</h1>', { 'Retry-After': '600' });
+    }
+    if (site.password_protected) {
+        return page(401, 'Authentication required', '<h1>401 Authorization Required</h1>', {
+            'WWW-Authenticate': 'Basic realm="Password protected site"',
+        });
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+        return page(405, 'Method not allowed', '<h1>405 Method Not Allowed</h1>', { Allow: 'GET, HEAD' });
+    }
+    const body = [
+        `<h1>${site_host_escape(site.site_name)}</h1>`,
+        `<p>Production site ${site.id}.</p>`,
+        `<p id="content">files ${site_host_escape(site.content.files)}, database ${site_host_escape(site.content.database)}</p>`,
+    ].join('\n');
+    return page(200, site_host_escape(site.site_name), body);
 }
 function notFound() {
     return page(404, 'Site not found', '<h1>404 Site not found</h1>\n<p>No site is served at this address (yet).</p>');
@@ -2621,11 +3276,11 @@ function isPlainObject(value) {
 ;// CONCATENATED MODULE: ./simulator/server.ts
 /**
  * The reference v2 API simulator: a stateful HTTP server on 127.0.0.1. `start()` for tests and
- * scripts; main.ts for the command line. The API itself is the core (core.ts) on the real clock;
- * around it this file does HTTP: admin paths (/__sim) aside, staging sites' own URLs aside
- * (/staging-sites/...), every API request is recorded, a fault applies if one fires (latency, hang,
- * drop, redirect, scripted answers, patches, headers), connections are counted, and a timer settles
- * jobs when they are due so the state moves without any request.
+ * scripts; main.ts for the command line. The API itself is the core (core.ts) on the real clock
+ * (or on a test's); around it this file does HTTP: admin paths (/__sim) aside, staging sites' own
+ * URLs aside (/staging-sites/...), every API request is recorded, a fault applies if one fires
+ * (latency, hang, drop, redirect, scripted answers, patches, headers), connections are counted, and
+ * a timer settles jobs when they are due so the state moves without any request.
  */
 
 
@@ -2644,7 +3299,11 @@ function isPlainObject(value) {
 
 
 
-async function start(options = {}) {
+/**
+ * Starts the simulator on 127.0.0.1. `clock`: where its API reads the time (the real one unless a
+ * test passes a ManualClock, to hold a job running or end it, and roll windows, at times it chooses).
+ */
+async function start(options = {}, clock = realClock) {
     const counter = new ConnectionCounter();
     const sockets = new Set();
     // Listen first: staging site URLs carry the port. Requests are handled from the 'request'
@@ -2668,7 +3327,7 @@ async function start(options = {}) {
     const url = `http://127.0.0.1:${port}`;
     let core;
     try {
-        core = createApiCore(options, realClock, { origin: url });
+        core = createApiCore(options, clock, { origin: url });
     }
     catch (error) {
         server.close();
@@ -2729,7 +3388,7 @@ async function start(options = {}) {
             method,
             path: rawPath,
             status: 0,
-            at: Date.now(),
+            at: clock.now(),
             headerNames: req.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase()),
         };
         if (req.headers.authorization !== undefined)
@@ -2744,7 +3403,7 @@ async function start(options = {}) {
             method,
             path: rawPath,
             status: 'pending',
-            at: Date.now(),
+            at: clock.now(),
             faulted: false,
             processed: false,
             token: tokenOf(req.headers.authorization).kind,
@@ -2896,9 +3555,11 @@ function banner(sim) {
         `Tokens: read-write ${SIM_TOKENS.readWrite}   read-only ${SIM_TOKENS.readOnly}`,
         'Sites:',
         ...Object.entries(SIM_SITES).map(([key, id]) => `  ${id}  ${SITE_NOTES[key]}`),
-        `Jobs: create ${d.create}ms, pull ${d.pull}ms, push ${d.push}ms, delete ${d.delete}ms; progress ${sim.options.progress}`,
+        `Jobs: create ${d.create}ms, pull ${d.pull}ms, push ${d.push}ms, delete ${d.delete}ms, version ${d.version}ms, restore ${d.restore}ms; progress ${sim.options.progress}`,
+        `Site versions: ${sim.options.versions} (quota ${sim.options.versionQuota} per site plus 1 in progress); site tools: ${sim.options.tools}`,
         `Rate limit: ${rate ? `${rate.limit} per ${rate.windowMs}ms per token (${rate.kind ?? 'fixed'} window${rate.resetHeader ? `, reset header ${rate.resetHeader}` : ''})` : 'none'}`,
         `Staging sites: ${sim.url}/staging-sites/<id>/ (answer ${sim.options.siteDelayMs}ms after their creation completed)`,
+        `Production pages: ${sim.url}/production-sites/<site>/ (its content; 503 in maintenance mode, 401 while password protected)`,
     ];
 }
 /** Parses `argv`, starts the simulator and prints the banner; null after --help. Throws ArgsError. */

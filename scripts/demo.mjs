@@ -130,18 +130,29 @@ const steps = [
     note: 'overwrite staging with a fresh copy of production',
     inputs: { 'wait-for-url': 'true' },
   },
-  { op: 'push', note: 'overwrite production with staging' },
+  {
+    op: 'push',
+    note: 'take a checkpoint of production (a site version), then overwrite production with staging',
+  },
+  {
+    op: 'rollback',
+    note: "restore production to the push's checkpoint: the old production comes back",
+    inputs: (outputs) => ({ 'checkpoint-id': outputs['checkpoint-id'] ?? '' }),
+  },
   { op: 'delete', note: 'delete the staging environment' },
 ]
 let failures = 0
+let last = {}
 try {
   for (const [i, step] of steps.entries()) {
-    console.log(`\n${bold(`${i + 1}/4  operation: ${step.op}`)}  ${dim(`(${step.note})`)}`)
-    const given = Object.entries({ operation: step.op, ...step.inputs })
+    console.log(`\n${bold(`${i + 1}/${steps.length}  operation: ${step.op}`)}  ${dim(`(${step.note})`)}`)
+    const inputs = typeof step.inputs === 'function' ? step.inputs(last) : step.inputs
+    const given = Object.entries({ operation: step.op, ...inputs })
       .map(([k, v]) => `${k}: ${v}`)
       .join(', ')
     console.log(dim(`  $ node dist/index.js   # the bundled action, as the runner starts it (${given})`))
-    const { code, outputs, summary } = await runAction(sim.apiUrl, { operation: step.op, ...step.inputs })
+    const { code, outputs, summary } = await runAction(sim.apiUrl, { operation: step.op, ...inputs })
+    last = outputs
     if (code !== 0) failures++
     console.log(`\n  ${bold('exit code')} ${code}   ${bold('outputs')} ${dim('(the empty ones left out)')}`)
     // Every output of action.yml that has a value, but the long ones (the message is in the
@@ -163,6 +174,6 @@ try {
   sim.stop()
 }
 console.log(
-  `\n${failures === 0 ? bold('All four operations succeeded') : bold(`${failures} operation(s) failed`)} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  `\n${failures === 0 ? bold(`All ${steps.length} operations succeeded`) : bold(`${failures} operation(s) failed`)} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
 )
 process.exitCode = failures === 0 ? 0 : 1

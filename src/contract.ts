@@ -350,3 +350,51 @@ function idText(value: unknown): string | null {
  * (TokenVerdict in src/api/errors.ts; docs/assumptions.md 77).
  */
 export const TOKEN_REFUSED_STATUS = 401
+
+// --- §13 Checkpoints: site versions (r4) ----------------------------------------------------------
+
+const enc = encodeURIComponent
+/** §13: `POST` starts a version of `{"site_id"}`; `DELETE` with `{"ids": [...]}` removes versions. */
+export const VERSIONS_PATH = '/site-versions'
+/** §13: the create's body; the site id as the number it is (as the family's CLI sends it) when that is exact. */
+export const versionBody = (site: string) => ({
+  site_id: /^\d{1,15}$/.test(site) ? Number(site) : site,
+})
+/** §13: `PUT` with `{"name"}` names a version. */
+export const versionPath = (id: string): string => `/site-versions/${enc(id)}`
+/** §13: a site's versions, newest first (one page of 100: this tool keeps a few). */
+export const versionListPath = (site: string): string => `/site-versions?site_id=${enc(site)}&per_page=100`
+/** §13: `PUT` restores the site in place to the version, overwriting its files and database. */
+export const restorePath = (site: string, id: string): string =>
+  `/sites/${enc(site)}/restore-versions/${enc(id)}`
+/** §13: names longer than this are refused with 422. */
+export const VERSION_NAME_MAX = 25
+/**
+ * How this tool names its checkpoints, so a rollback and the pruning after a push find its own and
+ * never a version a person made: `before push <short run id>` (docs/assumptions.md).
+ */
+export const CHECKPOINT_PREFIX = 'before push '
+/** §13: the version route answering these means the service offers no versions. */
+export const VERSIONS_NOT_OFFERED = [404, 405]
+/** §13: a version's id, from the create answer or a list record (`id`). */
+export const versionIdOf = (data: unknown): string | null => idText(field(data, 'id'))
+/** §13: a version's state in the list: `completed`, `progress`; anything else is not usable. */
+export function versionCompleted(record: unknown): boolean {
+  const status = field(record, 'status')
+  return typeof status === 'string' && taskState(status) === 'completed'
+}
+/** §13: `DELETE /v2/site-versions` answers the ids it removed and those it could not. */
+export function deletedIdsOf(data: unknown): { removed: string[]; failed: string[] } {
+  const ids = (name: string) => {
+    const list = field(data, name)
+    return Array.isArray(list) ? list.map(idText).filter((x): x is string => x !== null) : []
+  }
+  return { removed: ids('success_ids'), failed: ids('failed_ids') }
+}
+
+// --- §14 Site tools (r4) ------------------------------------------------------------------------
+
+export type SiteTool = 'maintenance_mode' | 'password_protection'
+/** §14: `POST` switches a tool of the site; the body's field names are an assumption. */
+export const toolsPath = (site: string): string => `/sites/${enc(site)}/tools`
+export const toolBody = (tool: SiteTool, on: boolean) => ({ tool, value: on ? 'on' : 'off' })

@@ -53,6 +53,13 @@ export const INPUT_NAMES = [
   'wait-for-url',
   'staging-url',
   'production-url',
+  // Issue 27: the checkpoint before a push, rollback, and production guarded during the push.
+  'checkpoint',
+  'checkpoint-id',
+  'rollback-on-failure',
+  'keep-checkpoints',
+  'maintenance',
+  'protect-production',
 ] as const
 export type InputName = (typeof INPUT_NAMES)[number]
 
@@ -73,6 +80,12 @@ export const DEFAULTS = {
   'wait-for-url': 'false',
   'staging-url': '',
   'production-url': '',
+  checkpoint: 'version',
+  'checkpoint-id': '',
+  'rollback-on-failure': 'false',
+  'keep-checkpoints': '3',
+  maintenance: 'false',
+  'protect-production': 'false',
 } as const satisfies RawInputs
 
 /**
@@ -345,6 +358,20 @@ const userUrl = z.string().transform((v, ctx) => {
   return url.href
 })
 
+/** A site version's id (contract §13), as the restore path takes it; '' is none. */
+const checkpointId = z.string().transform((v, ctx) => {
+  const t = v.trim()
+  if (t === '') return null
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(t)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `is not a version id (letters, digits, - and _: ${perDoor('the checkpoint-id output of the push', 'the CHECKPOINT_ID the push printed')})`,
+    })
+    return z.NEVER
+  }
+  return t
+})
+
 const Schema = z.object({
   operation,
   'site-id': siteIds,
@@ -364,6 +391,12 @@ const Schema = z.object({
   'wait-for-url': boolean,
   'staging-url': userUrl,
   'production-url': userUrl,
+  checkpoint: choice(['version', 'none'] as const),
+  'checkpoint-id': checkpointId,
+  'rollback-on-failure': boolean,
+  'keep-checkpoints': integer(1, 100),
+  maintenance: boolean,
+  'protect-production': boolean,
 })
 
 /** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
@@ -392,8 +425,16 @@ export function parseConfig(raw: RawInputs): Config {
       'task-id',
       `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`,
     )
-  if (c['production-url'] && c.operation !== 'push')
-    throw new InputError('production-url', `is checked after a push, not after ${c.operation}`)
+  if (c['production-url'] && c.operation !== 'push' && c.operation !== 'rollback')
+    throw new InputError('production-url', `is checked after a push or a rollback, not after ${c.operation}`)
+  if (c['checkpoint-id'] && c.operation !== 'rollback')
+    throw new InputError('checkpoint-id', `names the version a rollback restores, not one for ${c.operation}`)
+  // They act when the push's job has ended: a push not waited for has not.
+  for (const name of ['maintenance', 'protect-production', 'rollback-on-failure'] as const)
+    if (c[name] && c.operation === 'push' && !c.wait)
+      throw new InputError(name, `acts when the push has ended: it needs ${setting('wait', 'true')}`)
+  if (c['checkpoint-id'] && c['site-id'].length > 1)
+    throw new InputError('checkpoint-id', `is one site's version: give one ${setting('site-id')} with it`)
   if (c['staging-url'] && c['site-id'].length > 1)
     throw new InputError('staging-url', 'names one staging site: give one site-id with it')
   if (c['task-id'] && c['site-id'].length > 1)
@@ -417,6 +458,12 @@ export function parseConfig(raw: RawInputs): Config {
     waitForUrl: c['wait-for-url'],
     stagingUrl: c['staging-url'],
     productionUrl: c['production-url'],
+    checkpoint: c.checkpoint,
+    checkpointId: c['checkpoint-id'],
+    rollbackOnFailure: c['rollback-on-failure'],
+    keepCheckpoints: c['keep-checkpoints'],
+    maintenance: c.maintenance,
+    protectProduction: c['protect-production'],
   }
 }
 

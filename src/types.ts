@@ -1,9 +1,11 @@
 /** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
 
-export const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status'] as const
+export const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status', 'rollback'] as const
 export type Operation = (typeof OPERATIONS)[number]
-/** The operations that start a job on the server (`status` only reads). */
-export type JobOperation = Exclude<Operation, 'status'>
+/** The operations that start a staging job on the server (`status` only reads; `rollback` restores a version). */
+export type JobOperation = Exclude<Operation, 'status' | 'rollback'>
+/** What a run follows to its end: an operation's job, or the checkpoint before a push (contract §13). */
+export type Followed = Operation | 'checkpoint'
 
 /** The `staging-state` output of `status`. */
 export type StagingState = 'none' | 'ready' | 'busy' | 'unknown'
@@ -55,6 +57,14 @@ export interface Config {
    * GitHub deployment), given by the front door as plain data; each is checked before it is used.
    */
   stagingHints?: StagingHint[]
+  /** Issue 27 (contract §13-14); absent means the input's default (src/inputs.ts). */
+  checkpoint?: 'version' | 'none'
+  /** rollback: the version to restore; null: the newest completed checkpoint this tool made. */
+  checkpointId?: string | null
+  rollbackOnFailure?: boolean
+  keepCheckpoints?: number
+  maintenance?: boolean
+  protectProduction?: boolean
 }
 
 /** A staging URL known from outside the service's answers, and where it came from (words for the summary). */
@@ -103,6 +113,8 @@ export interface Result {
   error: { kind: string; hint: string } | null
   /** Where `stagingSiteId` and `stagingUrl` came from (issue 20 §1), and sources that could not tell. */
   stagingFrom: StagingFrom
+  /** The site version taken before a push, or restored by a rollback (contract §13); null if none. */
+  checkpointId: string | null
   startedAt: string
 }
 
@@ -119,7 +131,7 @@ export interface Logger {
 }
 
 export interface ProgressUpdate {
-  operation: Operation
+  operation: Followed
   siteId: string
   /** percentage_complete, when the server gives one. */
   percent: number | null
@@ -168,5 +180,6 @@ export function newResult(operation: ResultOperation, siteId: string, startedAt:
     error: null,
     startedAt: new Date(startedAt).toISOString(),
     stagingFrom: { siteId: null, url: null, notes: [] },
+    checkpointId: null,
   }
 }

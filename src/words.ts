@@ -40,7 +40,15 @@ export function hasDoorPieces(text: string): boolean {
 const strip = (text: string) => text.replace(/[\u0001\u0002\u0003]/g, '')
 
 /** Switches: `wait: false` in the action is `--no-wait` in the CLI. */
-const SWITCHES: readonly InputName[] = ['wait', 'dry-run', 'fail-fast', 'wait-for-url']
+const SWITCHES: readonly InputName[] = [
+  'wait',
+  'dry-run',
+  'fail-fast',
+  'wait-for-url',
+  'rollback-on-failure',
+  'maintenance',
+  'protect-production',
+]
 
 /**
  * A setting, with the value to give it when there is one: `if-missing: skip` / `--if-missing skip`,

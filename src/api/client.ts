@@ -94,6 +94,31 @@ export class StagingApiClient {
     return this.settings.deadline
   }
 
+  /**
+   * A client for a request that must still go after the deadline or a cancellation (maintenance
+   * off, issue 27 §6): its own deadline `limitMs` from now, deaf to the run's cancel signal. The
+   * caller adds what it sent to the run's client (`absorb`).
+   */
+  cleanup(limitMs: number): StagingApiClient {
+    const { signal: _cancel, ...deps } = this.deps
+    const limit = Math.max(1, limitMs)
+    return new StagingApiClient(
+      {
+        ...this.settings,
+        maxRetries: Math.min(this.settings.maxRetries, 1),
+        deadline: deps.clock.now() + limit,
+        requestTimeoutMs: Math.min(this.settings.requestTimeoutMs, limit),
+      },
+      deps,
+    )
+  }
+
+  /** Counts a cleanup client's requests and what it sent as this client's own. */
+  absorb(other: StagingApiClient): void {
+    this.requests += other.requests
+    this.sent.push(...other.sent)
+  }
+
   url(path: string): string {
     return `${this.settings.apiUrl}${path}`
   }
@@ -110,10 +135,10 @@ export class StagingApiClient {
    * DeadlineError / CancelledError.
    */
   async call(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     kind: RequestKind,
-    options: { maxRetries?: number } = {},
+    options: { maxRetries?: number; body?: unknown } = {},
   ): Promise<ApiResponse> {
     const { clock, logger, signal } = this.deps
     const maxRetries = options.maxRetries ?? this.settings.maxRetries
@@ -126,7 +151,7 @@ export class StagingApiClient {
       this.refuseAfter401()
       let error: ApiError
       try {
-        const response = await this.send(method, path, kind)
+        const response = await this.send(method, path, kind, options.body)
         if (afterUnknown) response.afterUnknown = true
         return response
       } catch (e) {
@@ -189,7 +214,7 @@ export class StagingApiClient {
   }
 
   /** One HTTP exchange, bounded by the request time limit and cancellation. */
-  private async send(method: string, path: string, kind: RequestKind): Promise<ApiResponse> {
+  private async send(method: string, path: string, kind: RequestKind, body?: unknown): Promise<ApiResponse> {
     const { clock, signal, redactor, transport } = this.deps
     const remaining = this.settings.deadline - clock.now()
     const limitMs = Math.max(1, Math.min(this.settings.requestTimeoutMs, remaining))
@@ -199,9 +224,10 @@ export class StagingApiClient {
       'Accept-Encoding': 'identity',
       [LOCALIZATION_HEADER]: this.settings.language,
     }
-    if (method === 'POST') {
+    const json = body === undefined ? undefined : JSON.stringify(body)
+    if (method !== 'GET' && (method === 'POST' || json !== undefined)) {
       headers['Content-Type'] = 'application/json'
-      headers['Content-Length'] = '0'
+      headers['Content-Length'] = String(json === undefined ? 0 : Buffer.byteLength(json))
     }
     const shown = this.shown(path)
     this.requests++
@@ -215,7 +241,8 @@ export class StagingApiClient {
         headers,
         timeoutMs: limitMs,
         ...(signal ? { signal } : {}),
-        fresh: kind === 'push' || kind === 'delete',
+        fresh: kind === 'push' || kind === 'delete' || kind === 'restore',
+        ...(json === undefined ? {} : { body: json }),
       })
     } catch (e) {
       // No answer: the ledger stops counting this call as in flight.

@@ -4,7 +4,18 @@ import { ApiError, type Processing } from './errors.js'
 import { setting } from '../words.js'
 
 /** What a request does, for deciding whether sending it again can do harm. */
-export type RequestKind = 'read' | 'create' | 'pull' | 'push' | 'delete'
+export type RequestKind =
+  | 'read'
+  | 'create'
+  | 'pull'
+  | 'push'
+  | 'delete'
+  /** Contract §13: a new site version (a second one only costs quota, but is never made on a guess). */
+  | 'version'
+  /** Contract §13: a restore overwrites production, as a push does. */
+  | 'restore'
+  /** Contract §13-14: a version's name, a tool's on/off: the same request twice does the same thing. */
+  | 'setting'
 
 /**
  * May a request that failed this way be sent again?
@@ -15,7 +26,8 @@ export type RequestKind = 'read' | 'create' | 'pull' | 'push' | 'delete'
  */
 export function mayResend(kind: RequestKind, processing: Processing): boolean {
   if (processing === 'not-processed') return true
-  if (processing === 'unknown') return kind === 'read' || kind === 'pull' || kind === 'create'
+  if (processing === 'unknown')
+    return kind === 'read' || kind === 'pull' || kind === 'create' || kind === 'setting'
   return false
 }
 

@@ -30,6 +30,8 @@ export interface TransportRequest {
    * request lost after it arrived, and those two are never sent again.
    */
   fresh?: boolean
+  /** The request's JSON body, already serialised (site versions and tools take one: contract §13-14). */
+  body?: string
 }
 
 export interface TransportResponse {
@@ -161,7 +163,7 @@ export class NodeTransport implements Transport {
       )
       if (req.signal?.aborted) return onAbort()
       req.signal?.addEventListener('abort', onAbort, { once: true })
-      request.end()
+      request.end(req.body)
     })
   }
 }

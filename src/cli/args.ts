@@ -7,7 +7,7 @@ import { echoed, withoutCredentials } from '../secrets.js'
 /** Exit codes (documented in README.md and in --help). */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const
 
-export const USAGE = `Usage: site-staging <create|pull|push|delete|status> --site-id ID [options]
+export const USAGE = `Usage: site-staging <create|pull|push|delete|status|rollback> --site-id ID [options]
 
 Creates, pulls (refreshes from production; "reset" is another name), pushes
 (staging to production) or deletes the staging environment of a hosted site,
@@ -45,6 +45,16 @@ Options:
   --concurrency N          sites run at once, 1-${MAX_SITES} (default: ${DEFAULTS.concurrency})
   --fail-fast              start no new site after the first failure
   --dry-run                print what would be sent; change nothing
+  --checkpoint version|none   push: first a site version of production (the way
+                           back), followed to completed; no version, no push
+                           (default: ${DEFAULTS.checkpoint})
+  --checkpoint-id ID       rollback: the version to restore (default: the newest
+                           checkpoint a push made)
+  --rollback-on-failure    push: restore the checkpoint at once if the push fails
+  --keep-checkpoints N     push: keep this many of its checkpoints per site,
+                           1-100 (default: ${DEFAULTS['keep-checkpoints']})
+  --maintenance            push: maintenance mode on during the push, off after
+  --protect-production     push: password protection back on after the push
   --json                   print the result as JSON on stdout
   --dotenv FILE            write the outputs as KEY=value lines, raw, for GitLab's
                            dotenv report (never \`source\` it: use --shell-env)
@@ -74,7 +84,17 @@ export class UsageError extends Error {
  * are options of their own rather than parseArgs's `allowNegative`, which needs Node 20.16 or 22.4:
  * this way the bundle runs on every Node 20 and later (package.json `engines`).
  */
-export const SWITCHES = ['wait', 'dry-run', 'fail-fast', 'wait-for-url', 'json', 'verbose'] as const
+export const SWITCHES = [
+  'wait',
+  'dry-run',
+  'fail-fast',
+  'wait-for-url',
+  'json',
+  'verbose',
+  'rollback-on-failure',
+  'maintenance',
+  'protect-production',
+] as const
 type Switch = (typeof SWITCHES)[number]
 
 const OPTIONS = {
@@ -104,6 +124,15 @@ const OPTIONS = {
   'shell-env': { type: 'string' },
   verbose: { type: 'boolean' },
   'no-verbose': { type: 'boolean' },
+  checkpoint: { type: 'string' },
+  'checkpoint-id': { type: 'string' },
+  'keep-checkpoints': { type: 'string' },
+  'rollback-on-failure': { type: 'boolean' },
+  'no-rollback-on-failure': { type: 'boolean' },
+  maintenance: { type: 'boolean' },
+  'no-maintenance': { type: 'boolean' },
+  'protect-production': { type: 'boolean' },
+  'no-protect-production': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const
@@ -120,6 +149,9 @@ const PASSED_THROUGH: InputName[] = [
   'task-id',
   'staging-url',
   'production-url',
+  'checkpoint',
+  'checkpoint-id',
+  'keep-checkpoints',
 ]
 
 /** Where each input comes from on the command line, for error messages. */
@@ -175,7 +207,7 @@ function describeArgsError(e: Error & { code?: string }): string {
 export function rawInputs(parsed: Parsed, env: NodeJS.ProcessEnv): RawInputs {
   const { values, positionals } = parsed
   if (positionals.length === 0)
-    throw new UsageError('name the operation: create, pull, push, delete or status.')
+    throw new UsageError('name the operation: create, pull, push, delete, status or rollback.')
   if (positionals.length > 1)
     throw new UsageError(
       `one operation at a time, got: ${positionals
@@ -197,6 +229,8 @@ export function rawInputs(parsed: Parsed, env: NodeJS.ProcessEnv): RawInputs {
   if (values['dry-run'] !== undefined) raw['dry-run'] = String(values['dry-run'])
   if (values['fail-fast'] !== undefined) raw['fail-fast'] = String(values['fail-fast'])
   if (values['wait-for-url'] !== undefined) raw['wait-for-url'] = String(values['wait-for-url'])
+  for (const name of ['rollback-on-failure', 'maintenance', 'protect-production'] as const)
+    if (values[name] !== undefined) raw[name] = String(values[name])
   return raw
 }
 

@@ -24,6 +24,9 @@ const VALUE_FLAGS: Record<string, string> = {
   MAX_RETRIES: '--max-retries',
   CONCURRENCY: '--concurrency',
   FOLLOW_TASK_ID: '--task-id',
+  CHECKPOINT: '--checkpoint',
+  RESTORE_CHECKPOINT_ID: '--checkpoint-id',
+  KEEP_CHECKPOINTS: '--keep-checkpoints',
 }
 /** Pipe variables that are true/false switches, and their CLI switch. */
 const SWITCHES: Record<string, string> = {
@@ -32,6 +35,9 @@ const SWITCHES: Record<string, string> = {
   FAIL_FAST: 'fail-fast',
   DRY_RUN: 'dry-run',
   DEBUG: 'verbose',
+  ROLLBACK_ON_FAILURE: 'rollback-on-failure',
+  MAINTENANCE: 'maintenance',
+  PROTECT_PRODUCTION: 'protect-production',
 }
 
 export class PipeVariableError extends Error {}

@@ -15,6 +15,7 @@ export const OUTPUT_NAMES = [
   'requests',
   'retries',
   'results',
+  'checkpoint-id',
 ] as const
 export type OutputName = (typeof OUTPUT_NAMES)[number]
 export type Outputs = Record<OutputName, string>
@@ -40,6 +41,7 @@ export function outputsFor(results: Result[], wallSeconds?: number): Outputs {
       requests: String(r.requests),
       retries: String(r.retries),
       results: results_,
+      'checkpoint-id': r.checkpointId ?? '',
     }
   }
   const sum = (f: (r: Result) => number) => results.reduce((n, r) => n + f(r), 0)
@@ -56,6 +58,7 @@ export function outputsFor(results: Result[], wallSeconds?: number): Outputs {
     requests: String(sum((r) => r.requests)),
     retries: String(sum((r) => r.retries)),
     results: results_,
+    'checkpoint-id': '',
   }
 }
 
@@ -74,6 +77,7 @@ export function failedOutputs(message: string): Outputs {
     requests: '0',
     retries: '0',
     results: '[]',
+    'checkpoint-id': '',
   }
 }
 
@@ -113,6 +117,7 @@ export function essentials(r: Result) {
     taskId: r.taskId,
     stagingSiteId: r.stagingSiteId,
     stagingUrl: r.stagingUrl,
+    checkpointId: r.checkpointId,
     error: r.error ? { kind: r.error.kind } : null,
   }
 }
@@ -139,5 +144,6 @@ export function publicResult(r: Result) {
     error: r.error,
     startedAt: r.startedAt,
     stagingFrom: r.stagingFrom,
+    checkpointId: r.checkpointId,
   }
 }

@@ -76,7 +76,7 @@ function single(r: Result, out: Bounded): void {
     return said.length > 0 ? ` — ${said.join('; ')}` : ''
   }
   const from = (source: string | null | undefined) => (source ? `from ${md(source, 200)}` : null)
-  if (r.stagingUrl || (r.operation !== 'delete' && r.operation !== 'release'))
+  if (r.stagingUrl || (r.operation !== 'delete' && r.operation !== 'release' && r.operation !== 'rollback'))
     out.push(
       `| Staging URL | ${link(r.stagingUrl)}${r.stagingUrl ? about(r.operation === 'push' ? null : readiness(r), from(r.stagingFrom?.url)) : ''} |`,
     )
@@ -84,6 +84,10 @@ function single(r: Result, out: Bounded): void {
     out.push(`| Staging site | ${code(r.stagingSiteId)}${about(from(r.stagingFrom?.siteId))} |`)
   if (r.operation === 'push' && r.urlReady !== null)
     out.push(`| Production | ${r.urlReady ? 'answers' : 'did not answer in time'} (production-url) |`)
+  if (r.checkpointId)
+    out.push(
+      `| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(r.checkpointId)} |`,
+    )
   if (r.taskId) out.push(`| Task | ${code(r.taskId)} |`)
   if (r.httpStatus !== null) out.push(`| HTTP status | ${r.httpStatus} |`)
   out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`)

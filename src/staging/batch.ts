@@ -1,5 +1,6 @@
 import { realClock } from '../clock.js'
 import { CALLS_PER_RUN } from '../contract.js'
+import { extraCalls } from './checkpoint.js'
 import { WindowLedger } from '../api/window-ledger.js'
 import { USER_AGENT } from '../api/client.js'
 import { TokenVerdict, hintFor } from '../api/errors.js'
@@ -124,7 +125,8 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
  */
 function callPlan(config: Config, readRoute: StagingReadRoute): Omit<CallPlan, 'sitesToStart'> {
   const afterJob = config.wait ? 1 + readsAfterJob(config.operation, readRoute) : 0
-  return { callsPerSite: 1 + afterJob, callsAfterJob: afterJob, perRun: CALLS_PER_RUN }
+  // A push's checkpoint and toggles, a rollback's list (checkpoint.ts).
+  return { callsPerSite: 1 + afterJob + extraCalls(config), callsAfterJob: afterJob, perRun: CALLS_PER_RUN }
 }
 
 function notStarted(

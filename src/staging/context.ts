@@ -35,6 +35,8 @@ export interface Known {
   urlReady: boolean | null
   warnings: string[]
   jobs: JobState[]
+  /** The site version taken before a push, or restored by a rollback (issue 27). */
+  checkpointId?: string | null
 }
 
 export function newKnown(): Known {

@@ -4,18 +4,23 @@ import type { RunContext } from './context.js'
 import { ENDPOINTS, PUSH_PLAN, PUSH_WARNINGS, taskStatusPath } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { readStaging } from './probe.js'
+import { pushDryRun } from './push.js'
+import { rollbackDryRun } from './rollback.js'
 import { fillStagingFields, STAGING_READ } from './staging-fields.js'
 
 /** dry-run: says what would be sent, reads the staging environment once, changes nothing. */
 export async function dryRun(ctx: RunContext): Promise<Ending> {
   const { config, siteId, client, logger, known } = ctx
   const op = config.operation
+  if (op === 'rollback') return rollbackDryRun(ctx)
   const lines: string[] = []
+  let main = ''
   if (op === 'status')
     lines.push(`GET ${client.url(config.taskId ? taskStatusPath(config.taskId) : probePath(siteId))}`)
   else {
     const { method, path } = ENDPOINTS[op]
-    lines.push(`${method} ${client.url(path(siteId))}`)
+    main = `${method} ${client.url(path(siteId))}`
+    lines.push(main)
     if (op === 'create' && config.ifExists === 'recreate')
       lines.unshift(
         `${ENDPOINTS.delete.method} ${client.url(ENDPOINTS.delete.path(siteId))} (only if staging exists)`,
@@ -23,6 +28,7 @@ export async function dryRun(ctx: RunContext): Promise<Ending> {
     // The task-status path with its placeholder shown as such ({task_id}, not %7Btask_id%7D).
     if (config.wait)
       lines.push(`GET ${decodeURI(client.url(taskStatusPath('{task_id}')))} (repeated until the job ends)`)
+    if (op === 'push') pushDryRun(ctx, lines)
   }
   logger.info(`Dry run: would send, on site ${siteId}: ${lines.join('; ')}`)
   ctx.phase = 'reading the staging environment (dry run)'
@@ -41,13 +47,19 @@ export async function dryRun(ctx: RunContext): Promise<Ending> {
     logger.info(`Dry run: reading the staging environment answered: ${e.message}`)
   }
   if (op === 'push') {
-    known.warnings.push(...PUSH_WARNINGS.map((w) => `If run: ${w}`))
-    for (const line of PUSH_PLAN)
+    const guarded = config.checkpoint !== 'none'
+    known.warnings.push(...PUSH_WARNINGS.filter((_, i) => i > 0 || !guarded).map((w) => `If run: ${w}`))
+    for (const line of pushPlan(config.checkpoint !== 'none'))
       logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`)
   }
-  const plan = op === 'push' ? ` ${PUSH_PLAN.join(' ')}` : ''
+  const plan = op === 'push' ? ` ${pushPlan(config.checkpoint !== 'none').join(' ')}` : ''
   return {
     outcome: 'dry-run',
-    summary: `Dry run: nothing was changed. Would send ${lines.find((l) => !l.endsWith('exists)'))}.${plan}`,
+    summary: `Dry run: nothing was changed. Would send ${main || lines[0]}.${plan}${op === 'push' && config.checkpoint !== 'none' ? ' But first: a checkpoint of production (a site version), followed to completed; no checkpoint, no push.' : ''}`,
   }
+}
+
+/** PUSH_PLAN, without its "no backup" when a checkpoint is taken first (issue 27). */
+function pushPlan(checkpoint: boolean): string[] {
+  return checkpoint ? PUSH_PLAN.map((l) => l.replace(' No backup is taken first.', '')) : PUSH_PLAN
 }

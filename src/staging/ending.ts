@@ -122,6 +122,7 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     warnings: known.warnings.map(words),
     sent: client.sent,
     error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
+    checkpointId: known.checkpointId ?? null,
     stagingFrom: {
       siteId: facts.stagingFrom.siteId ? words(facts.stagingFrom.siteId) : null,
       url: facts.stagingFrom.url ? words(facts.stagingFrom.url) : null,

@@ -14,6 +14,8 @@ import { SiteList } from './site-list.js'
 import { dryRun } from './dry-run.js'
 import { endingOf, writeResult, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
+import { runPush } from './push.js'
+import { rollback } from './rollback.js'
 import { PollScheduler } from './poll-scheduler.js'
 import { status } from './status.js'
 import { inDoorLogger, type Door } from '../words.js'
@@ -111,6 +113,8 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   try {
     if (config.dryRun) ending = await dryRun(ctx)
     else if (config.operation === 'status') ending = await status(ctx)
+    else if (config.operation === 'rollback') ending = await rollback(ctx)
+    else if (config.operation === 'push') ending = await runPush(ctx)
     else ending = await runJob(ctx, config.operation)
   } catch (e) {
     ending = endingOf(ctx, e)

@@ -12,7 +12,7 @@ import { CancelledError } from '../clock.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import type { Redactor } from '../secrets.js'
-import type { Clock, Logger, Operation } from '../types.js'
+import type { Clock, Followed as Operation, Logger } from '../types.js'
 import { taskStatusPath } from './endpoints.js'
 import { PollPlanner } from './poll-planner.js'
 import type { PollGate } from './poll-scheduler.js'
@@ -88,6 +88,9 @@ async function followTask(
           delay = planner.nextDelay(clock.now())
           continue
         }
+        // A version's or a restore's task has no staging environment to follow instead (contract §13).
+        if (operation === 'checkpoint' || operation === 'rollback')
+          return { kind: 'untrackable', reason: `task ${taskId} was not found (404)` }
         logger.warn(
           `Task ${taskId} was not found ${durationText(at - startedAt, 'log')} after the job started; following the staging environment instead.`,
         )

@@ -223,11 +223,38 @@ describe('exit 1: the operation failed, timed out or was cancelled', () => {
   })
 })
 
+test.each(['SIGINT', 'SIGTERM'] as const)(
+  '%s while a push runs with --maintenance: maintenance is off again before the exit',
+  async (name) => {
+    sim.setOptions({ durationsMs: { create: 20_000, pull: 200, push: 20_000, delete: 200 } })
+    try {
+      const r = await runCli(
+        ['push', '--site-id', '1002', '--checkpoint', 'none', '--maintenance', '--json'],
+        {
+          env: env(),
+          signalWhen: { name, stderr: /Waiting for the push job/ },
+        },
+      )
+      expect(r.code).toBe(1)
+      expect(JSON.parse(r.stdout)).toMatchObject({ result: 'cancelled' })
+      expect(sim.state.sites.get('1002')!.maintenance).toBe(false)
+      expect(JSON.parse(r.stdout).sent).toEqual([
+        'POST /v2/sites/1002/tools -> 200',
+        'POST /v2/sites/1002/staging/push -> 202',
+        'POST /v2/sites/1002/tools -> 200',
+      ])
+      expect(r.exitAfterSignalMs).toBeLessThan(5000)
+    } finally {
+      sim.setOptions({ durationsMs: { create: 20_000, pull: 200, push: 200, delete: 200 } })
+    }
+  },
+)
+
 describe('exit 0', () => {
   test('--help prints the usage with the exit codes on stdout', async () => {
     const r = await runCli(['--help'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status>/)
+    expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status\|rollback>/)
     expect(r.stdout).toMatch(/STAGING_API_TOKEN/)
     expect(r.stdout).toMatch(/^ {2}2 {2}bad usage or input/m)
   })

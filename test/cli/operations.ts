@@ -95,7 +95,9 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
         'REQUESTS',
         'RETRIES',
         'RESULTS',
+        'CHECKPOINT_ID',
       ])
+      expect(vars.CHECKPOINT_ID).toBe('')
       expect(vars.RESULT).toBe('succeeded')
       expect(vars.HTTP_STATUS).toMatch(/^2\d\d$/)
       expect(vars.TASK_ID).not.toBe('')
@@ -108,10 +110,25 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     })
 
     test('push: the push warnings reach stderr', async () => {
-      const r = await runCli(['push', '--site-id', WITH_STAGING], { env: env() })
+      const r = await runCli(['push', '--site-id', WITH_STAGING, '--checkpoint', 'none'], { env: env() })
       expect(r.code).toBe(0)
       expect(r.stderr).toMatch(/^warning: No backup of production was taken/m)
       expect(r.stderr).toMatch(/^Staging push succeeded/m)
+    })
+
+    test('push with its checkpoint, then rollback: CHECKPOINT_ID in the dotenv, and the step that restores it', async () => {
+      const file = path.join(dir, 'push.env')
+      const r = await runCli(['push', '--site-id', WITH_STAGING, '--dotenv', file], { env: env() })
+      expect(r.code).toBe(0)
+      const id = parseDotenv(readFileSync(file, 'utf8')).CHECKPOINT_ID!
+      expect(id).not.toBe('')
+      expect(r.stderr).toContain(`run site-staging rollback --site-id ${WITH_STAGING} --checkpoint-id ${id}`)
+      expect(r.stderr).not.toMatch(/No backup of production/)
+      const back = await runCli(['rollback', '--site-id', WITH_STAGING, '--checkpoint-id', id], {
+        env: env(),
+      })
+      expect(back.code).toBe(0)
+      expect(back.stderr).toMatch(/Production was restored to version/)
     })
 
     test('delete, then delete again with --if-missing skip: exit 0 both times', async () => {

@@ -62,7 +62,15 @@ function checkShell(shell: string): number {
 
 describe('the reference is what --help says', () => {
   test('operations, flags, values and choices', () => {
-    expect([...ref.operations].sort()).toEqual(['create', 'delete', 'pull', 'push', 'reset', 'status'])
+    expect([...ref.operations].sort()).toEqual([
+      'create',
+      'delete',
+      'pull',
+      'push',
+      'reset',
+      'rollback',
+      'status',
+    ])
     for (const f of ['--site-id', '--if-exists', '--no-wait', '--dotenv', '--json', '--timeout'])
       expect(ref.flags).toContain(f)
     expect(ref.takesValue).toContain('--site-id')

@@ -26,7 +26,7 @@ describe('did you mean', () => {
     [['pull', '--site-id', WITH_STAGING, '--no-wiat'], `unknown flag --no-wiat (did you mean "--no-wait"?)`],
     [
       ['pul', '--site-id', WITH_STAGING],
-      'operation: "pul" is not one of create, pull, push, delete, status (did you mean "pull"?)',
+      'operation: "pul" is not one of create, pull, push, delete, status, rollback (did you mean "pull"?)',
     ],
     [['stauts', '--site-id', WITH_STAGING], '(did you mean "status"?)'],
   ])('%j: exit 2, the nearest name, nothing sent', async (args, expected) => {
@@ -65,7 +65,7 @@ test('--help shows no placeholder and no action word', async () => {
 test('--help lists the status operation and its --task-id', async () => {
   const r = await runCli(['--help'])
   expect(r.code).toBe(0)
-  expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status> --site-id ID/)
+  expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status\|rollback> --site-id ID/)
   expect(r.stdout).toContain('or reads it (status)')
   expect(r.stdout).toMatch(/^ {2}--task-id ID +status: follow that earlier job/m)
 })

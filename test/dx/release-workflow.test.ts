@@ -101,6 +101,12 @@ describe('examples/release.yml against the service profile', () => {
     expect(push.outputs).toMatchObject({ result: 'succeeded', 'url-ready': 'true' })
     expect(productionHits).toBeGreaterThanOrEqual(3)
     expect(run.step('Report').log).toContain('Release v1.4.0: push succeeded (production answers: true).')
+    // The checkpoint taken before the push, and the way back, in the report.
+    const checkpoint = push.outputs['checkpoint-id']!
+    expect(checkpoint).toMatch(/^\d+$/)
+    expect(run.step('Report').log).toContain(
+      `run this workflow with rollback and checkpoint-id ${checkpoint}`,
+    )
     const pushes = sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/staging/push'))
     expect(pushes).toHaveLength(1)
     // The staging deployment shows the staging URL.
@@ -114,6 +120,31 @@ describe('examples/release.yml against the service profile', () => {
       environment_url: stagingUrl,
     })
   })
+
+  test('run by hand with rollback and the checkpoint id: only the rollback job runs, and production is back', async () => {
+    sim.reset()
+    productionHits = 0
+    const site = SIM_SITES.withStaging
+    const before = { ...sim.state.sites.get(String(site))!.content }
+    const release = await runWorkflow('examples/release.yml', contexts(site))
+    const checkpoint = release.step('Push staging to production').outputs['checkpoint-id']!
+    // What went live proves wrong: production changes after the release (here, by hand).
+    sim.state.sites.get(String(site))!.content = { files: 'broken', database: 'broken' }
+    const base = contexts(site)
+    const run = await runWorkflow('examples/release.yml', {
+      ...base,
+      github: { ...base.github, event_name: 'workflow_dispatch', event: {} },
+      inputs: { operation: 'rollback', 'checkpoint-id': checkpoint },
+      env: { ...base.env, GITHUB_EVENT_NAME: 'workflow_dispatch' },
+    })
+    expect(run.steps.filter((s) => !s.ok).map((s) => `${s.job}/${s.name}: ${s.log.slice(-2000)}`)).toEqual([])
+    expect(run.jobs).toEqual([{ name: 'rollback', environment: 'production', ok: true }])
+    expect(run.step('Restore production to the checkpoint').outputs).toMatchObject({
+      result: 'succeeded',
+      'checkpoint-id': checkpoint,
+    })
+    expect(sim.state.sites.get(String(site))!.content).toEqual(before)
+  }, 180_000)
 
   test('a site without staging: created (already a fresh copy, no pull), then the same way to production', async () => {
     sim.reset()

@@ -26,6 +26,8 @@ interface Step {
 }
 interface Job {
   needs?: string | string[]
+  /** Evaluated as a step's `if:` (over the contexts and `needs`); a job it skips is not in `jobs`. */
+  if?: string
   steps: Step[]
   outputs?: Record<string, string>
   environment?: { name: string } | string
@@ -56,6 +58,8 @@ export interface Contexts {
   github: Record<string, unknown>
   /** Environment of every process (e.g. GITHUB_API_URL of a fake GitHub). */
   env: Record<string, string>
+  /** A workflow_dispatch's inputs. */
+  inputs?: Record<string, string>
 }
 
 type Ctx = Record<string, unknown>
@@ -154,9 +158,18 @@ export async function runWorkflow(file: string, contexts: Contexts): Promise<Wor
     const needed = [job.needs ?? []].flat()
     const environment =
       typeof job.environment === 'string' ? job.environment : (job.environment?.name ?? null)
+    // A job its `if:` skipped skips the jobs that need it, as on GitHub (neither is in `jobs`).
+    if (needed.some((n) => (needs[n] as { byIf?: boolean }).byIf)) {
+      needs[jobName] = { result: 'skipped', outputs: {}, byIf: true }
+      continue
+    }
     if (!needed.every((n) => (needs[n] as { result: string }).result === 'success')) {
       run.jobs.push({ name: jobName, environment, ok: false })
       needs[jobName] = { result: 'skipped', outputs: {} }
+      continue
+    }
+    if (job.if !== undefined && !evaluate(job.if.replace(/^\$\{\{|\}\}$/g, ''), { ...contexts, needs })) {
+      needs[jobName] = { result: 'skipped', outputs: {}, byIf: true }
       continue
     }
     const steps: Ctx = {}

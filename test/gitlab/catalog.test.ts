@@ -89,7 +89,7 @@ describe("the README's inputs tables", () => {
       .split('<!-- gitlab-inputs:staging:begin -->')[1]!
       .split('<!-- gitlab-inputs:staging:end -->')[0]!
     expect(table).toMatch(
-      /^\| `operation` \| string \| \*\*required\*\* \| `create`, `pull`, `reset`, `push`, `delete`, `status` \|/m,
+      /^\| `operation` \| string \| \*\*required\*\* \| `create`, `pull`, `reset`, `push`, `delete`, `status`, `rollback` \|/m,
     )
     expect(table).toMatch(/^\| `token-variable` \| string \| `STAGING_API_TOKEN` \|/m)
   })

@@ -59,6 +59,8 @@ export function config(overrides: Partial<Config> = {}): Config {
     failFast: false,
     taskId: null,
     waitForUrl: false,
+    // Issue 27's checkpoint is tested where it is the subject (test/unit/checkpoint.test.ts).
+    checkpoint: 'none',
     ...overrides,
   }
 }

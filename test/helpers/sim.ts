@@ -78,6 +78,8 @@ export function useSimulator(options: SimulatorOptions = FAST): { sim: () => Sim
       profile: options.profile ?? 'spec',
       siteDelayMs: options.siteDelayMs ?? FAST.siteDelayMs,
       urlInAnswers: options.urlInAnswers ?? true,
+      versions: options.versions ?? 'ok',
+      tools: options.tools ?? 'ok',
     })
   })
   afterAll(async () => {

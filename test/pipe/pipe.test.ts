@@ -110,7 +110,12 @@ describe('the entry maps the variables to real CLI flags', () => {
     const ref = cliReference(help)
     const all: Record<string, string> = { STAGING_API_TOKEN: 't', OPERATION: 'pull', SITE_ID: '1' }
     for (const v of pipeYml.variables as { name: string; default?: string }[])
-      all[v.name] ??= /^(WAIT|WAIT_FOR_URL|FAIL_FAST|DRY_RUN|DEBUG)$/.test(v.name) ? 'true' : 'x'
+      all[v.name] ??=
+        /^(WAIT|WAIT_FOR_URL|FAIL_FAST|DRY_RUN|DEBUG|ROLLBACK_ON_FAILURE|MAINTENANCE|PROTECT_PRODUCTION)$/.test(
+          v.name,
+        )
+          ? 'true'
+          : 'x'
     const args = entry.argsFrom(all)
     for (const a of args.slice(1)) expect(ref.flags).toContain(a.split('=')[0])
     const off = entry.argsFrom({ ...all, WAIT: 'false', DRY_RUN: 'no' })
@@ -288,6 +293,31 @@ describe('the pipe against the simulator', () => {
       expect(text).not.toContain(Buffer.from(TOKEN).toString('base64'))
       expect(text).not.toContain(Buffer.from(TOKEN).toString('hex'))
     }
+  })
+
+  test('a push takes its checkpoint (CHECKPOINT_ID in the outputs); RESTORE_CHECKPOINT_ID rolls production back', async () => {
+    sim.setOptions({
+      durationsMs: { create: 400, pull: 300, push: 300, delete: 200, version: 200, restore: 200 },
+    })
+    const site = String(SIM_SITES.withStaging)
+    const before = { ...sim.state.sites.get(site)!.content }
+    const push = await runPipe({ ...base(), OPERATION: 'push', SITE_ID: site })
+    expect(push.code).toBe(0)
+    const { CHECKPOINT_ID: id } = sourced(push.env, ['CHECKPOINT_ID'])
+    expect(id).toMatch(/^[\w-]+$/)
+    expect(sim.state.sites.get(site)!.content).not.toEqual(before)
+    const back = await runPipe({
+      ...base(),
+      OPERATION: 'rollback',
+      SITE_ID: site,
+      RESTORE_CHECKPOINT_ID: id!,
+    })
+    expect(back.code).toBe(0)
+    expect(back.stderr).toMatch(/Production was restored to version/)
+    expect(sim.state.sites.get(site)!.content).toEqual(before)
+    expect(
+      sim.requests.filter((q) => q.method === 'PUT' && q.path.includes('/restore-versions/')),
+    ).toHaveLength(1)
   })
 
   test('a missing token: a clear message, exit 2, failed outputs, nothing sent', async () => {

@@ -1139,4 +1139,68 @@ export const ROWS: Row[] = [
       }
     },
   },
+  // The checkpoint before a push (issue 27): no checkpoint, no push
+  ...(
+    [
+      ['absent-404', 'the service offers no site versions (404)', 404],
+      ['absent-405', 'the site-versions route answers 405', 405],
+      ['plan-403', 'a plan without site versions (403)', 403],
+      ['quota', 'the quota of versions is reached (422), nothing of its own to delete', 422],
+    ] as const
+  ).map(([versions, scenario, status]): Row => ({
+    scenario: `checkpoint: ${scenario}`,
+    operation: 'push',
+    result: 'failed',
+    does: "no push is sent; the service's words and what to do (delete old versions, or checkpoint: none)",
+    setup: (s) => s.setOptions({ versions }),
+    check: (run, s) => {
+      expect(sentTo(s, 'POST', '/site-versions').map((r) => r.status)).toEqual([status])
+      expect(sentTo(s, 'POST', '/staging/push')).toEqual([])
+      expect(run.stdout).toContain('The push was not sent')
+    },
+    cli: versions === 'quota',
+  })),
+  {
+    scenario: "checkpoint: the version's task fails",
+    operation: 'push',
+    result: 'failed',
+    does: "no push is sent; the task's reason is quoted",
+    setup: (s) => s.setOptions({ versions: 'task-fails' }),
+    check: (run, s) => {
+      expect(sentTo(s, 'POST', '/staging/push')).toEqual([])
+      expect(run.stdout).toMatch(/did not complete: its task failed/)
+    },
+  },
+  {
+    scenario: 'checkpoint: the version does not complete within the timeout',
+    operation: 'push',
+    result: 'timed-out',
+    does: 'no push is sent; says to raise timeout or use checkpoint: none',
+    inputs: { timeout: '4s' },
+    setup: (s) => s.setOptions({ versions: 'slow' }),
+    check: (_run, s) => expect(sentTo(s, 'POST', '/staging/push')).toEqual([]),
+  },
+  {
+    scenario: 'checkpoint: cancelled while the version is made',
+    operation: 'push',
+    result: 'cancelled',
+    does: 'stops at once; no push is sent',
+    setup: (s) => s.setOptions({ versions: 'slow' }),
+    options: { signal: { name: 'SIGINT', whenOutput: /Waiting for the checkpoint job/ } },
+    check: (run, s) => {
+      expect(sentTo(s, 'POST', '/staging/push')).toEqual([])
+      expect(run.summary).toContain('The push was not sent')
+    },
+  },
+  {
+    scenario: 'checkpoint: the version create answered 500 (outcome unknown)',
+    operation: 'push',
+    result: 'failed',
+    does: 'not sent again; no push is sent',
+    faults: [{ method: 'POST', path: '/site-versions', status: 500, body: 'json', times: Infinity }],
+    check: (_run, s) => {
+      expect(sentTo(s, 'POST', '/site-versions')).toHaveLength(1)
+      expect(sentTo(s, 'POST', '/staging/push')).toEqual([])
+    },
+  },
 ]

@@ -1,0 +1,274 @@
+import { ApiError } from '../api/errors.js'
+import { DeadlineError } from '../api/client.js'
+import { CancelledError } from '../clock.js'
+import {
+  CHECKPOINT_PREFIX,
+  VERSION_NAME_MAX,
+  VERSIONS_NOT_OFFERED,
+  VERSIONS_PATH,
+  deletedIdsOf,
+  taskIdOf,
+  versionBody,
+  versionCompleted,
+  versionIdOf,
+  versionListPath,
+  versionPath,
+} from '../contract.js'
+import { listItems } from './site-list.js'
+import type { Config } from '../types.js'
+import { waitDeps, warn, type RunContext } from './context.js'
+import { endingOf, type Ending } from './ending.js'
+import { waitForTask } from './wait.js'
+import { perDoor, setting } from '../words.js'
+
+/** Issue 27's inputs, with their defaults when a Config leaves them out. */
+export function checkpointPolicy(config: Config) {
+  return {
+    checkpoint: config.checkpoint ?? 'version',
+    rollbackOnFailure: config.rollbackOnFailure ?? false,
+    keep: config.keepCheckpoints ?? 3,
+    maintenance: config.maintenance ?? false,
+    protectProduction: config.protectProduction ?? false,
+  }
+}
+
+/**
+ * The calls a push or a rollback makes besides the job's own, for the batch's call plan (contract
+ * §6 r3): the version, its name, its task's last status read and the list before pruning; each
+ * toggle; a rollback's list of versions.
+ */
+export function extraCalls(config: Config): number {
+  if (config.dryRun) return 0
+  if (config.operation === 'rollback') return 1
+  if (config.operation !== 'push') return 0
+  const p = checkpointPolicy(config)
+  return (p.checkpoint === 'version' ? 4 : 0) + (p.maintenance ? 2 : 0) + (p.protectProduction ? 1 : 0)
+}
+
+export interface Checkpoint {
+  id: string
+  /** Its name, or null when naming it was refused (then it is found by its id only). */
+  name: string | null
+}
+
+/** The step that restores a checkpoint, in each door's words. */
+export function rollbackCommand(siteId: string, checkpointId: string): string {
+  return perDoor(
+    `run this action with operation: rollback, site-id: ${siteId}, checkpoint-id: ${checkpointId}`,
+    `run site-staging rollback --site-id ${siteId} --checkpoint-id ${checkpointId}`,
+  )
+}
+
+/** `before push 123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */
+export function checkpointName(env: NodeJS.ProcessEnv, wallNow: number): string {
+  const github = env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? '1'}` : null
+  const runId = github ?? env.CI_PIPELINE_ID ?? env.BITBUCKET_BUILD_NUMBER ?? wallNow.toString(36)
+  return `${CHECKPOINT_PREFIX}${runId.replace(/[^A-Za-z0-9_-]/g, '')}`.slice(0, VERSION_NAME_MAX)
+}
+
+const NO_PUSH = 'The push was not sent: no checkpoint, no push.'
+const WITHOUT = `or run with ${setting('checkpoint', 'none')} to push without a way back`
+
+/**
+ * Issue 27 §1-2: a site version of production, named as this tool's, followed to completed with the
+ * same waiting as any job. Returns the checkpoint, or the run's ending when there is none (then the
+ * push must not be sent).
+ */
+export async function takeCheckpoint(ctx: RunContext): Promise<Checkpoint | Ending> {
+  try {
+    return await make(ctx)
+  } catch (e) {
+    if (e instanceof ApiError) return refused(ctx, e)
+    if (!(e instanceof DeadlineError) && !(e instanceof CancelledError)) throw e
+    const ending = endingOf(ctx, e)
+    const hint = `A version takes longer the larger the site: raise ${setting('timeout')}, ${WITHOUT}.`
+    return {
+      ...ending,
+      summary: `${ending.summary} ${NO_PUSH}`,
+      ...(e instanceof DeadlineError ? { error: { kind: 'timeout', hint } } : {}),
+    }
+  }
+}
+
+async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
+  const { client, siteId, logger } = ctx
+  ctx.phase = 'making the checkpoint (a site version of production)'
+  logger.info(`Site ${siteId}: making a checkpoint of production before the push (a site version).`)
+  const create = () => client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) })
+  let made
+  try {
+    made = await create()
+  } catch (e) {
+    // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
+    // anyway; deleted now, the version is asked for once more.
+    if (!(e instanceof ApiError) || e.httpStatus !== 422) throw e
+    if (!(await makeRoom(ctx, checkpointPolicy(ctx.config).keep))) throw e
+    made = await create()
+  }
+  const id = versionIdOf(made.reply.data)
+  const task = taskIdOf(made.reply.data)
+  const taskId = task && 'id' in task ? task.id : null
+  if (!id || !taskId)
+    return {
+      outcome: 'failed',
+      summary: `The checkpoint was started, but the answer did not say its ${id ? 'task' : 'id'}, so its completion cannot be confirmed. ${NO_PUSH}`,
+      error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
+    }
+  const name = await nameIt(ctx, id)
+  ctx.phase = `waiting for the checkpoint (version ${id}, task ${taskId}) to complete`
+  const outcome = await waitForTask(waitDeps(ctx), 'checkpoint', siteId, taskId, ctx.clock.now())
+  if (outcome.kind === 'completed') {
+    // Only a completed version is a checkpoint: the output never names one that cannot be restored.
+    ctx.known.checkpointId = id
+    logger.info(`Checkpoint ${id}${name ? ` ("${name}")` : ''} is complete: sending the push.`)
+    return { id, name }
+  }
+  const why =
+    outcome.kind === 'failed'
+      ? `its task failed on the server: ${outcome.reason}`
+      : `its completion cannot be confirmed: ${outcome.reason}`
+  return {
+    outcome: 'failed',
+    summary: `The checkpoint (version ${id}) did not complete: ${why}. ${NO_PUSH}`,
+    error: {
+      kind: outcome.kind === 'failed' ? 'task-failed' : 'checkpoint',
+      hint: `Run again; if it keeps failing, delete old versions of site ${siteId} in the dashboard, ${WITHOUT}.`,
+    },
+    ...(outcome.kind === 'failed' ? { fields: { message: outcome.reason } } : {}),
+  }
+}
+
+/** Names the version as this tool's; a refusal leaves it usable by its id (a warning says so). */
+async function nameIt(ctx: RunContext, id: string): Promise<string | null> {
+  const name = checkpointName(process.env, ctx.clock.wallNow())
+  try {
+    await ctx.client.call('PUT', versionPath(id), 'setting', { body: { name } })
+    return name
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e
+    warn(
+      ctx,
+      `The checkpoint (version ${id}) could not be named "${name}" (${e.message}): it is restored by its id only, and it is never deleted by ${setting('keep-checkpoints')}.`,
+    )
+    return null
+  }
+}
+
+/** A version that could not be started: the service's words, and what to do. */
+function refused(ctx: RunContext, e: ApiError): Ending {
+  if (e.kind === 'auth') throw e
+  const status = e.httpStatus
+  const site = ctx.siteId
+  let hint: string
+  if (status !== null && VERSIONS_NOT_OFFERED.includes(status))
+    hint = `The service answered as if it offers no site versions (HTTP ${status}): check ${setting('api-url')}, ${WITHOUT}.`
+  else if (status === 403)
+    hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the plan may not include versions. Upgrade the plan, ${WITHOUT}.`
+  else if (status === 422)
+    hint = `The service refused a new version (often its quota of versions per site): delete old versions of site ${site} in the dashboard (${setting('keep-checkpoints')} keeps fewer), ${WITHOUT}.`
+  else if (e.processing === 'unknown')
+    hint = `Whether a version was started is unknown; it was not asked for again. Look at site ${site}'s versions in the dashboard, and run again.`
+  else hint = `${e.hint} Or run with ${setting('checkpoint', 'none')} to push without a way back.`
+  return {
+    outcome: 'failed',
+    summary: `The checkpoint could not be made: ${e.message}. ${NO_PUSH}`,
+    error: { kind: e.kind, hint },
+    ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
+  }
+}
+
+export interface VersionRecord {
+  id: string
+  name: string
+  completed: boolean
+  createdAt: string
+}
+
+/** The site's versions, newest first (one page of 100), as `GET /v2/site-versions` says them. */
+export async function listVersions(ctx: RunContext): Promise<VersionRecord[]> {
+  const answer = await ctx.client.call('GET', versionListPath(ctx.siteId), 'read')
+  const records: VersionRecord[] = []
+  for (const r of listItems(answer.reply.data)) {
+    const id = versionIdOf(r)
+    if (!id) continue
+    records.push({
+      id,
+      name: typeof r.name === 'string' ? ctx.redactor.server(r.name, 60) : '',
+      completed: versionCompleted(r),
+      createdAt: typeof r.created_at === 'string' ? ctx.redactor.server(r.created_at, 40) : '',
+    })
+  }
+  return records
+}
+
+/**
+ * Before a checkpoint the service refused with 422: deletes this tool's completed checkpoints of the
+ * site that keep-checkpoints would delete after the push (all but the newest `keep - 1`). True when
+ * some were deleted.
+ */
+async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> {
+  let versions: VersionRecord[]
+  try {
+    versions = await listVersions(ctx)
+  } catch (e) {
+    if (e instanceof ApiError) return false
+    throw e
+  }
+  const old = versions
+    .filter((v) => isOurs(v) && v.completed)
+    .slice(Math.max(0, keep - 1))
+    .map((v) => v.id)
+  if (old.length === 0) return false
+  ctx.logger.info(
+    `The service refused a new version (422): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`,
+  )
+  try {
+    const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids: old } })
+    const { removed, failed } = deletedIdsOf(answer.reply.data)
+    return removed.length > 0 || failed.length === 0
+  } catch (e) {
+    if (e instanceof ApiError) return false
+    throw e
+  }
+}
+
+/** Whether this tool named the version (never a version a person made). */
+export const isOurs = (v: VersionRecord): boolean => v.name.startsWith(CHECKPOINT_PREFIX)
+
+/**
+ * Issue 27 §5: after a push that succeeded, this tool's older checkpoints of the site beyond
+ * `keep` are deleted (the one just made is always kept; versions it did not name are never touched).
+ * Never fails the run: a refusal is a warning.
+ */
+export async function pruneCheckpoints(ctx: RunContext, keep: number, current: string): Promise<void> {
+  ctx.phase = 'deleting older checkpoints'
+  let versions: VersionRecord[]
+  try {
+    versions = await listVersions(ctx)
+  } catch (e) {
+    if (!stoppable(e)) throw e
+    warn(
+      ctx,
+      `Older checkpoints were not deleted: listing site ${ctx.siteId}'s versions failed (${e.message}).`,
+    )
+    return
+  }
+  const ours = versions.filter((v) => isOurs(v) && v.id !== current)
+  const old = ours.slice(Math.max(0, keep - 1)).map((v) => v.id)
+  if (old.length === 0) return
+  try {
+    const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids: old } })
+    const { removed, failed } = deletedIdsOf(answer.reply.data)
+    ctx.logger.info(
+      `Deleted ${removed.length || old.length} older checkpoint(s) of site ${ctx.siteId} (${(removed.length ? removed : old).join(', ')}); ${setting('keep-checkpoints', String(keep))}.`,
+    )
+    if (failed.length > 0) warn(ctx, `These older checkpoints could not be deleted: ${failed.join(', ')}.`)
+  } catch (e) {
+    if (!stoppable(e)) throw e
+    warn(ctx, `Older checkpoints (${old.join(', ')}) were not deleted: ${e.message}`)
+  }
+}
+
+/** What ends a step after the push without changing how the push ended. */
+const stoppable = (e: unknown): e is Error =>
+  e instanceof ApiError || e instanceof DeadlineError || e instanceof CancelledError

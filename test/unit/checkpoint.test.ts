@@ -1,0 +1,543 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
+import nock from 'nock'
+import { renderComment } from '../../src/report/comment.js'
+import { finalLine } from '../../src/report/lines.js'
+import { renderSummary } from '../../src/report/summary.js'
+import { parseConfig } from '../../src/inputs.js'
+import { checkpointName } from '../../src/staging/checkpoint.js'
+import { API, envelope, runOnFakes as run } from '../helpers/fakes.js'
+
+// Issue 27 on fakes: the checkpoint before a push, rollback, rollback-on-failure, keep-checkpoints,
+// maintenance and protect-production, each request seen as the server would (nock).
+
+beforeAll(() => nock.disableNetConnect())
+afterAll(() => {
+  nock.enableNetConnect()
+  nock.restore()
+})
+afterEach(() => nock.cleanAll())
+
+const api = () => nock(API)
+const order: string[] = []
+afterEach(() => {
+  order.length = 0
+})
+/** Records the request in `order` and answers `body`. */
+const said = (what: string, body: unknown) => () => (order.push(what), body)
+const task = (status: string, comment?: string) => envelope({ status, ...(comment ? { comment } : {}) })
+
+/** A version created (v9, task vt), named, and its task completed. */
+function checkpointAnswers() {
+  api()
+    .post('/v2/site-versions', { site_id: 1001 })
+    .reply(200, said('version', envelope({ id: 9, task_id: 'vt' }, 'Version started')))
+  api()
+    .put('/v2/site-versions/9', (body: { name: string }) => body.name.startsWith('before push '))
+    .reply(200, said('name', envelope({ id: 9 })))
+  api()
+    .get('/v2/tasks/vt/status')
+    .reply(200, said('version-progress', task('progress')))
+  api()
+    .get('/v2/tasks/vt/status')
+    .reply(200, said('version-completed', task('completed')))
+}
+/** The push, accepted with task pt. */
+const pushAccepted = () =>
+  api()
+    .post('/v2/sites/1001/staging/push')
+    .reply(202, said('push', envelope({ task_id: 'pt' }, 'Push started')))
+const pushEnds = (status: string, comment?: string) =>
+  api()
+    .get('/v2/tasks/pt/status')
+    .reply(200, said(`push-${status}`, task(status, comment)))
+const versions = (list: unknown[]) =>
+  api()
+    .get('/v2/site-versions')
+    .query({ site_id: '1001', per_page: '100' })
+    .reply(200, said('list', envelope(list)))
+const version = (id: number, name: string, status = 'completed') => ({
+  id,
+  name,
+  status,
+  size_mb: 12,
+  created_at: '2026-11-20 10:00:00',
+})
+
+describe('a checkpoint before every push', () => {
+  it('version create -> named -> task completed -> the push, once; checkpoint-id and the restore step said', async () => {
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('completed')
+    versions([version(9, 'before push 1')])
+    const { result } = await run({ operation: 'push', checkpoint: 'version' })
+    expect(order).toEqual([
+      'version',
+      'name',
+      'version-progress',
+      'version-completed',
+      'push',
+      'push-completed',
+      'list',
+    ])
+    expect(result.result).toBe('succeeded')
+    expect(result.checkpointId).toBe('9')
+    expect(result.summary).toMatch(
+      /Checkpoint 9 \("before push [^"]+"\) was taken before the push; to restore it, run this action with operation: rollback, site-id: 1001, checkpoint-id: 9\./,
+    )
+    expect(result.warnings.join(' ')).not.toMatch(/No backup/)
+    // The summary, the pull-request comment and the last line each name it and the step back.
+    const step = 'operation: rollback, site-id: 1001, checkpoint-id: 9'
+    expect(renderSummary([result])).toContain(step)
+    expect(renderSummary([result])).toMatch(/\| Checkpoint \| `9` \|/)
+    expect(renderComment(result, (t) => t)).toContain(step)
+    expect(finalLine([result])).toContain(step)
+    expect(result.sent).toEqual([
+      'POST /v2/site-versions -> 200',
+      'PUT /v2/site-versions/9 -> 200',
+      'POST /v2/sites/1001/staging/push -> 202',
+    ])
+  })
+
+  it('its name fits the 25 characters the service takes, and says the run', () => {
+    const name = checkpointName({ GITHUB_RUN_ID: '123456789012', GITHUB_RUN_ATTEMPT: '2' }, 0)
+    expect(name.length).toBeLessThanOrEqual(25)
+    expect(name).toBe('before push 123456789012-')
+    expect(checkpointName({ CI_PIPELINE_ID: '777' }, 0)).toBe('before push 777')
+    expect(checkpointName({}, 1_700_000_000_000)).toMatch(/^before push [a-z0-9]+$/)
+  })
+
+  it('checkpoint: none sends the push alone, and keeps the no-backup warning', async () => {
+    pushAccepted()
+    pushEnds('completed')
+    const { result } = await run({ operation: 'push', checkpoint: 'none' })
+    expect(order).toEqual(['push', 'push-completed'])
+    expect(result.checkpointId).toBeNull()
+    expect(result.warnings.join(' ')).toMatch(/No backup/)
+  })
+})
+
+describe('no checkpoint, no push', () => {
+  const refusals: [string, number, string][] = [
+    ['the route is missing (404)', 404, 'Not Found'],
+    ['the method is not offered (405)', 405, 'Method Not Allowed'],
+    ['a plan gate (403)', 403, 'Your plan does not include versions'],
+    ['the quota (422)', 422, 'You can keep at most 3 versions per site'],
+  ]
+  it.each(refusals)(
+    '%s: failed with the service words and what to do; no push sent',
+    async (_, status, text) => {
+      api()
+        .post('/v2/site-versions')
+        .reply(status, said('version', { status: false, message: text }))
+      // A quota with only a person's versions: nothing of this tool's to make room with.
+      if (status === 422) versions([version(3, 'my own backup')])
+      const push = pushAccepted()
+      const { result } = await run({ operation: 'push', checkpoint: 'version' })
+      expect(push.isDone()).toBe(false)
+      expect(result.result).toBe('failed')
+      expect(result.summary).toContain('The push was not sent')
+      expect(result.summary).toContain(text)
+      expect(result.error!.hint).toMatch(/checkpoint: none/)
+      if (status === 422) expect(result.error!.hint).toMatch(/delete old versions/)
+      expect(result.sent).toEqual([`POST /v2/site-versions -> ${status}`])
+    },
+  )
+
+  it("a quota (422) with this tool's checkpoints beyond keep-checkpoints: those deleted, the version asked for once more", async () => {
+    api()
+      .post('/v2/site-versions')
+      .reply(422, said('version-422', { status: false, message: 'At most 3 versions per site' }))
+    versions([
+      version(8, 'before push 3'),
+      version(7, 'my own backup'),
+      version(6, 'before push 2'),
+      version(5, 'before push 1'),
+    ])
+    let deleted: unknown = null
+    api()
+      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
+      .reply(200, said('delete', envelope({ success_ids: [5], failed_ids: [] })))
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('completed')
+    versions([])
+    const { result } = await run({ operation: 'push', checkpoint: 'version' })
+    expect(deleted).toEqual({ ids: ['5'] })
+    expect(order.slice(0, 5)).toEqual(['version-422', 'list', 'delete', 'version', 'name'])
+    expect(result.result).toBe('succeeded')
+  })
+
+  it("the version's task fails: no push, the server's reason said", async () => {
+    api()
+      .post('/v2/site-versions')
+      .reply(200, envelope({ id: 9, task_id: 'vt' }))
+    api()
+      .put('/v2/site-versions/9')
+      .reply(200, envelope({ id: 9 }))
+    api().get('/v2/tasks/vt/status').reply(200, task('failed', 'disk full'))
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', checkpoint: 'version' })
+    expect(push.isDone()).toBe(false)
+    expect(result).toMatchObject({ result: 'failed', message: 'disk full', checkpointId: null })
+    expect(result.summary).toMatch(
+      /checkpoint \(version 9\) did not complete: its task failed.*disk full.*push was not sent/,
+    )
+  })
+
+  it('the version does not complete within the timeout: timed out, no push', async () => {
+    api()
+      .post('/v2/site-versions')
+      .reply(200, envelope({ id: 9, task_id: 'vt' }))
+    api()
+      .put('/v2/site-versions/9')
+      .reply(200, envelope({ id: 9 }))
+    api().get('/v2/tasks/vt/status').times(500).reply(200, task('progress'))
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', checkpoint: 'version', timeoutMs: 120_000 })
+    expect(push.isDone()).toBe(false)
+    expect(result.result).toBe('timed-out')
+    expect(result.summary).toMatch(/checkpoint.*The push was not sent/)
+    expect(result.error!.hint).toMatch(/raise timeout.*checkpoint: none/)
+  })
+
+  it('cancelled while the version is made: cancelled, no push', async () => {
+    const abort = new AbortController()
+    api()
+      .post('/v2/site-versions')
+      .reply(200, envelope({ id: 9, task_id: 'vt' }))
+    api()
+      .put('/v2/site-versions/9')
+      .reply(200, envelope({ id: 9 }))
+    api()
+      .get('/v2/tasks/vt/status')
+      .reply(200, () => (abort.abort(), task('progress')))
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', checkpoint: 'version' }, abort.signal)
+    expect(push.isDone()).toBe(false)
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).toContain('The push was not sent')
+  })
+
+  it('dry run: the checkpoint is in the plan, and nothing but a read is sent', async () => {
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'active' }))
+    const { result, logger } = await run({ operation: 'push', checkpoint: 'version', dryRun: true })
+    expect(result.sent).toEqual([])
+    expect(logger.text).toMatch(/POST https:\/\/api\.example\.test\/v2\/site-versions \(checkpoint/)
+    expect(result.summary).toMatch(/But first: a checkpoint of production/)
+    expect(result.summary).not.toMatch(/No backup/)
+    expect(result.warnings.join(' ')).not.toMatch(/No backup/)
+  })
+})
+
+describe('rollback', () => {
+  it("without checkpoint-id: the newest completed checkpoint this tool made, never a person's; one restore", async () => {
+    versions([
+      version(12, 'my own backup'),
+      version(11, 'before push 8', 'progress'),
+      version(10, 'before push 7'),
+      version(9, 'before push 6'),
+    ])
+    api()
+      .put('/v2/sites/1001/restore-versions/10')
+      .reply(200, said('restore', envelope({ task_id: 'rt' }, 'Restore started')))
+    api()
+      .get('/v2/tasks/rt/status')
+      .reply(200, said('restore-completed', task('completed')))
+    const { result } = await run({ operation: 'rollback' })
+    expect(order).toEqual(['list', 'restore', 'restore-completed'])
+    expect(result).toMatchObject({ result: 'succeeded', checkpointId: '10' })
+    expect(result.summary).toMatch(/Production was restored to version 10/)
+  })
+
+  it('with checkpoint-id: that version, even one a person made', async () => {
+    versions([version(12, 'my own backup'), version(10, 'before push 7')])
+    api()
+      .put('/v2/sites/1001/restore-versions/12')
+      .reply(200, envelope({ task_id: 'rt' }))
+    api().get('/v2/tasks/rt/status').reply(200, task('completed'))
+    const { result } = await run({ operation: 'rollback', checkpointId: '12' })
+    expect(result).toMatchObject({ result: 'succeeded', checkpointId: '12' })
+  })
+
+  it('no checkpoint of this tool: nothing restored, nothing sent', async () => {
+    versions([version(12, 'my own backup')])
+    const { result } = await run({ operation: 'rollback' })
+    expect(result.result).toBe('failed')
+    expect(result.sent).toEqual([])
+    expect(result.summary).toMatch(/no completed checkpoint made by this tool/)
+  })
+
+  it.each([500, 502])(
+    'a restore answered %i is never sent again (its outcome is unknown)',
+    async (status) => {
+      versions([version(10, 'before push 7')])
+      const first = api()
+        .put('/v2/sites/1001/restore-versions/10')
+        .reply(status, { status: false, message: 'oops' })
+      const second = api()
+        .put('/v2/sites/1001/restore-versions/10')
+        .reply(200, envelope({ task_id: 'rt' }))
+      const { result } = await run({ operation: 'rollback' })
+      expect(first.isDone()).toBe(true)
+      expect(second.isDone()).toBe(false)
+      expect(result.result).toBe('failed')
+      expect(result.error!.kind).toBe('unknown-outcome')
+    },
+  )
+
+  it('dry run: says what it would overwrite and with which version; sends nothing', async () => {
+    versions([version(10, 'before push 7')])
+    const { result } = await run({ operation: 'rollback', dryRun: true })
+    expect(result.result).toBe('dry-run')
+    expect(result.sent).toEqual([])
+    expect(result.summary).toMatch(
+      /PUT https:\/\/api\.example\.test\/v2\/sites\/1001\/restore-versions\/10, which overwrites production's files and database \(site 1001\) with version 10 \("before push 7", made 2026-11-20 10:00:00\)/,
+    )
+  })
+})
+
+describe('rollback-on-failure', () => {
+  it('the push job failed: production restored at once, and the run still fails saying so', async () => {
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('failed', 'database import failed')
+    api()
+      .put('/v2/sites/1001/restore-versions/9')
+      .reply(200, said('restore', envelope({ task_id: 'rt' })))
+    api()
+      .get('/v2/tasks/rt/status')
+      .reply(200, said('restore-completed', task('completed')))
+    const { result } = await run({ operation: 'push', checkpoint: 'version', rollbackOnFailure: true })
+    expect(order.slice(-4)).toEqual(['push', 'push-failed', 'restore', 'restore-completed'])
+    expect(result.result).toBe('failed')
+    expect(result.taskId).toBe('pt')
+    expect(result.summary).toMatch(/Production was restored to checkpoint 9/)
+  })
+
+  it('the restore fails too: the run says how to try it again', async () => {
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('failed', 'database import failed')
+    api().put('/v2/sites/1001/restore-versions/9').reply(403, { status: false, message: 'not allowed' })
+    const { result } = await run({ operation: 'push', checkpoint: 'version', rollbackOnFailure: true })
+    expect(result.result).toBe('failed')
+    expect(result.summary).toMatch(/Restoring production to checkpoint 9 did not complete/)
+    expect(result.error!.hint).toMatch(
+      /To try the restore again, run this action with operation: rollback, site-id: 1001, checkpoint-id: 9/,
+    )
+  })
+
+  it('cancelled while restoring after a failed push: maintenance still goes off, and the run says so', async () => {
+    const abort = new AbortController()
+    api().post('/v2/sites/1001/tools').times(2).reply(200, envelope(null))
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('failed', 'database import failed')
+    api()
+      .put('/v2/sites/1001/restore-versions/9')
+      .reply(200, envelope({ task_id: 'rt' }))
+    api()
+      .get('/v2/tasks/rt/status')
+      .reply(200, () => (abort.abort(), task('progress')))
+    const { result } = await run(
+      { operation: 'push', checkpoint: 'version', rollbackOnFailure: true, maintenance: true },
+      abort.signal,
+    )
+    // Maintenance on before the push, and off after the cancelled restore.
+    expect(result.sent.filter((x) => x.startsWith('POST /v2/sites/1001/tools'))).toEqual([
+      'POST /v2/sites/1001/tools -> 200',
+      'POST /v2/sites/1001/tools -> 200',
+    ])
+    expect(result.result).toBe('failed')
+    expect(result.summary).toMatch(/Restoring production to checkpoint 9 did not complete: Cancelled/)
+    expect(result.error!.hint).toMatch(/To try the restore again/)
+  })
+
+  it('a push whose outcome is unknown (500) is never rolled back; the report says how', async () => {
+    checkpointAnswers()
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(500, said('push', { status: false, message: 'upstream' }))
+    const restore = api()
+      .put('/v2/sites/1001/restore-versions/9')
+      .reply(200, envelope({ task_id: 'rt' }))
+    const { result } = await run({ operation: 'push', checkpoint: 'version', rollbackOnFailure: true })
+    expect(restore.isDone()).toBe(false)
+    expect(result.error!.kind).toBe('unknown-outcome')
+    expect(result.error!.hint).toMatch(/If production is wrong, run this action with operation: rollback/)
+  })
+
+  it('a push that timed out is never rolled back', async () => {
+    checkpointAnswers()
+    pushAccepted()
+    api().get('/v2/tasks/pt/status').times(500).reply(200, task('progress'))
+    const restore = api()
+      .put('/v2/sites/1001/restore-versions/9')
+      .reply(200, envelope({ task_id: 'rt' }))
+    const { result } = await run({
+      operation: 'push',
+      checkpoint: 'version',
+      rollbackOnFailure: true,
+      timeoutMs: 120_000,
+    })
+    expect(restore.isDone()).toBe(false)
+    expect(result.result).toBe('timed-out')
+    expect(result.summary).toMatch(/Checkpoint 9/)
+  })
+})
+
+describe('keep-checkpoints', () => {
+  it("deletes only this tool's older checkpoints beyond the number, never a person's or the new one", async () => {
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('completed')
+    versions([
+      version(9, 'before push 5'),
+      version(8, 'my own backup'),
+      version(7, 'before push 4'),
+      version(6, 'before push 3'),
+      version(5, 'before push 2'),
+    ])
+    let deleted: unknown = null
+    api()
+      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
+      .reply(200, envelope({ success_ids: [6, 5], failed_ids: [] }))
+    const { result } = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 2 })
+    expect(result.result).toBe('succeeded')
+    expect(deleted).toEqual({ ids: ['6', '5'] })
+  })
+})
+
+describe('maintenance and protect-production', () => {
+  const tools: string[] = []
+  afterEach(() => {
+    tools.length = 0
+  })
+  const toolAnswers = () =>
+    api()
+      .post('/v2/sites/1001/tools', (body?: { tool?: string; value?: string }) => {
+        if (!body?.tool) return false
+        tools.push(`${body.tool}=${body.value}`)
+        return true
+      })
+      .times(5)
+      .reply(200, envelope(null, 'Done'))
+
+  it.each([
+    ['succeeded', 'completed'],
+    ['failed', 'failed'],
+  ])('maintenance on before the push and off after it (%s)', async (outcome, taskStatus) => {
+    toolAnswers()
+    pushAccepted()
+    pushEnds(taskStatus)
+    const { result } = await run({ operation: 'push', maintenance: true })
+    expect(result.result).toBe(outcome)
+    expect(tools).toEqual(['maintenance_mode=on', 'maintenance_mode=off'])
+  })
+
+  it('maintenance off after a timeout', async () => {
+    toolAnswers()
+    pushAccepted()
+    api().get('/v2/tasks/pt/status').times(500).reply(200, task('progress'))
+    const { result } = await run({ operation: 'push', maintenance: true, timeoutMs: 60_000 })
+    expect(result.result).toBe('timed-out')
+    expect(tools).toEqual(['maintenance_mode=on', 'maintenance_mode=off'])
+  })
+
+  it('maintenance off after a cancellation (the off request ignores the cancel, on its own short clock)', async () => {
+    const abort = new AbortController()
+    toolAnswers()
+    pushAccepted()
+    api()
+      .get('/v2/tasks/pt/status')
+      .reply(200, () => (abort.abort(), task('progress')))
+    const { result } = await run({ operation: 'push', maintenance: true }, abort.signal)
+    expect(result.result).toBe('cancelled')
+    expect(tools).toEqual(['maintenance_mode=on', 'maintenance_mode=off'])
+    expect(result.sent).toContain('POST /v2/sites/1001/tools -> 200')
+  })
+
+  it('cancelled while maintenance is switched on: off again, no push, cancelled', async () => {
+    const abort = new AbortController()
+    const sent: string[] = []
+    api()
+      .post('/v2/sites/1001/tools', (body?: { value?: string }) => body?.value === 'on')
+      .reply(200, () => (sent.push('on'), abort.abort(), envelope(null)))
+    api()
+      .post('/v2/sites/1001/tools', (body?: { value?: string }) => body?.value === 'off')
+      .reply(200, () => (sent.push('off'), envelope(null)))
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', maintenance: true }, abort.signal)
+    expect(push.isDone()).toBe(false)
+    expect(result.result).toBe('cancelled')
+    expect(sent).toEqual(['on', 'off'])
+    expect(result.summary).toContain('The push was not sent')
+  })
+
+  it('maintenance refused: no push, and production said to be unchanged and open', async () => {
+    api().post('/v2/sites/1001/tools').reply(403, { status: false, message: 'Upgrade your plan' })
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', maintenance: true })
+    expect(push.isDone()).toBe(false)
+    expect(result.result).toBe('failed')
+    expect(result.summary).toMatch(/production is unchanged and not in maintenance mode/)
+  })
+
+  it('maintenance off refused: the run says production may still be in maintenance mode', async () => {
+    api().post('/v2/sites/1001/tools').reply(200, envelope(null))
+    api().post('/v2/sites/1001/tools').reply(422, { status: false, message: 'nope' })
+    pushAccepted()
+    pushEnds('completed')
+    const { result } = await run({ operation: 'push', maintenance: true })
+    expect(result.warnings.join(' ')).toMatch(/may still be in maintenance mode/)
+  })
+
+  it('protect-production: password protection back on after the push; refused, said plainly', async () => {
+    toolAnswers()
+    pushAccepted()
+    pushEnds('completed')
+    const ok = await run({ operation: 'push', protectProduction: true })
+    expect(tools).toEqual(['password_protection=on'])
+    expect(ok.result.warnings.join(' ')).not.toMatch(/protection is now off/)
+    nock.cleanAll()
+    api().post('/v2/sites/1001/tools').reply(403, { status: false, message: 'Upgrade your plan' })
+    pushAccepted()
+    pushEnds('completed')
+    const refused = await run({ operation: 'push', protectProduction: true })
+    expect(refused.result.warnings.join(' ')).toMatch(/is now NOT password-protected/)
+  })
+})
+
+describe('the inputs', () => {
+  const raw = { operation: 'push', 'site-id': '1001', 'api-token': 'tok-12345678' }
+  it('defaults: a checkpoint, keep 3, nothing else', () => {
+    expect(parseConfig(raw)).toMatchObject({
+      checkpoint: 'version',
+      checkpointId: null,
+      rollbackOnFailure: false,
+      keepCheckpoints: 3,
+      maintenance: false,
+      protectProduction: false,
+    })
+  })
+  it.each(['maintenance', 'protect-production', 'rollback-on-failure'])(
+    '%s with a push not waited for is refused before any request',
+    (name) => {
+      expect(() => parseConfig({ ...raw, wait: 'false', [name]: 'true' })).toThrow(
+        `Input "${name}": acts when the push has ended: it needs wait: true`,
+      )
+    },
+  )
+  it('checkpoint-id is for rollback, one site; keep-checkpoints is 1 to 100', () => {
+    expect(() => parseConfig({ ...raw, 'checkpoint-id': '9' })).toThrow(/checkpoint-id/)
+    expect(() =>
+      parseConfig({ ...raw, operation: 'rollback', 'site-id': '1001,1002', 'checkpoint-id': '9' }),
+    ).toThrow(/one site's version/)
+    expect(() => parseConfig({ ...raw, 'keep-checkpoints': '0' })).toThrow(/at least 1/)
+    expect(parseConfig({ ...raw, operation: 'rollback', 'checkpoint-id': 'v-7001' }).checkpointId).toBe(
+      'v-7001',
+    )
+  })
+})
