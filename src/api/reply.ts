@@ -1,5 +1,5 @@
 import { ERROR_DETAIL_FIELDS, type BodyKind } from '../contract.js'
-import type { Redactor } from '../secrets.js'
+import type { Redactor } from '../secrets/redactor.js'
 import type { TransportResponse } from './transport.js'
 
 /**

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { InputError, parseConfig, type RawInputs } from '../../src/inputs.js'
 import { UsageError, describeInputError, parse, rawInputs } from '../../src/cli/args.js'
-import { echoed } from '../../src/secrets.js'
+import { echoed } from '../../src/secrets/urls.js'
 
 const SECRET = 'Hunter2Pass'
 const base: RawInputs = {
