@@ -10,6 +10,7 @@ import { dotenvText } from './dotenv.js'
 import { EXIT } from './args.js'
 import { run, type CliIo } from './run.js'
 import { failedOutputs } from '../report/outputs.js'
+import { echoed } from '../secrets/urls.js'
 
 /** Where the outputs go inside the shared pipe storage. */
 export const STORAGE_SUBDIR = 'site-staging'
@@ -36,10 +37,8 @@ const SWITCHES: Record<string, string> = {
 
 export class PipeVariableError extends Error {}
 
-/** Our own words about a variable's value: one short line, no control characters. */
-const shown = (value: string): string =>
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  JSON.stringify(value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').slice(0, 40))
+/** Our own words about a variable's value: one short line, no control characters, no credentials (issue 24 §6). */
+const shown = (value: string): string => JSON.stringify(echoed(value, 40))
 
 /** `$NAME` or `${NAME}` left as text: Bitbucket found no variable of that name to put in. */
 const unexpanded = (value: string): boolean => /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(value.trim())

@@ -4,6 +4,9 @@ import { isCredentialQueryParam } from '../contract.js'
 import { bound, oneLine } from '../text.js'
 import { MASK } from './encodings.js'
 
+/** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
+const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/
+
 export const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i
 
 /**
@@ -79,6 +82,9 @@ export function stripUrlCredentialsInText(
     })
     .replace(/([?&;])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep: string, name: string, value: string) => {
       if (!isCredentialQueryParam(safeDecode(name))) return whole
+      // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
+      // quote or bracket after it. Nothing but punctuation follows the mask, so nothing is left.
+      if (MASKED_ALREADY.test(value)) return whole
       if (value) found(safeDecode(value))
       return `${sep}${name}=${MASK}`
     })
