@@ -16,6 +16,7 @@ import { parse } from 'yaml'
 import { DEFAULTS } from '../../src/inputs.js'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { cliReference } from '../helpers/cli-commands.js'
+import { OWNER } from '../helpers/owner.js'
 import { ROOT } from '../helpers/run-action.js'
 import { CLI_BUNDLE, runCli } from '../helpers/run-cli.js'
 
@@ -64,7 +65,7 @@ describe('pipe.yml', () => {
 
   test('names the image users write (site-staging-pipe, this full version, as Atlassian pipes do), category Deployment', () => {
     const version = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version
-    expect(pipeYml.image).toBe(`OWNER/site-staging-pipe:${version}`)
+    expect(pipeYml.image).toBe(`${OWNER}/site-staging-pipe:${version}`)
     expect(pipeYml.category).toBe('Deployment')
   })
 
@@ -474,7 +475,7 @@ describe('the pipe steps users copy (docs/bitbucket.md, docs/cli.md)', () => {
       (pipeYml.variables as { name: string; required?: boolean }[]).map((v) => [v.name, v]),
     )
     for (const step of steps) {
-      expect(step.pipe).toBe(`docker://OWNER/site-staging-pipe:${pipeYml.image.split(':')[1]}`)
+      expect(step.pipe).toBe(`docker://${OWNER}/site-staging-pipe:${pipeYml.image.split(':')[1]}`)
       for (const name of Object.keys(step.variables))
         expect(declared.has(name) ? name : `undeclared ${name}`).toBe(name)
       for (const [name, v] of declared) if (v.required) expect(Object.keys(step.variables)).toContain(name)
