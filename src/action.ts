@@ -2,7 +2,7 @@ import * as core from '@actions/core'
 import { realClock } from './clock.js'
 import { runStep, type StepLog } from './github/step.js'
 import { GITHUB_INPUT_NAMES, INPUT_NAMES, type ActionRawInputs } from './inputs.js'
-import type { Redactor } from './secrets.js'
+import type { Redactor } from './secrets/redactor.js'
 
 /**
  * The one writer of the action: every log line, annotation and output goes through it, made inert

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { SERVICE_API_URL, isCredentialQueryParam } from './contract.js'
-import { echoed, withoutCredentials } from './secrets.js'
+import { echoed, withoutCredentials } from './secrets/urls.js'
 import { httpUrl, isLoopback, secureOrLoopback } from './text.js'
 import { OPERATIONS, type Config } from './types.js'
 import { TOKEN_SOURCE, inDoorWords, perDoor, setting, type Door } from './words.js'

@@ -2,7 +2,7 @@
 // exits the process, so @github/local-action (and tests) can import it; src/index.ts, the bundle's
 // entry (dist/index.js), calls it and exits.
 import * as core from '@actions/core'
-import { Redactor } from './secrets.js'
+import { Redactor } from './secrets/redactor.js'
 import { runAction } from './action.js'
 import { cancelOnSignals } from './cancel.js'
 

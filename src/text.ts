@@ -1,6 +1,6 @@
 /**
  * Text from a server, made safe to show anywhere (a log line, a terminal, an output, a table cell):
- * pure functions, composed in the right order by `Redactor.inert` (src/secrets.ts), which adds the
+ * pure functions, composed in the right order by `Redactor.inert` (src/secrets/redactor.ts), which adds the
  * removal of secrets between them. Nothing here knows GitHub: a workflow command is just a pattern a
  * line must not start with.
  */

@@ -7,7 +7,7 @@
  *   {"kind":"waiting","mode":"nonlinear","lengthMs":180000,"jobs":40,"rttMs":50}
  *   {"kind":"many","sites":100,"jobMs":5000,"limit":60,"windowMs":60000,"concurrency":20,"rttMs":50}
  */
-import { Redactor } from '../../src/secrets.js'
+import { Redactor } from '../../src/secrets/redactor.js'
 import { runAll } from '../../src/staging/batch.js'
 import { runOperation } from '../../src/staging/operations.js'
 import { SIM_TOKENS } from '../../simulator/seed.js'

@@ -1,14 +1,13 @@
 import { durationText } from '../duration.js'
-import type { IncomingHttpHeaders } from 'node:http'
-import { LOCALIZATION_HEADER, TOKEN_REFUSED_STATUS, UNKNOWN_WHEN_2XX, isAccepted } from '../contract.js'
+import { LOCALIZATION_HEADER } from '../contract.js'
 import { Backoff, REQUEST_RETRY } from '../backoff.js'
 import { CancelledError, throwIfAborted } from '../clock.js'
-import type { Redactor } from '../secrets.js'
+import type { Redactor } from '../secrets/redactor.js'
 import type { Clock, Language, Logger } from '../types.js'
-import { ApiError, kindOf, notStartedAfter401, processingOf, type TokenVerdict } from './errors.js'
+import { ApiError, notStartedAfter401, processingOf, type TokenVerdict } from './errors.js'
 import type { RequestLedger } from './window-ledger.js'
-import { mayResend, parseRetryAfter, pauseAfterMs, refusedUntil, type RequestKind } from './retry.js'
-import { describeBody, readReply, type Reply } from './reply.js'
+import { mayResend, pauseAfterMs, refusedUntil, type RequestKind } from './retry.js'
+import { answerOf, type ApiResponse } from './reply.js'
 import { TransportError, type Transport, type TransportResponse } from './transport.js'
 
 export const USER_AGENT = 'site-staging-action/1.0'
@@ -39,15 +38,6 @@ export interface ClientDeps {
   token?: TokenVerdict
 }
 
-export interface ApiResponse {
-  status: number
-  /** What the body said, credentials removed and texts made inert. */
-  reply: Reply
-  headers: IncomingHttpHeaders
-  /** True when this answer came to a request sent again after an attempt of unknown outcome. */
-  afterUnknown: boolean
-}
-
 /** Raised when the run's `timeout` leaves no time for the next request or wait. */
 export class DeadlineError extends Error {
   constructor(readonly lastError: ApiError | null = null) {
@@ -57,8 +47,9 @@ export class DeadlineError extends Error {
 }
 
 /**
- * The v2 client: base URL, headers, the envelope, per-request time limits, and the one retry layer
- * of the project (`@actions/http-client`'s own retries and redirects are off). Counts every request
+ * The v2 client: base URL, headers, per-request time limits, and the one retry layer
+ * of the project (`@actions/http-client`'s own retries and redirects are off); what an answer
+ * means (the envelope, a redirect, an error) is `answerOf` in reply.ts. Counts every request
  * and retry it makes. Knows HTTP, nothing of GitHub.
  */
 export class StagingApiClient {
@@ -270,73 +261,11 @@ export class StagingApiClient {
     }
     if (method !== 'GET') this.sent.push(`${method} ${shown} -> ${raw.status}`)
     this.deps.ledger.observe(raw.status, raw.headers)
-    return this.interpret(method, path, kind, raw)
-  }
-
-  private interpret(method: string, path: string, kind: RequestKind, raw: TransportResponse): ApiResponse {
-    const { redactor, clock } = this.deps
-    const { status, headers } = raw
-    const shown = this.shown(path)
-    if (status >= 300 && status < 400) {
-      const target = redactor.server(locationOf(headers.location, this.url(path)), 300)
-      throw new ApiError({
-        kind: 'redirect',
-        httpStatus: status,
-        processing: 'processed',
-        message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(this.url(path)).origin}.`,
-      })
-    }
-    const reply = readReply(raw, redactor)
-    const said = reply.message ? `: "${reply.message}"` : ''
-    const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : ''
-    if (isAccepted(status)) {
-      if (reply.envelopeStatus === false)
-        throw new ApiError({
-          kind: 'server',
-          httpStatus: status,
-          processing: 'processed',
-          serverMessage: reply.message,
-          message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
-          hint: 'The service reported a failure: read its message above.',
-        })
-      if (UNKNOWN_WHEN_2XX.includes(reply.kind))
-        throw new ApiError({
-          kind: 'bad-response',
-          httpStatus: status,
-          processing: 'unknown',
-          message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
-        })
-      return { status, reply, headers, afterUnknown: false }
-    }
-    const errorKind = kindOf(status, reply, kind)
-    if (status === TOKEN_REFUSED_STATUS && this.deps.token) this.deps.token.refusedAt ??= `${method} ${shown}`
-    throw new ApiError({
-      kind: errorKind,
-      httpStatus: status,
-      processing: processingOf({ httpStatus: status, kind: errorKind }),
-      retryAfterMs:
-        status === 429 || status === 503
-          ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
-          : null,
-      serverMessage: reply.message,
-      message: reply.message
-        ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
-        : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
-    })
+    return answerOf({ method, shown, url: this.url(path), kind }, raw, this.deps)
   }
 }
 
 function withAfterUnknown(error: ApiError, afterUnknown: boolean): ApiError {
   if (afterUnknown) error.afterUnknown = true
   return error
-}
-
-function locationOf(location: string | undefined, base: string): string {
-  if (!location) return '(no Location header)'
-  try {
-    const u = new URL(location, base)
-    return `${u.origin}${u.pathname}`
-  } catch {
-    return '(an unreadable Location header)'
-  }
 }

@@ -1,5 +1,15 @@
-import { ERROR_DETAIL_FIELDS, type BodyKind } from '../contract.js'
-import type { Redactor } from '../secrets.js'
+import type { IncomingHttpHeaders } from 'node:http'
+import {
+  ERROR_DETAIL_FIELDS,
+  TOKEN_REFUSED_STATUS,
+  UNKNOWN_WHEN_2XX,
+  isAccepted,
+  type BodyKind,
+} from '../contract.js'
+import type { Redactor } from '../secrets/redactor.js'
+import type { Clock } from '../types.js'
+import { ApiError, kindOf, processingOf, type TokenVerdict } from './errors.js'
+import { parseRetryAfter, type RequestKind } from './retry.js'
 import type { TransportResponse } from './transport.js'
 
 /**
@@ -94,5 +104,84 @@ export function describeBody(kind: BodyKind): string {
       return 'a body too long to read'
     default:
       return 'a JSON body without a message'
+  }
+}
+
+export interface ApiResponse {
+  status: number
+  /** What the body said, credentials removed and texts made inert. */
+  reply: Reply
+  headers: IncomingHttpHeaders
+  /** True when this answer came to a request sent again after an attempt of unknown outcome. */
+  afterUnknown: boolean
+}
+
+/**
+ * What an answer means: a 2xx whose body confirms it, or the ApiError it amounts to. A redirect is
+ * never followed (the token must not leave the API's origin); a 401 records the run's token verdict.
+ */
+export function answerOf(
+  request: { method: string; shown: string; url: string; kind: RequestKind },
+  raw: TransportResponse,
+  deps: { redactor: Redactor; clock: Clock; token?: TokenVerdict },
+): ApiResponse {
+  const { redactor, clock } = deps
+  const { method, shown, url, kind } = request
+  const { status, headers } = raw
+  if (status >= 300 && status < 400) {
+    const target = redactor.server(locationOf(headers.location, url), 300)
+    throw new ApiError({
+      kind: 'redirect',
+      httpStatus: status,
+      processing: 'processed',
+      message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(url).origin}.`,
+    })
+  }
+  const reply = readReply(raw, redactor)
+  const said = reply.message ? `: "${reply.message}"` : ''
+  const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : ''
+  if (isAccepted(status)) {
+    if (reply.envelopeStatus === false)
+      throw new ApiError({
+        kind: 'server',
+        httpStatus: status,
+        processing: 'processed',
+        serverMessage: reply.message,
+        message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
+        hint: 'The service reported a failure: read its message above.',
+      })
+    if (UNKNOWN_WHEN_2XX.includes(reply.kind))
+      throw new ApiError({
+        kind: 'bad-response',
+        httpStatus: status,
+        processing: 'unknown',
+        message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
+      })
+    return { status, reply, headers, afterUnknown: false }
+  }
+  const errorKind = kindOf(status, reply, kind)
+  if (status === TOKEN_REFUSED_STATUS && deps.token) deps.token.refusedAt ??= `${method} ${shown}`
+  throw new ApiError({
+    kind: errorKind,
+    httpStatus: status,
+    processing: processingOf({ httpStatus: status, kind: errorKind }),
+    retryAfterMs:
+      status === 429 || status === 503
+        ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
+        : null,
+    serverMessage: reply.message,
+    message: reply.message
+      ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
+      : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
+  })
+}
+
+function locationOf(location: string | undefined, base: string): string {
+  if (!location) return '(no Location header)'
+  try {
+    const u = new URL(location, base)
+    return `${u.origin}${u.pathname}`
+  } catch {
+    return '(an unreadable Location header)'
   }
 }

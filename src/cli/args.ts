@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util'
 import { SERVICE_API_URL } from '../contract.js'
 import { DEFAULTS, InputError, MAX_SITES, didYouMean, type InputName, type RawInputs } from '../inputs.js'
-import { echoed, withoutCredentials } from '../secrets.js'
+import { echoed, withoutCredentials } from '../secrets/urls.js'
 
 /** Exit codes (documented in README.md and in --help). */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const

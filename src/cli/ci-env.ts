@@ -7,6 +7,7 @@
 //   boolean input, is the switch or its `--no-` form.
 // run.ts calls ciEnv() first, before anything is written, and registers the token it found.
 import { SWITCHES } from './args.js'
+import { echoed } from '../secrets/urls.js'
 
 /** Characters every GitLab version masks (its first rule: Base64 and `@ : . ~`, plus `_ -`). */
 const OLD_MASKABLE = /^[A-Za-z0-9+/=@:.~_-]*$/
@@ -62,7 +63,7 @@ function tokenFrom(
   env: NodeJS.ProcessEnv,
 ): { value?: string; warnings: string[]; error?: string } {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-    return { warnings: [], error: `${FLAG}: ${JSON.stringify(name.slice(0, 40))} is not a variable name.` }
+    return { warnings: [], error: `${FLAG}: ${JSON.stringify(echoed(name, 40))} is not a variable name.` }
   const value = env[name] ?? ''
   const refuse = (error: string) => ({ value, warnings: [], error })
   if (value === '')

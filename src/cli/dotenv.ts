@@ -3,7 +3,7 @@
 // Not `--env-file`: Node reads an `--env-file...` argument even after the script's name
 // (nodejs/node#54232) and exits when the file does not exist yet.
 import type { OutputName, Outputs } from '../report/outputs.js'
-import { oneLine } from '../text.js'
+import { neutralizeCommands, oneLine } from '../text.js'
 import type { Result } from '../types.js'
 
 /** GitLab refuses dotenv reports of 5 KB or more. */
@@ -11,6 +11,12 @@ const DOTENV_LIMIT_BYTES = 5000
 
 /** `staging-url` -> `STAGING_URL`. */
 export const dotenvKey = (name: OutputName): string => name.toUpperCase().replace(/-/g, '_')
+
+/**
+ * A value as both files write it: one line (`oneLine`), and a logging command the CLI made inert
+ * kept inert (`oneLine` drops the zero-width space that `neutralizeCommands` put in `##vso[`).
+ */
+const fileValue = (value: string): string => neutralizeCommands(oneLine(value))
 
 /**
  * One line per output, as GitLab's dotenv parser takes them: the key, `=`, the value raw (GitLab
@@ -21,7 +27,7 @@ export const dotenvKey = (name: OutputName): string => name.toUpperCase().replac
 export function dotenvText(outputs: Outputs): string {
   return (
     Object.entries(outputs)
-      .map(([name, value]) => `${dotenvKey(name as OutputName)}=${oneLine(value)}`)
+      .map(([name, value]) => `${dotenvKey(name as OutputName)}=${fileValue(value)}`)
       .join('\n') + '\n'
   )
 }
@@ -35,7 +41,7 @@ export function dotenvText(outputs: Outputs): string {
 export function envFileText(outputs: Outputs): string {
   return (
     Object.entries(outputs)
-      .map(([name, value]) => `export ${dotenvKey(name as OutputName)}=${shellQuoted(oneLine(value))}`)
+      .map(([name, value]) => `export ${dotenvKey(name as OutputName)}=${shellQuoted(fileValue(value))}`)
       .join('\n') + '\n'
   )
 }

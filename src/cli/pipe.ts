@@ -1,15 +1,16 @@
 // The Bitbucket pipe (docs/bitbucket.md): `site-staging --bitbucket-pipe` is the image's entry. The
 // pipe's variables (OPERATION, SITE_ID, WAIT...) -> the CLI's command line -> run() in this process
 // (PID 1 in the container: SIGTERM from a stopped pipeline reaches the CLI's own handler) -> the
-// outputs as a file later commands `source`: $BITBUCKET_PIPE_SHARED_STORAGE_DIR/site-staging/
+// outputs as a file later commands `source` (the CLI's --shell-env file): $BITBUCKET_PIPE_SHARED_STORAGE_DIR/site-staging/
 // staging.env and OUTPUT_FILE, each with its .json. Exit codes are the CLI's.
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { dotenvText } from './dotenv.js'
+import { envFileText } from './dotenv.js'
 import { EXIT } from './args.js'
 import { run, type CliIo } from './run.js'
 import { failedOutputs } from '../report/outputs.js'
+import { echoed } from '../secrets/urls.js'
 
 /** Where the outputs go inside the shared pipe storage. */
 export const STORAGE_SUBDIR = 'site-staging'
@@ -42,10 +43,8 @@ const SWITCHES: Record<string, string> = {
 
 export class PipeVariableError extends Error {}
 
-/** Our own words about a variable's value: one short line, no control characters. */
-const shown = (value: string): string =>
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  JSON.stringify(value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').slice(0, 40))
+/** Our own words about a variable's value: one short line, no control characters, no credentials (issue 24 §6). */
+const shown = (value: string): string => JSON.stringify(echoed(value, 40))
 
 /** `$NAME` or `${NAME}` left as text: Bitbucket found no variable of that name to put in. */
 const unexpanded = (value: string): boolean => /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(value.trim())
@@ -95,24 +94,8 @@ export function argsFrom(env: NodeJS.ProcessEnv): string[] {
   return args
 }
 
-/** A value as a POSIX shell word that stands for itself: single quotes, `'` written as '\''. */
-export function shellQuote(value: string): string {
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  const text = value.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
-  return `'${text.replace(/'/g, `'\\''`)}'`
-}
-
-/** The CLI's KEY=value lines -> a file a shell can `source`: every value single-quoted, nothing runs. */
-export function sourceable(dotenv: string): string {
-  const lines: string[] = []
-  for (const line of dotenv.split('\n')) {
-    const eq = line.indexOf('=')
-    const key = line.slice(0, eq)
-    // Only names a shell takes as a variable (the CLI's are upper snake case).
-    if (eq > 0 && /^[A-Z][A-Z0-9_]*$/.test(key)) lines.push(`${key}=${shellQuote(line.slice(eq + 1))}`)
-  }
-  return `# Outputs of the site-staging pipe. \`source\` this file: every value is single-quoted text.\n${lines.join('\n')}\n`
-}
+/** The first line of the outputs file: how to use it. */
+const HEADER = '# Outputs of the site-staging pipe. `source` this file: every value is single-quoted text.\n'
 
 /** Where the outputs go: the shared pipe storage (if Bitbucket gave one) and OUTPUT_FILE (if set). */
 function destinations(env: NodeJS.ProcessEnv): string[] {
@@ -136,7 +119,7 @@ function writeAtomically(file: string, text: string): void {
 /** Writes the outputs everywhere they go; false when one could not be written. */
 function writeOutputs(
   env: NodeJS.ProcessEnv,
-  dotenv: string,
+  envText: string,
   json: string | null,
   say: (l: string) => void,
 ): boolean {
@@ -146,7 +129,7 @@ function writeOutputs(
   let ok = true
   for (const file of files) {
     try {
-      writeAtomically(file, sourceable(dotenv))
+      writeAtomically(file, HEADER + envText)
       if (json !== null) writeAtomically(file.replace(/(\.env)?$/, '.json'), json)
       say(`outputs: source "${file}"`)
     } catch (e) {
@@ -166,26 +149,27 @@ export async function runPipe(env: NodeJS.ProcessEnv, io: CliIo): Promise<number
   } catch (e) {
     if (!(e instanceof PipeVariableError)) throw e
     say(e.message)
-    writeOutputs(env, dotenvText(failedOutputs(e.message)), null, say)
+    writeOutputs(env, envFileText(failedOutputs(e.message)), null, say)
     return EXIT.usage
   }
   const work = mkdtempSync(path.join(tmpdir(), 'site-staging-pipe-'))
-  const dotenvFile = path.join(work, 'outputs.env')
+  const envFile = path.join(work, 'outputs.env')
   let json = ''
   const code = await run(
-    [...args, `--dotenv=${dotenvFile}`, '--json'],
+    [...args, `--shell-env=${envFile}`, '--json'],
     { ...env, CI: env.CI ?? 'true' },
     { ...io, stdout: { write: (text: string) => (json += text) } },
   )
-  let dotenv = ''
+  let envText = ''
   try {
-    dotenv = readFileSync(dotenvFile, 'utf8')
+    envText = readFileSync(envFile, 'utf8')
   } catch {
     // no file: the CLI stopped before writing (bad usage)
   }
   rmSync(work, { recursive: true, force: true })
-  if (!/^RESULT=\S/m.test(dotenv)) dotenv = dotenvText(failedOutputs('site-staging wrote no outputs'))
-  const written = writeOutputs(env, dotenv, json.trim() === '' ? null : json, say)
-  // As with the CLI's --dotenv file: outputs that could not be written turn a success into 1.
+  if (!/^export RESULT='\S/m.test(envText))
+    envText = envFileText(failedOutputs('site-staging wrote no outputs'))
+  const written = writeOutputs(env, envText, json.trim() === '' ? null : json, say)
+  // As with the CLI's own outputs files: outputs that could not be written turn a success into 1.
   return code === EXIT.ok && !written ? EXIT.failed : code
 }

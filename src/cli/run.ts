@@ -12,7 +12,7 @@ import { LiveLine } from './progress.js'
 import { InputError, parseConfig, type RawInputs } from '../inputs.js'
 import { assembleReport } from '../report/assembly.js'
 import { failedOutputs, publicResult, type Outputs } from '../report/outputs.js'
-import { Redactor } from '../secrets.js'
+import { Redactor } from '../secrets/redactor.js'
 import { runAll } from '../staging/batch.js'
 import type { Logger, ProgressUpdate, Result } from '../types.js'
 

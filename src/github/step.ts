@@ -18,7 +18,7 @@ import {
 import { assembleReport, type Report } from '../report/assembly.js'
 import { renderInvalidInput, renderSummary } from '../report/summary.js'
 import { failedOutputs, type Outputs } from '../report/outputs.js'
-import type { Redactor } from '../secrets.js'
+import type { Redactor } from '../secrets/redactor.js'
 import type { Clock, Config, Logger, Result } from '../types.js'
 import { forkOf, runContext, type Env } from './context.js'
 import { githubSideEffects, releaseStaging, type GitHubLog } from './index.js'

@@ -1,6 +1,7 @@
 import { durationText } from '../duration.js'
 import { ApiError } from '../api/errors.js'
-import { DeadlineError, type ApiResponse } from '../api/client.js'
+import { DeadlineError } from '../api/client.js'
+import type { ApiResponse } from '../api/reply.js'
 import { CancelledError } from '../clock.js'
 import { taskIdOf } from '../contract.js'
 import type { JobOperation } from '../types.js'

@@ -4,7 +4,7 @@ import { ignoredNotice, postOrUpdateComments, writtenBy, type PostOptions } from
 import { octokitFor } from '../../src/github/octokit.js'
 import { parseCommentAuthor } from '../../src/inputs.js'
 import { markerFor } from '../../src/report/comment.js'
-import { Redactor } from '../../src/secrets.js'
+import { Redactor } from '../../src/secrets/redactor.js'
 import { createdResult } from '../helpers/fakes.js'
 import type { Result } from '../../src/types.js'
 import { BOT, startFakeGitHub, type FakeGitHub } from '../github/fake-github.js'

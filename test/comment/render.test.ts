@@ -8,7 +8,7 @@ import {
   stagingUrlFromComment,
 } from '../../src/report/comment.js'
 import { escapeMarkdown, md as inert, safeHttpUrl } from '../../src/report/markdown.js'
-import { Redactor } from '../../src/secrets.js'
+import { Redactor } from '../../src/secrets/redactor.js'
 import { createdResult } from '../helpers/fakes.js'
 import { linkTargets, toHtml } from '../helpers/markdown-html.js'
 import type { Result } from '../../src/types.js'

@@ -9,7 +9,7 @@ import {
   type DeploymentContext,
 } from '../../src/github/deployments.js'
 import { octokitFor } from '../../src/github/octokit.js'
-import { Redactor } from '../../src/secrets.js'
+import { Redactor } from '../../src/secrets/redactor.js'
 import { createdResult } from '../helpers/fakes.js'
 import { type Outcome, type Result } from '../../src/types.js'
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js'

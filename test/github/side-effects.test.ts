@@ -11,7 +11,7 @@ import { githubSideEffects, phaseSignal, type GitHubSideEffectOptions } from '..
 import { realClock } from '../../src/clock.js'
 import { parseGitHubInputs } from '../../src/inputs.js'
 import { markerFor } from '../../src/report/comment.js'
-import { Redactor } from '../../src/secrets.js'
+import { Redactor } from '../../src/secrets/redactor.js'
 import { createdResult } from '../helpers/fakes.js'
 import type { Result } from '../../src/types.js'
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js'

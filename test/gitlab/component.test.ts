@@ -21,6 +21,7 @@ import path from 'node:path'
 import { parse, stringify } from 'yaml'
 import { SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { gitlabCiLocal, jobLog, makeProject, packTarball, type Project } from '../helpers/gitlab.js'
+import { OWNER } from '../helpers/owner.js'
 import { ROOT } from '../helpers/run-action.js'
 import { sentTo } from '../helpers/sim.js'
 
@@ -76,7 +77,7 @@ const staging = (inputs: Record<string, unknown>) => ({
 function example(name: string): string {
   const doc = parse(readFileSync(path.join(ROOT, 'examples', 'gitlab', `${name}.gitlab-ci.yml`), 'utf8'))
   for (const inc of doc.include as { component: string; inputs: Record<string, unknown> }[]) {
-    const m = /^gitlab\.com\/OWNER\/site-staging-action\/([\w-]+)@1$/.exec(inc.component)
+    const m = new RegExp(`^gitlab\\.com/${OWNER}/site-staging-action/([\\w-]+)@1$`).exec(inc.component)
     expect(m).not.toBeNull()
     inc.component = project.component(m![1]!)
     inc.inputs = { ...inc.inputs, 'cli-package': tarball }

@@ -1,5 +1,5 @@
 import { CancelledError } from '../../src/clock.js'
-import { Redactor } from '../../src/secrets.js'
+import { Redactor } from '../../src/secrets/redactor.js'
 import { runOperation } from '../../src/staging/operations.js'
 import { newResult, type Clock, type Config, type Logger, type Result } from '../../src/types.js'
 

@@ -15,10 +15,11 @@ import { describe, expect, test } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse } from 'yaml'
+import { OWNER } from '../helpers/owner.js'
 import { ROOT } from '../helpers/run-action.js'
 
 const version = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string
-const PIPE = `docker://OWNER/site-staging-pipe:${version}`
+const PIPE = `docker://${OWNER}/site-staging-pipe:${version}`
 
 const SECTIONS = ['default', 'branches', 'tags', 'bookmarks', 'pull-requests', 'custom']
 const STEP_KEYS = [
@@ -148,7 +149,7 @@ describe('the rules can fail', () => {
       'the pipe by its major version only',
       {
         pipelines: {
-          default: [{ step: { name: 'x', script: [{ pipe: 'docker://OWNER/site-staging-pipe:1' }] } }],
+          default: [{ step: { name: 'x', script: [{ pipe: `docker://${OWNER}/site-staging-pipe:1` }] } }],
         },
       },
       /is not docker:/,

@@ -4,9 +4,17 @@
  * the CLI's (describeInputError, UsageError), whichever input it was given to.
  */
 import { describe, expect, it } from '@jest/globals'
-import { InputError, parseConfig, type RawInputs } from '../../src/inputs.js'
+import {
+  InputError,
+  parseActionInputs,
+  parseConfig,
+  type ActionRawInputs,
+  type RawInputs,
+} from '../../src/inputs.js'
 import { UsageError, describeInputError, parse, rawInputs } from '../../src/cli/args.js'
-import { echoed } from '../../src/secrets.js'
+import { ciEnv } from '../../src/cli/ci-env.js'
+import { PipeVariableError, argsFrom } from '../../src/cli/pipe.js'
+import { echoed } from '../../src/secrets/urls.js'
 
 const SECRET = 'Hunter2Pass'
 const base: RawInputs = {
@@ -113,5 +121,76 @@ describe("the CLI's usage errors", () => {
     const text = usage(argv)
     expect(text.length).toBeGreaterThan(0)
     expect(text).not.toContain(SECRET)
+  })
+})
+
+/** Values that carry SECRET in user-info or in a credential query parameter (case-insensitive check below). */
+const CARRIERS = [`https://a:${SECRET}@c.d`, `x?token=${SECRET}`, `https://c.d/?api_key=${SECRET}`]
+const leaks = (text: string): boolean => text.toLowerCase().includes(SECRET.toLowerCase())
+
+describe("the action's GitHub inputs and operation: a refusal never quotes a credential", () => {
+  const refusedAction = (raw: ActionRawInputs): InputError => {
+    try {
+      parseActionInputs({ ...base, ...raw })
+    } catch (e) {
+      if (e instanceof InputError) return e
+      throw e
+    }
+    throw new Error(`accepted: ${JSON.stringify(raw)}`)
+  }
+  const cases: [string, (v: string) => ActionRawInputs][] = [
+    ['operation', (v) => ({ operation: v })],
+    ['if-staging-taken', (v) => ({ 'if-staging-taken': v })],
+    ['pr-comment', (v) => ({ 'pr-comment': v })],
+    ['comment-author', (v) => ({ 'comment-author': v })],
+    // Refused for its new line; the name itself may be any text.
+    ['deployment-environment', (v) => ({ 'deployment-environment': `${v}\nx` })],
+    // A github-token is never refused for its text: the refusal of another input must not quote it.
+    ['if-staging-taken', (v) => ({ 'github-token': v, 'if-staging-taken': 'wait' })],
+    // The release path reads the GitHub inputs too.
+    ['if-staging-taken', (v) => ({ operation: 'release', 'if-staging-taken': v })],
+  ]
+  it.each(cases.flatMap(([input, raw]) => CARRIERS.map((v) => [input, v, raw] as const)))(
+    '%s refused, value %s',
+    (input, value, raw) => {
+      const e = refusedAction(raw(value))
+      expect(e.input).toBe(input)
+      for (const text of [e.message, e.detailIn('cli'), describeInputError(e)])
+        expect(leaks(text)).toBe(false)
+    },
+  )
+
+  it('what is quoted still shows what was typed', () => {
+    expect(refusedAction({ 'if-staging-taken': `x?token=${SECRET}` }).message).toBe(
+      'Input "if-staging-taken": "x?token=***" is not one of take, wait, fail',
+    )
+  })
+})
+
+describe("the Bitbucket pipe's variables and --token-variable: a refusal never quotes a credential", () => {
+  const pipeEnv = { STAGING_API_TOKEN: 'tok_0123456789', OPERATION: 'create', SITE_ID: '1001' }
+  const pipeRefusal = (env: Record<string, string>): string => {
+    try {
+      argsFrom({ ...pipeEnv, ...env })
+    } catch (e) {
+      if (e instanceof PipeVariableError) return e.message
+      throw e
+    }
+    throw new Error(`accepted: ${JSON.stringify(env)}`)
+  }
+  it.each(
+    ['OPERATION', 'WAIT', 'DRY_RUN', 'FAIL_FAST', 'WAIT_FOR_URL', 'DEBUG'].flatMap((n) =>
+      CARRIERS.map((v) => [n, v]),
+    ),
+  )('%s = %s', (name, value) => {
+    const text = pipeRefusal({ [name]: value })
+    expect(text).toMatch(new RegExp(`^${name}: "`))
+    expect(leaks(text)).toBe(false)
+  })
+
+  it.each(CARRIERS)('--token-variable %s', (value) => {
+    const error = ciEnv(['pull', '--token-variable', value], {}).error ?? ''
+    expect(error).toMatch(/^--token-variable: ".*" is not a variable name\.$/)
+    expect(leaks(error)).toBe(false)
   })
 })

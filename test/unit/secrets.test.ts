@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
-import { Redactor, looksSecret, stripUrlCredentials } from '../../src/secrets.js'
+import { looksSecret } from '../../src/secrets/encodings.js'
+import { Redactor } from '../../src/secrets/redactor.js'
+import { stripUrlCredentials } from '../../src/secrets/urls.js'
 
 const TOKEN = 'tok_live_0123456789abcdefSECRET'
 

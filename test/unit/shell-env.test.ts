@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { dotenvText, envFileText, shellQuoted } from '../../src/cli/dotenv.js'
 import { failedOutputs, type Outputs } from '../../src/report/outputs.js'
+import { neutralizeCommands } from '../../src/text.js'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'env-file-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -96,6 +97,22 @@ describe("--dotenv: valid for GitLab's dotenv parser", () => {
       expect(line).toMatch(/^[A-Z0-9_]+=/)
       // eslint-disable-next-line no-control-regex -- the point: no control character reaches GitLab
       expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/)
+    }
+  })
+})
+
+describe('both files keep a logging command the CLI made inert', () => {
+  it.each(['##vso[task.complete result=Succeeded]', '::error::x', '##[error]x'])('%s', (command) => {
+    // As the redactor writes server text: neutralizeCommands put a zero-width space in it.
+    const message = neutralizeCommands(`said ${command}`)
+    const lead = neutralizeCommands(command)
+    for (const text of [
+      dotenvText({ ...failedOutputs(message), 'staging-url': lead }),
+      envFileText({ ...failedOutputs(message), 'staging-url': lead }),
+    ]) {
+      expect(text).not.toMatch(/##(vso)?\[/)
+      expect(text).not.toMatch(/[='](::)/)
+      expect(text).toContain('\u200b')
     }
   })
 })

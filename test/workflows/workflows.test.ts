@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse } from 'yaml'
+import { OWNER } from '../helpers/owner.js'
 import { ROOT } from '../helpers/run-action.js'
 import {
   ACTIONLINT_VERSION,
@@ -262,14 +263,16 @@ describe('the examples do what the README says', () => {
     ])
   })
 
-  test('one action name everywhere users copy from: OWNER/site-staging-action@v1', () => {
+  test(`one action name everywhere users copy from: ${OWNER}/site-staging-action@v1`, () => {
     const texts = [...EXAMPLES, 'README.md', ...MARKDOWN].map((f) => [f, read(f)] as const)
     let seen = 0
     for (const [file, text] of texts)
       for (const [, ref] of text.matchAll(/uses:\s*([^\s#`]*site-staging-action[^\s#`]*)/g)) {
         seen++
         if (!ref!.startsWith('./'))
-          expect(`${file}: ${ref}`).toMatch(/: OWNER\/site-staging-action@(v1|v1\.\d+\.\d+|[0-9a-f]{40})$/)
+          expect(`${file}: ${ref}`).toMatch(
+            new RegExp(`: ${OWNER}/site-staging-action@(v1|v1\\.\\d+\\.\\d+|[0-9a-f]{40})$`),
+          )
       }
     expect(seen).toBeGreaterThanOrEqual(10)
   })

@@ -1,0 +1,99 @@
+// Credentials in URLs: removed from a URL we use or show, from free text, and from a value the
+// user gave that a refusal quotes (`echoed`, issue 24 §6).
+import { isCredentialQueryParam } from '../contract.js'
+import { bound, oneLine } from '../text.js'
+import { MASK } from './encodings.js'
+
+/** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
+const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/
+
+export const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i
+
+/**
+ * `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`.
+ * `known` says whether a value is a secret of the run (in any of its encodings): a query parameter
+ * holding one goes whatever its name, and so does a fragment.
+ */
+export function stripUrlCredentials(
+  text: string,
+  found: (value: string) => void = () => {},
+  known: (value: string) => boolean = () => false,
+): string {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return stripUrlCredentialsInText(text, found)
+  }
+  let changed = false
+  for (const [name, value] of [...url.searchParams]) {
+    if (!known(value) && !known(name)) continue
+    url.searchParams.delete(name)
+    changed = true
+  }
+  if (url.hash && known(url.hash.slice(1))) {
+    url.hash = ''
+    changed = true
+  }
+  if (url.username || url.password) {
+    for (const part of [url.username, url.password]) if (part) found(safeDecode(part))
+    url.username = ''
+    url.password = ''
+    changed = true
+  }
+  for (const [name, value] of [...url.searchParams]) {
+    if (!isCredentialQueryParam(name)) continue
+    if (value) found(value)
+    url.searchParams.delete(name)
+    changed = true
+  }
+  return changed ? url.toString() : text
+}
+
+/**
+ * A value the user gave, as a refusal may quote it (issue 24 §6): at most `max` characters, on one
+ * line, with no credentials. Everything before the last `@` of a URL-like value goes (user-info,
+ * with or without a scheme, even one that does not parse: `https://user:pa ss@host`,
+ * `user:pass@host`), and so does every credential query value (`?token=...`). Cut after the removal,
+ * so no part of a password is left at the cut. Every input error (InputError, the CLI's UsageError)
+ * passes its whole text through `withoutCredentials` too.
+ */
+export function echoed(value: string, max = 80): string {
+  const line = oneLine(value)
+  const noUserInfo = line.includes('@') ? line.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, `$1${MASK}@`) : line
+  return bound(withoutCredentials(noUserInfo), max)
+}
+
+/** Free text with the user-info and credential query values of every URL in it masked. */
+export function withoutCredentials(text: string): string {
+  return stripUrlCredentialsInText(text, () => {}, MASK)
+}
+
+/** The same inside free text: user-info and credential query values of every URL in it. */
+export function stripUrlCredentialsInText(
+  text: string,
+  found: (value: string) => void,
+  userInfo = '',
+): string {
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]+)@/gi, (_, scheme: string, info: string) => {
+      for (const part of info.split(':')) if (part) found(safeDecode(part))
+      return userInfo ? `${scheme}${userInfo}@` : scheme
+    })
+    .replace(/([?&;])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep: string, name: string, value: string) => {
+      if (!isCredentialQueryParam(safeDecode(name))) return whole
+      // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
+      // quote or bracket after it. Nothing but punctuation follows the mask, so nothing is left.
+      if (MASKED_ALREADY.test(value)) return whole
+      if (value) found(safeDecode(value))
+      return `${sep}${name}=${MASK}`
+    })
+}
+
+export function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
