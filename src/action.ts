@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import { realClock } from './clock.js'
 import { runStep, type StepLog } from './github/step.js'
-import { GITHUB_INPUT_NAMES, INPUT_NAMES, type ActionRawInputs } from './inputs.js'
+import { GITHUB_INPUT_NAMES, INPUT_NAMES, type ActionRawInputs } from './inputs/index.js'
 import type { Redactor } from './secrets/redactor.js'
 
 /**

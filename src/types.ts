@@ -27,7 +27,7 @@ export type IfExists = 'fail' | 'skip' | 'recreate'
 export type IfMissing = 'fail' | 'skip'
 export type IfBusy = 'wait' | 'fail'
 
-/** Typed settings, made from raw inputs by `parseConfig` (src/inputs.ts). */
+/** Typed settings, made from raw inputs by `parseConfig` (src/inputs/). */
 export interface Config {
   operation: Operation
   siteIds: string[]
@@ -57,7 +57,7 @@ export interface Config {
    * GitHub deployment), given by the front door as plain data; each is checked before it is used.
    */
   stagingHints?: StagingHint[]
-  /** Issue 27 (contract §13-14); absent means the input's default (src/inputs.ts). */
+  /** Issue 27 (contract §13-14); absent means the input's default (src/inputs/). */
   checkpoint?: 'version' | 'none'
   /** rollback: the version to restore; null: the newest completed checkpoint this tool made. */
   checkpointId?: string | null

@@ -1,4 +1,4 @@
-import type { InputName } from './inputs.js'
+import type { InputName } from './inputs/index.js'
 import type { Logger, ProgressUpdate } from './types.js'
 
 /**

@@ -1,7 +1,14 @@
 // The CLI's command line: usage text, flags, and what they mean as the action's inputs.
 import { parseArgs } from 'node:util'
 import { SERVICE_API_URL } from '../contract.js'
-import { DEFAULTS, InputError, MAX_SITES, didYouMean, type InputName, type RawInputs } from '../inputs.js'
+import {
+  DEFAULTS,
+  InputError,
+  MAX_SITES,
+  didYouMean,
+  type InputName,
+  type RawInputs,
+} from '../inputs/index.js'
 import { echoed, withoutCredentials } from '../secrets/urls.js'
 
 /** Exit codes (documented in README.md and in --help). */

@@ -9,7 +9,7 @@ import { EXIT, USAGE, UsageError, describeInputError, parse, rawInputs, type Par
 import { ciEnv } from './ci-env.js'
 import { dotenvFor, envFileText } from './dotenv.js'
 import { LiveLine } from './progress.js'
-import { InputError, parseConfig, type RawInputs } from '../inputs.js'
+import { InputError, parseConfig, type RawInputs } from '../inputs/index.js'
 import { assembleReport } from '../report/assembly.js'
 import { failedOutputs, publicResult, type Outputs } from '../report/outputs.js'
 import { Redactor } from '../secrets/redactor.js'

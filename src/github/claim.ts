@@ -3,7 +3,7 @@
  * records this run as what staging will show. A Stop when the operation must not start; every
  * request within the step's one deadline, every wait through the one backoff helper.
  */
-import { CLAIMING_OPERATIONS } from '../inputs.js'
+import { CLAIMING_OPERATIONS } from '../inputs/index.js'
 import type { Outcome } from '../types.js'
 import { deploymentSha, pullRequestTarget, type Repo } from './context.js'
 import { DEPLOYING_OPERATIONS, startDeployment } from './deployments.js'

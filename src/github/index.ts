@@ -9,7 +9,7 @@
  * (`gh.abandon(reason)` instead of `after` when the run broke before it had results.)
  * The jobs live one to a file: run.ts (one run's state and its time limits), claim.ts (who
  * staging shows, the wait, the deployment), after.ts (final status, comment, hand-over),
- * release.ts (`operation: release`). The inputs are checked by src/inputs.ts before any of this;
+ * release.ts (`operation: release`). The inputs are checked by src/inputs/ before any of this;
  * nothing here loads Octokit unless they ask for GitHub. Nothing here throws or fails a run by
  * itself: a Stop or a Result is a value the step reports.
  */

@@ -1,9 +1,9 @@
 /**
  * One run's GitHub side, as the facade (index.ts) makes it: the settings the one input schema
- * checked (src/inputs.ts), the runner's context, the step's one deadline and clock, and what the
+ * checked (src/inputs/), the runner's context, the step's one deadline and clock, and what the
  * run made on GitHub so far. The jobs (claim.ts, after.ts, release.ts) take it and return values.
  */
-import type { GitHubSettings } from '../inputs.js'
+import type { GitHubSettings } from '../inputs/index.js'
 import type { Clock } from '../types.js'
 import { repoOf, runContext, type Env, type Repo, type RunContext } from './context.js'
 import type { DeploymentContext } from './deployments.js'
@@ -27,7 +27,7 @@ export interface GitHubSideEffectOptions {
   dryRun: boolean
   /** The production site ids of the run. */
   siteIds: string[]
-  /** The GitHub inputs, as src/inputs.ts checked them. */
+  /** The GitHub inputs, as src/inputs/ checked them. */
   settings: GitHubSettings
   /** The step's one deadline (clock ms, computed once when the step started): no wait passes it. */
   deadline: number

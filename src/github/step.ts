@@ -1,6 +1,6 @@
 /**
  * One step of the action, one program (issue 25): every input checked by the one schema
- * (src/inputs.ts) before any request -> one deadline, computed once -> GitHub's side before the
+ * (src/inputs/) before any request -> one deadline, computed once -> GitHub's side before the
  * operation -> the core run -> GitHub's side after it -> one report of Results (src/report/).
  * A run not started, a refusal and `release` end as Results too, rendered by the same report.
  * src/action.ts gives it the action's one writer; tests give it fakes (a clock, an env).
@@ -14,7 +14,7 @@ import {
   parseSiteIds,
   type ActionInputs,
   type ActionRawInputs,
-} from '../inputs.js'
+} from '../inputs/index.js'
 import { assembleReport, type Report } from '../report/assembly.js'
 import { renderInvalidInput, renderSummary } from '../report/summary.js'
 import { failedOutputs, type Outputs } from '../report/outputs.js'

@@ -13,7 +13,7 @@ import { ICON, code, link, md, safeHttpUrl, serverWords } from './markdown.js'
  */
 
 const MARKER_PREFIX = '<!-- site-staging-action:site='
-/** Site ids are `[A-Za-z0-9_-]` (src/inputs.ts), so they cannot close the HTML comment. */
+/** Site ids are `[A-Za-z0-9_-]` (src/inputs/), so they cannot close the HTML comment. */
 export const markerFor = (siteId: string): string => `${MARKER_PREFIX}${siteId} -->`
 
 /**

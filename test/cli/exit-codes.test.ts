@@ -70,7 +70,7 @@ describe('exit 2: bad usage or input, nothing sent', () => {
       /--api-url \(or STAGING_API_URL\): must use https/,
     ],
     [
-      'an API URL without its scheme (none at all means the hosted service: src/inputs.ts DEFAULTS)',
+      'an API URL without its scheme (none at all means the hosted service: src/inputs/ DEFAULTS)',
       ['create', '--site-id', '1001'],
       { STAGING_API_TOKEN: TOKEN, STAGING_API_URL: 'app.instawp.io/api' },
       /--api-url \(or STAGING_API_URL\): "app.instawp.io\/api" has no scheme: did you mean https:\/\/app.instawp.io\/api \?/,

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import { ignoredNotice, postOrUpdateComments, writtenBy, type PostOptions } from '../../src/github/comment.js'
 import { octokitFor } from '../../src/github/octokit.js'
-import { parseCommentAuthor } from '../../src/inputs.js'
+import { parseCommentAuthor } from '../../src/inputs/index.js'
 import { markerFor } from '../../src/report/comment.js'
 import { Redactor } from '../../src/secrets/redactor.js'
 import { createdResult } from '../helpers/fakes.js'

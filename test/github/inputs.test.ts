@@ -1,6 +1,6 @@
-/** The action's GitHub inputs and `operation: release`, read by the one schema (src/inputs.ts). */
+/** The action's GitHub inputs and `operation: release`, read by the one schema (src/inputs/). */
 import { describe, expect, test } from '@jest/globals'
-import { InputError, parseActionInputs, parseGitHubInputs } from '../../src/inputs.js'
+import { InputError, parseActionInputs, parseGitHubInputs } from '../../src/inputs/index.js'
 
 const run = { operation: 'pull', siteIds: ['1001'], dryRun: false }
 

@@ -15,7 +15,7 @@ import {
 } from '../../src/github/index.js'
 import { ownerPayload, readOwner, taskFor } from '../../src/github/ownership.js'
 import { realClock } from '../../src/clock.js'
-import { parseGitHubInputs } from '../../src/inputs.js'
+import { parseGitHubInputs } from '../../src/inputs/index.js'
 import { markerFor } from '../../src/report/comment.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { Redactor } from '../../src/secrets/redactor.js'

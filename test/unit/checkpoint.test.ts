@@ -3,7 +3,7 @@ import nock from 'nock'
 import { renderComment } from '../../src/report/comment.js'
 import { finalLine } from '../../src/report/lines.js'
 import { renderSummary } from '../../src/report/summary.js'
-import { parseConfig } from '../../src/inputs.js'
+import { parseConfig } from '../../src/inputs/index.js'
 import { checkpointName } from '../../src/staging/checkpoint.js'
 import { API, envelope, runOnFakes as run } from '../helpers/fakes.js'
 

@@ -6,7 +6,7 @@
 import { describe, expect, test } from '@jest/globals'
 import { filledHint, hintFor } from '../../src/api/errors.js'
 import { SERVICE_API_URL } from '../../src/contract.js'
-import { normaliseApiUrl } from '../../src/inputs.js'
+import { normaliseApiUrl } from '../../src/inputs/index.js'
 import { renderComment } from '../../src/report/comment.js'
 import { md } from '../../src/report/markdown.js'
 import { renderSummary } from '../../src/report/summary.js'

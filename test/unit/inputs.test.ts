@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals'
-import { InputError, normaliseApiUrl, parseConfig, parseDuration, type RawInputs } from '../../src/inputs.js'
+import {
+  InputError,
+  normaliseApiUrl,
+  parseConfig,
+  parseDuration,
+  type RawInputs,
+} from '../../src/inputs/index.js'
 
 const base: RawInputs = {
   operation: 'create',

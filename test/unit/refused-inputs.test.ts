@@ -10,7 +10,7 @@ import {
   parseConfig,
   type ActionRawInputs,
   type RawInputs,
-} from '../../src/inputs.js'
+} from '../../src/inputs/index.js'
 import { UsageError, describeInputError, parse, rawInputs } from '../../src/cli/args.js'
 import { ciEnv } from '../../src/cli/ci-env.js'
 import { PipeVariableError, argsFrom } from '../../src/cli/pipe.js'

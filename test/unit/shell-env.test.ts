@@ -91,7 +91,7 @@ describe("--dotenv: valid for GitLab's dotenv parser", () => {
   it.each(HOSTILE)('%j', (text) => {
     const lines = dotenvText(outputs(text)).split('\n')
     expect(lines.pop()).toBe('')
-    expect(lines).toHaveLength(12)
+    expect(lines).toHaveLength(Object.keys(outputs(text)).length)
     for (const line of lines) {
       // GitLab: KEY=value, the key ASCII letters, digits and _; no empty line; one line each.
       expect(line).toMatch(/^[A-Z0-9_]+=/)

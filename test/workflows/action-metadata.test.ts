@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse } from 'yaml'
 import { GITHUB_OUTPUT_NAMES } from '../../src/github/index.js'
-import { GITHUB_INPUT_DEFAULTS } from '../../src/inputs.js'
-import { DEFAULTS } from '../../src/inputs.js'
+import { GITHUB_INPUT_DEFAULTS } from '../../src/inputs/index.js'
+import { DEFAULTS } from '../../src/inputs/index.js'
 import { OUTPUT_NAMES } from '../../src/report/outputs.js'
 import { ROOT } from '../helpers/run-action.js'
 import { checkActionMetadata } from './action-metadata.js'
@@ -48,7 +48,7 @@ describe('action.yml metadata', () => {
 })
 
 describe('action.yml agrees with the code', () => {
-  test('DEFAULTS in src/inputs.ts are the defaults of action.yml', () => {
+  test('DEFAULTS in src/inputs/ are the defaults of action.yml', () => {
     const yml: Record<string, string> = {}
     for (const [name, spec] of Object.entries(ACTION.inputs) as [string, { default?: string }][])
       if (spec.default !== undefined) yml[name] = spec.default

@@ -1,0 +1,310 @@
+import { z } from 'zod'
+import { SERVICE_API_URL, isCredentialQueryParam } from '../contract.js'
+import { echoed, withoutCredentials } from '../secrets/urls.js'
+import { httpUrl, isLoopback, secureOrLoopback } from '../text.js'
+import { OPERATIONS } from '../types.js'
+import { TOKEN_SOURCE, inDoorWords, perDoor, type Door } from '../words.js'
+
+// The refusal every input error is, and the zod fields the inputs are read with (src/inputs/index.ts
+// puts them together into the one schema).
+
+export class InputError extends Error {
+  constructor(
+    readonly input: string,
+    /** What is wrong with it, with a setting or the token written through src/words.ts. */
+    private readonly detail: string,
+  ) {
+    // No refusal quotes a credential (issue 24 §6): each echo goes through echoed(), and the whole
+    // text through withoutCredentials() for any echo that did not.
+    super(`Input "${input}": ${withoutCredentials(inDoorWords(detail, 'action'))}`)
+    this.name = 'InputError'
+  }
+  /** What is wrong, without the input's name, in `door`'s words. */
+  detailIn(door: Door): string {
+    return withoutCredentials(inDoorWords(this.detail, door))
+  }
+}
+
+/**
+ * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
+ * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
+ * before any request, so `1001;x` or `1001/../1002` can never address another site (docs/assumptions.md).
+ */
+const SITE_ID = /^\d{1,20}$/
+const MAX_TIMEOUT_MS = 6 * 3600_000
+/**
+ * Site ids one step takes. Under a limit of R calls a minute, N sites need at least 2N/R minutes
+ * (a create and a status call each): 1000 sites at 60 a minute take 33 minutes.
+ */
+export const MAX_SITES = 1000
+
+/** `" Skip "` -> `skip`; an unknown value is refused with the choices and the nearest one. */
+export const choice = <T extends string>(values: readonly T[], aliases: Record<string, T> = {}) =>
+  z.string().transform((v, ctx) => {
+    const text = v.trim().toLowerCase()
+    const value = aliases[text] ?? text
+    if ((values as readonly string[]).includes(value)) return value as T
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${echoed(text, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
+    })
+    return z.NEVER
+  })
+
+/** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
+export function didYouMean(typed: string, choices: readonly string[]): string {
+  const t = typed.trim().toLowerCase()
+  if (t === '') return ''
+  let best: { choice: string; distance: number } | null = null
+  for (const choice of choices) {
+    const distance = editDistance(t, choice.toLowerCase())
+    if (!best || distance < best.distance) best = { choice, distance }
+  }
+  const near =
+    best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t))
+  return near ? ` (did you mean "${best!.choice}"?)` : ''
+}
+
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  )
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1)
+      d[i]![j] = best
+    }
+  return d[a.length]![b.length]!
+}
+
+export const boolean = z
+  .string()
+  .transform((v) => v.trim().toLowerCase())
+  .pipe(z.enum(['true', 'false'], { error: () => 'must be true or false' }))
+  .transform((v) => v === 'true')
+
+export const integer = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    )
+
+/** `reset` is another name for `pull` (the endpoint's own name). */
+export const operation = choice(OPERATIONS, { reset: 'pull' })
+
+/** How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`). */
+function canonicalSiteId(id: string): string {
+  return id.replace(/^0+(?=\d)/, '')
+}
+
+export const siteIds = z.string().transform((v, ctx) => {
+  const ids = v
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+  if (ids.length === 0) ctx.addIssue({ code: 'custom', message: 'is required (the PRODUCTION site id)' })
+  if (ids.length > MAX_SITES)
+    ctx.addIssue({ code: 'custom', message: `lists ${ids.length} sites; at most ${MAX_SITES}` })
+  // A URL here is quoted by nothing: split on its spaces, its parts could carry a password.
+  if (/:\/\/|@/.test(v)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `looks like a URL or an address, not a site id: a site id is the production site's number (digits only, at most 20)`,
+    })
+    return ids
+  }
+  for (const id of ids) {
+    if (!SITE_ID.test(id)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${echoed(id)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
+      })
+    }
+  }
+  const seen = new Map<string, string>()
+  for (const id of ids) {
+    const first = seen.get(canonicalSiteId(id))
+    if (first !== undefined) {
+      const same = first === id ? '' : ` (${first} and ${id} are the same site to the server)`
+      ctx.addIssue({ code: 'custom', message: `lists site ${id} more than once${same}` })
+      break
+    }
+    seen.set(canonicalSiteId(id), id)
+  }
+  return ids
+})
+
+export const token = z.string().transform((v, ctx) => {
+  const t = v.trim()
+  if (t === '') ctx.addIssue({ code: 'custom', message: 'is required (store it as a secret)' })
+  else if (/^bearer\s/i.test(t))
+    ctx.addIssue({
+      code: 'custom',
+      message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
+    })
+  else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
+    ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' })
+  return t
+})
+
+/** `https://api.example.com/` -> `https://api.example.com/v2`; `.../v2/` -> `.../v2`. */
+export function normaliseApiUrl(raw: string): string {
+  let text = raw.trim()
+  // `user:pass@host`, with a scheme or not: refused before anything reads it as a scheme or a host.
+  if (/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i.test(text))
+    throw new Error(`must not contain credentials (the token goes in ${TOKEN_SOURCE})`)
+  // `localhost:8099` or `app.instawp.io/api`: no scheme. Loopback is understood as http, anything
+  // else gets the https:// it needs suggested (a token is never sent to a guessed address).
+  const bare = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(:\d+)?(\/.*)?$/i.exec(text)
+  if (bare && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    if (isLoopback(bare[1]!)) text = `http://${text}`
+    else throw new Error(`"${echoed(text)}" has no scheme: did you mean https://${echoed(text)} ?`)
+  }
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new Error(`is not a URL (expected the API root, e.g. ${SERVICE_API_URL})`)
+  }
+  if (!secureOrLoopback(url))
+    throw new Error(
+      `must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`,
+    )
+  if (url.username || url.password)
+    throw new Error(`must not contain credentials (the token goes in ${TOKEN_SOURCE})`)
+  if (url.search || url.hash) throw new Error('must not have a query or a fragment')
+  const path = url.pathname.replace(/\/+$/, '')
+  return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`
+}
+
+export const apiUrl = z.string().transform((v, ctx) => {
+  try {
+    return normaliseApiUrl(v)
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message })
+    return z.NEVER
+  }
+})
+
+const UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  sec: 1000,
+  secs: 1000,
+  second: 1000,
+  seconds: 1000,
+  m: 60_000,
+  min: 60_000,
+  mins: 60_000,
+  minute: 60_000,
+  minutes: 60_000,
+  h: 3_600_000,
+  hr: 3_600_000,
+  hrs: 3_600_000,
+  hour: 3_600_000,
+  hours: 3_600_000,
+}
+
+/** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
+export function parseDuration(text: string): number {
+  const t = text.trim().toLowerCase()
+  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(parseFloat(t) * 1000)
+  const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)]
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t) throw new Error('bad duration')
+  let ms = 0
+  for (const [, value, unit] of parts) {
+    const factor = UNITS[unit!]
+    if (factor === undefined) throw new Error('bad duration')
+    ms += parseFloat(value!) * factor
+  }
+  return Math.round(ms)
+}
+
+export const duration = z.string().transform((v, ctx) => {
+  let ms: number
+  try {
+    ms = parseDuration(v)
+  } catch {
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${echoed(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
+    })
+    return z.NEVER
+  }
+  if (ms < 1000 || ms > MAX_TIMEOUT_MS) ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' })
+  return ms
+})
+
+/** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
+export const language = z.string().transform((v, ctx) => {
+  const code = v.trim().toLowerCase().split(/[-_]/)[0]!
+  if (code === 'en' || code === 'es') return code
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`,
+  })
+  return z.NEVER
+})
+
+/** A task id as the status endpoint takes it in its path (contract §2). */
+export const taskId = z.string().transform((v, ctx) => {
+  const t = v.trim()
+  if (t === '') return null
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `is not a task id (letters, digits, - and _: ${perDoor('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
+    })
+    return z.NEVER
+  }
+  return t
+})
+
+/** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
+export const userUrl = z.string().transform((v, ctx) => {
+  const t = v.trim()
+  if (t === '') return null
+  const url = httpUrl(t)
+  if (!url) {
+    ctx.addIssue({ code: 'custom', message: `"${echoed(t)}" is not an http(s) URL` })
+    return z.NEVER
+  }
+  if (url.username || url.password) {
+    ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' })
+    return z.NEVER
+  }
+  const secret = [...url.searchParams.keys()].find(isCredentialQueryParam)
+  if (secret !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor('it is shown in logs, outputs and summaries', 'it is shown on stderr, in --json and in the outputs files')}`,
+    })
+    return z.NEVER
+  }
+  return url.href
+})
+
+/** A site version's id (contract §13), as the restore path takes it; '' is none. */
+export const checkpointId = z.string().transform((v, ctx) => {
+  const t = v.trim()
+  if (t === '') return null
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(t)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `is not a version id (letters, digits, - and _: ${perDoor('the checkpoint-id output of the push', 'the CHECKPOINT_ID the push printed')})`,
+    })
+    return z.NEVER
+  }
+  return t
+})
