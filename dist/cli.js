@@ -28386,8 +28386,8 @@ module.exports = {
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3665);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8422);
-/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7194);
+/* harmony import */ var _inputs_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1948);
+/* harmony import */ var _secrets_urls_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4243);
 // The CLI's command line: usage text, flags, and what they mean as the action's inputs.
 
 
@@ -28415,9 +28415,9 @@ Options:
                            commas or spaces to run several sites (then --json
                            prints an array)
   --api-url URL            API root (/v2 is appended unless present)
-  --wait, --no-wait        wait for the background job to finish (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY.wait === 'true' ? 'wait' : 'no-wait'})
+  --wait, --no-wait        wait for the background job to finish (default: ${_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY.wait === 'true' ? 'wait' : 'no-wait'})
   --timeout TIME           overall limit: 90s, 20m, 30 min, 1h, 2 hours or seconds
-                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY.timeout})
+                           (default: ${_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY.timeout})
   --task-id ID             status: follow that earlier job (the task-id of the run
                            that started it) to its end
   --wait-for-url           after a create or pull, wait until the staging URL answers
@@ -28425,22 +28425,22 @@ Options:
                            service's answers do not say it, once it answers
   --production-url URL     push: wait until the live site answers after the push
   --language en|es         language of the server's messages, es-ES works too
-                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY.language})
-  --if-exists fail|skip|recreate   create when staging exists (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY['if-exists']})
-  --if-missing fail|skip   pull/push/delete when there is no staging (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY['if-missing']})
-  --if-busy wait|fail      when another job runs on the site (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY['if-busy']})
-  --max-retries N          retries of one request, 0-20 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY['max-retries']})
-  --concurrency N          sites run at once, 1-${_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SITES */ .aJ} (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY.concurrency})
+                           (default: ${_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY.language})
+  --if-exists fail|skip|recreate   create when staging exists (default: ${_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY['if-exists']})
+  --if-missing fail|skip   pull/push/delete when there is no staging (default: ${_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY['if-missing']})
+  --if-busy wait|fail      when another job runs on the site (default: ${_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY['if-busy']})
+  --max-retries N          retries of one request, 0-20 (default: ${_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY['max-retries']})
+  --concurrency N          sites run at once, 1-${_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SITES */ .aJ} (default: ${_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY.concurrency})
   --fail-fast              start no new site after the first failure
   --dry-run                print what would be sent; change nothing
   --checkpoint version|none   push: first a site version of production (the way
                            back), followed to completed; no version, no push
-                           (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY.checkpoint})
+                           (default: ${_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY.checkpoint})
   --checkpoint-id ID       rollback: the version to restore (default: the newest
                            checkpoint a push made)
   --rollback-on-failure    push: restore the checkpoint at once if the push fails
   --keep-checkpoints N     push: keep this many of its checkpoints per site,
-                           1-100 (default: ${_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY['keep-checkpoints']})
+                           1-100 (default: ${_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULTS */ .zY['keep-checkpoints']})
   --maintenance            push: maintenance mode on during the push, off after
   --protect-production     push: password protection back on after the push
   --json                   print the result as JSON on stdout
@@ -28462,7 +28462,7 @@ Progress goes to stderr (one live line on a terminal). Exit codes:
 /** Bad usage: its text never quotes a credential the user typed (issue 24 §6). */
 class UsageError extends Error {
     constructor(message) {
-        super((0,_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .withoutCredentials */ .ri)(message));
+        super((0,_secrets_urls_js__WEBPACK_IMPORTED_MODULE_3__/* .withoutCredentials */ .ri)(message));
     }
 }
 /**
@@ -28571,8 +28571,8 @@ function parse(argv) {
 function describeArgsError(e) {
     const flag = /'(--?[^'\s=]+)/.exec(e.message)?.[1];
     if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
-        const near = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .didYouMean */ .au)(flag.replace(/^--?/, ''), Object.keys(OPTIONS));
-        return `unknown flag ${(0,_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .echoed */ .Dt)(flag, 40)}${near.replace(/"([^"]+)"/, '"--$1"')}`;
+        const near = (0,_inputs_index_js__WEBPACK_IMPORTED_MODULE_2__/* .didYouMean */ .au)(flag.replace(/^--?/, ''), Object.keys(OPTIONS));
+        return `unknown flag ${(0,_secrets_urls_js__WEBPACK_IMPORTED_MODULE_3__/* .echoed */ .Dt)(flag, 40)}${near.replace(/"([^"]+)"/, '"--$1"')}`;
     }
     return e.message;
 }
@@ -28583,7 +28583,7 @@ function rawInputs(parsed, env) {
     if (positionals.length > 1)
         throw new UsageError(`one operation at a time, got: ${positionals
             .slice(0, 5)
-            .map((p) => (0,_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .echoed */ .Dt)(p, 40))
+            .map((p) => (0,_secrets_urls_js__WEBPACK_IMPORTED_MODULE_3__/* .echoed */ .Dt)(p, 40))
             .join(' ')}`);
     const raw = {
         operation: positionals[0],
@@ -28624,11 +28624,10 @@ function describeInputError(e) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Qf: () => (/* binding */ dotenvText),
 /* harmony export */   S7: () => (/* binding */ dotenvFor),
 /* harmony export */   T1: () => (/* binding */ envFileText)
 /* harmony export */ });
-/* unused harmony exports dotenvKey, shellQuoted */
+/* unused harmony exports dotenvKey, dotenvText, shellQuoted */
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8992);
 
 /** GitLab refuses dotenv reports of 5 KB or more. */
@@ -28636,16 +28635,19 @@ const DOTENV_LIMIT_BYTES = 5000;
 /** `staging-url` -> `STAGING_URL`. */
 const dotenvKey = (name) => name.toUpperCase().replace(/-/g, '_');
 /**
+ * A value as both files write it: one line (`oneLine`), and a logging command the CLI made inert
+ * kept inert (`oneLine` drops the zero-width space that `neutralizeCommands` put in `##vso[`).
+ */
+const fileValue = (value) => (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .neutralizeCommands */ .Kw)((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value));
+/**
  * One line per output, as GitLab's dotenv parser takes them: the key, `=`, the value raw (GitLab
  * keeps quotes literally and strips white space at both ends); no empty line, no comment, no line
- * break or other control character in a value (each becomes a space: `oneLine`). `oneLine` also drops
- * invisible characters, the zero-width space that kept a logging command (`##vso[`, `::`) inert among
- * them, so it is put back (`line`). Not for `source`: a shell would run `$(...)` in a value (use
- * envFileText).
+ * break or other control character in a value (each becomes a space: `oneLine`). Not for `source`:
+ * a shell would run `$(...)` in a value (use envFileText).
  */
 function dotenvText(outputs) {
     return (Object.entries(outputs)
-        .map(([name, value]) => `${dotenvKey(name)}=${line(value)}`)
+        .map(([name, value]) => `${dotenvKey(name)}=${fileValue(value)}`)
         .join('\n') + '\n');
 }
 /**
@@ -28656,11 +28658,9 @@ function dotenvText(outputs) {
  */
 function envFileText(outputs) {
     return (Object.entries(outputs)
-        .map(([name, value]) => `export ${dotenvKey(name)}=${shellQuoted(line(value))}`)
+        .map(([name, value]) => `export ${dotenvKey(name)}=${shellQuoted(fileValue(value))}`)
         .join('\n') + '\n');
 }
-/** A value on one line with no control character, any workflow or logging command kept inert. */
-const line = (value) => (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .neutralizeCommands */ .Kw)((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value));
 /** `it's` -> `'it'\''s'`: one word to every POSIX shell, with nothing in it expanded. */
 function shellQuoted(value) {
     return `'${value.replace(/'/g, `'\\''`)}'`;
@@ -28699,7 +28699,7 @@ function dotenvFor(outputs, results) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _pipe_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7676);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9319);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7852);
 // dist/cli.js, the `site-staging` command: runs the CLI (src/cli/run.ts), or with --bitbucket-pipe
 // as its only argument the Bitbucket pipe's entry (src/cli/pipe.ts), then exits: do not linger on
 // sockets left by a request that never answered; let stdout drain first.
@@ -28727,7 +28727,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Gp: () => (/* binding */ runPipe)
 });
 
-// UNUSED EXPORTS: PipeVariableError, STORAGE_SUBDIR, argsFrom, shellQuote, sourceable
+// UNUSED EXPORTS: PipeVariableError, STORAGE_SUBDIR, argsFrom
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
@@ -28737,19 +28737,22 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
 // EXTERNAL MODULE: ./src/cli/dotenv.ts
-var cli_dotenv = __nccwpck_require__(7178);
+var dotenv = __nccwpck_require__(7178);
 // EXTERNAL MODULE: ./src/cli/args.ts
 var cli_args = __nccwpck_require__(7593);
-// EXTERNAL MODULE: ./src/cli/run.ts + 45 modules
-var run = __nccwpck_require__(9319);
+// EXTERNAL MODULE: ./src/cli/run.ts + 47 modules
+var run = __nccwpck_require__(7852);
 // EXTERNAL MODULE: ./src/report/outputs.ts
 var outputs = __nccwpck_require__(5468);
+// EXTERNAL MODULE: ./src/secrets/urls.ts
+var urls = __nccwpck_require__(4243);
 ;// CONCATENATED MODULE: ./src/cli/pipe.ts
 // The Bitbucket pipe (docs/bitbucket.md): `site-staging --bitbucket-pipe` is the image's entry. The
 // pipe's variables (OPERATION, SITE_ID, WAIT...) -> the CLI's command line -> run() in this process
 // (PID 1 in the container: SIGTERM from a stopped pipeline reaches the CLI's own handler) -> the
-// outputs as a file later commands `source`: $BITBUCKET_PIPE_SHARED_STORAGE_DIR/site-staging/
+// outputs as a file later commands `source` (the CLI's --shell-env file): $BITBUCKET_PIPE_SHARED_STORAGE_DIR/site-staging/
 // staging.env and OUTPUT_FILE, each with its .json. Exit codes are the CLI's.
+
 
 
 
@@ -28786,10 +28789,8 @@ const SWITCHES = {
 };
 class PipeVariableError extends Error {
 }
-/** Our own words about a variable's value: one short line, no control characters. */
-const shown = (value) => 
-// eslint-disable-next-line no-control-regex -- removing control characters is the point
-JSON.stringify(value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').slice(0, 40));
+/** Our own words about a variable's value: one short line, no control characters, no credentials (issue 24 §6). */
+const shown = (value) => JSON.stringify((0,urls/* echoed */.Dt)(value, 40));
 /** `$NAME` or `${NAME}` left as text: Bitbucket found no variable of that name to put in. */
 const unexpanded = (value) => /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(value.trim());
 /** The CLI's command line from the pipe's variables; PipeVariableError when one is wrong. */
@@ -28831,24 +28832,8 @@ function argsFrom(env) {
     }
     return args;
 }
-/** A value as a POSIX shell word that stands for itself: single quotes, `'` written as '\''. */
-function shellQuote(value) {
-    // eslint-disable-next-line no-control-regex -- removing control characters is the point
-    const text = value.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
-    return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-/** The CLI's KEY=value lines -> a file a shell can `source`: every value single-quoted, nothing runs. */
-function sourceable(dotenv) {
-    const lines = [];
-    for (const line of dotenv.split('\n')) {
-        const eq = line.indexOf('=');
-        const key = line.slice(0, eq);
-        // Only names a shell takes as a variable (the CLI's are upper snake case).
-        if (eq > 0 && /^[A-Z][A-Z0-9_]*$/.test(key))
-            lines.push(`${key}=${shellQuote(line.slice(eq + 1))}`);
-    }
-    return `# Outputs of the site-staging pipe. \`source\` this file: every value is single-quoted text.\n${lines.join('\n')}\n`;
-}
+/** The first line of the outputs file: how to use it. */
+const HEADER = '# Outputs of the site-staging pipe. `source` this file: every value is single-quoted text.\n';
 /** Where the outputs go: the shared pipe storage (if Bitbucket gave one) and OUTPUT_FILE (if set). */
 function destinations(env) {
     const out = [];
@@ -28869,14 +28854,14 @@ function writeAtomically(file, text) {
     (0,external_node_fs_.renameSync)(tmp, file);
 }
 /** Writes the outputs everywhere they go; false when one could not be written. */
-function writeOutputs(env, dotenv, json, say) {
+function writeOutputs(env, envText, json, say) {
     const files = destinations(env);
     if (files.length === 0)
         say('no BITBUCKET_PIPE_SHARED_STORAGE_DIR and no OUTPUT_FILE: the outputs are not written to a file.');
     let ok = true;
     for (const file of files) {
         try {
-            writeAtomically(file, sourceable(dotenv));
+            writeAtomically(file, HEADER + envText);
             if (json !== null)
                 writeAtomically(file.replace(/(\.env)?$/, '.json'), json);
             say(`outputs: source "${file}"`);
@@ -28899,32 +28884,32 @@ async function runPipe(env, io) {
         if (!(e instanceof PipeVariableError))
             throw e;
         say(e.message);
-        writeOutputs(env, (0,cli_dotenv/* dotenvText */.Qf)((0,outputs/* failedOutputs */.KP)(e.message)), null, say);
+        writeOutputs(env, (0,dotenv/* envFileText */.T1)((0,outputs/* failedOutputs */.KP)(e.message)), null, say);
         return cli_args/* EXIT */.dc.usage;
     }
     const work = (0,external_node_fs_.mkdtempSync)(external_node_path_default().join((0,external_node_os_namespaceObject.tmpdir)(), 'site-staging-pipe-'));
-    const dotenvFile = external_node_path_default().join(work, 'outputs.env');
+    const envFile = external_node_path_default().join(work, 'outputs.env');
     let json = '';
-    const code = await (0,run/* run */.e)([...args, `--dotenv=${dotenvFile}`, '--json'], { ...env, CI: env.CI ?? 'true' }, { ...io, stdout: { write: (text) => (json += text) } });
-    let dotenv = '';
+    const code = await (0,run/* run */.e)([...args, `--shell-env=${envFile}`, '--json'], { ...env, CI: env.CI ?? 'true' }, { ...io, stdout: { write: (text) => (json += text) } });
+    let envText = '';
     try {
-        dotenv = (0,external_node_fs_.readFileSync)(dotenvFile, 'utf8');
+        envText = (0,external_node_fs_.readFileSync)(envFile, 'utf8');
     }
     catch {
         // no file: the CLI stopped before writing (bad usage)
     }
     (0,external_node_fs_.rmSync)(work, { recursive: true, force: true });
-    if (!/^RESULT=\S/m.test(dotenv))
-        dotenv = (0,cli_dotenv/* dotenvText */.Qf)((0,outputs/* failedOutputs */.KP)('site-staging wrote no outputs'));
-    const written = writeOutputs(env, dotenv, json.trim() === '' ? null : json, say);
-    // As with the CLI's --dotenv file: outputs that could not be written turn a success into 1.
+    if (!/^export RESULT='\S/m.test(envText))
+        envText = (0,dotenv/* envFileText */.T1)((0,outputs/* failedOutputs */.KP)('site-staging wrote no outputs'));
+    const written = writeOutputs(env, envText, json.trim() === '' ? null : json, say);
+    // As with the CLI's own outputs files: outputs that could not be written turn a success into 1.
     return code === cli_args/* EXIT */.dc.ok && !written ? cli_args/* EXIT */.dc.failed : code;
 }
 
 
 /***/ }),
 
-/***/ 9319:
+/***/ 7852:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29010,6 +28995,8 @@ function cancelOnSignals(say, exitCode = 1) {
 
 // EXTERNAL MODULE: ./src/cli/args.ts
 var args = __nccwpck_require__(7593);
+// EXTERNAL MODULE: ./src/secrets/urls.ts
+var urls = __nccwpck_require__(4243);
 ;// CONCATENATED MODULE: ./src/cli/ci-env.ts
 // What the CI plugins need from the command line that takes code, in one place (the GitLab
 // components' jobs are one `site-staging` command; docs/gitlab.md):
@@ -29019,6 +29006,7 @@ var args = __nccwpck_require__(7593);
 // - `--wait=false`, `--dry-run=true`: a switch with a true/false value, as a template writes a
 //   boolean input, is the switch or its `--no-` form.
 // run.ts calls ciEnv() first, before anything is written, and registers the token it found.
+
 
 /** Characters every GitLab version masks (its first rule: Base64 and `@ : . ~`, plus `_ -`). */
 const OLD_MASKABLE = /^[A-Za-z0-9+/=@:.~_-]*$/;
@@ -29064,7 +29052,7 @@ function switchValue(arg) {
 /** The token in the variable `name`, or why it cannot be used; never the value in a message. */
 function tokenFrom(name, env) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-        return { warnings: [], error: `${FLAG}: ${JSON.stringify(name.slice(0, 40))} is not a variable name.` };
+        return { warnings: [], error: `${FLAG}: ${JSON.stringify((0,urls/* echoed */.Dt)(name, 40))} is not a variable name.` };
     const value = env[name] ?? '';
     const refuse = (error) => ({ value, warnings: [], error });
     if (value === '')
@@ -29207,8 +29195,8 @@ class LiveLine {
     }
 }
 
-// EXTERNAL MODULE: ./src/inputs.ts
-var inputs = __nccwpck_require__(8422);
+// EXTERNAL MODULE: ./src/inputs/index.ts + 2 modules
+var inputs = __nccwpck_require__(1948);
 // EXTERNAL MODULE: ./src/judge.ts
 var judge = __nccwpck_require__(6436);
 // EXTERNAL MODULE: ./src/contract.ts
@@ -29416,8 +29404,299 @@ function assembleReport(results, elapsedMs) {
     };
 }
 
-// EXTERNAL MODULE: ./src/secrets.ts
-var secrets = __nccwpck_require__(7194);
+// EXTERNAL MODULE: ./src/secrets/encodings.ts
+var encodings = __nccwpck_require__(5199);
+;// CONCATENATED MODULE: ./src/secrets/prefix-index.ts
+// Secrets found in text: the index the Redactor (src/secrets/redactor.ts) scrubs with.
+
+/** Shortest secret still found when white space was put inside it. */
+const SPACED_MIN_LENGTH = 12;
+/** ASCII letters in lower case, every other character kept: the same length, so positions still match. */
+function fold(text) {
+    return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
+/**
+ * Secrets looked up by their first four characters: scrubbing stays linear in the text however many
+ * secrets a large run has collected (every site's staging credentials), longest match first. Those
+ * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
+ * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
+ */
+class PrefixIndex {
+    byPrefix = new Map();
+    byFoldedPrefix = new Map();
+    all = new Set();
+    has(secret) {
+        return this.all.has(secret);
+    }
+    add(secret) {
+        if (secret.length < encodings/* MIN_SECRET_LENGTH */.vb || this.all.has(secret))
+            return;
+        this.all.add(secret);
+        const caseless = secret.length >= encodings/* PART_MIN_LENGTH */.IT;
+        const stored = caseless ? fold(secret) : secret;
+        const index = caseless ? this.byFoldedPrefix : this.byPrefix;
+        const key = stored.slice(0, encodings/* MIN_SECRET_LENGTH */.vb);
+        const list = index.get(key) ?? [];
+        if (list.includes(stored))
+            return;
+        list.push(stored);
+        list.sort((a, b) => b.length - a.length);
+        index.set(key, list);
+    }
+    /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
+    replace(text, spaced = false) {
+        if (this.all.size === 0 || text.length < encodings/* MIN_SECRET_LENGTH */.vb)
+            return text;
+        const strict = this.replaceStrict(text);
+        return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
+    }
+    /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
+    hitAt(text, folded, i, min = 0) {
+        const exact = this.byPrefix
+            .get(text.slice(i, i + encodings/* MIN_SECRET_LENGTH */.vb))
+            ?.find((s) => s.length >= min && text.startsWith(s, i));
+        const caseless = this.byFoldedPrefix
+            .get(folded.slice(i, i + encodings/* MIN_SECRET_LENGTH */.vb))
+            ?.find((s) => s.length >= min && folded.startsWith(s, i));
+        return Math.max(exact?.length ?? 0, caseless?.length ?? 0);
+    }
+    replaceStrict(text) {
+        const folded = fold(text);
+        let out = '';
+        let copiedTo = 0;
+        for (let i = 0; i <= text.length - encodings/* MIN_SECRET_LENGTH */.vb;) {
+            const hit = this.hitAt(text, folded, i);
+            if (hit > 0) {
+                out += text.slice(copiedTo, i) + encodings/* MASK */.v5;
+                i += hit;
+                copiedTo = i;
+            }
+            else
+                i++;
+        }
+        return copiedTo === 0 ? text : out + text.slice(copiedTo);
+    }
+    /**
+     * Matches on the text without its white space, then masks the original span of each match. Only
+     * secrets of SPACED_MIN_LENGTH or more: a short one would match ordinary words across a space.
+     */
+    replaceSpaced(text) {
+        const at = [];
+        let compact = '';
+        for (let i = 0; i < text.length; i++)
+            if (!/\s/.test(text[i])) {
+                at.push(i);
+                compact += text[i];
+            }
+        const folded = fold(compact);
+        const spans = [];
+        for (let j = 0; j <= compact.length - encodings/* MIN_SECRET_LENGTH */.vb;) {
+            const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH);
+            if (hit > 0) {
+                spans.push([at[j], at[j + hit - 1] + 1]);
+                j += hit;
+            }
+            else
+                j++;
+        }
+        if (spans.length === 0)
+            return text;
+        let out = '';
+        let from = 0;
+        for (const [start, end] of spans) {
+            out += text.slice(from, start) + encodings/* MASK */.v5;
+            from = end;
+        }
+        return out + text.slice(from);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/secrets/redactor.ts
+
+
+
+
+
+/** Response data nested deeper than this is dropped, not walked. */
+const MAX_DEPTH = 32;
+/** Shortest form handed to the runner's masker: a shorter one would blank out ordinary words in the log. */
+const RUNNER_MIN_LENGTH = 8;
+/**
+ * Knows every secret of the run and removes it from text before anything is written anywhere.
+ *
+ * Two kinds of secret:
+ * - **strong**: the API token (and the GitHub token), plus response credentials that look like
+ *   secrets (long, mixed characters). Scrubbed from every text, ours included, in their common
+ *   encodings (raw, JSON-escaped, URL- and percent-encoded, base64 at any alignment, hex), and handed
+ *   to the front end's masker (`core.setSecret`) through `onSecret`.
+ * - **plain**: a response credential that looks like an ordinary word (`null`, `true`, `succeeded`,
+ *   a six-letter word). Scrubbed from server text only, never registered with the runner: masking it
+ *   everywhere would turn our own `result: succeeded` into `***`.
+ *
+ * Response data never needs either list to be safe: `stripCredentials` removes credential values from
+ * the parsed data itself (contract §5). The lists are for server *text* that repeats them.
+ */
+class Redactor {
+    onSecret;
+    strong = new PrefixIndex();
+    plain = new PrefixIndex();
+    constructor(onSecret = () => { }) {
+        this.onSecret = onSecret;
+    }
+    /**
+     * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
+     * form long enough to be a secret handed to the runner's masker. A two-part token (`id|secret`,
+     * `user:password`) also has each long part scrubbed on its own: a server may echo only that part.
+     */
+    add(value) {
+        if (typeof value !== 'string')
+            return;
+        const v = value.trim();
+        if (v.length < encodings/* MIN_SECRET_LENGTH */.vb || this.strong.has(v))
+            return;
+        for (const part of [v, ...(0,encodings/* partsOf */.CI)(v)]) {
+            for (const variant of (0,encodings/* encodings */.d8)(part)) {
+                if (variant.length < encodings/* MIN_SECRET_LENGTH */.vb || this.strong.has(variant))
+                    continue;
+                this.strong.add(variant);
+                if (variant.length >= RUNNER_MIN_LENGTH)
+                    this.onSecret(variant);
+            }
+        }
+    }
+    /**
+     * A value found under a credential name in a response (contract §5). It was already removed from
+     * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
+     * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
+     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way. One
+     * with white space in it (an SSH private key, a certificate) goes by `addSpaced`.
+     */
+    addCredential(value) {
+        const v = value.trim();
+        if (v.length < encodings/* MIN_SECRET_LENGTH */.vb || this.strong.has(v) || this.plain.has(v))
+            return;
+        if (/\s/.test(v))
+            return this.addSpaced(v);
+        if (!(0,encodings/* looksSecret */.n0)(v))
+            return this.plain.add(v);
+        for (const part of [v, ...(0,encodings/* partsOf */.CI)(v)]) {
+            for (const variant of [part, JSON.stringify(part).slice(1, -1), encodeURIComponent(part)])
+                this.strong.add(variant);
+            this.onSecret(part);
+        }
+    }
+    /**
+     * A credential with white space or line breaks in it. Every writer folds it onto one line
+     * (`oneLine`: each run of white space becomes one space), a server may print it in a message with
+     * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: when it
+     * has several secret lines, the whole in its raw, JSON-escaped, one-line and white-space-free forms
+     * (scrub() skips white space inside a match, so any folding or re-wrapping is found), and each long
+     * secret-looking line or word on its own,
+     * also handed to the runner (the armour `-----BEGIN ... KEY-----` is words, not a secret). A value
+     * with no such part (a passphrase of words) is scrubbed from server text only, as a plain word is.
+     */
+    addSpaced(v) {
+        const pieces = v.split(/\s+/).filter((p) => p.length >= encodings/* PART_MIN_LENGTH */.IT && (0,encodings/* looksSecret */.n0)(p));
+        const folds = [v, (0,src_text/* oneLine */.TN)(v), v.replace(/\s+/g, ' '), JSON.stringify(v).slice(1, -1)];
+        if (pieces.length === 0) {
+            for (const form of folds)
+                this.plain.add(form);
+            return;
+        }
+        // A key of several secret lines is also found whole, however it is folded or re-wrapped; one
+        // secret word among others (`Bearer <token>`) is found as that word, and the rest stays readable.
+        if (pieces.length > 1)
+            for (const form of [...folds, v.replace(/\s+/g, '')])
+                this.strong.add(form);
+        for (const piece of pieces)
+            this.addCredential(piece);
+    }
+    /** Does `text` hold a strong secret (in any of its registered forms, decoded or not)? */
+    holds(text) {
+        if (this.scrub(text) !== text)
+            return true;
+        const decoded = (0,urls/* safeDecode */.ex)(text.replace(/\+/g, ' '));
+        return decoded !== text && this.scrub(decoded) !== decoded;
+    }
+    /**
+     * A URL to use or show (the staging URL; wait-for-url sends requests to it): without user-info,
+     * credential query parameters, or any query value or fragment that holds a secret of this run
+     * (the API token in `?preview=<token>` must not travel to the staging host). Null when a secret is
+     * still in it after that (in the host or path): such a URL is neither used nor shown.
+     */
+    stripUrl(text) {
+        const clean = (0,urls/* stripUrlCredentials */.um)(text, (v) => this.addCredential(v), (v) => this.holds(v));
+        return this.holds(clean) ? null : clean;
+    }
+    /**
+     * Removes every strong secret (for our own text: log lines, outputs, errors), even when white
+     * space or a line break was put inside it (a wrapped base64 text, a token split across lines).
+     */
+    scrub(text) {
+        return this.strong.replace(text, true);
+    }
+    /** One line the action or the CLI writes: inert, without secrets, bounded. */
+    inert(text, max = src_text/* MAX_LINE */.MV) {
+        return (0,src_text/* bound */.$s)((0,src_text/* neutralizeCommands */.Kw)(this.scrub((0,src_text/* oneLine */.TN)(text))), max);
+    }
+    /**
+     * Text that came from a server (a message, a reason, a status word, an id): one line, no control
+     * characters or escape sequences, no secret of either kind, no private key block, no credentials
+     * in URLs, no workflow command, at most `max` characters. In that order: a secret split by a control character is
+     * joined before it is looked for, and the cut comes after the scrub, so no part of a secret survives.
+     */
+    server(text, max = src_text/* MAX_SERVER_TEXT */.pK) {
+        if (typeof text !== 'string' && typeof text !== 'number')
+            return '';
+        const line = (0,urls/* stripUrlCredentialsInText */.eO)((0,src_text/* oneLine */.TN)(String(text)).replace(PRIVATE_KEY_BLOCK, encodings/* MASK */.v5), (v) => this.addCredential(v));
+        return (0,src_text/* bound */.$s)((0,src_text/* neutralizeCommands */.Kw)(this.plain.replace(this.scrub(line))), max);
+    }
+    /**
+     * A copy of response data with the value of every credential field replaced by `***`, at any
+     * depth, in objects and arrays (contract §5); URLs lose user-info and credential query parameters.
+     * The removed values are remembered, so server text that repeats them is scrubbed too.
+     */
+    stripCredentials(data, depth = 0) {
+        if (depth > MAX_DEPTH)
+            return null;
+        if (Array.isArray(data))
+            return data.map((item) => this.stripCredentials(item, depth + 1));
+        if (data !== null && typeof data === 'object') {
+            const out = {};
+            for (const [name, value] of Object.entries(data)) {
+                if ((0,contract/* isCredentialField */.qc)(name)) {
+                    this.collect(value, depth + 1);
+                    out[name] = encodings/* MASK */.v5;
+                }
+                else
+                    out[name] = this.stripCredentials(value, depth + 1);
+            }
+            return out;
+        }
+        if (typeof data === 'string' && urls/* URL_START */.Dj.test(data))
+            return this.stripUrl(data) ?? encodings/* MASK */.v5;
+        return data;
+    }
+    /** Every string inside a credential field's value (which may be an object or an array). */
+    collect(value, depth) {
+        if (depth > MAX_DEPTH)
+            return;
+        if (typeof value === 'string')
+            this.addCredential(value);
+        else if (Array.isArray(value))
+            for (const item of value)
+                this.collect(item, depth + 1);
+        else if (value !== null && typeof value === 'object')
+            for (const item of Object.values(value))
+                this.collect(item, depth + 1);
+    }
+}
+/**
+ * A PEM private key (SSH, TLS, PGP), whole or cut short, as server text carries it once folded onto
+ * one line: removed whether or not a credential field of the answer named it first.
+ */
+const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(?:-----END \1-----|$)/g;
+
 // EXTERNAL MODULE: ./src/words.ts
 var src_words = __nccwpck_require__(5846);
 ;// CONCATENATED MODULE: ./src/api/errors.ts
@@ -29768,6 +30047,8 @@ const HTTP_DATE = [
 
 ;// CONCATENATED MODULE: ./src/api/reply.ts
 
+
+
 const MAX_DETAILS = 5;
 const MAX_DETAIL_CHARS = 300;
 function readReply(raw, redactor) {
@@ -29846,6 +30127,72 @@ function describeBody(kind) {
             return 'a body too long to read';
         default:
             return 'a JSON body without a message';
+    }
+}
+/**
+ * What an answer means: a 2xx whose body confirms it, or the ApiError it amounts to. A redirect is
+ * never followed (the token must not leave the API's origin); a 401 records the run's token verdict.
+ */
+function answerOf(request, raw, deps) {
+    const { redactor, clock } = deps;
+    const { method, shown, url, kind } = request;
+    const { status, headers } = raw;
+    if (status >= 300 && status < 400) {
+        const target = redactor.server(locationOf(headers.location, url), 300);
+        throw new ApiError({
+            kind: 'redirect',
+            httpStatus: status,
+            processing: 'processed',
+            message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(url).origin}.`,
+        });
+    }
+    const reply = readReply(raw, redactor);
+    const said = reply.message ? `: "${reply.message}"` : '';
+    const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : '';
+    if ((0,contract/* isAccepted */.oB)(status)) {
+        if (reply.envelopeStatus === false)
+            throw new ApiError({
+                kind: 'server',
+                httpStatus: status,
+                processing: 'processed',
+                serverMessage: reply.message,
+                message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
+                hint: 'The service reported a failure: read its message above.',
+            });
+        if (contract/* UNKNOWN_WHEN_2XX */.F9.includes(reply.kind))
+            throw new ApiError({
+                kind: 'bad-response',
+                httpStatus: status,
+                processing: 'unknown',
+                message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
+            });
+        return { status, reply, headers, afterUnknown: false };
+    }
+    const errorKind = kindOf(status, reply, kind);
+    if (status === contract/* TOKEN_REFUSED_STATUS */.A1 && deps.token)
+        deps.token.refusedAt ??= `${method} ${shown}`;
+    throw new ApiError({
+        kind: errorKind,
+        httpStatus: status,
+        processing: processingOf({ httpStatus: status, kind: errorKind }),
+        retryAfterMs: status === 429 || status === 503
+            ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
+            : null,
+        serverMessage: reply.message,
+        message: reply.message
+            ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
+            : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
+    });
+}
+function locationOf(location, base) {
+    if (!location)
+        return '(no Location header)';
+    try {
+        const u = new URL(location, base);
+        return `${u.origin}${u.pathname}`;
+    }
+    catch {
+        return '(an unreadable Location header)';
     }
 }
 
@@ -30790,8 +31137,9 @@ class DeadlineError extends Error {
     }
 }
 /**
- * The v2 client: base URL, headers, the envelope, per-request time limits, and the one retry layer
- * of the project (`@actions/http-client`'s own retries and redirects are off). Counts every request
+ * The v2 client: base URL, headers, per-request time limits, and the one retry layer
+ * of the project (`@actions/http-client`'s own retries and redirects are off); what an answer
+ * means (the envelope, a redirect, an error) is `answerOf` in reply.ts. Counts every request
  * and retry it makes. Knows HTTP, nothing of GitHub.
  */
 class StagingApiClient {
@@ -30990,75 +31338,13 @@ class StagingApiClient {
         if (method !== 'GET')
             this.sent.push(`${method} ${shown} -> ${raw.status}`);
         this.deps.ledger.observe(raw.status, raw.headers);
-        return this.interpret(method, path, kind, raw);
-    }
-    interpret(method, path, kind, raw) {
-        const { redactor, clock } = this.deps;
-        const { status, headers } = raw;
-        const shown = this.shown(path);
-        if (status >= 300 && status < 400) {
-            const target = redactor.server(locationOf(headers.location, this.url(path)), 300);
-            throw new ApiError({
-                kind: 'redirect',
-                httpStatus: status,
-                processing: 'processed',
-                message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(this.url(path)).origin}.`,
-            });
-        }
-        const reply = readReply(raw, redactor);
-        const said = reply.message ? `: "${reply.message}"` : '';
-        const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : '';
-        if ((0,contract/* isAccepted */.oB)(status)) {
-            if (reply.envelopeStatus === false)
-                throw new ApiError({
-                    kind: 'server',
-                    httpStatus: status,
-                    processing: 'processed',
-                    serverMessage: reply.message,
-                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
-                    hint: 'The service reported a failure: read its message above.',
-                });
-            if (contract/* UNKNOWN_WHEN_2XX */.F9.includes(reply.kind))
-                throw new ApiError({
-                    kind: 'bad-response',
-                    httpStatus: status,
-                    processing: 'unknown',
-                    message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
-                });
-            return { status, reply, headers, afterUnknown: false };
-        }
-        const errorKind = kindOf(status, reply, kind);
-        if (status === contract/* TOKEN_REFUSED_STATUS */.A1 && this.deps.token)
-            this.deps.token.refusedAt ??= `${method} ${shown}`;
-        throw new ApiError({
-            kind: errorKind,
-            httpStatus: status,
-            processing: processingOf({ httpStatus: status, kind: errorKind }),
-            retryAfterMs: status === 429 || status === 503
-                ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
-                : null,
-            serverMessage: reply.message,
-            message: reply.message
-                ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
-                : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
-        });
+        return answerOf({ method, shown, url: this.url(path), kind }, raw, this.deps);
     }
 }
 function withAfterUnknown(error, afterUnknown) {
     if (afterUnknown)
         error.afterUnknown = true;
     return error;
-}
-function locationOf(location, base) {
-    if (!location)
-        return '(no Location header)';
-    try {
-        const u = new URL(location, base);
-        return `${u.origin}${u.pathname}`;
-    }
-    catch {
-        return '(an unreadable Location header)';
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/staging/site-list.ts
@@ -32185,8 +32471,10 @@ async function takeCheckpoint(ctx) {
         return await make(ctx);
     }
     catch (e) {
-        if (e instanceof ApiError)
-            return refused(ctx, e);
+        if (e instanceof ApiError) {
+            const blamed = await withRootEvidence(ctx, e);
+            return refused(ctx, blamed, blamed !== e);
+        }
         if (!(e instanceof DeadlineError) && !(e instanceof CancelledError))
             throw e;
         const ending = endingOf(ctx, e);
@@ -32261,14 +32549,24 @@ async function nameIt(ctx, id) {
         return null;
     }
 }
-/** A version that could not be started: the service's words, and what to do. */
-function refused(ctx, e) {
+/**
+ * A 404 on a versions route says "no versions here" only once the API root answered as the API
+ * (contract §4 r3, as for the staging routes): otherwise the api-url error, or the 404 with a word
+ * that the root could not be checked (ApiRoot.blame: a new error; the same one when the root is right).
+ */
+async function withRootEvidence(ctx, e) {
+    return e.httpStatus === 404 ? ctx.root.blame(ctx.client, e) : e;
+}
+/** A version that could not be started: the service's words, and what to do (`rootSaid`: the root check's). */
+function refused(ctx, e, rootSaid) {
     if (e.kind === 'auth')
         throw e;
     const status = e.httpStatus;
     const site = ctx.siteId;
     let hint;
-    if (status !== null && contract/* VERSIONS_NOT_OFFERED */.wc.includes(status))
+    if (rootSaid)
+        hint = e.hint;
+    else if (status !== null && contract/* VERSIONS_NOT_OFFERED */.wc.includes(status))
         hint = `The service answered as if it offers no site versions (HTTP ${status}): check ${(0,src_words/* setting */.Pe)('api-url')}, ${WITHOUT}.`;
     else if (status === 403)
         hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the plan may not include versions. Upgrade the plan, ${WITHOUT}.`;
@@ -33649,10 +33947,11 @@ async function chooseVersion(ctx) {
     try {
         versions = await listVersions(ctx);
     }
-    catch (e) {
-        if (!(e instanceof ApiError) || e.kind === 'auth')
-            throw e;
-        const none = e.httpStatus !== null && contract/* VERSIONS_NOT_OFFERED */.wc.includes(e.httpStatus);
+    catch (caught) {
+        if (!(caught instanceof ApiError) || caught.kind === 'auth')
+            throw caught;
+        const e = await withRootEvidence(ctx, caught);
+        const none = e === caught && e.httpStatus !== null && contract/* VERSIONS_NOT_OFFERED */.wc.includes(e.httpStatus);
         return {
             ...failure(e),
             summary: `Nothing was restored: reading site ${siteId}'s versions failed: ${e.message}`,
@@ -34557,7 +34856,7 @@ async function run(cliArgv, cliEnv, io) {
     // line written below goes through scrub.
     const ci = ciEnv(cliArgv, cliEnv);
     const { argv, env } = ci;
-    const redactor = new secrets/* Redactor */.pO();
+    const redactor = new Redactor();
     redactor.add(cliEnv.STAGING_API_TOKEN);
     redactor.add(env.STAGING_API_TOKEN);
     // The one writer of the CLI: every line on stderr is inert (one line, no escape sequence or control
@@ -35104,36 +35403,45 @@ const toolBody = (tool, on) => ({ tool, value: on ? 'on' : 'off' });
 
 /***/ }),
 
-/***/ 8422:
+/***/ 1948:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   aJ: () => (/* binding */ MAX_SITES),
-/* harmony export */   au: () => (/* binding */ didYouMean),
-/* harmony export */   dz: () => (/* binding */ InputError),
-/* harmony export */   o4: () => (/* binding */ parseConfig),
-/* harmony export */   zY: () => (/* binding */ DEFAULTS)
-/* harmony export */ });
-/* unused harmony exports INPUT_NAMES, normaliseApiUrl, parseDuration, parseSiteIds, GITHUB_INPUT_DEFAULTS, GITHUB_INPUT_NAMES, DEFAULT_COMMENT_AUTHOR, IF_TAKEN, parseCommentAuthor, CLAIMING_OPERATIONS, parseGitHubInputs, parseActionOperation, parseActionInputs */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9691);
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8532);
-/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
-/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7194);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8992);
-/* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8522);
-/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5846);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  zY: () => (/* binding */ DEFAULTS),
+  dz: () => (/* reexport */ fields_InputError),
+  aJ: () => (/* reexport */ MAX_SITES),
+  au: () => (/* reexport */ didYouMean),
+  o4: () => (/* binding */ parseConfig)
+});
+
+// UNUSED EXPORTS: CLAIMING_OPERATIONS, DEFAULT_COMMENT_AUTHOR, GITHUB_INPUT_DEFAULTS, GITHUB_INPUT_NAMES, IF_TAKEN, INPUT_NAMES, normaliseApiUrl, parseActionInputs, parseActionOperation, parseCommentAuthor, parseDuration, parseGitHubInputs, parseSiteIds
+
+// EXTERNAL MODULE: ./src/contract.ts
+var contract = __nccwpck_require__(3665);
+// EXTERNAL MODULE: ./src/types.ts
+var types = __nccwpck_require__(8522);
+// EXTERNAL MODULE: ./src/words.ts
+var words = __nccwpck_require__(5846);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 15 modules
+var schemas = __nccwpck_require__(9691);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
+var core = __nccwpck_require__(8532);
+// EXTERNAL MODULE: ./src/secrets/urls.ts
+var urls = __nccwpck_require__(4243);
+// EXTERNAL MODULE: ./src/text.ts
+var src_text = __nccwpck_require__(8992);
+;// CONCATENATED MODULE: ./src/inputs/fields.ts
 
 
 
 
 
 
-/**
- * Reading and validating the staging run's inputs (the GitHub side's own inputs are read in
- * src/github/): raw strings (from action inputs or CLI flags) become a typed Config, or an
- * InputError that names the input. Nothing here sends a request.
- */
-class InputError extends Error {
+// The refusal every input error is, and the zod fields the inputs are read with (src/inputs/index.ts
+// puts them together into the one schema).
+class fields_InputError extends Error {
     input;
     detail;
     constructor(input, 
@@ -35141,72 +35449,16 @@ class InputError extends Error {
     detail) {
         // No refusal quotes a credential (issue 24 §6): each echo goes through echoed(), and the whole
         // text through withoutCredentials() for any echo that did not.
-        super(`Input "${input}": ${(0,_secrets_js__WEBPACK_IMPORTED_MODULE_1__/* .withoutCredentials */ .ri)((0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .inDoorWords */ .PM)(detail, 'action'))}`);
+        super(`Input "${input}": ${(0,urls/* withoutCredentials */.ri)((0,words/* inDoorWords */.PM)(detail, 'action'))}`);
         this.input = input;
         this.detail = detail;
         this.name = 'InputError';
     }
     /** What is wrong, without the input's name, in `door`'s words. */
     detailIn(door) {
-        return (0,_secrets_js__WEBPACK_IMPORTED_MODULE_1__/* .withoutCredentials */ .ri)((0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .inDoorWords */ .PM)(this.detail, door));
+        return (0,urls/* withoutCredentials */.ri)((0,words/* inDoorWords */.PM)(this.detail, door));
     }
 }
-/**
- * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
- * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
- * comment-author, deployment-environment), which src/github/ reads.
- */
-const INPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'operation',
-    'site-id',
-    'api-token',
-    'api-url',
-    'wait',
-    'timeout',
-    'language',
-    'max-retries',
-    'if-exists',
-    'if-missing',
-    'if-busy',
-    'dry-run',
-    'concurrency',
-    'fail-fast',
-    'task-id',
-    'wait-for-url',
-    'staging-url',
-    'production-url',
-    // Issue 27: the checkpoint before a push, rollback, and production guarded during the push.
-    'checkpoint',
-    'checkpoint-id',
-    'rollback-on-failure',
-    'keep-checkpoints',
-    'maintenance',
-    'protect-production',
-]));
-/** Defaults, as in action.yml (a test checks they agree). */
-const DEFAULTS = {
-    'api-url': _contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .SO,
-    wait: 'true',
-    timeout: '30m',
-    language: 'en',
-    'max-retries': '5',
-    'if-exists': 'fail',
-    'if-missing': 'fail',
-    'if-busy': 'wait',
-    'dry-run': 'false',
-    concurrency: '100',
-    'fail-fast': 'false',
-    'task-id': '',
-    'wait-for-url': 'false',
-    'staging-url': '',
-    'production-url': '',
-    checkpoint: 'version',
-    'checkpoint-id': '',
-    'rollback-on-failure': 'false',
-    'keep-checkpoints': '3',
-    maintenance: 'false',
-    'protect-production': 'false',
-};
 /**
  * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
  * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
@@ -35220,16 +35472,16 @@ const MAX_TIMEOUT_MS = 6 * 3600_000;
  */
 const MAX_SITES = 1000;
 /** `" Skip "` -> `skip`; an unknown value is refused with the choices and the nearest one. */
-const choice = (values, aliases = {}) => zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v, ctx) => {
+const choice = (values, aliases = {}) => schemas/* string */.YjP().transform((v, ctx) => {
     const text = v.trim().toLowerCase();
     const value = aliases[text] ?? text;
     if (values.includes(value))
         return value;
     ctx.addIssue({
         code: 'custom',
-        message: `"${(0,_secrets_js__WEBPACK_IMPORTED_MODULE_1__/* .echoed */ .Dt)(text, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
+        message: `"${(0,urls/* echoed */.Dt)(text, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
     });
-    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+    return core/* NEVER */.tm;
 });
 /** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
 function didYouMean(typed, choices) {
@@ -35258,24 +35510,24 @@ function editDistance(a, b) {
         }
     return d[a.length][b.length];
 }
-const boolean = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP()
+const fields_boolean = schemas/* string */.YjP()
     .transform((v) => v.trim().toLowerCase())
-    .pipe(zod__WEBPACK_IMPORTED_MODULE_4__/* ["enum"] */ .k5n(['true', 'false'], { error: () => 'must be true or false' }))
+    .pipe(schemas/* enum */.k5n(['true', 'false'], { error: () => 'must be true or false' }))
     .transform((v) => v === 'true');
-const integer = (min, max) => zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP()
+const integer = (min, max) => schemas/* string */.YjP()
     .trim()
     .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
     .transform(Number)
-    .pipe(zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig()
+    .pipe(schemas/* number */.aig()
     .min(min, { error: `must be at least ${min}` })
     .max(max, { error: `must be at most ${max}` }));
 /** `reset` is another name for `pull` (the endpoint's own name). */
-const operation = choice(_types_js__WEBPACK_IMPORTED_MODULE_6__/* .OPERATIONS */ .xb, { reset: 'pull' });
+const operation = choice(types/* OPERATIONS */.xb, { reset: 'pull' });
 /** How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`). */
 function canonicalSiteId(id) {
     return id.replace(/^0+(?=\d)/, '');
 }
-const siteIds = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v, ctx) => {
+const fields_siteIds = schemas/* string */.YjP().transform((v, ctx) => {
     const ids = v
         .split(/[\s,;]+/)
         .map((s) => s.trim())
@@ -35296,7 +35548,7 @@ const siteIds = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((
         if (!SITE_ID.test(id)) {
             ctx.addIssue({
                 code: 'custom',
-                message: `"${(0,_secrets_js__WEBPACK_IMPORTED_MODULE_1__/* .echoed */ .Dt)(id)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
+                message: `"${(0,urls/* echoed */.Dt)(id)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
             });
         }
     }
@@ -35312,14 +35564,14 @@ const siteIds = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((
     }
     return ids;
 });
-const token = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v, ctx) => {
+const token = schemas/* string */.YjP().transform((v, ctx) => {
     const t = v.trim();
     if (t === '')
         ctx.addIssue({ code: 'custom', message: 'is required (store it as a secret)' });
     else if (/^bearer\s/i.test(t))
         ctx.addIssue({
             code: 'custom',
-            message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${_words_js__WEBPACK_IMPORTED_MODULE_3__/* .TOKEN_SOURCE */ .Qc})`,
+            message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${words/* TOKEN_SOURCE */.Qc})`,
         });
     else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
         ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });
@@ -35330,39 +35582,39 @@ function normaliseApiUrl(raw) {
     let text = raw.trim();
     // `user:pass@host`, with a scheme or not: refused before anything reads it as a scheme or a host.
     if (/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i.test(text))
-        throw new Error(`must not contain credentials (the token goes in ${_words_js__WEBPACK_IMPORTED_MODULE_3__/* .TOKEN_SOURCE */ .Qc})`);
+        throw new Error(`must not contain credentials (the token goes in ${words/* TOKEN_SOURCE */.Qc})`);
     // `localhost:8099` or `app.instawp.io/api`: no scheme. Loopback is understood as http, anything
     // else gets the https:// it needs suggested (a token is never sent to a guessed address).
     const bare = /^([a-z0-9.-]+|\[[0-9a-f:]+\])(:\d+)?(\/.*)?$/i.exec(text);
     if (bare && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-        if ((0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .isLoopback */ .U9)(bare[1]))
+        if ((0,src_text/* isLoopback */.U9)(bare[1]))
             text = `http://${text}`;
         else
-            throw new Error(`"${(0,_secrets_js__WEBPACK_IMPORTED_MODULE_1__/* .echoed */ .Dt)(text)}" has no scheme: did you mean https://${(0,_secrets_js__WEBPACK_IMPORTED_MODULE_1__/* .echoed */ .Dt)(text)} ?`);
+            throw new Error(`"${(0,urls/* echoed */.Dt)(text)}" has no scheme: did you mean https://${(0,urls/* echoed */.Dt)(text)} ?`);
     }
     let url;
     try {
         url = new URL(text);
     }
     catch {
-        throw new Error(`is not a URL (expected the API root, e.g. ${_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .SERVICE_API_URL */ .SO})`);
+        throw new Error(`is not a URL (expected the API root, e.g. ${contract/* SERVICE_API_URL */.SO})`);
     }
-    if (!(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .secureOrLoopback */ .Yt)(url))
+    if (!(0,src_text/* secureOrLoopback */.Yt)(url))
         throw new Error(`must use https (plain http is allowed only for loopback hosts), got ${url.protocol}//${url.host}`);
     if (url.username || url.password)
-        throw new Error(`must not contain credentials (the token goes in ${_words_js__WEBPACK_IMPORTED_MODULE_3__/* .TOKEN_SOURCE */ .Qc})`);
+        throw new Error(`must not contain credentials (the token goes in ${words/* TOKEN_SOURCE */.Qc})`);
     if (url.search || url.hash)
         throw new Error('must not have a query or a fragment');
     const path = url.pathname.replace(/\/+$/, '');
     return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`;
 }
-const apiUrl = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v, ctx) => {
+const apiUrl = schemas/* string */.YjP().transform((v, ctx) => {
     try {
         return normaliseApiUrl(v);
     }
     catch (e) {
         ctx.addIssue({ code: 'custom', message: e.message });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        return core/* NEVER */.tm;
     }
 });
 const UNITS = {
@@ -35400,7 +35652,7 @@ function parseDuration(text) {
     }
     return Math.round(ms);
 }
-const duration = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v, ctx) => {
+const duration = schemas/* string */.YjP().transform((v, ctx) => {
     let ms;
     try {
         ms = parseDuration(v);
@@ -35408,16 +35660,16 @@ const duration = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform(
     catch {
         ctx.addIssue({
             code: 'custom',
-            message: `"${(0,_secrets_js__WEBPACK_IMPORTED_MODULE_1__/* .echoed */ .Dt)(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
+            message: `"${(0,urls/* echoed */.Dt)(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
         });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        return core/* NEVER */.tm;
     }
     if (ms < 1000 || ms > MAX_TIMEOUT_MS)
         ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' });
     return ms;
 });
 /** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
-const language = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v, ctx) => {
+const language = schemas/* string */.YjP().transform((v, ctx) => {
     const code = v.trim().toLowerCase().split(/[-_]/)[0];
     if (code === 'en' || code === 'es')
         return code;
@@ -35425,152 +35677,64 @@ const language = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform(
         code: 'custom',
         message: `must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`,
     });
-    return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+    return core/* NEVER */.tm;
 });
 /** A task id as the status endpoint takes it in its path (contract §2). */
-const taskId = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v, ctx) => {
+const taskId = schemas/* string */.YjP().transform((v, ctx) => {
     const t = v.trim();
     if (t === '')
         return null;
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
         ctx.addIssue({
             code: 'custom',
-            message: `is not a task id (letters, digits, - and _: ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .perDoor */ .eO)('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
+            message: `is not a task id (letters, digits, - and _: ${(0,words/* perDoor */.eO)('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
         });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        return core/* NEVER */.tm;
     }
     return t;
 });
 /** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
-const userUrl = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v, ctx) => {
+const userUrl = schemas/* string */.YjP().transform((v, ctx) => {
     const t = v.trim();
     if (t === '')
         return null;
-    const url = (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .httpUrl */ .q3)(t);
+    const url = (0,src_text/* httpUrl */.q3)(t);
     if (!url) {
-        ctx.addIssue({ code: 'custom', message: `"${(0,_secrets_js__WEBPACK_IMPORTED_MODULE_1__/* .echoed */ .Dt)(t)}" is not an http(s) URL` });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        ctx.addIssue({ code: 'custom', message: `"${(0,urls/* echoed */.Dt)(t)}" is not an http(s) URL` });
+        return core/* NEVER */.tm;
     }
     if (url.username || url.password) {
         ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        return core/* NEVER */.tm;
     }
-    const secret = [...url.searchParams.keys()].find(_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialQueryParam */ .Th);
+    const secret = [...url.searchParams.keys()].find(contract/* isCredentialQueryParam */.Th);
     if (secret !== undefined) {
         ctx.addIssue({
             code: 'custom',
-            message: `must not carry credentials in its query ("${(0,_secrets_js__WEBPACK_IMPORTED_MODULE_1__/* .echoed */ .Dt)(secret, 40)}=…"): ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .perDoor */ .eO)('it is shown in logs, outputs and summaries', 'it is shown on stderr, in --json and in the outputs files')}`,
+            message: `must not carry credentials in its query ("${(0,urls/* echoed */.Dt)(secret, 40)}=…"): ${(0,words/* perDoor */.eO)('it is shown in logs, outputs and summaries', 'it is shown on stderr, in --json and in the outputs files')}`,
         });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        return core/* NEVER */.tm;
     }
     return url.href;
 });
 /** A site version's id (contract §13), as the restore path takes it; '' is none. */
-const checkpointId = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v, ctx) => {
+const checkpointId = schemas/* string */.YjP().transform((v, ctx) => {
     const t = v.trim();
     if (t === '')
         return null;
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(t)) {
         ctx.addIssue({
             code: 'custom',
-            message: `is not a version id (letters, digits, - and _: ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .perDoor */ .eO)('the checkpoint-id output of the push', 'the CHECKPOINT_ID the push printed')})`,
+            message: `is not a version id (letters, digits, - and _: ${(0,words/* perDoor */.eO)('the checkpoint-id output of the push', 'the CHECKPOINT_ID the push printed')})`,
         });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        return core/* NEVER */.tm;
     }
     return t;
 });
-const Schema = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
-    operation,
-    'site-id': siteIds,
-    'api-token': token,
-    'api-url': apiUrl,
-    wait: boolean,
-    timeout: duration,
-    language: language,
-    'max-retries': integer(0, 20),
-    'if-exists': choice(['fail', 'skip', 'recreate']),
-    'if-missing': choice(['fail', 'skip']),
-    'if-busy': choice(['wait', 'fail']),
-    'dry-run': boolean,
-    concurrency: integer(1, MAX_SITES),
-    'fail-fast': boolean,
-    'task-id': taskId,
-    'wait-for-url': boolean,
-    'staging-url': userUrl,
-    'production-url': userUrl,
-    checkpoint: choice(['version', 'none']),
-    'checkpoint-id': checkpointId,
-    'rollback-on-failure': boolean,
-    'keep-checkpoints': integer(1, 100),
-    maintenance: boolean,
-    'protect-production': boolean,
-});
-/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
-function parseSiteIds(raw) {
-    const parsed = siteIds.safeParse(raw);
-    if (!parsed.success)
-        throw new InputError('site-id', parsed.error.issues[0].message);
-    return parsed.data;
-}
-/** Raw inputs -> Config, or InputError naming the first input that is wrong. */
-function parseConfig(raw) {
-    const filled = { ...DEFAULTS };
-    for (const [k, v] of Object.entries(raw))
-        if (v !== undefined && v.trim() !== '')
-            filled[k] = v;
-    for (const required of ['operation', 'site-id', 'api-token'])
-        filled[required] ??= '';
-    const parsed = Schema.safeParse(filled);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const input = String(issue.path[0] ?? 'input');
-        const message = filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message;
-        throw new InputError(input, message);
-    }
-    const c = parsed.data;
-    if (c['task-id'] && c.operation !== 'status')
-        throw new InputError('task-id', `is for ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .perDoor */ .eO)('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`);
-    if (c['production-url'] && c.operation !== 'push' && c.operation !== 'rollback')
-        throw new InputError('production-url', `is checked after a push or a rollback, not after ${c.operation}`);
-    if (c['checkpoint-id'] && c.operation !== 'rollback')
-        throw new InputError('checkpoint-id', `names the version a rollback restores, not one for ${c.operation}`);
-    // They act when the push's job has ended: a push not waited for has not.
-    for (const name of ['maintenance', 'protect-production', 'rollback-on-failure'])
-        if (c[name] && c.operation === 'push' && !c.wait)
-            throw new InputError(name, `acts when the push has ended: it needs ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('wait', 'true')}`);
-    if (c['checkpoint-id'] && c['site-id'].length > 1)
-        throw new InputError('checkpoint-id', `is one site's version: give one ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('site-id')} with it`);
-    if (c['staging-url'] && c['site-id'].length > 1)
-        throw new InputError('staging-url', 'names one staging site: give one site-id with it');
-    if (c['task-id'] && c['site-id'].length > 1)
-        throw new InputError('task-id', `follows one job: give one ${(0,_words_js__WEBPACK_IMPORTED_MODULE_3__/* .setting */ .Pe)('site-id')} with it`);
-    return {
-        operation: c.operation,
-        siteIds: c['site-id'],
-        apiToken: c['api-token'],
-        apiUrl: c['api-url'],
-        wait: c.wait,
-        timeoutMs: c.timeout,
-        language: c.language,
-        maxRetries: c['max-retries'],
-        ifExists: c['if-exists'],
-        ifMissing: c['if-missing'],
-        ifBusy: c['if-busy'],
-        dryRun: c['dry-run'],
-        concurrency: c.concurrency,
-        failFast: c['fail-fast'],
-        taskId: c['task-id'],
-        waitForUrl: c['wait-for-url'],
-        stagingUrl: c['staging-url'],
-        productionUrl: c['production-url'],
-        checkpoint: c.checkpoint,
-        checkpointId: c['checkpoint-id'],
-        rollbackOnFailure: c['rollback-on-failure'],
-        keepCheckpoints: c['keep-checkpoints'],
-        maintenance: c.maintenance,
-        protectProduction: c['protect-production'],
-    };
-}
+
+;// CONCATENATED MODULE: ./src/inputs/github.ts
+
+
 // ---- The action's GitHub inputs and `operation: release` (issue 25 §1): the same schema, read
 // ---- with the rest before any request; a wrong value fails the step, nothing sent anywhere.
 /** The action's inputs for GitHub, with their action.yml defaults (action.yml lists them last). */
@@ -35593,10 +35757,10 @@ function parseCommentAuthor(raw) {
     const login = raw.trim() === '' ? DEFAULT_COMMENT_AUTHOR : raw.trim();
     return LOGIN.test(login) ? login : null;
 }
-const GitHubSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
-    'github-token': zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v) => v.trim()),
-    'pr-comment': boolean,
-    'comment-author': zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v, ctx) => {
+const GitHubSchema = schemas/* object */.Ikc({
+    'github-token': schemas/* string */.YjP().transform((v) => v.trim()),
+    'pr-comment': fields_boolean,
+    'comment-author': schemas/* string */.YjP().transform((v, ctx) => {
         const login = parseCommentAuthor(v);
         if (login)
             return login;
@@ -35604,9 +35768,9 @@ const GitHubSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
             code: 'custom',
             message: "must be a GitHub login (letters, digits and -, or an app's name[bot])",
         });
-        return zod__WEBPACK_IMPORTED_MODULE_5__/* .NEVER */ .tm;
+        return core/* NEVER */.tm;
     }),
-    'deployment-environment': zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().transform((v, ctx) => {
+    'deployment-environment': schemas/* string */.YjP().transform((v, ctx) => {
         const name = v.trim();
         // eslint-disable-next-line no-control-regex -- refusing control characters is the point
         if (/[\u0000-\u001f\u007f-\u009f]/.test(name))
@@ -35623,7 +35787,7 @@ const CLAIMING_OPERATIONS = (/* unused pure expression or super */ null && (['cr
  * The GitHub inputs -> GitHubSettings, or InputError naming the input. `run`: what the step does
  * (`release` needs a token; `if-staging-taken` other than take needs to know who staging shows).
  */
-function parseGitHubInputs(raw, run) {
+function github_parseGitHubInputs(raw, run) {
     const filled = { 'github-token': '' };
     for (const [k, v] of Object.entries(GITHUB_INPUT_DEFAULTS))
         if (k !== 'github-token')
@@ -35658,7 +35822,165 @@ function parseGitHubInputs(raw, run) {
         throw new InputError('if-staging-taken', `is ${settings.ifTaken}, which needs to know who staging shows: set deployment-environment (and a github-token that may write deployments) and give one site-id`);
     return settings;
 }
-const actionOperation = choice([..._types_js__WEBPACK_IMPORTED_MODULE_6__/* .OPERATIONS */ .xb, 'release'], { reset: 'pull' });
+
+;// CONCATENATED MODULE: ./src/inputs/index.ts
+
+
+
+
+
+
+
+
+/**
+ * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
+ * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
+ * comment-author, deployment-environment), which src/github/ reads.
+ */
+const INPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'operation',
+    'site-id',
+    'api-token',
+    'api-url',
+    'wait',
+    'timeout',
+    'language',
+    'max-retries',
+    'if-exists',
+    'if-missing',
+    'if-busy',
+    'dry-run',
+    'concurrency',
+    'fail-fast',
+    'task-id',
+    'wait-for-url',
+    'staging-url',
+    'production-url',
+    // Issue 27: the checkpoint before a push, rollback, and production guarded during the push.
+    'checkpoint',
+    'checkpoint-id',
+    'rollback-on-failure',
+    'keep-checkpoints',
+    'maintenance',
+    'protect-production',
+]));
+/** Defaults, as in action.yml (a test checks they agree). */
+const DEFAULTS = {
+    'api-url': contract/* SERVICE_API_URL */.SO,
+    wait: 'true',
+    timeout: '30m',
+    language: 'en',
+    'max-retries': '5',
+    'if-exists': 'fail',
+    'if-missing': 'fail',
+    'if-busy': 'wait',
+    'dry-run': 'false',
+    concurrency: '100',
+    'fail-fast': 'false',
+    'task-id': '',
+    'wait-for-url': 'false',
+    'staging-url': '',
+    'production-url': '',
+    checkpoint: 'version',
+    'checkpoint-id': '',
+    'rollback-on-failure': 'false',
+    'keep-checkpoints': '3',
+    maintenance: 'false',
+    'protect-production': 'false',
+};
+const Schema = schemas/* object */.Ikc({
+    operation: operation,
+    'site-id': fields_siteIds,
+    'api-token': token,
+    'api-url': apiUrl,
+    wait: fields_boolean,
+    timeout: duration,
+    language: language,
+    'max-retries': integer(0, 20),
+    'if-exists': choice(['fail', 'skip', 'recreate']),
+    'if-missing': choice(['fail', 'skip']),
+    'if-busy': choice(['wait', 'fail']),
+    'dry-run': fields_boolean,
+    concurrency: integer(1, MAX_SITES),
+    'fail-fast': fields_boolean,
+    'task-id': taskId,
+    'wait-for-url': fields_boolean,
+    'staging-url': userUrl,
+    'production-url': userUrl,
+    checkpoint: choice(['version', 'none']),
+    'checkpoint-id': checkpointId,
+    'rollback-on-failure': fields_boolean,
+    'keep-checkpoints': integer(1, 100),
+    maintenance: fields_boolean,
+    'protect-production': fields_boolean,
+});
+/** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
+function parseSiteIds(raw) {
+    const parsed = siteIds.safeParse(raw);
+    if (!parsed.success)
+        throw new InputError('site-id', parsed.error.issues[0].message);
+    return parsed.data;
+}
+/** Raw inputs -> Config, or InputError naming the first input that is wrong. */
+function parseConfig(raw) {
+    const filled = { ...DEFAULTS };
+    for (const [k, v] of Object.entries(raw))
+        if (v !== undefined && v.trim() !== '')
+            filled[k] = v;
+    for (const required of ['operation', 'site-id', 'api-token'])
+        filled[required] ??= '';
+    const parsed = Schema.safeParse(filled);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const input = String(issue.path[0] ?? 'input');
+        const message = filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message;
+        throw new fields_InputError(input, message);
+    }
+    const c = parsed.data;
+    if (c['task-id'] && c.operation !== 'status')
+        throw new fields_InputError('task-id', `is for ${(0,words/* perDoor */.eO)('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`);
+    if (c['production-url'] && c.operation !== 'push' && c.operation !== 'rollback')
+        throw new fields_InputError('production-url', `is checked after a push or a rollback, not after ${c.operation}`);
+    if (c['checkpoint-id'] && c.operation !== 'rollback')
+        throw new fields_InputError('checkpoint-id', `names the version a rollback restores, not one for ${c.operation}`);
+    // They act when the push's job has ended: a push not waited for has not.
+    for (const name of ['maintenance', 'protect-production', 'rollback-on-failure'])
+        if (c[name] && c.operation === 'push' && !c.wait)
+            throw new fields_InputError(name, `acts when the push has ended: it needs ${(0,words/* setting */.Pe)('wait', 'true')}`);
+    if (c['checkpoint-id'] && c['site-id'].length > 1)
+        throw new fields_InputError('checkpoint-id', `is one site's version: give one ${(0,words/* setting */.Pe)('site-id')} with it`);
+    if (c['staging-url'] && c['site-id'].length > 1)
+        throw new fields_InputError('staging-url', 'names one staging site: give one site-id with it');
+    if (c['task-id'] && c['site-id'].length > 1)
+        throw new fields_InputError('task-id', `follows one job: give one ${(0,words/* setting */.Pe)('site-id')} with it`);
+    return {
+        operation: c.operation,
+        siteIds: c['site-id'],
+        apiToken: c['api-token'],
+        apiUrl: c['api-url'],
+        wait: c.wait,
+        timeoutMs: c.timeout,
+        language: c.language,
+        maxRetries: c['max-retries'],
+        ifExists: c['if-exists'],
+        ifMissing: c['if-missing'],
+        ifBusy: c['if-busy'],
+        dryRun: c['dry-run'],
+        concurrency: c.concurrency,
+        failFast: c['fail-fast'],
+        taskId: c['task-id'],
+        waitForUrl: c['wait-for-url'],
+        stagingUrl: c['staging-url'],
+        productionUrl: c['production-url'],
+        checkpoint: c.checkpoint,
+        checkpointId: c['checkpoint-id'],
+        rollbackOnFailure: c['rollback-on-failure'],
+        keepCheckpoints: c['keep-checkpoints'],
+        maintenance: c.maintenance,
+        protectProduction: c['protect-production'],
+    };
+}
+const actionOperation = choice([...types/* OPERATIONS */.xb, 'release'], { reset: 'pull' });
 /** The action's `operation` input alone (an operation, or `release`), or InputError. */
 function parseActionOperation(raw) {
     const op = actionOperation.safeParse(raw ?? '');
@@ -35861,205 +36183,31 @@ function publicResult(r) {
 
 /***/ }),
 
-/***/ 7194:
+/***/ 5199:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Dt: () => (/* binding */ echoed),
-/* harmony export */   pO: () => (/* binding */ Redactor),
-/* harmony export */   ri: () => (/* binding */ withoutCredentials)
+/* harmony export */   CI: () => (/* binding */ partsOf),
+/* harmony export */   IT: () => (/* binding */ PART_MIN_LENGTH),
+/* harmony export */   d8: () => (/* binding */ encodings),
+/* harmony export */   n0: () => (/* binding */ looksSecret),
+/* harmony export */   v5: () => (/* binding */ MASK),
+/* harmony export */   vb: () => (/* binding */ MIN_SECRET_LENGTH)
 /* harmony export */ });
-/* unused harmony exports MASK, looksSecret, encodings, stripUrlCredentials */
-/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8992);
-
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8992);
+// What a secret looks like and the forms it takes when a server or a tool re-encodes it: the
+// Redactor registers each form (src/secrets/redactor.ts), the PrefixIndex finds them in text.
 
 /** Shortest value ever treated as a secret: masking "1" or "ok" would blank out ordinary text. */
 const MIN_SECRET_LENGTH = 4;
 /** What a removed secret reads as. */
 const MASK = '***';
-/** Shortest secret still found when white space was put inside it. */
-const SPACED_MIN_LENGTH = 12;
-/** Response data nested deeper than this is dropped, not walked. */
-const MAX_DEPTH = 32;
-/** Shortest form handed to the runner's masker: a shorter one would blank out ordinary words in the log. */
-const RUNNER_MIN_LENGTH = 8;
 /**
  * Shortest part of a secret scrubbed on its own: a piece of a two-part token (`id|secret`, the
  * framework's personal access token, `user:password`) or one line of a multi-line key. Also the
  * shortest secret matched without regard to case (a server that echoes it upper-cased).
  */
 const PART_MIN_LENGTH = 16;
-/**
- * Knows every secret of the run and removes it from text before anything is written anywhere.
- *
- * Two kinds of secret:
- * - **strong**: the API token (and the GitHub token), plus response credentials that look like
- *   secrets (long, mixed characters). Scrubbed from every text, ours included, in their common
- *   encodings (raw, JSON-escaped, URL- and percent-encoded, base64 at any alignment, hex), and handed
- *   to the front end's masker (`core.setSecret`) through `onSecret`.
- * - **plain**: a response credential that looks like an ordinary word (`null`, `true`, `succeeded`,
- *   a six-letter word). Scrubbed from server text only, never registered with the runner: masking it
- *   everywhere would turn our own `result: succeeded` into `***`.
- *
- * Response data never needs either list to be safe: `stripCredentials` removes credential values from
- * the parsed data itself (contract §5). The lists are for server *text* that repeats them.
- */
-class Redactor {
-    onSecret;
-    strong = new PrefixIndex();
-    plain = new PrefixIndex();
-    constructor(onSecret = () => { }) {
-        this.onSecret = onSecret;
-    }
-    /**
-     * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
-     * form long enough to be a secret handed to the runner's masker. A two-part token (`id|secret`,
-     * `user:password`) also has each long part scrubbed on its own: a server may echo only that part.
-     */
-    add(value) {
-        if (typeof value !== 'string')
-            return;
-        const v = value.trim();
-        if (v.length < MIN_SECRET_LENGTH || this.strong.has(v))
-            return;
-        for (const part of [v, ...partsOf(v)]) {
-            for (const variant of encodings(part)) {
-                if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant))
-                    continue;
-                this.strong.add(variant);
-                if (variant.length >= RUNNER_MIN_LENGTH)
-                    this.onSecret(variant);
-            }
-        }
-    }
-    /**
-     * A value found under a credential name in a response (contract §5). It was already removed from
-     * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
-     * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
-     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way. One
-     * with white space in it (an SSH private key, a certificate) goes by `addSpaced`.
-     */
-    addCredential(value) {
-        const v = value.trim();
-        if (v.length < MIN_SECRET_LENGTH || this.strong.has(v) || this.plain.has(v))
-            return;
-        if (/\s/.test(v))
-            return this.addSpaced(v);
-        if (!looksSecret(v))
-            return this.plain.add(v);
-        for (const part of [v, ...partsOf(v)]) {
-            for (const variant of [part, JSON.stringify(part).slice(1, -1), encodeURIComponent(part)])
-                this.strong.add(variant);
-            this.onSecret(part);
-        }
-    }
-    /**
-     * A credential with white space or line breaks in it. Every writer folds it onto one line
-     * (`oneLine`: each run of white space becomes one space), a server may print it in a message with
-     * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: when it
-     * has several secret lines, the whole in its raw, JSON-escaped, one-line and white-space-free forms
-     * (scrub() skips white space inside a match, so any folding or re-wrapping is found), and each long
-     * secret-looking line or word on its own,
-     * also handed to the runner (the armour `-----BEGIN ... KEY-----` is words, not a secret). A value
-     * with no such part (a passphrase of words) is scrubbed from server text only, as a plain word is.
-     */
-    addSpaced(v) {
-        const pieces = v.split(/\s+/).filter((p) => p.length >= PART_MIN_LENGTH && looksSecret(p));
-        const folds = [v, (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(v), v.replace(/\s+/g, ' '), JSON.stringify(v).slice(1, -1)];
-        if (pieces.length === 0) {
-            for (const form of folds)
-                this.plain.add(form);
-            return;
-        }
-        // A key of several secret lines is also found whole, however it is folded or re-wrapped; one
-        // secret word among others (`Bearer <token>`) is found as that word, and the rest stays readable.
-        if (pieces.length > 1)
-            for (const form of [...folds, v.replace(/\s+/g, '')])
-                this.strong.add(form);
-        for (const piece of pieces)
-            this.addCredential(piece);
-    }
-    /** Does `text` hold a strong secret (in any of its registered forms, decoded or not)? */
-    holds(text) {
-        if (this.scrub(text) !== text)
-            return true;
-        const decoded = safeDecode(text.replace(/\+/g, ' '));
-        return decoded !== text && this.scrub(decoded) !== decoded;
-    }
-    /**
-     * A URL to use or show (the staging URL; wait-for-url sends requests to it): without user-info,
-     * credential query parameters, or any query value or fragment that holds a secret of this run
-     * (the API token in `?preview=<token>` must not travel to the staging host). Null when a secret is
-     * still in it after that (in the host or path): such a URL is neither used nor shown.
-     */
-    stripUrl(text) {
-        const clean = stripUrlCredentials(text, (v) => this.addCredential(v), (v) => this.holds(v));
-        return this.holds(clean) ? null : clean;
-    }
-    /**
-     * Removes every strong secret (for our own text: log lines, outputs, errors), even when white
-     * space or a line break was put inside it (a wrapped base64 text, a token split across lines).
-     */
-    scrub(text) {
-        return this.strong.replace(text, true);
-    }
-    /** One line the action or the CLI writes: inert, without secrets, bounded. */
-    inert(text, max = _text_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_LINE */ .MV) {
-        return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .neutralizeCommands */ .Kw)(this.scrub((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(text))), max);
-    }
-    /**
-     * Text that came from a server (a message, a reason, a status word, an id): one line, no control
-     * characters or escape sequences, no secret of either kind, no private key block, no credentials
-     * in URLs, no workflow command, at most `max` characters. In that order: a secret split by a control character is
-     * joined before it is looked for, and the cut comes after the scrub, so no part of a secret survives.
-     */
-    server(text, max = _text_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_SERVER_TEXT */ .pK) {
-        if (typeof text !== 'string' && typeof text !== 'number')
-            return '';
-        const line = stripUrlCredentialsInText((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(String(text)).replace(PRIVATE_KEY_BLOCK, MASK), (v) => this.addCredential(v));
-        return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .neutralizeCommands */ .Kw)(this.plain.replace(this.scrub(line))), max);
-    }
-    /**
-     * A copy of response data with the value of every credential field replaced by `***`, at any
-     * depth, in objects and arrays (contract §5); URLs lose user-info and credential query parameters.
-     * The removed values are remembered, so server text that repeats them is scrubbed too.
-     */
-    stripCredentials(data, depth = 0) {
-        if (depth > MAX_DEPTH)
-            return null;
-        if (Array.isArray(data))
-            return data.map((item) => this.stripCredentials(item, depth + 1));
-        if (data !== null && typeof data === 'object') {
-            const out = {};
-            for (const [name, value] of Object.entries(data)) {
-                if ((0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialField */ .qc)(name)) {
-                    this.collect(value, depth + 1);
-                    out[name] = MASK;
-                }
-                else
-                    out[name] = this.stripCredentials(value, depth + 1);
-            }
-            return out;
-        }
-        if (typeof data === 'string' && URL_START.test(data))
-            return this.stripUrl(data) ?? MASK;
-        return data;
-    }
-    /** Every string inside a credential field's value (which may be an object or an array). */
-    collect(value, depth) {
-        if (depth > MAX_DEPTH)
-            return;
-        if (typeof value === 'string')
-            this.addCredential(value);
-        else if (Array.isArray(value))
-            for (const item of value)
-                this.collect(item, depth + 1);
-        else if (value !== null && typeof value === 'object')
-            for (const item of Object.values(value))
-                this.collect(item, depth + 1);
-    }
-}
 /** Long and mixed enough to be a secret rather than a word: only such values are masked everywhere. */
 function looksSecret(value) {
     if (/\s/.test(value))
@@ -36095,7 +36243,7 @@ function rawUrlEncode(secret) {
  */
 function encodings(secret) {
     const bytes = Buffer.from(secret, 'utf8');
-    const out = new Set([secret, (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(secret)]);
+    const out = new Set([secret, (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(secret)]);
     out.add(JSON.stringify(secret).slice(1, -1));
     // PHP's json_encode escapes every slash.
     out.add(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'));
@@ -36140,11 +36288,31 @@ const HTML_ESCAPES = [
     { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' },
     { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' },
 ];
-/**
- * A PEM private key (SSH, TLS, PGP), whole or cut short, as server text carries it once folded onto
- * one line: removed whether or not a credential field of the answer named it first.
- */
-const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(?:-----END \1-----|$)/g;
+
+
+/***/ }),
+
+/***/ 4243:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Dj: () => (/* binding */ URL_START),
+/* harmony export */   Dt: () => (/* binding */ echoed),
+/* harmony export */   eO: () => (/* binding */ stripUrlCredentialsInText),
+/* harmony export */   ex: () => (/* binding */ safeDecode),
+/* harmony export */   ri: () => (/* binding */ withoutCredentials),
+/* harmony export */   um: () => (/* binding */ stripUrlCredentials)
+/* harmony export */ });
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3665);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8992);
+/* harmony import */ var _encodings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5199);
+// Credentials in URLs: removed from a URL we use or show, from free text, and from a value the
+// user gave that a refusal quotes (`echoed`, issue 24 §6).
+
+
+
+/** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
+const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/;
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
 /**
  * `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`.
@@ -36198,12 +36366,12 @@ function stripUrlCredentials(text, found = () => { }, known = () => false) {
  */
 function echoed(value, max = 80) {
     const line = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(value);
-    const noUserInfo = line.includes('@') ? line.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, `$1${MASK}@`) : line;
+    const noUserInfo = line.includes('@') ? line.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, `$1${_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5}@`) : line;
     return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)(withoutCredentials(noUserInfo), max);
 }
 /** Free text with the user-info and credential query values of every URL in it masked. */
 function withoutCredentials(text) {
-    return stripUrlCredentialsInText(text, () => { }, MASK);
+    return stripUrlCredentialsInText(text, () => { }, _encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5);
 }
 /** The same inside free text: user-info and credential query values of every URL in it. */
 function stripUrlCredentialsInText(text, found, userInfo = '') {
@@ -36217,9 +36385,13 @@ function stripUrlCredentialsInText(text, found, userInfo = '') {
         .replace(/([?&;])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep, name, value) => {
         if (!(0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialQueryParam */ .Th)(safeDecode(name)))
             return whole;
+        // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
+        // quote or bracket after it. Nothing but punctuation follows the mask, so nothing is left.
+        if (MASKED_ALREADY.test(value))
+            return whole;
         if (value)
             found(safeDecode(value));
-        return `${sep}${name}=${MASK}`;
+        return `${sep}${name}=${_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5}`;
     });
 }
 function safeDecode(text) {
@@ -36228,105 +36400,6 @@ function safeDecode(text) {
     }
     catch {
         return text;
-    }
-}
-/** ASCII letters in lower case, every other character kept: the same length, so positions still match. */
-function fold(text) {
-    return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
-}
-/**
- * Secrets looked up by their first four characters: scrubbing stays linear in the text however many
- * secrets a large run has collected (every site's staging credentials), longest match first. Those
- * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
- * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
- */
-class PrefixIndex {
-    byPrefix = new Map();
-    byFoldedPrefix = new Map();
-    all = new Set();
-    has(secret) {
-        return this.all.has(secret);
-    }
-    add(secret) {
-        if (secret.length < MIN_SECRET_LENGTH || this.all.has(secret))
-            return;
-        this.all.add(secret);
-        const caseless = secret.length >= PART_MIN_LENGTH;
-        const stored = caseless ? fold(secret) : secret;
-        const index = caseless ? this.byFoldedPrefix : this.byPrefix;
-        const key = stored.slice(0, MIN_SECRET_LENGTH);
-        const list = index.get(key) ?? [];
-        if (list.includes(stored))
-            return;
-        list.push(stored);
-        list.sort((a, b) => b.length - a.length);
-        index.set(key, list);
-    }
-    /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
-    replace(text, spaced = false) {
-        if (this.all.size === 0 || text.length < MIN_SECRET_LENGTH)
-            return text;
-        const strict = this.replaceStrict(text);
-        return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
-    }
-    /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
-    hitAt(text, folded, i, min = 0) {
-        const exact = this.byPrefix
-            .get(text.slice(i, i + MIN_SECRET_LENGTH))
-            ?.find((s) => s.length >= min && text.startsWith(s, i));
-        const caseless = this.byFoldedPrefix
-            .get(folded.slice(i, i + MIN_SECRET_LENGTH))
-            ?.find((s) => s.length >= min && folded.startsWith(s, i));
-        return Math.max(exact?.length ?? 0, caseless?.length ?? 0);
-    }
-    replaceStrict(text) {
-        const folded = fold(text);
-        let out = '';
-        let copiedTo = 0;
-        for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
-            const hit = this.hitAt(text, folded, i);
-            if (hit > 0) {
-                out += text.slice(copiedTo, i) + MASK;
-                i += hit;
-                copiedTo = i;
-            }
-            else
-                i++;
-        }
-        return copiedTo === 0 ? text : out + text.slice(copiedTo);
-    }
-    /**
-     * Matches on the text without its white space, then masks the original span of each match. Only
-     * secrets of SPACED_MIN_LENGTH or more: a short one would match ordinary words across a space.
-     */
-    replaceSpaced(text) {
-        const at = [];
-        let compact = '';
-        for (let i = 0; i < text.length; i++)
-            if (!/\s/.test(text[i])) {
-                at.push(i);
-                compact += text[i];
-            }
-        const folded = fold(compact);
-        const spans = [];
-        for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
-            const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH);
-            if (hit > 0) {
-                spans.push([at[j], at[j + hit - 1] + 1]);
-                j += hit;
-            }
-            else
-                j++;
-        }
-        if (spans.length === 0)
-            return text;
-        let out = '';
-        let from = 0;
-        for (const [start, end] of spans) {
-            out += text.slice(from, start) + MASK;
-            from = end;
-        }
-        return out + text.slice(from);
     }
 }
 
@@ -36348,7 +36421,7 @@ class PrefixIndex {
 /* harmony export */ });
 /**
  * Text from a server, made safe to show anywhere (a log line, a terminal, an output, a table cell):
- * pure functions, composed in the right order by `Redactor.inert` (src/secrets.ts), which adds the
+ * pure functions, composed in the right order by `Redactor.inert` (src/secrets/redactor.ts), which adds the
  * removal of secrets between them. Nothing here knows GitHub: a workflow command is just a pattern a
  * line must not start with.
  */

@@ -28431,7 +28431,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7403);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(616);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -28443,7 +28443,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7403:
+/***/ 616:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31760,25 +31760,314 @@ const toolBody = (tool, on) => ({ tool, value: on ? 'on' : 'off' });
 
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(8992);
-;// CONCATENATED MODULE: ./src/secrets.ts
-
+;// CONCATENATED MODULE: ./src/secrets/encodings.ts
+// What a secret looks like and the forms it takes when a server or a tool re-encodes it: the
+// Redactor registers each form (src/secrets/redactor.ts), the PrefixIndex finds them in text.
 
 /** Shortest value ever treated as a secret: masking "1" or "ok" would blank out ordinary text. */
 const MIN_SECRET_LENGTH = 4;
 /** What a removed secret reads as. */
 const MASK = '***';
-/** Shortest secret still found when white space was put inside it. */
-const SPACED_MIN_LENGTH = 12;
-/** Response data nested deeper than this is dropped, not walked. */
-const MAX_DEPTH = 32;
-/** Shortest form handed to the runner's masker: a shorter one would blank out ordinary words in the log. */
-const RUNNER_MIN_LENGTH = 8;
 /**
  * Shortest part of a secret scrubbed on its own: a piece of a two-part token (`id|secret`, the
  * framework's personal access token, `user:password`) or one line of a multi-line key. Also the
  * shortest secret matched without regard to case (a server that echoes it upper-cased).
  */
 const PART_MIN_LENGTH = 16;
+/** Long and mixed enough to be a secret rather than a word: only such values are masked everywhere. */
+function looksSecret(value) {
+    if (/\s/.test(value))
+        return false;
+    if (value.length >= 24)
+        return true;
+    if (value.length < 8)
+        return false;
+    const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9\s_.-]/].filter((c) => c.test(value)).length;
+    return classes >= 2;
+}
+/**
+ * The long parts of a secret that a server may echo alone: `1|AbC...` (the framework's personal
+ * access token: id, then the secret), `user:password`.
+ */
+function partsOf(secret) {
+    const parts = secret.split(/[|:\s]+/).filter((p) => p.length >= PART_MIN_LENGTH && p !== secret);
+    return parts.filter((p) => looksSecret(p));
+}
+/** RFC 3986 percent-encoding (PHP `rawurlencode`): everything but `A-Za-z0-9-_.~`, `!*'()` included. */
+function rawUrlEncode(secret) {
+    return encodeURIComponent(secret).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+/**
+ * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
+ * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
+ * `urlencode`), strictly percent-encoded, each percent form in upper and lower case and encoded
+ * twice, PHP's JSON (`\/`), HTML-escaped
+ * (`&#039;`, `&quot;`...), hex, and base64 (standard and URL-safe) at each of the three byte
+ * alignments, so it is found inside a longer base64 text too (`Basic` credentials, a JWT, an encoded
+ * blob): only the characters that depend on the secret alone are kept, at least 8 of them. Secrets
+ * of PART_MIN_LENGTH or more are also matched without regard to case (PrefixIndex).
+ */
+function encodings(secret) {
+    const bytes = Buffer.from(secret, 'utf8');
+    const out = new Set([secret, (0,src_text/* oneLine */.TN)(secret)]);
+    out.add(JSON.stringify(secret).slice(1, -1));
+    // PHP's json_encode escapes every slash.
+    out.add(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'));
+    const raw = rawUrlEncode(secret);
+    const percent = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+    const percentForms = [
+        encodeURIComponent(secret),
+        encodeURI(secret),
+        encodeURIComponent(secret).replace(/%20/g, '+'),
+        raw,
+        raw.replace(/~/g, '%7E').replace(/%20/g, '+'),
+        percent,
+    ];
+    for (const form of percentForms) {
+        out.add(form);
+        // Encoded twice (a URL inside a URL's query): every % becomes %25.
+        out.add(form.replace(/%/g, '%25'));
+        out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase()));
+        out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toLowerCase()));
+    }
+    for (const entities of HTML_ESCAPES)
+        out.add(secret.replace(/[&<>"']/g, (c) => entities[c]));
+    out.add(bytes.toString('hex'));
+    out.add(bytes.toString('hex').toUpperCase());
+    for (let offset = 0; offset < 3; offset++) {
+        const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
+        // Characters before `skip` mix in the unknown bytes in front; the last partial group, those after.
+        const skip = [0, 2, 3][offset];
+        const whole = Math.floor(padded.length / 3) * 4;
+        for (const encoded of [padded.toString('base64'), padded.toString('base64url')]) {
+            const stable = encoded.slice(skip, whole);
+            if (stable.length >= 8)
+                out.add(stable);
+        }
+    }
+    out.delete('');
+    return out;
+}
+/** HTML escapes as PHP's htmlspecialchars (ENT_QUOTES) and others write them. */
+const HTML_ESCAPES = [
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' },
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' },
+    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' },
+];
+
+;// CONCATENATED MODULE: ./src/secrets/prefix-index.ts
+// Secrets found in text: the index the Redactor (src/secrets/redactor.ts) scrubs with.
+
+/** Shortest secret still found when white space was put inside it. */
+const SPACED_MIN_LENGTH = 12;
+/** ASCII letters in lower case, every other character kept: the same length, so positions still match. */
+function fold(text) {
+    return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
+/**
+ * Secrets looked up by their first four characters: scrubbing stays linear in the text however many
+ * secrets a large run has collected (every site's staging credentials), longest match first. Those
+ * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
+ * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
+ */
+class PrefixIndex {
+    byPrefix = new Map();
+    byFoldedPrefix = new Map();
+    all = new Set();
+    has(secret) {
+        return this.all.has(secret);
+    }
+    add(secret) {
+        if (secret.length < MIN_SECRET_LENGTH || this.all.has(secret))
+            return;
+        this.all.add(secret);
+        const caseless = secret.length >= PART_MIN_LENGTH;
+        const stored = caseless ? fold(secret) : secret;
+        const index = caseless ? this.byFoldedPrefix : this.byPrefix;
+        const key = stored.slice(0, MIN_SECRET_LENGTH);
+        const list = index.get(key) ?? [];
+        if (list.includes(stored))
+            return;
+        list.push(stored);
+        list.sort((a, b) => b.length - a.length);
+        index.set(key, list);
+    }
+    /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
+    replace(text, spaced = false) {
+        if (this.all.size === 0 || text.length < MIN_SECRET_LENGTH)
+            return text;
+        const strict = this.replaceStrict(text);
+        return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
+    }
+    /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
+    hitAt(text, folded, i, min = 0) {
+        const exact = this.byPrefix
+            .get(text.slice(i, i + MIN_SECRET_LENGTH))
+            ?.find((s) => s.length >= min && text.startsWith(s, i));
+        const caseless = this.byFoldedPrefix
+            .get(folded.slice(i, i + MIN_SECRET_LENGTH))
+            ?.find((s) => s.length >= min && folded.startsWith(s, i));
+        return Math.max(exact?.length ?? 0, caseless?.length ?? 0);
+    }
+    replaceStrict(text) {
+        const folded = fold(text);
+        let out = '';
+        let copiedTo = 0;
+        for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
+            const hit = this.hitAt(text, folded, i);
+            if (hit > 0) {
+                out += text.slice(copiedTo, i) + MASK;
+                i += hit;
+                copiedTo = i;
+            }
+            else
+                i++;
+        }
+        return copiedTo === 0 ? text : out + text.slice(copiedTo);
+    }
+    /**
+     * Matches on the text without its white space, then masks the original span of each match. Only
+     * secrets of SPACED_MIN_LENGTH or more: a short one would match ordinary words across a space.
+     */
+    replaceSpaced(text) {
+        const at = [];
+        let compact = '';
+        for (let i = 0; i < text.length; i++)
+            if (!/\s/.test(text[i])) {
+                at.push(i);
+                compact += text[i];
+            }
+        const folded = fold(compact);
+        const spans = [];
+        for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
+            const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH);
+            if (hit > 0) {
+                spans.push([at[j], at[j + hit - 1] + 1]);
+                j += hit;
+            }
+            else
+                j++;
+        }
+        if (spans.length === 0)
+            return text;
+        let out = '';
+        let from = 0;
+        for (const [start, end] of spans) {
+            out += text.slice(from, start) + MASK;
+            from = end;
+        }
+        return out + text.slice(from);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/secrets/urls.ts
+// Credentials in URLs: removed from a URL we use or show, from free text, and from a value the
+// user gave that a refusal quotes (`echoed`, issue 24 §6).
+
+
+
+/** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
+const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/;
+const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
+/**
+ * `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`.
+ * `known` says whether a value is a secret of the run (in any of its encodings): a query parameter
+ * holding one goes whatever its name, and so does a fragment.
+ */
+function stripUrlCredentials(text, found = () => { }, known = () => false) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return stripUrlCredentialsInText(text, found);
+    }
+    let changed = false;
+    for (const [name, value] of [...url.searchParams]) {
+        if (!known(value) && !known(name))
+            continue;
+        url.searchParams.delete(name);
+        changed = true;
+    }
+    if (url.hash && known(url.hash.slice(1))) {
+        url.hash = '';
+        changed = true;
+    }
+    if (url.username || url.password) {
+        for (const part of [url.username, url.password])
+            if (part)
+                found(safeDecode(part));
+        url.username = '';
+        url.password = '';
+        changed = true;
+    }
+    for (const [name, value] of [...url.searchParams]) {
+        if (!isCredentialQueryParam(name))
+            continue;
+        if (value)
+            found(value);
+        url.searchParams.delete(name);
+        changed = true;
+    }
+    return changed ? url.toString() : text;
+}
+/**
+ * A value the user gave, as a refusal may quote it (issue 24 §6): at most `max` characters, on one
+ * line, with no credentials. Everything before the last `@` of a URL-like value goes (user-info,
+ * with or without a scheme, even one that does not parse: `https://user:pa ss@host`,
+ * `user:pass@host`), and so does every credential query value (`?token=...`). Cut after the removal,
+ * so no part of a password is left at the cut. Every input error (InputError, the CLI's UsageError)
+ * passes its whole text through `withoutCredentials` too.
+ */
+function echoed(value, max = 80) {
+    const line = (0,src_text/* oneLine */.TN)(value);
+    const noUserInfo = line.includes('@') ? line.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, `$1${MASK}@`) : line;
+    return (0,src_text/* bound */.$s)(withoutCredentials(noUserInfo), max);
+}
+/** Free text with the user-info and credential query values of every URL in it masked. */
+function withoutCredentials(text) {
+    return stripUrlCredentialsInText(text, () => { }, MASK);
+}
+/** The same inside free text: user-info and credential query values of every URL in it. */
+function stripUrlCredentialsInText(text, found, userInfo = '') {
+    return text
+        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]+)@/gi, (_, scheme, info) => {
+        for (const part of info.split(':'))
+            if (part)
+                found(safeDecode(part));
+        return userInfo ? `${scheme}${userInfo}@` : scheme;
+    })
+        .replace(/([?&;])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep, name, value) => {
+        if (!isCredentialQueryParam(safeDecode(name)))
+            return whole;
+        // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
+        // quote or bracket after it. Nothing but punctuation follows the mask, so nothing is left.
+        if (MASKED_ALREADY.test(value))
+            return whole;
+        if (value)
+            found(safeDecode(value));
+        return `${sep}${name}=${MASK}`;
+    });
+}
+function safeDecode(text) {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/secrets/redactor.ts
+
+
+
+
+
+/** Response data nested deeper than this is dropped, not walked. */
+const MAX_DEPTH = 32;
+/** Shortest form handed to the runner's masker: a shorter one would blank out ordinary words in the log. */
+const RUNNER_MIN_LENGTH = 8;
 /**
  * Knows every secret of the run and removes it from text before anything is written anywhere.
  *
@@ -31949,275 +32238,11 @@ class Redactor {
                 this.collect(item, depth + 1);
     }
 }
-/** Long and mixed enough to be a secret rather than a word: only such values are masked everywhere. */
-function looksSecret(value) {
-    if (/\s/.test(value))
-        return false;
-    if (value.length >= 24)
-        return true;
-    if (value.length < 8)
-        return false;
-    const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9\s_.-]/].filter((c) => c.test(value)).length;
-    return classes >= 2;
-}
-/**
- * The long parts of a secret that a server may echo alone: `1|AbC...` (the framework's personal
- * access token: id, then the secret), `user:password`.
- */
-function partsOf(secret) {
-    const parts = secret.split(/[|:\s]+/).filter((p) => p.length >= PART_MIN_LENGTH && p !== secret);
-    return parts.filter((p) => looksSecret(p));
-}
-/** RFC 3986 percent-encoding (PHP `rawurlencode`): everything but `A-Za-z0-9-_.~`, `!*'()` included. */
-function rawUrlEncode(secret) {
-    return encodeURIComponent(secret).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-/**
- * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
- * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
- * `urlencode`), strictly percent-encoded, each percent form in upper and lower case and encoded
- * twice, PHP's JSON (`\/`), HTML-escaped
- * (`&#039;`, `&quot;`...), hex, and base64 (standard and URL-safe) at each of the three byte
- * alignments, so it is found inside a longer base64 text too (`Basic` credentials, a JWT, an encoded
- * blob): only the characters that depend on the secret alone are kept, at least 8 of them. Secrets
- * of PART_MIN_LENGTH or more are also matched without regard to case (PrefixIndex).
- */
-function encodings(secret) {
-    const bytes = Buffer.from(secret, 'utf8');
-    const out = new Set([secret, (0,src_text/* oneLine */.TN)(secret)]);
-    out.add(JSON.stringify(secret).slice(1, -1));
-    // PHP's json_encode escapes every slash.
-    out.add(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'));
-    const raw = rawUrlEncode(secret);
-    const percent = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-    const percentForms = [
-        encodeURIComponent(secret),
-        encodeURI(secret),
-        encodeURIComponent(secret).replace(/%20/g, '+'),
-        raw,
-        raw.replace(/~/g, '%7E').replace(/%20/g, '+'),
-        percent,
-    ];
-    for (const form of percentForms) {
-        out.add(form);
-        // Encoded twice (a URL inside a URL's query): every % becomes %25.
-        out.add(form.replace(/%/g, '%25'));
-        out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase()));
-        out.add(form.replace(/%[0-9a-f]{2}/gi, (m) => m.toLowerCase()));
-    }
-    for (const entities of HTML_ESCAPES)
-        out.add(secret.replace(/[&<>"']/g, (c) => entities[c]));
-    out.add(bytes.toString('hex'));
-    out.add(bytes.toString('hex').toUpperCase());
-    for (let offset = 0; offset < 3; offset++) {
-        const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
-        // Characters before `skip` mix in the unknown bytes in front; the last partial group, those after.
-        const skip = [0, 2, 3][offset];
-        const whole = Math.floor(padded.length / 3) * 4;
-        for (const encoded of [padded.toString('base64'), padded.toString('base64url')]) {
-            const stable = encoded.slice(skip, whole);
-            if (stable.length >= 8)
-                out.add(stable);
-        }
-    }
-    out.delete('');
-    return out;
-}
-/** HTML escapes as PHP's htmlspecialchars (ENT_QUOTES) and others write them. */
-const HTML_ESCAPES = [
-    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' },
-    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' },
-    { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' },
-];
 /**
  * A PEM private key (SSH, TLS, PGP), whole or cut short, as server text carries it once folded onto
  * one line: removed whether or not a credential field of the answer named it first.
  */
 const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(?:-----END \1-----|$)/g;
-const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
-/**
- * `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`.
- * `known` says whether a value is a secret of the run (in any of its encodings): a query parameter
- * holding one goes whatever its name, and so does a fragment.
- */
-function stripUrlCredentials(text, found = () => { }, known = () => false) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        return stripUrlCredentialsInText(text, found);
-    }
-    let changed = false;
-    for (const [name, value] of [...url.searchParams]) {
-        if (!known(value) && !known(name))
-            continue;
-        url.searchParams.delete(name);
-        changed = true;
-    }
-    if (url.hash && known(url.hash.slice(1))) {
-        url.hash = '';
-        changed = true;
-    }
-    if (url.username || url.password) {
-        for (const part of [url.username, url.password])
-            if (part)
-                found(safeDecode(part));
-        url.username = '';
-        url.password = '';
-        changed = true;
-    }
-    for (const [name, value] of [...url.searchParams]) {
-        if (!isCredentialQueryParam(name))
-            continue;
-        if (value)
-            found(value);
-        url.searchParams.delete(name);
-        changed = true;
-    }
-    return changed ? url.toString() : text;
-}
-/**
- * A value the user gave, as a refusal may quote it (issue 24 §6): at most `max` characters, on one
- * line, with no credentials. Everything before the last `@` of a URL-like value goes (user-info,
- * with or without a scheme, even one that does not parse: `https://user:pa ss@host`,
- * `user:pass@host`), and so does every credential query value (`?token=...`). Cut after the removal,
- * so no part of a password is left at the cut. Every input error (InputError, the CLI's UsageError)
- * passes its whole text through `withoutCredentials` too.
- */
-function echoed(value, max = 80) {
-    const line = (0,src_text/* oneLine */.TN)(value);
-    const noUserInfo = line.includes('@') ? line.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, `$1${MASK}@`) : line;
-    return (0,src_text/* bound */.$s)(withoutCredentials(noUserInfo), max);
-}
-/** Free text with the user-info and credential query values of every URL in it masked. */
-function withoutCredentials(text) {
-    return stripUrlCredentialsInText(text, () => { }, MASK);
-}
-/** The same inside free text: user-info and credential query values of every URL in it. */
-function stripUrlCredentialsInText(text, found, userInfo = '') {
-    return text
-        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]+)@/gi, (_, scheme, info) => {
-        for (const part of info.split(':'))
-            if (part)
-                found(safeDecode(part));
-        return userInfo ? `${scheme}${userInfo}@` : scheme;
-    })
-        .replace(/([?&;])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep, name, value) => {
-        if (!isCredentialQueryParam(safeDecode(name)))
-            return whole;
-        if (value)
-            found(safeDecode(value));
-        return `${sep}${name}=${MASK}`;
-    });
-}
-function safeDecode(text) {
-    try {
-        return decodeURIComponent(text);
-    }
-    catch {
-        return text;
-    }
-}
-/** ASCII letters in lower case, every other character kept: the same length, so positions still match. */
-function fold(text) {
-    return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
-}
-/**
- * Secrets looked up by their first four characters: scrubbing stays linear in the text however many
- * secrets a large run has collected (every site's staging credentials), longest match first. Those
- * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
- * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
- */
-class PrefixIndex {
-    byPrefix = new Map();
-    byFoldedPrefix = new Map();
-    all = new Set();
-    has(secret) {
-        return this.all.has(secret);
-    }
-    add(secret) {
-        if (secret.length < MIN_SECRET_LENGTH || this.all.has(secret))
-            return;
-        this.all.add(secret);
-        const caseless = secret.length >= PART_MIN_LENGTH;
-        const stored = caseless ? fold(secret) : secret;
-        const index = caseless ? this.byFoldedPrefix : this.byPrefix;
-        const key = stored.slice(0, MIN_SECRET_LENGTH);
-        const list = index.get(key) ?? [];
-        if (list.includes(stored))
-            return;
-        list.push(stored);
-        list.sort((a, b) => b.length - a.length);
-        index.set(key, list);
-    }
-    /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
-    replace(text, spaced = false) {
-        if (this.all.size === 0 || text.length < MIN_SECRET_LENGTH)
-            return text;
-        const strict = this.replaceStrict(text);
-        return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
-    }
-    /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
-    hitAt(text, folded, i, min = 0) {
-        const exact = this.byPrefix
-            .get(text.slice(i, i + MIN_SECRET_LENGTH))
-            ?.find((s) => s.length >= min && text.startsWith(s, i));
-        const caseless = this.byFoldedPrefix
-            .get(folded.slice(i, i + MIN_SECRET_LENGTH))
-            ?.find((s) => s.length >= min && folded.startsWith(s, i));
-        return Math.max(exact?.length ?? 0, caseless?.length ?? 0);
-    }
-    replaceStrict(text) {
-        const folded = fold(text);
-        let out = '';
-        let copiedTo = 0;
-        for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
-            const hit = this.hitAt(text, folded, i);
-            if (hit > 0) {
-                out += text.slice(copiedTo, i) + MASK;
-                i += hit;
-                copiedTo = i;
-            }
-            else
-                i++;
-        }
-        return copiedTo === 0 ? text : out + text.slice(copiedTo);
-    }
-    /**
-     * Matches on the text without its white space, then masks the original span of each match. Only
-     * secrets of SPACED_MIN_LENGTH or more: a short one would match ordinary words across a space.
-     */
-    replaceSpaced(text) {
-        const at = [];
-        let compact = '';
-        for (let i = 0; i < text.length; i++)
-            if (!/\s/.test(text[i])) {
-                at.push(i);
-                compact += text[i];
-            }
-        const folded = fold(compact);
-        const spans = [];
-        for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
-            const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH);
-            if (hit > 0) {
-                spans.push([at[j], at[j + hit - 1] + 1]);
-                j += hit;
-            }
-            else
-                j++;
-        }
-        if (spans.length === 0)
-            return text;
-        let out = '';
-        let from = 0;
-        for (const [start, end] of spans) {
-            out += text.slice(from, start) + MASK;
-            from = end;
-        }
-        return out + text.slice(from);
-    }
-}
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
@@ -32718,6 +32743,8 @@ const HTTP_DATE = [
 
 ;// CONCATENATED MODULE: ./src/api/reply.ts
 
+
+
 const MAX_DETAILS = 5;
 const MAX_DETAIL_CHARS = 300;
 function readReply(raw, redactor) {
@@ -32796,6 +32823,72 @@ function describeBody(kind) {
             return 'a body too long to read';
         default:
             return 'a JSON body without a message';
+    }
+}
+/**
+ * What an answer means: a 2xx whose body confirms it, or the ApiError it amounts to. A redirect is
+ * never followed (the token must not leave the API's origin); a 401 records the run's token verdict.
+ */
+function answerOf(request, raw, deps) {
+    const { redactor, clock } = deps;
+    const { method, shown, url, kind } = request;
+    const { status, headers } = raw;
+    if (status >= 300 && status < 400) {
+        const target = redactor.server(locationOf(headers.location, url), 300);
+        throw new ApiError({
+            kind: 'redirect',
+            httpStatus: status,
+            processing: 'processed',
+            message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(url).origin}.`,
+        });
+    }
+    const reply = readReply(raw, redactor);
+    const said = reply.message ? `: "${reply.message}"` : '';
+    const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : '';
+    if (isAccepted(status)) {
+        if (reply.envelopeStatus === false)
+            throw new ApiError({
+                kind: 'server',
+                httpStatus: status,
+                processing: 'processed',
+                serverMessage: reply.message,
+                message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
+                hint: 'The service reported a failure: read its message above.',
+            });
+        if (UNKNOWN_WHEN_2XX.includes(reply.kind))
+            throw new ApiError({
+                kind: 'bad-response',
+                httpStatus: status,
+                processing: 'unknown',
+                message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
+            });
+        return { status, reply, headers, afterUnknown: false };
+    }
+    const errorKind = kindOf(status, reply, kind);
+    if (status === TOKEN_REFUSED_STATUS && deps.token)
+        deps.token.refusedAt ??= `${method} ${shown}`;
+    throw new ApiError({
+        kind: errorKind,
+        httpStatus: status,
+        processing: processingOf({ httpStatus: status, kind: errorKind }),
+        retryAfterMs: status === 429 || status === 503
+            ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
+            : null,
+        serverMessage: reply.message,
+        message: reply.message
+            ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
+            : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
+    });
+}
+function locationOf(location, base) {
+    if (!location)
+        return '(no Location header)';
+    try {
+        const u = new URL(location, base);
+        return `${u.origin}${u.pathname}`;
+    }
+    catch {
+        return '(an unreadable Location header)';
     }
 }
 
@@ -32942,8 +33035,9 @@ class DeadlineError extends Error {
     }
 }
 /**
- * The v2 client: base URL, headers, the envelope, per-request time limits, and the one retry layer
- * of the project (`@actions/http-client`'s own retries and redirects are off). Counts every request
+ * The v2 client: base URL, headers, per-request time limits, and the one retry layer
+ * of the project (`@actions/http-client`'s own retries and redirects are off); what an answer
+ * means (the envelope, a redirect, an error) is `answerOf` in reply.ts. Counts every request
  * and retry it makes. Knows HTTP, nothing of GitHub.
  */
 class StagingApiClient {
@@ -33142,75 +33236,13 @@ class StagingApiClient {
         if (method !== 'GET')
             this.sent.push(`${method} ${shown} -> ${raw.status}`);
         this.deps.ledger.observe(raw.status, raw.headers);
-        return this.interpret(method, path, kind, raw);
-    }
-    interpret(method, path, kind, raw) {
-        const { redactor, clock } = this.deps;
-        const { status, headers } = raw;
-        const shown = this.shown(path);
-        if (status >= 300 && status < 400) {
-            const target = redactor.server(locationOf(headers.location, this.url(path)), 300);
-            throw new ApiError({
-                kind: 'redirect',
-                httpStatus: status,
-                processing: 'processed',
-                message: `The API answered ${status} with a redirect to ${target}; it was not followed, so the token did not leave ${new URL(this.url(path)).origin}.`,
-            });
-        }
-        const reply = readReply(raw, redactor);
-        const said = reply.message ? `: "${reply.message}"` : '';
-        const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : '';
-        if (isAccepted(status)) {
-            if (reply.envelopeStatus === false)
-                throw new ApiError({
-                    kind: 'server',
-                    httpStatus: status,
-                    processing: 'processed',
-                    serverMessage: reply.message,
-                    message: `${method} ${shown} answered ${status}, but its body says it failed ("status": false)${said}${details}`,
-                    hint: 'The service reported a failure: read its message above.',
-                });
-            if (UNKNOWN_WHEN_2XX.includes(reply.kind))
-                throw new ApiError({
-                    kind: 'bad-response',
-                    httpStatus: status,
-                    processing: 'unknown',
-                    message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
-                });
-            return { status, reply, headers, afterUnknown: false };
-        }
-        const errorKind = kindOf(status, reply, kind);
-        if (status === TOKEN_REFUSED_STATUS && this.deps.token)
-            this.deps.token.refusedAt ??= `${method} ${shown}`;
-        throw new ApiError({
-            kind: errorKind,
-            httpStatus: status,
-            processing: processingOf({ httpStatus: status, kind: errorKind }),
-            retryAfterMs: status === 429 || status === 503
-                ? parseRetryAfter(headers['retry-after'], clock.wallNow(), headers.date)
-                : null,
-            serverMessage: reply.message,
-            message: reply.message
-                ? `${method} ${shown} was answered HTTP ${status}${said}${details}`
-                : `${method} ${shown} was answered HTTP ${status} with ${describeBody(reply.kind)}${details}.`,
-        });
+        return answerOf({ method, shown, url: this.url(path), kind }, raw, this.deps);
     }
 }
 function withAfterUnknown(error, afterUnknown) {
     if (afterUnknown)
         error.afterUnknown = true;
     return error;
-}
-function locationOf(location, base) {
-    if (!location)
-        return '(no Location header)';
-    try {
-        const u = new URL(location, base);
-        return `${u.origin}${u.pathname}`;
-    }
-    catch {
-        return '(an unreadable Location header)';
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/staging/site-list.ts
@@ -43907,8 +43939,10 @@ async function takeCheckpoint(ctx) {
         return await make(ctx);
     }
     catch (e) {
-        if (e instanceof ApiError)
-            return refused(ctx, e);
+        if (e instanceof ApiError) {
+            const blamed = await withRootEvidence(ctx, e);
+            return refused(ctx, blamed, blamed !== e);
+        }
         if (!(e instanceof DeadlineError) && !(e instanceof CancelledError))
             throw e;
         const ending = endingOf(ctx, e);
@@ -43983,14 +44017,24 @@ async function nameIt(ctx, id) {
         return null;
     }
 }
-/** A version that could not be started: the service's words, and what to do. */
-function refused(ctx, e) {
+/**
+ * A 404 on a versions route says "no versions here" only once the API root answered as the API
+ * (contract §4 r3, as for the staging routes): otherwise the api-url error, or the 404 with a word
+ * that the root could not be checked (ApiRoot.blame: a new error; the same one when the root is right).
+ */
+async function withRootEvidence(ctx, e) {
+    return e.httpStatus === 404 ? ctx.root.blame(ctx.client, e) : e;
+}
+/** A version that could not be started: the service's words, and what to do (`rootSaid`: the root check's). */
+function refused(ctx, e, rootSaid) {
     if (e.kind === 'auth')
         throw e;
     const status = e.httpStatus;
     const site = ctx.siteId;
     let hint;
-    if (status !== null && VERSIONS_NOT_OFFERED.includes(status))
+    if (rootSaid)
+        hint = e.hint;
+    else if (status !== null && VERSIONS_NOT_OFFERED.includes(status))
         hint = `The service answered as if it offers no site versions (HTTP ${status}): check ${setting('api-url')}, ${WITHOUT}.`;
     else if (status === 403)
         hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the plan may not include versions. Upgrade the plan, ${WITHOUT}.`;
@@ -45389,10 +45433,11 @@ async function chooseVersion(ctx) {
     try {
         versions = await listVersions(ctx);
     }
-    catch (e) {
-        if (!(e instanceof ApiError) || e.kind === 'auth')
-            throw e;
-        const none = e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus);
+    catch (caught) {
+        if (!(caught instanceof ApiError) || caught.kind === 'auth')
+            throw caught;
+        const e = await withRootEvidence(ctx, caught);
+        const none = e === caught && e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus);
         return {
             ...failure(e),
             summary: `Nothing was restored: reading site ${siteId}'s versions failed: ${e.message}`,
@@ -46274,18 +46319,15 @@ function prefixed(logger, siteId) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/inputs.ts
+;// CONCATENATED MODULE: ./src/inputs/fields.ts
 
 
 
 
 
 
-/**
- * Reading and validating the staging run's inputs (the GitHub side's own inputs are read in
- * src/github/): raw strings (from action inputs or CLI flags) become a typed Config, or an
- * InputError that names the input. Nothing here sends a request.
- */
+// The refusal every input error is, and the zod fields the inputs are read with (src/inputs/index.ts
+// puts them together into the one schema).
 class InputError extends Error {
     input;
     detail;
@@ -46304,62 +46346,6 @@ class InputError extends Error {
         return withoutCredentials(inDoorWords(this.detail, door));
     }
 }
-/**
- * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
- * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
- * comment-author, deployment-environment), which src/github/ reads.
- */
-const INPUT_NAMES = [
-    'operation',
-    'site-id',
-    'api-token',
-    'api-url',
-    'wait',
-    'timeout',
-    'language',
-    'max-retries',
-    'if-exists',
-    'if-missing',
-    'if-busy',
-    'dry-run',
-    'concurrency',
-    'fail-fast',
-    'task-id',
-    'wait-for-url',
-    'staging-url',
-    'production-url',
-    // Issue 27: the checkpoint before a push, rollback, and production guarded during the push.
-    'checkpoint',
-    'checkpoint-id',
-    'rollback-on-failure',
-    'keep-checkpoints',
-    'maintenance',
-    'protect-production',
-];
-/** Defaults, as in action.yml (a test checks they agree). */
-const DEFAULTS = {
-    'api-url': SERVICE_API_URL,
-    wait: 'true',
-    timeout: '30m',
-    language: 'en',
-    'max-retries': '5',
-    'if-exists': 'fail',
-    'if-missing': 'fail',
-    'if-busy': 'wait',
-    'dry-run': 'false',
-    concurrency: '100',
-    'fail-fast': 'false',
-    'task-id': '',
-    'wait-for-url': 'false',
-    'staging-url': '',
-    'production-url': '',
-    checkpoint: 'version',
-    'checkpoint-id': '',
-    'rollback-on-failure': 'false',
-    'keep-checkpoints': '3',
-    maintenance: 'false',
-    'protect-production': 'false',
-};
 /**
  * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
  * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
@@ -46411,11 +46397,11 @@ function editDistance(a, b) {
         }
     return d[a.length][b.length];
 }
-const inputs_boolean = schemas_string()
+const fields_boolean = schemas_string()
     .transform((v) => v.trim().toLowerCase())
     .pipe(schemas_enum(['true', 'false'], { error: () => 'must be true or false' }))
     .transform((v) => v === 'true');
-const inputs_integer = (min, max) => schemas_string()
+const fields_integer = (min, max) => schemas_string()
     .trim()
     .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
     .transform(Number)
@@ -46553,7 +46539,7 @@ function parseDuration(text) {
     }
     return Math.round(ms);
 }
-const inputs_duration = schemas_string().transform((v, ctx) => {
+const fields_duration = schemas_string().transform((v, ctx) => {
     let ms;
     try {
         ms = parseDuration(v);
@@ -46632,31 +46618,188 @@ const checkpointId = schemas_string().transform((v, ctx) => {
     }
     return t;
 });
+
+;// CONCATENATED MODULE: ./src/inputs/github.ts
+
+
+// ---- The action's GitHub inputs and `operation: release` (issue 25 §1): the same schema, read
+// ---- with the rest before any request; a wrong value fails the step, nothing sent anywhere.
+/** The action's inputs for GitHub, with their action.yml defaults (action.yml lists them last). */
+const GITHUB_INPUT_DEFAULTS = {
+    'github-token': '${{ github.token }}',
+    'pr-comment': 'false',
+    'comment-author': 'github-actions[bot]',
+    'deployment-environment': '',
+    'if-staging-taken': 'take',
+};
+const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUT_DEFAULTS);
+/** Who posts comments and deployments when the github-token is the workflow's GITHUB_TOKEN. */
+const DEFAULT_COMMENT_AUTHOR = GITHUB_INPUT_DEFAULTS['comment-author'];
+/** `if-staging-taken`: what a create or pull does when staging shows another open pull request. */
+const IF_TAKEN = ['take', 'wait', 'fail'];
+/** A GitHub login, or an app's bot login (`name[bot]`). */
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
+/** comment-author: a login; '' is the default. */
+function parseCommentAuthor(raw) {
+    const login = raw.trim() === '' ? DEFAULT_COMMENT_AUTHOR : raw.trim();
+    return LOGIN.test(login) ? login : null;
+}
+const GitHubSchema = object({
+    'github-token': schemas_string().transform((v) => v.trim()),
+    'pr-comment': fields_boolean,
+    'comment-author': schemas_string().transform((v, ctx) => {
+        const login = parseCommentAuthor(v);
+        if (login)
+            return login;
+        ctx.addIssue({
+            code: 'custom',
+            message: "must be a GitHub login (letters, digits and -, or an app's name[bot])",
+        });
+        return NEVER;
+    }),
+    'deployment-environment': schemas_string().transform((v, ctx) => {
+        const name = v.trim();
+        // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+        if (/[\u0000-\u001f\u007f-\u009f]/.test(name))
+            ctx.addIssue({ code: 'custom', message: 'contains control characters or new lines' });
+        else if (name.length > 255)
+            ctx.addIssue({ code: 'custom', message: 'is longer than 255 characters' });
+        return name === '' ? null : name;
+    }),
+    'if-staging-taken': choice(IF_TAKEN),
+});
+/** The operations that take staging for their pull request (and so read `if-staging-taken`). */
+const CLAIMING_OPERATIONS = ['create', 'pull'];
+/**
+ * The GitHub inputs -> GitHubSettings, or InputError naming the input. `run`: what the step does
+ * (`release` needs a token; `if-staging-taken` other than take needs to know who staging shows).
+ */
+function parseGitHubInputs(raw, run) {
+    const filled = { 'github-token': '' };
+    for (const [k, v] of Object.entries(GITHUB_INPUT_DEFAULTS))
+        if (k !== 'github-token')
+            filled[k] = v;
+    for (const [k, v] of Object.entries(raw))
+        if (v !== undefined && v.trim() !== '')
+            filled[k] = v;
+    const parsed = GitHubSchema.safeParse(filled);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new InputError(String(issue.path[0] ?? 'input'), issue.message);
+    }
+    const g = parsed.data;
+    const settings = {
+        token: g['github-token'],
+        commentAuthor: g['pr-comment'] ? g['comment-author'] : null,
+        author: g['comment-author'],
+        environment: g['deployment-environment'],
+        ifTaken: g['if-staging-taken'],
+    };
+    if (run.operation === 'release' && settings.token === '')
+        throw new InputError('github-token', 'is empty: release needs a token that may write deployments');
+    if ((settings.commentAuthor || settings.environment) && settings.token === '') {
+        const why = [
+            settings.commentAuthor && 'pr-comment is true',
+            settings.environment && 'deployment-environment is set',
+        ];
+        throw new InputError('github-token', `is empty, but ${why.filter(Boolean).join(' and ')}: give a token (the default is the workflow's own)`);
+    }
+    const claims = CLAIMING_OPERATIONS.includes(run.operation) && !run.dryRun;
+    if (claims && settings.ifTaken !== 'take' && (!settings.environment || run.siteIds.length !== 1))
+        throw new InputError('if-staging-taken', `is ${settings.ifTaken}, which needs to know who staging shows: set deployment-environment (and a github-token that may write deployments) and give one site-id`);
+    return settings;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/index.ts
+
+
+
+
+
+
+
+
+/**
+ * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
+ * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
+ * comment-author, deployment-environment), which src/github/ reads.
+ */
+const INPUT_NAMES = [
+    'operation',
+    'site-id',
+    'api-token',
+    'api-url',
+    'wait',
+    'timeout',
+    'language',
+    'max-retries',
+    'if-exists',
+    'if-missing',
+    'if-busy',
+    'dry-run',
+    'concurrency',
+    'fail-fast',
+    'task-id',
+    'wait-for-url',
+    'staging-url',
+    'production-url',
+    // Issue 27: the checkpoint before a push, rollback, and production guarded during the push.
+    'checkpoint',
+    'checkpoint-id',
+    'rollback-on-failure',
+    'keep-checkpoints',
+    'maintenance',
+    'protect-production',
+];
+/** Defaults, as in action.yml (a test checks they agree). */
+const DEFAULTS = {
+    'api-url': SERVICE_API_URL,
+    wait: 'true',
+    timeout: '30m',
+    language: 'en',
+    'max-retries': '5',
+    'if-exists': 'fail',
+    'if-missing': 'fail',
+    'if-busy': 'wait',
+    'dry-run': 'false',
+    concurrency: '100',
+    'fail-fast': 'false',
+    'task-id': '',
+    'wait-for-url': 'false',
+    'staging-url': '',
+    'production-url': '',
+    checkpoint: 'version',
+    'checkpoint-id': '',
+    'rollback-on-failure': 'false',
+    'keep-checkpoints': '3',
+    maintenance: 'false',
+    'protect-production': 'false',
+};
 const Schema = object({
-    operation,
+    operation: operation,
     'site-id': siteIds,
     'api-token': token,
     'api-url': apiUrl,
-    wait: inputs_boolean,
-    timeout: inputs_duration,
+    wait: fields_boolean,
+    timeout: fields_duration,
     language: language,
-    'max-retries': inputs_integer(0, 20),
+    'max-retries': fields_integer(0, 20),
     'if-exists': choice(['fail', 'skip', 'recreate']),
     'if-missing': choice(['fail', 'skip']),
     'if-busy': choice(['wait', 'fail']),
-    'dry-run': inputs_boolean,
-    concurrency: inputs_integer(1, MAX_SITES),
-    'fail-fast': inputs_boolean,
+    'dry-run': fields_boolean,
+    concurrency: fields_integer(1, MAX_SITES),
+    'fail-fast': fields_boolean,
     'task-id': taskId,
-    'wait-for-url': inputs_boolean,
+    'wait-for-url': fields_boolean,
     'staging-url': userUrl,
     'production-url': userUrl,
     checkpoint: choice(['version', 'none']),
     'checkpoint-id': checkpointId,
-    'rollback-on-failure': inputs_boolean,
-    'keep-checkpoints': inputs_integer(1, 100),
-    maintenance: inputs_boolean,
-    'protect-production': inputs_boolean,
+    'rollback-on-failure': fields_boolean,
+    'keep-checkpoints': fields_integer(1, 100),
+    maintenance: fields_boolean,
+    'protect-production': fields_boolean,
 });
 /** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
 function parseSiteIds(raw) {
@@ -46723,93 +46866,6 @@ function parseConfig(raw) {
         maintenance: c.maintenance,
         protectProduction: c['protect-production'],
     };
-}
-// ---- The action's GitHub inputs and `operation: release` (issue 25 §1): the same schema, read
-// ---- with the rest before any request; a wrong value fails the step, nothing sent anywhere.
-/** The action's inputs for GitHub, with their action.yml defaults (action.yml lists them last). */
-const GITHUB_INPUT_DEFAULTS = {
-    'github-token': '${{ github.token }}',
-    'pr-comment': 'false',
-    'comment-author': 'github-actions[bot]',
-    'deployment-environment': '',
-    'if-staging-taken': 'take',
-};
-const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUT_DEFAULTS);
-/** Who posts comments and deployments when the github-token is the workflow's GITHUB_TOKEN. */
-const DEFAULT_COMMENT_AUTHOR = GITHUB_INPUT_DEFAULTS['comment-author'];
-/** `if-staging-taken`: what a create or pull does when staging shows another open pull request. */
-const IF_TAKEN = ['take', 'wait', 'fail'];
-/** A GitHub login, or an app's bot login (`name[bot]`). */
-const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
-/** comment-author: a login; '' is the default. */
-function parseCommentAuthor(raw) {
-    const login = raw.trim() === '' ? DEFAULT_COMMENT_AUTHOR : raw.trim();
-    return LOGIN.test(login) ? login : null;
-}
-const GitHubSchema = object({
-    'github-token': schemas_string().transform((v) => v.trim()),
-    'pr-comment': inputs_boolean,
-    'comment-author': schemas_string().transform((v, ctx) => {
-        const login = parseCommentAuthor(v);
-        if (login)
-            return login;
-        ctx.addIssue({
-            code: 'custom',
-            message: "must be a GitHub login (letters, digits and -, or an app's name[bot])",
-        });
-        return NEVER;
-    }),
-    'deployment-environment': schemas_string().transform((v, ctx) => {
-        const name = v.trim();
-        // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-        if (/[\u0000-\u001f\u007f-\u009f]/.test(name))
-            ctx.addIssue({ code: 'custom', message: 'contains control characters or new lines' });
-        else if (name.length > 255)
-            ctx.addIssue({ code: 'custom', message: 'is longer than 255 characters' });
-        return name === '' ? null : name;
-    }),
-    'if-staging-taken': choice(IF_TAKEN),
-});
-/** The operations that take staging for their pull request (and so read `if-staging-taken`). */
-const CLAIMING_OPERATIONS = ['create', 'pull'];
-/**
- * The GitHub inputs -> GitHubSettings, or InputError naming the input. `run`: what the step does
- * (`release` needs a token; `if-staging-taken` other than take needs to know who staging shows).
- */
-function parseGitHubInputs(raw, run) {
-    const filled = { 'github-token': '' };
-    for (const [k, v] of Object.entries(GITHUB_INPUT_DEFAULTS))
-        if (k !== 'github-token')
-            filled[k] = v;
-    for (const [k, v] of Object.entries(raw))
-        if (v !== undefined && v.trim() !== '')
-            filled[k] = v;
-    const parsed = GitHubSchema.safeParse(filled);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new InputError(String(issue.path[0] ?? 'input'), issue.message);
-    }
-    const g = parsed.data;
-    const settings = {
-        token: g['github-token'],
-        commentAuthor: g['pr-comment'] ? g['comment-author'] : null,
-        author: g['comment-author'],
-        environment: g['deployment-environment'],
-        ifTaken: g['if-staging-taken'],
-    };
-    if (run.operation === 'release' && settings.token === '')
-        throw new InputError('github-token', 'is empty: release needs a token that may write deployments');
-    if ((settings.commentAuthor || settings.environment) && settings.token === '') {
-        const why = [
-            settings.commentAuthor && 'pr-comment is true',
-            settings.environment && 'deployment-environment is set',
-        ];
-        throw new InputError('github-token', `is empty, but ${why.filter(Boolean).join(' and ')}: give a token (the default is the workflow's own)`);
-    }
-    const claims = CLAIMING_OPERATIONS.includes(run.operation) && !run.dryRun;
-    if (claims && settings.ifTaken !== 'take' && (!settings.environment || run.siteIds.length !== 1))
-        throw new InputError('if-staging-taken', `is ${settings.ifTaken}, which needs to know who staging shows: set deployment-environment (and a github-token that may write deployments) and give one site-id`);
-    return settings;
 }
 const actionOperation = choice([...OPERATIONS, 'release'], { reset: 'pull' });
 /** The action's `operation` input alone (an operation, or `release`), or InputError. */
@@ -47515,7 +47571,7 @@ function forkOf(eventName, payload) {
  * URL (http or https only, re-encoded by `safeHttpUrl`) and the workflow run.
  */
 const MARKER_PREFIX = '<!-- site-staging-action:site=';
-/** Site ids are `[A-Za-z0-9_-]` (src/inputs.ts), so they cannot close the HTML comment. */
+/** Site ids are `[A-Za-z0-9_-]` (src/inputs/), so they cannot close the HTML comment. */
 const markerFor = (siteId) => `${MARKER_PREFIX}${siteId} -->`;
 /**
  * The last known staging URL, kept hidden in the comment for runs that do not report one (push).
@@ -48878,7 +48934,7 @@ async function knownStaging(run) {
 ;// CONCATENATED MODULE: ./src/github/step.ts
 /**
  * One step of the action, one program (issue 25): every input checked by the one schema
- * (src/inputs.ts) before any request -> one deadline, computed once -> GitHub's side before the
+ * (src/inputs/) before any request -> one deadline, computed once -> GitHub's side before the
  * operation -> the core run -> GitHub's side after it -> one report of Results (src/report/).
  * A run not started, a refusal and `release` end as Results too, rendered by the same report.
  * src/action.ts gives it the action's one writer; tests give it fakes (a clock, an env).
@@ -49150,7 +49206,7 @@ async function run() {
 /* harmony export */ });
 /**
  * Text from a server, made safe to show anywhere (a log line, a terminal, an output, a table cell):
- * pure functions, composed in the right order by `Redactor.inert` (src/secrets.ts), which adds the
+ * pure functions, composed in the right order by `Redactor.inert` (src/secrets/redactor.ts), which adds the
  * removal of secrets between them. Nothing here knows GitHub: a workflow command is just a pattern a
  * line must not start with.
  */

@@ -78,7 +78,10 @@ export async function takeCheckpoint(ctx: RunContext): Promise<Checkpoint | Endi
   try {
     return await make(ctx)
   } catch (e) {
-    if (e instanceof ApiError) return refused(ctx, e)
+    if (e instanceof ApiError) {
+      const blamed = await withRootEvidence(ctx, e)
+      return refused(ctx, blamed, blamed !== e)
+    }
     if (!(e instanceof DeadlineError) && !(e instanceof CancelledError)) throw e
     const ending = endingOf(ctx, e)
     const hint = `A version takes longer the larger the site: raise ${setting('timeout')}, ${WITHOUT}.`
@@ -154,13 +157,23 @@ async function nameIt(ctx: RunContext, id: string): Promise<string | null> {
   }
 }
 
-/** A version that could not be started: the service's words, and what to do. */
-function refused(ctx: RunContext, e: ApiError): Ending {
+/**
+ * A 404 on a versions route says "no versions here" only once the API root answered as the API
+ * (contract §4 r3, as for the staging routes): otherwise the api-url error, or the 404 with a word
+ * that the root could not be checked (ApiRoot.blame: a new error; the same one when the root is right).
+ */
+export async function withRootEvidence(ctx: RunContext, e: ApiError): Promise<ApiError> {
+  return e.httpStatus === 404 ? ctx.root.blame(ctx.client, e) : e
+}
+
+/** A version that could not be started: the service's words, and what to do (`rootSaid`: the root check's). */
+function refused(ctx: RunContext, e: ApiError, rootSaid: boolean): Ending {
   if (e.kind === 'auth') throw e
   const status = e.httpStatus
   const site = ctx.siteId
   let hint: string
-  if (status !== null && VERSIONS_NOT_OFFERED.includes(status))
+  if (rootSaid) hint = e.hint
+  else if (status !== null && VERSIONS_NOT_OFFERED.includes(status))
     hint = `The service answered as if it offers no site versions (HTTP ${status}): check ${setting('api-url')}, ${WITHOUT}.`
   else if (status === 403)
     hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the plan may not include versions. Upgrade the plan, ${WITHOUT}.`

@@ -2,7 +2,7 @@ import { ApiError } from '../api/errors.js'
 import { VERSIONS_NOT_OFFERED, restorePath, taskIdOf } from '../contract.js'
 import { durationText } from '../duration.js'
 import { waitDeps, warn, type RunContext } from './context.js'
-import { isOurs, listVersions, type VersionRecord } from './checkpoint.js'
+import { isOurs, listVersions, withRootEvidence, type VersionRecord } from './checkpoint.js'
 import { failure, type Ending } from './ending.js'
 import { waitForUrl } from './url-check.js'
 import { waitForTask } from './wait.js'
@@ -46,9 +46,10 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
   let versions: VersionRecord[]
   try {
     versions = await listVersions(ctx)
-  } catch (e) {
-    if (!(e instanceof ApiError) || e.kind === 'auth') throw e
-    const none = e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus)
+  } catch (caught) {
+    if (!(caught instanceof ApiError) || caught.kind === 'auth') throw caught
+    const e = await withRootEvidence(ctx, caught)
+    const none = e === caught && e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus)
     return {
       ...failure(e),
       summary: `Nothing was restored: reading site ${siteId}'s versions failed: ${e.message}`,

@@ -74,7 +74,7 @@ describe.each(NODES)('dist/cli.js on Node %s', (_version, node) => {
   test('--help and --version', async () => {
     const help = await cli(node, ['--help'])
     expect(help.code).toBe(0)
-    expect(help.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status>/)
+    expect(help.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status\|rollback>/)
     const version = await cli(node, ['--version'])
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
   })

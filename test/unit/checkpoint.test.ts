@@ -131,6 +131,13 @@ describe('no checkpoint, no push', () => {
         .reply(status, said('version', { status: false, message: text }))
       // A quota with only a person's versions: nothing of this tool's to make room with.
       if (status === 422) versions([version(3, 'my own backup')])
+      // A 404 says "no versions" only once the API root answered as the API (contract §4 r3).
+      const root =
+        status === 404
+          ? api()
+              .get('/v2/sites')
+              .reply(200, envelope([{ id: 1001 }], 'Sites listed'))
+          : null
       const push = pushAccepted()
       const { result } = await run({ operation: 'push', checkpoint: 'version' })
       expect(push.isDone()).toBe(false)
@@ -140,8 +147,20 @@ describe('no checkpoint, no push', () => {
       expect(result.error!.hint).toMatch(/checkpoint: none/)
       if (status === 422) expect(result.error!.hint).toMatch(/delete old versions/)
       expect(result.sent).toEqual([`POST /v2/site-versions -> ${status}`])
+      if (root) expect(root.isDone()).toBe(true)
     },
   )
+  it('a 404 where the API root does not answer as the API points at api-url; no push sent', async () => {
+    api().post('/v2/site-versions').reply(404, '<html><body>Not Found</body></html>')
+    api().get('/v2/sites').reply(404, '<html><body>Not Found</body></html>')
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', checkpoint: 'version' })
+    expect(push.isDone()).toBe(false)
+    expect(result.result).toBe('failed')
+    expect(result.error!.kind).toBe('api-url')
+    expect(result.summary).toContain('The push was not sent')
+    expect(result.error!.hint).not.toMatch(/offers no site versions/)
+  })
 
   it("a quota (422) with this tool's checkpoints beyond keep-checkpoints: those deleted, the version asked for once more", async () => {
     api()
