@@ -34,6 +34,15 @@ export const PUSH_WARNINGS_IF_SENT = [
   "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
 ]
 
+/**
+ * The same, for a push whose job failed on the server: it may have overwritten part of production,
+ * but it did not complete, so the purge that completion brings (spec §4, push rule 4) is not claimed.
+ */
+export const PUSH_WARNINGS_IF_FAILED = [
+  'The push job failed, but it may have overwritten part of production first: no backup was taken before it, and the API cannot restore the previous live site. Check the live site now.',
+  'If production was password-protected, the failed push may have switched that protection off: check it.',
+]
+
 /** What a finished job did, for the last line and the summary. */
 export const DONE: Record<JobOperation, string> = {
   create: 'Staging created',
