@@ -47,6 +47,9 @@ function renderLogLine(line) {
   return `${label}: ${m[3]}`
 }
 
+/** A Markdown backslash escape (`\\(`, `\\_`): a terminal shows the character alone. */
+const MD_ESCAPE = /\\([\\`*_{}[\]()#+\-.!|<>~])/g
+
 /** Markdown as a terminal shows it best: tables aligned, markup light. */
 function renderMarkdown(md) {
   const out = []
@@ -59,7 +62,8 @@ function renderMarkdown(md) {
           .replace(/\*\*(.+?)\*\*/g, (_, t) => bold(t))
           .replace(/`([^`]*)`/g, '$1')
           .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
-          .replace(/^> /, '  '),
+          .replace(/^> /, '  ')
+          .replace(MD_ESCAPE, '$1'),
       )
       continue
     }
@@ -74,7 +78,8 @@ function renderMarkdown(md) {
             c
               .trim()
               .replace(/`/g, '')
-              .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1'),
+              .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
+              .replace(MD_ESCAPE, '$1'),
           ),
       )
     }
