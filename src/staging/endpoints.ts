@@ -43,6 +43,17 @@ export const PUSH_WARNINGS_IF_FAILED = [
   'If production was password-protected, the failed push may have switched that protection off: check it.',
 ]
 
+/**
+ * The push warnings as the run can say them: as facts once the push job completed; for a job that
+ * failed, that form; for any other end of a push that was sent (not followed, timed out, cancelled,
+ * unknown), the "if the push went through" form.
+ */
+export function pushWarnings(warnings: string[], completed: boolean, failed: boolean): string[] {
+  if (completed || !warnings.some((w) => PUSH_WARNINGS.includes(w))) return warnings
+  const rest = warnings.filter((w) => !PUSH_WARNINGS.includes(w) && !PUSH_WARNINGS_IF_SENT.includes(w))
+  return [...rest, ...(failed ? PUSH_WARNINGS_IF_FAILED : PUSH_WARNINGS_IF_SENT)]
+}
+
 /** What a finished job did, for the last line and the summary. */
 export const DONE: Record<JobOperation, string> = {
   create: 'Staging created',

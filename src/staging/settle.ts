@@ -1,7 +1,7 @@
 import { ApiError } from '../api/errors.js'
 import type { Operation } from '../types.js'
 import { warn, type RunContext } from './context.js'
-import { checkLaterHint, PUSH_WARNINGS, PUSH_WARNINGS_IF_FAILED } from './endpoints.js'
+import { checkLaterHint } from './endpoints.js'
 import { failure, type Ending } from './ending.js'
 import { fillStagingFields, STAGING_READ, TASK } from './staging-fields.js'
 import type { WaitOutcome } from './wait.js'
@@ -14,12 +14,7 @@ import { jobOf } from '../words.js'
  */
 export function settle(ctx: RunContext, op: Operation, outcome: WaitOutcome): Ending {
   const what = jobOf(op)
-  if (outcome.kind === 'failed') {
-    // The push warnings said on acceptance are facts of a completed push: a failed one gets its own.
-    if (op === 'push') {
-      const warnings = ctx.known.warnings.filter((w) => !PUSH_WARNINGS.includes(w))
-      ctx.known.warnings.splice(0, Infinity, ...warnings, ...PUSH_WARNINGS_IF_FAILED)
-    }
+  if (outcome.kind === 'failed')
     return failure(
       new ApiError({
         kind: 'task-failed',
@@ -28,7 +23,6 @@ export function settle(ctx: RunContext, op: Operation, outcome: WaitOutcome): En
         message: `The ${what} failed on the server: ${outcome.reason}`,
       }),
     )
-  }
   if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
     const warning =
       outcome.kind === 'untrackable'

@@ -269,6 +269,22 @@ describe('push and delete are never sent twice', () => {
     expect(result.warnings).toEqual(PUSH_WARNINGS_IF_FAILED)
     expect(result.warnings.join(' ')).not.toMatch(/purged/)
   })
+  it('push accepted, still running at the timeout, or not waited for: the warnings as "if the push went through"', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').times(1000).reply(200, task('progress', '5'))
+    const timedOut = (await run({ operation: 'push', timeoutMs: 120_000 })).result
+    expect(timedOut.result).toBe('timed-out')
+    expect(timedOut.warnings).toEqual(PUSH_WARNINGS_IF_SENT)
+    nock.cleanAll()
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't2' }))
+    const notWaited = (await run({ operation: 'push', wait: false })).result
+    expect(notWaited.result).toBe('accepted')
+    expect(notWaited.warnings).toEqual(PUSH_WARNINGS_IF_SENT)
+  })
 })
 
 describe('missing staging (if-missing)', () => {
