@@ -157,8 +157,12 @@ try {
     console.log(renderMarkdown(summary).replace(/^/gm, '  '))
   }
   console.log(bold('\nWhat the simulated service did'))
-  console.log(`  e-mails sent:     ${JSON.stringify(await sim.admin('outbox'))}`)
-  console.log(`  CDN cache purges: ${JSON.stringify(await sim.admin('purges'))}`)
+  const mails = await sim.admin('outbox')
+  const purges = await sim.admin('purges')
+  console.log(
+    `  e-mails sent:     ${mails.length}${mails.map((m) => `; "${m.subject}" to ${m.to}`).join('')}`,
+  )
+  console.log(`  CDN cache purges: ${purges.length}${purges.map((p) => `; site ${p.site_id}`).join('')}`)
   const visits = await sim.admin('site-requests')
   const withToken = visits.filter((v) => v.authorization).length
   console.log(
