@@ -47,6 +47,9 @@ function renderLogLine(line) {
   return `${label}: ${m[3]}`
 }
 
+/** A Markdown backslash escape (`\\(`, `\\_`): a terminal shows the character alone. */
+const MD_ESCAPE = /\\([\\`*_{}[\]()#+\-.!|<>~])/g
+
 /** Markdown as a terminal shows it best: tables aligned, markup light. */
 function renderMarkdown(md) {
   const out = []
@@ -59,7 +62,8 @@ function renderMarkdown(md) {
           .replace(/\*\*(.+?)\*\*/g, (_, t) => bold(t))
           .replace(/`([^`]*)`/g, '$1')
           .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
-          .replace(/^> /, '  '),
+          .replace(/^> /, '  ')
+          .replace(MD_ESCAPE, '$1'),
       )
       continue
     }
@@ -74,7 +78,8 @@ function renderMarkdown(md) {
             c
               .trim()
               .replace(/`/g, '')
-              .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1'),
+              .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
+              .replace(MD_ESCAPE, '$1'),
           ),
       )
     }
@@ -163,8 +168,12 @@ try {
     console.log(renderMarkdown(summary).replace(/^/gm, '  '))
   }
   console.log(bold('\nWhat the simulated service did'))
-  console.log(`  e-mails sent:     ${JSON.stringify(await sim.admin('outbox'))}`)
-  console.log(`  CDN cache purges: ${JSON.stringify(await sim.admin('purges'))}`)
+  const mails = await sim.admin('outbox')
+  const purges = await sim.admin('purges')
+  console.log(
+    `  e-mails sent:     ${mails.length}${mails.map((m) => `; "${m.subject}" to ${m.to}`).join('')}`,
+  )
+  console.log(`  CDN cache purges: ${purges.length}${purges.map((p) => `; site ${p.site_id}`).join('')}`)
   const visits = await sim.admin('site-requests')
   const withToken = visits.filter((v) => v.authorization).length
   console.log(

@@ -44,7 +44,11 @@ function table(file) {
     const def = required
       ? '**required**'
       : type === 'array'
-        ? code(JSON.stringify(spec.default))
+        ? // A long list (the job's rules) would widen the table past the page: its description says
+          // it in words, and the template holds it exactly.
+          JSON.stringify(spec.default).length > 40
+          ? `see the description (exact: \`templates/${path.relative(path.join(root, 'templates'), file)}\`)`
+          : code(JSON.stringify(spec.default))
         : spec.default === ''
           ? '(empty)'
           : code(spec.default)

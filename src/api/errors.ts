@@ -57,7 +57,7 @@ const HINTS: Record<ErrorKind, string> = {
   'api-url': `The API root {api} did not answer as the staging API: a web server in front of it answered instead (an HTML page, or "route could not be found"), so the request did not reach the API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}.`,
   'bad-response': `The API answered with something other than its JSON (often a proxy or maintenance page): check ${setting('api-url')}, and try again later.`,
   'unknown-outcome': `The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: ${statusCommand('{site}', null)}, or look at the staging page in the dashboard.`,
-  'task-failed': 'The background job failed on the server: read its reason above; fix it and run again.',
+  'task-failed': 'The background job failed on the server, for the reason it gave: fix that and run again.',
 }
 
 /**

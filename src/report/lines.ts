@@ -9,8 +9,14 @@ import { countOutcomes, serverWords } from './markdown.js'
 export function finalLine(results: Result[]): string {
   const first = results[0]
   if (!first) return 'Nothing ran.'
-  if (results.length > 1)
-    return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${overallOutcome(results)} overall).`
+  if (results.length > 1) {
+    // Sites a refused token, a cancel or fail-fast kept from starting: named, so a reader of the
+    // log knows which sites the run never touched (their results say why).
+    const notStarted = results.filter((r) => r.summary.startsWith('Not started')).map((r) => r.siteId)
+    const more = notStarted.length > 10 ? ` and ${notStarted.length - 10} more` : ''
+    const named = notStarted.length ? ` Not started: ${notStarted.slice(0, 10).join(', ')}${more}.` : ''
+    return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${overallOutcome(results)} overall).${named}`
+  }
   const r = first
   const what = r.summary || r.result
   const said = serverWords(r)

@@ -4,7 +4,7 @@ import { CancelledError } from '../clock.js'
 import { durationText, roundedSeconds } from '../duration.js'
 import { newResult, type JobOperation, type Outcome, type Result } from '../types.js'
 import type { JobState, Known, RunContext } from './context.js'
-import { checkLaterHint } from './endpoints.js'
+import { checkLaterHint, pushWarnings } from './endpoints.js'
 import { inDoorWords, setting } from '../words.js'
 
 /**
@@ -119,7 +119,11 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     durationSeconds: roundedSeconds(clock.now() - started),
     requests: client.requests,
     retries: client.retries + ctx.busy.retries,
-    warnings: known.warnings.map(words),
+    warnings: pushWarnings(
+      known.warnings,
+      known.jobs.some((j) => j.op === 'push' && j.state === 'completed'),
+      ending.error?.kind === 'task-failed',
+    ).map(words),
     sent: client.sent,
     error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
     checkpointId: known.checkpointId ?? null,

@@ -34,6 +34,26 @@ export const PUSH_WARNINGS_IF_SENT = [
   "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
 ]
 
+/**
+ * The same, for a push whose job failed on the server: it may have overwritten part of production,
+ * but it did not complete, so the purge that completion brings (spec §4, push rule 4) is not claimed.
+ */
+export const PUSH_WARNINGS_IF_FAILED = [
+  'The push job failed, but it may have overwritten part of production first: no backup was taken before it, and the API cannot restore the previous live site. Check the live site now.',
+  'If production was password-protected, the failed push may have switched that protection off: check it.',
+]
+
+/**
+ * The push warnings as the run can say them: as facts once the push job completed; for a job that
+ * failed, that form; for any other end of a push that was sent (not followed, timed out, cancelled,
+ * unknown), the "if the push went through" form.
+ */
+export function pushWarnings(warnings: string[], completed: boolean, failed: boolean): string[] {
+  if (completed || !warnings.some((w) => PUSH_WARNINGS.includes(w))) return warnings
+  const rest = warnings.filter((w) => !PUSH_WARNINGS.includes(w) && !PUSH_WARNINGS_IF_SENT.includes(w))
+  return [...rest, ...(failed ? PUSH_WARNINGS_IF_FAILED : PUSH_WARNINGS_IF_SENT)]
+}
+
 /** What a finished job did, for the last line and the summary. */
 export const DONE: Record<JobOperation, string> = {
   create: 'Staging created',

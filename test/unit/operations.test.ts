@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, afterAll, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { PUSH_WARNINGS, PUSH_WARNINGS_IF_SENT } from '../../src/staging/endpoints.js'
+import { PUSH_WARNINGS, PUSH_WARNINGS_IF_FAILED, PUSH_WARNINGS_IF_SENT } from '../../src/staging/endpoints.js'
 import { runOperation } from '../../src/staging/operations.js'
 import type { Config } from '../../src/types.js'
 import {
@@ -255,6 +255,35 @@ describe('push and delete are never sent twice', () => {
     const { result } = await run({ operation: 'push' })
     expect(result.result).toBe('succeeded')
     expect(result.warnings).toEqual(PUSH_WARNINGS)
+  })
+  it('push accepted, then its job failed: the warnings of a failed push, no purge claimed', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, task('error', undefined, 'Error: disk full'))
+    const { result } = await run({ operation: 'push' })
+    expect(result.result).toBe('failed')
+    expect(result.error?.kind).toBe('task-failed')
+    expect(result.warnings).toEqual(PUSH_WARNINGS_IF_FAILED)
+    expect(result.warnings.join(' ')).not.toMatch(/purged/)
+  })
+  it('push accepted, still running at the timeout, or not waited for: the warnings as "if the push went through"', async () => {
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').times(1000).reply(200, task('progress', '5'))
+    const timedOut = (await run({ operation: 'push', timeoutMs: 120_000 })).result
+    expect(timedOut.result).toBe('timed-out')
+    expect(timedOut.warnings).toEqual(PUSH_WARNINGS_IF_SENT)
+    nock.cleanAll()
+    api()
+      .post('/v2/sites/1001/staging/push')
+      .reply(202, envelope({ task_id: 't2' }))
+    const notWaited = (await run({ operation: 'push', wait: false })).result
+    expect(notWaited.result).toBe('accepted')
+    expect(notWaited.warnings).toEqual(PUSH_WARNINGS_IF_SENT)
   })
 })
 

@@ -173,4 +173,15 @@ describe('the last line', () => {
       'Staging create on 2 sites: 1 succeeded, 1 failed (failed overall).',
     )
   })
+  it('several sites: the sites not started are named, at most ten', () => {
+    const notStarted = (siteId: string) =>
+      result({ siteId, result: 'skipped', summary: 'Not started: the token was refused.' })
+    expect(
+      finalLine([result({ siteId: '1003', result: 'failed' }), notStarted('4001'), notStarted('3001')]),
+    ).toBe('Staging create on 3 sites: 2 skipped, 1 failed (failed overall). Not started: 4001, 3001.')
+    const many = Array.from({ length: 12 }, (_, i) => notStarted(String(5000 + i)))
+    expect(finalLine([result({ result: 'failed' }), ...many])).toMatch(
+      /Not started: 5000, 5001, 5002, 5003, 5004, 5005, 5006, 5007, 5008, 5009 and 2 more\.$/,
+    )
+  })
 })
