@@ -1,8 +1,9 @@
 /**
  * Everything this project assumes where the v2 specification is silent, in one place: the contract
- * of ../shared/spec/where-the-spec-is-silent.md, **revision 3** (points marked r2 come from the
+ * of ../shared/spec/where-the-spec-is-silent.md, **revision 4** (points marked r2 come from the
  * service's own public clients and its framework's defaults; r3 from a wrong API root and the
- * framework's rate limiter). Each export names its §; the same
+ * framework's rate limiter; r4 from the family's CLI beyond the staging endpoints: paged site lists,
+ * site versions, site tools, a refused token). Each export names its §; the same
  * points, with the readings this project chose, are listed in docs/assumptions.md. Code elsewhere
  * imports these; it never re-states them. Every function here takes parsed server data and trusts
  * none of it.
