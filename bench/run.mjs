@@ -24,6 +24,8 @@ import { ROOT as root, runBundledAction, startSimulator } from '../scripts/lib/r
 const QUICK = process.argv.includes('--quick')
 /** `--many`: only the many-sites rows in virtual time (the simulator's way and every limiter mode), printed. */
 const MANY_ONLY = process.argv.includes('--many')
+/** `--honest`: only the honest shapes (random job-length orders, both windows, a 404 read route), printed. */
+const HONEST_ONLY = process.argv.includes('--honest')
 const log = (line) => process.stderr.write(`${line}\n`)
 const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)))
 const started = Date.now()
@@ -103,6 +105,68 @@ const MODES = [
   },
 ]
 const MODE_JOBS = QUICK ? [20_000] : [5000, 20_000, 3 * MIN]
+/**
+ * The honest shapes (issue 26 §7): job lengths spread ±30% in random orders (one seed per order),
+ * linear progress, the hosted service's answers (no URL in them, 405 on the staging read, the site
+ * list), under the framework's fixed window and a sliding window; a staging read that answers 404;
+ * 100 sites of 3 min jobs. Each row against the oracle bound of its actual job lengths.
+ */
+const SEEDS = QUICK ? [1, 2] : [1, 2, 3, 4, 5, 6]
+const HONEST_SHAPES = [
+  { name: 'framework window', limiter: 'framework', profile: 'service', urlInAnswers: false },
+  { name: 'sliding window', limiter: 'sliding', profile: 'service', urlInAnswers: false },
+  {
+    name: 'sliding window, staging read answers 404',
+    limiter: 'sliding',
+    urlInAnswers: false,
+    read404: true,
+  },
+]
+function honestScenarios() {
+  const out = []
+  for (const shape of HONEST_SHAPES)
+    for (const seed of SEEDS)
+      out.push({
+        kind: 'many',
+        sites: 20,
+        jobMs: 20_000,
+        limit: LIMIT,
+        windowMs: WINDOW_MS,
+        concurrency: DEFAULT_CONCURRENCY,
+        rttMs: RTT_MS,
+        mode: 'linear',
+        limiter: shape.limiter,
+        resetHeader: 'on-429',
+        spread: SPREAD,
+        seed,
+        urlInAnswers: shape.urlInAnswers,
+        read404: shape.read404 ?? false,
+        profile: shape.profile ?? 'spec',
+        honest: shape.name,
+        target: 1.2,
+      })
+  for (const limiter of ['framework', 'sliding'])
+    for (const seed of QUICK ? [1] : [1, 2, 3])
+      out.push({
+        kind: 'many',
+        sites: 100,
+        jobMs: 3 * MIN,
+        limit: LIMIT,
+        windowMs: WINDOW_MS,
+        concurrency: DEFAULT_CONCURRENCY,
+        rttMs: RTT_MS,
+        mode: 'linear',
+        limiter,
+        resetHeader: 'on-429',
+        spread: SPREAD,
+        seed,
+        urlInAnswers: false,
+        profile: 'service',
+        honest: `${limiter} window`,
+        target: 1.1,
+      })
+  return out
+}
 
 function defaultOf(input) {
   const yml = readFileSync(path.join(root, 'action.yml'), 'utf8')
@@ -380,7 +444,7 @@ log(`bench: ${QUICK ? 'quick run' : 'full run (about 10 minutes)'} on Node ${pro
 log('  building the virtual-time harness (bench/.build/)')
 const harness = await buildVirtual()
 log('  cold start, alone on the machine')
-const cold = MANY_ONLY ? [] : await coldStart()
+const cold = MANY_ONLY || HONEST_ONLY ? [] : await coldStart()
 
 log('  real time: waiting, and many sites (20 sites of 20 s; 1000 sites, time scaled by 1/10)')
 /** The rows of one length: short jobs one curve after the other, long ones side by side. */
@@ -394,11 +458,11 @@ async function realLength([lengthMs, curves]) {
   for (const curve of curves) rows.push(await one(curve))
   return rows
 }
-const [short, ...long] = MANY_ONLY ? [] : REAL_ROWS
+const [short, ...long] = MANY_ONLY || HONEST_ONLY ? [] : REAL_ROWS
 const realWaitingRows = Promise.all(long.map(realLength)).then((r) => r.flat())
 // Many sites after the short waiting rows (at most REAL_JOBS short actions at once meanwhile).
 const realManyRows = (async () => {
-  if (MANY_ONLY) return { shortRows: [], rows: [] }
+  if (MANY_ONLY || HONEST_ONLY) return { shortRows: [], rows: [] }
   const shortRows = await realLength(short)
   const rows = [
     await realMany({
@@ -422,14 +486,15 @@ const realManyRows = (async () => {
     )
   return { shortRows, rows }
 })()
-const [longWait, { shortRows, rows: realManyOut }] = MANY_ONLY
-  ? [[], { shortRows: [], rows: [] }]
-  : await Promise.all([realWaitingRows, realManyRows])
+const [longWait, { shortRows, rows: realManyOut }] =
+  MANY_ONLY || HONEST_ONLY
+    ? [[], { shortRows: [], rows: [] }]
+    : await Promise.all([realWaitingRows, realManyRows])
 const realWait = [...shortRows, ...longWait]
 
 log('  virtual time: waiting (every curve and length) and many sites (several concurrencies)')
 const waitingScenarios = []
-if (!MANY_ONLY)
+if (!MANY_ONLY && !HONEST_ONLY)
   for (const lengthMs of LENGTHS)
     for (const mode of CURVES)
       waitingScenarios.push({ kind: 'waiting', mode, lengthMs, jobs: VIRTUAL_JOBS, rttMs: RTT_MS })
@@ -444,35 +509,46 @@ const manySites = (sites, jobMs, concurrency) => ({
   rttMs: RTT_MS,
 })
 const manyScenarios = []
-for (const sites of SITES)
-  for (const jobMs of JOB_LENGTHS)
-    for (const concurrency of [...new Set([4, 20, DEFAULT_CONCURRENCY, sites])].filter((c) => c <= sites))
-      manyScenarios.push(manySites(sites, jobMs, concurrency))
-const modeScenarios = []
-for (const mode of MODES)
+if (!HONEST_ONLY)
   for (const sites of SITES)
-    for (const jobMs of MODE_JOBS)
-      for (const concurrency of [...new Set([Math.min(DEFAULT_CONCURRENCY, sites), sites])])
-        modeScenarios.push({
-          ...manySites(sites, jobMs, concurrency),
-          limitMode: mode.name,
-          limiter: mode.limiter,
-          resetHeader: mode.resetHeader,
-          spread: mode.spread ?? SPREAD,
-          urlInAnswers: mode.urlInAnswers ?? true,
-          profile: mode.profile ?? 'spec',
-          // The timeline of a row whose bound cannot be reached (see modesSection).
-          timeline:
-            mode.urlInAnswers === false &&
-            mode.profile !== 'service' &&
-            sites === 20 &&
-            jobMs === 20_000 &&
-            concurrency === sites,
-        })
-if (!QUICK && !MANY_ONLY) manyScenarios.push(manySites(1000, 20_000, 1000))
-const virtualOut = await virtual(harness, [...waitingScenarios, ...manyScenarios, ...modeScenarios])
+    for (const jobMs of JOB_LENGTHS)
+      for (const concurrency of [...new Set([4, 20, DEFAULT_CONCURRENCY, sites])].filter((c) => c <= sites))
+        manyScenarios.push(manySites(sites, jobMs, concurrency))
+const modeScenarios = []
+if (!HONEST_ONLY)
+  for (const mode of MODES)
+    for (const sites of SITES)
+      for (const jobMs of MODE_JOBS)
+        for (const concurrency of [...new Set([Math.min(DEFAULT_CONCURRENCY, sites), sites])])
+          modeScenarios.push({
+            ...manySites(sites, jobMs, concurrency),
+            limitMode: mode.name,
+            limiter: mode.limiter,
+            resetHeader: mode.resetHeader,
+            spread: mode.spread ?? SPREAD,
+            urlInAnswers: mode.urlInAnswers ?? true,
+            profile: mode.profile ?? 'spec',
+            // The timeline of a row whose bound cannot be reached (see modesSection).
+            timeline:
+              mode.urlInAnswers === false &&
+              mode.profile !== 'service' &&
+              sites === 20 &&
+              jobMs === 20_000 &&
+              concurrency === sites,
+          })
+if (!QUICK && !MANY_ONLY && !HONEST_ONLY) manyScenarios.push(manySites(1000, 20_000, 1000))
+const honestRuns = MANY_ONLY ? [] : honestScenarios()
+const virtualOut = await virtual(harness, [
+  ...waitingScenarios,
+  ...manyScenarios,
+  ...modeScenarios,
+  ...honestRuns,
+])
 const virtualWait = virtualOut.filter((o) => o.scenario.kind === 'waiting')
-const virtualMany = virtualOut.filter((o) => o.scenario.kind === 'many' && !o.scenario.limitMode)
+const virtualHonest = virtualOut.filter((o) => o.scenario.honest)
+const virtualMany = virtualOut.filter(
+  (o) => o.scenario.kind === 'many' && !o.scenario.limitMode && !o.scenario.honest,
+)
 const virtualModes = virtualOut.filter((o) => o.scenario.limitMode)
 
 // ------------------------------------------------------------------------------ report
@@ -483,8 +559,44 @@ const target = (what, ok, detail) => {
   return ok
 }
 
-// Many sites under each way of limiting (issue 17 §1).
+// The honest shapes (issue 26 §7), then many sites under each way of limiting (issue 17 §1).
+const honestSection = honestReport(virtualHonest)
+if (HONEST_ONLY) {
+  console.log(honestSection.join('\n'))
+  const missed = targets.filter((t) => !t.ok)
+  console.log(`\n${targets.length - missed.length} of ${targets.length} targets met.`)
+  process.exit(0)
+}
 const modesSection = modesReport(virtualModes)
+
+/** Each honest row against its oracle bound (the bound of its own job lengths and calls). */
+function honestReport(runs) {
+  const lines = [
+    '| sites | job | window | order (seed) | oracle bound | ours | ratio | requests | status calls | 429s | URLs found | target |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ]
+  for (const m of runs) {
+    const s = m.scenario
+    const ratio = m.makespanMs / m.boundMs
+    const ok = m.succeeded === s.sites && m.refused429 === 0 && ratio <= s.target
+    target(
+      `Honest shapes: ${s.sites} sites of ${dur(s.jobMs)} ±30%, ${s.honest}, order ${s.seed}: within ${s.target}× the oracle, no 429`,
+      ok,
+      '',
+    )
+    lines.push(
+      `| ${s.sites} | ${dur(s.jobMs)} ±30% | ${s.honest} | ${s.seed} | ${sec(m.boundMs)} (${m.perSiteCalls} calls a site + ${m.perRunCalls}) | ${sec(m.makespanMs)} | ${ratio.toFixed(2)}× | ${m.requests} | ${m.statusCalls} | ${m.refused429} | ${m.urlsFound}/${s.sites} | ${mark(ok)} ≤ ${s.target}× |`,
+    )
+  }
+  return [
+    '### Honest shapes: random job-length orders, both windows, a 404 read route (virtual time)',
+    '',
+    `\`create\` on every site at the default concurrency (${DEFAULT_CONCURRENCY}), ${LIMIT} requests a minute, ${RTT_MS} ms round trip, linear progress, job lengths spread ±30% in a random order per seed (the simulator's \`durationSeed\`), 429s answered with \`Retry-After\` and \`Reset\` only. "framework" and "sliding" rows answer as the hosted service does (no URL in the answers, 405 on the staging read, the staging sites in the site list); the 404 rows answer 404 to every staging read. Oracle bound: a client that knows when each job ends (the bound of the tables below, from the row's own job lengths and calls).`,
+    '',
+    ...lines,
+    '',
+  ]
+}
 if (MANY_ONLY) {
   const lines = [...manyTable(), '', ...modesSection]
   writeFileSync(
@@ -818,7 +930,7 @@ out.push(
   manyLines.join('\n'),
   '',
 )
-out.push(...modesSection)
+out.push(...honestSection, ...modesSection)
 if (thousand)
   out.push(
     `1000 sites of ${dur(thousand.scenario.jobMs)} jobs, concurrency 1000: ${sec(thousand.makespanMs)} against a bound of ${sec(lowerBound(1000, thousand.scenario.jobMs))} (${(thousand.makespanMs / lowerBound(1000, thousand.scenario.jobMs)).toFixed(2)}×), ${thousand.succeeded}/1000 succeeded, ${thousand.refused429} refused with 429, ${thousand.requests} requests, peak memory of the harness process ${thousand.maxRssMiB.toFixed(0)} MiB.`,
