@@ -36,6 +36,8 @@ export interface CallSupply {
   available(): number
   /** When `n` more calls than now will have come back (now when they are there already). */
   backBy(n: number): number
+  /** How many more calls than now will have come back by `t` (within a window from now). */
+  backWithin(t: number): number
 }
 
 /** A call the server counts: ours (sent, maybe answered) or another client's on the same token. */
@@ -241,6 +243,14 @@ export class WindowLedger implements RequestLedger, CallSupply {
     if (short <= 0) return now
     const untils = this.slots.map((s) => s.until).sort((a, b) => a - b)
     return untils[short - 1] ?? Infinity
+  }
+
+  backWithin(t: number, now = this.clock.now()): number {
+    if (this.limit === null) return 0
+    this.expire(now)
+    let n = 0
+    for (const slot of this.slots) if (slot.until <= t) n++
+    return n
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { StagingApiClient } from '../api/client.js'
 import type { ApiRoot } from '../api/root.js'
 import type { SiteList } from './other-sources.js'
-import { readsAfterJob, type StagingReadRoute } from './probe.js'
+import type { StagingReadRoute } from './probe.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets.js'
 import type { Clock, Config, JobOperation, Logger, StagingFrom, StagingState } from '../types.js'
@@ -111,8 +111,6 @@ export function waitDeps(ctx: RunContext): WaitDeps {
   return {
     client: ctx.client,
     polls: ctx.polls,
-    // The final status call, and the staging read after the job when the URL is not known yet.
-    callsAfterJob: 1 + readsAfterJob(ctx.config.operation, ctx.readRoute, Boolean(ctx.known.stagingUrl)),
     clock: ctx.clock,
     logger: ctx.logger,
     redactor: ctx.redactor,
