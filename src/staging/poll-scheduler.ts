@@ -166,8 +166,10 @@ export class PollScheduler implements PollGate {
     if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
       if (lookAt > now) return { at: lookAt, look: true }
       if (budget > 0) return { at: now, look: true }
-      // No call to spare: the final poll, or, with no end known, a look when calls come back.
-      if (finalAt === null) return { at: this.callsBackAt(now), look: true }
+      // No call to spare: the final poll. With no end known at all, the first job looks anyway
+      // (the client waits for the call, and learns a window shorter than assumed); another, when
+      // calls come back.
+      if (finalAt === null) return { at: this.scout() === f ? now : this.callsBackAt(now), look: true }
     }
     return { at: finalAt ?? Infinity, look: false }
   }
