@@ -19,9 +19,12 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { ROOT as root, runBundledAction, startSimulator } from '../scripts/lib/runner.mjs'
+import { ROOT as root, SIM_TOKENS, runBundledAction, startSimulator } from '../scripts/lib/runner.mjs'
 
 const QUICK = process.argv.includes('--quick')
+const SIM_TOKEN = SIM_TOKENS.readWrite
+/** `--thousand`: only the 1000 sites at once beside a plain polling script, printed. */
+const THOUSAND_ONLY = process.argv.includes('--thousand')
 /** `--many`: only the many-sites rows in virtual time (the simulator's way and every limiter mode), printed. */
 const MANY_ONLY = process.argv.includes('--many')
 /** `--honest`: only the honest shapes (random job-length orders, both windows, a 404 read route), printed. */
@@ -358,6 +361,86 @@ function watchMemory(pidOf) {
   }
 }
 
+/** Peak resident memory (MiB) and CPU time (s, user + system) of a process (Linux), polled while it runs. */
+function watchProcess(pidOf) {
+  let peak = 0
+  let cpu = 0
+  const timer = setInterval(() => {
+    const pid = pidOf()
+    if (!pid) return
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+      if (m) peak = Math.max(peak, Number(m[1]) / 1024)
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+      cpu = Math.max(cpu, (Number(stat[11]) + Number(stat[12])) / 100)
+    } catch {
+      // gone already
+    }
+  }, 100)
+  return () => {
+    clearInterval(timer)
+    return { peakMiB: peak || null, cpuS: cpu }
+  }
+}
+
+/**
+ * 1000 sites at once with no rate limit (issue 26 §4, §5): the bundled action beside a plain
+ * polling script (bench/plain-poller.mjs), each against a fresh simulator answering as the hosted
+ * service does (no URL in the answers, 405 on the staging read, the paged site list), jobs of
+ * `jobMs` ±30% with linear progress. Peak memory and CPU of each process, and the URLs found.
+ */
+async function thousandAtOnce(sites = 1000, jobMs = 10_000) {
+  const args = ['--profile', 'service', '--duration', `create=${jobMs}ms`, '--duration-spread', '0.3']
+  const measure = async (start) => {
+    const sim = await startSimulator([...args, '--progress', 'linear', '--no-url-in-answers'])
+    try {
+      const ids = await newSites(sim, sites, 'thousand')
+      let child = null
+      const stop = watchProcess(() => child?.pid)
+      const t0 = Date.now()
+      const out = await start(sim, ids, (c) => (child = c))
+      return { ...stop(), wallMs: Date.now() - t0, ...out }
+    } finally {
+      sim.stop()
+    }
+  }
+  const ours = await measure(async (sim, ids, onSpawn) => {
+    const run = await runBundledAction(
+      {
+        operation: 'create',
+        'site-id': ids.join('\n'),
+        'api-url': sim.apiUrl,
+        concurrency: String(sites),
+        timeout: '30m',
+      },
+      { onSpawn },
+    )
+    const results = JSON.parse(run.outputs.results ?? '[]')
+    return {
+      succeeded: results.filter((r) => r.result === 'succeeded').length,
+      urls: results.filter((r) => r['staging-url'] ?? r.stagingUrl ?? r.staging_url).length,
+      requests: (await sim.admin('requests')).length - sites,
+    }
+  })
+  const plain = await measure(async (sim, ids, onSpawn) => {
+    const child = execFile(
+      process.execPath,
+      [path.join(root, 'bench/plain-poller.mjs'), `${sim.apiUrl}/v2`, SIM_TOKEN, ids.join(',')],
+      { maxBuffer: 1 << 20 },
+    )
+    onSpawn(child)
+    const stdout = await new Promise((resolve, reject) => {
+      let text = ''
+      child.stdout.on('data', (d) => (text += d))
+      child.on('close', (code) =>
+        code === 0 ? resolve(text) : reject(new Error(`plain poller exited ${code}`)),
+      )
+    })
+    return { ...JSON.parse(stdout.trim()), requests: (await sim.admin('requests')).length - sites }
+  })
+  return { sites, jobMs, ours, plain }
+}
+
 async function realMany({ sites, jobMs, limit, windowMs, concurrency, scale = 1 }) {
   const sim = await startSimulator(['--duration', `create=${jobMs}ms`])
   try {
@@ -440,7 +523,45 @@ async function coldStart() {
 
 // ------------------------------------------------------------------------------ run
 
+const targets = []
+const target = (what, ok, detail) => {
+  targets.push({ what, ok, detail })
+  return ok
+}
+
 log(`bench: ${QUICK ? 'quick run' : 'full run (about 10 minutes)'} on Node ${process.versions.node}`)
+/** The 1000-site row's lines (its targets marked). */
+function thousandLines(t) {
+  const ok =
+    t.ours.peakMiB !== null &&
+    t.ours.peakMiB < 200 &&
+    t.ours.succeeded === t.sites &&
+    t.ours.urls === t.sites &&
+    t.ours.cpuS <= 5
+  target(
+    `${t.sites} sites at once: under 200 MiB peak and 5 s of CPU, every site succeeded with its URL`,
+    ok,
+    '',
+  )
+  const row = (who, m) =>
+    `| ${who} | ${m.peakMiB ? `${m.peakMiB.toFixed(0)} MiB` : '?'} | ${m.cpuS.toFixed(1)} s | ${sec(m.wallMs)} | ${m.succeeded}/${t.sites} | ${m.urls}/${t.sites} | ${m.requests} |`
+  return [
+    `### ${t.sites} sites at once, beside a plain polling script (real time)`,
+    '',
+    `\`create\` on ${t.sites} sites with \`concurrency: ${t.sites}\` and no rate limit, against the simulator answering as the hosted service does (no URL in the answers, 405 on the staging read, the paged site list), jobs of ${dur(t.jobMs)} ±30% with linear progress; beside it, in the same run and against a fresh simulator of the same options, a plain script (bench/plain-poller.mjs: fetch, every create at once, each task polled every 2 s, then every page of the site list). Peak resident memory and CPU (user + system) of each process, sampled every 100 ms; the time includes each process's start. ${mark(ok)} target: under 200 MiB and 5 s of CPU, every site succeeded with its URL.`,
+    '',
+    '| who | peak memory | CPU | time | succeeded | URLs found | requests |',
+    '|---|---|---|---|---|---|---|',
+    row('the action', t.ours),
+    row('plain polling script', t.plain),
+    '',
+  ]
+}
+if (THOUSAND_ONLY) {
+  const t = await thousandAtOnce()
+  console.log(thousandLines(t).join('\n'))
+  process.exit(0)
+}
 log('  building the virtual-time harness (bench/.build/)')
 const harness = await buildVirtual()
 log('  cold start, alone on the machine')
@@ -552,12 +673,6 @@ const virtualMany = virtualOut.filter(
 const virtualModes = virtualOut.filter((o) => o.scenario.limitMode)
 
 // ------------------------------------------------------------------------------ report
-
-const targets = []
-const target = (what, ok, detail) => {
-  targets.push({ what, ok, detail })
-  return ok
-}
 
 // The honest shapes (issue 26 §7), then many sites under each way of limiting (issue 17 §1).
 const honestSection = honestReport(virtualHonest)

@@ -71,9 +71,13 @@ export class PollScheduler implements PollGate {
   private outstanding = 0
   /** Held followers: no reading of their own and nothing the batch measured yet. */
   private readonly held = new Set<Follower>()
-  /** What the batch has measured of its jobs' lengths (ms): the shortest and the longest. */
+  /** What the batch has measured of its jobs' lengths (ms): the shortest its jobs' progress allows, the longest that ended. */
   private shortest = Infinity
   private longest = 0
+  /** The longest job the batch expects, by its jobs' own progress (their latest ends) or as they ended. */
+  private longestEnd = 0
+  /** A final poll found its job still running: progress alone is not trusted for the others' finals. */
+  private misled = false
 
   constructor(
     private readonly clock: Clock,
@@ -115,11 +119,13 @@ export class PollScheduler implements PollGate {
     if (ask.answers !== follower.answers) {
       follower.answers = ask.answers
       if (follower.approved === 'look') this.outstanding--
+      // A final poll from its own progress that found its job still running: this batch's bars mislead.
+      if (follower.approved === 'final' && follower.end) this.misled = true
       follower.approved = null
     }
     if (ask.end && !sameEnd(ask.end, follower.end)) {
       follower.end = ask.end
-      this.measured(ask.end.from - follower.start, ask.end.to - follower.start)
+      this.measured(ask.end.from - follower.start, null, ask.end.to - follower.start)
     }
     const decision = this.decide(follower, ask, now)
     const at = Math.max(decision.at, (follower.polledAt ?? -Infinity) + MIN_GAP_MS)
@@ -167,18 +173,25 @@ export class PollScheduler implements PollGate {
       if (lookAt > now) return { at: lookAt, look: true }
       if (budget > 0) return { at: now, look: true }
       // No call to spare: the final poll. With no end known at all, the first job looks anyway
-      // (the client waits for the call, and learns a window shorter than assumed); another, when
-      // calls come back.
-      if (finalAt === null) return { at: this.scout() === f ? now : this.callsBackAt(now), look: true }
+      // (the client waits for the call, and learns a window shorter than assumed); another is held
+      // until a job ends or calls are to spare.
+      if (finalAt === null && this.scout() === f) return { at: now, look: true }
     }
     return { at: finalAt ?? Infinity, look: false }
   }
 
-  /** When this job has ended by its own progress (its latest end), else by the longest job measured. */
+  /**
+   * When this job has ended by its own progress (its latest end), else by the longest job expected
+   * (its siblings' own latest ends, or their lengths). Once a bar of this batch has misled (a final
+   * poll from its own progress found its job running), only jobs that ended count, and a job's own
+   * end is not trusted before the longest of them either.
+   */
   private finalAt(f: Follower): number | null {
-    if (f.end) return f.end.to + FINAL_MARGIN * (f.end.to - f.start) + FINAL_MARGIN_MS
-    if (this.longest > 0) return f.start + this.longest * (1 + FINAL_MARGIN) + FINAL_MARGIN_MS
-    return null
+    const margin = (to: number) => to + FINAL_MARGIN * (to - f.start) + FINAL_MARGIN_MS
+    const longest = this.misled ? this.longest : this.longestEnd
+    const measured = longest > 0 ? margin(f.start + longest) : null
+    if (!f.end) return measured
+    return this.misled && measured !== null ? Math.max(margin(f.end.to), measured) : margin(f.end.to)
   }
 
   /**
@@ -207,21 +220,29 @@ export class PollScheduler implements PollGate {
     return spare >= this.active * PLENTY_PER_FOLLOWER
   }
 
-  /** Calls the sites still to start need (their request and final status call), and the run's own. */
+  /**
+   * Calls needed whatever the jobs do: the sites still to start (their request and final status
+   * call), the run's own, and every request waiting for a call now (a site's request, a final poll).
+   */
   private dueNow(): number {
     const { sitesToStart, callsPerSite, callsAfterJob, perRun } = this.plan
-    return sitesToStart * (callsPerSite - callsAfterJob + 1) + perRun
+    return sitesToStart * (callsPerSite - callsAfterJob + 1) + perRun + this.supply.waiters
   }
 
   private callsBackAt(now: number): number {
     return Math.max(now + 1, this.supply.backBy(this.supply.available() + 1))
   }
 
-  /** A job's length as measured (or bounded by its own progress): held followers learn from it. */
-  private measured(shortest: number, longest: number): void {
-    const news = shortest < this.shortest || longest > this.longest
+  /**
+   * A job's length as bounded by its own progress (`shortest`), or as it ended (both): held
+   * followers learn from it.
+   */
+  private measured(shortest: number, ended: number | null, latest = ended ?? 0): void {
+    const news =
+      shortest < this.shortest || (ended !== null && ended > this.longest) || latest > this.longestEnd
     this.shortest = Math.min(this.shortest, Math.max(1, shortest))
-    this.longest = Math.max(this.longest, longest)
+    if (ended !== null) this.longest = Math.max(this.longest, ended)
+    this.longestEnd = Math.max(this.longestEnd, latest)
     if (!news) return
     for (const f of this.held) wakeUp(f)
     this.held.clear()

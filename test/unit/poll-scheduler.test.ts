@@ -9,10 +9,14 @@ import { PollScheduler, type PollAsk } from '../../src/staging/poll-scheduler.js
 import { FakeClock } from '../helpers/fakes.js'
 
 /** Calls left now, and when calls come back: as set by the test. */
-function supply(left: number, limit: number | null = 60): CallSupply & { left: number; backAt: number } {
+function supply(
+  left: number,
+  limit: number | null = 60,
+): CallSupply & { left: number; backAt: number; waiters: number } {
   return {
     left,
     backAt: Infinity,
+    waiters: 0,
     limit,
     windowMs: 60_000,
     available() {
@@ -149,10 +153,13 @@ describe('PollScheduler', () => {
     calls.backAt = start + 15_000
     expect(s.pollAt(keys[5]!, wants(clock.t))).toMatchObject({ final: true })
   })
-  it('counts the calls of the sites still to start', () => {
-    const { clock, s, keys } = batch(5, 40, { sitesToStart: 0 })
+  it('counts the calls of the sites still to start, and of the requests waiting for a call', () => {
+    const { clock, s, keys, calls } = batch(5, 40, { sitesToStart: 0 })
     expect(s.pollAt(keys[3]!, wants(clock.t))).toMatchObject({ final: true })
     s.expect({ sitesToStart: 18 })
+    expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
+    s.expect({ sitesToStart: 0 })
+    calls.waiters = 36
     expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
   })
   it('a best-effort call goes only with a call to spare while jobs are followed', () => {
