@@ -104,7 +104,11 @@ export class PollScheduler implements PollGate {
       if (follower.approved === 'look') this.outstanding--
       this.followers.delete(key)
       this.held.delete(follower)
-      this.measured(this.clock.now() - follower.start, this.clock.now() - follower.start)
+      // Its length as its last poll saw it (not counting a wait for a call); a final asked blind,
+      // at the longest length expected, tells nothing new of the longest.
+      const seen = (follower.polledAt ?? this.clock.now()) - follower.start
+      const blind = follower.approved === 'final' && !follower.end
+      this.measured(seen, blind ? null : seen)
     }
   }
 
@@ -161,14 +165,18 @@ export class PollScheduler implements PollGate {
     const finalAt = this.finalAt(f)
     const narrow = f.end !== null && f.end.to - f.end.from <= NARROW * (f.end.to - f.start) + NARROW_MS
     if (narrow) return { at: finalAt!, look: false }
-    // A look where it pins this job's end sooner than the final poll would.
-    const lookAt = f.end
-      ? ask.wantedAt
-      : this.shortest < Infinity
-        ? f.start + FIRST_LOOK * this.shortest
-        : this.scout() === f || this.leftOver(now)
+    // A look where it pins this job's end sooner than the final poll would (once bars have misled,
+    // a look pins nothing: only the first job looks, until one has ended).
+    const lookAt =
+      this.misled && (this.longest > 0 || this.scout() !== f)
+        ? null
+        : f.end
           ? ask.wantedAt
-          : null
+          : this.shortest < Infinity
+            ? f.start + FIRST_LOOK * this.shortest
+            : this.scout() === f || this.leftOver(now)
+              ? ask.wantedAt
+              : null
     if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
       if (lookAt > now) return { at: lookAt, look: true }
       if (budget > 0) return { at: now, look: true }
