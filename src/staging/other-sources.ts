@@ -33,8 +33,16 @@ const HINT_CHECK_MS = 10_000
  */
 export class SiteList {
   private read: Promise<{ records: Record<string, unknown>[] } | { error: string }> | null = null
+  /** When the read in `read` started. */
+  private readAt = -Infinity
 
-  records(ctx: RunContext): Promise<{ records: Record<string, unknown>[] } | { error: string }> {
+  /** The list, read again when the last read started before `since` (issue 26 §5). */
+  records(
+    ctx: RunContext,
+    since = -Infinity,
+  ): Promise<{ records: Record<string, unknown>[] } | { error: string }> {
+    if (this.read && this.readAt < since) this.read = null
+    if (!this.read) this.readAt = ctx.clock.now()
     this.read ??= readPages(ctx).catch((e: unknown) => {
       // A timeout or a cancellation ends the run anyway: not remembered.
       this.read = null
@@ -84,9 +92,18 @@ export async function fromSiteList(
 ): Promise<{ record: Record<string, unknown> | null } | { note: string }> {
   const { known } = ctx
   ctx.phase = 'reading the site list for the staging site'
-  const list = await (ctx.siteList ?? new SiteList()).records(ctx)
+  const ended = ctx.clock.now()
+  const siteList = ctx.siteList ?? new SiteList()
+  let list = await siteList.records(ctx)
   if ('error' in list) return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` }
-  const finding = findStagingInList(list.records, ctx.siteId)
+  let finding = findStagingInList(list.records, ctx.siteId)
+  // Read before this site's job ended and not naming it: read again, with calls to spare (issue
+  // 26 §5; sites ending meanwhile share that read).
+  if ('skipped' in finding && finding.skipped === 'not-listed' && ctx.polls.spareNow()) {
+    list = await siteList.records(ctx, ended)
+    if ('error' in list) return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` }
+    finding = findStagingInList(list.records, ctx.siteId)
+  }
   if ('found' in finding) {
     const { id, url, field, record } = finding.found
     fillStagingFields(
