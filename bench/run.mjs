@@ -530,6 +530,63 @@ const target = (what, ok, detail) => {
 }
 
 log(`bench: ${QUICK ? 'quick run' : 'full run (about 10 minutes)'} on Node ${process.versions.node}`)
+/**
+ * Start-up (issue 26 §6): whole-process time of the CLI for `--version`, `--help`, an input error
+ * and a dry run (against a local server that answers at once), beside `node -e 0`, `runs` times
+ * each, interleaved; the median and p90 of each (wall time, spawn to exit).
+ */
+async function startup(runs = 15) {
+  const server = http.createServer((req, res) => {
+    if (req.url.endsWith('/v2/sites'))
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":true,"message":"","data":[]}')
+    else
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"status":false,"message":"no staging"}')
+  })
+  await new Promise((r) => server.listen(0, '127.0.0.1', r))
+  const api = `http://127.0.0.1:${server.address().port}`
+  const cli = path.join(root, 'dist/cli.js')
+  const cases = [
+    ['node -e 0', ['-e', '0']],
+    ['--version', [cli, '--version']],
+    ['--help', [cli, '--help']],
+    ['an input error', [cli, 'create', '--site-id', 'abc']],
+    ['a dry run', [cli, 'create', '--site-id', '1001', '--dry-run', '--api-url', api]],
+  ]
+  const times = new Map(cases.map(([name]) => [name, []]))
+  try {
+    for (let i = 0; i < runs; i++)
+      for (const [name, args] of cases) {
+        const t0 = performance.now()
+        await promisify(execFile)(process.execPath, args, {
+          env: { ...process.env, STAGING_API_TOKEN: 'bench-token' },
+        }).catch((e) => e)
+        times.get(name).push(performance.now() - t0)
+      }
+  } finally {
+    server.close()
+  }
+  return cases.map(([name]) => ({ name, p50: pct(times.get(name), 50), p90: pct(times.get(name), 90) }))
+}
+
+function startupLines(rows) {
+  const base = rows[0].p50
+  return [
+    '### Start-up of the CLI (real time)',
+    '',
+    `Whole-process time of \`node dist/cli.js\` (spawn to exit), each case run in turn, beside \`node -e 0\` on the same Node; the dry run against a local server that answers at once. The CLI keeps the staging and HTTP stack and undici as text until a run asks for them (scripts/build.mjs).`,
+    '',
+    '| what | p50 | p90 | over `node -e 0` (p50) |',
+    '|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${Math.round(r.p50)} ms | ${Math.round(r.p90)} ms | ${r.name === 'node -e 0' ? '-' : `+${Math.round(r.p50 - base)} ms`} |`,
+    ),
+    '',
+  ]
+}
+
 /** The 1000-site row's lines (its targets marked). */
 function thousandLines(t) {
   const ok =
@@ -557,6 +614,10 @@ function thousandLines(t) {
     '',
   ]
 }
+if (process.argv.includes('--startup')) {
+  console.log(startupLines(await startup()).join('\n'))
+  process.exit(0)
+}
 if (THOUSAND_ONLY) {
   const t = await thousandAtOnce()
   console.log(thousandLines(t).join('\n'))
@@ -566,6 +627,7 @@ log('  building the virtual-time harness (bench/.build/)')
 const harness = await buildVirtual()
 log('  cold start, alone on the machine')
 const cold = MANY_ONLY || HONEST_ONLY ? [] : await coldStart()
+const startupRows = MANY_ONLY || HONEST_ONLY ? [] : await startup()
 
 log('  real time: waiting, and many sites (20 sites of 20 s; 1000 sites, time scaled by 1/10)')
 /** The rows of one length: short jobs one curve after the other, long ones side by side. */
@@ -1054,6 +1116,7 @@ if (thousand)
     '',
   )
 if (thousandRow) out.push(...thousandLines(thousandRow))
+if (startupRows.length) out.push(...startupLines(startupRows))
 out.push(
   '### Many sites in real time, connections and memory',
   '',
