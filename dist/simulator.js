@@ -355,6 +355,7 @@ function resolveOptions(options = {}) {
         taskVisibilityDelayMs: 0,
         profile: 'spec',
         durationSpread: 0,
+        durationSeed: null,
         urlInAnswers: true,
         siteDelayMs: DEFAULT_SITE_DELAY_MS,
         listPageCap: null,
@@ -416,6 +417,12 @@ function applyOptions(target, patch) {
         if (typeof spread !== 'number' || !(spread >= 0 && spread < 1))
             throw new Error('durationSpread must be a number from 0 to less than 1');
         target.durationSpread = spread;
+    }
+    if (patch.durationSeed !== undefined) {
+        const seed = patch.durationSeed;
+        if (seed !== null && !(typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0))
+            throw new Error('durationSeed must be a whole number >= 0, or null');
+        target.durationSeed = seed;
     }
     if (patch.urlInAnswers !== undefined)
         target.urlInAnswers = bool('urlInAnswers', patch.urlInAnswers);
@@ -2857,14 +2864,16 @@ class Jobs {
     }
     /**
      * The length of the job of `kind` with row `row`: its duration, spread by `durationSpread` (each
-     * fraction of the spread taken in turn, by the golden ratio, so any run of jobs covers it evenly).
+     * fraction of the spread taken in turn, by the golden ratio, so any run of jobs covers it evenly;
+     * with `durationSeed`, at random from that seed).
      */
     lengthOf(kind, row) {
         const nominal = this.options.durationsMs[kind];
         const spread = this.options.durationSpread;
         if (spread === 0)
             return nominal;
-        const phase = (row * 0.6180339887 + 0.31) % 1;
+        const seed = this.options.durationSeed;
+        const phase = seed === null ? (row * 0.6180339887 + 0.31) % 1 : seededFraction(seed, row);
         return Math.round(nominal * (1 - spread + 2 * spread * phase));
     }
     uniqueId() {
@@ -2961,6 +2970,13 @@ function release(staging, at) {
     staging.status = 'ready';
     staging.task_id = null;
     staging.updated_at = at;
+}
+/** A fraction in [0, 1) drawn from (seed, n): the same for the same pair, unrelated for neighbours. */
+function seededFraction(seed, n) {
+    let h = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(n + 1, 0xc2b2ae35)) >>> 0;
+    h = Math.imul(h ^ (h >>> 16), 0x7feb352d) >>> 0;
+    h = Math.imul(h ^ (h >>> 15), 0x846ca68b) >>> 0;
+    return ((h ^ (h >>> 16)) >>> 0) / 2 ** 32;
 }
 
 ;// CONCATENATED MODULE: ./simulator/ratelimit.ts

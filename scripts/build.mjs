@@ -39,7 +39,7 @@ for (const entry of entries) {
       throw new Error(`${entry.src}: chunk ${name} clashes with another bundle's`)
     if (!twin) built.push({ name, text })
   }
-  const body = lazyUndici(code.replace(/^#!.*\n/, ''), entry.out)
+  const body = unparsedUntilUsed(lazyUndici(code.replace(/^#!.*\n/, ''), entry.out), entry.out)
   built.push({
     name: entry.out,
     text: (entry.shebang ? '#!/usr/bin/env node\n' : '') + body,
@@ -74,4 +74,74 @@ function lazyUndici(code, name) {
     binding,
     `let undici$loaded; const undici = new Proxy({}, { get: (_, key) => (undici$loaded ??= __nccwpck_require__(${id}))[key] });`,
   )
+}
+
+/**
+ * The modules only a late start reaches stay in the bundle as text, compiled the first time one is
+ * required: those only the lazy undici binding reaches (undici's ~900 KiB, only needed for
+ * Octokit's fetch through a proxy), and those only an eager dynamic `import()` reaches (the CLI's
+ * staging and HTTP stack, loaded for a run). A start that never asks for them (`--version`,
+ * `--help`, an input error; a dry run and every run without the PR comment never ask for undici)
+ * does not even parse them. Their text sees the bundle's scope only through the two names webpack
+ * gives it (the external require and `import.meta`), passed in. If the bundle's layout is not the
+ * one expected, the build says so and leaves it as it is (correct, just slower to start).
+ */
+function unparsedUntilUsed(code, name) {
+  const lazy = /__nccwpck_require__\((\d+)\)\)\[key\] \}\);/.exec(code)
+  const open = 'var __webpack_modules__ = ({\n'
+  const close = '\n/******/ });\n'
+  const start = code.indexOf(open)
+  const end = code.indexOf(close, start)
+  if (start < 0 || end < 0) {
+    console.warn(`build: ${name}: no module map found; every module left as it is`)
+    return code
+  }
+  const mapText = code.slice(start + open.length, end)
+  const parts = mapText.split(/\n\/\*\*\*\/ (\d+):\n/)
+  // parts: [before, id, text, id, text, ...]
+  const modules = new Map()
+  for (let i = 1; i < parts.length; i += 2) modules.set(parts[i], parts[i + 1])
+  // What each module requires now; the lazy binding and dynamic imports are requirements for later.
+  const late = /__nccwpck_require__\.bind\(__nccwpck_require__, (\d+)\)/g
+  const refs = (text) =>
+    [
+      ...text
+        .replace(lazy?.[0] ?? '\0', '')
+        .replace(late, '')
+        .matchAll(/__nccwpck_require__\((\d+)\)/g),
+    ].map((m) => m[1])
+  const closure = (roots) => {
+    const seen = new Set()
+    const stack = [...roots]
+    while (stack.length > 0) {
+      const id = stack.pop()
+      if (seen.has(id) || !modules.has(id)) continue
+      seen.add(id)
+      stack.push(...refs(modules.get(id)))
+    }
+    return seen
+  }
+  const eager = closure(refs(code.slice(0, start) + code.slice(end)))
+  const lateRoots = [...code.matchAll(late)].map((m) => m[1])
+  if (lazy) lateRoots.push(lazy[1])
+  const deferred = new Set([...closure(lateRoots)].filter((id) => !eager.has(id)))
+  if (deferred.size === 0) return code
+  let out = parts[0]
+  for (let i = 1; i < parts.length; i += 2) {
+    const [id, text] = [parts[i], parts[i + 1]]
+    const trimmed = text.replace(/,\s*$/, '')
+    const comma = text.slice(trimmed.length)
+    const fn = trimmed.replace(/^\/\*\*\*\/ /, '').replace(/\bimport\.meta\b/g, '__import_meta')
+    out += `\n/***/ ${id}:\n`
+    out += deferred.has(id)
+      ? `/***/ ((module, exports, require) => __unparsed(${id}, ${JSON.stringify(fn)})(module, exports, require))${comma}`
+      : text
+  }
+  const helper =
+    'const __unparsed$cache = {}; const __unparsed = (id, text) => (__unparsed$cache[id] ??= (0, eval)(`"use strict";(__WEBPACK_EXTERNAL_createRequire, __import_meta) => ${text}`)(__WEBPACK_EXTERNAL_createRequire, import.meta));\n'
+  const kib = [...deferred].reduce((sum, id) => sum + modules.get(id).length, 0) / 1024
+  console.log(
+    `build: ${name}: ${deferred.size} modules (${kib.toFixed(0)} KiB) compiled only when first required`,
+  )
+  return code.slice(0, start) + helper + open + out + code.slice(end)
 }

@@ -128,13 +128,15 @@ export class Jobs {
 
   /**
    * The length of the job of `kind` with row `row`: its duration, spread by `durationSpread` (each
-   * fraction of the spread taken in turn, by the golden ratio, so any run of jobs covers it evenly).
+   * fraction of the spread taken in turn, by the golden ratio, so any run of jobs covers it evenly;
+   * with `durationSeed`, at random from that seed).
    */
   private lengthOf(kind: JobKind, row: number): number {
     const nominal = this.options.durationsMs[kind]
     const spread = this.options.durationSpread
     if (spread === 0) return nominal
-    const phase = (row * 0.6180339887 + 0.31) % 1
+    const seed = this.options.durationSeed
+    const phase = seed === null ? (row * 0.6180339887 + 0.31) % 1 : seededFraction(seed, row)
     return Math.round(nominal * (1 - spread + 2 * spread * phase))
   }
 
@@ -224,4 +226,12 @@ function release(staging: StagingSite, at: number): void {
   staging.status = 'ready'
   staging.task_id = null
   staging.updated_at = at
+}
+
+/** A fraction in [0, 1) drawn from (seed, n): the same for the same pair, unrelated for neighbours. */
+function seededFraction(seed: number, n: number): number {
+  let h = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(n + 1, 0xc2b2ae35)) >>> 0
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d) >>> 0
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b) >>> 0
+  return ((h ^ (h >>> 16)) >>> 0) / 2 ** 32
 }

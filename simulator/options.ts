@@ -74,6 +74,7 @@ export function resolveOptions(options: SimulatorOptions = {}): EffectiveOptions
     taskVisibilityDelayMs: 0,
     profile: 'spec',
     durationSpread: 0,
+    durationSeed: null,
     urlInAnswers: true,
     siteDelayMs: DEFAULT_SITE_DELAY_MS,
     listPageCap: null,
@@ -132,6 +133,12 @@ export function applyOptions(target: EffectiveOptions, patch: OptionsPatch): voi
     if (typeof spread !== 'number' || !(spread >= 0 && spread < 1))
       throw new Error('durationSpread must be a number from 0 to less than 1')
     target.durationSpread = spread
+  }
+  if (patch.durationSeed !== undefined) {
+    const seed = patch.durationSeed
+    if (seed !== null && !(typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0))
+      throw new Error('durationSeed must be a whole number >= 0, or null')
+    target.durationSeed = seed
   }
   if (patch.urlInAnswers !== undefined) target.urlInAnswers = bool('urlInAnswers', patch.urlInAnswers)
   if (patch.siteDelayMs !== undefined) {

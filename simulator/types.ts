@@ -73,6 +73,12 @@ export interface SimulatorOptions {
    * evenly and deterministically over the jobs in the order they start. Default 0.
    */
   durationSpread?: number
+  /**
+   * With durationSpread: the job lengths in a random order drawn from this seed (each job's place in
+   * the spread taken at random, as jobs of a real batch come), instead of the even golden-ratio order.
+   * Default null (the even order).
+   */
+  durationSeed?: number | null
   /** false: a create's answer carries no staging URL (clients read it from the staging environment). Default true. */
   urlInAnswers?: boolean
   /** A new staging site's URL answers 404 until this long after its create job completed. Default 3000. */
@@ -106,6 +112,7 @@ export interface EffectiveOptions {
   taskVisibilityDelayMs: number
   profile: Profile
   durationSpread: number
+  durationSeed: number | null
   urlInAnswers: boolean
   siteDelayMs: number
   listPageCap: number | null

@@ -42,6 +42,10 @@ interface Many {
   profile?: Profile
   /** Return every request (time, method, path, status), for a timeline. */
   timeline?: boolean
+  /** The job lengths in a random order drawn from this seed (simulator option durationSeed). */
+  seed?: number
+  /** The staging read answers 404 (a route that is there but names nothing), whatever the staging. */
+  read404?: boolean
 }
 
 const silent: Logger = { info: () => {}, warn: () => {}, debug: () => {} }
@@ -159,6 +163,7 @@ async function many(s: Many) {
     progress: s.mode ?? 'nonlinear',
     durationsMs: { create: s.jobMs },
     durationSpread: s.spread ?? 0,
+    durationSeed: s.seed ?? null,
     urlInAnswers: s.urlInAnswers ?? true,
     profile: s.profile ?? 'spec',
   })
@@ -171,6 +176,7 @@ async function many(s: Many) {
       ...(s.resetHeader ? { resetHeader: s.resetHeader } : {}),
     },
   })
+  if (s.read404) sim.read404 = true
   const transport = new VirtualTransport(clock, sim, s.rttMs)
   const heapBefore = process.memoryUsage().heapUsed
   const started = clock.now()
@@ -192,7 +198,7 @@ async function many(s: Many) {
   // Every call the run made, as the bound counts them: per site (create, status calls, the
   // after-job read), and once per run (anything else: the API root check, the site list and, where
   // the service offers no staging read, the one read that heard so).
-  const offersRead = (s.profile ?? 'spec') !== 'service'
+  const offersRead = (s.profile ?? 'spec') !== 'service' && !s.read404
   const siteCalls = sim.log.filter(
     (r) => /\/v2\/(sites\/[^/]+\/staging|tasks\/)/.test(r.path) && !(r.method === 'GET' && r.status === 405),
   )
@@ -204,6 +210,7 @@ async function many(s: Many) {
     scenario: s,
     makespanMs,
     succeeded: results.filter((r) => r.result === 'succeeded').length,
+    urlsFound: results.filter((r) => r.stagingUrl).length,
     outcomes: [...new Set(results.map((r) => r.result))],
     requests: sim.log.length,
     refused429: sim.log.filter((r) => r.status === 429).length,

@@ -20,6 +20,8 @@ export interface Logged {
 export class VirtualSimulator {
   readonly core: ApiCore
   readonly log: Logged[] = []
+  /** The staging read answers 404 whatever the staging (a read route that names nothing). */
+  read404 = false
 
   constructor(
     private readonly clock: VirtualClock,
@@ -56,7 +58,14 @@ export class VirtualSimulator {
   }
 
   handle(method: string, pathAndQuery: string, headers: Record<string, string>) {
-    const res = this.core.handle({ method, path: pathAndQuery, headers })
+    let res = this.core.handle({ method, path: pathAndQuery, headers })
+    if (
+      this.read404 &&
+      method === 'GET' &&
+      /\/sites\/[^/]+\/staging$/.test(pathAndQuery) &&
+      res.status !== 429
+    )
+      res = { ...res, status: 404, body: '{"status":false,"message":"Not found.","data":null}' }
     this.log.push({ method, path: pathAndQuery, at: this.clock.now(), status: res.status })
     return res
   }

@@ -187,9 +187,21 @@ export class StagingApiClient {
    * answer gives calls back; after each wait the ledger is asked again.
    */
   private async callSlot(method: string, path: string): Promise<void> {
+    const { ledger } = this.deps
+    const wait = ledger.reserve(this.settings.deadline)
+    if (wait <= 0) return
+    ledger.waiting?.(1)
+    try {
+      await this.waitForSlot(method, path, wait)
+    } finally {
+      ledger.waiting?.(-1)
+    }
+  }
+
+  private async waitForSlot(method: string, path: string, first: number): Promise<void> {
     const { clock, logger, signal, ledger } = this.deps
     const { deadline } = this.settings
-    for (let wait = ledger.reserve(deadline); wait > 0; wait = ledger.reserve(deadline)) {
+    for (let wait = first; wait > 0; wait = ledger.reserve(deadline)) {
       if (clock.now() + wait >= this.settings.deadline) throw new DeadlineError()
       if (wait >= 1000)
         logger.debug(
@@ -197,7 +209,9 @@ export class StagingApiClient {
         )
       const changed = ledger.changed
       try {
-        await clock.sleep(wait, signal ? AbortSignal.any([signal, changed]) : changed)
+        // A ledger that the run's cancellation wakes needs no signal composed per wait.
+        const both = signal && ledger.cancelledBy !== signal ? AbortSignal.any([signal, changed]) : changed
+        await clock.sleep(wait, both)
       } catch (e) {
         if (!(e instanceof CancelledError) || signal?.aborted) throw e
       }

@@ -25,6 +25,10 @@ export interface RequestLedger {
   observe(status: number, headers: Headers): void
   /** A request that went got no answer (a network error, a timeout, a cancellation). */
   unanswered(): void
+  /** A request starts (+1) or stops (-1) waiting for a call: the scheduler leaves it the calls that come. */
+  waiting?(delta: number): void
+  /** The run's cancellation, when it aborts `changed` too (a waiter then needs no other signal). */
+  readonly cancelledBy?: AbortSignal
 }
 
 /** What the poll scheduler reads of the ledger. */
@@ -36,6 +40,10 @@ export interface CallSupply {
   available(): number
   /** When `n` more calls than now will have come back (now when they are there already). */
   backBy(n: number): number
+  /** How many more calls than now will have come back by `t` (within a window from now). */
+  backWithin(t: number): number
+  /** Requests waiting for a call now (the sites' requests, polls, reads): theirs before any look. */
+  readonly waiters: number
 }
 
 /** A call the server counts: ours (sent, maybe answered) or another client's on the same token. */
@@ -94,13 +102,21 @@ export class WindowLedger implements RequestLedger, CallSupply {
   private probing = true
   private consecutive429 = 0
   private wake = sharedController()
+  waiters = 0
+
+  readonly cancelledBy?: AbortSignal
 
   constructor(
     private readonly clock: Clock,
-    options: { windowMs?: number } = {},
+    options: { windowMs?: number; signal?: AbortSignal } = {},
   ) {
     this.windowMs = options.windowMs ?? RATE_WINDOW_MS
     this.assumedWindowMs = this.windowMs
+    if (options.signal) {
+      this.cancelledBy = options.signal
+      // Whoever waits for a call wakes at a cancellation (and finds the run's signal aborted).
+      options.signal.addEventListener('abort', () => this.notify(), { once: true })
+    }
   }
 
   get changed(): AbortSignal {
@@ -138,6 +154,10 @@ export class WindowLedger implements RequestLedger, CallSupply {
       until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS))
     }
     return until === Infinity ? WAIT_FOR_ANSWER_MS : Math.max(MIN_WAIT_MS, until - now + SLOT_MARGIN_MS)
+  }
+
+  waiting(delta: number): void {
+    this.waiters = Math.max(0, this.waiters + delta)
   }
 
   unanswered(): void {
@@ -241,6 +261,14 @@ export class WindowLedger implements RequestLedger, CallSupply {
     if (short <= 0) return now
     const untils = this.slots.map((s) => s.until).sort((a, b) => a - b)
     return untils[short - 1] ?? Infinity
+  }
+
+  backWithin(t: number, now = this.clock.now()): number {
+    if (this.limit === null) return 0
+    this.expire(now)
+    let n = 0
+    for (const slot of this.slots) if (slot.until <= t) n++
+    return n
   }
 
   /**

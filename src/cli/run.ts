@@ -13,7 +13,6 @@ import { InputError, parseConfig, type RawInputs } from '../inputs/index.js'
 import { assembleReport } from '../report/assembly.js'
 import { failedOutputs, publicResult, type Outputs } from '../report/outputs.js'
 import { Redactor } from '../secrets/redactor.js'
-import { runAll } from '../staging/batch.js'
 import type { Logger, ProgressUpdate, Result } from '../types.js'
 
 /** Where the CLI writes, and how it learns of a cancellation. */
@@ -124,6 +123,8 @@ export async function run(cliArgv: string[], cliEnv: NodeJS.ProcessEnv, io: CliI
     const signal = (io.cancelOn ?? cancelOnSignals)(err, EXIT.failed)
 
     const started = realClock.now()
+    // The staging and HTTP stack loads only for a run (issue 26 §6): not for --help, --version or an input error.
+    const { runAll } = await import(/* webpackMode: "eager" */ '../staging/batch.js')
     const results = await runAll(config, { logger, redactor, signal, door: 'cli' })
     const report = assembleReport(results, realClock.now() - started)
 

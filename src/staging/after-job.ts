@@ -5,6 +5,7 @@ import { DONE } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { fillFromOtherSources } from './other-sources.js'
 import { learnFromStaging } from './probe.js'
+import { readsAfterJob } from './read-route.js'
 import { waitForUrl } from './url-check.js'
 import { setting } from '../words.js'
 
@@ -96,10 +97,20 @@ async function answers(
 
 /**
  * The after-job staging read: the one call site of the read a job that succeeded may cost (one
- * request, one try), for whoever plans the run's calls.
+ * request, one try), for whoever plans the run's calls. Best effort (issue 26 §2): it goes only
+ * with a call to spare while other jobs are still followed (it never waits for a call one of them
+ * needs), and not at all once the read has named nothing after jobs that succeeded in this run.
  */
 export async function readStagingAfterJob(ctx: RunContext): Promise<void> {
-  await learnFromStaging(ctx)
+  const route = ctx.readRoute
+  if (readsAfterJob(ctx.config.operation, route) === 0) return
+  if (!ctx.polls.spareNow()) {
+    ctx.logger.debug('not reading the staging environment now: the calls left are for jobs still running')
+    return
+  }
+  const read = () => learnFromStaging(ctx)
+  if (!route) await read()
+  else await route.afterJob(read, (state) => (state === null ? null : state !== 'none'))
 }
 
 function done(ctx: RunContext, op: JobOperation): Ending {

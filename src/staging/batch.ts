@@ -30,7 +30,7 @@ import { PollScheduler, type CallPlan } from './poll-scheduler.js'
 export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
   const clock = deps.clock ?? realClock
   const transport = deps.transport ?? new NodeTransport(USER_AGENT)
-  const ledger = deps.ledger ?? new WindowLedger(clock)
+  const ledger = deps.ledger ?? new WindowLedger(clock, deps.signal ? { signal: deps.signal } : {})
   const shared: RunDeps = {
     ...deps,
     clock,

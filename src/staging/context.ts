@@ -1,7 +1,7 @@
 import type { StagingApiClient } from '../api/client.js'
 import type { ApiRoot } from '../api/root.js'
 import type { Facts } from './facts.js'
-import { readsAfterJob, type StagingReadRoute } from './read-route.js'
+import type { StagingReadRoute } from './read-route.js'
 import type { SiteList } from './site-list.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets/redactor.js'
@@ -113,8 +113,6 @@ export function waitDeps(ctx: RunContext): WaitDeps {
   return {
     client: ctx.client,
     polls: ctx.polls,
-    // The final status call, and the staging read after the job when the URL is not known yet.
-    callsAfterJob: 1 + readsAfterJob(ctx.config.operation, ctx.readRoute, ctx.facts.url !== null),
     clock: ctx.clock,
     logger: ctx.logger,
     redactor: ctx.redactor,

@@ -65,7 +65,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT)
   const door = deps.door ?? 'action'
   const logger = inDoorLogger(deps.logger, door)
-  const ledger = deps.ledger ?? new WindowLedger(clock)
+  const ledger = deps.ledger ?? new WindowLedger(clock, deps.signal ? { signal: deps.signal } : {})
   const optional = {
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.random ? { random: deps.random } : {}),

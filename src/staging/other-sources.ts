@@ -39,9 +39,22 @@ export async function fromSiteList(
   ctx: RunContext,
 ): Promise<{ record: Record<string, unknown> | null } | { note: string }> {
   ctx.phase = 'reading the site list for the staging site'
-  const list = await (ctx.siteList ?? new SiteList()).read(ctx.client)
+  const ended = ctx.clock.now()
+  const siteList = ctx.siteList ?? new SiteList()
+  let list = await siteList.read(ctx.client, -Infinity, ended)
   if ('error' in list) return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` }
-  const finding = findStagingInList(list.records, ctx.siteId)
+  let finding = findStagingInList(list.records, ctx.siteId)
+  // Read before this site's job ended and not naming it (or read in part): read again, with calls
+  // to spare (issue 26 §5; sites ending meanwhile share that read).
+  if (
+    'skipped' in finding &&
+    (finding.skipped === 'not-listed' || list.stoppedBy !== null) &&
+    ctx.polls.spareNow()
+  ) {
+    list = await siteList.read(ctx.client, ended, ctx.clock.now())
+    if ('error' in list) return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` }
+    finding = findStagingInList(list.records, ctx.siteId)
+  }
   const unread =
     list.stoppedBy === null
       ? ''

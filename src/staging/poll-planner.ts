@@ -136,11 +136,27 @@ export class PollPlanner {
     return this.clamp(Math.min(Math.max(this.denseMs, this.backoff * (t - window.to)), lateCap, averageCap))
   }
 
+  /** Answers recorded so far. */
+  get answers(): number {
+    return this.polls
+  }
+
+  /**
+   * When this job ends by its own progress (clock ms): at the earliest and at the latest its
+   * readings allow; null before the bar has moved.
+   */
+  end(now: number): { from: number; to: number } | null {
+    const last = this.samples.at(-1)
+    if (!last) return null
+    const window = this.endWindow(Math.max(0, now - this.startedAt), last)
+    return { from: this.startedAt + window.from, to: this.startedAt + window.end }
+  }
+
   /**
    * Where the end is expected (ms since the start): from the earliest plausible time the bar
    * reaches the next mark (99, or 100 once it shows 99) to the latest.
    */
-  endWindow(t: number, last: Sample = this.samples.at(-1)!): { from: number; to: number } {
+  endWindow(t: number, last: Sample = this.samples.at(-1)!): { from: number; to: number; end: number } {
     const mark = last.percent >= TARGET ? TARGET + 1 : TARGET
     const slowing = this.slowing()
     const step = 1 / Math.max(slowing ?? this.pace(last), 1e-9)
@@ -173,7 +189,9 @@ export class PollPlanner {
     }
     const from = Math.max(last.t, Math.min(...early))
     const to = line ? Math.max(from, line.latest(mark)) : last.t + (mark + 1 - last.percent) * step
-    return { from, to: Math.max(from, to) }
+    // The latest the job itself can end: the bar at 100 (a job may show 99 until it ends).
+    const end = line ? line.latest(TARGET + 1) : last.t + (TARGET + 1 - last.percent) * step
+    return { from, to: Math.max(from, to), end: Math.max(from, to, end) }
   }
 
   /** The pace of the bar, percent per ms: the faster of the average and the recent one. */

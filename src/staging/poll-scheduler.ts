@@ -1,4 +1,3 @@
-import { sharedController } from '../clock.js'
 import type { CallSupply } from '../api/window-ledger.js'
 import { CALLS_PER_RUN } from '../contract.js'
 import type { Clock } from '../types.js'
@@ -11,47 +10,74 @@ export interface CallPlan {
   callsPerSite: number
   /** Calls each job followed makes once it has ended: its final status call, and the read after it. */
   callsAfterJob: number
-  /** Calls made once per run (the API root check), not counted in the sites'. */
+  /** Calls made once per run (the API root check, the site list), not counted in the sites'. */
   perRun: number
+}
+
+/** What a follower tells the scheduler when it asks to poll. */
+export interface PollAsk {
+  /** When its own planner wants the next poll. */
+  wantedAt: number
+  /** When its own job's progress says it ends, at the earliest and at the latest (null: nothing tells yet). */
+  end: { from: number; to: number } | null
+  /** Answers it has had: one more than last time means the poll approved last went. */
+  answers: number
 }
 
 /** What the waiting loop asks of the scheduler. */
 export interface PollGate {
   /**
-   * A follower of one job joins for as long as it polls; call the result when it stops.
-   * `callsAfterJob`: the calls it makes once its job has ended (default: the plan's).
+   * A follower of one job joins for as long as it polls; call the result when it stops. `signal`:
+   * the run's cancellation, which wakes it wherever it is held.
    */
-  join(key: object, callsAfterJob?: number): () => void
-  /** When the follower of `key` may poll, wanting to at `wantedAt` (see PollScheduler.pollAt). */
-  pollAt(key: object, wantedAt: number): { at: number; final: boolean; wake?: AbortSignal }
+  join(key: object, signal?: AbortSignal): () => void
+  /**
+   * When the follower of `key` may poll. `final`: poll now (`at` is now); else ask again at `at`, or
+   * as soon as `wake` aborts (only a follower held for news gets one: it is woken alone).
+   */
+  pollAt(key: object, ask: PollAsk): { at: number; final: boolean; wake?: AbortSignal }
+  /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
+  spareNow(): boolean
 }
 
 /**
  * The poll scheduler: status polls are the calls a batch can choose to spend or save. Every call
  * the batch will make is in its plan: each site still to start (its request, its final status call,
- * the staging read after its job), each job followed (its final status call and that read), and the
- * run's own calls. While the calls left cover all that with room to spare, each follower polls when
- * its planner wants. Otherwise the batch economises: jobs of one batch run the same operation and
- * take similar times, so one follower (the one that started first) keeps polling as its planner
- * wants, and the others wait until a sibling has finished; then each polls when its own job has run
- * as long as the quickest sibling took (then the next quickest, if it was still running). Once the
- * first job has run for more than a window (it may be a slow one), calls nobody needs (more are left
- * than the plan needs) go to held followers whose planner wants a poll.
+ * the read after its job), each job followed (its final status call and that read), and the run's
+ * own calls; against it, the calls the limiter leaves now and gives back before the last job ends.
  *
- * No burst: the scout looks early at most once per time its planner aims at, and no follower polls
- * twice within SCOUT_MIN_MS however its planner aims.
+ * While that leaves two calls or more per job followed, each polls when its own planner wants.
+ * Otherwise each job is polled from its OWN progress: once a reading pins its end (its planner's
+ * window is narrow), its next poll is the final one, at the latest time that window allows; a job
+ * whose end is not pinned yet gets a look (its planner's time, or, for a job with no reading yet,
+ * FIRST_LOOK of the shortest job the batch has measured) only while calls are to spare now and
+ * before the calls come back, keeping a few for finals that find their job still running; without
+ * one, it is asked once when the longest job measured would have ended. Only the first job to start
+ * polls before any job has told how long such jobs take; the others are held, and woken (each alone)
+ * when one does.
+ *
+ * Every decision is taken again when its time comes: a poll planned before the calls ran out is
+ * planned anew, against what is known then, rather than sent late. No follower polls twice within
+ * MIN_GAP_MS.
  */
 export class PollScheduler implements PollGate {
   private plan: CallPlan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: CALLS_PER_RUN }
   private readonly followers = new Map<object, Follower>()
-  /** Every follower in the order they joined (those that left are dropped from the front). */
+  /** Followers in the order they joined (those that left are dropped from the front). */
   private order: Follower[] = []
   private active = 0
   /** The calls the jobs followed make once they have ended. */
-  private callsAfter = 0
-  private readonly durations: number[] = []
-  /** Aborted (and replaced) when a follower leaves: the held ones look again at once. */
-  private wake = sharedController()
+  /** Looks approved that have not been answered yet: they hold calls the ledger may not count yet. */
+  private outstanding = 0
+  /** Held followers: no reading of their own and nothing the batch measured yet. */
+  private readonly held = new Set<Follower>()
+  /** What the batch has measured of its jobs' lengths (ms): the shortest its jobs' progress allows, the longest that ended. */
+  private shortest = Infinity
+  private longest = 0
+  /** The longest job the batch expects, by its jobs' own progress (their latest ends) or as they ended. */
+  private longestEnd = 0
+  /** A final poll found its job still running: progress alone is not trusted for the others' finals. */
+  private misled = false
 
   constructor(
     private readonly clock: Clock,
@@ -63,31 +89,30 @@ export class PollScheduler implements PollGate {
     this.plan = { ...this.plan, ...plan }
   }
 
-  join(key: object, callsAfterJob = this.plan.callsAfterJob): () => void {
-    const follower: Follower = newFollower(this.clock.now(), callsAfterJob)
+  join(key: object, signal?: AbortSignal): () => void {
+    const follower = newFollower(this.clock.now())
     this.followers.set(key, follower)
     this.order.push(follower)
     this.active++
-    this.callsAfter += follower.callsAfter
+    const onCancel = () => wakeUp(follower)
+    signal?.addEventListener('abort', onCancel, { once: true })
     return () => {
       if (follower.left) return
       follower.left = true
+      signal?.removeEventListener('abort', onCancel)
       this.active--
-      this.callsAfter -= follower.callsAfter
+      if (follower.approved === 'look') this.outstanding--
       this.followers.delete(key)
-      this.durations.push(this.clock.now() - follower.start)
-      this.durations.sort((a, b) => a - b)
-      this.wake.abort()
-      this.wake = sharedController()
+      this.held.delete(follower)
+      // Its length as its last poll saw it (not counting a wait for a call); a final asked blind,
+      // at the longest length expected, tells nothing new of the longest.
+      const seen = (follower.polledAt ?? this.clock.now()) - follower.start
+      const blind = follower.approved === 'final' && !follower.end
+      this.measured(seen, blind ? null : seen)
     }
   }
 
-  /**
-   * When the follower of one job (`key`: what it joined with) may poll, wanting to at `wantedAt`.
-   * `final`: false when it should ask again by then, or as soon as `wake` aborts (it is held until a
-   * sibling ends or calls are to spare).
-   */
-  pollAt(key: object, wantedAt: number): { at: number; final: boolean; wake?: AbortSignal } {
+  pollAt(key: object, ask: PollAsk): { at: number; final: boolean; wake?: AbortSignal } {
     const now = this.clock.now()
     let follower = this.followers.get(key)
     if (!follower) {
@@ -95,61 +120,146 @@ export class PollScheduler implements PollGate {
       this.join(key)
       follower = this.followers.get(key)!
     }
-    if (follower.wantedAt !== wantedAt) {
-      follower.wantedAt = wantedAt
-      follower.askedAt = now
+    if (ask.answers !== follower.answers) {
+      follower.answers = ask.answers
+      if (follower.approved === 'look') this.outstanding--
+      // A final poll from its own progress that found its job still running: this batch's bars mislead.
+      if (follower.approved === 'final' && follower.end) this.misled = true
+      follower.approved = null
     }
-    const earliest = (follower.polledAt ?? -Infinity) + SCOUT_MIN_MS
-    const at = Math.max(this.pollTime(follower, wantedAt, now), earliest)
+    if (ask.end && !sameEnd(ask.end, follower.end)) {
+      follower.end = ask.end
+      this.measured(ask.end.from - follower.start, null, ask.end.to - follower.start)
+    }
+    const decision = this.decide(follower, ask, now)
+    const at = Math.max(decision.at, (follower.polledAt ?? -Infinity) + MIN_GAP_MS)
     if (at <= now) {
+      this.held.delete(follower)
       follower.polledAt = now
-      // One early look per time the planner aims at: aimed at again, it waits for that time.
-      if (now < wantedAt) follower.earlyFor = wantedAt
+      follower.approved = decision.look ? 'look' : 'final'
+      if (decision.look) this.outstanding++
       return { at: now, final: true }
     }
-    // Decided when the time comes (by then siblings may have joined or ended): until then, wait.
-    return { at: at === Infinity ? now + HOLD_RECHECK_MS : at, final: false, wake: this.wake.signal }
+    if (at !== Infinity) {
+      this.held.delete(follower)
+      return { at, final: false }
+    }
+    // Held until the batch learns how long its jobs take (or calls are to spare): woken alone.
+    this.held.add(follower)
+    follower.wake ??= new AbortController()
+    return { at: now + HOLD_RECHECK_MS, final: false, wake: follower.wake.signal }
   }
 
-  /** When this follower should poll, as things stand (Infinity: held until a sibling ends). */
-  private pollTime(follower: Follower, wantedAt: number, now: number): number {
-    if (this.supply.limit === null || this.spare() >= this.active * SPARE_PER_FOLLOWER) return wantedAt
-    // Economise: poll where an end is likely.
-    const ready = this.readyAt(follower)
-    if (ready !== null) return Math.max(wantedAt, ready)
+  spareNow(): boolean {
+    if (this.supply.limit === null) return true
+    return this.active === 0 || this.plenty() || this.lookBudget(this.clock.now()) > 0
+  }
+
+  /** When this follower should poll, and whether that poll is a look (it may find the job running). */
+  private decide(f: Follower, ask: PollAsk, now: number): { at: number; look: boolean } {
+    if (this.supply.limit === null) return { at: ask.wantedAt, look: true }
+    if (this.plenty()) return { at: ask.wantedAt, look: true }
+    // Economise.
+    const budget = this.lookBudget(now)
+    // Economise: the final poll where this job's own progress says it has ended.
+    const finalAt = this.finalAt(f)
+    const narrow = f.end !== null && f.end.to - f.end.from <= NARROW * (f.end.to - f.start) + NARROW_MS
+    if (narrow) return { at: finalAt!, look: false }
+    // A look where it pins this job's end sooner than the final poll would (once bars have misled,
+    // a look pins nothing: only the first job looks, until one has ended).
+    const lookAt =
+      this.misled && (this.longest > 0 || this.scout() !== f)
+        ? null
+        : f.end
+          ? ask.wantedAt
+          : this.shortest < Infinity
+            ? f.start + FIRST_LOOK * this.shortest
+            : this.scout() === f || this.leftOver(now)
+              ? ask.wantedAt
+              : null
+    if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
+      if (lookAt > now) return { at: lookAt, look: true }
+      if (budget > 0) return { at: now, look: true }
+      // No call to spare: the final poll. With no end known at all, the first job looks anyway
+      // (the client waits for the call, and learns a window shorter than assumed); another is held
+      // until a job ends or calls are to spare.
+      if (finalAt === null && this.scout() === f) return { at: now, look: true }
+    }
+    return { at: finalAt ?? Infinity, look: false }
+  }
+
+  /**
+   * When this job has ended by its own progress (its latest end), else by the longest job expected
+   * (its siblings' own latest ends, or their lengths). Once a bar of this batch has misled (a final
+   * poll from its own progress found its job running), only jobs that ended count, and a job's own
+   * end is not trusted before the longest of them either.
+   */
+  private finalAt(f: Follower): number | null {
+    const margin = (to: number) => to + FINAL_MARGIN * (to - f.start) + FINAL_MARGIN_MS
+    const longest = this.misled ? this.longest : this.longestEnd
+    const measured = longest > 0 ? margin(f.start + longest) : null
+    if (!f.end) return measured
+    return this.misled && measured !== null ? Math.max(margin(f.end.to), measured) : margin(f.end.to)
+  }
+
+  /**
+   * Calls a look may use now: those the limiter leaves now, less every call the plan needs before
+   * calls come back (the requests of the sites still to start and their final status calls, the
+   * run's own calls, the final status call of every job expected to end by then), less the looks
+   * approved and not yet counted, less a few kept for finals that find their job still running.
+   * Reads that only fill a URL are not needs: they go only with calls to spare (spareNow).
+   */
+  private lookBudget(now: number): number {
+    const available = this.supply.available()
+    const back = this.callsBackAt(now)
+    let finals = 0
+    for (const f of this.followers.values()) {
+      // A job counts when its own progress (else the shortest job measured) says it may end by then.
+      const from = f.end ? f.end.from : f.start + this.shortest
+      if (back === Infinity || from < back) finals++
+    }
+    const due = this.dueNow() + finals
+    return available - due - this.outstanding - Math.max(1, Math.ceil(finals / RESERVE_PER))
+  }
+
+  /** Whether calls are plenty: two to spare for every job followed, were all to end before calls come back. */
+  private plenty(): boolean {
+    const spare = this.supply.available() - this.dueNow() - this.active - this.outstanding
+    return spare >= this.active * PLENTY_PER_FOLLOWER
+  }
+
+  /**
+   * Calls needed whatever the jobs do: the sites still to start (their request and final status
+   * call), the run's own, and every request waiting for a call now (a site's request, a final poll).
+   */
+  private dueNow(): number {
+    const { sitesToStart, callsPerSite, callsAfterJob, perRun } = this.plan
+    return sitesToStart * (callsPerSite - callsAfterJob + 1) + perRun + this.supply.waiters
+  }
+
+  private callsBackAt(now: number): number {
+    return Math.max(now + 1, this.supply.backBy(this.supply.available() + 1))
+  }
+
+  /**
+   * A job's length as bounded by its own progress (`shortest`), or as it ended (both): held
+   * followers learn from it.
+   */
+  private measured(shortest: number, ended: number | null, latest = ended ?? 0): void {
+    const news =
+      shortest < this.shortest || (ended !== null && ended > this.longest) || latest > this.longestEnd
+    this.shortest = Math.min(this.shortest, Math.max(1, shortest))
+    if (ended !== null) this.longest = Math.max(this.longest, ended)
+    this.longestEnd = Math.max(this.longestEnd, latest)
+    if (!news) return
+    for (const f of this.held) wakeUp(f)
+    this.held.clear()
+  }
+
+  /** The first job of the batch has run a window with nothing measured: held followers may look, with calls to spare. */
+  private leftOver(now: number): boolean {
     const scout = this.scout()
-    if (scout !== follower) return this.leftOver(scout, wantedAt, now) ? wantedAt : Infinity
-    // The scout's answer is everybody's: near the end (its planner polls densely), while calls are
-    // to spare, it looks four times as often.
-    const soon = wantedAt - follower.askedAt
-    const eager = soon <= DENSE_MS && this.spare() > this.active / 2 && follower.earlyFor !== wantedAt
-    return eager ? Math.min(wantedAt, follower.askedAt + Math.max(SCOUT_MIN_MS, soon / 4)) : wantedAt
-  }
-
-  /**
-   * A held follower may use a call nobody needs (more are left than the plan needs) once the first
-   * job has run for more than a window: that one may be the slow one, while others have ended.
-   */
-  private leftOver(scout: Follower | undefined, wantedAt: number, now: number): boolean {
-    if (wantedAt > now || !scout || now - scout.start <= this.supply.windowMs) return false
-    return this.spare() > 0
-  }
-
-  /** Calls left now beyond every call the plan still needs. */
-  private spare(): number {
-    const { sitesToStart, callsPerSite, perRun } = this.plan
-    return this.supply.available() - sitesToStart * callsPerSite - this.callsAfter - perRun
-  }
-
-  /**
-   * When siblings suggest this job has ended: when it has run as long as the quickest sibling took
-   * (to its end as seen), or, if it was still running then, the next quickest, and so on.
-   */
-  private readyAt(follower: Follower): number | null {
-    const polled = follower.polledAt ?? -Infinity
-    const d = this.durations.find((d) => follower.start + d > polled)
-    // Longer than every sibling: no hint left; it polls as its planner wants.
-    return d === undefined ? null : follower.start + d
+    return scout !== undefined && now - scout.start > this.supply.windowMs && this.lookBudget(now) > 0
   }
 
   /** The follower that started first among those still following. */
@@ -166,25 +276,42 @@ interface Follower {
   start: number
   /** When it last polled. */
   polledAt: number | null
-  /** The poll it is waiting for: when its planner wants it, and since when it has asked. */
-  wantedAt: number | null
-  askedAt: number
-  /** The planner's time it has already looked early for (the scout looks early once per time aimed at). */
-  earlyFor: number | null
-  /** The calls it makes once its job has ended (its final status call, the read after it). */
-  callsAfter: number
+  /** Its job's end by its own progress. */
+  end: { from: number; to: number } | null
+  answers: number
+  /** The poll approved last, until it is answered: a look (counted against the spare) or the final one. */
+  approved: 'look' | 'final' | null
   left: boolean
+  /** Its own wake-up while held (the run's cancellation aborts it too). */
+  wake: AbortController | null
 }
 
-function newFollower(start: number, callsAfter: number): Follower {
-  return { start, polledAt: null, wantedAt: null, askedAt: start, earlyFor: null, callsAfter, left: false }
+function newFollower(start: number): Follower {
+  return { start, polledAt: null, end: null, answers: 0, approved: null, left: false, wake: null }
 }
 
-/** A held follower looks again this often (a sibling may have ended, calls come back). */
-const HOLD_RECHECK_MS = 500
-/** The scout, with calls to spare, looks four times as often when its planner waits this little... */
-const DENSE_MS = 2000
-/** ... but never more often than this; no follower polls twice within it. */
-const SCOUT_MIN_MS = 250
-/** Status calls to spare per job followed before the batch economises. */
-const SPARE_PER_FOLLOWER = 2
+function wakeUp(f: Follower): void {
+  f.wake?.abort()
+  f.wake = null
+}
+
+function sameEnd(a: { from: number; to: number }, b: { from: number; to: number } | null): boolean {
+  return b !== null && a.from === b.from && a.to === b.to
+}
+
+/** A held follower asks again this often (calls may come back). */
+const HOLD_RECHECK_MS = 2000
+/** No follower polls twice within this. */
+const MIN_GAP_MS = 250
+/** Looks to spare per job followed, at or above which each polls as its planner wants. */
+const PLENTY_PER_FOLLOWER = 2
+/** A job's end is pinned when its window is this narrow (a fraction of its length, plus this). */
+const NARROW = 0.04
+const NARROW_MS = 400
+/** The final poll goes this much after the latest end (a fraction of the length, plus this). */
+const FINAL_MARGIN = 0.01
+const FINAL_MARGIN_MS = 100
+/** A job with no reading of its own first looks at this fraction of the shortest job measured. */
+const FIRST_LOOK = 0.6
+/** One call kept for every this many jobs followed (finals that find the job running). */
+const RESERVE_PER = 8

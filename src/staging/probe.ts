@@ -71,24 +71,26 @@ export async function confirmNoStaging(ctx: RunContext, because: string): Promis
  * root cannot be confirmed, the state stays unknown, with a warning. A read that fails changes
  * nothing.
  */
-export async function learnFromStaging(ctx: RunContext): Promise<void> {
+export async function learnFromStaging(ctx: RunContext): Promise<ProbeState | 'none' | null> {
   let read: StagingRead
   try {
     read = await readStaging(ctx, { maxRetries: 0 })
   } catch (e) {
     if (!(e instanceof ApiError)) throw e
     ctx.logger.debug(`could not read the staging environment: ${e.message}`)
-    return
+    return null
   }
   if (read.kind === 'missing') {
     const because = `GET ${ctx.client.shown(probePath(ctx.siteId))} answered 404`
-    if (!ctx.facts.named && !(await rootConfirmed(ctx, because))) return
+    if (!ctx.facts.named && !(await rootConfirmed(ctx, because))) return null
     ctx.facts.learn({ kind: 'read', words: `the staging read (${because})` }, { state: 'none' })
-    return
+    return 'none'
   }
   ctx.known.message ||= read.message
   const taken = fillStagingFields(ctx, read.data, STAGING_READ)
-  ctx.facts.learn(STAGING_READ, { state: taken ? read.state : 'unknown' })
+  const state = taken ? read.state : 'unknown'
+  ctx.facts.learn(STAGING_READ, { state })
+  return state
 }
 
 /** Whether the API root answered as the API; a check that could not be made is warned, not thrown. */

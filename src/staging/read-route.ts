@@ -10,12 +10,49 @@ import type { Operation } from '../types.js'
  */
 export class StagingReadRoute {
   private refusal: ApiError | null = null
+  /** Reads after a job that succeeded: how many answered 404, and whether any named the staging. */
+  private missingAfterJob = 0
+  private named = false
+  private afterJobRead: Promise<void> | null = null
   /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
   private learned: Promise<void> | null = null
 
   /** The route's refusal, once one site heard it; null while the route may answer. */
   get refused(): ApiError | null {
     return this.refusal
+  }
+
+  /**
+   * Whether this route names nothing in this run: it answered 404 to MISSING_AFTER_JOB reads right
+   * after jobs that succeeded, and named no staging environment (docs/assumptions.md, 70).
+   */
+  get namesNothing(): boolean {
+    return !this.named && this.missingAfterJob >= MISSING_AFTER_JOB
+  }
+
+  /**
+   * A read right after a job that succeeded (`read` says whether it named the staging environment,
+   * or null when it failed): until one has named one, they go one at a time, so a route that
+   * answers 404 is heard MISSING_AFTER_JOB times, not once per site. Null when not sent.
+   */
+  async afterJob<T>(read: () => Promise<T>, named: (result: T) => boolean | null): Promise<T | null> {
+    while (this.afterJobRead && !this.named) await this.afterJobRead
+    if (this.namesNothing) return null
+    const sent = read()
+    if (this.named) return sent
+    const done = sent.then(
+      (result) => {
+        const said = named(result)
+        if (said === true) this.named = true
+        if (said === false) this.missingAfterJob++
+      },
+      () => undefined,
+    )
+    const current: Promise<void> = done.finally(() => {
+      if (this.afterJobRead === current) this.afterJobRead = null
+    })
+    this.afterJobRead = current
+    return sent
   }
 
   /**
@@ -38,8 +75,12 @@ export class StagingReadRoute {
 
 /**
  * The staging reads a job that succeeded may still cost (0 or 1, after-job.ts): none after a delete,
- * once the URL is known, or once the run heard that the service offers no such read.
+ * once the URL is known, once the run heard that the service offers no such read, or once the read
+ * has answered 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
  */
 export function readsAfterJob(operation: Operation, readRoute?: StagingReadRoute, urlKnown = false): number {
-  return operation === 'delete' || urlKnown || readRoute?.refused ? 0 : 1
+  return operation === 'delete' || urlKnown || readRoute?.refused || readRoute?.namesNothing ? 0 : 1
 }
+
+/** 404s after jobs that succeeded, with no staging named, after which the run reads no more. */
+const MISSING_AFTER_JOB = 2

@@ -100,10 +100,18 @@ export async function readSiteList(
  */
 export class SiteList {
   private reading: Promise<ListRead> | null = null
+  /** When (clock ms) the read in `reading` started. */
+  private readAt = -Infinity
 
   constructor(private readonly supply?: Pick<CallSupply, 'available'>) {}
 
-  read(client: StagingApiClient): Promise<ListRead> {
+  /**
+   * The list, read whole once per run and shared by every site; read again when the last read
+   * started before `since` (a site whose job ended after it, issue 26 §5). `now`: the clock's time.
+   */
+  read(client: StagingApiClient, since = -Infinity, now = 0): Promise<ListRead> {
+    if (this.reading && this.readAt < since) this.reading = null
+    if (!this.reading) this.readAt = now
     this.reading ??= readSiteList(client, this.supply ? { supply: this.supply } : {}).catch((e: unknown) => {
       this.reading = null
       throw e

@@ -22,8 +22,6 @@ export interface WaitDeps {
   client: StagingApiClient
   /** The batch's poll scheduler: when a status call may go (shared by every job of a run). */
   polls: PollGate
-  /** The calls this run makes once the job has ended (its final status call, a read after it). */
-  callsAfterJob?: number
   clock: Clock
   logger: Logger
   redactor: Redactor
@@ -74,7 +72,7 @@ async function followTask(
   let delay = planner.firstDelay()
   let seenRunning = false
   for (;;) {
-    await sleepWithin(deps, delay)
+    await sleepWithin(deps, delay, planner)
     const at = clock.now()
     let answer
     try {
@@ -168,7 +166,7 @@ async function followProbe(
   let seenBusy = evidence.seenBusy
   let delay = planner.firstDelay()
   for (;;) {
-    await sleepWithin(deps, delay)
+    await sleepWithin(deps, delay, planner)
     const at = clock.now()
     planner.observe(at, undefined)
     delay = planner.nextDelay(at)
@@ -236,7 +234,7 @@ async function sharingPolls<T>(
   follow: () => Promise<T>,
 ): Promise<T> {
   // Keyed by these deps, as sleepWithin asks pollAt with them.
-  const leave = deps.polls.join(deps, deps.callsAfterJob)
+  const leave = deps.polls.join(deps, deps.signal)
   const started = deps.clock.now()
   try {
     return await follow()
@@ -248,36 +246,41 @@ async function sharingPolls<T>(
 }
 
 /**
- * Sleeps before the next poll: `wanted` (what the planner asks), later if the batch's poll scheduler
- * says so (PollScheduler.pollAt: calls are scarce, and this job is not likely to have ended yet). A
- * follower held back looks again every second (a sibling may end, a window begin); no wait runs
- * past the deadline: then DeadlineError at once, with no pointless sleep.
+ * Sleeps before the next poll: `wanted` (what the planner asks), or when the batch's poll scheduler
+ * says (PollScheduler.pollAt), which decides again whenever the time it gave comes (a poll planned
+ * before calls ran out is planned anew, not sent late). A follower held for news sleeps on its own
+ * wake-up, which the scheduler aborts for it alone (and the run's cancellation too): no signal is
+ * composed per wait. No wait runs past the deadline: then DeadlineError at once, with no pointless sleep.
  */
-async function sleepWithin(deps: WaitDeps, wanted: number): Promise<void> {
+async function sleepWithin(deps: WaitDeps, wanted: number, planner: PollPlanner): Promise<void> {
   const { clock, client, signal, polls } = deps
   const wantedAt = clock.now() + Math.max(0, wanted)
   for (;;) {
     const now = clock.now()
     const left = client.deadline - now
     if (left <= 0) throw new DeadlineError()
-    const { at, final, wake } = polls.pollAt(deps, wantedAt)
+    const { at, final, wake } = polls.pollAt(deps, {
+      wantedAt,
+      end: planner.end(now),
+      answers: planner.answers,
+    })
     if (at <= now) return
     const ms = at - now
     if (ms >= left) {
       await clock.sleep(left, signal)
       throw new DeadlineError()
     }
-    if (final || !wake) {
+    if (!wake) {
       await clock.sleep(ms, signal)
       if (final) return
       continue
     }
-    // Held: until `at`, or until the scheduler wakes the held followers (a sibling has ended).
     try {
-      await clock.sleep(ms, signal ? AbortSignal.any([signal, wake]) : wake)
+      await clock.sleep(ms, wake)
     } catch (e) {
-      if (!(e instanceof CancelledError) || signal?.aborted) throw e
+      if (!(e instanceof CancelledError)) throw e
     }
+    if (signal?.aborted) throw new CancelledError()
   }
 }
 

@@ -1,23 +1,32 @@
 /**
- * The poll scheduler (issue 17 §1, issue 18) with an injected clock and a stand-in for the window
- * ledger: which follower polls when, what the plan counts, and no bursts.
+ * The poll scheduler (issue 17 §1, issue 18, issue 26 §1-§4) with an injected clock and a stand-in
+ * for the window ledger: which follower polls when, from whose progress, what the plan counts, who
+ * is woken, and no bursts.
  */
 import { describe, expect, it } from '@jest/globals'
 import type { CallSupply } from '../../src/api/window-ledger.js'
-import { PollScheduler } from '../../src/staging/poll-scheduler.js'
+import { PollScheduler, type PollAsk } from '../../src/staging/poll-scheduler.js'
 import { FakeClock } from '../helpers/fakes.js'
 
-/** Calls left: as set by the test. */
-function supply(left: number, limit: number | null = 60): CallSupply & { left: number } {
+/** Calls left now, and when calls come back: as set by the test. */
+function supply(
+  left: number,
+  limit: number | null = 60,
+): CallSupply & { left: number; backAt: number; waiters: number } {
   return {
     left,
+    backAt: Infinity,
+    waiters: 0,
     limit,
     windowMs: 60_000,
     available() {
       return this.left
     },
-    backBy() {
-      return 0
+    backBy(n: number) {
+      return n <= this.left ? 0 : this.backAt
+    },
+    backWithin(t: number) {
+      return t >= this.backAt ? (this.limit ?? 0) - this.left : 0
     },
   }
 }
@@ -30,109 +39,161 @@ function batch(n: number, left: number, plan: { callsAfterJob?: number; sitesToS
   s.expect({ sitesToStart: 0, callsPerSite: 2, callsAfterJob: 1, perRun: 0, ...plan })
   const keys = Array.from({ length: n }, () => ({}))
   const leaves = keys.map((key) => s.join(key))
-  return { clock, s, keys, leaves, calls }
+  return { clock, s, keys, leaves, calls, start: clock.t }
 }
 
+/** An ask with no reading of its own yet. */
+const wants = (wantedAt: number, answers = 0): PollAsk => ({ wantedAt, end: null, answers })
+/** An ask whose own progress says the job ends between `from` and `to`. */
+const ends = (wantedAt: number, from: number, to: number, answers = 1): PollAsk => ({
+  wantedAt,
+  end: { from, to },
+  answers,
+})
+
 describe('PollScheduler', () => {
-  it('while calls are plenty, each polls when its planner wants', () => {
+  it('while calls are plenty, each polls when its own planner wants', () => {
     const { clock, s, keys } = batch(2, 59)
-    expect(s.pollAt(keys[1]!, clock.t + 1000)).toMatchObject({ at: clock.t + 1000, final: false })
+    expect(s.pollAt(keys[1]!, wants(clock.t + 1000))).toMatchObject({ at: clock.t + 1000, final: false })
     clock.t += 1000
-    expect(s.pollAt(keys[1]!, clock.t)).toMatchObject({ final: true })
+    expect(s.pollAt(keys[1]!, wants(clock.t))).toMatchObject({ final: true })
   })
   it('with no limit known, nothing is held', () => {
     const clock = new FakeClock()
     const s = new PollScheduler(clock, supply(0, null))
     const key = {}
     s.join(key)
-    expect(s.pollAt(key, clock.t)).toMatchObject({ final: true })
+    expect(s.pollAt(key, wants(clock.t))).toMatchObject({ final: true })
   })
-  it('when calls are scarce, the first to start polls as it wants and the others are held', () => {
-    // 20 left: one for each job's final call, none to spare.
-    const { clock, s, keys } = batch(20, 20)
+  it('when calls are scarce, the first to start polls as it wants; the others are held, each with its own wake-up', () => {
+    // 30 left for 20 jobs: one final each, 10 to spare (fewer than two each).
+    const { clock, s, keys } = batch(20, 30)
     clock.t += 1000
-    expect(s.pollAt(keys[0]!, clock.t)).toMatchObject({ final: true })
-    const held = s.pollAt(keys[5]!, clock.t)
-    expect(held.final).toBe(false)
-    expect(held.wake?.aborted).toBe(false)
+    expect(s.pollAt(keys[0]!, wants(clock.t))).toMatchObject({ final: true })
+    const a = s.pollAt(keys[5]!, wants(clock.t))
+    const b = s.pollAt(keys[6]!, wants(clock.t))
+    expect(a.final).toBe(false)
+    expect(a.wake?.aborted).toBe(false)
+    expect(a.wake).not.toBe(b.wake)
   })
-  it('once a sibling has ended, the held wake up and poll when their job has run as long', () => {
-    const { clock, s, keys, leaves } = batch(20, 20)
+  it("each job's final poll comes from its own progress, at the latest end it allows, not from a sibling's", () => {
+    const { clock, s, keys, start } = batch(20, 30)
+    clock.t += 10_000
+    // Two jobs whose own readings pin their ends 6 s apart.
+    const one = s.pollAt(keys[0]!, ends(clock.t + 500, start + 19_600, start + 20_000))
+    const two = s.pollAt(keys[1]!, ends(clock.t + 500, start + 25_500, start + 26_000))
+    expect(one.final).toBe(false)
+    expect(one.at).toBeGreaterThanOrEqual(start + 20_000)
+    expect(one.at).toBeLessThan(start + 20_600)
+    expect(two.at).toBeGreaterThanOrEqual(start + 26_000)
+    expect(two.at).toBeLessThan(start + 26_700)
+    // When the time comes, it polls (once).
+    clock.t = one.at
+    expect(s.pollAt(keys[0]!, ends(clock.t, start + 19_600, start + 20_000))).toMatchObject({ final: true })
+  })
+  it('a measured job wakes the held followers (and only them); they first look at a fraction of the shortest job', () => {
+    const { clock, s, keys, leaves, start } = batch(20, 30)
     clock.t += 1000
-    const held = s.pollAt(keys[5]!, clock.t)
-    clock.t += 19_000
-    leaves[0]!()
+    const held = s.pollAt(keys[5]!, wants(clock.t))
+    // A follower that waits for a time of its own is not woken by anything.
+    const timed = s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_000, start + 30_000))
+    expect(timed.wake).toBeUndefined()
+    clock.t += 2000
+    s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000, 2))
     expect(held.wake?.aborted).toBe(true)
-    expect(s.pollAt(keys[5]!, clock.t - 5000)).toMatchObject({ final: true })
-    // It was still running; a second sibling took 25 s: the next poll waits for that.
-    clock.t += 5000
-    leaves[1]!()
-    const next = s.pollAt(keys[5]!, clock.t - 1000)
-    expect(next).toMatchObject({ final: true })
+    const next = s.pollAt(keys[5]!, wants(clock.t))
+    expect(next.final).toBe(false)
+    expect(next.at).toBeGreaterThan(start + 0.5 * 19_600)
+    expect(next.at).toBeLessThan(start + 19_600)
+    // Leaving wakes nobody who is not held.
+    const later = s.pollAt(keys[7]!, wants(clock.t))
+    leaves[3]!()
+    expect(later.wake).toBeUndefined()
   })
-  it('counts every call a site makes: the read after each job can make calls scarce', () => {
-    // 20 jobs followed, 60 calls left: with one call after each job, 40 to spare (two each: plenty);
-    // with the staging read after each job too, 20: scarce, the others are held.
-    const one = batch(20, 60, { callsAfterJob: 1 })
-    expect(one.s.pollAt(one.keys[5]!, one.clock.t)).toMatchObject({ final: true })
-    const two = batch(20, 60, { callsAfterJob: 2 })
-    expect(two.s.pollAt(two.keys[5]!, two.clock.t).final).toBe(false)
+  it('with no call to spare, a job whose end is not pinned is asked once, when the longest job measured would have ended', () => {
+    // 20 left for 20 jobs: nothing to spare.
+    const { clock, s, keys, start } = batch(20, 20)
+    clock.t += 3000
+    s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000))
+    clock.t = start + 12_000
+    const blind = s.pollAt(keys[4]!, wants(clock.t))
+    expect(blind.final).toBe(false)
+    expect(blind.at).toBeGreaterThanOrEqual(start + 20_000)
   })
-  it("counts each follower's own calls after its job: no read counted where the URL is already known", () => {
-    const clock = new FakeClock()
-    const s = new PollScheduler(clock, supply(60))
-    s.expect({ sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: 0 })
-    const keys = Array.from({ length: 20 }, () => ({}))
-    // The answers gave the URL: one call after each job, 40 to spare (two each: plenty).
-    keys.forEach((key) => s.join(key, 1))
-    expect(s.pollAt(keys[5]!, clock.t)).toMatchObject({ final: true })
-    // Ten more that will read the staging environment after their job: 20 to spare for 30, scarce.
-    const more = Array.from({ length: 10 }, () => ({}))
-    more.forEach((key) => s.join(key))
-    expect(s.pollAt(more[5]!, clock.t).final).toBe(false)
-  })
-  it('counts the calls of the sites still to start', () => {
-    const { clock, s, keys } = batch(5, 40, { sitesToStart: 0 })
-    expect(s.pollAt(keys[3]!, clock.t)).toMatchObject({ final: true })
-    s.expect({ sitesToStart: 18 })
-    expect(s.pollAt(keys[4]!, clock.t).final).toBe(false)
-  })
-  it('calls nobody needs go to a held follower once the first job has run for more than a window', () => {
-    // 20 followers, 25 left: 5 to spare, fewer than 2 each (scarce), but more than none.
-    const { clock, s, keys, calls } = batch(20, 25)
-    clock.t += 1000
-    expect(s.pollAt(keys[5]!, clock.t).final).toBe(false)
-    clock.t += 60_000
-    expect(s.pollAt(keys[5]!, clock.t)).toMatchObject({ final: true })
-    // None to spare: held.
+  it('a look planned before the calls ran out is planned anew when its time comes', () => {
+    const { clock, s, keys, calls, start } = batch(20, 30)
+    clock.t += 3000
+    // Its own reading leaves its end wide open: a look at its planner's time, calls to spare.
+    const wide = () => ends(start + 8000, start + 12_000, start + 30_000)
+    const first = s.pollAt(keys[2]!, wide())
+    expect(first.at).toBe(start + 8000)
+    // By then the calls left are all needed by the finals: no look; the final, at its latest end.
     calls.left = 20
-    clock.t += 1000
-    expect(s.pollAt(keys[6]!, clock.t).final).toBe(false)
+    clock.t = start + 8000
+    const again = s.pollAt(keys[2]!, wide())
+    expect(again.final).toBe(false)
+    expect(again.at).toBeGreaterThanOrEqual(start + 30_000)
   })
-  it('no burst: aimed at an unchanged time, the scout looks early once, then waits for that time', () => {
-    // Scarce, with calls to spare for the scout's early looks.
-    const { clock, s, keys } = batch(4, 13)
-    const aim = clock.t + 1800
-    const polls: number[] = []
-    for (let i = 0; i < 40; i++) {
-      const { at, final } = s.pollAt(keys[0]!, aim)
-      if (final) polls.push(clock.t)
-      clock.t = Math.max(clock.t + 1, Math.min(at, clock.t + 50))
-    }
-    expect(polls.length).toBeLessThanOrEqual(2)
-    for (let i = 1; i < polls.length; i++) expect(polls[i]! - polls[i - 1]!).toBeGreaterThanOrEqual(250)
+  it('counts the final status call of every job expected to end before calls come back, and no best-effort read', () => {
+    // 20 jobs followed, 59 calls left: whatever the plan says of reads after the job, 39 to spare
+    // (fewer than two each): scarce; 61 left: plenty.
+    const scarce = batch(20, 59, { callsAfterJob: 2 })
+    expect(scarce.s.pollAt(scarce.keys[5]!, wants(scarce.clock.t)).final).toBe(false)
+    const plenty = batch(20, 61, { callsAfterJob: 2 })
+    expect(plenty.s.pollAt(plenty.keys[5]!, wants(plenty.clock.t))).toMatchObject({ final: true })
+    // Scarce, a first job measured: the final of a job expected to end after the calls come back is
+    // not counted against a look now.
+    const { clock, s, keys, calls, start } = batch(20, 22)
+    calls.backAt = start + 60_000
+    clock.t += 3000
+    s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000))
+    expect(s.pollAt(keys[5]!, wants(start + 11_760)).at).toBe(start + 11_760)
+    clock.t = start + 11_760
+    expect(s.pollAt(keys[5]!, wants(clock.t)).final).toBe(false)
+    calls.backAt = start + 15_000
+    expect(s.pollAt(keys[5]!, wants(clock.t))).toMatchObject({ final: true })
+  })
+  it('counts the calls of the sites still to start, and of the requests waiting for a call', () => {
+    const { clock, s, keys, calls } = batch(5, 40, { sitesToStart: 0 })
+    expect(s.pollAt(keys[3]!, wants(clock.t))).toMatchObject({ final: true })
+    s.expect({ sitesToStart: 18 })
+    expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
+    s.expect({ sitesToStart: 0 })
+    calls.waiters = 36
+    expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
+  })
+  it('a best-effort call goes only with a call to spare while jobs are followed', () => {
+    const { s, leaves } = batch(20, 20)
+    expect(s.spareNow()).toBe(false)
+    const plenty = batch(20, 60)
+    expect(plenty.s.spareNow()).toBe(true)
+    leaves.forEach((leave) => leave())
+    expect(s.spareNow()).toBe(true)
+  })
+  it("the run's cancellation wakes a held follower", () => {
+    const clock = new FakeClock()
+    const s = new PollScheduler(clock, supply(25))
+    s.expect({ sitesToStart: 0, callsPerSite: 2, callsAfterJob: 1, perRun: 0 })
+    const cancel = new AbortController()
+    const keys = Array.from({ length: 20 }, () => ({}))
+    keys.forEach((key) => s.join(key, cancel.signal))
+    const held = s.pollAt(keys[9]!, wants(clock.t))
+    expect(held.wake?.aborted).toBe(false)
+    cancel.abort()
+    expect(held.wake?.aborted).toBe(true)
   })
   it('a follower never polls twice within 250 ms, however its planner aims', () => {
     const { clock, s, keys } = batch(1, 59)
-    expect(s.pollAt(keys[0]!, clock.t).final).toBe(true)
+    expect(s.pollAt(keys[0]!, wants(clock.t)).final).toBe(true)
     clock.t += 10
-    const again = s.pollAt(keys[0]!, clock.t)
+    const again = s.pollAt(keys[0]!, wants(clock.t, 1))
     expect(again.final).toBe(false)
     expect(again.at).toBeGreaterThanOrEqual(clock.t + 240)
   })
   it('a follower that never joined (a single job) is its own batch', () => {
     const clock = new FakeClock()
-    const s = new PollScheduler(clock, supply(2))
-    expect(s.pollAt({}, clock.t)).toMatchObject({ final: true })
+    // Its final call and the read after it, the run's own call, and two to spare.
+    const s = new PollScheduler(clock, supply(5))
+    expect(s.pollAt({}, wants(clock.t))).toMatchObject({ final: true })
   })
 })
