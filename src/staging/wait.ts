@@ -1,12 +1,5 @@
 import { durationText } from '../duration.js'
-import {
-  MISSING_STATUS,
-  PROBE_EVIDENCE_WINDOW_MS,
-  probeUnsupported,
-  TASK_INVISIBLE_GRACE_MS,
-  probePath,
-  probeState,
-} from '../contract.js'
+import { MISSING_STATUS, TASK_INVISIBLE_GRACE_MS } from '../contract.js'
 import { ApiError } from '../api/errors.js'
 import { CancelledError } from '../clock.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
@@ -17,6 +10,9 @@ import { taskStatusPath } from './endpoints.js'
 import { PollPlanner } from './poll-planner.js'
 import type { PollGate } from './poll-scheduler.js'
 import { jobOf } from '../words.js'
+import { followProbe } from './wait-reads.js'
+
+export { waitForProbe, waitForVersion } from './wait-reads.js'
 
 export interface WaitDeps {
   client: StagingApiClient
@@ -43,7 +39,7 @@ export type WaitOutcome =
   | { kind: 'unconfirmed'; reason: string }
 
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
-const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited'])
+export const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited'])
 
 /**
  * Follows a background job to its end through `GET /v2/tasks/{id}/status` (contract §2), with the
@@ -142,94 +138,10 @@ async function followTask(
 }
 
 /**
- * Follows a job with no task id through the staging probe `GET /v2/sites/{site}/staging`
- * (contract §3). Never reports success it did not see.
- */
-export async function waitForProbe(
-  deps: WaitDeps,
-  operation: Operation,
-  siteId: string,
-): Promise<WaitOutcome> {
-  return sharingPolls(deps, operation, siteId, () =>
-    followProbe(deps, operation, siteId, { seenBusy: false }),
-  )
-}
-
-async function followProbe(
-  deps: WaitDeps,
-  operation: Operation,
-  siteId: string,
-  evidence: { seenBusy: boolean },
-): Promise<WaitOutcome> {
-  const { client, clock, logger } = deps
-  const startedAt = clock.now()
-  const planner = new PollPlanner({ startedAt })
-  const progress = new Progress(deps, operation, siteId, startedAt)
-  let seenBusy = evidence.seenBusy
-  let delay = planner.firstDelay()
-  for (;;) {
-    await sleepWithin(deps, delay)
-    const at = clock.now()
-    planner.observe(at, undefined)
-    delay = planner.nextDelay(at)
-    let answer
-    try {
-      answer = await client.call('GET', probePath(siteId), 'read')
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e
-      if (e.httpStatus !== null && (probeUnsupported(e.httpStatus) || e.kind === 'api-url'))
-        return {
-          kind: 'untrackable',
-          reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
-        }
-      if (e.httpStatus === MISSING_STATUS) {
-        if (operation === 'delete') return { kind: 'completed', data: null, from: 'probe' }
-        if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS) continue
-        return {
-          kind: 'untrackable',
-          reason: 'the staging environment is not visible (404), so completion cannot be tracked',
-        }
-      }
-      // The server refuses every request until after the timeout: waiting on is pointless.
-      if (e.acceptsAgainAt) throw new DeadlineError(e)
-      if (TRANSIENT.has(e.kind)) {
-        logger.warn(`Could not read the staging environment (${e.message}); still waiting.`)
-        delay = Math.max(delay, 5000)
-        continue
-      }
-      return { kind: 'untrackable', reason: `reading the staging environment failed: ${e.message}` }
-    }
-    const data = answer.reply.data
-    const state = probeState(data)
-    if (state === 'busy') {
-      seenBusy = true
-      progress.update(undefined)
-      continue
-    }
-    if (state === 'ready' && operation !== 'delete') {
-      // Before a create there was no staging: "ready" is the new one. A pull or push that has not
-      // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
-      if (operation === 'create' || seenBusy) {
-        progress.done()
-        return { kind: 'completed', data, from: 'probe' }
-      }
-      if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
-        return {
-          kind: 'unconfirmed',
-          reason: `the staging environment looks ready, but this run never saw the ${jobOf(operation)} running, so it cannot tell whether the job ran, failed or has not started`,
-        }
-      continue
-    }
-    if (state === 'unknown')
-      logger.debug("the staging environment's status gave no state this client knows; still waiting")
-  }
-}
-
-/**
  * Counts this follower in the batch's poll scheduler for as long as it polls, and ends its live
  * progress however following ends (done, failed, timed out, cancelled).
  */
-async function sharingPolls<T>(
+export async function sharingPolls<T>(
   deps: WaitDeps,
   operation: Operation,
   siteId: string,
@@ -253,7 +165,7 @@ async function sharingPolls<T>(
  * follower held back looks again every second (a sibling may end, a window begin); no wait runs
  * past the deadline: then DeadlineError at once, with no pointless sleep.
  */
-async function sleepWithin(deps: WaitDeps, wanted: number): Promise<void> {
+export async function sleepWithin(deps: WaitDeps, wanted: number): Promise<void> {
   const { clock, client, signal, polls } = deps
   const wantedAt = clock.now() + Math.max(0, wanted)
   for (;;) {
@@ -285,7 +197,7 @@ async function sleepWithin(deps: WaitDeps, wanted: number): Promise<void> {
  * Progress of one job: a live update at every answer for a front end that shows one (the CLI on a
  * terminal), else a plain line now and then, never at every poll.
  */
-class Progress {
+export class Progress {
   private lastLineAt: number
   constructor(
     private readonly deps: WaitDeps,
