@@ -371,6 +371,21 @@ describe('rollback', () => {
     expect(result).toMatchObject({ result: 'succeeded', checkpointId: '12' })
   })
 
+  it('wait: false: the restore sent once, not followed; accepted, with the step that follows its task', async () => {
+    versions([version(10, 'before push 7')])
+    api()
+      .put('/v2/sites/1001/restore-versions/10')
+      .reply(200, said('restore', envelope({ task_id: 'rt' }, 'Restore started')))
+    const status = api().get('/v2/tasks/rt/status').reply(200, task('completed'))
+    const { result } = await run({ operation: 'rollback', wait: false })
+    expect(order).toEqual(['list', 'restore'])
+    expect(status.isDone()).toBe(false)
+    expect(result).toMatchObject({ result: 'accepted', checkpointId: '10', taskId: 'rt' })
+    expect(result.summary).toMatch(
+      /The restore of production to version 10 was accepted; not waited for\. To check on it later, .*task-id: rt/,
+    )
+  })
+
   it('no checkpoint of this tool: nothing restored, nothing sent', async () => {
     versions([version(12, 'my own backup')])
     const { result } = await run({ operation: 'rollback' })
