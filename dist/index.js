@@ -632,7 +632,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(616);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6106);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -644,7 +644,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 616:
+/***/ 6106:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -15822,175 +15822,13 @@ function clip(polygon, ca, cb, c) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./src/staging/wait.ts
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/staging/poll-loop.ts
 
 
 
 
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
-/**
- * Follows a background job to its end through `GET /v2/tasks/{id}/status` (contract §2), with the
- * adaptive PollPlanner. Falls back to the staging probe if the task stays invisible past the grace.
- */
-async function waitForTask(deps, operation, siteId, taskId, startedAt) {
-    deps.logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`);
-    return sharingPolls(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
-}
-async function followTask(deps, operation, siteId, taskId, startedAt) {
-    const { client, clock, logger, redactor } = deps;
-    const planner = new PollPlanner({ startedAt });
-    const progress = new Progress(deps, operation, siteId, startedAt);
-    const unknownSeen = new Set();
-    let delay = planner.firstDelay();
-    let seenRunning = false;
-    for (;;) {
-        await sleepWithin(deps, delay, planner);
-        const at = clock.now();
-        let answer;
-        try {
-            answer = await client.call('GET', taskStatusPath(taskId), 'read');
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            if (e.httpStatus === MISSING_STATUS && e.kind !== 'api-url') {
-                if (at - startedAt < TASK_INVISIBLE_GRACE_MS) {
-                    logger.debug(`task ${taskId} is not visible yet (404)`);
-                    planner.observe(at, undefined);
-                    delay = planner.nextDelay(clock.now());
-                    continue;
-                }
-                // A version's or a restore's task has no staging environment to follow instead (contract §13).
-                if (operation === 'checkpoint' || operation === 'rollback')
-                    return { kind: 'untrackable', reason: `task ${taskId} was not found (404)` };
-                logger.warn(`Task ${taskId} was not found ${durationText(at - startedAt, 'log')} after the job started; following the staging environment instead.`);
-                return followProbe(deps, operation, siteId, { seenBusy: seenRunning });
-            }
-            // The server refuses every request until after the timeout: waiting on is pointless.
-            if (e.acceptsAgainAt)
-                throw new DeadlineError(e);
-            if (TRANSIENT.has(e.kind)) {
-                logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`);
-                planner.observe(at, undefined);
-                delay = Math.max(planner.nextDelay(clock.now()), 5000);
-                continue;
-            }
-            return { kind: 'untrackable', reason: `reading task ${taskId} failed: ${e.message}` };
-        }
-        const parsed = TaskStatusSchema.safeParse(answer.reply.data);
-        if (!parsed.success) {
-            logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`);
-            planner.observe(at, undefined);
-            delay = planner.nextDelay(clock.now());
-            continue;
-        }
-        const task = parsed.data;
-        if (task.state === 'completed') {
-            progress.done();
-            return { kind: 'completed', data: answer.reply.data, from: 'task' };
-        }
-        if (task.state === 'failed') {
-            const reason = task.reason
-                ? redactor.server(task.reason)
-                : `the task ended with status "${redactor.server(task.status, 60)}"`;
-            return { kind: 'failed', reason };
-        }
-        if (task.state === 'running')
-            seenRunning = true;
-        else {
-            const shown = redactor.server(typeof task.status === 'object' ? JSON.stringify(task.status) : task.status, 60);
-            if (!unknownSeen.has(shown)) {
-                unknownSeen.add(shown);
-                logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`);
-            }
-        }
-        planner.observe(at, task.percent);
-        progress.update(task.percent);
-        delay = planner.nextDelay(clock.now());
-    }
-}
-/**
- * Follows a job with no task id through the staging probe `GET /v2/sites/{site}/staging`
- * (contract §3). Never reports success it did not see.
- */
-async function waitForProbe(deps, operation, siteId) {
-    return sharingPolls(deps, operation, siteId, () => followProbe(deps, operation, siteId, { seenBusy: false }));
-}
-async function followProbe(deps, operation, siteId, evidence) {
-    const { client, clock, logger } = deps;
-    const startedAt = clock.now();
-    const planner = new PollPlanner({ startedAt });
-    const progress = new Progress(deps, operation, siteId, startedAt);
-    let seenBusy = evidence.seenBusy;
-    let delay = planner.firstDelay();
-    for (;;) {
-        await sleepWithin(deps, delay, planner);
-        const at = clock.now();
-        planner.observe(at, undefined);
-        delay = planner.nextDelay(at);
-        let answer;
-        try {
-            answer = await client.call('GET', probePath(siteId), 'read');
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            if (e.httpStatus !== null && (probeUnsupported(e.httpStatus) || e.kind === 'api-url'))
-                return {
-                    kind: 'untrackable',
-                    reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
-                };
-            if (e.httpStatus === MISSING_STATUS) {
-                if (operation === 'delete')
-                    return { kind: 'completed', data: null, from: 'probe' };
-                if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS)
-                    continue;
-                return {
-                    kind: 'untrackable',
-                    reason: 'the staging environment is not visible (404), so completion cannot be tracked',
-                };
-            }
-            // The server refuses every request until after the timeout: waiting on is pointless.
-            if (e.acceptsAgainAt)
-                throw new DeadlineError(e);
-            if (TRANSIENT.has(e.kind)) {
-                logger.warn(`Could not read the staging environment (${e.message}); still waiting.`);
-                delay = Math.max(delay, 5000);
-                continue;
-            }
-            return { kind: 'untrackable', reason: `reading the staging environment failed: ${e.message}` };
-        }
-        const data = answer.reply.data;
-        const state = probeState(data);
-        if (state === 'busy') {
-            seenBusy = true;
-            progress.update(undefined);
-            continue;
-        }
-        if (state === 'ready' && operation !== 'delete') {
-            // Before a create there was no staging: "ready" is the new one. A pull or push that has not
-            // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
-            if (operation === 'create' || seenBusy) {
-                progress.done();
-                return { kind: 'completed', data, from: 'probe' };
-            }
-            if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
-                return {
-                    kind: 'unconfirmed',
-                    reason: `the staging environment looks ready, but this run never saw the ${jobOf(operation)} running, so it cannot tell whether the job ran, failed or has not started`,
-                };
-            continue;
-        }
-        if (state === 'unknown')
-            logger.debug("the staging environment's status gave no state this client knows; still waiting");
-    }
-}
 /**
  * Counts this follower in the batch's poll scheduler for as long as it polls, and ends its live
  * progress however following ends (done, failed, timed out, cancelled).
@@ -16106,6 +15944,239 @@ class Progress {
     }
 }
 
+;// CONCATENATED MODULE: ./src/staging/wait-reads.ts
+
+
+
+
+
+
+
+/*
+ * The followers that read something other than a task's status (wait.ts follows a task): the staging
+ * probe (contract §3) and a site version's place in its site's list (§13), one polling loop for both.
+ */
+/**
+ * Follows a job with no task id through the staging probe `GET /v2/sites/{site}/staging`
+ * (contract §3). Never reports success it did not see.
+ */
+async function waitForProbe(deps, operation, siteId) {
+    return sharingPolls(deps, operation, siteId, () => followProbe(deps, operation, siteId, { seenBusy: false }));
+}
+async function followProbe(deps, operation, siteId, evidence) {
+    const { client, logger } = deps;
+    let seenBusy = evidence.seenBusy;
+    return pollReads(deps, operation, siteId, 'the staging environment', async (at, startedAt) => {
+        let answer;
+        try {
+            answer = await client.call('GET', probePath(siteId), 'read');
+        }
+        catch (e) {
+            if (!(e instanceof ApiError))
+                throw e;
+            if (e.httpStatus !== null && (probeUnsupported(e.httpStatus) || e.kind === 'api-url'))
+                return {
+                    kind: 'untrackable',
+                    reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
+                };
+            if (e.httpStatus !== MISSING_STATUS)
+                throw e;
+            if (operation === 'delete')
+                return { kind: 'completed', data: null, from: 'probe' };
+            if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS)
+                return 'waiting';
+            return {
+                kind: 'untrackable',
+                reason: 'the staging environment is not visible (404), so completion cannot be tracked',
+            };
+        }
+        const data = answer.reply.data;
+        const state = probeState(data);
+        if (state === 'busy') {
+            seenBusy = true;
+            return 'busy';
+        }
+        if (state === 'ready' && operation !== 'delete') {
+            // Before a create there was no staging: "ready" is the new one. A pull or push that has not
+            // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
+            if (operation === 'create' || seenBusy)
+                return { kind: 'completed', data, from: 'probe' };
+            if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
+                return {
+                    kind: 'unconfirmed',
+                    reason: `the staging environment looks ready, but this run never saw the ${jobOf(operation)} running, so it cannot tell whether the job ran, failed or has not started`,
+                };
+            return 'waiting';
+        }
+        if (state === 'unknown')
+            logger.debug("the staging environment's status gave no state this client knows; still waiting");
+        return 'waiting';
+    });
+}
+/**
+ * Follows a site version that was started with no task id (contract §13 names `data.task_id`; a
+ * service may leave it out) through the site's version list, `GET /v2/site-versions?site_id=`: its
+ * `status` `completed` ends the wait, `progress` keeps it, a failed status fails it. The same
+ * waiting as a task (the planner, the batch's poll scheduler, one deadline).
+ */
+async function waitForVersion(deps, siteId, versionId) {
+    deps.logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`);
+    const { client, redactor } = deps;
+    return sharingPolls(deps, 'checkpoint', siteId, () => pollReads(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, async (at, startedAt) => {
+        const answer = await client.call('GET', versionListPath(siteId), 'read');
+        const record = listItems(answer.reply.data).find((r) => versionIdOf(r) === versionId);
+        if (!record)
+            return at - startedAt < TASK_INVISIBLE_GRACE_MS
+                ? 'waiting'
+                : { kind: 'untrackable', reason: `version ${versionId} is not in site ${siteId}'s version list` };
+        const status = record.status;
+        const state = taskState(status);
+        if (state === 'completed')
+            return { kind: 'completed', data: record, from: 'probe' };
+        if (state === 'failed')
+            return {
+                kind: 'failed',
+                reason: `version ${versionId} has the status "${redactor.server(String(status), 60)}"`,
+            };
+        return state === 'running' ? 'busy' : 'waiting';
+    }));
+}
+/**
+ * The polling loop of the followers that are not a task's: sleep as the planner and the batch's
+ * poll scheduler say, `look` once, until it says how the job ended. Transient trouble keeps waiting;
+ * a server that refuses every request until after the timeout ends it (DeadlineError).
+ */
+async function pollReads(deps, operation, siteId, what, look) {
+    const { clock, logger } = deps;
+    const startedAt = clock.now();
+    const planner = new PollPlanner({ startedAt });
+    const progress = new Progress(deps, operation, siteId, startedAt);
+    let delay = planner.firstDelay();
+    for (;;) {
+        await sleepWithin(deps, delay, planner);
+        const at = clock.now();
+        planner.observe(at, undefined);
+        delay = planner.nextDelay(at);
+        let now;
+        try {
+            now = await look(at, startedAt);
+        }
+        catch (e) {
+            if (!(e instanceof ApiError))
+                throw e;
+            // The server refuses every request until after the timeout: waiting on is pointless.
+            if (e.acceptsAgainAt)
+                throw new DeadlineError(e);
+            if (!TRANSIENT.has(e.kind))
+                return { kind: 'untrackable', reason: `reading ${what} failed: ${e.message}` };
+            logger.warn(`Could not read ${what} (${e.message}); still waiting.`);
+            delay = Math.max(delay, 5000);
+            continue;
+        }
+        if (now === 'busy')
+            progress.update(undefined);
+        else if (now !== 'waiting') {
+            if (now.kind === 'completed')
+                progress.done();
+            return now;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/staging/wait.ts
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Follows a background job to its end through `GET /v2/tasks/{id}/status` (contract §2), with the
+ * adaptive PollPlanner. Falls back to the staging probe if the task stays invisible past the grace.
+ */
+async function waitForTask(deps, operation, siteId, taskId, startedAt) {
+    deps.logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`);
+    return sharingPolls(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
+}
+async function followTask(deps, operation, siteId, taskId, startedAt) {
+    const { client, clock, logger, redactor } = deps;
+    const planner = new PollPlanner({ startedAt });
+    const progress = new Progress(deps, operation, siteId, startedAt);
+    const unknownSeen = new Set();
+    let delay = planner.firstDelay();
+    let seenRunning = false;
+    for (;;) {
+        await sleepWithin(deps, delay, planner);
+        const at = clock.now();
+        let answer;
+        try {
+            answer = await client.call('GET', taskStatusPath(taskId), 'read');
+        }
+        catch (e) {
+            if (!(e instanceof ApiError))
+                throw e;
+            if (e.httpStatus === MISSING_STATUS && e.kind !== 'api-url') {
+                if (at - startedAt < TASK_INVISIBLE_GRACE_MS) {
+                    logger.debug(`task ${taskId} is not visible yet (404)`);
+                    planner.observe(at, undefined);
+                    delay = planner.nextDelay(clock.now());
+                    continue;
+                }
+                // A version's or a restore's task has no staging environment to follow instead (contract §13).
+                if (operation === 'checkpoint' || operation === 'rollback')
+                    return { kind: 'untrackable', reason: `task ${taskId} was not found (404)` };
+                logger.warn(`Task ${taskId} was not found ${durationText(at - startedAt, 'log')} after the job started; following the staging environment instead.`);
+                return followProbe(deps, operation, siteId, { seenBusy: seenRunning });
+            }
+            // The server refuses every request until after the timeout: waiting on is pointless.
+            if (e.acceptsAgainAt)
+                throw new DeadlineError(e);
+            if (TRANSIENT.has(e.kind)) {
+                logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`);
+                planner.observe(at, undefined);
+                delay = Math.max(planner.nextDelay(clock.now()), 5000);
+                continue;
+            }
+            return { kind: 'untrackable', reason: `reading task ${taskId} failed: ${e.message}` };
+        }
+        const parsed = TaskStatusSchema.safeParse(answer.reply.data);
+        if (!parsed.success) {
+            logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`);
+            planner.observe(at, undefined);
+            delay = planner.nextDelay(clock.now());
+            continue;
+        }
+        const task = parsed.data;
+        if (task.state === 'completed') {
+            progress.done();
+            return { kind: 'completed', data: answer.reply.data, from: 'task' };
+        }
+        if (task.state === 'failed') {
+            const reason = task.reason
+                ? redactor.server(task.reason)
+                : `the task ended with status "${redactor.server(task.status, 60)}"`;
+            return { kind: 'failed', reason };
+        }
+        if (task.state === 'running')
+            seenRunning = true;
+        else {
+            const shown = redactor.server(typeof task.status === 'object' ? JSON.stringify(task.status) : task.status, 60);
+            if (!unknownSeen.has(shown)) {
+                unknownSeen.add(shown);
+                logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`);
+            }
+        }
+        planner.observe(at, task.percent);
+        progress.update(task.percent);
+        delay = planner.nextDelay(clock.now());
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/staging/checkpoint.ts
 
 
@@ -16199,15 +16270,20 @@ async function make(ctx) {
     const id = versionIdOf(made.reply.data);
     const task = taskIdOf(made.reply.data);
     const taskId = task && 'id' in task ? task.id : null;
-    if (!id || !taskId)
+    if (!id)
         return {
             outcome: 'failed',
-            summary: `The checkpoint was started, but the answer did not say its ${id ? 'task' : 'id'}, so its completion cannot be confirmed. ${NO_PUSH}`,
+            summary: `The checkpoint was started, but the answer did not say its id, so it cannot be followed nor restored. ${NO_PUSH}`,
             error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
         };
     const name = await nameIt(ctx, id);
-    ctx.phase = `waiting for the checkpoint (version ${id}, task ${taskId}) to complete`;
-    const outcome = await waitForTask(waitDeps(ctx), 'checkpoint', siteId, taskId, ctx.clock.now());
+    // No task id (contract §13 names one; a service may leave it out): the version's own status in
+    // the site's version list, with the same waiting (docs/assumptions.md 120).
+    ctx.phase = `waiting for the checkpoint (version ${id}${taskId ? `, task ${taskId}` : ''}) to complete`;
+    const deps = waitDeps(ctx);
+    const outcome = taskId
+        ? await waitForTask(deps, 'checkpoint', siteId, taskId, ctx.clock.now())
+        : await waitForVersion(deps, siteId, id);
     if (outcome.kind === 'completed') {
         // Only a completed version is a checkpoint: the output never names one that cannot be restored.
         ctx.known.checkpointId = id;
@@ -16215,7 +16291,7 @@ async function make(ctx) {
         return { id, name };
     }
     const why = outcome.kind === 'failed'
-        ? `its task failed on the server: ${outcome.reason}`
+        ? `${taskId ? 'its task' : 'it'} failed on the server: ${outcome.reason}`
         : `its completion cannot be confirmed: ${outcome.reason}`;
     return {
         outcome: 'failed',
@@ -17750,6 +17826,7 @@ function addWarnings(ctx, warnings) {
 
 
 
+
 const OVERWRITES = "production's files and database";
 /**
  * `operation: rollback` (issue 27 §3): restores production to `checkpoint-id`, or to the newest
@@ -17868,6 +17945,14 @@ async function restore(ctx, id) {
         };
     }
     ctx.known.taskId = taskId;
+    // wait: false, as for a push (docs/assumptions.md 121): sent once, not followed, said as accepted.
+    if (!ctx.config.wait) {
+        logger.info(`The restore was accepted; not waiting for it (${setting('wait', 'false')}).`);
+        return {
+            outcome: 'accepted',
+            summary: `The restore of production to version ${id} was accepted; not waited for. ${checkLaterHint(siteId, taskId)}`,
+        };
+    }
     ctx.phase = `waiting for the restore of version ${id} (task ${taskId}) to finish`;
     const outcome = await waitForTask(waitDeps(ctx), 'rollback', siteId, taskId, ctx.clock.now());
     if (outcome.kind === 'completed')

@@ -61,7 +61,8 @@ Options:
   --versions MODE            site versions (checkpoints): ok (default); absent-404 or absent-405 (the
                              service offers none: its routes answer 404, or 405); plan-403 (a plan
                              without versions); quota (every create refused with 422); task-fails
-                             (version tasks end in error); slow (version tasks take 15 minutes)
+                             (version tasks end in error); slow (version tasks take 15 minutes);
+                             no-task-id (a create answers no task_id)
   --version-quota N          completed versions a site keeps; one more may be made on top, one at a
                              time, then creates are refused until one is deleted (default 3)
   --tools MODE               site tools (maintenance mode, password protection): ok (default),
@@ -332,6 +333,7 @@ const VERSIONS_MODES = [
     'quota',
     'task-fails',
     'slow',
+    'no-task-id',
 ];
 const TOOLS_MODES = ['ok', 'plan-403', 'absent-404'];
 /** Completed versions a site may keep by default (the family's backups: 3 manual plus 1 in progress). */
@@ -1632,8 +1634,8 @@ function positiveInt(value, fallback) {
  *   completed refused (422); a restore or push of the site already running refused as busy;
  *   otherwise a `restore` job, which puts the version's content back on production when it completes.
  * - delete: each id deleted, or listed in `failed_ids` (unknown, in progress, being restored).
- * The knob `versions` (options) gates them all: `plan-403` answers 403 here; `quota`, `task-fails`
- * and `slow` change create; `absent-404` / `absent-405` are routing (api.ts).
+ * The knob `versions` (options) gates them all: `plan-403` answers 403 here; `quota`, `task-fails`,
+ * `slow` and `no-task-id` change create; `absent-404` / `absent-405` are routing (api.ts).
  */
 
 
@@ -1669,10 +1671,10 @@ function createVersion(ctx, req) {
     const slow = ctx.options.versions === 'slow' ? simulator_options/* SLOW_VERSION_MS */.Mz : undefined;
     const task = ctx.jobs.startOnSite('version', site.id, version.id, failWith, ctx.now, slow);
     version.task_id = task.id;
-    return ctx.shapes.siteJobStarted(ctx.lang, t(ctx.lang, 'version_started'), {
-        id: ctx.shapes.style.versionId(version),
-        task_id: task.id,
-    });
+    const id = ctx.shapes.style.versionId(version);
+    // `no-task-id`: a service that leaves the task out (contract §13 names it; docs/assumptions.md 120).
+    const data = ctx.options.versions === 'no-task-id' ? { id } : { id, task_id: task.id };
+    return ctx.shapes.siteJobStarted(ctx.lang, t(ctx.lang, 'version_started'), data);
 }
 function nameVersion(ctx, req, versionId) {
     const body = jsonBody(ctx, req, ['name']);

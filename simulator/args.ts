@@ -60,7 +60,8 @@ Options:
   --versions MODE            site versions (checkpoints): ok (default); absent-404 or absent-405 (the
                              service offers none: its routes answer 404, or 405); plan-403 (a plan
                              without versions); quota (every create refused with 422); task-fails
-                             (version tasks end in error); slow (version tasks take 15 minutes)
+                             (version tasks end in error); slow (version tasks take 15 minutes);
+                             no-task-id (a create answers no task_id)
   --version-quota N          completed versions a site keeps; one more may be made on top, one at a
                              time, then creates are refused until one is deleted (default 3)
   --tools MODE               site tools (maintenance mode, password protection): ok (default),

@@ -44,6 +44,7 @@ export const VERSIONS_MODES: readonly VersionsMode[] = [
   'quota',
   'task-fails',
   'slow',
+  'no-task-id',
 ]
 
 export const TOOLS_MODES: readonly ToolsMode[] = ['ok', 'plan-403', 'absent-404']

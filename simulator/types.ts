@@ -9,9 +9,11 @@ export type JobKind = StagingJobKind | SiteJobKind
  * How the site-versions routes behave (contract §13): `ok`; `absent-404` / `absent-405`, the service
  * offers no versions (every versions route answers 404, or 405); `plan-403`, a plan without versions;
  * `quota`, every create refused with the quota's 422; `task-fails`, version tasks end in error;
- * `slow`, version tasks take SLOW_VERSION_MS (longer than any client waits).
+ * `slow`, version tasks take SLOW_VERSION_MS (longer than any client waits); `no-task-id`, a create
+ * answers the version's id without its `task_id` (the version's status in the list still changes).
  */
-export type VersionsMode = 'ok' | 'absent-404' | 'absent-405' | 'plan-403' | 'quota' | 'task-fails' | 'slow'
+export type VersionsMode =
+  'ok' | 'absent-404' | 'absent-405' | 'plan-403' | 'quota' | 'task-fails' | 'slow' | 'no-task-id'
 /** How POST /v2/sites/{site}/tools behaves (contract §14): `ok`, `plan-403`, or `absent-404` (no such route). */
 export type ToolsMode = 'ok' | 'plan-403' | 'absent-404'
 /** Shapes of `percentage_complete` over a job (simulator/progress.ts describes each). */

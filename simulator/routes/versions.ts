@@ -14,8 +14,8 @@
  *   completed refused (422); a restore or push of the site already running refused as busy;
  *   otherwise a `restore` job, which puts the version's content back on production when it completes.
  * - delete: each id deleted, or listed in `failed_ids` (unknown, in progress, being restored).
- * The knob `versions` (options) gates them all: `plan-403` answers 403 here; `quota`, `task-fails`
- * and `slow` change create; `absent-404` / `absent-405` are routing (api.ts).
+ * The knob `versions` (options) gates them all: `plan-403` answers 403 here; `quota`, `task-fails`,
+ * `slow` and `no-task-id` change create; `absent-404` / `absent-405` are routing (api.ts).
  */
 import { jsonBody } from '../body.js'
 import type { ApiContext, ApiRequest } from '../context.js'
@@ -54,10 +54,10 @@ export function createVersion(ctx: ApiContext, req: ApiRequest): ApiResponse {
   const slow = ctx.options.versions === 'slow' ? SLOW_VERSION_MS : undefined
   const task = ctx.jobs.startOnSite('version', site.id, version.id, failWith, ctx.now, slow)
   version.task_id = task.id
-  return ctx.shapes.siteJobStarted(ctx.lang, t(ctx.lang, 'version_started'), {
-    id: ctx.shapes.style.versionId(version),
-    task_id: task.id,
-  })
+  const id = ctx.shapes.style.versionId(version)
+  // `no-task-id`: a service that leaves the task out (contract §13 names it; docs/assumptions.md 120).
+  const data = ctx.options.versions === 'no-task-id' ? { id } : { id, task_id: task.id }
+  return ctx.shapes.siteJobStarted(ctx.lang, t(ctx.lang, 'version_started'), data)
 }
 
 export function nameVersion(ctx: ApiContext, req: ApiRequest, versionId: string): ApiResponse {

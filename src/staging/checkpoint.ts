@@ -18,7 +18,7 @@ import { listItems } from './site-list.js'
 import type { Config } from '../types.js'
 import { waitDeps, warn, type RunContext } from './context.js'
 import { endingOf, type Ending } from './ending.js'
-import { waitForTask } from './wait.js'
+import { waitForTask, waitForVersion } from './wait.js'
 import { perDoor, setting } from '../words.js'
 
 /** Issue 27's inputs, with their defaults when a Config leaves them out. */
@@ -111,15 +111,20 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   const id = versionIdOf(made.reply.data)
   const task = taskIdOf(made.reply.data)
   const taskId = task && 'id' in task ? task.id : null
-  if (!id || !taskId)
+  if (!id)
     return {
       outcome: 'failed',
-      summary: `The checkpoint was started, but the answer did not say its ${id ? 'task' : 'id'}, so its completion cannot be confirmed. ${NO_PUSH}`,
+      summary: `The checkpoint was started, but the answer did not say its id, so it cannot be followed nor restored. ${NO_PUSH}`,
       error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
     }
   const name = await nameIt(ctx, id)
-  ctx.phase = `waiting for the checkpoint (version ${id}, task ${taskId}) to complete`
-  const outcome = await waitForTask(waitDeps(ctx), 'checkpoint', siteId, taskId, ctx.clock.now())
+  // No task id (contract §13 names one; a service may leave it out): the version's own status in
+  // the site's version list, with the same waiting (docs/assumptions.md 120).
+  ctx.phase = `waiting for the checkpoint (version ${id}${taskId ? `, task ${taskId}` : ''}) to complete`
+  const deps = waitDeps(ctx)
+  const outcome = taskId
+    ? await waitForTask(deps, 'checkpoint', siteId, taskId, ctx.clock.now())
+    : await waitForVersion(deps, siteId, id)
   if (outcome.kind === 'completed') {
     // Only a completed version is a checkpoint: the output never names one that cannot be restored.
     ctx.known.checkpointId = id
@@ -128,7 +133,7 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   }
   const why =
     outcome.kind === 'failed'
-      ? `its task failed on the server: ${outcome.reason}`
+      ? `${taskId ? 'its task' : 'it'} failed on the server: ${outcome.reason}`
       : `its completion cannot be confirmed: ${outcome.reason}`
   return {
     outcome: 'failed',

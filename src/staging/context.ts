@@ -7,7 +7,7 @@ import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets/redactor.js'
 import type { Clock, Config, JobOperation, Logger } from '../types.js'
 import type { PollGate } from './poll-scheduler.js'
-import type { WaitDeps } from './wait.js'
+import type { WaitDeps } from './poll-loop.js'
 import type { Door } from '../words.js'
 
 /** What is known of one job the run started, for the cancel and timeout reports (issue 17 §5). */

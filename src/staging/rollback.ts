@@ -3,6 +3,7 @@ import { VERSIONS_NOT_OFFERED, restorePath, taskIdOf } from '../contract.js'
 import { durationText } from '../duration.js'
 import { waitDeps, warn, type RunContext } from './context.js'
 import { isOurs, listVersions, withRootEvidence, type VersionRecord } from './checkpoint.js'
+import { checkLaterHint } from './endpoints.js'
 import { failure, type Ending } from './ending.js'
 import { waitForUrl } from './url-check.js'
 import { waitForTask } from './wait.js'
@@ -123,6 +124,14 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
     }
   }
   ctx.known.taskId = taskId
+  // wait: false, as for a push (docs/assumptions.md 121): sent once, not followed, said as accepted.
+  if (!ctx.config.wait) {
+    logger.info(`The restore was accepted; not waiting for it (${setting('wait', 'false')}).`)
+    return {
+      outcome: 'accepted',
+      summary: `The restore of production to version ${id} was accepted; not waited for. ${checkLaterHint(siteId, taskId)}`,
+    }
+  }
   ctx.phase = `waiting for the restore of version ${id} (task ${taskId}) to finish`
   const outcome = await waitForTask(waitDeps(ctx), 'rollback', siteId, taskId, ctx.clock.now())
   if (outcome.kind === 'completed')

@@ -4,7 +4,7 @@ import { warn, type RunContext } from './context.js'
 import { checkLaterHint } from './endpoints.js'
 import { failure, type Ending } from './ending.js'
 import { fillStagingFields, STAGING_READ, TASK } from './staging-fields.js'
-import type { WaitOutcome } from './wait.js'
+import type { WaitOutcome } from './poll-loop.js'
 import { jobOf } from '../words.js'
 
 /**

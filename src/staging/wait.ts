@@ -1,48 +1,24 @@
 import { durationText } from '../duration.js'
-import {
-  MISSING_STATUS,
-  PROBE_EVIDENCE_WINDOW_MS,
-  probeUnsupported,
-  TASK_INVISIBLE_GRACE_MS,
-  probePath,
-  probeState,
-} from '../contract.js'
+import { jobOf } from '../words.js'
+import { MISSING_STATUS, TASK_INVISIBLE_GRACE_MS } from '../contract.js'
 import { ApiError } from '../api/errors.js'
-import { CancelledError } from '../clock.js'
-import { DeadlineError, type StagingApiClient } from '../api/client.js'
+import { DeadlineError } from '../api/client.js'
 import { TaskStatusSchema } from '../api/schemas.js'
-import type { Redactor } from '../secrets/redactor.js'
-import type { Clock, Followed as Operation, Logger } from '../types.js'
 import { taskStatusPath } from './endpoints.js'
 import { PollPlanner } from './poll-planner.js'
-import type { PollGate } from './poll-scheduler.js'
-import { jobOf } from '../words.js'
+import {
+  Progress,
+  sharingPolls,
+  sleepWithin,
+  TRANSIENT,
+  type WaitDeps,
+  type WaitOutcome,
+} from './poll-loop.js'
+import type { Followed as Operation } from '../types.js'
+import { followProbe } from './wait-reads.js'
 
-export interface WaitDeps {
-  client: StagingApiClient
-  /** The batch's poll scheduler: when a status call may go (shared by every job of a run). */
-  polls: PollGate
-  clock: Clock
-  logger: Logger
-  redactor: Redactor
-  signal?: AbortSignal
-  /** Minimum time between two plain progress lines in the log (when the logger shows no live line). */
-  progressEveryMs?: number
-}
-
-/** How following a job ended; timeouts and cancellation are thrown (DeadlineError, CancelledError). */
-export type WaitOutcome =
-  /** The server said so (task completed, probe ready after the job was seen busy, gone after a delete). */
-  | { kind: 'completed'; data: unknown; from: 'task' | 'probe' }
-  | { kind: 'failed'; reason: string }
-  /** Nothing can tell how the job went (no probe, no task). */
-  | { kind: 'untrackable'; reason: string }
-  /** The probe says "ready", but this run never saw the job running: no evidence it ran (contract §3). */
-  | { kind: 'unconfirmed'; reason: string }
-
-/** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
-const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited'])
-
+export type { WaitDeps, WaitOutcome } from './poll-loop.js'
+export { waitForProbe, waitForVersion } from './wait-reads.js'
 /**
  * Follows a background job to its end through `GET /v2/tasks/{id}/status` (contract §2), with the
  * adaptive PollPlanner. Falls back to the staging probe if the task stays invisible past the grace.
@@ -136,204 +112,5 @@ async function followTask(
     planner.observe(at, task.percent)
     progress.update(task.percent)
     delay = planner.nextDelay(clock.now())
-  }
-}
-
-/**
- * Follows a job with no task id through the staging probe `GET /v2/sites/{site}/staging`
- * (contract §3). Never reports success it did not see.
- */
-export async function waitForProbe(
-  deps: WaitDeps,
-  operation: Operation,
-  siteId: string,
-): Promise<WaitOutcome> {
-  return sharingPolls(deps, operation, siteId, () =>
-    followProbe(deps, operation, siteId, { seenBusy: false }),
-  )
-}
-
-async function followProbe(
-  deps: WaitDeps,
-  operation: Operation,
-  siteId: string,
-  evidence: { seenBusy: boolean },
-): Promise<WaitOutcome> {
-  const { client, clock, logger } = deps
-  const startedAt = clock.now()
-  const planner = new PollPlanner({ startedAt })
-  const progress = new Progress(deps, operation, siteId, startedAt)
-  let seenBusy = evidence.seenBusy
-  let delay = planner.firstDelay()
-  for (;;) {
-    await sleepWithin(deps, delay, planner)
-    const at = clock.now()
-    planner.observe(at, undefined)
-    delay = planner.nextDelay(at)
-    let answer
-    try {
-      answer = await client.call('GET', probePath(siteId), 'read')
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e
-      if (e.httpStatus !== null && (probeUnsupported(e.httpStatus) || e.kind === 'api-url'))
-        return {
-          kind: 'untrackable',
-          reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
-        }
-      if (e.httpStatus === MISSING_STATUS) {
-        if (operation === 'delete') return { kind: 'completed', data: null, from: 'probe' }
-        if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS) continue
-        return {
-          kind: 'untrackable',
-          reason: 'the staging environment is not visible (404), so completion cannot be tracked',
-        }
-      }
-      // The server refuses every request until after the timeout: waiting on is pointless.
-      if (e.acceptsAgainAt) throw new DeadlineError(e)
-      if (TRANSIENT.has(e.kind)) {
-        logger.warn(`Could not read the staging environment (${e.message}); still waiting.`)
-        delay = Math.max(delay, 5000)
-        continue
-      }
-      return { kind: 'untrackable', reason: `reading the staging environment failed: ${e.message}` }
-    }
-    const data = answer.reply.data
-    const state = probeState(data)
-    if (state === 'busy') {
-      seenBusy = true
-      progress.update(undefined)
-      continue
-    }
-    if (state === 'ready' && operation !== 'delete') {
-      // Before a create there was no staging: "ready" is the new one. A pull or push that has not
-      // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
-      if (operation === 'create' || seenBusy) {
-        progress.done()
-        return { kind: 'completed', data, from: 'probe' }
-      }
-      if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
-        return {
-          kind: 'unconfirmed',
-          reason: `the staging environment looks ready, but this run never saw the ${jobOf(operation)} running, so it cannot tell whether the job ran, failed or has not started`,
-        }
-      continue
-    }
-    if (state === 'unknown')
-      logger.debug("the staging environment's status gave no state this client knows; still waiting")
-  }
-}
-
-/**
- * Counts this follower in the batch's poll scheduler for as long as it polls, and ends its live
- * progress however following ends (done, failed, timed out, cancelled).
- */
-async function sharingPolls<T>(
-  deps: WaitDeps,
-  operation: Operation,
-  siteId: string,
-  follow: () => Promise<T>,
-): Promise<T> {
-  // Keyed by these deps, as sleepWithin asks pollAt with them.
-  const leave = deps.polls.join(deps, deps.signal)
-  const started = deps.clock.now()
-  try {
-    return await follow()
-  } finally {
-    leave()
-    const elapsedMs = deps.clock.now() - started
-    deps.logger.progress?.({ operation, siteId, percent: null, elapsedMs, etaMs: null, ended: true })
-  }
-}
-
-/**
- * Sleeps before the next poll: `wanted` (what the planner asks), or when the batch's poll scheduler
- * says (PollScheduler.pollAt), which decides again whenever the time it gave comes (a poll planned
- * before calls ran out is planned anew, not sent late). A follower held for news sleeps on its own
- * wake-up, which the scheduler aborts for it alone (and the run's cancellation too): no signal is
- * composed per wait. No wait runs past the deadline: then DeadlineError at once, with no pointless sleep.
- */
-async function sleepWithin(deps: WaitDeps, wanted: number, planner: PollPlanner): Promise<void> {
-  const { clock, client, signal, polls } = deps
-  const wantedAt = clock.now() + Math.max(0, wanted)
-  for (;;) {
-    const now = clock.now()
-    const left = client.deadline - now
-    if (left <= 0) throw new DeadlineError()
-    const { at, final, wake } = polls.pollAt(deps, {
-      wantedAt,
-      end: planner.end(now),
-      answers: planner.answers,
-    })
-    if (at <= now) return
-    const ms = at - now
-    if (ms >= left) {
-      await clock.sleep(left, signal)
-      throw new DeadlineError()
-    }
-    if (!wake) {
-      await clock.sleep(ms, signal)
-      if (final) return
-      continue
-    }
-    try {
-      await clock.sleep(ms, wake)
-    } catch (e) {
-      if (!(e instanceof CancelledError)) throw e
-    }
-    if (signal?.aborted) throw new CancelledError()
-  }
-}
-
-/**
- * Progress of one job: a live update at every answer for a front end that shows one (the CLI on a
- * terminal), else a plain line now and then, never at every poll.
- */
-class Progress {
-  private lastLineAt: number
-  constructor(
-    private readonly deps: WaitDeps,
-    private readonly operation: Operation,
-    private readonly siteId: string,
-    private readonly startedAt: number,
-  ) {
-    this.lastLineAt = startedAt
-  }
-  update(percent: number | undefined): void {
-    const now = this.deps.clock.now()
-    const elapsedMs = now - this.startedAt
-    const { logger } = this.deps
-    if (logger.progress) {
-      // A naive end estimate for people (the planner has its own): the average rate so far.
-      const etaMs = percent && percent > 0 && percent < 100 ? (elapsedMs * (100 - percent)) / percent : null
-      logger.progress({
-        operation: this.operation,
-        siteId: this.siteId,
-        percent: percent ?? null,
-        elapsedMs,
-        etaMs,
-      })
-      return
-    }
-    if (now - this.lastLineAt < (this.deps.progressEveryMs ?? 15_000)) return
-    this.lastLineAt = now
-    const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`
-    logger.info(
-      `… ${this.operation} on site ${this.siteId}:${pct} still running after ${durationText(elapsedMs)}`,
-    )
-  }
-  done(): void {
-    const { logger, clock } = this.deps
-    const elapsedMs = clock.now() - this.startedAt
-    logger.progress?.({
-      operation: this.operation,
-      siteId: this.siteId,
-      percent: 100,
-      elapsedMs,
-      etaMs: 0,
-      ended: true,
-    })
-    logger.info(
-      `The ${jobOf(this.operation)} on site ${this.siteId} finished after ${durationText(clock.now() - this.startedAt)}.`,
-    )
   }
 }

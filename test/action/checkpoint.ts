@@ -76,6 +76,42 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(1)
   })
 
+  it("a version create with no task id: the version's status in the list is followed, then the push", async () => {
+    sim().setOptions({ versions: 'no-task-id' })
+    const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002' })
+    expect(run.code).toBe(0)
+    const order = paths().filter((x) => !x.startsWith('GET /sites'))
+    const push = order.indexOf('POST /sites/1002/staging/push')
+    expect(order[0]).toBe('POST /site-versions')
+    expect(order[1]).toMatch(/^PUT \/site-versions\//)
+    // Between the name and the push: the version list only, until it said completed.
+    expect(order.slice(2, push)).toEqual(order.slice(2, push).map(() => 'GET /site-versions'))
+    expect(push).toBeGreaterThan(2)
+    const version = [...sim().state.siteVersions.values()][0]!
+    const versionRead = sentTo(sim(), 'GET', '/site-versions')[push - 3]!
+    expect(versionRead.at).toBeGreaterThanOrEqual(sim().state.tasks.get(version.task_id!)!.ends_at)
+    expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(1)
+    expect(run.outputs['checkpoint-id']).toBe(String(profile === 'spec' ? `v-${version.id}` : version.id))
+  })
+
+  it('rollback with wait: false: one restore, not followed; accepted', async () => {
+    const push = await runAgainst(sim(), { operation: 'push', 'site-id': '1002' })
+    expect(push.code).toBe(0)
+    const id = push.outputs['checkpoint-id']!
+    const before = sim().requests.length
+    const back = await runAgainst(sim(), {
+      operation: 'rollback',
+      'site-id': '1002',
+      'checkpoint-id': id,
+      wait: 'false',
+    })
+    expect(back.code).toBe(0)
+    expect(back.outputs).toMatchObject({ result: 'accepted', 'checkpoint-id': id })
+    const after = sim().requests.slice(before)
+    expect(after.filter((r) => r.method === 'PUT')).toHaveLength(1)
+    expect(after.filter((r) => r.path.includes('/tasks/'))).toEqual([])
+  })
+
   it('a version task that fails: no push', async () => {
     sim().setOptions({ versions: 'task-fails' })
     const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002' })

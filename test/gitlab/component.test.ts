@@ -20,9 +20,14 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parse, stringify } from 'yaml'
 import { SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
-import { gitlabCiLocal, jobLog, makeProject, packTarball, type Project } from '../helpers/gitlab.js'
-import { OWNER } from '../helpers/owner.js'
-import { ROOT } from '../helpers/run-action.js'
+import {
+  examplePipeline,
+  gitlabCiLocal,
+  jobLog,
+  makeProject,
+  packTarball,
+  type Project,
+} from '../helpers/gitlab.js'
 import { sentTo } from '../helpers/sim.js'
 
 // Each test runs real pipelines (1 to 5 s each on an idle machine, several times that under load):
@@ -75,14 +80,7 @@ const staging = (inputs: Record<string, unknown>) => ({
  * pointed at this checkout and the CLI at the tarball (the only two changes).
  */
 function example(name: string): string {
-  const doc = parse(readFileSync(path.join(ROOT, 'examples', 'gitlab', `${name}.gitlab-ci.yml`), 'utf8'))
-  for (const inc of doc.include as { component: string; inputs: Record<string, unknown> }[]) {
-    const m = new RegExp(`^gitlab\\.com/${OWNER}/site-staging-action/([\\w-]+)@1$`).exec(inc.component)
-    expect(m).not.toBeNull()
-    inc.component = project.component(m![1]!)
-    inc.inputs = { ...inc.inputs, 'cli-package': tarball }
-  }
-  return stringify(doc)
+  return examplePipeline(project, tarball, name)
 }
 
 describe('the staging component, one job per operation', () => {

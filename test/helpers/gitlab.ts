@@ -12,9 +12,11 @@
  * (test/helpers/rsync.mjs), so the tests need no system package and run the same everywhere.
  */
 import { execFile, spawn } from 'node:child_process'
-import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { parse, stringify } from 'yaml'
+import { OWNER } from './owner.js'
 import { ROOT } from './run-action.js'
 
 const run = promisify(execFile)
@@ -146,4 +148,21 @@ export function jobLog(output: string, job: string): string {
     if (m) lines.push(m[1]!)
   }
   return lines.join('\n')
+}
+
+/**
+ * An example pipeline from examples/gitlab/ as a user copies it, with its component includes
+ * pointed at `project` and the CLI at `tarball` (the only two changes). Throws on an include that
+ * is not this repository's component at @1.
+ */
+export function examplePipeline(project: Project, tarball: string, name: string): string {
+  const doc = parse(readFileSync(path.join(ROOT, 'examples', 'gitlab', `${name}.gitlab-ci.yml`), 'utf8'))
+  for (const inc of doc.include as { component: string; inputs: Record<string, unknown> }[]) {
+    const m = new RegExp(`^gitlab\\.com/${OWNER}/site-staging-action/([\\w-]+)@1$`).exec(inc.component)
+    if (!m)
+      throw new Error(`examples/gitlab/${name}: an include that is not the component @1: ${inc.component}`)
+    inc.component = project.component(m[1]!)
+    inc.inputs = { ...inc.inputs, 'cli-package': tarball }
+  }
+  return stringify(doc)
 }

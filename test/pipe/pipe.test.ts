@@ -299,6 +299,16 @@ describe('the pipe against the simulator', () => {
     const { CHECKPOINT_ID: id } = sourced(push.env, ['CHECKPOINT_ID'])
     expect(id).toMatch(/^[\w-]+$/)
     expect(sim.state.sites.get(site)!.content).not.toEqual(before)
+    // The checkpoint: this tool's completed version of production as it was, the push sent after it.
+    const [version, ...others] = [...sim.state.siteVersions.values()].filter(
+      (v) => String(v.site_id) === site,
+    )
+    expect(others).toEqual([])
+    expect(version).toMatchObject({ status: 'completed', content: before })
+    expect(version!.name).toMatch(/^before push \S+$/)
+    const pushes = sim.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/staging/push'))
+    expect(pushes).toHaveLength(1)
+    expect(pushes[0]!.at).toBeGreaterThanOrEqual(sim.state.tasks.get(version!.task_id!)!.ends_at)
     const back = await runPipe({
       ...base(),
       OPERATION: 'rollback',
@@ -309,8 +319,10 @@ describe('the pipe against the simulator', () => {
     expect(back.stderr).toMatch(/Production was restored to version/)
     expect(sim.state.sites.get(site)!.content).toEqual(before)
     expect(
-      sim.requests.filter((q) => q.method === 'PUT' && q.path.includes('/restore-versions/')),
-    ).toHaveLength(1)
+      sim.requests
+        .filter((q) => q.method === 'PUT' && q.path.includes('/restore-versions/'))
+        .map((q) => q.path.split('/').pop()),
+    ).toEqual([id])
   })
 
   test('a missing token: a clear message, exit 2, failed outputs, nothing sent', async () => {

@@ -155,6 +155,18 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     expect((await settled(created.json.data.task_id)).status).toBe(profile === 'service' ? 0 : 'completed')
   })
 
+  it('no-task-id: the create answers the id without task_id; the version still completes in the list', async () => {
+    sim.setOptions({ versions: 'no-task-id' })
+    const created = await api('POST', '/site-versions', { body: { site_id: BLOG } })
+    expect(created.status).toBe(p.accepted)
+    expect(created.json.data).toEqual({ id: p.id(sim.state.nextVersionId - 1) })
+    const listed = async () => (await api('GET', `/site-versions?site_id=${BLOG}`)).json.data[0]
+    expect(await listed()).toMatchObject({ id: created.json.data.id, status: 'progress' })
+    const [task] = [...sim.state.tasks.values()].filter((t) => t.kind === 'version')
+    await settled(task!.id)
+    expect(await listed()).toMatchObject({ id: created.json.data.id, status: 'completed' })
+  })
+
   it('a restore whose task fails (fault taskError) leaves production as it was', async () => {
     const seeded = await admin(sim, 'POST', `/sites/${BLOG}/versions`, {
       content: { files: 'old-files', database: 'old-db' },

@@ -237,6 +237,97 @@ describe('no checkpoint, no push', () => {
     expect(result.summary).toContain('The push was not sent')
   })
 
+  describe('a version create that answers no task id: its status in the version list is followed', () => {
+    /** The version created (v9) with no task id, and named. */
+    const startedWithoutTask = () => {
+      api()
+        .post('/v2/site-versions')
+        .reply(200, said('version', envelope({ id: 9 }, 'Version started')))
+      api()
+        .put('/v2/site-versions/9')
+        .reply(200, said('name', envelope({ id: 9 })))
+    }
+
+    it('progress, then completed: then the push, once; checkpoint-id is the version', async () => {
+      startedWithoutTask()
+      versions([version(9, 'before push 1', 'progress'), version(3, 'my own backup')])
+      versions([version(9, 'before push 1'), version(3, 'my own backup')])
+      pushAccepted()
+      pushEnds('completed')
+      versions([version(9, 'before push 1')])
+      const { result, logger } = await run({ operation: 'push', checkpoint: 'version' })
+      expect(order).toEqual(['version', 'name', 'list', 'list', 'push', 'push-completed', 'list'])
+      expect(result).toMatchObject({ result: 'succeeded', checkpointId: '9' })
+      expect(logger.text).toMatch(/Waiting for version 9 to complete \(read from the site's version list\)/)
+      expect(result.sent).toEqual([
+        'POST /v2/site-versions -> 200',
+        'PUT /v2/site-versions/9 -> 200',
+        'POST /v2/sites/1001/staging/push -> 202',
+      ])
+    })
+
+    it('the list says the version failed: no push, its status said', async () => {
+      startedWithoutTask()
+      versions([version(9, 'before push 1', 'failed')])
+      const push = pushAccepted()
+      const { result } = await run({ operation: 'push', checkpoint: 'version' })
+      expect(push.isDone()).toBe(false)
+      expect(result).toMatchObject({ result: 'failed', checkpointId: null })
+      expect(result.summary).toMatch(
+        /checkpoint \(version 9\) did not complete: it failed on the server: version 9 has the status "failed"\. The push was not sent/,
+      )
+    })
+
+    it('the version never shows in the list: its completion cannot be confirmed, no push', async () => {
+      startedWithoutTask()
+      const listed = api()
+        .get('/v2/site-versions')
+        .query({ site_id: '1001', per_page: '100' })
+        .times(100)
+        .reply(200, envelope([version(3, 'my own backup')]))
+      const push = pushAccepted()
+      const { result, clock } = await run({ operation: 'push', checkpoint: 'version' })
+      expect(push.isDone()).toBe(false)
+      expect(listed.isDone()).toBe(false)
+      // Just past the grace a task has to become visible (contract §2), not up to the 30 minutes' timeout.
+      const waited = clock.slept.reduce((a, b) => a + b, 0)
+      expect(waited).toBeGreaterThanOrEqual(30_000)
+      expect(waited).toBeLessThan(120_000)
+      expect(result.result).toBe('failed')
+      expect(result.summary).toMatch(
+        /its completion cannot be confirmed: version 9 is not in site 1001's version list/,
+      )
+    })
+
+    it('still progress at the timeout: timed out, no push', async () => {
+      startedWithoutTask()
+      api()
+        .get('/v2/site-versions')
+        .query({ site_id: '1001', per_page: '100' })
+        .times(500)
+        .reply(200, envelope([version(9, 'before push 1', 'progress')]))
+      const push = pushAccepted()
+      const { result } = await run({ operation: 'push', checkpoint: 'version', timeoutMs: 120_000 })
+      expect(push.isDone()).toBe(false)
+      expect(result.result).toBe('timed-out')
+      expect(result.summary).toMatch(/checkpoint.*The push was not sent/)
+    })
+
+    it('no id either: refused, with why and what to do; no push', async () => {
+      api()
+        .post('/v2/site-versions')
+        .reply(200, said('version', envelope({ task_id: 'vt' }, 'Version started')))
+      const push = pushAccepted()
+      const { result } = await run({ operation: 'push', checkpoint: 'version' })
+      expect(push.isDone()).toBe(false)
+      expect(order).toEqual(['version'])
+      expect(result.summary).toMatch(
+        /did not say its id, so it cannot be followed nor restored\. The push was not sent/,
+      )
+      expect(result.error!.hint).toMatch(/checkpoint: none/)
+    })
+  })
+
   it('dry run: the checkpoint is in the plan, and nothing but a read is sent', async () => {
     api()
       .get('/v2/sites/1001/staging')
@@ -278,6 +369,21 @@ describe('rollback', () => {
     api().get('/v2/tasks/rt/status').reply(200, task('completed'))
     const { result } = await run({ operation: 'rollback', checkpointId: '12' })
     expect(result).toMatchObject({ result: 'succeeded', checkpointId: '12' })
+  })
+
+  it('wait: false: the restore sent once, not followed; accepted, with the step that follows its task', async () => {
+    versions([version(10, 'before push 7')])
+    api()
+      .put('/v2/sites/1001/restore-versions/10')
+      .reply(200, said('restore', envelope({ task_id: 'rt' }, 'Restore started')))
+    const status = api().get('/v2/tasks/rt/status').reply(200, task('completed'))
+    const { result } = await run({ operation: 'rollback', wait: false })
+    expect(order).toEqual(['list', 'restore'])
+    expect(status.isDone()).toBe(false)
+    expect(result).toMatchObject({ result: 'accepted', checkpointId: '10', taskId: 'rt' })
+    expect(result.summary).toMatch(
+      /The restore of production to version 10 was accepted; not waited for\. To check on it later, .*task-id: rt/,
+    )
   })
 
   it('no checkpoint of this tool: nothing restored, nothing sent', async () => {
