@@ -6,11 +6,12 @@
  *
  *   {"kind":"waiting","mode":"nonlinear","lengthMs":180000,"jobs":40,"rttMs":50}
  *   {"kind":"many","sites":100,"jobMs":5000,"limit":60,"windowMs":60000,"concurrency":20,"rttMs":50}
+ *   {"kind":"checkpoint","mode":"nonlinear","lengthMs":90000,"jobs":20,"rttMs":50}
  */
 import { Redactor } from '../../src/secrets/redactor.js'
 import { runAll } from '../../src/staging/batch.js'
 import { runOperation } from '../../src/staging/operations.js'
-import { SIM_TOKENS } from '../../simulator/seed.js'
+import { SIM_SITES, SIM_TOKENS } from '../../simulator/seed.js'
 import type { Profile, ProgressMode, RateLimitKind, ResetHeaderMode } from '../../simulator/types.js'
 import type { Config, Logger } from '../../src/types.js'
 import { VirtualClock } from './clock.js'
@@ -18,6 +19,14 @@ import { VirtualSimulator, VirtualTransport } from './server.js'
 
 interface Waiting {
   kind: 'waiting'
+  mode: ProgressMode
+  lengthMs: number
+  jobs: number
+  rttMs: number
+}
+/** A push with its checkpoint (issue 27): the version's task followed like any job, then the push. */
+interface Checkpoint {
+  kind: 'checkpoint'
   mode: ProgressMode
   lengthMs: number
   jobs: number
@@ -157,6 +166,45 @@ async function waiting(s: Waiting) {
   return { scenario: s, jobs }
 }
 
+/**
+ * Each job: a push on the site with staging, with the default checkpoint (a site version of
+ * production, followed to completed, then the push). Measured like a waiting row: the version's
+ * status calls, and how late after the version ended the push was sent.
+ */
+async function checkpoint(s: Checkpoint) {
+  const jobs = []
+  for (let i = 0; i < s.jobs; i++) {
+    const durationMs = jobLength(s.lengthMs, i)
+    const clock = new VirtualClock()
+    const sim = new VirtualSimulator(clock, {
+      progress: s.mode,
+      durationsMs: { version: durationMs, push: 1000 },
+    })
+    const site = String(SIM_SITES.withStaging)
+    const transport = new VirtualTransport(clock, sim, s.rttMs)
+    const result = await clock.run(
+      runOperation({ ...config(sim.apiUrl, [site]), operation: 'push', checkpoint: 'version' }, site, {
+        logger: silent,
+        redactor: redactor(),
+        clock,
+        transport,
+        random: seeded(i + 1),
+      }),
+    )
+    if (result.result !== 'succeeded')
+      throw new Error(`a checkpointed push ${result.result}: ${result.message}`)
+    const version = [...sim.core.state.tasks.values()].find((t) => t.kind === 'version')!
+    const polls = sim.log.filter(
+      (r) => r.method === 'GET' && r.path.endsWith(`/v2/tasks/${version.id}/status`),
+    )
+    const pushes = sim.log.filter((r) => r.method === 'POST' && r.path.endsWith('/staging/push'))
+    if (pushes.length !== 1 || pushes[0]!.at < version.ends_at)
+      throw new Error(`the push was sent ${pushes.length} times, or before its checkpoint completed`)
+    jobs.push({ durationMs, lateMs: pushes[0]!.at - version.ends_at, calls: polls.length })
+  }
+  return { scenario: s, jobs }
+}
+
 async function many(s: Many) {
   const clock = new VirtualClock()
   const sim = new VirtualSimulator(clock, {
@@ -237,8 +285,14 @@ async function many(s: Many) {
 }
 
 // One scenario or a list of them; one JSON line out per scenario.
-const input = JSON.parse(process.argv[2] ?? '[]') as Waiting | Many | (Waiting | Many)[]
+type Scenario = Waiting | Many | Checkpoint
+const input = JSON.parse(process.argv[2] ?? '[]') as Scenario | Scenario[]
 for (const scenario of Array.isArray(input) ? input : [input]) {
-  const out = scenario.kind === 'waiting' ? await waiting(scenario) : await many(scenario)
+  const out =
+    scenario.kind === 'waiting'
+      ? await waiting(scenario)
+      : scenario.kind === 'checkpoint'
+        ? await checkpoint(scenario)
+        : await many(scenario)
   process.stdout.write(`${JSON.stringify(out)}\n`)
 }

@@ -57,8 +57,13 @@ export class VirtualSimulator {
     return ids
   }
 
-  handle(method: string, pathAndQuery: string, headers: Record<string, string>) {
-    let res = this.core.handle({ method, path: pathAndQuery, headers })
+  handle(method: string, pathAndQuery: string, headers: Record<string, string>, body?: string) {
+    let res = this.core.handle({
+      method,
+      path: pathAndQuery,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    })
     if (
       this.read404 &&
       method === 'GET' &&
@@ -83,7 +88,7 @@ export class VirtualTransport implements Transport {
   async request(req: TransportRequest): Promise<TransportResponse> {
     await this.clock.sleep(this.rttMs / 2, req.signal)
     const url = new URL(req.url)
-    const res = this.sim.handle(req.method, url.pathname + url.search, req.headers)
+    const res = this.sim.handle(req.method, url.pathname + url.search, req.headers, req.body)
     await this.clock.sleep(this.rttMs / 2, req.signal)
     const headers: Record<string, string> = {}
     for (const [k, v] of Object.entries(res.headers)) headers[k.toLowerCase()] = v
