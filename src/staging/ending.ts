@@ -30,6 +30,16 @@ export function failure(e: ApiError): Ending {
   }
 }
 
+/** A background job that ended failed on the server (`what`: "The pull", ...), with its reason. */
+export function taskFailed(what: string, reason: string): ApiError {
+  return new ApiError({
+    kind: 'task-failed',
+    processing: 'processed',
+    serverMessage: reason,
+    message: `${what} failed on the server: ${reason}`,
+  })
+}
+
 /** What a thrown timeout, cancellation or error means for the run. */
 export function endingOf(ctx: RunContext, e: unknown): Ending {
   const { client, known } = ctx

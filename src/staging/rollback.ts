@@ -4,7 +4,7 @@ import { durationText } from '../duration.js'
 import { waitDeps, warn, type RunContext } from './context.js'
 import { isOurs, listVersions, withRootEvidence, type VersionRecord } from './checkpoint.js'
 import { checkLaterHint } from './endpoints.js'
-import { failure, type Ending } from './ending.js'
+import { failure, taskFailed, type Ending } from './ending.js'
 import { waitForUrl } from './url-check.js'
 import { waitForTask } from './wait.js'
 import { setting } from '../words.js'
@@ -139,15 +139,7 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
       outcome: 'succeeded',
       summary: `Production was restored to version ${id} in ${durationText(ctx.clock.now() - ctx.started)}.`,
     }
-  if (outcome.kind === 'failed')
-    return failure(
-      new ApiError({
-        kind: 'task-failed',
-        processing: 'processed',
-        serverMessage: outcome.reason,
-        message: `The restore of version ${id} failed on the server: ${outcome.reason}`,
-      }),
-    )
+  if (outcome.kind === 'failed') return failure(taskFailed(`The restore of version ${id}`, outcome.reason))
   warn(
     ctx,
     `The restore of version ${id} was accepted, but its completion cannot be confirmed: ${outcome.reason}.`,

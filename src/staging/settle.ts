@@ -1,8 +1,7 @@
-import { ApiError } from '../api/errors.js'
 import type { Operation } from '../types.js'
 import { warn, type RunContext } from './context.js'
 import { checkLaterHint } from './endpoints.js'
-import { failure, type Ending } from './ending.js'
+import { failure, taskFailed, type Ending } from './ending.js'
 import { fillStagingFields, STAGING_READ, TASK } from './staging-fields.js'
 import type { WaitOutcome } from './poll-loop.js'
 import { jobOf } from '../words.js'
@@ -14,15 +13,7 @@ import { jobOf } from '../words.js'
  */
 export function settle(ctx: RunContext, op: Operation, outcome: WaitOutcome): Ending {
   const what = jobOf(op)
-  if (outcome.kind === 'failed')
-    return failure(
-      new ApiError({
-        kind: 'task-failed',
-        processing: 'processed',
-        serverMessage: outcome.reason,
-        message: `The ${what} failed on the server: ${outcome.reason}`,
-      }),
-    )
+  if (outcome.kind === 'failed') return failure(taskFailed(`The ${what}`, outcome.reason))
   if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
     const warning =
       outcome.kind === 'untrackable'

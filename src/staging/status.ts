@@ -4,7 +4,7 @@ import { TaskStatusSchema } from '../api/schemas.js'
 import { waitDeps, type RunContext } from './context.js'
 import { checkLaterHint, taskStatusPath } from './endpoints.js'
 import { fromSiteList } from './other-sources.js'
-import type { Ending } from './ending.js'
+import { taskFailed, type Ending } from './ending.js'
 import { confirmNoStaging, learnFromStaging, readStaging } from './probe.js'
 import { settle } from './settle.js'
 import { fillStagingFields, SITE_LIST, STAGING_READ } from './staging-fields.js'
@@ -103,12 +103,7 @@ async function readTaskOnce(ctx: RunContext, taskId: string): Promise<Ending> {
   if (state === 'failed') {
     const reason =
       task.success && task.data.reason ? ctx.redactor.server(task.data.reason) : 'no reason given'
-    throw new ApiError({
-      kind: 'task-failed',
-      processing: 'processed',
-      serverMessage: reason,
-      message: `The job (task ${taskId}) failed on the server: ${reason}`,
-    })
+    throw taskFailed(`The job (task ${taskId})`, reason)
   }
   ctx.facts.learn(
     { kind: 'answer', words: 'the task' },
