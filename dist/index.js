@@ -5484,6 +5484,17 @@ function withAfterUnknown(error, afterUnknown) {
 /** Rows asked for per page (the service may answer fewer: `last_page` says how many pages there are), and the most pages read. */
 const LIST_PER_PAGE = 100;
 const LIST_MAX_PAGES = 10;
+/** The fewest rows a page of the family's answers holds (its CLI reads pages of 20: contract r4 §12). */
+const SMALLEST_PAGE = 20;
+/**
+ * The most pages one read of the list may take for a run of `sites` sites: the base cap, and room
+ * for every staging record of the batch at the smallest page the family answers (issue 26 §5: every
+ * URL the list can give), so a 1000-site batch reads up to 60 pages. Still a cap: a server that pages
+ * forever cannot keep the run reading, and each page waits for a call to spare (supply).
+ */
+function listPagesFor(sites) {
+    return LIST_MAX_PAGES + Math.ceil(Math.max(0, sites) / SMALLEST_PAGE);
+}
 /**
  * Reads the list of staging sites page by page (one try each), to the last page the answers state
  * (`meta.last_page`, or a paginator's `last_page` inside `data`); a page shorter than asked is not
@@ -5554,11 +5565,13 @@ async function readSiteList(client, options = {}) {
  */
 class SiteList {
     supply;
+    maxPages;
     reading = null;
     /** When (clock ms) the read in `reading` started. */
     readAt = -Infinity;
-    constructor(supply) {
+    constructor(supply, maxPages = LIST_MAX_PAGES) {
         this.supply = supply;
+        this.maxPages = maxPages;
     }
     /**
      * The list, read whole once per run and shared by every site; read again when the last read
@@ -5569,7 +5582,8 @@ class SiteList {
             this.reading = null;
         if (!this.reading)
             this.readAt = now;
-        this.reading ??= readSiteList(client, this.supply ? { supply: this.supply } : {}).catch((e) => {
+        const options = { maxPages: this.maxPages, ...(this.supply ? { supply: this.supply } : {}) };
+        this.reading ??= readSiteList(client, options).catch((e) => {
             this.reading = null;
             throw e;
         });
@@ -5852,6 +5866,15 @@ function failure(e) {
         error: { kind: e.kind, hint: e.hint },
         ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
     };
+}
+/** A background job that ended failed on the server (`what`: "The pull", ...), with its reason. */
+function taskFailed(what, reason) {
+    return new ApiError({
+        kind: 'task-failed',
+        processing: 'processed',
+        serverMessage: reason,
+        message: `${what} failed on the server: ${reason}`,
+    });
 }
 /** What a thrown timeout, cancellation or error means for the run. */
 function endingOf(ctx, e) {
@@ -17549,7 +17572,6 @@ function done(ctx, op) {
 
 
 
-
 /**
  * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
  * failed with the server's reason. A create's completion also names the staging site: from a task,
@@ -17558,12 +17580,7 @@ function done(ctx, op) {
 function settle_settle(ctx, op, outcome) {
     const what = jobOf(op);
     if (outcome.kind === 'failed')
-        return failure(new ApiError({
-            kind: 'task-failed',
-            processing: 'processed',
-            serverMessage: outcome.reason,
-            message: `The ${what} failed on the server: ${outcome.reason}`,
-        }));
+        return failure(taskFailed(`The ${what}`, outcome.reason));
     if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
         const warning = outcome.kind === 'untrackable'
             ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
@@ -17961,12 +17978,7 @@ async function restore(ctx, id) {
             summary: `Production was restored to version ${id} in ${durationText(ctx.clock.now() - ctx.started)}.`,
         };
     if (outcome.kind === 'failed')
-        return failure(new ApiError({
-            kind: 'task-failed',
-            processing: 'processed',
-            serverMessage: outcome.reason,
-            message: `The restore of version ${id} failed on the server: ${outcome.reason}`,
-        }));
+        return failure(taskFailed(`The restore of version ${id}`, outcome.reason));
     warn(ctx, `The restore of version ${id} was accepted, but its completion cannot be confirmed: ${outcome.reason}.`);
     return {
         outcome: 'accepted',
@@ -18529,6 +18541,7 @@ const RESERVE_PER = 8;
 
 
 
+
 /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
 async function status_status(ctx) {
     const taskId = ctx.config.taskId;
@@ -18619,12 +18632,7 @@ async function readTaskOnce(ctx, taskId) {
     const state = task.success ? task.data.state : 'unknown';
     if (state === 'failed') {
         const reason = task.success && task.data.reason ? ctx.redactor.server(task.data.reason) : 'no reason given';
-        throw new ApiError({
-            kind: 'task-failed',
-            processing: 'processed',
-            serverMessage: reason,
-            message: `The job (task ${taskId}) failed on the server: ${reason}`,
-        });
+        throw taskFailed(`The job (task ${taskId})`, reason);
     }
     ctx.facts.learn({ kind: 'answer', words: 'the task' }, { state: state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown' });
     const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : '';
@@ -18769,7 +18777,7 @@ async function runAll(config, deps) {
         ledger,
         polls: deps.polls ?? new PollScheduler(clock, ledger),
         root: deps.root ?? new ApiRoot(),
-        siteList: deps.siteList ?? new SiteList(ledger),
+        siteList: deps.siteList ?? new SiteList(ledger, listPagesFor(config.siteIds.length)),
         readRoute: deps.readRoute ?? new StagingReadRoute(),
         token: deps.token ?? new TokenVerdict(),
         deadline: deps.deadline ?? clock.now() + config.timeoutMs,

@@ -6,7 +6,7 @@ import { USER_AGENT } from '../api/client.js'
 import { TokenVerdict, hintFor } from '../api/errors.js'
 import { ApiRoot } from '../api/root.js'
 import { readsAfterJob, StagingReadRoute } from './read-route.js'
-import { SiteList } from './site-list.js'
+import { listPagesFor, SiteList } from './site-list.js'
 import { NodeTransport } from '../api/transport.js'
 import { isFailure } from '../judge.js'
 import {
@@ -37,7 +37,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
     ledger,
     polls: deps.polls ?? new PollScheduler(clock, ledger),
     root: deps.root ?? new ApiRoot(),
-    siteList: deps.siteList ?? new SiteList(ledger),
+    siteList: deps.siteList ?? new SiteList(ledger, listPagesFor(config.siteIds.length)),
     readRoute: deps.readRoute ?? new StagingReadRoute(),
     token: deps.token ?? new TokenVerdict(),
     deadline: deps.deadline ?? clock.now() + config.timeoutMs,

@@ -21,6 +21,18 @@ import type { CallSupply } from '../api/window-ledger.js'
 /** Rows asked for per page (the service may answer fewer: `last_page` says how many pages there are), and the most pages read. */
 export const LIST_PER_PAGE = 100
 export const LIST_MAX_PAGES = 10
+/** The fewest rows a page of the family's answers holds (its CLI reads pages of 20: contract r4 §12). */
+const SMALLEST_PAGE = 20
+
+/**
+ * The most pages one read of the list may take for a run of `sites` sites: the base cap, and room
+ * for every staging record of the batch at the smallest page the family answers (issue 26 §5: every
+ * URL the list can give), so a 1000-site batch reads up to 60 pages. Still a cap: a server that pages
+ * forever cannot keep the run reading, and each page waits for a call to spare (supply).
+ */
+export function listPagesFor(sites: number): number {
+  return LIST_MAX_PAGES + Math.ceil(Math.max(0, sites) / SMALLEST_PAGE)
+}
 
 /** What reading the list found: its records, and the pages it did not read, and why. */
 export type ListRead =
@@ -103,7 +115,10 @@ export class SiteList {
   /** When (clock ms) the read in `reading` started. */
   private readAt = -Infinity
 
-  constructor(private readonly supply?: Pick<CallSupply, 'available'>) {}
+  constructor(
+    private readonly supply?: Pick<CallSupply, 'available'>,
+    private readonly maxPages = LIST_MAX_PAGES,
+  ) {}
 
   /**
    * The list, read whole once per run and shared by every site; read again when the last read
@@ -112,7 +127,8 @@ export class SiteList {
   read(client: StagingApiClient, since = -Infinity, now = 0): Promise<ListRead> {
     if (this.reading && this.readAt < since) this.reading = null
     if (!this.reading) this.readAt = now
-    this.reading ??= readSiteList(client, this.supply ? { supply: this.supply } : {}).catch((e: unknown) => {
+    const options = { maxPages: this.maxPages, ...(this.supply ? { supply: this.supply } : {}) }
+    this.reading ??= readSiteList(client, options).catch((e: unknown) => {
       this.reading = null
       throw e
     })
