@@ -120,6 +120,46 @@ describe('PollScheduler', () => {
     expect(blind.final).toBe(false)
     expect(blind.at).toBeGreaterThanOrEqual(start + 20_000)
   })
+  it('with no call to spare for a final that finds its job running, finals go one at a time; one that misses holds the others until a job ends', () => {
+    // 4 calls left for 4 jobs: one final each, nothing to spare.
+    const { clock, s, keys, leaves, calls, start } = batch(4, 4)
+    const pinned = (answers = 1) => ends(start + 5000, start + 10_000, start + 10_100, answers)
+    clock.t = start + 3000
+    const due = keys.map((key) => s.pollAt(key, pinned()).at)
+    clock.t = Math.max(...due)
+    expect(s.pollAt(keys[0]!, pinned())).toMatchObject({ final: true })
+    calls.left = 3
+    // The others wait for its answer, each on its own wake-up.
+    const second = s.pollAt(keys[1]!, pinned())
+    expect(second.final).toBe(false)
+    expect(second.wake?.aborted).toBe(false)
+    // Its answer: the job still runs (the bars mislead). The others are woken, and stay held while
+    // no job has ended; the first job's own progress is still followed.
+    clock.t += 100
+    const again = () => ends(clock.t + 500, start + 12_000, start + 12_100, 2)
+    const next = s.pollAt(keys[0]!, again())
+    expect(next.at).toBeGreaterThan(clock.t)
+    expect(second.wake?.aborted).toBe(true)
+    const third = s.pollAt(keys[1]!, pinned())
+    expect(third.final).toBe(false)
+    expect(third.wake?.aborted).toBe(false)
+    // The first job is asked again, and has ended: the others are asked once, no sooner than it took.
+    clock.t = next.at
+    expect(s.pollAt(keys[0]!, again())).toMatchObject({ final: true })
+    leaves[0]!()
+    expect(third.wake?.aborted).toBe(true)
+    const after = s.pollAt(keys[1]!, pinned())
+    expect(after.final).toBe(false)
+    expect(after.at).toBeGreaterThanOrEqual(clock.t)
+  })
+  it('with calls to spare for finals that miss, finals due together go together', () => {
+    const { clock, s, keys, start } = batch(4, 10)
+    const pinned = () => ends(start + 5000, start + 10_000, start + 10_100)
+    clock.t = start + 3000
+    const due = keys.map((key) => s.pollAt(key, pinned()).at)
+    clock.t = Math.max(...due)
+    expect(keys.map((key) => s.pollAt(key, pinned()).final)).toEqual([true, true, true, true])
+  })
   it('a look planned before the calls ran out is planned anew when its time comes', () => {
     const { clock, s, keys, calls, start } = batch(20, 30)
     clock.t += 3000
