@@ -98,9 +98,9 @@ export class PollScheduler implements PollGate {
       signal?.removeEventListener('abort', onCancel)
       this.active--
       // Its length as its last poll saw it (not counting a wait for a call); a final asked blind,
-      // at the longest length expected, tells nothing new of the longest.
+      // at the longest length expected (not its own), tells nothing new of the longest.
       const seen = (follower.polledAt ?? this.clock.now()) - follower.start
-      const blind = follower.approved === 'final' && !follower.end
+      const blind = follower.approved === 'final' && follower.blind
       this.followers.delete(key)
       this.held.delete(follower)
       this.answered(follower)
@@ -118,6 +118,13 @@ export class PollScheduler implements PollGate {
     }
     if (ask.answers !== follower.answers) {
       follower.answers = ask.answers
+      // Its end is pinned only once two readings in a row agree on it, the later one past half of it
+      // (a bar need not be linear: early readings of one straight stretch may agree and mislead).
+      follower.agreed =
+        ask.end !== null &&
+        follower.end !== null &&
+        near(ask.end.to, follower.end.to, follower.start) &&
+        now - follower.start >= CONFIRM_AFTER * (ask.end.to - follower.start)
       // A final poll from its own progress that found its job still running: this batch's bars mislead.
       if (follower.approved === 'final' && follower.end) this.misled = true
       this.answered(follower)
@@ -136,6 +143,7 @@ export class PollScheduler implements PollGate {
       this.held.delete(follower)
       follower.polledAt = now
       follower.approved = decision.look ? 'look' : 'final'
+      follower.blind = decision.at === this.measuredAt(follower)
       if (decision.look) this.outstanding++
       else this.finalsOut++
       return { at: now, final: true }
@@ -161,7 +169,7 @@ export class PollScheduler implements PollGate {
     if (this.plenty()) return { at: ask.wantedAt, look: true }
     // Economise: the final poll where this job's own progress says it has ended.
     const finalAt = this.finalAt(f)
-    const narrow = f.end !== null && f.end.to - f.end.from <= NARROW * (f.end.to - f.start) + NARROW_MS
+    const narrow = f.agreed && f.end !== null && near(f.end.from, f.end.to, f.start)
     if (narrow && finalAt !== null) return { at: finalAt, look: false }
     // A look where it pins this job's end sooner than the final poll would (once bars have misled,
     // a look pins nothing: only the first job looks, until one has ended).
@@ -194,11 +202,18 @@ export class PollScheduler implements PollGate {
    */
   private finalAt(f: Follower): number | null {
     const margin = (to: number) => to + FINAL_MARGIN * (to - f.start) + FINAL_MARGIN_MS
-    const longest = this.misled ? this.longest : this.longestEnd
-    const measured = longest > 0 ? margin(f.start + longest) : null
+    const measured = this.measuredAt(f)
     // Misled with no job ended yet: only the first job's own progress is followed.
     if (!f.end || (this.misled && measured === null && this.scout() !== f)) return measured
-    return this.misled && measured !== null ? Math.max(margin(f.end.to), measured) : margin(f.end.to)
+    // An end its readings have not confirmed is not trusted before the longest job expected either.
+    const trusted = !this.misled && f.agreed
+    return !trusted && measured !== null ? Math.max(margin(f.end.to), measured) : margin(f.end.to)
+  }
+
+  /** When the longest job expected (once misled: that ended) would have ended, had it started with `f`. */
+  private measuredAt(f: Follower): number | null {
+    const longest = this.misled ? this.longest : this.longestEnd
+    return longest > 0 ? f.start + longest + FINAL_MARGIN * longest + FINAL_MARGIN_MS : null
   }
 
   /** Calls a look may use now: the spare, less a few kept for finals that find their job still running. */
@@ -297,6 +312,10 @@ interface Follower {
   /** Its job's end by its own progress. */
   end: { from: number; to: number } | null
   answers: number
+  /** Its last two readings agree on its end. */
+  agreed: boolean
+  /** Its final was timed by the longest job expected, not by its own end. */
+  blind: boolean
   /** The poll approved last, until it is answered: a look (counted against the spare) or the final one. */
   approved: 'look' | 'final' | null
   left: boolean
@@ -305,7 +324,22 @@ interface Follower {
 }
 
 function newFollower(start: number): Follower {
-  return { start, polledAt: null, end: null, answers: 0, approved: null, left: false, wake: null }
+  return {
+    start,
+    polledAt: null,
+    end: null,
+    answers: 0,
+    agreed: false,
+    blind: false,
+    approved: null,
+    left: false,
+    wake: null,
+  }
+}
+
+/** Two ends of a job that started at `start` within NARROW of its length (and NARROW_MS) of each other. */
+function near(a: number, b: number, start: number): boolean {
+  return Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS
 }
 
 function wakeUp(f: Follower): void {
@@ -326,6 +360,8 @@ const PLENTY_PER_FOLLOWER = 2
 /** A job's end is pinned when its window is this narrow (a fraction of its length, plus this). */
 const NARROW = 0.04
 const NARROW_MS = 400
+/** A reading confirms an end only this far (a fraction) into the job it predicts. */
+const CONFIRM_AFTER = 0.5
 /** The final poll goes this much after the latest end (a fraction of the length, plus this). */
 const FINAL_MARGIN = 0.01
 const FINAL_MARGIN_MS = 100
