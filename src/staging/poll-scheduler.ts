@@ -1,6 +1,7 @@
 import type { CallSupply } from '../api/window-ledger.js'
 import { CALLS_PER_RUN } from '../contract.js'
 import type { Clock } from '../types.js'
+import { agrees, newFollower, pinned, sameEnd, wakeUp, type Follower } from './poll-follower.js'
 
 /** What the batch tells the scheduler of the calls still to come (contract §6 r3, CALLS_PER_RUN: every call counted). */
 export interface CallPlan {
@@ -45,11 +46,11 @@ export interface PollGate {
  * the batch will make is in its plan (each site still to start, each job's final status call, the
  * run's own calls, requests waiting for a call), against the calls the limiter leaves now and gives
  * back. While that leaves two calls or more per job followed, each polls when its planner wants.
- * Otherwise each job is polled from its OWN progress: once a reading pins its end, its next poll is
- * the final one, at the latest time that allows; a job whose end is not pinned gets a look (its
- * planner's time, or FIRST_LOOK of the shortest job measured) only with calls to spare, keeping a
- * few for finals that find their job running; without one, it is asked once when the longest job
- * measured would have ended. A final that may miss waits for the answers of the finals already
+ * Otherwise each job is polled from its OWN progress: once two readings pin its end (agrees), its
+ * next poll is the final one, at the latest time that allows; a job whose end is not pinned gets a
+ * look (its planner's time, or FIRST_LOOK of the shortest job measured) only with calls to spare,
+ * keeping a few for finals that find their job running; without one, it is asked once, at its own
+ * latest end but not before the longest job expected would have ended. A final that may miss waits for the answers of the finals already
  * out when the calls left could not pay for all of them missing. Only the first job polls before
  * any job has told how long such jobs take; the others are held, and woken (each alone) when one
  * does. Every decision is taken again when its time comes (a poll planned before the calls ran out
@@ -118,13 +119,7 @@ export class PollScheduler implements PollGate {
     }
     if (ask.answers !== follower.answers) {
       follower.answers = ask.answers
-      // Its end is pinned only once two readings in a row agree on it, the later one past half of it
-      // (a bar need not be linear: early readings of one straight stretch may agree and mislead).
-      follower.agreed =
-        ask.end !== null &&
-        follower.end !== null &&
-        near(ask.end.to, follower.end.to, follower.start) &&
-        now - follower.start >= CONFIRM_AFTER * (ask.end.to - follower.start)
+      follower.agreed = agrees(follower, ask.end, now)
       // A final poll from its own progress that found its job still running: this batch's bars mislead.
       if (follower.approved === 'final' && follower.end) this.misled = true
       this.answered(follower)
@@ -169,8 +164,7 @@ export class PollScheduler implements PollGate {
     if (this.plenty()) return { at: ask.wantedAt, look: true }
     // Economise: the final poll where this job's own progress says it has ended.
     const finalAt = this.finalAt(f)
-    const narrow = f.agreed && f.end !== null && near(f.end.from, f.end.to, f.start)
-    if (narrow && finalAt !== null) return { at: finalAt, look: false }
+    if (pinned(f) && finalAt !== null) return { at: finalAt, look: false }
     // A look where it pins this job's end sooner than the final poll would (once bars have misled,
     // a look pins nothing: only the first job looks, until one has ended).
     const lookAt =
@@ -197,8 +191,8 @@ export class PollScheduler implements PollGate {
   /**
    * When this job has ended by its own progress (its latest end), else by the longest job expected
    * (its siblings' own latest ends, or their lengths). Once a bar of this batch has misled (a final
-   * poll from its own progress found its job running), only jobs that ended count, and a job's own
-   * end is not trusted before the longest of them either.
+   * poll from its own progress found its job running), only jobs that ended count. A job's own end
+   * is trusted alone only once two of its readings agree on it and no bar has misled.
    */
   private finalAt(f: Follower): number | null {
     const margin = (to: number) => to + FINAL_MARGIN * (to - f.start) + FINAL_MARGIN_MS
@@ -304,64 +298,12 @@ export class PollScheduler implements PollGate {
   }
 }
 
-interface Follower {
-  /** When it joined: about when its job was accepted. */
-  start: number
-  /** When it last polled. */
-  polledAt: number | null
-  /** Its job's end by its own progress. */
-  end: { from: number; to: number } | null
-  answers: number
-  /** Its last two readings agree on its end. */
-  agreed: boolean
-  /** Its final was timed by the longest job expected, not by its own end. */
-  blind: boolean
-  /** The poll approved last, until it is answered: a look (counted against the spare) or the final one. */
-  approved: 'look' | 'final' | null
-  left: boolean
-  /** Its own wake-up while held (the run's cancellation aborts it too). */
-  wake: AbortController | null
-}
-
-function newFollower(start: number): Follower {
-  return {
-    start,
-    polledAt: null,
-    end: null,
-    answers: 0,
-    agreed: false,
-    blind: false,
-    approved: null,
-    left: false,
-    wake: null,
-  }
-}
-
-/** Two ends of a job that started at `start` within NARROW of its length (and NARROW_MS) of each other. */
-function near(a: number, b: number, start: number): boolean {
-  return Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS
-}
-
-function wakeUp(f: Follower): void {
-  f.wake?.abort()
-  f.wake = null
-}
-
-function sameEnd(a: { from: number; to: number }, b: { from: number; to: number } | null): boolean {
-  return b !== null && a.from === b.from && a.to === b.to
-}
-
 /** A held follower asks again this often (calls may come back). */
 const HOLD_RECHECK_MS = 2000
 /** No follower polls twice within this. */
 const MIN_GAP_MS = 250
 /** Looks to spare per job followed, at or above which each polls as its planner wants. */
 const PLENTY_PER_FOLLOWER = 2
-/** A job's end is pinned when its window is this narrow (a fraction of its length, plus this). */
-const NARROW = 0.04
-const NARROW_MS = 400
-/** A reading confirms an end only this far (a fraction) into the job it predicts. */
-const CONFIRM_AFTER = 0.5
 /** The final poll goes this much after the latest end (a fraction of the length, plus this). */
 const FINAL_MARGIN = 0.01
 const FINAL_MARGIN_MS = 100
