@@ -50,6 +50,11 @@ const ends = (wantedAt: number, from: number, to: number, answers = 1): PollAsk 
   end: { from, to },
   answers,
 })
+/** Two readings in a row that agree on the end (the ask of the one before, then this one). */
+const confirmed = (s: PollScheduler, key: object, ask: PollAsk) => {
+  s.pollAt(key, { ...ask, answers: ask.answers - 1 })
+  return s.pollAt(key, ask)
+}
 
 describe('PollScheduler', () => {
   it('while calls are plenty, each polls when its own planner wants', () => {
@@ -78,10 +83,10 @@ describe('PollScheduler', () => {
   })
   it("each job's final poll comes from its own progress, at the latest end it allows, not from a sibling's", () => {
     const { clock, s, keys, start } = batch(20, 30)
-    clock.t += 10_000
-    // Two jobs whose own readings pin their ends 6 s apart.
-    const one = s.pollAt(keys[0]!, ends(clock.t + 500, start + 19_600, start + 20_000))
-    const two = s.pollAt(keys[1]!, ends(clock.t + 500, start + 25_500, start + 26_000))
+    clock.t += 13_000
+    // Two jobs whose own readings pin their ends 6 s apart (two readings each, past half of the job).
+    const one = confirmed(s, keys[0]!, ends(clock.t + 500, start + 19_600, start + 20_000, 2))
+    const two = confirmed(s, keys[1]!, ends(clock.t + 500, start + 25_500, start + 26_000, 2))
     expect(one.final).toBe(false)
     expect(one.at).toBeGreaterThanOrEqual(start + 20_000)
     expect(one.at).toBeLessThan(start + 20_600)
@@ -89,7 +94,21 @@ describe('PollScheduler', () => {
     expect(two.at).toBeLessThan(start + 26_700)
     // When the time comes, it polls (once).
     clock.t = one.at
-    expect(s.pollAt(keys[0]!, ends(clock.t, start + 19_600, start + 20_000))).toMatchObject({ final: true })
+    expect(s.pollAt(keys[0]!, ends(clock.t, start + 19_600, start + 20_000, 2))).toMatchObject({
+      final: true,
+    })
+  })
+  it('one reading, or readings that agree early in the job, pin no end: a look where calls are to spare', () => {
+    const { clock, s, keys, start } = batch(20, 30)
+    clock.t += 3000
+    // A single reading: a look at its planner's time, not a final.
+    expect(s.pollAt(keys[0]!, ends(start + 8000, start + 19_600, start + 20_000))).toMatchObject({
+      at: start + 8000,
+    })
+    // Two that agree at 3 s of a 20 s job (one straight stretch of a bar that need not be straight).
+    expect(confirmed(s, keys[1]!, ends(start + 8000, start + 19_600, start + 20_000, 2))).toMatchObject({
+      at: start + 8000,
+    })
   })
   it('a measured job wakes the held followers (and only them); they first look at a fraction of the shortest job', () => {
     const { clock, s, keys, leaves, start } = batch(20, 30)
@@ -119,6 +138,52 @@ describe('PollScheduler', () => {
     const blind = s.pollAt(keys[4]!, wants(clock.t))
     expect(blind.final).toBe(false)
     expect(blind.at).toBeGreaterThanOrEqual(start + 20_000)
+  })
+  it('with no call to spare for a final that finds its job running, finals go one at a time; one that misses holds the others until a job ends', () => {
+    // 4 calls left for 4 jobs: one final each, nothing to spare.
+    const { clock, s, keys, leaves, calls, start } = batch(4, 4)
+    const pinned = (answers = 2) => ends(start + 5000, start + 10_000, start + 10_100, answers)
+    clock.t = start + 6000
+    const due = keys.map((key) => confirmed(s, key, pinned()).at)
+    clock.t = Math.max(...due)
+    expect(s.pollAt(keys[0]!, pinned())).toMatchObject({ final: true })
+    calls.left = 3
+    // The others wait for its answer, each on its own wake-up.
+    const second = s.pollAt(keys[1]!, pinned())
+    expect(second.final).toBe(false)
+    expect(second.wake?.aborted).toBe(false)
+    // Its answer: the job still runs (the bars mislead). The others are woken, and stay held while
+    // no job has ended; the first job's own progress is still followed.
+    clock.t += 100
+    const wantedAt = clock.t + 500
+    const again = () => ends(wantedAt, start + 12_000, start + 12_100, 3)
+    const next = s.pollAt(keys[0]!, again())
+    expect(next.at).toBeGreaterThan(clock.t)
+    expect(second.wake?.aborted).toBe(true)
+    const third = s.pollAt(keys[1]!, pinned())
+    expect(third.final).toBe(false)
+    expect(third.wake?.aborted).toBe(false)
+    // The first job is asked again, and has ended: the others are asked once, no sooner than it took.
+    clock.t = next.at
+    // No call to spare for a look: its final, at the latest end its progress allows.
+    const last = s.pollAt(keys[0]!, again())
+    expect(last.final).toBe(false)
+    expect(last.at).toBeGreaterThanOrEqual(start + 12_100)
+    clock.t = last.at
+    expect(s.pollAt(keys[0]!, again())).toMatchObject({ final: true })
+    leaves[0]!()
+    expect(third.wake?.aborted).toBe(true)
+    const after = s.pollAt(keys[1]!, pinned())
+    expect(after.final).toBe(false)
+    expect(after.at).toBeGreaterThanOrEqual(clock.t)
+  })
+  it('with calls to spare for finals that miss, finals due together go together', () => {
+    const { clock, s, keys, start } = batch(4, 10)
+    const pinned = () => ends(start + 5000, start + 10_000, start + 10_100, 2)
+    clock.t = start + 6000
+    const due = keys.map((key) => confirmed(s, key, pinned()).at)
+    clock.t = Math.max(...due)
+    expect(keys.map((key) => s.pollAt(key, pinned()).final)).toEqual([true, true, true, true])
   })
   it('a look planned before the calls ran out is planned anew when its time comes', () => {
     const { clock, s, keys, calls, start } = batch(20, 30)
