@@ -632,7 +632,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6106);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2487);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -644,7 +644,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6106:
+/***/ 2487:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18265,27 +18265,68 @@ function pushPlan(checkpoint) {
     return checkpoint ? PUSH_PLAN.map((l) => l.replace(' No backup is taken first.', '')) : PUSH_PLAN;
 }
 
+;// CONCATENATED MODULE: ./src/staging/poll-follower.ts
+function newFollower(start) {
+    return {
+        start,
+        polledAt: null,
+        end: null,
+        answers: 0,
+        agreed: false,
+        blind: false,
+        approved: null,
+        left: false,
+        wake: null,
+    };
+}
+/**
+ * Whether a new reading's end agrees with the one before: a job's end is pinned only once two
+ * readings in a row agree on it, the later one past half of it (a bar need not be linear: one
+ * reading, or early readings of one straight stretch, may agree with nothing later).
+ */
+function agrees(f, end, now) {
+    if (end === null || f.end === null)
+        return false;
+    return near(end.to, f.end.to, f.start) && now - f.start >= CONFIRM_AFTER * (end.to - f.start);
+}
+/** Its end is pinned: two readings agree on it, and its window is narrow. */
+function pinned(f) {
+    return f.agreed && f.end !== null && near(f.end.from, f.end.to, f.start);
+}
+function wakeUp(f) {
+    f.wake?.abort();
+    f.wake = null;
+}
+function sameEnd(a, b) {
+    return b !== null && a.from === b.from && a.to === b.to;
+}
+/** Two ends of a job that started at `start` within NARROW of its length (and NARROW_MS) of each other. */
+function near(a, b, start) {
+    return Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS;
+}
+/** A job's end is pinned when its window is this narrow (a fraction of its length, plus this). */
+const NARROW = 0.04;
+const NARROW_MS = 400;
+/** A reading confirms an end only this far (a fraction) into the job it predicts. */
+const CONFIRM_AFTER = 0.5;
+
 ;// CONCATENATED MODULE: ./src/staging/poll-scheduler.ts
+
 
 /**
  * The poll scheduler: status polls are the calls a batch can choose to spend or save. Every call
- * the batch will make is in its plan: each site still to start (its request, its final status call,
- * the read after its job), each job followed (its final status call and that read), and the run's
- * own calls; against it, the calls the limiter leaves now and gives back before the last job ends.
- *
- * While that leaves two calls or more per job followed, each polls when its own planner wants.
- * Otherwise each job is polled from its OWN progress: once a reading pins its end (its planner's
- * window is narrow), its next poll is the final one, at the latest time that window allows; a job
- * whose end is not pinned yet gets a look (its planner's time, or, for a job with no reading yet,
- * FIRST_LOOK of the shortest job the batch has measured) only while calls are to spare now and
- * before the calls come back, keeping a few for finals that find their job still running; without
- * one, it is asked once when the longest job measured would have ended. Only the first job to start
- * polls before any job has told how long such jobs take; the others are held, and woken (each alone)
- * when one does.
- *
- * Every decision is taken again when its time comes: a poll planned before the calls ran out is
- * planned anew, against what is known then, rather than sent late. No follower polls twice within
- * MIN_GAP_MS.
+ * the batch will make is in its plan (each site still to start, each job's final status call, the
+ * run's own calls, requests waiting for a call), against the calls the limiter leaves now and gives
+ * back. While that leaves two calls or more per job followed, each polls when its planner wants.
+ * Otherwise each job is polled from its OWN progress: once two readings pin its end (agrees), its
+ * next poll is the final one, at the latest time that allows; a job whose end is not pinned gets a
+ * look (its planner's time, or FIRST_LOOK of the shortest job measured) only with calls to spare,
+ * keeping a few for finals that find their job running; without one, it is asked once, at its own
+ * latest end but not before the longest job expected would have ended. A final that may miss waits for the answers of the finals already
+ * out when the calls left could not pay for all of them missing. Only the first job polls before
+ * any job has told how long such jobs take; the others are held, and woken (each alone) when one
+ * does. Every decision is taken again when its time comes (a poll planned before the calls ran out
+ * is planned anew, not sent late). No follower polls twice within MIN_GAP_MS.
  */
 class PollScheduler {
     clock;
@@ -18295,9 +18336,10 @@ class PollScheduler {
     /** Followers in the order they joined (those that left are dropped from the front). */
     order = [];
     active = 0;
-    /** The calls the jobs followed make once they have ended. */
     /** Looks approved that have not been answered yet: they hold calls the ledger may not count yet. */
     outstanding = 0;
+    /** Final polls approved that have not been answered yet: each may find its job running, and cost another. */
+    finalsOut = 0;
     /** Held followers: no reading of their own and nothing the batch measured yet. */
     held = new Set();
     /** What the batch has measured of its jobs' lengths (ms): the shortest its jobs' progress allows, the longest that ended. */
@@ -18328,14 +18370,13 @@ class PollScheduler {
             follower.left = true;
             signal?.removeEventListener('abort', onCancel);
             this.active--;
-            if (follower.approved === 'look')
-                this.outstanding--;
+            // Its length as its last poll saw it (not counting a wait for a call); a final asked blind,
+            // at the longest length expected (not its own), tells nothing new of the longest.
+            const seen = (follower.polledAt ?? this.clock.now()) - follower.start;
+            const blind = follower.approved === 'final' && follower.blind;
             this.followers.delete(key);
             this.held.delete(follower);
-            // Its length as its last poll saw it (not counting a wait for a call); a final asked blind,
-            // at the longest length expected, tells nothing new of the longest.
-            const seen = (follower.polledAt ?? this.clock.now()) - follower.start;
-            const blind = follower.approved === 'final' && !follower.end;
+            this.answered(follower);
             this.measured(seen, blind ? null : seen);
         };
     }
@@ -18349,25 +18390,31 @@ class PollScheduler {
         }
         if (ask.answers !== follower.answers) {
             follower.answers = ask.answers;
-            if (follower.approved === 'look')
-                this.outstanding--;
+            follower.agreed = agrees(follower, ask.end, now);
             // A final poll from its own progress that found its job still running: this batch's bars mislead.
             if (follower.approved === 'final' && follower.end)
                 this.misled = true;
-            follower.approved = null;
+            this.answered(follower);
         }
         if (ask.end && !sameEnd(ask.end, follower.end)) {
             follower.end = ask.end;
             this.measured(ask.end.from - follower.start, null, ask.end.to - follower.start);
         }
         const decision = this.decide(follower, ask, now);
-        const at = Math.max(decision.at, (follower.polledAt ?? -Infinity) + MIN_GAP_MS);
+        let at = Math.max(decision.at, (follower.polledAt ?? -Infinity) + MIN_GAP_MS);
+        // A final that may find its job running while others are unanswered, with no call to spare
+        // should all of them: it waits for their answers (they may tell that the bars mislead).
+        if (at <= now && !decision.look && this.finalsOut > 0 && this.spare(now) - this.finalsOut < 1)
+            at = Infinity;
         if (at <= now) {
             this.held.delete(follower);
             follower.polledAt = now;
             follower.approved = decision.look ? 'look' : 'final';
+            follower.blind = decision.at === this.measuredAt(follower);
             if (decision.look)
                 this.outstanding++;
+            else
+                this.finalsOut++;
             return { at: now, final: true };
         }
         if (at !== Infinity) {
@@ -18390,12 +18437,9 @@ class PollScheduler {
             return { at: ask.wantedAt, look: true };
         if (this.plenty())
             return { at: ask.wantedAt, look: true };
-        // Economise.
-        const budget = this.lookBudget(now);
         // Economise: the final poll where this job's own progress says it has ended.
         const finalAt = this.finalAt(f);
-        const narrow = f.end !== null && f.end.to - f.end.from <= NARROW * (f.end.to - f.start) + NARROW_MS;
-        if (narrow)
+        if (pinned(f) && finalAt !== null)
             return { at: finalAt, look: false };
         // A look where it pins this job's end sooner than the final poll would (once bars have misled,
         // a look pins nothing: only the first job looks, until one has ended).
@@ -18411,7 +18455,7 @@ class PollScheduler {
         if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
             if (lookAt > now)
                 return { at: lookAt, look: true };
-            if (budget > 0)
+            if (this.lookBudget(now) > 0)
                 return { at: now, look: true };
             // No call to spare: the final poll. With no end known at all, the first job looks anyway
             // (the client waits for the call, and learns a window shorter than assumed); another is held
@@ -18424,36 +18468,57 @@ class PollScheduler {
     /**
      * When this job has ended by its own progress (its latest end), else by the longest job expected
      * (its siblings' own latest ends, or their lengths). Once a bar of this batch has misled (a final
-     * poll from its own progress found its job running), only jobs that ended count, and a job's own
-     * end is not trusted before the longest of them either.
+     * poll from its own progress found its job running), only jobs that ended count. A job's own end
+     * is trusted alone only once two of its readings agree on it and no bar has misled.
      */
     finalAt(f) {
         const margin = (to) => to + FINAL_MARGIN * (to - f.start) + FINAL_MARGIN_MS;
-        const longest = this.misled ? this.longest : this.longestEnd;
-        const measured = longest > 0 ? margin(f.start + longest) : null;
-        if (!f.end)
+        const measured = this.measuredAt(f);
+        // Misled with no job ended yet: only the first job's own progress is followed.
+        if (!f.end || (this.misled && measured === null && this.scout() !== f))
             return measured;
-        return this.misled && measured !== null ? Math.max(margin(f.end.to), measured) : margin(f.end.to);
+        // An end its readings have not confirmed is not trusted before the longest job expected either.
+        const trusted = !this.misled && f.agreed;
+        return !trusted && measured !== null ? Math.max(margin(f.end.to), measured) : margin(f.end.to);
+    }
+    /** When the longest job expected (once misled: that ended) would have ended, had it started with `f`. */
+    measuredAt(f) {
+        const longest = this.misled ? this.longest : this.longestEnd;
+        return longest > 0 ? f.start + longest + FINAL_MARGIN * longest + FINAL_MARGIN_MS : null;
+    }
+    /** Calls a look may use now: the spare, less a few kept for finals that find their job still running. */
+    lookBudget(now) {
+        return this.spare(now) - Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER));
     }
     /**
-     * Calls a look may use now: those the limiter leaves now, less every call the plan needs before
-     * calls come back (the requests of the sites still to start and their final status calls, the
-     * run's own calls, the final status call of every job expected to end by then), less the looks
-     * approved and not yet counted, less a few kept for finals that find their job still running.
+     * The calls the limiter leaves now, less every call the plan needs before calls come back (see
+     * dueNow; the final status call of every job that may end by then: by its own progress, else the
+     * shortest job measured, or when nothing tells), less the looks approved and not yet counted.
      * Reads that only fill a URL are not needs: they go only with calls to spare (spareNow).
      */
-    lookBudget(now) {
-        const available = this.supply.available();
+    spare(now) {
+        return this.supply.available() - this.dueNow() - this.finalsDue(now) - this.outstanding;
+    }
+    finalsDue(now) {
         const back = this.callsBackAt(now);
         let finals = 0;
         for (const f of this.followers.values()) {
-            // A job counts when its own progress (else the shortest job measured) says it may end by then.
             const from = f.end ? f.end.from : f.start + this.shortest;
-            if (back === Infinity || from < back)
+            if (back === Infinity || from < back || from === Infinity)
                 finals++;
         }
-        const due = this.dueNow() + finals;
-        return available - due - this.outstanding - Math.max(1, Math.ceil(finals / RESERVE_PER));
+        return finals;
+    }
+    /** The poll approved last for this follower was answered (or it left): what it held is free. */
+    answered(f) {
+        if (f.approved === 'look')
+            this.outstanding--;
+        // Finals held for its answer may go, or learn from it.
+        if (f.approved === 'final') {
+            this.finalsOut--;
+            this.wakeHeld();
+        }
+        f.approved = null;
     }
     /** Whether calls are plenty: two to spare for every job followed, were all to end before calls come back. */
     plenty() {
@@ -18481,8 +18546,10 @@ class PollScheduler {
         if (ended !== null)
             this.longest = Math.max(this.longest, ended);
         this.longestEnd = Math.max(this.longestEnd, latest);
-        if (!news)
-            return;
+        if (news)
+            this.wakeHeld();
+    }
+    wakeHeld() {
         for (const f of this.held)
             wakeUp(f);
         this.held.clear();
@@ -18502,25 +18569,12 @@ class PollScheduler {
         return this.order[0];
     }
 }
-function newFollower(start) {
-    return { start, polledAt: null, end: null, answers: 0, approved: null, left: false, wake: null };
-}
-function wakeUp(f) {
-    f.wake?.abort();
-    f.wake = null;
-}
-function sameEnd(a, b) {
-    return b !== null && a.from === b.from && a.to === b.to;
-}
 /** A held follower asks again this often (calls may come back). */
 const HOLD_RECHECK_MS = 2000;
 /** No follower polls twice within this. */
 const MIN_GAP_MS = 250;
 /** Looks to spare per job followed, at or above which each polls as its planner wants. */
 const PLENTY_PER_FOLLOWER = 2;
-/** A job's end is pinned when its window is this narrow (a fraction of its length, plus this). */
-const NARROW = 0.04;
-const NARROW_MS = 400;
 /** The final poll goes this much after the latest end (a fraction of the length, plus this). */
 const FINAL_MARGIN = 0.01;
 const FINAL_MARGIN_MS = 100;
