@@ -37,21 +37,36 @@ export const PUSH_WARNINGS_IF_SENT = [
 /**
  * The same, for a push whose job failed on the server: it may have overwritten part of production,
  * but it did not complete, so the purge that completion brings (spec §4, push rule 4) is not claimed.
+ * Without a checkpoint, the first line; with one (issue 27), the second: the backup it took is named
+ * by the run's checkpoint lines, so "no backup" would be false.
  */
 export const PUSH_WARNINGS_IF_FAILED = [
   'The push job failed, but it may have overwritten part of production first: no backup was taken before it, and the API cannot restore the previous live site. Check the live site now.',
   'If production was password-protected, the failed push may have switched that protection off: check it.',
 ]
+const PUSH_FAILED_WITH_CHECKPOINT =
+  'The push job failed, but it may have overwritten part of production first: check the live site now.'
 
 /**
  * The push warnings as the run can say them: as facts once the push job completed; for a job that
  * failed, that form; for any other end of a push that was sent (not followed, timed out, cancelled,
- * unknown), the "if the push went through" form.
+ * unknown), the "if the push went through" form. Each line only while it still stands: a checkpoint
+ * removes the "no backup" line, protection switched back on removes the protection line.
  */
 export function pushWarnings(warnings: string[], completed: boolean, failed: boolean): string[] {
-  if (completed || !warnings.some((w) => PUSH_WARNINGS.includes(w))) return warnings
+  if (completed) return warnings
+  const stands = PUSH_WARNINGS.map(
+    (w, i) => warnings.includes(w) || warnings.includes(PUSH_WARNINGS_IF_SENT[i]!),
+  )
+  if (!stands.some(Boolean)) return warnings
   const rest = warnings.filter((w) => !PUSH_WARNINGS.includes(w) && !PUSH_WARNINGS_IF_SENT.includes(w))
-  return [...rest, ...(failed ? PUSH_WARNINGS_IF_FAILED : PUSH_WARNINGS_IF_SENT)]
+  const said = failed
+    ? [
+        stands[0] ? PUSH_WARNINGS_IF_FAILED[0]! : PUSH_FAILED_WITH_CHECKPOINT,
+        ...(stands[1] ? [PUSH_WARNINGS_IF_FAILED[1]!] : []),
+      ]
+    : PUSH_WARNINGS_IF_SENT.filter((_, i) => stands[i])
+  return [...rest, ...said]
 }
 
 /** What a finished job did, for the last line and the summary. */

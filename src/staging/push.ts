@@ -53,13 +53,15 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
     ending = endingOf(ctx, e)
   }
   const pushed = ctx.known.jobs.some((j) => j.op === 'push')
-  if (ending.outcome === 'failed' && ending.error?.kind === 'task-failed' && checkpoint)
-    ending = policy.rollbackOnFailure
-      ? await restoreAfterFailure(ctx, ending, checkpoint)
-      : withHint(
-          ending,
-          `To restore production as it was before the push, ${rollbackCommand(ctx.siteId, checkpoint.id)}.`,
-        )
+  let restored = false
+  if (ending.outcome === 'failed' && ending.error?.kind === 'task-failed' && checkpoint) {
+    if (policy.rollbackOnFailure) ({ ending, restored } = await restoreAfterFailure(ctx, ending, checkpoint))
+    else
+      ending = withHint(
+        ending,
+        `To restore production as it was before the push, ${rollbackCommand(ctx.siteId, checkpoint.id)}.`,
+      )
+  }
   if (policy.maintenance) await maintenanceOff(ctx)
   if (policy.protectProduction && pushed && (await protectAgain(ctx)))
     dropWarning(ctx, PUSH_WARNINGS[1]!, PUSH_WARNINGS_IF_SENT[1]!)
@@ -67,11 +69,15 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   dropWarning(ctx, PUSH_WARNINGS[0]!, PUSH_WARNINGS_IF_SENT[0]!)
   if (ending.outcome === 'succeeded' && !ctx.signal?.aborted)
     await pruneCheckpoints(ctx, policy.keep, checkpoint.id)
-  return withCheckpoint(ctx, ending, checkpoint)
+  return withCheckpoint(ctx, ending, checkpoint, restored)
 }
 
 /** Issue 27 §4: the push's job failed on the server: restore the checkpoint at once; the run stays red. */
-async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: Checkpoint): Promise<Ending> {
+async function restoreAfterFailure(
+  ctx: RunContext,
+  failed: Ending,
+  checkpoint: Checkpoint,
+): Promise<{ ending: Ending; restored: boolean }> {
   ctx.logger.warn(
     `The push failed on the server: restoring production to checkpoint ${checkpoint.id} (rollback-on-failure).`,
   )
@@ -87,29 +93,48 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
   Object.assign(ctx.known, { taskId, httpStatus, message })
   const again = rollbackCommand(ctx.siteId, checkpoint.id)
   if (restored.outcome === 'succeeded')
-    return { ...failed, summary: `${failed.summary} Production was restored to checkpoint ${checkpoint.id}.` }
-  return withHint(
-    {
-      ...failed,
-      summary: `${failed.summary} Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`,
-    },
-    `To try the restore again, ${again}.`,
-  )
+    return {
+      restored: true,
+      ending: {
+        ...failed,
+        summary: `${sentence(failed.summary)} Production was restored to checkpoint ${checkpoint.id}.`,
+      },
+    }
+  return {
+    restored: false,
+    ending: withHint(
+      {
+        ...failed,
+        summary: `${sentence(failed.summary)} Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`,
+      },
+      `To try the restore again, ${again}.`,
+    ),
+  }
 }
 
 /** The summary names the checkpoint and the step that restores it (issue 27 §1). */
-function withCheckpoint(ctx: RunContext, ending: Ending, checkpoint: Checkpoint): Ending {
+function withCheckpoint(ctx: RunContext, ending: Ending, checkpoint: Checkpoint, restored: boolean): Ending {
   const name = checkpoint.name ? ` ("${checkpoint.name}")` : ''
   const step = rollbackCommand(ctx.siteId, checkpoint.id)
-  const said = `Checkpoint ${checkpoint.id}${name} was taken before the push; to restore it, ${step}.`
+  // Once rollback-on-failure has restored it, the step to restore it again is no news.
+  const said = restored
+    ? `Checkpoint ${checkpoint.id}${name} was taken before the push.`
+    : `Checkpoint ${checkpoint.id}${name} was taken before the push; to restore it, ${step}.`
   // An unknown outcome (no answer, timed out, cancelled) is never restored automatically (§4).
   const unknown =
     ending.outcome === 'timed-out' ||
     ending.outcome === 'cancelled' ||
     ending.error?.kind === 'unknown-outcome'
+  const summary = `${sentence(ending.summary)} ${said}`
   return unknown
-    ? withHint({ ...ending, summary: `${ending.summary} ${said}` }, `If production is wrong, ${step}.`)
-    : { ...ending, summary: `${ending.summary} ${said}` }
+    ? withHint({ ...ending, summary }, `If production is wrong, ${step}.`)
+    : { ...ending, summary }
+}
+
+/** Text that ends as a sentence (a server's reason may not), so that the next one reads apart. */
+function sentence(text: string): string {
+  const trimmed = text.trimEnd()
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`
 }
 
 function withHint(ending: Ending, hint: string): Ending {

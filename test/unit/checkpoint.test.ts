@@ -439,6 +439,23 @@ describe('rollback-on-failure', () => {
     expect(result.result).toBe('failed')
     expect(result.taskId).toBe('pt')
     expect(result.summary).toMatch(/Production was restored to checkpoint 9/)
+    // The server's reason ends a sentence; the restore step is not offered again once done.
+    expect(result.summary).toMatch(/database import failed\. Production was restored/)
+    expect(result.summary).not.toMatch(/to restore it, run/)
+    // A checkpoint was taken: no warning may say that no backup was.
+    expect(result.warnings.join(' ')).not.toMatch(/no backup/i)
+    expect(result.warnings.join(' ')).toMatch(/may have overwritten part of production/)
+  })
+
+  it('the push job failed without rollback-on-failure: the warnings name no missing backup, the hint the restore', async () => {
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('failed', 'database import failed')
+    const { result } = await run({ operation: 'push', checkpoint: 'version' })
+    expect(result.result).toBe('failed')
+    expect(result.warnings.join(' ')).not.toMatch(/no backup/i)
+    expect(result.error!.hint).toMatch(/To restore production as it was before the push, run this action/)
+    expect(result.summary).toMatch(/to restore it, run this action with operation: rollback/)
   })
 
   it('the restore fails too: the run says how to try it again', async () => {
