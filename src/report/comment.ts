@@ -96,6 +96,10 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
     lines.push(`| Staging URL | ${url ? link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : source} |`)
   }
   if (r.stagingSiteId && !removed) lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`)
+  if (r.checkpointId)
+    lines.push(
+      `| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(scrub(r.checkpointId))} |`,
+    )
   lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`)
   lines.push(`| Time | ${utcTime(r.startedAt)} |`)
   if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))

@@ -27,6 +27,13 @@ const result = (over: Partial<Result> = {}): Result =>
 const plain = (t: string) => t
 
 describe('renderComment', () => {
+  test("names a push's checkpoint, and the version a rollback restored (issue 27 §1)", () => {
+    const push = renderComment(result({ operation: 'push', checkpointId: 'v-7001' }), plain, {})
+    expect(push).toContain('| Checkpoint | `v-7001` |')
+    const back = renderComment(result({ operation: 'rollback', checkpointId: 'v-7001' }), plain, {})
+    expect(back).toContain('| Restored version | `v-7001` |')
+    expect(renderComment(result(), plain, {})).not.toMatch(/Checkpoint|Restored version/)
+  })
   test('opens with the marker that names the site, then operation, result, URL, duration and time', () => {
     const body = renderComment(result(), plain, { runUrl: 'https://github.com/o/r/actions/runs/9' })
     const lines = body.split('\n')
