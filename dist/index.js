@@ -5822,21 +5822,34 @@ const PUSH_WARNINGS_IF_SENT = [
 /**
  * The same, for a push whose job failed on the server: it may have overwritten part of production,
  * but it did not complete, so the purge that completion brings (spec §4, push rule 4) is not claimed.
+ * Without a checkpoint, the first line; with one (issue 27), the second: the backup it took is named
+ * by the run's checkpoint lines, so "no backup" would be false.
  */
 const PUSH_WARNINGS_IF_FAILED = [
     'The push job failed, but it may have overwritten part of production first: no backup was taken before it, and the API cannot restore the previous live site. Check the live site now.',
     'If production was password-protected, the failed push may have switched that protection off: check it.',
 ];
+const PUSH_FAILED_WITH_CHECKPOINT = 'The push job failed, but it may have overwritten part of production first: check the live site now.';
 /**
  * The push warnings as the run can say them: as facts once the push job completed; for a job that
  * failed, that form; for any other end of a push that was sent (not followed, timed out, cancelled,
- * unknown), the "if the push went through" form.
+ * unknown), the "if the push went through" form. Each line only while it still stands: a checkpoint
+ * removes the "no backup" line, protection switched back on removes the protection line.
  */
 function pushWarnings(warnings, completed, failed) {
-    if (completed || !warnings.some((w) => PUSH_WARNINGS.includes(w)))
+    if (completed)
+        return warnings;
+    const stands = PUSH_WARNINGS.map((w, i) => warnings.includes(w) || warnings.includes(PUSH_WARNINGS_IF_SENT[i]));
+    if (!stands.some(Boolean))
         return warnings;
     const rest = warnings.filter((w) => !PUSH_WARNINGS.includes(w) && !PUSH_WARNINGS_IF_SENT.includes(w));
-    return [...rest, ...(failed ? PUSH_WARNINGS_IF_FAILED : PUSH_WARNINGS_IF_SENT)];
+    const said = failed
+        ? [
+            stands[0] ? PUSH_WARNINGS_IF_FAILED[0] : PUSH_FAILED_WITH_CHECKPOINT,
+            ...(stands[1] ? [PUSH_WARNINGS_IF_FAILED[1]] : []),
+        ]
+        : PUSH_WARNINGS_IF_SENT.filter((_, i) => stands[i]);
+    return [...rest, ...said];
 }
 /** What a finished job did, for the last line and the summary. */
 const DONE = {
@@ -18115,10 +18128,13 @@ async function runPush(ctx) {
         ending = endingOf(ctx, e);
     }
     const pushed = ctx.known.jobs.some((j) => j.op === 'push');
-    if (ending.outcome === 'failed' && ending.error?.kind === 'task-failed' && checkpoint)
-        ending = policy.rollbackOnFailure
-            ? await restoreAfterFailure(ctx, ending, checkpoint)
-            : withHint(ending, `To restore production as it was before the push, ${rollbackCommand(ctx.siteId, checkpoint.id)}.`);
+    let restored = false;
+    if (ending.outcome === 'failed' && ending.error?.kind === 'task-failed' && checkpoint) {
+        if (policy.rollbackOnFailure)
+            ({ ending, restored } = await restoreAfterFailure(ctx, ending, checkpoint));
+        else
+            ending = withHint(ending, `To restore production as it was before the push, ${rollbackCommand(ctx.siteId, checkpoint.id)}.`);
+    }
     if (policy.maintenance)
         await maintenanceOff(ctx);
     if (policy.protectProduction && pushed && (await protectAgain(ctx)))
@@ -18128,7 +18144,7 @@ async function runPush(ctx) {
     dropWarning(ctx, PUSH_WARNINGS[0], PUSH_WARNINGS_IF_SENT[0]);
     if (ending.outcome === 'succeeded' && !ctx.signal?.aborted)
         await pruneCheckpoints(ctx, policy.keep, checkpoint.id);
-    return withCheckpoint(ctx, ending, checkpoint);
+    return withCheckpoint(ctx, ending, checkpoint, restored);
 }
 /** Issue 27 §4: the push's job failed on the server: restore the checkpoint at once; the run stays red. */
 async function restoreAfterFailure(ctx, failed, checkpoint) {
@@ -18146,24 +18162,42 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
     Object.assign(ctx.known, { taskId, httpStatus, message });
     const again = rollbackCommand(ctx.siteId, checkpoint.id);
     if (restored.outcome === 'succeeded')
-        return { ...failed, summary: `${failed.summary} Production was restored to checkpoint ${checkpoint.id}.` };
-    return withHint({
-        ...failed,
-        summary: `${failed.summary} Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`,
-    }, `To try the restore again, ${again}.`);
+        return {
+            restored: true,
+            ending: {
+                ...failed,
+                summary: `${sentence(failed.summary)} Production was restored to checkpoint ${checkpoint.id}.`,
+            },
+        };
+    return {
+        restored: false,
+        ending: withHint({
+            ...failed,
+            summary: `${sentence(failed.summary)} Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`,
+        }, `To try the restore again, ${again}.`),
+    };
 }
 /** The summary names the checkpoint and the step that restores it (issue 27 §1). */
-function withCheckpoint(ctx, ending, checkpoint) {
+function withCheckpoint(ctx, ending, checkpoint, restored) {
     const name = checkpoint.name ? ` ("${checkpoint.name}")` : '';
     const step = rollbackCommand(ctx.siteId, checkpoint.id);
-    const said = `Checkpoint ${checkpoint.id}${name} was taken before the push; to restore it, ${step}.`;
+    // Once rollback-on-failure has restored it, the step to restore it again is no news.
+    const said = restored
+        ? `Checkpoint ${checkpoint.id}${name} was taken before the push.`
+        : `Checkpoint ${checkpoint.id}${name} was taken before the push; to restore it, ${step}.`;
     // An unknown outcome (no answer, timed out, cancelled) is never restored automatically (§4).
     const unknown = ending.outcome === 'timed-out' ||
         ending.outcome === 'cancelled' ||
         ending.error?.kind === 'unknown-outcome';
+    const summary = `${sentence(ending.summary)} ${said}`;
     return unknown
-        ? withHint({ ...ending, summary: `${ending.summary} ${said}` }, `If production is wrong, ${step}.`)
-        : { ...ending, summary: `${ending.summary} ${said}` };
+        ? withHint({ ...ending, summary }, `If production is wrong, ${step}.`)
+        : { ...ending, summary };
+}
+/** Text that ends as a sentence (a server's reason may not), so that the next one reads apart. */
+function sentence(text) {
+    const trimmed = text.trimEnd();
+    return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 function withHint(ending, hint) {
     if (!ending.error)
@@ -20264,6 +20298,8 @@ function renderComment(r, scrub, extras = {}) {
     }
     if (r.stagingSiteId && !removed)
         lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`);
+    if (r.checkpointId)
+        lines.push(`| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(scrub(r.checkpointId))} |`);
     lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`);
     lines.push(`| Time | ${utcTime(r.startedAt)} |`);
     if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))
