@@ -74,6 +74,23 @@ export async function call(
   return { status: response.status, headers: response.headers, text, json }
 }
 
+/**
+ * A v2 API caller for one profile's prefix ('' or '/api'): JSON accepted, and a JSON body's content
+ * type on every method but GET (the site-versions and tools routes take bodies).
+ */
+export function callJson(
+  sim: Simulator,
+  prefix: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
+  return call(sim, method, `${prefix}/v2${path}`, {
+    contentType: method === 'GET' ? null : 'application/json',
+    ...options,
+    headers: { Accept: 'application/json', ...options.headers },
+  })
+}
 /** Admin call (/__sim...), plain JSON. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function admin(sim: Simulator, method: string, path: string, body?: unknown): Promise<any> {

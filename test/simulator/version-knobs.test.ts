@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { ArgsError, parseArgs } from '../../simulator/args.js'
 import { SLOW_VERSION_MS, VERSION_TASK_ERROR } from '../../simulator/options.js'
 import { SIM_SITES, type ManualClock, type Simulator } from '../../simulator/server.js'
-import { admin, call, endTask, RO, startOnClock, type CallOptions } from './helpers.js'
+import { admin, callJson, endTask, RO, startOnClock, type CallOptions } from './helpers.js'
 
 const DURATIONS = { create: 150, pull: 120, push: 120, delete: 80, version: 100, restore: 100 }
 
@@ -48,12 +48,8 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     })
   })
 
-  const api = (method: string, path: string, options: CallOptions = {}) =>
-    call(sim, method, `${p.prefix}/v2${path}`, {
-      contentType: method === 'GET' ? null : 'application/json',
-      ...options,
-      headers: { Accept: 'application/json', ...options.headers },
-    })
+  const api = (method: string, path: string, options?: CallOptions) =>
+    callJson(sim, p.prefix, method, path, options)
 
   /** Moves the clock to the end of a task; its data then. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,7 +1,7 @@
 /** Site versions (contract §13): create, name, list, restore, delete, the quota, on both profiles. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { createApiCore, ManualClock, SIM_SITES, type Simulator } from '../../simulator/server.js'
-import { admin, call, endTask, RW, startOnClock, type CallOptions } from './helpers.js'
+import { admin, call, callJson, endTask, RW, startOnClock, type CallOptions } from './helpers.js'
 
 const DURATIONS = { create: 150, pull: 120, push: 120, delete: 80, version: 120, restore: 120 }
 
@@ -48,12 +48,8 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     })
   })
 
-  const api = (method: string, path: string, options: CallOptions = {}) =>
-    call(sim, method, `${p.prefix}/v2${path}`, {
-      contentType: method === 'GET' ? null : 'application/json',
-      ...options,
-      headers: { Accept: 'application/json', ...options.headers },
-    })
+  const api = (method: string, path: string, options?: CallOptions) =>
+    callJson(sim, p.prefix, method, path, options)
 
   /** Moves the clock to the end of a task; its data then. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
