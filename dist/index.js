@@ -18001,18 +18001,9 @@ async function restore(ctx, id) {
 /** production-url after a restore: the live site answers within the timeout. */
 async function rollback_checkProduction(ctx, url, restored) {
     ctx.phase = `waiting for production at ${url} to answer`;
-    const ready = await waitForUrl(url, {
-        clock: ctx.clock,
-        logger: ctx.logger,
-        deadline: ctx.client.deadline,
-        why: setting('production-url'),
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    ctx.known.urlReady = ready;
-    if (ready === null) {
-        warn(ctx, `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+    const ready = await after_job_answers(ctx, url, 'production-url');
+    if (ready === null)
         return restored;
-    }
     if (ready)
         return { ...restored, summary: `${restored.summary} Production answered at ${url}.` };
     return {

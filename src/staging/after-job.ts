@@ -74,7 +74,7 @@ async function checkProduction(ctx: RunContext, url: string): Promise<Ending> {
  * Waits within the run's deadline until `url` answers HTTP (wait-for-url, production-url) and
  * records it; null, with a warning, when it is plain http on a host that is not loopback.
  */
-async function answers(
+export async function answers(
   ctx: RunContext,
   url: string,
   input: 'wait-for-url' | 'production-url',

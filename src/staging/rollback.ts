@@ -5,7 +5,7 @@ import { waitDeps, warn, type RunContext } from './context.js'
 import { isOurs, listVersions, withRootEvidence, type VersionRecord } from './checkpoint.js'
 import { checkLaterHint } from './endpoints.js'
 import { failure, taskFailed, type Ending } from './ending.js'
-import { waitForUrl } from './url-check.js'
+import { answers } from './after-job.js'
 import { waitForTask } from './wait.js'
 import { setting } from '../words.js'
 
@@ -153,21 +153,8 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
 /** production-url after a restore: the live site answers within the timeout. */
 async function checkProduction(ctx: RunContext, url: string, restored: Ending): Promise<Ending> {
   ctx.phase = `waiting for production at ${url} to answer`
-  const ready = await waitForUrl(url, {
-    clock: ctx.clock,
-    logger: ctx.logger,
-    deadline: ctx.client.deadline,
-    why: setting('production-url'),
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  })
-  ctx.known.urlReady = ready
-  if (ready === null) {
-    warn(
-      ctx,
-      `${setting('production-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
-    )
-    return restored
-  }
+  const ready = await answers(ctx, url, 'production-url')
+  if (ready === null) return restored
   if (ready) return { ...restored, summary: `${restored.summary} Production answered at ${url}.` }
   return {
     outcome: 'timed-out',

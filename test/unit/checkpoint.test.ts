@@ -361,6 +361,19 @@ describe('rollback', () => {
     expect(result.summary).toMatch(/Production was restored to version 10/)
   })
 
+  it('with production-url: checked once the restore completed, and said', async () => {
+    versions([version(10, 'before push 7')])
+    api()
+      .put('/v2/sites/1001/restore-versions/10')
+      .reply(200, envelope({ task_id: 'rt' }))
+    api().get('/v2/tasks/rt/status').reply(200, task('completed'))
+    const live = nock('https://live.example.test').get('/').reply(200, 'ok')
+    const { result } = await run({ operation: 'rollback', productionUrl: 'https://live.example.test/' })
+    expect(live.isDone()).toBe(true)
+    expect(result).toMatchObject({ result: 'succeeded', urlReady: true })
+    expect(result.summary).toMatch(/Production answered at https:\/\/live\.example\.test\//)
+  })
+
   it('with checkpoint-id: that version, even one a person made', async () => {
     versions([version(12, 'my own backup'), version(10, 'before push 7')])
     api()
