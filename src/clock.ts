@@ -20,6 +20,34 @@ export function sharedController(): AbortController {
   return controller
 }
 
+const fanOut = new WeakMap<AbortSignal, Set<() => void>>()
+
+/**
+ * Calls `fn` once when `signal` aborts, and returns the way to stop listening. The signal holds one
+ * listener however many wait on it (a thousand sites asleep on the run's signal): Node's
+ * EventTarget looks through every listener it holds at each add and remove, so a listener per
+ * waiter would make a batch cost the square of its size.
+ */
+export function whenAborted(signal: AbortSignal, fn: () => void): () => void {
+  let fns = fanOut.get(signal)
+  if (!fns) {
+    const waiting = new Set<() => void>()
+    fanOut.set(signal, waiting)
+    signal.addEventListener(
+      'abort',
+      () => {
+        fanOut.delete(signal)
+        for (const f of waiting) f()
+      },
+      { once: true },
+    )
+    fns = waiting
+  }
+  const mine = fns
+  mine.add(fn)
+  return () => void mine.delete(fn)
+}
+
 export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new CancelledError()
 }
@@ -34,17 +62,18 @@ export const realClock: Clock = {
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(new CancelledError())
-      const onAbort = () => {
-        clearTimeout(timer)
-        reject(new CancelledError())
-      }
       const timer = setTimeout(
         () => {
-          signal?.removeEventListener('abort', onAbort)
+          stop?.()
           resolve()
         },
         Math.max(0, ms),
       )
-      signal?.addEventListener('abort', onAbort, { once: true })
+      const stop =
+        signal &&
+        whenAborted(signal, () => {
+          clearTimeout(timer)
+          reject(new CancelledError())
+        })
     }),
 }

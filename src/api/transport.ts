@@ -4,7 +4,7 @@ import http, { type IncomingHttpHeaders } from 'node:http'
 import https from 'node:https'
 import type { Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
-import { CancelledError } from '../clock.js'
+import { CancelledError, whenAborted } from '../clock.js'
 
 /**
  * One HTTP exchange at a time, over connections kept alive for the whole run. Knows how far each
@@ -71,6 +71,7 @@ const MAX_SOCKETS = 8
 
 export class NodeTransport implements Transport {
   connections = 0
+  private readonly seen = new WeakSet<Socket>()
   private readonly kept: HttpClient
   private readonly oneShot: HttpClient
 
@@ -92,11 +93,12 @@ export class NodeTransport implements Transport {
     return new Promise<TransportResponse>((resolve, reject) => {
       let phase: SendPhase = 'connecting'
       let settled = false
+      let stopListening: (() => void) | undefined
       const finish = (error: Error | null, response?: TransportResponse) => {
         if (settled) return
         settled = true
         clearTimeout(timer)
-        req.signal?.removeEventListener('abort', onAbort)
+        stopListening?.()
         if (error) {
           request.destroy()
           reject(error)
@@ -136,10 +138,13 @@ export class NodeTransport implements Transport {
         res.on('aborted', () => fail('the answer broke off', 'ECONNRESET'))
       })
       request.on('socket', (socket: Socket) => {
-        if (request.reusedSocket) {
+        // A kept-alive socket comes from the agent's pool (`reusedSocket`), or from its queue when a
+        // request finishes with it (not marked): either way it is counted once.
+        if (request.reusedSocket || this.seen.has(socket)) {
           phase = 'connected'
           return
         }
+        this.seen.add(socket)
         this.connections++
         const tls = (socket as TLSSocket).encrypted === true
         if (tls) {
@@ -162,7 +167,7 @@ export class NodeTransport implements Transport {
         req.timeoutMs,
       )
       if (req.signal?.aborted) return onAbort()
-      req.signal?.addEventListener('abort', onAbort, { once: true })
+      if (req.signal) stopListening = whenAborted(req.signal, onAbort)
       request.end(req.body)
     })
   }

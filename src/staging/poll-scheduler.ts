@@ -1,4 +1,5 @@
 import type { CallSupply } from '../api/window-ledger.js'
+import { whenAborted } from '../clock.js'
 import { CALLS_PER_RUN } from '../contract.js'
 import type { Clock } from '../types.js'
 import { agrees, newFollower, pinned, sameEnd, wakeUp, type Follower } from './poll-follower.js'
@@ -91,12 +92,11 @@ export class PollScheduler implements PollGate {
     this.followers.set(key, follower)
     this.order.push(follower)
     this.active++
-    const onCancel = () => wakeUp(follower)
-    signal?.addEventListener('abort', onCancel, { once: true })
+    const stopListening = signal && whenAborted(signal, () => wakeUp(follower))
     return () => {
       if (follower.left) return
       follower.left = true
-      signal?.removeEventListener('abort', onCancel)
+      stopListening?.()
       this.active--
       // Its length as its last poll saw it (not counting a wait for a call); a final asked blind,
       // at the longest length expected (not its own), tells nothing new of the longest.

@@ -124,6 +124,24 @@ describe('connections (NodeTransport)', () => {
       srv.close()
     }
   })
+  it('counts a connection once when it passes from one queued request to the next', async () => {
+    const srv = await httpServer(ok)
+    const transport = new NodeTransport('test')
+    try {
+      // More requests at once than the run keeps connections: the rest queue for a socket.
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          transport.request({ method: 'GET', url: `${srv.url}/v2/x`, headers: {}, timeoutMs: 5000 }),
+        ),
+      )
+      expect(answers.every((r) => r.status === 200)).toBe(true)
+      expect(srv.connections()).toBeLessThan(40)
+      expect(transport.connections).toBe(srv.connections())
+    } finally {
+      transport.close()
+      srv.close()
+    }
+  })
   it('gives a push or delete a connection of its own (never a socket that sat idle)', async () => {
     const srv = await httpServer(ok)
     const transport = new NodeTransport('test')
