@@ -84,6 +84,10 @@ export class WindowLedger implements RequestLedger, CallSupply {
   private readonly assumedWindowMs: number
   limit: number | null = null
   private slots: Slot[] = []
+  /** No slot stops counting before this (a lower bound: `expire` looks only once it is reached). */
+  private nextExpiry = Infinity
+  /** Every call of the run before this index of `slots` is answered (see oldestInFlight). */
+  private flyingFrom = 0
   /** An answer has come without any rate-limit header: nothing to respect until one says otherwise. */
   private answers = 0
   private headersSeen = false
@@ -163,10 +167,10 @@ export class WindowLedger implements RequestLedger, CallSupply {
   unanswered(): void {
     const now = this.clock.now()
     // The oldest request in flight: with no answer, the server may or may not have counted it.
-    const slot = this.slots.find((s) => s.answeredAt === null && !s.foreign)
+    const slot = this.oldestInFlight()
     if (slot) {
       slot.answeredAt = now
-      slot.until = now + this.windowMs
+      this.counts(slot, now + this.windowMs)
     }
     this.notify()
   }
@@ -180,10 +184,10 @@ export class WindowLedger implements RequestLedger, CallSupply {
     const backBefore = this.backBy(1, now)
     const stated = this.statedReset
     // Answers come in any order; the request this one answers is taken to be the oldest in flight.
-    const mine = this.slots.find((s) => s.answeredAt === null && !s.foreign)
+    const mine = this.oldestInFlight()
     if (mine) {
       mine.answeredAt = now
-      mine.until = now + this.windowMs
+      this.counts(mine, now + this.windowMs)
     }
     const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
     if (limit !== null) this.limit = limit
@@ -245,7 +249,7 @@ export class WindowLedger implements RequestLedger, CallSupply {
   private learnWindow(ms: number): void {
     this.windowMs = ms
     for (const slot of this.slots)
-      if (slot.answeredAt !== null) slot.until = Math.min(slot.until, slot.answeredAt + ms)
+      if (slot.answeredAt !== null) this.counts(slot, Math.min(slot.until, slot.answeredAt + ms))
   }
 
   available(now = this.clock.now()): number {
@@ -285,12 +289,14 @@ export class WindowLedger implements RequestLedger, CallSupply {
       const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count)
       const gone = new Set(given)
       this.slots = this.slots.filter((s) => !gone.has(s))
+      this.flyingFrom = 0
       return given[0] ?? null
     }
     const possibly = this.slots.filter((s) => !s.foreign && s.sentAt <= now).length
     const foreign = this.slots.filter((s) => s.foreign).length
     for (let extra = count - possibly - foreign; extra > 0; extra--)
       this.slots.push({ sentAt: now, answeredAt: now, until: now + this.windowMs, foreign: true })
+    if (count - possibly - foreign > 0) this.nextExpiry = Math.min(this.nextExpiry, now + this.windowMs)
     return null
   }
 
@@ -300,26 +306,51 @@ export class WindowLedger implements RequestLedger, CallSupply {
 
   private send(now: number): number {
     this.lastSentAt = now
-    this.slots.push({
-      sentAt: now,
-      answeredAt: null,
-      until: now + REQUEST_TTL_MS + this.windowMs,
-      foreign: false,
-    })
+    const until = now + REQUEST_TTL_MS + this.windowMs
+    this.slots.push({ sentAt: now, answeredAt: null, until, foreign: false })
+    this.nextExpiry = Math.min(this.nextExpiry, until)
     return 0
   }
 
   /** Slots that stopped counting; a request neither answered nor reported unanswered is forgotten after a while. */
   private expire(now: number): void {
-    if (this.slots.length > 0 && this.slots.some((s) => s.until <= now))
-      this.slots = this.slots.filter((s) => s.until > now)
+    if (now < this.nextExpiry) return
+    this.slots = this.slots.filter((s) => s.until > now)
+    this.flyingFrom = 0
+    this.nextExpiry = this.slots.reduce((min, s) => Math.min(min, s.until), Infinity)
+  }
+
+  /** A slot counts until `until`: the earliest end is known without looking through every slot. */
+  private counts(slot: Slot, until: number): void {
+    slot.until = until
+    this.nextExpiry = Math.min(this.nextExpiry, until)
+  }
+
+  /** The request an answer (or a failure) is taken to be for: the oldest of the run's in flight. */
+  private oldestInFlight(): Slot | undefined {
+    // Slots are in the order sent and answers go to the oldest, so the run's calls before the last
+    // one found are answered: the search starts there (the slots of a busy minute are thousands).
+    const from = Math.min(this.flyingFrom, this.slots.length)
+    for (let i = from; i < this.slots.length; i++) {
+      const s = this.slots[i]!
+      if (s.answeredAt === null && !s.foreign) {
+        this.flyingFrom = i
+        return s
+      }
+    }
+    this.flyingFrom = this.slots.length
+    return undefined
   }
 
   private notify(): void {
-    this.wake.abort()
+    // A reason of our own: the default one is a new DOMException at every wake.
+    this.wake.abort(WOKEN)
     this.wake = sharedController()
   }
 }
+
+/** Why a wake-up aborts `changed` (any waiter only needs to know that it did). */
+const WOKEN = new Error('the calls to spare changed')
 
 /** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row, from 1), up to 30 s. */
 const PAUSE_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 })
