@@ -177,44 +177,71 @@ export function findStagingInList(
   records: readonly Record<string, unknown>[],
   productionId: string,
 ): ListFinding {
-  const same = (v: unknown) => idText(v) !== null && idText(v) === productionId
-  let anyLink = false
+  const index = indexOf(records)
   const claims = new Map<string, { field: string; record: Record<string, unknown> | null }>()
   const claim = (id: string | null, field: string, record: Record<string, unknown> | null) => {
     if (!id || id === productionId) return
     const held = claims.get(id)
     if (!held || (!held.record && record)) claims.set(id, { field: held?.field ?? field, record })
   }
-  for (const r of records) {
-    const id = idText(r.id)
-    for (const name of STAGING_OF) {
-      if (r[name] === undefined || r[name] === null) continue
-      anyLink = true
-      if (same(r[name])) claim(id, name, r)
-    }
-    if (markedStaging(r))
-      for (const name of PARENT) {
-        if (r[name] === undefined || r[name] === null) continue
-        anyLink = true
-        if (same(r[name])) claim(id, name, r)
-      }
-    if (STAGING_ID.some((n) => r[n] !== undefined && r[n] !== null)) anyLink = true
-  }
+  for (const link of index.links.get(productionId) ?? []) claim(link.id, link.field, link.record)
   // The production site's own record may name its staging site.
-  for (const r of records) {
-    if (!same(r.id) || markedStaging(r)) continue
-    const name = STAGING_ID.find((n) => r[n] !== undefined && r[n] !== null)
-    if (!name) continue
-    const stagingId = idText(r[name])
-    claim(stagingId, name, records.find((x) => idText(x.id) === stagingId) ?? null)
-  }
+  for (const own of index.own.get(productionId) ?? [])
+    claim(own.id, own.field, (own.id !== null && index.byId.get(own.id)) || null)
   if (claims.size > 1) return { conflict: [...claims.keys()] }
   const [first] = claims
   if (first) {
     const [id, { field, record }] = first
     return { found: { id, url: record ? stagingUrlOf(record) : null, field, record } }
   }
-  return { skipped: anyLink ? 'not-listed' : 'no-link' }
+  return { skipped: index.anyLink ? 'not-listed' : 'no-link' }
+}
+
+interface Link {
+  id: string | null
+  field: string
+  record: Record<string, unknown>
+}
+
+/** What a read of the list says of every production site, worked out once (a batch asks it per site). */
+interface ListIndex {
+  /** By production id, in the list's order: the records that name it as the site they stage. */
+  links: Map<string, Link[]>
+  /** By production id: the staging ids its own record names. */
+  own: Map<string, Omit<Link, 'record'>[]>
+  /** The first record of each id. */
+  byId: Map<string, Record<string, unknown>>
+  /** Some record has a linking field (else the list cannot tell). */
+  anyLink: boolean
+}
+
+const indexes = new WeakMap<readonly Record<string, unknown>[], ListIndex>()
+
+function indexOf(records: readonly Record<string, unknown>[]): ListIndex {
+  const known = indexes.get(records)
+  if (known) return known
+  const index: ListIndex = { links: new Map(), own: new Map(), byId: new Map(), anyLink: false }
+  const add = <T>(map: Map<string, T[]>, key: string | null, value: T) => {
+    if (key === null) return
+    const list = map.get(key)
+    if (list) list.push(value)
+    else map.set(key, [value])
+  }
+  for (const r of records) {
+    const id = idText(r.id)
+    if (id !== null && !index.byId.has(id)) index.byId.set(id, r)
+    const staging = markedStaging(r)
+    for (const name of staging ? [...STAGING_OF, ...PARENT] : STAGING_OF) {
+      if (r[name] === undefined || r[name] === null) continue
+      index.anyLink = true
+      add(index.links, idText(r[name]), { id, field: name, record: r })
+    }
+    const name = STAGING_ID.find((n) => r[n] !== undefined && r[n] !== null)
+    if (name) index.anyLink = true
+    if (name && !staging) add(index.own, id, { id: idText(r[name]), field: name })
+  }
+  indexes.set(records, index)
+  return index
 }
 
 /** Marked as a staging site by a field (never by its name or URL). */

@@ -60,6 +60,23 @@ describe.each(['service', 'spec'] as const)("the simulator's %s profile", (profi
 })
 
 describe('findStagingInList, other shapes', () => {
+  test('one list asked for every site of a batch answers each with its own record', () => {
+    const records = [
+      { id: 1, staging_site_id: 11, url: 'https://one.test' },
+      { id: 11, staging_of: 1, url: 'https://s-one.test' },
+      { id: 12, parent_id: 2, type: 'staging', url: 'https://s-two.test' },
+      { id: 2, url: 'https://two.test' },
+      { id: 3, url: 'https://three.test' },
+    ]
+    for (let round = 0; round < 2; round++) {
+      expect(findStagingInList(records, '1')).toMatchObject({
+        found: { id: '11', url: 'https://s-one.test' },
+      })
+      expect(findStagingInList(records, '2')).toMatchObject({ found: { id: '12', field: 'parent_id' } })
+      expect(findStagingInList(records, '3')).toEqual({ skipped: 'not-listed' })
+    }
+  })
+
   test('no record has a linking field: the path is skipped as no-link (a name or URL is never enough)', () => {
     const records = [
       { id: 1002, name: 'blog', url: 'https://blog.example.test' },
