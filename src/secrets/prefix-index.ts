@@ -10,14 +10,24 @@ function fold(text: string): string {
 }
 
 /**
- * Secrets looked up by their first four characters: scrubbing stays linear in the text however many
- * secrets a large run has collected (every site's staging credentials), longest match first. Those
+ * The key of the characters at `i` and `i + 1` of `text` (positions must exist): a number, so a
+ * lookup at every position of a long text creates nothing. Two pairs may share a key; a hit is
+ * always checked whole.
+ */
+function pairAt(text: string, i: number): number {
+  return (text.charCodeAt(i) & 0x7fff) * 0x8000 + (text.charCodeAt(i + 1) & 0x7fff)
+}
+
+/**
+ * Secrets looked up by their first characters: scrubbing stays linear in the text however many
+ * secrets a large run has collected (every site's staging credentials), longest match first, and
+ * creates no string per position (a run's outputs of a thousand sites are scrubbed whole). Those
  * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
  * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
  */
 export class PrefixIndex {
-  private readonly byPrefix = new Map<string, string[]>()
-  private readonly byFoldedPrefix = new Map<string, string[]>()
+  private readonly byPrefix = new Map<number, string[]>()
+  private readonly byFoldedPrefix = new Map<number, string[]>()
   private readonly all = new Set<string>()
 
   has(secret: string): boolean {
@@ -30,7 +40,7 @@ export class PrefixIndex {
     const caseless = secret.length >= PART_MIN_LENGTH
     const stored = caseless ? fold(secret) : secret
     const index = caseless ? this.byFoldedPrefix : this.byPrefix
-    const key = stored.slice(0, MIN_SECRET_LENGTH)
+    const key = pairAt(stored, 0)
     const list = index.get(key) ?? []
     if (list.includes(stored)) return
     list.push(stored)
@@ -46,18 +56,22 @@ export class PrefixIndex {
   }
 
   /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
-  private hitAt(text: string, folded: string, i: number, min = 0): number {
-    const exact = this.byPrefix
-      .get(text.slice(i, i + MIN_SECRET_LENGTH))
-      ?.find((s) => s.length >= min && text.startsWith(s, i))
-    const caseless = this.byFoldedPrefix
-      .get(folded.slice(i, i + MIN_SECRET_LENGTH))
-      ?.find((s) => s.length >= min && folded.startsWith(s, i))
+  private hitAt(text: string, folded: string | null, i: number, min = 0): number {
+    const exact = this.byPrefix.get(pairAt(text, i))?.find((s) => s.length >= min && text.startsWith(s, i))
+    const caseless =
+      folded === null
+        ? undefined
+        : this.byFoldedPrefix.get(pairAt(folded, i))?.find((s) => s.length >= min && folded.startsWith(s, i))
     return Math.max(exact?.length ?? 0, caseless?.length ?? 0)
   }
 
+  /** The text in lower case, when some secret is matched without regard to case. */
+  private folded(text: string): string | null {
+    return this.byFoldedPrefix.size > 0 ? fold(text) : null
+  }
+
   private replaceStrict(text: string): string {
-    const folded = fold(text)
+    const folded = this.folded(text)
     let out = ''
     let copiedTo = 0
     for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
@@ -76,29 +90,45 @@ export class PrefixIndex {
    * secrets of SPACED_MIN_LENGTH or more: a short one would match ordinary words across a space.
    */
   private replaceSpaced(text: string): string {
-    const at: number[] = []
-    let compact = ''
-    for (let i = 0; i < text.length; i++)
-      if (!/\s/.test(text[i]!)) {
-        at.push(i)
-        compact += text[i]
+    // The text's runs without white space, put together; where each run starts in both.
+    const pieces: string[] = []
+    const from: number[] = []
+    const to: number[] = []
+    let length = 0
+    for (const run of text.matchAll(/\S+/g)) {
+      pieces.push(run[0])
+      from.push(length)
+      to.push(run.index)
+      length += run[0].length
+    }
+    const compact = pieces.join('')
+    /** Where the `j`th character of `compact` is in `text`. */
+    const original = (j: number): number => {
+      let lo = 0
+      let hi = from.length - 1
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1
+        if (from[mid]! <= j) lo = mid
+        else hi = mid - 1
       }
-    const folded = fold(compact)
+      return to[lo]! + (j - from[lo]!)
+    }
+    const folded = this.folded(compact)
     const spans: [number, number][] = []
     for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
       const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH)
       if (hit > 0) {
-        spans.push([at[j]!, at[j + hit - 1]! + 1])
+        spans.push([original(j), original(j + hit - 1) + 1])
         j += hit
       } else j++
     }
     if (spans.length === 0) return text
     let out = ''
-    let from = 0
+    let copied = 0
     for (const [start, end] of spans) {
-      out += text.slice(from, start) + MASK
-      from = end
+      out += text.slice(copied, start) + MASK
+      copied = end
     }
-    return out + text.slice(from)
+    return out + text.slice(copied)
   }
 }
