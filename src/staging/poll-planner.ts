@@ -66,6 +66,8 @@ const TARGET = 99
 export class PollPlanner {
   private readonly samples: Sample[] = []
   private readonly readings: Reading[] = []
+  /** fitLine's answers for the readings as they are (a site asks again at every wake). */
+  private readonly lines = new Map<number, Line | null>()
   private polls = 0
   private stale = 0
   private lastAnswer = 0
@@ -106,6 +108,7 @@ export class PollPlanner {
     const p = Math.min(100, Math.max(0, percent))
     this.readings.push({ t, percent: p })
     if (this.readings.length > MAX_READINGS) this.readings.shift()
+    this.lines.clear()
     const last = this.samples.at(-1)
     if (last ? p <= last.percent : p <= 0) {
       // No movement (a step back is read as none).
@@ -287,6 +290,14 @@ export class PollPlanner {
    * many recent readings as fit one line (at least three values, so that the pace is bounded).
    */
   private fitLine(maxValues: number): Line | null {
+    const known = this.lines.get(maxValues)
+    if (known !== undefined) return known
+    const line = this.fitReadings(maxValues)
+    this.lines.set(maxValues, line)
+    return line
+  }
+
+  private fitReadings(maxValues: number): Line | null {
     // Every line with a pace from 1e-9 to 1 percent per ms, starting anywhere plausible.
     let polygon: Point[] = [
       [-1e8, 1e-9],
