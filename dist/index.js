@@ -632,11 +632,19 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2487);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8877);
+/* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2487);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
-await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
+
+// A run holds little (each site's state), but a batch makes many short-lived objects, and V8 would
+// grow its young generation for them up to its largest size: over 100 MiB more on Node 24 for 1000
+// sites at once, for no time saved. Kept at its first size, such a batch stays under 200 MiB for
+// the same CPU (npm run bench, docs/benchmarks.md). The CLI's entry does the same.
+(0,node_v8__WEBPACK_IMPORTED_MODULE_0__.setFlagsFromString)('--semi-space-growth-factor=1');
+await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)();
 process.exit(process.exitCode ?? 0);
 
 __webpack_async_result__();
@@ -4067,8 +4075,17 @@ function fold(text) {
     return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 }
 /**
- * Secrets looked up by their first four characters: scrubbing stays linear in the text however many
- * secrets a large run has collected (every site's staging credentials), longest match first. Those
+ * The key of the characters at `i` and `i + 1` of `text` (positions must exist): a number, so a
+ * lookup at every position of a long text creates nothing. Two pairs may share a key; a hit is
+ * always checked whole.
+ */
+function pairAt(text, i) {
+    return (text.charCodeAt(i) & 0x7fff) * 0x8000 + (text.charCodeAt(i + 1) & 0x7fff);
+}
+/**
+ * Secrets looked up by their first characters: scrubbing stays linear in the text however many
+ * secrets a large run has collected (every site's staging credentials), longest match first, and
+ * creates no string per position (a run's outputs of a thousand sites are scrubbed whole). Those
  * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
  * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
  */
@@ -4086,7 +4103,7 @@ class PrefixIndex {
         const caseless = secret.length >= PART_MIN_LENGTH;
         const stored = caseless ? fold(secret) : secret;
         const index = caseless ? this.byFoldedPrefix : this.byPrefix;
-        const key = stored.slice(0, MIN_SECRET_LENGTH);
+        const key = pairAt(stored, 0);
         const list = index.get(key) ?? [];
         if (list.includes(stored))
             return;
@@ -4103,16 +4120,18 @@ class PrefixIndex {
     }
     /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
     hitAt(text, folded, i, min = 0) {
-        const exact = this.byPrefix
-            .get(text.slice(i, i + MIN_SECRET_LENGTH))
-            ?.find((s) => s.length >= min && text.startsWith(s, i));
-        const caseless = this.byFoldedPrefix
-            .get(folded.slice(i, i + MIN_SECRET_LENGTH))
-            ?.find((s) => s.length >= min && folded.startsWith(s, i));
+        const exact = this.byPrefix.get(pairAt(text, i))?.find((s) => s.length >= min && text.startsWith(s, i));
+        const caseless = folded === null
+            ? undefined
+            : this.byFoldedPrefix.get(pairAt(folded, i))?.find((s) => s.length >= min && folded.startsWith(s, i));
         return Math.max(exact?.length ?? 0, caseless?.length ?? 0);
     }
+    /** The text in lower case, when some secret is matched without regard to case. */
+    folded(text) {
+        return this.byFoldedPrefix.size > 0 ? fold(text) : null;
+    }
     replaceStrict(text) {
-        const folded = fold(text);
+        const folded = this.folded(text);
         let out = '';
         let copiedTo = 0;
         for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
@@ -4132,19 +4151,37 @@ class PrefixIndex {
      * secrets of SPACED_MIN_LENGTH or more: a short one would match ordinary words across a space.
      */
     replaceSpaced(text) {
-        const at = [];
-        let compact = '';
-        for (let i = 0; i < text.length; i++)
-            if (!/\s/.test(text[i])) {
-                at.push(i);
-                compact += text[i];
+        // The text's runs without white space, put together; where each run starts in both.
+        const pieces = [];
+        const from = [];
+        const to = [];
+        let length = 0;
+        for (const run of text.matchAll(/\S+/g)) {
+            pieces.push(run[0]);
+            from.push(length);
+            to.push(run.index);
+            length += run[0].length;
+        }
+        const compact = pieces.join('');
+        /** Where the `j`th character of `compact` is in `text`. */
+        const original = (j) => {
+            let lo = 0;
+            let hi = from.length - 1;
+            while (lo < hi) {
+                const mid = (lo + hi + 1) >> 1;
+                if (from[mid] <= j)
+                    lo = mid;
+                else
+                    hi = mid - 1;
             }
-        const folded = fold(compact);
+            return to[lo] + (j - from[lo]);
+        };
+        const folded = this.folded(compact);
         const spans = [];
         for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
             const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH);
             if (hit > 0) {
-                spans.push([at[j], at[j + hit - 1] + 1]);
+                spans.push([original(j), original(j + hit - 1) + 1]);
                 j += hit;
             }
             else
@@ -4153,12 +4190,12 @@ class PrefixIndex {
         if (spans.length === 0)
             return text;
         let out = '';
-        let from = 0;
+        let copied = 0;
         for (const [start, end] of spans) {
-            out += text.slice(from, start) + MASK;
-            from = end;
+            out += text.slice(copied, start) + MASK;
+            copied = end;
         }
-        return out + text.slice(from);
+        return out + text.slice(copied);
     }
 }
 
@@ -4467,6 +4504,29 @@ function sharedController() {
     (0,external_node_events_.setMaxListeners)(0, controller.signal);
     return controller;
 }
+const fanOut = new WeakMap();
+/**
+ * Calls `fn` once when `signal` aborts, and returns the way to stop listening. The signal holds one
+ * listener however many wait on it (a thousand sites asleep on the run's signal): Node's
+ * EventTarget looks through every listener it holds at each add and remove, so a listener per
+ * waiter would make a batch cost the square of its size.
+ */
+function whenAborted(signal, fn) {
+    let fns = fanOut.get(signal);
+    if (!fns) {
+        const waiting = new Set();
+        fanOut.set(signal, waiting);
+        signal.addEventListener('abort', () => {
+            fanOut.delete(signal);
+            for (const f of waiting)
+                f();
+        }, { once: true });
+        fns = waiting;
+    }
+    const mine = fns;
+    mine.add(fn);
+    return () => void mine.delete(fn);
+}
 function throwIfAborted(signal) {
     if (signal?.aborted)
         throw new CancelledError();
@@ -4481,15 +4541,15 @@ const realClock = {
     sleep: (ms, signal) => new Promise((resolve, reject) => {
         if (signal?.aborted)
             return reject(new CancelledError());
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new CancelledError());
-        };
         const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
+            stop?.();
             resolve();
         }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
+        const stop = signal &&
+            whenAborted(signal, () => {
+                clearTimeout(timer);
+                reject(new CancelledError());
+            });
     }),
 };
 
@@ -5123,6 +5183,7 @@ const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 const MAX_SOCKETS = 8;
 class NodeTransport {
     connections = 0;
+    seen = new WeakSet();
     kept;
     oneShot;
     constructor(userAgent) {
@@ -5141,12 +5202,13 @@ class NodeTransport {
         return new Promise((resolve, reject) => {
             let phase = 'connecting';
             let settled = false;
+            let stopListening;
             const finish = (error, response) => {
                 if (settled)
                     return;
                 settled = true;
                 clearTimeout(timer);
-                req.signal?.removeEventListener('abort', onAbort);
+                stopListening?.();
                 if (error) {
                     request.destroy();
                     reject(error);
@@ -5186,10 +5248,13 @@ class NodeTransport {
                 res.on('aborted', () => fail('the answer broke off', 'ECONNRESET'));
             });
             request.on('socket', (socket) => {
-                if (request.reusedSocket) {
+                // A kept-alive socket comes from the agent's pool (`reusedSocket`), or from its queue when a
+                // request finishes with it (not marked): either way it is counted once.
+                if (request.reusedSocket || this.seen.has(socket)) {
                     phase = 'connected';
                     return;
                 }
+                this.seen.add(socket);
                 this.connections++;
                 const tls = socket.encrypted === true;
                 if (tls) {
@@ -5211,7 +5276,8 @@ class NodeTransport {
                 : `no answer within ${durationText(req.timeoutMs, 'log')}`, 'ETIMEDOUT'), req.timeoutMs);
             if (req.signal?.aborted)
                 return onAbort();
-            req.signal?.addEventListener('abort', onAbort, { once: true });
+            if (req.signal)
+                stopListening = whenAborted(req.signal, onAbort);
             request.end(req.body);
         });
     }
@@ -5618,8 +5684,7 @@ function lastPageOf(body, data) {
  * while they were read) is one claim.
  */
 function findStagingInList(records, productionId) {
-    const same = (v) => site_list_idText(v) !== null && site_list_idText(v) === productionId;
-    let anyLink = false;
+    const index = indexOf(records);
     const claims = new Map();
     const claim = (id, field, record) => {
         if (!id || id === productionId)
@@ -5628,36 +5693,11 @@ function findStagingInList(records, productionId) {
         if (!held || (!held.record && record))
             claims.set(id, { field: held?.field ?? field, record });
     };
-    for (const r of records) {
-        const id = site_list_idText(r.id);
-        for (const name of STAGING_OF) {
-            if (r[name] === undefined || r[name] === null)
-                continue;
-            anyLink = true;
-            if (same(r[name]))
-                claim(id, name, r);
-        }
-        if (markedStaging(r))
-            for (const name of PARENT) {
-                if (r[name] === undefined || r[name] === null)
-                    continue;
-                anyLink = true;
-                if (same(r[name]))
-                    claim(id, name, r);
-            }
-        if (STAGING_ID.some((n) => r[n] !== undefined && r[n] !== null))
-            anyLink = true;
-    }
+    for (const link of index.links.get(productionId) ?? [])
+        claim(link.id, link.field, link.record);
     // The production site's own record may name its staging site.
-    for (const r of records) {
-        if (!same(r.id) || markedStaging(r))
-            continue;
-        const name = STAGING_ID.find((n) => r[n] !== undefined && r[n] !== null);
-        if (!name)
-            continue;
-        const stagingId = site_list_idText(r[name]);
-        claim(stagingId, name, records.find((x) => site_list_idText(x.id) === stagingId) ?? null);
-    }
+    for (const own of index.own.get(productionId) ?? [])
+        claim(own.id, own.field, (own.id !== null && index.byId.get(own.id)) || null);
     if (claims.size > 1)
         return { conflict: [...claims.keys()] };
     const [first] = claims;
@@ -5665,7 +5705,42 @@ function findStagingInList(records, productionId) {
         const [id, { field, record }] = first;
         return { found: { id, url: record ? stagingUrlOf(record) : null, field, record } };
     }
-    return { skipped: anyLink ? 'not-listed' : 'no-link' };
+    return { skipped: index.anyLink ? 'not-listed' : 'no-link' };
+}
+const indexes = new WeakMap();
+function indexOf(records) {
+    const known = indexes.get(records);
+    if (known)
+        return known;
+    const index = { links: new Map(), own: new Map(), byId: new Map(), anyLink: false };
+    const add = (map, key, value) => {
+        if (key === null)
+            return;
+        const list = map.get(key);
+        if (list)
+            list.push(value);
+        else
+            map.set(key, [value]);
+    };
+    for (const r of records) {
+        const id = site_list_idText(r.id);
+        if (id !== null && !index.byId.has(id))
+            index.byId.set(id, r);
+        const staging = markedStaging(r);
+        for (const name of staging ? [...STAGING_OF, ...PARENT] : STAGING_OF) {
+            if (r[name] === undefined || r[name] === null)
+                continue;
+            index.anyLink = true;
+            add(index.links, site_list_idText(r[name]), { id, field: name, record: r });
+        }
+        const name = STAGING_ID.find((n) => r[n] !== undefined && r[n] !== null);
+        if (name)
+            index.anyLink = true;
+        if (name && !staging)
+            add(index.own, id, { id: site_list_idText(r[name]), field: name });
+    }
+    indexes.set(records, index);
+    return index;
 }
 /** Marked as a staging site by a field (never by its name or URL). */
 function markedStaging(r) {
@@ -15558,6 +15633,8 @@ const TARGET = 99;
 class PollPlanner {
     samples = [];
     readings = [];
+    /** fitLine's answers for the readings as they are (a site asks again at every wake). */
+    lines = new Map();
     polls = 0;
     stale = 0;
     lastAnswer = 0;
@@ -15597,6 +15674,7 @@ class PollPlanner {
         this.readings.push({ t, percent: p });
         if (this.readings.length > MAX_READINGS)
             this.readings.shift();
+        this.lines.clear();
         const last = this.samples.at(-1);
         if (last ? p <= last.percent : p <= 0) {
             // No movement (a step back is read as none).
@@ -15787,6 +15865,14 @@ class PollPlanner {
      * many recent readings as fit one line (at least three values, so that the pace is bounded).
      */
     fitLine(maxValues) {
+        const known = this.lines.get(maxValues);
+        if (known !== undefined)
+            return known;
+        const line = this.fitReadings(maxValues);
+        this.lines.set(maxValues, line);
+        return line;
+    }
+    fitReadings(maxValues) {
         // Every line with a pace from 1e-9 to 1 percent per ms, starting anywhere plausible.
         let polygon = [
             [-1e8, 1e-9],
@@ -16509,6 +16595,10 @@ class WindowLedger {
     assumedWindowMs;
     limit = null;
     slots = [];
+    /** No slot stops counting before this (a lower bound: `expire` looks only once it is reached). */
+    nextExpiry = Infinity;
+    /** Every call of the run before this index of `slots` is answered (see oldestInFlight). */
+    flyingFrom = 0;
     /** An answer has come without any rate-limit header: nothing to respect until one says otherwise. */
     answers = 0;
     headersSeen = false;
@@ -16583,10 +16673,10 @@ class WindowLedger {
     unanswered() {
         const now = this.clock.now();
         // The oldest request in flight: with no answer, the server may or may not have counted it.
-        const slot = this.slots.find((s) => s.answeredAt === null && !s.foreign);
+        const slot = this.oldestInFlight();
         if (slot) {
             slot.answeredAt = now;
-            slot.until = now + this.windowMs;
+            this.counts(slot, now + this.windowMs);
         }
         this.notify();
     }
@@ -16599,10 +16689,10 @@ class WindowLedger {
         const backBefore = this.backBy(1, now);
         const stated = this.statedReset;
         // Answers come in any order; the request this one answers is taken to be the oldest in flight.
-        const mine = this.slots.find((s) => s.answeredAt === null && !s.foreign);
+        const mine = this.oldestInFlight();
         if (mine) {
             mine.answeredAt = now;
-            mine.until = now + this.windowMs;
+            this.counts(mine, now + this.windowMs);
         }
         const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
         if (limit !== null)
@@ -16669,7 +16759,7 @@ class WindowLedger {
         this.windowMs = ms;
         for (const slot of this.slots)
             if (slot.answeredAt !== null)
-                slot.until = Math.min(slot.until, slot.answeredAt + ms);
+                this.counts(slot, Math.min(slot.until, slot.answeredAt + ms));
     }
     available(now = this.clock.now()) {
         if (this.limit === null)
@@ -16709,12 +16799,15 @@ class WindowLedger {
             const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count);
             const gone = new Set(given);
             this.slots = this.slots.filter((s) => !gone.has(s));
+            this.flyingFrom = 0;
             return given[0] ?? null;
         }
         const possibly = this.slots.filter((s) => !s.foreign && s.sentAt <= now).length;
         const foreign = this.slots.filter((s) => s.foreign).length;
         for (let extra = count - possibly - foreign; extra > 0; extra--)
             this.slots.push({ sentAt: now, answeredAt: now, until: now + this.windowMs, foreign: true });
+        if (count - possibly - foreign > 0)
+            this.nextExpiry = Math.min(this.nextExpiry, now + this.windowMs);
         return null;
     }
     inFlight() {
@@ -16722,24 +16815,47 @@ class WindowLedger {
     }
     send(now) {
         this.lastSentAt = now;
-        this.slots.push({
-            sentAt: now,
-            answeredAt: null,
-            until: now + REQUEST_TTL_MS + this.windowMs,
-            foreign: false,
-        });
+        const until = now + REQUEST_TTL_MS + this.windowMs;
+        this.slots.push({ sentAt: now, answeredAt: null, until, foreign: false });
+        this.nextExpiry = Math.min(this.nextExpiry, until);
         return 0;
     }
     /** Slots that stopped counting; a request neither answered nor reported unanswered is forgotten after a while. */
     expire(now) {
-        if (this.slots.length > 0 && this.slots.some((s) => s.until <= now))
-            this.slots = this.slots.filter((s) => s.until > now);
+        if (now < this.nextExpiry)
+            return;
+        this.slots = this.slots.filter((s) => s.until > now);
+        this.flyingFrom = 0;
+        this.nextExpiry = this.slots.reduce((min, s) => Math.min(min, s.until), Infinity);
+    }
+    /** A slot counts until `until`: the earliest end is known without looking through every slot. */
+    counts(slot, until) {
+        slot.until = until;
+        this.nextExpiry = Math.min(this.nextExpiry, until);
+    }
+    /** The request an answer (or a failure) is taken to be for: the oldest of the run's in flight. */
+    oldestInFlight() {
+        // Slots are in the order sent and answers go to the oldest, so the run's calls before the last
+        // one found are answered: the search starts there (the slots of a busy minute are thousands).
+        const from = Math.min(this.flyingFrom, this.slots.length);
+        for (let i = from; i < this.slots.length; i++) {
+            const s = this.slots[i];
+            if (s.answeredAt === null && !s.foreign) {
+                this.flyingFrom = i;
+                return s;
+            }
+        }
+        this.flyingFrom = this.slots.length;
+        return undefined;
     }
     notify() {
-        this.wake.abort();
+        // A reason of our own: the default one is a new DOMException at every wake.
+        this.wake.abort(WOKEN);
         this.wake = sharedController();
     }
 }
+/** Why a wake-up aborts `changed` (any waiter only needs to know that it did). */
+const WOKEN = new Error('the calls to spare changed');
 /** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row, from 1), up to 30 s. */
 const PAUSE_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 });
 /** A probe (see WindowLedger.probing) goes only after this long with nothing sent. */
@@ -18338,6 +18454,7 @@ const CONFIRM_AFTER = 0.5;
 ;// CONCATENATED MODULE: ./src/staging/poll-scheduler.ts
 
 
+
 /**
  * The poll scheduler: status polls are the calls a batch can choose to spend or save. Every call
  * the batch will make is in its plan (each site still to start, each job's final status call, the
@@ -18387,13 +18504,12 @@ class PollScheduler {
         this.followers.set(key, follower);
         this.order.push(follower);
         this.active++;
-        const onCancel = () => wakeUp(follower);
-        signal?.addEventListener('abort', onCancel, { once: true });
+        const stopListening = signal && whenAborted(signal, () => wakeUp(follower));
         return () => {
             if (follower.left)
                 return;
             follower.left = true;
-            signal?.removeEventListener('abort', onCancel);
+            stopListening?.();
             this.active--;
             // Its length as its last poll saw it (not counting a wait for a call); a final asked blind,
             // at the longest length expected (not its own), tells nothing new of the longest.
@@ -22044,6 +22160,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 
 /***/ 3429:
 /***/ ((module, exports, require) => __unparsed(3429, "((module) => {\n\nmodule.exports = __WEBPACK_EXTERNAL_createRequire(__import_meta.url)(\"node:util/types\");\n\n/***/ })")(module, exports, require)),
+
+/***/ 8877:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
+
+/***/ }),
 
 /***/ 5919:
 /***/ ((module, exports, require) => __unparsed(5919, "((module) => {\n\nmodule.exports = __WEBPACK_EXTERNAL_createRequire(__import_meta.url)(\"node:worker_threads\");\n\n/***/ })")(module, exports, require)),
