@@ -1,3 +1,6 @@
+// Durations: the one parser of what users type (`timeout`, `wait-for-url-timeout`...) and the one
+// formatter of what we say.
+
 /**
  * The one duration formatter, in three styles (outputs and messages depend on each):
  * - `log`: `1.5 s`, `12 s` (a wait, in a log line);
@@ -14,4 +17,38 @@ export function durationText(ms: number, style: 'log' | 'short' | 'tenths' = 'sh
 /** A run's `durationSeconds`: ms rounded to a tenth of a second. */
 export function roundedSeconds(ms: number): number {
   return Math.round(ms / 100) / 10
+}
+
+const UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  sec: 1000,
+  secs: 1000,
+  second: 1000,
+  seconds: 1000,
+  m: 60_000,
+  min: 60_000,
+  mins: 60_000,
+  minute: 60_000,
+  minutes: 60_000,
+  h: 3_600_000,
+  hr: 3_600_000,
+  hrs: 3_600_000,
+  hour: 3_600_000,
+  hours: 3_600_000,
+}
+
+/** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
+export function parseDuration(text: string): number {
+  const t = text.trim().toLowerCase()
+  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(parseFloat(t) * 1000)
+  const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)]
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t) throw new Error('bad duration')
+  let ms = 0
+  for (const [, value, unit] of parts) {
+    const factor = UNITS[unit!]
+    if (factor === undefined) throw new Error('bad duration')
+    ms += parseFloat(value!) * factor
+  }
+  return Math.round(ms)
 }

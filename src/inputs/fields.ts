@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { SERVICE_API_URL, isCredentialQueryParam } from '../contract.js'
+import { parseDuration } from '../duration.js'
 import { echoed, withoutCredentials } from '../secrets/urls.js'
 import { httpUrl, isLoopback, secureOrLoopback } from '../text.js'
 import { OPERATIONS } from '../types.js'
@@ -196,40 +197,6 @@ export const apiUrl = z.string().transform((v, ctx) => {
     return z.NEVER
   }
 })
-
-const UNITS: Record<string, number> = {
-  ms: 1,
-  s: 1000,
-  sec: 1000,
-  secs: 1000,
-  second: 1000,
-  seconds: 1000,
-  m: 60_000,
-  min: 60_000,
-  mins: 60_000,
-  minute: 60_000,
-  minutes: 60_000,
-  h: 3_600_000,
-  hr: 3_600_000,
-  hrs: 3_600_000,
-  hour: 3_600_000,
-  hours: 3_600_000,
-}
-
-/** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
-export function parseDuration(text: string): number {
-  const t = text.trim().toLowerCase()
-  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(parseFloat(t) * 1000)
-  const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)]
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t) throw new Error('bad duration')
-  let ms = 0
-  for (const [, value, unit] of parts) {
-    const factor = UNITS[unit!]
-    if (factor === undefined) throw new Error('bad duration')
-    ms += parseFloat(value!) * factor
-  }
-  return Math.round(ms)
-}
 
 export const duration = z.string().transform((v, ctx) => {
   let ms: number

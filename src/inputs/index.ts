@@ -20,7 +20,8 @@ import {
 import { parseGitHubInputs, type GitHubInputName, type GitHubSettings } from './github.js'
 import { z } from 'zod'
 
-export { InputError, MAX_SITES, didYouMean, normaliseApiUrl, parseDuration } from './fields.js'
+export { InputError, MAX_SITES, didYouMean, normaliseApiUrl } from './fields.js'
+export { parseDuration } from '../duration.js'
 export * from './github.js'
 /**
  * Every input of every door, read and validated in one place before any request: raw strings (action
