@@ -13,7 +13,8 @@
  * stdout of dist/index.js.
  */
 import * as core from '@actions/core'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { afterAll, beforeEach } from '@jest/globals'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { VirtualClock } from '../../bench/virtual/clock.js'
@@ -222,13 +223,18 @@ function toTransport(response: ApiResponse, wallNow: number): TransportResponse 
   }
 }
 
-/** The runner's files for in-process runs: one pair per test file (@actions/core keeps the summary's path). */
-let files: { dir: string; output: string; summary: string } | null = null
+/**
+ * The runner's files for in-process runs: one pair per test file, at one path (@actions/core keeps
+ * the summary file's path once it has written it). Emptied before each run, made again if removed.
+ */
+const files = (() => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'action-virtual-'))
+  return { dir, output: path.join(dir, 'output'), summary: path.join(dir, 'summary') }
+})()
 
-/** Removes the runner's files (a test file's afterAll). */
+/** Removes the runner's files (a test file's afterAll; a later run makes them again). */
 export function removeRunnerFiles(): void {
-  if (files) rmSync(files.dir, { recursive: true, force: true })
-  files = null
+  rmSync(files.dir, { recursive: true, force: true })
 }
 
 /**
@@ -245,10 +251,7 @@ export async function runActionVirtually(
 ): Promise<RunResult> {
   if (options.signal || options.env || options.killAfterMs)
     throw new Error('signals, an environment and a kill timer need the bundle: run this one whole')
-  files ??= (() => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'action-virtual-'))
-    return { dir, output: path.join(dir, 'output'), summary: path.join(dir, 'summary') }
-  })()
+  mkdirSync(files.dir, { recursive: true })
   writeFileSync(files.output, '')
   writeFileSync(files.summary, '')
   const savedEnv = { ...process.env }
@@ -303,6 +306,8 @@ export async function runActionVirtually(
     for (const name of Object.keys(process.env)) if (!(name in savedEnv)) delete process.env[name]
     Object.assign(process.env, savedEnv)
   }
+  // A summary the file refused would read as an empty one: say so instead.
+  if (/Job summary not written/.test(stdout)) throw new Error(`the job summary was not written:\n${stdout}`)
   const outputsText = readFileSync(files.output, 'utf8')
   const summary = readFileSync(files.summary, 'utf8')
   return {
@@ -315,4 +320,17 @@ export async function runActionVirtually(
     elapsedMs: sim.clock.now() - started,
     exitAfterSignalMs: null,
   }
+}
+
+/**
+ * For a test file of in-process runs: a fresh simulator core (seeded, `options` over FAST's) on its
+ * own virtual clock before each test, as useSimulator (test/helpers/sim.ts) gives the HTTP one.
+ */
+export function useVirtualSimulator(options: SimulatorOptions = FAST): { sim: () => VirtualFaultSim } {
+  let sim: VirtualFaultSim
+  beforeEach(() => {
+    sim = new VirtualFaultSim({ ...FAST, ...options })
+  })
+  afterAll(removeRunnerFiles)
+  return { sim: () => sim }
 }

@@ -1,9 +1,13 @@
 import { describe, expect, it } from '@jest/globals'
-import { FAST, profileOfThisFile, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
+import { EACH_PROFILE, FAST, sentTo } from '../helpers/sim.js'
+import { runActionVirtually as runAgainst, useVirtualSimulator } from '../helpers/virtual-action.js'
 
-// Issue 27 end to end: dist/index.js against the simulator, on both profiles (contract §10, §13-14).
-describe.each(profileOfThisFile())('profile %s', (profile, p) => {
-  const { sim } = useSimulator({
+// Issue 27 end to end: the action's step (src/action.ts: its inputs, writer, outputs and summary)
+// against the simulator's API core in virtual time, on both profiles (contract §10, §13-14). The
+// checkpoint through the bundles: the fault matrix's checkpoint rows that run dist/ (cancelled while
+// the version is made; the quota through the CLI) and the GitLab rollback example.
+describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
+  const { sim } = useVirtualSimulator({
     ...FAST,
     profile,
     durationsMs: { ...FAST.durationsMs, version: 300, restore: 300 },
