@@ -1,34 +1,35 @@
 /**
- * The `site-staging` command (dist/cli.js, built by npm run build) against the simulator:
- * each operation, --json, --dotenv, several sites, environment variables.
+ * The `site-staging` command (src/cli/run.ts, as dist/cli.js runs it) against the simulator's API core
+ * in virtual time: each operation, --json, --dotenv, several sites, environment variables. The
+ * bundle itself is run by test/cli/ (exit codes, usage, secrets, the live line, a wrong api-url).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
-import { runCli } from '../helpers/run-cli.js'
-import { profileOfThisFile } from '../helpers/sim.js'
+import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
+import { EACH_PROFILE } from '../helpers/sim.js'
+import { VirtualFaultSim } from '../helpers/virtual-action.js'
+import { runCliVirtually } from '../helpers/virtual-cli.js'
 
 const TOKEN = SIM_TOKENS.readWrite
 const ELIGIBLE = String(SIM_SITES.eligible)
 const WITH_STAGING = String(SIM_SITES.withStaging)
 
-// Every test runs against both simulator profiles (contract §10), one test file per profile
-// (operations.<profile>-profile.test.ts); PROFILES says how they differ.
-describe.each(profileOfThisFile())('profile %s', (profile, p) => {
-  let sim: Simulator
+// Every test runs against both simulator profiles (contract §10); PROFILES says how they differ.
+describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
+  let sim: VirtualFaultSim
   let dir: string
+  const runCli = (args: string[], options: { env?: Record<string, string> } = {}) =>
+    runCliVirtually(sim, args, options)
 
-  beforeAll(async () => {
-    sim = await start({ port: 0, profile, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
+  beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'cli-test-'))
   })
-  afterAll(async () => {
-    await sim.stop()
-    rmSync(dir, { recursive: true, force: true })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  beforeEach(() => {
+    sim = new VirtualFaultSim({ profile, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
   })
-  beforeEach(() => sim.reset())
 
   const env = (extra: Record<string, string> = {}) => ({
     STAGING_API_TOKEN: TOKEN,
