@@ -101,6 +101,13 @@ export class VirtualFaultSim {
   setOptions(patch: OptionsPatch): void {
     this.core.setOptions(patch)
   }
+  /** Back to the seeded state, no request or fault on record; options kept (as the HTTP one's reset). */
+  reset(): void {
+    this.core.reset()
+    this.requests.length = 0
+    this.siteRequests.length = 0
+    this.faults.clear()
+  }
 
   /** A transport to this server, doing per request what the HTTP server's onApi does. */
   transport(): Transport {

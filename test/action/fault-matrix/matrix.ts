@@ -32,20 +32,23 @@ import {
 export const SHARD_COUNT = 3
 
 /**
- * Why `row` needs dist/index.js in a child process, or null: then it runs in virtual time. A
- * signal, an environment of its own or a CLI run need the process; `bundle` names any other reason.
+ * Why `row` needs dist/index.js in a child process, or null: then it runs in virtual time. A signal
+ * or an environment of its own need the process; `bundle` names any other reason. (A row's CLI run,
+ * `cli`, is dist/cli.js in a child process either way, in a shard.)
  */
 export function runsWhole(row: Row): string | null {
-  if (row.cli) return 'also run through dist/cli.js'
   if (row.options?.signal) return "the runner's signal"
   if (row.options?.env) return 'an environment of its own'
   return row.bundle ?? null
 }
 
-/** The whole-action rows shard `k` runs, with their index in ROWS. */
+/**
+ * What shard `k` runs, with each row's index in ROWS: the j-th row (in ROWS order) that runs whole or
+ * has a CLI run, when j % SHARD_COUNT === k - 1.
+ */
 export function rowsOfShard(k: number): [number, Row][] {
   return ROWS.map((row, i) => [i, row] as [number, Row])
-    .filter(([, row]) => runsWhole(row) !== null)
+    .filter(([, row]) => runsWhole(row) !== null || row.cli)
     .filter((_, j) => j % SHARD_COUNT === k - 1)
 }
 
@@ -141,16 +144,25 @@ async function runVirtualRow(row: Row) {
   await checkRow(row, run, s, site)
 }
 
-/** The body of `shard-k.test.ts`: its rows, each a test named `#<table number> <scenario>`. */
+/**
+ * The body of `shard-k.test.ts`: its rows, each a test named `#<table number> <scenario>`: a
+ * whole-action run (and its CLI run), or only the CLI run of a row whose action run is in virtual time.
+ */
 export function runShard(k: number): void {
   const { sim } = useSimulator()
   beforeAll(startFixtures)
   afterAll(stopFixtures)
   describe(`fault matrix, shard ${k} of ${SHARD_COUNT}`, () => {
-    it.each(rowsOfShard(k).map(([i, row]) => [i + 1, row.scenario, row] as const))(
-      '#%i %s',
-      async (_n, _scenario, row) => runWholeRow(sim(), row),
-    )
+    it.each(
+      rowsOfShard(k).map(([i, row]) => {
+        const whole = runsWhole(row) !== null
+        return [i + 1, whole ? row.scenario : `${row.scenario} (dist/cli.js only)`, row, whole] as const
+      }),
+    )('#%i %s', async (_n, _scenario, row, whole) => {
+      if (whole) return runWholeRow(sim(), row)
+      resetFixtures()
+      await cliRun(row, sim(), row.site ?? defaultSite(row.operation))
+    })
   })
 }
 

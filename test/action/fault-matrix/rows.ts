@@ -552,6 +552,7 @@ export const ROWS: Row[] = [
     operation: 'pull',
     result: 'failed',
     does: 'scrubbed first, then cut: no part of the token survives',
+    bundle: 'the token masked in the real stdout',
     cli: true,
     faults: [
       {
@@ -596,6 +597,7 @@ export const ROWS: Row[] = [
     operation: 'push',
     result: 'failed',
     does: 'every common encoding of the token is scrubbed',
+    bundle: 'the token masked in the real stdout',
     cli: true,
     faults: [
       {
@@ -661,6 +663,7 @@ export const ROWS: Row[] = [
     operation: 'pull',
     result: 'succeeded',
     does: "kept on its line and made inert; the action's own later commands still work",
+    bundle: "the runner's commands in the real stdout",
     cli: true,
     faults: [
       {

@@ -1,19 +1,19 @@
 /**
- * The CLI's usage handling (dist/cli.js): "did you mean" for a mistyped flag or operation, status in
- * --help, and the --no- forms of the switches (the last one given wins).
+ * The CLI's usage handling (src/cli/run.ts in virtual time, as dist/cli.js runs it): "did you mean"
+ * for a mistyped flag or operation, status in --help, and the --no- forms of the switches (the last
+ * one given wins). Exit codes through the bundle itself: test/cli/exit-codes.test.ts.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
-import { runCli } from '../helpers/run-cli.js'
+import { beforeEach, describe, expect, test } from '@jest/globals'
+import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
+import { VirtualFaultSim } from '../helpers/virtual-action.js'
+import { runCliVirtually } from '../helpers/virtual-cli.js'
 
-let sim: Simulator
-beforeAll(async () => {
-  sim = await start({ port: 0, durationsMs: { create: 300, pull: 300, push: 200, delete: 200 } })
+let sim: VirtualFaultSim
+beforeEach(() => {
+  sim = new VirtualFaultSim({ durationsMs: { create: 300, pull: 300, push: 200, delete: 200 } })
 })
-afterAll(async () => {
-  await sim?.stop()
-})
-beforeEach(() => sim.reset())
+const runCli = (args: string[], options: { env?: Record<string, string> } = {}) =>
+  runCliVirtually(sim, args, options)
 
 const env = () => ({ STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.apiUrl })
 const ELIGIBLE = String(SIM_SITES.eligible)
