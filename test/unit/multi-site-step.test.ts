@@ -1,12 +1,13 @@
 import { describe, expect, it } from '@jest/globals'
-import { profileOfThisFile, FAST, runAgainst, useSimulator } from '../helpers/sim.js'
+import { EACH_PROFILE, FAST } from '../helpers/sim.js'
+import { runActionVirtually as runAgainst, useVirtualSimulator } from '../helpers/virtual-action.js'
 
-// Every test runs against both simulator profiles (contract §10), one test file per profile
-// (multi-site.<profile>-profile.test.ts). Here what needs the bundle (the outputs, the summary rows,
-// the log's site prefixes, the exit code); fail-fast, concurrency, the shared rate budget and headers
-// that must not stall a batch run in virtual time: test/unit/against-simulator.test.ts.
-describe.each(profileOfThisFile())('several sites in one step, profile %s', (profile, p) => {
-  const { sim } = useSimulator({ ...FAST, profile })
+// Every test runs against both simulator profiles (contract §10). Here the action's step (src/action.ts:
+// the outputs, the summary rows, the log's site prefixes, the exit code) in virtual time; fail-fast,
+// concurrency, the shared rate budget and headers that must not stall a batch, on the core alone:
+// test/unit/against-simulator.test.ts.
+describe.each(EACH_PROFILE)('several sites in one step, profile %s', (profile, p) => {
+  const { sim } = useVirtualSimulator({ ...FAST, profile })
 
   it('runs each site, concurrently, with a result per site in `results` and a summary row each', async () => {
     const run = await runAgainst(sim(), {
