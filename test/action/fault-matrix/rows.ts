@@ -1,12 +1,13 @@
 /**
- * The fault matrix of issue 4, as data: every row is one whole-action run (dist/index.js against the
- * simulator's fault injection). The shards (`shard-N.test.ts`, see SHARD_COUNT) run the rows; the table
- * of docs/reliability.md is rendered from ALL of them (`reliability-table.test.ts` checks it cannot
- * drift; `npm run reliability:update` rewrites it).
+ * The fault matrix of issue 4, as data: every row is one run of the action against the simulator's
+ * fault injection. A row runs in virtual time, in process (`virtual.test.ts`), unless it needs the
+ * bundle (a signal, an environment of its own, or a `bundle` reason: matrix.ts, runsWhole); then it
+ * is a run of dist/index.js in a shard (`shard-N.test.ts`, see SHARD_COUNT), as is every row's CLI
+ * run. The table of docs/reliability.md is rendered from ALL rows (`reliability-table.test.ts`
+ * checks it cannot drift; `npm run reliability:update` rewrites it).
  *
- * To add a row: append it to ROWS under its section. Nothing else: row i runs in shard
- * (i % SHARD_COUNT) + 1, and the table numbers it i + 1. Rebuild the table with
- * `npm run build && npm run reliability:update`.
+ * To add a row: append it to ROWS under its section. Nothing else: matrix.ts places it, and the
+ * table numbers it i + 1. Rebuild the table with `npm run build && npm run reliability:update`.
  */
 import { expect } from '@jest/globals'
 import { writeFileSync } from 'node:fs'
