@@ -258,6 +258,9 @@ export async function runActionVirtually(
 ): Promise<RunResult> {
   if (options.signal || options.env || options.killAfterMs)
     throw new Error('signals, an environment and a kill timer need the bundle: run this one whole')
+  // A site's own URL is asked with a real GET (src/staging/url-check.ts), which virtual time would outrun.
+  if (inputs['wait-for-url'] === 'true' || inputs['production-url'] || inputs['staging-url'])
+    throw new Error('wait-for-url, production-url and staging-url ask a real URL: run this one whole')
   mkdirSync(files.dir, { recursive: true })
   writeFileSync(files.output, '')
   writeFileSync(files.summary, '')

@@ -16,6 +16,9 @@ export async function runCliVirtually(
   args: string[],
   options: { env?: Record<string, string> } = {},
 ): Promise<CliResult> {
+  // A site's own URL is asked with a real GET (src/staging/url-check.ts), which virtual time would outrun.
+  if (args.some((a) => /^--(wait-for-url|production-url|staging-url)\b/.test(a)))
+    throw new Error('--wait-for-url, --production-url and --staging-url ask a real URL: run this one whole')
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env }
   let stdout = ''
   let stderr = ''
