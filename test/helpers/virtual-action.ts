@@ -71,8 +71,9 @@ class StepClock extends VirtualClock {
 }
 
 /**
- * The simulator as a fault-matrix row sees it (the fields of simulator/server.ts's Simulator that
- * rows read and set), on a virtual clock. One per row: seeded, FAST durations, the spec profile.
+ * The simulator as a test sees it (the fields of simulator/server.ts's Simulator that fault-matrix
+ * rows read and set, and reset()), on a virtual clock of its own: seeded, with `options` (FAST's
+ * durations and the spec profile by default). Make one per test.
  */
 export class VirtualFaultSim {
   readonly clock: VirtualClock = new StepClock(Date.now())
