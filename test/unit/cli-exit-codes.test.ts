@@ -15,7 +15,7 @@ beforeEach(() => {
   // Jobs long enough to time out while waiting.
   sim = new VirtualFaultSim({ durationsMs: { create: 20_000, pull: 200, push: 200, delete: 200 } })
 })
-const runCli = (args: string[], options: { env?: Record<string, string> } = {}) =>
+const command = (args: string[], options: { env?: Record<string, string> } = {}) =>
   runCliVirtually(sim, args, options)
 
 const env = (extra: Record<string, string> = {}) => ({
@@ -70,7 +70,7 @@ describe('exit 2: bad usage or input, nothing sent', () => {
     ],
   ]
   test.each(cases)('%s', async (_name, args, environment, message) => {
-    const r = await runCli(args, { env: environment ?? env() })
+    const r = await command(args, { env: environment ?? env() })
     expect(r.stderr).toMatch(message)
     expect(r.stderr).toContain('--help')
     expect(r.stdout).toBe('')
@@ -81,7 +81,7 @@ describe('exit 2: bad usage or input, nothing sent', () => {
 
 describe('exit 1: the operation timed out, or the token was refused', () => {
   test('--timeout reached while waiting: timed-out, exit 1', async () => {
-    const r = await runCli(['create', '--site-id', '1001', '--timeout', '2s', '--json'], { env: env() })
+    const r = await command(['create', '--site-id', '1001', '--timeout', '2s', '--json'], { env: env() })
     expect(r.code).toBe(1)
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'timed-out', error: { kind: 'timeout' } })
     expect(r.elapsedMs).toBeLessThan(10_000)
@@ -90,7 +90,7 @@ describe('exit 1: the operation timed out, or the token was refused', () => {
   // Contract §15 (r4), issue 24 §4: a revoked token in a 1000-site batch sends no further starts.
   test('a refused token in a 1000-site batch: no further site starts, each reported with the token hint', async () => {
     const ids = Array.from({ length: 1000 }, (_, i) => String(10001 + i)).join(',')
-    const r = await runCli(['pull', '--site-id', ids, '--json'], {
+    const r = await command(['pull', '--site-id', ids, '--json'], {
       env: env({ STAGING_API_TOKEN: 'revoked-token-0000000000' }),
     })
     expect(r.code).toBe(1)

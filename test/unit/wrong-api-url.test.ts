@@ -8,7 +8,7 @@
 import { beforeEach, describe, expect, test } from '@jest/globals'
 import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
 import { EACH_PROFILE } from '../helpers/sim.js'
-import { VirtualFaultSim, runActionVirtually as runAgainst } from '../helpers/virtual-action.js'
+import { VirtualFaultSim, runActionVirtually } from '../helpers/virtual-action.js'
 import { runCliVirtually } from '../helpers/virtual-cli.js'
 
 const ELIGIBLE = String(SIM_SITES.eligible)
@@ -68,7 +68,7 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
     expect(sim.requests.filter((q) => q.path === `${p.prefix}/sites`)).toHaveLength(1)
   })
   test('the action: delete with if-missing: skip fails with the api-url hint', async () => {
-    const run = await runAgainst(sim, {
+    const run = await runActionVirtually(sim, {
       operation: 'delete',
       'site-id': ELIGIBLE,
       'if-missing': 'skip',
