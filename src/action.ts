@@ -1,6 +1,6 @@
 import * as core from '@actions/core'
 import { realClock } from './clock.js'
-import { runStep, type StepLog } from './github/step.js'
+import { runStep, type StepDeps, type StepLog } from './github/step.js'
 import { GITHUB_INPUT_NAMES, INPUT_NAMES, type ActionRawInputs } from './inputs/index.js'
 import type { Redactor } from './secrets/redactor.js'
 
@@ -55,10 +55,17 @@ function writeError(e: unknown): string {
   return String((e as Error)?.message ?? e).slice(0, 300)
 }
 
-/** The GitHub Action: the action's inputs and its one writer, then one step (src/github/step.ts). */
-export async function runAction(redactor: Redactor, signal: AbortSignal): Promise<void> {
+/**
+ * The GitHub Action: the action's inputs and its one writer, then one step (src/github/step.ts).
+ * `seams`: tests run this same step in virtual time (a clock, and the core's transport).
+ */
+export async function runAction(
+  redactor: Redactor,
+  signal: AbortSignal,
+  seams: Pick<StepDeps, 'clock' | 'core'> = { clock: realClock },
+): Promise<void> {
   redactor.add(core.getInput('github-token'))
   const raw: ActionRawInputs = {}
   for (const name of [...INPUT_NAMES, ...GITHUB_INPUT_NAMES]) raw[name] = core.getInput(name)
-  await runStep(raw, { log: actionLog(redactor), redactor, signal, clock: realClock, env: process.env })
+  await runStep(raw, { ...seams, log: actionLog(redactor), redactor, signal, env: process.env })
 }

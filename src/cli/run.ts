@@ -13,6 +13,7 @@ import { InputError, parseConfig, type RawInputs } from '../inputs/index.js'
 import { assembleReport } from '../report/assembly.js'
 import { failedOutputs, publicResult, type Outputs } from '../report/outputs.js'
 import { Redactor } from '../secrets/redactor.js'
+import type { RunDeps } from '../staging/operations.js'
 import type { Logger, ProgressUpdate, Result } from '../types.js'
 
 /** Where the CLI writes, and how it learns of a cancellation. */
@@ -24,8 +25,16 @@ export interface CliIo {
   cancelOn?: (say: (message: string) => void, exitCode: number) => AbortSignal
 }
 
-/** Runs the CLI once; resolves with its exit code and never exits the process. */
-export async function run(cliArgv: string[], cliEnv: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+/**
+ * Runs the CLI once; resolves with its exit code and never exits the process. `seams`: tests run the
+ * same command in virtual time (a clock, and the core's transport).
+ */
+export async function run(
+  cliArgv: string[],
+  cliEnv: NodeJS.ProcessEnv,
+  io: CliIo,
+  seams: Pick<RunDeps, 'clock' | 'transport'> = {},
+): Promise<number> {
   // The token (also one named by --token-variable) is registered before anything else runs: every
   // line written below goes through scrub.
   const ci = ciEnv(cliArgv, cliEnv)
@@ -122,11 +131,12 @@ export async function run(cliArgv: string[], cliEnv: NodeJS.ProcessEnv, io: CliI
     // Cancellation as in the action: stop waiting at once, report, exit 1.
     const signal = (io.cancelOn ?? cancelOnSignals)(err, EXIT.failed)
 
-    const started = realClock.now()
+    const clock = seams.clock ?? realClock
+    const started = clock.now()
     // The staging and HTTP stack loads only for a run (issue 26 §6): not for --help, --version or an input error.
     const { runAll } = await import(/* webpackMode: "eager" */ '../staging/batch.js')
-    const results = await runAll(config, { logger, redactor, signal, door: 'cli' })
-    const report = assembleReport(results, realClock.now() - started)
+    const results = await runAll(config, { ...seams, logger, redactor, signal, door: 'cli' })
+    const report = assembleReport(results, clock.now() - started)
 
     for (const w of report.warnings) err(`warning: ${w}`)
     for (const e of report.errors) err(`error: ${e.title}: ${e.hint}`)

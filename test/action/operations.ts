@@ -70,7 +70,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
 
     it('push: production becomes the staging copy, its cache is purged, and the three warnings are shown', async () => {
       const stagingContent = { ...sim().state.staging.get('1002')!.content }
-      // Without a checkpoint (checkpoint.ts has the push with one): the no-backup warning holds.
+      // Without a checkpoint (test/unit/checkpoint-step.test.ts has the push with one): the no-backup warning holds.
       const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002', checkpoint: 'none' })
       expect(run.code).toBe(0)
       expect(sim().state.sites.get('1002')!.content).toEqual(stagingContent)

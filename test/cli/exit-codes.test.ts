@@ -1,6 +1,8 @@
 /**
  * Exit codes of `site-staging` (dist/cli.js): 0 succeeded/skipped/accepted/dry-run, 1 failed,
- * timed out or cancelled, 2 bad usage or input. Also --help, --version and the token rules.
+ * timed out or cancelled, 2 bad usage or input. Also --help, --version, the token rules and signals.
+ * Each refused argument's words, the timeout and a refused token in a large batch run in virtual
+ * time: test/unit/cli-exit-codes.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -32,59 +34,6 @@ const env = (extra: Record<string, string> = {}) => ({
 })
 
 describe('exit 2: bad usage or input, nothing sent', () => {
-  const cases: [string, string[], Record<string, string> | undefined, RegExp][] = [
-    ['no operation', ['--site-id', '1001'], undefined, /name the operation/],
-    [
-      'unknown operation',
-      ['deploy', '--site-id', '1001'],
-      undefined,
-      /operation: "[^"]*" is not one of create, pull, push, delete, status/,
-    ],
-    ['two operations', ['create', 'delete', '--site-id', '1001'], undefined, /one operation at a time/],
-    ['unknown flag', ['create', '--site-id', '1001', '--colour'], undefined, /unknown flag --colour/],
-    [
-      'mistyped flag',
-      ['pull', '--sit-id', '1001'],
-      undefined,
-      /unknown flag --sit-id \(did you mean "--site-id"\?\)/,
-    ],
-    ['mistyped operation', ['pul', '--site-id', '1001'], undefined, /did you mean "pull"/],
-    ['no site id', ['create'], undefined, /--site-id: is required/],
-    ['a bad site id', ['create', '--site-id', '../1001'], undefined, /--site-id: .*is not a site id/],
-    [
-      'a bad timeout',
-      ['create', '--site-id', '1001', '--timeout', 'soon'],
-      undefined,
-      /--timeout: "soon" is not a duration/,
-    ],
-    [
-      'a bad policy',
-      ['create', '--site-id', '1001', '--if-exists', 'maybe'],
-      undefined,
-      /--if-exists: "[^"]*" is not one of fail, skip, recreate/,
-    ],
-    [
-      'plain http to a non-loopback API',
-      ['create', '--site-id', '1001', '--api-url', 'http://api.example.com'],
-      undefined,
-      /--api-url \(or STAGING_API_URL\): must use https/,
-    ],
-    [
-      'an API URL without its scheme (none at all means the hosted service: src/inputs/ DEFAULTS)',
-      ['create', '--site-id', '1001'],
-      { STAGING_API_TOKEN: TOKEN, STAGING_API_URL: 'app.instawp.io/api' },
-      /--api-url \(or STAGING_API_URL\): "app.instawp.io\/api" has no scheme: did you mean https:\/\/app.instawp.io\/api \?/,
-    ],
-  ]
-  test.each(cases)('%s', async (_name, args, environment, message) => {
-    const r = await runCli(args, { env: environment ?? env() })
-    expect(r.stderr).toMatch(message)
-    expect(r.stderr).toContain('--help')
-    expect(r.stdout).toBe('')
-    expect(r.code).toBe(2)
-    expect(sim.requests).toEqual([])
-  })
-
   test('the token missing from the environment', async () => {
     const r = await runCli(['create', '--site-id', '1001', '--json'], {
       env: { STAGING_API_URL: sim.apiUrl },
@@ -161,13 +110,6 @@ describe('exit 1: the operation failed, timed out or was cancelled', () => {
     expect(leaks(r.stdout + r.stderr + dotenv, wrong)).toEqual([])
   })
 
-  test('--timeout reached while waiting: timed-out, exit 1', async () => {
-    const r = await runCli(['create', '--site-id', '1001', '--timeout', '2s', '--json'], { env: env() })
-    expect(r.code).toBe(1)
-    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'timed-out', error: { kind: 'timeout' } })
-    expect(r.elapsedMs).toBeLessThan(10_000)
-  })
-
   test.each(['SIGINT', 'SIGTERM'] as const)('%s while waiting: cancelled, exit 1, quickly', async (name) => {
     const r = await runCli(['create', '--site-id', '1001', '--json'], {
       env: env(),
@@ -180,29 +122,6 @@ describe('exit 1: the operation failed, timed out or was cancelled', () => {
       sent: ['POST /v2/sites/1001/staging -> 202'],
     })
     expect(r.exitAfterSignalMs).toBeLessThan(3000)
-  })
-
-  // Contract §15 (r4), issue 24 §4: a revoked token in a 1000-site batch sends no further starts.
-  test('a refused token in a 1000-site batch: no further site starts, each reported with the token hint', async () => {
-    const ids = Array.from({ length: 1000 }, (_, i) => String(10001 + i)).join(',')
-    const r = await runCli(['pull', '--site-id', ids, '--json'], {
-      env: env({ STAGING_API_TOKEN: 'revoked-token-0000000000' }),
-    })
-    expect(r.code).toBe(1)
-    const results = JSON.parse(r.stdout) as { result: string; summary: string; requests: number }[]
-    // At most the sites already started (100 at a time) sent their request; no site started after.
-    const sent = sim.requests.filter((q) => q.method === 'POST')
-    expect(sent.length).toBeGreaterThanOrEqual(1)
-    expect(sent.length).toBeLessThanOrEqual(100)
-    const notStarted = results.filter((x) => x.result === 'skipped')
-    expect(notStarted.length).toBe(1000 - sent.length)
-    for (const x of notStarted) {
-      expect(x.requests).toBe(0)
-      expect(x.summary).toMatch(
-        /^Not started: the token was refused \(POST \/v2\/sites\/\d+\/staging\/reset was answered HTTP 401\)\. The API token was refused: check that the STAGING_API_TOKEN environment variable is current/,
-      )
-    }
-    expect(r.stderr).toContain('The token was refused (HTTP 401): starting no more sites')
   })
 
   // Issue 24 §7: a push waiting out a 429 when cancelled was not taken, and says so.

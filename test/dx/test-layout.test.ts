@@ -19,7 +19,7 @@ describe('profile suites', () => {
   )
 
   it('there are some (the check below would otherwise prove nothing)', () => {
-    expect(suites.length).toBeGreaterThanOrEqual(4)
+    expect(suites.length).toBeGreaterThan(0)
   })
 
   it('each profile suite X.ts is run by X.<profile>-profile.test.ts for every profile, and only by those', () => {

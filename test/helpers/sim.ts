@@ -94,17 +94,18 @@ export function runAgainst(sim: Simulator, inputs: Record<string, string>, optio
 }
 
 /** Requests that reached the server for this method and path ending. */
-export function sentTo(sim: Simulator, method: string, pathEnd: string) {
+export function sentTo(sim: Pick<Simulator, 'requests'>, method: string, pathEnd: string) {
   return sim.requests.filter((r) => r.method === method && r.path.split('?')[0]!.endsWith(pathEnd))
 }
 
 /**
  * Makes a running task due now, as if its time had passed. A test that must see a job still
  * running gives it a long duration and ends it with this, rather than racing a short one on a busy
- * machine. The next request settles it, as it would any job whose time has come.
+ * machine. The next request settles it, as it would any job whose time has come. `now`: the
+ * simulator's clock when it is not the real one.
  */
-export function finishNow(sim: Simulator, taskId: string): void {
+export function finishNow(sim: Pick<Simulator, 'state'>, taskId: string, now = Date.now()): void {
   const task = sim.state.tasks.get(taskId)
   if (!task) throw new Error(`no task ${taskId}`)
-  task.ends_at = Math.min(task.ends_at, Date.now())
+  task.ends_at = Math.min(task.ends_at, now)
 }

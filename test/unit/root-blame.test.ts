@@ -83,7 +83,14 @@ describe('the root check cannot finish: the 404 was held back, said as such', ()
             apiUrl: `http://127.0.0.1:${port}/v2`,
           }),
           '1001',
-          { clock: new FakeClock(), logger: new MemoryLogger(), redactor: redactor(), requestTimeoutMs: 200 },
+          {
+            clock: new FakeClock(),
+            logger: new MemoryLogger(),
+            redactor: redactor(),
+            // The limit is every request's, the DELETE's too: only the hung root check should reach
+            // it, so it is far above what a loaded machine takes to answer on loopback.
+            requestTimeoutMs: how === 'hang' ? 3000 : 60_000,
+          },
         )
         expect(result.result).toBe('failed')
         expect(result.summary).toMatch(

@@ -7,13 +7,13 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ROOT } from '../../helpers/run-action.js'
-import { SHARD_COUNT, renderTable, rowsOfShard } from './matrix.js'
+import { SHARD_COUNT, renderTable, rowsOfShard, runsWhole, virtualRows } from './matrix.js'
 import { ROWS } from './rows.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 
 describe('fault matrix: the rows and docs/reliability.md', () => {
-  it('every row runs in exactly one shard, and every shard file runs its own rows', () => {
+  it('every row runs exactly once (in a shard when it needs the bundle, else in virtual time), every CLI run in a shard', () => {
     const shards = Array.from({ length: SHARD_COUNT }, (_, i) => i + 1)
     const files = readdirSync(HERE).filter((f) => /^shard-\d+\.test\.ts$/.test(f))
     expect(files.sort()).toEqual(shards.map((k) => `shard-${k}.test.ts`).sort())
@@ -21,8 +21,18 @@ describe('fault matrix: the rows and docs/reliability.md', () => {
       expect(readFileSync(path.join(HERE, `shard-${k}.test.ts`), 'utf8')).toMatch(
         new RegExp(`^runShard\\(${k}\\)$`, 'm'),
       )
-    const covered = shards.flatMap((k) => rowsOfShard(k).map(([i]) => i)).sort((a, b) => a - b)
-    expect(covered).toEqual(ROWS.map((_, i) => i))
+    expect(readFileSync(path.join(HERE, 'virtual.test.ts'), 'utf8')).toMatch(/^runVirtualRows\(\)$/m)
+    const inShards = shards.flatMap((k) => rowsOfShard(k).map(([i]) => i))
+    expect(new Set(inShards).size).toBe(inShards.length)
+    const whole = inShards.filter((i) => runsWhole(ROWS[i]!) !== null)
+    const inVirtualTime = virtualRows().map(([i]) => i)
+    expect([...whole, ...inVirtualTime].sort((a, b) => a - b)).toEqual(ROWS.map((_, i) => i))
+    // Every CLI run is in a shard; a row in a shard that does not run whole is there for it alone.
+    for (const [i, row] of ROWS.entries()) if (row.cli) expect(inShards).toContain(i)
+    for (const i of inShards) expect(runsWhole(ROWS[i]!) !== null || ROWS[i]!.cli).toBe(true)
+    // A row whose run needs a process (a signal, an environment) never runs in virtual time.
+    for (const [, row] of virtualRows())
+      expect(row.options?.signal ?? row.options?.env ?? row.options?.killAfterMs).toBeUndefined()
     // A test is named by its scenario: two rows with one name would hide one of them.
     expect(new Set(ROWS.map((r) => r.scenario)).size).toBe(ROWS.length)
   })

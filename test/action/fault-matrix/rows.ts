@@ -1,12 +1,13 @@
 /**
- * The fault matrix of issue 4, as data: every row is one whole-action run (dist/index.js against the
- * simulator's fault injection). The shards (`shard-N.test.ts`, see SHARD_COUNT) run the rows; the table
- * of docs/reliability.md is rendered from ALL of them (`reliability-table.test.ts` checks it cannot
- * drift; `npm run reliability:update` rewrites it).
+ * The fault matrix of issue 4, as data: every row is one run of the action against the simulator's
+ * fault injection. A row runs in virtual time, in process (`virtual.test.ts`), unless it needs the
+ * bundle (a signal, an environment of its own, or a `bundle` reason: matrix.ts, runsWhole); then it
+ * is a run of dist/index.js in a shard (`shard-N.test.ts`, see SHARD_COUNT), as is every row's CLI
+ * run. The table of docs/reliability.md is rendered from ALL rows (`reliability-table.test.ts`
+ * checks it cannot drift; `npm run reliability:update` rewrites it).
  *
- * To add a row: append it to ROWS under its section. Nothing else: row i runs in shard
- * (i % SHARD_COUNT) + 1, and the table numbers it i + 1. Rebuild the table with
- * `npm run build && npm run reliability:update`.
+ * To add a row: append it to ROWS under its section. Nothing else: matrix.ts places it, and the
+ * table numbers it i + 1. Rebuild the table with `npm run build && npm run reliability:update`.
  */
 import { expect } from '@jest/globals'
 import { writeFileSync } from 'node:fs'
@@ -21,6 +22,15 @@ import { BOT, startFakeGitHub, type FakeGitHub } from '../../github/fake-github.
 import { ROOT, leaks, type RunOptions, type RunResult } from '../../helpers/run-action.js'
 import { RW, finishNow, sentTo } from '../../helpers/sim.js'
 
+/**
+ * The simulator as a row sees it: the HTTP server (simulator/server.ts) for a whole-action run, or
+ * its API core on a virtual clock (test/helpers/virtual-action.ts).
+ */
+export type RowSim = Pick<
+  Simulator,
+  'url' | 'apiUrl' | 'state' | 'requests' | 'siteRequests' | 'addFault' | 'setOptions' | 'core'
+>
+
 export interface Row {
   scenario: string
   operation: 'create' | 'pull' | 'push' | 'delete'
@@ -31,9 +41,15 @@ export interface Row {
   site?: string
   inputs?: Record<string, string>
   faults?: FaultRule[]
-  setup?: (sim: Simulator) => Promise<void> | void
+  setup?: (sim: RowSim) => Promise<void> | void
   options?: RunOptions
-  check?: (run: RunResult, sim: Simulator) => void | Promise<void>
+  check?: (run: RunResult, sim: RowSim) => void | Promise<void>
+  /**
+   * Why the row runs dist/index.js in a child process although it has no signal, environment or
+   * CLI run of its own (a real socket, the real stdout). Without one it runs in virtual time, in
+   * this process (matrix.ts, runsWhole).
+   */
+  bundle?: string
   /**
    * Also run the same scenario through the CLI (dist/cli.js): same result, nothing leaked, and its
    * stderr as inert as the action's log.
@@ -54,26 +70,28 @@ export const defaultSite = (op: Row['operation']) => (op === 'create' ? '1001' :
  * Requests of the operation itself that the server carried out (the job started): answered 2xx,
  * or processed and then answered with a fault or not at all. Busy refusals do not count.
  */
-export function processed(sim: Simulator, op: Row['operation'], site: string) {
+export function processed(sim: RowSim, op: Row['operation'], site: string) {
   return sentTo(sim, OP_METHOD[op], `/sites/${site}${OP_PATH[op]}`).filter(
     (r) => r.processed && (typeof r.status !== 'number' || r.status < 300 || r.faulted),
   )
 }
-export function delivered(sim: Simulator, op: Row['operation'], site: string) {
+export function delivered(sim: RowSim, op: Row['operation'], site: string) {
   return sentTo(sim, OP_METHOD[op], `/sites/${site}${OP_PATH[op]}`)
 }
 /** The pull a busy-site row started last (to end it on purpose: endPull). */
-const pull = { sim: null as Simulator | null, taskId: '' }
-async function startPull(sim: Simulator, site: string) {
-  const res = await fetch(`${sim.apiUrl}/v2/sites/${site}/staging/reset`, {
+const pull = { sim: null as RowSim | null, taskId: '' }
+/** Starts a pull as another job would (straight to the API, not a request of the run). */
+function startPull(sim: RowSim, site: string) {
+  const res = sim.core.handle({
     method: 'POST',
+    path: `${new URL(sim.apiUrl).pathname.replace(/\/$/, '')}/v2/sites/${site}/staging/reset`,
     headers: { authorization: `Bearer ${RW}`, 'content-type': 'application/json' },
   })
   expect(res.status).toBe(202)
-  Object.assign(pull, { sim, taskId: ((await res.json()) as { data: { task_id: string } }).data.task_id })
+  Object.assign(pull, { sim, taskId: (JSON.parse(res.body) as { data: { task_id: string } }).data.task_id })
 }
-/** Ends that pull now, as if its time had passed. */
-const endPull = () => finishNow(pull.sim!, pull.taskId)
+/** Ends that pull now, as if its time had passed (on the simulator's own clock). */
+const endPull = () => finishNow(pull.sim!, pull.taskId, pull.sim!.core.clock.now())
 const storm = (n: number, retryAfter?: number | string): FaultRule => ({
   method: 'POST',
   path: '/staging/push',
@@ -129,7 +147,7 @@ const wallClockStep = (afterMs: number, stepMs: number): RunOptions => ({
   killAfterMs: 40_000,
 })
 const HOUR = 3_600_000
-const pushes = (s: Simulator, site = '1002') => sentTo(s, 'POST', `/sites/${site}/staging/push`)
+const pushes = (s: RowSim, site = '1002') => sentTo(s, 'POST', `/sites/${site}/staging/push`)
 
 /** An SSH private key as a server hands it out: several lines, its body in long base64 lines. */
 const SSH_KEY = [
@@ -284,6 +302,7 @@ export const ROWS: Row[] = [
     operation: 'push',
     result: 'failed',
     does: 'nothing was sent: tries again up to max-retries, then says the API cannot be reached',
+    bundle: 'a port where nothing listens',
     inputs: { 'api-url': 'http://127.0.0.1:9', 'max-retries': '2' },
     check: (run) => {
       expect(run.outputs.requests).toBe('3')
@@ -320,9 +339,9 @@ export const ROWS: Row[] = [
     result: 'succeeded',
     does: 'if-busy: wait: waits for it, then pushes once',
     // A long pull, ended once the action has said the site is busy: no race with a short one.
-    setup: async (s) => {
+    setup: (s) => {
       s.setOptions({ durationsMs: { pull: 60_000 } })
-      await startPull(s, '1002')
+      startPull(s, '1002')
     },
     options: { onOutput: { when: /busy with another job/, then: endPull } },
     check: (run) => expect(run.stdout).toMatch(/busy with another job/),
@@ -333,9 +352,9 @@ export const ROWS: Row[] = [
     result: 'failed',
     does: 'fails at once, saying another job runs',
     inputs: { 'if-busy': 'fail' },
-    setup: async (s) => {
+    setup: (s) => {
       s.setOptions({ durationsMs: { pull: 60_000 } })
-      await startPull(s, '1002')
+      startPull(s, '1002')
     },
   },
   {
@@ -375,6 +394,7 @@ export const ROWS: Row[] = [
     operation: 'pull',
     result: 'failed',
     does: 'says to check the secret',
+    bundle: 'a token masked in the real stdout',
     inputs: { 'api-token': 'not-the-right-token-42' },
     check: (run) => expect(leaks(run.everything, 'not-the-right-token-42')).toEqual([]),
   },
@@ -390,6 +410,7 @@ export const ROWS: Row[] = [
     operation: 'push',
     result: 'failed',
     does: 'the token is scrubbed from every message, output and summary',
+    bundle: 'the token masked in the real stdout',
     faults: [{ method: 'POST', path: '/staging/push', status: 400, body: 'echo-token' }],
     check: (run) => expect(run.outputs.message).toContain('***'),
   },
@@ -398,6 +419,7 @@ export const ROWS: Row[] = [
     operation: 'push',
     result: 'failed',
     does: 'not followed: names the target; the token never leaves',
+    bundle: 'another server that must get nothing',
     setup: (s) => s.addFault({ method: 'POST', path: '/staging/push', redirect: `${elsewhere.url}/steal` }),
     check: (run) => {
       expect(elsewhere.hits).toHaveLength(0)
@@ -431,9 +453,9 @@ export const ROWS: Row[] = [
     operation: 'push',
     result: 'cancelled',
     does: 'stops waiting; the push was never processed',
-    setup: async (s) => {
+    setup: (s) => {
       s.setOptions({ durationsMs: { pull: 30_000 } })
-      await startPull(s, '1002')
+      startPull(s, '1002')
     },
     options: { signal: { name: 'SIGINT', whenOutput: /busy with another job/ } },
   },
@@ -531,6 +553,7 @@ export const ROWS: Row[] = [
     operation: 'pull',
     result: 'failed',
     does: 'scrubbed first, then cut: no part of the token survives',
+    bundle: 'the token masked in the real stdout',
     cli: true,
     faults: [
       {
@@ -575,6 +598,7 @@ export const ROWS: Row[] = [
     operation: 'push',
     result: 'failed',
     does: 'every common encoding of the token is scrubbed',
+    bundle: 'the token masked in the real stdout',
     cli: true,
     faults: [
       {
@@ -640,6 +664,7 @@ export const ROWS: Row[] = [
     operation: 'pull',
     result: 'succeeded',
     does: "kept on its line and made inert; the action's own later commands still work",
+    bundle: "the runner's commands in the real stdout",
     cli: true,
     faults: [
       {
@@ -799,6 +824,7 @@ export const ROWS: Row[] = [
     operation: 'push',
     result: 'failed',
     does: 'says nothing was sent, and may send it again: never "production may be being overwritten"',
+    bundle: 'a real TLS handshake',
     get inputs() {
       return { 'api-url': `https://127.0.0.1:${tls.port}`, 'max-retries': '1' }
     },
@@ -830,6 +856,7 @@ export const ROWS: Row[] = [
     operation: 'push',
     result: 'timed-out',
     does: 'says nothing was sent, never that the job may be running',
+    bundle: 'a port where nothing listens',
     inputs: { 'api-url': 'http://127.0.0.1:9', 'max-retries': '20', timeout: '3s' },
     check: (run) => {
       expect(run.summary).not.toMatch(/may still be running/)
@@ -1081,6 +1108,7 @@ export const ROWS: Row[] = [
     operation: 'push',
     result: 'failed',
     does: 'each long part of the token is a secret on its own, matched in any case',
+    bundle: 'the token masked in the real stdout',
     inputs: { 'api-token': `7|${PAT_SECRET}`, 'max-retries': '0' },
     faults: [
       {
@@ -1101,6 +1129,7 @@ export const ROWS: Row[] = [
     operation: 'pull',
     result: 'failed',
     does: 'scrubbed in its RFC 3986 form too (and urlencode, lower-case hex, HTML entities)',
+    bundle: 'the token masked in the real stdout',
     inputs: { 'api-token': ODD_TOKEN, 'max-retries': '0' },
     faults: [
       {
@@ -1123,6 +1152,7 @@ export const ROWS: Row[] = [
     operation: 'create',
     result: 'succeeded',
     does: 'the parameter is dropped before the URL is used or shown: the staging host never gets the token',
+    bundle: "the staging site's own GET, and what it carried",
     site: '1001',
     inputs: { 'wait-for-url': 'true' },
     setup: (s) => {

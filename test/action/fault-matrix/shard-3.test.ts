@@ -1,5 +1,6 @@
 // Fault matrix, shard 3 (rows.ts has the rows, matrix.ts runs them): slow (about 20 s): every row
-// is a real-time run of dist/index.js, and some wait on purpose (backoffs, request time limits).
+// here is a real-time run of dist/index.js (a signal, a real socket, the CLI too), and some wait on
+// purpose (request time limits, a timeout).
 import { runShard } from './matrix.js'
 
 runShard(3)

@@ -1,19 +1,19 @@
 /**
- * The CLI's usage handling (dist/cli.js): "did you mean" for a mistyped flag or operation, status in
- * --help, and the --no- forms of the switches (the last one given wins).
+ * The CLI's usage handling (src/cli/run.ts in virtual time, as dist/cli.js runs it): "did you mean"
+ * for a mistyped flag or operation, status in --help, and the --no- forms of the switches (the last
+ * one given wins). Exit codes through the bundle itself: test/cli/exit-codes.test.ts.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
-import { runCli } from '../helpers/run-cli.js'
+import { beforeEach, describe, expect, test } from '@jest/globals'
+import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
+import { VirtualFaultSim } from '../helpers/virtual-action.js'
+import { runCliVirtually } from '../helpers/virtual-cli.js'
 
-let sim: Simulator
-beforeAll(async () => {
-  sim = await start({ port: 0, durationsMs: { create: 300, pull: 300, push: 200, delete: 200 } })
+let sim: VirtualFaultSim
+beforeEach(() => {
+  sim = new VirtualFaultSim({ durationsMs: { create: 300, pull: 300, push: 200, delete: 200 } })
 })
-afterAll(async () => {
-  await sim?.stop()
-})
-beforeEach(() => sim.reset())
+const command = (args: string[], options: { env?: Record<string, string> } = {}) =>
+  runCliVirtually(sim, args, options)
 
 const env = () => ({ STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.apiUrl })
 const ELIGIBLE = String(SIM_SITES.eligible)
@@ -30,7 +30,7 @@ describe('did you mean', () => {
     ],
     [['stauts', '--site-id', WITH_STAGING], '(did you mean "status"?)'],
   ])('%j: exit 2, the nearest name, nothing sent', async (args, expected) => {
-    const r = await runCli(args, { env: env() })
+    const r = await command(args, { env: env() })
     expect(r.code).toBe(2)
     const [first] = r.stderr.split('\n')
     expect(first).toMatch(/^site-staging: /)
@@ -40,13 +40,13 @@ describe('did you mean', () => {
   })
 
   test('a flag far from every name gets no guess', async () => {
-    const r = await runCli(['create', '--site-id', ELIGIBLE, '--colour'], { env: env() })
+    const r = await command(['create', '--site-id', ELIGIBLE, '--colour'], { env: env() })
     expect(r.code).toBe(2)
     expect(r.stderr.split('\n')[0]).toBe('site-staging: unknown flag --colour')
   })
 
   test('a switch given a value is refused with its own name, not a guess', async () => {
-    const r = await runCli(['pull', '--site-id', WITH_STAGING, '--no-wait=yes'], { env: env() })
+    const r = await command(['pull', '--site-id', WITH_STAGING, '--no-wait=yes'], { env: env() })
     expect(r.code).toBe(2)
     expect(r.stderr.split('\n')[0]).toBe(`site-staging: Option '--no-wait' does not take an argument`)
   })
@@ -54,7 +54,7 @@ describe('did you mean', () => {
 
 // Issue 24 §11: the CLI's own words, with nothing a user would have to replace.
 test('--help shows no placeholder and no action word', async () => {
-  const r = await runCli(['--help'])
+  const r = await command(['--help'])
   expect(r.code).toBe(0)
   expect(r.stdout).not.toMatch(
     /\bOWNER\b|\bTODO\b|\bXXX\b|\bYOUR[_-]|<owner>|\bworkflow\b|\bwith:|\bInput "|\bsecret\b: /i,
@@ -63,7 +63,7 @@ test('--help shows no placeholder and no action word', async () => {
 })
 
 test('--help lists the status operation and its --task-id', async () => {
-  const r = await runCli(['--help'])
+  const r = await command(['--help'])
   expect(r.code).toBe(0)
   expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status\|rollback> --site-id ID/)
   expect(r.stdout).toContain('or reads it (status)')
@@ -72,7 +72,7 @@ test('--help lists the status operation and its --task-id', async () => {
 
 describe('--wait / --no-wait: the last one wins', () => {
   test('--wait --no-wait: the job is not waited for (accepted, one request)', async () => {
-    const r = await runCli(['pull', '--site-id', WITH_STAGING, '--wait', '--no-wait', '--json'], {
+    const r = await command(['pull', '--site-id', WITH_STAGING, '--wait', '--no-wait', '--json'], {
       env: env(),
     })
     expect(r.code).toBe(0)
@@ -80,7 +80,7 @@ describe('--wait / --no-wait: the last one wins', () => {
   })
 
   test('--no-wait --wait: waited for until it succeeded', async () => {
-    const r = await runCli(['pull', '--site-id', WITH_STAGING, '--no-wait', '--wait', '--json'], {
+    const r = await command(['pull', '--site-id', WITH_STAGING, '--no-wait', '--wait', '--json'], {
       env: env(),
     })
     expect(r.code).toBe(0)
@@ -90,7 +90,7 @@ describe('--wait / --no-wait: the last one wins', () => {
   })
 
   test('--dry-run --no-dry-run sends the request; --no-dry-run --dry-run sends nothing', async () => {
-    const real = await runCli(
+    const real = await command(
       ['create', '--site-id', ELIGIBLE, '--dry-run', '--no-dry-run', '--no-wait', '--json'],
       {
         env: env(),
@@ -99,7 +99,7 @@ describe('--wait / --no-wait: the last one wins', () => {
     expect(JSON.parse(real.stdout).result).toBe('accepted')
     expect(sim.requests.filter((q) => q.method === 'POST')).toHaveLength(1)
     sim.reset()
-    const dry = await runCli(['create', '--site-id', ELIGIBLE, '--no-dry-run', '--dry-run', '--json'], {
+    const dry = await command(['create', '--site-id', ELIGIBLE, '--no-dry-run', '--dry-run', '--json'], {
       env: env(),
     })
     expect(JSON.parse(dry.stdout).result).toBe('dry-run')

@@ -1,31 +1,29 @@
 /**
  * Issue 17 §2: a wrong api-url (one `/api` too many, as a new user types it) must never read as
- * "no staging environment". dist/cli.js and dist/index.js against the simulator, both profiles:
+ * "no staging environment". The CLI (src/cli/run.ts) and the action (src/action.ts), as their bundles
+ * run them, against the simulator's API core in virtual time, both profiles:
  * status fails, pull and delete with if-missing: skip fail with the api-url hint instead of skipping.
  * The right api-url still skips, after one GET /v2/sites.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
-import { runCli } from '../helpers/run-cli.js'
-import { EACH_PROFILE, runAgainst } from '../helpers/sim.js'
+import { beforeEach, describe, expect, test } from '@jest/globals'
+import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
+import { EACH_PROFILE } from '../helpers/sim.js'
+import { VirtualFaultSim, runActionVirtually } from '../helpers/virtual-action.js'
+import { runCliVirtually } from '../helpers/virtual-cli.js'
 
 const ELIGIBLE = String(SIM_SITES.eligible)
 const WITH_STAGING = String(SIM_SITES.withStaging)
 
 describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
-  let sim: Simulator
-  beforeAll(async () => {
-    sim = await start({ port: 0, profile, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
+  let sim: VirtualFaultSim
+  beforeEach(() => {
+    sim = new VirtualFaultSim({ profile, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
   })
-  afterAll(async () => {
-    await sim.stop()
-  })
-  beforeEach(() => sim.reset())
 
   /** The API root with one `/api` too many (the client appends `/v2`). */
   const wrongUrl = () => `${sim.apiUrl}/api`
   const cli = (args: string[], apiUrl: string) =>
-    runCli(args, { env: { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: apiUrl } })
+    runCliVirtually(sim, args, { env: { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: apiUrl } })
 
   test('status on a site that has staging: fails pointing at api-url, never "none"', async () => {
     const r = await cli(['status', '--site-id', WITH_STAGING, '--json'], wrongUrl())
@@ -70,7 +68,7 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
     expect(sim.requests.filter((q) => q.path === `${p.prefix}/sites`)).toHaveLength(1)
   })
   test('the action: delete with if-missing: skip fails with the api-url hint', async () => {
-    const run = await runAgainst(sim, {
+    const run = await runActionVirtually(sim, {
       operation: 'delete',
       'site-id': ELIGIBLE,
       'if-missing': 'skip',

@@ -1,15 +1,16 @@
 import { describe, expect, it } from '@jest/globals'
-import { profileOfThisFile, FAST, runAgainst, useSimulator } from '../helpers/sim.js'
+import { EACH_PROFILE, FAST } from '../helpers/sim.js'
+import { runActionVirtually, useVirtualSimulator } from '../helpers/virtual-action.js'
 
-// Every test runs against both simulator profiles (contract §10), one test file per profile
-// (multi-site.<profile>-profile.test.ts). Here what needs the bundle (the outputs, the summary rows,
-// the log's site prefixes, the exit code); fail-fast, concurrency, the shared rate budget and headers
-// that must not stall a batch run in virtual time: test/unit/against-simulator.test.ts.
-describe.each(profileOfThisFile())('several sites in one step, profile %s', (profile, p) => {
-  const { sim } = useSimulator({ ...FAST, profile })
+// Every test runs against both simulator profiles (contract §10). Here the action's step (src/action.ts:
+// the outputs, the summary rows, the log's site prefixes, the exit code) in virtual time; fail-fast,
+// concurrency, the shared rate budget and headers that must not stall a batch, on the core alone:
+// test/unit/against-simulator.test.ts.
+describe.each(EACH_PROFILE)('several sites in one step, profile %s', (profile, p) => {
+  const { sim } = useVirtualSimulator({ ...FAST, profile })
 
   it('runs each site, concurrently, with a result per site in `results` and a summary row each', async () => {
-    const run = await runAgainst(sim(), {
+    const run = await runActionVirtually(sim(), {
       operation: 'pull',
       'site-id': '1002\n1003,1001',
       'if-missing': 'skip',
@@ -29,7 +30,7 @@ describe.each(profileOfThisFile())('several sites in one step, profile %s', (pro
     expect(run.stdout).toContain('[site 1002]')
   })
   it('the worst outcome is the result, and the step fails', async () => {
-    const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1001,2001' })
+    const run = await runActionVirtually(sim(), { operation: 'create', 'site-id': '1001,2001' })
     expect(run.code).toBe(1)
     expect(run.outputs.result).toBe('failed')
     const results = JSON.parse(run.outputs.results!) as Array<{

@@ -1,34 +1,35 @@
 /**
- * The `site-staging` command (dist/cli.js, built by npm run build) against the simulator:
- * each operation, --json, --dotenv, several sites, environment variables.
+ * The `site-staging` command (src/cli/run.ts, as dist/cli.js runs it) against the simulator's API core
+ * in virtual time: each operation, --json, --dotenv, several sites, environment variables. The
+ * bundle itself is run by test/cli/ (exit codes, usage, secrets, the live line, a wrong api-url).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
-import { runCli } from '../helpers/run-cli.js'
-import { profileOfThisFile } from '../helpers/sim.js'
+import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
+import { EACH_PROFILE } from '../helpers/sim.js'
+import { VirtualFaultSim } from '../helpers/virtual-action.js'
+import { runCliVirtually } from '../helpers/virtual-cli.js'
 
 const TOKEN = SIM_TOKENS.readWrite
 const ELIGIBLE = String(SIM_SITES.eligible)
 const WITH_STAGING = String(SIM_SITES.withStaging)
 
-// Every test runs against both simulator profiles (contract §10), one test file per profile
-// (operations.<profile>-profile.test.ts); PROFILES says how they differ.
-describe.each(profileOfThisFile())('profile %s', (profile, p) => {
-  let sim: Simulator
+// Every test runs against both simulator profiles (contract §10); PROFILES says how they differ.
+describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
+  let sim: VirtualFaultSim
   let dir: string
+  const command = (args: string[], options: { env?: Record<string, string> } = {}) =>
+    runCliVirtually(sim, args, options)
 
-  beforeAll(async () => {
-    sim = await start({ port: 0, profile, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
+  beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'cli-test-'))
   })
-  afterAll(async () => {
-    await sim.stop()
-    rmSync(dir, { recursive: true, force: true })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  beforeEach(() => {
+    sim = new VirtualFaultSim({ profile, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
   })
-  beforeEach(() => sim.reset())
 
   const env = (extra: Record<string, string> = {}) => ({
     STAGING_API_TOKEN: TOKEN,
@@ -49,7 +50,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
 
   describe('each operation against the simulator', () => {
     test('create: waits, progress on stderr, nothing on stdout, exit 0', async () => {
-      const r = await runCli(['create', '--site-id', ELIGIBLE], { env: env() })
+      const r = await command(['create', '--site-id', ELIGIBLE], { env: env() })
       expect(r.stderr).toContain('Waiting for the create job')
       expect(r.stderr.split('\n')).toContain(`Staging URL: ${sim.url}/staging-sites/s-1001/`)
       expect(r.stderr).toMatch(
@@ -61,7 +62,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     })
 
     test('create --json: the one Result object on stdout', async () => {
-      const r = await runCli(['create', '--site-id', ELIGIBLE, '--json'], { env: env() })
+      const r = await command(['create', '--site-id', ELIGIBLE, '--json'], { env: env() })
       expect(r.code).toBe(0)
       const json = JSON.parse(r.stdout)
       expect(json).toMatchObject({
@@ -78,7 +79,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
 
     test('pull --dotenv: the outputs as KEY=value lines', async () => {
       const file = path.join(dir, 'pull.env')
-      const r = await runCli(['pull', '--site-id', WITH_STAGING, '--dotenv', file], { env: env() })
+      const r = await command(['pull', '--site-id', WITH_STAGING, '--dotenv', file], { env: env() })
       expect(r.code).toBe(0)
       const text = readFileSync(file, 'utf8')
       const vars = parseDotenv(text)
@@ -110,7 +111,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     })
 
     test('push: the push warnings reach stderr', async () => {
-      const r = await runCli(['push', '--site-id', WITH_STAGING, '--checkpoint', 'none'], { env: env() })
+      const r = await command(['push', '--site-id', WITH_STAGING, '--checkpoint', 'none'], { env: env() })
       expect(r.code).toBe(0)
       expect(r.stderr).toMatch(/^warning: No backup of production was taken/m)
       expect(r.stderr).toMatch(/^Staging push succeeded/m)
@@ -118,13 +119,13 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
 
     test('push with its checkpoint, then rollback: CHECKPOINT_ID in the dotenv, and the step that restores it', async () => {
       const file = path.join(dir, 'push.env')
-      const r = await runCli(['push', '--site-id', WITH_STAGING, '--dotenv', file], { env: env() })
+      const r = await command(['push', '--site-id', WITH_STAGING, '--dotenv', file], { env: env() })
       expect(r.code).toBe(0)
       const id = parseDotenv(readFileSync(file, 'utf8')).CHECKPOINT_ID!
       expect(id).not.toBe('')
       expect(r.stderr).toContain(`run site-staging rollback --site-id ${WITH_STAGING} --checkpoint-id ${id}`)
       expect(r.stderr).not.toMatch(/No backup of production/)
-      const back = await runCli(['rollback', '--site-id', WITH_STAGING, '--checkpoint-id', id], {
+      const back = await command(['rollback', '--site-id', WITH_STAGING, '--checkpoint-id', id], {
         env: env(),
       })
       expect(back.code).toBe(0)
@@ -132,10 +133,10 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     })
 
     test('delete, then delete again with --if-missing skip: exit 0 both times', async () => {
-      const first = await runCli(['delete', '--site-id', WITH_STAGING, '--json'], { env: env() })
+      const first = await command(['delete', '--site-id', WITH_STAGING, '--json'], { env: env() })
       expect(first.code).toBe(0)
       expect(JSON.parse(first.stdout).result).toBe('succeeded')
-      const again = await runCli(['delete', '--site-id', WITH_STAGING, '--json', '--if-missing', 'skip'], {
+      const again = await command(['delete', '--site-id', WITH_STAGING, '--json', '--if-missing', 'skip'], {
         env: env(),
       })
       expect(again.code).toBe(0)
@@ -143,7 +144,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     })
 
     test('"reset" is another name for pull', async () => {
-      const r = await runCli(['reset', '--site-id', WITH_STAGING, '--json'], { env: env() })
+      const r = await command(['reset', '--site-id', WITH_STAGING, '--json'], { env: env() })
       expect(r.code).toBe(0)
       expect(JSON.parse(r.stdout).operation).toBe('pull')
     })
@@ -151,11 +152,11 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
 
   describe('policies and modes: the same core as the action', () => {
     test('create on a site with staging: fails by default (exit 1), --if-exists skip exits 0', async () => {
-      const failed = await runCli(['create', '--site-id', WITH_STAGING, '--json'], { env: env() })
+      const failed = await command(['create', '--site-id', WITH_STAGING, '--json'], { env: env() })
       expect(failed.code).toBe(1)
       expect(JSON.parse(failed.stdout)).toMatchObject({ result: 'failed', httpStatus: 422 })
       expect(failed.stderr).toMatch(/^error: Staging create failed \(site 1002\): /m)
-      const skipped = await runCli(['create', '--site-id', WITH_STAGING, '--if-exists', 'skip', '--json'], {
+      const skipped = await command(['create', '--site-id', WITH_STAGING, '--if-exists', 'skip', '--json'], {
         env: env(),
       })
       expect(skipped.code).toBe(0)
@@ -171,20 +172,20 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     })
 
     test('--dry-run: exit 0, result dry-run, nothing that changes anything is sent', async () => {
-      const r = await runCli(['push', '--site-id', WITH_STAGING, '--dry-run', '--json'], { env: env() })
+      const r = await command(['push', '--site-id', WITH_STAGING, '--dry-run', '--json'], { env: env() })
       expect(r.code).toBe(0)
       expect(JSON.parse(r.stdout).result).toBe('dry-run')
       expect(changes()).toEqual([])
     })
 
     test('--no-wait: accepted, exit 0', async () => {
-      const r = await runCli(['create', '--site-id', ELIGIBLE, '--no-wait', '--json'], { env: env() })
+      const r = await command(['create', '--site-id', ELIGIBLE, '--no-wait', '--json'], { env: env() })
       expect(r.code).toBe(0)
       expect(JSON.parse(r.stdout).result).toBe('accepted')
     })
 
     test('--language es: the server message in Spanish', async () => {
-      const r = await runCli(['create', '--site-id', WITH_STAGING, '--language', 'es', '--json'], {
+      const r = await command(['create', '--site-id', WITH_STAGING, '--language', 'es', '--json'], {
         env: env(),
       })
       expect(r.code).toBe(1)
@@ -192,7 +193,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     })
 
     test('--api-url wins over STAGING_API_URL', async () => {
-      const r = await runCli(['pull', '--site-id', WITH_STAGING, '--api-url', sim.apiUrl], {
+      const r = await command(['pull', '--site-id', WITH_STAGING, '--api-url', sim.apiUrl], {
         env: env({ STAGING_API_URL: 'http://127.0.0.1:9/nothing-here' }),
       })
       expect(r.code).toBe(0)
@@ -202,7 +203,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
   describe('several sites', () => {
     test('repeated and comma-separated --site-id; --json prints an array in the given order', async () => {
       const file = path.join(dir, 'many.env')
-      const r = await runCli(
+      const r = await command(
         [
           'delete',
           '--site-id',
@@ -236,7 +237,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     test("--dotenv stays under GitLab's 5 KB limit: RESULTS compacted, then emptied, with a warning", async () => {
       const ids = (n: number) => Array.from({ length: n }, (_, i) => String(1001 + i)).join(',')
       const file = path.join(dir, 'limit.env')
-      const twenty = await runCli(['delete', '--site-id', ids(20), '--dry-run', '--dotenv', file], {
+      const twenty = await command(['delete', '--site-id', ids(20), '--dry-run', '--dotenv', file], {
         env: env(),
       })
       expect(twenty.code).toBe(0)
@@ -247,7 +248,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
       expect(Object.keys(compact[0]!)).toEqual(['siteId', 'result', 'stagingSiteId', 'stagingUrl'])
       expect(twenty.stderr).toMatch(/^warning: RESULTS in the dotenv file keeps only siteId/m)
 
-      const many = await runCli(
+      const many = await command(
         ['delete', '--site-id', ids(150), '--dry-run', '--concurrency', '20', '--dotenv', file],
         {
           env: env(),
@@ -262,7 +263,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     })
 
     test('--fail-fast: after a failure no new site starts (exit 1)', async () => {
-      const r = await runCli(
+      const r = await command(
         [
           'create',
           '--site-id',
@@ -284,13 +285,13 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
 
   describe('status (issue 11)', () => {
     test('status reads the staging environment (or the site list names it): staging-state in --json', async () => {
-      const r = await runCli(['status', '--site-id', WITH_STAGING, '--json'], { env: env() })
+      const r = await command(['status', '--site-id', WITH_STAGING, '--json'], { env: env() })
       const json = JSON.parse(r.stdout) as { result: string; stagingState: string }
       // Where the service has no staging read, the site list names the staging site (issue 20 §1).
       expect(r.code).toBe(0)
       expect(json).toMatchObject({ result: 'succeeded', stagingState: 'ready' })
       if (!p.probe) {
-        const unknown = await runCli(['status', '--site-id', ELIGIBLE, '--json'], { env: env() })
+        const unknown = await command(['status', '--site-id', ELIGIBLE, '--json'], { env: env() })
         expect(unknown.code).toBe(1)
         expect(JSON.parse(unknown.stdout)).toMatchObject({ result: 'failed', stagingState: 'unknown' })
         expect(unknown.stderr).toMatch(/task-id/)
@@ -299,11 +300,11 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     })
     test('--no-wait, then status --task-id follows the job to its end', async () => {
       sim.setOptions({ durationsMs: { create: 1200 } })
-      const first = await runCli(['create', '--site-id', ELIGIBLE, '--no-wait', '--json'], { env: env() })
+      const first = await command(['create', '--site-id', ELIGIBLE, '--no-wait', '--json'], { env: env() })
       expect(first.code).toBe(0)
       const { taskId } = JSON.parse(first.stdout) as { taskId: string }
       expect(first.stderr).toContain(`site-staging status --site-id ${ELIGIBLE} --task-id ${taskId}`)
-      const r = await runCli(['status', '--site-id', ELIGIBLE, '--task-id', taskId], { env: env() })
+      const r = await command(['status', '--site-id', ELIGIBLE, '--task-id', taskId], { env: env() })
       expect(r.code).toBe(0)
       expect(r.stderr).toMatch(/Staging status succeeded \(site 1001\)/)
       expect(sim.state.staging.get(ELIGIBLE)?.status).toBe('ready')

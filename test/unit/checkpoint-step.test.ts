@@ -1,9 +1,13 @@
 import { describe, expect, it } from '@jest/globals'
-import { FAST, profileOfThisFile, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
+import { EACH_PROFILE, FAST, sentTo } from '../helpers/sim.js'
+import { runActionVirtually, useVirtualSimulator } from '../helpers/virtual-action.js'
 
-// Issue 27 end to end: dist/index.js against the simulator, on both profiles (contract §10, §13-14).
-describe.each(profileOfThisFile())('profile %s', (profile, p) => {
-  const { sim } = useSimulator({
+// Issue 27 end to end: the action's step (src/action.ts: its inputs, writer, outputs and summary)
+// against the simulator's API core in virtual time, on both profiles (contract §10, §13-14). The
+// checkpoint through the bundles: the fault matrix's checkpoint rows that run dist/ (cancelled while
+// the version is made; the quota through the CLI) and the GitLab rollback example.
+describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
+  const { sim } = useVirtualSimulator({
     ...FAST,
     profile,
     durationsMs: { ...FAST.durationsMs, version: 300, restore: 300 },
@@ -12,7 +16,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
   const paths = () => sim().requests.map((r) => `${r.method} ${r.path.split('?')[0]!.replace(p.prefix, '')}`)
 
   it('push with default inputs: the version is created, named, followed to completed, then the push is sent once', async () => {
-    const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002' })
+    const run = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002' })
     expect(run.code).toBe(0)
     const order = paths().filter((x) => !x.startsWith('GET /sites'))
     const create = order.indexOf('POST /site-versions')
@@ -33,10 +37,10 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
 
   it('rollback after a push: one restore, and production has its content from before the push again', async () => {
     const before = { ...sim().state.sites.get('1002')!.content }
-    const push = await runAgainst(sim(), { operation: 'push', 'site-id': '1002' })
+    const push = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002' })
     expect(push.code).toBe(0)
     expect(sim().state.sites.get('1002')!.content).not.toEqual(before)
-    const back = await runAgainst(sim(), { operation: 'rollback', 'site-id': '1002' })
+    const back = await runActionVirtually(sim(), { operation: 'rollback', 'site-id': '1002' })
     expect(back.code).toBe(0)
     expect(back.outputs).toMatchObject({
       result: 'succeeded',
@@ -55,7 +59,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     'versions %s: the run fails (HTTP %i) and no push is sent',
     async (versions, status) => {
       sim().setOptions({ versions })
-      const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002' })
+      const run = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002' })
       expect(run.code).toBe(1)
       expect(run.outputs.result).toBe('failed')
       expect(run.stdout).toContain('The push was not sent')
@@ -67,7 +71,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
 
   it("under a tight rate limit the checkpoint shares the run's budget: slower, not refused", async () => {
     sim().setOptions({ rateLimit: { limit: 4, windowMs: 3000 } })
-    const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002', 'max-retries': '0' })
+    const run = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002', 'max-retries': '0' })
     expect(run.outputs.result).toBe('succeeded')
     expect(sim().requests.length).toBeGreaterThan(4)
     const refused = sim().requests.filter((r) => r.status === 429).length
@@ -78,7 +82,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
 
   it("a version create with no task id: the version's status in the list is followed, then the push", async () => {
     sim().setOptions({ versions: 'no-task-id' })
-    const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002' })
+    const run = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002' })
     expect(run.code).toBe(0)
     const order = paths().filter((x) => !x.startsWith('GET /sites'))
     const push = order.indexOf('POST /sites/1002/staging/push')
@@ -95,11 +99,11 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
   })
 
   it('rollback with wait: false: one restore, not followed; accepted', async () => {
-    const push = await runAgainst(sim(), { operation: 'push', 'site-id': '1002' })
+    const push = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002' })
     expect(push.code).toBe(0)
     const id = push.outputs['checkpoint-id']!
     const before = sim().requests.length
-    const back = await runAgainst(sim(), {
+    const back = await runActionVirtually(sim(), {
       operation: 'rollback',
       'site-id': '1002',
       'checkpoint-id': id,
@@ -114,7 +118,7 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
 
   it('a version task that fails: no push', async () => {
     sim().setOptions({ versions: 'task-fails' })
-    const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002' })
+    const run = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002' })
     expect(run.code).toBe(1)
     expect(run.stdout).toContain('The push was not sent')
     expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(0)
@@ -122,14 +126,14 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
 
   it('a version that does not complete within the timeout: timed out, no push', async () => {
     sim().setOptions({ versions: 'slow' })
-    const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002', timeout: '5s' })
+    const run = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002', timeout: '5s' })
     expect(run.code).toBe(1)
     expect(run.outputs.result).toBe('timed-out')
     expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(0)
   })
 
   it('maintenance: on before the push, off after it; protect-production: protection on after it', async () => {
-    const run = await runAgainst(sim(), {
+    const run = await runActionVirtually(sim(), {
       operation: 'push',
       'site-id': '1002',
       maintenance: 'true',
