@@ -4793,6 +4793,8 @@ function processingOf(failure) {
 }
 
 ;// CONCATENATED MODULE: ./src/duration.ts
+// Durations: the one parser of what users type (`timeout`, `wait-for-url-timeout`...) and the one
+// formatter of what we say.
 /**
  * The one duration formatter, in three styles (outputs and messages depend on each):
  * - `log`: `1.5 s`, `12 s` (a wait, in a log line);
@@ -4810,6 +4812,41 @@ function durationText(ms, style = 'short') {
 /** A run's `durationSeconds`: ms rounded to a tenth of a second. */
 function roundedSeconds(ms) {
     return Math.round(ms / 100) / 10;
+}
+const UNITS = {
+    ms: 1,
+    s: 1000,
+    sec: 1000,
+    secs: 1000,
+    second: 1000,
+    seconds: 1000,
+    m: 60_000,
+    min: 60_000,
+    mins: 60_000,
+    minute: 60_000,
+    minutes: 60_000,
+    h: 3_600_000,
+    hr: 3_600_000,
+    hrs: 3_600_000,
+    hour: 3_600_000,
+    hours: 3_600_000,
+};
+/** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
+function parseDuration(text) {
+    const t = text.trim().toLowerCase();
+    if (/^\d+(\.\d+)?$/.test(t))
+        return Math.round(parseFloat(t) * 1000);
+    const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)];
+    if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t)
+        throw new Error('bad duration');
+    let ms = 0;
+    for (const [, value, unit] of parts) {
+        const factor = UNITS[unit];
+        if (factor === undefined)
+            throw new Error('bad duration');
+        ms += parseFloat(value) * factor;
+    }
+    return Math.round(ms);
 }
 
 ;// CONCATENATED MODULE: ./src/backoff.ts
@@ -19083,6 +19120,7 @@ function prefixed(logger, siteId) {
 
 
 
+
 // The refusal every input error is, and the zod fields the inputs are read with (src/inputs/index.ts
 // puts them together into the one schema).
 class InputError extends Error {
@@ -19261,41 +19299,6 @@ const apiUrl = schemas_string().transform((v, ctx) => {
         return NEVER;
     }
 });
-const UNITS = {
-    ms: 1,
-    s: 1000,
-    sec: 1000,
-    secs: 1000,
-    second: 1000,
-    seconds: 1000,
-    m: 60_000,
-    min: 60_000,
-    mins: 60_000,
-    minute: 60_000,
-    minutes: 60_000,
-    h: 3_600_000,
-    hr: 3_600_000,
-    hrs: 3_600_000,
-    hour: 3_600_000,
-    hours: 3_600_000,
-};
-/** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
-function parseDuration(text) {
-    const t = text.trim().toLowerCase();
-    if (/^\d+(\.\d+)?$/.test(t))
-        return Math.round(parseFloat(t) * 1000);
-    const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)];
-    if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t)
-        throw new Error('bad duration');
-    let ms = 0;
-    for (const [, value, unit] of parts) {
-        const factor = UNITS[unit];
-        if (factor === undefined)
-            throw new Error('bad duration');
-        ms += parseFloat(value) * factor;
-    }
-    return Math.round(ms);
-}
 const fields_duration = schemas_string().transform((v, ctx) => {
     let ms;
     try {
@@ -19468,6 +19471,7 @@ function parseGitHubInputs(raw, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/index.ts
+
 
 
 
@@ -21900,13 +21904,16 @@ function actionLog(redactor) {
 function writeError(e) {
     return String(e?.message ?? e).slice(0, 300);
 }
-/** The GitHub Action: the action's inputs and its one writer, then one step (src/github/step.ts). */
-async function runAction(redactor, signal) {
+/**
+ * The GitHub Action: the action's inputs and its one writer, then one step (src/github/step.ts).
+ * `seams`: tests run this same step in virtual time (a clock, and the core's transport).
+ */
+async function runAction(redactor, signal, seams = { clock: realClock }) {
     redactor.add(getInput('github-token'));
     const raw = {};
     for (const name of [...INPUT_NAMES, ...GITHUB_INPUT_NAMES])
         raw[name] = getInput(name);
-    await runStep(raw, { log: actionLog(redactor), redactor, signal, clock: realClock, env: process.env });
+    await runStep(raw, { ...seams, log: actionLog(redactor), redactor, signal, env: process.env });
 }
 
 ;// CONCATENATED MODULE: ./src/cancel.ts
