@@ -2031,6 +2031,100 @@ function json(status, body) {
     return { status, headers: {}, body };
 }
 
+;// CONCATENATED MODULE: ./simulator/ticker.ts
+class JobTicker {
+    core;
+    timer = null;
+    at = null;
+    stopped = false;
+    constructor(core) {
+        this.core = core;
+    }
+    /** Sets the timer for the next due job (call after anything that may start or end one). */
+    schedule() {
+        const due = this.stopped ? null : this.core.nextDueAt();
+        if (due === this.at)
+            return;
+        if (this.timer)
+            clearTimeout(this.timer);
+        this.timer = null;
+        this.at = due;
+        if (due === null)
+            return;
+        this.timer = setTimeout(() => {
+            this.timer = null;
+            this.at = null;
+            this.core.settle();
+            this.schedule();
+        }, Math.max(0, due - this.core.clock.now()));
+        this.timer.unref();
+    }
+    stop() {
+        this.stopped = true;
+        this.schedule();
+    }
+}
+
+;// CONCATENATED MODULE: ./simulator/connections.ts
+class ConnectionCounter {
+    epoch = 0;
+    sockets = new WeakMap();
+    stats = empty();
+    /** A connection was accepted. */
+    accepted(socket) {
+        this.sockets.set(socket, { epoch: this.epoch, requests: 0 });
+        this.stats.acceptedConnections += 1;
+    }
+    /** An API or site request arrived on `socket`. */
+    request(socket) {
+        let entry = this.sockets.get(socket);
+        if (entry === undefined || entry.epoch !== this.epoch) {
+            entry = { epoch: this.epoch, requests: 0 };
+            this.sockets.set(socket, entry);
+        }
+        if (entry.requests === 0)
+            this.stats.connections += 1;
+        entry.requests += 1;
+        this.stats.requests += 1;
+        this.stats.maxRequestsOnOneConnection = Math.max(this.stats.maxRequestsOnOneConnection, entry.requests);
+    }
+    snapshot() {
+        return { ...this.stats };
+    }
+    reset() {
+        this.epoch += 1;
+        this.stats = empty();
+    }
+}
+function empty() {
+    return { connections: 0, requests: 0, maxRequestsOnOneConnection: 0, acceptedConnections: 0 };
+}
+
+;// CONCATENATED MODULE: ./simulator/clock.ts
+const realClock = { now: () => Date.now() };
+/** A clock that moves only when told: for running the API core in virtual time. */
+class ManualClock {
+    current;
+    constructor(current = Date.UTC(2026, 0, 1)) {
+        this.current = current;
+    }
+    now() {
+        return this.current;
+    }
+    /** Moves the clock forward by `ms` (never backwards). */
+    advance(ms) {
+        if (!(ms >= 0))
+            throw new Error('a clock only moves forward');
+        this.current += ms;
+        return this.current;
+    }
+    set(ms) {
+        if (ms < this.current)
+            throw new Error('a clock only moves forward');
+        this.current = ms;
+    }
+}
+
 ;// CONCATENATED MODULE: ./simulator/profiles/framework.ts
 const FRAMEWORK_TEXT = {
     unauthenticated: 'Unauthenticated.',
@@ -2671,100 +2765,6 @@ class Api {
     }
 }
 
-;// CONCATENATED MODULE: ./simulator/ticker.ts
-class JobTicker {
-    core;
-    timer = null;
-    at = null;
-    stopped = false;
-    constructor(core) {
-        this.core = core;
-    }
-    /** Sets the timer for the next due job (call after anything that may start or end one). */
-    schedule() {
-        const due = this.stopped ? null : this.core.nextDueAt();
-        if (due === this.at)
-            return;
-        if (this.timer)
-            clearTimeout(this.timer);
-        this.timer = null;
-        this.at = due;
-        if (due === null)
-            return;
-        this.timer = setTimeout(() => {
-            this.timer = null;
-            this.at = null;
-            this.core.settle();
-            this.schedule();
-        }, Math.max(0, due - this.core.clock.now()));
-        this.timer.unref();
-    }
-    stop() {
-        this.stopped = true;
-        this.schedule();
-    }
-}
-
-;// CONCATENATED MODULE: ./simulator/connections.ts
-class ConnectionCounter {
-    epoch = 0;
-    sockets = new WeakMap();
-    stats = empty();
-    /** A connection was accepted. */
-    accepted(socket) {
-        this.sockets.set(socket, { epoch: this.epoch, requests: 0 });
-        this.stats.acceptedConnections += 1;
-    }
-    /** An API or site request arrived on `socket`. */
-    request(socket) {
-        let entry = this.sockets.get(socket);
-        if (entry === undefined || entry.epoch !== this.epoch) {
-            entry = { epoch: this.epoch, requests: 0 };
-            this.sockets.set(socket, entry);
-        }
-        if (entry.requests === 0)
-            this.stats.connections += 1;
-        entry.requests += 1;
-        this.stats.requests += 1;
-        this.stats.maxRequestsOnOneConnection = Math.max(this.stats.maxRequestsOnOneConnection, entry.requests);
-    }
-    snapshot() {
-        return { ...this.stats };
-    }
-    reset() {
-        this.epoch += 1;
-        this.stats = empty();
-    }
-}
-function empty() {
-    return { connections: 0, requests: 0, maxRequestsOnOneConnection: 0, acceptedConnections: 0 };
-}
-
-;// CONCATENATED MODULE: ./simulator/clock.ts
-const realClock = { now: () => Date.now() };
-/** A clock that moves only when told: for running the API core in virtual time. */
-class ManualClock {
-    current;
-    constructor(current = Date.UTC(2026, 0, 1)) {
-        this.current = current;
-    }
-    now() {
-        return this.current;
-    }
-    /** Moves the clock forward by `ms` (never backwards). */
-    advance(ms) {
-        if (!(ms >= 0))
-            throw new Error('a clock only moves forward');
-        this.current += ms;
-        return this.current;
-    }
-    set(ms) {
-        if (ms < this.current)
-            throw new Error('a clock only moves forward');
-        this.current = ms;
-    }
-}
-
 // EXTERNAL MODULE: ./simulator/progress.ts
 var progress = __nccwpck_require__(976);
 ;// CONCATENATED MODULE: ./simulator/jobs.ts
@@ -3191,12 +3191,51 @@ function createApiCore(options = {}, clock = realClock, settings = {}) {
     };
 }
 
+;// CONCATENATED MODULE: ./simulator/patch.ts
+/** The `patch` fault: deep-merge JSON into a real answer (objects merge key by key; anything else replaces). */
+
+function deepMerge(target, patch) {
+    if (!isPlainObject(patch) || !isPlainObject(target))
+        return structuredClone(patch);
+    const out = { ...target };
+    for (const [key, value] of Object.entries(patch))
+        out[key] = deepMerge(target[key], value);
+    return out;
+}
+/**
+ * `response` with `patch` merged into its JSON body. A body that is not JSON (an HTML page, none)
+ * counts as absent: the patch becomes the body, sent as JSON.
+ */
+function patchResponse(response, patch) {
+    let target = response.body;
+    if (typeof target === 'string') {
+        try {
+            target = JSON.parse(target);
+        }
+        catch {
+            target = undefined;
+        }
+    }
+    const merged = deepMerge(target, patch);
+    // A string body is sent as is: keep a JSON string value JSON by serialising it here.
+    return withHeaders({ status: response.status, headers: response.headers, body: JSON.stringify(merged) }, { 'Content-Type': 'application/json' });
+}
+function isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 ;// CONCATENATED MODULE: ./simulator/fault-response.ts
 /**
- * What a fault rule answers instead of (or, with `process`, after) the real answer, and the extra
+ * What the simulator does around its API core for one request (`exchange`), and what a fault rule
+ * answers instead of (or, with `process`, after) the real answer, and the extra
  * headers it puts on whatever goes out. The shapes of the `status` / `body` answers follow the
  * profile in force; `json`, `text` and `debug` are the same in every profile.
  */
+
+
+
+
+
 
 
 /** null when the rule scripts no answer of its own (latency, drop, hang, taskError, headers, patch only). */
@@ -3257,38 +3296,80 @@ function withHeaders(response, extra) {
     }
     return { ...response, headers: { ...headers, ...extra } };
 }
-
-;// CONCATENATED MODULE: ./simulator/patch.ts
-/** The `patch` fault: deep-merge JSON into a real answer (objects merge key by key; anything else replaces). */
-
-function deepMerge(target, patch) {
-    if (!isPlainObject(patch) || !isPlainObject(target))
-        return structuredClone(patch);
-    const out = { ...target };
-    for (const [key, value] of Object.entries(patch))
-        out[key] = deepMerge(target[key], value);
-    return out;
-}
 /**
- * `response` with `patch` merged into its JSON body. A body that is not JSON (an HTML page, none)
- * counts as absent: the patch becomes the body, sent as JSON.
+ * One API request around the core, as the simulator serves it: recorded in `requests`, the first
+ * fault rule that matches applied (latency, hang, drop before or after processing, redirect,
+ * scripted answers, patches, extra headers). The HTTP server (server.ts) and in-process transports
+ * of the tests go through this one function, so a fault does the same wherever it is served.
  */
-function patchResponse(response, patch) {
-    let target = response.body;
-    if (typeof target === 'string') {
-        try {
-            target = JSON.parse(target);
-        }
-        catch {
-            target = undefined;
-        }
+async function exchange(core, faults, requests, req, io) {
+    const header = (name) => {
+        const v = req.headers[name];
+        return typeof v === 'string' ? v : undefined;
+    };
+    const record = {
+        method: req.method,
+        path: req.path,
+        status: 'pending',
+        at: core.clock.now(),
+        faulted: false,
+        processed: false,
+        token: tokenOf(header('authorization')).kind,
+    };
+    if (header('content-type') !== undefined)
+        record.contentType = header('content-type');
+    if (header('x-localization') !== undefined)
+        record.localization = header('x-localization');
+    requests.push(record);
+    const hung = () => ((record.status = 'hung'), { hung: true });
+    const dropped = () => ((record.status = 'dropped'), { dropped: true });
+    const rule = faults.take(req.method, req.path);
+    if (rule)
+        record.faulted = true;
+    if (rule?.latencyMs)
+        await io.sleep(rule.latencyMs);
+    if (io.stopped?.())
+        return null;
+    if (rule?.hang && !rule.process)
+        return hung();
+    if (rule?.drop === 'before')
+        return dropped();
+    const shapes = shapesOf(core.options.profile);
+    const lang = langOf(header('x-localization'));
+    const out = (response) => {
+        const final = rule ? withHeaders(response, faultHeaders(rule)) : response;
+        record.status = final.status;
+        return { response: final };
+    };
+    let body;
+    try {
+        body = await io.body();
     }
-    const merged = deepMerge(target, patch);
-    // A string body is sent as is: keep a JSON string value JSON by serialising it here.
-    return withHeaders({ status: response.status, headers: response.headers, body: JSON.stringify(merged) }, { 'Content-Type': 'application/json' });
-}
-function isPlainObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
+    catch (e) {
+        if (!(e instanceof BodyTooLarge))
+            return dropped();
+        record.status = 400;
+        return { response: shapes.badRequest(lang, t(lang, 'invalid_json'), { body: ['too large'] }) };
+    }
+    if (rule?.redirect !== undefined)
+        return out(shapes.redirect(lang, rule.redirect));
+    const injected = rule ? faultResponse(rule, shapes, lang, header('authorization')) : null;
+    if (injected && !rule?.process && rule?.drop !== 'after')
+        return out(injected);
+    const result = core.respond({ method: req.method, path: req.path, headers: req.headers, ...(body === undefined ? {} : { body }) }, rule?.taskError ?? null);
+    record.processed = result.processed;
+    io.processed?.();
+    if (rule?.hang)
+        return hung();
+    if (rule?.drop === 'after')
+        return dropped();
+    let response = injected ?? result.response;
+    if (rule?.patch !== undefined) {
+        response = patchResponse(response, rule.patch);
+        if (rule.status !== undefined)
+            response.status = rule.status;
+    }
+    return out(response);
 }
 
 ;// CONCATENATED MODULE: ./simulator/server.ts
@@ -3300,10 +3381,6 @@ function isPlainObject(value) {
  * (latency, hang, drop, redirect, scripted answers, patches, headers), connections are counted, and
  * a timer settles jobs when they are due so the state moves without any request.
  */
-
-
-
-
 
 
 
@@ -3417,81 +3494,12 @@ async function start(options = {}, clock = realClock) {
         send(res, response);
     }
     async function onApi(req, res, method, rawPath) {
-        const record = {
-            method,
-            path: rawPath,
-            status: 'pending',
-            at: clock.now(),
-            faulted: false,
-            processed: false,
-            token: tokenOf(req.headers.authorization).kind,
-        };
-        if (req.headers['content-type'] !== undefined)
-            record.contentType = req.headers['content-type'];
-        const localization = req.headers['x-localization'];
-        if (typeof localization === 'string')
-            record.localization = localization;
-        requests.push(record);
-        const rule = faults.take(method, rawPath);
-        if (rule)
-            record.faulted = true;
-        if (rule?.latencyMs)
-            await sleep(rule.latencyMs);
-        if (stopped)
+        const done = await exchange(core, faults, requests, { method, path: rawPath, headers: req.headers }, { sleep, body: () => readBody(req), stopped: () => stopped, processed: schedule });
+        if (done === null || 'hung' in done)
             return;
-        if (rule?.hang && !rule.process) {
-            record.status = 'hung';
-            return;
-        }
-        if (rule?.drop === 'before') {
-            record.status = 'dropped';
-            req.socket.destroy();
-            return;
-        }
-        const shapes = shapesOf(core.options.profile);
-        const lang = langOf(req.headers['x-localization']);
-        let body;
-        try {
-            body = await readBody(req);
-        }
-        catch (e) {
-            if (!(e instanceof BodyTooLarge)) {
-                record.status = 'dropped';
-                return;
-            }
-            record.status = 400;
-            send(res, shapes.badRequest(lang, t(lang, 'invalid_json'), { body: ['too large'] }));
-            return;
-        }
-        const out = (response) => {
-            const final = rule ? withHeaders(response, faultHeaders(rule)) : response;
-            record.status = final.status;
-            send(res, final);
-        };
-        if (rule?.redirect !== undefined)
-            return out(shapes.redirect(lang, rule.redirect));
-        const injected = rule ? faultResponse(rule, shapes, lang, req.headers.authorization) : null;
-        if (injected && !rule?.process && rule?.drop !== 'after')
-            return out(injected);
-        const result = core.respond({ method, path: rawPath, headers: req.headers, body }, rule?.taskError ?? null);
-        record.processed = result.processed;
-        schedule();
-        if (rule?.hang) {
-            record.status = 'hung';
-            return;
-        }
-        if (rule?.drop === 'after') {
-            record.status = 'dropped';
-            req.socket.destroy();
-            return;
-        }
-        let response = injected ?? result.response;
-        if (rule?.patch !== undefined) {
-            response = patchResponse(response, rule.patch);
-            if (rule.status !== undefined)
-                response.status = rule.status;
-        }
-        out(response);
+        if ('dropped' in done)
+            return void req.socket.destroy();
+        send(res, done.response);
     }
     async function onRequest(req, res) {
         const method = (req.method ?? 'GET').toUpperCase();

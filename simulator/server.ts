@@ -9,18 +9,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { ADMIN_PREFIX, handleAdmin, type AdminTarget } from './admin.js'
-import { tokenOf } from './api.js'
 import { JobTicker } from './ticker.js'
 import { ConnectionCounter } from './connections.js'
 import { realClock, type Clock } from './clock.js'
 import { createApiCore, type ApiCore } from './core.js'
-import { faultHeaders, faultResponse, withHeaders } from './fault-response.js'
+import { exchange } from './fault-response.js'
 import { Faults } from './faults.js'
-import { BodyTooLarge, readBody, send, type ApiResponse } from './http.js'
-import { langOf, t } from './i18n.js'
+import { readBody, send } from './http.js'
 import type { OptionsPatch } from './options.js'
-import { patchResponse } from './patch.js'
-import { shapesOf } from './profiles/index.js'
 import { isSitePath } from './site-host.js'
 import type {
   ConnectionStats,
@@ -182,77 +178,16 @@ export async function start(options: SimulatorOptions = {}, clock: Clock = realC
   }
 
   async function onApi(req: IncomingMessage, res: ServerResponse, method: string, rawPath: string) {
-    const record: RequestRecord = {
-      method,
-      path: rawPath,
-      status: 'pending',
-      at: clock.now(),
-      faulted: false,
-      processed: false,
-      token: tokenOf(req.headers.authorization).kind,
-    }
-    if (req.headers['content-type'] !== undefined) record.contentType = req.headers['content-type']
-    const localization = req.headers['x-localization']
-    if (typeof localization === 'string') record.localization = localization
-    requests.push(record)
-
-    const rule = faults.take(method, rawPath)
-    if (rule) record.faulted = true
-    if (rule?.latencyMs) await sleep(rule.latencyMs)
-    if (stopped) return
-    if (rule?.hang && !rule.process) {
-      record.status = 'hung'
-      return
-    }
-    if (rule?.drop === 'before') {
-      record.status = 'dropped'
-      req.socket.destroy()
-      return
-    }
-    const shapes = shapesOf(core.options.profile)
-    const lang = langOf(req.headers['x-localization'])
-    let body: string
-    try {
-      body = await readBody(req)
-    } catch (e) {
-      if (!(e instanceof BodyTooLarge)) {
-        record.status = 'dropped'
-        return
-      }
-      record.status = 400
-      send(res, shapes.badRequest(lang, t(lang, 'invalid_json'), { body: ['too large'] }))
-      return
-    }
-    const out = (response: ApiResponse): void => {
-      const final = rule ? withHeaders(response, faultHeaders(rule)) : response
-      record.status = final.status
-      send(res, final)
-    }
-    if (rule?.redirect !== undefined) return out(shapes.redirect(lang, rule.redirect))
-    const injected = rule ? faultResponse(rule, shapes, lang, req.headers.authorization) : null
-    if (injected && !rule?.process && rule?.drop !== 'after') return out(injected)
-
-    const result = core.respond(
-      { method, path: rawPath, headers: req.headers, body },
-      rule?.taskError ?? null,
+    const done = await exchange(
+      core,
+      faults,
+      requests,
+      { method, path: rawPath, headers: req.headers },
+      { sleep, body: () => readBody(req), stopped: () => stopped, processed: schedule },
     )
-    record.processed = result.processed
-    schedule()
-    if (rule?.hang) {
-      record.status = 'hung'
-      return
-    }
-    if (rule?.drop === 'after') {
-      record.status = 'dropped'
-      req.socket.destroy()
-      return
-    }
-    let response = injected ?? result.response
-    if (rule?.patch !== undefined) {
-      response = patchResponse(response, rule.patch)
-      if (rule.status !== undefined) response.status = rule.status
-    }
-    out(response)
+    if (done === null || 'hung' in done) return
+    if ('dropped' in done) return void req.socket.destroy()
+    send(res, done.response)
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,10 +1,10 @@
 /**
  * The action in virtual time: src/action.ts's runAction (its inputs read by @actions/core, its one
  * writer, its outputs and job summary files, its exit code) in this process, against the simulator's
- * API core on a virtual clock, through a transport that does what the simulator's HTTP server does
- * around that core (simulator/server.ts, onApi): every request recorded, a fault rule applied as the
- * server applies it (latency, hang, drop before or after processing, redirect, scripted answers,
- * patches, headers). A 20 s hung request or a 60 s job takes no real time, and nothing races the
+ * API core on a virtual clock, through a transport that serves each request with the simulator's own
+ * `exchange()` (simulator/fault-response.ts, which its HTTP server uses too): every request
+ * recorded, a fault rule applied as the server applies it (latency, hang, drop before or after
+ * processing, redirect, scripted answers, patches, headers). A 20 s hung request or a 60 s job takes no real time, and nothing races the
  * machine.
  *
  * What only the bundle shows stays a whole-process run (test/helpers/run-action.ts): the runner's
@@ -18,15 +18,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { VirtualClock } from '../../bench/virtual/clock.js'
-import { tokenOf } from '../../simulator/api.js'
 import { createApiCore, type ApiCore } from '../../simulator/core.js'
-import { faultHeaders, faultResponse, withHeaders } from '../../simulator/fault-response.js'
+import { exchange } from '../../simulator/fault-response.js'
 import { Faults } from '../../simulator/faults.js'
 import { serialize, type ApiResponse } from '../../simulator/http.js'
-import { langOf } from '../../simulator/i18n.js'
 import type { OptionsPatch } from '../../simulator/options.js'
-import { patchResponse } from '../../simulator/patch.js'
-import { shapesOf } from '../../simulator/profiles/index.js'
 import { isSitePath } from '../../simulator/site-host.js'
 import type { FaultRule, RequestRecord, SimulatorOptions, SiteRequestRecord } from '../../simulator/types.js'
 import { runAction } from '../../src/action.js'
@@ -110,7 +106,7 @@ export class VirtualFaultSim {
     this.faults.clear()
   }
 
-  /** A transport to this server, doing per request what the HTTP server's onApi does. */
+  /** A transport to this server: each request served by exchange(), as the HTTP server serves it. */
   transport(): Transport {
     return { connections: 1, request: (req) => this.exchange(req), close() {} }
   }
@@ -160,59 +156,16 @@ export class VirtualFaultSim {
       visit.status = response.status
       return answer(response)
     }
-    const record: RequestRecord = {
-      method,
-      path: rawPath,
-      status: 'pending',
-      at: clock.now(),
-      faulted: false,
-      processed: false,
-      token: tokenOf(headers.authorization).kind,
-    }
-    if (headers['content-type'] !== undefined) record.contentType = headers['content-type']
-    if (headers['x-localization'] !== undefined) record.localization = headers['x-localization']
-    this.requests.push(record)
-
-    const rule = this.faults.take(method, rawPath)
-    if (rule) record.faulted = true
-    if (rule?.latencyMs) await wait(rule.latencyMs)
-    if (rule?.hang && !rule.process) {
-      record.status = 'hung'
-      return hang()
-    }
-    if (rule?.drop === 'before') {
-      record.status = 'dropped'
-      throw new TransportError('socket hang up', 'ECONNRESET', 'connected')
-    }
-    const shapes = shapesOf(this.core.options.profile)
-    const lang = langOf(headers['x-localization'])
-    const out = (response: ApiResponse) => {
-      const final = rule ? withHeaders(response, faultHeaders(rule)) : response
-      record.status = final.status
-      return answer(final)
-    }
-    if (rule?.redirect !== undefined) return out(shapes.redirect(lang, rule.redirect))
-    const injected = rule ? faultResponse(rule, shapes, lang, headers.authorization) : null
-    if (injected && !rule?.process && rule?.drop !== 'after') return out(injected)
-    const result = this.core.respond(
-      { method, path: rawPath, headers, ...(req.body === undefined ? {} : { body: req.body }) },
-      rule?.taskError ?? null,
+    const done = await exchange(
+      this.core,
+      this.faults,
+      this.requests,
+      { method, path: rawPath, headers },
+      { sleep: wait, body: async () => req.body },
     )
-    record.processed = result.processed
-    if (rule?.hang) {
-      record.status = 'hung'
-      return hang()
-    }
-    if (rule?.drop === 'after') {
-      record.status = 'dropped'
-      throw new TransportError('socket hang up', 'ECONNRESET', 'connected')
-    }
-    let response = injected ?? result.response
-    if (rule?.patch !== undefined) {
-      response = patchResponse(response, rule.patch)
-      if (rule.status !== undefined) response.status = rule.status
-    }
-    return out(response)
+    if (done === null || 'hung' in done) return hang()
+    if ('dropped' in done) throw new TransportError('socket hang up', 'ECONNRESET', 'connected')
+    return answer(done.response)
   }
 }
 
