@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, test } from '@jest/globals'
 import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
-import type { RunResult } from '../helpers/run-action.js'
+import { leaks, type RunResult } from '../helpers/run-action.js'
 import type { VirtualFaultSim } from '../helpers/virtual-action.js'
 import { eventEnv as githubEventEnv, type FakeGitHub } from './fake-github.js'
 import { useVirtualActionWithGitHub } from './action-fixture.js'
@@ -140,6 +140,31 @@ describe('deployment-environment in the whole step', () => {
     )
     // The read of who staging shows, then the refused create; nothing after.
     expect(gh.requests.map((q) => q.method)).toEqual(['GET', 'POST'])
+  })
+
+  test('GitHub answering 502 to everything, echoing the token: warnings with the token masked; the staging result stands', async () => {
+    gh.refuse({ status: 502, message: `Bad gateway for token ${GH_TOKEN}` })
+    const r = await run('create', prEvent(), { 'pr-comment': 'true' })
+    expect(r.code).toBe(0)
+    expect(r.outputs.result).toBe('succeeded')
+    expect(r.outputs['deployment-id']).toBe('')
+    expect(stagingPosts()).toHaveLength(1)
+    // Each of GitHub's jobs tried once and gave up on its first refusal: no retry, nothing after it.
+    expect(gh.requests.map((q) => `${q.method} ${q.path.replace(/\?.*/, '')}`)).toEqual([
+      'GET /repos/octo-org/site-repo/deployments',
+      'POST /repos/octo-org/site-repo/deployments',
+      'GET /repos/octo-org/site-repo/issues/12/comments',
+    ])
+    const warnings = r.stdout.split('\n').filter((l) => l.startsWith('::warning'))
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^::warning title=GitHub deployment::Could not create a deployment for environment "pr-12" \(HTTP 502: Bad gateway for token \*\*\*/,
+      ),
+      expect.stringMatching(
+        /^::warning title=Pull-request comment::Could not read the comments .*\(HTTP 502: /,
+      ),
+    ])
+    expect(leaks(r.everything, GH_TOKEN)).toEqual([])
   })
 
   test('on a push event the deployment is for GITHUB_SHA; a dry run makes none', async () => {
