@@ -450,7 +450,9 @@ export function virtualFakeGitHub(
       body: typeof init.body === 'string' ? init.body : '',
     })
     await half()
-    return new Response(answer.body, { status: answer.status, headers: answer.headers })
+    // A 204, 205 or 304 has no body (the Response constructor refuses one).
+    const body = [204, 205, 304].includes(answer.status) ? null : answer.body
+    return new Response(body, { status: answer.status, headers: answer.headers })
   }
   return { ...gh, fetch }
 }
