@@ -98,6 +98,9 @@ export interface FakeGitHub {
 
 export const BOT: FakeUser = { login: 'github-actions[bot]', type: 'Bot' }
 
+/** Event files written so far (each call writes a file of its own). */
+let eventFiles = 0
+
 /**
  * The environment the runner gives an action for an event: `payload` written to a file in `dir`,
  * the API pointed at the fake `gh`, plus `extra` (e.g. GITHUB_SHA).
@@ -109,7 +112,8 @@ export function eventEnv(
   payload: unknown,
   extra: Record<string, string> = {},
 ): Record<string, string> {
-  const file = path.join(dir, `${eventName}-${Date.now()}.json`)
+  // In virtual time several runs fit in one millisecond: the time alone would not tell them apart.
+  const file = path.join(dir, `${eventName}-${Date.now()}-${++eventFiles}.json`)
   writeFileSync(file, JSON.stringify(payload))
   return {
     GITHUB_API_URL: gh.url,
