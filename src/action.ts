@@ -57,12 +57,12 @@ function writeError(e: unknown): string {
 
 /**
  * The GitHub Action: the action's inputs and its one writer, then one step (src/github/step.ts).
- * `seams`: tests run this same step in virtual time (a clock, and the core's transport).
+ * `seams`: tests run this same step in virtual time (a clock, the core's transport, GitHub's fetch).
  */
 export async function runAction(
   redactor: Redactor,
   signal: AbortSignal,
-  seams: Pick<StepDeps, 'clock' | 'core'> = { clock: realClock },
+  seams: Pick<StepDeps, 'clock' | 'core' | 'fetch'> = { clock: realClock },
 ): Promise<void> {
   redactor.add(core.getInput('github-token'))
   const raw: ActionRawInputs = {}

@@ -10,16 +10,25 @@ export type Octokit = ReturnType<typeof getOctokit>
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} }
 
+/** How a request reaches GitHub: the WHATWG fetch shape Octokit calls. */
+export type GitHubFetch = (url: string, init: RequestInit) => Promise<Response>
+
 /**
  * An Octokit for `apiUrl` whose every request is aborted by `signal`; a request cut short that
- * way fails with GitHubTimeout, whatever stage it was in. It logs nothing itself.
+ * way fails with GitHubTimeout, whatever stage it was in. It logs nothing itself. `fetch`: how its
+ * requests go out (tests: an in-process GitHub); @actions/github's proxy-aware one by default.
  */
-export function octokitFor(token: string, apiUrl: string, signal?: AbortSignal): Octokit {
+export function octokitFor(
+  token: string,
+  apiUrl: string,
+  signal?: AbortSignal,
+  fetch?: GitHubFetch,
+): Octokit {
   const octokit = getOctokit(token, {
     baseUrl: apiUrl.replace(/\/+$/, ''),
     log: silent,
     // Keep @actions/github's proxy-aware fetch and agent: `request` replaces its defaults whole.
-    request: { ...defaults.request, ...(signal ? { signal } : {}) },
+    request: { ...defaults.request, ...(fetch ? { fetch } : {}), ...(signal ? { signal } : {}) },
   })
   octokit.hook.wrap('request', async (request, options) => {
     try {

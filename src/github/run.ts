@@ -7,7 +7,7 @@ import type { GitHubSettings } from '../inputs/index.js'
 import type { Clock } from '../types.js'
 import { repoOf, runContext, type Env, type Repo, type RunContext } from './context.js'
 import type { DeploymentContext } from './deployments.js'
-import type { Octokit } from './octokit.js'
+import type { GitHubFetch, Octokit } from './octokit.js'
 import type { CurrentOwner, Owner } from './ownership.js'
 import { LIMITS_MS, phaseSignal, withinPhase, type Limits } from './phase.js'
 
@@ -42,6 +42,8 @@ export interface GitHubSideEffectOptions {
   env?: Env
   /** Time limits of GitHub requests, in milliseconds (tests shorten them). */
   limits?: Partial<Limits>
+  /** How requests reach GitHub (tests: an in-process GitHub); the real one by default. */
+  fetch?: GitHubFetch
 }
 
 /** One run's GitHub side: what the inputs asked, the runner's context, and the deployment made. */
@@ -75,7 +77,7 @@ export async function newRun(o: GitHubSideEffectOptions): Promise<GitHubRun> {
     ctx,
     repo: repoOf(ctx.repository, ctx.payload),
     limits: { ...LIMITS_MS, ...o.limits },
-    octokit: (signal) => octokitFor(o.settings.token, ctx.apiUrl, signal),
+    octokit: (signal) => octokitFor(o.settings.token, ctx.apiUrl, signal, o.fetch),
     scrub: (t) => o.redactor.scrub(t),
     warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
     warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),

@@ -23,6 +23,7 @@ import type { Clock, Config, Logger, Result } from '../types.js'
 import { forkOf, runContext, type Env } from './context.js'
 import { githubSideEffects, releaseStaging, type GitHubLog } from './index.js'
 import type { Limits } from './phase.js'
+import type { GitHubFetch } from './octokit.js'
 import { notStartedResults } from './results.js'
 
 /** The action's one writer (src/action.ts): every line inert and without secrets. */
@@ -51,6 +52,8 @@ export interface StepDeps {
   /** Tests: the core's own fakes (a transport, `random`), GitHub's shorter time limits. */
   core?: Partial<RunDeps>
   limits?: Partial<Limits>
+  /** Tests: how requests reach GitHub (an in-process GitHub). */
+  fetch?: GitHubFetch
 }
 
 const FORK =
@@ -86,7 +89,15 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
     warn: (m, title) => log.warnTitled(m, title),
     notice: (m) => log.notice(m),
   }
-  const common = { settings: inputs.github, clock, redactor, log: ghLog, signal: deps.signal, env: deps.env }
+  const common = {
+    settings: inputs.github,
+    clock,
+    redactor,
+    log: ghLog,
+    signal: deps.signal,
+    env: deps.env,
+    fetch: deps.fetch,
+  }
   if (inputs.operation === 'release') {
     // Nothing waits here: each GitHub request is within its short limit (src/github/phase.ts).
     const released = await releaseStaging({

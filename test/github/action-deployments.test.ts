@@ -1,9 +1,10 @@
-// Slow (about 11 s): each test runs dist/index.js in real time, some several times, at least one
-// poll (about 1 s) per job.
+// Slow (about 6 s): each test runs dist/index.js in real time, at least one poll (about 1 s) per job.
 /**
- * Whole-action tests of `deployment-environment`: dist/index.js in a child process, as the runner
- * runs it, against the simulator (the staging API) and a fake GitHub API on loopback
- * (GITHUB_API_URL). Build first: npm run build.
+ * Whole-action tests of `deployment-environment` that need the bundle: dist/index.js in a child
+ * process, as the runner runs it (its GitHub client loaded from the bundle's own chunk), against the
+ * simulator (the staging API) and a fake GitHub API on loopback (GITHUB_API_URL): the runner's
+ * signal, and its files on a full disk. The other checks run the same step in virtual time
+ * (step-deployments.test.ts). Build first: npm run build.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals'
 import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../simulator/server.js'
@@ -15,7 +16,6 @@ const GH_TOKEN = 'ghs_whole-action-deployments-token-0099'
 const PR = 12
 const HEAD_SHA = '1234abcd'.padEnd(40, 'e')
 const MERGE_SHA = '9876fedc'.padEnd(40, 'f')
-const RUN_URL = 'https://github.example/octo-org/site-repo/actions/runs/4242'
 
 const DURATIONS_MS = { create: 300, pull: 200, push: 200, delete: 200 }
 const fixture = useActionWithGitHub(
@@ -62,85 +62,6 @@ const states = (i = 0) => gh.deployments[i]!.statuses.map((s) => s.state)
 const stagingPosts = () => sim.requests.filter((r) => r.method === 'POST' && r.path.includes('/staging'))
 
 describe('deployment-environment in the whole action', () => {
-  test('create: a deployment on the PR head commit, in_progress before the operation, then success with the staging URL', async () => {
-    const r = await run('create', prEvent())
-    expect(r.code).toBe(0)
-    expect(r.outputs.result).toBe('succeeded')
-    const url = r.outputs['staging-url']!
-    expect(url).toMatch(/^https?:\/\//)
-
-    expect(gh.deployments).toHaveLength(1)
-    const d = gh.deployments[0]!
-    expect(d).toMatchObject({
-      ref: HEAD_SHA,
-      environment: 'pr-12',
-      auto_merge: false,
-      required_contexts: [],
-      production_environment: false,
-      transient_environment: false,
-    })
-    expect(r.outputs['deployment-id']).toBe(String(d.id))
-    expect(states()).toEqual(['in_progress', 'success'])
-    expect(d.statuses[0]!.log_url).toBe(RUN_URL)
-    expect(d.statuses[1]).toMatchObject({ environment_url: url, log_url: RUN_URL, auto_inactive: true })
-
-    // The deployment was in progress before the staging API saw the create.
-    const inProgress = gh.requests.find((q) => q.method === 'POST' && q.path.endsWith('/statuses'))!
-    expect(stagingPosts()).toHaveLength(1)
-    expect(inProgress.at).toBeLessThanOrEqual(stagingPosts()[0]!.at)
-    expect(r.stdout).toMatch(
-      new RegExp(`Deployment ${d.id} for environment "pr-12" on 1234abcdeeee: in progress`),
-    )
-    expect(gh.requests.every((q) => q.authorization === `token ${GH_TOKEN}`)).toBe(true)
-  })
-
-  test('a failed run: the deployment says failure, and the step still fails as the staging result says', async () => {
-    sim.addFault({ method: 'POST', path: '/staging', status: 500, body: 'echo-token', times: Infinity })
-    const r = await run('create', prEvent(), { 'max-retries': '0' })
-    expect(r.code).toBe(1)
-    expect(r.outputs.result).toBe('failed')
-    expect(states()).toEqual(['in_progress', 'failure'])
-    expect(gh.deployments[0]!.statuses[1]!.environment_url).toBeUndefined()
-    // Our own words only: the server's message (which echoed the token) is not in the description.
-    expect(gh.deployments[0]!.statuses[1]!.description).toBe('Staging create failed.')
-  })
-
-  test('delete: no new deployment; every deployment of the environment becomes inactive', async () => {
-    const env = prEvent()
-    const created = await run('create', env)
-    expect(created.code).toBe(0)
-    const pulled = await run('pull', env)
-    expect(pulled.code).toBe(0)
-    expect(gh.deployments).toHaveLength(2)
-    expect(states(1)).toEqual(['in_progress', 'success'])
-    expect(gh.deployments[1]!.statuses[1]!.environment_url).toBe(pulled.outputs['staging-url'])
-    gh.addDeployment('pr-99') // another pull request's environment: left alone
-
-    const deleted = await run('delete', env)
-    expect(deleted.code).toBe(0)
-    expect(deleted.outputs.result).toBe('succeeded')
-    expect(deleted.outputs['deployment-id']).toBe('')
-    expect(gh.deployments.filter((d) => d.environment === 'pr-12')).toHaveLength(2)
-    expect(states(0).at(-1)).toBe('inactive')
-    expect(states(1).at(-1)).toBe('inactive')
-    expect(gh.deployments[2]!.statuses).toEqual([])
-    expect(gh.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/deployments'))).toHaveLength(2)
-    expect(deleted.stdout).toMatch(/Marked 2 deployment\(s\) of environment "pr-12" inactive/)
-  })
-
-  test('a 403 is a warning naming the permission; the step succeeds and nothing else is tried', async () => {
-    gh.refuse({ status: 403, message: 'Resource not accessible by integration' })
-    const r = await run('create', prEvent())
-    expect(r.code).toBe(0)
-    expect(r.outputs.result).toBe('succeeded')
-    expect(r.outputs['deployment-id']).toBe('')
-    expect(r.stdout).toMatch(
-      /^::warning title=GitHub deployment::Could not create a deployment for environment "pr-12" \(HTTP 403: Resource not accessible by integration[^)]*\)\. The github-token lacks the permission "deployments: write" \(permissions: deployments: write\)/m,
-    )
-    // The read of who staging shows, then the refused create; nothing after.
-    expect(gh.requests.map((q) => q.method)).toEqual(['GET', 'POST'])
-  })
-
   test('cancelled mid-run: the deployment gets error within a few seconds of the signal', async () => {
     sim.setOptions({ durationsMs: { create: 20_000 } })
     const r = await runBundledAction(
@@ -160,19 +81,6 @@ describe('deployment-environment in the whole action', () => {
     expect(gh.deployments[0]!.statuses[1]!.description).toBe('Staging create was cancelled.')
     // The runner kills 10 s after its first signal; the action is done well before.
     expect(r.exitAfterSignalMs!).toBeLessThan(5000)
-  })
-
-  test('on a push event the deployment is for GITHUB_SHA; a dry run makes none', async () => {
-    const push = eventEnv('push', { ref: 'refs/heads/main' })
-    const r = await run('pull', push, { 'site-id': String(SIM_SITES.withStaging) })
-    expect(r.code).toBe(0)
-    expect(gh.deployments.map((d) => d.ref)).toEqual([MERGE_SHA])
-    expect(states()).toEqual(['in_progress', 'success'])
-
-    const dry = await run('push', push, { 'dry-run': 'true', 'site-id': String(SIM_SITES.withStaging) })
-    expect(dry.outputs.result).toBe('dry-run')
-    expect(gh.deployments).toHaveLength(1)
-    expect(dry.outputs['deployment-id']).toBe('')
   })
 })
 

@@ -4,12 +4,16 @@
  * a payload, list by environment and task newest first and paginated, create and list statuses),
  * a pull request's state and a workflow run's status. It checks what GitHub checks that
  * matters here (a description of at most 140 characters, a known state, a body that parses) and
- * records every request, so tests can count them and search their bodies.
+ * records every request, so tests can count them and search their bodies. Reached over HTTP
+ * (startFakeGitHub, for dist/index.js) or in this process through the action's GitHub fetch seam,
+ * on a virtual clock (virtualFakeGitHub).
  */
 import { writeFileSync } from 'node:fs'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import type { GitHubFetch } from '../../src/github/octokit.js'
+import type { Clock } from '../../src/types.js'
 
 export interface FakeUser {
   login: string
@@ -94,6 +98,9 @@ export interface FakeGitHub {
 
 export const BOT: FakeUser = { login: 'github-actions[bot]', type: 'Bot' }
 
+/** Event files written so far (each call writes a file of its own). */
+let eventFiles = 0
+
 /**
  * The environment the runner gives an action for an event: `payload` written to a file in `dir`,
  * the API pointed at the fake `gh`, plus `extra` (e.g. GITHUB_SHA).
@@ -105,7 +112,8 @@ export function eventEnv(
   payload: unknown,
   extra: Record<string, string> = {},
 ): Record<string, string> {
-  const file = path.join(dir, `${eventName}-${Date.now()}.json`)
+  // In virtual time several runs fit in one millisecond: the time alone would not tell them apart.
+  const file = path.join(dir, `${eventName}-${Date.now()}-${++eventFiles}.json`)
   writeFileSync(file, JSON.stringify(payload))
   return {
     GITHUB_API_URL: gh.url,
@@ -119,7 +127,31 @@ export function eventEnv(
 }
 const STATES = new Set(['error', 'failure', 'inactive', 'in_progress', 'queued', 'pending', 'success'])
 
-export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): Promise<FakeGitHub> {
+/** A request as the fake reads it, however it arrived (over HTTP or through an in-process fetch). */
+interface FakeRequest {
+  method: string
+  url: URL
+  authorization: string | undefined
+  body: string
+}
+
+/** The fake's answer: a status, its headers, a JSON body. */
+interface FakeAnswer {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+/**
+ * The fake's state and its answers, with no transport: `base` is the URL it is reached at (for
+ * Link headers), `now` the clock its records are stamped with.
+ */
+function fakeGitHubCore(
+  owner: string,
+  repo: string,
+  base: string,
+  now: () => number,
+): FakeGitHub & { handle(req: FakeRequest): FakeAnswer } {
   const comments: FakeComment[] = []
   const deployments: FakeDeployment[] = []
   const pulls = new Map<number, 'open' | 'closed'>()
@@ -127,7 +159,6 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
   const requests: RecordedRequest[] = []
   let refusal: Refusal | null = null
   let nextId = 5000
-  let base = ''
 
   const addComment = (issue: number, body: string, user: FakeUser | null): FakeComment => {
     const id = nextId++
@@ -168,13 +199,14 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
     return d
   }
 
-  const json = (res: ServerResponse, status: number, data: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
-    res.end(JSON.stringify(data))
-  }
+  const json = (status: number, data: unknown, headers: Record<string, string> = {}): FakeAnswer => ({
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(data),
+  })
 
   /** One page of `all`, with GitHub's Link header. */
-  const page = (res: ServerResponse, url: URL, all: unknown[]) => {
+  const page = (url: URL, all: unknown[]): FakeAnswer => {
     const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30))
     const n = Number(url.searchParams.get('page') ?? 1)
     const last = Math.max(1, Math.ceil(all.length / perPage))
@@ -187,7 +219,6 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
     if (n < last) links.push(`${pageUrl(n + 1)}; rel="next"`, `${pageUrl(last)}; rel="last"`)
     if (n > 1) links.push(`${pageUrl(1)}; rel="first"`, `${pageUrl(n - 1)}; rel="prev"`)
     return json(
-      res,
       200,
       all.slice((n - 1) * perPage, n * perPage),
       links.length ? { link: links.join(', ') } : {},
@@ -208,13 +239,13 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
     return rest
   }
 
-  const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
-    const url = new URL(req.url ?? '/', base)
+  const handle = (req: FakeRequest): FakeAnswer => {
+    const { url, body } = req
     requests.push({
-      method: req.method ?? '',
+      method: req.method,
       path: url.pathname + url.search,
-      at: Date.now(),
-      authorization: req.headers.authorization,
+      at: now(),
+      authorization: req.authorization,
       body,
     })
     if (
@@ -222,35 +253,34 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
       (!refusal.method || refusal.method === req.method) &&
       (!refusal.path || refusal.path.test(url.pathname))
     )
-      return json(res, refusal.status, {
+      return json(refusal.status, {
         message: refusal.message,
         documentation_url: 'https://docs.github.com/rest',
       })
     const prefix = `/repos/${owner}/${repo}/`
-    if (!url.pathname.startsWith(prefix)) return json(res, 404, { message: 'Not Found' })
+    if (!url.pathname.startsWith(prefix)) return json(404, { message: 'Not Found' })
     const rest = url.pathname.slice(prefix.length)
     const parsed = req.method === 'POST' || req.method === 'PATCH' ? parse(body) : {}
-    if (!parsed) return json(res, 400, { message: 'Problems parsing JSON' })
+    if (!parsed) return json(400, { message: 'Problems parsing JSON' })
 
     // Issue comments.
     let m = /^issues\/(\d+)\/comments$/.exec(rest)
     if (m && req.method === 'GET')
       return page(
-        res,
         url,
         comments.filter((c) => c.issue === Number(m![1])),
       )
     if (m && req.method === 'POST') {
-      if (typeof parsed.body !== 'string') return json(res, 422, { message: 'body is required' })
-      return json(res, 201, addComment(Number(m[1]), parsed.body, BOT))
+      if (typeof parsed.body !== 'string') return json(422, { message: 'body is required' })
+      return json(201, addComment(Number(m[1]), parsed.body, BOT))
     }
     m = /^issues\/comments\/(\d+)$/.exec(rest)
     if (m && req.method === 'PATCH') {
       const c = comments.find((x) => x.id === Number(m![1]))
-      if (!c) return json(res, 404, { message: 'Not Found' })
-      if (typeof parsed.body !== 'string') return json(res, 422, { message: 'body is required' })
+      if (!c) return json(404, { message: 'Not Found' })
+      if (typeof parsed.body !== 'string') return json(422, { message: 'body is required' })
       c.body = parsed.body
-      return json(res, 200, c)
+      return json(200, c)
     }
 
     // Deployments.
@@ -260,13 +290,13 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
       const list = deployments
         .filter((d) => (env === null || d.environment === env) && (task === null || d.task === task))
         .reverse()
-      return page(res, url, list.map(publicDeployment))
+      return page(url, list.map(publicDeployment))
     }
     if (rest === 'deployments' && req.method === 'POST') {
       if (typeof parsed.ref !== 'string' || parsed.ref === '')
-        return json(res, 422, { message: 'ref is required' })
+        return json(422, { message: 'ref is required' })
       if (typeof parsed.description === 'string' && parsed.description.length > 140)
-        return json(res, 422, { message: 'description is too long (maximum is 140 characters)' })
+        return json(422, { message: 'description is too long (maximum is 140 characters)' })
       const d = addDeployment(
         typeof parsed.environment === 'string' ? parsed.environment : 'production',
         parsed.ref,
@@ -278,7 +308,7 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
           try {
             d.payload = JSON.parse(parsed.payload)
           } catch {
-            return json(res, 422, { message: 'payload is not valid JSON' })
+            return json(422, { message: 'payload is not valid JSON' })
           }
         } else d.payload = parsed.payload
       }
@@ -286,25 +316,25 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
       d.required_contexts = parsed.required_contexts
       d.production_environment = parsed.production_environment as boolean | undefined
       d.transient_environment = parsed.transient_environment as boolean | undefined
-      return json(res, 201, publicDeployment(d))
+      return json(201, publicDeployment(d))
     }
     m = /^deployments\/(\d+)\/statuses$/.exec(rest)
     if (m && req.method === 'GET') {
       const d = deployments.find((x) => x.id === Number(m![1]))
-      if (!d) return json(res, 404, { message: 'Not Found' })
-      return page(res, url, [...d.statuses].reverse())
+      if (!d) return json(404, { message: 'Not Found' })
+      return page(url, [...d.statuses].reverse())
     }
     m = /^pulls\/(\d+)$/.exec(rest)
     if (m && req.method === 'GET') {
       const state = pulls.get(Number(m[1]))
-      if (!state) return json(res, 404, { message: 'Not Found' })
-      return json(res, 200, { number: Number(m[1]), state })
+      if (!state) return json(404, { message: 'Not Found' })
+      return json(200, { number: Number(m[1]), state })
     }
     m = /^actions\/runs\/(\d+)$/.exec(rest)
     if (m && req.method === 'GET') {
       const status = runs.get(Number(m[1]))
-      if (!status) return json(res, 404, { message: 'Not Found' })
-      return json(res, 200, {
+      if (!status) return json(404, { message: 'Not Found' })
+      return json(200, {
         id: Number(m[1]),
         status,
         conclusion: status === 'completed' ? 'success' : null,
@@ -313,11 +343,11 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
     m = /^deployments\/(\d+)\/statuses$/.exec(rest)
     if (m && req.method === 'POST') {
       const d = deployments.find((x) => x.id === Number(m![1]))
-      if (!d) return json(res, 404, { message: 'Not Found' })
+      if (!d) return json(404, { message: 'Not Found' })
       if (typeof parsed.state !== 'string' || !STATES.has(parsed.state))
-        return json(res, 422, { message: 'state is not included in the list' })
+        return json(422, { message: 'state is not included in the list' })
       if (typeof parsed.description === 'string' && parsed.description.length > 140)
-        return json(res, 422, { message: 'description is too long (maximum is 140 characters)' })
+        return json(422, { message: 'description is too long (maximum is 140 characters)' })
       const s: FakeDeploymentStatus = { id: nextId++, state: parsed.state, created_at: stamp() }
       for (const k of ['description', 'log_url', 'environment_url'] as const)
         if (typeof parsed[k] === 'string') s[k] = parsed[k]
@@ -337,18 +367,11 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
               created_at: stamp(),
               description: 'auto-inactive',
             })
-      return json(res, 201, { ...s, deployment_url: `${base}${prefix}deployments/${d.id}` })
+      return json(201, { ...s, deployment_url: `${base}${prefix}deployments/${d.id}` })
     }
-    return json(res, 404, { message: 'Not Found' })
+    return json(404, { message: 'Not Found' })
   }
 
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (d: Buffer) => (body += d.toString()))
-    req.on('end', () => handle(req, res, body))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     url: base,
     owner,
@@ -365,10 +388,75 @@ export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): P
     },
     addComment,
     addDeployment,
+    stop: async () => {},
+    handle,
+  }
+}
+
+/** The fake on 127.0.0.1, over HTTP (for dist/index.js in a child process). */
+export async function startFakeGitHub(owner = 'octo-org', repo = 'site-repo'): Promise<FakeGitHub> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { handle, ...gh } = fakeGitHubCore(owner, repo, base, Date.now)
+  server.on('request', (req, res) => {
+    let body = ''
+    req.on('data', (d: Buffer) => (body += d.toString()))
+    req.on('end', () => {
+      const answer = handle({
+        method: req.method ?? '',
+        url: new URL(req.url ?? '/', base),
+        authorization: req.headers.authorization,
+        body,
+      })
+      res.writeHead(answer.status, answer.headers)
+      res.end(answer.body)
+    })
+  })
+  return {
+    ...gh,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   }
+}
+
+/** Round trip of one GitHub exchange in virtual time. */
+const GITHUB_RTT_MS = 40
+
+/**
+ * The fake in this process, for a step run in virtual time: `fetch` (the action's GitHub seam)
+ * answers each request as the HTTP one would, half a round trip after it is sent and half after
+ * it arrives, on `clock`; a request whose signal aborts fails as a fetch does. No socket.
+ */
+export function virtualFakeGitHub(
+  clock: Pick<Clock, 'sleep' | 'wallNow'>,
+  owner = 'octo-org',
+  repo = 'site-repo',
+): FakeGitHub & { fetch: GitHubFetch } {
+  const { handle, ...gh } = fakeGitHubCore(owner, repo, 'https://api.github.example', () => clock.wallNow())
+  const fetch: GitHubFetch = async (url, init) => {
+    const aborted = () => init.signal?.reason ?? new DOMException('This operation was aborted', 'AbortError')
+    const half = async () => {
+      try {
+        await clock.sleep(GITHUB_RTT_MS / 2, init.signal ?? undefined)
+      } catch {
+        throw aborted()
+      }
+    }
+    await half()
+    const answer = handle({
+      method: (init.method ?? 'GET').toUpperCase(),
+      url: new URL(url),
+      authorization: new Headers(init.headers).get('authorization') ?? undefined,
+      body: typeof init.body === 'string' ? init.body : '',
+    })
+    await half()
+    // A 204, 205 or 304 has no body (the Response constructor refuses one).
+    const body = [204, 205, 304].includes(answer.status) ? null : answer.body
+    return new Response(body, { status: answer.status, headers: answer.headers })
+  }
+  return { ...gh, fetch }
 }

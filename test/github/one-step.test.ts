@@ -1,8 +1,9 @@
 /**
  * One step, one program (issue 25): the whole step (src/github/step.ts: the one input schema, the
- * one deadline, GitHub's side, the core, the one report) in process, against the simulator and the
- * fake GitHub API, on a fake clock: time passes only when the step sleeps, so the limits checked
- * here hold however busy the machine is.
+ * one deadline, GitHub's side, the core, the one report) in process, against the simulator's API
+ * core and the fake GitHub API (through GitHub's fetch seam), all on one virtual clock: time passes
+ * only when something sleeps, so the limits checked here hold however busy the machine is, and an
+ * hour-long job takes no real time.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -12,9 +13,8 @@ import { runStep, type StepLog } from '../../src/github/step.js'
 import { ownerPayload, taskFor } from '../../src/github/ownership.js'
 import { Redactor } from '../../src/secrets/redactor.js'
 import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
-import { FakeClock } from '../helpers/fakes.js'
-import { useSimulator } from '../helpers/sim.js'
-import { BOT, eventEnv, startFakeGitHub, type FakeGitHub } from './fake-github.js'
+import { useVirtualSimulator } from '../helpers/virtual-action.js'
+import { BOT, eventEnv, virtualFakeGitHub } from './fake-github.js'
 
 const GH_TOKEN = 'ghs_one-step-token-31415'
 const SITE = String(SIM_SITES.withStaging)
@@ -22,20 +22,19 @@ const sha = (n: number) => n.toString(16).padStart(2, '0').repeat(20)
 const MINUTE = 60_000
 
 // A pull that takes an hour: whatever the step does, the job is still running when timeout ends.
-const { sim } = useSimulator({ durationsMs: { pull: 3_600_000 }, siteDelayMs: 0 })
-let gh: FakeGitHub
+const { sim } = useVirtualSimulator({ durationsMs: { pull: 3_600_000 }, siteDelayMs: 0 })
+let gh: ReturnType<typeof virtualFakeGitHub>
 let dir: string
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'one-step-'))
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-beforeEach(async () => {
-  gh = await startFakeGitHub()
+beforeEach(() => {
+  gh = virtualFakeGitHub(sim().clock)
 })
-afterEach(async () => {
+afterEach(() => {
   const sent = gh.requests.map((r) => `${r.path}\n${r.body}`).join('\n')
   for (const secret of [GH_TOKEN, SIM_TOKENS.readWrite]) expect(sent).not.toContain(secret)
-  await gh.stop()
 })
 
 /** The step's one writer, in memory. */
@@ -77,7 +76,8 @@ function ownerIs10(runStatus: string) {
   })
 }
 
-function step(clock: FakeClock, inputs: Record<string, string>, signal = new AbortController().signal) {
+/** Runs the step to its end on the simulator's virtual clock. */
+function step(inputs: Record<string, string>, signal = new AbortController().signal) {
   const out = memoryLog()
   const redactor = new Redactor()
   redactor.add(GH_TOKEN)
@@ -86,7 +86,8 @@ function step(clock: FakeClock, inputs: Record<string, string>, signal = new Abo
     number: 12,
     pull_request: { number: 12, head: { sha: sha(12) } },
   })
-  const done = runStep(
+  const { clock } = sim()
+  const run = runStep(
     {
       operation: 'pull',
       'site-id': SITE,
@@ -96,29 +97,33 @@ function step(clock: FakeClock, inputs: Record<string, string>, signal = new Abo
       'deployment-environment': 'pr-12',
       ...inputs,
     },
-    { log: out.log, redactor, signal, clock, env, core: { random: () => 0.5 } },
+    {
+      log: out.log,
+      redactor,
+      signal,
+      clock,
+      env,
+      core: { random: () => 0.5, transport: sim().transport() },
+      fetch: gh.fetch,
+    },
   )
-  return { ...out, done }
+  return { ...out, done: clock.run(run) }
 }
 
 describe('one deadline for the whole step', () => {
   test("if-staging-taken: wait, the owner's run ends at 60% of timeout, then a long job: timed-out at timeout, not later", async () => {
     ownerIs10('in_progress')
     const timeoutMs = 10 * MINUTE
-    const clock = new FakeClock()
+    const { clock } = sim()
     const start = clock.now()
-    // The owner's run completes once the step's clock has reached 60% of timeout (an event of the
-    // clock, not of the machine's speed).
+    // The owner's run completes when the clock reaches 60% of timeout (an event of the clock, not
+    // of the machine's speed).
     let ownerEndedAt: number | null = null
-    const sleep = clock.sleep.bind(clock)
-    clock.sleep = async (ms, signal) => {
-      await sleep(ms, signal)
-      if (ownerEndedAt === null && clock.now() - start >= 0.6 * timeoutMs) {
-        gh.runs.set(555, 'completed')
-        ownerEndedAt = clock.now()
-      }
-    }
-    const r = step(clock, { 'if-staging-taken': 'wait', timeout: '10m' })
+    void clock.sleep(0.6 * timeoutMs).then(() => {
+      gh.runs.set(555, 'completed')
+      ownerEndedAt = clock.now()
+    })
+    const r = step({ 'if-staging-taken': 'wait', timeout: '10m' })
     await r.done
     expect(ownerEndedAt).not.toBeNull()
     expect(r.lines).toContain('info: The workflow run of #10 is done: this run takes staging.')
@@ -135,9 +140,9 @@ describe('one deadline for the whole step', () => {
 
   test("if-staging-taken: wait whose owner's run never ends: timed-out at timeout, nothing sent to the service", async () => {
     ownerIs10('in_progress')
-    const clock = new FakeClock()
+    const { clock } = sim()
     const start = clock.now()
-    const r = step(clock, { 'if-staging-taken': 'wait', timeout: '5m' })
+    const r = step({ 'if-staging-taken': 'wait', timeout: '5m' })
     await r.done
     expect(r.outputs.result).toBe('timed-out')
     expect(clock.now() - start).toBeLessThanOrEqual(5 * MINUTE)
@@ -152,15 +157,11 @@ describe('one deadline for the whole step', () => {
 
   test("cancelled while waiting for the owner's run: cancelled, nothing sent to the service, no deployment", async () => {
     ownerIs10('in_progress')
-    const clock = new FakeClock()
+    const { clock } = sim()
     const start = clock.now()
     const cancel = new AbortController()
-    const sleep = clock.sleep.bind(clock)
-    clock.sleep = async (ms, signal) => {
-      await sleep(ms, signal)
-      if (clock.now() - start >= 2 * MINUTE) cancel.abort()
-    }
-    const r = step(clock, { 'if-staging-taken': 'wait', timeout: '10m' }, cancel.signal)
+    void clock.sleep(2 * MINUTE).then(() => cancel.abort())
+    const r = step({ 'if-staging-taken': 'wait', timeout: '10m' }, cancel.signal)
     await r.done
     expect(r.outputs.result).toBe('cancelled')
     expect(r.outputs.message).toBe(
@@ -192,7 +193,7 @@ describe('every input checked before any request', () => {
       /^Input "operation": "relase" is not one of .*release \(did you mean "release"\?\)/,
     ],
   ])('%j fails the step; nothing is sent to GitHub or the service', async (inputs, message) => {
-    const r = step(new FakeClock(), inputs)
+    const r = step(inputs)
     await r.done
     expect(r.outputs.result).toBe('failed')
     expect(r.outputs.message).toMatch(message)

@@ -26,6 +26,7 @@ import type { OptionsPatch } from '../../simulator/options.js'
 import { isSitePath } from '../../simulator/site-host.js'
 import type { FaultRule, RequestRecord, SimulatorOptions, SiteRequestRecord } from '../../simulator/types.js'
 import { runAction } from '../../src/action.js'
+import type { GitHubFetch } from '../../src/github/octokit.js'
 import {
   MAX_RESPONSE_BYTES,
   TransportError,
@@ -199,19 +200,33 @@ export function removeRunnerFiles(): void {
 }
 
 /**
+ * GitHub for an in-process run: the event's context (GITHUB_* variables: the API URL, the event
+ * file, the repository, the run) and the fetch its requests go through (test/github/fake-github.ts's
+ * virtualFakeGitHub on the simulator's clock).
+ */
+export interface VirtualGitHub {
+  env: Record<string, string>
+  fetch: GitHubFetch
+}
+
+/**
  * Runs the action once in this process, as the runner would run dist/index.js: INPUT_* variables
  * (action.yml's defaults filled in, the read-write token and the simulator's api-url unless given),
  * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, stdout as the log, `process.exitCode` as the exit code.
  * `options.onOutput` works as for a whole-action run; signals and an environment of its own do not
- * (those need the bundle).
+ * (those need the bundle). `github`: the event and an in-process GitHub, for the GitHub side.
  */
 export async function runActionVirtually(
   sim: VirtualFaultSim,
   inputs: Record<string, string>,
   options: RunOptions = {},
+  github?: VirtualGitHub,
 ): Promise<RunResult> {
   if (options.signal || options.env || options.killAfterMs)
     throw new Error('signals, an environment and a kill timer need the bundle: run this one whole')
+  for (const name of Object.keys(github?.env ?? {}))
+    if (!/^GITHUB_/.test(name) || name === 'GITHUB_OUTPUT' || name === 'GITHUB_STEP_SUMMARY')
+      throw new Error(`${name} is not the event's context: run this one whole`)
   // A site's own URL is asked with a real GET (src/staging/url-check.ts), which virtual time would outrun.
   if (inputs['wait-for-url'] === 'true' || inputs['production-url'] || inputs['staging-url'])
     throw new Error('wait-for-url, production-url and staging-url ask a real URL: run this one whole')
@@ -226,6 +241,7 @@ export async function runActionVirtually(
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_ACTIONS: 'true',
     RUNNER_TEMP: files.dir,
+    ...github?.env,
   })
   const all = { ...actionDefaults(), 'api-url': sim.apiUrl, 'api-token': RW, timeout: '60s', ...inputs }
   for (const [name, value] of Object.entries(all))
@@ -258,6 +274,7 @@ export async function runActionVirtually(
     const step = runAction(redactor, new AbortController().signal, {
       clock: sim.clock,
       core: { transport: sim.transport() },
+      ...(github ? { fetch: github.fetch } : {}),
     }).catch((e: unknown) =>
       core.setFailed(redactor.inert(`Unexpected error: ${(e as Error)?.message ?? String(e)}`)),
     )

@@ -1,32 +1,33 @@
-// Slow (about 11 s): each test runs dist/index.js in real time, some several times (create, pull,
-// delete), at least one poll (about 1 s) per job.
 /**
- * Whole-action tests of `pr-comment`: dist/index.js in a child process, as the runner runs it,
- * against the simulator (the staging API) and a fake GitHub API on loopback (GITHUB_API_URL).
- * Build first: npm run build.
+ * `pr-comment` in the action's whole step: src/action.ts's runAction in this process, as the runner
+ * would run it (inputs, outputs, summary, log, exit code), against the simulator's API core and the
+ * fake GitHub API in this process (GitHub's fetch seam), on a virtual clock: a job's polls take no
+ * real time. The bundle's own runs with GitHub are in test/github/action-deployments.test.ts.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../simulator/server.js'
-import { leaks, runBundledAction } from '../helpers/run-action.js'
+import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
+import { leaks, type RunResult } from '../helpers/run-action.js'
+import type { VirtualFaultSim } from '../helpers/virtual-action.js'
 import { markerFor } from '../../src/report/comment.js'
 import { BOT, eventEnv as githubEventEnv, type FakeGitHub } from '../github/fake-github.js'
-import { useActionWithGitHub } from '../github/action-fixture.js'
+import { useVirtualActionWithGitHub } from '../github/action-fixture.js'
 
 const GH_TOKEN = 'ghs_whole-action-github-token-0042'
 const PR = 12
 
-const fixture = useActionWithGitHub(
+const fixture = useVirtualActionWithGitHub(
   { durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } },
   {
     dirPrefix: 'comment-test-',
     githubToken: GH_TOKEN,
   },
 )
-let sim: Simulator
+let sim: VirtualFaultSim
 let gh: FakeGitHub
 let dir: string
+let runStep: (inputs: Record<string, string>, env: Record<string, string>) => Promise<RunResult>
 beforeEach(() => {
-  ;({ sim, gh, dir } = fixture.current())
+  ;({ sim, gh, dir, run: runStep } = fixture.current())
 })
 
 const eventEnv = (eventName: string, payload: unknown) => githubEventEnv(gh, dir, eventName, payload)
@@ -40,18 +41,18 @@ const prEvent = () =>
   })
 
 const run = (operation: string, env: Record<string, string>, extra: Record<string, string> = {}) =>
-  runBundledAction(
+  runStep(
     {
       operation,
       'site-id': String(SIM_SITES.eligible),
       'api-token': SIM_TOKENS.readWrite,
-      'api-url': sim.url,
+      'api-url': sim.apiUrl,
       'pr-comment': 'true',
       'github-token': GH_TOKEN,
       'if-exists': 'skip',
       ...extra,
     },
-    { env },
+    env,
   )
 
 const ours = () =>
@@ -60,7 +61,7 @@ const ours = () =>
   )
 const count = (method: string) => gh.requests.filter((r) => r.method === method).length
 
-describe('pr-comment in the whole action', () => {
+describe('pr-comment in the whole step', () => {
   test('create posts one comment; pull updates it; delete updates it to say staging was removed', async () => {
     gh.addOthers(PR, 105) // the action's comment will sit on page 2
     const env = prEvent()

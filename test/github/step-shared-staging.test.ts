@@ -1,22 +1,24 @@
 /**
- * Whole-action tests of one shared staging and many pull requests: dist/index.js in a child
- * process, against the simulator's service profile (the real service's answers) and the fake
- * GitHub API. Two pull requests run the PR-preview recipe in turn, one is closed (release), and a
- * pull request from a fork runs without secrets. Build first: npm run build.
+ * One shared staging and many pull requests, in the action's whole step: src/action.ts's runAction
+ * in this process, as the runner would run it, against the simulator's API core on its service
+ * profile (the real service's answers) and the fake GitHub API in this process (GitHub's fetch
+ * seam), on a virtual clock. Two pull requests run the PR-preview recipe in turn, one is closed
+ * (release), and a pull request from a fork runs without secrets.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals'
 import { readOwner } from '../../src/github/ownership.js'
 import { markerFor } from '../../src/report/comment.js'
-import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../simulator/server.js'
-import { runBundledAction } from '../helpers/run-action.js'
+import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
+import type { RunResult } from '../helpers/run-action.js'
+import type { VirtualFaultSim } from '../helpers/virtual-action.js'
 import { BOT, eventEnv, type FakeGitHub } from './fake-github.js'
-import { useActionWithGitHub } from './action-fixture.js'
+import { useVirtualActionWithGitHub } from './action-fixture.js'
 
 const GH_TOKEN = 'ghs_whole-action-shared-staging-0777'
 const SITE = String(SIM_SITES.withStaging)
 const sha = (pr: number) => String(pr).padStart(2, '0').repeat(20)
 
-const fixture = useActionWithGitHub(
+const fixture = useVirtualActionWithGitHub(
   {
     profile: 'service',
     durationsMs: { create: 300, pull: 200, push: 200, delete: 200 },
@@ -26,11 +28,12 @@ const fixture = useActionWithGitHub(
     githubToken: GH_TOKEN,
   },
 )
-let sim: Simulator
+let sim: VirtualFaultSim
 let gh: FakeGitHub
 let dir: string
+let runStep: (inputs: Record<string, string>, env: Record<string, string>) => Promise<RunResult>
 beforeEach(() => {
-  ;({ sim, gh, dir } = fixture.current())
+  ;({ sim, gh, dir, run: runStep } = fixture.current())
 })
 
 const prEnv = (pr: number, action = 'synchronize', runId = 7000 + pr, fork = false) =>
@@ -52,7 +55,7 @@ const prEnv = (pr: number, action = 'synchronize', runId = 7000 + pr, fork = fal
   )
 
 const action = (operation: string, pr: number, extra: Record<string, string> = {}, env = prEnv(pr)) =>
-  runBundledAction(
+  runStep(
     {
       operation,
       'site-id': SITE,
@@ -63,7 +66,7 @@ const action = (operation: string, pr: number, extra: Record<string, string> = {
       'deployment-environment': `pr-${pr}`,
       ...extra,
     },
-    { env },
+    env,
   )
 
 const commentOn = (pr: number) =>
