@@ -21,14 +21,15 @@ export const modules = {
 const silent = { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } };
 /**
  * An Octokit for `apiUrl` whose every request is aborted by `signal`; a request cut short that
- * way fails with GitHubTimeout, whatever stage it was in. It logs nothing itself.
+ * way fails with GitHubTimeout, whatever stage it was in. It logs nothing itself. `fetch`: how its
+ * requests go out (tests: an in-process GitHub); @actions/github's proxy-aware one by default.
  */
-function octokitFor(token, apiUrl, signal) {
+function octokitFor(token, apiUrl, signal, fetch) {
     const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(token, {
         baseUrl: apiUrl.replace(/\/+$/, ''),
         log: silent,
         // Keep @actions/github's proxy-aware fetch and agent: `request` replaces its defaults whole.
-        request: { ..._actions_github_lib_utils__WEBPACK_IMPORTED_MODULE_1__/* .defaults */ .NT.request, ...(signal ? { signal } : {}) },
+        request: { ..._actions_github_lib_utils__WEBPACK_IMPORTED_MODULE_1__/* .defaults */ .NT.request, ...(fetch ? { fetch } : {}), ...(signal ? { signal } : {}) },
     });
     octokit.hook.wrap('request', async (request, options) => {
         try {

@@ -21122,7 +21122,7 @@ async function newRun(o) {
         ctx,
         repo: repoOf(ctx.repository, ctx.payload),
         limits: { ...LIMITS_MS, ...o.limits },
-        octokit: (signal) => octokitFor(o.settings.token, ctx.apiUrl, signal),
+        octokit: (signal) => octokitFor(o.settings.token, ctx.apiUrl, signal, o.fetch),
         scrub: (t) => o.redactor.scrub(t),
         warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
         warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
@@ -21745,7 +21745,15 @@ async function runStep(raw, deps) {
         warn: (m, title) => log.warnTitled(m, title),
         notice: (m) => log.notice(m),
     };
-    const common = { settings: inputs.github, clock, redactor, log: ghLog, signal: deps.signal, env: deps.env };
+    const common = {
+        settings: inputs.github,
+        clock,
+        redactor,
+        log: ghLog,
+        signal: deps.signal,
+        env: deps.env,
+        fetch: deps.fetch,
+    };
     if (inputs.operation === 'release') {
         // Nothing waits here: each GitHub request is within its short limit (src/github/phase.ts).
         const released = await releaseStaging({
@@ -21906,7 +21914,7 @@ function writeError(e) {
 }
 /**
  * The GitHub Action: the action's inputs and its one writer, then one step (src/github/step.ts).
- * `seams`: tests run this same step in virtual time (a clock, and the core's transport).
+ * `seams`: tests run this same step in virtual time (a clock, the core's transport, GitHub's fetch).
  */
 async function runAction(redactor, signal, seams = { clock: realClock }) {
     redactor.add(getInput('github-token'));
