@@ -85,6 +85,7 @@ export async function answers(
     deadline: ctx.client.deadline,
     why: setting(input),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
   })
   ctx.known.urlReady = ready
   if (ready === null)

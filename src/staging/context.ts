@@ -9,6 +9,7 @@ import type { Clock, Config, JobOperation, Logger } from '../types.js'
 import type { PollGate } from './poll-scheduler.js'
 import type { WaitDeps } from './poll-loop.js'
 import type { Door } from '../words.js'
+import type { SiteGet } from './url-check.js'
 
 /** What is known of one job the run started, for the cancel and timeout reports (issue 17 §5). */
 export interface JobState {
@@ -67,6 +68,8 @@ export interface RunContext {
   door: Door
   signal?: AbortSignal
   random?: () => number
+  /** One GET of a site's own URL, for wait-for-url, production-url and the URL hints (default: a real one). */
+  siteGet?: SiteGet
   /** Clock ms (monotonic) when the run started: durations. */
   started: number
   /** Wall-clock epoch ms when the run started: the Result's `startedAt`, a date for people. */

@@ -19,6 +19,7 @@ import { rollback } from './rollback.js'
 import { PollScheduler } from './poll-scheduler.js'
 import { status } from './status.js'
 import { inDoorLogger, type Door } from '../words.js'
+import type { SiteGet } from './url-check.js'
 
 export interface RunDeps {
   logger: Logger
@@ -45,6 +46,8 @@ export interface RunDeps {
   random?: () => number
   /** The front door whose words the run speaks (src/words.ts); default: the action's. */
   door?: Door
+  /** One GET of a staging or production site's own URL (url-check.ts); default: a plain GET over the network. */
+  siteGet?: SiteGet
 }
 
 /** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
@@ -103,6 +106,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     redactor: deps.redactor,
     door,
     ...optional,
+    ...(deps.siteGet ? { siteGet: deps.siteGet } : {}),
     started,
     startedWall: clock.wallNow(),
     known: newKnown(),

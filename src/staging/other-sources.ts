@@ -108,6 +108,7 @@ async function fillFromHints(ctx: RunContext): Promise<void> {
       deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
       why: `checking the staging URL from ${hint.from}`,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
     })
     if (answered) {
       ctx.facts.learn({ kind: 'outside', words: `${hint.from} (it answers)` }, { url })

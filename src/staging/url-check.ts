@@ -32,9 +32,12 @@ export interface UrlCheckDeps {
   signal?: AbortSignal
   /** Why it is asked, for the log line (default `wait-for-url`). */
   why?: string
-  /** One GET of the URL: its status, or an Error (connection, TLS, DNS...). For tests. */
-  get?: (url: string, timeoutMs: number, signal?: AbortSignal) => Promise<number>
+  /** One GET of the URL (default: plainGet, below). */
+  get?: SiteGet
 }
+
+/** One GET of a site's own URL: its status, or an Error (connection, TLS, DNS...). */
+export type SiteGet = (url: string, timeoutMs: number, signal?: AbortSignal) => Promise<number>
 
 /**
  * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked

@@ -5,12 +5,13 @@
  * `exchange()` (simulator/fault-response.ts, which its HTTP server uses too): every request
  * recorded, a fault rule applied as the server applies it (latency, hang, drop before or after
  * processing, redirect, scripted answers, patches, headers). A 20 s hung request or a 60 s job takes no real time, and nothing races the
- * machine.
+ * machine. The staging site's own GET (wait-for-url, production-url, staging-url) goes through the
+ * same server (`siteGet`, the core's seam for it): the site served as the HTTP server serves it.
  *
  * What only the bundle shows stays a whole-process run (test/helpers/run-action.ts): the runner's
  * signals, an environment of its own (GitHub's, NODE_OPTIONS), a real socket (nothing listening, a
- * TLS handshake, another server), the staging site's own GET, and the token masked in the real
- * stdout of dist/index.js.
+ * TLS handshake, another server), the headers the real site GET sends, and the token masked in the
+ * real stdout of dist/index.js.
  */
 import * as core from '@actions/core'
 import { afterAll, beforeEach } from '@jest/globals'
@@ -26,6 +27,7 @@ import type { OptionsPatch } from '../../simulator/options.js'
 import { isSitePath } from '../../simulator/site-host.js'
 import type { FaultRule, RequestRecord, SimulatorOptions, SiteRequestRecord } from '../../simulator/types.js'
 import { runAction } from '../../src/action.js'
+import { USER_AGENT } from '../../src/api/client.js'
 import type { GitHubFetch } from '../../src/github/octokit.js'
 import {
   MAX_RESPONSE_BYTES,
@@ -35,6 +37,7 @@ import {
   type TransportResponse,
 } from '../../src/api/transport.js'
 import { durationText } from '../../src/duration.js'
+import type { SiteGet } from '../../src/staging/url-check.js'
 import { Redactor } from '../../src/secrets/redactor.js'
 import { actionDefaults, parseOutputFile, type RunOptions, type RunResult } from './run-action.js'
 import { FAST, RW } from './sim.js'
@@ -105,6 +108,18 @@ export class VirtualFaultSim {
     this.requests.length = 0
     this.siteRequests.length = 0
     this.faults.clear()
+  }
+
+  /**
+   * One GET of a site's own URL (src/staging/url-check.ts's SiteGet), through this server: a site
+   * path is served by the core and recorded in `siteRequests`, as the HTTP server does. It carries
+   * only our User-Agent; what the real GET sends (and that no token goes with it) is for a
+   * whole-process run to show (test/action/wait-for-url.ts).
+   */
+  readonly siteGet: SiteGet = async (url, timeoutMs, signal) => {
+    const get = { method: 'GET', url, headers: { 'User-Agent': USER_AGENT }, timeoutMs }
+    const { status } = await this.exchange(signal ? { ...get, signal } : get)
+    return status
   }
 
   /** A transport to this server: each request served by exchange(), as the HTTP server serves it. */
@@ -227,9 +242,6 @@ export async function runActionVirtually(
   for (const name of Object.keys(github?.env ?? {}))
     if (!/^GITHUB_/.test(name) || name === 'GITHUB_OUTPUT' || name === 'GITHUB_STEP_SUMMARY')
       throw new Error(`${name} is not the event's context: run this one whole`)
-  // A site's own URL is asked with a real GET (src/staging/url-check.ts), which virtual time would outrun.
-  if (inputs['wait-for-url'] === 'true' || inputs['production-url'] || inputs['staging-url'])
-    throw new Error('wait-for-url, production-url and staging-url ask a real URL: run this one whole')
   mkdirSync(files.dir, { recursive: true })
   writeFileSync(files.output, '')
   writeFileSync(files.summary, '')
@@ -273,7 +285,7 @@ export async function runActionVirtually(
     redactor.add(core.getInput('api-token'))
     const step = runAction(redactor, new AbortController().signal, {
       clock: sim.clock,
-      core: { transport: sim.transport() },
+      core: { transport: sim.transport(), siteGet: sim.siteGet },
       ...(github ? { fetch: github.fetch } : {}),
     }).catch((e: unknown) =>
       core.setFailed(redactor.inert(`Unexpected error: ${(e as Error)?.message ?? String(e)}`)),
