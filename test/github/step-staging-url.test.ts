@@ -1,20 +1,21 @@
-// Slow (about 16 s): a staging-url that never answers is given its time (about 10 s) before the
-// action leaves it out, in real time.
 /**
- * A staging URL on every run (issue 20 §1), whole action against the simulator's service profile
- * (whose create-skip and pull answers name no staging site and which has no staging read) and the
- * fake GitHub API: the four sources in order, each said in the summary; a URL from an earlier run or
- * the staging-url input used only once it answers; wait-for-url with any source, warning once.
+ * A staging URL on every run (issue 20 §1), the action's whole step in this process against the
+ * simulator's API core (service profile: its create-skip and pull answers name no staging site and
+ * it has no staging read) and the fake GitHub API on a virtual clock: the four sources in order,
+ * each said in the summary; a URL from an earlier run or the staging-url input used only once it
+ * answers (the staging site's own GET, served by the same core); wait-for-url with any source,
+ * warning once.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../simulator/server.js'
-import { runBundledAction } from '../helpers/run-action.js'
+import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
+import type { RunResult } from '../helpers/run-action.js'
+import type { VirtualFaultSim } from '../helpers/virtual-action.js'
 import { eventEnv, type FakeGitHub } from './fake-github.js'
-import { useActionWithGitHub } from './action-fixture.js'
+import { useVirtualActionWithGitHub } from './action-fixture.js'
 
 const SITE = String(SIM_SITES.withStaging)
 const GH_TOKEN = 'ghs_staging-url-sources-0101'
-const fixture = useActionWithGitHub(
+const fixture = useVirtualActionWithGitHub(
   {
     profile: 'service',
     durationsMs: { create: 300, pull: 200, push: 200, delete: 200 },
@@ -25,11 +26,12 @@ const fixture = useActionWithGitHub(
     githubToken: GH_TOKEN,
   },
 )
-let sim: Simulator
+let sim: VirtualFaultSim
 let gh: FakeGitHub
 let dir: string
+let runStep: (inputs: Record<string, string>, env: Record<string, string>) => Promise<RunResult>
 beforeEach(() => {
-  ;({ sim, gh, dir } = fixture.current())
+  ;({ sim, gh, dir, run: runStep } = fixture.current())
 })
 
 const prEnv = () =>
@@ -41,7 +43,7 @@ const prEnv = () =>
   })
 
 const run = (operation: string, extra: Record<string, string> = {}) =>
-  runBundledAction(
+  runStep(
     {
       operation,
       'site-id': SITE,
@@ -52,7 +54,7 @@ const run = (operation: string, extra: Record<string, string> = {}) =>
       'if-exists': 'skip',
       ...extra,
     },
-    { env: prEnv() },
+    prEnv(),
   )
 
 /** The summary as it reads once rendered (Markdown's escapes dropped). */
@@ -123,6 +125,7 @@ describe('the PR-preview recipe on the service profile: a staging URL on every r
     const good = await run('pull', { 'staging-url': url, 'deployment-environment': '' })
     expect(good.outputs['staging-url']).toBe(url)
     expect(shown(good.summary)).toContain('— from the staging-url input (it answers)')
+    expect(sim.siteRequests).toEqual([expect.objectContaining({ path: new URL(url).pathname, status: 200 })])
 
     const dead = `${sim.url}/staging-sites/s-nope/`
     const bad = await run('pull', {
@@ -134,7 +137,14 @@ describe('the PR-preview recipe on the service profile: a staging URL on every r
     expect(shown(bad.summary)).toContain(
       `The staging-url input gave ${dead}, which did not answer: it was not used.`,
     )
+    // It was asked again and again within its 10 s (most of them) before it was left out.
+    const asked = sim.siteRequests.filter((v) => v.path === '/staging-sites/s-nope/')
+    expect(asked.length).toBeGreaterThan(1)
+    expect(asked.every((v) => v.status === 404)).toBe(true)
+    const span = asked.at(-1)!.at - asked[0]!.at
+    expect(span).toBeGreaterThan(5000)
+    expect(span).toBeLessThanOrEqual(10_000)
     // wait-for-url had nothing to check: it says so once, not twice.
     expect(bad.stdout.match(/wait-for-url: no staging URL is known/g)).toHaveLength(1)
-  }, 60_000)
+  })
 })

@@ -1,28 +1,30 @@
-// Slow (a few seconds a test): dist/index.js runs a create in real time, waiting for the job and the URL.
 /**
- * What a later read may undo (contract r4 §3, issue 25 §5, issue 24 §2), whole action against the
- * simulator and the fake GitHub API, on both profiles: a create whose answer carries the staging URL
- * keeps it in the outputs, the PR comment, the deployment and wait-for-url, although the staging read
- * after the job answers 404 and the site list does not name the staging site; the run warns that its
- * sources disagree. Build first: npm run build.
+ * What a later read may undo (contract r4 §3, issue 25 §5, issue 24 §2), the action's whole step in
+ * this process against the simulator's API core and the fake GitHub API on a virtual clock, on both
+ * profiles: a create whose answer carries the staging URL keeps it in the outputs, the PR comment,
+ * the deployment and wait-for-url (the staging site's own GET, served by the same core), although
+ * the staging read after the job answers 404 and the site list does not name the staging site; the
+ * run warns that its sources disagree.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals'
-import { SIM_SITES, SIM_TOKENS, type Simulator } from '../../simulator/server.js'
-import { runBundledAction } from '../helpers/run-action.js'
+import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
+import type { RunResult } from '../helpers/run-action.js'
+import type { VirtualFaultSim } from '../helpers/virtual-action.js'
 import { eventEnv, type FakeGitHub } from './fake-github.js'
-import { useActionWithGitHub } from './action-fixture.js'
+import { useVirtualActionWithGitHub } from './action-fixture.js'
 
 const SITE = String(SIM_SITES.eligible)
 const GH_TOKEN = 'ghs_kept-staging-url-token-0425'
-const fixture = useActionWithGitHub(
+const fixture = useVirtualActionWithGitHub(
   { durationsMs: { create: 300, pull: 200, push: 200, delete: 200 }, siteDelayMs: 100 },
   { dirPrefix: 'kept-url-', githubToken: GH_TOKEN },
 )
-let sim: Simulator
+let sim: VirtualFaultSim
 let gh: FakeGitHub
 let dir: string
+let runStep: (inputs: Record<string, string>, env: Record<string, string>) => Promise<RunResult>
 beforeEach(() => {
-  ;({ sim, gh, dir } = fixture.current())
+  ;({ sim, gh, dir, run: runStep } = fixture.current())
 })
 
 /** The staging read answering 404 in the profile's own words, and the create answer naming no staging id. */
@@ -76,7 +78,7 @@ describe.each(['spec', 'service'] as const)('the %s profile', (profile) => {
       pull_request: { number: 12, head: { sha: 'cd'.repeat(20) } },
       repository: { name: 'site-repo', owner: { login: 'octo-org' } },
     })
-    const r = await runBundledAction(
+    const r = await runStep(
       {
         operation: 'create',
         'site-id': SITE,
@@ -87,7 +89,7 @@ describe.each(['spec', 'service'] as const)('the %s profile', (profile) => {
         'pr-comment': 'true',
         'wait-for-url': 'true',
       },
-      { env },
+      env,
     )
     const url = sim.state.staging.get(SITE)!.url
     // The read after the job did answer 404.
@@ -107,5 +109,7 @@ describe.each(['spec', 'service'] as const)('the %s profile', (profile) => {
     expect(gh.comments).toHaveLength(1)
     expect(gh.comments[0]!.body).toContain(url)
     expect(gh.deployments.at(-1)!.statuses.at(-1)).toMatchObject({ state: 'success', environment_url: url })
+    // wait-for-url asked that URL itself, and it answered.
+    expect(sim.siteRequests.at(-1)).toMatchObject({ method: 'GET', path: new URL(url).pathname, status: 200 })
   })
 })
