@@ -17600,6 +17600,7 @@ async function fillFromHints(ctx) {
             deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
             why: `checking the staging URL from ${hint.from}`,
             ...(ctx.signal ? { signal: ctx.signal } : {}),
+            ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
         });
         if (answered) {
             ctx.facts.learn({ kind: 'outside', words: `${hint.from} (it answers)` }, { url });
@@ -17702,6 +17703,7 @@ async function after_job_answers(ctx, url, input) {
         deadline: ctx.client.deadline,
         why: setting(input),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
     });
     ctx.known.urlReady = ready;
     if (ready === null)
@@ -18949,6 +18951,7 @@ async function runOperation(config, siteId, deps) {
         redactor: deps.redactor,
         door,
         ...optional,
+        ...(deps.siteGet ? { siteGet: deps.siteGet } : {}),
         started,
         startedWall: clock.wallNow(),
         known: newKnown(),
