@@ -1618,7 +1618,7 @@ const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(
 
 /**
  * Runs the CLI once; resolves with its exit code and never exits the process. `seams`: tests run the
- * same command in virtual time (a clock, and the core's transport).
+ * same command in virtual time (a clock, the core's transport and the site's own GET).
  */
 async function run(cliArgv, cliEnv, io, seams = {}) {
     // The token (also one named by --token-variable) is registered before anything else runs: every

@@ -27,13 +27,13 @@ export interface CliIo {
 
 /**
  * Runs the CLI once; resolves with its exit code and never exits the process. `seams`: tests run the
- * same command in virtual time (a clock, and the core's transport).
+ * same command in virtual time (a clock, the core's transport and the site's own GET).
  */
 export async function run(
   cliArgv: string[],
   cliEnv: NodeJS.ProcessEnv,
   io: CliIo,
-  seams: Pick<RunDeps, 'clock' | 'transport'> = {},
+  seams: Pick<RunDeps, 'clock' | 'transport' | 'siteGet'> = {},
 ): Promise<number> {
   // The token (also one named by --token-variable) is registered before anything else runs: every
   // line written below goes through scrub.

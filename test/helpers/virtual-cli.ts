@@ -1,9 +1,9 @@
 /**
  * The `site-staging` command in virtual time: src/cli/run.ts's run() (its arguments and environment,
  * its one writer, --json, --dotenv, its exit code) in this process against the simulator's API core
- * (test/helpers/virtual-action.ts). What only dist/cli.js shows (signals, the process's exit after
- * stdout drained, a real socket, the live line on a terminal) stays in whole-process runs
- * (test/helpers/run-cli.ts).
+ * (test/helpers/virtual-action.ts), the sites' own GETs (--wait-for-url) served by the same server.
+ * What only dist/cli.js shows (signals, the process's exit after stdout drained, a real socket, the
+ * live line on a terminal) stays in whole-process runs (test/helpers/run-cli.ts).
  */
 import { PassThrough } from 'node:stream'
 import { run } from '../../src/cli/run.js'
@@ -16,9 +16,6 @@ export async function runCliVirtually(
   args: string[],
   options: { env?: Record<string, string> } = {},
 ): Promise<CliResult> {
-  // A site's own URL is asked with a real GET (src/staging/url-check.ts), which virtual time would outrun.
-  if (args.some((a) => /^--(wait-for-url|production-url|staging-url)\b/.test(a)))
-    throw new Error('--wait-for-url, --production-url and --staging-url ask a real URL: run this one whole')
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env }
   let stdout = ''
   let stderr = ''
@@ -34,7 +31,7 @@ export async function runCliVirtually(
         stderr: err as unknown as NodeJS.WriteStream,
         cancelOn: () => new AbortController().signal,
       },
-      { clock: sim.clock, transport: sim.transport() },
+      { clock: sim.clock, transport: sim.transport(), siteGet: sim.siteGet },
     ),
   )
   // The stream hands its data on in a later turn.

@@ -61,6 +61,20 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
       expect(changes().map((q) => `${q.method} ${q.path}`)).toEqual([`POST ${p.prefix}/sites/1001/staging`])
     })
 
+    test('create --wait-for-url: the site asked until it answers, with nothing of ours but the User-Agent', async () => {
+      sim.setOptions({ siteDelayMs: 5000 })
+      const r = await command(['create', '--site-id', ELIGIBLE, '--wait-for-url', '--json'], { env: env() })
+      expect(r.code).toBe(0)
+      const json = JSON.parse(r.stdout)
+      expect(json).toMatchObject({ result: 'succeeded', urlReady: true })
+      const visits = sim.siteRequests
+      expect(visits.at(0)!.status).toBe(404)
+      expect(visits.at(-1)!.status).toBe(200)
+      for (const v of visits) {
+        expect(v.path).toBe(new URL(json.stagingUrl).pathname)
+        expect(v.authorization).toBeUndefined()
+      }
+    })
     test('create --json: the one Result object on stdout', async () => {
       const r = await command(['create', '--site-id', ELIGIBLE, '--json'], { env: env() })
       expect(r.code).toBe(0)
