@@ -56,6 +56,16 @@ export async function makeProject(dir: string): Promise<Project> {
   return { dir, sha, component: (name) => `$CI_SERVER_FQDN/${PROJECT_PATH}/${name}@${sha}` }
 }
 
+/**
+ * A copy of `project` (its git repository too, so the same commit) in `dir`: pipelines that run at
+ * the same time each need a working directory of their own (gitlab-ci-local writes its state, the
+ * jobs their dotenv reports, there). Copying costs no git process.
+ */
+export function copyProject(project: Project, dir: string): Project {
+  cpSync(project.dir, dir, { recursive: true, filter: (src) => !/[\\/]\.gitlab-ci-local$/.test(src) })
+  return { ...project, dir }
+}
+
 export interface PipelineRun {
   code: number | null
   /** stdout and stderr together, as a person reads gitlab-ci-local's log. */
@@ -79,7 +89,9 @@ export async function gitlabCiLocal(
       .map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`)
       .join(''),
   )
-  const home = path.join(project.dir, '..', 'gcl-home')
+  // gitlab-ci-local's home (and the jobs' npm cache) is the project's own: pipelines of several
+  // projects may run at the same time.
+  const home = `${project.dir}-gcl-home`
   const bin = standInBin(home)
   const env: NodeJS.ProcessEnv = {
     // The rsync stand-in, then Node 24 (the tests' own): gitlab-ci-local needs 22+, and the jobs'
