@@ -73,6 +73,16 @@ export interface PipelineRun {
 }
 
 /**
+ * The pipelines whose expanded configuration gitlab-ci-local has already checked against GitLab's
+ * JSON schema in this test file: the pipeline's text, its project variables and its `--variable`
+ * values (all that its expansion reads; the components' commit is the same in every copy). Checking
+ * the same document again cannot answer otherwise, and the check is about a third of the CPU of a
+ * run (half of a `--list`), so a pipeline run again (a manual job started, a second merge request
+ * pipeline) skips it (`--json-schema-validation=false`); its first run in a file checks it.
+ */
+const schemaChecked = new Set<string>()
+
+/**
  * Runs gitlab-ci-local in `project.dir` with `pipeline` as its .gitlab-ci.yml (and `variables` as
  * its project CI/CD variables file, where the token goes, as in Settings > CI/CD > Variables).
  */
@@ -115,6 +125,10 @@ export async function gitlabCiLocal(
     'CI_PIPELINE_SOURCE,CI_COMMIT_TAG,CI_COMMIT_BRANCH',
     ...args,
   ]
+  const pipelineVariables = args.flatMap((a, i) => (args[i - 1] === '--variable' ? [a] : []))
+  const document = JSON.stringify([pipeline, variables, pipelineVariables])
+  if (schemaChecked.has(document)) argv.push('--json-schema-validation=false')
+  else schemaChecked.add(document)
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, argv, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
     // Whole lines only: a chunk of stdout that ends mid-line must not be cut by a chunk of stderr
