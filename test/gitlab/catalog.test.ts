@@ -138,13 +138,19 @@ describe('docs/gitlab.md', () => {
 describe('.gitlab-ci.yml, the release pipeline of the component project', () => {
   const pipeline = () => read('.gitlab-ci.yml')
   // The runs go at once (test.concurrent), each in its own copy of the project.
-  const list = (yaml: string, args: string[] = []) =>
-    gitlabCiLocal(copyProject(project, mkdtempSync(path.join(dir, 'list-'))), yaml, ['--list', ...args])
+  const list = (yaml: string, args: string[] = [], options = {}) =>
+    gitlabCiLocal(
+      copyProject(project, mkdtempSync(path.join(dir, 'list-'))),
+      yaml,
+      ['--list', ...args],
+      {},
+      options,
+    )
 
   test.concurrent(
     'on a semver tag: tests, the npm check, and a release with the release: keyword',
     async () => {
-      const run = await list(pipeline(), ['--variable', 'CI_COMMIT_TAG=1.2.0'])
+      const run = await list(pipeline(), ['--variable', 'CI_COMMIT_TAG=1.2.0'], { checkSchema: true })
       expect(run.code).toBe(0)
       expect(run.output).toMatch(/json schema validated/)
       expect(run.output).toMatch(/^test\s+test\s+on_success/m)

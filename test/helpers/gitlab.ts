@@ -12,7 +12,7 @@
  * (test/helpers/rsync.mjs), so the tests need no system package and run the same everywhere.
  */
 import { execFile, spawn } from 'node:child_process'
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { parse, stringify } from 'yaml'
@@ -73,14 +73,22 @@ export interface PipelineRun {
 }
 
 /**
- * The pipelines whose expanded configuration gitlab-ci-local has already checked against GitLab's
- * JSON schema in this test file: the pipeline's text, its project variables and its `--variable`
- * values (all that its expansion reads; the components' commit is the same in every copy). Checking
- * the same document again cannot answer otherwise, and the check is about a third of the CPU of a
- * run (half of a `--list`), so a pipeline run again (a manual job started, a second merge request
- * pipeline) skips it (`--json-schema-validation=false`); its first run in a file checks it.
+ * GitLab's JSON schema check, made once per pipeline in a test file. gitlab-ci-local checks the
+ * expanded configuration, which it writes to .gitlab-ci-local/expanded-gitlab-ci.yml; it depends on
+ * the pipeline's text, the project variables and the `--variable` values (the jobs whose rules
+ * keep them). The check is about a third of the CPU of a run (half of a `--list`). The first run of
+ * a pipeline with those three checks it; a later run of the same (a manual job started after its
+ * pipeline, a second merge request pipeline) skips the check (`--json-schema-validation=false`)
+ * and then must have expanded to a document an earlier run checked, or the helper throws: no
+ * pipeline runs on a document that was never checked.
  */
-const schemaChecked = new Set<string>()
+const firstRuns = new Map<string, Promise<void>>()
+const checkedDocuments = new Set<string>()
+
+export interface PipelineOptions {
+  /** Check the schema even if this text was checked already (a test that asserts the check). */
+  checkSchema?: boolean
+}
 
 /**
  * Runs gitlab-ci-local in `project.dir` with `pipeline` as its .gitlab-ci.yml (and `variables` as
@@ -91,6 +99,7 @@ export async function gitlabCiLocal(
   pipeline: string,
   args: string[] = [],
   variables: Record<string, string> = {},
+  options: PipelineOptions = {},
 ): Promise<PipelineRun> {
   writeFileSync(path.join(project.dir, '.gitlab-ci.yml'), pipeline)
   writeFileSync(
@@ -125,11 +134,16 @@ export async function gitlabCiLocal(
     'CI_PIPELINE_SOURCE,CI_COMMIT_TAG,CI_COMMIT_BRANCH',
     ...args,
   ]
+  const expandedFile = path.join(project.dir, '.gitlab-ci-local', 'expanded-gitlab-ci.yml')
+  rmSync(expandedFile, { force: true })
   const pipelineVariables = args.flatMap((a, i) => (args[i - 1] === '--variable' ? [a] : []))
-  const document = JSON.stringify([pipeline, variables, pipelineVariables])
-  if (schemaChecked.has(document)) argv.push('--json-schema-validation=false')
-  else schemaChecked.add(document)
-  return new Promise((resolve, reject) => {
+  const key = JSON.stringify([pipeline, variables, pipelineVariables])
+  const first = options.checkSchema ? undefined : firstRuns.get(key)
+  let firstDone = () => {}
+  if (first) argv.push('--json-schema-validation=false')
+  else firstRuns.set(key, new Promise((resolve) => (firstDone = resolve)))
+  const expanded = () => (existsSync(expandedFile) ? readFileSync(expandedFile, 'utf8') : undefined)
+  const run = await new Promise<PipelineRun>((resolve, reject) => {
     const child = spawn(process.execPath, argv, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
     // Whole lines only: a chunk of stdout that ends mid-line must not be cut by a chunk of stderr
     // (on a busy machine the two streams' chunks interleave anywhere, and a job's line would be lost).
@@ -150,7 +164,18 @@ export async function gitlabCiLocal(
       for (const rest of [partial.stdout, partial.stderr]) if (rest) output += rest + '\n'
       resolve({ code, output })
     })
-  })
+  }).finally(() => firstDone())
+  const document = expanded()
+  if (!first) {
+    if (document !== undefined && /json schema validated/.test(run.output)) checkedDocuments.add(document)
+  } else {
+    await first
+    if (document !== undefined && !checkedDocuments.has(document))
+      throw new Error(
+        `gitlab-ci-local ran, without the schema check, a document no earlier run checked:\n${run.output}`,
+      )
+  }
+  return run
 }
 
 /** A directory with `rsync`, the pure-Node stand-in run by this Node; returns its path. */
