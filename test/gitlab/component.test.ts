@@ -1,5 +1,6 @@
-// Slow (about 90 s): some thirty gitlab-ci-local runs of 1 to 5 s each, every job installing the
-// CLI from the packed tarball, against the simulator in real time.
+// Slow (about 30 s): some thirty gitlab-ci-local runs of 1 to 5 s each, up to five tests at once
+// (Jest's maxConcurrency), every job installing the CLI from the packed tarball, against the
+// simulator in real time.
 /**
  * The GitLab CI/CD components (templates/) run by a real GitLab pipeline runner, gitlab-ci-local:
  * it reads GitLab's YAML, resolves `include: - component:` with `inputs`, checks each input against
