@@ -164,10 +164,15 @@ export async function gitlabCiLocal(
       for (const rest of [partial.stdout, partial.stderr]) if (rest) output += rest + '\n'
       resolve({ code, output })
     })
-  }).finally(() => firstDone())
+  }).catch((error: unknown) => {
+    firstDone()
+    throw error
+  })
   const document = expanded()
   if (!first) {
     if (document !== undefined && /json schema validated/.test(run.output)) checkedDocuments.add(document)
+    // Only now: a run waiting on this one looks its document up next.
+    firstDone()
   } else {
     await first
     if (document !== undefined && !checkedDocuments.has(document))
