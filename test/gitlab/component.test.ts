@@ -28,6 +28,7 @@ import {
   jobLog,
   makeProject,
   packTarball,
+  type PipelineRun,
   type Project,
 } from '../helpers/gitlab.js'
 import { sentTo } from '../helpers/sim.js'
@@ -187,33 +188,50 @@ describe('safe by default: the README snippet with operation push or delete, no 
     'CI_DEFAULT_BRANCH=main',
   ]
 
-  test.concurrent(
-    'push: not even offered on another branch; manual on the default branch and on a tag; nothing sent; delete: manual on every branch; create and pull still run in every pipeline',
-    async () => {
+  /**
+   * The snippet once per operation, as four includes of one pipeline (each job's rules are its own:
+   * they test its SITE_STAGING_OPERATION), listed on a feature branch, on the default branch and on
+   * a tag: three `--list` runs at once, which both tests below read.
+   */
+  let listings: Promise<Record<'feature' | 'main' | 'tag', PipelineRun>> | undefined
+  const listed = () =>
+    (listings ??= (async () => {
       const t = await scenario()
       const vars = { ...t.variables(), SITE_ID: '1002' }
-      // The snippet once per operation, as four includes of one pipeline: each job's rules are its
-      // own (they test its SITE_STAGING_OPERATION), so one --list per branch shows all four.
       const all = snippet(t.staging, 'push', 'delete', 'create', 'pull')
       const [feature, main, tag] = await Promise.all([
         t.list(all, on('feature'), vars),
         t.list(all, on('main'), vars),
         t.list(all, ['--variable', 'CI_COMMIT_TAG=1.4.0'], vars),
       ])
+      return { feature, main, tag }
+    })())
+
+  test.concurrent(
+    'push: not even offered on another branch; manual on the default branch and on a tag; nothing sent',
+    async () => {
+      const { feature, main, tag } = await listed()
       expect(feature.code).toBe(0)
       expect(feature.output).not.toContain('staging:push')
       expect(main.output).toMatch(/^staging:push\s+deploy\s+manual\s+true/m)
       expect(tag.output).toMatch(/^staging:push\s+deploy\s+manual\s+true/m)
-      expect(feature.output).toMatch(/^staging:delete\s+deploy\s+manual\s+true/m)
-      for (const operation of ['create', 'pull'])
-        expect(feature.output).toMatch(new RegExp(`^staging:${operation}\\s+deploy\\s+on_success`, 'm'))
-
-      const run = await t.pipeline(snippet(t.staging, 'push'), on('main'), vars)
+      const t = await scenario()
+      const run = await t.pipeline(snippet(t.staging, 'push'), on('main'), {
+        ...t.variables(),
+        SITE_ID: '1002',
+      })
       expect(run.code).toBe(0)
       expect(run.output).not.toContain('staging:push >')
       expect(t.sim.requests).toEqual([])
     },
   )
+
+  test.concurrent('delete: manual on every branch; create and pull still run in every pipeline', async () => {
+    const { feature } = await listed()
+    expect(feature.output).toMatch(/^staging:delete\s+deploy\s+manual\s+true/m)
+    for (const operation of ['create', 'pull'])
+      expect(feature.output).toMatch(new RegExp(`^staging:${operation}\\s+deploy\\s+on_success`, 'm'))
+  })
 
   test.concurrent(
     'rules you give replace the default: a push on every pipeline runs when you say so',
