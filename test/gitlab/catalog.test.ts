@@ -13,7 +13,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { parse, parseAllDocuments } from 'yaml'
 import { ROOT } from '../helpers/run-action.js'
-import { gitlabCiLocal, makeProject, type Project } from '../helpers/gitlab.js'
+import { copyProject, gitlabCiLocal, makeProject, type Project } from '../helpers/gitlab.js'
 
 const run = promisify(execFile)
 const read = (f: string) => readFileSync(path.join(ROOT, f), 'utf8')
@@ -25,8 +25,11 @@ const TEMPLATES = readdirSync(path.join(ROOT, 'templates'))
 jest.setTimeout(300_000)
 
 let dir: string
-beforeAll(() => {
+/** The component project's repository; each gitlab-ci-local run below lists in a copy of its own. */
+let project: Project
+beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'gitlab-catalog-'))
+  project = await makeProject(path.join(dir, 'release'))
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -94,7 +97,7 @@ describe("the README's inputs tables", () => {
     expect(table).toMatch(/^\| `token-variable` \| string \| `STAGING_API_TOKEN` \|/m)
   })
 
-  test('a spec changed without the README fails the check, and --write mends it', async () => {
+  test.concurrent('a spec changed without the README fails the check, and --write mends it', async () => {
     const copy = path.join(dir, 'drift')
     cpSync(path.join(ROOT, 'templates'), path.join(copy, 'templates'), { recursive: true })
     cpSync(path.join(ROOT, 'README.md'), path.join(copy, 'README.md'))
@@ -133,36 +136,46 @@ describe('docs/gitlab.md', () => {
 })
 
 describe('.gitlab-ci.yml, the release pipeline of the component project', () => {
-  let project: Project
-  beforeAll(async () => {
-    project = await makeProject(path.join(dir, 'release'))
-  })
   const pipeline = () => read('.gitlab-ci.yml')
+  // The runs go at once (test.concurrent), each in its own copy of the project.
+  const list = (yaml: string, args: string[] = [], options = {}) =>
+    gitlabCiLocal(
+      copyProject(project, mkdtempSync(path.join(dir, 'list-'))),
+      yaml,
+      ['--list', ...args],
+      {},
+      options,
+    )
 
-  test('on a semver tag: tests, the npm check, and a release with the release: keyword', async () => {
-    const run = await gitlabCiLocal(project, pipeline(), ['--list', '--variable', 'CI_COMMIT_TAG=1.2.0'])
-    expect(run.code).toBe(0)
-    expect(run.output).toMatch(/json schema validated/)
-    expect(run.output).toMatch(/^test\s+test\s+on_success/m)
-    expect(run.output).toMatch(/^npm-package\s+test\s+on_success/m)
-    expect(run.output).toMatch(/^release\s+release\s+on_success/m)
-    const release = parse(pipeline()).release
-    expect(release.release).toMatchObject({ tag_name: '$CI_COMMIT_TAG' })
-    expect(release.image).toMatch(/:v\d+\.\d+\.\d+$/)
-  })
+  test.concurrent(
+    'on a semver tag: tests, the npm check, and a release with the release: keyword',
+    async () => {
+      const run = await list(pipeline(), ['--variable', 'CI_COMMIT_TAG=1.2.0'], { checkSchema: true })
+      expect(run.code).toBe(0)
+      expect(run.output).toMatch(/json schema validated/)
+      expect(run.output).toMatch(/^test\s+test\s+on_success/m)
+      expect(run.output).toMatch(/^npm-package\s+test\s+on_success/m)
+      expect(run.output).toMatch(/^release\s+release\s+on_success/m)
+      const release = parse(pipeline()).release
+      expect(release.release).toMatchObject({ tag_name: '$CI_COMMIT_TAG' })
+      expect(release.image).toMatch(/:v\d+\.\d+\.\d+$/)
+    },
+  )
 
-  test("on a branch: the tests only; on a v-prefixed tag (GitHub's), no release", async () => {
-    const branch = await gitlabCiLocal(project, pipeline(), ['--list'])
+  test.concurrent("on a branch: the tests only; on a v-prefixed tag (GitHub's), no release", async () => {
+    const [branch, vtag] = await Promise.all([
+      list(pipeline()),
+      list(pipeline(), ['--variable', 'CI_COMMIT_TAG=v1.2.0']),
+    ])
     expect(branch.code).toBe(0)
     expect(branch.output).toMatch(/^test\s+test/m)
     expect(branch.output).not.toMatch(/^release\s/m)
-    const vtag = await gitlabCiLocal(project, pipeline(), ['--list', '--variable', 'CI_COMMIT_TAG=v1.2.0'])
     expect(vtag.output).not.toMatch(/^release\s/m)
   })
 
-  test('the schema check can fail: a job with an unknown keyword is refused', async () => {
+  test.concurrent('the schema check can fail: a job with an unknown keyword is refused', async () => {
     const broken = pipeline().replace('  stage: release\n', '  stage: release\n  relase: {}\n')
-    const run = await gitlabCiLocal(project, broken, ['--list', '--variable', 'CI_COMMIT_TAG=1.2.0'])
+    const run = await list(broken, ['--variable', 'CI_COMMIT_TAG=1.2.0'])
     expect(run.code).not.toBe(0)
     expect(run.output).toMatch(/relase/)
   })

@@ -12,7 +12,7 @@
  * (test/helpers/rsync.mjs), so the tests need no system package and run the same everywhere.
  */
 import { execFile, spawn } from 'node:child_process'
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { parse, stringify } from 'yaml'
@@ -56,10 +56,38 @@ export async function makeProject(dir: string): Promise<Project> {
   return { dir, sha, component: (name) => `$CI_SERVER_FQDN/${PROJECT_PATH}/${name}@${sha}` }
 }
 
+/**
+ * A copy of `project` (its git repository too, so the same commit) in `dir`: pipelines that run at
+ * the same time each need a working directory of their own (gitlab-ci-local writes its state, the
+ * jobs their dotenv reports, there). Copying costs no git process.
+ */
+export function copyProject(project: Project, dir: string): Project {
+  cpSync(project.dir, dir, { recursive: true, filter: (src) => !/[\\/]\.gitlab-ci-local$/.test(src) })
+  return { ...project, dir }
+}
+
 export interface PipelineRun {
   code: number | null
   /** stdout and stderr together, as a person reads gitlab-ci-local's log. */
   output: string
+}
+
+/**
+ * GitLab's JSON schema check, made once per pipeline in a test file. gitlab-ci-local checks the
+ * expanded configuration, which it writes to .gitlab-ci-local/expanded-gitlab-ci.yml; it depends on
+ * the pipeline's text, the project variables and the `--variable` values (the jobs whose rules
+ * keep them). The check is about a third of the CPU of a run (half of a `--list`). The first run of
+ * a pipeline with those three checks it; a later run of the same (a manual job started after its
+ * pipeline, a second merge request pipeline) skips the check (`--json-schema-validation=false`)
+ * and then must have expanded to a document an earlier run checked, or the helper throws: no
+ * pipeline runs on a document that was never checked.
+ */
+const firstRuns = new Map<string, Promise<void>>()
+const checkedDocuments = new Set<string>()
+
+export interface PipelineOptions {
+  /** Check the schema even if this text was checked already (a test that asserts the check). */
+  checkSchema?: boolean
 }
 
 /**
@@ -71,6 +99,7 @@ export async function gitlabCiLocal(
   pipeline: string,
   args: string[] = [],
   variables: Record<string, string> = {},
+  options: PipelineOptions = {},
 ): Promise<PipelineRun> {
   writeFileSync(path.join(project.dir, '.gitlab-ci.yml'), pipeline)
   writeFileSync(
@@ -79,7 +108,9 @@ export async function gitlabCiLocal(
       .map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`)
       .join(''),
   )
-  const home = path.join(project.dir, '..', 'gcl-home')
+  // gitlab-ci-local's home (and the jobs' npm cache) is the project's own: pipelines of several
+  // projects may run at the same time.
+  const home = `${project.dir}-gcl-home`
   const bin = standInBin(home)
   const env: NodeJS.ProcessEnv = {
     // The rsync stand-in, then Node 24 (the tests' own): gitlab-ci-local needs 22+, and the jobs'
@@ -103,7 +134,16 @@ export async function gitlabCiLocal(
     'CI_PIPELINE_SOURCE,CI_COMMIT_TAG,CI_COMMIT_BRANCH',
     ...args,
   ]
-  return new Promise((resolve, reject) => {
+  const expandedFile = path.join(project.dir, '.gitlab-ci-local', 'expanded-gitlab-ci.yml')
+  rmSync(expandedFile, { force: true })
+  const pipelineVariables = args.flatMap((a, i) => (args[i - 1] === '--variable' ? [a] : []))
+  const key = JSON.stringify([pipeline, variables, pipelineVariables])
+  const first = options.checkSchema ? undefined : firstRuns.get(key)
+  let firstDone = () => {}
+  if (first) argv.push('--json-schema-validation=false')
+  else firstRuns.set(key, new Promise((resolve) => (firstDone = resolve)))
+  const expanded = () => (existsSync(expandedFile) ? readFileSync(expandedFile, 'utf8') : undefined)
+  const run = await new Promise<PipelineRun>((resolve, reject) => {
     const child = spawn(process.execPath, argv, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
     // Whole lines only: a chunk of stdout that ends mid-line must not be cut by a chunk of stderr
     // (on a busy machine the two streams' chunks interleave anywhere, and a job's line would be lost).
@@ -124,7 +164,23 @@ export async function gitlabCiLocal(
       for (const rest of [partial.stdout, partial.stderr]) if (rest) output += rest + '\n'
       resolve({ code, output })
     })
+  }).catch((error: unknown) => {
+    firstDone()
+    throw error
   })
+  const document = expanded()
+  if (!first) {
+    if (document !== undefined && /json schema validated/.test(run.output)) checkedDocuments.add(document)
+    // Only now: a run waiting on this one looks its document up next.
+    firstDone()
+  } else {
+    await first
+    if (document !== undefined && !checkedDocuments.has(document))
+      throw new Error(
+        `gitlab-ci-local ran, without the schema check, a document no earlier run checked:\n${run.output}`,
+      )
+  }
+  return run
 }
 
 /** A directory with `rsync`, the pure-Node stand-in run by this Node; returns its path. */
