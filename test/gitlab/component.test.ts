@@ -16,7 +16,7 @@
  */
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals'
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, watch } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parse, stringify } from 'yaml'
@@ -110,7 +110,7 @@ describe('the staging component, one job per operation', () => {
   test.concurrent(
     'create; a later job reads STAGING_URL from the dotenv report; pull; push waits for a person',
     async () => {
-      const { sim, pipeline, staging } = await scenario()
+      const { sim, pipeline, staging, project } = await scenario()
       const yaml = stringify({
         stages: ['staging', 'check', 'refresh', 'release'],
         include: [
@@ -130,9 +130,19 @@ describe('the staging component, one job per operation', () => {
           script: ['echo "url=$STAGING_URL result=$RESULT"', 'test -n "$STAGING_URL"'],
         },
       })
-      const run = await pipeline(yaml)
+      // Where the jobs install the CLI (a pipeline variable, as a person running it may give one),
+      // watched: the jobs made it, and each job's after_script removed the CLI it installed (a shell
+      // executor's /tmp outlives jobs).
+      const prefix = path.join(project.dir, '..', `${path.basename(project.dir)}-cli`)
+      const made: string[] = []
+      const watcher = watch(path.dirname(prefix), (_event, name) => made.push(String(name)))
+      const run = await pipeline(yaml, ['--variable', `SITE_STAGING_PREFIX=${prefix}`]).finally(() =>
+        watcher.close(),
+      )
       expect(run.code).toBe(0)
       expect(jobLog(run.output, 'staging:create')).toMatch(/^Staging create succeeded \(site 1001\)/m)
+      expect(made).toContain(path.basename(prefix))
+      expect(existsSync(prefix)).toBe(false)
       expect(jobLog(run.output, 'check-url')).toContain(
         `url=${sim.apiUrl.replace(/\/$/, '')}/staging-sites/s-1001/ result=succeeded`,
       )
