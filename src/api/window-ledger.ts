@@ -1,50 +1,12 @@
 import { sharedController } from '../clock.js'
-import {
-  RATE_LIMIT_HEADERS,
-  RATE_LIMIT_MAX,
-  RATE_RESET_MAX_AHEAD_MS,
-  RATE_WINDOW_MS,
-  RETRY_AFTER_BUDGET_MAX_MS,
-} from '../contract.js'
+import { RATE_LIMIT_HEADERS, RATE_LIMIT_MAX, RATE_WINDOW_MS, RETRY_AFTER_BUDGET_MAX_MS } from '../contract.js'
 import { exponential } from '../backoff.js'
 import { headerValue, parseRetryAfter, pauseAfterMs, serverNow } from './retry.js'
 import type { Clock } from '../types.js'
+import type { CallSupply, Headers, RequestLedger } from './call-ledger.js'
+import { resetTime, whole } from './rate-headers.js'
 
-type Headers = Record<string, string | string[] | undefined>
-
-/** What the client asks of the ledger around each request it sends. */
-export interface RequestLedger {
-  /**
-   * 0 when a request may go now (its call is counted), else how long to wait before asking again.
-   * `deadline`: when the request must have gone (the run's timeout).
-   */
-  reserve(deadline?: number): number
-  /** Aborted when an answer may have given calls back: a request waiting on `reserve` asks again at once. */
-  readonly changed: AbortSignal
-  /** An answer came: what its status and headers say of the limit. */
-  observe(status: number, headers: Headers): void
-  /** A request that went got no answer (a network error, a timeout, a cancellation). */
-  unanswered(): void
-  /** A request starts (+1) or stops (-1) waiting for a call: the scheduler leaves it the calls that come. */
-  waiting?(delta: number): void
-  /** The run's cancellation, when it aborts `changed` too (a waiter then needs no other signal). */
-  readonly cancelledBy?: AbortSignal
-}
-
-/** What the poll scheduler reads of the ledger. */
-export interface CallSupply {
-  /** Calls per window, once an answer has said (null: not known, or no limit). */
-  readonly limit: number | null
-  readonly windowMs: number
-  /** Calls that may go now. */
-  available(): number
-  /** When `n` more calls than now will have come back (now when they are there already). */
-  backBy(n: number): number
-  /** How many more calls than now will have come back by `t` (within a window from now). */
-  backWithin(t: number): number
-  /** Requests waiting for a call now (the sites' requests, polls, reads): theirs before any look. */
-  readonly waiters: number
-}
+export type { CallSupply, RequestLedger } from './call-ledger.js'
 
 /** A call the server counts: ours (sent, maybe answered) or another client's on the same token. */
 interface Slot {
@@ -336,28 +298,3 @@ const SLOT_MARGIN_MS = 50
 const MIN_WAIT_MS = 10
 /** Waiting for an answer that tells the count: an answer wakes the waiter sooner. */
 const WAIT_FOR_ANSWER_MS = 1000
-
-/** A whole number from min to max, or null (absent, not a number, out of bounds). */
-function whole(value: string | string[] | undefined, min: number, max: number): number | null {
-  const text = headerValue(value)
-  if (!text || !/^-?\d+$/.test(text)) return null
-  const n = Number(text)
-  return Number.isSafeInteger(n) && n >= min && n <= max ? n : null
-}
-
-/**
- * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
- * bounds of contract §6: epoch seconds (a date, read against the server's `wallNow`: its Date
- * header, else our wall clock; contract §11),
- * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
- */
-function resetTime(value: string | string[] | undefined, now: number, wallNow: number): number | null {
-  const text = headerValue(value)
-  if (!text || !/^\d+(\.\d+)?$/.test(text)) return null
-  const n = Number(text)
-  let at: number
-  if (n >= 1e9 && n < 1e11) at = now + (n * 1000 - wallNow)
-  else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS) at = now + n * 1000
-  else return null
-  return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null
-}
