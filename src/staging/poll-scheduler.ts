@@ -82,6 +82,7 @@ export class PollScheduler implements PollGate {
       this.join(key)
       follower = this.followers.get(key)!
     }
+    const agreed = follower.agreed
     if (ask.answers !== follower.answers) {
       follower.answers = ask.answers
       follower.agreed = agrees(follower, ask.end, now)
@@ -89,9 +90,10 @@ export class PollScheduler implements PollGate {
       if (follower.approved === 'final' && follower.end) this.misled = true
       this.answered(follower)
     }
-    if (ask.end && !sameEnd(ask.end, follower.end)) {
+    if (ask.end && (!sameEnd(ask.end, follower.end) || follower.agreed !== agreed)) {
       follower.end = ask.end
-      this.measured(ask.end.from - follower.start, null, ask.end.to - follower.start)
+      // Only an end its readings agree on tells how long such jobs take.
+      if (follower.agreed) this.measured(ask.end.from - follower.start, null, ask.end.to - follower.start)
     }
     const decision = this.decide(follower, ask, now)
     let at = Math.max(decision.at, (follower.polledAt ?? -Infinity) + MIN_GAP_MS)
@@ -103,7 +105,7 @@ export class PollScheduler implements PollGate {
       this.held.delete(follower)
       follower.polledAt = now
       follower.approved = decision.look ? 'look' : 'final'
-      follower.blind = decision.at === this.measuredAt(follower)
+      follower.blind = follower.end === null || decision.at > this.ownFinalAt(follower)
       if (decision.look) this.outstanding++
       else this.finalsOut++
       return { at: now, final: true }
@@ -160,19 +162,48 @@ export class PollScheduler implements PollGate {
    * is trusted alone only once two of its readings agree on it and no bar has misled.
    */
   private finalAt(f: Follower): number | null {
-    const margin = (to: number) => to + FINAL_MARGIN * (to - f.start) + FINAL_MARGIN_MS
     const measured = this.measuredAt(f)
     // Misled with no job ended yet: only the first job's own progress is followed.
     if (!f.end || (this.misled && measured === null && this.scout() !== f)) return measured
-    // An end its readings have not confirmed is not trusted before the longest job expected either.
-    const trusted = !this.misled && f.agreed
-    return !trusted && measured !== null ? Math.max(margin(f.end.to), measured) : margin(f.end.to)
+    // An end its readings have not confirmed is not trusted before the longest job confirmed either
+    // (its siblings' ends their readings agree on, or their lengths): a single reading may be early.
+    const own = this.ownFinalAt(f)
+    if (!this.misled && f.agreed) return own
+    const confirmed = this.misled ? measured : this.lengthAt(f, this.longestExpected(false))
+    return confirmed === null ? own : Math.max(own, confirmed)
   }
 
-  /** When the longest job expected (once misled: that ended) would have ended, had it started with `f`. */
+  /** The final poll by this job's own latest end (a margin after it). */
+  private ownFinalAt(f: Follower): number {
+    const to = f.end?.to ?? Infinity
+    return to + FINAL_MARGIN * (to - f.start) + FINAL_MARGIN_MS
+  }
+
+  /**
+   * When the longest job expected (once misled: that ended) would have ended, had it started with
+   * `f`: for a job with no reading of its own (a blind final), once some job has told how long such
+   * jobs take (its readings agree on its end, or it ended), by every running job's current readings.
+   */
   private measuredAt(f: Follower): number | null {
-    const longest = this.misled ? this.longest : this.longestEnd
-    return longest > 0 ? f.start + longest + FINAL_MARGIN * longest + FINAL_MARGIN_MS : null
+    if (this.misled) return this.lengthAt(f, this.longest)
+    return this.longestExpected(false) > 0 ? this.lengthAt(f, this.longestExpected(true)) : null
+  }
+
+  private lengthAt(f: Follower, length: number): number | null {
+    return length > 0 ? f.start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null
+  }
+
+  /**
+   * The longest job the batch expects now: the longest that ended, and every running job's latest
+   * end by its current readings (a reading its later ones superseded predicts nothing any more);
+   * unless `all`, only ends that two readings agree on (one reading tells little of how long such
+   * jobs take: a plateau of the bar makes it late, a burst early).
+   */
+  private longestExpected(all: boolean): number {
+    let longest = this.longest
+    for (const f of this.followers.values())
+      if (f.end && (all || f.agreed)) longest = Math.max(longest, f.end.to - f.start)
+    return longest
   }
 
   /** Calls a look may use now: the spare, less a few kept for finals that find their job still running. */

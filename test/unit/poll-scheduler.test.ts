@@ -117,8 +117,14 @@ describe('PollScheduler', () => {
     // A follower that waits for a time of its own is not woken by anything.
     const timed = s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_000, start + 30_000))
     expect(timed.wake).toBeUndefined()
+    // One more reading that narrows its end tells the batch nothing yet (it agrees with nothing
+    // before it): the held are not woken.
     clock.t += 2000
     s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000, 2))
+    expect(held.wake?.aborted).toBe(false)
+    // Past half of it, a reading that agrees pins the first job's end: news for the held.
+    clock.t = start + 10_500
+    s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000, 3))
     expect(held.wake?.aborted).toBe(true)
     const next = s.pollAt(keys[5]!, wants(clock.t))
     expect(next.final).toBe(false)
@@ -134,6 +140,11 @@ describe('PollScheduler', () => {
     const { clock, s, keys, start } = batch(20, 20)
     clock.t += 3000
     s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000))
+    // One reading of the first job tells how long such jobs take only once a second agrees with it:
+    // until then the others are held.
+    clock.t = start + 10_000
+    expect(s.pollAt(keys[4]!, wants(clock.t)).wake).toBeDefined()
+    s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000, 2))
     clock.t = start + 12_000
     const blind = s.pollAt(keys[4]!, wants(clock.t))
     expect(blind.final).toBe(false)
@@ -210,8 +221,8 @@ describe('PollScheduler', () => {
     // not counted against a look now.
     const { clock, s, keys, calls, start } = batch(20, 22)
     calls.backAt = start + 60_000
-    clock.t += 3000
-    s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000))
+    clock.t = start + 10_500
+    confirmed(s, keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000, 2))
     expect(s.pollAt(keys[5]!, wants(start + 11_760)).at).toBe(start + 11_760)
     clock.t = start + 11_760
     expect(s.pollAt(keys[5]!, wants(clock.t)).final).toBe(false)
