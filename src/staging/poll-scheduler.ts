@@ -1,7 +1,17 @@
 import type { CallSupply } from '../api/call-ledger.js'
 import { CALLS_PER_RUN } from '../contract.js'
 import type { Clock } from '../types.js'
-import { agrees, newFollower, pinned, sameEnd, wakeUp, type Follower } from './poll-follower.js'
+import {
+  agrees,
+  finalAfter,
+  newFollower,
+  overrun,
+  ownFinal,
+  pinned,
+  sameEnd,
+  wakeUp,
+  type Follower,
+} from './poll-follower.js'
 import type { CallPlan, PollAsk, PollGate } from './poll-gate.js'
 
 export type { CallPlan, PollAsk, PollGate } from './poll-gate.js'
@@ -40,6 +50,8 @@ export class PollScheduler implements PollGate {
   private longestEnd = 0
   /** A final poll found its job still running: progress alone is not trusted for the others' finals. */
   private misled = false
+  /** How far such finals found their jobs past the ends their readings gave (a factor on the length). */
+  private stretch = 1
 
   constructor(
     private readonly clock: Clock,
@@ -87,7 +99,10 @@ export class PollScheduler implements PollGate {
       follower.answers = ask.answers
       follower.agreed = agrees(follower, ask.end, now)
       // A final poll from its own progress that found its job still running: this batch's bars mislead.
-      if (follower.approved === 'final' && follower.end) this.misled = true
+      if (follower.approved === 'final' && follower.end) {
+        this.misled = true
+        this.stretch = Math.max(this.stretch, overrun(follower, now))
+      }
       this.answered(follower)
     }
     if (ask.end && (!sameEnd(ask.end, follower.end) || follower.agreed !== agreed)) {
@@ -105,7 +120,7 @@ export class PollScheduler implements PollGate {
       this.held.delete(follower)
       follower.polledAt = now
       follower.approved = decision.look ? 'look' : 'final'
-      follower.blind = follower.end === null || decision.at > this.ownFinalAt(follower)
+      follower.blind = follower.end === null || decision.at > ownFinal(follower, this.stretchNow())
       if (decision.look) this.outstanding++
       else this.finalsOut++
       return { at: now, final: true }
@@ -130,7 +145,7 @@ export class PollScheduler implements PollGate {
     if (this.supply.limit === null) return { at: ask.wantedAt, look: true }
     if (this.plenty()) return { at: ask.wantedAt, look: true }
     // Economise: the final poll where this job's own progress says it has ended.
-    const finalAt = this.finalAt(f)
+    const finalAt = this.finalAt(f, now)
     if (pinned(f) && finalAt !== null) return { at: finalAt, look: false }
     // A look where it pins this job's end sooner than the final poll would (once bars have misled,
     // a look pins nothing: only the first job looks, until one has ended).
@@ -157,40 +172,37 @@ export class PollScheduler implements PollGate {
 
   /**
    * When this job has ended by its own progress (its latest end), else by the longest job expected
-   * (its siblings' own latest ends, or their lengths). Once a bar of this batch has misled (a final
-   * poll from its own progress found its job running), only jobs that ended count. A job's own end
-   * is trusted alone only once two of its readings agree on it and no bar has misled.
+   * (its siblings' own latest ends, or their lengths). A job's own end is trusted alone only once
+   * two of its readings agree on it and no bar has misled (a final poll from its own progress found
+   * its job running). Else its final waits for the longest job expected too: by the ends the
+   * batch's readings agree on while a call is to spare for a final that misses; with none to spare,
+   * or once a bar has misled, by every running job's current readings, each (and its own) stretched
+   * by as much as the bars have misled so far.
    */
-  private finalAt(f: Follower): number | null {
+  private finalAt(f: Follower, now: number): number | null {
     const measured = this.measuredAt(f)
-    // Misled with no job ended yet: only the first job's own progress is followed.
-    if (!f.end || (this.misled && measured === null && this.scout() !== f)) return measured
-    // An end its readings have not confirmed is not trusted before the longest job confirmed either
-    // (its siblings' ends their readings agree on, or their lengths): a single reading may be early.
-    const own = this.ownFinalAt(f)
+    // Misled with nothing to go by for a job with no reading: only the first job is followed.
+    if (this.misled && this.longest === 0 && this.scout() !== f) return null
+    if (!f.end) return measured
+    const own = ownFinal(f, this.stretchNow())
     if (!this.misled && f.agreed) return own
-    const confirmed = this.misled ? measured : this.lengthAt(f, this.longestExpected(false))
-    return confirmed === null ? own : Math.max(own, confirmed)
-  }
-
-  /** The final poll by this job's own latest end (a margin after it). */
-  private ownFinalAt(f: Follower): number {
-    const to = f.end?.to ?? Infinity
-    return to + FINAL_MARGIN * (to - f.start) + FINAL_MARGIN_MS
+    const careful = this.misled || this.spare(now) <= 0
+    const longest = finalAfter(f.start, this.longestExpected(careful))
+    return longest === null ? own : Math.max(own, longest)
   }
 
   /**
-   * When the longest job expected (once misled: that ended) would have ended, had it started with
-   * `f`: for a job with no reading of its own (a blind final), once some job has told how long such
-   * jobs take (its readings agree on its end, or it ended), by every running job's current readings.
+   * A job with no reading of its own (a blind final) is asked when the longest job expected by
+   * every running job's current readings would have ended, had it started with `f`: once some job
+   * has told how long such jobs take (its readings agree on its end, or it ended), or a bar misled.
    */
   private measuredAt(f: Follower): number | null {
-    if (this.misled) return this.lengthAt(f, this.longest)
-    return this.longestExpected(false) > 0 ? this.lengthAt(f, this.longestExpected(true)) : null
+    const told = this.misled || this.longestExpected(false) > 0
+    return told ? finalAfter(f.start, this.longestExpected(true)) : null
   }
 
-  private lengthAt(f: Follower, length: number): number | null {
-    return length > 0 ? f.start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null
+  private stretchNow(): number {
+    return this.misled ? this.stretch : 1
   }
 
   /**
@@ -200,9 +212,10 @@ export class PollScheduler implements PollGate {
    * jobs take: a plateau of the bar makes it late, a burst early).
    */
   private longestExpected(all: boolean): number {
+    const stretch = all ? this.stretchNow() : 1
     let longest = this.longest
     for (const f of this.followers.values())
-      if (f.end && (all || f.agreed)) longest = Math.max(longest, f.end.to - f.start)
+      if (f.end && (all || f.agreed)) longest = Math.max(longest, stretch * (f.end.to - f.start))
     return longest
   }
 
@@ -300,9 +313,6 @@ const HOLD_RECHECK_MS = 2000
 const MIN_GAP_MS = 250
 /** Looks to spare per job followed, at or above which each polls as its planner wants. */
 const PLENTY_PER_FOLLOWER = 2
-/** The final poll goes this much after the latest end (a fraction of the length, plus this). */
-const FINAL_MARGIN = 0.01
-const FINAL_MARGIN_MS = 100
 /** A job with no reading of its own first looks at this fraction of the shortest job measured. */
 const FIRST_LOOK = 0.6
 /** One call kept for every this many jobs followed (finals that find the job running). */
