@@ -5,7 +5,6 @@ import {
   agrees,
   finalAfter,
   newFollower,
-  overrun,
   ownFinal,
   pinned,
   sameEnd,
@@ -13,6 +12,7 @@ import {
   type Follower,
 } from './poll-follower.js'
 import type { CallPlan, PollAsk, PollGate } from './poll-gate.js'
+import { JobLengths } from './poll-lengths.js'
 
 export type { CallPlan, PollAsk, PollGate } from './poll-gate.js'
 
@@ -43,15 +43,8 @@ export class PollScheduler implements PollGate {
   private finalsOut = 0
   /** Held followers: no reading of their own and nothing the batch measured yet. */
   private readonly held = new Set<Follower>()
-  /** What the batch has measured of its jobs' lengths (ms): the shortest its jobs' progress allows, the longest that ended. */
-  private shortest = Infinity
-  private longest = 0
-  /** The longest job the batch expects, by its jobs' own progress (their latest ends) or as they ended. */
-  private longestEnd = 0
-  /** A final poll found its job still running: progress alone is not trusted for the others' finals. */
-  private misled = false
-  /** How far such finals found their jobs past the ends their readings gave (a factor on the length). */
-  private stretch = 1
+  /** What the batch has learnt of how long its jobs take. */
+  private readonly lengths = new JobLengths()
 
   constructor(
     private readonly clock: Clock,
@@ -99,10 +92,7 @@ export class PollScheduler implements PollGate {
       follower.answers = ask.answers
       follower.agreed = agrees(follower, ask.end, now)
       // A final poll from its own progress that found its job still running: this batch's bars mislead.
-      if (follower.approved === 'final' && follower.end) {
-        this.misled = true
-        this.stretch = Math.max(this.stretch, overrun(follower, now))
-      }
+      if (follower.approved === 'final' && follower.end) this.lengths.missed(follower, now)
       this.answered(follower)
     }
     if (ask.end && (!sameEnd(ask.end, follower.end) || follower.agreed !== agreed)) {
@@ -120,7 +110,7 @@ export class PollScheduler implements PollGate {
       this.held.delete(follower)
       follower.polledAt = now
       follower.approved = decision.look ? 'look' : 'final'
-      follower.blind = follower.end === null || decision.at > ownFinal(follower, this.stretchNow())
+      follower.blind = follower.end === null || decision.at > ownFinal(follower, this.lengths.stretchNow())
       if (decision.look) this.outstanding++
       else this.finalsOut++
       return { at: now, final: true }
@@ -150,12 +140,12 @@ export class PollScheduler implements PollGate {
     // A look where it pins this job's end sooner than the final poll would (once bars have misled,
     // a look pins nothing: only the first job looks, until one has ended).
     const lookAt =
-      this.misled && (this.longest > 0 || this.scout() !== f)
+      this.lengths.misled && (this.lengths.longest > 0 || this.scout() !== f)
         ? null
         : f.end
           ? ask.wantedAt
-          : this.shortest < Infinity
-            ? f.start + FIRST_LOOK * this.shortest
+          : this.lengths.shortest < Infinity
+            ? f.start + FIRST_LOOK * this.lengths.shortest
             : this.scout() === f || this.leftOver(now)
               ? ask.wantedAt
               : null
@@ -182,12 +172,12 @@ export class PollScheduler implements PollGate {
   private finalAt(f: Follower, now: number): number | null {
     const measured = this.measuredAt(f)
     // Misled with nothing to go by for a job with no reading: only the first job is followed.
-    if (this.misled && this.longest === 0 && this.scout() !== f) return null
+    if (this.lengths.misled && this.lengths.longest === 0 && this.scout() !== f) return null
     if (!f.end) return measured
-    const own = ownFinal(f, this.stretchNow())
-    if (!this.misled && f.agreed) return own
-    const careful = this.misled || this.spare(now) <= 0
-    const longest = finalAfter(f.start, this.longestExpected(careful))
+    const own = ownFinal(f, this.lengths.stretchNow())
+    if (!this.lengths.misled && f.agreed) return own
+    const careful = this.lengths.misled || this.spare(now) <= 0
+    const longest = finalAfter(f.start, this.lengths.longestExpected(this.followers.values(), careful))
     return longest === null ? own : Math.max(own, longest)
   }
 
@@ -197,26 +187,8 @@ export class PollScheduler implements PollGate {
    * has told how long such jobs take (its readings agree on its end, or it ended), or a bar misled.
    */
   private measuredAt(f: Follower): number | null {
-    const told = this.misled || this.longestExpected(false) > 0
-    return told ? finalAfter(f.start, this.longestExpected(true)) : null
-  }
-
-  private stretchNow(): number {
-    return this.misled ? this.stretch : 1
-  }
-
-  /**
-   * The longest job the batch expects now: the longest that ended, and every running job's latest
-   * end by its current readings (a reading its later ones superseded predicts nothing any more);
-   * unless `all`, only ends that two readings agree on (one reading tells little of how long such
-   * jobs take: a plateau of the bar makes it late, a burst early).
-   */
-  private longestExpected(all: boolean): number {
-    const stretch = all ? this.stretchNow() : 1
-    let longest = this.longest
-    for (const f of this.followers.values())
-      if (f.end && (all || f.agreed)) longest = Math.max(longest, stretch * (f.end.to - f.start))
-    return longest
+    const told = this.lengths.misled || this.lengths.longestExpected(this.followers.values(), false) > 0
+    return told ? finalAfter(f.start, this.lengths.longestExpected(this.followers.values(), true)) : null
   }
 
   /** Calls a look may use now: the spare, less a few kept for finals that find their job still running. */
@@ -238,7 +210,7 @@ export class PollScheduler implements PollGate {
     const back = this.callsBackAt(now)
     let finals = 0
     for (const f of this.followers.values()) {
-      const from = f.end ? f.end.from : f.start + this.shortest
+      const from = f.end ? f.end.from : f.start + this.lengths.shortest
       if (back === Infinity || from < back || from === Infinity) finals++
     }
     return finals
@@ -274,17 +246,9 @@ export class PollScheduler implements PollGate {
     return Math.max(now + 1, this.supply.backBy(this.supply.available() + 1))
   }
 
-  /**
-   * A job's length as bounded by its own progress (`shortest`), or as it ended (both): held
-   * followers learn from it.
-   */
+  /** A job's length as bounded by its own progress, or as it ended: held followers learn from news. */
   private measured(shortest: number, ended: number | null, latest = ended ?? 0): void {
-    const news =
-      shortest < this.shortest || (ended !== null && ended > this.longest) || latest > this.longestEnd
-    this.shortest = Math.min(this.shortest, Math.max(1, shortest))
-    if (ended !== null) this.longest = Math.max(this.longest, ended)
-    this.longestEnd = Math.max(this.longestEnd, latest)
-    if (news) this.wakeHeld()
+    if (this.lengths.measured(shortest, ended, latest)) this.wakeHeld()
   }
 
   private wakeHeld(): void {
