@@ -25,10 +25,11 @@ export type { CallPlan, PollAsk, PollGate } from './poll-gate.js'
  * next poll is the final one, at the latest time that allows; a job whose end is not pinned gets a
  * look (its planner's time, or FIRST_LOOK of the shortest job measured) only with calls to spare,
  * keeping a few for finals that find their job running; without one, it is asked once, at its own
- * latest end but not before the longest job expected would have ended. A final that may miss waits for the answers of the finals already
- * out when the calls left could not pay for all of them missing. Only the first job polls before
- * any job has told how long such jobs take; the others are held, and woken (each alone) when one
- * does. Every decision is taken again when its time comes (a poll planned before the calls ran out
+ * latest end but not before the longest job expected would have ended (see finalAt; what the
+ * batch knows of its jobs' lengths is in poll-lengths.ts). A final that may miss waits for the
+ * answers of the finals already out when the calls left could not pay for all of them missing.
+ * Only the first job polls before any job has told how long such jobs take (two of its readings
+ * agree, or it ended); the others are held, and woken (each alone) when one does. Every decision is taken again when its time comes (a poll planned before the calls ran out
  * is planned anew, not sent late). No follower polls twice within MIN_GAP_MS.
  */
 export class PollScheduler implements PollGate {
