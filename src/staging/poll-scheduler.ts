@@ -128,7 +128,9 @@ export class PollScheduler implements PollGate {
 
   spareNow(): boolean {
     if (this.supply.limit === null) return true
-    return this.active === 0 || this.plenty() || this.lookBudget(this.clock.now()) > 0
+    // With no job followed, a call that is there now (the batch's last reads never wait a window).
+    if (this.active === 0) return this.supply.available() > this.dueNow()
+    return this.plenty() || this.lookBudget(this.clock.now()) > 0
   }
 
   /** When this follower should poll, and whether that poll is a look (it may find the job running). */

@@ -279,13 +279,16 @@ describe('PollScheduler', () => {
     calls.waiters = 36
     expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
   })
-  it('a best-effort call goes only with a call to spare while jobs are followed', () => {
-    const { s, leaves } = batch(20, 20)
+  it('a best-effort call goes only with a call to spare while jobs are followed, and never waits a window', () => {
+    const { s, leaves, calls } = batch(20, 20)
     expect(s.spareNow()).toBe(false)
     const plenty = batch(20, 60)
     expect(plenty.s.spareNow()).toBe(true)
     leaves.forEach((leave) => leave())
     expect(s.spareNow()).toBe(true)
+    // No job followed, but no call left now: the read would wait for the window to turn.
+    calls.left = 0
+    expect(s.spareNow()).toBe(false)
   })
   it("the run's cancellation wakes a held follower", () => {
     const clock = new FakeClock()
