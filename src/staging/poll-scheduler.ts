@@ -29,8 +29,9 @@ export type { CallPlan, PollAsk, PollGate } from './poll-gate.js'
  * batch knows of its jobs' lengths is in poll-lengths.ts). A final that may miss waits for the
  * answers of the finals already out when the calls left could not pay for all of them missing.
  * Only the first job polls before any job has told how long such jobs take (two of its readings
- * agree, or it ended); the others are held, and woken (each alone) when one does. Every decision is taken again when its time comes (a poll planned before the calls ran out
- * is planned anew, not sent late). No follower polls twice within MIN_GAP_MS.
+ * agree, or it ended); the others are held, and woken (each alone) when one does. Every decision
+ * is taken again when its time comes (a poll planned before the calls ran out is planned anew, not
+ * sent late). No follower polls twice within MIN_GAP_MS.
  */
 export class PollScheduler implements PollGate {
   private plan: CallPlan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: CALLS_PER_RUN }
