@@ -1,61 +1,11 @@
 import { sharedController } from '../clock.js'
-import {
-  RATE_LIMIT_HEADERS,
-  RATE_LIMIT_MAX,
-  RATE_RESET_MAX_AHEAD_MS,
-  RATE_WINDOW_MS,
-  RETRY_AFTER_BUDGET_MAX_MS,
-} from '../contract.js'
+import { RATE_LIMIT_HEADERS, RATE_LIMIT_MAX, RATE_WINDOW_MS, RETRY_AFTER_BUDGET_MAX_MS } from '../contract.js'
 import { exponential } from '../backoff.js'
 import { headerValue, parseRetryAfter, pauseAfterMs, serverNow } from './retry.js'
 import type { Clock } from '../types.js'
-
-type Headers = Record<string, string | string[] | undefined>
-
-/** What the client asks of the ledger around each request it sends. */
-export interface RequestLedger {
-  /**
-   * 0 when a request may go now (its call is counted), else how long to wait before asking again.
-   * `deadline`: when the request must have gone (the run's timeout).
-   */
-  reserve(deadline?: number): number
-  /** Aborted when an answer may have given calls back: a request waiting on `reserve` asks again at once. */
-  readonly changed: AbortSignal
-  /** An answer came: what its status and headers say of the limit. */
-  observe(status: number, headers: Headers): void
-  /** A request that went got no answer (a network error, a timeout, a cancellation). */
-  unanswered(): void
-  /** A request starts (+1) or stops (-1) waiting for a call: the scheduler leaves it the calls that come. */
-  waiting?(delta: number): void
-  /** The run's cancellation, when it aborts `changed` too (a waiter then needs no other signal). */
-  readonly cancelledBy?: AbortSignal
-}
-
-/** What the poll scheduler reads of the ledger. */
-export interface CallSupply {
-  /** Calls per window, once an answer has said (null: not known, or no limit). */
-  readonly limit: number | null
-  readonly windowMs: number
-  /** Calls that may go now. */
-  available(): number
-  /** When `n` more calls than now will have come back (now when they are there already). */
-  backBy(n: number): number
-  /** How many more calls than now will have come back by `t` (within a window from now). */
-  backWithin(t: number): number
-  /** Requests waiting for a call now (the sites' requests, polls, reads): theirs before any look. */
-  readonly waiters: number
-}
-
-/** A call the server counts: ours (sent, maybe answered) or another client's on the same token. */
-interface Slot {
-  sentAt: number
-  answeredAt: number | null
-  /** When it stops counting, as far as we can tell (Infinity while in flight). */
-  until: number
-  foreign: boolean
-  /** Sent to learn whether the window is shorter than assumed (see WindowLedger.probing). */
-  probe?: boolean
-}
+import type { CallSupply, Headers, RequestLedger } from './call-ledger.js'
+import { resetTime, whole } from './rate-headers.js'
+import { Slots, type Slot } from './window-slots.js'
 
 /**
  * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
@@ -83,11 +33,7 @@ export class WindowLedger implements RequestLedger, CallSupply {
   windowMs: number
   private readonly assumedWindowMs: number
   limit: number | null = null
-  private slots: Slot[] = []
-  /** No slot stops counting before this (a lower bound: `expire` looks only once it is reached). */
-  private nextExpiry = Infinity
-  /** Every call of the run before this index of `slots` is answered (see oldestInFlight). */
-  private flyingFrom = 0
+  private readonly slots = new Slots()
   /** An answer has come without any rate-limit header: nothing to respect until one says otherwise. */
   private answers = 0
   private headersSeen = false
@@ -129,7 +75,7 @@ export class WindowLedger implements RequestLedger, CallSupply {
 
   reserve(deadline = Infinity): number {
     const now = this.clock.now()
-    this.expire(now)
+    this.slots.expire(now)
     if (now < this.pausedUntil) return this.pausedUntil - now
     if (this.limit === null) {
       // Nothing known. No header in any answer so far: nothing to respect. Else one request at a
@@ -139,7 +85,7 @@ export class WindowLedger implements RequestLedger, CallSupply {
     }
     if (this.statedReset !== null && now >= this.statedReset) {
       // The server said calls are back by now: one request learns how many.
-      return this.slots.some((s) => s.answeredAt === null && s.sentAt >= this.statedReset!)
+      return this.slots.all.some((s) => s.answeredAt === null && s.sentAt >= this.statedReset!)
         ? WAIT_FOR_ANSWER_MS
         : this.send(now)
     }
@@ -152,7 +98,7 @@ export class WindowLedger implements RequestLedger, CallSupply {
       const probeAt = this.lastSentAt + PROBE_AFTER_MS
       if (now >= probeAt && this.inFlight() === 0) {
         this.send(now)
-        this.slots.at(-1)!.probe = true
+        this.slots.all.at(-1)!.probe = true
         return 0
       }
       until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS))
@@ -167,27 +113,27 @@ export class WindowLedger implements RequestLedger, CallSupply {
   unanswered(): void {
     const now = this.clock.now()
     // The oldest request in flight: with no answer, the server may or may not have counted it.
-    const slot = this.oldestInFlight()
+    const slot = this.slots.oldestInFlight()
     if (slot) {
       slot.answeredAt = now
-      this.counts(slot, now + this.windowMs)
+      this.slots.holdUntil(slot, now + this.windowMs)
     }
     this.notify()
   }
 
   observe(status: number, headers: Headers): void {
     const now = this.clock.now()
-    this.expire(now)
+    this.slots.expire(now)
     this.answers++
     const knewLimit = this.limit !== null
     const before = this.available(now)
     const backBefore = this.backBy(1, now)
     const stated = this.statedReset
     // Answers come in any order; the request this one answers is taken to be the oldest in flight.
-    const mine = this.oldestInFlight()
+    const mine = this.slots.oldestInFlight()
     if (mine) {
       mine.answeredAt = now
-      this.counts(mine, now + this.windowMs)
+      this.slots.holdUntil(mine, now + this.windowMs)
     }
     const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
     if (limit !== null) this.limit = limit
@@ -248,30 +194,30 @@ export class WindowLedger implements RequestLedger, CallSupply {
   /** A window no longer than `ms`: calls already answered come back sooner too. */
   private learnWindow(ms: number): void {
     this.windowMs = ms
-    for (const slot of this.slots)
-      if (slot.answeredAt !== null) this.counts(slot, Math.min(slot.until, slot.answeredAt + ms))
+    for (const slot of this.slots.all)
+      if (slot.answeredAt !== null) this.slots.holdUntil(slot, Math.min(slot.until, slot.answeredAt + ms))
   }
 
   available(now = this.clock.now()): number {
     if (this.limit === null) return Infinity
-    this.expire(now)
+    this.slots.expire(now)
     return this.limit - this.slots.length
   }
 
   backBy(n: number, now = this.clock.now()): number {
     if (this.limit === null) return now
-    this.expire(now)
+    this.slots.expire(now)
     const short = n - (this.limit - this.slots.length)
     if (short <= 0) return now
-    const untils = this.slots.map((s) => s.until).sort((a, b) => a - b)
+    const untils = this.slots.all.map((s) => s.until).sort((a, b) => a - b)
     return untils[short - 1] ?? Infinity
   }
 
   backWithin(t: number, now = this.clock.now()): number {
     if (this.limit === null) return 0
-    this.expire(now)
+    this.slots.expire(now)
     let n = 0
-    for (const slot of this.slots) if (slot.until <= t) n++
+    for (const slot of this.slots.all) if (slot.until <= t) n++
     return n
   }
 
@@ -281,65 +227,32 @@ export class WindowLedger implements RequestLedger, CallSupply {
    * turned for the oldest of them. More than every call the run may have made by then: another client's calls.
    */
   private correct(count: number, mine: Slot, now: number): Slot | null {
-    const before = this.slots.filter(
+    const before = this.slots.all.filter(
       (s) => s !== mine && s.answeredAt !== null && s.answeredAt <= mine.sentAt,
     )
     const surely = before.length + 1
     if (count < surely) {
       const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count)
       const gone = new Set(given)
-      this.slots = this.slots.filter((s) => !gone.has(s))
-      this.flyingFrom = 0
+      this.slots.remove(gone)
       return given[0] ?? null
     }
-    const possibly = this.slots.filter((s) => !s.foreign && s.sentAt <= now).length
-    const foreign = this.slots.filter((s) => s.foreign).length
+    const possibly = this.slots.all.filter((s) => !s.foreign && s.sentAt <= now).length
+    const foreign = this.slots.all.filter((s) => s.foreign).length
     for (let extra = count - possibly - foreign; extra > 0; extra--)
-      this.slots.push({ sentAt: now, answeredAt: now, until: now + this.windowMs, foreign: true })
-    if (count - possibly - foreign > 0) this.nextExpiry = Math.min(this.nextExpiry, now + this.windowMs)
+      this.slots.add({ sentAt: now, answeredAt: now, until: now + this.windowMs, foreign: true })
     return null
   }
 
   private inFlight(): number {
-    return this.slots.filter((s) => s.answeredAt === null).length
+    return this.slots.all.filter((s) => s.answeredAt === null).length
   }
 
   private send(now: number): number {
     this.lastSentAt = now
     const until = now + REQUEST_TTL_MS + this.windowMs
-    this.slots.push({ sentAt: now, answeredAt: null, until, foreign: false })
-    this.nextExpiry = Math.min(this.nextExpiry, until)
+    this.slots.add({ sentAt: now, answeredAt: null, until, foreign: false })
     return 0
-  }
-
-  /** Slots that stopped counting; a request neither answered nor reported unanswered is forgotten after a while. */
-  private expire(now: number): void {
-    if (now < this.nextExpiry) return
-    this.slots = this.slots.filter((s) => s.until > now)
-    this.flyingFrom = 0
-    this.nextExpiry = this.slots.reduce((min, s) => Math.min(min, s.until), Infinity)
-  }
-
-  /** A slot counts until `until`: the earliest end is known without looking through every slot. */
-  private counts(slot: Slot, until: number): void {
-    slot.until = until
-    this.nextExpiry = Math.min(this.nextExpiry, until)
-  }
-
-  /** The request an answer (or a failure) is taken to be for: the oldest of the run's in flight. */
-  private oldestInFlight(): Slot | undefined {
-    // Slots are in the order sent and answers go to the oldest, so the run's calls before the last
-    // one found are answered: the search starts there (the slots of a busy minute are thousands).
-    const from = Math.min(this.flyingFrom, this.slots.length)
-    for (let i = from; i < this.slots.length; i++) {
-      const s = this.slots[i]!
-      if (s.answeredAt === null && !s.foreign) {
-        this.flyingFrom = i
-        return s
-      }
-    }
-    this.flyingFrom = this.slots.length
-    return undefined
   }
 
   private notify(): void {
@@ -367,28 +280,3 @@ const SLOT_MARGIN_MS = 50
 const MIN_WAIT_MS = 10
 /** Waiting for an answer that tells the count: an answer wakes the waiter sooner. */
 const WAIT_FOR_ANSWER_MS = 1000
-
-/** A whole number from min to max, or null (absent, not a number, out of bounds). */
-function whole(value: string | string[] | undefined, min: number, max: number): number | null {
-  const text = headerValue(value)
-  if (!text || !/^-?\d+$/.test(text)) return null
-  const n = Number(text)
-  return Number.isSafeInteger(n) && n >= min && n <= max ? n : null
-}
-
-/**
- * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
- * bounds of contract §6: epoch seconds (a date, read against the server's `wallNow`: its Date
- * header, else our wall clock; contract §11),
- * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
- */
-function resetTime(value: string | string[] | undefined, now: number, wallNow: number): number | null {
-  const text = headerValue(value)
-  if (!text || !/^\d+(\.\d+)?$/.test(text)) return null
-  const n = Number(text)
-  let at: number
-  if (n >= 1e9 && n < 1e11) at = now + (n * 1000 - wallNow)
-  else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS) at = now + n * 1000
-  else return null
-  return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null
-}

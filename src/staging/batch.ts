@@ -19,7 +19,8 @@ import {
 } from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
 import { inDoorWords, setting, type Door } from '../words.js'
-import { PollScheduler, type CallPlan } from './poll-scheduler.js'
+import type { CallPlan } from './poll-gate.js'
+import { PollScheduler } from './poll-scheduler.js'
 
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one

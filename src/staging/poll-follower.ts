@@ -56,11 +56,32 @@ export function sameEnd(a: { from: number; to: number }, b: { from: number; to: 
   return b !== null && a.from === b.from && a.to === b.to
 }
 
+/**
+ * Its final poll by its own latest end, a margin after it; `stretch`: a factor on the length its
+ * readings give (how far the batch's bars have misled).
+ */
+export function ownFinal(f: Follower, stretch = 1): number {
+  return finalAfter(f.start, stretch * ((f.end?.to ?? Infinity) - f.start)) ?? Infinity
+}
+
+/** The final poll of a job that started at `start` and lasts `length` (null: no length known). */
+export function finalAfter(start: number, length: number): number | null {
+  return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null
+}
+
+/** A final poll at `now` found its job running: how far past the end its readings gave (a factor). */
+export function overrun(f: Follower, now: number): number {
+  return f.end ? (now - f.start) / Math.max(1, f.end.to - f.start) : 1
+}
+
 /** Two ends of a job that started at `start` within NARROW of its length (and NARROW_MS) of each other. */
 function near(a: number, b: number, start: number): boolean {
   return Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS
 }
 
+/** The final poll goes this much after the latest end (a fraction of the length, plus this). */
+const FINAL_MARGIN = 0.01
+const FINAL_MARGIN_MS = 100
 /** A job's end is pinned when its window is this narrow (a fraction of its length, plus this). */
 const NARROW = 0.04
 const NARROW_MS = 400

@@ -5,7 +5,7 @@ import type { Redactor } from '../secrets/redactor.js'
 import type { Clock, Followed as Operation, Logger } from '../types.js'
 import { jobOf } from '../words.js'
 import type { PollPlanner } from './poll-planner.js'
-import type { PollGate } from './poll-scheduler.js'
+import type { PollGate } from './poll-gate.js'
 
 // What every follower of a background job shares (wait.ts follows a task, wait-reads.ts a read):
 // its deps and outcome, the batch's poll gate, the one sleep before each poll, the progress lines.

@@ -1,3 +1,5 @@
+import { fitLine, type Line, type Reading } from './poll-line.js'
+
 /**
  * When to ask again whether a background job has finished: use what the server tells, and never
  * trust it so far that a misleading progress bar costs more than fixed polling would.
@@ -54,19 +56,13 @@ interface Sample {
   from: number
 }
 
-/** Every answer that carried a percentage. */
-interface Reading {
-  t: number
-  percent: number
-}
-
 /** The bar is read as complete at 99 (many jobs sit there, never at 100) or at 100. */
 const TARGET = 99
 
 export class PollPlanner {
   private readonly samples: Sample[] = []
   private readonly readings: Reading[] = []
-  /** fitLine's answers for the readings as they are (a site asks again at every wake). */
+  /** The lines that fit the readings as they are (a site asks again at every wake). */
   private readonly lines = new Map<number, Line | null>()
   private polls = 0
   private stale = 0
@@ -107,8 +103,8 @@ export class PollPlanner {
     if (percent === undefined || !Number.isFinite(percent)) return
     const p = Math.min(100, Math.max(0, percent))
     this.readings.push({ t, percent: p })
-    if (this.readings.length > MAX_READINGS) this.readings.shift()
     this.lines.clear()
+    if (this.readings.length > MAX_READINGS) this.readings.shift()
     const last = this.samples.at(-1)
     if (last ? p <= last.percent : p <= 0) {
       // No movement (a step back is read as none).
@@ -163,7 +159,7 @@ export class PollPlanner {
     const mark = last.percent >= TARGET ? TARGET + 1 : TARGET
     const slowing = this.slowing()
     const step = 1 / Math.max(slowing ?? this.pace(last), 1e-9)
-    const line = this.fitLine(LINE_VALUES)
+    const line = this.line(LINE_VALUES)
     // The earliest readings of when the bar reaches the mark: the average pace (unless the bar has
     // been slowing down steadily); a straight line through the recent answers, or through the last
     // three values if the bar sped up lately; without a line (too few values, or a bar that is not
@@ -175,7 +171,7 @@ export class PollPlanner {
       early.push(line.earliest(mark))
       // If the bar sped up lately, the older answers hold the line back: then a line through the
       // last values only.
-      const recent = this.fitLine(3)
+      const recent = this.line(3)
       if (recent && recent.slope() > 1.1 * line.slope()) early.push(recent.earliest(mark))
     } else {
       if (mark === TARGET) {
@@ -284,43 +280,13 @@ export class PollPlanner {
     return latest < (0.5 * b.percent) / Math.max(1, b.t)
   }
 
-  /**
-   * A straight line v = a + b·t through the recent readings, each of which says the bar was at
-   * least its value and below the next whole number: the set of lines that fit them all, over as
-   * many recent readings as fit one line (at least three values, so that the pace is bounded).
-   */
-  private fitLine(maxValues: number): Line | null {
+  /** fitLine over the readings, worked out once per new reading. */
+  private line(maxValues: number): Line | null {
     const known = this.lines.get(maxValues)
     if (known !== undefined) return known
-    const line = this.fitReadings(maxValues)
+    const line = fitLine(this.readings, maxValues)
     this.lines.set(maxValues, line)
     return line
-  }
-
-  private fitReadings(maxValues: number): Line | null {
-    // Every line with a pace from 1e-9 to 1 percent per ms, starting anywhere plausible.
-    let polygon: Point[] = [
-      [-1e8, 1e-9],
-      [1e8, 1e-9],
-      [1e8, 1],
-      [-1e8, 1],
-    ]
-    let values = 0
-    let previous: number | null = null
-    let fitted: Point[] | null = null
-    for (let i = this.readings.length - 1; i >= 0; i--) {
-      const { t, percent } = this.readings[i]!
-      // a + b·t >= percent, and a + b·t <= percent + 1
-      if (percent !== previous && values + 1 > maxValues) break
-      let next = clip(polygon, 1, t, percent)
-      next = clip(next, -1, -t, -(percent + 1))
-      if (next.length < 3) break
-      polygon = next
-      if (percent !== previous) values++
-      previous = percent
-      if (values >= 3) fitted = polygon
-    }
-    return fitted ? new Line(fitted) : null
   }
 
   private clamp(ms: number): number {
@@ -331,39 +297,3 @@ export class PollPlanner {
 const MAX_READINGS = 60
 /** The line through the recent answers spans at most this many values of the bar. */
 const LINE_VALUES = 6
-
-/** (a, b): the line v = a + b·t, with t in ms since the start. */
-type Point = [number, number]
-
-/** The lines that fit the readings: when they reach a mark, at the earliest and at the latest. */
-class Line {
-  constructor(private readonly polygon: Point[]) {}
-  earliest(mark: number): number {
-    return Math.min(...this.polygon.map(([a, b]) => (mark - a) / b))
-  }
-  latest(mark: number): number {
-    return Math.max(...this.polygon.map(([a, b]) => (mark - a) / b))
-  }
-  /** A middle slope of the lines that fit (the mean of the corners). */
-  slope(): number {
-    return this.polygon.reduce((sum, [, b]) => sum + b, 0) / this.polygon.length
-  }
-}
-
-/** The part of a convex polygon in the (a, b) plane where ca·a + cb·b >= c (Sutherland-Hodgman). */
-function clip(polygon: Point[], ca: number, cb: number, c: number): Point[] {
-  const out: Point[] = []
-  const side = ([a, b]: Point) => ca * a + cb * b - c
-  for (let i = 0; i < polygon.length; i++) {
-    const p = polygon[i]!
-    const q = polygon[(i + 1) % polygon.length]!
-    const sp = side(p)
-    const sq = side(q)
-    if (sp >= 0) out.push(p)
-    if (sp >= 0 !== sq >= 0) {
-      const k = sp / (sp - sq)
-      out.push([p[0] + k * (q[0] - p[0]), p[1] + k * (q[1] - p[1])])
-    }
-  }
-  return out
-}

@@ -1,46 +1,19 @@
-import type { CallSupply } from '../api/window-ledger.js'
+import type { CallSupply } from '../api/call-ledger.js'
 import { whenAborted } from '../clock.js'
 import { CALLS_PER_RUN } from '../contract.js'
 import type { Clock } from '../types.js'
-import { agrees, newFollower, pinned, sameEnd, wakeUp, type Follower } from './poll-follower.js'
-
-/** What the batch tells the scheduler of the calls still to come (contract §6 r3, CALLS_PER_RUN: every call counted). */
-export interface CallPlan {
-  /** Sites not started yet. */
-  sitesToStart: number
-  /** Calls each of them makes: its request, and what follows it (see callsAfterJob). */
-  callsPerSite: number
-  /** Calls each job followed makes once it has ended: its final status call, and the read after it. */
-  callsAfterJob: number
-  /** Calls made once per run (the API root check, the site list), not counted in the sites'. */
-  perRun: number
-}
-
-/** What a follower tells the scheduler when it asks to poll. */
-export interface PollAsk {
-  /** When its own planner wants the next poll. */
-  wantedAt: number
-  /** When its own job's progress says it ends, at the earliest and at the latest (null: nothing tells yet). */
-  end: { from: number; to: number } | null
-  /** Answers it has had: one more than last time means the poll approved last went. */
-  answers: number
-}
-
-/** What the waiting loop asks of the scheduler. */
-export interface PollGate {
-  /**
-   * A follower of one job joins for as long as it polls; call the result when it stops. `signal`:
-   * the run's cancellation, which wakes it wherever it is held.
-   */
-  join(key: object, signal?: AbortSignal): () => void
-  /**
-   * When the follower of `key` may poll. `final`: poll now (`at` is now); else ask again at `at`, or
-   * as soon as `wake` aborts (only a follower held for news gets one: it is woken alone).
-   */
-  pollAt(key: object, ask: PollAsk): { at: number; final: boolean; wake?: AbortSignal }
-  /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
-  spareNow(): boolean
-}
+import {
+  agrees,
+  finalAfter,
+  newFollower,
+  ownFinal,
+  pinned,
+  sameEnd,
+  wakeUp,
+  type Follower,
+} from './poll-follower.js'
+import type { CallPlan, PollAsk, PollGate } from './poll-gate.js'
+import { JobLengths } from './poll-lengths.js'
 
 /**
  * The poll scheduler: status polls are the calls a batch can choose to spend or save. Every call
@@ -51,11 +24,13 @@ export interface PollGate {
  * next poll is the final one, at the latest time that allows; a job whose end is not pinned gets a
  * look (its planner's time, or FIRST_LOOK of the shortest job measured) only with calls to spare,
  * keeping a few for finals that find their job running; without one, it is asked once, at its own
- * latest end but not before the longest job expected would have ended. A final that may miss waits for the answers of the finals already
- * out when the calls left could not pay for all of them missing. Only the first job polls before
- * any job has told how long such jobs take; the others are held, and woken (each alone) when one
- * does. Every decision is taken again when its time comes (a poll planned before the calls ran out
- * is planned anew, not sent late). No follower polls twice within MIN_GAP_MS.
+ * latest end but not before the longest job expected would have ended (see finalAt; what the
+ * batch knows of its jobs' lengths is in poll-lengths.ts). A final that may miss waits for the
+ * answers of the finals already out when the calls left could not pay for all of them missing.
+ * Only the first job polls before any job has told how long such jobs take (two of its readings
+ * agree, or it ended); the others are held, and woken (each alone) when one does. Every decision
+ * is taken again when its time comes (a poll planned before the calls ran out is planned anew, not
+ * sent late). No follower polls twice within MIN_GAP_MS.
  */
 export class PollScheduler implements PollGate {
   private plan: CallPlan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: CALLS_PER_RUN }
@@ -69,13 +44,8 @@ export class PollScheduler implements PollGate {
   private finalsOut = 0
   /** Held followers: no reading of their own and nothing the batch measured yet. */
   private readonly held = new Set<Follower>()
-  /** What the batch has measured of its jobs' lengths (ms): the shortest its jobs' progress allows, the longest that ended. */
-  private shortest = Infinity
-  private longest = 0
-  /** The longest job the batch expects, by its jobs' own progress (their latest ends) or as they ended. */
-  private longestEnd = 0
-  /** A final poll found its job still running: progress alone is not trusted for the others' finals. */
-  private misled = false
+  /** What the batch has learnt of how long its jobs take. */
+  private readonly lengths = new JobLengths()
 
   constructor(
     private readonly clock: Clock,
@@ -117,16 +87,18 @@ export class PollScheduler implements PollGate {
       this.join(key)
       follower = this.followers.get(key)!
     }
+    const agreed = follower.agreed
     if (ask.answers !== follower.answers) {
       follower.answers = ask.answers
       follower.agreed = agrees(follower, ask.end, now)
       // A final poll from its own progress that found its job still running: this batch's bars mislead.
-      if (follower.approved === 'final' && follower.end) this.misled = true
+      if (follower.approved === 'final' && follower.end) this.lengths.missed(follower, now)
       this.answered(follower)
     }
-    if (ask.end && !sameEnd(ask.end, follower.end)) {
+    if (ask.end && (!sameEnd(ask.end, follower.end) || follower.agreed !== agreed)) {
       follower.end = ask.end
-      this.measured(ask.end.from - follower.start, null, ask.end.to - follower.start)
+      // Only an end its readings agree on tells how long such jobs take.
+      if (follower.agreed) this.measured(ask.end.from - follower.start, null, ask.end.to - follower.start)
     }
     const decision = this.decide(follower, ask, now)
     let at = Math.max(decision.at, (follower.polledAt ?? -Infinity) + MIN_GAP_MS)
@@ -138,7 +110,7 @@ export class PollScheduler implements PollGate {
       this.held.delete(follower)
       follower.polledAt = now
       follower.approved = decision.look ? 'look' : 'final'
-      follower.blind = decision.at === this.measuredAt(follower)
+      follower.blind = follower.end === null || decision.at > ownFinal(follower, this.lengths.stretchNow())
       if (decision.look) this.outstanding++
       else this.finalsOut++
       return { at: now, final: true }
@@ -155,7 +127,9 @@ export class PollScheduler implements PollGate {
 
   spareNow(): boolean {
     if (this.supply.limit === null) return true
-    return this.active === 0 || this.plenty() || this.lookBudget(this.clock.now()) > 0
+    // With no job followed, a call that is there now (the batch's last reads never wait a window).
+    if (this.active === 0) return this.supply.available() > this.dueNow()
+    return this.plenty() || this.lookBudget(this.clock.now()) > 0
   }
 
   /** When this follower should poll, and whether that poll is a look (it may find the job running). */
@@ -163,17 +137,17 @@ export class PollScheduler implements PollGate {
     if (this.supply.limit === null) return { at: ask.wantedAt, look: true }
     if (this.plenty()) return { at: ask.wantedAt, look: true }
     // Economise: the final poll where this job's own progress says it has ended.
-    const finalAt = this.finalAt(f)
+    const finalAt = this.finalAt(f, now)
     if (pinned(f) && finalAt !== null) return { at: finalAt, look: false }
     // A look where it pins this job's end sooner than the final poll would (once bars have misled,
     // a look pins nothing: only the first job looks, until one has ended).
     const lookAt =
-      this.misled && (this.longest > 0 || this.scout() !== f)
+      this.lengths.misled && (this.lengths.longest > 0 || this.scout() !== f)
         ? null
         : f.end
           ? ask.wantedAt
-          : this.shortest < Infinity
-            ? f.start + FIRST_LOOK * this.shortest
+          : this.lengths.shortest < Infinity
+            ? f.start + FIRST_LOOK * this.lengths.shortest
             : this.scout() === f || this.leftOver(now)
               ? ask.wantedAt
               : null
@@ -190,24 +164,33 @@ export class PollScheduler implements PollGate {
 
   /**
    * When this job has ended by its own progress (its latest end), else by the longest job expected
-   * (its siblings' own latest ends, or their lengths). Once a bar of this batch has misled (a final
-   * poll from its own progress found its job running), only jobs that ended count. A job's own end
-   * is trusted alone only once two of its readings agree on it and no bar has misled.
+   * (its siblings' own latest ends, or their lengths). A job's own end is trusted alone only once
+   * two of its readings agree on it and no bar has misled (a final poll from its own progress found
+   * its job running). Else its final waits for the longest job expected too: by the ends the
+   * batch's readings agree on while a call is to spare for a final that misses; with none to spare,
+   * or once a bar has misled, by every running job's current readings, each (and its own) stretched
+   * by as much as the bars have misled so far.
    */
-  private finalAt(f: Follower): number | null {
-    const margin = (to: number) => to + FINAL_MARGIN * (to - f.start) + FINAL_MARGIN_MS
+  private finalAt(f: Follower, now: number): number | null {
     const measured = this.measuredAt(f)
-    // Misled with no job ended yet: only the first job's own progress is followed.
-    if (!f.end || (this.misled && measured === null && this.scout() !== f)) return measured
-    // An end its readings have not confirmed is not trusted before the longest job expected either.
-    const trusted = !this.misled && f.agreed
-    return !trusted && measured !== null ? Math.max(margin(f.end.to), measured) : margin(f.end.to)
+    // Misled with nothing to go by for a job with no reading: only the first job is followed.
+    if (this.lengths.misled && this.lengths.longest === 0 && this.scout() !== f) return null
+    if (!f.end) return measured
+    const own = ownFinal(f, this.lengths.stretchNow())
+    if (!this.lengths.misled && f.agreed) return own
+    const careful = this.lengths.misled || this.spare(now) <= 0
+    const longest = finalAfter(f.start, this.lengths.longestExpected(this.followers.values(), careful))
+    return longest === null ? own : Math.max(own, longest)
   }
 
-  /** When the longest job expected (once misled: that ended) would have ended, had it started with `f`. */
+  /**
+   * A job with no reading of its own (a blind final) is asked when the longest job expected by
+   * every running job's current readings would have ended, had it started with `f`: once some job
+   * has told how long such jobs take (its readings agree on its end, or it ended), or a bar misled.
+   */
   private measuredAt(f: Follower): number | null {
-    const longest = this.misled ? this.longest : this.longestEnd
-    return longest > 0 ? f.start + longest + FINAL_MARGIN * longest + FINAL_MARGIN_MS : null
+    const told = this.lengths.misled || this.lengths.longestExpected(this.followers.values(), false) > 0
+    return told ? finalAfter(f.start, this.lengths.longestExpected(this.followers.values(), true)) : null
   }
 
   /** Calls a look may use now: the spare, less a few kept for finals that find their job still running. */
@@ -229,7 +212,7 @@ export class PollScheduler implements PollGate {
     const back = this.callsBackAt(now)
     let finals = 0
     for (const f of this.followers.values()) {
-      const from = f.end ? f.end.from : f.start + this.shortest
+      const from = f.end ? f.end.from : f.start + this.lengths.shortest
       if (back === Infinity || from < back || from === Infinity) finals++
     }
     return finals
@@ -265,17 +248,9 @@ export class PollScheduler implements PollGate {
     return Math.max(now + 1, this.supply.backBy(this.supply.available() + 1))
   }
 
-  /**
-   * A job's length as bounded by its own progress (`shortest`), or as it ended (both): held
-   * followers learn from it.
-   */
+  /** A job's length as bounded by its own progress, or as it ended: held followers learn from news. */
   private measured(shortest: number, ended: number | null, latest = ended ?? 0): void {
-    const news =
-      shortest < this.shortest || (ended !== null && ended > this.longest) || latest > this.longestEnd
-    this.shortest = Math.min(this.shortest, Math.max(1, shortest))
-    if (ended !== null) this.longest = Math.max(this.longest, ended)
-    this.longestEnd = Math.max(this.longestEnd, latest)
-    if (news) this.wakeHeld()
+    if (this.lengths.measured(shortest, ended, latest)) this.wakeHeld()
   }
 
   private wakeHeld(): void {
@@ -304,9 +279,6 @@ const HOLD_RECHECK_MS = 2000
 const MIN_GAP_MS = 250
 /** Looks to spare per job followed, at or above which each polls as its planner wants. */
 const PLENTY_PER_FOLLOWER = 2
-/** The final poll goes this much after the latest end (a fraction of the length, plus this). */
-const FINAL_MARGIN = 0.01
-const FINAL_MARGIN_MS = 100
 /** A job with no reading of its own first looks at this fraction of the shortest job measured. */
 const FIRST_LOOK = 0.6
 /** One call kept for every this many jobs followed (finals that find the job running). */

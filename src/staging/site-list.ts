@@ -16,7 +16,7 @@
 import { stagingUrlOf } from '../contract.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
-import type { CallSupply } from '../api/window-ledger.js'
+import type { CallSupply } from '../api/call-ledger.js'
 
 /** Rows asked for per page (the service may answer fewer: `last_page` says how many pages there are), and the most pages read. */
 export const LIST_PER_PAGE = 100

@@ -49,12 +49,14 @@ async function followTask(
   let seenRunning = false
   for (;;) {
     await sleepWithin(deps, delay, planner)
-    const at = clock.now()
+    // Each answer is read as of when it came, not when the poll was due: the client may have
+    // waited for a call (a rate window) in between, and the bar moved meanwhile.
     let answer
     try {
       answer = await client.call('GET', taskStatusPath(taskId), 'read')
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
+      const at = clock.now()
       if (e.httpStatus === MISSING_STATUS && e.kind !== 'api-url') {
         if (at - startedAt < TASK_INVISIBLE_GRACE_MS) {
           logger.debug(`task ${taskId} is not visible yet (404)`)
@@ -80,6 +82,7 @@ async function followTask(
       }
       return { kind: 'untrackable', reason: `reading task ${taskId} failed: ${e.message}` }
     }
+    const at = clock.now()
     const parsed = TaskStatusSchema.safeParse(answer.reply.data)
     if (!parsed.success) {
       logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`)

@@ -4,8 +4,9 @@
  * is woken, and no bursts.
  */
 import { describe, expect, it } from '@jest/globals'
-import type { CallSupply } from '../../src/api/window-ledger.js'
-import { PollScheduler, type PollAsk } from '../../src/staging/poll-scheduler.js'
+import type { CallSupply } from '../../src/api/call-ledger.js'
+import type { PollAsk } from '../../src/staging/poll-gate.js'
+import { PollScheduler } from '../../src/staging/poll-scheduler.js'
 import { FakeClock } from '../helpers/fakes.js'
 
 /** Calls left now, and when calls come back: as set by the test. */
@@ -117,8 +118,14 @@ describe('PollScheduler', () => {
     // A follower that waits for a time of its own is not woken by anything.
     const timed = s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_000, start + 30_000))
     expect(timed.wake).toBeUndefined()
+    // One more reading that narrows its end tells the batch nothing yet (it agrees with nothing
+    // before it): the held are not woken.
     clock.t += 2000
     s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000, 2))
+    expect(held.wake?.aborted).toBe(false)
+    // Past half of it, a reading that agrees pins the first job's end: news for the held.
+    clock.t = start + 10_500
+    s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000, 3))
     expect(held.wake?.aborted).toBe(true)
     const next = s.pollAt(keys[5]!, wants(clock.t))
     expect(next.final).toBe(false)
@@ -134,6 +141,11 @@ describe('PollScheduler', () => {
     const { clock, s, keys, start } = batch(20, 20)
     clock.t += 3000
     s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000))
+    // One reading of the first job tells how long such jobs take only once a second agrees with it:
+    // until then the others are held.
+    clock.t = start + 10_000
+    expect(s.pollAt(keys[4]!, wants(clock.t)).wake).toBeDefined()
+    s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000, 2))
     clock.t = start + 12_000
     const blind = s.pollAt(keys[4]!, wants(clock.t))
     expect(blind.final).toBe(false)
@@ -177,6 +189,47 @@ describe('PollScheduler', () => {
     expect(after.final).toBe(false)
     expect(after.at).toBeGreaterThanOrEqual(clock.t)
   })
+  it('a job whose end is not confirmed waits for the longest end confirmed while a call is to spare, else for every reading', () => {
+    // 5 calls left for 3 jobs: one final each, 2 to spare.
+    const { clock, s, keys, calls, start } = batch(3, 5)
+    clock.t = start + 12_000
+    confirmed(s, keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000, 2))
+    // One reading (a plateau of the bar, say) puts the second job far out; the third's own end is near.
+    s.pollAt(keys[1]!, ends(start + 40_000, start + 30_000, start + 33_000))
+    const near = () => ends(start + 40_000, start + 18_000, start + 19_000)
+    const spare = s.pollAt(keys[2]!, near())
+    expect(spare.final).toBe(false)
+    expect(spare.at).toBeGreaterThanOrEqual(start + 20_000)
+    expect(spare.at).toBeLessThan(start + 21_000)
+    // No call to spare for a final that misses: it waits for every job's current reading too.
+    calls.left = 3
+    expect(s.pollAt(keys[2]!, near()).at).toBeGreaterThanOrEqual(start + 33_000)
+    // A later reading of the second job supersedes the far one: it holds nobody any more.
+    s.pollAt(keys[1]!, ends(start + 40_000, start + 21_000, start + 21_500, 2))
+    const after = s.pollAt(keys[2]!, near()).at
+    expect(after).toBeGreaterThanOrEqual(start + 21_500)
+    expect(after).toBeLessThan(start + 23_000)
+  })
+  it('once a final finds its job running, the other finals stretch by as much as that bar misled', () => {
+    const { clock, s, keys, leaves, start } = batch(3, 4)
+    clock.t = start + 12_500
+    const first = (answers: number) => ends(clock.t + 400, start + 19_600, start + 20_000, answers)
+    confirmed(s, keys[0]!, first(2))
+    const second = () => ends(start + 40_000, start + 24_000, start + 24_500, 2)
+    confirmed(s, keys[1]!, second())
+    // A third job ended (12.5 s).
+    leaves[2]!()
+    const own = s.pollAt(keys[1]!, second()).at
+    expect(own).toBeLessThan(start + 25_000)
+    clock.t = start + 20_300
+    expect(s.pollAt(keys[0]!, first(2))).toMatchObject({ final: true })
+    // Its answer, at 26 s: still running, 30% longer than its readings said (and no new end).
+    clock.t = start + 26_000
+    s.pollAt(keys[0]!, wants(clock.t + 400, 3))
+    const stretched = s.pollAt(keys[1]!, second())
+    expect(stretched.final).toBe(false)
+    expect(stretched.at).toBeGreaterThanOrEqual(start + 1.3 * 24_500)
+  })
   it('with calls to spare for finals that miss, finals due together go together', () => {
     const { clock, s, keys, start } = batch(4, 10)
     const pinned = () => ends(start + 5000, start + 10_000, start + 10_100, 2)
@@ -210,8 +263,8 @@ describe('PollScheduler', () => {
     // not counted against a look now.
     const { clock, s, keys, calls, start } = batch(20, 22)
     calls.backAt = start + 60_000
-    clock.t += 3000
-    s.pollAt(keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000))
+    clock.t = start + 10_500
+    confirmed(s, keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000, 2))
     expect(s.pollAt(keys[5]!, wants(start + 11_760)).at).toBe(start + 11_760)
     clock.t = start + 11_760
     expect(s.pollAt(keys[5]!, wants(clock.t)).final).toBe(false)
@@ -227,13 +280,16 @@ describe('PollScheduler', () => {
     calls.waiters = 36
     expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
   })
-  it('a best-effort call goes only with a call to spare while jobs are followed', () => {
-    const { s, leaves } = batch(20, 20)
+  it('a best-effort call goes only with a call to spare while jobs are followed, and never waits a window', () => {
+    const { s, leaves, calls } = batch(20, 20)
     expect(s.spareNow()).toBe(false)
     const plenty = batch(20, 60)
     expect(plenty.s.spareNow()).toBe(true)
     leaves.forEach((leave) => leave())
     expect(s.spareNow()).toBe(true)
+    // No job followed, but no call left now: the read would wait for the window to turn.
+    calls.left = 0
+    expect(s.spareNow()).toBe(false)
   })
   it("the run's cancellation wakes a held follower", () => {
     const clock = new FakeClock()
