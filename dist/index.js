@@ -634,7 +634,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8877);
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2487);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1540);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -652,7 +652,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2487:
+/***/ 1540:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -15664,13 +15664,91 @@ const TaskStatusSchema = looseObject({
     updatedAt: parseServerDate(data.updated_at),
 }));
 
+;// CONCATENATED MODULE: ./src/staging/poll-line.ts
+/**
+ * The straight lines that fit a progress bar's recent answers (poll-planner.ts): each whole-number
+ * answer says the bar was at least its value and below the next one, so the lines v = a + b·t that
+ * fit them all form a convex polygon in the (a, b) plane, cut one answer at a time.
+ */
+/**
+ * A straight line v = a + b·t through the recent readings, each of which says the bar was at
+ * least its value and below the next whole number: the set of lines that fit them all, over as
+ * many recent readings as fit one line (at least three values, so that the pace is bounded), and
+ * spanning at most `maxValues` values. Null when fewer than three values fit one line.
+ */
+function fitLine(readings, maxValues) {
+    // Every line with a pace from 1e-9 to 1 percent per ms, starting anywhere plausible.
+    let polygon = [
+        [-1e8, 1e-9],
+        [1e8, 1e-9],
+        [1e8, 1],
+        [-1e8, 1],
+    ];
+    let values = 0;
+    let previous = null;
+    let fitted = null;
+    for (let i = readings.length - 1; i >= 0; i--) {
+        const { t, percent } = readings[i];
+        // a + b·t >= percent, and a + b·t <= percent + 1
+        if (percent !== previous && values + 1 > maxValues)
+            break;
+        let next = clip(polygon, 1, t, percent);
+        next = clip(next, -1, -t, -(percent + 1));
+        if (next.length < 3)
+            break;
+        polygon = next;
+        if (percent !== previous)
+            values++;
+        previous = percent;
+        if (values >= 3)
+            fitted = polygon;
+    }
+    return fitted ? new Line(fitted) : null;
+}
+/** The lines that fit the readings: when they reach a mark, at the earliest and at the latest. */
+class Line {
+    polygon;
+    constructor(polygon) {
+        this.polygon = polygon;
+    }
+    earliest(mark) {
+        return Math.min(...this.polygon.map(([a, b]) => (mark - a) / b));
+    }
+    latest(mark) {
+        return Math.max(...this.polygon.map(([a, b]) => (mark - a) / b));
+    }
+    /** A middle slope of the lines that fit (the mean of the corners). */
+    slope() {
+        return this.polygon.reduce((sum, [, b]) => sum + b, 0) / this.polygon.length;
+    }
+}
+/** The part of a convex polygon in the (a, b) plane where ca·a + cb·b >= c (Sutherland-Hodgman). */
+function clip(polygon, ca, cb, c) {
+    const out = [];
+    const side = (p) => ca * p[0] + cb * p[1] - c;
+    for (let i = 0; i < polygon.length; i++) {
+        const p = polygon[i];
+        const q = polygon[(i + 1) % polygon.length];
+        const sp = side(p);
+        const sq = side(q);
+        if (sp >= 0)
+            out.push(p);
+        if (sp >= 0 !== sq >= 0) {
+            const k = sp / (sp - sq);
+            out.push([p[0] + k * (q[0] - p[0]), p[1] + k * (q[1] - p[1])]);
+        }
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/staging/poll-planner.ts
+
 /** The bar is read as complete at 99 (many jobs sit there, never at 100) or at 100. */
 const TARGET = 99;
 class PollPlanner {
     samples = [];
     readings = [];
-    /** fitLine's answers for the readings as they are (a site asks again at every wake). */
+    /** The lines that fit the readings as they are (a site asks again at every wake). */
     lines = new Map();
     polls = 0;
     stale = 0;
@@ -15709,9 +15787,9 @@ class PollPlanner {
             return;
         const p = Math.min(100, Math.max(0, percent));
         this.readings.push({ t, percent: p });
+        this.lines.clear();
         if (this.readings.length > MAX_READINGS)
             this.readings.shift();
-        this.lines.clear();
         const last = this.samples.at(-1);
         if (last ? p <= last.percent : p <= 0) {
             // No movement (a step back is read as none).
@@ -15766,7 +15844,7 @@ class PollPlanner {
         const mark = last.percent >= TARGET ? TARGET + 1 : TARGET;
         const slowing = this.slowing();
         const step = 1 / Math.max(slowing ?? this.pace(last), 1e-9);
-        const line = this.fitLine(LINE_VALUES);
+        const line = this.line(LINE_VALUES);
         // The earliest readings of when the bar reaches the mark: the average pace (unless the bar has
         // been slowing down steadily); a straight line through the recent answers, or through the last
         // three values if the bar sped up lately; without a line (too few values, or a bar that is not
@@ -15779,7 +15857,7 @@ class PollPlanner {
             early.push(line.earliest(mark));
             // If the bar sped up lately, the older answers hold the line back: then a line through the
             // last values only.
-            const recent = this.fitLine(3);
+            const recent = this.line(3);
             if (recent && recent.slope() > 1.1 * line.slope())
                 early.push(recent.earliest(mark));
         }
@@ -15896,47 +15974,14 @@ class PollPlanner {
         const latest = (c.percent - b.percent) / Math.max(1, c.t - b.t);
         return latest < (0.5 * b.percent) / Math.max(1, b.t);
     }
-    /**
-     * A straight line v = a + b·t through the recent readings, each of which says the bar was at
-     * least its value and below the next whole number: the set of lines that fit them all, over as
-     * many recent readings as fit one line (at least three values, so that the pace is bounded).
-     */
-    fitLine(maxValues) {
+    /** fitLine over the readings, worked out once per new reading. */
+    line(maxValues) {
         const known = this.lines.get(maxValues);
         if (known !== undefined)
             return known;
-        const line = this.fitReadings(maxValues);
+        const line = fitLine(this.readings, maxValues);
         this.lines.set(maxValues, line);
         return line;
-    }
-    fitReadings(maxValues) {
-        // Every line with a pace from 1e-9 to 1 percent per ms, starting anywhere plausible.
-        let polygon = [
-            [-1e8, 1e-9],
-            [1e8, 1e-9],
-            [1e8, 1],
-            [-1e8, 1],
-        ];
-        let values = 0;
-        let previous = null;
-        let fitted = null;
-        for (let i = this.readings.length - 1; i >= 0; i--) {
-            const { t, percent } = this.readings[i];
-            // a + b·t >= percent, and a + b·t <= percent + 1
-            if (percent !== previous && values + 1 > maxValues)
-                break;
-            let next = clip(polygon, 1, t, percent);
-            next = clip(next, -1, -t, -(percent + 1));
-            if (next.length < 3)
-                break;
-            polygon = next;
-            if (percent !== previous)
-                values++;
-            previous = percent;
-            if (values >= 3)
-                fitted = polygon;
-        }
-        return fitted ? new Line(fitted) : null;
     }
     clamp(ms) {
         return Math.round(Math.max(this.minMs, ms));
@@ -15945,41 +15990,6 @@ class PollPlanner {
 const MAX_READINGS = 60;
 /** The line through the recent answers spans at most this many values of the bar. */
 const LINE_VALUES = 6;
-/** The lines that fit the readings: when they reach a mark, at the earliest and at the latest. */
-class Line {
-    polygon;
-    constructor(polygon) {
-        this.polygon = polygon;
-    }
-    earliest(mark) {
-        return Math.min(...this.polygon.map(([a, b]) => (mark - a) / b));
-    }
-    latest(mark) {
-        return Math.max(...this.polygon.map(([a, b]) => (mark - a) / b));
-    }
-    /** A middle slope of the lines that fit (the mean of the corners). */
-    slope() {
-        return this.polygon.reduce((sum, [, b]) => sum + b, 0) / this.polygon.length;
-    }
-}
-/** The part of a convex polygon in the (a, b) plane where ca·a + cb·b >= c (Sutherland-Hodgman). */
-function clip(polygon, ca, cb, c) {
-    const out = [];
-    const side = ([a, b]) => ca * a + cb * b - c;
-    for (let i = 0; i < polygon.length; i++) {
-        const p = polygon[i];
-        const q = polygon[(i + 1) % polygon.length];
-        const sp = side(p);
-        const sq = side(q);
-        if (sp >= 0)
-            out.push(p);
-        if (sp >= 0 !== sq >= 0) {
-            const k = sp / (sp - sq);
-            out.push([p[0] + k * (q[0] - p[0]), p[1] + k * (q[1] - p[1])]);
-        }
-    }
-    return out;
-}
 
 ;// CONCATENATED MODULE: ./src/staging/poll-loop.ts
 
@@ -16271,7 +16281,8 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
     let seenRunning = false;
     for (;;) {
         await sleepWithin(deps, delay, planner);
-        const at = clock.now();
+        // Each answer is read as of when it came, not when the poll was due: the client may have
+        // waited for a call (a rate window) in between, and the bar moved meanwhile.
         let answer;
         try {
             answer = await client.call('GET', taskStatusPath(taskId), 'read');
@@ -16279,6 +16290,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
         catch (e) {
             if (!(e instanceof ApiError))
                 throw e;
+            const at = clock.now();
             if (e.httpStatus === MISSING_STATUS && e.kind !== 'api-url') {
                 if (at - startedAt < TASK_INVISIBLE_GRACE_MS) {
                     logger.debug(`task ${taskId} is not visible yet (404)`);
@@ -16303,6 +16315,7 @@ async function followTask(deps, operation, siteId, taskId, startedAt) {
             }
             return { kind: 'untrackable', reason: `reading task ${taskId} failed: ${e.message}` };
         }
+        const at = clock.now();
         const parsed = TaskStatusSchema.safeParse(answer.reply.data);
         if (!parsed.success) {
             logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`);
@@ -16599,7 +16612,99 @@ async function pruneCheckpoints(ctx, keep, current) {
 /** What ends a step after the push without changing how the push ended. */
 const stoppable = (e) => e instanceof ApiError || e instanceof DeadlineError || e instanceof CancelledError;
 
+;// CONCATENATED MODULE: ./src/api/rate-headers.ts
+
+
+// The rate-limit header values the window ledger (window-ledger.ts) reads: whole counts, and a
+// reset time within the sane bounds of contract §6.
+/** A whole number from min to max, or null (absent, not a number, out of bounds). */
+function whole(value, min, max) {
+    const text = headerValue(value);
+    if (!text || !/^-?\d+$/.test(text))
+        return null;
+    const n = Number(text);
+    return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
+}
+/**
+ * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
+ * bounds of contract §6: epoch seconds (a date, read against the server's `wallNow`: its Date
+ * header, else our wall clock; contract §11),
+ * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ */
+function resetTime(value, now, wallNow) {
+    const text = headerValue(value);
+    if (!text || !/^\d+(\.\d+)?$/.test(text))
+        return null;
+    const n = Number(text);
+    let at;
+    if (n >= 1e9 && n < 1e11)
+        at = now + (n * 1000 - wallNow);
+    else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS)
+        at = now + n * 1000;
+    else
+        return null;
+    return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
+}
+
+;// CONCATENATED MODULE: ./src/api/window-slots.ts
+// The calls that hold the rate window, as the window ledger (window-ledger.ts) keeps them.
+/**
+ * The slots of the window, in the order the calls were sent. A batch makes thousands of calls a
+ * minute where no limit is stated, so no answer looks through all of them: the earliest end is
+ * known (expiry looks only once it is reached), and the search for the oldest call in flight starts
+ * where the last one ended (answers go to the oldest, so every call of the run before it is answered).
+ */
+class Slots {
+    list = [];
+    /** No slot stops counting before this (a lower bound). */
+    nextExpiry = Infinity;
+    /** Every call of the run before this index is answered. */
+    flyingFrom = 0;
+    get all() {
+        return this.list;
+    }
+    get length() {
+        return this.list.length;
+    }
+    add(slot) {
+        this.list.push(slot);
+        this.nextExpiry = Math.min(this.nextExpiry, slot.until);
+        return slot;
+    }
+    /** The slot counts until `until`. */
+    holdUntil(slot, until) {
+        slot.until = until;
+        this.nextExpiry = Math.min(this.nextExpiry, until);
+    }
+    remove(gone) {
+        this.list = this.list.filter((s) => !gone.has(s));
+        this.flyingFrom = 0;
+    }
+    /** Drops the slots that stopped counting by `now`. */
+    expire(now) {
+        if (now < this.nextExpiry)
+            return;
+        this.list = this.list.filter((s) => s.until > now);
+        this.flyingFrom = 0;
+        this.nextExpiry = this.list.reduce((min, s) => Math.min(min, s.until), Infinity);
+    }
+    /** The request an answer (or a failure) is taken to be for: the oldest of the run's in flight. */
+    oldestInFlight() {
+        for (let i = Math.min(this.flyingFrom, this.list.length); i < this.list.length; i++) {
+            const s = this.list[i];
+            if (s.answeredAt === null && !s.foreign) {
+                this.flyingFrom = i;
+                return s;
+            }
+        }
+        this.flyingFrom = this.list.length;
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/api/window-ledger.ts
+
+
 
 
 
@@ -16631,11 +16736,7 @@ class WindowLedger {
     windowMs;
     assumedWindowMs;
     limit = null;
-    slots = [];
-    /** No slot stops counting before this (a lower bound: `expire` looks only once it is reached). */
-    nextExpiry = Infinity;
-    /** Every call of the run before this index of `slots` is answered (see oldestInFlight). */
-    flyingFrom = 0;
+    slots = new Slots();
     /** An answer has come without any rate-limit header: nothing to respect until one says otherwise. */
     answers = 0;
     headersSeen = false;
@@ -16671,7 +16772,7 @@ class WindowLedger {
     }
     reserve(deadline = Infinity) {
         const now = this.clock.now();
-        this.expire(now);
+        this.slots.expire(now);
         if (now < this.pausedUntil)
             return this.pausedUntil - now;
         if (this.limit === null) {
@@ -16683,7 +16784,7 @@ class WindowLedger {
         }
         if (this.statedReset !== null && now >= this.statedReset) {
             // The server said calls are back by now: one request learns how many.
-            return this.slots.some((s) => s.answeredAt === null && s.sentAt >= this.statedReset)
+            return this.slots.all.some((s) => s.answeredAt === null && s.sentAt >= this.statedReset)
                 ? WAIT_FOR_ANSWER_MS
                 : this.send(now);
         }
@@ -16697,7 +16798,7 @@ class WindowLedger {
             const probeAt = this.lastSentAt + PROBE_AFTER_MS;
             if (now >= probeAt && this.inFlight() === 0) {
                 this.send(now);
-                this.slots.at(-1).probe = true;
+                this.slots.all.at(-1).probe = true;
                 return 0;
             }
             until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS));
@@ -16710,26 +16811,26 @@ class WindowLedger {
     unanswered() {
         const now = this.clock.now();
         // The oldest request in flight: with no answer, the server may or may not have counted it.
-        const slot = this.oldestInFlight();
+        const slot = this.slots.oldestInFlight();
         if (slot) {
             slot.answeredAt = now;
-            this.counts(slot, now + this.windowMs);
+            this.slots.holdUntil(slot, now + this.windowMs);
         }
         this.notify();
     }
     observe(status, headers) {
         const now = this.clock.now();
-        this.expire(now);
+        this.slots.expire(now);
         this.answers++;
         const knewLimit = this.limit !== null;
         const before = this.available(now);
         const backBefore = this.backBy(1, now);
         const stated = this.statedReset;
         // Answers come in any order; the request this one answers is taken to be the oldest in flight.
-        const mine = this.oldestInFlight();
+        const mine = this.slots.oldestInFlight();
         if (mine) {
             mine.answeredAt = now;
-            this.counts(mine, now + this.windowMs);
+            this.slots.holdUntil(mine, now + this.windowMs);
         }
         const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
         if (limit !== null)
@@ -16794,32 +16895,32 @@ class WindowLedger {
     /** A window no longer than `ms`: calls already answered come back sooner too. */
     learnWindow(ms) {
         this.windowMs = ms;
-        for (const slot of this.slots)
+        for (const slot of this.slots.all)
             if (slot.answeredAt !== null)
-                this.counts(slot, Math.min(slot.until, slot.answeredAt + ms));
+                this.slots.holdUntil(slot, Math.min(slot.until, slot.answeredAt + ms));
     }
     available(now = this.clock.now()) {
         if (this.limit === null)
             return Infinity;
-        this.expire(now);
+        this.slots.expire(now);
         return this.limit - this.slots.length;
     }
     backBy(n, now = this.clock.now()) {
         if (this.limit === null)
             return now;
-        this.expire(now);
+        this.slots.expire(now);
         const short = n - (this.limit - this.slots.length);
         if (short <= 0)
             return now;
-        const untils = this.slots.map((s) => s.until).sort((a, b) => a - b);
+        const untils = this.slots.all.map((s) => s.until).sort((a, b) => a - b);
         return untils[short - 1] ?? Infinity;
     }
     backWithin(t, now = this.clock.now()) {
         if (this.limit === null)
             return 0;
-        this.expire(now);
+        this.slots.expire(now);
         let n = 0;
-        for (const slot of this.slots)
+        for (const slot of this.slots.all)
             if (slot.until <= t)
                 n++;
         return n;
@@ -16830,60 +16931,28 @@ class WindowLedger {
      * turned for the oldest of them. More than every call the run may have made by then: another client's calls.
      */
     correct(count, mine, now) {
-        const before = this.slots.filter((s) => s !== mine && s.answeredAt !== null && s.answeredAt <= mine.sentAt);
+        const before = this.slots.all.filter((s) => s !== mine && s.answeredAt !== null && s.answeredAt <= mine.sentAt);
         const surely = before.length + 1;
         if (count < surely) {
             const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count);
             const gone = new Set(given);
-            this.slots = this.slots.filter((s) => !gone.has(s));
-            this.flyingFrom = 0;
+            this.slots.remove(gone);
             return given[0] ?? null;
         }
-        const possibly = this.slots.filter((s) => !s.foreign && s.sentAt <= now).length;
-        const foreign = this.slots.filter((s) => s.foreign).length;
+        const possibly = this.slots.all.filter((s) => !s.foreign && s.sentAt <= now).length;
+        const foreign = this.slots.all.filter((s) => s.foreign).length;
         for (let extra = count - possibly - foreign; extra > 0; extra--)
-            this.slots.push({ sentAt: now, answeredAt: now, until: now + this.windowMs, foreign: true });
-        if (count - possibly - foreign > 0)
-            this.nextExpiry = Math.min(this.nextExpiry, now + this.windowMs);
+            this.slots.add({ sentAt: now, answeredAt: now, until: now + this.windowMs, foreign: true });
         return null;
     }
     inFlight() {
-        return this.slots.filter((s) => s.answeredAt === null).length;
+        return this.slots.all.filter((s) => s.answeredAt === null).length;
     }
     send(now) {
         this.lastSentAt = now;
         const until = now + REQUEST_TTL_MS + this.windowMs;
-        this.slots.push({ sentAt: now, answeredAt: null, until, foreign: false });
-        this.nextExpiry = Math.min(this.nextExpiry, until);
+        this.slots.add({ sentAt: now, answeredAt: null, until, foreign: false });
         return 0;
-    }
-    /** Slots that stopped counting; a request neither answered nor reported unanswered is forgotten after a while. */
-    expire(now) {
-        if (now < this.nextExpiry)
-            return;
-        this.slots = this.slots.filter((s) => s.until > now);
-        this.flyingFrom = 0;
-        this.nextExpiry = this.slots.reduce((min, s) => Math.min(min, s.until), Infinity);
-    }
-    /** A slot counts until `until`: the earliest end is known without looking through every slot. */
-    counts(slot, until) {
-        slot.until = until;
-        this.nextExpiry = Math.min(this.nextExpiry, until);
-    }
-    /** The request an answer (or a failure) is taken to be for: the oldest of the run's in flight. */
-    oldestInFlight() {
-        // Slots are in the order sent and answers go to the oldest, so the run's calls before the last
-        // one found are answered: the search starts there (the slots of a busy minute are thousands).
-        const from = Math.min(this.flyingFrom, this.slots.length);
-        for (let i = from; i < this.slots.length; i++) {
-            const s = this.slots[i];
-            if (s.answeredAt === null && !s.foreign) {
-                this.flyingFrom = i;
-                return s;
-            }
-        }
-        this.flyingFrom = this.slots.length;
-        return undefined;
     }
     notify() {
         // A reason of our own: the default one is a new DOMException at every wake.
@@ -16908,34 +16977,6 @@ const SLOT_MARGIN_MS = 50;
 const MIN_WAIT_MS = 10;
 /** Waiting for an answer that tells the count: an answer wakes the waiter sooner. */
 const WAIT_FOR_ANSWER_MS = 1000;
-/** A whole number from min to max, or null (absent, not a number, out of bounds). */
-function whole(value, min, max) {
-    const text = headerValue(value);
-    if (!text || !/^-?\d+$/.test(text))
-        return null;
-    const n = Number(text);
-    return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
-}
-/**
- * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
- * bounds of contract §6: epoch seconds (a date, read against the server's `wallNow`: its Date
- * header, else our wall clock; contract §11),
- * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
- */
-function resetTime(value, now, wallNow) {
-    const text = headerValue(value);
-    if (!text || !/^\d+(\.\d+)?$/.test(text))
-        return null;
-    const n = Number(text);
-    let at;
-    if (n >= 1e9 && n < 1e11)
-        at = now + (n * 1000 - wallNow);
-    else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS)
-        at = now + n * 1000;
-    else
-        return null;
-    return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
-}
 
 ;// CONCATENATED MODULE: ./src/api/root.ts
 
@@ -18480,17 +18521,88 @@ function wakeUp(f) {
 function sameEnd(a, b) {
     return b !== null && a.from === b.from && a.to === b.to;
 }
+/**
+ * Its final poll by its own latest end, a margin after it; `stretch`: a factor on the length its
+ * readings give (how far the batch's bars have misled).
+ */
+function ownFinal(f, stretch = 1) {
+    return finalAfter(f.start, stretch * ((f.end?.to ?? Infinity) - f.start)) ?? Infinity;
+}
+/** The final poll of a job that started at `start` and lasts `length` (null: no length known). */
+function finalAfter(start, length) {
+    return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null;
+}
+/** A final poll at `now` found its job running: how far past the end its readings gave (a factor). */
+function overrun(f, now) {
+    return f.end ? (now - f.start) / Math.max(1, f.end.to - f.start) : 1;
+}
 /** Two ends of a job that started at `start` within NARROW of its length (and NARROW_MS) of each other. */
 function near(a, b, start) {
     return Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS;
 }
+/** The final poll goes this much after the latest end (a fraction of the length, plus this). */
+const FINAL_MARGIN = 0.01;
+const FINAL_MARGIN_MS = 100;
 /** A job's end is pinned when its window is this narrow (a fraction of its length, plus this). */
 const NARROW = 0.04;
 const NARROW_MS = 400;
 /** A reading confirms an end only this far (a fraction) into the job it predicts. */
 const CONFIRM_AFTER = 0.5;
 
+;// CONCATENATED MODULE: ./src/staging/poll-lengths.ts
+
+/**
+ * What a batch's poll scheduler (poll-scheduler.ts) has learnt of how long its jobs take (ms): from
+ * the ends its jobs' readings agree on, from the jobs that ended, and from the finals that found
+ * their job still running (how far the bars misled).
+ */
+class JobLengths {
+    /** The shortest job the readings allow (ends two readings agree on). */
+    shortest = Infinity;
+    /** The longest job that ended. */
+    longest = 0;
+    /** The longest job any confirmed end or ended job gave: more is news for held followers. */
+    longestEnd = 0;
+    /** A final poll found its job still running: progress alone is not trusted for the others' finals. */
+    misled = false;
+    /** How far such finals found their jobs past the ends their readings gave (a factor on the length). */
+    stretch = 1;
+    /** A job's length as bounded by its own progress (`shortest`), or as it ended (both): whether that is news. */
+    measured(shortest, ended, latest = ended ?? 0) {
+        const news = shortest < this.shortest || (ended !== null && ended > this.longest) || latest > this.longestEnd;
+        this.shortest = Math.min(this.shortest, Math.max(1, shortest));
+        if (ended !== null)
+            this.longest = Math.max(this.longest, ended);
+        this.longestEnd = Math.max(this.longestEnd, latest);
+        return news;
+    }
+    /** The final poll of `f`, answered at `now`, found its job still running. */
+    missed(f, now) {
+        this.misled = true;
+        this.stretch = Math.max(this.stretch, overrun(f, now));
+    }
+    /** The factor on the lengths that readings give: 1 until a bar has misled. */
+    stretchNow() {
+        return this.misled ? this.stretch : 1;
+    }
+    /**
+     * The longest job the batch expects now: the longest that ended, and every running job's latest
+     * end by its current readings (a reading its later ones superseded predicts nothing any more),
+     * stretched by how far the bars misled; unless `all`, only ends that two readings agree on (one
+     * reading tells little of how long such jobs take: a plateau of the bar makes it late, a burst early).
+     */
+    longestExpected(followers, all) {
+        const stretch = all ? this.stretchNow() : 1;
+        let longest = this.longest;
+        for (const f of followers)
+            if (f.end && (all || f.agreed))
+                longest = Math.max(longest, stretch * (f.end.to - f.start));
+        return longest;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/staging/poll-scheduler.ts
+
 
 
 
@@ -18503,11 +18615,13 @@ const CONFIRM_AFTER = 0.5;
  * next poll is the final one, at the latest time that allows; a job whose end is not pinned gets a
  * look (its planner's time, or FIRST_LOOK of the shortest job measured) only with calls to spare,
  * keeping a few for finals that find their job running; without one, it is asked once, at its own
- * latest end but not before the longest job expected would have ended. A final that may miss waits for the answers of the finals already
- * out when the calls left could not pay for all of them missing. Only the first job polls before
- * any job has told how long such jobs take; the others are held, and woken (each alone) when one
- * does. Every decision is taken again when its time comes (a poll planned before the calls ran out
- * is planned anew, not sent late). No follower polls twice within MIN_GAP_MS.
+ * latest end but not before the longest job expected would have ended (see finalAt; what the
+ * batch knows of its jobs' lengths is in poll-lengths.ts). A final that may miss waits for the
+ * answers of the finals already out when the calls left could not pay for all of them missing.
+ * Only the first job polls before any job has told how long such jobs take (two of its readings
+ * agree, or it ended); the others are held, and woken (each alone) when one does. Every decision
+ * is taken again when its time comes (a poll planned before the calls ran out is planned anew, not
+ * sent late). No follower polls twice within MIN_GAP_MS.
  */
 class PollScheduler {
     clock;
@@ -18523,13 +18637,8 @@ class PollScheduler {
     finalsOut = 0;
     /** Held followers: no reading of their own and nothing the batch measured yet. */
     held = new Set();
-    /** What the batch has measured of its jobs' lengths (ms): the shortest its jobs' progress allows, the longest that ended. */
-    shortest = Infinity;
-    longest = 0;
-    /** The longest job the batch expects, by its jobs' own progress (their latest ends) or as they ended. */
-    longestEnd = 0;
-    /** A final poll found its job still running: progress alone is not trusted for the others' finals. */
-    misled = false;
+    /** What the batch has learnt of how long its jobs take. */
+    lengths = new JobLengths();
     constructor(clock, supply) {
         this.clock = clock;
         this.supply = supply;
@@ -18568,17 +18677,20 @@ class PollScheduler {
             this.join(key);
             follower = this.followers.get(key);
         }
+        const agreed = follower.agreed;
         if (ask.answers !== follower.answers) {
             follower.answers = ask.answers;
             follower.agreed = agrees(follower, ask.end, now);
             // A final poll from its own progress that found its job still running: this batch's bars mislead.
             if (follower.approved === 'final' && follower.end)
-                this.misled = true;
+                this.lengths.missed(follower, now);
             this.answered(follower);
         }
-        if (ask.end && !sameEnd(ask.end, follower.end)) {
+        if (ask.end && (!sameEnd(ask.end, follower.end) || follower.agreed !== agreed)) {
             follower.end = ask.end;
-            this.measured(ask.end.from - follower.start, null, ask.end.to - follower.start);
+            // Only an end its readings agree on tells how long such jobs take.
+            if (follower.agreed)
+                this.measured(ask.end.from - follower.start, null, ask.end.to - follower.start);
         }
         const decision = this.decide(follower, ask, now);
         let at = Math.max(decision.at, (follower.polledAt ?? -Infinity) + MIN_GAP_MS);
@@ -18590,7 +18702,7 @@ class PollScheduler {
             this.held.delete(follower);
             follower.polledAt = now;
             follower.approved = decision.look ? 'look' : 'final';
-            follower.blind = decision.at === this.measuredAt(follower);
+            follower.blind = follower.end === null || decision.at > ownFinal(follower, this.lengths.stretchNow());
             if (decision.look)
                 this.outstanding++;
             else
@@ -18609,7 +18721,10 @@ class PollScheduler {
     spareNow() {
         if (this.supply.limit === null)
             return true;
-        return this.active === 0 || this.plenty() || this.lookBudget(this.clock.now()) > 0;
+        // With no job followed, a call that is there now (the batch's last reads never wait a window).
+        if (this.active === 0)
+            return this.supply.available() > this.dueNow();
+        return this.plenty() || this.lookBudget(this.clock.now()) > 0;
     }
     /** When this follower should poll, and whether that poll is a look (it may find the job running). */
     decide(f, ask, now) {
@@ -18618,17 +18733,17 @@ class PollScheduler {
         if (this.plenty())
             return { at: ask.wantedAt, look: true };
         // Economise: the final poll where this job's own progress says it has ended.
-        const finalAt = this.finalAt(f);
+        const finalAt = this.finalAt(f, now);
         if (pinned(f) && finalAt !== null)
             return { at: finalAt, look: false };
         // A look where it pins this job's end sooner than the final poll would (once bars have misled,
         // a look pins nothing: only the first job looks, until one has ended).
-        const lookAt = this.misled && (this.longest > 0 || this.scout() !== f)
+        const lookAt = this.lengths.misled && (this.lengths.longest > 0 || this.scout() !== f)
             ? null
             : f.end
                 ? ask.wantedAt
-                : this.shortest < Infinity
-                    ? f.start + FIRST_LOOK * this.shortest
+                : this.lengths.shortest < Infinity
+                    ? f.start + FIRST_LOOK * this.lengths.shortest
                     : this.scout() === f || this.leftOver(now)
                         ? ask.wantedAt
                         : null;
@@ -18647,24 +18762,35 @@ class PollScheduler {
     }
     /**
      * When this job has ended by its own progress (its latest end), else by the longest job expected
-     * (its siblings' own latest ends, or their lengths). Once a bar of this batch has misled (a final
-     * poll from its own progress found its job running), only jobs that ended count. A job's own end
-     * is trusted alone only once two of its readings agree on it and no bar has misled.
+     * (its siblings' own latest ends, or their lengths). A job's own end is trusted alone only once
+     * two of its readings agree on it and no bar has misled (a final poll from its own progress found
+     * its job running). Else its final waits for the longest job expected too: by the ends the
+     * batch's readings agree on while a call is to spare for a final that misses; with none to spare,
+     * or once a bar has misled, by every running job's current readings, each (and its own) stretched
+     * by as much as the bars have misled so far.
      */
-    finalAt(f) {
-        const margin = (to) => to + FINAL_MARGIN * (to - f.start) + FINAL_MARGIN_MS;
+    finalAt(f, now) {
         const measured = this.measuredAt(f);
-        // Misled with no job ended yet: only the first job's own progress is followed.
-        if (!f.end || (this.misled && measured === null && this.scout() !== f))
+        // Misled with nothing to go by for a job with no reading: only the first job is followed.
+        if (this.lengths.misled && this.lengths.longest === 0 && this.scout() !== f)
+            return null;
+        if (!f.end)
             return measured;
-        // An end its readings have not confirmed is not trusted before the longest job expected either.
-        const trusted = !this.misled && f.agreed;
-        return !trusted && measured !== null ? Math.max(margin(f.end.to), measured) : margin(f.end.to);
+        const own = ownFinal(f, this.lengths.stretchNow());
+        if (!this.lengths.misled && f.agreed)
+            return own;
+        const careful = this.lengths.misled || this.spare(now) <= 0;
+        const longest = finalAfter(f.start, this.lengths.longestExpected(this.followers.values(), careful));
+        return longest === null ? own : Math.max(own, longest);
     }
-    /** When the longest job expected (once misled: that ended) would have ended, had it started with `f`. */
+    /**
+     * A job with no reading of its own (a blind final) is asked when the longest job expected by
+     * every running job's current readings would have ended, had it started with `f`: once some job
+     * has told how long such jobs take (its readings agree on its end, or it ended), or a bar misled.
+     */
     measuredAt(f) {
-        const longest = this.misled ? this.longest : this.longestEnd;
-        return longest > 0 ? f.start + longest + FINAL_MARGIN * longest + FINAL_MARGIN_MS : null;
+        const told = this.lengths.misled || this.lengths.longestExpected(this.followers.values(), false) > 0;
+        return told ? finalAfter(f.start, this.lengths.longestExpected(this.followers.values(), true)) : null;
     }
     /** Calls a look may use now: the spare, less a few kept for finals that find their job still running. */
     lookBudget(now) {
@@ -18683,7 +18809,7 @@ class PollScheduler {
         const back = this.callsBackAt(now);
         let finals = 0;
         for (const f of this.followers.values()) {
-            const from = f.end ? f.end.from : f.start + this.shortest;
+            const from = f.end ? f.end.from : f.start + this.lengths.shortest;
             if (back === Infinity || from < back || from === Infinity)
                 finals++;
         }
@@ -18716,17 +18842,9 @@ class PollScheduler {
     callsBackAt(now) {
         return Math.max(now + 1, this.supply.backBy(this.supply.available() + 1));
     }
-    /**
-     * A job's length as bounded by its own progress (`shortest`), or as it ended (both): held
-     * followers learn from it.
-     */
+    /** A job's length as bounded by its own progress, or as it ended: held followers learn from news. */
     measured(shortest, ended, latest = ended ?? 0) {
-        const news = shortest < this.shortest || (ended !== null && ended > this.longest) || latest > this.longestEnd;
-        this.shortest = Math.min(this.shortest, Math.max(1, shortest));
-        if (ended !== null)
-            this.longest = Math.max(this.longest, ended);
-        this.longestEnd = Math.max(this.longestEnd, latest);
-        if (news)
+        if (this.lengths.measured(shortest, ended, latest))
             this.wakeHeld();
     }
     wakeHeld() {
@@ -18755,9 +18873,6 @@ const HOLD_RECHECK_MS = 2000;
 const MIN_GAP_MS = 250;
 /** Looks to spare per job followed, at or above which each polls as its planner wants. */
 const PLENTY_PER_FOLLOWER = 2;
-/** The final poll goes this much after the latest end (a fraction of the length, plus this). */
-const FINAL_MARGIN = 0.01;
-const FINAL_MARGIN_MS = 100;
 /** A job with no reading of its own first looks at this fraction of the shortest job measured. */
 const FIRST_LOOK = 0.6;
 /** One call kept for every this many jobs followed (finals that find the job running). */
