@@ -1,6 +1,8 @@
 /**
  * Issue 17 §4 through the CLI's own writers (dist/cli.js): stderr, --json on stdout and the --dotenv
  * file carry no line of a multi-line key a server repeats, and no echo of the token in another case.
+ * A refused input that carries credentials (issue 24 §6) is checked in virtual time:
+ * test/unit/cli-exit-outcomes.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -55,25 +57,4 @@ test.each([
   expect(written).toMatch(/The key \*\*\* of \*\*\* was refused/)
   for (const part of KEY_PARTS) expect(written).not.toContain(part)
   expect(written.toLowerCase()).not.toContain(TOKEN.toLowerCase())
-})
-
-// Issue 24 §6: a refused input carrying credentials is not quoted with them on stderr, in --json's
-// absence, or in the --dotenv file the refusal writes; nothing is sent.
-test.each([
-  ['--staging-url', 'https://deploy:Refused-Pa55word@staging.example/'],
-  ['--production-url', 'ftp://deploy:Refused-Pa55word@live.example/'],
-  ['--api-url', 'deploy:Refused-Pa55word@api.example'],
-  ['--site-id', 'https://deploy:Refused-Pa55word@x.example'],
-  ['--timeout', 'https://x.example/?token=Refused-Pa55word'],
-])('a refused %s never shows its credentials', async (flag, value) => {
-  const dotenv = path.join(dir, 'refused.env')
-  const op = flag === '--production-url' ? 'push' : 'create'
-  const args = [op, '--site-id', '1001', flag, value, '--dotenv', dotenv, '--json']
-  const r = await runCli(args, { env: { STAGING_API_TOKEN: TOKEN, STAGING_API_URL: sim.apiUrl } })
-  expect(r.code).toBe(2)
-  expect(r.stderr).toContain('No request was sent')
-  const file = readFileSync(dotenv, 'utf8')
-  expect(file).toMatch(/^RESULT=failed$/m)
-  for (const text of [r.stdout, r.stderr, file]) expect(text).not.toMatch(/Refused-Pa55word|Pa55word/)
-  expect(sim.requests).toHaveLength(0)
 })
