@@ -103,6 +103,33 @@ describe('exit 1: the operation failed', () => {
   })
 })
 
+// Issue 17 §4 in the --dotenv file (stderr and --json through the bundle: test/cli/secrets.test.ts).
+test('--dotenv: a repeated SSH key and an upper-cased token echo are scrubbed', async () => {
+  const KEY = [
+    '-----BEGIN OPENSSH PRIVATE KEY-----',
+    'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+    'QyNTUxOQAAACDx1fQ7m2vJc9Pj0eXq8Lr3Kw5zT6uH4bN1yA2sD3fG4hAAAAJgq1w2Eq9c',
+    '-----END OPENSSH PRIVATE KEY-----',
+  ].join('\n')
+  const KEY_PARTS = [...KEY.split('\n').slice(1, 3), 'ZW QyNTUxOQAAACDx', 'ZWQyNTUxOQAAACDx']
+  sim.addFault({
+    method: 'POST',
+    path: '/staging/push',
+    status: 422,
+    json: {
+      message: `The key\n${KEY}\nof ${TOKEN.toUpperCase()} was refused`,
+      errors: { ssh_private_key: [KEY] },
+    },
+  })
+  const file = path.join(dir, 'out.env')
+  const r = await runCli(['push', '--site-id', '1002', '--dotenv', file], { env: env() })
+  expect(r.code).toBe(1)
+  const written = [r.stdout, r.stderr, readFileSync(file, 'utf8')].join('\n')
+  expect(written).toMatch(/The key \*\*\* of \*\*\* was refused/)
+  for (const part of KEY_PARTS) expect(written).not.toContain(part)
+  expect(written.toLowerCase()).not.toContain(TOKEN.toLowerCase())
+})
+
 describe('exit 0', () => {
   test('--help prints the usage with the exit codes on stdout', async () => {
     const r = await runCli(['--help'])
