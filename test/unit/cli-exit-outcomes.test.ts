@@ -24,7 +24,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 beforeEach(() => {
   sim = new VirtualFaultSim({ durationsMs: { create: 20_000, pull: 200, push: 200, delete: 200 } })
 })
-const runCli = (args: string[], options: { env?: Record<string, string> } = {}) =>
+const command = (args: string[], options: { env?: Record<string, string> } = {}) =>
   runCliVirtually(sim, args, options)
 
 const env = (extra: Record<string, string> = {}) => ({
@@ -35,7 +35,7 @@ const env = (extra: Record<string, string> = {}) => ({
 
 describe('exit 2: bad usage or input, nothing sent', () => {
   test('the token missing from the environment', async () => {
-    const r = await runCli(['create', '--site-id', '1001', '--json'], {
+    const r = await command(['create', '--site-id', '1001', '--json'], {
       env: { STAGING_API_URL: sim.apiUrl },
     })
     expect(r.code).toBe(2)
@@ -47,7 +47,7 @@ describe('exit 2: bad usage or input, nothing sent', () => {
   test('with --dotenv, bad input still writes RESULT=failed (and the old file is replaced)', async () => {
     const file = path.join(dir, 'bad.env')
     writeFileSync(file, 'RESULT=succeeded\nSTAGING_URL=https://stale.example\n')
-    const r = await runCli(['create', '--site-id', '1001', '--timeout', 'x', '--dotenv', file], {
+    const r = await command(['create', '--site-id', '1001', '--timeout', 'x', '--dotenv', file], {
       env: env(),
     })
     expect(r.code).toBe(2)
@@ -58,7 +58,7 @@ describe('exit 2: bad usage or input, nothing sent', () => {
   })
 
   test('a --dotenv file that cannot be written: exit 2 before any request', async () => {
-    const r = await runCli(
+    const r = await command(
       ['pull', '--site-id', '1002', '--dotenv', path.join(dir, 'no-such-dir', 'x.env')],
       { env: env() },
     )
@@ -79,7 +79,7 @@ describe('exit 2: bad usage or input, nothing sent', () => {
     const dotenv = path.join(dir, 'refused.env')
     const op = flag === '--production-url' ? 'push' : 'create'
     const args = [op, '--site-id', '1001', flag, value, '--dotenv', dotenv, '--json']
-    const r = await runCli(args, { env: env() })
+    const r = await command(args, { env: env() })
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('No request was sent')
     const file = readFileSync(dotenv, 'utf8')
@@ -91,7 +91,7 @@ describe('exit 2: bad usage or input, nothing sent', () => {
 
 describe('exit 1: the operation failed', () => {
   test('refused by the server (plan without staging)', async () => {
-    const r = await runCli(['create', '--site-id', String(SIM_SITES.planWithoutStaging), '--json'], {
+    const r = await command(['create', '--site-id', String(SIM_SITES.planWithoutStaging), '--json'], {
       env: env(),
     })
     expect(r.code).toBe(1)
@@ -122,7 +122,7 @@ test('--dotenv: a repeated SSH key and an upper-cased token echo are scrubbed', 
     },
   })
   const file = path.join(dir, 'out.env')
-  const r = await runCli(['push', '--site-id', '1002', '--dotenv', file], { env: env() })
+  const r = await command(['push', '--site-id', '1002', '--dotenv', file], { env: env() })
   expect(r.code).toBe(1)
   const written = [r.stdout, r.stderr, readFileSync(file, 'utf8')].join('\n')
   expect(written).toMatch(/The key \*\*\* of \*\*\* was refused/)
@@ -132,7 +132,7 @@ test('--dotenv: a repeated SSH key and an upper-cased token echo are scrubbed', 
 
 describe('exit 0', () => {
   test('--help prints the usage with the exit codes on stdout', async () => {
-    const r = await runCli(['--help'])
+    const r = await command(['--help'])
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/^Usage: site-staging <create\|pull\|push\|delete\|status\|rollback>/)
     expect(r.stdout).toMatch(/STAGING_API_TOKEN/)
@@ -140,7 +140,7 @@ describe('exit 0', () => {
   })
 
   test('accepted (not waiting) and dry-run exit 0', async () => {
-    expect((await runCli(['create', '--site-id', '1001', '--no-wait'], { env: env() })).code).toBe(0)
-    expect((await runCli(['delete', '--site-id', '1002', '--dry-run'], { env: env() })).code).toBe(0)
+    expect((await command(['create', '--site-id', '1001', '--no-wait'], { env: env() })).code).toBe(0)
+    expect((await command(['delete', '--site-id', '1002', '--dry-run'], { env: env() })).code).toBe(0)
   })
 })
