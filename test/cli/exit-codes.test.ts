@@ -19,7 +19,10 @@ const TOKEN = SIM_TOKENS.readWrite
 
 beforeAll(async () => {
   // Jobs long enough to time out and to be cancelled while waiting.
-  sim = await start({ port: 0, durationsMs: { create: 20_000, pull: 200, push: 200, delete: 200 } })
+  sim = await start({
+    port: 0,
+    durationsMs: { create: 20_000, pull: 200, push: 200, delete: 200, version: 200 },
+  })
   dir = mkdtempSync(path.join(tmpdir(), 'cli-exit-'))
 })
 afterAll(async () => {

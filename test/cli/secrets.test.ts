@@ -19,7 +19,10 @@ const KEY_PARTS = [...KEY.split('\n').slice(1, 3), 'ZW QyNTUxOQAAACDx', 'ZWQyNTU
 
 let sim: Simulator
 beforeAll(async () => {
-  sim = await start({ port: 0, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
+  sim = await start({
+    port: 0,
+    durationsMs: { create: 300, pull: 200, push: 200, delete: 200, version: 200 },
+  })
 })
 afterAll(async () => {
   await sim.stop()
