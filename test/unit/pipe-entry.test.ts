@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
@@ -167,5 +167,35 @@ describe('the pipe against the simulator, in virtual time', () => {
       env: { PWN: marker, PATH: process.env.PATH ?? '' },
     })
     expect(existsSync(marker)).toBe(false)
+  })
+
+  test('an OUTPUT_FILE that cannot be written turns a success into exit 1; the shared storage file is still written', async () => {
+    const blocker = path.join(root, 'a-file')
+    writeFileSync(blocker, 'not a directory')
+    const r = await runPipe({
+      ...base(),
+      OPERATION: 'pull',
+      SITE_ID: String(SIM_SITES.withStaging),
+      OUTPUT_FILE: path.join(blocker, 'staging.env'),
+    })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/Staging pull succeeded/)
+    expect(r.stderr).toMatch(/could not write the outputs to .*a-file\/staging\.env: /)
+    expect(sourced(r.env, ['RESULT']).RESULT).toBe('succeeded')
+    // The pull was sent once: an outputs file is not a reason to send it again.
+    expect(sim.requests.filter((q) => q.method === 'POST')).toHaveLength(1)
+  })
+
+  test("no shared storage and no OUTPUT_FILE: the pipe says the outputs are not written, and its exit is the operation's", async () => {
+    const dir = path.join(root, `clone-${++n}`)
+    mkdirSync(dir)
+    const env = bitbucketEnv(dir, { ...base(), OPERATION: 'pull', SITE_ID: String(SIM_SITES.withStaging) })
+    delete env.BITBUCKET_PIPE_SHARED_STORAGE_DIR
+    const r = await runPipeVirtually(sim, env)
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(
+      /no BITBUCKET_PIPE_SHARED_STORAGE_DIR and no OUTPUT_FILE: the outputs are not written to a file\./,
+    )
+    expect(r.stderr).toMatch(/Staging pull succeeded/)
   })
 })
