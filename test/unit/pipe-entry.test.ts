@@ -13,7 +13,7 @@ import path from 'node:path'
 import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
 import { STORAGE_SUBDIR } from '../../src/cli/pipe.js'
 import { FAST } from '../helpers/sim.js'
-import { VirtualFaultSim } from '../helpers/virtual-action.js'
+import { removeRunnerFiles, VirtualFaultSim } from '../helpers/virtual-action.js'
 import { runPipeVirtually } from '../helpers/virtual-cli.js'
 import { bitbucketEnv, sourced } from '../pipe/bitbucket-env.js'
 
@@ -33,6 +33,8 @@ beforeAll(() => {
   root = mkdtempSync(path.join(tmpdir(), 'pipe-virtual-'))
 })
 afterAll(() => rmSync(root, { recursive: true, force: true }))
+// The runner's files virtual-action.ts made when it was loaded.
+afterAll(removeRunnerFiles)
 beforeEach(() => {
   sim = new VirtualFaultSim({ ...FAST, siteDelayMs: 100 })
 })
