@@ -140,8 +140,15 @@ function writeOutputs(
   return ok
 }
 
-/** Runs the pipe once: the variables in `env`, the log on io.stderr; resolves with the exit code. */
-export async function runPipe(env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+/**
+ * Runs the pipe once: the variables in `env`, the log on io.stderr; resolves with the exit code.
+ * `seams`: run()'s own (tests run the same pipe in virtual time); the defaults are the real ones.
+ */
+export async function runPipe(
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+  seams: Parameters<typeof run>[3] = {},
+): Promise<number> {
   const say = (line: string): void => void io.stderr.write(`site-staging pipe: ${line}\n`)
   let args: string[]
   try {
@@ -159,6 +166,7 @@ export async function runPipe(env: NodeJS.ProcessEnv, io: CliIo): Promise<number
     [...args, `--shell-env=${envFile}`, '--json'],
     { ...env, CI: env.CI ?? 'true' },
     { ...io, stdout: { write: (text: string) => (json += text) } },
+    seams,
   )
   let envText = ''
   try {

@@ -1,20 +1,18 @@
-// Slow (about 20 s): the CLI in CI prints a plain progress line at most every 15 s, so the pipe run's
-// pull runs until that line has come (then the test ends it); the terminal run's 6 s create goes
-// alongside it.
+// Slow (about 8 s): the terminal run's create takes 6 s, long enough for several redraws of the line.
 /**
  * The CLI's progress on an interactive terminal: one live line (percentage, elapsed, estimated
  * time left) redrawn in place under the log, cleared at the end; in CI logs (stderr not a terminal)
  * plain lines now and then, with no carriage return or escape sequence at all.
  *
  * The terminal runs are dist/cli.js (npm run build) against the simulator, with stderr on a
- * pseudo-terminal (./pty.ts) and stdout a pipe.
+ * pseudo-terminal (./pty.ts) and stdout a pipe. The CI log (stderr a pipe, where a plain line comes
+ * every 15 s) runs in virtual time: test/unit/cli-plain-progress.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import { Writable } from 'node:stream'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { LiveLine } from '../../src/cli/progress.js'
-import { CLI_BUNDLE, runCli, type CliResult } from '../helpers/run-cli.js'
-import { finishNow } from '../helpers/sim.js'
+import { CLI_BUNDLE } from '../helpers/run-cli.js'
 import { runOnPty, screen, type PtyResult } from './pty.js'
 
 const ERASE = '\r\u001b[2K'
@@ -26,48 +24,24 @@ const terminalCodes = (text: string) => [...text].filter((c) => c === '\r' || c 
 
 let sim: Simulator
 let tty: PtyResult
-let plain: CliResult
 beforeAll(async () => {
-  // create long enough for several redraws; pull twice as long as it takes for a plain line to be
-  // due (one every 15 s, printed at the next answer), and ended once that line has come.
-  sim = await start({ port: 0, durationsMs: { create: 6000, pull: 30_000, push: 200, delete: 200 } })
+  // create long enough for several redraws.
+  sim = await start({ port: 0, durationsMs: { create: 6000, pull: 200, push: 200, delete: 200 } })
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
     STAGING_API_TOKEN: SIM_TOKENS.readWrite,
     STAGING_API_URL: sim.apiUrl,
   }
-  // Both at once: a person at a terminal, and a CI job whose stderr is a pipe (no CI variable: the
-  // pipe alone turns the live line off).
-  ;[tty, plain] = await Promise.all([
-    runOnPty(
-      [
-        process.execPath,
-        CLI_BUNDLE,
-        'create',
-        '--site-id',
-        String(SIM_SITES.eligible),
-        '--verbose',
-        '--json',
-      ],
-      { columns: COLUMNS, env: { ...env, TERM: 'xterm-256color' } },
-    ),
-    runCli(['pull', '--site-id', String(SIM_SITES.withStaging)], {
-      env: { ...env, TERM: 'xterm-256color' },
-      onStderr: { when: /still running after/, then: () => endThePull() },
-      killAfterMs: 90_000,
-    }),
-  ])
+  // A person at a terminal.
+  tty = await runOnPty(
+    [process.execPath, CLI_BUNDLE, 'create', '--site-id', String(SIM_SITES.eligible), '--verbose', '--json'],
+    { columns: COLUMNS, env: { ...env, TERM: 'xterm-256color' } },
+  )
 }, 120_000)
 afterAll(async () => {
   await sim?.stop()
 })
-
-/** Ends the running pull now (simulator finishNow: its time has come). */
-function endThePull() {
-  const pull = [...sim.state.tasks.values()].find((t) => t.kind === 'pull' && t.status !== 'completed')
-  if (pull) finishNow(sim, pull.id)
-}
 
 describe('on a terminal', () => {
   test('the run succeeds; stdout (a pipe) has the JSON and no terminal codes', () => {
@@ -118,15 +92,6 @@ describe('on a terminal', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^The create job on site 1001 finished after \d+s\.$/))
     expect(lines).toContain(`Staging URL: ${sim.url}/staging-sites/s-1001/`)
     expect(lines.at(-1)).toMatch(/^Staging create succeeded \(site 1001\)\. .*Staging created in \d+s\.$/)
-  })
-})
-
-describe('in CI logs (stderr a pipe)', () => {
-  test('no carriage return or escape sequence at all; plain progress lines instead', () => {
-    expect(plain.code).toBe(0)
-    expect(terminalCodes(plain.stderr)).toEqual([])
-    expect(plain.stderr).toMatch(/^… pull on site 1002: \d+%, still running after \d+s$/m)
-    expect(plain.stderr).toMatch(/^Staging pull succeeded \(site 1002\)/m)
   })
 })
 

@@ -6,7 +6,8 @@
  * live line on a terminal) stays in whole-process runs (test/helpers/run-cli.ts).
  */
 import { PassThrough } from 'node:stream'
-import { run } from '../../src/cli/run.js'
+import { runPipe } from '../../src/cli/pipe.js'
+import { run, type CliIo } from '../../src/cli/run.js'
 import type { CliResult } from './run-cli.js'
 import type { VirtualFaultSim } from './virtual-action.js'
 
@@ -17,15 +18,33 @@ export async function runCliVirtually(
   options: { env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env }
+  return inVirtualTime(sim, (io, seams) => run(args, env, io, seams))
+}
+
+/**
+ * The Bitbucket pipe's entry (`site-staging --bitbucket-pipe`, src/cli/pipe.ts's runPipe()) in
+ * virtual time: `env` is the container's whole environment (the pipe's variables and Bitbucket's);
+ * the outputs files land where they name. The CLI as PID 1 (a stopped pipeline's SIGTERM) and the
+ * image's real stdout stay in whole-process runs (test/pipe/pipe.test.ts).
+ */
+export function runPipeVirtually(sim: VirtualFaultSim, env: Record<string, string>): Promise<CliResult> {
+  return inVirtualTime(sim, (io, seams) => runPipe(env, io, seams))
+}
+
+type Seams = Parameters<typeof run>[3]
+
+/** One run on the simulator's clock: stdout and stderr collected, no signal listened for. */
+async function inVirtualTime(
+  sim: VirtualFaultSim,
+  start: (io: CliIo, seams: Seams) => Promise<number>,
+): Promise<CliResult> {
   let stdout = ''
   let stderr = ''
   const err = new PassThrough()
   err.on('data', (d: Buffer) => (stderr += d.toString()))
   const started = sim.clock.now()
   const code = await sim.clock.run(
-    run(
-      args,
-      env,
+    start(
       {
         stdout: { write: (text: string) => (stdout += text) },
         stderr: err as unknown as NodeJS.WriteStream,

@@ -2,8 +2,10 @@
  * The Bitbucket pipe (pipe/, src/cli/pipe.ts). No Docker engine runs here, so the image itself is
  * not built in these tests: its entry runs as the image runs it (`site-staging --bitbucket-pipe`,
  * here dist/cli.js), with the variables Bitbucket passes to a pipe's container, against the
- * simulator. pipe.yml is checked against a schema written from Bitbucket's documentation
- * (pipe/pipe.schema.json) and against the CLI.
+ * simulator: a pull that succeeds (its outputs files, the token in none of its real output) and
+ * SIGTERM to PID 1. The pipe's variables, their refusals, its words, exit codes and outputs for the
+ * other cases run the same entry in virtual time: test/unit/pipe-entry.test.ts. pipe.yml is checked
+ * against a schema written from Bitbucket's documentation (pipe/pipe.schema.json) and against the CLI.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { Ajv2020 } from 'ajv/dist/2020.js'
@@ -18,7 +20,10 @@ import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/se
 import { cliReference } from '../helpers/cli-commands.js'
 import { OWNER } from '../helpers/owner.js'
 import { ROOT } from '../helpers/run-action.js'
-import { CLI_BUNDLE, runCli } from '../helpers/run-cli.js'
+import { CLI_BUNDLE } from '../helpers/run-cli.js'
+import { removeRunnerFiles, VirtualFaultSim } from '../helpers/virtual-action.js'
+import { runCliVirtually } from '../helpers/virtual-cli.js'
+import { bitbucketEnv, sourced } from './bitbucket-env.js'
 
 const PIPE = path.join(ROOT, 'pipe')
 const ENTRY_SOURCE = path.join(ROOT, 'src', 'cli', 'pipe.ts')
@@ -104,7 +109,7 @@ describe('pipe.yml', () => {
 describe('the entry maps the variables to real CLI flags', () => {
   let help = ''
   beforeAll(async () => {
-    help = (await runCli(['--help'])).stdout
+    help = (await runCliVirtually(new VirtualFaultSim(), ['--help'])).stdout
   })
 
   test('every pipe.yml variable is read, and every flag it can produce is in --help', () => {
@@ -132,7 +137,13 @@ describe('the entry maps the variables to real CLI flags', () => {
   test("no pipe variable is named like one of the CLI's --dotenv keys (sourcing outputs must not change the next pipe)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pipe-keys-'))
     try {
-      const r = await runCli(['pull', '--site-id', '1', `--dotenv=${dir}/o.env`]) // no token: exit 2, failed outputs
+      // No token: exit 2, failed outputs.
+      const r = await runCliVirtually(new VirtualFaultSim(), [
+        'pull',
+        '--site-id',
+        '1',
+        `--dotenv=${dir}/o.env`,
+      ])
       expect(r.code).toBe(2)
       const keys = readFileSync(`${dir}/o.env`, 'utf8')
         .trim()
@@ -167,6 +178,7 @@ beforeAll(async () => {
   })
   root = mkdtempSync(path.join(tmpdir(), 'pipe-'))
 })
+afterAll(removeRunnerFiles)
 afterAll(async () => {
   await sim.stop()
   rmSync(root, { recursive: true, force: true })
@@ -175,28 +187,6 @@ beforeEach(() => {
   sim.reset()
   sim.setOptions({ durationsMs: { create: 400, pull: 300, push: 300, delete: 200 } })
 })
-
-/** The variables Bitbucket gives a pipe's container (the step's BITBUCKET_* and CI), plus the pipe's. */
-function bitbucketEnv(dir: string, variables: Record<string, string>): Record<string, string> {
-  const shared = path.join(dir, '.bitbucket/pipelines/generated/pipeline/pipes')
-  return {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    CI: 'true',
-    BITBUCKET_BUILD_NUMBER: '42',
-    BITBUCKET_CLONE_DIR: dir,
-    BITBUCKET_COMMIT: 'a'.repeat(40),
-    BITBUCKET_BRANCH: 'main',
-    BITBUCKET_WORKSPACE: 'acme',
-    BITBUCKET_REPO_SLUG: 'site',
-    BITBUCKET_REPO_FULL_NAME: 'acme/site',
-    BITBUCKET_PIPELINE_UUID: '{00000000-0000-0000-0000-000000000001}',
-    BITBUCKET_STEP_UUID: '{00000000-0000-0000-0000-000000000002}',
-    BITBUCKET_PIPE_SHARED_STORAGE_DIR: shared,
-    BITBUCKET_PIPE_STORAGE_DIR: path.join(shared, 'owner/site-staging-pipe'),
-    ...variables,
-  }
-}
 
 function runPipe(
   variables: Record<string, string>,
@@ -239,20 +229,6 @@ function runPipe(
   })
 }
 
-/** What a later command of the step sees after `source`-ing the file. */
-function sourced(
-  file: string,
-  names: string[],
-  extraEnv: Record<string, string> = {},
-): Record<string, string> {
-  const script = `${file}\n${names.map((k) => `printf '%s\\0' "$${k}"`).join('\n')}`
-  const out = execFileSync('sh', ['-c', script], {
-    env: { PATH: process.env.PATH ?? '', ...extraEnv },
-  }).toString()
-  const values = out.split('\0')
-  return Object.fromEntries(names.map((k, i) => [k, values[i]!]))
-}
-
 const base = () => ({ STAGING_API_TOKEN: TOKEN, STAGING_API_URL: sim.apiUrl })
 
 describe('the pipe against the simulator', () => {
@@ -286,123 +262,6 @@ describe('the pipe against the simulator', () => {
       expect(text).not.toContain(Buffer.from(TOKEN).toString('base64'))
       expect(text).not.toContain(Buffer.from(TOKEN).toString('hex'))
     }
-  })
-
-  test('a push takes its checkpoint (CHECKPOINT_ID in the outputs); RESTORE_CHECKPOINT_ID rolls production back', async () => {
-    sim.setOptions({
-      durationsMs: { create: 400, pull: 300, push: 300, delete: 200, version: 200, restore: 200 },
-    })
-    const site = String(SIM_SITES.withStaging)
-    const before = { ...sim.state.sites.get(site)!.content }
-    const push = await runPipe({ ...base(), OPERATION: 'push', SITE_ID: site })
-    expect(push.code).toBe(0)
-    const { CHECKPOINT_ID: id } = sourced(push.env, ['CHECKPOINT_ID'])
-    expect(id).toMatch(/^[\w-]+$/)
-    expect(sim.state.sites.get(site)!.content).not.toEqual(before)
-    // The checkpoint: this tool's completed version of production as it was, the push sent after it.
-    const [version, ...others] = [...sim.state.siteVersions.values()].filter(
-      (v) => String(v.site_id) === site,
-    )
-    expect(others).toEqual([])
-    expect(version).toMatchObject({ status: 'completed', content: before })
-    expect(version!.name).toMatch(/^before push \S+$/)
-    const pushes = sim.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/staging/push'))
-    expect(pushes).toHaveLength(1)
-    expect(pushes[0]!.at).toBeGreaterThanOrEqual(sim.state.tasks.get(version!.task_id!)!.ends_at)
-    const back = await runPipe({
-      ...base(),
-      OPERATION: 'rollback',
-      SITE_ID: site,
-      RESTORE_CHECKPOINT_ID: id!,
-    })
-    expect(back.code).toBe(0)
-    expect(back.stderr).toMatch(/Production was restored to version/)
-    expect(sim.state.sites.get(site)!.content).toEqual(before)
-    expect(
-      sim.requests
-        .filter((q) => q.method === 'PUT' && q.path.includes('/restore-versions/'))
-        .map((q) => q.path.split('/').pop()),
-    ).toEqual([id])
-  })
-
-  test('a missing token: a clear message, exit 2, failed outputs, nothing sent', async () => {
-    const r = await runPipe({ STAGING_API_URL: sim.apiUrl, OPERATION: 'pull', SITE_ID: '1002' })
-    expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(
-      /STAGING_API_TOKEN is not set\. Add the API token as a secured repository or deployment variable/,
-    )
-    expect(r.stderr).toMatch(/STAGING_API_TOKEN: \$STAGING_API_TOKEN/)
-    const out = sourced(r.env, ['RESULT', 'MESSAGE'])
-    expect(out.RESULT).toBe('failed')
-    expect(out.MESSAGE).toMatch(/STAGING_API_TOKEN is not set/)
-    expect(sim.requests).toEqual([])
-  })
-
-  test('a token variable Bitbucket could not fill ($STAGING_API_TOKEN as text): exit 2, nothing sent', async () => {
-    const r = await runPipe({
-      ...base(),
-      STAGING_API_TOKEN: '$STAGING_API_TOKEN',
-      OPERATION: 'pull',
-      SITE_ID: '1002',
-    })
-    expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(
-      /STAGING_API_TOKEN is the text "\$STAGING_API_TOKEN": no variable of that name is defined/,
-    )
-    expect(sim.requests).toEqual([])
-  })
-
-  test.each([
-    ['a switch that is not true or false', { WAIT: 'maybe' }, /WAIT: "maybe" is not true or false/],
-    ['an operation that is a flag', { OPERATION: '--help' }, /OPERATION: "--help" is not an operation/],
-    ['no operation', { OPERATION: '' }, /OPERATION is not set/],
-    [
-      'a policy value the CLI refuses',
-      { IF_MISSING: 'maybe' },
-      /--if-missing: "maybe" is not one of fail, skip/,
-    ],
-    [
-      'an API URL without its scheme',
-      { STAGING_API_URL: 'app.instawp.io/api' },
-      /--api-url \(or STAGING_API_URL\): "app.instawp.io\/api" has no scheme/,
-    ],
-  ])('bad input, %s: exit 2, nothing sent', async (_name, change, message) => {
-    const r = await runPipe({ ...base(), OPERATION: 'pull', SITE_ID: '1002', ...change })
-    expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(message)
-    expect(sourced(r.env, ['RESULT']).RESULT).toBe('failed')
-    expect(sim.requests).toEqual([])
-  })
-
-  test('a failed operation exits 1 (pull without staging), a dry run 0 with nothing sent', async () => {
-    const failed = await runPipe({ ...base(), OPERATION: 'pull', SITE_ID: String(SIM_SITES.eligible) })
-    expect(failed.code).toBe(1)
-    expect(sourced(failed.env, ['RESULT']).RESULT).toBe('failed')
-    sim.reset()
-    const dry = await runPipe({ ...base(), OPERATION: 'push', SITE_ID: '1002', DRY_RUN: 'true' })
-    expect(dry.code).toBe(0)
-    expect(sourced(dry.env, ['RESULT']).RESULT).toBe('dry-run')
-    expect(sim.requests.filter((q) => q.method !== 'GET')).toEqual([])
-  })
-
-  test('a server message full of shell syntax stays text in the sourced file: nothing runs', async () => {
-    const marker = path.join(root, 'pwned')
-    const hostile = `Pull started'; touch "$PWN"; echo ' $(touch "$PWN") \`touch "$PWN"\` && touch "$PWN" | ${'$'}{PWN} \\ ##vso[task.complete result=Succeeded]`
-    sim.addFault({ method: 'POST', path: /\/staging\/(pull|reset)$/, patch: { message: hostile } })
-    const r = await runPipe({ ...base(), OPERATION: 'pull', SITE_ID: '1002', WAIT: 'false' })
-    expect(r.code).toBe(0)
-    expect(r.env).toContain('touch') // the message is in the file...
-    const out = sourced(r.env, ['RESULT', 'MESSAGE'], { PWN: marker })
-    expect(existsSync(marker)).toBe(false) // ...and sourcing it ran none of it
-    expect(out.RESULT).toBe('accepted')
-    expect(out.MESSAGE).toContain(`'; touch "$PWN"; echo ' $(touch "$PWN")`)
-    expect(out.MESSAGE).not.toMatch(/##vso\[/) // the CLI made the logging command inert
-    expect(r.stderr).not.toMatch(/##vso\[/)
-    // `set -a; . file` (export everything) is just as inert.
-    execFileSync('sh', ['-c', `set -a\n${r.env}\nset +a\nenv > /dev/null`], {
-      env: { PWN: marker, PATH: process.env.PATH ?? '' },
-    })
-    expect(existsSync(marker)).toBe(false)
   })
 
   test('SIGTERM (a stopped pipeline) reaches the CLI, PID 1 of the image: it stops waiting, says what it left, outputs cancelled, exit 1', async () => {
@@ -504,7 +363,7 @@ describe('the pipe steps users copy (docs/bitbucket.md, docs/cli.md)', () => {
 
   test('each uses the image, the declared variables only, all required ones, a real operation, the token by reference', async () => {
     expect(steps.length).toBeGreaterThanOrEqual(5)
-    const ref = cliReference((await runCli(['--help'])).stdout)
+    const ref = cliReference((await runCliVirtually(new VirtualFaultSim(), ['--help'])).stdout)
     const declared = new Map(
       (pipeYml.variables as { name: string; required?: boolean }[]).map((v) => [v.name, v]),
     )

@@ -1,27 +1,31 @@
 /**
- * Issue 24 §8 through dist/cli.js: hostile server text in the answers reaches --shell-env and
- * --dotenv; sourcing the env-file in bash and sh runs none of it, and the dotenv file stays one
- * KEY=value line per output. A refused input writes both files too.
+ * Issue 24 §8 through the CLI's own writer (src/cli/run.ts in virtual time, as dist/cli.js runs it):
+ * hostile server text in the answers reaches --shell-env and --dotenv; sourcing the env-file in bash
+ * and sh runs none of it, and the dotenv file stays one KEY=value line per output. A refused input
+ * writes both files too.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
-import { runCli } from '../helpers/run-cli.js'
+import { SIM_TOKENS } from '../../simulator/server.js'
+import { removeRunnerFiles, VirtualFaultSim } from '../helpers/virtual-action.js'
+import { runCliVirtually } from '../helpers/virtual-cli.js'
 
-let sim: Simulator
+let sim: VirtualFaultSim
 let dir: string
-beforeAll(async () => {
-  sim = await start({ port: 0, durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
+beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'cli-outputs-files-'))
 })
-afterAll(async () => {
-  await sim.stop()
-  rmSync(dir, { recursive: true, force: true })
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+// The runner's files virtual-action.ts made when it was loaded.
+afterAll(removeRunnerFiles)
+beforeEach(() => {
+  sim = new VirtualFaultSim({ durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
 })
-beforeEach(() => sim.reset())
+const command = (args: string[], options: { env?: Record<string, string> } = {}) =>
+  runCliVirtually(sim, args, options)
 
 test('server text with $(...), backticks, quotes and new lines runs nothing when the env-file is sourced', async () => {
   const pwned = path.join(dir, 'pwned')
@@ -29,7 +33,7 @@ test('server text with $(...), backticks, quotes and new lines runs nothing when
   sim.addFault({ method: 'POST', path: '/staging/push', status: 422, json: { message: hostile } })
   const envFile = path.join(dir, 'out.sh')
   const dotenv = path.join(dir, 'out.env')
-  const r = await runCli(['push', '--site-id', '1002', '--shell-env', envFile, '--dotenv', dotenv], {
+  const r = await command(['push', '--site-id', '1002', '--shell-env', envFile, '--dotenv', dotenv], {
     env: { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.apiUrl },
   })
   expect(r.code).toBe(1)
@@ -55,7 +59,7 @@ test('server text with $(...), backticks, quotes and new lines runs nothing when
 test('a refused input writes both files, failed, and nothing is sent', async () => {
   const envFile = path.join(dir, 'refused.sh')
   const dotenv = path.join(dir, 'refused.env')
-  const r = await runCli(
+  const r = await command(
     ['create', '--site-id', '1001', '--timeout', 'soon', '--shell-env', envFile, '--dotenv', dotenv],
     {
       env: { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.apiUrl },
