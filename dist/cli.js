@@ -804,8 +804,11 @@ function writeOutputs(env, envText, json, say) {
     }
     return ok;
 }
-/** Runs the pipe once: the variables in `env`, the log on io.stderr; resolves with the exit code. */
-async function runPipe(env, io) {
+/**
+ * Runs the pipe once: the variables in `env`, the log on io.stderr; resolves with the exit code.
+ * `seams`: run()'s own (tests run the same pipe in virtual time); the defaults are the real ones.
+ */
+async function runPipe(env, io, seams = {}) {
     const say = (line) => void io.stderr.write(`site-staging pipe: ${line}\n`);
     let args;
     try {
@@ -821,7 +824,7 @@ async function runPipe(env, io) {
     const work = (0,external_node_fs_.mkdtempSync)(external_node_path_default().join((0,external_node_os_namespaceObject.tmpdir)(), 'site-staging-pipe-'));
     const envFile = external_node_path_default().join(work, 'outputs.env');
     let json = '';
-    const code = await (0,run/* run */.e)([...args, `--shell-env=${envFile}`, '--json'], { ...env, CI: env.CI ?? 'true' }, { ...io, stdout: { write: (text) => (json += text) } });
+    const code = await (0,run/* run */.e)([...args, `--shell-env=${envFile}`, '--json'], { ...env, CI: env.CI ?? 'true' }, { ...io, stdout: { write: (text) => (json += text) } }, seams);
     let envText = '';
     try {
         envText = (0,external_node_fs_.readFileSync)(envFile, 'utf8');
