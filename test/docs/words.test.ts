@@ -134,6 +134,13 @@ describe('one table of hints, rendered per front door', () => {
       'run site-staging status --site-id 1001 --task-id t7',
     ])
   })
+  test("an input as the action writes it is the action's words; the CLI's flag before a colon is not", () => {
+    const hint = `run again later with ${setting('wait-for-url', 'true')}: the staging environment itself is in place.`
+    expect(inDoorWords(hint, 'action')).toMatch(ACTION_WORDS)
+    expect(inDoorWords(hint, 'cli')).not.toMatch(ACTION_WORDS)
+    expect('Raise --timeout, or set --if-missing: create').not.toMatch(ACTION_WORDS)
+    expect('Raise timeout, or set if-missing: create').toMatch(ACTION_WORDS)
+  })
   test("a server's words are never read as a per-door piece", () => {
     // Text from a server is made inert (no control characters) before it is quoted; even raw, half
     // a piece is left as it is (and inert text loses it), never rendered as one door's words.

@@ -24,9 +24,13 @@ export function internalWords(text: string): string[] {
   return found
 }
 
-/** The action's words, which a CLI user cannot act on. */
+/**
+ * The action's words, which a CLI user cannot act on. An input named as the action names it
+ * (`wait-for-url: true`), not the CLI's flag of the same name followed by a colon in a sentence
+ * (`run again later with --wait-for-url: the staging environment...`).
+ */
 export const ACTION_WORDS =
-  /\b(if-missing|if-exists|if-busy|wait|wait-for-url|timeout|max-retries|concurrency|task-id|site-id|api-url|dry-run|fail-fast): |this action|api-token secret|\bmax-parallel\b|\bthe runner\b|\bInput "|\bworkflow\b|\bjob summary\b|\bthe [a-z-]+ output\b|\bstep outputs?\b|\bwith: /
+  /(?<![\w-])(if-missing|if-exists|if-busy|wait|wait-for-url|timeout|max-retries|concurrency|task-id|site-id|api-url|dry-run|fail-fast): |this action|api-token secret|\bmax-parallel\b|\bthe runner\b|\bInput "|\bworkflow\b|\bjob summary\b|\bthe [a-z-]+ output\b|\bstep outputs?\b|\bwith: /
 /** The CLI's words, which an action user cannot act on. */
 export const CLI_WORDS =
   /(^|[\s(])--[a-z]|STAGING_API_TOKEN|\bsite-staging (create|pull|push|delete|status)\b/m
