@@ -1,19 +1,22 @@
 /**
  * Words the user can act on (issue 20 §4), in what the action and the CLI really print: the log, the
- * job summary and the outputs of the bundled action (debug included); stderr (--verbose), --json and
- * the --dotenv file of the CLI. A spread of runs against the simulator: success, failure, 404, a
- * wrong API root, status (405 on the service's staging read), not waited for, a timeout, a dry run. No
- * word of the team's, no per-door piece left unrendered, and each door in its own words.
+ * job summary and the outputs of the action (debug included); stderr (--verbose), --json and the
+ * --dotenv file of the CLI. Both run their real entries in this process, on the simulator's core in
+ * virtual time (test/helpers/virtual-action.ts, virtual-cli.ts): the wording does not depend on the
+ * bundle, and test/action/ and test/cli/ run the bundles themselves. A spread of runs against the
+ * simulator: success, failure, 404, a wrong API root, status (405 on the service's staging read),
+ * not waited for, a timeout, a dry run. No word of the team's, no per-door piece left unrendered,
+ * and each door in its own words.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { PassThrough } from 'node:stream'
-import { run as runCliInProcess } from '../../src/cli/run.js'
-import { SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
+import { SIM_TOKENS } from '../../simulator/server.js'
 import { hasDoorPieces } from '../../src/words.js'
-import { FAST, profileOfThisFile, runAgainst } from '../helpers/sim.js'
+import { FAST, profileOfThisFile } from '../helpers/sim.js'
+import { removeRunnerFiles, runActionVirtually, VirtualFaultSim } from '../helpers/virtual-action.js'
+import { runCliVirtually } from '../helpers/virtual-cli.js'
 import { ACTION_WORDS, CLI_WORDS, internalWords } from '../helpers/words.js'
 
 interface Scenario {
@@ -73,56 +76,45 @@ const SCENARIOS: Scenario[] = [
   },
 ]
 
-function cliIo() {
-  let stdout = ''
-  let stderr = ''
-  const err = new PassThrough()
-  err.on('data', (d: Buffer) => (stderr += d.toString()))
-  return {
-    io: {
-      stdout: { write: (t: string) => (stdout += t) },
-      stderr: err as unknown as NodeJS.WriteStream,
-      cancelOn: () => new AbortController().signal,
-    },
-    text: () => `${stderr}\n${stdout}`,
-  }
-}
-
 describe.each(profileOfThisFile())('what the action and the CLI print, %s profile', (profile) => {
-  let sim: Simulator
   let dir: string
-  beforeAll(async () => {
-    sim = await start({ port: 0, ...FAST, profile })
+  beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'words-'))
   })
-  afterAll(async () => {
-    await sim.stop()
+  afterAll(() => {
     rmSync(dir, { recursive: true, force: true })
-  })
-  beforeEach(() => {
-    sim.reset()
-    sim.setOptions({ profile, durationsMs: { create: 400, pull: 300, push: 300, delete: 200 } })
+    removeRunnerFiles()
   })
 
-  const rootFor = (s: Scenario) => (s.wrongRoot ? `${sim.url}/nothing-here` : sim.apiUrl)
+  /** A fresh simulator (seeded) on its own virtual clock, with this scenario's job durations. */
+  const simFor = (s: Scenario) =>
+    new VirtualFaultSim({
+      ...FAST,
+      profile,
+      durationsMs: { create: 400, pull: 300, push: 300, delete: 200, ...s.durationsMs },
+    })
+  const rootFor = (sim: VirtualFaultSim, s: Scenario) =>
+    s.wrongRoot ? `${sim.url}/nothing-here` : sim.apiUrl
 
   test.each(SCENARIOS.map((s) => [s.name, s] as const))('%s', async (_name, s) => {
-    if (s.durationsMs) sim.setOptions({ durationsMs: s.durationsMs })
-    const action = await runAgainst(
-      sim,
-      { operation: s.operation, 'site-id': s.site, 'api-url': rootFor(s), 'max-retries': '0', ...s.inputs },
+    const actionSim = simFor(s)
+    const action = await runActionVirtually(
+      actionSim,
+      {
+        operation: s.operation,
+        'site-id': s.site,
+        'api-url': rootFor(actionSim, s),
+        'max-retries': '0',
+        ...s.inputs,
+      },
       { env: { RUNNER_DEBUG: '1' } },
     )
     expect(action.summary.length).toBeGreaterThan(0)
 
-    sim.reset()
-    sim.setOptions({
-      profile,
-      durationsMs: { create: 400, pull: 300, push: 300, delete: 200, ...s.durationsMs },
-    })
-    const cli = cliIo()
+    const cliSim = simFor(s)
     const dotenv = path.join(dir, `${profile}-${s.operation}.env`)
-    await runCliInProcess(
+    const cli = await runCliVirtually(
+      cliSim,
       [
         s.operation,
         '--site-id',
@@ -135,10 +127,9 @@ describe.each(profileOfThisFile())('what the action and the CLI print, %s profil
         dotenv,
         ...(s.flags ?? []),
       ],
-      { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: rootFor(s) },
-      cli.io,
+      { env: { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: rootFor(cliSim, s) } },
     )
-    const cliText = `${cli.text()}\n${readFileSync(dotenv, 'utf8')}`
+    const cliText = `${cli.stderr}\n${cli.stdout}\n${readFileSync(dotenv, 'utf8')}`
 
     for (const text of [action.everything, cliText]) {
       expect(internalWords(text)).toEqual([])

@@ -228,8 +228,9 @@ export interface VirtualGitHub {
  * Runs the action once in this process, as the runner would run dist/index.js: INPUT_* variables
  * (action.yml's defaults filled in, the read-write token and the simulator's api-url unless given),
  * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, stdout as the log, `process.exitCode` as the exit code.
- * `options.onOutput` works as for a whole-action run; signals and an environment of its own do not
- * (those need the bundle). `github`: the event and an in-process GitHub, for the GitHub side.
+ * `options.onOutput` works as for a whole-action run, and `options.env` may set RUNNER_DEBUG (debug
+ * logging); signals and any other environment of its own do not (those need the bundle). `github`:
+ * the event and an in-process GitHub, for the GitHub side.
  */
 export async function runActionVirtually(
   sim: VirtualFaultSim,
@@ -237,7 +238,9 @@ export async function runActionVirtually(
   options: RunOptions = {},
   github?: VirtualGitHub,
 ): Promise<RunResult> {
-  if (options.signal || options.env || options.killAfterMs)
+  // RUNNER_DEBUG (the runner's debug logging) is the one variable of the runner's an in-process run takes.
+  const { RUNNER_DEBUG, ...ownEnv } = options.env ?? {}
+  if (options.signal || Object.keys(ownEnv).length > 0 || options.killAfterMs)
     throw new Error('signals, an environment and a kill timer need the bundle: run this one whole')
   for (const name of Object.keys(github?.env ?? {}))
     if (!/^GITHUB_/.test(name) || name === 'GITHUB_OUTPUT' || name === 'GITHUB_STEP_SUMMARY')
@@ -253,6 +256,7 @@ export async function runActionVirtually(
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_ACTIONS: 'true',
     RUNNER_TEMP: files.dir,
+    ...(RUNNER_DEBUG === undefined ? {} : { RUNNER_DEBUG }),
     ...github?.env,
   })
   const all = { ...actionDefaults(), 'api-url': sim.apiUrl, 'api-token': RW, timeout: '60s', ...inputs }
