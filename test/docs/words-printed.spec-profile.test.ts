@@ -1,3 +1,3 @@
 // What the action and the CLI print, read for the team's words (in words-printed.ts), spec profile:
-// 8 in-process runs of the action and 8 of the CLI, in virtual time.
+// 9 in-process runs of the action and 9 of the CLI, in virtual time.
 import './words-printed.js'

@@ -4,9 +4,9 @@
  * --dotenv file of the CLI. Both run their real entries in this process, on the simulator's core in
  * virtual time (test/helpers/virtual-action.ts, virtual-cli.ts): the wording does not depend on the
  * bundle, and test/action/ and test/cli/ run the bundles themselves. A spread of runs against the
- * simulator: success, failure, 404, a wrong API root, status (405 on the service's staging read),
- * not waited for, a timeout, a dry run. No word of the team's, no per-door piece left unrendered,
- * and each door in its own words.
+ * simulator: success, a staging site that does not answer in time, failure, 404, a wrong API root,
+ * status (405 on the service's staging read), not waited for, a timeout, a dry run. No word of the
+ * team's, no per-door piece left unrendered, and each door in its own words.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -30,6 +30,10 @@ interface Scenario {
   wrongRoot?: boolean
   /** Job durations for this run (a long one, to time out). */
   durationsMs?: Record<string, number>
+  /** How long a staging site takes to answer once its job has completed (FAST's unless given). */
+  siteDelayMs?: number
+  /** Words each door must print in this run (that the run is the one its name says). */
+  shows?: { action: string; cli: string }
 }
 
 const SCENARIOS: Scenario[] = [
@@ -39,6 +43,18 @@ const SCENARIOS: Scenario[] = [
     site: '1001',
     inputs: { 'wait-for-url': 'true' },
     flags: ['--wait-for-url'],
+  },
+  {
+    name: 'a create whose staging site does not answer before the timeout',
+    operation: 'create',
+    site: '1001',
+    inputs: { 'wait-for-url': 'true', timeout: '5s' },
+    flags: ['--wait-for-url', '--timeout', '5s'],
+    siteDelayMs: 60_000,
+    shows: {
+      action: 'run again later with wait-for-url: true: the staging environment itself is in place',
+      cli: 'run again later with --wait-for-url: the staging environment itself is in place',
+    },
   },
   { name: 'a pull without staging (404)', operation: 'pull', site: '1001' },
   { name: 'an api-url that is not the API root', operation: 'pull', site: '1002', wrongRoot: true },
@@ -92,6 +108,7 @@ describe.each(profileOfThisFile())('what the action and the CLI print, %s profil
       ...FAST,
       profile,
       durationsMs: { create: 400, pull: 300, push: 300, delete: 200, ...s.durationsMs },
+      ...(s.siteDelayMs === undefined ? {} : { siteDelayMs: s.siteDelayMs }),
     })
   const rootFor = (sim: VirtualFaultSim, s: Scenario) =>
     s.wrongRoot ? `${sim.url}/nothing-here` : sim.apiUrl
@@ -131,6 +148,10 @@ describe.each(profileOfThisFile())('what the action and the CLI print, %s profil
     )
     const cliText = `${cli.stderr}\n${cli.stdout}\n${readFileSync(dotenv, 'utf8')}`
 
+    if (s.shows) {
+      expect(action.everything).toContain(s.shows.action)
+      expect(cliText).toContain(s.shows.cli)
+    }
     for (const text of [action.everything, cliText]) {
       expect(internalWords(text)).toEqual([])
       expect(hasDoorPieces(text)).toBe(false)
