@@ -52,8 +52,8 @@ const SCENARIOS: Scenario[] = [
     flags: ['--wait-for-url', '--timeout', '5s'],
     siteDelayMs: 60_000,
     shows: {
-      action: 'run again later with wait-for-url: true: the staging environment itself is in place',
-      cli: 'run again later with --wait-for-url: the staging environment itself is in place',
+      action: 'run again later with wait-for-url: true. The staging environment itself is in place',
+      cli: 'run again later with --wait-for-url. The staging environment itself is in place',
     },
   },
   { name: 'a pull without staging (404)', operation: 'pull', site: '1001' },
