@@ -33,6 +33,11 @@ describe('fault matrix: the rows and docs/reliability.md', () => {
     // A row whose run needs a process (a signal, an environment) never runs in virtual time.
     for (const [, row] of virtualRows())
       expect(row.options?.signal ?? row.options?.env ?? row.options?.killAfterMs).toBeUndefined()
+    // A row with GitHub in this process (its `github`) runs only there: never whole, no CLI run.
+    for (const row of ROWS.filter((r) => r.github)) {
+      expect(runsWhole(row)).toBeNull()
+      expect(row.cli).toBeFalsy()
+    }
     // A test is named by its scenario: two rows with one name would hide one of them.
     expect(new Set(ROWS.map((r) => r.scenario)).size).toBe(ROWS.length)
   })
