@@ -154,6 +154,8 @@ export function runShard(k: number): void {
   const { sim } = useSimulator()
   beforeAll(startFixtures)
   afterAll(stopFixtures)
+  // Loading test/helpers/virtual-action.ts (for the rows in virtual time) made the runner's files.
+  afterAll(removeRunnerFiles)
   describe(`fault matrix, shard ${k} of ${SHARD_COUNT}`, () => {
     it.each(
       rowsOfShard(k).map(([i, row]) => {
