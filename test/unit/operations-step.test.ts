@@ -124,6 +124,8 @@ describe.each(EACH_PROFILE)('operations in virtual time, profile %s', (profile, 
       expect(run.summary).toMatch(/operation: status, site-id: 1001, task-id: [0-9a-f]{12}/)
       expect(run.elapsedMs).toBeGreaterThanOrEqual(3000)
       expect(run.elapsedMs).toBeLessThan(45_000)
+      // One deadline for the whole step: not a poll interval later (as the core alone, against-simulator.test.ts).
+      expect(run.elapsedMs).toBeLessThanOrEqual(3000 + 100)
       expect(sim().state.staging.get('1001')?.status).not.toBe('ready')
     })
   })
