@@ -1,5 +1,5 @@
-// Whole-action tests of the operations, a refusal, the timeout, masking and a bad input (in
-// operations.ts), service profile:
-// slow (about 15 s): each runs dist/index.js against the simulator in real time, at least one poll
-// (about 1 s) per job, and the timeout waits on purpose.
+// Whole-action tests of what only the bundle shows (in operations.ts: the token masked first in the
+// real stdout, debug mode, the runner's files, the exit code), service profile: two runs of
+// dist/index.js against the simulator (about 1 s). The operations themselves run in virtual time:
+// test/unit/operations-step.test.ts.
 import './operations.js'

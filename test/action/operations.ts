@@ -1,14 +1,16 @@
 import { describe, expect, it } from '@jest/globals'
 import { OUTPUT_NAMES } from '../../src/report/outputs.js'
 import { leaks } from '../helpers/run-action.js'
-import { profileOfThisFile, FAST, RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
+import { FAST, profileOfThisFile, RW, runAgainst, sentTo, useSimulator } from '../helpers/sim.js'
 
 // Every test below runs against both simulator profiles (contract §10), one test file per profile
-// (operations.<profile>-profile.test.ts); PROFILES says how they differ. These are what needs the
-// bundle: each operation end to end, a failure's exit code and error command, the timeout, masking,
-// an input refused before any request. The policies, refusals, ways of waiting and status run on the
-// same simulator in virtual time: test/unit/against-simulator.test.ts.
-describe.each(profileOfThisFile())('profile %s', (profile, p) => {
+// (operations.<profile>-profile.test.ts); PROFILES says how they differ. Only what needs the bundle
+// is here: the token masked in dist/index.js's real stdout before anything else (debug mode, an
+// environment of its own, included), the runner's files it writes, and its exit code on success and
+// on failure. The four operations, a refusal, the timeout and credentials from answers run through
+// the action's step in virtual time (test/unit/operations-step.test.ts); the policies, ways of
+// waiting and status against the core in test/unit/against-simulator.test.ts.
+describe.each(profileOfThisFile())('profile %s', (profile) => {
   const { sim } = useSimulator({ ...FAST, profile })
 
   /** Every output is set, on every path. */
@@ -16,152 +18,31 @@ describe.each(profileOfThisFile())('profile %s', (profile, p) => {
     for (const name of OUTPUT_NAMES) expect(Object.keys(outputs)).toContain(name)
   }
 
-  describe('the four operations, end to end (dist/index.js against the simulator)', () => {
-    it('create: waits for the job, reports the staging site, and the service sent its e-mail', async () => {
-      const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1001' })
-      expect(run.code).toBe(0)
-      expectAllOutputs(run.outputs)
-      expect(run.outputs).toMatchObject({
-        result: 'succeeded',
-        'http-status': String(p.accepted),
-        'staging-site-id': p.stagingId('1001'),
-        'staging-url': `${sim().url}/staging-sites/s-1001/`,
-        retries: '0',
-      })
-      expect(run.outputs['task-id']).toMatch(/^[0-9a-f]{12}$/)
-      expect(Number(run.outputs.requests)).toBeGreaterThanOrEqual(2)
-      expect(Number(run.outputs.requests)).toBe(sim().requests.length)
-      expect(sim().state.staging.get('1001')?.status).toBe('ready')
-      expect(sim().state.outbox).toHaveLength(1)
-      expect(run.summary).toContain('| Result | ✅ succeeded |')
-      const url = `${sim().url}/staging-sites/s-1001/`
-      // Where it came from is said (issue 20 §1).
-      expect(run.summary).toContain(`| Staging URL | [${url}](${url}) — from the create answer |`)
-      // Exactly the headers of the spec.
-      const post = sentTo(sim(), 'POST', '/sites/1001/staging')[0]!
-      expect(post.contentType).toBe('application/json')
-      expect(post.localization).toBe('en')
-      expect(post.token).toBe('rw')
-    })
-
-    it('pull: staging becomes a copy of production, and keeps its URL and SSH credentials', async () => {
-      const before = { ...sim().state.staging.get('1002')! }
-      await fetch(`${sim().url}/__sim/sites/1002/content`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ target: 'production' }),
-      })
-      const run = await runAgainst(sim(), { operation: 'reset', 'site-id': '1002' })
-      expect(run.code).toBe(0)
-      expect(run.outputs.result).toBe('succeeded')
-      const staging = sim().state.staging.get('1002')!
-      expect(staging.content).toEqual(sim().state.sites.get('1002')!.content)
-      expect(staging.content).not.toEqual(before.content)
-      expect(staging.url).toBe(before.url)
-      expect(staging.ssh_password).toBe(before.ssh_password)
-      // Staging is read once after the job where the service offers a way to read it; else the site
-      // list names it, by the field that links the staging record to its production site.
-      expect(run.outputs['staging-url']).toBe(before.url)
-      expect(JSON.parse(run.outputs.results!)[0].stagingFrom.url).toBe(
-        p.probe ? 'the staging environment' : 'the site list, GET /v2/sites (field parent_id)',
-      )
-      expect(sentTo(sim(), 'POST', '/staging/reset')).toHaveLength(1)
-    })
-
-    it('push: production becomes the staging copy, its cache is purged, and the three warnings are shown', async () => {
-      const stagingContent = { ...sim().state.staging.get('1002')!.content }
-      // Without a checkpoint (test/unit/checkpoint-step.test.ts has the push with one): the no-backup warning holds.
-      const run = await runAgainst(sim(), { operation: 'push', 'site-id': '1002', checkpoint: 'none' })
-      expect(run.code).toBe(0)
-      expect(sim().state.sites.get('1002')!.content).toEqual(stagingContent)
-      expect(sim().state.purges.map((p) => p.site_id)).toEqual([1002])
-      expect(run.stdout).toMatch(/::warning title=Staging::No backup of production was taken/)
-      expect(run.stdout).toMatch(
-        /::warning title=Staging::If production was password-protected, that protection is now off/,
-      )
-      expect(run.stdout).toMatch(/::warning title=Staging::The production site's CDN cache was purged/)
-      expect(run.summary).toContain('### ⚠️ Warnings')
-      expect(run.summary).toContain('No backup of production')
-      expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(1)
-    })
-
-    it('delete: staging is gone and production is as it was', async () => {
-      const production = JSON.stringify(sim().state.sites.get('1002'))
-      const run = await runAgainst(sim(), { operation: 'delete', 'site-id': '1002' })
-      expect(run.code).toBe(0)
-      expect(run.outputs.result).toBe('succeeded')
-      expect(sim().state.staging.has('1002')).toBe(false)
-      expect(JSON.stringify(sim().state.sites.get('1002'))).toBe(production)
-      expect(sentTo(sim(), 'DELETE', '/sites/1002/staging')).toHaveLength(1)
-    })
+  it('a create, debug mode on: the token is masked first and appears nowhere else; the files written, exit 0', async () => {
+    const run = await runAgainst(
+      sim(),
+      { operation: 'create', 'site-id': '1001' },
+      { env: { RUNNER_DEBUG: '1' } },
+    )
+    expect(run.code).toBe(0)
+    expect(run.outputs.result).toBe('succeeded')
+    expectAllOutputs(run.outputs)
+    expect(run.summary).toContain('| Result | ✅ succeeded |')
+    expect(run.stdout.split('\n')[0]).toBe(`::add-mask::${RW}`)
+    expect(run.stdout).toContain('::debug::')
+    expect(leaks(run.everything, RW)).toEqual([])
+    expect(sentTo(sim(), 'POST', '/sites/1001/staging')).toHaveLength(1)
   })
 
-  describe('policies', () => {
-    it('if-exists: fail (default) fails on an existing staging site, with the hint', async () => {
-      const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1002' })
-      expect(run.code).toBe(1)
-      expect(run.outputs).toMatchObject({ result: 'failed', 'http-status': '422' })
-      expect(run.stdout).toMatch(/::error title=Staging create failed \(site 1002\)::.*if-exists: skip/)
-      expect(run.summary).toContain('**What to do:**')
-    })
-  })
-
-  describe('waiting', () => {
-    it('the timeout ends the run as timed-out, saying the job may still be running', async () => {
-      // A job of ten minutes: a run that waited for it would be killed (RunOptions.killAfterMs). How
-      // close to the timeout the run ends is checked in virtual time (test/unit/against-simulator.test.ts),
-      // where a busy machine cannot stretch it; here only that the bundle ends it well before the job.
-      sim().setOptions({ durationsMs: { create: 10 * 60_000 } })
-      const run = await runAgainst(sim(), { operation: 'create', 'site-id': '1001', timeout: '3s' })
-      expect(run.code).toBe(1)
-      expect(run.outputs.result).toBe('timed-out')
-      expect(run.stdout).toMatch(/may still be running on the server/)
-      expect(run.summary).toMatch(/may still be running on the server/)
-      expect(run.summary).toMatch(/operation: status, site-id: 1001, task-id: [0-9a-f]{12}/)
-      expect(run.elapsedMs).toBeGreaterThanOrEqual(3000)
-      expect(run.elapsedMs).toBeLessThan(45_000)
-    })
-  })
-
-  describe('secrets and inputs', () => {
-    it('the token appears nowhere but in the add-mask command, debug mode included', async () => {
-      const run = await runAgainst(
-        sim(),
-        { operation: 'create', 'site-id': '1001' },
-        { env: { RUNNER_DEBUG: '1' } },
-      )
-      expect(run.outputs.result).toBe('succeeded')
-      expect(run.stdout.split('\n')[0]).toBe(`::add-mask::${RW}`)
-      expect(run.stdout).toContain('::debug::')
-      expect(leaks(run.everything, RW)).toEqual([])
-    })
-    it('credentials in API responses are masked and never output', async () => {
-      if (!p.probe)
-        sim().addFault({
-          method: 'GET',
-          path: '/tasks/',
-          patch: {
-            data: {
-              ssh_password: sim().state.staging.get('1002')!.ssh_password,
-              wp_password: sim().state.staging.get('1002')!.wp_password,
-            },
-          },
-          times: Infinity,
-        })
-      const run = await runAgainst(sim(), { operation: 'pull', 'site-id': '1002' })
-      const staging = sim().state.staging.get('1002')!
-      expect(run.stdout).toContain(`::add-mask::${staging.ssh_password}`)
-      for (const secret of [staging.ssh_password, staging.wp_password])
-        expect(leaks(run.everything, secret)).toEqual([])
-    })
-    it('a bad input fails before any request, naming the input, with every output set', async () => {
-      const run = await runAgainst(sim(), { operation: 'create', 'site-id': '../../admin' })
-      expect(run.code).toBe(1)
-      expectAllOutputs(run.outputs)
-      expect(run.outputs.result).toBe('failed')
-      expect(run.outputs.message).toMatch(/Input "site-id"/)
-      expect(run.summary).toMatch(/No request was sent/)
-      expect(sim().requests).toHaveLength(0)
-    })
+  it('a bad input fails before any request, naming the input, with every output set, exit 1', async () => {
+    const run = await runAgainst(sim(), { operation: 'create', 'site-id': '../../admin' })
+    expect(run.code).toBe(1)
+    expectAllOutputs(run.outputs)
+    expect(run.outputs.result).toBe('failed')
+    expect(run.outputs.message).toMatch(/Input "site-id"/)
+    expect(run.summary).toMatch(/No request was sent/)
+    expect(run.stdout.split('\n')[0]).toBe(`::add-mask::${RW}`)
+    expect(leaks(run.everything, RW)).toEqual([])
+    expect(sim().requests).toHaveLength(0)
   })
 })

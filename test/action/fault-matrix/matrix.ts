@@ -121,6 +121,7 @@ async function checkRow(row: Row, run: RunResult, s: RowSim, site: string) {
 
 /** One whole-action run of `row` (dist/index.js in a child process), its checks, and its CLI run. */
 async function runWholeRow(s: Simulator, row: Row) {
+  if (row.github) throw new Error(`${row.scenario}: its GitHub is in this process; it runs in virtual time`)
   resetFixtures()
   for (const f of row.faults ?? []) s.addFault(f)
   await row.setup?.(s)
@@ -140,6 +141,7 @@ async function runVirtualRow(row: Row) {
     s,
     { operation: row.operation, 'site-id': site, ...row.inputs },
     row.options,
+    row.github?.(s),
   )
   await checkRow(row, run, s, site)
 }
@@ -152,6 +154,8 @@ export function runShard(k: number): void {
   const { sim } = useSimulator()
   beforeAll(startFixtures)
   afterAll(stopFixtures)
+  // Loading test/helpers/virtual-action.ts (for the rows in virtual time) made the runner's files.
+  afterAll(removeRunnerFiles)
   describe(`fault matrix, shard ${k} of ${SHARD_COUNT}`, () => {
     it.each(
       rowsOfShard(k).map(([i, row]) => {

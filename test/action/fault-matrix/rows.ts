@@ -10,7 +10,7 @@
  * table numbers it i + 1. Rebuild the table with `npm run build && npm run reliability:update`.
  */
 import { expect } from '@jest/globals'
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
@@ -18,9 +18,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { markerFor } from '../../../src/report/comment.js'
 import type { FaultRule, Simulator } from '../../../simulator/server.js'
-import { BOT, startFakeGitHub, type FakeGitHub } from '../../github/fake-github.js'
+import { BOT, eventEnv, virtualFakeGitHub } from '../../github/fake-github.js'
 import { ROOT, leaks, type RunOptions, type RunResult } from '../../helpers/run-action.js'
 import { RW, finishNow, sentTo } from '../../helpers/sim.js'
+import type { VirtualFaultSim, VirtualGitHub } from '../../helpers/virtual-action.js'
 
 /**
  * The simulator as a row sees it: the HTTP server (simulator/server.ts) for a whole-action run, or
@@ -44,6 +45,12 @@ export interface Row {
   setup?: (sim: RowSim) => Promise<void> | void
   options?: RunOptions
   check?: (run: RunResult, sim: RowSim) => void | Promise<void>
+  /**
+   * GitHub for the run, made after `setup` on the row's simulator: the event's context and the fake
+   * API's fetch (test/github/fake-github.ts's virtualFakeGitHub on the simulator's virtual clock),
+   * passed to runActionVirtually. Such a row runs in virtual time only (matrix.ts).
+   */
+  github?: (sim: VirtualFaultSim) => VirtualGitHub
   /**
    * Why the row runs dist/index.js in a child process although it has no signal, environment or
    * CLI run of its own (a real socket, the real stdout). Without one it runs in virtual time, in
@@ -134,8 +141,8 @@ export function resetFixtures(): void {
   tls.connections = 0
 }
 
-/** The fake GitHub API of the comment row, made in its setup. */
-const hub = { gh: null as FakeGitHub | null, forged: null as unknown, env: {} as Record<string, string> }
+/** The fake GitHub API of the comment row and the folder of its event file, made by the row's `github`. */
+const hub = { gh: null as ReturnType<typeof virtualFakeGitHub> | null, dir: '' }
 
 /** NODE_OPTIONS for a run whose wall clock steps by `stepMs` `afterMs` after it starts (an NTP correction). */
 const wallClockStep = (afterMs: number, stepMs: number): RunOptions => ({
@@ -869,36 +876,22 @@ export const ROWS: Row[] = [
     result: 'succeeded',
     does: 'never edited, never read: our own comment is posted, without the forged URL',
     inputs: { 'pr-comment': 'true' },
-    get options() {
-      return { env: hub.env }
-    },
-    setup: async () => {
-      hub.gh = await startFakeGitHub()
-      const event = path.join(tmpdir(), `fault-matrix-event-${process.pid}.json`)
-      writeFileSync(
-        event,
-        JSON.stringify({
-          number: 12,
-          pull_request: { number: 12 },
-          repository: { name: hub.gh.repo, owner: { login: hub.gh.owner } },
-        }),
-      )
-      hub.env = {
-        GITHUB_API_URL: hub.gh.url,
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: event,
-        GITHUB_REPOSITORY: `${hub.gh.owner}/${hub.gh.repo}`,
-        GITHUB_RUN_ID: '4242',
-      }
+    github: (s) => {
+      // GitHub in this process, on the simulator's clock: the pull request's event and its comments.
+      const gh = virtualFakeGitHub(s.clock)
+      hub.gh = gh
+      hub.dir = mkdtempSync(path.join(tmpdir(), 'fault-matrix-event-'))
+      const env = eventEnv(gh, hub.dir, 'pull_request', {
+        number: 12,
+        pull_request: { number: 12 },
+        repository: { name: gh.repo, owner: { login: gh.owner } },
+      })
       const phishing = 'https://phishing.example.test/wp-login.php'
-      hub.forged = hub.gh.addComment(
-        12,
-        `${markerFor('1002')}\n<!-- site-staging-action:staging-url=${phishing} -->\nhi`,
-        {
-          login: 'mallory',
-          type: 'User',
-        },
-      )
+      gh.addComment(12, `${markerFor('1002')}\n<!-- site-staging-action:staging-url=${phishing} -->\nhi`, {
+        login: 'mallory',
+        type: 'User',
+      })
+      return { env, fetch: gh.fetch }
     },
     check: (run) => {
       const gh = hub.gh!
@@ -907,9 +900,12 @@ export const ROWS: Row[] = [
         const mine = gh.comments.filter((c) => c.user?.login === BOT.login)
         expect(mine).toHaveLength(1)
         expect(mine[0]!.body).not.toContain('phishing')
+        expect(gh.comments.filter((c) => c.user?.login === 'mallory').map((c) => c.body)).toEqual([
+          expect.stringContaining('phishing.example.test'),
+        ])
         expect(run.stdout).toMatch(/^::notice::pr-comment: ignored 1 comment/m)
       } finally {
-        gh.stop()
+        rmSync(hub.dir, { recursive: true, force: true })
       }
     },
   },
