@@ -17705,7 +17705,7 @@ async function afterJob(ctx, op) {
         summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
         error: {
             kind: 'timeout',
-            hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}: the staging environment itself is in place.`,
+            hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}. The staging environment itself is in place.`,
         },
     };
 }
