@@ -15,7 +15,7 @@ import path from 'node:path'
 import { SIM_TOKENS } from '../../simulator/server.js'
 import { hasDoorPieces } from '../../src/words.js'
 import { FAST, profileOfThisFile } from '../helpers/sim.js'
-import { removeRunnerFiles, runActionVirtually, VirtualFaultSim } from '../helpers/virtual-action.js'
+import { runActionVirtually, VirtualFaultSim } from '../helpers/virtual-action.js'
 import { runCliVirtually } from '../helpers/virtual-cli.js'
 import { ACTION_WORDS, CLI_WORDS, internalWords } from '../helpers/words.js'
 
@@ -97,10 +97,7 @@ describe.each(profileOfThisFile())('what the action and the CLI print, %s profil
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'words-'))
   })
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true })
-    removeRunnerFiles()
-  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   /** A fresh simulator (seeded) on its own virtual clock, with this scenario's job durations. */
   const simFor = (s: Scenario) =>

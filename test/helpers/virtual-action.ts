@@ -15,7 +15,8 @@
  */
 import * as core from '@actions/core'
 import { afterAll, beforeEach } from '@jest/globals'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { VirtualClock } from '../../bench/virtual/clock.js'
@@ -202,17 +203,14 @@ function toTransport(response: ApiResponse, wallNow: number): TransportResponse 
 
 /**
  * The runner's files for in-process runs: one pair per test file, at one path (@actions/core keeps
- * the summary file's path once it has written it). Emptied before each run, made again if removed.
+ * the summary file's path once it has written it). Made by a file's first run, emptied before each
+ * run, and removed after the file's tests (the hook below: any test file that loads this module).
  */
 const files = (() => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'action-virtual-'))
+  const dir = path.join(tmpdir(), `action-virtual-${process.pid}-${randomUUID()}`)
   return { dir, output: path.join(dir, 'output'), summary: path.join(dir, 'summary') }
 })()
-
-/** Removes the runner's files (a test file's afterAll; a later run makes them again). */
-export function removeRunnerFiles(): void {
-  rmSync(files.dir, { recursive: true, force: true })
-}
+afterAll(() => rmSync(files.dir, { recursive: true, force: true }))
 
 /**
  * GitHub for an in-process run: the event's context (GITHUB_* variables: the API URL, the event
@@ -328,6 +326,5 @@ export function useVirtualSimulator(options: SimulatorOptions = FAST): { sim: ()
   beforeEach(() => {
     sim = new VirtualFaultSim({ ...FAST, ...options })
   })
-  afterAll(removeRunnerFiles)
   return { sim: () => sim }
 }

@@ -21,7 +21,7 @@ import { cliReference } from '../helpers/cli-commands.js'
 import { OWNER } from '../helpers/owner.js'
 import { ROOT } from '../helpers/run-action.js'
 import { CLI_BUNDLE } from '../helpers/run-cli.js'
-import { removeRunnerFiles, VirtualFaultSim } from '../helpers/virtual-action.js'
+import { VirtualFaultSim } from '../helpers/virtual-action.js'
 import { runCliVirtually } from '../helpers/virtual-cli.js'
 import { bitbucketEnv, sourced } from './bitbucket-env.js'
 
@@ -178,7 +178,6 @@ beforeAll(async () => {
   })
   root = mkdtempSync(path.join(tmpdir(), 'pipe-'))
 })
-afterAll(removeRunnerFiles)
 afterAll(async () => {
   await sim.stop()
   rmSync(root, { recursive: true, force: true })

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SIM_TOKENS } from '../../simulator/server.js'
-import { removeRunnerFiles, VirtualFaultSim } from '../helpers/virtual-action.js'
+import { VirtualFaultSim } from '../helpers/virtual-action.js'
 import { runCliVirtually } from '../helpers/virtual-cli.js'
 
 let sim: VirtualFaultSim
@@ -20,7 +20,6 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 // The runner's files virtual-action.ts made when it was loaded.
-afterAll(removeRunnerFiles)
 beforeEach(() => {
   sim = new VirtualFaultSim({ durationsMs: { create: 300, pull: 200, push: 200, delete: 200 } })
 })

@@ -4,13 +4,12 @@
  * src/cli/run.ts in virtual time, so the 15 s between plain lines take no real time. The live line
  * on a real terminal (dist/cli.js on a pseudo-terminal): test/cli/live-line.test.ts.
  */
-import { afterAll, expect, test } from '@jest/globals'
+import { expect, test } from '@jest/globals'
 import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
-import { removeRunnerFiles, VirtualFaultSim } from '../helpers/virtual-action.js'
+import { VirtualFaultSim } from '../helpers/virtual-action.js'
 import { runCliVirtually } from '../helpers/virtual-cli.js'
 
 // The runner's files virtual-action.ts made when it was loaded.
-afterAll(removeRunnerFiles)
 
 /** Carriage returns and escape characters in a text. */
 const terminalCodes = (text: string) => [...text].filter((c) => c === '\r' || c === '\u001b')

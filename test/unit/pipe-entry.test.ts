@@ -13,7 +13,7 @@ import path from 'node:path'
 import { SIM_SITES, SIM_TOKENS } from '../../simulator/server.js'
 import { STORAGE_SUBDIR } from '../../src/cli/pipe.js'
 import { FAST } from '../helpers/sim.js'
-import { removeRunnerFiles, VirtualFaultSim } from '../helpers/virtual-action.js'
+import { VirtualFaultSim } from '../helpers/virtual-action.js'
 import { runPipeVirtually } from '../helpers/virtual-cli.js'
 import { bitbucketEnv, sourced } from '../pipe/bitbucket-env.js'
 
@@ -34,7 +34,6 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 // The runner's files virtual-action.ts made when it was loaded.
-afterAll(removeRunnerFiles)
 beforeEach(() => {
   sim = new VirtualFaultSim({ ...FAST, siteDelayMs: 100 })
 })

@@ -10,7 +10,7 @@ import { runCli } from '../../helpers/run-cli.js'
 import type { Simulator } from '../../../simulator/server.js'
 import { leaks, type RunResult } from '../../helpers/run-action.js'
 import { RW, runAgainst, useSimulator } from '../../helpers/sim.js'
-import { VirtualFaultSim, removeRunnerFiles, runActionVirtually } from '../../helpers/virtual-action.js'
+import { VirtualFaultSim, runActionVirtually } from '../../helpers/virtual-action.js'
 import {
   ROWS,
   defaultSite,
@@ -154,8 +154,6 @@ export function runShard(k: number): void {
   const { sim } = useSimulator()
   beforeAll(startFixtures)
   afterAll(stopFixtures)
-  // Loading test/helpers/virtual-action.ts (for the rows in virtual time) made the runner's files.
-  afterAll(removeRunnerFiles)
   describe(`fault matrix, shard ${k} of ${SHARD_COUNT}`, () => {
     it.each(
       rowsOfShard(k).map(([i, row]) => {
@@ -172,7 +170,6 @@ export function runShard(k: number): void {
 
 /** The body of `virtual.test.ts`: every row that does not need the bundle, in virtual time. */
 export function runVirtualRows(): void {
-  afterAll(removeRunnerFiles)
   describe('fault matrix, in virtual time', () => {
     it.each(virtualRows().map(([i, row]) => [i + 1, row.scenario, row] as const))(
       '#%i %s',

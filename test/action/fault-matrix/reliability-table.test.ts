@@ -2,19 +2,15 @@
  * docs/reliability.md's table is the fault matrix's rows, all of them (the shards prove each passes):
  * it cannot drift. `npm run reliability:update` runs every shard, then rewrites the table.
  */
-import { afterAll, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ROOT } from '../../helpers/run-action.js'
 import { SHARD_COUNT, renderTable, rowsOfShard, runsWhole, virtualRows } from './matrix.js'
 import { ROWS } from './rows.js'
-import { removeRunnerFiles } from '../../helpers/virtual-action.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
-
-// Loading matrix.ts (test/helpers/virtual-action.ts through it) made the runner's files.
-afterAll(removeRunnerFiles)
 
 describe('fault matrix: the rows and docs/reliability.md', () => {
   it('every row runs exactly once (in a shard when it needs the bundle, else in virtual time), every CLI run in a shard', () => {
