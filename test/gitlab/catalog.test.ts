@@ -64,11 +64,11 @@ describe('the component specs', () => {
     expect(header.spec.component).toEqual(['name', 'version'])
   })
 
-  test('every job is thin: the pinned install, then site-staging commands; no shell prelude', () => {
+  test('every job is thin: the pinned install, then site-staging commands, then the install removed; no shell prelude', () => {
     for (const file of TEMPLATES) {
       const jobs = parseAllDocuments(read(`templates/${file}`))[1]!.toJS() as Record<
         string,
-        { script: string[] }
+        { script: string[]; after_script?: string[] }
       >
       for (const [name, job] of Object.entries(jobs)) {
         expect([name, job.script.length <= 4]).toEqual([name, true])
@@ -79,6 +79,8 @@ describe('the component specs', () => {
         // The token is the CLI's business: the job names its variable, never reads it.
         expect(job.script.join('\n')).toContain('--token-variable $[[ inputs.token-variable ]]')
         expect(job.script.join('\n')).not.toMatch(/trap |eval |STAGING_API_TOKEN/)
+        // Whatever the job's end, the CLI it installed goes (a shell executor's /tmp outlives jobs).
+        expect([name, job.after_script]).toEqual([name, ['rm -rf "$SITE_STAGING_PREFIX"']])
       }
     }
   })
