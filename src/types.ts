@@ -50,8 +50,12 @@ export interface Config {
   waitForUrl: boolean
   /** staging-url: the staging URL the user knows (source 4 of issue 20 §1); checked before it is reported. */
   stagingUrl?: string | null
-  /** production-url: after a push, wait until it answers (the CDN purged, the live site back). */
+  /** production-url: after a push (and a restore), the live site is checked (contract §16). */
   productionUrl?: string | null
+  /** production-expect: a text the healthy live page contains; null or absent: any 2xx or 3xx is healthy. */
+  productionExpect?: string | null
+  /** verify-timeout: how long the production check may take (absent: 5 minutes), always within `timeoutMs`. */
+  verifyTimeoutMs?: number
   /**
    * Staging URLs known from outside this run's answers (issue 20 §1, source 3: an earlier run's
    * GitHub deployment), given by the front door as plain data; each is checked before it is used.
