@@ -50,11 +50,11 @@ export interface Config {
   waitForUrl: boolean
   /** staging-url: the staging URL the user knows (source 4 of issue 20 §1); checked before it is reported. */
   stagingUrl?: string | null
-  /** production-url: after a push (and a restore), the live site is checked (contract §16). */
+  /** production-url: after a push, wait until it answers (the CDN purged, the live site back). */
   productionUrl?: string | null
-  /** production-expect: a text the healthy live page contains; null or absent: any 2xx or 3xx is healthy. */
+  /** production-expect: text the healthy live page contains. */
   productionExpect?: string | null
-  /** verify-timeout: how long the production check may take (absent: 5 minutes), always within `timeoutMs`. */
+  /** verify-timeout: how long the live page is rechecked, within the run's one deadline. */
   verifyTimeoutMs?: number
   /**
    * Staging URLs known from outside this run's answers (issue 20 §1, source 3: an earlier run's
