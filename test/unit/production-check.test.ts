@@ -1,6 +1,7 @@
 /**
  * The production check (contract §16): the live site asked until healthy or its window ends, on a
- * virtual clock with a fake GET; the GET itself (its bounded body) against a real loopback server.
+ * virtual clock with a fake GET; against the simulator's production page after a push that broke it
+ * (virtual time); the GET itself (its bounded body) against a real loopback server.
  */
 import { describe, expect, it } from '@jest/globals'
 import http from 'node:http'
@@ -11,7 +12,11 @@ import type { RunContext } from '../../src/staging/context.js'
 import { checkProduction } from '../../src/staging/production-check.js'
 import type { SiteAnswer } from '../../src/staging/url-check.js'
 import type { Config } from '../../src/types.js'
+import { productionPageUrl, SIM_SITES } from '../../simulator/seed.js'
+import type { SimulatorOptions } from '../../simulator/types.js'
 import { FakeClock, MemoryLogger, TOKEN, config, redactor } from '../helpers/fakes.js'
+import { FAST, RW } from '../helpers/sim.js'
+import { VirtualFaultSim } from '../helpers/virtual-action.js'
 
 const LIVE = 'https://www.example.test/'
 type Step = number | SiteAnswer | Error
@@ -130,6 +135,57 @@ describe('checkProduction', () => {
     const check = await checkProduction(r.ctx, LIVE)
     expect(check.last).toBe('no answer: no connection')
     expect(r.logger.text).not.toContain(TOKEN)
+  })
+})
+
+describe("against the simulator's production page, after a push (virtual time)", () => {
+  const BLOG = SIM_SITES.withStaging
+  /** A push of site 1002 completed, then the check of its production page. */
+  async function checkAfterPush(options: SimulatorOptions, over: Partial<Config> = {}) {
+    const sim = new VirtualFaultSim({ ...FAST, ...options })
+    const headers = { authorization: `Bearer ${RW}`, 'content-type': 'application/json' }
+    const pushed = sim.core.handle({
+      method: 'POST',
+      path: `/v2/sites/${BLOG}/staging/push`,
+      headers,
+      body: '',
+    })
+    expect(pushed.status).toBe(202)
+    await sim.clock.run(sim.clock.sleep(FAST.durationsMs!.push!))
+    const start = sim.clock.now()
+    const ctx = {
+      config: config({ operation: 'push', verifyTimeoutMs: 120_000, ...over }),
+      clock: sim.clock,
+      logger: new MemoryLogger(),
+      redactor: redactor(),
+      client: { deadline: start + 600_000 },
+      siteGet: sim.siteGet,
+    } as unknown as RunContext
+    const check = await sim.clock.run(checkProduction(ctx, productionPageUrl(sim.url, BLOG)))
+    return { check, tookMs: sim.clock.now() - start, visits: sim.siteRequests.map((v) => v.status) }
+  }
+
+  it('a page that answers 500 for 40 s after the push passes once it recovers', async () => {
+    const r = await checkAfterPush({ livePage: 'down', livePageRecoversMs: 40_000 })
+    expect(r.check).toMatchObject({ passed: true, last: 'HTTP 200' })
+    expect(r.visits.slice(0, -1).every((s) => s === 500)).toBe(true)
+    expect(r.tookMs).toBeGreaterThanOrEqual(40_000)
+    expect(r.tookMs).toBeLessThan(60_000)
+  })
+
+  it('a page that stays broken fails at verify-timeout with its last answer', async () => {
+    const r = await checkAfterPush({ livePage: 'down' })
+    expect(r.check).toMatchObject({ passed: false, last: 'HTTP 500' })
+    expect(r.tookMs).toBeLessThanOrEqual(120_000)
+    expect(r.visits.length).toBe(r.check.tries)
+  })
+
+  it('the wrong page answers 200: only production-expect tells it from the site', async () => {
+    const expectText = { productionExpect: `Production site ${BLOG}` }
+    const wrong = await checkAfterPush({ livePage: 'wrong-page' }, expectText)
+    expect(wrong.check).toMatchObject({ passed: false, last: 'HTTP 200 without the expected text' })
+    expect((await checkAfterPush({ livePage: 'wrong-page' })).check).toMatchObject({ passed: true })
+    expect((await checkAfterPush({}, expectText)).check).toEqual({ passed: true, last: 'HTTP 200', tries: 1 })
   })
 })
 
