@@ -17,7 +17,9 @@ import { OWNER } from '../helpers/owner.js'
 import { ROOT } from '../helpers/run-action.js'
 
 const DOC = readFileSync(path.join(ROOT, 'docs/gitlab.md'), 'utf8')
-const BLOCK = /<!-- gitlab-first-run:begin -->\n```sh\n([\s\S]*?)```\n<!-- gitlab-first-run:end -->/.exec(DOC)?.[1]
+const BLOCK = /<!-- gitlab-first-run:begin -->\n```sh\n([\s\S]*?)```\n<!-- gitlab-first-run:end -->/.exec(
+  DOC,
+)?.[1]
 let dir: string
 
 beforeAll(() => {
@@ -37,7 +39,9 @@ test('the block is near the top of docs/gitlab.md and starts from a clone of the
   expect(BLOCK).toBeDefined()
   expect(DOC.indexOf('<!-- gitlab-first-run:begin -->')).toBeLessThan(DOC.indexOf('## Setting up'))
   const lines = BLOCK!.split('\n')
-  expect(lines[0]).toBe(`git clone https://github.com/${OWNER}/site-staging-action.git && cd site-staging-action`)
+  expect(lines[0]).toBe(
+    `git clone https://github.com/${OWNER}/site-staging-action.git && cd site-staging-action`,
+  )
   expect(lines[1]).toBe('npm ci')
   // The include names no owner: it is the clone's own project path, whatever the remote.
   expect(BLOCK).toContain('$CI_PROJECT_PATH/staging@$(git rev-parse HEAD)')
