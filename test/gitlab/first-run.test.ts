@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { parse } from 'yaml'
 import { standInBin } from '../helpers/gitlab.js'
 import { OWNER } from '../helpers/owner.js'
 import { ROOT } from '../helpers/run-action.js'
@@ -90,4 +91,25 @@ test('the block runs as written in a clone whose remote is a fork elsewhere, and
       .listen(port, '127.0.0.1', () => socket.close(() => resolve(false)))
   })
   expect(stillOpen).toBe(false)
+})
+
+test("cli-package takes a release's attached CLI by its https URL, as it takes a path; never a range or plain http", () => {
+  for (const name of ['staging', 'review-app']) {
+    const spec = parse(readFileSync(path.join(ROOT, 'templates', `${name}.yml`), 'utf8').split('\n---\n')[0]!)
+    const regex = new RegExp(spec.spec.inputs['cli-package'].regex as string)
+    const url = `https://github.com/${OWNER}/site-staging-action/releases/download/v1.2.3/site-staging-1.2.3.tgz`
+    for (const ok of ['', 'site-staging@1.2.3', '/tmp/site-staging-1.2.3.tgz', url])
+      expect(`${name}: ${ok} ${regex.test(ok)}`).toBe(`${name}: ${ok} true`)
+    for (const bad of [
+      'site-staging@1',
+      'site-staging@^1.2.3',
+      url.replace('https:', 'http:'),
+      `${url} x`,
+      `${url};id`,
+    ])
+      expect(`${name}: ${bad} ${regex.test(bad)}`).toBe(`${name}: ${bad} false`)
+  }
+  // The address the release workflow gives in its summary is of that form.
+  const release = readFileSync(path.join(ROOT, '.github/workflows/release.yml'), 'utf8')
+  expect(release).toContain('https://github.com/$GITHUB_REPOSITORY/releases/download/$TAG/$file')
 })
