@@ -117,6 +117,8 @@ describe('first contact', () => {
     expect(tryIt).toMatch(/EBADENGINE/)
     // Every installed package whose engines refuse Node 20 is a development tool (never in what
     // users run), and the Node the scripts run on is the node devDependency, 24.
+    // semver (npm's own range rules; installed with the toolchain) ships no types.
+    // @ts-expect-error -- untyped, used as semver.satisfies and semver.major
     const semver = (await import('semver')).default
     const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, { dev?: boolean; engines?: { node?: string } | string[] }>
