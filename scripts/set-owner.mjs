@@ -26,6 +26,7 @@ export const COPYABLE = [
   'examples',
   'templates',
   'pipe',
+  '.github/ISSUE_TEMPLATE',
 ]
 const TEXT = /\.(md|ya?ml|json|txt)$|(^|\/)Dockerfile$/
 

@@ -124,7 +124,12 @@ describe('Azure Pipelines', () => {
     expect(cli.length).toBeGreaterThanOrEqual(1)
     for (const step of cli) {
       expect(checkShell(step.script!)).toBeGreaterThan(0)
-      expect(step.env).toEqual({ STAGING_API_TOKEN: '$(STAGING_API_TOKEN)' })
+      // The token, and for the rollback the checkpoint from the run's parameter: nothing else.
+      const { STAGING_API_TOKEN, ...rest } = step.env ?? {}
+      expect(STAGING_API_TOKEN).toBe('$(STAGING_API_TOKEN)')
+      expect(Object.values(rest)).toEqual(
+        / rollback /.test(step.script!) ? ['${{ parameters.checkpointId }}'] : [],
+      )
     }
     // site-staging appears nowhere but in script steps.
     for (const s of strings(pipeline).filter((x) => /site-staging/.test(x.text)))

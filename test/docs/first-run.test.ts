@@ -6,10 +6,11 @@
  * `npx site-staging@1` being this repository's dist/cli.js, the port the free one the test got.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals'
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { OWNER } from '../helpers/owner.js'
 import { ROOT } from '../helpers/run-action.js'
 
 const doc = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8')
@@ -77,4 +78,87 @@ test('the block runs as written: create, status, pull with --shell-env, source i
     new RegExp(`^Staging at http://127\\.0\\.0\\.1:${port}/staging-sites/\\S+: pull succeeded$`, 'm'),
   )
   expect(r.status).toBe(0)
+})
+
+/**
+ * Issue 34 §1: before the package is on npm, docs/cli.md installs the CLI from a clone's `npm pack`,
+ * and docs/bitbucket.md runs the pipe's entry from the same tarball. Both blocks run here as written
+ * in a clone of this repository (the test makes the clone, the block's first line): `npm install
+ * --global` goes to a prefix of the test's (npm_config_prefix), offline from an empty cache, so the
+ * tarball is all that is installed; the first run above then runs with `site-staging`, as the page
+ * says, in place of `npx site-staging@1`.
+ */
+const block = (file: string, name: string) =>
+  new RegExp(`<!-- ${name}:begin -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(
+    doc(file),
+  )?.[1]
+
+function inClone(name: string): { clone: string; env: NodeJS.ProcessEnv } {
+  const clone = path.join(dir, name, 'site-staging-action')
+  execFileSync('git', ['clone', '--quiet', ROOT, clone])
+  const prefix = path.join(dir, name, 'prefix')
+  const env = {
+    PATH: `${path.join(prefix, 'bin')}:${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+    HOME: path.join(dir, name),
+    npm_config_prefix: prefix,
+    npm_config_offline: 'true',
+    npm_config_cache: path.join(dir, name, 'npm-cache'),
+    npm_config_update_notifier: 'false',
+    npm_config_loglevel: 'error',
+  }
+  return { clone, env }
+}
+const withoutClone = (text: string) => {
+  const lines = text.split('\n')
+  expect(lines[0]).toBe(
+    'git clone https://github.com/OWNER/site-staging-action.git && cd site-staging-action'.replace(
+      'OWNER',
+      OWNER,
+    ),
+  )
+  return lines.slice(1).join('\n')
+}
+
+test('docs/cli.md: the CLI from the packed clone, then the first run with site-staging', () => {
+  const install = block('docs/cli.md', 'cli-install')
+  expect(install).toBeDefined()
+  expect(doc('docs/cli.md')).toContain('type `site-staging` where this page says\n`npx site-staging@1`')
+  const { clone, env } = inClone('cli')
+  const script =
+    withoutClone(install!) +
+    BLOCK.replaceAll(`127.0.0.1:${simulatorLine(doc('docs/cli.md'))![1]}`, `127.0.0.1:${port}`).replaceAll(
+      'npx site-staging@1',
+      'site-staging',
+    )
+  const r = spawnSync('bash', ['-e', '-c', script], { cwd: clone, encoding: 'utf8', env, timeout: 120_000 })
+  const pkg = JSON.parse(doc('package.json')) as { version: string }
+  expect(r.stdout).toMatch(new RegExp(`^${pkg.version.replaceAll('.', '\\.')}$`, 'm'))
+  expect(r.stderr).toMatch(/^Staging create succeeded \(site 1001\)/m)
+  expect(r.stderr).toMatch(/^Staging delete succeeded \(site 1001\)/m)
+  expect(r.status).toBe(0)
+})
+
+test("docs/bitbucket.md: the pipe's entry with the pipe's variables, from the packed clone", () => {
+  const first = block('docs/bitbucket.md', 'pipe-first-run')
+  expect(first).toBeDefined()
+  expect(doc('docs/bitbucket.md').indexOf('<!-- pipe-first-run:begin -->')).toBeLessThan(
+    doc('docs/bitbucket.md').indexOf('## Variables'),
+  )
+  const { clone, env } = inClone('pipe')
+  const script = withoutClone(first!)
+    .replaceAll('8099', '0')
+    .replace(
+      // The simulator the block starts listens on a port of its own choosing: read it from its log.
+      /^node dist\/simulator\.js --port 0 &.*$/m,
+      'node dist/simulator.js --port 0 > sim.log &\nuntil grep -q listening sim.log; do sleep 0.1; done\n' +
+        'PORT=$(grep -o "127.0.0.1:[0-9]*" sim.log | head -n 1 | cut -d: -f2)',
+    )
+    .replace('http://127.0.0.1:0', 'http://127.0.0.1:$PORT')
+  const r = spawnSync('bash', ['-e', '-c', script], { cwd: clone, encoding: 'utf8', env, timeout: 120_000 })
+  expect(r.stderr).toMatch(/Staging pull succeeded \(site 1002\)/)
+  expect(r.stdout).toMatch(/^succeeded http:\/\/127\.0\.0\.1:\d+\/staging-sites\/\S+$/m)
+  expect(r.status).toBe(0)
+  expect(
+    execFileSync('git', ['status', '--porcelain', '--', '.', ':!sim.log'], { cwd: clone, encoding: 'utf8' }),
+  ).toBe('')
 })

@@ -6,10 +6,11 @@
 import { describe, expect, test } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { parse } from 'yaml'
 import { ERROR_KINDS, hintFor } from '../../src/api/errors.js'
 import { SERVICE_API_URL } from '../../src/contract.js'
 import { ROOT } from '../helpers/run-action.js'
-import { FAST, RO, runAgainst, useSimulator } from '../helpers/sim.js'
+import { FAST, RO, RW, runAgainst, useSimulator } from '../helpers/sim.js'
 
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
 const between = (name: string) =>
@@ -80,5 +81,83 @@ describe('Troubleshooting', () => {
       .join(' ')
       .replace(/[:.,]$/, '')
     expect(firstColumn.some((cell) => cell.startsWith(opening))).toBe(true)
+  })
+})
+
+/**
+ * Issue 34 §1 and §5: a newcomer's first contact. The README says early what is published, keeps
+ * its promises (the demo's operations, offline after `npm ci`, the EBADENGINE note), stays short,
+ * and its Quick start is a first run from a fork that the bundled action runs as written.
+ */
+describe('first contact', () => {
+  const lines = README.split('\n')
+  test('at most 600 lines; what is published is said in the first 30', () => {
+    expect(lines.length).toBeLessThanOrEqual(600)
+    expect(lines.slice(0, 30).join('\n')).toMatch(/\*\*Published: nothing yet\*\*.*\n.*fork or a clone/)
+  })
+
+  test("the demo's operations, as the README names them, are the ones scripts/demo.mjs runs", () => {
+    const named = /<!-- demo:begin -->([\s\S]*?)<!-- demo:end -->/
+      .exec(README)![1]!
+      .split(/,|\band\b/)
+      .map((w) => w.trim())
+      .filter(Boolean)
+    const demo = readFileSync(path.join(ROOT, 'scripts/demo.mjs'), 'utf8')
+    const run = [...new Set([...demo.matchAll(/\bop: '(\w+)'/g)].map((m) => m[1]!))]
+    expect(run.length).toBeGreaterThanOrEqual(4)
+    expect(named).toEqual(run)
+  })
+
+  test('"offline" is not promised of npm ci; the EBADENGINE note is true: only tools Node 24 runs', async () => {
+    const tryIt = README.slice(
+      README.indexOf('## Try it without an account'),
+      README.indexOf('## Quick start'),
+    )
+    expect(tryIt).toMatch(/`npm ci` downloads the tools once; the demo\s+itself runs offline/)
+    expect(tryIt).toMatch(/EBADENGINE/)
+    // Every installed package whose engines refuse Node 20 is a development tool (never in what
+    // users run), and the Node the scripts run on is the node devDependency, 24.
+    // semver (npm's own range rules; installed with the toolchain) ships no types.
+    // @ts-expect-error -- untyped, used as semver.satisfies and semver.major
+    const semver = (await import('semver')).default
+    const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean; engines?: { node?: string } | string[] }>
+    }
+    const refusing = Object.entries(lock.packages).filter(([name, p]) => {
+      const range = !Array.isArray(p.engines) ? p.engines?.node : undefined
+      return name && range && !semver.satisfies('20.19.0', range)
+    })
+    expect(refusing.length).toBeGreaterThan(0) // what the note is about
+    for (const [name, p] of refusing) expect(`${name}: ${p.dev}`).toBe(`${name}: true`)
+    const node = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/node/package.json'), 'utf8'))
+    expect(semver.major(node.version as string)).toBe(24)
+  })
+})
+
+describe('Quick start: the first run from a fork', () => {
+  const { sim } = useSimulator(FAST)
+  test('the fork block pushes the tag the workflow pins, and the step runs as written: staging created', async () => {
+    const fork = /<!-- github-first-run:begin -->\n```sh\n([\s\S]*?)```\n<!-- github-first-run:end -->/.exec(
+      README,
+    )?.[1]
+    expect(fork).toMatch(/^git tag v1 && git push origin v1\b/m)
+    const quick = README.slice(README.indexOf('## Quick start'))
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(quick)![1]!
+    const step = (
+      parse(yaml) as { jobs: { staging: { steps: { uses: string; with: Record<string, string> }[] } } }
+    ).jobs.staging.steps[0]!
+    expect(step.uses).toMatch(/\/site-staging-action@v1$/)
+    expect(step.with['site-id']).toBe('${{ vars.SITE_ID }}')
+    expect(step.with['api-token']).toBe('${{ secrets.STAGING_API_TOKEN }}')
+    // What GitHub gives the step: the variable and the secret, the rest as written.
+    const run = await runAgainst(sim(), {
+      ...Object.fromEntries(Object.entries(step.with).map(([k, v]) => [k, String(v)])),
+      'site-id': '1001',
+      'api-token': RW,
+      timeout: '60s',
+    })
+    expect(run.outputs.result).toBe('succeeded')
+    expect(run.code).toBe(0)
+    expect(run.outputs['url-ready']).toBe('true')
   })
 })

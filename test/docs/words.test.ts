@@ -28,7 +28,14 @@ const USER_DOCS = [
   'behaviour.md',
   'npm-README.md',
 ]
-const DEVELOPER_DOCS = ['development.md', 'assumptions.md', 'benchmarks.md', 'simulator.md', 'reliability.md']
+const DEVELOPER_DOCS = [
+  'development.md',
+  'assumptions.md',
+  'benchmarks.md',
+  'simulator.md',
+  'reliability.md',
+  'releasing.md',
+]
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8')
 
 describe('what a user reads before running anything', () => {

@@ -329,7 +329,7 @@ describe('the ready-made pipelines in examples/gitlab/, as users copy them', () 
     async () => {
       const { sim, pipeline, list, example, variables } = await scenario()
       const yaml = example('nightly-refresh')
-      const vars = { ...variables(), SITE_IDS: '1002,1001' }
+      const vars = { ...variables(), SITE_ID: '1002,1001' }
       const [push, run] = await Promise.all([
         list(yaml, [], vars),
         pipeline(yaml, ['--variable', 'CI_PIPELINE_SOURCE=schedule'], vars),

