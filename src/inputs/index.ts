@@ -1,9 +1,7 @@
-import { SERVICE_API_URL } from '../contract.js'
 import { OPERATIONS, type Config } from '../types.js'
-import { perDoor, setting } from '../words.js'
+import { setting } from '../words.js'
 import {
   InputError,
-  MAX_SITES,
   apiUrl,
   boolean,
   checkpointId,
@@ -12,17 +10,20 @@ import {
   integer,
   language,
   operation,
+  pageText,
   siteIds,
   taskId,
   token,
   userUrl,
 } from './fields.js'
 import { parseGitHubInputs, type GitHubInputName, type GitHubSettings } from './github.js'
+import { DEFAULTS, INPUTS, INPUT_NAMES, type InputName, type InputSpec, type Kind } from './table.js'
 import { z } from 'zod'
 
-export { InputError, MAX_SITES, didYouMean, normaliseApiUrl } from './fields.js'
+export { InputError, MAX_SITES, didYouMean, nearest, normaliseApiUrl } from './fields.js'
 export { parseDuration } from '../duration.js'
 export * from './github.js'
+export { DEFAULTS, INPUTS, INPUT_NAMES, type InputName } from './table.js'
 /**
  * Every input of every door, read and validated in one place before any request: raw strings (action
  * inputs, CLI flags, the GitLab component's and the pipe's variables, which become CLI flags) become
@@ -32,91 +33,40 @@ export * from './github.js'
 
 /** Raw inputs by their action names (`site-id`, `api-url`...); absent means default. */
 export type RawInputs = Partial<Record<InputName, string>>
-/**
- * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
- * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
- * comment-author, deployment-environment), which src/github/ reads.
- */
-export const INPUT_NAMES = [
-  'operation',
-  'site-id',
-  'api-token',
-  'api-url',
-  'wait',
-  'timeout',
-  'language',
-  'max-retries',
-  'if-exists',
-  'if-missing',
-  'if-busy',
-  'dry-run',
-  'concurrency',
-  'fail-fast',
-  'task-id',
-  'wait-for-url',
-  'staging-url',
-  'production-url',
-  // Issue 27: the checkpoint before a push, rollback, and production guarded during the push.
-  'checkpoint',
-  'checkpoint-id',
-  'rollback-on-failure',
-  'keep-checkpoints',
-  'maintenance',
-  'protect-production',
-] as const
-export type InputName = (typeof INPUT_NAMES)[number]
 
-/** Defaults, as in action.yml (a test checks they agree). */
-export const DEFAULTS = {
-  'api-url': SERVICE_API_URL,
-  wait: 'true',
-  timeout: '30m',
-  language: 'en',
-  'max-retries': '5',
-  'if-exists': 'fail',
-  'if-missing': 'fail',
-  'if-busy': 'wait',
-  'dry-run': 'false',
-  concurrency: '100',
-  'fail-fast': 'false',
-  'task-id': '',
-  'wait-for-url': 'false',
-  'staging-url': '',
-  'production-url': '',
-  checkpoint: 'version',
-  'checkpoint-id': '',
-  'rollback-on-failure': 'false',
-  'keep-checkpoints': '3',
-  maintenance: 'false',
-  'protect-production': 'false',
-} as const satisfies RawInputs
+/** One reader per kind of input (src/inputs/table.ts says each input's kind). */
+const READERS: Record<Kind, (s: InputSpec) => z.ZodType> = {
+  operation: () => operation,
+  'site-ids': () => siteIds,
+  token: () => token,
+  'api-url': () => apiUrl,
+  switch: () => boolean,
+  duration: () => duration,
+  language: () => language,
+  count: (s) => integer(s.range![0], s.range![1]),
+  choice: (s) => choice(s.values!),
+  'task-id': () => taskId,
+  url: () => userUrl,
+  'checkpoint-id': () => checkpointId,
+  text: () => pageText,
+}
+/** What each kind of input reads as. */
+type Value<S> = S extends { kind: 'switch' }
+  ? boolean
+  : S extends { kind: 'count' | 'duration' }
+    ? number
+    : S extends { kind: 'site-ids' }
+      ? string[]
+      : S extends { kind: 'choice' | 'operation' | 'language'; values: readonly (infer V)[] }
+        ? V
+        : S extends { kind: 'task-id' | 'url' | 'checkpoint-id' | 'text' }
+          ? string | null
+          : string
+type Values = { [N in InputName]: Value<(typeof INPUTS)[N]> }
 
-const Schema = z.object({
-  operation,
-  'site-id': siteIds,
-  'api-token': token,
-  'api-url': apiUrl,
-  wait: boolean,
-  timeout: duration,
-  language: language,
-  'max-retries': integer(0, 20),
-  'if-exists': choice(['fail', 'skip', 'recreate'] as const),
-  'if-missing': choice(['fail', 'skip'] as const),
-  'if-busy': choice(['wait', 'fail'] as const),
-  'dry-run': boolean,
-  concurrency: integer(1, MAX_SITES),
-  'fail-fast': boolean,
-  'task-id': taskId,
-  'wait-for-url': boolean,
-  'staging-url': userUrl,
-  'production-url': userUrl,
-  checkpoint: choice(['version', 'none'] as const),
-  'checkpoint-id': checkpointId,
-  'rollback-on-failure': boolean,
-  'keep-checkpoints': integer(1, 100),
-  maintenance: boolean,
-  'protect-production': boolean,
-})
+const Schema = z.object(
+  Object.fromEntries(INPUT_NAMES.map((n) => [n, READERS[INPUTS[n].kind](INPUTS[n] as InputSpec)])),
+)
 
 /** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
 export function parseSiteIds(raw: string): string[] {
@@ -138,14 +88,19 @@ export function parseConfig(raw: RawInputs): Config {
       filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message
     throw new InputError(input, message)
   }
-  const c = parsed.data
+  const c = parsed.data as Values
   if (c['task-id'] && c.operation !== 'status')
     throw new InputError(
       'task-id',
-      `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`,
+      `is for ${setting('operation', 'status')} (it follows an earlier job), not for ${c.operation}`,
     )
   if (c['production-url'] && c.operation !== 'push' && c.operation !== 'rollback')
     throw new InputError('production-url', `is checked after a push or a rollback, not after ${c.operation}`)
+  if (c['production-expect'] && !c['production-url'])
+    throw new InputError(
+      'production-expect',
+      `is looked for in the live page: give ${setting('production-url')} with it`,
+    )
   if (c['checkpoint-id'] && c.operation !== 'rollback')
     throw new InputError('checkpoint-id', `names the version a rollback restores, not one for ${c.operation}`)
   // They act when the push's job has ended: a push not waited for has not.
@@ -177,6 +132,8 @@ export function parseConfig(raw: RawInputs): Config {
     waitForUrl: c['wait-for-url'],
     stagingUrl: c['staging-url'],
     productionUrl: c['production-url'],
+    productionExpect: c['production-expect'],
+    verifyTimeoutMs: c['verify-timeout'],
     checkpoint: c.checkpoint,
     checkpointId: c['checkpoint-id'],
     rollbackOnFailure: c['rollback-on-failure'],

@@ -1,0 +1,283 @@
+import { SERVICE_API_URL } from '../contract.js'
+import { OPERATIONS, type Operation } from '../types.js'
+
+/**
+ * Every input of the staging run, declared once: how it is read, its default, its allowed values,
+ * the operations it is for, and its name on each door. The zod schema (src/inputs/index.ts), the
+ * CLI's flags and --help (src/cli/args.ts), the pipe's variables (src/cli/pipe.ts) and every hint
+ * that names a setting (src/words.ts) are made from it; test/unit/input-table.test.ts fails when
+ * action.yml, pipe/pipe.yml or a GitLab component's spec says otherwise.
+ */
+export interface InputSpec {
+  /** How the text is read (src/inputs/index.ts has one reader per kind). */
+  kind: Kind
+  /** The default as the action writes it; absent: required. */
+  default?: string
+  /** A choice's values, or a count's range [min, max]. */
+  values?: readonly string[]
+  range?: readonly [number, number]
+  /** The operations it is for (absent: all); only documentation unless `strict`. */
+  for?: readonly Operation[]
+  /** The CLI: its flag without `--` (false: none), the environment variable it also reads. */
+  flag?: false
+  env?: string
+  /** The value's name in --help (`--timeout TIME`), and the help text. */
+  arg?: string
+  help: string
+  /** The pipe's variable (false: the pipe does not take it); default: NAME_IN_CAPITALS. */
+  pipe?: string | false
+  /** templates/staging.yml takes it as an input of the same name. */
+  gitlab?: boolean
+}
+
+export type Kind =
+  | 'operation'
+  | 'site-ids'
+  | 'token'
+  | 'api-url'
+  | 'switch'
+  | 'duration'
+  | 'language'
+  | 'count'
+  | 'choice'
+  | 'task-id'
+  | 'url'
+  | 'checkpoint-id'
+  | 'text'
+
+const AFTER_PUSH = ['push', 'rollback'] as const
+
+export const INPUTS = {
+  operation: { kind: 'operation', values: OPERATIONS, flag: false, help: '', gitlab: true },
+  'site-id': {
+    kind: 'site-ids',
+    arg: 'ID',
+    help: 'production site id; repeat it or separate ids with commas or spaces to run several sites (then --json prints an array)',
+    gitlab: true,
+  },
+  'api-token': { kind: 'token', flag: false, env: 'STAGING_API_TOKEN', help: '', pipe: 'STAGING_API_TOKEN' },
+  'api-url': {
+    kind: 'api-url',
+    default: SERVICE_API_URL,
+    env: 'STAGING_API_URL',
+    arg: 'URL',
+    help: 'API root (/v2 is appended unless present)',
+    pipe: 'STAGING_API_URL',
+    gitlab: true,
+  },
+  wait: { kind: 'switch', default: 'true', help: 'wait for the background job to finish', gitlab: true },
+  timeout: {
+    kind: 'duration',
+    default: '30m',
+    arg: 'TIME',
+    help: 'overall limit: 90s, 20m, 30 min, 1h, 2 hours or seconds',
+    gitlab: true,
+  },
+  'task-id': {
+    kind: 'task-id',
+    default: '',
+    for: ['status'],
+    arg: 'ID',
+    help: 'status: follow that earlier job (the task-id of the run that started it) to its end',
+    pipe: 'FOLLOW_TASK_ID',
+  },
+  'wait-for-url': {
+    kind: 'switch',
+    default: 'false',
+    for: ['create', 'pull'],
+    help: 'after a create or pull, wait until the staging URL answers',
+    gitlab: true,
+  },
+  'staging-url': {
+    kind: 'url',
+    default: '',
+    arg: 'URL',
+    help: "the staging site's URL, if you know it: used when the service's answers do not say it, once it answers",
+    // STAGING_URL is the pipe's output: a variable named like it would change the next run.
+    pipe: false,
+  },
+  'production-url': {
+    kind: 'url',
+    default: '',
+    for: AFTER_PUSH,
+    arg: 'URL',
+    help: 'push, rollback: check the live site after it until it is healthy',
+    gitlab: true,
+  },
+  'production-expect': {
+    kind: 'text',
+    default: '',
+    for: AFTER_PUSH,
+    arg: 'TEXT',
+    help: 'with --production-url: text the healthy live page contains',
+    gitlab: true,
+  },
+  'verify-timeout': {
+    kind: 'duration',
+    default: '5m',
+    for: AFTER_PUSH,
+    arg: 'TIME',
+    help: 'with --production-url: how long to recheck the live site, within --timeout',
+    gitlab: true,
+  },
+  language: {
+    kind: 'language',
+    default: 'en',
+    values: ['en', 'es'],
+    help: "language of the server's messages, es-ES works too",
+    gitlab: true,
+  },
+  'if-exists': {
+    kind: 'choice',
+    default: 'fail',
+    values: ['fail', 'skip', 'recreate'],
+    for: ['create'],
+    help: 'create when staging exists',
+    gitlab: true,
+  },
+  'if-missing': {
+    kind: 'choice',
+    default: 'fail',
+    values: ['fail', 'skip'],
+    for: ['pull', 'push', 'delete'],
+    help: 'pull/push/delete when there is no staging',
+    gitlab: true,
+  },
+  'if-busy': {
+    kind: 'choice',
+    default: 'wait',
+    values: ['wait', 'fail'],
+    help: 'when another job runs on the site',
+    gitlab: true,
+  },
+  'max-retries': {
+    kind: 'count',
+    default: '5',
+    range: [0, 20],
+    arg: 'N',
+    help: 'retries of one request',
+  },
+  concurrency: {
+    kind: 'count',
+    default: '100',
+    range: [1, 1000],
+    arg: 'N',
+    help: 'sites run at once',
+    gitlab: true,
+  },
+  'fail-fast': { kind: 'switch', default: 'false', help: 'start no new site after the first failure' },
+  'dry-run': {
+    kind: 'switch',
+    default: 'false',
+    help: 'print what would be sent; change nothing',
+    gitlab: true,
+  },
+  checkpoint: {
+    kind: 'choice',
+    default: 'version',
+    values: ['version', 'none'],
+    for: ['push'],
+    help: 'push: first a site version of production (the way back), followed to completed; no version, no push',
+    gitlab: true,
+  },
+  'checkpoint-id': {
+    kind: 'checkpoint-id',
+    default: '',
+    for: ['rollback'],
+    arg: 'ID',
+    help: 'rollback: the version to restore (default: the newest checkpoint a push made)',
+    pipe: 'RESTORE_CHECKPOINT_ID',
+    gitlab: true,
+  },
+  'rollback-on-failure': {
+    kind: 'switch',
+    default: 'false',
+    for: ['push'],
+    help: 'push: restore the checkpoint at once if the push fails',
+    gitlab: true,
+  },
+  'keep-checkpoints': {
+    kind: 'count',
+    default: '3',
+    range: [1, 100],
+    for: ['push'],
+    arg: 'N',
+    help: 'push: keep this many of its checkpoints per site',
+    gitlab: true,
+  },
+  maintenance: {
+    kind: 'switch',
+    default: 'false',
+    for: ['push'],
+    help: 'push: maintenance mode on during the push, off after',
+    gitlab: true,
+  },
+  'protect-production': {
+    kind: 'switch',
+    default: 'false',
+    for: ['push'],
+    help: 'push: password protection back on after the push',
+    gitlab: true,
+  },
+} as const satisfies Record<string, InputSpec>
+
+export type InputName = keyof typeof INPUTS
+export const INPUT_NAMES = Object.keys(INPUTS) as InputName[]
+const spec = (name: InputName): InputSpec => INPUTS[name]
+
+/** Defaults by input name (the required inputs have none). */
+export const DEFAULTS = Object.fromEntries(
+  INPUT_NAMES.flatMap((n) => (spec(n).default === undefined ? [] : [[n, spec(n).default!]])),
+) as Record<InputName, string>
+
+/** The inputs that are true/false switches (the CLI's `--x` / `--no-x`). */
+export const SWITCH_INPUTS = INPUT_NAMES.filter((n) => spec(n).kind === 'switch')
+
+/** The CLI's flag for an input (`site-id` -> `site-id`), or null when it has none. */
+export function cliFlag(name: InputName): string | null {
+  return spec(name).flag === false ? null : name
+}
+
+/** The CLI's environment variable for an input, if any (`api-token` -> `STAGING_API_TOKEN`). */
+export const cliEnv = (name: InputName): string | undefined => spec(name).env
+
+/** The pipe's variable for an input (`if-exists` -> `IF_EXISTS`), or null when the pipe does not take it. */
+export function pipeVariable(name: InputName): string | null {
+  const v = spec(name).pipe
+  return v === false ? null : (v ?? name.toUpperCase().replace(/-/g, '_'))
+}
+
+/** Whether templates/staging.yml takes the input (under the same name). */
+export const gitlabInput = (name: InputName): boolean => spec(name).gitlab === true
+
+/** The CLI's --help lines for the inputs that have a flag. */
+export function usageLines(): string[] {
+  const lines: string[] = []
+  for (const name of INPUT_NAMES) {
+    const s = spec(name)
+    if (cliFlag(name) === null) continue
+    const on = s.kind === 'switch' && s.default === 'true'
+    const left =
+      s.kind !== 'switch'
+        ? `--${name} ${s.values ? s.values.join('|') : s.arg}`
+        : `--${name}${on ? `, --no-${name}` : ''}`
+    const range = s.range ? `, ${s.range[0]}-${s.range[1]}` : ''
+    const def = on
+      ? ` (default: ${name})`
+      : s.default && s.kind !== 'api-url' && s.kind !== 'switch'
+        ? ` (default: ${s.default})`
+        : ''
+    const text = `${s.help}${range}${def}`
+    const words = text.split(' ')
+    let line = left.length >= 25 ? `  ${left}   ` : `  ${left.padEnd(25)}`
+    for (const word of words) {
+      if (line.length + word.length > 84 && line.trim() !== left) {
+        lines.push(line.trimEnd())
+        line = ' '.repeat(27)
+      }
+      line += `${word} `
+    }
+    lines.push(line.trimEnd())
+  }
+  return lines
+}
