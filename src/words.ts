@@ -92,7 +92,7 @@ export const DOOR_WORDS: Record<Door, DoorWords> = {
     runner: 'the runner',
     settings: 'the inputs',
     status: (site, task) =>
-      `run the staging:status job (operation: status, site-id: ${site}${task ? `; its task id: ${task}` : ''})`,
+      `run the job staging:status (the staging component with operation: status, site-id: ${site}${task ? `; its task id: ${task}` : ''})`,
     rollback: (site, id) =>
       `run the staging:rollback job (operation: rollback, site-id: ${site}, checkpoint-id: ${id})`,
     output: (name) => `$${CAPITALS(name)} from the job's dotenv report`,
