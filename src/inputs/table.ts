@@ -223,7 +223,9 @@ export const INPUTS = {
 
 export type InputName = keyof typeof INPUTS
 export const INPUT_NAMES = Object.keys(INPUTS) as InputName[]
-const spec = (name: InputName): InputSpec => INPUTS[name]
+/** An input's row; a name outside the table (the action's GitHub inputs) reads as a plain text input. */
+const spec = (name: InputName): InputSpec =>
+  (INPUTS as Record<string, InputSpec>)[name] ?? { kind: 'text', help: '' }
 
 /** Defaults by input name (the required inputs have none). */
 export const DEFAULTS = Object.fromEntries(
