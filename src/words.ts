@@ -56,15 +56,12 @@ const strip = (text: string) => text.replace(/[\u0001\u0002\u0003]/g, '')
 interface DoorWords {
   /** A setting, with the value to give it when there is one. */
   setting(name: InputName, value?: string): string
-  /** Where the token comes from. */
+  /** A step to run: the operation, with these settings (already in the door's words). */
+  run(operation: string, settings: string[]): string
+  /** Where the token comes from, where the run happens, what the user gives the run. */
   token: string
-  /** Where the run happens. */
   runner: string
-  /** What the user gives the run: its inputs, options or variables. */
   settings: string
-  /** The step that reads a job's end later; the step that restores a checkpoint. */
-  status(siteId: string, taskId: string | null): string
-  rollback(siteId: string, checkpointId: string): string
   /** An output by the action's name (`task-id`), as the door's user reads it. */
   output(name: string): string
 }
@@ -74,44 +71,35 @@ const CAPITALS = (name: string) => name.toUpperCase().replace(/-/g, '_')
 
 export const DOOR_WORDS: Record<Door, DoorWords> = {
   action: {
-    setting: (name, value) => colon(name, value),
+    setting: colon,
+    run: (op, s) =>
+      `run ${op === 'rollback' ? "the workflow's rollback step, " : ''}this action with ${[colon('operation', op), ...s].join(', ')}`,
     token: 'the api-token secret',
     runner: 'the runner',
     settings: 'the inputs',
-    status: (site, task) =>
-      `run this action with operation: status, site-id: ${site}${task ? `, task-id: ${task}` : ''}`,
-    rollback: (site, id) =>
-      `run this action with operation: rollback, site-id: ${site}, checkpoint-id: ${id} (the workflow's rollback step)`,
     output: (name) => `the ${name} output`,
   },
   gitlab: {
-    // A setting the component has no input for is still named as an input: the job's words.
+    // The component's inputs; the token is in the masked variable its token-variable input names.
     setting: (name, value) =>
       name === 'api-token' ? 'the masked variable token-variable names' : colon(name, value),
+    run: (op, s) => `run the job staging:${op} (${[colon('operation', op), ...s].join(', ')})`,
     token: 'the masked CI/CD variable token-variable names (STAGING_API_TOKEN)',
     runner: 'the runner',
     settings: 'the inputs',
-    status: (site, task) =>
-      `run the job staging:status (the staging component with operation: status, site-id: ${site}${task ? `; its task id: ${task}` : ''})`,
-    rollback: (site, id) =>
-      `run the staging:rollback job (operation: rollback, site-id: ${site}, checkpoint-id: ${id})`,
     output: (name) => `$${CAPITALS(name)} from the job's dotenv report`,
   },
   pipe: {
     setting: (name, value) => colon(pipeVariable(name) ?? CAPITALS(name), value),
+    run: (op, s) => `run the pipe with ${[colon('OPERATION', op), ...s].join(', ')}`,
     token: 'the STAGING_API_TOKEN secured variable',
     runner: "the pipe's container",
     settings: 'the variables',
-    status: (site, task) =>
-      `run the pipe with OPERATION: status, SITE_ID: ${site}${task ? `, FOLLOW_TASK_ID: ${task}` : ''}`,
-    rollback: (site, id) =>
-      `run the pipe with OPERATION: rollback, SITE_ID: ${site}, RESTORE_CHECKPOINT_ID: ${id}`,
     output: (name) => `$${CAPITALS(name)} in the pipe's outputs file`,
   },
   cli: {
     setting: (name, value) => {
-      const flag = cliFlag(name)
-      const env = cliEnv(name)
+      const [flag, env] = [cliFlag(name), cliEnv(name)]
       if (name === 'operation') return value === undefined ? 'the operation' : `site-staging ${value}`
       if (flag === null) return env!
       if (value === undefined) return env ? `--${flag} (or ${env})` : `--${flag}`
@@ -119,11 +107,10 @@ export const DOOR_WORDS: Record<Door, DoorWords> = {
         return value === 'true' ? `--${flag}` : `--no-${flag}`
       return `--${flag} ${value}`
     },
+    run: (op, s) => `run site-staging ${op} ${s.join(' ')}`,
     token: 'the STAGING_API_TOKEN environment variable',
     runner: 'this machine',
     settings: 'the options',
-    status: (site, task) => `run site-staging status --site-id ${site}${task ? ` --task-id ${task}` : ''}`,
-    rollback: (site, id) => `run site-staging rollback --site-id ${site} --checkpoint-id ${id}`,
     output: (name) => `${CAPITALS(name)} in the --dotenv file`,
   },
 }
@@ -137,22 +124,37 @@ const eachDoor = (words: (w: DoorWords) => string): string =>
  */
 export const setting = (name: InputName, value?: string): string => eachDoor((w) => w.setting(name, value))
 
-/** Where the token comes from: the `api-token` secret, a masked variable, an environment variable. */
-export const TOKEN_SOURCE = eachDoor((w) => w.token)
+/** A step as each door runs it: the operation and the settings that have a value. */
+const step = (operation: string, given: [InputName, string | null][]): string =>
+  eachDoor((w) =>
+    w.run(
+      operation,
+      given.flatMap(([n, v]) => (v ? [w.setting(n, v)] : [])),
+    ),
+  )
 
 /** The step that reads a job's end later, in each door's words. */
 export const statusCommand = (siteId: string, taskId: string | null): string =>
-  eachDoor((w) => w.status(siteId, taskId))
+  step('status', [
+    ['site-id', siteId],
+    ['task-id', taskId],
+  ])
 
 /** The step that restores a checkpoint, in each door's words. */
 export const rollbackCommand = (siteId: string, checkpointId: string): string =>
-  eachDoor((w) => w.rollback(siteId, checkpointId))
+  step('rollback', [
+    ['site-id', siteId],
+    ['checkpoint-id', checkpointId],
+  ])
 
 /** What the user gives the run: `the inputs`, `the variables`, `the options`. */
 export const SETTINGS = eachDoor((w) => w.settings)
 
 /** An output as each door's user reads it: `the task-id output`, `TASK_ID in the --dotenv file`. */
 export const outputNamed = (name: string): string => eachDoor((w) => w.output(name))
+
+/** Where the token comes from: the `api-token` secret, a masked variable, an environment variable. */
+export const TOKEN_SOURCE = eachDoor((w) => w.token)
 
 /**
  * A job by its operation: `the pull job`. A status run follows a job some earlier run started, so

@@ -77,9 +77,8 @@ export function parseSiteIds(raw: string): string[] {
 
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 export function parseConfig(raw: RawInputs): Config {
-  const filled: Record<string, string> = { ...DEFAULTS }
+  const filled: Record<string, string> = Object.fromEntries(INPUT_NAMES.map((n) => [n, DEFAULTS[n] ?? '']))
   for (const [k, v] of Object.entries(raw)) if (v !== undefined && v.trim() !== '') filled[k] = v
-  for (const required of ['operation', 'site-id', 'api-token']) filled[required] ??= ''
   const parsed = Schema.safeParse(filled)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
@@ -89,20 +88,20 @@ export function parseConfig(raw: RawInputs): Config {
     throw new InputError(input, message)
   }
   const c = parsed.data as Values
-  if (c['task-id'] && c.operation !== 'status')
-    throw new InputError(
-      'task-id',
-      `is for ${setting('operation', 'status')} (it follows an earlier job), not for ${c.operation}`,
-    )
-  if (c['production-url'] && c.operation !== 'push' && c.operation !== 'rollback')
-    throw new InputError('production-url', `is checked after a push or a rollback, not after ${c.operation}`)
+  // A thing named for some operations only (a task, a version, the live site) is refused for the others.
+  for (const name of INPUT_NAMES) {
+    const only = (INPUTS[name] as InputSpec).for
+    if (only && DEFAULTS[name] === '' && c[name] && !only.includes(c.operation))
+      throw new InputError(
+        name,
+        `is for ${only.map((o) => setting('operation', o)).join(' or ')}, not for ${c.operation}`,
+      )
+  }
   if (c['production-expect'] && !c['production-url'])
     throw new InputError(
       'production-expect',
       `is looked for in the live page: give ${setting('production-url')} with it`,
     )
-  if (c['checkpoint-id'] && c.operation !== 'rollback')
-    throw new InputError('checkpoint-id', `names the version a rollback restores, not one for ${c.operation}`)
   // They act when the push's job has ended: a push not waited for has not.
   for (const name of ['maintenance', 'protect-production', 'rollback-on-failure'] as const)
     if (c[name] && c.operation === 'push' && !c.wait)

@@ -11,22 +11,19 @@ import { OPERATIONS, type Operation } from '../types.js'
 export interface InputSpec {
   /** How the text is read (src/inputs/index.ts has one reader per kind). */
   kind: Kind
-  /** The default as the action writes it; absent: required. */
+  /** The default as the action writes it (absent: required); a choice's values; a count's range. */
   default?: string
-  /** A choice's values, or a count's range [min, max]. */
   values?: readonly string[]
   range?: readonly [number, number]
-  /** The operations it is for (absent: all); only documentation unless `strict`. */
+  /** The operations it is for (absent: all), as --help says it. */
   for?: readonly Operation[]
-  /** The CLI: its flag without `--` (false: none), the environment variable it also reads. */
+  /** The CLI: no flag (false), the environment variable it also reads, the value's name in --help. */
   flag?: false
   env?: string
-  /** The value's name in --help (`--timeout TIME`), and the help text. */
   arg?: string
   help: string
-  /** The pipe's variable (false: the pipe does not take it); default: NAME_IN_CAPITALS. */
+  /** The pipe's variable (false: none; default: NAME_IN_CAPITALS); templates/staging.yml's input. */
   pipe?: string | false
-  /** templates/staging.yml takes it as an input of the same name. */
   gitlab?: boolean
 }
 
@@ -45,180 +42,39 @@ export type Kind =
   | 'checkpoint-id'
   | 'text'
 
+const PUSH = ['push'] as const
 const AFTER_PUSH = ['push', 'rollback'] as const
+const G = { gitlab: true } as const
 
+// prettier-ignore
 export const INPUTS = {
-  operation: { kind: 'operation', values: OPERATIONS, flag: false, help: '', gitlab: true },
-  'site-id': {
-    kind: 'site-ids',
-    arg: 'ID',
-    help: 'production site id; repeat it or separate ids with commas or spaces to run several sites (then --json prints an array)',
-    gitlab: true,
-  },
+  operation: { kind: 'operation', values: OPERATIONS, flag: false, help: '', ...G },
+  'site-id': { kind: 'site-ids', arg: 'ID', help: 'production site id; repeat it or separate ids with commas or spaces to run several sites (then --json prints an array)', ...G },
   'api-token': { kind: 'token', flag: false, env: 'STAGING_API_TOKEN', help: '', pipe: 'STAGING_API_TOKEN' },
-  'api-url': {
-    kind: 'api-url',
-    default: SERVICE_API_URL,
-    env: 'STAGING_API_URL',
-    arg: 'URL',
-    help: 'API root (/v2 is appended unless present)',
-    pipe: 'STAGING_API_URL',
-    gitlab: true,
-  },
-  wait: { kind: 'switch', default: 'true', help: 'wait for the background job to finish', gitlab: true },
-  timeout: {
-    kind: 'duration',
-    default: '30m',
-    arg: 'TIME',
-    help: 'overall limit: 90s, 20m, 30 min, 1h, 2 hours or seconds',
-    gitlab: true,
-  },
-  'task-id': {
-    kind: 'task-id',
-    default: '',
-    for: ['status'],
-    arg: 'ID',
-    help: 'status: follow that earlier job (the task-id of the run that started it) to its end',
-    pipe: 'FOLLOW_TASK_ID',
-  },
-  'wait-for-url': {
-    kind: 'switch',
-    default: 'false',
-    for: ['create', 'pull'],
-    help: 'after a create or pull, wait until the staging URL answers',
-    gitlab: true,
-  },
-  'staging-url': {
-    kind: 'url',
-    default: '',
-    arg: 'URL',
-    help: "the staging site's URL, if you know it: used when the service's answers do not say it, once it answers",
-    // STAGING_URL is the pipe's output: a variable named like it would change the next run.
-    pipe: false,
-  },
-  'production-url': {
-    kind: 'url',
-    default: '',
-    for: AFTER_PUSH,
-    arg: 'URL',
-    help: 'push, rollback: check the live site after it until it is healthy',
-    gitlab: true,
-  },
-  'production-expect': {
-    kind: 'text',
-    default: '',
-    for: AFTER_PUSH,
-    arg: 'TEXT',
-    help: 'with --production-url: text the healthy live page contains',
-    gitlab: true,
-  },
-  'verify-timeout': {
-    kind: 'duration',
-    default: '5m',
-    for: AFTER_PUSH,
-    arg: 'TIME',
-    help: 'with --production-url: how long to recheck the live site, within --timeout',
-    gitlab: true,
-  },
-  language: {
-    kind: 'language',
-    default: 'en',
-    values: ['en', 'es'],
-    help: "language of the server's messages, es-ES works too",
-    gitlab: true,
-  },
-  'if-exists': {
-    kind: 'choice',
-    default: 'fail',
-    values: ['fail', 'skip', 'recreate'],
-    for: ['create'],
-    help: 'create when staging exists',
-    gitlab: true,
-  },
-  'if-missing': {
-    kind: 'choice',
-    default: 'fail',
-    values: ['fail', 'skip'],
-    for: ['pull', 'push', 'delete'],
-    help: 'pull/push/delete when there is no staging',
-    gitlab: true,
-  },
-  'if-busy': {
-    kind: 'choice',
-    default: 'wait',
-    values: ['wait', 'fail'],
-    help: 'when another job runs on the site',
-    gitlab: true,
-  },
-  'max-retries': {
-    kind: 'count',
-    default: '5',
-    range: [0, 20],
-    arg: 'N',
-    help: 'retries of one request',
-  },
-  concurrency: {
-    kind: 'count',
-    default: '100',
-    range: [1, 1000],
-    arg: 'N',
-    help: 'sites run at once',
-    gitlab: true,
-  },
+  'api-url': { kind: 'api-url', default: SERVICE_API_URL, env: 'STAGING_API_URL', arg: 'URL', help: 'API root (/v2 is appended unless present)', pipe: 'STAGING_API_URL', ...G },
+  wait: { kind: 'switch', default: 'true', help: 'wait for the background job to finish', ...G },
+  timeout: { kind: 'duration', default: '30m', arg: 'TIME', help: 'overall limit: 90s, 20m, 30 min, 1h, 2 hours or seconds', ...G },
+  'task-id': { kind: 'task-id', default: '', for: ['status'], arg: 'ID', help: 'status: follow that earlier job (the task-id of the run that started it) to its end', pipe: 'FOLLOW_TASK_ID', ...G },
+  'wait-for-url': { kind: 'switch', default: 'false', for: ['create', 'pull'], help: 'after a create or pull, wait until the staging URL answers', ...G },
+  // STAGING_URL is the pipe's output: a variable named like it would change the next run.
+  'staging-url': { kind: 'url', default: '', arg: 'URL', help: "the staging site's URL, if you know it: used when the service's answers do not say it, once it answers", pipe: false },
+  'production-url': { kind: 'url', default: '', for: AFTER_PUSH, arg: 'URL', help: 'push, rollback: check the live site after it until it is healthy', ...G },
+  'production-expect': { kind: 'text', default: '', for: AFTER_PUSH, arg: 'TEXT', help: 'with --production-url: text the healthy live page contains', ...G },
+  'verify-timeout': { kind: 'duration', default: '5m', for: AFTER_PUSH, arg: 'TIME', help: 'with --production-url: how long to recheck the live site, within --timeout', ...G },
+  language: { kind: 'language', default: 'en', values: ['en', 'es'], help: "language of the server's messages, es-ES works too", ...G },
+  'if-exists': { kind: 'choice', default: 'fail', values: ['fail', 'skip', 'recreate'], for: ['create'], help: 'create when staging exists', ...G },
+  'if-missing': { kind: 'choice', default: 'fail', values: ['fail', 'skip'], for: ['pull', 'push', 'delete'], help: 'pull/push/delete when there is no staging', ...G },
+  'if-busy': { kind: 'choice', default: 'wait', values: ['wait', 'fail'], help: 'when another job runs on the site', ...G },
+  'max-retries': { kind: 'count', default: '5', range: [0, 20], arg: 'N', help: 'retries of one request' },
+  concurrency: { kind: 'count', default: '100', range: [1, 1000], arg: 'N', help: 'sites run at once', ...G },
   'fail-fast': { kind: 'switch', default: 'false', help: 'start no new site after the first failure' },
-  'dry-run': {
-    kind: 'switch',
-    default: 'false',
-    help: 'print what would be sent; change nothing',
-    gitlab: true,
-  },
-  checkpoint: {
-    kind: 'choice',
-    default: 'version',
-    values: ['version', 'none'],
-    for: ['push'],
-    help: 'push: first a site version of production (the way back), followed to completed; no version, no push',
-    gitlab: true,
-  },
-  'checkpoint-id': {
-    kind: 'checkpoint-id',
-    default: '',
-    for: ['rollback'],
-    arg: 'ID',
-    help: 'rollback: the version to restore (default: the newest checkpoint a push made)',
-    pipe: 'RESTORE_CHECKPOINT_ID',
-    gitlab: true,
-  },
-  'rollback-on-failure': {
-    kind: 'switch',
-    default: 'false',
-    for: ['push'],
-    help: 'push: restore the checkpoint at once if the push fails',
-    gitlab: true,
-  },
-  'keep-checkpoints': {
-    kind: 'count',
-    default: '3',
-    range: [1, 100],
-    for: ['push'],
-    arg: 'N',
-    help: 'push: keep this many of its checkpoints per site',
-    gitlab: true,
-  },
-  maintenance: {
-    kind: 'switch',
-    default: 'false',
-    for: ['push'],
-    help: 'push: maintenance mode on during the push, off after',
-    gitlab: true,
-  },
-  'protect-production': {
-    kind: 'switch',
-    default: 'false',
-    for: ['push'],
-    help: 'push: password protection back on after the push',
-    gitlab: true,
-  },
+  'dry-run': { kind: 'switch', default: 'false', help: 'print what would be sent; change nothing', ...G },
+  checkpoint: { kind: 'choice', default: 'version', values: ['version', 'none'], for: PUSH, help: 'push: first a site version of production (the way back), followed to completed; no version, no push', ...G },
+  'checkpoint-id': { kind: 'checkpoint-id', default: '', for: ['rollback'], arg: 'ID', help: 'rollback: the version to restore (default: the newest checkpoint a push made)', pipe: 'RESTORE_CHECKPOINT_ID', ...G },
+  'rollback-on-failure': { kind: 'switch', default: 'false', for: PUSH, help: 'push: restore the checkpoint at once if the push fails', ...G },
+  'keep-checkpoints': { kind: 'count', default: '3', range: [1, 100], for: PUSH, arg: 'N', help: 'push: keep this many of its checkpoints per site', ...G },
+  maintenance: { kind: 'switch', default: 'false', for: PUSH, help: 'push: maintenance mode on during the push, off after', ...G },
+  'protect-production': { kind: 'switch', default: 'false', for: PUSH, help: 'push: password protection back on after the push', ...G },
 } as const satisfies Record<string, InputSpec>
 
 export type InputName = keyof typeof INPUTS

@@ -191,13 +191,13 @@ describe('one table of hints, rendered per front door', () => {
     ])
     expect(each(statusCommand('1001', 't7'))).toEqual([
       'run this action with operation: status, site-id: 1001, task-id: t7',
-      'run the job staging:status (the staging component with operation: status, site-id: 1001; its task id: t7)',
+      'run the job staging:status (operation: status, site-id: 1001, task-id: t7)',
       'run the pipe with OPERATION: status, SITE_ID: 1001, FOLLOW_TASK_ID: t7',
       'run site-staging status --site-id 1001 --task-id t7',
     ])
     expect(each(rollbackCommand('1001', 'v9'))).toEqual([
-      "run this action with operation: rollback, site-id: 1001, checkpoint-id: v9 (the workflow's rollback step)",
-      'run the staging:rollback job (operation: rollback, site-id: 1001, checkpoint-id: v9)',
+      "run the workflow's rollback step, this action with operation: rollback, site-id: 1001, checkpoint-id: v9",
+      'run the job staging:rollback (operation: rollback, site-id: 1001, checkpoint-id: v9)',
       'run the pipe with OPERATION: rollback, SITE_ID: 1001, RESTORE_CHECKPOINT_ID: v9',
       'run site-staging rollback --site-id 1001 --checkpoint-id v9',
     ])
