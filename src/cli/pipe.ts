@@ -7,13 +7,12 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { dotenvKey, envFileText } from './dotenv.js'
-import { EXIT } from './args.js'
+import { EXIT, SWITCHES } from './args.js'
 import { run, type CliIo } from './run.js'
-import { failedOutputs } from '../report/outputs.js'
+import { OUTPUT_NAMES, failedOutputs } from '../report/outputs.js'
 import { echoed } from '../secrets/urls.js'
 import { INPUT_NAMES, nearest, type InputName } from '../inputs/index.js'
-import { SWITCH_INPUTS, pipeVariable } from '../inputs/table.js'
-import { OUTPUT_NAMES } from '../report/outputs.js'
+import { pipeVariable } from '../inputs/table.js'
 import { OPERATIONS } from '../types.js'
 
 /** Where the outputs go inside the shared pipe storage. */
@@ -21,13 +20,9 @@ export const STORAGE_SUBDIR = 'site-staging'
 
 /** The pipe's variables: each input's (src/inputs/table.ts), by variable name; then the pipe's own. */
 const INPUT_OF = new Map(
-  INPUT_NAMES.flatMap((n) => {
-    const v = pipeVariable(n)
-    return v === null || n === 'api-token' ? [] : [[v, n] as const]
-  }),
+  INPUT_NAMES.flatMap((n) => (pipeVariable(n) && n !== 'api-token' ? [[pipeVariable(n)!, n] as const] : [])),
 )
-const OWN = ['STAGING_API_TOKEN', 'OUTPUT_FILE', 'DEBUG']
-export const PIPE_VARIABLES = [...INPUT_OF.keys(), ...OWN]
+export const PIPE_VARIABLES = [...INPUT_OF.keys(), 'STAGING_API_TOKEN', 'OUTPUT_FILE', 'DEBUG']
 const OPERATION_LIST = `${OPERATIONS.slice(0, -1).join(', ')} or ${OPERATIONS.at(-1)}`
 
 export class PipeVariableError extends Error {}
@@ -38,10 +33,7 @@ const shown = (value: string): string => JSON.stringify(echoed(value, 40))
 /** `$NAME` or `${NAME}` left as text: Bitbucket found no variable of that name to put in. */
 const unexpanded = (value: string): boolean => /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(value.trim())
 
-/**
- * The variables Bitbucket gives every container (its own, the image's, the shell's and a proxy's):
- * never read as a misnamed variable of this pipe.
- */
+/** Bitbucket's, the image's, the shell's and a proxy's variables: never a misnamed one of ours. */
 const ORDINARY =
   /^(BITBUCKET_\w*|CI|PATH|HOME|HOSTNAME|PWD|OLDPWD|SHLVL|TERM|LANG|LC_\w+|TZ|USER|SHELL|_|NODE_\w*|NPM_\w*|YARN_\w*|DOCKER_\w*|SITE_STAGING_\w*|(HTTPS?|FTP|ALL|NO)_PROXY)$/i
 /** Outputs whose names are words anyone might use for a variable of their own. */
@@ -59,16 +51,14 @@ export function misnamed(env: NodeJS.ProcessEnv): string | null {
     const output = OUTPUT_NAMES.find((o) => dotenvKey(o) === upper)
     if (output !== undefined && !PLAIN_OUTPUTS.includes(upper)) {
       const input = INPUT_NAMES.includes(output as InputName) ? pipeVariable(output as InputName) : null
-      return `${shownName(name)} is an output of this pipe, not one of its variables${input ? `: did you mean ${input}?` : '.'} Nothing was sent.`
+      return `${echoed(name, 60)} is an output of this pipe, not one of its variables${input ? `: did you mean ${input}?` : '.'} Nothing was sent.`
     }
     const best = nearest(upper, PIPE_VARIABLES)
     if (best && best.distance <= Math.max(1, Math.floor(best.choice.length / 4)))
-      return `${shownName(name)} is not a variable of this pipe: did you mean ${best.choice}? Nothing was sent.`
+      return `${echoed(name, 60)} is not a variable of this pipe: did you mean ${best.choice}? Nothing was sent.`
   }
   return null
 }
-
-const shownName = (name: string): string => echoed(name, 60)
 
 /** The CLI's command line from the pipe's variables; PipeVariableError when one is wrong. */
 export function argsFrom(env: NodeJS.ProcessEnv): string[] {
@@ -101,17 +91,13 @@ export function argsFrom(env: NodeJS.ProcessEnv): string[] {
   if (!/^[A-Za-z-]+$/.test(operation) || operation.startsWith('-'))
     throw new PipeVariableError(`OPERATION: ${shown(operation)} is not an operation: ${OPERATION_LIST}.`)
   const args = [operation]
-  const switches: [string, string][] = [...INPUT_OF].filter(([, n]) => SWITCH_INPUTS.includes(n))
-  switches.push(['DEBUG', 'verbose'])
-  for (const [name, input] of INPUT_OF)
-    if (input !== 'operation' && !SWITCH_INPUTS.includes(input) && get(name) !== '')
-      args.push(`--${input}=${get(name)}`)
-  // Switches take true or false, as on every door (docs/assumptions.md).
-  for (const [name, flag] of switches) {
-    const v = get(name).toLowerCase()
-    if (v === 'true') args.push(`--${flag}`)
-    else if (v === 'false') args.push(`--no-${flag}`)
-    else if (v !== '') throw new PipeVariableError(`${name}: ${shown(get(name))} is not true or false.`)
+  for (const [name, flag] of [...INPUT_OF, ['DEBUG', 'verbose']] as [string, string][]) {
+    const v = get(name)
+    if (flag === 'operation' || v === '') continue
+    if (!(SWITCHES as readonly string[]).includes(flag)) args.push(`--${flag}=${v}`)
+    // Switches take true or false, as on every door (docs/assumptions.md).
+    else if (/^(true|false)$/i.test(v)) args.push(/^true$/i.test(v) ? `--${flag}` : `--no-${flag}`)
+    else throw new PipeVariableError(`${name}: ${shown(v)} is not true or false.`)
   }
   return args
 }
