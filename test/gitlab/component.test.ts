@@ -354,7 +354,7 @@ describe('the ready-made pipelines in examples/gitlab/, as users copy them', () 
 
       expect(run.code).toBe(0)
       const log = jobLog(run.output, 'staging:pull')
-      expect(log).toMatch(/^\[site 1001\] Site 1001: no staging environment .*skipped \(--if-missing skip\)/m)
+      expect(log).toMatch(/^\[site 1001\] Site 1001: no staging environment .*skipped \(if-missing: skip\)/m)
       expect(log).toMatch(/^Staging pull on 2 sites: 1 succeeded, 1 skipped/m)
       expect(jobLog(run.output, 'staging:report')).toMatch(
         /^Nightly refresh succeeded: 1 of 2 sites succeeded/m,
