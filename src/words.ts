@@ -72,8 +72,7 @@ const CAPITALS = (name: string) => name.toUpperCase().replace(/-/g, '_')
 export const DOOR_WORDS: Record<Door, DoorWords> = {
   action: {
     setting: colon,
-    run: (op, s) =>
-      `run ${op === 'rollback' ? "the workflow's rollback step, " : ''}this action with ${[colon('operation', op), ...s].join(', ')}`,
+    run: (op, s) => `run this action with ${[colon('operation', op), ...s].join(', ')}`,
     token: 'the api-token secret',
     runner: 'the runner',
     settings: 'the inputs',

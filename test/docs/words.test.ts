@@ -196,7 +196,7 @@ describe('one table of hints, rendered per front door', () => {
       'run site-staging status --site-id 1001 --task-id t7',
     ])
     expect(each(rollbackCommand('1001', 'v9'))).toEqual([
-      "run the workflow's rollback step, this action with operation: rollback, site-id: 1001, checkpoint-id: v9",
+      'run this action with operation: rollback, site-id: 1001, checkpoint-id: v9',
       'run the job staging:rollback (operation: rollback, site-id: 1001, checkpoint-id: v9)',
       'run the pipe with OPERATION: rollback, SITE_ID: 1001, RESTORE_CHECKPOINT_ID: v9',
       'run site-staging rollback --site-id 1001 --checkpoint-id v9',
