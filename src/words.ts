@@ -2,18 +2,12 @@ import { SWITCH_INPUTS, cliEnv, cliFlag, pipeVariable, type InputName } from './
 import type { Logger, ProgressUpdate } from './types.js'
 
 /**
- * Each front door speaks its own language (issue 34 §2): the action's user sets inputs and secrets
- * (`if-missing: skip`, the `api-token` secret), the GitLab component's user its inputs and the
- * masked variable it reads, the pipe's user its variables (`IF_MISSING: skip`), the CLI's user flags
- * and environment variables (`--if-missing skip`, `STAGING_API_TOKEN`). The core writes a setting,
- * the token or the step that checks on a job or restores a checkpoint once, through the functions
- * here; the run renders the text in the words of its door (`inDoorWords`) before anything is
- * printed or reported. Each door's words are in DOOR_WORDS below, its settings' names come from
- * the one table of inputs (src/inputs/table.ts).
- *
- * A per-door piece is held between control characters, which no text from a server can contain
- * (every server text is made inert, control characters removed, before it is quoted), so server
- * words are never read as one. The core renders every text before it makes it inert.
+ * Each front door speaks its own language: inputs and secrets (action, GitLab component), variables
+ * (pipe), flags and environment variables (CLI). The core writes a setting, the token or a step once,
+ * through the functions here, as a per-door piece; the run renders it in its door's words
+ * (`inDoorWords`, with DOOR_WORDS below and the table of inputs) before anything is printed. A piece
+ * is held between control characters, which no server text keeps (each is made inert before it is
+ * quoted), so a server's words are never read as one.
  */
 export const DOORS = ['action', 'gitlab', 'pipe', 'cli'] as const
 export type Door = (typeof DOORS)[number]
@@ -24,33 +18,26 @@ export function cliDoor(env: NodeJS.ProcessEnv): Door {
   return said === 'gitlab' || said === 'pipe' ? said : 'cli'
 }
 
-const OPEN = '\u0001'
-const BETWEEN = '\u0003'
-const CLOSE = '\u0002'
 // eslint-disable-next-line no-control-regex -- the pieces are delimited by control characters on purpose
 const PIECE = /\u0001([^\u0001\u0002]*)\u0002/g
+// eslint-disable-next-line no-control-regex -- see PIECE
+const CONTROL = /[\u0001\u0002\u0003]/g
 
 /** Text that reads `words[door]` through each door. */
 export function perDoor(words: Record<Door, string>): string {
-  return `${OPEN}${DOORS.map((d) => strip(words[d])).join(BETWEEN)}${CLOSE}`
+  return `\u0001${DOORS.map((d) => words[d].replace(CONTROL, '')).join('\u0003')}\u0002`
 }
 
 /** `text` with every per-door piece in `door`'s words. */
 export function inDoorWords(text: string, door: Door): string {
   return text.replace(PIECE, (whole, inside: string) => {
-    const words = inside.split(BETWEEN)
+    const words = inside.split('\u0003')
     return words.length === DOORS.length ? words[DOORS.indexOf(door)]! : whole
   })
 }
 
 /** Whether `text` still holds a piece that no door has rendered. */
-export function hasDoorPieces(text: string): boolean {
-  // eslint-disable-next-line no-control-regex -- see PIECE
-  return /[\u0001\u0002\u0003]/.test(text)
-}
-
-// eslint-disable-next-line no-control-regex -- see PIECE
-const strip = (text: string) => text.replace(/[\u0001\u0002\u0003]/g, '')
+export const hasDoorPieces = (text: string): boolean => text.search(CONTROL) >= 0
 
 /** What each door calls things: one table of words per door. */
 interface DoorWords {
@@ -114,8 +101,9 @@ export const DOOR_WORDS: Record<Door, DoorWords> = {
   },
 }
 
-const eachDoor = (words: (w: DoorWords) => string): string =>
-  perDoor(Object.fromEntries(DOORS.map((d) => [d, words(DOOR_WORDS[d])])) as Record<Door, string>)
+const byDoor = (words: (door: Door) => string): string =>
+  perDoor(Object.fromEntries(DOORS.map((d) => [d, words(d)])) as Record<Door, string>)
+const eachDoor = (words: (w: DoorWords) => string): string => byDoor((d) => words(DOOR_WORDS[d]))
 
 /**
  * A setting, with the value to give it when there is one: `if-missing: skip`, `IF_MISSING: skip`,
@@ -164,13 +152,8 @@ export function jobOf(operation: string): string {
 }
 
 /** `text` with its first letter a capital, in every door's words. */
-export function capitalised(text: string): string {
-  const up = (t: string) => t.charAt(0).toUpperCase() + t.slice(1)
-  const piece = new RegExp(`^${PIECE.source}`).exec(text)
-  if (!piece) return up(text)
-  const words = piece[1]!.split(BETWEEN)
-  return `${OPEN}${words.map(up).join(BETWEEN)}${CLOSE}${text.slice(piece[0].length)}`
-}
+export const capitalised = (text: string): string =>
+  byDoor((d) => inDoorWords(text, d).replace(/^./, (c) => c.toUpperCase()))
 
 /** Where the run happens: the runner, the pipe's container, or this machine. */
 export const RUNNER = eachDoor((w) => w.runner)

@@ -4,6 +4,7 @@ import { parseDuration } from '../duration.js'
 import { echoed, withoutCredentials } from '../secrets/urls.js'
 import { httpUrl, isLoopback, secureOrLoopback } from '../text.js'
 import { OPERATIONS } from '../types.js'
+import type { InputSpec } from './table.js'
 import { TOKEN_SOURCE, inDoorWords, outputNamed, perDoor, type Door } from '../words.js'
 
 // The refusal every input error is, and the zod fields the inputs are read with (src/inputs/index.ts
@@ -293,3 +294,20 @@ export const checkpointId = z.string().transform((v, ctx) => {
   }
   return t
 })
+
+/** One reader per kind of input (src/inputs/table.ts says each input's kind). */
+export const READERS = {
+  operation: () => operation,
+  'site-ids': () => siteIds,
+  token: () => token,
+  'api-url': () => apiUrl,
+  switch: () => boolean,
+  duration: () => duration,
+  language: () => language,
+  count: (s: InputSpec) => integer(s.range![0], s.range![1]),
+  choice: (s: InputSpec) => choice(s.values!),
+  'task-id': () => taskId,
+  url: () => userUrl,
+  'checkpoint-id': () => checkpointId,
+  text: () => pageText,
+} satisfies Record<string, (s: InputSpec) => z.ZodType>

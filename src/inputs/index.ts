@@ -1,23 +1,8 @@
 import { OPERATIONS, type Config } from '../types.js'
 import { setting } from '../words.js'
-import {
-  InputError,
-  apiUrl,
-  boolean,
-  checkpointId,
-  choice,
-  duration,
-  integer,
-  language,
-  operation,
-  pageText,
-  siteIds,
-  taskId,
-  token,
-  userUrl,
-} from './fields.js'
+import { InputError, READERS, choice, siteIds } from './fields.js'
 import { parseGitHubInputs, type GitHubInputName, type GitHubSettings } from './github.js'
-import { DEFAULTS, INPUTS, INPUT_NAMES, type InputName, type InputSpec, type Kind } from './table.js'
+import { DEFAULTS, INPUTS, INPUT_NAMES, type InputName, type InputSpec } from './table.js'
 import { z } from 'zod'
 
 export { InputError, MAX_SITES, didYouMean, nearest, normaliseApiUrl } from './fields.js'
@@ -34,22 +19,6 @@ export { DEFAULTS, INPUTS, INPUT_NAMES, type InputName } from './table.js'
 /** Raw inputs by their action names (`site-id`, `api-url`...); absent means default. */
 export type RawInputs = Partial<Record<InputName, string>>
 
-/** One reader per kind of input (src/inputs/table.ts says each input's kind). */
-const READERS: Record<Kind, (s: InputSpec) => z.ZodType> = {
-  operation: () => operation,
-  'site-ids': () => siteIds,
-  token: () => token,
-  'api-url': () => apiUrl,
-  switch: () => boolean,
-  duration: () => duration,
-  language: () => language,
-  count: (s) => integer(s.range![0], s.range![1]),
-  choice: (s) => choice(s.values!),
-  'task-id': () => taskId,
-  url: () => userUrl,
-  'checkpoint-id': () => checkpointId,
-  text: () => pageText,
-}
 /** What each kind of input reads as. */
 type Value<S> = S extends { kind: 'switch' }
   ? boolean

@@ -1,5 +1,6 @@
 import { SERVICE_API_URL } from '../contract.js'
 import { OPERATIONS, type Operation } from '../types.js'
+import type { READERS } from './fields.js'
 
 /**
  * Every input of the staging run, declared once: how it is read, its default, its allowed values,
@@ -27,20 +28,8 @@ export interface InputSpec {
   gitlab?: boolean
 }
 
-export type Kind =
-  | 'operation'
-  | 'site-ids'
-  | 'token'
-  | 'api-url'
-  | 'switch'
-  | 'duration'
-  | 'language'
-  | 'count'
-  | 'choice'
-  | 'task-id'
-  | 'url'
-  | 'checkpoint-id'
-  | 'text'
+/** How an input is read: one reader per kind in fields.ts. */
+export type Kind = keyof typeof READERS
 
 const PUSH = ['push'] as const
 const AFTER_PUSH = ['push', 'rollback'] as const
