@@ -35,7 +35,7 @@ export async function run(
   cliArgv: string[],
   cliEnv: NodeJS.ProcessEnv,
   io: CliIo,
-  seams: Pick<RunDeps, 'clock' | 'transport' | 'siteGet'> = {},
+  seams: Seams = {},
 ): Promise<number> {
   // The token (also one named by --token-variable) is registered before anything else runs: every
   // line written below goes through scrub.
@@ -46,8 +46,7 @@ export async function run(
     if (typeof parsed === 'number') return parsed
     const configured = configure(ci, parsed, w)
     if (typeof configured === 'number') return configured
-    const { results, report } = await runOnce(configured, parsed.values, w, io, seams)
-    return write(configured, results, report, parsed.values.json === true, w)
+    return write(configured, await runOnce(configured, w, io, seams), w)
   } catch (e) {
     w.err(`site-staging: unexpected error: ${(e as Error)?.message ?? String(e)}`)
     return EXIT.failed
@@ -120,7 +119,7 @@ function configure(ci: CiEnv, parsed: Parsed & { raw: RawInputs }, w: Writer): C
   if (ci.error !== undefined) return refuse(ci.error, 'No request was sent.')
   for (const warning of ci.warnings) w.err(`site-staging: warning: ${warning}`)
   try {
-    return { config: parseConfig(parsed.raw), files }
+    return { config: parseConfig(parsed.raw), files, json: values.json === true, verbose: values.verbose }
   } catch (e) {
     if (!(e instanceof InputError)) throw e
     return refuse(describeInputError(e, w.door), 'No request was sent. Run site-staging --help for usage.')
@@ -128,19 +127,11 @@ function configure(ci: CiEnv, parsed: Parsed & { raw: RawInputs }, w: Writer): C
 }
 
 /** Run: every site, with the log on stderr; cancellation as in the action (stop waiting, report, exit 1). */
-async function runOnce(
-  { config }: Configured,
-  values: Parsed['values'],
-  w: Writer,
-  io: CliIo,
-  seams: Pick<RunDeps, 'clock' | 'transport' | 'siteGet'>,
-): Promise<{ results: Result[]; report: ReturnType<typeof assembleReport> }> {
+async function runOnce({ config, verbose }: Configured, w: Writer, io: CliIo, seams: Seams) {
   const logger: Logger = {
     info: (m) => w.err(m),
     warn: (m) => w.err(`warning: ${m}`),
-    debug: (m) => {
-      if (values.verbose) w.err(`debug: ${m}`)
-    },
+    debug: (m) => void (verbose && w.err(`debug: ${m}`)),
     ...(w.live.enabled ? { progress: (u: ProgressUpdate) => w.live.update(u) } : {}),
   }
   const signal = (io.cancelOn ?? cancelOnSignals)(w.err, EXIT.failed)
@@ -153,13 +144,7 @@ async function runOnce(
 }
 
 /** Write: the report on stderr, --json on stdout, the outputs files; the exit code. */
-function write(
-  { files }: Configured,
-  results: Result[],
-  report: ReturnType<typeof assembleReport>,
-  json: boolean,
-  w: Writer,
-): number {
+function write({ files, json }: Configured, { results, report }: Ran, w: Writer): number {
   for (const warning of report.warnings) w.err(`warning: ${warning}`)
   for (const e of report.errors) w.err(`error: ${e.title}: ${e.hint}`)
   for (const s of report.stagingUrls) w.err(`Staging URL${s.siteId ? ` (site ${s.siteId})` : ''}: ${s.url}`)
@@ -183,9 +168,13 @@ function write(
   return code
 }
 
+type Seams = Pick<RunDeps, 'clock' | 'transport' | 'siteGet'>
+type Ran = Awaited<ReturnType<typeof runOnce>>
 interface Configured {
   config: Config
   files: OutputsFile[]
+  json: boolean
+  verbose?: boolean
 }
 
 /** A file the outputs are written to, and how. */

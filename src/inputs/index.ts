@@ -32,6 +32,14 @@ type Value<S> = S extends { kind: 'switch' }
           ? string | null
           : string
 type Values = { [N in InputName]: Value<(typeof INPUTS)[N]> }
+type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S
+type Field<N extends string, S> = S extends { kind: 'duration' }
+  ? `${Camel<N>}Ms`
+  : S extends { kind: 'site-ids' }
+    ? `${Camel<N>}s`
+    : Camel<N>
+/** The Config the inputs make, field by field: checked against Config where parseConfig returns it. */
+type Fields = { [N in InputName as Field<N, (typeof INPUTS)[N]>]: Values[N] }
 
 const Schema = z.object(
   Object.fromEntries(INPUT_NAMES.map((n) => [n, READERS[INPUTS[n].kind](INPUTS[n] as InputSpec)])),
@@ -81,34 +89,11 @@ export function parseConfig(raw: RawInputs): Config {
     throw new InputError('staging-url', 'names one staging site: give one site-id with it')
   if (c['task-id'] && c['site-id'].length > 1)
     throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`)
-  return {
-    operation: c.operation,
-    siteIds: c['site-id'],
-    apiToken: c['api-token'],
-    apiUrl: c['api-url'],
-    wait: c.wait,
-    timeoutMs: c.timeout,
-    language: c.language,
-    maxRetries: c['max-retries'],
-    ifExists: c['if-exists'],
-    ifMissing: c['if-missing'],
-    ifBusy: c['if-busy'],
-    dryRun: c['dry-run'],
-    concurrency: c.concurrency,
-    failFast: c['fail-fast'],
-    taskId: c['task-id'],
-    waitForUrl: c['wait-for-url'],
-    stagingUrl: c['staging-url'],
-    productionUrl: c['production-url'],
-    productionExpect: c['production-expect'],
-    verifyTimeoutMs: c['verify-timeout'],
-    checkpoint: c.checkpoint,
-    checkpointId: c['checkpoint-id'],
-    rollbackOnFailure: c['rollback-on-failure'],
-    keepCheckpoints: c['keep-checkpoints'],
-    maintenance: c.maintenance,
-    protectProduction: c['protect-production'],
-  }
+  // Each input is its Config field by name (`if-exists` is ifExists, a duration in ms, the site ids a list).
+  const field = (n: InputName) =>
+    n.replace(/-(.)/g, (_, c: string) => c.toUpperCase()) +
+    (({ duration: 'Ms', 'site-ids': 's' } as Record<string, string>)[INPUTS[n].kind] ?? '')
+  return Object.fromEntries(INPUT_NAMES.map((n) => [field(n), c[n]])) as Fields satisfies Config
 }
 
 /** Every input of the action, checked: a staging run, or `release` (which sends nothing to the service). */
