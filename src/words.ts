@@ -43,14 +43,13 @@ export const hasDoorPieces = (text: string): boolean => text.search(CONTROL) >= 
 interface DoorWords {
   /** A setting, with the value to give it when there is one. */
   setting(name: InputName, value?: string): string
-  /** A step to run: the operation, with these settings (already in the door's words). */
+  /** A step: the operation, with settings in the door's words; an output by the action's name. */
   run(operation: string, settings: string[]): string
+  output(name: string): string
   /** Where the token comes from, where the run happens, what the user gives the run. */
   token: string
   runner: string
   settings: string
-  /** An output by the action's name (`task-id`), as the door's user reads it. */
-  output(name: string): string
 }
 
 const colon = (name: string, value?: string) => (value === undefined ? name : `${name}: ${value}`)
@@ -112,27 +111,21 @@ const eachDoor = (words: (w: DoorWords) => string): string => byDoor((d) => word
 export const setting = (name: InputName, value?: string): string => eachDoor((w) => w.setting(name, value))
 
 /** A step as each door runs it: the operation and the settings that have a value. */
-const step = (operation: string, given: [InputName, string | null][]): string =>
+const step = (operation: string, given: Partial<Record<InputName, string | null>>): string =>
   eachDoor((w) =>
     w.run(
       operation,
-      given.flatMap(([n, v]) => (v ? [w.setting(n, v)] : [])),
+      Object.entries(given).flatMap(([n, v]) => (v ? [w.setting(n as InputName, v)] : [])),
     ),
   )
 
 /** The step that reads a job's end later, in each door's words. */
 export const statusCommand = (siteId: string, taskId: string | null): string =>
-  step('status', [
-    ['site-id', siteId],
-    ['task-id', taskId],
-  ])
+  step('status', { 'site-id': siteId, 'task-id': taskId })
 
 /** The step that restores a checkpoint, in each door's words. */
 export const rollbackCommand = (siteId: string, checkpointId: string): string =>
-  step('rollback', [
-    ['site-id', siteId],
-    ['checkpoint-id', checkpointId],
-  ])
+  step('rollback', { 'site-id': siteId, 'checkpoint-id': checkpointId })
 
 /** What the user gives the run: `the inputs`, `the variables`, `the options`. */
 export const SETTINGS = eachDoor((w) => w.settings)

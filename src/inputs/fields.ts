@@ -233,19 +233,15 @@ export const language = z.string().transform((v, ctx) => {
   return z.NEVER
 })
 
-/** A task id as the status endpoint takes it in its path (contract §2). */
-export const taskId = z.string().transform((v, ctx) => {
-  const t = v.trim()
-  if (t === '') return null
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `is not a task id (letters, digits, - and _: ${outputNamed('task-id')} of an earlier run)`,
-    })
+/** An id as the service's paths take it (a task: contract §2, a site version: §13); '' is none. */
+const idOf = (max: number, what: string, where: string) =>
+  z.string().transform((v, ctx) => {
+    const t = v.trim()
+    if (t === '' || new RegExp(`^[A-Za-z0-9_-]{1,${max}}$`).test(t)) return t || null
+    ctx.addIssue({ code: 'custom', message: `is not a ${what} (letters, digits, - and _: ${where})` })
     return z.NEVER
-  }
-  return t
-})
+  })
+export const taskId = idOf(128, 'task id', `${outputNamed('task-id')} of an earlier run`)
 
 /** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
 export const userUrl = z.string().transform((v, ctx) => {
@@ -281,19 +277,7 @@ export const pageText = z.string().transform((v, ctx) => {
   return t
 })
 
-/** A site version's id (contract §13), as the restore path takes it; '' is none. */
-export const checkpointId = z.string().transform((v, ctx) => {
-  const t = v.trim()
-  if (t === '') return null
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(t)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `is not a version id (letters, digits, - and _: ${outputNamed('checkpoint-id')} of the push)`,
-    })
-    return z.NEVER
-  }
-  return t
-})
+export const checkpointId = idOf(64, 'version id', `${outputNamed('checkpoint-id')} of the push`)
 
 /** One reader per kind of input (src/inputs/table.ts says each input's kind). */
 export const READERS = {
