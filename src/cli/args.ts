@@ -68,17 +68,12 @@ type Switch = (typeof SWITCHES)[number]
 /** The inputs' flags (src/inputs/table.ts), then the CLI's own. */
 const OPTIONS: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {
   ...Object.fromEntries(
-    INPUT_NAMES.filter((n) => cliFlag(n) !== null).map((n) => [
-      n,
-      {
-        type: INPUTS[n].kind === 'switch' ? 'boolean' : 'string',
-        ...(n === 'site-id' ? { multiple: true } : {}),
-      },
-    ]),
+    INPUT_NAMES.filter((n) => cliFlag(n) !== null).map((n) => {
+      return [n, { type: INPUTS[n].kind === 'switch' ? 'boolean' : 'string', multiple: n === 'site-id' }]
+    }),
   ),
   ...Object.fromEntries(SWITCHES.map((n) => [`no-${n}`, { type: 'boolean' }])),
-  json: { type: 'boolean' },
-  verbose: { type: 'boolean' },
+  ...Object.fromEntries(['json', 'verbose'].map((n) => [n, { type: 'boolean' }])),
   dotenv: { type: 'string' },
   'shell-env': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -87,14 +82,8 @@ const OPTIONS: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; 
 
 /** The parsed command line, each switch resolved to true or false (its `no-` form gone). */
 export interface Parsed {
-  values: Record<string, string | boolean | string[] | undefined> & {
-    help?: boolean
-    version?: boolean
-    json?: boolean
-    verbose?: boolean
-    dotenv?: string
-    'shell-env'?: string
-  }
+  values: Record<string, string | boolean | string[] | undefined> &
+    Partial<Record<'help' | 'version' | 'json' | 'verbose', boolean> & Record<'dotenv' | 'shell-env', string>>
   positionals: string[]
 }
 
@@ -136,23 +125,15 @@ function describeArgsError(e: Error & { code?: string }): string {
 
 export function rawInputs(parsed: Parsed, env: NodeJS.ProcessEnv): RawInputs {
   const { values, positionals } = parsed
-  const envOf = (name: string): string | undefined => env[name]
   if (positionals.length === 0)
     throw new UsageError('name the operation: create, pull, push, delete, status or rollback.')
-  if (positionals.length > 1)
-    throw new UsageError(
-      `one operation at a time, got: ${positionals
-        .slice(0, 5)
-        .map((p) => echoed(p, 40))
-        .join(' ')}`,
-    )
+  const shown = positionals.slice(0, 5).map((p) => echoed(p, 40))
+  if (positionals.length > 1) throw new UsageError(`one operation at a time, got: ${shown.join(' ')}`)
   const raw: RawInputs = { operation: positionals[0]! }
   for (const name of INPUT_NAMES) {
-    const v = values[name]
-    const env = cliEnv(name)
-    if (Array.isArray(v)) raw[name] = v.join(',')
-    else if (v !== undefined) raw[name] = String(v)
-    else if (env !== undefined) raw[name] = envOf(env) ?? ''
+    const [v, from] = [values[name], cliEnv(name)]
+    if (v !== undefined) raw[name] = Array.isArray(v) ? v.join(',') : String(v)
+    else if (from !== undefined) raw[name] = env[from] ?? ''
   }
   return raw
 }
