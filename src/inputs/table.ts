@@ -10,8 +10,8 @@ import type { READERS } from './fields.js'
  * action.yml, pipe/pipe.yml or a GitLab component's spec says otherwise.
  */
 export interface InputSpec {
-  /** How the text is read (src/inputs/index.ts has one reader per kind). */
-  kind: Kind
+  /** How the text is read: one reader per kind (READERS in fields.ts). */
+  kind: keyof typeof READERS
   /** The default as the action writes it (absent: required); a choice's values; a count's range. */
   default?: string
   values?: readonly string[]
@@ -27,9 +27,6 @@ export interface InputSpec {
   pipe?: string | false
   gitlab?: boolean
 }
-
-/** How an input is read: one reader per kind in fields.ts. */
-export type Kind = keyof typeof READERS
 
 const PUSH = ['push'] as const
 const AFTER_PUSH = ['push', 'rollback'] as const
@@ -93,9 +90,6 @@ export function pipeVariable(name: InputName): string | null {
   const v = spec(name).pipe
   return v === false ? null : (v ?? name.toUpperCase().replace(/-/g, '_'))
 }
-
-/** Whether templates/staging.yml takes the input (under the same name). */
-export const gitlabInput = (name: InputName): boolean => spec(name).gitlab === true
 
 /** The CLI's --help lines for the inputs that have a flag. */
 export function usageLines(): string[] {

@@ -17,7 +17,6 @@ import {
   INPUTS,
   INPUT_NAMES,
   cliFlag,
-  gitlabInput,
   pipeVariable,
   type InputName,
   type InputSpec,
@@ -88,7 +87,7 @@ function gitlabDrift(inputs: Yml, job: string): string[] {
     }
     const n = name as InputName
     const s = spec(n)
-    if (!gitlabInput(n)) out.push(`staging.yml has ${n}, which the table does not give GitLab`)
+    if (!spec(n).gitlab) out.push(`staging.yml has ${n}, which the table does not give GitLab`)
     if (n !== 'api-url' && (s.default === undefined ? 'default' in i : String(i.default) !== s.default))
       out.push(`staging.yml: ${n} defaults to ${String(i.default)}, the table to ${s.default}`)
     const type = s.kind === 'switch' ? 'boolean' : s.kind === 'count' ? 'number' : undefined
@@ -98,7 +97,7 @@ function gitlabDrift(inputs: Yml, job: string): string[] {
     if (n !== 'operation' && !job.includes(`--${n} `) && !job.includes(`--${n}=`))
       out.push(`the staging job does not pass --${n}`)
   }
-  for (const n of INPUT_NAMES) if (gitlabInput(n) && !(n in inputs)) out.push(`staging.yml has no ${n}`)
+  for (const n of INPUT_NAMES) if (spec(n).gitlab && !(n in inputs)) out.push(`staging.yml has no ${n}`)
   return out
 }
 const sortedAs = (values: readonly string[], n: string, options: unknown) =>
