@@ -19,18 +19,12 @@ export { DEFAULTS, INPUTS, INPUT_NAMES, type InputName } from './table.js'
 /** Raw inputs by their action names (`site-id`, `api-url`...); absent means default. */
 export type RawInputs = Partial<Record<InputName, string>>
 
-/** What each kind of input reads as. */
-type Value<S> = S extends { kind: 'switch' }
-  ? boolean
-  : S extends { kind: 'count' | 'duration' }
-    ? number
-    : S extends { kind: 'site-ids' }
-      ? string[]
-      : S extends { kind: 'choice' | 'operation' | 'language'; values: readonly (infer V)[] }
-        ? V
-        : S extends { kind: 'task-id' | 'url' | 'checkpoint-id' | 'text' }
-          ? string | null
-          : string
+/** What an input reads as: one of its values, or what its kind's reader makes. */
+type Value<S> = S extends { values: readonly (infer V)[] }
+  ? V
+  : S extends { kind: infer K extends keyof typeof READERS }
+    ? z.output<ReturnType<(typeof READERS)[K]>>
+    : never
 type Values = { [N in InputName]: Value<(typeof INPUTS)[N]> }
 type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S
 type Field<N extends string, S> = S extends { kind: 'duration' }
