@@ -80,8 +80,6 @@ export function argsFrom(env: NodeJS.ProcessEnv): string[] {
   const operation = get('OPERATION')
   if (operation === '')
     throw new PipeVariableError(`OPERATION is not set: ${OPERATION_LIST}. Nothing was sent.`)
-  if (get('SITE_ID') === '')
-    throw new PipeVariableError('SITE_ID is not set: the PRODUCTION site id. Nothing was sent.')
   for (const name of INPUT_OF.keys())
     if (unexpanded(get(name)))
       throw new PipeVariableError(

@@ -149,6 +149,11 @@ describe('the pipe against the simulator, in virtual time', () => {
     ['an operation that is a flag', { OPERATION: '--help' }, /OPERATION: "--help" is not an operation/],
     ['no operation', { OPERATION: '' }, /OPERATION is not set/],
     [
+      "no site id: told in the pipe's words",
+      { SITE_ID: '' },
+      /SITE_ID: is required \(the PRODUCTION site id\)/,
+    ],
+    [
       'a policy value the CLI refuses',
       { IF_MISSING: 'maybe' },
       /IF_MISSING: "maybe" is not one of fail, skip/,
