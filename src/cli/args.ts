@@ -94,9 +94,15 @@ export function parse(argv: string[]): Parsed {
       'the API token is never taken from a flag (flags show up in process lists and logs): ' +
         'set the STAGING_API_TOKEN environment variable from your CI secret store.',
     )
+  // `--wait=false` is `--no-wait`, `--dry-run=true` is `--dry-run` (a template writes booleans so).
+  const args = argv.map((a) =>
+    a.replace(/^--([a-z-]+)=(true|false)$/, (x, n: string, v: string) =>
+      SWITCHES.includes(n as Switch) ? `--${v === 'true' ? '' : 'no-'}${n}` : x,
+    ),
+  )
   let parsed
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true })
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true, tokens: true })
   } catch (e) {
     throw new UsageError(describeArgsError(e as Error & { code?: string }))
   }
