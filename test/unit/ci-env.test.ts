@@ -1,4 +1,4 @@
-// --token-variable NAME and switches with a value (src/cli/ci-env.ts): what the GitLab components'
+// --token-variable NAME (src/cli/ci-env.ts) and switches with a value (src/cli/args.ts): what the GitLab components'
 // jobs rely on, tested once here; test/gitlab/ runs the same through gitlab-ci-local.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
