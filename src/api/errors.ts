@@ -7,16 +7,8 @@ import {
   saysBusy,
   saysPlan,
 } from '../contract.js'
-import {
-  RUNNER,
-  SETTINGS,
-  TOKEN_SOURCE,
-  inDoorWords,
-  perDoor,
-  setting,
-  statusCommand,
-  type Door,
-} from '../words.js'
+import { RUNNER, SETTINGS, TOKEN_SOURCE, type Door } from '../words.js'
+import { inDoorWords, perDoor, setting, statusCommand } from '../words.js'
 import type { Reply } from './reply.js'
 import type { RequestKind } from './retry.js'
 import type { SendPhase } from './transport.js'

@@ -14,7 +14,7 @@ import { assembleReport } from '../report/assembly.js'
 import { failedOutputs, publicResult, type Outputs } from '../report/outputs.js'
 import { Redactor } from '../secrets/redactor.js'
 import type { RunDeps } from '../staging/operations.js'
-import type { Config, Logger, ProgressUpdate, Result } from '../types.js'
+import type { Logger, ProgressUpdate, Result } from '../types.js'
 import { cliDoor } from '../words.js'
 
 /** Where the CLI writes, and how it learns of a cancellation. */
@@ -91,7 +91,7 @@ function parseCommand(ci: CiEnv, w: Writer): (Parsed & { raw: RawInputs }) | num
 }
 
 /** Configure: the outputs files emptied, then the inputs read into a Config; or the usage exit code. */
-function configure(ci: CiEnv, parsed: Parsed & { raw: RawInputs }, w: Writer): Configured | number {
+function configure(ci: CiEnv, parsed: Parsed & { raw: RawInputs }, w: Writer) {
   const { values } = parsed
   // The outputs files asked for: --dotenv for GitLab's parser, --shell-env for `source` (dotenv.ts).
   const files: OutputsFile[] = []
@@ -170,12 +170,7 @@ function write({ files, json }: Configured, { results, report }: Ran, w: Writer)
 
 type Seams = Pick<RunDeps, 'clock' | 'transport' | 'siteGet'>
 type Ran = Awaited<ReturnType<typeof runOnce>>
-interface Configured {
-  config: Config
-  files: OutputsFile[]
-  json: boolean
-  verbose?: boolean
-}
+type Configured = Exclude<ReturnType<typeof configure>, number>
 
 /** A file the outputs are written to, and how. */
 interface OutputsFile {

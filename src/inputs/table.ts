@@ -91,34 +91,23 @@ export function pipeVariable(name: InputName): string | null {
   return v === false ? null : (v ?? name.toUpperCase().replace(/-/g, '_'))
 }
 
-/** The CLI's --help lines for the inputs that have a flag. */
+/** The CLI's --help lines for the inputs that have a flag: the flag, then its help wrapped at 84. */
 export function usageLines(): string[] {
-  const lines: string[] = []
-  for (const name of INPUT_NAMES) {
+  return INPUT_NAMES.filter((n) => cliFlag(n) !== null).flatMap((name) => {
     const s = spec(name)
-    if (cliFlag(name) === null) continue
     const on = s.kind === 'switch' && s.default === 'true'
     const left =
-      s.kind !== 'switch'
-        ? `--${name} ${s.values ? s.values.join('|') : s.arg}`
-        : `--${name}${on ? `, --no-${name}` : ''}`
-    const range = s.range ? `, ${s.range[0]}-${s.range[1]}` : ''
-    const def = on
-      ? ` (default: ${name})`
-      : s.default && s.kind !== 'api-url' && s.kind !== 'switch'
-        ? ` (default: ${s.default})`
-        : ''
-    const text = `${s.help}${range}${def}`
-    const words = text.split(' ')
-    let line = left.length >= 25 ? `  ${left}   ` : `  ${left.padEnd(25)}`
-    for (const word of words) {
-      if (line.length + word.length > 84 && line.trim() !== left) {
-        lines.push(line.trimEnd())
-        line = ' '.repeat(27)
-      }
-      line += `${word} `
-    }
-    lines.push(line.trimEnd())
-  }
-  return lines
+      s.kind === 'switch'
+        ? `--${name}${on ? `, --no-${name}` : ''}`
+        : `--${name} ${s.values?.join('|') ?? s.arg}`
+    const plain = s.default && s.kind !== 'api-url' && s.kind !== 'switch'
+    const def = on ? ` (default: ${name})` : plain ? ` (default: ${s.default})` : ''
+    const text = `${s.help}${s.range ? `, ${s.range[0]}-${s.range[1]}` : ''}${def}`
+    const lines = [left.length >= 25 ? `  ${left}  ` : `  ${left.padEnd(24)}`]
+    for (const word of text.split(' '))
+      if (lines.at(-1)!.length + word.length < 84 || (lines.length === 1 && lines[0]!.trim() === left))
+        lines[lines.length - 1] += ` ${word}`
+      else lines.push(`${' '.repeat(26)} ${word}`)
+    return lines
+  })
 }
