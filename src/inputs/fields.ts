@@ -63,11 +63,9 @@ export function didYouMean(typed: string, choices: readonly string[]): string {
 }
 
 /** The choice fewest edits away from `typed` (compared without regard to case), and how many. */
-export function nearest(
-  typed: string,
-  choices: readonly string[],
-): { choice: string; distance: number } | null {
-  let best: { choice: string; distance: number } | null = null
+type Near = { choice: string; distance: number } | null
+export function nearest(typed: string, choices: readonly string[]): Near {
+  let best: Near = null
   for (const choice of choices) {
     const distance = editDistance(typed.toLowerCase(), choice.toLowerCase())
     if (!best || distance < best.distance) best = { choice, distance }

@@ -78,18 +78,14 @@ export const DEFAULTS = Object.fromEntries(
 export const SWITCH_INPUTS = INPUT_NAMES.filter((n) => spec(n).kind === 'switch')
 
 /** The CLI's flag for an input (`site-id` -> `site-id`), or null when it has none. */
-export function cliFlag(name: InputName): string | null {
-  return spec(name).flag === false ? null : name
-}
+export const cliFlag = (name: InputName): string | null => (spec(name).flag === false ? null : name)
 
 /** The CLI's environment variable for an input, if any (`api-token` -> `STAGING_API_TOKEN`). */
 export const cliEnv = (name: InputName): string | undefined => spec(name).env
 
 /** The pipe's variable for an input (`if-exists` -> `IF_EXISTS`), or null when the pipe does not take it. */
-export function pipeVariable(name: InputName): string | null {
-  const v = spec(name).pipe
-  return v === false ? null : (v ?? name.toUpperCase().replace(/-/g, '_'))
-}
+export const pipeVariable = (name: InputName): string | null =>
+  spec(name).pipe === false ? null : spec(name).pipe || name.toUpperCase().replace(/-/g, '_')
 
 /** The CLI's --help lines for the inputs that have a flag: the flag, then its help wrapped at 84. */
 export function usageLines(): string[] {
