@@ -123,10 +123,6 @@ const step = (operation: string, given: Partial<Record<InputName, string | null>
 export const statusCommand = (siteId: string, taskId: string | null): string =>
   step('status', { 'site-id': siteId, 'task-id': taskId })
 
-/** The step that restores a checkpoint, in each door's words. */
-export const rollbackCommand = (siteId: string, checkpointId: string): string =>
-  step('rollback', { 'site-id': siteId, 'checkpoint-id': checkpointId })
-
 /** What the user gives the run: `the inputs`, `the variables`, `the options`. */
 export const SETTINGS = eachDoor((w) => w.settings)
 
@@ -159,4 +155,9 @@ export function inDoorLogger(logger: Logger, door: Door): Logger {
     debug: (m) => logger.debug(inDoorWords(m, door)),
     ...(logger.progress ? { progress: (u: ProgressUpdate) => logger.progress!(u) } : {}),
   }
+}
+
+/** The step that restores a checkpoint, in each door's words. */
+export function rollbackCommand(siteId: string, checkpointId: string): string {
+  return step('rollback', { 'site-id': siteId, 'checkpoint-id': checkpointId })
 }
