@@ -11,6 +11,7 @@ import type { Clock } from './clock.js'
 import { newTaskId } from './ids.js'
 import { percentage } from './progress.js'
 import { SIM_ACCOUNT_EMAIL } from './seed.js'
+import { brokenPage } from './site-host.js'
 import type {
   EffectiveOptions,
   JobKind,
@@ -191,6 +192,7 @@ export class Jobs {
             this.state.toolChanges.push({ ...change, tool: 'password_protection', value: 'off' })
           }
           site.password_protected = false
+          site.broken_page = brokenPage(this.options, at)
           site.updated_at = at
           this.state.purges.push({ site_id: site.id, at })
         }
@@ -217,6 +219,7 @@ export class Jobs {
     }
     if (!succeeded || !version || !site) return
     site.content = { ...version.content }
+    site.broken_page = null
     site.updated_at = at
     this.state.purges.push({ site_id: site.id, at })
   }
