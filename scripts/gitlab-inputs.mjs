@@ -1,12 +1,15 @@
-// The README's tables of GitLab component inputs, generated from each component's `spec:` header
-// (templates/<name>.yml or templates/<name>/template.yml), between the markers
-//   <!-- gitlab-inputs:<name>:begin --> ... <!-- gitlab-inputs:<name>:end -->
+// The docs' tables of inputs, generated from the files users copy from (which
+// test/unit/input-table.test.ts checks against the one table of inputs, src/inputs/table.ts):
+// - README.md: each GitLab component's inputs, from its `spec:` header (templates/<name>.yml or
+//   templates/<name>/template.yml), between <!-- gitlab-inputs:<name>:begin --> and ...:end -->;
+// - docs/bitbucket.md: the pipe's variables, from pipe/pipe.yml, between
+//   <!-- pipe-variables:begin --> and <!-- pipe-variables:end -->.
 //   node scripts/gitlab-inputs.mjs --write    rewrite the tables (npm run docs:gitlab)
 //   node scripts/gitlab-inputs.mjs --check    exit 1 when a table differs from its spec
 //   --root DIR                                 another checkout (tests use a copy)
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { parseAllDocuments } from 'yaml'
+import { parse, parseAllDocuments } from 'yaml'
 
 const args = process.argv.slice(2)
 const rootAt = args.indexOf('--root')
@@ -62,28 +65,48 @@ function table(file) {
   return ['| Input | Type | Default | Allowed | Description |', '|---|---|---|---|---|', ...rows].join('\n')
 }
 
-const readmePath = path.join(root, 'README.md')
-let readme = readFileSync(readmePath, 'utf8')
-const stale = []
-for (const [name, file] of components()) {
-  const begin = `<!-- gitlab-inputs:${name}:begin -->`
-  const end = `<!-- gitlab-inputs:${name}:end -->`
-  const from = readme.indexOf(begin)
-  const to = readme.indexOf(end)
-  if (from < 0 || to < from) {
-    stale.push(
-      `README.md has no ${begin} ... ${end} section for templates/${path.relative(path.join(root, 'templates'), file)}`,
-    )
-    continue
-  }
-  const generated = `${begin}\n${table(file)}\n${end}`
-  if (readme.slice(from, to + end.length) !== generated) {
-    stale.push(`README.md: the inputs table of the ${name} component differs from its spec`)
-    readme = readme.slice(0, from) + generated + readme.slice(to + end.length)
-  }
+/** The pipe's variables: name, whether required, default, description. */
+function pipeTable() {
+  const pipe = parse(readFileSync(path.join(root, 'pipe/pipe.yml'), 'utf8'))
+  const rows = pipe.variables.map((v) => {
+    const def = v.required
+      ? '**required**'
+      : v.default === undefined || v.default === ''
+        ? '(empty)'
+        : code(v.default)
+    return `| \`${v.name}\` | ${def} | ${cell(v.description ?? '')} |`
+  })
+  return ['| Variable | Default | What |', '|---|---|---|', ...rows].join('\n')
 }
+
+const stale = []
+/** `file` with the text between the markers `name`:begin and :end replaced by `generated`. */
+function regenerate(file, name, generated, what) {
+  const full = path.join(root, file)
+  const text = readFileSync(full, 'utf8')
+  const begin = `<!-- ${name}:begin -->`
+  const end = `<!-- ${name}:end -->`
+  const from = text.indexOf(begin)
+  const to = text.indexOf(end)
+  if (from < 0 || to < from) {
+    stale.push(`${file} has no ${begin} ... ${end} section for ${what}`)
+    return
+  }
+  const section = `${begin}\n${generated}\n${end}`
+  if (text.slice(from, to + end.length) === section) return
+  stale.push(`${file}: the table of ${what} differs from it`)
+  if (mode === 'write') writeFileSync(full, text.slice(0, from) + section + text.slice(to + end.length))
+}
+
+for (const [name, file] of components())
+  regenerate(
+    'README.md',
+    `gitlab-inputs:${name}`,
+    table(file),
+    `templates/${path.relative(path.join(root, 'templates'), file)}`,
+  )
+regenerate('docs/bitbucket.md', 'pipe-variables', pipeTable(), 'pipe/pipe.yml')
 if (mode === 'write') {
-  writeFileSync(readmePath, readme)
   for (const line of stale) console.log(`updated: ${line}`)
   if (stale.some((l) => l.includes('has no'))) process.exit(1)
 } else if (stale.length) {
@@ -91,5 +114,7 @@ if (mode === 'write') {
   console.error('Run npm run docs:gitlab to regenerate the tables.')
   process.exit(1)
 } else {
-  console.log(`README.md: the inputs tables of ${components().length} components match their specs.`)
+  console.log(
+    `The inputs tables of ${components().length} components and the pipe's variables match their files.`,
+  )
 }

@@ -1,83 +1,136 @@
-import type { InputName } from './inputs/index.js'
+import { SWITCH_INPUTS, cliEnv, cliFlag, pipeVariable, type InputName } from './inputs/table.js'
 import type { Logger, ProgressUpdate } from './types.js'
 
 /**
- * Each front door speaks its own language (issue 20 §4): the action's user sets inputs and
- * secrets (`if-missing: skip`, the `api-token` secret), the CLI's user flags and environment
- * variables (`--if-missing skip`, `STAGING_API_TOKEN`). The core writes a setting, the token or
- * the command that checks on a job once, through the functions here; the run renders the text in
- * the words of its door (`inDoorWords`) before anything is printed or reported.
- *
- * A per-door piece is held between control characters, which no text from a server can contain
- * (every server text is made inert, control characters removed, before it is quoted), so server
- * words are never read as one. The core renders every text before it makes it inert.
+ * Each front door speaks its own language: inputs and secrets (action, GitLab component), variables
+ * (pipe), flags and environment variables (CLI). The core writes a setting, the token or a step once,
+ * through the functions here, as a per-door piece; the run renders it in its door's words
+ * (`inDoorWords`, with DOOR_WORDS below and the table of inputs) before anything is printed. A piece
+ * is held between control characters, which no server text keeps (each is made inert before it is
+ * quoted), so a server's words are never read as one.
  */
-export type Door = 'action' | 'cli'
+export const DOORS = ['action', 'gitlab', 'pipe', 'cli'] as const
+export type Door = (typeof DOORS)[number]
 
-const OPEN = '\u0001'
-const BETWEEN = '\u0003'
-const CLOSE = '\u0002'
+/** The door a CLI process speaks for: the GitLab components' jobs and the pipe's entry say so. */
+export function cliDoor(env: NodeJS.ProcessEnv): Door {
+  const said = env.SITE_STAGING_DOOR
+  return said === 'gitlab' || said === 'pipe' ? said : 'cli'
+}
+
 // eslint-disable-next-line no-control-regex -- the pieces are delimited by control characters on purpose
-const PIECE = /\u0001([^\u0001\u0002\u0003]*)\u0003([^\u0001\u0002\u0003]*)\u0002/g
+const PIECE = /\u0001([^\u0001\u0002]*)\u0002/g
+// eslint-disable-next-line no-control-regex -- see PIECE
+const CONTROL = /[\u0001\u0002\u0003]/g
 
-/** Text that reads `action` through the action and `cli` through the CLI. */
-export function perDoor(action: string, cli: string): string {
-  return `${OPEN}${strip(action)}${BETWEEN}${strip(cli)}${CLOSE}`
+/** Text that reads `words[door]` through each door. */
+export function perDoor(words: Record<Door, string>): string {
+  return `\u0001${DOORS.map((d) => words[d].replace(CONTROL, '')).join('\u0003')}\u0002`
 }
 
 /** `text` with every per-door piece in `door`'s words. */
 export function inDoorWords(text: string, door: Door): string {
-  return text.replace(PIECE, (_, action: string, cli: string) => (door === 'action' ? action : cli))
+  return text.replace(PIECE, (whole, inside: string) => {
+    const words = inside.split('\u0003')
+    return words.length === DOORS.length ? words[DOORS.indexOf(door)]! : whole
+  })
 }
 
 /** Whether `text` still holds a piece that no door has rendered. */
-export function hasDoorPieces(text: string): boolean {
-  // eslint-disable-next-line no-control-regex -- see PIECE
-  return /[\u0001\u0002\u0003]/.test(text)
+export const hasDoorPieces = (text: string): boolean => text.search(CONTROL) >= 0
+
+/** What each door calls things: one table of words per door. */
+interface DoorWords {
+  /** A setting, with the value to give it when there is one. */
+  setting(name: InputName, value?: string): string
+  /** A step: the operation, with settings in the door's words; an output by the action's name. */
+  run(operation: string, settings: string[]): string
+  output(name: string): string
+  /** Where the token comes from, where the run happens, what the user gives the run. */
+  token: string
+  runner: string
+  settings: string
 }
 
-// eslint-disable-next-line no-control-regex -- see PIECE
-const strip = (text: string) => text.replace(/[\u0001\u0002\u0003]/g, '')
+const colon = (name: string, value?: string) => (value === undefined ? name : `${name}: ${value}`)
+const CAPITALS = (name: string) => name.toUpperCase().replace(/-/g, '_')
 
-/** Switches: `wait: false` in the action is `--no-wait` in the CLI. */
-const SWITCHES: readonly InputName[] = [
-  'wait',
-  'dry-run',
-  'fail-fast',
-  'wait-for-url',
-  'rollback-on-failure',
-  'maintenance',
-  'protect-production',
-]
-
-/**
- * A setting, with the value to give it when there is one: `if-missing: skip` / `--if-missing skip`,
- * `wait: false` / `--no-wait`, `timeout` / `--timeout`. The API root names the CLI's variable too.
- */
-export function setting(name: InputName, value?: string): string {
-  const action = value === undefined ? name : `${name}: ${value}`
-  let cli: string
-  if (name === 'api-token') cli = 'STAGING_API_TOKEN'
-  else if (SWITCHES.includes(name) && (value === 'true' || value === 'false'))
-    cli = value === 'true' ? `--${name}` : `--no-${name}`
-  else cli = value === undefined ? `--${name}` : `--${name} ${value}`
-  if (name === 'api-url') cli = value === undefined ? '--api-url (or STAGING_API_URL)' : cli
-  return perDoor(action, cli)
+export const DOOR_WORDS: Record<Door, DoorWords> = {
+  action: {
+    setting: colon,
+    run: (op, s) => `run this action with ${[colon('operation', op), ...s].join(', ')}`,
+    token: 'the api-token secret',
+    runner: 'the runner',
+    settings: 'the inputs',
+    output: (name) => `the ${name} output`,
+  },
+  gitlab: {
+    // The component's inputs; the token is in the masked variable its token-variable input names.
+    setting: (name, value) =>
+      name === 'api-token' ? 'the masked variable token-variable names' : colon(name, value),
+    run: (op, s) => `run the job staging:${op} (${[colon('operation', op), ...s].join(', ')})`,
+    token: 'the masked CI/CD variable token-variable names (STAGING_API_TOKEN)',
+    runner: 'the runner',
+    settings: 'the inputs',
+    output: (name) => `$${CAPITALS(name)} from the job's dotenv report`,
+  },
+  pipe: {
+    setting: (name, value) => colon(pipeVariable(name) ?? CAPITALS(name), value),
+    run: (op, s) => `run the pipe with ${[colon('OPERATION', op), ...s].join(', ')}`,
+    token: 'the STAGING_API_TOKEN secured variable',
+    runner: "the pipe's container",
+    settings: 'the variables',
+    output: (name) => `$${CAPITALS(name)} in the pipe's outputs file`,
+  },
+  cli: {
+    setting: (name, value) => {
+      const [flag, env] = [cliFlag(name), cliEnv(name)]
+      if (name === 'operation') return value === undefined ? 'the operation' : `site-staging ${value}`
+      if (flag === null) return env!
+      if (value === undefined) return env ? `--${flag} (or ${env})` : `--${flag}`
+      if (SWITCH_INPUTS.includes(name) && (value === 'true' || value === 'false'))
+        return value === 'true' ? `--${flag}` : `--no-${flag}`
+      return `--${flag} ${value}`
+    },
+    run: (op, s) => `run site-staging ${op} ${s.join(' ')}`,
+    token: 'the STAGING_API_TOKEN environment variable',
+    runner: 'this machine',
+    settings: 'the options',
+    output: (name) => `${CAPITALS(name)} in the --dotenv file`,
+  },
 }
 
-/** Where the token comes from: the `api-token` secret, or the `STAGING_API_TOKEN` environment variable. */
-export const TOKEN_SOURCE = perDoor('the api-token secret', 'the STAGING_API_TOKEN environment variable')
+const byDoor = (words: (door: Door) => string): string =>
+  perDoor(Object.fromEntries(DOORS.map((d) => [d, words(d)])) as Record<Door, string>)
+const eachDoor = (words: (w: DoorWords) => string): string => byDoor((d) => words(DOOR_WORDS[d]))
 
 /**
- * The step that reads a job's end later: `run this action with operation: status, site-id: 1001,
- * task-id: abc` / `run site-staging status --site-id 1001 --task-id abc`.
+ * A setting, with the value to give it when there is one: `if-missing: skip`, `IF_MISSING: skip`,
+ * `--if-missing skip`; `wait: false` / `--no-wait`; `timeout` / `TIMEOUT` / `--timeout`.
  */
-export function statusCommand(siteId: string, taskId: string | null): string {
-  return perDoor(
-    `run this action with operation: status, site-id: ${siteId}${taskId ? `, task-id: ${taskId}` : ''}`,
-    `run site-staging status --site-id ${siteId}${taskId ? ` --task-id ${taskId}` : ''}`,
+export const setting = (name: InputName, value?: string): string => eachDoor((w) => w.setting(name, value))
+
+/** A step as each door runs it: the operation and the settings that have a value. */
+const step = (operation: string, given: Partial<Record<InputName, string | null>>): string =>
+  eachDoor((w) =>
+    w.run(
+      operation,
+      Object.entries(given).flatMap(([n, v]) => (v ? [w.setting(n as InputName, v)] : [])),
+    ),
   )
-}
+
+/** The step that reads a job's end later, in each door's words. */
+export const statusCommand = (siteId: string, taskId: string | null): string =>
+  step('status', { 'site-id': siteId, 'task-id': taskId })
+
+/** What the user gives the run: `the inputs`, `the variables`, `the options`. */
+export const SETTINGS = eachDoor((w) => w.settings)
+
+/** An output as each door's user reads it: `the task-id output`, `TASK_ID in the --dotenv file`. */
+export const outputNamed = (name: string): string => eachDoor((w) => w.output(name))
+
+/** Where the token comes from: the `api-token` secret, a masked variable, an environment variable. */
+export const TOKEN_SOURCE = eachDoor((w) => w.token)
 
 /**
  * A job by its operation: `the pull job`. A status run follows a job some earlier run started, so
@@ -87,16 +140,12 @@ export function jobOf(operation: string): string {
   return operation === 'status' ? 'job' : `${operation} job`
 }
 
-/** `text` with its first letter a capital, in either door's words. */
-export function capitalised(text: string): string {
-  const up = (t: string) => t.charAt(0).toUpperCase() + t.slice(1)
-  const piece = new RegExp(`^${PIECE.source}`).exec(text)
-  if (!piece) return up(text)
-  return perDoor(up(piece[1]!), up(piece[2]!)) + text.slice(piece[0].length)
-}
+/** `text` with its first letter a capital, in every door's words. */
+export const capitalised = (text: string): string =>
+  byDoor((d) => inDoorWords(text, d).replace(/^./, (c) => c.toUpperCase()))
 
-/** Where the run happens: the runner, or this machine. */
-export const RUNNER = perDoor('the runner', 'this machine')
+/** Where the run happens: the runner, the pipe's container, or this machine. */
+export const RUNNER = eachDoor((w) => w.runner)
 
 /** A logger that writes every line in `door`'s words (the core logs through it). */
 export function inDoorLogger(logger: Logger, door: Door): Logger {
@@ -106,4 +155,9 @@ export function inDoorLogger(logger: Logger, door: Door): Logger {
     debug: (m) => logger.debug(inDoorWords(m, door)),
     ...(logger.progress ? { progress: (u: ProgressUpdate) => logger.progress!(u) } : {}),
   }
+}
+
+/** The step that restores a checkpoint, in each door's words. */
+export function rollbackCommand(siteId: string, checkpointId: string): string {
+  return step('rollback', { 'site-id': siteId, 'checkpoint-id': checkpointId })
 }

@@ -7,7 +7,8 @@ import {
   saysBusy,
   saysPlan,
 } from '../contract.js'
-import { RUNNER, TOKEN_SOURCE, inDoorWords, perDoor, setting, statusCommand, type Door } from '../words.js'
+import { RUNNER, SETTINGS, TOKEN_SOURCE, type Door } from '../words.js'
+import { inDoorWords, perDoor, setting, statusCommand } from '../words.js'
 import type { Reply } from './reply.js'
 import type { RequestKind } from './retry.js'
 import type { SendPhase } from './transport.js'
@@ -48,8 +49,8 @@ const HINTS: Record<ErrorKind, string> = {
   'not-found': `No such site or staging environment: check that ${setting('site-id')} is the PRODUCTION site's id; for pull, push or delete, create staging first, or run with ${setting('if-missing', 'skip')}.`,
   busy: `Another job (a creation, pull or push) is running on this site: run with ${setting('if-busy', 'wait')} to wait for it, or run again when it has finished.`,
   exists: `The site already has a staging environment (one per site): run with ${setting('if-exists', 'skip')} to keep it, or ${setting('if-exists', 'recreate')} to replace it.`,
-  validation: `The service refused the request as malformed: check ${perDoor('the inputs', 'the options')}; if they are right, report it with the message above.`,
-  'rate-limited': `The account is rate limited: raise ${setting('max-retries')} or ${setting('timeout')}, or run fewer jobs at once (${perDoor('max-parallel in a matrix', 'fewer CI jobs at the same time')}, ${setting('concurrency')} for several sites).`,
+  validation: `The service refused the request as malformed: check ${SETTINGS}; if they are right, report it with the message above.`,
+  'rate-limited': `The account is rate limited: raise ${setting('max-retries')} or ${setting('timeout')}, or run fewer jobs at once (${perDoor({ action: 'max-parallel in a matrix', gitlab: 'fewer jobs at the same time', pipe: 'fewer steps at the same time', cli: 'fewer CI jobs at the same time' })}, ${setting('concurrency')} for several sites).`,
   server: 'The service failed on its side: try again later, and check the service status if it persists.',
   network: `The API could not be reached: check ${setting('api-url')}, DNS, and the proxy settings (https_proxy, no_proxy) of ${RUNNER}.`,
   timeout: `The API did not answer in time: try again later, or raise ${setting('timeout')}.`,

@@ -2,14 +2,16 @@
 import { parseArgs } from 'node:util'
 import { SERVICE_API_URL } from '../contract.js'
 import {
-  DEFAULTS,
+  INPUTS,
+  INPUT_NAMES,
   InputError,
-  MAX_SITES,
   didYouMean,
   type InputName,
   type RawInputs,
 } from '../inputs/index.js'
+import { SWITCH_INPUTS, cliEnv, cliFlag, usageLines } from '../inputs/table.js'
 import { echoed, withoutCredentials } from '../secrets/urls.js'
+import { inDoorWords, setting, type Door } from '../words.js'
 
 /** Exit codes (documented in README.md and in --help). */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const
@@ -30,38 +32,7 @@ Environment:
                            refuse a value GitLab could not mask in a job's log
 
 Options:
-  --site-id ID             production site id; repeat it or separate ids with
-                           commas or spaces to run several sites (then --json
-                           prints an array)
-  --api-url URL            API root (/v2 is appended unless present)
-  --wait, --no-wait        wait for the background job to finish (default: ${DEFAULTS.wait === 'true' ? 'wait' : 'no-wait'})
-  --timeout TIME           overall limit: 90s, 20m, 30 min, 1h, 2 hours or seconds
-                           (default: ${DEFAULTS.timeout})
-  --task-id ID             status: follow that earlier job (the task-id of the run
-                           that started it) to its end
-  --wait-for-url           after a create or pull, wait until the staging URL answers
-  --staging-url URL        the staging site's URL, if you know it: used when the
-                           service's answers do not say it, once it answers
-  --production-url URL     push: wait until the live site answers after the push
-  --language en|es         language of the server's messages, es-ES works too
-                           (default: ${DEFAULTS.language})
-  --if-exists fail|skip|recreate   create when staging exists (default: ${DEFAULTS['if-exists']})
-  --if-missing fail|skip   pull/push/delete when there is no staging (default: ${DEFAULTS['if-missing']})
-  --if-busy wait|fail      when another job runs on the site (default: ${DEFAULTS['if-busy']})
-  --max-retries N          retries of one request, 0-20 (default: ${DEFAULTS['max-retries']})
-  --concurrency N          sites run at once, 1-${MAX_SITES} (default: ${DEFAULTS.concurrency})
-  --fail-fast              start no new site after the first failure
-  --dry-run                print what would be sent; change nothing
-  --checkpoint version|none   push: first a site version of production (the way
-                           back), followed to completed; no version, no push
-                           (default: ${DEFAULTS.checkpoint})
-  --checkpoint-id ID       rollback: the version to restore (default: the newest
-                           checkpoint a push made)
-  --rollback-on-failure    push: restore the checkpoint at once if the push fails
-  --keep-checkpoints N     push: keep this many of its checkpoints per site,
-                           1-100 (default: ${DEFAULTS['keep-checkpoints']})
-  --maintenance            push: maintenance mode on during the push, off after
-  --protect-production     push: password protection back on after the push
+${usageLines().join('\n')}
   --json                   print the result as JSON on stdout
   --dotenv FILE            write the outputs as KEY=value lines, raw, for GitLab's
                            dotenv report (never \`source\` it: use --shell-env)
@@ -91,87 +62,28 @@ export class UsageError extends Error {
  * are options of their own rather than parseArgs's `allowNegative`, which needs Node 20.16 or 22.4:
  * this way the bundle runs on every Node 20 and later (package.json `engines`).
  */
-export const SWITCHES = [
-  'wait',
-  'dry-run',
-  'fail-fast',
-  'wait-for-url',
-  'json',
-  'verbose',
-  'rollback-on-failure',
-  'maintenance',
-  'protect-production',
-] as const
+export const SWITCHES = [...SWITCH_INPUTS, 'json', 'verbose'] as const
 type Switch = (typeof SWITCHES)[number]
 
-const OPTIONS = {
-  'site-id': { type: 'string', multiple: true },
-  'api-url': { type: 'string' },
-  wait: { type: 'boolean' },
-  'no-wait': { type: 'boolean' },
-  timeout: { type: 'string' },
-  language: { type: 'string' },
-  'if-exists': { type: 'string' },
-  'if-missing': { type: 'string' },
-  'if-busy': { type: 'string' },
-  'max-retries': { type: 'string' },
-  concurrency: { type: 'string' },
-  'fail-fast': { type: 'boolean' },
-  'no-fail-fast': { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  'no-dry-run': { type: 'boolean' },
-  'task-id': { type: 'string' },
-  'staging-url': { type: 'string' },
-  'production-url': { type: 'string' },
-  'wait-for-url': { type: 'boolean' },
-  'no-wait-for-url': { type: 'boolean' },
-  json: { type: 'boolean' },
-  'no-json': { type: 'boolean' },
+/** The inputs' flags (src/inputs/table.ts), then the CLI's own. */
+const OPTIONS: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {
+  ...Object.fromEntries(
+    INPUT_NAMES.filter((n) => cliFlag(n) !== null).map((n) => {
+      return [n, { type: INPUTS[n].kind === 'switch' ? 'boolean' : 'string', multiple: n === 'site-id' }]
+    }),
+  ),
+  ...Object.fromEntries(SWITCHES.map((n) => [`no-${n}`, { type: 'boolean' }])),
+  ...Object.fromEntries(['json', 'verbose'].map((n) => [n, { type: 'boolean' }])),
   dotenv: { type: 'string' },
   'shell-env': { type: 'string' },
-  verbose: { type: 'boolean' },
-  'no-verbose': { type: 'boolean' },
-  checkpoint: { type: 'string' },
-  'checkpoint-id': { type: 'string' },
-  'keep-checkpoints': { type: 'string' },
-  'rollback-on-failure': { type: 'boolean' },
-  'no-rollback-on-failure': { type: 'boolean' },
-  maintenance: { type: 'boolean' },
-  'no-maintenance': { type: 'boolean' },
-  'protect-production': { type: 'boolean' },
-  'no-protect-production': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
-} as const
-
-/** Flags whose value is passed straight to parseConfig under the action's input name. */
-const PASSED_THROUGH: InputName[] = [
-  'timeout',
-  'language',
-  'if-exists',
-  'if-missing',
-  'if-busy',
-  'max-retries',
-  'concurrency',
-  'task-id',
-  'staging-url',
-  'production-url',
-  'checkpoint',
-  'checkpoint-id',
-  'keep-checkpoints',
-]
-
-/** Where each input comes from on the command line, for error messages. */
-const SOURCE: Partial<Record<InputName, string>> = {
-  'api-token': 'STAGING_API_TOKEN',
-  'api-url': '--api-url (or STAGING_API_URL)',
-  operation: 'operation',
 }
 
-type ParseConfig = { options: typeof OPTIONS; allowPositionals: true; strict: true; tokens: true }
 /** The parsed command line, each switch resolved to true or false (its `no-` form gone). */
 export interface Parsed {
-  values: Omit<ReturnType<typeof parseArgs<ParseConfig>>['values'], `no-${Switch}`>
+  values: Record<string, string | boolean | string[] | undefined> &
+    Partial<Record<'help' | 'version' | 'json' | 'verbose', boolean> & Record<'dotenv' | 'shell-env', string>>
   positionals: string[]
 }
 
@@ -182,14 +94,20 @@ export function parse(argv: string[]): Parsed {
       'the API token is never taken from a flag (flags show up in process lists and logs): ' +
         'set the STAGING_API_TOKEN environment variable from your CI secret store.',
     )
+  // `--wait=false` is `--no-wait`, `--dry-run=true` is `--dry-run` (a template writes booleans so).
+  const args = argv.map((a) =>
+    a.replace(/^--([a-z-]+)=(true|false)$/, (x, n: string, v: string) =>
+      SWITCHES.includes(n as Switch) ? `--${v === 'true' ? '' : 'no-'}${n}` : x,
+    ),
+  )
   let parsed
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true })
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true, tokens: true })
   } catch (e) {
     throw new UsageError(describeArgsError(e as Error & { code?: string }))
   }
   const { tokens, positionals } = parsed
-  const values: Parsed['values'] & Record<string, unknown> = { ...parsed.values }
+  const values = { ...parsed.values } as Parsed['values']
   for (const name of SWITCHES) delete values[`no-${name}`]
   // --wait / --no-wait and the like: the last one on the command line wins.
   for (const token of tokens)
@@ -215,36 +133,23 @@ export function rawInputs(parsed: Parsed, env: NodeJS.ProcessEnv): RawInputs {
   const { values, positionals } = parsed
   if (positionals.length === 0)
     throw new UsageError('name the operation: create, pull, push, delete, status or rollback.')
-  if (positionals.length > 1)
-    throw new UsageError(
-      `one operation at a time, got: ${positionals
-        .slice(0, 5)
-        .map((p) => echoed(p, 40))
-        .join(' ')}`,
-    )
-  const raw: RawInputs = {
-    operation: positionals[0]!,
-    'site-id': (values['site-id'] ?? []).join(','),
-    'api-token': env.STAGING_API_TOKEN ?? '',
-    'api-url': values['api-url'] ?? env.STAGING_API_URL ?? '',
+  const shown = positionals.slice(0, 5).map((p) => echoed(p, 40))
+  if (positionals.length > 1) throw new UsageError(`one operation at a time, got: ${shown.join(' ')}`)
+  const raw: RawInputs = { operation: positionals[0]! }
+  for (const name of INPUT_NAMES) {
+    const [v, from] = [values[name], cliEnv(name)]
+    if (v !== undefined) raw[name] = Array.isArray(v) ? v.join(',') : String(v)
+    else if (from !== undefined) raw[name] = env[from] ?? ''
   }
-  for (const name of PASSED_THROUGH) {
-    const v = values[name as keyof typeof values]
-    if (typeof v === 'string') raw[name] = v
-  }
-  if (values.wait !== undefined) raw.wait = String(values.wait)
-  if (values['dry-run'] !== undefined) raw['dry-run'] = String(values['dry-run'])
-  if (values['fail-fast'] !== undefined) raw['fail-fast'] = String(values['fail-fast'])
-  if (values['wait-for-url'] !== undefined) raw['wait-for-url'] = String(values['wait-for-url'])
-  for (const name of ['rollback-on-failure', 'maintenance', 'protect-production'] as const)
-    if (values[name] !== undefined) raw[name] = String(values[name])
   return raw
 }
 
-/** `Input "site-id": is required` -> `--site-id: is required`; the token names its variable. */
-export function describeInputError(e: InputError): string {
-  const detail = e.detailIn('cli')
-  if (e.input === 'api-token' && detail.startsWith('is required'))
+/** `Input "site-id": is required` -> `--site-id: is required`, or as `door` names the input. */
+export function describeInputError(e: InputError, door: Door = 'cli'): string {
+  const detail = e.detailIn(door)
+  if (door === 'cli' && e.input === 'api-token' && detail.startsWith('is required'))
     return 'STAGING_API_TOKEN is not set: export the API token in that environment variable (from your CI secret store).'
-  return `${SOURCE[e.input as InputName] ?? `--${e.input}`}: ${detail}`
+  const name =
+    e.input === 'operation' ? (door === 'pipe' ? 'OPERATION' : 'operation') : setting(e.input as InputName)
+  return `${inDoorWords(name, door)}: ${detail}`
 }

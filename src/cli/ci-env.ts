@@ -3,10 +3,7 @@
 // - `--token-variable NAME`: the API token is read from the CI/CD variable NAME, and refused when
 //   GitLab could not mask it in the job's log (GitLab masks a value only if it is one line without
 //   spaces and 8 characters or more; older versions also only the Base64 alphabet and @ : . ~).
-// - `--wait=false`, `--dry-run=true`: a switch with a true/false value, as a template writes a
-//   boolean input, is the switch or its `--no-` form.
 // run.ts calls ciEnv() first, before anything is written, and registers the token it found.
-import { SWITCHES } from './args.js'
 import { echoed } from '../secrets/urls.js'
 
 /** Characters every GitLab version masks (its first rule: Base64 and `@ : . ~`, plus `_ -`). */
@@ -14,7 +11,7 @@ const OLD_MASKABLE = /^[A-Za-z0-9+/=@:.~_-]*$/
 const FLAG = '--token-variable'
 
 export interface CiEnv {
-  /** The command line without --token-variable, switches with a value in their plain form. */
+  /** The command line without --token-variable. */
   argv: string[]
   /** The environment, with STAGING_API_TOKEN taken from the named variable when there is one. */
   env: NodeJS.ProcessEnv
@@ -37,7 +34,7 @@ export function ciEnv(argv: string[], env: NodeJS.ProcessEnv): CiEnv {
       name = argv[++i]
       missingName ||= name === undefined
     } else if (a.startsWith(`${FLAG}=`)) name = a.slice(FLAG.length + 1)
-    else rest.push(switchValue(a))
+    else rest.push(a)
   }
   if (missingName) return { argv: rest, env, warnings: [], error: `${FLAG} needs the NAME of a variable.` }
   if (name === undefined) return { argv: rest, env, warnings: [] }
@@ -48,13 +45,6 @@ export function ciEnv(argv: string[], env: NodeJS.ProcessEnv): CiEnv {
     warnings,
     ...(error === undefined ? {} : { error }),
   }
-}
-
-/** `--wait=false` -> `--no-wait`, `--wait=true` -> `--wait`; anything else as it is. */
-function switchValue(arg: string): string {
-  const m = /^--([a-z-]+)=(true|false)$/.exec(arg)
-  if (!m || !(SWITCHES as readonly string[]).includes(m[1]!)) return arg
-  return m[2] === 'true' ? `--${m[1]}` : `--no-${m[1]}`
 }
 
 /** The token in the variable `name`, or why it cannot be used; never the value in a message. */

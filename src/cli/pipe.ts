@@ -6,40 +6,24 @@
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { envFileText } from './dotenv.js'
-import { EXIT } from './args.js'
+import { dotenvKey, envFileText } from './dotenv.js'
+import { EXIT, SWITCHES } from './args.js'
 import { run, type CliIo } from './run.js'
-import { failedOutputs } from '../report/outputs.js'
+import { OUTPUT_NAMES, failedOutputs } from '../report/outputs.js'
 import { echoed } from '../secrets/urls.js'
+import { INPUT_NAMES, nearest, type InputName } from '../inputs/index.js'
+import { pipeVariable } from '../inputs/table.js'
+import { OPERATIONS } from '../types.js'
 
 /** Where the outputs go inside the shared pipe storage. */
 export const STORAGE_SUBDIR = 'site-staging'
 
-/** Pipe variables passed on as `--flag=value` (empty: the CLI's default). */
-const VALUE_FLAGS: Record<string, string> = {
-  TIMEOUT: '--timeout',
-  LANGUAGE: '--language',
-  IF_EXISTS: '--if-exists',
-  IF_MISSING: '--if-missing',
-  IF_BUSY: '--if-busy',
-  MAX_RETRIES: '--max-retries',
-  CONCURRENCY: '--concurrency',
-  FOLLOW_TASK_ID: '--task-id',
-  CHECKPOINT: '--checkpoint',
-  RESTORE_CHECKPOINT_ID: '--checkpoint-id',
-  KEEP_CHECKPOINTS: '--keep-checkpoints',
-}
-/** Pipe variables that are true/false switches, and their CLI switch. */
-const SWITCHES: Record<string, string> = {
-  WAIT: 'wait',
-  WAIT_FOR_URL: 'wait-for-url',
-  FAIL_FAST: 'fail-fast',
-  DRY_RUN: 'dry-run',
-  DEBUG: 'verbose',
-  ROLLBACK_ON_FAILURE: 'rollback-on-failure',
-  MAINTENANCE: 'maintenance',
-  PROTECT_PRODUCTION: 'protect-production',
-}
+/** The pipe's variables: each input's (src/inputs/table.ts), by variable name; then the pipe's own. */
+const INPUT_OF = new Map(
+  INPUT_NAMES.flatMap((n) => (pipeVariable(n) && n !== 'api-token' ? [[pipeVariable(n)!, n] as const] : [])),
+)
+export const PIPE_VARIABLES = [...INPUT_OF.keys(), 'STAGING_API_TOKEN', 'OUTPUT_FILE', 'DEBUG']
+const OPERATION_LIST = `${OPERATIONS.slice(0, -1).join(', ')} or ${OPERATIONS.at(-1)}`
 
 export class PipeVariableError extends Error {}
 
@@ -48,6 +32,33 @@ const shown = (value: string): string => JSON.stringify(echoed(value, 40))
 
 /** `$NAME` or `${NAME}` left as text: Bitbucket found no variable of that name to put in. */
 const unexpanded = (value: string): boolean => /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(value.trim())
+
+/** Bitbucket's, the image's, the shell's and a proxy's variables: never a misnamed one of ours. */
+const ORDINARY =
+  /^(BITBUCKET_\w*|CI|PATH|HOME|HOSTNAME|PWD|OLDPWD|SHLVL|TERM|LANG|LC_\w+|TZ|USER|SHELL|_|NODE_\w*|NPM_\w*|YARN_\w*|DOCKER_\w*|SITE_STAGING_\w*|(HTTPS?|FTP|ALL|NO)_PROXY)$/i
+/** Outputs whose names are words anyone might use for a variable of their own. */
+const PLAIN_OUTPUTS = ['RESULT', 'RESULTS', 'MESSAGE', 'REQUESTS', 'RETRIES']
+
+/**
+ * A variable that looks like one of the pipe's own but is not (`if_exists`, `IF_EXIST`, an output's
+ * name such as `TASK_ID`): refused with the nearest known name before anything is sent. Any other
+ * variable is left alone (docs/assumptions.md, "The pipe's variables").
+ */
+export function misnamed(env: NodeJS.ProcessEnv): string | null {
+  for (const name of Object.keys(env).sort()) {
+    if (PIPE_VARIABLES.includes(name) || ORDINARY.test(name)) continue
+    const upper = name.toUpperCase().replace(/-/g, '_')
+    const output = OUTPUT_NAMES.find((o) => dotenvKey(o) === upper)
+    if (output !== undefined && !PLAIN_OUTPUTS.includes(upper)) {
+      const input = INPUT_NAMES.includes(output as InputName) ? pipeVariable(output as InputName) : null
+      return `${echoed(name, 60)} is an output of this pipe, not one of its variables${input ? `: did you mean ${input}?` : '.'} Nothing was sent.`
+    }
+    const best = nearest(upper, PIPE_VARIABLES)
+    if (best && best.distance <= Math.max(1, Math.floor(best.choice.length / 4)))
+      return `${echoed(name, 60)} is not a variable of this pipe: did you mean ${best.choice}? Nothing was sent.`
+  }
+  return null
+}
 
 /** The CLI's command line from the pipe's variables; PipeVariableError when one is wrong. */
 export function argsFrom(env: NodeJS.ProcessEnv): string[] {
@@ -64,32 +75,27 @@ export function argsFrom(env: NodeJS.ProcessEnv): string[] {
       `STAGING_API_TOKEN is the text ${shown(token.trim())}: no variable of that name is defined for this step. ` +
         'Add it as a secured repository or deployment variable (and give the step its deployment). Nothing was sent.',
     )
+  const wrong = misnamed(env)
+  if (wrong !== null) throw new PipeVariableError(wrong)
   const operation = get('OPERATION')
   if (operation === '')
-    throw new PipeVariableError(
-      'OPERATION is not set: create, pull, push, delete or status. Nothing was sent.',
-    )
-  if (get('SITE_ID') === '')
-    throw new PipeVariableError('SITE_ID is not set: the PRODUCTION site id. Nothing was sent.')
-  for (const name of ['OPERATION', 'SITE_ID', 'STAGING_API_URL', ...Object.keys(VALUE_FLAGS)])
+    throw new PipeVariableError(`OPERATION is not set: ${OPERATION_LIST}. Nothing was sent.`)
+  for (const name of INPUT_OF.keys())
     if (unexpanded(get(name)))
       throw new PipeVariableError(
         `${name} is the text ${shown(get(name))}: no variable of that name is defined for this step.`,
       )
   // The operation is one word: a value such as "--help" or "pull --dry-run" is not an operation.
   if (!/^[A-Za-z-]+$/.test(operation) || operation.startsWith('-'))
-    throw new PipeVariableError(
-      `OPERATION: ${shown(operation)} is not an operation: create, pull, push, delete or status.`,
-    )
-  const args = [operation, `--site-id=${get('SITE_ID')}`]
-  for (const [name, flag] of Object.entries(VALUE_FLAGS))
-    if (get(name) !== '') args.push(`${flag}=${get(name)}`)
-  for (const [name, flag] of Object.entries(SWITCHES)) {
-    const v = get(name).toLowerCase()
-    if (v === '') continue
-    if (['true', 'yes', '1'].includes(v)) args.push(`--${flag}`)
-    else if (['false', 'no', '0'].includes(v)) args.push(`--no-${flag}`)
-    else throw new PipeVariableError(`${name}: ${shown(get(name))} is not true or false.`)
+    throw new PipeVariableError(`OPERATION: ${shown(operation)} is not an operation: ${OPERATION_LIST}.`)
+  const args = [operation]
+  for (const [name, flag] of [...INPUT_OF, ['DEBUG', 'verbose']] as [string, string][]) {
+    const v = get(name)
+    if (flag === 'operation' || v === '') continue
+    if (!(SWITCHES as readonly string[]).includes(flag)) args.push(`--${flag}=${v}`)
+    // Switches take true or false, as on every door (docs/assumptions.md).
+    else if (/^(true|false)$/i.test(v)) args.push(/^true$/i.test(v) ? `--${flag}` : `--no-${flag}`)
+    else throw new PipeVariableError(`${name}: ${shown(v)} is not true or false.`)
   }
   return args
 }
@@ -164,7 +170,7 @@ export async function runPipe(
   let json = ''
   const code = await run(
     [...args, `--shell-env=${envFile}`, '--json'],
-    { ...env, CI: env.CI ?? 'true' },
+    { ...env, CI: env.CI ?? 'true', SITE_STAGING_DOOR: 'pipe' },
     { ...io, stdout: { write: (text: string) => (json += text) } },
     seams,
   )

@@ -6,7 +6,7 @@ import pkg from '../../package.json' with { type: 'json' }
 import { cancelOnSignals } from '../cancel.js'
 import { realClock } from '../clock.js'
 import { EXIT, USAGE, UsageError, describeInputError, parse, rawInputs, type Parsed } from './args.js'
-import { ciEnv } from './ci-env.js'
+import { ciEnv, type CiEnv } from './ci-env.js'
 import { dotenvFor, envFileText } from './dotenv.js'
 import { LiveLine } from './progress.js'
 import { InputError, parseConfig, type RawInputs } from '../inputs/index.js'
@@ -15,6 +15,7 @@ import { failedOutputs, publicResult, type Outputs } from '../report/outputs.js'
 import { Redactor } from '../secrets/redactor.js'
 import type { RunDeps } from '../staging/operations.js'
 import type { Logger, ProgressUpdate, Result } from '../types.js'
+import { cliDoor } from '../words.js'
 
 /** Where the CLI writes, and how it learns of a cancellation. */
 export interface CliIo {
@@ -27,141 +28,149 @@ export interface CliIo {
 
 /**
  * Runs the CLI once; resolves with its exit code and never exits the process. `seams`: tests run the
- * same command in virtual time (a clock, the core's transport and the site's own GET).
+ * same command in virtual time (a clock, the core's transport and the site's own GET). Four short
+ * steps: parse the command line, configure (the outputs files, the inputs), run, write.
  */
 export async function run(
   cliArgv: string[],
   cliEnv: NodeJS.ProcessEnv,
   io: CliIo,
-  seams: Pick<RunDeps, 'clock' | 'transport' | 'siteGet'> = {},
+  seams: Seams = {},
 ): Promise<number> {
   // The token (also one named by --token-variable) is registered before anything else runs: every
   // line written below goes through scrub.
   const ci = ciEnv(cliArgv, cliEnv)
-  const { argv, env } = ci
+  const w = writer(io, cliEnv, ci.env)
+  try {
+    const parsed = parseCommand(ci, w)
+    if (typeof parsed === 'number') return parsed
+    const configured = configure(ci, parsed, w)
+    if (typeof configured === 'number') return configured
+    return write(configured, await runOnce(configured, w, io, seams), w)
+  } catch (e) {
+    w.err(`site-staging: unexpected error: ${(e as Error)?.message ?? String(e)}`)
+    return EXIT.failed
+  }
+}
+
+/**
+ * The one writer of the CLI: every line on stderr is inert (one line, no escape sequence or control
+ * character from a server, nothing a CI system reads as a command) and without secrets. On a
+ * terminal, a live progress line sits below the log and is redrawn after each line.
+ */
+function writer(io: CliIo, cliEnv: NodeJS.ProcessEnv, env: NodeJS.ProcessEnv) {
   const redactor = new Redactor()
   redactor.add(cliEnv.STAGING_API_TOKEN)
   redactor.add(env.STAGING_API_TOKEN)
-  // The one writer of the CLI: every line on stderr is inert (one line, no escape sequence or control
-  // character from a server, nothing a CI system reads as a command) and without secrets. On a
-  // terminal, a live progress line sits below the log and is redrawn after each line.
   const live = new LiveLine(io.stderr, env)
-  const err = (line: string): void => live.print(redactor.inert(line))
-  const out = (text: string): void => void io.stdout.write(redactor.scrub(text) + '\n')
-  const writeFile = (file: string, text: string): void =>
-    writeFileSync(file, redactor.scrub(text), { mode: 0o600 })
-  try {
-    return await main()
-  } catch (e) {
-    err(`site-staging: unexpected error: ${(e as Error)?.message ?? String(e)}`)
-    return EXIT.failed
-  }
-
-  async function main(): Promise<number> {
-    let parsed: Parsed
-    let raw: RawInputs
-    try {
-      parsed = parse(argv)
-      if (parsed.values.help) {
-        out(USAGE.trimEnd())
-        return EXIT.ok
-      }
-      if (parsed.values.version) {
-        out(pkg.version)
-        return EXIT.ok
-      }
-      raw = rawInputs(parsed, env)
-    } catch (e) {
-      if (!(e instanceof UsageError)) throw e
-      err(`site-staging: ${e.message}`)
-      err('Run site-staging --help for usage.')
-      return EXIT.usage
-    }
-    const { values } = parsed
-    // The outputs files asked for: --dotenv for GitLab's parser, --shell-env for `source` (dotenv.ts).
-    const files: OutputsFile[] = []
-    if (values.dotenv !== undefined) files.push({ flag: '--dotenv', path: values.dotenv, render: dotenvFor })
-    if (values['shell-env'] !== undefined)
-      files.push({
-        flag: '--shell-env',
-        path: values['shell-env'],
-        render: (o) => ({ text: envFileText(o), note: null }),
-      })
-
-    // Empty each file first: a run that stops early never leaves the last run's values behind.
-    for (const f of files) {
-      try {
-        writeFile(f.path, '')
-      } catch (e) {
-        err(`site-staging: ${f.flag}: cannot write ${f.path}: ${(e as Error).message}`)
-        return EXIT.usage
-      }
-    }
-
-    // --token-variable NAME that cannot be used (src/cli/ci-env.ts): refused like an input.
-    if (ci.error !== undefined) {
-      err(`site-staging: ${ci.error}`)
-      err('No request was sent.')
-      for (const f of files) writeFile(f.path, f.render(failedOutputs(ci.error), []).text)
-      return EXIT.usage
-    }
-    for (const w of ci.warnings) err(`site-staging: warning: ${w}`)
-
-    let config
-    try {
-      config = parseConfig(raw)
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e
-      const message = describeInputError(e)
-      err(`site-staging: ${message}`)
-      err('No request was sent. Run site-staging --help for usage.')
-      for (const f of files) writeFile(f.path, f.render(failedOutputs(message), []).text)
-      return EXIT.usage
-    }
-
-    const logger: Logger = {
-      info: (m) => err(m),
-      warn: (m) => err(`warning: ${m}`),
-      debug: (m) => {
-        if (values.verbose) err(`debug: ${m}`)
-      },
-      ...(live.enabled ? { progress: (u: ProgressUpdate) => live.update(u) } : {}),
-    }
-
-    // Cancellation as in the action: stop waiting at once, report, exit 1.
-    const signal = (io.cancelOn ?? cancelOnSignals)(err, EXIT.failed)
-
-    const clock = seams.clock ?? realClock
-    const started = clock.now()
-    // The staging and HTTP stack loads only for a run (issue 26 §6): not for --help, --version or an input error.
-    const { runAll } = await import(/* webpackMode: "eager" */ '../staging/batch.js')
-    const results = await runAll(config, { ...seams, logger, redactor, signal, door: 'cli' })
-    const report = assembleReport(results, clock.now() - started)
-
-    for (const w of report.warnings) err(`warning: ${w}`)
-    for (const e of report.errors) err(`error: ${e.title}: ${e.hint}`)
-    for (const s of report.stagingUrls) err(`Staging URL${s.siteId ? ` (site ${s.siteId})` : ''}: ${s.url}`)
-    live.stop()
-    err(report.finalLine)
-
-    let code: number = report.failed ? EXIT.failed : EXIT.ok
-    if (values.json) {
-      const json = results.length === 1 ? publicResult(results[0]!) : results.map(publicResult)
-      out(JSON.stringify(json, null, 2))
-    }
-    for (const f of files) {
-      const { text, note } = f.render(report.outputs, results)
-      try {
-        writeFile(f.path, text)
-        if (note) err(`warning: ${note}`)
-      } catch (e) {
-        err(`error: could not write the ${f.flag} file ${f.path}: ${(e as Error).message}`)
-        code = EXIT.failed
-      }
-    }
-    return code
+  return {
+    redactor,
+    live,
+    door: cliDoor(cliEnv),
+    err: (line: string): void => live.print(redactor.inert(line)),
+    out: (text: string): void => void io.stdout.write(redactor.scrub(text) + '\n'),
+    writeFile: (file: string, text: string): void =>
+      writeFileSync(file, redactor.scrub(text), { mode: 0o600 }),
   }
 }
+type Writer = ReturnType<typeof writer>
+
+/** Parse: the command line as the inputs' raw text, or the exit code of --help, --version or bad usage. */
+function parseCommand(ci: CiEnv, w: Writer): (Parsed & { raw: RawInputs }) | number {
+  try {
+    const parsed = parse(ci.argv)
+    if (parsed.values.help) return (w.out(USAGE.trimEnd()), EXIT.ok)
+    if (parsed.values.version) return (w.out(pkg.version), EXIT.ok)
+    return { ...parsed, raw: rawInputs(parsed, ci.env) }
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e
+    w.err(`site-staging: ${e.message}`)
+    w.err('Run site-staging --help for usage.')
+    return EXIT.usage
+  }
+}
+
+/** Configure: the outputs files emptied, then the inputs read into a Config; or the usage exit code. */
+function configure(ci: CiEnv, parsed: Parsed & { raw: RawInputs }, w: Writer) {
+  const { values } = parsed
+  // The outputs files asked for: --dotenv for GitLab's parser, --shell-env for `source` (dotenv.ts).
+  const files: OutputsFile[] = []
+  if (values.dotenv !== undefined) files.push({ flag: '--dotenv', path: values.dotenv, render: dotenvFor })
+  if (values['shell-env'] !== undefined) {
+    const render = (o: Outputs) => ({ text: envFileText(o), note: null })
+    files.push({ flag: '--shell-env', path: values['shell-env'], render })
+  }
+  // Empty each file first: a run that stops early never leaves the last run's values behind.
+  for (const f of files) {
+    try {
+      w.writeFile(f.path, '')
+    } catch (e) {
+      w.err(`site-staging: ${f.flag}: cannot write ${f.path}: ${(e as Error).message}`)
+      return EXIT.usage
+    }
+  }
+  const refuse = (message: string, then: string): number => {
+    w.err(`site-staging: ${message}`)
+    w.err(then)
+    for (const f of files) w.writeFile(f.path, f.render(failedOutputs(message), []).text)
+    return EXIT.usage
+  }
+  // --token-variable NAME that cannot be used (src/cli/ci-env.ts): refused like an input.
+  if (ci.error !== undefined) return refuse(ci.error, 'No request was sent.')
+  for (const warning of ci.warnings) w.err(`site-staging: warning: ${warning}`)
+  try {
+    return { config: parseConfig(parsed.raw), files, json: values.json === true, verbose: values.verbose }
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    return refuse(describeInputError(e, w.door), 'No request was sent. Run site-staging --help for usage.')
+  }
+}
+
+/** Run: every site, with the log on stderr; cancellation as in the action (stop waiting, report, exit 1). */
+async function runOnce({ config, verbose }: Configured, w: Writer, io: CliIo, seams: Seams) {
+  const logger: Logger = {
+    info: (m) => w.err(m),
+    warn: (m) => w.err(`warning: ${m}`),
+    debug: (m) => void (verbose && w.err(`debug: ${m}`)),
+    ...(w.live.enabled ? { progress: (u: ProgressUpdate) => w.live.update(u) } : {}),
+  }
+  const signal = (io.cancelOn ?? cancelOnSignals)(w.err, EXIT.failed)
+  const clock = seams.clock ?? realClock
+  const started = clock.now()
+  // The staging and HTTP stack loads only for a run (issue 26 §6): not for --help, --version or an input error.
+  const { runAll } = await import(/* webpackMode: "eager" */ '../staging/batch.js')
+  const results = await runAll(config, { ...seams, logger, redactor: w.redactor, signal, door: w.door })
+  return { results, report: assembleReport(results, clock.now() - started) }
+}
+
+/** Write: the report on stderr, --json on stdout, the outputs files; the exit code. */
+function write({ files, json }: Configured, { results, report }: Ran, w: Writer): number {
+  for (const warning of report.warnings) w.err(`warning: ${warning}`)
+  for (const e of report.errors) w.err(`error: ${e.title}: ${e.hint}`)
+  for (const s of report.stagingUrls) w.err(`Staging URL${s.siteId ? ` (site ${s.siteId})` : ''}: ${s.url}`)
+  w.live.stop()
+  w.err(report.finalLine)
+  let code: number = report.failed ? EXIT.failed : EXIT.ok
+  if (json)
+    w.out(
+      JSON.stringify(results.length === 1 ? publicResult(results[0]!) : results.map(publicResult), null, 2),
+    )
+  for (const f of files) {
+    const { text, note } = f.render(report.outputs, results)
+    try {
+      w.writeFile(f.path, text)
+      if (note) w.err(`warning: ${note}`)
+    } catch (e) {
+      w.err(`error: could not write the ${f.flag} file ${f.path}: ${(e as Error).message}`)
+      code = EXIT.failed
+    }
+  }
+  return code
+}
+
+type Seams = Pick<RunDeps, 'clock' | 'transport' | 'siteGet'>
+type Ran = Awaited<ReturnType<typeof runOnce>>
+type Configured = Exclude<ReturnType<typeof configure>, number>
 
 /** A file the outputs are written to, and how. */
 interface OutputsFile {

@@ -4,7 +4,8 @@ import { parseDuration } from '../duration.js'
 import { echoed, withoutCredentials } from '../secrets/urls.js'
 import { httpUrl, isLoopback, secureOrLoopback } from '../text.js'
 import { OPERATIONS } from '../types.js'
-import { TOKEN_SOURCE, inDoorWords, perDoor, type Door } from '../words.js'
+import type { InputSpec } from './table.js'
+import { TOKEN_SOURCE, inDoorWords, outputNamed, perDoor, type Door } from '../words.js'
 
 // The refusal every input error is, and the zod fields the inputs are read with (src/inputs/index.ts
 // puts them together into the one schema).
@@ -55,15 +56,21 @@ export const choice = <T extends string>(values: readonly T[], aliases: Record<s
 /** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
 export function didYouMean(typed: string, choices: readonly string[]): string {
   const t = typed.trim().toLowerCase()
-  if (t === '') return ''
-  let best: { choice: string; distance: number } | null = null
-  for (const choice of choices) {
-    const distance = editDistance(t, choice.toLowerCase())
-    if (!best || distance < best.distance) best = { choice, distance }
-  }
+  const best = nearest(t, choices)
   const near =
     best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t))
-  return near ? ` (did you mean "${best!.choice}"?)` : ''
+  return t !== '' && near ? ` (did you mean "${best.choice}"?)` : ''
+}
+
+/** The choice fewest edits away from `typed` (compared without regard to case), and how many. */
+type Near = { choice: string; distance: number } | null
+export function nearest(typed: string, choices: readonly string[]): Near {
+  let best: Near = null
+  for (const choice of choices) {
+    const distance = editDistance(typed.toLowerCase(), choice.toLowerCase())
+    if (!best || distance < best.distance) best = { choice, distance }
+  }
+  return best
 }
 
 /** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
@@ -224,19 +231,15 @@ export const language = z.string().transform((v, ctx) => {
   return z.NEVER
 })
 
-/** A task id as the status endpoint takes it in its path (contract §2). */
-export const taskId = z.string().transform((v, ctx) => {
-  const t = v.trim()
-  if (t === '') return null
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `is not a task id (letters, digits, - and _: ${perDoor('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
-    })
+/** An id as the service's paths take it (a task: contract §2, a site version: §13); '' is none. */
+const idOf = (max: number, what: string, where: string) =>
+  z.string().transform((v, ctx) => {
+    const t = v.trim()
+    if (t === '' || new RegExp(`^[A-Za-z0-9_-]{1,${max}}$`).test(t)) return t || null
+    ctx.addIssue({ code: 'custom', message: `is not a ${what} (letters, digits, - and _: ${where})` })
     return z.NEVER
-  }
-  return t
-})
+  })
+export const taskId = idOf(128, 'task id', `${outputNamed('task-id')} of an earlier run`)
 
 /** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
 export const userUrl = z.string().transform((v, ctx) => {
@@ -255,23 +258,38 @@ export const userUrl = z.string().transform((v, ctx) => {
   if (secret !== undefined) {
     ctx.addIssue({
       code: 'custom',
-      message: `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor('it is shown in logs, outputs and summaries', 'it is shown on stderr, in --json and in the outputs files')}`,
+      message: `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor({ action: 'it is shown in logs, outputs and summaries', gitlab: "it is shown in the job's log and its dotenv report", pipe: "it is shown in the log and the pipe's outputs file", cli: 'it is shown on stderr, in --json and in the outputs files' })}`,
     })
     return z.NEVER
   }
   return url.href
 })
 
-/** A site version's id (contract §13), as the restore path takes it; '' is none. */
-export const checkpointId = z.string().transform((v, ctx) => {
+/** Text the healthy live page contains (production-expect): one line, at most 200 characters; '' is none. */
+export const pageText = z.string().transform((v, ctx) => {
   const t = v.trim()
   if (t === '') return null
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(t)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `is not a version id (letters, digits, - and _: ${perDoor('the checkpoint-id output of the push', 'the CHECKPOINT_ID the push printed')})`,
-    })
-    return z.NEVER
-  }
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(t) || t.length > 200)
+    ctx.addIssue({ code: 'custom', message: 'must be one line of at most 200 characters' })
   return t
 })
+
+export const checkpointId = idOf(64, 'version id', `${outputNamed('checkpoint-id')} of the push`)
+
+/** One reader per kind of input (src/inputs/table.ts says each input's kind). */
+export const READERS = {
+  operation: () => operation,
+  'site-ids': () => siteIds,
+  token: () => token,
+  'api-url': () => apiUrl,
+  switch: () => boolean,
+  duration: () => duration,
+  language: () => language,
+  count: (s: InputSpec) => integer(s.range![0], s.range![1]),
+  choice: (s: InputSpec) => choice(s.values!),
+  'task-id': () => taskId,
+  url: () => userUrl,
+  'checkpoint-id': () => checkpointId,
+  text: () => pageText,
+} satisfies Record<string, (s: InputSpec) => z.ZodType>

@@ -1,28 +1,14 @@
-import { SERVICE_API_URL } from '../contract.js'
 import { OPERATIONS, type Config } from '../types.js'
-import { perDoor, setting } from '../words.js'
-import {
-  InputError,
-  MAX_SITES,
-  apiUrl,
-  boolean,
-  checkpointId,
-  choice,
-  duration,
-  integer,
-  language,
-  operation,
-  siteIds,
-  taskId,
-  token,
-  userUrl,
-} from './fields.js'
+import { setting } from '../words.js'
+import { InputError, READERS, choice, siteIds } from './fields.js'
 import { parseGitHubInputs, type GitHubInputName, type GitHubSettings } from './github.js'
+import { DEFAULTS, INPUTS, INPUT_NAMES, type InputName, type InputSpec } from './table.js'
 import { z } from 'zod'
 
-export { InputError, MAX_SITES, didYouMean, normaliseApiUrl } from './fields.js'
+export { InputError, MAX_SITES, didYouMean, nearest, normaliseApiUrl } from './fields.js'
 export { parseDuration } from '../duration.js'
 export * from './github.js'
+export { DEFAULTS, INPUTS, INPUT_NAMES, type InputName } from './table.js'
 /**
  * Every input of every door, read and validated in one place before any request: raw strings (action
  * inputs, CLI flags, the GitLab component's and the pipe's variables, which become CLI flags) become
@@ -32,91 +18,26 @@ export * from './github.js'
 
 /** Raw inputs by their action names (`site-id`, `api-url`...); absent means default. */
 export type RawInputs = Partial<Record<InputName, string>>
-/**
- * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
- * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
- * comment-author, deployment-environment), which src/github/ reads.
- */
-export const INPUT_NAMES = [
-  'operation',
-  'site-id',
-  'api-token',
-  'api-url',
-  'wait',
-  'timeout',
-  'language',
-  'max-retries',
-  'if-exists',
-  'if-missing',
-  'if-busy',
-  'dry-run',
-  'concurrency',
-  'fail-fast',
-  'task-id',
-  'wait-for-url',
-  'staging-url',
-  'production-url',
-  // Issue 27: the checkpoint before a push, rollback, and production guarded during the push.
-  'checkpoint',
-  'checkpoint-id',
-  'rollback-on-failure',
-  'keep-checkpoints',
-  'maintenance',
-  'protect-production',
-] as const
-export type InputName = (typeof INPUT_NAMES)[number]
 
-/** Defaults, as in action.yml (a test checks they agree). */
-export const DEFAULTS = {
-  'api-url': SERVICE_API_URL,
-  wait: 'true',
-  timeout: '30m',
-  language: 'en',
-  'max-retries': '5',
-  'if-exists': 'fail',
-  'if-missing': 'fail',
-  'if-busy': 'wait',
-  'dry-run': 'false',
-  concurrency: '100',
-  'fail-fast': 'false',
-  'task-id': '',
-  'wait-for-url': 'false',
-  'staging-url': '',
-  'production-url': '',
-  checkpoint: 'version',
-  'checkpoint-id': '',
-  'rollback-on-failure': 'false',
-  'keep-checkpoints': '3',
-  maintenance: 'false',
-  'protect-production': 'false',
-} as const satisfies RawInputs
+/** What an input reads as: one of its values, or what its kind's reader makes. */
+type Value<S> = S extends { values: readonly (infer V)[] }
+  ? V
+  : S extends { kind: infer K extends keyof typeof READERS }
+    ? z.output<ReturnType<(typeof READERS)[K]>>
+    : never
+type Values = { [N in InputName]: Value<(typeof INPUTS)[N]> }
+type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S
+type Field<N extends string, S> = S extends { kind: 'duration' }
+  ? `${Camel<N>}Ms`
+  : S extends { kind: 'site-ids' }
+    ? `${Camel<N>}s`
+    : Camel<N>
+/** The Config the inputs make, field by field: checked against Config where parseConfig returns it. */
+type Fields = { [N in InputName as Field<N, (typeof INPUTS)[N]>]: Values[N] }
 
-const Schema = z.object({
-  operation,
-  'site-id': siteIds,
-  'api-token': token,
-  'api-url': apiUrl,
-  wait: boolean,
-  timeout: duration,
-  language: language,
-  'max-retries': integer(0, 20),
-  'if-exists': choice(['fail', 'skip', 'recreate'] as const),
-  'if-missing': choice(['fail', 'skip'] as const),
-  'if-busy': choice(['wait', 'fail'] as const),
-  'dry-run': boolean,
-  concurrency: integer(1, MAX_SITES),
-  'fail-fast': boolean,
-  'task-id': taskId,
-  'wait-for-url': boolean,
-  'staging-url': userUrl,
-  'production-url': userUrl,
-  checkpoint: choice(['version', 'none'] as const),
-  'checkpoint-id': checkpointId,
-  'rollback-on-failure': boolean,
-  'keep-checkpoints': integer(1, 100),
-  maintenance: boolean,
-  'protect-production': boolean,
-})
+const Schema = z.object(
+  Object.fromEntries(INPUT_NAMES.map((n) => [n, READERS[INPUTS[n].kind](INPUTS[n] as InputSpec)])),
+)
 
 /** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
 export function parseSiteIds(raw: string): string[] {
@@ -127,9 +48,8 @@ export function parseSiteIds(raw: string): string[] {
 
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 export function parseConfig(raw: RawInputs): Config {
-  const filled: Record<string, string> = { ...DEFAULTS }
+  const filled: Record<string, string> = Object.fromEntries(INPUT_NAMES.map((n) => [n, DEFAULTS[n] ?? '']))
   for (const [k, v] of Object.entries(raw)) if (v !== undefined && v.trim() !== '') filled[k] = v
-  for (const required of ['operation', 'site-id', 'api-token']) filled[required] ??= ''
   const parsed = Schema.safeParse(filled)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
@@ -138,16 +58,21 @@ export function parseConfig(raw: RawInputs): Config {
       filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message
     throw new InputError(input, message)
   }
-  const c = parsed.data
-  if (c['task-id'] && c.operation !== 'status')
+  const c = parsed.data as Values
+  // A thing named for some operations only (a task, a version, the live site) is refused for the others.
+  for (const name of INPUT_NAMES) {
+    const only = (INPUTS[name] as InputSpec).for
+    if (only && DEFAULTS[name] === '' && c[name] && !only.includes(c.operation))
+      throw new InputError(
+        name,
+        `is for ${only.map((o) => setting('operation', o)).join(' or ')}, not for ${c.operation}`,
+      )
+  }
+  if (c['production-expect'] && !c['production-url'])
     throw new InputError(
-      'task-id',
-      `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`,
+      'production-expect',
+      `is looked for in the live page: give ${setting('production-url')} with it`,
     )
-  if (c['production-url'] && c.operation !== 'push' && c.operation !== 'rollback')
-    throw new InputError('production-url', `is checked after a push or a rollback, not after ${c.operation}`)
-  if (c['checkpoint-id'] && c.operation !== 'rollback')
-    throw new InputError('checkpoint-id', `names the version a rollback restores, not one for ${c.operation}`)
   // They act when the push's job has ended: a push not waited for has not.
   for (const name of ['maintenance', 'protect-production', 'rollback-on-failure'] as const)
     if (c[name] && c.operation === 'push' && !c.wait)
@@ -158,32 +83,11 @@ export function parseConfig(raw: RawInputs): Config {
     throw new InputError('staging-url', 'names one staging site: give one site-id with it')
   if (c['task-id'] && c['site-id'].length > 1)
     throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`)
-  return {
-    operation: c.operation,
-    siteIds: c['site-id'],
-    apiToken: c['api-token'],
-    apiUrl: c['api-url'],
-    wait: c.wait,
-    timeoutMs: c.timeout,
-    language: c.language,
-    maxRetries: c['max-retries'],
-    ifExists: c['if-exists'],
-    ifMissing: c['if-missing'],
-    ifBusy: c['if-busy'],
-    dryRun: c['dry-run'],
-    concurrency: c.concurrency,
-    failFast: c['fail-fast'],
-    taskId: c['task-id'],
-    waitForUrl: c['wait-for-url'],
-    stagingUrl: c['staging-url'],
-    productionUrl: c['production-url'],
-    checkpoint: c.checkpoint,
-    checkpointId: c['checkpoint-id'],
-    rollbackOnFailure: c['rollback-on-failure'],
-    keepCheckpoints: c['keep-checkpoints'],
-    maintenance: c.maintenance,
-    protectProduction: c['protect-production'],
-  }
+  // Each input is its Config field by name (`if-exists` is ifExists, a duration in ms, the site ids a list).
+  const field = (n: InputName) =>
+    n.replace(/-(.)/g, (_, c: string) => c.toUpperCase()) +
+    (({ duration: 'Ms', 'site-ids': 's' } as Record<string, string>)[INPUTS[n].kind] ?? '')
+  return Object.fromEntries(INPUT_NAMES.map((n) => [field(n), c[n]])) as Fields satisfies Config
 }
 
 /** Every input of the action, checked: a staging run, or `release` (which sends nothing to the service). */

@@ -19,7 +19,7 @@ import type { Config } from '../types.js'
 import { waitDeps, warn, type RunContext } from './context.js'
 import { endingOf, type Ending } from './ending.js'
 import { waitForTask, waitForVersion } from './wait.js'
-import { perDoor, setting } from '../words.js'
+import { setting } from '../words.js'
 
 /** Issue 27's inputs, with their defaults when a Config leaves them out. */
 export function checkpointPolicy(config: Config) {
@@ -51,13 +51,7 @@ export interface Checkpoint {
   name: string | null
 }
 
-/** The step that restores a checkpoint, in each door's words. */
-export function rollbackCommand(siteId: string, checkpointId: string): string {
-  return perDoor(
-    `run this action with operation: rollback, site-id: ${siteId}, checkpoint-id: ${checkpointId}`,
-    `run site-staging rollback --site-id ${siteId} --checkpoint-id ${checkpointId}`,
-  )
-}
+export { rollbackCommand } from '../words.js'
 
 /** `before push 123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */
 export function checkpointName(env: NodeJS.ProcessEnv, wallNow: number): string {

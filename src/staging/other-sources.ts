@@ -93,7 +93,12 @@ async function fillFromHints(ctx: RunContext): Promise<void> {
   if (ctx.config.stagingUrl)
     hints.push({
       url: ctx.config.stagingUrl,
-      from: perDoor('the staging-url input', 'the --staging-url option'),
+      from: perDoor({
+        action: 'the staging-url input',
+        gitlab: 'the staging-url input',
+        pipe: 'the staging-url setting',
+        cli: 'the --staging-url option',
+      }),
     })
   for (const hint of hints) {
     const url = ctx.redactor.stripUrl(hint.url)

@@ -9,7 +9,7 @@ import { confirmNoStaging, learnFromStaging, readStaging } from './probe.js'
 import { settle } from './settle.js'
 import { fillStagingFields, SITE_LIST, STAGING_READ } from './staging-fields.js'
 import { waitForTask } from './wait.js'
-import { perDoor } from '../words.js'
+import { outputNamed, setting } from '../words.js'
 
 /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
 export async function status(ctx: RunContext): Promise<Ending> {
@@ -64,7 +64,7 @@ async function readState(ctx: RunContext): Promise<Ending> {
         httpStatus: e.httpStatus,
         serverMessage: e.serverMessage,
         message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
-        hint: `Follow a job instead: ${perDoor('give task-id: the task-id output of the run that started it', 'give --task-id with the task id the run that started it printed (TASK_ID in its --dotenv file)')}.`,
+        hint: `Follow a job instead: give ${setting('task-id')} (${outputNamed('task-id')} of the run that started it).`,
       })
     }
     throw e

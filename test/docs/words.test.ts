@@ -15,9 +15,19 @@ import path from 'node:path'
 import ts from 'typescript'
 import { ERROR_KINDS, hintFor } from '../../src/api/errors.js'
 import { USAGE } from '../../src/cli/args.js'
-import { hasDoorPieces, inDoorWords, perDoor, setting, statusCommand } from '../../src/words.js'
+import {
+  DOORS,
+  hasDoorPieces,
+  inDoorWords,
+  perDoor,
+  rollbackCommand,
+  setting,
+  statusCommand,
+} from '../../src/words.js'
+import { InputError, parseConfig } from '../../src/inputs/index.js'
+import { describeInputError } from '../../src/cli/args.js'
 import { ROOT } from '../helpers/run-action.js'
-import { ACTION_WORDS, CLI_WORDS, internalWords } from '../helpers/words.js'
+import { ACTION_WORDS, FOREIGN_WORDS, internalWords } from '../helpers/words.js'
 
 const USER_DOCS = [
   'cli.md',
@@ -101,15 +111,45 @@ describe('the messages in the code', () => {
 })
 
 describe('one table of hints, rendered per front door', () => {
-  test.each(ERROR_KINDS)('%s: the action names inputs and secrets, the CLI flags and variables', (kind) => {
-    const action = hintFor(kind, 'action')
-    const cli = hintFor(kind, 'cli')
-    for (const text of [action, cli]) {
+  test.each(ERROR_KINDS)("%s: each door in its own words, none in another door's", (kind) => {
+    for (const door of DOORS) {
+      const text = hintFor(kind, door)
       expect(hasDoorPieces(text)).toBe(false)
       expect(internalWords(text)).toEqual([])
+      for (const foreign of FOREIGN_WORDS[door])
+        expect([door, text]).not.toEqual([door, expect.stringMatching(foreign)])
     }
-    expect(action).not.toMatch(CLI_WORDS)
-    expect(cli).not.toMatch(ACTION_WORDS)
+  })
+  test("the steps and the refused inputs, on each door, in no other door's words", () => {
+    const refusals = [
+      { operation: 'pull', 'task-id': 'abc' },
+      { operation: 'push', wait: 'false', maintenance: 'true' },
+      { operation: 'rollback', 'checkpoint-id': 'a b' },
+      { operation: 'status', 'task-id': 'a/b' },
+      { operation: 'push', 'production-expect': 'Welcome' },
+      { operation: 'creat' },
+    ].map((raw) => {
+      try {
+        parseConfig({ 'site-id': '1001', 'api-token': 'tok', ...raw })
+      } catch (e) {
+        return e as InputError
+      }
+      throw new Error(`not refused: ${JSON.stringify(raw)}`)
+    })
+    for (const door of DOORS) {
+      const texts = [
+        inDoorWords(rollbackCommand('1001', 'v9'), door),
+        inDoorWords(statusCommand('1001', 't7'), door),
+        ...refusals.map((e) => describeInputError(e, door)),
+      ]
+      for (const text of texts)
+        for (const foreign of FOREIGN_WORDS[door])
+          expect([door, text]).not.toEqual([door, expect.stringMatching(foreign)])
+    }
+    // The check can fail: the CLI's words on the pipe's door are caught.
+    expect('run with --if-exists skip').toMatch(FOREIGN_WORDS.pipe[0])
+    expect('run with IF_EXISTS: skip').toMatch(FOREIGN_WORDS.gitlab[1])
+    expect('run the staging:rollback job').toMatch(FOREIGN_WORDS.cli[1])
   })
   test('the same advice, each in its own words', () => {
     expect(hintFor('not-found', 'action')).toMatch(/check that site-id is .* or run with if-missing: skip\./)
@@ -128,17 +168,45 @@ describe('one table of hints, rendered per front door', () => {
     )
     expect(hintFor('rate-limited', 'cli')).toContain('--concurrency for several sites')
   })
-  test('settings: inputs with their values for the action, flags for the CLI', () => {
-    const both = (text: string) => [inDoorWords(text, 'action'), inDoorWords(text, 'cli')]
-    expect(both(setting('wait', 'false'))).toEqual(['wait: false', '--no-wait'])
-    expect(both(setting('wait-for-url', 'true'))).toEqual(['wait-for-url: true', '--wait-for-url'])
-    expect(both(setting('if-exists', 'recreate'))).toEqual(['if-exists: recreate', '--if-exists recreate'])
-    expect(both(setting('timeout'))).toEqual(['timeout', '--timeout'])
-    expect(both(setting('api-url'))).toEqual(['api-url', '--api-url (or STAGING_API_URL)'])
-    expect(both(setting('api-token'))).toEqual(['api-token', 'STAGING_API_TOKEN'])
-    expect(both(statusCommand('1001', 't7'))).toEqual([
+  test('settings: inputs for the action and GitLab, variables for the pipe, flags for the CLI', () => {
+    const each = (text: string) => DOORS.map((d) => inDoorWords(text, d))
+    expect(each(setting('wait', 'false'))).toEqual(['wait: false', 'wait: false', 'WAIT: false', '--no-wait'])
+    expect(each(setting('if-exists', 'skip'))).toEqual([
+      'if-exists: skip',
+      'if-exists: skip',
+      'IF_EXISTS: skip',
+      '--if-exists skip',
+    ])
+    expect(each(setting('task-id'))).toEqual(['task-id', 'task-id', 'FOLLOW_TASK_ID', '--task-id'])
+    expect(each(setting('checkpoint-id', 'v1'))).toEqual([
+      'checkpoint-id: v1',
+      'checkpoint-id: v1',
+      'RESTORE_CHECKPOINT_ID: v1',
+      '--checkpoint-id v1',
+    ])
+    expect(each(setting('api-url'))).toEqual([
+      'api-url',
+      'api-url',
+      'STAGING_API_URL',
+      '--api-url (or STAGING_API_URL)',
+    ])
+    expect(each(setting('api-token'))).toEqual([
+      'api-token',
+      'the masked variable token-variable names',
+      'STAGING_API_TOKEN',
+      'STAGING_API_TOKEN',
+    ])
+    expect(each(statusCommand('1001', 't7'))).toEqual([
       'run this action with operation: status, site-id: 1001, task-id: t7',
+      'run the job staging:status (operation: status, site-id: 1001, task-id: t7)',
+      'run the pipe with OPERATION: status, SITE_ID: 1001, FOLLOW_TASK_ID: t7',
       'run site-staging status --site-id 1001 --task-id t7',
+    ])
+    expect(each(rollbackCommand('1001', 'v9'))).toEqual([
+      'run this action with operation: rollback, site-id: 1001, checkpoint-id: v9',
+      'run the job staging:rollback (operation: rollback, site-id: 1001, checkpoint-id: v9)',
+      'run the pipe with OPERATION: rollback, SITE_ID: 1001, RESTORE_CHECKPOINT_ID: v9',
+      'run site-staging rollback --site-id 1001 --checkpoint-id v9',
     ])
   })
   test("an input as the action writes it is the action's words; the CLI's flag before a colon is not", () => {
@@ -151,9 +219,17 @@ describe('one table of hints, rendered per front door', () => {
   test("a server's words are never read as a per-door piece", () => {
     // Text from a server is made inert (no control characters) before it is quoted; even raw, half
     // a piece is left as it is (and inert text loses it), never rendered as one door's words.
-    const half = `said: ${perDoor('A', 'B').replace('\u0001', '')}`
+    const half = `said: ${perDoor({ action: 'A', gitlab: 'G', pipe: 'P', cli: 'B' }).replace('\u0001', '')}`
     expect(inDoorWords(half, 'cli')).toBe(half)
     expect(hasDoorPieces(half)).toBe(true)
-    expect(inDoorWords(`x ${perDoor('a\u0001b', 'c\u0002d')} y`, 'action')).toBe('x ab y')
+    expect(
+      inDoorWords(
+        `x ${perDoor({ action: 'a\u0001b', gitlab: 'g', pipe: 'p', cli: 'c\u0002d' })} y`,
+        'action',
+      ),
+    ).toBe('x ab y')
+    expect(
+      inDoorWords(`x ${perDoor({ action: 'a', gitlab: 'g', pipe: 'p\u0003q', cli: 'c' })} y`, 'pipe'),
+    ).toBe('x pq y')
   })
 })

@@ -89,7 +89,7 @@ describe('the component specs', () => {
 describe("the README's inputs tables", () => {
   test('match the specs (npm run docs:gitlab regenerates them)', async () => {
     const { stdout } = await run(process.execPath, [path.join(ROOT, 'scripts/gitlab-inputs.mjs'), '--check'])
-    expect(stdout).toMatch(/the inputs tables of 2 components match their specs/)
+    expect(stdout).toMatch(/The inputs tables of 2 components and the pipe's variables match their files\./)
     const table = read('README.md')
       .split('<!-- gitlab-inputs:staging:begin -->')[1]!
       .split('<!-- gitlab-inputs:staging:end -->')[0]!
@@ -103,15 +103,24 @@ describe("the README's inputs tables", () => {
     const copy = path.join(dir, 'drift')
     cpSync(path.join(ROOT, 'templates'), path.join(copy, 'templates'), { recursive: true })
     cpSync(path.join(ROOT, 'README.md'), path.join(copy, 'README.md'))
+    cpSync(path.join(ROOT, 'pipe'), path.join(copy, 'pipe'), { recursive: true })
+    cpSync(path.join(ROOT, 'docs/bitbucket.md'), path.join(copy, 'docs/bitbucket.md'))
     const spec = path.join(copy, 'templates', 'staging.yml')
     writeFileSync(spec, readFileSync(spec, 'utf8').replace('      default: 30m\n', '      default: 45m\n'))
     const script = path.join(ROOT, 'scripts/gitlab-inputs.mjs')
     const failed = await run(process.execPath, [script, '--check', '--root', copy]).catch((e) => e)
     expect(failed.code).toBe(1)
-    expect(failed.stderr).toContain('the inputs table of the staging component differs from its spec')
+    expect(failed.stderr).toContain('README.md: the table of templates/staging.yml differs from it')
     await run(process.execPath, [script, '--write', '--root', copy])
     expect(readFileSync(path.join(copy, 'README.md'), 'utf8')).toContain('| `timeout` | string | `45m` |')
     await run(process.execPath, [script, '--check', '--root', copy])
+    // The pipe's variables: pipe.yml changed, docs/bitbucket.md's table is stale until --write.
+    const pipe = path.join(copy, 'pipe', 'pipe.yml')
+    writeFileSync(pipe, readFileSync(pipe, 'utf8').replace('    default: 30m\n', '    default: 40m\n'))
+    const stale = await run(process.execPath, [script, '--check', '--root', copy]).catch((e) => e)
+    expect(stale.stderr).toContain('docs/bitbucket.md: the table of pipe/pipe.yml differs from it')
+    await run(process.execPath, [script, '--write', '--root', copy])
+    expect(readFileSync(path.join(copy, 'docs/bitbucket.md'), 'utf8')).toContain('| `TIMEOUT` | `40m` |')
   })
 })
 

@@ -188,6 +188,22 @@ describe('the staging component, one job per operation', () => {
   )
 })
 
+describe("the component's own words", () => {
+  test.concurrent("a hint names the component's input (if-exists: skip), never the CLI's flag", async () => {
+    const { sim, pipeline, staging } = await scenario()
+    const run = await pipeline(stringify({ include: [staging({ operation: 'create', 'site-id': '1002' })] }))
+    expect(run.code).not.toBe(0)
+    // The job's own lines (its command line, echoed by the runner, names the CLI's flags).
+    const said = jobLog(run.output, 'staging:create')
+      .split('\n')
+      .filter((l) => !l.includes('bin/site-staging'))
+      .join('\n')
+    expect(said).toContain('run with if-exists: skip to keep it, or if-exists: recreate to replace it')
+    expect(said).not.toMatch(/--if-exists|IF_EXISTS/)
+    expect(sentTo(sim, 'POST', '/staging')).toHaveLength(1)
+  })
+})
+
 describe('safe by default: the README snippet with operation push or delete, no rules of its own', () => {
   const snippet = (staging: Scenario['staging'], ...operations: string[]) =>
     stringify({ include: operations.map((operation) => staging({ operation, 'site-id': '$SITE_ID' })) })
@@ -338,7 +354,7 @@ describe('the ready-made pipelines in examples/gitlab/, as users copy them', () 
 
       expect(run.code).toBe(0)
       const log = jobLog(run.output, 'staging:pull')
-      expect(log).toMatch(/^\[site 1001\] Site 1001: no staging environment .*skipped \(--if-missing skip\)/m)
+      expect(log).toMatch(/^\[site 1001\] Site 1001: no staging environment .*skipped \(if-missing: skip\)/m)
       expect(log).toMatch(/^Staging pull on 2 sites: 1 succeeded, 1 skipped/m)
       expect(jobLog(run.output, 'staging:report')).toMatch(
         /^Nightly refresh succeeded: 1 of 2 sites succeeded/m,

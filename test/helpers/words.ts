@@ -1,3 +1,5 @@
+import { PIPE_VARIABLES } from '../../src/cli/pipe.js'
+
 /** The words a user must not read (issue 20 §4), for test/docs/words*.ts. */
 
 /** This team's words, which mean nothing to a user. */
@@ -34,3 +36,25 @@ export const ACTION_WORDS =
 /** The CLI's words, which an action user cannot act on. */
 export const CLI_WORDS =
   /(^|[\s(])--[a-z]|STAGING_API_TOKEN|\bsite-staging (create|pull|push|delete|status)\b/m
+
+/** The GitLab component's words, which no other door's user can act on. */
+export const GITLAB_WORDS =
+  /\bstaging:(rollback|status)\b|\bdotenv report\b|\btoken-variable\b|\bCI\/CD variable\b/
+/** The pipe's words: a variable set to a value (`IF_EXISTS: skip`), the pipe itself. */
+export const PIPE_WORDS = new RegExp(
+  `\\b(${PIPE_VARIABLES.join('|')}): \\S|\\bthe pipe\\b|\\bsecured variable\\b`,
+)
+/** The CLI's flags and commands, without its token variable (which the pipe shares). */
+export const FLAG_WORDS = /(^|[\s(])--[a-z]|\bsite-staging (create|pull|push|delete|status|rollback)\b/m
+
+/** Each door, and the words of the other doors that its user must never read. */
+export const FOREIGN_WORDS = {
+  action: [CLI_WORDS, GITLAB_WORDS, PIPE_WORDS],
+  gitlab: [
+    FLAG_WORDS,
+    PIPE_WORDS,
+    /this action|api-token secret|\bworkflow\b|\bthe [a-z-]+ output\b|STAGING_API_TOKEN environment/,
+  ],
+  pipe: [FLAG_WORDS, GITLAB_WORDS, ACTION_WORDS],
+  cli: [ACTION_WORDS, GITLAB_WORDS, PIPE_WORDS],
+} as const

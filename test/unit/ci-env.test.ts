@@ -1,10 +1,11 @@
-// --token-variable NAME and switches with a value (src/cli/ci-env.ts): what the GitLab components'
+// --token-variable NAME (src/cli/ci-env.ts) and switches with a value (src/cli/args.ts): what the GitLab components'
 // jobs rely on, tested once here; test/gitlab/ runs the same through gitlab-ci-local.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
+import { parse } from '../../src/cli/args.js'
 import { ciEnv } from '../../src/cli/ci-env.js'
 import { run } from '../../src/cli/run.js'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
@@ -80,15 +81,18 @@ describe('ciEnv(argv, env)', () => {
     )
   })
 
-  it('switches with true/false become the switch or its --no- form; other values stay for the parser', () => {
-    expect(
-      ciEnv(['pull', '--wait=false', '--dry-run=true', '--wait-for-url=false', '--json=true'], {}).argv,
-    ).toEqual(['pull', '--no-wait', '--dry-run', '--no-wait-for-url', '--json'])
-    expect(ciEnv(['pull', '--wait=maybe', '--timeout=true'], {}).argv).toEqual([
+  it('switches with true/false are the switch or its --no- form; other values are for the parser', () => {
+    const { values } = parse([
       'pull',
-      '--wait=maybe',
-      '--timeout=true',
+      '--wait=false',
+      '--dry-run=true',
+      '--wait-for-url=false',
+      '--json=true',
     ])
+    expect(values).toMatchObject({ wait: false, 'dry-run': true, 'wait-for-url': false, json: true })
+    expect(() => parse(['pull', '--wait=maybe'])).toThrow(/'--wait' does not take an argument/)
+    expect(parse(['pull', '--timeout=true']).values.timeout).toBe('true')
+    expect(ciEnv(['pull', '--wait=false'], {}).argv).toEqual(['pull', '--wait=false'])
   })
 })
 

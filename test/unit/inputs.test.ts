@@ -254,7 +254,7 @@ describe('staging-url and production-url (issue 20 §1, §3)', () => {
   })
   it('production-url is for push; staging-url names one site', () => {
     expect(fails({ 'production-url': 'https://www.example.test' }).message).toBe(
-      'Input "production-url": is checked after a push or a rollback, not after create',
+      'Input "production-url": is for operation: push or operation: rollback, not for create',
     )
     expect(fails({ 'site-id': '1001,1002', 'staging-url': 'https://s.test' }).input).toBe('staging-url')
   })

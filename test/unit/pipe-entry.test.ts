@@ -119,17 +119,49 @@ describe('the pipe against the simulator, in virtual time', () => {
 
   test.each([
     ['a switch that is not true or false', { WAIT: 'maybe' }, /WAIT: "maybe" is not true or false/],
+    // One rule for switches on every door: true or false (docs/assumptions.md).
+    ['a switch as yes', { DRY_RUN: 'yes' }, /DRY_RUN: "yes" is not true or false/],
+    [
+      'a known name in another case',
+      { if_exists: 'skip' },
+      /if_exists is not a variable of this pipe: did you mean IF_EXISTS\?/,
+    ],
+    [
+      'a near miss',
+      { IF_EXIST: 'skip' },
+      /IF_EXIST is not a variable of this pipe: did you mean IF_EXISTS\?/,
+    ],
+    [
+      'an output used as an input',
+      { TASK_ID: 'abc' },
+      /TASK_ID is an output of this pipe, not one of its variables: did you mean FOLLOW_TASK_ID\?/,
+    ],
+    [
+      'a rollback with CHECKPOINT_ID',
+      { OPERATION: 'rollback', CHECKPOINT_ID: 'v1' },
+      /CHECKPOINT_ID is an output of this pipe, not one of its variables: did you mean RESTORE_CHECKPOINT_ID\?/,
+    ],
+    [
+      'an output with no input of its name',
+      { STAGING_URL: 'https://x.example' },
+      /STAGING_URL is an output of this pipe, not one of its variables\. Nothing was sent\./,
+    ],
     ['an operation that is a flag', { OPERATION: '--help' }, /OPERATION: "--help" is not an operation/],
     ['no operation', { OPERATION: '' }, /OPERATION is not set/],
     [
+      "no site id: told in the pipe's words",
+      { SITE_ID: '' },
+      /SITE_ID: is required \(the PRODUCTION site id\)/,
+    ],
+    [
       'a policy value the CLI refuses',
       { IF_MISSING: 'maybe' },
-      /--if-missing: "maybe" is not one of fail, skip/,
+      /IF_MISSING: "maybe" is not one of fail, skip/,
     ],
     [
       'an API URL without its scheme',
       { STAGING_API_URL: 'app.instawp.io/api' },
-      /--api-url \(or STAGING_API_URL\): "app.instawp.io\/api" has no scheme/,
+      /STAGING_API_URL: "app.instawp.io\/api" has no scheme/,
     ],
   ])('bad input, %s: exit 2, nothing sent', async (_name, change, message) => {
     const r = await runPipe({ ...base(), OPERATION: 'pull', SITE_ID: '1002', ...change })
@@ -137,6 +169,41 @@ describe('the pipe against the simulator, in virtual time', () => {
     expect(r.stderr).toMatch(message)
     expect(sourced(r.env, ['RESULT']).RESULT).toBe('failed')
     expect(sim.requests).toEqual([])
+  })
+
+  test("the variables every container has, and a repository's own, are left alone", async () => {
+    const ordinary = {
+      HTTPS_PROXY: 'http://proxy.example:3128',
+      no_proxy: 'localhost',
+      NODE_OPTIONS: '--max-old-space-size=512',
+      BITBUCKET_DEPLOYMENT_ENVIRONMENT: 'staging',
+      SITE_NAME: 'shop',
+      SITE_IDS: '',
+      RESULT: 'from an earlier step',
+      MESSAGE: 'hello',
+      SLACK_WEBHOOK: 'https://hooks.example/x',
+    }
+    const { SITE_IDS: _, ...kept } = ordinary
+    const r = await runPipe({
+      ...base(),
+      ...kept,
+      OPERATION: 'status',
+      SITE_ID: String(SIM_SITES.withStaging),
+    })
+    expect([r.code, r.stderr]).toEqual([0, expect.stringMatching(/Staging status/i)])
+    // A variable one edit from SITE_ID is refused, even empty: the step meant SITE_ID.
+    sim.reset()
+    const near = await runPipe({ ...base(), ...ordinary, OPERATION: 'status', SITE_ID: '1002' })
+    expect(near.code).toBe(2)
+    expect(near.stderr).toMatch(/SITE_IDS is not a variable of this pipe: did you mean SITE_ID\?/)
+    expect(sim.requests).toEqual([])
+  })
+
+  test("a hint names the pipe's variable: IF_EXISTS: skip, never the CLI's flag", async () => {
+    const r = await runPipe({ ...base(), OPERATION: 'create', SITE_ID: String(SIM_SITES.withStaging) })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('run with IF_EXISTS: skip to keep it, or IF_EXISTS: recreate to replace it')
+    expect(r.stderr).not.toMatch(/--if-exists|if-exists: /)
   })
 
   test('a failed operation exits 1 (pull without staging), a dry run 0 with nothing sent', async () => {
