@@ -49,7 +49,9 @@ test('release: the push job takes a checkpoint, then pushes; the manual rollback
     STAGING_API_TOKEN: token,
     STAGING_API_URL: sim.apiUrl,
     SITE_ID: SITE,
-    PRODUCTION_URL: 'https://www.example.test',
+    // Production's own page, which the simulator serves and a push changes (the production check).
+    PRODUCTION_URL: `${sim.url}/production-sites/${SITE}/`,
+    PRODUCTION_EXPECT: `Production site ${SITE}`,
   }
   const tag = ['--variable', 'CI_COMMIT_TAG=v1.4.0']
   const before = production()
