@@ -1,7 +1,7 @@
 import { realClock } from '../clock.js'
 import { CALLS_PER_RUN } from '../contract.js'
 import { extraCalls } from './checkpoint.js'
-import { WindowLedger } from '../api/window-ledger.js'
+import { RateWindow } from '../api/rate-window.js'
 import { USER_AGENT } from '../api/client.js'
 import { TokenVerdict, hintFor } from '../api/errors.js'
 import { ApiRoot } from '../api/root.js'
@@ -19,29 +19,37 @@ import {
 } from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
 import { inDoorWords, setting, type Door } from '../words.js'
-import type { CallPlan } from './poll-gate.js'
-import { PollScheduler } from './poll-scheduler.js'
+import { PollScheduler, type CallPlan } from './wait/batch.js'
 
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * window ledger, one poll scheduler, one transport, one deadline and one check of the API root; with
+ * rate window, one poll scheduler, one transport, one deadline and one check of the API root; with
  * `failFast`, no new site starts after a failure. One site runs
  * exactly as runOperation alone would.
  */
 export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
   const clock = deps.clock ?? realClock
   const transport = deps.transport ?? new NodeTransport(USER_AGENT)
-  const ledger = deps.ledger ?? new WindowLedger(clock, deps.signal ? { signal: deps.signal } : {})
+  const deadline = deps.deadline ?? clock.now() + config.timeoutMs
+  const ledger =
+    deps.ledger ??
+    new RateWindow(clock, {
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      onShared: (perMinute) =>
+        deps.logger.info(
+          `Other runs are using this account's rate limit: about ${perMinute} calls a minute.`,
+        ),
+    })
   const shared: RunDeps = {
     ...deps,
     clock,
     ledger,
-    polls: deps.polls ?? new PollScheduler(clock, ledger),
+    polls: deps.polls ?? new PollScheduler(clock, ledger, deadline),
     root: deps.root ?? new ApiRoot(),
     siteList: deps.siteList ?? new SiteList(ledger, listPagesFor(config.siteIds.length)),
     readRoute: deps.readRoute ?? new StagingReadRoute(),
     token: deps.token ?? new TokenVerdict(),
-    deadline: deps.deadline ?? clock.now() + config.timeoutMs,
+    deadline,
     transport,
   }
   try {

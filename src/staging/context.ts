@@ -6,8 +6,8 @@ import type { SiteList } from './site-list.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets/redactor.js'
 import type { Clock, Config, JobOperation, Logger } from '../types.js'
-import type { PollGate } from './poll-gate.js'
-import type { WaitDeps } from './poll-loop.js'
+import type { PollScheduler } from './wait/batch.js'
+import type { WaitDeps } from './wait/follow.js'
 import type { Door } from '../words.js'
 import type { SiteGet } from './url-check.js'
 
@@ -57,7 +57,7 @@ export interface RunContext {
   /** Whether the service offers the staging read, learned once per run (probe.ts). */
   readRoute?: StagingReadRoute
   /** When status calls may go: shared by every job of a run (poll-scheduler.ts). */
-  polls: PollGate
+  polls: PollScheduler
   /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
   busy: Backoff
   clock: Clock

@@ -16,7 +16,7 @@
 import { stagingUrlOf } from '../contract.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
-import type { CallSupply } from '../api/call-ledger.js'
+import type { RateWindow } from '../api/rate-window.js'
 
 /** Rows asked for per page (the service may answer fewer: `last_page` says how many pages there are), and the most pages read. */
 export const LIST_PER_PAGE = 100
@@ -60,7 +60,7 @@ export type ListRead =
  */
 export async function readSiteList(
   client: StagingApiClient,
-  options: { maxPages?: number; perPage?: number; supply?: Pick<CallSupply, 'available'> } = {},
+  options: { maxPages?: number; perPage?: number; supply?: Pick<RateWindow, 'available'> } = {},
 ): Promise<ListRead> {
   const { maxPages = LIST_MAX_PAGES, perPage = LIST_PER_PAGE, supply } = options
   const records: Record<string, unknown>[] = []
@@ -116,7 +116,7 @@ export class SiteList {
   private readAt = -Infinity
 
   constructor(
-    private readonly supply?: Pick<CallSupply, 'available'>,
+    private readonly supply?: Pick<RateWindow, 'available'>,
     private readonly maxPages = LIST_MAX_PAGES,
   ) {}
 

@@ -4,9 +4,7 @@
  * is woken, and no bursts.
  */
 import { describe, expect, it } from '@jest/globals'
-import type { CallSupply } from '../../src/api/call-ledger.js'
-import type { PollAsk } from '../../src/staging/poll-gate.js'
-import { PollScheduler } from '../../src/staging/poll-scheduler.js'
+import { PollScheduler, type CallSupply, type PollAsk } from '../../src/staging/wait/batch.js'
 import { FakeClock } from '../helpers/fakes.js'
 
 /** Calls left now, and when calls come back: as set by the test. */
@@ -26,9 +24,6 @@ function supply(
     backBy(n: number) {
       return n <= this.left ? 0 : this.backAt
     },
-    backWithin(t: number) {
-      return t >= this.backAt ? (this.limit ?? 0) - this.left : 0
-    },
   }
 }
 
@@ -39,7 +34,7 @@ function batch(n: number, left: number, plan: { callsAfterJob?: number; sitesToS
   const s = new PollScheduler(clock, calls)
   s.expect({ sitesToStart: 0, callsPerSite: 2, callsAfterJob: 1, perRun: 0, ...plan })
   const keys = Array.from({ length: n }, () => ({}))
-  const leaves = keys.map((key) => s.join(key))
+  const leaves = keys.map((key) => s.join(key)!)
   return { clock, s, keys, leaves, calls, start: clock.t }
 }
 

@@ -1,0 +1,357 @@
+import { sharedController } from '../clock.js'
+import {
+  RATE_LIMIT_HEADERS,
+  RATE_LIMIT_MAX,
+  RATE_RESET_MAX_AHEAD_MS,
+  RATE_WINDOW_MS,
+  RETRY_AFTER_BUDGET_MAX_MS,
+} from '../contract.js'
+import { exponential } from '../backoff.js'
+import { headerValue, parseRetryAfter, pauseAfterMs, serverNow } from './retry.js'
+import type { Clock } from '../types.js'
+
+export type Headers = Record<string, string | string[] | undefined>
+
+/** A call the server counts: ours (sent, maybe answered) or another run's on the same token. */
+interface Call {
+  sentAt: number
+  answeredAt: number | null
+  /** When it stops counting, as far as we can tell (Infinity while in flight). */
+  until: number
+  others: boolean
+  /** Sent to learn whether the window is shorter than assumed (see `probing`). */
+  probe?: boolean
+}
+
+/**
+ * The account's rate window (contract §6): how many calls the limit leaves this run now, and when
+ * more come back, learnt from the answers and from the run's own calls. One per run, shared by every
+ * request (all sites, all waits). The client asks `reserve` before each request; a request that
+ * waits is woken by every answer that gives calls back (`changed`).
+ *
+ * Each call holds the window until a window after its answer: under a fixed window that starts at a
+ * key's first request (the framework's limiter) or a sliding one (gateways), a call answered at `a`
+ * stops counting by `a + W`, so the run never sends what the server will refuse, with no reset
+ * header. `X-RateLimit-Remaining` corrects it both ways: lower than the run's own calls explain,
+ * other runs share the account (contract §6 r5: their calls hold the window too, and the run plans
+ * from the share left); higher than the calls the run made before this request went, the window has
+ * turned (the oldest calls are given back at once). A stated reset (`X-RateLimit-Reset` at 0 left, a
+ * 429's `Retry-After`) lets one request go when it comes, to learn the new count. A 429 pauses every
+ * request until its `Retry-After` (without one, a growing while, at least a second). No header makes
+ * the run idle longer than a window unless `Retry-After` says so; values out of bounds are ignored.
+ */
+export class RateWindow {
+  /** How long a call counts after its answer: the window assumed, or a shorter one learnt. */
+  windowMs: number
+  private readonly assumedWindowMs: number
+  /** Calls per window, once an answer has said (null: not known, or no limit). */
+  limit: number | null = null
+  /** The calls that hold the window, in the order they were sent. */
+  private calls: Call[] = []
+  /** No call stops counting before this (expiry looks through them only once it is reached). */
+  private nextExpiry = Infinity
+  /** Every call of the run before this index is answered. */
+  private flyingFrom = 0
+  private answers = 0
+  private headersSeen = false
+  /** When the server said calls come back; until an answer after it, one request at a time goes. */
+  private statedReset: number | null = null
+  private pausedUntil = 0
+  private lastSentAt = -Infinity
+  /**
+   * Whether one request may go to learn if the server's window is shorter than assumed: only when
+   * waiting for a call would reach the run's deadline, no reset is stated, and nothing was sent for
+   * PROBE_AFTER_MS. The first probe refused ends probing (the window is as long as assumed).
+   */
+  private probing = true
+  private consecutive429 = 0
+  private wake = sharedController()
+  /** Requests waiting for a call now (a site's request, a final poll): theirs before any look. */
+  waiters = 0
+  /** Other runs' calls seen in the window, as a rate (calls a minute); 0 while the run is alone. */
+  othersPerMinute = 0
+  /** How long requests waited for a call while other runs' calls held part of the window (ms). */
+  sharedWaitMs = 0
+  private waitingSince: number | null = null
+  readonly cancelledBy?: AbortSignal
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: {
+      windowMs?: number
+      signal?: AbortSignal
+      /** Said once, when the run learns it shares the account's limit. */
+      onShared?: (callsPerMinute: number) => void
+    } = {},
+  ) {
+    this.windowMs = options.windowMs ?? RATE_WINDOW_MS
+    this.assumedWindowMs = this.windowMs
+    if (options.signal) {
+      this.cancelledBy = options.signal
+      options.signal.addEventListener('abort', () => this.notify(), { once: true })
+    }
+  }
+
+  /** Aborted when an answer may have given calls back: a request waiting on `reserve` asks again at once. */
+  get changed(): AbortSignal {
+    return this.wake.signal
+  }
+
+  /** 0 when a request may go now (its call is counted), else how long to wait before asking again. */
+  reserve(deadline = Infinity): number {
+    const now = this.clock.now()
+    this.expire(now)
+    if (now < this.pausedUntil) return this.pausedUntil - now
+    if (this.limit === null) {
+      // No header in any answer so far: nothing to respect. Else one request at a time until the
+      // first answer tells the count.
+      if (this.answers > 0 && !this.headersSeen) return this.send(now)
+      return this.inFlight() === 0 ? this.send(now) : ASK_AGAIN_MS
+    }
+    if (this.statedReset !== null && now >= this.statedReset) {
+      const reset = this.statedReset
+      return this.calls.some((c) => c.answeredAt === null && c.sentAt >= reset)
+        ? ASK_AGAIN_MS
+        : this.send(now)
+    }
+    if (this.available(now) > 0) return this.send(now)
+    let until = Math.min(this.backBy(1, now), this.statedReset ?? Infinity)
+    if (this.statedReset === null && this.probing && until + MARGIN_MS >= deadline) {
+      const probeAt = this.lastSentAt + PROBE_AFTER_MS
+      if (now >= probeAt && this.inFlight() === 0) {
+        this.send(now)
+        this.calls.at(-1)!.probe = true
+        return 0
+      }
+      until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS))
+    }
+    return until === Infinity ? ASK_AGAIN_MS : Math.max(MIN_WAIT_MS, until - now + MARGIN_MS)
+  }
+
+  /** A request starts (+1) or stops (-1) waiting for a call: the scheduler leaves it the calls that come. */
+  waiting(delta: number): void {
+    const now = this.clock.now()
+    if (this.waitingSince !== null && this.calls.some((c) => c.others))
+      this.sharedWaitMs += now - this.waitingSince
+    this.waiters = Math.max(0, this.waiters + delta)
+    this.waitingSince = this.waiters > 0 ? now : null
+  }
+
+  /** A request that went got no answer: the server may or may not have counted it. */
+  unanswered(): void {
+    const now = this.clock.now()
+    const call = this.oldestInFlight()
+    if (call) this.answer(call, now)
+    this.notify()
+  }
+
+  /** An answer came: what its status and headers say of the limit. */
+  observe(status: number, headers: Headers): void {
+    const now = this.clock.now()
+    this.expire(now)
+    this.answers++
+    const knewLimit = this.limit !== null
+    const before = this.available(now)
+    const backBefore = this.backBy(1, now)
+    const stated = this.statedReset
+    // Answers come in any order; the request this one answers is taken to be the oldest in flight.
+    const mine = this.oldestInFlight()
+    if (mine) this.answer(mine, now)
+    const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
+    if (limit !== null) this.limit = limit
+    const serverWall = serverNow(headers.date, this.clock.wallNow())
+    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall)
+    // A count is only worth its window: with a reset that is not sane, the count is ignored too.
+    const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined
+    const remaining = badReset
+      ? null
+      : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX)
+    if (limit !== null || remaining !== null) this.headersSeen = true
+    if (status === 429) {
+      // A probe refused: the window is as long as assumed. Any 429 puts the assumed window back.
+      if (mine?.probe) this.probing = false
+      this.windowMs = Math.max(this.windowMs, this.assumedWindowMs)
+      this.consecutive429++
+      const said = parseRetryAfter(headers['retry-after'], serverWall)
+      // Longer than the cap: ignored here (the client that got it ends its run, saying when).
+      const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null
+      const pause =
+        retryAfter !== null
+          ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
+          : PAUSE_AFTER_429(this.consecutive429, 0, () => 0)
+      // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
+      this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause))
+      this.statedReset = this.pausedUntil
+      this.notify()
+      return
+    }
+    this.consecutive429 = 0
+    if (this.statedReset !== null && mine && mine.sentAt >= this.statedReset) this.statedReset = null
+    if (reset !== null && remaining === 0) this.statedReset = Math.min(reset, now + this.windowMs)
+    if (remaining !== null && this.limit !== null && mine) {
+      const oldest = this.correct(this.limit - remaining, mine, now)
+      if (oldest !== null) this.statedReset = null
+      // A probe let through with calls given back: the window lasts at most from the oldest call
+      // given back to this answer.
+      if (mine.probe && oldest !== null)
+        this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, Math.min(this.windowMs, now - oldest.sentAt))
+      // The only call counted, with the window's end stated: the window lasts no longer than from
+      // this request to that end, and a second more (a timer in whole seconds).
+      const learnt = reset === null ? Infinity : reset - mine.sentAt + RESET_ROUNDING_MS
+      if (remaining === this.limit - 1 && learnt < this.windowMs)
+        this.learnWindow(Math.max(MIN_LEARNT_WINDOW_MS, learnt))
+    }
+    const learnt = !knewLimit || (stated !== null && this.statedReset === null)
+    if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore) this.notify()
+  }
+
+  /** Calls that may go now. */
+  available(now = this.clock.now()): number {
+    if (this.limit === null) return Infinity
+    this.expire(now)
+    return this.limit - this.calls.length
+  }
+
+  /** When `n` more calls than now will have come back (now when they are there already). */
+  backBy(n: number, now = this.clock.now()): number {
+    if (this.limit === null) return now
+    this.expire(now)
+    const short = n - (this.limit - this.calls.length)
+    if (short <= 0) return now
+    return this.calls.map((c) => c.until).sort((a, b) => a - b)[short - 1] ?? Infinity
+  }
+
+  /**
+   * The server counted `count` calls when it counted `mine`. Fewer than it must have counted before
+   * (answered, or seen as other runs', before `mine` went): the window has turned for the oldest.
+   * More than every call the run may have made by then: other runs' calls.
+   */
+  private correct(count: number, mine: Call, now: number): Call | null {
+    const before = this.calls.filter(
+      (c) => c !== mine && c.answeredAt !== null && c.answeredAt <= mine.sentAt,
+    )
+    const surely = before.length + 1
+    if (count < surely) {
+      const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count)
+      const gone = new Set(given)
+      this.calls = this.calls.filter((c) => !gone.has(c))
+      this.flyingFrom = 0
+      return given[0] ?? null
+    }
+    const possibly = this.calls.filter((c) => !c.others && c.sentAt <= now).length
+    let others = this.calls.filter((c) => c.others).length
+    for (let extra = count - possibly - others; extra > 0; extra--, others++)
+      this.add({ sentAt: now, answeredAt: now, until: now + this.windowMs, others: true })
+    this.othersPerMinute = Math.round((others * RATE_WINDOW_MS) / this.windowMs)
+    if (others > 0 && this.options.onShared) {
+      this.options.onShared(this.othersPerMinute)
+      delete this.options.onShared
+    }
+    return null
+  }
+
+  /** A window no longer than `ms`: calls already answered come back sooner too. */
+  private learnWindow(ms: number): void {
+    this.windowMs = ms
+    for (const c of this.calls)
+      if (c.answeredAt !== null) this.holdUntil(c, Math.min(c.until, c.answeredAt + ms))
+  }
+
+  private answer(call: Call, now: number): void {
+    call.answeredAt = now
+    this.holdUntil(call, now + this.windowMs)
+  }
+
+  private add(call: Call): void {
+    this.calls.push(call)
+    this.nextExpiry = Math.min(this.nextExpiry, call.until)
+  }
+
+  private holdUntil(call: Call, until: number): void {
+    call.until = until
+    this.nextExpiry = Math.min(this.nextExpiry, until)
+  }
+
+  /** Drops the calls that stopped counting by `now` (a batch makes thousands: no scan per answer). */
+  private expire(now: number): void {
+    if (now < this.nextExpiry) return
+    this.calls = this.calls.filter((c) => c.until > now)
+    this.flyingFrom = 0
+    this.nextExpiry = this.calls.reduce((min, c) => Math.min(min, c.until), Infinity)
+  }
+
+  /** The oldest of the run's calls in flight (answers go to it: every call before it is answered). */
+  private oldestInFlight(): Call | undefined {
+    for (let i = Math.min(this.flyingFrom, this.calls.length); i < this.calls.length; i++) {
+      const c = this.calls[i]!
+      if (c.answeredAt === null && !c.others) {
+        this.flyingFrom = i
+        return c
+      }
+    }
+    this.flyingFrom = this.calls.length
+    return undefined
+  }
+
+  private inFlight(): number {
+    return this.calls.filter((c) => c.answeredAt === null).length
+  }
+
+  private send(now: number): number {
+    this.lastSentAt = now
+    this.add({
+      sentAt: now,
+      answeredAt: null,
+      until: now + UNANSWERED_AFTER_MS + this.windowMs,
+      others: false,
+    })
+    return 0
+  }
+
+  private notify(): void {
+    // A reason of our own: the default one is a new DOMException at every wake.
+    this.wake.abort(WOKEN)
+    this.wake = sharedController()
+  }
+}
+
+/** A whole number from min to max, or null (absent, not a number, out of bounds). */
+function whole(value: string | string[] | undefined, min: number, max: number): number | null {
+  const text = headerValue(value)
+  if (!text || !/^-?\d+$/.test(text)) return null
+  const n = Number(text)
+  return Number.isSafeInteger(n) && n >= min && n <= max ? n : null
+}
+
+/**
+ * `X-RateLimit-Reset` as a time (monotonic ms, like `now`), or null outside the bounds of contract
+ * §6: epoch seconds (read against the server's `wallNow`, contract §11), or seconds from now; at
+ * most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ */
+function resetTime(value: string | string[] | undefined, now: number, wallNow: number): number | null {
+  const text = headerValue(value)
+  if (!text || !/^\d+(\.\d+)?$/.test(text)) return null
+  const n = Number(text)
+  let at: number
+  if (n >= 1e9 && n < 1e11) at = now + (n * 1000 - wallNow)
+  else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS) at = now + n * 1000
+  else return null
+  return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null
+}
+
+const WOKEN = new Error('the calls to spare changed')
+/** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row, from 1), up to 30 s. */
+const PAUSE_AFTER_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 })
+/** A request to learn a shorter window goes only after this long with nothing sent. */
+const PROBE_AFTER_MS = 1000
+/** A stated reset is in whole seconds, and so may the server's timer be. */
+const RESET_ROUNDING_MS = 1000
+/** The shortest window a probe can teach. */
+const MIN_LEARNT_WINDOW_MS = 1000
+/** A request neither answered nor reported unanswered after this long is taken as answered. */
+const UNANSWERED_AFTER_MS = 35_000
+/** Requests wait a little past the time a call comes back (clock differences, rounding). */
+const MARGIN_MS = 50
+const MIN_WAIT_MS = 10
+/** Waiting for an answer that tells the count: an answer wakes the waiter sooner. */
+const ASK_AGAIN_MS = 1000
