@@ -28,11 +28,11 @@ function supply(
 }
 
 /** A batch of `n` followers that joined at the same time, each keyed by its own object. */
-function batch(n: number, left: number, plan: { callsAfterJob?: number; sitesToStart?: number } = {}) {
+function batch(n: number, left: number) {
   const clock = new FakeClock()
   const calls = supply(left)
   const s = new PollScheduler(clock, calls)
-  s.expect({ sitesToStart: 0, callsPerSite: 2, callsAfterJob: 1, perRun: 0, ...plan })
+  s.expect(0)
   const keys = Array.from({ length: n }, () => ({}))
   const leaves = keys.map((key) => s.join(key)!)
   return { clock, s, keys, leaves, calls, start: clock.t }
@@ -250,9 +250,9 @@ describe('PollScheduler', () => {
   it('counts the final status call of every job expected to end before calls come back, and no best-effort read', () => {
     // 20 jobs followed, 59 calls left: whatever the plan says of reads after the job, 39 to spare
     // (fewer than two each): scarce; 61 left: plenty.
-    const scarce = batch(20, 59, { callsAfterJob: 2 })
+    const scarce = batch(20, 59)
     expect(scarce.s.pollAt(scarce.keys[5]!, wants(scarce.clock.t)).final).toBe(false)
-    const plenty = batch(20, 61, { callsAfterJob: 2 })
+    const plenty = batch(20, 61)
     expect(plenty.s.pollAt(plenty.keys[5]!, wants(plenty.clock.t))).toMatchObject({ final: true })
     // Scarce, a first job measured: the final of a job expected to end after the calls come back is
     // not counted against a look now.
@@ -267,11 +267,12 @@ describe('PollScheduler', () => {
     expect(s.pollAt(keys[5]!, wants(clock.t))).toMatchObject({ final: true })
   })
   it('counts the calls of the sites still to start, and of the requests waiting for a call', () => {
-    const { clock, s, keys, calls } = batch(5, 40, { sitesToStart: 0 })
+    const { clock, s, keys, calls } = batch(5, 40)
     expect(s.pollAt(keys[3]!, wants(clock.t))).toMatchObject({ final: true })
-    s.expect({ sitesToStart: 18 })
+    // 18 sites to start, each its request and its final.
+    s.expect(36)
     expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
-    s.expect({ sitesToStart: 0 })
+    s.expect(0)
     calls.waiters = 36
     expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
   })
@@ -289,7 +290,7 @@ describe('PollScheduler', () => {
   it("the run's cancellation wakes a held follower", () => {
     const clock = new FakeClock()
     const s = new PollScheduler(clock, supply(25))
-    s.expect({ sitesToStart: 0, callsPerSite: 2, callsAfterJob: 1, perRun: 0 })
+    s.expect(0)
     const cancel = new AbortController()
     const keys = Array.from({ length: 20 }, () => ({}))
     keys.forEach((key) => s.join(key, cancel.signal))

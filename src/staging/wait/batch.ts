@@ -3,25 +3,13 @@ import { whenAborted } from '../../clock.js'
 import { CALLS_PER_RUN } from '../../contract.js'
 import type { Clock } from '../../types.js'
 
-/** What the batch tells the scheduler of the calls still to come (contract §6 r3: every call counted). */
-export interface CallPlan {
-  /** Sites not started yet. */
-  sitesToStart: number
-  /** Calls each of them makes: its request, and what follows it (see callsAfterJob). */
-  callsPerSite: number
-  /** Calls each job followed makes once it has ended: its final status call, and the read after it. */
-  callsAfterJob: number
-  /** Calls made once per run (the API root check, the site list), not counted in the sites'. */
-  perRun: number
-}
-
-/** What a job tells the scheduler when it asks to poll. */
+/**
+ * A job's ask to poll: when its planner wants to, when its progress says it ends (earliest and
+ * latest; null: nothing tells yet), and its answers so far (one more: the poll approved last went).
+ */
 export interface PollAsk {
-  /** When its own planner wants the next poll. */
   wantedAt: number
-  /** When its progress says it ends, earliest and latest (null: nothing tells yet). */
   end: { from: number; to: number } | null
-  /** Answers it has had: one more than last time means the poll approved last went. */
   answers: number
 }
 
@@ -29,42 +17,32 @@ export interface PollAsk {
 export type CallSupply = Pick<RateWindow, 'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters'>
 
 /**
- * The poll scheduler: which job's status call goes when, within the account's rate window (shared
- * by every job of a run). Lanes, first served first: a site's own request and the read after a job
- * (they wait in the rate window, `waiters`), a job's FINAL poll (where its end is known), a LOOK (a
- * poll that may find the job running), then SPARE calls (a read that only fills a URL: spareNow).
+ * The poll scheduler: when each job's status call goes, within the account's rate window. Lanes,
+ * first served first: a site's own request (it waits in the window: `waiters`), a job's final, a
+ * look, a spare call (spareNow). Words: docs/development.md, "The waiting wing".
  *
- * Every call the batch will make is in its plan (each site to start, each job's final, the run's
- * own calls, requests waiting for a call), against the calls the window leaves now and gives back.
- * While that leaves PLENTY_PER_JOB looks per job, each polls when its planner wants. Otherwise each
- * job is polled from its own progress: once two readings agree on its end (PINNED), its next poll is
- * the final one, just after its latest end; a job whose end is not pinned gets a look only with
- * calls to spare, keeping one call per RESERVE_PER jobs for finals that find their job running;
- * without one it is asked once, at its own latest end, but not before the longest job expected
- * would have ended (a BLIND final when it has no reading of its own). A final that may miss waits
- * for the answers of the finals already out when the calls left could not pay for all of them
- * missing. What only a batch adds: until one job has told how long such jobs take (two readings
- * agree, or it ended), only the first job (the SCOUT) polls; the others are HELD, each woken alone
- * when one does. A final that found its job running means the bars MISLEAD: the others' finals then
- * wait for every running job's expected end, stretched by how far they misled. Every decision is
- * taken again when its time comes. No job polls twice within MIN_GAP_MS.
+ * Every call the batch will make is in its plan, against the calls the window leaves and gives back.
+ * With PLENTY_PER_JOB looks to spare per job, each polls when its planner wants. Else a job whose
+ * end is pinned gets its final just after that end; one not pinned gets a look only with calls to
+ * spare (one kept per RESERVE_PER finals due), else a final not before the longest job expected. A
+ * final that may miss waits for the finals out when the calls left could not pay for all missing.
+ * Until one job tells how long such jobs take, only the scout polls; the others are held, each woken
+ * alone. Once bars mislead, finals wait for every job's expected end, stretched. Every decision is
+ * taken again when its time comes; no job polls twice within MIN_GAP_MS.
  */
 export class PollScheduler {
-  private plan: CallPlan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: CALLS_PER_RUN }
+  /** Calls due whatever the jobs do: the sites still to start (each: its request and its final) and the run's own. */
+  private due = CALLS_PER_RUN
   private readonly jobs = new Map<object, Job>()
-  /** Jobs in the order they joined (those that left are dropped from the front). */
-  private order: Job[] = []
-  private active = 0
-  /** Looks approved and not answered yet: they hold calls the window may not count yet. */
+  /** Looks and finals approved and not answered yet (a final may find its job running: another call). */
   private looksOut = 0
-  /** Finals approved and not answered yet: each may find its job running, and cost another. */
   private finalsOut = 0
   private readonly held = new Set<Job>()
-  /** What the batch learnt of its jobs' lengths: the shortest the readings allow, the longest that ended. */
+  /** The batch's lengths: the shortest its readings allow, the longest that ended, the longest end agreed. */
   private shortest = Infinity
   private longest = 0
   private longestEnd = 0
-  /** A final found its job running (the bars mislead), and how far (a factor on the length). */
+  /** A final found its job running, and how far past its end (a factor on the length; 1 until then). */
   private misled = false
   private stretch = 1
 
@@ -75,9 +53,9 @@ export class PollScheduler {
     readonly deadline = Infinity,
   ) {}
 
-  /** The batch says what is still to come (sites to start, and the calls each makes). */
-  expect(plan: Partial<CallPlan>): void {
-    this.plan = { ...this.plan, ...plan }
+  /** The batch says what its sites still to start and the run itself will call (contract §6 r3). */
+  expect(calls: number): void {
+    this.due = calls
   }
 
   /**
@@ -86,16 +64,13 @@ export class PollScheduler {
    */
   join(key: object, signal?: AbortSignal): (() => void) | null {
     if (this.jobs.has(key)) return null
-    const job = newJob(this.clock.now())
+    const job = new Job(this.clock.now())
     this.jobs.set(key, job)
-    this.order.push(job)
-    this.active++
     const stopListening = signal && whenAborted(signal, () => wakeUp(job))
     return () => {
       if (job.left) return
       job.left = true
       stopListening?.()
-      this.active--
       // Its length as its last poll saw it; a blind final tells nothing new of the longest.
       const seen = (job.polledAt ?? this.clock.now()) - job.start
       const blind = job.approved === 'final' && job.blind
@@ -124,7 +99,8 @@ export class PollScheduler {
       }
       this.answered(job)
     }
-    if (ask.end && (!sameEnd(ask.end, job.end) || job.agreed !== agreed)) {
+    const newEnd = ask.end && (ask.end.from !== job.end?.from || ask.end.to !== job.end.to)
+    if (ask.end && (newEnd || job.agreed !== agreed)) {
       job.end = ask.end
       // Only an end its readings agree on tells how long such jobs take.
       if (job.agreed) this.measured(ask.end.from - job.start, null, ask.end.to - job.start)
@@ -137,7 +113,7 @@ export class PollScheduler {
       this.held.delete(job)
       job.polledAt = now
       job.approved = decision.look ? 'look' : 'final'
-      job.blind = job.end === null || decision.at > ownFinal(job, this.stretchNow())
+      job.blind = job.end === null || decision.at > ownFinal(job, this.stretch)
       if (decision.look) this.looksOut++
       else this.finalsOut++
       return { at: now, final: true }
@@ -154,7 +130,7 @@ export class PollScheduler {
   /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
   spareNow(): boolean {
     if (this.supply.limit === null) return true
-    if (this.active === 0) return this.supply.available() > this.dueNow()
+    if (this.jobs.size === 0) return this.supply.available() > this.dueNow()
     return this.plenty() || this.lookBudget(this.clock.now()) > 0
   }
 
@@ -195,7 +171,7 @@ export class PollScheduler {
     const measured = told ? finalAfter(job.start, this.longestExpected(true)) : null
     if (this.misled && this.longest === 0 && this.scout() !== job) return null
     if (!job.end) return measured
-    const own = ownFinal(job, this.stretchNow())
+    const own = ownFinal(job, this.stretch)
     if (!this.misled && job.agreed) return own
     const careful = this.misled || this.spare(now) <= 0
     const longest = finalAfter(job.start, this.longestExpected(careful))
@@ -204,15 +180,11 @@ export class PollScheduler {
 
   /** The longest job expected: the longest that ended, and each running job's latest end (unless `all`, agreed ones only). */
   private longestExpected(all: boolean): number {
-    const stretch = all ? this.stretchNow() : 1
+    const stretch = all ? this.stretch : 1
     let longest = this.longest
     for (const job of this.jobs.values())
       if (job.end && (all || job.agreed)) longest = Math.max(longest, stretch * (job.end.to - job.start))
     return longest
-  }
-
-  private stretchNow(): number {
-    return this.misled ? this.stretch : 1
   }
 
   /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss). */
@@ -247,14 +219,13 @@ export class PollScheduler {
 
   /** Two looks to spare for every job followed, were all to end before calls come back. */
   private plenty(): boolean {
-    const spare = this.supply.available() - this.dueNow() - this.active - this.looksOut
-    return spare >= this.active * PLENTY_PER_JOB
+    const spare = this.supply.available() - this.dueNow() - this.jobs.size - this.looksOut
+    return spare >= this.jobs.size * PLENTY_PER_JOB
   }
 
   /** Calls needed whatever the jobs do: sites to start, the run's own, requests waiting for a call. */
   private dueNow(): number {
-    const { sitesToStart, callsPerSite, callsAfterJob, perRun } = this.plan
-    return sitesToStart * (callsPerSite - callsAfterJob + 1) + perRun + this.supply.waiters
+    return this.due + this.supply.waiters
   }
 
   /** A job's length as its progress bounds it, or as it ended: news wakes the held. */
@@ -278,43 +249,25 @@ export class PollScheduler {
     return scout !== undefined && now - scout.start > this.supply.windowMs && this.lookBudget(now) > 0
   }
 
-  /** The job that started first among those still followed. */
+  /** The job that started first among those still followed (a Map keeps the order they joined). */
   private scout(): Job | undefined {
-    let i = 0
-    while (i < this.order.length && this.order[i]!.left) i++
-    if (i > 0) this.order = this.order.slice(i)
-    return this.order[0]
+    return this.jobs.values().next().value
   }
 }
 
-/** One job as the scheduler follows it. */
-interface Job {
-  start: number
-  polledAt: number | null
-  end: { from: number; to: number } | null
-  answers: number
-  /** Its last two readings agree on its end. */
-  agreed: boolean
+/** One job as the scheduler follows it (`agreed`: its last two readings agree on its end). */
+class Job {
+  polledAt: number | null = null
+  end: { from: number; to: number } | null = null
+  answers = 0
+  agreed = false
   /** Its final was timed by the longest job expected, not by its own end. */
-  blind: boolean
+  blind = false
   /** The poll approved last, until answered. */
-  approved: 'look' | 'final' | null
-  left: boolean
-  wake: AbortController | null
-}
-
-function newJob(start: number): Job {
-  return {
-    start,
-    polledAt: null,
-    end: null,
-    answers: 0,
-    agreed: false,
-    blind: false,
-    approved: null,
-    left: false,
-    wake: null,
-  }
+  approved: 'look' | 'final' | null = null
+  left = false
+  wake: AbortController | null = null
+  constructor(readonly start: number) {}
 }
 
 /** Two readings in a row agree on the end, the later one past CONFIRM_AFTER of it (a bar need not be linear). */
@@ -331,10 +284,6 @@ function pinned(job: Job): boolean {
 function wakeUp(job: Job): void {
   job.wake?.abort()
   job.wake = null
-}
-
-function sameEnd(a: { from: number; to: number }, b: { from: number; to: number } | null): boolean {
-  return b !== null && a.from === b.from && a.to === b.to
 }
 
 /** Its final by its own latest end, stretched by how far the batch's bars misled. */
