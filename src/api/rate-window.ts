@@ -205,6 +205,20 @@ export class RateWindow {
     if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore) this.notify()
   }
 
+  /**
+   * How many runs share the account's limit, as far as the window tells (contract §6 r5): one, and
+   * the other runs' calls in the window as a share of this run's own. A run plans its optional
+   * calls (looks) from its share of what is left, `available() / sharers`.
+   */
+  get sharers(): number {
+    let own = 0
+    let others = 0
+    for (const c of this.calls)
+      if (c.others) others++
+      else own++
+    return others === 0 ? 1 : 1 + others / Math.max(1, own)
+  }
+
   /** Calls that may go now. */
   available(now = this.clock.now()): number {
     if (this.limit === null) return Infinity

@@ -16,6 +16,7 @@ function supply(
     left,
     backAt: Infinity,
     waiters: 0,
+    sharers: 1,
     limit,
     windowMs: 60_000,
     available() {

@@ -14,7 +14,10 @@ export interface PollAsk {
 }
 
 /** What the scheduler reads of the run's rate window. */
-export type CallSupply = Pick<RateWindow, 'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters'>
+export type CallSupply = Pick<
+  RateWindow,
+  'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers'
+>
 
 /**
  * The poll scheduler: when each job's status call goes, within the account's rate window. Lanes,
@@ -194,7 +197,7 @@ export class PollScheduler {
 
   /** The calls left now, less every call the plan needs before calls come back, less looks out. */
   private spare(now: number): number {
-    return this.supply.available() - this.dueNow() - this.finalsDue(now) - this.looksOut
+    return this.share() - this.dueNow() - this.finalsDue(now) - this.looksOut
   }
 
   /** Finals of jobs that may end before calls come back (by their progress, else the shortest job). */
@@ -219,8 +222,15 @@ export class PollScheduler {
 
   /** Two looks to spare for every job followed, were all to end before calls come back. */
   private plenty(): boolean {
-    const spare = this.supply.available() - this.dueNow() - this.jobs.size - this.looksOut
+    // Other runs on the account spend calls this run cannot foresee: never plenty then.
+    if (this.supply.sharers > 1) return false
+    const spare = this.share() - this.dueNow() - this.jobs.size - this.looksOut
     return spare >= this.jobs.size * PLENTY_PER_JOB
+  }
+
+  /** This run's share of the calls left now: all of them while it is alone on the account. */
+  private share(): number {
+    return Math.floor(this.supply.available() / this.supply.sharers)
   }
 
   /** Calls needed whatever the jobs do: sites to start, the run's own, requests waiting for a call. */
