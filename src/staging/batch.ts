@@ -1,4 +1,5 @@
 import { realClock } from '../clock.js'
+import { roundedSeconds } from '../duration.js'
 import { CALLS_PER_RUN } from '../contract.js'
 import { extraCalls } from './checkpoint.js'
 import { RateWindow } from '../api/rate-window.js'
@@ -53,7 +54,11 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
     transport,
   }
   try {
-    return await runSites(config, deps, shared)
+    const results = await runSites(config, deps, shared)
+    // The run's waiting for calls that other runs on the account used: the summary's timing line says it.
+    if (ledger.sharedWaitMs > 0)
+      for (const r of results) r.sharedWaitSeconds = roundedSeconds(ledger.sharedWaitMs)
+    return results
   } finally {
     if (!deps.transport) transport.close()
     deps.logger.debug(`${transport.connections} connection(s) to the API`)

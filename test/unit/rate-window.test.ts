@@ -428,3 +428,45 @@ describe('RateWindow against each way of limiting (issue 17 §1)', () => {
     expect(run.lastSentMs).toBeLessThanOrEqual(kind === 'sliding' ? 20_000 : 15_000)
   })
 })
+
+describe('RateWindow: other runs on the account (contract §6 r5)', () => {
+  it('learns that others share the window from a count its own calls do not explain, says so once, and counts its share', () => {
+    const clock = new FakeClock()
+    const told: number[] = []
+    const b = new RateWindow(clock, { onShared: (n) => told.push(n) })
+    // Alone: the count follows its own calls.
+    request(b, limits(60, 59))
+    request(b, limits(60, 58))
+    expect([b.sharers, b.othersPerMinute, told]).toEqual([1, 0, []])
+    // Three more calls counted than its own third: three runs' calls beside its three.
+    request(b, limits(60, 54))
+    expect(b.othersPerMinute).toBe(3)
+    expect(b.sharers).toBe(2)
+    request(b, limits(60, 50))
+    expect(b.othersPerMinute).toBe(6)
+    expect(b.sharers).toBe(2.5)
+    expect(told).toEqual([3])
+    expect(b.available()).toBe(50)
+  })
+  it('counts the waiting for calls while others hold part of the window, and none while alone', () => {
+    const clock = new FakeClock()
+    const alone = new RateWindow(clock)
+    request(alone, limits(2, 1))
+    alone.waiting(1)
+    clock.t += 5000
+    alone.waiting(-1)
+    expect(alone.sharedWaitMs).toBe(0)
+    const b = new RateWindow(clock)
+    request(b, limits(10, 0))
+    expect(b.sharers).toBeGreaterThan(1)
+    b.waiting(1)
+    b.waiting(1)
+    clock.t += 3000
+    b.waiting(-1)
+    clock.t += 1000
+    b.waiting(-1)
+    clock.t += 1000
+    // Two requests waited together: the run waited 4 s, not 7.
+    expect(b.sharedWaitMs).toBe(4000)
+  })
+})
