@@ -1,22 +1,14 @@
 import { sharedController } from '../clock.js'
-import {
-  RATE_LIMIT_HEADERS,
-  RATE_LIMIT_MAX,
-  RATE_RESET_MAX_AHEAD_MS,
-  RATE_WINDOW_MS,
-  RETRY_AFTER_BUDGET_MAX_MS,
-} from '../contract.js'
-import { exponential } from '../backoff.js'
-import { headerValue, parseRetryAfter, pauseAfterMs, serverNow } from './retry.js'
+import { RATE_WINDOW_MS } from '../contract.js'
 import type { Clock } from '../types.js'
+import { limitHeaders, pauseAfter429 } from './rate-headers.js'
 
 export type Headers = Record<string, string | string[] | undefined>
 
-/** A call the server counts: ours (sent, maybe answered) or another run's on the same token. */
+/** A call the server counts, ours or another run's; `until`: when it stops counting (Infinity in flight). */
 interface Call {
   sentAt: number
   answeredAt: number | null
-  /** When it stops counting, as far as we can tell (Infinity while in flight). */
   until: number
   others: boolean
   /** Sent to learn whether the window is shorter than assumed (see `probing`). */
@@ -25,20 +17,16 @@ interface Call {
 
 /**
  * The account's rate window (contract §6): how many calls the limit leaves this run now, and when
- * more come back, learnt from the answers and from the run's own calls. One per run, shared by every
- * request (all sites, all waits). The client asks `reserve` before each request; a request that
- * waits is woken by every answer that gives calls back (`changed`).
- *
- * Each call holds the window until a window after its answer: under a fixed window that starts at a
- * key's first request (the framework's limiter) or a sliding one (gateways), a call answered at `a`
- * stops counting by `a + W`, so the run never sends what the server will refuse, with no reset
- * header. `X-RateLimit-Remaining` corrects it both ways: lower than the run's own calls explain,
- * other runs share the account (contract §6 r5: their calls hold the window too, and the run plans
- * from the share left); higher than the calls the run made before this request went, the window has
- * turned (the oldest calls are given back at once). A stated reset (`X-RateLimit-Reset` at 0 left, a
- * 429's `Retry-After`) lets one request go when it comes, to learn the new count. A 429 pauses every
- * request until its `Retry-After` (without one, a growing while, at least a second). No header makes
- * the run idle longer than a window unless `Retry-After` says so; values out of bounds are ignored.
+ * more come back, learnt from the answers and the run's own calls. One per run, shared by every
+ * request; the client asks `reserve` before each, and a request that waits is woken by every answer
+ * that gives calls back (`changed`). Each call holds the window until a window after its answer
+ * (true of the framework's fixed window and of a sliding one), so the run never sends what the
+ * server will refuse, with no reset header. `X-RateLimit-Remaining` corrects it both ways: lower
+ * than the run's own calls explain, other runs share the account (r5: their calls hold the window
+ * too); higher than the calls made before this request went, the window has turned (the oldest are
+ * given back). A stated reset lets one request go when it comes, to learn the new count. A 429
+ * pauses every request until its `Retry-After` (or a growing while, at least a second). No header
+ * makes the run idle longer than a window unless `Retry-After` says so; values out of bounds are ignored.
  */
 export class RateWindow {
   /** How long a call counts after its answer: the window assumed, or a shorter one learnt. */
@@ -46,9 +34,8 @@ export class RateWindow {
   private readonly assumedWindowMs: number
   /** Calls per window, once an answer has said (null: not known, or no limit). */
   limit: number | null = null
-  /** The calls that hold the window, in the order they were sent. */
+  /** The calls that hold the window, in the order they went; none stops counting before `nextExpiry`. */
   private calls: Call[] = []
-  /** No call stops counting before this (expiry looks through them only once it is reached). */
   private nextExpiry = Infinity
   /** Every call of the run before this index is answered. */
   private flyingFrom = 0
@@ -58,30 +45,25 @@ export class RateWindow {
   private statedReset: number | null = null
   private pausedUntil = 0
   private lastSentAt = -Infinity
-  /**
-   * Whether one request may go to learn if the server's window is shorter than assumed: only when
-   * waiting for a call would reach the run's deadline, no reset is stated, and nothing was sent for
-   * PROBE_AFTER_MS. The first probe refused ends probing (the window is as long as assumed).
-   */
+  /** A probe may learn a shorter window (see reserve); the first one refused ends probing. */
   private probing = true
   private consecutive429 = 0
   private wake = sharedController()
   /** Requests waiting for a call now (a site's request, a final poll): theirs before any look. */
   waiters = 0
-  /** Other runs' calls seen in the window, as a rate (calls a minute); 0 while the run is alone. */
-  othersPerMinute = 0
-  /** How long requests waited for a call while other runs' calls held part of the window (ms). */
-  sharedWaitMs = 0
   private waitingSince: number | null = null
+  /** Other runs' calls in the window, a minute's worth; how long requests waited while they held part of it. */
+  othersPerMinute = 0
+  sharedWaitMs = 0
   readonly cancelledBy?: AbortSignal
 
   constructor(
     private readonly clock: Clock,
+    /** `onShared`: said once, when the run learns it shares the account's limit. */
     private readonly options: {
       windowMs?: number
       signal?: AbortSignal
-      /** Said once, when the run learns it shares the account's limit. */
-      onShared?: (callsPerMinute: number) => void
+      onShared?: (perMinute: number) => void
     } = {},
   ) {
     this.windowMs = options.windowMs ?? RATE_WINDOW_MS
@@ -102,23 +84,18 @@ export class RateWindow {
     const now = this.clock.now()
     this.expire(now)
     if (now < this.pausedUntil) return this.pausedUntil - now
-    if (this.limit === null) {
-      // No header in any answer so far: nothing to respect. Else one request at a time until the
-      // first answer tells the count.
-      if (this.answers > 0 && !this.headersSeen) return this.send(now)
-      return this.inFlight() === 0 ? this.send(now) : ASK_AGAIN_MS
-    }
-    if (this.statedReset !== null && now >= this.statedReset) {
-      const reset = this.statedReset
-      return this.calls.some((c) => c.answeredAt === null && c.sentAt >= reset)
-        ? ASK_AGAIN_MS
-        : this.send(now)
-    }
+    // No header in any answer: nothing to respect; else one request at a time until an answer tells the count.
+    if (this.limit === null)
+      return (this.answers > 0 && !this.headersSeen) || !this.flying() ? this.send(now) : ASK_AGAIN_MS
+    const reset = this.statedReset
+    if (reset !== null && now >= reset) return this.flying(reset) ? ASK_AGAIN_MS : this.send(now)
     if (this.available(now) > 0) return this.send(now)
     let until = Math.min(this.backBy(1, now), this.statedReset ?? Infinity)
-    if (this.statedReset === null && this.probing && until + MARGIN_MS >= deadline) {
+    // Waiting would reach the deadline, yet the server's window may be shorter than assumed: with
+    // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
+    if (reset === null && this.probing && until + MARGIN_MS >= deadline) {
       const probeAt = this.lastSentAt + PROBE_AFTER_MS
-      if (now >= probeAt && this.inFlight() === 0) {
+      if (now >= probeAt && !this.flying()) {
         this.send(now)
         this.calls.at(-1)!.probe = true
         return 0
@@ -139,9 +116,8 @@ export class RateWindow {
 
   /** A request that went got no answer: the server may or may not have counted it. */
   unanswered(): void {
-    const now = this.clock.now()
     const call = this.oldestInFlight()
-    if (call) this.answer(call, now)
+    if (call) this.answer(call, this.clock.now())
     this.notify()
   }
 
@@ -157,30 +133,20 @@ export class RateWindow {
     // Answers come in any order; the request this one answers is taken to be the oldest in flight.
     const mine = this.oldestInFlight()
     if (mine) this.answer(mine, now)
-    const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
+    const { limit, remaining, reset, serverWall } = limitHeaders(
+      headers,
+      now,
+      this.clock.wallNow(),
+      this.limit,
+    )
     if (limit !== null) this.limit = limit
-    const serverWall = serverNow(headers.date, this.clock.wallNow())
-    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall)
-    // A count is only worth its window: with a reset that is not sane, the count is ignored too.
-    const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined
-    const remaining = badReset
-      ? null
-      : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX)
     if (limit !== null || remaining !== null) this.headersSeen = true
     if (status === 429) {
       // A probe refused: the window is as long as assumed. Any 429 puts the assumed window back.
       if (mine?.probe) this.probing = false
       this.windowMs = Math.max(this.windowMs, this.assumedWindowMs)
-      this.consecutive429++
-      const said = parseRetryAfter(headers['retry-after'], serverWall)
-      // Longer than the cap: ignored here (the client that got it ends its run, saying when).
-      const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null
-      const pause =
-        retryAfter !== null
-          ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
-          : PAUSE_AFTER_429(this.consecutive429, 0, () => 0)
-      // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
-      this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause))
+      const pause = pauseAfter429(headers, serverWall, ++this.consecutive429)
+      this.pausedUntil = Math.max(this.pausedUntil, now + pause)
       this.statedReset = this.pausedUntil
       this.notify()
       return
@@ -205,18 +171,10 @@ export class RateWindow {
     if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore) this.notify()
   }
 
-  /**
-   * How many runs share the account's limit, as far as the window tells (contract §6 r5): one, and
-   * the other runs' calls in the window as a share of this run's own. A run plans its optional
-   * calls (looks) from its share of what is left, `available() / sharers`.
-   */
+  /** How many runs share the account (contract §6 r5): one, and others' calls in the window per own call. */
   get sharers(): number {
-    let own = 0
-    let others = 0
-    for (const c of this.calls)
-      if (c.others) others++
-      else own++
-    return others === 0 ? 1 : 1 + others / Math.max(1, own)
+    const others = this.calls.filter((c) => c.others).length
+    return others === 0 ? 1 : 1 + others / Math.max(1, this.calls.length - others)
   }
 
   /** Calls that may go now. */
@@ -235,11 +193,7 @@ export class RateWindow {
     return this.calls.map((c) => c.until).sort((a, b) => a - b)[short - 1] ?? Infinity
   }
 
-  /**
-   * The server counted `count` calls when it counted `mine`. Fewer than it must have counted before
-   * (answered, or seen as other runs', before `mine` went): the window has turned for the oldest.
-   * More than every call the run may have made by then: other runs' calls.
-   */
+  /** The server counted `count` with `mine`: fewer than before it, the window turned; more than ours, others'. */
   private correct(count: number, mine: Call, now: number): Call | null {
     const before = this.calls.filter(
       (c) => c !== mine && c.answeredAt !== null && c.answeredAt <= mine.sentAt,
@@ -278,7 +232,7 @@ export class RateWindow {
 
   private add(call: Call): void {
     this.calls.push(call)
-    this.nextExpiry = Math.min(this.nextExpiry, call.until)
+    this.holdUntil(call, call.until)
   }
 
   private holdUntil(call: Call, until: number): void {
@@ -307,18 +261,15 @@ export class RateWindow {
     return undefined
   }
 
-  private inFlight(): number {
-    return this.calls.filter((c) => c.answeredAt === null).length
+  /** Whether a request (sent from `since`) is in flight. */
+  private flying(since = -Infinity): boolean {
+    return this.calls.some((c) => c.answeredAt === null && c.sentAt >= since)
   }
 
   private send(now: number): number {
     this.lastSentAt = now
-    this.add({
-      sentAt: now,
-      answeredAt: null,
-      until: now + UNANSWERED_AFTER_MS + this.windowMs,
-      others: false,
-    })
+    const until = now + UNANSWERED_AFTER_MS + this.windowMs
+    this.add({ sentAt: now, answeredAt: null, until, others: false })
     return 0
   }
 
@@ -329,42 +280,15 @@ export class RateWindow {
   }
 }
 
-/** A whole number from min to max, or null (absent, not a number, out of bounds). */
-function whole(value: string | string[] | undefined, min: number, max: number): number | null {
-  const text = headerValue(value)
-  if (!text || !/^-?\d+$/.test(text)) return null
-  const n = Number(text)
-  return Number.isSafeInteger(n) && n >= min && n <= max ? n : null
-}
-
-/**
- * `X-RateLimit-Reset` as a time (monotonic ms, like `now`), or null outside the bounds of contract
- * §6: epoch seconds (read against the server's `wallNow`, contract §11), or seconds from now; at
- * most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
- */
-function resetTime(value: string | string[] | undefined, now: number, wallNow: number): number | null {
-  const text = headerValue(value)
-  if (!text || !/^\d+(\.\d+)?$/.test(text)) return null
-  const n = Number(text)
-  let at: number
-  if (n >= 1e9 && n < 1e11) at = now + (n * 1000 - wallNow)
-  else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS) at = now + n * 1000
-  else return null
-  return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null
-}
-
 const WOKEN = new Error('the calls to spare changed')
-/** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row, from 1), up to 30 s. */
-const PAUSE_AFTER_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 })
-/** A request to learn a shorter window goes only after this long with nothing sent. */
+/** A request to learn a shorter window goes only after this long with nothing sent; it learns no less than a second. */
 const PROBE_AFTER_MS = 1000
+const MIN_LEARNT_WINDOW_MS = 1000
 /** A stated reset is in whole seconds, and so may the server's timer be. */
 const RESET_ROUNDING_MS = 1000
-/** The shortest window a probe can teach. */
-const MIN_LEARNT_WINDOW_MS = 1000
 /** A request neither answered nor reported unanswered after this long is taken as answered. */
 const UNANSWERED_AFTER_MS = 35_000
-/** Requests wait a little past the time a call comes back (clock differences, rounding). */
+/** Requests wait a little past the time a call comes back (clock differences, rounding), at least MIN_WAIT_MS. */
 const MARGIN_MS = 50
 const MIN_WAIT_MS = 10
 /** Waiting for an answer that tells the count: an answer wakes the waiter sooner. */
