@@ -22,40 +22,36 @@ import { listItems } from '../site-list.js'
 import type { PollScheduler } from './batch.js'
 import { PollPlanner } from './planner.js'
 
-/*
- * Following a job: one loop (follow) takes any background job (a task, a job with no task id read
- * from the staging probe, a site version, a restore) from "accepted" to a WaitOutcome. Before each
- * look it sleeps as the job's planner wants and the batch's scheduler allows, never past the run's
- * deadline (passed in with the scheduler, computed once from `timeout`).
+/**
+ * Following a job: one loop (follow) takes any background job (a task, a job read from the staging
+ * probe, a site version, a restore) from "accepted" to a WaitOutcome, sleeping as its planner wants
+ * and the run's scheduler (`polls`) allows, never past the run's deadline (given to the scheduler).
  */
-
 export interface WaitDeps {
   client: StagingApiClient
-  /** The run's poll scheduler: when a status call may go, and the run's deadline. */
   polls: PollScheduler
   clock: Clock
   logger: Logger
   redactor: Redactor
   signal?: AbortSignal
-  /** Minimum time between two plain progress lines in the log (when the logger shows no live line). */
-  progressEveryMs?: number
 }
 
-/** How following a job ended; timeouts and cancellation are thrown (DeadlineError, CancelledError). */
+/**
+ * How following a job ended (a timeout or a cancellation is thrown): `completed` as the server said
+ * (a task, the probe ready after the job was seen busy, gone after a delete), `untrackable` when
+ * nothing can tell, `unconfirmed` when the probe is ready but the job was never seen running (§3).
+ */
 export type WaitOutcome =
-  /** The server said so (task completed, probe ready after the job was seen busy, gone after a delete). */
   | { kind: 'completed'; data: unknown; from: 'task' | 'probe' }
   | { kind: 'failed'; reason: string }
-  /** Nothing can tell how the job went (no probe, no task). */
   | { kind: 'untrackable'; reason: string }
-  /** The probe says "ready", but this run never saw the job running: no evidence it ran (contract §3). */
   | { kind: 'unconfirmed'; reason: string }
 
-/** What one look says: how the job ended, or it runs (with its progress, if any), or nothing yet. */
+/** What one look says: how the job ended, or it runs (its progress, if any), or nothing yet. */
 type Look = WaitOutcome | { percent: number | undefined } | 'waiting'
 
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
-export const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited'])
+const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited'])
 
 /** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
 export function waitForTask(
@@ -69,13 +65,13 @@ export function waitForTask(
   logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`)
   const unknownSeen = new Set<string>()
   let seenRunning = false
-  return follow(deps, operation, siteId, `the status of task ${taskId}`, startedAt, async (at) => {
+  return follow(deps, operation, siteId, `the status of task ${taskId}`, startedAt, async (elapsed) => {
     let answer
     try {
       answer = await client.call('GET', taskStatusPath(taskId), 'read')
     } catch (e) {
       if (!(e instanceof ApiError) || e.httpStatus !== MISSING_STATUS || e.kind === 'api-url') throw e
-      if (at - startedAt < TASK_INVISIBLE_GRACE_MS) {
+      if (elapsed < TASK_INVISIBLE_GRACE_MS) {
         logger.debug(`task ${taskId} is not visible yet (404)`)
         return 'waiting'
       }
@@ -83,7 +79,7 @@ export function waitForTask(
       if (operation === 'checkpoint' || operation === 'rollback')
         return { kind: 'untrackable', reason: `task ${taskId} was not found (404)` }
       logger.warn(
-        `Task ${taskId} was not found ${durationText(at - startedAt, 'log')} after the job started; following the staging environment instead.`,
+        `Task ${taskId} was not found ${durationText(elapsed, 'log')} after the job started; following the staging environment instead.`,
       )
       return followProbe(deps, operation, siteId, seenRunning)
     }
@@ -94,22 +90,19 @@ export function waitForTask(
     }
     const task = parsed.data
     if (task.state === 'completed') return { kind: 'completed', data: answer.reply.data, from: 'task' }
-    if (task.state === 'failed') {
-      const reason = task.reason
-        ? redactor.server(task.reason)
-        : `the task ended with status "${redactor.server(task.status, 60)}"`
-      return { kind: 'failed', reason }
-    }
-    if (task.state === 'running') seenRunning = true
-    else {
-      const shown = redactor.server(
-        typeof task.status === 'object' ? JSON.stringify(task.status) : task.status,
-        60,
-      )
-      if (!unknownSeen.has(shown)) {
-        unknownSeen.add(shown)
-        logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`)
+    const shown = redactor.server(
+      typeof task.status === 'object' ? JSON.stringify(task.status) : task.status,
+      60,
+    )
+    if (task.state === 'failed')
+      return {
+        kind: 'failed',
+        reason: task.reason ? redactor.server(task.reason) : `the task ended with status "${shown}"`,
       }
+    if (task.state === 'running') seenRunning = true
+    else if (!unknownSeen.has(shown)) {
+      unknownSeen.add(shown)
+      logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`)
     }
     return { percent: task.percent }
   })
@@ -127,7 +120,7 @@ function followProbe(
   seenBusy: boolean,
 ): Promise<WaitOutcome> {
   const { client, logger, clock } = deps
-  return follow(deps, operation, siteId, 'the staging environment', clock.now(), async (at, startedAt) => {
+  return follow(deps, operation, siteId, 'the staging environment', clock.now(), async (elapsed) => {
     let answer
     try {
       answer = await client.call('GET', probePath(siteId), 'read')
@@ -140,7 +133,7 @@ function followProbe(
         }
       if (e.httpStatus !== MISSING_STATUS) throw e
       if (operation === 'delete') return { kind: 'completed', data: null, from: 'probe' }
-      if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS) return 'waiting'
+      if (operation === 'create' && elapsed < TASK_INVISIBLE_GRACE_MS) return 'waiting'
       return {
         kind: 'untrackable',
         reason: 'the staging environment is not visible (404), so completion cannot be tracked',
@@ -156,7 +149,7 @@ function followProbe(
       // Before a create there was no staging: "ready" is the new one. A pull or push that has not
       // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
       if (operation === 'create' || seenBusy) return { kind: 'completed', data, from: 'probe' }
-      if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
+      if (elapsed >= PROBE_EVIDENCE_WINDOW_MS)
         return {
           kind: 'unconfirmed',
           reason: `the staging environment looks ready, but this run never saw the ${jobOf(operation)} running, so it cannot tell whether the job ran, failed or has not started`,
@@ -168,55 +161,41 @@ function followProbe(
   })
 }
 
-/**
- * Follows a site version started with no task id through its site's version list (contract §13):
- * `completed` ends the wait, `progress` keeps it, a failed status fails it.
- */
+/** Follows a site version started with no task id through its site's version list (contract §13). */
 export function waitForVersion(deps: WaitDeps, siteId: string, versionId: string): Promise<WaitOutcome> {
   const { client, redactor, logger, clock } = deps
   logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`)
-  return follow(
-    deps,
-    'checkpoint',
-    siteId,
-    `site ${siteId}'s versions`,
-    clock.now(),
-    async (at, startedAt) => {
-      const answer = await client.call('GET', versionListPath(siteId), 'read')
-      const record = listItems(answer.reply.data).find((r) => versionIdOf(r) === versionId)
-      if (!record)
-        return at - startedAt < TASK_INVISIBLE_GRACE_MS
-          ? 'waiting'
-          : { kind: 'untrackable', reason: `version ${versionId} is not in site ${siteId}'s version list` }
-      const state = taskState(record.status)
-      if (state === 'completed') return { kind: 'completed', data: record, from: 'probe' }
-      if (state === 'failed')
-        return {
-          kind: 'failed',
-          reason: `version ${versionId} has the status "${redactor.server(String(record.status), 60)}"`,
-        }
-      return state === 'running' ? { percent: undefined } : 'waiting'
-    },
-  )
+  return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
+    const answer = await client.call('GET', versionListPath(siteId), 'read')
+    const record = listItems(answer.reply.data).find((r) => versionIdOf(r) === versionId)
+    if (!record)
+      return elapsed < TASK_INVISIBLE_GRACE_MS
+        ? 'waiting'
+        : { kind: 'untrackable', reason: `version ${versionId} is not in site ${siteId}'s version list` }
+    const state = taskState(record.status)
+    if (state === 'completed') return { kind: 'completed', data: record, from: 'probe' }
+    if (state === 'failed')
+      return {
+        kind: 'failed',
+        reason: `version ${versionId} has the status "${redactor.server(String(record.status), 60)}"`,
+      }
+    return state === 'running' ? { percent: undefined } : 'waiting'
+  })
 }
 
-/**
- * The one loop: sleep as the planner and the scheduler say, `look` once, until it says how the job
- * ended. Each answer is read as of when it came (the client may have waited for a call). Transient
- * trouble keeps waiting; a server that refuses every request until after the timeout ends it.
- */
+/** The one loop: sleep, `look`, until it says how the job ended; transient trouble keeps waiting. */
 async function follow(
   deps: WaitDeps,
   operation: Operation,
   siteId: string,
   what: string,
   startedAt: number,
-  look: (at: number, startedAt: number) => Promise<Look>,
+  look: (elapsedMs: number) => Promise<Look>,
 ): Promise<WaitOutcome> {
   const { clock, logger, polls } = deps
   const leave = polls.join(deps, deps.signal) // keyed by these deps, as sleepWithin asks with them
   const planner = new PollPlanner(startedAt)
-  const progress = new Progress(deps, operation, siteId, startedAt)
+  const progress = progressOf(deps, operation, siteId, startedAt)
   const followedFrom = clock.now()
   try {
     let delay = planner.firstDelay()
@@ -224,7 +203,7 @@ async function follow(
       await sleepWithin(deps, delay, planner)
       let now: Look
       try {
-        now = await look(clock.now(), startedAt)
+        now = await look(clock.now() - startedAt)
       } catch (e) {
         if (!(e instanceof ApiError)) throw e
         if (e.acceptsAgainAt) throw new DeadlineError(e)
@@ -236,12 +215,12 @@ async function follow(
         continue
       }
       if (typeof now === 'object' && 'kind' in now) {
-        if (now.kind === 'completed') progress.done()
+        if (now.kind === 'completed') progress(100, true)
         return now
       }
       const percent = now === 'waiting' ? undefined : now.percent
       planner.observe(clock.now(), percent)
-      if (now !== 'waiting') progress.update(percent)
+      if (now !== 'waiting') progress(percent)
       delay = planner.nextDelay(clock.now())
     }
   } finally {
@@ -252,9 +231,8 @@ async function follow(
 }
 
 /**
- * Sleeps before the next poll: `wanted` (the planner's), or when the scheduler says, asked again
- * whenever the time it gave comes (a poll planned before calls ran out is planned anew, not sent
- * late). A held job sleeps on its own wake-up. Past the deadline: DeadlineError, with no pointless sleep.
+ * Sleeps until the scheduler lets the next poll go (asked again whenever the time it gave comes; a
+ * held job sleeps on its own wake-up). Past the deadline: DeadlineError, with no pointless sleep.
  */
 async function sleepWithin(deps: WaitDeps, wanted: number, planner: PollPlanner): Promise<void> {
   const { clock, signal, polls } = deps
@@ -289,55 +267,26 @@ async function sleepWithin(deps: WaitDeps, wanted: number, planner: PollPlanner)
 }
 
 /** One job's progress: a live update at every answer where the front end shows one, else a plain line now and then. */
-class Progress {
-  private lastLineAt: number
-  constructor(
-    private readonly deps: WaitDeps,
-    private readonly operation: Operation,
-    private readonly siteId: string,
-    private readonly startedAt: number,
-  ) {
-    this.lastLineAt = startedAt
-  }
-  update(percent: number | undefined): void {
-    const { logger, clock, progressEveryMs } = this.deps
+function progressOf(deps: WaitDeps, operation: Operation, siteId: string, startedAt: number) {
+  const { logger, clock } = deps
+  let lineAt = startedAt
+  return (percent: number | undefined, done = false) => {
     const now = clock.now()
-    const elapsedMs = now - this.startedAt
-    if (logger.progress) {
-      // A naive end estimate for people (the planner has its own): the average rate so far.
-      const etaMs = percent && percent > 0 && percent < 100 ? (elapsedMs * (100 - percent)) / percent : null
-      logger.progress({
-        operation: this.operation,
-        siteId: this.siteId,
-        percent: percent ?? null,
-        elapsedMs,
-        etaMs,
-      })
-      return
-    }
-    if (now - this.lastLineAt < (progressEveryMs ?? 15_000)) return
-    this.lastLineAt = now
+    const elapsedMs = now - startedAt
+    // A naive end estimate for people (the planner has its own): the average rate so far.
+    const eta = percent && percent > 0 && percent < 100 ? (elapsedMs * (100 - percent)) / percent : null
+    const update = { operation, siteId, percent: percent ?? null, elapsedMs, etaMs: eta }
+    logger.progress?.(done ? { ...update, percent: 100, etaMs: 0, ended: true } : update)
+    if (done)
+      logger.info(`The ${jobOf(operation)} on site ${siteId} finished after ${durationText(elapsedMs)}.`)
+    if (done || logger.progress || now - lineAt < PLAIN_LINE_EVERY_MS) return
+    lineAt = now
     const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`
-    logger.info(
-      `… ${this.operation} on site ${this.siteId}:${pct} still running after ${durationText(elapsedMs)}`,
-    )
-  }
-  done(): void {
-    const { logger, clock } = this.deps
-    const elapsedMs = clock.now() - this.startedAt
-    logger.progress?.({
-      operation: this.operation,
-      siteId: this.siteId,
-      percent: 100,
-      elapsedMs,
-      etaMs: 0,
-      ended: true,
-    })
-    logger.info(
-      `The ${jobOf(this.operation)} on site ${this.siteId} finished after ${durationText(elapsedMs)}.`,
-    )
+    logger.info(`… ${operation} on site ${siteId}:${pct} still running after ${durationText(elapsedMs)}`)
   }
 }
 
+/** Without a live line, a plain progress line at most this often. */
+const PLAIN_LINE_EVERY_MS = 15_000
 /** After transient trouble, the next look waits at least this long. */
 const TROUBLE_POLL_MS = 5000
