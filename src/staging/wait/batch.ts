@@ -3,10 +3,7 @@ import { whenAborted } from '../../clock.js'
 import { CALLS_PER_RUN } from '../../contract.js'
 import type { Clock } from '../../types.js'
 
-/**
- * A job's ask to poll: when its planner wants to, when its progress says it ends (earliest and
- * latest; null: nothing tells yet), and its answers so far (one more: the poll approved last went).
- */
+/** A job's ask: when its planner wants to poll, its end by its progress (earliest, latest), its answers so far. */
 export interface PollAsk {
   wantedAt: number
   end: { from: number; to: number } | null
@@ -22,16 +19,11 @@ export type CallSupply = Pick<
 /**
  * The poll scheduler: when each job's status call goes, within the account's rate window. Lanes,
  * first served first: a site's own request (it waits in the window: `waiters`), a job's final, a
- * look, a spare call (spareNow). Words: docs/development.md, "The waiting wing".
- *
- * Every call the batch will make is in its plan, against the calls the window leaves and gives back.
- * With PLENTY_PER_JOB looks to spare per job, each polls when its planner wants. Else a job whose
- * end is pinned gets its final just after that end; one not pinned gets a look only with calls to
- * spare (one kept per RESERVE_PER finals due), else a final not before the longest job expected. A
- * final that may miss waits for the finals out when the calls left could not pay for all missing.
- * Until one job tells how long such jobs take, only the scout polls; the others are held, each woken
- * alone. Once bars mislead, finals wait for every job's expected end, stretched. Every decision is
- * taken again when its time comes; no job polls twice within MIN_GAP_MS.
+ * look, a spare call (spareNow). Every call the batch will make is in its plan, against the calls
+ * the window leaves. With PLENTY_PER_JOB looks to spare per job, each polls when its planner wants.
+ * Else a pinned job gets its final just after its end; another a look only with calls to spare,
+ * else a final not before the longest job expected. Until one job tells how long such jobs take,
+ * only the scout polls; the others are held. Words and the whole policy: docs/development.md.
  */
 export class PollScheduler {
   /** Calls due whatever the jobs do: the sites still to start (each: its request and its final) and the run's own. */
@@ -52,7 +44,7 @@ export class PollScheduler {
   constructor(
     private readonly clock: Clock,
     private readonly supply: CallSupply,
-    /** The run's one deadline (computed once from `timeout`): no wait runs past it. */
+    /** The run's one deadline, computed once from `timeout`: no wait runs past it. */
     readonly deadline = Infinity,
   ) {}
 
@@ -61,10 +53,7 @@ export class PollScheduler {
     this.due = calls
   }
 
-  /**
-   * A job joins for as long as it polls; call the result when it stops (null: `key` follows a job
-   * already, as a task's follow turned to the staging probe). `signal` wakes it when held.
-   */
+  /** A job joins while it polls (null: `key` is followed already); call the result when it stops. */
   join(key: object, signal?: AbortSignal): (() => void) | null {
     if (this.jobs.has(key)) return null
     const job = new Job(this.clock.now())
@@ -84,10 +73,7 @@ export class PollScheduler {
     }
   }
 
-  /**
-   * When the job of `key` may poll. `final`: poll now (`at` is now); else ask again at `at`, or as
-   * soon as `wake` aborts (a held job's own wake-up).
-   */
+  /** When `key`'s job may poll: now (`final`), at `at`, or when `wake` aborts (a held job's own wake-up). */
   pollAt(key: object, ask: PollAsk): { at: number; final: boolean; wake?: AbortSignal } {
     const now = this.clock.now()
     if (!this.jobs.has(key)) this.join(key) // a single job outside any batch is its own batch
@@ -133,7 +119,7 @@ export class PollScheduler {
   /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
   spareNow(): boolean {
     if (this.supply.limit === null) return true
-    if (this.jobs.size === 0) return this.supply.available() > this.dueNow()
+    if (this.jobs.size === 0) return this.supply.available() > this.due + this.supply.waiters
     return this.plenty() || this.lookBudget(this.clock.now()) > 0
   }
 
@@ -141,19 +127,11 @@ export class PollScheduler {
     if (this.supply.limit === null || this.plenty()) return { at: ask.wantedAt, look: true }
     const finalAt = this.finalAt(job, now)
     if (pinned(job) && finalAt !== null) return { at: finalAt, look: false }
-    // A look where it pins this job's end sooner than the final would (once bars mislead, only the
-    // scout looks, until one job has ended).
+    // A look where it pins the end sooner than the final would (misled: only the scout, until one ended).
     const scout = this.scout() === job
-    const lookAt =
-      this.misled && (this.longest > 0 || !scout)
-        ? null
-        : job.end
-          ? ask.wantedAt
-          : this.shortest < Infinity
-            ? job.start + FIRST_LOOK * this.shortest
-            : scout || this.leftOver(now)
-              ? ask.wantedAt
-              : null
+    const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null
+    let lookAt = job.end ? ask.wantedAt : (first ?? (scout || this.leftOver(now) ? ask.wantedAt : null))
+    if (this.misled && (this.longest > 0 || !scout)) lookAt = null
     if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
       if (lookAt > now) return { at: lookAt, look: true }
       if (this.lookBudget(now) > 0) return { at: now, look: true }
@@ -164,10 +142,8 @@ export class PollScheduler {
   }
 
   /**
-   * A job's final: by its own latest end once two readings agree and no bar misled; else not before
-   * the longest job expected (ends readings agree on while a call is spare for a final that misses;
-   * with none spare, or once bars mislead, every running job's readings, stretched). A job with no
-   * reading: when the longest job expected would have ended, once some job told how long they take.
+   * A job's final: at its own latest end once two readings agree and no bar misled; else not before
+   * the longest job expected (stretched once bars mislead); with no reading, once some job told.
    */
   private finalAt(job: Job, now: number): number | null {
     const told = this.misled || this.longestExpected(false) > 0
@@ -195,9 +171,8 @@ export class PollScheduler {
     return this.spare(now) - Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER))
   }
 
-  /** The calls left now, less every call the plan needs before calls come back, less looks out. */
   private spare(now: number): number {
-    return this.share() - this.dueNow() - this.finalsDue(now) - this.looksOut
+    return this.free() - this.finalsDue(now)
   }
 
   /** Finals of jobs that may end before calls come back (by their progress, else the shortest job). */
@@ -224,18 +199,16 @@ export class PollScheduler {
   private plenty(): boolean {
     // Other runs on the account spend calls this run cannot foresee: never plenty then.
     if (this.supply.sharers > 1) return false
-    const spare = this.share() - this.dueNow() - this.jobs.size - this.looksOut
-    return spare >= this.jobs.size * PLENTY_PER_JOB
+    return this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB
   }
 
-  /** This run's share of the calls left now: all of them while it is alone on the account. */
-  private share(): number {
-    return Math.floor(this.supply.available() / this.supply.sharers)
-  }
-
-  /** Calls needed whatever the jobs do: sites to start, the run's own, requests waiting for a call. */
-  private dueNow(): number {
-    return this.due + this.supply.waiters
+  /**
+   * This run's share of the calls left (all of them while it is alone on the account), less the
+   * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out.
+   */
+  private free(): number {
+    const share = Math.floor(this.supply.available() / this.supply.sharers)
+    return share - this.due - this.supply.waiters - this.looksOut
   }
 
   /** A job's length as its progress bounds it, or as it ended: news wakes the held. */
@@ -259,21 +232,22 @@ export class PollScheduler {
     return scout !== undefined && now - scout.start > this.supply.windowMs && this.lookBudget(now) > 0
   }
 
-  /** The job that started first among those still followed (a Map keeps the order they joined). */
+  /** The first job still followed (a Map keeps the order they joined). */
   private scout(): Job | undefined {
     return this.jobs.values().next().value
   }
 }
 
-/** One job as the scheduler follows it (`agreed`: its last two readings agree on its end). */
+/**
+ * One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`,
+ * its final was timed by the longest job expected; `approved`, its poll approved last, until answered.
+ */
 class Job {
   polledAt: number | null = null
   end: { from: number; to: number } | null = null
   answers = 0
   agreed = false
-  /** Its final was timed by the longest job expected, not by its own end. */
   blind = false
-  /** The poll approved last, until answered. */
   approved: 'look' | 'final' | null = null
   left = false
   wake: AbortController | null = null
@@ -286,7 +260,7 @@ function agrees(job: Job, end: { from: number; to: number } | null, now: number)
   return near(end.to, job.end.to, job.start) && now - job.start >= CONFIRM_AFTER * (end.to - job.start)
 }
 
-/** Its end is pinned: two readings agree on it, and its window is narrow. */
+/** Two readings agree on its end, and its window is narrow. */
 function pinned(job: Job): boolean {
   return job.agreed && job.end !== null && near(job.end.from, job.end.to, job.start)
 }
@@ -295,13 +269,12 @@ function wakeUp(job: Job): void {
   job.wake?.abort()
   job.wake = null
 }
-
 /** Its final by its own latest end, stretched by how far the batch's bars misled. */
 function ownFinal(job: Job, stretch = 1): number {
   return finalAfter(job.start, stretch * ((job.end?.to ?? Infinity) - job.start)) ?? Infinity
 }
 
-/** The final poll of a job that started at `start` and lasts `length` (null: no length known). */
+/** The final of a job that started at `start` and lasts `length` (null: no length known). */
 function finalAfter(start: number, length: number): number | null {
   return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null
 }
@@ -310,21 +283,18 @@ function near(a: number, b: number, start: number): boolean {
   return Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS
 }
 
-/** A held job asks again this often (calls may come back). */
+/** A held job asks again this often (calls may come back); no job polls twice within MIN_GAP_MS. */
 const HOLD_RECHECK_MS = 2000
-/** No job polls twice within this. */
 const MIN_GAP_MS = 250
-/** Looks to spare per job, at or above which each polls as its planner wants. */
+/** Looks to spare per job at or above which each polls as its planner wants; one call kept per RESERVE_PER finals due. */
 const PLENTY_PER_JOB = 2
+const RESERVE_PER = 8
 /** A job with no reading of its own first looks at this fraction of the shortest job measured. */
 const FIRST_LOOK = 0.6
-/** One call kept for every this many finals due (finals that find their job running). */
-const RESERVE_PER = 8
 /** A final poll goes this late after the latest end (a fraction of the length, plus this). */
 const FINAL_MARGIN = 0.01
 const FINAL_MARGIN_MS = 100
-/** An end is pinned when its window is this narrow (a fraction of its length, plus this). */
+/** An end is pinned when its window is this narrow (a fraction of its length, plus ms), confirmed only CONFIRM_AFTER into it. */
 const NARROW = 0.04
 const NARROW_MS = 400
-/** A reading confirms an end only this far (a fraction) into the job it predicts. */
 const CONFIRM_AFTER = 0.5

@@ -15,7 +15,6 @@
  *    movement (a bar stuck at 99, a stall), back off, but never beyond LATE_FRACTION of the time run
  *    (at least NO_PROGRESS_POLL_MS) nor AVERAGE_FACTOR × the average interval so far, which keeps
  *    (lateness × calls) within the job's length, as fixed polling does.
- *
  * Pure and clock-free: times are passed in (tests and the bench run it in virtual time).
  */
 export class PollPlanner {
@@ -30,12 +29,11 @@ export class PollPlanner {
   /** `startedAt`: when the job was accepted (ms). */
   constructor(private readonly startedAt: number) {}
 
-  /** The delay before the first poll. */
   firstDelay(): number {
     return FIRST_POLL_MS
   }
 
-  /** Records one answer of a running job: `percent` undefined when the server gave none. */
+  /** One answer of a running job (`percent` undefined: the server gave none). */
   observe(at: number, percent: number | undefined): void {
     this.polls++
     const t = at - this.startedAt
@@ -291,13 +289,12 @@ const APPROACH = 0.6
 const NEAR_END_POLL_MS = 1900
 /** Far from the end, never wait longer than this many times the time the job has run. */
 const GROWTH = 2
-/** Past the expected end, wait this fraction of the time overdue, at most LATE_FRACTION of the time run... */
+/** Past the expected end: this fraction of the time overdue, within LATE_FRACTION of the time run and AVERAGE_FACTOR × the average interval. */
 const BACKOFF = 0.25
 const LATE_FRACTION = 1 / 40
-/** ... and at most this many times the average interval so far. */
 const AVERAGE_FACTOR = 0.9
 /** The bar is read as complete at 99 (many jobs sit there, never at 100) or at 100. */
 const DONE_AT = 99
-const MAX_READINGS = 60
-/** The line through the recent answers spans at most this many values of the bar. */
+/** The line through the recent answers spans at most LINE_VALUES values of the bar (of MAX_READINGS answers). */
 const LINE_VALUES = 6
+const MAX_READINGS = 60
