@@ -1,5 +1,5 @@
 /**
- * The benchmark's virtual-time rows: the real poll planner, window ledger, poll scheduler, client, waiting loop and
+ * The benchmark's virtual-time rows: the real planner, rate window, poll scheduler, client, waiting loop and
  * batch runner (src/), against the simulator's own API core (simulator) in process, with a
  * virtual clock and no sockets. Reads a JSON scenario or a list of them (argv[2]) and prints one
  * JSON line per scenario.

@@ -28,7 +28,7 @@ export interface ClientDeps {
   clock: Clock
   logger: Logger
   redactor: Redactor
-  /** The run's window ledger: when a call may go, and what the answers said of the limit. */
+  /** The run's rate window: when a call may go, and what the answers said of the limit. */
   ledger: RateWindow
   /** Shared by every request of the run: one set of kept-alive connections. */
   transport: Transport
@@ -183,7 +183,7 @@ export class StagingApiClient {
   }
 
   /**
-   * Waits until the run's window ledger lets a call go (and counts it). A wait ends early when an
+   * Waits until the run's rate window lets a call go (and counts it). A wait ends early when an
    * answer gives calls back; after each wait the ledger is asked again.
    */
   private async callSlot(method: string, path: string): Promise<void> {

@@ -56,7 +56,7 @@ export interface RunContext {
   siteList?: SiteList
   /** Whether the service offers the staging read, learned once per run (probe.ts). */
   readRoute?: StagingReadRoute
-  /** When status calls may go: shared by every job of a run (poll-scheduler.ts). */
+  /** When status calls may go: shared by every job of a run (wait/batch.ts). */
   polls: PollScheduler
   /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
   busy: Backoff
@@ -111,7 +111,7 @@ export function jobIs(
   else jobs.push({ op, state, ...(status !== undefined ? { status } : {}) })
 }
 
-/** The deps of the wait functions (wait.ts), from the run's context. */
+/** The deps of the wait functions (wait/follow.ts), from the run's context. */
 export function waitDeps(ctx: RunContext): WaitDeps {
   return {
     client: ctx.client,

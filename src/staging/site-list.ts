@@ -53,7 +53,7 @@ export type ListRead =
  * the last. Without a stated last page, the walk ends at an empty page, at a paginator's null
  * `next_page_url`, or when a page only repeats rows already read (a server that ignores `page`).
  * It stops early at `maxPages`, at the run's deadline, at a 429 or another failure of a later
- * page, and when `supply` (the run's window ledger) has no call to spare now: a further page never
+ * page, and when `supply` (the run's rate window) has no call to spare now: a further page never
  * waits for the rate window, so the list never takes calls the jobs' plan counts on (contract §6
  * r3). A timeout or a failure of the first page is not a reading: the first is thrown, the second
  * returned as `error`.

@@ -1,5 +1,5 @@
 /**
- * The window ledger (issue 17 §1, contract §6 r3) with an injected clock: what it lets go, when,
+ * The rate window (issue 17 §1, contract §6 r3) with an injected clock: what it lets go, when,
  * and what it learns from the server's headers. The last part drives it against the simulator's
  * own limiter in each of its ways (fixed, framework, sliding; reset header present or absent).
  */

@@ -1,6 +1,6 @@
 /**
  * The poll scheduler (issue 17 §1, issue 18, issue 26 §1-§4) with an injected clock and a stand-in
- * for the window ledger: which follower polls when, from whose progress, what the plan counts, who
+ * for the rate window: which job polls when, from whose progress, what the plan counts, who
  * is woken, and no bursts.
  */
 import { describe, expect, it } from '@jest/globals'
