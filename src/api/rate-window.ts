@@ -11,6 +11,8 @@ interface Call {
   answeredAt: number | null
   until: number
   others: boolean
+  /** Another run's call seen at the run's first answer: made before it started, or with it. */
+  early?: boolean
   /** Sent to learn whether the window is shorter than assumed (see `probing`). */
   probe?: boolean
 }
@@ -89,6 +91,10 @@ export class RateWindow {
       return (this.answers > 0 && !this.headersSeen) || !this.flying() ? this.send(now) : ASK_AGAIN_MS
     const reset = this.statedReset
     if (reset !== null && now >= reset) return this.flying(reset) ? ASK_AGAIN_MS : this.send(now)
+    // Sharing the account, a run sends one call at a time, SHARED_SPACING_MS apart, so that the
+    // answers show each run the others' calls before the window is spent.
+    const spaced = this.lastSentAt + SHARED_SPACING_MS
+    if (now < spaced && this.startedTogether()) return spaced - now
     if (this.available(now) > 0) return this.send(now)
     let until = Math.min(this.backBy(1, now), this.statedReset ?? Infinity)
     // Waiting would reach the deadline, yet the server's window may be shorter than assumed: with
@@ -173,8 +179,19 @@ export class RateWindow {
 
   /** How many runs share the account (contract §6 r5): one, and others' calls in the window per own call. */
   get sharers(): number {
-    const others = this.calls.filter((c) => c.others).length
-    return others === 0 ? 1 : 1 + others / Math.max(1, this.calls.length - others)
+    // Calls the first answer showed may predate this run: only those seen since tell a rate.
+    const others = this.calls.filter((c) => c.others && !c.early).length
+    const own = this.calls.filter((c) => !c.others).length
+    return others === 0 ? 1 : 1 + others / Math.max(1, own)
+  }
+
+  /**
+   * Whether other runs use the account now: their calls seen since the run's first answer, or at
+   * that answer a few (runs that started at the same moment), not a window's worth (earlier use).
+   */
+  private startedTogether(): boolean {
+    const early = this.calls.filter((c) => c.others && c.early).length
+    return this.sharers > 1 || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY)
   }
 
   /** Calls that may go now. */
@@ -209,7 +226,13 @@ export class RateWindow {
     const possibly = this.calls.filter((c) => !c.others && c.sentAt <= now).length
     let others = this.calls.filter((c) => c.others).length
     for (let extra = count - possibly - others; extra > 0; extra--, others++)
-      this.add({ sentAt: now, answeredAt: now, until: now + this.windowMs, others: true })
+      this.add({
+        sentAt: now,
+        answeredAt: now,
+        until: now + this.windowMs,
+        others: true,
+        early: this.answers === 1,
+      })
     this.othersPerMinute = Math.round((others * RATE_WINDOW_MS) / this.windowMs)
     if (others > 0 && this.options.onShared) {
       this.options.onShared(this.othersPerMinute)
@@ -293,3 +316,7 @@ const MARGIN_MS = 50
 const MIN_WAIT_MS = 10
 /** Waiting for an answer that tells the count: an answer wakes the waiter sooner. */
 const ASK_AGAIN_MS = 1000
+/** While other runs share the account, this run's requests go at least this far apart. */
+const SHARED_SPACING_MS = 150
+/** At most this fraction of the limit seen at the first answer is runs that started with this one. */
+const FEW_EARLY = 0.25

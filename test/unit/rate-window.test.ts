@@ -439,9 +439,11 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     request(b, limits(60, 58))
     expect([b.sharers, b.othersPerMinute, told]).toEqual([1, 0, []])
     // Three more calls counted than its own third: three runs' calls beside its three.
+    clock.t += 200
     request(b, limits(60, 54))
     expect(b.othersPerMinute).toBe(3)
     expect(b.sharers).toBe(2)
+    clock.t += 200
     request(b, limits(60, 50))
     expect(b.othersPerMinute).toBe(6)
     expect(b.sharers).toBe(2.5)
@@ -457,6 +459,7 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     alone.waiting(-1)
     expect(alone.sharedWaitMs).toBe(0)
     const b = new RateWindow(clock)
+    request(b, limits(10, 9))
     request(b, limits(10, 0))
     expect(b.sharers).toBeGreaterThan(1)
     b.waiting(1)
@@ -468,5 +471,30 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     clock.t += 1000
     // Two requests waited together: the run waited 4 s, not 7.
     expect(b.sharedWaitMs).toBe(4000)
+  })
+  it('calls the first answer shows may predate the run: they hold the window, but tell no other run is there now', () => {
+    const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    request(b, limits(60, 20))
+    expect(b.available()).toBe(20)
+    expect(b.sharers).toBe(1)
+    expect(burst(b)).toBe(20)
+  })
+  it('sharing, a run sends one call at a time, so that the answers show each run the others before the window is spent', () => {
+    const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    request(b, limits(10, 9))
+    request(b, limits(10, 5))
+    // Two of its own, three of others' since: about 2.5 runs share the calls left.
+    expect(b.sharers).toBe(2.5)
+    expect(b.reserve()).toBeGreaterThan(0)
+    clock.t += 150
+    expect(b.reserve()).toBe(0)
+    // Runs that start at the same moment: the first answer shows their first requests.
+    const together = new RateWindow(clock)
+    request(together, limits(60, 57))
+    expect(together.reserve()).toBeGreaterThan(0)
+    clock.t += 150
+    expect(burst(together)).toBe(1)
   })
 })
