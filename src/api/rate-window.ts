@@ -4,31 +4,31 @@ import type { Clock } from '../types.js'
 import { limitHeaders, pauseAfter429 } from './rate-headers.js'
 
 export type Headers = Record<string, string | string[] | undefined>
+/** `onShared`: said once, when the run learns it shares the account's limit. */
+type Options = { windowMs?: number; signal?: AbortSignal; onShared?: (perMinute: number) => void }
 
-/** A call the server counts, ours or another run's; `until`: when it stops counting (Infinity in flight). */
+/**
+ * A call the server counts, ours or another run's (`early`: seen at the run's first answer, maybe
+ * made before it started); `until`: when it stops counting (Infinity in flight); `probe`: sent to
+ * learn whether the window is shorter than assumed.
+ */
 interface Call {
   sentAt: number
   answeredAt: number | null
   until: number
   others: boolean
-  /** Another run's call seen at the run's first answer: made before it started, or with it. */
   early?: boolean
-  /** Sent to learn whether the window is shorter than assumed (see `probing`). */
   probe?: boolean
 }
 
 /**
- * The account's rate window (contract §6): how many calls the limit leaves this run now, and when
- * more come back, learnt from the answers and the run's own calls. One per run, shared by every
- * request; the client asks `reserve` before each, and a request that waits is woken by every answer
- * that gives calls back (`changed`). Each call holds the window until a window after its answer
- * (true of the framework's fixed window and of a sliding one), so the run never sends what the
- * server will refuse, with no reset header. `X-RateLimit-Remaining` corrects it both ways: lower
- * than the run's own calls explain, other runs share the account (r5: their calls hold the window
- * too); higher than the calls made before this request went, the window has turned (the oldest are
- * given back). A stated reset lets one request go when it comes, to learn the new count. A 429
- * pauses every request until its `Retry-After` (or a growing while, at least a second). No header
- * makes the run idle longer than a window unless `Retry-After` says so; values out of bounds are ignored.
+ * The account's rate window (contract §6): the calls the limit leaves this run now, and when more
+ * come back, learnt from the answers and the run's own calls; one per run. The client asks `reserve`
+ * before each request; a request that waits is woken by every answer that gives calls back. A call
+ * holds the window until a window after its answer (a fixed window or a sliding one), so nothing
+ * goes that the server will refuse. `X-RateLimit-Remaining` corrects it: lower than the run's own
+ * calls explain, other runs share the account (r5); higher, the window has turned. A 429 pauses
+ * every request; no header makes the run idle longer than a window unless `Retry-After` says so.
  */
 export class RateWindow {
   /** How long a call counts after its answer: the window assumed, or a shorter one learnt. */
@@ -39,8 +39,7 @@ export class RateWindow {
   /** The calls that hold the window, in the order they went; none stops counting before `nextExpiry`. */
   private calls: Call[] = []
   private nextExpiry = Infinity
-  /** Every call of the run before this index is answered. */
-  private flyingFrom = 0
+  private flyingFrom = 0 // every call of the run before this index is answered
   private answers = 0
   private headersSeen = false
   /** When the server said calls come back; until an answer after it, one request at a time goes. */
@@ -51,22 +50,17 @@ export class RateWindow {
   private probing = true
   private consecutive429 = 0
   private wake = sharedController()
-  /** Requests waiting for a call now (a site's request, a final poll): theirs before any look. */
+  /** Requests waiting for a call now (theirs before any look); other runs' calls in the window, a
+   * minute's worth; how long requests waited while those held part of it. */
   waiters = 0
-  private waitingSince: number | null = null
-  /** Other runs' calls in the window, a minute's worth; how long requests waited while they held part of it. */
   othersPerMinute = 0
   sharedWaitMs = 0
+  private waitingSince: number | null = null
   readonly cancelledBy?: AbortSignal
 
   constructor(
     private readonly clock: Clock,
-    /** `onShared`: said once, when the run learns it shares the account's limit. */
-    private readonly options: {
-      windowMs?: number
-      signal?: AbortSignal
-      onShared?: (perMinute: number) => void
-    } = {},
+    private readonly options: Options = {},
   ) {
     this.windowMs = options.windowMs ?? RATE_WINDOW_MS
     this.assumedWindowMs = this.windowMs
@@ -163,12 +157,10 @@ export class RateWindow {
     if (remaining !== null && this.limit !== null && mine) {
       const oldest = this.correct(this.limit - remaining, mine, now)
       if (oldest !== null) this.statedReset = null
-      // A probe let through with calls given back: the window lasts at most from the oldest call
-      // given back to this answer.
+      // A probe let through with calls given back: the window lasts at most since the oldest of them.
       if (mine.probe && oldest !== null)
         this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, Math.min(this.windowMs, now - oldest.sentAt))
-      // The only call counted, with the window's end stated: the window lasts no longer than from
-      // this request to that end, and a second more (a timer in whole seconds).
+      // The only call counted, with the window's end stated: no longer than to that end (and a second).
       const learnt = reset === null ? Infinity : reset - mine.sentAt + RESET_ROUNDING_MS
       if (remaining === this.limit - 1 && learnt < this.windowMs)
         this.learnWindow(Math.max(MIN_LEARNT_WINDOW_MS, learnt))
@@ -177,18 +169,14 @@ export class RateWindow {
     if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore) this.notify()
   }
 
-  /** How many runs share the account (contract §6 r5): one, and others' calls in the window per own call. */
+  /** How many runs share the account (§6 r5): one, and others' calls since the first answer per own call. */
   get sharers(): number {
-    // Calls the first answer showed may predate this run: only those seen since tell a rate.
     const others = this.calls.filter((c) => c.others && !c.early).length
     const own = this.calls.filter((c) => !c.others).length
     return others === 0 ? 1 : 1 + others / Math.max(1, own)
   }
 
-  /**
-   * Whether other runs use the account now: their calls seen since the run's first answer, or at
-   * that answer a few (runs that started at the same moment), not a window's worth (earlier use).
-   */
+  /** Others' calls seen since the first answer, or a few at it (runs that started with this one). */
   private startedTogether(): boolean {
     const early = this.calls.filter((c) => c.others && c.early).length
     return this.sharers > 1 || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY)
@@ -225,14 +213,9 @@ export class RateWindow {
     }
     const possibly = this.calls.filter((c) => !c.others && c.sentAt <= now).length
     let others = this.calls.filter((c) => c.others).length
+    const early = this.answers === 1
     for (let extra = count - possibly - others; extra > 0; extra--, others++)
-      this.add({
-        sentAt: now,
-        answeredAt: now,
-        until: now + this.windowMs,
-        others: true,
-        early: this.answers === 1,
-      })
+      this.add({ sentAt: now, answeredAt: now, until: now + this.windowMs, others: true, early })
     this.othersPerMinute = Math.round((others * RATE_WINDOW_MS) / this.windowMs)
     if (others > 0 && this.options.onShared) {
       this.options.onShared(this.othersPerMinute)
@@ -249,8 +232,7 @@ export class RateWindow {
   }
 
   private answer(call: Call, now: number): void {
-    call.answeredAt = now
-    this.holdUntil(call, now + this.windowMs)
+    this.holdUntil(Object.assign(call, { answeredAt: now }), now + this.windowMs)
   }
 
   private add(call: Call): void {
@@ -284,7 +266,6 @@ export class RateWindow {
     return undefined
   }
 
-  /** Whether a request (sent from `since`) is in flight. */
   private flying(since = -Infinity): boolean {
     return this.calls.some((c) => c.answeredAt === null && c.sentAt >= since)
   }
@@ -297,7 +278,6 @@ export class RateWindow {
   }
 
   private notify(): void {
-    // A reason of our own: the default one is a new DOMException at every wake.
     this.wake.abort(WOKEN)
     this.wake = sharedController()
   }
@@ -311,12 +291,10 @@ const MIN_LEARNT_WINDOW_MS = 1000
 const RESET_ROUNDING_MS = 1000
 /** A request neither answered nor reported unanswered after this long is taken as answered. */
 const UNANSWERED_AFTER_MS = 35_000
-/** Requests wait a little past the time a call comes back (clock differences, rounding), at least MIN_WAIT_MS. */
+/** Requests wait a little past the time a call comes back (at least MIN_WAIT_MS); ASK_AGAIN_MS while an answer is awaited. */
 const MARGIN_MS = 50
 const MIN_WAIT_MS = 10
-/** Waiting for an answer that tells the count: an answer wakes the waiter sooner. */
 const ASK_AGAIN_MS = 1000
-/** While other runs share the account, this run's requests go at least this far apart. */
+/** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that started together. */
 const SHARED_SPACING_MS = 150
-/** At most this fraction of the limit seen at the first answer is runs that started with this one. */
 const FEW_EARLY = 0.25
