@@ -826,12 +826,14 @@ const virtualOut = await virtual(harness, [
   ...modeScenarios,
   ...honestRuns,
   ...checkpointScenarios,
+  ...(MANY_ONLY || HONEST_ONLY || CHECKPOINT_ONLY ? [] : runnerScenarios()),
 ])
 const virtualWait = virtualOut.filter((o) => o.scenario.kind === 'waiting')
 const virtualCheckpoint = virtualOut.filter((o) => o.scenario.kind === 'checkpoint')
 const virtualHonest = virtualOut.filter((o) => o.scenario.honest)
+const virtualRunners = virtualOut.filter((o) => o.scenario.runnerRow)
 const virtualMany = virtualOut.filter(
-  (o) => o.scenario.kind === 'many' && !o.scenario.limitMode && !o.scenario.honest,
+  (o) => o.scenario.kind === 'many' && !o.scenario.limitMode && !o.scenario.honest && !o.scenario.runnerRow,
 )
 const virtualModes = virtualOut.filter((o) => o.scenario.limitMode)
 const checkpointRows = virtualCheckpoint.map((o) => waitingRow(o.scenario.lengthMs, o.scenario.mode, o.jobs))
@@ -1226,7 +1228,7 @@ out.push(
   manyLines.join('\n'),
   '',
 )
-out.push(...honestSection, ...modesSection)
+out.push(...honestSection, ...runnersReport(virtualRunners), ...modesSection)
 if (thousand)
   out.push(
     `1000 sites of ${dur(thousand.scenario.jobMs)} jobs, concurrency 1000: ${sec(thousand.makespanMs)} against a bound of ${sec(lowerBound(1000, thousand.scenario.jobMs))} (${(thousand.makespanMs / lowerBound(1000, thousand.scenario.jobMs)).toFixed(2)}×), ${thousand.succeeded}/1000 succeeded, ${thousand.refused429} refused with 429, ${thousand.requests} requests, peak memory of the harness process ${thousand.maxRssMiB.toFixed(0)} MiB.`,
