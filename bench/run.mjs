@@ -31,6 +31,8 @@ const MANY_ONLY = process.argv.includes('--many')
 const CHECKPOINT_ONLY = process.argv.includes('--checkpoint')
 /** `--honest`: only the honest shapes (random job-length orders, both windows, a 404 read route), printed. */
 const HONEST_ONLY = process.argv.includes('--honest')
+/** `--runners`: only the rows of many runs sharing one account and the other job shapes (issue 33), printed. */
+const RUNNERS_ONLY = process.argv.includes('--runners')
 const log = (line) => process.stderr.write(`${line}\n`)
 const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)))
 const started = Date.now()
@@ -226,6 +228,80 @@ async function buildVirtual() {
   writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n')
   writeFileSync(path.join(dir, 'virtual.js'), code)
   return path.join(dir, 'virtual.js')
+}
+
+/**
+ * Many runs of the tool sharing one account's limit (a CI matrix: issue 33), and the job shapes of
+ * one run that used to spill into the next window (jobs with no progress). Each against the oracle
+ * of one client that holds every site; the slowest runner's end is the row's time.
+ */
+function runnerScenarios() {
+  const out = []
+  const row = (runners, perRunner, jobMs, limiter, seed, target, extra = {}) => ({
+    ...serviceRow(runners * perRunner, jobMs, limiter, seed),
+    runners,
+    target,
+    runnerRow: `${runners} runners × ${perRunner} sites`,
+    ...extra,
+  })
+  for (const limiter of ['framework', 'sliding'])
+    for (const seed of QUICK ? [1] : [1, 2, 3]) {
+      out.push(row(4, 5, 20_000, limiter, seed, 1.3))
+      out.push(row(8, 5, 20_000, limiter, seed, 1.3))
+      if (!QUICK) out.push(row(2, 50, 3 * MIN, limiter, seed, 1.1))
+      out.push(row(1, 20, 20_000, limiter, seed, 1.2, { mode: 'none', runnerRow: '20 sites, no progress' }))
+    }
+  return out
+}
+
+/** One honest-shape row of `sites` sites (the hosted service's answers, linear progress, ±30%). */
+function serviceRow(sites, jobMs, limiter, seed) {
+  return {
+    kind: 'many',
+    sites,
+    jobMs,
+    limit: LIMIT,
+    windowMs: WINDOW_MS,
+    concurrency: DEFAULT_CONCURRENCY,
+    rttMs: RTT_MS,
+    mode: 'linear',
+    limiter,
+    resetHeader: 'on-429',
+    spread: SPREAD,
+    seed,
+    urlInAnswers: false,
+    profile: 'service',
+  }
+}
+
+/** The runner rows' table, each against its target: the slowest runner within its ratio, at most 2 × 429 (none for one run). */
+function runnersReport(runs) {
+  const lines = [
+    '| shape | job | window | order (seed) | oracle bound | slowest runner | ratio | 429s | told it shares | target |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ]
+  for (const m of runs) {
+    const s = m.scenario
+    const ratio = m.makespanMs / m.boundMs
+    const max429 = s.runners > 1 ? 2 : 0
+    const ok = m.succeeded === s.sites && m.refused429 <= max429 && ratio <= s.target
+    target(
+      `${s.runnerRow}, ${dur(s.jobMs)} ±30%, ${s.limiter}, order ${s.seed}: within ${s.target}× the oracle, at most ${max429} × 429`,
+      ok,
+      '',
+    )
+    lines.push(
+      `| ${s.runnerRow} | ${dur(s.jobMs)} ±30%${s.mode === 'none' ? ', no progress' : ''} | ${s.limiter} | ${s.seed} | ${sec(m.boundMs)} | ${sec(m.makespanMs)} | ${ratio.toFixed(2)}× | ${m.refused429} | ${s.runners > 1 ? `${m.toldShared}/${s.runners}` : '-'} | ${mark(ok)} ≤ ${s.target}× |`,
+    )
+  }
+  return [
+    '### Many runs sharing one account, and jobs with no progress (virtual time)',
+    '',
+    `Each runner is one run of the tool (its own rate window and scheduler) with its share of the sites, all under one token against one simulator: the framework's fixed window or a sliding one, ${LIMIT} requests a minute, the hosted service's answers, linear progress unless marked, job lengths ±30% in a random order per seed, ${RTT_MS} ms round trip, every runner started at the same moment. Oracle bound: one client that holds every site and knows when each job ends. "Told it shares": runners whose log said other runs use the account's limit.`,
+    '',
+    ...lines,
+    '',
+  ]
 }
 
 /** Runs scenarios on the virtual harness, split over the machine's cores. */
@@ -627,6 +703,12 @@ if (THOUSAND_ONLY) {
 }
 log('  building the virtual-time harness (bench/.build/)')
 const harness = await buildVirtual()
+if (RUNNERS_ONLY) {
+  console.log(runnersReport(await virtual(harness, runnerScenarios())).join('\n'))
+  const missed = targets.filter((t) => !t.ok)
+  console.log(`\n${targets.length - missed.length} of ${targets.length} targets met.`)
+  process.exit(0)
+}
 log('  cold start, alone on the machine')
 const cold = MANY_ONLY || HONEST_ONLY || CHECKPOINT_ONLY ? [] : await coldStart()
 const startupRows = MANY_ONLY || HONEST_ONLY || CHECKPOINT_ONLY ? [] : await startup()
@@ -744,12 +826,14 @@ const virtualOut = await virtual(harness, [
   ...modeScenarios,
   ...honestRuns,
   ...checkpointScenarios,
+  ...(MANY_ONLY || HONEST_ONLY || CHECKPOINT_ONLY ? [] : runnerScenarios()),
 ])
 const virtualWait = virtualOut.filter((o) => o.scenario.kind === 'waiting')
 const virtualCheckpoint = virtualOut.filter((o) => o.scenario.kind === 'checkpoint')
 const virtualHonest = virtualOut.filter((o) => o.scenario.honest)
+const virtualRunners = virtualOut.filter((o) => o.scenario.runnerRow)
 const virtualMany = virtualOut.filter(
-  (o) => o.scenario.kind === 'many' && !o.scenario.limitMode && !o.scenario.honest,
+  (o) => o.scenario.kind === 'many' && !o.scenario.limitMode && !o.scenario.honest && !o.scenario.runnerRow,
 )
 const virtualModes = virtualOut.filter((o) => o.scenario.limitMode)
 const checkpointRows = virtualCheckpoint.map((o) => waitingRow(o.scenario.lengthMs, o.scenario.mode, o.jobs))
@@ -1144,7 +1228,7 @@ out.push(
   manyLines.join('\n'),
   '',
 )
-out.push(...honestSection, ...modesSection)
+out.push(...honestSection, ...runnersReport(virtualRunners), ...modesSection)
 if (thousand)
   out.push(
     `1000 sites of ${dur(thousand.scenario.jobMs)} jobs, concurrency 1000: ${sec(thousand.makespanMs)} against a bound of ${sec(lowerBound(1000, thousand.scenario.jobMs))} (${(thousand.makespanMs / lowerBound(1000, thousand.scenario.jobMs)).toFixed(2)}×), ${thousand.succeeded}/1000 succeeded, ${thousand.refused429} refused with 429, ${thousand.requests} requests, peak memory of the harness process ${thousand.maxRssMiB.toFixed(0)} MiB.`,

@@ -263,20 +263,23 @@ export const RATE_LIMIT_HEADERS = {
  * the client looks again with a single request.
  * §6 (r3): the limiter may be a fixed window from a key's first request (the framework's) or a
  * sliding one (gateways), and may state no reset: either way a call the server counted stops
- * counting by a window after its answer, which is how the window ledger (api/window-ledger.ts)
+ * counting by a window after its answer, which is how the rate window (api/rate-window.ts)
  * counts without a reset header; `X-RateLimit-Remaining` corrects it as answers arrive.
+ * §6 (r5): the limit is the account's: a `Remaining` lower than the run's own calls explain counts
+ * other runs' calls (RateWindow.sharers), which hold the window too; the run plans its looks from
+ * its share of what is left.
  */
 export const RATE_WINDOW_MS = 60_000
 
 /**
  * §6 (r3): every call a run will make is counted in its plan: per site, its request, the final
- * status call of its job and the staging read after it (when the answers did not give the URL);
- * once per run, the API root check (§4 r3). The batch tells the poll scheduler
- * (staging/poll-scheduler.ts); a follower says its own. Not in the plan: the site list
+ * status call of its job (the staging read after it, when the answers did not give the URL, is
+ * counted as it goes); once per run, the API root check (§4 r3). The batch tells the poll
+ * scheduler (staging/wait/batch.ts). Not in the plan: the site list
  * (`GET /v2/sites`, staging/site-list.ts), read once per run only when no answer gave the
  * staging id or URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most
- * runs never make, and the ledger counts it when it goes. Its pages after the first go only while
- * the ledger has a call available now (r4 §12): they never wait for the rate window.
+ * runs never make, and the rate window counts it when it goes. Its pages after the first go only while
+ * the rate window has a call available now (r4 §12): they never wait for the rate window.
  */
 export const CALLS_PER_RUN = 1
 
@@ -301,7 +304,7 @@ export const RATE_RESET_MAX_AHEAD_MS = 3_600_000
  */
 export const RETRY_AFTER_MAX_MS = 7 * 86_400_000
 /**
- * §6: the longest the window ledger pauses every request of a batch on one 429's `Retry-After`
+ * §6: the longest the rate window pauses every request of a batch on one 429's `Retry-After`
  * (longer values are ignored there: the client that got the 429 ends its own run instead).
  */
 export const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000

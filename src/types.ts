@@ -106,6 +106,8 @@ export interface Result {
   /** wait-for-url: whether the staging URL answered; null when it was not checked. */
   urlReady: boolean | null
   durationSeconds: number
+  /** How long the run waited for calls other runs on the account used (contract §6 r5); absent while alone. */
+  sharedWaitSeconds?: number
   /** API calls made for this site, status polls included. */
   requests: number
   retries: number

@@ -1,5 +1,5 @@
 /**
- * The benchmark's virtual-time rows: the real poll planner, window ledger, poll scheduler, client, waiting loop and
+ * The benchmark's virtual-time rows: the real planner, rate window, poll scheduler, client, waiting loop and
  * batch runner (src/), against the simulator's own API core (simulator) in process, with a
  * virtual clock and no sockets. Reads a JSON scenario or a list of them (argv[2]) and prints one
  * JSON line per scenario.
@@ -55,6 +55,13 @@ interface Many {
   seed?: number
   /** The staging read answers 404 (a route that is there but names nothing), whatever the staging. */
   read404?: boolean
+  /**
+   * Runs that share the account (a CI matrix): the sites split evenly over this many runs of the
+   * tool, each with its own rate window and scheduler, one token, one simulator (default 1).
+   */
+  runners?: number
+  /** Runner i starts i × this late (default 0: all at the same moment). */
+  skewMs?: number
 }
 
 const silent: Logger = { info: () => {}, warn: () => {}, debug: () => {} }
@@ -229,16 +236,27 @@ async function many(s: Many) {
   const heapBefore = process.memoryUsage().heapUsed
   const started = clock.now()
   let peakHeap = 0
-  const results = await clock.run(
-    runAll(config(sim.apiUrl, sites, s.concurrency), {
-      logger: silent,
+  const runners = s.runners ?? 1
+  const runnerEnds: number[] = []
+  const shared: string[] = []
+  const runs = Array.from({ length: runners }, async (_, i) => {
+    const own = sites.filter((_, k) => k % runners === i)
+    if (s.skewMs) await clock.sleep(i * s.skewMs)
+    const logger: Logger = { ...silent, info: (m) => void (m.startsWith('Other runs') && shared.push(m)) }
+    const r = await runAll(config(sim.apiUrl, own, s.concurrency), {
+      logger,
       redactor: redactor(),
       clock,
       transport,
-      random: seeded(7),
-    }).then((r) => {
+      random: seeded(7 + i),
+    })
+    runnerEnds.push(clock.now() - started)
+    return r
+  })
+  const results = await clock.run(
+    Promise.all(runs).then((r) => {
       peakHeap = process.memoryUsage().heapUsed
-      return r
+      return r.flat()
     }),
   )
   const makespanMs = clock.now() - started
@@ -250,7 +268,8 @@ async function many(s: Many) {
   const siteCalls = sim.log.filter(
     (r) => /\/v2\/(sites\/[^/]+\/staging|tasks\/)/.test(r.path) && !(r.method === 'GET' && r.status === 405),
   )
-  const perRunCalls = sim.log.length - siteCalls.length
+  // The oracle is one client holding every site: one run's own calls, not every runner's.
+  const perRunCalls = Math.round((sim.log.length - siteCalls.length) / runners)
   const reads = sim.log.filter((r) => r.method === 'GET' && /\/staging$/.test(r.path)).length
   const perSiteCalls = 2 + (s.urlInAnswers === false && offersRead ? 1 : 0)
   const lengths = [...tasks].sort((a, b) => a.row_id - b.row_id).map((t) => t.ends_at - t.started_at)
@@ -275,6 +294,8 @@ async function many(s: Many) {
     perSiteCalls,
     perRunCalls,
     reads,
+    runnerEnds,
+    toldShared: shared.length,
     ...(s.timeline
       ? { timeline: sim.log.map((r) => [r.at - started, r.method, r.path.replace(/^.*\/v2/, ''), r.status]) }
       : {}),

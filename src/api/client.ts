@@ -5,7 +5,7 @@ import { CancelledError, throwIfAborted } from '../clock.js'
 import type { Redactor } from '../secrets/redactor.js'
 import type { Clock, Language, Logger } from '../types.js'
 import { ApiError, notStartedAfter401, processingOf, type TokenVerdict } from './errors.js'
-import type { RequestLedger } from './call-ledger.js'
+import type { RateWindow } from './rate-window.js'
 import { mayResend, pauseAfterMs, refusedUntil, type RequestKind } from './retry.js'
 import { answerOf, type ApiResponse } from './reply.js'
 import { TransportError, type Transport, type TransportResponse } from './transport.js'
@@ -28,8 +28,8 @@ export interface ClientDeps {
   clock: Clock
   logger: Logger
   redactor: Redactor
-  /** The run's window ledger: when a call may go, and what the answers said of the limit. */
-  ledger: RequestLedger
+  /** The run's rate window: when a call may go, and what the answers said of the limit. */
+  ledger: RateWindow
   /** Shared by every request of the run: one set of kept-alive connections. */
   transport: Transport
   signal?: AbortSignal
@@ -183,18 +183,18 @@ export class StagingApiClient {
   }
 
   /**
-   * Waits until the run's window ledger lets a call go (and counts it). A wait ends early when an
+   * Waits until the run's rate window lets a call go (and counts it). A wait ends early when an
    * answer gives calls back; after each wait the ledger is asked again.
    */
   private async callSlot(method: string, path: string): Promise<void> {
     const { ledger } = this.deps
     const wait = ledger.reserve(this.settings.deadline)
     if (wait <= 0) return
-    ledger.waiting?.(1)
+    ledger.waiting(1)
     try {
       await this.waitForSlot(method, path, wait)
     } finally {
-      ledger.waiting?.(-1)
+      ledger.waiting(-1)
     }
   }
 

@@ -24,7 +24,7 @@ export function rootCheckPhase(client: StagingApiClient, because: string): strin
 /**
  * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
  * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
- * site of a batch (like the window ledger and the transport). Timeouts and cancellations are not
+ * site of a batch (like the rate window and the transport). Timeouts and cancellations are not
  * remembered: they end the run anyway.
  */
 export class ApiRoot {

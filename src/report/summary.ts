@@ -91,7 +91,10 @@ function single(r: Result, out: Bounded): void {
   if (r.taskId) out.push(`| Task | ${code(r.taskId)} |`)
   if (r.httpStatus !== null) out.push(`| HTTP status | ${r.httpStatus} |`)
   out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`)
-  out.push(`| Duration | ${durationText(r.durationSeconds * 1000, 'tenths')} |`, '')
+  out.push(
+    `| Duration | ${durationText(r.durationSeconds * 1000, 'tenths')}${sharedWait(r) && `, of which ${sharedWait(r)}`} |`,
+    '',
+  )
   // Where a staging id or URL could not come from (issue 20 §1): said, not hidden.
   for (const note of r.stagingFrom?.notes ?? []) out.push(`_${md(note, 400)}_`, '')
   const said = serverWords(r)
@@ -99,6 +102,12 @@ function single(r: Result, out: Bounded): void {
   // What to do, unless the summary above already says it whole (a failed release says it there).
   if (r.error && r.error.hint !== r.summary) out.push(`**What to do:** ${md(r.error.hint)}`, '')
   sentNote(r, '', out)
+}
+
+/** The part of a run's time spent waiting for calls other runs on the account used (contract §6 r5). */
+function sharedWait(r: Result): string {
+  const wait = r.sharedWaitSeconds ? durationText(r.sharedWaitSeconds * 1000, 'tenths') : ''
+  return wait && `${wait} waiting for calls other runs on this account used`
 }
 
 function batch(results: Result[], out: Bounded): void {
@@ -120,6 +129,7 @@ function batch(results: Result[], out: Bounded): void {
     if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`)) break
   }
   out.push('')
+  if (results[0]?.sharedWaitSeconds) out.push(`The run spent ${sharedWait(results[0])}.`, '')
   // Where the staging ids and URLs in the table came from (issue 20 §1), one line for the batch.
   for (const line of sourceLines(results)) out.push(line, '')
   // Details for every site that did not simply succeed: the table says the rest.

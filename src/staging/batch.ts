@@ -1,11 +1,12 @@
 import { realClock } from '../clock.js'
+import { roundedSeconds } from '../duration.js'
 import { CALLS_PER_RUN } from '../contract.js'
 import { extraCalls } from './checkpoint.js'
-import { WindowLedger } from '../api/window-ledger.js'
+import { RateWindow } from '../api/rate-window.js'
 import { USER_AGENT } from '../api/client.js'
 import { TokenVerdict, hintFor } from '../api/errors.js'
 import { ApiRoot } from '../api/root.js'
-import { readsAfterJob, StagingReadRoute } from './read-route.js'
+import { StagingReadRoute } from './read-route.js'
 import { listPagesFor, SiteList } from './site-list.js'
 import { NodeTransport } from '../api/transport.js'
 import { isFailure } from '../judge.js'
@@ -19,33 +20,45 @@ import {
 } from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
 import { inDoorWords, setting, type Door } from '../words.js'
-import type { CallPlan } from './poll-gate.js'
-import { PollScheduler } from './poll-scheduler.js'
+import { PollScheduler } from './wait/batch.js'
 
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * window ledger, one poll scheduler, one transport, one deadline and one check of the API root; with
+ * rate window, one poll scheduler, one transport, one deadline and one check of the API root; with
  * `failFast`, no new site starts after a failure. One site runs
  * exactly as runOperation alone would.
  */
 export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
   const clock = deps.clock ?? realClock
   const transport = deps.transport ?? new NodeTransport(USER_AGENT)
-  const ledger = deps.ledger ?? new WindowLedger(clock, deps.signal ? { signal: deps.signal } : {})
+  const deadline = deps.deadline ?? clock.now() + config.timeoutMs
+  const ledger =
+    deps.ledger ??
+    new RateWindow(clock, {
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      onShared: (perMinute) =>
+        deps.logger.info(
+          `Other runs are using this account's rate limit: about ${perMinute} calls a minute.`,
+        ),
+    })
   const shared: RunDeps = {
     ...deps,
     clock,
     ledger,
-    polls: deps.polls ?? new PollScheduler(clock, ledger),
+    polls: deps.polls ?? new PollScheduler(clock, ledger, deadline),
     root: deps.root ?? new ApiRoot(),
     siteList: deps.siteList ?? new SiteList(ledger, listPagesFor(config.siteIds.length)),
     readRoute: deps.readRoute ?? new StagingReadRoute(),
     token: deps.token ?? new TokenVerdict(),
-    deadline: deps.deadline ?? clock.now() + config.timeoutMs,
+    deadline,
     transport,
   }
   try {
-    return await runSites(config, deps, shared)
+    const results = await runSites(config, deps, shared)
+    // The run's waiting for calls that other runs on the account used: the summary's timing line says it.
+    if (ledger.sharedWaitMs > 0)
+      for (const r of results) r.sharedWaitSeconds = roundedSeconds(ledger.sharedWaitMs)
+    return results
   } finally {
     if (!deps.transport) transport.close()
     deps.logger.debug(`${transport.connections} connection(s) to the API`)
@@ -66,7 +79,7 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
     while (next < ids.length) {
       const index = next++
       // The poll scheduler plans the calls of the sites still to start too.
-      polls.expect({ ...callPlan(config, shared.readRoute!), sitesToStart: ids.length - next })
+      polls.expect((ids.length - next) * callsPerSite(config) + CALLS_PER_RUN)
       const siteId = ids[index]!
       if (stoppedBy !== null || deps.signal?.aborted) {
         results[index] = notStarted(
@@ -113,21 +126,18 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
   try {
     await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker))
   } finally {
-    polls.expect({ sitesToStart: 0 })
+    polls.expect(CALLS_PER_RUN)
   }
   return results
 }
 
 /**
- * The calls each site makes (contract §6 r3, CALLS_PER_RUN: every call counted in the plan): its request; when it
- * waits, the final status call of its job and, after a create, pull or push, the read of the
- * staging environment that fills what the answers did not say (unless the run has heard that the
- * service offers no such read); and the run's one API root check.
+ * The calls a site not started yet will make before its job is followed (contract §6 r3, every call
+ * counted in the plan): its request, a push's checkpoint and toggles or a rollback's list
+ * (checkpoint.ts), and its job's final status call.
  */
-function callPlan(config: Config, readRoute: StagingReadRoute): Omit<CallPlan, 'sitesToStart'> {
-  const afterJob = config.wait ? 1 + readsAfterJob(config.operation, readRoute) : 0
-  // A push's checkpoint and toggles, a rollback's list (checkpoint.ts).
-  return { callsPerSite: 1 + afterJob + extraCalls(config), callsAfterJob: afterJob, perRun: CALLS_PER_RUN }
+function callsPerSite(config: Config): number {
+  return 2 + extraCalls(config)
 }
 
 function notStarted(

@@ -18,7 +18,7 @@ import { listItems } from './site-list.js'
 import type { Config } from '../types.js'
 import { waitDeps, warn, type RunContext } from './context.js'
 import { endingOf, type Ending } from './ending.js'
-import { waitForTask, waitForVersion } from './wait.js'
+import { waitForTask, waitForVersion } from './wait/follow.js'
 import { setting } from '../words.js'
 
 /** Issue 27's inputs, with their defaults when a Config leaves them out. */

@@ -6,8 +6,8 @@ import type { SiteList } from './site-list.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets/redactor.js'
 import type { Clock, Config, JobOperation, Logger } from '../types.js'
-import type { PollGate } from './poll-gate.js'
-import type { WaitDeps } from './poll-loop.js'
+import type { PollScheduler } from './wait/batch.js'
+import type { WaitDeps } from './wait/follow.js'
 import type { Door } from '../words.js'
 import type { SiteGet } from './url-check.js'
 
@@ -56,8 +56,8 @@ export interface RunContext {
   siteList?: SiteList
   /** Whether the service offers the staging read, learned once per run (probe.ts). */
   readRoute?: StagingReadRoute
-  /** When status calls may go: shared by every job of a run (poll-scheduler.ts). */
-  polls: PollGate
+  /** When status calls may go: shared by every job of a run (wait/batch.ts). */
+  polls: PollScheduler
   /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
   busy: Backoff
   clock: Clock
@@ -111,7 +111,7 @@ export function jobIs(
   else jobs.push({ op, state, ...(status !== undefined ? { status } : {}) })
 }
 
-/** The deps of the wait functions (wait.ts), from the run's context. */
+/** The deps of the wait functions (wait/follow.ts), from the run's context. */
 export function waitDeps(ctx: RunContext): WaitDeps {
   return {
     client: ctx.client,

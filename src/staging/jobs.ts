@@ -13,7 +13,7 @@ import { fillFromOtherSources } from './other-sources.js'
 import { confirmNoStaging, learnFromStaging } from './probe.js'
 import { settle } from './settle.js'
 import { CREATE_ANSWER, fillStagingFields } from './staging-fields.js'
-import { waitForProbe, waitForTask } from './wait.js'
+import { waitForProbe, waitForTask } from './wait/follow.js'
 import { setting } from '../words.js'
 
 /**

@@ -1,6 +1,6 @@
 import { StagingApiClient, USER_AGENT } from '../api/client.js'
 import type { TokenVerdict } from '../api/errors.js'
-import { WindowLedger } from '../api/window-ledger.js'
+import { RateWindow } from '../api/rate-window.js'
 import { ApiRoot } from '../api/root.js'
 import { NodeTransport, type Transport } from '../api/transport.js'
 import { Backoff, BUSY_WAIT } from '../backoff.js'
@@ -16,7 +16,7 @@ import { endingOf, writeResult, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
 import { runPush } from './push.js'
 import { rollback } from './rollback.js'
-import { PollScheduler } from './poll-scheduler.js'
+import { PollScheduler } from './wait/batch.js'
 import { status } from './status.js'
 import { inDoorLogger, type Door } from '../words.js'
 import type { SiteGet } from './url-check.js'
@@ -27,7 +27,7 @@ export interface RunDeps {
   clock?: Clock
   signal?: AbortSignal
   /** Shared by every site of a run: what the rate limit leaves (the client's), and when polls go. */
-  ledger?: WindowLedger
+  ledger?: RateWindow
   polls?: PollScheduler
   /** Shared by every site of a run: the kept-alive connections to the API. Default: a new one, closed at the end. */
   transport?: Transport
@@ -68,7 +68,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT)
   const door = deps.door ?? 'action'
   const logger = inDoorLogger(deps.logger, door)
-  const ledger = deps.ledger ?? new WindowLedger(clock, deps.signal ? { signal: deps.signal } : {})
+  const ledger = deps.ledger ?? new RateWindow(clock, deps.signal ? { signal: deps.signal } : {})
   const optional = {
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.random ? { random: deps.random } : {}),
@@ -99,7 +99,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     root: deps.root ?? new ApiRoot(),
     siteList: deps.siteList ?? new SiteList(ledger),
     readRoute: deps.readRoute ?? new StagingReadRoute(),
-    polls: deps.polls ?? new PollScheduler(clock, ledger),
+    polls: deps.polls ?? new PollScheduler(clock, ledger, deadline),
     busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
     clock,
     logger,

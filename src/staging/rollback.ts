@@ -6,7 +6,7 @@ import { isOurs, listVersions, withRootEvidence, type VersionRecord } from './ch
 import { checkLaterHint } from './endpoints.js'
 import { failure, taskFailed, type Ending } from './ending.js'
 import { answers } from './after-job.js'
-import { waitForTask } from './wait.js'
+import { waitForTask } from './wait/follow.js'
 import { setting } from '../words.js'
 
 const OVERWRITES = "production's files and database"

@@ -3,7 +3,7 @@ import { warn, type RunContext } from './context.js'
 import { checkLaterHint } from './endpoints.js'
 import { failure, taskFailed, type Ending } from './ending.js'
 import { fillStagingFields, STAGING_READ, TASK } from './staging-fields.js'
-import type { WaitOutcome } from './poll-loop.js'
+import type { WaitOutcome } from './wait/follow.js'
 import { jobOf } from '../words.js'
 
 /**

@@ -16,7 +16,7 @@
 import { stagingUrlOf } from '../contract.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
-import type { CallSupply } from '../api/call-ledger.js'
+import type { RateWindow } from '../api/rate-window.js'
 
 /** Rows asked for per page (the service may answer fewer: `last_page` says how many pages there are), and the most pages read. */
 export const LIST_PER_PAGE = 100
@@ -53,14 +53,14 @@ export type ListRead =
  * the last. Without a stated last page, the walk ends at an empty page, at a paginator's null
  * `next_page_url`, or when a page only repeats rows already read (a server that ignores `page`).
  * It stops early at `maxPages`, at the run's deadline, at a 429 or another failure of a later
- * page, and when `supply` (the run's window ledger) has no call to spare now: a further page never
+ * page, and when `supply` (the run's rate window) has no call to spare now: a further page never
  * waits for the rate window, so the list never takes calls the jobs' plan counts on (contract §6
  * r3). A timeout or a failure of the first page is not a reading: the first is thrown, the second
  * returned as `error`.
  */
 export async function readSiteList(
   client: StagingApiClient,
-  options: { maxPages?: number; perPage?: number; supply?: Pick<CallSupply, 'available'> } = {},
+  options: { maxPages?: number; perPage?: number; supply?: Pick<RateWindow, 'available'> } = {},
 ): Promise<ListRead> {
   const { maxPages = LIST_MAX_PAGES, perPage = LIST_PER_PAGE, supply } = options
   const records: Record<string, unknown>[] = []
@@ -116,7 +116,7 @@ export class SiteList {
   private readAt = -Infinity
 
   constructor(
-    private readonly supply?: Pick<CallSupply, 'available'>,
+    private readonly supply?: Pick<RateWindow, 'available'>,
     private readonly maxPages = LIST_MAX_PAGES,
   ) {}
 

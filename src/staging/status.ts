@@ -8,7 +8,7 @@ import { taskFailed, type Ending } from './ending.js'
 import { confirmNoStaging, learnFromStaging, readStaging } from './probe.js'
 import { settle } from './settle.js'
 import { fillStagingFields, SITE_LIST, STAGING_READ } from './staging-fields.js'
-import { waitForTask } from './wait.js'
+import { waitForTask } from './wait/follow.js'
 import { outputNamed, setting } from '../words.js'
 
 /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */

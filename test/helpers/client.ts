@@ -1,7 +1,7 @@
 import { afterEach } from '@jest/globals'
 import { StagingApiClient, type ClientSettings } from '../../src/api/client.js'
 import { ApiError } from '../../src/api/errors.js'
-import { WindowLedger } from '../../src/api/window-ledger.js'
+import { RateWindow } from '../../src/api/rate-window.js'
 import { NodeTransport } from '../../src/api/transport.js'
 import { API, FakeClock, MemoryLogger, TOKEN, redactor } from './fakes.js'
 
@@ -28,7 +28,7 @@ export function client(overrides: Partial<ClientSettings> = {}, clock = new Fake
       clock,
       logger,
       redactor: red,
-      ledger: new WindowLedger(clock),
+      ledger: new RateWindow(clock),
       transport: track(new NodeTransport('test')),
       random: () => 0.5,
     },

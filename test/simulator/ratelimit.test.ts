@@ -61,6 +61,16 @@ describe('rate limiting per token', () => {
     expect(other.headers.get('x-ratelimit-remaining')).toBe('2')
   })
 
+  it('counts one limit across every client of a token (a CI matrix: contract §6 r5)', async () => {
+    const runner = (n: number) => ({ headers: { 'User-Agent': `site-staging runner ${n}` } })
+    const first = await call(sim, 'GET', '/v2/sites', runner(1))
+    const second = await call(sim, 'GET', '/v2/sites', runner(2))
+    expect([first, second].map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1'])
+    expect((await call(sim, 'GET', '/v2/sites', runner(3))).status).toBe(200)
+    // The third client spent the last call: the first one hears 429 though it made one call only.
+    expect((await call(sim, 'GET', '/v2/sites', runner(1))).status).toBe(429)
+  })
+
   it('can send Retry-After as an HTTP date, or not at all', async () => {
     sim.setOptions({ rateLimit: { limit: 1, windowMs: 30_000, retryAfter: 'http-date' } })
     await call(sim, 'GET', '/v2/sites')

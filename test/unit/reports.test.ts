@@ -40,6 +40,27 @@ describe('the job summary, one site (issue 11)', () => {
   })
 })
 
+describe("the summary's timing line when other runs share the account's rate limit (issue 33 §2)", () => {
+  it('one site: the duration says how much of it was waiting for calls other runs used; alone, it says nothing more', () => {
+    const shared = rows(renderSummary([result({ sharedWaitSeconds: 12.5 })]))
+    expect(shared).toContain(
+      '| Duration | 2m 31s, of which 12.5s waiting for calls other runs on this account used |',
+    )
+    expect(rows(renderSummary([result()]))).toContain('| Duration | 2m 31s |')
+  })
+  it('several sites: one line under the table', () => {
+    const two = [
+      result({ siteId: '1', sharedWaitSeconds: 40 }),
+      result({ siteId: '2', sharedWaitSeconds: 40 }),
+    ]
+    const md = renderSummary(two)
+    expect(md.split('\n').filter((l) => l.includes('other runs'))).toEqual([
+      'The run spent 40s waiting for calls other runs on this account used.',
+    ])
+    expect(renderSummary([result({ siteId: '1' }), result({ siteId: '2' })])).not.toContain('other runs')
+  })
+})
+
 describe('the job summary, several sites (issue 11)', () => {
   const outcomes: Outcome[] = ['succeeded', 'skipped', 'succeeded', 'skipped']
   const batch = outcomes.map((o, i) =>

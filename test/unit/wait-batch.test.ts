@@ -1,12 +1,10 @@
 /**
  * The poll scheduler (issue 17 §1, issue 18, issue 26 §1-§4) with an injected clock and a stand-in
- * for the window ledger: which follower polls when, from whose progress, what the plan counts, who
+ * for the rate window: which job polls when, from whose progress, what the plan counts, who
  * is woken, and no bursts.
  */
 import { describe, expect, it } from '@jest/globals'
-import type { CallSupply } from '../../src/api/call-ledger.js'
-import type { PollAsk } from '../../src/staging/poll-gate.js'
-import { PollScheduler } from '../../src/staging/poll-scheduler.js'
+import { PollScheduler, type CallSupply, type PollAsk } from '../../src/staging/wait/batch.js'
 import { FakeClock } from '../helpers/fakes.js'
 
 /** Calls left now, and when calls come back: as set by the test. */
@@ -18,6 +16,7 @@ function supply(
     left,
     backAt: Infinity,
     waiters: 0,
+    sharers: 1,
     limit,
     windowMs: 60_000,
     available() {
@@ -26,20 +25,17 @@ function supply(
     backBy(n: number) {
       return n <= this.left ? 0 : this.backAt
     },
-    backWithin(t: number) {
-      return t >= this.backAt ? (this.limit ?? 0) - this.left : 0
-    },
   }
 }
 
 /** A batch of `n` followers that joined at the same time, each keyed by its own object. */
-function batch(n: number, left: number, plan: { callsAfterJob?: number; sitesToStart?: number } = {}) {
+function batch(n: number, left: number) {
   const clock = new FakeClock()
   const calls = supply(left)
   const s = new PollScheduler(clock, calls)
-  s.expect({ sitesToStart: 0, callsPerSite: 2, callsAfterJob: 1, perRun: 0, ...plan })
+  s.expect(0)
   const keys = Array.from({ length: n }, () => ({}))
-  const leaves = keys.map((key) => s.join(key))
+  const leaves = keys.map((key) => s.join(key)!)
   return { clock, s, keys, leaves, calls, start: clock.t }
 }
 
@@ -255,9 +251,9 @@ describe('PollScheduler', () => {
   it('counts the final status call of every job expected to end before calls come back, and no best-effort read', () => {
     // 20 jobs followed, 59 calls left: whatever the plan says of reads after the job, 39 to spare
     // (fewer than two each): scarce; 61 left: plenty.
-    const scarce = batch(20, 59, { callsAfterJob: 2 })
+    const scarce = batch(20, 59)
     expect(scarce.s.pollAt(scarce.keys[5]!, wants(scarce.clock.t)).final).toBe(false)
-    const plenty = batch(20, 61, { callsAfterJob: 2 })
+    const plenty = batch(20, 61)
     expect(plenty.s.pollAt(plenty.keys[5]!, wants(plenty.clock.t))).toMatchObject({ final: true })
     // Scarce, a first job measured: the final of a job expected to end after the calls come back is
     // not counted against a look now.
@@ -272,11 +268,12 @@ describe('PollScheduler', () => {
     expect(s.pollAt(keys[5]!, wants(clock.t))).toMatchObject({ final: true })
   })
   it('counts the calls of the sites still to start, and of the requests waiting for a call', () => {
-    const { clock, s, keys, calls } = batch(5, 40, { sitesToStart: 0 })
+    const { clock, s, keys, calls } = batch(5, 40)
     expect(s.pollAt(keys[3]!, wants(clock.t))).toMatchObject({ final: true })
-    s.expect({ sitesToStart: 18 })
+    // 18 sites to start, each its request and its final.
+    s.expect(36)
     expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
-    s.expect({ sitesToStart: 0 })
+    s.expect(0)
     calls.waiters = 36
     expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
   })
@@ -294,7 +291,7 @@ describe('PollScheduler', () => {
   it("the run's cancellation wakes a held follower", () => {
     const clock = new FakeClock()
     const s = new PollScheduler(clock, supply(25))
-    s.expect({ sitesToStart: 0, callsPerSite: 2, callsAfterJob: 1, perRun: 0 })
+    s.expect(0)
     const cancel = new AbortController()
     const keys = Array.from({ length: 20 }, () => ({}))
     keys.forEach((key) => s.join(key, cancel.signal))

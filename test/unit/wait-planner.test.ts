@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { PollPlanner } from '../../src/staging/poll-planner.js'
+import { PollPlanner } from '../../src/staging/wait/planner.js'
 import { PROGRESS_MODES, percentage, type CurveMode } from '../../simulator/progress.js'
 
 type Mode = (typeof PROGRESS_MODES)[number]
@@ -10,7 +10,7 @@ type Mode = (typeof PROGRESS_MODES)[number]
  * the simulator's own (simulator/progress.ts), so these are the benchmark's jobs in miniature.
  */
 function follow(durationMs: number, mode: Mode | ((f: number) => number | undefined)) {
-  const planner = new PollPlanner({ startedAt: 0 })
+  const planner = new PollPlanner(0)
   const curve =
     typeof mode === 'function'
       ? mode
@@ -70,7 +70,7 @@ describe('PollPlanner with honest progress', () => {
     },
   )
   it('waits long while the end is far and converges on it', () => {
-    const p = new PollPlanner({ startedAt: 0 })
+    const p = new PollPlanner(0)
     p.observe(1000, 0)
     p.observe(10_000, 5)
     const far = p.nextDelay(10_000)
@@ -82,7 +82,7 @@ describe('PollPlanner with honest progress', () => {
     expect(p.nextDelay(189_000)).toBeLessThanOrEqual(2000)
   })
   it('pins a straight bar from its whole-number answers: the end window is a few seconds wide', () => {
-    const p = new PollPlanner({ startedAt: 0 })
+    const p = new PollPlanner(0)
     // A bar of 1 point per 30 s, asked at odd moments.
     for (const t of [7_000, 95_000, 401_000, 1_210_000, 2_333_000, 2_700_000, 2_841_000, 2_893_000])
       p.observe(t, Math.floor(t / 30_000))
@@ -126,7 +126,7 @@ describe('PollPlanner with misleading progress', () => {
 
 describe('PollPlanner against hostile values', () => {
   it('ignores NaN and infinities, clamps out-of-range values, and reads a step back as no movement', () => {
-    const p = new PollPlanner({ startedAt: 0 })
+    const p = new PollPlanner(0)
     p.observe(1000, Number.NaN)
     p.observe(2000, Number.POSITIVE_INFINITY)
     expect(p.nextDelay(2000)).toBe(4900)
@@ -139,7 +139,7 @@ describe('PollPlanner against hostile values', () => {
     expect(d).toBeGreaterThanOrEqual(1000)
   })
   it('never waits less than the minimum, whatever it is told', () => {
-    const p = new PollPlanner({ startedAt: 0 })
+    const p = new PollPlanner(0)
     for (let t = 1000; t < 30_000; t += 1000) {
       p.observe(t, 99)
       expect(p.nextDelay(t)).toBeGreaterThanOrEqual(1000)

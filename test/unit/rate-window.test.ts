@@ -1,10 +1,10 @@
 /**
- * The window ledger (issue 17 §1, contract §6 r3) with an injected clock: what it lets go, when,
+ * The rate window (issue 17 §1, contract §6 r3) with an injected clock: what it lets go, when,
  * and what it learns from the server's headers. The last part drives it against the simulator's
  * own limiter in each of its ways (fixed, framework, sliding; reset header present or absent).
  */
 import { describe, expect, it } from '@jest/globals'
-import { WindowLedger } from '../../src/api/window-ledger.js'
+import { RateWindow } from '../../src/api/rate-window.js'
 import { RATE_WINDOW_MS } from '../../src/contract.js'
 import { RateLimiter } from '../../simulator/ratelimit.js'
 import type { RateLimitKind } from '../../simulator/types.js'
@@ -18,22 +18,22 @@ const limits = (limit: number, remaining: number, resetAt?: number) => ({
 })
 
 /** Sends one request through the ledger: its wait, and if it may go, its answer. */
-function request(b: WindowLedger, answer?: Record<string, string>, status = 200): number {
+function request(b: RateWindow, answer?: Record<string, string>, status = 200): number {
   const wait = b.reserve()
   if (wait === 0 && answer) b.observe(status, answer)
   return wait
 }
 
 /** Reserves until the ledger says wait: how many went. */
-function burst(b: WindowLedger): number {
+function burst(b: RateWindow): number {
   let n = 0
   while (b.reserve() === 0) n++
   return n
 }
 
-describe('WindowLedger: calls', () => {
+describe('RateWindow: calls', () => {
   it('sends one request alone until an answer tells the count; none told: nothing to respect', () => {
-    const b = new WindowLedger(new FakeClock())
+    const b = new RateWindow(new FakeClock())
     expect(b.reserve()).toBe(0)
     expect(b.reserve()).toBeGreaterThan(0)
     b.observe(200, {})
@@ -41,13 +41,13 @@ describe('WindowLedger: calls', () => {
   })
   it('sends what the window has left, counting requests still in flight', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(60, 3))
     expect(burst(b)).toBe(3)
   })
   it('with no reset header, a call comes back a window after its answer: no guess, no probe', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(3, 2))
     clock.t += 10_000
     expect(burst(b)).toBe(2)
@@ -64,7 +64,7 @@ describe('WindowLedger: calls', () => {
   })
   it("learns a fixed window's turn from the first answer after it: every call is back at once", () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(4, 3))
     // Three more spread over the window, all answered.
     for (let r = 2; r >= 0; r--) {
@@ -79,14 +79,14 @@ describe('WindowLedger: calls', () => {
   })
   it('a count higher than its own calls is another client on the token: it waits for those too', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     // Ten calls used by someone else before the first answer.
     request(b, limits(12, 1))
     expect(burst(b)).toBe(1)
   })
   it('answers out of order: a late, higher count is not read as calls given back', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(60, 12))
     expect(burst(b)).toBe(12)
     clock.t += 50
@@ -97,7 +97,7 @@ describe('WindowLedger: calls', () => {
   })
   it('a request that never got an answer is let go after a while', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(60, 1))
     expect(b.reserve()).toBe(0)
     expect(b.reserve()).toBeGreaterThan(0)
@@ -106,10 +106,10 @@ describe('WindowLedger: calls', () => {
   })
 })
 
-describe('WindowLedger: waking those who wait', () => {
+describe('RateWindow: waking those who wait', () => {
   it('an answer that gives calls back wakes the waiting at once', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(3, 2))
     clock.t += 20_000
     expect(burst(b)).toBe(2)
@@ -127,7 +127,7 @@ describe('WindowLedger: waking those who wait', () => {
   })
   it('an answer that changes nothing wakes nobody (no wake storm in a batch of hundreds)', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(60, 59))
     burst(b)
     clock.t += 50
@@ -138,7 +138,7 @@ describe('WindowLedger: waking those who wait', () => {
   })
   it('while requests are in flight, a waiter that would wait on them is woken by their answer', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(2, 1))
     clock.t += RATE_WINDOW_MS + 1000
     expect(burst(b)).toBe(2)
@@ -153,11 +153,11 @@ describe('WindowLedger: waking those who wait', () => {
   })
 })
 
-describe('WindowLedger: a stated end, once the turn is learnt', () => {
+describe('RateWindow: a stated end, once the turn is learnt', () => {
   it('an end stated for the last window lets no extra request go in the next one', () => {
     const clock = new FakeClock()
     const t0 = clock.t
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     // The window of 3 began at t0 and ends at t0 + 60 s; the server rounds its reset up to t0 + 61 s.
     request(b, limits(3, 2, t0 + 61_000))
     clock.t += 250
@@ -176,10 +176,10 @@ describe('WindowLedger: a stated end, once the turn is learnt', () => {
   })
 })
 
-describe('WindowLedger: a window shorter than assumed', () => {
+describe('RateWindow: a window shorter than assumed', () => {
   it('with no reset stated, a probe goes only when waiting would reach the deadline', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(2, 1))
     request(b, limits(2, 0))
     // A long deadline: wait for the call to come back (no probe, no 429).
@@ -201,7 +201,7 @@ describe('WindowLedger: a window shorter than assumed', () => {
   })
   it('a probe refused ends probing for the run: the window is as long as assumed', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(2, 1))
     request(b, limits(2, 0))
     const deadline = clock.t + 30_000
@@ -217,10 +217,10 @@ describe('WindowLedger: a window shorter than assumed', () => {
   })
 })
 
-describe('WindowLedger: 429', () => {
+describe('RateWindow: 429', () => {
   it('Retry-After pauses every request until then; then one request learns the count', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(60, 5))
     request(b, { 'retry-after': '12' }, 429)
     expect(b.reserve()).toBe(12_000)
@@ -234,13 +234,13 @@ describe('WindowLedger: 429', () => {
   })
   it('without Retry-After pauses for a growing while, and at least a second for Retry-After: 0', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, {}, 429)
     const first = b.reserve()
     clock.t += first
     request(b, {}, 429)
     expect(b.reserve()).toBeGreaterThan(first)
-    const zero = new WindowLedger(new FakeClock())
+    const zero = new RateWindow(new FakeClock())
     request(zero, { 'retry-after': '0' }, 429)
     const soon = zero.reserve()
     expect(soon).toBeGreaterThanOrEqual(1000)
@@ -248,7 +248,7 @@ describe('WindowLedger: 429', () => {
   })
   it('a Retry-After date in the past (a slow server clock) pauses 1-2 s, growing with each 429', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     const past = new Date(clock.wallNow() - 3_600_000).toUTCString()
     const waits: number[] = []
     for (let i = 0; i < 5; i++) {
@@ -264,7 +264,7 @@ describe('WindowLedger: 429', () => {
   })
   it('a stated reset lets one request look when it comes, not before', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(5, 0, clock.t + 10_000))
     expect(b.reserve()).toBeGreaterThanOrEqual(10_000)
     clock.t += 10_100
@@ -275,10 +275,10 @@ describe('WindowLedger: 429', () => {
   })
 })
 
-describe('WindowLedger: two clocks (contract §11)', () => {
+describe('RateWindow: two clocks (contract §11)', () => {
   it('reads an epoch reset against the wall clock, and keeps its window when the wall clock steps back', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     // The server's reset is 30 s ahead by the wall clock; the wall clock is then stepped back an hour.
     request(b, limits(60, 0, clock.wallNow() + 30_000))
     clock.wallShift = -3_600_000
@@ -288,7 +288,7 @@ describe('WindowLedger: two clocks (contract §11)', () => {
   })
   it('an epoch reset from a server whose clock is an hour fast is read against its Date header', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     const serverNow = clock.wallNow() + 3_600_000
     request(b, { ...limits(60, 0, serverNow + 30_000), date: new Date(serverNow).toUTCString() })
     const wait = b.reserve()
@@ -298,7 +298,7 @@ describe('WindowLedger: two clocks (contract §11)', () => {
   it('an epoch reset read while the wall clock is an hour behind still means 30 s', () => {
     const clock = new FakeClock()
     clock.wallShift = -3_600_000
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(60, 0, clock.wallNow() + 30_000))
     const wait = b.reserve()
     expect(wait).toBeGreaterThan(25_000)
@@ -306,12 +306,12 @@ describe('WindowLedger: two clocks (contract §11)', () => {
   })
 })
 
-describe('WindowLedger against hostile rate-limit headers (contract §6)', () => {
+describe('RateWindow against hostile rate-limit headers (contract §6)', () => {
   /** After `headers` on a 429 and on a 200, no request waits longer than one window. */
   const neverLongerThanAWindow = (headers: Record<string, string>) => {
     for (const status of [200, 429]) {
       const clock = new FakeClock()
-      const b = new WindowLedger(clock)
+      const b = new RateWindow(clock)
       request(b, headers, status)
       for (let i = 0; i < 5; i++) {
         const w = b.reserve()
@@ -344,13 +344,13 @@ describe('WindowLedger against hostile rate-limit headers (contract §6)', () =>
     ['that is not a number', 'soon'],
   ])('a count of 0 with a reset %s is ignored with it: requests keep going', (_, reset) => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset })
     expect([b.reserve(), b.reserve(), b.reserve()]).toEqual([0, 0, 0])
   })
   it('a reset further ahead than a window is waited for one window at most', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, limits(60, 0, clock.t + 10 * 60_000))
     const wait = b.reserve()
     expect(wait).toBeLessThanOrEqual(RATE_WINDOW_MS + 1000)
@@ -359,7 +359,7 @@ describe('WindowLedger against hostile rate-limit headers (contract §6)', () =>
   })
   it('honours a sane Retry-After longer than a window (the server says so)', () => {
     const clock = new FakeClock()
-    const b = new WindowLedger(clock)
+    const b = new RateWindow(clock)
     request(b, { 'retry-after': '300' }, 429)
     expect(b.reserve()).toBe(300_000)
   })
@@ -373,7 +373,7 @@ describe('WindowLedger against hostile rate-limit headers (contract §6)', () =>
 function drive(kind: RateLimitKind, reset: boolean, total: number, limit = 60, windowMs = 60_000) {
   const clock = new FakeClock()
   const start = clock.t
-  const ledger = new WindowLedger(clock)
+  const ledger = new RateWindow(clock)
   const limiter = new RateLimiter(() => ({ limit, windowMs, kind }))
   const answers: { at: number; status: number; headers: Record<string, string> }[] = []
   let sent = 0
@@ -407,7 +407,7 @@ function drive(kind: RateLimitKind, reset: boolean, total: number, limit = 60, w
   return { refused, lastSentMs: lastSent - start, sent }
 }
 
-describe('WindowLedger against each way of limiting (issue 17 §1)', () => {
+describe('RateWindow against each way of limiting (issue 17 §1)', () => {
   const kinds: RateLimitKind[] = ['fixed', 'framework', 'sliding']
   it.each(kinds.flatMap((kind) => [true, false].map((reset) => [kind, reset] as const)))(
     '%s window, reset header %s: 150 calls in three windows, none refused',
@@ -426,5 +426,75 @@ describe('WindowLedger against each way of limiting (issue 17 §1)', () => {
     // Three windows of 6 s, each up to a second longer (the reset is in whole seconds); a sliding
     // one gives calls back one by one (a round trip each).
     expect(run.lastSentMs).toBeLessThanOrEqual(kind === 'sliding' ? 20_000 : 15_000)
+  })
+})
+
+describe('RateWindow: other runs on the account (contract §6 r5)', () => {
+  it('learns that others share the window from a count its own calls do not explain, says so once, and counts its share', () => {
+    const clock = new FakeClock()
+    const told: number[] = []
+    const b = new RateWindow(clock, { onShared: (n) => told.push(n) })
+    // Alone: the count follows its own calls.
+    request(b, limits(60, 59))
+    request(b, limits(60, 58))
+    expect([b.sharers, b.othersPerMinute, told]).toEqual([1, 0, []])
+    // Three more calls counted than its own third: three runs' calls beside its three.
+    clock.t += 200
+    request(b, limits(60, 54))
+    expect(b.othersPerMinute).toBe(3)
+    expect(b.sharers).toBe(2)
+    clock.t += 200
+    request(b, limits(60, 50))
+    expect(b.othersPerMinute).toBe(6)
+    expect(b.sharers).toBe(2.5)
+    expect(told).toEqual([3])
+    expect(b.available()).toBe(50)
+  })
+  it('counts the waiting for calls while others hold part of the window, and none while alone', () => {
+    const clock = new FakeClock()
+    const alone = new RateWindow(clock)
+    request(alone, limits(2, 1))
+    alone.waiting(1)
+    clock.t += 5000
+    alone.waiting(-1)
+    expect(alone.sharedWaitMs).toBe(0)
+    const b = new RateWindow(clock)
+    request(b, limits(10, 9))
+    request(b, limits(10, 0))
+    expect(b.sharers).toBeGreaterThan(1)
+    b.waiting(1)
+    b.waiting(1)
+    clock.t += 3000
+    b.waiting(-1)
+    clock.t += 1000
+    b.waiting(-1)
+    clock.t += 1000
+    // Two requests waited together: the run waited 4 s, not 7.
+    expect(b.sharedWaitMs).toBe(4000)
+  })
+  it('calls the first answer shows may predate the run: they hold the window, but tell no other run is there now', () => {
+    const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    request(b, limits(60, 20))
+    expect(b.available()).toBe(20)
+    expect(b.sharers).toBe(1)
+    expect(burst(b)).toBe(20)
+  })
+  it('sharing, a run sends one call at a time, so that the answers show each run the others before the window is spent', () => {
+    const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    request(b, limits(10, 9))
+    request(b, limits(10, 5))
+    // Two of its own, three of others' since: about 2.5 runs share the calls left.
+    expect(b.sharers).toBe(2.5)
+    expect(b.reserve()).toBeGreaterThan(0)
+    clock.t += 150
+    expect(b.reserve()).toBe(0)
+    // Runs that start at the same moment: the first answer shows their first requests.
+    const together = new RateWindow(clock)
+    request(together, limits(60, 57))
+    expect(together.reserve()).toBeGreaterThan(0)
+    clock.t += 150
+    expect(burst(together)).toBe(1)
   })
 })

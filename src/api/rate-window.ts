@@ -1,0 +1,300 @@
+import { sharedController } from '../clock.js'
+import { RATE_WINDOW_MS } from '../contract.js'
+import type { Clock } from '../types.js'
+import { limitHeaders, pauseAfter429 } from './rate-headers.js'
+
+export type Headers = Record<string, string | string[] | undefined>
+/** `onShared`: said once, when the run learns it shares the account's limit. */
+type Options = { windowMs?: number; signal?: AbortSignal; onShared?: (perMinute: number) => void }
+
+/**
+ * A call the server counts, ours or another run's (`early`: seen at the run's first answer, maybe
+ * made before it started); `until`: when it stops counting (Infinity in flight); `probe`: sent to
+ * learn whether the window is shorter than assumed.
+ */
+interface Call {
+  sentAt: number
+  answeredAt: number | null
+  until: number
+  others: boolean
+  early?: boolean
+  probe?: boolean
+}
+
+/**
+ * The account's rate window (contract §6): the calls the limit leaves this run now, and when more
+ * come back, learnt from the answers and the run's own calls; one per run. The client asks `reserve`
+ * before each request; a request that waits is woken by every answer that gives calls back. A call
+ * holds the window until a window after its answer (a fixed window or a sliding one), so nothing
+ * goes that the server will refuse. `X-RateLimit-Remaining` corrects it: lower than the run's own
+ * calls explain, other runs share the account (r5); higher, the window has turned. A 429 pauses
+ * every request; no header makes the run idle longer than a window unless `Retry-After` says so.
+ */
+export class RateWindow {
+  /** How long a call counts after its answer: the window assumed, or a shorter one learnt. */
+  windowMs: number
+  private readonly assumedWindowMs: number
+  /** Calls per window, once an answer has said (null: not known, or no limit). */
+  limit: number | null = null
+  /** The calls that hold the window, in the order they went; none stops counting before `nextExpiry`. */
+  private calls: Call[] = []
+  private nextExpiry = Infinity
+  private flyingFrom = 0 // every call of the run before this index is answered
+  private answers = 0
+  private headersSeen = false
+  /** When the server said calls come back; until an answer after it, one request at a time goes. */
+  private statedReset: number | null = null
+  private pausedUntil = 0
+  private lastSentAt = -Infinity
+  /** A probe may learn a shorter window (see reserve); the first one refused ends probing. */
+  private probing = true
+  private consecutive429 = 0
+  private wake = sharedController()
+  /** Requests waiting for a call now (theirs before any look); other runs' calls in the window, a
+   * minute's worth; how long requests waited while those held part of it. */
+  waiters = 0
+  othersPerMinute = 0
+  sharedWaitMs = 0
+  private waitingSince: number | null = null
+  readonly cancelledBy?: AbortSignal
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: Options = {},
+  ) {
+    this.windowMs = options.windowMs ?? RATE_WINDOW_MS
+    this.assumedWindowMs = this.windowMs
+    if (options.signal) {
+      this.cancelledBy = options.signal
+      options.signal.addEventListener('abort', () => this.notify(), { once: true })
+    }
+  }
+
+  /** Aborted when an answer may have given calls back: a request waiting on `reserve` asks again at once. */
+  get changed(): AbortSignal {
+    return this.wake.signal
+  }
+
+  /** 0 when a request may go now (its call is counted), else how long to wait before asking again. */
+  reserve(deadline = Infinity): number {
+    const now = this.clock.now()
+    this.expire(now)
+    if (now < this.pausedUntil) return this.pausedUntil - now
+    // No header in any answer: nothing to respect; else one request at a time until an answer tells the count.
+    if (this.limit === null)
+      return (this.answers > 0 && !this.headersSeen) || !this.flying() ? this.send(now) : ASK_AGAIN_MS
+    const reset = this.statedReset
+    if (reset !== null && now >= reset) return this.flying(reset) ? ASK_AGAIN_MS : this.send(now)
+    // Sharing the account, a run sends one call at a time, SHARED_SPACING_MS apart, so that the
+    // answers show each run the others' calls before the window is spent.
+    const spaced = this.lastSentAt + SHARED_SPACING_MS
+    if (now < spaced && this.startedTogether()) return spaced - now
+    if (this.available(now) > 0) return this.send(now)
+    let until = Math.min(this.backBy(1, now), this.statedReset ?? Infinity)
+    // Waiting would reach the deadline, yet the server's window may be shorter than assumed: with
+    // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
+    if (reset === null && this.probing && until + MARGIN_MS >= deadline) {
+      const probeAt = this.lastSentAt + PROBE_AFTER_MS
+      if (now >= probeAt && !this.flying()) {
+        this.send(now)
+        this.calls.at(-1)!.probe = true
+        return 0
+      }
+      until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS))
+    }
+    return until === Infinity ? ASK_AGAIN_MS : Math.max(MIN_WAIT_MS, until - now + MARGIN_MS)
+  }
+
+  /** A request starts (+1) or stops (-1) waiting for a call: the scheduler leaves it the calls that come. */
+  waiting(delta: number): void {
+    const now = this.clock.now()
+    if (this.waitingSince !== null && this.calls.some((c) => c.others))
+      this.sharedWaitMs += now - this.waitingSince
+    this.waiters = Math.max(0, this.waiters + delta)
+    this.waitingSince = this.waiters > 0 ? now : null
+  }
+
+  /** A request that went got no answer: the server may or may not have counted it. */
+  unanswered(): void {
+    const call = this.oldestInFlight()
+    if (call) this.answer(call, this.clock.now())
+    this.notify()
+  }
+
+  /** An answer came: what its status and headers say of the limit. */
+  observe(status: number, headers: Headers): void {
+    const now = this.clock.now()
+    this.expire(now)
+    this.answers++
+    const knewLimit = this.limit !== null
+    const before = this.available(now)
+    const backBefore = this.backBy(1, now)
+    const stated = this.statedReset
+    // Answers come in any order; the request this one answers is taken to be the oldest in flight.
+    const mine = this.oldestInFlight()
+    if (mine) this.answer(mine, now)
+    const { limit, remaining, reset, serverWall } = limitHeaders(
+      headers,
+      now,
+      this.clock.wallNow(),
+      this.limit,
+    )
+    if (limit !== null) this.limit = limit
+    if (limit !== null || remaining !== null) this.headersSeen = true
+    if (status === 429) {
+      // A probe refused: the window is as long as assumed. Any 429 puts the assumed window back.
+      if (mine?.probe) this.probing = false
+      this.windowMs = Math.max(this.windowMs, this.assumedWindowMs)
+      const pause = pauseAfter429(headers, serverWall, ++this.consecutive429)
+      this.pausedUntil = Math.max(this.pausedUntil, now + pause)
+      this.statedReset = this.pausedUntil
+      this.notify()
+      return
+    }
+    this.consecutive429 = 0
+    if (this.statedReset !== null && mine && mine.sentAt >= this.statedReset) this.statedReset = null
+    if (reset !== null && remaining === 0) this.statedReset = Math.min(reset, now + this.windowMs)
+    if (remaining !== null && this.limit !== null && mine) {
+      const oldest = this.correct(this.limit - remaining, mine, now)
+      if (oldest !== null) this.statedReset = null
+      // A probe let through with calls given back: the window lasts at most since the oldest of them.
+      if (mine.probe && oldest !== null)
+        this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, Math.min(this.windowMs, now - oldest.sentAt))
+      // The only call counted, with the window's end stated: no longer than to that end (and a second).
+      const learnt = reset === null ? Infinity : reset - mine.sentAt + RESET_ROUNDING_MS
+      if (remaining === this.limit - 1 && learnt < this.windowMs)
+        this.learnWindow(Math.max(MIN_LEARNT_WINDOW_MS, learnt))
+    }
+    const learnt = !knewLimit || (stated !== null && this.statedReset === null)
+    if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore) this.notify()
+  }
+
+  /** How many runs share the account (§6 r5): one, and others' calls since the first answer per own call. */
+  get sharers(): number {
+    const others = this.calls.filter((c) => c.others && !c.early).length
+    const own = this.calls.filter((c) => !c.others).length
+    return others === 0 ? 1 : 1 + others / Math.max(1, own)
+  }
+
+  /** Others' calls seen since the first answer, or a few at it (runs that started with this one). */
+  private startedTogether(): boolean {
+    const early = this.calls.filter((c) => c.others && c.early).length
+    return this.sharers > 1 || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY)
+  }
+
+  /** Calls that may go now. */
+  available(now = this.clock.now()): number {
+    if (this.limit === null) return Infinity
+    this.expire(now)
+    return this.limit - this.calls.length
+  }
+
+  /** When `n` more calls than now will have come back (now when they are there already). */
+  backBy(n: number, now = this.clock.now()): number {
+    if (this.limit === null) return now
+    this.expire(now)
+    const short = n - (this.limit - this.calls.length)
+    if (short <= 0) return now
+    return this.calls.map((c) => c.until).sort((a, b) => a - b)[short - 1] ?? Infinity
+  }
+
+  /** The server counted `count` with `mine`: fewer than before it, the window turned; more than ours, others'. */
+  private correct(count: number, mine: Call, now: number): Call | null {
+    const before = this.calls.filter(
+      (c) => c !== mine && c.answeredAt !== null && c.answeredAt <= mine.sentAt,
+    )
+    const surely = before.length + 1
+    if (count < surely) {
+      const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count)
+      const gone = new Set(given)
+      this.calls = this.calls.filter((c) => !gone.has(c))
+      this.flyingFrom = 0
+      return given[0] ?? null
+    }
+    const possibly = this.calls.filter((c) => !c.others && c.sentAt <= now).length
+    let others = this.calls.filter((c) => c.others).length
+    const early = this.answers === 1
+    for (let extra = count - possibly - others; extra > 0; extra--, others++)
+      this.add({ sentAt: now, answeredAt: now, until: now + this.windowMs, others: true, early })
+    this.othersPerMinute = Math.round((others * RATE_WINDOW_MS) / this.windowMs)
+    if (others > 0 && this.options.onShared) {
+      this.options.onShared(this.othersPerMinute)
+      delete this.options.onShared
+    }
+    return null
+  }
+
+  /** A window no longer than `ms`: calls already answered come back sooner too. */
+  private learnWindow(ms: number): void {
+    this.windowMs = ms
+    for (const c of this.calls)
+      if (c.answeredAt !== null) this.holdUntil(c, Math.min(c.until, c.answeredAt + ms))
+  }
+
+  private answer(call: Call, now: number): void {
+    this.holdUntil(Object.assign(call, { answeredAt: now }), now + this.windowMs)
+  }
+
+  private add(call: Call): void {
+    this.calls.push(call)
+    this.holdUntil(call, call.until)
+  }
+
+  private holdUntil(call: Call, until: number): void {
+    call.until = until
+    this.nextExpiry = Math.min(this.nextExpiry, until)
+  }
+
+  /** Drops the calls that stopped counting by `now` (a batch makes thousands: no scan per answer). */
+  private expire(now: number): void {
+    if (now < this.nextExpiry) return
+    this.calls = this.calls.filter((c) => c.until > now)
+    this.flyingFrom = 0
+    this.nextExpiry = this.calls.reduce((min, c) => Math.min(min, c.until), Infinity)
+  }
+
+  /** The oldest of the run's calls in flight (answers go to it: every call before it is answered). */
+  private oldestInFlight(): Call | undefined {
+    for (let i = Math.min(this.flyingFrom, this.calls.length); i < this.calls.length; i++) {
+      const c = this.calls[i]!
+      if (c.answeredAt === null && !c.others) {
+        this.flyingFrom = i
+        return c
+      }
+    }
+    this.flyingFrom = this.calls.length
+    return undefined
+  }
+
+  private flying(since = -Infinity): boolean {
+    return this.calls.some((c) => c.answeredAt === null && c.sentAt >= since)
+  }
+
+  private send(now: number): number {
+    this.lastSentAt = now
+    const until = now + UNANSWERED_AFTER_MS + this.windowMs
+    this.add({ sentAt: now, answeredAt: null, until, others: false })
+    return 0
+  }
+
+  private notify(): void {
+    this.wake.abort(WOKEN)
+    this.wake = sharedController()
+  }
+}
+
+const WOKEN = new Error('the calls to spare changed')
+/** A request to learn a shorter window goes only after this long with nothing sent; it learns no less than a second. */
+const PROBE_AFTER_MS = 1000
+const MIN_LEARNT_WINDOW_MS = 1000
+/** A stated reset is in whole seconds, and so may the server's timer be. */
+const RESET_ROUNDING_MS = 1000
+/** A request neither answered nor reported unanswered after this long is taken as answered. */
+const UNANSWERED_AFTER_MS = 35_000
+/** Requests wait a little past the time a call comes back (at least MIN_WAIT_MS); ASK_AGAIN_MS while an answer is awaited. */
+const MARGIN_MS = 50
+const MIN_WAIT_MS = 10
+const ASK_AGAIN_MS = 1000
+/** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that started together. */
+const SHARED_SPACING_MS = 150
+const FEW_EARLY = 0.25

@@ -1,0 +1,300 @@
+import type { RateWindow } from '../../api/rate-window.js'
+import { whenAborted } from '../../clock.js'
+import { CALLS_PER_RUN } from '../../contract.js'
+import type { Clock } from '../../types.js'
+
+/** A job's ask: when its planner wants to poll, its end by its progress (earliest, latest), its answers so far. */
+export interface PollAsk {
+  wantedAt: number
+  end: { from: number; to: number } | null
+  answers: number
+}
+
+/** What the scheduler reads of the run's rate window. */
+export type CallSupply = Pick<
+  RateWindow,
+  'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers'
+>
+
+/**
+ * The poll scheduler: when each job's status call goes, within the account's rate window. Lanes,
+ * first served first: a site's own request (it waits in the window: `waiters`), a job's final, a
+ * look, a spare call (spareNow). Every call the batch will make is in its plan, against the calls
+ * the window leaves. With PLENTY_PER_JOB looks to spare per job, each polls when its planner wants.
+ * Else a pinned job gets its final just after its end; another a look only with calls to spare,
+ * else a final not before the longest job expected. Until one job tells how long such jobs take,
+ * only the scout polls; the others are held. Words and the whole policy: docs/development.md.
+ */
+export class PollScheduler {
+  /** Calls due whatever the jobs do: the sites still to start (each: its request and its final) and the run's own. */
+  private due = CALLS_PER_RUN
+  private readonly jobs = new Map<object, Job>()
+  /** Looks and finals approved and not answered yet (a final may find its job running: another call). */
+  private looksOut = 0
+  private finalsOut = 0
+  private readonly held = new Set<Job>()
+  /** The batch's lengths: the shortest its readings allow, the longest that ended, the longest end agreed. */
+  private shortest = Infinity
+  private longest = 0
+  private longestEnd = 0
+  /** A final found its job running, and how far past its end (a factor on the length; 1 until then). */
+  private misled = false
+  private stretch = 1
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly supply: CallSupply,
+    /** The run's one deadline, computed once from `timeout`: no wait runs past it. */
+    readonly deadline = Infinity,
+  ) {}
+
+  /** The batch says what its sites still to start and the run itself will call (contract §6 r3). */
+  expect(calls: number): void {
+    this.due = calls
+  }
+
+  /** A job joins while it polls (null: `key` is followed already); call the result when it stops. */
+  join(key: object, signal?: AbortSignal): (() => void) | null {
+    if (this.jobs.has(key)) return null
+    const job = new Job(this.clock.now())
+    this.jobs.set(key, job)
+    const stopListening = signal && whenAborted(signal, () => wakeUp(job))
+    return () => {
+      if (job.left) return
+      job.left = true
+      stopListening?.()
+      // Its length as its last poll saw it; a blind final tells nothing new of the longest.
+      const seen = (job.polledAt ?? this.clock.now()) - job.start
+      const blind = job.approved === 'final' && job.blind
+      this.jobs.delete(key)
+      this.held.delete(job)
+      this.answered(job)
+      this.measured(seen, blind ? null : seen)
+    }
+  }
+
+  /** When `key`'s job may poll: now (`final`), at `at`, or when `wake` aborts (a held job's own wake-up). */
+  pollAt(key: object, ask: PollAsk): { at: number; final: boolean; wake?: AbortSignal } {
+    const now = this.clock.now()
+    if (!this.jobs.has(key)) this.join(key) // a single job outside any batch is its own batch
+    const job = this.jobs.get(key)!
+    const agreed = job.agreed
+    if (ask.answers !== job.answers) {
+      job.answers = ask.answers
+      job.agreed = agrees(job, ask.end, now)
+      if (job.approved === 'final' && job.end) {
+        this.misled = true
+        this.stretch = Math.max(this.stretch, (now - job.start) / Math.max(1, job.end.to - job.start))
+      }
+      this.answered(job)
+    }
+    const newEnd = ask.end && (ask.end.from !== job.end?.from || ask.end.to !== job.end.to)
+    if (ask.end && (newEnd || job.agreed !== agreed)) {
+      job.end = ask.end
+      // Only an end its readings agree on tells how long such jobs take.
+      if (job.agreed) this.measured(ask.end.from - job.start, null, ask.end.to - job.start)
+    }
+    const decision = this.decide(job, ask, now)
+    let at = Math.max(decision.at, (job.polledAt ?? -Infinity) + MIN_GAP_MS)
+    if (at <= now && !decision.look && this.finalsOut > 0 && this.spare(now) - this.finalsOut < 1)
+      at = Infinity
+    if (at <= now) {
+      this.held.delete(job)
+      job.polledAt = now
+      job.approved = decision.look ? 'look' : 'final'
+      job.blind = job.end === null || decision.at > ownFinal(job, this.stretch)
+      if (decision.look) this.looksOut++
+      else this.finalsOut++
+      return { at: now, final: true }
+    }
+    if (at !== Infinity) {
+      this.held.delete(job)
+      return { at, final: false }
+    }
+    this.held.add(job)
+    job.wake ??= new AbortController()
+    return { at: now + HOLD_RECHECK_MS, final: false, wake: job.wake.signal }
+  }
+
+  /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
+  spareNow(): boolean {
+    if (this.supply.limit === null) return true
+    if (this.jobs.size === 0) return this.supply.available() > this.due + this.supply.waiters
+    return this.plenty() || this.lookBudget(this.clock.now()) > 0
+  }
+
+  private decide(job: Job, ask: PollAsk, now: number): { at: number; look: boolean } {
+    if (this.supply.limit === null || this.plenty()) return { at: ask.wantedAt, look: true }
+    const finalAt = this.finalAt(job, now)
+    if (pinned(job) && finalAt !== null) return { at: finalAt, look: false }
+    // A look where it pins the end sooner than the final would (misled: only the scout, until one ended).
+    const scout = this.scout() === job
+    const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null
+    let lookAt = job.end ? ask.wantedAt : (first ?? (scout || this.leftOver(now) ? ask.wantedAt : null))
+    if (this.misled && (this.longest > 0 || !scout)) lookAt = null
+    if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
+      if (lookAt > now) return { at: lookAt, look: true }
+      if (this.lookBudget(now) > 0) return { at: now, look: true }
+      // No end known at all: the scout looks anyway (it waits for the call, and may learn a shorter window).
+      if (finalAt === null && scout) return { at: now, look: true }
+    }
+    return { at: finalAt ?? Infinity, look: false }
+  }
+
+  /**
+   * A job's final: at its own latest end once two readings agree and no bar misled; else not before
+   * the longest job expected (stretched once bars mislead); with no reading, once some job told.
+   */
+  private finalAt(job: Job, now: number): number | null {
+    const told = this.misled || this.longestExpected(false) > 0
+    const measured = told ? finalAfter(job.start, this.longestExpected(true)) : null
+    if (this.misled && this.longest === 0 && this.scout() !== job) return null
+    if (!job.end) return measured
+    const own = ownFinal(job, this.stretch)
+    if (!this.misled && job.agreed) return own
+    const careful = this.misled || this.spare(now) <= 0
+    const longest = finalAfter(job.start, this.longestExpected(careful))
+    return longest === null ? own : Math.max(own, longest)
+  }
+
+  /** The longest job expected: the longest that ended, and each running job's latest end (unless `all`, agreed ones only). */
+  private longestExpected(all: boolean): number {
+    const stretch = all ? this.stretch : 1
+    let longest = this.longest
+    for (const job of this.jobs.values())
+      if (job.end && (all || job.agreed)) longest = Math.max(longest, stretch * (job.end.to - job.start))
+    return longest
+  }
+
+  /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss). */
+  private lookBudget(now: number): number {
+    return this.spare(now) - Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER))
+  }
+
+  private spare(now: number): number {
+    return this.free() - this.finalsDue(now)
+  }
+
+  /** Finals of jobs that may end before calls come back (by their progress, else the shortest job). */
+  private finalsDue(now: number): number {
+    const back = Math.max(now + 1, this.supply.backBy(this.supply.available() + 1))
+    let finals = 0
+    for (const job of this.jobs.values()) {
+      const from = job.end ? job.end.from : job.start + this.shortest
+      if (back === Infinity || from < back || from === Infinity) finals++
+    }
+    return finals
+  }
+
+  private answered(job: Job): void {
+    if (job.approved === 'look') this.looksOut--
+    if (job.approved === 'final') {
+      this.finalsOut--
+      this.wakeHeld()
+    }
+    job.approved = null
+  }
+
+  /** Two looks to spare for every job followed, were all to end before calls come back. */
+  private plenty(): boolean {
+    // Other runs on the account spend calls this run cannot foresee: never plenty then.
+    if (this.supply.sharers > 1) return false
+    return this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB
+  }
+
+  /**
+   * This run's share of the calls left (all of them while it is alone on the account), less the
+   * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out.
+   */
+  private free(): number {
+    const share = Math.floor(this.supply.available() / this.supply.sharers)
+    return share - this.due - this.supply.waiters - this.looksOut
+  }
+
+  /** A job's length as its progress bounds it, or as it ended: news wakes the held. */
+  private measured(shortest: number, ended: number | null, latest = ended ?? 0): void {
+    const news =
+      shortest < this.shortest || (ended !== null && ended > this.longest) || latest > this.longestEnd
+    this.shortest = Math.min(this.shortest, Math.max(1, shortest))
+    if (ended !== null) this.longest = Math.max(this.longest, ended)
+    this.longestEnd = Math.max(this.longestEnd, latest)
+    if (news) this.wakeHeld()
+  }
+
+  private wakeHeld(): void {
+    for (const job of this.held) wakeUp(job)
+    this.held.clear()
+  }
+
+  /** The scout has run a window with nothing measured: held jobs may look, with calls to spare. */
+  private leftOver(now: number): boolean {
+    const scout = this.scout()
+    return scout !== undefined && now - scout.start > this.supply.windowMs && this.lookBudget(now) > 0
+  }
+
+  /** The first job still followed (a Map keeps the order they joined). */
+  private scout(): Job | undefined {
+    return this.jobs.values().next().value
+  }
+}
+
+/**
+ * One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`,
+ * its final was timed by the longest job expected; `approved`, its poll approved last, until answered.
+ */
+class Job {
+  polledAt: number | null = null
+  end: { from: number; to: number } | null = null
+  answers = 0
+  agreed = false
+  blind = false
+  approved: 'look' | 'final' | null = null
+  left = false
+  wake: AbortController | null = null
+  constructor(readonly start: number) {}
+}
+
+/** Two readings in a row agree on the end, the later one past CONFIRM_AFTER of it (a bar need not be linear). */
+function agrees(job: Job, end: { from: number; to: number } | null, now: number): boolean {
+  if (end === null || job.end === null) return false
+  return near(end.to, job.end.to, job.start) && now - job.start >= CONFIRM_AFTER * (end.to - job.start)
+}
+
+/** Two readings agree on its end, and its window is narrow. */
+function pinned(job: Job): boolean {
+  return job.agreed && job.end !== null && near(job.end.from, job.end.to, job.start)
+}
+
+function wakeUp(job: Job): void {
+  job.wake?.abort()
+  job.wake = null
+}
+/** Its final by its own latest end, stretched by how far the batch's bars misled. */
+function ownFinal(job: Job, stretch = 1): number {
+  return finalAfter(job.start, stretch * ((job.end?.to ?? Infinity) - job.start)) ?? Infinity
+}
+
+/** The final of a job that started at `start` and lasts `length` (null: no length known). */
+function finalAfter(start: number, length: number): number | null {
+  return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null
+}
+
+function near(a: number, b: number, start: number): boolean {
+  return Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS
+}
+
+/** A held job asks again this often (calls may come back); no job polls twice within MIN_GAP_MS. */
+const HOLD_RECHECK_MS = 2000
+const MIN_GAP_MS = 250
+/** Looks to spare per job at or above which each polls as its planner wants; one call kept per RESERVE_PER finals due. */
+const PLENTY_PER_JOB = 2
+const RESERVE_PER = 8
+/** A job with no reading of its own first looks at this fraction of the shortest job measured. */
+const FIRST_LOOK = 0.6
+/** A final poll goes this late after the latest end (a fraction of the length, plus this). */
+const FINAL_MARGIN = 0.01
+const FINAL_MARGIN_MS = 100
+/** An end is pinned when its window is this narrow (a fraction of its length, plus ms), confirmed only CONFIRM_AFTER into it. */
+const NARROW = 0.04
+const NARROW_MS = 400
+const CONFIRM_AFTER = 0.5
