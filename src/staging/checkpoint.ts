@@ -2,6 +2,7 @@ import { ApiError } from '../api/errors.js'
 import { DeadlineError } from '../api/client.js'
 import { CancelledError } from '../clock.js'
 import {
+  CHECKPOINT_NAME,
   CHECKPOINT_PREFIX,
   VERSION_NAME_MAX,
   VERSIONS_NOT_OFFERED,
@@ -13,10 +14,15 @@ import {
   versionIdOf,
   versionListPath,
   versionPath,
+  versionSiteOf,
+  saysPlan,
+  saysQuota,
 } from '../contract.js'
-import { listItems } from './site-list.js'
+import { LIST_MAX_PAGES, readSiteList } from './site-list.js'
 import type { Config } from '../types.js'
-import { waitDeps, warn, type RunContext } from './context.js'
+import { waitDeps, type RunContext } from './context.js'
+import { answered, at, jobIs, learnt, warn } from './record.js'
+import { waitWhileBusy } from './jobs.js'
 import { endingOf, type Ending } from './ending.js'
 import { waitForTask, waitForVersion } from './wait.js'
 import { perDoor, setting } from '../words.js'
@@ -59,7 +65,7 @@ export function rollbackCommand(siteId: string, checkpointId: string): string {
   )
 }
 
-/** `before push 123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */
+/** `ssa~cp~123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */
 export function checkpointName(env: NodeJS.ProcessEnv, wallNow: number): string {
   const github = env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? '1'}` : null
   const runId = github ?? env.CI_PIPELINE_ID ?? env.BITBUCKET_BUILD_NUMBER ?? wallNow.toString(36)
@@ -95,18 +101,37 @@ export async function takeCheckpoint(ctx: RunContext): Promise<Checkpoint | Endi
 
 async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   const { client, siteId, logger } = ctx
-  ctx.phase = 'making the checkpoint (a site version of production)'
   logger.info(`Site ${siteId}: making a checkpoint of production before the push (a site version).`)
-  const create = () => client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) })
   let made
-  try {
-    made = await create()
-  } catch (e) {
-    // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
-    // anyway; deleted now, the version is asked for once more.
-    if (!(e instanceof ApiError) || e.httpStatus !== 422) throw e
-    if (!(await makeRoom(ctx, checkpointPolicy(ctx.config).keep))) throw e
-    made = await create()
+  for (let busyTries = 0, roomMade = false; ; busyTries++) {
+    at(ctx, 'making the checkpoint (a site version of production)')
+    jobIs(ctx, 'checkpoint', 'sent')
+    try {
+      made = await client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) })
+      jobIs(ctx, 'checkpoint', 'accepted')
+      break
+    } catch (e) {
+      // Stopped while a 429 or 503 was waited out, or before it left: not taken, not "unknown".
+      const waited = e instanceof DeadlineError ? e.lastError : client.waitingAfter
+      if (!(e instanceof ApiError)) {
+        if (waited && waited.processing !== 'unknown')
+          jobIs(ctx, 'checkpoint', 'not-taken', waited.httpStatus)
+        throw e
+      }
+      jobIs(ctx, 'checkpoint', e.processing === 'unknown' ? 'sent' : null)
+      const busy = e.kind === 'busy' && !saysQuota(`${e.serverMessage} ${e.message}`)
+      // Busy ("already in progress", contract §13 r5): waited out under if-busy, never made room for.
+      if (busy && ctx.config.ifBusy === 'wait') {
+        jobIs(ctx, 'checkpoint', 'not-taken', e.httpStatus)
+        await waitWhileBusy(ctx, 'checkpoint', busyTries)
+        continue
+      }
+      // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
+      // anyway; deleted now, the version is asked for once more.
+      if (busy || e.httpStatus !== 422 || roomMade) throw e
+      if (!(await makeRoom(ctx, checkpointPolicy(ctx.config).keep))) throw e
+      roomMade = true
+    }
   }
   const id = versionIdOf(made.reply.data)
   const task = taskIdOf(made.reply.data)
@@ -118,16 +143,19 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
       error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
     }
   const name = await nameIt(ctx, id)
+  answered(ctx, { taskId })
   // No task id (contract §13 names one; a service may leave it out): the version's own status in
   // the site's version list, with the same waiting (docs/assumptions.md 120).
-  ctx.phase = `waiting for the checkpoint (version ${id}${taskId ? `, task ${taskId}` : ''}) to complete`
+  at(ctx, `waiting for the checkpoint (version ${id}${taskId ? `, task ${taskId}` : ''}) to complete`)
   const deps = waitDeps(ctx)
   const outcome = taskId
     ? await waitForTask(deps, 'checkpoint', siteId, taskId, ctx.clock.now())
     : await waitForVersion(deps, siteId, id)
   if (outcome.kind === 'completed') {
     // Only a completed version is a checkpoint: the output never names one that cannot be restored.
-    ctx.known.checkpointId = id
+    jobIs(ctx, 'checkpoint', 'completed')
+    answered(ctx, { checkpointId: id, taskId: null })
+    learnt(ctx, { checkpoint: { id, name } })
     logger.info(`Checkpoint ${id}${name ? ` ("${name}")` : ''} is complete: sending the push.`)
     return { id, name }
   }
@@ -180,8 +208,12 @@ function refused(ctx: RunContext, e: ApiError, rootSaid: boolean): Ending {
   if (rootSaid) hint = e.hint
   else if (status !== null && VERSIONS_NOT_OFFERED.includes(status))
     hint = `The service answered as if it offers no site versions (HTTP ${status}): check ${setting('api-url')}, ${WITHOUT}.`
+  else if (e.kind === 'forbidden' && !saysPlan(`${e.serverMessage} ${e.message}`))
+    hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the token may not be allowed to make versions (a read-only token). Use a token that may change the site; a token refused here is refused on the push too.`
   else if (status === 403)
     hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the plan may not include versions. Upgrade the plan, ${WITHOUT}.`
+  else if (e.kind === 'busy' && !saysQuota(`${e.serverMessage} ${e.message}`))
+    hint = `Another version of site ${site} is being made: run again once it has completed (${setting('if-busy', 'wait')} waits for it).`
   else if (status === 422)
     hint = `The service refused a new version (often its quota of versions per site): delete old versions of site ${site} in the dashboard (${setting('keep-checkpoints')} keeps fewer), ${WITHOUT}.`
   else if (e.processing === 'unknown')
@@ -200,69 +232,121 @@ export interface VersionRecord {
   name: string
   completed: boolean
   createdAt: string
+  /** Whose version the record says it is (contract §13 r5): this site's, another's, or it names none. */
+  site: 'this' | 'unknown'
 }
 
-/** The site's versions, newest first (one page of 100), as `GET /v2/site-versions` says them. */
-export async function listVersions(ctx: RunContext): Promise<VersionRecord[]> {
-  const answer = await ctx.client.call('GET', versionListPath(ctx.siteId), 'read')
-  const records: VersionRecord[] = []
-  for (const r of listItems(answer.reply.data)) {
+/** The site's versions, newest first, read whole (paged: `meta.last_page`), other sites' left out. */
+export interface VersionList {
+  versions: VersionRecord[]
+  /** Records that named another site (never restored, deleted or counted). */
+  others: number
+  /** Why the list was not read to its last page (words for people), or null. */
+  unread: string | null
+}
+
+/** `GET /v2/site-versions`, every page (the site list's paging, site-list.ts), each record's site told. */
+export async function listVersions(ctx: RunContext): Promise<VersionList> {
+  const read = await readSiteList(ctx.client, {
+    maxPages: LIST_MAX_PAGES,
+    list: { path: (page, n) => versionListPath(ctx.siteId, page, n), maxRetries: 2 },
+  })
+  if ('error' in read) throw new Error(read.error) // not reached: a version list's first page throws
+  const versions: VersionRecord[] = []
+  let others = 0
+  for (const r of read.records) {
     const id = versionIdOf(r)
     if (!id) continue
-    records.push({
+    const site = versionSiteOf(r)
+    if (site !== null && site !== ctx.siteId) {
+      others++
+      continue
+    }
+    versions.push({
       id,
       name: typeof r.name === 'string' ? ctx.redactor.server(r.name, 60) : '',
       completed: versionCompleted(r),
       createdAt: typeof r.created_at === 'string' ? ctx.redactor.server(r.created_at, 40) : '',
+      site: site === null ? 'unknown' : 'this',
     })
   }
-  return records
+  if (others > 0)
+    warn(
+      ctx,
+      `The service's list of site ${ctx.siteId}'s versions also named ${others} version(s) of other sites: they were left alone (never restored, deleted or counted).`,
+    )
+  const unread = read.stoppedBy ? `${read.pagesUnread} page(s) not read: ${read.stoppedBy}` : null
+  return { versions, others, unread }
 }
 
 /**
- * Before a checkpoint the service refused with 422: deletes this tool's completed checkpoints of the
- * site that keep-checkpoints would delete after the push (all but the newest `keep - 1`). True when
- * some were deleted.
+ * Before a checkpoint the service refused for its quota (422): deletes this tool's completed
+ * checkpoints of the site that keep-checkpoints would delete after the push (all but the newest
+ * `keep - 1`). True when some were deleted.
  */
 async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> {
-  let versions: VersionRecord[]
+  let list: VersionList
   try {
-    versions = await listVersions(ctx)
+    list = await listVersions(ctx)
   } catch (e) {
     if (e instanceof ApiError) return false
     throw e
   }
-  const old = versions
-    .filter((v) => isOurs(v) && v.completed)
-    .slice(Math.max(0, keep - 1))
-    .map((v) => v.id)
+  const old = deletable(list.versions.filter((v) => v.completed)).slice(Math.max(0, keep - 1))
   if (old.length === 0) return false
   ctx.logger.info(
-    `The service refused a new version (422): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`,
+    `The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`,
   )
-  try {
-    const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids: old } })
-    const { removed, failed } = deletedIdsOf(answer.reply.data)
-    return removed.length > 0 || failed.length === 0
-  } catch (e) {
-    if (e instanceof ApiError) return false
-    throw e
-  }
+  const { removed } = await deleteVersions(ctx, old)
+  return removed.length > 0
 }
 
-/** Whether this tool named the version (never a version a person made). */
-export const isOurs = (v: VersionRecord): boolean => v.name.startsWith(CHECKPOINT_PREFIX)
+/** Whether this tool named the version (its mark, contract §13 r5; never a version a person made). */
+export const isOurs = (v: VersionRecord): boolean => CHECKPOINT_NAME.test(v.name)
+
+/** The ids this tool may delete: its own checkpoints, of this site as the record itself says. */
+const deletable = (versions: VersionRecord[]): string[] =>
+  versions.filter((v) => isOurs(v) && v.site === 'this').map((v) => v.id)
+
+/**
+ * One `DELETE /v2/site-versions` (ids only: nothing on the server limits it to one site). An answer
+ * that did not come is unknown, never "not deleted".
+ */
+async function deleteVersions(ctx: RunContext, ids: string[]): Promise<{ removed: string[] }> {
+  at(ctx, 'deleting older checkpoints')
+  try {
+    const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids } })
+    const { removed, failed } = deletedIdsOf(answer.reply.data)
+    const gone = removed.length ? removed : failed.length ? [] : ids
+    if (gone.length)
+      ctx.logger.info(
+        `Deleted ${gone.length} older checkpoint(s) of site ${ctx.siteId} (${gone.join(', ')}).`,
+      )
+    if (failed.length > 0) warn(ctx, `These older checkpoints could not be deleted: ${failed.join(', ')}.`)
+    return { removed: gone }
+  } catch (e) {
+    if (!stoppable(e)) throw e
+    const unknown = !(e instanceof ApiError) || e.processing === 'unknown'
+    warn(
+      ctx,
+      unknown
+        ? `Whether older checkpoints (${ids.join(', ')}) were deleted is unknown: ${e.message || 'no answer came'}. Look at site ${ctx.siteId}'s versions in the dashboard.`
+        : `Older checkpoints (${ids.join(', ')}) were not deleted: ${e.message}`,
+    )
+    return { removed: [] }
+  }
+}
 
 /**
  * Issue 27 §5: after a push that succeeded, this tool's older checkpoints of the site beyond
- * `keep` are deleted (the one just made is always kept; versions it did not name are never touched).
- * Never fails the run: a refusal is a warning.
+ * `keep` are deleted (the one just made is always kept; versions it did not name, and versions
+ * whose site the list does not say, are never touched). Never fails the run: a refusal is a warning.
  */
 export async function pruneCheckpoints(ctx: RunContext, keep: number, current: string): Promise<void> {
-  ctx.phase = 'deleting older checkpoints'
-  let versions: VersionRecord[]
+  at(ctx, 'reading the versions to prune')
+  let list: VersionList
   try {
-    versions = await listVersions(ctx)
+    list = await listVersions(ctx)
   } catch (e) {
     if (!stoppable(e)) throw e
     warn(
@@ -271,20 +355,8 @@ export async function pruneCheckpoints(ctx: RunContext, keep: number, current: s
     )
     return
   }
-  const ours = versions.filter((v) => isOurs(v) && v.id !== current)
-  const old = ours.slice(Math.max(0, keep - 1)).map((v) => v.id)
-  if (old.length === 0) return
-  try {
-    const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids: old } })
-    const { removed, failed } = deletedIdsOf(answer.reply.data)
-    ctx.logger.info(
-      `Deleted ${removed.length || old.length} older checkpoint(s) of site ${ctx.siteId} (${(removed.length ? removed : old).join(', ')}); ${setting('keep-checkpoints', String(keep))}.`,
-    )
-    if (failed.length > 0) warn(ctx, `These older checkpoints could not be deleted: ${failed.join(', ')}.`)
-  } catch (e) {
-    if (!stoppable(e)) throw e
-    warn(ctx, `Older checkpoints (${old.join(', ')}) were not deleted: ${e.message}`)
-  }
+  const old = deletable(list.versions.filter((v) => v.id !== current)).slice(Math.max(0, keep - 1))
+  if (old.length > 0) await deleteVersions(ctx, old)
 }
 
 /** What ends a step after the push without changing how the push ended. */

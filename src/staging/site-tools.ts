@@ -2,7 +2,8 @@ import { ApiError } from '../api/errors.js'
 import { DeadlineError } from '../api/client.js'
 import { CancelledError } from '../clock.js'
 import { toolBody, toolsPath, type SiteTool } from '../contract.js'
-import { warn, type RunContext } from './context.js'
+import type { RunContext } from './context.js'
+import { at, learnt } from './record.js'
 
 /**
  * How long a toggle after the push may take when the run's deadline has passed or it was cancelled:
@@ -27,6 +28,7 @@ export async function switchTool(
   late = false,
 ): Promise<{ ok: true } | { ok: false; why: string; mayHaveHappened: boolean; stopped?: Error }> {
   const client = late ? ctx.client.cleanup(CLEANUP_MS) : ctx.client
+  at(ctx, `switching ${WHAT[tool]} ${on ? 'on' : 'off'}`)
   try {
     await client.call('POST', toolsPath(ctx.siteId), 'setting', { body: toolBody(tool, on) })
     ctx.logger.info(`Site ${ctx.siteId}: ${WHAT[tool]} switched ${on ? 'on' : 'off'}.`)
@@ -44,23 +46,15 @@ export async function switchTool(
   }
 }
 
-/** Maintenance mode off after the push, in every ending; a refusal says what state production is in. */
+/** Maintenance mode off after the push, in every ending: the record says what state production is in. */
 export async function maintenanceOff(ctx: RunContext): Promise<void> {
   const off = await switchTool(ctx, 'maintenance_mode', false, true)
-  if (!off.ok)
-    warn(
-      ctx,
-      `Production (site ${ctx.siteId}) may still be in maintenance mode: switching it off failed (${off.why}). Visitors may see the maintenance page: switch it off in the dashboard.`,
-    )
+  const sure = ctx.record.production.maintenance === 'on'
+  learnt(ctx, { maintenance: off.ok ? 'off' : off.mayHaveHappened || !sure ? 'unknown' : 'on' })
 }
 
-/** Password protection back on after a push (spec push rule 2 turns it off). */
-export async function protectAgain(ctx: RunContext): Promise<boolean> {
+/** Password protection back on after a push job ended (spec push rule 2 turns it off). */
+export async function protectAgain(ctx: RunContext): Promise<void> {
   const on = await switchTool(ctx, 'password_protection', true, true)
-  if (!on.ok)
-    warn(
-      ctx,
-      `Production (site ${ctx.siteId}) is now NOT password-protected: switching protection back on failed (${on.why}). Turn it on in the dashboard.`,
-    )
-  return on.ok
+  learnt(ctx, { protection: on.ok ? 'on-again' : on.mayHaveHappened ? 'unknown' : 'off' })
 }

@@ -108,7 +108,7 @@ export async function waitForVersion(
   const { client, redactor } = deps
   return sharingPolls(deps, 'checkpoint', siteId, () =>
     pollReads(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, async (at, startedAt) => {
-      const answer = await client.call('GET', versionListPath(siteId), 'read')
+      const answer = await client.call('GET', versionListPath(siteId, 1, 100), 'read')
       const record = listItems(answer.reply.data).find((r) => versionIdOf(r) === versionId)
       if (!record)
         return at - startedAt < TASK_INVISIBLE_GRACE_MS
