@@ -700,3 +700,59 @@ describe('the inputs', () => {
     )
   })
 })
+
+describe('issue 31: production as the record knows it', () => {
+  const tools: string[] = []
+  afterEach(() => {
+    tools.length = 0
+  })
+  const toolAnswers = () =>
+    api()
+      .post('/v2/sites/1001/tools', (body?: { tool?: string; value?: string }) => {
+        if (!body?.tool) return false
+        tools.push(`${body.tool}=${body.value}`)
+        return true
+      })
+      .times(5)
+      .reply(200, envelope(null, 'Done'))
+  it('a push that timed out: protection is NOT switched on while the job may still run, and the run says so', async () => {
+    toolAnswers()
+    pushAccepted()
+    api().get('/v2/tasks/pt/status').times(500).reply(200, task('progress'))
+    const { result } = await run({ operation: 'push', protectProduction: true, timeoutMs: 60_000 })
+    expect(result.result).toBe('timed-out')
+    expect(tools).toEqual([])
+    expect(result.warnings.join(' ')).toMatch(
+      /Password protection was not switched on again: the push's end is not known.*turn protection on/,
+    )
+  })
+
+  it('a version whose record names no site is never deleted; one naming another site is never counted', async () => {
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('completed')
+    const noSite = { ...version(7, 'ssa~cp~2'), site_id: undefined }
+    const other = { ...version(8, 'ssa~cp~3'), site_id: 2002 }
+    versions([version(9, 'ssa~cp~4'), other, noSite, version(6, 'ssa~cp~1')])
+    let deleted: unknown = ''
+    api()
+      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
+      .reply(200, envelope({ success_ids: [6], failed_ids: [] }))
+    const { result } = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 1 })
+    expect(result.result).toBe('succeeded')
+    expect(deleted).toEqual({ ids: ['6'] })
+    expect(result.warnings.join(' ')).toMatch(/1 version\(s\) of other sites: they were left alone/)
+  })
+
+  it('a restore answered 429 past the timeout: not taken, production unchanged, never "keeps running"', async () => {
+    versions([version(10, 'ssa~cp~7')])
+    api()
+      .put('/v2/sites/1001/restore-versions/10')
+      .reply(429, { status: false, message: 'Too many' }, { 'Retry-After': '3600' })
+    const { result } = await run({ operation: 'rollback', timeoutMs: 60_000 })
+    expect(result.result).not.toBe('succeeded')
+    expect(result.summary).not.toMatch(/keeps running|partly restored|was restored/)
+    expect(result.summary).toMatch(/accepts requests again/)
+    expect(result.summary).not.toMatch(/\.\./)
+  })
+})
