@@ -1,11 +1,12 @@
 // npm run demo: starts the API simulator on a free port, runs the bundled action (node dist/index.js,
-// as the GitHub runner does) for create, pull, push and delete in turn, and shows each run's log,
-// outputs and job summary. Offline, no account, under a minute.
+// as the GitHub runner does) for create, pull, push (production checked on its own page), a push
+// that breaks production (its check fails, the checkpoint is restored), rollback and delete in turn,
+// and shows each run's log, outputs and job summary. Offline, no account, about a minute.
 //   npm run demo -- --profile service    the simulator answers in the service family's shapes
 //                                        (contract §10); the action gets that profile's api-url
 //   npm run demo -- --rate-limit 10 --rate-kind sliding --rate-reset on-429
 //                                        the simulator limits requests that way (see npm run simulator -- --help)
-import { actionOutputs, runBundledAction, startSimulator } from './lib/runner.mjs'
+import { actionInputs, actionOutputs, runBundledAction, startSimulator } from './lib/runner.mjs'
 
 const color = process.stdout.isTTY && !process.env.NO_COLOR
 const paint = (code, text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text)
@@ -123,7 +124,16 @@ const sim = await startSimulator(simArgs)
 console.log(bold('Site staging action: demo against the embedded v2 API simulator'))
 console.log(dim(sim.banner.trim().split('\n').slice(0, 3).join('\n')))
 // create and pull also wait until the staging site answers (wait-for-url): the simulator serves each
-// staging site on loopback, answering only a few seconds after its job ends, as DNS and TLS lag.
+// staging site on loopback, answering only a few seconds after its job ends, as DNS and TLS lag. It
+// serves production's own page too: a push is checked there (production-url, production-expect).
+const production = {
+  'production-url': `${sim.url}/production-sites/${SITE}/`,
+  'production-expect': `Production site ${SITE}`,
+}
+// The failed production check needs the action's production check (its production-check output):
+// a build without it skips that step, saying so.
+const checksProduction =
+  actionOutputs().includes('production-check') && actionInputs().includes('verify-timeout')
 const steps = [
   {
     op: 'create',
@@ -137,29 +147,64 @@ const steps = [
   },
   {
     op: 'push',
-    note: 'take a checkpoint of production (a site version), then overwrite production with staging',
+    name: 'push',
+    note: 'take a checkpoint of production (a site version), overwrite production with staging, check the live site',
+    inputs: production,
+  },
+  {
+    op: 'push',
+    note: 'push again, but this time the live site breaks (HTTP 500): the production check fails, the checkpoint is restored',
+    inputs: { ...production, 'rollback-on-failure': 'true', 'verify-timeout': '10s' },
+    // The simulator's knob: a completed push leaves production's page answering 500 until a restore.
+    sim: { livePage: 'down' },
+    expect: 'failed',
+    skip: checksProduction
+      ? null
+      : 'this build of the action has no production check (no production-check output)',
   },
   {
     op: 'rollback',
-    note: "restore production to the push's checkpoint: the old production comes back",
-    inputs: (outputs) => ({ 'checkpoint-id': outputs['checkpoint-id'] ?? '' }),
+    note: "restore production to the first push's checkpoint: the old production comes back",
+    inputs: (named) => ({ 'checkpoint-id': named.push?.['checkpoint-id'] ?? '', ...production }),
   },
   { op: 'delete', note: 'delete the staging environment' },
 ]
-let failures = 0
-let last = {}
+let unexpected = 0
+const named = {}
 try {
   for (const [i, step] of steps.entries()) {
     console.log(`\n${bold(`${i + 1}/${steps.length}  operation: ${step.op}`)}  ${dim(`(${step.note})`)}`)
-    const inputs = typeof step.inputs === 'function' ? step.inputs(last) : step.inputs
+    if (step.skip) {
+      console.log(dim(`  skipped: ${step.skip}`))
+      continue
+    }
+    const inputs = typeof step.inputs === 'function' ? step.inputs(named) : step.inputs
     const given = Object.entries({ operation: step.op, ...inputs })
       .map(([k, v]) => `${k}: ${v}`)
       .join(', ')
+    if (step.sim) {
+      await sim.admin('options', 'POST', step.sim)
+      console.log(
+        dim(
+          `  $ curl -X POST ${sim.url}/__sim/options -d '${JSON.stringify(step.sim)}'   # the simulator's knob`,
+        ),
+      )
+    }
     console.log(dim(`  $ node dist/index.js   # the bundled action, as the runner starts it (${given})`))
     const { code, outputs, summary } = await runAction(sim.apiUrl, { operation: step.op, ...inputs })
-    last = outputs
-    if (code !== 0) failures++
-    console.log(`\n  ${bold('exit code')} ${code}   ${bold('outputs')} ${dim('(the empty ones left out)')}`)
+    if (step.sim) await sim.admin('options', 'POST', { livePage: 'ok' })
+    if (step.name) named[step.name] = outputs
+    const expected = step.expect ?? 'succeeded'
+    const asExpected = outputs.result === expected && code === (expected === 'succeeded' ? 0 : 1)
+    if (!asExpected) unexpected++
+    const note = asExpected
+      ? step.expect
+        ? ` (result ${expected}, as this step means to show)`
+        : ''
+      : ` (expected result ${expected})`
+    console.log(
+      `\n  ${bold('exit code')} ${code}${dim(note)}   ${bold('outputs')} ${dim('(the empty ones left out)')}`,
+    )
     // Every output of action.yml that has a value, but the long ones (the message is in the
     // summary, results is JSON).
     for (const name of actionOutputs().filter((n) => n !== 'message' && n !== 'results'))
@@ -176,13 +221,19 @@ try {
   console.log(`  CDN cache purges: ${purges.length}${purges.map((p) => `; site ${p.site_id}`).join('')}`)
   const visits = await sim.admin('site-requests')
   const withToken = visits.filter((v) => v.authorization).length
-  console.log(
-    `  staging site visits (wait-for-url): ${visits.length}, answered ${visits.map((v) => v.status).join(', ')}; ${withToken} carried an Authorization header`,
-  )
+  for (const [what, prefix] of [
+    ['staging site visits (wait-for-url)', '/staging-sites/'],
+    ['production page visits (production-url)', '/production-sites/'],
+  ]) {
+    const seen = visits.filter((v) => v.path.startsWith(prefix))
+    console.log(`  ${what}: ${seen.length}, answered ${seen.map((v) => v.status).join(', ')}`)
+  }
+  console.log(`  of these visits, ${withToken} carried an Authorization header`)
 } finally {
   sim.stop()
 }
+const ran = steps.filter((s) => !s.skip).length
 console.log(
-  `\n${failures === 0 ? bold(`All ${steps.length} operations succeeded`) : bold(`${failures} operation(s) failed`)} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  `\n${unexpected === 0 ? bold(`All ${ran} operations ended as expected`) : bold(`${unexpected} operation(s) did not end as expected`)} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
 )
-process.exitCode = failures === 0 ? 0 : 1
+process.exitCode = unexpected === 0 ? 0 : 1

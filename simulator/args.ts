@@ -1,9 +1,17 @@
 /** Command-line arguments of the simulator (main.ts), parsed without side effects. */
-import { JOB_KINDS, PROFILES, RATE_LIMIT_KINDS, TOOLS_MODES, VERSIONS_MODES } from './options.js'
+import {
+  JOB_KINDS,
+  LIVE_PAGE_MODES,
+  PROFILES,
+  RATE_LIMIT_KINDS,
+  TOOLS_MODES,
+  VERSIONS_MODES,
+} from './options.js'
 import { isProgressMode } from './progress.js'
 import type {
   BusyStatus,
   JobKind,
+  LivePageMode,
   Profile,
   RateLimitKind,
   ResetHeaderMode,
@@ -66,6 +74,9 @@ Options:
                              time, then creates are refused until one is deleted (default 3)
   --tools MODE               site tools (maintenance mode, password protection): ok (default),
                              plan-403 (a plan gate) or absent-404 (no such route)
+  --live-page MODE           production's page after a push: ok (default), down (500) or wrong-page
+                             (200, not the site's page), until a restore
+  --live-page-recovers TIME  with --live-page down or wrong-page: healthy again this long after the push
   -h, --help                 show this help
 
 TIME is a number with an optional unit: 500ms, 30s, 2m (no unit: seconds).`
@@ -105,6 +116,8 @@ const WITH_VALUE = new Set([
   '--versions',
   '--version-quota',
   '--tools',
+  '--live-page',
+  '--live-page-recovers',
 ])
 
 /** Parses argv (without node and the script) and the environment (PORT). Throws ArgsError. */
@@ -222,6 +235,14 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         if (!(TOOLS_MODES as readonly string[]).includes(v))
           throw new ArgsError(`--tools: ${TOOLS_MODES.join(', ')}, got ${v}`)
         options.tools = v as ToolsMode
+        break
+      case '--live-page':
+        if (!(LIVE_PAGE_MODES as readonly string[]).includes(v))
+          throw new ArgsError(`--live-page: ${LIVE_PAGE_MODES.join(', ')}, got ${v}`)
+        options.livePage = v as LivePageMode
+        break
+      case '--live-page-recovers':
+        options.livePageRecoversMs = parseDuration(v)
         break
       default:
         throw new ArgsError(`unknown argument: ${arg} (see --help)`)

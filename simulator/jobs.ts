@@ -12,6 +12,7 @@ import { newTaskId } from './ids.js'
 import { percentage } from './progress.js'
 import { SIM_ACCOUNT_EMAIL } from './seed.js'
 import { RESTORE_HALF_ERROR } from './options.js'
+import { brokenPage } from './site-host.js'
 import type {
   EffectiveOptions,
   JobKind,
@@ -192,6 +193,7 @@ export class Jobs {
             this.state.toolChanges.push({ ...change, tool: 'password_protection', value: 'off' })
           }
           site.password_protected = false
+          site.broken_page = brokenPage(this.options, at)
           site.updated_at = at
           this.state.purges.push({ site_id: site.id, at })
         }
@@ -222,6 +224,7 @@ export class Jobs {
       site.content = { ...site.content, files: version.content.files }
     if (!succeeded) return
     site.content = { ...version.content }
+    site.broken_page = null
     site.updated_at = at
     this.state.purges.push({ site_id: site.id, at })
   }

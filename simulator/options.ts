@@ -9,6 +9,7 @@ import type {
   RateLimitOptions,
   ResetHeaderMode,
   SimulatorOptions,
+  LivePageMode,
   ToolsMode,
   VersionsMode,
 } from './types.js'
@@ -59,6 +60,8 @@ export const RESTORE_HALF_ERROR = 'Database import failed after the files were r
 
 export const TOOLS_MODES: readonly ToolsMode[] = ['ok', 'plan-403', 'absent-404']
 
+export const LIVE_PAGE_MODES: readonly LivePageMode[] = ['ok', 'down', 'wrong-page']
+
 /** Completed versions a site may keep by default (the family's backups: 3 manual plus 1 in progress). */
 export const DEFAULT_VERSION_QUOTA = 3
 
@@ -93,6 +96,8 @@ export function resolveOptions(options: SimulatorOptions = {}): EffectiveOptions
     versions: 'ok',
     versionQuota: DEFAULT_VERSION_QUOTA,
     tools: 'ok',
+    livePage: 'ok',
+    livePageRecoversMs: null,
   }
   const { port: _port, realistic: _realistic, ...rest } = options
   applyOptions(effective, rest)
@@ -182,6 +187,17 @@ export function applyOptions(target: EffectiveOptions, patch: OptionsPatch): voi
     if (!(TOOLS_MODES as readonly unknown[]).includes(patch.tools))
       throw new Error(`tools must be ${TOOLS_MODES.join(', ')}`)
     target.tools = patch.tools
+  }
+  if (patch.livePage !== undefined) {
+    if (!(LIVE_PAGE_MODES as readonly unknown[]).includes(patch.livePage))
+      throw new Error(`livePage must be ${LIVE_PAGE_MODES.join(', ')}`)
+    target.livePage = patch.livePage
+  }
+  if (patch.livePageRecoversMs !== undefined) {
+    const ms = patch.livePageRecoversMs
+    if (ms !== null && !isNonNegative(ms))
+      throw new Error('livePageRecoversMs must be a number >= 0, or null')
+    target.livePageRecoversMs = ms
   }
 }
 

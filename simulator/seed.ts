@@ -93,6 +93,7 @@ export function productionSite(seed: SiteSeed, at: number): ProductionSite {
     settings: { php_version: '8.3', timezone: 'UTC', cache: true, max_upload_mb: 64 },
     password_protected: seed.passwordProtected ?? false,
     maintenance: false,
+    broken_page: null,
     ssh_username: `site${seed.id}`,
     ssh_password: `sim-ssh-pass-${seed.id}`,
     content: { files: 'prod-v1', database: 'prod-v1' },

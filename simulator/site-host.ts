@@ -7,10 +7,13 @@
  * ready site from answering.
  * Production sites have a page too, under /production-sites/<id>/: 503 in maintenance mode, 401
  * while password protected, else 200 with production's content (a push and a restore change it).
+ * Option livePage makes a completed push break that page (contract §16): 500 (`down`) or a 200 that
+ * is not the site's page (`wrong-page`), until a restore, a push with livePage `ok`, or
+ * livePageRecoversMs after the push.
  */
 import type { ApiResponse } from './http.js'
 import { PRODUCTION_PREFIX, SITES_PREFIX } from './seed.js'
-import type { SimState, StagingSite } from './types.js'
+import type { EffectiveOptions, ProductionSite, SimState, StagingSite } from './types.js'
 
 /** True when `pathname` is a staging site's URL or a production page (or under one). */
 export function isSitePath(pathname: string): boolean {
@@ -41,7 +44,7 @@ export function serveSite(
   } catch {
     return notFound()
   }
-  if (production) return productionPage(state, id, method)
+  if (production) return productionPage(state, id, method, now)
   const staging = [...state.staging.values()].find((s) => s.id === id)
   const from = staging ? liveFrom(staging, siteDelayMs) : null
   if (!staging || from === null || now < from) return notFound()
@@ -61,8 +64,18 @@ export function serveSite(
   return page(200, escape(staging.site_name), body)
 }
 
-/** A production site's page: maintenance (503) first, then password protection (401), then its content. */
-function productionPage(state: SimState, id: string, method: string): ApiResponse {
+/** What a push completed at `at` leaves on production's page (option livePage). */
+export function brokenPage(options: EffectiveOptions, at: number): ProductionSite['broken_page'] {
+  if (options.livePage === 'ok') return null
+  const recovers = options.livePageRecoversMs
+  return { mode: options.livePage, until: recovers === null ? null : at + recovers }
+}
+
+/**
+ * A production site's page: maintenance (503) first, then password protection (401), then a page a
+ * push broke, then its content.
+ */
+function productionPage(state: SimState, id: string, method: string, now: number): ApiResponse {
   const site = state.sites.get(id)
   if (!site) return notFound()
   if (site.maintenance) {
@@ -80,6 +93,12 @@ function productionPage(state: SimState, id: string, method: string): ApiRespons
   }
   if (method !== 'GET' && method !== 'HEAD') {
     return page(405, 'Method not allowed', '<h1>405 Method Not Allowed</h1>', { Allow: 'GET, HEAD' })
+  }
+  const broken = site.broken_page
+  if (broken && (broken.until === null || now < broken.until)) {
+    return broken.mode === 'down'
+      ? page(500, 'Error', '<h1>There has been a critical error on this website.</h1>')
+      : page(200, 'Coming soon', '<h1>Coming soon</h1>\n<p>This site is being set up.</p>')
   }
   const body = [
     `<h1>${escape(site.site_name)}</h1>`,

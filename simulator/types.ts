@@ -110,7 +110,14 @@ export interface SimulatorOptions {
   versionQuota?: number
   /** The site tools route (contract §14). Default 'ok'. */
   tools?: ToolsMode
+  /** What a completed push leaves on production's own page (contract §16). Default 'ok'. */
+  livePage?: LivePageMode
+  /** With livePage down or wrong-page: the page is healthy again this long after the push. Default null (never). */
+  livePageRecoversMs?: number | null
 }
+
+/** Production's page after a push: healthy, 500 (`down`), or 200 without the site's own page (`wrong-page`). */
+export type LivePageMode = 'ok' | 'down' | 'wrong-page'
 
 export type ListPaginator = 'meta' | 'data'
 
@@ -133,6 +140,8 @@ export interface EffectiveOptions {
   versions: VersionsMode
   versionQuota: number
   tools: ToolsMode
+  livePage: LivePageMode
+  livePageRecoversMs: number | null
 }
 
 export interface FaultRule {
@@ -233,6 +242,8 @@ export interface ProductionSite {
   password_protected: boolean
   /** Maintenance mode (site tool `maintenance_mode`, contract §14). */
   maintenance: boolean
+  /** A push broke its page (option livePage): how, and until when (null: until a restore or a healthy push). */
+  broken_page: { mode: Exclude<LivePageMode, 'ok'>; until: number | null } | null
   ssh_username: string
   ssh_password: string
   content: Content

@@ -413,3 +413,12 @@ export type SiteTool = 'maintenance_mode' | 'password_protection'
 /** §14: `POST` switches a tool of the site; the body's field names are an assumption. */
 export const toolsPath = (site: string): string => `/sites/${enc(site)}/tools`
 export const toolBody = (tool: SiteTool, on: boolean) => ({ tool, value: on ? 'on' : 'off' })
+
+// --- §16 Production is checked on the live site (r5) -------------------------------------------
+
+/** §16: a healthy live page answers 2xx or 3xx (a redirect is not followed: it is the site's answer). */
+export const healthyStatus = (status: number): boolean => status >= 200 && status < 400
+/** §16: the verification window when verify-timeout is not set; always cut at the run's deadline. */
+export const VERIFY_TIMEOUT_MS = 300_000
+/** §16: the start of the live page read for production-expect; a text further in is not seen. */
+export const PAGE_BYTES_MAX = 256 * 1024

@@ -52,6 +52,10 @@ export interface Config {
   stagingUrl?: string | null
   /** production-url: after a push, wait until it answers (the CDN purged, the live site back). */
   productionUrl?: string | null
+  /** production-expect: text the healthy live page contains. */
+  productionExpect?: string | null
+  /** verify-timeout: how long the live page is rechecked, within the run's one deadline. */
+  verifyTimeoutMs?: number
   /**
    * Staging URLs known from outside this run's answers (issue 20 §1, source 3: an earlier run's
    * GitHub deployment), given by the front door as plain data; each is checked before it is used.

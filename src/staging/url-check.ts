@@ -13,7 +13,8 @@ import { setting } from '../words.js'
  * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
  * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
  * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
- * means the site answers). Only the status line is read; the body is dropped unread.
+ * means the site answers). Only the status line is read, unless the caller asks for the start of the
+ * body (the production check, production-check.ts).
  */
 
 /** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
@@ -34,10 +35,30 @@ export interface UrlCheckDeps {
   why?: string
   /** One GET of the URL (default: plainGet, below). */
   get?: SiteGet
+  /** Bytes of the body to read (default 0: the status line only). */
+  bodyBytes?: number
+  /** Why an answer (or a GET that got none) is not good enough yet; null when it is (default: `answers`). */
+  judge?: (answer: SiteAnswer | Error) => string | null
 }
 
-/** One GET of a site's own URL: its status, or an Error (connection, TLS, DNS...). */
-export type SiteGet = (url: string, timeoutMs: number, signal?: AbortSignal) => Promise<number>
+/** A site's answer: its status and, when asked for, the start of its body (at most `bodyBytes`). */
+export interface SiteAnswer {
+  status: number
+  body?: string
+}
+
+/** One GET of a site's own URL: its answer, or an Error (connection, TLS, DNS...). */
+export type SiteGet = (
+  url: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  bodyBytes?: number,
+) => Promise<SiteAnswer>
+
+function answered(answer: SiteAnswer | Error): string | null {
+  if (answer instanceof Error) return (answer as NodeJS.ErrnoException).code ?? 'no connection'
+  return answers(answer.status) ? null : `HTTP ${answer.status}`
+}
 
 /**
  * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
@@ -56,17 +77,17 @@ export async function waitForUrl(url: string, deps: UrlCheckDeps): Promise<boole
     throwIfAborted(signal)
     const left = deps.deadline - clock.now()
     if (left <= 0) return false
-    let why: string
+    let answer: SiteAnswer | Error
     try {
-      const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal)
-      if (answers(status)) {
-        logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`)
-        return true
-      }
-      why = `HTTP ${status}`
+      answer = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal, deps.bodyBytes)
     } catch (e) {
       if (e instanceof CancelledError) throw e
-      why = (e as NodeJS.ErrnoException).code ?? 'no connection'
+      answer = e instanceof Error ? e : new Error(String(e))
+    }
+    const why = (deps.judge ?? answered)(answer)
+    if (why === null && !(answer instanceof Error)) {
+      logger.info(`${url} answers (HTTP ${answer.status}) after ${durationText(clock.now() - started)}.`)
+      return true
     }
     const delayMs = backoff.delayMs(retry, clock.now() - started)
     logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`)
@@ -79,8 +100,8 @@ export async function waitForUrl(url: string, deps: UrlCheckDeps): Promise<boole
   }
 }
 
-/** One GET through the runner's proxy settings (no keep-alive), status line only. */
-function plainGet(url: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+/** One GET through the runner's proxy settings (no keep-alive): the status line, and `bodyBytes` of the body at most. */
+function plainGet(url: string, timeoutMs: number, signal?: AbortSignal, bodyBytes = 0): Promise<SiteAnswer> {
   const agent = new HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url)
   const module = url.startsWith('https:') ? https : http
   return new Promise((resolve, reject) => {
@@ -88,8 +109,24 @@ function plainGet(url: string, timeoutMs: number, signal?: AbortSignal): Promise
       url,
       { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } },
       (res) => {
-        resolve(res.statusCode ?? 0)
-        res.destroy()
+        const status = res.statusCode ?? 0
+        if (bodyBytes <= 0) {
+          resolve({ status })
+          return void res.destroy()
+        }
+        const chunks: Buffer[] = []
+        let size = 0
+        const end = () => {
+          resolve({ status, body: Buffer.concat(chunks).subarray(0, bodyBytes).toString('utf8') })
+          res.destroy()
+        }
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk)
+          size += chunk.length
+          if (size >= bodyBytes) end()
+        })
+        res.on('end', end)
+        res.on('error', reject)
       },
     )
     const timer = setTimeout(

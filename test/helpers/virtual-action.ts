@@ -117,10 +117,10 @@ export class VirtualFaultSim {
    * only our User-Agent; what the real GET sends (and that no token goes with it) is for a
    * whole-process run to show (test/action/wait-for-url.ts).
    */
-  readonly siteGet: SiteGet = async (url, timeoutMs, signal) => {
+  readonly siteGet: SiteGet = async (url, timeoutMs, signal, bodyBytes = 0) => {
     const get = { method: 'GET', url, headers: { 'User-Agent': USER_AGENT }, timeoutMs }
-    const { status } = await this.exchange(signal ? { ...get, signal } : get)
-    return status
+    const { status, body } = await this.exchange(signal ? { ...get, signal } : get)
+    return bodyBytes > 0 ? { status, body: Buffer.from(body).subarray(0, bodyBytes).toString() } : { status }
   }
 
   /** A transport to this server: each request served by exchange(), as the HTTP server serves it. */

@@ -19,7 +19,7 @@ describe('waitForUrl (virtual time)', () => {
       asked.push(clock.now())
       const next = statuses.length > 1 ? statuses.shift()! : statuses[0]!
       if (next instanceof Error) throw next
-      return next
+      return { status: next }
     }
     return { clock, logger, asked, deadline: clock.now() + deadlineInMs, get }
   }

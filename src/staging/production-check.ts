@@ -1,0 +1,73 @@
+import { PAGE_BYTES_MAX, VERIFY_TIMEOUT_MS, healthyStatus } from '../contract.js'
+import { setting } from '../words.js'
+import type { RunContext } from './context.js'
+import { waitForUrl, type SiteAnswer } from './url-check.js'
+
+/**
+ * production-url after a push or a restore (contract §16): the live site itself, asked until it is
+ * healthy (2xx or 3xx, and the production-expect text in its page when one is set) or its window
+ * ends: verify-timeout, cut at the run's one deadline. One bad answer decides nothing (the first
+ * minute after a push may serve the purged cache's errors): it is asked again with wait-for-url's
+ * backoff, through the same safe GET (url-check.ts: http(s) only, no credentials, no header of ours,
+ * no redirect followed, plain http only on loopback).
+ */
+export interface ProductionCheck {
+  passed: boolean
+  /** The last answer seen, in inert, bounded words: `HTTP 503`, `no answer: connection refused`. */
+  last: string
+  /**
+   * GETs the check made. 0: production was never asked (plain http to a host that is not loopback,
+   * or no time left): not evidence either way, so nothing may be restored on it.
+   */
+  tries: number
+}
+
+/** Longest `last` kept: a status and a few words. */
+const LAST_MAX = 200
+
+/** A GET that got no answer, in words. */
+const NO_ANSWER: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'timed out',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+}
+
+export async function checkProduction(ctx: RunContext, url: string): Promise<ProductionCheck> {
+  const expected = ctx.config.productionExpect || null
+  const windowMs = ctx.config.verifyTimeoutMs ?? VERIFY_TIMEOUT_MS
+  let tries = 0
+  let last = 'not asked: no time was left'
+  const judge = (answer: SiteAnswer | Error): string | null => {
+    tries++
+    const why = unhealthy(answer, expected)
+    last = ctx.redactor.inert(why ?? `HTTP ${(answer as SiteAnswer).status}`, LAST_MAX)
+    return why === null ? null : last
+  }
+  const passed = await waitForUrl(url, {
+    clock: ctx.clock,
+    logger: ctx.logger,
+    deadline: Math.min(ctx.client.deadline, ctx.clock.now() + windowMs),
+    why: setting('production-url'),
+    judge,
+    ...(expected ? { bodyBytes: PAGE_BYTES_MAX } : {}),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
+  })
+  if (passed === null)
+    return { passed: false, last: 'not asked: plain http to a host that is not loopback', tries: 0 }
+  return { passed, last, tries }
+}
+
+/** Why one answer is not healthy, in words; null when it is. */
+function unhealthy(answer: SiteAnswer | Error, expected: string | null): string | null {
+  if (answer instanceof Error) {
+    const code = (answer as NodeJS.ErrnoException).code ?? ''
+    return `no answer: ${NO_ANSWER[code] ?? (/^[A-Z0-9_]{2,40}$/.test(code) ? code : 'no connection')}`
+  }
+  if (!healthyStatus(answer.status)) return `HTTP ${answer.status}`
+  if (expected !== null && !(answer.body ?? '').includes(expected))
+    return `HTTP ${answer.status} without the expected text`
+  return null
+}
