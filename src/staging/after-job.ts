@@ -30,8 +30,22 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   }
   at(ctx, `waiting for ${url} to answer`)
   const jobDone = ctx.clock.now()
-  const ready = await answers(ctx, url, 'wait-for-url')
-  if (ready === null) return done(ctx, op)
+  const ready = await waitForUrl(url, {
+    clock: ctx.clock,
+    logger: ctx.logger,
+    deadline: ctx.client.deadline,
+    why: setting('wait-for-url'),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
+  })
+  answered(ctx, { urlReady: ready })
+  if (ready === null) {
+    warn(
+      ctx,
+      `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
+    )
+    return done(ctx, op)
+  }
   if (ready)
     return {
       outcome: 'succeeded',
@@ -45,32 +59,6 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
       hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}. The staging environment itself is in place.`,
     },
   }
-}
-
-/**
- * Waits within the run's deadline until `url` answers HTTP (wait-for-url, production-url) and
- * records it; null, with a warning, when it is plain http on a host that is not loopback.
- */
-export async function answers(
-  ctx: RunContext,
-  url: string,
-  input: 'wait-for-url' | 'production-url',
-): Promise<boolean | null> {
-  const ready = await waitForUrl(url, {
-    clock: ctx.clock,
-    logger: ctx.logger,
-    deadline: ctx.client.deadline,
-    why: setting(input),
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
-  })
-  answered(ctx, { urlReady: ready })
-  if (ready === null)
-    warn(
-      ctx,
-      `${setting(input)}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
-    )
-  return ready
 }
 
 /**

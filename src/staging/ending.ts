@@ -167,6 +167,7 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     sent: client.sent,
     error: error ? { ...error, hint: hint(error.hint) } : null,
     checkpointId: known.checkpointId,
+    productionCheck: known.production.check ? (known.production.check.passed ? 'passed' : 'failed') : null,
     stagingFrom: {
       siteId: facts.stagingFrom.siteId ? words(facts.stagingFrom.siteId) : null,
       url: facts.stagingFrom.url ? words(facts.stagingFrom.url) : null,

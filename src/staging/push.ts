@@ -10,7 +10,7 @@ import { taskStatusPath } from './endpoints.js'
 import { endingOf, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
 import { answered, learnt, sentences } from './record.js'
-import { checkProduction, restore } from './rollback.js'
+import { restore, verifyProduction } from './rollback.js'
 import { maintenanceOff, protectAgain, switchTool } from './site-tools.js'
 import { VERSIONS_PATH, toolsPath, versionPath } from '../contract.js'
 import { setting } from '../words.js'
@@ -64,7 +64,7 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   const url = ctx.config.productionUrl
   const content = () => ctx.record.production.content.is
   if (content() === 'pushed' && url && !ctx.signal?.aborted)
-    ending = await checkProduction(ctx, url, ending, 'push')
+    ending = await verifyProduction(ctx, url, ending, 'push')
   const broken = content() === 'push-failed' || ctx.record.production.check?.passed === false
   if (broken && checkpoint && policy.rollbackOnFailure && !ctx.signal?.aborted)
     ending = await restoreAfterFailure(ctx, ending, checkpoint)
@@ -98,7 +98,7 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
   const url = ctx.config.productionUrl
   const outcome = failed.outcome === 'succeeded' ? 'failed' : failed.outcome
   if (restored.outcome === 'succeeded') {
-    if (url && !ctx.signal?.aborted) await checkProduction(ctx, url, restored, 'restore')
+    if (url && !ctx.signal?.aborted) await verifyProduction(ctx, url, restored, 'restore')
     return { ...failed, outcome }
   }
   // The step's own words; what production may be now is the record's.

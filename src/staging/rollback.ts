@@ -6,7 +6,7 @@ import { waitDeps, type RunContext } from './context.js'
 import { isOurs, listVersions, withRootEvidence, type VersionList, type VersionRecord } from './checkpoint.js'
 import { checkLaterHint } from './endpoints.js'
 import { failure, taskFailed, type Ending } from './ending.js'
-import { answers } from './after-job.js'
+import { checkProduction } from './production-check.js'
 import { answered, at, jobIs, learnt, warn } from './record.js'
 import { waitForTask } from './wait.js'
 import { setting } from '../words.js'
@@ -22,7 +22,7 @@ export async function rollback(ctx: RunContext): Promise<Ending> {
   if ('outcome' in chosen) return chosen
   const ending = await restore(ctx, chosen.id)
   if (ending.outcome !== 'succeeded' || !ctx.config.productionUrl) return ending
-  return checkProduction(ctx, ctx.config.productionUrl, ending, 'restore')
+  return verifyProduction(ctx, ctx.config.productionUrl, ending, 'restore')
 }
 
 /** dry-run of a rollback: which version would overwrite production; only reads. */
@@ -175,26 +175,27 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
 }
 
 /**
- * production-url after a push or a restore (contract §16): the live site checked; the record keeps
- * what the check saw, and a failed check ends the run failed.
+ * production-url after a push or a restore (contract §16): the live site checked
+ * (production-check.ts); the record keeps what the check saw, and a failed check fails the run. A
+ * check that never asked (plain http, no time left) is no evidence: a warning, not a verdict.
  */
-export async function checkProduction(
+export async function verifyProduction(
   ctx: RunContext,
   url: string,
   ending: Ending,
   after: 'push' | 'restore',
 ): Promise<Ending> {
   at(ctx, `checking production at ${url}`)
-  const ready = await answers(ctx, url, 'production-url')
-  if (ready === null) return ending
-  learnt(ctx, { check: { passed: ready, url, last: ready ? 'it answered' : 'no answer before the timeout' } })
-  if (ready) return ending
+  const check = await checkProduction(ctx, url)
+  if (check.tries === 0) {
+    warn(ctx, `${setting('production-url')}: production was not checked (${check.last}).`)
+    return ending
+  }
+  learnt(ctx, { check: { passed: check.passed, url, last: check.last } })
+  if (check.passed) return ending
   return {
     outcome: 'failed',
     summary: ending.summary,
-    error: {
-      kind: 'production-check',
-      hint: `Check the live site now: the ${after} itself completed.`,
-    },
+    error: { kind: 'production-check', hint: `Check the live site now: the ${after} itself completed.` },
   }
 }

@@ -371,9 +371,9 @@ describe('rollback', () => {
     const live = nock('https://live.example.test').get('/').reply(200, 'ok')
     const { result } = await run({ operation: 'rollback', productionUrl: 'https://live.example.test/' })
     expect(live.isDone()).toBe(true)
-    expect(result).toMatchObject({ result: 'succeeded', urlReady: true })
+    expect(result).toMatchObject({ result: 'succeeded', productionCheck: 'passed', urlReady: null })
     expect(result.summary).toMatch(
-      /Production passed its check at https:\/\/live\.example\.test\/: it answered/,
+      /Production passed its check at https:\/\/live\.example\.test\/: HTTP 200/,
     )
   })
 
