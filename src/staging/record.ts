@@ -52,6 +52,8 @@ export interface Production {
   /** null: not asked (protect-production: false) or no push ended. */
   protection: 'off' | 'on-again' | 'unknown' | 'after-push' | null
   check: { passed: boolean; url: string; last: string } | null
+  /** The check again after rollback-on-failure restored the checkpoint. */
+  recheck: { passed: boolean; last: string } | null
   /** The checkpoint taken before this run's push (its name null when naming it was refused). */
   checkpoint: { id: string; name: string | null } | null
 }
@@ -71,6 +73,7 @@ export function newRecord(): RunRecord {
       maintenance: null,
       protection: null,
       check: null,
+      recheck: null,
       checkpoint: null,
     },
   }
@@ -143,7 +146,7 @@ function pushContent(state: JobState['state'] | null, before?: JobState['state']
  * touched production.
  */
 export function productionWords(ctx: RunContext): { summary: string[]; warnings: string[]; hint: string } {
-  const { content, maintenance, protection, check, checkpoint } = ctx.record.production
+  const { content, maintenance, protection, check, recheck, checkpoint } = ctx.record.production
   const site = ctx.siteId
   const summary: string[] = []
   const warnings: string[] = []
@@ -161,12 +164,21 @@ export function productionWords(ctx: RunContext): { summary: string[]; warnings:
     )
     hint = `Check the live site now; to try the restore again, ${rollbackCommand(site, content.version)}.`
   }
-  if (content.is === 'restored') summary.push(`Production was restored to version ${content.version}.`)
-  if (check)
+  const restored = content.is === 'restored' ? [`Production was restored to version ${content.version}.`] : []
+  const checked = check
+    ? [
+        check.passed
+          ? `Production passed its check at ${check.url}: ${check.last}.`
+          : `Production FAILED its check at ${check.url}: ${check.last}.`,
+      ]
+    : []
+  // In the order it happened: a restore after a failed check comes between the check and its recheck.
+  summary.push(...(recheck ? [...checked, ...restored] : [...restored, ...checked]))
+  if (recheck)
     summary.push(
-      check.passed
-        ? `Production passed its check at ${check.url}: ${check.last}.`
-        : `Production FAILED its check at ${check.url}: ${check.last}.`,
+      recheck.passed
+        ? `After the restore, production passes its check: ${recheck.last}.`
+        : `After the restore, production still fails its check: ${recheck.last}.`,
     )
   if (checkpoint) {
     const name = checkpoint.name ? ` ("${checkpoint.name}")` : ''

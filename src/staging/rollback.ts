@@ -191,7 +191,14 @@ export async function verifyProduction(
     warn(ctx, `${setting('production-url')}: production was not checked (${check.last}).`)
     return ending
   }
-  learnt(ctx, { check: { passed: check.passed, url, last: check.last } })
+  // After rollback-on-failure's restore, the push's check stays the run's: this one is its recheck.
+  const again = after === 'restore' && ctx.record.production.check !== null
+  learnt(
+    ctx,
+    again
+      ? { recheck: { passed: check.passed, last: check.last } }
+      : { check: { passed: check.passed, url, last: check.last } },
+  )
   if (check.passed) return ending
   return {
     outcome: 'failed',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { addVersion } from '../../simulator/routes/versions.js'
-import { SIM_TOKENS } from '../../simulator/seed.js'
+import { SIM_TOKENS, productionPageUrl } from '../../simulator/seed.js'
 import { EACH_PROFILE, FAST, sentTo } from '../helpers/sim.js'
 import { runActionVirtually, useVirtualSimulator } from '../helpers/virtual-action.js'
 
@@ -96,5 +96,56 @@ describe.each(EACH_PROFILE)('profile %s', (profile) => {
     expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(0)
     expect(run.stdout).toMatch(/read-only token/)
     expect(run.stdout).not.toMatch(/Upgrade the plan/)
+  })
+})
+
+describe.each(EACH_PROFILE)('production-url after a push, profile %s', (profile) => {
+  const { sim } = useVirtualSimulator({
+    ...FAST,
+    profile,
+    durationsMs: { ...FAST.durationsMs, version: 300, restore: 300 },
+  })
+  const live = () => productionPageUrl(new URL(sim().apiUrl).origin, 1002)
+
+  it('maintenance with production-url: maintenance is off before the check, and the push succeeds', async () => {
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      maintenance: 'true',
+      'production-url': live(),
+    })
+    expect(run.outputs.result).toBe('succeeded')
+    expect(run.outputs['production-check']).toBe('passed')
+    expect(sim().state.sites.get('1002')!.maintenance).toBe(false)
+  })
+
+  it('a check that fails: red, the last answer said; with rollback-on-failure the checkpoint restored once and checked again', async () => {
+    sim().setOptions({ livePage: 'down' })
+    const without = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'production-url': live(),
+      'verify-timeout': '60',
+    })
+    expect(without.outputs.result).toBe('failed')
+    expect(without.outputs['production-check']).toBe('failed')
+    expect(without.stdout).toMatch(/Production FAILED its check at .*: HTTP 500/)
+    expect(without.stdout).toMatch(/To restore production as it was before the push, .*checkpoint-id: /)
+    const restores = () =>
+      sim().requests.filter((r) => r.method === 'PUT' && r.path.includes('/restore-versions/'))
+    expect(restores()).toHaveLength(0)
+    const withRollback = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'production-url': live(),
+      'verify-timeout': '60',
+      'rollback-on-failure': 'true',
+    })
+    expect(withRollback.outputs.result).toBe('failed')
+    expect(restores()).toHaveLength(1)
+    expect(withRollback.outputs['production-check']).toBe('failed')
+    expect(withRollback.stdout).toMatch(
+      /Production FAILED its check at .*: HTTP 500\. Production was restored to version \S+\. After the restore, production passes its check: HTTP 200\./,
+    )
   })
 })
