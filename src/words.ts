@@ -107,3 +107,11 @@ export function inDoorLogger(logger: Logger, door: Door): Logger {
     ...(logger.progress ? { progress: (u: ProgressUpdate) => logger.progress!(u) } : {}),
   }
 }
+
+/** The step that restores a checkpoint, in each door's words. */
+export function rollbackCommand(siteId: string, checkpointId: string): string {
+  return perDoor(
+    `run this action with operation: rollback, site-id: ${siteId}, checkpoint-id: ${checkpointId}`,
+    `run site-staging rollback --site-id ${siteId} --checkpoint-id ${checkpointId}`,
+  )
+}

@@ -25,7 +25,7 @@ import { answered, at, jobIs, learnt, warn } from './record.js'
 import { waitWhileBusy } from './jobs.js'
 import { endingOf, type Ending } from './ending.js'
 import { waitForTask, waitForVersion } from './wait.js'
-import { perDoor, setting } from '../words.js'
+import { setting } from '../words.js'
 
 /** Issue 27's inputs, with their defaults when a Config leaves them out. */
 export function checkpointPolicy(config: Config) {
@@ -55,14 +55,6 @@ export interface Checkpoint {
   id: string
   /** Its name, or null when naming it was refused (then it is found by its id only). */
   name: string | null
-}
-
-/** The step that restores a checkpoint, in each door's words. */
-export function rollbackCommand(siteId: string, checkpointId: string): string {
-  return perDoor(
-    `run this action with operation: rollback, site-id: ${siteId}, checkpoint-id: ${checkpointId}`,
-    `run site-staging rollback --site-id ${siteId} --checkpoint-id ${checkpointId}`,
-  )
 }
 
 /** `ssa~cp~123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */

@@ -1,11 +1,5 @@
 import type { RunContext } from './context.js'
-import {
-  checkpointPolicy,
-  pruneCheckpoints,
-  rollbackCommand,
-  takeCheckpoint,
-  type Checkpoint,
-} from './checkpoint.js'
+import { checkpointPolicy, pruneCheckpoints, takeCheckpoint, type Checkpoint } from './checkpoint.js'
 import { taskStatusPath } from './endpoints.js'
 import { endingOf, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
@@ -13,7 +7,7 @@ import { answered, learnt, sentences } from './record.js'
 import { restore, verifyProduction } from './rollback.js'
 import { maintenanceOff, protectAgain, switchTool } from './site-tools.js'
 import { VERSIONS_PATH, toolsPath, versionPath } from '../contract.js'
-import { setting } from '../words.js'
+import { rollbackCommand, setting } from '../words.js'
 
 /**
  * A push, as issues 27 and 31 describe it: checkpoint -> maintenance on -> push -> wait ->

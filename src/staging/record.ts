@@ -1,7 +1,12 @@
-import type { JobOperation } from '../types.js'
-import { setting, statusCommand } from '../words.js'
-import { rollbackCommand } from './checkpoint.js'
-import type { RunContext } from './context.js'
+import type { JobOperation, Logger } from '../types.js'
+import { rollbackCommand, setting, statusCommand } from '../words.js'
+
+/** What the record's functions need of a run: its record, its log, its production site. */
+interface RunContext {
+  record: RunRecord
+  logger: Logger
+  siteId: string
+}
 
 /**
  * The run's record (design.md, "One wing, one record, one table"): what was sent, what answered (or
