@@ -28,12 +28,13 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
     const on = await switchTool(ctx, 'maintenance_mode', true)
     if (on.ok) learnt(ctx, { maintenance: 'on' })
     else {
+      // Named as the step it cut ("while switching maintenance mode on"), before the off is sent.
+      const stopped = on.stopped ? endingOf(ctx, on.stopped) : null
       // It may have been switched on after all (no answer, a 5xx, a cancel while it was sent): off again.
       if (on.mayHaveHappened) {
         learnt(ctx, { maintenance: 'unknown' })
         await maintenanceOff(ctx)
       }
-      const stopped = on.stopped ? endingOf(ctx, on.stopped) : null
       return {
         outcome: stopped?.outcome ?? 'failed',
         summary: sentences(

@@ -149,3 +149,23 @@ describe.each(EACH_PROFILE)('production-url after a push, profile %s', (profile)
     )
   })
 })
+
+describe.each(EACH_PROFILE)('steps named, profile %s', (profile) => {
+  const { sim } = useVirtualSimulator({ ...FAST, profile })
+
+  it('a timeout while maintenance mode is switched on is named as that step; no push, no contradiction', async () => {
+    sim().addFault({ method: 'POST', path: '/sites/1002/tools', hang: true, times: 20 })
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      checkpoint: 'none',
+      maintenance: 'true',
+      timeout: '30',
+    })
+    expect(run.outputs.result).toBe('timed-out')
+    expect(run.stdout).toMatch(/while switching maintenance mode on/)
+    expect(run.stdout).not.toMatch(/checkpoint \(a site version/)
+    expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(0)
+    expect(run.stdout).not.toMatch(/not in maintenance mode/)
+  })
+})
