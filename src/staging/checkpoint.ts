@@ -15,7 +15,7 @@ import {
 } from '../contract.js'
 import type { Config } from '../types.js'
 import { waitDeps, type RunContext } from './context.js'
-import { answered, at, jobIs, learnt, warn } from './record.js'
+import { answered, at, jobIs, learnt, sentences, warn } from './record.js'
 import { waitWhileBusy } from './jobs.js'
 import { makeRoom } from './versions.js'
 import { endingOf, type Ending } from './ending.js'
@@ -80,7 +80,7 @@ export async function takeCheckpoint(ctx: RunContext): Promise<Checkpoint | Endi
     const hint = `A version takes longer the larger the site: raise ${setting('timeout')}, ${WITHOUT}.`
     return {
       ...ending,
-      summary: `${ending.summary} ${NO_PUSH}`,
+      summary: sentences(ending.summary, NO_PUSH),
       ...(e instanceof DeadlineError ? { error: { kind: 'timeout', hint } } : {}),
     }
   }
@@ -152,7 +152,7 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
       : `its completion cannot be confirmed: ${outcome.reason}`
   return {
     outcome: 'failed',
-    summary: `The checkpoint (version ${id}) did not complete: ${why}. ${NO_PUSH}`,
+    summary: sentences(`The checkpoint (version ${id}) did not complete: ${why}`, NO_PUSH),
     error: {
       kind: outcome.kind === 'failed' ? 'task-failed' : 'checkpoint',
       hint: `Run again; if it keeps failing, delete old versions of site ${siteId} in the dashboard, ${WITHOUT}.`,
@@ -208,7 +208,7 @@ function refused(ctx: RunContext, e: ApiError, rootSaid: boolean): Ending {
   else hint = `${e.hint} Or run with ${setting('checkpoint', 'none')} to push without a way back.`
   return {
     outcome: 'failed',
-    summary: `The checkpoint could not be made: ${e.message}. ${NO_PUSH}`,
+    summary: sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH),
     error: { kind: e.kind, hint },
     ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
   }

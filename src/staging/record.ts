@@ -197,26 +197,18 @@ export function productionWords(ctx: RunContext): { summary: string[]; warnings:
     if (!hint && (content.is === 'push-failed' || (check && !check.passed && content.is === 'pushed')))
       hint = `To restore production as it was before the push, ${back}.`
   }
-  if (maintenance === 'on')
-    warnings.push(
-      `Production (site ${site}) is still in maintenance mode: switching it off was refused. Visitors see the maintenance page: switch it off in the dashboard.`,
-    )
-  if (maintenance === 'unknown')
-    warnings.push(
-      `Production (site ${site}) may still be in maintenance mode: switching it off got no answer. Visitors may see the maintenance page: switch it off in the dashboard.`,
-    )
-  if (protection === 'off')
-    warnings.push(
-      `Production (site ${site}) is now NOT password-protected: switching protection back on failed. Turn it on in the dashboard.`,
-    )
-  if (protection === 'unknown')
-    warnings.push(
-      `Production (site ${site}) may not be password-protected: switching protection back on got no answer. Check it in the dashboard.`,
-    )
-  if (protection === 'after-push')
-    warnings.push(
-      `Password protection was not switched on again: the push's end is not known, and a push switches protection off when it completes. Once it has (${statusCommand(site, ctx.record.taskId)}), turn protection on in the dashboard, or push again with ${setting('protect-production', 'true')}.`,
-    )
+  const off = `Visitors may see the maintenance page: switch it off in the dashboard.`
+  const tools = {
+    on: `Production (site ${site}) is still in maintenance mode: switching it off was refused. ${off}`,
+    unknown: `Production (site ${site}) may still be in maintenance mode: whether it was switched off is not known. ${off}`,
+  }
+  const guard = {
+    off: `Production (site ${site}) is now NOT password-protected: switching protection back on failed. Turn it on in the dashboard.`,
+    unknown: `Production (site ${site}) may not be password-protected: switching protection back on got no answer. Check it in the dashboard.`,
+    'after-push': `Password protection was not switched on again: the push's end is not known, and a push switches protection off when it completes. Once it has (${statusCommand(site, ctx.record.taskId)}), turn protection on in the dashboard, or push again with ${setting('protect-production', 'true')}.`,
+  }
+  if (maintenance === 'on' || maintenance === 'unknown') warnings.push(tools[maintenance])
+  if (protection && protection !== 'on-again') warnings.push(guard[protection])
   return { summary, warnings, hint }
 }
 

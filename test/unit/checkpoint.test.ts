@@ -755,4 +755,17 @@ describe('issue 31: production as the record knows it', () => {
     expect(result.summary).toMatch(/accepts requests again/)
     expect(result.summary).not.toMatch(/\.\./)
   })
+
+  it('a server reason that ends with a stop never makes ".." in the summary', async () => {
+    api()
+      .post('/v2/site-versions', { site_id: 1001 })
+      .reply(200, envelope({ id: 9, task_id: 'vt' }, 'Version started'))
+    api().put('/v2/site-versions/9').reply(200, envelope({ id: 9 }))
+    api().get('/v2/tasks/vt/status').reply(200, task('error', 'Disk full.'))
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', checkpoint: 'version' })
+    expect(push.isDone()).toBe(false)
+    expect(result.summary).toMatch(/Disk full\. The push was not sent/)
+    expect(result.summary).not.toMatch(/\.\./)
+  })
 })
