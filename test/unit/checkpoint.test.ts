@@ -372,9 +372,7 @@ describe('rollback', () => {
     const { result } = await run({ operation: 'rollback', productionUrl: 'https://live.example.test/' })
     expect(live.isDone()).toBe(true)
     expect(result).toMatchObject({ result: 'succeeded', productionCheck: 'passed', urlReady: null })
-    expect(result.summary).toMatch(
-      /Production passed its check at https:\/\/live\.example\.test\/: HTTP 200/,
-    )
+    expect(result.summary).toMatch(/Production passed its check at https:\/\/live\.example\.test\/: HTTP 200/)
   })
 
   it('with checkpoint-id: that version, even one a person made', async () => {
@@ -760,7 +758,9 @@ describe('issue 31: production as the record knows it', () => {
     api()
       .post('/v2/site-versions', { site_id: 1001 })
       .reply(200, envelope({ id: 9, task_id: 'vt' }, 'Version started'))
-    api().put('/v2/site-versions/9').reply(200, envelope({ id: 9 }))
+    api()
+      .put('/v2/site-versions/9')
+      .reply(200, envelope({ id: 9 }))
     api().get('/v2/tasks/vt/status').reply(200, task('error', 'Disk full.'))
     const push = pushAccepted()
     const { result } = await run({ operation: 'push', checkpoint: 'version' })
