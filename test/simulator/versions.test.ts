@@ -73,7 +73,14 @@ describe.each(Object.entries(PROFILES))('%s profile', (profile, p) => {
     expect(created.json.data).toEqual({ id: p.id(7001), task_id: expect.stringMatching(/^[0-9a-f]{12}$/) })
     const listed = await api('GET', `/site-versions?site_id=${SHOP}&per_page=100`)
     expect(listed.json.data).toEqual([
-      { id: p.id(7001), name: null, size_mb: null, status: 'progress', created_at: expect.any(String) },
+      {
+        id: p.id(7001),
+        site_id: SHOP,
+        name: null,
+        size_mb: null,
+        status: 'progress',
+        created_at: expect.any(String),
+      },
     ])
     const task = await settled(created.json.data.task_id)
     expect(task.status).toBe(p.done)
