@@ -100,7 +100,7 @@ describe('examples/release.yml against the service profile', () => {
     const push = run.step('Push staging to production')
     expect(push.outputs).toMatchObject({ result: 'succeeded', 'production-check': 'passed' })
     expect(productionHits).toBeGreaterThanOrEqual(3)
-    expect(run.step('Report').log).toContain('Release v1.4.0: push succeeded (production answers: true).')
+    expect(run.step('Report').log).toContain('Release v1.4.0: push succeeded (production check: passed).')
     // The checkpoint taken before the push, and the way back, in the report.
     const checkpoint = push.outputs['checkpoint-id']!
     expect(checkpoint).toMatch(/^\d+$/)
