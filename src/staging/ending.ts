@@ -145,7 +145,12 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     httpStatus: known.httpStatus,
     message: known.message,
     summary: redactor.inert(
-      words(said.summary.length ? sentences(ending.summary, ...said.summary) : ending.summary),
+      // Without an error (a cancel) the step that tries again goes in the summary: never lost.
+      words(
+        said.summary.length
+          ? sentences(ending.summary, ...said.summary, ...(ending.error ? [] : [said.hint]))
+          : ending.summary,
+      ),
     ),
     taskId: known.taskId,
     stagingSiteId: facts.stagingSiteId,

@@ -44,7 +44,9 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
         ),
         error: stopped?.error ?? {
           kind: 'maintenance',
-          hint: `Run again, or run with ${setting('maintenance', 'false')} to push with the site open to visitors.`,
+          hint: on.token
+            ? 'The token was refused (a read-only token?): use a token that may change the site.'
+            : `Run again, or run with ${setting('maintenance', 'false')} to push with the site open to visitors.`,
         },
       }
     }

@@ -1,7 +1,7 @@
 import { ApiError } from '../api/errors.js'
 import { DeadlineError } from '../api/client.js'
 import { CancelledError } from '../clock.js'
-import { toolBody, toolsPath, type SiteTool } from '../contract.js'
+import { saysPlan, toolBody, toolsPath, type SiteTool } from '../contract.js'
 import type { RunContext } from './context.js'
 import { at, learnt } from './record.js'
 
@@ -26,7 +26,9 @@ export async function switchTool(
   tool: SiteTool,
   on: boolean,
   late = false,
-): Promise<{ ok: true } | { ok: false; why: string; mayHaveHappened: boolean; stopped?: Error }> {
+): Promise<
+  { ok: true } | { ok: false; why: string; mayHaveHappened: boolean; stopped?: Error; token?: boolean }
+> {
   const client = late ? ctx.client.cleanup(CLEANUP_MS) : ctx.client
   at(ctx, `switching ${WHAT[tool]} ${on ? 'on' : 'off'}`)
   try {
@@ -35,7 +37,13 @@ export async function switchTool(
     return { ok: true }
   } catch (e) {
     if (e instanceof ApiError)
-      return { ok: false, why: e.message, mayHaveHappened: e.processing === 'unknown' }
+      return {
+        ok: false,
+        why: e.message,
+        mayHaveHappened: e.processing === 'unknown',
+        // Refused as a token's right, not a plan's (a read-only token): a token problem on any step.
+        token: e.kind === 'forbidden' && !saysPlan(`${e.serverMessage} ${e.message}`),
+      }
     if (e instanceof DeadlineError)
       return { ok: false, why: 'no answer in time', mayHaveHappened: true, stopped: e }
     if (e instanceof CancelledError)

@@ -768,4 +768,33 @@ describe('issue 31: production as the record knows it', () => {
     expect(result.summary).toMatch(/Disk full\. The push was not sent/)
     expect(result.summary).not.toMatch(/\.\./)
   })
+
+  it('a rollback cancelled while the restore runs: production may be partly restored, and the step that tries again', async () => {
+    const abort = new AbortController()
+    versions([version(10, 'ssa~cp~7')])
+    api()
+      .put('/v2/sites/1001/restore-versions/10')
+      .reply(200, envelope({ task_id: 'rt' }))
+    api()
+      .get('/v2/tasks/rt/status')
+      .reply(200, () => (abort.abort(), task('progress')))
+    const { result } = await run({ operation: 'rollback' }, abort.signal)
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).toMatch(/production may be partly restored/)
+    expect(result.summary).toMatch(
+      /to try the restore again, run this action with operation: rollback, site-id: 1001, checkpoint-id: 10/,
+    )
+    expect(result.summary).not.toMatch(/keeps running there\. A job|\.\./)
+  })
+
+  it('maintenance refused to a read-only token: told as a token problem, no push', async () => {
+    api()
+      .post('/v2/sites/1001/tools')
+      .reply(403, { status: false, message: 'This API token is read-only and cannot change anything.' })
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', maintenance: true })
+    expect(push.isDone()).toBe(false)
+    expect(result.error!.hint).toMatch(/read-only token/)
+    expect(result.error!.hint).not.toMatch(/maintenance: false/)
+  })
 })
