@@ -110,20 +110,17 @@ function plainGet(url: string, timeoutMs: number, signal?: AbortSignal, bodyByte
       { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } },
       (res) => {
         const status = res.statusCode ?? 0
-        if (bodyBytes <= 0) {
-          resolve({ status })
-          return void res.destroy()
-        }
         const chunks: Buffer[] = []
         let size = 0
         const end = () => {
-          resolve({ status, body: Buffer.concat(chunks).subarray(0, bodyBytes).toString('utf8') })
+          const body = Buffer.concat(chunks).subarray(0, bodyBytes).toString('utf8')
+          resolve(bodyBytes > 0 ? { status, body } : { status })
           res.destroy()
         }
+        if (bodyBytes <= 0) return end()
         res.on('data', (chunk: Buffer) => {
           chunks.push(chunk)
-          size += chunk.length
-          if (size >= bodyBytes) end()
+          if ((size += chunk.length) >= bodyBytes) end()
         })
         res.on('end', end)
         res.on('error', reject)
