@@ -175,6 +175,10 @@ const MESSAGES = {
     en: 'You can keep at most {quota} versions per site, plus one in progress. Delete an old version to create a new one.',
     es: 'Puede conservar como máximo {quota} versiones por sitio, más una en curso. Elimine una versión antigua para crear una nueva.',
   },
+  version_busy: {
+    en: 'A version of this site is already in progress. Please wait until it finishes.',
+    es: 'Ya hay una versión de este sitio en curso. Espere a que termine.',
+  },
   versions_plan: {
     en: 'Your current plan does not include site versions. Please upgrade your plan to use them.',
     es: 'Su plan actual no incluye versiones del sitio. Mejore su plan para usarlas.',

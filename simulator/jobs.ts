@@ -11,6 +11,7 @@ import type { Clock } from './clock.js'
 import { newTaskId } from './ids.js'
 import { percentage } from './progress.js'
 import { SIM_ACCOUNT_EMAIL } from './seed.js'
+import { RESTORE_HALF_ERROR } from './options.js'
 import { brokenPage } from './site-host.js'
 import type {
   EffectiveOptions,
@@ -217,7 +218,11 @@ export class Jobs {
       version.updated_at = at
       return
     }
-    if (!succeeded || !version || !site) return
+    if (!version || !site) return
+    // A restore that fails half-way (`versions: 'restore-half'`) has put the files back, not the database.
+    if (!succeeded && task.fail_with === RESTORE_HALF_ERROR)
+      site.content = { ...site.content, files: version.content.files }
+    if (!succeeded) return
     site.content = { ...version.content }
     site.broken_page = null
     site.updated_at = at

@@ -46,7 +46,17 @@ export const VERSIONS_MODES: readonly VersionsMode[] = [
   'task-fails',
   'slow',
   'no-task-id',
+  'unfiltered',
+  'paged',
+  'busy-once',
+  'restore-half',
 ]
+
+/** Rows a page of the version list holds at most with `versions: 'paged'` (fewer than a client asks). */
+export const PAGED_VERSION_ROWS = 2
+
+/** The error text of a restore task with `versions: 'restore-half'` (its files put back, not its database). */
+export const RESTORE_HALF_ERROR = 'Database import failed after the files were restored (simulated)'
 
 export const TOOLS_MODES: readonly ToolsMode[] = ['ok', 'plan-403', 'absent-404']
 

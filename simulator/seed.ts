@@ -179,6 +179,7 @@ export function seedState(state: SimState, origin: string): void {
   state.nextSiteId = FIRST_NEW_SITE_ID
   state.nextTaskRowId = FIRST_TASK_ROW_ID
   state.nextVersionId = FIRST_VERSION_ID
+  state.versionBusySaid = false
   for (const seed of SEEDS) state.sites.set(String(seed.id), productionSite(seed, SEEDED_AT))
   const blog = state.sites.get(String(SIM_SITES.withStaging))
   if (blog) {

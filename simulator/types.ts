@@ -13,7 +13,18 @@ export type JobKind = StagingJobKind | SiteJobKind
  * answers the version's id without its `task_id` (the version's status in the list still changes).
  */
 export type VersionsMode =
-  'ok' | 'absent-404' | 'absent-405' | 'plan-403' | 'quota' | 'task-fails' | 'slow' | 'no-task-id'
+  | 'ok'
+  | 'absent-404'
+  | 'absent-405'
+  | 'plan-403'
+  | 'quota'
+  | 'task-fails'
+  | 'slow'
+  | 'no-task-id'
+  | 'unfiltered'
+  | 'paged'
+  | 'busy-once'
+  | 'restore-half'
 /** How POST /v2/sites/{site}/tools behaves (contract §14): `ok`, `plan-403`, or `absent-404` (no such route). */
 export type ToolsMode = 'ok' | 'plan-403' | 'absent-404'
 /** Shapes of `percentage_complete` over a job (simulator/progress.ts describes each). */
@@ -349,4 +360,6 @@ export interface SimState {
   nextSiteId: number
   nextTaskRowId: number
   nextVersionId: number
+  /** `versions: 'busy-once'`: the busy refusal was answered (the next create goes through). */
+  versionBusySaid?: boolean
 }

@@ -25,6 +25,7 @@ export const SERVICE_STYLE: ViewStyle = {
 export function versionView(version: SiteVersion, style: ViewStyle): Record<string, unknown> {
   return {
     id: style.versionId(version),
+    site_id: version.site_id,
     name: version.name,
     size_mb: version.status === 'completed' ? version.size_mb : null,
     status: version.status,

@@ -366,18 +366,32 @@ export const versionBody = (site: string) => ({
 })
 /** §13: `PUT` with `{"name"}` names a version. */
 export const versionPath = (id: string): string => `/site-versions/${enc(id)}`
-/** §13: a site's versions, newest first (one page of 100: this tool keeps a few). */
-export const versionListPath = (site: string): string => `/site-versions?site_id=${enc(site)}&per_page=100`
+/** §13 r5: a page of a site's versions, newest first (paged like the site list: `meta.last_page`). */
+export const versionListPath = (site: string, page: number, perPage: number): string =>
+  `/site-versions?site_id=${enc(site)}&per_page=${perPage}&page=${page}`
+/** §13 r5: the site a version record names (`site_id`), or null when it names none. */
+export const versionSiteOf = (record: unknown): string | null => idText(field(record, 'site_id'))
 /** §13: `PUT` restores the site in place to the version, overwriting its files and database. */
 export const restorePath = (site: string, id: string): string =>
   `/sites/${enc(site)}/restore-versions/${enc(id)}`
 /** §13: names longer than this are refused with 422. */
 export const VERSION_NAME_MAX = 25
 /**
- * How this tool names its checkpoints, so a rollback and the pruning after a push find its own and
- * never a version a person made: `before push <short run id>` (docs/assumptions.md).
+ * §13 r5: the mark of this tool's checkpoints, so a rollback and the pruning after a push find its
+ * own and never a version a person made: `ssa~cp~<run id>` (at most 25 characters). A name is the
+ * only mark a version carries, and no person types "ssa~cp~" by accident (docs/assumptions.md); a
+ * version named otherwise ("before push redesign") is a person's.
  */
-export const CHECKPOINT_PREFIX = 'before push '
+export const CHECKPOINT_PREFIX = 'ssa~cp~'
+/** §13 r5: a whole name this tool gave: the mark, then a run id of letters, digits, `-` and `_`. */
+export const CHECKPOINT_NAME = /^ssa~cp~[A-Za-z0-9_-]{1,18}$/
+/**
+ * §13 r5: a version create's 422 that speaks of a quota ("at most 3 versions per site, plus one in
+ * progress") is the quota, even where its words also say "in progress"; only the rest is busy.
+ */
+export function saysQuota(message: string): boolean {
+  return /at most|\bquota\b|\blimit\b|maximum|delete an old|como m[aá]ximo|l[ií]mite|elimine/i.test(message)
+}
 /** §13: the version route answering these means the service offers no versions. */
 export const VERSIONS_NOT_OFFERED = [404, 405]
 /** §13: a version's id, from the create answer or a list record (`id`). */

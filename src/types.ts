@@ -121,6 +121,8 @@ export interface Result {
   stagingFrom: StagingFrom
   /** The site version taken before a push, or restored by a rollback (contract §13); null if none. */
   checkpointId: string | null
+  /** production-url after a push or a restore (contract §16): passed, failed, or null when not checked. */
+  productionCheck: 'passed' | 'failed' | null
   startedAt: string
 }
 
@@ -187,5 +189,6 @@ export function newResult(operation: ResultOperation, siteId: string, startedAt:
     startedAt: new Date(startedAt).toISOString(),
     stagingFrom: { siteId: null, url: null, notes: [] },
     checkpointId: null,
+    productionCheck: null,
   }
 }

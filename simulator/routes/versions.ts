@@ -3,7 +3,7 @@
  * restored by background jobs like any other (jobs.ts). The rules are the same in every profile; only
  * the shapes differ (../profiles):
  * - create: 422 for a missing or unknown `site_id` (a field of the body, validated as the framework
- *   does: a 404 here would read as "no versions route", contract §13); 422 while one is in progress, or when the site keeps more than
+ *   does: a 404 here would read as "no versions route", contract §13); 422 "already in progress" (busy) while one is in progress, the quota's 422 when the site keeps more than
  *   `versionQuota` completed versions (the family's backups: 3 kept, plus 1 in progress: with 3
  *   completed a fourth may be made, after which the oldest must go); otherwise a `version` job. The version holds the content the site had when
  *   it was asked for.
@@ -21,7 +21,7 @@ import { jsonBody } from '../body.js'
 import type { ApiContext, ApiRequest } from '../context.js'
 import { ok, type ApiResponse } from '../http.js'
 import { t } from '../i18n.js'
-import { SLOW_VERSION_MS, VERSION_TASK_ERROR } from '../options.js'
+import { PAGED_VERSION_ROWS, RESTORE_HALF_ERROR, SLOW_VERSION_MS, VERSION_TASK_ERROR } from '../options.js'
 import type { ProductionSite, SiteVersion } from '../types.js'
 import { versionView } from '../views.js'
 import { MAX_PER_PAGE, positiveInt } from './sites.js'
@@ -42,7 +42,12 @@ export function createVersion(ctx: ApiContext, req: ApiRequest): ApiResponse {
   const mine = versionsOf(ctx, site)
   const completed = mine.filter((v) => v.status === 'completed').length
   const running = mine.filter((v) => v.status === 'progress').length
-  if (ctx.options.versions === 'quota' || running >= 1 || completed > ctx.options.versionQuota) {
+  // `busy-once`: the first create of the run is refused as busy, as while a version is in progress.
+  if (running >= 1 || (ctx.options.versions === 'busy-once' && !ctx.state.versionBusySaid)) {
+    ctx.state.versionBusySaid = true
+    return ctx.shapes.refused(422, ctx.lang, t(ctx.lang, 'version_busy'))
+  }
+  if (ctx.options.versions === 'quota' || completed > ctx.options.versionQuota) {
     return ctx.shapes.refused(
       422,
       ctx.lang,
@@ -86,10 +91,14 @@ export function listVersions(ctx: ApiContext, req: ApiRequest): ApiResponse {
   const site = ctx.state.sites.get(siteId)
   if (!site) return invalid(ctx, 'site_id')
   const page = positiveInt(req.query.get('page'), 1)
-  const perPage = positiveInt(req.query.get('per_page'), 15)
+  const asked = positiveInt(req.query.get('per_page'), 15)
   if (page === null) return invalid(ctx, 'page')
-  if (perPage === null || perPage > MAX_PER_PAGE) return invalid(ctx, 'per_page')
-  const all = versionsOf(ctx, site).sort((a, b) => b.created_at - a.created_at || b.id - a.id)
+  if (asked === null || asked > MAX_PER_PAGE) return invalid(ctx, 'per_page')
+  const mode = ctx.options.versions
+  const perPage = mode === 'paged' ? Math.min(asked, PAGED_VERSION_ROWS) : asked
+  // `unfiltered`: a service that ignores site_id and lists every site's versions (contract §13 r5).
+  const listed = mode === 'unfiltered' ? [...ctx.state.siteVersions.values()] : versionsOf(ctx, site)
+  const all = listed.sort((a, b) => b.created_at - a.created_at || b.id - a.id)
   const from = (page - 1) * perPage
   const items = all.slice(from, from + perPage)
   const meta = {
@@ -121,7 +130,8 @@ export function restoreVersion(ctx: ApiContext, siteId: string, versionId: strin
   if (restoring(ctx, site.id) || ctx.state.staging.get(siteId)?.status === 'pushing') {
     return ctx.shapes.restoreBusy(ctx.lang)
   }
-  const task = ctx.jobs.startOnSite('restore', site.id, version.id, ctx.taskError, ctx.now)
+  const half = ctx.options.versions === 'restore-half' ? RESTORE_HALF_ERROR : null
+  const task = ctx.jobs.startOnSite('restore', site.id, version.id, half ?? ctx.taskError, ctx.now)
   return ctx.shapes.siteJobStarted(ctx.lang, t(ctx.lang, 'restore_started'), { task_id: task.id })
 }
 

@@ -100,6 +100,8 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
     lines.push(
       `| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(scrub(r.checkpointId))} |`,
     )
+  if (r.productionCheck)
+    lines.push(`| Production | check ${r.productionCheck === 'passed' ? 'passed' : '**failed**'} |`)
   lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`)
   lines.push(`| Time | ${utcTime(r.startedAt)} |`)
   if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))

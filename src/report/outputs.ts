@@ -16,6 +16,7 @@ export const OUTPUT_NAMES = [
   'retries',
   'results',
   'checkpoint-id',
+  'production-check',
 ] as const
 export type OutputName = (typeof OUTPUT_NAMES)[number]
 export type Outputs = Record<OutputName, string>
@@ -42,6 +43,7 @@ export function outputsFor(results: Result[], wallSeconds?: number): Outputs {
       retries: String(r.retries),
       results: results_,
       'checkpoint-id': r.checkpointId ?? '',
+      'production-check': r.productionCheck ?? '',
     }
   }
   const sum = (f: (r: Result) => number) => results.reduce((n, r) => n + f(r), 0)
@@ -59,6 +61,7 @@ export function outputsFor(results: Result[], wallSeconds?: number): Outputs {
     retries: String(sum((r) => r.retries)),
     results: results_,
     'checkpoint-id': '',
+    'production-check': '',
   }
 }
 
@@ -78,6 +81,7 @@ export function failedOutputs(message: string): Outputs {
     retries: '0',
     results: '[]',
     'checkpoint-id': '',
+    'production-check': '',
   }
 }
 
@@ -118,6 +122,7 @@ export function essentials(r: Result) {
     stagingSiteId: r.stagingSiteId,
     stagingUrl: r.stagingUrl,
     checkpointId: r.checkpointId,
+    productionCheck: r.productionCheck,
     error: r.error ? { kind: r.error.kind } : null,
   }
 }
@@ -145,5 +150,6 @@ export function publicResult(r: Result) {
     startedAt: r.startedAt,
     stagingFrom: r.stagingFrom,
     checkpointId: r.checkpointId,
+    productionCheck: r.productionCheck,
   }
 }

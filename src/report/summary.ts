@@ -82,8 +82,10 @@ function single(r: Result, out: Bounded): void {
     )
   if (r.stagingSiteId)
     out.push(`| Staging site | ${code(r.stagingSiteId)}${about(from(r.stagingFrom?.siteId))} |`)
-  if (r.operation === 'push' && r.urlReady !== null)
-    out.push(`| Production | ${r.urlReady ? 'answers' : 'did not answer in time'} (production-url) |`)
+  if (r.productionCheck)
+    out.push(
+      `| Production | check ${r.productionCheck === 'passed' ? 'passed' : '**failed**'} (production-url) |`,
+    )
   if (r.checkpointId)
     out.push(
       `| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(r.checkpointId)} |`,

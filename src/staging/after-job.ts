@@ -1,6 +1,7 @@
 import { durationText } from '../duration.js'
 import type { JobOperation } from '../types.js'
-import { warn, type RunContext } from './context.js'
+import type { RunContext } from './context.js'
+import { at, answered, warn } from './record.js'
 import { DONE } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { fillFromOtherSources } from './other-sources.js'
@@ -17,8 +18,8 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   if (op === 'delete') return done(ctx, op)
   // Staging still exists after each of these: one GET fills what the answers did not say.
   if (!ctx.facts.complete) await readStagingAfterJob(ctx)
-  if (op === 'push')
-    return ctx.config.productionUrl ? checkProduction(ctx, ctx.config.productionUrl) : done(ctx, op)
+  // A push's production check comes after maintenance mode is off (push.ts).
+  if (op === 'push') return done(ctx, op)
   // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
   if (!ctx.facts.complete) await fillFromOtherSources(ctx)
   if (!ctx.config.waitForUrl) return done(ctx, op)
@@ -27,10 +28,24 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
     warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`)
     return done(ctx, op)
   }
-  ctx.phase = `waiting for ${url} to answer`
+  at(ctx, `waiting for ${url} to answer`)
   const jobDone = ctx.clock.now()
-  const ready = await answers(ctx, url, 'wait-for-url')
-  if (ready === null) return done(ctx, op)
+  const ready = await waitForUrl(url, {
+    clock: ctx.clock,
+    logger: ctx.logger,
+    deadline: ctx.client.deadline,
+    why: setting('wait-for-url'),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
+  })
+  answered(ctx, { urlReady: ready })
+  if (ready === null) {
+    warn(
+      ctx,
+      `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
+    )
+    return done(ctx, op)
+  }
   if (ready)
     return {
       outcome: 'succeeded',
@@ -44,56 +59,6 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
       hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}. The staging environment itself is in place.`,
     },
   }
-}
-
-/**
- * production-url, after a push that succeeded: the live site answers (the CDN purge done) within
- * the timeout, or the run ends timed-out saying so (the push itself went through).
- */
-async function checkProduction(ctx: RunContext, url: string): Promise<Ending> {
-  ctx.phase = `waiting for production at ${url} to answer`
-  const pushed = ctx.clock.now()
-  const ready = await answers(ctx, url, 'production-url')
-  if (ready === null) return done(ctx, 'push')
-  if (ready)
-    return {
-      outcome: 'succeeded',
-      summary: `${DONE.push} in ${durationText(pushed - ctx.started)}; production answered at ${url} ${durationText(ctx.clock.now() - pushed)} later.`,
-    }
-  return {
-    outcome: 'timed-out',
-    summary: `The push completed, but production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
-    error: {
-      kind: 'timeout',
-      hint: `Check the live site now: the push itself went through (its CDN cache was purged). Raise ${setting('timeout')} if it only needed longer.`,
-    },
-  }
-}
-
-/**
- * Waits within the run's deadline until `url` answers HTTP (wait-for-url, production-url) and
- * records it; null, with a warning, when it is plain http on a host that is not loopback.
- */
-export async function answers(
-  ctx: RunContext,
-  url: string,
-  input: 'wait-for-url' | 'production-url',
-): Promise<boolean | null> {
-  const ready = await waitForUrl(url, {
-    clock: ctx.clock,
-    logger: ctx.logger,
-    deadline: ctx.client.deadline,
-    why: setting(input),
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
-  })
-  ctx.known.urlReady = ready
-  if (ready === null)
-    warn(
-      ctx,
-      `${setting(input)}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
-    )
-  return ready
 }
 
 /**

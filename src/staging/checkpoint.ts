@@ -6,17 +6,18 @@ import {
   VERSION_NAME_MAX,
   VERSIONS_NOT_OFFERED,
   VERSIONS_PATH,
-  deletedIdsOf,
   taskIdOf,
   versionBody,
-  versionCompleted,
   versionIdOf,
-  versionListPath,
   versionPath,
+  saysPlan,
+  saysQuota,
 } from '../contract.js'
-import { listItems } from './site-list.js'
 import type { Config } from '../types.js'
-import { waitDeps, warn, type RunContext } from './context.js'
+import { waitDeps, type RunContext } from './context.js'
+import { answered, at, jobIs, learnt, sentences, warn } from './record.js'
+import { waitWhileBusy } from './jobs.js'
+import { makeRoom } from './versions.js'
 import { endingOf, type Ending } from './ending.js'
 import { waitForTask, waitForVersion } from './wait/follow.js'
 import { setting } from '../words.js'
@@ -51,9 +52,7 @@ export interface Checkpoint {
   name: string | null
 }
 
-export { rollbackCommand } from '../words.js'
-
-/** `before push 123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */
+/** `ssa~cp~123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */
 export function checkpointName(env: NodeJS.ProcessEnv, wallNow: number): string {
   const github = env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? '1'}` : null
   const runId = github ?? env.CI_PIPELINE_ID ?? env.BITBUCKET_BUILD_NUMBER ?? wallNow.toString(36)
@@ -81,7 +80,7 @@ export async function takeCheckpoint(ctx: RunContext): Promise<Checkpoint | Endi
     const hint = `A version takes longer the larger the site: raise ${setting('timeout')}, ${WITHOUT}.`
     return {
       ...ending,
-      summary: `${ending.summary} ${NO_PUSH}`,
+      summary: sentences(ending.summary, NO_PUSH),
       ...(e instanceof DeadlineError ? { error: { kind: 'timeout', hint } } : {}),
     }
   }
@@ -89,18 +88,37 @@ export async function takeCheckpoint(ctx: RunContext): Promise<Checkpoint | Endi
 
 async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   const { client, siteId, logger } = ctx
-  ctx.phase = 'making the checkpoint (a site version of production)'
   logger.info(`Site ${siteId}: making a checkpoint of production before the push (a site version).`)
-  const create = () => client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) })
   let made
-  try {
-    made = await create()
-  } catch (e) {
-    // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
-    // anyway; deleted now, the version is asked for once more.
-    if (!(e instanceof ApiError) || e.httpStatus !== 422) throw e
-    if (!(await makeRoom(ctx, checkpointPolicy(ctx.config).keep))) throw e
-    made = await create()
+  for (let busyTries = 0, roomMade = false; ; busyTries++) {
+    at(ctx, 'making the checkpoint (a site version of production)')
+    jobIs(ctx, 'checkpoint', 'sent')
+    try {
+      made = await client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) })
+      jobIs(ctx, 'checkpoint', 'accepted')
+      break
+    } catch (e) {
+      // Stopped while a 429 or 503 was waited out, or before it left: not taken, not "unknown".
+      const waited = e instanceof DeadlineError ? e.lastError : client.waitingAfter
+      if (!(e instanceof ApiError)) {
+        if (waited && waited.processing !== 'unknown')
+          jobIs(ctx, 'checkpoint', 'not-taken', waited.httpStatus)
+        throw e
+      }
+      jobIs(ctx, 'checkpoint', e.processing === 'unknown' ? 'sent' : null)
+      const busy = e.kind === 'busy' && !saysQuota(`${e.serverMessage} ${e.message}`)
+      // Busy ("already in progress", contract §13 r5): waited out under if-busy, never made room for.
+      if (busy && ctx.config.ifBusy === 'wait') {
+        jobIs(ctx, 'checkpoint', 'not-taken', e.httpStatus)
+        await waitWhileBusy(ctx, 'checkpoint', busyTries)
+        continue
+      }
+      // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
+      // anyway; deleted now, the version is asked for once more.
+      if (busy || e.httpStatus !== 422 || roomMade) throw e
+      if (!(await makeRoom(ctx, checkpointPolicy(ctx.config).keep))) throw e
+      roomMade = true
+    }
   }
   const id = versionIdOf(made.reply.data)
   const task = taskIdOf(made.reply.data)
@@ -112,16 +130,19 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
       error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
     }
   const name = await nameIt(ctx, id)
+  answered(ctx, { taskId })
   // No task id (contract §13 names one; a service may leave it out): the version's own status in
   // the site's version list, with the same waiting (docs/assumptions.md 120).
-  ctx.phase = `waiting for the checkpoint (version ${id}${taskId ? `, task ${taskId}` : ''}) to complete`
+  at(ctx, `waiting for the checkpoint (version ${id}${taskId ? `, task ${taskId}` : ''}) to complete`)
   const deps = waitDeps(ctx)
   const outcome = taskId
     ? await waitForTask(deps, 'checkpoint', siteId, taskId, ctx.clock.now())
     : await waitForVersion(deps, siteId, id)
   if (outcome.kind === 'completed') {
     // Only a completed version is a checkpoint: the output never names one that cannot be restored.
-    ctx.known.checkpointId = id
+    jobIs(ctx, 'checkpoint', 'completed')
+    answered(ctx, { checkpointId: id, taskId: null })
+    learnt(ctx, { checkpoint: { id, name } })
     logger.info(`Checkpoint ${id}${name ? ` ("${name}")` : ''} is complete: sending the push.`)
     return { id, name }
   }
@@ -131,7 +152,7 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
       : `its completion cannot be confirmed: ${outcome.reason}`
   return {
     outcome: 'failed',
-    summary: `The checkpoint (version ${id}) did not complete: ${why}. ${NO_PUSH}`,
+    summary: sentences(`The checkpoint (version ${id}) did not complete: ${why}`, NO_PUSH),
     error: {
       kind: outcome.kind === 'failed' ? 'task-failed' : 'checkpoint',
       hint: `Run again; if it keeps failing, delete old versions of site ${siteId} in the dashboard, ${WITHOUT}.`,
@@ -174,8 +195,12 @@ function refused(ctx: RunContext, e: ApiError, rootSaid: boolean): Ending {
   if (rootSaid) hint = e.hint
   else if (status !== null && VERSIONS_NOT_OFFERED.includes(status))
     hint = `The service answered as if it offers no site versions (HTTP ${status}): check ${setting('api-url')}, ${WITHOUT}.`
+  else if (e.kind === 'forbidden' && !saysPlan(`${e.serverMessage} ${e.message}`))
+    hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the token may not be allowed to make versions (a read-only token). Use a token that may change the site; a token refused here is refused on the push too.`
   else if (status === 403)
     hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the plan may not include versions. Upgrade the plan, ${WITHOUT}.`
+  else if (e.kind === 'busy' && !saysQuota(`${e.serverMessage} ${e.message}`))
+    hint = `Another version of site ${site} is being made: run again once it has completed (${setting('if-busy', 'wait')} waits for it).`
   else if (status === 422)
     hint = `The service refused a new version (often its quota of versions per site): delete old versions of site ${site} in the dashboard (${setting('keep-checkpoints')} keeps fewer), ${WITHOUT}.`
   else if (e.processing === 'unknown')
@@ -183,104 +208,8 @@ function refused(ctx: RunContext, e: ApiError, rootSaid: boolean): Ending {
   else hint = `${e.hint} Or run with ${setting('checkpoint', 'none')} to push without a way back.`
   return {
     outcome: 'failed',
-    summary: `The checkpoint could not be made: ${e.message}. ${NO_PUSH}`,
+    summary: sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH),
     error: { kind: e.kind, hint },
     ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
   }
 }
-
-export interface VersionRecord {
-  id: string
-  name: string
-  completed: boolean
-  createdAt: string
-}
-
-/** The site's versions, newest first (one page of 100), as `GET /v2/site-versions` says them. */
-export async function listVersions(ctx: RunContext): Promise<VersionRecord[]> {
-  const answer = await ctx.client.call('GET', versionListPath(ctx.siteId), 'read')
-  const records: VersionRecord[] = []
-  for (const r of listItems(answer.reply.data)) {
-    const id = versionIdOf(r)
-    if (!id) continue
-    records.push({
-      id,
-      name: typeof r.name === 'string' ? ctx.redactor.server(r.name, 60) : '',
-      completed: versionCompleted(r),
-      createdAt: typeof r.created_at === 'string' ? ctx.redactor.server(r.created_at, 40) : '',
-    })
-  }
-  return records
-}
-
-/**
- * Before a checkpoint the service refused with 422: deletes this tool's completed checkpoints of the
- * site that keep-checkpoints would delete after the push (all but the newest `keep - 1`). True when
- * some were deleted.
- */
-async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> {
-  let versions: VersionRecord[]
-  try {
-    versions = await listVersions(ctx)
-  } catch (e) {
-    if (e instanceof ApiError) return false
-    throw e
-  }
-  const old = versions
-    .filter((v) => isOurs(v) && v.completed)
-    .slice(Math.max(0, keep - 1))
-    .map((v) => v.id)
-  if (old.length === 0) return false
-  ctx.logger.info(
-    `The service refused a new version (422): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`,
-  )
-  try {
-    const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids: old } })
-    const { removed, failed } = deletedIdsOf(answer.reply.data)
-    return removed.length > 0 || failed.length === 0
-  } catch (e) {
-    if (e instanceof ApiError) return false
-    throw e
-  }
-}
-
-/** Whether this tool named the version (never a version a person made). */
-export const isOurs = (v: VersionRecord): boolean => v.name.startsWith(CHECKPOINT_PREFIX)
-
-/**
- * Issue 27 §5: after a push that succeeded, this tool's older checkpoints of the site beyond
- * `keep` are deleted (the one just made is always kept; versions it did not name are never touched).
- * Never fails the run: a refusal is a warning.
- */
-export async function pruneCheckpoints(ctx: RunContext, keep: number, current: string): Promise<void> {
-  ctx.phase = 'deleting older checkpoints'
-  let versions: VersionRecord[]
-  try {
-    versions = await listVersions(ctx)
-  } catch (e) {
-    if (!stoppable(e)) throw e
-    warn(
-      ctx,
-      `Older checkpoints were not deleted: listing site ${ctx.siteId}'s versions failed (${e.message}).`,
-    )
-    return
-  }
-  const ours = versions.filter((v) => isOurs(v) && v.id !== current)
-  const old = ours.slice(Math.max(0, keep - 1)).map((v) => v.id)
-  if (old.length === 0) return
-  try {
-    const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids: old } })
-    const { removed, failed } = deletedIdsOf(answer.reply.data)
-    ctx.logger.info(
-      `Deleted ${removed.length || old.length} older checkpoint(s) of site ${ctx.siteId} (${(removed.length ? removed : old).join(', ')}); ${setting('keep-checkpoints', String(keep))}.`,
-    )
-    if (failed.length > 0) warn(ctx, `These older checkpoints could not be deleted: ${failed.join(', ')}.`)
-  } catch (e) {
-    if (!stoppable(e)) throw e
-    warn(ctx, `Older checkpoints (${old.join(', ')}) were not deleted: ${e.message}`)
-  }
-}
-
-/** What ends a step after the push without changing how the push ended. */
-const stoppable = (e: unknown): e is Error =>
-  e instanceof ApiError || e instanceof DeadlineError || e instanceof CancelledError

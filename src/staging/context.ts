@@ -5,44 +5,12 @@ import type { StagingReadRoute } from './read-route.js'
 import type { SiteList } from './site-list.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets/redactor.js'
-import type { Clock, Config, JobOperation, Logger } from '../types.js'
+import type { Clock, Config, Logger } from '../types.js'
+import type { RunRecord } from './record.js'
 import type { PollScheduler } from './wait/batch.js'
 import type { WaitDeps } from './wait/follow.js'
 import type { Door } from '../words.js'
 import type { SiteGet } from './url-check.js'
-
-/** What is known of one job the run started, for the cancel and timeout reports (issue 17 §5). */
-export interface JobState {
-  op: JobOperation
-  /**
-   * sent: the request went, no answer yet; accepted: the server took it; completed: it ended well;
-   * not-taken: answered "not processed" (429, 503) and waiting to be sent again when the run stopped.
-   */
-  state: 'sent' | 'accepted' | 'completed' | 'not-taken'
-  /** not-taken: the status that said so. */
-  status?: number | null
-}
-
-/**
- * What one run has learned so far of its requests and jobs (what it learnt of the staging site is
- * `RunContext.facts`, facts.ts). It outlives a timeout or a cancellation (they end a run from the
- * middle of a wait), so the Result still says what was known; every other ending is a value
- * (ending.ts).
- */
-export interface Known {
-  httpStatus: number | null
-  message: string
-  taskId: string | null
-  urlReady: boolean | null
-  warnings: string[]
-  jobs: JobState[]
-  /** The site version taken before a push, or restored by a rollback (issue 27). */
-  checkpointId?: string | null
-}
-
-export function newKnown(): Known {
-  return { httpStatus: null, message: '', taskId: null, urlReady: null, warnings: [], jobs: [] }
-}
 
 /** Everything one operation on one site works with. */
 export interface RunContext {
@@ -74,41 +42,10 @@ export interface RunContext {
   started: number
   /** Wall-clock epoch ms when the run started: the Result's `startedAt`, a date for people. */
   startedWall: number
-  known: Known
+  /** What the run sent, what answered, what production is now: written by record.ts alone. */
+  record: RunRecord
   /** What the run learnt of the staging site: id, URL, state, where each came from (facts.ts). */
   facts: Facts
-  /** What the run is doing, for timeout and cancellation messages. */
-  phase: string
-}
-
-/** A warning for the log and the Result, once. */
-export function warn(ctx: RunContext, text: string): void {
-  ctx.logger.warn(text)
-  if (!ctx.known.warnings.includes(text)) ctx.known.warnings.push(text)
-}
-
-/**
- * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
- * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
- * refused or that never left (no job came of it).
- */
-export function jobIs(
-  ctx: RunContext,
-  op: JobOperation,
-  state: JobState['state'] | null,
-  status?: number | null,
-): void {
-  const jobs = ctx.known.jobs
-  const index = jobs.findLastIndex((j) => j.op === op)
-  const job = jobs[index]
-  if (state === null) {
-    if (job?.state === 'sent') jobs.splice(index, 1)
-  } else if (state === 'sent') {
-    // Sent again after a refusal that was not taken: the same request, sent once more.
-    if (job?.state === 'not-taken') jobs[index] = { op, state }
-    else if (job?.state !== 'sent') jobs.push({ op, state })
-  } else if (job) Object.assign(job, { state, ...(status !== undefined ? { status } : {}) })
-  else jobs.push({ op, state, ...(status !== undefined ? { status } : {}) })
 }
 
 /** The deps of the wait functions (wait/follow.ts), from the run's context. */

@@ -1,6 +1,7 @@
 import { ApiError } from '../api/errors.js'
 import { probePath } from '../contract.js'
 import type { RunContext } from './context.js'
+import { at, note } from './record.js'
 import { ENDPOINTS, PUSH_PLAN, PUSH_WARNINGS, taskStatusPath } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { readStaging } from './probe.js'
@@ -10,7 +11,7 @@ import { fillStagingFields, STAGING_READ } from './staging-fields.js'
 
 /** dry-run: says what would be sent, reads the staging environment once, changes nothing. */
 export async function dryRun(ctx: RunContext): Promise<Ending> {
-  const { config, siteId, client, logger, known } = ctx
+  const { config, siteId, client, logger } = ctx
   const op = config.operation
   if (op === 'rollback') return rollbackDryRun(ctx)
   const lines: string[] = []
@@ -31,7 +32,7 @@ export async function dryRun(ctx: RunContext): Promise<Ending> {
     if (op === 'push') pushDryRun(ctx, lines)
   }
   logger.info(`Dry run: would send, on site ${siteId}: ${lines.join('; ')}`)
-  ctx.phase = 'reading the staging environment (dry run)'
+  at(ctx, 'reading the staging environment (dry run)')
   try {
     const read = await readStaging(ctx)
     if (read.kind === 'missing')
@@ -48,7 +49,7 @@ export async function dryRun(ctx: RunContext): Promise<Ending> {
   }
   if (op === 'push') {
     const guarded = config.checkpoint !== 'none'
-    known.warnings.push(...PUSH_WARNINGS.filter((_, i) => i > 0 || !guarded).map((w) => `If run: ${w}`))
+    note(ctx, ...PUSH_WARNINGS.filter((_, i) => i > 0 || !guarded).map((w) => `If run: ${w}`))
     for (const line of pushPlan(config.checkpoint !== 'none'))
       logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`)
   }

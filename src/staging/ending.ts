@@ -2,9 +2,15 @@ import { ApiError, filledHint } from '../api/errors.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { CancelledError } from '../clock.js'
 import { durationText, roundedSeconds } from '../duration.js'
-import { newResult, type JobOperation, type Outcome, type Result } from '../types.js'
-import type { JobState, Known, RunContext } from './context.js'
-import { checkLaterHint, pushWarnings } from './endpoints.js'
+import { newResult, type Outcome, type Result } from '../types.js'
+import type { RunContext } from './context.js'
+import {
+  PUSH_WARNINGS,
+  PUSH_WARNINGS_IF_SENT as PUSH_IF_SENT,
+  checkLaterHint,
+  pushWarnings,
+} from './endpoints.js'
+import { productionWords, sentences, type Job, type JobState, type RunRecord } from './record.js'
 import { inDoorWords, setting } from '../words.js'
 
 /**
@@ -16,8 +22,8 @@ export interface Ending {
   outcome: Outcome
   summary: string
   error?: { kind: string; hint: string }
-  /** What this ending knows better than the run's `known` (the server's words, the state read). */
-  fields?: Partial<Known>
+  /** What this ending knows better than the run's record (the server's words). */
+  fields?: Partial<Pick<RunRecord, 'message'>>
 }
 
 /** An ending that is an error of the API (ours or the server's), with its hint. */
@@ -42,24 +48,25 @@ export function taskFailed(what: string, reason: string): ApiError {
 
 /** What a thrown timeout, cancellation or error means for the run. */
 export function endingOf(ctx: RunContext, e: unknown): Ending {
-  const { client, known } = ctx
+  const { client, record } = ctx
   if (e instanceof DeadlineError) {
     const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : ''
-    const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s))
+    // A job the server took (or may have: no answer) and whose end was not seen.
+    const mayRun = record.jobs.some((j) => j.state === 'accepted' || j.state === 'sent')
     const until = e.lastError?.acceptsAgainAt
     const timeout = durationText(ctx.config.timeoutMs)
     return {
       outcome: 'timed-out',
       summary:
         (until
-          ? `Stopped while ${ctx.phase}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
-          : `The timeout (${timeout}) was reached while ${ctx.phase}.`) +
+          ? `Stopped while ${record.step}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
+          : `The timeout (${timeout}) was reached while ${record.step}.`) +
         (mayRun ? ' The job may still be running on the server.' : '') +
         last,
       error: {
         kind: 'timeout',
         hint: mayRun
-          ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, known.taskId)}`
+          ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, record.taskId)}`
           : `Raise ${setting('timeout')}, or try again later.`,
       },
       ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
@@ -76,24 +83,31 @@ export function endingOf(ctx: RunContext, e: unknown): Ending {
 
 /** What was sent, and what is known of each job it started: completed, still running, or unknown. */
 function cancelReport(ctx: RunContext, client: StagingApiClient): string {
-  if (client.sent.length === 0) return `Cancelled while ${ctx.phase}; nothing had been sent.`
-  const jobs = ctx.known.jobs.map(jobReport)
-  const told = jobs.length > 0 ? jobs.join(' ') : 'A job the server accepted keeps running there.'
-  return `Cancelled while ${ctx.phase}. Sent: ${client.sent.join('; ')}. ${told}`
+  const step = ctx.record.step
+  if (client.sent.length === 0) return `Cancelled while ${step}; nothing had been sent.`
+  // Only what the record says of each job: a request with no answer is unknown, never "running".
+  return sentences(
+    `Cancelled while ${step}. Sent: ${client.sent.join('; ')}`,
+    ...ctx.record.jobs.map(jobReport),
+  )
 }
 
-const HAPPENED: Record<JobOperation, string> = {
+const HAPPENED: Record<Job, string> = {
   create: 'staging was created',
   pull: 'staging was refreshed from production',
   push: 'staging was pushed to production',
   delete: 'staging was deleted',
+  checkpoint: 'the checkpoint was made',
+  restore: 'production was restored',
 }
 
-const NOT_DONE: Record<JobOperation, string> = {
+const NOT_DONE: Record<Job, string> = {
   create: 'no staging was created',
   pull: 'staging was not refreshed',
   push: 'nothing was pushed to production',
   delete: 'staging was not deleted',
+  checkpoint: 'no checkpoint was started',
+  restore: 'production was not restored',
 }
 
 function jobReport(job: JobState): string {
@@ -108,8 +122,19 @@ function jobReport(job: JobState): string {
 /** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
 export function writeResult(ctx: RunContext, ending: Ending): Result {
   const { client, clock, config, siteId, started, startedWall, redactor, door } = ctx
-  const known = { ...ctx.known, ...ending.fields }
+  const known = { ...ctx.record, ...ending.fields }
   const facts = ctx.facts.view()
+  const said = productionWords(ctx)
+  const pushed = known.production.content.is === 'pushed'
+  // Lines that no longer stand: a checkpoint is a backup; protection switched on again after the push.
+  const gone = [
+    ...(known.production.checkpoint ? [0] : []),
+    ...(known.production.protection === 'on-again' ? [1] : []),
+  ].flatMap((i) => [PUSH_WARNINGS[i]!, PUSH_IF_SENT[i]!])
+  const error =
+    ending.error && said.hint && !ending.error.hint.includes(said.hint)
+      ? { ...ending.error, hint: `${ending.error.hint} ${said.hint}` }
+      : ending.error
   // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
   // filled (`{site}` may come more than once).
   const words = (text: string) => inDoorWords(text, door)
@@ -119,7 +144,14 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     result: ending.outcome,
     httpStatus: known.httpStatus,
     message: known.message,
-    summary: redactor.inert(words(ending.summary)),
+    summary: redactor.inert(
+      // Without an error (a cancel) the step that tries again goes in the summary: never lost.
+      words(
+        said.summary.length
+          ? sentences(ending.summary, ...said.summary, ...(ending.error ? [] : [said.hint]))
+          : ending.summary,
+      ),
+    ),
     taskId: known.taskId,
     stagingSiteId: facts.stagingSiteId,
     stagingUrl: facts.stagingUrl,
@@ -129,14 +161,18 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     durationSeconds: roundedSeconds(clock.now() - started),
     requests: client.requests,
     retries: client.retries + ctx.busy.retries,
-    warnings: pushWarnings(
-      known.warnings,
-      known.jobs.some((j) => j.op === 'push' && j.state === 'completed'),
-      ending.error?.kind === 'task-failed',
-    ).map(words),
+    warnings: [
+      ...pushWarnings(
+        known.warnings.filter((w) => !gone.includes(w)),
+        pushed,
+        ending.error?.kind === 'task-failed',
+      ),
+      ...said.warnings,
+    ].map(words),
     sent: client.sent,
-    error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
-    checkpointId: known.checkpointId ?? null,
+    error: error ? { ...error, hint: hint(error.hint) } : null,
+    checkpointId: known.checkpointId,
+    productionCheck: known.production.check ? (known.production.check.passed ? 'passed' : 'failed') : null,
     stagingFrom: {
       siteId: facts.stagingFrom.siteId ? words(facts.stagingFrom.siteId) : null,
       url: facts.stagingFrom.url ? words(facts.stagingFrom.url) : null,

@@ -16,6 +16,8 @@ import type { StagingFrom, StagingState } from '../types.js'
  *   staging read, confirmed as contract §4 asks (the caller confirms the API root first), BEFORE any
  *   source named the staging site or said it exists. Any other "none" (a 404 after a job that
  *   succeeded, a list without the record) is a disagreement when something named it, else a note.
+ * - A source that names another staging site than a stronger source did lends nothing: not its URL
+ *   either (contract §5, §12), so an id and a URL never come from records that disagree.
  * - A record that gives the production site's own id as the staging id is not about staging (§5
  *   r3): nothing in it is used, and the run says so.
  */
@@ -106,6 +108,14 @@ export class Facts {
     }
     if (state === 'none') {
       this.none(source)
+      return true
+    }
+    // A source that names another staging site than a stronger one did is wrong about which site is
+    // staging: it lends no URL either (contract §5, §12).
+    const held = this.idFact
+    if (id && held && held.value !== id && RANK[source.kind] < RANK[held.from.kind]) {
+      this.take(held, { value: id, from: source }, 'the staging site id')
+      if (url) this.warn(`So the URL ${source.words} gave (${url}) was not used either.`)
       return true
     }
     if (id) this.idFact = this.take(this.idFact, { value: id, from: source }, 'the staging site id')

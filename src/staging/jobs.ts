@@ -6,7 +6,8 @@ import { CancelledError } from '../clock.js'
 import { taskIdOf } from '../contract.js'
 import type { JobOperation } from '../types.js'
 import { afterJob } from './after-job.js'
-import { jobIs, waitDeps, type RunContext } from './context.js'
+import { waitDeps, type RunContext } from './context.js'
+import { at, answered, jobIs, note, type Job } from './record.js'
 import { ENDPOINTS, PUSH_WARNINGS, PUSH_WARNINGS_IF_SENT, checkLaterHint } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { fillFromOtherSources } from './other-sources.js'
@@ -25,7 +26,7 @@ export async function runJob(ctx: RunContext, op: JobOperation): Promise<Ending>
   let ending: Ending
   if ('outcome' in started) ending = started
   else {
-    ctx.known.message = started.reply.message
+    answered(ctx, { message: started.reply.message })
     ending = await follow(ctx, op, started, ctx.config.wait)
   }
   return ending.outcome === 'succeeded' ? afterJob(ctx, op) : ending
@@ -48,7 +49,7 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
     logger.info(
       `The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`,
     )
-    ctx.known.message = e.serverMessage
+    answered(ctx, { message: e.serverMessage })
     jobIs(ctx, 'create', 'accepted')
     if (!config.wait)
       return {
@@ -62,7 +63,7 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
       logger.info(
         `Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`,
       )
-      ctx.known.message = e.serverMessage
+      answered(ctx, { message: e.serverMessage })
       ctx.facts.learn(
         { kind: 'answer', words: `the create answer (HTTP ${e.httpStatus}: staging exists)` },
         { exists: true },
@@ -84,7 +85,7 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
     logger.info(
       `Site ${siteId}: no staging environment (HTTP 404): skipped (${setting('if-missing', 'skip')}).`,
     )
-    ctx.known.message = e.serverMessage
+    answered(ctx, { message: e.serverMessage })
     return {
       outcome: 'skipped',
       summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`,
@@ -144,7 +145,7 @@ async function follow(
     ctx.logger.warn(
       `The server gave a task id that cannot be used in a URL ("${ctx.redactor.server(task.unusable, 60)}"): following the staging environment instead.`,
     )
-  if (taskId) ctx.known.taskId = taskId
+  if (taskId) answered(ctx, { taskId: taskId })
   if (op === 'create') fillStagingFields(ctx, data, CREATE_ANSWER)
   if (!wait) {
     ctx.logger.info(
@@ -160,7 +161,7 @@ async function follow(
 
 /** Waits for the job and says how it ended. */
 async function track(ctx: RunContext, op: JobOperation, taskId: string | null): Promise<Ending> {
-  ctx.phase = `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`
+  at(ctx, `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`)
   const outcome = taskId
     ? await waitForTask(waitDeps(ctx), op, ctx.siteId, taskId, ctx.clock.now())
     : await waitForProbe(waitDeps(ctx), op, ctx.siteId)
@@ -183,32 +184,32 @@ async function track(ctx: RunContext, op: JobOperation, taskId: string | null): 
  */
 async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
   const { method, path } = ENDPOINTS[op]
-  const { client, known } = ctx
-  ctx.phase = `sending the ${op} request`
+  const { client } = ctx
+  at(ctx, `sending the ${op} request`)
   for (let busyTries = 0; ; busyTries++) {
     const sentBefore = client.sent.length
     jobIs(ctx, op, 'sent')
     try {
       const response = await client.call(method, path(ctx.siteId), op)
-      known.httpStatus = response.status
+      answered(ctx, { httpStatus: response.status })
       jobIs(ctx, op, 'accepted')
-      if (op === 'push') addWarnings(ctx, PUSH_WARNINGS)
+      if (op === 'push') note(ctx, ...PUSH_WARNINGS)
       return response
     } catch (e) {
       if (e instanceof CancelledError && client.sent.length === sentBefore) jobIs(ctx, op, null)
       // Cancelled while waiting out a 429 or a 503: the server said it did not process the request.
       else if (e instanceof CancelledError && client.waitingAfter?.processing === 'not-processed') {
-        known.httpStatus = client.waitingAfter.httpStatus
-        jobIs(ctx, op, 'not-taken', known.httpStatus)
+        answered(ctx, { httpStatus: client.waitingAfter.httpStatus })
+        jobIs(ctx, op, 'not-taken', ctx.record.httpStatus)
       }
       if (!(e instanceof ApiError)) {
         if (e instanceof DeadlineError) {
-          if (e.lastError) known.httpStatus = e.lastError.httpStatus
+          if (e.lastError) answered(ctx, { httpStatus: e.lastError.httpStatus })
           if (e.lastError?.processing !== 'unknown') jobIs(ctx, op, null)
         }
         throw e
       }
-      known.httpStatus = e.httpStatus
+      answered(ctx, { httpStatus: e.httpStatus })
       if (e.processing !== 'unknown') jobIs(ctx, op, null)
       if (e.kind === 'busy' && ctx.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
         // Refused while another job runs: not taken, whatever ends the wait (a cancel included).
@@ -222,10 +223,11 @@ async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
   }
 }
 
-async function waitWhileBusy(ctx: RunContext, op: JobOperation, busyTries: number): Promise<void> {
+/** if-busy: wait: one pause before the refused request (a job's, a checkpoint's) is sent again. */
+export async function waitWhileBusy(ctx: RunContext, op: Job, busyTries: number): Promise<void> {
   const delayMs = ctx.busy.delayMs(busyTries)
   if (ctx.busy.passesDeadline(delayMs)) throw new DeadlineError()
-  ctx.phase = `waiting for another job on site ${ctx.siteId} to finish`
+  at(ctx, `waiting for another job on site ${ctx.siteId} to finish`)
   ctx.logger.info(
     `Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (${setting('if-busy', 'wait')}).`,
   )
@@ -233,7 +235,7 @@ async function waitWhileBusy(ctx: RunContext, op: JobOperation, busyTries: numbe
 }
 
 function unknownOutcome(ctx: RunContext, op: JobOperation, e: ApiError): ApiError {
-  if (op === 'push') addWarnings(ctx, PUSH_WARNINGS_IF_SENT)
+  if (op === 'push') note(ctx, ...PUSH_WARNINGS_IF_SENT)
   const what = {
     create: 'A staging environment may or may not be being created.',
     pull: 'Staging may or may not be being overwritten with production.',
@@ -249,9 +251,4 @@ function unknownOutcome(ctx: RunContext, op: JobOperation, e: ApiError): ApiErro
     serverMessage: e.serverMessage,
     message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
   })
-}
-
-/** Warnings a person must read even on success, each once, in the Result (not logged one by one). */
-function addWarnings(ctx: RunContext, warnings: string[]): void {
-  for (const w of warnings) if (!ctx.known.warnings.includes(w)) ctx.known.warnings.push(w)
 }

@@ -7,7 +7,8 @@ import { Backoff, BUSY_WAIT } from '../backoff.js'
 import { realClock } from '../clock.js'
 import type { Redactor } from '../secrets/redactor.js'
 import type { Clock, Config, Logger, Result } from '../types.js'
-import { newKnown, warn, type RunContext } from './context.js'
+import type { RunContext } from './context.js'
+import { newRecord, warn } from './record.js'
 import { Facts } from './facts.js'
 import { StagingReadRoute } from './read-route.js'
 import { SiteList } from './site-list.js'
@@ -109,9 +110,8 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     ...(deps.siteGet ? { siteGet: deps.siteGet } : {}),
     started,
     startedWall: clock.wallNow(),
-    known: newKnown(),
+    record: newRecord(),
     facts: new Facts(siteId, { warn: (text) => warn(ctx, text), info: (text) => logger.info(text) }),
-    phase: 'sending the request',
   }
   let ending: Ending
   try {

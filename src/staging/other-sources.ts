@@ -1,6 +1,7 @@
 import { httpUrl } from '../text.js'
 import type { StagingHint } from '../types.js'
 import type { RunContext } from './context.js'
+import { at } from './record.js'
 import { findStagingInList, SiteList } from './site-list.js'
 import { cleanUrl, listSource, SITE_LIST } from './staging-fields.js'
 import { waitForUrl } from './url-check.js'
@@ -38,7 +39,7 @@ async function fillFromSiteList(ctx: RunContext): Promise<void> {
 export async function fromSiteList(
   ctx: RunContext,
 ): Promise<{ record: Record<string, unknown> | null } | { note: string }> {
-  ctx.phase = 'reading the site list for the staging site'
+  at(ctx, 'reading the site list for the staging site')
   const ended = ctx.clock.now()
   const siteList = ctx.siteList ?? new SiteList()
   let list = await siteList.read(ctx.client, -Infinity, ended)
@@ -106,7 +107,7 @@ async function fillFromHints(ctx: RunContext): Promise<void> {
       note(ctx, `${capital(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`)
       continue
     }
-    ctx.phase = `checking ${url} (from ${hint.from})`
+    at(ctx, `checking ${url} (from ${hint.from})`)
     const answered = await waitForUrl(url, {
       clock: ctx.clock,
       logger: ctx.logger,

@@ -2,6 +2,7 @@ import { MISSING_STATUS, probePath, probeState, type ProbeState } from '../contr
 import { ApiError } from '../api/errors.js'
 import { rootCheckPhase } from '../api/root.js'
 import type { RunContext } from './context.js'
+import { at, answered } from './record.js'
 import { fillStagingFields, STAGING_READ } from './staging-fields.js'
 
 /** One read of the staging environment (`GET /v2/sites/{site}/staging`, contract §3). */
@@ -58,10 +59,10 @@ function notSent(ctx: RunContext, first: ApiError): ApiError {
  * §4 r3). Throws ApiError (`api-url`) when it did not.
  */
 export async function confirmNoStaging(ctx: RunContext, because: string): Promise<void> {
-  const phase = ctx.phase
-  ctx.phase = rootCheckPhase(ctx.client, because)
+  const step = ctx.record.step
+  at(ctx, rootCheckPhase(ctx.client, because))
   await ctx.root.confirm(ctx.client, because)
-  ctx.phase = phase
+  at(ctx, step)
 }
 
 /**
@@ -86,7 +87,7 @@ export async function learnFromStaging(ctx: RunContext): Promise<ProbeState | 'n
     ctx.facts.learn({ kind: 'read', words: `the staging read (${because})` }, { state: 'none' })
     return 'none'
   }
-  ctx.known.message ||= read.message
+  answered(ctx, { message: ctx.record.message || read.message })
   const taken = fillStagingFields(ctx, read.data, STAGING_READ)
   const state = taken ? read.state : 'unknown'
   ctx.facts.learn(STAGING_READ, { state })

@@ -1,24 +1,21 @@
 import type { RunContext } from './context.js'
-import {
-  checkpointPolicy,
-  pruneCheckpoints,
-  rollbackCommand,
-  takeCheckpoint,
-  type Checkpoint,
-} from './checkpoint.js'
-import { PUSH_WARNINGS, PUSH_WARNINGS_IF_SENT, taskStatusPath } from './endpoints.js'
+import { checkpointPolicy, takeCheckpoint, type Checkpoint } from './checkpoint.js'
+import { taskStatusPath } from './endpoints.js'
 import { endingOf, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
-import { restore } from './rollback.js'
+import { pruneCheckpoints } from './versions.js'
+import { answered, learnt, sentences } from './record.js'
+import { restore, verifyProduction } from './rollback.js'
 import { maintenanceOff, protectAgain, switchTool } from './site-tools.js'
 import { VERSIONS_PATH, toolsPath, versionPath } from '../contract.js'
-import { setting } from '../words.js'
+import { rollbackCommand, setting } from '../words.js'
 
 /**
- * A push, as issue 27 and design.md ("Checkpoints are part of the push") describe it: checkpoint ->
- * maintenance on -> push -> wait -> production checks -> maintenance off (in every ending) ->
- * password protection on -> restore on a failed job -> prune old checkpoints. Each step ends as a
- * value; a failed checkpoint ends the run before the push is sent.
+ * A push, as issues 27 and 31 describe it: checkpoint -> maintenance on -> push -> wait ->
+ * maintenance off (in every ending) -> production check (a maintenance page is not production) ->
+ * [a failed job or check with rollback-on-failure: restore once, follow, check again] -> password
+ * protection on (only once the push job ended) -> prune old checkpoints. Each step records what it
+ * learnt (record.ts); what the run says of production is rendered from that record alone.
  */
 export async function runPush(ctx: RunContext): Promise<Ending> {
   const policy = checkpointPolicy(ctx.config)
@@ -30,21 +27,29 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   }
   if (policy.maintenance) {
     const on = await switchTool(ctx, 'maintenance_mode', true)
-    // It may have been switched on after all (no answer, a 5xx, a cancel while it was sent): off again.
-    if (!on.ok && on.mayHaveHappened) await maintenanceOff(ctx)
-    if (!on.ok && on.stopped) {
-      const stopped = endingOf(ctx, on.stopped)
-      return { ...stopped, summary: `${stopped.summary} The push was not sent.` }
-    }
-    if (!on.ok)
+    if (on.ok) learnt(ctx, { maintenance: 'on' })
+    else {
+      // Named as the step it cut ("while switching maintenance mode on"), before the off is sent.
+      const stopped = on.stopped ? endingOf(ctx, on.stopped) : null
+      // It may have been switched on after all (no answer, a 5xx, a cancel while it was sent): off again.
+      if (on.mayHaveHappened) {
+        learnt(ctx, { maintenance: 'unknown' })
+        await maintenanceOff(ctx)
+      }
       return {
-        outcome: 'failed',
-        summary: `Maintenance mode could not be switched on (${on.why}), so the push was not sent: production is unchanged and not in maintenance mode.${checkpoint ? ` Checkpoint ${checkpoint.id} was taken.` : ''}`,
-        error: {
+        outcome: stopped?.outcome ?? 'failed',
+        summary: sentences(
+          stopped?.summary ?? `Maintenance mode could not be switched on (${on.why})`,
+          'The push was not sent: production is unchanged',
+        ),
+        error: stopped?.error ?? {
           kind: 'maintenance',
-          hint: `Run again, or run with ${setting('maintenance', 'false')} to push with the site open to visitors.`,
+          hint: on.token
+            ? 'The token was refused (a read-only token?): use a token that may change the site.'
+            : `Run again, or run with ${setting('maintenance', 'false')} to push with the site open to visitors.`,
         },
       }
+    }
   }
   let ending: Ending
   try {
@@ -52,100 +57,56 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   } catch (e) {
     ending = endingOf(ctx, e)
   }
-  const pushed = ctx.known.jobs.some((j) => j.op === 'push')
-  let restored = false
-  if (ending.outcome === 'failed' && ending.error?.kind === 'task-failed' && checkpoint) {
-    if (policy.rollbackOnFailure) ({ ending, restored } = await restoreAfterFailure(ctx, ending, checkpoint))
-    else
-      ending = withHint(
-        ending,
-        `To restore production as it was before the push, ${rollbackCommand(ctx.siteId, checkpoint.id)}.`,
-      )
-  }
+  if (ending.error?.kind === 'task-failed') learnt(ctx, { content: { is: 'push-failed' } })
   if (policy.maintenance) await maintenanceOff(ctx)
-  if (policy.protectProduction && pushed && (await protectAgain(ctx)))
-    dropWarning(ctx, PUSH_WARNINGS[1]!, PUSH_WARNINGS_IF_SENT[1]!)
-  if (!checkpoint) return ending
-  dropWarning(ctx, PUSH_WARNINGS[0]!, PUSH_WARNINGS_IF_SENT[0]!)
-  if (ending.outcome === 'succeeded' && !ctx.signal?.aborted)
+  const url = ctx.config.productionUrl
+  const content = () => ctx.record.production.content.is
+  if (content() === 'pushed' && url && !ctx.signal?.aborted)
+    ending = await verifyProduction(ctx, url, ending, 'push')
+  const broken = content() === 'push-failed' || ctx.record.production.check?.passed === false
+  if (broken && checkpoint && policy.rollbackOnFailure && !ctx.signal?.aborted)
+    ending = await restoreAfterFailure(ctx, ending, checkpoint)
+  if (policy.protectProduction) {
+    // The push job switches protection off when it completes (contract §14 r5): on again only after.
+    if (content() === 'unknown' && ctx.record.jobs.some((j) => j.op === 'push'))
+      learnt(ctx, { protection: 'after-push' })
+    else if (content() !== 'unchanged' && content() !== 'unknown') await protectAgain(ctx)
+  }
+  if (checkpoint && ending.outcome === 'succeeded' && !ctx.signal?.aborted)
     await pruneCheckpoints(ctx, policy.keep, checkpoint.id)
-  return withCheckpoint(ctx, ending, checkpoint, restored)
+  return ending
 }
 
-/** Issue 27 §4: the push's job failed on the server: restore the checkpoint at once; the run stays red. */
-async function restoreAfterFailure(
-  ctx: RunContext,
-  failed: Ending,
-  checkpoint: Checkpoint,
-): Promise<{ ending: Ending; restored: boolean }> {
-  ctx.logger.warn(
-    `The push failed on the server: restoring production to checkpoint ${checkpoint.id} (rollback-on-failure).`,
-  )
+/**
+ * Issue 27 §4, issue 31 §8: the push's job failed on the server, or production failed its check:
+ * restore the checkpoint once, follow it, check production again. The run stays red.
+ */
+async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: Checkpoint): Promise<Ending> {
+  ctx.logger.warn(`Restoring production to checkpoint ${checkpoint.id} (rollback-on-failure).`)
   // The push's facts (its task, status, the server's words) stay the run's outputs.
-  const { taskId, httpStatus, message } = ctx.known
+  const { taskId, httpStatus, message } = ctx.record
   let restored: Ending
   try {
     restored = await restore(ctx, checkpoint.id)
   } catch (e) {
-    // Timed out or cancelled while restoring: said, and maintenance still goes off after this.
+    // Timed out or cancelled while restoring: the record says what production may be.
     restored = endingOf(ctx, e)
   }
-  Object.assign(ctx.known, { taskId, httpStatus, message })
-  const again = rollbackCommand(ctx.siteId, checkpoint.id)
-  if (restored.outcome === 'succeeded')
-    return {
-      restored: true,
-      ending: {
-        ...failed,
-        summary: `${sentence(failed.summary)} Production was restored to checkpoint ${checkpoint.id}.`,
-      },
-    }
-  return {
-    restored: false,
-    ending: withHint(
-      {
-        ...failed,
-        summary: `${sentence(failed.summary)} Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`,
-      },
-      `To try the restore again, ${again}.`,
-    ),
+  answered(ctx, { taskId, httpStatus, message })
+  const url = ctx.config.productionUrl
+  const outcome = failed.outcome === 'succeeded' ? 'failed' : failed.outcome
+  if (restored.outcome === 'succeeded') {
+    if (url && !ctx.signal?.aborted) await verifyProduction(ctx, url, restored, 'restore')
+    return { ...failed, outcome }
   }
-}
-
-/** The summary names the checkpoint and the step that restores it (issue 27 §1). */
-function withCheckpoint(ctx: RunContext, ending: Ending, checkpoint: Checkpoint, restored: boolean): Ending {
-  const name = checkpoint.name ? ` ("${checkpoint.name}")` : ''
-  const step = rollbackCommand(ctx.siteId, checkpoint.id)
-  // Once rollback-on-failure has restored it, the step to restore it again is no news.
-  const said = restored
-    ? `Checkpoint ${checkpoint.id}${name} was taken before the push.`
-    : `Checkpoint ${checkpoint.id}${name} was taken before the push; to restore it, ${step}.`
-  // An unknown outcome (no answer, timed out, cancelled) is never restored automatically (§4).
-  const unknown =
-    ending.outcome === 'timed-out' ||
-    ending.outcome === 'cancelled' ||
-    ending.error?.kind === 'unknown-outcome'
-  const summary = `${sentence(ending.summary)} ${said}`
-  return unknown
-    ? withHint({ ...ending, summary }, `If production is wrong, ${step}.`)
-    : { ...ending, summary }
-}
-
-/** Text that ends as a sentence (a server's reason may not), so that the next one reads apart. */
-function sentence(text: string): string {
-  const trimmed = text.trimEnd()
-  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`
-}
-
-function withHint(ending: Ending, hint: string): Ending {
-  if (!ending.error) return ending
-  if (ending.error.hint.includes(hint)) return ending
-  return { ...ending, error: { ...ending.error, hint: `${ending.error.hint} ${hint}` } }
-}
-
-/** A push warning that no longer holds (a checkpoint was taken, protection was switched back on). */
-function dropWarning(ctx: RunContext, ...texts: string[]): void {
-  ctx.known.warnings = ctx.known.warnings.filter((w) => !texts.includes(w))
+  // The step's own words; what production may be now is the record's.
+  const summary = sentences(
+    failed.summary,
+    `Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`,
+  )
+  const again = `To try the restore again, ${rollbackCommand(ctx.siteId, checkpoint.id)}.`
+  const error = failed.error ?? { kind: 'production-check', hint: '' }
+  return { ...failed, outcome, summary, error: { ...error, hint: sentences(error.hint, again) } }
 }
 
 /**

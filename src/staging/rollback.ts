@@ -1,11 +1,14 @@
 import { ApiError } from '../api/errors.js'
-import { VERSIONS_NOT_OFFERED, restorePath, taskIdOf } from '../contract.js'
+import { DeadlineError } from '../api/client.js'
+import { CHECKPOINT_PREFIX, VERSIONS_NOT_OFFERED, restorePath, taskIdOf } from '../contract.js'
 import { durationText } from '../duration.js'
-import { waitDeps, warn, type RunContext } from './context.js'
-import { isOurs, listVersions, withRootEvidence, type VersionRecord } from './checkpoint.js'
+import { waitDeps, type RunContext } from './context.js'
+import { withRootEvidence } from './checkpoint.js'
+import { isOurs, listVersions, type VersionList, type VersionRecord } from './versions.js'
 import { checkLaterHint } from './endpoints.js'
 import { failure, taskFailed, type Ending } from './ending.js'
-import { answers } from './after-job.js'
+import { checkProduction } from './production-check.js'
+import { answered, at, jobIs, learnt, warn } from './record.js'
 import { waitForTask } from './wait/follow.js'
 import { setting } from '../words.js'
 
@@ -20,7 +23,7 @@ export async function rollback(ctx: RunContext): Promise<Ending> {
   if ('outcome' in chosen) return chosen
   const ending = await restore(ctx, chosen.id)
   if (ending.outcome !== 'succeeded' || !ctx.config.productionUrl) return ending
-  return checkProduction(ctx, ctx.config.productionUrl, ending)
+  return verifyProduction(ctx, ctx.config.productionUrl, ending, 'restore')
 }
 
 /** dry-run of a rollback: which version would overwrite production; only reads. */
@@ -43,10 +46,10 @@ function describe(v: VersionRecord): string {
 /** The version to restore, from the site's list, or the ending that says why there is none. */
 async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
   const { siteId, config } = ctx
-  ctx.phase = `reading site ${siteId}'s versions`
-  let versions: VersionRecord[]
+  at(ctx, `reading site ${siteId}'s versions`)
+  let list: VersionList
   try {
-    versions = await listVersions(ctx)
+    list = await listVersions(ctx)
   } catch (caught) {
     if (!(caught instanceof ApiError) || caught.kind === 'auth') throw caught
     const e = await withRootEvidence(ctx, caught)
@@ -65,20 +68,30 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
     }
   }
   const wanted = config.checkpointId ?? null
+  const { versions, unread } = list
+  // Newest first: without an id, the newest completed version carrying this tool's mark.
   const version = wanted
     ? versions.find((v) => v.id === wanted)
     : versions.find((v) => isOurs(v) && v.completed)
+  const notRead = unread ? ` (${unread})` : ''
   if (!version)
     return {
       outcome: 'failed',
       summary: wanted
-        ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions (the newest 100).`
-        : `Nothing was restored: site ${siteId} has no completed checkpoint made by this tool (a version named "before push …").`,
+        ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
+        : `Nothing was restored: site ${siteId} has no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…")${notRead}.`,
       error: {
         kind: 'not-found',
         hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: the push's checkpoint-id output (CHECKPOINT_ID in its dotenv) names its checkpoint.`,
       },
     }
+  // Whose version it is, as the run knows it (contract §13 r5): the record's own site_id, or only
+  // the service's site_id filter.
+  ctx.logger.info(
+    version.site === 'this'
+      ? `Version ${version.id} is site ${siteId}'s: its record says so.`
+      : `Version ${version.id}'s record names no site: it is taken as site ${siteId}'s because the service listed it for site_id=${siteId}.`,
+  )
   if (!version.completed)
     return {
       outcome: 'failed',
@@ -90,29 +103,39 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
 
 /**
  * Restores production to version `id`: one PUT (never sent again unless refused: a restore
- * overwrites production as a push does, contract §13), its task followed to its end.
+ * overwrites production as a push does, contract §13), its task followed to its end. What
+ * production is after it (restored, partly restored, unknown) is the record's (record.ts).
  */
 export async function restore(ctx: RunContext, id: string): Promise<Ending> {
   const { client, siteId, logger } = ctx
-  ctx.known.checkpointId = id
-  ctx.phase = `restoring production to version ${id}`
+  answered(ctx, { checkpointId: id })
+  at(ctx, `restoring production to version ${id}`)
   logger.info(`Site ${siteId}: restoring production to version ${id} (overwrites ${OVERWRITES}).`)
   let taskId: string | null
+  const before = ctx.record.production.content
+  jobIs(ctx, 'restore', 'sent')
+  learnt(ctx, { content: { is: 'unknown', by: 'restore', version: id } })
   try {
     const answer = await client.call('PUT', restorePath(siteId, id), 'restore')
-    ctx.known.httpStatus = answer.status
-    ctx.known.message = answer.reply.message
+    jobIs(ctx, 'restore', 'accepted')
+    answered(ctx, { httpStatus: answer.status, message: answer.reply.message })
     const task = taskIdOf(answer.reply.data)
     taskId = task && 'id' in task ? task.id : null
   } catch (e) {
+    const waited = e instanceof ApiError ? e : e instanceof DeadlineError ? e.lastError : client.waitingAfter
+    // Refused, or not taken (429, 503 waited out): nothing was restored. No answer: unknown.
+    if (waited && waited.processing !== 'unknown') {
+      jobIs(ctx, 'restore', 'not-taken', waited.httpStatus)
+      learnt(ctx, { content: before })
+    }
     if (!(e instanceof ApiError) || e.kind === 'auth') throw e
-    ctx.known.httpStatus = e.httpStatus
+    answered(ctx, { httpStatus: e.httpStatus })
     if (e.processing !== 'unknown') return failure(e)
     return {
       ...failure(e),
       error: {
         kind: 'unknown-outcome',
-        hint: `Whether production is being restored is unknown; the restore was not sent again, by design. Look at the site in the dashboard before you run it again.`,
+        hint: `The restore was not sent again, by design.`,
       },
     }
   }
@@ -120,45 +143,67 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
     warn(ctx, `The restore of version ${id} was accepted, but the answer gave no task to follow.`)
     return {
       outcome: 'accepted',
-      summary: `The restore of production to version ${id} was accepted; its end cannot be followed (no task id). Check the site in the dashboard.`,
+      summary: `The restore was accepted; its end cannot be followed (no task id).`,
     }
   }
-  ctx.known.taskId = taskId
+  answered(ctx, { taskId })
   // wait: false, as for a push (docs/assumptions.md 121): sent once, not followed, said as accepted.
   if (!ctx.config.wait) {
     logger.info(`The restore was accepted; not waiting for it (${setting('wait', 'false')}).`)
     return {
       outcome: 'accepted',
-      summary: `The restore of production to version ${id} was accepted; not waited for. ${checkLaterHint(siteId, taskId)}`,
+      summary: `The restore was accepted; not waited for. ${checkLaterHint(siteId, taskId)}`,
     }
   }
-  ctx.phase = `waiting for the restore of version ${id} (task ${taskId}) to finish`
+  at(ctx, `waiting for the restore of version ${id} (task ${taskId}) to finish`)
   const outcome = await waitForTask(waitDeps(ctx), 'rollback', siteId, taskId, ctx.clock.now())
-  if (outcome.kind === 'completed')
+  if (outcome.kind === 'completed') {
+    jobIs(ctx, 'restore', 'completed')
+    learnt(ctx, { content: { is: 'restored', version: id } })
     return {
       outcome: 'succeeded',
-      summary: `Production was restored to version ${id} in ${durationText(ctx.clock.now() - ctx.started)}.`,
+      summary: `The restore completed in ${durationText(ctx.clock.now() - ctx.started)}.`,
     }
-  if (outcome.kind === 'failed') return failure(taskFailed(`The restore of version ${id}`, outcome.reason))
-  warn(
-    ctx,
-    `The restore of version ${id} was accepted, but its completion cannot be confirmed: ${outcome.reason}.`,
-  )
+  }
+  if (outcome.kind === 'failed') {
+    learnt(ctx, { content: { is: 'restore-failed', version: id } })
+    return failure(taskFailed(`The restore of version ${id}`, outcome.reason))
+  }
   return {
     outcome: 'accepted',
-    summary: `The restore of production to version ${id} was accepted, but its completion cannot be confirmed: ${outcome.reason}. Check the site in the dashboard.`,
+    summary: `The restore was accepted, but its completion cannot be confirmed: ${outcome.reason}.`,
   }
 }
 
-/** production-url after a restore: the live site answers within the timeout. */
-async function checkProduction(ctx: RunContext, url: string, restored: Ending): Promise<Ending> {
-  ctx.phase = `waiting for production at ${url} to answer`
-  const ready = await answers(ctx, url, 'production-url')
-  if (ready === null) return restored
-  if (ready) return { ...restored, summary: `${restored.summary} Production answered at ${url}.` }
+/**
+ * production-url after a push or a restore (contract §16): the live site checked
+ * (production-check.ts); the record keeps what the check saw, and a failed check fails the run. A
+ * check that never asked (plain http, no time left) is no evidence: a warning, not a verdict.
+ */
+export async function verifyProduction(
+  ctx: RunContext,
+  url: string,
+  ending: Ending,
+  after: 'push' | 'restore',
+): Promise<Ending> {
+  at(ctx, `checking production at ${url}`)
+  const check = await checkProduction(ctx, url)
+  if (check.tries === 0) {
+    warn(ctx, `${setting('production-url')}: production was not checked (${check.last}).`)
+    return ending
+  }
+  // After rollback-on-failure's restore, the push's check stays the run's: this one is its recheck.
+  const again = after === 'restore' && ctx.record.production.check !== null
+  learnt(
+    ctx,
+    again
+      ? { recheck: { passed: check.passed, last: check.last } }
+      : { check: { passed: check.passed, url, last: check.last } },
+  )
+  if (check.passed) return ending
   return {
-    outcome: 'timed-out',
-    summary: `${restored.summary} But production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
-    error: { kind: 'timeout', hint: 'Check the live site now: the restore itself completed.' },
+    outcome: 'failed',
+    summary: ending.summary,
+    error: { kind: 'production-check', hint: `Check the live site now: the ${after} itself completed.` },
   }
 }

@@ -1,5 +1,6 @@
 import type { Operation } from '../types.js'
-import { warn, type RunContext } from './context.js'
+import type { RunContext } from './context.js'
+import { warn } from './record.js'
 import { checkLaterHint } from './endpoints.js'
 import { failure, taskFailed, type Ending } from './ending.js'
 import { fillStagingFields, STAGING_READ, TASK } from './staging-fields.js'
@@ -20,7 +21,7 @@ export function settle(ctx: RunContext, op: Operation, outcome: WaitOutcome): En
         ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
         : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`
     warn(ctx, warning)
-    return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.known.taskId)}` }
+    return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.record.taskId)}` }
   }
   if (op === 'create') fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? TASK : STAGING_READ)
   return { outcome: 'succeeded', summary: '' }

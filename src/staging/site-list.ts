@@ -60,9 +60,16 @@ export type ListRead =
  */
 export async function readSiteList(
   client: StagingApiClient,
-  options: { maxPages?: number; perPage?: number; supply?: Pick<RateWindow, 'available'> } = {},
+  options: {
+    maxPages?: number
+    perPage?: number
+    supply?: Pick<RateWindow, 'available'>
+    /** Another paged list (a site's versions, contract §13 r5): its path for a page; its first page's error thrown. */
+    list?: { path: (page: number, perPage: number) => string; maxRetries: number }
+  } = {},
 ): Promise<ListRead> {
-  const { maxPages = LIST_MAX_PAGES, perPage = LIST_PER_PAGE, supply } = options
+  const { maxPages = LIST_MAX_PAGES, perPage = LIST_PER_PAGE, supply, list } = options
+  const path = list?.path ?? ((page: number, n: number) => `/sites?type=staging&per_page=${n}&page=${page}`)
   const records: Record<string, unknown>[] = []
   const seen = new Set<string>()
   let last: number | null = null
@@ -80,12 +87,13 @@ export async function readSiteList(
     }
     let answer
     try {
-      answer = await client.call('GET', `/sites?type=staging&per_page=${perPage}&page=${page}`, 'read', {
-        maxRetries: 0,
+      answer = await client.call('GET', path(page, perPage), 'read', {
+        maxRetries: page === 1 ? (list?.maxRetries ?? 0) : 0,
       })
     } catch (e) {
       if (e instanceof DeadlineError && page > 1) return stop('the timeout was reached')
       if (!(e instanceof ApiError)) throw e
+      if (page === 1 && list) throw e
       if (page === 1) return { error: e.message }
       return stop(e.kind === 'rate-limited' ? 'the service answered 429 (rate limited)' : e.message)
     }

@@ -1,8 +1,9 @@
 import { ApiError } from '../api/errors.js'
 import { DeadlineError } from '../api/client.js'
 import { CancelledError } from '../clock.js'
-import { toolBody, toolsPath, type SiteTool } from '../contract.js'
-import { warn, type RunContext } from './context.js'
+import { saysPlan, toolBody, toolsPath, type SiteTool } from '../contract.js'
+import type { RunContext } from './context.js'
+import { at, learnt } from './record.js'
 
 /**
  * How long a toggle after the push may take when the run's deadline has passed or it was cancelled:
@@ -25,15 +26,24 @@ export async function switchTool(
   tool: SiteTool,
   on: boolean,
   late = false,
-): Promise<{ ok: true } | { ok: false; why: string; mayHaveHappened: boolean; stopped?: Error }> {
+): Promise<
+  { ok: true } | { ok: false; why: string; mayHaveHappened: boolean; stopped?: Error; token?: boolean }
+> {
   const client = late ? ctx.client.cleanup(CLEANUP_MS) : ctx.client
+  at(ctx, `switching ${WHAT[tool]} ${on ? 'on' : 'off'}`)
   try {
     await client.call('POST', toolsPath(ctx.siteId), 'setting', { body: toolBody(tool, on) })
     ctx.logger.info(`Site ${ctx.siteId}: ${WHAT[tool]} switched ${on ? 'on' : 'off'}.`)
     return { ok: true }
   } catch (e) {
     if (e instanceof ApiError)
-      return { ok: false, why: e.message, mayHaveHappened: e.processing === 'unknown' }
+      return {
+        ok: false,
+        why: e.message,
+        mayHaveHappened: e.processing === 'unknown',
+        // Refused as a token's right, not a plan's (a read-only token): a token problem on any step.
+        token: e.kind === 'forbidden' && !saysPlan(`${e.serverMessage} ${e.message}`),
+      }
     if (e instanceof DeadlineError)
       return { ok: false, why: 'no answer in time', mayHaveHappened: true, stopped: e }
     if (e instanceof CancelledError)
@@ -44,23 +54,15 @@ export async function switchTool(
   }
 }
 
-/** Maintenance mode off after the push, in every ending; a refusal says what state production is in. */
+/** Maintenance mode off after the push, in every ending: the record says what state production is in. */
 export async function maintenanceOff(ctx: RunContext): Promise<void> {
   const off = await switchTool(ctx, 'maintenance_mode', false, true)
-  if (!off.ok)
-    warn(
-      ctx,
-      `Production (site ${ctx.siteId}) may still be in maintenance mode: switching it off failed (${off.why}). Visitors may see the maintenance page: switch it off in the dashboard.`,
-    )
+  const sure = ctx.record.production.maintenance === 'on'
+  learnt(ctx, { maintenance: off.ok ? 'off' : off.mayHaveHappened || !sure ? 'unknown' : 'on' })
 }
 
-/** Password protection back on after a push (spec push rule 2 turns it off). */
-export async function protectAgain(ctx: RunContext): Promise<boolean> {
+/** Password protection back on after a push job ended (spec push rule 2 turns it off). */
+export async function protectAgain(ctx: RunContext): Promise<void> {
   const on = await switchTool(ctx, 'password_protection', true, true)
-  if (!on.ok)
-    warn(
-      ctx,
-      `Production (site ${ctx.siteId}) is now NOT password-protected: switching protection back on failed (${on.why}). Turn it on in the dashboard.`,
-    )
-  return on.ok
+  learnt(ctx, { protection: on.ok ? 'on-again' : on.mayHaveHappened ? 'unknown' : 'off' })
 }

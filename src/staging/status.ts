@@ -2,6 +2,7 @@ import { probePath, probeState, probeUnsupported } from '../contract.js'
 import { ApiError } from '../api/errors.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import { waitDeps, type RunContext } from './context.js'
+import { at, answered } from './record.js'
 import { checkLaterHint, taskStatusPath } from './endpoints.js'
 import { fromSiteList } from './other-sources.js'
 import { taskFailed, type Ending } from './ending.js'
@@ -15,15 +16,15 @@ import { outputNamed, setting } from '../words.js'
 export async function status(ctx: RunContext): Promise<Ending> {
   const taskId = ctx.config.taskId
   if (!taskId) {
-    ctx.phase = 'reading the staging environment'
+    at(ctx, 'reading the staging environment')
     return readState(ctx)
   }
-  ctx.known.taskId = taskId
+  answered(ctx, { taskId: taskId })
   if (!ctx.config.wait) {
-    ctx.phase = `reading task ${taskId}`
+    at(ctx, `reading task ${taskId}`)
     return readTaskOnce(ctx, taskId)
   }
-  ctx.phase = `waiting for the job (task ${taskId}) to finish`
+  at(ctx, `waiting for the job (task ${taskId}) to finish`)
   const outcome = await waitForTask(waitDeps(ctx), 'status', ctx.siteId, taskId, ctx.clock.now())
   const ending = settle(ctx, 'status', outcome)
   if (ending.outcome !== 'succeeded') return ending
@@ -34,13 +35,13 @@ export async function status(ctx: RunContext): Promise<Ending> {
 
 /** The staging environment's state: the point of the run, so a read that fails fails it. */
 async function readState(ctx: RunContext): Promise<Ending> {
-  const { siteId, known, facts } = ctx
+  const { siteId, facts } = ctx
   let read
   try {
     read = await readStaging(ctx)
   } catch (e) {
     if (!(e instanceof ApiError)) throw e
-    known.httpStatus = e.httpStatus
+    answered(ctx, { httpStatus: e.httpStatus })
     facts.learn(STAGING_READ, { state: 'unknown' })
     if (probeUnsupported(e.httpStatus)) {
       // No staging read on this service: the site list may still name the staging site (issue 20 §1).
@@ -70,7 +71,7 @@ async function readState(ctx: RunContext): Promise<Ending> {
     throw e
   }
   if (read.kind === 'missing') {
-    known.httpStatus = read.error.httpStatus
+    answered(ctx, { httpStatus: read.error.httpStatus })
     const because = `GET ${ctx.client.shown(probePath(siteId))} answered 404`
     facts.learn(STAGING_READ, { state: 'unknown' })
     await confirmNoStaging(ctx, because)
@@ -81,8 +82,8 @@ async function readState(ctx: RunContext): Promise<Ending> {
       fields: { message: read.error.serverMessage },
     }
   }
-  known.httpStatus = read.status
-  known.message ||= read.message
+  answered(ctx, { httpStatus: read.status })
+  answered(ctx, { message: ctx.record.message || read.message })
   const state = fillStagingFields(ctx, read.data, STAGING_READ) ? read.state : 'unknown'
   facts.learn(STAGING_READ, { state })
   return {
@@ -97,7 +98,7 @@ async function readState(ctx: RunContext): Promise<Ending> {
 /** One look at a task (status with task-id and wait: false). */
 async function readTaskOnce(ctx: RunContext, taskId: string): Promise<Ending> {
   const answer = await ctx.client.call('GET', taskStatusPath(taskId), 'read')
-  ctx.known.httpStatus = answer.status
+  answered(ctx, { httpStatus: answer.status })
   const task = TaskStatusSchema.safeParse(answer.reply.data)
   const state = task.success ? task.data.state : 'unknown'
   if (state === 'failed') {

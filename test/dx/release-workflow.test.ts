@@ -98,7 +98,7 @@ describe('examples/release.yml against the service profile', () => {
     expect(plan.log).toMatch(/will not overwrite.*domains.*CDN.*SSL/i)
 
     const push = run.step('Push staging to production')
-    expect(push.outputs).toMatchObject({ result: 'succeeded', 'url-ready': 'true' })
+    expect(push.outputs).toMatchObject({ result: 'succeeded', 'production-check': 'passed' })
     expect(productionHits).toBeGreaterThanOrEqual(3)
     expect(run.step('Report').log).toContain('Release v1.4.0: push succeeded (production check: passed).')
     // The checkpoint taken before the push, and the way back, in the report.

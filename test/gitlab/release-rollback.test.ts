@@ -67,7 +67,7 @@ test('release: the push job takes a checkpoint, then pushes; the manual rollback
   expect(versions).toHaveLength(1)
   const checkpoint = versions[0]!
   expect(checkpoint).toMatchObject({ status: 'completed', content: before })
-  expect(checkpoint.name).toMatch(/^before push \S+$/)
+  expect(checkpoint.name).toMatch(/^ssa~cp~\S+$/)
   expect(checkpoint.name!.length).toBeLessThanOrEqual(25)
   const versionTask = sim.state.tasks.get(checkpoint.task_id!)!
   const pushes = sentTo(sim, 'POST', '/staging/push')

@@ -28,7 +28,7 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
     const versions = [...sim().state.siteVersions.values()]
     expect(versions).toHaveLength(1)
     expect(versions[0]!.status).toBe('completed')
-    expect(versions[0]!.name).toMatch(/^before push /)
+    expect(versions[0]!.name).toMatch(/^ssa~cp~/)
     const id = run.outputs['checkpoint-id']!
     expect(id).toBe(String(profile === 'spec' ? `v-${versions[0]!.id}` : versions[0]!.id))
     expect(run.summary).toContain(`operation: rollback, site-id: 1002, checkpoint-id: ${id}`)

@@ -32,7 +32,7 @@ function checkpointAnswers() {
     .post('/v2/site-versions', { site_id: 1001 })
     .reply(200, said('version', envelope({ id: 9, task_id: 'vt' }, 'Version started')))
   api()
-    .put('/v2/site-versions/9', (body: { name: string }) => body.name.startsWith('before push '))
+    .put('/v2/site-versions/9', (body: { name: string }) => body.name.startsWith('ssa~cp~'))
     .reply(200, said('name', envelope({ id: 9 })))
   api()
     .get('/v2/tasks/vt/status')
@@ -53,12 +53,13 @@ const pushEnds = (status: string, comment?: string) =>
 const versions = (list: unknown[]) =>
   api()
     .get('/v2/site-versions')
-    .query({ site_id: '1001', per_page: '100' })
+    .query((q) => q.site_id === '1001')
     .reply(200, said('list', envelope(list)))
 const version = (id: number, name: string, status = 'completed') => ({
   id,
   name,
   status,
+  site_id: 1001,
   size_mb: 12,
   created_at: '2026-11-20 10:00:00',
 })
@@ -68,7 +69,7 @@ describe('a checkpoint before every push', () => {
     checkpointAnswers()
     pushAccepted()
     pushEnds('completed')
-    versions([version(9, 'before push 1')])
+    versions([version(9, 'ssa~cp~1')])
     const { result } = await run({ operation: 'push', checkpoint: 'version' })
     expect(order).toEqual([
       'version',
@@ -82,7 +83,7 @@ describe('a checkpoint before every push', () => {
     expect(result.result).toBe('succeeded')
     expect(result.checkpointId).toBe('9')
     expect(result.summary).toMatch(
-      /Checkpoint 9 \("before push [^"]+"\) was taken before the push; to restore it, run this action with operation: rollback, site-id: 1001, checkpoint-id: 9\./,
+      /Checkpoint 9 \("ssa~cp~[^"]+"\) was taken before the push; to restore it, run this action with operation: rollback, site-id: 1001, checkpoint-id: 9\./,
     )
     expect(result.warnings.join(' ')).not.toMatch(/No backup/)
     // The summary, the pull-request comment and the last line each name it and the step back.
@@ -101,9 +102,9 @@ describe('a checkpoint before every push', () => {
   it('its name fits the 25 characters the service takes, and says the run', () => {
     const name = checkpointName({ GITHUB_RUN_ID: '123456789012', GITHUB_RUN_ATTEMPT: '2' }, 0)
     expect(name.length).toBeLessThanOrEqual(25)
-    expect(name).toBe('before push 123456789012-')
-    expect(checkpointName({ CI_PIPELINE_ID: '777' }, 0)).toBe('before push 777')
-    expect(checkpointName({}, 1_700_000_000_000)).toMatch(/^before push [a-z0-9]+$/)
+    expect(name).toBe('ssa~cp~123456789012-2')
+    expect(checkpointName({ CI_PIPELINE_ID: '777' }, 0)).toBe('ssa~cp~777')
+    expect(checkpointName({}, 1_700_000_000_000)).toMatch(/^ssa~cp~[a-z0-9]+$/)
   })
 
   it('checkpoint: none sends the push alone, and keeps the no-backup warning', async () => {
@@ -167,10 +168,10 @@ describe('no checkpoint, no push', () => {
       .post('/v2/site-versions')
       .reply(422, said('version-422', { status: false, message: 'At most 3 versions per site' }))
     versions([
-      version(8, 'before push 3'),
+      version(8, 'ssa~cp~3'),
       version(7, 'my own backup'),
-      version(6, 'before push 2'),
-      version(5, 'before push 1'),
+      version(6, 'ssa~cp~2'),
+      version(5, 'ssa~cp~1'),
     ])
     let deleted: unknown = null
     api()
@@ -250,11 +251,11 @@ describe('no checkpoint, no push', () => {
 
     it('progress, then completed: then the push, once; checkpoint-id is the version', async () => {
       startedWithoutTask()
-      versions([version(9, 'before push 1', 'progress'), version(3, 'my own backup')])
-      versions([version(9, 'before push 1'), version(3, 'my own backup')])
+      versions([version(9, 'ssa~cp~1', 'progress'), version(3, 'my own backup')])
+      versions([version(9, 'ssa~cp~1'), version(3, 'my own backup')])
       pushAccepted()
       pushEnds('completed')
-      versions([version(9, 'before push 1')])
+      versions([version(9, 'ssa~cp~1')])
       const { result, logger } = await run({ operation: 'push', checkpoint: 'version' })
       expect(order).toEqual(['version', 'name', 'list', 'list', 'push', 'push-completed', 'list'])
       expect(result).toMatchObject({ result: 'succeeded', checkpointId: '9' })
@@ -268,7 +269,7 @@ describe('no checkpoint, no push', () => {
 
     it('the list says the version failed: no push, its status said', async () => {
       startedWithoutTask()
-      versions([version(9, 'before push 1', 'failed')])
+      versions([version(9, 'ssa~cp~1', 'failed')])
       const push = pushAccepted()
       const { result } = await run({ operation: 'push', checkpoint: 'version' })
       expect(push.isDone()).toBe(false)
@@ -282,7 +283,7 @@ describe('no checkpoint, no push', () => {
       startedWithoutTask()
       const listed = api()
         .get('/v2/site-versions')
-        .query({ site_id: '1001', per_page: '100' })
+        .query((q) => q.site_id === '1001')
         .times(100)
         .reply(200, envelope([version(3, 'my own backup')]))
       const push = pushAccepted()
@@ -303,9 +304,9 @@ describe('no checkpoint, no push', () => {
       startedWithoutTask()
       api()
         .get('/v2/site-versions')
-        .query({ site_id: '1001', per_page: '100' })
+        .query((q) => q.site_id === '1001')
         .times(500)
-        .reply(200, envelope([version(9, 'before push 1', 'progress')]))
+        .reply(200, envelope([version(9, 'ssa~cp~1', 'progress')]))
       const push = pushAccepted()
       const { result } = await run({ operation: 'push', checkpoint: 'version', timeoutMs: 120_000 })
       expect(push.isDone()).toBe(false)
@@ -345,9 +346,9 @@ describe('rollback', () => {
   it("without checkpoint-id: the newest completed checkpoint this tool made, never a person's; one restore", async () => {
     versions([
       version(12, 'my own backup'),
-      version(11, 'before push 8', 'progress'),
-      version(10, 'before push 7'),
-      version(9, 'before push 6'),
+      version(11, 'ssa~cp~8', 'progress'),
+      version(10, 'ssa~cp~7'),
+      version(9, 'ssa~cp~6'),
     ])
     api()
       .put('/v2/sites/1001/restore-versions/10')
@@ -362,7 +363,7 @@ describe('rollback', () => {
   })
 
   it('with production-url: checked once the restore completed, and said', async () => {
-    versions([version(10, 'before push 7')])
+    versions([version(10, 'ssa~cp~7')])
     api()
       .put('/v2/sites/1001/restore-versions/10')
       .reply(200, envelope({ task_id: 'rt' }))
@@ -370,12 +371,12 @@ describe('rollback', () => {
     const live = nock('https://live.example.test').get('/').reply(200, 'ok')
     const { result } = await run({ operation: 'rollback', productionUrl: 'https://live.example.test/' })
     expect(live.isDone()).toBe(true)
-    expect(result).toMatchObject({ result: 'succeeded', urlReady: true })
-    expect(result.summary).toMatch(/Production answered at https:\/\/live\.example\.test\//)
+    expect(result).toMatchObject({ result: 'succeeded', productionCheck: 'passed', urlReady: null })
+    expect(result.summary).toMatch(/Production passed its check at https:\/\/live\.example\.test\/: HTTP 200/)
   })
 
   it('with checkpoint-id: that version, even one a person made', async () => {
-    versions([version(12, 'my own backup'), version(10, 'before push 7')])
+    versions([version(12, 'my own backup'), version(10, 'ssa~cp~7')])
     api()
       .put('/v2/sites/1001/restore-versions/12')
       .reply(200, envelope({ task_id: 'rt' }))
@@ -385,7 +386,7 @@ describe('rollback', () => {
   })
 
   it('wait: false: the restore sent once, not followed; accepted, with the step that follows its task', async () => {
-    versions([version(10, 'before push 7')])
+    versions([version(10, 'ssa~cp~7')])
     api()
       .put('/v2/sites/1001/restore-versions/10')
       .reply(200, said('restore', envelope({ task_id: 'rt' }, 'Restore started')))
@@ -395,7 +396,7 @@ describe('rollback', () => {
     expect(status.isDone()).toBe(false)
     expect(result).toMatchObject({ result: 'accepted', checkpointId: '10', taskId: 'rt' })
     expect(result.summary).toMatch(
-      /The restore of production to version 10 was accepted; not waited for\. To check on it later, .*task-id: rt/,
+      /The restore was accepted; not waited for\. To check on it later, .*task-id: rt\. Whether production was restored to version 10 is unknown/,
     )
   })
 
@@ -410,7 +411,7 @@ describe('rollback', () => {
   it.each([500, 502])(
     'a restore answered %i is never sent again (its outcome is unknown)',
     async (status) => {
-      versions([version(10, 'before push 7')])
+      versions([version(10, 'ssa~cp~7')])
       const first = api()
         .put('/v2/sites/1001/restore-versions/10')
         .reply(status, { status: false, message: 'oops' })
@@ -426,12 +427,12 @@ describe('rollback', () => {
   )
 
   it('dry run: says what it would overwrite and with which version; sends nothing', async () => {
-    versions([version(10, 'before push 7')])
+    versions([version(10, 'ssa~cp~7')])
     const { result } = await run({ operation: 'rollback', dryRun: true })
     expect(result.result).toBe('dry-run')
     expect(result.sent).toEqual([])
     expect(result.summary).toMatch(
-      /PUT https:\/\/api\.example\.test\/v2\/sites\/1001\/restore-versions\/10, which overwrites production's files and database \(site 1001\) with version 10 \("before push 7", made 2026-11-20 10:00:00\)/,
+      /PUT https:\/\/api\.example\.test\/v2\/sites\/1001\/restore-versions\/10, which overwrites production's files and database \(site 1001\) with version 10 \("ssa~cp~7", made 2026-11-20 10:00:00\)/,
     )
   })
 })
@@ -451,7 +452,7 @@ describe('rollback-on-failure', () => {
     expect(order.slice(-4)).toEqual(['push', 'push-failed', 'restore', 'restore-completed'])
     expect(result.result).toBe('failed')
     expect(result.taskId).toBe('pt')
-    expect(result.summary).toMatch(/Production was restored to checkpoint 9/)
+    expect(result.summary).toMatch(/Production was restored to version 9/)
     // The server's reason ends a sentence; the restore step is not offered again once done.
     expect(result.summary).toMatch(/database import failed\. Production was restored/)
     expect(result.summary).not.toMatch(/to restore it, run/)
@@ -508,6 +509,7 @@ describe('rollback-on-failure', () => {
     expect(result.result).toBe('failed')
     expect(result.summary).toMatch(/Restoring production to checkpoint 9 did not complete: Cancelled/)
     expect(result.error!.hint).toMatch(/To try the restore again/)
+    expect(result.summary).toMatch(/production may be partly restored/)
   })
 
   it('a push whose outcome is unknown (500) is never rolled back; the report says how', async () => {
@@ -549,11 +551,11 @@ describe('keep-checkpoints', () => {
     pushAccepted()
     pushEnds('completed')
     versions([
-      version(9, 'before push 5'),
+      version(9, 'ssa~cp~5'),
       version(8, 'my own backup'),
-      version(7, 'before push 4'),
-      version(6, 'before push 3'),
-      version(5, 'before push 2'),
+      version(7, 'ssa~cp~4'),
+      version(6, 'ssa~cp~3'),
+      version(5, 'ssa~cp~2'),
     ])
     let deleted: unknown = null
     api()
@@ -637,7 +639,7 @@ describe('maintenance and protect-production', () => {
     const { result } = await run({ operation: 'push', maintenance: true })
     expect(push.isDone()).toBe(false)
     expect(result.result).toBe('failed')
-    expect(result.summary).toMatch(/production is unchanged and not in maintenance mode/)
+    expect(result.summary).toMatch(/The push was not sent: production is unchanged\.$/)
   })
 
   it('maintenance off refused: the run says production may still be in maintenance mode', async () => {
@@ -646,7 +648,7 @@ describe('maintenance and protect-production', () => {
     pushAccepted()
     pushEnds('completed')
     const { result } = await run({ operation: 'push', maintenance: true })
-    expect(result.warnings.join(' ')).toMatch(/may still be in maintenance mode/)
+    expect(result.warnings.join(' ')).toMatch(/is still in maintenance mode: switching it off was refused/)
   })
 
   it('protect-production: password protection back on after the push; refused, said plainly', async () => {
@@ -694,5 +696,105 @@ describe('the inputs', () => {
     expect(parseConfig({ ...raw, operation: 'rollback', 'checkpoint-id': 'v-7001' }).checkpointId).toBe(
       'v-7001',
     )
+  })
+})
+
+describe('issue 31: production as the record knows it', () => {
+  const tools: string[] = []
+  afterEach(() => {
+    tools.length = 0
+  })
+  const toolAnswers = () =>
+    api()
+      .post('/v2/sites/1001/tools', (body?: { tool?: string; value?: string }) => {
+        if (!body?.tool) return false
+        tools.push(`${body.tool}=${body.value}`)
+        return true
+      })
+      .times(5)
+      .reply(200, envelope(null, 'Done'))
+  it('a push that timed out: protection is NOT switched on while the job may still run, and the run says so', async () => {
+    toolAnswers()
+    pushAccepted()
+    api().get('/v2/tasks/pt/status').times(500).reply(200, task('progress'))
+    const { result } = await run({ operation: 'push', protectProduction: true, timeoutMs: 60_000 })
+    expect(result.result).toBe('timed-out')
+    expect(tools).toEqual([])
+    expect(result.warnings.join(' ')).toMatch(
+      /Password protection was not switched on again: the push's end is not known.*turn protection on/,
+    )
+  })
+
+  it('a version whose record names no site is never deleted; one naming another site is never counted', async () => {
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('completed')
+    const noSite = { ...version(7, 'ssa~cp~2'), site_id: undefined }
+    const other = { ...version(8, 'ssa~cp~3'), site_id: 2002 }
+    versions([version(9, 'ssa~cp~4'), other, noSite, version(6, 'ssa~cp~1')])
+    let deleted: unknown = ''
+    api()
+      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
+      .reply(200, envelope({ success_ids: [6], failed_ids: [] }))
+    const { result } = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 1 })
+    expect(result.result).toBe('succeeded')
+    expect(deleted).toEqual({ ids: ['6'] })
+    expect(result.warnings.join(' ')).toMatch(/1 version\(s\) of other sites: they were left alone/)
+  })
+
+  it('a restore answered 429 past the timeout: not taken, production unchanged, never "keeps running"', async () => {
+    versions([version(10, 'ssa~cp~7')])
+    api()
+      .put('/v2/sites/1001/restore-versions/10')
+      .reply(429, { status: false, message: 'Too many' }, { 'Retry-After': '3600' })
+    const { result } = await run({ operation: 'rollback', timeoutMs: 60_000 })
+    expect(result.result).not.toBe('succeeded')
+    expect(result.summary).not.toMatch(/keeps running|partly restored|was restored/)
+    expect(result.summary).toMatch(/accepts requests again/)
+    expect(result.summary).not.toMatch(/\.\./)
+  })
+
+  it('a server reason that ends with a stop never makes ".." in the summary', async () => {
+    api()
+      .post('/v2/site-versions', { site_id: 1001 })
+      .reply(200, envelope({ id: 9, task_id: 'vt' }, 'Version started'))
+    api()
+      .put('/v2/site-versions/9')
+      .reply(200, envelope({ id: 9 }))
+    api().get('/v2/tasks/vt/status').reply(200, task('error', 'Disk full.'))
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', checkpoint: 'version' })
+    expect(push.isDone()).toBe(false)
+    expect(result.summary).toMatch(/Disk full\. The push was not sent/)
+    expect(result.summary).not.toMatch(/\.\./)
+  })
+
+  it('a rollback cancelled while the restore runs: production may be partly restored, and the step that tries again', async () => {
+    const abort = new AbortController()
+    versions([version(10, 'ssa~cp~7')])
+    api()
+      .put('/v2/sites/1001/restore-versions/10')
+      .reply(200, envelope({ task_id: 'rt' }))
+    api()
+      .get('/v2/tasks/rt/status')
+      .reply(200, () => (abort.abort(), task('progress')))
+    const { result } = await run({ operation: 'rollback' }, abort.signal)
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).toMatch(/production may be partly restored/)
+    expect(result.summary).toMatch(
+      /to try the restore again, run this action with operation: rollback, site-id: 1001, checkpoint-id: 10/,
+    )
+    expect(result.summary).not.toMatch(/keeps running there\. A job|\.\./)
+  })
+
+  it('maintenance refused to a read-only token: told as a token problem, no push', async () => {
+    api()
+      .post('/v2/sites/1001/tools')
+      .reply(403, { status: false, message: 'This API token is read-only and cannot change anything.' })
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', maintenance: true })
+    expect(push.isDone()).toBe(false)
+    expect(result.error!.hint).toMatch(/read-only token/)
+    expect(result.error!.hint).not.toMatch(/maintenance: false/)
   })
 })

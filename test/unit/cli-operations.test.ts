@@ -111,6 +111,7 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
         'RETRIES',
         'RESULTS',
         'CHECKPOINT_ID',
+        'PRODUCTION_CHECK',
       ])
       expect(vars.CHECKPOINT_ID).toBe('')
       expect(vars.RESULT).toBe('succeeded')

@@ -134,6 +134,7 @@ describe('docs/cli.md on --dotenv', () => {
       'twelve',
       'thirteen',
       'fourteen',
+      'fifteen',
     ]
     expect(section).toContain(`Always these ${words[OUTPUT_NAMES.length]} keys`)
   })

@@ -75,6 +75,21 @@ describe('a weaker later word never blanks or replaces a stronger one', () => {
     expect(warnings).toEqual([])
   })
 
+  test('a list record naming another staging site than the answer did lends no URL either', () => {
+    const { f, warnings } = facts()
+    f.learn(ANSWER, { id: 's-1001' })
+    f.learn(LIST, { id: 's-9999', url: 'https://other.test/' })
+    expect(f.view()).toMatchObject({ stagingSiteId: 's-1001', stagingUrl: null })
+    expect(warnings.join(' ')).toMatch(
+      /So the URL the site list, .* gave \(https:\/\/other\.test\/\) was not used either/,
+    )
+    // The same record agreeing on the id fills the URL.
+    const agreed = facts()
+    agreed.f.learn(ANSWER, { id: 's-1001' })
+    agreed.f.learn(LIST, { id: 's-1001', url: 'https://s.test/' })
+    expect(agreed.f.view().stagingUrl).toBe('https://s.test/')
+  })
+
   test("a record that gives the production site's id as the staging id: nothing in it is used", () => {
     const { f, warnings } = facts()
     expect(f.learn(READ, { id: '01001', url: 'https://prod.test/' })).toBe(false)

@@ -70,7 +70,7 @@ describe('the pipe against the simulator, in virtual time', () => {
     )
     expect(others).toEqual([])
     expect(version).toMatchObject({ status: 'completed', content: before })
-    expect(version!.name).toMatch(/^before push \S+$/)
+    expect(version!.name).toMatch(/^ssa~cp~\S+$/)
     const pushes = sim.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/staging/push'))
     expect(pushes).toHaveLength(1)
     expect(pushes[0]!.at).toBeGreaterThanOrEqual(sim.state.tasks.get(version!.task_id!)!.ends_at)

@@ -86,7 +86,7 @@ describe.each(EACH_PROFILE)('production-url, profile %s', (profile) => {
       'production-url': live('1002'),
     })
     expect(run.code).toBe(0)
-    expect(run.outputs).toMatchObject({ result: 'succeeded', 'url-ready': 'true' })
+    expect(run.outputs).toMatchObject({ result: 'succeeded', 'url-ready': '', 'production-check': 'passed' })
     expect(sim().siteRequests).toEqual([
       expect.objectContaining({ method: 'GET', path: '/production-sites/1002/', status: 200 }),
     ])
@@ -94,7 +94,7 @@ describe.each(EACH_PROFILE)('production-url, profile %s', (profile) => {
     expect(sim().siteRequests[0]!.at).toBeGreaterThan(pushed.at)
   })
 
-  it('production in maintenance (503, Retry-After 600) does not answer: timed-out within the timeout, the push said done and how to go back', async () => {
+  it('production in maintenance (503, Retry-After 600) fails its check within the timeout: red, the push said done and how to go back', async () => {
     sim().state.sites.get('1002')!.maintenance = true
     const run = await runActionVirtually(sim(), {
       operation: 'push',
@@ -103,13 +103,12 @@ describe.each(EACH_PROFILE)('production-url, profile %s', (profile) => {
       timeout: '20s',
     })
     expect(run.code).toBe(1)
-    expect(run.outputs).toMatchObject({ result: 'timed-out', 'url-ready': 'false' })
+    expect(run.outputs).toMatchObject({ result: 'failed', 'url-ready': '', 'production-check': 'failed' })
     expect(sim().siteRequests.length).toBeGreaterThan(1)
     expect(sim().siteRequests.every((v) => v.status === 503)).toBe(true)
     expect(run.elapsedMs).toBeLessThanOrEqual(20_000 + 100)
-    expect(run.stdout).toContain(
-      `The push completed, but production did not answer at ${live('1002')} before the timeout`,
-    )
+    expect(run.stdout).toContain(`Staging pushed to production in`)
+    expect(run.stdout).toContain(`Production FAILED its check at ${live('1002')}: HTTP 503`)
     expect(run.stdout).toMatch(/run this action with operation: rollback, site-id: 1002, checkpoint-id: \S+/)
   })
 })

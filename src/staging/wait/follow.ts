@@ -166,7 +166,7 @@ export function waitForVersion(deps: WaitDeps, siteId: string, versionId: string
   const { client, redactor, logger, clock } = deps
   logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`)
   return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
-    const answer = await client.call('GET', versionListPath(siteId), 'read')
+    const answer = await client.call('GET', versionListPath(siteId, 1, 100), 'read')
     const record = listItems(answer.reply.data).find((r) => versionIdOf(r) === versionId)
     if (!record)
       return elapsed < TASK_INVISIBLE_GRACE_MS

@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { markerFor } from '../../../src/report/comment.js'
+import { addVersion } from '../../../simulator/routes/versions.js'
 import type { FaultRule, Simulator } from '../../../simulator/server.js'
 import { BOT, eventEnv, virtualFakeGitHub } from '../../github/fake-github.js'
 import { ROOT, leaks, type RunOptions, type RunResult } from '../../helpers/run-action.js'
@@ -1227,6 +1228,46 @@ export const ROWS: Row[] = [
     check: (_run, s) => {
       expect(sentTo(s, 'POST', '/site-versions')).toHaveLength(1)
       expect(sentTo(s, 'POST', '/staging/push')).toEqual([])
+    },
+  },
+  {
+    scenario: 'checkpoint: the version create answered 422 "already in progress" (busy)',
+    operation: 'push',
+    result: 'succeeded',
+    does: 'waited out (if-busy: wait), asked again; no checkpoint deleted to make room',
+    inputs: { 'if-busy': 'wait' },
+    setup: (s) => s.setOptions({ versions: 'busy-once' }),
+    check: (_run, s) => {
+      expect(sentTo(s, 'POST', '/site-versions').map((r) => r.status)[0]).toBe(422)
+      expect(sentTo(s, 'DELETE', '/site-versions')).toEqual([])
+      expect(sentTo(s, 'POST', '/staging/push')).toHaveLength(1)
+    },
+  },
+  {
+    scenario: "the version list ignores site_id: another site's checkpoints listed",
+    operation: 'push',
+    result: 'succeeded',
+    does: "another site's versions are never pruned or counted (a warning says they were left alone)",
+    inputs: { 'keep-checkpoints': '1' },
+    setup: (s) => {
+      s.setOptions({ versions: 'unfiltered' })
+      addVersion({ state: s.state, now: Date.now() }, s.state.sites.get('1001')!, 'completed', 'ssa~cp~other')
+    },
+    check: (run, s) => {
+      expect([...s.state.siteVersions.values()].filter((v) => v.site_id === 1001)).not.toEqual([])
+      expect(run.stdout).not.toMatch(/Deleted .* older checkpoint/)
+    },
+  },
+  {
+    scenario: 'protect-production: the push times out while its job runs',
+    operation: 'push',
+    result: 'timed-out',
+    does: 'protection is not switched on while the job may still run; says it will be off once the push completes, and the step',
+    inputs: { 'protect-production': 'true', checkpoint: 'none', timeout: '4s' },
+    setup: (s) => s.setOptions({ durationsMs: { push: 600_000 } }),
+    check: (run, s) => {
+      expect(sentTo(s, 'POST', '/tools')).toEqual([])
+      expect(run.stdout).toMatch(/Password protection was not switched on again/)
     },
   },
 ]

@@ -1,0 +1,157 @@
+import { ApiError } from '../api/errors.js'
+import { DeadlineError } from '../api/client.js'
+import { CancelledError } from '../clock.js'
+import {
+  CHECKPOINT_NAME,
+  VERSIONS_PATH,
+  deletedIdsOf,
+  versionCompleted,
+  versionIdOf,
+  versionListPath,
+  versionSiteOf,
+} from '../contract.js'
+import type { RunContext } from './context.js'
+import { at, warn } from './record.js'
+import { LIST_MAX_PAGES, readSiteList } from './site-list.js'
+import { setting } from '../words.js'
+
+/**
+ * A site's versions as this tool may touch them (issue 31 §4, contract §13 r5): the list read whole,
+ * paged as the site list is; a record naming another site left out; only versions carrying this
+ * tool's mark, of this site by their own record, ever deleted.
+ */
+export interface VersionRecord {
+  id: string
+  name: string
+  completed: boolean
+  createdAt: string
+  /** Whose version the record says it is (contract §13 r5): this site's, another's, or it names none. */
+  site: 'this' | 'unknown'
+}
+
+/** The site's versions, newest first, read whole (paged: `meta.last_page`), other sites' left out. */
+export interface VersionList {
+  versions: VersionRecord[]
+  /** Records that named another site (never restored, deleted or counted). */
+  others: number
+  /** Why the list was not read to its last page (words for people), or null. */
+  unread: string | null
+}
+
+/** `GET /v2/site-versions`, every page (the site list's paging, site-list.ts), each record's site told. */
+export async function listVersions(ctx: RunContext): Promise<VersionList> {
+  const read = await readSiteList(ctx.client, {
+    maxPages: LIST_MAX_PAGES,
+    list: { path: (page, n) => versionListPath(ctx.siteId, page, n), maxRetries: 2 },
+  })
+  if ('error' in read) throw new Error(read.error) // not reached: a version list's first page throws
+  const versions: VersionRecord[] = []
+  let others = 0
+  for (const r of read.records) {
+    const id = versionIdOf(r)
+    if (!id) continue
+    const site = versionSiteOf(r)
+    if (site !== null && site !== ctx.siteId) {
+      others++
+      continue
+    }
+    versions.push({
+      id,
+      name: typeof r.name === 'string' ? ctx.redactor.server(r.name, 60) : '',
+      completed: versionCompleted(r),
+      createdAt: typeof r.created_at === 'string' ? ctx.redactor.server(r.created_at, 40) : '',
+      site: site === null ? 'unknown' : 'this',
+    })
+  }
+  if (others > 0)
+    warn(
+      ctx,
+      `The service's list of site ${ctx.siteId}'s versions also named ${others} version(s) of other sites: they were left alone (never restored, deleted or counted).`,
+    )
+  const unread = read.stoppedBy ? `${read.pagesUnread} page(s) not read: ${read.stoppedBy}` : null
+  return { versions, others, unread }
+}
+
+/**
+ * Before a checkpoint the service refused for its quota (422): deletes this tool's completed
+ * checkpoints of the site that keep-checkpoints would delete after the push (all but the newest
+ * `keep - 1`). True when some were deleted.
+ */
+export async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> {
+  let list: VersionList
+  try {
+    list = await listVersions(ctx)
+  } catch (e) {
+    if (e instanceof ApiError) return false
+    throw e
+  }
+  const old = deletable(list.versions.filter((v) => v.completed)).slice(Math.max(0, keep - 1))
+  if (old.length === 0) return false
+  ctx.logger.info(
+    `The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`,
+  )
+  const { removed } = await deleteVersions(ctx, old)
+  return removed.length > 0
+}
+
+/** Whether this tool named the version (its mark, contract §13 r5; never a version a person made). */
+export const isOurs = (v: VersionRecord): boolean => CHECKPOINT_NAME.test(v.name)
+
+/** The ids this tool may delete: its own checkpoints, of this site as the record itself says. */
+const deletable = (versions: VersionRecord[]): string[] =>
+  versions.filter((v) => isOurs(v) && v.site === 'this').map((v) => v.id)
+
+/**
+ * One `DELETE /v2/site-versions` (ids only: nothing on the server limits it to one site). An answer
+ * that did not come is unknown, never "not deleted".
+ */
+async function deleteVersions(ctx: RunContext, ids: string[]): Promise<{ removed: string[] }> {
+  at(ctx, 'deleting older checkpoints')
+  try {
+    const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids } })
+    const { removed, failed } = deletedIdsOf(answer.reply.data)
+    const gone = removed.length ? removed : failed.length ? [] : ids
+    if (gone.length)
+      ctx.logger.info(
+        `Deleted ${gone.length} older checkpoint(s) of site ${ctx.siteId} (${gone.join(', ')}).`,
+      )
+    if (failed.length > 0) warn(ctx, `These older checkpoints could not be deleted: ${failed.join(', ')}.`)
+    return { removed: gone }
+  } catch (e) {
+    if (!stoppable(e)) throw e
+    const unknown = !(e instanceof ApiError) || e.processing === 'unknown'
+    warn(
+      ctx,
+      unknown
+        ? `Whether older checkpoints (${ids.join(', ')}) were deleted is unknown: ${e.message || 'no answer came'}. Look at site ${ctx.siteId}'s versions in the dashboard.`
+        : `Older checkpoints (${ids.join(', ')}) were not deleted: ${e.message}`,
+    )
+    return { removed: [] }
+  }
+}
+
+/**
+ * Issue 27 §5: after a push that succeeded, this tool's older checkpoints of the site beyond
+ * `keep` are deleted (the one just made is always kept; versions it did not name, and versions
+ * whose site the list does not say, are never touched). Never fails the run: a refusal is a warning.
+ */
+export async function pruneCheckpoints(ctx: RunContext, keep: number, current: string): Promise<void> {
+  at(ctx, 'reading the versions to prune')
+  let list: VersionList
+  try {
+    list = await listVersions(ctx)
+  } catch (e) {
+    if (!stoppable(e)) throw e
+    warn(
+      ctx,
+      `Older checkpoints were not deleted: listing site ${ctx.siteId}'s versions failed (${e.message}).`,
+    )
+    return
+  }
+  const old = deletable(list.versions.filter((v) => v.id !== current)).slice(Math.max(0, keep - 1))
+  if (old.length > 0) await deleteVersions(ctx, old)
+}
+
+/** What ends a step after the push without changing how the push ended. */
+const stoppable = (e: unknown): e is Error =>
+  e instanceof ApiError || e instanceof DeadlineError || e instanceof CancelledError
