@@ -92,7 +92,7 @@ test('release: the push job takes a checkpoint, then pushes; the manual rollback
   const decoy = await fetch(`${sim.url}/__sim/sites/${SITE}/versions`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'before push 999', content: { files: 'decoy', database: 'decoy' } }),
+    body: JSON.stringify({ name: 'ssa~cp~999', content: { files: 'decoy', database: 'decoy' } }),
   })
   expect(decoy.status).toBe(200)
 
