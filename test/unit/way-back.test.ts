@@ -169,3 +169,31 @@ describe.each(EACH_PROFILE)('steps named, profile %s', (profile) => {
     expect(run.stdout).not.toMatch(/not in maintenance mode/)
   })
 })
+
+describe.each(EACH_PROFILE)('the prune, profile %s', (profile) => {
+  const { sim } = useVirtualSimulator({
+    ...FAST,
+    profile,
+    durationsMs: { ...FAST.durationsMs, version: 300 },
+  })
+
+  it('a prune whose DELETE got no answer is "unknown", never "not deleted"; the push still succeeded', async () => {
+    for (const [i, name] of ['ssa~cp~a', 'ssa~cp~b', 'ssa~cp~c'].entries())
+      addVersion(
+        { state: sim().state, now: Date.now() - 10_000 + i },
+        sim().state.sites.get('1002')!,
+        'completed',
+        name,
+      )
+    sim().addFault({ method: 'DELETE', path: '/site-versions', drop: 'after', times: 5 })
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'keep-checkpoints': '1',
+    })
+    expect(run.outputs.result).toBe('succeeded')
+    expect(sentTo(sim(), 'DELETE', '/site-versions')).toHaveLength(1)
+    expect(run.stdout).toMatch(/Whether older checkpoints \(.*\) were deleted is unknown/)
+    expect(run.stdout).not.toMatch(/were not deleted/)
+  })
+})
