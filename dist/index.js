@@ -634,7 +634,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8877);
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1540);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4543);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -652,7 +652,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1540:
+/***/ 4543:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3847,19 +3847,22 @@ const RATE_LIMIT_HEADERS = {
  * the client looks again with a single request.
  * §6 (r3): the limiter may be a fixed window from a key's first request (the framework's) or a
  * sliding one (gateways), and may state no reset: either way a call the server counted stops
- * counting by a window after its answer, which is how the window ledger (api/window-ledger.ts)
+ * counting by a window after its answer, which is how the rate window (api/rate-window.ts)
  * counts without a reset header; `X-RateLimit-Remaining` corrects it as answers arrive.
+ * §6 (r5): the limit is the account's: a `Remaining` lower than the run's own calls explain counts
+ * other runs' calls (RateWindow.sharers), which hold the window too; the run plans its looks from
+ * its share of what is left.
  */
 const RATE_WINDOW_MS = 60_000;
 /**
  * §6 (r3): every call a run will make is counted in its plan: per site, its request, the final
- * status call of its job and the staging read after it (when the answers did not give the URL);
- * once per run, the API root check (§4 r3). The batch tells the poll scheduler
- * (staging/poll-scheduler.ts); a follower says its own. Not in the plan: the site list
+ * status call of its job (the staging read after it, when the answers did not give the URL, is
+ * counted as it goes); once per run, the API root check (§4 r3). The batch tells the poll
+ * scheduler (staging/wait/batch.ts). Not in the plan: the site list
  * (`GET /v2/sites`, staging/site-list.ts), read once per run only when no answer gave the
  * staging id or URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most
- * runs never make, and the ledger counts it when it goes. Its pages after the first go only while
- * the ledger has a call available now (r4 §12): they never wait for the rate window.
+ * runs never make, and the rate window counts it when it goes. Its pages after the first go only while
+ * the rate window has a call available now (r4 §12): they never wait for the rate window.
  */
 const CALLS_PER_RUN = 1;
 /**
@@ -3882,7 +3885,7 @@ const RATE_RESET_MAX_AHEAD_MS = 3_600_000;
  */
 const RETRY_AFTER_MAX_MS = 7 * 86_400_000;
 /**
- * §6: the longest the window ledger pauses every request of a batch on one 429's `Retry-After`
+ * §6: the longest the rate window pauses every request of a batch on one 429's `Retry-After`
  * (longer values are ignored there: the client that got the 429 ends its own run instead).
  */
 const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000;
@@ -3936,17 +3939,30 @@ const versionBody = (site) => ({
 });
 /** §13: `PUT` with `{"name"}` names a version. */
 const versionPath = (id) => `/site-versions/${enc(id)}`;
-/** §13: a site's versions, newest first (one page of 100: this tool keeps a few). */
-const versionListPath = (site) => `/site-versions?site_id=${enc(site)}&per_page=100`;
+/** §13 r5: a page of a site's versions, newest first (paged like the site list: `meta.last_page`). */
+const versionListPath = (site, page, perPage) => `/site-versions?site_id=${enc(site)}&per_page=${perPage}&page=${page}`;
+/** §13 r5: the site a version record names (`site_id`), or null when it names none. */
+const versionSiteOf = (record) => idText(field(record, 'site_id'));
 /** §13: `PUT` restores the site in place to the version, overwriting its files and database. */
 const restorePath = (site, id) => `/sites/${enc(site)}/restore-versions/${enc(id)}`;
 /** §13: names longer than this are refused with 422. */
 const VERSION_NAME_MAX = 25;
 /**
- * How this tool names its checkpoints, so a rollback and the pruning after a push find its own and
- * never a version a person made: `before push <short run id>` (docs/assumptions.md).
+ * §13 r5: the mark of this tool's checkpoints, so a rollback and the pruning after a push find its
+ * own and never a version a person made: `ssa~cp~<run id>` (at most 25 characters). A name is the
+ * only mark a version carries, and no person types "ssa~cp~" by accident (docs/assumptions.md); a
+ * version named otherwise ("before push redesign") is a person's.
  */
-const CHECKPOINT_PREFIX = 'before push ';
+const CHECKPOINT_PREFIX = 'ssa~cp~';
+/** §13 r5: a whole name this tool gave: the mark, then a run id of letters, digits, `-` and `_`. */
+const CHECKPOINT_NAME = /^ssa~cp~[A-Za-z0-9_-]{1,18}$/;
+/**
+ * §13 r5: a version create's 422 that speaks of a quota ("at most 3 versions per site, plus one in
+ * progress") is the quota, even where its words also say "in progress"; only the rest is busy.
+ */
+function saysQuota(message) {
+    return /at most|\bquota\b|\blimit\b|maximum|delete an old|como m[aá]ximo|l[ií]mite|elimine/i.test(message);
+}
 /** §13: the version route answering these means the service offers no versions. */
 const VERSIONS_NOT_OFFERED = [404, 405];
 /** §13: a version's id, from the create answer or a list record (`id`). */
@@ -3967,6 +3983,13 @@ function deletedIdsOf(data) {
 /** §14: `POST` switches a tool of the site; the body's field names are an assumption. */
 const toolsPath = (site) => `/sites/${enc(site)}/tools`;
 const toolBody = (tool, on) => ({ tool, value: on ? 'on' : 'off' });
+// --- §16 Production is checked on the live site (r5) -------------------------------------------
+/** §16: a healthy live page answers 2xx or 3xx (a redirect is not followed: it is the site's answer). */
+const healthyStatus = (status) => status >= 200 && status < 400;
+/** §16: the verification window when verify-timeout is not set; always cut at the run's deadline. */
+const VERIFY_TIMEOUT_MS = 300_000;
+/** §16: the start of the live page read for production-expect; a text further in is not seen. */
+const PAGE_BYTES_MAX = 256 * 1024;
 
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(8992);
@@ -4553,63 +4576,271 @@ const realClock = {
     }),
 };
 
+;// CONCATENATED MODULE: ./src/duration.ts
+// Durations: the one parser of what users type (`timeout`, `wait-for-url-timeout`...) and the one
+// formatter of what we say.
+/**
+ * The one duration formatter, in three styles (outputs and messages depend on each):
+ * - `log`: `1.5 s`, `12 s` (a wait, in a log line);
+ * - `short`: `45s`, `2m 31s` (how long a job or a wait took, in a sentence);
+ * - `tenths`: `4.2s`, `2m 31s` (the Duration row of the summary and the comment).
+ */
+function durationText(ms, style = 'short') {
+    if (style === 'log')
+        return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+    const s = Math.round(ms / 1000);
+    if (s >= 60)
+        return `${Math.floor(s / 60)}m ${s % 60}s`;
+    return style === 'tenths' ? `${Math.round(ms / 100) / 10}s` : `${s}s`;
+}
+/** A run's `durationSeconds`: ms rounded to a tenth of a second. */
+function roundedSeconds(ms) {
+    return Math.round(ms / 100) / 10;
+}
+const UNITS = {
+    ms: 1,
+    s: 1000,
+    sec: 1000,
+    secs: 1000,
+    second: 1000,
+    seconds: 1000,
+    m: 60_000,
+    min: 60_000,
+    mins: 60_000,
+    minute: 60_000,
+    minutes: 60_000,
+    h: 3_600_000,
+    hr: 3_600_000,
+    hrs: 3_600_000,
+    hour: 3_600_000,
+    hours: 3_600_000,
+};
+/** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
+function parseDuration(text) {
+    const t = text.trim().toLowerCase();
+    if (/^\d+(\.\d+)?$/.test(t))
+        return Math.round(parseFloat(t) * 1000);
+    const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)];
+    if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t)
+        throw new Error('bad duration');
+    let ms = 0;
+    for (const [, value, unit] of parts) {
+        const factor = UNITS[unit];
+        if (factor === undefined)
+            throw new Error('bad duration');
+        ms += parseFloat(value) * factor;
+    }
+    return Math.round(ms);
+}
+
+;// CONCATENATED MODULE: ./src/types.ts
+/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
+const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status', 'rollback'];
+/** The `result` output. `dry-run` only with the dry-run input. */
+const OUTCOMES = (/* unused pure expression or super */ null && ([
+    'succeeded',
+    'failed',
+    'skipped',
+    'timed-out',
+    'accepted',
+    'cancelled',
+    'dry-run',
+]));
+/** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
+function newResult(operation, siteId, startedAt) {
+    return {
+        operation,
+        siteId,
+        result: 'failed',
+        httpStatus: null,
+        message: '',
+        summary: '',
+        taskId: null,
+        stagingSiteId: null,
+        stagingUrl: null,
+        stagingState: null,
+        urlReady: null,
+        durationSeconds: 0,
+        requests: 0,
+        retries: 0,
+        warnings: [],
+        sent: [],
+        error: null,
+        startedAt: new Date(startedAt).toISOString(),
+        stagingFrom: { siteId: null, url: null, notes: [] },
+        checkpointId: null,
+        productionCheck: null,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/table.ts
+
+
+const PUSH = ['push'];
+const AFTER_PUSH = ['push', 'rollback'];
+const G = { gitlab: true };
+// prettier-ignore
+const INPUTS = {
+    operation: { kind: 'operation', values: OPERATIONS, flag: false, help: '', ...G },
+    'site-id': { kind: 'site-ids', arg: 'ID', help: 'production site id; repeat it or separate ids with commas or spaces to run several sites (then --json prints an array)', ...G },
+    'api-token': { kind: 'token', flag: false, env: 'STAGING_API_TOKEN', help: '', pipe: 'STAGING_API_TOKEN' },
+    'api-url': { kind: 'api-url', default: SERVICE_API_URL, env: 'STAGING_API_URL', arg: 'URL', help: 'API root (/v2 is appended unless present)', pipe: 'STAGING_API_URL', ...G },
+    wait: { kind: 'switch', default: 'true', help: 'wait for the background job to finish', ...G },
+    timeout: { kind: 'duration', default: '30m', arg: 'TIME', help: 'overall limit: 90s, 20m, 30 min, 1h, 2 hours or seconds', ...G },
+    'task-id': { kind: 'task-id', default: '', for: ['status'], arg: 'ID', help: 'status: follow that earlier job (the task-id of the run that started it) to its end', pipe: 'FOLLOW_TASK_ID', ...G },
+    'wait-for-url': { kind: 'switch', default: 'false', for: ['create', 'pull'], help: 'after a create or pull, wait until the staging URL answers', ...G },
+    // STAGING_URL is the pipe's output: a variable named like it would change the next run.
+    'staging-url': { kind: 'url', default: '', arg: 'URL', help: "the staging site's URL, if you know it: used when the service's answers do not say it, once it answers", pipe: false },
+    'production-url': { kind: 'url', default: '', for: AFTER_PUSH, arg: 'URL', help: 'push, rollback: check the live site after it until it is healthy', ...G },
+    'production-expect': { kind: 'text', default: '', for: AFTER_PUSH, arg: 'TEXT', help: 'with --production-url: text the healthy live page contains', ...G },
+    'verify-timeout': { kind: 'duration', default: '5m', for: AFTER_PUSH, arg: 'TIME', help: 'with --production-url: how long to recheck the live site, within --timeout', ...G },
+    language: { kind: 'language', default: 'en', values: ['en', 'es'], help: "language of the server's messages, es-ES works too", ...G },
+    'if-exists': { kind: 'choice', default: 'fail', values: ['fail', 'skip', 'recreate'], for: ['create'], help: 'create when staging exists', ...G },
+    'if-missing': { kind: 'choice', default: 'fail', values: ['fail', 'skip'], for: ['pull', 'push', 'delete'], help: 'pull/push/delete when there is no staging', ...G },
+    'if-busy': { kind: 'choice', default: 'wait', values: ['wait', 'fail'], help: 'when another job runs on the site', ...G },
+    'max-retries': { kind: 'count', default: '5', range: [0, 20], arg: 'N', help: 'retries of one request' },
+    concurrency: { kind: 'count', default: '100', range: [1, 1000], arg: 'N', help: 'sites run at once', ...G },
+    'fail-fast': { kind: 'switch', default: 'false', help: 'start no new site after the first failure' },
+    'dry-run': { kind: 'switch', default: 'false', help: 'print what would be sent; change nothing', ...G },
+    checkpoint: { kind: 'choice', default: 'version', values: ['version', 'none'], for: PUSH, help: 'push: first a site version of production (the way back), followed to completed; no version, no push', ...G },
+    'checkpoint-id': { kind: 'checkpoint-id', default: '', for: ['rollback'], arg: 'ID', help: 'rollback: the version to restore (default: the newest checkpoint a push made)', pipe: 'RESTORE_CHECKPOINT_ID', ...G },
+    'rollback-on-failure': { kind: 'switch', default: 'false', for: PUSH, help: 'push: restore the checkpoint at once if the push fails', ...G },
+    'keep-checkpoints': { kind: 'count', default: '3', range: [1, 100], for: PUSH, arg: 'N', help: 'push: keep this many of its checkpoints per site', ...G },
+    maintenance: { kind: 'switch', default: 'false', for: PUSH, help: 'push: maintenance mode on during the push, off after', ...G },
+    'protect-production': { kind: 'switch', default: 'false', for: PUSH, help: 'push: password protection back on after the push', ...G },
+};
+const INPUT_NAMES = Object.keys(INPUTS);
+/** An input's row; a name outside the table (the action's GitHub inputs) reads as a plain text input. */
+const spec = (name) => INPUTS[name] ?? { kind: 'text', help: '' };
+/** Defaults by input name (the required inputs have none). */
+const DEFAULTS = Object.fromEntries(INPUT_NAMES.flatMap((n) => (spec(n).default === undefined ? [] : [[n, spec(n).default]])));
+/** The inputs that are true/false switches (the CLI's `--x` / `--no-x`). */
+const SWITCH_INPUTS = INPUT_NAMES.filter((n) => spec(n).kind === 'switch');
+/** The CLI's flag for an input (`site-id` -> `site-id`), or null when it has none. */
+const cliFlag = (name) => (spec(name).flag === false ? null : name);
+/** The CLI's environment variable for an input, if any (`api-token` -> `STAGING_API_TOKEN`). */
+const cliEnv = (name) => spec(name).env;
+/** The pipe's variable for an input (`if-exists` -> `IF_EXISTS`), or null when the pipe does not take it. */
+const pipeVariable = (name) => spec(name).pipe === false ? null : spec(name).pipe || name.toUpperCase().replace(/-/g, '_');
+/** The CLI's --help lines for the inputs that have a flag: the flag, then its help wrapped at 84. */
+function usageLines() {
+    return INPUT_NAMES.filter((n) => cliFlag(n) !== null).flatMap((name) => {
+        const s = spec(name);
+        const on = s.kind === 'switch' && s.default === 'true';
+        const left = s.kind === 'switch'
+            ? `--${name}${on ? `, --no-${name}` : ''}`
+            : `--${name} ${s.values?.join('|') ?? s.arg}`;
+        const plain = s.default && s.kind !== 'api-url' && s.kind !== 'switch';
+        const def = on ? ` (default: ${name})` : plain ? ` (default: ${s.default})` : '';
+        const text = `${s.help}${s.range ? `, ${s.range[0]}-${s.range[1]}` : ''}${def}`;
+        const lines = [left.length >= 25 ? `  ${left}  ` : `  ${left.padEnd(24)}`];
+        for (const word of text.split(' '))
+            if (lines.at(-1).length + word.length < 84 || (lines.length === 1 && lines[0].trim() === left))
+                lines[lines.length - 1] += ` ${word}`;
+            else
+                lines.push(`${' '.repeat(26)} ${word}`);
+        return lines;
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/words.ts
-const OPEN = '\u0001';
-const BETWEEN = '\u0003';
-const CLOSE = '\u0002';
+
+/**
+ * Each front door speaks its own language: inputs and secrets (action, GitLab component), variables
+ * (pipe), flags and environment variables (CLI). The core writes a setting, the token or a step once,
+ * through the functions here, as a per-door piece; the run renders it in its door's words
+ * (`inDoorWords`, with DOOR_WORDS below and the table of inputs) before anything is printed. A piece
+ * is held between control characters, which no server text keeps (each is made inert before it is
+ * quoted), so a server's words are never read as one.
+ */
+const DOORS = ['action', 'gitlab', 'pipe', 'cli'];
+/** The door a CLI process speaks for: the GitLab components' jobs and the pipe's entry say so. */
+function cliDoor(env) {
+    const said = env.SITE_STAGING_DOOR;
+    return said === 'gitlab' || said === 'pipe' ? said : 'cli';
+}
 // eslint-disable-next-line no-control-regex -- the pieces are delimited by control characters on purpose
-const PIECE = /\u0001([^\u0001\u0002\u0003]*)\u0003([^\u0001\u0002\u0003]*)\u0002/g;
-/** Text that reads `action` through the action and `cli` through the CLI. */
-function perDoor(action, cli) {
-    return `${OPEN}${strip(action)}${BETWEEN}${strip(cli)}${CLOSE}`;
+const PIECE = /\u0001([^\u0001\u0002]*)\u0002/g;
+// eslint-disable-next-line no-control-regex -- see PIECE
+const CONTROL = /[\u0001\u0002\u0003]/g;
+/** Text that reads `words[door]` through each door. */
+function perDoor(words) {
+    return `\u0001${DOORS.map((d) => words[d].replace(CONTROL, '')).join('\u0003')}\u0002`;
 }
 /** `text` with every per-door piece in `door`'s words. */
 function inDoorWords(text, door) {
-    return text.replace(PIECE, (_, action, cli) => (door === 'action' ? action : cli));
+    return text.replace(PIECE, (whole, inside) => {
+        const words = inside.split('\u0003');
+        return words.length === DOORS.length ? words[DOORS.indexOf(door)] : whole;
+    });
 }
 /** Whether `text` still holds a piece that no door has rendered. */
-function hasDoorPieces(text) {
-    // eslint-disable-next-line no-control-regex -- see PIECE
-    return /[\u0001\u0002\u0003]/.test(text);
-}
-// eslint-disable-next-line no-control-regex -- see PIECE
-const strip = (text) => text.replace(/[\u0001\u0002\u0003]/g, '');
-/** Switches: `wait: false` in the action is `--no-wait` in the CLI. */
-const SWITCHES = [
-    'wait',
-    'dry-run',
-    'fail-fast',
-    'wait-for-url',
-    'rollback-on-failure',
-    'maintenance',
-    'protect-production',
-];
+const hasDoorPieces = (text) => text.search(CONTROL) >= 0;
+const colon = (name, value) => (value === undefined ? name : `${name}: ${value}`);
+const CAPITALS = (name) => name.toUpperCase().replace(/-/g, '_');
+const DOOR_WORDS = {
+    action: {
+        setting: colon,
+        run: (op, s) => `run this action with ${[colon('operation', op), ...s].join(', ')}`,
+        token: 'the api-token secret',
+        runner: 'the runner',
+        settings: 'the inputs',
+        output: (name) => `the ${name} output`,
+    },
+    gitlab: {
+        // The component's inputs; the token is in the masked variable its token-variable input names.
+        setting: (name, value) => name === 'api-token' ? 'the masked variable token-variable names' : colon(name, value),
+        run: (op, s) => `run the job staging:${op} (${[colon('operation', op), ...s].join(', ')})`,
+        token: 'the masked CI/CD variable token-variable names (STAGING_API_TOKEN)',
+        runner: 'the runner',
+        settings: 'the inputs',
+        output: (name) => `$${CAPITALS(name)} from the job's dotenv report`,
+    },
+    pipe: {
+        setting: (name, value) => colon(pipeVariable(name) ?? CAPITALS(name), value),
+        run: (op, s) => `run the pipe with ${[colon('OPERATION', op), ...s].join(', ')}`,
+        token: 'the STAGING_API_TOKEN secured variable',
+        runner: "the pipe's container",
+        settings: 'the variables',
+        output: (name) => `$${CAPITALS(name)} in the pipe's outputs file`,
+    },
+    cli: {
+        setting: (name, value) => {
+            const [flag, env] = [cliFlag(name), cliEnv(name)];
+            if (name === 'operation')
+                return value === undefined ? 'the operation' : `site-staging ${value}`;
+            if (flag === null)
+                return env;
+            if (value === undefined)
+                return env ? `--${flag} (or ${env})` : `--${flag}`;
+            if (SWITCH_INPUTS.includes(name) && (value === 'true' || value === 'false'))
+                return value === 'true' ? `--${flag}` : `--no-${flag}`;
+            return `--${flag} ${value}`;
+        },
+        run: (op, s) => `run site-staging ${op} ${s.join(' ')}`,
+        token: 'the STAGING_API_TOKEN environment variable',
+        runner: 'this machine',
+        settings: 'the options',
+        output: (name) => `${CAPITALS(name)} in the --dotenv file`,
+    },
+};
+const byDoor = (words) => perDoor(Object.fromEntries(DOORS.map((d) => [d, words(d)])));
+const eachDoor = (words) => byDoor((d) => words(DOOR_WORDS[d]));
 /**
- * A setting, with the value to give it when there is one: `if-missing: skip` / `--if-missing skip`,
- * `wait: false` / `--no-wait`, `timeout` / `--timeout`. The API root names the CLI's variable too.
+ * A setting, with the value to give it when there is one: `if-missing: skip`, `IF_MISSING: skip`,
+ * `--if-missing skip`; `wait: false` / `--no-wait`; `timeout` / `TIMEOUT` / `--timeout`.
  */
-function setting(name, value) {
-    const action = value === undefined ? name : `${name}: ${value}`;
-    let cli;
-    if (name === 'api-token')
-        cli = 'STAGING_API_TOKEN';
-    else if (SWITCHES.includes(name) && (value === 'true' || value === 'false'))
-        cli = value === 'true' ? `--${name}` : `--no-${name}`;
-    else
-        cli = value === undefined ? `--${name}` : `--${name} ${value}`;
-    if (name === 'api-url')
-        cli = value === undefined ? '--api-url (or STAGING_API_URL)' : cli;
-    return perDoor(action, cli);
-}
-/** Where the token comes from: the `api-token` secret, or the `STAGING_API_TOKEN` environment variable. */
-const TOKEN_SOURCE = perDoor('the api-token secret', 'the STAGING_API_TOKEN environment variable');
-/**
- * The step that reads a job's end later: `run this action with operation: status, site-id: 1001,
- * task-id: abc` / `run site-staging status --site-id 1001 --task-id abc`.
- */
-function statusCommand(siteId, taskId) {
-    return perDoor(`run this action with operation: status, site-id: ${siteId}${taskId ? `, task-id: ${taskId}` : ''}`, `run site-staging status --site-id ${siteId}${taskId ? ` --task-id ${taskId}` : ''}`);
-}
+const setting = (name, value) => eachDoor((w) => w.setting(name, value));
+/** A step as each door runs it: the operation and the settings that have a value. */
+const step = (operation, given) => eachDoor((w) => w.run(operation, Object.entries(given).flatMap(([n, v]) => (v ? [w.setting(n, v)] : []))));
+/** The step that reads a job's end later, in each door's words. */
+const statusCommand = (siteId, taskId) => step('status', { 'site-id': siteId, 'task-id': taskId });
+/** What the user gives the run: `the inputs`, `the variables`, `the options`. */
+const SETTINGS = eachDoor((w) => w.settings);
+/** An output as each door's user reads it: `the task-id output`, `TASK_ID in the --dotenv file`. */
+const outputNamed = (name) => eachDoor((w) => w.output(name));
+/** Where the token comes from: the `api-token` secret, a masked variable, an environment variable. */
+const TOKEN_SOURCE = eachDoor((w) => w.token);
 /**
  * A job by its operation: `the pull job`. A status run follows a job some earlier run started, so
  * its job has no name of its own (never "the status job": no such job exists, in either door).
@@ -4617,16 +4848,10 @@ function statusCommand(siteId, taskId) {
 function jobOf(operation) {
     return operation === 'status' ? 'job' : `${operation} job`;
 }
-/** `text` with its first letter a capital, in either door's words. */
-function capitalised(text) {
-    const up = (t) => t.charAt(0).toUpperCase() + t.slice(1);
-    const piece = new RegExp(`^${PIECE.source}`).exec(text);
-    if (!piece)
-        return up(text);
-    return perDoor(up(piece[1]), up(piece[2])) + text.slice(piece[0].length);
-}
-/** Where the run happens: the runner, or this machine. */
-const RUNNER = perDoor('the runner', 'this machine');
+/** `text` with its first letter a capital, in every door's words. */
+const capitalised = (text) => byDoor((d) => inDoorWords(text, d).replace(/^./, (c) => c.toUpperCase()));
+/** Where the run happens: the runner, the pipe's container, or this machine. */
+const RUNNER = eachDoor((w) => w.runner);
 /** A logger that writes every line in `door`'s words (the core logs through it). */
 function inDoorLogger(logger, door) {
     return {
@@ -4636,8 +4861,13 @@ function inDoorLogger(logger, door) {
         ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
     };
 }
+/** The step that restores a checkpoint, in each door's words. */
+function rollbackCommand(siteId, checkpointId) {
+    return step('rollback', { 'site-id': siteId, 'checkpoint-id': checkpointId });
+}
 
 ;// CONCATENATED MODULE: ./src/api/errors.ts
+
 
 
 /**
@@ -4653,8 +4883,8 @@ const HINTS = {
     'not-found': `No such site or staging environment: check that ${setting('site-id')} is the PRODUCTION site's id; for pull, push or delete, create staging first, or run with ${setting('if-missing', 'skip')}.`,
     busy: `Another job (a creation, pull or push) is running on this site: run with ${setting('if-busy', 'wait')} to wait for it, or run again when it has finished.`,
     exists: `The site already has a staging environment (one per site): run with ${setting('if-exists', 'skip')} to keep it, or ${setting('if-exists', 'recreate')} to replace it.`,
-    validation: `The service refused the request as malformed: check ${perDoor('the inputs', 'the options')}; if they are right, report it with the message above.`,
-    'rate-limited': `The account is rate limited: raise ${setting('max-retries')} or ${setting('timeout')}, or run fewer jobs at once (${perDoor('max-parallel in a matrix', 'fewer CI jobs at the same time')}, ${setting('concurrency')} for several sites).`,
+    validation: `The service refused the request as malformed: check ${SETTINGS}; if they are right, report it with the message above.`,
+    'rate-limited': `The account is rate limited: raise ${setting('max-retries')} or ${setting('timeout')}, or run fewer jobs at once (${perDoor({ action: 'max-parallel in a matrix', gitlab: 'fewer jobs at the same time', pipe: 'fewer steps at the same time', cli: 'fewer CI jobs at the same time' })}, ${setting('concurrency')} for several sites).`,
     server: 'The service failed on its side: try again later, and check the service status if it persists.',
     network: `The API could not be reached: check ${setting('api-url')}, DNS, and the proxy settings (https_proxy, no_proxy) of ${RUNNER}.`,
     timeout: `The API did not answer in time: try again later, or raise ${setting('timeout')}.`,
@@ -4790,63 +5020,6 @@ function processingOf(failure) {
         return 'processed';
     }
     return failure.phase === 'connecting' ? 'not-processed' : 'unknown';
-}
-
-;// CONCATENATED MODULE: ./src/duration.ts
-// Durations: the one parser of what users type (`timeout`, `wait-for-url-timeout`...) and the one
-// formatter of what we say.
-/**
- * The one duration formatter, in three styles (outputs and messages depend on each):
- * - `log`: `1.5 s`, `12 s` (a wait, in a log line);
- * - `short`: `45s`, `2m 31s` (how long a job or a wait took, in a sentence);
- * - `tenths`: `4.2s`, `2m 31s` (the Duration row of the summary and the comment).
- */
-function durationText(ms, style = 'short') {
-    if (style === 'log')
-        return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
-    const s = Math.round(ms / 1000);
-    if (s >= 60)
-        return `${Math.floor(s / 60)}m ${s % 60}s`;
-    return style === 'tenths' ? `${Math.round(ms / 100) / 10}s` : `${s}s`;
-}
-/** A run's `durationSeconds`: ms rounded to a tenth of a second. */
-function roundedSeconds(ms) {
-    return Math.round(ms / 100) / 10;
-}
-const UNITS = {
-    ms: 1,
-    s: 1000,
-    sec: 1000,
-    secs: 1000,
-    second: 1000,
-    seconds: 1000,
-    m: 60_000,
-    min: 60_000,
-    mins: 60_000,
-    minute: 60_000,
-    minutes: 60_000,
-    h: 3_600_000,
-    hr: 3_600_000,
-    hrs: 3_600_000,
-    hour: 3_600_000,
-    hours: 3_600_000,
-};
-/** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
-function parseDuration(text) {
-    const t = text.trim().toLowerCase();
-    if (/^\d+(\.\d+)?$/.test(t))
-        return Math.round(parseFloat(t) * 1000);
-    const parts = [...t.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)];
-    if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t)
-        throw new Error('bad duration');
-    let ms = 0;
-    for (const [, value, unit] of parts) {
-        const factor = UNITS[unit];
-        if (factor === undefined)
-            throw new Error('bad duration');
-        ms += parseFloat(value) * factor;
-    }
-    return Math.round(ms);
 }
 
 ;// CONCATENATED MODULE: ./src/backoff.ts
@@ -5462,7 +5635,7 @@ class StagingApiClient {
             throw notStartedAfter401(refusedAt);
     }
     /**
-     * Waits until the run's window ledger lets a call go (and counts it). A wait ends early when an
+     * Waits until the run's rate window lets a call go (and counts it). A wait ends early when an
      * answer gives calls back; after each wait the ledger is asked again.
      */
     async callSlot(method, path) {
@@ -5470,12 +5643,12 @@ class StagingApiClient {
         const wait = ledger.reserve(this.settings.deadline);
         if (wait <= 0)
             return;
-        ledger.waiting?.(1);
+        ledger.waiting(1);
         try {
             await this.waitForSlot(method, path, wait);
         }
         finally {
-            ledger.waiting?.(-1);
+            ledger.waiting(-1);
         }
     }
     async waitForSlot(method, path, first) {
@@ -5565,6 +5738,245 @@ function withAfterUnknown(error, afterUnknown) {
     return error;
 }
 
+;// CONCATENATED MODULE: ./src/staging/context.ts
+/** The deps of the wait functions (wait/follow.ts), from the run's context. */
+function waitDeps(ctx) {
+    return {
+        client: ctx.client,
+        polls: ctx.polls,
+        clock: ctx.clock,
+        logger: ctx.logger,
+        redactor: ctx.redactor,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/staging/record.ts
+
+function newRecord() {
+    return {
+        step: 'sending the request',
+        httpStatus: null,
+        message: '',
+        taskId: null,
+        urlReady: null,
+        warnings: [],
+        jobs: [],
+        checkpointId: null,
+        production: {
+            content: { is: 'unchanged' },
+            maintenance: null,
+            protection: null,
+            check: null,
+            recheck: null,
+            checkpoint: null,
+        },
+    };
+}
+/** The step the run is in now. */
+function at(ctx, step) {
+    ctx.record.step = step;
+}
+/** What a step learnt of production. */
+function learnt(ctx, part) {
+    Object.assign(ctx.record.production, part);
+}
+/** What a step learnt of its request: its status, the server's words, its task. */
+function answered(ctx, part) {
+    for (const [k, v] of Object.entries(part))
+        if (v !== undefined)
+            Object.assign(ctx.record, { [k]: v });
+}
+/** A warning for the log and the Result, once. */
+function warn(ctx, text) {
+    ctx.logger.warn(text);
+    if (!ctx.record.warnings.includes(text))
+        ctx.record.warnings.push(text);
+}
+/** Warnings a person must read even on success, each once, in the Result (not logged one by one). */
+function note(ctx, ...warnings) {
+    for (const w of warnings)
+        if (!ctx.record.warnings.includes(w))
+            ctx.record.warnings.push(w);
+}
+/**
+ * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
+ * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
+ * refused or that never left (no job came of it).
+ */
+function jobIs(ctx, op, state, status) {
+    const jobs = ctx.record.jobs;
+    const index = jobs.findLastIndex((j) => j.op === op);
+    const job = jobs[index];
+    if (state === null) {
+        if (job?.state === 'sent')
+            jobs.splice(index, 1);
+    }
+    else if (state === 'sent') {
+        // Sent again after a refusal that was not taken: the same request, sent once more.
+        if (job?.state === 'not-taken')
+            jobs[index] = { op, state };
+        else if (job?.state !== 'sent')
+            jobs.push({ op, state });
+    }
+    else if (job)
+        Object.assign(job, { state, ...(status !== undefined ? { status } : {}) });
+    else
+        jobs.push({ op, state, ...(status !== undefined ? { status } : {}) });
+    if (op === 'push')
+        learnt(ctx, { content: pushContent(state, job?.state) });
+}
+function pushContent(state, before) {
+    if (state === 'completed')
+        return { is: 'pushed' };
+    if (state === 'sent' || state === 'accepted')
+        return { is: 'unknown', by: 'push' };
+    // Not taken (429, 503, busy) or refused: nothing was pushed, unless an earlier try may have been.
+    return before === 'accepted' ? { is: 'unknown', by: 'push' } : { is: 'unchanged' };
+}
+/**
+ * What the run says of production, from the record alone, on every ending: sentences for the
+ * summary, warnings a person must act on, and the step for the hint. Empty when the run never
+ * touched production.
+ */
+function productionWords(ctx) {
+    const { content, maintenance, protection, check, recheck, checkpoint } = ctx.record.production;
+    const site = ctx.siteId;
+    const summary = [];
+    const warnings = [];
+    let hint = '';
+    const back = checkpoint ? rollbackCommand(site, checkpoint.id) : '';
+    if (content.is === 'unknown' && content.by === 'restore') {
+        summary.push(`Whether production was restored to version ${content.version} is unknown (the restore was sent; its end was not seen): production may be partly restored.`);
+        hint = `Check the live site and the site's tasks in the dashboard; to try the restore again, ${rollbackCommand(site, content.version)}.`;
+    }
+    if (content.is === 'restore-failed') {
+        summary.push(`The restore of version ${content.version} did not complete: production may be partly restored (its files and database may not match).`);
+        hint = `Check the live site now; to try the restore again, ${rollbackCommand(site, content.version)}.`;
+    }
+    const restored = content.is === 'restored' ? [`Production was restored to version ${content.version}.`] : [];
+    const checked = check
+        ? [
+            check.passed
+                ? `Production passed its check at ${check.url}: ${check.last}.`
+                : `Production FAILED its check at ${check.url}: ${check.last}.`,
+        ]
+        : [];
+    // In the order it happened: a restore after a failed check comes between the check and its recheck.
+    summary.push(...(recheck ? [...checked, ...restored] : [...restored, ...checked]));
+    if (recheck)
+        summary.push(recheck.passed
+            ? `After the restore, production passes its check: ${recheck.last}.`
+            : `After the restore, production still fails its check: ${recheck.last}.`);
+    if (checkpoint) {
+        const name = checkpoint.name ? ` ("${checkpoint.name}")` : '';
+        const restoredIt = content.is === 'restored' && content.version === checkpoint.id;
+        summary.push(restoredIt || content.is === 'unchanged'
+            ? `Checkpoint ${checkpoint.id}${name} was taken before the push.`
+            : `Checkpoint ${checkpoint.id}${name} was taken before the push; to restore it, ${back}.`);
+        if (!hint && content.is === 'unknown')
+            hint = `If production is wrong, ${back}.`;
+        if (!hint && (content.is === 'push-failed' || (check && !check.passed && content.is === 'pushed')))
+            hint = `To restore production as it was before the push, ${back}.`;
+    }
+    const off = `Visitors may see the maintenance page: switch it off in the dashboard.`;
+    const tools = {
+        on: `Production (site ${site}) is still in maintenance mode: switching it off was refused. ${off}`,
+        unknown: `Production (site ${site}) may still be in maintenance mode: whether it was switched off is not known. ${off}`,
+    };
+    const guard = {
+        off: `Production (site ${site}) is now NOT password-protected: switching protection back on failed. Turn it on in the dashboard.`,
+        unknown: `Production (site ${site}) may not be password-protected: switching protection back on got no answer. Check it in the dashboard.`,
+        'after-push': `Password protection was not switched on again: the push's end is not known, and a push switches protection off when it completes. Once it has (${statusCommand(site, ctx.record.taskId)}), turn protection on in the dashboard, or push again with ${setting('protect-production', 'true')}.`,
+    };
+    if (maintenance === 'on' || maintenance === 'unknown')
+        warnings.push(tools[maintenance]);
+    if (protection && protection !== 'on-again')
+        warnings.push(guard[protection]);
+    return { summary, warnings, hint };
+}
+/** Sentences joined, each ended once (a server's reason may end without a stop, or with one). */
+function sentences(...parts) {
+    return parts
+        .map((p) => p.trim().replace(/\.+$/, '.'))
+        .filter(Boolean)
+        .map((p) => (/[.!?…:]$/.test(p) ? p : `${p}.`))
+        .join(' ');
+}
+
+;// CONCATENATED MODULE: ./src/staging/endpoints.ts
+
+/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
+const ENDPOINTS = {
+    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
+    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
+    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
+};
+/** The one path of a task's status (spec §4, contract §2). */
+const taskStatusPath = (taskId) => `/tasks/${encodeURIComponent(taskId)}/status`;
+/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
+const PUSH_WARNINGS = [
+    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
+    'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
+    "The production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/** What a push will and will not overwrite on production (spec §4, push rules 1-4), for its dry run. */
+const PUSH_PLAN = [
+    "Will overwrite: the production site's files and database, with staging's (everything on the live site that is not on staging is lost).",
+    'Will not overwrite: mapped domains, the CDN pull zone, SSL, tags, SSH keys, the plan and the site settings (they stay on production).',
+    "Then: password protection on production is off, and production's CDN cache is purged. No backup is taken first.",
+];
+/** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
+const PUSH_WARNINGS_IF_SENT = [
+    'If the push went through: no backup of production was taken before it, and the API cannot restore the previous live site.',
+    'If the push went through and production was password-protected, that protection is now off and is not re-applied: check it.',
+    "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
+];
+/**
+ * The same, for a push whose job failed on the server: it may have overwritten part of production,
+ * but it did not complete, so the purge that completion brings (spec §4, push rule 4) is not claimed.
+ * Without a checkpoint, the first line; with one (issue 27), the second: the backup it took is named
+ * by the run's checkpoint lines, so "no backup" would be false.
+ */
+const PUSH_WARNINGS_IF_FAILED = [
+    'The push job failed, but it may have overwritten part of production first: no backup was taken before it, and the API cannot restore the previous live site. Check the live site now.',
+    'If production was password-protected, the failed push may have switched that protection off: check it.',
+];
+const PUSH_FAILED_WITH_CHECKPOINT = 'The push job failed, but it may have overwritten part of production first: check the live site now.';
+/**
+ * The push warnings as the run can say them: as facts once the push job completed; for a job that
+ * failed, that form; for any other end of a push that was sent (not followed, timed out, cancelled,
+ * unknown), the "if the push went through" form. Each line only while it still stands: a checkpoint
+ * removes the "no backup" line, protection switched back on removes the protection line.
+ */
+function pushWarnings(warnings, completed, failed) {
+    if (completed)
+        return warnings;
+    const stands = PUSH_WARNINGS.map((w, i) => warnings.includes(w) || warnings.includes(PUSH_WARNINGS_IF_SENT[i]));
+    if (!stands.some(Boolean))
+        return warnings;
+    const rest = warnings.filter((w) => !PUSH_WARNINGS.includes(w) && !PUSH_WARNINGS_IF_SENT.includes(w));
+    const said = failed
+        ? [
+            stands[0] ? PUSH_WARNINGS_IF_FAILED[0] : PUSH_FAILED_WITH_CHECKPOINT,
+            ...(stands[1] ? [PUSH_WARNINGS_IF_FAILED[1]] : []),
+        ]
+        : PUSH_WARNINGS_IF_SENT.filter((_, i) => stands[i]);
+    return [...rest, ...said];
+}
+/** What a finished job did, for the last line and the summary. */
+const DONE = {
+    create: 'Staging created',
+    pull: 'Staging refreshed from production',
+    push: 'Staging pushed to production',
+    delete: 'Staging deleted',
+};
+/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
+function checkLaterHint(siteId, taskId) {
+    return `To check on it later, ${statusCommand(siteId, taskId)}.`;
+}
+
 ;// CONCATENATED MODULE: ./src/staging/site-list.ts
 /**
  * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
@@ -5604,13 +6016,14 @@ function listPagesFor(sites) {
  * the last. Without a stated last page, the walk ends at an empty page, at a paginator's null
  * `next_page_url`, or when a page only repeats rows already read (a server that ignores `page`).
  * It stops early at `maxPages`, at the run's deadline, at a 429 or another failure of a later
- * page, and when `supply` (the run's window ledger) has no call to spare now: a further page never
+ * page, and when `supply` (the run's rate window) has no call to spare now: a further page never
  * waits for the rate window, so the list never takes calls the jobs' plan counts on (contract §6
  * r3). A timeout or a failure of the first page is not a reading: the first is thrown, the second
  * returned as `error`.
  */
 async function readSiteList(client, options = {}) {
-    const { maxPages = LIST_MAX_PAGES, perPage = LIST_PER_PAGE, supply } = options;
+    const { maxPages = LIST_MAX_PAGES, perPage = LIST_PER_PAGE, supply, list } = options;
+    const path = list?.path ?? ((page, n) => `/sites?type=staging&per_page=${n}&page=${page}`);
     const records = [];
     const seen = new Set();
     let last = null;
@@ -5630,14 +6043,16 @@ async function readSiteList(client, options = {}) {
         }
         let answer;
         try {
-            answer = await client.call('GET', `/sites?type=staging&per_page=${perPage}&page=${page}`, 'read', {
-                maxRetries: 0,
+            answer = await client.call('GET', path(page, perPage), 'read', {
+                maxRetries: page === 1 ? (list?.maxRetries ?? 0) : 0,
             });
         }
         catch (e) {
             if (e instanceof DeadlineError && page > 1)
                 return stop('the timeout was reached');
             if (!(e instanceof ApiError))
+                throw e;
+            if (page === 1 && list)
                 throw e;
             if (page === 1)
                 return { error: e.message };
@@ -5816,166 +6231,661 @@ function site_list_idText(value) {
     return null;
 }
 
-;// CONCATENATED MODULE: ./src/staging/context.ts
-function newKnown() {
-    return { httpStatus: null, message: '', taskId: null, urlReady: null, warnings: [], jobs: [] };
+;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
+
+
+/**
+ * The staging site's id and URL as a record of the server says them (contract §5), checked, for
+ * the run's facts (facts.ts, which decides what they may overwrite): the create answer, a completed
+ * task (only its `resource_id`), a read of the staging environment, a record of the site list.
+ */
+/** The sources whose records are read here, in the words the summary shows. */
+const CREATE_ANSWER = { kind: 'answer', words: 'the create answer' };
+const TASK = { kind: 'answer', words: 'the task' };
+const STAGING_READ = { kind: 'read', words: 'the staging environment' };
+const SITE_LIST = { kind: 'list', words: 'the site list (GET /v2/sites)' };
+const listSource = (field) => ({
+    kind: 'list',
+    words: `the site list, GET /v2/sites (field ${field})`,
+});
+/**
+ * Learns the staging id and URL that `data` gives. Returns false when the record was refused (it
+ * names the production site), true otherwise.
+ */
+function fillStagingFields(ctx, data, source) {
+    const id = source === TASK ? taskSiteIdOf(data) : stagingSiteIdOf(data);
+    return ctx.facts.learn(source, { id, url: cleanUrl(ctx, stagingUrlOf(data)) });
 }
-/** A warning for the log and the Result, once. */
-function warn(ctx, text) {
-    ctx.logger.warn(text);
-    if (!ctx.known.warnings.includes(text))
-        ctx.known.warnings.push(text);
+/** A staging URL as it may be used and shown: credentials out, http(s) only; else null, with a warning. */
+function cleanUrl(ctx, text) {
+    if (!text)
+        return null;
+    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
+    const clean = ctx.redactor.stripUrl(text);
+    if (clean === null)
+        ctx.logger.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
+    else if ((0,src_text/* httpUrl */.q3)(clean))
+        return clean;
+    else
+        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/staging/url-check.ts
+
+
+
+
+
+
+
+
+
+/**
+ * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
+ * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
+ * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
+ * means the site answers). Only the status line is read, unless the caller asks for the start of the
+ * body (the production check, production-check.ts).
+ */
+/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
+function answers(status) {
+    return (status >= 200 && status < 400) || status === 401 || status === 403;
+}
+const REQUEST_LIMIT_MS = 10_000;
+const PROGRESS_EVERY_MS = 15_000;
+function url_check_answered(answer) {
+    if (answer instanceof Error)
+        return answer.code ?? 'no connection';
+    return answers(answer.status) ? null : `HTTP ${answer.status}`;
 }
 /**
- * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
- * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
- * refused or that never left (no job came of it).
+ * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
+ * (plain http to a host that is not loopback, as with api-url).
  */
-function jobIs(ctx, op, state, status) {
-    const jobs = ctx.known.jobs;
-    const index = jobs.findLastIndex((j) => j.op === op);
-    const job = jobs[index];
-    if (state === null) {
-        if (job?.state === 'sent')
-            jobs.splice(index, 1);
+async function waitForUrl(url, deps) {
+    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
+        return null;
+    const { clock, logger, signal } = deps;
+    const get = deps.get ?? plainGet;
+    const started = clock.now();
+    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
+    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
+    let lastLine = started;
+    logger.info(`Waiting for ${url} to answer (${deps.why ?? setting('wait-for-url')})…`);
+    for (let retry = 0;; retry++) {
+        throwIfAborted(signal);
+        const left = deps.deadline - clock.now();
+        if (left <= 0)
+            return false;
+        let answer;
+        try {
+            answer = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal, deps.bodyBytes);
+        }
+        catch (e) {
+            if (e instanceof CancelledError)
+                throw e;
+            answer = e instanceof Error ? e : new Error(String(e));
+        }
+        const why = (deps.judge ?? url_check_answered)(answer);
+        if (why === null && !(answer instanceof Error)) {
+            logger.info(`${url} answers (HTTP ${answer.status}) after ${durationText(clock.now() - started)}.`);
+            return true;
+        }
+        const delayMs = backoff.delayMs(retry, clock.now() - started);
+        logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`);
+        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
+            lastLine = clock.now();
+            logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
+        }
+        // A last sleep up to the deadline would end without a try: give up now instead.
+        if (!(await backoff.sleep(delayMs)))
+            return false;
     }
-    else if (state === 'sent') {
-        // Sent again after a refusal that was not taken: the same request, sent once more.
-        if (job?.state === 'not-taken')
-            jobs[index] = { op, state };
-        else if (job?.state !== 'sent')
-            jobs.push({ op, state });
-    }
-    else if (job)
-        Object.assign(job, { state, ...(status !== undefined ? { status } : {}) });
-    else
-        jobs.push({ op, state, ...(status !== undefined ? { status } : {}) });
 }
-/** The deps of the wait functions (wait.ts), from the run's context. */
-function waitDeps(ctx) {
-    return {
-        client: ctx.client,
-        polls: ctx.polls,
+/** One GET through the runner's proxy settings (no keep-alive): the status line, and `bodyBytes` of the body at most. */
+function plainGet(url, timeoutMs, signal, bodyBytes = 0) {
+    const agent = new lib_HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
+    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
+    return new Promise((resolve, reject) => {
+        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
+            const status = res.statusCode ?? 0;
+            const chunks = [];
+            let size = 0;
+            const end = () => {
+                const body = Buffer.concat(chunks).subarray(0, bodyBytes).toString('utf8');
+                resolve(bodyBytes > 0 ? { status, body } : { status });
+                res.destroy();
+            };
+            if (bodyBytes <= 0)
+                return end();
+            res.on('data', (chunk) => {
+                chunks.push(chunk);
+                if ((size += chunk.length) >= bodyBytes)
+                    end();
+            });
+            res.on('end', end);
+            res.on('error', reject);
+        });
+        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
+        const onAbort = () => req.destroy(new CancelledError());
+        signal?.addEventListener('abort', onAbort, { once: true });
+        req.on('error', reject);
+        req.on('close', () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+        });
+        req.end();
+    });
+}
+
+;// CONCATENATED MODULE: ./src/staging/other-sources.ts
+
+
+
+
+
+
+/**
+ * The staging site's id and URL when this run's answers did not say them (issue 20 §1), in this
+ * order after the answers themselves (source 1):
+ *  2. the list the spec documents, `GET /v2/sites`, where a field links a record to this production
+ *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does;
+ *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
+ *  4. the `staging-url` input.
+ * A URL from 3 or 4 is used only once it answers HTTP. Each source tells the run's facts what it
+ * found (facts.ts: a weaker source only fills what a stronger one left unknown), or why it gave
+ * nothing. Best effort: nothing here fails a run.
+ */
+async function fillFromOtherSources(ctx) {
+    if (!ctx.facts.complete)
+        await fillFromSiteList(ctx);
+    if (!ctx.facts.url)
+        await fillFromHints(ctx);
+}
+/** How long a known URL gets to answer. */
+const HINT_CHECK_MS = 10_000;
+async function fillFromSiteList(ctx) {
+    const listed = await fromSiteList(ctx);
+    if ('note' in listed)
+        ctx.facts.note(listed.note);
+}
+/**
+ * This site's staging record in the site list, learnt (facts.ts: the list only fills what the
+ * answers left unknown); or why the list does not name it. A list read in part never says it names
+ * no staging site: it says how many pages it did not read (contract r4 §12).
+ */
+async function fromSiteList(ctx) {
+    at(ctx, 'reading the site list for the staging site');
+    const ended = ctx.clock.now();
+    const siteList = ctx.siteList ?? new SiteList();
+    let list = await siteList.read(ctx.client, -Infinity, ended);
+    if ('error' in list)
+        return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
+    let finding = findStagingInList(list.records, ctx.siteId);
+    // Read before this site's job ended and not naming it (or read in part): read again, with calls
+    // to spare (issue 26 §5; sites ending meanwhile share that read).
+    if ('skipped' in finding &&
+        (finding.skipped === 'not-listed' || list.stoppedBy !== null) &&
+        ctx.polls.spareNow()) {
+        list = await siteList.read(ctx.client, ended, ctx.clock.now());
+        if ('error' in list)
+            return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
+        finding = findStagingInList(list.records, ctx.siteId);
+    }
+    const unread = list.stoppedBy === null
+        ? ''
+        : ` (${list.pagesUnread === 'unknown' ? 'further pages were' : `${list.pagesUnread} of its ${list.pagesRead + list.pagesUnread} pages ${list.pagesUnread === 1 ? 'was' : 'were'}`} not read: ${list.stoppedBy})`;
+    if ('found' in finding) {
+        const { id, url, field, record } = finding.found;
+        ctx.facts.learn(listSource(field), { id, url: cleanUrl(ctx, url) });
+        return { record };
+    }
+    if ('conflict' in finding) {
+        const note = `The site list (GET /v2/sites) has ${finding.conflict.length} records that each claim to be this site's staging (${finding.conflict.join(', ')}): they contradict each other, so neither was used.`;
+        return { note };
+    }
+    const where = list.stoppedBy === null
+        ? 'in it'
+        : list.pagesRead === 1
+            ? 'in the page read'
+            : `in the ${list.pagesRead} pages read`;
+    if (finding.skipped === 'no-link')
+        return {
+            note: `The site list (GET /v2/sites) was skipped: no record ${where} says which site is another site's staging${unread}.`,
+        };
+    if (list.stoppedBy !== null)
+        return {
+            note: `${list.pagesRead === 1 ? 'The one page of the site list (GET /v2/sites) that was read names' : `The ${list.pagesRead} pages of the site list (GET /v2/sites) that were read name`} no staging site for this site${unread}.`,
+        };
+    // Read whole, and no record links to this site: a weaker word than this run's answers (§3 r4).
+    ctx.facts.learn(SITE_LIST, { state: 'none' });
+    return { note: 'The site list (GET /v2/sites) names no staging site for this site.' };
+}
+/** Sources 3 and 4: the hints the front door gave, then the staging-url input; each must answer. */
+async function fillFromHints(ctx) {
+    const hints = [...(ctx.config.stagingHints ?? [])];
+    if (ctx.config.stagingUrl)
+        hints.push({
+            url: ctx.config.stagingUrl,
+            from: perDoor({
+                action: 'the staging-url input',
+                gitlab: 'the staging-url input',
+                pipe: 'the staging-url setting',
+                cli: 'the --staging-url option',
+            }),
+        });
+    for (const hint of hints) {
+        const url = ctx.redactor.stripUrl(hint.url);
+        if (!url || !(0,src_text/* httpUrl */.q3)(url)) {
+            other_sources_note(ctx, `${capital(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`);
+            continue;
+        }
+        at(ctx, `checking ${url} (from ${hint.from})`);
+        const answered = await waitForUrl(url, {
+            clock: ctx.clock,
+            logger: ctx.logger,
+            deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
+            why: `checking the staging URL from ${hint.from}`,
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+            ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
+        });
+        if (answered) {
+            ctx.facts.learn({ kind: 'outside', words: `${hint.from} (it answers)` }, { url });
+            return;
+        }
+        other_sources_note(ctx, answered === null
+            ? `${capital(hint.from)} gave ${url}, plain http on a host that is not loopback: not checked, so not used.`
+            : `${capital(hint.from)} gave ${url}, which did not answer: it was not used.`);
+    }
+}
+function other_sources_note(ctx, text) {
+    ctx.facts.note(text);
+}
+function capital(text) {
+    return capitalised(text);
+}
+
+;// CONCATENATED MODULE: ./src/api/root.ts
+
+
+
+
+
+/** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
+const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
+// `{api}` and `{hosted}` are filled where the Result is written (filledHint in errors.ts): the hosted
+// root is suggested only to a run on the hosted service's host.
+const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}. The 404 was not read as "no staging environment" and says nothing about ${setting('site-id')}, whatever ${setting('if-missing')} says.`;
+/**
+ * What the run is doing while the check runs, for a timeout or a cancellation that comes meanwhile
+ * (issue 24 §3): the 404 is held back because the root is being checked, not "sending the request".
+ */
+function rootCheckPhase(client, because) {
+    return `checking whether ${setting('api-url')} is the API root (GET ${client.shown(ROOT_EVIDENCE_PATH)}): ${because}, and that 404 was held back, not read as "no staging environment", until the root answers`;
+}
+/**
+ * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
+ * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
+ * site of a batch (like the rate window and the transport). Timeouts and cancellations are not
+ * remembered: they end the run anyway.
+ */
+class ApiRoot {
+    verdict = null;
+    ask(client) {
+        this.verdict ??= ask(client).catch((e) => {
+            this.verdict = null;
+            throw e;
+        });
+        return this.verdict;
+    }
+    /**
+     * Resolves when the root answered as the API; throws an ApiError when it did not (kind
+     * `api-url`), or when the check itself failed (that failure's kind). `because` names the 404 that
+     * needs the evidence, for the message.
+     */
+    async confirm(client, because) {
+        const verdict = await this.ask(client);
+        if (verdict.ok)
+            return;
+        const shown = client.shown(ROOT_EVIDENCE_PATH);
+        throw new ApiError({
+            kind: verdict.kind,
+            processing: 'processed',
+            httpStatus: 404,
+            message: verdict.kind === 'api-url'
+                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": ${setting('api-url')} looks wrong.`
+                : `${because}; that 404 was held back, not read as "no staging environment", because whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}).`,
+            ...(verdict.hint ? { hint: verdict.hint } : {}),
+        });
+    }
+    /**
+     * The error a 404 the run does not skip (`if-missing: fail`) is reported as (issue 24 §3): "no such
+     * site or staging environment" (blaming the site id) only once the root answered as the API; the
+     * api-url error when it did not; the 404 with a word that the root could not be checked when the
+     * check could not finish (the timeout included: the 404 stays the run's answer).
+     */
+    async blame(client, notFound) {
+        let verdict;
+        try {
+            verdict = await this.ask(client);
+        }
+        catch (e) {
+            if (!(e instanceof DeadlineError))
+                throw e;
+            verdict = { ok: false, kind: 'timeout', said: 'the timeout came first', hint: null };
+        }
+        if (verdict.ok)
+            return notFound;
+        const because = notFound.message.replace(/[.\s]+$/, '');
+        if (verdict.kind === 'api-url')
+            return new ApiError({
+                kind: 'api-url',
+                processing: 'processed',
+                httpStatus: notFound.httpStatus,
+                serverMessage: notFound.serverMessage,
+                message: `${because}, and the API root did not answer GET ${client.shown(ROOT_EVIDENCE_PATH)} as the API either (${verdict.said}): ${setting('api-url')} looks wrong, not ${setting('site-id')}.`,
+                hint: HINT,
+            });
+        return new ApiError({
+            kind: notFound.kind,
+            processing: notFound.processing,
+            httpStatus: notFound.httpStatus,
+            serverMessage: notFound.serverMessage,
+            message: `${because}. Whether ${setting('api-url')} is the API root could not be checked (GET ${client.shown(ROOT_EVIDENCE_PATH)}: ${verdict.said}), so the 404 may come from a wrong ${setting('api-url')} as well as from a wrong ${setting('site-id')}.`,
+            hint: `Check ${setting('api-url')} (the API root{hosted}), then that ${setting('site-id')} is the PRODUCTION site's id.`,
+        });
+    }
+}
+async function ask(client) {
+    try {
+        const answer = await client.call('GET', ROOT_EVIDENCE_PATH, 'read');
+        if (answersAsApi(answer.status, answer.reply.kind))
+            return { ok: true };
+        return {
+            ok: false,
+            kind: 'api-url',
+            said: `it answered ${answer.status} with ${describeBody(answer.reply.kind)}`,
+            hint: HINT,
+        };
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        if (INCONCLUSIVE.includes(e.kind))
+            return { ok: false, kind: e.kind, said: e.message, hint: e.hint };
+        return { ok: false, kind: 'api-url', said: e.message, hint: HINT };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/staging/probe.ts
+
+
+
+
+
+/**
+ * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
+ * errors; once the run has heard that the service offers no staging read (`ctx.readRoute`), throws
+ * that refusal again without sending anything.
+ */
+async function readStaging(ctx, options = {}) {
+    const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
+    try {
+        const probe = await (ctx.readRoute ? ctx.readRoute.read(send, (first) => notSent(ctx, first)) : send());
+        return {
+            kind: 'found',
+            state: probeState(probe.reply.data),
+            data: probe.reply.data,
+            status: probe.status,
+            message: probe.reply.message,
+        };
+    }
+    catch (e) {
+        if (e instanceof ApiError && e.httpStatus === MISSING_STATUS && e.kind === 'not-found')
+            return { kind: 'missing', error: e };
+        throw e;
+    }
+}
+/** The refusal this site would have heard, said as what it is: a read not sent, and why. */
+function notSent(ctx, first) {
+    const status = first.httpStatus;
+    ctx.logger.debug(`not reading the staging environment: the service answered ${status} to that read earlier in this run`);
+    return new ApiError({
+        kind: first.kind,
+        httpStatus: status,
+        processing: first.processing,
+        serverMessage: first.serverMessage,
+        message: `GET ${ctx.client.shown(probePath(ctx.siteId))} was not sent: the service answered HTTP ${status} to reading a staging environment earlier in this run, so it offers no such read.`,
+        hint: first.hint,
+    });
+}
+/**
+ * Before a 404 is read as "no staging environment" (status `none`, if-missing: skip, a staging
+ * gone before recreate's delete): the API root must have answered as the API in this run (contract
+ * §4 r3). Throws ApiError (`api-url`) when it did not.
+ */
+async function confirmNoStaging(ctx, because) {
+    const step = ctx.record.step;
+    at(ctx, rootCheckPhase(ctx.client, because));
+    await ctx.root.confirm(ctx.client, because);
+    at(ctx, step);
+}
+/**
+ * Best effort, one try: what a read of the staging environment says, learnt (facts.ts decides what
+ * it may change: nothing a stronger source said). A 404 says "no staging" only when no source of
+ * this run named the staging site, and once the API root has answered as the API (§4 r3); when the
+ * root cannot be confirmed, the state stays unknown, with a warning. A read that fails changes
+ * nothing.
+ */
+async function learnFromStaging(ctx) {
+    let read;
+    try {
+        read = await readStaging(ctx, { maxRetries: 0 });
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        ctx.logger.debug(`could not read the staging environment: ${e.message}`);
+        return null;
+    }
+    if (read.kind === 'missing') {
+        const because = `GET ${ctx.client.shown(probePath(ctx.siteId))} answered 404`;
+        if (!ctx.facts.named && !(await rootConfirmed(ctx, because)))
+            return null;
+        ctx.facts.learn({ kind: 'read', words: `the staging read (${because})` }, { state: 'none' });
+        return 'none';
+    }
+    answered(ctx, { message: ctx.record.message || read.message });
+    const taken = fillStagingFields(ctx, read.data, STAGING_READ);
+    const state = taken ? read.state : 'unknown';
+    ctx.facts.learn(STAGING_READ, { state });
+    return state;
+}
+/** Whether the API root answered as the API; a check that could not be made is warned, not thrown. */
+async function rootConfirmed(ctx, because) {
+    try {
+        await confirmNoStaging(ctx, because);
+        return true;
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        ctx.logger.warn(e.message);
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/staging/read-route.ts
+
+
+/**
+ * Whether the service offers the staging read at all, learned once and shared by every site of a
+ * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
+ * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
+ * the rate limit to hear it again.
+ */
+class StagingReadRoute {
+    refusal = null;
+    /** Reads after a job that succeeded: how many answered 404, and whether any named the staging. */
+    missingAfterJob = 0;
+    named = false;
+    afterJobRead = null;
+    /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
+    learned = null;
+    /** The route's refusal, once one site heard it; null while the route may answer. */
+    get refused() {
+        return this.refusal;
+    }
+    /**
+     * Whether this route names nothing in this run: it answered 404 to MISSING_AFTER_JOB reads right
+     * after jobs that succeeded, and named no staging environment (docs/assumptions.md, 70).
+     */
+    get namesNothing() {
+        return !this.named && this.missingAfterJob >= MISSING_AFTER_JOB;
+    }
+    /**
+     * A read right after a job that succeeded (`read` says whether it named the staging environment,
+     * or null when it failed): until one has named one, they go one at a time, so a route that
+     * answers 404 is heard MISSING_AFTER_JOB times, not once per site. Null when not sent.
+     */
+    async afterJob(read, named) {
+        while (this.afterJobRead && !this.named)
+            await this.afterJobRead;
+        if (this.namesNothing)
+            return null;
+        const sent = read();
+        if (this.named)
+            return sent;
+        const done = sent.then((result) => {
+            const said = named(result);
+            if (said === true)
+                this.named = true;
+            if (said === false)
+                this.missingAfterJob++;
+        }, () => undefined);
+        const current = done.finally(() => {
+            if (this.afterJobRead === current)
+                this.afterJobRead = null;
+        });
+        this.afterJobRead = current;
+        return sent;
+    }
+    /**
+     * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
+     * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
+     */
+    async read(read, notSent) {
+        if (this.learned)
+            await this.learned;
+        if (this.refusal)
+            throw notSent(this.refusal);
+        const sent = read();
+        this.learned ??= sent.then(() => undefined, (e) => {
+            if (e instanceof ApiError && probeUnsupported(e.httpStatus))
+                this.refusal = e;
+        });
+        return sent;
+    }
+}
+/**
+ * The staging reads a job that succeeded may still cost (0 or 1, after-job.ts): none after a delete,
+ * once the URL is known, once the run heard that the service offers no such read, or once the read
+ * has answered 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
+ */
+function readsAfterJob(operation, readRoute, urlKnown = false) {
+    return operation === 'delete' || urlKnown || readRoute?.refused || readRoute?.namesNothing ? 0 : 1;
+}
+/** 404s after jobs that succeeded, with no staging named, after which the run reads no more. */
+const MISSING_AFTER_JOB = 2;
+
+;// CONCATENATED MODULE: ./src/staging/after-job.ts
+
+
+
+
+
+
+
+
+/**
+ * After a job that succeeded: the staging id and URL the answers did not give (one read), and
+ * wait-for-url after a create or pull. Returns the run's ending.
+ */
+async function afterJob(ctx, op) {
+    if (op === 'delete')
+        return done(ctx, op);
+    // Staging still exists after each of these: one GET fills what the answers did not say.
+    if (!ctx.facts.complete)
+        await readStagingAfterJob(ctx);
+    // A push's production check comes after maintenance mode is off (push.ts).
+    if (op === 'push')
+        return done(ctx, op);
+    // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
+    if (!ctx.facts.complete)
+        await fillFromOtherSources(ctx);
+    if (!ctx.config.waitForUrl)
+        return done(ctx, op);
+    const url = ctx.facts.url;
+    if (!url) {
+        warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`);
+        return done(ctx, op);
+    }
+    at(ctx, `waiting for ${url} to answer`);
+    const jobDone = ctx.clock.now();
+    const ready = await waitForUrl(url, {
         clock: ctx.clock,
         logger: ctx.logger,
-        redactor: ctx.redactor,
+        deadline: ctx.client.deadline,
+        why: setting('wait-for-url'),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/types.ts
-/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
-const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status', 'rollback'];
-/** The `result` output. `dry-run` only with the dry-run input. */
-const OUTCOMES = (/* unused pure expression or super */ null && ([
-    'succeeded',
-    'failed',
-    'skipped',
-    'timed-out',
-    'accepted',
-    'cancelled',
-    'dry-run',
-]));
-/** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
-function newResult(operation, siteId, startedAt) {
+        ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
+    });
+    answered(ctx, { urlReady: ready });
+    if (ready === null) {
+        warn(ctx, `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
+        return done(ctx, op);
+    }
+    if (ready)
+        return {
+            outcome: 'succeeded',
+            summary: `${DONE[op]} in ${durationText(jobDone - ctx.started)}; the staging site answered ${durationText(ctx.clock.now() - jobDone)} later.`,
+        };
     return {
-        operation,
-        siteId,
-        result: 'failed',
-        httpStatus: null,
-        message: '',
-        summary: '',
-        taskId: null,
-        stagingSiteId: null,
-        stagingUrl: null,
-        stagingState: null,
-        urlReady: null,
-        durationSeconds: 0,
-        requests: 0,
-        retries: 0,
-        warnings: [],
-        sent: [],
-        error: null,
-        startedAt: new Date(startedAt).toISOString(),
-        stagingFrom: { siteId: null, url: null, notes: [] },
-        checkpointId: null,
+        outcome: 'timed-out',
+        summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
+        error: {
+            kind: 'timeout',
+            hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}. The staging environment itself is in place.`,
+        },
     };
 }
-
-;// CONCATENATED MODULE: ./src/staging/endpoints.ts
-
-/** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
-const ENDPOINTS = {
-    create: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-    pull: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/reset` },
-    push: { method: 'POST', path: (site) => `/sites/${encodeURIComponent(site)}/staging/push` },
-    delete: { method: 'DELETE', path: (site) => `/sites/${encodeURIComponent(site)}/staging` },
-};
-/** The one path of a task's status (spec §4, contract §2). */
-const taskStatusPath = (taskId) => `/tasks/${encodeURIComponent(taskId)}/status`;
-/** What a person must know after a push (spec §4, push rules 1, 2 and 4): true of every site. */
-const PUSH_WARNINGS = [
-    'No backup of production was taken before the push, and the API cannot restore the previous live site.',
-    'If production was password-protected, that protection is now off and is not re-applied: turn it back on if the site needs it.',
-    "The production site's CDN cache was purged: expect slower first requests while it refills.",
-];
-/** What a push will and will not overwrite on production (spec §4, push rules 1-4), for its dry run. */
-const PUSH_PLAN = [
-    "Will overwrite: the production site's files and database, with staging's (everything on the live site that is not on staging is lost).",
-    'Will not overwrite: mapped domains, the CDN pull zone, SSL, tags, SSH keys, the plan and the site settings (they stay on production).',
-    "Then: password protection on production is off, and production's CDN cache is purged. No backup is taken first.",
-];
-/** The same, for a push whose outcome is unknown: none of it is a fact yet (issue 17 §5). */
-const PUSH_WARNINGS_IF_SENT = [
-    'If the push went through: no backup of production was taken before it, and the API cannot restore the previous live site.',
-    'If the push went through and production was password-protected, that protection is now off and is not re-applied: check it.',
-    "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
-];
 /**
- * The same, for a push whose job failed on the server: it may have overwritten part of production,
- * but it did not complete, so the purge that completion brings (spec §4, push rule 4) is not claimed.
- * Without a checkpoint, the first line; with one (issue 27), the second: the backup it took is named
- * by the run's checkpoint lines, so "no backup" would be false.
+ * The after-job staging read: the one call site of the read a job that succeeded may cost (one
+ * request, one try), for whoever plans the run's calls. Best effort (issue 26 §2): it goes only
+ * with a call to spare while other jobs are still followed (it never waits for a call one of them
+ * needs), and not at all once the read has named nothing after jobs that succeeded in this run.
  */
-const PUSH_WARNINGS_IF_FAILED = [
-    'The push job failed, but it may have overwritten part of production first: no backup was taken before it, and the API cannot restore the previous live site. Check the live site now.',
-    'If production was password-protected, the failed push may have switched that protection off: check it.',
-];
-const PUSH_FAILED_WITH_CHECKPOINT = 'The push job failed, but it may have overwritten part of production first: check the live site now.';
-/**
- * The push warnings as the run can say them: as facts once the push job completed; for a job that
- * failed, that form; for any other end of a push that was sent (not followed, timed out, cancelled,
- * unknown), the "if the push went through" form. Each line only while it still stands: a checkpoint
- * removes the "no backup" line, protection switched back on removes the protection line.
- */
-function pushWarnings(warnings, completed, failed) {
-    if (completed)
-        return warnings;
-    const stands = PUSH_WARNINGS.map((w, i) => warnings.includes(w) || warnings.includes(PUSH_WARNINGS_IF_SENT[i]));
-    if (!stands.some(Boolean))
-        return warnings;
-    const rest = warnings.filter((w) => !PUSH_WARNINGS.includes(w) && !PUSH_WARNINGS_IF_SENT.includes(w));
-    const said = failed
-        ? [
-            stands[0] ? PUSH_WARNINGS_IF_FAILED[0] : PUSH_FAILED_WITH_CHECKPOINT,
-            ...(stands[1] ? [PUSH_WARNINGS_IF_FAILED[1]] : []),
-        ]
-        : PUSH_WARNINGS_IF_SENT.filter((_, i) => stands[i]);
-    return [...rest, ...said];
+async function readStagingAfterJob(ctx) {
+    const route = ctx.readRoute;
+    if (readsAfterJob(ctx.config.operation, route) === 0)
+        return;
+    if (!ctx.polls.spareNow()) {
+        ctx.logger.debug('not reading the staging environment now: the calls left are for jobs still running');
+        return;
+    }
+    const read = () => learnFromStaging(ctx);
+    if (!route)
+        await read();
+    else
+        await route.afterJob(read, (state) => (state === null ? null : state !== 'none'));
 }
-/** What a finished job did, for the last line and the summary. */
-const DONE = {
-    create: 'Staging created',
-    pull: 'Staging refreshed from production',
-    push: 'Staging pushed to production',
-    delete: 'Staging deleted',
-};
-/** The step that follows a job the run left behind (timed out, not waited for, not confirmed). */
-function checkLaterHint(siteId, taskId) {
-    return `To check on it later, ${statusCommand(siteId, taskId)}.`;
+function done(ctx, op) {
+    return { outcome: 'succeeded', summary: `${DONE[op]} in ${durationText(ctx.clock.now() - ctx.started)}.` };
 }
 
 ;// CONCATENATED MODULE: ./src/staging/ending.ts
+
 
 
 
@@ -6003,23 +6913,24 @@ function taskFailed(what, reason) {
 }
 /** What a thrown timeout, cancellation or error means for the run. */
 function endingOf(ctx, e) {
-    const { client, known } = ctx;
+    const { client, record } = ctx;
     if (e instanceof DeadlineError) {
         const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
-        const mayRun = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
+        // A job the server took (or may have: no answer) and whose end was not seen.
+        const mayRun = record.jobs.some((j) => j.state === 'accepted' || j.state === 'sent');
         const until = e.lastError?.acceptsAgainAt;
         const timeout = durationText(ctx.config.timeoutMs);
         return {
             outcome: 'timed-out',
             summary: (until
-                ? `Stopped while ${ctx.phase}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
-                : `The timeout (${timeout}) was reached while ${ctx.phase}.`) +
+                ? `Stopped while ${record.step}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
+                : `The timeout (${timeout}) was reached while ${record.step}.`) +
                 (mayRun ? ' The job may still be running on the server.' : '') +
                 last,
             error: {
                 kind: 'timeout',
                 hint: mayRun
-                    ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, known.taskId)}`
+                    ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, record.taskId)}`
                     : `Raise ${setting('timeout')}, or try again later.`,
             },
             ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
@@ -6037,23 +6948,27 @@ function endingOf(ctx, e) {
 }
 /** What was sent, and what is known of each job it started: completed, still running, or unknown. */
 function cancelReport(ctx, client) {
+    const step = ctx.record.step;
     if (client.sent.length === 0)
-        return `Cancelled while ${ctx.phase}; nothing had been sent.`;
-    const jobs = ctx.known.jobs.map(jobReport);
-    const told = jobs.length > 0 ? jobs.join(' ') : 'A job the server accepted keeps running there.';
-    return `Cancelled while ${ctx.phase}. Sent: ${client.sent.join('; ')}. ${told}`;
+        return `Cancelled while ${step}; nothing had been sent.`;
+    // Only what the record says of each job: a request with no answer is unknown, never "running".
+    return sentences(`Cancelled while ${step}. Sent: ${client.sent.join('; ')}`, ...ctx.record.jobs.map(jobReport));
 }
 const HAPPENED = {
     create: 'staging was created',
     pull: 'staging was refreshed from production',
     push: 'staging was pushed to production',
     delete: 'staging was deleted',
+    checkpoint: 'the checkpoint was made',
+    restore: 'production was restored',
 };
 const NOT_DONE = {
     create: 'no staging was created',
     pull: 'staging was not refreshed',
     push: 'nothing was pushed to production',
     delete: 'staging was not deleted',
+    checkpoint: 'no checkpoint was started',
+    restore: 'production was not restored',
 };
 function jobReport(job) {
     // 429 and 503 mean "not processed" (contract §6): the request was not taken, whatever came after.
@@ -6068,8 +6983,18 @@ function jobReport(job) {
 /** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
 function writeResult(ctx, ending) {
     const { client, clock, config, siteId, started, startedWall, redactor, door } = ctx;
-    const known = { ...ctx.known, ...ending.fields };
+    const known = { ...ctx.record, ...ending.fields };
     const facts = ctx.facts.view();
+    const said = productionWords(ctx);
+    const pushed = known.production.content.is === 'pushed';
+    // Lines that no longer stand: a checkpoint is a backup; protection switched on again after the push.
+    const gone = [
+        ...(known.production.checkpoint ? [0] : []),
+        ...(known.production.protection === 'on-again' ? [1] : []),
+    ].flatMap((i) => [PUSH_WARNINGS[i], PUSH_WARNINGS_IF_SENT[i]]);
+    const error = ending.error && said.hint && !ending.error.hint.includes(said.hint)
+        ? { ...ending.error, hint: `${ending.error.hint} ${said.hint}` }
+        : ending.error;
     // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
     // filled (`{site}` may come more than once).
     const words = (text) => inDoorWords(text, door);
@@ -6079,7 +7004,11 @@ function writeResult(ctx, ending) {
         result: ending.outcome,
         httpStatus: known.httpStatus,
         message: known.message,
-        summary: redactor.inert(words(ending.summary)),
+        summary: redactor.inert(
+        // Without an error (a cancel) the step that tries again goes in the summary: never lost.
+        words(said.summary.length
+            ? sentences(ending.summary, ...said.summary, ...(ending.error ? [] : [said.hint]))
+            : ending.summary)),
         taskId: known.taskId,
         stagingSiteId: facts.stagingSiteId,
         stagingUrl: facts.stagingUrl,
@@ -6089,16 +7018,47 @@ function writeResult(ctx, ending) {
         durationSeconds: roundedSeconds(clock.now() - started),
         requests: client.requests,
         retries: client.retries + ctx.busy.retries,
-        warnings: pushWarnings(known.warnings, known.jobs.some((j) => j.op === 'push' && j.state === 'completed'), ending.error?.kind === 'task-failed').map(words),
+        warnings: [
+            ...pushWarnings(known.warnings.filter((w) => !gone.includes(w)), pushed, ending.error?.kind === 'task-failed'),
+            ...said.warnings,
+        ].map(words),
         sent: client.sent,
-        error: ending.error ? { ...ending.error, hint: hint(ending.error.hint) } : null,
-        checkpointId: known.checkpointId ?? null,
+        error: error ? { ...error, hint: hint(error.hint) } : null,
+        checkpointId: known.checkpointId,
+        productionCheck: known.production.check ? (known.production.check.passed ? 'passed' : 'failed') : null,
         stagingFrom: {
             siteId: facts.stagingFrom.siteId ? words(facts.stagingFrom.siteId) : null,
             url: facts.stagingFrom.url ? words(facts.stagingFrom.url) : null,
             notes: facts.stagingFrom.notes.map((n) => redactor.inert(words(n))),
         },
     };
+}
+
+;// CONCATENATED MODULE: ./src/staging/settle.ts
+
+
+
+
+
+/**
+ * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
+ * failed with the server's reason. A create's completion also names the staging site: from a task,
+ * only its `resource_id` (never its own `id`: contract §5), from the probe, the staging record.
+ */
+function settle(ctx, op, outcome) {
+    const what = jobOf(op);
+    if (outcome.kind === 'failed')
+        return failure(taskFailed(`The ${what}`, outcome.reason));
+    if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
+        const warning = outcome.kind === 'untrackable'
+            ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
+            : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`;
+        warn(ctx, warning);
+        return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.record.taskId)}` };
+    }
+    if (op === 'create')
+        fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? TASK : STAGING_READ);
+    return { outcome: 'succeeded', summary: '' };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -7282,10 +8242,10 @@ function isRecursive(inst, stack, resolve) {
         }
     }
     stack.delete(inst);
-    return settle(inst, result);
+    return memoizer_settle(inst, result);
 }
 /** An assumed answer must not outlive the resolution that settles it, so only a certain one is cached. */
-function settle(inst, answer) {
+function memoizer_settle(inst, answer) {
     if (answer !== ASSUMED)
         recursive.set(inst, answer === PROVEN);
     return answer;
@@ -15664,120 +16624,43 @@ const TaskStatusSchema = looseObject({
     updatedAt: parseServerDate(data.updated_at),
 }));
 
-;// CONCATENATED MODULE: ./src/staging/poll-line.ts
+;// CONCATENATED MODULE: ./src/staging/wait/planner.ts
 /**
- * The straight lines that fit a progress bar's recent answers (poll-planner.ts): each whole-number
- * answer says the bar was at least its value and below the next one, so the lines v = a + b·t that
- * fit them all form a convex polygon in the (a, b) plane, cut one answer at a time.
+ * The planner: when to ask again whether ONE background job has finished. It uses what the server
+ * tells, and never trusts it so far that a misleading progress bar costs more than fixed polling.
+ *
+ * 1. No progress (no `percentage_complete`, or 0%): ask after FIRST_POLL_MS, then every
+ *    NO_PROGRESS_POLL_MS (the end is noticed within 5 s). With no sign of the end, fixed polling is
+ *    the best there is: an interval that grows makes (lateness × calls) exceed the job's length.
+ * 2. Progress: the earliest plausible time the bar reaches 99 (many jobs end there, never showing
+ *    100), the earliest of several readings: the average pace, a power law through two samples (a
+ *    bar that speeds up), after a stall the best pace so far, and a straight line through the recent
+ *    answers (each whole-number answer says the bar is between it and the next number; together
+ *    they pin when it reaches 99 and 100 within seconds). Ask again APPROACH of the way to that
+ *    estimate, never later than GROWTH times the time run so far, and soon after the bar sped up.
+ * 3. Near it: every NEAR_END_POLL_MS across the window where the end can fall. Past it without
+ *    movement (a bar stuck at 99, a stall), back off, but never beyond LATE_FRACTION of the time run
+ *    (at least NO_PROGRESS_POLL_MS) nor AVERAGE_FACTOR × the average interval so far, which keeps
+ *    (lateness × calls) within the job's length, as fixed polling does.
+ * Pure and clock-free: times are passed in (tests and the bench run it in virtual time).
  */
-/**
- * A straight line v = a + b·t through the recent readings, each of which says the bar was at
- * least its value and below the next whole number: the set of lines that fit them all, over as
- * many recent readings as fit one line (at least three values, so that the pace is bounded), and
- * spanning at most `maxValues` values. Null when fewer than three values fit one line.
- */
-function fitLine(readings, maxValues) {
-    // Every line with a pace from 1e-9 to 1 percent per ms, starting anywhere plausible.
-    let polygon = [
-        [-1e8, 1e-9],
-        [1e8, 1e-9],
-        [1e8, 1],
-        [-1e8, 1],
-    ];
-    let values = 0;
-    let previous = null;
-    let fitted = null;
-    for (let i = readings.length - 1; i >= 0; i--) {
-        const { t, percent } = readings[i];
-        // a + b·t >= percent, and a + b·t <= percent + 1
-        if (percent !== previous && values + 1 > maxValues)
-            break;
-        let next = clip(polygon, 1, t, percent);
-        next = clip(next, -1, -t, -(percent + 1));
-        if (next.length < 3)
-            break;
-        polygon = next;
-        if (percent !== previous)
-            values++;
-        previous = percent;
-        if (values >= 3)
-            fitted = polygon;
-    }
-    return fitted ? new Line(fitted) : null;
-}
-/** The lines that fit the readings: when they reach a mark, at the earliest and at the latest. */
-class Line {
-    polygon;
-    constructor(polygon) {
-        this.polygon = polygon;
-    }
-    earliest(mark) {
-        return Math.min(...this.polygon.map(([a, b]) => (mark - a) / b));
-    }
-    latest(mark) {
-        return Math.max(...this.polygon.map(([a, b]) => (mark - a) / b));
-    }
-    /** A middle slope of the lines that fit (the mean of the corners). */
-    slope() {
-        return this.polygon.reduce((sum, [, b]) => sum + b, 0) / this.polygon.length;
-    }
-}
-/** The part of a convex polygon in the (a, b) plane where ca·a + cb·b >= c (Sutherland-Hodgman). */
-function clip(polygon, ca, cb, c) {
-    const out = [];
-    const side = (p) => ca * p[0] + cb * p[1] - c;
-    for (let i = 0; i < polygon.length; i++) {
-        const p = polygon[i];
-        const q = polygon[(i + 1) % polygon.length];
-        const sp = side(p);
-        const sq = side(q);
-        if (sp >= 0)
-            out.push(p);
-        if (sp >= 0 !== sq >= 0) {
-            const k = sp / (sp - sq);
-            out.push([p[0] + k * (q[0] - p[0]), p[1] + k * (q[1] - p[1])]);
-        }
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/staging/poll-planner.ts
-
-/** The bar is read as complete at 99 (many jobs sit there, never at 100) or at 100. */
-const TARGET = 99;
 class PollPlanner {
+    startedAt;
     samples = [];
     readings = [];
-    /** The lines that fit the readings as they are (a site asks again at every wake). */
+    /** The lines that fit the readings as they are (a job asks again at every wake). */
     lines = new Map();
     polls = 0;
     stale = 0;
     lastAnswer = 0;
-    startedAt;
-    minMs;
-    noProgressMs;
-    approach;
-    denseMs;
-    growth;
-    backoff;
-    lateFraction;
-    averageFactor;
-    constructor(options) {
-        this.startedAt = options.startedAt;
-        this.minMs = options.minMs ?? 1000;
-        this.noProgressMs = options.noProgressMs ?? 4900;
-        this.approach = options.approach ?? 0.6;
-        this.denseMs = options.denseMs ?? 1900;
-        this.growth = options.growth ?? 2;
-        this.backoff = options.backoff ?? 0.25;
-        this.lateFraction = options.lateFraction ?? 1 / 40;
-        this.averageFactor = options.averageFactor ?? 0.9;
+    /** `startedAt`: when the job was accepted (ms). */
+    constructor(startedAt) {
+        this.startedAt = startedAt;
     }
-    /** The delay before the first poll. */
     firstDelay() {
-        return this.minMs;
+        return FIRST_POLL_MS;
     }
-    /** Records one answer of a running job: `percent` undefined when the server gave none. */
+    /** One answer of a running job (`percent` undefined: the server gave none). */
     observe(at, percent) {
         this.polls++;
         const t = at - this.startedAt;
@@ -15791,44 +16674,40 @@ class PollPlanner {
         if (this.readings.length > MAX_READINGS)
             this.readings.shift();
         const last = this.samples.at(-1);
-        if (last ? p <= last.percent : p <= 0) {
-            // No movement (a step back is read as none).
+        // No movement (a step back is read as none).
+        if (last ? p <= last.percent : p <= 0)
             this.stale++;
-            return;
+        else {
+            this.stale = 0;
+            this.samples.push({ t, percent: p, from });
         }
-        this.stale = 0;
-        this.samples.push({ t, percent: p, from });
     }
     /** How long to wait, from `now`, before the next poll. */
     nextDelay(now) {
         const t = Math.max(0, now - this.startedAt);
         const last = this.samples.at(-1);
         if (!last)
-            return this.clamp(this.polls === 0 ? this.minMs : this.noProgressMs);
+            return clamp(this.polls === 0 ? FIRST_POLL_MS : NO_PROGRESS_POLL_MS);
         const window = this.endWindow(t, last);
-        if (t < window.from - this.denseMs) {
-            let wait = Math.min((window.from - t) * this.approach, Math.max(this.minMs, this.growth * t));
+        if (t < window.from - NEAR_END_POLL_MS) {
+            let wait = Math.min((window.from - t) * APPROACH, Math.max(FIRST_POLL_MS, GROWTH * t));
             // A bar that just sped up may be going much faster than the samples show: look again soon.
             const speedUp = this.speedUp();
             if (speedUp !== null)
                 wait = Math.min(wait, speedUp / 8);
-            return this.clamp(wait);
+            return clamp(wait);
         }
         if (t <= window.to)
-            return this.clamp(Math.min(this.denseMs, Math.max(this.minMs, window.to - t)));
-        // Past the window and not there yet: back off, within the caps.
-        const lateCap = Math.max(this.noProgressMs, t * this.lateFraction);
-        const averageCap = Math.max(this.minMs, (this.averageFactor * t) / Math.max(1, this.polls));
-        return this.clamp(Math.min(Math.max(this.denseMs, this.backoff * (t - window.to)), lateCap, averageCap));
+            return clamp(Math.min(NEAR_END_POLL_MS, Math.max(FIRST_POLL_MS, window.to - t)));
+        const lateCap = Math.max(NO_PROGRESS_POLL_MS, t * LATE_FRACTION);
+        const averageCap = Math.max(FIRST_POLL_MS, (AVERAGE_FACTOR * t) / Math.max(1, this.polls));
+        return clamp(Math.min(Math.max(NEAR_END_POLL_MS, BACKOFF * (t - window.to)), lateCap, averageCap));
     }
     /** Answers recorded so far. */
     get answers() {
         return this.polls;
     }
-    /**
-     * When this job ends by its own progress (clock ms): at the earliest and at the latest its
-     * readings allow; null before the bar has moved.
-     */
+    /** When the job ends by its own progress (clock ms), earliest and latest; null before the bar moved. */
     end(now) {
         const last = this.samples.at(-1);
         if (!last)
@@ -15836,40 +16715,34 @@ class PollPlanner {
         const window = this.endWindow(Math.max(0, now - this.startedAt), last);
         return { from: this.startedAt + window.from, to: this.startedAt + window.end };
     }
-    /**
-     * Where the end is expected (ms since the start): from the earliest plausible time the bar
-     * reaches the next mark (99, or 100 once it shows 99) to the latest.
-     */
+    /** Where the end is expected (ms since the start): when the bar reaches the next mark (99, or 100 once it shows 99). */
     endWindow(t, last = this.samples.at(-1)) {
-        const mark = last.percent >= TARGET ? TARGET + 1 : TARGET;
+        const mark = last.percent >= DONE_AT ? DONE_AT + 1 : DONE_AT;
         const slowing = this.slowing();
         const step = 1 / Math.max(slowing ?? this.pace(last), 1e-9);
         const line = this.line(LINE_VALUES);
-        // The earliest readings of when the bar reaches the mark: the average pace (unless the bar has
-        // been slowing down steadily); a straight line through the recent answers, or through the last
-        // three values if the bar sped up lately; without a line (too few values, or a bar that is not
-        // straight), the recent pace and when the bar reached its value (after the answer before it,
-        // and at most one step before); a power law; after a stall, the best pace so far.
+        // The earliest readings: the average pace (unless the bar has been slowing down steadily); a
+        // line through the recent answers (or the last three values, if the bar sped up lately);
+        // without a line, the recent pace and when the bar reached its value; a power law; after a
+        // stall, the best pace so far.
         const early = [];
-        if (mark === TARGET && slowing === null)
-            early.push(last.t * (TARGET / last.percent));
+        if (mark === DONE_AT && slowing === null)
+            early.push(last.t * (DONE_AT / last.percent));
         if (line) {
             early.push(line.earliest(mark));
-            // If the bar sped up lately, the older answers hold the line back: then a line through the
-            // last values only.
             const recent = this.line(3);
             if (recent && recent.slope() > 1.1 * line.slope())
                 early.push(recent.earliest(mark));
         }
         else {
-            if (mark === TARGET) {
+            if (mark === DONE_AT) {
                 const recent = this.recentPace(last);
                 if (recent > 0)
-                    early.push(last.t + (TARGET - last.percent) / recent);
+                    early.push(last.t + (DONE_AT - last.percent) / recent);
             }
             early.push(Math.max(last.from, last.t - step) + (mark - last.percent) * step);
         }
-        const power = mark === TARGET ? this.powerLawEnd(last) : null;
+        const power = mark === DONE_AT ? this.powerLawEnd(last) : null;
         if (power !== null)
             early.push(power);
         if (this.stalled() || this.stoodStill()) {
@@ -15879,14 +16752,14 @@ class PollPlanner {
         const from = Math.max(last.t, Math.min(...early));
         const to = line ? Math.max(from, line.latest(mark)) : last.t + (mark + 1 - last.percent) * step;
         // The latest the job itself can end: the bar at 100 (a job may show 99 until it ends).
-        const end = line ? line.latest(TARGET + 1) : last.t + (TARGET + 1 - last.percent) * step;
+        const end = line ? line.latest(DONE_AT + 1) : last.t + (DONE_AT + 1 - last.percent) * step;
         return { from, to: Math.max(from, to), end: Math.max(from, to, end) };
     }
-    /** The pace of the bar, percent per ms: the faster of the average and the recent one. */
+    /** The faster of the average and the recent pace (percent per ms). */
     pace(last) {
         return Math.max(last.percent / Math.max(1, last.t), this.recentPace(last));
     }
-    /** Percent per ms over the recent part of the job (the last ~40% of its elapsed time). */
+    /** Percent per ms over the last ~40% of the job's elapsed time. */
     recentPace(last) {
         const from = last.t - Math.max(5000, 0.4 * last.t);
         const ref = this.samples.find((s) => s.t >= from && s !== last);
@@ -15894,10 +16767,7 @@ class PollPlanner {
             return 0;
         return Math.max(0, (last.percent - ref.percent) / (last.t - ref.t));
     }
-    /**
-     * Where a power law p = a·t^k through the latest sample and one from at most two thirds of its
-     * time reaches 99: exact for a bar that speeds up (k > 1) as for a linear one (k = 1).
-     */
+    /** Where p = a·t^k through the last sample and one from at most 2/3 of its time reaches 99. */
     powerLawEnd(last) {
         const ref = [...this.samples].reverse().find((s) => s.t <= last.t / 1.5);
         if (!ref)
@@ -15912,9 +16782,9 @@ class PollPlanner {
             if ((k * last.percent) / last.t > 2 * local)
                 return null;
         }
-        return last.t * (TARGET / last.percent) ** (1 / k);
+        return last.t * (DONE_AT / last.percent) ** (1 / k);
     }
-    /** The length of the latest (long) interval when the bar moved at over 2.5 times the pace before it. */
+    /** The latest (long) interval when the bar moved at over 2.5 times the pace before it. */
     speedUp() {
         const n = this.samples.length;
         if (n < 1 || this.stale > 0)
@@ -15924,17 +16794,11 @@ class PollPlanner {
         const a = this.samples[n - 3] ?? { t: 0, percent: 0, from: 0 };
         if (b.t <= a.t)
             return null;
-        // The move happened after the answer before it (answers that did not move may lie between).
         const latest = (c.percent - b.percent) / Math.max(1, c.t - Math.max(b.t, c.from));
         const before = (b.percent - a.percent) / (b.t - a.t);
-        // Once: the look that follows is short, and shows the new pace.
-        return latest > 2.5 * before && c.t - b.t > 8 * this.denseMs ? c.t - b.t : null;
+        return latest > 2.5 * before && c.t - b.t > 8 * NEAR_END_POLL_MS ? c.t - b.t : null;
     }
-    /**
-     * The bar's recent pace (percent per ms) when it has been slowing down steadily: its last two
-     * intervals each below the average pace before them (but not stalled). The average and recent
-     * paces would then keep calling the end too early.
-     */
+    /** The recent pace when the bar has been slowing down steadily (its last two intervals), else null. */
     slowing() {
         const n = this.samples.length;
         if (n < 3 || this.stale > 0)
@@ -15945,17 +16809,13 @@ class PollPlanner {
         };
         const average = (k) => this.samples[k].percent / Math.max(1, this.samples[k].t);
         const [latest, before] = [pace(n - 1), pace(n - 2)];
-        // Both intervals clearly below the average before them, neither stalled, and not speeding up.
         if (latest < 0.5 * average(n - 2) || latest >= 0.8 * average(n - 2))
             return null;
         if (before >= 0.8 * average(n - 3) || latest > 1.2 * before)
             return null;
         return Math.max(latest, before);
     }
-    /**
-     * The bar stood still for over two of its steps between its last two values (answers that did
-     * not move lie between them): it is bursty, and may now go at its best pace again.
-     */
+    /** The bar stood still for over two of its steps between its last two values: it is bursty. */
     stoodStill() {
         const n = this.samples.length;
         if (n < 2)
@@ -15971,10 +16831,8 @@ class PollPlanner {
         if (n < 2)
             return false;
         const [b, c] = [this.samples[n - 2], this.samples[n - 1]];
-        const latest = (c.percent - b.percent) / Math.max(1, c.t - b.t);
-        return latest < (0.5 * b.percent) / Math.max(1, b.t);
+        return (c.percent - b.percent) / Math.max(1, c.t - b.t) < (0.5 * b.percent) / Math.max(1, b.t);
     }
-    /** fitLine over the readings, worked out once per new reading. */
     line(maxValues) {
         const known = this.lines.get(maxValues);
         if (known !== undefined)
@@ -15983,51 +16841,283 @@ class PollPlanner {
         this.lines.set(maxValues, line);
         return line;
     }
-    clamp(ms) {
-        return Math.round(Math.max(this.minMs, ms));
+}
+/**
+ * The lines v = a + b·t that fit the recent readings (each whole-number answer says the bar was at
+ * least its value and below the next one): a convex polygon in the (a, b) plane, cut one reading at
+ * a time, over as many recent readings as fit one line, spanning at most `maxValues` values. Null
+ * when fewer than three values fit one line (the pace is not bounded).
+ */
+function fitLine(readings, maxValues) {
+    let polygon = [
+        [-1e8, 1e-9],
+        [1e8, 1e-9],
+        [1e8, 1],
+        [-1e8, 1],
+    ];
+    let values = 0;
+    let previous = null;
+    let fitted = null;
+    for (let i = readings.length - 1; i >= 0; i--) {
+        const { t, percent } = readings[i];
+        if (percent !== previous && values + 1 > maxValues)
+            break;
+        const next = clip(clip(polygon, 1, t, percent), -1, -t, -(percent + 1));
+        if (next.length < 3)
+            break;
+        polygon = next;
+        if (percent !== previous)
+            values++;
+        previous = percent;
+        if (values >= 3)
+            fitted = polygon;
+    }
+    return fitted ? new Line(fitted) : null;
+}
+/** The lines that fit: when they reach a mark, at the earliest and at the latest. */
+class Line {
+    polygon;
+    constructor(polygon) {
+        this.polygon = polygon;
+    }
+    earliest(mark) {
+        return Math.min(...this.polygon.map(([a, b]) => (mark - a) / b));
+    }
+    latest(mark) {
+        return Math.max(...this.polygon.map(([a, b]) => (mark - a) / b));
+    }
+    slope() {
+        return this.polygon.reduce((sum, [, b]) => sum + b, 0) / this.polygon.length;
     }
 }
-const MAX_READINGS = 60;
-/** The line through the recent answers spans at most this many values of the bar. */
+/** The part of a convex polygon where ca·a + cb·b >= c (Sutherland-Hodgman). */
+function clip(polygon, ca, cb, c) {
+    const out = [];
+    const side = (p) => ca * p[0] + cb * p[1] - c;
+    for (let i = 0; i < polygon.length; i++) {
+        const [p, q] = [polygon[i], polygon[(i + 1) % polygon.length]];
+        const [sp, sq] = [side(p), side(q)];
+        if (sp >= 0)
+            out.push(p);
+        if (sp >= 0 !== sq >= 0) {
+            const k = sp / (sp - sq);
+            out.push([p[0] + k * (q[0] - p[0]), p[1] + k * (q[1] - p[1])]);
+        }
+    }
+    return out;
+}
+const clamp = (ms) => Math.round(Math.max(FIRST_POLL_MS, ms));
+/** The first poll, and the shortest interval. */
+const FIRST_POLL_MS = 1000;
+/** The interval while the server gives no progress: its end is noticed within 5 s. */
+const NO_PROGRESS_POLL_MS = 4900;
+/** The fraction of the way to the estimated end waited before the next poll. */
+const APPROACH = 0.6;
+/** The interval across the window where the end can fall. */
+const NEAR_END_POLL_MS = 1900;
+/** Far from the end, never wait longer than this many times the time the job has run. */
+const GROWTH = 2;
+/** Past the expected end: this fraction of the time overdue, within LATE_FRACTION of the time run and AVERAGE_FACTOR × the average interval. */
+const BACKOFF = 0.25;
+const LATE_FRACTION = 1 / 40;
+const AVERAGE_FACTOR = 0.9;
+/** The bar is read as complete at 99 (many jobs sit there, never at 100) or at 100. */
+const DONE_AT = 99;
+/** The line through the recent answers spans at most LINE_VALUES values of the bar (of MAX_READINGS answers). */
 const LINE_VALUES = 6;
+const MAX_READINGS = 60;
 
-;// CONCATENATED MODULE: ./src/staging/poll-loop.ts
+;// CONCATENATED MODULE: ./src/staging/wait/follow.ts
+
+
+
+
+
+
 
 
 
 
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
-/**
- * Counts this follower in the batch's poll scheduler for as long as it polls, and ends its live
- * progress however following ends (done, failed, timed out, cancelled).
- */
-async function sharingPolls(deps, operation, siteId, follow) {
-    // Keyed by these deps, as sleepWithin asks pollAt with them.
-    const leave = deps.polls.join(deps, deps.signal);
-    const started = deps.clock.now();
+/** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
+function waitForTask(deps, operation, siteId, taskId, startedAt) {
+    const { client, logger, redactor } = deps;
+    logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`);
+    const unknownSeen = new Set();
+    let seenRunning = false;
+    return follow(deps, operation, siteId, `the status of task ${taskId}`, startedAt, async (elapsed) => {
+        let answer;
+        try {
+            answer = await client.call('GET', taskStatusPath(taskId), 'read');
+        }
+        catch (e) {
+            if (!(e instanceof ApiError) || e.httpStatus !== MISSING_STATUS || e.kind === 'api-url')
+                throw e;
+            if (elapsed < TASK_INVISIBLE_GRACE_MS) {
+                logger.debug(`task ${taskId} is not visible yet (404)`);
+                return 'waiting';
+            }
+            // A version's or a restore's task has no staging environment to follow instead (contract §13).
+            if (operation === 'checkpoint' || operation === 'rollback')
+                return { kind: 'untrackable', reason: `task ${taskId} was not found (404)` };
+            logger.warn(`Task ${taskId} was not found ${durationText(elapsed, 'log')} after the job started; following the staging environment instead.`);
+            return followProbe(deps, operation, siteId, seenRunning);
+        }
+        const parsed = TaskStatusSchema.safeParse(answer.reply.data);
+        if (!parsed.success) {
+            logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`);
+            return 'waiting';
+        }
+        const task = parsed.data;
+        if (task.state === 'completed')
+            return { kind: 'completed', data: answer.reply.data, from: 'task' };
+        const shown = redactor.server(typeof task.status === 'object' ? JSON.stringify(task.status) : task.status, 60);
+        if (task.state === 'failed')
+            return {
+                kind: 'failed',
+                reason: task.reason ? redactor.server(task.reason) : `the task ended with status "${shown}"`,
+            };
+        if (task.state === 'running')
+            seenRunning = true;
+        else if (!unknownSeen.has(shown)) {
+            unknownSeen.add(shown);
+            logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`);
+        }
+        return { percent: task.percent };
+    });
+}
+/** Follows a job with no task id through the staging probe (contract §3); never reports success it did not see. */
+function waitForProbe(deps, operation, siteId) {
+    return followProbe(deps, operation, siteId, false);
+}
+function followProbe(deps, operation, siteId, seenBusy) {
+    const { client, logger, clock } = deps;
+    return follow(deps, operation, siteId, 'the staging environment', clock.now(), async (elapsed) => {
+        let answer;
+        try {
+            answer = await client.call('GET', probePath(siteId), 'read');
+        }
+        catch (e) {
+            if (!(e instanceof ApiError))
+                throw e;
+            if (e.httpStatus !== null && (probeUnsupported(e.httpStatus) || e.kind === 'api-url'))
+                return {
+                    kind: 'untrackable',
+                    reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
+                };
+            if (e.httpStatus !== MISSING_STATUS)
+                throw e;
+            if (operation === 'delete')
+                return { kind: 'completed', data: null, from: 'probe' };
+            if (operation === 'create' && elapsed < TASK_INVISIBLE_GRACE_MS)
+                return 'waiting';
+            return {
+                kind: 'untrackable',
+                reason: 'the staging environment is not visible (404), so completion cannot be tracked',
+            };
+        }
+        const data = answer.reply.data;
+        const state = probeState(data);
+        if (state === 'busy') {
+            seenBusy = true;
+            return { percent: undefined };
+        }
+        if (state === 'ready' && operation !== 'delete') {
+            // Before a create there was no staging: "ready" is the new one. A pull or push that has not
+            // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
+            if (operation === 'create' || seenBusy)
+                return { kind: 'completed', data, from: 'probe' };
+            if (elapsed >= PROBE_EVIDENCE_WINDOW_MS)
+                return {
+                    kind: 'unconfirmed',
+                    reason: `the staging environment looks ready, but this run never saw the ${jobOf(operation)} running, so it cannot tell whether the job ran, failed or has not started`,
+                };
+        }
+        if (state === 'unknown')
+            logger.debug("the staging environment's status gave no state this client knows; still waiting");
+        return 'waiting';
+    });
+}
+/** Follows a site version started with no task id through its site's version list (contract §13). */
+function waitForVersion(deps, siteId, versionId) {
+    const { client, redactor, logger, clock } = deps;
+    logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`);
+    return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
+        const answer = await client.call('GET', versionListPath(siteId, 1, 100), 'read');
+        const record = listItems(answer.reply.data).find((r) => versionIdOf(r) === versionId);
+        if (!record)
+            return elapsed < TASK_INVISIBLE_GRACE_MS
+                ? 'waiting'
+                : { kind: 'untrackable', reason: `version ${versionId} is not in site ${siteId}'s version list` };
+        const state = taskState(record.status);
+        if (state === 'completed')
+            return { kind: 'completed', data: record, from: 'probe' };
+        if (state === 'failed')
+            return {
+                kind: 'failed',
+                reason: `version ${versionId} has the status "${redactor.server(String(record.status), 60)}"`,
+            };
+        return state === 'running' ? { percent: undefined } : 'waiting';
+    });
+}
+/** The one loop: sleep, `look`, until it says how the job ended; transient trouble keeps waiting. */
+async function follow(deps, operation, siteId, what, startedAt, look) {
+    const { clock, logger, polls } = deps;
+    const leave = polls.join(deps, deps.signal); // keyed by these deps, as sleepWithin asks with them
+    const planner = new PollPlanner(startedAt);
+    const progress = progressOf(deps, operation, siteId, startedAt);
+    const followedFrom = clock.now();
     try {
-        return await follow();
+        let delay = planner.firstDelay();
+        for (;;) {
+            await sleepWithin(deps, delay, planner);
+            let now;
+            try {
+                now = await look(clock.now() - startedAt);
+            }
+            catch (e) {
+                if (!(e instanceof ApiError))
+                    throw e;
+                if (e.acceptsAgainAt)
+                    throw new DeadlineError(e);
+                if (!TRANSIENT.has(e.kind))
+                    return { kind: 'untrackable', reason: `reading ${what} failed: ${e.message}` };
+                logger.warn(`Could not read ${what} (${e.message}); still waiting.`);
+                planner.observe(clock.now(), undefined);
+                delay = Math.max(planner.nextDelay(clock.now()), TROUBLE_POLL_MS);
+                continue;
+            }
+            if (typeof now === 'object' && 'kind' in now) {
+                if (now.kind === 'completed')
+                    progress(100, true);
+                return now;
+            }
+            const percent = now === 'waiting' ? undefined : now.percent;
+            planner.observe(clock.now(), percent);
+            if (now !== 'waiting')
+                progress(percent);
+            delay = planner.nextDelay(clock.now());
+        }
     }
     finally {
-        leave();
-        const elapsedMs = deps.clock.now() - started;
-        deps.logger.progress?.({ operation, siteId, percent: null, elapsedMs, etaMs: null, ended: true });
+        if (leave)
+            leave();
+        const elapsedMs = clock.now() - followedFrom;
+        if (leave)
+            logger.progress?.({ operation, siteId, percent: null, elapsedMs, etaMs: null, ended: true });
     }
 }
 /**
- * Sleeps before the next poll: `wanted` (what the planner asks), or when the batch's poll scheduler
- * says (PollScheduler.pollAt), which decides again whenever the time it gave comes (a poll planned
- * before calls ran out is planned anew, not sent late). A follower held for news sleeps on its own
- * wake-up, which the scheduler aborts for it alone (and the run's cancellation too): no signal is
- * composed per wait. No wait runs past the deadline: then DeadlineError at once, with no pointless sleep.
+ * Sleeps until the scheduler lets the next poll go (asked again whenever the time it gave comes; a
+ * held job sleeps on its own wake-up). Past the deadline: DeadlineError, with no pointless sleep.
  */
 async function sleepWithin(deps, wanted, planner) {
-    const { clock, client, signal, polls } = deps;
+    const { clock, signal, polls } = deps;
     const wantedAt = clock.now() + Math.max(0, wanted);
     for (;;) {
         const now = clock.now();
-        const left = client.deadline - now;
+        const left = polls.deadline - now;
         if (left <= 0)
             throw new DeadlineError();
         const { at, final, wake } = polls.pollAt(deps, {
@@ -16059,297 +17149,386 @@ async function sleepWithin(deps, wanted, planner) {
             throw new CancelledError();
     }
 }
-/**
- * Progress of one job: a live update at every answer for a front end that shows one (the CLI on a
- * terminal), else a plain line now and then, never at every poll.
- */
-class Progress {
-    deps;
-    operation;
-    siteId;
-    startedAt;
-    lastLineAt;
-    constructor(deps, operation, siteId, startedAt) {
-        this.deps = deps;
-        this.operation = operation;
-        this.siteId = siteId;
-        this.startedAt = startedAt;
-        this.lastLineAt = startedAt;
-    }
-    update(percent) {
-        const now = this.deps.clock.now();
-        const elapsedMs = now - this.startedAt;
-        const { logger } = this.deps;
-        if (logger.progress) {
-            // A naive end estimate for people (the planner has its own): the average rate so far.
-            const etaMs = percent && percent > 0 && percent < 100 ? (elapsedMs * (100 - percent)) / percent : null;
-            logger.progress({
-                operation: this.operation,
-                siteId: this.siteId,
-                percent: percent ?? null,
-                elapsedMs,
-                etaMs,
-            });
+/** One job's progress: a live update at every answer where the front end shows one, else a plain line now and then. */
+function progressOf(deps, operation, siteId, startedAt) {
+    const { logger, clock } = deps;
+    let lineAt = startedAt;
+    return (percent, done = false) => {
+        const now = clock.now();
+        const elapsedMs = now - startedAt;
+        // A naive end estimate for people (the planner has its own): the average rate so far.
+        const eta = percent && percent > 0 && percent < 100 ? (elapsedMs * (100 - percent)) / percent : null;
+        const update = { operation, siteId, percent: percent ?? null, elapsedMs, etaMs: eta };
+        logger.progress?.(done ? { ...update, percent: 100, etaMs: 0, ended: true } : update);
+        if (done)
+            logger.info(`The ${jobOf(operation)} on site ${siteId} finished after ${durationText(elapsedMs)}.`);
+        if (done || logger.progress || now - lineAt < PLAIN_LINE_EVERY_MS)
             return;
-        }
-        if (now - this.lastLineAt < (this.deps.progressEveryMs ?? 15_000))
-            return;
-        this.lastLineAt = now;
+        lineAt = now;
         const pct = percent === undefined ? '' : ` ${Math.round(percent)}%,`;
-        logger.info(`… ${this.operation} on site ${this.siteId}:${pct} still running after ${durationText(elapsedMs)}`);
+        logger.info(`… ${operation} on site ${siteId}:${pct} still running after ${durationText(elapsedMs)}`);
+    };
+}
+/** Without a live line, a plain progress line at most this often. */
+const PLAIN_LINE_EVERY_MS = 15_000;
+/** After transient trouble, the next look waits at least this long. */
+const TROUBLE_POLL_MS = 5000;
+
+;// CONCATENATED MODULE: ./src/staging/jobs.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
+ * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
+ */
+async function runJob(ctx, op) {
+    const started = await start(ctx, op);
+    let ending;
+    if ('outcome' in started)
+        ending = started;
+    else {
+        answered(ctx, { message: started.reply.message });
+        ending = await jobs_follow(ctx, op, started, ctx.config.wait);
     }
-    done() {
-        const { logger, clock } = this.deps;
-        const elapsedMs = clock.now() - this.startedAt;
-        logger.progress?.({
-            operation: this.operation,
-            siteId: this.siteId,
-            percent: 100,
-            elapsedMs,
-            etaMs: 0,
-            ended: true,
+    return ending.outcome === 'succeeded' ? afterJob(ctx, op) : ending;
+}
+/** The response to follow, or the ending when the policies carried the operation to its end. */
+async function start(ctx, op) {
+    try {
+        return await send(ctx, op);
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        return applyPolicy(ctx, op, e);
+    }
+}
+/** The if-exists / if-missing policies, and a create whose first try went through after all. */
+async function applyPolicy(ctx, op, e) {
+    const { config, siteId, logger } = ctx;
+    if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
+        logger.info(`The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`);
+        answered(ctx, { message: e.serverMessage });
+        jobIs(ctx, 'create', 'accepted');
+        if (!config.wait)
+            return {
+                outcome: 'accepted',
+                summary: `The create was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
+            };
+        return track(ctx, 'create', null);
+    }
+    if (op === 'create' && e.kind === 'exists') {
+        if (config.ifExists === 'skip') {
+            logger.info(`Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`);
+            answered(ctx, { message: e.serverMessage });
+            ctx.facts.learn({ kind: 'answer', words: `the create answer (HTTP ${e.httpStatus}: staging exists)` }, { exists: true });
+            await skippedRead(ctx);
+            return {
+                outcome: 'skipped',
+                summary: `Skipped: site ${siteId} already has a staging environment (${setting('if-exists', 'skip')}).`,
+            };
+        }
+        if (config.ifExists === 'recreate')
+            return recreate(ctx);
+    }
+    if (op !== 'create' && e.kind === 'not-found' && config.ifMissing === 'skip') {
+        await confirmNoStaging(ctx, `${ENDPOINTS[op].method} ${ctx.client.shown(ENDPOINTS[op].path(siteId))} answered 404`);
+        // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
+        logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (${setting('if-missing', 'skip')}).`);
+        answered(ctx, { message: e.serverMessage });
+        return {
+            outcome: 'skipped',
+            summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`,
+        };
+    }
+    // A 404 not skipped blames the site id only once the API root answered as the API (issue 24 §3).
+    if (op !== 'create' && e.kind === 'not-found')
+        throw await ctx.root.blame(ctx.client, e);
+    throw e;
+}
+/** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
+async function skippedRead(ctx) {
+    await learnFromStaging(ctx);
+    if (!ctx.facts.complete)
+        await fillFromOtherSources(ctx);
+}
+/** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
+async function recreate(ctx) {
+    const { siteId, logger } = ctx;
+    logger.info(`Site ${siteId} already has a staging environment: deleting it first (${setting('if-exists', 'recreate')}).`);
+    let deleted;
+    try {
+        deleted = await send(ctx, 'delete');
+    }
+    catch (d) {
+        // Gone in the meantime (404): nothing left to delete, once the API root is known to be right.
+        if (!(d instanceof ApiError) || d.kind !== 'not-found')
+            throw d;
+        await confirmNoStaging(ctx, `DELETE ${ctx.client.shown(ENDPOINTS.delete.path(siteId))} answered 404`);
+        return send(ctx, 'create');
+    }
+    const gone = await jobs_follow(ctx, 'delete', deleted, true);
+    if (gone.outcome === 'accepted')
+        throw new ApiError({
+            kind: 'unknown-outcome',
+            processing: 'processed',
+            httpStatus: deleted.status,
+            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (${setting('if-exists', 'recreate')}). Run again once it is gone.`,
         });
-        logger.info(`The ${jobOf(this.operation)} on site ${this.siteId} finished after ${durationText(clock.now() - this.startedAt)}.`);
+    if (gone.outcome !== 'succeeded')
+        return gone;
+    logger.info('The old staging environment is gone; creating the new one.');
+    return send(ctx, 'create');
+}
+/** After an accepted request: its task id and (create) staging fields, then the wait, unless wait: false. */
+async function jobs_follow(ctx, op, response, wait) {
+    const data = response.reply.data;
+    const task = taskIdOf(data);
+    let taskId = null;
+    if (task && 'id' in task)
+        taskId = task.id;
+    else if (task)
+        ctx.logger.warn(`The server gave a task id that cannot be used in a URL ("${ctx.redactor.server(task.unusable, 60)}"): following the staging environment instead.`);
+    if (taskId)
+        answered(ctx, { taskId: taskId });
+    if (op === 'create')
+        fillStagingFields(ctx, data, CREATE_ANSWER);
+    if (!wait) {
+        ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`);
+        return {
+            outcome: 'accepted',
+            summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
+        };
     }
+    return track(ctx, op, taskId);
 }
-
-;// CONCATENATED MODULE: ./src/staging/wait-reads.ts
-
-
-
-
-
-
-
-/*
- * The followers that read something other than a task's status (wait.ts follows a task): the staging
- * probe (contract §3) and a site version's place in its site's list (§13), one polling loop for both.
- */
-/**
- * Follows a job with no task id through the staging probe `GET /v2/sites/{site}/staging`
- * (contract §3). Never reports success it did not see.
- */
-async function waitForProbe(deps, operation, siteId) {
-    return sharingPolls(deps, operation, siteId, () => followProbe(deps, operation, siteId, { seenBusy: false }));
-}
-async function followProbe(deps, operation, siteId, evidence) {
-    const { client, logger } = deps;
-    let seenBusy = evidence.seenBusy;
-    return pollReads(deps, operation, siteId, 'the staging environment', async (at, startedAt) => {
-        let answer;
-        try {
-            answer = await client.call('GET', probePath(siteId), 'read');
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            if (e.httpStatus !== null && (probeUnsupported(e.httpStatus) || e.kind === 'api-url'))
-                return {
-                    kind: 'untrackable',
-                    reason: `the service offers no way to read the staging environment's status (HTTP ${e.httpStatus})`,
-                };
-            if (e.httpStatus !== MISSING_STATUS)
-                throw e;
-            if (operation === 'delete')
-                return { kind: 'completed', data: null, from: 'probe' };
-            if (operation === 'create' && at - startedAt < TASK_INVISIBLE_GRACE_MS)
-                return 'waiting';
-            return {
-                kind: 'untrackable',
-                reason: 'the staging environment is not visible (404), so completion cannot be tracked',
-            };
-        }
-        const data = answer.reply.data;
-        const state = probeState(data);
-        if (state === 'busy') {
-            seenBusy = true;
-            return 'busy';
-        }
-        if (state === 'ready' && operation !== 'delete') {
-            // Before a create there was no staging: "ready" is the new one. A pull or push that has not
-            // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
-            if (operation === 'create' || seenBusy)
-                return { kind: 'completed', data, from: 'probe' };
-            if (at - startedAt >= PROBE_EVIDENCE_WINDOW_MS)
-                return {
-                    kind: 'unconfirmed',
-                    reason: `the staging environment looks ready, but this run never saw the ${jobOf(operation)} running, so it cannot tell whether the job ran, failed or has not started`,
-                };
-            return 'waiting';
-        }
-        if (state === 'unknown')
-            logger.debug("the staging environment's status gave no state this client knows; still waiting");
-        return 'waiting';
-    });
-}
-/**
- * Follows a site version that was started with no task id (contract §13 names `data.task_id`; a
- * service may leave it out) through the site's version list, `GET /v2/site-versions?site_id=`: its
- * `status` `completed` ends the wait, `progress` keeps it, a failed status fails it. The same
- * waiting as a task (the planner, the batch's poll scheduler, one deadline).
- */
-async function waitForVersion(deps, siteId, versionId) {
-    deps.logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`);
-    const { client, redactor } = deps;
-    return sharingPolls(deps, 'checkpoint', siteId, () => pollReads(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, async (at, startedAt) => {
-        const answer = await client.call('GET', versionListPath(siteId), 'read');
-        const record = listItems(answer.reply.data).find((r) => versionIdOf(r) === versionId);
-        if (!record)
-            return at - startedAt < TASK_INVISIBLE_GRACE_MS
-                ? 'waiting'
-                : { kind: 'untrackable', reason: `version ${versionId} is not in site ${siteId}'s version list` };
-        const status = record.status;
-        const state = taskState(status);
-        if (state === 'completed')
-            return { kind: 'completed', data: record, from: 'probe' };
-        if (state === 'failed')
-            return {
-                kind: 'failed',
-                reason: `version ${versionId} has the status "${redactor.server(String(status), 60)}"`,
-            };
-        return state === 'running' ? 'busy' : 'waiting';
-    }));
-}
-/**
- * The polling loop of the followers that are not a task's: sleep as the planner and the batch's
- * poll scheduler say, `look` once, until it says how the job ended. Transient trouble keeps waiting;
- * a server that refuses every request until after the timeout ends it (DeadlineError).
- */
-async function pollReads(deps, operation, siteId, what, look) {
-    const { clock, logger } = deps;
-    const startedAt = clock.now();
-    const planner = new PollPlanner({ startedAt });
-    const progress = new Progress(deps, operation, siteId, startedAt);
-    let delay = planner.firstDelay();
-    for (;;) {
-        await sleepWithin(deps, delay, planner);
-        const at = clock.now();
-        planner.observe(at, undefined);
-        delay = planner.nextDelay(at);
-        let now;
-        try {
-            now = await look(at, startedAt);
-        }
-        catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            // The server refuses every request until after the timeout: waiting on is pointless.
-            if (e.acceptsAgainAt)
-                throw new DeadlineError(e);
-            if (!TRANSIENT.has(e.kind))
-                return { kind: 'untrackable', reason: `reading ${what} failed: ${e.message}` };
-            logger.warn(`Could not read ${what} (${e.message}); still waiting.`);
-            delay = Math.max(delay, 5000);
-            continue;
-        }
-        if (now === 'busy')
-            progress.update(undefined);
-        else if (now !== 'waiting') {
-            if (now.kind === 'completed')
-                progress.done();
-            return now;
-        }
+/** Waits for the job and says how it ended. */
+async function track(ctx, op, taskId) {
+    at(ctx, `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`);
+    const outcome = taskId
+        ? await waitForTask(waitDeps(ctx), op, ctx.siteId, taskId, ctx.clock.now())
+        : await waitForProbe(waitDeps(ctx), op, ctx.siteId);
+    const ending = settle(ctx, op, outcome);
+    if (ending.outcome === 'succeeded') {
+        jobIs(ctx, op, 'completed');
+        // A delete that succeeded is the one word that makes staging "none"; any other job leaves it in place.
+        ctx.facts.learn({ kind: 'job', words: `the ${op} job` }, op === 'delete' ? { state: 'none' } : { exists: true });
     }
+    return ending;
 }
-
-;// CONCATENATED MODULE: ./src/staging/wait.ts
-
-
-
-
-
-
-
-
-
-
-
 /**
- * Follows a background job to its end through `GET /v2/tasks/{id}/status` (contract §2), with the
- * adaptive PollPlanner. Falls back to the staging probe if the task stays invisible past the grace.
+ * Sends the operation's request. Busy refusals (409/423, or a 422 that says a job runs) are sent
+ * again after a pause under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome
+ * failure.
  */
-async function waitForTask(deps, operation, siteId, taskId, startedAt) {
-    deps.logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`);
-    return sharingPolls(deps, operation, siteId, () => followTask(deps, operation, siteId, taskId, startedAt));
-}
-async function followTask(deps, operation, siteId, taskId, startedAt) {
-    const { client, clock, logger, redactor } = deps;
-    const planner = new PollPlanner({ startedAt });
-    const progress = new Progress(deps, operation, siteId, startedAt);
-    const unknownSeen = new Set();
-    let delay = planner.firstDelay();
-    let seenRunning = false;
-    for (;;) {
-        await sleepWithin(deps, delay, planner);
-        // Each answer is read as of when it came, not when the poll was due: the client may have
-        // waited for a call (a rate window) in between, and the bar moved meanwhile.
-        let answer;
+async function send(ctx, op) {
+    const { method, path } = ENDPOINTS[op];
+    const { client } = ctx;
+    at(ctx, `sending the ${op} request`);
+    for (let busyTries = 0;; busyTries++) {
+        const sentBefore = client.sent.length;
+        jobIs(ctx, op, 'sent');
         try {
-            answer = await client.call('GET', taskStatusPath(taskId), 'read');
+            const response = await client.call(method, path(ctx.siteId), op);
+            answered(ctx, { httpStatus: response.status });
+            jobIs(ctx, op, 'accepted');
+            if (op === 'push')
+                note(ctx, ...PUSH_WARNINGS);
+            return response;
         }
         catch (e) {
-            if (!(e instanceof ApiError))
-                throw e;
-            const at = clock.now();
-            if (e.httpStatus === MISSING_STATUS && e.kind !== 'api-url') {
-                if (at - startedAt < TASK_INVISIBLE_GRACE_MS) {
-                    logger.debug(`task ${taskId} is not visible yet (404)`);
-                    planner.observe(at, undefined);
-                    delay = planner.nextDelay(clock.now());
-                    continue;
-                }
-                // A version's or a restore's task has no staging environment to follow instead (contract §13).
-                if (operation === 'checkpoint' || operation === 'rollback')
-                    return { kind: 'untrackable', reason: `task ${taskId} was not found (404)` };
-                logger.warn(`Task ${taskId} was not found ${durationText(at - startedAt, 'log')} after the job started; following the staging environment instead.`);
-                return followProbe(deps, operation, siteId, { seenBusy: seenRunning });
+            if (e instanceof CancelledError && client.sent.length === sentBefore)
+                jobIs(ctx, op, null);
+            // Cancelled while waiting out a 429 or a 503: the server said it did not process the request.
+            else if (e instanceof CancelledError && client.waitingAfter?.processing === 'not-processed') {
+                answered(ctx, { httpStatus: client.waitingAfter.httpStatus });
+                jobIs(ctx, op, 'not-taken', ctx.record.httpStatus);
             }
-            // The server refuses every request until after the timeout: waiting on is pointless.
-            if (e.acceptsAgainAt)
-                throw new DeadlineError(e);
-            if (TRANSIENT.has(e.kind)) {
-                logger.warn(`Could not read the status of task ${taskId} (${e.message}); still waiting.`);
-                planner.observe(at, undefined);
-                delay = Math.max(planner.nextDelay(clock.now()), 5000);
+            if (!(e instanceof ApiError)) {
+                if (e instanceof DeadlineError) {
+                    if (e.lastError)
+                        answered(ctx, { httpStatus: e.lastError.httpStatus });
+                    if (e.lastError?.processing !== 'unknown')
+                        jobIs(ctx, op, null);
+                }
+                throw e;
+            }
+            answered(ctx, { httpStatus: e.httpStatus });
+            if (e.processing !== 'unknown')
+                jobIs(ctx, op, null);
+            if (e.kind === 'busy' && ctx.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
+                // Refused while another job runs: not taken, whatever ends the wait (a cancel included).
+                jobIs(ctx, op, 'not-taken', e.httpStatus);
+                await waitWhileBusy(ctx, op, busyTries);
                 continue;
             }
-            return { kind: 'untrackable', reason: `reading task ${taskId} failed: ${e.message}` };
+            if (e.processing === 'unknown')
+                throw unknownOutcome(ctx, op, e);
+            throw e;
         }
-        const at = clock.now();
-        const parsed = TaskStatusSchema.safeParse(answer.reply.data);
-        if (!parsed.success) {
-            logger.warn(`The status of task ${taskId} did not have the expected form; still waiting.`);
-            planner.observe(at, undefined);
-            delay = planner.nextDelay(clock.now());
-            continue;
-        }
-        const task = parsed.data;
-        if (task.state === 'completed') {
-            progress.done();
-            return { kind: 'completed', data: answer.reply.data, from: 'task' };
-        }
-        if (task.state === 'failed') {
-            const reason = task.reason
-                ? redactor.server(task.reason)
-                : `the task ended with status "${redactor.server(task.status, 60)}"`;
-            return { kind: 'failed', reason };
-        }
-        if (task.state === 'running')
-            seenRunning = true;
-        else {
-            const shown = redactor.server(typeof task.status === 'object' ? JSON.stringify(task.status) : task.status, 60);
-            if (!unknownSeen.has(shown)) {
-                unknownSeen.add(shown);
-                logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`);
-            }
-        }
-        planner.observe(at, task.percent);
-        progress.update(task.percent);
-        delay = planner.nextDelay(clock.now());
     }
 }
+/** if-busy: wait: one pause before the refused request (a job's, a checkpoint's) is sent again. */
+async function waitWhileBusy(ctx, op, busyTries) {
+    const delayMs = ctx.busy.delayMs(busyTries);
+    if (ctx.busy.passesDeadline(delayMs))
+        throw new DeadlineError();
+    at(ctx, `waiting for another job on site ${ctx.siteId} to finish`);
+    ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (${setting('if-busy', 'wait')}).`);
+    if (!(await ctx.busy.sleep(delayMs)))
+        throw new DeadlineError();
+}
+function unknownOutcome(ctx, op, e) {
+    if (op === 'push')
+        note(ctx, ...PUSH_WARNINGS_IF_SENT);
+    const what = {
+        create: 'A staging environment may or may not be being created.',
+        pull: 'Staging may or may not be being overwritten with production.',
+        push: 'Production may or may not be being overwritten with staging.',
+        delete: 'The staging environment may or may not be being deleted.',
+    }[op];
+    const again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.';
+    return new ApiError({
+        kind: 'unknown-outcome',
+        processing: 'unknown',
+        httpStatus: e.httpStatus,
+        serverMessage: e.serverMessage,
+        message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/staging/versions.ts
+
+
+
+
+
+
+
+/** `GET /v2/site-versions`, every page (the site list's paging, site-list.ts), each record's site told. */
+async function listVersions(ctx) {
+    const read = await readSiteList(ctx.client, {
+        maxPages: LIST_MAX_PAGES,
+        list: { path: (page, n) => versionListPath(ctx.siteId, page, n), maxRetries: 2 },
+    });
+    if ('error' in read)
+        throw new Error(read.error); // not reached: a version list's first page throws
+    const versions = [];
+    let others = 0;
+    for (const r of read.records) {
+        const id = versionIdOf(r);
+        if (!id)
+            continue;
+        const site = versionSiteOf(r);
+        if (site !== null && site !== ctx.siteId) {
+            others++;
+            continue;
+        }
+        versions.push({
+            id,
+            name: typeof r.name === 'string' ? ctx.redactor.server(r.name, 60) : '',
+            completed: versionCompleted(r),
+            createdAt: typeof r.created_at === 'string' ? ctx.redactor.server(r.created_at, 40) : '',
+            site: site === null ? 'unknown' : 'this',
+        });
+    }
+    if (others > 0)
+        warn(ctx, `The service's list of site ${ctx.siteId}'s versions also named ${others} version(s) of other sites: they were left alone (never restored, deleted or counted).`);
+    const unread = read.stoppedBy ? `${read.pagesUnread} page(s) not read: ${read.stoppedBy}` : null;
+    return { versions, others, unread };
+}
+/**
+ * Before a checkpoint the service refused for its quota (422): deletes this tool's completed
+ * checkpoints of the site that keep-checkpoints would delete after the push (all but the newest
+ * `keep - 1`). True when some were deleted.
+ */
+async function makeRoom(ctx, keep) {
+    let list;
+    try {
+        list = await listVersions(ctx);
+    }
+    catch (e) {
+        if (e instanceof ApiError)
+            return false;
+        throw e;
+    }
+    const old = deletable(list.versions.filter((v) => v.completed)).slice(Math.max(0, keep - 1));
+    if (old.length === 0)
+        return false;
+    ctx.logger.info(`The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`);
+    const { removed } = await deleteVersions(ctx, old);
+    return removed.length > 0;
+}
+/** Whether this tool named the version (its mark, contract §13 r5; never a version a person made). */
+const isOurs = (v) => CHECKPOINT_NAME.test(v.name);
+/** The ids this tool may delete: its own checkpoints, of this site as the record itself says. */
+const deletable = (versions) => versions.filter((v) => isOurs(v) && v.site === 'this').map((v) => v.id);
+/**
+ * One `DELETE /v2/site-versions` (ids only: nothing on the server limits it to one site). An answer
+ * that did not come is unknown, never "not deleted".
+ */
+async function deleteVersions(ctx, ids) {
+    at(ctx, 'deleting older checkpoints');
+    try {
+        const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids } });
+        const { removed, failed } = deletedIdsOf(answer.reply.data);
+        const gone = removed.length ? removed : failed.length ? [] : ids;
+        if (gone.length)
+            ctx.logger.info(`Deleted ${gone.length} older checkpoint(s) of site ${ctx.siteId} (${gone.join(', ')}).`);
+        if (failed.length > 0)
+            warn(ctx, `These older checkpoints could not be deleted: ${failed.join(', ')}.`);
+        return { removed: gone };
+    }
+    catch (e) {
+        if (!stoppable(e))
+            throw e;
+        const unknown = !(e instanceof ApiError) || e.processing === 'unknown';
+        warn(ctx, unknown
+            ? `Whether older checkpoints (${ids.join(', ')}) were deleted is unknown: ${e.message || 'no answer came'}. Look at site ${ctx.siteId}'s versions in the dashboard.`
+            : `Older checkpoints (${ids.join(', ')}) were not deleted: ${e.message}`);
+        return { removed: [] };
+    }
+}
+/**
+ * Issue 27 §5: after a push that succeeded, this tool's older checkpoints of the site beyond
+ * `keep` are deleted (the one just made is always kept; versions it did not name, and versions
+ * whose site the list does not say, are never touched). Never fails the run: a refusal is a warning.
+ */
+async function pruneCheckpoints(ctx, keep, current) {
+    at(ctx, 'reading the versions to prune');
+    let list;
+    try {
+        list = await listVersions(ctx);
+    }
+    catch (e) {
+        if (!stoppable(e))
+            throw e;
+        warn(ctx, `Older checkpoints were not deleted: listing site ${ctx.siteId}'s versions failed (${e.message}).`);
+        return;
+    }
+    const old = deletable(list.versions.filter((v) => v.id !== current)).slice(Math.max(0, keep - 1));
+    if (old.length > 0)
+        await deleteVersions(ctx, old);
+}
+/** What ends a step after the push without changing how the push ended. */
+const stoppable = (e) => e instanceof ApiError || e instanceof DeadlineError || e instanceof CancelledError;
 
 ;// CONCATENATED MODULE: ./src/staging/checkpoint.ts
+
+
 
 
 
@@ -16384,11 +17563,7 @@ function extraCalls(config) {
     const p = checkpointPolicy(config);
     return (p.checkpoint === 'version' ? 4 : 0) + (p.maintenance ? 2 : 0) + (p.protectProduction ? 1 : 0);
 }
-/** The step that restores a checkpoint, in each door's words. */
-function rollbackCommand(siteId, checkpointId) {
-    return perDoor(`run this action with operation: rollback, site-id: ${siteId}, checkpoint-id: ${checkpointId}`, `run site-staging rollback --site-id ${siteId} --checkpoint-id ${checkpointId}`);
-}
-/** `before push 123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */
+/** `ssa~cp~123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */
 function checkpointName(env, wallNow) {
     const github = env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? '1'}` : null;
     const runId = github ?? env.CI_PIPELINE_ID ?? env.BITBUCKET_BUILD_NUMBER ?? wallNow.toString(36);
@@ -16416,28 +17591,47 @@ async function takeCheckpoint(ctx) {
         const hint = `A version takes longer the larger the site: raise ${setting('timeout')}, ${WITHOUT}.`;
         return {
             ...ending,
-            summary: `${ending.summary} ${NO_PUSH}`,
+            summary: sentences(ending.summary, NO_PUSH),
             ...(e instanceof DeadlineError ? { error: { kind: 'timeout', hint } } : {}),
         };
     }
 }
 async function make(ctx) {
     const { client, siteId, logger } = ctx;
-    ctx.phase = 'making the checkpoint (a site version of production)';
     logger.info(`Site ${siteId}: making a checkpoint of production before the push (a site version).`);
-    const create = () => client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) });
     let made;
-    try {
-        made = await create();
-    }
-    catch (e) {
-        // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
-        // anyway; deleted now, the version is asked for once more.
-        if (!(e instanceof ApiError) || e.httpStatus !== 422)
-            throw e;
-        if (!(await makeRoom(ctx, checkpointPolicy(ctx.config).keep)))
-            throw e;
-        made = await create();
+    for (let busyTries = 0, roomMade = false;; busyTries++) {
+        at(ctx, 'making the checkpoint (a site version of production)');
+        jobIs(ctx, 'checkpoint', 'sent');
+        try {
+            made = await client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) });
+            jobIs(ctx, 'checkpoint', 'accepted');
+            break;
+        }
+        catch (e) {
+            // Stopped while a 429 or 503 was waited out, or before it left: not taken, not "unknown".
+            const waited = e instanceof DeadlineError ? e.lastError : client.waitingAfter;
+            if (!(e instanceof ApiError)) {
+                if (waited && waited.processing !== 'unknown')
+                    jobIs(ctx, 'checkpoint', 'not-taken', waited.httpStatus);
+                throw e;
+            }
+            jobIs(ctx, 'checkpoint', e.processing === 'unknown' ? 'sent' : null);
+            const busy = e.kind === 'busy' && !saysQuota(`${e.serverMessage} ${e.message}`);
+            // Busy ("already in progress", contract §13 r5): waited out under if-busy, never made room for.
+            if (busy && ctx.config.ifBusy === 'wait') {
+                jobIs(ctx, 'checkpoint', 'not-taken', e.httpStatus);
+                await waitWhileBusy(ctx, 'checkpoint', busyTries);
+                continue;
+            }
+            // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
+            // anyway; deleted now, the version is asked for once more.
+            if (busy || e.httpStatus !== 422 || roomMade)
+                throw e;
+            if (!(await makeRoom(ctx, checkpointPolicy(ctx.config).keep)))
+                throw e;
+            roomMade = true;
+        }
     }
     const id = versionIdOf(made.reply.data);
     const task = taskIdOf(made.reply.data);
@@ -16449,16 +17643,19 @@ async function make(ctx) {
             error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
         };
     const name = await nameIt(ctx, id);
+    answered(ctx, { taskId });
     // No task id (contract §13 names one; a service may leave it out): the version's own status in
     // the site's version list, with the same waiting (docs/assumptions.md 120).
-    ctx.phase = `waiting for the checkpoint (version ${id}${taskId ? `, task ${taskId}` : ''}) to complete`;
+    at(ctx, `waiting for the checkpoint (version ${id}${taskId ? `, task ${taskId}` : ''}) to complete`);
     const deps = waitDeps(ctx);
     const outcome = taskId
         ? await waitForTask(deps, 'checkpoint', siteId, taskId, ctx.clock.now())
         : await waitForVersion(deps, siteId, id);
     if (outcome.kind === 'completed') {
         // Only a completed version is a checkpoint: the output never names one that cannot be restored.
-        ctx.known.checkpointId = id;
+        jobIs(ctx, 'checkpoint', 'completed');
+        answered(ctx, { checkpointId: id, taskId: null });
+        learnt(ctx, { checkpoint: { id, name } });
         logger.info(`Checkpoint ${id}${name ? ` ("${name}")` : ''} is complete: sending the push.`);
         return { id, name };
     }
@@ -16467,7 +17664,7 @@ async function make(ctx) {
         : `its completion cannot be confirmed: ${outcome.reason}`;
     return {
         outcome: 'failed',
-        summary: `The checkpoint (version ${id}) did not complete: ${why}. ${NO_PUSH}`,
+        summary: sentences(`The checkpoint (version ${id}) did not complete: ${why}`, NO_PUSH),
         error: {
             kind: outcome.kind === 'failed' ? 'task-failed' : 'checkpoint',
             hint: `Run again; if it keeps failing, delete old versions of site ${siteId} in the dashboard, ${WITHOUT}.`,
@@ -16508,8 +17705,12 @@ function refused(ctx, e, rootSaid) {
         hint = e.hint;
     else if (status !== null && VERSIONS_NOT_OFFERED.includes(status))
         hint = `The service answered as if it offers no site versions (HTTP ${status}): check ${setting('api-url')}, ${WITHOUT}.`;
+    else if (e.kind === 'forbidden' && !saysPlan(`${e.serverMessage} ${e.message}`))
+        hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the token may not be allowed to make versions (a read-only token). Use a token that may change the site; a token refused here is refused on the push too.`;
     else if (status === 403)
         hint = `${e.hint} Here it was the checkpoint (a site version) that was refused: the plan may not include versions. Upgrade the plan, ${WITHOUT}.`;
+    else if (e.kind === 'busy' && !saysQuota(`${e.serverMessage} ${e.message}`))
+        hint = `Another version of site ${site} is being made: run again once it has completed (${setting('if-busy', 'wait')} waits for it).`;
     else if (status === 422)
         hint = `The service refused a new version (often its quota of versions per site): delete old versions of site ${site} in the dashboard (${setting('keep-checkpoints')} keeps fewer), ${WITHOUT}.`;
     else if (e.processing === 'unknown')
@@ -16518,105 +17719,44 @@ function refused(ctx, e, rootSaid) {
         hint = `${e.hint} Or run with ${setting('checkpoint', 'none')} to push without a way back.`;
     return {
         outcome: 'failed',
-        summary: `The checkpoint could not be made: ${e.message}. ${NO_PUSH}`,
+        summary: sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH),
         error: { kind: e.kind, hint },
         ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
     };
 }
-/** The site's versions, newest first (one page of 100), as `GET /v2/site-versions` says them. */
-async function listVersions(ctx) {
-    const answer = await ctx.client.call('GET', versionListPath(ctx.siteId), 'read');
-    const records = [];
-    for (const r of listItems(answer.reply.data)) {
-        const id = versionIdOf(r);
-        if (!id)
-            continue;
-        records.push({
-            id,
-            name: typeof r.name === 'string' ? ctx.redactor.server(r.name, 60) : '',
-            completed: versionCompleted(r),
-            createdAt: typeof r.created_at === 'string' ? ctx.redactor.server(r.created_at, 40) : '',
-        });
-    }
-    return records;
-}
-/**
- * Before a checkpoint the service refused with 422: deletes this tool's completed checkpoints of the
- * site that keep-checkpoints would delete after the push (all but the newest `keep - 1`). True when
- * some were deleted.
- */
-async function makeRoom(ctx, keep) {
-    let versions;
-    try {
-        versions = await listVersions(ctx);
-    }
-    catch (e) {
-        if (e instanceof ApiError)
-            return false;
-        throw e;
-    }
-    const old = versions
-        .filter((v) => isOurs(v) && v.completed)
-        .slice(Math.max(0, keep - 1))
-        .map((v) => v.id);
-    if (old.length === 0)
-        return false;
-    ctx.logger.info(`The service refused a new version (422): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`);
-    try {
-        const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids: old } });
-        const { removed, failed } = deletedIdsOf(answer.reply.data);
-        return removed.length > 0 || failed.length === 0;
-    }
-    catch (e) {
-        if (e instanceof ApiError)
-            return false;
-        throw e;
-    }
-}
-/** Whether this tool named the version (never a version a person made). */
-const isOurs = (v) => v.name.startsWith(CHECKPOINT_PREFIX);
-/**
- * Issue 27 §5: after a push that succeeded, this tool's older checkpoints of the site beyond
- * `keep` are deleted (the one just made is always kept; versions it did not name are never touched).
- * Never fails the run: a refusal is a warning.
- */
-async function pruneCheckpoints(ctx, keep, current) {
-    ctx.phase = 'deleting older checkpoints';
-    let versions;
-    try {
-        versions = await listVersions(ctx);
-    }
-    catch (e) {
-        if (!stoppable(e))
-            throw e;
-        warn(ctx, `Older checkpoints were not deleted: listing site ${ctx.siteId}'s versions failed (${e.message}).`);
-        return;
-    }
-    const ours = versions.filter((v) => isOurs(v) && v.id !== current);
-    const old = ours.slice(Math.max(0, keep - 1)).map((v) => v.id);
-    if (old.length === 0)
-        return;
-    try {
-        const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids: old } });
-        const { removed, failed } = deletedIdsOf(answer.reply.data);
-        ctx.logger.info(`Deleted ${removed.length || old.length} older checkpoint(s) of site ${ctx.siteId} (${(removed.length ? removed : old).join(', ')}); ${setting('keep-checkpoints', String(keep))}.`);
-        if (failed.length > 0)
-            warn(ctx, `These older checkpoints could not be deleted: ${failed.join(', ')}.`);
-    }
-    catch (e) {
-        if (!stoppable(e))
-            throw e;
-        warn(ctx, `Older checkpoints (${old.join(', ')}) were not deleted: ${e.message}`);
-    }
-}
-/** What ends a step after the push without changing how the push ended. */
-const stoppable = (e) => e instanceof ApiError || e instanceof DeadlineError || e instanceof CancelledError;
 
 ;// CONCATENATED MODULE: ./src/api/rate-headers.ts
 
 
-// The rate-limit header values the window ledger (window-ledger.ts) reads: whole counts, and a
-// reset time within the sane bounds of contract §6.
+
+// What an answer says of the account's rate limit (contract §6), within its sane bounds: read by
+// the rate window (rate-window.ts).
+/**
+ * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (as a monotonic time), each null when absent or out
+ * of bounds; a count is only worth its window, so with a reset that is not sane it is ignored too.
+ * `serverWall`: the server's own "now" (its Date header, else our wall clock; contract §11).
+ */
+function limitHeaders(headers, now, wallNow, known) {
+    const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
+    const serverWall = serverNow(headers.date, wallNow);
+    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall);
+    const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
+    const max = limit ?? known ?? RATE_LIMIT_MAX;
+    const remaining = badReset ? null : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, max);
+    return { limit, remaining, reset, serverWall };
+}
+/**
+ * How long every request pauses after the `n`th 429 in a row: its `Retry-After` (one longer than
+ * the cap is ignored here: the client that got it ends its run, saying when), else 0.5 s · 2ⁿ up to
+ * 30 s; never less than a second, so a hostile `Retry-After: 0` cannot make a batch hammer.
+ */
+function pauseAfter429(headers, serverWall, n) {
+    const said = parseRetryAfter(headers['retry-after'], serverWall);
+    const pause = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS
+        ? pauseAfterMs(said, n - 1)
+        : PAUSE_AFTER_429(n, 0, () => 0);
+    return Math.max(1000, pause);
+}
 /** A whole number from min to max, or null (absent, not a number, out of bounds). */
 function whole(value, min, max) {
     const text = headerValue(value);
@@ -16626,10 +17766,9 @@ function whole(value, min, max) {
     return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
 }
 /**
- * `X-RateLimit-Reset` as a time (monotonic clock ms, like `now`), or null when outside the sane
- * bounds of contract §6: epoch seconds (a date, read against the server's `wallNow`: its Date
- * header, else our wall clock; contract §11),
- * or seconds from now, at most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ * `X-RateLimit-Reset` as a time (monotonic ms, like `now`), or null outside the bounds of contract
+ * §6: epoch seconds (read against the server's `wallNow`, contract §11), or seconds from now; at
+ * most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
  */
 function resetTime(value, now, wallNow) {
     const text = headerValue(value);
@@ -16645,223 +17784,137 @@ function resetTime(value, now, wallNow) {
         return null;
     return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
 }
+const PAUSE_AFTER_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 });
 
-;// CONCATENATED MODULE: ./src/api/window-slots.ts
-// The calls that hold the rate window, as the window ledger (window-ledger.ts) keeps them.
-/**
- * The slots of the window, in the order the calls were sent. A batch makes thousands of calls a
- * minute where no limit is stated, so no answer looks through all of them: the earliest end is
- * known (expiry looks only once it is reached), and the search for the oldest call in flight starts
- * where the last one ended (answers go to the oldest, so every call of the run before it is answered).
- */
-class Slots {
-    list = [];
-    /** No slot stops counting before this (a lower bound). */
-    nextExpiry = Infinity;
-    /** Every call of the run before this index is answered. */
-    flyingFrom = 0;
-    get all() {
-        return this.list;
-    }
-    get length() {
-        return this.list.length;
-    }
-    add(slot) {
-        this.list.push(slot);
-        this.nextExpiry = Math.min(this.nextExpiry, slot.until);
-        return slot;
-    }
-    /** The slot counts until `until`. */
-    holdUntil(slot, until) {
-        slot.until = until;
-        this.nextExpiry = Math.min(this.nextExpiry, until);
-    }
-    remove(gone) {
-        this.list = this.list.filter((s) => !gone.has(s));
-        this.flyingFrom = 0;
-    }
-    /** Drops the slots that stopped counting by `now`. */
-    expire(now) {
-        if (now < this.nextExpiry)
-            return;
-        this.list = this.list.filter((s) => s.until > now);
-        this.flyingFrom = 0;
-        this.nextExpiry = this.list.reduce((min, s) => Math.min(min, s.until), Infinity);
-    }
-    /** The request an answer (or a failure) is taken to be for: the oldest of the run's in flight. */
-    oldestInFlight() {
-        for (let i = Math.min(this.flyingFrom, this.list.length); i < this.list.length; i++) {
-            const s = this.list[i];
-            if (s.answeredAt === null && !s.foreign) {
-                this.flyingFrom = i;
-                return s;
-            }
-        }
-        this.flyingFrom = this.list.length;
-        return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/api/window-ledger.ts
-
-
-
+;// CONCATENATED MODULE: ./src/api/rate-window.ts
 
 
 
 /**
- * The window ledger: how many calls the server's rate limit leaves this run, learnt from what the
- * server says (contract §6) and from the calls the run itself made, and bounded by what it
- * believes. One ledger is shared by every request of a run (all sites, all workers).
- *
- * Each call the run makes holds a slot until a window after its answer: whether the server counts
- * in fixed windows that start with a key's first request (the framework's limiter) or over the last
- * window (a sliding window, as gateways do), a call answered at `a` stops counting by `a + W`. That
- * alone never sends a request the server will refuse, and needs no reset header. The server's
- * `X-RateLimit-Remaining` corrects it both ways: a count higher than the run's own calls means
- * another client uses the token (its calls hold slots for a window); a count lower than the calls
- * the run made before this request was sent means the window has turned (the oldest slots are
- * given back at once). So a fixed window's turn is learnt from the first answer after it, and
- * nobody waits on a guess: whoever waits is woken by every answer that gives calls back.
- *
- * A reset the server states (`X-RateLimit-Reset`, or a 429's `Retry-After`) lets one request go
- * when it comes, to learn the new count (the server said calls come back then; it did not say how
- * many). A 429 pauses everybody until its `Retry-After` (without one, for a growing while, at least
- * a second). No header value can make the run idle longer than one window unless `Retry-After`
- * says so; values outside the sane bounds of contract §6 are ignored.
+ * The account's rate window (contract §6): the calls the limit leaves this run now, and when more
+ * come back, learnt from the answers and the run's own calls; one per run. The client asks `reserve`
+ * before each request; a request that waits is woken by every answer that gives calls back. A call
+ * holds the window until a window after its answer (a fixed window or a sliding one), so nothing
+ * goes that the server will refuse. `X-RateLimit-Remaining` corrects it: lower than the run's own
+ * calls explain, other runs share the account (r5); higher, the window has turned. A 429 pauses
+ * every request; no header makes the run idle longer than a window unless `Retry-After` says so.
  */
-class WindowLedger {
+class RateWindow {
     clock;
+    options;
     /** How long a call counts after its answer: the window assumed, or a shorter one learnt. */
     windowMs;
     assumedWindowMs;
+    /** Calls per window, once an answer has said (null: not known, or no limit). */
     limit = null;
-    slots = new Slots();
-    /** An answer has come without any rate-limit header: nothing to respect until one says otherwise. */
+    /** The calls that hold the window, in the order they went; none stops counting before `nextExpiry`. */
+    calls = [];
+    nextExpiry = Infinity;
+    flyingFrom = 0; // every call of the run before this index is answered
     answers = 0;
     headersSeen = false;
     /** When the server said calls come back; until an answer after it, one request at a time goes. */
     statedReset = null;
     pausedUntil = 0;
     lastSentAt = -Infinity;
-    /**
-     * Whether a request may go to find out if the server's window is shorter than the one assumed
-     * (the framework's decay time can be anything; contract §6 assumes a minute): only when waiting
-     * for a call to come back would reach the run's deadline (the alternative is to give up), no
-     * reset is stated, and nothing was sent for PROBE_AFTER_MS. Such a probe may draw a 429, never
-     * otherwise; the first one refused ends probing for the run (the window is as long as assumed,
-     * and the refusal's Retry-After says when it ends).
-     */
+    /** A probe may learn a shorter window (see reserve); the first one refused ends probing. */
     probing = true;
     consecutive429 = 0;
     wake = sharedController();
+    /** Requests waiting for a call now (theirs before any look); other runs' calls in the window, a
+     * minute's worth; how long requests waited while those held part of it. */
     waiters = 0;
+    othersPerMinute = 0;
+    sharedWaitMs = 0;
+    waitingSince = null;
     cancelledBy;
     constructor(clock, options = {}) {
         this.clock = clock;
+        this.options = options;
         this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
         this.assumedWindowMs = this.windowMs;
         if (options.signal) {
             this.cancelledBy = options.signal;
-            // Whoever waits for a call wakes at a cancellation (and finds the run's signal aborted).
             options.signal.addEventListener('abort', () => this.notify(), { once: true });
         }
     }
+    /** Aborted when an answer may have given calls back: a request waiting on `reserve` asks again at once. */
     get changed() {
         return this.wake.signal;
     }
+    /** 0 when a request may go now (its call is counted), else how long to wait before asking again. */
     reserve(deadline = Infinity) {
         const now = this.clock.now();
-        this.slots.expire(now);
+        this.expire(now);
         if (now < this.pausedUntil)
             return this.pausedUntil - now;
-        if (this.limit === null) {
-            // Nothing known. No header in any answer so far: nothing to respect. Else one request at a
-            // time until the first answer tells the count.
-            if (this.answers > 0 && !this.headersSeen)
-                return this.send(now);
-            return this.inFlight() === 0 ? this.send(now) : WAIT_FOR_ANSWER_MS;
-        }
-        if (this.statedReset !== null && now >= this.statedReset) {
-            // The server said calls are back by now: one request learns how many.
-            return this.slots.all.some((s) => s.answeredAt === null && s.sentAt >= this.statedReset)
-                ? WAIT_FOR_ANSWER_MS
-                : this.send(now);
-        }
+        // No header in any answer: nothing to respect; else one request at a time until an answer tells the count.
+        if (this.limit === null)
+            return (this.answers > 0 && !this.headersSeen) || !this.flying() ? this.send(now) : ASK_AGAIN_MS;
+        const reset = this.statedReset;
+        if (reset !== null && now >= reset)
+            return this.flying(reset) ? ASK_AGAIN_MS : this.send(now);
+        // Sharing the account, a run sends one call at a time, SHARED_SPACING_MS apart, so that the
+        // answers show each run the others' calls before the window is spent.
+        const spaced = this.lastSentAt + SHARED_SPACING_MS;
+        if (now < spaced && this.startedTogether())
+            return spaced - now;
         if (this.available(now) > 0)
             return this.send(now);
-        const back = this.backBy(1, now);
-        let until = Math.min(back, this.statedReset ?? Infinity);
-        if (this.statedReset === null && this.probing && until + SLOT_MARGIN_MS >= deadline) {
-            // Waiting out the window assumed (a minute) would end the run, yet the server's may be
-            // shorter: after a pause with nothing sent and nothing in flight, one request finds out.
+        let until = Math.min(this.backBy(1, now), this.statedReset ?? Infinity);
+        // Waiting would reach the deadline, yet the server's window may be shorter than assumed: with
+        // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
+        if (reset === null && this.probing && until + MARGIN_MS >= deadline) {
             const probeAt = this.lastSentAt + PROBE_AFTER_MS;
-            if (now >= probeAt && this.inFlight() === 0) {
+            if (now >= probeAt && !this.flying()) {
                 this.send(now);
-                this.slots.all.at(-1).probe = true;
+                this.calls.at(-1).probe = true;
                 return 0;
             }
             until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS));
         }
-        return until === Infinity ? WAIT_FOR_ANSWER_MS : Math.max(MIN_WAIT_MS, until - now + SLOT_MARGIN_MS);
+        return until === Infinity ? ASK_AGAIN_MS : Math.max(MIN_WAIT_MS, until - now + MARGIN_MS);
     }
+    /** A request starts (+1) or stops (-1) waiting for a call: the scheduler leaves it the calls that come. */
     waiting(delta) {
-        this.waiters = Math.max(0, this.waiters + delta);
-    }
-    unanswered() {
         const now = this.clock.now();
-        // The oldest request in flight: with no answer, the server may or may not have counted it.
-        const slot = this.slots.oldestInFlight();
-        if (slot) {
-            slot.answeredAt = now;
-            this.slots.holdUntil(slot, now + this.windowMs);
-        }
+        if (this.waitingSince !== null && this.calls.some((c) => c.others))
+            this.sharedWaitMs += now - this.waitingSince;
+        this.waiters = Math.max(0, this.waiters + delta);
+        this.waitingSince = this.waiters > 0 ? now : null;
+    }
+    /** A request that went got no answer: the server may or may not have counted it. */
+    unanswered() {
+        const call = this.oldestInFlight();
+        if (call)
+            this.answer(call, this.clock.now());
         this.notify();
     }
+    /** An answer came: what its status and headers say of the limit. */
     observe(status, headers) {
         const now = this.clock.now();
-        this.slots.expire(now);
+        this.expire(now);
         this.answers++;
         const knewLimit = this.limit !== null;
         const before = this.available(now);
         const backBefore = this.backBy(1, now);
         const stated = this.statedReset;
         // Answers come in any order; the request this one answers is taken to be the oldest in flight.
-        const mine = this.slots.oldestInFlight();
-        if (mine) {
-            mine.answeredAt = now;
-            this.slots.holdUntil(mine, now + this.windowMs);
-        }
-        const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
+        const mine = this.oldestInFlight();
+        if (mine)
+            this.answer(mine, now);
+        const { limit, remaining, reset, serverWall } = limitHeaders(headers, now, this.clock.wallNow(), this.limit);
         if (limit !== null)
             this.limit = limit;
-        const serverWall = serverNow(headers.date, this.clock.wallNow());
-        const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall);
-        // A count is only worth its window: when the answer names an end of it that is not sane, the
-        // count is ignored too.
-        const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
-        const remaining = badReset
-            ? null
-            : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, this.limit ?? RATE_LIMIT_MAX);
         if (limit !== null || remaining !== null)
             this.headersSeen = true;
         if (status === 429) {
-            // A probe refused: the window is as long as assumed (the server's Retry-After says when it
-            // ends); the run stops probing. Any 429 puts back the window of contract §6 if a shorter one
-            // was learnt.
+            // A probe refused: the window is as long as assumed. Any 429 puts the assumed window back.
             if (mine?.probe)
                 this.probing = false;
             this.windowMs = Math.max(this.windowMs, this.assumedWindowMs);
-            this.consecutive429++;
-            const said = parseRetryAfter(headers['retry-after'], serverWall);
-            // Longer than the ledger's cap: ignored here (the client that got it ends its run, saying when).
-            const retryAfter = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS ? said : null;
-            const pause = retryAfter !== null
-                ? pauseAfterMs(retryAfter, this.consecutive429 - 1)
-                : PAUSE_429(this.consecutive429, 0, () => 0);
-            // Never less than a second: a hostile `Retry-After: 0` cannot make the batch hammer.
-            this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(1000, pause));
-            // Then one request learns the count.
+            const pause = pauseAfter429(headers, serverWall, ++this.consecutive429);
+            this.pausedUntil = Math.max(this.pausedUntil, now + pause);
             this.statedReset = this.pausedUntil;
             this.notify();
             return;
@@ -16869,309 +17922,142 @@ class WindowLedger {
         this.consecutive429 = 0;
         if (this.statedReset !== null && mine && mine.sentAt >= this.statedReset)
             this.statedReset = null;
-        if (reset !== null && remaining !== null && remaining === 0)
+        if (reset !== null && remaining === 0)
             this.statedReset = Math.min(reset, now + this.windowMs);
         if (remaining !== null && this.limit !== null && mine) {
             const oldest = this.correct(this.limit - remaining, mine, now);
-            // The window has turned (calls given back): an end stated for the last one is past news.
             if (oldest !== null)
                 this.statedReset = null;
-            // A probe let through with calls given back: the window is shorter than assumed, and lasts at
-            // most from the oldest call given back to this answer.
+            // A probe let through with calls given back: the window lasts at most since the oldest of them.
             if (mine.probe && oldest !== null)
                 this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, Math.min(this.windowMs, now - oldest.sentAt));
-            // The only call counted, with the window's end stated: a window (fixed from its first
-            // request, or sliding) lasts no longer than from this request to that end, and a second more
-            // (a reset in whole seconds; a timer in whole seconds starts windows on the second).
+            // The only call counted, with the window's end stated: no longer than to that end (and a second).
             const learnt = reset === null ? Infinity : reset - mine.sentAt + RESET_ROUNDING_MS;
             if (remaining === this.limit - 1 && learnt < this.windowMs)
                 this.learnWindow(Math.max(MIN_LEARNT_WINDOW_MS, learnt));
         }
-        // Wake the waiting only when calls came back or come back sooner, or a count was learnt they wait for.
         const learnt = !knewLimit || (stated !== null && this.statedReset === null);
         if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore)
             this.notify();
     }
-    /** A window no longer than `ms`: calls already answered come back sooner too. */
-    learnWindow(ms) {
-        this.windowMs = ms;
-        for (const slot of this.slots.all)
-            if (slot.answeredAt !== null)
-                this.slots.holdUntil(slot, Math.min(slot.until, slot.answeredAt + ms));
+    /** How many runs share the account (§6 r5): one, and others' calls since the first answer per own call. */
+    get sharers() {
+        const others = this.calls.filter((c) => c.others && !c.early).length;
+        const own = this.calls.filter((c) => !c.others).length;
+        return others === 0 ? 1 : 1 + others / Math.max(1, own);
     }
+    /** Others' calls seen since the first answer, or a few at it (runs that started with this one). */
+    startedTogether() {
+        const early = this.calls.filter((c) => c.others && c.early).length;
+        return this.sharers > 1 || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY);
+    }
+    /** Calls that may go now. */
     available(now = this.clock.now()) {
         if (this.limit === null)
             return Infinity;
-        this.slots.expire(now);
-        return this.limit - this.slots.length;
+        this.expire(now);
+        return this.limit - this.calls.length;
     }
+    /** When `n` more calls than now will have come back (now when they are there already). */
     backBy(n, now = this.clock.now()) {
         if (this.limit === null)
             return now;
-        this.slots.expire(now);
-        const short = n - (this.limit - this.slots.length);
+        this.expire(now);
+        const short = n - (this.limit - this.calls.length);
         if (short <= 0)
             return now;
-        const untils = this.slots.all.map((s) => s.until).sort((a, b) => a - b);
-        return untils[short - 1] ?? Infinity;
+        return this.calls.map((c) => c.until).sort((a, b) => a - b)[short - 1] ?? Infinity;
     }
-    backWithin(t, now = this.clock.now()) {
-        if (this.limit === null)
-            return 0;
-        this.slots.expire(now);
-        let n = 0;
-        for (const slot of this.slots.all)
-            if (slot.until <= t)
-                n++;
-        return n;
-    }
-    /**
-     * The server counted `count` calls when it counted `mine`. Fewer than the calls it must have
-     * counted before (answered, or seen as another client's, before `mine` went): the window has
-     * turned for the oldest of them. More than every call the run may have made by then: another client's calls.
-     */
+    /** The server counted `count` with `mine`: fewer than before it, the window turned; more than ours, others'. */
     correct(count, mine, now) {
-        const before = this.slots.all.filter((s) => s !== mine && s.answeredAt !== null && s.answeredAt <= mine.sentAt);
+        const before = this.calls.filter((c) => c !== mine && c.answeredAt !== null && c.answeredAt <= mine.sentAt);
         const surely = before.length + 1;
         if (count < surely) {
             const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count);
             const gone = new Set(given);
-            this.slots.remove(gone);
+            this.calls = this.calls.filter((c) => !gone.has(c));
+            this.flyingFrom = 0;
             return given[0] ?? null;
         }
-        const possibly = this.slots.all.filter((s) => !s.foreign && s.sentAt <= now).length;
-        const foreign = this.slots.all.filter((s) => s.foreign).length;
-        for (let extra = count - possibly - foreign; extra > 0; extra--)
-            this.slots.add({ sentAt: now, answeredAt: now, until: now + this.windowMs, foreign: true });
+        const possibly = this.calls.filter((c) => !c.others && c.sentAt <= now).length;
+        let others = this.calls.filter((c) => c.others).length;
+        const early = this.answers === 1;
+        for (let extra = count - possibly - others; extra > 0; extra--, others++)
+            this.add({ sentAt: now, answeredAt: now, until: now + this.windowMs, others: true, early });
+        this.othersPerMinute = Math.round((others * RATE_WINDOW_MS) / this.windowMs);
+        if (others > 0 && this.options.onShared) {
+            this.options.onShared(this.othersPerMinute);
+            delete this.options.onShared;
+        }
         return null;
     }
-    inFlight() {
-        return this.slots.all.filter((s) => s.answeredAt === null).length;
+    /** A window no longer than `ms`: calls already answered come back sooner too. */
+    learnWindow(ms) {
+        this.windowMs = ms;
+        for (const c of this.calls)
+            if (c.answeredAt !== null)
+                this.holdUntil(c, Math.min(c.until, c.answeredAt + ms));
+    }
+    answer(call, now) {
+        this.holdUntil(Object.assign(call, { answeredAt: now }), now + this.windowMs);
+    }
+    add(call) {
+        this.calls.push(call);
+        this.holdUntil(call, call.until);
+    }
+    holdUntil(call, until) {
+        call.until = until;
+        this.nextExpiry = Math.min(this.nextExpiry, until);
+    }
+    /** Drops the calls that stopped counting by `now` (a batch makes thousands: no scan per answer). */
+    expire(now) {
+        if (now < this.nextExpiry)
+            return;
+        this.calls = this.calls.filter((c) => c.until > now);
+        this.flyingFrom = 0;
+        this.nextExpiry = this.calls.reduce((min, c) => Math.min(min, c.until), Infinity);
+    }
+    /** The oldest of the run's calls in flight (answers go to it: every call before it is answered). */
+    oldestInFlight() {
+        for (let i = Math.min(this.flyingFrom, this.calls.length); i < this.calls.length; i++) {
+            const c = this.calls[i];
+            if (c.answeredAt === null && !c.others) {
+                this.flyingFrom = i;
+                return c;
+            }
+        }
+        this.flyingFrom = this.calls.length;
+        return undefined;
+    }
+    flying(since = -Infinity) {
+        return this.calls.some((c) => c.answeredAt === null && c.sentAt >= since);
     }
     send(now) {
         this.lastSentAt = now;
-        const until = now + REQUEST_TTL_MS + this.windowMs;
-        this.slots.add({ sentAt: now, answeredAt: null, until, foreign: false });
+        const until = now + UNANSWERED_AFTER_MS + this.windowMs;
+        this.add({ sentAt: now, answeredAt: null, until, others: false });
         return 0;
     }
     notify() {
-        // A reason of our own: the default one is a new DOMException at every wake.
         this.wake.abort(WOKEN);
         this.wake = sharedController();
     }
 }
-/** Why a wake-up aborts `changed` (any waiter only needs to know that it did). */
 const WOKEN = new Error('the calls to spare changed');
-/** A 429 without Retry-After pauses 0.5 s · 2ⁿ (n: 429s in a row, from 1), up to 30 s. */
-const PAUSE_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 });
-/** A probe (see WindowLedger.probing) goes only after this long with nothing sent. */
+/** A request to learn a shorter window goes only after this long with nothing sent; it learns no less than a second. */
 const PROBE_AFTER_MS = 1000;
+const MIN_LEARNT_WINDOW_MS = 1000;
 /** A stated reset is in whole seconds, and so may the server's timer be. */
 const RESET_ROUNDING_MS = 1000;
-/** The shortest window a probe can teach. */
-const MIN_LEARNT_WINDOW_MS = 1000;
 /** A request neither answered nor reported unanswered after this long is taken as answered. */
-const REQUEST_TTL_MS = 35_000;
-/** Requests wait a little past the time a call comes back (clock differences, rounding). */
-const SLOT_MARGIN_MS = 50;
+const UNANSWERED_AFTER_MS = 35_000;
+/** Requests wait a little past the time a call comes back (at least MIN_WAIT_MS); ASK_AGAIN_MS while an answer is awaited. */
+const MARGIN_MS = 50;
 const MIN_WAIT_MS = 10;
-/** Waiting for an answer that tells the count: an answer wakes the waiter sooner. */
-const WAIT_FOR_ANSWER_MS = 1000;
-
-;// CONCATENATED MODULE: ./src/api/root.ts
-
-
-
-
-
-/** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
-const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
-// `{api}` and `{hosted}` are filled where the Result is written (filledHint in errors.ts): the hosted
-// root is suggested only to a run on the hosted service's host.
-const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}. The 404 was not read as "no staging environment" and says nothing about ${setting('site-id')}, whatever ${setting('if-missing')} says.`;
-/**
- * What the run is doing while the check runs, for a timeout or a cancellation that comes meanwhile
- * (issue 24 §3): the 404 is held back because the root is being checked, not "sending the request".
- */
-function rootCheckPhase(client, because) {
-    return `checking whether ${setting('api-url')} is the API root (GET ${client.shown(ROOT_EVIDENCE_PATH)}): ${because}, and that 404 was held back, not read as "no staging environment", until the root answers`;
-}
-/**
- * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
- * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
- * site of a batch (like the window ledger and the transport). Timeouts and cancellations are not
- * remembered: they end the run anyway.
- */
-class ApiRoot {
-    verdict = null;
-    ask(client) {
-        this.verdict ??= ask(client).catch((e) => {
-            this.verdict = null;
-            throw e;
-        });
-        return this.verdict;
-    }
-    /**
-     * Resolves when the root answered as the API; throws an ApiError when it did not (kind
-     * `api-url`), or when the check itself failed (that failure's kind). `because` names the 404 that
-     * needs the evidence, for the message.
-     */
-    async confirm(client, because) {
-        const verdict = await this.ask(client);
-        if (verdict.ok)
-            return;
-        const shown = client.shown(ROOT_EVIDENCE_PATH);
-        throw new ApiError({
-            kind: verdict.kind,
-            processing: 'processed',
-            httpStatus: 404,
-            message: verdict.kind === 'api-url'
-                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": ${setting('api-url')} looks wrong.`
-                : `${because}; that 404 was held back, not read as "no staging environment", because whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}).`,
-            ...(verdict.hint ? { hint: verdict.hint } : {}),
-        });
-    }
-    /**
-     * The error a 404 the run does not skip (`if-missing: fail`) is reported as (issue 24 §3): "no such
-     * site or staging environment" (blaming the site id) only once the root answered as the API; the
-     * api-url error when it did not; the 404 with a word that the root could not be checked when the
-     * check could not finish (the timeout included: the 404 stays the run's answer).
-     */
-    async blame(client, notFound) {
-        let verdict;
-        try {
-            verdict = await this.ask(client);
-        }
-        catch (e) {
-            if (!(e instanceof DeadlineError))
-                throw e;
-            verdict = { ok: false, kind: 'timeout', said: 'the timeout came first', hint: null };
-        }
-        if (verdict.ok)
-            return notFound;
-        const because = notFound.message.replace(/[.\s]+$/, '');
-        if (verdict.kind === 'api-url')
-            return new ApiError({
-                kind: 'api-url',
-                processing: 'processed',
-                httpStatus: notFound.httpStatus,
-                serverMessage: notFound.serverMessage,
-                message: `${because}, and the API root did not answer GET ${client.shown(ROOT_EVIDENCE_PATH)} as the API either (${verdict.said}): ${setting('api-url')} looks wrong, not ${setting('site-id')}.`,
-                hint: HINT,
-            });
-        return new ApiError({
-            kind: notFound.kind,
-            processing: notFound.processing,
-            httpStatus: notFound.httpStatus,
-            serverMessage: notFound.serverMessage,
-            message: `${because}. Whether ${setting('api-url')} is the API root could not be checked (GET ${client.shown(ROOT_EVIDENCE_PATH)}: ${verdict.said}), so the 404 may come from a wrong ${setting('api-url')} as well as from a wrong ${setting('site-id')}.`,
-            hint: `Check ${setting('api-url')} (the API root{hosted}), then that ${setting('site-id')} is the PRODUCTION site's id.`,
-        });
-    }
-}
-async function ask(client) {
-    try {
-        const answer = await client.call('GET', ROOT_EVIDENCE_PATH, 'read');
-        if (answersAsApi(answer.status, answer.reply.kind))
-            return { ok: true };
-        return {
-            ok: false,
-            kind: 'api-url',
-            said: `it answered ${answer.status} with ${describeBody(answer.reply.kind)}`,
-            hint: HINT,
-        };
-    }
-    catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        if (INCONCLUSIVE.includes(e.kind))
-            return { ok: false, kind: e.kind, said: e.message, hint: e.hint };
-        return { ok: false, kind: 'api-url', said: e.message, hint: HINT };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/staging/read-route.ts
-
-
-/**
- * Whether the service offers the staging read at all, learned once and shared by every site of a
- * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
- * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
- * the rate limit to hear it again.
- */
-class StagingReadRoute {
-    refusal = null;
-    /** Reads after a job that succeeded: how many answered 404, and whether any named the staging. */
-    missingAfterJob = 0;
-    named = false;
-    afterJobRead = null;
-    /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
-    learned = null;
-    /** The route's refusal, once one site heard it; null while the route may answer. */
-    get refused() {
-        return this.refusal;
-    }
-    /**
-     * Whether this route names nothing in this run: it answered 404 to MISSING_AFTER_JOB reads right
-     * after jobs that succeeded, and named no staging environment (docs/assumptions.md, 70).
-     */
-    get namesNothing() {
-        return !this.named && this.missingAfterJob >= MISSING_AFTER_JOB;
-    }
-    /**
-     * A read right after a job that succeeded (`read` says whether it named the staging environment,
-     * or null when it failed): until one has named one, they go one at a time, so a route that
-     * answers 404 is heard MISSING_AFTER_JOB times, not once per site. Null when not sent.
-     */
-    async afterJob(read, named) {
-        while (this.afterJobRead && !this.named)
-            await this.afterJobRead;
-        if (this.namesNothing)
-            return null;
-        const sent = read();
-        if (this.named)
-            return sent;
-        const done = sent.then((result) => {
-            const said = named(result);
-            if (said === true)
-                this.named = true;
-            if (said === false)
-                this.missingAfterJob++;
-        }, () => undefined);
-        const current = done.finally(() => {
-            if (this.afterJobRead === current)
-                this.afterJobRead = null;
-        });
-        this.afterJobRead = current;
-        return sent;
-    }
-    /**
-     * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
-     * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
-     */
-    async read(read, notSent) {
-        if (this.learned)
-            await this.learned;
-        if (this.refusal)
-            throw notSent(this.refusal);
-        const sent = read();
-        this.learned ??= sent.then(() => undefined, (e) => {
-            if (e instanceof ApiError && probeUnsupported(e.httpStatus))
-                this.refusal = e;
-        });
-        return sent;
-    }
-}
-/**
- * The staging reads a job that succeeded may still cost (0 or 1, after-job.ts): none after a delete,
- * once the URL is known, once the run heard that the service offers no such read, or once the read
- * has answered 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
- */
-function readsAfterJob(operation, readRoute, urlKnown = false) {
-    return operation === 'delete' || urlKnown || readRoute?.refused || readRoute?.namesNothing ? 0 : 1;
-}
-/** 404s after jobs that succeeded, with no staging named, after which the run reads no more. */
-const MISSING_AFTER_JOB = 2;
+const ASK_AGAIN_MS = 1000;
+/** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that started together. */
+const SHARED_SPACING_MS = 150;
+const FEW_EARLY = 0.25;
 
 ;// CONCATENATED MODULE: ./src/judge.ts
 /** Whether an outcome fails the run (exit code 1, `core.setFailed`). */
@@ -17233,11 +18119,20 @@ class Facts {
     learn(source, learnt) {
         const { id, url, state, exists } = learnt;
         if (id && isProductionId(id, this.productionId)) {
-            this.warn(`${capital(source.words)} gave the production site's own id (${this.productionId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
+            this.warn(`${facts_capital(source.words)} gave the production site's own id (${this.productionId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
             return false;
         }
         if (state === 'none') {
             this.none(source);
+            return true;
+        }
+        // A source that names another staging site than a stronger one did is wrong about which site is
+        // staging: it lends no URL either (contract §5, §12).
+        const held = this.idFact;
+        if (id && held && held.value !== id && RANK[source.kind] < RANK[held.from.kind]) {
+            this.take(held, { value: id, from: source }, 'the staging site id');
+            if (url)
+                this.warn(`So the URL ${source.words} gave (${url}) was not used either.`);
             return true;
         }
         if (id)
@@ -17281,7 +18176,7 @@ class Facts {
             return stronger > 0 ? next : held;
         if (stronger >= 0)
             return next;
-        this.warn(`${capital(next.from.words)} gave ${next.value} as ${what}, but ${held.from.words} gave ${held.value}: the sources disagree; ${held.value} (from ${held.from.words}) was kept.`);
+        this.warn(`${facts_capital(next.from.words)} gave ${next.value} as ${what}, but ${held.from.words} gave ${held.value}: the sources disagree; ${held.value} (from ${held.from.words}) was kept.`);
         return held;
     }
     /** "There is no staging environment": taken only as the rule above says. */
@@ -17301,7 +18196,7 @@ class Facts {
         const what = named
             ? `${named.from.words} named ${this.idFact ? `staging site ${this.idFact.value}` : 'the staging site'}${this.urlFact ? ` at ${this.urlFact.value}` : ''}`
             : `${this.existsFrom.words} said a staging environment exists`;
-        this.warn(`${capital(source.words)} says there is no staging environment, but ${what}: the sources disagree; ${named ? `what ${named.from.words} said` : 'the staging site'} was kept.`);
+        this.warn(`${facts_capital(source.words)} says there is no staging environment, but ${what}: the sources disagree; ${named ? `what ${named.from.words} said` : 'the staging site'} was kept.`);
     }
     warn(text) {
         if (this.said.has(text))
@@ -17310,739 +18205,66 @@ class Facts {
         this.voice.warn(text);
     }
 }
-function capital(text) {
+function facts_capital(text) {
     return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
-
-
-/**
- * The staging site's id and URL as a record of the server says them (contract §5), checked, for
- * the run's facts (facts.ts, which decides what they may overwrite): the create answer, a completed
- * task (only its `resource_id`), a read of the staging environment, a record of the site list.
- */
-/** The sources whose records are read here, in the words the summary shows. */
-const CREATE_ANSWER = { kind: 'answer', words: 'the create answer' };
-const TASK = { kind: 'answer', words: 'the task' };
-const STAGING_READ = { kind: 'read', words: 'the staging environment' };
-const SITE_LIST = { kind: 'list', words: 'the site list (GET /v2/sites)' };
-const listSource = (field) => ({
-    kind: 'list',
-    words: `the site list, GET /v2/sites (field ${field})`,
-});
-/**
- * Learns the staging id and URL that `data` gives. Returns false when the record was refused (it
- * names the production site), true otherwise.
- */
-function fillStagingFields(ctx, data, source) {
-    const id = source === TASK ? taskSiteIdOf(data) : stagingSiteIdOf(data);
-    return ctx.facts.learn(source, { id, url: cleanUrl(ctx, stagingUrlOf(data)) });
-}
-/** A staging URL as it may be used and shown: credentials out, http(s) only; else null, with a warning. */
-function cleanUrl(ctx, text) {
-    if (!text)
-        return null;
-    // Credentials and any value that holds a secret of this run leave the URL before it is used or shown.
-    const clean = ctx.redactor.stripUrl(text);
-    if (clean === null)
-        ctx.logger.warn('Ignored a staging URL that carries the API token in its host or path: it is neither used nor shown.');
-    else if ((0,src_text/* httpUrl */.q3)(clean))
-        return clean;
-    else
-        ctx.logger.warn(`Ignored a staging URL that is not an http(s) URL: "${ctx.redactor.server(text, 80)}".`);
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/staging/probe.ts
+;// CONCATENATED MODULE: ./src/staging/production-check.ts
 
 
 
-
-/**
- * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
- * errors; once the run has heard that the service offers no staging read (`ctx.readRoute`), throws
- * that refusal again without sending anything.
- */
-async function readStaging(ctx, options = {}) {
-    const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
-    try {
-        const probe = await (ctx.readRoute ? ctx.readRoute.read(send, (first) => notSent(ctx, first)) : send());
-        return {
-            kind: 'found',
-            state: probeState(probe.reply.data),
-            data: probe.reply.data,
-            status: probe.status,
-            message: probe.reply.message,
-        };
-    }
-    catch (e) {
-        if (e instanceof ApiError && e.httpStatus === MISSING_STATUS && e.kind === 'not-found')
-            return { kind: 'missing', error: e };
-        throw e;
-    }
-}
-/** The refusal this site would have heard, said as what it is: a read not sent, and why. */
-function notSent(ctx, first) {
-    const status = first.httpStatus;
-    ctx.logger.debug(`not reading the staging environment: the service answered ${status} to that read earlier in this run`);
-    return new ApiError({
-        kind: first.kind,
-        httpStatus: status,
-        processing: first.processing,
-        serverMessage: first.serverMessage,
-        message: `GET ${ctx.client.shown(probePath(ctx.siteId))} was not sent: the service answered HTTP ${status} to reading a staging environment earlier in this run, so it offers no such read.`,
-        hint: first.hint,
-    });
-}
-/**
- * Before a 404 is read as "no staging environment" (status `none`, if-missing: skip, a staging
- * gone before recreate's delete): the API root must have answered as the API in this run (contract
- * §4 r3). Throws ApiError (`api-url`) when it did not.
- */
-async function confirmNoStaging(ctx, because) {
-    const phase = ctx.phase;
-    ctx.phase = rootCheckPhase(ctx.client, because);
-    await ctx.root.confirm(ctx.client, because);
-    ctx.phase = phase;
-}
-/**
- * Best effort, one try: what a read of the staging environment says, learnt (facts.ts decides what
- * it may change: nothing a stronger source said). A 404 says "no staging" only when no source of
- * this run named the staging site, and once the API root has answered as the API (§4 r3); when the
- * root cannot be confirmed, the state stays unknown, with a warning. A read that fails changes
- * nothing.
- */
-async function learnFromStaging(ctx) {
-    let read;
-    try {
-        read = await readStaging(ctx, { maxRetries: 0 });
-    }
-    catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        ctx.logger.debug(`could not read the staging environment: ${e.message}`);
-        return null;
-    }
-    if (read.kind === 'missing') {
-        const because = `GET ${ctx.client.shown(probePath(ctx.siteId))} answered 404`;
-        if (!ctx.facts.named && !(await rootConfirmed(ctx, because)))
-            return null;
-        ctx.facts.learn({ kind: 'read', words: `the staging read (${because})` }, { state: 'none' });
-        return 'none';
-    }
-    ctx.known.message ||= read.message;
-    const taken = fillStagingFields(ctx, read.data, STAGING_READ);
-    const state = taken ? read.state : 'unknown';
-    ctx.facts.learn(STAGING_READ, { state });
-    return state;
-}
-/** Whether the API root answered as the API; a check that could not be made is warned, not thrown. */
-async function rootConfirmed(ctx, because) {
-    try {
-        await confirmNoStaging(ctx, because);
-        return true;
-    }
-    catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        ctx.logger.warn(e.message);
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/staging/url-check.ts
-
-
-
-
-
-
-
-
-
-/**
- * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
- * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
- * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
- * means the site answers). Only the status line is read; the body is dropped unread.
- */
-/** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
-function answers(status) {
-    return (status >= 200 && status < 400) || status === 401 || status === 403;
-}
-const REQUEST_LIMIT_MS = 10_000;
-const PROGRESS_EVERY_MS = 15_000;
-/**
- * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
- * (plain http to a host that is not loopback, as with api-url).
- */
-async function waitForUrl(url, deps) {
-    if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
-        return null;
-    const { clock, logger, signal } = deps;
-    const get = deps.get ?? plainGet;
-    const started = clock.now();
-    // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
-    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
-    let lastLine = started;
-    logger.info(`Waiting for ${url} to answer (${deps.why ?? setting('wait-for-url')})…`);
-    for (let retry = 0;; retry++) {
-        throwIfAborted(signal);
-        const left = deps.deadline - clock.now();
-        if (left <= 0)
-            return false;
-        let why;
-        try {
-            const status = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal);
-            if (answers(status)) {
-                logger.info(`${url} answers (HTTP ${status}) after ${durationText(clock.now() - started)}.`);
-                return true;
-            }
-            why = `HTTP ${status}`;
-        }
-        catch (e) {
-            if (e instanceof CancelledError)
-                throw e;
-            why = e.code ?? 'no connection';
-        }
-        const delayMs = backoff.delayMs(retry, clock.now() - started);
-        logger.debug(`${url}: not yet (${why}); asking again in ${durationText(delayMs, 'log')}`);
-        if (clock.now() - lastLine >= PROGRESS_EVERY_MS) {
-            lastLine = clock.now();
-            logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
-        }
-        // A last sleep up to the deadline would end without a try: give up now instead.
-        if (!(await backoff.sleep(delayMs)))
-            return false;
-    }
-}
-/** One GET through the runner's proxy settings (no keep-alive), status line only. */
-function plainGet(url, timeoutMs, signal) {
-    const agent = new lib_HttpClient(USER_AGENT, [], { keepAlive: false, allowRedirects: false }).getAgent(url);
-    const module = url.startsWith('https:') ? (external_node_https_default()) : (external_node_http_default());
-    return new Promise((resolve, reject) => {
-        const req = module.request(url, { method: 'GET', agent, headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } }, (res) => {
-            resolve(res.statusCode ?? 0);
-            res.destroy();
-        });
-        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
-        const onAbort = () => req.destroy(new CancelledError());
-        signal?.addEventListener('abort', onAbort, { once: true });
-        req.on('error', reject);
-        req.on('close', () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-        });
-        req.end();
-    });
-}
-
-;// CONCATENATED MODULE: ./src/staging/other-sources.ts
-
-
-
-
-
-/**
- * The staging site's id and URL when this run's answers did not say them (issue 20 §1), in this
- * order after the answers themselves (source 1):
- *  2. the list the spec documents, `GET /v2/sites`, where a field links a record to this production
- *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does;
- *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
- *  4. the `staging-url` input.
- * A URL from 3 or 4 is used only once it answers HTTP. Each source tells the run's facts what it
- * found (facts.ts: a weaker source only fills what a stronger one left unknown), or why it gave
- * nothing. Best effort: nothing here fails a run.
- */
-async function fillFromOtherSources(ctx) {
-    if (!ctx.facts.complete)
-        await fillFromSiteList(ctx);
-    if (!ctx.facts.url)
-        await fillFromHints(ctx);
-}
-/** How long a known URL gets to answer. */
-const HINT_CHECK_MS = 10_000;
-async function fillFromSiteList(ctx) {
-    const listed = await fromSiteList(ctx);
-    if ('note' in listed)
-        ctx.facts.note(listed.note);
-}
-/**
- * This site's staging record in the site list, learnt (facts.ts: the list only fills what the
- * answers left unknown); or why the list does not name it. A list read in part never says it names
- * no staging site: it says how many pages it did not read (contract r4 §12).
- */
-async function fromSiteList(ctx) {
-    ctx.phase = 'reading the site list for the staging site';
-    const ended = ctx.clock.now();
-    const siteList = ctx.siteList ?? new SiteList();
-    let list = await siteList.read(ctx.client, -Infinity, ended);
-    if ('error' in list)
-        return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
-    let finding = findStagingInList(list.records, ctx.siteId);
-    // Read before this site's job ended and not naming it (or read in part): read again, with calls
-    // to spare (issue 26 §5; sites ending meanwhile share that read).
-    if ('skipped' in finding &&
-        (finding.skipped === 'not-listed' || list.stoppedBy !== null) &&
-        ctx.polls.spareNow()) {
-        list = await siteList.read(ctx.client, ended, ctx.clock.now());
-        if ('error' in list)
-            return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
-        finding = findStagingInList(list.records, ctx.siteId);
-    }
-    const unread = list.stoppedBy === null
-        ? ''
-        : ` (${list.pagesUnread === 'unknown' ? 'further pages were' : `${list.pagesUnread} of its ${list.pagesRead + list.pagesUnread} pages ${list.pagesUnread === 1 ? 'was' : 'were'}`} not read: ${list.stoppedBy})`;
-    if ('found' in finding) {
-        const { id, url, field, record } = finding.found;
-        ctx.facts.learn(listSource(field), { id, url: cleanUrl(ctx, url) });
-        return { record };
-    }
-    if ('conflict' in finding) {
-        const note = `The site list (GET /v2/sites) has ${finding.conflict.length} records that each claim to be this site's staging (${finding.conflict.join(', ')}): they contradict each other, so neither was used.`;
-        return { note };
-    }
-    const where = list.stoppedBy === null
-        ? 'in it'
-        : list.pagesRead === 1
-            ? 'in the page read'
-            : `in the ${list.pagesRead} pages read`;
-    if (finding.skipped === 'no-link')
-        return {
-            note: `The site list (GET /v2/sites) was skipped: no record ${where} says which site is another site's staging${unread}.`,
-        };
-    if (list.stoppedBy !== null)
-        return {
-            note: `${list.pagesRead === 1 ? 'The one page of the site list (GET /v2/sites) that was read names' : `The ${list.pagesRead} pages of the site list (GET /v2/sites) that were read name`} no staging site for this site${unread}.`,
-        };
-    // Read whole, and no record links to this site: a weaker word than this run's answers (§3 r4).
-    ctx.facts.learn(SITE_LIST, { state: 'none' });
-    return { note: 'The site list (GET /v2/sites) names no staging site for this site.' };
-}
-/** Sources 3 and 4: the hints the front door gave, then the staging-url input; each must answer. */
-async function fillFromHints(ctx) {
-    const hints = [...(ctx.config.stagingHints ?? [])];
-    if (ctx.config.stagingUrl)
-        hints.push({
-            url: ctx.config.stagingUrl,
-            from: perDoor('the staging-url input', 'the --staging-url option'),
-        });
-    for (const hint of hints) {
-        const url = ctx.redactor.stripUrl(hint.url);
-        if (!url || !(0,src_text/* httpUrl */.q3)(url)) {
-            note(ctx, `${other_sources_capital(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`);
-            continue;
-        }
-        ctx.phase = `checking ${url} (from ${hint.from})`;
-        const answered = await waitForUrl(url, {
-            clock: ctx.clock,
-            logger: ctx.logger,
-            deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
-            why: `checking the staging URL from ${hint.from}`,
-            ...(ctx.signal ? { signal: ctx.signal } : {}),
-            ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
-        });
-        if (answered) {
-            ctx.facts.learn({ kind: 'outside', words: `${hint.from} (it answers)` }, { url });
-            return;
-        }
-        note(ctx, answered === null
-            ? `${other_sources_capital(hint.from)} gave ${url}, plain http on a host that is not loopback: not checked, so not used.`
-            : `${other_sources_capital(hint.from)} gave ${url}, which did not answer: it was not used.`);
-    }
-}
-function note(ctx, text) {
-    ctx.facts.note(text);
-}
-function other_sources_capital(text) {
-    return capitalised(text);
-}
-
-;// CONCATENATED MODULE: ./src/staging/after-job.ts
-
-
-
-
-
-
-
-
-/**
- * After a job that succeeded: the staging id and URL the answers did not give (one read), and
- * wait-for-url after a create or pull. Returns the run's ending.
- */
-async function afterJob(ctx, op) {
-    if (op === 'delete')
-        return done(ctx, op);
-    // Staging still exists after each of these: one GET fills what the answers did not say.
-    if (!ctx.facts.complete)
-        await readStagingAfterJob(ctx);
-    if (op === 'push')
-        return ctx.config.productionUrl ? checkProduction(ctx, ctx.config.productionUrl) : done(ctx, op);
-    // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
-    if (!ctx.facts.complete)
-        await fillFromOtherSources(ctx);
-    if (!ctx.config.waitForUrl)
-        return done(ctx, op);
-    const url = ctx.facts.url;
-    if (!url) {
-        warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`);
-        return done(ctx, op);
-    }
-    ctx.phase = `waiting for ${url} to answer`;
-    const jobDone = ctx.clock.now();
-    const ready = await after_job_answers(ctx, url, 'wait-for-url');
-    if (ready === null)
-        return done(ctx, op);
-    if (ready)
-        return {
-            outcome: 'succeeded',
-            summary: `${DONE[op]} in ${durationText(jobDone - ctx.started)}; the staging site answered ${durationText(ctx.clock.now() - jobDone)} later.`,
-        };
-    return {
-        outcome: 'timed-out',
-        summary: `The ${op} job completed, but the staging site did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}): DNS and TLS can take a few minutes after a job ends.`,
-        error: {
-            kind: 'timeout',
-            hint: `Raise ${setting('timeout')}, or run again later with ${setting('wait-for-url', 'true')}. The staging environment itself is in place.`,
-        },
-    };
-}
-/**
- * production-url, after a push that succeeded: the live site answers (the CDN purge done) within
- * the timeout, or the run ends timed-out saying so (the push itself went through).
- */
+/** Longest `last` kept: a status and a few words. */
+const LAST_MAX = 200;
+/** A GET that got no answer, in words. */
+const NO_ANSWER = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ETIMEDOUT: 'timed out',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host not found',
+};
 async function checkProduction(ctx, url) {
-    ctx.phase = `waiting for production at ${url} to answer`;
-    const pushed = ctx.clock.now();
-    const ready = await after_job_answers(ctx, url, 'production-url');
-    if (ready === null)
-        return done(ctx, 'push');
-    if (ready)
-        return {
-            outcome: 'succeeded',
-            summary: `${DONE.push} in ${durationText(pushed - ctx.started)}; production answered at ${url} ${durationText(ctx.clock.now() - pushed)} later.`,
-        };
-    return {
-        outcome: 'timed-out',
-        summary: `The push completed, but production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
-        error: {
-            kind: 'timeout',
-            hint: `Check the live site now: the push itself went through (its CDN cache was purged). Raise ${setting('timeout')} if it only needed longer.`,
-        },
+    const expected = ctx.config.productionExpect || null;
+    const windowMs = ctx.config.verifyTimeoutMs ?? VERIFY_TIMEOUT_MS;
+    let tries = 0;
+    let last = 'not asked: no time was left';
+    const judge = (answer) => {
+        tries++;
+        const why = unhealthy(answer, expected);
+        last = ctx.redactor.inert(why ?? `HTTP ${answer.status}`, LAST_MAX);
+        return why === null ? null : last;
     };
-}
-/**
- * Waits within the run's deadline until `url` answers HTTP (wait-for-url, production-url) and
- * records it; null, with a warning, when it is plain http on a host that is not loopback.
- */
-async function after_job_answers(ctx, url, input) {
-    const ready = await waitForUrl(url, {
+    const passed = await waitForUrl(url, {
         clock: ctx.clock,
         logger: ctx.logger,
-        deadline: ctx.client.deadline,
-        why: setting(input),
+        deadline: Math.min(ctx.client.deadline, ctx.clock.now() + windowMs),
+        why: setting('production-url'),
+        judge,
+        ...(expected ? { bodyBytes: PAGE_BYTES_MAX } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
     });
-    ctx.known.urlReady = ready;
-    if (ready === null)
-        warn(ctx, `${setting(input)}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
-    return ready;
+    if (passed === null)
+        return { passed: false, last: 'not asked: plain http to a host that is not loopback', tries: 0 };
+    return { passed, last, tries };
 }
-/**
- * The after-job staging read: the one call site of the read a job that succeeded may cost (one
- * request, one try), for whoever plans the run's calls. Best effort (issue 26 §2): it goes only
- * with a call to spare while other jobs are still followed (it never waits for a call one of them
- * needs), and not at all once the read has named nothing after jobs that succeeded in this run.
- */
-async function readStagingAfterJob(ctx) {
-    const route = ctx.readRoute;
-    if (readsAfterJob(ctx.config.operation, route) === 0)
-        return;
-    if (!ctx.polls.spareNow()) {
-        ctx.logger.debug('not reading the staging environment now: the calls left are for jobs still running');
-        return;
+/** Why one answer is not healthy, in words; null when it is. */
+function unhealthy(answer, expected) {
+    if (answer instanceof Error) {
+        const code = answer.code ?? '';
+        return `no answer: ${NO_ANSWER[code] ?? (/^[A-Z0-9_]{2,40}$/.test(code) ? code : 'no connection')}`;
     }
-    const read = () => learnFromStaging(ctx);
-    if (!route)
-        await read();
-    else
-        await route.afterJob(read, (state) => (state === null ? null : state !== 'none'));
-}
-function done(ctx, op) {
-    return { outcome: 'succeeded', summary: `${DONE[op]} in ${durationText(ctx.clock.now() - ctx.started)}.` };
-}
-
-;// CONCATENATED MODULE: ./src/staging/settle.ts
-
-
-
-
-
-/**
- * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
- * failed with the server's reason. A create's completion also names the staging site: from a task,
- * only its `resource_id` (never its own `id`: contract §5), from the probe, the staging record.
- */
-function settle_settle(ctx, op, outcome) {
-    const what = jobOf(op);
-    if (outcome.kind === 'failed')
-        return failure(taskFailed(`The ${what}`, outcome.reason));
-    if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
-        const warning = outcome.kind === 'untrackable'
-            ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
-            : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`;
-        warn(ctx, warning);
-        return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.known.taskId)}` };
-    }
-    if (op === 'create')
-        fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? TASK : STAGING_READ);
-    return { outcome: 'succeeded', summary: '' };
-}
-
-;// CONCATENATED MODULE: ./src/staging/jobs.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
- * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
- */
-async function runJob(ctx, op) {
-    const started = await start(ctx, op);
-    let ending;
-    if ('outcome' in started)
-        ending = started;
-    else {
-        ctx.known.message = started.reply.message;
-        ending = await follow(ctx, op, started, ctx.config.wait);
-    }
-    return ending.outcome === 'succeeded' ? afterJob(ctx, op) : ending;
-}
-/** The response to follow, or the ending when the policies carried the operation to its end. */
-async function start(ctx, op) {
-    try {
-        return await send(ctx, op);
-    }
-    catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        return applyPolicy(ctx, op, e);
-    }
-}
-/** The if-exists / if-missing policies, and a create whose first try went through after all. */
-async function applyPolicy(ctx, op, e) {
-    const { config, siteId, logger } = ctx;
-    if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
-        logger.info(`The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`);
-        ctx.known.message = e.serverMessage;
-        jobIs(ctx, 'create', 'accepted');
-        if (!config.wait)
-            return {
-                outcome: 'accepted',
-                summary: `The create was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
-            };
-        return track(ctx, 'create', null);
-    }
-    if (op === 'create' && e.kind === 'exists') {
-        if (config.ifExists === 'skip') {
-            logger.info(`Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`);
-            ctx.known.message = e.serverMessage;
-            ctx.facts.learn({ kind: 'answer', words: `the create answer (HTTP ${e.httpStatus}: staging exists)` }, { exists: true });
-            await skippedRead(ctx);
-            return {
-                outcome: 'skipped',
-                summary: `Skipped: site ${siteId} already has a staging environment (${setting('if-exists', 'skip')}).`,
-            };
-        }
-        if (config.ifExists === 'recreate')
-            return recreate(ctx);
-    }
-    if (op !== 'create' && e.kind === 'not-found' && config.ifMissing === 'skip') {
-        await confirmNoStaging(ctx, `${ENDPOINTS[op].method} ${ctx.client.shown(ENDPOINTS[op].path(siteId))} answered 404`);
-        // A 404 does not tell a missing staging environment from a missing site (a mistyped id): say both.
-        logger.info(`Site ${siteId}: no staging environment (HTTP 404): skipped (${setting('if-missing', 'skip')}).`);
-        ctx.known.message = e.serverMessage;
-        return {
-            outcome: 'skipped',
-            summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`,
-        };
-    }
-    // A 404 not skipped blames the site id only once the API root answered as the API (issue 24 §3).
-    if (op !== 'create' && e.kind === 'not-found')
-        throw await ctx.root.blame(ctx.client, e);
-    throw e;
-}
-/** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
-async function skippedRead(ctx) {
-    await learnFromStaging(ctx);
-    if (!ctx.facts.complete)
-        await fillFromOtherSources(ctx);
-}
-/** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
-async function recreate(ctx) {
-    const { siteId, logger } = ctx;
-    logger.info(`Site ${siteId} already has a staging environment: deleting it first (${setting('if-exists', 'recreate')}).`);
-    let deleted;
-    try {
-        deleted = await send(ctx, 'delete');
-    }
-    catch (d) {
-        // Gone in the meantime (404): nothing left to delete, once the API root is known to be right.
-        if (!(d instanceof ApiError) || d.kind !== 'not-found')
-            throw d;
-        await confirmNoStaging(ctx, `DELETE ${ctx.client.shown(ENDPOINTS.delete.path(siteId))} answered 404`);
-        return send(ctx, 'create');
-    }
-    const gone = await follow(ctx, 'delete', deleted, true);
-    if (gone.outcome === 'accepted')
-        throw new ApiError({
-            kind: 'unknown-outcome',
-            processing: 'processed',
-            httpStatus: deleted.status,
-            message: `The old staging environment's deletion was accepted, but its end could not be confirmed, so no new one was created (${setting('if-exists', 'recreate')}). Run again once it is gone.`,
-        });
-    if (gone.outcome !== 'succeeded')
-        return gone;
-    logger.info('The old staging environment is gone; creating the new one.');
-    return send(ctx, 'create');
-}
-/** After an accepted request: its task id and (create) staging fields, then the wait, unless wait: false. */
-async function follow(ctx, op, response, wait) {
-    const data = response.reply.data;
-    const task = taskIdOf(data);
-    let taskId = null;
-    if (task && 'id' in task)
-        taskId = task.id;
-    else if (task)
-        ctx.logger.warn(`The server gave a task id that cannot be used in a URL ("${ctx.redactor.server(task.unusable, 60)}"): following the staging environment instead.`);
-    if (taskId)
-        ctx.known.taskId = taskId;
-    if (op === 'create')
-        fillStagingFields(ctx, data, CREATE_ANSWER);
-    if (!wait) {
-        ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`);
-        return {
-            outcome: 'accepted',
-            summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
-        };
-    }
-    return track(ctx, op, taskId);
-}
-/** Waits for the job and says how it ended. */
-async function track(ctx, op, taskId) {
-    ctx.phase = `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`;
-    const outcome = taskId
-        ? await waitForTask(waitDeps(ctx), op, ctx.siteId, taskId, ctx.clock.now())
-        : await waitForProbe(waitDeps(ctx), op, ctx.siteId);
-    const ending = settle_settle(ctx, op, outcome);
-    if (ending.outcome === 'succeeded') {
-        jobIs(ctx, op, 'completed');
-        // A delete that succeeded is the one word that makes staging "none"; any other job leaves it in place.
-        ctx.facts.learn({ kind: 'job', words: `the ${op} job` }, op === 'delete' ? { state: 'none' } : { exists: true });
-    }
-    return ending;
-}
-/**
- * Sends the operation's request. Busy refusals (409/423, or a 422 that says a job runs) are sent
- * again after a pause under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome
- * failure.
- */
-async function send(ctx, op) {
-    const { method, path } = ENDPOINTS[op];
-    const { client, known } = ctx;
-    ctx.phase = `sending the ${op} request`;
-    for (let busyTries = 0;; busyTries++) {
-        const sentBefore = client.sent.length;
-        jobIs(ctx, op, 'sent');
-        try {
-            const response = await client.call(method, path(ctx.siteId), op);
-            known.httpStatus = response.status;
-            jobIs(ctx, op, 'accepted');
-            if (op === 'push')
-                addWarnings(ctx, PUSH_WARNINGS);
-            return response;
-        }
-        catch (e) {
-            if (e instanceof CancelledError && client.sent.length === sentBefore)
-                jobIs(ctx, op, null);
-            // Cancelled while waiting out a 429 or a 503: the server said it did not process the request.
-            else if (e instanceof CancelledError && client.waitingAfter?.processing === 'not-processed') {
-                known.httpStatus = client.waitingAfter.httpStatus;
-                jobIs(ctx, op, 'not-taken', known.httpStatus);
-            }
-            if (!(e instanceof ApiError)) {
-                if (e instanceof DeadlineError) {
-                    if (e.lastError)
-                        known.httpStatus = e.lastError.httpStatus;
-                    if (e.lastError?.processing !== 'unknown')
-                        jobIs(ctx, op, null);
-                }
-                throw e;
-            }
-            known.httpStatus = e.httpStatus;
-            if (e.processing !== 'unknown')
-                jobIs(ctx, op, null);
-            if (e.kind === 'busy' && ctx.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
-                // Refused while another job runs: not taken, whatever ends the wait (a cancel included).
-                jobIs(ctx, op, 'not-taken', e.httpStatus);
-                await waitWhileBusy(ctx, op, busyTries);
-                continue;
-            }
-            if (e.processing === 'unknown')
-                throw unknownOutcome(ctx, op, e);
-            throw e;
-        }
-    }
-}
-async function waitWhileBusy(ctx, op, busyTries) {
-    const delayMs = ctx.busy.delayMs(busyTries);
-    if (ctx.busy.passesDeadline(delayMs))
-        throw new DeadlineError();
-    ctx.phase = `waiting for another job on site ${ctx.siteId} to finish`;
-    ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (${setting('if-busy', 'wait')}).`);
-    if (!(await ctx.busy.sleep(delayMs)))
-        throw new DeadlineError();
-}
-function unknownOutcome(ctx, op, e) {
-    if (op === 'push')
-        addWarnings(ctx, PUSH_WARNINGS_IF_SENT);
-    const what = {
-        create: 'A staging environment may or may not be being created.',
-        pull: 'Staging may or may not be being overwritten with production.',
-        push: 'Production may or may not be being overwritten with staging.',
-        delete: 'The staging environment may or may not be being deleted.',
-    }[op];
-    const again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.';
-    return new ApiError({
-        kind: 'unknown-outcome',
-        processing: 'unknown',
-        httpStatus: e.httpStatus,
-        serverMessage: e.serverMessage,
-        message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
-    });
-}
-/** Warnings a person must read even on success, each once, in the Result (not logged one by one). */
-function addWarnings(ctx, warnings) {
-    for (const w of warnings)
-        if (!ctx.known.warnings.includes(w))
-            ctx.known.warnings.push(w);
+    if (!healthyStatus(answer.status))
+        return `HTTP ${answer.status}`;
+    if (expected !== null && !(answer.body ?? '').includes(expected))
+        return `HTTP ${answer.status} without the expected text`;
+    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/staging/rollback.ts
+
+
+
 
 
 
@@ -18065,7 +18287,7 @@ async function rollback(ctx) {
     const ending = await restore(ctx, chosen.id);
     if (ending.outcome !== 'succeeded' || !ctx.config.productionUrl)
         return ending;
-    return rollback_checkProduction(ctx, ctx.config.productionUrl, ending);
+    return verifyProduction(ctx, ctx.config.productionUrl, ending, 'restore');
 }
 /** dry-run of a rollback: which version would overwrite production; only reads. */
 async function rollbackDryRun(ctx) {
@@ -18086,10 +18308,10 @@ function rollback_describe(v) {
 /** The version to restore, from the site's list, or the ending that says why there is none. */
 async function chooseVersion(ctx) {
     const { siteId, config } = ctx;
-    ctx.phase = `reading site ${siteId}'s versions`;
-    let versions;
+    at(ctx, `reading site ${siteId}'s versions`);
+    let list;
     try {
-        versions = await listVersions(ctx);
+        list = await listVersions(ctx);
     }
     catch (caught) {
         if (!(caught instanceof ApiError) || caught.kind === 'auth')
@@ -18110,20 +18332,28 @@ async function chooseVersion(ctx) {
         };
     }
     const wanted = config.checkpointId ?? null;
+    const { versions, unread } = list;
+    // Newest first: without an id, the newest completed version carrying this tool's mark.
     const version = wanted
         ? versions.find((v) => v.id === wanted)
         : versions.find((v) => isOurs(v) && v.completed);
+    const notRead = unread ? ` (${unread})` : '';
     if (!version)
         return {
             outcome: 'failed',
             summary: wanted
-                ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions (the newest 100).`
-                : `Nothing was restored: site ${siteId} has no completed checkpoint made by this tool (a version named "before push …").`,
+                ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
+                : `Nothing was restored: site ${siteId} has no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…")${notRead}.`,
             error: {
                 kind: 'not-found',
                 hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: the push's checkpoint-id output (CHECKPOINT_ID in its dotenv) names its checkpoint.`,
             },
         };
+    // Whose version it is, as the run knows it (contract §13 r5): the record's own site_id, or only
+    // the service's site_id filter.
+    ctx.logger.info(version.site === 'this'
+        ? `Version ${version.id} is site ${siteId}'s: its record says so.`
+        : `Version ${version.id}'s record names no site: it is taken as site ${siteId}'s because the service listed it for site_id=${siteId}.`);
     if (!version.completed)
         return {
             outcome: 'failed',
@@ -18134,32 +18364,42 @@ async function chooseVersion(ctx) {
 }
 /**
  * Restores production to version `id`: one PUT (never sent again unless refused: a restore
- * overwrites production as a push does, contract §13), its task followed to its end.
+ * overwrites production as a push does, contract §13), its task followed to its end. What
+ * production is after it (restored, partly restored, unknown) is the record's (record.ts).
  */
 async function restore(ctx, id) {
     const { client, siteId, logger } = ctx;
-    ctx.known.checkpointId = id;
-    ctx.phase = `restoring production to version ${id}`;
+    answered(ctx, { checkpointId: id });
+    at(ctx, `restoring production to version ${id}`);
     logger.info(`Site ${siteId}: restoring production to version ${id} (overwrites ${OVERWRITES}).`);
     let taskId;
+    const before = ctx.record.production.content;
+    jobIs(ctx, 'restore', 'sent');
+    learnt(ctx, { content: { is: 'unknown', by: 'restore', version: id } });
     try {
         const answer = await client.call('PUT', restorePath(siteId, id), 'restore');
-        ctx.known.httpStatus = answer.status;
-        ctx.known.message = answer.reply.message;
+        jobIs(ctx, 'restore', 'accepted');
+        answered(ctx, { httpStatus: answer.status, message: answer.reply.message });
         const task = taskIdOf(answer.reply.data);
         taskId = task && 'id' in task ? task.id : null;
     }
     catch (e) {
+        const waited = e instanceof ApiError ? e : e instanceof DeadlineError ? e.lastError : client.waitingAfter;
+        // Refused, or not taken (429, 503 waited out): nothing was restored. No answer: unknown.
+        if (waited && waited.processing !== 'unknown') {
+            jobIs(ctx, 'restore', 'not-taken', waited.httpStatus);
+            learnt(ctx, { content: before });
+        }
         if (!(e instanceof ApiError) || e.kind === 'auth')
             throw e;
-        ctx.known.httpStatus = e.httpStatus;
+        answered(ctx, { httpStatus: e.httpStatus });
         if (e.processing !== 'unknown')
             return failure(e);
         return {
             ...failure(e),
             error: {
                 kind: 'unknown-outcome',
-                hint: `Whether production is being restored is unknown; the restore was not sent again, by design. Look at the site in the dashboard before you run it again.`,
+                hint: `The restore was not sent again, by design.`,
             },
         };
     }
@@ -18167,45 +18407,60 @@ async function restore(ctx, id) {
         warn(ctx, `The restore of version ${id} was accepted, but the answer gave no task to follow.`);
         return {
             outcome: 'accepted',
-            summary: `The restore of production to version ${id} was accepted; its end cannot be followed (no task id). Check the site in the dashboard.`,
+            summary: `The restore was accepted; its end cannot be followed (no task id).`,
         };
     }
-    ctx.known.taskId = taskId;
+    answered(ctx, { taskId });
     // wait: false, as for a push (docs/assumptions.md 121): sent once, not followed, said as accepted.
     if (!ctx.config.wait) {
         logger.info(`The restore was accepted; not waiting for it (${setting('wait', 'false')}).`);
         return {
             outcome: 'accepted',
-            summary: `The restore of production to version ${id} was accepted; not waited for. ${checkLaterHint(siteId, taskId)}`,
+            summary: `The restore was accepted; not waited for. ${checkLaterHint(siteId, taskId)}`,
         };
     }
-    ctx.phase = `waiting for the restore of version ${id} (task ${taskId}) to finish`;
+    at(ctx, `waiting for the restore of version ${id} (task ${taskId}) to finish`);
     const outcome = await waitForTask(waitDeps(ctx), 'rollback', siteId, taskId, ctx.clock.now());
-    if (outcome.kind === 'completed')
+    if (outcome.kind === 'completed') {
+        jobIs(ctx, 'restore', 'completed');
+        learnt(ctx, { content: { is: 'restored', version: id } });
         return {
             outcome: 'succeeded',
-            summary: `Production was restored to version ${id} in ${durationText(ctx.clock.now() - ctx.started)}.`,
+            summary: `The restore completed in ${durationText(ctx.clock.now() - ctx.started)}.`,
         };
-    if (outcome.kind === 'failed')
+    }
+    if (outcome.kind === 'failed') {
+        learnt(ctx, { content: { is: 'restore-failed', version: id } });
         return failure(taskFailed(`The restore of version ${id}`, outcome.reason));
-    warn(ctx, `The restore of version ${id} was accepted, but its completion cannot be confirmed: ${outcome.reason}.`);
+    }
     return {
         outcome: 'accepted',
-        summary: `The restore of production to version ${id} was accepted, but its completion cannot be confirmed: ${outcome.reason}. Check the site in the dashboard.`,
+        summary: `The restore was accepted, but its completion cannot be confirmed: ${outcome.reason}.`,
     };
 }
-/** production-url after a restore: the live site answers within the timeout. */
-async function rollback_checkProduction(ctx, url, restored) {
-    ctx.phase = `waiting for production at ${url} to answer`;
-    const ready = await after_job_answers(ctx, url, 'production-url');
-    if (ready === null)
-        return restored;
-    if (ready)
-        return { ...restored, summary: `${restored.summary} Production answered at ${url}.` };
+/**
+ * production-url after a push or a restore (contract §16): the live site checked
+ * (production-check.ts); the record keeps what the check saw, and a failed check fails the run. A
+ * check that never asked (plain http, no time left) is no evidence: a warning, not a verdict.
+ */
+async function verifyProduction(ctx, url, ending, after) {
+    at(ctx, `checking production at ${url}`);
+    const check = await checkProduction(ctx, url);
+    if (check.tries === 0) {
+        warn(ctx, `${setting('production-url')}: production was not checked (${check.last}).`);
+        return ending;
+    }
+    // After rollback-on-failure's restore, the push's check stays the run's: this one is its recheck.
+    const again = after === 'restore' && ctx.record.production.check !== null;
+    learnt(ctx, again
+        ? { recheck: { passed: check.passed, last: check.last } }
+        : { check: { passed: check.passed, url, last: check.last } });
+    if (check.passed)
+        return ending;
     return {
-        outcome: 'timed-out',
-        summary: `${restored.summary} But production did not answer at ${url} before the timeout (${durationText(ctx.config.timeoutMs)}).`,
-        error: { kind: 'timeout', hint: 'Check the live site now: the restore itself completed.' },
+        outcome: 'failed',
+        summary: ending.summary,
+        error: { kind: 'production-check', hint: `Check the live site now: the ${after} itself completed.` },
     };
 }
 
@@ -18231,6 +18486,7 @@ const WHAT = {
  */
 async function switchTool(ctx, tool, on, late = false) {
     const client = late ? ctx.client.cleanup(CLEANUP_MS) : ctx.client;
+    at(ctx, `switching ${WHAT[tool]} ${on ? 'on' : 'off'}`);
     try {
         await client.call('POST', toolsPath(ctx.siteId), 'setting', { body: toolBody(tool, on) });
         ctx.logger.info(`Site ${ctx.siteId}: ${WHAT[tool]} switched ${on ? 'on' : 'off'}.`);
@@ -18238,7 +18494,13 @@ async function switchTool(ctx, tool, on, late = false) {
     }
     catch (e) {
         if (e instanceof ApiError)
-            return { ok: false, why: e.message, mayHaveHappened: e.processing === 'unknown' };
+            return {
+                ok: false,
+                why: e.message,
+                mayHaveHappened: e.processing === 'unknown',
+                // Refused as a token's right, not a plan's (a read-only token): a token problem on any step.
+                token: e.kind === 'forbidden' && !saysPlan(`${e.serverMessage} ${e.message}`),
+            };
         if (e instanceof DeadlineError)
             return { ok: false, why: 'no answer in time', mayHaveHappened: true, stopped: e };
         if (e instanceof CancelledError)
@@ -18250,18 +18512,16 @@ async function switchTool(ctx, tool, on, late = false) {
             ctx.client.absorb(client);
     }
 }
-/** Maintenance mode off after the push, in every ending; a refusal says what state production is in. */
+/** Maintenance mode off after the push, in every ending: the record says what state production is in. */
 async function maintenanceOff(ctx) {
     const off = await switchTool(ctx, 'maintenance_mode', false, true);
-    if (!off.ok)
-        warn(ctx, `Production (site ${ctx.siteId}) may still be in maintenance mode: switching it off failed (${off.why}). Visitors may see the maintenance page: switch it off in the dashboard.`);
+    const sure = ctx.record.production.maintenance === 'on';
+    learnt(ctx, { maintenance: off.ok ? 'off' : off.mayHaveHappened || !sure ? 'unknown' : 'on' });
 }
-/** Password protection back on after a push (spec push rule 2 turns it off). */
+/** Password protection back on after a push job ended (spec push rule 2 turns it off). */
 async function protectAgain(ctx) {
     const on = await switchTool(ctx, 'password_protection', true, true);
-    if (!on.ok)
-        warn(ctx, `Production (site ${ctx.siteId}) is now NOT password-protected: switching protection back on failed (${on.why}). Turn it on in the dashboard.`);
-    return on.ok;
+    learnt(ctx, { protection: on.ok ? 'on-again' : on.mayHaveHappened ? 'unknown' : 'off' });
 }
 
 ;// CONCATENATED MODULE: ./src/staging/push.ts
@@ -18273,11 +18533,14 @@ async function protectAgain(ctx) {
 
 
 
+
+
 /**
- * A push, as issue 27 and design.md ("Checkpoints are part of the push") describe it: checkpoint ->
- * maintenance on -> push -> wait -> production checks -> maintenance off (in every ending) ->
- * password protection on -> restore on a failed job -> prune old checkpoints. Each step ends as a
- * value; a failed checkpoint ends the run before the push is sent.
+ * A push, as issues 27 and 31 describe it: checkpoint -> maintenance on -> push -> wait ->
+ * maintenance off (in every ending) -> production check (a maintenance page is not production) ->
+ * [a failed job or check with rollback-on-failure: restore once, follow, check again] -> password
+ * protection on (only once the push job ended) -> prune old checkpoints. Each step records what it
+ * learnt (record.ts); what the run says of production is rendered from that record alone.
  */
 async function runPush(ctx) {
     const policy = checkpointPolicy(ctx.config);
@@ -18290,22 +18553,27 @@ async function runPush(ctx) {
     }
     if (policy.maintenance) {
         const on = await switchTool(ctx, 'maintenance_mode', true);
-        // It may have been switched on after all (no answer, a 5xx, a cancel while it was sent): off again.
-        if (!on.ok && on.mayHaveHappened)
-            await maintenanceOff(ctx);
-        if (!on.ok && on.stopped) {
-            const stopped = endingOf(ctx, on.stopped);
-            return { ...stopped, summary: `${stopped.summary} The push was not sent.` };
-        }
-        if (!on.ok)
+        if (on.ok)
+            learnt(ctx, { maintenance: 'on' });
+        else {
+            // Named as the step it cut ("while switching maintenance mode on"), before the off is sent.
+            const stopped = on.stopped ? endingOf(ctx, on.stopped) : null;
+            // It may have been switched on after all (no answer, a 5xx, a cancel while it was sent): off again.
+            if (on.mayHaveHappened) {
+                learnt(ctx, { maintenance: 'unknown' });
+                await maintenanceOff(ctx);
+            }
             return {
-                outcome: 'failed',
-                summary: `Maintenance mode could not be switched on (${on.why}), so the push was not sent: production is unchanged and not in maintenance mode.${checkpoint ? ` Checkpoint ${checkpoint.id} was taken.` : ''}`,
-                error: {
+                outcome: stopped?.outcome ?? 'failed',
+                summary: sentences(stopped?.summary ?? `Maintenance mode could not be switched on (${on.why})`, 'The push was not sent: production is unchanged'),
+                error: stopped?.error ?? {
                     kind: 'maintenance',
-                    hint: `Run again, or run with ${setting('maintenance', 'false')} to push with the site open to visitors.`,
+                    hint: on.token
+                        ? 'The token was refused (a read-only token?): use a token that may change the site.'
+                        : `Run again, or run with ${setting('maintenance', 'false')} to push with the site open to visitors.`,
                 },
             };
+        }
     }
     let ending;
     try {
@@ -18314,88 +18582,57 @@ async function runPush(ctx) {
     catch (e) {
         ending = endingOf(ctx, e);
     }
-    const pushed = ctx.known.jobs.some((j) => j.op === 'push');
-    let restored = false;
-    if (ending.outcome === 'failed' && ending.error?.kind === 'task-failed' && checkpoint) {
-        if (policy.rollbackOnFailure)
-            ({ ending, restored } = await restoreAfterFailure(ctx, ending, checkpoint));
-        else
-            ending = withHint(ending, `To restore production as it was before the push, ${rollbackCommand(ctx.siteId, checkpoint.id)}.`);
-    }
+    if (ending.error?.kind === 'task-failed')
+        learnt(ctx, { content: { is: 'push-failed' } });
     if (policy.maintenance)
         await maintenanceOff(ctx);
-    if (policy.protectProduction && pushed && (await protectAgain(ctx)))
-        dropWarning(ctx, PUSH_WARNINGS[1], PUSH_WARNINGS_IF_SENT[1]);
-    if (!checkpoint)
-        return ending;
-    dropWarning(ctx, PUSH_WARNINGS[0], PUSH_WARNINGS_IF_SENT[0]);
-    if (ending.outcome === 'succeeded' && !ctx.signal?.aborted)
+    const url = ctx.config.productionUrl;
+    const content = () => ctx.record.production.content.is;
+    if (content() === 'pushed' && url && !ctx.signal?.aborted)
+        ending = await verifyProduction(ctx, url, ending, 'push');
+    const broken = content() === 'push-failed' || ctx.record.production.check?.passed === false;
+    if (broken && checkpoint && policy.rollbackOnFailure && !ctx.signal?.aborted)
+        ending = await restoreAfterFailure(ctx, ending, checkpoint);
+    if (policy.protectProduction) {
+        // The push job switches protection off when it completes (contract §14 r5): on again only after.
+        if (content() === 'unknown' && ctx.record.jobs.some((j) => j.op === 'push'))
+            learnt(ctx, { protection: 'after-push' });
+        else if (content() !== 'unchanged' && content() !== 'unknown')
+            await protectAgain(ctx);
+    }
+    if (checkpoint && ending.outcome === 'succeeded' && !ctx.signal?.aborted)
         await pruneCheckpoints(ctx, policy.keep, checkpoint.id);
-    return withCheckpoint(ctx, ending, checkpoint, restored);
+    return ending;
 }
-/** Issue 27 §4: the push's job failed on the server: restore the checkpoint at once; the run stays red. */
+/**
+ * Issue 27 §4, issue 31 §8: the push's job failed on the server, or production failed its check:
+ * restore the checkpoint once, follow it, check production again. The run stays red.
+ */
 async function restoreAfterFailure(ctx, failed, checkpoint) {
-    ctx.logger.warn(`The push failed on the server: restoring production to checkpoint ${checkpoint.id} (rollback-on-failure).`);
+    ctx.logger.warn(`Restoring production to checkpoint ${checkpoint.id} (rollback-on-failure).`);
     // The push's facts (its task, status, the server's words) stay the run's outputs.
-    const { taskId, httpStatus, message } = ctx.known;
+    const { taskId, httpStatus, message } = ctx.record;
     let restored;
     try {
         restored = await restore(ctx, checkpoint.id);
     }
     catch (e) {
-        // Timed out or cancelled while restoring: said, and maintenance still goes off after this.
+        // Timed out or cancelled while restoring: the record says what production may be.
         restored = endingOf(ctx, e);
     }
-    Object.assign(ctx.known, { taskId, httpStatus, message });
-    const again = rollbackCommand(ctx.siteId, checkpoint.id);
-    if (restored.outcome === 'succeeded')
-        return {
-            restored: true,
-            ending: {
-                ...failed,
-                summary: `${sentence(failed.summary)} Production was restored to checkpoint ${checkpoint.id}.`,
-            },
-        };
-    return {
-        restored: false,
-        ending: withHint({
-            ...failed,
-            summary: `${sentence(failed.summary)} Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`,
-        }, `To try the restore again, ${again}.`),
-    };
-}
-/** The summary names the checkpoint and the step that restores it (issue 27 §1). */
-function withCheckpoint(ctx, ending, checkpoint, restored) {
-    const name = checkpoint.name ? ` ("${checkpoint.name}")` : '';
-    const step = rollbackCommand(ctx.siteId, checkpoint.id);
-    // Once rollback-on-failure has restored it, the step to restore it again is no news.
-    const said = restored
-        ? `Checkpoint ${checkpoint.id}${name} was taken before the push.`
-        : `Checkpoint ${checkpoint.id}${name} was taken before the push; to restore it, ${step}.`;
-    // An unknown outcome (no answer, timed out, cancelled) is never restored automatically (§4).
-    const unknown = ending.outcome === 'timed-out' ||
-        ending.outcome === 'cancelled' ||
-        ending.error?.kind === 'unknown-outcome';
-    const summary = `${sentence(ending.summary)} ${said}`;
-    return unknown
-        ? withHint({ ...ending, summary }, `If production is wrong, ${step}.`)
-        : { ...ending, summary };
-}
-/** Text that ends as a sentence (a server's reason may not), so that the next one reads apart. */
-function sentence(text) {
-    const trimmed = text.trimEnd();
-    return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-function withHint(ending, hint) {
-    if (!ending.error)
-        return ending;
-    if (ending.error.hint.includes(hint))
-        return ending;
-    return { ...ending, error: { ...ending.error, hint: `${ending.error.hint} ${hint}` } };
-}
-/** A push warning that no longer holds (a checkpoint was taken, protection was switched back on). */
-function dropWarning(ctx, ...texts) {
-    ctx.known.warnings = ctx.known.warnings.filter((w) => !texts.includes(w));
+    answered(ctx, { taskId, httpStatus, message });
+    const url = ctx.config.productionUrl;
+    const outcome = failed.outcome === 'succeeded' ? 'failed' : failed.outcome;
+    if (restored.outcome === 'succeeded') {
+        if (url && !ctx.signal?.aborted)
+            await verifyProduction(ctx, url, restored, 'restore');
+        return { ...failed, outcome };
+    }
+    // The step's own words; what production may be now is the record's.
+    const summary = sentences(failed.summary, `Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`);
+    const again = `To try the restore again, ${rollbackCommand(ctx.siteId, checkpoint.id)}.`;
+    const error = failed.error ?? { kind: 'production-check', hint: '' };
+    return { ...failed, outcome, summary, error: { ...error, hint: sentences(error.hint, again) } };
 }
 /**
  * dry-run of a push: the checkpoint and maintenance steps around the push's own lines (in `lines`,
@@ -18428,9 +18665,10 @@ function pushDryRun(ctx, lines) {
 
 
 
+
 /** dry-run: says what would be sent, reads the staging environment once, changes nothing. */
 async function dryRun(ctx) {
-    const { config, siteId, client, logger, known } = ctx;
+    const { config, siteId, client, logger } = ctx;
     const op = config.operation;
     if (op === 'rollback')
         return rollbackDryRun(ctx);
@@ -18451,7 +18689,7 @@ async function dryRun(ctx) {
             pushDryRun(ctx, lines);
     }
     logger.info(`Dry run: would send, on site ${siteId}: ${lines.join('; ')}`);
-    ctx.phase = 'reading the staging environment (dry run)';
+    at(ctx, 'reading the staging environment (dry run)');
     try {
         const read = await readStaging(ctx);
         if (read.kind === 'missing')
@@ -18471,7 +18709,7 @@ async function dryRun(ctx) {
     }
     if (op === 'push') {
         const guarded = config.checkpoint !== 'none';
-        known.warnings.push(...PUSH_WARNINGS.filter((_, i) => i > 0 || !guarded).map((w) => `If run: ${w}`));
+        note(ctx, ...PUSH_WARNINGS.filter((_, i) => i > 0 || !guarded).map((w) => `If run: ${w}`));
         for (const line of pushPlan(config.checkpoint !== 'none'))
             logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`);
     }
@@ -18486,399 +18724,300 @@ function pushPlan(checkpoint) {
     return checkpoint ? PUSH_PLAN.map((l) => l.replace(' No backup is taken first.', '')) : PUSH_PLAN;
 }
 
-;// CONCATENATED MODULE: ./src/staging/poll-follower.ts
-function newFollower(start) {
-    return {
-        start,
-        polledAt: null,
-        end: null,
-        answers: 0,
-        agreed: false,
-        blind: false,
-        approved: null,
-        left: false,
-        wake: null,
-    };
-}
-/**
- * Whether a new reading's end agrees with the one before: a job's end is pinned only once two
- * readings in a row agree on it, the later one past half of it (a bar need not be linear: one
- * reading, or early readings of one straight stretch, may agree with nothing later).
- */
-function agrees(f, end, now) {
-    if (end === null || f.end === null)
-        return false;
-    return near(end.to, f.end.to, f.start) && now - f.start >= CONFIRM_AFTER * (end.to - f.start);
-}
-/** Its end is pinned: two readings agree on it, and its window is narrow. */
-function pinned(f) {
-    return f.agreed && f.end !== null && near(f.end.from, f.end.to, f.start);
-}
-function wakeUp(f) {
-    f.wake?.abort();
-    f.wake = null;
-}
-function sameEnd(a, b) {
-    return b !== null && a.from === b.from && a.to === b.to;
-}
-/**
- * Its final poll by its own latest end, a margin after it; `stretch`: a factor on the length its
- * readings give (how far the batch's bars have misled).
- */
-function ownFinal(f, stretch = 1) {
-    return finalAfter(f.start, stretch * ((f.end?.to ?? Infinity) - f.start)) ?? Infinity;
-}
-/** The final poll of a job that started at `start` and lasts `length` (null: no length known). */
-function finalAfter(start, length) {
-    return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null;
-}
-/** A final poll at `now` found its job running: how far past the end its readings gave (a factor). */
-function overrun(f, now) {
-    return f.end ? (now - f.start) / Math.max(1, f.end.to - f.start) : 1;
-}
-/** Two ends of a job that started at `start` within NARROW of its length (and NARROW_MS) of each other. */
-function near(a, b, start) {
-    return Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS;
-}
-/** The final poll goes this much after the latest end (a fraction of the length, plus this). */
-const FINAL_MARGIN = 0.01;
-const FINAL_MARGIN_MS = 100;
-/** A job's end is pinned when its window is this narrow (a fraction of its length, plus this). */
-const NARROW = 0.04;
-const NARROW_MS = 400;
-/** A reading confirms an end only this far (a fraction) into the job it predicts. */
-const CONFIRM_AFTER = 0.5;
+;// CONCATENATED MODULE: ./src/staging/wait/batch.ts
 
-;// CONCATENATED MODULE: ./src/staging/poll-lengths.ts
 
 /**
- * What a batch's poll scheduler (poll-scheduler.ts) has learnt of how long its jobs take (ms): from
- * the ends its jobs' readings agree on, from the jobs that ended, and from the finals that found
- * their job still running (how far the bars misled).
+ * The poll scheduler: when each job's status call goes, within the account's rate window. Lanes,
+ * first served first: a site's own request (it waits in the window: `waiters`), a job's final, a
+ * look, a spare call (spareNow). Every call the batch will make is in its plan, against the calls
+ * the window leaves. With PLENTY_PER_JOB looks to spare per job, each polls when its planner wants.
+ * Else a pinned job gets its final just after its end; another a look only with calls to spare,
+ * else a final not before the longest job expected. Until one job tells how long such jobs take,
+ * only the scout polls; the others are held. Words and the whole policy: docs/development.md.
  */
-class JobLengths {
-    /** The shortest job the readings allow (ends two readings agree on). */
+class PollScheduler {
+    clock;
+    supply;
+    deadline;
+    /** Calls due whatever the jobs do: the sites still to start (each: its request and its final) and the run's own. */
+    due = CALLS_PER_RUN;
+    jobs = new Map();
+    /** Looks and finals approved and not answered yet (a final may find its job running: another call). */
+    looksOut = 0;
+    finalsOut = 0;
+    held = new Set();
+    /** The batch's lengths: the shortest its readings allow, the longest that ended, the longest end agreed. */
     shortest = Infinity;
-    /** The longest job that ended. */
     longest = 0;
-    /** The longest job any confirmed end or ended job gave: more is news for held followers. */
     longestEnd = 0;
-    /** A final poll found its job still running: progress alone is not trusted for the others' finals. */
+    /** A final found its job running, and how far past its end (a factor on the length; 1 until then). */
     misled = false;
-    /** How far such finals found their jobs past the ends their readings gave (a factor on the length). */
     stretch = 1;
-    /** A job's length as bounded by its own progress (`shortest`), or as it ended (both): whether that is news. */
+    constructor(clock, supply, 
+    /** The run's one deadline, computed once from `timeout`: no wait runs past it. */
+    deadline = Infinity) {
+        this.clock = clock;
+        this.supply = supply;
+        this.deadline = deadline;
+    }
+    /** The batch says what its sites still to start and the run itself will call (contract §6 r3). */
+    expect(calls) {
+        this.due = calls;
+    }
+    /** A job joins while it polls (null: `key` is followed already); call the result when it stops. */
+    join(key, signal) {
+        if (this.jobs.has(key))
+            return null;
+        const job = new Job(this.clock.now());
+        this.jobs.set(key, job);
+        const stopListening = signal && whenAborted(signal, () => wakeUp(job));
+        return () => {
+            if (job.left)
+                return;
+            job.left = true;
+            stopListening?.();
+            // Its length as its last poll saw it; a blind final tells nothing new of the longest.
+            const seen = (job.polledAt ?? this.clock.now()) - job.start;
+            const blind = job.approved === 'final' && job.blind;
+            this.jobs.delete(key);
+            this.held.delete(job);
+            this.answered(job);
+            this.measured(seen, blind ? null : seen);
+        };
+    }
+    /** When `key`'s job may poll: now (`final`), at `at`, or when `wake` aborts (a held job's own wake-up). */
+    pollAt(key, ask) {
+        const now = this.clock.now();
+        if (!this.jobs.has(key))
+            this.join(key); // a single job outside any batch is its own batch
+        const job = this.jobs.get(key);
+        const agreed = job.agreed;
+        if (ask.answers !== job.answers) {
+            job.answers = ask.answers;
+            job.agreed = agrees(job, ask.end, now);
+            if (job.approved === 'final' && job.end) {
+                this.misled = true;
+                this.stretch = Math.max(this.stretch, (now - job.start) / Math.max(1, job.end.to - job.start));
+            }
+            this.answered(job);
+        }
+        const newEnd = ask.end && (ask.end.from !== job.end?.from || ask.end.to !== job.end.to);
+        if (ask.end && (newEnd || job.agreed !== agreed)) {
+            job.end = ask.end;
+            // Only an end its readings agree on tells how long such jobs take.
+            if (job.agreed)
+                this.measured(ask.end.from - job.start, null, ask.end.to - job.start);
+        }
+        const decision = this.decide(job, ask, now);
+        let at = Math.max(decision.at, (job.polledAt ?? -Infinity) + MIN_GAP_MS);
+        if (at <= now && !decision.look && this.finalsOut > 0 && this.spare(now) - this.finalsOut < 1)
+            at = Infinity;
+        if (at <= now) {
+            this.held.delete(job);
+            job.polledAt = now;
+            job.approved = decision.look ? 'look' : 'final';
+            job.blind = job.end === null || decision.at > ownFinal(job, this.stretch);
+            if (decision.look)
+                this.looksOut++;
+            else
+                this.finalsOut++;
+            return { at: now, final: true };
+        }
+        if (at !== Infinity) {
+            this.held.delete(job);
+            return { at, final: false };
+        }
+        this.held.add(job);
+        job.wake ??= new AbortController();
+        return { at: now + HOLD_RECHECK_MS, final: false, wake: job.wake.signal };
+    }
+    /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
+    spareNow() {
+        if (this.supply.limit === null)
+            return true;
+        if (this.jobs.size === 0)
+            return this.supply.available() > this.due + this.supply.waiters;
+        return this.plenty() || this.lookBudget(this.clock.now()) > 0;
+    }
+    decide(job, ask, now) {
+        if (this.supply.limit === null || this.plenty())
+            return { at: ask.wantedAt, look: true };
+        const finalAt = this.finalAt(job, now);
+        if (pinned(job) && finalAt !== null)
+            return { at: finalAt, look: false };
+        // A look where it pins the end sooner than the final would (misled: only the scout, until one ended).
+        const scout = this.scout() === job;
+        const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null;
+        let lookAt = job.end ? ask.wantedAt : (first ?? (scout || this.leftOver(now) ? ask.wantedAt : null));
+        if (this.misled && (this.longest > 0 || !scout))
+            lookAt = null;
+        if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
+            if (lookAt > now)
+                return { at: lookAt, look: true };
+            if (this.lookBudget(now) > 0)
+                return { at: now, look: true };
+            // No end known at all: the scout looks anyway (it waits for the call, and may learn a shorter window).
+            if (finalAt === null && scout)
+                return { at: now, look: true };
+        }
+        return { at: finalAt ?? Infinity, look: false };
+    }
+    /**
+     * A job's final: at its own latest end once two readings agree and no bar misled; else not before
+     * the longest job expected (stretched once bars mislead); with no reading, once some job told.
+     */
+    finalAt(job, now) {
+        const told = this.misled || this.longestExpected(false) > 0;
+        const measured = told ? finalAfter(job.start, this.longestExpected(true)) : null;
+        if (this.misled && this.longest === 0 && this.scout() !== job)
+            return null;
+        if (!job.end)
+            return measured;
+        const own = ownFinal(job, this.stretch);
+        if (!this.misled && job.agreed)
+            return own;
+        const careful = this.misled || this.spare(now) <= 0;
+        const longest = finalAfter(job.start, this.longestExpected(careful));
+        return longest === null ? own : Math.max(own, longest);
+    }
+    /** The longest job expected: the longest that ended, and each running job's latest end (unless `all`, agreed ones only). */
+    longestExpected(all) {
+        const stretch = all ? this.stretch : 1;
+        let longest = this.longest;
+        for (const job of this.jobs.values())
+            if (job.end && (all || job.agreed))
+                longest = Math.max(longest, stretch * (job.end.to - job.start));
+        return longest;
+    }
+    /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss). */
+    lookBudget(now) {
+        return this.spare(now) - Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER));
+    }
+    spare(now) {
+        return this.free() - this.finalsDue(now);
+    }
+    /** Finals of jobs that may end before calls come back (by their progress, else the shortest job). */
+    finalsDue(now) {
+        const back = Math.max(now + 1, this.supply.backBy(this.supply.available() + 1));
+        let finals = 0;
+        for (const job of this.jobs.values()) {
+            const from = job.end ? job.end.from : job.start + this.shortest;
+            if (back === Infinity || from < back || from === Infinity)
+                finals++;
+        }
+        return finals;
+    }
+    answered(job) {
+        if (job.approved === 'look')
+            this.looksOut--;
+        if (job.approved === 'final') {
+            this.finalsOut--;
+            this.wakeHeld();
+        }
+        job.approved = null;
+    }
+    /** Two looks to spare for every job followed, were all to end before calls come back. */
+    plenty() {
+        // Other runs on the account spend calls this run cannot foresee: never plenty then.
+        if (this.supply.sharers > 1)
+            return false;
+        return this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB;
+    }
+    /**
+     * This run's share of the calls left (all of them while it is alone on the account), less the
+     * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out.
+     */
+    free() {
+        const share = Math.floor(this.supply.available() / this.supply.sharers);
+        return share - this.due - this.supply.waiters - this.looksOut;
+    }
+    /** A job's length as its progress bounds it, or as it ended: news wakes the held. */
     measured(shortest, ended, latest = ended ?? 0) {
         const news = shortest < this.shortest || (ended !== null && ended > this.longest) || latest > this.longestEnd;
         this.shortest = Math.min(this.shortest, Math.max(1, shortest));
         if (ended !== null)
             this.longest = Math.max(this.longest, ended);
         this.longestEnd = Math.max(this.longestEnd, latest);
-        return news;
-    }
-    /** The final poll of `f`, answered at `now`, found its job still running. */
-    missed(f, now) {
-        this.misled = true;
-        this.stretch = Math.max(this.stretch, overrun(f, now));
-    }
-    /** The factor on the lengths that readings give: 1 until a bar has misled. */
-    stretchNow() {
-        return this.misled ? this.stretch : 1;
-    }
-    /**
-     * The longest job the batch expects now: the longest that ended, and every running job's latest
-     * end by its current readings (a reading its later ones superseded predicts nothing any more),
-     * stretched by how far the bars misled; unless `all`, only ends that two readings agree on (one
-     * reading tells little of how long such jobs take: a plateau of the bar makes it late, a burst early).
-     */
-    longestExpected(followers, all) {
-        const stretch = all ? this.stretchNow() : 1;
-        let longest = this.longest;
-        for (const f of followers)
-            if (f.end && (all || f.agreed))
-                longest = Math.max(longest, stretch * (f.end.to - f.start));
-        return longest;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/staging/poll-scheduler.ts
-
-
-
-
-/**
- * The poll scheduler: status polls are the calls a batch can choose to spend or save. Every call
- * the batch will make is in its plan (each site still to start, each job's final status call, the
- * run's own calls, requests waiting for a call), against the calls the limiter leaves now and gives
- * back. While that leaves two calls or more per job followed, each polls when its planner wants.
- * Otherwise each job is polled from its OWN progress: once two readings pin its end (agrees), its
- * next poll is the final one, at the latest time that allows; a job whose end is not pinned gets a
- * look (its planner's time, or FIRST_LOOK of the shortest job measured) only with calls to spare,
- * keeping a few for finals that find their job running; without one, it is asked once, at its own
- * latest end but not before the longest job expected would have ended (see finalAt; what the
- * batch knows of its jobs' lengths is in poll-lengths.ts). A final that may miss waits for the
- * answers of the finals already out when the calls left could not pay for all of them missing.
- * Only the first job polls before any job has told how long such jobs take (two of its readings
- * agree, or it ended); the others are held, and woken (each alone) when one does. Every decision
- * is taken again when its time comes (a poll planned before the calls ran out is planned anew, not
- * sent late). No follower polls twice within MIN_GAP_MS.
- */
-class PollScheduler {
-    clock;
-    supply;
-    plan = { sitesToStart: 0, callsPerSite: 3, callsAfterJob: 2, perRun: CALLS_PER_RUN };
-    followers = new Map();
-    /** Followers in the order they joined (those that left are dropped from the front). */
-    order = [];
-    active = 0;
-    /** Looks approved that have not been answered yet: they hold calls the ledger may not count yet. */
-    outstanding = 0;
-    /** Final polls approved that have not been answered yet: each may find its job running, and cost another. */
-    finalsOut = 0;
-    /** Held followers: no reading of their own and nothing the batch measured yet. */
-    held = new Set();
-    /** What the batch has learnt of how long its jobs take. */
-    lengths = new JobLengths();
-    constructor(clock, supply) {
-        this.clock = clock;
-        this.supply = supply;
-    }
-    /** The batch says what is still to come (sites to start, and the calls each makes). */
-    expect(plan) {
-        this.plan = { ...this.plan, ...plan };
-    }
-    join(key, signal) {
-        const follower = newFollower(this.clock.now());
-        this.followers.set(key, follower);
-        this.order.push(follower);
-        this.active++;
-        const stopListening = signal && whenAborted(signal, () => wakeUp(follower));
-        return () => {
-            if (follower.left)
-                return;
-            follower.left = true;
-            stopListening?.();
-            this.active--;
-            // Its length as its last poll saw it (not counting a wait for a call); a final asked blind,
-            // at the longest length expected (not its own), tells nothing new of the longest.
-            const seen = (follower.polledAt ?? this.clock.now()) - follower.start;
-            const blind = follower.approved === 'final' && follower.blind;
-            this.followers.delete(key);
-            this.held.delete(follower);
-            this.answered(follower);
-            this.measured(seen, blind ? null : seen);
-        };
-    }
-    pollAt(key, ask) {
-        const now = this.clock.now();
-        let follower = this.followers.get(key);
-        if (!follower) {
-            // Not joined (a single job outside any batch): it is its own batch.
-            this.join(key);
-            follower = this.followers.get(key);
-        }
-        const agreed = follower.agreed;
-        if (ask.answers !== follower.answers) {
-            follower.answers = ask.answers;
-            follower.agreed = agrees(follower, ask.end, now);
-            // A final poll from its own progress that found its job still running: this batch's bars mislead.
-            if (follower.approved === 'final' && follower.end)
-                this.lengths.missed(follower, now);
-            this.answered(follower);
-        }
-        if (ask.end && (!sameEnd(ask.end, follower.end) || follower.agreed !== agreed)) {
-            follower.end = ask.end;
-            // Only an end its readings agree on tells how long such jobs take.
-            if (follower.agreed)
-                this.measured(ask.end.from - follower.start, null, ask.end.to - follower.start);
-        }
-        const decision = this.decide(follower, ask, now);
-        let at = Math.max(decision.at, (follower.polledAt ?? -Infinity) + MIN_GAP_MS);
-        // A final that may find its job running while others are unanswered, with no call to spare
-        // should all of them: it waits for their answers (they may tell that the bars mislead).
-        if (at <= now && !decision.look && this.finalsOut > 0 && this.spare(now) - this.finalsOut < 1)
-            at = Infinity;
-        if (at <= now) {
-            this.held.delete(follower);
-            follower.polledAt = now;
-            follower.approved = decision.look ? 'look' : 'final';
-            follower.blind = follower.end === null || decision.at > ownFinal(follower, this.lengths.stretchNow());
-            if (decision.look)
-                this.outstanding++;
-            else
-                this.finalsOut++;
-            return { at: now, final: true };
-        }
-        if (at !== Infinity) {
-            this.held.delete(follower);
-            return { at, final: false };
-        }
-        // Held until the batch learns how long its jobs take (or calls are to spare): woken alone.
-        this.held.add(follower);
-        follower.wake ??= new AbortController();
-        return { at: now + HOLD_RECHECK_MS, final: false, wake: follower.wake.signal };
-    }
-    spareNow() {
-        if (this.supply.limit === null)
-            return true;
-        // With no job followed, a call that is there now (the batch's last reads never wait a window).
-        if (this.active === 0)
-            return this.supply.available() > this.dueNow();
-        return this.plenty() || this.lookBudget(this.clock.now()) > 0;
-    }
-    /** When this follower should poll, and whether that poll is a look (it may find the job running). */
-    decide(f, ask, now) {
-        if (this.supply.limit === null)
-            return { at: ask.wantedAt, look: true };
-        if (this.plenty())
-            return { at: ask.wantedAt, look: true };
-        // Economise: the final poll where this job's own progress says it has ended.
-        const finalAt = this.finalAt(f, now);
-        if (pinned(f) && finalAt !== null)
-            return { at: finalAt, look: false };
-        // A look where it pins this job's end sooner than the final poll would (once bars have misled,
-        // a look pins nothing: only the first job looks, until one has ended).
-        const lookAt = this.lengths.misled && (this.lengths.longest > 0 || this.scout() !== f)
-            ? null
-            : f.end
-                ? ask.wantedAt
-                : this.lengths.shortest < Infinity
-                    ? f.start + FIRST_LOOK * this.lengths.shortest
-                    : this.scout() === f || this.leftOver(now)
-                        ? ask.wantedAt
-                        : null;
-        if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
-            if (lookAt > now)
-                return { at: lookAt, look: true };
-            if (this.lookBudget(now) > 0)
-                return { at: now, look: true };
-            // No call to spare: the final poll. With no end known at all, the first job looks anyway
-            // (the client waits for the call, and learns a window shorter than assumed); another is held
-            // until a job ends or calls are to spare.
-            if (finalAt === null && this.scout() === f)
-                return { at: now, look: true };
-        }
-        return { at: finalAt ?? Infinity, look: false };
-    }
-    /**
-     * When this job has ended by its own progress (its latest end), else by the longest job expected
-     * (its siblings' own latest ends, or their lengths). A job's own end is trusted alone only once
-     * two of its readings agree on it and no bar has misled (a final poll from its own progress found
-     * its job running). Else its final waits for the longest job expected too: by the ends the
-     * batch's readings agree on while a call is to spare for a final that misses; with none to spare,
-     * or once a bar has misled, by every running job's current readings, each (and its own) stretched
-     * by as much as the bars have misled so far.
-     */
-    finalAt(f, now) {
-        const measured = this.measuredAt(f);
-        // Misled with nothing to go by for a job with no reading: only the first job is followed.
-        if (this.lengths.misled && this.lengths.longest === 0 && this.scout() !== f)
-            return null;
-        if (!f.end)
-            return measured;
-        const own = ownFinal(f, this.lengths.stretchNow());
-        if (!this.lengths.misled && f.agreed)
-            return own;
-        const careful = this.lengths.misled || this.spare(now) <= 0;
-        const longest = finalAfter(f.start, this.lengths.longestExpected(this.followers.values(), careful));
-        return longest === null ? own : Math.max(own, longest);
-    }
-    /**
-     * A job with no reading of its own (a blind final) is asked when the longest job expected by
-     * every running job's current readings would have ended, had it started with `f`: once some job
-     * has told how long such jobs take (its readings agree on its end, or it ended), or a bar misled.
-     */
-    measuredAt(f) {
-        const told = this.lengths.misled || this.lengths.longestExpected(this.followers.values(), false) > 0;
-        return told ? finalAfter(f.start, this.lengths.longestExpected(this.followers.values(), true)) : null;
-    }
-    /** Calls a look may use now: the spare, less a few kept for finals that find their job still running. */
-    lookBudget(now) {
-        return this.spare(now) - Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER));
-    }
-    /**
-     * The calls the limiter leaves now, less every call the plan needs before calls come back (see
-     * dueNow; the final status call of every job that may end by then: by its own progress, else the
-     * shortest job measured, or when nothing tells), less the looks approved and not yet counted.
-     * Reads that only fill a URL are not needs: they go only with calls to spare (spareNow).
-     */
-    spare(now) {
-        return this.supply.available() - this.dueNow() - this.finalsDue(now) - this.outstanding;
-    }
-    finalsDue(now) {
-        const back = this.callsBackAt(now);
-        let finals = 0;
-        for (const f of this.followers.values()) {
-            const from = f.end ? f.end.from : f.start + this.lengths.shortest;
-            if (back === Infinity || from < back || from === Infinity)
-                finals++;
-        }
-        return finals;
-    }
-    /** The poll approved last for this follower was answered (or it left): what it held is free. */
-    answered(f) {
-        if (f.approved === 'look')
-            this.outstanding--;
-        // Finals held for its answer may go, or learn from it.
-        if (f.approved === 'final') {
-            this.finalsOut--;
-            this.wakeHeld();
-        }
-        f.approved = null;
-    }
-    /** Whether calls are plenty: two to spare for every job followed, were all to end before calls come back. */
-    plenty() {
-        const spare = this.supply.available() - this.dueNow() - this.active - this.outstanding;
-        return spare >= this.active * PLENTY_PER_FOLLOWER;
-    }
-    /**
-     * Calls needed whatever the jobs do: the sites still to start (their request and final status
-     * call), the run's own, and every request waiting for a call now (a site's request, a final poll).
-     */
-    dueNow() {
-        const { sitesToStart, callsPerSite, callsAfterJob, perRun } = this.plan;
-        return sitesToStart * (callsPerSite - callsAfterJob + 1) + perRun + this.supply.waiters;
-    }
-    callsBackAt(now) {
-        return Math.max(now + 1, this.supply.backBy(this.supply.available() + 1));
-    }
-    /** A job's length as bounded by its own progress, or as it ended: held followers learn from news. */
-    measured(shortest, ended, latest = ended ?? 0) {
-        if (this.lengths.measured(shortest, ended, latest))
+        if (news)
             this.wakeHeld();
     }
     wakeHeld() {
-        for (const f of this.held)
-            wakeUp(f);
+        for (const job of this.held)
+            wakeUp(job);
         this.held.clear();
     }
-    /** The first job of the batch has run a window with nothing measured: held followers may look, with calls to spare. */
+    /** The scout has run a window with nothing measured: held jobs may look, with calls to spare. */
     leftOver(now) {
         const scout = this.scout();
         return scout !== undefined && now - scout.start > this.supply.windowMs && this.lookBudget(now) > 0;
     }
-    /** The follower that started first among those still following. */
+    /** The first job still followed (a Map keeps the order they joined). */
     scout() {
-        let i = 0;
-        while (i < this.order.length && this.order[i].left)
-            i++;
-        if (i > 0)
-            this.order = this.order.slice(i);
-        return this.order[0];
+        return this.jobs.values().next().value;
     }
 }
-/** A held follower asks again this often (calls may come back). */
+/**
+ * One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`,
+ * its final was timed by the longest job expected; `approved`, its poll approved last, until answered.
+ */
+class Job {
+    start;
+    polledAt = null;
+    end = null;
+    answers = 0;
+    agreed = false;
+    blind = false;
+    approved = null;
+    left = false;
+    wake = null;
+    constructor(start) {
+        this.start = start;
+    }
+}
+/** Two readings in a row agree on the end, the later one past CONFIRM_AFTER of it (a bar need not be linear). */
+function agrees(job, end, now) {
+    if (end === null || job.end === null)
+        return false;
+    return near(end.to, job.end.to, job.start) && now - job.start >= CONFIRM_AFTER * (end.to - job.start);
+}
+/** Two readings agree on its end, and its window is narrow. */
+function pinned(job) {
+    return job.agreed && job.end !== null && near(job.end.from, job.end.to, job.start);
+}
+function wakeUp(job) {
+    job.wake?.abort();
+    job.wake = null;
+}
+/** Its final by its own latest end, stretched by how far the batch's bars misled. */
+function ownFinal(job, stretch = 1) {
+    return finalAfter(job.start, stretch * ((job.end?.to ?? Infinity) - job.start)) ?? Infinity;
+}
+/** The final of a job that started at `start` and lasts `length` (null: no length known). */
+function finalAfter(start, length) {
+    return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null;
+}
+function near(a, b, start) {
+    return Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS;
+}
+/** A held job asks again this often (calls may come back); no job polls twice within MIN_GAP_MS. */
 const HOLD_RECHECK_MS = 2000;
-/** No follower polls twice within this. */
 const MIN_GAP_MS = 250;
-/** Looks to spare per job followed, at or above which each polls as its planner wants. */
-const PLENTY_PER_FOLLOWER = 2;
+/** Looks to spare per job at or above which each polls as its planner wants; one call kept per RESERVE_PER finals due. */
+const PLENTY_PER_JOB = 2;
+const RESERVE_PER = 8;
 /** A job with no reading of its own first looks at this fraction of the shortest job measured. */
 const FIRST_LOOK = 0.6;
-/** One call kept for every this many jobs followed (finals that find the job running). */
-const RESERVE_PER = 8;
+/** A final poll goes this late after the latest end (a fraction of the length, plus this). */
+const FINAL_MARGIN = 0.01;
+const FINAL_MARGIN_MS = 100;
+/** An end is pinned when its window is this narrow (a fraction of its length, plus ms), confirmed only CONFIRM_AFTER into it. */
+const NARROW = 0.04;
+const NARROW_MS = 400;
+const CONFIRM_AFTER = 0.5;
 
 ;// CONCATENATED MODULE: ./src/staging/status.ts
+
 
 
 
@@ -18895,17 +19034,17 @@ const RESERVE_PER = 8;
 async function status_status(ctx) {
     const taskId = ctx.config.taskId;
     if (!taskId) {
-        ctx.phase = 'reading the staging environment';
+        at(ctx, 'reading the staging environment');
         return readState(ctx);
     }
-    ctx.known.taskId = taskId;
+    answered(ctx, { taskId: taskId });
     if (!ctx.config.wait) {
-        ctx.phase = `reading task ${taskId}`;
+        at(ctx, `reading task ${taskId}`);
         return readTaskOnce(ctx, taskId);
     }
-    ctx.phase = `waiting for the job (task ${taskId}) to finish`;
+    at(ctx, `waiting for the job (task ${taskId}) to finish`);
     const outcome = await waitForTask(waitDeps(ctx), 'status', ctx.siteId, taskId, ctx.clock.now());
-    const ending = settle_settle(ctx, 'status', outcome);
+    const ending = settle(ctx, 'status', outcome);
     if (ending.outcome !== 'succeeded')
         return ending;
     await learnFromStaging(ctx);
@@ -18914,7 +19053,7 @@ async function status_status(ctx) {
 }
 /** The staging environment's state: the point of the run, so a read that fails fails it. */
 async function readState(ctx) {
-    const { siteId, known, facts } = ctx;
+    const { siteId, facts } = ctx;
     let read;
     try {
         read = await readStaging(ctx);
@@ -18922,7 +19061,7 @@ async function readState(ctx) {
     catch (e) {
         if (!(e instanceof ApiError))
             throw e;
-        known.httpStatus = e.httpStatus;
+        answered(ctx, { httpStatus: e.httpStatus });
         facts.learn(STAGING_READ, { state: 'unknown' });
         if (probeUnsupported(e.httpStatus)) {
             // No staging read on this service: the site list may still name the staging site (issue 20 §1).
@@ -18945,13 +19084,13 @@ async function readState(ctx) {
                 httpStatus: e.httpStatus,
                 serverMessage: e.serverMessage,
                 message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
-                hint: `Follow a job instead: ${perDoor('give task-id: the task-id output of the run that started it', 'give --task-id with the task id the run that started it printed (TASK_ID in its --dotenv file)')}.`,
+                hint: `Follow a job instead: give ${setting('task-id')} (${outputNamed('task-id')} of the run that started it).`,
             });
         }
         throw e;
     }
     if (read.kind === 'missing') {
-        known.httpStatus = read.error.httpStatus;
+        answered(ctx, { httpStatus: read.error.httpStatus });
         const because = `GET ${ctx.client.shown(probePath(siteId))} answered 404`;
         facts.learn(STAGING_READ, { state: 'unknown' });
         await confirmNoStaging(ctx, because);
@@ -18962,8 +19101,8 @@ async function readState(ctx) {
             fields: { message: read.error.serverMessage },
         };
     }
-    known.httpStatus = read.status;
-    known.message ||= read.message;
+    answered(ctx, { httpStatus: read.status });
+    answered(ctx, { message: ctx.record.message || read.message });
     const state = fillStagingFields(ctx, read.data, STAGING_READ) ? read.state : 'unknown';
     facts.learn(STAGING_READ, { state });
     return {
@@ -18976,7 +19115,7 @@ async function readState(ctx) {
 /** One look at a task (status with task-id and wait: false). */
 async function readTaskOnce(ctx, taskId) {
     const answer = await ctx.client.call('GET', taskStatusPath(taskId), 'read');
-    ctx.known.httpStatus = answer.status;
+    answered(ctx, { httpStatus: answer.status });
     const task = TaskStatusSchema.safeParse(answer.reply.data);
     const state = task.success ? task.data.state : 'unknown';
     if (state === 'failed') {
@@ -19031,7 +19170,7 @@ async function runOperation(config, siteId, deps) {
     const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT);
     const door = deps.door ?? 'action';
     const logger = inDoorLogger(deps.logger, door);
-    const ledger = deps.ledger ?? new WindowLedger(clock, deps.signal ? { signal: deps.signal } : {});
+    const ledger = deps.ledger ?? new RateWindow(clock, deps.signal ? { signal: deps.signal } : {});
     const optional = {
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.random ? { random: deps.random } : {}),
@@ -19059,7 +19198,7 @@ async function runOperation(config, siteId, deps) {
         root: deps.root ?? new ApiRoot(),
         siteList: deps.siteList ?? new SiteList(ledger),
         readRoute: deps.readRoute ?? new StagingReadRoute(),
-        polls: deps.polls ?? new PollScheduler(clock, ledger),
+        polls: deps.polls ?? new PollScheduler(clock, ledger, deadline),
         busy: new Backoff(BUSY_WAIT, { clock, deadlineMs: deadline, ...optional }),
         clock,
         logger,
@@ -19069,9 +19208,8 @@ async function runOperation(config, siteId, deps) {
         ...(deps.siteGet ? { siteGet: deps.siteGet } : {}),
         started,
         startedWall: clock.wallNow(),
-        known: newKnown(),
+        record: newRecord(),
         facts: new Facts(siteId, { warn: (text) => warn(ctx, text), info: (text) => logger.info(text) }),
-        phase: 'sending the request',
     };
     let ending;
     try {
@@ -19111,30 +19249,41 @@ async function runOperation(config, siteId, deps) {
 
 
 
+
 /**
  * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * window ledger, one poll scheduler, one transport, one deadline and one check of the API root; with
+ * rate window, one poll scheduler, one transport, one deadline and one check of the API root; with
  * `failFast`, no new site starts after a failure. One site runs
  * exactly as runOperation alone would.
  */
 async function runAll(config, deps) {
     const clock = deps.clock ?? realClock;
     const transport = deps.transport ?? new NodeTransport(USER_AGENT);
-    const ledger = deps.ledger ?? new WindowLedger(clock, deps.signal ? { signal: deps.signal } : {});
+    const deadline = deps.deadline ?? clock.now() + config.timeoutMs;
+    const ledger = deps.ledger ??
+        new RateWindow(clock, {
+            ...(deps.signal ? { signal: deps.signal } : {}),
+            onShared: (perMinute) => deps.logger.info(`Other runs are using this account's rate limit: about ${perMinute} calls a minute.`),
+        });
     const shared = {
         ...deps,
         clock,
         ledger,
-        polls: deps.polls ?? new PollScheduler(clock, ledger),
+        polls: deps.polls ?? new PollScheduler(clock, ledger, deadline),
         root: deps.root ?? new ApiRoot(),
         siteList: deps.siteList ?? new SiteList(ledger, listPagesFor(config.siteIds.length)),
         readRoute: deps.readRoute ?? new StagingReadRoute(),
         token: deps.token ?? new TokenVerdict(),
-        deadline: deps.deadline ?? clock.now() + config.timeoutMs,
+        deadline,
         transport,
     };
     try {
-        return await runSites(config, deps, shared);
+        const results = await runSites(config, deps, shared);
+        // The run's waiting for calls that other runs on the account used: the summary's timing line says it.
+        if (ledger.sharedWaitMs > 0)
+            for (const r of results)
+                r.sharedWaitSeconds = roundedSeconds(ledger.sharedWaitMs);
+        return results;
     }
     finally {
         if (!deps.transport)
@@ -19156,7 +19305,7 @@ async function runSites(config, deps, shared) {
         while (next < ids.length) {
             const index = next++;
             // The poll scheduler plans the calls of the sites still to start too.
-            polls.expect({ ...callPlan(config, shared.readRoute), sitesToStart: ids.length - next });
+            polls.expect((ids.length - next) * callsPerSite(config) + CALLS_PER_RUN);
             const siteId = ids[index];
             if (stoppedBy !== null || deps.signal?.aborted) {
                 results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock, door);
@@ -19188,20 +19337,17 @@ async function runSites(config, deps, shared) {
         await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker));
     }
     finally {
-        polls.expect({ sitesToStart: 0 });
+        polls.expect(CALLS_PER_RUN);
     }
     return results;
 }
 /**
- * The calls each site makes (contract §6 r3, CALLS_PER_RUN: every call counted in the plan): its request; when it
- * waits, the final status call of its job and, after a create, pull or push, the read of the
- * staging environment that fills what the answers did not say (unless the run has heard that the
- * service offers no such read); and the run's one API root check.
+ * The calls a site not started yet will make before its job is followed (contract §6 r3, every call
+ * counted in the plan): its request, a push's checkpoint and toggles or a rollback's list
+ * (checkpoint.ts), and its job's final status call.
  */
-function callPlan(config, readRoute) {
-    const afterJob = config.wait ? 1 + readsAfterJob(config.operation, readRoute) : 0;
-    // A push's checkpoint and toggles, a rollback's list (checkpoint.ts).
-    return { callsPerSite: 1 + afterJob + extraCalls(config), callsAfterJob: afterJob, perRun: CALLS_PER_RUN };
+function callsPerSite(config) {
+    return 2 + extraCalls(config);
 }
 function notStarted(config, siteId, stoppedBy, cancelled, clock, door) {
     return {
@@ -19286,16 +19432,18 @@ const choice = (values, aliases = {}) => schemas_string().transform((v, ctx) => 
 /** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
 function didYouMean(typed, choices) {
     const t = typed.trim().toLowerCase();
-    if (t === '')
-        return '';
+    const best = nearest(t, choices);
+    const near = best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t));
+    return t !== '' && near ? ` (did you mean "${best.choice}"?)` : '';
+}
+function nearest(typed, choices) {
     let best = null;
     for (const choice of choices) {
-        const distance = editDistance(t, choice.toLowerCase());
+        const distance = editDistance(typed.toLowerCase(), choice.toLowerCase());
         if (!best || distance < best.distance)
             best = { choice, distance };
     }
-    const near = best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t));
-    return near ? ` (did you mean "${best.choice}"?)` : '';
+    return best;
 }
 /** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
 function editDistance(a, b) {
@@ -19444,20 +19592,15 @@ const language = schemas_string().transform((v, ctx) => {
     });
     return NEVER;
 });
-/** A task id as the status endpoint takes it in its path (contract §2). */
-const taskId = schemas_string().transform((v, ctx) => {
+/** An id as the service's paths take it (a task: contract §2, a site version: §13); '' is none. */
+const idOf = (max, what, where) => schemas_string().transform((v, ctx) => {
     const t = v.trim();
-    if (t === '')
-        return null;
-    if (!/^[A-Za-z0-9_-]{1,128}$/.test(t)) {
-        ctx.addIssue({
-            code: 'custom',
-            message: `is not a task id (letters, digits, - and _: ${perDoor('the task-id output of an earlier run', 'the task id an earlier run printed')})`,
-        });
-        return NEVER;
-    }
-    return t;
+    if (t === '' || new RegExp(`^[A-Za-z0-9_-]{1,${max}}$`).test(t))
+        return t || null;
+    ctx.addIssue({ code: 'custom', message: `is not a ${what} (letters, digits, - and _: ${where})` });
+    return NEVER;
 });
+const taskId = idOf(128, 'task id', `${outputNamed('task-id')} of an earlier run`);
 /** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
 const userUrl = schemas_string().transform((v, ctx) => {
     const t = v.trim();
@@ -19476,26 +19619,39 @@ const userUrl = schemas_string().transform((v, ctx) => {
     if (secret !== undefined) {
         ctx.addIssue({
             code: 'custom',
-            message: `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor('it is shown in logs, outputs and summaries', 'it is shown on stderr, in --json and in the outputs files')}`,
+            message: `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor({ action: 'it is shown in logs, outputs and summaries', gitlab: "it is shown in the job's log and its dotenv report", pipe: "it is shown in the log and the pipe's outputs file", cli: 'it is shown on stderr, in --json and in the outputs files' })}`,
         });
         return NEVER;
     }
     return url.href;
 });
-/** A site version's id (contract §13), as the restore path takes it; '' is none. */
-const checkpointId = schemas_string().transform((v, ctx) => {
+/** Text the healthy live page contains (production-expect): one line, at most 200 characters; '' is none. */
+const pageText = schemas_string().transform((v, ctx) => {
     const t = v.trim();
     if (t === '')
         return null;
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(t)) {
-        ctx.addIssue({
-            code: 'custom',
-            message: `is not a version id (letters, digits, - and _: ${perDoor('the checkpoint-id output of the push', 'the CHECKPOINT_ID the push printed')})`,
-        });
-        return NEVER;
-    }
+    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(t) || t.length > 200)
+        ctx.addIssue({ code: 'custom', message: 'must be one line of at most 200 characters' });
     return t;
 });
+const checkpointId = idOf(64, 'version id', `${outputNamed('checkpoint-id')} of the push`);
+/** One reader per kind of input (src/inputs/table.ts says each input's kind). */
+const READERS = {
+    operation: () => operation,
+    'site-ids': () => siteIds,
+    token: () => token,
+    'api-url': () => apiUrl,
+    switch: () => fields_boolean,
+    duration: () => fields_duration,
+    language: () => language,
+    count: (s) => fields_integer(s.range[0], s.range[1]),
+    choice: (s) => choice(s.values),
+    'task-id': () => taskId,
+    url: () => userUrl,
+    'checkpoint-id': () => checkpointId,
+    text: () => pageText,
+};
 
 ;// CONCATENATED MODULE: ./src/inputs/github.ts
 
@@ -19598,88 +19754,8 @@ function parseGitHubInputs(raw, run) {
 
 
 
-/**
- * The inputs of the staging run, by their action name, as parseConfig reads them (the action and
- * the CLI). action.yml declares these and the GitHub side's own (github-token, pr-comment,
- * comment-author, deployment-environment), which src/github/ reads.
- */
-const INPUT_NAMES = [
-    'operation',
-    'site-id',
-    'api-token',
-    'api-url',
-    'wait',
-    'timeout',
-    'language',
-    'max-retries',
-    'if-exists',
-    'if-missing',
-    'if-busy',
-    'dry-run',
-    'concurrency',
-    'fail-fast',
-    'task-id',
-    'wait-for-url',
-    'staging-url',
-    'production-url',
-    // Issue 27: the checkpoint before a push, rollback, and production guarded during the push.
-    'checkpoint',
-    'checkpoint-id',
-    'rollback-on-failure',
-    'keep-checkpoints',
-    'maintenance',
-    'protect-production',
-];
-/** Defaults, as in action.yml (a test checks they agree). */
-const DEFAULTS = {
-    'api-url': SERVICE_API_URL,
-    wait: 'true',
-    timeout: '30m',
-    language: 'en',
-    'max-retries': '5',
-    'if-exists': 'fail',
-    'if-missing': 'fail',
-    'if-busy': 'wait',
-    'dry-run': 'false',
-    concurrency: '100',
-    'fail-fast': 'false',
-    'task-id': '',
-    'wait-for-url': 'false',
-    'staging-url': '',
-    'production-url': '',
-    checkpoint: 'version',
-    'checkpoint-id': '',
-    'rollback-on-failure': 'false',
-    'keep-checkpoints': '3',
-    maintenance: 'false',
-    'protect-production': 'false',
-};
-const Schema = object({
-    operation: operation,
-    'site-id': siteIds,
-    'api-token': token,
-    'api-url': apiUrl,
-    wait: fields_boolean,
-    timeout: fields_duration,
-    language: language,
-    'max-retries': fields_integer(0, 20),
-    'if-exists': choice(['fail', 'skip', 'recreate']),
-    'if-missing': choice(['fail', 'skip']),
-    'if-busy': choice(['wait', 'fail']),
-    'dry-run': fields_boolean,
-    concurrency: fields_integer(1, MAX_SITES),
-    'fail-fast': fields_boolean,
-    'task-id': taskId,
-    'wait-for-url': fields_boolean,
-    'staging-url': userUrl,
-    'production-url': userUrl,
-    checkpoint: choice(['version', 'none']),
-    'checkpoint-id': checkpointId,
-    'rollback-on-failure': fields_boolean,
-    'keep-checkpoints': fields_integer(1, 100),
-    maintenance: fields_boolean,
-    'protect-production': fields_boolean,
-});
+
+const Schema = object(Object.fromEntries(INPUT_NAMES.map((n) => [n, READERS[INPUTS[n].kind](INPUTS[n])])));
 /** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
 function parseSiteIds(raw) {
     const parsed = siteIds.safeParse(raw);
@@ -19689,12 +19765,10 @@ function parseSiteIds(raw) {
 }
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 function parseConfig(raw) {
-    const filled = { ...DEFAULTS };
+    const filled = Object.fromEntries(INPUT_NAMES.map((n) => [n, DEFAULTS[n] ?? '']));
     for (const [k, v] of Object.entries(raw))
         if (v !== undefined && v.trim() !== '')
             filled[k] = v;
-    for (const required of ['operation', 'site-id', 'api-token'])
-        filled[required] ??= '';
     const parsed = Schema.safeParse(filled);
     if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -19703,12 +19777,14 @@ function parseConfig(raw) {
         throw new InputError(input, message);
     }
     const c = parsed.data;
-    if (c['task-id'] && c.operation !== 'status')
-        throw new InputError('task-id', `is for ${perDoor('operation: status', 'the status operation')} (it follows an earlier job), not for ${c.operation}`);
-    if (c['production-url'] && c.operation !== 'push' && c.operation !== 'rollback')
-        throw new InputError('production-url', `is checked after a push or a rollback, not after ${c.operation}`);
-    if (c['checkpoint-id'] && c.operation !== 'rollback')
-        throw new InputError('checkpoint-id', `names the version a rollback restores, not one for ${c.operation}`);
+    // A thing named for some operations only (a task, a version, the live site) is refused for the others.
+    for (const name of INPUT_NAMES) {
+        const only = INPUTS[name].for;
+        if (only && DEFAULTS[name] === '' && c[name] && !only.includes(c.operation))
+            throw new InputError(name, `is for ${only.map((o) => setting('operation', o)).join(' or ')}, not for ${c.operation}`);
+    }
+    if (c['production-expect'] && !c['production-url'])
+        throw new InputError('production-expect', `is looked for in the live page: give ${setting('production-url')} with it`);
     // They act when the push's job has ended: a push not waited for has not.
     for (const name of ['maintenance', 'protect-production', 'rollback-on-failure'])
         if (c[name] && c.operation === 'push' && !c.wait)
@@ -19719,32 +19795,10 @@ function parseConfig(raw) {
         throw new InputError('staging-url', 'names one staging site: give one site-id with it');
     if (c['task-id'] && c['site-id'].length > 1)
         throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`);
-    return {
-        operation: c.operation,
-        siteIds: c['site-id'],
-        apiToken: c['api-token'],
-        apiUrl: c['api-url'],
-        wait: c.wait,
-        timeoutMs: c.timeout,
-        language: c.language,
-        maxRetries: c['max-retries'],
-        ifExists: c['if-exists'],
-        ifMissing: c['if-missing'],
-        ifBusy: c['if-busy'],
-        dryRun: c['dry-run'],
-        concurrency: c.concurrency,
-        failFast: c['fail-fast'],
-        taskId: c['task-id'],
-        waitForUrl: c['wait-for-url'],
-        stagingUrl: c['staging-url'],
-        productionUrl: c['production-url'],
-        checkpoint: c.checkpoint,
-        checkpointId: c['checkpoint-id'],
-        rollbackOnFailure: c['rollback-on-failure'],
-        keepCheckpoints: c['keep-checkpoints'],
-        maintenance: c.maintenance,
-        protectProduction: c['protect-production'],
-    };
+    // Each input is its Config field by name (`if-exists` is ifExists, a duration in ms, the site ids a list).
+    const field = (n) => n.replace(/-(.)/g, (_, c) => c.toUpperCase()) +
+        ({ duration: 'Ms', 'site-ids': 's' }[INPUTS[n].kind] ?? '');
+    return Object.fromEntries(INPUT_NAMES.map((n) => [field(n), c[n]]));
 }
 const actionOperation = choice([...OPERATIONS, 'release'], { reset: 'pull' });
 /** The action's `operation` input alone (an operation, or `release`), or InputError. */
@@ -19963,6 +20017,7 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'retries',
     'results',
     'checkpoint-id',
+    'production-check',
 ]));
 /**
  * The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts
@@ -19986,6 +20041,7 @@ function outputsFor(results, wallSeconds) {
             retries: String(r.retries),
             results: results_,
             'checkpoint-id': r.checkpointId ?? '',
+            'production-check': r.productionCheck ?? '',
         };
     }
     const sum = (f) => results.reduce((n, r) => n + f(r), 0);
@@ -20003,6 +20059,7 @@ function outputsFor(results, wallSeconds) {
         retries: String(sum((r) => r.retries)),
         results: results_,
         'checkpoint-id': '',
+        'production-check': '',
     };
 }
 /** Outputs for a run that never started (bad input): every output set, `result` failed. */
@@ -20021,6 +20078,7 @@ function failedOutputs(message) {
         retries: '0',
         results: '[]',
         'checkpoint-id': '',
+        'production-check': '',
     };
 }
 /** "3 of 4 sites succeeded; failed: 1002" (at most 20 ids per outcome named). */
@@ -20056,6 +20114,7 @@ function essentials(r) {
         stagingSiteId: r.stagingSiteId,
         stagingUrl: r.stagingUrl,
         checkpointId: r.checkpointId,
+        productionCheck: r.productionCheck,
         error: r.error ? { kind: r.error.kind } : null,
     };
 }
@@ -20082,6 +20141,7 @@ function publicResult(r) {
         startedAt: r.startedAt,
         stagingFrom: r.stagingFrom,
         checkpointId: r.checkpointId,
+        productionCheck: r.productionCheck,
     };
 }
 
@@ -20193,8 +20253,8 @@ function single(r, out) {
         out.push(`| Staging URL | ${markdown_link(r.stagingUrl)}${r.stagingUrl ? about(r.operation === 'push' ? null : readiness(r), from(r.stagingFrom?.url)) : ''} |`);
     if (r.stagingSiteId)
         out.push(`| Staging site | ${code(r.stagingSiteId)}${about(from(r.stagingFrom?.siteId))} |`);
-    if (r.operation === 'push' && r.urlReady !== null)
-        out.push(`| Production | ${r.urlReady ? 'answers' : 'did not answer in time'} (production-url) |`);
+    if (r.productionCheck)
+        out.push(`| Production | check ${r.productionCheck === 'passed' ? 'passed' : '**failed**'} (production-url) |`);
     if (r.checkpointId)
         out.push(`| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(r.checkpointId)} |`);
     if (r.taskId)
@@ -20202,7 +20262,7 @@ function single(r, out) {
     if (r.httpStatus !== null)
         out.push(`| HTTP status | ${r.httpStatus} |`);
     out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`);
-    out.push(`| Duration | ${durationText(r.durationSeconds * 1000, 'tenths')} |`, '');
+    out.push(`| Duration | ${durationText(r.durationSeconds * 1000, 'tenths')}${sharedWait(r) && `, of which ${sharedWait(r)}`} |`, '');
     // Where a staging id or URL could not come from (issue 20 §1): said, not hidden.
     for (const note of r.stagingFrom?.notes ?? [])
         out.push(`_${md(note, 400)}_`, '');
@@ -20213,6 +20273,11 @@ function single(r, out) {
     if (r.error && r.error.hint !== r.summary)
         out.push(`**What to do:** ${md(r.error.hint)}`, '');
     sentNote(r, '', out);
+}
+/** The part of a run's time spent waiting for calls other runs on the account used (contract §6 r5). */
+function sharedWait(r) {
+    const wait = r.sharedWaitSeconds ? durationText(r.sharedWaitSeconds * 1000, 'tenths') : '';
+    return wait && `${wait} waiting for calls other runs on this account used`;
 }
 function batch(results, out) {
     // A column that no site fills (a delete, or a service that does not say) is left out, not a row of dashes.
@@ -20234,6 +20299,8 @@ function batch(results, out) {
             break;
     }
     out.push('');
+    if (results[0]?.sharedWaitSeconds)
+        out.push(`The run spent ${sharedWait(results[0])}.`, '');
     // Where the staging ids and URLs in the table came from (issue 20 §1), one line for the batch.
     for (const line of sourceLines(results))
         out.push(line, '');
@@ -20529,6 +20596,8 @@ function renderComment(r, scrub, extras = {}) {
         lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`);
     if (r.checkpointId)
         lines.push(`| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(scrub(r.checkpointId))} |`);
+    if (r.productionCheck)
+        lines.push(`| Production | check ${r.productionCheck === 'passed' ? 'passed' : '**failed**'} |`);
     lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`);
     lines.push(`| Time | ${utcTime(r.startedAt)} |`);
     if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))
@@ -21663,7 +21732,7 @@ async function lastDeployedStaging(octokit, repo, environment, siteId, creator) 
                 const url = typeof s.environment_url === 'string' ? safeHttpUrl(s.environment_url) : null;
                 if (!url)
                     continue;
-                return { url, stagingSiteId: idOf(record?.staging_site_id), deploymentId: d.id };
+                return { url, stagingSiteId: known_staging_idOf(record?.staging_site_id), deploymentId: d.id };
             }
         }
         return null;
@@ -21672,7 +21741,7 @@ async function lastDeployedStaging(octokit, repo, environment, siteId, creator) 
         return null;
     }
 }
-function idOf(v) {
+function known_staging_idOf(v) {
     if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0)
         return String(v);
     if (typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v))

@@ -67,6 +67,9 @@ Options:
                              time, then creates are refused until one is deleted (default 3)
   --tools MODE               site tools (maintenance mode, password protection): ok (default),
                              plan-403 (a plan gate) or absent-404 (no such route)
+  --live-page MODE           production's page after a push: ok (default), down (500) or wrong-page
+                             (200, not the site's page), until a restore
+  --live-page-recovers TIME  with --live-page down or wrong-page: healthy again this long after the push
   -h, --help                 show this help
 
 TIME is a number with an optional unit: 500ms, 30s, 2m (no unit: seconds).`;
@@ -106,6 +109,8 @@ const WITH_VALUE = new Set([
     '--versions',
     '--version-quota',
     '--tools',
+    '--live-page',
+    '--live-page-recovers',
 ]);
 /** Parses argv (without node and the script) and the environment (PORT). Throws ArgsError. */
 function parseArgs(argv, env = {}) {
@@ -227,6 +232,14 @@ function parseArgs(argv, env = {}) {
                     throw new ArgsError(`--tools: ${_options_js__WEBPACK_IMPORTED_MODULE_0__/* .TOOLS_MODES */ .L0.join(', ')}, got ${v}`);
                 options.tools = v;
                 break;
+            case '--live-page':
+                if (!_options_js__WEBPACK_IMPORTED_MODULE_0__/* .LIVE_PAGE_MODES */ .Qt.includes(v))
+                    throw new ArgsError(`--live-page: ${_options_js__WEBPACK_IMPORTED_MODULE_0__/* .LIVE_PAGE_MODES */ .Qt.join(', ')}, got ${v}`);
+                options.livePage = v;
+                break;
+            case '--live-page-recovers':
+                options.livePageRecoversMs = parseDuration(v);
+                break;
             default:
                 throw new ArgsError(`unknown argument: ${arg} (see --help)`);
         }
@@ -297,10 +310,13 @@ __webpack_async_result__();
 /* harmony export */   FX: () => (/* binding */ RATE_LIMIT_KINDS),
 /* harmony export */   L0: () => (/* binding */ TOOLS_MODES),
 /* harmony export */   Mz: () => (/* binding */ SLOW_VERSION_MS),
+/* harmony export */   Qt: () => (/* binding */ LIVE_PAGE_MODES),
 /* harmony export */   V1: () => (/* binding */ applyOptions),
 /* harmony export */   d$: () => (/* binding */ VERSIONS_MODES),
+/* harmony export */   iZ: () => (/* binding */ RESTORE_HALF_ERROR),
 /* harmony export */   ik: () => (/* binding */ JOB_KINDS),
-/* harmony export */   jI: () => (/* binding */ PROFILES)
+/* harmony export */   jI: () => (/* binding */ PROFILES),
+/* harmony export */   xl: () => (/* binding */ PAGED_VERSION_ROWS)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_DURATIONS_MS, REALISTIC_DURATIONS_MS, DEFAULT_VERSION_QUOTA, DEFAULT_SITE_DELAY_MS */
 /* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(976);
@@ -334,8 +350,17 @@ const VERSIONS_MODES = [
     'task-fails',
     'slow',
     'no-task-id',
+    'unfiltered',
+    'paged',
+    'busy-once',
+    'restore-half',
 ];
+/** Rows a page of the version list holds at most with `versions: 'paged'` (fewer than a client asks). */
+const PAGED_VERSION_ROWS = 2;
+/** The error text of a restore task with `versions: 'restore-half'` (its files put back, not its database). */
+const RESTORE_HALF_ERROR = 'Database import failed after the files were restored (simulated)';
 const TOOLS_MODES = ['ok', 'plan-403', 'absent-404'];
+const LIVE_PAGE_MODES = ['ok', 'down', 'wrong-page'];
 /** Completed versions a site may keep by default (the family's backups: 3 manual plus 1 in progress). */
 const DEFAULT_VERSION_QUOTA = 3;
 /** How long a version task takes with `versions: 'slow'`: longer than the family's CLI waits (10 min). */
@@ -365,6 +390,8 @@ function resolveOptions(options = {}) {
         versions: 'ok',
         versionQuota: DEFAULT_VERSION_QUOTA,
         tools: 'ok',
+        livePage: 'ok',
+        livePageRecoversMs: null,
     };
     const { port: _port, realistic: _realistic, ...rest } = options;
     applyOptions(effective, rest);
@@ -459,6 +486,17 @@ function applyOptions(target, patch) {
         if (!TOOLS_MODES.includes(patch.tools))
             throw new Error(`tools must be ${TOOLS_MODES.join(', ')}`);
         target.tools = patch.tools;
+    }
+    if (patch.livePage !== undefined) {
+        if (!LIVE_PAGE_MODES.includes(patch.livePage))
+            throw new Error(`livePage must be ${LIVE_PAGE_MODES.join(', ')}`);
+        target.livePage = patch.livePage;
+    }
+    if (patch.livePageRecoversMs !== undefined) {
+        const ms = patch.livePageRecoversMs;
+        if (ms !== null && !isNonNegative(ms))
+            throw new Error('livePageRecoversMs must be a number >= 0, or null');
+        target.livePageRecoversMs = ms;
     }
 }
 function rateLimit(value) {
@@ -664,6 +702,7 @@ function productionSite(seed, at) {
         settings: { php_version: '8.3', timezone: 'UTC', cache: true, max_upload_mb: 64 },
         password_protected: seed.passwordProtected ?? false,
         maintenance: false,
+        broken_page: null,
         ssh_username: `site${seed.id}`,
         ssh_password: `sim-ssh-pass-${seed.id}`,
         content: { files: 'prod-v1', database: 'prod-v1' },
@@ -745,6 +784,7 @@ function seedState(state, origin) {
     state.nextSiteId = FIRST_NEW_SITE_ID;
     state.nextTaskRowId = FIRST_TASK_ROW_ID;
     state.nextVersionId = FIRST_VERSION_ID;
+    state.versionBusySaid = false;
     for (const seed of SEEDS)
         state.sites.set(String(seed.id), productionSite(seed, SEEDED_AT));
     const blog = state.sites.get(String(SIM_SITES.withStaging));
@@ -1212,6 +1252,10 @@ const MESSAGES = {
         en: 'You can keep at most {quota} versions per site, plus one in progress. Delete an old version to create a new one.',
         es: 'Puede conservar como máximo {quota} versiones por sitio, más una en curso. Elimine una versión antigua para crear una nueva.',
     },
+    version_busy: {
+        en: 'A version of this site is already in progress. Please wait until it finishes.',
+        es: 'Ya hay una versión de este sitio en curso. Espere a que termine.',
+    },
     versions_plan: {
         en: 'Your current plan does not include site versions. Please upgrade your plan to use them.',
         es: 'Su plan actual no incluye versiones del sitio. Mejore su plan para usarlas.',
@@ -1336,6 +1380,7 @@ const SERVICE_STYLE = {
 function versionView(version, style) {
     return {
         id: style.versionId(version),
+        site_id: version.site_id,
         name: version.name,
         size_mb: version.status === 'completed' ? version.size_mb : null,
         status: version.status,
@@ -1623,7 +1668,7 @@ function positiveInt(value, fallback) {
  * restored by background jobs like any other (jobs.ts). The rules are the same in every profile; only
  * the shapes differ (../profiles):
  * - create: 422 for a missing or unknown `site_id` (a field of the body, validated as the framework
- *   does: a 404 here would read as "no versions route", contract §13); 422 while one is in progress, or when the site keeps more than
+ *   does: a 404 here would read as "no versions route", contract §13); 422 "already in progress" (busy) while one is in progress, the quota's 422 when the site keeps more than
  *   `versionQuota` completed versions (the family's backups: 3 kept, plus 1 in progress: with 3
  *   completed a fourth may be made, after which the oldest must go); otherwise a `version` job. The version holds the content the site had when
  *   it was asked for.
@@ -1663,7 +1708,12 @@ function createVersion(ctx, req) {
     const mine = versionsOf(ctx, site);
     const completed = mine.filter((v) => v.status === 'completed').length;
     const running = mine.filter((v) => v.status === 'progress').length;
-    if (ctx.options.versions === 'quota' || running >= 1 || completed > ctx.options.versionQuota) {
+    // `busy-once`: the first create of the run is refused as busy, as while a version is in progress.
+    if (running >= 1 || (ctx.options.versions === 'busy-once' && !ctx.state.versionBusySaid)) {
+        ctx.state.versionBusySaid = true;
+        return ctx.shapes.refused(422, ctx.lang, t(ctx.lang, 'version_busy'));
+    }
+    if (ctx.options.versions === 'quota' || completed > ctx.options.versionQuota) {
         return ctx.shapes.refused(422, ctx.lang, t(ctx.lang, 'version_quota', { quota: ctx.options.versionQuota }));
     }
     const version = addVersion(ctx, site, 'progress', null);
@@ -1708,12 +1758,16 @@ function listVersions(ctx, req) {
     if (!site)
         return invalid(ctx, 'site_id');
     const page = positiveInt(req.query.get('page'), 1);
-    const perPage = positiveInt(req.query.get('per_page'), 15);
+    const asked = positiveInt(req.query.get('per_page'), 15);
     if (page === null)
         return invalid(ctx, 'page');
-    if (perPage === null || perPage > MAX_PER_PAGE)
+    if (asked === null || asked > MAX_PER_PAGE)
         return invalid(ctx, 'per_page');
-    const all = versionsOf(ctx, site).sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+    const mode = ctx.options.versions;
+    const perPage = mode === 'paged' ? Math.min(asked, simulator_options/* PAGED_VERSION_ROWS */.xl) : asked;
+    // `unfiltered`: a service that ignores site_id and lists every site's versions (contract §13 r5).
+    const listed = mode === 'unfiltered' ? [...ctx.state.siteVersions.values()] : versionsOf(ctx, site);
+    const all = listed.sort((a, b) => b.created_at - a.created_at || b.id - a.id);
     const from = (page - 1) * perPage;
     const items = all.slice(from, from + perPage);
     const meta = {
@@ -1743,7 +1797,8 @@ function restoreVersion(ctx, siteId, versionId) {
     if (restoring(ctx, site.id) || ctx.state.staging.get(siteId)?.status === 'pushing') {
         return ctx.shapes.restoreBusy(ctx.lang);
     }
-    const task = ctx.jobs.startOnSite('restore', site.id, version.id, ctx.taskError, ctx.now);
+    const half = ctx.options.versions === 'restore-half' ? simulator_options/* RESTORE_HALF_ERROR */.iZ : null;
+    const task = ctx.jobs.startOnSite('restore', site.id, version.id, half ?? ctx.taskError, ctx.now);
     return ctx.shapes.siteJobStarted(ctx.lang, t(ctx.lang, 'restore_started'), { task_id: task.id });
 }
 function deleteVersions(ctx, req) {
@@ -2767,7 +2822,105 @@ class Api {
 
 // EXTERNAL MODULE: ./simulator/progress.ts
 var progress = __nccwpck_require__(976);
+;// CONCATENATED MODULE: ./simulator/site-host.ts
+
+/** True when `pathname` is a staging site's URL or a production page (or under one). */
+function isSitePath(pathname) {
+    return [SITES_PREFIX, PRODUCTION_PREFIX].some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+}
+/** When staging site `staging` starts answering, or null while its creation has not completed. */
+function liveFrom(staging, siteDelayMs) {
+    return staging.ready_at === null ? null : staging.ready_at + siteDelayMs;
+}
+/** The answer of a staging site's URL at `now`. */
+function serveSite(state, siteDelayMs, now, method, pathname) {
+    const production = pathname.startsWith(PRODUCTION_PREFIX);
+    const prefix = production ? PRODUCTION_PREFIX : SITES_PREFIX;
+    const segment = pathname.slice(prefix.length + 1).split('/')[0] ?? '';
+    let id;
+    try {
+        id = decodeURIComponent(segment);
+    }
+    catch {
+        return notFound();
+    }
+    if (production)
+        return productionPage(state, id, method, now);
+    const staging = [...state.staging.values()].find((s) => s.id === id);
+    const from = staging ? liveFrom(staging, siteDelayMs) : null;
+    if (!staging || from === null || now < from)
+        return notFound();
+    if (staging.password_protected) {
+        return page(401, 'Authentication required', '<h1>401 Authorization Required</h1>', {
+            'WWW-Authenticate': 'Basic realm="Password protected staging site"',
+        });
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+        return page(405, 'Method not allowed', '<h1>405 Method Not Allowed</h1>', { Allow: 'GET, HEAD' });
+    }
+    const body = [
+        `<h1>${site_host_escape(staging.site_name)}</h1>`,
+        `<p>A staging copy of production site ${staging.site_id}.</p>`,
+        `<p id="content">files ${site_host_escape(staging.content.files)}, database ${site_host_escape(staging.content.database)}</p>`,
+    ].join('\n');
+    return page(200, site_host_escape(staging.site_name), body);
+}
+/** What a push completed at `at` leaves on production's page (option livePage). */
+function brokenPage(options, at) {
+    if (options.livePage === 'ok')
+        return null;
+    const recovers = options.livePageRecoversMs;
+    return { mode: options.livePage, until: recovers === null ? null : at + recovers };
+}
+/**
+ * A production site's page: maintenance (503) first, then password protection (401), then a page a
+ * push broke, then its content.
+ */
+function productionPage(state, id, method, now) {
+    const site = state.sites.get(id);
+    if (!site)
+        return notFound();
+    if (site.maintenance) {
+        return page(503, 'Maintenance', '<h1>Briefly unavailable for scheduled maintenance. Check back in a minute.</h1>', { 'Retry-After': '600' });
+    }
+    if (site.password_protected) {
+        return page(401, 'Authentication required', '<h1>401 Authorization Required</h1>', {
+            'WWW-Authenticate': 'Basic realm="Password protected site"',
+        });
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+        return page(405, 'Method not allowed', '<h1>405 Method Not Allowed</h1>', { Allow: 'GET, HEAD' });
+    }
+    const broken = site.broken_page;
+    if (broken && (broken.until === null || now < broken.until)) {
+        return broken.mode === 'down'
+            ? page(500, 'Error', '<h1>There has been a critical error on this website.</h1>')
+            : page(200, 'Coming soon', '<h1>Coming soon</h1>\n<p>This site is being set up.</p>');
+    }
+    const body = [
+        `<h1>${site_host_escape(site.site_name)}</h1>`,
+        `<p>Production site ${site.id}.</p>`,
+        `<p id="content">files ${site_host_escape(site.content.files)}, database ${site_host_escape(site.content.database)}</p>`,
+    ].join('\n');
+    return page(200, site_host_escape(site.site_name), body);
+}
+function notFound() {
+    return page(404, 'Site not found', '<h1>404 Site not found</h1>\n<p>No site is served at this address (yet).</p>');
+}
+function page(status, title, body, headers = {}) {
+    return {
+        status,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+        body: `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>\n<body>\n${body}\n</body></html>\n`,
+    };
+}
+function site_host_escape(text) {
+    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 ;// CONCATENATED MODULE: ./simulator/jobs.ts
+
+
 
 
 
@@ -2937,6 +3090,7 @@ class Jobs {
                         this.state.toolChanges.push({ ...change, tool: 'password_protection', value: 'off' });
                     }
                     site.password_protected = false;
+                    site.broken_page = brokenPage(this.options, at);
                     site.updated_at = at;
                     this.state.purges.push({ site_id: site.id, at });
                 }
@@ -2961,9 +3115,15 @@ class Jobs {
             version.updated_at = at;
             return;
         }
-        if (!succeeded || !version || !site)
+        if (!version || !site)
+            return;
+        // A restore that fails half-way (`versions: 'restore-half'`) has put the files back, not the database.
+        if (!succeeded && task.fail_with === simulator_options/* RESTORE_HALF_ERROR */.iZ)
+            site.content = { ...site.content, files: version.content.files };
+        if (!succeeded)
             return;
         site.content = { ...version.content };
+        site.broken_page = null;
         site.updated_at = at;
         this.state.purges.push({ site_id: site.id, at });
     }
@@ -3044,86 +3204,6 @@ class RateLimiter {
         const oldest = times[0] ?? now;
         return { allowed, count: times.length, resetAt: oldest + options.windowMs };
     }
-}
-
-;// CONCATENATED MODULE: ./simulator/site-host.ts
-
-/** True when `pathname` is a staging site's URL or a production page (or under one). */
-function isSitePath(pathname) {
-    return [SITES_PREFIX, PRODUCTION_PREFIX].some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
-}
-/** When staging site `staging` starts answering, or null while its creation has not completed. */
-function liveFrom(staging, siteDelayMs) {
-    return staging.ready_at === null ? null : staging.ready_at + siteDelayMs;
-}
-/** The answer of a staging site's URL at `now`. */
-function serveSite(state, siteDelayMs, now, method, pathname) {
-    const production = pathname.startsWith(PRODUCTION_PREFIX);
-    const prefix = production ? PRODUCTION_PREFIX : SITES_PREFIX;
-    const segment = pathname.slice(prefix.length + 1).split('/')[0] ?? '';
-    let id;
-    try {
-        id = decodeURIComponent(segment);
-    }
-    catch {
-        return notFound();
-    }
-    if (production)
-        return productionPage(state, id, method);
-    const staging = [...state.staging.values()].find((s) => s.id === id);
-    const from = staging ? liveFrom(staging, siteDelayMs) : null;
-    if (!staging || from === null || now < from)
-        return notFound();
-    if (staging.password_protected) {
-        return page(401, 'Authentication required', '<h1>401 Authorization Required</h1>', {
-            'WWW-Authenticate': 'Basic realm="Password protected staging site"',
-        });
-    }
-    if (method !== 'GET' && method !== 'HEAD') {
-        return page(405, 'Method not allowed', '<h1>405 Method Not Allowed</h1>', { Allow: 'GET, HEAD' });
-    }
-    const body = [
-        `<h1>${site_host_escape(staging.site_name)}</h1>`,
-        `<p>A staging copy of production site ${staging.site_id}.</p>`,
-        `<p id="content">files ${site_host_escape(staging.content.files)}, database ${site_host_escape(staging.content.database)}</p>`,
-    ].join('\n');
-    return page(200, site_host_escape(staging.site_name), body);
-}
-/** A production site's page: maintenance (503) first, then password protection (401), then its content. */
-function productionPage(state, id, method) {
-    const site = state.sites.get(id);
-    if (!site)
-        return notFound();
-    if (site.maintenance) {
-        return page(503, 'Maintenance', '<h1>Briefly unavailable for scheduled maintenance. Check back in a minute.</h1>', { 'Retry-After': '600' });
-    }
-    if (site.password_protected) {
-        return page(401, 'Authentication required', '<h1>401 Authorization Required</h1>', {
-            'WWW-Authenticate': 'Basic realm="Password protected site"',
-        });
-    }
-    if (method !== 'GET' && method !== 'HEAD') {
-        return page(405, 'Method not allowed', '<h1>405 Method Not Allowed</h1>', { Allow: 'GET, HEAD' });
-    }
-    const body = [
-        `<h1>${site_host_escape(site.site_name)}</h1>`,
-        `<p>Production site ${site.id}.</p>`,
-        `<p id="content">files ${site_host_escape(site.content.files)}, database ${site_host_escape(site.content.database)}</p>`,
-    ].join('\n');
-    return page(200, site_host_escape(site.site_name), body);
-}
-function notFound() {
-    return page(404, 'Site not found', '<h1>404 Site not found</h1>\n<p>No site is served at this address (yet).</p>');
-}
-function page(status, title, body, headers = {}) {
-    return {
-        status,
-        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
-        body: `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>\n<body>\n${body}\n</body></html>\n`,
-    };
-}
-function site_host_escape(text) {
-    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 ;// CONCATENATED MODULE: ./simulator/core.ts
