@@ -5879,6 +5879,10 @@ function productionWords(ctx) {
         if (!hint && (content.is === 'push-failed' || (check && !check.passed && content.is === 'pushed')))
             hint = `To restore production as it was before the push, ${back}.`;
     }
+    if (!hint && check && !check.passed)
+        hint = recheck?.passed
+            ? `Production is back on version ${content.is === 'restored' ? content.version : '?'} and passes its check: fix what broke it on staging before pushing again.`
+            : `Look at the live site now: the ${recheck ? 'restore' : content.is === 'restored' ? 'restore' : 'push'} itself completed, but the site fails its check.`;
     const off = `Visitors may see the maintenance page: switch it off in the dashboard.`;
     const tools = {
         on: `Production (site ${site}) is still in maintenance mode: switching it off was refused. ${off}`,
@@ -6986,14 +6990,15 @@ function writeResult(ctx, ending) {
     const known = { ...ctx.record, ...ending.fields };
     const facts = ctx.facts.view();
     const said = productionWords(ctx);
-    const pushed = known.production.content.is === 'pushed';
+    // The push job completed (production may have been restored since: its warnings still stand).
+    const pushed = known.jobs.some((j) => j.op === 'push' && j.state === 'completed');
     // Lines that no longer stand: a checkpoint is a backup; protection switched on again after the push.
     const gone = [
         ...(known.production.checkpoint ? [0] : []),
         ...(known.production.protection === 'on-again' ? [1] : []),
     ].flatMap((i) => [PUSH_WARNINGS[i], PUSH_WARNINGS_IF_SENT[i]]);
     const error = ending.error && said.hint && !ending.error.hint.includes(said.hint)
-        ? { ...ending.error, hint: `${ending.error.hint} ${said.hint}` }
+        ? { ...ending.error, hint: sentences(ending.error.hint, said.hint) }
         : ending.error;
     // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
     // filled (`{site}` may come more than once).
@@ -18457,10 +18462,12 @@ async function verifyProduction(ctx, url, ending, after) {
         : { check: { passed: check.passed, url, last: check.last } });
     if (check.passed)
         return ending;
+    ctx.logger.warn(`Production failed its check at ${url} after the ${after}: ${check.last} (${check.tries} tries).`);
     return {
         outcome: 'failed',
         summary: ending.summary,
-        error: { kind: 'production-check', hint: `Check the live site now: the ${after} itself completed.` },
+        // The step to take is production's, from the record (record.ts, productionWords).
+        error: { kind: 'production-check', hint: '' },
     };
 }
 

@@ -125,7 +125,8 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
   const known = { ...ctx.record, ...ending.fields }
   const facts = ctx.facts.view()
   const said = productionWords(ctx)
-  const pushed = known.production.content.is === 'pushed'
+  // The push job completed (production may have been restored since: its warnings still stand).
+  const pushed = known.jobs.some((j) => j.op === 'push' && j.state === 'completed')
   // Lines that no longer stand: a checkpoint is a backup; protection switched on again after the push.
   const gone = [
     ...(known.production.checkpoint ? [0] : []),
@@ -133,7 +134,7 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
   ].flatMap((i) => [PUSH_WARNINGS[i]!, PUSH_IF_SENT[i]!])
   const error =
     ending.error && said.hint && !ending.error.hint.includes(said.hint)
-      ? { ...ending.error, hint: `${ending.error.hint} ${said.hint}` }
+      ? { ...ending.error, hint: sentences(ending.error.hint, said.hint) }
       : ending.error
   // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
   // filled (`{site}` may come more than once).

@@ -197,6 +197,10 @@ export function productionWords(ctx: RunContext): { summary: string[]; warnings:
     if (!hint && (content.is === 'push-failed' || (check && !check.passed && content.is === 'pushed')))
       hint = `To restore production as it was before the push, ${back}.`
   }
+  if (!hint && check && !check.passed)
+    hint = recheck?.passed
+      ? `Production is back on version ${content.is === 'restored' ? content.version : '?'} and passes its check: fix what broke it on staging before pushing again.`
+      : `Look at the live site now: the ${recheck ? 'restore' : content.is === 'restored' ? 'restore' : 'push'} itself completed, but the site fails its check.`
   const off = `Visitors may see the maintenance page: switch it off in the dashboard.`
   const tools = {
     on: `Production (site ${site}) is still in maintenance mode: switching it off was refused. ${off}`,

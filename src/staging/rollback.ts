@@ -201,9 +201,11 @@ export async function verifyProduction(
       : { check: { passed: check.passed, url, last: check.last } },
   )
   if (check.passed) return ending
+  ctx.logger.warn(`Production failed its check at ${url} after the ${after}: ${check.last} (${check.tries} tries).`)
   return {
     outcome: 'failed',
     summary: ending.summary,
-    error: { kind: 'production-check', hint: `Check the live site now: the ${after} itself completed.` },
+    // The step to take is production's, from the record (record.ts, productionWords).
+    error: { kind: 'production-check', hint: '' },
   }
 }
