@@ -201,7 +201,9 @@ export async function verifyProduction(
       : { check: { passed: check.passed, url, last: check.last } },
   )
   if (check.passed) return ending
-  ctx.logger.warn(`Production failed its check at ${url} after the ${after}: ${check.last} (${check.tries} tries).`)
+  ctx.logger.warn(
+    `Production failed its check at ${url} after the ${after}: ${check.last} (${check.tries} tries).`,
+  )
   return {
     outcome: 'failed',
     summary: ending.summary,
