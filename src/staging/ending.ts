@@ -51,8 +51,10 @@ export function endingOf(ctx: RunContext, e: unknown): Ending {
   const { client, record } = ctx
   if (e instanceof DeadlineError) {
     const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : ''
-    // A job the server took (or may have: no answer) and whose end was not seen.
-    const mayRun = record.jobs.some((j) => j.state === 'accepted' || j.state === 'sent')
+    // A job the server took, or may have (a request that reached it and got no answer), whose end was
+    // not seen. A request never delivered (connection refused) started nothing.
+    const reached = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s))
+    const mayRun = record.jobs.some((j) => j.state === 'accepted' || (j.state === 'sent' && reached))
     const until = e.lastError?.acceptsAgainAt
     const timeout = durationText(ctx.config.timeoutMs)
     return {

@@ -85,6 +85,9 @@ test('release: the push job takes a checkpoint, then pushes; the manual rollback
   const id = String(checkpoint.id)
   const report = readFileSync(path.join(project.dir, 'site-staging.env'), 'utf8')
   expect(report).toMatch(new RegExp(`^CHECKPOINT_ID=${id}$`, 'm'))
+  // Production was checked on its own page after the push (PRODUCTION_URL, PRODUCTION_EXPECT).
+  expect(report).toMatch(/^PRODUCTION_CHECK=passed$/m)
+  expect(sim.siteRequests.some((r) => r.path.startsWith(`/production-sites/${SITE}/`))).toBe(true)
   expect(pushLog).toContain(`Checkpoint ${id} ("${checkpoint.name}") was taken before the push`)
 
   // A newer checkpoint-named version appears (another release, say): a rollback that did not read
