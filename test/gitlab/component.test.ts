@@ -369,9 +369,16 @@ describe('the ready-made pipelines in examples/gitlab/, as users copy them', () 
   )
 
   test.concurrent('release: a manual push on a version tag, in the production environment', async () => {
-    const { sim, pipeline, list, example, variables } = await scenario()
+    const { sim, project, pipeline, list, example, variables } = await scenario()
     const yaml = example('release')
-    const vars = { ...variables(), SITE_ID: '1002', PRODUCTION_URL: 'https://www.example.test' }
+    // Production's own page, which the simulator serves: the push is checked there.
+    const live = `${sim.url}/production-sites/1002/`
+    const vars = {
+      ...variables(),
+      SITE_ID: '1002',
+      PRODUCTION_URL: live,
+      PRODUCTION_EXPECT: 'Production site 1002',
+    }
     const tag = ['--variable', 'CI_COMMIT_TAG=v1.4.0']
     const [untagged, listed, pipelineRun] = await Promise.all([
       list(yaml, [], vars),
@@ -386,8 +393,11 @@ describe('the ready-made pipelines in examples/gitlab/, as users copy them', () 
     const approved = await pipeline(yaml, [...tag, 'staging:push'], vars)
     expect(approved.code).toBe(0)
     expect(jobLog(approved.output, 'staging:push')).toMatch(/^Staging push succeeded \(site 1002\)/m)
-    expect(approved.output).toContain('environment: { name: production, url: https://www.example.test }')
+    expect(approved.output).toContain(`environment: { name: production, url: ${live} }`)
     expect(sentTo(sim, 'POST', '/staging/push')).toHaveLength(1)
+    expect(readFileSync(path.join(project.dir, 'site-staging.env'), 'utf8')).toMatch(
+      /^PRODUCTION_CHECK=passed$/m,
+    )
   })
 })
 
