@@ -54,6 +54,29 @@ const confirmed = (s: PollScheduler, key: object, ask: PollAsk) => {
 }
 
 describe('PollScheduler', () => {
+  /** The scout looks three times with no end to read and ends at 11 s: the batch's jobs report no progress. */
+  const noProgress = (left: number) => {
+    const b = batch(20, left)
+    for (const [i, at] of [1000, 6000, 11_000].entries()) {
+      b.clock.t = b.start + at
+      expect(b.s.pollAt(b.keys[0]!, wants(b.clock.t, i))).toMatchObject({ final: true })
+    }
+    b.leaves[0]!()
+    return b
+  }
+  it('with no progress and calls short, the others are polled 1.3x the longest that ended, with no look first', () => {
+    const { s, keys, start, clock } = noProgress(30)
+    expect(s.pollAt(keys[5]!, wants(clock.t))).toEqual({ at: start + 1.3 * 11_000, final: false })
+    // A final that finds it running: the next not before 1.3x how long it had run.
+    clock.t = start + 1.3 * 11_000
+    expect(s.pollAt(keys[5]!, wants(clock.t))).toMatchObject({ final: true })
+    clock.t += 50
+    expect(s.pollAt(keys[5]!, wants(clock.t, 1)).at).toBeCloseTo(start + 1.3 * 1.3 * 11_000 + 1.3 * 50)
+  })
+  it('with no progress and calls for every job to miss once, the others are polled just after the longest that ended', () => {
+    const { s, keys, start, clock } = noProgress(45)
+    expect(s.pollAt(keys[5]!, wants(clock.t))).toEqual({ at: start + 1.01 * 11_000 + 100, final: false })
+  })
   it('while calls are plenty, each polls when its own planner wants', () => {
     const { clock, s, keys } = batch(2, 59)
     expect(s.pollAt(keys[1]!, wants(clock.t + 1000))).toMatchObject({ at: clock.t + 1000, final: false })

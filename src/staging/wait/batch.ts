@@ -4,11 +4,7 @@ import { CALLS_PER_RUN } from '../../contract.js'
 import type { Clock } from '../../types.js'
 
 /** A job's ask: when its planner wants to poll, its end by its progress (earliest, latest), its answers so far. */
-export interface PollAsk {
-  wantedAt: number
-  end: { from: number; to: number } | null
-  answers: number
-}
+export type PollAsk = { wantedAt: number; end: { from: number; to: number } | null; answers: number }
 
 /** What the scheduler reads of the run's rate window. */
 export type CallSupply = Pick<
@@ -37,8 +33,10 @@ export class PollScheduler {
   private shortest = Infinity
   private longest = 0
   private longestEnd = 0
-  /** A final found its job running, and how far past its end (a factor on the length; 1 until then). */
+  /** A final found its job running, and how far past its end (a factor on the length; 1 until then);
+   * `noProgress`: a job ended after readings that never told its end (the batch's report no progress). */
   private misled = false
+  private noProgress = false
   private stretch = 1
 
   constructor(
@@ -65,6 +63,7 @@ export class PollScheduler {
       stopListening?.()
       // Its length as its last poll saw it; a blind final tells nothing new of the longest.
       const seen = (job.polledAt ?? this.clock.now()) - job.start
+      if (job.answers >= 2 && job.end === null) this.noProgress = true
       const blind = job.approved === 'final' && job.blind
       this.jobs.delete(key)
       this.held.delete(job)
@@ -82,6 +81,7 @@ export class PollScheduler {
     if (ask.answers !== job.answers) {
       job.answers = ask.answers
       job.agreed = agrees(job, ask.end, now)
+      if (job.approved === 'final' && !ask.end) job.runningAt = now - job.start
       if (job.approved === 'final' && job.end) {
         this.misled = true
         this.stretch = Math.max(this.stretch, (now - job.start) / Math.max(1, job.end.to - job.start))
@@ -132,6 +132,7 @@ export class PollScheduler {
     const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null
     let lookAt = job.end ? ask.wantedAt : (first ?? (scout || this.leftOver(now) ? ask.wantedAt : null))
     if (this.misled && (this.longest > 0 || !scout)) lookAt = null
+    if (this.noProgress && !job.end) lookAt = null
     if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
       if (lookAt > now) return { at: lookAt, look: true }
       if (this.lookBudget(now) > 0) return { at: now, look: true }
@@ -141,15 +142,18 @@ export class PollScheduler {
     return { at: finalAt ?? Infinity, look: false }
   }
 
-  /**
-   * A job's final: at its own latest end once two readings agree and no bar misled; else not before
-   * the longest job expected (stretched once bars mislead); with no reading, once some job told.
-   */
+  /** A job's final: at its own latest end once two readings agree and no bar misled; else not before
+   * the longest job expected (stretched once bars mislead); with no reading, once some job told. */
   private finalAt(job: Job, now: number): number | null {
     const told = this.misled || this.longestExpected(false) > 0
     const measured = told ? finalAfter(job.start, this.longestExpected(true)) : null
     if (this.misled && this.longest === 0 && this.scout() !== job) return null
-    if (!job.end) return measured
+    if (!job.end) {
+      // Not before MISS_GROWTH × how long it ran (no progress: the longest ended), unless all may miss once.
+      const ran = Math.max(job.runningAt, this.noProgress ? this.longest : 0)
+      const growth = this.spare(now) >= this.jobs.size ? 1 + FINAL_MARGIN : MISS_GROWTH
+      return measured === null ? null : Math.max(measured, job.start + growth * ran)
+    }
     const own = ownFinal(job, this.stretch)
     if (!this.misled && job.agreed) return own
     const careful = this.misled || this.spare(now) <= 0
@@ -170,11 +174,9 @@ export class PollScheduler {
   private lookBudget(now: number): number {
     return this.spare(now) - Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER))
   }
-
   private spare(now: number): number {
     return this.free() - this.finalsDue(now)
   }
-
   /** Finals of jobs that may end before calls come back (by their progress, else the shortest job). */
   private finalsDue(now: number): number {
     const back = Math.max(now + 1, this.supply.backBy(this.supply.available() + 1))
@@ -202,10 +204,8 @@ export class PollScheduler {
     return this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB
   }
 
-  /**
-   * This run's share of the calls left (all of them while it is alone on the account), less the
-   * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out.
-   */
+  /** This run's share of the calls left (all of them while it is alone on the account), less the
+   * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out. */
   private free(): number {
     const share = Math.floor(this.supply.available() / this.supply.sharers)
     return share - this.due - this.supply.waiters - this.looksOut
@@ -220,7 +220,6 @@ export class PollScheduler {
     this.longestEnd = Math.max(this.longestEnd, latest)
     if (news) this.wakeHeld()
   }
-
   private wakeHeld(): void {
     for (const job of this.held) wakeUp(job)
     this.held.clear()
@@ -238,10 +237,9 @@ export class PollScheduler {
   }
 }
 
-/**
- * One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`,
- * its final was timed by the longest job expected; `approved`, its poll approved last, until answered.
- */
+/** One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`, its
+ * final was timed by the longest job expected; `approved`, its poll approved last, until answered;
+ * `runningAt`, how long it had run when a final found it running with no end to read. */
 class Job {
   polledAt: number | null = null
   end: { from: number; to: number } | null = null
@@ -251,6 +249,7 @@ class Job {
   approved: 'look' | 'final' | null = null
   left = false
   wake: AbortController | null = null
+  runningAt = 0
   constructor(readonly start: number) {}
 }
 
@@ -279,9 +278,8 @@ function finalAfter(start: number, length: number): number | null {
   return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null
 }
 
-function near(a: number, b: number, start: number): boolean {
-  return Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS
-}
+const near = (a: number, b: number, start: number) =>
+  Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS
 
 /** A held job asks again this often (calls may come back); no job polls twice within MIN_GAP_MS. */
 const HOLD_RECHECK_MS = 2000
@@ -298,3 +296,5 @@ const FINAL_MARGIN_MS = 100
 const NARROW = 0.04
 const NARROW_MS = 400
 const CONFIRM_AFTER = 0.5
+/** A job with no end to read is polled again this much later than it was last found running. */
+const MISS_GROWTH = 1.3
