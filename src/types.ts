@@ -11,16 +11,7 @@ export type Followed = Operation | 'checkpoint'
 export type StagingState = 'none' | 'ready' | 'busy' | 'unknown'
 
 /** The `result` output. `dry-run` only with the dry-run input. */
-export const OUTCOMES = [
-  'succeeded',
-  'failed',
-  'skipped',
-  'timed-out',
-  'accepted',
-  'cancelled',
-  'dry-run',
-] as const
-export type Outcome = (typeof OUTCOMES)[number]
+export type Outcome = 'succeeded' | 'failed' | 'skipped' | 'timed-out' | 'accepted' | 'cancelled' | 'dry-run'
 
 export type Language = 'en' | 'es'
 export type IfExists = 'fail' | 'skip' | 'recreate'

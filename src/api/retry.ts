@@ -129,26 +129,11 @@ export function durationWords(ms: number): string {
   return `about ${n(Math.round(s / 86_400), 'day')}`
 }
 
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
-
 /** `on Wednesday 25 November 2026 at 11:40 UTC` */
 function dateWords(d: Date): string {
   const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`
-  return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`
+  const name = (part: 'weekday' | 'month') => d.toLocaleString('en', { [part]: 'long', timeZone: 'UTC' })
+  return `on ${name('weekday')} ${d.getUTCDate()} ${name('month')} ${d.getUTCFullYear()} at ${hm} UTC`
 }
 
 /** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
