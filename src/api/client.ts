@@ -187,34 +187,29 @@ export class StagingApiClient {
    * answer gives calls back; after each wait the ledger is asked again.
    */
   private async callSlot(method: string, path: string): Promise<void> {
-    const { ledger } = this.deps
-    const wait = ledger.reserve(this.settings.deadline)
+    const { clock, logger, signal, ledger } = this.deps
+    const { deadline } = this.settings
+    let wait = ledger.reserve(deadline)
     if (wait <= 0) return
     ledger.waiting(1)
     try {
-      await this.waitForSlot(method, path, wait)
+      for (; wait > 0; wait = ledger.reserve(deadline)) {
+        if (clock.now() + wait >= deadline) throw new DeadlineError()
+        if (wait >= 1000)
+          logger.debug(
+            `rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`,
+          )
+        const changed = ledger.changed
+        try {
+          // A ledger that the run's cancellation wakes needs no signal composed per wait.
+          const both = signal && ledger.cancelledBy !== signal ? AbortSignal.any([signal, changed]) : changed
+          await clock.sleep(wait, both)
+        } catch (e) {
+          if (!(e instanceof CancelledError) || signal?.aborted) throw e
+        }
+      }
     } finally {
       ledger.waiting(-1)
-    }
-  }
-
-  private async waitForSlot(method: string, path: string, first: number): Promise<void> {
-    const { clock, logger, signal, ledger } = this.deps
-    const { deadline } = this.settings
-    for (let wait = first; wait > 0; wait = ledger.reserve(deadline)) {
-      if (clock.now() + wait >= this.settings.deadline) throw new DeadlineError()
-      if (wait >= 1000)
-        logger.debug(
-          `rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`,
-        )
-      const changed = ledger.changed
-      try {
-        // A ledger that the run's cancellation wakes needs no signal composed per wait.
-        const both = signal && ledger.cancelledBy !== signal ? AbortSignal.any([signal, changed]) : changed
-        await clock.sleep(wait, both)
-      } catch (e) {
-        if (!(e instanceof CancelledError) || signal?.aborted) throw e
-      }
     }
   }
 

@@ -5,8 +5,7 @@ import { parseGitHubInputs, type GitHubInputName, type GitHubSettings } from './
 import { DEFAULTS, INPUTS, INPUT_NAMES, type InputName, type InputSpec } from './table.js'
 import { z } from 'zod'
 
-export { InputError, MAX_SITES, didYouMean, nearest, normaliseApiUrl } from './fields.js'
-export { parseDuration } from '../duration.js'
+export { InputError, didYouMean, nearest, normaliseApiUrl } from './fields.js'
 export * from './github.js'
 export { DEFAULTS, INPUTS, INPUT_NAMES, type InputName } from './table.js'
 /**

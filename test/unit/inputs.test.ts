@@ -1,11 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import {
-  InputError,
-  normaliseApiUrl,
-  parseConfig,
-  parseDuration,
-  type RawInputs,
-} from '../../src/inputs/index.js'
+import { InputError, normaliseApiUrl, parseConfig, type RawInputs } from '../../src/inputs/index.js'
+import { parseDuration } from '../../src/duration.js'
 
 const base: RawInputs = {
   operation: 'create',
