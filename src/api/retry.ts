@@ -104,7 +104,7 @@ export function refusedUntil(
 ): ApiError {
   const at = new Date(wallNowMs + retryAfterMs)
   const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z')
-  return new ApiError({
+  const refused = new ApiError({
     kind: error.kind,
     httpStatus: error.httpStatus,
     processing: error.processing,
@@ -117,6 +117,8 @@ export function refusedUntil(
       `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
     hint: `Run again after ${iso}, or raise ${setting('timeout')} above ${durationWords(retryAfterMs)} to wait for it.`,
   })
+  refused.afterUnknown = error.afterUnknown
+  return refused
 }
 
 /** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */

@@ -14,8 +14,6 @@ export const GITHUB_INPUT_DEFAULTS = {
 } as const
 export type GitHubInputName = keyof typeof GITHUB_INPUT_DEFAULTS
 export const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUT_DEFAULTS) as GitHubInputName[]
-/** Who posts comments and deployments when the github-token is the workflow's GITHUB_TOKEN. */
-export const DEFAULT_COMMENT_AUTHOR = GITHUB_INPUT_DEFAULTS['comment-author']
 /** `if-staging-taken`: what a create or pull does when staging shows another open pull request. */
 export const IF_TAKEN = ['take', 'wait', 'fail'] as const
 export type IfTaken = (typeof IF_TAKEN)[number]
@@ -34,9 +32,9 @@ export interface GitHubSettings {
 /** A GitHub login, or an app's bot login (`name[bot]`). */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/
 
-/** comment-author: a login; '' is the default. */
+/** comment-author: a login; '' is the default (who posts when the github-token is the workflow's own). */
 export function parseCommentAuthor(raw: string): string | null {
-  const login = raw.trim() === '' ? DEFAULT_COMMENT_AUTHOR : raw.trim()
+  const login = raw.trim() || GITHUB_INPUT_DEFAULTS['comment-author']
   return LOGIN.test(login) ? login : null
 }
 
