@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { InputError, boolean, choice } from './fields.js'
+import { InputError, boolean, choice, readInputs } from './fields.js'
 
 // ---- The action's GitHub inputs and `operation: release` (issue 25 §1): the same schema, read
 // ---- with the rest before any request; a wrong value fails the step, nothing sent anywhere.
@@ -72,15 +72,7 @@ export function parseGitHubInputs(
   raw: Partial<Record<GitHubInputName, string>>,
   run: { operation: string; siteIds: string[]; dryRun: boolean },
 ): GitHubSettings {
-  const filled: Record<string, string> = { 'github-token': '' }
-  for (const [k, v] of Object.entries(GITHUB_INPUT_DEFAULTS)) if (k !== 'github-token') filled[k] = v
-  for (const [k, v] of Object.entries(raw)) if (v !== undefined && v.trim() !== '') filled[k] = v
-  const parsed = GitHubSchema.safeParse(filled)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw new InputError(String(issue.path[0] ?? 'input'), issue.message)
-  }
-  const g = parsed.data
+  const g = readInputs(GitHubSchema, { ...GITHUB_INPUT_DEFAULTS, 'github-token': '' }, raw)
   const settings: GitHubSettings = {
     token: g['github-token'],
     commentAuthor: g['pr-comment'] ? g['comment-author'] : null,
