@@ -141,6 +141,11 @@ describe('parseDuration', () => {
     for (const bad of ['', 'm', '10 fortnights', '5d', '1h-2m', 'h1'])
       expect(() => parseDuration(bad)).toThrow()
   })
+  it("refuses a unit named like an object's own property (no NaN timeout)", () => {
+    for (const bad of ['5constructor', '1tostring', '2valueof'])
+      expect(() => parseDuration(bad)).toThrow('bad duration')
+    expect(() => parseConfig({ ...base, timeout: '5constructor' })).toThrow('is not a duration')
+  })
 })
 
 describe('inputs that forgive what users type (issue 11)', () => {
