@@ -27,19 +27,14 @@ export function exponential(options: {
   }
 }
 
-/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
-export function proportional(options: { fraction: number; minMs: number; maxMs: number }): Schedule {
-  return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction))
-}
-
 /** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
 export const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' })
 
 /** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
 export const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 })
 
-/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
-export const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 })
+/** wait-for-url: a quarter of the time waited so far (late by a quarter at most), from 1 s to 15 s. */
+export const URL_WAIT: Schedule = (_retry, waitedMs) => Math.min(15_000, Math.max(1000, waitedMs / 4))
 
 export interface BackoffDeps {
   clock: Clock

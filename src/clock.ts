@@ -29,23 +29,24 @@ const fanOut = new WeakMap<AbortSignal, Set<() => void>>()
  * waiter would make a batch cost the square of its size.
  */
 export function whenAborted(signal: AbortSignal, fn: () => void): () => void {
-  let fns = fanOut.get(signal)
-  if (!fns) {
-    const waiting = new Set<() => void>()
-    fanOut.set(signal, waiting)
-    signal.addEventListener(
-      'abort',
-      () => {
-        fanOut.delete(signal)
-        for (const f of waiting) f()
-      },
-      { once: true },
-    )
-    fns = waiting
-  }
-  const mine = fns
-  mine.add(fn)
-  return () => void mine.delete(fn)
+  const waiting = fanOut.get(signal) ?? listen(signal)
+  waiting.add(fn)
+  return () => void waiting.delete(fn)
+}
+
+/** The one listener of `signal`: it calls everyone waiting when the signal aborts. */
+function listen(signal: AbortSignal): Set<() => void> {
+  const waiting = new Set<() => void>()
+  fanOut.set(signal, waiting)
+  signal.addEventListener(
+    'abort',
+    () => {
+      fanOut.delete(signal)
+      for (const f of waiting) f()
+    },
+    { once: true },
+  )
+  return waiting
 }
 
 export function throwIfAborted(signal?: AbortSignal): void {

@@ -118,19 +118,11 @@ export function parseServerDate(value: unknown): Date | null {
   const text = value.trim()
   const spec = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/.exec(text)
   if (spec) {
-    const [y, mo, d, h, mi, s] = spec.slice(1, 7).map(Number) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ]
-    const date = new Date(
-      Date.UTC(y, mo - 1, d, h, mi, s, Number((spec[7] ?? '0').padEnd(3, '0').slice(0, 3))),
-    )
-    const same = date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60
-    return same ? date : null
+    // As ISO 8601 in UTC: a date that reads back differently (30 February, 24:00) is no date.
+    const [y, mo, d, h, mi, sec, frac] = spec.slice(1)
+    const iso = `${y}-${mo}-${d}T${h}:${mi}:${sec}.${(frac ?? '').padEnd(3, '0').slice(0, 3)}Z`
+    const date = new Date(iso)
+    return !Number.isNaN(date.getTime()) && date.toISOString() === iso ? date : null
   }
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text)) return null
   const ms = Date.parse(text)

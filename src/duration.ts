@@ -19,24 +19,14 @@ export function roundedSeconds(ms: number): number {
   return Math.round(ms / 100) / 10
 }
 
-const UNITS: Record<string, number> = {
-  ms: 1,
-  s: 1000,
-  sec: 1000,
-  secs: 1000,
-  second: 1000,
-  seconds: 1000,
-  m: 60_000,
-  min: 60_000,
-  mins: 60_000,
-  minute: 60_000,
-  minutes: 60_000,
-  h: 3_600_000,
-  hr: 3_600_000,
-  hrs: 3_600_000,
-  hour: 3_600_000,
-  hours: 3_600_000,
-}
+/** Each unit once, with every name a user may type for it. */
+const UNIT_NAMES: [number, string[]][] = [
+  [1, ['ms']],
+  [1000, ['s', 'sec', 'secs', 'second', 'seconds']],
+  [60_000, ['m', 'min', 'mins', 'minute', 'minutes']],
+  [3_600_000, ['h', 'hr', 'hrs', 'hour', 'hours']],
+]
+const UNITS = new Map(UNIT_NAMES.flatMap(([ms, names]) => names.map((name) => [name, ms] as const)))
 
 /** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
 export function parseDuration(text: string): number {
@@ -46,7 +36,7 @@ export function parseDuration(text: string): number {
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== t) throw new Error('bad duration')
   let ms = 0
   for (const [, value, unit] of parts) {
-    const factor = UNITS[unit!]
+    const factor = UNITS.get(unit!)
     if (factor === undefined) throw new Error('bad duration')
     ms += parseFloat(value!) * factor
   }

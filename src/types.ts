@@ -11,21 +11,9 @@ export type Followed = Operation | 'checkpoint'
 export type StagingState = 'none' | 'ready' | 'busy' | 'unknown'
 
 /** The `result` output. `dry-run` only with the dry-run input. */
-export const OUTCOMES = [
-  'succeeded',
-  'failed',
-  'skipped',
-  'timed-out',
-  'accepted',
-  'cancelled',
-  'dry-run',
-] as const
-export type Outcome = (typeof OUTCOMES)[number]
+export type Outcome = 'succeeded' | 'failed' | 'skipped' | 'timed-out' | 'accepted' | 'cancelled' | 'dry-run'
 
 export type Language = 'en' | 'es'
-export type IfExists = 'fail' | 'skip' | 'recreate'
-export type IfMissing = 'fail' | 'skip'
-export type IfBusy = 'wait' | 'fail'
 
 /** Typed settings, made from raw inputs by `parseConfig` (src/inputs/). */
 export interface Config {
@@ -38,9 +26,9 @@ export interface Config {
   timeoutMs: number
   language: Language
   maxRetries: number
-  ifExists: IfExists
-  ifMissing: IfMissing
-  ifBusy: IfBusy
+  ifExists: 'fail' | 'skip' | 'recreate'
+  ifMissing: 'fail' | 'skip'
+  ifBusy: 'wait' | 'fail'
   dryRun: boolean
   concurrency: number
   failFast: boolean

@@ -149,10 +149,11 @@ export class StagingApiClient {
         if (!(e instanceof ApiError)) throw e
         error = e
       }
+      if (afterUnknown) error.afterUnknown = true
       // Busy refusals belong to the if-busy policy, not to this layer.
-      if (error.kind === 'busy') throw withAfterUnknown(error, afterUnknown)
+      if (error.kind === 'busy') throw error
       const retryable = error.processing !== 'processed' && mayResend(kind, error.processing)
-      if (!retryable || attempt >= maxRetries) throw withAfterUnknown(error, afterUnknown)
+      if (!retryable || attempt >= maxRetries) throw error
       // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
       const delayMs =
         error.retryAfterMs === null
@@ -161,17 +162,14 @@ export class StagingApiClient {
       if (this.backoff.passesDeadline(delayMs)) {
         // The server's own word that it refuses until after the timeout: say when, at once.
         if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
-          throw withAfterUnknown(
-            refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()),
-            afterUnknown,
-          )
-        throw new DeadlineError(withAfterUnknown(error, afterUnknown))
+          throw refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow())
+        throw new DeadlineError(error)
       }
       this.waitingAfter = error
       logger.info(
         `${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${durationText(delayMs, 'log')} (retry ${attempt + 1} of ${maxRetries}).`,
       )
-      if (!(await this.backoff.sleep(delayMs))) throw new DeadlineError(withAfterUnknown(error, afterUnknown))
+      if (!(await this.backoff.sleep(delayMs))) throw new DeadlineError(error)
       if (error.processing === 'unknown') afterUnknown = true
     }
   }
@@ -187,34 +185,29 @@ export class StagingApiClient {
    * answer gives calls back; after each wait the ledger is asked again.
    */
   private async callSlot(method: string, path: string): Promise<void> {
-    const { ledger } = this.deps
-    const wait = ledger.reserve(this.settings.deadline)
+    const { clock, logger, signal, ledger } = this.deps
+    const { deadline } = this.settings
+    let wait = ledger.reserve(deadline)
     if (wait <= 0) return
     ledger.waiting(1)
     try {
-      await this.waitForSlot(method, path, wait)
+      for (; wait > 0; wait = ledger.reserve(deadline)) {
+        if (clock.now() + wait >= deadline) throw new DeadlineError()
+        if (wait >= 1000)
+          logger.debug(
+            `rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`,
+          )
+        const changed = ledger.changed
+        try {
+          // A ledger that the run's cancellation wakes needs no signal composed per wait.
+          const both = signal && ledger.cancelledBy !== signal ? AbortSignal.any([signal, changed]) : changed
+          await clock.sleep(wait, both)
+        } catch (e) {
+          if (!(e instanceof CancelledError) || signal?.aborted) throw e
+        }
+      }
     } finally {
       ledger.waiting(-1)
-    }
-  }
-
-  private async waitForSlot(method: string, path: string, first: number): Promise<void> {
-    const { clock, logger, signal, ledger } = this.deps
-    const { deadline } = this.settings
-    for (let wait = first; wait > 0; wait = ledger.reserve(deadline)) {
-      if (clock.now() + wait >= this.settings.deadline) throw new DeadlineError()
-      if (wait >= 1000)
-        logger.debug(
-          `rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`,
-        )
-      const changed = ledger.changed
-      try {
-        // A ledger that the run's cancellation wakes needs no signal composed per wait.
-        const both = signal && ledger.cancelledBy !== signal ? AbortSignal.any([signal, changed]) : changed
-        await clock.sleep(wait, both)
-      } catch (e) {
-        if (!(e instanceof CancelledError) || signal?.aborted) throw e
-      }
     }
   }
 
@@ -277,9 +270,4 @@ export class StagingApiClient {
     this.deps.ledger.observe(raw.status, raw.headers)
     return answerOf({ method, shown, url: this.url(path), kind }, raw, this.deps)
   }
-}
-
-function withAfterUnknown(error: ApiError, afterUnknown: boolean): ApiError {
-  if (afterUnknown) error.afterUnknown = true
-  return error
 }

@@ -14,35 +14,13 @@ import type { RequestKind } from './retry.js'
 import type { SendPhase } from './transport.js'
 
 /**
- * One error type for everything that can go wrong talking to the API, with a `kind` per meaning
- * and a hint that tells the user what to do next. Messages are scrubbed by the client before an
- * ApiError is built, so they are safe to print.
- */
-export type ErrorKind =
-  | 'auth'
-  | 'forbidden'
-  | 'not-found'
-  | 'busy'
-  | 'exists'
-  | 'validation'
-  | 'rate-limited'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'redirect'
-  | 'api-url'
-  | 'bad-response'
-  | 'unknown-outcome'
-  | 'task-failed'
-
-/**
  * What to do, per kind: one table for both front doors. A setting, the token and the command that
  * checks on a job are written through src/words.ts, so the action's user reads inputs and secrets
  * (`if-missing: skip`) and the CLI's reads flags and environment variables (`--if-missing skip`).
  * `{site}` is the production site's id, `{api}` the API root the run used and `{hosted}` where the
  * hosted root is suggested (`filledHint`, called where the Result is written, fills them).
  */
-const HINTS: Record<ErrorKind, string> = {
+const HINTS = {
   auth: `The API token was refused: check that ${TOKEN_SOURCE} is current and belongs to the account that owns the site.`,
   forbidden:
     "Refused: the site's plan may not include staging, the site may not be eligible (a WaaS site or a site in a client portal), or the token may be read-only.",
@@ -60,6 +38,13 @@ const HINTS: Record<ErrorKind, string> = {
   'unknown-outcome': `The request may or may not have been carried out, and it is not sent again automatically. Before running it again, check: ${statusCommand('{site}', null)}, or look at the staging page in the dashboard.`,
   'task-failed': 'The background job failed on the server, for the reason it gave: fix that and run again.',
 }
+
+/**
+ * One error type for everything that can go wrong talking to the API, with a `kind` per meaning
+ * and a hint that tells the user what to do next. Messages are scrubbed by the client before an
+ * ApiError is built, so they are safe to print.
+ */
+export type ErrorKind = keyof typeof HINTS
 
 /**
  * A refused token is refused everywhere (contract §15 r4): a 401 is the account's answer, not one

@@ -91,21 +91,14 @@ function detailsOf(body: Record<string, unknown>, message: string, redactor: Red
   return out.slice(0, MAX_DETAILS)
 }
 
-/** How a body is described when it carried no message (a JSON body is never called "not JSON"). */
-export function describeBody(kind: BodyKind): string {
-  switch (kind) {
-    case 'empty':
-      return 'an empty body'
-    case 'html':
-      return 'an HTML page'
-    case 'text':
-      return 'a body that is not JSON'
-    case 'truncated':
-      return 'a body too long to read'
-    default:
-      return 'a JSON body without a message'
-  }
+const BODY_WORDS: Partial<Record<BodyKind, string>> = {
+  empty: 'an empty body',
+  html: 'an HTML page',
+  text: 'a body that is not JSON',
+  truncated: 'a body too long to read',
 }
+/** How a body is described when it carried no message (a JSON body is never called "not JSON"). */
+export const describeBody = (kind: BodyKind): string => BODY_WORDS[kind] ?? 'a JSON body without a message'
 
 export interface ApiResponse {
   status: number

@@ -104,7 +104,7 @@ export function refusedUntil(
 ): ApiError {
   const at = new Date(wallNowMs + retryAfterMs)
   const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z')
-  return new ApiError({
+  const refused = new ApiError({
     kind: error.kind,
     httpStatus: error.httpStatus,
     processing: error.processing,
@@ -117,6 +117,8 @@ export function refusedUntil(
       `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
     hint: `Run again after ${iso}, or raise ${setting('timeout')} above ${durationWords(retryAfterMs)} to wait for it.`,
   })
+  refused.afterUnknown = error.afterUnknown
+  return refused
 }
 
 /** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
@@ -129,26 +131,11 @@ export function durationWords(ms: number): string {
   return `about ${n(Math.round(s / 86_400), 'day')}`
 }
 
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
-
 /** `on Wednesday 25 November 2026 at 11:40 UTC` */
 function dateWords(d: Date): string {
   const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`
-  return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`
+  const name = (part: 'weekday' | 'month') => d.toLocaleString('en', { [part]: 'long', timeZone: 'UTC' })
+  return `on ${name('weekday')} ${d.getUTCDate()} ${name('month')} ${d.getUTCFullYear()} at ${hm} UTC`
 }
 
 /** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */

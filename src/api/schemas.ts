@@ -26,4 +26,3 @@ export const TaskStatusSchema = z
     createdAt: parseServerDate(data.created_at),
     updatedAt: parseServerDate(data.updated_at),
   }))
-export type TaskStatus = z.infer<typeof TaskStatusSchema>

@@ -156,16 +156,10 @@ export class NodeTransport implements Transport {
         else socket.once('connect', () => (phase = 'connected'))
       })
       request.on('error', (e: NodeJS.ErrnoException) => fail(e.message, e.code ?? 'ECONNRESET'))
-      const timer = setTimeout(
-        () =>
-          fail(
-            phase === 'connecting'
-              ? `no connection within ${durationText(req.timeoutMs, 'log')}`
-              : `no answer within ${durationText(req.timeoutMs, 'log')}`,
-            'ETIMEDOUT',
-          ),
-        req.timeoutMs,
-      )
+      const timer = setTimeout(() => {
+        const what = phase === 'connecting' ? 'connection' : 'answer'
+        fail(`no ${what} within ${durationText(req.timeoutMs, 'log')}`, 'ETIMEDOUT')
+      }, req.timeoutMs)
       if (req.signal?.aborted) return onAbort()
       if (req.signal) stopListening = whenAborted(req.signal, onAbort)
       request.end(req.body)

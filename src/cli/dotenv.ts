@@ -18,6 +18,12 @@ export const dotenvKey = (name: OutputName): string => name.toUpperCase().replac
  */
 const fileValue = (value: string): string => neutralizeCommands(oneLine(value))
 
+/** One line per output, each written by `line` from its key and its value as both files write it. */
+const fileText = (outputs: Outputs, line: (key: string, value: string) => string): string =>
+  Object.entries(outputs)
+    .map(([name, value]) => line(dotenvKey(name as OutputName), fileValue(value)))
+    .join('\n') + '\n'
+
 /**
  * One line per output, as GitLab's dotenv parser takes them: the key, `=`, the value raw (GitLab
  * keeps quotes literally and strips white space at both ends); no empty line, no comment, no line
@@ -25,11 +31,7 @@ const fileValue = (value: string): string => neutralizeCommands(oneLine(value))
  * a shell would run `$(...)` in a value (use envFileText).
  */
 export function dotenvText(outputs: Outputs): string {
-  return (
-    Object.entries(outputs)
-      .map(([name, value]) => `${dotenvKey(name as OutputName)}=${fileValue(value)}`)
-      .join('\n') + '\n'
-  )
+  return fileText(outputs, (key, value) => `${key}=${value}`)
 }
 
 /**
@@ -39,11 +41,7 @@ export function dotenvText(outputs: Outputs): string {
  * the dotenv file's (one line, no control character), so the file reads the same to a person.
  */
 export function envFileText(outputs: Outputs): string {
-  return (
-    Object.entries(outputs)
-      .map(([name, value]) => `export ${dotenvKey(name as OutputName)}=${shellQuoted(fileValue(value))}`)
-      .join('\n') + '\n'
-  )
+  return fileText(outputs, (key, value) => `export ${key}=${shellQuoted(value)}`)
 }
 
 /** `it's` -> `'it'\''s'`: one word to every POSIX shell, with nothing in it expanded. */

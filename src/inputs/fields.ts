@@ -28,6 +28,26 @@ export class InputError extends Error {
 }
 
 /**
+ * Raw inputs over their `defaults` (an empty value is a value left out), read by `schema`; or an
+ * InputError naming the first input that is wrong. A required input left out "is required".
+ */
+export function readInputs<T>(
+  schema: z.ZodType<T>,
+  defaults: Record<string, string>,
+  raw: Partial<Record<string, string>>,
+): T {
+  const filled = { ...defaults }
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined && v.trim() !== '') filled[k] = v
+  const parsed = schema.safeParse(filled)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]!
+  const input = String(issue.path[0] ?? 'input')
+  const message =
+    filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message
+  throw new InputError(input, message)
+}
+
+/**
  * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
  * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
  * before any request, so `1001;x` or `1001/../1002` can never address another site (docs/assumptions.md).

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { InputError, boolean, choice } from './fields.js'
+import { InputError, boolean, choice, readInputs } from './fields.js'
 
 // ---- The action's GitHub inputs and `operation: release` (issue 25 §1): the same schema, read
 // ---- with the rest before any request; a wrong value fails the step, nothing sent anywhere.
@@ -14,8 +14,6 @@ export const GITHUB_INPUT_DEFAULTS = {
 } as const
 export type GitHubInputName = keyof typeof GITHUB_INPUT_DEFAULTS
 export const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUT_DEFAULTS) as GitHubInputName[]
-/** Who posts comments and deployments when the github-token is the workflow's GITHUB_TOKEN. */
-export const DEFAULT_COMMENT_AUTHOR = GITHUB_INPUT_DEFAULTS['comment-author']
 /** `if-staging-taken`: what a create or pull does when staging shows another open pull request. */
 export const IF_TAKEN = ['take', 'wait', 'fail'] as const
 export type IfTaken = (typeof IF_TAKEN)[number]
@@ -34,9 +32,9 @@ export interface GitHubSettings {
 /** A GitHub login, or an app's bot login (`name[bot]`). */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/
 
-/** comment-author: a login; '' is the default. */
+/** comment-author: a login; '' is the default (who posts when the github-token is the workflow's own). */
 export function parseCommentAuthor(raw: string): string | null {
-  const login = raw.trim() === '' ? DEFAULT_COMMENT_AUTHOR : raw.trim()
+  const login = raw.trim() || GITHUB_INPUT_DEFAULTS['comment-author']
   return LOGIN.test(login) ? login : null
 }
 
@@ -74,15 +72,7 @@ export function parseGitHubInputs(
   raw: Partial<Record<GitHubInputName, string>>,
   run: { operation: string; siteIds: string[]; dryRun: boolean },
 ): GitHubSettings {
-  const filled: Record<string, string> = { 'github-token': '' }
-  for (const [k, v] of Object.entries(GITHUB_INPUT_DEFAULTS)) if (k !== 'github-token') filled[k] = v
-  for (const [k, v] of Object.entries(raw)) if (v !== undefined && v.trim() !== '') filled[k] = v
-  const parsed = GitHubSchema.safeParse(filled)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw new InputError(String(issue.path[0] ?? 'input'), issue.message)
-  }
-  const g = parsed.data
+  const g = readInputs(GitHubSchema, { ...GITHUB_INPUT_DEFAULTS, 'github-token': '' }, raw)
   const settings: GitHubSettings = {
     token: g['github-token'],
     commentAuthor: g['pr-comment'] ? g['comment-author'] : null,

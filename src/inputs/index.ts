@@ -1,12 +1,11 @@
 import { OPERATIONS, type Config } from '../types.js'
 import { setting } from '../words.js'
-import { InputError, READERS, choice, siteIds } from './fields.js'
+import { InputError, READERS, choice, readInputs, siteIds } from './fields.js'
 import { parseGitHubInputs, type GitHubInputName, type GitHubSettings } from './github.js'
 import { DEFAULTS, INPUTS, INPUT_NAMES, type InputName, type InputSpec } from './table.js'
 import { z } from 'zod'
 
-export { InputError, MAX_SITES, didYouMean, nearest, normaliseApiUrl } from './fields.js'
-export { parseDuration } from '../duration.js'
+export { InputError, didYouMean, nearest, normaliseApiUrl } from './fields.js'
 export * from './github.js'
 export { DEFAULTS, INPUTS, INPUT_NAMES, type InputName } from './table.js'
 /**
@@ -48,17 +47,8 @@ export function parseSiteIds(raw: string): string[] {
 
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 export function parseConfig(raw: RawInputs): Config {
-  const filled: Record<string, string> = Object.fromEntries(INPUT_NAMES.map((n) => [n, DEFAULTS[n] ?? '']))
-  for (const [k, v] of Object.entries(raw)) if (v !== undefined && v.trim() !== '') filled[k] = v
-  const parsed = Schema.safeParse(filled)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    const input = String(issue.path[0] ?? 'input')
-    const message =
-      filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message
-    throw new InputError(input, message)
-  }
-  const c = parsed.data as Values
+  const defaults = Object.fromEntries(INPUT_NAMES.map((n) => [n, DEFAULTS[n] ?? '']))
+  const c = readInputs(Schema, defaults, raw) as Values
   // A thing named for some operations only (a task, a version, the live site) is refused for the others.
   for (const name of INPUT_NAMES) {
     const only = (INPUTS[name] as InputSpec).for

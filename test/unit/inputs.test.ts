@@ -1,11 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import {
-  InputError,
-  normaliseApiUrl,
-  parseConfig,
-  parseDuration,
-  type RawInputs,
-} from '../../src/inputs/index.js'
+import { InputError, normaliseApiUrl, parseConfig, type RawInputs } from '../../src/inputs/index.js'
+import { parseDuration } from '../../src/duration.js'
 
 const base: RawInputs = {
   operation: 'create',
@@ -145,6 +140,11 @@ describe('parseDuration', () => {
   it('refuses garbage', () => {
     for (const bad of ['', 'm', '10 fortnights', '5d', '1h-2m', 'h1'])
       expect(() => parseDuration(bad)).toThrow()
+  })
+  it("refuses a unit named like an object's own property (no NaN timeout)", () => {
+    for (const bad of ['5constructor', '1tostring', '2valueof'])
+      expect(() => parseDuration(bad)).toThrow('bad duration')
+    expect(() => parseConfig({ ...base, timeout: '5constructor' })).toThrow('is not a duration')
   })
 })
 
