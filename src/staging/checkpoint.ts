@@ -157,7 +157,7 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
       kind: outcome.kind === 'failed' ? 'task-failed' : 'checkpoint',
       hint: `Run again; if it keeps failing, delete old versions of site ${siteId} in the dashboard, ${WITHOUT}.`,
     },
-    ...(outcome.kind === 'failed' ? { fields: { message: outcome.reason } } : {}),
+    ...(outcome.kind === 'failed' ? { message: outcome.reason } : {}),
   }
 }
 
@@ -210,6 +210,6 @@ function refused(ctx: RunContext, e: ApiError, rootSaid: boolean): Ending {
     outcome: 'failed',
     summary: sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH),
     error: { kind: e.kind, hint },
-    ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
+    ...(e.serverMessage ? { message: e.serverMessage } : {}),
   }
 }

@@ -79,7 +79,7 @@ async function readState(ctx: RunContext): Promise<Ending> {
     return {
       outcome: 'succeeded',
       summary: `Site ${siteId} has no staging environment.`,
-      fields: { message: read.error.serverMessage },
+      message: read.error.serverMessage,
     }
   }
   answered(ctx, { httpStatus: read.status })
