@@ -327,13 +327,13 @@ export function isRouteMiss(kind: BodyKind, message: string): boolean {
   return /\broute\b.*\bcould not be found\b/i.test(message) || /^\s*not found\.?\s*$/i.test(message)
 }
 
-function field(data: unknown, name: string): unknown {
+export function field(data: unknown, name: string): unknown {
   if (data && typeof data === 'object' && !Array.isArray(data)) return (data as Record<string, unknown>)[name]
   return undefined
 }
 
 /** An id from server data as text: a string of id characters or a non-negative integer; else null. */
-function idText(value: unknown): string | null {
+export function idText(value: unknown): string | null {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value)
   if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim())) return value.trim()
   return null

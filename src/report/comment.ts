@@ -103,10 +103,10 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
   if (r.productionCheck)
     lines.push(`| Production | check ${r.productionCheck === 'passed' ? 'passed' : '**failed**'} |`)
   lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`)
-  lines.push(`| Time | ${utcTime(r.startedAt)} |`)
+  lines.push(`| Time | ${noticeTime(r.startedAt)} |`)
   if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))
     lines.push(
-      `| Staging shows | this pull request at \`${extras.owner.sha.slice(0, 12)}\` (since ${utcTime(extras.owner.at)}) |`,
+      `| Staging shows | this pull request at \`${extras.owner.sha.slice(0, 12)}\` (since ${noticeTime(extras.owner.at)}) |`,
     )
   if (runUrl) lines.push(`| Run | [workflow run](${runUrl}) |`)
   lines.push('')
@@ -155,19 +155,9 @@ export function withNotice(body: string, notice: string): string {
   // After the hidden marks (the site's marker, the staging URL), before the heading.
   let at = 0
   while (at < lines.length && /^<!-- site-staging-action:[a-z-]+=/.test(lines[at]!)) at++
-  lines.splice(at, 0, NOTICE_OPEN, `> ⚠️ ${oneNoticeLine(notice)}`, '')
+  lines.splice(at, 0, NOTICE_OPEN, `> ⚠️ ${notice.replace(/\s+/g, ' ').trim().slice(0, 600)}`, '')
   const out = lines.join('\n')
   return out.length > MAX_COMMENT_CHARS ? `${out.slice(0, MAX_COMMENT_CHARS)}…\n` : out
-}
-
-/** The notice on one line, bounded. */
-function oneNoticeLine(notice: string): string {
-  return notice.replace(/\s+/g, ' ').trim().slice(0, 600)
-}
-
-/** `14:02 UTC on 2026-11-24`, for notices. */
-export function noticeTime(iso: string): string {
-  return utcTime(iso)
 }
 
 /** Whether `body` carries this project's marker for `siteId` (the marker opens the comment). */
@@ -187,8 +177,8 @@ function cleanUrl(url: string, scrub: (text: string) => string): string | null {
   return safeHttpUrl(scrubbed)
 }
 
-/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`. */
-function utcTime(iso: string): string {
+/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`, for the table and for notices. */
+export function noticeTime(iso: string): string {
   const d = new Date(iso)
   return Number.isNaN(d.getTime())
     ? md(String(iso), 40)

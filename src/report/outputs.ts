@@ -48,40 +48,29 @@ export function outputsFor(results: Result[], wallSeconds?: number): Outputs {
   }
   const sum = (f: (r: Result) => number) => results.reduce((n, r) => n + f(r), 0)
   return {
+    ...NOTHING,
     result: overallOutcome(results),
-    'http-status': '',
     message: batchMessage(results),
-    'task-id': '',
-    'staging-site-id': '',
-    'staging-url': '',
-    'staging-state': '',
-    'url-ready': '',
     'duration-seconds': String(wallSeconds ?? Math.max(0, ...results.map((r) => r.durationSeconds))),
     requests: String(sum((r) => r.requests)),
     retries: String(sum((r) => r.retries)),
     results: results_,
-    'checkpoint-id': '',
-    'production-check': '',
   }
 }
+
+/** Every output empty, in OUTPUT_NAMES's order: what a run of several sites or none leaves unset. */
+const NOTHING = Object.fromEntries(OUTPUT_NAMES.map((name) => [name, ''])) as Outputs
 
 /** Outputs for a run that never started (bad input): every output set, `result` failed. */
 export function failedOutputs(message: string): Outputs {
   return {
+    ...NOTHING,
     result: 'failed',
-    'http-status': '',
     message,
-    'task-id': '',
-    'staging-site-id': '',
-    'staging-url': '',
-    'staging-state': '',
-    'url-ready': '',
     'duration-seconds': '0',
     requests: '0',
     retries: '0',
     results: '[]',
-    'checkpoint-id': '',
-    'production-check': '',
   }
 }
 

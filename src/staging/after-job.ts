@@ -6,7 +6,6 @@ import { DONE } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { fillFromOtherSources } from './other-sources.js'
 import { learnFromStaging } from './probe.js'
-import { readsAfterJob } from './read-route.js'
 import { waitForUrl } from './url-check.js'
 import { setting } from '../words.js'
 
@@ -67,9 +66,11 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
  * with a call to spare while other jobs are still followed (it never waits for a call one of them
  * needs), and not at all once the read has named nothing after jobs that succeeded in this run.
  */
-export async function readStagingAfterJob(ctx: RunContext): Promise<void> {
+async function readStagingAfterJob(ctx: RunContext): Promise<void> {
   const route = ctx.readRoute
-  if (readsAfterJob(ctx.config.operation, route) === 0) return
+  // None once the run heard that the service offers no such read, or once the read has answered
+  // 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
+  if (route?.refused || route?.namesNothing) return
   if (!ctx.polls.spareNow()) {
     ctx.logger.debug('not reading the staging environment now: the calls left are for jobs still running')
     return

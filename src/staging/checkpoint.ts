@@ -15,7 +15,7 @@ import {
 } from '../contract.js'
 import type { Config } from '../types.js'
 import { waitDeps, type RunContext } from './context.js'
-import { answered, at, jobIs, learnt, sentences, warn } from './record.js'
+import { answered, at, jobIs, learnt, sentences, warn, type Production } from './record.js'
 import { waitWhileBusy } from './jobs.js'
 import { makeRoom } from './versions.js'
 import { endingOf, type Ending } from './ending.js'
@@ -46,11 +46,8 @@ export function extraCalls(config: Config): number {
   return (p.checkpoint === 'version' ? 4 : 0) + (p.maintenance ? 2 : 0) + (p.protectProduction ? 1 : 0)
 }
 
-export interface Checkpoint {
-  id: string
-  /** Its name, or null when naming it was refused (then it is found by its id only). */
-  name: string | null
-}
+/** The checkpoint taken before the push, as the record holds it. */
+export type Checkpoint = NonNullable<Production['checkpoint']>
 
 /** `ssa~cp~123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */
 export function checkpointName(env: NodeJS.ProcessEnv, wallNow: number): string {
@@ -157,7 +154,7 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
       kind: outcome.kind === 'failed' ? 'task-failed' : 'checkpoint',
       hint: `Run again; if it keeps failing, delete old versions of site ${siteId} in the dashboard, ${WITHOUT}.`,
     },
-    ...(outcome.kind === 'failed' ? { fields: { message: outcome.reason } } : {}),
+    ...(outcome.kind === 'failed' ? { message: outcome.reason } : {}),
   }
 }
 
@@ -210,6 +207,6 @@ function refused(ctx: RunContext, e: ApiError, rootSaid: boolean): Ending {
     outcome: 'failed',
     summary: sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH),
     error: { kind: e.kind, hint },
-    ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
+    ...(e.serverMessage ? { message: e.serverMessage } : {}),
   }
 }

@@ -35,28 +35,26 @@ export async function dryRun(ctx: RunContext): Promise<Ending> {
   at(ctx, 'reading the staging environment (dry run)')
   try {
     const read = await readStaging(ctx)
-    if (read.kind === 'missing')
-      logger.info(`Dry run: reading the staging environment answered: ${read.error.message}`)
-    else {
-      fillStagingFields(ctx, read.data, STAGING_READ)
-      const url = ctx.facts.url
-      logger.info(`Dry run: site ${siteId} has a staging environment${url ? ` at ${url}` : ''}.`)
-    }
+    // A 404 is said as any other answer of the read (its error is not-found, never auth).
+    if (read.kind === 'missing') throw read.error
+    fillStagingFields(ctx, read.data, STAGING_READ)
+    const url = ctx.facts.url
+    logger.info(`Dry run: site ${siteId} has a staging environment${url ? ` at ${url}` : ''}.`)
   } catch (e) {
     if (!(e instanceof ApiError)) throw e
     if (e.kind === 'auth') throw e
     logger.info(`Dry run: reading the staging environment answered: ${e.message}`)
   }
+  const guarded = config.checkpoint !== 'none'
   if (op === 'push') {
-    const guarded = config.checkpoint !== 'none'
     note(ctx, ...PUSH_WARNINGS.filter((_, i) => i > 0 || !guarded).map((w) => `If run: ${w}`))
-    for (const line of pushPlan(config.checkpoint !== 'none'))
+    for (const line of pushPlan(guarded))
       logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`)
   }
-  const plan = op === 'push' ? ` ${pushPlan(config.checkpoint !== 'none').join(' ')}` : ''
+  const plan = op === 'push' ? ` ${pushPlan(guarded).join(' ')}` : ''
   return {
     outcome: 'dry-run',
-    summary: `Dry run: nothing was changed. Would send ${main || lines[0]}.${plan}${op === 'push' && config.checkpoint !== 'none' ? ' But first: a checkpoint of production (a site version), followed to completed; no checkpoint, no push.' : ''}`,
+    summary: `Dry run: nothing was changed. Would send ${main || lines[0]}.${plan}${op === 'push' && guarded ? ' But first: a checkpoint of production (a site version), followed to completed; no checkpoint, no push.' : ''}`,
   }
 }
 

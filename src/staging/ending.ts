@@ -4,13 +4,8 @@ import { CancelledError } from '../clock.js'
 import { durationText, roundedSeconds } from '../duration.js'
 import { newResult, type Outcome, type Result } from '../types.js'
 import type { RunContext } from './context.js'
-import {
-  PUSH_WARNINGS,
-  PUSH_WARNINGS_IF_SENT as PUSH_IF_SENT,
-  checkLaterHint,
-  pushWarnings,
-} from './endpoints.js'
-import { productionWords, sentences, type Job, type JobState, type RunRecord } from './record.js'
+import { checkLaterHint, pushWarnings } from './endpoints.js'
+import { productionWords, sentences, type Job, type JobState } from './record.js'
 import { inDoorWords, setting } from '../words.js'
 
 /**
@@ -22,8 +17,8 @@ export interface Ending {
   outcome: Outcome
   summary: string
   error?: { kind: string; hint: string }
-  /** What this ending knows better than the run's record (the server's words). */
-  fields?: Partial<Pick<RunRecord, 'message'>>
+  /** The server's words, when this ending knows them better than the run's record. */
+  message?: string
 }
 
 /** An ending that is an error of the API (ours or the server's), with its hint. */
@@ -32,7 +27,7 @@ export function failure(e: ApiError): Ending {
     outcome: 'failed',
     summary: e.message,
     error: { kind: e.kind, hint: e.hint },
-    ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
+    ...(e.serverMessage ? { message: e.serverMessage } : {}),
   }
 }
 
@@ -71,7 +66,7 @@ export function endingOf(ctx: RunContext, e: unknown): Ending {
           ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, record.taskId)}`
           : `Raise ${setting('timeout')}, or try again later.`,
       },
-      ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
+      ...(e.lastError?.serverMessage ? { message: e.lastError.serverMessage } : {}),
     }
   }
   if (e instanceof CancelledError) return { outcome: 'cancelled', summary: cancelReport(ctx, client) }
@@ -123,17 +118,9 @@ function jobReport(job: JobState): string {
 
 /** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
 export function writeResult(ctx: RunContext, ending: Ending): Result {
-  const { client, clock, config, siteId, started, startedWall, redactor, door } = ctx
-  const known = { ...ctx.record, ...ending.fields }
+  const { client, clock, config, siteId, started, startedWall, redactor, door, record } = ctx
   const facts = ctx.facts.view()
   const said = productionWords(ctx)
-  // The push job completed (production may have been restored since: its warnings still stand).
-  const pushed = known.jobs.some((j) => j.op === 'push' && j.state === 'completed')
-  // Lines that no longer stand: a checkpoint is a backup; protection switched on again after the push.
-  const gone = [
-    ...(known.production.checkpoint ? [0] : []),
-    ...(known.production.protection === 'on-again' ? [1] : []),
-  ].flatMap((i) => [PUSH_WARNINGS[i]!, PUSH_IF_SENT[i]!])
   const error =
     ending.error && said.hint && !ending.error.hint.includes(said.hint)
       ? { ...ending.error, hint: sentences(ending.error.hint, said.hint) }
@@ -145,8 +132,8 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
   return {
     ...newResult(config.operation, siteId, startedWall),
     result: ending.outcome,
-    httpStatus: known.httpStatus,
-    message: known.message,
+    httpStatus: record.httpStatus,
+    message: ending.message ?? record.message,
     summary: redactor.inert(
       // Without an error (a cancel) the step that tries again goes in the summary: never lost.
       words(
@@ -155,27 +142,20 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
           : ending.summary,
       ),
     ),
-    taskId: known.taskId,
+    taskId: record.taskId,
     stagingSiteId: facts.stagingSiteId,
     stagingUrl: facts.stagingUrl,
     // The state is the point of `status` only: a job's run does not report one (a delete's "none" included).
     stagingState: config.operation === 'status' ? facts.stagingState : null,
-    urlReady: known.urlReady,
+    urlReady: record.urlReady,
     durationSeconds: roundedSeconds(clock.now() - started),
     requests: client.requests,
     retries: client.retries + ctx.busy.retries,
-    warnings: [
-      ...pushWarnings(
-        known.warnings.filter((w) => !gone.includes(w)),
-        pushed,
-        ending.error?.kind === 'task-failed',
-      ),
-      ...said.warnings,
-    ].map(words),
+    warnings: [...pushWarnings(record, ending.error?.kind === 'task-failed'), ...said.warnings].map(words),
     sent: client.sent,
     error: error ? { ...error, hint: hint(error.hint) } : null,
-    checkpointId: known.checkpointId,
-    productionCheck: known.production.check ? (known.production.check.passed ? 'passed' : 'failed') : null,
+    checkpointId: record.checkpointId,
+    productionCheck: record.production.check ? (record.production.check.passed ? 'passed' : 'failed') : null,
     stagingFrom: {
       siteId: facts.stagingFrom.siteId ? words(facts.stagingFrom.siteId) : null,
       url: facts.stagingFrom.url ? words(facts.stagingFrom.url) : null,

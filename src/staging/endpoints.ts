@@ -1,5 +1,6 @@
 import type { JobOperation } from '../types.js'
 import { statusCommand } from '../words.js'
+import type { RunRecord } from './record.js'
 
 /** The four staging endpoints (spec §4). `{site}` is always the PRODUCTION site's id. */
 export const ENDPOINTS: Record<JobOperation, { method: 'POST' | 'DELETE'; path: (site: string) => string }> =
@@ -50,16 +51,19 @@ const PUSH_FAILED_WITH_CHECKPOINT =
 /**
  * The push warnings as the run can say them: as facts once the push job completed; for a job that
  * failed, that form; for any other end of a push that was sent (not followed, timed out, cancelled,
- * unknown), the "if the push went through" form. Each line only while it still stands: a checkpoint
- * removes the "no backup" line, protection switched back on removes the protection line.
+ * unknown), the "if the push went through" form. The run notes PUSH_WARNINGS once the push was
+ * taken or its answer lost (jobs.ts); this chooses the form. Each line only while it still
+ * stands: a checkpoint is a backup, so it removes the "no backup" line; protection switched back
+ * on removes the protection line.
  */
-export function pushWarnings(warnings: string[], completed: boolean, failed: boolean): string[] {
-  if (completed) return warnings
-  const stands = PUSH_WARNINGS.map(
-    (w, i) => warnings.includes(w) || warnings.includes(PUSH_WARNINGS_IF_SENT[i]!),
-  )
-  if (!stands.some(Boolean)) return warnings
-  const rest = warnings.filter((w) => !PUSH_WARNINGS.includes(w) && !PUSH_WARNINGS_IF_SENT.includes(w))
+export function pushWarnings({ warnings, production, jobs }: RunRecord, failed: boolean): string[] {
+  const gone = [production.checkpoint !== null, production.protection === 'on-again', false]
+  const kept = warnings.filter((w) => !gone[PUSH_WARNINGS.indexOf(w)])
+  // The push job completed (production may have been restored since: its warnings still stand).
+  if (jobs.some((j) => j.op === 'push' && j.state === 'completed')) return kept
+  const stands = PUSH_WARNINGS.map((w) => kept.includes(w))
+  if (!stands.some(Boolean)) return kept
+  const rest = kept.filter((w) => !PUSH_WARNINGS.includes(w))
   const said = failed
     ? [
         stands[0] ? PUSH_WARNINGS_IF_FAILED[0]! : PUSH_FAILED_WITH_CHECKPOINT,

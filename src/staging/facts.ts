@@ -1,5 +1,5 @@
 import { isProductionId } from '../contract.js'
-import type { StagingFrom, StagingState } from '../types.js'
+import type { Result, StagingState } from '../types.js'
 
 /**
  * What one run learnt about the staging site: its id, its URL, its state, and where each came from
@@ -54,12 +54,7 @@ interface Fact<T> {
 }
 
 /** The facts as the Result shows them. */
-export interface FactsView {
-  stagingSiteId: string | null
-  stagingUrl: string | null
-  stagingState: StagingState | null
-  stagingFrom: StagingFrom
-}
+export type FactsView = Pick<Result, 'stagingSiteId' | 'stagingUrl' | 'stagingState' | 'stagingFrom'>
 
 export class Facts {
   private idFact: Fact<string> | null = null

@@ -8,7 +8,7 @@ import type { JobOperation } from '../types.js'
 import { afterJob } from './after-job.js'
 import { waitDeps, type RunContext } from './context.js'
 import { at, answered, jobIs, note, type Job } from './record.js'
-import { ENDPOINTS, PUSH_WARNINGS, PUSH_WARNINGS_IF_SENT, checkLaterHint } from './endpoints.js'
+import { ENDPOINTS, PUSH_WARNINGS, checkLaterHint } from './endpoints.js'
 import type { Ending } from './ending.js'
 import { fillFromOtherSources } from './other-sources.js'
 import { confirmNoStaging, learnFromStaging } from './probe.js'
@@ -235,7 +235,7 @@ export async function waitWhileBusy(ctx: RunContext, op: Job, busyTries: number)
 }
 
 function unknownOutcome(ctx: RunContext, op: JobOperation, e: ApiError): ApiError {
-  if (op === 'push') note(ctx, ...PUSH_WARNINGS_IF_SENT)
+  if (op === 'push') note(ctx, ...PUSH_WARNINGS)
   const what = {
     create: 'A staging environment may or may not be being created.',
     pull: 'Staging may or may not be being overwritten with production.',

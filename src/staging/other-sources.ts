@@ -19,17 +19,15 @@ import { capitalised, perDoor } from '../words.js'
  * nothing. Best effort: nothing here fails a run.
  */
 export async function fillFromOtherSources(ctx: RunContext): Promise<void> {
-  if (!ctx.facts.complete) await fillFromSiteList(ctx)
+  if (!ctx.facts.complete) {
+    const listed = await fromSiteList(ctx)
+    if ('note' in listed) ctx.facts.note(listed.note)
+  }
   if (!ctx.facts.url) await fillFromHints(ctx)
 }
 
 /** How long a known URL gets to answer. */
 const HINT_CHECK_MS = 10_000
-
-async function fillFromSiteList(ctx: RunContext): Promise<void> {
-  const listed = await fromSiteList(ctx)
-  if ('note' in listed) ctx.facts.note(listed.note)
-}
 
 /**
  * This site's staging record in the site list, learnt (facts.ts: the list only fills what the
@@ -104,7 +102,7 @@ async function fillFromHints(ctx: RunContext): Promise<void> {
   for (const hint of hints) {
     const url = ctx.redactor.stripUrl(hint.url)
     if (!url || !httpUrl(url)) {
-      note(ctx, `${capital(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`)
+      ctx.facts.note(`${capitalised(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`)
       continue
     }
     at(ctx, `checking ${url} (from ${hint.from})`)
@@ -120,19 +118,10 @@ async function fillFromHints(ctx: RunContext): Promise<void> {
       ctx.facts.learn({ kind: 'outside', words: `${hint.from} (it answers)` }, { url })
       return
     }
-    note(
-      ctx,
+    ctx.facts.note(
       answered === null
-        ? `${capital(hint.from)} gave ${url}, plain http on a host that is not loopback: not checked, so not used.`
-        : `${capital(hint.from)} gave ${url}, which did not answer: it was not used.`,
+        ? `${capitalised(hint.from)} gave ${url}, plain http on a host that is not loopback: not checked, so not used.`
+        : `${capitalised(hint.from)} gave ${url}, which did not answer: it was not used.`,
     )
   }
-}
-
-function note(ctx: RunContext, text: string): void {
-  ctx.facts.note(text)
-}
-
-function capital(text: string): string {
-  return capitalised(text)
 }

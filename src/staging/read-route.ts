@@ -1,6 +1,5 @@
 import { ApiError } from '../api/errors.js'
 import { probeUnsupported } from '../contract.js'
-import type { Operation } from '../types.js'
 
 /**
  * Whether the service offers the staging read at all, learned once and shared by every site of a
@@ -71,15 +70,6 @@ export class StagingReadRoute {
     )
     return sent
   }
-}
-
-/**
- * The staging reads a job that succeeded may still cost (0 or 1, after-job.ts): none after a delete,
- * once the URL is known, once the run heard that the service offers no such read, or once the read
- * has answered 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
- */
-export function readsAfterJob(operation: Operation, readRoute?: StagingReadRoute, urlKnown = false): number {
-  return operation === 'delete' || urlKnown || readRoute?.refused || readRoute?.namesNothing ? 0 : 1
 }
 
 /** 404s after jobs that succeeded, with no staging named, after which the run reads no more. */

@@ -13,7 +13,7 @@
  * or a URL that looks like staging is never enough. A record whose id is the production id is
  * never the staging site (contract §5, r3).
  */
-import { stagingUrlOf } from '../contract.js'
+import { field, idText, stagingUrlOf } from '../contract.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
 import type { RateWindow } from '../api/rate-window.js'
@@ -277,15 +277,4 @@ function rowKey(r: Record<string, unknown>): string {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
-function field(data: unknown, name: string): unknown {
-  return isRecord(data) ? data[name] : undefined
-}
-
-/** An id as text: digits or id characters (a string), or a non-negative integer; else null. */
-function idText(value: unknown): string | null {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value)
-  if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim())) return value.trim()
-  return null
 }

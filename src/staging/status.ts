@@ -19,7 +19,7 @@ export async function status(ctx: RunContext): Promise<Ending> {
     at(ctx, 'reading the staging environment')
     return readState(ctx)
   }
-  answered(ctx, { taskId: taskId })
+  answered(ctx, { taskId })
   if (!ctx.config.wait) {
     at(ctx, `reading task ${taskId}`)
     return readTaskOnce(ctx, taskId)
@@ -79,11 +79,10 @@ async function readState(ctx: RunContext): Promise<Ending> {
     return {
       outcome: 'succeeded',
       summary: `Site ${siteId} has no staging environment.`,
-      fields: { message: read.error.serverMessage },
+      message: read.error.serverMessage,
     }
   }
-  answered(ctx, { httpStatus: read.status })
-  answered(ctx, { message: ctx.record.message || read.message })
+  answered(ctx, { httpStatus: read.status, message: ctx.record.message || read.message })
   const state = fillStagingFields(ctx, read.data, STAGING_READ) ? read.state : 'unknown'
   facts.learn(STAGING_READ, { state })
   return {
