@@ -7,13 +7,7 @@ import type { Result } from '../types.js'
 import { noticeTime } from '../report/comment.js'
 import { addNotice, ignoredNotice, postOrUpdateComments, type PostOutcome } from './comment.js'
 import { pullRequestTarget } from './context.js'
-import {
-  deactivateEnvironment,
-  finalStatus,
-  finishDeployment,
-  retireDeployment,
-  type FinalStatus,
-} from './deployments.js'
+import { deactivateEnvironment, finalStatus, finishDeployment, type FinalStatus } from './deployments.js'
 import type { Octokit } from './octokit.js'
 import { ownerName, type CurrentOwner, type Owner } from './ownership.js'
 import { afterPhase, deploymentContext, messageOf, type GitHubRun } from './run.js'
@@ -88,7 +82,7 @@ async function handOver(
     took.owner.pr === null
       ? 'Staging was refreshed by a workflow run that was not for a pull request'
       : `Staging now shows #${took.owner.pr}`
-  const warning = await retireDeployment(
+  const warning = await finishDeployment(
     {
       octokit: kit,
       repo: run.repo,
@@ -97,7 +91,7 @@ async function handOver(
       logUrl: run.ctx.runUrl,
     },
     previous.deploymentId,
-    `${now}.`,
+    { state: 'inactive', description: `${now}.`, environmentUrl: null },
   )
   if (warning) run.warnDeployment(warning)
   const told = previous.owner.pr

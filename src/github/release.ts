@@ -8,7 +8,7 @@ import { noticeTime } from '../report/comment.js'
 import type { Outcome, Result } from '../types.js'
 import { addNotice } from './comment.js'
 import { pullRequestTarget, type PullRequestTarget } from './context.js'
-import { retireDeployment } from './deployments.js'
+import { finishDeployment } from './deployments.js'
 import type { Octokit } from './octokit.js'
 import { describeOwner, findOwner } from './ownership.js'
 import { stepResults } from './results.js'
@@ -60,10 +60,14 @@ async function releaseOne(
       result: 'skipped',
       message: `${describeOwner(current)}, not #${target.number}: nothing to release.`,
     }
-  const warning = await retireDeployment(
+  const warning = await finishDeployment(
     { octokit: kit, repo, environment: current.environment, scrub: run.scrub, logUrl: run.ctx.runUrl },
     current.deploymentId,
-    `Pull request #${target.number} closed: staging released.`,
+    {
+      state: 'inactive',
+      description: `Pull request #${target.number} closed: staging released.`,
+      environmentUrl: null,
+    },
   )
   if (warning) return { result: 'failed', message: warning }
   const notice =
