@@ -16,7 +16,7 @@
 import type { Result } from '../types.js'
 import { after, abandon, withHandOver } from './after.js'
 import { before, type Stop } from './claim.js'
-import { lastDeployedStaging, type DeployedStaging } from './known-staging.js'
+import { lastDeployedStaging } from './known-staging.js'
 import { beforePhase, newRun, type GitHubRun, type GitHubSideEffectOptions } from './run.js'
 
 export type { Stop } from './claim.js'
@@ -47,7 +47,7 @@ export interface GitHubSideEffects {
    * The staging URL an earlier run recorded (the last successful deployment of the environment),
    * for a one-site create, pull or status; null when there is none or nothing may be read. Never throws.
    */
-  knownStaging(): Promise<DeployedStaging | null>
+  knownStaging(): Promise<string | null>
 }
 
 /** What to do before and after the operation, as the GitHub inputs ask. */
@@ -75,7 +75,7 @@ export async function githubSideEffects(o: GitHubSideEffectOptions): Promise<Git
 /** The operations that report a staging URL (and so may use one an earlier run recorded). */
 const URL_OPERATIONS: readonly string[] = ['create', 'pull', 'status']
 
-async function knownStaging(run: GitHubRun): Promise<DeployedStaging | null> {
+async function knownStaging(run: GitHubRun): Promise<string | null> {
   const environment = run.settings.environment
   if (!environment || !run.repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
     return null

@@ -148,7 +148,7 @@ async function runOperation(
       ...config,
       stagingHints: [
         {
-          url: earlier.url,
+          url: earlier,
           from: `the last successful GitHub deployment of environment "${common.settings.environment}"`,
         },
       ],
