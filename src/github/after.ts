@@ -13,16 +13,16 @@ import { ownerName, type CurrentOwner, type Owner } from './ownership.js'
 import { afterPhase, deploymentContext, messageOf, type GitHubRun } from './run.js'
 
 export async function after(run: GitHubRun, results: Result[], problem: string | null): Promise<void> {
-  const deploys = !!run.settings.environment && !run.o.dryRun
+  const deploys = !!run.o.settings.environment && !run.o.dryRun
   // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
-  if (results.length === 0 || !(deploys || run.settings.commentAuthor)) return
+  if (results.length === 0 || !(deploys || run.o.settings.commentAuthor)) return
   await afterPhase(run, async (signal) => {
     const kit = run.octokit(signal)
     const took = tookStaging(run, results) ? run.claim : null
     await Promise.all([
       deploys ? deploymentAfter(run, kit, results, problem) : null,
-      run.settings.commentAuthor
-        ? commentAfter(run, kit, run.settings.commentAuthor, results, took?.owner)
+      run.o.settings.commentAuthor
+        ? commentAfter(run, kit, run.o.settings.commentAuthor, results, took?.owner)
         : null,
       took && run.previous ? handOver(run, kit, took, run.previous) : null,
     ])
@@ -49,7 +49,7 @@ export function withHandOver(run: GitHubRun, results: Result[]): Result[] {
   const took = tookStaging(run, results) ? run.claim : null
   const previous = run.previous
   if (!took || !previous || results.length !== 1) return results
-  const told = previous.owner.pr !== null && run.settings.commentAuthor ? ', and its comment says so' : ''
+  const told = previous.owner.pr !== null && run.o.settings.commentAuthor ? ', and its comment says so' : ''
   const note =
     `Staging showed ${ownerName(previous.owner)} (commit ${previous.owner.sha.slice(0, 12)}) before this run; ` +
     `it now shows ${ownerName(took.owner)}: that run's deployment is marked inactive${told}.`
@@ -95,7 +95,7 @@ async function handOver(
   )
   if (warning) run.warnDeployment(warning)
   const told = previous.owner.pr
-  if (told === null || !run.settings.commentAuthor) return
+  if (told === null || !run.o.settings.commentAuthor) return
   const rerun = previous.owner.runUrl
     ? `[re-run this workflow](${previous.owner.runUrl})`
     : 're-run this workflow'
@@ -104,7 +104,7 @@ async function handOver(
     kit,
     { ...run.repo, number: told },
     took.siteId,
-    run.settings.commentAuthor,
+    run.o.settings.commentAuthor,
     notice,
     run.scrub,
   )

@@ -161,8 +161,7 @@ async function findOwnComments(
   return { found, ignored }
 }
 
-export type NoticeOutcome =
-  { action: 'updated'; url: string | null } | { action: 'none' } | { action: 'failed'; warning: string }
+export type NoticeOutcome = { action: 'updated' | 'none' } | { action: 'failed'; warning: string }
 
 /**
  * Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken
@@ -181,16 +180,13 @@ export async function addNotice(
     const { found } = await findOwnComments(octokit, target, [siteId], author)
     const existing = found.get(siteId)
     if (!existing?.body) return { action: 'none' }
-    const response = await octokit.rest.issues.updateComment({
+    await octokit.rest.issues.updateComment({
       owner: target.owner,
       repo: target.repo,
       comment_id: existing.id,
       body: scrub(withNotice(existing.body, notice)),
     })
-    return {
-      action: 'updated',
-      url: typeof response.data.html_url === 'string' ? response.data.html_url : null,
-    }
+    return { action: 'updated' }
   } catch (e) {
     return {
       action: 'failed',

@@ -76,13 +76,13 @@ export async function githubSideEffects(o: GitHubSideEffectOptions): Promise<Git
 const URL_OPERATIONS: readonly string[] = ['create', 'pull', 'status']
 
 async function knownStaging(run: GitHubRun): Promise<string | null> {
-  const environment = run.settings.environment
+  const environment = run.o.settings.environment
   if (!environment || !run.repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
     return null
   // GitHub already refused to say who staging shows: the same read would be refused again.
   if (run.o.signal?.aborted || run.ownerUnknown) return null
   const repo = run.repo
   return beforePhase(run, (signal) =>
-    lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0]!, run.settings.author),
+    lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0]!, run.o.settings.author),
   )
 }

@@ -47,7 +47,7 @@ async function releaseOne(
   siteId: string,
 ): Promise<{ result: Extract<Outcome, 'succeeded' | 'skipped' | 'failed'>; message: string }> {
   const repo = { owner: target.owner, repo: target.repo }
-  const found = await findOwner(kit, repo, siteId, run.settings.author, run.scrub)
+  const found = await findOwner(kit, repo, siteId, run.o.settings.author, run.scrub)
   if ('warning' in found) return { result: 'failed', message: found.warning }
   const current = found.current
   if (!current)
@@ -73,7 +73,7 @@ async function releaseOne(
   const notice =
     `This pull request was closed at ${noticeTime(new Date(run.o.clock.wallNow()).toISOString())}: staging is free for other pull requests ` +
     "(it keeps this pull request's last refresh until another run takes it)."
-  const commented = await addNotice(kit, target, siteId, run.settings.author, notice, run.scrub)
+  const commented = await addNotice(kit, target, siteId, run.o.settings.author, notice, run.scrub)
   return {
     result: 'succeeded',
     message:

@@ -49,7 +49,6 @@ export interface GitHubSideEffectOptions {
 /** One run's GitHub side: what the inputs asked, the runner's context, and the deployment made. */
 export interface GitHubRun {
   o: GitHubSideEffectOptions
-  settings: GitHubSettings
   ctx: RunContext
   repo: Repo | null
   limits: Limits
@@ -73,7 +72,6 @@ export async function newRun(o: GitHubSideEffectOptions): Promise<GitHubRun> {
   const ctx = runContext(o.env ?? process.env)
   return {
     o,
-    settings: o.settings,
     ctx,
     repo: repoOf(ctx.repository, ctx.payload),
     limits: { ...LIMITS_MS, ...o.limits },
@@ -103,11 +101,11 @@ export function afterPhase<T>(run: GitHubRun, work: (signal: AbortSignal) => Pro
 
 /** The deployment's context, or null without a repository or an environment. */
 export function deploymentContext(run: GitHubRun, kit: Octokit): DeploymentContext | null {
-  if (!run.repo || !run.settings.environment) return null
+  if (!run.repo || !run.o.settings.environment) return null
   return {
     octokit: kit,
     repo: run.repo,
-    environment: run.settings.environment,
+    environment: run.o.settings.environment,
     scrub: run.scrub,
     logUrl: run.ctx.runUrl,
   }
