@@ -19,7 +19,7 @@ import { assembleReport, type Report } from '../report/assembly.js'
 import { renderInvalidInput, renderSummary } from '../report/summary.js'
 import { failedOutputs, type Outputs } from '../report/outputs.js'
 import type { Redactor } from '../secrets/redactor.js'
-import type { Clock, Config, Logger, Result } from '../types.js'
+import type { Clock, Logger, Result } from '../types.js'
 import { forkOf, runContext, type Env } from './context.js'
 import { githubSideEffects, releaseStaging, type GitHubLog } from './index.js'
 import type { Limits } from './phase.js'
@@ -97,6 +97,7 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
     signal: deps.signal,
     env: deps.env,
     fetch: deps.fetch,
+    limits: deps.limits,
   }
   if (inputs.operation === 'release') {
     // Nothing waits here: each GitHub request is within its short limit (src/github/phase.ts).
@@ -104,34 +105,19 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
       ...common,
       siteIds: inputs.siteIds,
       deadline: Number.POSITIVE_INFINITY,
-      limits: deps.limits,
     })
     return publishAndFinish(released, deps, startedAt)
   }
+  let config = inputs.config
   // The step's one deadline (issue 25 §2), computed once: the owner's run (if-staging-taken: wait),
   // GitHub's requests before the operation, the API jobs and the URL checks all end by it.
-  const deadline = startedAt + inputs.config.timeoutMs
-  return runOperation(inputs.config, deadline, common, deps, startedAt)
-}
-
-async function runOperation(
-  config: Config,
-  deadline: number,
-  common: Omit<
-    Parameters<typeof githubSideEffects>[0],
-    'operation' | 'dryRun' | 'siteIds' | 'deadline' | 'setOutput'
-  >,
-  deps: StepDeps,
-  startedAt: number,
-): Promise<void> {
-  const { log, clock } = deps
+  const deadline = startedAt + config.timeoutMs
   const gh = await githubSideEffects({
     ...common,
     operation: config.operation,
     dryRun: config.dryRun,
     siteIds: config.siteIds,
     deadline,
-    limits: deps.limits,
     setOutput: (name, value) => log.output(name, value),
   })
   const stop = await gh.before()
