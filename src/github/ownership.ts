@@ -12,7 +12,7 @@ import { Backoff } from '../backoff.js'
 import { CancelledError } from '../clock.js'
 import { safeHttpUrl } from '../report/markdown.js'
 import type { Clock } from '../types.js'
-import type { Repo } from './context.js'
+import { SHA, type Repo } from './context.js'
 import { githubFailure } from './errors.js'
 import type { Octokit } from './octokit.js'
 import { phaseSignal, withinPhase } from './phase.js'
@@ -70,8 +70,6 @@ export function payloadRecord(payload: unknown): Record<string, unknown> | null 
   const r = (p as Record<string, unknown> | null)?.[PAYLOAD_KEY]
   return r && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : null
 }
-
-const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i
 
 /** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
 export function readOwner(payload: unknown, siteId: string): Owner | null {
