@@ -71,22 +71,18 @@ const FORKS = ' A pull request from a fork gets a read-only token whatever the w
 export async function postOrUpdateComments(results: Result[], options: PostOptions): Promise<PostOutcome> {
   const { octokit, target, author, scrub } = options
   const where = `pull request #${target.number} of ${target.owner}/${target.repo}`
-  let found: Map<string, IssueComment>
-  let ignored: PostOutcome['ignored']
-  try {
-    ;({ found, ignored } = await findOwnComments(
-      octokit,
-      target,
-      results.map((r) => r.siteId),
-      author,
-    ))
-  } catch (e) {
-    const warning = githubFailure(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS)
+  const own = await findOwnComments(
+    octokit,
+    target,
+    results.map((r) => r.siteId),
+    author,
+  ).catch((e: unknown) => githubFailure(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS))
+  if (typeof own === 'string')
     return {
-      reports: results.map((r) => ({ siteId: r.siteId, action: 'failed' as const, warning })),
+      reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning: own })),
       ignored: [],
     }
-  }
+  const { found, ignored } = own
 
   const reports: CommentReport[] = []
   for (const r of results) {
