@@ -20,7 +20,7 @@ import { lastDeployedStaging } from './known-staging.js'
 import { beforePhase, newRun, type GitHubRun, type GitHubSideEffectOptions } from './run.js'
 
 export type { Stop } from './claim.js'
-export type { GitHubLog, GitHubSideEffectOptions } from './run.js'
+export type { GitHubSideEffectOptions } from './run.js'
 export { releaseStaging, type ReleaseOptions } from './release.js'
 export { phaseSignal } from './phase.js'
 

@@ -9,16 +9,14 @@ import { repoOf, runContext, type Env, type Repo, type RunContext } from './cont
 import type { DeploymentContext } from './deployments.js'
 import type { GitHubFetch, Octokit } from './octokit.js'
 import type { CurrentOwner, Owner } from './ownership.js'
+import type { StepLog } from './step.js'
 import { LIMITS_MS, phaseSignal, withinPhase, type Limits } from './phase.js'
 
 export const COMMENT_TITLE = 'Pull-request comment'
 export const DEPLOYMENT_TITLE = 'GitHub deployment'
 
-export interface GitHubLog {
-  info(message: string): void
-  warn(message: string, title: string): void
-  notice(message: string): void
-}
+/** The part of the step's one writer GitHub's side writes with. */
+export type GitHubLog = Pick<StepLog, 'info' | 'warnTitled' | 'notice'>
 
 /** What the facade is given: the step's settings, its deadline, its clock and its writer. */
 export interface GitHubSideEffectOptions {
@@ -77,8 +75,8 @@ export async function newRun(o: GitHubSideEffectOptions): Promise<GitHubRun> {
     limits: { ...LIMITS_MS, ...o.limits },
     octokit: (signal) => octokitFor(o.settings.token, ctx.apiUrl, signal, o.fetch),
     scrub: (t) => o.redactor.scrub(t),
-    warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
-    warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
+    warnDeployment: (m) => o.log.warnTitled(o.redactor.scrub(m), DEPLOYMENT_TITLE),
+    warnComment: (m) => o.log.warnTitled(o.redactor.scrub(m), COMMENT_TITLE),
     deploymentId: null,
     claim: null,
     previous: null,

@@ -21,7 +21,7 @@ import { failedOutputs, type Outputs } from '../report/outputs.js'
 import type { Redactor } from '../secrets/redactor.js'
 import type { Clock, Logger, Result } from '../types.js'
 import { forkOf, runContext, type Env } from './context.js'
-import { githubSideEffects, releaseStaging, type GitHubLog } from './index.js'
+import { githubSideEffects, releaseStaging } from './index.js'
 import type { Limits } from './phase.js'
 import type { GitHubFetch } from './octokit.js'
 import { notStartedResults } from './results.js'
@@ -84,16 +84,11 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
     log.fail(message)
     return
   }
-  const ghLog: GitHubLog = {
-    info: (m) => log.info(m),
-    warn: (m, title) => log.warnTitled(m, title),
-    notice: (m) => log.notice(m),
-  }
   const common = {
     settings: inputs.github,
     clock,
     redactor,
-    log: ghLog,
+    log,
     signal: deps.signal,
     env: deps.env,
     fetch: deps.fetch,

@@ -79,7 +79,7 @@ function options(
     redactor,
     log: {
       info: (m) => rec.lines.push(`info: ${m}`),
-      warn: (m, title) => rec.lines.push(`warn[${title}]: ${m}`),
+      warnTitled: (m, title) => rec.lines.push(`warn[${title}]: ${m}`),
       notice: (m) => rec.lines.push(`notice: ${m}`),
     },
     setOutput: (name, value) => (rec.outputs[name] = value),
