@@ -184,10 +184,8 @@ export async function addNotice(
     })
     return { action: 'updated' }
   } catch (e) {
-    return {
-      action: 'failed',
-      warning: githubFailure(e, `update the comment on ${where}`, PERMISSION, scrub, FORKS),
-    }
+    const doing = `update the comment on ${where}`
+    return { action: 'failed', warning: githubFailure(e, doing, PERMISSION, scrub, FORKS) }
   }
 }
 

@@ -228,16 +228,8 @@ export async function deactivateEnvironment(ctx: DeploymentContext): Promise<Dea
       },
     )
   } catch (e) {
-    return {
-      deactivated: 0,
-      left: 0,
-      warning: githubFailure(
-        e,
-        `list the deployments of environment "${ctx.environment}"`,
-        PERMISSION,
-        ctx.scrub,
-      ),
-    }
+    const doing = `list the deployments of environment "${ctx.environment}"`
+    return { deactivated: 0, left: 0, warning: githubFailure(e, doing, PERMISSION, ctx.scrub) }
   }
   let deactivated = 0
   for (const id of ids) {

@@ -149,14 +149,8 @@ export async function findOwner(
     }
     return { current: null }
   } catch (e) {
-    return {
-      warning: githubFailure(
-        e,
-        `read which pull request staging of site ${siteId} shows`,
-        '"deployments: read"',
-        scrub,
-      ),
-    }
+    const doing = `read which pull request staging of site ${siteId} shows`
+    return { warning: githubFailure(e, doing, '"deployments: read"', scrub) }
   }
 }
 
