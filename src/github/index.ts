@@ -21,8 +21,7 @@ import { beforePhase, newRun, type GitHubRun, type GitHubSideEffectOptions } fro
 
 export type { Stop } from './claim.js'
 export type { GitHubSideEffectOptions } from './run.js'
-export { releaseStaging, type ReleaseOptions } from './release.js'
-export { phaseSignal } from './phase.js'
+export { releaseStaging } from './release.js'
 
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 export const GITHUB_OUTPUT_NAMES = ['deployment-id'] as const
