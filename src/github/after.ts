@@ -7,28 +7,22 @@ import type { Result } from '../types.js'
 import { noticeTime } from '../report/comment.js'
 import { addNotice, ignoredNotice, postOrUpdateComments, type PostOutcome } from './comment.js'
 import { pullRequestTarget } from './context.js'
-import {
-  deactivateEnvironment,
-  finalStatus,
-  finishDeployment,
-  retireDeployment,
-  type FinalStatus,
-} from './deployments.js'
+import { deactivateEnvironment, finalStatus, finishDeployment, type FinalStatus } from './deployments.js'
 import type { Octokit } from './octokit.js'
 import { ownerName, type CurrentOwner, type Owner } from './ownership.js'
 import { afterPhase, deploymentContext, messageOf, type GitHubRun } from './run.js'
 
 export async function after(run: GitHubRun, results: Result[], problem: string | null): Promise<void> {
-  const deploys = !!run.settings.environment && !run.o.dryRun
+  const deploys = !!run.o.settings.environment && !run.o.dryRun
   // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
-  if (results.length === 0 || !(deploys || run.settings.commentAuthor)) return
+  if (results.length === 0 || !(deploys || run.o.settings.commentAuthor)) return
   await afterPhase(run, async (signal) => {
     const kit = run.octokit(signal)
-    const took = tookStaging(run, results) ? run.claim : null
+    const took = tookStaging(run, results)
     await Promise.all([
       deploys ? deploymentAfter(run, kit, results, problem) : null,
-      run.settings.commentAuthor
-        ? commentAfter(run, kit, run.settings.commentAuthor, results, took?.owner)
+      run.o.settings.commentAuthor
+        ? commentAfter(run, kit, run.o.settings.commentAuthor, results, took?.owner)
         : null,
       took && run.previous ? handOver(run, kit, took, run.previous) : null,
     ])
@@ -52,25 +46,25 @@ export async function abandon(run: GitHubRun, reason: string): Promise<void> {
  * staging from another pull request (or run), its Result says so, before `after` tells that one.
  */
 export function withHandOver(run: GitHubRun, results: Result[]): Result[] {
-  const took = tookStaging(run, results) ? run.claim : null
+  const took = tookStaging(run, results)
   const previous = run.previous
   if (!took || !previous || results.length !== 1) return results
-  const told = previous.owner.pr !== null && run.settings.commentAuthor ? ', and its comment says so' : ''
+  const told = previous.owner.pr !== null && run.o.settings.commentAuthor ? ', and its comment says so' : ''
   const note =
     `Staging showed ${ownerName(previous.owner)} (commit ${previous.owner.sha.slice(0, 12)}) before this run; ` +
     `it now shows ${ownerName(took.owner)}: that run's deployment is marked inactive${told}.`
   return [{ ...results[0]!, warnings: [...results[0]!.warnings, note] }]
 }
 
-/** Whether this run changed what staging shows (so its claim holds): a refresh that went through. */
-function tookStaging(run: GitHubRun, results: Result[]): boolean {
+/** This run's claim, when it changed what staging shows (so its claim holds): a refresh that went through. */
+function tookStaging(run: GitHubRun, results: Result[]): GitHubRun['claim'] {
   const r = results[0]
-  if (!run.claim || run.deploymentId === null || !r) return false
-  return (
+  if (!run.claim || run.deploymentId === null || !r) return null
+  const through =
     r.result === 'succeeded' ||
     r.result === 'accepted' ||
     (r.operation === 'create' && r.result === 'skipped')
-  )
+  return through ? run.claim : null
 }
 
 /**
@@ -88,7 +82,7 @@ async function handOver(
     took.owner.pr === null
       ? 'Staging was refreshed by a workflow run that was not for a pull request'
       : `Staging now shows #${took.owner.pr}`
-  const warning = await retireDeployment(
+  const warning = await finishDeployment(
     {
       octokit: kit,
       repo: run.repo,
@@ -97,11 +91,11 @@ async function handOver(
       logUrl: run.ctx.runUrl,
     },
     previous.deploymentId,
-    `${now}.`,
+    { state: 'inactive', description: `${now}.`, environmentUrl: null },
   )
   if (warning) run.warnDeployment(warning)
   const told = previous.owner.pr
-  if (told === null || !run.settings.commentAuthor) return
+  if (told === null || !run.o.settings.commentAuthor) return
   const rerun = previous.owner.runUrl
     ? `[re-run this workflow](${previous.owner.runUrl})`
     : 're-run this workflow'
@@ -110,7 +104,7 @@ async function handOver(
     kit,
     { ...run.repo, number: told },
     took.siteId,
-    run.settings.commentAuthor,
+    run.o.settings.commentAuthor,
     notice,
     run.scrub,
   )
@@ -138,39 +132,31 @@ async function deploymentAfter(
 
 /** Gives the run's deployment (if it made one) its final status; a refusal is a warning. */
 async function closeRunDeployment(run: GitHubRun, kit: Octokit, status: FinalStatus): Promise<void> {
-  try {
-    const dctx = deploymentContext(run, kit)
-    if (!dctx || run.deploymentId === null) return
-    const warning = await finishDeployment(dctx, run.deploymentId, status)
-    if (warning) run.warnDeployment(warning)
-    else
-      run.o.log.info(`Deployment ${run.deploymentId} for environment "${dctx.environment}": ${status.state}.`)
-  } catch (e) {
-    run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`)
-  }
+  const dctx = deploymentContext(run, kit)
+  if (!dctx || run.deploymentId === null) return
+  const warning = await finishDeployment(dctx, run.deploymentId, status)
+  if (warning) run.warnDeployment(warning)
+  else
+    run.o.log.info(`Deployment ${run.deploymentId} for environment "${dctx.environment}": ${status.state}.`)
 }
 
 /** After a delete that finished: every deployment of the environment inactive. */
 async function retireAfterDelete(run: GitHubRun, kit: Octokit, results: Result[]): Promise<void> {
-  try {
-    const dctx = deploymentContext(run, kit)
-    if (!dctx) return
-    if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
-      run.o.log.info(
-        `deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`,
-      )
-      return
-    }
-    const done = await deactivateEnvironment(dctx)
-    if (done.warning) run.warnDeployment(done.warning)
-    if (done.deactivated > 0 || !done.warning)
-      run.o.log.info(
-        `Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
-          (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'),
-      )
-  } catch (e) {
-    run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`)
+  const dctx = deploymentContext(run, kit)
+  if (!dctx) return
+  if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
+    run.o.log.info(
+      `deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`,
+    )
+    return
   }
+  const done = await deactivateEnvironment(dctx)
+  if (done.warning) run.warnDeployment(done.warning)
+  if (done.deactivated > 0 || !done.warning)
+    run.o.log.info(
+      `Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
+        (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'),
+    )
 }
 
 /** The sticky comment on the triggering pull request, one per site. */

@@ -27,19 +27,15 @@ export interface Stop {
 
 const NOTHING_SENT = 'nothing was sent to the staging service'
 
-/** Whether this run makes a deployment of its own (not a dry run; create, pull or push). */
-export function makesDeployment(run: GitHubRun): boolean {
-  return !!run.settings.environment && !run.o.dryRun && DEPLOYING_OPERATIONS.includes(run.o.operation)
-}
-
 export async function before(run: GitHubRun): Promise<Stop | null> {
   try {
-    if (!run.settings.environment || run.o.signal?.aborted) return null
+    if (!run.o.settings.environment || run.o.signal?.aborted) return null
     if (run.o.dryRun) {
       run.o.log.info('deployment-environment: a dry run makes no deployment.')
       return null
     }
-    if (!makesDeployment(run)) return null
+    // Delete marks the environment inactive after the operation; status makes no deployment.
+    if (!DEPLOYING_OPERATIONS.includes(run.o.operation)) return null
     const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env)
     if ('reason' in sha) {
       run.warnDeployment(`Could not create a deployment: ${sha.reason}. The staging result is not affected.`)
@@ -86,10 +82,10 @@ async function checkWhoStagingShows(
   repo: Repo,
   claim: NonNullable<GitHubRun['claim']>,
 ): Promise<Stop | null> {
-  const ifTaken = run.settings.ifTaken
+  const ifTaken = run.o.settings.ifTaken
   const guarded = ifTaken !== 'take'
   const found = await beforePhase(run, (signal) =>
-    findOwner(run.octokit(signal), repo, claim.siteId, run.settings.author, run.scrub),
+    findOwner(run.octokit(signal), repo, claim.siteId, run.o.settings.author, run.scrub),
   )
   if ('warning' in found) {
     if (!guarded) {

@@ -71,22 +71,18 @@ const FORKS = ' A pull request from a fork gets a read-only token whatever the w
 export async function postOrUpdateComments(results: Result[], options: PostOptions): Promise<PostOutcome> {
   const { octokit, target, author, scrub } = options
   const where = `pull request #${target.number} of ${target.owner}/${target.repo}`
-  let found: Map<string, IssueComment>
-  let ignored: PostOutcome['ignored']
-  try {
-    ;({ found, ignored } = await findOwnComments(
-      octokit,
-      target,
-      results.map((r) => r.siteId),
-      author,
-    ))
-  } catch (e) {
-    const warning = githubFailure(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS)
+  const own = await findOwnComments(
+    octokit,
+    target,
+    results.map((r) => r.siteId),
+    author,
+  ).catch((e: unknown) => githubFailure(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS))
+  if (typeof own === 'string')
     return {
-      reports: results.map((r) => ({ siteId: r.siteId, action: 'failed' as const, warning })),
+      reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning: own })),
       ignored: [],
     }
-  }
+  const { found, ignored } = own
 
   const reports: CommentReport[] = []
   for (const r of results) {
@@ -161,8 +157,7 @@ async function findOwnComments(
   return { found, ignored }
 }
 
-export type NoticeOutcome =
-  { action: 'updated'; url: string | null } | { action: 'none' } | { action: 'failed'; warning: string }
+export type NoticeOutcome = { action: 'updated' | 'none' } | { action: 'failed'; warning: string }
 
 /**
  * Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken
@@ -181,21 +176,16 @@ export async function addNotice(
     const { found } = await findOwnComments(octokit, target, [siteId], author)
     const existing = found.get(siteId)
     if (!existing?.body) return { action: 'none' }
-    const response = await octokit.rest.issues.updateComment({
+    await octokit.rest.issues.updateComment({
       owner: target.owner,
       repo: target.repo,
       comment_id: existing.id,
       body: scrub(withNotice(existing.body, notice)),
     })
-    return {
-      action: 'updated',
-      url: typeof response.data.html_url === 'string' ? response.data.html_url : null,
-    }
+    return { action: 'updated' }
   } catch (e) {
-    return {
-      action: 'failed',
-      warning: githubFailure(e, `update the comment on ${where}`, PERMISSION, scrub, FORKS),
-    }
+    const doing = `update the comment on ${where}`
+    return { action: 'failed', warning: githubFailure(e, doing, PERMISSION, scrub, FORKS) }
   }
 }
 

@@ -49,10 +49,8 @@ export interface PullRequestTarget extends Repo {
 }
 
 /** Events whose payload names the pull request the comment belongs to. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'] as const
-
 const isPullRequestEvent = (eventName: string | undefined) =>
-  PULL_REQUEST_EVENTS.includes(eventName as (typeof PULL_REQUEST_EVENTS)[number])
+  eventName === 'pull_request' || eventName === 'pull_request_target'
 
 /** The repository of the run: GITHUB_REPOSITORY, else the payload's. */
 export function repoOf(repository: string | undefined, payload: unknown): Repo | null {
@@ -85,7 +83,8 @@ export function pullRequestTarget(
   return { reason: 'pr-comment: the repository is unknown (no GITHUB_REPOSITORY): no comment was posted.' }
 }
 
-const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i
+/** A commit id: SHA-1, or SHA-256. */
+export const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i
 
 /**
  * The commit a deployment is made for: the pull request's head on pull_request and

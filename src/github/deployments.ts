@@ -37,11 +37,6 @@ export interface DeploymentContext {
   logUrl: string | null
 }
 
-/** Our own short words, bounded. */
-function description(text: string): string {
-  return bound(text, MAX_DESCRIPTION_CHARS)
-}
-
 /** Every string of a request body through the redactor (a secret is never sent, whatever field). */
 function scrubbed<T extends Record<string, unknown>>(body: T, scrub: (t: string) => string): T {
   const out: Record<string, unknown> = {}
@@ -75,40 +70,28 @@ export interface FinalStatus {
  */
 export function finalStatus(operation: string, results: Result[]): FinalStatus | null {
   if (results.length === 0) return null
-  const outcome = overallOutcome(results)
   const sites = results.length > 1 ? ` (${results.length} sites)` : ''
   const url = results.length === 1 ? results[0]!.stagingUrl : null
-  switch (outcome) {
+  const status = (state: DeploymentState, words: string, environmentUrl: string | null = null) => ({
+    state,
+    description: `${words}${sites}.`,
+    environmentUrl,
+  })
+  switch (overallOutcome(results)) {
     case 'succeeded':
-      return { state: 'success', description: `Staging ${operation} succeeded${sites}.`, environmentUrl: url }
+      return status('success', `Staging ${operation} succeeded`, url)
     case 'skipped':
       return operation === 'create'
-        ? {
-            state: 'success',
-            description: `Staging already exists (create skipped)${sites}.`,
-            environmentUrl: url,
-          }
-        : {
-            state: 'inactive',
-            description: `No staging environment: ${operation} skipped${sites}.`,
-            environmentUrl: null,
-          }
+        ? status('success', 'Staging already exists (create skipped)', url)
+        : status('inactive', `No staging environment: ${operation} skipped`)
     case 'accepted':
-      return {
-        state: 'in_progress',
-        description: `Staging ${operation} accepted by the API; completion not confirmed${sites}.`,
-        environmentUrl: url,
-      }
+      return status('in_progress', `Staging ${operation} accepted by the API; completion not confirmed`, url)
     case 'failed':
-      return { state: 'failure', description: `Staging ${operation} failed${sites}.`, environmentUrl: null }
+      return status('failure', `Staging ${operation} failed`)
     case 'timed-out':
-      return { state: 'error', description: `Staging ${operation} timed out${sites}.`, environmentUrl: null }
+      return status('error', `Staging ${operation} timed out`)
     case 'cancelled':
-      return {
-        state: 'error',
-        description: `Staging ${operation} was cancelled${sites}.`,
-        environmentUrl: null,
-      }
+      return status('error', `Staging ${operation} was cancelled`)
     default:
       return null
   }
@@ -130,7 +113,7 @@ async function setStatus(
         repo: ctx.repo.repo,
         deployment_id: id,
         state,
-        description: description(text),
+        description: bound(text, MAX_DESCRIPTION_CHARS),
         ...(logUrl ? { log_url: logUrl } : {}),
         ...(envUrl ? { environment_url: envUrl } : {}),
         ...(state === 'success' ? { auto_inactive: true } : {}),
@@ -165,8 +148,9 @@ export async function startDeployment(
           repo: ctx.repo.repo,
           ref: sha,
           environment: ctx.environment,
-          description: description(
+          description: bound(
             `Staging ${operation}${siteCount > 1 ? ` (${siteCount} sites)` : ''} by site-staging-action`,
+            MAX_DESCRIPTION_CHARS,
           ),
           auto_merge: false,
           required_contexts: [],
@@ -195,7 +179,10 @@ export async function startDeployment(
   }
 }
 
-/** Gives the run's deployment its final status; returns a warning when GitHub refused it. */
+/**
+ * Gives a deployment its final status (`inactive`: staging shows another run now, or was
+ * released); returns a warning when GitHub refused it.
+ */
 export async function finishDeployment(
   ctx: DeploymentContext,
   id: number,
@@ -206,20 +193,6 @@ export async function finishDeployment(
     return null
   } catch (e) {
     return githubFailure(e, `mark deployment ${id} ${status.state}`, PERMISSION, ctx.scrub)
-  }
-}
-
-/** Marks one deployment inactive (staging shows another run now, or was released); a refusal is a warning. */
-export async function retireDeployment(
-  ctx: DeploymentContext,
-  id: number,
-  text: string,
-): Promise<string | null> {
-  try {
-    await setStatus(ctx, id, 'inactive', text)
-    return null
-  } catch (e) {
-    return githubFailure(e, `mark deployment ${id} inactive`, PERMISSION, ctx.scrub)
   }
 }
 
@@ -255,16 +228,8 @@ export async function deactivateEnvironment(ctx: DeploymentContext): Promise<Dea
       },
     )
   } catch (e) {
-    return {
-      deactivated: 0,
-      left: 0,
-      warning: githubFailure(
-        e,
-        `list the deployments of environment "${ctx.environment}"`,
-        PERMISSION,
-        ctx.scrub,
-      ),
-    }
+    const doing = `list the deployments of environment "${ctx.environment}"`
+    return { deactivated: 0, left: 0, warning: githubFailure(e, doing, PERMISSION, ctx.scrub) }
   }
   let deactivated = 0
   for (const id of ids) {

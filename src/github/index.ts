@@ -16,13 +16,12 @@
 import type { Result } from '../types.js'
 import { after, abandon, withHandOver } from './after.js'
 import { before, type Stop } from './claim.js'
-import { lastDeployedStaging, type DeployedStaging } from './known-staging.js'
+import { lastDeployedStaging } from './known-staging.js'
 import { beforePhase, newRun, type GitHubRun, type GitHubSideEffectOptions } from './run.js'
 
 export type { Stop } from './claim.js'
-export type { GitHubLog, GitHubSideEffectOptions } from './run.js'
-export { releaseStaging, type ReleaseOptions } from './release.js'
-export { phaseSignal } from './phase.js'
+export type { GitHubSideEffectOptions } from './run.js'
+export { releaseStaging } from './release.js'
 
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 export const GITHUB_OUTPUT_NAMES = ['deployment-id'] as const
@@ -47,7 +46,7 @@ export interface GitHubSideEffects {
    * The staging URL an earlier run recorded (the last successful deployment of the environment),
    * for a one-site create, pull or status; null when there is none or nothing may be read. Never throws.
    */
-  knownStaging(): Promise<DeployedStaging | null>
+  knownStaging(): Promise<string | null>
 }
 
 /** What to do before and after the operation, as the GitHub inputs ask. */
@@ -75,14 +74,14 @@ export async function githubSideEffects(o: GitHubSideEffectOptions): Promise<Git
 /** The operations that report a staging URL (and so may use one an earlier run recorded). */
 const URL_OPERATIONS: readonly string[] = ['create', 'pull', 'status']
 
-async function knownStaging(run: GitHubRun): Promise<DeployedStaging | null> {
-  const environment = run.settings.environment
+async function knownStaging(run: GitHubRun): Promise<string | null> {
+  const environment = run.o.settings.environment
   if (!environment || !run.repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
     return null
   // GitHub already refused to say who staging shows: the same read would be refused again.
   if (run.o.signal?.aborted || run.ownerUnknown) return null
   const repo = run.repo
   return beforePhase(run, (signal) =>
-    lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0]!, run.settings.author),
+    lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0]!, run.o.settings.author),
   )
 }

@@ -12,7 +12,7 @@ import { Backoff } from '../backoff.js'
 import { CancelledError } from '../clock.js'
 import { safeHttpUrl } from '../report/markdown.js'
 import type { Clock } from '../types.js'
-import type { Repo } from './context.js'
+import { SHA, type Repo } from './context.js'
 import { githubFailure } from './errors.js'
 import type { Octokit } from './octokit.js'
 import { phaseSignal, withinPhase } from './phase.js'
@@ -71,8 +71,6 @@ export function payloadRecord(payload: unknown): Record<string, unknown> | null 
   return r && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : null
 }
 
-const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i
-
 /** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
 export function readOwner(payload: unknown, siteId: string): Owner | null {
   const record = payloadRecord(payload)
@@ -92,13 +90,32 @@ function positiveInt(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined
 }
 
+/** A deployment as GitHub lists it; every field checked before it is used. */
+interface Deployment {
+  id: number
+  environment: string
+  payload?: unknown
+  creator?: { login?: unknown } | null
+}
+
 /**
- * Whether deployment `d` was created by `creator` (issue 24 §5): a record with no creator, or by
- * any other account, is not ours and is never trusted, whatever its payload says.
+ * The deployments GitHub lists for `query` that `creator` made (issue 24 §5): a record with no
+ * creator, or by any other account, is not ours and is never trusted, whatever its payload says.
  */
-export function createdBy(d: { creator?: { login?: unknown } | null }, creator: string): boolean {
-  const login = d.creator?.login
-  return typeof login === 'string' && login.toLowerCase() === creator.toLowerCase()
+export async function ourDeployments(
+  octokit: Octokit,
+  repo: Repo,
+  query: { task?: string; environment?: string; per_page: number },
+  creator: string,
+): Promise<Deployment[]> {
+  const { data } = await octokit.rest.repos.listDeployments({ ...repo, ...query })
+  return (data as Deployment[]).filter(
+    (d) =>
+      typeof d.id === 'number' &&
+      typeof d.environment === 'string' &&
+      typeof d.creator?.login === 'string' &&
+      d.creator.login.toLowerCase() === creator.toLowerCase(),
+  )
 }
 
 const LIVE = new Set(['success', 'in_progress', 'queued', 'pending'])
@@ -116,19 +133,8 @@ export async function findOwner(
   scrub: (t: string) => string,
 ): Promise<{ current: CurrentOwner | null } | { warning: string }> {
   try {
-    const listed = await octokit.rest.repos.listDeployments({
-      ...repo,
-      task: taskFor(siteId),
-      per_page: MAX_READ,
-    })
-    for (const d of listed.data as {
-      id?: unknown
-      environment?: unknown
-      payload?: unknown
-      creator?: { login?: unknown } | null
-    }[]) {
-      if (typeof d.id !== 'number' || typeof d.environment !== 'string') continue
-      if (!createdBy(d, creator)) continue
+    const listed = await ourDeployments(octokit, repo, { task: taskFor(siteId), per_page: MAX_READ }, creator)
+    for (const d of listed) {
       const owner = readOwner(d.payload, siteId)
       if (!owner) continue
       const statuses = await octokit.rest.repos.listDeploymentStatuses({
@@ -143,14 +149,8 @@ export async function findOwner(
     }
     return { current: null }
   } catch (e) {
-    return {
-      warning: githubFailure(
-        e,
-        `read which pull request staging of site ${siteId} shows`,
-        '"deployments: read"',
-        scrub,
-      ),
-    }
+    const doing = `read which pull request staging of site ${siteId} shows`
+    return { warning: githubFailure(e, doing, '"deployments: read"', scrub) }
   }
 }
 

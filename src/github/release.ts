@@ -8,7 +8,7 @@ import { noticeTime } from '../report/comment.js'
 import type { Outcome, Result } from '../types.js'
 import { addNotice } from './comment.js'
 import { pullRequestTarget, type PullRequestTarget } from './context.js'
-import { retireDeployment } from './deployments.js'
+import { finishDeployment } from './deployments.js'
 import type { Octokit } from './octokit.js'
 import { describeOwner, findOwner } from './ownership.js'
 import { stepResults } from './results.js'
@@ -47,7 +47,7 @@ async function releaseOne(
   siteId: string,
 ): Promise<{ result: Extract<Outcome, 'succeeded' | 'skipped' | 'failed'>; message: string }> {
   const repo = { owner: target.owner, repo: target.repo }
-  const found = await findOwner(kit, repo, siteId, run.settings.author, run.scrub)
+  const found = await findOwner(kit, repo, siteId, run.o.settings.author, run.scrub)
   if ('warning' in found) return { result: 'failed', message: found.warning }
   const current = found.current
   if (!current)
@@ -60,16 +60,20 @@ async function releaseOne(
       result: 'skipped',
       message: `${describeOwner(current)}, not #${target.number}: nothing to release.`,
     }
-  const warning = await retireDeployment(
+  const warning = await finishDeployment(
     { octokit: kit, repo, environment: current.environment, scrub: run.scrub, logUrl: run.ctx.runUrl },
     current.deploymentId,
-    `Pull request #${target.number} closed: staging released.`,
+    {
+      state: 'inactive',
+      description: `Pull request #${target.number} closed: staging released.`,
+      environmentUrl: null,
+    },
   )
   if (warning) return { result: 'failed', message: warning }
   const notice =
     `This pull request was closed at ${noticeTime(new Date(run.o.clock.wallNow()).toISOString())}: staging is free for other pull requests ` +
     "(it keeps this pull request's last refresh until another run takes it)."
-  const commented = await addNotice(kit, target, siteId, run.settings.author, notice, run.scrub)
+  const commented = await addNotice(kit, target, siteId, run.o.settings.author, notice, run.scrub)
   return {
     result: 'succeeded',
     message:

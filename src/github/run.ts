@@ -9,16 +9,14 @@ import { repoOf, runContext, type Env, type Repo, type RunContext } from './cont
 import type { DeploymentContext } from './deployments.js'
 import type { GitHubFetch, Octokit } from './octokit.js'
 import type { CurrentOwner, Owner } from './ownership.js'
+import type { StepLog } from './step.js'
 import { LIMITS_MS, phaseSignal, withinPhase, type Limits } from './phase.js'
 
 export const COMMENT_TITLE = 'Pull-request comment'
 export const DEPLOYMENT_TITLE = 'GitHub deployment'
 
-export interface GitHubLog {
-  info(message: string): void
-  warn(message: string, title: string): void
-  notice(message: string): void
-}
+/** The part of the step's one writer GitHub's side writes with. */
+export type GitHubLog = Pick<StepLog, 'info' | 'warnTitled' | 'notice'>
 
 /** What the facade is given: the step's settings, its deadline, its clock and its writer. */
 export interface GitHubSideEffectOptions {
@@ -49,7 +47,6 @@ export interface GitHubSideEffectOptions {
 /** One run's GitHub side: what the inputs asked, the runner's context, and the deployment made. */
 export interface GitHubRun {
   o: GitHubSideEffectOptions
-  settings: GitHubSettings
   ctx: RunContext
   repo: Repo | null
   limits: Limits
@@ -73,14 +70,13 @@ export async function newRun(o: GitHubSideEffectOptions): Promise<GitHubRun> {
   const ctx = runContext(o.env ?? process.env)
   return {
     o,
-    settings: o.settings,
     ctx,
     repo: repoOf(ctx.repository, ctx.payload),
     limits: { ...LIMITS_MS, ...o.limits },
     octokit: (signal) => octokitFor(o.settings.token, ctx.apiUrl, signal, o.fetch),
     scrub: (t) => o.redactor.scrub(t),
-    warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
-    warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
+    warnDeployment: (m) => o.log.warnTitled(o.redactor.scrub(m), DEPLOYMENT_TITLE),
+    warnComment: (m) => o.log.warnTitled(o.redactor.scrub(m), COMMENT_TITLE),
     deploymentId: null,
     claim: null,
     previous: null,
@@ -103,11 +99,11 @@ export function afterPhase<T>(run: GitHubRun, work: (signal: AbortSignal) => Pro
 
 /** The deployment's context, or null without a repository or an environment. */
 export function deploymentContext(run: GitHubRun, kit: Octokit): DeploymentContext | null {
-  if (!run.repo || !run.settings.environment) return null
+  if (!run.repo || !run.o.settings.environment) return null
   return {
     octokit: kit,
     repo: run.repo,
-    environment: run.settings.environment,
+    environment: run.o.settings.environment,
     scrub: run.scrub,
     logUrl: run.ctx.runUrl,
   }

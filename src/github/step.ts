@@ -19,9 +19,9 @@ import { assembleReport, type Report } from '../report/assembly.js'
 import { renderInvalidInput, renderSummary } from '../report/summary.js'
 import { failedOutputs, type Outputs } from '../report/outputs.js'
 import type { Redactor } from '../secrets/redactor.js'
-import type { Clock, Config, Logger, Result } from '../types.js'
+import type { Clock, Logger, Result } from '../types.js'
 import { forkOf, runContext, type Env } from './context.js'
-import { githubSideEffects, releaseStaging, type GitHubLog } from './index.js'
+import { githubSideEffects, releaseStaging } from './index.js'
 import type { Limits } from './phase.js'
 import type { GitHubFetch } from './octokit.js'
 import { notStartedResults } from './results.js'
@@ -84,19 +84,15 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
     log.fail(message)
     return
   }
-  const ghLog: GitHubLog = {
-    info: (m) => log.info(m),
-    warn: (m, title) => log.warnTitled(m, title),
-    notice: (m) => log.notice(m),
-  }
   const common = {
     settings: inputs.github,
     clock,
     redactor,
-    log: ghLog,
+    log,
     signal: deps.signal,
     env: deps.env,
     fetch: deps.fetch,
+    limits: deps.limits,
   }
   if (inputs.operation === 'release') {
     // Nothing waits here: each GitHub request is within its short limit (src/github/phase.ts).
@@ -104,34 +100,19 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
       ...common,
       siteIds: inputs.siteIds,
       deadline: Number.POSITIVE_INFINITY,
-      limits: deps.limits,
     })
     return publishAndFinish(released, deps, startedAt)
   }
+  let config = inputs.config
   // The step's one deadline (issue 25 §2), computed once: the owner's run (if-staging-taken: wait),
   // GitHub's requests before the operation, the API jobs and the URL checks all end by it.
-  const deadline = startedAt + inputs.config.timeoutMs
-  return runOperation(inputs.config, deadline, common, deps, startedAt)
-}
-
-async function runOperation(
-  config: Config,
-  deadline: number,
-  common: Omit<
-    Parameters<typeof githubSideEffects>[0],
-    'operation' | 'dryRun' | 'siteIds' | 'deadline' | 'setOutput'
-  >,
-  deps: StepDeps,
-  startedAt: number,
-): Promise<void> {
-  const { log, clock } = deps
+  const deadline = startedAt + config.timeoutMs
   const gh = await githubSideEffects({
     ...common,
     operation: config.operation,
     dryRun: config.dryRun,
     siteIds: config.siteIds,
     deadline,
-    limits: deps.limits,
     setOutput: (name, value) => log.output(name, value),
   })
   const stop = await gh.before()
@@ -148,7 +129,7 @@ async function runOperation(
       ...config,
       stagingHints: [
         {
-          url: earlier.url,
+          url: earlier,
           from: `the last successful GitHub deployment of environment "${common.settings.environment}"`,
         },
       ],

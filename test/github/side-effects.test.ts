@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:http'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { githubSideEffects, phaseSignal, type GitHubSideEffectOptions } from '../../src/github/index.js'
+import { githubSideEffects, type GitHubSideEffectOptions } from '../../src/github/index.js'
+import { phaseSignal } from '../../src/github/phase.js'
 import { realClock } from '../../src/clock.js'
 import { parseGitHubInputs } from '../../src/inputs/index.js'
 import { markerFor } from '../../src/report/comment.js'
@@ -73,7 +74,7 @@ function setup(
     redactor,
     log: {
       info: (m) => rec.lines.push(`info: ${m}`),
-      warn: (m, title) => rec.lines.push(`warn[${title}]: ${m}`),
+      warnTitled: (m, title) => rec.lines.push(`warn[${title}]: ${m}`),
       notice: (m) => rec.lines.push(`notice: ${m}`),
     },
     setOutput: (name, value) => (rec.outputs[name] = value),
