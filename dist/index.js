@@ -3722,10 +3722,11 @@ function parseServerDate(value) {
     const text = value.trim();
     const spec = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/.exec(text);
     if (spec) {
-        const [y, mo, d, h, mi, s] = spec.slice(1, 7).map(Number);
-        const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s, Number((spec[7] ?? '0').padEnd(3, '0').slice(0, 3))));
-        const same = date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
-        return same ? date : null;
+        // As ISO 8601 in UTC: a date that reads back differently (30 February, 24:00) is no date.
+        const [y, mo, d, h, mi, sec, frac] = spec.slice(1);
+        const iso = `${y}-${mo}-${d}T${h}:${mi}:${sec}.${(frac ?? '').padEnd(3, '0').slice(0, 3)}Z`;
+        const date = new Date(iso);
+        return !Number.isNaN(date.getTime()) && date.toISOString() === iso ? date : null;
     }
     if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text))
         return null;
@@ -4535,20 +4536,20 @@ const fanOut = new WeakMap();
  * waiter would make a batch cost the square of its size.
  */
 function whenAborted(signal, fn) {
-    let fns = fanOut.get(signal);
-    if (!fns) {
-        const waiting = new Set();
-        fanOut.set(signal, waiting);
-        signal.addEventListener('abort', () => {
-            fanOut.delete(signal);
-            for (const f of waiting)
-                f();
-        }, { once: true });
-        fns = waiting;
-    }
-    const mine = fns;
-    mine.add(fn);
-    return () => void mine.delete(fn);
+    const waiting = fanOut.get(signal) ?? listen(signal);
+    waiting.add(fn);
+    return () => void waiting.delete(fn);
+}
+/** The one listener of `signal`: it calls everyone waiting when the signal aborts. */
+function listen(signal) {
+    const waiting = new Set();
+    fanOut.set(signal, waiting);
+    signal.addEventListener('abort', () => {
+        fanOut.delete(signal);
+        for (const f of waiting)
+            f();
+    }, { once: true });
+    return waiting;
 }
 function throwIfAborted(signal) {
     if (signal?.aborted)
@@ -4597,24 +4598,14 @@ function durationText(ms, style = 'short') {
 function roundedSeconds(ms) {
     return Math.round(ms / 100) / 10;
 }
-const UNITS = {
-    ms: 1,
-    s: 1000,
-    sec: 1000,
-    secs: 1000,
-    second: 1000,
-    seconds: 1000,
-    m: 60_000,
-    min: 60_000,
-    mins: 60_000,
-    minute: 60_000,
-    minutes: 60_000,
-    h: 3_600_000,
-    hr: 3_600_000,
-    hrs: 3_600_000,
-    hour: 3_600_000,
-    hours: 3_600_000,
-};
+/** Each unit once, with every name a user may type for it. */
+const UNIT_NAMES = [
+    [1, ['ms']],
+    [1000, ['s', 'sec', 'secs', 'second', 'seconds']],
+    [60_000, ['m', 'min', 'mins', 'minute', 'minutes']],
+    [3_600_000, ['h', 'hr', 'hrs', 'hour', 'hours']],
+];
+const UNITS = new Map(UNIT_NAMES.flatMap(([ms, names]) => names.map((name) => [name, ms])));
 /** `90s`, `20m`, `30min`, `30 min`, `2 hours`, `1h30m`, `1 h 30 min`, `1500ms` or plain seconds. */
 function parseDuration(text) {
     const t = text.trim().toLowerCase();
@@ -4625,7 +4616,7 @@ function parseDuration(text) {
         throw new Error('bad duration');
     let ms = 0;
     for (const [, value, unit] of parts) {
-        const factor = UNITS[unit];
+        const factor = UNITS.get(unit);
         if (factor === undefined)
             throw new Error('bad duration');
         ms += parseFloat(value) * factor;
@@ -4636,16 +4627,6 @@ function parseDuration(text) {
 ;// CONCATENATED MODULE: ./src/types.ts
 /** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
 const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status', 'rollback'];
-/** The `result` output. `dry-run` only with the dry-run input. */
-const OUTCOMES = (/* unused pure expression or super */ null && ([
-    'succeeded',
-    'failed',
-    'skipped',
-    'timed-out',
-    'accepted',
-    'cancelled',
-    'dry-run',
-]));
 /** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
 function newResult(operation, siteId, startedAt) {
     return {
@@ -5035,16 +5016,12 @@ function exponential(options) {
         return Math.round(delayMs * (1 - options.jitter + 2 * options.jitter * random()));
     };
 }
-/** A `fraction` of the time waited so far, between `minMs` and `maxMs` (late by `fraction` at most). */
-function proportional(options) {
-    return (_retry, waitedMs) => Math.min(options.maxMs, Math.max(options.minMs, waitedMs * options.fraction));
-}
 /** Requests (api/client.ts): 1 s · 2ⁿ up to 30 s, full jitter, when the server names no Retry-After. */
 const REQUEST_RETRY = exponential({ firstMs: 1000, factor: 2, capMs: 30_000, jitter: 'full' });
 /** if-busy: wait: 2 s, 3 s, 4.5 s ... up to 15 s, each within ±20%: the other job usually ends within minutes. */
 const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000, jitter: 0.2 });
-/** wait-for-url: a quarter of the time waited so far, from 1 s to 15 s. */
-const URL_WAIT = proportional({ fraction: 0.25, minMs: 1000, maxMs: 15_000 });
+/** wait-for-url: a quarter of the time waited so far (late by a quarter at most), from 1 s to 15 s. */
+const URL_WAIT = (_retry, waitedMs) => Math.min(15_000, Math.max(1000, waitedMs / 4));
 /** Sleeps of one schedule under one deadline, counted. */
 class Backoff {
     schedule;
@@ -5156,7 +5133,7 @@ function pauseAfterMs(retryAfterMs, retry, random = Math.random) {
 function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
     const at = new Date(wallNowMs + retryAfterMs);
     const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    return new ApiError({
+    const refused = new ApiError({
         kind: error.kind,
         httpStatus: error.httpStatus,
         processing: error.processing,
@@ -5168,6 +5145,8 @@ function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
             `(${durationWords(Math.max(0, leftMs))} left), so the run ends now instead of waiting or retrying early.`,
         hint: `Run again after ${iso}, or raise ${setting('timeout')} above ${durationWords(retryAfterMs)} to wait for it.`,
     });
+    refused.afterUnknown = error.afterUnknown;
+    return refused;
 }
 /** `about 24 hours`, `5 minutes`, `40 seconds`: a duration a person reads at a glance. */
 function durationWords(ms) {
@@ -5181,25 +5160,11 @@ function durationWords(ms) {
         return `about ${n(Math.round(s / 3600), 'hour')}`;
     return `about ${n(Math.round(s / 86_400), 'day')}`;
 }
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = [
-    'January',
-    'February',
-    'March',
-    'April',
-    'May',
-    'June',
-    'July',
-    'August',
-    'September',
-    'October',
-    'November',
-    'December',
-];
 /** `on Wednesday 25 November 2026 at 11:40 UTC` */
 function dateWords(d) {
     const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
-    return `on ${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} at ${hm} UTC`;
+    const name = (part) => d.toLocaleString('en', { [part]: 'long', timeZone: 'UTC' });
+    return `on ${name('weekday')} ${d.getUTCDate()} ${name('month')} ${d.getUTCFullYear()} at ${hm} UTC`;
 }
 /** A header's value, trimmed (the first, when it came more than once); undefined when absent or empty. */
 function headerValue(value) {
@@ -5282,21 +5247,14 @@ function detailsOf(body, message, redactor) {
     }
     return out.slice(0, MAX_DETAILS);
 }
+const BODY_WORDS = {
+    empty: 'an empty body',
+    html: 'an HTML page',
+    text: 'a body that is not JSON',
+    truncated: 'a body too long to read',
+};
 /** How a body is described when it carried no message (a JSON body is never called "not JSON"). */
-function describeBody(kind) {
-    switch (kind) {
-        case 'empty':
-            return 'an empty body';
-        case 'html':
-            return 'an HTML page';
-        case 'text':
-            return 'a body that is not JSON';
-        case 'truncated':
-            return 'a body too long to read';
-        default:
-            return 'a JSON body without a message';
-    }
-}
+const describeBody = (kind) => BODY_WORDS[kind] ?? 'a JSON body without a message';
 /**
  * What an answer means: a 2xx whose body confirms it, or the ApiError it amounts to. A redirect is
  * never followed (the token must not leave the API's origin); a 401 records the run's token verdict.
@@ -5481,9 +5439,10 @@ class NodeTransport {
                     socket.once('connect', () => (phase = 'connected'));
             });
             request.on('error', (e) => fail(e.message, e.code ?? 'ECONNRESET'));
-            const timer = setTimeout(() => fail(phase === 'connecting'
-                ? `no connection within ${durationText(req.timeoutMs, 'log')}`
-                : `no answer within ${durationText(req.timeoutMs, 'log')}`, 'ETIMEDOUT'), req.timeoutMs);
+            const timer = setTimeout(() => {
+                const what = phase === 'connecting' ? 'connection' : 'answer';
+                fail(`no ${what} within ${durationText(req.timeoutMs, 'log')}`, 'ETIMEDOUT');
+            }, req.timeoutMs);
             if (req.signal?.aborted)
                 return onAbort();
             if (req.signal)
@@ -5604,12 +5563,14 @@ class StagingApiClient {
                     throw e;
                 error = e;
             }
+            if (afterUnknown)
+                error.afterUnknown = true;
             // Busy refusals belong to the if-busy policy, not to this layer.
             if (error.kind === 'busy')
-                throw withAfterUnknown(error, afterUnknown);
+                throw error;
             const retryable = error.processing !== 'processed' && mayResend(kind, error.processing);
             if (!retryable || attempt >= maxRetries)
-                throw withAfterUnknown(error, afterUnknown);
+                throw error;
             // The 429/503 retry is decided here: the server's Retry-After, else the request schedule.
             const delayMs = error.retryAfterMs === null
                 ? this.backoff.delayMs(attempt)
@@ -5617,13 +5578,13 @@ class StagingApiClient {
             if (this.backoff.passesDeadline(delayMs)) {
                 // The server's own word that it refuses until after the timeout: say when, at once.
                 if (error.retryAfterMs !== null && error.retryAfterMs === delayMs)
-                    throw withAfterUnknown(refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow()), afterUnknown);
-                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
+                    throw refusedUntil(error, delayMs, this.settings.deadline - clock.now(), clock.wallNow());
+                throw new DeadlineError(error);
             }
             this.waitingAfter = error;
             logger.info(`${error.httpStatus ? `${method} ${this.shown(path)}: HTTP ${error.httpStatus}.` : error.message} Sending it again in ${durationText(delayMs, 'log')} (retry ${attempt + 1} of ${maxRetries}).`);
             if (!(await this.backoff.sleep(delayMs)))
-                throw new DeadlineError(withAfterUnknown(error, afterUnknown));
+                throw new DeadlineError(error);
             if (error.processing === 'unknown')
                 afterUnknown = true;
         }
@@ -5639,36 +5600,32 @@ class StagingApiClient {
      * answer gives calls back; after each wait the ledger is asked again.
      */
     async callSlot(method, path) {
-        const { ledger } = this.deps;
-        const wait = ledger.reserve(this.settings.deadline);
+        const { clock, logger, signal, ledger } = this.deps;
+        const { deadline } = this.settings;
+        let wait = ledger.reserve(deadline);
         if (wait <= 0)
             return;
         ledger.waiting(1);
         try {
-            await this.waitForSlot(method, path, wait);
+            for (; wait > 0; wait = ledger.reserve(deadline)) {
+                if (clock.now() + wait >= deadline)
+                    throw new DeadlineError();
+                if (wait >= 1000)
+                    logger.debug(`rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`);
+                const changed = ledger.changed;
+                try {
+                    // A ledger that the run's cancellation wakes needs no signal composed per wait.
+                    const both = signal && ledger.cancelledBy !== signal ? AbortSignal.any([signal, changed]) : changed;
+                    await clock.sleep(wait, both);
+                }
+                catch (e) {
+                    if (!(e instanceof CancelledError) || signal?.aborted)
+                        throw e;
+                }
+            }
         }
         finally {
             ledger.waiting(-1);
-        }
-    }
-    async waitForSlot(method, path, first) {
-        const { clock, logger, signal, ledger } = this.deps;
-        const { deadline } = this.settings;
-        for (let wait = first; wait > 0; wait = ledger.reserve(deadline)) {
-            if (clock.now() + wait >= this.settings.deadline)
-                throw new DeadlineError();
-            if (wait >= 1000)
-                logger.debug(`rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`);
-            const changed = ledger.changed;
-            try {
-                // A ledger that the run's cancellation wakes needs no signal composed per wait.
-                const both = signal && ledger.cancelledBy !== signal ? AbortSignal.any([signal, changed]) : changed;
-                await clock.sleep(wait, both);
-            }
-            catch (e) {
-                if (!(e instanceof CancelledError) || signal?.aborted)
-                    throw e;
-            }
         }
     }
     /** One HTTP exchange, bounded by the request time limit and cancellation. */
@@ -5731,11 +5688,6 @@ class StagingApiClient {
         this.deps.ledger.observe(raw.status, raw.headers);
         return answerOf({ method, shown, url: this.url(path), kind }, raw, this.deps);
     }
-}
-function withAfterUnknown(error, afterUnknown) {
-    if (afterUnknown)
-        error.afterUnknown = true;
-    return error;
 }
 
 ;// CONCATENATED MODULE: ./src/staging/context.ts
@@ -5951,16 +5903,21 @@ const PUSH_FAILED_WITH_CHECKPOINT = 'The push job failed, but it may have overwr
 /**
  * The push warnings as the run can say them: as facts once the push job completed; for a job that
  * failed, that form; for any other end of a push that was sent (not followed, timed out, cancelled,
- * unknown), the "if the push went through" form. Each line only while it still stands: a checkpoint
- * removes the "no backup" line, protection switched back on removes the protection line.
+ * unknown), the "if the push went through" form. The run notes PUSH_WARNINGS once the push was
+ * taken or its answer lost (jobs.ts); this chooses the form. Each line only while it still
+ * stands: a checkpoint is a backup, so it removes the "no backup" line; protection switched back
+ * on removes the protection line.
  */
-function pushWarnings(warnings, completed, failed) {
-    if (completed)
-        return warnings;
-    const stands = PUSH_WARNINGS.map((w, i) => warnings.includes(w) || warnings.includes(PUSH_WARNINGS_IF_SENT[i]));
+function pushWarnings({ warnings, production, jobs }, failed) {
+    const gone = [production.checkpoint !== null, production.protection === 'on-again', false];
+    const kept = warnings.filter((w) => !gone[PUSH_WARNINGS.indexOf(w)]);
+    // The push job completed (production may have been restored since: its warnings still stand).
+    if (jobs.some((j) => j.op === 'push' && j.state === 'completed'))
+        return kept;
+    const stands = PUSH_WARNINGS.map((w) => kept.includes(w));
     if (!stands.some(Boolean))
-        return warnings;
-    const rest = warnings.filter((w) => !PUSH_WARNINGS.includes(w) && !PUSH_WARNINGS_IF_SENT.includes(w));
+        return kept;
+    const rest = kept.filter((w) => !PUSH_WARNINGS.includes(w));
     const said = failed
         ? [
             stands[0] ? PUSH_WARNINGS_IF_FAILED[0] : PUSH_FAILED_WITH_CHECKPOINT,
@@ -6117,15 +6074,15 @@ const PARENT = ['parent_id', 'parent_site_id'];
 const STAGING_ID = ['staging_site_id', 'staging_id'];
 /** The records of one page of the answer's `data` (an array, or a paginator's `data.data`). */
 function listItems(data) {
-    const list = Array.isArray(data) ? data : site_list_field(data, 'data');
+    const list = Array.isArray(data) ? data : field(data, 'data');
     return Array.isArray(list) ? list.filter(isRecord) : [];
 }
 /** The last page the answer's paginator states (`meta.last_page`, or `last_page` beside the data), else null. */
 function lastPageOf(body, data) {
     for (const v of [
-        site_list_field(site_list_field(body, 'meta'), 'last_page'),
-        site_list_field(data, 'last_page'),
-        site_list_field(body, 'last_page'),
+        field(field(body, 'meta'), 'last_page'),
+        field(data, 'last_page'),
+        field(body, 'last_page'),
     ]) {
         const n = typeof v === 'string' ? Number(v) : v;
         if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 1)
@@ -6179,7 +6136,7 @@ function indexOf(records) {
             map.set(key, [value]);
     };
     for (const r of records) {
-        const id = site_list_idText(r.id);
+        const id = idText(r.id);
         if (id !== null && !index.byId.has(id))
             index.byId.set(id, r);
         const staging = markedStaging(r);
@@ -6187,13 +6144,13 @@ function indexOf(records) {
             if (r[name] === undefined || r[name] === null)
                 continue;
             index.anyLink = true;
-            add(index.links, site_list_idText(r[name]), { id, field: name, record: r });
+            add(index.links, idText(r[name]), { id, field: name, record: r });
         }
         const name = STAGING_ID.find((n) => r[n] !== undefined && r[n] !== null);
         if (name)
             index.anyLink = true;
         if (name && !staging)
-            add(index.own, id, { id: site_list_idText(r[name]), field: name });
+            add(index.own, id, { id: idText(r[name]), field: name });
     }
     indexes.set(records, index);
     return index;
@@ -6207,7 +6164,7 @@ function markedStaging(r) {
 }
 /** A paginator without a last page (a "simple" one): `next_page_url` (or `links.next`) null means no more. */
 function nextPageOf(meta, data) {
-    for (const holder of [data, meta, site_list_field(meta, 'links')])
+    for (const holder of [data, meta, field(meta, 'links')])
         for (const name of ['next_page_url', 'next']) {
             if (!isRecord(holder) || !(name in holder))
                 continue;
@@ -6217,22 +6174,11 @@ function nextPageOf(meta, data) {
 }
 /** A row as a key, to tell a page that only repeats rows already read. */
 function rowKey(r) {
-    const id = site_list_idText(r.id);
+    const id = idText(r.id);
     return id !== null ? `id:${id}` : JSON.stringify(r);
 }
 function isRecord(v) {
     return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-function site_list_field(data, name) {
-    return isRecord(data) ? data[name] : undefined;
-}
-/** An id as text: digits or id characters (a string), or a non-negative integer; else null. */
-function site_list_idText(value) {
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
-        return String(value);
-    if (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.trim()))
-        return value.trim();
-    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/staging/staging-fields.ts
@@ -6402,18 +6348,16 @@ function plainGet(url, timeoutMs, signal, bodyBytes = 0) {
  * nothing. Best effort: nothing here fails a run.
  */
 async function fillFromOtherSources(ctx) {
-    if (!ctx.facts.complete)
-        await fillFromSiteList(ctx);
+    if (!ctx.facts.complete) {
+        const listed = await fromSiteList(ctx);
+        if ('note' in listed)
+            ctx.facts.note(listed.note);
+    }
     if (!ctx.facts.url)
         await fillFromHints(ctx);
 }
 /** How long a known URL gets to answer. */
 const HINT_CHECK_MS = 10_000;
-async function fillFromSiteList(ctx) {
-    const listed = await fromSiteList(ctx);
-    if ('note' in listed)
-        ctx.facts.note(listed.note);
-}
 /**
  * This site's staging record in the site list, learnt (facts.ts: the list only fills what the
  * answers left unknown); or why the list does not name it. A list read in part never says it names
@@ -6482,7 +6426,7 @@ async function fillFromHints(ctx) {
     for (const hint of hints) {
         const url = ctx.redactor.stripUrl(hint.url);
         if (!url || !(0,src_text/* httpUrl */.q3)(url)) {
-            other_sources_note(ctx, `${capital(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`);
+            ctx.facts.note(`${capitalised(hint.from)} gave a URL that is not a plain http(s) URL: it was not used.`);
             continue;
         }
         at(ctx, `checking ${url} (from ${hint.from})`);
@@ -6498,16 +6442,10 @@ async function fillFromHints(ctx) {
             ctx.facts.learn({ kind: 'outside', words: `${hint.from} (it answers)` }, { url });
             return;
         }
-        other_sources_note(ctx, answered === null
-            ? `${capital(hint.from)} gave ${url}, plain http on a host that is not loopback: not checked, so not used.`
-            : `${capital(hint.from)} gave ${url}, which did not answer: it was not used.`);
+        ctx.facts.note(answered === null
+            ? `${capitalised(hint.from)} gave ${url}, plain http on a host that is not loopback: not checked, so not used.`
+            : `${capitalised(hint.from)} gave ${url}, which did not answer: it was not used.`);
     }
-}
-function other_sources_note(ctx, text) {
-    ctx.facts.note(text);
-}
-function capital(text) {
-    return capitalised(text);
 }
 
 ;// CONCATENATED MODULE: ./src/api/root.ts
@@ -6720,91 +6658,7 @@ async function rootConfirmed(ctx, because) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/staging/read-route.ts
-
-
-/**
- * Whether the service offers the staging read at all, learned once and shared by every site of a
- * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
- * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
- * the rate limit to hear it again.
- */
-class StagingReadRoute {
-    refusal = null;
-    /** Reads after a job that succeeded: how many answered 404, and whether any named the staging. */
-    missingAfterJob = 0;
-    named = false;
-    afterJobRead = null;
-    /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
-    learned = null;
-    /** The route's refusal, once one site heard it; null while the route may answer. */
-    get refused() {
-        return this.refusal;
-    }
-    /**
-     * Whether this route names nothing in this run: it answered 404 to MISSING_AFTER_JOB reads right
-     * after jobs that succeeded, and named no staging environment (docs/assumptions.md, 70).
-     */
-    get namesNothing() {
-        return !this.named && this.missingAfterJob >= MISSING_AFTER_JOB;
-    }
-    /**
-     * A read right after a job that succeeded (`read` says whether it named the staging environment,
-     * or null when it failed): until one has named one, they go one at a time, so a route that
-     * answers 404 is heard MISSING_AFTER_JOB times, not once per site. Null when not sent.
-     */
-    async afterJob(read, named) {
-        while (this.afterJobRead && !this.named)
-            await this.afterJobRead;
-        if (this.namesNothing)
-            return null;
-        const sent = read();
-        if (this.named)
-            return sent;
-        const done = sent.then((result) => {
-            const said = named(result);
-            if (said === true)
-                this.named = true;
-            if (said === false)
-                this.missingAfterJob++;
-        }, () => undefined);
-        const current = done.finally(() => {
-            if (this.afterJobRead === current)
-                this.afterJobRead = null;
-        });
-        this.afterJobRead = current;
-        return sent;
-    }
-    /**
-     * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
-     * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
-     */
-    async read(read, notSent) {
-        if (this.learned)
-            await this.learned;
-        if (this.refusal)
-            throw notSent(this.refusal);
-        const sent = read();
-        this.learned ??= sent.then(() => undefined, (e) => {
-            if (e instanceof ApiError && probeUnsupported(e.httpStatus))
-                this.refusal = e;
-        });
-        return sent;
-    }
-}
-/**
- * The staging reads a job that succeeded may still cost (0 or 1, after-job.ts): none after a delete,
- * once the URL is known, once the run heard that the service offers no such read, or once the read
- * has answered 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
- */
-function readsAfterJob(operation, readRoute, urlKnown = false) {
-    return operation === 'delete' || urlKnown || readRoute?.refused || readRoute?.namesNothing ? 0 : 1;
-}
-/** 404s after jobs that succeeded, with no staging named, after which the run reads no more. */
-const MISSING_AFTER_JOB = 2;
-
 ;// CONCATENATED MODULE: ./src/staging/after-job.ts
-
 
 
 
@@ -6872,7 +6726,9 @@ async function afterJob(ctx, op) {
  */
 async function readStagingAfterJob(ctx) {
     const route = ctx.readRoute;
-    if (readsAfterJob(ctx.config.operation, route) === 0)
+    // None once the run heard that the service offers no such read, or once the read has answered
+    // 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
+    if (route?.refused || route?.namesNothing)
         return;
     if (!ctx.polls.spareNow()) {
         ctx.logger.debug('not reading the staging environment now: the calls left are for jobs still running');
@@ -6903,7 +6759,7 @@ function failure(e) {
         outcome: 'failed',
         summary: e.message,
         error: { kind: e.kind, hint: e.hint },
-        ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
+        ...(e.serverMessage ? { message: e.serverMessage } : {}),
     };
 }
 /** A background job that ended failed on the server (`what`: "The pull", ...), with its reason. */
@@ -6939,7 +6795,7 @@ function endingOf(ctx, e) {
                     ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, record.taskId)}`
                     : `Raise ${setting('timeout')}, or try again later.`,
             },
-            ...(e.lastError?.serverMessage ? { fields: { message: e.lastError.serverMessage } } : {}),
+            ...(e.lastError?.serverMessage ? { message: e.lastError.serverMessage } : {}),
         };
     }
     if (e instanceof CancelledError)
@@ -6988,17 +6844,9 @@ function jobReport(job) {
 }
 /** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
 function writeResult(ctx, ending) {
-    const { client, clock, config, siteId, started, startedWall, redactor, door } = ctx;
-    const known = { ...ctx.record, ...ending.fields };
+    const { client, clock, config, siteId, started, startedWall, redactor, door, record } = ctx;
     const facts = ctx.facts.view();
     const said = productionWords(ctx);
-    // The push job completed (production may have been restored since: its warnings still stand).
-    const pushed = known.jobs.some((j) => j.op === 'push' && j.state === 'completed');
-    // Lines that no longer stand: a checkpoint is a backup; protection switched on again after the push.
-    const gone = [
-        ...(known.production.checkpoint ? [0] : []),
-        ...(known.production.protection === 'on-again' ? [1] : []),
-    ].flatMap((i) => [PUSH_WARNINGS[i], PUSH_WARNINGS_IF_SENT[i]]);
     const error = ending.error && said.hint && !ending.error.hint.includes(said.hint)
         ? { ...ending.error, hint: sentences(ending.error.hint, said.hint) }
         : ending.error;
@@ -7009,30 +6857,27 @@ function writeResult(ctx, ending) {
     return {
         ...newResult(config.operation, siteId, startedWall),
         result: ending.outcome,
-        httpStatus: known.httpStatus,
-        message: known.message,
+        httpStatus: record.httpStatus,
+        message: ending.message ?? record.message,
         summary: redactor.inert(
         // Without an error (a cancel) the step that tries again goes in the summary: never lost.
         words(said.summary.length
             ? sentences(ending.summary, ...said.summary, ...(ending.error ? [] : [said.hint]))
             : ending.summary)),
-        taskId: known.taskId,
+        taskId: record.taskId,
         stagingSiteId: facts.stagingSiteId,
         stagingUrl: facts.stagingUrl,
         // The state is the point of `status` only: a job's run does not report one (a delete's "none" included).
         stagingState: config.operation === 'status' ? facts.stagingState : null,
-        urlReady: known.urlReady,
+        urlReady: record.urlReady,
         durationSeconds: roundedSeconds(clock.now() - started),
         requests: client.requests,
         retries: client.retries + ctx.busy.retries,
-        warnings: [
-            ...pushWarnings(known.warnings.filter((w) => !gone.includes(w)), pushed, ending.error?.kind === 'task-failed'),
-            ...said.warnings,
-        ].map(words),
+        warnings: [...pushWarnings(record, ending.error?.kind === 'task-failed'), ...said.warnings].map(words),
         sent: client.sent,
         error: error ? { ...error, hint: hint(error.hint) } : null,
-        checkpointId: known.checkpointId,
-        productionCheck: known.production.check ? (known.production.check.passed ? 'passed' : 'failed') : null,
+        checkpointId: record.checkpointId,
+        productionCheck: record.production.check ? (record.production.check.passed ? 'passed' : 'failed') : null,
         stagingFrom: {
             siteId: facts.stagingFrom.siteId ? words(facts.stagingFrom.siteId) : null,
             url: facts.stagingFrom.url ? words(facts.stagingFrom.url) : null,
@@ -17400,7 +17245,7 @@ async function waitWhileBusy(ctx, op, busyTries) {
 }
 function unknownOutcome(ctx, op, e) {
     if (op === 'push')
-        note(ctx, ...PUSH_WARNINGS_IF_SENT);
+        note(ctx, ...PUSH_WARNINGS);
     const what = {
         create: 'A staging environment may or may not be being created.',
         pull: 'Staging may or may not be being overwritten with production.',
@@ -17676,7 +17521,7 @@ async function make(ctx) {
             kind: outcome.kind === 'failed' ? 'task-failed' : 'checkpoint',
             hint: `Run again; if it keeps failing, delete old versions of site ${siteId} in the dashboard, ${WITHOUT}.`,
         },
-        ...(outcome.kind === 'failed' ? { fields: { message: outcome.reason } } : {}),
+        ...(outcome.kind === 'failed' ? { message: outcome.reason } : {}),
     };
 }
 /** Names the version as this tool's; a refusal leaves it usable by its id (a warning says so). */
@@ -17728,7 +17573,7 @@ function refused(ctx, e, rootSaid) {
         outcome: 'failed',
         summary: sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH),
         error: { kind: e.kind, hint },
-        ...(e.serverMessage ? { fields: { message: e.serverMessage } } : {}),
+        ...(e.serverMessage ? { message: e.serverMessage } : {}),
     };
 }
 
@@ -18066,6 +17911,81 @@ const ASK_AGAIN_MS = 1000;
 const SHARED_SPACING_MS = 150;
 const FEW_EARLY = 0.25;
 
+;// CONCATENATED MODULE: ./src/staging/read-route.ts
+
+
+/**
+ * Whether the service offers the staging read at all, learned once and shared by every site of a
+ * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
+ * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
+ * the rate limit to hear it again.
+ */
+class StagingReadRoute {
+    refusal = null;
+    /** Reads after a job that succeeded: how many answered 404, and whether any named the staging. */
+    missingAfterJob = 0;
+    named = false;
+    afterJobRead = null;
+    /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
+    learned = null;
+    /** The route's refusal, once one site heard it; null while the route may answer. */
+    get refused() {
+        return this.refusal;
+    }
+    /**
+     * Whether this route names nothing in this run: it answered 404 to MISSING_AFTER_JOB reads right
+     * after jobs that succeeded, and named no staging environment (docs/assumptions.md, 70).
+     */
+    get namesNothing() {
+        return !this.named && this.missingAfterJob >= MISSING_AFTER_JOB;
+    }
+    /**
+     * A read right after a job that succeeded (`read` says whether it named the staging environment,
+     * or null when it failed): until one has named one, they go one at a time, so a route that
+     * answers 404 is heard MISSING_AFTER_JOB times, not once per site. Null when not sent.
+     */
+    async afterJob(read, named) {
+        while (this.afterJobRead && !this.named)
+            await this.afterJobRead;
+        if (this.namesNothing)
+            return null;
+        const sent = read();
+        if (this.named)
+            return sent;
+        const done = sent.then((result) => {
+            const said = named(result);
+            if (said === true)
+                this.named = true;
+            if (said === false)
+                this.missingAfterJob++;
+        }, () => undefined);
+        const current = done.finally(() => {
+            if (this.afterJobRead === current)
+                this.afterJobRead = null;
+        });
+        this.afterJobRead = current;
+        return sent;
+    }
+    /**
+     * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
+     * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
+     */
+    async read(read, notSent) {
+        if (this.learned)
+            await this.learned;
+        if (this.refusal)
+            throw notSent(this.refusal);
+        const sent = read();
+        this.learned ??= sent.then(() => undefined, (e) => {
+            if (e instanceof ApiError && probeUnsupported(e.httpStatus))
+                this.refusal = e;
+        });
+        return sent;
+    }
+}
+/** 404s after jobs that succeeded, with no staging named, after which the run reads no more. */
+const MISSING_AFTER_JOB = 2;
+
 ;// CONCATENATED MODULE: ./src/judge.ts
 /** Whether an outcome fails the run (exit code 1, `core.setFailed`). */
 function isFailure(outcome) {
@@ -18126,7 +18046,7 @@ class Facts {
     learn(source, learnt) {
         const { id, url, state, exists } = learnt;
         if (id && isProductionId(id, this.productionId)) {
-            this.warn(`${facts_capital(source.words)} gave the production site's own id (${this.productionId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
+            this.warn(`${capital(source.words)} gave the production site's own id (${this.productionId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
             return false;
         }
         if (state === 'none') {
@@ -18183,7 +18103,7 @@ class Facts {
             return stronger > 0 ? next : held;
         if (stronger >= 0)
             return next;
-        this.warn(`${facts_capital(next.from.words)} gave ${next.value} as ${what}, but ${held.from.words} gave ${held.value}: the sources disagree; ${held.value} (from ${held.from.words}) was kept.`);
+        this.warn(`${capital(next.from.words)} gave ${next.value} as ${what}, but ${held.from.words} gave ${held.value}: the sources disagree; ${held.value} (from ${held.from.words}) was kept.`);
         return held;
     }
     /** "There is no staging environment": taken only as the rule above says. */
@@ -18203,7 +18123,7 @@ class Facts {
         const what = named
             ? `${named.from.words} named ${this.idFact ? `staging site ${this.idFact.value}` : 'the staging site'}${this.urlFact ? ` at ${this.urlFact.value}` : ''}`
             : `${this.existsFrom.words} said a staging environment exists`;
-        this.warn(`${facts_capital(source.words)} says there is no staging environment, but ${what}: the sources disagree; ${named ? `what ${named.from.words} said` : 'the staging site'} was kept.`);
+        this.warn(`${capital(source.words)} says there is no staging environment, but ${what}: the sources disagree; ${named ? `what ${named.from.words} said` : 'the staging site'} was kept.`);
     }
     warn(text) {
         if (this.said.has(text))
@@ -18212,7 +18132,7 @@ class Facts {
         this.voice.warn(text);
     }
 }
-function facts_capital(text) {
+function capital(text) {
     return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -18701,13 +18621,12 @@ async function dryRun(ctx) {
     at(ctx, 'reading the staging environment (dry run)');
     try {
         const read = await readStaging(ctx);
+        // A 404 is said as any other answer of the read (its error is not-found, never auth).
         if (read.kind === 'missing')
-            logger.info(`Dry run: reading the staging environment answered: ${read.error.message}`);
-        else {
-            fillStagingFields(ctx, read.data, STAGING_READ);
-            const url = ctx.facts.url;
-            logger.info(`Dry run: site ${siteId} has a staging environment${url ? ` at ${url}` : ''}.`);
-        }
+            throw read.error;
+        fillStagingFields(ctx, read.data, STAGING_READ);
+        const url = ctx.facts.url;
+        logger.info(`Dry run: site ${siteId} has a staging environment${url ? ` at ${url}` : ''}.`);
     }
     catch (e) {
         if (!(e instanceof ApiError))
@@ -18716,16 +18635,16 @@ async function dryRun(ctx) {
             throw e;
         logger.info(`Dry run: reading the staging environment answered: ${e.message}`);
     }
+    const guarded = config.checkpoint !== 'none';
     if (op === 'push') {
-        const guarded = config.checkpoint !== 'none';
         note(ctx, ...PUSH_WARNINGS.filter((_, i) => i > 0 || !guarded).map((w) => `If run: ${w}`));
-        for (const line of pushPlan(config.checkpoint !== 'none'))
+        for (const line of pushPlan(guarded))
             logger.info(`Dry run: the push ${line.charAt(0).toLowerCase()}${line.slice(1)}`);
     }
-    const plan = op === 'push' ? ` ${pushPlan(config.checkpoint !== 'none').join(' ')}` : '';
+    const plan = op === 'push' ? ` ${pushPlan(guarded).join(' ')}` : '';
     return {
         outcome: 'dry-run',
-        summary: `Dry run: nothing was changed. Would send ${main || lines[0]}.${plan}${op === 'push' && config.checkpoint !== 'none' ? ' But first: a checkpoint of production (a site version), followed to completed; no checkpoint, no push.' : ''}`,
+        summary: `Dry run: nothing was changed. Would send ${main || lines[0]}.${plan}${op === 'push' && guarded ? ' But first: a checkpoint of production (a site version), followed to completed; no checkpoint, no push.' : ''}`,
     };
 }
 /** PUSH_PLAN, without its "no backup" when a checkpoint is taken first (issue 27). */
@@ -18760,8 +18679,10 @@ class PollScheduler {
     shortest = Infinity;
     longest = 0;
     longestEnd = 0;
-    /** A final found its job running, and how far past its end (a factor on the length; 1 until then). */
+    /** A final found its job running, and how far past its end (a factor on the length; 1 until then);
+     * `noProgress`: a job ended after readings that never told its end (the batch's report no progress). */
     misled = false;
+    noProgress = false;
     stretch = 1;
     constructor(clock, supply, 
     /** The run's one deadline, computed once from `timeout`: no wait runs past it. */
@@ -18788,6 +18709,8 @@ class PollScheduler {
             stopListening?.();
             // Its length as its last poll saw it; a blind final tells nothing new of the longest.
             const seen = (job.polledAt ?? this.clock.now()) - job.start;
+            if (job.answers >= 2 && job.end === null)
+                this.noProgress = true;
             const blind = job.approved === 'final' && job.blind;
             this.jobs.delete(key);
             this.held.delete(job);
@@ -18805,6 +18728,8 @@ class PollScheduler {
         if (ask.answers !== job.answers) {
             job.answers = ask.answers;
             job.agreed = agrees(job, ask.end, now);
+            if (job.approved === 'final' && !ask.end)
+                job.runningAt = now - job.start;
             if (job.approved === 'final' && job.end) {
                 this.misled = true;
                 this.stretch = Math.max(this.stretch, (now - job.start) / Math.max(1, job.end.to - job.start));
@@ -18861,6 +18786,8 @@ class PollScheduler {
         let lookAt = job.end ? ask.wantedAt : (first ?? (scout || this.leftOver(now) ? ask.wantedAt : null));
         if (this.misled && (this.longest > 0 || !scout))
             lookAt = null;
+        if (this.noProgress && !job.end)
+            lookAt = null;
         if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
             if (lookAt > now)
                 return { at: lookAt, look: true };
@@ -18872,17 +18799,19 @@ class PollScheduler {
         }
         return { at: finalAt ?? Infinity, look: false };
     }
-    /**
-     * A job's final: at its own latest end once two readings agree and no bar misled; else not before
-     * the longest job expected (stretched once bars mislead); with no reading, once some job told.
-     */
+    /** A job's final: at its own latest end once two readings agree and no bar misled; else not before
+     * the longest job expected (stretched once bars mislead); with no reading, once some job told. */
     finalAt(job, now) {
         const told = this.misled || this.longestExpected(false) > 0;
         const measured = told ? finalAfter(job.start, this.longestExpected(true)) : null;
         if (this.misled && this.longest === 0 && this.scout() !== job)
             return null;
-        if (!job.end)
-            return measured;
+        if (!job.end) {
+            // Not before MISS_GROWTH × how long it ran (no progress: the longest ended), unless all may miss once.
+            const ran = Math.max(job.runningAt, this.noProgress ? this.longest : 0);
+            const growth = this.spare(now) >= this.jobs.size ? 1 + FINAL_MARGIN : MISS_GROWTH;
+            return measured === null ? null : Math.max(measured, job.start + growth * ran);
+        }
         const own = ownFinal(job, this.stretch);
         if (!this.misled && job.agreed)
             return own;
@@ -18933,10 +18862,8 @@ class PollScheduler {
             return false;
         return this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB;
     }
-    /**
-     * This run's share of the calls left (all of them while it is alone on the account), less the
-     * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out.
-     */
+    /** This run's share of the calls left (all of them while it is alone on the account), less the
+     * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out. */
     free() {
         const share = Math.floor(this.supply.available() / this.supply.sharers);
         return share - this.due - this.supply.waiters - this.looksOut;
@@ -18966,10 +18893,9 @@ class PollScheduler {
         return this.jobs.values().next().value;
     }
 }
-/**
- * One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`,
- * its final was timed by the longest job expected; `approved`, its poll approved last, until answered.
- */
+/** One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`, its
+ * final was timed by the longest job expected; `approved`, its poll approved last, until answered;
+ * `runningAt`, how long it had run when a final found it running with no end to read. */
 class Job {
     start;
     polledAt = null;
@@ -18980,6 +18906,7 @@ class Job {
     approved = null;
     left = false;
     wake = null;
+    runningAt = 0;
     constructor(start) {
         this.start = start;
     }
@@ -19006,9 +18933,7 @@ function ownFinal(job, stretch = 1) {
 function finalAfter(start, length) {
     return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null;
 }
-function near(a, b, start) {
-    return Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS;
-}
+const near = (a, b, start) => Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS;
 /** A held job asks again this often (calls may come back); no job polls twice within MIN_GAP_MS. */
 const HOLD_RECHECK_MS = 2000;
 const MIN_GAP_MS = 250;
@@ -19024,6 +18949,8 @@ const FINAL_MARGIN_MS = 100;
 const NARROW = 0.04;
 const NARROW_MS = 400;
 const CONFIRM_AFTER = 0.5;
+/** A job with no end to read is polled again this much later than it was last found running. */
+const MISS_GROWTH = 1.3;
 
 ;// CONCATENATED MODULE: ./src/staging/status.ts
 
@@ -19046,7 +18973,7 @@ async function status_status(ctx) {
         at(ctx, 'reading the staging environment');
         return readState(ctx);
     }
-    answered(ctx, { taskId: taskId });
+    answered(ctx, { taskId });
     if (!ctx.config.wait) {
         at(ctx, `reading task ${taskId}`);
         return readTaskOnce(ctx, taskId);
@@ -19107,11 +19034,10 @@ async function readState(ctx) {
         return {
             outcome: 'succeeded',
             summary: `Site ${siteId} has no staging environment.`,
-            fields: { message: read.error.serverMessage },
+            message: read.error.serverMessage,
         };
     }
-    answered(ctx, { httpStatus: read.status });
-    answered(ctx, { message: ctx.record.message || read.message });
+    answered(ctx, { httpStatus: read.status, message: ctx.record.message || read.message });
     const state = fillStagingFields(ctx, read.data, STAGING_READ) ? read.state : 'unknown';
     facts.learn(STAGING_READ, { state });
     return {
@@ -19415,6 +19341,23 @@ class InputError extends Error {
     }
 }
 /**
+ * Raw inputs over their `defaults` (an empty value is a value left out), read by `schema`; or an
+ * InputError naming the first input that is wrong. A required input left out "is required".
+ */
+function readInputs(schema, defaults, raw) {
+    const filled = { ...defaults };
+    for (const [k, v] of Object.entries(raw))
+        if (v !== undefined && v.trim() !== '')
+            filled[k] = v;
+    const parsed = schema.safeParse(filled);
+    if (parsed.success)
+        return parsed.data;
+    const issue = parsed.error.issues[0];
+    const input = String(issue.path[0] ?? 'input');
+    const message = filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message;
+    throw new InputError(input, message);
+}
+/**
  * A production site id: the service numbers its sites (auto-increment row ids, as every id of the
  * service family's answers shows), so digits only, at most 20 (an unsigned 64-bit id). Checked
  * before any request, so `1001;x` or `1001/../1002` can never address another site (docs/assumptions.md).
@@ -19676,15 +19619,13 @@ const GITHUB_INPUT_DEFAULTS = {
     'if-staging-taken': 'take',
 };
 const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUT_DEFAULTS);
-/** Who posts comments and deployments when the github-token is the workflow's GITHUB_TOKEN. */
-const DEFAULT_COMMENT_AUTHOR = GITHUB_INPUT_DEFAULTS['comment-author'];
 /** `if-staging-taken`: what a create or pull does when staging shows another open pull request. */
 const IF_TAKEN = ['take', 'wait', 'fail'];
 /** A GitHub login, or an app's bot login (`name[bot]`). */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/;
-/** comment-author: a login; '' is the default. */
+/** comment-author: a login; '' is the default (who posts when the github-token is the workflow's own). */
 function parseCommentAuthor(raw) {
-    const login = raw.trim() === '' ? DEFAULT_COMMENT_AUTHOR : raw.trim();
+    const login = raw.trim() || GITHUB_INPUT_DEFAULTS['comment-author'];
     return LOGIN.test(login) ? login : null;
 }
 const GitHubSchema = object({
@@ -19718,19 +19659,7 @@ const CLAIMING_OPERATIONS = ['create', 'pull'];
  * (`release` needs a token; `if-staging-taken` other than take needs to know who staging shows).
  */
 function parseGitHubInputs(raw, run) {
-    const filled = { 'github-token': '' };
-    for (const [k, v] of Object.entries(GITHUB_INPUT_DEFAULTS))
-        if (k !== 'github-token')
-            filled[k] = v;
-    for (const [k, v] of Object.entries(raw))
-        if (v !== undefined && v.trim() !== '')
-            filled[k] = v;
-    const parsed = GitHubSchema.safeParse(filled);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new InputError(String(issue.path[0] ?? 'input'), issue.message);
-    }
-    const g = parsed.data;
+    const g = readInputs(GitHubSchema, { ...GITHUB_INPUT_DEFAULTS, 'github-token': '' }, raw);
     const settings = {
         token: g['github-token'],
         commentAuthor: g['pr-comment'] ? g['comment-author'] : null,
@@ -19763,7 +19692,6 @@ function parseGitHubInputs(raw, run) {
 
 
 
-
 const Schema = object(Object.fromEntries(INPUT_NAMES.map((n) => [n, READERS[INPUTS[n].kind](INPUTS[n])])));
 /** The site-id input alone, checked as parseConfig checks it (the action's release reads only this). */
 function parseSiteIds(raw) {
@@ -19774,18 +19702,8 @@ function parseSiteIds(raw) {
 }
 /** Raw inputs -> Config, or InputError naming the first input that is wrong. */
 function parseConfig(raw) {
-    const filled = Object.fromEntries(INPUT_NAMES.map((n) => [n, DEFAULTS[n] ?? '']));
-    for (const [k, v] of Object.entries(raw))
-        if (v !== undefined && v.trim() !== '')
-            filled[k] = v;
-    const parsed = Schema.safeParse(filled);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const input = String(issue.path[0] ?? 'input');
-        const message = filled[input] === '' && input !== 'api-token' && issue.code !== 'custom' ? 'is required' : issue.message;
-        throw new InputError(input, message);
-    }
-    const c = parsed.data;
+    const defaults = Object.fromEntries(INPUT_NAMES.map((n) => [n, DEFAULTS[n] ?? '']));
+    const c = readInputs(Schema, defaults, raw);
     // A thing named for some operations only (a task, a version, the live site) is refused for the others.
     for (const name of INPUT_NAMES) {
         const only = INPUTS[name].for;
@@ -20012,7 +19930,7 @@ function finalLine(results) {
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
 
 /** Every output of action.yml, in order; all are set on every path. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+const OUTPUT_NAMES = [
     'result',
     'http-status',
     'message',
@@ -20027,7 +19945,7 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'results',
     'checkpoint-id',
     'production-check',
-]));
+];
 /**
  * The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts
  * are sums, and the per-site detail is in `results` (a JSON array of Results, always set).
@@ -20055,39 +19973,27 @@ function outputsFor(results, wallSeconds) {
     }
     const sum = (f) => results.reduce((n, r) => n + f(r), 0);
     return {
+        ...NOTHING,
         result: overallOutcome(results),
-        'http-status': '',
         message: batchMessage(results),
-        'task-id': '',
-        'staging-site-id': '',
-        'staging-url': '',
-        'staging-state': '',
-        'url-ready': '',
         'duration-seconds': String(wallSeconds ?? Math.max(0, ...results.map((r) => r.durationSeconds))),
         requests: String(sum((r) => r.requests)),
         retries: String(sum((r) => r.retries)),
         results: results_,
-        'checkpoint-id': '',
-        'production-check': '',
     };
 }
+/** Every output empty, in OUTPUT_NAMES's order: what a run of several sites or none leaves unset. */
+const NOTHING = Object.fromEntries(OUTPUT_NAMES.map((name) => [name, '']));
 /** Outputs for a run that never started (bad input): every output set, `result` failed. */
 function failedOutputs(message) {
     return {
+        ...NOTHING,
         result: 'failed',
-        'http-status': '',
         message,
-        'task-id': '',
-        'staging-site-id': '',
-        'staging-url': '',
-        'staging-state': '',
-        'url-ready': '',
         'duration-seconds': '0',
         requests: '0',
         retries: '0',
         results: '[]',
-        'checkpoint-id': '',
-        'production-check': '',
     };
 }
 /** "3 of 4 sites succeeded; failed: 1002" (at most 20 ids per outcome named). */
@@ -20443,8 +20349,7 @@ function runContext(env) {
     };
 }
 /** Events whose payload names the pull request the comment belongs to. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-const isPullRequestEvent = (eventName) => PULL_REQUEST_EVENTS.includes(eventName);
+const isPullRequestEvent = (eventName) => eventName === 'pull_request' || eventName === 'pull_request_target';
 /** The repository of the run: GITHUB_REPOSITORY, else the payload's. */
 function repoOf(repository, payload) {
     const [owner, repo, extra] = (repository ?? '').split('/');
@@ -20472,6 +20377,7 @@ function pullRequestTarget(eventName, payload, repository) {
         return { target: { ...repo, number } };
     return { reason: 'pr-comment: the repository is unknown (no GITHUB_REPOSITORY): no comment was posted.' };
 }
+/** A commit id: SHA-1, or SHA-256. */
 const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
 /**
  * The commit a deployment is made for: the pull request's head on pull_request and
@@ -20608,9 +20514,9 @@ function renderComment(r, scrub, extras = {}) {
     if (r.productionCheck)
         lines.push(`| Production | check ${r.productionCheck === 'passed' ? 'passed' : '**failed**'} |`);
     lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`);
-    lines.push(`| Time | ${utcTime(r.startedAt)} |`);
+    lines.push(`| Time | ${noticeTime(r.startedAt)} |`);
     if (extras.owner && !removed && /^[0-9a-f]{7,64}$/.test(extras.owner.sha))
-        lines.push(`| Staging shows | this pull request at \`${extras.owner.sha.slice(0, 12)}\` (since ${utcTime(extras.owner.at)}) |`);
+        lines.push(`| Staging shows | this pull request at \`${extras.owner.sha.slice(0, 12)}\` (since ${noticeTime(extras.owner.at)}) |`);
     if (runUrl)
         lines.push(`| Run | [workflow run](${runUrl}) |`);
     lines.push('');
@@ -20661,17 +20567,9 @@ function withNotice(body, notice) {
     let at = 0;
     while (at < lines.length && /^<!-- site-staging-action:[a-z-]+=/.test(lines[at]))
         at++;
-    lines.splice(at, 0, NOTICE_OPEN, `> ⚠️ ${oneNoticeLine(notice)}`, '');
+    lines.splice(at, 0, NOTICE_OPEN, `> ⚠️ ${notice.replace(/\s+/g, ' ').trim().slice(0, 600)}`, '');
     const out = lines.join('\n');
     return out.length > MAX_COMMENT_CHARS ? `${out.slice(0, MAX_COMMENT_CHARS)}…\n` : out;
-}
-/** The notice on one line, bounded. */
-function oneNoticeLine(notice) {
-    return notice.replace(/\s+/g, ' ').trim().slice(0, 600);
-}
-/** `14:02 UTC on 2026-11-24`, for notices. */
-function noticeTime(iso) {
-    return utcTime(iso);
 }
 /** Whether `body` carries this project's marker for `siteId` (the marker opens the comment). */
 function isCommentFor(body, siteId) {
@@ -20688,8 +20586,8 @@ function comment_cleanUrl(url, scrub) {
         return null;
     return safeHttpUrl(scrubbed);
 }
-/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`. */
-function utcTime(iso) {
+/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`, for the table and for notices. */
+function noticeTime(iso) {
     const d = new Date(iso);
     return Number.isNaN(d.getTime())
         ? md(String(iso), 40)
@@ -20734,19 +20632,13 @@ const FORKS = ' A pull request from a fork gets a read-only token whatever the w
 async function postOrUpdateComments(results, options) {
     const { octokit, target, author, scrub } = options;
     const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
-    let found;
-    let ignored;
-    try {
-        ;
-        ({ found, ignored } = await findOwnComments(octokit, target, results.map((r) => r.siteId), author));
-    }
-    catch (e) {
-        const warning = (0,errors/* githubFailure */.e)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS);
+    const own = await findOwnComments(octokit, target, results.map((r) => r.siteId), author).catch((e) => (0,errors/* githubFailure */.e)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS));
+    if (typeof own === 'string')
         return {
-            reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning })),
+            reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning: own })),
             ignored: [],
         };
-    }
+    const { found, ignored } = own;
     const reports = [];
     for (const r of results) {
         const existing = found.get(r.siteId);
@@ -20825,22 +20717,17 @@ async function addNotice(octokit, target, siteId, author, notice, scrub) {
         const existing = found.get(siteId);
         if (!existing?.body)
             return { action: 'none' };
-        const response = await octokit.rest.issues.updateComment({
+        await octokit.rest.issues.updateComment({
             owner: target.owner,
             repo: target.repo,
             comment_id: existing.id,
             body: scrub(withNotice(existing.body, notice)),
         });
-        return {
-            action: 'updated',
-            url: typeof response.data.html_url === 'string' ? response.data.html_url : null,
-        };
+        return { action: 'updated' };
     }
     catch (e) {
-        return {
-            action: 'failed',
-            warning: (0,errors/* githubFailure */.e)(e, `update the comment on ${where}`, PERMISSION, scrub, FORKS),
-        };
+        const doing = `update the comment on ${where}`;
+        return { action: 'failed', warning: (0,errors/* githubFailure */.e)(e, doing, PERMISSION, scrub, FORKS) };
     }
 }
 /** A login as GitHub allows it, for a log line (anything else is cut). */
@@ -20878,10 +20765,6 @@ const MAX_DESCRIPTION_CHARS = 140;
 /** At most this many deployments are marked inactive after a delete (newest first). */
 const MAX_DEACTIVATED = 300;
 const deployments_PERMISSION = '"deployments: write" (permissions: deployments: write)';
-/** Our own short words, bounded. */
-function description(text) {
-    return (0,src_text/* bound */.$s)(text, MAX_DESCRIPTION_CHARS);
-}
 /** Every string of a request body through the redactor (a secret is never sent, whatever field). */
 function scrubbed(body, scrub) {
     const out = {};
@@ -20909,40 +20792,28 @@ function sendableUrl(url, scrub) {
 function finalStatus(operation, results) {
     if (results.length === 0)
         return null;
-    const outcome = overallOutcome(results);
     const sites = results.length > 1 ? ` (${results.length} sites)` : '';
     const url = results.length === 1 ? results[0].stagingUrl : null;
-    switch (outcome) {
+    const status = (state, words, environmentUrl = null) => ({
+        state,
+        description: `${words}${sites}.`,
+        environmentUrl,
+    });
+    switch (overallOutcome(results)) {
         case 'succeeded':
-            return { state: 'success', description: `Staging ${operation} succeeded${sites}.`, environmentUrl: url };
+            return status('success', `Staging ${operation} succeeded`, url);
         case 'skipped':
             return operation === 'create'
-                ? {
-                    state: 'success',
-                    description: `Staging already exists (create skipped)${sites}.`,
-                    environmentUrl: url,
-                }
-                : {
-                    state: 'inactive',
-                    description: `No staging environment: ${operation} skipped${sites}.`,
-                    environmentUrl: null,
-                };
+                ? status('success', 'Staging already exists (create skipped)', url)
+                : status('inactive', `No staging environment: ${operation} skipped`);
         case 'accepted':
-            return {
-                state: 'in_progress',
-                description: `Staging ${operation} accepted by the API; completion not confirmed${sites}.`,
-                environmentUrl: url,
-            };
+            return status('in_progress', `Staging ${operation} accepted by the API; completion not confirmed`, url);
         case 'failed':
-            return { state: 'failure', description: `Staging ${operation} failed${sites}.`, environmentUrl: null };
+            return status('failure', `Staging ${operation} failed`);
         case 'timed-out':
-            return { state: 'error', description: `Staging ${operation} timed out${sites}.`, environmentUrl: null };
+            return status('error', `Staging ${operation} timed out`);
         case 'cancelled':
-            return {
-                state: 'error',
-                description: `Staging ${operation} was cancelled${sites}.`,
-                environmentUrl: null,
-            };
+            return status('error', `Staging ${operation} was cancelled`);
         default:
             return null;
     }
@@ -20955,7 +20826,7 @@ async function setStatus(ctx, id, state, text, environmentUrl = null) {
         repo: ctx.repo.repo,
         deployment_id: id,
         state,
-        description: description(text),
+        description: (0,src_text/* bound */.$s)(text, MAX_DESCRIPTION_CHARS),
         ...(logUrl ? { log_url: logUrl } : {}),
         ...(envUrl ? { environment_url: envUrl } : {}),
         ...(state === 'success' ? { auto_inactive: true } : {}),
@@ -20977,7 +20848,7 @@ record) {
             repo: ctx.repo.repo,
             ref: sha,
             environment: ctx.environment,
-            description: description(`Staging ${operation}${siteCount > 1 ? ` (${siteCount} sites)` : ''} by site-staging-action`),
+            description: (0,src_text/* bound */.$s)(`Staging ${operation}${siteCount > 1 ? ` (${siteCount} sites)` : ''} by site-staging-action`, MAX_DESCRIPTION_CHARS),
             auto_merge: false,
             required_contexts: [],
             production_environment: false,
@@ -21003,7 +20874,10 @@ record) {
         return { id, warnings: [(0,errors/* githubFailure */.e)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub)] };
     }
 }
-/** Gives the run's deployment its final status; returns a warning when GitHub refused it. */
+/**
+ * Gives a deployment its final status (`inactive`: staging shows another run now, or was
+ * released); returns a warning when GitHub refused it.
+ */
 async function finishDeployment(ctx, id, status) {
     try {
         await setStatus(ctx, id, status.state, status.description, status.environmentUrl);
@@ -21011,16 +20885,6 @@ async function finishDeployment(ctx, id, status) {
     }
     catch (e) {
         return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
-    }
-}
-/** Marks one deployment inactive (staging shows another run now, or was released); a refusal is a warning. */
-async function retireDeployment(ctx, id, text) {
-    try {
-        await setStatus(ctx, id, 'inactive', text);
-        return null;
-    }
-    catch (e) {
-        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} inactive`, deployments_PERMISSION, ctx.scrub);
     }
 }
 /**
@@ -21045,11 +20909,8 @@ async function deactivateEnvironment(ctx) {
         });
     }
     catch (e) {
-        return {
-            deactivated: 0,
-            left: 0,
-            warning: (0,errors/* githubFailure */.e)(e, `list the deployments of environment "${ctx.environment}"`, deployments_PERMISSION, ctx.scrub),
-        };
+        const doing = `list the deployments of environment "${ctx.environment}"`;
+        return { deactivated: 0, left: 0, warning: (0,errors/* githubFailure */.e)(e, doing, deployments_PERMISSION, ctx.scrub) };
     }
     let deactivated = 0;
     for (const id of ids) {
@@ -21132,6 +20993,7 @@ async function withinPhase(phase, work) {
 
 
 
+
 /** The key of our record in a deployment's payload. */
 const PAYLOAD_KEY = 'site-staging-action';
 /** How many of a site's newest deployments are read to find its owner. */
@@ -21163,7 +21025,6 @@ function payloadRecord(payload) {
     const r = p?.[PAYLOAD_KEY];
     return r && typeof r === 'object' && !Array.isArray(r) ? r : null;
 }
-const ownership_SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
 /** The owner a payload records for `siteId`, or null when it is not one of ours (read tolerantly). */
 function readOwner(payload, siteId) {
     const record = payloadRecord(payload);
@@ -21175,7 +21036,7 @@ function readOwner(payload, siteId) {
     const pr = o.pr === null ? null : positiveInt(o.pr);
     if (pr === undefined)
         return null;
-    if (typeof o.sha !== 'string' || !ownership_SHA.test(o.sha))
+    if (typeof o.sha !== 'string' || !SHA.test(o.sha))
         return null;
     const at = typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? o.at : null;
     if (!at)
@@ -21187,12 +21048,15 @@ function positiveInt(v) {
     return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
 }
 /**
- * Whether deployment `d` was created by `creator` (issue 24 §5): a record with no creator, or by
- * any other account, is not ours and is never trusted, whatever its payload says.
+ * The deployments GitHub lists for `query` that `creator` made (issue 24 §5): a record with no
+ * creator, or by any other account, is not ours and is never trusted, whatever its payload says.
  */
-function createdBy(d, creator) {
-    const login = d.creator?.login;
-    return typeof login === 'string' && login.toLowerCase() === creator.toLowerCase();
+async function ourDeployments(octokit, repo, query, creator) {
+    const { data } = await octokit.rest.repos.listDeployments({ ...repo, ...query });
+    return data.filter((d) => typeof d.id === 'number' &&
+        typeof d.environment === 'string' &&
+        typeof d.creator?.login === 'string' &&
+        d.creator.login.toLowerCase() === creator.toLowerCase());
 }
 const LIVE = new Set(['success', 'in_progress', 'queued', 'pending']);
 /**
@@ -21202,16 +21066,8 @@ const LIVE = new Set(['success', 'in_progress', 'queued', 'pending']);
  */
 async function findOwner(octokit, repo, siteId, creator, scrub) {
     try {
-        const listed = await octokit.rest.repos.listDeployments({
-            ...repo,
-            task: taskFor(siteId),
-            per_page: MAX_READ,
-        });
-        for (const d of listed.data) {
-            if (typeof d.id !== 'number' || typeof d.environment !== 'string')
-                continue;
-            if (!createdBy(d, creator))
-                continue;
+        const listed = await ourDeployments(octokit, repo, { task: taskFor(siteId), per_page: MAX_READ }, creator);
+        for (const d of listed) {
             const owner = readOwner(d.payload, siteId);
             if (!owner)
                 continue;
@@ -21229,9 +21085,8 @@ async function findOwner(octokit, repo, siteId, creator, scrub) {
         return { current: null };
     }
     catch (e) {
-        return {
-            warning: (0,errors/* githubFailure */.e)(e, `read which pull request staging of site ${siteId} shows`, '"deployments: read"', scrub),
-        };
+        const doing = `read which pull request staging of site ${siteId} shows`;
+        return { warning: (0,errors/* githubFailure */.e)(e, doing, '"deployments: read"', scrub) };
     }
 }
 /** Whether pull request `pr` is open; null when GitHub would not say. */
@@ -21314,14 +21169,13 @@ async function newRun(o) {
     const ctx = runContext(o.env ?? process.env);
     return {
         o,
-        settings: o.settings,
         ctx,
         repo: repoOf(ctx.repository, ctx.payload),
         limits: { ...LIMITS_MS, ...o.limits },
         octokit: (signal) => octokitFor(o.settings.token, ctx.apiUrl, signal, o.fetch),
         scrub: (t) => o.redactor.scrub(t),
-        warnDeployment: (m) => o.log.warn(o.redactor.scrub(m), DEPLOYMENT_TITLE),
-        warnComment: (m) => o.log.warn(o.redactor.scrub(m), COMMENT_TITLE),
+        warnDeployment: (m) => o.log.warnTitled(o.redactor.scrub(m), DEPLOYMENT_TITLE),
+        warnComment: (m) => o.log.warnTitled(o.redactor.scrub(m), COMMENT_TITLE),
         deploymentId: null,
         claim: null,
         previous: null,
@@ -21341,12 +21195,12 @@ function afterPhase(run, work) {
 }
 /** The deployment's context, or null without a repository or an environment. */
 function deploymentContext(run, kit) {
-    if (!run.repo || !run.settings.environment)
+    if (!run.repo || !run.o.settings.environment)
         return null;
     return {
         octokit: kit,
         repo: run.repo,
-        environment: run.settings.environment,
+        environment: run.o.settings.environment,
         scrub: run.scrub,
         logUrl: run.ctx.runUrl,
     };
@@ -21363,17 +21217,17 @@ function messageOf(e) {
 
 
 async function after(run, results, problem) {
-    const deploys = !!run.settings.environment && !run.o.dryRun;
+    const deploys = !!run.o.settings.environment && !run.o.dryRun;
     // Nothing to send (a dry run with only deployment-environment, no comment): no client, no timers.
-    if (results.length === 0 || !(deploys || run.settings.commentAuthor))
+    if (results.length === 0 || !(deploys || run.o.settings.commentAuthor))
         return;
     await afterPhase(run, async (signal) => {
         const kit = run.octokit(signal);
-        const took = tookStaging(run, results) ? run.claim : null;
+        const took = tookStaging(run, results);
         await Promise.all([
             deploys ? deploymentAfter(run, kit, results, problem) : null,
-            run.settings.commentAuthor
-                ? commentAfter(run, kit, run.settings.commentAuthor, results, took?.owner)
+            run.o.settings.commentAuthor
+                ? commentAfter(run, kit, run.o.settings.commentAuthor, results, took?.owner)
                 : null,
             took && run.previous ? handOver(run, kit, took, run.previous) : null,
         ]);
@@ -21394,23 +21248,24 @@ async function abandon(run, reason) {
  * staging from another pull request (or run), its Result says so, before `after` tells that one.
  */
 function withHandOver(run, results) {
-    const took = tookStaging(run, results) ? run.claim : null;
+    const took = tookStaging(run, results);
     const previous = run.previous;
     if (!took || !previous || results.length !== 1)
         return results;
-    const told = previous.owner.pr !== null && run.settings.commentAuthor ? ', and its comment says so' : '';
+    const told = previous.owner.pr !== null && run.o.settings.commentAuthor ? ', and its comment says so' : '';
     const note = `Staging showed ${ownerName(previous.owner)} (commit ${previous.owner.sha.slice(0, 12)}) before this run; ` +
         `it now shows ${ownerName(took.owner)}: that run's deployment is marked inactive${told}.`;
     return [{ ...results[0], warnings: [...results[0].warnings, note] }];
 }
-/** Whether this run changed what staging shows (so its claim holds): a refresh that went through. */
+/** This run's claim, when it changed what staging shows (so its claim holds): a refresh that went through. */
 function tookStaging(run, results) {
     const r = results[0];
     if (!run.claim || run.deploymentId === null || !r)
-        return false;
-    return (r.result === 'succeeded' ||
+        return null;
+    const through = r.result === 'succeeded' ||
         r.result === 'accepted' ||
-        (r.operation === 'create' && r.result === 'skipped'));
+        (r.operation === 'create' && r.result === 'skipped');
+    return through ? run.claim : null;
 }
 /**
  * Staging now shows this run: the run it showed before is told, its deployment made inactive (so it
@@ -21422,23 +21277,23 @@ async function handOver(run, kit, took, previous) {
     const now = took.owner.pr === null
         ? 'Staging was refreshed by a workflow run that was not for a pull request'
         : `Staging now shows #${took.owner.pr}`;
-    const warning = await retireDeployment({
+    const warning = await finishDeployment({
         octokit: kit,
         repo: run.repo,
         environment: previous.environment,
         scrub: run.scrub,
         logUrl: run.ctx.runUrl,
-    }, previous.deploymentId, `${now}.`);
+    }, previous.deploymentId, { state: 'inactive', description: `${now}.`, environmentUrl: null });
     if (warning)
         run.warnDeployment(warning);
     const told = previous.owner.pr;
-    if (told === null || !run.settings.commentAuthor)
+    if (told === null || !run.o.settings.commentAuthor)
         return;
     const rerun = previous.owner.runUrl
         ? `[re-run this workflow](${previous.owner.runUrl})`
         : 're-run this workflow';
     const notice = `${now} since ${noticeTime(took.owner.at)}; ${rerun} to show this pull request again.`;
-    const outcome = await addNotice(kit, { ...run.repo, number: told }, took.siteId, run.settings.commentAuthor, notice, run.scrub);
+    const outcome = await addNotice(kit, { ...run.repo, number: told }, took.siteId, run.o.settings.commentAuthor, notice, run.scrub);
     if (outcome.action === 'failed')
         run.warnComment(outcome.warning);
     else
@@ -21457,40 +21312,30 @@ async function deploymentAfter(run, kit, results, problem) {
 }
 /** Gives the run's deployment (if it made one) its final status; a refusal is a warning. */
 async function closeRunDeployment(run, kit, status) {
-    try {
-        const dctx = deploymentContext(run, kit);
-        if (!dctx || run.deploymentId === null)
-            return;
-        const warning = await finishDeployment(dctx, run.deploymentId, status);
-        if (warning)
-            run.warnDeployment(warning);
-        else
-            run.o.log.info(`Deployment ${run.deploymentId} for environment "${dctx.environment}": ${status.state}.`);
-    }
-    catch (e) {
-        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
-    }
+    const dctx = deploymentContext(run, kit);
+    if (!dctx || run.deploymentId === null)
+        return;
+    const warning = await finishDeployment(dctx, run.deploymentId, status);
+    if (warning)
+        run.warnDeployment(warning);
+    else
+        run.o.log.info(`Deployment ${run.deploymentId} for environment "${dctx.environment}": ${status.state}.`);
 }
 /** After a delete that finished: every deployment of the environment inactive. */
 async function retireAfterDelete(run, kit, results) {
-    try {
-        const dctx = deploymentContext(run, kit);
-        if (!dctx)
-            return;
-        if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
-            run.o.log.info(`deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`);
-            return;
-        }
-        const done = await deactivateEnvironment(dctx);
-        if (done.warning)
-            run.warnDeployment(done.warning);
-        if (done.deactivated > 0 || !done.warning)
-            run.o.log.info(`Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
-                (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'));
+    const dctx = deploymentContext(run, kit);
+    if (!dctx)
+        return;
+    if (!results.every((r) => r.result === 'succeeded' || r.result === 'skipped')) {
+        run.o.log.info(`deployment-environment: the delete did not finish, so the deployments of "${dctx.environment}" were left as they are.`);
+        return;
     }
-    catch (e) {
-        run.warnDeployment(`Could not update the deployment: ${messageOf(e)}`);
-    }
+    const done = await deactivateEnvironment(dctx);
+    if (done.warning)
+        run.warnDeployment(done.warning);
+    if (done.deactivated > 0 || !done.warning)
+        run.o.log.info(`Marked ${done.deactivated} deployment(s) of environment "${dctx.environment}" inactive` +
+            (done.left > 0 && !done.warning ? `; ${done.left} older one(s) left as they are.` : '.'));
 }
 /** The sticky comment on the triggering pull request, one per site. */
 async function commentAfter(run, kit, author, results, owner) {
@@ -21543,19 +21388,16 @@ function reportComments(run, outcome, author, number) {
 
 
 const NOTHING_SENT = 'nothing was sent to the staging service';
-/** Whether this run makes a deployment of its own (not a dry run; create, pull or push). */
-function makesDeployment(run) {
-    return !!run.settings.environment && !run.o.dryRun && DEPLOYING_OPERATIONS.includes(run.o.operation);
-}
 async function before(run) {
     try {
-        if (!run.settings.environment || run.o.signal?.aborted)
+        if (!run.o.settings.environment || run.o.signal?.aborted)
             return null;
         if (run.o.dryRun) {
             run.o.log.info('deployment-environment: a dry run makes no deployment.');
             return null;
         }
-        if (!makesDeployment(run))
+        // Delete marks the environment inactive after the operation; status makes no deployment.
+        if (!DEPLOYING_OPERATIONS.includes(run.o.operation))
             return null;
         const sha = deploymentSha(run.ctx.eventName, run.ctx.payload, run.ctx.env);
         if ('reason' in sha) {
@@ -21601,9 +21443,9 @@ function claimOf(run, sha) {
  * `wait` waits for its workflow run to end (within the step's deadline), `fail` stops, naming it.
  */
 async function checkWhoStagingShows(run, repo, claim) {
-    const ifTaken = run.settings.ifTaken;
+    const ifTaken = run.o.settings.ifTaken;
     const guarded = ifTaken !== 'take';
-    const found = await beforePhase(run, (signal) => findOwner(run.octokit(signal), repo, claim.siteId, run.settings.author, run.scrub));
+    const found = await beforePhase(run, (signal) => findOwner(run.octokit(signal), repo, claim.siteId, run.o.settings.author, run.scrub));
     if ('warning' in found) {
         if (!guarded) {
             // Said only if the deployment is then made: a refused one says the same with the permission.
@@ -21705,7 +21547,7 @@ async function startRunDeployment(run, sha) {
 /**
  * Source 3 of the staging URL (issue 20 §1): what an earlier run recorded. The staging site keeps
  * its URL across pulls (spec, staging rule 6), so the last successful GitHub deployment of the same
- * environment names it: its `environment_url`, and the staging site id our payload recorded.
+ * environment names it: its `environment_url`.
  *
  * Read tolerantly: a deployment with no creator, or written by another account, or recorded for another site, is
  * skipped; the URL is only what `safeHttpUrl` makes of it. The core checks that it answers before
@@ -21721,11 +21563,8 @@ const known_staging_MAX_READ = 10;
  */
 async function lastDeployedStaging(octokit, repo, environment, siteId, creator) {
     try {
-        const listed = await octokit.rest.repos.listDeployments({ ...repo, environment, per_page: known_staging_MAX_READ });
-        for (const d of listed.data) {
-            if (typeof d.id !== 'number' || d.environment !== environment)
-                continue;
-            if (!createdBy(d, creator))
+        for (const d of await ourDeployments(octokit, repo, { environment, per_page: known_staging_MAX_READ }, creator)) {
+            if (d.environment !== environment)
                 continue;
             const record = payloadRecord(d.payload);
             if (record && record.site !== undefined && record.site !== siteId)
@@ -21739,9 +21578,8 @@ async function lastDeployedStaging(octokit, repo, environment, siteId, creator) 
                 if (s.state !== 'success')
                     continue;
                 const url = typeof s.environment_url === 'string' ? safeHttpUrl(s.environment_url) : null;
-                if (!url)
-                    continue;
-                return { url, stagingSiteId: known_staging_idOf(record?.staging_site_id), deploymentId: d.id };
+                if (url)
+                    return url;
             }
         }
         return null;
@@ -21749,13 +21587,6 @@ async function lastDeployedStaging(octokit, repo, environment, siteId, creator) 
     catch {
         return null;
     }
-}
-function known_staging_idOf(v) {
-    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0)
-        return String(v);
-    if (typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v))
-        return v;
-    return null;
 }
 
 ;// CONCATENATED MODULE: ./src/github/results.ts
@@ -21824,7 +21655,7 @@ async function releaseStaging(o) {
 }
 async function releaseOne(run, kit, target, siteId) {
     const repo = { owner: target.owner, repo: target.repo };
-    const found = await findOwner(kit, repo, siteId, run.settings.author, run.scrub);
+    const found = await findOwner(kit, repo, siteId, run.o.settings.author, run.scrub);
     if ('warning' in found)
         return { result: 'failed', message: found.warning };
     const current = found.current;
@@ -21838,12 +21669,16 @@ async function releaseOne(run, kit, target, siteId) {
             result: 'skipped',
             message: `${describeOwner(current)}, not #${target.number}: nothing to release.`,
         };
-    const warning = await retireDeployment({ octokit: kit, repo, environment: current.environment, scrub: run.scrub, logUrl: run.ctx.runUrl }, current.deploymentId, `Pull request #${target.number} closed: staging released.`);
+    const warning = await finishDeployment({ octokit: kit, repo, environment: current.environment, scrub: run.scrub, logUrl: run.ctx.runUrl }, current.deploymentId, {
+        state: 'inactive',
+        description: `Pull request #${target.number} closed: staging released.`,
+        environmentUrl: null,
+    });
     if (warning)
         return { result: 'failed', message: warning };
     const notice = `This pull request was closed at ${noticeTime(new Date(run.o.clock.wallNow()).toISOString())}: staging is free for other pull requests ` +
         "(it keeps this pull request's last refresh until another run takes it).";
-    const commented = await addNotice(kit, target, siteId, run.settings.author, notice, run.scrub);
+    const commented = await addNotice(kit, target, siteId, run.o.settings.author, notice, run.scrub);
     return {
         result: 'succeeded',
         message: `Released staging of site ${siteId}: #${target.number} was closed, its deployment ${current.deploymentId} is inactive` +
@@ -21854,7 +21689,6 @@ async function releaseOne(run, kit, target, siteId) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/index.ts
-
 
 
 
@@ -21886,14 +21720,14 @@ async function githubSideEffects(o) {
 /** The operations that report a staging URL (and so may use one an earlier run recorded). */
 const URL_OPERATIONS = ['create', 'pull', 'status'];
 async function knownStaging(run) {
-    const environment = run.settings.environment;
+    const environment = run.o.settings.environment;
     if (!environment || !run.repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
         return null;
     // GitHub already refused to say who staging shows: the same read would be refused again.
     if (run.o.signal?.aborted || run.ownerUnknown)
         return null;
     const repo = run.repo;
-    return beforePhase(run, (signal) => lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0], run.settings.author));
+    return beforePhase(run, (signal) => lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0], run.o.settings.author));
 }
 
 ;// CONCATENATED MODULE: ./src/github/step.ts
@@ -21936,19 +21770,15 @@ async function runStep(raw, deps) {
         log.fail(message);
         return;
     }
-    const ghLog = {
-        info: (m) => log.info(m),
-        warn: (m, title) => log.warnTitled(m, title),
-        notice: (m) => log.notice(m),
-    };
     const common = {
         settings: inputs.github,
         clock,
         redactor,
-        log: ghLog,
+        log,
         signal: deps.signal,
         env: deps.env,
         fetch: deps.fetch,
+        limits: deps.limits,
     };
     if (inputs.operation === 'release') {
         // Nothing waits here: each GitHub request is within its short limit (src/github/phase.ts).
@@ -21956,24 +21786,19 @@ async function runStep(raw, deps) {
             ...common,
             siteIds: inputs.siteIds,
             deadline: Number.POSITIVE_INFINITY,
-            limits: deps.limits,
         });
         return publishAndFinish(released, deps, startedAt);
     }
+    let config = inputs.config;
     // The step's one deadline (issue 25 §2), computed once: the owner's run (if-staging-taken: wait),
     // GitHub's requests before the operation, the API jobs and the URL checks all end by it.
-    const deadline = startedAt + inputs.config.timeoutMs;
-    return step_runOperation(inputs.config, deadline, common, deps, startedAt);
-}
-async function step_runOperation(config, deadline, common, deps, startedAt) {
-    const { log, clock } = deps;
+    const deadline = startedAt + config.timeoutMs;
     const gh = await githubSideEffects({
         ...common,
         operation: config.operation,
         dryRun: config.dryRun,
         siteIds: config.siteIds,
         deadline,
-        limits: deps.limits,
         setOutput: (name, value) => log.output(name, value),
     });
     const stop = await gh.before();
@@ -21986,7 +21811,7 @@ async function step_runOperation(config, deadline, common, deps, startedAt) {
             ...config,
             stagingHints: [
                 {
-                    url: earlier.url,
+                    url: earlier,
                     from: `the last successful GitHub deployment of environment "${common.settings.environment}"`,
                 },
             ],
