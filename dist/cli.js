@@ -2274,8 +2274,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   mc: () => (/* reexport */ table/* INPUTS */.mc),
   Qh: () => (/* reexport */ table/* INPUT_NAMES */.Qh),
   dz: () => (/* reexport */ fields_InputError),
-  au: () => (/* reexport */ didYouMean),
-  pA: () => (/* reexport */ nearest),
+  au: () => (/* reexport */ table/* didYouMean */.au),
+  pA: () => (/* reexport */ table/* nearest */.pA),
   o4: () => (/* binding */ parseConfig)
 });
 
@@ -2297,7 +2297,10 @@ var duration = __nccwpck_require__(7607);
 var urls = __nccwpck_require__(4243);
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(8992);
+// EXTERNAL MODULE: ./src/inputs/table.ts
+var table = __nccwpck_require__(5541);
 ;// CONCATENATED MODULE: ./src/inputs/fields.ts
+
 
 
 
@@ -2362,39 +2365,10 @@ const choice = (values, aliases = {}) => schemas/* string */.YjP().transform((v,
         return value;
     ctx.addIssue({
         code: 'custom',
-        message: `"${(0,urls/* echoed */.Dt)(text, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
+        message: `"${(0,urls/* echoed */.Dt)(text, 40)}" is not one of ${values.join(', ')}${(0,table/* didYouMean */.au)(text, [...values, ...Object.keys(aliases)])}`,
     });
     return core/* NEVER */.tm;
 });
-/** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
-function didYouMean(typed, choices) {
-    const t = typed.trim().toLowerCase();
-    const best = nearest(t, choices);
-    const near = best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t));
-    return t !== '' && near ? ` (did you mean "${best.choice}"?)` : '';
-}
-function nearest(typed, choices) {
-    let best = null;
-    for (const choice of choices) {
-        const distance = editDistance(typed.toLowerCase(), choice.toLowerCase());
-        if (!best || distance < best.distance)
-            best = { choice, distance };
-    }
-    return best;
-}
-/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
-function editDistance(a, b) {
-    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-    for (let i = 1; i <= a.length; i++)
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            let best = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-                best = Math.min(best, d[i - 2][j - 2] + 1);
-            d[i][j] = best;
-        }
-    return d[a.length][b.length];
-}
 const fields_boolean = schemas/* string */.YjP()
     .transform((v) => v.trim().toLowerCase())
     .pipe(schemas/* enum */.k5n(['true', 'false'], { error: () => 'must be true or false' }))
@@ -2525,7 +2499,7 @@ const language = schemas/* string */.YjP().transform((v, ctx) => {
         return code;
     ctx.addIssue({
         code: 'custom',
-        message: `must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`,
+        message: `must be one of en, es (a locale such as es-ES works too)${(0,table/* didYouMean */.au)(code, ['en', 'es'])}`,
     });
     return core/* NEVER */.tm;
 });
@@ -2667,9 +2641,8 @@ function github_parseGitHubInputs(raw, run) {
     return settings;
 }
 
-// EXTERNAL MODULE: ./src/inputs/table.ts
-var table = __nccwpck_require__(5541);
 ;// CONCATENATED MODULE: ./src/inputs/index.ts
+
 
 
 
@@ -2747,8 +2720,10 @@ function parseActionInputs(raw) {
 /* harmony export */   KE: () => (/* binding */ cliEnv),
 /* harmony export */   Qh: () => (/* binding */ INPUT_NAMES),
 /* harmony export */   Z4: () => (/* binding */ pipeVariable),
+/* harmony export */   au: () => (/* binding */ didYouMean),
 /* harmony export */   mc: () => (/* binding */ INPUTS),
 /* harmony export */   p$: () => (/* binding */ usageLines),
+/* harmony export */   pA: () => (/* binding */ nearest),
 /* harmony export */   vM: () => (/* binding */ cliFlag),
 /* harmony export */   zY: () => (/* binding */ DEFAULTS)
 /* harmony export */ });
@@ -2821,6 +2796,36 @@ function usageLines() {
                 lines.push(`${' '.repeat(26)} ${word}`);
         return lines;
     });
+}
+// Names close to a typed one: "did you mean" for every door's refused input or variable.
+/** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
+function didYouMean(typed, choices) {
+    const t = typed.trim().toLowerCase();
+    const best = nearest(t, choices);
+    const near = best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t));
+    return t !== '' && near ? ` (did you mean "${best.choice}"?)` : '';
+}
+function nearest(typed, choices) {
+    let best = null;
+    for (const choice of choices) {
+        const distance = editDistance(typed.toLowerCase(), choice.toLowerCase());
+        if (!best || distance < best.distance)
+            best = { choice, distance };
+    }
+    return best;
+}
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
+function editDistance(a, b) {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++)
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let best = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                best = Math.min(best, d[i - 2][j - 2] + 1);
+            d[i][j] = best;
+        }
+    return d[a.length][b.length];
 }
 
 

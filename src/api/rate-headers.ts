@@ -6,7 +6,8 @@ import {
 } from '../contract.js'
 import { exponential } from '../backoff.js'
 import { headerValue, parseRetryAfter, pauseAfterMs, serverNow } from './retry.js'
-import type { Headers } from './rate-window.js'
+
+export type Headers = Record<string, string | string[] | undefined>
 
 // What an answer says of the account's rate limit (contract §6), within its sane bounds: read by
 // the rate window (rate-window.ts).

@@ -1,9 +1,8 @@
 import { sharedController } from '../clock.js'
 import { RATE_WINDOW_MS } from '../contract.js'
 import type { Clock } from '../types.js'
-import { limitHeaders, pauseAfter429 } from './rate-headers.js'
+import { limitHeaders, pauseAfter429, type Headers } from './rate-headers.js'
 
-export type Headers = Record<string, string | string[] | undefined>
 /** `onShared`: said once, when the run learns it shares the account's limit. */
 type Options = { windowMs?: number; signal?: AbortSignal; onShared?: (perMinute: number) => void }
 

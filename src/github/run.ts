@@ -9,14 +9,17 @@ import { repoOf, runContext, type Env, type Repo, type RunContext } from './cont
 import type { DeploymentContext } from './deployments.js'
 import type { GitHubFetch, Octokit } from './octokit.js'
 import type { CurrentOwner, Owner } from './ownership.js'
-import type { StepLog } from './step.js'
 import { LIMITS_MS, phaseSignal, withinPhase, type Limits } from './phase.js'
 
 export const COMMENT_TITLE = 'Pull-request comment'
 export const DEPLOYMENT_TITLE = 'GitHub deployment'
 
-/** The part of the step's one writer GitHub's side writes with. */
-export type GitHubLog = Pick<StepLog, 'info' | 'warnTitled' | 'notice'>
+/** The part of the step's one writer (step.ts, StepLog) GitHub's side writes with. */
+export interface GitHubLog {
+  info(message: string): void
+  warnTitled(message: string, title: string): void
+  notice(message: string): void
+}
 
 /** What the facade is given: the step's settings, its deadline, its clock and its writer. */
 export interface GitHubSideEffectOptions {

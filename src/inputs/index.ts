@@ -5,7 +5,8 @@ import { parseGitHubInputs, type GitHubInputName, type GitHubSettings } from './
 import { DEFAULTS, INPUTS, INPUT_NAMES, type InputName, type InputSpec } from './table.js'
 import { z } from 'zod'
 
-export { InputError, didYouMean, nearest, normaliseApiUrl } from './fields.js'
+export { InputError, normaliseApiUrl } from './fields.js'
+export { didYouMean, nearest } from './table.js'
 export * from './github.js'
 export { DEFAULTS, INPUTS, INPUT_NAMES, type InputName } from './table.js'
 /**

@@ -107,3 +107,41 @@ export function usageLines(): string[] {
     return lines
   })
 }
+
+// Names close to a typed one: "did you mean" for every door's refused input or variable.
+
+/** ` (did you mean "pull"?)` when one choice is close to what was typed, else ''. */
+export function didYouMean(typed: string, choices: readonly string[]): string {
+  const t = typed.trim().toLowerCase()
+  const best = nearest(t, choices)
+  const near =
+    best && (best.distance <= Math.max(1, Math.floor(best.choice.length / 3)) || best.choice.startsWith(t))
+  return t !== '' && near ? ` (did you mean "${best.choice}"?)` : ''
+}
+
+/** The choice fewest edits away from `typed` (compared without regard to case), and how many. */
+type Near = { choice: string; distance: number } | null
+export function nearest(typed: string, choices: readonly string[]): Near {
+  let best: Near = null
+  for (const choice of choices) {
+    const distance = editDistance(typed.toLowerCase(), choice.toLowerCase())
+    if (!best || distance < best.distance) best = { choice, distance }
+  }
+  return best
+}
+
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  )
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1)
+      d[i]![j] = best
+    }
+  return d[a.length]![b.length]!
+}
