@@ -154,24 +154,7 @@ function honestScenarios() {
       })
   for (const limiter of ['framework', 'sliding'])
     for (const seed of QUICK ? [1] : [1, 2, 3])
-      out.push({
-        kind: 'many',
-        sites: 100,
-        jobMs: 3 * MIN,
-        limit: LIMIT,
-        windowMs: WINDOW_MS,
-        concurrency: DEFAULT_CONCURRENCY,
-        rttMs: RTT_MS,
-        mode: 'linear',
-        limiter,
-        resetHeader: 'on-429',
-        spread: SPREAD,
-        seed,
-        urlInAnswers: false,
-        profile: 'service',
-        honest: `${limiter} window`,
-        target: 1.1,
-      })
+      out.push({ ...serviceRow(100, 3 * MIN, limiter, seed), honest: `${limiter} window`, target: 1.1 })
   return out
 }
 
