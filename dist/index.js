@@ -6370,7 +6370,8 @@ function plainGet(url, timeoutMs, signal, bodyBytes = 0) {
  * The staging site's id and URL when this run's answers did not say them (issue 20 §1), in this
  * order after the answers themselves (source 1):
  *  2. the list the spec documents, `GET /v2/sites`, where a field links a record to this production
- *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does;
+ *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does; read
+ *     once the run's other jobs ended (one read serves them all);
  *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
  *  4. the `staging-url` input.
  * A URL from 3 or 4 is used only once it answers HTTP. Each source tells the run's facts what it
@@ -6394,6 +6395,7 @@ const HINT_CHECK_MS = 10_000;
  * no staging site: it says how many pages it did not read (contract r4 §12).
  */
 async function fromSiteList(ctx) {
+    await ctx.polls.untilQuiet();
     at(ctx, 'reading the site list for the staging site');
     const ended = ctx.clock.now();
     const siteList = ctx.siteList ?? new SiteList();
@@ -17741,9 +17743,15 @@ class RateWindow {
         const spaced = this.lastSentAt + SHARED_SPACING_MS;
         if (now < spaced && this.startedTogether())
             return spaced - now;
-        if (this.available(now) > 0)
+        // Each run sharing the account sees the others' calls only in its answers, so several may take
+        // the same last call: while others are calling (in the last RECENT_MS), one call per other run is left.
+        const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS);
+        const needed = 1 + Math.min(recent.length, Math.ceil(this.sharers) - 1);
+        if (this.available(now) >= needed)
             return this.send(now);
-        let until = Math.min(this.backBy(1, now), this.statedReset ?? Infinity);
+        // Ask again when the calls come back, or when the others' calls are no longer recent.
+        const quiet = needed > 1 && this.available(now) > 0 ? recent[0].sentAt + RECENT_MS : Infinity;
+        let until = Math.min(this.backBy(needed, now), this.statedReset ?? Infinity, quiet);
         // Waiting would reach the deadline, yet the server's window may be shorter than assumed: with
         // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
         if (reset === null && this.probing && until + MARGIN_MS >= deadline) {
@@ -17824,14 +17832,14 @@ class RateWindow {
     }
     /** How many runs share the account (§6 r5): one, and others' calls since the first answer per own call. */
     get sharers() {
-        const others = this.calls.filter((c) => c.others && !c.early).length;
+        const others = this.calls.filter((c) => c.others && (!c.early || this.startedTogether())).length;
         const own = this.calls.filter((c) => !c.others).length;
         return others === 0 ? 1 : 1 + others / Math.max(1, own);
     }
     /** Others' calls seen since the first answer, or a few at it (runs that started with this one). */
     startedTogether() {
         const early = this.calls.filter((c) => c.others && c.early).length;
-        return this.sharers > 1 || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY);
+        return (this.calls.some((c) => c.others && !c.early) || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY));
     }
     /** Calls that may go now. */
     available(now = this.clock.now()) {
@@ -17940,6 +17948,8 @@ const ASK_AGAIN_MS = 1000;
 /** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that started together. */
 const SHARED_SPACING_MS = 150;
 const FEW_EARLY = 0.25;
+/** How far back other runs' calls are taken to show how many they are about to make. */
+const RECENT_MS = 2000;
 
 ;// CONCATENATED MODULE: ./src/staging/read-route.ts
 
@@ -18743,6 +18753,8 @@ class PollScheduler {
                 this.noProgress = true;
             const blind = job.approved === 'final' && job.blind;
             this.jobs.delete(key);
+            if (this.jobs.size === 0)
+                this.quiet?.abort();
             this.held.delete(job);
             this.answered(job);
             this.measured(seen, blind ? null : seen);
@@ -18757,7 +18769,7 @@ class PollScheduler {
         const agreed = job.agreed;
         if (ask.answers !== job.answers) {
             job.answers = ask.answers;
-            job.agreed = agrees(job, ask.end, now);
+            job.agreed = agrees(job, ask.end, now) || this.onePins(job, ask.end);
             if (job.approved === 'final' && !ask.end)
                 job.runningAt = now - job.start;
             if (job.approved === 'final' && job.end) {
@@ -18796,6 +18808,23 @@ class PollScheduler {
         job.wake ??= new AbortController();
         return { at: now + HOLD_RECHECK_MS, final: false, wake: job.wake.signal };
     }
+    /**
+     * Resolves once no job of the run is followed, or at once while sites are still to start (they
+     * need the calls): a read that serves every site of the run (the site list) goes once, after them.
+     */
+    async untilQuiet() {
+        if (this.jobs.size === 0 || this.due > CALLS_PER_RUN)
+            return;
+        this.quiet ??= new AbortController();
+        await new Promise((resolve) => this.quiet.signal.addEventListener('abort', resolve, { once: true }));
+        this.quiet = null;
+    }
+    quiet = null;
+    /** Sharing the account, one narrow reading pins a job's end (a look to confirm it is a call the
+     * other runs need), until a final misled. */
+    onePins(job, end) {
+        return this.supply.sharers > 1 && !this.misled && end !== null && near(end.from, end.to, job.start);
+    }
     /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
     spareNow() {
         if (this.supply.limit === null)
@@ -18813,7 +18842,12 @@ class PollScheduler {
         // A look where it pins the end sooner than the final would (misled: only the scout, until one ended).
         const scout = this.scout() === job;
         const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null;
-        let lookAt = job.end ? ask.wantedAt : (first ?? (scout || this.leftOver(now) ? ask.wantedAt : null));
+        // Sharing the account, a first look goes no sooner than SHARING_FIRST_LOOK_MS: an earlier one
+        // rarely tells the end, and the call is one the other runs need.
+        const wanted = job.answers === 0 && this.supply.sharers > 1
+            ? Math.max(ask.wantedAt, job.start + SHARING_FIRST_LOOK_MS)
+            : ask.wantedAt;
+        let lookAt = job.end ? wanted : (first ?? (scout || this.leftOver(now) ? wanted : null));
         if (this.misled && (this.longest > 0 || !scout))
             lookAt = null;
         if (this.noProgress && !job.end)
@@ -18833,7 +18867,9 @@ class PollScheduler {
      * the longest job expected (stretched once bars mislead); with no reading, once some job told. */
     finalAt(job, now) {
         const told = this.misled || this.longestExpected(false) > 0;
-        const measured = told ? finalAfter(job.start, this.longestExpected(true)) : null;
+        // Sharing the account, a final timed by other jobs goes later: a miss costs a call the others need.
+        const blind = (this.supply.sharers > 1 ? BLIND_SHARING : 1) * this.longestExpected(true);
+        const measured = told ? finalAfter(job.start, blind) : null;
         if (this.misled && this.longest === 0 && this.scout() !== job)
             return null;
         if (!job.end) {
@@ -18860,7 +18896,8 @@ class PollScheduler {
     }
     /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss). */
     lookBudget(now) {
-        return this.spare(now) - Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER));
+        const kept = Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER));
+        return this.spare(now) - kept - (this.supply.sharers > 1 ? KEPT_SHARING : 0);
     }
     spare(now) {
         return this.free() - this.finalsDue(now);
@@ -18970,6 +19007,10 @@ const MIN_GAP_MS = 250;
 /** Looks to spare per job at or above which each polls as its planner wants; one call kept per RESERVE_PER finals due. */
 const PLENTY_PER_JOB = 2;
 const RESERVE_PER = 8;
+/** Sharing the account (contract §6 r5): calls kept out of looks, how much later a blind final goes, the first look's earliest. */
+const KEPT_SHARING = 3;
+const BLIND_SHARING = 1.1;
+const SHARING_FIRST_LOOK_MS = 5000;
 /** A job with no reading of its own first looks at this fraction of the shortest job measured. */
 const FIRST_LOOK = 0.6;
 /** A final poll goes this late after the latest end (a fraction of the length, plus this). */

@@ -88,8 +88,14 @@ export class RateWindow {
     // answers show each run the others' calls before the window is spent.
     const spaced = this.lastSentAt + SHARED_SPACING_MS
     if (now < spaced && this.startedTogether()) return spaced - now
-    if (this.available(now) > 0) return this.send(now)
-    let until = Math.min(this.backBy(1, now), this.statedReset ?? Infinity)
+    // Each run sharing the account sees the others' calls only in its answers, so several may take
+    // the same last call: while others are calling (in the last RECENT_MS), one call per other run is left.
+    const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS)
+    const needed = 1 + Math.min(recent.length, Math.ceil(this.sharers) - 1)
+    if (this.available(now) >= needed) return this.send(now)
+    // Ask again when the calls come back, or when the others' calls are no longer recent.
+    const quiet = needed > 1 && this.available(now) > 0 ? recent[0]!.sentAt + RECENT_MS : Infinity
+    let until = Math.min(this.backBy(needed, now), this.statedReset ?? Infinity, quiet)
     // Waiting would reach the deadline, yet the server's window may be shorter than assumed: with
     // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
     if (reset === null && this.probing && until + MARGIN_MS >= deadline) {
@@ -170,7 +176,7 @@ export class RateWindow {
 
   /** How many runs share the account (§6 r5): one, and others' calls since the first answer per own call. */
   get sharers(): number {
-    const others = this.calls.filter((c) => c.others && !c.early).length
+    const others = this.calls.filter((c) => c.others && (!c.early || this.startedTogether())).length
     const own = this.calls.filter((c) => !c.others).length
     return others === 0 ? 1 : 1 + others / Math.max(1, own)
   }
@@ -178,7 +184,9 @@ export class RateWindow {
   /** Others' calls seen since the first answer, or a few at it (runs that started with this one). */
   private startedTogether(): boolean {
     const early = this.calls.filter((c) => c.others && c.early).length
-    return this.sharers > 1 || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY)
+    return (
+      this.calls.some((c) => c.others && !c.early) || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY)
+    )
   }
 
   /** Calls that may go now. */
@@ -297,3 +305,5 @@ const ASK_AGAIN_MS = 1000
 /** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that started together. */
 const SHARED_SPACING_MS = 150
 const FEW_EARLY = 0.25
+/** How far back other runs' calls are taken to show how many they are about to make. */
+const RECENT_MS = 2000

@@ -11,7 +11,8 @@ import { capitalised, perDoor } from '../words.js'
  * The staging site's id and URL when this run's answers did not say them (issue 20 §1), in this
  * order after the answers themselves (source 1):
  *  2. the list the spec documents, `GET /v2/sites`, where a field links a record to this production
- *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does;
+ *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does; read
+ *     once the run's other jobs ended (one read serves them all);
  *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
  *  4. the `staging-url` input.
  * A URL from 3 or 4 is used only once it answers HTTP. Each source tells the run's facts what it
@@ -37,6 +38,7 @@ const HINT_CHECK_MS = 10_000
 export async function fromSiteList(
   ctx: RunContext,
 ): Promise<{ record: Record<string, unknown> | null } | { note: string }> {
+  await ctx.polls.untilQuiet()
   at(ctx, 'reading the site list for the staging site')
   const ended = ctx.clock.now()
   const siteList = ctx.siteList ?? new SiteList()

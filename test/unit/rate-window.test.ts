@@ -490,11 +490,30 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     expect(b.reserve()).toBeGreaterThan(0)
     clock.t += 150
     expect(b.reserve()).toBe(0)
-    // Runs that start at the same moment: the first answer shows their first requests.
+    // Runs that start at the same moment: the first answer shows their first requests, and the
+    // run plans its share from then on (one of three runs, not alone).
     const together = new RateWindow(clock)
     request(together, limits(60, 57))
+    expect(together.sharers).toBe(3)
     expect(together.reserve()).toBeGreaterThan(0)
     clock.t += 150
     expect(burst(together)).toBe(1)
+  })
+  it('leaves the window’s last calls to the other runs while they call (one each), and takes them once they went quiet', () => {
+    const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    request(b, limits(10, 9))
+    request(b, limits(10, 5))
+    expect(b.sharers).toBe(2.5)
+    clock.t += 200
+    // Two calls left, and others called just now: two runs beside this one may each take one.
+    request(b, limits(10, 2))
+    clock.t += 200
+    const asked = clock.t
+    expect(b.reserve()).toBeGreaterThan(0)
+    // It asks again as the others' calls stop being recent (2 s), not a window later.
+    for (let wait = b.reserve(); wait > 0; wait = b.reserve()) clock.t += wait
+    expect(clock.t - asked).toBeGreaterThan(1000)
+    expect(clock.t - asked).toBeLessThanOrEqual(2100)
   })
 })

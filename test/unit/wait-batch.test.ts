@@ -11,7 +11,7 @@ import { FakeClock } from '../helpers/fakes.js'
 function supply(
   left: number,
   limit: number | null = 60,
-): CallSupply & { left: number; backAt: number; waiters: number } {
+): CallSupply & { left: number; backAt: number; waiters: number; sharers: number } {
   return {
     left,
     backAt: Infinity,
@@ -336,5 +336,62 @@ describe('PollScheduler', () => {
     // Its final call and the read after it, the run's own call, and two to spare.
     const s = new PollScheduler(clock, supply(5))
     expect(s.pollAt({}, wants(clock.t))).toMatchObject({ final: true })
+  })
+})
+
+describe('PollScheduler, other runs sharing the account (contract §6 r5)', () => {
+  /** The final of a job that started at `start` and lasts `length` (FINAL_MARGIN 1%, plus 100 ms). */
+  const finalOf = (start: number, length: number) => start + length * 1.01 + 100
+  const sharing = (n: number, left: number, sharers: number) => {
+    const b = batch(n, left)
+    b.calls.sharers = sharers
+    return b
+  }
+
+  it('a first look goes no sooner than 5 s (an earlier one rarely tells the end); alone, when its planner wants', () => {
+    for (const [sharers, at] of [
+      [1, 1000],
+      [3, 5000],
+    ] as const) {
+      const { s, keys, start } = sharing(3, 30, sharers)
+      expect(s.pollAt(keys[0]!, wants(start + 1000))).toMatchObject({ at: start + at, final: false })
+    }
+  })
+  it('one narrow reading pins the end: its final, with no look to confirm it; alone, a look first', () => {
+    for (const sharers of [1, 3]) {
+      const { clock, s, keys, start } = sharing(3, 30, sharers)
+      clock.t = start + 5000
+      expect(s.pollAt(keys[0]!, wants(clock.t)).final).toBe(true)
+      const next = s.pollAt(keys[0]!, ends(start + 9000, start + 15_000, start + 15_200))
+      expect(next).toMatchObject({ at: sharers > 1 ? finalOf(start, 15_200) : start + 9000, final: false })
+    }
+  })
+  it('with no call to spare for a look, a final timed by another job’s length goes 10% later (a miss costs a call the others need)', () => {
+    for (const sharers of [1, 3]) {
+      const { clock, s, keys, start } = sharing(3, sharers * 4, sharers)
+      // The first job's end is agreed: two readings, the second past half of it.
+      clock.t = start + 7000
+      s.pollAt(keys[0]!, ends(start + 9000, start + 14_900, start + 15_200, 1))
+      clock.t = start + 8000
+      s.pollAt(keys[0]!, ends(start + 9000, start + 15_000, start + 15_200, 2))
+      clock.t = start + 9500
+      const blind = s.pollAt(keys[1]!, wants(clock.t))
+      expect(blind.final).toBe(false)
+      expect(blind.at).toBeCloseTo(finalOf(start, (sharers > 1 ? 1.1 : 1) * 15_200))
+    }
+  })
+  it('the site list waits for the run’s jobs to end (one read serves them all), but not while sites are still to start', async () => {
+    const { s, leaves } = batch(2, 30)
+    let read = false
+    const reading = s.untilQuiet().then(() => (read = true))
+    leaves[0]!()
+    await Promise.resolve()
+    expect(read).toBe(false)
+    leaves[1]!()
+    await reading
+    expect(read).toBe(true)
+    const starting = batch(2, 30)
+    starting.s.expect(10)
+    await starting.s.untilQuiet()
   })
 })

@@ -66,6 +66,7 @@ export class PollScheduler {
       if (job.answers >= 2 && job.end === null) this.noProgress = true
       const blind = job.approved === 'final' && job.blind
       this.jobs.delete(key)
+      if (this.jobs.size === 0) this.quiet?.abort()
       this.held.delete(job)
       this.answered(job)
       this.measured(seen, blind ? null : seen)
@@ -80,7 +81,7 @@ export class PollScheduler {
     const agreed = job.agreed
     if (ask.answers !== job.answers) {
       job.answers = ask.answers
-      job.agreed = agrees(job, ask.end, now)
+      job.agreed = agrees(job, ask.end, now) || this.onePins(job, ask.end)
       if (job.approved === 'final' && !ask.end) job.runningAt = now - job.start
       if (job.approved === 'final' && job.end) {
         this.misled = true
@@ -116,6 +117,24 @@ export class PollScheduler {
     return { at: now + HOLD_RECHECK_MS, final: false, wake: job.wake.signal }
   }
 
+  /**
+   * Resolves once no job of the run is followed, or at once while sites are still to start (they
+   * need the calls): a read that serves every site of the run (the site list) goes once, after them.
+   */
+  async untilQuiet(): Promise<void> {
+    if (this.jobs.size === 0 || this.due > CALLS_PER_RUN) return
+    this.quiet ??= new AbortController()
+    await new Promise((resolve) => this.quiet!.signal.addEventListener('abort', resolve, { once: true }))
+    this.quiet = null
+  }
+  private quiet: AbortController | null = null
+
+  /** Sharing the account, one narrow reading pins a job's end (a look to confirm it is a call the
+   * other runs need), until a final misled. */
+  private onePins(job: Job, end: { from: number; to: number } | null): boolean {
+    return this.supply.sharers > 1 && !this.misled && end !== null && near(end.from, end.to, job.start)
+  }
+
   /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
   spareNow(): boolean {
     if (this.supply.limit === null) return true
@@ -130,7 +149,13 @@ export class PollScheduler {
     // A look where it pins the end sooner than the final would (misled: only the scout, until one ended).
     const scout = this.scout() === job
     const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null
-    let lookAt = job.end ? ask.wantedAt : (first ?? (scout || this.leftOver(now) ? ask.wantedAt : null))
+    // Sharing the account, a first look goes no sooner than SHARING_FIRST_LOOK_MS: an earlier one
+    // rarely tells the end, and the call is one the other runs need.
+    const wanted =
+      job.answers === 0 && this.supply.sharers > 1
+        ? Math.max(ask.wantedAt, job.start + SHARING_FIRST_LOOK_MS)
+        : ask.wantedAt
+    let lookAt = job.end ? wanted : (first ?? (scout || this.leftOver(now) ? wanted : null))
     if (this.misled && (this.longest > 0 || !scout)) lookAt = null
     if (this.noProgress && !job.end) lookAt = null
     if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
@@ -146,7 +171,9 @@ export class PollScheduler {
    * the longest job expected (stretched once bars mislead); with no reading, once some job told. */
   private finalAt(job: Job, now: number): number | null {
     const told = this.misled || this.longestExpected(false) > 0
-    const measured = told ? finalAfter(job.start, this.longestExpected(true)) : null
+    // Sharing the account, a final timed by other jobs goes later: a miss costs a call the others need.
+    const blind = (this.supply.sharers > 1 ? BLIND_SHARING : 1) * this.longestExpected(true)
+    const measured = told ? finalAfter(job.start, blind) : null
     if (this.misled && this.longest === 0 && this.scout() !== job) return null
     if (!job.end) {
       // Not before MISS_GROWTH × how long it ran (no progress: the longest ended), unless all may miss once.
@@ -172,7 +199,8 @@ export class PollScheduler {
 
   /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss). */
   private lookBudget(now: number): number {
-    return this.spare(now) - Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER))
+    const kept = Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER))
+    return this.spare(now) - kept - (this.supply.sharers > 1 ? KEPT_SHARING : 0)
   }
   private spare(now: number): number {
     return this.free() - this.finalsDue(now)
@@ -287,6 +315,10 @@ const MIN_GAP_MS = 250
 /** Looks to spare per job at or above which each polls as its planner wants; one call kept per RESERVE_PER finals due. */
 const PLENTY_PER_JOB = 2
 const RESERVE_PER = 8
+/** Sharing the account (contract §6 r5): calls kept out of looks, how much later a blind final goes, the first look's earliest. */
+const KEPT_SHARING = 3
+const BLIND_SHARING = 1.1
+const SHARING_FIRST_LOOK_MS = 5000
 /** A job with no reading of its own first looks at this fraction of the shortest job measured. */
 const FIRST_LOOK = 0.6
 /** A final poll goes this late after the latest end (a fraction of the length, plus this). */
