@@ -15,50 +15,6 @@ export type Outcome = 'succeeded' | 'failed' | 'skipped' | 'timed-out' | 'accept
 
 export type Language = 'en' | 'es'
 
-/** Typed settings, made from raw inputs by `parseConfig` (src/inputs/). */
-export interface Config {
-  operation: Operation
-  siteIds: string[]
-  apiToken: string
-  /** Normalised API root ending in `/v2`, no trailing slash. */
-  apiUrl: string
-  wait: boolean
-  timeoutMs: number
-  language: Language
-  maxRetries: number
-  ifExists: 'fail' | 'skip' | 'recreate'
-  ifMissing: 'fail' | 'skip'
-  ifBusy: 'wait' | 'fail'
-  dryRun: boolean
-  concurrency: number
-  failFast: boolean
-  /** `status`: the earlier job to follow (task-id); null to read the staging environment only. */
-  taskId: string | null
-  /** After a create or pull that succeeded, wait until the staging URL answers. */
-  waitForUrl: boolean
-  /** staging-url: the staging URL the user knows (source 4 of issue 20 §1); checked before it is reported. */
-  stagingUrl?: string | null
-  /** production-url: after a push, wait until it answers (the CDN purged, the live site back). */
-  productionUrl?: string | null
-  /** production-expect: text the healthy live page contains. */
-  productionExpect?: string | null
-  /** verify-timeout: how long the live page is rechecked, within the run's one deadline. */
-  verifyTimeoutMs?: number
-  /**
-   * Staging URLs known from outside this run's answers (issue 20 §1, source 3: an earlier run's
-   * GitHub deployment), given by the front door as plain data; each is checked before it is used.
-   */
-  stagingHints?: StagingHint[]
-  /** Issue 27 (contract §13-14); absent means the input's default (src/inputs/). */
-  checkpoint?: 'version' | 'none'
-  /** rollback: the version to restore; null: the newest completed checkpoint this tool made. */
-  checkpointId?: string | null
-  rollbackOnFailure?: boolean
-  keepCheckpoints?: number
-  maintenance?: boolean
-  protectProduction?: boolean
-}
-
 /** A staging URL known from outside the service's answers, and where it came from (words for the summary). */
 export interface StagingHint {
   url: string

@@ -10,14 +10,8 @@ import { StagingReadRoute } from './read-route.js'
 import { listPagesFor, SiteList } from './site-list.js'
 import { NodeTransport } from '../api/transport.js'
 import { isFailure } from '../judge.js'
-import {
-  newResult,
-  type Clock,
-  type Config,
-  type Logger,
-  type ProgressUpdate,
-  type Result,
-} from '../types.js'
+import type { Config } from '../inputs/index.js'
+import { newResult, type Clock, type Logger, type ProgressUpdate, type Result } from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
 import { inDoorWords, setting, type Door } from '../words.js'
 import { PollScheduler } from './wait/batch.js'
