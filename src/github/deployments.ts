@@ -123,8 +123,6 @@ async function setStatus(
   )
 }
 
-export type StartOutcome = { id: number; warnings: string[] } | { id: null; warnings: string[] }
-
 /**
  * Creates the deployment for `sha` in the environment, then marks it `in_progress`. The
  * deployment is not transient: the environment outlives one run (later runs replace its
@@ -137,7 +135,7 @@ export async function startDeployment(
   siteCount: number,
   /** One site's run: the task that names the site, and the payload that records who staging shows. */
   record?: { task: string; payload: Record<string, unknown> } | null,
-): Promise<StartOutcome> {
+): Promise<{ id: number | null; warning: string | null }> {
   const where = `create a deployment for environment "${ctx.environment}"`
   let id: number
   try {
@@ -165,17 +163,17 @@ export async function startDeployment(
     if (typeof data.id !== 'number' || !Number.isSafeInteger(data.id))
       return {
         id: null,
-        warnings: [`Could not ${where}: GitHub answered HTTP ${response.status} without a deployment id.`],
+        warning: `Could not ${where}: GitHub answered HTTP ${response.status} without a deployment id.`,
       }
     id = data.id
   } catch (e) {
-    return { id: null, warnings: [githubFailure(e, where, PERMISSION, ctx.scrub)] }
+    return { id: null, warning: githubFailure(e, where, PERMISSION, ctx.scrub) }
   }
   try {
     await setStatus(ctx, id, 'in_progress', `Staging ${operation} started.`)
-    return { id, warnings: [] }
+    return { id, warning: null }
   } catch (e) {
-    return { id, warnings: [githubFailure(e, `mark deployment ${id} in progress`, PERMISSION, ctx.scrub)] }
+    return { id, warning: githubFailure(e, `mark deployment ${id} in progress`, PERMISSION, ctx.scrub) }
   }
 }
 
