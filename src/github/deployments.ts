@@ -109,8 +109,7 @@ async function setStatus(
   await ctx.octokit.rest.repos.createDeploymentStatus(
     scrubbed(
       {
-        owner: ctx.repo.owner,
-        repo: ctx.repo.repo,
+        ...ctx.repo,
         deployment_id: id,
         state,
         description: bound(text, MAX_DESCRIPTION_CHARS),
@@ -142,8 +141,7 @@ export async function startDeployment(
     const response = await ctx.octokit.rest.repos.createDeployment(
       scrubbed(
         {
-          owner: ctx.repo.owner,
-          repo: ctx.repo.repo,
+          ...ctx.repo,
           ref: sha,
           environment: ctx.environment,
           description: bound(
@@ -211,7 +209,7 @@ export async function deactivateEnvironment(ctx: DeploymentContext): Promise<Dea
   try {
     await ctx.octokit.paginate(
       ctx.octokit.rest.repos.listDeployments,
-      { owner: ctx.repo.owner, repo: ctx.repo.repo, environment: ctx.environment, per_page: 100 },
+      { ...ctx.repo, environment: ctx.environment, per_page: 100 },
       (response) => {
         for (const d of response.data as { id?: unknown; environment?: unknown }[]) {
           if (
