@@ -262,7 +262,6 @@ export class StagingApiClient {
       throw new ApiError({
         kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
         message: `${method} ${shown} ${what}: ${redactor.server(e.message, 300)} (${redactor.server(e.code, 40)}).`,
-        code: e.code,
         processing,
       })
     }

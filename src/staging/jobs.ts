@@ -244,11 +244,9 @@ function unknownOutcome(ctx: RunContext, op: JobOperation, e: ApiError): ApiErro
   }[op]
   const again =
     op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.'
-  return new ApiError({
+  return e.retold({
     kind: 'unknown-outcome',
     processing: 'unknown',
-    httpStatus: e.httpStatus,
-    serverMessage: e.serverMessage,
     message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
   })
 }
