@@ -142,9 +142,7 @@ export class StagingApiClient {
       this.refuseAfter401()
       let error: ApiError
       try {
-        const response = await this.send(method, path, kind, options.body)
-        if (afterUnknown) response.afterUnknown = true
-        return response
+        return await this.send(method, path, kind, options.body)
       } catch (e) {
         if (!(e instanceof ApiError)) throw e
         error = e
