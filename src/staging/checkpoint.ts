@@ -18,7 +18,7 @@ import { waitDeps, type RunContext } from './context.js'
 import { answered, at, jobIs, learnt, sentences, warn, type Production } from './record.js'
 import { waitWhileBusy } from './jobs.js'
 import { makeRoom } from './versions.js'
-import { endingOf, type Ending } from './ending.js'
+import { endingOf, failure, type Ending } from './ending.js'
 import { waitForTask, waitForVersion } from './wait/follow.js'
 import { setting } from '../words.js'
 
@@ -192,10 +192,6 @@ function refused(ctx: RunContext, e: ApiError, rootSaid: boolean): Ending {
   else if (e.processing === 'unknown')
     hint = `Whether a version was started is unknown; it was not asked for again. Look at site ${site}'s versions in the dashboard, and run again.`
   else hint = `${e.hint} Or run with ${setting('checkpoint', 'none')} to push without a way back.`
-  return {
-    outcome: 'failed',
-    summary: sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH),
-    error: { kind: e.kind, hint },
-    ...(e.serverMessage ? { message: e.serverMessage } : {}),
-  }
+  const summary = sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH)
+  return { ...failure(e), summary, error: { kind: e.kind, hint } }
 }
