@@ -72,8 +72,9 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
   const worker = async () => {
     while (next < ids.length) {
       const index = next++
-      // The poll scheduler plans the calls of the sites still to start too.
-      polls.expect((ids.length - next) * callsPerSite(config) + CALLS_PER_RUN)
+      // The poll scheduler plans the calls of the sites still to start too (contract §6 r3): each
+      // site's request and its job's final status call, and what extraCalls counts besides.
+      polls.expect((ids.length - next) * (2 + extraCalls(config)) + CALLS_PER_RUN)
       const siteId = ids[index]!
       const notStarted = (result: 'skipped' | 'cancelled', summary: string): Result => ({
         ...newResult(config.operation, siteId, shared.clock!.wallNow()),
@@ -135,13 +136,4 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
     polls.expect(CALLS_PER_RUN)
   }
   return results
-}
-
-/**
- * The calls a site not started yet will make before its job is followed (contract §6 r3, every call
- * counted in the plan): its request, a push's checkpoint and toggles or a rollback's list
- * (checkpoint.ts), and its job's final status call.
- */
-function callsPerSite(config: Config): number {
-  return 2 + extraCalls(config)
 }

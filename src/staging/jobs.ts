@@ -68,7 +68,9 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
         { kind: 'answer', words: `the create answer (HTTP ${e.httpStatus}: staging exists)` },
         { exists: true },
       )
-      await skippedRead(ctx)
+      // The existing staging's id and URL, best effort (the state is not reported).
+      await learnFromStaging(ctx)
+      if (!ctx.facts.complete) await fillFromOtherSources(ctx)
       return {
         outcome: 'skipped',
         summary: `Skipped: site ${siteId} already has a staging environment (${setting('if-exists', 'skip')}).`,
@@ -94,12 +96,6 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
   // A 404 not skipped blames the site id only once the API root answered as the API (issue 24 §3).
   if (op !== 'create' && e.kind === 'not-found') throw await ctx.root.blame(ctx.client, e)
   throw e
-}
-
-/** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
-async function skippedRead(ctx: RunContext): Promise<void> {
-  await learnFromStaging(ctx)
-  if (!ctx.facts.complete) await fillFromOtherSources(ctx)
 }
 
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
