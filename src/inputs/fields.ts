@@ -180,28 +180,24 @@ export function normaliseApiUrl(raw: string): string {
   return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`
 }
 
-export const apiUrl = z.string().transform((v, ctx) => {
-  try {
-    return normaliseApiUrl(v)
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', message: (e as Error).message })
-    return z.NEVER
-  }
-})
+/** What `read` makes of the text, or its error's message (or `refusal`, when given) as the refusal. */
+const readBy = <T>(read: (text: string) => T, refusal?: (text: string) => string) =>
+  z.string().transform((v, ctx) => {
+    try {
+      return read(v)
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: refusal?.(v) ?? (e as Error).message })
+      return z.NEVER
+    }
+  })
 
-export const duration = z.string().transform((v, ctx) => {
-  let ms: number
-  try {
-    ms = parseDuration(v)
-  } catch {
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${echoed(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
-    })
-    return z.NEVER
-  }
+export const apiUrl = readBy(normaliseApiUrl)
+
+export const duration = readBy(
+  parseDuration,
+  (v) => `"${echoed(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
+).superRefine((ms, ctx) => {
   if (ms < 1000 || ms > MAX_TIMEOUT_MS) ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' })
-  return ms
 })
 
 /** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
