@@ -62,14 +62,8 @@ export class Facts {
     private readonly voice: { warn(text: string): void; info(text: string): void },
   ) {}
 
-  get id(): string | null {
-    return this.idFact?.value ?? null
-  }
   get url(): string | null {
     return this.urlFact?.value ?? null
-  }
-  get state(): StagingState | null {
-    return this.stateFact?.value ?? null
   }
   /** Whether some source of this run named the staging site or said it exists. */
   get named(): boolean {
@@ -125,9 +119,9 @@ export class Facts {
   /** The facts as the Result shows them. */
   view(): Pick<Result, 'stagingSiteId' | 'stagingUrl' | 'stagingState' | 'stagingFrom'> {
     return {
-      stagingSiteId: this.id,
+      stagingSiteId: this.idFact?.value ?? null,
       stagingUrl: this.url,
-      stagingState: this.state,
+      stagingState: this.stateFact?.value ?? null,
       stagingFrom: {
         siteId: this.idFact?.from.words ?? null,
         url: this.urlFact?.from.words ?? null,
