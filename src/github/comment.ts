@@ -14,6 +14,7 @@ import {
   renderComment,
   stagingUrlFromComment,
   withNotice,
+  type RenderExtras,
 } from '../report/comment.js'
 import type { Result } from '../types.js'
 import type { PullRequestTarget } from './context.js'
@@ -39,15 +40,12 @@ export function writtenBy(comment: Pick<IssueComment, 'user'>, author: string): 
   return user.type === undefined || user.type === expectedType
 }
 
-export interface PostOptions {
+export interface PostOptions extends Omit<RenderExtras, 'previousStagingUrl'> {
   octokit: Octokit
   target: PullRequestTarget
   /** Login of the account that posts the comments (the github-token's). */
   author: string
   scrub: (text: string) => string
-  runUrl?: string | null
-  /** What staging shows after this run (see RenderExtras.owner). */
-  owner?: { sha: string; at: string } | null
 }
 
 export type CommentReport =
