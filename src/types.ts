@@ -21,13 +21,6 @@ export interface StagingHint {
   from: string
 }
 
-/** Where the staging id and URL came from, and what the sources that gave nothing said. */
-export interface StagingFrom {
-  siteId: string | null
-  url: string | null
-  notes: string[]
-}
-
 /** What a Result is of: an operation, or the action's `release` (GitHub's side only). */
 export type ResultOperation = Operation | 'release'
 
@@ -62,7 +55,7 @@ export interface Result {
   /** For failures: the kind of error and what to do about it. */
   error: { kind: string; hint: string } | null
   /** Where `stagingSiteId` and `stagingUrl` came from (issue 20 §1), and sources that could not tell. */
-  stagingFrom: StagingFrom
+  stagingFrom: { siteId: string | null; url: string | null; notes: string[] }
   /** The site version taken before a push, or restored by a rollback (contract §13); null if none. */
   checkpointId: string | null
   /** production-url after a push or a restore (contract §16): passed, failed, or null when not checked. */

@@ -192,18 +192,14 @@ export async function finishDeployment(
   }
 }
 
-export interface DeactivateOutcome {
-  deactivated: number
-  /** Deployments of the environment past MAX_DEACTIVATED, left as they are. */
-  left: number
-  warning: string | null
-}
-
 /**
  * After a delete: every deployment of the environment (all pages, newest first, at most
- * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more.
+ * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more. `left`:
+ * the deployments past MAX_DEACTIVATED (or after a refusal), left as they are.
  */
-export async function deactivateEnvironment(ctx: DeploymentContext): Promise<DeactivateOutcome> {
+export async function deactivateEnvironment(
+  ctx: DeploymentContext,
+): Promise<{ deactivated: number; left: number; warning: string | null }> {
   const ids: number[] = []
   let left = 0
   try {

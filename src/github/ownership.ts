@@ -164,9 +164,6 @@ export async function isOpen(octokit: Octokit, repo: Repo, pr: number): Promise<
   }
 }
 
-/** How `if-staging-taken: wait` ended: GitHub refusing to show the run is `{ refused: status }`. */
-export type RunWait = 'done' | 'timeout' | 'cancelled' | { refused: number }
-
 /**
  * Waits until workflow run `runId` is completed, asking every `pollMs` through the one backoff
  * helper, until the step's `deadline` (clock ms). `done`: it completed; `timeout`; `cancelled`;
@@ -177,7 +174,7 @@ export async function waitForRun(
   repo: Repo,
   runId: number,
   o: { clock: Clock; deadline: number; pollMs: number; requestMs: number; signal?: AbortSignal },
-): Promise<RunWait> {
+): Promise<'done' | 'timeout' | 'cancelled' | { refused: number }> {
   const backoff = new Backoff(() => o.pollMs, { clock: o.clock, deadlineMs: o.deadline, signal: o.signal })
   for (;;) {
     if (o.signal?.aborted) return 'cancelled'
