@@ -22,7 +22,14 @@ import { setting } from '../words.js'
  * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
  */
 export async function runJob(ctx: RunContext, op: JobOperation): Promise<Ending> {
-  const started = await start(ctx, op)
+  // The response to follow, or the ending when the policies carried the operation to its end.
+  let started: ApiResponse | Ending
+  try {
+    started = await send(ctx, op)
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e
+    started = await applyPolicy(ctx, op, e)
+  }
   let ending: Ending
   if ('outcome' in started) ending = started
   else {
@@ -30,16 +37,6 @@ export async function runJob(ctx: RunContext, op: JobOperation): Promise<Ending>
     ending = await follow(ctx, op, started, ctx.config.wait)
   }
   return ending.outcome === 'succeeded' ? afterJob(ctx, op) : ending
-}
-
-/** The response to follow, or the ending when the policies carried the operation to its end. */
-async function start(ctx: RunContext, op: JobOperation): Promise<ApiResponse | Ending> {
-  try {
-    return await send(ctx, op)
-  } catch (e) {
-    if (!(e instanceof ApiError)) throw e
-    return applyPolicy(ctx, op, e)
-  }
 }
 
 /** The if-exists / if-missing policies, and a create whose first try went through after all. */
