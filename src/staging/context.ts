@@ -36,7 +36,6 @@ export interface RunContext {
   /** The front door whose words the Result speaks. */
   door: Door
   signal?: AbortSignal
-  random?: () => number
   /** One GET of a site's own URL, for wait-for-url, production-url and the URL hints (default: a real one). */
   siteGet?: SiteGet
   /** Clock ms (monotonic) when the run started: durations. */

@@ -71,10 +71,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const door = deps.door ?? 'action'
   const logger = inDoorLogger(deps.logger, door)
   const ledger = deps.ledger ?? new RateWindow(clock, deps.signal ? { signal: deps.signal } : {})
-  const optional = {
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    ...(deps.random ? { random: deps.random } : {}),
-  }
+  const optional = { signal: deps.signal, random: deps.random }
   const client = new StagingApiClient(
     {
       apiUrl: config.apiUrl,
@@ -90,7 +87,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       redactor: deps.redactor,
       ledger,
       transport: deps.transport ?? ownTransport!,
-      ...(deps.token ? { token: deps.token } : {}),
+      token: deps.token,
       ...optional,
     },
   )
@@ -107,8 +104,8 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     logger,
     redactor: deps.redactor,
     door,
-    ...optional,
-    ...(deps.siteGet ? { siteGet: deps.siteGet } : {}),
+    signal: deps.signal,
+    siteGet: deps.siteGet,
     started,
     startedWall: clock.wallNow(),
     record: newRecord(),
