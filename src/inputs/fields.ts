@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { SERVICE_API_URL, isCredentialQueryParam } from '../contract.js'
 import { parseDuration } from '../duration.js'
 import { echoed, withoutCredentials } from '../secrets/urls.js'
-import { httpUrl, isLoopback, secureOrLoopback } from '../text.js'
+import { hasControl, httpUrl, isLoopback, secureOrLoopback } from '../text.js'
 import { OPERATIONS } from '../types.js'
 import { didYouMean, type InputSpec } from './table.js'
 import { TOKEN_SOURCE, inDoorWords, outputNamed, perDoor, type Door } from '../words.js'
@@ -249,8 +249,7 @@ export const userUrl = z.string().transform((v, ctx) => {
 export const pageText = z.string().transform((v, ctx) => {
   const t = v.trim()
   if (t === '') return null
-  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(t) || t.length > 200)
+  if (hasControl(t) || t.length > 200)
     ctx.addIssue({ code: 'custom', message: 'must be one line of at most 200 characters' })
   return t
 })
