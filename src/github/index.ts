@@ -1,5 +1,5 @@
 /**
- * The GitHub side of a step, behind one small interface the step calls around the operation:
+ * The GitHub side of a step, behind one small facade the step calls around the operation:
  *
  *   const gh = await githubSideEffects({ ...settings, deadline, clock })
  *   const stop = await gh.before()   // if-staging-taken, then the deployment, in_progress
