@@ -16,7 +16,7 @@
 import type { Result } from '../types.js'
 import { after, abandon, withHandOver } from './after.js'
 import { before } from './claim.js'
-import { lastDeployedStaging } from './known-staging.js'
+import { lastDeployedStaging } from './ownership.js'
 import { beforePhase, newRun, type GitHubRun, type GitHubSideEffectOptions } from './run.js'
 
 export type { Stop } from './claim.js'
