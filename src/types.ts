@@ -1,4 +1,4 @@
-/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
+/** Plain types shared by the core, the action and the CLI, and how an outcome is judged. Nothing here knows GitHub. */
 
 export const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status', 'rollback'] as const
 export type Operation = (typeof OPERATIONS)[number]
@@ -12,6 +12,20 @@ export type StagingState = 'none' | 'ready' | 'busy' | 'unknown'
 
 /** The `result` output. `dry-run` only with the dry-run input. */
 export type Outcome = 'succeeded' | 'failed' | 'skipped' | 'timed-out' | 'accepted' | 'cancelled' | 'dry-run'
+
+/** Whether an outcome fails the run (exit code 1, `core.setFailed`). */
+export function isFailure(outcome: Outcome): boolean {
+  return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled'
+}
+
+/** The outcome of a whole run: the worst of its sites. */
+export function overallOutcome(results: Result[]): Outcome {
+  const has = (o: Outcome) => results.some((r) => r.result === o)
+  for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'] as const) if (has(o)) return o
+  if (results.every((r) => r.result === 'dry-run')) return 'dry-run'
+  if (results.every((r) => r.result === 'skipped')) return 'skipped'
+  return 'succeeded'
+}
 
 export type Language = 'en' | 'es'
 

@@ -9,8 +9,7 @@
  * through the redactor before it leaves. Failures come back as warnings, never as throws.
  */
 import { safeHttpUrl } from '../report/markdown.js'
-import { overallOutcome } from '../judge.js'
-import type { Result } from '../types.js'
+import { overallOutcome, type Result } from '../types.js'
 import { bound } from '../text.js'
 import type { Repo } from './context.js'
 import { githubFailure } from './errors.js'

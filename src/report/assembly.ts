@@ -1,6 +1,5 @@
 import { roundedSeconds } from '../duration.js'
-import type { Result } from '../types.js'
-import { isFailure, overallOutcome } from '../judge.js'
+import { isFailure, overallOutcome, type Result } from '../types.js'
 import { finalLine } from './lines.js'
 import { outputsFor, type Outputs } from './outputs.js'
 
