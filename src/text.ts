@@ -60,6 +60,12 @@ export function neutralizeCommands(line: string): string {
   return out
 }
 
+/** Whether `text` holds a control character (a newline included). */
+export function hasControl(text: string): boolean {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  return /[\u0000-\u001f\u007f-\u009f]/.test(text)
+}
+
 /** At most `max` characters, cut on a code point, marked with an ellipsis when cut. */
 export function bound(text: string, max: number): string {
   if (text.length <= max) return text

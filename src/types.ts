@@ -1,4 +1,4 @@
-/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
+/** Plain types shared by the core, the action and the CLI, and how an outcome is judged. Nothing here knows GitHub. */
 
 export const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status', 'rollback'] as const
 export type Operation = (typeof OPERATIONS)[number]
@@ -13,63 +13,26 @@ export type StagingState = 'none' | 'ready' | 'busy' | 'unknown'
 /** The `result` output. `dry-run` only with the dry-run input. */
 export type Outcome = 'succeeded' | 'failed' | 'skipped' | 'timed-out' | 'accepted' | 'cancelled' | 'dry-run'
 
-export type Language = 'en' | 'es'
-
-/** Typed settings, made from raw inputs by `parseConfig` (src/inputs/). */
-export interface Config {
-  operation: Operation
-  siteIds: string[]
-  apiToken: string
-  /** Normalised API root ending in `/v2`, no trailing slash. */
-  apiUrl: string
-  wait: boolean
-  timeoutMs: number
-  language: Language
-  maxRetries: number
-  ifExists: 'fail' | 'skip' | 'recreate'
-  ifMissing: 'fail' | 'skip'
-  ifBusy: 'wait' | 'fail'
-  dryRun: boolean
-  concurrency: number
-  failFast: boolean
-  /** `status`: the earlier job to follow (task-id); null to read the staging environment only. */
-  taskId: string | null
-  /** After a create or pull that succeeded, wait until the staging URL answers. */
-  waitForUrl: boolean
-  /** staging-url: the staging URL the user knows (source 4 of issue 20 §1); checked before it is reported. */
-  stagingUrl?: string | null
-  /** production-url: after a push, wait until it answers (the CDN purged, the live site back). */
-  productionUrl?: string | null
-  /** production-expect: text the healthy live page contains. */
-  productionExpect?: string | null
-  /** verify-timeout: how long the live page is rechecked, within the run's one deadline. */
-  verifyTimeoutMs?: number
-  /**
-   * Staging URLs known from outside this run's answers (issue 20 §1, source 3: an earlier run's
-   * GitHub deployment), given by the front door as plain data; each is checked before it is used.
-   */
-  stagingHints?: StagingHint[]
-  /** Issue 27 (contract §13-14); absent means the input's default (src/inputs/). */
-  checkpoint?: 'version' | 'none'
-  /** rollback: the version to restore; null: the newest completed checkpoint this tool made. */
-  checkpointId?: string | null
-  rollbackOnFailure?: boolean
-  keepCheckpoints?: number
-  maintenance?: boolean
-  protectProduction?: boolean
+/** Whether an outcome fails the run (exit code 1, `core.setFailed`). */
+export function isFailure(outcome: Outcome): boolean {
+  return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled'
 }
+
+/** The outcome of a whole run: the worst of its sites. */
+export function overallOutcome(results: Result[]): Outcome {
+  const has = (o: Outcome) => results.some((r) => r.result === o)
+  for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'] as const) if (has(o)) return o
+  if (results.every((r) => r.result === 'dry-run')) return 'dry-run'
+  if (results.every((r) => r.result === 'skipped')) return 'skipped'
+  return 'succeeded'
+}
+
+export type Language = 'en' | 'es'
 
 /** A staging URL known from outside the service's answers, and where it came from (words for the summary). */
 export interface StagingHint {
   url: string
   from: string
-}
-
-/** Where the staging id and URL came from, and what the sources that gave nothing said. */
-export interface StagingFrom {
-  siteId: string | null
-  url: string | null
-  notes: string[]
 }
 
 /** What a Result is of: an operation, or the action's `release` (GitHub's side only). */
@@ -106,7 +69,7 @@ export interface Result {
   /** For failures: the kind of error and what to do about it. */
   error: { kind: string; hint: string } | null
   /** Where `stagingSiteId` and `stagingUrl` came from (issue 20 §1), and sources that could not tell. */
-  stagingFrom: StagingFrom
+  stagingFrom: { siteId: string | null; url: string | null; notes: string[] }
   /** The site version taken before a push, or restored by a rollback (contract §13); null if none. */
   checkpointId: string | null
   /** production-url after a push or a restore (contract §16): passed, failed, or null when not checked. */

@@ -148,11 +148,15 @@ export const capitalised = (text: string): string =>
 export const RUNNER = eachDoor((w) => w.runner)
 
 /** A logger that writes every line in `door`'s words (the core logs through it). */
-export function inDoorLogger(logger: Logger, door: Door): Logger {
+export const inDoorLogger = (logger: Logger, door: Door): Logger =>
+  eachLine(logger, (m) => inDoorWords(m, door))
+
+/** A logger that writes each line as `line` makes it; progress updates go through as they are. */
+export function eachLine(logger: Logger, line: (message: string) => string): Logger {
   return {
-    info: (m) => logger.info(inDoorWords(m, door)),
-    warn: (m) => logger.warn(inDoorWords(m, door)),
-    debug: (m) => logger.debug(inDoorWords(m, door)),
+    info: (m) => logger.info(line(m)),
+    warn: (m) => logger.warn(line(m)),
+    debug: (m) => logger.debug(line(m)),
     ...(logger.progress ? { progress: (u: ProgressUpdate) => logger.progress!(u) } : {}),
   }
 }

@@ -13,7 +13,8 @@ import { runAll } from '../../src/staging/batch.js'
 import { runOperation } from '../../src/staging/operations.js'
 import { SIM_SITES, SIM_TOKENS } from '../../simulator/seed.js'
 import type { Profile, ProgressMode, RateLimitKind, ResetHeaderMode } from '../../simulator/types.js'
-import type { Config, Logger } from '../../src/types.js'
+import type { Config } from '../../src/inputs/index.js'
+import type { Logger } from '../../src/types.js'
 import { VirtualClock } from './clock.js'
 import { VirtualSimulator, VirtualTransport } from './server.js'
 
@@ -84,6 +85,16 @@ function config(apiUrl: string, siteIds: string[], concurrency = 4): Config {
     failFast: false,
     taskId: null,
     waitForUrl: false,
+    checkpoint: 'version',
+    stagingUrl: null,
+    productionUrl: null,
+    productionExpect: null,
+    verifyTimeoutMs: 5 * 60_000,
+    checkpointId: null,
+    rollbackOnFailure: false,
+    keepCheckpoints: 3,
+    maintenance: false,
+    protectProduction: false,
   }
 }
 

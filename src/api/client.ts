@@ -142,9 +142,7 @@ export class StagingApiClient {
       this.refuseAfter401()
       let error: ApiError
       try {
-        const response = await this.send(method, path, kind, options.body)
-        if (afterUnknown) response.afterUnknown = true
-        return response
+        return await this.send(method, path, kind, options.body)
       } catch (e) {
         if (!(e instanceof ApiError)) throw e
         error = e
@@ -262,7 +260,6 @@ export class StagingApiClient {
       throw new ApiError({
         kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
         message: `${method} ${shown} ${what}: ${redactor.server(e.message, 300)} (${redactor.server(e.code, 40)}).`,
-        code: e.code,
         processing,
       })
     }

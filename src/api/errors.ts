@@ -80,7 +80,6 @@ export interface ApiErrorInit {
   retryAfterMs?: number | null
   /** ISO time the server said it accepts requests again, when that is after the run's timeout. */
   acceptsAgainAt?: string | null
-  code?: string | null
   hint?: string
 }
 
@@ -91,7 +90,6 @@ export class ApiError extends Error {
   readonly processing: Processing
   readonly retryAfterMs: number | null
   readonly acceptsAgainAt: string | null
-  readonly code: string | null
   readonly hint: string
   /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
   afterUnknown = false
@@ -104,8 +102,13 @@ export class ApiError extends Error {
     this.processing = init.processing
     this.retryAfterMs = init.retryAfterMs ?? null
     this.acceptsAgainAt = init.acceptsAgainAt ?? null
-    this.code = init.code ?? null
     this.hint = init.hint ?? HINTS[init.kind]
+  }
+
+  /** This error said again in other words: its kind, status, processing and server words unless `init` sets them. */
+  retold(init: Partial<ApiErrorInit> & Pick<ApiErrorInit, 'message'>): ApiError {
+    const { kind, httpStatus, processing, serverMessage } = this
+    return new ApiError({ kind, httpStatus, processing, serverMessage, ...init })
   }
 }
 

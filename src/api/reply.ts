@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http'
 import {
   ERROR_DETAIL_FIELDS,
   TOKEN_REFUSED_STATUS,
@@ -104,9 +103,6 @@ export interface ApiResponse {
   status: number
   /** What the body said, credentials removed and texts made inert. */
   reply: Reply
-  headers: IncomingHttpHeaders
-  /** True when this answer came to a request sent again after an attempt of unknown outcome. */
-  afterUnknown: boolean
 }
 
 /**
@@ -150,7 +146,7 @@ export function answerOf(
         processing: 'unknown',
         message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
       })
-    return { status, reply, headers, afterUnknown: false }
+    return { status, reply }
   }
   const errorKind = kindOf(status, reply, kind)
   if (status === TOKEN_REFUSED_STATUS && deps.token) deps.token.refusedAt ??= `${method} ${shown}`

@@ -104,12 +104,7 @@ export function refusedUntil(
 ): ApiError {
   const at = new Date(wallNowMs + retryAfterMs)
   const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z')
-  const refused = new ApiError({
-    kind: error.kind,
-    httpStatus: error.httpStatus,
-    processing: error.processing,
-    serverMessage: error.serverMessage,
-    code: error.code,
+  const refused = error.retold({
     acceptsAgainAt: iso,
     message:
       `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +

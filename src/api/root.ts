@@ -76,19 +76,13 @@ export class ApiRoot {
     if (verdict.ok) return notFound
     const because = notFound.message.replace(/[.\s]+$/, '')
     if (verdict.kind === 'api-url')
-      return new ApiError({
+      return notFound.retold({
         kind: 'api-url',
         processing: 'processed',
-        httpStatus: notFound.httpStatus,
-        serverMessage: notFound.serverMessage,
         message: `${because}, and the API root did not answer GET ${client.shown(ROOT_EVIDENCE_PATH)} as the API either (${verdict.said}): ${setting('api-url')} looks wrong, not ${setting('site-id')}.`,
         hint: HINT,
       })
-    return new ApiError({
-      kind: notFound.kind,
-      processing: notFound.processing,
-      httpStatus: notFound.httpStatus,
-      serverMessage: notFound.serverMessage,
+    return notFound.retold({
       message: `${because}. Whether ${setting('api-url')} is the API root could not be checked (GET ${client.shown(ROOT_EVIDENCE_PATH)}: ${verdict.said}), so the 404 may come from a wrong ${setting('api-url')} as well as from a wrong ${setting('site-id')}.`,
       hint: `Check ${setting('api-url')} (the API root{hosted}), then that ${setting('site-id')} is the PRODUCTION site's id.`,
     })

@@ -15,7 +15,8 @@ export interface CiEnv {
   argv: string[]
   /** The environment, with STAGING_API_TOKEN taken from the named variable when there is one. */
   env: NodeJS.ProcessEnv
-  warnings: string[]
+  /** What may go wrong with the named variable's value (GitLab may not mask it). */
+  warning?: string
   /** Why the named variable cannot be used (a usage error: nothing may be sent). */
   error?: string
 }
@@ -36,26 +37,21 @@ export function ciEnv(argv: string[], env: NodeJS.ProcessEnv): CiEnv {
     } else if (a.startsWith(`${FLAG}=`)) name = a.slice(FLAG.length + 1)
     else rest.push(a)
   }
-  if (missingName) return { argv: rest, env, warnings: [], error: `${FLAG} needs the NAME of a variable.` }
-  if (name === undefined) return { argv: rest, env, warnings: [] }
-  const { value, warnings, error } = tokenFrom(name, env)
-  return {
-    argv: rest,
-    env: { ...env, STAGING_API_TOKEN: value ?? '' },
-    warnings,
-    ...(error === undefined ? {} : { error }),
-  }
+  if (missingName) return { argv: rest, env, error: `${FLAG} needs the NAME of a variable.` }
+  if (name === undefined) return { argv: rest, env }
+  const { value, ...said } = tokenFrom(name, env)
+  return { argv: rest, env: { ...env, STAGING_API_TOKEN: value ?? '' }, ...said }
 }
 
 /** The token in the variable `name`, or why it cannot be used; never the value in a message. */
 function tokenFrom(
   name: string,
   env: NodeJS.ProcessEnv,
-): { value?: string; warnings: string[]; error?: string } {
+): { value?: string; warning?: string; error?: string } {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-    return { warnings: [], error: `${FLAG}: ${JSON.stringify(echoed(name, 40))} is not a variable name.` }
+    return { error: `${FLAG}: ${JSON.stringify(echoed(name, 40))} is not a variable name.` }
   const value = env[name] ?? ''
-  const refuse = (error: string) => ({ value, warnings: [], error })
+  const refuse = (error: string) => ({ value, error })
   if (value === '')
     return refuse(
       `the CI/CD variable ${name} is not set in this job. Add the API token in Settings > CI/CD > ` +
@@ -77,11 +73,11 @@ function tokenFrom(
       `the value of ${name} is the name of another variable of this job: GitLab does not mask such ` +
         'a value. Check that the variable holds the token itself, masked.',
     )
-  const warnings = OLD_MASKABLE.test(value)
-    ? []
-    : [
-        `the value of ${name} has characters outside A-Z a-z 0-9 + / = @ : . ~ _ -; GitLab versions ` +
-          'that mask only those cannot mask it. Make sure the variable is masked (Settings > CI/CD > Variables).',
-      ]
-  return { value, warnings }
+  if (OLD_MASKABLE.test(value)) return { value }
+  return {
+    value,
+    warning:
+      `the value of ${name} has characters outside A-Z a-z 0-9 + / = @ : . ~ _ -; GitLab versions ` +
+      'that mask only those cannot mask it. Make sure the variable is masked (Settings > CI/CD > Variables).',
+  }
 }

@@ -117,7 +117,7 @@ function configure(ci: CiEnv, parsed: Parsed & { raw: RawInputs }, w: Writer) {
   }
   // --token-variable NAME that cannot be used (src/cli/ci-env.ts): refused like an input.
   if (ci.error !== undefined) return refuse(ci.error, 'No request was sent.')
-  for (const warning of ci.warnings) w.err(`site-staging: warning: ${warning}`)
+  if (ci.warning) w.err(`site-staging: warning: ${ci.warning}`)
   try {
     return { config: parseConfig(parsed.raw), files, json: values.json === true, verbose: values.verbose }
   } catch (e) {

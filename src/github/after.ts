@@ -32,13 +32,8 @@ export async function after(run: GitHubRun, results: Result[], problem: string |
 /** Instead of `after`, when the run broke without results: a started deployment gets `error`. */
 export async function abandon(run: GitHubRun, reason: string): Promise<void> {
   if (run.deploymentId === null) return
-  await afterPhase(run, (signal) =>
-    closeRunDeployment(run, run.octokit(signal), {
-      state: 'error',
-      description: reason,
-      environmentUrl: null,
-    }),
-  )
+  const status = { state: 'error' as const, description: reason, environmentUrl: null }
+  await afterPhase(run, (signal) => closeRunDeployment(run, run.octokit(signal), status))
 }
 
 /**
@@ -77,21 +72,17 @@ async function handOver(
   took: NonNullable<GitHubRun['claim']>,
   previous: CurrentOwner,
 ): Promise<void> {
-  if (!run.repo) return
+  const dctx = deploymentContext(run, kit)
+  if (!dctx) return
   const now =
     took.owner.pr === null
       ? 'Staging was refreshed by a workflow run that was not for a pull request'
       : `Staging now shows #${took.owner.pr}`
+  const inactive = { state: 'inactive' as const, description: `${now}.`, environmentUrl: null }
   const warning = await finishDeployment(
-    {
-      octokit: kit,
-      repo: run.repo,
-      environment: previous.environment,
-      scrub: run.scrub,
-      logUrl: run.ctx.runUrl,
-    },
+    { ...dctx, environment: previous.environment },
     previous.deploymentId,
-    { state: 'inactive', description: `${now}.`, environmentUrl: null },
+    inactive,
   )
   if (warning) run.warnDeployment(warning)
   const told = previous.owner.pr
@@ -102,7 +93,7 @@ async function handOver(
   const notice = `${now} since ${noticeTime(took.owner.at)}; ${rerun} to show this pull request again.`
   const outcome = await addNotice(
     kit,
-    { ...run.repo, number: told },
+    { ...dctx.repo, number: told },
     took.siteId,
     run.o.settings.commentAuthor,
     notice,

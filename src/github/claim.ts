@@ -179,7 +179,7 @@ async function startRunDeployment(run: GitHubRun, sha: string): Promise<void> {
       ? { task: taskFor(run.claim.siteId), payload: ownerPayload(run.claim.siteId, run.claim.owner) }
       : null
     const started = await startDeployment(dctx, sha, run.o.operation, run.o.siteIds.length, record)
-    for (const w of started.warnings) run.warnDeployment(w)
+    if (started.warning) run.warnDeployment(started.warning)
     if (started.id === null) return
     if (run.ownerUnknown) run.warnDeployment(run.ownerUnknown)
     run.deploymentId = started.id

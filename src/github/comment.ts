@@ -14,6 +14,7 @@ import {
   renderComment,
   stagingUrlFromComment,
   withNotice,
+  type RenderExtras,
 } from '../report/comment.js'
 import type { Result } from '../types.js'
 import type { PullRequestTarget } from './context.js'
@@ -39,15 +40,12 @@ export function writtenBy(comment: Pick<IssueComment, 'user'>, author: string): 
   return user.type === undefined || user.type === expectedType
 }
 
-export interface PostOptions {
+export interface PostOptions extends Omit<RenderExtras, 'previousStagingUrl'> {
   octokit: Octokit
   target: PullRequestTarget
   /** Login of the account that posts the comments (the github-token's). */
   author: string
   scrub: (text: string) => string
-  runUrl?: string | null
-  /** What staging shows after this run (see RenderExtras.owner). */
-  owner?: { sha: string; at: string } | null
 }
 
 export type CommentReport =
@@ -70,6 +68,7 @@ const FORKS = ' A pull request from a fork gets a read-only token whatever the w
  */
 export async function postOrUpdateComments(results: Result[], options: PostOptions): Promise<PostOutcome> {
   const { octokit, target, author, scrub } = options
+  const repo = { owner: target.owner, repo: target.repo }
   const where = `pull request #${target.number} of ${target.owner}/${target.repo}`
   const own = await findOwnComments(
     octokit,
@@ -94,18 +93,8 @@ export async function postOrUpdateComments(results: Result[], options: PostOptio
     })
     try {
       const response = existing
-        ? await octokit.rest.issues.updateComment({
-            owner: target.owner,
-            repo: target.repo,
-            comment_id: existing.id,
-            body,
-          })
-        : await octokit.rest.issues.createComment({
-            owner: target.owner,
-            repo: target.repo,
-            issue_number: target.number,
-            body,
-          })
+        ? await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body })
+        : await octokit.rest.issues.createComment({ ...repo, issue_number: target.number, body })
       reports.push({
         siteId: r.siteId,
         action: existing ? 'updated' : 'created',
@@ -176,12 +165,9 @@ export async function addNotice(
     const { found } = await findOwnComments(octokit, target, [siteId], author)
     const existing = found.get(siteId)
     if (!existing?.body) return { action: 'none' }
-    await octokit.rest.issues.updateComment({
-      owner: target.owner,
-      repo: target.repo,
-      comment_id: existing.id,
-      body: scrub(withNotice(existing.body, notice)),
-    })
+    const body = scrub(withNotice(existing.body, notice))
+    const repo = { owner: target.owner, repo: target.repo }
+    await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body })
     return { action: 'updated' }
   } catch (e) {
     const doing = `update the comment on ${where}`

@@ -9,8 +9,7 @@
  * through the redactor before it leaves. Failures come back as warnings, never as throws.
  */
 import { safeHttpUrl } from '../report/markdown.js'
-import { overallOutcome } from '../judge.js'
-import type { Result } from '../types.js'
+import { overallOutcome, type Result } from '../types.js'
 import { bound } from '../text.js'
 import type { Repo } from './context.js'
 import { githubFailure } from './errors.js'
@@ -109,8 +108,7 @@ async function setStatus(
   await ctx.octokit.rest.repos.createDeploymentStatus(
     scrubbed(
       {
-        owner: ctx.repo.owner,
-        repo: ctx.repo.repo,
+        ...ctx.repo,
         deployment_id: id,
         state,
         description: bound(text, MAX_DESCRIPTION_CHARS),
@@ -122,8 +120,6 @@ async function setStatus(
     ),
   )
 }
-
-export type StartOutcome = { id: number; warnings: string[] } | { id: null; warnings: string[] }
 
 /**
  * Creates the deployment for `sha` in the environment, then marks it `in_progress`. The
@@ -137,15 +133,14 @@ export async function startDeployment(
   siteCount: number,
   /** One site's run: the task that names the site, and the payload that records who staging shows. */
   record?: { task: string; payload: Record<string, unknown> } | null,
-): Promise<StartOutcome> {
+): Promise<{ id: number | null; warning: string | null }> {
   const where = `create a deployment for environment "${ctx.environment}"`
   let id: number
   try {
     const response = await ctx.octokit.rest.repos.createDeployment(
       scrubbed(
         {
-          owner: ctx.repo.owner,
-          repo: ctx.repo.repo,
+          ...ctx.repo,
           ref: sha,
           environment: ctx.environment,
           description: bound(
@@ -165,17 +160,17 @@ export async function startDeployment(
     if (typeof data.id !== 'number' || !Number.isSafeInteger(data.id))
       return {
         id: null,
-        warnings: [`Could not ${where}: GitHub answered HTTP ${response.status} without a deployment id.`],
+        warning: `Could not ${where}: GitHub answered HTTP ${response.status} without a deployment id.`,
       }
     id = data.id
   } catch (e) {
-    return { id: null, warnings: [githubFailure(e, where, PERMISSION, ctx.scrub)] }
+    return { id: null, warning: githubFailure(e, where, PERMISSION, ctx.scrub) }
   }
   try {
     await setStatus(ctx, id, 'in_progress', `Staging ${operation} started.`)
-    return { id, warnings: [] }
+    return { id, warning: null }
   } catch (e) {
-    return { id, warnings: [githubFailure(e, `mark deployment ${id} in progress`, PERMISSION, ctx.scrub)] }
+    return { id, warning: githubFailure(e, `mark deployment ${id} in progress`, PERMISSION, ctx.scrub) }
   }
 }
 
@@ -196,24 +191,20 @@ export async function finishDeployment(
   }
 }
 
-export interface DeactivateOutcome {
-  deactivated: number
-  /** Deployments of the environment past MAX_DEACTIVATED, left as they are. */
-  left: number
-  warning: string | null
-}
-
 /**
  * After a delete: every deployment of the environment (all pages, newest first, at most
- * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more.
+ * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more. `left`:
+ * the deployments past MAX_DEACTIVATED (or after a refusal), left as they are.
  */
-export async function deactivateEnvironment(ctx: DeploymentContext): Promise<DeactivateOutcome> {
+export async function deactivateEnvironment(
+  ctx: DeploymentContext,
+): Promise<{ deactivated: number; left: number; warning: string | null }> {
   const ids: number[] = []
   let left = 0
   try {
     await ctx.octokit.paginate(
       ctx.octokit.rest.repos.listDeployments,
-      { owner: ctx.repo.owner, repo: ctx.repo.repo, environment: ctx.environment, per_page: 100 },
+      { ...ctx.repo, environment: ctx.environment, per_page: 100 },
       (response) => {
         for (const d of response.data as { id?: unknown; environment?: unknown }[]) {
           if (

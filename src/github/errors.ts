@@ -15,24 +15,6 @@ export class GitHubTimeout extends Error {
   }
 }
 
-/** The HTTP status of an Octokit error, 0 when no answer came. */
-function statusOf(e: unknown): number {
-  const s = (e as { status?: unknown })?.status
-  return typeof s === 'number' && Number.isInteger(s) ? s : 0
-}
-
-/** An error's text, on one line, without control characters or `::`, at most 300 characters. */
-function detailOf(e: unknown, scrub: (t: string) => string): string {
-  return oneLine(scrub(String((e as Error)?.message ?? e)))
-    .replace(/::/g, ': :')
-    .slice(0, 300)
-}
-
-function isAbort(e: unknown): boolean {
-  const name = (e as Error)?.name
-  return name === 'GitHubTimeout' || name === 'AbortError' || name === 'TimeoutError'
-}
-
 /**
  * `Could not <doing> <where> (HTTP 403: ...). The github-token lacks ...`: one sentence of what
  * failed, one of what to do, for a refused, timed-out or failed request.
@@ -44,9 +26,15 @@ export function githubFailure(
   scrub: (t: string) => string,
   forkNote = '',
 ): string {
-  if (isAbort(e)) return `Could not ${doing}: GitHub did not answer in time. ${UNAFFECTED}`
-  const status = statusOf(e)
-  const detail = detailOf(e, scrub)
+  const name = (e as Error)?.name
+  if (name === 'GitHubTimeout' || name === 'AbortError' || name === 'TimeoutError')
+    return `Could not ${doing}: GitHub did not answer in time. ${UNAFFECTED}`
+  // 0 when no answer came; GitHub's text on one line, without control characters or `::`, bounded.
+  const s = (e as { status?: unknown })?.status
+  const status = typeof s === 'number' && Number.isInteger(s) ? s : 0
+  const detail = oneLine(scrub(String((e as Error)?.message ?? e)))
+    .replace(/::/g, ': :')
+    .slice(0, 300)
   if (status === 403 || status === 404)
     return (
       `Could not ${doing} (HTTP ${status}: ${detail}). The github-token lacks the permission ${permission}: ` +

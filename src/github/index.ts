@@ -1,5 +1,5 @@
 /**
- * The GitHub side of a step, behind one small interface the step calls around the operation:
+ * The GitHub side of a step, behind one small facade the step calls around the operation:
  *
  *   const gh = await githubSideEffects({ ...settings, deadline, clock })
  *   const stop = await gh.before()   // if-staging-taken, then the deployment, in_progress
@@ -15,8 +15,8 @@
  */
 import type { Result } from '../types.js'
 import { after, abandon, withHandOver } from './after.js'
-import { before, type Stop } from './claim.js'
-import { lastDeployedStaging } from './known-staging.js'
+import { before } from './claim.js'
+import { lastDeployedStaging } from './ownership.js'
 import { beforePhase, newRun, type GitHubRun, type GitHubSideEffectOptions } from './run.js'
 
 export type { Stop } from './claim.js'
@@ -26,47 +26,18 @@ export { releaseStaging } from './release.js'
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 export const GITHUB_OUTPUT_NAMES = ['deployment-id'] as const
 
-export interface GitHubSideEffects {
-  /**
-   * Before the operation: who staging shows (if-staging-taken), then the deployment (create, pull,
-   * push). A Stop when the operation must not start. Never throws.
-   */
-  before(): Promise<Stop | null>
-  /**
-   * After it: the deployment's final status (`error`, saying `problem`, when the step itself went
-   * wrong after the operation, e.g. its outputs could not be written) or the environment's
-   * retirement, and the comment. Never throws.
-   */
-  after(results: Result[], problem?: string | null): Promise<void>
-  /** The Results, with the hand-over said in them when this run took staging from another one. */
-  withHandOver(results: Result[]): Result[]
-  /** Instead of `after`, when the run broke without results: a started deployment gets `error`. */
-  abandon(reason: string): Promise<void>
-  /**
-   * The staging URL an earlier run recorded (the last successful deployment of the environment),
-   * for a one-site create, pull or status; null when there is none or nothing may be read. Never throws.
-   */
-  knownStaging(): Promise<string | null>
-}
-
-/** What to do before and after the operation, as the GitHub inputs ask. */
-export async function githubSideEffects(o: GitHubSideEffectOptions): Promise<GitHubSideEffects> {
-  if (!o.settings.commentAuthor && !o.settings.environment) {
-    o.setOutput('deployment-id', '')
-    return {
-      before: async () => null,
-      after: async () => {},
-      withHandOver: (results) => results,
-      abandon: async () => {},
-      knownStaging: async () => null,
-    }
-  }
+/**
+ * What to do before and after the operation, as the GitHub inputs ask. Each never throws; `after`
+ * takes `problem` when the step itself went wrong after the operation (its outputs not written), and
+ * `knownStaging` is the URL an earlier run recorded, for a one-site create, pull or status.
+ */
+export async function githubSideEffects(o: GitHubSideEffectOptions) {
   const run = await newRun(o)
   return {
     before: () => before(run),
-    after: (results, problem) => after(run, results, problem ?? null),
-    withHandOver: (results) => withHandOver(run, results),
-    abandon: (reason) => abandon(run, reason),
+    after: (results: Result[], problem?: string | null) => after(run, results, problem ?? null),
+    withHandOver: (results: Result[]) => withHandOver(run, results),
+    abandon: (reason: string) => abandon(run, reason),
     knownStaging: () => knownStaging(run),
   }
 }

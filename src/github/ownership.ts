@@ -20,8 +20,9 @@ import { phaseSignal, withinPhase } from './phase.js'
 /** The key of our record in a deployment's payload. */
 export const PAYLOAD_KEY = 'site-staging-action'
 
-/** How many of a site's newest deployments are read to find its owner. */
+/** How many of a site's newest deployments are read to find its owner; of an environment's, to find its URL. */
 const MAX_READ = 20
+const MAX_READ_URL = 10
 
 /** What staging shows: the run that last refreshed it. */
 export interface Owner {
@@ -154,6 +155,43 @@ export async function findOwner(
   }
 }
 
+/**
+ * Source 3 of the staging URL (issue 20 §1): what an earlier run recorded. The staging site keeps
+ * its URL across pulls (spec, staging rule 6), so the newest of the environment's last
+ * MAX_READ_URL deployments that succeeded with one names it (its `environment_url`), for
+ * `siteId`; null when there is none, or GitHub would not say. Read tolerantly, as above (a record
+ * for another site is skipped too); the URL is only what `safeHttpUrl` makes of it. The core checks
+ * that it answers before reporting it as current.
+ */
+export async function lastDeployedStaging(
+  octokit: Octokit,
+  repo: Repo,
+  environment: string,
+  siteId: string,
+  creator: string,
+): Promise<string | null> {
+  try {
+    for (const d of await ourDeployments(octokit, repo, { environment, per_page: MAX_READ_URL }, creator)) {
+      if (d.environment !== environment) continue
+      const record = payloadRecord(d.payload)
+      if (record && record.site !== undefined && record.site !== siteId) continue
+      const statuses = await octokit.rest.repos.listDeploymentStatuses({
+        ...repo,
+        deployment_id: d.id,
+        per_page: 20,
+      })
+      for (const s of statuses.data as { state?: unknown; environment_url?: unknown }[]) {
+        if (s.state !== 'success') continue
+        const url = typeof s.environment_url === 'string' ? safeHttpUrl(s.environment_url) : null
+        if (url) return url
+      }
+    }
+    return null
+  } catch {
+    return null
+  }
+}
+
 /** Whether pull request `pr` is open; null when GitHub would not say. */
 export async function isOpen(octokit: Octokit, repo: Repo, pr: number): Promise<boolean | null> {
   try {
@@ -163,9 +201,6 @@ export async function isOpen(octokit: Octokit, repo: Repo, pr: number): Promise<
     return null
   }
 }
-
-/** How `if-staging-taken: wait` ended: GitHub refusing to show the run is `{ refused: status }`. */
-export type RunWait = 'done' | 'timeout' | 'cancelled' | { refused: number }
 
 /**
  * Waits until workflow run `runId` is completed, asking every `pollMs` through the one backoff
@@ -177,7 +212,7 @@ export async function waitForRun(
   repo: Repo,
   runId: number,
   o: { clock: Clock; deadline: number; pollMs: number; requestMs: number; signal?: AbortSignal },
-): Promise<RunWait> {
+): Promise<'done' | 'timeout' | 'cancelled' | { refused: number }> {
   const backoff = new Backoff(() => o.pollMs, { clock: o.clock, deadlineMs: o.deadline, signal: o.signal })
   for (;;) {
     if (o.signal?.aborted) return 'cancelled'

@@ -68,15 +68,16 @@ export interface GitHubRun {
 }
 
 export async function newRun(o: GitHubSideEffectOptions): Promise<GitHubRun> {
-  // Loaded only now: Octokit would add to the start-up time of every run.
-  const { octokitFor } = await import('./octokit.js')
+  // Loaded only when GitHub is asked for something: Octokit would add to the start-up time of every run.
+  const asked = o.settings.commentAuthor || o.settings.environment || o.operation === 'release'
+  const octokitFor = asked ? (await import('./octokit.js')).octokitFor : null
   const ctx = runContext(o.env ?? process.env)
   return {
     o,
     ctx,
     repo: repoOf(ctx.repository, ctx.payload),
     limits: { ...LIMITS_MS, ...o.limits },
-    octokit: (signal) => octokitFor(o.settings.token, ctx.apiUrl, signal, o.fetch),
+    octokit: (signal) => octokitFor!(o.settings.token, ctx.apiUrl, signal, o.fetch),
     scrub: (t) => o.redactor.scrub(t),
     warnDeployment: (m) => o.log.warnTitled(o.redactor.scrub(m), DEPLOYMENT_TITLE),
     warnComment: (m) => o.log.warnTitled(o.redactor.scrub(m), COMMENT_TITLE),

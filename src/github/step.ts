@@ -124,16 +124,8 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
     )
   // Source 3 of the staging URL (issue 20 §1): what an earlier run's deployment recorded, as plain data.
   const earlier = await gh.knownStaging()
-  if (earlier)
-    config = {
-      ...config,
-      stagingHints: [
-        {
-          url: earlier,
-          from: `the last successful GitHub deployment of environment "${common.settings.environment}"`,
-        },
-      ],
-    }
+  const from = `the last successful GitHub deployment of environment "${common.settings.environment}"`
+  if (earlier) config = { ...config, stagingHints: [{ url: earlier, from }] }
   let results: Result[]
   let report: Report
   try {

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { SERVICE_API_URL, isCredentialQueryParam } from '../contract.js'
 import { parseDuration } from '../duration.js'
 import { echoed, withoutCredentials } from '../secrets/urls.js'
-import { httpUrl, isLoopback, secureOrLoopback } from '../text.js'
+import { hasControl, httpUrl, isLoopback, secureOrLoopback } from '../text.js'
 import { OPERATIONS } from '../types.js'
 import { didYouMean, type InputSpec } from './table.js'
 import { TOKEN_SOURCE, inDoorWords, outputNamed, perDoor, type Door } from '../words.js'
@@ -180,28 +180,24 @@ export function normaliseApiUrl(raw: string): string {
   return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`
 }
 
-export const apiUrl = z.string().transform((v, ctx) => {
-  try {
-    return normaliseApiUrl(v)
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', message: (e as Error).message })
-    return z.NEVER
-  }
-})
+/** What `read` makes of the text, or its error's message (or `refusal`, when given) as the refusal. */
+const readBy = <T>(read: (text: string) => T, refusal?: (text: string) => string) =>
+  z.string().transform((v, ctx) => {
+    try {
+      return read(v)
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: refusal?.(v) ?? (e as Error).message })
+      return z.NEVER
+    }
+  })
 
-export const duration = z.string().transform((v, ctx) => {
-  let ms: number
-  try {
-    ms = parseDuration(v)
-  } catch {
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${echoed(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
-    })
-    return z.NEVER
-  }
+export const apiUrl = readBy(normaliseApiUrl)
+
+export const duration = readBy(
+  parseDuration,
+  (v) => `"${echoed(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
+).superRefine((ms, ctx) => {
   if (ms < 1000 || ms > MAX_TIMEOUT_MS) ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' })
-  return ms
 })
 
 /** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
@@ -253,8 +249,7 @@ export const userUrl = z.string().transform((v, ctx) => {
 export const pageText = z.string().transform((v, ctx) => {
   const t = v.trim()
   if (t === '') return null
-  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(t) || t.length > 200)
+  if (hasControl(t) || t.length > 200)
     ctx.addIssue({ code: 'custom', message: 'must be one line of at most 200 characters' })
   return t
 })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { hasControl } from '../text.js'
 import { InputError, boolean, choice, readInputs } from './fields.js'
 
 // ---- The action's GitHub inputs and `operation: release` (issue 25 §1): the same schema, read
@@ -52,8 +53,7 @@ const GitHubSchema = z.object({
   }),
   'deployment-environment': z.string().transform((v, ctx) => {
     const name = v.trim()
-    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-    if (/[\u0000-\u001f\u007f-\u009f]/.test(name))
+    if (hasControl(name))
       ctx.addIssue({ code: 'custom', message: 'contains control characters or new lines' })
     else if (name.length > 255) ctx.addIssue({ code: 'custom', message: 'is longer than 255 characters' })
     return name === '' ? null : name

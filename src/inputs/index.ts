@@ -1,4 +1,4 @@
-import { OPERATIONS, type Config } from '../types.js'
+import { OPERATIONS, type StagingHint } from '../types.js'
 import { setting } from '../words.js'
 import { InputError, READERS, choice, readInputs, siteIds } from './fields.js'
 import { parseGitHubInputs, type GitHubInputName, type GitHubSettings } from './github.js'
@@ -32,8 +32,18 @@ type Field<N extends string, S> = S extends { kind: 'duration' }
   : S extends { kind: 'site-ids' }
     ? `${Camel<N>}s`
     : Camel<N>
-/** The Config the inputs make, field by field: checked against Config where parseConfig returns it. */
 type Fields = { [N in InputName as Field<N, (typeof INPUTS)[N]>]: Values[N] }
+/**
+ * Typed settings, made from raw inputs by `parseConfig`: each input is its field by name
+ * (`if-exists` is ifExists, a duration in ms, the site ids a list), read as its row of the table says.
+ */
+export type Config = Fields & {
+  /**
+   * Staging URLs known from outside this run's answers (issue 20 §1, source 3: an earlier run's
+   * GitHub deployment), given by the front door as plain data; each is checked before it is used.
+   */
+  stagingHints?: StagingHint[]
+}
 
 const Schema = z.object(
   Object.fromEntries(INPUT_NAMES.map((n) => [n, READERS[INPUTS[n].kind](INPUTS[n] as InputSpec)])),
@@ -74,11 +84,10 @@ export function parseConfig(raw: RawInputs): Config {
     throw new InputError('staging-url', 'names one staging site: give one site-id with it')
   if (c['task-id'] && c['site-id'].length > 1)
     throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`)
-  // Each input is its Config field by name (`if-exists` is ifExists, a duration in ms, the site ids a list).
   const field = (n: InputName) =>
     n.replace(/-(.)/g, (_, c: string) => c.toUpperCase()) +
     (({ duration: 'Ms', 'site-ids': 's' } as Record<string, string>)[INPUTS[n].kind] ?? '')
-  return Object.fromEntries(INPUT_NAMES.map((n) => [field(n), c[n]])) as Fields satisfies Config
+  return Object.fromEntries(INPUT_NAMES.map((n) => [field(n), c[n]])) as Fields
 }
 
 /** Every input of the action, checked: a staging run, or `release` (which sends nothing to the service). */

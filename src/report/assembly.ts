@@ -1,6 +1,5 @@
 import { roundedSeconds } from '../duration.js'
-import type { Outcome, Result } from '../types.js'
-import { isFailure, overallOutcome } from '../judge.js'
+import { isFailure, overallOutcome, type Result } from '../types.js'
 import { finalLine } from './lines.js'
 import { outputsFor, type Outputs } from './outputs.js'
 
@@ -9,7 +8,6 @@ import { outputsFor, type Outputs } from './outputs.js'
  * (src/cli/run.ts): each front door only writes these pieces its own way.
  */
 export interface Report {
-  outcome: Outcome
   /** The run failed: the action calls setFailed, the CLI exits 1. */
   failed: boolean
   outputs: Outputs
@@ -25,10 +23,8 @@ export interface Report {
 
 /** The report of `results`, for a run that took `elapsedMs`. */
 export function assembleReport(results: Result[], elapsedMs: number): Report {
-  const outcome = overallOutcome(results)
-  const failed = isFailure(outcome)
+  const failed = isFailure(overallOutcome(results))
   return {
-    outcome,
     failed,
     outputs: outputsFor(results, roundedSeconds(elapsedMs)),
     warnings: [...new Set(results.flatMap((r) => r.warnings))],

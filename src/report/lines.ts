@@ -1,5 +1,4 @@
-import { overallOutcome } from '../judge.js'
-import type { Result } from '../types.js'
+import { overallOutcome, type Result } from '../types.js'
 import { countOutcomes, serverWords } from './markdown.js'
 
 /**

@@ -1,5 +1,5 @@
 import { isCredentialQueryParam } from '../contract.js'
-import { bound, httpUrl, oneLine } from '../text.js'
+import { bound, hasControl, httpUrl, oneLine } from '../text.js'
 import type { Outcome, Result } from '../types.js'
 
 /**
@@ -120,12 +120,6 @@ export function safeHttpUrl(raw: unknown): string | null {
 }
 
 const percent = (ch: string) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
-
-/** Whether `text` holds a control character (a newline included). */
-export function hasControl(text: string): boolean {
-  // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  return /[\u0000-\u001f\u007f-\u009f]/.test(text)
-}
 
 /** `[url](url)` when `url` is a safe http(s) URL, the text escaped and the target as made safe; else '—' or the text. */
 export function link(url: string | null, label?: string): string {

@@ -1,5 +1,4 @@
-import { overallOutcome } from '../judge.js'
-import type { Result } from '../types.js'
+import { overallOutcome, type Result } from '../types.js'
 
 /** Every output of action.yml, in order; all are set on every path. */
 export const OUTPUT_NAMES = [

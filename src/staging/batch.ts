@@ -9,17 +9,10 @@ import { ApiRoot } from '../api/root.js'
 import { StagingReadRoute } from './read-route.js'
 import { listPagesFor, SiteList } from './site-list.js'
 import { NodeTransport } from '../api/transport.js'
-import { isFailure } from '../judge.js'
-import {
-  newResult,
-  type Clock,
-  type Config,
-  type Logger,
-  type ProgressUpdate,
-  type Result,
-} from '../types.js'
+import type { Config } from '../inputs/index.js'
+import { isFailure, newResult, type Result } from '../types.js'
 import { runOperation, type RunDeps } from './operations.js'
-import { inDoorWords, setting, type Door } from '../words.js'
+import { eachLine, inDoorWords, setting } from '../words.js'
 import { PollScheduler } from './wait/batch.js'
 
 /**
@@ -78,30 +71,43 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
   const worker = async () => {
     while (next < ids.length) {
       const index = next++
-      // The poll scheduler plans the calls of the sites still to start too.
-      polls.expect((ids.length - next) * callsPerSite(config) + CALLS_PER_RUN)
+      // The poll scheduler plans the calls of the sites still to start too (contract §6 r3): each
+      // site's request and its job's final status call, and what extraCalls counts besides.
+      polls.expect((ids.length - next) * (2 + extraCalls(config)) + CALLS_PER_RUN)
       const siteId = ids[index]!
-      if (stoppedBy !== null || deps.signal?.aborted) {
-        results[index] = notStarted(
-          config,
-          siteId,
-          stoppedBy,
-          deps.signal?.aborted === true,
-          shared.clock!,
-          door,
+      const notStarted = (result: 'skipped' | 'cancelled', summary: string): Result => ({
+        ...newResult(config.operation, siteId, shared.clock!.wallNow()),
+        result,
+        summary,
+      })
+      const tokenRefused = () =>
+        notStarted(
+          'skipped',
+          `Not started: the token was refused (${shared.token!.refusedAt} was answered HTTP 401). ${hintFor('auth', door)}`,
         )
+      if (deps.signal?.aborted) {
+        results[index] = notStarted('cancelled', 'Not started: the run was cancelled.')
+        continue
+      }
+      if (stoppedBy !== null) {
+        const why = `Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`
+        results[index] = notStarted('skipped', inDoorWords(why, door))
         continue
       }
       // A refused token is refused everywhere (contract §15 r4): no site starts after a 401.
       if (shared.token!.refusedAt !== null) {
-        results[index] = tokenRefused(config, siteId, shared, door)
+        results[index] = tokenRefused()
         continue
       }
-      const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) })
+      const result = await runOperation(config, siteId, {
+        ...shared,
+        // Progress updates name their site already: only the lines are prefixed.
+        logger: eachLine(deps.logger, (m) => `[site ${siteId}] ${m}`),
+      })
       // A site that sent nothing because the token was refused meanwhile did not start either.
       results[index] =
         shared.token!.refusedAt !== null && result.requests === 0 && result.error?.kind === 'auth'
-          ? tokenRefused(config, siteId, shared, door)
+          ? tokenRefused()
           : result
       if (shared.token!.refusedAt !== null && !toldRefused) {
         toldRefused = true
@@ -129,50 +135,4 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
     polls.expect(CALLS_PER_RUN)
   }
   return results
-}
-
-/**
- * The calls a site not started yet will make before its job is followed (contract §6 r3, every call
- * counted in the plan): its request, a push's checkpoint and toggles or a rollback's list
- * (checkpoint.ts), and its job's final status call.
- */
-function callsPerSite(config: Config): number {
-  return 2 + extraCalls(config)
-}
-
-function notStarted(
-  config: Config,
-  siteId: string,
-  stoppedBy: string | null,
-  cancelled: boolean,
-  clock: Clock,
-  door: Door,
-): Result {
-  return {
-    ...newResult(config.operation, siteId, clock.wallNow()),
-    result: cancelled ? 'cancelled' : 'skipped',
-    summary: cancelled
-      ? 'Not started: the run was cancelled.'
-      : inDoorWords(`Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`, door),
-  }
-}
-
-/** A site not started because the run's token was refused, with the token's hint. */
-function tokenRefused(config: Config, siteId: string, shared: RunDeps, door: Door): Result {
-  return {
-    ...newResult(config.operation, siteId, shared.clock!.wallNow()),
-    result: 'skipped',
-    summary: `Not started: the token was refused (${shared.token!.refusedAt} was answered HTTP 401). ${hintFor('auth', door)}`,
-  }
-}
-
-function prefixed(logger: Logger, siteId: string): Logger {
-  const p = `[site ${siteId}] `
-  return {
-    info: (m) => logger.info(p + m),
-    warn: (m) => logger.warn(p + m),
-    debug: (m) => logger.debug(p + m),
-    // Progress updates name their site already: they go through as they are.
-    ...(logger.progress ? { progress: (u: ProgressUpdate) => logger.progress!(u) } : {}),
-  }
 }

@@ -13,25 +13,14 @@ import {
   saysPlan,
   saysQuota,
 } from '../contract.js'
-import type { Config } from '../types.js'
+import type { Config } from '../inputs/index.js'
 import { waitDeps, type RunContext } from './context.js'
 import { answered, at, jobIs, learnt, sentences, warn, type Production } from './record.js'
 import { waitWhileBusy } from './jobs.js'
 import { makeRoom } from './versions.js'
-import { endingOf, type Ending } from './ending.js'
+import { endingOf, failure, type Ending } from './ending.js'
 import { waitForTask, waitForVersion } from './wait/follow.js'
 import { setting } from '../words.js'
-
-/** Issue 27's inputs, with their defaults when a Config leaves them out. */
-export function checkpointPolicy(config: Config) {
-  return {
-    checkpoint: config.checkpoint ?? 'version',
-    rollbackOnFailure: config.rollbackOnFailure ?? false,
-    keep: config.keepCheckpoints ?? 3,
-    maintenance: config.maintenance ?? false,
-    protectProduction: config.protectProduction ?? false,
-  }
-}
 
 /**
  * The calls a push or a rollback makes besides the job's own, for the batch's call plan (contract
@@ -42,8 +31,8 @@ export function extraCalls(config: Config): number {
   if (config.dryRun) return 0
   if (config.operation === 'rollback') return 1
   if (config.operation !== 'push') return 0
-  const p = checkpointPolicy(config)
-  return (p.checkpoint === 'version' ? 4 : 0) + (p.maintenance ? 2 : 0) + (p.protectProduction ? 1 : 0)
+  const { checkpoint, maintenance, protectProduction } = config
+  return (checkpoint === 'version' ? 4 : 0) + (maintenance ? 2 : 0) + (protectProduction ? 1 : 0)
 }
 
 /** The checkpoint taken before the push, as the record holds it. */
@@ -113,7 +102,7 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
       // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
       // anyway; deleted now, the version is asked for once more.
       if (busy || e.httpStatus !== 422 || roomMade) throw e
-      if (!(await makeRoom(ctx, checkpointPolicy(ctx.config).keep))) throw e
+      if (!(await makeRoom(ctx, ctx.config.keepCheckpoints))) throw e
       roomMade = true
     }
   }
@@ -203,10 +192,6 @@ function refused(ctx: RunContext, e: ApiError, rootSaid: boolean): Ending {
   else if (e.processing === 'unknown')
     hint = `Whether a version was started is unknown; it was not asked for again. Look at site ${site}'s versions in the dashboard, and run again.`
   else hint = `${e.hint} Or run with ${setting('checkpoint', 'none')} to push without a way back.`
-  return {
-    outcome: 'failed',
-    summary: sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH),
-    error: { kind: e.kind, hint },
-    ...(e.serverMessage ? { message: e.serverMessage } : {}),
-  }
+  const summary = sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH)
+  return { ...failure(e), summary, error: { kind: e.kind, hint } }
 }

@@ -5,7 +5,8 @@ import type { StagingReadRoute } from './read-route.js'
 import type { SiteList } from './site-list.js'
 import type { Backoff } from '../backoff.js'
 import type { Redactor } from '../secrets/redactor.js'
-import type { Clock, Config, Logger } from '../types.js'
+import type { Config } from '../inputs/index.js'
+import type { Clock, Logger } from '../types.js'
 import type { RunRecord } from './record.js'
 import type { PollScheduler } from './wait/batch.js'
 import type { WaitDeps } from './wait/follow.js'
@@ -35,7 +36,6 @@ export interface RunContext {
   /** The front door whose words the Result speaks. */
   door: Door
   signal?: AbortSignal
-  random?: () => number
   /** One GET of a site's own URL, for wait-for-url, production-url and the URL hints (default: a real one). */
   siteGet?: SiteGet
   /** Clock ms (monotonic) when the run started: durations. */

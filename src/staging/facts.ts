@@ -42,19 +42,10 @@ export interface Learnt {
   exists?: boolean
 }
 
-/** How the run says what it learnt: `warn` for the log and the Result's warnings, `note` for stagingFrom's notes. */
-export interface FactsVoice {
-  warn(text: string): void
-  info(text: string): void
-}
-
 interface Fact<T> {
   value: T
   from: Source
 }
-
-/** The facts as the Result shows them. */
-export type FactsView = Pick<Result, 'stagingSiteId' | 'stagingUrl' | 'stagingState' | 'stagingFrom'>
 
 export class Facts {
   private idFact: Fact<string> | null = null
@@ -67,17 +58,12 @@ export class Facts {
 
   constructor(
     private readonly productionId: string,
-    private readonly voice: FactsVoice,
+    /** How the run says what it learnt: `warn` for the log and the Result's warnings, `info` for the log. */
+    private readonly voice: { warn(text: string): void; info(text: string): void },
   ) {}
 
-  get id(): string | null {
-    return this.idFact?.value ?? null
-  }
   get url(): string | null {
     return this.urlFact?.value ?? null
-  }
-  get state(): StagingState | null {
-    return this.stateFact?.value ?? null
   }
   /** Whether some source of this run named the staging site or said it exists. */
   get named(): boolean {
@@ -130,11 +116,12 @@ export class Facts {
     if (!this.notes.includes(text)) this.notes.push(text)
   }
 
-  view(): FactsView {
+  /** The facts as the Result shows them. */
+  view(): Pick<Result, 'stagingSiteId' | 'stagingUrl' | 'stagingState' | 'stagingFrom'> {
     return {
-      stagingSiteId: this.id,
+      stagingSiteId: this.idFact?.value ?? null,
       stagingUrl: this.url,
-      stagingState: this.state,
+      stagingState: this.stateFact?.value ?? null,
       stagingFrom: {
         siteId: this.idFact?.from.words ?? null,
         url: this.urlFact?.from.words ?? null,

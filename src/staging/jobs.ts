@@ -22,7 +22,14 @@ import { setting } from '../words.js'
  * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
  */
 export async function runJob(ctx: RunContext, op: JobOperation): Promise<Ending> {
-  const started = await start(ctx, op)
+  // The response to follow, or the ending when the policies carried the operation to its end.
+  let started: ApiResponse | Ending
+  try {
+    started = await send(ctx, op)
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e
+    started = await applyPolicy(ctx, op, e)
+  }
   let ending: Ending
   if ('outcome' in started) ending = started
   else {
@@ -30,16 +37,6 @@ export async function runJob(ctx: RunContext, op: JobOperation): Promise<Ending>
     ending = await follow(ctx, op, started, ctx.config.wait)
   }
   return ending.outcome === 'succeeded' ? afterJob(ctx, op) : ending
-}
-
-/** The response to follow, or the ending when the policies carried the operation to its end. */
-async function start(ctx: RunContext, op: JobOperation): Promise<ApiResponse | Ending> {
-  try {
-    return await send(ctx, op)
-  } catch (e) {
-    if (!(e instanceof ApiError)) throw e
-    return applyPolicy(ctx, op, e)
-  }
 }
 
 /** The if-exists / if-missing policies, and a create whose first try went through after all. */
@@ -68,7 +65,9 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
         { kind: 'answer', words: `the create answer (HTTP ${e.httpStatus}: staging exists)` },
         { exists: true },
       )
-      await skippedRead(ctx)
+      // The existing staging's id and URL, best effort (the state is not reported).
+      await learnFromStaging(ctx)
+      if (!ctx.facts.complete) await fillFromOtherSources(ctx)
       return {
         outcome: 'skipped',
         summary: `Skipped: site ${siteId} already has a staging environment (${setting('if-exists', 'skip')}).`,
@@ -94,12 +93,6 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
   // A 404 not skipped blames the site id only once the API root answered as the API (issue 24 §3).
   if (op !== 'create' && e.kind === 'not-found') throw await ctx.root.blame(ctx.client, e)
   throw e
-}
-
-/** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
-async function skippedRead(ctx: RunContext): Promise<void> {
-  await learnFromStaging(ctx)
-  if (!ctx.facts.complete) await fillFromOtherSources(ctx)
 }
 
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
@@ -244,11 +237,9 @@ function unknownOutcome(ctx: RunContext, op: JobOperation, e: ApiError): ApiErro
   }[op]
   const again =
     op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.'
-  return new ApiError({
+  return e.retold({
     kind: 'unknown-outcome',
     processing: 'unknown',
-    httpStatus: e.httpStatus,
-    serverMessage: e.serverMessage,
     message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
   })
 }

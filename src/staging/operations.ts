@@ -6,7 +6,8 @@ import { NodeTransport, type Transport } from '../api/transport.js'
 import { Backoff, BUSY_WAIT } from '../backoff.js'
 import { realClock } from '../clock.js'
 import type { Redactor } from '../secrets/redactor.js'
-import type { Clock, Config, Logger, Result } from '../types.js'
+import type { Config } from '../inputs/index.js'
+import type { Clock, Logger, Result } from '../types.js'
 import type { RunContext } from './context.js'
 import { newRecord, warn } from './record.js'
 import { Facts } from './facts.js'
@@ -70,10 +71,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const door = deps.door ?? 'action'
   const logger = inDoorLogger(deps.logger, door)
   const ledger = deps.ledger ?? new RateWindow(clock, deps.signal ? { signal: deps.signal } : {})
-  const optional = {
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    ...(deps.random ? { random: deps.random } : {}),
-  }
+  const optional = { signal: deps.signal, random: deps.random }
   const client = new StagingApiClient(
     {
       apiUrl: config.apiUrl,
@@ -89,7 +87,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       redactor: deps.redactor,
       ledger,
       transport: deps.transport ?? ownTransport!,
-      ...(deps.token ? { token: deps.token } : {}),
+      token: deps.token,
       ...optional,
     },
   )
@@ -106,8 +104,8 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     logger,
     redactor: deps.redactor,
     door,
-    ...optional,
-    ...(deps.siteGet ? { siteGet: deps.siteGet } : {}),
+    signal: deps.signal,
+    siteGet: deps.siteGet,
     started,
     startedWall: clock.wallNow(),
     record: newRecord(),

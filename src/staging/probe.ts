@@ -43,11 +43,7 @@ function notSent(ctx: RunContext, first: ApiError): ApiError {
   ctx.logger.debug(
     `not reading the staging environment: the service answered ${status} to that read earlier in this run`,
   )
-  return new ApiError({
-    kind: first.kind,
-    httpStatus: status,
-    processing: first.processing,
-    serverMessage: first.serverMessage,
+  return first.retold({
     message: `GET ${ctx.client.shown(probePath(ctx.siteId))} was not sent: the service answered HTTP ${status} to reading a staging environment earlier in this run, so it offers no such read.`,
     hint: first.hint,
   })

@@ -1,4 +1,4 @@
-import { PAGE_BYTES_MAX, VERIFY_TIMEOUT_MS, healthyStatus } from '../contract.js'
+import { PAGE_BYTES_MAX, healthyStatus } from '../contract.js'
 import { setting } from '../words.js'
 import type { RunContext } from './context.js'
 import { waitForUrl, type SiteAnswer } from './url-check.js'
@@ -36,7 +36,7 @@ const NO_ANSWER: Record<string, string> = {
 
 export async function checkProduction(ctx: RunContext, url: string): Promise<ProductionCheck> {
   const expected = ctx.config.productionExpect || null
-  const windowMs = ctx.config.verifyTimeoutMs ?? VERIFY_TIMEOUT_MS
+  const windowMs = ctx.config.verifyTimeoutMs
   let tries = 0
   let last = 'not asked: no time was left'
   const judge = (answer: SiteAnswer | Error): string | null => {

@@ -1,5 +1,5 @@
 import type { RunContext } from './context.js'
-import { checkpointPolicy, takeCheckpoint, type Checkpoint } from './checkpoint.js'
+import { takeCheckpoint, type Checkpoint } from './checkpoint.js'
 import { taskStatusPath } from './endpoints.js'
 import { endingOf, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
@@ -18,14 +18,14 @@ import { rollbackCommand, setting } from '../words.js'
  * learnt (record.ts); what the run says of production is rendered from that record alone.
  */
 export async function runPush(ctx: RunContext): Promise<Ending> {
-  const policy = checkpointPolicy(ctx.config)
+  const { config } = ctx
   let checkpoint: Checkpoint | null = null
-  if (policy.checkpoint === 'version') {
+  if (config.checkpoint === 'version') {
     const made = await takeCheckpoint(ctx)
     if ('outcome' in made) return made
     checkpoint = made
   }
-  if (policy.maintenance) {
+  if (config.maintenance) {
     const on = await switchTool(ctx, 'maintenance_mode', true)
     if (on.ok) learnt(ctx, { maintenance: 'on' })
     else {
@@ -58,22 +58,22 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
     ending = endingOf(ctx, e)
   }
   if (ending.error?.kind === 'task-failed') learnt(ctx, { content: { is: 'push-failed' } })
-  if (policy.maintenance) await maintenanceOff(ctx)
+  if (config.maintenance) await maintenanceOff(ctx)
   const url = ctx.config.productionUrl
   const content = () => ctx.record.production.content.is
   if (content() === 'pushed' && url && !ctx.signal?.aborted)
     ending = await verifyProduction(ctx, url, ending, 'push')
   const broken = content() === 'push-failed' || ctx.record.production.check?.passed === false
-  if (broken && checkpoint && policy.rollbackOnFailure && !ctx.signal?.aborted)
+  if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
     ending = await restoreAfterFailure(ctx, ending, checkpoint)
-  if (policy.protectProduction) {
+  if (config.protectProduction) {
     // The push job switches protection off when it completes (contract §14 r5): on again only after.
     if (content() === 'unknown' && ctx.record.jobs.some((j) => j.op === 'push'))
       learnt(ctx, { protection: 'after-push' })
     else if (content() !== 'unchanged' && content() !== 'unknown') await protectAgain(ctx)
   }
   if (checkpoint && ending.outcome === 'succeeded' && !ctx.signal?.aborted)
-    await pruneCheckpoints(ctx, policy.keep, checkpoint.id)
+    await pruneCheckpoints(ctx, config.keepCheckpoints, checkpoint.id)
   return ending
 }
 
@@ -114,23 +114,23 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
  * in the order they would be sent).
  */
 export function pushDryRun(ctx: RunContext, lines: string[]): void {
-  const policy = checkpointPolicy(ctx.config)
+  const { config } = ctx
   const url = (path: string) => decodeURI(ctx.client.url(path))
   const before: string[] = []
-  if (policy.checkpoint === 'version')
+  if (config.checkpoint === 'version')
     before.push(
       `POST ${url(VERSIONS_PATH)} (checkpoint: a site version of production)`,
       `PUT ${url(versionPath('{version_id}'))} (checkpoint: its name)`,
       `GET ${url(taskStatusPath('{task_id}'))} (checkpoint: repeated until the version is complete; no push without it)`,
     )
-  if (policy.maintenance) before.push(`POST ${url(toolsPath(ctx.siteId))} (maintenance mode on)`)
+  if (config.maintenance) before.push(`POST ${url(toolsPath(ctx.siteId))} (maintenance mode on)`)
   const after: string[] = []
-  if (policy.maintenance)
+  if (config.maintenance)
     after.push(`POST ${url(toolsPath(ctx.siteId))} (maintenance mode off, in every ending)`)
-  if (policy.protectProduction) after.push(`POST ${url(toolsPath(ctx.siteId))} (password protection on)`)
-  if (policy.checkpoint === 'version')
+  if (config.protectProduction) after.push(`POST ${url(toolsPath(ctx.siteId))} (password protection on)`)
+  if (config.checkpoint === 'version')
     after.push(
-      `DELETE ${url(VERSIONS_PATH)} (this tool's checkpoints beyond ${setting('keep-checkpoints', String(policy.keep))}, if any)`,
+      `DELETE ${url(VERSIONS_PATH)} (this tool's checkpoints beyond ${setting('keep-checkpoints', String(config.keepCheckpoints))}, if any)`,
     )
   lines.unshift(...before)
   lines.push(...after)

@@ -8,18 +8,14 @@ import { probeUnsupported } from '../contract.js'
  * the rate limit to hear it again.
  */
 export class StagingReadRoute {
-  private refusal: ApiError | null = null
+  /** The route's refusal, once one site heard it; null while the route may answer. */
+  refused: ApiError | null = null
   /** Reads after a job that succeeded: how many answered 404, and whether any named the staging. */
   private missingAfterJob = 0
   private named = false
   private afterJobRead: Promise<void> | null = null
   /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
   private learned: Promise<void> | null = null
-
-  /** The route's refusal, once one site heard it; null while the route may answer. */
-  get refused(): ApiError | null {
-    return this.refusal
-  }
 
   /**
    * Whether this route names nothing in this run: it answered 404 to MISSING_AFTER_JOB reads right
@@ -60,12 +56,12 @@ export class StagingReadRoute {
    */
   async read<T>(read: () => Promise<T>, notSent: (refusal: ApiError) => Error): Promise<T> {
     if (this.learned) await this.learned
-    if (this.refusal) throw notSent(this.refusal)
+    if (this.refused) throw notSent(this.refused)
     const sent = read()
     this.learned ??= sent.then(
       () => undefined,
       (e: unknown) => {
-        if (e instanceof ApiError && probeUnsupported(e.httpStatus)) this.refusal = e
+        if (e instanceof ApiError && probeUnsupported(e.httpStatus)) this.refused = e
       },
     )
     return sent

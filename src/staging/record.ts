@@ -105,7 +105,7 @@ export function answered(
 /** A warning for the log and the Result, once. */
 export function warn(ctx: RunContext, text: string): void {
   ctx.logger.warn(text)
-  if (!ctx.record.warnings.includes(text)) ctx.record.warnings.push(text)
+  note(ctx, text)
 }
 
 /** Warnings a person must read even on success, each once, in the Result (not logged one by one). */

@@ -67,7 +67,7 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
         : {}),
     }
   }
-  const wanted = config.checkpointId ?? null
+  const wanted = config.checkpointId
   const { versions, unread } = list
   // Newest first: without an id, the newest completed version carrying this tool's mark.
   const version = wanted

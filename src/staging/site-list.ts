@@ -62,13 +62,12 @@ export async function readSiteList(
   client: StagingApiClient,
   options: {
     maxPages?: number
-    perPage?: number
     supply?: Pick<RateWindow, 'available'>
     /** Another paged list (a site's versions, contract §13 r5): its path for a page; its first page's error thrown. */
     list?: { path: (page: number, perPage: number) => string; maxRetries: number }
   } = {},
 ): Promise<ListRead> {
-  const { maxPages = LIST_MAX_PAGES, perPage = LIST_PER_PAGE, supply, list } = options
+  const { maxPages = LIST_MAX_PAGES, supply, list } = options
   const path = list?.path ?? ((page: number, n: number) => `/sites?type=staging&per_page=${n}&page=${page}`)
   const records: Record<string, unknown>[] = []
   const seen = new Set<string>()
@@ -87,7 +86,7 @@ export async function readSiteList(
     }
     let answer
     try {
-      answer = await client.call('GET', path(page, perPage), 'read', {
+      answer = await client.call('GET', path(page, LIST_PER_PAGE), 'read', {
         maxRetries: page === 1 ? (list?.maxRetries ?? 0) : 0,
       })
     } catch (e) {

@@ -11,11 +11,6 @@ import { at, learnt } from './record.js'
  */
 export const CLEANUP_MS = 4000
 
-const WHAT: Record<SiteTool, string> = {
-  maintenance_mode: 'maintenance mode',
-  password_protection: 'password protection',
-}
-
 /**
  * Switches one of production's tools (contract §14): true when the service took it. `late`: the
  * request goes even after the deadline or a cancellation, on a short clock of its own (CLEANUP_MS).
@@ -30,10 +25,11 @@ export async function switchTool(
   { ok: true } | { ok: false; why: string; mayHaveHappened: boolean; stopped?: Error; token?: boolean }
 > {
   const client = late ? ctx.client.cleanup(CLEANUP_MS) : ctx.client
-  at(ctx, `switching ${WHAT[tool]} ${on ? 'on' : 'off'}`)
+  const what = tool.replace('_', ' ') // `maintenance mode`, `password protection`
+  at(ctx, `switching ${what} ${on ? 'on' : 'off'}`)
   try {
     await client.call('POST', toolsPath(ctx.siteId), 'setting', { body: toolBody(tool, on) })
-    ctx.logger.info(`Site ${ctx.siteId}: ${WHAT[tool]} switched ${on ? 'on' : 'off'}.`)
+    ctx.logger.info(`Site ${ctx.siteId}: ${what} switched ${on ? 'on' : 'off'}.`)
     return { ok: true }
   } catch (e) {
     if (e instanceof ApiError)

@@ -59,11 +59,9 @@ async function readState(ctx: RunContext): Promise<Ending> {
         }
       }
       facts.note(listed.note)
-      throw new ApiError({
+      throw e.retold({
         kind: 'validation',
         processing: 'processed',
-        httpStatus: e.httpStatus,
-        serverMessage: e.serverMessage,
         message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
         hint: `Follow a job instead: give ${setting('task-id')} (${outputNamed('task-id')} of the run that started it).`,
       })

@@ -12,7 +12,7 @@ import {
 } from '../contract.js'
 import type { RunContext } from './context.js'
 import { at, warn } from './record.js'
-import { LIST_MAX_PAGES, readSiteList } from './site-list.js'
+import { readSiteList } from './site-list.js'
 import { setting } from '../words.js'
 
 /**
@@ -41,7 +41,6 @@ export interface VersionList {
 /** `GET /v2/site-versions`, every page (the site list's paging, site-list.ts), each record's site told. */
 export async function listVersions(ctx: RunContext): Promise<VersionList> {
   const read = await readSiteList(ctx.client, {
-    maxPages: LIST_MAX_PAGES,
     list: { path: (page, n) => versionListPath(ctx.siteId, page, n), maxRetries: 2 },
   })
   if ('error' in read) throw new Error(read.error) // not reached: a version list's first page throws

@@ -95,7 +95,7 @@ describe('finalStatus: what each outcome means for the deployment', () => {
 describe('startDeployment and finishDeployment', () => {
   test('creates a deployment on the commit, in the environment, then marks it in_progress with the run link', async () => {
     const started = await startDeployment(ctx(), SHA, 'create', 1)
-    expect(started).toEqual({ id: expect.any(Number), warnings: [] })
+    expect(started).toEqual({ id: expect.any(Number), warning: null })
     expect(gh.deployments).toHaveLength(1)
     const d = gh.deployments[0]!
     expect(d).toMatchObject({
@@ -132,16 +132,16 @@ describe('startDeployment and finishDeployment', () => {
     gh.refuse({ status: 403, message: 'Resource not accessible by integration' })
     const started = await startDeployment(ctx(), SHA, 'pull', 1)
     expect(started.id).toBeNull()
-    expect(started.warnings).toEqual([expect.stringContaining('permissions: deployments: write')])
-    expect(started.warnings[0]).toContain('HTTP 403')
-    expect(started.warnings[0]).toContain('The staging result is not affected')
+    expect(started.warning).toEqual(expect.stringContaining('permissions: deployments: write'))
+    expect(started.warning).toContain('HTTP 403')
+    expect(started.warning).toContain('The staging result is not affected')
   })
 
   test('a refused in_progress status keeps the deployment and warns', async () => {
     gh.refuse({ method: 'POST', path: /statuses$/, status: 404, message: 'Not Found' })
     const started = await startDeployment(ctx(), SHA, 'push', 1)
     expect(started.id).toBe(gh.deployments[0]!.id)
-    expect(started.warnings).toEqual([expect.stringContaining('deployments: write')])
+    expect(started.warning).toEqual(expect.stringContaining('deployments: write'))
   })
 
   test('an environment_url is only ever an http(s) URL, and never one holding a secret', async () => {

@@ -1,7 +1,9 @@
 import { CancelledError } from '../../src/clock.js'
 import { Redactor } from '../../src/secrets/redactor.js'
 import { runOperation } from '../../src/staging/operations.js'
-import { newResult, type Clock, type Config, type Logger, type Result } from '../../src/types.js'
+import { VERIFY_TIMEOUT_MS } from '../../src/contract.js'
+import type { Config } from '../../src/inputs/index.js'
+import { newResult, type Clock, type Logger, type Result } from '../../src/types.js'
 
 /** Virtual time: sleep() advances the clock at once. `wallShift` steps the wall clock alone (NTP). */
 export class FakeClock implements Clock {
@@ -61,6 +63,15 @@ export function config(overrides: Partial<Config> = {}): Config {
     waitForUrl: false,
     // Issue 27's checkpoint is tested where it is the subject (test/unit/checkpoint.test.ts).
     checkpoint: 'none',
+    stagingUrl: null,
+    productionUrl: null,
+    productionExpect: null,
+    verifyTimeoutMs: VERIFY_TIMEOUT_MS,
+    checkpointId: null,
+    rollbackOnFailure: false,
+    keepCheckpoints: 3,
+    maintenance: false,
+    protectProduction: false,
     ...overrides,
   }
 }

@@ -18,7 +18,8 @@ import { assembleReport, type Report } from '../../src/report/assembly.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { Redactor } from '../../src/secrets/redactor.js'
 import { runAll } from '../../src/staging/batch.js'
-import type { Config, Result } from '../../src/types.js'
+import type { Config } from '../../src/inputs/index.js'
+import type { Result } from '../../src/types.js'
 import { config, MemoryLogger } from './fakes.js'
 
 /** An API request as the virtual server saw it (the HTTP simulator's RequestRecord, in virtual time). */

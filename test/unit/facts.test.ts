@@ -103,17 +103,17 @@ describe('what makes staging "none"', () => {
     const { f, warnings } = facts()
     f.learn(READ, { state: 'unknown' })
     f.learn(READ_404, { state: 'none' })
-    expect(f.state).toBe('none')
+    expect(f.view().stagingState).toBe('none')
     expect(warnings).toEqual([])
   })
 
   test('not a 404 after a job said staging exists, nor a list without it when nothing named it', () => {
     const { f, warnings } = facts()
     f.learn(LIST, { state: 'none' })
-    expect(f.state).toBeNull()
+    expect(f.view().stagingState).toBeNull()
     f.learn({ kind: 'job', words: 'the pull job' }, { exists: true })
     f.learn(READ_404, { state: 'none' })
-    expect(f.state).toBeNull()
+    expect(f.view().stagingState).toBeNull()
     expect(warnings).toEqual([
       'The staging read (GET /v2/sites/1001/staging answered 404) says there is no staging environment, but the pull job said a staging environment exists: the sources disagree; the staging site was kept.',
     ])
@@ -133,9 +133,9 @@ describe('what makes staging "none"', () => {
     const { f } = facts()
     f.learn(READ, { state: 'busy' })
     f.learn(READ, { state: 'unknown' })
-    expect(f.state).toBe('busy')
+    expect(f.view().stagingState).toBe('busy')
     f.learn(READ, { state: 'ready' })
-    expect(f.state).toBe('ready')
+    expect(f.view().stagingState).toBe('ready')
   })
 })
 

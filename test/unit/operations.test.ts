@@ -2,7 +2,7 @@ import { afterEach, beforeAll, afterAll, describe, expect, it } from '@jest/glob
 import nock from 'nock'
 import { PUSH_WARNINGS, PUSH_WARNINGS_IF_FAILED, PUSH_WARNINGS_IF_SENT } from '../../src/staging/endpoints.js'
 import { runOperation } from '../../src/staging/operations.js'
-import type { Config } from '../../src/types.js'
+import type { Config } from '../../src/inputs/index.js'
 import {
   API,
   FakeClock,

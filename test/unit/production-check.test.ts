@@ -11,7 +11,7 @@ import { PAGE_BYTES_MAX, VERIFY_TIMEOUT_MS } from '../../src/contract.js'
 import type { RunContext } from '../../src/staging/context.js'
 import { checkProduction } from '../../src/staging/production-check.js'
 import type { SiteAnswer } from '../../src/staging/url-check.js'
-import type { Config } from '../../src/types.js'
+import { parseConfig, type Config } from '../../src/inputs/index.js'
 import { productionPageUrl, SIM_SITES } from '../../simulator/seed.js'
 import type { SimulatorOptions } from '../../simulator/types.js'
 import { FakeClock, MemoryLogger, TOKEN, config, redactor } from '../helpers/fakes.js'
@@ -70,6 +70,9 @@ describe('checkProduction', () => {
     const check = await checkProduction(r.ctx, LIVE)
     expect(check).toMatchObject({ passed: false, last: 'no answer: connection refused' })
     expect(VERIFY_TIMEOUT_MS).toBe(300_000)
+    expect(parseConfig({ operation: 'push', 'site-id': '1', 'api-token': TOKEN }).verifyTimeoutMs).toBe(
+      VERIFY_TIMEOUT_MS,
+    )
     expect(r.clock.now() - r.start).toBeGreaterThan(240_000)
     expect(r.clock.now() - r.start).toBeLessThanOrEqual(300_000)
   })

@@ -11,7 +11,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { SERVICE_API_URL } from '../../src/contract.js'
 import { runOperation } from '../../src/staging/operations.js'
-import type { Config } from '../../src/types.js'
+import type { Config } from '../../src/inputs/index.js'
 import { API, FakeClock, MemoryLogger, config, envelope, redactor } from '../helpers/fakes.js'
 
 beforeAll(() => {
