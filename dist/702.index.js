@@ -5,6 +5,7 @@ export const modules = {
 /***/ 6702:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
+__webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   octokitFor: () => (/* binding */ octokitFor)
 /* harmony export */ });

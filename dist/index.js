@@ -591,30 +591,20 @@ class GitHubTimeout extends Error {
         this.name = 'GitHubTimeout';
     }
 }
-/** The HTTP status of an Octokit error, 0 when no answer came. */
-function statusOf(e) {
-    const s = e?.status;
-    return typeof s === 'number' && Number.isInteger(s) ? s : 0;
-}
-/** An error's text, on one line, without control characters or `::`, at most 300 characters. */
-function detailOf(e, scrub) {
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(scrub(String(e?.message ?? e)))
-        .replace(/::/g, ': :')
-        .slice(0, 300);
-}
-function isAbort(e) {
-    const name = e?.name;
-    return name === 'GitHubTimeout' || name === 'AbortError' || name === 'TimeoutError';
-}
 /**
  * `Could not <doing> <where> (HTTP 403: ...). The github-token lacks ...`: one sentence of what
  * failed, one of what to do, for a refused, timed-out or failed request.
  */
 function githubFailure(e, doing, permission, scrub, forkNote = '') {
-    if (isAbort(e))
+    const name = e?.name;
+    if (name === 'GitHubTimeout' || name === 'AbortError' || name === 'TimeoutError')
         return `Could not ${doing}: GitHub did not answer in time. ${UNAFFECTED}`;
-    const status = statusOf(e);
-    const detail = detailOf(e, scrub);
+    // 0 when no answer came; GitHub's text on one line, without control characters or `::`, bounded.
+    const s = e?.status;
+    const status = typeof s === 'number' && Number.isInteger(s) ? s : 0;
+    const detail = (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(scrub(String(e?.message ?? e)))
+        .replace(/::/g, ': :')
+        .slice(0, 300);
     if (status === 403 || status === 404)
         return (`Could not ${doing} (HTTP ${status}: ${detail}). The github-token lacks the permission ${permission}: ` +
             `add it under "permissions:" in the workflow or job.${forkNote} ${UNAFFECTED}`);
@@ -634,7 +624,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8877);
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4543);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(207);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -652,7 +642,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4543:
+/***/ 207:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4625,8 +4615,24 @@ function parseDuration(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/types.ts
-/** Plain types shared by the core, the action and the CLI. Nothing here knows GitHub. */
+/** Plain types shared by the core, the action and the CLI, and how an outcome is judged. Nothing here knows GitHub. */
 const OPERATIONS = ['create', 'pull', 'push', 'delete', 'status', 'rollback'];
+/** Whether an outcome fails the run (exit code 1, `core.setFailed`). */
+function isFailure(outcome) {
+    return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled';
+}
+/** The outcome of a whole run: the worst of its sites. */
+function overallOutcome(results) {
+    const has = (o) => results.some((r) => r.result === o);
+    for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'])
+        if (has(o))
+            return o;
+    if (results.every((r) => r.result === 'dry-run'))
+        return 'dry-run';
+    if (results.every((r) => r.result === 'skipped'))
+        return 'skipped';
+    return 'succeeded';
+}
 /** A Result before anything has happened: failed until the run says otherwise. `startedAt`: wall-clock epoch ms. */
 function newResult(operation, siteId, startedAt) {
     return {
@@ -4864,11 +4870,13 @@ const capitalised = (text) => byDoor((d) => inDoorWords(text, d).replace(/^./, (
 /** Where the run happens: the runner, the pipe's container, or this machine. */
 const RUNNER = eachDoor((w) => w.runner);
 /** A logger that writes every line in `door`'s words (the core logs through it). */
-function inDoorLogger(logger, door) {
+const inDoorLogger = (logger, door) => eachLine(logger, (m) => inDoorWords(m, door));
+/** A logger that writes each line as `line` makes it; progress updates go through as they are. */
+function eachLine(logger, line) {
     return {
-        info: (m) => logger.info(inDoorWords(m, door)),
-        warn: (m) => logger.warn(inDoorWords(m, door)),
-        debug: (m) => logger.debug(inDoorWords(m, door)),
+        info: (m) => logger.info(line(m)),
+        warn: (m) => logger.warn(line(m)),
+        debug: (m) => logger.debug(line(m)),
         ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
     };
 }
@@ -4930,7 +4938,6 @@ class ApiError extends Error {
     processing;
     retryAfterMs;
     acceptsAgainAt;
-    code;
     hint;
     /** Set by the client when this came to a request sent again after an attempt of unknown outcome. */
     afterUnknown = false;
@@ -4943,8 +4950,12 @@ class ApiError extends Error {
         this.processing = init.processing;
         this.retryAfterMs = init.retryAfterMs ?? null;
         this.acceptsAgainAt = init.acceptsAgainAt ?? null;
-        this.code = init.code ?? null;
         this.hint = init.hint ?? HINTS[init.kind];
+    }
+    /** This error said again in other words: its kind, status, processing and server words unless `init` sets them. */
+    retold(init) {
+        const { kind, httpStatus, processing, serverMessage } = this;
+        return new ApiError({ kind, httpStatus, processing, serverMessage, ...init });
     }
 }
 /** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
@@ -5090,7 +5101,6 @@ class Backoff {
 
 
 
-
 /**
  * May a request that failed this way be sent again?
  * - not processed: always (the server said, or the network proved, that nothing happened);
@@ -5163,12 +5173,7 @@ function pauseAfterMs(retryAfterMs, retry, random = Math.random) {
 function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
     const at = new Date(wallNowMs + retryAfterMs);
     const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const refused = new ApiError({
-        kind: error.kind,
-        httpStatus: error.httpStatus,
-        processing: error.processing,
-        serverMessage: error.serverMessage,
-        code: error.code,
+    const refused = error.retold({
         acceptsAgainAt: iso,
         message: `${error.message.replace(/\.?$/, '.')} The server asks to wait ${durationWords(retryAfterMs)} (Retry-After): ` +
             `it accepts requests again ${dateWords(at)} (${iso}). That is after this run's timeout ` +
@@ -5322,7 +5327,7 @@ function answerOf(request, raw, deps) {
                 processing: 'unknown',
                 message: `${method} ${shown} answered ${status} with ${describeBody(reply.kind)} instead of the API's JSON, so whether it was carried out is unknown.`,
             });
-        return { status, reply, headers, afterUnknown: false };
+        return { status, reply };
     }
     const errorKind = kindOf(status, reply, kind);
     if (status === TOKEN_REFUSED_STATUS && deps.token)
@@ -5583,10 +5588,7 @@ class StagingApiClient {
             this.refuseAfter401();
             let error;
             try {
-                const response = await this.send(method, path, kind, options.body);
-                if (afterUnknown)
-                    response.afterUnknown = true;
-                return response;
+                return await this.send(method, path, kind, options.body);
             }
             catch (e) {
                 if (!(e instanceof ApiError))
@@ -5709,7 +5711,6 @@ class StagingApiClient {
             throw new ApiError({
                 kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
                 message: `${method} ${shown} ${what}: ${redactor.server(e.message, 300)} (${redactor.server(e.code, 40)}).`,
-                code: e.code,
                 processing,
             });
         }
@@ -5772,8 +5773,7 @@ function answered(ctx, part) {
 /** A warning for the log and the Result, once. */
 function warn(ctx, text) {
     ctx.logger.warn(text);
-    if (!ctx.record.warnings.includes(text))
-        ctx.record.warnings.push(text);
+    note(ctx, text);
 }
 /** Warnings a person must read even on success, each once, in the Result (not logged one by one). */
 function note(ctx, ...warnings) {
@@ -6013,7 +6013,7 @@ function listPagesFor(sites) {
  * returned as `error`.
  */
 async function readSiteList(client, options = {}) {
-    const { maxPages = LIST_MAX_PAGES, perPage = LIST_PER_PAGE, supply, list } = options;
+    const { maxPages = LIST_MAX_PAGES, supply, list } = options;
     const path = list?.path ?? ((page, n) => `/sites?type=staging&per_page=${n}&page=${page}`);
     const records = [];
     const seen = new Set();
@@ -6034,7 +6034,7 @@ async function readSiteList(client, options = {}) {
         }
         let answer;
         try {
-            answer = await client.call('GET', path(page, perPage), 'read', {
+            answer = await client.call('GET', path(page, LIST_PER_PAGE), 'read', {
                 maxRetries: page === 1 ? (list?.maxRetries ?? 0) : 0,
             });
         }
@@ -6553,19 +6553,13 @@ class ApiRoot {
             return notFound;
         const because = notFound.message.replace(/[.\s]+$/, '');
         if (verdict.kind === 'api-url')
-            return new ApiError({
+            return notFound.retold({
                 kind: 'api-url',
                 processing: 'processed',
-                httpStatus: notFound.httpStatus,
-                serverMessage: notFound.serverMessage,
                 message: `${because}, and the API root did not answer GET ${client.shown(ROOT_EVIDENCE_PATH)} as the API either (${verdict.said}): ${setting('api-url')} looks wrong, not ${setting('site-id')}.`,
                 hint: HINT,
             });
-        return new ApiError({
-            kind: notFound.kind,
-            processing: notFound.processing,
-            httpStatus: notFound.httpStatus,
-            serverMessage: notFound.serverMessage,
+        return notFound.retold({
             message: `${because}. Whether ${setting('api-url')} is the API root could not be checked (GET ${client.shown(ROOT_EVIDENCE_PATH)}: ${verdict.said}), so the 404 may come from a wrong ${setting('api-url')} as well as from a wrong ${setting('site-id')}.`,
             hint: `Check ${setting('api-url')} (the API root{hosted}), then that ${setting('site-id')} is the PRODUCTION site's id.`,
         });
@@ -6625,11 +6619,7 @@ async function readStaging(ctx, options = {}) {
 function notSent(ctx, first) {
     const status = first.httpStatus;
     ctx.logger.debug(`not reading the staging environment: the service answered ${status} to that read earlier in this run`);
-    return new ApiError({
-        kind: first.kind,
-        httpStatus: status,
-        processing: first.processing,
-        serverMessage: first.serverMessage,
+    return first.retold({
         message: `GET ${ctx.client.shown(probePath(ctx.siteId))} was not sent: the service answered HTTP ${status} to reading a staging environment earlier in this run, so it offers no such read.`,
         hint: first.hint,
     });
@@ -17079,7 +17069,16 @@ const TROUBLE_POLL_MS = 5000;
  * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
  */
 async function runJob(ctx, op) {
-    const started = await start(ctx, op);
+    // The response to follow, or the ending when the policies carried the operation to its end.
+    let started;
+    try {
+        started = await send(ctx, op);
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        started = await applyPolicy(ctx, op, e);
+    }
     let ending;
     if ('outcome' in started)
         ending = started;
@@ -17088,17 +17087,6 @@ async function runJob(ctx, op) {
         ending = await jobs_follow(ctx, op, started, ctx.config.wait);
     }
     return ending.outcome === 'succeeded' ? afterJob(ctx, op) : ending;
-}
-/** The response to follow, or the ending when the policies carried the operation to its end. */
-async function start(ctx, op) {
-    try {
-        return await send(ctx, op);
-    }
-    catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        return applyPolicy(ctx, op, e);
-    }
 }
 /** The if-exists / if-missing policies, and a create whose first try went through after all. */
 async function applyPolicy(ctx, op, e) {
@@ -17119,7 +17107,10 @@ async function applyPolicy(ctx, op, e) {
             logger.info(`Site ${siteId} already has a staging environment: skipped (${setting('if-exists', 'skip')}).`);
             answered(ctx, { message: e.serverMessage });
             ctx.facts.learn({ kind: 'answer', words: `the create answer (HTTP ${e.httpStatus}: staging exists)` }, { exists: true });
-            await skippedRead(ctx);
+            // The existing staging's id and URL, best effort (the state is not reported).
+            await learnFromStaging(ctx);
+            if (!ctx.facts.complete)
+                await fillFromOtherSources(ctx);
             return {
                 outcome: 'skipped',
                 summary: `Skipped: site ${siteId} already has a staging environment (${setting('if-exists', 'skip')}).`,
@@ -17142,12 +17133,6 @@ async function applyPolicy(ctx, op, e) {
     if (op !== 'create' && e.kind === 'not-found')
         throw await ctx.root.blame(ctx.client, e);
     throw e;
-}
-/** if-exists: skip: the existing staging's id and URL, best effort (the state is not reported). */
-async function skippedRead(ctx) {
-    await learnFromStaging(ctx);
-    if (!ctx.facts.complete)
-        await fillFromOtherSources(ctx);
 }
 /** if-exists: recreate: delete the old staging environment, wait until it is gone, create. */
 async function recreate(ctx) {
@@ -17285,11 +17270,9 @@ function unknownOutcome(ctx, op, e) {
         delete: 'The staging environment may or may not be being deleted.',
     }[op];
     const again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.';
-    return new ApiError({
+    return e.retold({
         kind: 'unknown-outcome',
         processing: 'unknown',
-        httpStatus: e.httpStatus,
-        serverMessage: e.serverMessage,
         message: `The outcome of the ${op} request is unknown (${e.message}) ${what} ${again}`,
     });
 }
@@ -17305,7 +17288,6 @@ function unknownOutcome(ctx, op, e) {
 /** `GET /v2/site-versions`, every page (the site list's paging, site-list.ts), each record's site told. */
 async function listVersions(ctx) {
     const read = await readSiteList(ctx.client, {
-        maxPages: LIST_MAX_PAGES,
         list: { path: (page, n) => versionListPath(ctx.siteId, page, n), maxRetries: 2 },
     });
     if ('error' in read)
@@ -17422,16 +17404,6 @@ const stoppable = (e) => e instanceof ApiError || e instanceof DeadlineError || 
 
 
 
-/** Issue 27's inputs, with their defaults when a Config leaves them out. */
-function checkpointPolicy(config) {
-    return {
-        checkpoint: config.checkpoint ?? 'version',
-        rollbackOnFailure: config.rollbackOnFailure ?? false,
-        keep: config.keepCheckpoints ?? 3,
-        maintenance: config.maintenance ?? false,
-        protectProduction: config.protectProduction ?? false,
-    };
-}
 /**
  * The calls a push or a rollback makes besides the job's own, for the batch's call plan (contract
  * §6 r3): the version, its name, its task's last status read and the list before pruning; each
@@ -17444,8 +17416,8 @@ function extraCalls(config) {
         return 1;
     if (config.operation !== 'push')
         return 0;
-    const p = checkpointPolicy(config);
-    return (p.checkpoint === 'version' ? 4 : 0) + (p.maintenance ? 2 : 0) + (p.protectProduction ? 1 : 0);
+    const { checkpoint, maintenance, protectProduction } = config;
+    return (checkpoint === 'version' ? 4 : 0) + (maintenance ? 2 : 0) + (protectProduction ? 1 : 0);
 }
 /** `ssa~cp~123456789-1`: this tool's name for a checkpoint, at most 25 characters (contract §13). */
 function checkpointName(env, wallNow) {
@@ -17512,7 +17484,7 @@ async function make(ctx) {
             // anyway; deleted now, the version is asked for once more.
             if (busy || e.httpStatus !== 422 || roomMade)
                 throw e;
-            if (!(await makeRoom(ctx, checkpointPolicy(ctx.config).keep)))
+            if (!(await makeRoom(ctx, ctx.config.keepCheckpoints)))
                 throw e;
             roomMade = true;
         }
@@ -17601,12 +17573,8 @@ function refused(ctx, e, rootSaid) {
         hint = `Whether a version was started is unknown; it was not asked for again. Look at site ${site}'s versions in the dashboard, and run again.`;
     else
         hint = `${e.hint} Or run with ${setting('checkpoint', 'none')} to push without a way back.`;
-    return {
-        outcome: 'failed',
-        summary: sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH),
-        error: { kind: e.kind, hint },
-        ...(e.serverMessage ? { message: e.serverMessage } : {}),
-    };
+    const summary = sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH);
+    return { ...failure(e), summary, error: { kind: e.kind, hint } };
 }
 
 ;// CONCATENATED MODULE: ./src/api/rate-headers.ts
@@ -17961,17 +17929,14 @@ const RECENT_MS = 2000;
  * the rate limit to hear it again.
  */
 class StagingReadRoute {
-    refusal = null;
+    /** The route's refusal, once one site heard it; null while the route may answer. */
+    refused = null;
     /** Reads after a job that succeeded: how many answered 404, and whether any named the staging. */
     missingAfterJob = 0;
     named = false;
     afterJobRead = null;
     /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
     learned = null;
-    /** The route's refusal, once one site heard it; null while the route may answer. */
-    get refused() {
-        return this.refusal;
-    }
     /**
      * Whether this route names nothing in this run: it answered 404 to MISSING_AFTER_JOB reads right
      * after jobs that succeeded, and named no staging environment (docs/assumptions.md, 70).
@@ -18013,36 +17978,18 @@ class StagingReadRoute {
     async read(read, notSent) {
         if (this.learned)
             await this.learned;
-        if (this.refusal)
-            throw notSent(this.refusal);
+        if (this.refused)
+            throw notSent(this.refused);
         const sent = read();
         this.learned ??= sent.then(() => undefined, (e) => {
             if (e instanceof ApiError && probeUnsupported(e.httpStatus))
-                this.refusal = e;
+                this.refused = e;
         });
         return sent;
     }
 }
 /** 404s after jobs that succeeded, with no staging named, after which the run reads no more. */
 const MISSING_AFTER_JOB = 2;
-
-;// CONCATENATED MODULE: ./src/judge.ts
-/** Whether an outcome fails the run (exit code 1, `core.setFailed`). */
-function isFailure(outcome) {
-    return outcome === 'failed' || outcome === 'timed-out' || outcome === 'cancelled';
-}
-/** The outcome of a whole run: the worst of its sites. */
-function overallOutcome(results) {
-    const has = (o) => results.some((r) => r.result === o);
-    for (const o of ['cancelled', 'failed', 'timed-out', 'accepted'])
-        if (has(o))
-            return o;
-    if (results.every((r) => r.result === 'dry-run'))
-        return 'dry-run';
-    if (results.every((r) => r.result === 'skipped'))
-        return 'skipped';
-    return 'succeeded';
-}
 
 ;// CONCATENATED MODULE: ./src/staging/facts.ts
 
@@ -18057,18 +18004,14 @@ class Facts {
     existsFrom = null;
     notes = [];
     said = new Set();
-    constructor(productionId, voice) {
+    constructor(productionId, 
+    /** How the run says what it learnt: `warn` for the log and the Result's warnings, `info` for the log. */
+    voice) {
         this.productionId = productionId;
         this.voice = voice;
     }
-    get id() {
-        return this.idFact?.value ?? null;
-    }
     get url() {
         return this.urlFact?.value ?? null;
-    }
-    get state() {
-        return this.stateFact?.value ?? null;
     }
     /** Whether some source of this run named the staging site or said it exists. */
     get named() {
@@ -18122,11 +18065,12 @@ class Facts {
         if (!this.notes.includes(text))
             this.notes.push(text);
     }
+    /** The facts as the Result shows them. */
     view() {
         return {
-            stagingSiteId: this.id,
+            stagingSiteId: this.idFact?.value ?? null,
             stagingUrl: this.url,
-            stagingState: this.state,
+            stagingState: this.stateFact?.value ?? null,
             stagingFrom: {
                 siteId: this.idFact?.from.words ?? null,
                 url: this.urlFact?.from.words ?? null,
@@ -18192,7 +18136,7 @@ const NO_ANSWER = {
 };
 async function checkProduction(ctx, url) {
     const expected = ctx.config.productionExpect || null;
-    const windowMs = ctx.config.verifyTimeoutMs ?? VERIFY_TIMEOUT_MS;
+    const windowMs = ctx.config.verifyTimeoutMs;
     let tries = 0;
     let last = 'not asked: no time was left';
     const judge = (answer) => {
@@ -18298,7 +18242,7 @@ async function chooseVersion(ctx) {
                 : {}),
         };
     }
-    const wanted = config.checkpointId ?? null;
+    const wanted = config.checkpointId;
     const { versions, unread } = list;
     // Newest first: without an id, the newest completed version carrying this tool's mark.
     const version = wanted
@@ -18444,10 +18388,6 @@ async function verifyProduction(ctx, url, ending, after) {
  * the runner's cancel window is 7.5 s and src/cancel.ts exits 5 s after the first signal.
  */
 const CLEANUP_MS = 4000;
-const WHAT = {
-    maintenance_mode: 'maintenance mode',
-    password_protection: 'password protection',
-};
 /**
  * Switches one of production's tools (contract §14): true when the service took it. `late`: the
  * request goes even after the deadline or a cancellation, on a short clock of its own (CLEANUP_MS).
@@ -18455,10 +18395,11 @@ const WHAT = {
  */
 async function switchTool(ctx, tool, on, late = false) {
     const client = late ? ctx.client.cleanup(CLEANUP_MS) : ctx.client;
-    at(ctx, `switching ${WHAT[tool]} ${on ? 'on' : 'off'}`);
+    const what = tool.replace('_', ' '); // `maintenance mode`, `password protection`
+    at(ctx, `switching ${what} ${on ? 'on' : 'off'}`);
     try {
         await client.call('POST', toolsPath(ctx.siteId), 'setting', { body: toolBody(tool, on) });
-        ctx.logger.info(`Site ${ctx.siteId}: ${WHAT[tool]} switched ${on ? 'on' : 'off'}.`);
+        ctx.logger.info(`Site ${ctx.siteId}: ${what} switched ${on ? 'on' : 'off'}.`);
         return { ok: true };
     }
     catch (e) {
@@ -18512,15 +18453,15 @@ async function protectAgain(ctx) {
  * learnt (record.ts); what the run says of production is rendered from that record alone.
  */
 async function runPush(ctx) {
-    const policy = checkpointPolicy(ctx.config);
+    const { config } = ctx;
     let checkpoint = null;
-    if (policy.checkpoint === 'version') {
+    if (config.checkpoint === 'version') {
         const made = await takeCheckpoint(ctx);
         if ('outcome' in made)
             return made;
         checkpoint = made;
     }
-    if (policy.maintenance) {
+    if (config.maintenance) {
         const on = await switchTool(ctx, 'maintenance_mode', true);
         if (on.ok)
             learnt(ctx, { maintenance: 'on' });
@@ -18553,16 +18494,16 @@ async function runPush(ctx) {
     }
     if (ending.error?.kind === 'task-failed')
         learnt(ctx, { content: { is: 'push-failed' } });
-    if (policy.maintenance)
+    if (config.maintenance)
         await maintenanceOff(ctx);
     const url = ctx.config.productionUrl;
     const content = () => ctx.record.production.content.is;
     if (content() === 'pushed' && url && !ctx.signal?.aborted)
         ending = await verifyProduction(ctx, url, ending, 'push');
     const broken = content() === 'push-failed' || ctx.record.production.check?.passed === false;
-    if (broken && checkpoint && policy.rollbackOnFailure && !ctx.signal?.aborted)
+    if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
         ending = await restoreAfterFailure(ctx, ending, checkpoint);
-    if (policy.protectProduction) {
+    if (config.protectProduction) {
         // The push job switches protection off when it completes (contract §14 r5): on again only after.
         if (content() === 'unknown' && ctx.record.jobs.some((j) => j.op === 'push'))
             learnt(ctx, { protection: 'after-push' });
@@ -18570,7 +18511,7 @@ async function runPush(ctx) {
             await protectAgain(ctx);
     }
     if (checkpoint && ending.outcome === 'succeeded' && !ctx.signal?.aborted)
-        await pruneCheckpoints(ctx, policy.keep, checkpoint.id);
+        await pruneCheckpoints(ctx, config.keepCheckpoints, checkpoint.id);
     return ending;
 }
 /**
@@ -18608,20 +18549,20 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
  * in the order they would be sent).
  */
 function pushDryRun(ctx, lines) {
-    const policy = checkpointPolicy(ctx.config);
+    const { config } = ctx;
     const url = (path) => decodeURI(ctx.client.url(path));
     const before = [];
-    if (policy.checkpoint === 'version')
+    if (config.checkpoint === 'version')
         before.push(`POST ${url(VERSIONS_PATH)} (checkpoint: a site version of production)`, `PUT ${url(versionPath('{version_id}'))} (checkpoint: its name)`, `GET ${url(taskStatusPath('{task_id}'))} (checkpoint: repeated until the version is complete; no push without it)`);
-    if (policy.maintenance)
+    if (config.maintenance)
         before.push(`POST ${url(toolsPath(ctx.siteId))} (maintenance mode on)`);
     const after = [];
-    if (policy.maintenance)
+    if (config.maintenance)
         after.push(`POST ${url(toolsPath(ctx.siteId))} (maintenance mode off, in every ending)`);
-    if (policy.protectProduction)
+    if (config.protectProduction)
         after.push(`POST ${url(toolsPath(ctx.siteId))} (password protection on)`);
-    if (policy.checkpoint === 'version')
-        after.push(`DELETE ${url(VERSIONS_PATH)} (this tool's checkpoints beyond ${setting('keep-checkpoints', String(policy.keep))}, if any)`);
+    if (config.checkpoint === 'version')
+        after.push(`DELETE ${url(VERSIONS_PATH)} (this tool's checkpoints beyond ${setting('keep-checkpoints', String(config.keepCheckpoints))}, if any)`);
     lines.unshift(...before);
     lines.push(...after);
 }
@@ -19085,11 +19026,9 @@ async function readState(ctx) {
                 };
             }
             facts.note(listed.note);
-            throw new ApiError({
+            throw e.retold({
                 kind: 'validation',
                 processing: 'processed',
-                httpStatus: e.httpStatus,
-                serverMessage: e.serverMessage,
                 message: `The service does not offer a way to read the staging environment (GET ${ctx.client.shown(probePath(siteId))} answered ${e.httpStatus}).`,
                 hint: `Follow a job instead: give ${setting('task-id')} (${outputNamed('task-id')} of the run that started it).`,
             });
@@ -19177,10 +19116,7 @@ async function runOperation(config, siteId, deps) {
     const door = deps.door ?? 'action';
     const logger = inDoorLogger(deps.logger, door);
     const ledger = deps.ledger ?? new RateWindow(clock, deps.signal ? { signal: deps.signal } : {});
-    const optional = {
-        ...(deps.signal ? { signal: deps.signal } : {}),
-        ...(deps.random ? { random: deps.random } : {}),
-    };
+    const optional = { signal: deps.signal, random: deps.random };
     const client = new StagingApiClient({
         apiUrl: config.apiUrl,
         token: config.apiToken,
@@ -19194,7 +19130,7 @@ async function runOperation(config, siteId, deps) {
         redactor: deps.redactor,
         ledger,
         transport: deps.transport ?? ownTransport,
-        ...(deps.token ? { token: deps.token } : {}),
+        token: deps.token,
         ...optional,
     });
     const ctx = {
@@ -19210,8 +19146,8 @@ async function runOperation(config, siteId, deps) {
         logger,
         redactor: deps.redactor,
         door,
-        ...optional,
-        ...(deps.siteGet ? { siteGet: deps.siteGet } : {}),
+        signal: deps.signal,
+        siteGet: deps.siteGet,
         started,
         startedWall: clock.wallNow(),
         record: newRecord(),
@@ -19240,7 +19176,6 @@ async function runOperation(config, siteId, deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/batch.ts
-
 
 
 
@@ -19310,23 +19245,39 @@ async function runSites(config, deps, shared) {
     const worker = async () => {
         while (next < ids.length) {
             const index = next++;
-            // The poll scheduler plans the calls of the sites still to start too.
-            polls.expect((ids.length - next) * callsPerSite(config) + CALLS_PER_RUN);
+            // The poll scheduler plans the calls of the sites still to start too (contract §6 r3): each
+            // site's request and its job's final status call, and what extraCalls counts besides.
+            polls.expect((ids.length - next) * (2 + extraCalls(config)) + CALLS_PER_RUN);
             const siteId = ids[index];
-            if (stoppedBy !== null || deps.signal?.aborted) {
-                results[index] = notStarted(config, siteId, stoppedBy, deps.signal?.aborted === true, shared.clock, door);
+            const notStarted = (result, summary) => ({
+                ...newResult(config.operation, siteId, shared.clock.wallNow()),
+                result,
+                summary,
+            });
+            const tokenRefused = () => notStarted('skipped', `Not started: the token was refused (${shared.token.refusedAt} was answered HTTP 401). ${hintFor('auth', door)}`);
+            if (deps.signal?.aborted) {
+                results[index] = notStarted('cancelled', 'Not started: the run was cancelled.');
+                continue;
+            }
+            if (stoppedBy !== null) {
+                const why = `Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`;
+                results[index] = notStarted('skipped', inDoorWords(why, door));
                 continue;
             }
             // A refused token is refused everywhere (contract §15 r4): no site starts after a 401.
             if (shared.token.refusedAt !== null) {
-                results[index] = tokenRefused(config, siteId, shared, door);
+                results[index] = tokenRefused();
                 continue;
             }
-            const result = await runOperation(config, siteId, { ...shared, logger: prefixed(deps.logger, siteId) });
+            const result = await runOperation(config, siteId, {
+                ...shared,
+                // Progress updates name their site already: only the lines are prefixed.
+                logger: eachLine(deps.logger, (m) => `[site ${siteId}] ${m}`),
+            });
             // A site that sent nothing because the token was refused meanwhile did not start either.
             results[index] =
                 shared.token.refusedAt !== null && result.requests === 0 && result.error?.kind === 'auth'
-                    ? tokenRefused(config, siteId, shared, door)
+                    ? tokenRefused()
                     : result;
             if (shared.token.refusedAt !== null && !toldRefused) {
                 toldRefused = true;
@@ -19346,41 +19297,6 @@ async function runSites(config, deps, shared) {
         polls.expect(CALLS_PER_RUN);
     }
     return results;
-}
-/**
- * The calls a site not started yet will make before its job is followed (contract §6 r3, every call
- * counted in the plan): its request, a push's checkpoint and toggles or a rollback's list
- * (checkpoint.ts), and its job's final status call.
- */
-function callsPerSite(config) {
-    return 2 + extraCalls(config);
-}
-function notStarted(config, siteId, stoppedBy, cancelled, clock, door) {
-    return {
-        ...newResult(config.operation, siteId, clock.wallNow()),
-        result: cancelled ? 'cancelled' : 'skipped',
-        summary: cancelled
-            ? 'Not started: the run was cancelled.'
-            : inDoorWords(`Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`, door),
-    };
-}
-/** A site not started because the run's token was refused, with the token's hint. */
-function tokenRefused(config, siteId, shared, door) {
-    return {
-        ...newResult(config.operation, siteId, shared.clock.wallNow()),
-        result: 'skipped',
-        summary: `Not started: the token was refused (${shared.token.refusedAt} was answered HTTP 401). ${hintFor('auth', door)}`,
-    };
-}
-function prefixed(logger, siteId) {
-    const p = `[site ${siteId}] `;
-    return {
-        info: (m) => logger.info(p + m),
-        warn: (m) => logger.warn(p + m),
-        debug: (m) => logger.debug(p + m),
-        // Progress updates name their site already: they go through as they are.
-        ...(logger.progress ? { progress: (u) => logger.progress(u) } : {}),
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/fields.ts
@@ -19551,30 +19467,20 @@ function normaliseApiUrl(raw) {
     const path = url.pathname.replace(/\/+$/, '');
     return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`;
 }
-const apiUrl = schemas_string().transform((v, ctx) => {
+/** What `read` makes of the text, or its error's message (or `refusal`, when given) as the refusal. */
+const readBy = (read, refusal) => schemas_string().transform((v, ctx) => {
     try {
-        return normaliseApiUrl(v);
+        return read(v);
     }
     catch (e) {
-        ctx.addIssue({ code: 'custom', message: e.message });
+        ctx.addIssue({ code: 'custom', message: refusal?.(v) ?? e.message });
         return NEVER;
     }
 });
-const fields_duration = schemas_string().transform((v, ctx) => {
-    let ms;
-    try {
-        ms = parseDuration(v);
-    }
-    catch {
-        ctx.addIssue({
-            code: 'custom',
-            message: `"${echoed(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`,
-        });
-        return NEVER;
-    }
+const apiUrl = readBy(normaliseApiUrl);
+const fields_duration = readBy(parseDuration, (v) => `"${echoed(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`).superRefine((ms, ctx) => {
     if (ms < 1000 || ms > MAX_TIMEOUT_MS)
         ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' });
-    return ms;
 });
 /** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
 const language = schemas_string().transform((v, ctx) => {
@@ -19625,8 +19531,7 @@ const pageText = schemas_string().transform((v, ctx) => {
     const t = v.trim();
     if (t === '')
         return null;
-    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-    if (/[\u0000-\u001f\u007f-\u009f]/.test(t) || t.length > 200)
+    if ((0,src_text/* hasControl */.aQ)(t) || t.length > 200)
         ctx.addIssue({ code: 'custom', message: 'must be one line of at most 200 characters' });
     return t;
 });
@@ -19649,6 +19554,7 @@ const READERS = {
 };
 
 ;// CONCATENATED MODULE: ./src/inputs/github.ts
+
 
 
 // ---- The action's GitHub inputs and `operation: release` (issue 25 §1): the same schema, read
@@ -19686,8 +19592,7 @@ const GitHubSchema = object({
     }),
     'deployment-environment': schemas_string().transform((v, ctx) => {
         const name = v.trim();
-        // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-        if (/[\u0000-\u001f\u007f-\u009f]/.test(name))
+        if ((0,src_text/* hasControl */.aQ)(name))
             ctx.addIssue({ code: 'custom', message: 'contains control characters or new lines' });
         else if (name.length > 255)
             ctx.addIssue({ code: 'custom', message: 'is longer than 255 characters' });
@@ -19766,7 +19671,6 @@ function parseConfig(raw) {
         throw new InputError('staging-url', 'names one staging site: give one site-id with it');
     if (c['task-id'] && c['site-id'].length > 1)
         throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`);
-    // Each input is its Config field by name (`if-exists` is ifExists, a duration in ms, the site ids a list).
     const field = (n) => n.replace(/-(.)/g, (_, c) => c.toUpperCase()) +
         ({ duration: 'Ms', 'site-ids': 's' }[INPUTS[n].kind] ?? '');
     return Object.fromEntries(INPUT_NAMES.map((n) => [field(n), c[n]]));
@@ -19890,7 +19794,7 @@ function safeHttpUrl(raw) {
     if (typeof raw !== 'string')
         return null;
     const text = raw.trim();
-    if (text === '' || text.length > MAX_URL_CHARS || /[\s\\]/.test(text) || hasControl(text))
+    if (text === '' || text.length > MAX_URL_CHARS || /[\s\\]/.test(text) || (0,src_text/* hasControl */.aQ)(text))
         return null;
     if (!/^https?:\/\/[^/]/i.test(text))
         return null;
@@ -19913,11 +19817,6 @@ function safeHttpUrl(raw) {
     return href.length <= MAX_URL_CHARS ? href : null;
 }
 const percent = (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-/** Whether `text` holds a control character (a newline included). */
-function hasControl(text) {
-    // eslint-disable-next-line no-control-regex -- finding control characters is the point
-    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
-}
 /** `[url](url)` when `url` is a safe http(s) URL, the text escaped and the target as made safe; else '—' or the text. */
 function markdown_link(url, label) {
     if (!url)
@@ -20111,10 +20010,8 @@ function publicResult(r) {
 
 /** The report of `results`, for a run that took `elapsedMs`. */
 function assembleReport(results, elapsedMs) {
-    const outcome = overallOutcome(results);
-    const failed = isFailure(outcome);
+    const failed = isFailure(overallOutcome(results));
     return {
-        outcome,
         failed,
         outputs: outputsFor(results, roundedSeconds(elapsedMs)),
         warnings: [...new Set(results.flatMap((r) => r.warnings))],
@@ -20155,7 +20052,7 @@ function renderSummary(results) {
         return '## Staging\n\nNothing ran.\n';
     const out = new Bounded(MAX_SUMMARY_BYTES);
     if (results.every((r) => r.error?.kind === NOT_STARTED))
-        return summary_notStarted(results, out);
+        return notStarted(results, out);
     const outcome = overallOutcome(results);
     if (results.length === 1) {
         out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${outcome}`, '');
@@ -20182,7 +20079,7 @@ const NOT_STARTED_HEADING = {
     cancelled: 'cancelled before it started',
 };
 /** A run that never started: why (each reason once), and that nothing was sent. */
-function summary_notStarted(results, out) {
+function notStarted(results, out) {
     const outcome = overallOutcome(results);
     out.push(`## ${ICON[outcome]} Staging: ${NOT_STARTED_HEADING[outcome] ?? 'not started'}`, '');
     for (const why of new Set(results.map((r) => r.summary)))
@@ -20675,6 +20572,7 @@ const FORKS = ' A pull request from a fork gets a read-only token whatever the w
  */
 async function postOrUpdateComments(results, options) {
     const { octokit, target, author, scrub } = options;
+    const repo = { owner: target.owner, repo: target.repo };
     const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
     const own = await findOwnComments(octokit, target, results.map((r) => r.siteId), author).catch((e) => (0,errors/* githubFailure */.e)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS));
     if (typeof own === 'string')
@@ -20693,18 +20591,8 @@ async function postOrUpdateComments(results, options) {
         });
         try {
             const response = existing
-                ? await octokit.rest.issues.updateComment({
-                    owner: target.owner,
-                    repo: target.repo,
-                    comment_id: existing.id,
-                    body,
-                })
-                : await octokit.rest.issues.createComment({
-                    owner: target.owner,
-                    repo: target.repo,
-                    issue_number: target.number,
-                    body,
-                });
+                ? await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body })
+                : await octokit.rest.issues.createComment({ ...repo, issue_number: target.number, body });
             reports.push({
                 siteId: r.siteId,
                 action: existing ? 'updated' : 'created',
@@ -20761,12 +20649,9 @@ async function addNotice(octokit, target, siteId, author, notice, scrub) {
         const existing = found.get(siteId);
         if (!existing?.body)
             return { action: 'none' };
-        await octokit.rest.issues.updateComment({
-            owner: target.owner,
-            repo: target.repo,
-            comment_id: existing.id,
-            body: scrub(withNotice(existing.body, notice)),
-        });
+        const body = scrub(withNotice(existing.body, notice));
+        const repo = { owner: target.owner, repo: target.repo };
+        await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body });
         return { action: 'updated' };
     }
     catch (e) {
@@ -20866,8 +20751,7 @@ async function setStatus(ctx, id, state, text, environmentUrl = null) {
     const logUrl = sendableUrl(ctx.logUrl, ctx.scrub);
     const envUrl = sendableUrl(environmentUrl, ctx.scrub);
     await ctx.octokit.rest.repos.createDeploymentStatus(scrubbed({
-        owner: ctx.repo.owner,
-        repo: ctx.repo.repo,
+        ...ctx.repo,
         deployment_id: id,
         state,
         description: (0,src_text/* bound */.$s)(text, MAX_DESCRIPTION_CHARS),
@@ -20888,8 +20772,7 @@ record) {
     let id;
     try {
         const response = await ctx.octokit.rest.repos.createDeployment(scrubbed({
-            owner: ctx.repo.owner,
-            repo: ctx.repo.repo,
+            ...ctx.repo,
             ref: sha,
             environment: ctx.environment,
             description: (0,src_text/* bound */.$s)(`Staging ${operation}${siteCount > 1 ? ` (${siteCount} sites)` : ''} by site-staging-action`, MAX_DESCRIPTION_CHARS),
@@ -20903,19 +20786,19 @@ record) {
         if (typeof data.id !== 'number' || !Number.isSafeInteger(data.id))
             return {
                 id: null,
-                warnings: [`Could not ${where}: GitHub answered HTTP ${response.status} without a deployment id.`],
+                warning: `Could not ${where}: GitHub answered HTTP ${response.status} without a deployment id.`,
             };
         id = data.id;
     }
     catch (e) {
-        return { id: null, warnings: [(0,errors/* githubFailure */.e)(e, where, deployments_PERMISSION, ctx.scrub)] };
+        return { id: null, warning: (0,errors/* githubFailure */.e)(e, where, deployments_PERMISSION, ctx.scrub) };
     }
     try {
         await setStatus(ctx, id, 'in_progress', `Staging ${operation} started.`);
-        return { id, warnings: [] };
+        return { id, warning: null };
     }
     catch (e) {
-        return { id, warnings: [(0,errors/* githubFailure */.e)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub)] };
+        return { id, warning: (0,errors/* githubFailure */.e)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub) };
     }
 }
 /**
@@ -20933,13 +20816,14 @@ async function finishDeployment(ctx, id, status) {
 }
 /**
  * After a delete: every deployment of the environment (all pages, newest first, at most
- * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more.
+ * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more. `left`:
+ * the deployments past MAX_DEACTIVATED (or after a refusal), left as they are.
  */
 async function deactivateEnvironment(ctx) {
     const ids = [];
     let left = 0;
     try {
-        await ctx.octokit.paginate(ctx.octokit.rest.repos.listDeployments, { owner: ctx.repo.owner, repo: ctx.repo.repo, environment: ctx.environment, per_page: 100 }, (response) => {
+        await ctx.octokit.paginate(ctx.octokit.rest.repos.listDeployments, { ...ctx.repo, environment: ctx.environment, per_page: 100 }, (response) => {
             for (const d of response.data) {
                 if (typeof d.id !== 'number' ||
                     (typeof d.environment === 'string' && d.environment !== ctx.environment))
@@ -21040,8 +20924,9 @@ async function withinPhase(phase, work) {
 
 /** The key of our record in a deployment's payload. */
 const PAYLOAD_KEY = 'site-staging-action';
-/** How many of a site's newest deployments are read to find its owner. */
+/** How many of a site's newest deployments are read to find its owner; of an environment's, to find its URL. */
 const MAX_READ = 20;
+const MAX_READ_URL = 10;
 /** The deployment task that names the site, so its deployments are found whatever the environment. */
 function taskFor(siteId) {
     return `site-staging:${siteId}`;
@@ -21133,6 +21018,41 @@ async function findOwner(octokit, repo, siteId, creator, scrub) {
         return { warning: (0,errors/* githubFailure */.e)(e, doing, '"deployments: read"', scrub) };
     }
 }
+/**
+ * Source 3 of the staging URL (issue 20 §1): what an earlier run recorded. The staging site keeps
+ * its URL across pulls (spec, staging rule 6), so the newest of the environment's last
+ * MAX_READ_URL deployments that succeeded with one names it (its `environment_url`), for
+ * `siteId`; null when there is none, or GitHub would not say. Read tolerantly, as above (a record
+ * for another site is skipped too); the URL is only what `safeHttpUrl` makes of it. The core checks
+ * that it answers before reporting it as current.
+ */
+async function lastDeployedStaging(octokit, repo, environment, siteId, creator) {
+    try {
+        for (const d of await ourDeployments(octokit, repo, { environment, per_page: MAX_READ_URL }, creator)) {
+            if (d.environment !== environment)
+                continue;
+            const record = payloadRecord(d.payload);
+            if (record && record.site !== undefined && record.site !== siteId)
+                continue;
+            const statuses = await octokit.rest.repos.listDeploymentStatuses({
+                ...repo,
+                deployment_id: d.id,
+                per_page: 20,
+            });
+            for (const s of statuses.data) {
+                if (s.state !== 'success')
+                    continue;
+                const url = typeof s.environment_url === 'string' ? safeHttpUrl(s.environment_url) : null;
+                if (url)
+                    return url;
+            }
+        }
+        return null;
+    }
+    catch {
+        return null;
+    }
+}
 /** Whether pull request `pr` is open; null when GitHub would not say. */
 async function isOpen(octokit, repo, pr) {
     try {
@@ -21208,8 +21128,9 @@ function describeOwner(current) {
 const COMMENT_TITLE = 'Pull-request comment';
 const DEPLOYMENT_TITLE = 'GitHub deployment';
 async function newRun(o) {
-    // Loaded only now: Octokit would add to the start-up time of every run.
-    const { octokitFor } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702));
+    // Loaded only when GitHub is asked for something: Octokit would add to the start-up time of every run.
+    const asked = o.settings.commentAuthor || o.settings.environment || o.operation === 'release';
+    const octokitFor = asked ? (await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(702)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6702))).octokitFor : null;
     const ctx = runContext(o.env ?? process.env);
     return {
         o,
@@ -21281,11 +21202,8 @@ async function after(run, results, problem) {
 async function abandon(run, reason) {
     if (run.deploymentId === null)
         return;
-    await afterPhase(run, (signal) => closeRunDeployment(run, run.octokit(signal), {
-        state: 'error',
-        description: reason,
-        environmentUrl: null,
-    }));
+    const status = { state: 'error', description: reason, environmentUrl: null };
+    await afterPhase(run, (signal) => closeRunDeployment(run, run.octokit(signal), status));
 }
 /**
  * The hand-over as part of the run's Results (so every report shows it): when this run took
@@ -21316,18 +21234,14 @@ function tookStaging(run, results) {
  * claims no preview that is gone) and its pull request's comment updated in place.
  */
 async function handOver(run, kit, took, previous) {
-    if (!run.repo)
+    const dctx = deploymentContext(run, kit);
+    if (!dctx)
         return;
     const now = took.owner.pr === null
         ? 'Staging was refreshed by a workflow run that was not for a pull request'
         : `Staging now shows #${took.owner.pr}`;
-    const warning = await finishDeployment({
-        octokit: kit,
-        repo: run.repo,
-        environment: previous.environment,
-        scrub: run.scrub,
-        logUrl: run.ctx.runUrl,
-    }, previous.deploymentId, { state: 'inactive', description: `${now}.`, environmentUrl: null });
+    const inactive = { state: 'inactive', description: `${now}.`, environmentUrl: null };
+    const warning = await finishDeployment({ ...dctx, environment: previous.environment }, previous.deploymentId, inactive);
     if (warning)
         run.warnDeployment(warning);
     const told = previous.owner.pr;
@@ -21337,7 +21251,7 @@ async function handOver(run, kit, took, previous) {
         ? `[re-run this workflow](${previous.owner.runUrl})`
         : 're-run this workflow';
     const notice = `${now} since ${noticeTime(took.owner.at)}; ${rerun} to show this pull request again.`;
-    const outcome = await addNotice(kit, { ...run.repo, number: told }, took.siteId, run.o.settings.commentAuthor, notice, run.scrub);
+    const outcome = await addNotice(kit, { ...dctx.repo, number: told }, took.siteId, run.o.settings.commentAuthor, notice, run.scrub);
     if (outcome.action === 'failed')
         run.warnComment(outcome.warning);
     else
@@ -21576,8 +21490,8 @@ async function startRunDeployment(run, sha) {
             ? { task: taskFor(run.claim.siteId), payload: ownerPayload(run.claim.siteId, run.claim.owner) }
             : null;
         const started = await startDeployment(dctx, sha, run.o.operation, run.o.siteIds.length, record);
-        for (const w of started.warnings)
-            run.warnDeployment(w);
+        if (started.warning)
+            run.warnDeployment(started.warning);
         if (started.id === null)
             return;
         if (run.ownerUnknown)
@@ -21585,52 +21499,6 @@ async function startRunDeployment(run, sha) {
         run.deploymentId = started.id;
         run.o.log.info(`Deployment ${started.id} for environment "${dctx.environment}" on ${sha.slice(0, 12)}: in progress.`);
     });
-}
-
-;// CONCATENATED MODULE: ./src/github/known-staging.ts
-/**
- * Source 3 of the staging URL (issue 20 §1): what an earlier run recorded. The staging site keeps
- * its URL across pulls (spec, staging rule 6), so the last successful GitHub deployment of the same
- * environment names it: its `environment_url`.
- *
- * Read tolerantly: a deployment with no creator, or written by another account, or recorded for another site, is
- * skipped; the URL is only what `safeHttpUrl` makes of it. The core checks that it answers before
- * reporting it as current. Nothing here throws.
- */
-
-
-/** How many of the environment's newest deployments are read. */
-const known_staging_MAX_READ = 10;
-/**
- * The staging URL of the newest deployment of `environment` that succeeded with one, for
- * `siteId`; null when there is none, or GitHub would not say.
- */
-async function lastDeployedStaging(octokit, repo, environment, siteId, creator) {
-    try {
-        for (const d of await ourDeployments(octokit, repo, { environment, per_page: known_staging_MAX_READ }, creator)) {
-            if (d.environment !== environment)
-                continue;
-            const record = payloadRecord(d.payload);
-            if (record && record.site !== undefined && record.site !== siteId)
-                continue;
-            const statuses = await octokit.rest.repos.listDeploymentStatuses({
-                ...repo,
-                deployment_id: d.id,
-                per_page: 20,
-            });
-            for (const s of statuses.data) {
-                if (s.state !== 'success')
-                    continue;
-                const url = typeof s.environment_url === 'string' ? safeHttpUrl(s.environment_url) : null;
-                if (url)
-                    return url;
-            }
-        }
-        return null;
-    }
-    catch {
-        return null;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/results.ts
@@ -21740,18 +21608,12 @@ async function releaseOne(run, kit, target, siteId) {
 
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
-/** What to do before and after the operation, as the GitHub inputs ask. */
+/**
+ * What to do before and after the operation, as the GitHub inputs ask. Each never throws; `after`
+ * takes `problem` when the step itself went wrong after the operation (its outputs not written), and
+ * `knownStaging` is the URL an earlier run recorded, for a one-site create, pull or status.
+ */
 async function githubSideEffects(o) {
-    if (!o.settings.commentAuthor && !o.settings.environment) {
-        o.setOutput('deployment-id', '');
-        return {
-            before: async () => null,
-            after: async () => { },
-            withHandOver: (results) => results,
-            abandon: async () => { },
-            knownStaging: async () => null,
-        };
-    }
     const run = await newRun(o);
     return {
         before: () => before(run),
@@ -21850,16 +21712,9 @@ async function runStep(raw, deps) {
         return publishAndFinish(notStartedResults(config.operation, config.siteIds, stop.result, stop.message, clock), deps, startedAt);
     // Source 3 of the staging URL (issue 20 §1): what an earlier run's deployment recorded, as plain data.
     const earlier = await gh.knownStaging();
+    const from = `the last successful GitHub deployment of environment "${common.settings.environment}"`;
     if (earlier)
-        config = {
-            ...config,
-            stagingHints: [
-                {
-                    url: earlier,
-                    from: `the last successful GitHub deployment of environment "${common.settings.environment}"`,
-                },
-            ],
-        };
+        config = { ...config, stagingHints: [{ url: earlier, from }] };
     let results;
     let report;
     try {
@@ -22046,6 +21901,7 @@ async function run() {
 /* harmony export */   TN: () => (/* binding */ oneLine),
 /* harmony export */   U9: () => (/* binding */ isLoopback),
 /* harmony export */   Yt: () => (/* binding */ secureOrLoopback),
+/* harmony export */   aQ: () => (/* binding */ hasControl),
 /* harmony export */   pK: () => (/* binding */ MAX_SERVER_TEXT),
 /* harmony export */   q3: () => (/* binding */ httpUrl)
 /* harmony export */ });
@@ -22102,6 +21958,11 @@ function neutralizeCommands(line) {
     if (out.startsWith('::', lead))
         out = `${out.slice(0, lead)}:${ZWSP}${out.slice(lead + 1)}`;
     return out;
+}
+/** Whether `text` holds a control character (a newline included). */
+function hasControl(text) {
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
 }
 /** At most `max` characters, cut on a code point, marked with an ellipsis when cut. */
 function bound(text, max) {
