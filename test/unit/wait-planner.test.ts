@@ -6,7 +6,7 @@ type Mode = (typeof PROGRESS_MODES)[number]
 
 /**
  * Follows a job of `durationMs` in virtual time, as the waiting loop does: the first poll after
- * firstDelay(), then observe() and nextDelay() after every answer of a running job. The curve is
+ * nextDelay() before any answer, then observe() and nextDelay() after every answer of a running job. The curve is
  * the simulator's own (simulator/progress.ts), so these are the benchmark's jobs in miniature.
  */
 function follow(durationMs: number, mode: Mode | ((f: number) => number | undefined)) {
@@ -15,7 +15,7 @@ function follow(durationMs: number, mode: Mode | ((f: number) => number | undefi
     typeof mode === 'function'
       ? mode
       : (f: number) => (mode === 'none' ? undefined : percentage(mode as CurveMode, f))
-  let t = planner.firstDelay()
+  let t = planner.nextDelay(0)
   let polls = 0
   const delays: number[] = []
   for (;;) {

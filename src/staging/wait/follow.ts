@@ -81,7 +81,7 @@ export function waitForTask(
       logger.warn(
         `Task ${taskId} was not found ${durationText(elapsed, 'log')} after the job started; following the staging environment instead.`,
       )
-      return followProbe(deps, operation, siteId, seenRunning)
+      return waitForProbe(deps, operation, siteId, seenRunning)
     }
     const parsed = TaskStatusSchema.safeParse(answer.reply.data)
     if (!parsed.success) {
@@ -108,16 +108,15 @@ export function waitForTask(
   })
 }
 
-/** Follows a job with no task id through the staging probe (contract §3); never reports success it did not see. */
-export function waitForProbe(deps: WaitDeps, operation: Operation, siteId: string): Promise<WaitOutcome> {
-  return followProbe(deps, operation, siteId, false)
-}
-
-function followProbe(
+/**
+ * Follows a job with no task id through the staging probe (contract §3); never reports success it
+ * did not see (`seenBusy`: its task was seen running before it went invisible).
+ */
+export function waitForProbe(
   deps: WaitDeps,
   operation: Operation,
   siteId: string,
-  seenBusy: boolean,
+  seenBusy = false,
 ): Promise<WaitOutcome> {
   const { client, logger, clock } = deps
   return follow(deps, operation, siteId, 'the staging environment', clock.now(), async (elapsed) => {
@@ -198,7 +197,7 @@ async function follow(
   const progress = progressOf(deps, operation, siteId, startedAt)
   const followedFrom = clock.now()
   try {
-    let delay = planner.firstDelay()
+    let delay = planner.nextDelay(clock.now())
     for (;;) {
       await sleepWithin(deps, delay, planner)
       let now: Look

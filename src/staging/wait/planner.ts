@@ -22,20 +22,17 @@ export class PollPlanner {
   private readonly readings: Reading[] = []
   /** The lines that fit the readings as they are (a job asks again at every wake). */
   private readonly lines = new Map<number, Line | null>()
-  private polls = 0
+  /** Answers recorded so far. */
+  answers = 0
   private stale = 0
   private lastAnswer = 0
 
   /** `startedAt`: when the job was accepted (ms). */
   constructor(private readonly startedAt: number) {}
 
-  firstDelay(): number {
-    return FIRST_POLL_MS
-  }
-
   /** One answer of a running job (`percent` undefined: the server gave none). */
   observe(at: number, percent: number | undefined): void {
-    this.polls++
+    this.answers++
     const t = at - this.startedAt
     const from = this.lastAnswer
     this.lastAnswer = t
@@ -53,11 +50,11 @@ export class PollPlanner {
     }
   }
 
-  /** How long to wait, from `now`, before the next poll. */
+  /** How long to wait, from `now`, before the next poll (the first poll too, before any answer). */
   nextDelay(now: number): number {
     const t = Math.max(0, now - this.startedAt)
     const last = this.samples.at(-1)
-    if (!last) return clamp(this.polls === 0 ? FIRST_POLL_MS : NO_PROGRESS_POLL_MS)
+    if (!last) return clamp(this.answers === 0 ? FIRST_POLL_MS : NO_PROGRESS_POLL_MS)
     const window = this.endWindow(t, last)
     if (t < window.from - NEAR_END_POLL_MS) {
       let wait = Math.min((window.from - t) * APPROACH, Math.max(FIRST_POLL_MS, GROWTH * t))
@@ -68,13 +65,8 @@ export class PollPlanner {
     }
     if (t <= window.to) return clamp(Math.min(NEAR_END_POLL_MS, Math.max(FIRST_POLL_MS, window.to - t)))
     const lateCap = Math.max(NO_PROGRESS_POLL_MS, t * LATE_FRACTION)
-    const averageCap = Math.max(FIRST_POLL_MS, (AVERAGE_FACTOR * t) / Math.max(1, this.polls))
+    const averageCap = Math.max(FIRST_POLL_MS, (AVERAGE_FACTOR * t) / Math.max(1, this.answers))
     return clamp(Math.min(Math.max(NEAR_END_POLL_MS, BACKOFF * (t - window.to)), lateCap, averageCap))
-  }
-
-  /** Answers recorded so far. */
-  get answers(): number {
-    return this.polls
   }
 
   /** When the job ends by its own progress (clock ms), earliest and latest; null before the bar moved. */
@@ -203,17 +195,15 @@ export class PollPlanner {
   }
 }
 
-/** A value the bar showed for the first time: `t` ms since the start, `from` the answer before. */
-interface Sample {
-  t: number
-  percent: number
-  from: number
-}
-
 /** An answer that carried a percentage (t: ms since the job's start). */
 interface Reading {
   t: number
   percent: number
+}
+
+/** A value the bar showed for the first time; `from`: when the answer before it came. */
+interface Sample extends Reading {
+  from: number
 }
 
 /**
