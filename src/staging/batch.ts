@@ -73,7 +73,7 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
       const index = next++
       // The poll scheduler plans the calls of the sites still to start too (contract §6 r3): each
       // site's request and its job's final status call, and what extraCalls counts besides.
-      polls.expect((ids.length - next) * (2 + extraCalls(config)) + CALLS_PER_RUN)
+      polls.due = (ids.length - next) * (2 + extraCalls(config)) + CALLS_PER_RUN
       const siteId = ids[index]!
       const notStarted = (result: 'skipped' | 'cancelled', summary: string): Result => ({
         ...newResult(config.operation, siteId, shared.clock!.wallNow()),
@@ -132,7 +132,7 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
   try {
     await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker))
   } finally {
-    polls.expect(CALLS_PER_RUN)
+    polls.due = CALLS_PER_RUN
   }
   return results
 }

@@ -33,7 +33,7 @@ function batch(n: number, left: number) {
   const clock = new FakeClock()
   const calls = supply(left)
   const s = new PollScheduler(clock, calls)
-  s.expect(0)
+  s.due = 0
   const keys = Array.from({ length: n }, () => ({}))
   const leaves = keys.map((key) => s.join(key)!)
   return { clock, s, keys, leaves, calls, start: clock.t }
@@ -294,9 +294,9 @@ describe('PollScheduler', () => {
     const { clock, s, keys, calls } = batch(5, 40)
     expect(s.pollAt(keys[3]!, wants(clock.t))).toMatchObject({ final: true })
     // 18 sites to start, each its request and its final.
-    s.expect(36)
+    s.due = 36
     expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
-    s.expect(0)
+    s.due = 0
     calls.waiters = 36
     expect(s.pollAt(keys[4]!, wants(clock.t)).final).toBe(false)
   })
@@ -314,7 +314,7 @@ describe('PollScheduler', () => {
   it("the run's cancellation wakes a held follower", () => {
     const clock = new FakeClock()
     const s = new PollScheduler(clock, supply(25))
-    s.expect(0)
+    s.due = 0
     const cancel = new AbortController()
     const keys = Array.from({ length: 20 }, () => ({}))
     keys.forEach((key) => s.join(key, cancel.signal))
@@ -391,7 +391,7 @@ describe('PollScheduler, other runs sharing the account (contract §6 r5)', () =
     await reading
     expect(read).toBe(true)
     const starting = batch(2, 30)
-    starting.s.expect(10)
+    starting.s.due = 10
     await starting.s.untilQuiet()
   })
 })

@@ -13,17 +13,16 @@ export type CallSupply = Pick<
 >
 
 /**
- * The poll scheduler: when each job's status call goes, within the account's rate window. Lanes,
+ * The poll scheduler: when each job's status call goes, within the account's rate window, lanes
  * first served first: a site's own request (it waits in the window: `waiters`), a job's final, a
  * look, a spare call (spareNow). Every call the batch will make is in its plan, against the calls
- * the window leaves. With PLENTY_PER_JOB looks to spare per job, each polls when its planner wants.
- * Else a pinned job gets its final just after its end; another a look only with calls to spare,
- * else a final not before the longest job expected. Until one job tells how long such jobs take,
- * only the scout polls; the others are held. Words and the whole policy: docs/development.md.
+ * the window leaves. The words (plenty, pinned, scout, held, misled) and the whole policy:
+ * docs/development.md, "The waiting wing".
  */
 export class PollScheduler {
-  /** Calls due whatever the jobs do: the sites still to start (each: its request and its final) and the run's own. */
-  private due = CALLS_PER_RUN
+  /** Calls due whatever the jobs do: the sites still to start (each: its request and its final) and
+   * the run's own, as the batch says (contract §6 r3). */
+  due = CALLS_PER_RUN
   private readonly jobs = new Map<object, Job>()
   /** Looks and finals approved and not answered yet (a final may find its job running: another call). */
   private looksOut = 0
@@ -38,6 +37,8 @@ export class PollScheduler {
   private misled = false
   private noProgress = false
   private stretch = 1
+  /** Aborted when the last job followed leaves (untilQuiet). */
+  private quiet: AbortController | null = null
 
   constructor(
     private readonly clock: Clock,
@@ -45,11 +46,6 @@ export class PollScheduler {
     /** The run's one deadline, computed once from `timeout`: no wait runs past it. */
     readonly deadline = Infinity,
   ) {}
-
-  /** The batch says what its sites still to start and the run itself will call (contract §6 r3). */
-  expect(calls: number): void {
-    this.due = calls
-  }
 
   /** A job joins while it polls (null: `key` is followed already); call the result when it stops. */
   join(key: object, signal?: AbortSignal): (() => void) | null {
@@ -81,7 +77,11 @@ export class PollScheduler {
     const agreed = job.agreed
     if (ask.answers !== job.answers) {
       job.answers = ask.answers
-      job.agreed = agrees(job, ask.end, now) || this.onePins(job, ask.end)
+      // Sharing the account, one narrow reading pins a job's end (a look to confirm it is a call the
+      // other runs need), until a final misled.
+      const onePins =
+        this.supply.sharers > 1 && !this.misled && ask.end !== null && narrow(ask.end, job.start)
+      job.agreed = agrees(job, ask.end, now) || onePins
       if (job.approved === 'final' && !ask.end) job.runningAt = now - job.start
       if (job.approved === 'final' && job.end) {
         this.misled = true
@@ -126,13 +126,6 @@ export class PollScheduler {
     this.quiet ??= new AbortController()
     await new Promise((resolve) => this.quiet!.signal.addEventListener('abort', resolve, { once: true }))
     this.quiet = null
-  }
-  private quiet: AbortController | null = null
-
-  /** Sharing the account, one narrow reading pins a job's end (a look to confirm it is a call the
-   * other runs need), until a final misled. */
-  private onePins(job: Job, end: { from: number; to: number } | null): boolean {
-    return this.supply.sharers > 1 && !this.misled && end !== null && near(end.from, end.to, job.start)
   }
 
   /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
@@ -289,7 +282,7 @@ function agrees(job: Job, end: { from: number; to: number } | null, now: number)
 
 /** Two readings agree on its end, and its window is narrow. */
 function pinned(job: Job): boolean {
-  return job.agreed && job.end !== null && near(job.end.from, job.end.to, job.start)
+  return job.agreed && job.end !== null && narrow(job.end, job.start)
 }
 
 function wakeUp(job: Job): void {
@@ -297,7 +290,7 @@ function wakeUp(job: Job): void {
   job.wake = null
 }
 /** Its final by its own latest end, stretched by how far the batch's bars misled. */
-function ownFinal(job: Job, stretch = 1): number {
+function ownFinal(job: Job, stretch: number): number {
   return finalAfter(job.start, stretch * ((job.end?.to ?? Infinity) - job.start)) ?? Infinity
 }
 
@@ -308,6 +301,7 @@ function finalAfter(start: number, length: number): number | null {
 
 const near = (a: number, b: number, start: number) =>
   Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS
+const narrow = (end: { from: number; to: number }, start: number) => near(end.from, end.to, start)
 
 /** A held job asks again this often (calls may come back); no job polls twice within MIN_GAP_MS. */
 const HOLD_RECHECK_MS = 2000
