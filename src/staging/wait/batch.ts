@@ -54,8 +54,7 @@ export class PollScheduler {
     this.jobs.set(key, job)
     const stopListening = signal && whenAborted(signal, () => wakeUp(job))
     return () => {
-      if (job.left) return
-      job.left = true
+      if (this.jobs.get(key) !== job) return // left already
       stopListening?.()
       // Its length as its last poll saw it; a blind final tells nothing new of the longest.
       const seen = (job.polledAt ?? this.clock.now()) - job.start
@@ -99,22 +98,19 @@ export class PollScheduler {
     let at = Math.max(decision.at, (job.polledAt ?? -Infinity) + MIN_GAP_MS)
     if (at <= now && !decision.look && this.finalsOut > 0 && this.spare(now) - this.finalsOut < 1)
       at = Infinity
-    if (at <= now) {
-      this.held.delete(job)
-      job.polledAt = now
-      job.approved = decision.look ? 'look' : 'final'
-      job.blind = job.end === null || decision.at > ownFinal(job, this.stretch)
-      if (decision.look) this.looksOut++
-      else this.finalsOut++
-      return { at: now, final: true }
+    if (at === Infinity) {
+      this.held.add(job)
+      job.wake ??= new AbortController()
+      return { at: now + HOLD_RECHECK_MS, final: false, wake: job.wake.signal }
     }
-    if (at !== Infinity) {
-      this.held.delete(job)
-      return { at, final: false }
-    }
-    this.held.add(job)
-    job.wake ??= new AbortController()
-    return { at: now + HOLD_RECHECK_MS, final: false, wake: job.wake.signal }
+    this.held.delete(job)
+    if (at > now) return { at, final: false }
+    job.polledAt = now
+    job.approved = decision.look ? 'look' : 'final'
+    job.blind = job.end === null || decision.at > ownFinal(job, this.stretch)
+    if (decision.look) this.looksOut++
+    else this.finalsOut++
+    return { at: now, final: true }
   }
 
   /**
@@ -138,7 +134,9 @@ export class PollScheduler {
   private decide(job: Job, ask: PollAsk, now: number): { at: number; look: boolean } {
     if (this.supply.limit === null || this.plenty()) return { at: ask.wantedAt, look: true }
     const finalAt = this.finalAt(job, now)
-    if (pinned(job) && finalAt !== null) return { at: finalAt, look: false }
+    // Pinned (its readings agree on its end, and its window is narrow): its next call is its final.
+    if (job.agreed && job.end && narrow(job.end, job.start) && finalAt !== null)
+      return { at: finalAt, look: false }
     // A look where it pins the end sooner than the final would (misled: only the scout, until one ended).
     const scout = this.scout() === job
     const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null
@@ -148,7 +146,9 @@ export class PollScheduler {
       job.answers === 0 && this.supply.sharers > 1
         ? Math.max(ask.wantedAt, job.start + SHARING_FIRST_LOOK_MS)
         : ask.wantedAt
-    let lookAt = job.end ? wanted : (first ?? (scout || this.leftOver(now) ? wanted : null))
+    // Before any job is measured: the scout looks, and the held too once it ran a window, with calls to spare.
+    const heldMayLook = () => now - this.scout()!.start > this.supply.windowMs && this.lookBudget(now) > 0
+    let lookAt = job.end ? wanted : (first ?? (scout || heldMayLook() ? wanted : null))
     if (this.misled && (this.longest > 0 || !scout)) lookAt = null
     if (this.noProgress && !job.end) lookAt = null
     if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
@@ -246,12 +246,6 @@ export class PollScheduler {
     this.held.clear()
   }
 
-  /** The scout has run a window with nothing measured: held jobs may look, with calls to spare. */
-  private leftOver(now: number): boolean {
-    const scout = this.scout()
-    return scout !== undefined && now - scout.start > this.supply.windowMs && this.lookBudget(now) > 0
-  }
-
   /** The first job still followed (a Map keeps the order they joined). */
   private scout(): Job | undefined {
     return this.jobs.values().next().value
@@ -268,7 +262,6 @@ class Job {
   agreed = false
   blind = false
   approved: 'look' | 'final' | null = null
-  left = false
   wake: AbortController | null = null
   runningAt = 0
   constructor(readonly start: number) {}
@@ -278,11 +271,6 @@ class Job {
 function agrees(job: Job, end: { from: number; to: number } | null, now: number): boolean {
   if (end === null || job.end === null) return false
   return near(end.to, job.end.to, job.start) && now - job.start >= CONFIRM_AFTER * (end.to - job.start)
-}
-
-/** Two readings agree on its end, and its window is narrow. */
-function pinned(job: Job): boolean {
-  return job.agreed && job.end !== null && narrow(job.end, job.start)
 }
 
 function wakeUp(job: Job): void {
