@@ -1,7 +1,7 @@
 import { sharedController } from '../clock.js'
 import { RATE_WINDOW_MS } from '../contract.js'
 import type { Clock } from '../types.js'
-import { limitHeaders, pauseAfter429, type Headers } from './rate-headers.js'
+import { limitHeaders, pauseAfter429, type Headers } from './retry.js'
 
 /** `onShared`: said once, when the run learns it shares the account's limit. */
 type Options = { windowMs?: number; signal?: AbortSignal; onShared?: (perMinute: number) => void }
@@ -55,7 +55,7 @@ export class RateWindow {
   othersPerMinute = 0
   sharedWaitMs = 0
   private waitingSince: number | null = null
-  readonly cancelledBy?: AbortSignal
+  readonly cancelledBy: AbortSignal | undefined
 
   constructor(
     private readonly clock: Clock,
@@ -63,10 +63,8 @@ export class RateWindow {
   ) {
     this.windowMs = options.windowMs ?? RATE_WINDOW_MS
     this.assumedWindowMs = this.windowMs
-    if (options.signal) {
-      this.cancelledBy = options.signal
-      options.signal.addEventListener('abort', () => this.notify(), { once: true })
-    }
+    this.cancelledBy = options.signal
+    options.signal?.addEventListener('abort', () => this.notify(), { once: true })
   }
 
   /** Aborted when an answer may have given calls back: a request waiting on `reserve` asks again at once. */
@@ -138,19 +136,15 @@ export class RateWindow {
     // Answers come in any order; the request this one answers is taken to be the oldest in flight.
     const mine = this.oldestInFlight()
     if (mine) this.answer(mine, now)
-    const { limit, remaining, reset, serverWall } = limitHeaders(
-      headers,
-      now,
-      this.clock.wallNow(),
-      this.limit,
-    )
+    const wallNow = this.clock.wallNow()
+    const { limit, remaining, reset } = limitHeaders(headers, now, wallNow, this.limit)
     if (limit !== null) this.limit = limit
     if (limit !== null || remaining !== null) this.headersSeen = true
     if (status === 429) {
       // A probe refused: the window is as long as assumed. Any 429 puts the assumed window back.
       if (mine?.probe) this.probing = false
       this.windowMs = Math.max(this.windowMs, this.assumedWindowMs)
-      const pause = pauseAfter429(headers, serverWall, ++this.consecutive429)
+      const pause = pauseAfter429(headers, wallNow, ++this.consecutive429)
       this.pausedUntil = Math.max(this.pausedUntil, now + pause)
       this.statedReset = this.pausedUntil
       this.notify()
@@ -165,10 +159,14 @@ export class RateWindow {
       // A probe let through with calls given back: the window lasts at most since the oldest of them.
       if (mine.probe && oldest !== null)
         this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, Math.min(this.windowMs, now - oldest.sentAt))
-      // The only call counted, with the window's end stated: no longer than to that end (and a second).
+      // The only call counted, with the window's end stated: no longer than to that end (and a second);
+      // calls already answered come back sooner too.
       const learnt = reset === null ? Infinity : reset - mine.sentAt + RESET_ROUNDING_MS
-      if (remaining === this.limit - 1 && learnt < this.windowMs)
-        this.learnWindow(Math.max(MIN_LEARNT_WINDOW_MS, learnt))
+      if (remaining === this.limit - 1 && learnt < this.windowMs) {
+        this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, learnt)
+        for (const c of this.calls)
+          if (c.answeredAt !== null) this.holdUntil(c, Math.min(c.until, c.answeredAt + this.windowMs))
+      }
     }
     const learnt = !knewLimit || (stated !== null && this.statedReset === null)
     if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore) this.notify()
@@ -229,13 +227,6 @@ export class RateWindow {
       delete this.options.onShared
     }
     return null
-  }
-
-  /** A window no longer than `ms`: calls already answered come back sooner too. */
-  private learnWindow(ms: number): void {
-    this.windowMs = ms
-    for (const c of this.calls)
-      if (c.answeredAt !== null) this.holdUntil(c, Math.min(c.until, c.answeredAt + ms))
   }
 
   private answer(call: Call, now: number): void {
