@@ -2,11 +2,13 @@ import { ApiError, filledHint } from '../api/errors.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { CancelledError } from '../clock.js'
 import { durationText, roundedSeconds } from '../duration.js'
-import { newResult, type Outcome, type Result } from '../types.js'
+import { newResult, type Operation, type Outcome, type Result } from '../types.js'
 import type { RunContext } from './context.js'
 import { checkLaterHint, pushWarnings } from './endpoints.js'
-import { productionWords, sentences, type Job, type JobState } from './record.js'
-import { inDoorWords, setting } from '../words.js'
+import { productionWords, sentences, warn, type Job, type JobState } from './record.js'
+import { fillStagingFields, STAGING_READ, TASK } from './staging-fields.js'
+import type { WaitOutcome } from './wait/follow.js'
+import { inDoorWords, jobOf, setting } from '../words.js'
 
 /**
  * How a run ended, as a value: every path of an operation returns one (status.ts, jobs.ts,
@@ -162,4 +164,24 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
       notes: facts.stagingFrom.notes.map((n) => redactor.inert(words(n))),
     },
   }
+}
+
+/**
+ * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
+ * failed with the server's reason. A create's completion also names the staging site: from a task,
+ * only its `resource_id` (never its own `id`: contract §5), from the probe, the staging record.
+ */
+export function settle(ctx: RunContext, op: Operation, outcome: WaitOutcome): Ending {
+  const what = jobOf(op)
+  if (outcome.kind === 'failed') return failure(taskFailed(`The ${what}`, outcome.reason))
+  if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
+    const warning =
+      outcome.kind === 'untrackable'
+        ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
+        : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`
+    warn(ctx, warning)
+    return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.record.taskId)}` }
+  }
+  if (op === 'create') fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? TASK : STAGING_READ)
+  return { outcome: 'succeeded', summary: '' }
 }
