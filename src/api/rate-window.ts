@@ -98,11 +98,7 @@ export class RateWindow {
     // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
     if (reset === null && this.probing && until + MARGIN_MS >= deadline) {
       const probeAt = this.lastSentAt + PROBE_AFTER_MS
-      if (now >= probeAt && !this.flying()) {
-        this.send(now)
-        this.calls.at(-1)!.probe = true
-        return 0
-      }
+      if (now >= probeAt && !this.flying()) return this.send(now, true)
       until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS))
     }
     return until === Infinity ? ASK_AGAIN_MS : Math.max(MIN_WAIT_MS, until - now + MARGIN_MS)
@@ -196,9 +192,7 @@ export class RateWindow {
 
   /** When `n` more calls than now will have come back (now when they are there already). */
   backBy(n: number, now = this.clock.now()): number {
-    if (this.limit === null) return now
-    this.expire(now)
-    const short = n - (this.limit - this.calls.length)
+    const short = n - this.available(now) // no limit known: none short
     if (short <= 0) return now
     return this.calls.map((c) => c.until).sort((a, b) => a - b)[short - 1] ?? Infinity
   }
@@ -268,10 +262,10 @@ export class RateWindow {
     return this.calls.some((c) => c.answeredAt === null && c.sentAt >= since)
   }
 
-  private send(now: number): number {
+  private send(now: number, probe = false): number {
     this.lastSentAt = now
     const until = now + UNANSWERED_AFTER_MS + this.windowMs
-    this.add({ sentAt: now, answeredAt: null, until, others: false })
+    this.add({ sentAt: now, answeredAt: null, until, others: false, probe })
     return 0
   }
 
