@@ -37,7 +37,6 @@ export class PollScheduler {
   private misled = false
   private noProgress = false
   private stretch = 1
-  /** Aborted when the last job followed leaves (untilQuiet). */
   private quiet: AbortController | null = null
 
   constructor(
@@ -59,12 +58,11 @@ export class PollScheduler {
       // Its length as its last poll saw it; a blind final tells nothing new of the longest.
       const seen = (job.polledAt ?? this.clock.now()) - job.start
       if (job.answers >= 2 && job.end === null) this.noProgress = true
-      const blind = job.approved === 'final' && job.blind
       this.jobs.delete(key)
       if (this.jobs.size === 0) this.quiet?.abort()
       this.held.delete(job)
+      this.measured(seen, job.approved === 'final' && job.blind ? null : seen)
       this.answered(job)
-      this.measured(seen, blind ? null : seen)
     }
   }
 
@@ -89,11 +87,10 @@ export class PollScheduler {
       this.answered(job)
     }
     const newEnd = ask.end && (ask.end.from !== job.end?.from || ask.end.to !== job.end.to)
-    if (ask.end && (newEnd || job.agreed !== agreed)) {
-      job.end = ask.end
-      // Only an end its readings agree on tells how long such jobs take.
-      if (job.agreed) this.measured(ask.end.from - job.start, null, ask.end.to - job.start)
-    }
+    job.end = ask.end ?? job.end
+    // Only an end its readings agree on tells how long such jobs take.
+    if (job.end && job.agreed && (newEnd || !agreed))
+      this.measured(job.end.from - job.start, null, job.end.to - job.start)
     const decision = this.decide(job, ask, now)
     let at = Math.max(decision.at, (job.polledAt ?? -Infinity) + MIN_GAP_MS)
     if (at <= now && !decision.look && this.finalsOut > 0 && this.spare(now) - this.finalsOut < 1)

@@ -22,11 +22,8 @@ import { listItems } from '../site-list.js'
 import type { PollScheduler } from './batch.js'
 import { PollPlanner } from './planner.js'
 
-/**
- * Following a job: one loop (follow) takes any background job (a task, a job read from the staging
- * probe, a site version, a restore) from "accepted" to a WaitOutcome, sleeping as its planner wants
- * and the run's scheduler (`polls`) allows, never past the run's deadline (given to the scheduler).
- */
+/** What following a job needs (the run's context serves). The one loop (`follow`) and its words:
+ * docs/development.md, "The waiting wing". */
 export interface WaitDeps {
   client: StagingApiClient
   polls: PollScheduler

@@ -102,7 +102,7 @@ export class PollPlanner {
     }
     const power = mark === DONE_AT ? this.powerLawEnd(last) : null
     if (power !== null) early.push(power)
-    if (this.stalled() || this.stoodStill()) {
+    if (this.stalled()) {
       const best = Math.max(...this.samples.map((s) => s.percent / Math.max(1, s.t)))
       early.push(Math.max(t, last.t) + (mark - last.percent) / best)
     }
@@ -169,21 +169,15 @@ export class PollPlanner {
     return Math.max(latest, before)
   }
 
-  /** The bar stood still for over two of its steps between its last two values: it is bursty. */
-  private stoodStill(): boolean {
-    const n = this.samples.length
-    if (n < 2) return false
-    const [b, c] = [this.samples[n - 2]!, this.samples[n - 1]!]
-    return c.from - b.t > (2 * b.t) / b.percent
-  }
-
-  /** The latest answer did not move, or moved at less than half the average pace before it. */
+  /** The latest answer did not move, or moved at less than half the average pace before it, or the
+   * bar stood still for over two of its steps between its last two values (it is bursty). */
   private stalled(): boolean {
     if (this.stale > 0) return true
     const n = this.samples.length
     if (n < 2) return false
     const [b, c] = [this.samples[n - 2]!, this.samples[n - 1]!]
-    return (c.percent - b.percent) / Math.max(1, c.t - b.t) < (0.5 * b.percent) / Math.max(1, b.t)
+    const slow = (c.percent - b.percent) / Math.max(1, c.t - b.t) < (0.5 * b.percent) / Math.max(1, b.t)
+    return slow || c.from - b.t > (2 * b.t) / b.percent
   }
 
   private line(maxValues: number): Line | null {
