@@ -20,6 +20,12 @@ interface Call {
   probe?: boolean
 }
 
+/** What the poll scheduler (staging/wait/batch.ts) reads of the run's rate window. */
+export type CallSupply = Pick<
+  RateWindow,
+  'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers'
+>
+
 /**
  * The account's rate window (contract §6): the calls the limit leaves this run now, and when more
  * come back, learnt from the answers and the run's own calls; one per run. The client asks `reserve`

@@ -4,7 +4,9 @@
  * is woken, and no bursts.
  */
 import { describe, expect, it } from '@jest/globals'
-import { PollScheduler, type CallSupply, type PollAsk } from '../../src/staging/wait/batch.js'
+import type { CallSupply } from '../../src/api/rate-window.js'
+import { PollScheduler } from '../../src/staging/wait/batch.js'
+import type { PollAsk } from '../../src/staging/wait/planner.js'
 import { FakeClock } from '../helpers/fakes.js'
 
 /** Calls left now, and when calls come back: as set by the test. */

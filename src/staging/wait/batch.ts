@@ -1,16 +1,8 @@
-import type { RateWindow } from '../../api/rate-window.js'
+import type { CallSupply } from '../../api/rate-window.js'
 import { whenAborted } from '../../clock.js'
 import { CALLS_PER_RUN } from '../../contract.js'
 import type { Clock } from '../../types.js'
-
-/** A job's ask: when its planner wants to poll, its end by its progress (earliest, latest), its answers so far. */
-export type PollAsk = { wantedAt: number; end: { from: number; to: number } | null; answers: number }
-
-/** What the scheduler reads of the run's rate window. */
-export type CallSupply = Pick<
-  RateWindow,
-  'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers'
->
+import type { PollAsk } from './planner.js'
 
 /**
  * The poll scheduler: when each job's status call goes, within the account's rate window, lanes
@@ -110,10 +102,8 @@ export class PollScheduler {
     return { at: now, final: true }
   }
 
-  /**
-   * Resolves once no job of the run is followed, or at once while sites are still to start (they
-   * need the calls): a read that serves every site of the run (the site list) goes once, after them.
-   */
+  /** Resolves once no job of the run is followed, or at once while sites are still to start (they
+   * need the calls): a read that serves every site of the run (the site list) goes once, after them. */
   async untilQuiet(): Promise<void> {
     if (this.jobs.size === 0 || this.due > CALLS_PER_RUN) return
     this.quiet ??= new AbortController()
@@ -218,8 +208,7 @@ export class PollScheduler {
   /** Two looks to spare for every job followed, were all to end before calls come back. */
   private plenty(): boolean {
     // Other runs on the account spend calls this run cannot foresee: never plenty then.
-    if (this.supply.sharers > 1) return false
-    return this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB
+    return this.supply.sharers <= 1 && this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB
   }
 
   /** This run's share of the calls left (all of them while it is alone on the account), less the

@@ -1,3 +1,7 @@
+/** A job's ask of the poll scheduler: when its planner wants to poll, its end by its progress
+ * (earliest, latest), its answers so far. */
+export type PollAsk = { wantedAt: number; end: { from: number; to: number } | null; answers: number }
+
 /**
  * The planner: when to ask again whether ONE background job has finished. It uses what the server
  * tells, and never trusts it so far that a misleading progress bar costs more than fixed polling.
