@@ -237,11 +237,8 @@ async function sleepWithin(deps: WaitDeps, wanted: number, planner: PollPlanner)
     const now = clock.now()
     const left = polls.deadline - now
     if (left <= 0) throw new DeadlineError()
-    const { at, final, wake } = polls.pollAt(deps, {
-      wantedAt,
-      end: planner.end(now),
-      answers: planner.answers,
-    })
+    const ask = { wantedAt, end: planner.end(now), answers: planner.answers }
+    const { at, final, wake } = polls.pollAt(deps, ask)
     if (at <= now) return
     const ms = at - now
     if (ms >= left) {
