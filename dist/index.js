@@ -19240,14 +19240,19 @@ async function runSites(config, deps, shared) {
     const polls = shared.polls;
     const results = new Array(ids.length);
     let next = 0;
+    let running = 0;
     let stoppedBy = null;
     let toldRefused = false;
+    // The poll scheduler plans the calls of the sites still to start too (contract §6 r3): each
+    // site's request and its job's final status call, and what extraCalls counts besides; and of the
+    // sites running, the calls after their first job (a push after its checkpoint: the push, its
+    // final, the list before pruning, the toggles).
+    const later = config.operation === 'push' ? Math.max(0, extraCalls(config) - 3) : 0;
+    const plan = () => polls.expect((ids.length - next) * (2 + extraCalls(config)) + running * later + CALLS_PER_RUN);
     const worker = async () => {
         while (next < ids.length) {
             const index = next++;
-            // The poll scheduler plans the calls of the sites still to start too (contract §6 r3): each
-            // site's request and its job's final status call, and what extraCalls counts besides.
-            polls.expect((ids.length - next) * (2 + extraCalls(config)) + CALLS_PER_RUN);
+            plan();
             const siteId = ids[index];
             const notStarted = (result, summary) => ({
                 ...newResult(config.operation, siteId, shared.clock.wallNow()),
@@ -19269,11 +19274,15 @@ async function runSites(config, deps, shared) {
                 results[index] = tokenRefused();
                 continue;
             }
+            running++;
+            plan();
             const result = await runOperation(config, siteId, {
                 ...shared,
                 // Progress updates name their site already: only the lines are prefixed.
                 logger: eachLine(deps.logger, (m) => `[site ${siteId}] ${m}`),
             });
+            running--;
+            plan();
             // A site that sent nothing because the token was refused meanwhile did not start either.
             results[index] =
                 shared.token.refusedAt !== null && result.requests === 0 && result.error?.kind === 'auth'
