@@ -8,11 +8,9 @@ export default {
   // Generous: a whole-action test on a loaded machine can take several times its idle time; a run
   // that hangs is killed by its own helper (RunOptions.killAfterMs, 60 s by default) well before.
   testTimeout: 180_000,
-  // Many test files spend their time waiting on real clocks (whole-action runs of dist/ against the
-  // simulator), not on the CPU: more workers than cores keep both cores busy. Not many more: each
-  // worker loads and compiles the module graph on its own (8 workers cost about 7% more CPU than 4
-  // for the same files). See docs/development.md, "How long the tests take".
-  maxWorkers: 4,
+  // Most test files spend their time waiting on real clocks (whole-action runs of dist/ against the
+  // simulator), not on the CPU: more workers than cores keep both cores busy. See docs/development.md.
+  maxWorkers: 8,
   // Longest files first, from their saved durations or their `slow (about N s)` headers.
   testSequencer: '<rootDir>/test/jest/sequencer.js',
 }

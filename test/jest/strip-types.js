@@ -2,7 +2,7 @@
  * Jest's TypeScript transform: Node's own type stripping (`module.stripTypeScriptTypes`, in
  * 'transform' mode for parameter properties and enums), not ts-jest. Types are checked by
  * `npm run typecheck`, never here; what this saves is loading the TypeScript compiler in every
- * Jest worker and compiling each file with it.
+ * Jest worker (8 of them) and compiling each file with it.
  */
 import { createHash } from 'node:crypto'
 import { stripTypeScriptTypes } from 'node:module'
