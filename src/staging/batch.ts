@@ -66,16 +66,11 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
 
   const results: Result[] = new Array(ids.length)
   let next = 0
-  let running = 0
   let stoppedBy: string | null = null
   let toldRefused = false
   // The poll scheduler plans the calls of the sites still to start too (contract §6 r3): each
-  // site's request and its job's final status call, and what extraCalls counts besides; and of the
-  // sites running, the calls after their first job (a push after its checkpoint: the push, its
-  // final, the list before pruning, the toggles).
-  const later = config.operation === 'push' ? Math.max(0, extraCalls(config) - 3) : 0
-  const plan = () =>
-    polls.expect((ids.length - next) * (2 + extraCalls(config)) + running * later + CALLS_PER_RUN)
+  // site's request and its job's final status call, and what extraCalls counts besides.
+  const plan = () => polls.expect((ids.length - next) * (2 + extraCalls(config)) + CALLS_PER_RUN)
   const worker = async () => {
     while (next < ids.length) {
       const index = next++
@@ -105,15 +100,11 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
         results[index] = tokenRefused()
         continue
       }
-      running++
-      plan()
       const result = await runOperation(config, siteId, {
         ...shared,
         // Progress updates name their site already: only the lines are prefixed.
         logger: eachLine(deps.logger, (m) => `[site ${siteId}] ${m}`),
       })
-      running--
-      plan()
       // A site that sent nothing because the token was refused meanwhile did not start either.
       results[index] =
         shared.token!.refusedAt !== null && result.requests === 0 && result.error?.kind === 'auth'
