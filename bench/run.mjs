@@ -233,6 +233,13 @@ function runnerScenarios() {
       out.push(row(8, 5, 20_000, limiter, seed, 1.3))
       if (!QUICK) out.push(row(2, 50, 3 * MIN, limiter, seed, 1.1))
       out.push(row(1, 20, 20_000, limiter, seed, 1.2, { mode: 'none', runnerRow: '20 sites, no progress' }))
+      out.push(
+        row(1, 10, 20_000, limiter, seed, 1.2, {
+          operation: 'push',
+          versionMs: 30_000,
+          runnerRow: '10 pushes with checkpoints',
+        }),
+      )
     }
   return out
 }
@@ -274,13 +281,13 @@ function runnersReport(runs) {
       '',
     )
     lines.push(
-      `| ${s.runnerRow} | ${dur(s.jobMs)} ±30%${s.mode === 'none' ? ', no progress' : ''} | ${s.limiter} | ${s.seed} | ${sec(m.boundMs)} | ${sec(m.makespanMs)} | ${ratio.toFixed(2)}× | ${m.refused429} | ${s.runners > 1 ? `${m.toldShared}/${s.runners}` : '-'} | ${mark(ok)} ≤ ${s.target}× |`,
+      `| ${s.runnerRow} | ${s.versionMs ? `versions ${dur(s.versionMs)}, pushes ` : ''}${dur(s.jobMs)} ±30%${s.mode === 'none' ? ', no progress' : ''} | ${s.limiter} | ${s.seed} | ${sec(m.boundMs)} | ${sec(m.makespanMs)} | ${ratio.toFixed(2)}× | ${m.refused429} | ${s.runners > 1 ? `${m.toldShared}/${s.runners}` : '-'} | ${mark(ok)} ≤ ${s.target}× |`,
     )
   }
   return [
     '### Many runs sharing one account, and jobs with no progress (virtual time)',
     '',
-    `Each runner is one run of the tool (its own rate window and scheduler) with its share of the sites, all under one token against one simulator: the framework's fixed window or a sliding one, ${LIMIT} requests a minute, the hosted service's answers, linear progress unless marked, job lengths ±30% in a random order per seed, ${RTT_MS} ms round trip, every runner started at the same moment. Oracle bound: one client that holds every site and knows when each job ends. "Told it shares": runners whose log said other runs use the account's limit.`,
+    `Each runner is one run of the tool (its own rate window and scheduler) with its share of the sites, all under one token against one simulator: the framework's fixed window or a sliding one, ${LIMIT} requests a minute, the hosted service's answers, linear progress unless marked, job lengths ±30% in a random order per seed, ${RTT_MS} ms round trip, every runner started at the same moment. Oracle bound: one client that holds every site and knows when each job ends. "10 pushes with checkpoints": one run pushing 10 sites with the default checkpoint, each site a chain of its version then its push; the oracle makes the same calls but polls each job once, at its end. "Told it shares": runners whose log said other runs use the account's limit.`,
     '',
     ...lines,
     '',

@@ -2,8 +2,8 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 646:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ 408:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Zy: () => (/* binding */ parseArgs),
@@ -11,8 +11,8 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /* harmony export */   u_: () => (/* binding */ USAGE)
 /* harmony export */ });
 /* unused harmony export parseDuration */
-/* harmony import */ var _options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(561);
-/* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(976);
+/* harmony import */ var _options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(371);
+/* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(646);
 /** Command-line arguments of the simulator (main.ts), parsed without side effects. */
 
 
@@ -268,12 +268,12 @@ function parseArgs(argv, env = {}) {
 
 /***/ }),
 
-/***/ 470:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+/***/ 248:
+/***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(581);
+__nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _args_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(408);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(966);
 /**
  * The simulator's command: `npm run simulator -- --port 0`. Prints `Simulator listening on <url>`,
  * then serves until SIGINT or SIGTERM. The argument parsing lives in args.ts (tested there).
@@ -301,8 +301,8 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 561:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ 371:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $i: () => (/* binding */ resolveOptions),
@@ -319,7 +319,7 @@ __webpack_async_result__();
 /* harmony export */   xl: () => (/* binding */ PAGED_VERSION_ROWS)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_DURATIONS_MS, REALISTIC_DURATIONS_MS, DEFAULT_VERSION_QUOTA, DEFAULT_SITE_DELAY_MS */
-/* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(976);
+/* harmony import */ var _progress_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
 /** Defaults, resolution and run-time changes of the simulator's options. */
 
 const RATE_LIMIT_KINDS = ['fixed', 'framework', 'sliding'];
@@ -540,8 +540,8 @@ function isObject(value) {
 
 /***/ }),
 
-/***/ 976:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ 646:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ll: () => (/* binding */ isProgressMode),
@@ -620,8 +620,8 @@ function onPoints(points, f) {
 
 /***/ }),
 
-/***/ 581:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+/***/ 966:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
@@ -631,9 +631,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: banner
 
-// EXTERNAL MODULE: ./simulator/args.ts
-var args = __nccwpck_require__(646);
-;// CONCATENATED MODULE: ./simulator/seed.ts
+// EXTERNAL MODULE: ./simulator/args.js
+var args = __nccwpck_require__(408);
+;// CONCATENATED MODULE: ./simulator/seed.js
 const SIM_TOKENS = {
     readWrite: 'sim-rw-token-0123456789abcdef',
     readOnly: 'sim-ro-token-0123456789abcdef',
@@ -797,7 +797,7 @@ function seedState(state, origin) {
 
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-;// CONCATENATED MODULE: ./simulator/faults.ts
+;// CONCATENATED MODULE: ./simulator/faults.js
 class Faults {
     random;
     rules = [];
@@ -1012,7 +1012,7 @@ function faultsFromJson(value) {
     return (Array.isArray(value) ? value : [value]).map(ruleFromJson);
 }
 
-;// CONCATENATED MODULE: ./simulator/http.ts
+;// CONCATENATED MODULE: ./simulator/http.js
 function ok(status, message, data, meta) {
     const body = { status: true, message, data };
     if (meta !== undefined)
@@ -1080,7 +1080,7 @@ function isJsonContentType(value) {
     return value !== undefined && /^application\/json\s*(?:;|$)/i.test(value.trim());
 }
 
-;// CONCATENATED MODULE: ./simulator/i18n.ts
+;// CONCATENATED MODULE: ./simulator/i18n.js
 const MESSAGES = {
     unauthenticated: {
         en: 'Unauthenticated: the bearer token is missing or invalid.',
@@ -1310,7 +1310,7 @@ function t(lang, key, params = {}) {
 /** Every message key (for tests that check both languages are complete). */
 const MESSAGE_KEYS = Object.keys(MESSAGES);
 
-;// CONCATENATED MODULE: ./simulator/body.ts
+;// CONCATENATED MODULE: ./simulator/body.js
 
 
 /**
@@ -1351,9 +1351,9 @@ function jsonBody(ctx, req, allowed) {
     return { ok: true, value: record };
 }
 
-// EXTERNAL MODULE: ./simulator/options.ts
-var simulator_options = __nccwpck_require__(561);
-;// CONCATENATED MODULE: ./simulator/dates.ts
+// EXTERNAL MODULE: ./simulator/options.js
+var simulator_options = __nccwpck_require__(371);
+;// CONCATENATED MODULE: ./simulator/dates.js
 /** The spec's response date-time format: `yyyy-MM-dd HH:mm:ss.SSS`, UTC. */
 function formatDate(ms) {
     return new Date(ms).toISOString().slice(0, 23).replace('T', ' ');
@@ -1363,7 +1363,7 @@ function isoDate(ms) {
     return `${new Date(ms).toISOString().slice(0, 23)}000Z`;
 }
 
-;// CONCATENATED MODULE: ./simulator/views.ts
+;// CONCATENATED MODULE: ./simulator/views.js
 /** What the v2 API shows of the state: records as `data` objects, in a profile's style. */
 
 const SPEC_STYLE = {
@@ -1545,7 +1545,7 @@ function serviceTaskView(task, resourceId, percentage, now) {
     return view;
 }
 
-;// CONCATENATED MODULE: ./simulator/routes/sites.ts
+;// CONCATENATED MODULE: ./simulator/routes/sites.js
 /**
  * GET /v2/sites (with type and pagination: `page`, `per_page`; the paginator in `meta`, or inside
  * `data` with the listPaginator option; a page cap answers fewer rows than a large per_page asks,
@@ -1662,7 +1662,7 @@ function positiveInt(value, fallback) {
     return n >= 1 ? n : null;
 }
 
-;// CONCATENATED MODULE: ./simulator/routes/versions.ts
+;// CONCATENATED MODULE: ./simulator/routes/versions.js
 /**
  * Site versions (contract §13, r4): point-in-time copies of a production site's content, made and
  * restored by background jobs like any other (jobs.ts). The rules are the same in every profile; only
@@ -1872,7 +1872,7 @@ function invalid(ctx, field) {
     return ctx.shapes.validation(ctx.lang, field, t(ctx.lang, 'field_invalid', { field }));
 }
 
-;// CONCATENATED MODULE: ./simulator/admin.ts
+;// CONCATENATED MODULE: ./simulator/admin.js
 /**
  * The admin paths under /__sim: read the state, events, requests and connection counts, bump
  * content versions, read and seed site versions, set a site's tool state, set faults and options,
@@ -2086,7 +2086,7 @@ function json(status, body) {
     return { status, headers: {}, body };
 }
 
-;// CONCATENATED MODULE: ./simulator/ticker.ts
+;// CONCATENATED MODULE: ./simulator/ticker.js
 class JobTicker {
     core;
     timer = null;
@@ -2120,7 +2120,7 @@ class JobTicker {
     }
 }
 
-;// CONCATENATED MODULE: ./simulator/connections.ts
+;// CONCATENATED MODULE: ./simulator/connections.js
 class ConnectionCounter {
     epoch = 0;
     sockets = new WeakMap();
@@ -2155,7 +2155,7 @@ function empty() {
     return { connections: 0, requests: 0, maxRequestsOnOneConnection: 0, acceptedConnections: 0 };
 }
 
-;// CONCATENATED MODULE: ./simulator/clock.ts
+;// CONCATENATED MODULE: ./simulator/clock.js
 const realClock = { now: () => Date.now() };
 /** A clock that moves only when told: for running the API core in virtual time. */
 class ManualClock {
@@ -2180,7 +2180,7 @@ class ManualClock {
     }
 }
 
-;// CONCATENATED MODULE: ./simulator/profiles/framework.ts
+;// CONCATENATED MODULE: ./simulator/profiles/framework.js
 const FRAMEWORK_TEXT = {
     unauthenticated: 'Unauthenticated.',
     tooManyAttempts: 'Too Many Attempts.',
@@ -2249,7 +2249,7 @@ function debugErrorBody(status) {
     };
 }
 
-;// CONCATENATED MODULE: ./simulator/profiles/service.ts
+;// CONCATENATED MODULE: ./simulator/profiles/service.js
 /**
  * The service profile: how the service family (a Laravel backend) really answers, per contract
  * revision 2 (§1-§10). The API lives under /api/v2; the framework answers unknown routes (404, JSON
@@ -2361,7 +2361,7 @@ const serviceShapes = {
     redirect: (_lang, location) => frameworkError(307, `Redirecting to ${location}`, {}, { Location: location }),
 };
 
-;// CONCATENATED MODULE: ./simulator/profiles/spec.ts
+;// CONCATENATED MODULE: ./simulator/profiles/spec.js
 /**
  * The spec profile: the literal specification (every answer is the envelope `{ status, message,
  * data }`, dates `yyyy-MM-dd HH:mm:ss.SSS`, 202 for accepted jobs) and revision 1 of the contract
@@ -2451,7 +2451,7 @@ const specShapes = {
     redirect: (lang, location) => fail(307, t(lang, 'redirect', { location }), undefined, { Location: location }),
 };
 
-;// CONCATENATED MODULE: ./simulator/profiles/index.ts
+;// CONCATENATED MODULE: ./simulator/profiles/index.js
 
 
 const SHAPES = { spec: specShapes, service: serviceShapes };
@@ -2461,7 +2461,7 @@ function shapesOf(profile) {
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./simulator/ids.ts
+;// CONCATENATED MODULE: ./simulator/ids.js
 
 /** A task id like the service's: 12 lowercase hex characters. */
 function newTaskId() {
@@ -2472,7 +2472,7 @@ function newSecret() {
     return (0,external_node_crypto_namespaceObject.randomBytes)(8).toString('hex');
 }
 
-;// CONCATENATED MODULE: ./simulator/routes/staging.ts
+;// CONCATENATED MODULE: ./simulator/routes/staging.js
 /**
  * The four staging endpoints and the probe. The rules (spec §3, §7; contract §3, §4) are the same in
  * every profile; only the shapes of the answers differ (see ../profiles):
@@ -2581,7 +2581,7 @@ function findStaging(ctx, siteId) {
     return staging ? { staging } : { response: ctx.shapes.stagingNotFound(ctx.lang, siteId) };
 }
 
-;// CONCATENATED MODULE: ./simulator/routes/tasks.ts
+;// CONCATENATED MODULE: ./simulator/routes/tasks.js
 function taskStatus(ctx, taskId) {
     const task = ctx.state.tasks.get(taskId);
     if (!task || ctx.now < task.visible_at)
@@ -2589,7 +2589,7 @@ function taskStatus(ctx, taskId) {
     return ctx.shapes.task(ctx.lang, task, ctx.jobs.percentageOf(task, ctx.now), ctx.now);
 }
 
-;// CONCATENATED MODULE: ./simulator/routes/tools.ts
+;// CONCATENATED MODULE: ./simulator/routes/tools.js
 /**
  * POST /v2/sites/{site}/tools (contract §14, r4, weaker evidence): `{"tool": ..., "value": "on" |
  * "off"}` switches a site tool at once (no job). Rules: 404 for an unknown site; 422 for an unknown
@@ -2636,7 +2636,7 @@ function tools_invalid(ctx, field) {
     return ctx.shapes.validation(ctx.lang, field, t(ctx.lang, 'field_invalid', { field }));
 }
 
-;// CONCATENATED MODULE: ./simulator/api.ts
+;// CONCATENATED MODULE: ./simulator/api.js
 
 
 
@@ -2820,9 +2820,9 @@ class Api {
     }
 }
 
-// EXTERNAL MODULE: ./simulator/progress.ts
-var progress = __nccwpck_require__(976);
-;// CONCATENATED MODULE: ./simulator/site-host.ts
+// EXTERNAL MODULE: ./simulator/progress.js
+var progress = __nccwpck_require__(646);
+;// CONCATENATED MODULE: ./simulator/site-host.js
 
 /** True when `pathname` is a staging site's URL or a production page (or under one). */
 function isSitePath(pathname) {
@@ -2918,7 +2918,7 @@ function site_host_escape(text) {
     return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-;// CONCATENATED MODULE: ./simulator/jobs.ts
+;// CONCATENATED MODULE: ./simulator/jobs.js
 
 
 
@@ -3141,7 +3141,7 @@ function seededFraction(seed, n) {
     return ((h ^ (h >>> 16)) >>> 0) / 2 ** 32;
 }
 
-;// CONCATENATED MODULE: ./simulator/ratelimit.ts
+;// CONCATENATED MODULE: ./simulator/ratelimit.js
 class RateLimiter {
     options;
     windows = new Map();
@@ -3206,7 +3206,7 @@ class RateLimiter {
     }
 }
 
-;// CONCATENATED MODULE: ./simulator/core.ts
+;// CONCATENATED MODULE: ./simulator/core.js
 /**
  * The API core: routing, state, jobs and the rate limiter, with no HTTP and no timers. Time comes
  * from a clock, so a benchmark can run the whole API in virtual time (issue 13): jobs end and rate
@@ -3271,7 +3271,7 @@ function createApiCore(options = {}, clock = realClock, settings = {}) {
     };
 }
 
-;// CONCATENATED MODULE: ./simulator/patch.ts
+;// CONCATENATED MODULE: ./simulator/patch.js
 /** The `patch` fault: deep-merge JSON into a real answer (objects merge key by key; anything else replaces). */
 
 function deepMerge(target, patch) {
@@ -3304,7 +3304,7 @@ function isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-;// CONCATENATED MODULE: ./simulator/fault-response.ts
+;// CONCATENATED MODULE: ./simulator/fault-response.js
 /**
  * What the simulator does around its API core for one request (`exchange`), and what a fault rule
  * answers instead of (or, with `process`, after) the real answer, and the extra
@@ -3452,7 +3452,7 @@ async function exchange(core, faults, requests, req, io) {
     return out(response);
 }
 
-;// CONCATENATED MODULE: ./simulator/server.ts
+;// CONCATENATED MODULE: ./simulator/server.js
 /**
  * The reference v2 API simulator: a stateful HTTP server on 127.0.0.1. `start()` for tests and
  * scripts; main.ts for the command line. The API itself is the core (core.ts) on the real clock
@@ -3637,7 +3637,7 @@ async function start(options = {}, clock = realClock) {
     };
 }
 
-;// CONCATENATED MODULE: ./simulator/run.ts
+;// CONCATENATED MODULE: ./simulator/run.js
 /** What main.ts does, as a function a test can call: parse, start, print the banner. */
 
 
@@ -3811,6 +3811,6 @@ async function runSimulator(argv, env, print) {
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(470);
+/******/ var __webpack_exports__ = __nccwpck_require__(248);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

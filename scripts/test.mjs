@@ -1,8 +1,9 @@
-// npm test: build dist/, type-check and lint at the same time (three processes that each use about
-// one core, and none needs another's result), then, if all three passed, every Jest test (the
-// whole-action and CLI tests run dist/, so they come after the build). Arguments go to Jest:
-// `npm test -- test/unit`. Each step's output is printed whole once it ends, so the three do not
-// interleave; the times are printed at the end (docs/development.md, "How long the tests take").
+// npm test: build dist/ and lint at the same time (two processes that each use about one core, and
+// neither needs the other's result; the build type-checks the whole project, with the one tsc run
+// whose JavaScript it bundles), then, if both passed, every Jest test (the whole-action and CLI
+// tests run dist/, so they come after the build). Arguments go to Jest: `npm test -- test/unit`.
+// Each step's output is printed whole once it ends, so the two do not interleave; the times are
+// printed at the end (docs/development.md, "How long the tests take").
 import { spawn } from 'node:child_process'
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
@@ -22,7 +23,7 @@ function quiet(script) {
   })
 }
 
-const steps = await Promise.all(['build', 'typecheck', 'lint'].map(quiet))
+const steps = await Promise.all(['build', 'lint'].map(quiet))
 for (const s of steps) {
   process.stdout.write(
     `\n── npm run ${s.script}: ${s.code === 0 ? 'ok' : `FAILED (exit ${s.code})`}, ${secs(s.ms)}\n`,
@@ -41,7 +42,7 @@ const jest = spawn(npm, ['run', '--silent', 'jest', '--', ...process.argv.slice(
 const code = await new Promise((resolve) => jest.on('close', (c, signal) => resolve(c ?? (signal ? 1 : 0))))
 const done = Date.now()
 process.stdout.write(
-  `\nnpm test: ${code === 0 ? 'passed' : 'FAILED'} in ${secs(done - started)}: build, typecheck and lint ` +
+  `\nnpm test: ${code === 0 ? 'passed' : 'FAILED'} in ${secs(done - started)}: build (with the type check) and lint ` +
     `${secs(checked - started)} (at once: ${steps.map((s) => `${s.script} ${secs(s.ms)}`).join(', ')}), ` +
     `jest ${secs(done - checked)}\n`,
 )

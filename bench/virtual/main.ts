@@ -63,6 +63,13 @@ interface Many {
   runners?: number
   /** Runner i starts i × this late (default 0: all at the same moment). */
   skewMs?: number
+  /**
+   * `push`: each site has staging and is pushed with the default checkpoint (a site version of
+   * production, followed to its end, then the push): a chain of two jobs per site, the version
+   * `versionMs` long, the push `jobMs` (default: `create` on every site).
+   */
+  operation?: 'create' | 'push'
+  versionMs?: number
 }
 
 const silent: Logger = { info: () => {}, warn: () => {}, debug: () => {} }
@@ -227,13 +234,15 @@ async function many(s: Many) {
   const clock = new VirtualClock()
   const sim = new VirtualSimulator(clock, {
     progress: s.mode ?? 'nonlinear',
-    durationsMs: { create: s.jobMs },
+    durationsMs: { create: s.jobMs, push: s.jobMs, version: s.versionMs ?? s.jobMs },
     durationSpread: s.spread ?? 0,
     durationSeed: s.seed ?? null,
     urlInAnswers: s.urlInAnswers ?? true,
     profile: s.profile ?? 'spec',
   })
   const sites = sim.newSites(s.sites)
+  const pushing = s.operation === 'push'
+  if (pushing) sim.addStaging(sites)
   sim.core.setOptions({
     rateLimit: {
       limit: s.limit,
@@ -254,7 +263,8 @@ async function many(s: Many) {
     const own = sites.filter((_, k) => k % runners === i)
     if (s.skewMs) await clock.sleep(i * s.skewMs)
     const logger: Logger = { ...silent, info: (m) => void (m.startsWith('Other runs') && shared.push(m)) }
-    const r = await runAll(config(sim.apiUrl, own, s.concurrency), {
+    const base = config(sim.apiUrl, own, s.concurrency)
+    const r = await runAll(pushing ? { ...base, operation: 'push', checkpoint: 'version' } : base, {
       logger,
       redactor: redactor(),
       clock,
@@ -283,7 +293,18 @@ async function many(s: Many) {
   const perRunCalls = Math.round((sim.log.length - siteCalls.length) / runners)
   const reads = sim.log.filter((r) => r.method === 'GET' && /\/staging$/.test(r.path)).length
   const perSiteCalls = 2 + (s.urlInAnswers === false && offersRead ? 1 : 0)
-  const lengths = [...tasks].sort((a, b) => a.row_id - b.row_id).map((t) => t.ends_at - t.started_at)
+  let lengths = [...tasks].sort((a, b) => a.row_id - b.row_id).map((t) => t.ends_at - t.started_at)
+  // A push with its checkpoint: each site's chain (its version, then its push) is one job to the
+  // oracle, and every call but the status calls is one it makes too, with one final per job.
+  const chains = pushing
+    ? {
+        lengths: sites.map((id) =>
+          tasks.filter((t) => String(t.site_id) === id).reduce((sum, t) => sum + t.ends_at - t.started_at, 0),
+        ),
+        calls: sim.log.filter((r) => !r.path.includes('/v2/tasks/')).length + tasks.length,
+      }
+    : null
+  if (chains) lengths = chains.lengths
   return {
     scenario: s,
     makespanMs,
@@ -296,8 +317,8 @@ async function many(s: Many) {
     lastJobEnd: Math.max(...tasks.map((t) => t.ends_at)) - started,
     boundMs: lowerBound({
       sites: s.sites,
-      perSiteCalls,
-      perRunCalls,
+      perSiteCalls: chains ? 0 : perSiteCalls,
+      perRunCalls: chains ? chains.calls : perRunCalls,
       lengths,
       limit: s.limit,
       windowMs: s.windowMs,

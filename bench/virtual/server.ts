@@ -7,7 +7,7 @@
 import type { Transport, TransportRequest, TransportResponse } from '../../src/api/transport.js'
 import { createApiCore, type ApiCore } from '../../simulator/core.js'
 import type { OptionsPatch } from '../../simulator/options.js'
-import { SIM_TOKENS } from '../../simulator/seed.js'
+import { SIM_TOKENS, stagingSite } from '../../simulator/seed.js'
 import type { VirtualClock } from './clock.js'
 
 export interface Logged {
@@ -55,6 +55,15 @@ export class VirtualSimulator {
     }
     this.core.setOptions({ rateLimit: saved })
     return ids
+  }
+
+  /** Gives each of `ids` a ready staging site, as if created before the run. */
+  addStaging(ids: string[]): void {
+    const origin = new URL(this.apiUrl).origin
+    for (const id of ids) {
+      const site = this.core.state.sites.get(id)!
+      this.core.state.staging.set(id, stagingSite(site, this.core.clock.now(), `bench-${id}`, origin))
+    }
   }
 
   handle(method: string, pathAndQuery: string, headers: Record<string, string>, body?: string) {

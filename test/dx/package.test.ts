@@ -40,13 +40,29 @@ function npm(args: string[], cwd = ROOT) {
   })
 }
 
+interface PackReport {
+  name: string
+  filename: string
+  files: { path: string }[]
+  size: number
+}
+/**
+ * One `npm pack` of this repository, shared by the tests below that read its report (what
+ * `--dry-run` would print: the same list and size) and its tarball.
+ */
+let packed: Promise<{ report: PackReport; tarball: string }> | undefined
+const pack = () =>
+  (packed ??= npm(['pack', '--json', '--pack-destination', dir]).then(({ stdout }) => {
+    const [report] = JSON.parse(stdout) as PackReport[]
+    return { report: report!, tarball: path.join(dir, report!.filename) }
+  }))
+
 describe('npm pack', () => {
-  test('--dry-run: the CLI bundle, README, LICENSE and package.json, nothing else', async () => {
-    const { stdout } = await npm(['pack', '--dry-run', '--json'])
-    const [report] = JSON.parse(stdout) as { name: string; files: { path: string }[]; size: number }[]
-    expect(report!.name).toBe('site-staging')
+  test('the CLI bundle, README, LICENSE and package.json, nothing else', async () => {
+    const { report } = await pack()
+    expect(report.name).toBe('site-staging')
     // The action is not in it: GitHub runs it from the repository at a tag, never from npm.
-    expect(report!.files.map((f) => f.path).sort()).toEqual([
+    expect(report.files.map((f) => f.path).sort()).toEqual([
       'LICENSE',
       'README.md',
       'dist/cli.js',
@@ -54,7 +70,7 @@ describe('npm pack', () => {
       'package.json',
     ])
     // Well under a megabyte compressed: no sources, tests, node_modules or benchmark results.
-    expect(report!.size).toBeLessThan(1_000_000)
+    expect(report.size).toBeLessThan(1_000_000)
   })
 })
 
@@ -139,8 +155,7 @@ test("the release job puts the CLI's README in place before its publish, which r
 describe('the tarball', () => {
   let tarball: string
   beforeAll(async () => {
-    const { stdout } = await npm(['pack', '--json', '--pack-destination', dir])
-    tarball = path.join(dir, (JSON.parse(stdout) as { filename: string }[])[0]!.filename)
+    tarball = (await pack()).tarball
     await run('tar', ['-xzf', tarball, '-C', dir])
   })
 

@@ -397,3 +397,32 @@ describe('PollScheduler, other runs sharing the account (contract §6 r5)', () =
     await starting.s.untilQuiet()
   })
 })
+
+describe('PollScheduler: calls that come after a job (issue 33, pushes with checkpoints)', () => {
+  it('calls a followed job keeps for after it (a checkpoint’s push) are taken from the looks, and given back', () => {
+    const { clock, s, keys, start } = batch(3, 12)
+    clock.t = start + 5000
+    expect(s.pollAt(keys[0]!, wants(clock.t)).final).toBe(true)
+    const alone = s.spareNow()
+    s.ahead(9)
+    expect([alone, s.spareNow()]).toEqual([true, false])
+    s.ahead(-9)
+    expect(s.spareNow()).toBe(true)
+  })
+  it('a final timed by other jobs while calls are scarce is planned anew when calls come back, not held to its time', () => {
+    const { clock, s, keys, calls, start } = batch(3, 2)
+    calls.sharers = 3
+    // The first job's end is agreed (two readings past half of it): about 30 s.
+    clock.t = start + 16_000
+    s.pollAt(keys[0]!, ends(start + 20_000, start + 30_000, start + 30_500, 1))
+    clock.t = start + 17_000
+    s.pollAt(keys[0]!, ends(start + 20_000, start + 30_000, start + 30_500, 2))
+    // No call to spare for a look: the second job's final, timed by the first (10% later when
+    // sharing), would go after calls come back at 32 s; it asks again then instead.
+    calls.backAt = start + 32_000
+    clock.t = start + 19_000
+    const blind = s.pollAt(keys[1]!, wants(clock.t))
+    expect(blind.final).toBe(false)
+    expect(blind.at).toBe(start + 32_000)
+  })
+})

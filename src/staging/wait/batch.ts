@@ -38,6 +38,12 @@ export class PollScheduler {
     readonly deadline = Infinity,
   ) {}
 
+  /** A site's job is followed while the calls after it wait (a checkpoint's push): +n, then -n. */
+  ahead(n: number): void {
+    this.after += n
+  }
+  private after = 0
+
   /** A job joins while it polls (null: `key` is followed already); call the result when it stops. */
   join(key: object, signal?: AbortSignal): (() => void) | null {
     if (this.jobs.has(key)) return null
@@ -93,6 +99,9 @@ export class PollScheduler {
       return { at: now + HOLD_RECHECK_MS, final: false, wake: job.wake.signal }
     }
     this.held.delete(job)
+    // A final timed by other jobs, planned while calls are scarce: asked anew when calls come back.
+    if (at > now && !decision.look && job.end === null && !this.plenty())
+      at = Math.min(at, Math.max(this.supply.backBy(this.supply.available() + 1), now + HOLD_RECHECK_MS))
     if (at > now) return { at, final: false }
     job.polledAt = now
     job.approved = decision.look ? 'look' : 'final'
@@ -215,7 +224,7 @@ export class PollScheduler {
    * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out. */
   private free(): number {
     const share = Math.floor(this.supply.available() / this.supply.sharers)
-    return share - this.due - this.supply.waiters - this.looksOut
+    return share - this.due - this.after - this.supply.waiters - this.looksOut
   }
 
   /** A job's length as its progress bounds it, or as it ended: news wakes the held. */
