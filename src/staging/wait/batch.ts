@@ -2,7 +2,7 @@ import type { CallSupply } from '../../api/rate-window.js'
 import { whenAborted } from '../../clock.js'
 import { CALLS_PER_RUN } from '../../contract.js'
 import type { Clock } from '../../types.js'
-import type { PollAsk } from './planner.js'
+import { agrees, narrow, type PollAsk } from './planner.js'
 
 /**
  * The poll scheduler: when each job's status call goes, within the account's rate window, lanes
@@ -76,7 +76,7 @@ export class PollScheduler {
       // other runs need), until a final misled.
       const onePins =
         this.supply.sharers > 1 && !this.misled && ask.end !== null && narrow(ask.end, job.start)
-      job.agreed = agrees(job, ask.end, now) || onePins
+      job.agreed = agrees(job.start, job.end, ask.end, now) || onePins
       if (job.approved === 'final' && !ask.end) job.runningAt = now - job.start
       if (job.approved === 'final' && job.end) {
         this.misled = true
@@ -262,12 +262,6 @@ class Job {
   constructor(readonly start: number) {}
 }
 
-/** Two readings in a row agree on the end, the later one past CONFIRM_AFTER of it (a bar need not be linear). */
-function agrees(job: Job, end: { from: number; to: number } | null, now: number): boolean {
-  if (end === null || job.end === null) return false
-  return near(end.to, job.end.to, job.start) && now - job.start >= CONFIRM_AFTER * (end.to - job.start)
-}
-
 function wakeUp(job: Job): void {
   job.wake?.abort()
   job.wake = null
@@ -281,10 +275,6 @@ function ownFinal(job: Job, stretch: number): number {
 function finalAfter(start: number, length: number): number | null {
   return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null
 }
-
-const near = (a: number, b: number, start: number) =>
-  Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS
-const narrow = (end: { from: number; to: number }, start: number) => near(end.from, end.to, start)
 
 /** A held job asks again this often (calls may come back); no job polls twice within MIN_GAP_MS. */
 const HOLD_RECHECK_MS = 2000
@@ -301,9 +291,5 @@ const FIRST_LOOK = 0.6
 /** A final poll goes this late after the latest end (a fraction of the length, plus this). */
 const FINAL_MARGIN = 0.01
 const FINAL_MARGIN_MS = 100
-/** An end is pinned when its window is this narrow (a fraction of its length, plus ms), confirmed only CONFIRM_AFTER into it. */
-const NARROW = 0.04
-const NARROW_MS = 400
-const CONFIRM_AFTER = 0.5
 /** A job with no end to read is polled again this much later than it was last found running. */
 const MISS_GROWTH = 1.3

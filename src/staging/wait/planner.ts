@@ -1,6 +1,16 @@
-/** A job's ask of the poll scheduler: when its planner wants to poll, its end by its progress
- * (earliest, latest), its answers so far. */
-export type PollAsk = { wantedAt: number; end: { from: number; to: number } | null; answers: number }
+/** A job's ask of the poll scheduler: when it wants to poll, its end by its progress, its answers so far. */
+export type PollAsk = { wantedAt: number; end: End | null; answers: number }
+type End = { from: number; to: number }
+
+/** Two readings of a job's end in a row agree (`start`: the job's), the later one past CONFIRM_AFTER
+ * of it (a bar need not be linear): the poll scheduler's "pinned", with a narrow window. */
+export function agrees(start: number, before: End | null, end: End | null, now: number): boolean {
+  if (end === null || before === null) return false
+  return near(end.to, before.to, start) && now - start >= CONFIRM_AFTER * (end.to - start)
+}
+export const narrow = (end: End, start: number) => near(end.from, end.to, start)
+const near = (a: number, b: number, start: number) =>
+  Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS
 
 /**
  * The planner: when to ask again whether ONE background job has finished. It uses what the server
@@ -74,7 +84,7 @@ export class PollPlanner {
   }
 
   /** When the job ends by its own progress (clock ms), earliest and latest; null before the bar moved. */
-  end(now: number): { from: number; to: number } | null {
+  end(now: number): End | null {
     const last = this.samples.at(-1)
     if (!last) return null
     const window = this.endWindow(Math.max(0, now - this.startedAt), last)
@@ -185,11 +195,8 @@ export class PollPlanner {
   }
 
   private line(maxValues: number): Line | null {
-    const known = this.lines.get(maxValues)
-    if (known !== undefined) return known
-    const line = fitLine(this.readings, maxValues)
-    this.lines.set(maxValues, line)
-    return line
+    if (!this.lines.has(maxValues)) this.lines.set(maxValues, fitLine(this.readings, maxValues))
+    return this.lines.get(maxValues) ?? null
   }
 }
 
@@ -286,3 +293,7 @@ const DONE_AT = 99
 /** The line through the recent answers spans at most LINE_VALUES values of the bar (of MAX_READINGS answers). */
 const LINE_VALUES = 6
 const MAX_READINGS = 60
+/** An end is pinned when its window is this narrow (a fraction of its length, plus ms), confirmed only CONFIRM_AFTER into it. */
+const NARROW = 0.04
+const NARROW_MS = 400
+const CONFIRM_AFTER = 0.5
