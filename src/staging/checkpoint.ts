@@ -14,7 +14,7 @@ import {
   saysQuota,
 } from '../contract.js'
 import type { Config } from '../inputs/index.js'
-import { waitDeps, type RunContext } from './context.js'
+import type { RunContext } from './context.js'
 import { answered, at, jobIs, learnt, sentences, warn, type Production } from './record.js'
 import { waitWhileBusy } from './jobs.js'
 import { makeRoom } from './versions.js'
@@ -120,10 +120,9 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   // No task id (contract §13 names one; a service may leave it out): the version's own status in
   // the site's version list, with the same waiting (docs/assumptions.md 120).
   at(ctx, `waiting for the checkpoint (version ${id}${taskId ? `, task ${taskId}` : ''}) to complete`)
-  const deps = waitDeps(ctx)
   const outcome = taskId
-    ? await waitForTask(deps, 'checkpoint', siteId, taskId, ctx.clock.now())
-    : await waitForVersion(deps, siteId, id)
+    ? await waitForTask(ctx, 'checkpoint', siteId, taskId, ctx.clock.now())
+    : await waitForVersion(ctx, siteId, id)
   if (outcome.kind === 'completed') {
     // Only a completed version is a checkpoint: the output never names one that cannot be restored.
     jobIs(ctx, 'checkpoint', 'completed')

@@ -9,11 +9,10 @@ import type { Config } from '../inputs/index.js'
 import type { Clock, Logger } from '../types.js'
 import type { RunRecord } from './record.js'
 import type { PollScheduler } from './wait/batch.js'
-import type { WaitDeps } from './wait/follow.js'
 import type { Door } from '../words.js'
 import type { SiteGet } from './url-check.js'
 
-/** Everything one operation on one site works with. */
+/** Everything one operation on one site works with; the wait functions (wait/follow.ts) take it whole. */
 export interface RunContext {
   config: Config
   /** The PRODUCTION site's id. */
@@ -46,16 +45,4 @@ export interface RunContext {
   record: RunRecord
   /** What the run learnt of the staging site: id, URL, state, where each came from (facts.ts). */
   facts: Facts
-}
-
-/** The deps of the wait functions (wait/follow.ts), from the run's context. */
-export function waitDeps(ctx: RunContext): WaitDeps {
-  return {
-    client: ctx.client,
-    polls: ctx.polls,
-    clock: ctx.clock,
-    logger: ctx.logger,
-    redactor: ctx.redactor,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  }
 }

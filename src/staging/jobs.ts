@@ -6,7 +6,7 @@ import { CancelledError } from '../clock.js'
 import { taskIdOf } from '../contract.js'
 import type { JobOperation } from '../types.js'
 import { afterJob } from './after-job.js'
-import { waitDeps, type RunContext } from './context.js'
+import type { RunContext } from './context.js'
 import { at, answered, jobIs, note, type Job } from './record.js'
 import { ENDPOINTS, PUSH_WARNINGS, checkLaterHint } from './endpoints.js'
 import type { Ending } from './ending.js'
@@ -156,8 +156,8 @@ async function follow(
 async function track(ctx: RunContext, op: JobOperation, taskId: string | null): Promise<Ending> {
   at(ctx, `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`)
   const outcome = taskId
-    ? await waitForTask(waitDeps(ctx), op, ctx.siteId, taskId, ctx.clock.now())
-    : await waitForProbe(waitDeps(ctx), op, ctx.siteId)
+    ? await waitForTask(ctx, op, ctx.siteId, taskId, ctx.clock.now())
+    : await waitForProbe(ctx, op, ctx.siteId)
   const ending = settle(ctx, op, outcome)
   if (ending.outcome === 'succeeded') {
     jobIs(ctx, op, 'completed')
