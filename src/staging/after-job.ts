@@ -29,14 +29,7 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   }
   at(ctx, `waiting for ${url} to answer`)
   const jobDone = ctx.clock.now()
-  const ready = await waitForUrl(url, {
-    clock: ctx.clock,
-    logger: ctx.logger,
-    deadline: ctx.client.deadline,
-    why: setting('wait-for-url'),
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
-  })
+  const ready = await waitForUrl(url, ctx, { deadline: ctx.client.deadline })
   answered(ctx, { urlReady: ready })
   if (ready === null) {
     warn(

@@ -108,13 +108,9 @@ async function fillFromHints(ctx: RunContext): Promise<void> {
       continue
     }
     at(ctx, `checking ${url} (from ${hint.from})`)
-    const answered = await waitForUrl(url, {
-      clock: ctx.clock,
-      logger: ctx.logger,
+    const answered = await waitForUrl(url, ctx, {
       deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
       why: `checking the staging URL from ${hint.from}`,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
     })
     if (answered) {
       ctx.facts.learn({ kind: 'outside', words: `${hint.from} (it answers)` }, { url })
