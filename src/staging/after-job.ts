@@ -63,14 +63,13 @@ async function readStagingAfterJob(ctx: RunContext): Promise<void> {
   const route = ctx.readRoute
   // None once the run heard that the service offers no such read, or once the read has answered
   // 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
-  if (route?.refused || route?.namesNothing) return
+  if (route.refused || route.namesNothing) return
   if (!ctx.polls.spareNow()) {
     ctx.logger.debug('not reading the staging environment now: the calls left are for jobs still running')
     return
   }
   const read = () => learnFromStaging(ctx)
-  if (!route) await read()
-  else await route.afterJob(read, (state) => (state === null ? null : state !== 'none'))
+  await route.afterJob(read, (state) => (state === null ? null : state !== 'none'))
 }
 
 function done(ctx: RunContext, op: JobOperation): Ending {

@@ -21,9 +21,9 @@ export interface RunContext {
   /** Evidence that api-url is the API root, asked once per run (contract §4 r3). */
   root: ApiRoot
   /** The site list (GET /v2/sites), read once per run when a staging id or URL is missing (issue 20 §1). */
-  siteList?: SiteList
+  siteList: SiteList
   /** Whether the service offers the staging read, learned once per run (probe.ts). */
-  readRoute?: StagingReadRoute
+  readRoute: StagingReadRoute
   /** When status calls may go: shared by every job of a run (wait/batch.ts). */
   polls: PollScheduler
   /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
