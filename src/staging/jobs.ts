@@ -132,13 +132,12 @@ async function follow(
 ): Promise<Ending> {
   const data = response.reply.data
   const task = taskIdOf(data)
-  let taskId: string | null = null
-  if (task && 'id' in task) taskId = task.id
-  else if (task)
+  const taskId = task && 'id' in task ? task.id : null
+  if (task && 'unusable' in task)
     ctx.logger.warn(
       `The server gave a task id that cannot be used in a URL ("${ctx.redactor.server(task.unusable, 60)}"): following the staging environment instead.`,
     )
-  if (taskId) answered(ctx, { taskId: taskId })
+  if (taskId) answered(ctx, { taskId })
   if (op === 'create') fillStagingFields(ctx, data, CREATE_ANSWER)
   if (!wait) {
     ctx.logger.info(
