@@ -78,7 +78,7 @@ export async function waitForUrl(
   const get = run.siteGet ?? plainGet
   const started = clock.now()
   // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
-  const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: options.deadline, ...(signal ? { signal } : {}) })
+  const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: options.deadline, signal })
   let lastLine = started
   logger.info(`Waiting for ${url} to answer (${options.why ?? setting('wait-for-url')})…`)
   for (let retry = 0; ; retry++) {
