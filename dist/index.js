@@ -768,7 +768,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8877);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1977);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7805);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -786,7 +786,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1977:
+/***/ 7805:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4169,11 +4169,11 @@ function rawUrlEncode(secret) {
  * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
  * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
  * `urlencode`), strictly percent-encoded, each percent form in upper and lower case and encoded
- * twice, PHP's JSON (`\/`), HTML-escaped
- * (`&#039;`, `&quot;`...), hex, and base64 (standard and URL-safe) at each of the three byte
- * alignments, so it is found inside a longer base64 text too (`Basic` credentials, a JWT, an encoded
- * blob): only the characters that depend on the secret alone are kept, at least 8 of them. Secrets
- * of PART_MIN_LENGTH or more are also matched without regard to case (PrefixIndex).
+ * twice, PHP's JSON (`\/`), HTML-escaped (`&#039;`, `&quot;`...), hex, and base64 (standard and
+ * URL-safe) at each of the three byte alignments, so it is found inside a longer base64 text too
+ * (`Basic` credentials, a JWT, an encoded blob): only the characters that depend on the secret alone
+ * are kept, at least 8 of them. Secrets of PART_MIN_LENGTH or more are also matched without regard
+ * to case (PrefixIndex).
  */
 function encodings(secret) {
     const bytes = Buffer.from(secret, 'utf8');
@@ -4535,9 +4535,9 @@ class Redactor {
      * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: when it
      * has several secret lines, the whole in its raw, JSON-escaped, one-line and white-space-free forms
      * (scrub() skips white space inside a match, so any folding or re-wrapping is found), and each long
-     * secret-looking line or word on its own,
-     * also handed to the runner (the armour `-----BEGIN ... KEY-----` is words, not a secret). A value
-     * with no such part (a passphrase of words) is scrubbed from server text only, as a plain word is.
+     * secret-looking line or word on its own, also handed to the runner (the armour `-----BEGIN ...
+     * KEY-----` is words, not a secret). A value with no such part (a passphrase of words) is scrubbed
+     * from server text only, as a plain word is.
      */
     addSpaced(v) {
         const pieces = v.split(/\s+/).filter((p) => p.length >= PART_MIN_LENGTH && looksSecret(p));
@@ -5570,17 +5570,13 @@ class NodeTransport {
                 res.on('data', (chunk) => {
                     if (truncated)
                         return;
-                    const room = MAX_RESPONSE_BYTES - size;
-                    if (chunk.length > room) {
-                        chunks.push(chunk.subarray(0, room));
-                        size = MAX_RESPONSE_BYTES;
-                        truncated = true;
-                        answer();
-                        res.destroy();
-                        return;
-                    }
-                    chunks.push(chunk);
+                    chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - size));
                     size += chunk.length;
+                    if (size <= MAX_RESPONSE_BYTES)
+                        return;
+                    truncated = true;
+                    answer();
+                    res.destroy();
                 });
                 const answer = () => finish(null, {
                     status: res.statusCode ?? 0,
@@ -5670,12 +5666,8 @@ class StagingApiClient {
     constructor(settings, deps) {
         this.settings = settings;
         this.deps = deps;
-        this.backoff = new Backoff(REQUEST_RETRY, {
-            clock: deps.clock,
-            deadlineMs: settings.deadline,
-            ...(deps.signal ? { signal: deps.signal } : {}),
-            ...(deps.random ? { random: deps.random } : {}),
-        });
+        const { clock, signal, random } = deps;
+        this.backoff = new Backoff(REQUEST_RETRY, { clock, deadlineMs: settings.deadline, signal, random });
     }
     /** Requests sent again by this layer (each after a backoff or a Retry-After). */
     get retries() {
@@ -5861,19 +5853,6 @@ class StagingApiClient {
         this.deps.ledger.observe(raw.status, raw.headers);
         return answerOf({ method, shown, url: this.url(path), kind }, raw, this.deps);
     }
-}
-
-;// CONCATENATED MODULE: ./src/staging/context.js
-/** The deps of the wait functions (wait/follow.ts), from the run's context. */
-function waitDeps(ctx) {
-    return {
-        client: ctx.client,
-        polls: ctx.polls,
-        clock: ctx.clock,
-        logger: ctx.logger,
-        redactor: ctx.redactor,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/staging/record.js
@@ -6425,31 +6404,31 @@ function url_check_answered(answer) {
  * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
  * (plain http to a host that is not loopback, as with api-url).
  */
-async function waitForUrl(url, deps) {
+async function waitForUrl(url, run, options) {
     if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
         return null;
-    const { clock, logger, signal } = deps;
-    const get = deps.get ?? plainGet;
+    const { clock, logger, signal } = run;
+    const get = run.siteGet ?? plainGet;
     const started = clock.now();
     // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
-    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) });
+    const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: options.deadline, signal });
     let lastLine = started;
-    logger.info(`Waiting for ${url} to answer (${deps.why ?? setting('wait-for-url')})…`);
+    logger.info(`Waiting for ${url} to answer (${options.why ?? setting('wait-for-url')})…`);
     for (let retry = 0;; retry++) {
         throwIfAborted(signal);
-        const left = deps.deadline - clock.now();
+        const left = options.deadline - clock.now();
         if (left <= 0)
             return false;
         let answer;
         try {
-            answer = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal, deps.bodyBytes);
+            answer = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal, options.bodyBytes);
         }
         catch (e) {
             if (e instanceof CancelledError)
                 throw e;
             answer = e instanceof Error ? e : new Error(String(e));
         }
-        const why = (deps.judge ?? url_check_answered)(answer);
+        const why = (options.judge ?? url_check_answered)(answer);
         if (why === null && !(answer instanceof Error)) {
             logger.info(`${url} answers (HTTP ${answer.status}) after ${durationText(clock.now() - started)}.`);
             return true;
@@ -6540,8 +6519,7 @@ async function fromSiteList(ctx) {
     await ctx.polls.untilQuiet();
     at(ctx, 'reading the site list for the staging site');
     const ended = ctx.clock.now();
-    const siteList = ctx.siteList ?? new SiteList();
-    let list = await siteList.read(ctx.client, -Infinity, ended);
+    let list = await ctx.siteList.read(ctx.client, -Infinity, ended);
     if ('error' in list)
         return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
     let finding = findStagingInList(list.records, ctx.siteId);
@@ -6550,7 +6528,7 @@ async function fromSiteList(ctx) {
     if ('skipped' in finding &&
         (finding.skipped === 'not-listed' || list.stoppedBy !== null) &&
         ctx.polls.spareNow()) {
-        list = await siteList.read(ctx.client, ended, ctx.clock.now());
+        list = await ctx.siteList.read(ctx.client, ended, ctx.clock.now());
         if ('error' in list)
             return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
         finding = findStagingInList(list.records, ctx.siteId);
@@ -6604,13 +6582,9 @@ async function fillFromHints(ctx) {
             continue;
         }
         at(ctx, `checking ${url} (from ${hint.from})`);
-        const answered = await waitForUrl(url, {
-            clock: ctx.clock,
-            logger: ctx.logger,
+        const answered = await waitForUrl(url, ctx, {
             deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
             why: `checking the staging URL from ${hint.from}`,
-            ...(ctx.signal ? { signal: ctx.signal } : {}),
-            ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
         });
         if (answered) {
             ctx.facts.learn({ kind: 'outside', words: `${hint.from} (it answers)` }, { url });
@@ -6742,7 +6716,7 @@ async function ask(client) {
 async function readStaging(ctx, options = {}) {
     const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
     try {
-        const probe = await (ctx.readRoute ? ctx.readRoute.read(send, (first) => notSent(ctx, first)) : send());
+        const probe = await ctx.readRoute.read(send, (first) => notSent(ctx, first));
         return {
             kind: 'found',
             state: probeState(probe.reply.data),
@@ -6855,14 +6829,7 @@ async function afterJob(ctx, op) {
     }
     at(ctx, `waiting for ${url} to answer`);
     const jobDone = ctx.clock.now();
-    const ready = await waitForUrl(url, {
-        clock: ctx.clock,
-        logger: ctx.logger,
-        deadline: ctx.client.deadline,
-        why: setting('wait-for-url'),
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-        ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
-    });
+    const ready = await waitForUrl(url, ctx, { deadline: ctx.client.deadline });
     answered(ctx, { urlReady: ready });
     if (ready === null) {
         warn(ctx, `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
@@ -6892,17 +6859,14 @@ async function readStagingAfterJob(ctx) {
     const route = ctx.readRoute;
     // None once the run heard that the service offers no such read, or once the read has answered
     // 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
-    if (route?.refused || route?.namesNothing)
+    if (route.refused || route.namesNothing)
         return;
     if (!ctx.polls.spareNow()) {
         ctx.logger.debug('not reading the staging environment now: the calls left are for jobs still running');
         return;
     }
     const read = () => learnFromStaging(ctx);
-    if (!route)
-        await read();
-    else
-        await route.afterJob(read, (state) => (state === null ? null : state !== 'none'));
+    await route.afterJob(read, (state) => (state === null ? null : state !== 'none'));
 }
 function done(ctx, op) {
     return { outcome: 'succeeded', summary: `${DONE[op]} in ${durationText(ctx.clock.now() - ctx.started)}.` };
@@ -17205,7 +17169,6 @@ const TROUBLE_POLL_MS = 5000;
 
 
 
-
 /**
  * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
  * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
@@ -17308,13 +17271,11 @@ async function recreate(ctx) {
 async function jobs_follow(ctx, op, response, wait) {
     const data = response.reply.data;
     const task = taskIdOf(data);
-    let taskId = null;
-    if (task && 'id' in task)
-        taskId = task.id;
-    else if (task)
+    const taskId = task && 'id' in task ? task.id : null;
+    if (task && 'unusable' in task)
         ctx.logger.warn(`The server gave a task id that cannot be used in a URL ("${ctx.redactor.server(task.unusable, 60)}"): following the staging environment instead.`);
     if (taskId)
-        answered(ctx, { taskId: taskId });
+        answered(ctx, { taskId });
     if (op === 'create')
         fillStagingFields(ctx, data, CREATE_ANSWER);
     if (!wait) {
@@ -17330,8 +17291,8 @@ async function jobs_follow(ctx, op, response, wait) {
 async function track(ctx, op, taskId) {
     at(ctx, `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`);
     const outcome = taskId
-        ? await waitForTask(waitDeps(ctx), op, ctx.siteId, taskId, ctx.clock.now())
-        : await waitForProbe(waitDeps(ctx), op, ctx.siteId);
+        ? await waitForTask(ctx, op, ctx.siteId, taskId, ctx.clock.now())
+        : await waitForProbe(ctx, op, ctx.siteId);
     const ending = settle(ctx, op, outcome);
     if (ending.outcome === 'succeeded') {
         jobIs(ctx, op, 'completed');
@@ -17545,7 +17506,6 @@ const stoppable = (e) => e instanceof ApiError || e instanceof DeadlineError || 
 
 
 
-
 /**
  * The calls a push or a rollback makes besides the job's own, for the batch's call plan (contract
  * §6 r3): the version, its name, its task's last status read and the list before pruning; each
@@ -17645,14 +17605,11 @@ async function make(ctx) {
     // No task id (contract §13 names one; a service may leave it out): the version's own status in
     // the site's version list, with the same waiting (docs/assumptions.md 120).
     at(ctx, `waiting for the checkpoint (version ${id}${taskId ? `, task ${taskId}` : ''}) to complete`);
-    const deps = waitDeps(ctx);
     // While it runs, the calls that go the moment it completes (the push, the toggles) are in the
     // run's plan; the push's final and the list come a push later (issue 33: 10 pushes at once).
     const after = Math.max(0, extraCalls(ctx.config) - 3);
     ctx.polls.ahead(after);
-    const outcome = await (taskId
-        ? waitForTask(deps, 'checkpoint', siteId, taskId, ctx.clock.now())
-        : waitForVersion(deps, siteId, id)).finally(() => ctx.polls.ahead(-after));
+    const outcome = await (taskId ? waitForTask(ctx, 'checkpoint', siteId, taskId, ctx.clock.now()) : waitForVersion(ctx, siteId, id)).finally(() => ctx.polls.ahead(-after));
     if (outcome.kind === 'completed') {
         // Only a completed version is a checkpoint: the output never names one that cannot be restored.
         jobIs(ctx, 'checkpoint', 'completed');
@@ -18291,15 +18248,11 @@ async function checkProduction(ctx, url) {
         last = ctx.redactor.inert(why ?? `HTTP ${answer.status}`, LAST_MAX);
         return why === null ? null : last;
     };
-    const passed = await waitForUrl(url, {
-        clock: ctx.clock,
-        logger: ctx.logger,
+    const passed = await waitForUrl(url, ctx, {
         deadline: Math.min(ctx.client.deadline, ctx.clock.now() + windowMs),
         why: setting('production-url'),
         judge,
         ...(expected ? { bodyBytes: PAGE_BYTES_MAX } : {}),
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-        ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
     });
     if (passed === null)
         return { passed: false, last: 'not asked: plain http to a host that is not loopback', tries: 0 };
@@ -18319,7 +18272,6 @@ function unhealthy(answer, expected) {
 }
 
 ;// CONCATENATED MODULE: ./src/staging/rollback.js
-
 
 
 
@@ -18477,7 +18429,7 @@ async function restore(ctx, id) {
         };
     }
     at(ctx, `waiting for the restore of version ${id} (task ${taskId}) to finish`);
-    const outcome = await waitForTask(waitDeps(ctx), 'rollback', siteId, taskId, ctx.clock.now());
+    const outcome = await waitForTask(ctx, 'rollback', siteId, taskId, ctx.clock.now());
     if (outcome.kind === 'completed') {
         jobIs(ctx, 'restore', 'completed');
         learnt(ctx, { content: { is: 'restored', version: id } });
@@ -18756,9 +18708,7 @@ async function dryRun(ctx) {
         logger.info(`Dry run: site ${siteId} has a staging environment${url ? ` at ${url}` : ''}.`);
     }
     catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        if (e.kind === 'auth')
+        if (!(e instanceof ApiError) || e.kind === 'auth')
             throw e;
         logger.info(`Dry run: reading the staging environment answered: ${e.message}`);
     }
@@ -19131,7 +19081,6 @@ const MISS_GROWTH = 1.3;
 
 
 
-
 /** `status`: reads the staging environment, or follows an earlier job (task-id). Sends only GETs. */
 async function status_status(ctx) {
     const taskId = ctx.config.taskId;
@@ -19145,7 +19094,7 @@ async function status_status(ctx) {
         return readTaskOnce(ctx, taskId);
     }
     at(ctx, `waiting for the job (task ${taskId}) to finish`);
-    const outcome = await waitForTask(waitDeps(ctx), 'status', ctx.siteId, taskId, ctx.clock.now());
+    const outcome = await waitForTask(ctx, 'status', ctx.siteId, taskId, ctx.clock.now());
     const ending = settle(ctx, 'status', outcome);
     if (ending.outcome !== 'succeeded')
         return ending;
@@ -19357,7 +19306,7 @@ async function runAll(config, deps) {
     const deadline = deps.deadline ?? clock.now() + config.timeoutMs;
     const ledger = deps.ledger ??
         new RateWindow(clock, {
-            ...(deps.signal ? { signal: deps.signal } : {}),
+            signal: deps.signal,
             onShared: (perMinute) => deps.logger.info(`Other runs are using this account's rate limit: about ${perMinute} calls a minute.`),
         });
     const shared = {
@@ -19512,17 +19461,23 @@ const MAX_TIMEOUT_MS = 6 * 3600_000;
  * (a create and a status call each): 1000 sites at 60 a minute take 33 minutes.
  */
 const MAX_SITES = 1000;
+/** What `read` makes of the text; its error's message (or `refusal`, when given) is the refusal (the first one: a reader refuses by throwing). */
+const readBy = (read, refusal) => schemas_string().transform((v, ctx) => {
+    try {
+        return read(v);
+    }
+    catch (e) {
+        ctx.addIssue({ code: 'custom', message: refusal?.(v) ?? e.message });
+        return NEVER;
+    }
+});
 /** `" Skip "` -> `skip`; an unknown value is refused with the choices and the nearest one. */
-const choice = (values, aliases = {}) => schemas_string().transform((v, ctx) => {
+const choice = (values, aliases = {}) => readBy((v) => {
     const text = v.trim().toLowerCase();
     const value = aliases[text] ?? text;
     if (values.includes(value))
         return value;
-    ctx.addIssue({
-        code: 'custom',
-        message: `"${echoed(text, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
-    });
-    return NEVER;
+    throw new Error(`"${echoed(text, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`);
 });
 const fields_boolean = schemas_string()
     .transform((v) => v.trim().toLowerCase())
@@ -19541,54 +19496,40 @@ const operation = choice(OPERATIONS, { reset: 'pull' });
 function canonicalSiteId(id) {
     return id.replace(/^0+(?=\d)/, '');
 }
-const siteIds = schemas_string().transform((v, ctx) => {
+const siteIds = readBy((v) => {
     const ids = v
         .split(/[\s,;]+/)
         .map((s) => s.trim())
         .filter(Boolean);
     if (ids.length === 0)
-        ctx.addIssue({ code: 'custom', message: 'is required (the PRODUCTION site id)' });
+        throw new Error('is required (the PRODUCTION site id)');
     if (ids.length > MAX_SITES)
-        ctx.addIssue({ code: 'custom', message: `lists ${ids.length} sites; at most ${MAX_SITES}` });
+        throw new Error(`lists ${ids.length} sites; at most ${MAX_SITES}`);
     // A URL here is quoted by nothing: split on its spaces, its parts could carry a password.
-    if (/:\/\/|@/.test(v)) {
-        ctx.addIssue({
-            code: 'custom',
-            message: `looks like a URL or an address, not a site id: a site id is the production site's number (digits only, at most 20)`,
-        });
-        return ids;
-    }
-    for (const id of ids) {
-        if (!SITE_ID.test(id)) {
-            ctx.addIssue({
-                code: 'custom',
-                message: `"${echoed(id)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
-            });
-        }
-    }
+    if (/:\/\/|@/.test(v))
+        throw new Error(`looks like a URL or an address, not a site id: a site id is the production site's number (digits only, at most 20)`);
+    const bad = ids.find((id) => !SITE_ID.test(id));
+    if (bad !== undefined)
+        throw new Error(`"${echoed(bad)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`);
     const seen = new Map();
     for (const id of ids) {
         const first = seen.get(canonicalSiteId(id));
         if (first !== undefined) {
             const same = first === id ? '' : ` (${first} and ${id} are the same site to the server)`;
-            ctx.addIssue({ code: 'custom', message: `lists site ${id} more than once${same}` });
-            break;
+            throw new Error(`lists site ${id} more than once${same}`);
         }
         seen.set(canonicalSiteId(id), id);
     }
     return ids;
 });
-const token = schemas_string().transform((v, ctx) => {
+const token = readBy((v) => {
     const t = v.trim();
     if (t === '')
-        ctx.addIssue({ code: 'custom', message: 'is required (store it as a secret)' });
-    else if (/^bearer\s/i.test(t))
-        ctx.addIssue({
-            code: 'custom',
-            message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
-        });
-    else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
-        ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' });
+        throw new Error('is required (store it as a secret)');
+    if (/^bearer\s/i.test(t))
+        throw new Error(`starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`);
+    if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
+        throw new Error('contains spaces or characters a token cannot have');
     return t;
 });
 /** `https://api.example.com/` -> `https://api.example.com/v2`; `.../v2/` -> `.../v2`. */
@@ -19622,72 +19563,48 @@ function normaliseApiUrl(raw) {
     const path = url.pathname.replace(/\/+$/, '');
     return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`;
 }
-/** What `read` makes of the text, or its error's message (or `refusal`, when given) as the refusal. */
-const readBy = (read, refusal) => schemas_string().transform((v, ctx) => {
-    try {
-        return read(v);
-    }
-    catch (e) {
-        ctx.addIssue({ code: 'custom', message: refusal?.(v) ?? e.message });
-        return NEVER;
-    }
-});
 const apiUrl = readBy(normaliseApiUrl);
 const fields_duration = readBy(parseDuration, (v) => `"${echoed(v, 40)}" is not a duration (e.g. 90s, 20m, 30 min, 1h30m, 2 hours, or seconds)`).superRefine((ms, ctx) => {
     if (ms < 1000 || ms > MAX_TIMEOUT_MS)
         ctx.addIssue({ code: 'custom', message: 'must be from 1s to 6h' });
 });
 /** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
-const language = schemas_string().transform((v, ctx) => {
+const language = readBy((v) => {
     const code = v.trim().toLowerCase().split(/[-_]/)[0];
     if (code === 'en' || code === 'es')
         return code;
-    ctx.addIssue({
-        code: 'custom',
-        message: `must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`,
-    });
-    return NEVER;
+    throw new Error(`must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`);
 });
 /** An id as the service's paths take it (a task: contract §2, a site version: §13); '' is none. */
-const idOf = (max, what, where) => schemas_string().transform((v, ctx) => {
+const idOf = (max, what, where) => readBy((v) => {
     const t = v.trim();
     if (t === '' || new RegExp(`^[A-Za-z0-9_-]{1,${max}}$`).test(t))
         return t || null;
-    ctx.addIssue({ code: 'custom', message: `is not a ${what} (letters, digits, - and _: ${where})` });
-    return NEVER;
+    throw new Error(`is not a ${what} (letters, digits, - and _: ${where})`);
 });
 const taskId = idOf(128, 'task id', `${outputNamed('task-id')} of an earlier run`);
 /** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
-const userUrl = schemas_string().transform((v, ctx) => {
+const userUrl = readBy((v) => {
     const t = v.trim();
     if (t === '')
         return null;
     const url = (0,src_text/* httpUrl */.q3)(t);
-    if (!url) {
-        ctx.addIssue({ code: 'custom', message: `"${echoed(t)}" is not an http(s) URL` });
-        return NEVER;
-    }
-    if (url.username || url.password) {
-        ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' });
-        return NEVER;
-    }
+    if (!url)
+        throw new Error(`"${echoed(t)}" is not an http(s) URL`);
+    if (url.username || url.password)
+        throw new Error('must not contain credentials (user:password@)');
     const secret = [...url.searchParams.keys()].find(isCredentialQueryParam);
-    if (secret !== undefined) {
-        ctx.addIssue({
-            code: 'custom',
-            message: `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor({ action: 'it is shown in logs, outputs and summaries', gitlab: "it is shown in the job's log and its dotenv report", pipe: "it is shown in the log and the pipe's outputs file", cli: 'it is shown on stderr, in --json and in the outputs files' })}`,
-        });
-        return NEVER;
-    }
+    if (secret !== undefined)
+        throw new Error(`must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor({ action: 'it is shown in logs, outputs and summaries', gitlab: "it is shown in the job's log and its dotenv report", pipe: "it is shown in the log and the pipe's outputs file", cli: 'it is shown on stderr, in --json and in the outputs files' })}`);
     return url.href;
 });
 /** Text the healthy live page contains (production-expect): one line, at most 200 characters; '' is none. */
-const pageText = schemas_string().transform((v, ctx) => {
+const pageText = readBy((v) => {
     const t = v.trim();
     if (t === '')
         return null;
     if ((0,src_text/* hasControl */.aQ)(t) || t.length > 200)
-        ctx.addIssue({ code: 'custom', message: 'must be one line of at most 200 characters' });
+        throw new Error('must be one line of at most 200 characters');
     return t;
 });
 const checkpointId = idOf(64, 'version id', `${outputNamed('checkpoint-id')} of the push`);
@@ -19735,22 +19652,18 @@ function parseCommentAuthor(raw) {
 const GitHubSchema = object({
     'github-token': schemas_string().transform((v) => v.trim()),
     'pr-comment': fields_boolean,
-    'comment-author': schemas_string().transform((v, ctx) => {
+    'comment-author': readBy((v) => {
         const login = parseCommentAuthor(v);
         if (login)
             return login;
-        ctx.addIssue({
-            code: 'custom',
-            message: "must be a GitHub login (letters, digits and -, or an app's name[bot])",
-        });
-        return NEVER;
+        throw new Error("must be a GitHub login (letters, digits and -, or an app's name[bot])");
     }),
-    'deployment-environment': schemas_string().transform((v, ctx) => {
+    'deployment-environment': readBy((v) => {
         const name = v.trim();
         if ((0,src_text/* hasControl */.aQ)(name))
-            ctx.addIssue({ code: 'custom', message: 'contains control characters or new lines' });
-        else if (name.length > 255)
-            ctx.addIssue({ code: 'custom', message: 'is longer than 255 characters' });
+            throw new Error('contains control characters or new lines');
+        if (name.length > 255)
+            throw new Error('is longer than 255 characters');
         return name === '' ? null : name;
     }),
     'if-staging-taken': choice(IF_TAKEN),
@@ -20196,10 +20109,9 @@ const MAX_DETAIL_SITES = 200;
 /**
  * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
  * what happened in one sentence, then a short table (one site: a definition table whose first row is
- * the site; several: one row a site, at most five columns, then the sites that did not succeed), the server's
- * words, what to do,
- * warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
- * MAX_SUMMARY_BYTES.
+ * the site; several: one row a site, at most five columns, then the sites that did not succeed), the
+ * server's words, what to do, warnings. Everything from the run is escaped (src/report/markdown.ts);
+ * the whole stays under MAX_SUMMARY_BYTES.
  */
 function renderSummary(results) {
     const first = results[0];
@@ -21811,6 +21723,7 @@ const FORK = "GitHub gives a fork's workflow run no secrets and a read-only gith
 async function runStep(raw, deps) {
     const { clock, log, redactor } = deps;
     const startedAt = clock.now();
+    const done = (results) => publishAndFinish(results, deps, startedAt);
     let inputs;
     try {
         const operation = parseActionOperation(raw.operation);
@@ -21818,7 +21731,7 @@ async function runStep(raw, deps) {
         if (fork && !raw['api-token']?.trim()) {
             const message = `This pull request comes from the fork ${fork}. ${FORK}`;
             const siteIds = parseSiteIds(raw['site-id'] ?? '');
-            return publishAndFinish(notStartedResults(operation, siteIds, 'skipped', message, clock), deps, startedAt);
+            return done(notStartedResults(operation, siteIds, 'skipped', message, clock));
         }
         inputs = parseActionInputs(raw);
     }
@@ -21843,12 +21756,7 @@ async function runStep(raw, deps) {
     };
     if (inputs.operation === 'release') {
         // Nothing waits here: each GitHub request is within its short limit (src/github/phase.ts).
-        const released = await releaseStaging({
-            ...common,
-            siteIds: inputs.siteIds,
-            deadline: Number.POSITIVE_INFINITY,
-        });
-        return publishAndFinish(released, deps, startedAt);
+        return done(await releaseStaging({ ...common, siteIds: inputs.siteIds, deadline: Number.POSITIVE_INFINITY }));
     }
     let config = inputs.config;
     // The step's one deadline (issue 25 §2), computed once: the owner's run (if-staging-taken: wait),
@@ -21864,7 +21772,7 @@ async function runStep(raw, deps) {
     });
     const stop = await gh.before();
     if (stop)
-        return publishAndFinish(notStartedResults(config.operation, config.siteIds, stop.result, stop.message, clock), deps, startedAt);
+        return done(notStartedResults(config.operation, config.siteIds, stop.result, stop.message, clock));
     // Source 3 of the staging URL (issue 20 §1): what an earlier run's deployment recorded, as plain data.
     const earlier = await gh.knownStaging();
     const from = `the last successful GitHub deployment of environment "${common.settings.environment}"`;

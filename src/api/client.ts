@@ -68,12 +68,8 @@ export class StagingApiClient {
     private readonly settings: ClientSettings,
     private readonly deps: ClientDeps,
   ) {
-    this.backoff = new Backoff(REQUEST_RETRY, {
-      clock: deps.clock,
-      deadlineMs: settings.deadline,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-      ...(deps.random ? { random: deps.random } : {}),
-    })
+    const { clock, signal, random } = deps
+    this.backoff = new Backoff(REQUEST_RETRY, { clock, deadlineMs: settings.deadline, signal, random })
   }
 
   /** Requests sent again by this layer (each after a backoff or a Retry-After). */

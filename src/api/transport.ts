@@ -112,17 +112,12 @@ export class NodeTransport implements Transport {
         let truncated = false
         res.on('data', (chunk: Buffer) => {
           if (truncated) return
-          const room = MAX_RESPONSE_BYTES - size
-          if (chunk.length > room) {
-            chunks.push(chunk.subarray(0, room))
-            size = MAX_RESPONSE_BYTES
-            truncated = true
-            answer()
-            res.destroy()
-            return
-          }
-          chunks.push(chunk)
+          chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - size))
           size += chunk.length
+          if (size <= MAX_RESPONSE_BYTES) return
+          truncated = true
+          answer()
+          res.destroy()
         })
         const answer = () =>
           finish(null, {

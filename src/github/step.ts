@@ -62,6 +62,7 @@ const FORK =
 export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<void> {
   const { clock, log, redactor } = deps
   const startedAt = clock.now()
+  const done = (results: Result[]) => publishAndFinish(results, deps, startedAt)
   let inputs: ActionInputs
   try {
     const operation = parseActionOperation(raw.operation)
@@ -69,11 +70,7 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
     if (fork && !raw['api-token']?.trim()) {
       const message = `This pull request comes from the fork ${fork}. ${FORK}`
       const siteIds = parseSiteIds(raw['site-id'] ?? '')
-      return publishAndFinish(
-        notStartedResults(operation, siteIds, 'skipped', message, clock),
-        deps,
-        startedAt,
-      )
+      return done(notStartedResults(operation, siteIds, 'skipped', message, clock))
     }
     inputs = parseActionInputs(raw)
   } catch (e) {
@@ -96,12 +93,9 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
   }
   if (inputs.operation === 'release') {
     // Nothing waits here: each GitHub request is within its short limit (src/github/phase.ts).
-    const released = await releaseStaging({
-      ...common,
-      siteIds: inputs.siteIds,
-      deadline: Number.POSITIVE_INFINITY,
-    })
-    return publishAndFinish(released, deps, startedAt)
+    return done(
+      await releaseStaging({ ...common, siteIds: inputs.siteIds, deadline: Number.POSITIVE_INFINITY }),
+    )
   }
   let config = inputs.config
   // The step's one deadline (issue 25 §2), computed once: the owner's run (if-staging-taken: wait),
@@ -116,12 +110,7 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
     setOutput: (name, value) => log.output(name, value),
   })
   const stop = await gh.before()
-  if (stop)
-    return publishAndFinish(
-      notStartedResults(config.operation, config.siteIds, stop.result, stop.message, clock),
-      deps,
-      startedAt,
-    )
+  if (stop) return done(notStartedResults(config.operation, config.siteIds, stop.result, stop.message, clock))
   // Source 3 of the staging URL (issue 20 §1): what an earlier run's deployment recorded, as plain data.
   const earlier = await gh.knownStaging()
   const from = `the last successful GitHub deployment of environment "${common.settings.environment}"`

@@ -60,17 +60,26 @@ const MAX_TIMEOUT_MS = 6 * 3600_000
  */
 export const MAX_SITES = 1000
 
+/** What `read` makes of the text; its error's message (or `refusal`, when given) is the refusal (the first one: a reader refuses by throwing). */
+export const readBy = <T>(read: (text: string) => T, refusal?: (text: string) => string) =>
+  z.string().transform((v, ctx) => {
+    try {
+      return read(v)
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: refusal?.(v) ?? (e as Error).message })
+      return z.NEVER
+    }
+  })
+
 /** `" Skip "` -> `skip`; an unknown value is refused with the choices and the nearest one. */
 export const choice = <T extends string>(values: readonly T[], aliases: Record<string, T> = {}) =>
-  z.string().transform((v, ctx) => {
+  readBy((v) => {
     const text = v.trim().toLowerCase()
     const value = aliases[text] ?? text
     if ((values as readonly string[]).includes(value)) return value as T
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${echoed(text, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
-    })
-    return z.NEVER
+    throw new Error(
+      `"${echoed(text, 40)}" is not one of ${values.join(', ')}${didYouMean(text, [...values, ...Object.keys(aliases)])}`,
+    )
   })
 
 export const boolean = z
@@ -100,53 +109,44 @@ function canonicalSiteId(id: string): string {
   return id.replace(/^0+(?=\d)/, '')
 }
 
-export const siteIds = z.string().transform((v, ctx) => {
+export const siteIds = readBy((v) => {
   const ids = v
     .split(/[\s,;]+/)
     .map((s) => s.trim())
     .filter(Boolean)
-  if (ids.length === 0) ctx.addIssue({ code: 'custom', message: 'is required (the PRODUCTION site id)' })
-  if (ids.length > MAX_SITES)
-    ctx.addIssue({ code: 'custom', message: `lists ${ids.length} sites; at most ${MAX_SITES}` })
+  if (ids.length === 0) throw new Error('is required (the PRODUCTION site id)')
+  if (ids.length > MAX_SITES) throw new Error(`lists ${ids.length} sites; at most ${MAX_SITES}`)
   // A URL here is quoted by nothing: split on its spaces, its parts could carry a password.
-  if (/:\/\/|@/.test(v)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `looks like a URL or an address, not a site id: a site id is the production site's number (digits only, at most 20)`,
-    })
-    return ids
-  }
-  for (const id of ids) {
-    if (!SITE_ID.test(id)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `"${echoed(id)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
-      })
-    }
-  }
+  if (/:\/\/|@/.test(v))
+    throw new Error(
+      `looks like a URL or an address, not a site id: a site id is the production site's number (digits only, at most 20)`,
+    )
+  const bad = ids.find((id) => !SITE_ID.test(id))
+  if (bad !== undefined)
+    throw new Error(
+      `"${echoed(bad)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`,
+    )
   const seen = new Map<string, string>()
   for (const id of ids) {
     const first = seen.get(canonicalSiteId(id))
     if (first !== undefined) {
       const same = first === id ? '' : ` (${first} and ${id} are the same site to the server)`
-      ctx.addIssue({ code: 'custom', message: `lists site ${id} more than once${same}` })
-      break
+      throw new Error(`lists site ${id} more than once${same}`)
     }
     seen.set(canonicalSiteId(id), id)
   }
   return ids
 })
 
-export const token = z.string().transform((v, ctx) => {
+export const token = readBy((v) => {
   const t = v.trim()
-  if (t === '') ctx.addIssue({ code: 'custom', message: 'is required (store it as a secret)' })
-  else if (/^bearer\s/i.test(t))
-    ctx.addIssue({
-      code: 'custom',
-      message: `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
-    })
-  else if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
-    ctx.addIssue({ code: 'custom', message: 'contains spaces or characters a token cannot have' })
+  if (t === '') throw new Error('is required (store it as a secret)')
+  if (/^bearer\s/i.test(t))
+    throw new Error(
+      `starts with "Bearer ": drop the Bearer prefix, it is added for you (store the bare token in ${TOKEN_SOURCE})`,
+    )
+  if (/\s/.test(t) || /[^\x21-\x7e]/.test(t))
+    throw new Error('contains spaces or characters a token cannot have')
   return t
 })
 
@@ -180,17 +180,6 @@ export function normaliseApiUrl(raw: string): string {
   return `${url.origin}${path.endsWith('/v2') ? path : `${path}/v2`}`
 }
 
-/** What `read` makes of the text, or its error's message (or `refusal`, when given) as the refusal. */
-const readBy = <T>(read: (text: string) => T, refusal?: (text: string) => string) =>
-  z.string().transform((v, ctx) => {
-    try {
-      return read(v)
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: refusal?.(v) ?? (e as Error).message })
-      return z.NEVER
-    }
-  })
-
 export const apiUrl = readBy(normaliseApiUrl)
 
 export const duration = readBy(
@@ -201,56 +190,41 @@ export const duration = readBy(
 })
 
 /** `es`, `es-ES`, `ES_mx`, `en-US`... -> `es` or `en` (the header takes the language alone). */
-export const language = z.string().transform((v, ctx) => {
+export const language = readBy((v) => {
   const code = v.trim().toLowerCase().split(/[-_]/)[0]!
   if (code === 'en' || code === 'es') return code
-  ctx.addIssue({
-    code: 'custom',
-    message: `must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`,
-  })
-  return z.NEVER
+  throw new Error(`must be one of en, es (a locale such as es-ES works too)${didYouMean(code, ['en', 'es'])}`)
 })
 
 /** An id as the service's paths take it (a task: contract §2, a site version: §13); '' is none. */
 const idOf = (max: number, what: string, where: string) =>
-  z.string().transform((v, ctx) => {
+  readBy((v) => {
     const t = v.trim()
     if (t === '' || new RegExp(`^[A-Za-z0-9_-]{1,${max}}$`).test(t)) return t || null
-    ctx.addIssue({ code: 'custom', message: `is not a ${what} (letters, digits, - and _: ${where})` })
-    return z.NEVER
+    throw new Error(`is not a ${what} (letters, digits, - and _: ${where})`)
   })
 export const taskId = idOf(128, 'task id', `${outputNamed('task-id')} of an earlier run`)
 
 /** An http(s) URL a user gives (staging-url, production-url): no credentials in it; '' is none. */
-export const userUrl = z.string().transform((v, ctx) => {
+export const userUrl = readBy((v) => {
   const t = v.trim()
   if (t === '') return null
   const url = httpUrl(t)
-  if (!url) {
-    ctx.addIssue({ code: 'custom', message: `"${echoed(t)}" is not an http(s) URL` })
-    return z.NEVER
-  }
-  if (url.username || url.password) {
-    ctx.addIssue({ code: 'custom', message: 'must not contain credentials (user:password@)' })
-    return z.NEVER
-  }
+  if (!url) throw new Error(`"${echoed(t)}" is not an http(s) URL`)
+  if (url.username || url.password) throw new Error('must not contain credentials (user:password@)')
   const secret = [...url.searchParams.keys()].find(isCredentialQueryParam)
-  if (secret !== undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor({ action: 'it is shown in logs, outputs and summaries', gitlab: "it is shown in the job's log and its dotenv report", pipe: "it is shown in the log and the pipe's outputs file", cli: 'it is shown on stderr, in --json and in the outputs files' })}`,
-    })
-    return z.NEVER
-  }
+  if (secret !== undefined)
+    throw new Error(
+      `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor({ action: 'it is shown in logs, outputs and summaries', gitlab: "it is shown in the job's log and its dotenv report", pipe: "it is shown in the log and the pipe's outputs file", cli: 'it is shown on stderr, in --json and in the outputs files' })}`,
+    )
   return url.href
 })
 
 /** Text the healthy live page contains (production-expect): one line, at most 200 characters; '' is none. */
-export const pageText = z.string().transform((v, ctx) => {
+export const pageText = readBy((v) => {
   const t = v.trim()
   if (t === '') return null
-  if (hasControl(t) || t.length > 200)
-    ctx.addIssue({ code: 'custom', message: 'must be one line of at most 200 characters' })
+  if (hasControl(t) || t.length > 200) throw new Error('must be one line of at most 200 characters')
   return t
 })
 

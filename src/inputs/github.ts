@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { hasControl } from '../text.js'
-import { InputError, boolean, choice, readInputs } from './fields.js'
+import { InputError, boolean, choice, readBy, readInputs } from './fields.js'
 
 // ---- The action's GitHub inputs and `operation: release` (issue 25 §1): the same schema, read
 // ---- with the rest before any request; a wrong value fails the step, nothing sent anywhere.
@@ -42,20 +42,15 @@ export function parseCommentAuthor(raw: string): string | null {
 const GitHubSchema = z.object({
   'github-token': z.string().transform((v) => v.trim()),
   'pr-comment': boolean,
-  'comment-author': z.string().transform((v, ctx) => {
+  'comment-author': readBy((v) => {
     const login = parseCommentAuthor(v)
     if (login) return login
-    ctx.addIssue({
-      code: 'custom',
-      message: "must be a GitHub login (letters, digits and -, or an app's name[bot])",
-    })
-    return z.NEVER
+    throw new Error("must be a GitHub login (letters, digits and -, or an app's name[bot])")
   }),
-  'deployment-environment': z.string().transform((v, ctx) => {
+  'deployment-environment': readBy((v) => {
     const name = v.trim()
-    if (hasControl(name))
-      ctx.addIssue({ code: 'custom', message: 'contains control characters or new lines' })
-    else if (name.length > 255) ctx.addIssue({ code: 'custom', message: 'is longer than 255 characters' })
+    if (hasControl(name)) throw new Error('contains control characters or new lines')
+    if (name.length > 255) throw new Error('is longer than 255 characters')
     return name === '' ? null : name
   }),
   'if-staging-taken': choice(IF_TAKEN),

@@ -10,10 +10,9 @@ const MAX_DETAIL_SITES = 200
 /**
  * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
  * what happened in one sentence, then a short table (one site: a definition table whose first row is
- * the site; several: one row a site, at most five columns, then the sites that did not succeed), the server's
- * words, what to do,
- * warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
- * MAX_SUMMARY_BYTES.
+ * the site; several: one row a site, at most five columns, then the sites that did not succeed), the
+ * server's words, what to do, warnings. Everything from the run is escaped (src/report/markdown.ts);
+ * the whole stays under MAX_SUMMARY_BYTES.
  */
 export function renderSummary(results: Result[]): string {
   const first = results[0]

@@ -43,11 +43,11 @@ function rawUrlEncode(secret: string): string {
  * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
  * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
  * `urlencode`), strictly percent-encoded, each percent form in upper and lower case and encoded
- * twice, PHP's JSON (`\/`), HTML-escaped
- * (`&#039;`, `&quot;`...), hex, and base64 (standard and URL-safe) at each of the three byte
- * alignments, so it is found inside a longer base64 text too (`Basic` credentials, a JWT, an encoded
- * blob): only the characters that depend on the secret alone are kept, at least 8 of them. Secrets
- * of PART_MIN_LENGTH or more are also matched without regard to case (PrefixIndex).
+ * twice, PHP's JSON (`\/`), HTML-escaped (`&#039;`, `&quot;`...), hex, and base64 (standard and
+ * URL-safe) at each of the three byte alignments, so it is found inside a longer base64 text too
+ * (`Basic` credentials, a JWT, an encoded blob): only the characters that depend on the secret alone
+ * are kept, at least 8 of them. Secrets of PART_MIN_LENGTH or more are also matched without regard
+ * to case (PrefixIndex).
  */
 export function encodings(secret: string): Set<string> {
   const bytes = Buffer.from(secret, 'utf8')

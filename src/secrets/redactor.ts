@@ -73,9 +73,9 @@ export class Redactor {
    * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: when it
    * has several secret lines, the whole in its raw, JSON-escaped, one-line and white-space-free forms
    * (scrub() skips white space inside a match, so any folding or re-wrapping is found), and each long
-   * secret-looking line or word on its own,
-   * also handed to the runner (the armour `-----BEGIN ... KEY-----` is words, not a secret). A value
-   * with no such part (a passphrase of words) is scrubbed from server text only, as a plain word is.
+   * secret-looking line or word on its own, also handed to the runner (the armour `-----BEGIN ...
+   * KEY-----` is words, not a secret). A value with no such part (a passphrase of words) is scrubbed
+   * from server text only, as a plain word is.
    */
   private addSpaced(v: string): void {
     const pieces = v.split(/\s+/).filter((p) => p.length >= PART_MIN_LENGTH && looksSecret(p))

@@ -29,14 +29,7 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   }
   at(ctx, `waiting for ${url} to answer`)
   const jobDone = ctx.clock.now()
-  const ready = await waitForUrl(url, {
-    clock: ctx.clock,
-    logger: ctx.logger,
-    deadline: ctx.client.deadline,
-    why: setting('wait-for-url'),
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
-  })
+  const ready = await waitForUrl(url, ctx, { deadline: ctx.client.deadline })
   answered(ctx, { urlReady: ready })
   if (ready === null) {
     warn(
@@ -70,14 +63,13 @@ async function readStagingAfterJob(ctx: RunContext): Promise<void> {
   const route = ctx.readRoute
   // None once the run heard that the service offers no such read, or once the read has answered
   // 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
-  if (route?.refused || route?.namesNothing) return
+  if (route.refused || route.namesNothing) return
   if (!ctx.polls.spareNow()) {
     ctx.logger.debug('not reading the staging environment now: the calls left are for jobs still running')
     return
   }
   const read = () => learnFromStaging(ctx)
-  if (!route) await read()
-  else await route.afterJob(read, (state) => (state === null ? null : state !== 'none'))
+  await route.afterJob(read, (state) => (state === null ? null : state !== 'none'))
 }
 
 function done(ctx: RunContext, op: JobOperation): Ending {

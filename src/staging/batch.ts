@@ -28,7 +28,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
   const ledger =
     deps.ledger ??
     new RateWindow(clock, {
-      ...(deps.signal ? { signal: deps.signal } : {}),
+      signal: deps.signal,
       onShared: (perMinute) =>
         deps.logger.info(
           `Other runs are using this account's rate limit: about ${perMinute} calls a minute.`,

@@ -14,7 +14,7 @@ import {
   saysQuota,
 } from '../contract.js'
 import type { Config } from '../inputs/index.js'
-import { waitDeps, type RunContext } from './context.js'
+import type { RunContext } from './context.js'
 import { answered, at, jobIs, learnt, sentences, warn, type Production } from './record.js'
 import { waitWhileBusy } from './jobs.js'
 import { makeRoom } from './versions.js'
@@ -120,15 +120,12 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   // No task id (contract §13 names one; a service may leave it out): the version's own status in
   // the site's version list, with the same waiting (docs/assumptions.md 120).
   at(ctx, `waiting for the checkpoint (version ${id}${taskId ? `, task ${taskId}` : ''}) to complete`)
-  const deps = waitDeps(ctx)
   // While it runs, the calls that go the moment it completes (the push, the toggles) are in the
   // run's plan; the push's final and the list come a push later (issue 33: 10 pushes at once).
   const after = Math.max(0, extraCalls(ctx.config) - 3)
   ctx.polls.ahead(after)
   const outcome = await (
-    taskId
-      ? waitForTask(deps, 'checkpoint', siteId, taskId, ctx.clock.now())
-      : waitForVersion(deps, siteId, id)
+    taskId ? waitForTask(ctx, 'checkpoint', siteId, taskId, ctx.clock.now()) : waitForVersion(ctx, siteId, id)
   ).finally(() => ctx.polls.ahead(-after))
   if (outcome.kind === 'completed') {
     // Only a completed version is a checkpoint: the output never names one that cannot be restored.

@@ -9,11 +9,10 @@ import type { Config } from '../inputs/index.js'
 import type { Clock, Logger } from '../types.js'
 import type { RunRecord } from './record.js'
 import type { PollScheduler } from './wait/batch.js'
-import type { WaitDeps } from './wait/follow.js'
 import type { Door } from '../words.js'
 import type { SiteGet } from './url-check.js'
 
-/** Everything one operation on one site works with. */
+/** Everything one operation on one site works with; the wait functions (wait/follow.ts) take it whole. */
 export interface RunContext {
   config: Config
   /** The PRODUCTION site's id. */
@@ -22,9 +21,9 @@ export interface RunContext {
   /** Evidence that api-url is the API root, asked once per run (contract §4 r3). */
   root: ApiRoot
   /** The site list (GET /v2/sites), read once per run when a staging id or URL is missing (issue 20 §1). */
-  siteList?: SiteList
+  siteList: SiteList
   /** Whether the service offers the staging read, learned once per run (probe.ts). */
-  readRoute?: StagingReadRoute
+  readRoute: StagingReadRoute
   /** When status calls may go: shared by every job of a run (wait/batch.ts). */
   polls: PollScheduler
   /** if-busy: wait's pauses before sending a job's request again; its count is part of `retries`. */
@@ -46,16 +45,4 @@ export interface RunContext {
   record: RunRecord
   /** What the run learnt of the staging site: id, URL, state, where each came from (facts.ts). */
   facts: Facts
-}
-
-/** The deps of the wait functions (wait/follow.ts), from the run's context. */
-export function waitDeps(ctx: RunContext): WaitDeps {
-  return {
-    client: ctx.client,
-    polls: ctx.polls,
-    clock: ctx.clock,
-    logger: ctx.logger,
-    redactor: ctx.redactor,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  }
 }

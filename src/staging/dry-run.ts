@@ -41,8 +41,7 @@ export async function dryRun(ctx: RunContext): Promise<Ending> {
     const url = ctx.facts.url
     logger.info(`Dry run: site ${siteId} has a staging environment${url ? ` at ${url}` : ''}.`)
   } catch (e) {
-    if (!(e instanceof ApiError)) throw e
-    if (e.kind === 'auth') throw e
+    if (!(e instanceof ApiError) || e.kind === 'auth') throw e
     logger.info(`Dry run: reading the staging environment answered: ${e.message}`)
   }
   const guarded = config.checkpoint !== 'none'

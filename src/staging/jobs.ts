@@ -6,7 +6,7 @@ import { CancelledError } from '../clock.js'
 import { taskIdOf } from '../contract.js'
 import type { JobOperation } from '../types.js'
 import { afterJob } from './after-job.js'
-import { waitDeps, type RunContext } from './context.js'
+import type { RunContext } from './context.js'
 import { at, answered, jobIs, note, type Job } from './record.js'
 import { ENDPOINTS, PUSH_WARNINGS, checkLaterHint } from './endpoints.js'
 import { settle, type Ending } from './ending.js'
@@ -131,13 +131,12 @@ async function follow(
 ): Promise<Ending> {
   const data = response.reply.data
   const task = taskIdOf(data)
-  let taskId: string | null = null
-  if (task && 'id' in task) taskId = task.id
-  else if (task)
+  const taskId = task && 'id' in task ? task.id : null
+  if (task && 'unusable' in task)
     ctx.logger.warn(
       `The server gave a task id that cannot be used in a URL ("${ctx.redactor.server(task.unusable, 60)}"): following the staging environment instead.`,
     )
-  if (taskId) answered(ctx, { taskId: taskId })
+  if (taskId) answered(ctx, { taskId })
   if (op === 'create') fillStagingFields(ctx, data, CREATE_ANSWER)
   if (!wait) {
     ctx.logger.info(
@@ -155,8 +154,8 @@ async function follow(
 async function track(ctx: RunContext, op: JobOperation, taskId: string | null): Promise<Ending> {
   at(ctx, `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`)
   const outcome = taskId
-    ? await waitForTask(waitDeps(ctx), op, ctx.siteId, taskId, ctx.clock.now())
-    : await waitForProbe(waitDeps(ctx), op, ctx.siteId)
+    ? await waitForTask(ctx, op, ctx.siteId, taskId, ctx.clock.now())
+    : await waitForProbe(ctx, op, ctx.siteId)
   const ending = settle(ctx, op, outcome)
   if (ending.outcome === 'succeeded') {
     jobIs(ctx, op, 'completed')

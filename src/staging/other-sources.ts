@@ -2,7 +2,7 @@ import { httpUrl } from '../text.js'
 import type { StagingHint } from '../types.js'
 import type { RunContext } from './context.js'
 import { at } from './record.js'
-import { findStagingInList, SiteList } from './site-list.js'
+import { findStagingInList } from './site-list.js'
 import { cleanUrl, listSource, SITE_LIST } from './staging-fields.js'
 import { waitForUrl } from './url-check.js'
 import { capitalised, perDoor } from '../words.js'
@@ -41,8 +41,7 @@ export async function fromSiteList(
   await ctx.polls.untilQuiet()
   at(ctx, 'reading the site list for the staging site')
   const ended = ctx.clock.now()
-  const siteList = ctx.siteList ?? new SiteList()
-  let list = await siteList.read(ctx.client, -Infinity, ended)
+  let list = await ctx.siteList.read(ctx.client, -Infinity, ended)
   if ('error' in list) return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` }
   let finding = findStagingInList(list.records, ctx.siteId)
   // Read before this site's job ended and not naming it (or read in part): read again, with calls
@@ -52,7 +51,7 @@ export async function fromSiteList(
     (finding.skipped === 'not-listed' || list.stoppedBy !== null) &&
     ctx.polls.spareNow()
   ) {
-    list = await siteList.read(ctx.client, ended, ctx.clock.now())
+    list = await ctx.siteList.read(ctx.client, ended, ctx.clock.now())
     if ('error' in list) return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` }
     finding = findStagingInList(list.records, ctx.siteId)
   }
@@ -108,13 +107,9 @@ async function fillFromHints(ctx: RunContext): Promise<void> {
       continue
     }
     at(ctx, `checking ${url} (from ${hint.from})`)
-    const answered = await waitForUrl(url, {
-      clock: ctx.clock,
-      logger: ctx.logger,
+    const answered = await waitForUrl(url, ctx, {
       deadline: Math.min(ctx.client.deadline, ctx.clock.now() + HINT_CHECK_MS),
       why: `checking the staging URL from ${hint.from}`,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
     })
     if (answered) {
       ctx.facts.learn({ kind: 'outside', words: `${hint.from} (it answers)` }, { url })

@@ -22,7 +22,7 @@ export async function readStaging(
 ): Promise<StagingRead> {
   const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options)
   try {
-    const probe = await (ctx.readRoute ? ctx.readRoute.read(send, (first) => notSent(ctx, first)) : send())
+    const probe = await ctx.readRoute.read(send, (first) => notSent(ctx, first))
     return {
       kind: 'found',
       state: probeState(probe.reply.data),

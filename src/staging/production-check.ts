@@ -45,15 +45,11 @@ export async function checkProduction(ctx: RunContext, url: string): Promise<Pro
     last = ctx.redactor.inert(why ?? `HTTP ${(answer as SiteAnswer).status}`, LAST_MAX)
     return why === null ? null : last
   }
-  const passed = await waitForUrl(url, {
-    clock: ctx.clock,
-    logger: ctx.logger,
+  const passed = await waitForUrl(url, ctx, {
     deadline: Math.min(ctx.client.deadline, ctx.clock.now() + windowMs),
     why: setting('production-url'),
     judge,
     ...(expected ? { bodyBytes: PAGE_BYTES_MAX } : {}),
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    ...(ctx.siteGet ? { get: ctx.siteGet } : {}),
   })
   if (passed === null)
     return { passed: false, last: 'not asked: plain http to a host that is not loopback', tries: 0 }

@@ -2,7 +2,7 @@ import { ApiError } from '../api/errors.js'
 import { DeadlineError } from '../api/client.js'
 import { CHECKPOINT_PREFIX, VERSIONS_NOT_OFFERED, restorePath, taskIdOf } from '../contract.js'
 import { durationText } from '../duration.js'
-import { waitDeps, type RunContext } from './context.js'
+import type { RunContext } from './context.js'
 import { withRootEvidence } from './checkpoint.js'
 import { isOurs, listVersions, type VersionList, type VersionRecord } from './versions.js'
 import { checkLaterHint } from './endpoints.js'
@@ -156,7 +156,7 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
     }
   }
   at(ctx, `waiting for the restore of version ${id} (task ${taskId}) to finish`)
-  const outcome = await waitForTask(waitDeps(ctx), 'rollback', siteId, taskId, ctx.clock.now())
+  const outcome = await waitForTask(ctx, 'rollback', siteId, taskId, ctx.clock.now())
   if (outcome.kind === 'completed') {
     jobIs(ctx, 'restore', 'completed')
     learnt(ctx, { content: { is: 'restored', version: id } })

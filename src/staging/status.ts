@@ -1,7 +1,7 @@
 import { probePath, probeState, probeUnsupported } from '../contract.js'
 import { ApiError } from '../api/errors.js'
 import { TaskStatusSchema } from '../api/schemas.js'
-import { waitDeps, type RunContext } from './context.js'
+import type { RunContext } from './context.js'
 import { at, answered } from './record.js'
 import { checkLaterHint, taskStatusPath } from './endpoints.js'
 import { fromSiteList } from './other-sources.js'
@@ -24,7 +24,7 @@ export async function status(ctx: RunContext): Promise<Ending> {
     return readTaskOnce(ctx, taskId)
   }
   at(ctx, `waiting for the job (task ${taskId}) to finish`)
-  const outcome = await waitForTask(waitDeps(ctx), 'status', ctx.siteId, taskId, ctx.clock.now())
+  const outcome = await waitForTask(ctx, 'status', ctx.siteId, taskId, ctx.clock.now())
   const ending = settle(ctx, 'status', outcome)
   if (ending.outcome !== 'succeeded') return ending
   await learnFromStaging(ctx)

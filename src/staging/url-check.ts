@@ -25,16 +25,20 @@ export function answers(status: number): boolean {
 const REQUEST_LIMIT_MS = 10_000
 const PROGRESS_EVERY_MS = 15_000
 
-export interface UrlCheckDeps {
+/** What the check takes of the run (its RunContext). */
+export interface UrlCheckRun {
   clock: Clock
   logger: Logger
+  signal?: AbortSignal
+  /** One GET of the URL (default: plainGet, below). */
+  siteGet?: SiteGet
+}
+
+export interface UrlCheckOptions {
   /** Absolute time (clock ms) by which the site must answer. */
   deadline: number
-  signal?: AbortSignal
   /** Why it is asked, for the log line (default `wait-for-url`). */
   why?: string
-  /** One GET of the URL (default: plainGet, below). */
-  get?: SiteGet
   /** Bytes of the body to read (default 0: the status line only). */
   bodyBytes?: number
   /** Why an answer (or a GET that got none) is not good enough yet; null when it is (default: `answers`). */
@@ -64,27 +68,31 @@ function answered(answer: SiteAnswer | Error): string | null {
  * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
  * (plain http to a host that is not loopback, as with api-url).
  */
-export async function waitForUrl(url: string, deps: UrlCheckDeps): Promise<boolean | null> {
+export async function waitForUrl(
+  url: string,
+  run: UrlCheckRun,
+  options: UrlCheckOptions,
+): Promise<boolean | null> {
   if (!secureOrLoopback(new URL(url))) return null
-  const { clock, logger, signal } = deps
-  const get = deps.get ?? plainGet
+  const { clock, logger, signal } = run
+  const get = run.siteGet ?? plainGet
   const started = clock.now()
   // Between tries: a quarter of the time waited so far (late by 25% at most), never past the deadline.
-  const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: deps.deadline, ...(signal ? { signal } : {}) })
+  const backoff = new Backoff(URL_WAIT, { clock, deadlineMs: options.deadline, signal })
   let lastLine = started
-  logger.info(`Waiting for ${url} to answer (${deps.why ?? setting('wait-for-url')})…`)
+  logger.info(`Waiting for ${url} to answer (${options.why ?? setting('wait-for-url')})…`)
   for (let retry = 0; ; retry++) {
     throwIfAborted(signal)
-    const left = deps.deadline - clock.now()
+    const left = options.deadline - clock.now()
     if (left <= 0) return false
     let answer: SiteAnswer | Error
     try {
-      answer = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal, deps.bodyBytes)
+      answer = await get(url, Math.min(REQUEST_LIMIT_MS, left), signal, options.bodyBytes)
     } catch (e) {
       if (e instanceof CancelledError) throw e
       answer = e instanceof Error ? e : new Error(String(e))
     }
-    const why = (deps.judge ?? answered)(answer)
+    const why = (options.judge ?? answered)(answer)
     if (why === null && !(answer instanceof Error)) {
       logger.info(`${url} answers (HTTP ${answer.status}) after ${durationText(clock.now() - started)}.`)
       return true

@@ -21,13 +21,13 @@ describe('waitForUrl (virtual time)', () => {
       if (next instanceof Error) throw next
       return { status: next }
     }
-    return { clock, logger, asked, deadline: clock.now() + deadlineInMs, get }
+    return { clock, logger, asked, deadline: clock.now() + deadlineInMs, siteGet: get }
   }
   const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
 
   it('asks again after connection errors and 404s, with growing pauses, until the site answers', async () => {
     const d = deps([refused(), refused(), 404, 503, 401])
-    expect(await waitForUrl('https://staging.example.test/', d)).toBe(true)
+    expect(await waitForUrl('https://staging.example.test/', d, d)).toBe(true)
     expect(d.asked).toHaveLength(5)
     const gaps = d.asked.slice(1).map((t, i) => t - d.asked[i]!)
     for (let i = 1; i < gaps.length; i++) expect(gaps[i]!).toBeGreaterThanOrEqual(gaps[i - 1]!)
@@ -35,23 +35,23 @@ describe('waitForUrl (virtual time)', () => {
   })
   it('gives up exactly at the deadline: false, never a request after it', async () => {
     const d = deps([404], 60_000)
-    expect(await waitForUrl('https://staging.example.test/', d)).toBe(false)
+    expect(await waitForUrl('https://staging.example.test/', d, d)).toBe(false)
     expect(d.clock.now()).toBeLessThanOrEqual(d.deadline)
     expect(d.asked.every((t) => t < d.deadline)).toBe(true)
     expect(d.logger.text).toMatch(/does not answer yet/)
   })
   it('plain http to a host that is not loopback is not checked (null); loopback http is', async () => {
     const d = deps([200])
-    expect(await waitForUrl('http://staging.example.test/', d)).toBeNull()
+    expect(await waitForUrl('http://staging.example.test/', d, d)).toBeNull()
     expect(d.asked).toHaveLength(0)
-    expect(await waitForUrl('http://127.0.0.1:9/x', d)).toBe(true)
+    expect(await waitForUrl('http://127.0.0.1:9/x', d, d)).toBe(true)
   })
   it('stops at once when cancelled', async () => {
     const d = deps([404])
     const controller = new AbortController()
     controller.abort()
     await expect(
-      waitForUrl('https://staging.example.test/', { ...d, signal: controller.signal }),
+      waitForUrl('https://staging.example.test/', { ...d, signal: controller.signal }, d),
     ).rejects.toBeInstanceOf(CancelledError)
   })
 })
@@ -67,11 +67,11 @@ describe('the request itself (a real server on loopback)', () => {
     const port = (server.address() as AddressInfo).port
     try {
       const clock = new FakeClock()
-      const ok = await waitForUrl(`http://127.0.0.1:${port}/site/`, {
-        clock,
-        logger: new MemoryLogger(),
-        deadline: clock.now() + 10_000,
-      })
+      const ok = await waitForUrl(
+        `http://127.0.0.1:${port}/site/`,
+        { clock, logger: new MemoryLogger() },
+        { deadline: clock.now() + 10_000 },
+      )
       expect(ok).toBe(true)
       expect(seen).toHaveLength(1)
       const names = Object.keys(seen[0]!).sort()
