@@ -768,7 +768,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8877);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7805);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9777);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -786,7 +786,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7805:
+/***/ 9777:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -5356,6 +5356,61 @@ const HTTP_DATE = [
     /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
     /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
 ];
+/**
+ * What an answer says of the account's rate limit (contract §6), for the rate window: its
+ * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (as a monotonic time), each null when absent or
+ * out of bounds; a count is only worth its window, so with a reset that is not sane it is ignored
+ * too. An epoch reset is read against the server's own "now" (its Date header, else `wallNow`;
+ * contract §11).
+ */
+function limitHeaders(headers, now, wallNow, known) {
+    const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
+    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverNow(headers.date, wallNow));
+    const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
+    const max = limit ?? known ?? RATE_LIMIT_MAX;
+    const remaining = badReset ? null : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, max);
+    return { limit, remaining, reset };
+}
+/**
+ * How long every request pauses after the `n`th 429 in a row: its `Retry-After` (one longer than
+ * the cap is ignored here: the client that got it ends its run, saying when), else 0.5 s · 2ⁿ up to
+ * 30 s; never less than a second, so a hostile `Retry-After: 0` cannot make a batch hammer.
+ */
+function pauseAfter429(headers, wallNow, n) {
+    const said = parseRetryAfter(headers['retry-after'], wallNow, headers.date);
+    const pause = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS
+        ? pauseAfterMs(said, n - 1)
+        : PAUSE_AFTER_429(n, 0, () => 0);
+    return Math.max(1000, pause);
+}
+/** A whole number from min to max, or null (absent, not a number, out of bounds). */
+function whole(value, min, max) {
+    const text = headerValue(value);
+    if (!text || !/^-?\d+$/.test(text))
+        return null;
+    const n = Number(text);
+    return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
+}
+/**
+ * `X-RateLimit-Reset` as a time (monotonic ms, like `now`), or null outside the bounds of contract
+ * §6: epoch seconds (read against the server's `wallNow`, contract §11), or seconds from now; at
+ * most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
+ */
+function resetTime(value, now, wallNow) {
+    const text = headerValue(value);
+    if (!text || !/^\d+(\.\d+)?$/.test(text))
+        return null;
+    const n = Number(text);
+    let at;
+    if (n >= 1e9 && n < 1e11)
+        at = now + (n * 1000 - wallNow);
+    else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS)
+        at = now + n * 1000;
+    else
+        return null;
+    return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
+}
+const PAUSE_AFTER_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 });
 
 ;// CONCATENATED MODULE: ./src/api/reply.js
 
@@ -6881,6 +6936,7 @@ function done(ctx, op) {
 
 
 
+
 /** An ending that is an error of the API (ours or the server's), with its hint. */
 function failure(e) {
     return {
@@ -7013,13 +7069,6 @@ function writeResult(ctx, ending) {
         },
     };
 }
-
-;// CONCATENATED MODULE: ./src/staging/settle.js
-
-
-
-
-
 /**
  * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
  * failed with the server's reason. A create's completion also names the staging site: from a task,
@@ -16605,6 +16654,15 @@ const TaskStatusSchema = looseObject({
 }));
 
 ;// CONCATENATED MODULE: ./src/staging/wait/planner.js
+/** Two readings of a job's end in a row agree (`start`: the job's), the later one past CONFIRM_AFTER
+ * of it (a bar need not be linear): the poll scheduler's "pinned", with a narrow window. */
+function agrees(start, before, end, now) {
+    if (end === null || before === null)
+        return false;
+    return near(end.to, before.to, start) && now - start >= CONFIRM_AFTER * (end.to - start);
+}
+const narrow = (end, start) => near(end.from, end.to, start);
+const near = (a, b, start) => Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS;
 /**
  * The planner: when to ask again whether ONE background job has finished. It uses what the server
  * tells, and never trusts it so far that a misleading progress bar costs more than fixed polling.
@@ -16630,19 +16688,17 @@ class PollPlanner {
     readings = [];
     /** The lines that fit the readings as they are (a job asks again at every wake). */
     lines = new Map();
-    polls = 0;
+    /** Answers recorded so far. */
+    answers = 0;
     stale = 0;
     lastAnswer = 0;
     /** `startedAt`: when the job was accepted (ms). */
     constructor(startedAt) {
         this.startedAt = startedAt;
     }
-    firstDelay() {
-        return FIRST_POLL_MS;
-    }
     /** One answer of a running job (`percent` undefined: the server gave none). */
     observe(at, percent) {
-        this.polls++;
+        this.answers++;
         const t = at - this.startedAt;
         const from = this.lastAnswer;
         this.lastAnswer = t;
@@ -16662,12 +16718,12 @@ class PollPlanner {
             this.samples.push({ t, percent: p, from });
         }
     }
-    /** How long to wait, from `now`, before the next poll. */
+    /** How long to wait, from `now`, before the next poll (the first poll too, before any answer). */
     nextDelay(now) {
         const t = Math.max(0, now - this.startedAt);
         const last = this.samples.at(-1);
         if (!last)
-            return clamp(this.polls === 0 ? FIRST_POLL_MS : NO_PROGRESS_POLL_MS);
+            return clamp(this.answers === 0 ? FIRST_POLL_MS : NO_PROGRESS_POLL_MS);
         const window = this.endWindow(t, last);
         if (t < window.from - NEAR_END_POLL_MS) {
             let wait = Math.min((window.from - t) * APPROACH, Math.max(FIRST_POLL_MS, GROWTH * t));
@@ -16680,12 +16736,8 @@ class PollPlanner {
         if (t <= window.to)
             return clamp(Math.min(NEAR_END_POLL_MS, Math.max(FIRST_POLL_MS, window.to - t)));
         const lateCap = Math.max(NO_PROGRESS_POLL_MS, t * LATE_FRACTION);
-        const averageCap = Math.max(FIRST_POLL_MS, (AVERAGE_FACTOR * t) / Math.max(1, this.polls));
+        const averageCap = Math.max(FIRST_POLL_MS, (AVERAGE_FACTOR * t) / Math.max(1, this.answers));
         return clamp(Math.min(Math.max(NEAR_END_POLL_MS, BACKOFF * (t - window.to)), lateCap, averageCap));
-    }
-    /** Answers recorded so far. */
-    get answers() {
-        return this.polls;
     }
     /** When the job ends by its own progress (clock ms), earliest and latest; null before the bar moved. */
     end(now) {
@@ -16725,7 +16777,7 @@ class PollPlanner {
         const power = mark === DONE_AT ? this.powerLawEnd(last) : null;
         if (power !== null)
             early.push(power);
-        if (this.stalled() || this.stoodStill()) {
+        if (this.stalled()) {
             const best = Math.max(...this.samples.map((s) => s.percent / Math.max(1, s.t)));
             early.push(Math.max(t, last.t) + (mark - last.percent) / best);
         }
@@ -16795,15 +16847,8 @@ class PollPlanner {
             return null;
         return Math.max(latest, before);
     }
-    /** The bar stood still for over two of its steps between its last two values: it is bursty. */
-    stoodStill() {
-        const n = this.samples.length;
-        if (n < 2)
-            return false;
-        const [b, c] = [this.samples[n - 2], this.samples[n - 1]];
-        return c.from - b.t > (2 * b.t) / b.percent;
-    }
-    /** The latest answer did not move, or moved at less than half the average pace before it. */
+    /** The latest answer did not move, or moved at less than half the average pace before it, or the
+     * bar stood still for over two of its steps between its last two values (it is bursty). */
     stalled() {
         if (this.stale > 0)
             return true;
@@ -16811,15 +16856,13 @@ class PollPlanner {
         if (n < 2)
             return false;
         const [b, c] = [this.samples[n - 2], this.samples[n - 1]];
-        return (c.percent - b.percent) / Math.max(1, c.t - b.t) < (0.5 * b.percent) / Math.max(1, b.t);
+        const slow = (c.percent - b.percent) / Math.max(1, c.t - b.t) < (0.5 * b.percent) / Math.max(1, b.t);
+        return slow || c.from - b.t > (2 * b.t) / b.percent;
     }
     line(maxValues) {
-        const known = this.lines.get(maxValues);
-        if (known !== undefined)
-            return known;
-        const line = fitLine(this.readings, maxValues);
-        this.lines.set(maxValues, line);
-        return line;
+        if (!this.lines.has(maxValues))
+            this.lines.set(maxValues, fitLine(this.readings, maxValues));
+        return this.lines.get(maxValues) ?? null;
     }
 }
 /**
@@ -16906,6 +16949,10 @@ const DONE_AT = 99;
 /** The line through the recent answers spans at most LINE_VALUES values of the bar (of MAX_READINGS answers). */
 const LINE_VALUES = 6;
 const MAX_READINGS = 60;
+/** An end is pinned when its window is this narrow (a fraction of its length, plus ms), confirmed only CONFIRM_AFTER into it. */
+const NARROW = 0.04;
+const NARROW_MS = 400;
+const CONFIRM_AFTER = 0.5;
 
 ;// CONCATENATED MODULE: ./src/staging/wait/follow.js
 
@@ -16942,7 +16989,7 @@ function waitForTask(deps, operation, siteId, taskId, startedAt) {
             if (operation === 'checkpoint' || operation === 'rollback')
                 return { kind: 'untrackable', reason: `task ${taskId} was not found (404)` };
             logger.warn(`Task ${taskId} was not found ${durationText(elapsed, 'log')} after the job started; following the staging environment instead.`);
-            return followProbe(deps, operation, siteId, seenRunning);
+            return waitForProbe(deps, operation, siteId, seenRunning);
         }
         const parsed = TaskStatusSchema.safeParse(answer.reply.data);
         if (!parsed.success) {
@@ -16967,11 +17014,11 @@ function waitForTask(deps, operation, siteId, taskId, startedAt) {
         return { percent: task.percent };
     });
 }
-/** Follows a job with no task id through the staging probe (contract §3); never reports success it did not see. */
-function waitForProbe(deps, operation, siteId) {
-    return followProbe(deps, operation, siteId, false);
-}
-function followProbe(deps, operation, siteId, seenBusy) {
+/**
+ * Follows a job with no task id through the staging probe (contract §3); never reports success it
+ * did not see (`seenBusy`: its task was seen running before it went invisible).
+ */
+function waitForProbe(deps, operation, siteId, seenBusy = false) {
     const { client, logger, clock } = deps;
     return follow(deps, operation, siteId, 'the staging environment', clock.now(), async (elapsed) => {
         let answer;
@@ -17049,7 +17096,7 @@ async function follow(deps, operation, siteId, what, startedAt, look) {
     const progress = progressOf(deps, operation, siteId, startedAt);
     const followedFrom = clock.now();
     try {
-        let delay = planner.firstDelay();
+        let delay = planner.nextDelay(clock.now());
         for (;;) {
             await sleepWithin(deps, delay, planner);
             let now;
@@ -17100,11 +17147,8 @@ async function sleepWithin(deps, wanted, planner) {
         const left = polls.deadline - now;
         if (left <= 0)
             throw new DeadlineError();
-        const { at, final, wake } = polls.pollAt(deps, {
-            wantedAt,
-            end: planner.end(now),
-            answers: planner.answers,
-        });
+        const ask = { wantedAt, end: planner.end(now), answers: planner.answers };
+        const { at, final, wake } = polls.pollAt(deps, ask);
         if (at <= now)
             return;
         const ms = at - now;
@@ -17680,67 +17724,6 @@ function refused(ctx, e, rootSaid) {
     return { ...failure(e), summary, error: { kind: e.kind, hint } };
 }
 
-;// CONCATENATED MODULE: ./src/api/rate-headers.js
-
-
-
-// What an answer says of the account's rate limit (contract §6), within its sane bounds: read by
-// the rate window (rate-window.ts).
-/**
- * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (as a monotonic time), each null when absent or out
- * of bounds; a count is only worth its window, so with a reset that is not sane it is ignored too.
- * `serverWall`: the server's own "now" (its Date header, else our wall clock; contract §11).
- */
-function limitHeaders(headers, now, wallNow, known) {
-    const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
-    const serverWall = serverNow(headers.date, wallNow);
-    const reset = resetTime(headers[RATE_LIMIT_HEADERS.reset], now, serverWall);
-    const badReset = reset === null && headerValue(headers[RATE_LIMIT_HEADERS.reset]) !== undefined;
-    const max = limit ?? known ?? RATE_LIMIT_MAX;
-    const remaining = badReset ? null : whole(headers[RATE_LIMIT_HEADERS.remaining], 0, max);
-    return { limit, remaining, reset, serverWall };
-}
-/**
- * How long every request pauses after the `n`th 429 in a row: its `Retry-After` (one longer than
- * the cap is ignored here: the client that got it ends its run, saying when), else 0.5 s · 2ⁿ up to
- * 30 s; never less than a second, so a hostile `Retry-After: 0` cannot make a batch hammer.
- */
-function pauseAfter429(headers, serverWall, n) {
-    const said = parseRetryAfter(headers['retry-after'], serverWall);
-    const pause = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS
-        ? pauseAfterMs(said, n - 1)
-        : PAUSE_AFTER_429(n, 0, () => 0);
-    return Math.max(1000, pause);
-}
-/** A whole number from min to max, or null (absent, not a number, out of bounds). */
-function whole(value, min, max) {
-    const text = headerValue(value);
-    if (!text || !/^-?\d+$/.test(text))
-        return null;
-    const n = Number(text);
-    return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
-}
-/**
- * `X-RateLimit-Reset` as a time (monotonic ms, like `now`), or null outside the bounds of contract
- * §6: epoch seconds (read against the server's `wallNow`, contract §11), or seconds from now; at
- * most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
- */
-function resetTime(value, now, wallNow) {
-    const text = headerValue(value);
-    if (!text || !/^\d+(\.\d+)?$/.test(text))
-        return null;
-    const n = Number(text);
-    let at;
-    if (n >= 1e9 && n < 1e11)
-        at = now + (n * 1000 - wallNow);
-    else if (n * 1000 <= RATE_RESET_MAX_AHEAD_MS)
-        at = now + n * 1000;
-    else
-        return null;
-    return at > now - 1000 && at <= now + RATE_RESET_MAX_AHEAD_MS ? Math.max(at, now) : null;
-}
-const PAUSE_AFTER_429 = exponential({ firstMs: 500, factor: 2, capMs: 30_000, jitter: 0 });
-
 ;// CONCATENATED MODULE: ./src/api/rate-window.js
 
 
@@ -17788,10 +17771,8 @@ class RateWindow {
         this.options = options;
         this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
         this.assumedWindowMs = this.windowMs;
-        if (options.signal) {
-            this.cancelledBy = options.signal;
-            options.signal.addEventListener('abort', () => this.notify(), { once: true });
-        }
+        this.cancelledBy = options.signal;
+        options.signal?.addEventListener('abort', () => this.notify(), { once: true });
     }
     /** Aborted when an answer may have given calls back: a request waiting on `reserve` asks again at once. */
     get changed() {
@@ -17827,11 +17808,8 @@ class RateWindow {
         // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
         if (reset === null && this.probing && until + MARGIN_MS >= deadline) {
             const probeAt = this.lastSentAt + PROBE_AFTER_MS;
-            if (now >= probeAt && !this.flying()) {
-                this.send(now);
-                this.calls.at(-1).probe = true;
-                return 0;
-            }
+            if (now >= probeAt && !this.flying())
+                return this.send(now, true);
             until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS));
         }
         return until === Infinity ? ASK_AGAIN_MS : Math.max(MIN_WAIT_MS, until - now + MARGIN_MS);
@@ -17864,7 +17842,8 @@ class RateWindow {
         const mine = this.oldestInFlight();
         if (mine)
             this.answer(mine, now);
-        const { limit, remaining, reset, serverWall } = limitHeaders(headers, now, this.clock.wallNow(), this.limit);
+        const wallNow = this.clock.wallNow();
+        const { limit, remaining, reset } = limitHeaders(headers, now, wallNow, this.limit);
         if (limit !== null)
             this.limit = limit;
         if (limit !== null || remaining !== null)
@@ -17874,7 +17853,7 @@ class RateWindow {
             if (mine?.probe)
                 this.probing = false;
             this.windowMs = Math.max(this.windowMs, this.assumedWindowMs);
-            const pause = pauseAfter429(headers, serverWall, ++this.consecutive429);
+            const pause = pauseAfter429(headers, wallNow, ++this.consecutive429);
             this.pausedUntil = Math.max(this.pausedUntil, now + pause);
             this.statedReset = this.pausedUntil;
             this.notify();
@@ -17892,10 +17871,15 @@ class RateWindow {
             // A probe let through with calls given back: the window lasts at most since the oldest of them.
             if (mine.probe && oldest !== null)
                 this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, Math.min(this.windowMs, now - oldest.sentAt));
-            // The only call counted, with the window's end stated: no longer than to that end (and a second).
+            // The only call counted, with the window's end stated: no longer than to that end (and a second);
+            // calls already answered come back sooner too.
             const learnt = reset === null ? Infinity : reset - mine.sentAt + RESET_ROUNDING_MS;
-            if (remaining === this.limit - 1 && learnt < this.windowMs)
-                this.learnWindow(Math.max(MIN_LEARNT_WINDOW_MS, learnt));
+            if (remaining === this.limit - 1 && learnt < this.windowMs) {
+                this.windowMs = Math.max(MIN_LEARNT_WINDOW_MS, learnt);
+                for (const c of this.calls)
+                    if (c.answeredAt !== null)
+                        this.holdUntil(c, Math.min(c.until, c.answeredAt + this.windowMs));
+            }
         }
         const learnt = !knewLimit || (stated !== null && this.statedReset === null);
         if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore)
@@ -17921,10 +17905,7 @@ class RateWindow {
     }
     /** When `n` more calls than now will have come back (now when they are there already). */
     backBy(n, now = this.clock.now()) {
-        if (this.limit === null)
-            return now;
-        this.expire(now);
-        const short = n - (this.limit - this.calls.length);
+        const short = n - this.available(now); // no limit known: none short
         if (short <= 0)
             return now;
         return this.calls.map((c) => c.until).sort((a, b) => a - b)[short - 1] ?? Infinity;
@@ -17951,13 +17932,6 @@ class RateWindow {
             delete this.options.onShared;
         }
         return null;
-    }
-    /** A window no longer than `ms`: calls already answered come back sooner too. */
-    learnWindow(ms) {
-        this.windowMs = ms;
-        for (const c of this.calls)
-            if (c.answeredAt !== null)
-                this.holdUntil(c, Math.min(c.until, c.answeredAt + ms));
     }
     answer(call, now) {
         this.holdUntil(Object.assign(call, { answeredAt: now }), now + this.windowMs);
@@ -17993,10 +17967,10 @@ class RateWindow {
     flying(since = -Infinity) {
         return this.calls.some((c) => c.answeredAt === null && c.sentAt >= since);
     }
-    send(now) {
+    send(now, probe = false) {
         this.lastSentAt = now;
         const until = now + UNANSWERED_AFTER_MS + this.windowMs;
-        this.add({ sentAt: now, answeredAt: null, until, others: false });
+        this.add({ sentAt: now, answeredAt: null, until, others: false, probe });
         return 0;
     }
     notify() {
@@ -18732,20 +18706,20 @@ function pushPlan(checkpoint) {
 ;// CONCATENATED MODULE: ./src/staging/wait/batch.js
 
 
+
 /**
- * The poll scheduler: when each job's status call goes, within the account's rate window. Lanes,
+ * The poll scheduler: when each job's status call goes, within the account's rate window, lanes
  * first served first: a site's own request (it waits in the window: `waiters`), a job's final, a
  * look, a spare call (spareNow). Every call the batch will make is in its plan, against the calls
- * the window leaves. With PLENTY_PER_JOB looks to spare per job, each polls when its planner wants.
- * Else a pinned job gets its final just after its end; another a look only with calls to spare,
- * else a final not before the longest job expected. Until one job tells how long such jobs take,
- * only the scout polls; the others are held. Words and the whole policy: docs/development.md.
+ * the window leaves. The words (plenty, pinned, scout, held, misled) and the whole policy:
+ * docs/development.md, "The waiting wing".
  */
 class PollScheduler {
     clock;
     supply;
     deadline;
-    /** Calls due whatever the jobs do: the sites still to start (each: its request and its final) and the run's own. */
+    /** Calls due whatever the jobs do: the sites still to start (each: its request and its final) and
+     * the run's own, as the batch says (contract §6 r3). */
     due = CALLS_PER_RUN;
     jobs = new Map();
     /** Looks and finals approved and not answered yet (a final may find its job running: another call). */
@@ -18761,16 +18735,13 @@ class PollScheduler {
     misled = false;
     noProgress = false;
     stretch = 1;
+    quiet = null;
     constructor(clock, supply, 
     /** The run's one deadline, computed once from `timeout`: no wait runs past it. */
     deadline = Infinity) {
         this.clock = clock;
         this.supply = supply;
         this.deadline = deadline;
-    }
-    /** The batch says what its sites still to start and the run itself will call (contract §6 r3). */
-    expect(calls) {
-        this.due = calls;
     }
     /** A site's job is followed while the calls after it wait (a checkpoint's push): +n, then -n. */
     ahead(n) {
@@ -18785,21 +18756,19 @@ class PollScheduler {
         this.jobs.set(key, job);
         const stopListening = signal && whenAborted(signal, () => wakeUp(job));
         return () => {
-            if (job.left)
-                return;
-            job.left = true;
+            if (this.jobs.get(key) !== job)
+                return; // left already
             stopListening?.();
             // Its length as its last poll saw it; a blind final tells nothing new of the longest.
             const seen = (job.polledAt ?? this.clock.now()) - job.start;
             if (job.answers >= 2 && job.end === null)
                 this.noProgress = true;
-            const blind = job.approved === 'final' && job.blind;
             this.jobs.delete(key);
             if (this.jobs.size === 0)
                 this.quiet?.abort();
             this.held.delete(job);
+            this.measured(seen, job.approved === 'final' && job.blind ? null : seen);
             this.answered(job);
-            this.measured(seen, blind ? null : seen);
         };
     }
     /** When `key`'s job may poll: now (`final`), at `at`, or when `wake` aborts (a held job's own wake-up). */
@@ -18811,7 +18780,10 @@ class PollScheduler {
         const agreed = job.agreed;
         if (ask.answers !== job.answers) {
             job.answers = ask.answers;
-            job.agreed = agrees(job, ask.end, now) || this.onePins(job, ask.end);
+            // Sharing the account, one narrow reading pins a job's end (a look to confirm it is a call the
+            // other runs need), until a final misled.
+            const onePins = this.supply.sharers > 1 && !this.misled && ask.end !== null && narrow(ask.end, job.start);
+            job.agreed = agrees(job.start, job.end, ask.end, now) || onePins;
             if (job.approved === 'final' && !ask.end)
                 job.runningAt = now - job.start;
             if (job.approved === 'final' && job.end) {
@@ -18821,54 +18793,42 @@ class PollScheduler {
             this.answered(job);
         }
         const newEnd = ask.end && (ask.end.from !== job.end?.from || ask.end.to !== job.end.to);
-        if (ask.end && (newEnd || job.agreed !== agreed)) {
-            job.end = ask.end;
-            // Only an end its readings agree on tells how long such jobs take.
-            if (job.agreed)
-                this.measured(ask.end.from - job.start, null, ask.end.to - job.start);
-        }
+        job.end = ask.end ?? job.end;
+        // Only an end its readings agree on tells how long such jobs take.
+        if (job.end && job.agreed && (newEnd || !agreed))
+            this.measured(job.end.from - job.start, null, job.end.to - job.start);
         const decision = this.decide(job, ask, now);
         let at = Math.max(decision.at, (job.polledAt ?? -Infinity) + MIN_GAP_MS);
         if (at <= now && !decision.look && this.finalsOut > 0 && this.spare(now) - this.finalsOut < 1)
             at = Infinity;
-        if (at <= now) {
-            this.held.delete(job);
-            job.polledAt = now;
-            job.approved = decision.look ? 'look' : 'final';
-            job.blind = job.end === null || decision.at > ownFinal(job, this.stretch);
-            if (decision.look)
-                this.looksOut++;
-            else
-                this.finalsOut++;
-            return { at: now, final: true };
+        if (at === Infinity) {
+            this.held.add(job);
+            job.wake ??= new AbortController();
+            return { at: now + HOLD_RECHECK_MS, final: false, wake: job.wake.signal };
         }
-        if (at !== Infinity) {
-            this.held.delete(job);
-            // A final timed by other jobs, planned while calls are scarce: asked anew when calls come back.
-            if (!decision.look && job.end === null && !this.plenty())
-                at = Math.min(at, Math.max(this.supply.backBy(this.supply.available() + 1), now + HOLD_RECHECK_MS));
+        this.held.delete(job);
+        // A final timed by other jobs, planned while calls are scarce: asked anew when calls come back.
+        if (at > now && !decision.look && job.end === null && !this.plenty())
+            at = Math.min(at, Math.max(this.supply.backBy(this.supply.available() + 1), now + HOLD_RECHECK_MS));
+        if (at > now)
             return { at, final: false };
-        }
-        this.held.add(job);
-        job.wake ??= new AbortController();
-        return { at: now + HOLD_RECHECK_MS, final: false, wake: job.wake.signal };
+        job.polledAt = now;
+        job.approved = decision.look ? 'look' : 'final';
+        job.blind = job.end === null || decision.at > ownFinal(job, this.stretch);
+        if (decision.look)
+            this.looksOut++;
+        else
+            this.finalsOut++;
+        return { at: now, final: true };
     }
-    /**
-     * Resolves once no job of the run is followed, or at once while sites are still to start (they
-     * need the calls): a read that serves every site of the run (the site list) goes once, after them.
-     */
+    /** Resolves once no job of the run is followed, or at once while sites are still to start (they
+     * need the calls): a read that serves every site of the run (the site list) goes once, after them. */
     async untilQuiet() {
         if (this.jobs.size === 0 || this.due > CALLS_PER_RUN)
             return;
         this.quiet ??= new AbortController();
         await new Promise((resolve) => this.quiet.signal.addEventListener('abort', resolve, { once: true }));
         this.quiet = null;
-    }
-    quiet = null;
-    /** Sharing the account, one narrow reading pins a job's end (a look to confirm it is a call the
-     * other runs need), until a final misled. */
-    onePins(job, end) {
-        return this.supply.sharers > 1 && !this.misled && end !== null && near(end.from, end.to, job.start);
     }
     /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
     spareNow() {
@@ -18882,7 +18842,8 @@ class PollScheduler {
         if (this.supply.limit === null || this.plenty())
             return { at: ask.wantedAt, look: true };
         const finalAt = this.finalAt(job, now);
-        if (pinned(job) && finalAt !== null)
+        // Pinned (its readings agree on its end, and its window is narrow): its next call is its final.
+        if (job.agreed && job.end && narrow(job.end, job.start) && finalAt !== null)
             return { at: finalAt, look: false };
         // A look where it pins the end sooner than the final would (misled: only the scout, until one ended).
         const scout = this.scout() === job;
@@ -18892,7 +18853,9 @@ class PollScheduler {
         const wanted = job.answers === 0 && this.supply.sharers > 1
             ? Math.max(ask.wantedAt, job.start + SHARING_FIRST_LOOK_MS)
             : ask.wantedAt;
-        let lookAt = job.end ? wanted : (first ?? (scout || this.leftOver(now) ? wanted : null));
+        // Before any job is measured: the scout looks, and the held too once it ran a window, with calls to spare.
+        const heldMayLook = () => now - this.scout().start > this.supply.windowMs && this.lookBudget(now) > 0;
+        let lookAt = job.end ? wanted : (first ?? (scout || heldMayLook() ? wanted : null));
         if (this.misled && (this.longest > 0 || !scout))
             lookAt = null;
         if (this.noProgress && !job.end)
@@ -18970,9 +18933,7 @@ class PollScheduler {
     /** Two looks to spare for every job followed, were all to end before calls come back. */
     plenty() {
         // Other runs on the account spend calls this run cannot foresee: never plenty then.
-        if (this.supply.sharers > 1)
-            return false;
-        return this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB;
+        return this.supply.sharers <= 1 && this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB;
     }
     /** This run's share of the calls left (all of them while it is alone on the account), less the
      * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out. */
@@ -18995,11 +18956,6 @@ class PollScheduler {
             wakeUp(job);
         this.held.clear();
     }
-    /** The scout has run a window with nothing measured: held jobs may look, with calls to spare. */
-    leftOver(now) {
-        const scout = this.scout();
-        return scout !== undefined && now - scout.start > this.supply.windowMs && this.lookBudget(now) > 0;
-    }
     /** The first job still followed (a Map keeps the order they joined). */
     scout() {
         return this.jobs.values().next().value;
@@ -19016,36 +18972,24 @@ class Job {
     agreed = false;
     blind = false;
     approved = null;
-    left = false;
     wake = null;
     runningAt = 0;
     constructor(start) {
         this.start = start;
     }
 }
-/** Two readings in a row agree on the end, the later one past CONFIRM_AFTER of it (a bar need not be linear). */
-function agrees(job, end, now) {
-    if (end === null || job.end === null)
-        return false;
-    return near(end.to, job.end.to, job.start) && now - job.start >= CONFIRM_AFTER * (end.to - job.start);
-}
-/** Two readings agree on its end, and its window is narrow. */
-function pinned(job) {
-    return job.agreed && job.end !== null && near(job.end.from, job.end.to, job.start);
-}
 function wakeUp(job) {
     job.wake?.abort();
     job.wake = null;
 }
 /** Its final by its own latest end, stretched by how far the batch's bars misled. */
-function ownFinal(job, stretch = 1) {
+function ownFinal(job, stretch) {
     return finalAfter(job.start, stretch * ((job.end?.to ?? Infinity) - job.start)) ?? Infinity;
 }
 /** The final of a job that started at `start` and lasts `length` (null: no length known). */
 function finalAfter(start, length) {
     return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null;
 }
-const near = (a, b, start) => Math.abs(b - a) <= NARROW * (Math.max(a, b) - start) + NARROW_MS;
 /** A held job asks again this often (calls may come back); no job polls twice within MIN_GAP_MS. */
 const HOLD_RECHECK_MS = 2000;
 const MIN_GAP_MS = 250;
@@ -19061,15 +19005,10 @@ const FIRST_LOOK = 0.6;
 /** A final poll goes this late after the latest end (a fraction of the length, plus this). */
 const FINAL_MARGIN = 0.01;
 const FINAL_MARGIN_MS = 100;
-/** An end is pinned when its window is this narrow (a fraction of its length, plus ms), confirmed only CONFIRM_AFTER into it. */
-const NARROW = 0.04;
-const NARROW_MS = 400;
-const CONFIRM_AFTER = 0.5;
 /** A job with no end to read is polled again this much later than it was last found running. */
 const MISS_GROWTH = 1.3;
 
 ;// CONCATENATED MODULE: ./src/staging/status.js
-
 
 
 
@@ -19345,13 +19284,12 @@ async function runSites(config, deps, shared) {
     let next = 0;
     let stoppedBy = null;
     let toldRefused = false;
-    // The poll scheduler plans the calls of the sites still to start too (contract §6 r3): each
-    // site's request and its job's final status call, and what extraCalls counts besides.
-    const plan = () => polls.expect((ids.length - next) * (2 + extraCalls(config)) + CALLS_PER_RUN);
     const worker = async () => {
         while (next < ids.length) {
             const index = next++;
-            plan();
+            // The poll scheduler plans the calls of the sites still to start too (contract §6 r3): each
+            // site's request and its job's final status call, and what extraCalls counts besides.
+            polls.due = (ids.length - next) * (2 + extraCalls(config)) + CALLS_PER_RUN;
             const siteId = ids[index];
             const notStarted = (result, summary) => ({
                 ...newResult(config.operation, siteId, shared.clock.wallNow()),
@@ -19398,7 +19336,7 @@ async function runSites(config, deps, shared) {
         await Promise.all(Array.from({ length: Math.min(config.concurrency, ids.length) }, worker));
     }
     finally {
-        polls.expect(CALLS_PER_RUN);
+        polls.due = CALLS_PER_RUN;
     }
     return results;
 }
