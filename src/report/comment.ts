@@ -47,11 +47,6 @@ export interface RenderExtras {
 /** A notice at the top of the comment (staging taken by another run, or released), ours alone. */
 const NOTICE_OPEN = '<!-- site-staging-action:notice -->'
 
-/** Whether the result leaves the site without a staging environment. */
-function removesStaging(r: Result): boolean {
-  return r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped')
-}
-
 function headline(r: Result): string {
   if (r.operation === 'delete') {
     if (r.result === 'succeeded') return '🗑️ Staging environment removed'
@@ -71,7 +66,8 @@ function headline(r: Result): string {
  * `scrub` (the redactor) before anything else, so no secret can reach the comment.
  */
 export function renderComment(r: Result, scrub: (text: string) => string, extras: RenderExtras = {}): string {
-  const removed = removesStaging(r)
+  // Whether the result leaves the site without a staging environment.
+  const removed = r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped')
   const ownUrl = r.stagingUrl ? cleanUrl(r.stagingUrl, scrub) : null
   const earlierUrl =
     !ownUrl && r.operation !== 'delete' && extras.previousStagingUrl
@@ -172,9 +168,7 @@ export function hasMarker(body: string | undefined | null): boolean {
 
 /** Scrubbed, then made safe; a URL that held a secret is dropped rather than shown broken. */
 function cleanUrl(url: string, scrub: (text: string) => string): string | null {
-  const scrubbed = scrub(url)
-  if (scrubbed !== url) return null
-  return safeHttpUrl(scrubbed)
+  return scrub(url) === url ? safeHttpUrl(url) : null
 }
 
 /** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`, for the table and for notices. */
