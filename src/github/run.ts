@@ -12,9 +12,6 @@ import type { CurrentOwner, Owner } from './ownership.js'
 import { LIMITS_MS, phaseSignal, withinPhase, type Limits } from './phase.js'
 import type { StepLog } from './step.js'
 
-export const COMMENT_TITLE = 'Pull-request comment'
-export const DEPLOYMENT_TITLE = 'GitHub deployment'
-
 /** What the facade is given: the step's settings, its deadline, its clock and its writer. */
 export interface GitHubSideEffectOptions {
   /** The run's operation (`create`, `pull`, `push`, `delete`, `status`, `release`). */
@@ -74,8 +71,8 @@ export async function newRun(o: GitHubSideEffectOptions): Promise<GitHubRun> {
     limits: { ...LIMITS_MS, ...o.limits },
     octokit: (signal) => octokitFor!(o.settings.token, ctx.apiUrl, signal, o.fetch),
     scrub: (t) => o.redactor.scrub(t),
-    warnDeployment: (m) => o.log.warnTitled(o.redactor.scrub(m), DEPLOYMENT_TITLE),
-    warnComment: (m) => o.log.warnTitled(o.redactor.scrub(m), COMMENT_TITLE),
+    warnDeployment: (m) => o.log.warnTitled(o.redactor.scrub(m), 'GitHub deployment'),
+    warnComment: (m) => o.log.warnTitled(o.redactor.scrub(m), 'Pull-request comment'),
     deploymentId: null,
     claim: null,
     previous: null,
