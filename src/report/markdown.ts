@@ -119,11 +119,11 @@ export function safeHttpUrl(raw: unknown): string | null {
 }
 
 /** `[url](url)` when `url` is a safe http(s) URL, the text escaped and the target as made safe; else '—' or the text. */
-export function link(url: string | null, label?: string): string {
+export function link(url: string | null): string {
   if (!url) return '—'
   const safe = safeHttpUrl(url)
   if (!safe) return md(url, 200)
-  return `[${(label ?? safe).replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`
+  return `[${safe.replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`
 }
 
 /** The server's own words, to quote beside ours: null when absent or when our summary already says them. */
