@@ -21,8 +21,6 @@ export const markerFor = (siteId: string): string => `${MARKER_PREFIX}${siteId} 
  * It holds only what `safeHttpUrl` returns, so it cannot contain whitespace, `<`, `>` or quotes,
  * and cannot close the HTML comment.
  */
-const URL_MARK_OPEN = '<!-- site-staging-action:staging-url='
-const URL_MARK_CLOSE = ' -->'
 const URL_MARK = /^<!-- site-staging-action:staging-url=(\S{1,2100}) -->$/m
 
 /** Bounds on every text from a run, in characters (GitHub refuses comments over 65536). */
@@ -77,7 +75,7 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
   const runUrl = extras.runUrl ? cleanUrl(extras.runUrl, scrub) : null
 
   const lines = [markerFor(r.siteId)]
-  if (url && !removed) lines.push(`${URL_MARK_OPEN}${url}${URL_MARK_CLOSE}`)
+  if (url && !removed) lines.push(`<!-- site-staging-action:staging-url=${url} -->`)
   lines.push(`### ${headline(r)}`, '')
   if (r.summary) lines.push(md(scrub(r.summary), MAX_MESSAGE_CHARS), '')
   lines.push(`| Production site | \`${r.siteId}\` |`, '|:--|:--|')
