@@ -1,6 +1,6 @@
 import type { Result } from '../types.js'
 import { durationText } from '../duration.js'
-import { ICON, code, link, md, safeHttpUrl, serverWords } from './markdown.js'
+import { ICON, checkpointRow, code, link, md, safeHttpUrl, serverWords } from './markdown.js'
 
 /**
  * The pull-request comment's body (`pr-comment: true`), rendered purely: a Result in, Markdown out.
@@ -90,10 +90,7 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
     lines.push(`| Staging URL | ${url ? link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : source} |`)
   }
   if (r.stagingSiteId && !removed) lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`)
-  if (r.checkpointId)
-    lines.push(
-      `| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(scrub(r.checkpointId))} |`,
-    )
+  if (r.checkpointId) lines.push(checkpointRow(r, scrub(r.checkpointId)))
   if (r.productionCheck)
     lines.push(`| Production | check ${r.productionCheck === 'passed' ? 'passed' : '**failed**'} |`)
   lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`)

@@ -126,6 +126,11 @@ export function link(url: string | null): string {
   return `[${safe.replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`
 }
 
+/** The table row of the site version a push took first or a rollback restored (`id` as shown). */
+export function checkpointRow(r: Result, id: string): string {
+  return `| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(id)} |`
+}
+
 /** The server's own words, to quote beside ours: null when absent or when our summary already says them. */
 export function serverWords(r: Result): string | null {
   return r.message && !r.summary.includes(r.message) ? r.message : null
