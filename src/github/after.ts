@@ -32,7 +32,7 @@ export async function after(run: GitHubRun, results: Result[], problem: string |
 /** Instead of `after`, when the run broke without results: a started deployment gets `error`. */
 export async function abandon(run: GitHubRun, reason: string): Promise<void> {
   if (run.deploymentId === null) return
-  const status = { state: 'error' as const, description: reason, environmentUrl: null }
+  const status = { state: 'error' as const, description: reason }
   await afterPhase(run, (signal) => closeRunDeployment(run, run.octokit(signal), status))
 }
 
@@ -78,7 +78,7 @@ async function handOver(
     took.owner.pr === null
       ? 'Staging was refreshed by a workflow run that was not for a pull request'
       : `Staging now shows #${took.owner.pr}`
-  const inactive = { state: 'inactive' as const, description: `${now}.`, environmentUrl: null }
+  const inactive = { state: 'inactive' as const, description: `${now}.` }
   const warning = await finishDeployment(
     { ...dctx, environment: previous.environment },
     previous.deploymentId,
@@ -116,7 +116,7 @@ async function deploymentAfter(
 ): Promise<void> {
   if (run.o.operation === 'delete') return retireAfterDelete(run, kit, results)
   const status = problem
-    ? { state: 'error' as const, description: problem, environmentUrl: null }
+    ? { state: 'error' as const, description: problem }
     : finalStatus(run.o.operation, results)
   if (status) await closeRunDeployment(run, kit, status)
 }

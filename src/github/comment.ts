@@ -86,11 +86,8 @@ export async function postOrUpdateComments(results: Result[], options: PostOptio
   const reports: CommentReport[] = []
   for (const r of results) {
     const existing = found.get(r.siteId)
-    const body = renderComment(r, scrub, {
-      runUrl: options.runUrl ?? null,
-      previousStagingUrl: existing?.body ? stagingUrlFromComment(existing.body) : null,
-      owner: options.owner ?? null,
-    })
+    const previousStagingUrl = existing?.body ? stagingUrlFromComment(existing.body) : null
+    const body = renderComment(r, scrub, { ...options, previousStagingUrl })
     try {
       const response = existing
         ? await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body })

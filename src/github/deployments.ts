@@ -53,8 +53,8 @@ function sendableUrl(url: string | null | undefined, scrub: (t: string) => strin
 export interface FinalStatus {
   state: DeploymentState
   description: string
-  /** The staging URL, for success (and accepted): one site's http(s) URL only. */
-  environmentUrl: string | null
+  /** The staging URL, for success (and accepted): one site's http(s) URL only; none when absent. */
+  environmentUrl?: string | null
 }
 
 /**

@@ -81,10 +81,9 @@ export function readOwner(payload: unknown, siteId: string): Owner | null {
   const pr = o.pr === null ? null : positiveInt(o.pr)
   if (pr === undefined) return null
   if (typeof o.sha !== 'string' || !SHA.test(o.sha)) return null
-  const at = typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? o.at : null
-  if (!at) return null
+  if (typeof o.at !== 'string' || Number.isNaN(Date.parse(o.at))) return null
   const runUrl = typeof o.run_url === 'string' ? safeHttpUrl(o.run_url) : null
-  return { pr, sha: o.sha.toLowerCase(), runUrl, runId: positiveInt(o.run_id) ?? null, at }
+  return { pr, sha: o.sha.toLowerCase(), runUrl, runId: positiveInt(o.run_id) ?? null, at: o.at }
 }
 
 function positiveInt(v: unknown): number | undefined {

@@ -1,22 +1,16 @@
 /**
- * Time limits for GitHub's side of a run: every request is bounded (10 s before the operation,
- * 30 s after it, 3 s once the run is cancelled: the runner kills 10 s after its first signal).
+ * Time limits for GitHub's side of a run, in milliseconds (tests shorten them): every request is
+ * bounded (10 s before the operation, 30 s after it, 3 s once the run is cancelled: the runner
+ * kills 10 s after its first signal).
  */
-
-/** The limits, in milliseconds (tests shorten them). */
 export const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 }
 export type Limits = typeof LIMITS_MS
-
-export interface Phase {
-  signal: AbortSignal
-  dispose(): void
-}
 
 /**
  * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
  * run is cancelled (at once counted from now if it already is).
  */
-export function phaseSignal(run: AbortSignal | undefined, normalMs: number, cancelledMs: number): Phase {
+export function phaseSignal(run: AbortSignal | undefined, normalMs: number, cancelledMs: number) {
   const controller = new AbortController()
   const stop = () => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError'))
   // AbortSignal.timeout: Node's own timer, which keeps no process alive; no timer of ours.
@@ -44,7 +38,10 @@ export function phaseSignal(run: AbortSignal | undefined, normalMs: number, canc
 }
 
 /** Runs `work` within a phase, and always disposes of its timers. */
-export async function withinPhase<T>(phase: Phase, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withinPhase<T>(
+  phase: ReturnType<typeof phaseSignal>,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   try {
     return await work(phase.signal)
   } finally {

@@ -63,11 +63,7 @@ async function releaseOne(
   const warning = await finishDeployment(
     { octokit: kit, repo, environment: current.environment, scrub: run.scrub, logUrl: run.ctx.runUrl },
     current.deploymentId,
-    {
-      state: 'inactive',
-      description: `Pull request #${target.number} closed: staging released.`,
-      environmentUrl: null,
-    },
+    { state: 'inactive', description: `Pull request #${target.number} closed: staging released.` },
   )
   if (warning) return { result: 'failed', message: warning }
   const notice =

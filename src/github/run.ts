@@ -10,16 +10,7 @@ import type { DeploymentContext } from './deployments.js'
 import type { GitHubFetch, Octokit } from './octokit.js'
 import type { CurrentOwner, Owner } from './ownership.js'
 import { LIMITS_MS, phaseSignal, withinPhase, type Limits } from './phase.js'
-
-export const COMMENT_TITLE = 'Pull-request comment'
-export const DEPLOYMENT_TITLE = 'GitHub deployment'
-
-/** The part of the step's one writer (step.ts, StepLog) GitHub's side writes with. */
-export interface GitHubLog {
-  info(message: string): void
-  warnTitled(message: string, title: string): void
-  notice(message: string): void
-}
+import type { StepLog } from './step.js'
 
 /** What the facade is given: the step's settings, its deadline, its clock and its writer. */
 export interface GitHubSideEffectOptions {
@@ -35,7 +26,8 @@ export interface GitHubSideEffectOptions {
   clock: Clock
   /** Every text sent to GitHub or logged goes through it. */
   redactor: { scrub(text: string): string }
-  log: GitHubLog
+  /** The part of the step's one writer GitHub's side writes with. */
+  log: Pick<StepLog, 'info' | 'warnTitled' | 'notice'>
   setOutput: (name: 'deployment-id', value: string) => void
   /** The run's cancel signal. */
   signal?: AbortSignal
@@ -79,8 +71,8 @@ export async function newRun(o: GitHubSideEffectOptions): Promise<GitHubRun> {
     limits: { ...LIMITS_MS, ...o.limits },
     octokit: (signal) => octokitFor!(o.settings.token, ctx.apiUrl, signal, o.fetch),
     scrub: (t) => o.redactor.scrub(t),
-    warnDeployment: (m) => o.log.warnTitled(o.redactor.scrub(m), DEPLOYMENT_TITLE),
-    warnComment: (m) => o.log.warnTitled(o.redactor.scrub(m), COMMENT_TITLE),
+    warnDeployment: (m) => o.log.warnTitled(o.redactor.scrub(m), 'GitHub deployment'),
+    warnComment: (m) => o.log.warnTitled(o.redactor.scrub(m), 'Pull-request comment'),
     deploymentId: null,
     claim: null,
     previous: null,

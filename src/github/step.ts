@@ -62,7 +62,9 @@ const FORK =
 export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<void> {
   const { clock, log, redactor } = deps
   const startedAt = clock.now()
-  const done = (results: Result[]) => publishAndFinish(results, deps, startedAt)
+  const done = async (results: Result[]) => {
+    finish(await publish(results, deps, clock.now() - startedAt), log, log.lostOutputs())
+  }
   let inputs: ActionInputs
   try {
     const operation = parseActionOperation(raw.operation)
@@ -150,11 +152,6 @@ async function publish(results: Result[], deps: StepDeps, elapsedMs: number): Pr
   for (const w of report.warnings) if (!deps.log.warned(w)) deps.log.warnTitled(w, 'Staging')
   await deps.log.summary(deps.redactor.scrub(renderSummary(results)))
   return report
-}
-
-async function publishAndFinish(results: Result[], deps: StepDeps, startedAt: number): Promise<void> {
-  const report = await publish(results, deps, deps.clock.now() - startedAt)
-  finish(report, deps.log, deps.log.lostOutputs())
 }
 
 /**

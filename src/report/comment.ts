@@ -1,6 +1,6 @@
 import type { Result } from '../types.js'
 import { durationText } from '../duration.js'
-import { ICON, code, link, md, safeHttpUrl, serverWords } from './markdown.js'
+import { ICON, checkpointRow, code, link, md, safeHttpUrl, serverWords } from './markdown.js'
 
 /**
  * The pull-request comment's body (`pr-comment: true`), rendered purely: a Result in, Markdown out.
@@ -21,8 +21,6 @@ export const markerFor = (siteId: string): string => `${MARKER_PREFIX}${siteId} 
  * It holds only what `safeHttpUrl` returns, so it cannot contain whitespace, `<`, `>` or quotes,
  * and cannot close the HTML comment.
  */
-const URL_MARK_OPEN = '<!-- site-staging-action:staging-url='
-const URL_MARK_CLOSE = ' -->'
 const URL_MARK = /^<!-- site-staging-action:staging-url=(\S{1,2100}) -->$/m
 
 /** Bounds on every text from a run, in characters (GitHub refuses comments over 65536). */
@@ -47,11 +45,6 @@ export interface RenderExtras {
 /** A notice at the top of the comment (staging taken by another run, or released), ours alone. */
 const NOTICE_OPEN = '<!-- site-staging-action:notice -->'
 
-/** Whether the result leaves the site without a staging environment. */
-function removesStaging(r: Result): boolean {
-  return r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped')
-}
-
 function headline(r: Result): string {
   if (r.operation === 'delete') {
     if (r.result === 'succeeded') return '🗑️ Staging environment removed'
@@ -71,7 +64,8 @@ function headline(r: Result): string {
  * `scrub` (the redactor) before anything else, so no secret can reach the comment.
  */
 export function renderComment(r: Result, scrub: (text: string) => string, extras: RenderExtras = {}): string {
-  const removed = removesStaging(r)
+  // Whether the result leaves the site without a staging environment.
+  const removed = r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped')
   const ownUrl = r.stagingUrl ? cleanUrl(r.stagingUrl, scrub) : null
   const earlierUrl =
     !ownUrl && r.operation !== 'delete' && extras.previousStagingUrl
@@ -81,7 +75,7 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
   const runUrl = extras.runUrl ? cleanUrl(extras.runUrl, scrub) : null
 
   const lines = [markerFor(r.siteId)]
-  if (url && !removed) lines.push(`${URL_MARK_OPEN}${url}${URL_MARK_CLOSE}`)
+  if (url && !removed) lines.push(`<!-- site-staging-action:staging-url=${url} -->`)
   lines.push(`### ${headline(r)}`, '')
   if (r.summary) lines.push(md(scrub(r.summary), MAX_MESSAGE_CHARS), '')
   lines.push(`| Production site | \`${r.siteId}\` |`, '|:--|:--|')
@@ -96,10 +90,7 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
     lines.push(`| Staging URL | ${url ? link(url) : '—'}${earlierUrl ? ' (from an earlier run)' : source} |`)
   }
   if (r.stagingSiteId && !removed) lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`)
-  if (r.checkpointId)
-    lines.push(
-      `| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(scrub(r.checkpointId))} |`,
-    )
+  if (r.checkpointId) lines.push(checkpointRow(r, scrub(r.checkpointId)))
   if (r.productionCheck)
     lines.push(`| Production | check ${r.productionCheck === 'passed' ? 'passed' : '**failed**'} |`)
   lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`)
@@ -172,9 +163,7 @@ export function hasMarker(body: string | undefined | null): boolean {
 
 /** Scrubbed, then made safe; a URL that held a secret is dropped rather than shown broken. */
 function cleanUrl(url: string, scrub: (text: string) => string): string | null {
-  const scrubbed = scrub(url)
-  if (scrubbed !== url) return null
-  return safeHttpUrl(scrubbed)
+  return scrub(url) === url ? safeHttpUrl(url) : null
 }
 
 /** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`, for the table and for notices. */

@@ -1,4 +1,5 @@
 import { isCredentialQueryParam } from '../contract.js'
+import { rawUrlEncode } from '../secrets/encodings.js'
 import { bound, hasControl, httpUrl, oneLine } from '../text.js'
 import type { Outcome, Result } from '../types.js'
 
@@ -113,20 +114,21 @@ export function safeHttpUrl(raw: unknown): string | null {
   // The URL as the server wrote it (so it matches the staging-url output), unless it had to be
   // rewritten: credentials removed, or characters outside ASCII (an IDN host, say).
   const base = credentials.length > 0 || /[^\x21-\x7e]/.test(text) ? u.href : text
-  const href = [...base]
-    .map((ch) => (URL_SAFE.test(ch) ? ch : encodeURIComponent(ch).replace(/[()'!*]/g, percent)))
-    .join('')
+  const href = [...base].map((ch) => (URL_SAFE.test(ch) ? ch : rawUrlEncode(ch))).join('')
   return href.length <= MAX_URL_CHARS ? href : null
 }
 
-const percent = (ch: string) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
-
 /** `[url](url)` when `url` is a safe http(s) URL, the text escaped and the target as made safe; else '—' or the text. */
-export function link(url: string | null, label?: string): string {
+export function link(url: string | null): string {
   if (!url) return '—'
   const safe = safeHttpUrl(url)
   if (!safe) return md(url, 200)
-  return `[${(label ?? safe).replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`
+  return `[${safe.replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`
+}
+
+/** The table row of the site version a push took first or a rollback restored (`id` as shown). */
+export function checkpointRow(r: Result, id: string): string {
+  return `| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(id)} |`
 }
 
 /** The server's own words, to quote beside ours: null when absent or when our summary already says them. */

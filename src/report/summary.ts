@@ -1,6 +1,6 @@
 import { overallOutcome, type Result } from '../types.js'
 import { durationText } from '../duration.js'
-import { ICON, code, countOutcomes, link, md, serverWords } from './markdown.js'
+import { ICON, checkpointRow, code, countOutcomes, link, md, serverWords } from './markdown.js'
 
 /** GitHub drops a step summary over 1 MiB: stay well under it, whatever the server sent. */
 export const MAX_SUMMARY_BYTES = 900 * 1024
@@ -84,10 +84,7 @@ function single(r: Result, out: Bounded): void {
     out.push(
       `| Production | check ${r.productionCheck === 'passed' ? 'passed' : '**failed**'} (production-url) |`,
     )
-  if (r.checkpointId)
-    out.push(
-      `| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(r.checkpointId)} |`,
-    )
+  if (r.checkpointId) out.push(checkpointRow(r, r.checkpointId))
   if (r.taskId) out.push(`| Task | ${code(r.taskId)} |`)
   if (r.httpStatus !== null) out.push(`| HTTP status | ${r.httpStatus} |`)
   out.push(`| Requests | ${r.requests}${r.retries > 0 ? ` (${r.retries} sent again)` : ''} |`)

@@ -32,7 +32,7 @@ export function partsOf(secret: string): string[] {
 }
 
 /** RFC 3986 percent-encoding (PHP `rawurlencode`): everything but `A-Za-z0-9-_.~`, `!*'()` included. */
-function rawUrlEncode(secret: string): string {
+export function rawUrlEncode(secret: string): string {
   return encodeURIComponent(secret).replace(
     /[!'()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,

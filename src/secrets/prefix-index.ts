@@ -51,12 +51,12 @@ export class PrefixIndex {
   /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
   replace(text: string, spaced = false): string {
     if (this.all.size === 0 || text.length < MIN_SECRET_LENGTH) return text
-    const strict = this.replaceStrict(text)
+    const strict = masked(text, this.spans(text, 0))
     return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict
   }
 
   /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
-  private hitAt(text: string, folded: string | null, i: number, min = 0): number {
+  private hitAt(text: string, folded: string | null, i: number, min: number): number {
     const exact = this.byPrefix.get(pairAt(text, i))?.find((s) => s.length >= min && text.startsWith(s, i))
     const caseless =
       folded === null
@@ -70,19 +70,18 @@ export class PrefixIndex {
     return this.byFoldedPrefix.size > 0 ? fold(text) : null
   }
 
-  private replaceStrict(text: string): string {
+  /** Where the secrets in `text` are (at least `min` long), the longest at each place, left to right. */
+  private spans(text: string, min: number): [number, number][] {
     const folded = this.folded(text)
-    let out = ''
-    let copiedTo = 0
+    const spans: [number, number][] = []
     for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
-      const hit = this.hitAt(text, folded, i)
+      const hit = this.hitAt(text, folded, i, min)
       if (hit > 0) {
-        out += text.slice(copiedTo, i) + MASK
+        spans.push([i, i + hit])
         i += hit
-        copiedTo = i
       } else i++
     }
-    return copiedTo === 0 ? text : out + text.slice(copiedTo)
+    return spans
   }
 
   /**
@@ -113,22 +112,22 @@ export class PrefixIndex {
       }
       return to[lo]! + (j - from[lo]!)
     }
-    const folded = this.folded(compact)
-    const spans: [number, number][] = []
-    for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
-      const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH)
-      if (hit > 0) {
-        spans.push([original(j), original(j + hit - 1) + 1])
-        j += hit
-      } else j++
-    }
-    if (spans.length === 0) return text
-    let out = ''
-    let copied = 0
-    for (const [start, end] of spans) {
-      out += text.slice(copied, start) + MASK
-      copied = end
-    }
-    return out + text.slice(copied)
+    const spans = this.spans(compact, SPACED_MIN_LENGTH)
+    return masked(
+      text,
+      spans.map(([start, end]) => [original(start), original(end - 1) + 1]),
+    )
   }
+}
+
+/** `text` with each span (in order, not overlapping) replaced by the mask. */
+function masked(text: string, spans: [number, number][]): string {
+  if (spans.length === 0) return text
+  let out = ''
+  let copied = 0
+  for (const [start, end] of spans) {
+    out += text.slice(copied, start) + MASK
+    copied = end
+  }
+  return out + text.slice(copied)
 }
