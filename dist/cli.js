@@ -1074,7 +1074,10 @@ var inputs = __nccwpck_require__(7029);
 var types = __nccwpck_require__(4444);
 // EXTERNAL MODULE: ./src/contract.js
 var contract = __nccwpck_require__(4211);
+// EXTERNAL MODULE: ./src/secrets/encodings.js
+var encodings = __nccwpck_require__(7349);
 ;// CONCATENATED MODULE: ./src/report/markdown.js
+
 
 
 /**
@@ -1188,20 +1191,21 @@ function safeHttpUrl(raw) {
     // The URL as the server wrote it (so it matches the staging-url output), unless it had to be
     // rewritten: credentials removed, or characters outside ASCII (an IDN host, say).
     const base = credentials.length > 0 || /[^\x21-\x7e]/.test(text) ? u.href : text;
-    const href = [...base]
-        .map((ch) => (URL_SAFE.test(ch) ? ch : encodeURIComponent(ch).replace(/[()'!*]/g, percent)))
-        .join('');
+    const href = [...base].map((ch) => (URL_SAFE.test(ch) ? ch : rawUrlEncode(ch))).join('');
     return href.length <= MAX_URL_CHARS ? href : null;
 }
-const percent = (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 /** `[url](url)` when `url` is a safe http(s) URL, the text escaped and the target as made safe; else '—' or the text. */
-function markdown_link(url, label) {
+function markdown_link(url) {
     if (!url)
         return '—';
     const safe = safeHttpUrl(url);
     if (!safe)
         return md(url, 200);
-    return `[${(label ?? safe).replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`;
+    return `[${safe.replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`;
+}
+/** The table row of the site version a push took first or a rollback restored (`id` as shown). */
+function checkpointRow(r, id) {
+    return `| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(id)} |`;
 }
 /** The server's own words, to quote beside ours: null when absent or when our summary already says them. */
 function serverWords(r) {
@@ -1276,8 +1280,6 @@ function assembleReport(results, elapsedMs) {
     };
 }
 
-// EXTERNAL MODULE: ./src/secrets/encodings.js
-var encodings = __nccwpck_require__(7349);
 ;// CONCATENATED MODULE: ./src/secrets/prefix-index.js
 // Secrets found in text: the index the Redactor (src/secrets/redactor.ts) scrubs with.
 
@@ -1328,11 +1330,11 @@ class PrefixIndex {
     replace(text, spaced = false) {
         if (this.all.size === 0 || text.length < encodings/* MIN_SECRET_LENGTH */.vb)
             return text;
-        const strict = this.replaceStrict(text);
+        const strict = masked(text, this.spans(text, 0));
         return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
     }
     /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
-    hitAt(text, folded, i, min = 0) {
+    hitAt(text, folded, i, min) {
         const exact = this.byPrefix.get(pairAt(text, i))?.find((s) => s.length >= min && text.startsWith(s, i));
         const caseless = folded === null
             ? undefined
@@ -1343,21 +1345,20 @@ class PrefixIndex {
     folded(text) {
         return this.byFoldedPrefix.size > 0 ? fold(text) : null;
     }
-    replaceStrict(text) {
+    /** Where the secrets in `text` are (at least `min` long), the longest at each place, left to right. */
+    spans(text, min) {
         const folded = this.folded(text);
-        let out = '';
-        let copiedTo = 0;
+        const spans = [];
         for (let i = 0; i <= text.length - encodings/* MIN_SECRET_LENGTH */.vb;) {
-            const hit = this.hitAt(text, folded, i);
+            const hit = this.hitAt(text, folded, i, min);
             if (hit > 0) {
-                out += text.slice(copiedTo, i) + encodings/* MASK */.v5;
+                spans.push([i, i + hit]);
                 i += hit;
-                copiedTo = i;
             }
             else
                 i++;
         }
-        return copiedTo === 0 ? text : out + text.slice(copiedTo);
+        return spans;
     }
     /**
      * Matches on the text without its white space, then masks the original span of each match. Only
@@ -1389,27 +1390,21 @@ class PrefixIndex {
             }
             return to[lo] + (j - from[lo]);
         };
-        const folded = this.folded(compact);
-        const spans = [];
-        for (let j = 0; j <= compact.length - encodings/* MIN_SECRET_LENGTH */.vb;) {
-            const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH);
-            if (hit > 0) {
-                spans.push([original(j), original(j + hit - 1) + 1]);
-                j += hit;
-            }
-            else
-                j++;
-        }
-        if (spans.length === 0)
-            return text;
-        let out = '';
-        let copied = 0;
-        for (const [start, end] of spans) {
-            out += text.slice(copied, start) + encodings/* MASK */.v5;
-            copied = end;
-        }
-        return out + text.slice(copied);
+        const spans = this.spans(compact, SPACED_MIN_LENGTH);
+        return masked(text, spans.map(([start, end]) => [original(start), original(end - 1) + 1]));
     }
+}
+/** `text` with each span (in order, not overlapping) replaced by the mask. */
+function masked(text, spans) {
+    if (spans.length === 0)
+        return text;
+    let out = '';
+    let copied = 0;
+    for (const [start, end] of spans) {
+        out += text.slice(copied, start) + encodings/* MASK */.v5;
+        copied = end;
+    }
+    return out + text.slice(copied);
 }
 
 ;// CONCATENATED MODULE: ./src/secrets/redactor.js
@@ -3029,6 +3024,7 @@ function publicResult(r) {
 /* harmony export */   v5: () => (/* binding */ MASK),
 /* harmony export */   vb: () => (/* binding */ MIN_SECRET_LENGTH)
 /* harmony export */ });
+/* unused harmony export rawUrlEncode */
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1670);
 // What a secret looks like and the forms it takes when a server or a tool re-encodes it: the
 // Redactor registers each form (src/secrets/redactor.ts), the PrefixIndex finds them in text.

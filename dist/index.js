@@ -4273,11 +4273,11 @@ class PrefixIndex {
     replace(text, spaced = false) {
         if (this.all.size === 0 || text.length < MIN_SECRET_LENGTH)
             return text;
-        const strict = this.replaceStrict(text);
+        const strict = masked(text, this.spans(text, 0));
         return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
     }
     /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
-    hitAt(text, folded, i, min = 0) {
+    hitAt(text, folded, i, min) {
         const exact = this.byPrefix.get(pairAt(text, i))?.find((s) => s.length >= min && text.startsWith(s, i));
         const caseless = folded === null
             ? undefined
@@ -4288,21 +4288,20 @@ class PrefixIndex {
     folded(text) {
         return this.byFoldedPrefix.size > 0 ? fold(text) : null;
     }
-    replaceStrict(text) {
+    /** Where the secrets in `text` are (at least `min` long), the longest at each place, left to right. */
+    spans(text, min) {
         const folded = this.folded(text);
-        let out = '';
-        let copiedTo = 0;
+        const spans = [];
         for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
-            const hit = this.hitAt(text, folded, i);
+            const hit = this.hitAt(text, folded, i, min);
             if (hit > 0) {
-                out += text.slice(copiedTo, i) + MASK;
+                spans.push([i, i + hit]);
                 i += hit;
-                copiedTo = i;
             }
             else
                 i++;
         }
-        return copiedTo === 0 ? text : out + text.slice(copiedTo);
+        return spans;
     }
     /**
      * Matches on the text without its white space, then masks the original span of each match. Only
@@ -4334,27 +4333,21 @@ class PrefixIndex {
             }
             return to[lo] + (j - from[lo]);
         };
-        const folded = this.folded(compact);
-        const spans = [];
-        for (let j = 0; j <= compact.length - MIN_SECRET_LENGTH;) {
-            const hit = this.hitAt(compact, folded, j, SPACED_MIN_LENGTH);
-            if (hit > 0) {
-                spans.push([original(j), original(j + hit - 1) + 1]);
-                j += hit;
-            }
-            else
-                j++;
-        }
-        if (spans.length === 0)
-            return text;
-        let out = '';
-        let copied = 0;
-        for (const [start, end] of spans) {
-            out += text.slice(copied, start) + MASK;
-            copied = end;
-        }
-        return out + text.slice(copied);
+        const spans = this.spans(compact, SPACED_MIN_LENGTH);
+        return masked(text, spans.map(([start, end]) => [original(start), original(end - 1) + 1]));
     }
+}
+/** `text` with each span (in order, not overlapping) replaced by the mask. */
+function masked(text, spans) {
+    if (spans.length === 0)
+        return text;
+    let out = '';
+    let copied = 0;
+    for (const [start, end] of spans) {
+        out += text.slice(copied, start) + MASK;
+        copied = end;
+    }
+    return out + text.slice(copied);
 }
 
 ;// CONCATENATED MODULE: ./src/secrets/urls.js
@@ -19706,6 +19699,7 @@ function parseActionInputs(raw) {
 ;// CONCATENATED MODULE: ./src/report/markdown.js
 
 
+
 /**
  * Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is
  * shown as text: no HTML, no Markdown structure, links or images of its own, no @mentions or issue
@@ -19817,20 +19811,21 @@ function safeHttpUrl(raw) {
     // The URL as the server wrote it (so it matches the staging-url output), unless it had to be
     // rewritten: credentials removed, or characters outside ASCII (an IDN host, say).
     const base = credentials.length > 0 || /[^\x21-\x7e]/.test(text) ? u.href : text;
-    const href = [...base]
-        .map((ch) => (URL_SAFE.test(ch) ? ch : encodeURIComponent(ch).replace(/[()'!*]/g, percent)))
-        .join('');
+    const href = [...base].map((ch) => (URL_SAFE.test(ch) ? ch : rawUrlEncode(ch))).join('');
     return href.length <= MAX_URL_CHARS ? href : null;
 }
-const percent = (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 /** `[url](url)` when `url` is a safe http(s) URL, the text escaped and the target as made safe; else '—' or the text. */
-function markdown_link(url, label) {
+function markdown_link(url) {
     if (!url)
         return '—';
     const safe = safeHttpUrl(url);
     if (!safe)
         return md(url, 200);
-    return `[${(label ?? safe).replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`;
+    return `[${safe.replace(/&/g, '&amp;').replace(/([\\`*_[\]|~$<>])/g, '\\$1')}](${safe})`;
+}
+/** The table row of the site version a push took first or a rollback restored (`id` as shown). */
+function checkpointRow(r, id) {
+    return `| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(id)} |`;
 }
 /** The server's own words, to quote beside ours: null when absent or when our summary already says them. */
 function serverWords(r) {
@@ -20117,7 +20112,7 @@ function single(r, out) {
     if (r.productionCheck)
         out.push(`| Production | check ${r.productionCheck === 'passed' ? 'passed' : '**failed**'} (production-url) |`);
     if (r.checkpointId)
-        out.push(`| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(r.checkpointId)} |`);
+        out.push(checkpointRow(r, r.checkpointId));
     if (r.taskId)
         out.push(`| Task | ${code(r.taskId)} |`);
     if (r.httpStatus !== null)
@@ -20391,8 +20386,6 @@ const markerFor = (siteId) => `${MARKER_PREFIX}${siteId} -->`;
  * It holds only what `safeHttpUrl` returns, so it cannot contain whitespace, `<`, `>` or quotes,
  * and cannot close the HTML comment.
  */
-const URL_MARK_OPEN = '<!-- site-staging-action:staging-url=';
-const URL_MARK_CLOSE = ' -->';
 const URL_MARK = /^<!-- site-staging-action:staging-url=(\S{1,2100}) -->$/m;
 /** Bounds on every text from a run, in characters (GitHub refuses comments over 65536). */
 const MAX_MESSAGE_CHARS = 1500;
@@ -20402,10 +20395,6 @@ const MAX_WARNINGS = 20;
 const MAX_COMMENT_CHARS = 60_000;
 /** A notice at the top of the comment (staging taken by another run, or released), ours alone. */
 const NOTICE_OPEN = '<!-- site-staging-action:notice -->';
-/** Whether the result leaves the site without a staging environment. */
-function removesStaging(r) {
-    return r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped');
-}
 function headline(r) {
     if (r.operation === 'delete') {
         if (r.result === 'succeeded')
@@ -20430,7 +20419,8 @@ function headline(r) {
  * `scrub` (the redactor) before anything else, so no secret can reach the comment.
  */
 function renderComment(r, scrub, extras = {}) {
-    const removed = removesStaging(r);
+    // Whether the result leaves the site without a staging environment.
+    const removed = r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped');
     const ownUrl = r.stagingUrl ? comment_cleanUrl(r.stagingUrl, scrub) : null;
     const earlierUrl = !ownUrl && r.operation !== 'delete' && extras.previousStagingUrl
         ? comment_cleanUrl(extras.previousStagingUrl, scrub)
@@ -20439,7 +20429,7 @@ function renderComment(r, scrub, extras = {}) {
     const runUrl = extras.runUrl ? comment_cleanUrl(extras.runUrl, scrub) : null;
     const lines = [markerFor(r.siteId)];
     if (url && !removed)
-        lines.push(`${URL_MARK_OPEN}${url}${URL_MARK_CLOSE}`);
+        lines.push(`<!-- site-staging-action:staging-url=${url} -->`);
     lines.push(`### ${headline(r)}`, '');
     if (r.summary)
         lines.push(md(scrub(r.summary), MAX_MESSAGE_CHARS), '');
@@ -20456,7 +20446,7 @@ function renderComment(r, scrub, extras = {}) {
     if (r.stagingSiteId && !removed)
         lines.push(`| Staging site | ${code(scrub(r.stagingSiteId))} |`);
     if (r.checkpointId)
-        lines.push(`| ${r.operation === 'rollback' ? 'Restored version' : 'Checkpoint'} | ${code(scrub(r.checkpointId))} |`);
+        lines.push(checkpointRow(r, scrub(r.checkpointId)));
     if (r.productionCheck)
         lines.push(`| Production | check ${r.productionCheck === 'passed' ? 'passed' : '**failed**'} |`);
     lines.push(`| Duration | ${durationText((Number(r.durationSeconds) || 0) * 1000, 'tenths')} |`);
@@ -20527,10 +20517,7 @@ function hasMarker(body) {
 }
 /** Scrubbed, then made safe; a URL that held a secret is dropped rather than shown broken. */
 function comment_cleanUrl(url, scrub) {
-    const scrubbed = scrub(url);
-    if (scrubbed !== url)
-        return null;
-    return safeHttpUrl(scrubbed);
+    return scrub(url) === url ? safeHttpUrl(url) : null;
 }
 /** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`, for the table and for notices. */
 function noticeTime(iso) {
@@ -20589,11 +20576,8 @@ async function postOrUpdateComments(results, options) {
     const reports = [];
     for (const r of results) {
         const existing = found.get(r.siteId);
-        const body = renderComment(r, scrub, {
-            runUrl: options.runUrl ?? null,
-            previousStagingUrl: existing?.body ? stagingUrlFromComment(existing.body) : null,
-            owner: options.owner ?? null,
-        });
+        const previousStagingUrl = existing?.body ? stagingUrlFromComment(existing.body) : null;
+        const body = renderComment(r, scrub, { ...options, previousStagingUrl });
         try {
             const response = existing
                 ? await octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body })
@@ -20863,10 +20847,10 @@ async function deactivateEnvironment(ctx) {
 
 ;// CONCATENATED MODULE: ./src/github/phase.js
 /**
- * Time limits for GitHub's side of a run: every request is bounded (10 s before the operation,
- * 30 s after it, 3 s once the run is cancelled: the runner kills 10 s after its first signal).
+ * Time limits for GitHub's side of a run, in milliseconds (tests shorten them): every request is
+ * bounded (10 s before the operation, 30 s after it, 3 s once the run is cancelled: the runner
+ * kills 10 s after its first signal).
  */
-/** The limits, in milliseconds (tests shorten them). */
 const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 };
 /**
  * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
@@ -20972,11 +20956,10 @@ function readOwner(payload, siteId) {
         return null;
     if (typeof o.sha !== 'string' || !SHA.test(o.sha))
         return null;
-    const at = typeof o.at === 'string' && !Number.isNaN(Date.parse(o.at)) ? o.at : null;
-    if (!at)
+    if (typeof o.at !== 'string' || Number.isNaN(Date.parse(o.at)))
         return null;
     const runUrl = typeof o.run_url === 'string' ? safeHttpUrl(o.run_url) : null;
-    return { pr, sha: o.sha.toLowerCase(), runUrl, runId: positiveInt(o.run_id) ?? null, at };
+    return { pr, sha: o.sha.toLowerCase(), runUrl, runId: positiveInt(o.run_id) ?? null, at: o.at };
 }
 function positiveInt(v) {
     return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
@@ -21130,8 +21113,6 @@ function describeOwner(current) {
 ;// CONCATENATED MODULE: ./src/github/run.js
 
 
-const COMMENT_TITLE = 'Pull-request comment';
-const DEPLOYMENT_TITLE = 'GitHub deployment';
 async function newRun(o) {
     // Loaded only when GitHub is asked for something: Octokit would add to the start-up time of every run.
     const asked = o.settings.commentAuthor || o.settings.environment || o.operation === 'release';
@@ -21144,8 +21125,8 @@ async function newRun(o) {
         limits: { ...LIMITS_MS, ...o.limits },
         octokit: (signal) => octokitFor(o.settings.token, ctx.apiUrl, signal, o.fetch),
         scrub: (t) => o.redactor.scrub(t),
-        warnDeployment: (m) => o.log.warnTitled(o.redactor.scrub(m), DEPLOYMENT_TITLE),
-        warnComment: (m) => o.log.warnTitled(o.redactor.scrub(m), COMMENT_TITLE),
+        warnDeployment: (m) => o.log.warnTitled(o.redactor.scrub(m), 'GitHub deployment'),
+        warnComment: (m) => o.log.warnTitled(o.redactor.scrub(m), 'Pull-request comment'),
         deploymentId: null,
         claim: null,
         previous: null,
@@ -21207,7 +21188,7 @@ async function after(run, results, problem) {
 async function abandon(run, reason) {
     if (run.deploymentId === null)
         return;
-    const status = { state: 'error', description: reason, environmentUrl: null };
+    const status = { state: 'error', description: reason };
     await afterPhase(run, (signal) => closeRunDeployment(run, run.octokit(signal), status));
 }
 /**
@@ -21245,7 +21226,7 @@ async function handOver(run, kit, took, previous) {
     const now = took.owner.pr === null
         ? 'Staging was refreshed by a workflow run that was not for a pull request'
         : `Staging now shows #${took.owner.pr}`;
-    const inactive = { state: 'inactive', description: `${now}.`, environmentUrl: null };
+    const inactive = { state: 'inactive', description: `${now}.` };
     const warning = await finishDeployment({ ...dctx, environment: previous.environment }, previous.deploymentId, inactive);
     if (warning)
         run.warnDeployment(warning);
@@ -21268,7 +21249,7 @@ async function deploymentAfter(run, kit, results, problem) {
     if (run.o.operation === 'delete')
         return retireAfterDelete(run, kit, results);
     const status = problem
-        ? { state: 'error', description: problem, environmentUrl: null }
+        ? { state: 'error', description: problem }
         : finalStatus(run.o.operation, results);
     if (status)
         await closeRunDeployment(run, kit, status);
@@ -21586,11 +21567,7 @@ async function releaseOne(run, kit, target, siteId) {
             result: 'skipped',
             message: `${describeOwner(current)}, not #${target.number}: nothing to release.`,
         };
-    const warning = await finishDeployment({ octokit: kit, repo, environment: current.environment, scrub: run.scrub, logUrl: run.ctx.runUrl }, current.deploymentId, {
-        state: 'inactive',
-        description: `Pull request #${target.number} closed: staging released.`,
-        environmentUrl: null,
-    });
+    const warning = await finishDeployment({ octokit: kit, repo, environment: current.environment, scrub: run.scrub, logUrl: run.ctx.runUrl }, current.deploymentId, { state: 'inactive', description: `Pull request #${target.number} closed: staging released.` });
     if (warning)
         return { result: 'failed', message: warning };
     const notice = `This pull request was closed at ${noticeTime(new Date(run.o.clock.wallNow()).toISOString())}: staging is free for other pull requests ` +
@@ -21661,7 +21638,9 @@ const FORK = "GitHub gives a fork's workflow run no secrets and a read-only gith
 async function runStep(raw, deps) {
     const { clock, log, redactor } = deps;
     const startedAt = clock.now();
-    const done = (results) => publishAndFinish(results, deps, startedAt);
+    const done = async (results) => {
+        finish(await publish(results, deps, clock.now() - startedAt), log, log.lostOutputs());
+    };
     let inputs;
     try {
         const operation = parseActionOperation(raw.operation);
@@ -21748,10 +21727,6 @@ async function publish(results, deps, elapsedMs) {
             deps.log.warnTitled(w, 'Staging');
     await deps.log.summary(deps.redactor.scrub(renderSummary(results)));
     return report;
-}
-async function publishAndFinish(results, deps, startedAt) {
-    const report = await publish(results, deps, deps.clock.now() - startedAt);
-    finish(report, deps.log, deps.log.lostOutputs());
 }
 /**
  * The run's last lines. Outputs that could not be written fail the step (later steps would read
