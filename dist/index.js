@@ -17645,8 +17645,8 @@ async function make(ctx) {
     // While it runs, the calls that go the moment it completes (the push, the toggles) are in the
     // run's plan; the push's final and the list come a push later (issue 33: 10 pushes at once).
     const after = Math.max(0, extraCalls(ctx.config) - 3);
-    ctx.polls.ahead(after);
-    const outcome = await (taskId ? waitForTask(ctx, 'checkpoint', siteId, taskId, ctx.clock.now()) : waitForVersion(ctx, siteId, id)).finally(() => ctx.polls.ahead(-after));
+    ctx.polls.after += after;
+    const outcome = await (taskId ? waitForTask(ctx, 'checkpoint', siteId, taskId, ctx.clock.now()) : waitForVersion(ctx, siteId, id)).finally(() => (ctx.polls.after -= after));
     if (outcome.kind === 'completed') {
         // Only a completed version is a checkpoint: the output never names one that cannot be restored.
         jobIs(ctx, 'checkpoint', 'completed');
@@ -17810,7 +17810,7 @@ class RateWindow {
     /** A request starts (+1) or stops (-1) waiting for a call: the scheduler leaves it the calls that come. */
     waiting(delta) {
         const now = this.clock.now();
-        if (this.waitingSince !== null && this.calls.some((c) => c.others))
+        if (this.waitingSince !== null && this.counts.others + this.counts.early > 0)
             this.sharedWaitMs += now - this.waitingSince;
         this.waiters = Math.max(0, this.waiters + delta);
         this.waitingSince = this.waiters > 0 ? now : null;
@@ -17880,14 +17880,21 @@ class RateWindow {
     }
     /** How many runs share the account (§6 r5): one, and others' calls since the first answer per own call. */
     get sharers() {
-        const others = this.calls.filter((c) => c.others && (!c.early || this.startedTogether())).length;
-        const own = this.calls.filter((c) => !c.others).length;
-        return others === 0 ? 1 : 1 + others / Math.max(1, own);
+        const { own, others, early } = this.counts;
+        return 1 + (others + (this.startedTogether() ? early : 0)) / Math.max(1, own);
     }
     /** Others' calls seen since the first answer, or a few at it (runs that started with this one). */
     startedTogether() {
-        const early = this.calls.filter((c) => c.others && c.early).length;
-        return (this.calls.some((c) => c.others && !c.early) || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY));
+        const { others, early } = this.counts;
+        return others > 0 || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY);
+    }
+    /** The calls in the window by whose they are (all its own went by now): kept, counted anew when calls go. */
+    counts = { own: 0, others: 0, early: 0 };
+    count(calls, anew = false) {
+        if (anew)
+            this.counts = { own: 0, others: 0, early: 0 };
+        for (const c of calls)
+            this.counts[!c.others ? 'own' : c.early ? 'early' : 'others']++;
     }
     /** Calls that may go now. */
     available(now = this.clock.now()) {
@@ -17911,13 +17918,13 @@ class RateWindow {
             const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count);
             const gone = new Set(given);
             this.calls = this.calls.filter((c) => !gone.has(c));
+            this.count(this.calls, true);
             this.flyingFrom = 0;
             return given[0] ?? null;
         }
-        const possibly = this.calls.filter((c) => !c.others && c.sentAt <= now).length;
-        let others = this.calls.filter((c) => c.others).length;
+        let others = this.counts.others + this.counts.early;
         const early = this.answers === 1;
-        for (let extra = count - possibly - others; extra > 0; extra--, others++)
+        for (let extra = count - this.counts.own - others; extra > 0; extra--, others++)
             this.add({ sentAt: now, answeredAt: now, until: now + this.windowMs, others: true, early });
         this.othersPerMinute = Math.round((others * RATE_WINDOW_MS) / this.windowMs);
         if (others > 0 && this.options.onShared) {
@@ -17931,6 +17938,7 @@ class RateWindow {
     }
     add(call) {
         this.calls.push(call);
+        this.count([call]);
         this.holdUntil(call, call.until);
     }
     holdUntil(call, until) {
@@ -17942,6 +17950,7 @@ class RateWindow {
         if (now < this.nextExpiry)
             return;
         this.calls = this.calls.filter((c) => c.until > now);
+        this.count(this.calls, true);
         this.flyingFrom = 0;
         this.nextExpiry = this.calls.reduce((min, c) => Math.min(min, c.until), Infinity);
     }
@@ -17983,10 +17992,10 @@ const UNANSWERED_AFTER_MS = 35_000;
 const MARGIN_MS = 50;
 const MIN_WAIT_MS = 10;
 const ASK_AGAIN_MS = 1000;
-/** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that started together. */
+/** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that
+ * started together; other runs' calls in the last RECENT_MS show they are calling. */
 const SHARED_SPACING_MS = 150;
 const FEW_EARLY = 0.25;
-/** How far back other runs' calls are taken to show how many they are about to make. */
 const RECENT_MS = 2000;
 
 ;// CONCATENATED MODULE: ./src/staging/read-route.js
@@ -18714,6 +18723,8 @@ class PollScheduler {
     /** Calls due whatever the jobs do: the sites still to start (each: its request and its final) and
      * the run's own, as the batch says (contract §6 r3). */
     due = CALLS_PER_RUN;
+    /** Calls a followed job keeps for after it (a checkpoint's push): its site adds them, then takes them back. */
+    after = 0;
     jobs = new Map();
     /** Looks and finals approved and not answered yet (a final may find its job running: another call). */
     looksOut = 0;
@@ -18736,11 +18747,6 @@ class PollScheduler {
         this.supply = supply;
         this.deadline = deadline;
     }
-    /** A site's job is followed while the calls after it wait (a checkpoint's push): +n, then -n. */
-    ahead(n) {
-        this.after += n;
-    }
-    after = 0;
     /** A job joins while it polls (null: `key` is followed already); call the result when it stops. */
     join(key, signal) {
         if (this.jobs.has(key))

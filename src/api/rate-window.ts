@@ -20,12 +20,6 @@ interface Call {
   probe?: boolean
 }
 
-/** What the poll scheduler (staging/wait/batch.ts) reads of the run's rate window. */
-export type CallSupply = Pick<
-  RateWindow,
-  'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers'
->
-
 /**
  * The account's rate window (contract §6): the calls the limit leaves this run now, and when more
  * come back, learnt from the answers and the run's own calls; one per run. The client asks `reserve`
@@ -113,7 +107,7 @@ export class RateWindow {
   /** A request starts (+1) or stops (-1) waiting for a call: the scheduler leaves it the calls that come. */
   waiting(delta: number): void {
     const now = this.clock.now()
-    if (this.waitingSince !== null && this.calls.some((c) => c.others))
+    if (this.waitingSince !== null && this.counts.others + this.counts.early > 0)
       this.sharedWaitMs += now - this.waitingSince
     this.waiters = Math.max(0, this.waiters + delta)
     this.waitingSince = this.waiters > 0 ? now : null
@@ -176,17 +170,21 @@ export class RateWindow {
 
   /** How many runs share the account (§6 r5): one, and others' calls since the first answer per own call. */
   get sharers(): number {
-    const others = this.calls.filter((c) => c.others && (!c.early || this.startedTogether())).length
-    const own = this.calls.filter((c) => !c.others).length
-    return others === 0 ? 1 : 1 + others / Math.max(1, own)
+    const { own, others, early } = this.counts
+    return 1 + (others + (this.startedTogether() ? early : 0)) / Math.max(1, own)
   }
 
   /** Others' calls seen since the first answer, or a few at it (runs that started with this one). */
   private startedTogether(): boolean {
-    const early = this.calls.filter((c) => c.others && c.early).length
-    return (
-      this.calls.some((c) => c.others && !c.early) || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY)
-    )
+    const { others, early } = this.counts
+    return others > 0 || (early > 0 && early <= (this.limit ?? 0) * FEW_EARLY)
+  }
+
+  /** The calls in the window by whose they are (all its own went by now): kept, counted anew when calls go. */
+  private counts = { own: 0, others: 0, early: 0 }
+  private count(calls: Call[], anew = false): void {
+    if (anew) this.counts = { own: 0, others: 0, early: 0 }
+    for (const c of calls) this.counts[!c.others ? 'own' : c.early ? 'early' : 'others']++
   }
 
   /** Calls that may go now. */
@@ -213,13 +211,13 @@ export class RateWindow {
       const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count)
       const gone = new Set(given)
       this.calls = this.calls.filter((c) => !gone.has(c))
+      this.count(this.calls, true)
       this.flyingFrom = 0
       return given[0] ?? null
     }
-    const possibly = this.calls.filter((c) => !c.others && c.sentAt <= now).length
-    let others = this.calls.filter((c) => c.others).length
+    let others = this.counts.others + this.counts.early
     const early = this.answers === 1
-    for (let extra = count - possibly - others; extra > 0; extra--, others++)
+    for (let extra = count - this.counts.own - others; extra > 0; extra--, others++)
       this.add({ sentAt: now, answeredAt: now, until: now + this.windowMs, others: true, early })
     this.othersPerMinute = Math.round((others * RATE_WINDOW_MS) / this.windowMs)
     if (others > 0 && this.options.onShared) {
@@ -235,6 +233,7 @@ export class RateWindow {
 
   private add(call: Call): void {
     this.calls.push(call)
+    this.count([call])
     this.holdUntil(call, call.until)
   }
 
@@ -247,6 +246,7 @@ export class RateWindow {
   private expire(now: number): void {
     if (now < this.nextExpiry) return
     this.calls = this.calls.filter((c) => c.until > now)
+    this.count(this.calls, true)
     this.flyingFrom = 0
     this.nextExpiry = this.calls.reduce((min, c) => Math.min(min, c.until), Infinity)
   }
@@ -293,8 +293,8 @@ const UNANSWERED_AFTER_MS = 35_000
 const MARGIN_MS = 50
 const MIN_WAIT_MS = 10
 const ASK_AGAIN_MS = 1000
-/** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that started together. */
+/** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that
+ * started together; other runs' calls in the last RECENT_MS show they are calling. */
 const SHARED_SPACING_MS = 150
 const FEW_EARLY = 0.25
-/** How far back other runs' calls are taken to show how many they are about to make. */
 const RECENT_MS = 2000

@@ -123,10 +123,10 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   // While it runs, the calls that go the moment it completes (the push, the toggles) are in the
   // run's plan; the push's final and the list come a push later (issue 33: 10 pushes at once).
   const after = Math.max(0, extraCalls(ctx.config) - 3)
-  ctx.polls.ahead(after)
+  ctx.polls.after += after
   const outcome = await (
     taskId ? waitForTask(ctx, 'checkpoint', siteId, taskId, ctx.clock.now()) : waitForVersion(ctx, siteId, id)
-  ).finally(() => ctx.polls.ahead(-after))
+  ).finally(() => (ctx.polls.after -= after))
   if (outcome.kind === 'completed') {
     // Only a completed version is a checkpoint: the output never names one that cannot be restored.
     jobIs(ctx, 'checkpoint', 'completed')

@@ -4,8 +4,7 @@
  * is woken, and no bursts.
  */
 import { describe, expect, it } from '@jest/globals'
-import type { CallSupply } from '../../src/api/rate-window.js'
-import { PollScheduler } from '../../src/staging/wait/batch.js'
+import { PollScheduler, type CallSupply } from '../../src/staging/wait/batch.js'
 import type { PollAsk } from '../../src/staging/wait/planner.js'
 import { FakeClock } from '../helpers/fakes.js'
 
@@ -404,9 +403,9 @@ describe('PollScheduler: calls that come after a job (issue 33, pushes with chec
     clock.t = start + 5000
     expect(s.pollAt(keys[0]!, wants(clock.t)).final).toBe(true)
     const alone = s.spareNow()
-    s.ahead(9)
+    s.after += 9
     expect([alone, s.spareNow()]).toEqual([true, false])
-    s.ahead(-9)
+    s.after -= 9
     expect(s.spareNow()).toBe(true)
   })
   it('a final timed by other jobs while calls are scarce is planned anew when calls come back, not held to its time', () => {

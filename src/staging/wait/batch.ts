@@ -1,8 +1,14 @@
-import type { CallSupply } from '../../api/rate-window.js'
+import type { RateWindow } from '../../api/rate-window.js'
 import { whenAborted } from '../../clock.js'
 import { CALLS_PER_RUN } from '../../contract.js'
 import type { Clock } from '../../types.js'
 import { agrees, narrow, type PollAsk } from './planner.js'
+
+/** What the poll scheduler reads of the run's rate window. */
+export type CallSupply = Pick<
+  RateWindow,
+  'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers'
+>
 
 /**
  * The poll scheduler: when each job's status call goes, within the account's rate window, lanes
@@ -15,6 +21,8 @@ export class PollScheduler {
   /** Calls due whatever the jobs do: the sites still to start (each: its request and its final) and
    * the run's own, as the batch says (contract §6 r3). */
   due = CALLS_PER_RUN
+  /** Calls a followed job keeps for after it (a checkpoint's push): its site adds them, then takes them back. */
+  after = 0
   private readonly jobs = new Map<object, Job>()
   /** Looks and finals approved and not answered yet (a final may find its job running: another call). */
   private looksOut = 0
@@ -37,12 +45,6 @@ export class PollScheduler {
     /** The run's one deadline, computed once from `timeout`: no wait runs past it. */
     readonly deadline = Infinity,
   ) {}
-
-  /** A site's job is followed while the calls after it wait (a checkpoint's push): +n, then -n. */
-  ahead(n: number): void {
-    this.after += n
-  }
-  private after = 0
 
   /** A job joins while it polls (null: `key` is followed already); call the result when it stops. */
   join(key: object, signal?: AbortSignal): (() => void) | null {
