@@ -381,19 +381,39 @@ describe('PollScheduler, other runs sharing the account (contract §6 r5)', () =
       expect(blind.at).toBeCloseTo(finalOf(start, (sharers > 1 ? 1.1 : 1) * 15_200))
     }
   })
-  it('the site list waits for the run’s jobs to end (one read serves them all), but not while sites are still to start', async () => {
-    const { s, leaves } = batch(2, 30)
+  it('the site list waits for the run’s jobs to end (one read serves them all), until a minute before the deadline (or half the time left), and not while sites are still to start', async () => {
+    // A clock whose sleep ends only when woken: what the scheduler asks of it is recorded.
+    const slept: number[] = []
+    const clock = Object.assign(new FakeClock(), {
+      sleep: (ms: number, signal?: AbortSignal) => {
+        slept.push(ms)
+        return new Promise<void>((_, reject) =>
+          signal?.addEventListener('abort', () => reject(new Error('woken'))),
+        )
+      },
+    })
+    const scheduler = (deadline: number, jobs: number) => {
+      const s = new PollScheduler(clock, supply(30), clock.t + deadline)
+      s.due = 0
+      return { s, leaves: Array.from({ length: jobs }, () => s.join({})!) }
+    }
+    const { s, leaves } = scheduler(600_000, 2)
     let read = false
     const reading = s.untilQuiet().then(() => (read = true))
     leaves[0]!()
-    await Promise.resolve()
+    await new Promise((r) => setTimeout(r, 0))
     expect(read).toBe(false)
     leaves[1]!()
     await reading
     expect(read).toBe(true)
-    const starting = batch(2, 30)
-    starting.s.due = 10
-    await starting.s.untilQuiet()
+    expect(slept).toEqual([540_000])
+    // Near the deadline, half the time left; with sites still to start, no wait at all.
+    void scheduler(40_000, 1).s.untilQuiet()
+    expect(slept).toEqual([540_000, 20_000])
+    const starting = scheduler(600_000, 1).s
+    starting.due = 10
+    await starting.untilQuiet()
+    expect(slept).toHaveLength(2)
   })
 })
 

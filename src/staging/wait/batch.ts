@@ -113,13 +113,14 @@ export class PollScheduler {
     return { at: now, final: true }
   }
 
-  /** Resolves once no job of the run is followed, or at once while sites are still to start (they
-   * need the calls): a read that serves every site of the run (the site list) goes once, after them. */
+  /** Resolves once no job of the run is followed (a read that serves every site, the site list, goes
+   * once, after them), at once while sites are still to start, and QUIET_MARGIN_MS before the deadline. */
   async untilQuiet(): Promise<void> {
     if (this.jobs.size === 0 || this.due > CALLS_PER_RUN) return
     this.quiet ??= new AbortController()
-    await new Promise((resolve) => this.quiet!.signal.addEventListener('abort', resolve, { once: true }))
-    this.quiet = null
+    const left = Math.min(this.deadline - this.clock.now(), 2 ** 31 - 1)
+    await this.clock.sleep(left - Math.min(QUIET_MARGIN_MS, left / 2), this.quiet.signal).catch(() => {})
+    if (this.quiet?.signal.aborted) this.quiet = null
   }
 
   /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
@@ -286,6 +287,8 @@ const PLENTY_PER_JOB = 2
 const RESERVE_PER = 8
 /** Sharing the account (contract §6 r5): calls kept out of looks, how much later a blind final goes, the first look's earliest. */
 const KEPT_SHARING = 3
+/** A site waits for the run's other jobs until this long before the deadline (or half the time left). */
+const QUIET_MARGIN_MS = 60_000
 const BLIND_SHARING = 1.1
 const SHARING_FIRST_LOOK_MS = 5000
 /** A job with no reading of its own first looks at this fraction of the shortest job measured. */
