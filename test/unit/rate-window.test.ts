@@ -499,7 +499,7 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     clock.t += 150
     expect(burst(together)).toBe(1)
   })
-  it('leaves the window’s last calls to the other runs while they call (one each), and takes them once they went quiet', () => {
+  it('leaves the window’s last calls to the other runs while they call (one each), and while it has heard nothing since', () => {
     const clock = new FakeClock()
     const b = new RateWindow(clock)
     request(b, limits(10, 9))
@@ -509,11 +509,69 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     // Two calls left, and others called just now: two runs beside this one may each take one.
     request(b, limits(10, 2))
     clock.t += 200
-    const asked = clock.t
+    // It asks again once the others' calls are no longer recent (2 s, not a window later)...
+    const first = b.reserve()
+    expect(first).toBeGreaterThan(1000)
+    expect(first).toBeLessThanOrEqual(2100)
+    // ...but it has heard nothing since, and the others, waiting on answers as old, may take theirs:
+    // at their pace, the two calls are theirs, so it waits until a call comes back.
+    clock.t += first
+    let wait = b.reserve()
+    for (; wait > 0 && wait <= 2100; wait = b.reserve()) clock.t += wait
+    expect(wait).toBeGreaterThan(50_000)
+    clock.t += wait
+    expect(b.reserve()).toBe(0)
+  })
+  it('having heard nothing for 2 s while sharing, sends one request and the rest after its answer', () => {
+    const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    request(b, limits(60, 59))
+    request(b, limits(60, 50))
+    clock.t += 5000
+    expect(b.reserve()).toBe(0)
+    clock.t += 200
     expect(b.reserve()).toBeGreaterThan(0)
-    // It asks again as the others' calls stop being recent (2 s), not a window later.
-    for (let wait = b.reserve(); wait > 0; wait = b.reserve()) clock.t += wait
-    expect(clock.t - asked).toBeGreaterThan(1000)
-    expect(clock.t - asked).toBeLessThanOrEqual(2100)
+    b.observe(200, limits(60, 47))
+    expect(b.reserve()).toBe(0)
+  })
+  it('having heard nothing for a while, takes a last call the others were too slow to take', () => {
+    const clock = new FakeClock()
+    // Two calls left among about 2.7 runs, but one others' call in the 10 s before its last answer:
+    // at that pace, one of the two is its to take.
+    const slow = new RateWindow(clock)
+    request(slow, limits(10, 9))
+    clock.t += 200
+    request(slow, limits(10, 4))
+    clock.t += 10_000
+    expect(request(slow, limits(10, 2))).toBe(0)
+    clock.t += 3000
+    expect(slow.reserve()).toBe(0)
+    // One call left, three runs, and three others' calls in the 200 ms before its last answer: that
+    // fast, the others may have taken it.
+    const fast = new RateWindow(clock)
+    request(fast, limits(10, 9))
+    clock.t += 200
+    request(fast, limits(10, 5))
+    clock.t += 200
+    expect(request(fast, limits(10, 1))).toBe(0)
+    clock.t += 3000
+    expect(fast.reserve()).toBeGreaterThan(0)
+  })
+  it('once a call counted at its last answer has come back, the window it knew has moved on: what came back is there to take', () => {
+    const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    const first = clock.t
+    request(b, limits(10, 9))
+    clock.t += 200
+    request(b, limits(10, 4))
+    clock.t += 200
+    expect(request(b, limits(10, 1))).toBe(0)
+    // Others called fast just before its last answer, and it has heard nothing since: it leaves them
+    // the last call; a window after its first answer, that call and the first come back to it.
+    clock.t += 3000
+    expect(b.reserve()).toBeGreaterThan(0)
+    clock.t = first + 60_100
+    expect(b.available()).toBe(2)
+    expect(b.reserve()).toBe(0)
   })
 })
