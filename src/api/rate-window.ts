@@ -96,9 +96,9 @@ export class RateWindow {
     const unseen = stale && now < this.turnsAt ? Math.ceil(this.othersRate * (now - this.answeredAt)) : 0
     const needed = 1 + Math.min(Math.max(recent.length, unseen), Math.ceil(this.sharers) - 1)
     if (this.available(now) >= needed) return this.send(now)
-    // Ask again when the calls come back, or when the others' calls are no longer recent.
+    // Ask again when a call comes back (what is needed changes with it), or when the others' calls are no longer recent.
     const quiet = recent.length > 0 && this.available(now) > 0 ? recent[0]!.sentAt + RECENT_MS : Infinity
-    let until = Math.min(this.backBy(needed, now), this.statedReset ?? Infinity, quiet)
+    let until = Math.min(this.backBy(this.available(now) + 1, now), this.statedReset ?? Infinity, quiet)
     // Waiting would reach the deadline, yet the server's window may be shorter than assumed: with
     // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
     if (reset === null && this.probing && until + MARGIN_MS >= deadline) {

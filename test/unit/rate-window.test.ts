@@ -574,4 +574,22 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     expect(b.available()).toBe(2)
     expect(b.reserve()).toBe(0)
   })
+  it('waiting for the window’s last calls, asks again as soon as one call comes back, not when all it waits for have', () => {
+    const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    const first = clock.t
+    request(b, limits(10, 9))
+    clock.t += 30_000
+    // None left, eight others' calls just now: it would leave four of the calls that come back to them.
+    request(b, limits(10, 0))
+    expect(b.sharers).toBe(5)
+    clock.t += 200
+    // Its first call comes back a window after its answer; it asks again then (not at the fifth's return,
+    // 30 s later), and, the others' calls no longer recent nor (the window it knew having moved on)
+    // expected, takes it.
+    const wait = b.reserve()
+    expect(wait).toBeLessThanOrEqual(first + 60_100 - clock.t)
+    clock.t += wait
+    expect(b.reserve()).toBe(0)
+  })
 })
