@@ -15,8 +15,6 @@ export interface Report {
   warnings: string[]
   /** One per site that failed with an error: a title naming the site, and what to do. */
   errors: { title: string; hint: string }[]
-  /** Where each site's staging is, for people: `site` only when the run had several. */
-  stagingUrls: { siteId: string | null; url: string }[]
   /** The last line of the run (lines.ts). */
   finalLine: string
 }
@@ -36,9 +34,6 @@ export function assembleReport(results: Result[], elapsedMs: number): Report {
             hint: r.error!.hint,
           }))
       : [],
-    stagingUrls: results
-      .filter((r) => r.stagingUrl)
-      .map((r) => ({ siteId: results.length > 1 ? r.siteId : null, url: r.stagingUrl! })),
     finalLine: finalLine(results),
   }
 }
