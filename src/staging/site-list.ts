@@ -99,7 +99,7 @@ export async function readSiteList(
     read = page
     const { data, meta } = answer.reply
     const items = listItems(data)
-    last = lastPageOf({ meta }, data) ?? last
+    last = lastPageOf(meta, data) ?? last
     const fresh = items.filter((r) => !seen.has(rowKey(r)))
     for (const r of items) seen.add(rowKey(r))
     records.push(...fresh)
@@ -162,12 +162,8 @@ export function listItems(data: unknown): Record<string, unknown>[] {
 }
 
 /** The last page the answer's paginator states (`meta.last_page`, or `last_page` beside the data), else null. */
-export function lastPageOf(body: unknown, data: unknown): number | null {
-  for (const v of [
-    field(field(body, 'meta'), 'last_page'),
-    field(data, 'last_page'),
-    field(body, 'last_page'),
-  ]) {
+export function lastPageOf(meta: unknown, data: unknown): number | null {
+  for (const v of [field(meta, 'last_page'), field(data, 'last_page')]) {
     const n = typeof v === 'string' ? Number(v) : v
     if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 1) return n
   }
