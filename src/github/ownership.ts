@@ -243,11 +243,9 @@ export function ownerName(owner: Owner): string {
   return owner.pr === null ? 'a workflow run that was not for a pull request' : `#${owner.pr}`
 }
 
-/** `14:02 UTC on 2026-11-24` (our own words, from a date we checked). */
+/** `14:02 UTC on 2026-11-24` (our own words, from a date readOwner checked). */
 export function shownTime(iso: string): string {
-  const d = new Date(iso)
-  if (Number.isNaN(d.getTime())) return 'an unknown time'
-  const s = d.toISOString()
+  const s = new Date(iso).toISOString()
   return `${s.slice(11, 16)} UTC on ${s.slice(0, 10)}`
 }
 

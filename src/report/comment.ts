@@ -166,10 +166,7 @@ function cleanUrl(url: string, scrub: (text: string) => string): string | null {
   return scrub(url) === url ? safeHttpUrl(url) : null
 }
 
-/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`, for the table and for notices. */
+/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC` (a date we wrote, or readOwner checked). */
 export function noticeTime(iso: string): string {
-  const d = new Date(iso)
-  return Number.isNaN(d.getTime())
-    ? md(String(iso), 40)
-    : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`
+  return `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`
 }
