@@ -20,7 +20,7 @@ import { runPush } from './push.js'
 import { rollback } from './rollback.js'
 import { PollScheduler } from './wait/batch.js'
 import { status } from './status.js'
-import { inDoorLogger, type Door } from '../words.js'
+import { eachLine, inDoorWords, type Door } from '../words.js'
 import type { SiteGet } from './url-check.js'
 
 export interface RunDeps {
@@ -43,18 +43,13 @@ export interface RunDeps {
   token?: TokenVerdict
   /** Absolute deadline (clock ms) shared by every site of a run; default: now + timeout. */
   deadline?: number
-  /** Per-request time limit; default from the timeout (see requestTimeoutFor). */
+  /** Per-request time limit; default: a quarter of the run's timeout, between 5 and 30 seconds. */
   requestTimeoutMs?: number
   random?: () => number
   /** The front door whose words the run speaks (src/words.ts); default: the action's. */
   door?: Door
   /** One GET of a staging or production site's own URL (url-check.ts); default: a plain GET over the network. */
   siteGet?: SiteGet
-}
-
-/** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
-export function requestTimeoutFor(timeoutMs: number): number {
-  return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)))
 }
 
 /**
@@ -69,7 +64,8 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const deadline = deps.deadline ?? started + config.timeoutMs
   const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT)
   const door = deps.door ?? 'action'
-  const logger = inDoorLogger(deps.logger, door)
+  // Every line of the core in the door's words.
+  const logger = eachLine(deps.logger, (m) => inDoorWords(m, door))
   const ledger = deps.ledger ?? new RateWindow(clock, deps.signal ? { signal: deps.signal } : {})
   const optional = { signal: deps.signal, random: deps.random }
   const client = new StagingApiClient(
@@ -79,7 +75,8 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       language: config.language,
       maxRetries: config.maxRetries,
       deadline,
-      requestTimeoutMs: deps.requestTimeoutMs ?? requestTimeoutFor(config.timeoutMs),
+      requestTimeoutMs:
+        deps.requestTimeoutMs ?? Math.min(30_000, Math.max(5000, Math.floor(config.timeoutMs / 4))),
     },
     {
       clock,
