@@ -222,11 +222,9 @@ export async function deactivateEnvironment(
     const doing = `list the deployments of environment "${ctx.environment}"`
     return { deactivated: 0, left: 0, warning: githubFailure(e, doing, PERMISSION, ctx.scrub) }
   }
-  let deactivated = 0
-  for (const id of ids) {
+  for (const [deactivated, id] of ids.entries()) {
     try {
       await setStatus(ctx, id, 'inactive', 'Staging environment deleted.')
-      deactivated++
     } catch (e) {
       // One refusal means the token cannot: do not send the same refused request for each.
       const rest = ids.length - deactivated
@@ -234,5 +232,5 @@ export async function deactivateEnvironment(
       return { deactivated, left: left + rest, warning: githubFailure(e, doing, PERMISSION, ctx.scrub) }
     }
   }
-  return { deactivated, left, warning: null }
+  return { deactivated: ids.length, left, warning: null }
 }
