@@ -86,17 +86,14 @@ export class PrefixIndex {
    */
   private replaceSpaced(text: string): string {
     // The text's runs without white space, put together; where each run starts in both.
-    const pieces: string[] = []
+    let compact = ''
     const from: number[] = []
     const to: number[] = []
-    let length = 0
     for (const run of text.matchAll(/\S+/g)) {
-      pieces.push(run[0])
-      from.push(length)
+      from.push(compact.length)
       to.push(run.index)
-      length += run[0].length
+      compact += run[0]
     }
-    const compact = pieces.join('')
     /** Where the `j`th character of `compact` is in `text`. */
     const original = (j: number): number => {
       let lo = 0
