@@ -1,9 +1,7 @@
 /**
  * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
  * `GET /v2/sites` (query parameters `type`, `page`, `per_page`), read whole (contract r4 §12) by
- * `readSiteList`: its pages walked to the last one the paginator states, or, when it stops before
- * (a cap, the timeout, a 429 or other trouble), what it did not read and why. The finding itself is
- * pure: records in, a finding out (`findStagingInList`).
+ * `readSiteList`. The finding itself is pure: records in, a finding out (`findStagingInList`).
  *
  * A record is this production site's staging only when one of its fields links it so
  * (docs/assumptions.md): a field whose name says "staging of" (`staging_of`, `production_site_id`,
