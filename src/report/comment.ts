@@ -66,13 +66,10 @@ function headline(r: Result): string {
 export function renderComment(r: Result, scrub: (text: string) => string, extras: RenderExtras = {}): string {
   // Whether the result leaves the site without a staging environment.
   const removed = r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped')
-  const ownUrl = r.stagingUrl ? cleanUrl(r.stagingUrl, scrub) : null
-  const earlierUrl =
-    !ownUrl && r.operation !== 'delete' && extras.previousStagingUrl
-      ? cleanUrl(extras.previousStagingUrl, scrub)
-      : null
+  const ownUrl = cleanUrl(r.stagingUrl, scrub)
+  const earlierUrl = !ownUrl && r.operation !== 'delete' ? cleanUrl(extras.previousStagingUrl, scrub) : null
   const url = ownUrl ?? earlierUrl
-  const runUrl = extras.runUrl ? cleanUrl(extras.runUrl, scrub) : null
+  const runUrl = cleanUrl(extras.runUrl, scrub)
 
   const lines = [markerFor(r.siteId)]
   if (url && !removed) lines.push(`<!-- site-staging-action:staging-url=${url} -->`)
@@ -162,8 +159,8 @@ export function hasMarker(body: string | undefined | null): boolean {
 }
 
 /** Scrubbed, then made safe; a URL that held a secret is dropped rather than shown broken. */
-function cleanUrl(url: string, scrub: (text: string) => string): string | null {
-  return scrub(url) === url ? safeHttpUrl(url) : null
+function cleanUrl(url: string | null | undefined, scrub: (text: string) => string): string | null {
+  return url && scrub(url) === url ? safeHttpUrl(url) : null
 }
 
 /** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC` (a date we wrote, or readOwner checked). */
