@@ -45,18 +45,14 @@ export interface RenderExtras {
 /** A notice at the top of the comment (staging taken by another run, or released), ours alone. */
 const NOTICE_OPEN = '<!-- site-staging-action:notice -->'
 
-function headline(r: Result): string {
-  if (r.operation === 'delete') {
-    if (r.result === 'succeeded') return '🗑️ Staging environment removed'
-    if (r.result === 'skipped') return '🗑️ Staging environment removed (there was none left to delete)'
-    if (r.result === 'accepted') return '🗑️ Staging removal requested (not yet confirmed)'
-  }
-  if (r.result === 'succeeded') {
-    if (r.operation === 'create') return '✅ Staging environment ready'
-    if (r.operation === 'pull') return '✅ Staging refreshed from production'
-    if (r.operation === 'push') return '✅ Staging pushed to production'
-  }
-  return `${ICON[r.result] ?? ''} Staging ${r.operation}: ${r.result}`
+/** The heading of an operation's common endings; any other says its operation and outcome. */
+const HEADLINES: Record<string, string> = {
+  'delete succeeded': '🗑️ Staging environment removed',
+  'delete skipped': '🗑️ Staging environment removed (there was none left to delete)',
+  'delete accepted': '🗑️ Staging removal requested (not yet confirmed)',
+  'create succeeded': '✅ Staging environment ready',
+  'pull succeeded': '✅ Staging refreshed from production',
+  'push succeeded': '✅ Staging pushed to production',
 }
 
 /**
@@ -73,7 +69,9 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
 
   const lines = [markerFor(r.siteId)]
   if (url && !removed) lines.push(`<!-- site-staging-action:staging-url=${url} -->`)
-  lines.push(`### ${headline(r)}`, '')
+  const headline =
+    HEADLINES[`${r.operation} ${r.result}`] ?? `${ICON[r.result] ?? ''} Staging ${r.operation}: ${r.result}`
+  lines.push(`### ${headline}`, '')
   if (r.summary) lines.push(md(scrub(r.summary), MAX_MESSAGE_CHARS), '')
   lines.push(`| Production site | \`${r.siteId}\` |`, '|:--|:--|')
   lines.push(`| Operation | \`${r.operation}\` |`)
