@@ -6,7 +6,7 @@ import { USER_AGENT } from '../api/client.js'
 import { Backoff, URL_WAIT } from '../backoff.js'
 import { CancelledError, throwIfAborted } from '../clock.js'
 import { secureOrLoopback } from '../text.js'
-import type { RunContext } from './context.js'
+import type { Clock, Logger } from '../types.js'
 import { setting } from '../words.js'
 
 /**
@@ -25,8 +25,14 @@ export function answers(status: number): boolean {
 const REQUEST_LIMIT_MS = 10_000
 const PROGRESS_EVERY_MS = 15_000
 
-/** What the check takes of the run; its siteGet defaults to plainGet, below. */
-export type UrlCheckRun = Pick<RunContext, 'clock' | 'logger' | 'signal' | 'siteGet'>
+/** What the check takes of the run (its RunContext). */
+export interface UrlCheckRun {
+  clock: Clock
+  logger: Logger
+  signal?: AbortSignal
+  /** One GET of the URL (default: plainGet, below). */
+  siteGet?: SiteGet
+}
 
 export interface UrlCheckOptions {
   /** Absolute time (clock ms) by which the site must answer. */
