@@ -1,9 +1,12 @@
-import type { JobOperation } from '../types.js'
+import type { JobOperation, Logger } from '../types.js'
 import { rollbackCommand, setting, statusCommand } from '../words.js'
-import type { RunContext as Run } from './context.js'
 
 /** What the record's functions need of a run: its record, its log, its production site. */
-type RunContext = Pick<Run, 'record' | 'logger' | 'siteId'>
+interface RunContext {
+  record: RunRecord
+  logger: Logger
+  siteId: string
+}
 
 /**
  * The run's record (design.md, "One wing, one record, one table"): what was sent, what answered (or
