@@ -53,19 +53,14 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
   } catch (caught) {
     if (!(caught instanceof ApiError) || caught.kind === 'auth') throw caught
     const e = await withRootEvidence(ctx, caught)
-    const none = e === caught && e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus)
-    return {
+    const failed = {
       ...failure(e),
       summary: `Nothing was restored: reading site ${siteId}'s versions failed: ${e.message}`,
-      ...(none
-        ? {
-            error: {
-              kind: e.kind,
-              hint: `The service answered as if it offers no site versions: check ${setting('api-url')}.`,
-            },
-          }
-        : {}),
     }
+    const none = e === caught && e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus)
+    if (!none) return failed
+    const hint = `The service answered as if it offers no site versions: check ${setting('api-url')}.`
+    return { ...failed, error: { kind: e.kind, hint } }
   }
   const wanted = config.checkpointId
   const { versions, unread } = list
