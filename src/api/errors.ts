@@ -61,7 +61,6 @@ export function notStartedAfter401(refusedAt: string): ApiError {
   return new ApiError({
     kind: 'auth',
     processing: 'not-processed',
-    httpStatus: null,
     message: `Not started: the token was refused (${refusedAt} was answered HTTP 401 earlier in this run), so no request was sent for this site.`,
   })
 }
