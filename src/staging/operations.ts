@@ -54,9 +54,7 @@ export interface RunDeps {
 
 /**
  * Runs one operation on one production site with the policies of `config` and returns its Result.
- * Never throws. Every path returns its ending as a value (dry-run.ts, status.ts, jobs.ts); a
- * timeout, a cancellation or an error becomes one (ending.ts); this is where a run ends, and
- * `writeResult` writes the Result, once.
+ * Never throws: this is where a run ends, as an Ending (ending.ts says how), written once.
  */
 export async function runOperation(config: Config, siteId: string, deps: RunDeps): Promise<Result> {
   const clock = deps.clock ?? realClock
