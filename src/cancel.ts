@@ -17,7 +17,6 @@ export function cancelOnSignals(say: (message: string) => void, exitCode = 1): A
     cancel.abort()
     setTimeout(() => process.exit(exitCode), 5000).unref()
   }
-  process.on('SIGINT', () => onSignal('SIGINT'))
-  process.on('SIGTERM', () => onSignal('SIGTERM'))
+  for (const name of ['SIGINT', 'SIGTERM']) process.on(name, () => onSignal(name))
   return cancel.signal
 }

@@ -147,10 +147,6 @@ export const capitalised = (text: string): string =>
 /** Where the run happens: the runner, the pipe's container, or this machine. */
 export const RUNNER = eachDoor((w) => w.runner)
 
-/** A logger that writes every line in `door`'s words (the core logs through it). */
-export const inDoorLogger = (logger: Logger, door: Door): Logger =>
-  eachLine(logger, (m) => inDoorWords(m, door))
-
 /** A logger that writes each line as `line` makes it; progress updates go through as they are. */
 export function eachLine(logger: Logger, line: (message: string) => string): Logger {
   return {

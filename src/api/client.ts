@@ -245,14 +245,11 @@ export class StagingApiClient {
       }
       if (!(e instanceof TransportError)) throw e
       const processing = processingOf({ phase: e.phase })
-      if (method !== 'GET')
-        this.sent.push(
-          `${method} ${shown} -> ${processing === 'not-processed' ? `not delivered (${e.code})` : `no answer (${e.code})`}`,
-        )
-      const what =
+      const [outcome, what] =
         processing === 'not-processed'
-          ? 'could not reach the server, so nothing was sent'
-          : 'reached the server but got no answer'
+          ? [`not delivered (${e.code})`, 'could not reach the server, so nothing was sent']
+          : [`no answer (${e.code})`, 'reached the server but got no answer']
+      if (method !== 'GET') this.sent.push(`${method} ${shown} -> ${outcome}`)
       throw new ApiError({
         kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
         message: `${method} ${shown} ${what}: ${redactor.server(e.message, 300)} (${redactor.server(e.code, 40)}).`,

@@ -61,7 +61,6 @@ export function notStartedAfter401(refusedAt: string): ApiError {
   return new ApiError({
     kind: 'auth',
     processing: 'not-processed',
-    httpStatus: null,
     message: `Not started: the token was refused (${refusedAt} was answered HTTP 401 earlier in this run), so no request was sent for this site.`,
   })
 }
@@ -129,7 +128,8 @@ export function hintFor(kind: ErrorKind, door: Door = 'action'): string {
  * a wrong path there): a user of another deployment is never sent to the hosted service.
  */
 export function filledHint(text: string, siteId: string, apiUrl: string): string {
-  const hosted = hostOf(apiUrl) === hostOf(SERVICE_API_URL)
+  // apiUrl is the run's api-url as parseConfig made it (a parsed URL's origin): it always parses.
+  const hosted = new URL(apiUrl).host === new URL(SERVICE_API_URL).host
   return text
     .replaceAll('{site}', siteId)
     .replaceAll('{api}', apiUrl)
@@ -139,14 +139,6 @@ export function filledHint(text: string, siteId: string, apiUrl: string): string
         ? `; for the hosted service it is ${SERVICE_API_URL}`
         : ', the address your deployment of the API answers on',
     )
-}
-
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url).host.toLowerCase()
-  } catch {
-    return null
-  }
 }
 
 /**

@@ -60,9 +60,7 @@ export function readReply(raw: TransportResponse, redactor: Redactor): Reply {
     const { message: _m, status: _s, ...rest } = body
     if (Object.keys(rest).length > 0) data = rest
   }
-  const reply: Reply = { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data }
-  if (body.meta !== undefined) reply.meta = body.meta
-  return reply
+  return { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data, meta: body.meta }
 }
 
 /** `errors: {field: [msg]}`, `error: "..."` or `{message}`, `exception: "..."`, as short lines. */

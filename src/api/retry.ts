@@ -68,8 +68,7 @@ export function parseRetryAfter(
  */
 export function serverNow(dateHeader: string | string[] | null | undefined, wallNowMs: number): number {
   const text = headerValue(dateHeader)
-  const date = text ? httpDate(text) : null
-  return date ?? wallNowMs
+  return (text ? httpDate(text) : null) ?? wallNowMs
 }
 
 /** An HTTP date (IMF-fixdate or an obsolete form) in epoch ms, or null. */

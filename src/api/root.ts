@@ -14,14 +14,6 @@ type Verdict = { ok: true } | { ok: false; kind: ErrorKind; said: string; hint: 
 const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}. The 404 was not read as "no staging environment" and says nothing about ${setting('site-id')}, whatever ${setting('if-missing')} says.`
 
 /**
- * What the run is doing while the check runs, for a timeout or a cancellation that comes meanwhile
- * (issue 24 §3): the 404 is held back because the root is being checked, not "sending the request".
- */
-export function rootCheckPhase(client: StagingApiClient, because: string): string {
-  return `checking whether ${setting('api-url')} is the API root (GET ${client.shown(ROOT_EVIDENCE_PATH)}): ${because}, and that 404 was held back, not read as "no staging environment", until the root answers`
-}
-
-/**
  * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
  * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
  * site of a batch (like the rate window and the transport). Timeouts and cancellations are not

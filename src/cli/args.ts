@@ -88,8 +88,7 @@ export interface Parsed {
 }
 
 export function parse(argv: string[]): Parsed {
-  const tokenFlag = argv.find((a) => /^--?(api-?)?token(=|$)/i.test(a))
-  if (tokenFlag !== undefined)
+  if (argv.some((a) => /^--?(api-?)?token(=|$)/i.test(a)))
     throw new UsageError(
       'the API token is never taken from a flag (flags show up in process lists and logs): ' +
         'set the STAGING_API_TOKEN environment variable from your CI secret store.',

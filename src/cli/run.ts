@@ -147,7 +147,8 @@ async function runOnce({ config, verbose }: Configured, w: Writer, io: CliIo, se
 function write({ files, json }: Configured, { results, report }: Ran, w: Writer): number {
   for (const warning of report.warnings) w.err(`warning: ${warning}`)
   for (const e of report.errors) w.err(`error: ${e.title}: ${e.hint}`)
-  for (const s of report.stagingUrls) w.err(`Staging URL${s.siteId ? ` (site ${s.siteId})` : ''}: ${s.url}`)
+  for (const r of results)
+    if (r.stagingUrl) w.err(`Staging URL${results.length > 1 ? ` (site ${r.siteId})` : ''}: ${r.stagingUrl}`)
   w.live.stop()
   w.err(report.finalLine)
   let code: number = report.failed ? EXIT.failed : EXIT.ok

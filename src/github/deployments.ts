@@ -58,14 +58,10 @@ export interface FinalStatus {
 }
 
 /**
- * The final status of a run's deployment, from its Results (several sites: the worst outcome):
- * - succeeded: `success`, with the staging URL as `environment_url` when the run had one site;
- * - skipped: a create skipped because staging exists is `success` (it is there, unchanged); a
- *   pull or push skipped because there is no staging is `inactive` (nothing is deployed);
- * - accepted (not waited for, or not trackable): stays `in_progress`, saying completion was not
- *   confirmed: never `success` without evidence;
- * - failed: `failure`; timed-out and cancelled: `error`;
- * - dry-run: no status (a dry run makes no deployment).
+ * The final status of a run's deployment, from its Results (several sites: the worst outcome), with
+ * the staging URL as `environment_url` when the run had one site. A create skipped because staging
+ * exists is `success` (it is there, unchanged); accepted stays `in_progress`, never `success` without
+ * evidence; a dry run makes no deployment, so no status.
  */
 export function finalStatus(operation: string, results: Result[]): FinalStatus | null {
   if (results.length === 0) return null
@@ -222,11 +218,9 @@ export async function deactivateEnvironment(
     const doing = `list the deployments of environment "${ctx.environment}"`
     return { deactivated: 0, left: 0, warning: githubFailure(e, doing, PERMISSION, ctx.scrub) }
   }
-  let deactivated = 0
-  for (const id of ids) {
+  for (const [deactivated, id] of ids.entries()) {
     try {
       await setStatus(ctx, id, 'inactive', 'Staging environment deleted.')
-      deactivated++
     } catch (e) {
       // One refusal means the token cannot: do not send the same refused request for each.
       const rest = ids.length - deactivated
@@ -234,5 +228,5 @@ export async function deactivateEnvironment(
       return { deactivated, left: left + rest, warning: githubFailure(e, doing, PERMISSION, ctx.scrub) }
     }
   }
-  return { deactivated, left, warning: null }
+  return { deactivated: ids.length, left, warning: null }
 }

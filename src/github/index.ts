@@ -19,10 +19,6 @@ import { before } from './claim.js'
 import { lastDeployedStaging } from './ownership.js'
 import { beforePhase, newRun, type GitHubRun, type GitHubSideEffectOptions } from './run.js'
 
-export type { Stop } from './claim.js'
-export type { GitHubSideEffectOptions } from './run.js'
-export { releaseStaging } from './release.js'
-
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 export const GITHUB_OUTPUT_NAMES = ['deployment-id'] as const
 

@@ -243,19 +243,12 @@ export function ownerName(owner: Owner): string {
   return owner.pr === null ? 'a workflow run that was not for a pull request' : `#${owner.pr}`
 }
 
-/** `14:02 UTC on 2026-11-24` (our own words, from a date we checked). */
-export function shownTime(iso: string): string {
-  const d = new Date(iso)
-  if (Number.isNaN(d.getTime())) return 'an unknown time'
-  const s = d.toISOString()
-  return `${s.slice(11, 16)} UTC on ${s.slice(0, 10)}`
-}
-
 /** Who owns staging, in one sentence for a log line or an error. */
 export function describeOwner(current: CurrentOwner): string {
   const o = current.owner
+  const at = new Date(o.at).toISOString() // a date readOwner checked: `14:02 UTC on 2026-11-24`
   return (
-    `Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${shownTime(o.at)}` +
+    `Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${at.slice(11, 16)} UTC on ${at.slice(0, 10)}` +
     (o.runUrl ? `, run ${o.runUrl}` : '') +
     ')'
   )

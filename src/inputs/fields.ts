@@ -104,11 +104,6 @@ export const integer = (min: number, max: number) =>
 /** `reset` is another name for `pull` (the endpoint's own name). */
 export const operation = choice(OPERATIONS, { reset: 'pull' })
 
-/** How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`). */
-function canonicalSiteId(id: string): string {
-  return id.replace(/^0+(?=\d)/, '')
-}
-
 export const siteIds = readBy((v) => {
   const ids = v
     .split(/[\s,;]+/)
@@ -128,12 +123,14 @@ export const siteIds = readBy((v) => {
     )
   const seen = new Map<string, string>()
   for (const id of ids) {
-    const first = seen.get(canonicalSiteId(id))
+    // How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`).
+    const key = id.replace(/^0+(?=\d)/, '')
+    const first = seen.get(key)
     if (first !== undefined) {
       const same = first === id ? '' : ` (${first} and ${id} are the same site to the server)`
       throw new Error(`lists site ${id} more than once${same}`)
     }
-    seen.set(canonicalSiteId(id), id)
+    seen.set(key, id)
   }
   return ids
 })

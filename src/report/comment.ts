@@ -45,18 +45,14 @@ export interface RenderExtras {
 /** A notice at the top of the comment (staging taken by another run, or released), ours alone. */
 const NOTICE_OPEN = '<!-- site-staging-action:notice -->'
 
-function headline(r: Result): string {
-  if (r.operation === 'delete') {
-    if (r.result === 'succeeded') return '🗑️ Staging environment removed'
-    if (r.result === 'skipped') return '🗑️ Staging environment removed (there was none left to delete)'
-    if (r.result === 'accepted') return '🗑️ Staging removal requested (not yet confirmed)'
-  }
-  if (r.result === 'succeeded') {
-    if (r.operation === 'create') return '✅ Staging environment ready'
-    if (r.operation === 'pull') return '✅ Staging refreshed from production'
-    if (r.operation === 'push') return '✅ Staging pushed to production'
-  }
-  return `${ICON[r.result] ?? ''} Staging ${r.operation}: ${r.result}`
+/** The heading of an operation's common endings; any other says its operation and outcome. */
+const HEADLINES: Record<string, string> = {
+  'delete succeeded': '🗑️ Staging environment removed',
+  'delete skipped': '🗑️ Staging environment removed (there was none left to delete)',
+  'delete accepted': '🗑️ Staging removal requested (not yet confirmed)',
+  'create succeeded': '✅ Staging environment ready',
+  'pull succeeded': '✅ Staging refreshed from production',
+  'push succeeded': '✅ Staging pushed to production',
 }
 
 /**
@@ -66,17 +62,16 @@ function headline(r: Result): string {
 export function renderComment(r: Result, scrub: (text: string) => string, extras: RenderExtras = {}): string {
   // Whether the result leaves the site without a staging environment.
   const removed = r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped')
-  const ownUrl = r.stagingUrl ? cleanUrl(r.stagingUrl, scrub) : null
-  const earlierUrl =
-    !ownUrl && r.operation !== 'delete' && extras.previousStagingUrl
-      ? cleanUrl(extras.previousStagingUrl, scrub)
-      : null
+  const ownUrl = cleanUrl(r.stagingUrl, scrub)
+  const earlierUrl = !ownUrl && r.operation !== 'delete' ? cleanUrl(extras.previousStagingUrl, scrub) : null
   const url = ownUrl ?? earlierUrl
-  const runUrl = extras.runUrl ? cleanUrl(extras.runUrl, scrub) : null
+  const runUrl = cleanUrl(extras.runUrl, scrub)
 
   const lines = [markerFor(r.siteId)]
   if (url && !removed) lines.push(`<!-- site-staging-action:staging-url=${url} -->`)
-  lines.push(`### ${headline(r)}`, '')
+  const headline =
+    HEADLINES[`${r.operation} ${r.result}`] ?? `${ICON[r.result] ?? ''} Staging ${r.operation}: ${r.result}`
+  lines.push(`### ${headline}`, '')
   if (r.summary) lines.push(md(scrub(r.summary), MAX_MESSAGE_CHARS), '')
   lines.push(`| Production site | \`${r.siteId}\` |`, '|:--|:--|')
   lines.push(`| Operation | \`${r.operation}\` |`)
@@ -162,14 +157,11 @@ export function hasMarker(body: string | undefined | null): boolean {
 }
 
 /** Scrubbed, then made safe; a URL that held a secret is dropped rather than shown broken. */
-function cleanUrl(url: string, scrub: (text: string) => string): string | null {
-  return scrub(url) === url ? safeHttpUrl(url) : null
+function cleanUrl(url: string | null | undefined, scrub: (text: string) => string): string | null {
+  return url && scrub(url) === url ? safeHttpUrl(url) : null
 }
 
-/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`, for the table and for notices. */
+/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC` (a date we wrote, or readOwner checked). */
 export function noticeTime(iso: string): string {
-  const d = new Date(iso)
-  return Number.isNaN(d.getTime())
-    ? md(String(iso), 40)
-    : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`
+  return `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`
 }

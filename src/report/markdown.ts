@@ -5,9 +5,8 @@ import type { Outcome, Result } from '../types.js'
 
 /**
  * Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is
- * shown as text: no HTML, no Markdown structure, links or images of its own, no @mentions or issue
- * references, no autolinks, no table breaks, one line, bounded. Only http(s) URLs that
- * `safeHttpUrl` accepts become links.
+ * shown as text, one line, bounded (`md`, `escapeMarkdown`); only http(s) URLs that `safeHttpUrl`
+ * accepts become links.
  */
 
 /** One icon per outcome, for every rendering (summary, PR comment). */

@@ -115,29 +115,11 @@ export function essentials(r: Result) {
   }
 }
 
-/** A Result as published in `results` and `--json`. */
-export function publicResult(r: Result) {
-  return {
-    operation: r.operation,
-    siteId: r.siteId,
-    result: r.result,
-    httpStatus: r.httpStatus,
-    message: r.message,
-    summary: r.summary,
-    taskId: r.taskId,
-    stagingSiteId: r.stagingSiteId,
-    stagingUrl: r.stagingUrl,
-    stagingState: r.stagingState,
-    urlReady: r.urlReady,
-    durationSeconds: r.durationSeconds,
-    requests: r.requests,
-    retries: r.retries,
-    warnings: r.warnings,
-    sent: r.sent,
-    error: r.error,
-    startedAt: r.startedAt,
-    stagingFrom: r.stagingFrom,
-    checkpointId: r.checkpointId,
-    productionCheck: r.productionCheck,
-  }
+/**
+ * A Result as published in `results` and `--json`: every field, in the order newResult gives them,
+ * but the run's wait for calls other runs used (the summary's timing line says that).
+ */
+export function publicResult(r: Result): Omit<Result, 'sharedWaitSeconds'> {
+  const { sharedWaitSeconds: _shared, ...published } = r
+  return published
 }

@@ -27,8 +27,7 @@ export function looksSecret(value: string): boolean {
  * access token: id, then the secret), `user:password`.
  */
 export function partsOf(secret: string): string[] {
-  const parts = secret.split(/[|:\s]+/).filter((p) => p.length >= PART_MIN_LENGTH && p !== secret)
-  return parts.filter((p) => looksSecret(p))
+  return secret.split(/[|:\s]+/).filter((p) => p.length >= PART_MIN_LENGTH && p !== secret && looksSecret(p))
 }
 
 /** RFC 3986 percent-encoding (PHP `rawurlencode`): everything but `A-Za-z0-9-_.~`, `!*'()` included. */

@@ -65,14 +65,10 @@ export class PrefixIndex {
     return Math.max(exact?.length ?? 0, caseless?.length ?? 0)
   }
 
-  /** The text in lower case, when some secret is matched without regard to case. */
-  private folded(text: string): string | null {
-    return this.byFoldedPrefix.size > 0 ? fold(text) : null
-  }
-
   /** Where the secrets in `text` are (at least `min` long), the longest at each place, left to right. */
   private spans(text: string, min: number): [number, number][] {
-    const folded = this.folded(text)
+    // The text in lower case, when some secret is matched without regard to case.
+    const folded = this.byFoldedPrefix.size > 0 ? fold(text) : null
     const spans: [number, number][] = []
     for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
       const hit = this.hitAt(text, folded, i, min)
@@ -90,17 +86,14 @@ export class PrefixIndex {
    */
   private replaceSpaced(text: string): string {
     // The text's runs without white space, put together; where each run starts in both.
-    const pieces: string[] = []
+    let compact = ''
     const from: number[] = []
     const to: number[] = []
-    let length = 0
     for (const run of text.matchAll(/\S+/g)) {
-      pieces.push(run[0])
-      from.push(length)
+      from.push(compact.length)
       to.push(run.index)
-      length += run[0].length
+      compact += run[0]
     }
-    const compact = pieces.join('')
     /** Where the `j`th character of `compact` is in `text`. */
     const original = (j: number): number => {
       let lo = 0

@@ -25,29 +25,20 @@ export function stripUrlCredentials(
   } catch {
     return stripUrlCredentialsInText(text, found)
   }
-  let changed = false
-  for (const [name, value] of [...url.searchParams]) {
-    if (!known(value) && !known(name)) continue
-    url.searchParams.delete(name)
-    changed = true
-  }
-  if (url.hash && known(url.hash.slice(1))) {
-    url.hash = ''
-    changed = true
-  }
-  if (url.username || url.password) {
-    for (const part of [url.username, url.password]) if (part) found(safeDecode(part))
-    url.username = ''
-    url.password = ''
-    changed = true
-  }
+  // Whatever is removed changes the URL as written: unchanged, the text is returned as it came.
+  const before = url.href
+  for (const [name, value] of [...url.searchParams])
+    if (known(value) || known(name)) url.searchParams.delete(name)
+  if (url.hash && known(url.hash.slice(1))) url.hash = ''
+  for (const part of [url.username, url.password]) if (part) found(safeDecode(part))
+  url.username = ''
+  url.password = ''
   for (const [name, value] of [...url.searchParams]) {
     if (!isCredentialQueryParam(name)) continue
     if (value) found(value)
     url.searchParams.delete(name)
-    changed = true
   }
-  return changed ? url.toString() : text
+  return url.href === before ? text : url.href
 }
 
 /**

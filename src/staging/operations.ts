@@ -20,7 +20,7 @@ import { runPush } from './push.js'
 import { rollback } from './rollback.js'
 import { PollScheduler } from './wait/batch.js'
 import { status } from './status.js'
-import { inDoorLogger, type Door } from '../words.js'
+import { eachLine, inDoorWords, type Door } from '../words.js'
 import type { SiteGet } from './url-check.js'
 
 export interface RunDeps {
@@ -43,7 +43,7 @@ export interface RunDeps {
   token?: TokenVerdict
   /** Absolute deadline (clock ms) shared by every site of a run; default: now + timeout. */
   deadline?: number
-  /** Per-request time limit; default from the timeout (see requestTimeoutFor). */
+  /** Per-request time limit; default: a quarter of the run's timeout, between 5 and 30 seconds. */
   requestTimeoutMs?: number
   random?: () => number
   /** The front door whose words the run speaks (src/words.ts); default: the action's. */
@@ -52,16 +52,9 @@ export interface RunDeps {
   siteGet?: SiteGet
 }
 
-/** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
-export function requestTimeoutFor(timeoutMs: number): number {
-  return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)))
-}
-
 /**
  * Runs one operation on one production site with the policies of `config` and returns its Result.
- * Never throws. Every path returns its ending as a value (dry-run.ts, status.ts, jobs.ts); a
- * timeout, a cancellation or an error becomes one (ending.ts); this is where a run ends, and
- * `writeResult` writes the Result, once.
+ * Never throws: this is where a run ends, as an Ending (ending.ts says how), written once.
  */
 export async function runOperation(config: Config, siteId: string, deps: RunDeps): Promise<Result> {
   const clock = deps.clock ?? realClock
@@ -69,7 +62,8 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   const deadline = deps.deadline ?? started + config.timeoutMs
   const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT)
   const door = deps.door ?? 'action'
-  const logger = inDoorLogger(deps.logger, door)
+  // Every line of the core in the door's words.
+  const logger = eachLine(deps.logger, (m) => inDoorWords(m, door))
   const ledger = deps.ledger ?? new RateWindow(clock, deps.signal ? { signal: deps.signal } : {})
   const optional = { signal: deps.signal, random: deps.random }
   const client = new StagingApiClient(
@@ -79,7 +73,8 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
       language: config.language,
       maxRetries: config.maxRetries,
       deadline,
-      requestTimeoutMs: deps.requestTimeoutMs ?? requestTimeoutFor(config.timeoutMs),
+      requestTimeoutMs:
+        deps.requestTimeoutMs ?? Math.min(30_000, Math.max(5000, Math.floor(config.timeoutMs / 4))),
     },
     {
       clock,

@@ -1,6 +1,6 @@
-import { MISSING_STATUS, probePath, probeState, type ProbeState } from '../contract.js'
+import { MISSING_STATUS, ROOT_EVIDENCE_PATH, probePath, probeState, type ProbeState } from '../contract.js'
 import { ApiError } from '../api/errors.js'
-import { rootCheckPhase } from '../api/root.js'
+import { setting } from '../words.js'
 import type { RunContext } from './context.js'
 import { at, answered } from './record.js'
 import { fillStagingFields, STAGING_READ } from './staging-fields.js'
@@ -56,7 +56,11 @@ function notSent(ctx: RunContext, first: ApiError): ApiError {
  */
 export async function confirmNoStaging(ctx: RunContext, because: string): Promise<void> {
   const step = ctx.record.step
-  at(ctx, rootCheckPhase(ctx.client, because))
+  // The step a timeout or a cancellation meanwhile names (issue 24 §3): the 404 is held back, not "sending".
+  at(
+    ctx,
+    `checking whether ${setting('api-url')} is the API root (GET ${ctx.client.shown(ROOT_EVIDENCE_PATH)}): ${because}, and that 404 was held back, not read as "no staging environment", until the root answers`,
+  )
   await ctx.root.confirm(ctx.client, because)
   at(ctx, step)
 }

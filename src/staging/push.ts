@@ -59,10 +59,8 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   }
   if (ending.error?.kind === 'task-failed') learnt(ctx, { content: { is: 'push-failed' } })
   if (config.maintenance) await maintenanceOff(ctx)
-  const url = ctx.config.productionUrl
   const content = () => ctx.record.production.content.is
-  if (content() === 'pushed' && url && !ctx.signal?.aborted)
-    ending = await verifyProduction(ctx, url, ending, 'push')
+  if (content() === 'pushed' && !ctx.signal?.aborted) ending = await verifyProduction(ctx, ending, 'push')
   const broken = content() === 'push-failed' || ctx.record.production.check?.passed === false
   if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
     ending = await restoreAfterFailure(ctx, ending, checkpoint)
@@ -93,10 +91,9 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
     restored = endingOf(ctx, e)
   }
   answered(ctx, { taskId, httpStatus, message })
-  const url = ctx.config.productionUrl
   const outcome = failed.outcome === 'succeeded' ? 'failed' : failed.outcome
   if (restored.outcome === 'succeeded') {
-    if (url && !ctx.signal?.aborted) await verifyProduction(ctx, url, restored, 'restore')
+    if (!ctx.signal?.aborted) await verifyProduction(ctx, restored, 'restore')
     return { ...failed, outcome }
   }
   // The step's own words; what production may be now is the record's.

@@ -22,8 +22,7 @@ export async function rollback(ctx: RunContext): Promise<Ending> {
   const chosen = await chooseVersion(ctx)
   if ('outcome' in chosen) return chosen
   const ending = await restore(ctx, chosen.id)
-  if (ending.outcome !== 'succeeded' || !ctx.config.productionUrl) return ending
-  return verifyProduction(ctx, ctx.config.productionUrl, ending, 'restore')
+  return ending.outcome === 'succeeded' ? verifyProduction(ctx, ending, 'restore') : ending
 }
 
 /** dry-run of a rollback: which version would overwrite production; only reads. */
@@ -53,19 +52,14 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
   } catch (caught) {
     if (!(caught instanceof ApiError) || caught.kind === 'auth') throw caught
     const e = await withRootEvidence(ctx, caught)
-    const none = e === caught && e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus)
-    return {
+    const failed = {
       ...failure(e),
       summary: `Nothing was restored: reading site ${siteId}'s versions failed: ${e.message}`,
-      ...(none
-        ? {
-            error: {
-              kind: e.kind,
-              hint: `The service answered as if it offers no site versions: check ${setting('api-url')}.`,
-            },
-          }
-        : {}),
     }
+    const none = e === caught && e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus)
+    if (!none) return failed
+    const hint = `The service answered as if it offers no site versions: check ${setting('api-url')}.`
+    return { ...failed, error: { kind: e.kind, hint } }
   }
   const wanted = config.checkpointId
   const { versions, unread } = list
@@ -176,16 +170,17 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
 }
 
 /**
- * production-url after a push or a restore (contract §16): the live site checked
+ * production-url after a push or a restore (contract §16), when it is given: the live site checked
  * (production-check.ts); the record keeps what the check saw, and a failed check fails the run. A
  * check that never asked (plain http, no time left) is no evidence: a warning, not a verdict.
  */
 export async function verifyProduction(
   ctx: RunContext,
-  url: string,
   ending: Ending,
   after: 'push' | 'restore',
 ): Promise<Ending> {
+  const url = ctx.config.productionUrl
+  if (!url) return ending
   at(ctx, `checking production at ${url}`)
   const check = await checkProduction(ctx, url)
   if (check.tries === 0) {

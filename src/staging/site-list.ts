@@ -1,9 +1,7 @@
 /**
  * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
  * `GET /v2/sites` (query parameters `type`, `page`, `per_page`), read whole (contract r4 §12) by
- * `readSiteList`: its pages walked to the last one the paginator states, or, when it stops before
- * (a cap, the timeout, a 429 or other trouble), what it did not read and why. The finding itself is
- * pure: records in, a finding out (`findStagingInList`).
+ * `readSiteList`. The finding itself is pure: records in, a finding out (`findStagingInList`).
  *
  * A record is this production site's staging only when one of its fields links it so
  * (docs/assumptions.md): a field whose name says "staging of" (`staging_of`, `production_site_id`,
@@ -99,7 +97,7 @@ export async function readSiteList(
     read = page
     const { data, meta } = answer.reply
     const items = listItems(data)
-    last = lastPageOf({ meta }, data) ?? last
+    last = lastPageOf(meta, data) ?? last
     const fresh = items.filter((r) => !seen.has(rowKey(r)))
     for (const r of items) seen.add(rowKey(r))
     records.push(...fresh)
@@ -162,12 +160,8 @@ export function listItems(data: unknown): Record<string, unknown>[] {
 }
 
 /** The last page the answer's paginator states (`meta.last_page`, or `last_page` beside the data), else null. */
-export function lastPageOf(body: unknown, data: unknown): number | null {
-  for (const v of [
-    field(field(body, 'meta'), 'last_page'),
-    field(data, 'last_page'),
-    field(body, 'last_page'),
-  ]) {
+export function lastPageOf(meta: unknown, data: unknown): number | null {
+  for (const v of [field(meta, 'last_page'), field(data, 'last_page')]) {
     const n = typeof v === 'string' ? Number(v) : v
     if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 1) return n
   }

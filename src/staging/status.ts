@@ -7,7 +7,7 @@ import { checkLaterHint, taskStatusPath } from './endpoints.js'
 import { fromSiteList } from './other-sources.js'
 import { settle, taskFailed, type Ending } from './ending.js'
 import { confirmNoStaging, learnFromStaging, readStaging } from './probe.js'
-import { fillStagingFields, SITE_LIST, STAGING_READ } from './staging-fields.js'
+import { fillStagingFields, SITE_LIST, STAGING_READ, TASK } from './staging-fields.js'
 import { waitForTask } from './wait/follow.js'
 import { outputNamed, setting } from '../words.js'
 
@@ -102,10 +102,7 @@ async function readTaskOnce(ctx: RunContext, taskId: string): Promise<Ending> {
       task.success && task.data.reason ? ctx.redactor.server(task.data.reason) : 'no reason given'
     throw taskFailed(`The job (task ${taskId})`, reason)
   }
-  ctx.facts.learn(
-    { kind: 'answer', words: 'the task' },
-    { state: state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown' },
-  )
+  ctx.facts.learn(TASK, { state: state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown' })
   const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : ''
   return {
     outcome: 'succeeded',

@@ -7,12 +7,10 @@ import { afterEach, beforeEach, describe, expect, test } from '@jest/globals'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import {
-  githubSideEffects,
-  releaseStaging,
-  type GitHubSideEffectOptions,
-  type Stop,
-} from '../../src/github/index.js'
+import type { Stop } from '../../src/github/claim.js'
+import { githubSideEffects } from '../../src/github/index.js'
+import { releaseStaging } from '../../src/github/release.js'
+import type { GitHubSideEffectOptions } from '../../src/github/run.js'
 import { ownerPayload, readOwner, taskFor } from '../../src/github/ownership.js'
 import { realClock } from '../../src/clock.js'
 import { parseGitHubInputs } from '../../src/inputs/index.js'

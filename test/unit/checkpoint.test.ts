@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { renderComment } from '../../src/report/comment.js'
-import { finalLine } from '../../src/report/lines.js'
+import { finalLine } from '../../src/report/assembly.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { parseConfig } from '../../src/inputs/index.js'
 import { checkpointName } from '../../src/staging/checkpoint.js'

@@ -249,6 +249,15 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
       expect(JSON.parse(vars.RESULTS!)).toHaveLength(3)
     })
 
+    test('each staging URL on stderr, named by its site', async () => {
+      const sites = `${ELIGIBLE},${SIM_SITES.passwordProtected}`
+      const r = await command(['create', '--site-id', sites, '--concurrency', '2'], { env: env() })
+      expect(r.code).toBe(0)
+      const lines = r.stderr.split('\n')
+      expect(lines).toContain(`Staging URL (site 1001): ${sim.url}/staging-sites/s-1001/`)
+      expect(lines).toContain(`Staging URL (site 1003): ${sim.url}/staging-sites/s-1003/`)
+    })
+
     test("--dotenv stays under GitLab's 5 KB limit: RESULTS compacted, then emptied, with a warning", async () => {
       const ids = (n: number) => Array.from({ length: n }, (_, i) => String(1001 + i)).join(',')
       const file = path.join(dir, 'limit.env')

@@ -71,16 +71,15 @@ describe('run(argv, env, io)', () => {
 })
 
 describe('assembleReport', () => {
-  it('one site: warnings once, no error when it succeeded, the URL without a site', () => {
+  it('one site: warnings once, no error when it succeeded', () => {
     const r = createdResult({ warnings: ['w1', 'w1', 'w2'], stagingUrl: 'https://s.example.test' })
     const report = assembleReport([r], 1234)
     expect(report).toMatchObject({ failed: false, warnings: ['w1', 'w2'], errors: [] })
     expect(report.outputs.result).toBe('succeeded')
-    expect(report.stagingUrls).toEqual([{ siteId: null, url: 'https://s.example.test' }])
     expect(report.outputs['duration-seconds']).toBe(String(r.durationSeconds))
     expect(assembleReport([r, r], 1234).outputs['duration-seconds']).toBe('1.2')
   })
-  it('a batch: warnings of all sites once, one error per failed site, URLs named by site', () => {
+  it('a batch: warnings of all sites once, one error per failed site', () => {
     const ok = createdResult({ siteId: '1001', warnings: ['same'], stagingUrl: 'https://a.example.test' })
     const bad = createdResult({
       siteId: '1002',
@@ -102,7 +101,6 @@ describe('assembleReport', () => {
       { title: 'Staging create failed (site 1002)', hint: 'wait' },
       { title: 'Staging create timed-out (site 1003)', hint: 'later' },
     ])
-    expect(report.stagingUrls).toEqual([{ siteId: '1001', url: 'https://a.example.test' }])
     expect(report.finalLine).toMatch(/on 3 sites/)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { finalLine } from '../../src/report/lines.js'
+import { finalLine } from '../../src/report/assembly.js'
 import { MAX_RESULTS_BYTES, outputsFor } from '../../src/report/outputs.js'
 import { MAX_SUMMARY_BYTES, renderSummary } from '../../src/report/summary.js'
 import { newResult, type Outcome, type Result } from '../../src/types.js'

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { productionSite, stagingSite } from '../../simulator/seed.js'
+import { field } from '../../src/contract.js'
 import { findStagingInList, lastPageOf, listItems, readSiteList } from '../../src/staging/site-list.js'
 import { client } from '../helpers/client.js'
 
@@ -42,7 +43,7 @@ describe.each(['service', 'spec'] as const)("the simulator's %s profile", (profi
         record: records.find((r) => String(r.id) === stagingId),
       },
     })
-    expect(lastPageOf(body, (body as { data: unknown }).data)).toBe(1)
+    expect(lastPageOf(field(body, 'meta'), field(body, 'data'))).toBe(1)
   })
 
   test('type=staging lists only staging records, which still link', async () => {
@@ -55,7 +56,7 @@ describe.each(['service', 'spec'] as const)("the simulator's %s profile", (profi
 
   test('paginated: per_page=1 says how many pages there are', async () => {
     const { body } = await list('per_page=1')
-    expect(lastPageOf(body, (body as { data: unknown }).data)).toBeGreaterThan(1)
+    expect(lastPageOf(field(body, 'meta'), field(body, 'data'))).toBeGreaterThan(1)
   })
 })
 
@@ -125,7 +126,7 @@ describe('findStagingInList, other shapes', () => {
     expect(findStagingInList([{ id: { evil: 1 }, production_site_id: [1002] }], '1002')).toEqual({
       skipped: 'not-listed',
     })
-    expect(lastPageOf({ meta: { last_page: 'x' } }, [])).toBeNull()
+    expect(lastPageOf({ last_page: 'x' }, [])).toBeNull()
   })
 })
 
