@@ -6,8 +6,8 @@
  * <group>/<project> is the git remote of the working directory and <ref> is its HEAD commit. So a
  * pipeline runs in a temporary git repository that holds a copy of templates/, with a GitLab-like
  * remote (never contacted), and includes `$CI_SERVER_FQDN/acme/site-staging/<name>@<sha>`. The CLI
- * comes from the `npm pack` tarball of this repository (the component's `cli-package` input), so
- * nothing is downloaded. Jobs run with the shell executor (`--force-shell-executor`: no Docker).
+ * comes from the run's `npm pack` tarball of this repository (`packed()`, test/helpers/pack.ts; the
+ * component's `cli-package` input), so nothing is downloaded. Jobs run with the shell executor (`--force-shell-executor`: no Docker).
  * gitlab-ci-local copies files with rsync; its PATH here has a pure-Node stand-in first
  * (test/helpers/rsync.mjs), so the tests need no system package and run the same everywhere.
  */
@@ -26,16 +26,6 @@ const run = promisify(execFile)
 export const GITLAB_CI_LOCAL = path.join(ROOT, 'node_modules', 'gitlab-ci-local', 'dist', 'index.js')
 /** The project path the temporary repositories claim to be (their `origin`). */
 export const PROJECT_PATH = 'acme/site-staging'
-
-/** Packs this repository (`npm pack`) into `dir`; returns the tarball's path. */
-export async function packTarball(dir: string): Promise<string> {
-  const { stdout } = await run(
-    'npm',
-    ['pack', '--json', '--pack-destination', dir, '--cache', path.join(dir, 'npm-cache')],
-    { cwd: ROOT, env: { ...process.env, npm_config_loglevel: 'error' }, maxBuffer: 20 * 1024 * 1024 },
-  )
-  return path.join(dir, (JSON.parse(stdout) as { filename: string }[])[0]!.filename)
-}
 
 export interface Project {
   dir: string
