@@ -65,11 +65,11 @@ export interface PipelineRun {
 }
 
 /**
- * GitLab's JSON schema check, made once per expanded document in a test process. gitlab-ci-local
+ * GitLab's JSON schema check, made once per expanded document in a test file. gitlab-ci-local
  * checks the expanded configuration (what it writes to .gitlab-ci-local/expanded-gitlab-ci.yml)
  * against GitLab's CI schema, which it bundles, with Ajv; compiling that schema is about a third of
  * the CPU of a run (half of a `--list`), and it compiled it again in every run. So the runs here skip
- * it (`--json-schema-validation=false`) and this process checks each document it has not seen, with
+ * it (`--json-schema-validation=false`) and the test file checks each document it has not seen, with
  * the same schema (read from gitlab-ci-local's bundle), the same Ajv options, compiled once. A
  * document the schema refuses throws: the test fails, as gitlab-ci-local's refusal would fail it. A
  * run with `checkSchema` lets gitlab-ci-local check too (and refuse), and throws unless both agree.
