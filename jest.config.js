@@ -11,6 +11,9 @@ export default {
   // Most test files spend their time waiting on real clocks (whole-action runs of dist/ against the
   // simulator), not on the CPU: more workers than cores keep both cores busy. See docs/development.md.
   maxWorkers: 8,
+  // One directory per run for work the test files share (the one `npm pack`: test/helpers/pack.ts).
+  globalSetup: '<rootDir>/test/jest/global-setup.js',
+  globalTeardown: '<rootDir>/test/jest/global-teardown.js',
   // Longest files first, from their saved durations or their `slow (about N s)` headers.
   testSequencer: '<rootDir>/test/jest/sequencer.js',
 }

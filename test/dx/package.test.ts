@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
+import { packed as pack } from '../helpers/pack.js'
 import { ROOT } from '../helpers/run-action.js'
 
 const run = promisify(execFile)
@@ -40,23 +41,8 @@ function npm(args: string[], cwd = ROOT) {
   })
 }
 
-interface PackReport {
-  name: string
-  filename: string
-  files: { path: string }[]
-  size: number
-}
-/**
- * One `npm pack` of this repository, shared by the tests below that read its report (what
- * `--dry-run` would print: the same list and size) and its tarball.
- */
-let packed: Promise<{ report: PackReport; tarball: string }> | undefined
-const pack = () =>
-  (packed ??= npm(['pack', '--json', '--pack-destination', dir]).then(({ stdout }) => {
-    const [report] = JSON.parse(stdout) as PackReport[]
-    return { report: report!, tarball: path.join(dir, report!.filename) }
-  }))
-
+// The run's one `npm pack` (test/helpers/pack.ts): its report (what `--dry-run` would print: the
+// same list and size) and its tarball.
 describe('npm pack', () => {
   test('the CLI bundle, README, LICENSE and package.json, nothing else', async () => {
     const { report } = await pack()

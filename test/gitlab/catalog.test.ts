@@ -186,8 +186,14 @@ describe('.gitlab-ci.yml, the release pipeline of the component project', () => 
 
   test.concurrent('the schema check can fail: a job with an unknown keyword is refused', async () => {
     const broken = pipeline().replace('  stage: release\n', '  stage: release\n  relase: {}\n')
-    const run = await list(broken, ['--variable', 'CI_COMMIT_TAG=1.2.0'])
+    expect(broken).not.toBe(pipeline())
+    // By gitlab-ci-local's own check (the helper throws unless its check refuses it too)...
+    const run = await list(broken, ['--variable', 'CI_COMMIT_TAG=1.2.0'], { checkSchema: true })
     expect(run.code).not.toBe(0)
     expect(run.output).toMatch(/relase/)
+    // ...and by the helper's, made once per document in place of gitlab-ci-local's in every other run.
+    await expect(list(broken, ['--variable', 'CI_COMMIT_TAG=1.2.0'])).rejects.toThrow(
+      /GitLab's CI schema refuses the pipeline: .*relase/,
+    )
   })
 })

@@ -27,10 +27,10 @@ import {
   gitlabCiLocal,
   jobLog,
   makeProject,
-  packTarball,
   type PipelineRun,
   type Project,
 } from '../helpers/gitlab.js'
+import { packed } from '../helpers/pack.js'
 import { sentTo } from '../helpers/sim.js'
 
 // Each test runs real pipelines (1 to 5 s each on an idle machine, several times that under load):
@@ -48,7 +48,7 @@ const everything: string[] = []
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'gitlab-test-'))
-  ;[tarball, base] = await Promise.all([packTarball(dir), makeProject(path.join(dir, 'base'))])
+  ;[tarball, base] = await Promise.all([packed().then((p) => p.tarball), makeProject(path.join(dir, 'base'))])
 })
 const DURATIONS = { create: 300, pull: 200, push: 200, delete: 200 }
 afterAll(async () => {

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parse, stringify } from 'yaml'
 import { SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
-import { gitlabCiLocal, jobLog, makeProject, packTarball, type Project } from '../helpers/gitlab.js'
+import { gitlabCiLocal, jobLog, makeProject, type Project } from '../helpers/gitlab.js'
+import { packed } from '../helpers/pack.js'
 import { OWNER } from '../helpers/owner.js'
 import { ROOT } from '../helpers/run-action.js'
 import { sentTo } from '../helpers/sim.js'
@@ -30,7 +31,7 @@ let sim: Simulator
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'gitlab-matrix-'))
   ;[tarball, project, sim] = await Promise.all([
-    packTarball(dir),
+    packed().then((p) => p.tarball),
     makeProject(path.join(dir, 'project')),
     start({ port: 0, durationsMs: { pull: 300 }, siteDelayMs: 0 }),
   ])

@@ -15,7 +15,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
-import { examplePipeline, gitlabCiLocal, jobLog, makeProject, packTarball } from '../helpers/gitlab.js'
+import { examplePipeline, gitlabCiLocal, jobLog, makeProject } from '../helpers/gitlab.js'
+import { packed } from '../helpers/pack.js'
 import { sentTo } from '../helpers/sim.js'
 
 jest.setTimeout(600_000)
@@ -42,7 +43,10 @@ afterAll(async () => {
 const production = () => ({ ...sim.state.sites.get(SITE)!.content })
 
 test('release: the push job takes a checkpoint, then pushes; the manual rollback job restores it from CHECKPOINT_ID', async () => {
-  const [tarball, project] = await Promise.all([packTarball(dir), makeProject(path.join(dir, 'project'))])
+  const [tarball, project] = await Promise.all([
+    packed().then((p) => p.tarball),
+    makeProject(path.join(dir, 'project')),
+  ])
   const yaml = examplePipeline(project, tarball, 'release')
   const token = SIM_TOKENS.readWrite
   const vars = {

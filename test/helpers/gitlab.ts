@@ -6,8 +6,8 @@
  * <group>/<project> is the git remote of the working directory and <ref> is its HEAD commit. So a
  * pipeline runs in a temporary git repository that holds a copy of templates/, with a GitLab-like
  * remote (never contacted), and includes `$CI_SERVER_FQDN/acme/site-staging/<name>@<sha>`. The CLI
- * comes from the `npm pack` tarball of this repository (the component's `cli-package` input), so
- * nothing is downloaded. Jobs run with the shell executor (`--force-shell-executor`: no Docker).
+ * comes from the run's `npm pack` tarball of this repository (`packed()`, test/helpers/pack.ts; the
+ * component's `cli-package` input), so nothing is downloaded. Jobs run with the shell executor (`--force-shell-executor`: no Docker).
  * gitlab-ci-local copies files with rsync; its PATH here has a pure-Node stand-in first
  * (test/helpers/rsync.mjs), so the tests need no system package and run the same everywhere.
  */
@@ -15,6 +15,8 @@ import { execFile, spawn } from 'node:child_process'
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { runInNewContext } from 'node:vm'
+import { Ajv, type ValidateFunction } from 'ajv'
 import { parse, stringify } from 'yaml'
 import { OWNER } from './owner.js'
 import { ROOT } from './run-action.js'
@@ -24,16 +26,6 @@ const run = promisify(execFile)
 export const GITLAB_CI_LOCAL = path.join(ROOT, 'node_modules', 'gitlab-ci-local', 'dist', 'index.js')
 /** The project path the temporary repositories claim to be (their `origin`). */
 export const PROJECT_PATH = 'acme/site-staging'
-
-/** Packs this repository (`npm pack`) into `dir`; returns the tarball's path. */
-export async function packTarball(dir: string): Promise<string> {
-  const { stdout } = await run(
-    'npm',
-    ['pack', '--json', '--pack-destination', dir, '--cache', path.join(dir, 'npm-cache')],
-    { cwd: ROOT, env: { ...process.env, npm_config_loglevel: 'error' }, maxBuffer: 20 * 1024 * 1024 },
-  )
-  return path.join(dir, (JSON.parse(stdout) as { filename: string }[])[0]!.filename)
-}
 
 export interface Project {
   dir: string
@@ -73,20 +65,55 @@ export interface PipelineRun {
 }
 
 /**
- * GitLab's JSON schema check, made once per pipeline in a test file. gitlab-ci-local checks the
- * expanded configuration, which it writes to .gitlab-ci-local/expanded-gitlab-ci.yml; it depends on
- * the pipeline's text, the project variables and the `--variable` values (the jobs whose rules
- * keep them). The check is about a third of the CPU of a run (half of a `--list`). The first run of
- * a pipeline with those three checks it; a later run of the same (a manual job started after its
- * pipeline, a second merge request pipeline) skips the check (`--json-schema-validation=false`)
- * and then must have expanded to a document an earlier run checked, or the helper throws: no
- * pipeline runs on a document that was never checked.
+ * GitLab's JSON schema check, made once per expanded document in a test file. gitlab-ci-local
+ * checks the expanded configuration (what it writes to .gitlab-ci-local/expanded-gitlab-ci.yml)
+ * against GitLab's CI schema, which it bundles, with Ajv; compiling that schema is about a third of
+ * the CPU of a run (half of a `--list`), and it compiled it again in every run. So the runs here skip
+ * it (`--json-schema-validation=false`) and the test file checks each document it has not seen, with
+ * the same schema (read from gitlab-ci-local's bundle), the same Ajv options, compiled once. A
+ * document the schema refuses throws: the test fails, as gitlab-ci-local's refusal would fail it. A
+ * run with `checkSchema` lets gitlab-ci-local check too (and refuse), and throws unless both agree.
  */
-const firstRuns = new Map<string, Promise<void>>()
 const checkedDocuments = new Set<string>()
+let validate: ValidateFunction | undefined
+
+/** GitLab's CI schema as gitlab-ci-local bundles it: the object literal that starts with its `$id`. */
+function gitlabSchema(): object {
+  const bundle = readFileSync(GITLAB_CI_LOCAL, 'utf8')
+  const start = bundle.indexOf(
+    '{$schema:"http://json-schema.org/draft-07/schema#",$id:"https://gitlab.com/.gitlab-ci.yml"',
+  )
+  if (start < 0) throw new Error(`GitLab's CI schema is not in ${GITLAB_CI_LOCAL}`)
+  let depth = 0
+  for (let i = start; i < bundle.length; i++) {
+    const c = bundle[i]!
+    if (c === '"' || c === "'" || c === '`') {
+      for (i++; bundle[i] !== c; i++) if (bundle[i] === '\\') i++
+    } else if (c === '{' || c === '[') depth++
+    else if ((c === '}' || c === ']') && --depth === 0)
+      return runInNewContext(`(${bundle.slice(start, i + 1)})`) as object
+  }
+  throw new Error(`GitLab's CI schema in ${GITLAB_CI_LOCAL} does not end`)
+}
+
+/** What GitLab's CI schema says of an expanded document: nothing when it is valid. */
+export function schemaErrors(document: string): string[] {
+  validate ??= new Ajv({
+    verbose: true,
+    allErrors: true,
+    allowUnionTypes: true,
+    validateFormats: false,
+    strictTypes: false,
+    keywords: ['markdownDescription'],
+  }).compile(gitlabSchema())
+  if (validate(parse(document))) return []
+  return (validate.errors ?? []).map(
+    (e) => `${e.message} ${JSON.stringify(e.params)} at ${e.instancePath || '/'} [${e.schemaPath}]`,
+  )
+}
 
 export interface PipelineOptions {
-  /** Check the schema even if this text was checked already (a test that asserts the check). */
+  /** gitlab-ci-local checks the schema too (a test that asserts its check). */
   checkSchema?: boolean
 }
 
@@ -136,13 +163,7 @@ export async function gitlabCiLocal(
   ]
   const expandedFile = path.join(project.dir, '.gitlab-ci-local', 'expanded-gitlab-ci.yml')
   rmSync(expandedFile, { force: true })
-  const pipelineVariables = args.flatMap((a, i) => (args[i - 1] === '--variable' ? [a] : []))
-  const key = JSON.stringify([pipeline, variables, pipelineVariables])
-  const first = options.checkSchema ? undefined : firstRuns.get(key)
-  let firstDone = () => {}
-  if (first) argv.push('--json-schema-validation=false')
-  else firstRuns.set(key, new Promise((resolve) => (firstDone = resolve)))
-  const expanded = () => (existsSync(expandedFile) ? readFileSync(expandedFile, 'utf8') : undefined)
+  if (!options.checkSchema) argv.push('--json-schema-validation=false')
   const run = await new Promise<PipelineRun>((resolve, reject) => {
     const child = spawn(process.execPath, argv, { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
     // Whole lines only: a chunk of stdout that ends mid-line must not be cut by a chunk of stderr
@@ -164,21 +185,17 @@ export async function gitlabCiLocal(
       for (const rest of [partial.stdout, partial.stderr]) if (rest) output += rest + '\n'
       resolve({ code, output })
     })
-  }).catch((error: unknown) => {
-    firstDone()
-    throw error
   })
-  const document = expanded()
-  if (!first) {
-    if (document !== undefined && /json schema validated/.test(run.output)) checkedDocuments.add(document)
-    // Only now: a run waiting on this one looks its document up next.
-    firstDone()
-  } else {
-    await first
-    if (document !== undefined && !checkedDocuments.has(document))
+  const document = existsSync(expandedFile) ? readFileSync(expandedFile, 'utf8') : undefined
+  if (document !== undefined && (options.checkSchema || !checkedDocuments.has(document))) {
+    const errors = schemaErrors(document)
+    if (!options.checkSchema) {
+      if (errors.length) throw new Error(`GitLab's CI schema refuses the pipeline: ${errors.join('; ')}`)
+    } else if (/json schema validated/.test(run.output) !== (errors.length === 0))
       throw new Error(
-        `gitlab-ci-local ran, without the schema check, a document no earlier run checked:\n${run.output}`,
+        `gitlab-ci-local's schema check and this one differ (${errors.join('; ')}):\n${run.output}`,
       )
+    if (!errors.length) checkedDocuments.add(document)
   }
   return run
 }

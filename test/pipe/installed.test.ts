@@ -1,9 +1,10 @@
 /**
  * The pipe with the CLI installed as pipe/Dockerfile installs it, as far as that goes without a
- * Docker engine or the registry: the package is packed here and installed globally (offline, into
- * a temporary prefix) instead of fetched from npm; then the Dockerfile's own version check runs,
- * and its ENTRYPOINT (the installed `site-staging --bitbucket-pipe`, found on the PATH) runs a pull
- * against the simulator, on Node 24 as the image's base.
+ * Docker engine or the registry: the package (the run's one `npm pack`, test/helpers/pack.ts) is
+ * installed globally (offline, into a temporary prefix) instead of fetched from npm; then the
+ * Dockerfile's own version check runs, and its ENTRYPOINT (the installed `site-staging
+ * --bitbucket-pipe`, found on the PATH) runs a pull against the simulator, on Node 24 as the
+ * image's base.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals'
 import { execFile } from 'node:child_process'
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
+import { packed } from '../helpers/pack.js'
 import { ROOT } from '../helpers/run-action.js'
 
 const run = promisify(execFile)
@@ -30,8 +32,7 @@ beforeAll(async () => {
       env: { ...process.env, npm_config_loglevel: 'error' },
       maxBuffer: 20 * 1024 * 1024,
     })
-  const { stdout } = await npm(['pack', '--json', '--pack-destination', dir])
-  const tarball = path.join(dir, (JSON.parse(stdout) as { filename: string }[])[0]!.filename)
+  const { tarball } = await packed()
   const prefix = path.join(dir, 'prefix')
   mkdirSync(prefix)
   await npm(['install', '--global', '--prefix', prefix, '--offline', '--no-fund', '--no-audit', tarball])
