@@ -112,23 +112,6 @@ export function taskSiteIdOf(data: unknown): string | null {
   return idText(field(data, 'resource_id'))
 }
 
-/** §2 (r2): dates come as `yyyy-MM-dd HH:mm:ss[.SSS]` (UTC) or ISO 8601; read both, rely on neither. */
-export function parseServerDate(value: unknown): Date | null {
-  if (typeof value !== 'string') return null
-  const text = value.trim()
-  const spec = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/.exec(text)
-  if (spec) {
-    // As ISO 8601 in UTC: a date that reads back differently (30 February, 24:00) is no date.
-    const [y, mo, d, h, mi, sec, frac] = spec.slice(1)
-    const iso = `${y}-${mo}-${d}T${h}:${mi}:${sec}.${(frac ?? '').padEnd(3, '0').slice(0, 3)}Z`
-    const date = new Date(iso)
-    return !Number.isNaN(date.getTime()) && date.toISOString() === iso ? date : null
-  }
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text)) return null
-  const ms = Date.parse(text)
-  return Number.isNaN(ms) ? null : new Date(ms)
-}
-
 // --- §3 Background jobs without a task id: the probe -------------------------------------------
 
 /** §3: `GET /v2/sites/{site}/staging` (REST convention; unverified). */

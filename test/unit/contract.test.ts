@@ -4,7 +4,6 @@ import {
   isCredentialField,
   isCredentialQueryParam,
   isRouteMiss,
-  parseServerDate,
   percentageOf,
   probeState,
   saysBusy,
@@ -92,16 +91,6 @@ describe('§2 percentages, ids and dates', () => {
     expect(taskSiteIdOf({ id: 148601, resource_type: 'App\\Models\\Backup', resource_id: 7 })).toBeNull()
     expect(taskSiteIdOf({ id: 148601 })).toBeNull()
   })
-  it.each([
-    ['2026-11-22 20:00:05.123', '2026-11-22T20:00:05.123Z'],
-    ['2026-11-22 20:00:05', '2026-11-22T20:00:05.000Z'],
-    ['2026-11-22T20:00:05.000000Z', '2026-11-22T20:00:05.000Z'],
-    ['2026-11-22T21:00:05+01:00', '2026-11-22T20:00:05.000Z'],
-  ])('date %s', (text, iso) => expect(parseServerDate(text)?.toISOString()).toBe(iso))
-  it.each([['2026-02-30 10:00:00'], ['2026-11-22 24:00:00'], ['tomorrow'], [''], [1700000000]])(
-    'no date in %p',
-    (v) => expect(parseServerDate(v)).toBeNull(),
-  )
 })
 
 describe('§3 the probe', () => {
