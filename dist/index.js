@@ -17741,13 +17741,16 @@ class RateWindow {
     /** The calls that hold the window, in the order they went; none stops counting before `nextExpiry`. */
     calls = [];
     nextExpiry = Infinity;
-    flyingFrom = 0; // every call of the run before this index is answered
     answers = 0;
     headersSeen = false;
     /** When the server said calls come back; until an answer after it, one request at a time goes. */
     statedReset = null;
     pausedUntil = 0;
     lastSentAt = -Infinity;
+    /** The run's last answer (not a 429); when a call counted then comes back; others' calls per ms just before it. */
+    answeredAt = -Infinity;
+    turnsAt = -Infinity;
+    othersRate = 0;
     /** A probe may learn a shorter window (see reserve); the first one refused ends probing. */
     probing = true;
     consecutive429 = 0;
@@ -17789,13 +17792,19 @@ class RateWindow {
         if (now < spaced && this.startedTogether())
             return spaced - now;
         // Each run sharing the account sees the others' calls only in its answers, so several may take
-        // the same last call: while others are calling (in the last RECENT_MS), one call per other run is left.
+        // the same last call: one call per other run (up to sharers - 1) is left for each others' call in
+        // the last RECENT_MS. A run that heard nothing for RECENT_MS sends one request and the rest after
+        // its answer; until a call counted then comes back, it expects the others' calls at their pace since.
         const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS);
-        const needed = 1 + Math.min(recent.length, Math.ceil(this.sharers) - 1);
+        const stale = this.othersPerMinute > 0 && now - this.answeredAt > RECENT_MS;
+        if (stale && this.flying(this.answeredAt))
+            return SHARED_SPACING_MS;
+        const unseen = stale && now < this.turnsAt ? Math.ceil(this.othersRate * (now - this.answeredAt)) : 0;
+        const needed = 1 + Math.min(Math.max(recent.length, unseen), Math.ceil(this.sharers) - 1);
         if (this.available(now) >= needed)
             return this.send(now);
         // Ask again when the calls come back, or when the others' calls are no longer recent.
-        const quiet = needed > 1 && this.available(now) > 0 ? recent[0].sentAt + RECENT_MS : Infinity;
+        const quiet = recent.length > 0 && this.available(now) > 0 ? recent[0].sentAt + RECENT_MS : Infinity;
         let until = Math.min(this.backBy(needed, now), this.statedReset ?? Infinity, quiet);
         // Waiting would reach the deadline, yet the server's window may be shorter than assumed: with
         // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
@@ -17874,6 +17883,8 @@ class RateWindow {
                         this.holdUntil(c, Math.min(c.until, c.answeredAt + this.windowMs));
             }
         }
+        this.answeredAt = now;
+        this.turnsAt = this.nextExpiry;
         const learnt = !knewLimit || (stated !== null && this.statedReset === null);
         if (learnt || this.available(now) > before || this.backBy(1, now) < backBefore)
             this.notify();
@@ -17919,13 +17930,14 @@ class RateWindow {
             const gone = new Set(given);
             this.calls = this.calls.filter((c) => !gone.has(c));
             this.count(this.calls, true);
-            this.flyingFrom = 0;
             return given[0] ?? null;
         }
         let others = this.counts.others + this.counts.early;
         const early = this.answers === 1;
-        for (let extra = count - this.counts.own - others; extra > 0; extra--, others++)
+        const unseen = count - this.counts.own - others;
+        for (let extra = unseen; extra > 0; extra--, others++)
             this.add({ sentAt: now, answeredAt: now, until: now + this.windowMs, others: true, early });
+        this.othersRate = Math.max(0, unseen) / Math.max(1, now - this.answeredAt);
         this.othersPerMinute = Math.round((others * RATE_WINDOW_MS) / this.windowMs);
         if (others > 0 && this.options.onShared) {
             this.options.onShared(this.othersPerMinute);
@@ -17951,20 +17963,11 @@ class RateWindow {
             return;
         this.calls = this.calls.filter((c) => c.until > now);
         this.count(this.calls, true);
-        this.flyingFrom = 0;
         this.nextExpiry = this.calls.reduce((min, c) => Math.min(min, c.until), Infinity);
     }
-    /** The oldest of the run's calls in flight (answers go to it: every call before it is answered). */
+    /** The oldest of the run's calls in flight (answers go to it). */
     oldestInFlight() {
-        for (let i = Math.min(this.flyingFrom, this.calls.length); i < this.calls.length; i++) {
-            const c = this.calls[i];
-            if (c.answeredAt === null && !c.others) {
-                this.flyingFrom = i;
-                return c;
-            }
-        }
-        this.flyingFrom = this.calls.length;
-        return undefined;
+        return this.calls.find((c) => c.answeredAt === null && !c.others);
     }
     flying(since = -Infinity) {
         return this.calls.some((c) => c.answeredAt === null && c.sentAt >= since);
