@@ -768,7 +768,7 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8877);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9777);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(710);
 // dist/index.js: what action.yml runs. Runs the action, then exits: a request that never answered
 // must not keep the job alive on its socket.
 
@@ -786,7 +786,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9777:
+/***/ 710:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3849,24 +3849,6 @@ function taskSiteIdOf(data) {
         return null;
     return idText(field(data, 'resource_id'));
 }
-/** §2 (r2): dates come as `yyyy-MM-dd HH:mm:ss[.SSS]` (UTC) or ISO 8601; read both, rely on neither. */
-function parseServerDate(value) {
-    if (typeof value !== 'string')
-        return null;
-    const text = value.trim();
-    const spec = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/.exec(text);
-    if (spec) {
-        // As ISO 8601 in UTC: a date that reads back differently (30 February, 24:00) is no date.
-        const [y, mo, d, h, mi, sec, frac] = spec.slice(1);
-        const iso = `${y}-${mo}-${d}T${h}:${mi}:${sec}.${(frac ?? '').padEnd(3, '0').slice(0, 3)}Z`;
-        const date = new Date(iso);
-        return !Number.isNaN(date.getTime()) && date.toISOString() === iso ? date : null;
-    }
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text))
-        return null;
-    const ms = Date.parse(text);
-    return Number.isNaN(ms) ? null : new Date(ms);
-}
 // --- §3 Background jobs without a task id: the probe -------------------------------------------
 /** §3: `GET /v2/sites/{site}/staging` (REST convention; unverified). */
 const probePath = (siteId) => `/sites/${encodeURIComponent(siteId)}/staging`;
@@ -4158,8 +4140,7 @@ function looksSecret(value) {
  * access token: id, then the secret), `user:password`.
  */
 function partsOf(secret) {
-    const parts = secret.split(/[|:\s]+/).filter((p) => p.length >= PART_MIN_LENGTH && p !== secret);
-    return parts.filter((p) => looksSecret(p));
+    return secret.split(/[|:\s]+/).filter((p) => p.length >= PART_MIN_LENGTH && p !== secret && looksSecret(p));
 }
 /** RFC 3986 percent-encoding (PHP `rawurlencode`): everything but `A-Za-z0-9-_.~`, `!*'()` included. */
 function rawUrlEncode(secret) {
@@ -4284,13 +4265,10 @@ class PrefixIndex {
             : this.byFoldedPrefix.get(pairAt(folded, i))?.find((s) => s.length >= min && folded.startsWith(s, i));
         return Math.max(exact?.length ?? 0, caseless?.length ?? 0);
     }
-    /** The text in lower case, when some secret is matched without regard to case. */
-    folded(text) {
-        return this.byFoldedPrefix.size > 0 ? fold(text) : null;
-    }
     /** Where the secrets in `text` are (at least `min` long), the longest at each place, left to right. */
     spans(text, min) {
-        const folded = this.folded(text);
+        // The text in lower case, when some secret is matched without regard to case.
+        const folded = this.byFoldedPrefix.size > 0 ? fold(text) : null;
         const spans = [];
         for (let i = 0; i <= text.length - MIN_SECRET_LENGTH;) {
             const hit = this.hitAt(text, folded, i, min);
@@ -4309,17 +4287,14 @@ class PrefixIndex {
      */
     replaceSpaced(text) {
         // The text's runs without white space, put together; where each run starts in both.
-        const pieces = [];
+        let compact = '';
         const from = [];
         const to = [];
-        let length = 0;
         for (const run of text.matchAll(/\S+/g)) {
-            pieces.push(run[0]);
-            from.push(length);
+            from.push(compact.length);
             to.push(run.index);
-            length += run[0].length;
+            compact += run[0];
         }
-        const compact = pieces.join('');
         /** Where the `j`th character of `compact` is in `text`. */
         const original = (j) => {
             let lo = 0;
@@ -4372,34 +4347,26 @@ function stripUrlCredentials(text, found = () => { }, known = () => false) {
     catch {
         return stripUrlCredentialsInText(text, found);
     }
-    let changed = false;
-    for (const [name, value] of [...url.searchParams]) {
-        if (!known(value) && !known(name))
-            continue;
-        url.searchParams.delete(name);
-        changed = true;
-    }
-    if (url.hash && known(url.hash.slice(1))) {
+    // Whatever is removed changes the URL as written: unchanged, the text is returned as it came.
+    const before = url.href;
+    for (const [name, value] of [...url.searchParams])
+        if (known(value) || known(name))
+            url.searchParams.delete(name);
+    if (url.hash && known(url.hash.slice(1)))
         url.hash = '';
-        changed = true;
-    }
-    if (url.username || url.password) {
-        for (const part of [url.username, url.password])
-            if (part)
-                found(safeDecode(part));
-        url.username = '';
-        url.password = '';
-        changed = true;
-    }
+    for (const part of [url.username, url.password])
+        if (part)
+            found(safeDecode(part));
+    url.username = '';
+    url.password = '';
     for (const [name, value] of [...url.searchParams]) {
         if (!isCredentialQueryParam(name))
             continue;
         if (value)
             found(value);
         url.searchParams.delete(name);
-        changed = true;
     }
-    return changed ? url.toString() : text;
+    return url.href === before ? text : url.href;
 }
 /**
  * A value the user gave, as a refusal may quote it (issue 24 §6): at most `max` characters, on one
@@ -5006,8 +4973,6 @@ function jobOf(operation) {
 const capitalised = (text) => byDoor((d) => inDoorWords(text, d).replace(/^./, (c) => c.toUpperCase()));
 /** Where the run happens: the runner, the pipe's container, or this machine. */
 const RUNNER = eachDoor((w) => w.runner);
-/** A logger that writes every line in `door`'s words (the core logs through it). */
-const inDoorLogger = (logger, door) => eachLine(logger, (m) => inDoorWords(m, door));
 /** A logger that writes each line as `line` makes it; progress updates go through as they are. */
 function eachLine(logger, line) {
     return {
@@ -5064,7 +5029,6 @@ function notStartedAfter401(refusedAt) {
     return new ApiError({
         kind: 'auth',
         processing: 'not-processed',
-        httpStatus: null,
         message: `Not started: the token was refused (${refusedAt} was answered HTTP 401 earlier in this run), so no request was sent for this site.`,
     });
 }
@@ -5110,21 +5074,14 @@ function hintFor(kind, door = 'action') {
  * a wrong path there): a user of another deployment is never sent to the hosted service.
  */
 function filledHint(text, siteId, apiUrl) {
-    const hosted = hostOf(apiUrl) === hostOf(SERVICE_API_URL);
+    // apiUrl is the run's api-url as parseConfig made it (a parsed URL's origin): it always parses.
+    const hosted = new URL(apiUrl).host === new URL(SERVICE_API_URL).host;
     return text
         .replaceAll('{site}', siteId)
         .replaceAll('{api}', apiUrl)
         .replaceAll('{hosted}', hosted
         ? `; for the hosted service it is ${SERVICE_API_URL}`
         : ', the address your deployment of the API answers on');
-}
-function hostOf(url) {
-    try {
-        return new URL(url).host.toLowerCase();
-    }
-    catch {
-        return null;
-    }
 }
 /**
  * The kind of error an answer means, for the request that got it: from its status, and where the
@@ -5280,8 +5237,7 @@ function parseRetryAfter(value, wallNowMs, dateHeader) {
  */
 function serverNow(dateHeader, wallNowMs) {
     const text = headerValue(dateHeader);
-    const date = text ? httpDate(text) : null;
-    return date ?? wallNowMs;
+    return (text ? httpDate(text) : null) ?? wallNowMs;
 }
 /** An HTTP date (IMF-fixdate or an obsolete form) in epoch ms, or null. */
 function httpDate(text) {
@@ -5441,10 +5397,7 @@ function readReply(raw, redactor) {
         if (Object.keys(rest).length > 0)
             data = rest;
     }
-    const reply = { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data };
-    if (body.meta !== undefined)
-        reply.meta = body.meta;
-    return reply;
+    return { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data, meta: body.meta };
 }
 /** `errors: {field: [msg]}`, `error: "..."` or `{message}`, `exception: "..."`, as short lines. */
 function detailsOf(body, message, redactor) {
@@ -5885,11 +5838,11 @@ class StagingApiClient {
             if (!(e instanceof TransportError))
                 throw e;
             const processing = processingOf({ phase: e.phase });
+            const [outcome, what] = processing === 'not-processed'
+                ? [`not delivered (${e.code})`, 'could not reach the server, so nothing was sent']
+                : [`no answer (${e.code})`, 'reached the server but got no answer'];
             if (method !== 'GET')
-                this.sent.push(`${method} ${shown} -> ${processing === 'not-processed' ? `not delivered (${e.code})` : `no answer (${e.code})`}`);
-            const what = processing === 'not-processed'
-                ? 'could not reach the server, so nothing was sent'
-                : 'reached the server but got no answer';
+                this.sent.push(`${method} ${shown} -> ${outcome}`);
             throw new ApiError({
                 kind: e.code === 'ETIMEDOUT' ? 'timeout' : 'network',
                 message: `${method} ${shown} ${what}: ${redactor.server(e.message, 300)} (${redactor.server(e.code, 40)}).`,
@@ -6141,9 +6094,7 @@ function checkLaterHint(siteId, taskId) {
 /**
  * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
  * `GET /v2/sites` (query parameters `type`, `page`, `per_page`), read whole (contract r4 §12) by
- * `readSiteList`: its pages walked to the last one the paginator states, or, when it stops before
- * (a cap, the timeout, a 429 or other trouble), what it did not read and why. The finding itself is
- * pure: records in, a finding out (`findStagingInList`).
+ * `readSiteList`. The finding itself is pure: records in, a finding out (`findStagingInList`).
  *
  * A record is this production site's staging only when one of its fields links it so
  * (docs/assumptions.md): a field whose name says "staging of" (`staging_of`, `production_site_id`,
@@ -6221,7 +6172,7 @@ async function readSiteList(client, options = {}) {
         read = page;
         const { data, meta } = answer.reply;
         const items = listItems(data);
-        last = lastPageOf({ meta }, data) ?? last;
+        last = lastPageOf(meta, data) ?? last;
         const fresh = items.filter((r) => !seen.has(rowKey(r)));
         for (const r of items)
             seen.add(rowKey(r));
@@ -6277,12 +6228,8 @@ function listItems(data) {
     return Array.isArray(list) ? list.filter(isRecord) : [];
 }
 /** The last page the answer's paginator states (`meta.last_page`, or `last_page` beside the data), else null. */
-function lastPageOf(body, data) {
-    for (const v of [
-        field(field(body, 'meta'), 'last_page'),
-        field(data, 'last_page'),
-        field(body, 'last_page'),
-    ]) {
+function lastPageOf(meta, data) {
+    for (const v of [field(meta, 'last_page'), field(data, 'last_page')]) {
         const n = typeof v === 'string' ? Number(v) : v;
         if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 1)
             return n;
@@ -6644,112 +6591,6 @@ async function fillFromHints(ctx) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/api/root.js
-
-
-
-
-
-/** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
-const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
-// `{api}` and `{hosted}` are filled where the Result is written (filledHint in errors.ts): the hosted
-// root is suggested only to a run on the hosted service's host.
-const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}. The 404 was not read as "no staging environment" and says nothing about ${setting('site-id')}, whatever ${setting('if-missing')} says.`;
-/**
- * What the run is doing while the check runs, for a timeout or a cancellation that comes meanwhile
- * (issue 24 §3): the 404 is held back because the root is being checked, not "sending the request".
- */
-function rootCheckPhase(client, because) {
-    return `checking whether ${setting('api-url')} is the API root (GET ${client.shown(ROOT_EVIDENCE_PATH)}): ${because}, and that 404 was held back, not read as "no staging environment", until the root answers`;
-}
-/**
- * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
- * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
- * site of a batch (like the rate window and the transport). Timeouts and cancellations are not
- * remembered: they end the run anyway.
- */
-class ApiRoot {
-    verdict = null;
-    ask(client) {
-        this.verdict ??= ask(client).catch((e) => {
-            this.verdict = null;
-            throw e;
-        });
-        return this.verdict;
-    }
-    /**
-     * Resolves when the root answered as the API; throws an ApiError when it did not (kind
-     * `api-url`), or when the check itself failed (that failure's kind). `because` names the 404 that
-     * needs the evidence, for the message.
-     */
-    async confirm(client, because) {
-        const verdict = await this.ask(client);
-        if (verdict.ok)
-            return;
-        const shown = client.shown(ROOT_EVIDENCE_PATH);
-        throw new ApiError({
-            kind: verdict.kind,
-            processing: 'processed',
-            httpStatus: 404,
-            message: verdict.kind === 'api-url'
-                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": ${setting('api-url')} looks wrong.`
-                : `${because}; that 404 was held back, not read as "no staging environment", because whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}).`,
-            ...(verdict.hint ? { hint: verdict.hint } : {}),
-        });
-    }
-    /**
-     * The error a 404 the run does not skip (`if-missing: fail`) is reported as (issue 24 §3): "no such
-     * site or staging environment" (blaming the site id) only once the root answered as the API; the
-     * api-url error when it did not; the 404 with a word that the root could not be checked when the
-     * check could not finish (the timeout included: the 404 stays the run's answer).
-     */
-    async blame(client, notFound) {
-        let verdict;
-        try {
-            verdict = await this.ask(client);
-        }
-        catch (e) {
-            if (!(e instanceof DeadlineError))
-                throw e;
-            verdict = { ok: false, kind: 'timeout', said: 'the timeout came first', hint: null };
-        }
-        if (verdict.ok)
-            return notFound;
-        const because = notFound.message.replace(/[.\s]+$/, '');
-        if (verdict.kind === 'api-url')
-            return notFound.retold({
-                kind: 'api-url',
-                processing: 'processed',
-                message: `${because}, and the API root did not answer GET ${client.shown(ROOT_EVIDENCE_PATH)} as the API either (${verdict.said}): ${setting('api-url')} looks wrong, not ${setting('site-id')}.`,
-                hint: HINT,
-            });
-        return notFound.retold({
-            message: `${because}. Whether ${setting('api-url')} is the API root could not be checked (GET ${client.shown(ROOT_EVIDENCE_PATH)}: ${verdict.said}), so the 404 may come from a wrong ${setting('api-url')} as well as from a wrong ${setting('site-id')}.`,
-            hint: `Check ${setting('api-url')} (the API root{hosted}), then that ${setting('site-id')} is the PRODUCTION site's id.`,
-        });
-    }
-}
-async function ask(client) {
-    try {
-        const answer = await client.call('GET', ROOT_EVIDENCE_PATH, 'read');
-        if (answersAsApi(answer.status, answer.reply.kind))
-            return { ok: true };
-        return {
-            ok: false,
-            kind: 'api-url',
-            said: `it answered ${answer.status} with ${describeBody(answer.reply.kind)}`,
-            hint: HINT,
-        };
-    }
-    catch (e) {
-        if (!(e instanceof ApiError))
-            throw e;
-        if (INCONCLUSIVE.includes(e.kind))
-            return { ok: false, kind: e.kind, said: e.message, hint: e.hint };
-        return { ok: false, kind: 'api-url', said: e.message, hint: HINT };
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/staging/probe.js
 
 
@@ -6795,7 +6636,8 @@ function notSent(ctx, first) {
  */
 async function confirmNoStaging(ctx, because) {
     const step = ctx.record.step;
-    at(ctx, rootCheckPhase(ctx.client, because));
+    // The step a timeout or a cancellation meanwhile names (issue 24 §3): the 404 is held back, not "sending".
+    at(ctx, `checking whether ${setting('api-url')} is the API root (GET ${ctx.client.shown(ROOT_EVIDENCE_PATH)}): ${because}, and that 404 was held back, not read as "no staging environment", until the root answers`);
     await ctx.root.confirm(ctx.client, because);
     at(ctx, step);
 }
@@ -16623,16 +16465,15 @@ function preprocess(fn, schema) {
 
 /**
  * `data` of `GET /v2/tasks/{id}/status` (contract §2), parsed, never cast: every field is optional
- * and read leniently (a status may be a word or a number, a percentage a string with decimals, a date
- * in the spec's format or ISO 8601), because a task answer that cannot be read means "keep waiting",
- * never "done". Texts in it were already made inert by the client (src/api/reply.ts).
+ * and read leniently (a status may be a word or a number, a percentage a string with decimals),
+ * because a task answer that cannot be read means "keep waiting", never "done". Texts in it were
+ * already made inert by the client (src/api/reply.ts). The site a completed task made is read from
+ * its data where it is used (`taskSiteIdOf`, staging-fields.ts).
  */
 const TaskStatusSchema = looseObject({
     status: unknown().optional(),
     percentage_complete: unknown().optional(),
     comment: unknown().optional(),
-    created_at: unknown().optional(),
-    updated_at: unknown().optional(),
 })
     .transform((data) => ({
     /** The raw status, for messages. */
@@ -16640,10 +16481,6 @@ const TaskStatusSchema = looseObject({
     state: taskState(data.status),
     percent: percentageOf(data.percentage_complete),
     reason: taskComment(data.comment),
-    /** The site the task works on (`resource_id`): for a create, the new staging site. */
-    siteId: taskSiteIdOf(data),
-    createdAt: parseServerDate(data.created_at),
-    updatedAt: parseServerDate(data.updated_at),
 }));
 
 ;// CONCATENATED MODULE: ./src/staging/wait/planner.js
@@ -17803,9 +17640,9 @@ class RateWindow {
         const needed = 1 + Math.min(Math.max(recent.length, unseen), Math.ceil(this.sharers) - 1);
         if (this.available(now) >= needed)
             return this.send(now);
-        // Ask again when the calls come back, or when the others' calls are no longer recent.
+        // Ask again when a call comes back (what is needed changes with it), or when the others' calls are no longer recent.
         const quiet = recent.length > 0 && this.available(now) > 0 ? recent[0].sentAt + RECENT_MS : Infinity;
-        let until = Math.min(this.backBy(needed, now), this.statedReset ?? Infinity, quiet);
+        let until = Math.min(this.backBy(this.available(now) + 1, now), this.statedReset ?? Infinity, quiet);
         // Waiting would reach the deadline, yet the server's window may be shorter than assumed: with
         // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
         if (reset === null && this.probing && until + MARGIN_MS >= deadline) {
@@ -18000,6 +17837,105 @@ const ASK_AGAIN_MS = 1000;
 const SHARED_SPACING_MS = 150;
 const FEW_EARLY = 0.25;
 const RECENT_MS = 2000;
+
+;// CONCATENATED MODULE: ./src/api/root.js
+
+
+
+
+
+/** Errors of the check itself that say nothing about the root (the service is down, slow, limited). */
+const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
+// `{api}` and `{hosted}` are filled where the Result is written (filledHint in errors.ts): the hosted
+// root is suggested only to a run on the hosted service's host.
+const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}. The 404 was not read as "no staging environment" and says nothing about ${setting('site-id')}, whatever ${setting('if-missing')} says.`;
+/**
+ * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
+ * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
+ * site of a batch (like the rate window and the transport). Timeouts and cancellations are not
+ * remembered: they end the run anyway.
+ */
+class ApiRoot {
+    verdict = null;
+    ask(client) {
+        this.verdict ??= ask(client).catch((e) => {
+            this.verdict = null;
+            throw e;
+        });
+        return this.verdict;
+    }
+    /**
+     * Resolves when the root answered as the API; throws an ApiError when it did not (kind
+     * `api-url`), or when the check itself failed (that failure's kind). `because` names the 404 that
+     * needs the evidence, for the message.
+     */
+    async confirm(client, because) {
+        const verdict = await this.ask(client);
+        if (verdict.ok)
+            return;
+        const shown = client.shown(ROOT_EVIDENCE_PATH);
+        throw new ApiError({
+            kind: verdict.kind,
+            processing: 'processed',
+            httpStatus: 404,
+            message: verdict.kind === 'api-url'
+                ? `${because}, but the API root did not answer GET ${shown} as the API (${verdict.said}), so that 404 cannot mean "no staging environment": ${setting('api-url')} looks wrong.`
+                : `${because}; that 404 was held back, not read as "no staging environment", because whether ${setting('api-url')} is the API root could not be checked (GET ${shown}: ${verdict.said}).`,
+            ...(verdict.hint ? { hint: verdict.hint } : {}),
+        });
+    }
+    /**
+     * The error a 404 the run does not skip (`if-missing: fail`) is reported as (issue 24 §3): "no such
+     * site or staging environment" (blaming the site id) only once the root answered as the API; the
+     * api-url error when it did not; the 404 with a word that the root could not be checked when the
+     * check could not finish (the timeout included: the 404 stays the run's answer).
+     */
+    async blame(client, notFound) {
+        let verdict;
+        try {
+            verdict = await this.ask(client);
+        }
+        catch (e) {
+            if (!(e instanceof DeadlineError))
+                throw e;
+            verdict = { ok: false, kind: 'timeout', said: 'the timeout came first', hint: null };
+        }
+        if (verdict.ok)
+            return notFound;
+        const because = notFound.message.replace(/[.\s]+$/, '');
+        if (verdict.kind === 'api-url')
+            return notFound.retold({
+                kind: 'api-url',
+                processing: 'processed',
+                message: `${because}, and the API root did not answer GET ${client.shown(ROOT_EVIDENCE_PATH)} as the API either (${verdict.said}): ${setting('api-url')} looks wrong, not ${setting('site-id')}.`,
+                hint: HINT,
+            });
+        return notFound.retold({
+            message: `${because}. Whether ${setting('api-url')} is the API root could not be checked (GET ${client.shown(ROOT_EVIDENCE_PATH)}: ${verdict.said}), so the 404 may come from a wrong ${setting('api-url')} as well as from a wrong ${setting('site-id')}.`,
+            hint: `Check ${setting('api-url')} (the API root{hosted}), then that ${setting('site-id')} is the PRODUCTION site's id.`,
+        });
+    }
+}
+async function ask(client) {
+    try {
+        const answer = await client.call('GET', ROOT_EVIDENCE_PATH, 'read');
+        if (answersAsApi(answer.status, answer.reply.kind))
+            return { ok: true };
+        return {
+            ok: false,
+            kind: 'api-url',
+            said: `it answered ${answer.status} with ${describeBody(answer.reply.kind)}`,
+            hint: HINT,
+        };
+    }
+    catch (e) {
+        if (!(e instanceof ApiError))
+            throw e;
+        if (INCONCLUSIVE.includes(e.kind))
+            return { ok: false, kind: e.kind, said: e.message, hint: e.hint };
+        return { ok: false, kind: 'api-url', said: e.message, hint: HINT };
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/staging/read-route.js
 
@@ -18273,9 +18209,7 @@ async function rollback(ctx) {
     if ('outcome' in chosen)
         return chosen;
     const ending = await restore(ctx, chosen.id);
-    if (ending.outcome !== 'succeeded' || !ctx.config.productionUrl)
-        return ending;
-    return verifyProduction(ctx, ctx.config.productionUrl, ending, 'restore');
+    return ending.outcome === 'succeeded' ? verifyProduction(ctx, ending, 'restore') : ending;
 }
 /** dry-run of a rollback: which version would overwrite production; only reads. */
 async function rollbackDryRun(ctx) {
@@ -18305,19 +18239,15 @@ async function chooseVersion(ctx) {
         if (!(caught instanceof ApiError) || caught.kind === 'auth')
             throw caught;
         const e = await withRootEvidence(ctx, caught);
-        const none = e === caught && e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus);
-        return {
+        const failed = {
             ...failure(e),
             summary: `Nothing was restored: reading site ${siteId}'s versions failed: ${e.message}`,
-            ...(none
-                ? {
-                    error: {
-                        kind: e.kind,
-                        hint: `The service answered as if it offers no site versions: check ${setting('api-url')}.`,
-                    },
-                }
-                : {}),
         };
+        const none = e === caught && e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus);
+        if (!none)
+            return failed;
+        const hint = `The service answered as if it offers no site versions: check ${setting('api-url')}.`;
+        return { ...failed, error: { kind: e.kind, hint } };
     }
     const wanted = config.checkpointId;
     const { versions, unread } = list;
@@ -18427,11 +18357,14 @@ async function restore(ctx, id) {
     };
 }
 /**
- * production-url after a push or a restore (contract §16): the live site checked
+ * production-url after a push or a restore (contract §16), when it is given: the live site checked
  * (production-check.ts); the record keeps what the check saw, and a failed check fails the run. A
  * check that never asked (plain http, no time left) is no evidence: a warning, not a verdict.
  */
-async function verifyProduction(ctx, url, ending, after) {
+async function verifyProduction(ctx, ending, after) {
+    const url = ctx.config.productionUrl;
+    if (!url)
+        return ending;
     at(ctx, `checking production at ${url}`);
     const check = await checkProduction(ctx, url);
     if (check.tries === 0) {
@@ -18573,10 +18506,9 @@ async function runPush(ctx) {
         learnt(ctx, { content: { is: 'push-failed' } });
     if (config.maintenance)
         await maintenanceOff(ctx);
-    const url = ctx.config.productionUrl;
     const content = () => ctx.record.production.content.is;
-    if (content() === 'pushed' && url && !ctx.signal?.aborted)
-        ending = await verifyProduction(ctx, url, ending, 'push');
+    if (content() === 'pushed' && !ctx.signal?.aborted)
+        ending = await verifyProduction(ctx, ending, 'push');
     const broken = content() === 'push-failed' || ctx.record.production.check?.passed === false;
     if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
         ending = await restoreAfterFailure(ctx, ending, checkpoint);
@@ -18608,11 +18540,10 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
         restored = endingOf(ctx, e);
     }
     answered(ctx, { taskId, httpStatus, message });
-    const url = ctx.config.productionUrl;
     const outcome = failed.outcome === 'succeeded' ? 'failed' : failed.outcome;
     if (restored.outcome === 'succeeded') {
-        if (url && !ctx.signal?.aborted)
-            await verifyProduction(ctx, url, restored, 'restore');
+        if (!ctx.signal?.aborted)
+            await verifyProduction(ctx, restored, 'restore');
         return { ...failed, outcome };
     }
     // The step's own words; what production may be now is the record's.
@@ -19115,7 +19046,7 @@ async function readTaskOnce(ctx, taskId) {
         const reason = task.success && task.data.reason ? ctx.redactor.server(task.data.reason) : 'no reason given';
         throw taskFailed(`The job (task ${taskId})`, reason);
     }
-    ctx.facts.learn({ kind: 'answer', words: 'the task' }, { state: state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown' });
+    ctx.facts.learn(TASK, { state: state === 'running' ? 'busy' : state === 'completed' ? 'ready' : 'unknown' });
     const pct = task.success && task.data.percent !== undefined ? ` (${Math.round(task.data.percent)}%)` : '';
     return {
         outcome: 'succeeded',
@@ -19146,15 +19077,9 @@ async function readTaskOnce(ctx, taskId) {
 
 
 
-/** One request may take a quarter of the run's timeout, between 5 and 30 seconds. */
-function requestTimeoutFor(timeoutMs) {
-    return Math.min(30_000, Math.max(5000, Math.floor(timeoutMs / 4)));
-}
 /**
  * Runs one operation on one production site with the policies of `config` and returns its Result.
- * Never throws. Every path returns its ending as a value (dry-run.ts, status.ts, jobs.ts); a
- * timeout, a cancellation or an error becomes one (ending.ts); this is where a run ends, and
- * `writeResult` writes the Result, once.
+ * Never throws: this is where a run ends, as an Ending (ending.ts says how), written once.
  */
 async function runOperation(config, siteId, deps) {
     const clock = deps.clock ?? realClock;
@@ -19162,7 +19087,8 @@ async function runOperation(config, siteId, deps) {
     const deadline = deps.deadline ?? started + config.timeoutMs;
     const ownTransport = deps.transport ? null : new NodeTransport(USER_AGENT);
     const door = deps.door ?? 'action';
-    const logger = inDoorLogger(deps.logger, door);
+    // Every line of the core in the door's words.
+    const logger = eachLine(deps.logger, (m) => inDoorWords(m, door));
     const ledger = deps.ledger ?? new RateWindow(clock, deps.signal ? { signal: deps.signal } : {});
     const optional = { signal: deps.signal, random: deps.random };
     const client = new StagingApiClient({
@@ -19171,7 +19097,7 @@ async function runOperation(config, siteId, deps) {
         language: config.language,
         maxRetries: config.maxRetries,
         deadline,
-        requestTimeoutMs: deps.requestTimeoutMs ?? requestTimeoutFor(config.timeoutMs),
+        requestTimeoutMs: deps.requestTimeoutMs ?? Math.min(30_000, Math.max(5000, Math.floor(config.timeoutMs / 4))),
     }, {
         clock,
         logger,
@@ -19436,10 +19362,6 @@ const fields_integer = (min, max) => schemas_string()
     .max(max, { error: `must be at most ${max}` }));
 /** `reset` is another name for `pull` (the endpoint's own name). */
 const operation = choice(OPERATIONS, { reset: 'pull' });
-/** How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`). */
-function canonicalSiteId(id) {
-    return id.replace(/^0+(?=\d)/, '');
-}
 const siteIds = readBy((v) => {
     const ids = v
         .split(/[\s,;]+/)
@@ -19457,12 +19379,14 @@ const siteIds = readBy((v) => {
         throw new Error(`"${echoed(bad)}" is not a site id: a site id is the production site's number (digits only, at most 20); several are separated by commas, semicolons, spaces or new lines`);
     const seen = new Map();
     for (const id of ids) {
-        const first = seen.get(canonicalSiteId(id));
+        // How the server reads a site id: a numeric id with leading zeros is the same site (`01001` is `1001`).
+        const key = id.replace(/^0+(?=\d)/, '');
+        const first = seen.get(key);
         if (first !== undefined) {
             const same = first === id ? '' : ` (${first} and ${id} are the same site to the server)`;
             throw new Error(`lists site ${id} more than once${same}`);
         }
-        seen.set(canonicalSiteId(id), id);
+        seen.set(key, id);
     }
     return ids;
 });
@@ -19715,9 +19639,8 @@ function parseActionInputs(raw) {
 
 /**
  * Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is
- * shown as text: no HTML, no Markdown structure, links or images of its own, no @mentions or issue
- * references, no autolinks, no table breaks, one line, bounded. Only http(s) URLs that
- * `safeHttpUrl` accepts become links.
+ * shown as text, one line, bounded (`md`, `escapeMarkdown`); only http(s) URLs that `safeHttpUrl`
+ * accepts become links.
  */
 /** One icon per outcome, for every rendering (summary, PR comment). */
 const ICON = {
@@ -19855,35 +19778,6 @@ function countOutcomes(results) {
         .join(', ');
 }
 
-;// CONCATENATED MODULE: ./src/report/lines.js
-
-
-/**
- * The last line of a run, for the action's log and the CLI: what happened, in our words, and the
- * server's own words quoted as such (for a job that ended, never "started" as the last word).
- */
-function finalLine(results) {
-    const first = results[0];
-    if (!first)
-        return 'Nothing ran.';
-    if (results.length > 1) {
-        // Sites a refused token, a cancel or fail-fast kept from starting: named, so a reader of the
-        // log knows which sites the run never touched (their results say why).
-        const notStarted = results.filter((r) => r.summary.startsWith('Not started')).map((r) => r.siteId);
-        const more = notStarted.length > 10 ? ` and ${notStarted.length - 10} more` : '';
-        const named = notStarted.length ? ` Not started: ${notStarted.slice(0, 10).join(', ')}${more}.` : '';
-        return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${overallOutcome(results)} overall).${named}`;
-    }
-    const r = first;
-    const what = r.summary || r.result;
-    const said = serverWords(r);
-    if (!said)
-        return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`;
-    // The server's words first, as what they were; ours last, so a job that ended never ends on "started".
-    const when = r.operation !== 'status' && r.httpStatus !== null && r.httpStatus < 300 ? ' when it accepted the job' : '';
-    return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${said}" ${what}`;
-}
-
 ;// CONCATENATED MODULE: ./src/report/outputs.js
 
 /** Every output of action.yml, in order; all are set on every path. */
@@ -19990,31 +19884,13 @@ function essentials(r) {
         error: r.error ? { kind: r.error.kind } : null,
     };
 }
-/** A Result as published in `results` and `--json`. */
+/**
+ * A Result as published in `results` and `--json`: every field, in the order newResult gives them,
+ * but the run's wait for calls other runs used (the summary's timing line says that).
+ */
 function publicResult(r) {
-    return {
-        operation: r.operation,
-        siteId: r.siteId,
-        result: r.result,
-        httpStatus: r.httpStatus,
-        message: r.message,
-        summary: r.summary,
-        taskId: r.taskId,
-        stagingSiteId: r.stagingSiteId,
-        stagingUrl: r.stagingUrl,
-        stagingState: r.stagingState,
-        urlReady: r.urlReady,
-        durationSeconds: r.durationSeconds,
-        requests: r.requests,
-        retries: r.retries,
-        warnings: r.warnings,
-        sent: r.sent,
-        error: r.error,
-        startedAt: r.startedAt,
-        stagingFrom: r.stagingFrom,
-        checkpointId: r.checkpointId,
-        productionCheck: r.productionCheck,
-    };
+    const { sharedWaitSeconds: _shared, ...published } = r;
+    return published;
 }
 
 ;// CONCATENATED MODULE: ./src/report/assembly.js
@@ -20037,11 +19913,33 @@ function assembleReport(results, elapsedMs) {
                 hint: r.error.hint,
             }))
             : [],
-        stagingUrls: results
-            .filter((r) => r.stagingUrl)
-            .map((r) => ({ siteId: results.length > 1 ? r.siteId : null, url: r.stagingUrl })),
         finalLine: finalLine(results),
     };
+}
+/**
+ * The last line of a run, for the action's log and the CLI: what happened, in our words, and the
+ * server's own words quoted as such (for a job that ended, never "started" as the last word).
+ */
+function finalLine(results) {
+    const first = results[0];
+    if (!first)
+        return 'Nothing ran.';
+    if (results.length > 1) {
+        // Sites a refused token, a cancel or fail-fast kept from starting: named, so a reader of the
+        // log knows which sites the run never touched (their results say why).
+        const notStarted = results.filter((r) => r.summary.startsWith('Not started')).map((r) => r.siteId);
+        const more = notStarted.length > 10 ? ` and ${notStarted.length - 10} more` : '';
+        const named = notStarted.length ? ` Not started: ${notStarted.slice(0, 10).join(', ')}${more}.` : '';
+        return `Staging ${first.operation} on ${results.length} sites: ${countOutcomes(results)} (${overallOutcome(results)} overall).${named}`;
+    }
+    const r = first;
+    const what = r.summary || r.result;
+    const said = serverWords(r);
+    if (!said)
+        return `Staging ${r.operation} ${r.result} (site ${r.siteId}): ${what}`;
+    // The server's words first, as what they were; ours last, so a job that ended never ends on "started".
+    const when = r.operation !== 'status' && r.httpStatus !== null && r.httpStatus < 300 ? ' when it accepted the job' : '';
+    return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${said}" ${what}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.js
@@ -20408,25 +20306,15 @@ const MAX_WARNINGS = 20;
 const MAX_COMMENT_CHARS = 60_000;
 /** A notice at the top of the comment (staging taken by another run, or released), ours alone. */
 const NOTICE_OPEN = '<!-- site-staging-action:notice -->';
-function headline(r) {
-    if (r.operation === 'delete') {
-        if (r.result === 'succeeded')
-            return '🗑️ Staging environment removed';
-        if (r.result === 'skipped')
-            return '🗑️ Staging environment removed (there was none left to delete)';
-        if (r.result === 'accepted')
-            return '🗑️ Staging removal requested (not yet confirmed)';
-    }
-    if (r.result === 'succeeded') {
-        if (r.operation === 'create')
-            return '✅ Staging environment ready';
-        if (r.operation === 'pull')
-            return '✅ Staging refreshed from production';
-        if (r.operation === 'push')
-            return '✅ Staging pushed to production';
-    }
-    return `${ICON[r.result] ?? ''} Staging ${r.operation}: ${r.result}`;
-}
+/** The heading of an operation's common endings; any other says its operation and outcome. */
+const HEADLINES = {
+    'delete succeeded': '🗑️ Staging environment removed',
+    'delete skipped': '🗑️ Staging environment removed (there was none left to delete)',
+    'delete accepted': '🗑️ Staging removal requested (not yet confirmed)',
+    'create succeeded': '✅ Staging environment ready',
+    'pull succeeded': '✅ Staging refreshed from production',
+    'push succeeded': '✅ Staging pushed to production',
+};
 /**
  * The comment for one site's Result, as Markdown. Every text from the run is passed through
  * `scrub` (the redactor) before anything else, so no secret can reach the comment.
@@ -20434,16 +20322,15 @@ function headline(r) {
 function renderComment(r, scrub, extras = {}) {
     // Whether the result leaves the site without a staging environment.
     const removed = r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped');
-    const ownUrl = r.stagingUrl ? comment_cleanUrl(r.stagingUrl, scrub) : null;
-    const earlierUrl = !ownUrl && r.operation !== 'delete' && extras.previousStagingUrl
-        ? comment_cleanUrl(extras.previousStagingUrl, scrub)
-        : null;
+    const ownUrl = comment_cleanUrl(r.stagingUrl, scrub);
+    const earlierUrl = !ownUrl && r.operation !== 'delete' ? comment_cleanUrl(extras.previousStagingUrl, scrub) : null;
     const url = ownUrl ?? earlierUrl;
-    const runUrl = extras.runUrl ? comment_cleanUrl(extras.runUrl, scrub) : null;
+    const runUrl = comment_cleanUrl(extras.runUrl, scrub);
     const lines = [markerFor(r.siteId)];
     if (url && !removed)
         lines.push(`<!-- site-staging-action:staging-url=${url} -->`);
-    lines.push(`### ${headline(r)}`, '');
+    const headline = HEADLINES[`${r.operation} ${r.result}`] ?? `${ICON[r.result] ?? ''} Staging ${r.operation}: ${r.result}`;
+    lines.push(`### ${headline}`, '');
     if (r.summary)
         lines.push(md(scrub(r.summary), MAX_MESSAGE_CHARS), '');
     lines.push(`| Production site | \`${r.siteId}\` |`, '|:--|:--|');
@@ -20530,14 +20417,11 @@ function hasMarker(body) {
 }
 /** Scrubbed, then made safe; a URL that held a secret is dropped rather than shown broken. */
 function comment_cleanUrl(url, scrub) {
-    return scrub(url) === url ? safeHttpUrl(url) : null;
+    return url && scrub(url) === url ? safeHttpUrl(url) : null;
 }
-/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC`, for the table and for notices. */
+/** `2025-01-15T09:30:00.000Z` -> `2025-01-15 09:30:00 UTC` (a date we wrote, or readOwner checked). */
 function noticeTime(iso) {
-    const d = new Date(iso);
-    return Number.isNaN(d.getTime())
-        ? md(String(iso), 40)
-        : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+    return `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 // EXTERNAL MODULE: ./src/github/errors.js
@@ -20711,14 +20595,10 @@ function sendableUrl(url, scrub) {
     return safe && scrub(safe) === safe ? safe : null;
 }
 /**
- * The final status of a run's deployment, from its Results (several sites: the worst outcome):
- * - succeeded: `success`, with the staging URL as `environment_url` when the run had one site;
- * - skipped: a create skipped because staging exists is `success` (it is there, unchanged); a
- *   pull or push skipped because there is no staging is `inactive` (nothing is deployed);
- * - accepted (not waited for, or not trackable): stays `in_progress`, saying completion was not
- *   confirmed: never `success` without evidence;
- * - failed: `failure`; timed-out and cancelled: `error`;
- * - dry-run: no status (a dry run makes no deployment).
+ * The final status of a run's deployment, from its Results (several sites: the worst outcome), with
+ * the staging URL as `environment_url` when the run had one site. A create skipped because staging
+ * exists is `success` (it is there, unchanged); accepted stays `in_progress`, never `success` without
+ * evidence; a dry run makes no deployment, so no status.
  */
 function finalStatus(operation, results) {
     if (results.length === 0)
@@ -20842,11 +20722,9 @@ async function deactivateEnvironment(ctx) {
         const doing = `list the deployments of environment "${ctx.environment}"`;
         return { deactivated: 0, left: 0, warning: (0,errors/* githubFailure */.e)(e, doing, deployments_PERMISSION, ctx.scrub) };
     }
-    let deactivated = 0;
-    for (const id of ids) {
+    for (const [deactivated, id] of ids.entries()) {
         try {
             await setStatus(ctx, id, 'inactive', 'Staging environment deleted.');
-            deactivated++;
         }
         catch (e) {
             // One refusal means the token cannot: do not send the same refused request for each.
@@ -20855,7 +20733,7 @@ async function deactivateEnvironment(ctx) {
             return { deactivated, left: left + rest, warning: (0,errors/* githubFailure */.e)(e, doing, deployments_PERMISSION, ctx.scrub) };
         }
     }
-    return { deactivated, left, warning: null };
+    return { deactivated: ids.length, left, warning: null };
 }
 
 ;// CONCATENATED MODULE: ./src/github/phase.js
@@ -21107,18 +20985,11 @@ async function waitForRun(octokit, repo, runId, o) {
 function ownerName(owner) {
     return owner.pr === null ? 'a workflow run that was not for a pull request' : `#${owner.pr}`;
 }
-/** `14:02 UTC on 2026-11-24` (our own words, from a date we checked). */
-function shownTime(iso) {
-    const d = new Date(iso);
-    if (Number.isNaN(d.getTime()))
-        return 'an unknown time';
-    const s = d.toISOString();
-    return `${s.slice(11, 16)} UTC on ${s.slice(0, 10)}`;
-}
 /** Who owns staging, in one sentence for a log line or an error. */
 function describeOwner(current) {
     const o = current.owner;
-    return (`Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${shownTime(o.at)}` +
+    const at = new Date(o.at).toISOString(); // a date readOwner checked: `14:02 UTC on 2026-11-24`
+    return (`Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${at.slice(11, 16)} UTC on ${at.slice(0, 10)}` +
         (o.runUrl ? `, run ${o.runUrl}` : '') +
         ')');
 }
@@ -21500,6 +21371,41 @@ async function startRunDeployment(run, sha) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/github/index.js
+
+
+
+
+/** The action's outputs set here (after the ones of src/report/outputs.ts). */
+const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
+/**
+ * What to do before and after the operation, as the GitHub inputs ask. Each never throws; `after`
+ * takes `problem` when the step itself went wrong after the operation (its outputs not written), and
+ * `knownStaging` is the URL an earlier run recorded, for a one-site create, pull or status.
+ */
+async function githubSideEffects(o) {
+    const run = await newRun(o);
+    return {
+        before: () => before(run),
+        after: (results, problem) => after(run, results, problem ?? null),
+        withHandOver: (results) => withHandOver(run, results),
+        abandon: (reason) => abandon(run, reason),
+        knownStaging: () => knownStaging(run),
+    };
+}
+/** The operations that report a staging URL (and so may use one an earlier run recorded). */
+const URL_OPERATIONS = ['create', 'pull', 'status'];
+async function knownStaging(run) {
+    const environment = run.o.settings.environment;
+    if (!environment || !run.repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
+        return null;
+    // GitHub already refused to say who staging shows: the same read would be refused again.
+    if (run.o.signal?.aborted || run.ownerUnknown)
+        return null;
+    const repo = run.repo;
+    return beforePhase(run, (signal) => lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0], run.o.settings.author));
+}
+
 ;// CONCATENATED MODULE: ./src/github/results.js
 /**
  * Results of a step that did not run a staging operation, as values every report renders
@@ -21595,42 +21501,6 @@ async function releaseOne(run, kit, target, siteId) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/github/index.js
-
-
-
-
-
-/** The action's outputs set here (after the ones of src/report/outputs.ts). */
-const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
-/**
- * What to do before and after the operation, as the GitHub inputs ask. Each never throws; `after`
- * takes `problem` when the step itself went wrong after the operation (its outputs not written), and
- * `knownStaging` is the URL an earlier run recorded, for a one-site create, pull or status.
- */
-async function githubSideEffects(o) {
-    const run = await newRun(o);
-    return {
-        before: () => before(run),
-        after: (results, problem) => after(run, results, problem ?? null),
-        withHandOver: (results) => withHandOver(run, results),
-        abandon: (reason) => abandon(run, reason),
-        knownStaging: () => knownStaging(run),
-    };
-}
-/** The operations that report a staging URL (and so may use one an earlier run recorded). */
-const URL_OPERATIONS = ['create', 'pull', 'status'];
-async function knownStaging(run) {
-    const environment = run.o.settings.environment;
-    if (!environment || !run.repo || run.o.siteIds.length !== 1 || !URL_OPERATIONS.includes(run.o.operation))
-        return null;
-    // GitHub already refused to say who staging shows: the same read would be refused again.
-    if (run.o.signal?.aborted || run.ownerUnknown)
-        return null;
-    const repo = run.repo;
-    return beforePhase(run, (signal) => lastDeployedStaging(run.octokit(signal), repo, environment, run.o.siteIds[0], run.o.settings.author));
-}
-
 ;// CONCATENATED MODULE: ./src/github/step.js
 /**
  * One step of the action, one program (issue 25): every input checked by the one schema
@@ -21639,6 +21509,7 @@ async function knownStaging(run) {
  * A run not started, a refusal and `release` end as Results too, rendered by the same report.
  * src/action.ts gives it the action's one writer; tests give it fakes (a clock, an env).
  */
+
 
 
 
@@ -21852,8 +21723,8 @@ function cancelOnSignals(say, exitCode = 1) {
         cancel.abort();
         setTimeout(() => process.exit(exitCode), 5000).unref();
     };
-    process.on('SIGINT', () => onSignal('SIGINT'));
-    process.on('SIGTERM', () => onSignal('SIGTERM'));
+    for (const name of ['SIGINT', 'SIGTERM'])
+        process.on(name, () => onSignal(name));
     return cancel.signal;
 }
 
