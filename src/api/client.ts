@@ -194,7 +194,8 @@ export class StagingApiClient {
         const changed = ledger.changed
         try {
           // A ledger that the run's cancellation wakes needs no signal composed per wait.
-          const both = signal && ledger.cancelledBy !== signal ? AbortSignal.any([signal, changed]) : changed
+          const both =
+            signal && ledger.options.signal !== signal ? AbortSignal.any([signal, changed]) : changed
           await clock.sleep(wait, both)
         } catch (e) {
           if (!(e instanceof CancelledError) || signal?.aborted) throw e
