@@ -5782,7 +5782,7 @@ class StagingApiClient {
                 const changed = ledger.changed;
                 try {
                     // A ledger that the run's cancellation wakes needs no signal composed per wait.
-                    const both = signal && ledger.cancelledBy !== signal ? AbortSignal.any([signal, changed]) : changed;
+                    const both = signal && ledger.options.signal !== signal ? AbortSignal.any([signal, changed]) : changed;
                     await clock.sleep(wait, both);
                 }
                 catch (e) {
@@ -17559,13 +17559,12 @@ function refused(ctx, e, rootSaid) {
 
 
 /**
- * The account's rate window (contract §6): the calls the limit leaves this run now, and when more
- * come back, learnt from the answers and the run's own calls; one per run. The client asks `reserve`
- * before each request; a request that waits is woken by every answer that gives calls back. A call
- * holds the window until a window after its answer (a fixed window or a sliding one), so nothing
- * goes that the server will refuse. `X-RateLimit-Remaining` corrects it: lower than the run's own
- * calls explain, other runs share the account (r5); higher, the window has turned. A 429 pauses
- * every request; no header makes the run idle longer than a window unless `Retry-After` says so.
+ * The account's rate window (contract §6), one per run: the calls the limit leaves this run now, and
+ * when more come back. The client asks `reserve` before each request. A call holds the window until
+ * a window after its answer (a fixed window or a sliding one), so nothing goes that the server will
+ * refuse. `X-RateLimit-Remaining` corrects it: lower than the run's own calls explain, other runs
+ * share the account (r5); higher, the window has turned. A 429 pauses every request; no header makes
+ * the run idle longer than a window unless `Retry-After` says so.
  */
 class RateWindow {
     clock;
@@ -17578,6 +17577,7 @@ class RateWindow {
     /** The calls that hold the window, in the order they went; none stops counting before `nextExpiry`. */
     calls = [];
     nextExpiry = Infinity;
+    flyingFrom = 0; // every call of the run before this index is answered
     answers = 0;
     headersSeen = false;
     /** When the server said calls come back; until an answer after it, one request at a time goes. */
@@ -17592,24 +17592,20 @@ class RateWindow {
     probing = true;
     consecutive429 = 0;
     wake = sharedController();
+    /** Aborted when an answer may have given calls back, or the run is cancelled: a request waiting on `reserve` asks again at once. */
+    changed = this.wake.signal;
     /** Requests waiting for a call now (theirs before any look); other runs' calls in the window, a
      * minute's worth; how long requests waited while those held part of it. */
     waiters = 0;
     othersPerMinute = 0;
     sharedWaitMs = 0;
     waitingSince = null;
-    cancelledBy;
     constructor(clock, options = {}) {
         this.clock = clock;
         this.options = options;
         this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
         this.assumedWindowMs = this.windowMs;
-        this.cancelledBy = options.signal;
         options.signal?.addEventListener('abort', () => this.notify(), { once: true });
-    }
-    /** Aborted when an answer may have given calls back: a request waiting on `reserve` asks again at once. */
-    get changed() {
-        return this.wake.signal;
     }
     /** 0 when a request may go now (its call is counted), else how long to wait before asking again. */
     reserve(deadline = Infinity) {
@@ -17628,10 +17624,9 @@ class RateWindow {
         const spaced = this.lastSentAt + SHARED_SPACING_MS;
         if (now < spaced && this.startedTogether())
             return spaced - now;
-        // Each run sharing the account sees the others' calls only in its answers, so several may take
-        // the same last call: one call per other run (up to sharers - 1) is left for each others' call in
-        // the last RECENT_MS. A run that heard nothing for RECENT_MS sends one request and the rest after
-        // its answer; until a call counted then comes back, it expects the others' calls at their pace since.
+        // Each run sees the others' calls only in its answers, so several may take the same last call: one
+        // is left per others' call in the last RECENT_MS (up to sharers - 1). Having heard nothing for that
+        // long, it sends one request, the rest after its answer, and until `turnsAt` expects others' calls at their pace.
         const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS);
         const stale = this.othersPerMinute > 0 && now - this.answeredAt > RECENT_MS;
         if (stale && this.flying(this.answeredAt))
@@ -17766,6 +17761,7 @@ class RateWindow {
             const given = before.sort((a, b) => a.sentAt - b.sentAt).slice(0, surely - count);
             const gone = new Set(given);
             this.calls = this.calls.filter((c) => !gone.has(c));
+            this.flyingFrom = 0;
             this.count(this.calls, true);
             return given[0] ?? null;
         }
@@ -17799,12 +17795,18 @@ class RateWindow {
         if (now < this.nextExpiry)
             return;
         this.calls = this.calls.filter((c) => c.until > now);
+        this.flyingFrom = 0;
         this.count(this.calls, true);
         this.nextExpiry = this.calls.reduce((min, c) => Math.min(min, c.until), Infinity);
     }
-    /** The oldest of the run's calls in flight (answers go to it). */
+    /** The oldest of the run's calls in flight (answers go to it): no scan from the start per answer. */
     oldestInFlight() {
-        return this.calls.find((c) => c.answeredAt === null && !c.others);
+        const calls = this.calls;
+        let i = Math.min(this.flyingFrom, calls.length);
+        while (i < calls.length && (calls[i].answeredAt !== null || calls[i].others))
+            i++;
+        this.flyingFrom = i;
+        return calls[i];
     }
     flying(since = -Infinity) {
         return this.calls.some((c) => c.answeredAt === null && c.sentAt >= since);
@@ -17818,6 +17820,7 @@ class RateWindow {
     notify() {
         this.wake.abort(WOKEN);
         this.wake = sharedController();
+        this.changed = this.wake.signal;
     }
 }
 const WOKEN = new Error('the calls to spare changed');
