@@ -1,6 +1,7 @@
 import * as core from '@actions/core'
 import { realClock } from './clock.js'
-import { runStep, type StepDeps, type StepLog } from './github/step.js'
+import type { StepLog } from './github/run.js'
+import { runStep, type StepDeps } from './github/step.js'
 import { GITHUB_INPUT_NAMES, INPUT_NAMES, type ActionRawInputs } from './inputs/index.js'
 import type { Redactor } from './secrets/redactor.js'
 

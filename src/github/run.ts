@@ -4,13 +4,28 @@
  * run made on GitHub so far. The jobs (claim.ts, after.ts, release.ts) take it and return values.
  */
 import type { GitHubSettings } from '../inputs/index.js'
-import type { Clock } from '../types.js'
+import type { Clock, Logger } from '../types.js'
 import { repoOf, runContext, type Env, type Repo, type RunContext } from './context.js'
 import type { DeploymentContext } from './deployments.js'
 import type { GitHubFetch, Octokit } from './octokit.js'
 import type { CurrentOwner, Owner } from './ownership.js'
 import { LIMITS_MS, phaseSignal, withinPhase, type Limits } from './phase.js'
-import type { StepLog } from './step.js'
+
+/** The action's one writer (src/action.ts): every line inert and without secrets. */
+export interface StepLog extends Logger {
+  error(message: string, title?: string): void
+  notice(message: string): void
+  warnTitled(message: string, title: string): void
+  fail(message: string): void
+  /** Sets a step output. Never throws: a failed write is kept in `lostOutputs`. */
+  output(name: string, value: string): void
+  /** Why the outputs file refused a write (a full disk, say), the first time it did; else null. */
+  lostOutputs(): string | null
+  /** Whether this warning was already written during the run (the report does not repeat it). */
+  warned(message: string): boolean
+  /** Writes the job summary (a refused write is a warning). */
+  summary(markdown: string): Promise<void>
+}
 
 /** What the facade is given: the step's settings, its deadline, its clock and its writer. */
 export interface GitHubSideEffectOptions {

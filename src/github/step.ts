@@ -19,29 +19,14 @@ import { assembleReport, type Report } from '../report/assembly.js'
 import { renderInvalidInput, renderSummary } from '../report/summary.js'
 import { failedOutputs, type Outputs } from '../report/outputs.js'
 import type { Redactor } from '../secrets/redactor.js'
-import type { Clock, Logger, Result } from '../types.js'
+import type { Clock, Result } from '../types.js'
 import { forkOf, runContext, type Env } from './context.js'
 import { githubSideEffects } from './index.js'
 import { releaseStaging } from './release.js'
 import type { Limits } from './phase.js'
 import type { GitHubFetch } from './octokit.js'
 import { notStartedResults } from './results.js'
-
-/** The action's one writer (src/action.ts): every line inert and without secrets. */
-export interface StepLog extends Logger {
-  error(message: string, title?: string): void
-  notice(message: string): void
-  warnTitled(message: string, title: string): void
-  fail(message: string): void
-  /** Sets a step output. Never throws: a failed write is kept in `lostOutputs`. */
-  output(name: string, value: string): void
-  /** Why the outputs file refused a write (a full disk, say), the first time it did; else null. */
-  lostOutputs(): string | null
-  /** Whether this warning was already written during the run (the report does not repeat it). */
-  warned(message: string): boolean
-  /** Writes the job summary (a refused write is a warning). */
-  summary(markdown: string): Promise<void>
-}
+import type { StepLog } from './run.js'
 
 export interface StepDeps {
   log: StepLog
