@@ -533,6 +533,13 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     expect(b.reserve()).toBeGreaterThan(0)
     b.observe(200, limits(60, 47))
     expect(b.reserve()).toBe(0)
+    // An answer slow to come holds the others no longer than 2 s.
+    clock.t += 5000
+    expect(b.reserve()).toBe(0)
+    clock.t += 200
+    expect(b.reserve()).toBeGreaterThan(0)
+    clock.t += 2000
+    expect(b.reserve()).toBe(0)
   })
   it('having heard nothing for a while, takes a last call the others were too slow to take', () => {
     const clock = new FakeClock()
