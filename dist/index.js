@@ -17626,10 +17626,10 @@ class RateWindow {
             return spaced - now;
         // Each run sees the others' calls only in its answers, so several may take the same last call: one
         // is left per others' call in the last RECENT_MS (up to sharers - 1). Having heard nothing for that
-        // long, it sends one request, the rest after its answer, and until `turnsAt` expects others' calls at their pace.
+        // long, it sends one request, the rest after its answer (or 2 s), and until `turnsAt` expects others' calls at their pace.
         const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS);
         const stale = this.othersPerMinute > 0 && now - this.answeredAt > RECENT_MS;
-        if (stale && this.flying(this.answeredAt))
+        if (stale && this.flying(Math.max(this.answeredAt, now - RECENT_MS)))
             return SHARED_SPACING_MS;
         const unseen = stale && now < this.turnsAt ? Math.ceil(this.othersRate * (now - this.answeredAt)) : 0;
         const needed = 1 + Math.min(Math.max(recent.length, unseen), Math.ceil(this.sharers) - 1);
