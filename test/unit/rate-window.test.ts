@@ -31,6 +31,14 @@ function burst(b: RateWindow): number {
   return n
 }
 
+/** Requests that each go and are answered with `remaining` calls left, `stepMs` apart (a limit of 10). */
+function answered(b: RateWindow, clock: FakeClock, remaining: number[], stepMs = 200): void {
+  remaining.forEach((left, i) => {
+    if (i > 0) clock.t += stepMs
+    expect(request(b, limits(10, left))).toBe(0)
+  })
+}
+
 describe('RateWindow: calls', () => {
   it('sends one request alone until an answer tells the count; none told: nothing to respect', () => {
     const b = new RateWindow(new FakeClock())
@@ -546,9 +554,7 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     // Two calls left among about 2.7 runs, but one others' call in the 10 s before its last answer:
     // at that pace, one of the two is its to take.
     const slow = new RateWindow(clock)
-    request(slow, limits(10, 9))
-    clock.t += 200
-    request(slow, limits(10, 4))
+    answered(slow, clock, [9, 4])
     clock.t += 10_000
     expect(request(slow, limits(10, 2))).toBe(0)
     clock.t += 3000
@@ -556,11 +562,7 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     // One call left, three runs, and three others' calls in the 200 ms before its last answer: that
     // fast, the others may have taken it.
     const fast = new RateWindow(clock)
-    request(fast, limits(10, 9))
-    clock.t += 200
-    request(fast, limits(10, 5))
-    clock.t += 200
-    expect(request(fast, limits(10, 1))).toBe(0)
+    answered(fast, clock, [9, 5, 1])
     clock.t += 3000
     expect(fast.reserve()).toBeGreaterThan(0)
   })
@@ -568,11 +570,7 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     const clock = new FakeClock()
     const b = new RateWindow(clock)
     const first = clock.t
-    request(b, limits(10, 9))
-    clock.t += 200
-    request(b, limits(10, 4))
-    clock.t += 200
-    expect(request(b, limits(10, 1))).toBe(0)
+    answered(b, clock, [9, 4, 1])
     // Others called fast just before its last answer, and it has heard nothing since: it leaves them
     // the last call; a window after its first answer, that call and the first come back to it.
     clock.t += 3000
