@@ -1,4 +1,4 @@
-// Slow (about 10 s): runs the first-run block of the docs against the simulator (real job durations).
+// Slow (about 40 s): runs the first-run block of the docs against the simulator (real job durations).
 /**
  * Issue 24 §11: the npm package's README and docs/cli.md show a CLI user their own first run, a
  * copyable block against the simulator. The two blocks are the same, and the block runs as written:

@@ -1,4 +1,4 @@
-// Slow (about 15 s): each run starts @github/local-action, which compiles src/ with tsx, plus the
+// Slow (about 80 s): each run starts @github/local-action, which compiles src/ with tsx, plus the
 // simulator's jobs in real time.
 /**
  * `npm run local-action`: the action's entry module (src/main.ts, its run()) run by

@@ -1,3 +1,4 @@
+// Slow (about 20 s): the CLI bundle runs under every Node of engines' range that this machine has.
 /**
  * Which Node the CLI needs. package.json `engines` is what CLI users see (npm warns below it); the
  * bundle dist/cli.js must really run on it. Here it runs under every Node of engines' range that

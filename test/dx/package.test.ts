@@ -1,3 +1,4 @@
+// Slow (about 10 s): the packed tarball is installed offline and its `site-staging` run.
 /**
  * The npm package `site-staging` as a CLI user gets it: `npm pack` ships the CLI bundle
  * (dist/cli.js, self-contained), README and LICENSE, with no runtime dependencies; the tarball

@@ -1,4 +1,4 @@
-// Slow (about 10 s): two whole release workflows, every action step a run of dist/index.js against
+// Slow (about 40 s): two whole release workflows, every action step a run of dist/index.js against
 // the simulator in real time.
 /**
  * examples/release.yml, run here as far as a workflow can run outside GitHub (test/dx/workflow-runner.ts):

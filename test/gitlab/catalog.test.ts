@@ -1,3 +1,4 @@
+// Slow (about 10 s): gitlab-ci-local runs of the components and of a broken pipeline.
 /**
  * The components as the CI/CD Catalog shows them: the README's inputs tables are generated from the
  * specs (and a drift fails), the specs use only what GitLab's spec allows, every job is a pinned

@@ -1,4 +1,4 @@
-// Slow (about 30 s): some thirty gitlab-ci-local runs of 1 to 5 s each, up to five tests at once
+// Slow (about 55 s): some thirty gitlab-ci-local runs of 1 to 5 s each, up to five tests at once
 // (Jest's maxConcurrency), every job installing the CLI from the packed tarball, against the
 // simulator in real time.
 /**

@@ -1,4 +1,4 @@
-// Slow (about 20 s): a git clone, an npm pack and two gitlab-ci-local runs, one job against the simulator.
+// Slow (about 45 s): a git clone, an npm pack and two gitlab-ci-local runs, one job against the simulator.
 /**
  * Issue 34 §1: docs/gitlab.md's first run is one block that works in any clone, whatever its git
  * remote. Run here as written, in a clone of this repository whose `origin` is a fork on another

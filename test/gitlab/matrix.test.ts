@@ -1,4 +1,4 @@
-// Slow (about 15 s): an npm pack and two gitlab-ci-local runs of a two-job matrix against the simulator.
+// Slow (about 25 s): an npm pack and two gitlab-ci-local runs of a two-job matrix against the simulator.
 /**
  * Issue 33 §3: docs/gitlab.md's `parallel: matrix` over sites, run by gitlab-ci-local as written
  * (the include pointed at a local copy of the components and the CLI at the packed tarball, the

@@ -1,4 +1,4 @@
-// Slow (about 10 s): npm pack, then two gitlab-ci-local runs one after the other (the rollback
+// Slow (about 30 s): npm pack, then two gitlab-ci-local runs one after the other (the rollback
 // reads the push's report), each installing the CLI from the packed tarball.
 /**
  * The GitLab release pipeline (examples/gitlab/release.gitlab-ci.yml) as a user runs it, by a real
