@@ -15,12 +15,16 @@ import { setting } from '../words.js'
  */
 export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Ending> {
   if (op === 'delete') return done(ctx, op)
-  // Staging still exists after each of these: one GET fills what the answers did not say.
-  if (!ctx.facts.complete) await readStagingAfterJob(ctx)
+  // Staging still exists after each of these: one GET fills what the answers did not say. Sharing
+  // the account, a create or pull reads the site list first: one read of it serves every site of
+  // the run, where the staging read costs each site a call the other runs need (contract §6 r5).
+  const listFirst = op !== 'push' && ctx.polls.sharing
+  if (!ctx.facts.complete && !listFirst) await readStagingAfterJob(ctx)
   // A push's production check comes after maintenance mode is off (push.ts).
   if (op === 'push') return done(ctx, op)
   // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
-  if (!ctx.facts.complete) await fillFromOtherSources(ctx)
+  if (!ctx.facts.complete)
+    await fillFromOtherSources(ctx, listFirst ? () => readStagingAfterJob(ctx) : undefined)
   if (!ctx.config.waitForUrl) return done(ctx, op)
   const url = ctx.facts.url
   if (!url) {

@@ -15,15 +15,20 @@ import { capitalised, perDoor } from '../words.js'
  *     once the run's other jobs ended (one read serves them all);
  *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
  *  4. the `staging-url` input.
+ * `readStaging`: the after-job staging read, when the run put the list before it (after-job.ts).
  * A URL from 3 or 4 is used only once it answers HTTP. Each source tells the run's facts what it
  * found (facts.ts: a weaker source only fills what a stronger one left unknown), or why it gave
  * nothing. Best effort: nothing here fails a run.
  */
-export async function fillFromOtherSources(ctx: RunContext): Promise<void> {
+export async function fillFromOtherSources(
+  ctx: RunContext,
+  readStaging?: () => Promise<void>,
+): Promise<void> {
   if (!ctx.facts.complete) {
     const listed = await fromSiteList(ctx)
     if ('note' in listed) ctx.facts.note(listed.note)
   }
+  if (!ctx.facts.complete && readStaging) await readStaging()
   if (!ctx.facts.url) await fillFromHints(ctx)
 }
 

@@ -312,6 +312,27 @@ describe.each(EACH_PROFILE)('profile %s, in virtual time', (profile, p) => {
       // Where the read answers, one a site; where it answers 405, the first 405 stands for the run.
       expect(reads).toHaveLength(p.probe ? 3 : 1)
     })
+    it('sharing the account, a create asks the site list before the staging read (one list serves every site)', async () => {
+      const sim = simOf({ urlInAnswers: false, rateLimit: { limit: 60, windowMs: 60_000 } })
+      const sites = sim.newSites(3)
+      // Another run on the same account: a call every 200 ms, in the same window.
+      let othersCalls = 0
+      const others = (async () => {
+        for (let i = 0; i < 40; i++) {
+          await sim.clock.sleep(200)
+          if (sim.call('GET', '/sites?per_page=1').status === 200) othersCalls++
+        }
+      })()
+      const run = await runVirtual(sim, { operation: 'create', siteIds: sites })
+      await sim.clock.run(others)
+      expect(othersCalls).toBeGreaterThan(10)
+      expect(run.log).toMatch(/Other runs are using this account's rate limit/)
+      expect(run.outputs.result).toBe('succeeded')
+      for (const r of run.results) expect(r.stagingUrl).toMatch(/^http:\/\/127\.0\.0\.1\/staging-sites\//)
+      expect(sim.sentTo('GET', '/sites').length).toBeGreaterThan(0)
+      // The list named every staging site: no site spent a call on the staging read.
+      expect(sites.flatMap((site) => sim.sentTo('GET', `/sites/${site}/staging`))).toHaveLength(0)
+    })
     // Issue 10 and contract §6: no header may make the client idle longer than it can plausibly mean.
     it.each([
       [

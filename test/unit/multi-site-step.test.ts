@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { EACH_PROFILE, FAST } from '../helpers/sim.js'
+import { EACH_PROFILE, FAST, RW } from '../helpers/sim.js'
 import { runActionVirtually, useVirtualSimulator } from '../helpers/virtual-action.js'
 
 // Every test runs against both simulator profiles (contract §10). Here the action's step (src/action.ts:
@@ -28,6 +28,35 @@ describe.each(EACH_PROFILE)('several sites in one step, profile %s', (profile, p
     expect(Number(run.outputs.requests)).toBe(sim().requests.length)
     for (const site of ['1002', '1003', '1001']) expect(run.summary).toContain(`| \`${site}\` |`)
     expect(run.stdout).toContain('[site 1002]')
+  })
+  it('sharing the account, reads the site list first; where it names nothing, the staging read still goes', async () => {
+    const s = sim()
+    s.setOptions({ urlInAnswers: false, rateLimit: { limit: 60, windowMs: 60_000 } })
+    s.addFault({ method: 'GET', path: '/sites?type=staging', status: 500, times: Infinity })
+    // Another run on the same account: a call every 200 ms.
+    const list = {
+      method: 'GET',
+      path: `${new URL(s.apiUrl).pathname.replace(/\/$/, '')}/v2/sites?per_page=1`,
+      headers: { authorization: `Bearer ${RW}` },
+    }
+    const others = (async () => {
+      for (let i = 0; i < 30; i++) {
+        await s.clock.sleep(200)
+        s.core.handle(list)
+      }
+    })()
+    const run = await runActionVirtually(s, { operation: 'create', 'site-id': '1001,1003' })
+    await s.clock.run(others)
+    expect(run.stdout).toContain("Other runs are using this account's rate limit")
+    expect(run.outputs.result).toBe('succeeded')
+    const sent = s.requests.map((r) => `${r.method} ${r.path.replace(/^.*\/v2/, '').split('?')[0]}`)
+    const reads = sent.flatMap((r, i) => (/^GET \/sites\/100[13]\/staging$/.test(r) ? [i] : []))
+    // The list first (it failed: it named nothing), then the read: one a site where it answers, one a run where it is refused.
+    expect(reads).toHaveLength(p.probe ? 2 : 1)
+    expect(sent).toContain('GET /sites')
+    expect(Math.min(...reads)).toBeGreaterThan(sent.indexOf('GET /sites'))
+    const results = JSON.parse(run.outputs.results!) as Array<{ stagingUrl?: string }>
+    for (const r of results) expect(Boolean(r.stagingUrl)).toBe(p.probe)
   })
   it('the worst outcome is the result, and the step fails', async () => {
     const run = await runActionVirtually(sim(), { operation: 'create', 'site-id': '1001,2001' })

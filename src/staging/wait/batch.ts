@@ -123,6 +123,11 @@ export class PollScheduler {
     if (this.quiet?.signal.aborted) this.quiet = null
   }
 
+  /** Whether other runs share the account's rate window (contract §6 r5). */
+  get sharing(): boolean {
+    return this.supply.sharers > 1
+  }
+
   /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
   spareNow(): boolean {
     if (this.supply.limit === null) return true
