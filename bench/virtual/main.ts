@@ -125,20 +125,23 @@ function seeded(seed: number): () => number {
  * request, or a sliding one: either way call number i, counted from 0, goes no sooner than
  * ⌊i/R⌋·W after the first): every call of the run must go (C = per-run calls + N × calls per site,
  * so the last goes at (⌈C/R⌉ − 1)·W at the soonest), and no site ends before its job: the m-th
- * create goes at ⌊m/R⌋·W at the soonest and its job (the m-th to start, `lengths[m]`) runs after it.
+ * create goes at ⌊m/R⌋·W at the soonest, and not before its site's runner started (`starts[m]`,
+ * 0 unless runners start apart), and its job (the m-th to start, `lengths[m]`) runs after it.
  */
 export function lowerBound(b: {
   sites: number
   perSiteCalls: number
   perRunCalls: number
   lengths: number[]
+  starts?: number[]
   limit: number
   windowMs: number
 }): number {
   const calls = b.perRunCalls + b.sites * b.perSiteCalls
   let bound = (Math.ceil(calls / b.limit) - 1) * b.windowMs
   b.lengths.forEach((length, m) => {
-    bound = Math.max(bound, Math.floor(m / b.limit) * b.windowMs + length)
+    const start = Math.max(Math.floor(m / b.limit) * b.windowMs, b.starts?.[m] ?? 0)
+    bound = Math.max(bound, start + length)
   })
   return bound
 }
@@ -293,7 +296,11 @@ async function many(s: Many) {
   const perRunCalls = Math.round((sim.log.length - siteCalls.length) / runners)
   const reads = sim.log.filter((r) => r.method === 'GET' && /\/staging$/.test(r.path)).length
   const perSiteCalls = 2 + (s.urlInAnswers === false && offersRead ? 1 : 0)
-  let lengths = [...tasks].sort((a, b) => a.row_id - b.row_id).map((t) => t.ends_at - t.started_at)
+  const byRow = [...tasks].sort((a, b) => a.row_id - b.row_id)
+  let lengths = byRow.map((t) => t.ends_at - t.started_at)
+  // Runners that start apart (skewMs): a site's job starts no sooner than its runner did.
+  const startOf = (site: string) => (sites.indexOf(site) % runners) * (s.skewMs ?? 0)
+  let starts = byRow.map((t) => startOf(String(t.site_id)))
   // A push with its checkpoint: each site's chain (its version, then its push) is one job to the
   // oracle, and every call but the status calls is one it makes too, with one final per job.
   const chains = pushing
@@ -304,7 +311,10 @@ async function many(s: Many) {
         calls: sim.log.filter((r) => !r.path.includes('/v2/tasks/')).length + tasks.length,
       }
     : null
-  if (chains) lengths = chains.lengths
+  if (chains) {
+    lengths = chains.lengths
+    starts = sites.map(startOf)
+  }
   return {
     scenario: s,
     makespanMs,
@@ -320,6 +330,7 @@ async function many(s: Many) {
       perSiteCalls: chains ? 0 : perSiteCalls,
       perRunCalls: chains ? chains.calls : perRunCalls,
       lengths,
+      starts,
       limit: s.limit,
       windowMs: s.windowMs,
     }),
