@@ -63,6 +63,8 @@ interface Many {
   runners?: number
   /** Runner i starts i × this late (default 0: all at the same moment). */
   skewMs?: number
+  /** The last runner joins this much later than the others (a late joiner). */
+  lateMs?: number
   /**
    * `push`: each site has staging and is pushed with the default checkpoint (a site version of
    * production, followed to its end, then the push): a chain of two jobs per site, the version
@@ -262,9 +264,13 @@ async function many(s: Many) {
   const runners = s.runners ?? 1
   const runnerEnds: number[] = []
   const shared: string[] = []
+  // Runners that start apart (skewMs between each two, lateMs more for the last).
+  const startOf = (runner: number) =>
+    runner * (s.skewMs ?? 0) + (runner === runners - 1 ? (s.lateMs ?? 0) : 0)
   const runs = Array.from({ length: runners }, async (_, i) => {
     const own = sites.filter((_, k) => k % runners === i)
-    if (s.skewMs) await clock.sleep(i * s.skewMs)
+    const start = startOf(i)
+    if (start > 0) await clock.sleep(start)
     const logger: Logger = { ...silent, info: (m) => void (m.startsWith('Other runs') && shared.push(m)) }
     const base = config(sim.apiUrl, own, s.concurrency)
     const r = await runAll(pushing ? { ...base, operation: 'push', checkpoint: 'version' } : base, {
@@ -298,9 +304,9 @@ async function many(s: Many) {
   const perSiteCalls = 2 + (s.urlInAnswers === false && offersRead ? 1 : 0)
   const byRow = [...tasks].sort((a, b) => a.row_id - b.row_id)
   let lengths = byRow.map((t) => t.ends_at - t.started_at)
-  // Runners that start apart (skewMs): a site's job starts no sooner than its runner did.
-  const startOf = (site: string) => (sites.indexOf(site) % runners) * (s.skewMs ?? 0)
-  let starts = byRow.map((t) => startOf(String(t.site_id)))
+  // A site's job starts no sooner than its runner did.
+  const siteStart = (site: string) => startOf(sites.indexOf(site) % runners)
+  let starts = byRow.map((t) => siteStart(String(t.site_id)))
   // A push with its checkpoint: each site's chain (its version, then its push) is one job to the
   // oracle, and every call but the status calls is one it makes too, with one final per job.
   const chains = pushing
@@ -313,7 +319,7 @@ async function many(s: Many) {
     : null
   if (chains) {
     lengths = chains.lengths
-    starts = sites.map(startOf)
+    starts = sites.map(siteStart)
   }
   return {
     scenario: s,

@@ -18,12 +18,11 @@ interface Call {
 }
 
 /**
- * The account's rate window (contract §6), one per run: the calls the limit leaves this run now, and
- * when more come back. The client asks `reserve` before each request. A call holds the window until
- * a window after its answer (a fixed window or a sliding one), so nothing goes that the server will
- * refuse. `X-RateLimit-Remaining` corrects it: lower than the run's own calls explain, other runs
- * share the account (r5); higher, the window has turned. A 429 pauses every request; no header makes
- * the run idle longer than a window unless `Retry-After` says so.
+ * The account's rate window (contract §6), one per run: the calls the limit leaves this run now, and when more come
+ * back. The client asks `reserve` before each request. A call holds the window until a window after its answer (fixed
+ * or sliding), so nothing goes that the server will refuse. `X-RateLimit-Remaining` corrects it: lower than the run's
+ * own calls explain, other runs share the account (r5); higher, the window has turned. A 429 pauses every request; no
+ * header makes the run idle longer than a window unless `Retry-After` says so.
  */
 export class RateWindow {
   /** How long a call counts after its answer: the window assumed, or a shorter one learnt. */
@@ -81,9 +80,9 @@ export class RateWindow {
     // answers show each run the others' calls before the window is spent.
     const spaced = this.lastSentAt + SHARED_SPACING_MS
     if (now < spaced && this.startedTogether()) return spaced - now
-    // Each run sees the others' calls only in its answers, so several may take the same last call: one
-    // is left per others' call in the last RECENT_MS (up to sharers - 1). Having heard nothing for that
-    // long, it sends one request, the rest after its answer (or 2 s), and until `turnsAt` expects others' calls at their pace.
+    // Runs see others' calls only in answers, so several may take one last call: one is left per others' call in the
+    // last RECENT_MS (to sharers - 1). Hearing nothing that long, one goes first and the rest after its answer (or 2 s);
+    // until `turnsAt`, others' calls are expected at the pace they had.
     const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS)
     const stale = this.othersPerMinute > 0 && now - this.answeredAt > RECENT_MS
     if (stale && this.flying(Math.max(this.answeredAt, now - RECENT_MS))) return SHARED_SPACING_MS
@@ -106,8 +105,7 @@ export class RateWindow {
   /** A request starts (+1) or stops (-1) waiting for a call: the scheduler leaves it the calls that come. */
   waiting(delta: number): void {
     const now = this.clock.now()
-    if (this.waitingSince !== null && this.counts.others + this.counts.early > 0)
-      this.sharedWaitMs += now - this.waitingSince
+    if (this.waitingSince !== null && this.othersInWindow) this.sharedWaitMs += now - this.waitingSince
     this.waiters = Math.max(0, this.waiters + delta)
     this.waitingSince = this.waiters > 0 ? now : null
   }
@@ -174,7 +172,10 @@ export class RateWindow {
     const { own, others, early } = this.counts
     return 1 + (others + (this.startedTogether() ? early : 0)) / Math.max(1, own)
   }
-
+  /** Whether the window holds calls this run did not make (at its first answer, or since). */
+  get othersInWindow(): boolean {
+    return this.counts.others + this.counts.early > 0
+  }
   /** Others' calls seen since the first answer, or a few at it (runs that started with this one). */
   private startedTogether(): boolean {
     const { others, early } = this.counts
@@ -233,13 +234,11 @@ export class RateWindow {
   private answer(call: Call, now: number): void {
     this.holdUntil(Object.assign(call, { answeredAt: now }), now + this.windowMs)
   }
-
   private add(call: Call): void {
     this.calls.push(call)
     this.count([call])
     this.holdUntil(call, call.until)
   }
-
   private holdUntil(call: Call, until: number): void {
     call.until = until
     this.nextExpiry = Math.min(this.nextExpiry, until)

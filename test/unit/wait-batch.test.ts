@@ -12,12 +12,13 @@ import { FakeClock } from '../helpers/fakes.js'
 function supply(
   left: number,
   limit: number | null = 60,
-): CallSupply & { left: number; backAt: number; waiters: number; sharers: number } {
+): CallSupply & { left: number; backAt: number; waiters: number; sharers: number; othersInWindow: boolean } {
   return {
     left,
     backAt: Infinity,
     waiters: 0,
     sharers: 1,
+    othersInWindow: false,
     limit,
     windowMs: 60_000,
     available() {
@@ -82,6 +83,14 @@ describe('PollScheduler', () => {
     const { clock, s, keys } = batch(2, 59)
     expect(s.pollAt(keys[1]!, wants(clock.t + 1000))).toMatchObject({ at: clock.t + 1000, final: false })
     clock.t += 1000
+    expect(s.pollAt(keys[1]!, wants(clock.t))).toMatchObject({ final: true })
+  })
+  it('with calls plenty but another run’s calls in the window (a run that joined late), each does not poll as it wants', () => {
+    const { clock, s, keys, calls } = batch(2, 59)
+    calls.othersInWindow = true
+    // Not plenty: the second job is held until the first tells how long such jobs take.
+    expect(s.pollAt(keys[1]!, wants(clock.t))).toMatchObject({ final: false, wake: expect.anything() })
+    calls.othersInWindow = false
     expect(s.pollAt(keys[1]!, wants(clock.t))).toMatchObject({ final: true })
   })
   it('with no limit known, nothing is held', () => {
@@ -346,6 +355,7 @@ describe('PollScheduler, other runs sharing the account (contract §6 r5)', () =
   const sharing = (n: number, left: number, sharers: number) => {
     const b = batch(n, left)
     b.calls.sharers = sharers
+    b.calls.othersInWindow = sharers > 1
     return b
   }
 
@@ -431,6 +441,7 @@ describe('PollScheduler: calls that come after a job (issue 33, pushes with chec
   it('a final timed by other jobs while calls are scarce is planned anew when calls come back, not held to its time', () => {
     const { clock, s, keys, calls, start } = batch(3, 2)
     calls.sharers = 3
+    calls.othersInWindow = true
     // The first job's end is agreed (two readings past half of it): about 30 s.
     clock.t = start + 16_000
     s.pollAt(keys[0]!, ends(start + 20_000, start + 30_000, start + 30_500, 1))

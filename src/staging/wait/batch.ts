@@ -7,7 +7,7 @@ import { agrees, narrow, type PollAsk } from './planner.js'
 /** What the poll scheduler reads of the run's rate window. */
 export type CallSupply = Pick<
   RateWindow,
-  'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers'
+  'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers' | 'othersInWindow'
 >
 
 /**
@@ -65,7 +65,6 @@ export class PollScheduler {
       this.answered(job)
     }
   }
-
   /** When `key`'s job may poll: now (`final`), at `at`, or when `wake` aborts (a held job's own wake-up). */
   pollAt(key: object, ask: PollAsk): { at: number; final: boolean; wake?: AbortSignal } {
     const now = this.clock.now()
@@ -112,7 +111,6 @@ export class PollScheduler {
     else this.finalsOut++
     return { at: now, final: true }
   }
-
   /** Resolves once no job of the run is followed (a read that serves every site, the site list, goes
    * once, after them), at once while sites are still to start, and QUIET_MARGIN_MS before the deadline. */
   async untilQuiet(): Promise<void> {
@@ -122,12 +120,10 @@ export class PollScheduler {
     await this.clock.sleep(left - Math.min(QUIET_MARGIN_MS, left / 2), this.quiet.signal).catch(() => {})
     if (this.quiet?.signal.aborted) this.quiet = null
   }
-
   /** Whether other runs share the account's rate window (contract §6 r5). */
   get sharing(): boolean {
     return this.supply.sharers > 1
   }
-
   /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
   spareNow(): boolean {
     if (this.supply.limit === null) return true
@@ -221,11 +217,10 @@ export class PollScheduler {
     }
     job.approved = null
   }
-
-  /** Two looks to spare for every job followed, were all to end before calls come back. */
+  /** Two looks to spare for every job followed, were all to end before calls come back; never while the window
+   * holds other runs' calls, which this run cannot foresee (a run that joined late sees them at its start). */
   private plenty(): boolean {
-    // Other runs on the account spend calls this run cannot foresee: never plenty then.
-    return this.supply.sharers <= 1 && this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB
+    return !this.supply.othersInWindow && this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB
   }
 
   /** This run's share of the calls left (all of them while it is alone on the account), less the
