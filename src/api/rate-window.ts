@@ -92,11 +92,14 @@ export class RateWindow {
     // Ask again when a call comes back (what is needed changes with it), or when the others' calls are no longer recent.
     const quiet = recent.length > 0 && this.available(now) > 0 ? recent[0]!.sentAt + RECENT_MS : Infinity
     let until = Math.min(this.backBy(this.available(now) + 1, now), this.statedReset ?? Infinity, quiet)
-    // Waiting would reach the deadline, yet the server's window may be shorter than assumed: with
-    // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
-    if (reset === null && this.probing && until + MARGIN_MS >= deadline) {
+    // Waiting would reach the deadline (a probe: it may learn a shorter window), or ends with calls a late start saw
+    // (their time a guess, maybe a window old): nothing stated, sent or in flight for PROBE_AFTER_MS, one request
+    // finds out whether the window turned (it may draw a 429, which says when).
+    const late =
+      this.counts.early > this.limit * FEW_EARLY && this.calls.some((c) => c.early && c.until <= until)
+    if (reset === null && this.probing && (until + MARGIN_MS >= deadline || late)) {
       const probeAt = this.lastSentAt + PROBE_AFTER_MS
-      if (now >= probeAt && !this.flying()) return this.send(now, true)
+      if (now >= probeAt && !this.flying()) return this.send(now, until + MARGIN_MS >= deadline)
       until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS))
     }
     return until === Infinity ? ASK_AGAIN_MS : Math.max(MIN_WAIT_MS, until - now + MARGIN_MS)
@@ -112,8 +115,8 @@ export class RateWindow {
 
   /** A request that went got no answer: the server may or may not have counted it. */
   unanswered(): void {
-    const call = this.oldestInFlight()
-    if (call) this.answer(call, this.clock.now())
+    const [call, now] = [this.oldestInFlight(), this.clock.now()]
+    if (call) this.holdUntil(Object.assign(call, { answeredAt: now }), now + this.windowMs)
     this.notify()
   }
 
@@ -128,7 +131,7 @@ export class RateWindow {
     const stated = this.statedReset
     // Answers come in any order; the request this one answers is taken to be the oldest in flight.
     const mine = this.oldestInFlight()
-    if (mine) this.answer(mine, now)
+    if (mine) this.holdUntil(Object.assign(mine, { answeredAt: now }), now + this.windowMs)
     const wallNow = this.clock.wallNow()
     const { limit, remaining, reset } = limitHeaders(headers, now, wallNow, this.limit)
     if (limit !== null) this.limit = limit
@@ -231,9 +234,6 @@ export class RateWindow {
     return null
   }
 
-  private answer(call: Call, now: number): void {
-    this.holdUntil(Object.assign(call, { answeredAt: now }), now + this.windowMs)
-  }
   private add(call: Call): void {
     this.calls.push(call)
     this.count([call])

@@ -225,6 +225,41 @@ describe('RateWindow: a window shorter than assumed', () => {
   })
 })
 
+describe('RateWindow: a start that joined late (contract §6 r5)', () => {
+  it('waiting on the calls its first answer showed (up to a window old, their time a guess), one request finds out', () => {
+    const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    // 59 calls of others at its first answer: far more than runs that start with it make at once.
+    request(b, limits(60, 0))
+    const far = clock.t + 3_600_000
+    // Far from the deadline, yet the window may turn any time: after a second with nothing sent, one request.
+    expect(b.reserve(far)).toBeLessThanOrEqual(1100)
+    clock.t += 1000
+    expect(b.reserve(far)).toBe(0)
+    expect(b.reserve(far)).toBeGreaterThan(0)
+    // Refused: its Retry-After says when the window turns, and no request goes before.
+    clock.t += 50
+    b.observe(429, { ...limits(60, 0), 'retry-after': '20' })
+    const wait = b.reserve(far)
+    expect(wait).toBeGreaterThanOrEqual(19_000)
+    expect(wait).toBeLessThanOrEqual(20_100)
+    clock.t += wait
+    expect(request(b, limits(60, 58))).toBe(0)
+  })
+  it('with the few calls of runs that started with it, it waits for them: no request to find out', () => {
+    const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    request(b, limits(60, 51))
+    clock.t += 200
+    for (let left = 50; left >= 0; left--) {
+      clock.t += 150
+      expect(request(b, limits(60, left))).toBe(0)
+    }
+    clock.t += 1000
+    expect(b.reserve(clock.t + 3_600_000)).toBeGreaterThan(50_000)
+  })
+})
+
 describe('RateWindow: 429', () => {
   it('Retry-After pauses every request until then; then one request learns the count', () => {
     const clock = new FakeClock()
