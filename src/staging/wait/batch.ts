@@ -1,5 +1,5 @@
 import type { RateWindow } from '../../api/rate-window.js'
-import { whenAborted } from '../../clock.js'
+import { sharedController, whenAborted } from '../../clock.js'
 import { CALLS_PER_RUN } from '../../contract.js'
 import type { Clock } from '../../types.js'
 import { agrees, narrow, type PollAsk } from './planner.js'
@@ -115,7 +115,7 @@ export class PollScheduler {
    * once, after them), at once while sites are still to start, and QUIET_MARGIN_MS before the deadline. */
   async untilQuiet(): Promise<void> {
     if (this.jobs.size === 0 || this.due > CALLS_PER_RUN) return
-    this.quiet ??= new AbortController()
+    this.quiet ??= sharedController()
     const left = Math.min(this.deadline - this.clock.now(), 2 ** 31 - 1)
     await this.clock.sleep(left - Math.min(QUIET_MARGIN_MS, left / 2), this.quiet.signal).catch(() => {})
     if (this.quiet?.signal.aborted) this.quiet = null
