@@ -6490,16 +6490,19 @@ function plainGet(url, timeoutMs, signal, bodyBytes = 0) {
  *     once the run's other jobs ended (one read serves them all);
  *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
  *  4. the `staging-url` input.
+ * `readStaging`: the after-job staging read, when the run put the list before it (after-job.ts).
  * A URL from 3 or 4 is used only once it answers HTTP. Each source tells the run's facts what it
  * found (facts.ts: a weaker source only fills what a stronger one left unknown), or why it gave
  * nothing. Best effort: nothing here fails a run.
  */
-async function fillFromOtherSources(ctx) {
+async function fillFromOtherSources(ctx, readStaging) {
     if (!ctx.facts.complete) {
         const listed = await fromSiteList(ctx);
         if ('note' in listed)
             ctx.facts.note(listed.note);
     }
+    if (!ctx.facts.complete && readStaging)
+        await readStaging();
     if (!ctx.facts.url)
         await fillFromHints(ctx);
 }
@@ -6701,15 +6704,18 @@ async function rootConfirmed(ctx, because) {
 async function afterJob(ctx, op) {
     if (op === 'delete')
         return done(ctx, op);
-    // Staging still exists after each of these: one GET fills what the answers did not say.
-    if (!ctx.facts.complete)
+    // Staging still exists after each of these: one GET fills what the answers did not say. Sharing
+    // the account, a create or pull reads the site list first: one read of it serves every site of
+    // the run, where the staging read costs each site a call the other runs need (contract §6 r5).
+    const listFirst = op !== 'push' && ctx.polls.sharing;
+    if (!ctx.facts.complete && !listFirst)
         await readStagingAfterJob(ctx);
     // A push's production check comes after maintenance mode is off (push.ts).
     if (op === 'push')
         return done(ctx, op);
     // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
     if (!ctx.facts.complete)
-        await fillFromOtherSources(ctx);
+        await fillFromOtherSources(ctx, listFirst ? () => readStagingAfterJob(ctx) : undefined);
     if (!ctx.config.waitForUrl)
         return done(ctx, op);
     const url = ctx.facts.url;
@@ -17559,12 +17565,11 @@ function refused(ctx, e, rootSaid) {
 
 
 /**
- * The account's rate window (contract §6), one per run: the calls the limit leaves this run now, and
- * when more come back. The client asks `reserve` before each request. A call holds the window until
- * a window after its answer (a fixed window or a sliding one), so nothing goes that the server will
- * refuse. `X-RateLimit-Remaining` corrects it: lower than the run's own calls explain, other runs
- * share the account (r5); higher, the window has turned. A 429 pauses every request; no header makes
- * the run idle longer than a window unless `Retry-After` says so.
+ * The account's rate window (contract §6), one per run: the calls the limit leaves this run now, and when more come
+ * back. The client asks `reserve` before each request. A call holds the window until a window after its answer (fixed
+ * or sliding), so nothing goes that the server will refuse. `X-RateLimit-Remaining` corrects it: lower than the run's
+ * own calls explain, other runs share the account (r5); higher, the window has turned. A 429 pauses every request; no
+ * header makes the run idle longer than a window unless `Retry-After` says so.
  */
 class RateWindow {
     clock;
@@ -17624,9 +17629,9 @@ class RateWindow {
         const spaced = this.lastSentAt + SHARED_SPACING_MS;
         if (now < spaced && this.startedTogether())
             return spaced - now;
-        // Each run sees the others' calls only in its answers, so several may take the same last call: one
-        // is left per others' call in the last RECENT_MS (up to sharers - 1). Having heard nothing for that
-        // long, it sends one request, the rest after its answer (or 2 s), and until `turnsAt` expects others' calls at their pace.
+        // Runs see others' calls only in answers, so several may take one last call: one is left per others' call in the
+        // last RECENT_MS (to sharers - 1). Hearing nothing that long, one goes first and the rest after its answer (or 2 s);
+        // until `turnsAt`, others' calls are expected at the pace they had.
         const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS);
         const stale = this.othersPerMinute > 0 && now - this.answeredAt > RECENT_MS;
         if (stale && this.flying(Math.max(this.answeredAt, now - RECENT_MS)))
@@ -17638,12 +17643,14 @@ class RateWindow {
         // Ask again when a call comes back (what is needed changes with it), or when the others' calls are no longer recent.
         const quiet = recent.length > 0 && this.available(now) > 0 ? recent[0].sentAt + RECENT_MS : Infinity;
         let until = Math.min(this.backBy(this.available(now) + 1, now), this.statedReset ?? Infinity, quiet);
-        // Waiting would reach the deadline, yet the server's window may be shorter than assumed: with
-        // nothing stated, sent for PROBE_AFTER_MS or in flight, one request finds out (it may draw a 429).
-        if (reset === null && this.probing && until + MARGIN_MS >= deadline) {
+        // Waiting would reach the deadline (a probe: it may learn a shorter window), or ends with calls a late start saw
+        // (their time a guess, maybe a window old): nothing stated, sent or in flight for PROBE_AFTER_MS, one request
+        // finds out whether the window turned (it may draw a 429, which says when).
+        const late = this.counts.early > this.limit * FEW_EARLY && this.calls.some((c) => c.early && c.until <= until);
+        if (reset === null && this.probing && (until + MARGIN_MS >= deadline || late)) {
             const probeAt = this.lastSentAt + PROBE_AFTER_MS;
             if (now >= probeAt && !this.flying())
-                return this.send(now, true);
+                return this.send(now, until + MARGIN_MS >= deadline);
             until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS));
         }
         return until === Infinity ? ASK_AGAIN_MS : Math.max(MIN_WAIT_MS, until - now + MARGIN_MS);
@@ -17651,16 +17658,16 @@ class RateWindow {
     /** A request starts (+1) or stops (-1) waiting for a call: the scheduler leaves it the calls that come. */
     waiting(delta) {
         const now = this.clock.now();
-        if (this.waitingSince !== null && this.counts.others + this.counts.early > 0)
+        if (this.waitingSince !== null && this.othersInWindow)
             this.sharedWaitMs += now - this.waitingSince;
         this.waiters = Math.max(0, this.waiters + delta);
         this.waitingSince = this.waiters > 0 ? now : null;
     }
     /** A request that went got no answer: the server may or may not have counted it. */
     unanswered() {
-        const call = this.oldestInFlight();
+        const [call, now] = [this.oldestInFlight(), this.clock.now()];
         if (call)
-            this.answer(call, this.clock.now());
+            this.holdUntil(Object.assign(call, { answeredAt: now }), now + this.windowMs);
         this.notify();
     }
     /** An answer came: what its status and headers say of the limit. */
@@ -17675,7 +17682,7 @@ class RateWindow {
         // Answers come in any order; the request this one answers is taken to be the oldest in flight.
         const mine = this.oldestInFlight();
         if (mine)
-            this.answer(mine, now);
+            this.holdUntil(Object.assign(mine, { answeredAt: now }), now + this.windowMs);
         const wallNow = this.clock.wallNow();
         const { limit, remaining, reset } = limitHeaders(headers, now, wallNow, this.limit);
         if (limit !== null)
@@ -17725,6 +17732,10 @@ class RateWindow {
     get sharers() {
         const { own, others, early } = this.counts;
         return 1 + (others + (this.startedTogether() ? early : 0)) / Math.max(1, own);
+    }
+    /** Whether the window holds calls this run did not make (at its first answer, or since). */
+    get othersInWindow() {
+        return this.counts.others + this.counts.early > 0;
     }
     /** Others' calls seen since the first answer, or a few at it (runs that started with this one). */
     startedTogether() {
@@ -17777,9 +17788,6 @@ class RateWindow {
             delete this.options.onShared;
         }
         return null;
-    }
-    answer(call, now) {
-        this.holdUntil(Object.assign(call, { answeredAt: now }), now + this.windowMs);
     }
     add(call) {
         this.calls.push(call);
@@ -18762,11 +18770,15 @@ class PollScheduler {
     async untilQuiet() {
         if (this.jobs.size === 0 || this.due > CALLS_PER_RUN)
             return;
-        this.quiet ??= new AbortController();
+        this.quiet ??= sharedController();
         const left = Math.min(this.deadline - this.clock.now(), 2 ** 31 - 1);
         await this.clock.sleep(left - Math.min(QUIET_MARGIN_MS, left / 2), this.quiet.signal).catch(() => { });
         if (this.quiet?.signal.aborted)
             this.quiet = null;
+    }
+    /** Whether other runs share the account's rate window (contract §6 r5). */
+    get sharing() {
+        return this.supply.sharers > 1;
     }
     /** Whether a best-effort call (a read that only fills a URL) may go now without delaying any job's end. */
     spareNow() {
@@ -18868,10 +18880,10 @@ class PollScheduler {
         }
         job.approved = null;
     }
-    /** Two looks to spare for every job followed, were all to end before calls come back. */
+    /** Two looks to spare for every job followed, were all to end before calls come back; never while the window
+     * holds other runs' calls, which this run cannot foresee (a run that joined late sees them at its start). */
     plenty() {
-        // Other runs on the account spend calls this run cannot foresee: never plenty then.
-        return this.supply.sharers <= 1 && this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB;
+        return !this.supply.othersInWindow && this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB;
     }
     /** This run's share of the calls left (all of them while it is alone on the account), less the
      * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out. */
