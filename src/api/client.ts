@@ -181,11 +181,12 @@ export class StagingApiClient {
   private async callSlot(method: string, path: string): Promise<void> {
     const { clock, logger, signal, ledger } = this.deps
     const { deadline } = this.settings
-    let wait = ledger.reserve(deadline)
+    const read = method === 'GET'
+    let wait = ledger.reserve(deadline, read)
     if (wait <= 0) return
     ledger.waiting(1)
     try {
-      for (; wait > 0; wait = ledger.reserve(deadline)) {
+      for (; wait > 0; wait = ledger.reserve(deadline, read)) {
         if (clock.now() + wait >= deadline) throw new DeadlineError()
         if (wait >= 1000)
           logger.debug(

@@ -232,9 +232,11 @@ describe('RateWindow: a start that joined late (contract §6 r5)', () => {
     // 59 calls of others at its first answer: far more than runs that start with it make at once.
     request(b, limits(60, 0))
     const far = clock.t + 3_600_000
-    // Far from the deadline, yet the window may turn any time: after a second with nothing sent, one request.
+    // Far from the deadline, yet the window may turn any time: after a second with nothing sent, one read.
     expect(b.reserve(far)).toBeLessThanOrEqual(1100)
     clock.t += 1000
+    // A request that is not a read (a create, a push) never goes to find out: it waits for the calls.
+    expect(b.reserve(far, false)).toBeGreaterThan(50_000)
     expect(b.reserve(far)).toBe(0)
     expect(b.reserve(far)).toBeGreaterThan(0)
     // Refused: its Retry-After says when the window turns, and no request goes before.
