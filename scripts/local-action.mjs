@@ -183,7 +183,12 @@ async function main(argv) {
     // What local-action's bin sets before it starts the program: the action's directory, the
     // package manager (npm: local-action finds the @actions/* it replaces with `npm ls`), no
     // experimental warnings.
-    const env = { ...process.env, TARGET_ACTION_PATH: ROOT, NODE_PACKAGE_MANAGER: 'npm', NODE_NO_WARNINGS: '1' }
+    const env = {
+      ...process.env,
+      TARGET_ACTION_PATH: ROOT,
+      NODE_PACKAGE_MANAGER: 'npm',
+      NODE_NO_WARNINGS: '1',
+    }
     if (process.stdout.isTTY && !env.NO_COLOR) env.FORCE_COLOR ??= '1'
     const program = ['--import', pathToFileURL(TSX).href, LOCAL_ACTION]
     child = spawn(process.execPath, [...program, 'run', ROOT, ENTRY, envFile], {
