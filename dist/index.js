@@ -5769,12 +5769,13 @@ class StagingApiClient {
     async callSlot(method, path) {
         const { clock, logger, signal, ledger } = this.deps;
         const { deadline } = this.settings;
-        let wait = ledger.reserve(deadline);
+        const read = method === 'GET';
+        let wait = ledger.reserve(deadline, read);
         if (wait <= 0)
             return;
         ledger.waiting(1);
         try {
-            for (; wait > 0; wait = ledger.reserve(deadline)) {
+            for (; wait > 0; wait = ledger.reserve(deadline, read)) {
                 if (clock.now() + wait >= deadline)
                     throw new DeadlineError();
                 if (wait >= 1000)
@@ -17612,8 +17613,8 @@ class RateWindow {
         this.assumedWindowMs = this.windowMs;
         options.signal?.addEventListener('abort', () => this.notify(), { once: true });
     }
-    /** 0 when a request may go now (its call is counted), else how long to wait before asking again. */
-    reserve(deadline = Infinity) {
+    /** 0 when a request may go now (its call is counted), else how long to wait (`read`: a GET, which may find out). */
+    reserve(deadline = Infinity, read = true) {
         const now = this.clock.now();
         this.expire(now);
         if (now < this.pausedUntil)
@@ -17645,9 +17646,9 @@ class RateWindow {
         let until = Math.min(this.backBy(this.available(now) + 1, now), this.statedReset ?? Infinity, quiet);
         // Waiting would reach the deadline (a probe: it may learn a shorter window), or ends with calls a late start saw
         // (their time a guess, maybe a window old): nothing stated, sent or in flight for PROBE_AFTER_MS, one request
-        // finds out whether the window turned (it may draw a 429, which says when).
+        // finds out whether the window turned (it may draw a 429, which says when; only a read, for a late start).
         const late = this.counts.early > this.limit * FEW_EARLY && this.calls.some((c) => c.early && c.until <= until);
-        if (reset === null && this.probing && (until + MARGIN_MS >= deadline || late)) {
+        if (reset === null && this.probing && (until + MARGIN_MS >= deadline || (read && late))) {
             const probeAt = this.lastSentAt + PROBE_AFTER_MS;
             if (now >= probeAt && !this.flying())
                 return this.send(now, until + MARGIN_MS >= deadline);
