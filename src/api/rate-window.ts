@@ -97,9 +97,10 @@ export class RateWindow {
     // finds out whether the window turned (it may draw a 429, which says when; only a read, for a late start).
     const late =
       this.counts.early > this.limit * FEW_EARLY && this.calls.some((c) => c.early && c.until <= until)
-    if (reset === null && this.probing && (until + MARGIN_MS >= deadline || (read && late))) {
+    const near = until + MARGIN_MS >= deadline
+    if (reset === null && this.probing && (near || (read && late))) {
       const probeAt = this.lastSentAt + PROBE_AFTER_MS
-      if (now >= probeAt && !this.flying()) return this.send(now, until + MARGIN_MS >= deadline)
+      if (now >= probeAt && !this.flying()) return this.send(now, near)
       until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS))
     }
     return until === Infinity ? ASK_AGAIN_MS : Math.max(MIN_WAIT_MS, until - now + MARGIN_MS)
@@ -115,8 +116,7 @@ export class RateWindow {
 
   /** A request that went got no answer: the server may or may not have counted it. */
   unanswered(): void {
-    const [call, now] = [this.oldestInFlight(), this.clock.now()]
-    if (call) this.holdUntil(Object.assign(call, { answeredAt: now }), now + this.windowMs)
+    this.answerOldest(this.clock.now())
     this.notify()
   }
 
@@ -130,8 +130,7 @@ export class RateWindow {
     const backBefore = this.backBy(1, now)
     const stated = this.statedReset
     // Answers come in any order; the request this one answers is taken to be the oldest in flight.
-    const mine = this.oldestInFlight()
-    if (mine) this.holdUntil(Object.assign(mine, { answeredAt: now }), now + this.windowMs)
+    const mine = this.answerOldest(now)
     const wallNow = this.clock.wallNow()
     const { limit, remaining, reset } = limitHeaders(headers, now, wallNow, this.limit)
     if (limit !== null) this.limit = limit
@@ -253,12 +252,13 @@ export class RateWindow {
     this.nextExpiry = this.calls.reduce((min, c) => Math.min(min, c.until), Infinity)
   }
 
-  /** The oldest of the run's calls in flight (answers go to it): no scan from the start per answer. */
-  private oldestInFlight(): Call | undefined {
+  /** Answers the oldest of the run's calls in flight (answers go to it), found with no scan from the start. */
+  private answerOldest(now: number): Call | undefined {
     const calls = this.calls
     let i = Math.min(this.flyingFrom, calls.length)
     while (i < calls.length && (calls[i]!.answeredAt !== null || calls[i]!.others)) i++
     this.flyingFrom = i
+    if (calls[i]) this.holdUntil(Object.assign(calls[i]!, { answeredAt: now }), now + this.windowMs)
     return calls[i]
   }
 

@@ -75,8 +75,7 @@ export class PollScheduler {
       job.answers = ask.answers
       // Sharing the account, one narrow reading pins a job's end (a look to confirm it is a call the
       // other runs need), until a final misled.
-      const onePins =
-        this.supply.sharers > 1 && !this.misled && ask.end !== null && narrow(ask.end, job.start)
+      const onePins = this.sharing && !this.misled && ask.end !== null && narrow(ask.end, job.start)
       job.agreed = agrees(job.start, job.end, ask.end, now) || onePins
       if (job.approved === 'final' && !ask.end) job.runningAt = now - job.start
       if (job.approved === 'final' && job.end) {
@@ -143,7 +142,7 @@ export class PollScheduler {
     // Sharing the account, a first look goes no sooner than SHARING_FIRST_LOOK_MS: an earlier one
     // rarely tells the end, and the call is one the other runs need.
     const wanted =
-      job.answers === 0 && this.supply.sharers > 1
+      job.answers === 0 && this.sharing
         ? Math.max(ask.wantedAt, job.start + SHARING_FIRST_LOOK_MS)
         : ask.wantedAt
     // Before any job is measured: the scout looks, and the held too once it ran a window, with calls to spare.
@@ -165,7 +164,7 @@ export class PollScheduler {
   private finalAt(job: Job, now: number): number | null {
     const told = this.misled || this.longestExpected(false) > 0
     // Sharing the account, a final timed by other jobs goes later: a miss costs a call the others need.
-    const blind = (this.supply.sharers > 1 ? BLIND_SHARING : 1) * this.longestExpected(true)
+    const blind = (this.sharing ? BLIND_SHARING : 1) * this.longestExpected(true)
     const measured = told ? finalAfter(job.start, blind) : null
     if (this.misled && this.longest === 0 && this.scout() !== job) return null
     if (!job.end) {
@@ -193,7 +192,7 @@ export class PollScheduler {
   /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss). */
   private lookBudget(now: number): number {
     const kept = Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER))
-    return this.spare(now) - kept - (this.supply.sharers > 1 ? KEPT_SHARING : 0)
+    return this.spare(now) - kept - (this.sharing ? KEPT_SHARING : 0)
   }
   private spare(now: number): number {
     return this.free() - this.finalsDue(now)
