@@ -17648,10 +17648,11 @@ class RateWindow {
         // (their time a guess, maybe a window old): nothing stated, sent or in flight for PROBE_AFTER_MS, one request
         // finds out whether the window turned (it may draw a 429, which says when; only a read, for a late start).
         const late = this.counts.early > this.limit * FEW_EARLY && this.calls.some((c) => c.early && c.until <= until);
-        if (reset === null && this.probing && (until + MARGIN_MS >= deadline || (read && late))) {
+        const near = until + MARGIN_MS >= deadline;
+        if (reset === null && this.probing && (near || (read && late))) {
             const probeAt = this.lastSentAt + PROBE_AFTER_MS;
             if (now >= probeAt && !this.flying())
-                return this.send(now, until + MARGIN_MS >= deadline);
+                return this.send(now, near);
             until = Math.min(until, Math.max(probeAt, now + MIN_WAIT_MS));
         }
         return until === Infinity ? ASK_AGAIN_MS : Math.max(MIN_WAIT_MS, until - now + MARGIN_MS);
@@ -17666,9 +17667,7 @@ class RateWindow {
     }
     /** A request that went got no answer: the server may or may not have counted it. */
     unanswered() {
-        const [call, now] = [this.oldestInFlight(), this.clock.now()];
-        if (call)
-            this.holdUntil(Object.assign(call, { answeredAt: now }), now + this.windowMs);
+        this.answerOldest(this.clock.now());
         this.notify();
     }
     /** An answer came: what its status and headers say of the limit. */
@@ -17681,9 +17680,7 @@ class RateWindow {
         const backBefore = this.backBy(1, now);
         const stated = this.statedReset;
         // Answers come in any order; the request this one answers is taken to be the oldest in flight.
-        const mine = this.oldestInFlight();
-        if (mine)
-            this.holdUntil(Object.assign(mine, { answeredAt: now }), now + this.windowMs);
+        const mine = this.answerOldest(now);
         const wallNow = this.clock.wallNow();
         const { limit, remaining, reset } = limitHeaders(headers, now, wallNow, this.limit);
         if (limit !== null)
@@ -17808,13 +17805,15 @@ class RateWindow {
         this.count(this.calls, true);
         this.nextExpiry = this.calls.reduce((min, c) => Math.min(min, c.until), Infinity);
     }
-    /** The oldest of the run's calls in flight (answers go to it): no scan from the start per answer. */
-    oldestInFlight() {
+    /** Answers the oldest of the run's calls in flight (answers go to it), found with no scan from the start. */
+    answerOldest(now) {
         const calls = this.calls;
         let i = Math.min(this.flyingFrom, calls.length);
         while (i < calls.length && (calls[i].answeredAt !== null || calls[i].others))
             i++;
         this.flyingFrom = i;
+        if (calls[i])
+            this.holdUntil(Object.assign(calls[i], { answeredAt: now }), now + this.windowMs);
         return calls[i];
     }
     flying(since = -Infinity) {
@@ -18727,7 +18726,7 @@ class PollScheduler {
             job.answers = ask.answers;
             // Sharing the account, one narrow reading pins a job's end (a look to confirm it is a call the
             // other runs need), until a final misled.
-            const onePins = this.supply.sharers > 1 && !this.misled && ask.end !== null && narrow(ask.end, job.start);
+            const onePins = this.sharing && !this.misled && ask.end !== null && narrow(ask.end, job.start);
             job.agreed = agrees(job.start, job.end, ask.end, now) || onePins;
             if (job.approved === 'final' && !ask.end)
                 job.runningAt = now - job.start;
@@ -18801,7 +18800,7 @@ class PollScheduler {
         const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null;
         // Sharing the account, a first look goes no sooner than SHARING_FIRST_LOOK_MS: an earlier one
         // rarely tells the end, and the call is one the other runs need.
-        const wanted = job.answers === 0 && this.supply.sharers > 1
+        const wanted = job.answers === 0 && this.sharing
             ? Math.max(ask.wantedAt, job.start + SHARING_FIRST_LOOK_MS)
             : ask.wantedAt;
         // Before any job is measured: the scout looks, and the held too once it ran a window, with calls to spare.
@@ -18827,7 +18826,7 @@ class PollScheduler {
     finalAt(job, now) {
         const told = this.misled || this.longestExpected(false) > 0;
         // Sharing the account, a final timed by other jobs goes later: a miss costs a call the others need.
-        const blind = (this.supply.sharers > 1 ? BLIND_SHARING : 1) * this.longestExpected(true);
+        const blind = (this.sharing ? BLIND_SHARING : 1) * this.longestExpected(true);
         const measured = told ? finalAfter(job.start, blind) : null;
         if (this.misled && this.longest === 0 && this.scout() !== job)
             return null;
@@ -18856,7 +18855,7 @@ class PollScheduler {
     /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss). */
     lookBudget(now) {
         const kept = Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER));
-        return this.spare(now) - kept - (this.supply.sharers > 1 ? KEPT_SHARING : 0);
+        return this.spare(now) - kept - (this.sharing ? KEPT_SHARING : 0);
     }
     spare(now) {
         return this.free() - this.finalsDue(now);
