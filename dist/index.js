@@ -17590,7 +17590,8 @@ class RateWindow {
     statedReset = null;
     pausedUntil = 0;
     lastSentAt = -Infinity;
-    /** The run's last answer (not a 429); when a call counted then comes back; others' calls per ms just before it. */
+    /** The run's first answer; its last (not a 429), when a call counted then comes back, others' calls per ms before it. */
+    firstAnsweredAt = Infinity;
     answeredAt = -Infinity;
     turnsAt = -Infinity;
     othersRate = 0;
@@ -17609,8 +17610,7 @@ class RateWindow {
     constructor(clock, options = {}) {
         this.clock = clock;
         this.options = options;
-        this.windowMs = options.windowMs ?? RATE_WINDOW_MS;
-        this.assumedWindowMs = this.windowMs;
+        this.windowMs = this.assumedWindowMs = options.windowMs ?? RATE_WINDOW_MS;
         options.signal?.addEventListener('abort', () => this.notify(), { once: true });
     }
     /** 0 when a request may go now (its call is counted), else how long to wait (`read`: a GET, which may find out). */
@@ -17630,15 +17630,16 @@ class RateWindow {
         const spaced = this.lastSentAt + SHARED_SPACING_MS;
         if (now < spaced && this.startedTogether())
             return spaced - now;
-        // Runs see others' calls only in answers, so several may take one last call: one is left per others' call in the
-        // last RECENT_MS (to sharers - 1). Hearing nothing that long, one goes first and the rest after its answer (or 2 s);
-        // until `turnsAt`, others' calls are expected at the pace they had.
+        // Runs see others' calls only in answers, so several may take one last call: in its first window a run leaves one
+        // for each other run, later one per others' call in the last RECENT_MS (dated when heard of). Hearing nothing that
+        // long, one goes first, the rest after its answer (or 2 s); until `turnsAt`, others' pace is expected to hold.
         const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS);
         const stale = this.othersPerMinute > 0 && now - this.answeredAt > RECENT_MS;
         if (stale && this.flying(Math.max(this.answeredAt, now - RECENT_MS)))
             return SHARED_SPACING_MS;
         const unseen = stale && now < this.turnsAt ? Math.ceil(this.othersRate * (now - this.answeredAt)) : 0;
-        const needed = 1 + Math.min(Math.max(recent.length, unseen), Math.ceil(this.sharers) - 1);
+        const leave = now < this.firstAnsweredAt + this.windowMs ? Infinity : Math.max(recent.length, unseen);
+        const needed = 1 + Math.min(leave, Math.ceil(this.sharers) - 1);
         if (this.available(now) >= needed)
             return this.send(now);
         // Ask again when a call comes back (what is needed changes with it), or when the others' calls are no longer recent.
@@ -17674,7 +17675,8 @@ class RateWindow {
     observe(status, headers) {
         const now = this.clock.now();
         this.expire(now);
-        this.answers++;
+        if (this.answers++ === 0)
+            this.firstAnsweredAt = now;
         const knewLimit = this.limit !== null;
         const before = this.available(now);
         const backBefore = this.backBy(1, now);

@@ -40,7 +40,8 @@ export class RateWindow {
   private statedReset: number | null = null
   private pausedUntil = 0
   private lastSentAt = -Infinity
-  /** The run's last answer (not a 429); when a call counted then comes back; others' calls per ms just before it. */
+  /** The run's first answer; its last (not a 429), when a call counted then comes back, others' calls per ms before it. */
+  private firstAnsweredAt = Infinity
   private answeredAt = -Infinity
   private turnsAt = -Infinity
   private othersRate = 0
@@ -61,8 +62,7 @@ export class RateWindow {
     private readonly clock: Clock,
     readonly options: Options = {},
   ) {
-    this.windowMs = options.windowMs ?? RATE_WINDOW_MS
-    this.assumedWindowMs = this.windowMs
+    this.windowMs = this.assumedWindowMs = options.windowMs ?? RATE_WINDOW_MS
     options.signal?.addEventListener('abort', () => this.notify(), { once: true })
   }
 
@@ -80,14 +80,15 @@ export class RateWindow {
     // answers show each run the others' calls before the window is spent.
     const spaced = this.lastSentAt + SHARED_SPACING_MS
     if (now < spaced && this.startedTogether()) return spaced - now
-    // Runs see others' calls only in answers, so several may take one last call: one is left per others' call in the
-    // last RECENT_MS (to sharers - 1). Hearing nothing that long, one goes first and the rest after its answer (or 2 s);
-    // until `turnsAt`, others' calls are expected at the pace they had.
+    // Runs see others' calls only in answers, so several may take one last call: in its first window a run leaves one
+    // for each other run, later one per others' call in the last RECENT_MS (dated when heard of). Hearing nothing that
+    // long, one goes first, the rest after its answer (or 2 s); until `turnsAt`, others' pace is expected to hold.
     const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS)
     const stale = this.othersPerMinute > 0 && now - this.answeredAt > RECENT_MS
     if (stale && this.flying(Math.max(this.answeredAt, now - RECENT_MS))) return SHARED_SPACING_MS
     const unseen = stale && now < this.turnsAt ? Math.ceil(this.othersRate * (now - this.answeredAt)) : 0
-    const needed = 1 + Math.min(Math.max(recent.length, unseen), Math.ceil(this.sharers) - 1)
+    const leave = now < this.firstAnsweredAt + this.windowMs ? Infinity : Math.max(recent.length, unseen)
+    const needed = 1 + Math.min(leave, Math.ceil(this.sharers) - 1)
     if (this.available(now) >= needed) return this.send(now)
     // Ask again when a call comes back (what is needed changes with it), or when the others' calls are no longer recent.
     const quiet = recent.length > 0 && this.available(now) > 0 ? recent[0]!.sentAt + RECENT_MS : Infinity
@@ -124,7 +125,7 @@ export class RateWindow {
   observe(status: number, headers: Headers): void {
     const now = this.clock.now()
     this.expire(now)
-    this.answers++
+    if (this.answers++ === 0) this.firstAnsweredAt = now
     const knewLimit = this.limit !== null
     const before = this.available(now)
     const backBefore = this.backBy(1, now)

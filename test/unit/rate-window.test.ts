@@ -253,7 +253,8 @@ describe('RateWindow: a start that joined late (contract §6 r5)', () => {
     const b = new RateWindow(clock)
     request(b, limits(60, 51))
     clock.t += 200
-    for (let left = 50; left >= 0; left--) {
+    // (In its first window it leaves the last call to the others: below, the one other run.)
+    for (let left = 50; left >= 1; left--) {
       clock.t += 150
       expect(request(b, limits(60, left))).toBe(0)
     }
@@ -586,11 +587,33 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     clock.t += 2000
     expect(b.reserve()).toBe(0)
   })
-  it('having heard nothing for a while, takes a last call the others were too slow to take', () => {
+  it('in its first window, leaves one call for each other run, however slow they seem', () => {
     const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    const first = clock.t
+    answered(b, clock, [9, 4])
+    clock.t += 10_000
+    expect(request(b, limits(10, 2))).toBe(0)
+    expect(b.sharers).toBeCloseTo(2.67, 2)
+    // Two calls left, about 2.7 runs: one each for the two others, though they called once in 10 s.
+    clock.t += 3000
+    expect(b.reserve()).toBeGreaterThan(0)
+    // A window after its first answer, that answer's call is back: one call more than the others need.
+    clock.t = first + 60_100
+    expect(b.reserve()).toBe(0)
+  })
+  it('after its first window, having heard nothing for a while, takes a last call the others were too slow to take', () => {
+    const clock = new FakeClock()
+    /** A run whose first window has passed (its first call came back). */
+    const later = () => {
+      const b = new RateWindow(clock)
+      request(b, limits(10, 9))
+      clock.t += 61_000
+      return b
+    }
     // Two calls left among about 2.7 runs, but one others' call in the 10 s before its last answer:
     // at that pace, one of the two is its to take.
-    const slow = new RateWindow(clock)
+    const slow = later()
     answered(slow, clock, [9, 4])
     clock.t += 10_000
     expect(request(slow, limits(10, 2))).toBe(0)
@@ -598,7 +621,7 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     expect(slow.reserve()).toBe(0)
     // One call left, three runs, and three others' calls in the 200 ms before its last answer: that
     // fast, the others may have taken it.
-    const fast = new RateWindow(clock)
+    const fast = later()
     answered(fast, clock, [9, 5, 1])
     clock.t += 3000
     expect(fast.reserve()).toBeGreaterThan(0)
