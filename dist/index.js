@@ -18800,9 +18800,9 @@ class PollScheduler {
         // A look where it pins the end sooner than the final would (misled: only the scout, until one ended).
         const scout = this.scout() === job;
         const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null;
-        // Sharing the account, a first look goes no sooner than SHARING_FIRST_LOOK_MS: an earlier one
-        // rarely tells the end, and the call is one the other runs need.
-        const wanted = job.answers === 0 && this.sharing
+        // While the window holds other runs' calls (a late start's too), a first look goes no sooner than
+        // SHARING_FIRST_LOOK_MS: an earlier one rarely tells the end, and the call is one they need.
+        const wanted = job.answers === 0 && this.supply.othersInWindow
             ? Math.max(ask.wantedAt, job.start + SHARING_FIRST_LOOK_MS)
             : ask.wantedAt;
         // Before any job is measured: the scout looks, and the held too once it ran a window, with calls to spare.

@@ -367,6 +367,13 @@ describe('PollScheduler, other runs sharing the account (contract §6 r5)', () =
       const { s, keys, start } = sharing(3, 30, sharers)
       expect(s.pollAt(keys[0]!, wants(start + 1000))).toMatchObject({ at: start + at, final: false })
     }
+    // A late start: its window holds others' calls it does not count as sharing (they may predate it).
+    const late = sharing(3, 30, 1)
+    late.calls.othersInWindow = true
+    expect(late.s.pollAt(late.keys[0]!, wants(late.start + 1000))).toMatchObject({
+      at: late.start + 5000,
+      final: false,
+    })
   })
   it('one narrow reading pins the end: its final, with no look to confirm it; alone, a look first', () => {
     for (const sharers of [1, 3]) {
