@@ -17625,21 +17625,21 @@ class RateWindow {
         const reset = this.statedReset;
         if (reset !== null && now >= reset)
             return this.flying(reset) ? ASK_AGAIN_MS : this.send(now);
-        // Sharing the account, a run sends one call at a time, SHARED_SPACING_MS apart, so that the
-        // answers show each run the others' calls before the window is spent.
+        // Sharing, one call at a time, SHARED_SPACING_MS apart: the answers show each run the others' calls in time.
         const spaced = this.lastSentAt + SHARED_SPACING_MS;
         if (now < spaced && this.startedTogether())
             return spaced - now;
         // Runs see others' calls only in answers, so several may take one last call: in its first window a run leaves one
         // for each other run, later one per others' call in the last RECENT_MS (dated when heard of). Hearing nothing that
-        // long, one goes first, the rest after its answer (or 2 s); until `turnsAt`, others' pace is expected to hold.
+        // long, one goes first (never the last: the others' view is as old), the rest after its answer (or 2 s); until
+        // `turnsAt`, others' pace is expected to hold.
         const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS);
         const stale = this.othersPerMinute > 0 && now - this.answeredAt > RECENT_MS;
         if (stale && this.flying(Math.max(this.answeredAt, now - RECENT_MS)))
             return SHARED_SPACING_MS;
         const unseen = stale && now < this.turnsAt ? Math.ceil(this.othersRate * (now - this.answeredAt)) : 0;
         const leave = now < this.firstAnsweredAt + this.windowMs ? Infinity : Math.max(recent.length, unseen);
-        const needed = 1 + Math.min(leave, Math.ceil(this.sharers) - 1);
+        const needed = Math.max(stale ? 2 : 1, 1 + Math.min(leave, Math.ceil(this.sharers) - 1));
         if (this.available(now) >= needed)
             return this.send(now);
         // Ask again when a call comes back (what is needed changes with it), or when the others' calls are no longer recent.
@@ -18862,9 +18862,10 @@ class PollScheduler {
     spare(now) {
         return this.free() - this.finalsDue(now);
     }
-    /** Finals of jobs that may end before calls come back (by their progress, else the shortest job). */
+    /** Finals of jobs that may end (progress, else the shortest job) before calls come back (within a window). */
     finalsDue(now) {
-        const back = Math.max(now + 1, this.supply.backBy(this.supply.available() + 1));
+        const next = Math.min(this.supply.backBy(this.supply.available() + 1), now + this.supply.windowMs);
+        const back = Math.max(now + 1, next);
         let finals = 0;
         for (const job of this.jobs.values()) {
             const from = job.end ? job.end.from : job.start + this.shortest;

@@ -647,14 +647,19 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     clock.t += 30_000
     // None left, eight others' calls just now: it would leave four of the calls that come back to them.
     request(b, limits(10, 0))
+    const heard = clock.t
     expect(b.sharers).toBe(5)
     clock.t += 200
     // Its first call comes back a window after its answer; it asks again then (not at the fifth's return,
-    // 30 s later), and, the others' calls no longer recent nor (the window it knew having moved on)
-    // expected, takes it.
+    // 30 s later). The others' calls are no longer recent nor (the window it knew having moved on)
+    // expected, but it has heard nothing for 30 s and neither have they: it leaves that one call, the
+    // window's last, to them, and takes the next that comes back.
     const wait = b.reserve()
     expect(wait).toBeLessThanOrEqual(first + 60_100 - clock.t)
     clock.t += wait
+    expect(b.available()).toBe(1)
+    expect(b.reserve()).toBeGreaterThan(0)
+    clock.t = heard + 60_100
     expect(b.reserve()).toBe(0)
   })
 })

@@ -197,9 +197,10 @@ export class PollScheduler {
   private spare(now: number): number {
     return this.free() - this.finalsDue(now)
   }
-  /** Finals of jobs that may end before calls come back (by their progress, else the shortest job). */
+  /** Finals of jobs that may end (progress, else the shortest job) before calls come back (within a window). */
   private finalsDue(now: number): number {
-    const back = Math.max(now + 1, this.supply.backBy(this.supply.available() + 1))
+    const next = Math.min(this.supply.backBy(this.supply.available() + 1), now + this.supply.windowMs)
+    const back = Math.max(now + 1, next)
     let finals = 0
     for (const job of this.jobs.values()) {
       const from = job.end ? job.end.from : job.start + this.shortest
