@@ -18657,18 +18657,16 @@ function pushPlan(checkpoint) {
 
 
 /**
- * The poll scheduler: when each job's status call goes, within the account's rate window, lanes
- * first served first: a site's own request (it waits in the window: `waiters`), a job's final, a
- * look, a spare call (spareNow). Every call the batch will make is in its plan, against the calls
- * the window leaves. The words (plenty, pinned, scout, held, misled) and the whole policy:
- * docs/development.md, "The waiting wing".
+ * The poll scheduler: when each job's status call goes, within the account's rate window, lanes first served first:
+ * a site's own request (it waits in the window: `waiters`), a job's final, a look, a spare call (spareNow). Every
+ * call the batch will make is in its plan, against the calls the window leaves. The words (plenty, pinned, scout,
+ * held, misled) and the whole policy: docs/development.md, "The waiting wing".
  */
 class PollScheduler {
     clock;
     supply;
     deadline;
-    /** Calls due whatever the jobs do: the sites still to start (each: its request and its final) and
-     * the run's own, as the batch says (contract §6 r3). */
+    /** Calls due whatever the jobs do: the sites still to start (its request, its final each) and the run's own (§6 r3). */
     due = CALLS_PER_RUN;
     /** Calls a followed job keeps for after it (a checkpoint's push): its site adds them, then takes them back. */
     after = 0;
@@ -18827,8 +18825,9 @@ class PollScheduler {
      * the longest job expected (stretched once bars mislead); with no reading, once some job told. */
     finalAt(job, now) {
         const told = this.misled || this.longestExpected(false) > 0;
-        // Sharing the account, a final timed by other jobs goes later: a miss costs a call the others need.
-        const blind = (this.sharing ? BLIND_SHARING : 1) * this.longestExpected(true);
+        // Sharing the account, a final timed by other jobs goes later (10%, at most 10 s): a miss costs a call the others need.
+        const expected = this.longestExpected(true);
+        const blind = Math.min((this.sharing ? BLIND_SHARING : 1) * expected, expected + BLIND_SHARING_MS);
         const measured = told ? finalAfter(job.start, blind) : null;
         if (this.misled && this.longest === 0 && this.scout() !== job)
             return null;
@@ -18949,11 +18948,12 @@ const MIN_GAP_MS = 250;
 /** Looks to spare per job at or above which each polls as its planner wants; one call kept per RESERVE_PER finals due. */
 const PLENTY_PER_JOB = 2;
 const RESERVE_PER = 8;
-/** Sharing the account (contract §6 r5): calls kept out of looks, how much later a blind final goes, the first look's earliest. */
-const KEPT_SHARING = 3;
 /** A site waits for the run's other jobs until this long before the deadline (or half the time left). */
 const QUIET_MARGIN_MS = 60_000;
+/** Sharing (contract §6 r5): calls kept out of looks, how much later a blind final goes (at most _MS), the first look's earliest. */
+const KEPT_SHARING = 3;
 const BLIND_SHARING = 1.1;
+const BLIND_SHARING_MS = 10_000;
 const SHARING_FIRST_LOOK_MS = 5000;
 /** A job with no reading of its own first looks at this fraction of the shortest job measured. */
 const FIRST_LOOK = 0.6;
