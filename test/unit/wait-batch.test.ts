@@ -302,22 +302,20 @@ describe('PollScheduler', () => {
   })
   it('with no call in the window (none to come back), keeps finals only for jobs that may end within a window', () => {
     // 55 three-minute jobs, every call of the window free (60), none in it to come back: a call
-    // spent now is back a minute from now. The first job's end is pinned at 165-170 s.
-    const { clock, s, keys, start } = batch(55, 60)
-    clock.t = start + 100_000
-    confirmed(s, keys[0]!, ends(clock.t + 400, start + 165_000, start + 170_000, 2))
+    // spent now is back a minute from now. The first job's end is pinned at 165-170 s; then another
+    // job asks, `afterMs` from the start.
+    const asks = (afterMs: number) => {
+      const { clock, s, keys, start } = batch(55, 60)
+      clock.t = start + afterMs
+      confirmed(s, keys[0]!, ends(clock.t + 400, start + 165_000, start + 170_000, 2))
+      return { now: clock.t, poll: s.pollAt(keys[5]!, wants(clock.t)) }
+    }
     // At 100 s no job may end before 160 s, when a look spent now is back: the others look (at 0.6
     // of the shortest job, 99 s), not a final each timed by the longest job.
-    expect(s.pollAt(keys[5]!, wants(clock.t))).toEqual({ at: clock.t, final: true })
+    const early = asks(100_000)
+    expect(early.poll).toEqual({ at: early.now, final: true })
     // At 110 s every job may end within the window (from 165 s): a final kept for each, no look.
-    const later = batch(55, 60)
-    later.clock.t = later.start + 110_000
-    confirmed(
-      later.s,
-      later.keys[0]!,
-      ends(later.clock.t + 400, later.start + 165_000, later.start + 170_000, 2),
-    )
-    expect(later.s.pollAt(later.keys[5]!, wants(later.clock.t)).final).toBe(false)
+    expect(asks(110_000).poll.final).toBe(false)
   })
   it('counts the calls of the sites still to start, and of the requests waiting for a call', () => {
     const { clock, s, keys, calls } = batch(5, 40)

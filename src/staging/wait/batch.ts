@@ -190,8 +190,8 @@ export class PollScheduler {
 
   /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss). */
   private lookBudget(now: number): number {
-    const kept = Math.max(1, Math.ceil(this.finalsDue(now) / RESERVE_PER))
-    return this.spare(now) - kept - (this.sharing ? KEPT_SHARING : 0)
+    const due = this.finalsDue(now)
+    return this.free() - due - Math.max(1, Math.ceil(due / RESERVE_PER)) - (this.sharing ? KEPT_SHARING : 0)
   }
   private spare(now: number): number {
     return this.free() - this.finalsDue(now)
