@@ -60,11 +60,14 @@ describe('links', () => {
     if (file === 'README.md') expect(seen).toBeGreaterThan(20)
   })
 
-  test.each(DOCS)('every source file %s names in code quotes exists (the layout has moved before)', (file) => {
-    const named = [...read(file).matchAll(/`((?:src|test|bench)\/[\w./-]+\.[a-z]+)`/g)].map((m) => m[1]!)
-    const written = ['bench/results/quick.md', 'bench/results/many.md'] // written by a run, not committed
-    expect(named.filter((rel) => !written.includes(rel) && !existsSync(path.join(ROOT, rel)))).toEqual([])
-  })
+  test.each(DOCS)(
+    'every source file %s names in code quotes exists (the layout has moved before)',
+    (file) => {
+      const named = [...read(file).matchAll(/`((?:src|test|bench)\/[\w./-]+\.[a-z]+)`/g)].map((m) => m[1]!)
+      const written = ['bench/results/quick.md', 'bench/results/many.md'] // written by a run, not committed
+      expect(named.filter((rel) => !written.includes(rel) && !existsSync(path.join(ROOT, rel)))).toEqual([])
+    },
+  )
 
   test('the anchor check finds a missing heading (it can fail)', () => {
     expect(anchors('# A title\n## Try it: `npm ci`, then\n## Try it: `npm ci`, then\n')).toEqual(
