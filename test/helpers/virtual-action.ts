@@ -115,7 +115,7 @@ export class VirtualFaultSim {
    * One GET of a site's own URL (src/staging/url-check.ts's SiteGet), through this server: a site
    * path is served by the core and recorded in `siteRequests`, as the HTTP server does. It carries
    * only our User-Agent; what the real GET sends (and that no token goes with it) is for a
-   * whole-process run to show (test/action/wait-for-url.ts).
+   * whole-process run to show (test/action/wait-for-url.test.ts).
    */
   readonly siteGet: SiteGet = async (url, timeoutMs, signal, bodyBytes = 0) => {
     const get = { method: 'GET', url, headers: { 'User-Agent': USER_AGENT }, timeoutMs }
