@@ -6130,11 +6130,13 @@ function listPagesFor(sites) {
  * It stops early at `maxPages`, at the run's deadline, at a 429 or another failure of a later
  * page, and when `supply` (the run's rate window) has no call to spare now: a further page never
  * waits for the rate window, so the list never takes calls the jobs' plan counts on (contract §6
- * r3). A timeout or a failure of the first page is not a reading: the first is thrown, the second
- * returned as `error`.
+ * r3). But with `idle` (no job followed, no site to start: the URLs are all the run still needs),
+ * each page is a request like any other: it waits its turn, and is tried again as `max-retries`
+ * says (after a 429, its Retry-After). A timeout or a failure of the first page is not a reading:
+ * the first is thrown, the second returned as `error`.
  */
 async function readSiteList(client, options = {}) {
-    const { maxPages = LIST_MAX_PAGES, supply, list } = options;
+    const { maxPages = LIST_MAX_PAGES, supply, idle = false, list } = options;
     const path = list?.path ?? ((page, n) => `/sites?type=staging&per_page=${n}&page=${page}`);
     const records = [];
     const seen = new Set();
@@ -6150,13 +6152,13 @@ async function readSiteList(client, options = {}) {
         if (page > 1) {
             if (page > maxPages)
                 return stop(`at most ${maxPages} pages are read`);
-            if (supply && supply.available() < 1)
+            if (supply && !idle && supply.available() < 1)
                 return stop('the rate limit left no call to spare');
         }
         let answer;
         try {
             answer = await client.call('GET', path(page, LIST_PER_PAGE), 'read', {
-                maxRetries: page === 1 ? (list?.maxRetries ?? 0) : 0,
+                maxRetries: page === 1 && list ? list.maxRetries : idle ? undefined : 0,
             });
         }
         catch (e) {
@@ -6205,14 +6207,15 @@ class SiteList {
     }
     /**
      * The list, read whole once per run and shared by every site; read again when the last read
-     * started before `since` (a site whose job ended after it, issue 26 §5). `now`: the clock's time.
+     * started before `since` (a site whose job ended after it, issue 26 §5). `now`: the clock's time;
+     * `idle`: the run has nothing else to send (readSiteList).
      */
-    read(client, since = -Infinity, now = 0) {
+    read(client, since = -Infinity, now = 0, idle = false) {
         if (this.reading && this.readAt < since)
             this.reading = null;
         if (!this.reading)
             this.readAt = now;
-        const options = { maxPages: this.maxPages, ...(this.supply ? { supply: this.supply } : {}) };
+        const options = { maxPages: this.maxPages, idle, ...(this.supply ? { supply: this.supply } : {}) };
         this.reading ??= readSiteList(client, options).catch((e) => {
             this.reading = null;
             throw e;
@@ -6518,16 +6521,16 @@ async function fromSiteList(ctx) {
     await ctx.polls.untilQuiet();
     at(ctx, 'reading the site list for the staging site');
     const ended = ctx.clock.now();
-    let list = await ctx.siteList.read(ctx.client, -Infinity, ended);
+    let list = await ctx.siteList.read(ctx.client, -Infinity, ended, ctx.polls.idle);
     if ('error' in list)
         return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
     let finding = findStagingInList(list.records, ctx.siteId);
     // Read before this site's job ended and not naming it (or read in part): read again, with calls
-    // to spare (issue 26 §5; sites ending meanwhile share that read).
+    // to spare or nothing else to send (issue 26 §5; sites ending meanwhile share that read).
     if ('skipped' in finding &&
         (finding.skipped === 'not-listed' || list.stoppedBy !== null) &&
-        ctx.polls.spareNow()) {
-        list = await ctx.siteList.read(ctx.client, ended, ctx.clock.now());
+        (ctx.polls.spareNow() || ctx.polls.idle)) {
+        list = await ctx.siteList.read(ctx.client, ended, ctx.clock.now(), ctx.polls.idle);
         if ('error' in list)
             return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
         finding = findStagingInList(list.records, ctx.siteId);
@@ -18679,8 +18682,8 @@ class PollScheduler {
     shortest = Infinity;
     longest = 0;
     longestEnd = 0;
-    /** A final found its job running, and how far past its end (a factor on the length; 1 until then);
-     * `noProgress`: a job ended after readings that never told its end (the batch's report no progress). */
+    /** A final found its job running, how far past its end (a factor on the length; 1 until then); `noProgress`:
+     * a job ended after readings that never told its end (the batch's report no progress). */
     misled = false;
     noProgress = false;
     stretch = 1;
@@ -18724,8 +18727,7 @@ class PollScheduler {
         const agreed = job.agreed;
         if (ask.answers !== job.answers) {
             job.answers = ask.answers;
-            // Sharing the account, one narrow reading pins a job's end (a look to confirm it is a call the
-            // other runs need), until a final misled.
+            // Sharing, one narrow reading pins a job's end (a look to confirm it costs others a call), until a final misled.
             const onePins = this.sharing && !this.misled && ask.end !== null && narrow(ask.end, job.start);
             job.agreed = agrees(job.start, job.end, ask.end, now) || onePins;
             if (job.approved === 'final' && !ask.end)
@@ -18765,8 +18767,12 @@ class PollScheduler {
             this.finalsOut++;
         return { at: now, final: true };
     }
-    /** Resolves once no job of the run is followed (a read that serves every site, the site list, goes
-     * once, after them), at once while sites are still to start, and QUIET_MARGIN_MS before the deadline. */
+    /** No job of the run is followed and no site is still to start: a read now delays no call of theirs. */
+    get idle() {
+        return this.jobs.size === 0 && this.due <= CALLS_PER_RUN;
+    }
+    /** Resolves when idle (a read that serves every site, the site list, goes once, after the jobs), at once
+     * while sites are still to start, and QUIET_MARGIN_MS before the deadline. */
     async untilQuiet() {
         if (this.jobs.size === 0 || this.due > CALLS_PER_RUN)
             return;
@@ -18798,8 +18804,7 @@ class PollScheduler {
         // A look where it pins the end sooner than the final would (misled: only the scout, until one ended).
         const scout = this.scout() === job;
         const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null;
-        // While the window holds other runs' calls (a late start's too), a first look goes no sooner than
-        // SHARING_FIRST_LOOK_MS: an earlier one rarely tells the end, and the call is one they need.
+        // With others' calls in the window (a late start's too), no first look before SHARING_FIRST_LOOK_MS (rarely telling).
         const wanted = job.answers === 0 && this.supply.othersInWindow
             ? Math.max(ask.wantedAt, job.start + SHARING_FIRST_LOOK_MS)
             : ask.wantedAt;
@@ -18913,9 +18918,8 @@ class PollScheduler {
         return this.jobs.values().next().value;
     }
 }
-/** One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`, its
- * final was timed by the longest job expected; `approved`, its poll approved last, until answered;
- * `runningAt`, how long it had run when a final found it running with no end to read. */
+/** One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`, its final was
+ * timed by the longest job expected; `approved`, its poll approved last; `runningAt`, its age when a final missed. */
 class Job {
     start;
     polledAt = null;

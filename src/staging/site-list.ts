@@ -53,19 +53,22 @@ export type ListRead =
  * It stops early at `maxPages`, at the run's deadline, at a 429 or another failure of a later
  * page, and when `supply` (the run's rate window) has no call to spare now: a further page never
  * waits for the rate window, so the list never takes calls the jobs' plan counts on (contract §6
- * r3). A timeout or a failure of the first page is not a reading: the first is thrown, the second
- * returned as `error`.
+ * r3). But with `idle` (no job followed, no site to start: the URLs are all the run still needs),
+ * each page is a request like any other: it waits its turn, and is tried again as `max-retries`
+ * says (after a 429, its Retry-After). A timeout or a failure of the first page is not a reading:
+ * the first is thrown, the second returned as `error`.
  */
 export async function readSiteList(
   client: StagingApiClient,
   options: {
     maxPages?: number
     supply?: Pick<RateWindow, 'available'>
+    idle?: boolean
     /** Another paged list (a site's versions, contract §13 r5): its path for a page; its first page's error thrown. */
     list?: { path: (page: number, perPage: number) => string; maxRetries: number }
   } = {},
 ): Promise<ListRead> {
-  const { maxPages = LIST_MAX_PAGES, supply, list } = options
+  const { maxPages = LIST_MAX_PAGES, supply, idle = false, list } = options
   const path = list?.path ?? ((page: number, n: number) => `/sites?type=staging&per_page=${n}&page=${page}`)
   const records: Record<string, unknown>[] = []
   const seen = new Set<string>()
@@ -80,12 +83,12 @@ export async function readSiteList(
   for (let page = 1; ; page++) {
     if (page > 1) {
       if (page > maxPages) return stop(`at most ${maxPages} pages are read`)
-      if (supply && supply.available() < 1) return stop('the rate limit left no call to spare')
+      if (supply && !idle && supply.available() < 1) return stop('the rate limit left no call to spare')
     }
     let answer
     try {
       answer = await client.call('GET', path(page, LIST_PER_PAGE), 'read', {
-        maxRetries: page === 1 ? (list?.maxRetries ?? 0) : 0,
+        maxRetries: page === 1 && list ? list.maxRetries : idle ? undefined : 0,
       })
     } catch (e) {
       if (e instanceof DeadlineError && page > 1) return stop('the timeout was reached')
@@ -127,12 +130,13 @@ export class SiteList {
 
   /**
    * The list, read whole once per run and shared by every site; read again when the last read
-   * started before `since` (a site whose job ended after it, issue 26 §5). `now`: the clock's time.
+   * started before `since` (a site whose job ended after it, issue 26 §5). `now`: the clock's time;
+   * `idle`: the run has nothing else to send (readSiteList).
    */
-  read(client: StagingApiClient, since = -Infinity, now = 0): Promise<ListRead> {
+  read(client: StagingApiClient, since = -Infinity, now = 0, idle = false): Promise<ListRead> {
     if (this.reading && this.readAt < since) this.reading = null
     if (!this.reading) this.readAt = now
-    const options = { maxPages: this.maxPages, ...(this.supply ? { supply: this.supply } : {}) }
+    const options = { maxPages: this.maxPages, idle, ...(this.supply ? { supply: this.supply } : {}) }
     this.reading ??= readSiteList(client, options).catch((e: unknown) => {
       this.reading = null
       throw e

@@ -529,6 +529,7 @@ describe('contract revision 2', () => {
     api()
       .get('/v2/tasks/t1/status')
       .reply(200, envelope({ status, comment: 'Error: out of disk' }))
+    api().get('/v2/sites').query(true).reply(200, envelope([]))
     const { result, clock } = await run({ operation: 'pull' })
     expect(result.result).toBe(outcome)
     // (A pull that succeeded also reads the staging environment and the site list once each.)

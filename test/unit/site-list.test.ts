@@ -205,6 +205,29 @@ describe.each(['service', 'spec'] as const)(
       })
     })
 
+    test('with nothing else to send (idle), a further page waits its turn and a 429 is sent again: the list is read whole', async () => {
+      sim.addFault({ method: 'GET', path: /\/sites\?.*page=2/, status: 429, retryAfter: 1 })
+      const { c, clock } = client({ apiUrl: `${sim.apiUrl}/v2`, token: SIM_TOKENS.readWrite })
+      const started = clock.now()
+      const read = await readSiteList(c, { supply: { available: () => 0 }, idle: true })
+      expect(read).toMatchObject({ pagesRead: 3, pagesUnread: 0, stoppedBy: null })
+      if (!('error' in read)) expect(findStagingInList(read.records, last)).toHaveProperty('found')
+      // Page 2 twice: refused, then again after its Retry-After (1 s), not before.
+      const pages = sim.requests.filter((r) => r.path.includes('/v2/sites?')).map((r) => r.path)
+      expect(pages.filter((p) => /[?&]page=2(&|$)/.test(p))).toHaveLength(2)
+      expect(clock.now() - started).toBeGreaterThanOrEqual(1000)
+    })
+
+    test('idle, a page refused every time is tried as max-retries says, then the walk stops', async () => {
+      sim.addFault({ method: 'GET', path: /\/sites\?.*page=2/, status: 429, retryAfter: 1, times: Infinity })
+      const { c } = client({ apiUrl: `${sim.apiUrl}/v2`, token: SIM_TOKENS.readWrite, maxRetries: 2 })
+      const read = await readSiteList(c, { idle: true })
+      expect(read).toMatchObject({ pagesRead: 1, pagesUnread: 2 })
+      if (!('error' in read)) expect(read.stoppedBy).toMatch(/429/)
+      const pages = sim.requests.filter((r) => r.path.includes('/v2/sites?')).map((r) => r.path)
+      expect(pages.filter((p) => /[?&]page=2(&|$)/.test(p))).toHaveLength(3)
+    })
+
     test('stopped by the timeout after page 1: what was read is kept, and the pages left are said', async () => {
       const { c, clock } = client({ apiUrl: `${sim.apiUrl}/v2`, token: SIM_TOKENS.readWrite })
       // The run's deadline passes while page 1 is answered (the clock steps past it before page 2).

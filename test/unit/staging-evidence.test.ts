@@ -322,11 +322,14 @@ describe('what a later read may undo (contract r4 §3)', () => {
       .get('/v2/sites/1001/staging')
       .reply(405, { message: 'The GET method is not supported for route api/v2/sites/1001/staging.' })
     listPage(1, [{ id: 7, is_staging: true, parent_id: 1005 }], 3)
-    api()
+    // Refused every time: with nothing else left to send, the page is tried as max-retries says.
+    const refused = api()
       .get('/v2/sites')
       .query({ type: 'staging', per_page: '100', page: '2' })
+      .times(10)
       .reply(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '30' })
     const { result } = await run({ operation: 'pull' })
+    expect(refused.pendingMocks()).toHaveLength(1) // some of the ten tries are left: it stopped
     expect(result).toMatchObject({ result: 'succeeded', stagingSiteId: null, stagingUrl: null })
     expect(result.stagingFrom.notes).toEqual([
       'The one page of the site list (GET /v2/sites) that was read names no staging site for this site (2 of its 3 pages were not read: the service answered 429 (rate limited)).',

@@ -441,10 +441,11 @@ describe('PollScheduler, other runs sharing the account (contract §6 r5)', () =
     const reading = s.untilQuiet().then(() => (read = true))
     leaves[0]!()
     await new Promise((r) => setTimeout(r, 0))
-    expect(read).toBe(false)
+    expect([read, s.idle]).toEqual([false, false])
     leaves[1]!()
     await reading
-    expect(read).toBe(true)
+    // Idle once no job is followed and no site is to start: the site list's pages then wait their turn.
+    expect([read, s.idle]).toEqual([true, true])
     expect(slept).toEqual([540_000])
     // Near the deadline, half the time left; with sites still to start, no wait at all.
     void scheduler(40_000, 1).s.untilQuiet()
@@ -453,6 +454,7 @@ describe('PollScheduler, other runs sharing the account (contract §6 r5)', () =
     starting.due = 10
     await starting.untilQuiet()
     expect(slept).toHaveLength(2)
+    expect(starting.idle).toBe(false)
   })
 })
 

@@ -30,8 +30,8 @@ export class PollScheduler {
   private shortest = Infinity
   private longest = 0
   private longestEnd = 0
-  /** A final found its job running, and how far past its end (a factor on the length; 1 until then);
-   * `noProgress`: a job ended after readings that never told its end (the batch's report no progress). */
+  /** A final found its job running, how far past its end (a factor on the length; 1 until then); `noProgress`:
+   * a job ended after readings that never told its end (the batch's report no progress). */
   private misled = false
   private noProgress = false
   private stretch = 1
@@ -71,8 +71,7 @@ export class PollScheduler {
     const agreed = job.agreed
     if (ask.answers !== job.answers) {
       job.answers = ask.answers
-      // Sharing the account, one narrow reading pins a job's end (a look to confirm it is a call the
-      // other runs need), until a final misled.
+      // Sharing, one narrow reading pins a job's end (a look to confirm it costs others a call), until a final misled.
       const onePins = this.sharing && !this.misled && ask.end !== null && narrow(ask.end, job.start)
       job.agreed = agrees(job.start, job.end, ask.end, now) || onePins
       if (job.approved === 'final' && !ask.end) job.runningAt = now - job.start
@@ -108,8 +107,12 @@ export class PollScheduler {
     else this.finalsOut++
     return { at: now, final: true }
   }
-  /** Resolves once no job of the run is followed (a read that serves every site, the site list, goes
-   * once, after them), at once while sites are still to start, and QUIET_MARGIN_MS before the deadline. */
+  /** No job of the run is followed and no site is still to start: a read now delays no call of theirs. */
+  get idle(): boolean {
+    return this.jobs.size === 0 && this.due <= CALLS_PER_RUN
+  }
+  /** Resolves when idle (a read that serves every site, the site list, goes once, after the jobs), at once
+   * while sites are still to start, and QUIET_MARGIN_MS before the deadline. */
   async untilQuiet(): Promise<void> {
     if (this.jobs.size === 0 || this.due > CALLS_PER_RUN) return
     this.quiet ??= sharedController()
@@ -137,8 +140,7 @@ export class PollScheduler {
     // A look where it pins the end sooner than the final would (misled: only the scout, until one ended).
     const scout = this.scout() === job
     const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null
-    // While the window holds other runs' calls (a late start's too), a first look goes no sooner than
-    // SHARING_FIRST_LOOK_MS: an earlier one rarely tells the end, and the call is one they need.
+    // With others' calls in the window (a late start's too), no first look before SHARING_FIRST_LOOK_MS (rarely telling).
     const wanted =
       job.answers === 0 && this.supply.othersInWindow
         ? Math.max(ask.wantedAt, job.start + SHARING_FIRST_LOOK_MS)
@@ -249,9 +251,8 @@ export class PollScheduler {
   }
 }
 
-/** One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`, its
- * final was timed by the longest job expected; `approved`, its poll approved last, until answered;
- * `runningAt`, how long it had run when a final found it running with no end to read. */
+/** One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`, its final was
+ * timed by the longest job expected; `approved`, its poll approved last; `runningAt`, its age when a final missed. */
 class Job {
   polledAt: number | null = null
   end: { from: number; to: number } | null = null
@@ -277,7 +278,6 @@ function ownFinal(job: Job, stretch: number): number {
 function finalAfter(start: number, length: number): number | null {
   return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null
 }
-
 /** A held job asks again this often (calls may come back); no job polls twice within MIN_GAP_MS. */
 const HOLD_RECHECK_MS = 2000
 const MIN_GAP_MS = 250
