@@ -3978,7 +3978,8 @@ const RATE_WINDOW_MS = 60_000;
  * scheduler (staging/wait/batch.ts). Not in the plan: the site list
  * (`GET /v2/sites`, staging/site-list.ts), read once per run only when no answer gave the
  * staging id or URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most
- * runs never make, and the rate window counts it when it goes. While jobs still need calls, its pages
+ * runs never make, and the rate window counts it when it goes. Once a site of a run alone on the account
+ * will read it, the plan keeps 2 calls for it (SiteList.plan). While jobs still need calls, its pages
  * after the first go only with a call available now (r4 §12); once the run is idle, each waits its turn.
  */
 const CALLS_PER_RUN = 1;
@@ -6201,9 +6202,18 @@ class SiteList {
     reading = null;
     /** When (clock ms) the read in `reading` started. */
     readAt = -Infinity;
+    /** The run's plan of calls, while it keeps PLANNED_PAGES for the read to come (plan). */
+    planned = null;
     constructor(supply, maxPages = LIST_MAX_PAGES) {
         this.supply = supply;
         this.maxPages = maxPages;
+    }
+    /** A site will read the list (no answer gave its URL): the run's plan keeps calls for it until it is read. */
+    plan(polls) {
+        if (this.planned || this.reading)
+            return;
+        this.planned = polls;
+        polls.after += PLANNED_PAGES;
     }
     /**
      * The list, read whole once per run and shared by every site; read again when the last read
@@ -6211,6 +6221,9 @@ class SiteList {
      * `idle`: the run has nothing else to send (readSiteList).
      */
     read(client, since = -Infinity, now = 0, idle = false) {
+        if (this.planned)
+            this.planned.after -= PLANNED_PAGES;
+        this.planned = null;
         if (this.reading && this.readAt < since)
             this.reading = null;
         if (!this.reading)
@@ -6223,6 +6236,9 @@ class SiteList {
         return this.reading;
     }
 }
+/** Calls the run's plan keeps for the list once a site will read it (contract §6 r3: the first
+ * page and one more; more pages go as the rules of readSiteList allow). */
+const PLANNED_PAGES = 2;
 const STAGING_OF = ['staging_of', 'production_site_id', 'production_id'];
 const PARENT = ['parent_id', 'parent_site_id'];
 const STAGING_ID = ['staging_site_id', 'staging_id'];
@@ -6717,9 +6733,13 @@ async function afterJob(ctx, op) {
     // A push's production check comes after maintenance mode is off (push.ts).
     if (op === 'push')
         return done(ctx, op);
-    // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
-    if (!ctx.facts.complete)
+    // What the answers did not say: the site list (its calls kept in the run's plan from now), an
+    // earlier run's URL, the staging-url input.
+    if (!ctx.facts.complete) {
+        if (!ctx.polls.sharing)
+            ctx.siteList.plan(ctx.polls);
         await fillFromOtherSources(ctx, listFirst ? () => readStagingAfterJob(ctx) : undefined);
+    }
     if (!ctx.config.waitForUrl)
         return done(ctx, op);
     const url = ctx.facts.url;

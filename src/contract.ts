@@ -253,7 +253,8 @@ export const RATE_WINDOW_MS = 60_000
  * scheduler (staging/wait/batch.ts). Not in the plan: the site list
  * (`GET /v2/sites`, staging/site-list.ts), read once per run only when no answer gave the
  * staging id or URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most
- * runs never make, and the rate window counts it when it goes. While jobs still need calls, its pages
+ * runs never make, and the rate window counts it when it goes. Once a site of a run alone on the account
+ * will read it, the plan keeps 2 calls for it (SiteList.plan). While jobs still need calls, its pages
  * after the first go only with a call available now (r4 §12); once the run is idle, each waits its turn.
  */
 export const CALLS_PER_RUN = 1

@@ -22,9 +22,12 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   if (!ctx.facts.complete && !listFirst) await readStagingAfterJob(ctx)
   // A push's production check comes after maintenance mode is off (push.ts).
   if (op === 'push') return done(ctx, op)
-  // What the answers did not say: the site list, an earlier run's URL, the staging-url input.
-  if (!ctx.facts.complete)
+  // What the answers did not say: the site list (its calls kept in the run's plan from now), an
+  // earlier run's URL, the staging-url input.
+  if (!ctx.facts.complete) {
+    if (!ctx.polls.sharing) ctx.siteList.plan(ctx.polls)
     await fillFromOtherSources(ctx, listFirst ? () => readStagingAfterJob(ctx) : undefined)
+  }
   if (!ctx.config.waitForUrl) return done(ctx, op)
   const url = ctx.facts.url
   if (!url) {

@@ -122,11 +122,20 @@ export class SiteList {
   private reading: Promise<ListRead> | null = null
   /** When (clock ms) the read in `reading` started. */
   private readAt = -Infinity
+  /** The run's plan of calls, while it keeps PLANNED_PAGES for the read to come (plan). */
+  private planned: { after: number } | null = null
 
   constructor(
     private readonly supply?: Pick<RateWindow, 'available'>,
     private readonly maxPages = LIST_MAX_PAGES,
   ) {}
+
+  /** A site will read the list (no answer gave its URL): the run's plan keeps calls for it until it is read. */
+  plan(polls: { after: number }): void {
+    if (this.planned || this.reading) return
+    this.planned = polls
+    polls.after += PLANNED_PAGES
+  }
 
   /**
    * The list, read whole once per run and shared by every site; read again when the last read
@@ -134,6 +143,8 @@ export class SiteList {
    * `idle`: the run has nothing else to send (readSiteList).
    */
   read(client: StagingApiClient, since = -Infinity, now = 0, idle = false): Promise<ListRead> {
+    if (this.planned) this.planned.after -= PLANNED_PAGES
+    this.planned = null
     if (this.reading && this.readAt < since) this.reading = null
     if (!this.reading) this.readAt = now
     const options = { maxPages: this.maxPages, idle, ...(this.supply ? { supply: this.supply } : {}) }
@@ -144,6 +155,10 @@ export class SiteList {
     return this.reading
   }
 }
+
+/** Calls the run's plan keeps for the list once a site will read it (contract §6 r3: the first
+ * page and one more; more pages go as the rules of readSiteList allow). */
+const PLANNED_PAGES = 2
 
 /** What the list said about this production site's staging. */
 export type ListFinding =

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import { SIM_SITES, SIM_TOKENS, start, type Simulator } from '../../simulator/server.js'
 import { productionSite, stagingSite } from '../../simulator/seed.js'
 import { field } from '../../src/contract.js'
-import { findStagingInList, lastPageOf, listItems, readSiteList } from '../../src/staging/site-list.js'
+import {
+  findStagingInList,
+  lastPageOf,
+  listItems,
+  readSiteList,
+  SiteList,
+} from '../../src/staging/site-list.js'
 import { client } from '../helpers/client.js'
 
 const WITH = String(SIM_SITES.withStaging)
@@ -316,5 +322,25 @@ describe('two records that claim the same production site', () => {
     expect(findStagingInList(records, '1002')).toMatchObject({
       found: { id: '51002', url: 'https://a.test/' },
     })
+  })
+})
+
+describe("the site list's calls in the run's plan (contract §6 r3)", () => {
+  test('a site that will read it keeps 2 calls in the plan, once per run, until the read starts', async () => {
+    const sim = await start({ port: 0, profile: 'service' })
+    try {
+      const polls = { after: 1 } // a checkpoint's push keeps one already
+      const list = new SiteList()
+      list.plan(polls)
+      list.plan(polls) // a second site: the same read, nothing more kept
+      expect(polls.after).toBe(3)
+      const read = await list.read(client({ apiUrl: `${sim.apiUrl}/v2`, token: SIM_TOKENS.readWrite }).c)
+      expect(read).toMatchObject({ stoppedBy: null })
+      expect(polls.after).toBe(1)
+      list.plan(polls) // read already: nothing kept again
+      expect(polls.after).toBe(1)
+    } finally {
+      await sim.stop()
+    }
   })
 })
