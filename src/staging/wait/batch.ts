@@ -19,7 +19,7 @@ export type CallSupply = Pick<
 export class PollScheduler {
   /** Calls due whatever the jobs do: the sites still to start (its request, its final each) and the run's own (§6 r3). */
   due = CALLS_PER_RUN
-  /** Calls a followed job keeps for after it (a checkpoint's push): its site adds them, then takes them back. */
+  /** Calls kept for what comes after a job (a checkpoint's push; the site list, SiteList.plan): added, then taken back. */
   after = 0
   private readonly jobs = new Map<object, Job>()
   /** Looks and finals approved and not answered yet (a final may find its job running: another call). */
@@ -114,7 +114,7 @@ export class PollScheduler {
   /** Resolves when idle (a read that serves every site, the site list, goes once, after the jobs), at once
    * while sites are still to start, and QUIET_MARGIN_MS before the deadline. */
   async untilQuiet(): Promise<void> {
-    if (this.jobs.size === 0 || this.due > CALLS_PER_RUN) return
+    if (this.idle || this.due > CALLS_PER_RUN) return
     this.quiet ??= sharedController()
     const left = Math.min(this.deadline - this.clock.now(), 2 ** 31 - 1)
     await this.clock.sleep(left - Math.min(QUIET_MARGIN_MS, left / 2), this.quiet.signal).catch(() => {})
