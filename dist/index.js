@@ -21701,7 +21701,9 @@ function actionLog(redactor) {
             warning(line(m));
         },
         warnTitled: (m, title) => warning(line(m), { title: redactor.inert(title, 200) }),
-        debug: (m) => core_debug(line(m)),
+        // The runner shows `::debug::` lines only with debug logging on, and sets RUNNER_DEBUG then (its
+        // runner.debug): without it a line would cost its scrubbing and a write (one per request) for nothing.
+        debug: (m) => void (isDebug() && core_debug(line(m))),
         error: (m, title) => error(line(m), title ? { title: redactor.inert(title, 200) } : {}),
         notice: (m) => notice(line(m)),
         fail: (m) => setFailed(line(m)),

@@ -21,7 +21,9 @@ function actionLog(redactor: Redactor): StepLog {
       core.warning(line(m))
     },
     warnTitled: (m, title) => core.warning(line(m), { title: redactor.inert(title, 200) }),
-    debug: (m) => core.debug(line(m)),
+    // The runner shows `::debug::` lines only with debug logging on, and sets RUNNER_DEBUG then (its
+    // runner.debug): without it a line would cost its scrubbing and a write (one per request) for nothing.
+    debug: (m) => void (core.isDebug() && core.debug(line(m))),
     error: (m, title) => core.error(line(m), title ? { title: redactor.inert(title, 200) } : {}),
     notice: (m) => core.notice(line(m)),
     fail: (m) => core.setFailed(line(m)),

@@ -48,6 +48,20 @@ describe.each(EACH_PROFILE)('operations in virtual time, profile %s', (profile, 
       expect(post.token).toBe('rw')
     })
 
+    it('debug lines (one per request) only with debug logging on (RUNNER_DEBUG), as the runner shows them', async () => {
+      const quiet = await runActionVirtually(sim(), { operation: 'create', 'site-id': '1001' })
+      expect(quiet.code).toBe(0)
+      expect(quiet.stdout).not.toContain('::debug::')
+      const debug = await runActionVirtually(
+        sim(),
+        { operation: 'delete', 'site-id': '1001' },
+        { env: { RUNNER_DEBUG: '1' } },
+      )
+      expect(debug.code).toBe(0)
+      const requests = debug.stdout.split('\n').filter((l) => /^::debug::(GET|POST|DELETE) \//.test(l))
+      expect(requests.length).toBe(Number(debug.outputs.requests))
+    })
+
     it('pull: staging becomes a copy of production, and keeps its URL and SSH credentials', async () => {
       const before = { ...sim().state.staging.get('1002')! }
       // Production changes first, as POST /__sim/sites/1002/content { target: production } changes it.
