@@ -353,12 +353,11 @@ async function realWaiting(lengthMs, curve, jobs) {
     const runs = []
     for (let i = 0; i < jobs; i++) {
       await sim.admin('options', 'POST', { durationsMs: { create: jobLength(lengthMs, i) } })
-      const action = runBundledAction({
-        operation: 'create',
-        'site-id': sites[i],
-        'api-url': sim.apiUrl,
-        timeout: '2h',
-      })
+      // Debug logging on: the run's count of its connections is a debug line (connectionsOf).
+      const action = runBundledAction(
+        { operation: 'create', 'site-id': sites[i], 'api-url': sim.apiUrl, timeout: '2h' },
+        { env: { RUNNER_DEBUG: '1' } },
+      )
       const task = await taskOf(sim, sites[i], known)
       known.add(task.id)
       runs.push({ task, action })
@@ -532,7 +531,8 @@ async function realMany({ sites, jobMs, limit, windowMs, concurrency, scale = 1 
         concurrency: String(concurrency),
         timeout: '1h',
       },
-      { onSpawn: (c) => (child = c) },
+      // Debug logging on: the run's count of its connections is a debug line (connectionsOf).
+      { onSpawn: (c) => (child = c), env: { RUNNER_DEBUG: '1' } },
     )
     const peakMiB = stopWatch()
     const requests = await sim.admin('requests')

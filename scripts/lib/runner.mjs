@@ -97,15 +97,21 @@ export function parseOutputs(text) {
 
 /**
  * Runs dist/index.js with `inputs` over action.yml's defaults and the simulator's read-write token.
- * `onOutput` gets the log as it comes, `onSpawn` the child process. Resolves when the process exits.
+ * `onOutput` gets the log as it comes, `onSpawn` the child process, `env` more variables (RUNNER_DEBUG:
+ * '1' for the debug lines). Resolves when the process exits.
  */
-export function runBundledAction(inputs, { onOutput, onSpawn } = {}) {
+export function runBundledAction(inputs, { onOutput, onSpawn, env: extra = {} } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'staging-action-'))
   const outputFile = path.join(dir, 'output')
   const summaryFile = path.join(dir, 'summary')
   writeFileSync(outputFile, '')
   writeFileSync(summaryFile, '')
-  const env = { PATH: process.env.PATH, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile }
+  const env = {
+    PATH: process.env.PATH,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    ...extra,
+  }
   for (const [k, v] of Object.entries({ ...actionDefaults(), 'api-token': SIM_TOKENS.readWrite, ...inputs }))
     env[`INPUT_${k.toUpperCase()}`] = v
   const spawnedAt = Date.now()

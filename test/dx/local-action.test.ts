@@ -110,6 +110,8 @@ describe('npm run local-action', () => {
 
     // The token appears nowhere, in no common encoding.
     for (const form of encodings(TOKEN)) expect(all).not.toContain(form)
+    // No debug lines without step debug logging (the --inputs test turns it on).
+    expect(r.stdout).not.toMatch(/^::debug::/m)
 
     // The simulator was stopped.
     expect(await listening(sim![1]!)).toBe(false)
@@ -129,12 +131,17 @@ describe('npm run local-action', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'local-action-test-'))
     try {
       const file = path.join(dir, 'my.env')
-      writeFileSync(file, "# my inputs\nINPUT_OPERATION=pull\nINPUT_SITE-ID='1001'\nINPUT_IF-MISSING=skip\n")
+      writeFileSync(
+        file,
+        "# my inputs\nINPUT_OPERATION=pull\nINPUT_SITE-ID='1001'\nINPUT_IF-MISSING=skip\nACTIONS_STEP_DEBUG=true\n",
+      )
       const r = await localAction(['--inputs', file, 'site-id=1002'])
       expect(r.code).toBe(0)
       expect(r.stdout).toMatch(/^::info::Waiting for the pull job/m)
       expect(r.outputs).toMatchObject({ result: 'succeeded', 'staging-site-id': 's-1002' })
       expect(JSON.parse(r.outputs.results!)[0].sent).toEqual(['POST /v2/sites/1002/staging/reset -> 202'])
+      // Step debug logging on (a variable of the file): the action's debug lines, one per request.
+      expect(r.stdout).toMatch(/^::debug::POST \/v2\/sites\/1002\/staging\/reset$/m)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
