@@ -18708,6 +18708,7 @@ class PollScheduler {
     noProgress = false;
     stretch = 1;
     quiet = null;
+    firstJoin = Infinity;
     constructor(clock, supply, 
     /** The run's one deadline, computed once from `timeout`: no wait runs past it. */
     deadline = Infinity) {
@@ -18720,6 +18721,7 @@ class PollScheduler {
         if (this.jobs.has(key))
             return null;
         const job = new Job(this.clock.now());
+        this.firstJoin = Math.min(this.firstJoin, job.start);
         this.jobs.set(key, job);
         const stopListening = signal && whenAborted(signal, () => wakeUp(job));
         return () => {
@@ -18878,10 +18880,14 @@ class PollScheduler {
                 longest = Math.max(longest, stretch * (job.end.to - job.start));
         return longest;
     }
-    /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss). */
+    /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss), less those kept
+     * while sharing (and in the run's first window its part of LATE_RUN: a run that starts later needs them). */
     lookBudget(now) {
         const due = this.finalsDue(now);
-        return this.free() - due - Math.max(1, Math.ceil(due / RESERVE_PER)) - (this.sharing ? KEPT_SHARING : 0);
+        const s = this.supply;
+        const late = now < this.firstJoin + s.windowMs ? Math.min(s.available(), LATE_RUN) / s.sharers : 0;
+        const kept = this.sharing ? KEPT_SHARING + Math.ceil(late) : 0;
+        return this.free() - due - Math.max(1, Math.ceil(due / RESERVE_PER)) - kept;
     }
     spare(now) {
         return this.free() - this.finalsDue(now);
@@ -18976,6 +18982,8 @@ const RESERVE_PER = 8;
 const QUIET_MARGIN_MS = 60_000;
 /** Sharing (contract §6 r5): calls kept out of looks, how much later a blind final goes (at most _MS), the first look's earliest. */
 const KEPT_SHARING = 3;
+/** Sharing: what a run of five sites that starts later needs in the first window (creates, finals, a look, 2 pages). */
+const LATE_RUN = 15;
 const BLIND_SHARING = 1.1;
 const BLIND_SHARING_MS = 10_000;
 const SHARING_FIRST_LOOK_MS = 5000;

@@ -420,6 +420,23 @@ describe('PollScheduler, other runs sharing the account (contract §6 r5)', () =
         expect(blind.at).toBeCloseTo(finalOf(start, 15_200 * scale + (sharers > 1 ? later : 0)))
       }
   })
+  it('in its first window a run leaves out of its looks its part of what a run that starts later needs; a window later it looks', () => {
+    // Three runs, 42 calls left; this run's five jobs; the first one's end agreed (about 15 s, or ten times that).
+    const looksAt = (scale: number) => {
+      const { clock, s, keys, start } = sharing(5, 42, 3)
+      clock.t = start + 7000 * scale
+      s.pollAt(keys[0]!, ends(start + 9000 * scale, start + 14_900 * scale, start + 15_200 * scale, 1))
+      clock.t = start + 8000 * scale
+      s.pollAt(keys[0]!, ends(start + 9000 * scale, start + 15_000 * scale, start + 15_200 * scale, 2))
+      // Past the others' first look (60% of the shortest job): each looks now if the budget has a call for it.
+      clock.t = start + 10_000 * scale
+      return keys.slice(1).filter((key) => s.pollAt(key, wants(clock.t)).final).length
+    }
+    // A share of 14 calls, 5 finals due, 1 kept for a final that misses, 3 kept while sharing: 5 to spare; in
+    // the first window a third of 15 more (a run of five sites that starts later) leaves none.
+    expect(looksAt(1)).toBe(0)
+    expect(looksAt(10)).toBe(4)
+  })
   it('the site list waits for the run’s jobs to end (one read serves them all), until a minute before the deadline (or half the time left), and not while sites are still to start', async () => {
     // A clock whose sleep ends only when woken: what the scheduler asks of it is recorded.
     const slept: number[] = []

@@ -36,6 +36,7 @@ export class PollScheduler {
   private noProgress = false
   private stretch = 1
   private quiet: AbortController | null = null
+  private firstJoin = Infinity
 
   constructor(
     private readonly clock: Clock,
@@ -48,6 +49,7 @@ export class PollScheduler {
   join(key: object, signal?: AbortSignal): (() => void) | null {
     if (this.jobs.has(key)) return null
     const job = new Job(this.clock.now())
+    this.firstJoin = Math.min(this.firstJoin, job.start)
     this.jobs.set(key, job)
     const stopListening = signal && whenAborted(signal, () => wakeUp(job))
     return () => {
@@ -130,7 +132,6 @@ export class PollScheduler {
     if (this.jobs.size === 0) return this.supply.available() > this.due + this.supply.waiters
     return this.plenty() || this.lookBudget(this.clock.now()) > 0
   }
-
   private decide(job: Job, ask: PollAsk, now: number): { at: number; look: boolean } {
     if (this.supply.limit === null || this.plenty()) return { at: ask.wantedAt, look: true }
     const finalAt = this.finalAt(job, now)
@@ -158,7 +159,6 @@ export class PollScheduler {
     }
     return { at: finalAt ?? Infinity, look: false }
   }
-
   /** A job's final: at its own latest end once two readings agree and no bar misled; else not before
    * the longest job expected (stretched once bars mislead); with no reading, once some job told. */
   private finalAt(job: Job, now: number): number | null {
@@ -180,7 +180,6 @@ export class PollScheduler {
     const longest = finalAfter(job.start, this.longestExpected(careful))
     return longest === null ? own : Math.max(own, longest)
   }
-
   /** The longest job expected: the longest that ended, and each running job's latest end (unless `all`, agreed ones only). */
   private longestExpected(all: boolean): number {
     const stretch = all ? this.stretch : 1
@@ -189,11 +188,14 @@ export class PollScheduler {
       if (job.end && (all || job.agreed)) longest = Math.max(longest, stretch * (job.end.to - job.start))
     return longest
   }
-
-  /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss). */
+  /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss), less those kept
+   * while sharing (and in the run's first window its part of LATE_RUN: a run that starts later needs them). */
   private lookBudget(now: number): number {
     const due = this.finalsDue(now)
-    return this.free() - due - Math.max(1, Math.ceil(due / RESERVE_PER)) - (this.sharing ? KEPT_SHARING : 0)
+    const s = this.supply
+    const late = now < this.firstJoin + s.windowMs ? Math.min(s.available(), LATE_RUN) / s.sharers : 0
+    const kept = this.sharing ? KEPT_SHARING + Math.ceil(late) : 0
+    return this.free() - due - Math.max(1, Math.ceil(due / RESERVE_PER)) - kept
   }
   private spare(now: number): number {
     return this.free() - this.finalsDue(now)
@@ -209,7 +211,6 @@ export class PollScheduler {
     }
     return finals
   }
-
   private answered(job: Job): void {
     if (job.approved === 'look') this.looksOut--
     if (job.approved === 'final') {
@@ -223,14 +224,12 @@ export class PollScheduler {
   private plenty(): boolean {
     return !this.supply.othersInWindow && this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB
   }
-
   /** This run's share of the calls left (all of them while it is alone on the account), less the
    * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out. */
   private free(): number {
     const share = Math.floor(this.supply.available() / this.supply.sharers)
     return share - this.due - this.after - this.supply.waiters - this.looksOut
   }
-
   /** A job's length as its progress bounds it, or as it ended: news wakes the held. */
   private measured(shortest: number, ended: number | null, latest = ended ?? 0): void {
     const news =
@@ -244,7 +243,6 @@ export class PollScheduler {
     for (const job of this.held) wakeUp(job)
     this.held.clear()
   }
-
   /** The first job still followed (a Map keeps the order they joined). */
   private scout(): Job | undefined {
     return this.jobs.values().next().value
@@ -288,6 +286,8 @@ const RESERVE_PER = 8
 const QUIET_MARGIN_MS = 60_000
 /** Sharing (contract §6 r5): calls kept out of looks, how much later a blind final goes (at most _MS), the first look's earliest. */
 const KEPT_SHARING = 3
+/** Sharing: what a run of five sites that starts later needs in the first window (creates, finals, a look, 2 pages). */
+const LATE_RUN = 15
 const BLIND_SHARING = 1.1
 const BLIND_SHARING_MS = 10_000
 const SHARING_FIRST_LOOK_MS = 5000
