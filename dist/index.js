@@ -18817,19 +18817,21 @@ class PollScheduler {
         return this.plenty() || this.lookBudget(this.clock.now()) > 0;
     }
     decide(job, ask, now) {
-        if (this.supply.limit === null || this.plenty())
+        if (this.supply.limit === null)
             return { at: ask.wantedAt, look: true };
+        const scout = this.scout() === job;
+        // No first look before FIRST_LOOK_MS (rarely telling), but the scout's while the window holds only this run's
+        // calls: the calls may be another run's, one that starts a moment later (no answer shows it yet) or before.
+        const early = job.answers === 0 && (!scout || this.supply.othersInWindow);
+        const wanted = early ? Math.max(ask.wantedAt, job.start + FIRST_LOOK_MS) : ask.wantedAt;
+        if (this.plenty())
+            return { at: wanted, look: true };
         const finalAt = this.finalAt(job, now);
         // Pinned (its readings agree on its end, and its window is narrow): its next call is its final.
         if (job.agreed && job.end && narrow(job.end, job.start) && finalAt !== null)
             return { at: finalAt, look: false };
         // A look where it pins the end sooner than the final would (misled: only the scout, until one ended).
-        const scout = this.scout() === job;
         const first = this.shortest < Infinity ? job.start + FIRST_LOOK * this.shortest : null;
-        // With others' calls in the window (a late start's too), no first look before SHARING_FIRST_LOOK_MS (rarely telling).
-        const wanted = job.answers === 0 && this.supply.othersInWindow
-            ? Math.max(ask.wantedAt, job.start + SHARING_FIRST_LOOK_MS)
-            : ask.wantedAt;
         // Before any job is measured: the scout looks, and the held too once it ran a window, with calls to spare.
         const heldMayLook = () => now - this.scout().start > this.supply.windowMs && this.lookBudget(now) > 0;
         let lookAt = job.end ? wanted : (first ?? (scout || heldMayLook() ? wanted : null));
@@ -18980,15 +18982,15 @@ const PLENTY_PER_JOB = 2;
 const RESERVE_PER = 8;
 /** A site waits for the run's other jobs until this long before the deadline (or half the time left). */
 const QUIET_MARGIN_MS = 60_000;
-/** Sharing (contract §6 r5): calls kept out of looks, how much later a blind final goes (at most _MS), the first look's earliest. */
+/** Sharing (contract §6 r5): calls kept out of looks, how much later a blind final goes (at most _MS). */
 const KEPT_SHARING = 3;
 /** Sharing: what a run of five sites that starts later needs in the first window (creates, finals, a look, 2 pages). */
 const LATE_RUN = 15;
 const BLIND_SHARING = 1.1;
 const BLIND_SHARING_MS = 10_000;
-const SHARING_FIRST_LOOK_MS = 5000;
-/** A job with no reading of its own first looks at this fraction of the shortest job measured. */
+/** A job with no reading of its own first looks at this fraction of the shortest job measured; else not before _MS. */
 const FIRST_LOOK = 0.6;
+const FIRST_LOOK_MS = 5000;
 /** A final poll goes this late after the latest end (a fraction of the length, plus this). */
 const FINAL_MARGIN = 0.01;
 const FINAL_MARGIN_MS = 100;

@@ -79,11 +79,15 @@ describe('PollScheduler', () => {
     const { s, keys, start, clock } = noProgress(45)
     expect(s.pollAt(keys[5]!, wants(clock.t))).toEqual({ at: start + 1.01 * 11_000 + 100, final: false })
   })
-  it('while calls are plenty, each polls when its own planner wants', () => {
-    const { clock, s, keys } = batch(2, 59)
-    expect(s.pollAt(keys[1]!, wants(clock.t + 1000))).toMatchObject({ at: clock.t + 1000, final: false })
-    clock.t += 1000
+  it('while calls are plenty, each polls when its own planner wants, but a first look (the scout’s aside) no sooner than 5 s', () => {
+    const { clock, s, keys, start } = batch(2, 59)
+    expect(s.pollAt(keys[0]!, wants(start + 1000))).toEqual({ at: start + 1000, final: false })
+    // A run that starts a moment later may need the calls, and no answer shows it yet.
+    expect(s.pollAt(keys[1]!, wants(start + 1000))).toEqual({ at: start + 5000, final: false })
+    clock.t = start + 5000
     expect(s.pollAt(keys[1]!, wants(clock.t))).toMatchObject({ final: true })
+    // With a reading of its own, it polls when its planner wants.
+    expect(s.pollAt(keys[1]!, wants(start + 6000, 1))).toEqual({ at: start + 6000, final: false })
   })
   it('with calls plenty but another run’s calls in the window (a run that joined late), each does not poll as it wants', () => {
     const { clock, s, keys, calls } = batch(2, 59)
@@ -91,7 +95,7 @@ describe('PollScheduler', () => {
     // Not plenty: the second job is held until the first tells how long such jobs take.
     expect(s.pollAt(keys[1]!, wants(clock.t))).toMatchObject({ final: false, wake: expect.anything() })
     calls.othersInWindow = false
-    expect(s.pollAt(keys[1]!, wants(clock.t))).toMatchObject({ final: true })
+    expect(s.pollAt(keys[1]!, wants(clock.t))).toEqual({ at: clock.t + 5000, final: false })
   })
   it('with no limit known, nothing is held', () => {
     const clock = new FakeClock()
@@ -287,6 +291,7 @@ describe('PollScheduler', () => {
     const scarce = batch(20, 59)
     expect(scarce.s.pollAt(scarce.keys[5]!, wants(scarce.clock.t)).final).toBe(false)
     const plenty = batch(20, 61)
+    plenty.clock.t += 5000
     expect(plenty.s.pollAt(plenty.keys[5]!, wants(plenty.clock.t))).toMatchObject({ final: true })
     // Scarce, a first job measured: the final of a job expected to end after the calls come back is
     // not counted against a look now.
@@ -319,6 +324,7 @@ describe('PollScheduler', () => {
   })
   it('counts the calls of the sites still to start, and of the requests waiting for a call', () => {
     const { clock, s, keys, calls } = batch(5, 40)
+    clock.t += 5000
     expect(s.pollAt(keys[3]!, wants(clock.t))).toMatchObject({ final: true })
     // 18 sites to start, each its request and its final.
     s.due = 36
