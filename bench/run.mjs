@@ -237,6 +237,12 @@ function runnerScenarios() {
           runnerRow: '4 runners × 5 sites, the last 20 s late',
         }),
       )
+      out.push(
+        row(4, 5, 20_000, limiter, seed, 1.3, {
+          skewMs: 2000,
+          runnerRow: '4 runners × 5 sites, each 2 s after the one before',
+        }),
+      )
       if (!QUICK) out.push(row(2, 50, 3 * MIN, limiter, seed, 1.1))
       out.push(row(1, 20, 20_000, limiter, seed, 1.2, { mode: 'none', runnerRow: '20 sites, no progress' }))
       out.push(
@@ -295,7 +301,7 @@ function runnersReport(runs) {
   return [
     '### Many runs sharing one account, and jobs with no progress (virtual time)',
     '',
-    `Each runner is one run of the tool (its own rate window and scheduler) with its share of the sites, all under one token against one simulator: the framework's fixed window or a sliding one, ${LIMIT} requests a minute, the hosted service's answers, linear progress unless marked, job lengths ±30% in a random order per seed, ${RTT_MS} ms round trip, every runner started at the same moment unless the row says one joins late. Oracle bound: one client that holds every site and knows when each job ends (a late runner's sites start no sooner than it does). "10 pushes with checkpoints": one run pushing 10 sites with the default checkpoint, each site a chain of its version then its push; the oracle makes the same calls but polls each job once, at its end. "Told it shares": runners whose log said other runs use the account's limit.`,
+    `Each runner is one run of the tool (its own rate window and scheduler) with its share of the sites, all under one token against one simulator: the framework's fixed window or a sliding one, ${LIMIT} requests a minute, the hosted service's answers, linear progress unless marked, job lengths ±30% in a random order per seed, ${RTT_MS} ms round trip, every runner started at the same moment unless the row says one joins late or each starts after the one before. Oracle bound: one client that holds every site and knows when each job ends (a late runner's sites start no sooner than it does). "10 pushes with checkpoints": one run pushing 10 sites with the default checkpoint, each site a chain of its version then its push; the oracle makes the same calls but polls each job once, at its end. "Told it shares": runners whose log said other runs use the account's limit.`,
     '',
     ...lines,
     '',
