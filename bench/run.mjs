@@ -282,7 +282,11 @@ function runnersReport(runs) {
     '| shape | job | window | order (seed) | oracle bound | slowest runner | ratio | 429s | told it shares | URLs | target |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   ]
-  for (const m of runs) {
+  // In the order of runnerScenarios (the harness runs them in chunks, side by side).
+  const key = (s) => `${s.runnerRow} ${s.limiter} ${s.seed}`
+  const order = new Map(runnerScenarios().map((s, i) => [key(s), i]))
+  const sorted = [...runs].sort((a, b) => order.get(key(a.scenario)) - order.get(key(b.scenario)))
+  for (const m of sorted) {
     const s = m.scenario
     const ratio = m.makespanMs / m.boundMs
     const max429 = s.runners > 1 ? 2 : 0
@@ -876,7 +880,11 @@ function honestReport(runs) {
     '| sites | job | window | order (seed) | oracle bound | ours | ratio | requests | status calls | 429s | URLs found | target |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ]
-  for (const m of runs) {
+  // In the order of runnerScenarios (the harness runs them in chunks, side by side).
+  const key = (s) => `${s.runnerRow} ${s.limiter} ${s.seed}`
+  const order = new Map(runnerScenarios().map((s, i) => [key(s), i]))
+  const sorted = [...runs].sort((a, b) => order.get(key(a.scenario)) - order.get(key(b.scenario)))
+  for (const m of sorted) {
     const s = m.scenario
     const ratio = m.makespanMs / m.boundMs
     const ok = m.succeeded === s.sites && m.refused429 === 0 && ratio <= s.target
