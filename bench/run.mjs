@@ -880,11 +880,7 @@ function honestReport(runs) {
     '| sites | job | window | order (seed) | oracle bound | ours | ratio | requests | status calls | 429s | URLs found | target |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ]
-  // In the order of runnerScenarios (the harness runs them in chunks, side by side).
-  const key = (s) => `${s.runnerRow} ${s.limiter} ${s.seed}`
-  const order = new Map(runnerScenarios().map((s, i) => [key(s), i]))
-  const sorted = [...runs].sort((a, b) => order.get(key(a.scenario)) - order.get(key(b.scenario)))
-  for (const m of sorted) {
+  for (const m of runs) {
     const s = m.scenario
     const ratio = m.makespanMs / m.boundMs
     const ok = m.succeeded === s.sites && m.refused429 === 0 && ratio <= s.target
