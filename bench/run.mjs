@@ -243,6 +243,12 @@ function runnerScenarios() {
           runnerRow: '4 runners × 5 sites, each 2 s after the one before',
         }),
       )
+      out.push(
+        row(2, 10, 20_000, limiter, seed, 1.3, {
+          lateMs: 20_000,
+          runnerRow: '2 runners × 10 sites, the second 20 s late',
+        }),
+      )
       if (!QUICK) out.push(row(2, 50, 3 * MIN, limiter, seed, 1.1))
       out.push(row(1, 20, 20_000, limiter, seed, 1.2, { mode: 'none', runnerRow: '20 sites, no progress' }))
       out.push(

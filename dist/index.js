@@ -18842,7 +18842,7 @@ class PollScheduler {
         if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
             if (lookAt > now)
                 return { at: lookAt, look: true };
-            if (this.lookBudget(now) > 0)
+            if (this.lookBudget(now, scout) > 0)
                 return { at: now, look: true };
             // No end known at all: the scout looks anyway (it waits for the call, and may learn a shorter window).
             if (finalAt === null && scout)
@@ -18882,14 +18882,20 @@ class PollScheduler {
                 longest = Math.max(longest, stretch * (job.end.to - job.start));
         return longest;
     }
-    /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss), less those kept
-     * while sharing (and in the run's first window its part of LATE_RUN: a run that starts later needs them). */
-    lookBudget(now) {
+    /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss), less those kept. */
+    lookBudget(now, scout = false) {
         const due = this.finalsDue(now);
+        return this.free() - due - Math.max(1, Math.ceil(due / RESERVE_PER)) - this.kept(now, scout);
+    }
+    /** Calls kept out of looks: KEPT_SHARING while sharing; in the run's first window, for a run that starts later, its
+     * part of LATE_RUN while sharing, else LONE_KEPT of the limit until a job ended, but not from the scout's looks. */
+    kept(now, scout = false) {
         const s = this.supply;
-        const late = now < this.firstJoin + s.windowMs ? Math.min(s.available(), LATE_RUN) / s.sharers : 0;
-        const kept = this.sharing ? KEPT_SHARING + Math.ceil(late) : 0;
-        return this.free() - due - Math.max(1, Math.ceil(due / RESERVE_PER)) - kept;
+        if (now >= this.firstJoin + s.windowMs)
+            return this.sharing ? KEPT_SHARING : 0;
+        if (this.sharing)
+            return KEPT_SHARING + Math.ceil(Math.min(s.available(), LATE_RUN) / s.sharers);
+        return scout || this.longest > 0 ? 0 : Math.min(s.available(), Math.floor((s.limit ?? 0) * LONE_KEPT));
     }
     spare(now) {
         return this.free() - this.finalsDue(now);
@@ -18918,7 +18924,8 @@ class PollScheduler {
     /** Two looks to spare for every job followed, were all to end before calls come back; never while the window
      * holds other runs' calls, which this run cannot foresee (a run that joined late sees them at its start). */
     plenty() {
-        return !this.supply.othersInWindow && this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB;
+        const left = this.free() - this.kept(this.clock.now()) - this.jobs.size;
+        return !this.supply.othersInWindow && left >= this.jobs.size * PLENTY_PER_JOB;
     }
     /** This run's share of the calls left (all of them while it is alone on the account), less the
      * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out. */
@@ -18984,8 +18991,10 @@ const RESERVE_PER = 8;
 const QUIET_MARGIN_MS = 60_000;
 /** Sharing (contract §6 r5): calls kept out of looks, how much later a blind final goes (at most _MS). */
 const KEPT_SHARING = 3;
-/** Sharing: what a run of five sites that starts later needs in the first window (creates, finals, a look, 2 pages). */
+/** What a run of five sites that starts later needs in the first window (creates, finals, a look, 2 pages); a run
+ * alone keeps LONE_KEPT of the limit (a matrix's other runs may not have started yet). */
 const LATE_RUN = 15;
+const LONE_KEPT = 0.5;
 const BLIND_SHARING = 1.1;
 const BLIND_SHARING_MS = 10_000;
 /** A job with no reading of its own first looks at this fraction of the shortest job measured; else not before _MS. */

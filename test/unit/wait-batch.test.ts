@@ -286,16 +286,16 @@ describe('PollScheduler', () => {
     expect(again.at).toBeGreaterThanOrEqual(start + 30_000)
   })
   it('counts the final status call of every job expected to end before calls come back, and no best-effort read', () => {
-    // 20 jobs followed, 59 calls left: whatever the plan says of reads after the job, 39 to spare
-    // (fewer than two each): scarce; 61 left: plenty.
-    const scarce = batch(20, 59)
+    // 10 jobs followed, alone on the account, 59 calls left: 30 kept in the run's first window (for a run that
+    // starts later), 10 for the finals, 19 to spare (fewer than two looks each): scarce; 61 left: plenty.
+    const scarce = batch(10, 59)
     expect(scarce.s.pollAt(scarce.keys[5]!, wants(scarce.clock.t)).final).toBe(false)
-    const plenty = batch(20, 61)
+    const plenty = batch(10, 61)
     plenty.clock.t += 5000
     expect(plenty.s.pollAt(plenty.keys[5]!, wants(plenty.clock.t))).toMatchObject({ final: true })
     // Scarce, a first job measured: the final of a job expected to end after the calls come back is
-    // not counted against a look now.
-    const { clock, s, keys, calls, start } = batch(20, 22)
+    // not counted against a look now (52 calls left, 30 of them kept in the run's first window).
+    const { clock, s, keys, calls, start } = batch(20, 52)
     calls.backAt = start + 60_000
     clock.t = start + 10_500
     confirmed(s, keys[0]!, ends(clock.t + 400, start + 19_600, start + 20_000, 2))
@@ -323,7 +323,8 @@ describe('PollScheduler', () => {
     expect(asks(110_000).poll.final).toBe(false)
   })
   it('counts the calls of the sites still to start, and of the requests waiting for a call', () => {
-    const { clock, s, keys, calls } = batch(5, 40)
+    // Five jobs, 50 calls left, 30 of them kept in the run's first window: two looks each to spare.
+    const { clock, s, keys, calls } = batch(5, 50)
     clock.t += 5000
     expect(s.pollAt(keys[3]!, wants(clock.t))).toMatchObject({ final: true })
     // 18 sites to start, each its request and its final.
@@ -443,6 +444,23 @@ describe('PollScheduler, other runs sharing the account (contract §6 r5)', () =
     expect(looksAt(1)).toBe(0)
     expect(looksAt(10)).toBe(4)
   })
+  it('alone, in its first window a run keeps half the limit out of its looks until a job ended (a run that starts later needs them)', () => {
+    // Ten jobs, 40 calls left, no other run seen: were 30 not kept, calls would be plenty (two looks each).
+    const { clock, s, keys, leaves, start } = batch(10, 40)
+    clock.t = start + 5000
+    expect(s.pollAt(keys[5]!, wants(clock.t)).final).toBe(false)
+    expect(s.spareNow()).toBe(false)
+    // The scout still looks: its reading times the others' finals.
+    expect(s.pollAt(keys[0]!, wants(clock.t)).final).toBe(true)
+    // Once a job has ended, the batch knows how long its jobs take: its looks pin the ends its finals need.
+    clock.t = start + 12_000
+    leaves[0]!()
+    expect(s.spareNow()).toBe(true)
+    // A window after its first job, nothing is kept either.
+    const later = batch(10, 40)
+    later.clock.t = later.start + 61_000
+    expect(later.s.pollAt(later.keys[6]!, wants(later.clock.t))).toMatchObject({ final: true })
+  })
   it('the site list waits for the run’s jobs to end (one read serves them all), until a minute before the deadline (or half the time left), and not while sites are still to start', async () => {
     // A clock whose sleep ends only when woken: what the scheduler asks of it is recorded.
     const slept: number[] = []
@@ -483,7 +501,8 @@ describe('PollScheduler, other runs sharing the account (contract §6 r5)', () =
 
 describe('PollScheduler: calls that come after a job (issue 33, pushes with checkpoints)', () => {
   it('calls a followed job keeps for after it (a checkpoint’s push) are taken from the looks, and given back', () => {
-    const { clock, s, keys, start } = batch(3, 12)
+    // 42 calls left, 30 of them kept in the run's first window: 12 for three jobs.
+    const { clock, s, keys, start } = batch(3, 42)
     clock.t = start + 5000
     expect(s.pollAt(keys[0]!, wants(clock.t)).final).toBe(true)
     const alone = s.spareNow()

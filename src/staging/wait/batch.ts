@@ -3,13 +3,11 @@ import { sharedController, whenAborted } from '../../clock.js'
 import { CALLS_PER_RUN } from '../../contract.js'
 import type { Clock } from '../../types.js'
 import { agrees, narrow, type PollAsk } from './planner.js'
-
 /** What the poll scheduler reads of the run's rate window. */
 export type CallSupply = Pick<
   RateWindow,
   'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers' | 'othersInWindow'
 >
-
 /**
  * The poll scheduler: when each job's status call goes, within the account's rate window, lanes first served first:
  * a site's own request (it waits in the window: `waiters`), a job's final, a look, a spare call (spareNow). Every
@@ -37,14 +35,12 @@ export class PollScheduler {
   private stretch = 1
   private quiet: AbortController | null = null
   private firstJoin = Infinity
-
   constructor(
     private readonly clock: Clock,
     private readonly supply: CallSupply,
     /** The run's one deadline, computed once from `timeout`: no wait runs past it. */
     readonly deadline = Infinity,
   ) {}
-
   /** A job joins while it polls (null: `key` is followed already); call the result when it stops. */
   join(key: object, signal?: AbortSignal): (() => void) | null {
     if (this.jobs.has(key)) return null
@@ -153,7 +149,7 @@ export class PollScheduler {
     if (this.noProgress && !job.end) lookAt = null
     if (lookAt !== null && lookAt < (finalAt ?? Infinity)) {
       if (lookAt > now) return { at: lookAt, look: true }
-      if (this.lookBudget(now) > 0) return { at: now, look: true }
+      if (this.lookBudget(now, scout) > 0) return { at: now, look: true }
       // No end known at all: the scout looks anyway (it waits for the call, and may learn a shorter window).
       if (finalAt === null && scout) return { at: now, look: true }
     }
@@ -188,14 +184,18 @@ export class PollScheduler {
       if (job.end && (all || job.agreed)) longest = Math.max(longest, stretch * (job.end.to - job.start))
     return longest
   }
-  /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss), less those kept
-   * while sharing (and in the run's first window its part of LATE_RUN: a run that starts later needs them). */
-  private lookBudget(now: number): number {
+  /** Calls a look may use now: the spare, less one per RESERVE_PER finals due (finals that miss), less those kept. */
+  private lookBudget(now: number, scout = false): number {
     const due = this.finalsDue(now)
+    return this.free() - due - Math.max(1, Math.ceil(due / RESERVE_PER)) - this.kept(now, scout)
+  }
+  /** Calls kept out of looks: KEPT_SHARING while sharing; in the run's first window, for a run that starts later, its
+   * part of LATE_RUN while sharing, else LONE_KEPT of the limit until a job ended, but not from the scout's looks. */
+  private kept(now: number, scout = false): number {
     const s = this.supply
-    const late = now < this.firstJoin + s.windowMs ? Math.min(s.available(), LATE_RUN) / s.sharers : 0
-    const kept = this.sharing ? KEPT_SHARING + Math.ceil(late) : 0
-    return this.free() - due - Math.max(1, Math.ceil(due / RESERVE_PER)) - kept
+    if (now >= this.firstJoin + s.windowMs) return this.sharing ? KEPT_SHARING : 0
+    if (this.sharing) return KEPT_SHARING + Math.ceil(Math.min(s.available(), LATE_RUN) / s.sharers)
+    return scout || this.longest > 0 ? 0 : Math.min(s.available(), Math.floor((s.limit ?? 0) * LONE_KEPT))
   }
   private spare(now: number): number {
     return this.free() - this.finalsDue(now)
@@ -222,7 +222,8 @@ export class PollScheduler {
   /** Two looks to spare for every job followed, were all to end before calls come back; never while the window
    * holds other runs' calls, which this run cannot foresee (a run that joined late sees them at its start). */
   private plenty(): boolean {
-    return !this.supply.othersInWindow && this.free() - this.jobs.size >= this.jobs.size * PLENTY_PER_JOB
+    const left = this.free() - this.kept(this.clock.now()) - this.jobs.size
+    return !this.supply.othersInWindow && left >= this.jobs.size * PLENTY_PER_JOB
   }
   /** This run's share of the calls left (all of them while it is alone on the account), less the
    * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out. */
@@ -248,7 +249,6 @@ export class PollScheduler {
     return this.jobs.values().next().value
   }
 }
-
 /** One job as the scheduler follows it: `agreed`, its last two readings agree on its end; `blind`, its final was
  * timed by the longest job expected; `approved`, its poll approved last; `runningAt`, its age when a final missed. */
 class Job {
@@ -262,7 +262,6 @@ class Job {
   runningAt = 0
   constructor(readonly start: number) {}
 }
-
 function wakeUp(job: Job): void {
   job.wake?.abort()
   job.wake = null
@@ -271,7 +270,6 @@ function wakeUp(job: Job): void {
 function ownFinal(job: Job, stretch: number): number {
   return finalAfter(job.start, stretch * ((job.end?.to ?? Infinity) - job.start)) ?? Infinity
 }
-
 /** The final of a job that started at `start` and lasts `length` (null: no length known). */
 function finalAfter(start: number, length: number): number | null {
   return length > 0 ? start + length + FINAL_MARGIN * length + FINAL_MARGIN_MS : null
@@ -286,8 +284,10 @@ const RESERVE_PER = 8
 const QUIET_MARGIN_MS = 60_000
 /** Sharing (contract §6 r5): calls kept out of looks, how much later a blind final goes (at most _MS). */
 const KEPT_SHARING = 3
-/** Sharing: what a run of five sites that starts later needs in the first window (creates, finals, a look, 2 pages). */
+/** What a run of five sites that starts later needs in the first window (creates, finals, a look, 2 pages); a run
+ * alone keeps LONE_KEPT of the limit (a matrix's other runs may not have started yet). */
 const LATE_RUN = 15
+const LONE_KEPT = 0.5
 const BLIND_SHARING = 1.1
 const BLIND_SHARING_MS = 10_000
 /** A job with no reading of its own first looks at this fraction of the shortest job measured; else not before _MS. */
