@@ -322,6 +322,23 @@ describe('PollScheduler', () => {
     // At 110 s every job may end within the window (from 165 s): a final kept for each, no look.
     expect(asks(110_000).poll.final).toBe(false)
   })
+  it('alone, in its first window a run keeps half the limit out of its looks until a job ended (a run that starts later needs them)', () => {
+    // Ten jobs, 40 calls left, no other run seen: were 30 not kept, calls would be plenty (two looks each).
+    const { clock, s, keys, leaves, start } = batch(10, 40)
+    clock.t = start + 5000
+    expect(s.pollAt(keys[5]!, wants(clock.t)).final).toBe(false)
+    expect(s.spareNow()).toBe(false)
+    // The scout still looks: its reading times the others' finals.
+    expect(s.pollAt(keys[0]!, wants(clock.t)).final).toBe(true)
+    // Once a job has ended, the batch knows how long its jobs take: its looks pin the ends its finals need.
+    clock.t = start + 12_000
+    leaves[0]!()
+    expect(s.spareNow()).toBe(true)
+    // A window after its first job, nothing is kept either.
+    const later = batch(10, 40)
+    later.clock.t = later.start + 61_000
+    expect(later.s.pollAt(later.keys[6]!, wants(later.clock.t))).toMatchObject({ final: true })
+  })
   it('counts the calls of the sites still to start, and of the requests waiting for a call', () => {
     // Five jobs, 50 calls left, 30 of them kept in the run's first window: two looks each to spare.
     const { clock, s, keys, calls } = batch(5, 50)
@@ -443,23 +460,6 @@ describe('PollScheduler, other runs sharing the account (contract §6 r5)', () =
     // the first window a third of 15 more (a run of five sites that starts later) leaves none.
     expect(looksAt(1)).toBe(0)
     expect(looksAt(10)).toBe(4)
-  })
-  it('alone, in its first window a run keeps half the limit out of its looks until a job ended (a run that starts later needs them)', () => {
-    // Ten jobs, 40 calls left, no other run seen: were 30 not kept, calls would be plenty (two looks each).
-    const { clock, s, keys, leaves, start } = batch(10, 40)
-    clock.t = start + 5000
-    expect(s.pollAt(keys[5]!, wants(clock.t)).final).toBe(false)
-    expect(s.spareNow()).toBe(false)
-    // The scout still looks: its reading times the others' finals.
-    expect(s.pollAt(keys[0]!, wants(clock.t)).final).toBe(true)
-    // Once a job has ended, the batch knows how long its jobs take: its looks pin the ends its finals need.
-    clock.t = start + 12_000
-    leaves[0]!()
-    expect(s.spareNow()).toBe(true)
-    // A window after its first job, nothing is kept either.
-    const later = batch(10, 40)
-    later.clock.t = later.start + 61_000
-    expect(later.s.pollAt(later.keys[6]!, wants(later.clock.t))).toMatchObject({ final: true })
   })
   it('the site list waits for the run’s jobs to end (one read serves them all), until a minute before the deadline (or half the time left), and not while sites are still to start', async () => {
     // A clock whose sleep ends only when woken: what the scheduler asks of it is recorded.
