@@ -249,6 +249,9 @@ function runnerScenarios() {
           runnerRow: '2 runners × 10 sites, the second 20 s late',
         }),
       )
+      out.push(
+        row(12, 1, 20_000, limiter, seed, 1.3, { runnerRow: '12 runners × 1 site (one job per site)' }),
+      )
       if (!QUICK) out.push(row(2, 50, 3 * MIN, limiter, seed, 1.1))
       out.push(row(1, 20, 20_000, limiter, seed, 1.2, { mode: 'none', runnerRow: '20 sites, no progress' }))
       out.push(

@@ -17624,9 +17624,10 @@ class RateWindow {
     wake = sharedController();
     /** Aborted when an answer may have given calls back, or the run is cancelled: a request waiting on `reserve` asks again at once. */
     changed = this.wake.signal;
-    /** Requests waiting for a call now (theirs before any look); other runs' calls in the window, a
-     * minute's worth; how long requests waited while those held part of it. */
+    /** Requests waiting for a call now (theirs before any look); the calls the run still needs (its scheduler counts
+     * them); other runs' calls in the window, a minute's worth; how long requests waited while those held part of it. */
     waiters = 0;
+    needs = () => Infinity;
     othersPerMinute = 0;
     sharedWaitMs = 0;
     waitingSince = null;
@@ -17653,15 +17654,16 @@ class RateWindow {
         if (now < spaced && this.startedTogether())
             return spaced - now;
         // Runs see others' calls only in answers, so several may take one last call: in its first window a run leaves one
-        // for each other run, later one per others' call in the last RECENT_MS (dated when heard of). Hearing nothing that
-        // long, one goes first (never the last: the others' view is as old), the rest after its answer (or 2 s); until
-        // `turnsAt`, others' pace is expected to hold.
+        // for each other run (unless all runs' needs, each as much as its own, fit FITS times in what is left), later one
+        // per others' call in the last RECENT_MS (dated when heard of). Hearing nothing that long, one goes first (never
+        // the last: the others' view is as old), the rest after its answer (or 2 s); until `turnsAt`, others' pace holds.
         const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS);
         const stale = this.othersPerMinute > 0 && now - this.answeredAt > RECENT_MS;
         if (stale && this.flying(Math.max(this.answeredAt, now - RECENT_MS)))
             return SHARED_SPACING_MS;
         const unseen = stale && now < this.turnsAt ? Math.ceil(this.othersRate * (now - this.answeredAt)) : 0;
-        const leave = now < this.firstAnsweredAt + this.windowMs ? Infinity : Math.max(recent.length, unseen);
+        const full = this.sharers * this.needs() > FITS * this.available(now);
+        const leave = now < this.firstAnsweredAt + this.windowMs && full ? Infinity : Math.max(recent.length, unseen);
         const needed = Math.max(stale ? 2 : 1, 1 + Math.min(leave, Math.ceil(this.sharers) - 1));
         if (this.available(now) >= needed)
             return this.send(now);
@@ -17783,9 +17785,7 @@ class RateWindow {
     /** When `n` more calls than now will have come back (now when they are there already). */
     backBy(n, now = this.clock.now()) {
         const short = n - this.available(now); // no limit known: none short
-        if (short <= 0)
-            return now;
-        return this.calls.map((c) => c.until).sort((a, b) => a - b)[short - 1] ?? Infinity;
+        return short <= 0 ? now : (this.calls.map((c) => c.until).sort((a, b) => a - b)[short - 1] ?? Infinity);
     }
     /** The server counted `count` with `mine`: fewer than before it, the window turned; more than ours, others'. */
     correct(count, mine, now) {
@@ -17868,11 +17868,12 @@ const UNANSWERED_AFTER_MS = 35_000;
 const MARGIN_MS = 50;
 const MIN_WAIT_MS = 10;
 const ASK_AGAIN_MS = 1000;
-/** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that
- * started together; other runs' calls in the last RECENT_MS show they are calling. */
+/** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that started
+ * together; other runs' calls in the last RECENT_MS show they are calling; FITS: see reserve. */
 const SHARED_SPACING_MS = 150;
 const FEW_EARLY = 0.25;
 const RECENT_MS = 2000;
+const FITS = 2;
 
 ;// CONCATENATED MODULE: ./src/api/root.js
 
@@ -18709,12 +18710,11 @@ class PollScheduler {
     stretch = 1;
     quiet = null;
     firstJoin = Infinity;
-    constructor(clock, supply, 
-    /** The run's one deadline, computed once from `timeout`: no wait runs past it. */
-    deadline = Infinity) {
+    constructor(clock, supply, deadline = Infinity) {
         this.clock = clock;
         this.supply = supply;
         this.deadline = deadline;
+        supply.needs = () => this.due + this.after + this.jobs.size; // what it still needs: the window plans with it
     }
     /** A job joins while it polls (null: `key` is followed already); call the result when it stops. */
     join(key, signal) {
@@ -18915,10 +18915,10 @@ class PollScheduler {
     answered(job) {
         if (job.approved === 'look')
             this.looksOut--;
-        if (job.approved === 'final') {
+        if (job.approved === 'final')
             this.finalsOut--;
+        if (job.approved === 'final')
             this.wakeHeld();
-        }
         job.approved = null;
     }
     /** Two looks to spare for every job followed, were all to end before calls come back; never while the window

@@ -51,13 +51,13 @@ export class RateWindow {
   private wake = sharedController()
   /** Aborted when an answer may have given calls back, or the run is cancelled: a request waiting on `reserve` asks again at once. */
   changed = this.wake.signal
-  /** Requests waiting for a call now (theirs before any look); other runs' calls in the window, a
-   * minute's worth; how long requests waited while those held part of it. */
+  /** Requests waiting for a call now (theirs before any look); the calls the run still needs (its scheduler counts
+   * them); other runs' calls in the window, a minute's worth; how long requests waited while those held part of it. */
   waiters = 0
+  needs = (): number => Infinity
   othersPerMinute = 0
   sharedWaitMs = 0
   private waitingSince: number | null = null
-
   constructor(
     private readonly clock: Clock,
     readonly options: Options = {},
@@ -80,14 +80,16 @@ export class RateWindow {
     const spaced = this.lastSentAt + SHARED_SPACING_MS
     if (now < spaced && this.startedTogether()) return spaced - now
     // Runs see others' calls only in answers, so several may take one last call: in its first window a run leaves one
-    // for each other run, later one per others' call in the last RECENT_MS (dated when heard of). Hearing nothing that
-    // long, one goes first (never the last: the others' view is as old), the rest after its answer (or 2 s); until
-    // `turnsAt`, others' pace is expected to hold.
+    // for each other run (unless all runs' needs, each as much as its own, fit FITS times in what is left), later one
+    // per others' call in the last RECENT_MS (dated when heard of). Hearing nothing that long, one goes first (never
+    // the last: the others' view is as old), the rest after its answer (or 2 s); until `turnsAt`, others' pace holds.
     const recent = this.calls.filter((c) => c.others && c.sentAt >= now - RECENT_MS)
     const stale = this.othersPerMinute > 0 && now - this.answeredAt > RECENT_MS
     if (stale && this.flying(Math.max(this.answeredAt, now - RECENT_MS))) return SHARED_SPACING_MS
     const unseen = stale && now < this.turnsAt ? Math.ceil(this.othersRate * (now - this.answeredAt)) : 0
-    const leave = now < this.firstAnsweredAt + this.windowMs ? Infinity : Math.max(recent.length, unseen)
+    const full = this.sharers * this.needs() > FITS * this.available(now)
+    const leave =
+      now < this.firstAnsweredAt + this.windowMs && full ? Infinity : Math.max(recent.length, unseen)
     const needed = Math.max(stale ? 2 : 1, 1 + Math.min(leave, Math.ceil(this.sharers) - 1))
     if (this.available(now) >= needed) return this.send(now)
     // Ask again when a call comes back (what is needed changes with it), or when the others' calls are no longer recent.
@@ -114,13 +116,11 @@ export class RateWindow {
     this.waiters = Math.max(0, this.waiters + delta)
     this.waitingSince = this.waiters > 0 ? now : null
   }
-
   /** A request that went got no answer: the server may or may not have counted it. */
   unanswered(): void {
     this.answerOldest(this.clock.now())
     this.notify()
   }
-
   /** An answer came: what its status and headers say of the limit. */
   observe(status: number, headers: Headers): void {
     const now = this.clock.now()
@@ -202,8 +202,7 @@ export class RateWindow {
   /** When `n` more calls than now will have come back (now when they are there already). */
   backBy(n: number, now = this.clock.now()): number {
     const short = n - this.available(now) // no limit known: none short
-    if (short <= 0) return now
-    return this.calls.map((c) => c.until).sort((a, b) => a - b)[short - 1] ?? Infinity
+    return short <= 0 ? now : (this.calls.map((c) => c.until).sort((a, b) => a - b)[short - 1] ?? Infinity)
   }
 
   /** The server counted `count` with `mine`: fewer than before it, the window turned; more than ours, others'. */
@@ -293,8 +292,9 @@ const UNANSWERED_AFTER_MS = 35_000
 const MARGIN_MS = 50
 const MIN_WAIT_MS = 10
 const ASK_AGAIN_MS = 1000
-/** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that
- * started together; other runs' calls in the last RECENT_MS show they are calling. */
+/** Sharing, requests go this far apart; at most FEW_EARLY of the limit at the first answer is runs that started
+ * together; other runs' calls in the last RECENT_MS show they are calling; FITS: see reserve. */
 const SHARED_SPACING_MS = 150
 const FEW_EARLY = 0.25
 const RECENT_MS = 2000
+const FITS = 2

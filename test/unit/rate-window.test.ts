@@ -602,6 +602,23 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
     clock.t = first + 60_100
     expect(b.reserve()).toBe(0)
   })
+  it('in its first window, takes one of the last calls when what every run still needs fits twice in them', () => {
+    // As above (two calls left, about 2.7 runs), but its scheduler says the run needs one call more: were each run to
+    // need as much, 2.7 calls for the two left, so leaving them would cost the runs a window for little. Two each: it waits.
+    const after10s = (needs: number) => {
+      const clock = new FakeClock()
+      const b = new RateWindow(clock)
+      b.needs = () => needs
+      answered(b, clock, [9, 4])
+      clock.t += 10_000
+      expect(request(b, limits(10, 2))).toBe(0)
+      clock.t += 3000
+      return b.reserve()
+    }
+    expect(after10s(1)).toBe(0)
+    expect(after10s(2)).toBeGreaterThan(0)
+    expect(after10s(Infinity)).toBeGreaterThan(0)
+  })
   it('after its first window, having heard nothing for a while, takes a last call the others were too slow to take', () => {
     const clock = new FakeClock()
     /** A run whose first window has passed (its first call came back). */

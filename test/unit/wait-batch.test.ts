@@ -21,6 +21,7 @@ function supply(
     othersInWindow: false,
     limit,
     windowMs: 60_000,
+    needs: () => Infinity,
     available() {
       return this.left
     },
@@ -96,6 +97,15 @@ describe('PollScheduler', () => {
     expect(s.pollAt(keys[1]!, wants(clock.t))).toMatchObject({ final: false, wake: expect.anything() })
     calls.othersInWindow = false
     expect(s.pollAt(keys[1]!, wants(clock.t))).toEqual({ at: clock.t + 5000, final: false })
+  })
+  it('tells the rate window the calls the run still needs: sites to start, a final per job followed, what comes after', () => {
+    const { s, calls, leaves } = batch(3, 40)
+    expect(calls.needs()).toBe(3)
+    s.due = 5
+    s.after = 2
+    expect(calls.needs()).toBe(10)
+    leaves[0]!()
+    expect(calls.needs()).toBe(9)
   })
   it('with no limit known, nothing is held', () => {
     const clock = new FakeClock()

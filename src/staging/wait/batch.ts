@@ -6,7 +6,7 @@ import { agrees, narrow, type PollAsk } from './planner.js'
 /** What the poll scheduler reads of the run's rate window. */
 export type CallSupply = Pick<
   RateWindow,
-  'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers' | 'othersInWindow'
+  'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers' | 'othersInWindow' | 'needs'
 >
 /**
  * The poll scheduler: when each job's status call goes, within the account's rate window, lanes first served first:
@@ -38,9 +38,10 @@ export class PollScheduler {
   constructor(
     private readonly clock: Clock,
     private readonly supply: CallSupply,
-    /** The run's one deadline, computed once from `timeout`: no wait runs past it. */
-    readonly deadline = Infinity,
-  ) {}
+    readonly deadline = Infinity, // the run's one, computed once from `timeout`: no wait runs past it
+  ) {
+    supply.needs = () => this.due + this.after + this.jobs.size // what it still needs: the window plans with it
+  }
   /** A job joins while it polls (null: `key` is followed already); call the result when it stops. */
   join(key: object, signal?: AbortSignal): (() => void) | null {
     if (this.jobs.has(key)) return null
@@ -213,10 +214,8 @@ export class PollScheduler {
   }
   private answered(job: Job): void {
     if (job.approved === 'look') this.looksOut--
-    if (job.approved === 'final') {
-      this.finalsOut--
-      this.wakeHeld()
-    }
+    if (job.approved === 'final') this.finalsOut--
+    if (job.approved === 'final') this.wakeHeld()
     job.approved = null
   }
   /** Two looks to spare for every job followed, were all to end before calls come back; never while the window
