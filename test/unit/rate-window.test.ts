@@ -604,7 +604,8 @@ describe('RateWindow: other runs on the account (contract §6 r5)', () => {
   })
   it('in its first window, takes one of the last calls when what every run still needs fits twice in them', () => {
     // As above (two calls left, about 2.7 runs), but its scheduler says the run needs one call more: were each run to
-    // need as much, 2.7 calls for the two left, so leaving them would cost the runs a window for little. Two each: it waits.
+    // need as much, 2.7 calls in all, within twice the two left, so leaving them would cost a window for little. Two
+    // each (5.3 calls): it waits, as it does when the scheduler says nothing.
     const after10s = (needs: number) => {
       const clock = new FakeClock()
       const b = new RateWindow(clock)
