@@ -3,7 +3,7 @@ import { sharedController, whenAborted } from '../../clock.js'
 import { CALLS_PER_RUN } from '../../contract.js'
 import type { Clock } from '../../types.js'
 import { agrees, narrow, type PollAsk } from './planner.js'
-/** What the poll scheduler reads of the run's rate window. */
+/** What the poll scheduler reads of the run's rate window, and `needs`, which it answers. */
 export type CallSupply = Pick<
   RateWindow,
   'limit' | 'windowMs' | 'available' | 'backBy' | 'waiters' | 'sharers' | 'othersInWindow' | 'needs'
