@@ -12,7 +12,7 @@ export default {
   testTimeout: 180_000,
   // Most test files spend their time waiting on real clocks (whole-action runs of dist/ against the
   // simulator), not on the CPU: two workers a core keep the cores busy. More cost CPU without saving
-  // time (on 2 cores, 8 workers took 15-25% more CPU than 4). A number: Jest reads "200%" as 200.
+  // time (on 2 cores, 8 workers took about 15% more CPU than 4). A number: Jest reads "200%" as 200.
   // See docs/development.md, "How long the tests take".
   maxWorkers: 2 * availableParallelism(),
   // One directory per run for work the test files share (the one `npm pack`: test/helpers/pack.ts).
