@@ -18696,8 +18696,7 @@ class PollScheduler {
     after = 0;
     jobs = new Map();
     /** Looks and finals approved and not answered yet (a final may find its job running: another call). */
-    looksOut = 0;
-    finalsOut = 0;
+    out = { look: 0, final: 0 };
     held = new Set();
     /** The batch's lengths: the shortest its readings allow, the longest that ended, the longest end agreed. */
     shortest = Infinity;
@@ -18767,7 +18766,7 @@ class PollScheduler {
             this.measured(job.end.from - job.start, null, job.end.to - job.start);
         const decision = this.decide(job, ask, now);
         let at = Math.max(decision.at, (job.polledAt ?? -Infinity) + MIN_GAP_MS);
-        if (at <= now && !decision.look && this.finalsOut > 0 && this.spare(now) - this.finalsOut < 1)
+        if (at <= now && !decision.look && this.out.final > 0 && this.spare(now) - this.out.final < 1)
             at = Infinity;
         if (at === Infinity) {
             this.held.add(job);
@@ -18783,10 +18782,7 @@ class PollScheduler {
         job.polledAt = now;
         job.approved = decision.look ? 'look' : 'final';
         job.blind = job.end === null || decision.at > ownFinal(job, this.stretch);
-        if (decision.look)
-            this.looksOut++;
-        else
-            this.finalsOut++;
+        this.out[job.approved]++;
         return { at: now, final: true };
     }
     /** No job of the run is followed and no site is still to start: a read now delays no call of theirs. */
@@ -18913,10 +18909,8 @@ class PollScheduler {
         return finals;
     }
     answered(job) {
-        if (job.approved === 'look')
-            this.looksOut--;
-        if (job.approved === 'final')
-            this.finalsOut--;
+        if (job.approved)
+            this.out[job.approved]--;
         if (job.approved === 'final')
             this.wakeHeld();
         job.approved = null;
@@ -18931,7 +18925,7 @@ class PollScheduler {
      * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out. */
     free() {
         const share = Math.floor(this.supply.available() / this.supply.sharers);
-        return share - this.due - this.after - this.supply.waiters - this.looksOut;
+        return share - this.due - this.after - this.supply.waiters - this.out.look;
     }
     /** A job's length as its progress bounds it, or as it ended: news wakes the held. */
     measured(shortest, ended, latest = ended ?? 0) {

@@ -21,8 +21,7 @@ export class PollScheduler {
   after = 0
   private readonly jobs = new Map<object, Job>()
   /** Looks and finals approved and not answered yet (a final may find its job running: another call). */
-  private looksOut = 0
-  private finalsOut = 0
+  private readonly out = { look: 0, final: 0 }
   private readonly held = new Set<Job>()
   /** The batch's lengths: the shortest its readings allow, the longest that ended, the longest end agreed. */
   private shortest = Infinity
@@ -87,7 +86,7 @@ export class PollScheduler {
       this.measured(job.end.from - job.start, null, job.end.to - job.start)
     const decision = this.decide(job, ask, now)
     let at = Math.max(decision.at, (job.polledAt ?? -Infinity) + MIN_GAP_MS)
-    if (at <= now && !decision.look && this.finalsOut > 0 && this.spare(now) - this.finalsOut < 1)
+    if (at <= now && !decision.look && this.out.final > 0 && this.spare(now) - this.out.final < 1)
       at = Infinity
     if (at === Infinity) {
       this.held.add(job)
@@ -102,8 +101,7 @@ export class PollScheduler {
     job.polledAt = now
     job.approved = decision.look ? 'look' : 'final'
     job.blind = job.end === null || decision.at > ownFinal(job, this.stretch)
-    if (decision.look) this.looksOut++
-    else this.finalsOut++
+    this.out[job.approved]++
     return { at: now, final: true }
   }
   /** No job of the run is followed and no site is still to start: a read now delays no call of theirs. */
@@ -213,8 +211,7 @@ export class PollScheduler {
     return finals
   }
   private answered(job: Job): void {
-    if (job.approved === 'look') this.looksOut--
-    if (job.approved === 'final') this.finalsOut--
+    if (job.approved) this.out[job.approved]--
     if (job.approved === 'final') this.wakeHeld()
     job.approved = null
   }
@@ -228,7 +225,7 @@ export class PollScheduler {
    * calls due whatever the jobs do (sites to start, the run's own, requests waiting) and looks out. */
   private free(): number {
     const share = Math.floor(this.supply.available() / this.supply.sharers)
-    return share - this.due - this.after - this.supply.waiters - this.looksOut
+    return share - this.due - this.after - this.supply.waiters - this.out.look
   }
   /** A job's length as its progress bounds it, or as it ended: news wakes the held. */
   private measured(shortest: number, ended: number | null, latest = ended ?? 0): void {
