@@ -4059,6 +4059,8 @@ const versionBody = (site) => ({
 const versionPath = (id) => `/site-versions/${enc(id)}`;
 /** §13 r5: a page of a site's versions, newest first (paged like the site list: `meta.last_page`). */
 const versionListPath = (site, page, perPage) => `/site-versions?site_id=${enc(site)}&per_page=${perPage}&page=${page}`;
+/** §13 r5: a version record's `created_at` (the spec's `yyyy-MM-dd HH:mm:ss.SSS`, or ISO), UTC, in ms; else NaN. */
+const versionTime = (text) => /^\d{4}-\d\d-\d\d[ T][\d:.]+Z?$/.test(text) ? Date.parse(text.replace(' ', 'T').replace(/Z?$/, 'Z')) : NaN;
 /** §13 r5: the site a version record names (`site_id`), or null when it names none. */
 const versionSiteOf = (record) => idText(field(record, 'site_id'));
 /** §13: `PUT` restores the site in place to the version, overwriting its files and database. */
@@ -17320,8 +17322,16 @@ async function listVersions(ctx) {
     }
     if (others > 0)
         warn(ctx, `The service's list of site ${ctx.siteId}'s versions also named ${others} version(s) of other sites: they were left alone (never restored, deleted or counted).`);
+    // Newest first, as §13 says; where the records' own dates say otherwise, the dates win (undated last).
+    const time = (v) => versionTime(v.createdAt) || -Infinity;
+    const dated = versions.filter((v) => time(v) > -Infinity);
+    const outOfOrder = dated.some((v, i) => i > 0 && time(dated[i - 1]) < time(v));
+    if (outOfOrder)
+        versions.sort((a, b) => time(b) - time(a) || 0);
+    if (outOfOrder)
+        warn(ctx, `Site ${ctx.siteId}'s versions were not listed newest first: ordered by their own dates.`);
     const unread = read.stoppedBy ? `${read.pagesUnread} page(s) not read: ${read.stoppedBy}` : null;
-    return { versions, others, unread };
+    return { versions, others, unread, outOfOrder };
 }
 /**
  * Before a checkpoint the service refused for its quota (422): deletes this tool's completed
@@ -18287,18 +18297,19 @@ async function chooseVersion(ctx) {
         return { ...failed, error: { kind: e.kind, hint } };
     }
     const wanted = config.checkpointId;
-    const { versions, unread } = list;
-    // Newest first: without an id, the newest completed version carrying this tool's mark.
+    const { versions, unread, outOfOrder } = list;
+    // Newest first: without an id, the newest completed version carrying this tool's mark; none when the
+    // list was not newest first and not read whole (the newest may be on a page not read).
     const version = wanted
         ? versions.find((v) => v.id === wanted)
-        : versions.find((v) => isOurs(v) && v.completed);
-    const notRead = unread ? ` (${unread})` : '';
+        : versions.find((v) => isOurs(v) && v.completed && !(unread && outOfOrder));
+    const notRead = unread ? ` (${unread}${outOfOrder ? '; the list was not newest first' : ''})` : '';
     if (!version)
         return {
             outcome: 'failed',
             summary: wanted
                 ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
-                : `Nothing was restored: site ${siteId} has no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…")${notRead}.`,
+                : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") was found among site ${siteId}'s versions${notRead}.`,
             error: {
                 kind: 'not-found',
                 hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: the push's checkpoint-id output (CHECKPOINT_ID in its dotenv) names its checkpoint.`,

@@ -352,10 +352,11 @@ const VERSIONS_MODES = [
     'no-task-id',
     'unfiltered',
     'paged',
+    'oldest-first',
     'busy-once',
     'restore-half',
 ];
-/** Rows a page of the version list holds at most with `versions: 'paged'` (fewer than a client asks). */
+/** Rows a page of the version list holds at most with `versions: 'paged'` or `'oldest-first'` (fewer than a client asks). */
 const PAGED_VERSION_ROWS = 2;
 /** The error text of a restore task with `versions: 'restore-half'` (its files put back, not its database). */
 const RESTORE_HALF_ERROR = 'Database import failed after the files were restored (simulated)';
@@ -1764,10 +1765,13 @@ function listVersions(ctx, req) {
     if (asked === null || asked > MAX_PER_PAGE)
         return invalid(ctx, 'per_page');
     const mode = ctx.options.versions;
-    const perPage = mode === 'paged' ? Math.min(asked, simulator_options/* PAGED_VERSION_ROWS */.xl) : asked;
+    const perPage = mode === 'paged' || mode === 'oldest-first' ? Math.min(asked, simulator_options/* PAGED_VERSION_ROWS */.xl) : asked;
     // `unfiltered`: a service that ignores site_id and lists every site's versions (contract §13 r5).
     const listed = mode === 'unfiltered' ? [...ctx.state.siteVersions.values()] : versionsOf(ctx, site);
     const all = listed.sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+    // `oldest-first`: a service that does not list newest first, as contract §13 says it does.
+    if (mode === 'oldest-first')
+        all.reverse();
     const from = (page - 1) * perPage;
     const items = all.slice(from, from + perPage);
     const meta = {

@@ -48,11 +48,12 @@ export const VERSIONS_MODES: readonly VersionsMode[] = [
   'no-task-id',
   'unfiltered',
   'paged',
+  'oldest-first',
   'busy-once',
   'restore-half',
 ]
 
-/** Rows a page of the version list holds at most with `versions: 'paged'` (fewer than a client asks). */
+/** Rows a page of the version list holds at most with `versions: 'paged'` or `'oldest-first'` (fewer than a client asks). */
 export const PAGED_VERSION_ROWS = 2
 
 /** The error text of a restore task with `versions: 'restore-half'` (its files put back, not its database). */

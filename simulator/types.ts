@@ -23,6 +23,7 @@ export type VersionsMode =
   | 'no-task-id'
   | 'unfiltered'
   | 'paged'
+  | 'oldest-first'
   | 'busy-once'
   | 'restore-half'
 /** How POST /v2/sites/{site}/tools behaves (contract §14): `ok`, `plan-403`, or `absent-404` (no such route). */

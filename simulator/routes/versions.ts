@@ -95,10 +95,12 @@ export function listVersions(ctx: ApiContext, req: ApiRequest): ApiResponse {
   if (page === null) return invalid(ctx, 'page')
   if (asked === null || asked > MAX_PER_PAGE) return invalid(ctx, 'per_page')
   const mode = ctx.options.versions
-  const perPage = mode === 'paged' ? Math.min(asked, PAGED_VERSION_ROWS) : asked
+  const perPage = mode === 'paged' || mode === 'oldest-first' ? Math.min(asked, PAGED_VERSION_ROWS) : asked
   // `unfiltered`: a service that ignores site_id and lists every site's versions (contract §13 r5).
   const listed = mode === 'unfiltered' ? [...ctx.state.siteVersions.values()] : versionsOf(ctx, site)
   const all = listed.sort((a, b) => b.created_at - a.created_at || b.id - a.id)
+  // `oldest-first`: a service that does not list newest first, as contract §13 says it does.
+  if (mode === 'oldest-first') all.reverse()
   const from = (page - 1) * perPage
   const items = all.slice(from, from + perPage)
   const meta = {

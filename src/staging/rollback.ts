@@ -62,18 +62,19 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
     return { ...failed, error: { kind: e.kind, hint } }
   }
   const wanted = config.checkpointId
-  const { versions, unread } = list
-  // Newest first: without an id, the newest completed version carrying this tool's mark.
+  const { versions, unread, outOfOrder } = list
+  // Newest first: without an id, the newest completed version carrying this tool's mark; none when the
+  // list was not newest first and not read whole (the newest may be on a page not read).
   const version = wanted
     ? versions.find((v) => v.id === wanted)
-    : versions.find((v) => isOurs(v) && v.completed)
-  const notRead = unread ? ` (${unread})` : ''
+    : versions.find((v) => isOurs(v) && v.completed && !(unread && outOfOrder))
+  const notRead = unread ? ` (${unread}${outOfOrder ? '; the list was not newest first' : ''})` : ''
   if (!version)
     return {
       outcome: 'failed',
       summary: wanted
         ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
-        : `Nothing was restored: site ${siteId} has no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…")${notRead}.`,
+        : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") was found among site ${siteId}'s versions${notRead}.`,
       error: {
         kind: 'not-found',
         hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: the push's checkpoint-id output (CHECKPOINT_ID in its dotenv) names its checkpoint.`,

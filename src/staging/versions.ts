@@ -9,6 +9,7 @@ import {
   versionIdOf,
   versionListPath,
   versionSiteOf,
+  versionTime,
 } from '../contract.js'
 import type { RunContext } from './context.js'
 import { at, warn } from './record.js'
@@ -36,6 +37,8 @@ export interface VersionList {
   others: number
   /** Why the list was not read to its last page (words for people), or null. */
   unread: string | null
+  /** Not listed newest first, by the records' own dates: `versions` are in the order of those dates. */
+  outOfOrder: boolean
 }
 
 /** `GET /v2/site-versions`, every page (the site list's paging, site-list.ts), each record's site told. */
@@ -67,8 +70,15 @@ export async function listVersions(ctx: RunContext): Promise<VersionList> {
       ctx,
       `The service's list of site ${ctx.siteId}'s versions also named ${others} version(s) of other sites: they were left alone (never restored, deleted or counted).`,
     )
+  // Newest first, as §13 says; where the records' own dates say otherwise, the dates win (undated last).
+  const time = (v: VersionRecord) => versionTime(v.createdAt) || -Infinity
+  const dated = versions.filter((v) => time(v) > -Infinity)
+  const outOfOrder = dated.some((v, i) => i > 0 && time(dated[i - 1]!) < time(v))
+  if (outOfOrder) versions.sort((a, b) => time(b) - time(a) || 0)
+  if (outOfOrder)
+    warn(ctx, `Site ${ctx.siteId}'s versions were not listed newest first: ordered by their own dates.`)
   const unread = read.stoppedBy ? `${read.pagesUnread} page(s) not read: ${read.stoppedBy}` : null
-  return { versions, others, unread }
+  return { versions, others, unread, outOfOrder }
 }
 
 /**

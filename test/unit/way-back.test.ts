@@ -47,6 +47,36 @@ describe.each(EACH_PROFILE)('profile %s', (profile) => {
     expect(sentTo(sim(), 'PUT', `/restore-versions/${idOf(old.id)}`)).toHaveLength(1)
   })
 
+  it('a list oldest first: the newest checkpoint by its date is restored, and the oldest are pruned', async () => {
+    sim().setOptions({ versions: 'oldest-first' })
+    const ours = ['a', 'b', 'c'].map((n, i) => seed('1002', `ssa~cp~${n}`, Date.now() - 60_000 + i * 20_000))
+    const back = await runActionVirtually(sim(), { operation: 'rollback', 'site-id': '1002' })
+    expect(back.outputs.result).toBe('succeeded')
+    expect(back.outputs['checkpoint-id']).toBe(idOf(ours[2]!.id))
+    expect(back.stdout).toMatch(/versions were not listed newest first: ordered by their own dates/)
+    const push = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'keep-checkpoints': '2',
+    })
+    expect(push.outputs.result).toBe('succeeded')
+    // Kept: the checkpoint just made and the newest before it (c); a and b, the oldest, deleted.
+    expect(ours.map((v) => sim().state.siteVersions.has(v.id))).toEqual([false, false, true])
+    expect(sim().state.siteVersions.has(Number(push.outputs['checkpoint-id']!.replace('v-', '')))).toBe(true)
+  })
+
+  it('a list oldest first with a page not read: no checkpoint is restored without its id', async () => {
+    sim().setOptions({ versions: 'oldest-first' })
+    for (const n of [1, 2, 3]) seed('1002', `ssa~cp~n${n}`, Date.now() - 60_000 + n * 10_000)
+    sim().addFault({ method: 'GET', path: 'page=2', status: 500, times: 10 })
+    const back = await runActionVirtually(sim(), { operation: 'rollback', 'site-id': '1002' })
+    expect(back.outputs.result).toBe('failed')
+    expect(sentTo(sim(), 'PUT', '/restore-versions/')).toHaveLength(0)
+    expect(back.stdout).toMatch(
+      /no completed checkpoint made by this tool .* was found among site 1002's versions \(1 page\(s\) not read: .*; the list was not newest first\)/,
+    )
+  })
+
   it('a busy 422 on the version create is waited out: no checkpoint deleted, then the push', async () => {
     sim().setOptions({ versions: 'busy-once' })
     seed('1002', 'ssa~cp~a', Date.now() - 3000)
