@@ -4088,10 +4088,7 @@ const VERSIONS_NOT_OFFERED = [404, 405];
 /** §13: a version's id, from the create answer or a list record (`id`). */
 const versionIdOf = (data) => idText(field(data, 'id'));
 /** §13: a version's state in the list: `completed`, `progress`; anything else is not usable. */
-function versionCompleted(record) {
-    const status = field(record, 'status');
-    return typeof status === 'string' && taskState(status) === 'completed';
-}
+const versionCompleted = (record) => taskState(field(record, 'status')) === 'completed';
 /** §13: `DELETE /v2/site-versions` answers the ids it removed and those it could not. */
 function deletedIdsOf(data) {
     const ids = (name) => {
@@ -5642,6 +5639,8 @@ const USER_AGENT = 'site-staging-action/1.0';
 /** Raised when the run's `timeout` leaves no time for the next request or wait. */
 class DeadlineError extends Error {
     lastError;
+    /** When the run's rate window lets a request go again (wall clock, ms), after the deadline: why it stopped early. */
+    callsBackAt = null;
     constructor(lastError = null) {
         super('timeout reached');
         this.lastError = lastError;
@@ -5780,7 +5779,7 @@ class StagingApiClient {
         try {
             for (; wait > 0; wait = ledger.reserve(deadline, read)) {
                 if (clock.now() + wait >= deadline)
-                    throw new DeadlineError();
+                    throw Object.assign(new DeadlineError(), { callsBackAt: clock.wallNow() + wait });
                 if (wait >= 1000)
                     logger.debug(`rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`);
                 const changed = ledger.changed;
@@ -6831,12 +6830,13 @@ function endingOf(ctx, e) {
         // not seen. A request never delivered (connection refused) started nothing.
         const reached = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
         const mayRun = record.jobs.some((j) => j.state === 'accepted' || (j.state === 'sent' && reached));
-        const until = e.lastError?.acceptsAgainAt;
+        const counted = e.callsBackAt && new Date(e.callsBackAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        const until = e.lastError?.acceptsAgainAt ?? counted;
         const timeout = durationText(ctx.config.timeoutMs);
         return {
             outcome: 'timed-out',
             summary: (until
-                ? `Stopped while ${record.step}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
+                ? `Stopped while ${record.step}: ${until === counted ? "the account's rate limit, as this run counts its calls, lets the next request go" : 'the server accepts requests again'} only at ${until}, after this run's timeout (${timeout}).`
                 : `The timeout (${timeout}) was reached while ${record.step}.`) +
                 (mayRun ? ' The job may still be running on the server.' : '') +
                 last,
@@ -16933,10 +16933,13 @@ function waitForVersion(deps, siteId, versionId) {
     const { client, redactor, logger, clock } = deps;
     logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`);
     return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
-        const answer = await client.call('GET', versionListPath(siteId, 1, 100), 'read');
-        const record = listItems(answer.reply.data).find((r) => versionIdOf(r) === versionId);
+        // The list read whole (paged, contract §13 r5): a page not read may hold it.
+        const read = await readSiteList(client, {
+            list: { path: (p, n) => versionListPath(siteId, p, n), maxRetries: 2 },
+        });
+        const record = 'records' in read ? read.records.find((r) => versionIdOf(r) === versionId) : undefined;
         if (!record)
-            return elapsed < TASK_INVISIBLE_GRACE_MS
+            return elapsed < TASK_INVISIBLE_GRACE_MS || !('records' in read) || read.stoppedBy
                 ? 'waiting'
                 : { kind: 'untrackable', reason: `version ${versionId} is not in site ${siteId}'s version list` };
         const state = taskState(record.status);
@@ -17061,7 +17064,6 @@ const PLAIN_LINE_EVERY_MS = 15_000;
 const TROUBLE_POLL_MS = 5000;
 
 ;// CONCATENATED MODULE: ./src/staging/jobs.js
-
 
 
 
@@ -17207,55 +17209,53 @@ async function track(ctx, op, taskId) {
     }
     return ending;
 }
-/**
- * Sends the operation's request. Busy refusals (409/423, or a 422 that says a job runs) are sent
- * again after a pause under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome
- * failure.
- */
+/** Sends the operation's request (sendJob); an attempt of unknown outcome becomes an unknown-outcome failure. */
 async function send(ctx, op) {
     const { method, path } = ENDPOINTS[op];
-    const { client } = ctx;
     at(ctx, `sending the ${op} request`);
+    const request = () => ctx.client.call(method, path(ctx.siteId), op);
+    try {
+        const response = await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown));
+        if (op === 'push')
+            note(ctx, ...PUSH_WARNINGS);
+        return response;
+    }
+    catch (e) {
+        throw e instanceof ApiError && e.processing === 'unknown' ? unknownOutcome(ctx, op, e) : e;
+    }
+}
+/**
+ * The one request that starts a job (an operation, a checkpoint, a restore), recorded as it goes: sent, then
+ * accepted. Never sent, or refused: no job. Not taken (a 429 or 503 being waited out when the run stopped,
+ * or busy): not-taken. No answer: still sent (unknown, never sent again). A busy refusal is sent again
+ * after a pause under if-busy: wait, where `mayWait` allows.
+ */
+async function sendJob(ctx, op, request, mayWait = () => true) {
+    const { client } = ctx;
     for (let busyTries = 0;; busyTries++) {
         const sentBefore = client.sent.length;
         jobIs(ctx, op, 'sent');
         try {
-            const response = await client.call(method, path(ctx.siteId), op);
+            const response = await request();
             answered(ctx, { httpStatus: response.status });
             jobIs(ctx, op, 'accepted');
-            if (op === 'push')
-                note(ctx, ...PUSH_WARNINGS);
             return response;
         }
         catch (e) {
-            if (e instanceof CancelledError && client.sent.length === sentBefore)
+            const said = e instanceof ApiError ? e : e instanceof DeadlineError ? e.lastError : client.waitingAfter;
+            if (said)
+                answered(ctx, { httpStatus: said.httpStatus });
+            const busy = e instanceof ApiError && e.kind === 'busy' && ctx.config.ifBusy === 'wait' && mayWait(e);
+            const notTaken = busy || (!(e instanceof ApiError) && said?.processing === 'not-processed');
+            if (client.sent.length === sentBefore)
                 jobIs(ctx, op, null);
-            // Cancelled while waiting out a 429 or a 503: the server said it did not process the request.
-            else if (e instanceof CancelledError && client.waitingAfter?.processing === 'not-processed') {
-                answered(ctx, { httpStatus: client.waitingAfter.httpStatus });
-                jobIs(ctx, op, 'not-taken', ctx.record.httpStatus);
-            }
-            if (!(e instanceof ApiError)) {
-                if (e instanceof DeadlineError) {
-                    if (e.lastError)
-                        answered(ctx, { httpStatus: e.lastError.httpStatus });
-                    if (e.lastError?.processing !== 'unknown')
-                        jobIs(ctx, op, null);
-                }
+            else if (notTaken)
+                jobIs(ctx, op, 'not-taken', said.httpStatus);
+            else if (e instanceof ApiError && e.processing !== 'unknown')
+                jobIs(ctx, op, null);
+            if (!busy)
                 throw e;
-            }
-            answered(ctx, { httpStatus: e.httpStatus });
-            if (e.processing !== 'unknown')
-                jobIs(ctx, op, null);
-            if (e.kind === 'busy' && ctx.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
-                // Refused while another job runs: not taken, whatever ends the wait (a cancel included).
-                jobIs(ctx, op, 'not-taken', e.httpStatus);
-                await waitWhileBusy(ctx, op, busyTries);
-                continue;
-            }
-            if (e.processing === 'unknown')
-                throw unknownOutcome(ctx, op, e);
-            throw e;
+            await waitWhileBusy(ctx, op, busyTries);
         }
     }
 }
@@ -17402,7 +17402,8 @@ async function pruneCheckpoints(ctx, keep, current) {
         warn(ctx, `Older checkpoints were not deleted: listing site ${ctx.siteId}'s versions failed (${e.message}).`);
         return;
     }
-    const old = deletable(list.versions.filter((v) => v.id !== current)).slice(Math.max(0, keep - 1));
+    // Only completed checkpoints count and go (one that failed or still runs is no way back).
+    const old = deletable(list.versions.filter((v) => v.completed && v.id !== current)).slice(Math.max(0, keep - 1));
     if (old.length > 0)
         await deleteVersions(ctx, old);
 }
@@ -17471,38 +17472,23 @@ async function takeCheckpoint(ctx) {
 async function make(ctx) {
     const { client, siteId, logger } = ctx;
     logger.info(`Site ${siteId}: making a checkpoint of production before the push (a site version).`);
+    const quota = (e) => saysQuota(`${e.serverMessage} ${e.message}`);
+    const request = () => client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) });
     let made;
-    for (let busyTries = 0, roomMade = false;; busyTries++) {
+    for (let roomMade = false;; roomMade = true) {
         at(ctx, 'making the checkpoint (a site version of production)');
-        jobIs(ctx, 'checkpoint', 'sent');
         try {
-            made = await client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) });
-            jobIs(ctx, 'checkpoint', 'accepted');
+            // Busy ("already in progress", contract §13 r5): waited out under if-busy, never made room for.
+            made = await sendJob(ctx, 'checkpoint', request, (e) => !quota(e));
             break;
         }
         catch (e) {
-            // Stopped while a 429 or 503 was waited out, or before it left: not taken, not "unknown".
-            const waited = e instanceof DeadlineError ? e.lastError : client.waitingAfter;
-            if (!(e instanceof ApiError)) {
-                if (waited && waited.processing !== 'unknown')
-                    jobIs(ctx, 'checkpoint', 'not-taken', waited.httpStatus);
-                throw e;
-            }
-            jobIs(ctx, 'checkpoint', e.processing === 'unknown' ? 'sent' : null);
-            const busy = e.kind === 'busy' && !saysQuota(`${e.serverMessage} ${e.message}`);
-            // Busy ("already in progress", contract §13 r5): waited out under if-busy, never made room for.
-            if (busy && ctx.config.ifBusy === 'wait') {
-                jobIs(ctx, 'checkpoint', 'not-taken', e.httpStatus);
-                await waitWhileBusy(ctx, 'checkpoint', busyTries);
-                continue;
-            }
             // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
             // anyway; deleted now, the version is asked for once more.
-            if (busy || e.httpStatus !== 422 || roomMade)
+            if (!(e instanceof ApiError) || (e.kind === 'busy' && !quota(e)) || e.httpStatus !== 422 || roomMade)
                 throw e;
             if (!(await makeRoom(ctx, ctx.config.keepCheckpoints)))
                 throw e;
-            roomMade = true;
         }
     }
     const id = versionIdOf(made.reply.data);
@@ -18210,6 +18196,7 @@ async function checkProduction(ctx, url) {
         last = ctx.redactor.inert(why ?? `HTTP ${answer.status}`, LAST_MAX);
         return why === null ? null : last;
     };
+    const cut = ctx.client.deadline < ctx.clock.now() + windowMs;
     const passed = await waitForUrl(url, ctx, {
         deadline: Math.min(ctx.client.deadline, ctx.clock.now() + windowMs),
         why: setting('production-url'),
@@ -18217,8 +18204,8 @@ async function checkProduction(ctx, url) {
         ...(expected ? { bodyBytes: PAGE_BYTES_MAX } : {}),
     });
     if (passed === null)
-        return { passed: false, last: 'not asked: plain http to a host that is not loopback', tries: 0 };
-    return { passed, last, tries };
+        last = 'not asked: plain http to a host that is not loopback';
+    return { passed: passed === true, last, tries, cut: cut && passed === false };
 }
 /** Why one answer is not healthy, in words; null when it is. */
 function unhealthy(answer, expected) {
@@ -18335,40 +18322,30 @@ async function chooseVersion(ctx) {
  */
 async function restore(ctx, id) {
     const { client, siteId, logger } = ctx;
-    answered(ctx, { checkpointId: id });
-    at(ctx, `restoring production to version ${id}`);
     logger.info(`Site ${siteId}: restoring production to version ${id} (overwrites ${OVERWRITES}).`);
-    let taskId;
     const before = ctx.record.production.content;
-    jobIs(ctx, 'restore', 'sent');
+    at(ctx, `restoring production to version ${id}`);
     learnt(ctx, { content: { is: 'unknown', by: 'restore', version: id } });
+    let answer;
     try {
-        const answer = await client.call('PUT', restorePath(siteId, id), 'restore');
-        jobIs(ctx, 'restore', 'accepted');
-        answered(ctx, { httpStatus: answer.status, message: answer.reply.message });
-        const task = taskIdOf(answer.reply.data);
-        taskId = task && 'id' in task ? task.id : null;
+        answer = await sendJob(ctx, 'restore', () => client.call('PUT', restorePath(siteId, id), 'restore'));
     }
     catch (e) {
-        const waited = e instanceof ApiError ? e : e instanceof DeadlineError ? e.lastError : client.waitingAfter;
-        // Refused, or not taken (429, 503 waited out): nothing was restored. No answer: unknown.
-        if (waited && waited.processing !== 'unknown') {
-            jobIs(ctx, 'restore', 'not-taken', waited.httpStatus);
+        // Never sent, refused, or not taken (429, 503, busy): nothing was restored. No answer: unknown.
+        if (ctx.record.jobs.findLast((j) => j.op === 'restore')?.state !== 'sent')
             learnt(ctx, { content: before });
-        }
+        else
+            answered(ctx, { checkpointId: id });
         if (!(e instanceof ApiError) || e.kind === 'auth')
             throw e;
-        answered(ctx, { httpStatus: e.httpStatus });
         if (e.processing !== 'unknown')
             return failure(e);
-        return {
-            ...failure(e),
-            error: {
-                kind: 'unknown-outcome',
-                hint: `The restore was not sent again, by design.`,
-            },
-        };
+        const hint = 'The restore was not sent again, by design.';
+        return { ...failure(e), error: { kind: 'unknown-outcome', hint } };
     }
+    answered(ctx, { checkpointId: id, message: answer.reply.message });
+    const task = taskIdOf(answer.reply.data);
+    const taskId = task && 'id' in task ? task.id : null;
     if (!taskId) {
         warn(ctx, `The restore of version ${id} was accepted, but the answer gave no task to follow.`);
         return {
@@ -18414,16 +18391,24 @@ async function verifyProduction(ctx, ending, after) {
     if (!url)
         return ending;
     at(ctx, `checking production at ${url}`);
-    const check = await checkProduction(ctx, url);
+    // A maintenance page is not production: while maintenance may still be on, production is not checked.
+    const shut = ['on', 'unknown'].includes(ctx.record.production.maintenance ?? '');
+    const check = shut
+        ? { passed: false, tries: 0, cut: false, last: 'it may still be in maintenance mode' }
+        : await checkProduction(ctx, url);
     if (check.tries === 0) {
         warn(ctx, `${setting('production-url')}: production was not checked (${check.last}).`);
-        return ending;
+        // No time was left for the check the user asked for: not green (the timeout came first).
+        if (!check.cut)
+            return ending;
+        const summary = `${ending.summary} The timeout was reached before production could be checked at ${url}.`;
+        return { outcome: 'timed-out', summary, error: { kind: 'timeout', hint: `Raise ${setting('timeout')}.` } };
     }
     // After rollback-on-failure's restore, the push's check stays the run's: this one is its recheck.
     const again = after === 'restore' && ctx.record.production.check !== null;
     learnt(ctx, again
         ? { recheck: { passed: check.passed, last: check.last } }
-        : { check: { passed: check.passed, url, last: check.last } });
+        : { check: { passed: check.passed, url, last: check.last, cut: check.cut } });
     if (check.passed)
         return ending;
     ctx.logger.warn(`Production failed its check at ${url} after the ${after}: ${check.last} (${check.tries} tries).`);
@@ -18555,18 +18540,25 @@ async function runPush(ctx) {
     if (config.maintenance)
         await maintenanceOff(ctx);
     const content = () => ctx.record.production.content.is;
-    if (content() === 'pushed' && !ctx.signal?.aborted)
-        ending = await verifyProduction(ctx, ending, 'push');
-    const broken = content() === 'push-failed' || ctx.record.production.check?.passed === false;
-    if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
-        ending = await restoreAfterFailure(ctx, ending, checkpoint);
-    if (config.protectProduction) {
-        // The push job switches protection off when it completes (contract §14 r5): on again only after.
-        if (content() === 'unknown' && ctx.record.jobs.some((j) => j.op === 'push'))
-            learnt(ctx, { protection: 'after-push' });
-        else if (content() !== 'unchanged' && content() !== 'unknown')
-            await protectAgain(ctx);
+    // The push job switches protection off when it ends (contract §14 r5): on again after, in every ending.
+    const ended = content() === 'pushed' || content() === 'push-failed';
+    try {
+        if (content() === 'pushed' && !ctx.signal?.aborted)
+            ending = await verifyProduction(ctx, ending, 'push');
+        const { check } = ctx.record.production;
+        const broken = content() === 'push-failed' || check?.passed === false;
+        // A check that ran to the step's deadline leaves no time to follow a restore: none is sent (§13).
+        const noTime = `${setting('rollback-on-failure')}: not restored: no time was left to follow a restore.`;
+        if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
+            ending = check?.cut ? (warn(ctx, noTime), ending) : await restoreAfterFailure(ctx, ending, checkpoint);
     }
+    catch (e) {
+        ending = endingOf(ctx, e);
+    }
+    if (config.protectProduction && ended)
+        await protectAgain(ctx);
+    else if (config.protectProduction && content() === 'unknown')
+        learnt(ctx, { protection: 'after-push' });
     if (checkpoint && ending.outcome === 'succeeded' && !ctx.signal?.aborted)
         await pruneCheckpoints(ctx, config.keepCheckpoints, checkpoint.id);
     return ending;
@@ -18596,9 +18588,8 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
     }
     // The step's own words; what production may be now is the record's.
     const summary = sentences(failed.summary, `Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`);
-    const again = `To try the restore again, ${rollbackCommand(ctx.siteId, checkpoint.id)}.`;
-    const error = failed.error ?? { kind: 'production-check', hint: '' };
-    return { ...failed, outcome, summary, error: { ...error, hint: sentences(error.hint, again) } };
+    // The step to try again is the record's (productionWords), from what production may be now.
+    return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } };
 }
 /**
  * dry-run of a push: the checkpoint and maintenance steps around the push's own lines (in `lines`,

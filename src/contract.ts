@@ -376,10 +376,8 @@ export const VERSIONS_NOT_OFFERED = [404, 405]
 /** §13: a version's id, from the create answer or a list record (`id`). */
 export const versionIdOf = (data: unknown): string | null => idText(field(data, 'id'))
 /** §13: a version's state in the list: `completed`, `progress`; anything else is not usable. */
-export function versionCompleted(record: unknown): boolean {
-  const status = field(record, 'status')
-  return typeof status === 'string' && taskState(status) === 'completed'
-}
+export const versionCompleted = (record: unknown): boolean =>
+  taskState(field(record, 'status')) === 'completed'
 /** §13: `DELETE /v2/site-versions` answers the ids it removed and those it could not. */
 export function deletedIdsOf(data: unknown): { removed: string[]; failed: string[] } {
   const ids = (name: string) => {

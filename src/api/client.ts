@@ -40,6 +40,8 @@ export interface ClientDeps {
 
 /** Raised when the run's `timeout` leaves no time for the next request or wait. */
 export class DeadlineError extends Error {
+  /** When the run's rate window lets a request go again (wall clock, ms), after the deadline: why it stopped early. */
+  callsBackAt: number | null = null
   constructor(readonly lastError: ApiError | null = null) {
     super('timeout reached')
     this.name = 'DeadlineError'
@@ -187,7 +189,8 @@ export class StagingApiClient {
     ledger.waiting(1)
     try {
       for (; wait > 0; wait = ledger.reserve(deadline, read)) {
-        if (clock.now() + wait >= deadline) throw new DeadlineError()
+        if (clock.now() + wait >= deadline)
+          throw Object.assign(new DeadlineError(), { callsBackAt: clock.wallNow() + wait })
         if (wait >= 1000)
           logger.debug(
             `rate limit: waiting up to ${durationText(wait, 'log')} before ${method} ${this.shown(path)}`,

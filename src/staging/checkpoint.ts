@@ -16,7 +16,7 @@ import {
 import type { Config } from '../inputs/index.js'
 import type { RunContext } from './context.js'
 import { answered, at, jobIs, learnt, sentences, warn, type Production } from './record.js'
-import { waitWhileBusy } from './jobs.js'
+import { sendJob } from './jobs.js'
 import { makeRoom } from './versions.js'
 import { endingOf, failure, type Ending } from './ending.js'
 import { waitForTask, waitForVersion } from './wait/follow.js'
@@ -75,35 +75,21 @@ export async function takeCheckpoint(ctx: RunContext): Promise<Checkpoint | Endi
 async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   const { client, siteId, logger } = ctx
   logger.info(`Site ${siteId}: making a checkpoint of production before the push (a site version).`)
+  const quota = (e: ApiError) => saysQuota(`${e.serverMessage} ${e.message}`)
+  const request = () => client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) })
   let made
-  for (let busyTries = 0, roomMade = false; ; busyTries++) {
+  for (let roomMade = false; ; roomMade = true) {
     at(ctx, 'making the checkpoint (a site version of production)')
-    jobIs(ctx, 'checkpoint', 'sent')
     try {
-      made = await client.call('POST', VERSIONS_PATH, 'version', { body: versionBody(siteId) })
-      jobIs(ctx, 'checkpoint', 'accepted')
+      // Busy ("already in progress", contract §13 r5): waited out under if-busy, never made room for.
+      made = await sendJob(ctx, 'checkpoint', request, (e) => !quota(e))
       break
     } catch (e) {
-      // Stopped while a 429 or 503 was waited out, or before it left: not taken, not "unknown".
-      const waited = e instanceof DeadlineError ? e.lastError : client.waitingAfter
-      if (!(e instanceof ApiError)) {
-        if (waited && waited.processing !== 'unknown')
-          jobIs(ctx, 'checkpoint', 'not-taken', waited.httpStatus)
-        throw e
-      }
-      jobIs(ctx, 'checkpoint', e.processing === 'unknown' ? 'sent' : null)
-      const busy = e.kind === 'busy' && !saysQuota(`${e.serverMessage} ${e.message}`)
-      // Busy ("already in progress", contract §13 r5): waited out under if-busy, never made room for.
-      if (busy && ctx.config.ifBusy === 'wait') {
-        jobIs(ctx, 'checkpoint', 'not-taken', e.httpStatus)
-        await waitWhileBusy(ctx, 'checkpoint', busyTries)
-        continue
-      }
       // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
       // anyway; deleted now, the version is asked for once more.
-      if (busy || e.httpStatus !== 422 || roomMade) throw e
+      if (!(e instanceof ApiError) || (e.kind === 'busy' && !quota(e)) || e.httpStatus !== 422 || roomMade)
+        throw e
       if (!(await makeRoom(ctx, ctx.config.keepCheckpoints))) throw e
-      roomMade = true
     }
   }
   const id = versionIdOf(made.reply.data)

@@ -52,13 +52,14 @@ export function endingOf(ctx: RunContext, e: unknown): Ending {
     // not seen. A request never delivered (connection refused) started nothing.
     const reached = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s))
     const mayRun = record.jobs.some((j) => j.state === 'accepted' || (j.state === 'sent' && reached))
-    const until = e.lastError?.acceptsAgainAt
+    const counted = e.callsBackAt && new Date(e.callsBackAt).toISOString().replace(/\.\d{3}Z$/, 'Z')
+    const until = e.lastError?.acceptsAgainAt ?? counted
     const timeout = durationText(ctx.config.timeoutMs)
     return {
       outcome: 'timed-out',
       summary:
         (until
-          ? `Stopped while ${record.step}: the server accepts requests again only at ${until}, after this run's timeout (${timeout}).`
+          ? `Stopped while ${record.step}: ${until === counted ? "the account's rate limit, as this run counts its calls, lets the next request go" : 'the server accepts requests again'} only at ${until}, after this run's timeout (${timeout}).`
           : `The timeout (${timeout}) was reached while ${record.step}.`) +
         (mayRun ? ' The job may still be running on the server.' : '') +
         last,

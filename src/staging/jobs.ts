@@ -2,7 +2,6 @@ import { durationText } from '../duration.js'
 import { ApiError } from '../api/errors.js'
 import { DeadlineError } from '../api/client.js'
 import type { ApiResponse } from '../api/reply.js'
-import { CancelledError } from '../clock.js'
 import { taskIdOf } from '../contract.js'
 import type { JobOperation } from '../types.js'
 import { afterJob } from './after-job.js'
@@ -168,48 +167,51 @@ async function track(ctx: RunContext, op: JobOperation, taskId: string | null): 
   return ending
 }
 
-/**
- * Sends the operation's request. Busy refusals (409/423, or a 422 that says a job runs) are sent
- * again after a pause under if-busy: wait; an attempt of unknown outcome becomes an unknown-outcome
- * failure.
- */
+/** Sends the operation's request (sendJob); an attempt of unknown outcome becomes an unknown-outcome failure. */
 async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
   const { method, path } = ENDPOINTS[op]
-  const { client } = ctx
   at(ctx, `sending the ${op} request`)
+  const request = () => ctx.client.call(method, path(ctx.siteId), op)
+  try {
+    const response = await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown))
+    if (op === 'push') note(ctx, ...PUSH_WARNINGS)
+    return response
+  } catch (e) {
+    throw e instanceof ApiError && e.processing === 'unknown' ? unknownOutcome(ctx, op, e) : e
+  }
+}
+
+/**
+ * The one request that starts a job (an operation, a checkpoint, a restore), recorded as it goes: sent, then
+ * accepted. Never sent, or refused: no job. Not taken (a 429 or 503 being waited out when the run stopped,
+ * or busy): not-taken. No answer: still sent (unknown, never sent again). A busy refusal is sent again
+ * after a pause under if-busy: wait, where `mayWait` allows.
+ */
+export async function sendJob(
+  ctx: RunContext,
+  op: Job,
+  request: () => Promise<ApiResponse>,
+  mayWait: (e: ApiError) => boolean = () => true,
+): Promise<ApiResponse> {
+  const { client } = ctx
   for (let busyTries = 0; ; busyTries++) {
     const sentBefore = client.sent.length
     jobIs(ctx, op, 'sent')
     try {
-      const response = await client.call(method, path(ctx.siteId), op)
+      const response = await request()
       answered(ctx, { httpStatus: response.status })
       jobIs(ctx, op, 'accepted')
-      if (op === 'push') note(ctx, ...PUSH_WARNINGS)
       return response
     } catch (e) {
-      if (e instanceof CancelledError && client.sent.length === sentBefore) jobIs(ctx, op, null)
-      // Cancelled while waiting out a 429 or a 503: the server said it did not process the request.
-      else if (e instanceof CancelledError && client.waitingAfter?.processing === 'not-processed') {
-        answered(ctx, { httpStatus: client.waitingAfter.httpStatus })
-        jobIs(ctx, op, 'not-taken', ctx.record.httpStatus)
-      }
-      if (!(e instanceof ApiError)) {
-        if (e instanceof DeadlineError) {
-          if (e.lastError) answered(ctx, { httpStatus: e.lastError.httpStatus })
-          if (e.lastError?.processing !== 'unknown') jobIs(ctx, op, null)
-        }
-        throw e
-      }
-      answered(ctx, { httpStatus: e.httpStatus })
-      if (e.processing !== 'unknown') jobIs(ctx, op, null)
-      if (e.kind === 'busy' && ctx.config.ifBusy === 'wait' && !(op === 'create' && e.afterUnknown)) {
-        // Refused while another job runs: not taken, whatever ends the wait (a cancel included).
-        jobIs(ctx, op, 'not-taken', e.httpStatus)
-        await waitWhileBusy(ctx, op, busyTries)
-        continue
-      }
-      if (e.processing === 'unknown') throw unknownOutcome(ctx, op, e)
-      throw e
+      const said = e instanceof ApiError ? e : e instanceof DeadlineError ? e.lastError : client.waitingAfter
+      if (said) answered(ctx, { httpStatus: said.httpStatus })
+      const busy = e instanceof ApiError && e.kind === 'busy' && ctx.config.ifBusy === 'wait' && mayWait(e)
+      const notTaken = busy || (!(e instanceof ApiError) && said?.processing === 'not-processed')
+      if (client.sent.length === sentBefore) jobIs(ctx, op, null)
+      else if (notTaken) jobIs(ctx, op, 'not-taken', said!.httpStatus)
+      else if (e instanceof ApiError && e.processing !== 'unknown') jobIs(ctx, op, null)
+      if (!busy) throw e
+      await waitWhileBusy(ctx, op, busyTries)
     }
   }
 }

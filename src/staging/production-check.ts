@@ -20,6 +20,8 @@ export interface ProductionCheck {
    * or no time left): not evidence either way, so nothing may be restored on it.
    */
   tries: number
+  /** Not passed, and the step's deadline came before the end of its window. */
+  cut: boolean
 }
 
 /** Longest `last` kept: a status and a few words. */
@@ -45,15 +47,15 @@ export async function checkProduction(ctx: RunContext, url: string): Promise<Pro
     last = ctx.redactor.inert(why ?? `HTTP ${(answer as SiteAnswer).status}`, LAST_MAX)
     return why === null ? null : last
   }
+  const cut = ctx.client.deadline < ctx.clock.now() + windowMs
   const passed = await waitForUrl(url, ctx, {
     deadline: Math.min(ctx.client.deadline, ctx.clock.now() + windowMs),
     why: setting('production-url'),
     judge,
     ...(expected ? { bodyBytes: PAGE_BYTES_MAX } : {}),
   })
-  if (passed === null)
-    return { passed: false, last: 'not asked: plain http to a host that is not loopback', tries: 0 }
-  return { passed, last, tries }
+  if (passed === null) last = 'not asked: plain http to a host that is not loopback'
+  return { passed: passed === true, last, tries, cut: cut && passed === false }
 }
 
 /** Why one answer is not healthy, in words; null when it is. */

@@ -4,11 +4,11 @@ import { taskStatusPath } from './endpoints.js'
 import { endingOf, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
 import { pruneCheckpoints } from './versions.js'
-import { answered, learnt, sentences } from './record.js'
+import { answered, learnt, sentences, warn } from './record.js'
 import { restore, verifyProduction } from './rollback.js'
 import { maintenanceOff, protectAgain, switchTool } from './site-tools.js'
 import { VERSIONS_PATH, toolsPath, versionPath } from '../contract.js'
-import { rollbackCommand, setting } from '../words.js'
+import { setting } from '../words.js'
 
 /**
  * A push, as issues 27 and 31 describe it: checkpoint -> maintenance on -> push -> wait ->
@@ -60,16 +60,21 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   if (ending.error?.kind === 'task-failed') learnt(ctx, { content: { is: 'push-failed' } })
   if (config.maintenance) await maintenanceOff(ctx)
   const content = () => ctx.record.production.content.is
-  if (content() === 'pushed' && !ctx.signal?.aborted) ending = await verifyProduction(ctx, ending, 'push')
-  const broken = content() === 'push-failed' || ctx.record.production.check?.passed === false
-  if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
-    ending = await restoreAfterFailure(ctx, ending, checkpoint)
-  if (config.protectProduction) {
-    // The push job switches protection off when it completes (contract §14 r5): on again only after.
-    if (content() === 'unknown' && ctx.record.jobs.some((j) => j.op === 'push'))
-      learnt(ctx, { protection: 'after-push' })
-    else if (content() !== 'unchanged' && content() !== 'unknown') await protectAgain(ctx)
+  // The push job switches protection off when it ends (contract §14 r5): on again after, in every ending.
+  const ended = content() === 'pushed' || content() === 'push-failed'
+  try {
+    if (content() === 'pushed' && !ctx.signal?.aborted) ending = await verifyProduction(ctx, ending, 'push')
+    const { check } = ctx.record.production
+    const broken = content() === 'push-failed' || check?.passed === false
+    // A check that ran to the step's deadline leaves no time to follow a restore: none is sent (§13).
+    const noTime = `${setting('rollback-on-failure')}: not restored: no time was left to follow a restore.`
+    if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
+      ending = check?.cut ? (warn(ctx, noTime), ending) : await restoreAfterFailure(ctx, ending, checkpoint)
+  } catch (e) {
+    ending = endingOf(ctx, e)
   }
+  if (config.protectProduction && ended) await protectAgain(ctx)
+  else if (config.protectProduction && content() === 'unknown') learnt(ctx, { protection: 'after-push' })
   if (checkpoint && ending.outcome === 'succeeded' && !ctx.signal?.aborted)
     await pruneCheckpoints(ctx, config.keepCheckpoints, checkpoint.id)
   return ending
@@ -101,9 +106,8 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
     failed.summary,
     `Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`,
   )
-  const again = `To try the restore again, ${rollbackCommand(ctx.siteId, checkpoint.id)}.`
-  const error = failed.error ?? { kind: 'production-check', hint: '' }
-  return { ...failed, outcome, summary, error: { ...error, hint: sentences(error.hint, again) } }
+  // The step to try again is the record's (productionWords), from what production may be now.
+  return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } }
 }
 
 /**

@@ -56,7 +56,8 @@ export interface Production {
   maintenance: 'off' | 'on' | 'unknown' | null
   /** null: not asked (protect-production: false) or no push ended. */
   protection: 'off' | 'on-again' | 'unknown' | 'after-push' | null
-  check: { passed: boolean; url: string; last: string } | null
+  /** `cut`: failed, with the step's deadline before the end of its window (no time left to restore and follow). */
+  check: { passed: boolean; url: string; last: string; cut?: boolean } | null
   /** The check again after rollback-on-failure restored the checkpoint. */
   recheck: { passed: boolean; last: string } | null
   /** The checkpoint taken before this run's push (its name null when naming it was refused). */

@@ -1,5 +1,4 @@
 import { ApiError } from '../api/errors.js'
-import { DeadlineError } from '../api/client.js'
 import { CHECKPOINT_PREFIX, VERSIONS_NOT_OFFERED, restorePath, taskIdOf } from '../contract.js'
 import { durationText } from '../duration.js'
 import type { RunContext } from './context.js'
@@ -10,6 +9,8 @@ import { failure, taskFailed, type Ending } from './ending.js'
 import { checkProduction } from './production-check.js'
 import { answered, at, jobIs, learnt, warn } from './record.js'
 import { waitForTask } from './wait/follow.js'
+import { sendJob } from './jobs.js'
+import type { ApiResponse } from '../api/reply.js'
 import { setting } from '../words.js'
 
 const OVERWRITES = "production's files and database"
@@ -103,37 +104,26 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
  */
 export async function restore(ctx: RunContext, id: string): Promise<Ending> {
   const { client, siteId, logger } = ctx
-  answered(ctx, { checkpointId: id })
-  at(ctx, `restoring production to version ${id}`)
   logger.info(`Site ${siteId}: restoring production to version ${id} (overwrites ${OVERWRITES}).`)
-  let taskId: string | null
   const before = ctx.record.production.content
-  jobIs(ctx, 'restore', 'sent')
+  at(ctx, `restoring production to version ${id}`)
   learnt(ctx, { content: { is: 'unknown', by: 'restore', version: id } })
+  let answer: ApiResponse
   try {
-    const answer = await client.call('PUT', restorePath(siteId, id), 'restore')
-    jobIs(ctx, 'restore', 'accepted')
-    answered(ctx, { httpStatus: answer.status, message: answer.reply.message })
-    const task = taskIdOf(answer.reply.data)
-    taskId = task && 'id' in task ? task.id : null
+    answer = await sendJob(ctx, 'restore', () => client.call('PUT', restorePath(siteId, id), 'restore'))
   } catch (e) {
-    const waited = e instanceof ApiError ? e : e instanceof DeadlineError ? e.lastError : client.waitingAfter
-    // Refused, or not taken (429, 503 waited out): nothing was restored. No answer: unknown.
-    if (waited && waited.processing !== 'unknown') {
-      jobIs(ctx, 'restore', 'not-taken', waited.httpStatus)
+    // Never sent, refused, or not taken (429, 503, busy): nothing was restored. No answer: unknown.
+    if (ctx.record.jobs.findLast((j) => j.op === 'restore')?.state !== 'sent')
       learnt(ctx, { content: before })
-    }
+    else answered(ctx, { checkpointId: id })
     if (!(e instanceof ApiError) || e.kind === 'auth') throw e
-    answered(ctx, { httpStatus: e.httpStatus })
     if (e.processing !== 'unknown') return failure(e)
-    return {
-      ...failure(e),
-      error: {
-        kind: 'unknown-outcome',
-        hint: `The restore was not sent again, by design.`,
-      },
-    }
+    const hint = 'The restore was not sent again, by design.'
+    return { ...failure(e), error: { kind: 'unknown-outcome', hint } }
   }
+  answered(ctx, { checkpointId: id, message: answer.reply.message })
+  const task = taskIdOf(answer.reply.data)
+  const taskId = task && 'id' in task ? task.id : null
   if (!taskId) {
     warn(ctx, `The restore of version ${id} was accepted, but the answer gave no task to follow.`)
     return {
@@ -183,10 +173,17 @@ export async function verifyProduction(
   const url = ctx.config.productionUrl
   if (!url) return ending
   at(ctx, `checking production at ${url}`)
-  const check = await checkProduction(ctx, url)
+  // A maintenance page is not production: while maintenance may still be on, production is not checked.
+  const shut = ['on', 'unknown'].includes(ctx.record.production.maintenance ?? '')
+  const check = shut
+    ? { passed: false, tries: 0, cut: false, last: 'it may still be in maintenance mode' }
+    : await checkProduction(ctx, url)
   if (check.tries === 0) {
     warn(ctx, `${setting('production-url')}: production was not checked (${check.last}).`)
-    return ending
+    // No time was left for the check the user asked for: not green (the timeout came first).
+    if (!check.cut) return ending
+    const summary = `${ending.summary} The timeout was reached before production could be checked at ${url}.`
+    return { outcome: 'timed-out', summary, error: { kind: 'timeout', hint: `Raise ${setting('timeout')}.` } }
   }
   // After rollback-on-failure's restore, the push's check stays the run's: this one is its recheck.
   const again = after === 'restore' && ctx.record.production.check !== null
@@ -194,7 +191,7 @@ export async function verifyProduction(
     ctx,
     again
       ? { recheck: { passed: check.passed, last: check.last } }
-      : { check: { passed: check.passed, url, last: check.last } },
+      : { check: { passed: check.passed, url, last: check.last, cut: check.cut } },
   )
   if (check.passed) return ending
   ctx.logger.warn(

@@ -157,7 +157,10 @@ export async function pruneCheckpoints(ctx: RunContext, keep: number, current: s
     )
     return
   }
-  const old = deletable(list.versions.filter((v) => v.id !== current)).slice(Math.max(0, keep - 1))
+  // Only completed checkpoints count and go (one that failed or still runs is no way back).
+  const old = deletable(list.versions.filter((v) => v.completed && v.id !== current)).slice(
+    Math.max(0, keep - 1),
+  )
   if (old.length > 0) await deleteVersions(ctx, old)
 }
 

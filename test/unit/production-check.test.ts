@@ -49,7 +49,12 @@ const refused = () => Object.assign(new Error('connect ECONNREFUSED 192.0.2.1:44
 describe('checkProduction', () => {
   it('passes once a page that served 503s after the push recovers', async () => {
     const r = run([503, 503, refused(), 502, 200])
-    expect(await checkProduction(r.ctx, LIVE)).toEqual({ passed: true, last: 'HTTP 200', tries: 5 })
+    expect(await checkProduction(r.ctx, LIVE)).toEqual({
+      passed: true,
+      last: 'HTTP 200',
+      tries: 5,
+      cut: false,
+    })
     // Asked again with growing pauses, never all at once.
     const gaps = r.asked.slice(1).map((a, i) => a.at - r.asked[i]!.at)
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000)
@@ -87,12 +92,22 @@ describe('checkProduction', () => {
 
     const good = { status: 200, body: '<html><h1>Welcome to Acme</h1></html>' }
     const fixed = run([maintenance, maintenance, good], { productionExpect: 'Welcome to Acme' })
-    expect(await checkProduction(fixed.ctx, LIVE)).toEqual({ passed: true, last: 'HTTP 200', tries: 3 })
+    expect(await checkProduction(fixed.ctx, LIVE)).toEqual({
+      passed: true,
+      last: 'HTTP 200',
+      tries: 3,
+      cut: false,
+    })
   })
 
   it('a 3xx passes (a redirect is the site answering), without reading the body', async () => {
     const r = run([503, 302])
-    expect(await checkProduction(r.ctx, LIVE)).toEqual({ passed: true, last: 'HTTP 302', tries: 2 })
+    expect(await checkProduction(r.ctx, LIVE)).toEqual({
+      passed: true,
+      last: 'HTTP 302',
+      tries: 2,
+      cut: false,
+    })
     expect(r.asked.every((a) => a.bodyBytes === undefined)).toBe(true)
   })
 
@@ -111,16 +126,21 @@ describe('checkProduction', () => {
     expect(r.asked.every((a) => a.at < r.start + 45_000)).toBe(true)
   })
 
-  it('with no time left, production is never asked: tries 0, no evidence either way', async () => {
+  it('with no time left, production is never asked: tries 0, no evidence either way, cut by the deadline', async () => {
     const r = run([200], {}, 0)
-    expect(await checkProduction(r.ctx, LIVE)).toMatchObject({ passed: false, tries: 0 })
+    expect(await checkProduction(r.ctx, LIVE)).toMatchObject({ passed: false, tries: 0, cut: true })
     expect(r.asked).toHaveLength(0)
   })
 
   it('plain http to a host that is not loopback is not asked', async () => {
     const r = run([200])
     const check = await checkProduction(r.ctx, 'http://www.example.test/')
-    expect(check).toEqual({ passed: false, last: expect.stringMatching(/^not asked: plain http/), tries: 0 })
+    expect(check).toEqual({
+      passed: false,
+      last: expect.stringMatching(/^not asked: plain http/),
+      tries: 0,
+      cut: false,
+    })
     expect(r.asked).toHaveLength(0)
   })
 
@@ -188,7 +208,12 @@ describe("against the simulator's production page, after a push (virtual time)",
     const wrong = await checkAfterPush({ livePage: 'wrong-page' }, expectText)
     expect(wrong.check).toMatchObject({ passed: false, last: 'HTTP 200 without the expected text' })
     expect((await checkAfterPush({ livePage: 'wrong-page' })).check).toMatchObject({ passed: true })
-    expect((await checkAfterPush({}, expectText)).check).toEqual({ passed: true, last: 'HTTP 200', tries: 1 })
+    expect((await checkAfterPush({}, expectText)).check).toEqual({
+      passed: true,
+      last: 'HTTP 200',
+      tries: 1,
+      cut: false,
+    })
   })
 })
 
@@ -223,7 +248,12 @@ describe('the GET of the live page (a real server on loopback)', () => {
       },
       async (url) => {
         const ctx = realRun({ productionExpect: 'Welcome to Acme', verifyTimeoutMs: 1500 })
-        expect(await checkProduction(ctx, url)).toEqual({ passed: true, last: 'HTTP 200', tries: 1 })
+        expect(await checkProduction(ctx, url)).toEqual({
+          passed: true,
+          last: 'HTTP 200',
+          tries: 1,
+          cut: false,
+        })
         const far = await checkProduction(ctx, `${url}long`)
         expect(far).toMatchObject({ passed: false, last: 'HTTP 200 without the expected text' })
       },

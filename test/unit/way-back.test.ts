@@ -1,12 +1,24 @@
 import { describe, expect, it } from '@jest/globals'
 import { addVersion } from '../../simulator/routes/versions.js'
-import { SIM_TOKENS, productionPageUrl } from '../../simulator/seed.js'
-import { EACH_PROFILE, FAST, sentTo } from '../helpers/sim.js'
-import { runActionVirtually, useVirtualSimulator } from '../helpers/virtual-action.js'
+import { SIM_TOKENS, productionPageUrl, stagingSite } from '../../simulator/seed.js'
+import { CancelledError } from '../../src/clock.js'
+import { parseConfig } from '../../src/inputs/index.js'
+import { runOperation } from '../../src/staging/operations.js'
+import type { SiteGet } from '../../src/staging/url-check.js'
+import { MemoryLogger, redactor } from '../helpers/fakes.js'
+import { EACH_PROFILE, FAST, RW, sentTo } from '../helpers/sim.js'
+import { VirtualFaultSim, runActionVirtually, useVirtualSimulator } from '../helpers/virtual-action.js'
+
+/** Every restore sent (`sentTo` matches a path's end; a restore's ends with its version). */
+const restores = (s: VirtualFaultSim) =>
+  s.requests.filter((r) => r.method === 'PUT' && r.path.includes('/restore-versions/'))
+/** Whether the run switched production's password protection on (contract §14). */
+const protectionOn = (s: VirtualFaultSim) =>
+  s.state.toolChanges.some((c) => c.tool === 'password_protection' && c.value === 'on' && c.source === 'api')
 
 // Issue 31 end to end, on both profiles: the way back holds when the version list is not filtered,
 // is paged, answers busy, names a person's version, and when a restore fails half-way.
-describe.each(EACH_PROFILE)('profile %s', (profile) => {
+describe.each(EACH_PROFILE)('profile %s', (profile, shape) => {
   const { sim } = useVirtualSimulator({
     ...FAST,
     profile,
@@ -71,10 +83,85 @@ describe.each(EACH_PROFILE)('profile %s', (profile) => {
     sim().addFault({ method: 'GET', path: 'page=2', status: 500, times: 10 })
     const back = await runActionVirtually(sim(), { operation: 'rollback', 'site-id': '1002' })
     expect(back.outputs.result).toBe('failed')
-    expect(sentTo(sim(), 'PUT', '/restore-versions/')).toHaveLength(0)
+    expect(restores(sim())).toHaveLength(0)
     expect(back.stdout).toMatch(
       /no completed checkpoint made by this tool .* was found among site 1002's versions \(1 page\(s\) not read: .*; the list was not newest first\)/,
     )
+  })
+
+  it('the prune counts and deletes only completed checkpoints: a failed one never keeps a restorable one from being kept', async () => {
+    const b = seed('1002', 'ssa~cp~b', Date.now() - 60_000)
+    const failed = addVersion(
+      { state: sim().state, now: Date.now() - 30_000 },
+      sim().state.sites.get('1002')!,
+      'failed',
+      'ssa~cp~f',
+    )
+    const push = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'keep-checkpoints': '2',
+    })
+    expect(push.outputs.result).toBe('succeeded')
+    expect(sim().state.siteVersions.has(b.id)).toBe(true)
+    expect(sim().state.siteVersions.has(failed.id)).toBe(true)
+    expect(sentTo(sim(), 'DELETE', '/site-versions')).toHaveLength(0)
+  })
+
+  it('a busy restore is waited out under if-busy: wait, then sent once more', async () => {
+    const v = seed('1002', 'ssa~cp~x', Date.now())
+    sim().addFault({
+      method: 'PUT',
+      path: '/restore-versions/',
+      status: shape.busy,
+      json: { status: false, message: 'A restore is already in progress, please wait until it finishes' },
+    })
+    const run = await runActionVirtually(sim(), {
+      operation: 'rollback',
+      'site-id': '1002',
+      'if-busy': 'wait',
+    })
+    expect(run.outputs.result).toBe('succeeded')
+    expect(sentTo(sim(), 'PUT', `/restore-versions/${idOf(v.id)}`)).toHaveLength(2)
+    expect(run.stdout).toMatch(/sending the restore again in/)
+  })
+
+  it('a refused restore is not "the restored version": the output is empty and production unchanged', async () => {
+    seed('1002', 'ssa~cp~x', Date.now())
+    sim().addFault({
+      method: 'PUT',
+      path: '/restore-versions/',
+      status: shape.busy,
+      json: { status: false, message: 'A restore is already in progress' },
+    })
+    const run = await runActionVirtually(sim(), {
+      operation: 'rollback',
+      'site-id': '1002',
+      'if-busy': 'fail',
+    })
+    expect(run.outputs.result).toBe('failed')
+    expect(run.summary).not.toMatch(/Restored version/)
+    expect(run.outputs['checkpoint-id']).toBe('')
+  })
+
+  it('a checkpoint with no task id is followed in the whole version list: on page 2 of a list oldest first', async () => {
+    sim().setOptions({ versions: 'oldest-first' })
+    seed('1002', 'a person', Date.now() - 60_000)
+    seed('1002', 'another', Date.now() - 50_000)
+    sim().addFault({ method: 'POST', path: '/site-versions', patch: { data: { task_id: null } } })
+    const push = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002' })
+    expect(push.outputs.result).toBe('succeeded')
+    expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(1)
+  })
+
+  it('a version whose status is the number 0 is completed (contract §2), in the list as in a task', async () => {
+    const v = seed('1002', 'ssa~cp~x', Date.now())
+    const id = profile === 'spec' ? idOf(v.id) : v.id
+    const record = { id, site_id: 1002, name: 'ssa~cp~x', status: 0, created_at: '2026-01-01 00:00:00.000' }
+    sim().addFault({ method: 'GET', path: '/site-versions?', times: Infinity, patch: { data: [record] } })
+    const back = await runActionVirtually(sim(), { operation: 'rollback', 'site-id': '1002' })
+    expect(back.outputs.result).toBe('succeeded')
+    expect(sentTo(sim(), 'PUT', `/restore-versions/${idOf(v.id)}`)).toHaveLength(1)
   })
 
   it('a busy 422 on the version create is waited out: no checkpoint deleted, then the push', async () => {
@@ -99,7 +186,7 @@ describe.each(EACH_PROFILE)('profile %s', (profile) => {
     seed('1002', 'before push redesign', Date.now())
     const run = await runActionVirtually(sim(), { operation: 'rollback', 'site-id': '1002' })
     expect(run.outputs.result).toBe('failed')
-    expect(sentTo(sim(), 'PUT', '/restore-versions/')).toHaveLength(0)
+    expect(restores(sim())).toHaveLength(0)
     expect(run.stdout).toMatch(/no completed checkpoint made by this tool/)
   })
 
@@ -170,12 +257,160 @@ describe.each(EACH_PROFILE)('production-url after a push, profile %s', (profile)
       'production-url': live(),
       'verify-timeout': '60',
       'rollback-on-failure': 'true',
+      timeout: '5m',
     })
     expect(withRollback.outputs.result).toBe('failed')
     expect(restores()).toHaveLength(1)
     expect(withRollback.outputs['production-check']).toBe('failed')
     expect(withRollback.stdout).toMatch(
       /Production FAILED its check at .*: HTTP 500\. Production was restored to version \S+\. After the restore, production passes its check: HTTP 200\./,
+    )
+  })
+})
+
+describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
+  const { sim } = useVirtualSimulator({
+    ...FAST,
+    profile,
+    durationsMs: { ...FAST.durationsMs, version: 300, restore: 300 },
+  })
+  const live = () => productionPageUrl(new URL(sim().apiUrl).origin, 1002)
+
+  it('a check that runs to the timeout restores nothing (no time to follow it), and protection goes on again', async () => {
+    const s = sim()
+    const hung: SiteGet = async (_url, timeoutMs, signal) => {
+      await s.clock.sleep(timeoutMs, signal)
+      throw Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })
+    }
+    Object.defineProperty(s, 'siteGet', { value: hung })
+    const run = await runActionVirtually(s, {
+      operation: 'push',
+      'site-id': '1002',
+      'production-url': live(),
+      'rollback-on-failure': 'true',
+      'protect-production': 'true',
+      timeout: '50s',
+    })
+    expect(run.outputs.result).toBe('failed')
+    expect(restores(s)).toHaveLength(0)
+    expect(run.stdout).toMatch(/rollback-on-failure: not restored: no time was left to follow a restore/)
+    expect(run.summary).not.toMatch(/restore was sent|partly restored/)
+    expect(protectionOn(s)).toBe(true)
+  })
+
+  it('one bad answer with the timeout near is not a verdict to restore on', async () => {
+    sim().setOptions({ livePage: 'down', livePageRecoversMs: 20_000 })
+    await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'production-url': live(),
+      'rollback-on-failure': 'true',
+      timeout: '3s',
+    })
+    expect(restores(sim())).toHaveLength(0)
+  })
+
+  it('a restore with no answer after a failed check: protection still goes on, and the push is not called unknown', async () => {
+    sim().setOptions({ livePage: 'down' })
+    sim().addFault({ method: 'PUT', path: '/restore-versions/', drop: 'after' })
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'production-url': live(),
+      'rollback-on-failure': 'true',
+      'protect-production': 'true',
+      'verify-timeout': '20s',
+    })
+    expect(restores(sim())).toHaveLength(1)
+    expect(run.stdout).not.toMatch(/the push's end is not known/)
+    expect(protectionOn(sim())).toBe(true)
+  })
+
+  it('no time left to check production: not green', async () => {
+    sim().setOptions({ livePage: 'down', durationsMs: { ...FAST.durationsMs, version: 300, push: 20_000 } })
+    sim().addFault({ method: 'POST', path: '/sites/1002/tools', patch: {} })
+    sim().addFault({ method: 'POST', path: '/sites/1002/tools', latencyMs: 1500 })
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'production-url': live(),
+      maintenance: 'true',
+      timeout: '22s',
+    })
+    expect(sim().siteRequests).toHaveLength(0)
+    expect(run.outputs.result).toBe('timed-out')
+    expect(run.stdout).toMatch(/The timeout was reached before production could be checked/)
+  })
+
+  it('maintenance mode not switched off: its page is not checked as production, and nothing is restored', async () => {
+    sim().addFault({ method: 'POST', path: '/sites/1002/tools', patch: {} })
+    sim().addFault({
+      method: 'POST',
+      path: '/sites/1002/tools',
+      json: { status: false, message: 'Could not switch' },
+    })
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      maintenance: 'true',
+      'production-url': live(),
+      'rollback-on-failure': 'true',
+      timeout: '5m',
+    })
+    expect(sim().siteRequests).toHaveLength(0)
+    expect(restores(sim())).toHaveLength(0)
+    expect(run.stdout).toMatch(/production was not checked \(it may still be in maintenance mode\)/)
+  })
+
+  it('cancelled while production is checked: protection still goes on again', async () => {
+    const s = new VirtualFaultSim({ ...FAST, profile, durationsMs: { ...FAST.durationsMs, version: 300 } })
+    const controller = new AbortController()
+    const siteGet: SiteGet = async () => {
+      controller.abort()
+      throw new CancelledError()
+    }
+    const config = parseConfig({
+      operation: 'push',
+      'site-id': '1002',
+      'api-url': s.apiUrl,
+      'api-token': RW,
+      'production-url': productionPageUrl(new URL(s.apiUrl).origin, 1002),
+      'protect-production': 'true',
+    })
+    const deps = {
+      clock: s.clock,
+      logger: new MemoryLogger(),
+      redactor: redactor(),
+      signal: controller.signal,
+    }
+    const result = await s.clock.run(
+      runOperation(config, '1002', { ...deps, transport: s.transport(), siteGet }),
+    )
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).toMatch(/The push job had completed/)
+    expect(protectionOn(s)).toBe(true)
+  })
+})
+
+describe('a stop the rate limit forces before the timeout', () => {
+  const { sim } = useVirtualSimulator({ ...FAST, durationsMs: { ...FAST.durationsMs, version: 300 } })
+  it("is said as the rate limit's, not as the timeout reached", async () => {
+    for (const id of ['1001', '1003'])
+      sim().state.staging.set(id, stagingSite(sim().state.sites.get(id)!, 0, `s${id}`, sim().url))
+    sim().addFault({ method: 'POST', path: '/sites/1002/staging/push', status: 429, retryAfter: 3000 })
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1001,1002,1003',
+      concurrency: '3',
+      timeout: '60s',
+    })
+    const site = (
+      JSON.parse(run.outputs.results!) as { siteId: string; result: string; summary: string }[]
+    ).find((r) => r.siteId === '1001')!
+    expect(site.result).toBe('timed-out')
+    expect(site.summary).not.toMatch(/The timeout \(1m 0s\) was reached/)
+    expect(site.summary).toMatch(
+      /the account's rate limit, as this run counts its calls, lets the next request go only at \d{4}-/,
     )
   })
 })

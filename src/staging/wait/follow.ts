@@ -18,7 +18,7 @@ import type { Redactor } from '../../secrets/redactor.js'
 import type { Clock, Followed as Operation, Logger } from '../../types.js'
 import { jobOf } from '../../words.js'
 import { taskStatusPath } from '../endpoints.js'
-import { listItems } from '../site-list.js'
+import { readSiteList } from '../site-list.js'
 import type { PollScheduler } from './batch.js'
 import { PollPlanner } from './planner.js'
 
@@ -162,10 +162,13 @@ export function waitForVersion(deps: WaitDeps, siteId: string, versionId: string
   const { client, redactor, logger, clock } = deps
   logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`)
   return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
-    const answer = await client.call('GET', versionListPath(siteId, 1, 100), 'read')
-    const record = listItems(answer.reply.data).find((r) => versionIdOf(r) === versionId)
+    // The list read whole (paged, contract §13 r5): a page not read may hold it.
+    const read = await readSiteList(client, {
+      list: { path: (p, n) => versionListPath(siteId, p, n), maxRetries: 2 },
+    })
+    const record = 'records' in read ? read.records.find((r) => versionIdOf(r) === versionId) : undefined
     if (!record)
-      return elapsed < TASK_INVISIBLE_GRACE_MS
+      return elapsed < TASK_INVISIBLE_GRACE_MS || !('records' in read) || read.stoppedBy
         ? 'waiting'
         : { kind: 'untrackable', reason: `version ${versionId} is not in site ${siteId}'s version list` }
     const state = taskState(record.status)
