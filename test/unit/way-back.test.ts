@@ -108,37 +108,26 @@ describe.each(EACH_PROFILE)('profile %s', (profile, shape) => {
     expect(sentTo(sim(), 'DELETE', '/site-versions')).toHaveLength(0)
   })
 
-  it('a busy restore is waited out under if-busy: wait, then sent once more', async () => {
+  /** Site 1002's checkpoint, whose first restore is refused as busy; the rollback run with `ifBusy`. */
+  const busyRestore = async (ifBusy: string) => {
     const v = seed('1002', 'ssa~cp~x', Date.now())
-    sim().addFault({
-      method: 'PUT',
-      path: '/restore-versions/',
-      status: shape.busy,
-      json: { status: false, message: 'A restore is already in progress, please wait until it finishes' },
-    })
-    const run = await runActionVirtually(sim(), {
-      operation: 'rollback',
-      'site-id': '1002',
-      'if-busy': 'wait',
-    })
+    const json = { status: false, message: 'A restore is already in progress, please wait until it finishes' }
+    sim().addFault({ method: 'PUT', path: '/restore-versions/', status: shape.busy, json })
+    return {
+      v,
+      run: await runActionVirtually(sim(), { operation: 'rollback', 'site-id': '1002', 'if-busy': ifBusy }),
+    }
+  }
+
+  it('a busy restore is waited out under if-busy: wait, then sent once more', async () => {
+    const { v, run } = await busyRestore('wait')
     expect(run.outputs.result).toBe('succeeded')
     expect(sentTo(sim(), 'PUT', `/restore-versions/${idOf(v.id)}`)).toHaveLength(2)
     expect(run.stdout).toMatch(/sending the restore again in/)
   })
 
   it('a refused restore is not "the restored version": the output is empty and production unchanged', async () => {
-    seed('1002', 'ssa~cp~x', Date.now())
-    sim().addFault({
-      method: 'PUT',
-      path: '/restore-versions/',
-      status: shape.busy,
-      json: { status: false, message: 'A restore is already in progress' },
-    })
-    const run = await runActionVirtually(sim(), {
-      operation: 'rollback',
-      'site-id': '1002',
-      'if-busy': 'fail',
-    })
+    const { run } = await busyRestore('fail')
     expect(run.outputs.result).toBe('failed')
     expect(run.summary).not.toMatch(/Restored version/)
     expect(run.outputs['checkpoint-id']).toBe('')
