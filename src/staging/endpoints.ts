@@ -53,11 +53,11 @@ const PUSH_FAILED_WITH_CHECKPOINT =
  * failed, that form; for any other end of a push that was sent (not followed, timed out, cancelled,
  * unknown), the "if the push went through" form. The run notes PUSH_WARNINGS once the push was
  * taken or its answer lost (jobs.ts); this chooses the form. Each line only while it still
- * stands: a checkpoint is a backup, so it removes the "no backup" line; protection switched back
- * on removes the protection line.
+ * stands: a checkpoint is a backup, so it removes the "no backup" line; the record's own words on
+ * protection (on again, off, unknown, after the push) replace the protection line.
  */
 export function pushWarnings({ warnings, production, jobs }: RunRecord, failed: boolean): string[] {
-  const gone = [production.checkpoint !== null, production.protection === 'on-again', false]
+  const gone = [production.checkpoint !== null, production.protection !== null, false]
   const kept = warnings.filter((w) => !gone[PUSH_WARNINGS.indexOf(w)])
   // The push job completed (production may have been restored since: its warnings still stand).
   if (jobs.some((j) => j.op === 'push' && j.state === 'completed')) return kept

@@ -351,6 +351,20 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
     expect(run.stdout).toMatch(/production was not checked \(it may still be in maintenance mode\)/)
   })
 
+  it('a failed push whose protection could not be switched back on says so once, not also "may have"', async () => {
+    sim().addFault({ method: 'POST', path: '/staging/push', taskError: 'rsync failed' })
+    const json = { status: false, message: 'Could not switch' }
+    sim().addFault({ method: 'POST', path: '/sites/1002/tools', json })
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'protect-production': 'true',
+    })
+    expect(run.outputs.result).toBe('failed')
+    expect(run.stdout).toMatch(/is now NOT password-protected: switching protection back on failed/)
+    expect(run.stdout).not.toMatch(/may have switched that protection off/)
+  })
+
   it('cancelled while production is checked: protection still goes on again', async () => {
     const s = new VirtualFaultSim({ ...FAST, profile, durationsMs: { ...FAST.durationsMs, version: 300 } })
     const controller = new AbortController()
