@@ -17242,7 +17242,8 @@ async function sendJob(ctx, op, request, mayWait = () => true) {
             return response;
         }
         catch (e) {
-            const said = e instanceof ApiError ? e : e instanceof DeadlineError ? e.lastError : client.waitingAfter;
+            // What the server last said of it: the refusal, or the 429/503 being waited out when the run stopped.
+            const said = e instanceof ApiError ? e : (e.lastError ?? client.waitingAfter);
             if (said)
                 answered(ctx, { httpStatus: said.httpStatus });
             const busy = e instanceof ApiError && e.kind === 'busy' && ctx.config.ifBusy === 'wait' && mayWait(e);

@@ -203,7 +203,8 @@ export async function sendJob(
       jobIs(ctx, op, 'accepted')
       return response
     } catch (e) {
-      const said = e instanceof ApiError ? e : e instanceof DeadlineError ? e.lastError : client.waitingAfter
+      // What the server last said of it: the refusal, or the 429/503 being waited out when the run stopped.
+      const said = e instanceof ApiError ? e : ((e as DeadlineError).lastError ?? client.waitingAfter)
       if (said) answered(ctx, { httpStatus: said.httpStatus })
       const busy = e instanceof ApiError && e.kind === 'busy' && ctx.config.ifBusy === 'wait' && mayWait(e)
       const notTaken = busy || (!(e instanceof ApiError) && said?.processing === 'not-processed')
