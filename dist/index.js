@@ -5639,8 +5639,7 @@ const USER_AGENT = 'site-staging-action/1.0';
 /** Raised when the run's `timeout` leaves no time for the next request or wait. */
 class DeadlineError extends Error {
     lastError;
-    /** When the run's rate window lets a request go again (wall clock, ms), after the deadline: why it stopped early. */
-    callsBackAt = null;
+    callsBackAt = null; // when the rate window lets a request go (wall clock), past the deadline
     constructor(lastError = null) {
         super('timeout reached');
         this.lastError = lastError;
@@ -5992,7 +5991,7 @@ function productionWords(ctx) {
             : `Look at the live site now: the ${recheck ? 'restore' : content.is === 'restored' ? 'restore' : 'push'} itself completed, but the site fails its check.`;
     const off = `Visitors may see the maintenance page: switch it off in the dashboard.`;
     const tools = {
-        on: `Production (site ${site}) is still in maintenance mode: switching it off was refused. ${off}`,
+        on: `Production (site ${site}) is still in maintenance mode: switching it off failed. ${off}`,
         unknown: `Production (site ${site}) may still be in maintenance mode: whether it was switched off is not known. ${off}`,
     };
     const guard = {
@@ -16933,10 +16932,8 @@ function waitForVersion(deps, siteId, versionId) {
     const { client, redactor, logger, clock } = deps;
     logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`);
     return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
-        // The list read whole (paged, contract §13 r5): a page not read may hold it.
-        const read = await readSiteList(client, {
-            list: { path: (p, n) => versionListPath(siteId, p, n), maxRetries: 2 },
-        });
+        const list = { path: (p, n) => versionListPath(siteId, p, n), maxRetries: 2 }; // read whole
+        const read = await readSiteList(client, { list });
         const record = 'records' in read ? read.records.find((r) => versionIdOf(r) === versionId) : undefined;
         if (!record)
             return elapsed < TASK_INVISIBLE_GRACE_MS || !('records' in read) || read.stoppedBy
@@ -17215,21 +17212,21 @@ async function send(ctx, op) {
     at(ctx, `sending the ${op} request`);
     const request = () => ctx.client.call(method, path(ctx.siteId), op);
     try {
-        const response = await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown));
-        if (op === 'push')
-            note(ctx, ...PUSH_WARNINGS);
-        return response;
+        return await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown));
     }
     catch (e) {
         throw e instanceof ApiError && e.processing === 'unknown' ? unknownOutcome(ctx, op, e) : e;
     }
+    finally {
+        // A push taken, or whose answer was lost (cut or cancelled in flight): its warnings (endpoints.ts).
+        const state = ctx.record.jobs.findLast((j) => j.op === op)?.state;
+        if (op === 'push' && (state === 'sent' || state === 'accepted'))
+            note(ctx, ...PUSH_WARNINGS);
+    }
 }
-/**
- * The one request that starts a job (an operation, a checkpoint, a restore), recorded as it goes: sent, then
- * accepted. Never sent, or refused: no job. Not taken (a 429 or 503 being waited out when the run stopped,
- * or busy): not-taken. No answer: still sent (unknown, never sent again). A busy refusal is sent again
- * after a pause under if-busy: wait, where `mayWait` allows.
- */
+/** The request that starts a job (an operation, a checkpoint, a restore), recorded: sent, then accepted; never
+ * sent or refused: none; a 429/503 being waited out at the stop, or busy: not-taken; no answer: still sent.
+ * Busy is sent again after a pause under if-busy: wait, where `mayWait` allows. */
 async function sendJob(ctx, op, request, mayWait = () => true) {
     const { client } = ctx;
     for (let busyTries = 0;; busyTries++) {
@@ -17248,11 +17245,13 @@ async function sendJob(ctx, op, request, mayWait = () => true) {
                 answered(ctx, { httpStatus: said.httpStatus });
             const busy = e instanceof ApiError && e.kind === 'busy' && ctx.config.ifBusy === 'wait' && mayWait(e);
             const notTaken = busy || (!(e instanceof ApiError) && said?.processing === 'not-processed');
+            // An earlier try that got no answer (`afterUnknown`) keeps it sent (unknown), whatever came after.
+            const known = !said?.afterUnknown;
             if (client.sent.length === sentBefore)
                 jobIs(ctx, op, null);
-            else if (notTaken)
+            else if (known && notTaken)
                 jobIs(ctx, op, 'not-taken', said.httpStatus);
-            else if (e instanceof ApiError && e.processing !== 'unknown')
+            else if (known && e instanceof ApiError && e.processing !== 'unknown')
                 jobIs(ctx, op, null);
             if (!busy)
                 throw e;
@@ -17271,8 +17270,6 @@ async function waitWhileBusy(ctx, op, busyTries) {
         throw new DeadlineError();
 }
 function unknownOutcome(ctx, op, e) {
-    if (op === 'push')
-        note(ctx, ...PUSH_WARNINGS);
     const what = {
         create: 'A staging environment may or may not be being created.',
         pull: 'Staging may or may not be being overwritten with production.',
@@ -17349,7 +17346,7 @@ async function makeRoom(ctx, keep) {
             return false;
         throw e;
     }
-    const old = deletable(list.versions.filter((v) => v.completed)).slice(Math.max(0, keep - 1));
+    const old = deletable(list.versions, keep);
     if (old.length === 0)
         return false;
     ctx.logger.info(`The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`);
@@ -17358,8 +17355,12 @@ async function makeRoom(ctx, keep) {
 }
 /** Whether this tool named the version (its mark, contract §13 r5; never a version a person made). */
 const isOurs = (v) => CHECKPOINT_NAME.test(v.name);
-/** The ids this tool may delete: its own checkpoints, of this site as the record itself says. */
-const deletable = (versions) => versions.filter((v) => isOurs(v) && v.site === 'this').map((v) => v.id);
+/** The ids this tool may delete beyond the newest `keep - 1`: its completed checkpoints (a failed one is no
+ * way back), of this site by their own record, but `except` (the one just made). */
+const deletable = (versions, keep, except = '') => {
+    const ours = versions.filter((v) => isOurs(v) && v.completed && v.site === 'this' && v.id !== except);
+    return ours.map((v) => v.id).slice(Math.max(0, keep - 1));
+};
 /**
  * One `DELETE /v2/site-versions` (ids only: nothing on the server limits it to one site). An answer
  * that did not come is unknown, never "not deleted".
@@ -17403,8 +17404,7 @@ async function pruneCheckpoints(ctx, keep, current) {
         warn(ctx, `Older checkpoints were not deleted: listing site ${ctx.siteId}'s versions failed (${e.message}).`);
         return;
     }
-    // Only completed checkpoints count and go (one that failed or still runs is no way back).
-    const old = deletable(list.versions.filter((v) => v.completed && v.id !== current)).slice(Math.max(0, keep - 1));
+    const old = deletable(list.versions, keep, current);
     if (old.length > 0)
         await deleteVersions(ctx, old);
 }
@@ -18291,16 +18291,18 @@ async function chooseVersion(ctx) {
     const version = wanted
         ? versions.find((v) => v.id === wanted)
         : versions.find((v) => isOurs(v) && v.completed && !(unread && outOfOrder));
-    const notRead = unread ? ` (${unread}${outOfOrder ? '; the list was not newest first' : ''})` : '';
+    const notRead = unread ? ` (${unread})` : '';
     if (!version)
         return {
             outcome: 'failed',
             summary: wanted
-                ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
-                : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") was found among site ${siteId}'s versions${notRead}.`,
+                ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${unread ? ' read' : ''}${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
+                : unread && outOfOrder
+                    ? `Nothing was restored: which of site ${siteId}'s checkpoints is the newest is not known: the list was not newest first and was not read whole${notRead}.`
+                    : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") is among site ${siteId}'s versions${notRead}.`,
             error: {
                 kind: 'not-found',
-                hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: the push's checkpoint-id output (CHECKPOINT_ID in its dotenv) names its checkpoint.`,
+                hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: the push's ${outputNamed('checkpoint-id')} names its checkpoint.`,
             },
         };
     // Whose version it is, as the run knows it (contract §13 r5): the record's own site_id, or only
@@ -18392,16 +18394,11 @@ async function verifyProduction(ctx, ending, after) {
     if (!url)
         return ending;
     at(ctx, `checking production at ${url}`);
-    // A maintenance page is not production: while maintenance may still be on, production is not checked.
-    const shut = ['on', 'unknown'].includes(ctx.record.production.maintenance ?? '');
-    const check = shut
-        ? { passed: false, tries: 0, cut: false, last: 'it may still be in maintenance mode' }
-        : await checkProduction(ctx, url);
+    const check = await checkProduction(ctx, url);
     if (check.tries === 0) {
         warn(ctx, `${setting('production-url')}: production was not checked (${check.last}).`);
-        // No time was left for the check the user asked for: not green (the timeout came first).
         if (!check.cut)
-            return ending;
+            return ending; // else no time was left for the check the user asked for: not green
         const summary = `${ending.summary} The timeout was reached before production could be checked at ${url}.`;
         return { outcome: 'timed-out', summary, error: { kind: 'timeout', hint: `Raise ${setting('timeout')}.` } };
     }
@@ -18412,7 +18409,7 @@ async function verifyProduction(ctx, ending, after) {
         : { check: { passed: check.passed, url, last: check.last, cut: check.cut } });
     if (check.passed)
         return ending;
-    ctx.logger.warn(`Production failed its check at ${url} after the ${after}: ${check.last} (${check.tries} tries).`);
+    ctx.logger.warn(`Production failed its check at ${url} after the ${after}: ${check.last} (tries: ${check.tries}).`);
     return {
         outcome: 'failed',
         summary: ending.summary,
@@ -18441,6 +18438,7 @@ async function switchTool(ctx, tool, on, late = false) {
     const client = late ? ctx.client.cleanup(CLEANUP_MS) : ctx.client;
     const what = tool.replace('_', ' '); // `maintenance mode`, `password protection`
     at(ctx, `switching ${what} ${on ? 'on' : 'off'}`);
+    const sentBefore = client.sent.length;
     try {
         await client.call('POST', toolsPath(ctx.siteId), 'setting', { body: toolBody(tool, on) });
         ctx.logger.info(`Site ${ctx.siteId}: ${what} switched ${on ? 'on' : 'off'}.`);
@@ -18455,11 +18453,13 @@ async function switchTool(ctx, tool, on, late = false) {
                 // Refused as a token's right, not a plan's (a read-only token): a token problem on any step.
                 token: e.kind === 'forbidden' && !saysPlan(`${e.serverMessage} ${e.message}`),
             };
-        if (e instanceof DeadlineError)
-            return { ok: false, why: 'no answer in time', mayHaveHappened: true, stopped: e };
-        if (e instanceof CancelledError)
-            return { ok: false, why: 'the run was cancelled', mayHaveHappened: true, stopped: e };
-        throw e;
+        if (!(e instanceof DeadlineError) && !(e instanceof CancelledError))
+            throw e;
+        // Stopped: it may have happened only if it left and no answer said "not processed" (a 429 waited out).
+        const said = e.lastError ?? client.waitingAfter;
+        const mayHaveHappened = client.sent.length > sentBefore && said?.processing !== 'not-processed';
+        const why = e instanceof DeadlineError ? 'no answer in time' : 'the run was cancelled';
+        return { ok: false, why, mayHaveHappened, stopped: e };
     }
     finally {
         if (client !== ctx.client)
@@ -18505,6 +18505,8 @@ async function runPush(ctx) {
             return made;
         checkpoint = made;
     }
+    // How long the checkpoint took (the run's first step): its restore takes about as long (both copy the site).
+    const checkpointMs = checkpoint ? ctx.clock.now() - ctx.started : 0;
     if (config.maintenance) {
         const on = await switchTool(ctx, 'maintenance_mode', true);
         if (on.ok)
@@ -18546,12 +18548,17 @@ async function runPush(ctx) {
     try {
         if (content() === 'pushed' && !ctx.signal?.aborted)
             ending = await verifyProduction(ctx, ending, 'push');
-        const { check } = ctx.record.production;
+        const { check, maintenance } = ctx.record.production;
         const broken = content() === 'push-failed' || check?.passed === false;
-        // A check that ran to the step's deadline leaves no time to follow a restore: none is sent (§13).
-        const noTime = `${setting('rollback-on-failure')}: not restored: no time was left to follow a restore.`;
+        // Never a restore that could not be followed, nor one on a check of what may be the maintenance page (§13).
+        const late = check?.cut || ctx.client.deadline - ctx.clock.now() < checkpointMs;
+        const shut = check?.passed === false && maintenance !== 'off' && maintenance !== null;
+        const reason = late ? 'no time left to follow a restore' : shut ? 'maintenance mode may still be on' : '';
         if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
-            ending = check?.cut ? (warn(ctx, noTime), ending) : await restoreAfterFailure(ctx, ending, checkpoint);
+            if (reason)
+                warn(ctx, `${setting('rollback-on-failure')}: not restored: ${reason}.`);
+            else
+                ending = await restoreAfterFailure(ctx, ending, checkpoint);
     }
     catch (e) {
         ending = endingOf(ctx, e);
@@ -18569,7 +18576,7 @@ async function runPush(ctx) {
  * restore the checkpoint once, follow it, check production again. The run stays red.
  */
 async function restoreAfterFailure(ctx, failed, checkpoint) {
-    ctx.logger.warn(`Restoring production to checkpoint ${checkpoint.id} (rollback-on-failure).`);
+    ctx.logger.warn(`Restoring production to checkpoint ${checkpoint.id} (${setting('rollback-on-failure')}).`);
     // The push's facts (its task, status, the server's words) stay the run's outputs.
     const { taskId, httpStatus, message } = ctx.record;
     let restored;

@@ -40,8 +40,7 @@ export interface ClientDeps {
 
 /** Raised when the run's `timeout` leaves no time for the next request or wait. */
 export class DeadlineError extends Error {
-  /** When the run's rate window lets a request go again (wall clock, ms), after the deadline: why it stopped early. */
-  callsBackAt: number | null = null
+  callsBackAt: number | null = null // when the rate window lets a request go (wall clock), past the deadline
   constructor(readonly lastError: ApiError | null = null) {
     super('timeout reached')
     this.name = 'DeadlineError'

@@ -67,6 +67,7 @@ function writer(io: CliIo, cliEnv: NodeJS.ProcessEnv, env: NodeJS.ProcessEnv) {
     redactor,
     live,
     door: cliDoor(cliEnv),
+    warned: new Set<string>(), // warnings the log printed: the report does not print them again
     err: (line: string): void => live.print(redactor.inert(line)),
     out: (text: string): void => void io.stdout.write(redactor.scrub(text) + '\n'),
     writeFile: (file: string, text: string): void =>
@@ -130,7 +131,7 @@ function configure(ci: CiEnv, parsed: Parsed & { raw: RawInputs }, w: Writer) {
 async function runOnce({ config, verbose }: Configured, w: Writer, io: CliIo, seams: Seams) {
   const logger: Logger = {
     info: (m) => w.err(m),
-    warn: (m) => w.err(`warning: ${m}`),
+    warn: (m) => (w.warned.add(m), w.err(`warning: ${m}`)),
     debug: (m) => void (verbose && w.err(`debug: ${m}`)),
     ...(w.live.enabled ? { progress: (u: ProgressUpdate) => w.live.update(u) } : {}),
   }
@@ -145,7 +146,7 @@ async function runOnce({ config, verbose }: Configured, w: Writer, io: CliIo, se
 
 /** Write: the report on stderr, --json on stdout, the outputs files; the exit code. */
 function write({ files, json }: Configured, { results, report }: Ran, w: Writer): number {
-  for (const warning of report.warnings) w.err(`warning: ${warning}`)
+  for (const warning of report.warnings) if (!w.warned.has(warning)) w.err(`warning: ${warning}`)
   for (const e of report.errors) w.err(`error: ${e.title}: ${e.hint}`)
   for (const r of results)
     if (r.stagingUrl) w.err(`Staging URL${results.length > 1 ? ` (site ${r.siteId})` : ''}: ${r.stagingUrl}`)

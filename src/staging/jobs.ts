@@ -173,20 +173,19 @@ async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
   at(ctx, `sending the ${op} request`)
   const request = () => ctx.client.call(method, path(ctx.siteId), op)
   try {
-    const response = await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown))
-    if (op === 'push') note(ctx, ...PUSH_WARNINGS)
-    return response
+    return await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown))
   } catch (e) {
     throw e instanceof ApiError && e.processing === 'unknown' ? unknownOutcome(ctx, op, e) : e
+  } finally {
+    // A push taken, or whose answer was lost (cut or cancelled in flight): its warnings (endpoints.ts).
+    const state = ctx.record.jobs.findLast((j) => j.op === op)?.state
+    if (op === 'push' && (state === 'sent' || state === 'accepted')) note(ctx, ...PUSH_WARNINGS)
   }
 }
 
-/**
- * The one request that starts a job (an operation, a checkpoint, a restore), recorded as it goes: sent, then
- * accepted. Never sent, or refused: no job. Not taken (a 429 or 503 being waited out when the run stopped,
- * or busy): not-taken. No answer: still sent (unknown, never sent again). A busy refusal is sent again
- * after a pause under if-busy: wait, where `mayWait` allows.
- */
+/** The request that starts a job (an operation, a checkpoint, a restore), recorded: sent, then accepted; never
+ * sent or refused: none; a 429/503 being waited out at the stop, or busy: not-taken; no answer: still sent.
+ * Busy is sent again after a pause under if-busy: wait, where `mayWait` allows. */
 export async function sendJob(
   ctx: RunContext,
   op: Job,
@@ -208,9 +207,11 @@ export async function sendJob(
       if (said) answered(ctx, { httpStatus: said.httpStatus })
       const busy = e instanceof ApiError && e.kind === 'busy' && ctx.config.ifBusy === 'wait' && mayWait(e)
       const notTaken = busy || (!(e instanceof ApiError) && said?.processing === 'not-processed')
+      // An earlier try that got no answer (`afterUnknown`) keeps it sent (unknown), whatever came after.
+      const known = !said?.afterUnknown
       if (client.sent.length === sentBefore) jobIs(ctx, op, null)
-      else if (notTaken) jobIs(ctx, op, 'not-taken', said!.httpStatus)
-      else if (e instanceof ApiError && e.processing !== 'unknown') jobIs(ctx, op, null)
+      else if (known && notTaken) jobIs(ctx, op, 'not-taken', said!.httpStatus)
+      else if (known && e instanceof ApiError && e.processing !== 'unknown') jobIs(ctx, op, null)
       if (!busy) throw e
       await waitWhileBusy(ctx, op, busyTries)
     }
@@ -229,7 +230,6 @@ export async function waitWhileBusy(ctx: RunContext, op: Job, busyTries: number)
 }
 
 function unknownOutcome(ctx: RunContext, op: JobOperation, e: ApiError): ApiError {
-  if (op === 'push') note(ctx, ...PUSH_WARNINGS)
   const what = {
     create: 'A staging environment may or may not be being created.',
     pull: 'Staging may or may not be being overwritten with production.',

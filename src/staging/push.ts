@@ -25,6 +25,8 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
     if ('outcome' in made) return made
     checkpoint = made
   }
+  // How long the checkpoint took (the run's first step): its restore takes about as long (both copy the site).
+  const checkpointMs = checkpoint ? ctx.clock.now() - ctx.started : 0
   if (config.maintenance) {
     const on = await switchTool(ctx, 'maintenance_mode', true)
     if (on.ok) learnt(ctx, { maintenance: 'on' })
@@ -64,12 +66,15 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   const ended = content() === 'pushed' || content() === 'push-failed'
   try {
     if (content() === 'pushed' && !ctx.signal?.aborted) ending = await verifyProduction(ctx, ending, 'push')
-    const { check } = ctx.record.production
+    const { check, maintenance } = ctx.record.production
     const broken = content() === 'push-failed' || check?.passed === false
-    // A check that ran to the step's deadline leaves no time to follow a restore: none is sent (§13).
-    const noTime = `${setting('rollback-on-failure')}: not restored: no time was left to follow a restore.`
+    // Never a restore that could not be followed, nor one on a check of what may be the maintenance page (§13).
+    const late = check?.cut || ctx.client.deadline - ctx.clock.now() < checkpointMs
+    const shut = check?.passed === false && maintenance !== 'off' && maintenance !== null
+    const reason = late ? 'no time left to follow a restore' : shut ? 'maintenance mode may still be on' : ''
     if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
-      ending = check?.cut ? (warn(ctx, noTime), ending) : await restoreAfterFailure(ctx, ending, checkpoint)
+      if (reason) warn(ctx, `${setting('rollback-on-failure')}: not restored: ${reason}.`)
+      else ending = await restoreAfterFailure(ctx, ending, checkpoint)
   } catch (e) {
     ending = endingOf(ctx, e)
   }
@@ -85,7 +90,7 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
  * restore the checkpoint once, follow it, check production again. The run stays red.
  */
 async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: Checkpoint): Promise<Ending> {
-  ctx.logger.warn(`Restoring production to checkpoint ${checkpoint.id} (rollback-on-failure).`)
+  ctx.logger.warn(`Restoring production to checkpoint ${checkpoint.id} (${setting('rollback-on-failure')}).`)
   // The push's facts (its task, status, the server's words) stay the run's outputs.
   const { taskId, httpStatus, message } = ctx.record
   let restored: Ending

@@ -56,8 +56,7 @@ export interface Production {
   maintenance: 'off' | 'on' | 'unknown' | null
   /** null: not asked (protect-production: false) or no push ended. */
   protection: 'off' | 'on-again' | 'unknown' | 'after-push' | null
-  /** `cut`: failed, with the step's deadline before the end of its window (no time left to restore and follow). */
-  check: { passed: boolean; url: string; last: string; cut?: boolean } | null
+  check: { passed: boolean; url: string; last: string; cut?: boolean } | null // cut: ProductionCheck's
   /** The check again after rollback-on-failure restored the checkpoint. */
   recheck: { passed: boolean; last: string } | null
   /** The checkpoint taken before this run's push (its name null when naming it was refused). */
@@ -204,7 +203,7 @@ export function productionWords(ctx: RunContext): { summary: string[]; warnings:
       : `Look at the live site now: the ${recheck ? 'restore' : content.is === 'restored' ? 'restore' : 'push'} itself completed, but the site fails its check.`
   const off = `Visitors may see the maintenance page: switch it off in the dashboard.`
   const tools = {
-    on: `Production (site ${site}) is still in maintenance mode: switching it off was refused. ${off}`,
+    on: `Production (site ${site}) is still in maintenance mode: switching it off failed. ${off}`,
     unknown: `Production (site ${site}) may still be in maintenance mode: whether it was switched off is not known. ${off}`,
   }
   const guard = {

@@ -11,7 +11,7 @@ import { answered, at, jobIs, learnt, warn } from './record.js'
 import { waitForTask } from './wait/follow.js'
 import { sendJob } from './jobs.js'
 import type { ApiResponse } from '../api/reply.js'
-import { setting } from '../words.js'
+import { outputNamed, setting } from '../words.js'
 
 const OVERWRITES = "production's files and database"
 
@@ -69,16 +69,18 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
   const version = wanted
     ? versions.find((v) => v.id === wanted)
     : versions.find((v) => isOurs(v) && v.completed && !(unread && outOfOrder))
-  const notRead = unread ? ` (${unread}${outOfOrder ? '; the list was not newest first' : ''})` : ''
+  const notRead = unread ? ` (${unread})` : ''
   if (!version)
     return {
       outcome: 'failed',
       summary: wanted
-        ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
-        : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") was found among site ${siteId}'s versions${notRead}.`,
+        ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${unread ? ' read' : ''}${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
+        : unread && outOfOrder
+          ? `Nothing was restored: which of site ${siteId}'s checkpoints is the newest is not known: the list was not newest first and was not read whole${notRead}.`
+          : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") is among site ${siteId}'s versions${notRead}.`,
       error: {
         kind: 'not-found',
-        hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: the push's checkpoint-id output (CHECKPOINT_ID in its dotenv) names its checkpoint.`,
+        hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: the push's ${outputNamed('checkpoint-id')} names its checkpoint.`,
       },
     }
   // Whose version it is, as the run knows it (contract §13 r5): the record's own site_id, or only
@@ -173,15 +175,10 @@ export async function verifyProduction(
   const url = ctx.config.productionUrl
   if (!url) return ending
   at(ctx, `checking production at ${url}`)
-  // A maintenance page is not production: while maintenance may still be on, production is not checked.
-  const shut = ['on', 'unknown'].includes(ctx.record.production.maintenance ?? '')
-  const check = shut
-    ? { passed: false, tries: 0, cut: false, last: 'it may still be in maintenance mode' }
-    : await checkProduction(ctx, url)
+  const check = await checkProduction(ctx, url)
   if (check.tries === 0) {
     warn(ctx, `${setting('production-url')}: production was not checked (${check.last}).`)
-    // No time was left for the check the user asked for: not green (the timeout came first).
-    if (!check.cut) return ending
+    if (!check.cut) return ending // else no time was left for the check the user asked for: not green
     const summary = `${ending.summary} The timeout was reached before production could be checked at ${url}.`
     return { outcome: 'timed-out', summary, error: { kind: 'timeout', hint: `Raise ${setting('timeout')}.` } }
   }
@@ -195,7 +192,7 @@ export async function verifyProduction(
   )
   if (check.passed) return ending
   ctx.logger.warn(
-    `Production failed its check at ${url} after the ${after}: ${check.last} (${check.tries} tries).`,
+    `Production failed its check at ${url} after the ${after}: ${check.last} (tries: ${check.tries}).`,
   )
   return {
     outcome: 'failed',

@@ -27,6 +27,7 @@ export async function switchTool(
   const client = late ? ctx.client.cleanup(CLEANUP_MS) : ctx.client
   const what = tool.replace('_', ' ') // `maintenance mode`, `password protection`
   at(ctx, `switching ${what} ${on ? 'on' : 'off'}`)
+  const sentBefore = client.sent.length
   try {
     await client.call('POST', toolsPath(ctx.siteId), 'setting', { body: toolBody(tool, on) })
     ctx.logger.info(`Site ${ctx.siteId}: ${what} switched ${on ? 'on' : 'off'}.`)
@@ -40,11 +41,12 @@ export async function switchTool(
         // Refused as a token's right, not a plan's (a read-only token): a token problem on any step.
         token: e.kind === 'forbidden' && !saysPlan(`${e.serverMessage} ${e.message}`),
       }
-    if (e instanceof DeadlineError)
-      return { ok: false, why: 'no answer in time', mayHaveHappened: true, stopped: e }
-    if (e instanceof CancelledError)
-      return { ok: false, why: 'the run was cancelled', mayHaveHappened: true, stopped: e }
-    throw e
+    if (!(e instanceof DeadlineError) && !(e instanceof CancelledError)) throw e
+    // Stopped: it may have happened only if it left and no answer said "not processed" (a 429 waited out).
+    const said = (e as DeadlineError).lastError ?? client.waitingAfter
+    const mayHaveHappened = client.sent.length > sentBefore && said?.processing !== 'not-processed'
+    const why = e instanceof DeadlineError ? 'no answer in time' : 'the run was cancelled'
+    return { ok: false, why, mayHaveHappened, stopped: e }
   } finally {
     if (client !== ctx.client) ctx.client.absorb(client)
   }

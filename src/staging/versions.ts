@@ -94,7 +94,7 @@ export async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> 
     if (e instanceof ApiError) return false
     throw e
   }
-  const old = deletable(list.versions.filter((v) => v.completed)).slice(Math.max(0, keep - 1))
+  const old = deletable(list.versions, keep)
   if (old.length === 0) return false
   ctx.logger.info(
     `The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`,
@@ -106,9 +106,12 @@ export async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> 
 /** Whether this tool named the version (its mark, contract §13 r5; never a version a person made). */
 export const isOurs = (v: VersionRecord): boolean => CHECKPOINT_NAME.test(v.name)
 
-/** The ids this tool may delete: its own checkpoints, of this site as the record itself says. */
-const deletable = (versions: VersionRecord[]): string[] =>
-  versions.filter((v) => isOurs(v) && v.site === 'this').map((v) => v.id)
+/** The ids this tool may delete beyond the newest `keep - 1`: its completed checkpoints (a failed one is no
+ * way back), of this site by their own record, but `except` (the one just made). */
+const deletable = (versions: VersionRecord[], keep: number, except = ''): string[] => {
+  const ours = versions.filter((v) => isOurs(v) && v.completed && v.site === 'this' && v.id !== except)
+  return ours.map((v) => v.id).slice(Math.max(0, keep - 1))
+}
 
 /**
  * One `DELETE /v2/site-versions` (ids only: nothing on the server limits it to one site). An answer
@@ -157,10 +160,7 @@ export async function pruneCheckpoints(ctx: RunContext, keep: number, current: s
     )
     return
   }
-  // Only completed checkpoints count and go (one that failed or still runs is no way back).
-  const old = deletable(list.versions.filter((v) => v.completed && v.id !== current)).slice(
-    Math.max(0, keep - 1),
-  )
+  const old = deletable(list.versions, keep, current)
   if (old.length > 0) await deleteVersions(ctx, old)
 }
 

@@ -651,7 +651,7 @@ describe('maintenance and protect-production', () => {
     pushAccepted()
     pushEnds('completed')
     const { result } = await run({ operation: 'push', maintenance: true })
-    expect(result.warnings.join(' ')).toMatch(/is still in maintenance mode: switching it off was refused/)
+    expect(result.warnings.join(' ')).toMatch(/is still in maintenance mode: switching it off failed/)
   })
 
   it('protect-production: password protection back on after the push; refused, said plainly', async () => {

@@ -48,6 +48,23 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
     return out
   }
 
+  test("a warning the log printed is not printed again with the report; rollback-on-failure in the pipe's words", async () => {
+    sim.setOptions({ versions: 'oldest-first' })
+    for (const _ of [1, 2])
+      expect((await command(['push', '--site-id', WITH_STAGING], { env: env() })).code).toBe(0)
+    const pipe = { env: env({ SITE_STAGING_DOOR: 'pipe' }) }
+    const back = await command(['rollback', '--site-id', WITH_STAGING], pipe)
+    const lines = (text: string, re: RegExp) => text.split('\n').filter((l) => re.test(l))
+    expect(lines(back.stderr, /^warning: Site \d+'s versions were not listed newest first/)).toHaveLength(1)
+    sim.setOptions({ livePage: 'down' })
+    const live = `${new URL(sim.apiUrl).origin}/production-sites/${WITH_STAGING}/`
+    const args = ['push', '--site-id', WITH_STAGING, '--production-url', live, '--rollback-on-failure']
+    const r = await command([...args, '--verify-timeout', '5s'], pipe)
+    expect(
+      lines(r.stderr, /^warning: Restoring production to checkpoint \S+ \(ROLLBACK_ON_FAILURE\)\.$/),
+    ).toHaveLength(1)
+  })
+
   describe('each operation against the simulator', () => {
     test('create: waits, progress on stderr, nothing on stdout, exit 0', async () => {
       const r = await command(['create', '--site-id', ELIGIBLE], { env: env() })

@@ -12,6 +12,31 @@ import { VirtualFaultSim, runActionVirtually, useVirtualSimulator } from '../hel
 /** Every restore sent (`sentTo` matches a path's end; a restore's ends with its version). */
 const restores = (s: VirtualFaultSim) =>
   s.requests.filter((r) => r.method === 'PUT' && r.path.includes('/restore-versions/'))
+/** Production's own page on the simulator `s` (production-url). */
+const liveOf = (s: VirtualFaultSim) => productionPageUrl(new URL(s.apiUrl).origin, 1002)
+
+/**
+ * A push on site 1002 (or what `inputs` say) run by runOperation and cancelled: at `atMs`, or when
+ * production's page is first asked for.
+ */
+async function runCancelled(s: VirtualFaultSim, inputs: Record<string, string>, atMs?: number) {
+  const controller = new AbortController()
+  const siteGet: SiteGet = async () => {
+    controller.abort()
+    throw new CancelledError()
+  }
+  if (atMs !== undefined) void s.clock.sleep(atMs).then(() => controller.abort())
+  const config = parseConfig({
+    operation: 'push',
+    'site-id': '1002',
+    'api-url': s.apiUrl,
+    'api-token': RW,
+    ...inputs,
+  })
+  const deps = { clock: s.clock, logger: new MemoryLogger(), redactor: redactor(), signal: controller.signal }
+  return s.clock.run(runOperation(config, '1002', { ...deps, transport: s.transport(), siteGet }))
+}
+
 /** Whether the run switched production's password protection on (contract §14). */
 const protectionOn = (s: VirtualFaultSim) =>
   s.state.toolChanges.some((c) => c.tool === 'password_protection' && c.value === 'on' && c.source === 'api')
@@ -85,7 +110,7 @@ describe.each(EACH_PROFILE)('profile %s', (profile, shape) => {
     expect(back.outputs.result).toBe('failed')
     expect(restores(sim())).toHaveLength(0)
     expect(back.stdout).toMatch(
-      /no completed checkpoint made by this tool .* was found among site 1002's versions \(1 page\(s\) not read: .*; the list was not newest first\)/,
+      /which of site 1002's checkpoints is the newest is not known: the list was not newest first and was not read whole \(1 page\(s\) not read: /,
     )
   })
 
@@ -282,7 +307,7 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
     })
     expect(run.outputs.result).toBe('failed')
     expect(restores(s)).toHaveLength(0)
-    expect(run.stdout).toMatch(/rollback-on-failure: not restored: no time was left to follow a restore/)
+    expect(run.stdout).toMatch(/rollback-on-failure: not restored: no time left to follow a restore/)
     expect(run.summary).not.toMatch(/restore was sent|partly restored/)
     expect(protectionOn(s)).toBe(true)
   })
@@ -331,24 +356,40 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
     expect(run.stdout).toMatch(/The timeout was reached before production could be checked/)
   })
 
-  it('maintenance mode not switched off: its page is not checked as production, and nothing is restored', async () => {
+  it('maintenance mode not switched off: its page fails the check, and nothing is restored on it', async () => {
     sim().addFault({ method: 'POST', path: '/sites/1002/tools', patch: {} })
-    sim().addFault({
-      method: 'POST',
-      path: '/sites/1002/tools',
-      json: { status: false, message: 'Could not switch' },
-    })
+    const json = { status: false, message: 'Could not switch' }
+    sim().addFault({ method: 'POST', path: '/sites/1002/tools', json })
     const run = await runActionVirtually(sim(), {
       operation: 'push',
       'site-id': '1002',
       maintenance: 'true',
       'production-url': live(),
       'rollback-on-failure': 'true',
-      timeout: '5m',
+      timeout: '15m',
     })
-    expect(sim().siteRequests).toHaveLength(0)
+    expect(sim().siteRequests.length).toBeGreaterThan(1)
     expect(restores(sim())).toHaveLength(0)
-    expect(run.stdout).toMatch(/production was not checked \(it may still be in maintenance mode\)/)
+    expect(run.outputs).toMatchObject({ result: 'failed', 'production-check': 'failed' })
+    expect(run.stdout).toMatch(/FAILED its check at .*: HTTP 503/)
+    expect(run.stdout).toMatch(/still in maintenance mode: switching it off failed/)
+    expect(run.stdout).toMatch(/rollback-on-failure: not restored: maintenance mode may still be on/)
+  })
+
+  it('a failed check with less time left than the checkpoint took: no restore that could not be followed', async () => {
+    sim().setOptions({ livePage: 'down', durationsMs: { ...FAST.durationsMs, version: 5000, restore: 5000 } })
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'production-url': live(),
+      'verify-timeout': '20s',
+      'rollback-on-failure': 'true',
+      timeout: '30s',
+    })
+    expect(run.outputs.result).toBe('failed')
+    expect(restores(sim())).toHaveLength(0)
+    expect(run.stdout).toMatch(/rollback-on-failure: not restored: no time left to follow a restore/)
+    expect(run.summary).not.toMatch(/partly restored/)
   })
 
   it('a failed push whose protection could not be switched back on says so once, not also "may have"', async () => {
@@ -367,31 +408,46 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
 
   it('cancelled while production is checked: protection still goes on again', async () => {
     const s = new VirtualFaultSim({ ...FAST, profile, durationsMs: { ...FAST.durationsMs, version: 300 } })
-    const controller = new AbortController()
-    const siteGet: SiteGet = async () => {
-      controller.abort()
-      throw new CancelledError()
-    }
-    const config = parseConfig({
-      operation: 'push',
-      'site-id': '1002',
-      'api-url': s.apiUrl,
-      'api-token': RW,
-      'production-url': productionPageUrl(new URL(s.apiUrl).origin, 1002),
-      'protect-production': 'true',
-    })
-    const deps = {
-      clock: s.clock,
-      logger: new MemoryLogger(),
-      redactor: redactor(),
-      signal: controller.signal,
-    }
-    const result = await s.clock.run(
-      runOperation(config, '1002', { ...deps, transport: s.transport(), siteGet }),
-    )
+    const result = await runCancelled(s, { 'production-url': liveOf(s), 'protect-production': 'true' })
     expect(result.result).toBe('cancelled')
     expect(result.summary).toMatch(/The push job had completed/)
     expect(protectionOn(s)).toBe(true)
+  })
+
+  it('cancelled while the push request had no answer: the push warnings, in their "if it went through" form', async () => {
+    const s = new VirtualFaultSim({ ...FAST, profile, durationsMs: { ...FAST.durationsMs, version: 300 } })
+    s.addFault({ method: 'POST', path: '/staging/push', hang: true, process: true })
+    const result = await runCancelled(s, {}, 4000)
+    expect(result.result).toBe('cancelled')
+    expect(result.warnings.join(' ')).toMatch(/If the push went through/)
+  })
+})
+
+describe('a request whose earlier try got no answer', () => {
+  it('is not "not taken" because a later try was refused 429: the pull may have started', async () => {
+    const s = new VirtualFaultSim({ ...FAST, durationsMs: { ...FAST.durationsMs, pull: 60_000 } })
+    s.addFault({ method: 'POST', path: '/staging/reset', drop: 'after' })
+    s.addFault({ method: 'POST', path: '/staging/reset', status: 429, retryAfter: 20 })
+    const result = await runCancelled(s, { operation: 'pull' }, 8000)
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).not.toMatch(/not taken|was not refreshed/)
+  })
+})
+
+describe('maintenance mode on, stopped before its request left', () => {
+  const { sim } = useVirtualSimulator({ ...FAST, durationsMs: { ...FAST.durationsMs, version: 300 } })
+  it('is not said to be maybe still on, and nothing is switched', async () => {
+    sim().setOptions({ rateLimit: { limit: 3, windowMs: 600_000 } })
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      maintenance: 'true',
+      timeout: '30s',
+    })
+    expect(run.outputs.result).toBe('timed-out')
+    expect(sentTo(sim(), 'POST', '/tools')).toHaveLength(0)
+    expect(run.stdout).not.toMatch(/may still be in maintenance mode/)
+    expect(run.stdout).toMatch(/The push was not sent: production is unchanged/)
   })
 })
 

@@ -162,10 +162,8 @@ export function waitForVersion(deps: WaitDeps, siteId: string, versionId: string
   const { client, redactor, logger, clock } = deps
   logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`)
   return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
-    // The list read whole (paged, contract §13 r5): a page not read may hold it.
-    const read = await readSiteList(client, {
-      list: { path: (p, n) => versionListPath(siteId, p, n), maxRetries: 2 },
-    })
+    const list = { path: (p: number, n: number) => versionListPath(siteId, p, n), maxRetries: 2 } // read whole
+    const read = await readSiteList(client, { list })
     const record = 'records' in read ? read.records.find((r) => versionIdOf(r) === versionId) : undefined
     if (!record)
       return elapsed < TASK_INVISIBLE_GRACE_MS || !('records' in read) || read.stoppedBy
