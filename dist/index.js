@@ -18455,11 +18455,11 @@ async function switchTool(ctx, tool, on, late = false) {
             };
         if (!(e instanceof DeadlineError) && !(e instanceof CancelledError))
             throw e;
-        // Stopped: it may have happened only if it left and no answer said "not processed" (a 429 waited out).
+        // Stopped: it may have happened only if it left, unless all its tries were answered "not processed".
         const said = e.lastError ?? client.waitingAfter;
-        const mayHaveHappened = client.sent.length > sentBefore && said?.processing !== 'not-processed';
+        const never = said?.processing === 'not-processed' && !said.afterUnknown;
         const why = e instanceof DeadlineError ? 'no answer in time' : 'the run was cancelled';
-        return { ok: false, why, mayHaveHappened, stopped: e };
+        return { ok: false, why, mayHaveHappened: client.sent.length > sentBefore && !never, stopped: e };
     }
     finally {
         if (client !== ctx.client)
