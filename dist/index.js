@@ -17218,17 +17218,18 @@ async function send(ctx, op) {
         throw e instanceof ApiError && e.processing === 'unknown' ? unknownOutcome(ctx, op, e) : e;
     }
     finally {
-        // A push taken, or whose answer was lost (cut or cancelled in flight): its warnings (endpoints.ts).
-        const state = ctx.record.jobs.findLast((j) => j.op === op)?.state;
+        const state = ctx.record.jobs.findLast((j) => j.op === op)?.state; // taken, or its answer lost: its warnings
         if (op === 'push' && (state === 'sent' || state === 'accepted'))
             note(ctx, ...PUSH_WARNINGS);
     }
 }
-/** The request that starts a job (an operation, a checkpoint, a restore), recorded: sent, then accepted; never
- * sent or refused: none; a 429/503 being waited out at the stop, or busy: not-taken; no answer: still sent.
- * Busy is sent again after a pause under if-busy: wait, where `mayWait` allows. */
+/** The request that starts a job (an operation, a checkpoint, a restore), recorded by what the server last said
+ * of it: sent, then accepted; never sent or refused: none; a 429/503 being waited out at the stop, or busy:
+ * not-taken; no answer to any try: still sent. Busy is sent again after a pause under if-busy: wait (`mayWait`). */
 async function sendJob(ctx, op, request, mayWait = () => true) {
     const { client } = ctx;
+    const step = ctx.record.step;
+    let unknown = false; // a try that got no answer keeps it sent (unknown), whatever came after
     for (let busyTries = 0;; busyTries++) {
         const sentBefore = client.sent.length;
         jobIs(ctx, op, 'sent');
@@ -17239,23 +17240,22 @@ async function sendJob(ctx, op, request, mayWait = () => true) {
             return response;
         }
         catch (e) {
-            // What the server last said of it: the refusal, or the 429/503 being waited out when the run stopped.
             const said = e instanceof ApiError ? e : (e.lastError ?? client.waitingAfter);
             if (said)
                 answered(ctx, { httpStatus: said.httpStatus });
+            unknown ||= !!said?.afterUnknown;
             const busy = e instanceof ApiError && e.kind === 'busy' && ctx.config.ifBusy === 'wait' && mayWait(e);
             const notTaken = busy || (!(e instanceof ApiError) && said?.processing === 'not-processed');
-            // An earlier try that got no answer (`afterUnknown`) keeps it sent (unknown), whatever came after.
-            const known = !said?.afterUnknown;
-            if (client.sent.length === sentBefore)
+            if (!unknown && client.sent.length === sentBefore)
                 jobIs(ctx, op, null);
-            else if (known && notTaken)
+            else if (!unknown && notTaken)
                 jobIs(ctx, op, 'not-taken', said.httpStatus);
-            else if (known && e instanceof ApiError && e.processing !== 'unknown')
+            else if (!unknown && e instanceof ApiError && e.processing !== 'unknown')
                 jobIs(ctx, op, null);
             if (!busy)
                 throw e;
             await waitWhileBusy(ctx, op, busyTries);
+            at(ctx, step);
         }
     }
 }

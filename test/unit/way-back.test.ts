@@ -432,6 +432,23 @@ describe('a request whose earlier try got no answer', () => {
     expect(result.result).toBe('cancelled')
     expect(result.summary).not.toMatch(/not taken|was not refreshed/)
   })
+
+  it('stays unknown across busy waits: a pull whose first try got no answer is never "not taken"', async () => {
+    const s = new VirtualFaultSim({ ...FAST, durationsMs: { ...FAST.durationsMs, pull: 120_000 } })
+    s.addFault({ method: 'POST', path: '/staging/reset', drop: 'after' })
+    const result = await runCancelled(s, { operation: 'pull' }, 25_000)
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).not.toMatch(/not taken|was not refreshed/)
+  })
+
+  it('a checkpoint sent again after a busy wait is named as the step it is', async () => {
+    const s = new VirtualFaultSim({ ...FAST })
+    const json = { status: false, message: 'A version is already in progress, please wait until it finishes' }
+    s.addFault({ method: 'POST', path: '/site-versions', status: 409, json })
+    s.addFault({ method: 'POST', path: '/site-versions', hang: true, process: true })
+    const result = await runCancelled(s, {}, 5000)
+    expect(result.summary).toMatch(/^Cancelled while making the checkpoint/)
+  })
 })
 
 describe('maintenance mode on, stopped before its request left', () => {
