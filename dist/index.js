@@ -17157,7 +17157,7 @@ async function recreate(ctx) {
         if (!(d instanceof ApiError) || d.kind !== 'not-found')
             throw d;
         await confirmNoStaging(ctx, `DELETE ${ctx.client.shown(ENDPOINTS.delete.path(siteId))} answered 404`);
-        return send(ctx, 'create');
+        return create(ctx);
     }
     const gone = await jobs_follow(ctx, 'delete', deleted, true);
     if (gone.outcome === 'accepted')
@@ -17170,11 +17170,13 @@ async function recreate(ctx) {
     if (gone.outcome !== 'succeeded')
         return gone;
     logger.info('The old staging environment is gone; creating the new one.');
-    return send(ctx, 'create');
+    return create(ctx);
 }
+/** recreate's create: one whose try got no answer, then "exists" or busy, went through (applyPolicy follows it). */
+const create = (ctx) => send(ctx, 'create').catch((e) => (e?.afterUnknown ? applyPolicy(ctx, 'create', e) : Promise.reject(e)));
 /** After an accepted request: its task id and (create) staging fields, then the wait, unless wait: false. */
-async function jobs_follow(ctx, op, response, wait) {
-    const data = response.reply.data;
+async function jobs_follow(ctx, op, sent, wait) {
+    const data = sent.reply.data;
     const task = taskIdOf(data);
     const taskId = task && 'id' in task ? task.id : null;
     if (task && 'unusable' in task)
@@ -17184,10 +17186,10 @@ async function jobs_follow(ctx, op, response, wait) {
     if (op === 'create')
         fillStagingFields(ctx, data, CREATE_ANSWER);
     if (!wait) {
-        ctx.logger.info(`The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`);
+        ctx.logger.info(`The ${op} was accepted (HTTP ${sent.status}); not waiting for it (${setting('wait', 'false')}).`);
         return {
             outcome: 'accepted',
-            summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
+            summary: `The ${op} was accepted (HTTP ${sent.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
         };
     }
     return track(ctx, op, taskId);

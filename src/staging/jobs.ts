@@ -106,7 +106,7 @@ async function recreate(ctx: RunContext): Promise<ApiResponse | Ending> {
     // Gone in the meantime (404): nothing left to delete, once the API root is known to be right.
     if (!(d instanceof ApiError) || d.kind !== 'not-found') throw d
     await confirmNoStaging(ctx, `DELETE ${ctx.client.shown(ENDPOINTS.delete.path(siteId))} answered 404`)
-    return send(ctx, 'create')
+    return create(ctx)
   }
   const gone = await follow(ctx, 'delete', deleted, true)
   if (gone.outcome === 'accepted')
@@ -118,17 +118,16 @@ async function recreate(ctx: RunContext): Promise<ApiResponse | Ending> {
     })
   if (gone.outcome !== 'succeeded') return gone
   logger.info('The old staging environment is gone; creating the new one.')
-  return send(ctx, 'create')
+  return create(ctx)
 }
 
+/** recreate's create: one whose try got no answer, then "exists" or busy, went through (applyPolicy follows it). */
+const create = (ctx: RunContext) =>
+  send(ctx, 'create').catch((e) => (e?.afterUnknown ? applyPolicy(ctx, 'create', e) : Promise.reject(e)))
+
 /** After an accepted request: its task id and (create) staging fields, then the wait, unless wait: false. */
-async function follow(
-  ctx: RunContext,
-  op: JobOperation,
-  response: ApiResponse,
-  wait: boolean,
-): Promise<Ending> {
-  const data = response.reply.data
+async function follow(ctx: RunContext, op: JobOperation, sent: ApiResponse, wait: boolean): Promise<Ending> {
+  const data = sent.reply.data
   const task = taskIdOf(data)
   const taskId = task && 'id' in task ? task.id : null
   if (task && 'unusable' in task)
@@ -139,11 +138,11 @@ async function follow(
   if (op === 'create') fillStagingFields(ctx, data, CREATE_ANSWER)
   if (!wait) {
     ctx.logger.info(
-      `The ${op} was accepted (HTTP ${response.status}); not waiting for it (${setting('wait', 'false')}).`,
+      `The ${op} was accepted (HTTP ${sent.status}); not waiting for it (${setting('wait', 'false')}).`,
     )
     return {
       outcome: 'accepted',
-      summary: `The ${op} was accepted (HTTP ${response.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
+      summary: `The ${op} was accepted (HTTP ${sent.status}); not waited for. ${checkLaterHint(ctx.siteId, taskId)}`,
     }
   }
   return track(ctx, op, taskId)

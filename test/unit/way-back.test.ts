@@ -449,6 +449,23 @@ describe('a request whose earlier try got no answer', () => {
     const result = await runCancelled(s, {}, 5000)
     expect(result.summary).toMatch(/^Cancelled while making the checkpoint/)
   })
+
+  it.each(EACH_PROFILE)(
+    'recreate (%s): a create whose try got no answer, then "exists" or busy, went through',
+    async (profile) => {
+      const s = new VirtualFaultSim({ ...FAST, profile })
+      s.addFault({ method: 'POST', path: /sites\/1002\/staging$/, patch: {} })
+      s.addFault({ method: 'POST', path: /sites\/1002\/staging$/, drop: 'after' })
+      const run = await runActionVirtually(s, {
+        operation: 'create',
+        'site-id': '1002',
+        'if-exists': 'recreate',
+      })
+      expect(['succeeded', 'accepted']).toContain(run.outputs.result)
+      expect(run.stdout).toMatch(/after a try whose outcome was unknown: that first try went through/)
+      expect(sentTo(s, 'DELETE', '/staging')).toHaveLength(1)
+    },
+  )
 })
 
 describe('maintenance mode on, stopped before its request left', () => {
