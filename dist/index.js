@@ -17220,8 +17220,8 @@ async function send(ctx, op) {
         throw e instanceof ApiError && e.processing === 'unknown' ? unknownOutcome(ctx, op, e) : e;
     }
     finally {
-        const state = ctx.record.jobs.findLast((j) => j.op === op)?.state; // taken, or its answer lost: its warnings
-        if (op === 'push' && (state === 'sent' || state === 'accepted'))
+        const state = op === 'push' ? ctx.record.jobs.findLast((j) => j.op === op)?.state : null; // taken, or lost
+        if (state === 'sent' || state === 'accepted')
             note(ctx, ...PUSH_WARNINGS);
     }
 }
