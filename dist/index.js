@@ -6825,10 +6825,9 @@ function endingOf(ctx, e) {
     const { client, record } = ctx;
     if (e instanceof DeadlineError) {
         const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
-        // A job the server took, or may have (a request that reached it and got no answer), whose end was
-        // not seen. A request never delivered (connection refused) started nothing.
-        const reached = client.sent.some((s) => /-> (2\d\d|no answer)/.test(s));
-        const mayRun = record.jobs.some((j) => j.state === 'accepted' || (j.state === 'sent' && reached));
+        // A job the server took, or may have (a try with no answer, or a 5xx, whatever came after: sendJob), whose end
+        // was not seen. A request never delivered (connection refused) or refused (429, 503) started nothing.
+        const mayRun = record.jobs.some((j) => j.state === 'accepted' || j.state === 'sent');
         const counted = e.callsBackAt && new Date(e.callsBackAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
         const until = e.lastError?.acceptsAgainAt ?? counted;
         const timeout = durationText(ctx.config.timeoutMs);
@@ -17213,16 +17212,19 @@ async function send(ctx, op) {
     const { method, path } = ENDPOINTS[op];
     at(ctx, `sending the ${op} request`);
     const request = () => ctx.client.call(method, path(ctx.siteId), op);
+    const stateOf = () => ctx.record.jobs.findLast((j) => j.op === op)?.state;
     try {
         return await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown));
     }
     catch (e) {
-        throw e instanceof ApiError && e.processing === 'unknown' ? unknownOutcome(ctx, op, e) : e;
+        // Still 'sent': a try got no answer, whatever was answered after it (sendJob); the policies read the rest.
+        const policy = e instanceof ApiError &&
+            (e.kind === 'not-found' || e.kind === 'exists' || (op === 'create' && e.kind === 'busy'));
+        throw e instanceof ApiError && !policy && stateOf() === 'sent' ? unknownOutcome(ctx, op, e) : e;
     }
     finally {
-        const state = op === 'push' ? ctx.record.jobs.findLast((j) => j.op === op)?.state : null; // taken, or lost
-        if (state === 'sent' || state === 'accepted')
-            note(ctx, ...PUSH_WARNINGS);
+        if (op === 'push' && ['sent', 'accepted'].includes(stateOf() ?? ''))
+            note(ctx, ...PUSH_WARNINGS); // taken, or lost
     }
 }
 /** The request that starts a job (an operation, a checkpoint, a restore), recorded by what the server last said
@@ -17278,7 +17280,9 @@ function unknownOutcome(ctx, op, e) {
         push: 'Production may or may not be being overwritten with staging.',
         delete: 'The staging environment may or may not be being deleted.',
     }[op];
-    const again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.';
+    let again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.';
+    if (e.processing !== 'unknown')
+        again = 'An earlier try got no answer.';
     return e.retold({
         kind: 'unknown-outcome',
         processing: 'unknown',

@@ -171,13 +171,17 @@ async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
   const { method, path } = ENDPOINTS[op]
   at(ctx, `sending the ${op} request`)
   const request = () => ctx.client.call(method, path(ctx.siteId), op)
+  const stateOf = () => ctx.record.jobs.findLast((j) => j.op === op)?.state
   try {
     return await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown))
   } catch (e) {
-    throw e instanceof ApiError && e.processing === 'unknown' ? unknownOutcome(ctx, op, e) : e
+    // Still 'sent': a try got no answer, whatever was answered after it (sendJob); the policies read the rest.
+    const policy =
+      e instanceof ApiError &&
+      (e.kind === 'not-found' || e.kind === 'exists' || (op === 'create' && e.kind === 'busy'))
+    throw e instanceof ApiError && !policy && stateOf() === 'sent' ? unknownOutcome(ctx, op, e) : e
   } finally {
-    const state = op === 'push' ? ctx.record.jobs.findLast((j) => j.op === op)?.state : null // taken, or lost
-    if (state === 'sent' || state === 'accepted') note(ctx, ...PUSH_WARNINGS)
+    if (op === 'push' && ['sent', 'accepted'].includes(stateOf() ?? '')) note(ctx, ...PUSH_WARNINGS) // taken, or lost
   }
 }
 
@@ -235,8 +239,8 @@ function unknownOutcome(ctx: RunContext, op: JobOperation, e: ApiError): ApiErro
     push: 'Production may or may not be being overwritten with staging.',
     delete: 'The staging environment may or may not be being deleted.',
   }[op]
-  const again =
-    op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.'
+  let again = op === 'push' || op === 'delete' ? 'It was not sent again, by design.' : 'Retries were used up.'
+  if (e.processing !== 'unknown') again = 'An earlier try got no answer.'
   return e.retold({
     kind: 'unknown-outcome',
     processing: 'unknown',

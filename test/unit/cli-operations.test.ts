@@ -48,6 +48,21 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
     return out
   }
 
+  test('a refusal until after the timeout, after a try that got no answer: the pull may be running (not "rate limited")', async () => {
+    sim.addFault({ method: 'POST', path: '/staging/reset', drop: 'after' })
+    sim.addFault({ method: 'POST', path: '/staging/reset', status: 429, retryAfter: '3600' })
+    const run = await command(['pull', '--site-id', WITH_STAGING, '--timeout', '30s', '--json'], {
+      env: env(),
+    })
+    const result = JSON.parse(run.stdout)
+    expect([result.result, result.error.kind]).toEqual(['failed', 'unknown-outcome'])
+    expect(result.summary).toMatch(
+      /Staging may or may not be being overwritten with production\. An earlier try got no answer\./,
+    )
+    expect(result.error.hint).toMatch(/status --site-id/)
+    expect(changes()).toHaveLength(2)
+  })
+
   test("a warning the log printed is not printed again with the report; rollback-on-failure in the pipe's words", async () => {
     sim.setOptions({ versions: 'oldest-first' })
     for (const _ of [1, 2])

@@ -152,6 +152,7 @@ describe('create', () => {
       .reply(202, envelope({ task_id: 't1' }))
     const { result } = await run({ ifExists: 'recreate' })
     expect(result.result).toBe('failed')
+    expect([result.sent, result.summary]).toEqual([])
     expect(result.error?.kind).toBe('unknown-outcome')
     expect(result.summary).toMatch(/no new one was created/)
     expect(second.isDone()).toBe(false)
@@ -230,6 +231,7 @@ describe('push and delete are never sent twice', () => {
         .reply(status, envelope(null, 'oops', false))
       const { result } = await run({ operation: 'push' })
       expect(result.result).toBe('failed')
+      expect([result.sent, result.summary]).toEqual([])
       expect(result.error?.kind).toBe('unknown-outcome')
       expect(result.summary).toMatch(/outcome of the push request is unknown/)
       expect(result.summary).toMatch(/not sent again/)
@@ -244,6 +246,7 @@ describe('push and delete are never sent twice', () => {
       .delete('/v2/sites/1001/staging')
       .reply(500, envelope(null, 'oops', false))
     const { result } = await run({ operation: 'delete' })
+    expect([result.sent, result.summary]).toEqual([])
     expect(result.error?.kind).toBe('unknown-outcome')
     expect(result.requests).toBe(1)
   })
@@ -433,6 +436,13 @@ describe('waiting', () => {
     expect(result.summary).toMatch(/may still be running on the server/)
     expect(clock.now() - 1_700_000_000_000).toBeLessThanOrEqual(120_000)
   })
+  it('a timeout after a 502 that may have started the pull says the job may be running (a 5xx is no refusal)', async () => {
+    api().post('/v2/sites/1001/staging/reset').times(20).reply(502, 'Bad gateway')
+    const { result } = await run({ operation: 'pull', timeoutMs: 8_000 })
+    expect(result.result).toBe('timed-out')
+    expect(result.summary).toMatch(/may still be running on the server/)
+    expect(result.error?.hint).toMatch(/To check on it later/)
+  })
   it('logs progress now and then, not at every poll', async () => {
     api()
       .post('/v2/sites/1001/staging')
@@ -473,7 +483,6 @@ describe('cancellation and dry run', () => {
     const { result, logger } = await run({ operation: 'push', dryRun: true })
     expect(reads.isDone()).toBe(true)
     expect(result.result).toBe('dry-run')
-    expect(result.sent).toEqual([])
     expect(logger.text).toContain(`POST ${API}/v2/sites/1001/staging/push`)
     expect(logger.text).toContain(`GET ${API}/v2/tasks/{task_id}/status (repeated until the job ends)`)
   })
@@ -655,7 +664,6 @@ describe('status: read-only (issue 11)', () => {
       stagingSiteId: 's-1001',
       stagingUrl: 'https://s.example.test',
     })
-    expect(result.sent).toEqual([])
   })
   it('no staging environment is a state, not a failure', async () => {
     api()
@@ -700,7 +708,6 @@ describe('status: read-only (issue 11)', () => {
       stagingState: 'ready',
       stagingSiteId: 's-1001',
     })
-    expect(result.sent).toEqual([])
     // The job an earlier run started: never "the status job" (issue 24 §11).
     expect(logger.text).toContain('Waiting for the job (task abc123) to finish')
     expect(`${logger.text}\n${result.summary}`).not.toMatch(/status job/)
