@@ -632,7 +632,7 @@ function dotenvFor(outputs, results) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8877);
 /* harmony import */ var _pipe_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9749);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(208);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2773);
 // dist/cli.js, the `site-staging` command: runs the CLI (src/cli/run.ts), or with --bitbucket-pipe
 // as its only argument the Bitbucket pipe's entry (src/cli/pipe.ts), then exits: do not linger on
 // sockets left by a request that never answered; let stdout drain first.
@@ -675,12 +675,14 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 var dotenv = __nccwpck_require__(4188);
 // EXTERNAL MODULE: ./src/cli/args.js
 var cli_args = __nccwpck_require__(9739);
-// EXTERNAL MODULE: ./src/cli/run.js + 8 modules
-var run = __nccwpck_require__(208);
+// EXTERNAL MODULE: ./src/cli/run.js + 6 modules
+var run = __nccwpck_require__(2773);
 // EXTERNAL MODULE: ./src/report/outputs.js
 var outputs = __nccwpck_require__(4074);
 // EXTERNAL MODULE: ./src/secrets/urls.js
 var urls = __nccwpck_require__(1649);
+// EXTERNAL MODULE: ./src/secrets/redactor.js
+var secrets_redactor = __nccwpck_require__(7019);
 // EXTERNAL MODULE: ./src/inputs/index.js + 2 modules
 var inputs = __nccwpck_require__(7029);
 // EXTERNAL MODULE: ./src/inputs/table.js
@@ -693,6 +695,7 @@ var types = __nccwpck_require__(4444);
 // (PID 1 in the container: SIGTERM from a stopped pipeline reaches the CLI's own handler) -> the
 // outputs as a file later commands `source` (the CLI's --shell-env file): $BITBUCKET_PIPE_SHARED_STORAGE_DIR/site-staging/
 // staging.env and OUTPUT_FILE, each with its .json. Exit codes are the CLI's.
+
 
 
 
@@ -825,7 +828,10 @@ function writeOutputs(env, envText, json, say) {
  * `seams`: run()'s own (tests run the same pipe in virtual time); the defaults are the real ones.
  */
 async function runPipe(env, io, seams = {}) {
-    const say = (line) => void io.stderr.write(`site-staging pipe: ${line}\n`);
+    const redactor = new secrets_redactor/* Redactor */.p(); // the token, also in a variable that is refused (not one Bitbucket left as text)
+    if (!unexpanded(env.STAGING_API_TOKEN ?? ''))
+        redactor.add(env.STAGING_API_TOKEN);
+    const say = (line) => void io.stderr.write(`site-staging pipe: ${redactor.inert(line)}\n`);
     let args;
     try {
         args = argsFrom(env);
@@ -834,7 +840,7 @@ async function runPipe(env, io, seams = {}) {
         if (!(e instanceof PipeVariableError))
             throw e;
         say(e.message);
-        writeOutputs(env, (0,dotenv/* envFileText */.T1)((0,outputs/* failedOutputs */.KP)(e.message)), null, say);
+        writeOutputs(env, (0,dotenv/* envFileText */.T1)((0,outputs/* failedOutputs */.KP)(redactor.scrub(e.message))), null, say);
         return cli_args/* EXIT */.dc.usage;
     }
     const work = (0,external_node_fs_.mkdtempSync)(external_node_path_namespaceObject.join((0,external_node_os_namespaceObject.tmpdir)(), 'site-staging-pipe-'));
@@ -859,7 +865,7 @@ async function runPipe(env, io, seams = {}) {
 
 /***/ }),
 
-/***/ 208:
+/***/ 2773:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1271,313 +1277,8 @@ function finalLine(results) {
     return `Staging ${r.operation} ${r.result} (site ${r.siteId}). The server said${when}: "${said}" ${what}`;
 }
 
-;// CONCATENATED MODULE: ./src/secrets/prefix-index.js
-// Secrets found in text: the index the Redactor (src/secrets/redactor.ts) scrubs with.
-
-/** Shortest secret still found when white space was put inside it. */
-const SPACED_MIN_LENGTH = 12;
-/** ASCII letters in lower case, every other character kept: the same length, so positions still match. */
-function fold(text) {
-    return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
-}
-/**
- * The key of the characters at `i` and `i + 1` of `text` (positions must exist): a number, so a
- * lookup at every position of a long text creates nothing. Two pairs may share a key; a hit is
- * always checked whole.
- */
-function pairAt(text, i) {
-    return (text.charCodeAt(i) & 0x7fff) * 0x8000 + (text.charCodeAt(i + 1) & 0x7fff);
-}
-/**
- * Secrets looked up by their first characters: scrubbing stays linear in the text however many
- * secrets a large run has collected (every site's staging credentials), longest match first, and
- * creates no string per position (a run's outputs of a thousand sites are scrubbed whole). Those
- * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
- * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
- */
-class PrefixIndex {
-    byPrefix = new Map();
-    byFoldedPrefix = new Map();
-    all = new Set();
-    has(secret) {
-        return this.all.has(secret);
-    }
-    add(secret) {
-        if (secret.length < encodings/* MIN_SECRET_LENGTH */.vb || this.all.has(secret))
-            return;
-        this.all.add(secret);
-        const caseless = secret.length >= encodings/* PART_MIN_LENGTH */.IT;
-        const stored = caseless ? fold(secret) : secret;
-        const index = caseless ? this.byFoldedPrefix : this.byPrefix;
-        const key = pairAt(stored, 0);
-        const list = index.get(key) ?? [];
-        if (list.includes(stored))
-            return;
-        list.push(stored);
-        list.sort((a, b) => b.length - a.length);
-        index.set(key, list);
-    }
-    /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
-    replace(text, spaced = false) {
-        if (this.all.size === 0 || text.length < encodings/* MIN_SECRET_LENGTH */.vb)
-            return text;
-        const strict = masked(text, this.spans(text, 0));
-        return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
-    }
-    /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
-    hitAt(text, folded, i, min) {
-        const exact = this.byPrefix.get(pairAt(text, i))?.find((s) => s.length >= min && text.startsWith(s, i));
-        const caseless = folded === null
-            ? undefined
-            : this.byFoldedPrefix.get(pairAt(folded, i))?.find((s) => s.length >= min && folded.startsWith(s, i));
-        return Math.max(exact?.length ?? 0, caseless?.length ?? 0);
-    }
-    /** Where the secrets in `text` are (at least `min` long), the longest at each place, left to right. */
-    spans(text, min) {
-        // The text in lower case, when some secret is matched without regard to case.
-        const folded = this.byFoldedPrefix.size > 0 ? fold(text) : null;
-        const spans = [];
-        for (let i = 0; i <= text.length - encodings/* MIN_SECRET_LENGTH */.vb;) {
-            const hit = this.hitAt(text, folded, i, min);
-            if (hit > 0) {
-                spans.push([i, i + hit]);
-                i += hit;
-            }
-            else
-                i++;
-        }
-        return spans;
-    }
-    /**
-     * Matches on the text without its white space, then masks the original span of each match. Only
-     * secrets of SPACED_MIN_LENGTH or more: a short one would match ordinary words across a space.
-     */
-    replaceSpaced(text) {
-        // The text's runs without white space, put together; where each run starts in both.
-        let compact = '';
-        const from = [];
-        const to = [];
-        for (const run of text.matchAll(/\S+/g)) {
-            from.push(compact.length);
-            to.push(run.index);
-            compact += run[0];
-        }
-        /** Where the `j`th character of `compact` is in `text`. */
-        const original = (j) => {
-            let lo = 0;
-            let hi = from.length - 1;
-            while (lo < hi) {
-                const mid = (lo + hi + 1) >> 1;
-                if (from[mid] <= j)
-                    lo = mid;
-                else
-                    hi = mid - 1;
-            }
-            return to[lo] + (j - from[lo]);
-        };
-        const spans = this.spans(compact, SPACED_MIN_LENGTH);
-        return masked(text, spans.map(([start, end]) => [original(start), original(end - 1) + 1]));
-    }
-}
-/** `text` with each span (in order, not overlapping) replaced by the mask. */
-function masked(text, spans) {
-    if (spans.length === 0)
-        return text;
-    let out = '';
-    let copied = 0;
-    for (const [start, end] of spans) {
-        out += text.slice(copied, start) + encodings/* MASK */.v5;
-        copied = end;
-    }
-    return out + text.slice(copied);
-}
-
-;// CONCATENATED MODULE: ./src/secrets/redactor.js
-
-
-
-
-
-/** Response data nested deeper than this is dropped, not walked. */
-const MAX_DEPTH = 32;
-/** Shortest form handed to the runner's masker: a shorter one would blank out ordinary words in the log. */
-const RUNNER_MIN_LENGTH = 8;
-/**
- * Knows every secret of the run and removes it from text before anything is written anywhere.
- *
- * Two kinds of secret:
- * - **strong**: the API token (and the GitHub token), plus response credentials that look like
- *   secrets (long, mixed characters). Scrubbed from every text, ours included, in their common
- *   encodings (raw, JSON-escaped, URL- and percent-encoded, base64 at any alignment, hex), and handed
- *   to the front end's masker (`core.setSecret`) through `onSecret`.
- * - **plain**: a response credential that looks like an ordinary word (`null`, `true`, `succeeded`,
- *   a six-letter word). Scrubbed from server text only, never registered with the runner: masking it
- *   everywhere would turn our own `result: succeeded` into `***`.
- *
- * Response data never needs either list to be safe: `stripCredentials` removes credential values from
- * the parsed data itself (contract §5). The lists are for server *text* that repeats them.
- */
-class Redactor {
-    onSecret;
-    strong = new PrefixIndex();
-    plain = new PrefixIndex();
-    constructor(onSecret = () => { }) {
-        this.onSecret = onSecret;
-    }
-    /**
-     * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
-     * form long enough to be a secret handed to the runner's masker. A two-part token (`id|secret`,
-     * `user:password`) also has each long part scrubbed on its own: a server may echo only that part.
-     */
-    add(value) {
-        if (typeof value !== 'string')
-            return;
-        const v = value.trim();
-        if (v.length < encodings/* MIN_SECRET_LENGTH */.vb || this.strong.has(v))
-            return;
-        for (const part of [v, ...(0,encodings/* partsOf */.CI)(v)]) {
-            for (const variant of (0,encodings/* encodings */.d8)(part)) {
-                if (variant.length < encodings/* MIN_SECRET_LENGTH */.vb || this.strong.has(variant))
-                    continue;
-                this.strong.add(variant);
-                if (variant.length >= RUNNER_MIN_LENGTH)
-                    this.onSecret(variant);
-            }
-        }
-    }
-    /**
-     * A value found under a credential name in a response (contract §5). It was already removed from
-     * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
-     * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
-     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way. One
-     * with white space in it (an SSH private key, a certificate) goes by `addSpaced`.
-     */
-    addCredential(value) {
-        const v = value.trim();
-        if (v.length < encodings/* MIN_SECRET_LENGTH */.vb || this.strong.has(v) || this.plain.has(v))
-            return;
-        if (/\s/.test(v))
-            return this.addSpaced(v);
-        if (!(0,encodings/* looksSecret */.n0)(v))
-            return this.plain.add(v);
-        for (const part of [v, ...(0,encodings/* partsOf */.CI)(v)]) {
-            for (const variant of [part, JSON.stringify(part).slice(1, -1), encodeURIComponent(part)])
-                this.strong.add(variant);
-            this.onSecret(part);
-        }
-    }
-    /**
-     * A credential with white space or line breaks in it. Every writer folds it onto one line
-     * (`oneLine`: each run of white space becomes one space), a server may print it in a message with
-     * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: when it
-     * has several secret lines, the whole in its raw, JSON-escaped, one-line and white-space-free forms
-     * (scrub() skips white space inside a match, so any folding or re-wrapping is found), and each long
-     * secret-looking line or word on its own, also handed to the runner (the armour `-----BEGIN ...
-     * KEY-----` is words, not a secret). A value with no such part (a passphrase of words) is scrubbed
-     * from server text only, as a plain word is.
-     */
-    addSpaced(v) {
-        const pieces = v.split(/\s+/).filter((p) => p.length >= encodings/* PART_MIN_LENGTH */.IT && (0,encodings/* looksSecret */.n0)(p));
-        const folds = [v, (0,src_text/* oneLine */.TN)(v), v.replace(/\s+/g, ' '), JSON.stringify(v).slice(1, -1)];
-        if (pieces.length === 0) {
-            for (const form of folds)
-                this.plain.add(form);
-            return;
-        }
-        // A key of several secret lines is also found whole, however it is folded or re-wrapped; one
-        // secret word among others (`Bearer <token>`) is found as that word, and the rest stays readable.
-        if (pieces.length > 1)
-            for (const form of [...folds, v.replace(/\s+/g, '')])
-                this.strong.add(form);
-        for (const piece of pieces)
-            this.addCredential(piece);
-    }
-    /** Does `text` hold a strong secret (in any of its registered forms, decoded or not)? */
-    holds(text) {
-        if (this.scrub(text) !== text)
-            return true;
-        const decoded = (0,urls/* safeDecode */.ex)(text.replace(/\+/g, ' '));
-        return decoded !== text && this.scrub(decoded) !== decoded;
-    }
-    /**
-     * A URL to use or show (the staging URL; wait-for-url sends requests to it): without user-info,
-     * credential query parameters, or any query value or fragment that holds a secret of this run
-     * (the API token in `?preview=<token>` must not travel to the staging host). Null when a secret is
-     * still in it after that (in the host or path): such a URL is neither used nor shown.
-     */
-    stripUrl(text) {
-        const clean = (0,urls/* stripUrlCredentials */.um)(text, (v) => this.addCredential(v), (v) => this.holds(v));
-        return this.holds(clean) ? null : clean;
-    }
-    /**
-     * Removes every strong secret (for our own text: log lines, outputs, errors), even when white
-     * space or a line break was put inside it (a wrapped base64 text, a token split across lines).
-     */
-    scrub(text) {
-        return this.strong.replace(text, true);
-    }
-    /** One line the action or the CLI writes: inert, without secrets, bounded. */
-    inert(text, max = src_text/* MAX_LINE */.MV) {
-        return (0,src_text/* bound */.$s)((0,src_text/* neutralizeCommands */.Kw)(this.scrub((0,src_text/* oneLine */.TN)(text))), max);
-    }
-    /**
-     * Text that came from a server (a message, a reason, a status word, an id): one line, no control
-     * characters or escape sequences, no secret of either kind, no private key block, no credentials
-     * in URLs, no workflow command, at most `max` characters. In that order: a secret split by a control character is
-     * joined before it is looked for, and the cut comes after the scrub, so no part of a secret survives.
-     */
-    server(text, max = src_text/* MAX_SERVER_TEXT */.pK) {
-        if (typeof text !== 'string' && typeof text !== 'number')
-            return '';
-        const line = (0,urls/* stripUrlCredentialsInText */.eO)((0,src_text/* oneLine */.TN)(String(text)).replace(PRIVATE_KEY_BLOCK, encodings/* MASK */.v5), (v) => this.addCredential(v));
-        return (0,src_text/* bound */.$s)((0,src_text/* neutralizeCommands */.Kw)(this.plain.replace(this.scrub(line))), max);
-    }
-    /**
-     * A copy of response data with the value of every credential field replaced by `***`, at any
-     * depth, in objects and arrays (contract §5); URLs lose user-info and credential query parameters.
-     * The removed values are remembered, so server text that repeats them is scrubbed too.
-     */
-    stripCredentials(data, depth = 0) {
-        if (depth > MAX_DEPTH)
-            return null;
-        if (Array.isArray(data))
-            return data.map((item) => this.stripCredentials(item, depth + 1));
-        if (data !== null && typeof data === 'object') {
-            const out = {};
-            for (const [name, value] of Object.entries(data)) {
-                if ((0,contract/* isCredentialField */.qc)(name)) {
-                    this.collect(value, depth + 1);
-                    out[name] = encodings/* MASK */.v5;
-                }
-                else
-                    out[name] = this.stripCredentials(value, depth + 1);
-            }
-            return out;
-        }
-        if (typeof data === 'string' && urls/* URL_START */.Dj.test(data))
-            return this.stripUrl(data) ?? encodings/* MASK */.v5;
-        return data;
-    }
-    /** Every string inside a credential field's value (which may be an object or an array). */
-    collect(value, depth) {
-        if (depth > MAX_DEPTH)
-            return;
-        if (typeof value === 'string')
-            this.addCredential(value);
-        else if (Array.isArray(value))
-            for (const item of value)
-                this.collect(item, depth + 1);
-        else if (value !== null && typeof value === 'object')
-            for (const item of Object.values(value))
-                this.collect(item, depth + 1);
-    }
-}
-/**
- * A PEM private key (SSH, TLS, PGP), whole or cut short, as server text carries it once folded onto
- * one line: removed whether or not a credential field of the answer named it first.
- */
-const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(?:-----END \1-----|$)/g;
-
+// EXTERNAL MODULE: ./src/secrets/redactor.js
+var secrets_redactor = __nccwpck_require__(7019);
 // EXTERNAL MODULE: ./src/words.js
 var words = __nccwpck_require__(8560);
 ;// CONCATENATED MODULE: ./src/cli/run.js
@@ -1627,7 +1328,7 @@ async function run(cliArgv, cliEnv, io, seams = {}) {
  * terminal, a live progress line sits below the log and is redrawn after each line.
  */
 function writer(io, cliEnv, env) {
-    const redactor = new Redactor();
+    const redactor = new secrets_redactor/* Redactor */.p();
     redactor.add(cliEnv.STAGING_API_TOKEN);
     redactor.add(env.STAGING_API_TOKEN);
     const live = new LiveLine(io.stderr, env);
@@ -3072,12 +2773,343 @@ const HTML_ESCAPES = [
 
 /***/ }),
 
+/***/ 7138:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   l: () => (/* binding */ PrefixIndex)
+/* harmony export */ });
+/* harmony import */ var _encodings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7349);
+// Secrets found in text: the index the Redactor (src/secrets/redactor.ts) scrubs with.
+
+/** Shortest secret still found when white space was put inside it. */
+const SPACED_MIN_LENGTH = 12;
+/** ASCII letters in lower case, every other character kept: the same length, so positions still match. */
+function fold(text) {
+    return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
+/**
+ * The key of the characters at `i` and `i + 1` of `text` (positions must exist): a number, so a
+ * lookup at every position of a long text creates nothing. Two pairs may share a key; a hit is
+ * always checked whole.
+ */
+function pairAt(text, i) {
+    return (text.charCodeAt(i) & 0x7fff) * 0x8000 + (text.charCodeAt(i + 1) & 0x7fff);
+}
+/**
+ * Secrets looked up by their first characters: scrubbing stays linear in the text however many
+ * secrets a large run has collected (every site's staging credentials), longest match first, and
+ * creates no string per position (a run's outputs of a thousand sites are scrubbed whole). Those
+ * of PART_MIN_LENGTH or more match without regard to (ASCII) case: a server that echoes the token
+ * upper-cased still echoes it, and nothing that long matches ordinary text by chance.
+ */
+class PrefixIndex {
+    byPrefix = new Map();
+    byFoldedPrefix = new Map();
+    all = new Set();
+    has(secret) {
+        return this.all.has(secret);
+    }
+    add(secret) {
+        if (secret.length < _encodings_js__WEBPACK_IMPORTED_MODULE_0__/* .MIN_SECRET_LENGTH */ .vb || this.all.has(secret))
+            return;
+        this.all.add(secret);
+        const caseless = secret.length >= _encodings_js__WEBPACK_IMPORTED_MODULE_0__/* .PART_MIN_LENGTH */ .IT;
+        const stored = caseless ? fold(secret) : secret;
+        const index = caseless ? this.byFoldedPrefix : this.byPrefix;
+        const key = pairAt(stored, 0);
+        const list = index.get(key) ?? [];
+        if (list.includes(stored))
+            return;
+        list.push(stored);
+        list.sort((a, b) => b.length - a.length);
+        index.set(key, list);
+    }
+    /** `text` with every secret masked; `spaced`: white space inside a match is skipped over. */
+    replace(text, spaced = false) {
+        if (this.all.size === 0 || text.length < _encodings_js__WEBPACK_IMPORTED_MODULE_0__/* .MIN_SECRET_LENGTH */ .vb)
+            return text;
+        const strict = masked(text, this.spans(text, 0));
+        return spaced && /\s/.test(strict) ? this.replaceSpaced(strict) : strict;
+    }
+    /** The length of the longest secret at `i` of `text` (`folded` is fold(text)), at least `min` long; 0 if none. */
+    hitAt(text, folded, i, min) {
+        const exact = this.byPrefix.get(pairAt(text, i))?.find((s) => s.length >= min && text.startsWith(s, i));
+        const caseless = folded === null
+            ? undefined
+            : this.byFoldedPrefix.get(pairAt(folded, i))?.find((s) => s.length >= min && folded.startsWith(s, i));
+        return Math.max(exact?.length ?? 0, caseless?.length ?? 0);
+    }
+    /** Where the secrets in `text` are (at least `min` long), the longest at each place, left to right. */
+    spans(text, min) {
+        // The text in lower case, when some secret is matched without regard to case.
+        const folded = this.byFoldedPrefix.size > 0 ? fold(text) : null;
+        const spans = [];
+        for (let i = 0; i <= text.length - _encodings_js__WEBPACK_IMPORTED_MODULE_0__/* .MIN_SECRET_LENGTH */ .vb;) {
+            const hit = this.hitAt(text, folded, i, min);
+            if (hit > 0) {
+                spans.push([i, i + hit]);
+                i += hit;
+            }
+            else
+                i++;
+        }
+        return spans;
+    }
+    /**
+     * Matches on the text without its white space, then masks the original span of each match. Only
+     * secrets of SPACED_MIN_LENGTH or more: a short one would match ordinary words across a space.
+     */
+    replaceSpaced(text) {
+        // The text's runs without white space, put together; where each run starts in both.
+        let compact = '';
+        const from = [];
+        const to = [];
+        for (const run of text.matchAll(/\S+/g)) {
+            from.push(compact.length);
+            to.push(run.index);
+            compact += run[0];
+        }
+        /** Where the `j`th character of `compact` is in `text`. */
+        const original = (j) => {
+            let lo = 0;
+            let hi = from.length - 1;
+            while (lo < hi) {
+                const mid = (lo + hi + 1) >> 1;
+                if (from[mid] <= j)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+            return to[lo] + (j - from[lo]);
+        };
+        const spans = this.spans(compact, SPACED_MIN_LENGTH);
+        return masked(text, spans.map(([start, end]) => [original(start), original(end - 1) + 1]));
+    }
+}
+/** `text` with each span (in order, not overlapping) replaced by the mask. */
+function masked(text, spans) {
+    if (spans.length === 0)
+        return text;
+    let out = '';
+    let copied = 0;
+    for (const [start, end] of spans) {
+        out += text.slice(copied, start) + _encodings_js__WEBPACK_IMPORTED_MODULE_0__/* .MASK */ .v5;
+        copied = end;
+    }
+    return out + text.slice(copied);
+}
+
+
+/***/ }),
+
+/***/ 7019:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   p: () => (/* binding */ Redactor)
+/* harmony export */ });
+/* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4211);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1670);
+/* harmony import */ var _encodings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7349);
+/* harmony import */ var _prefix_index_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7138);
+/* harmony import */ var _urls_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1649);
+
+
+
+
+
+/** Response data nested deeper than this is dropped, not walked. */
+const MAX_DEPTH = 32;
+/** Shortest form handed to the runner's masker: a shorter one would blank out ordinary words in the log. */
+const RUNNER_MIN_LENGTH = 8;
+/**
+ * Knows every secret of the run and removes it from text before anything is written anywhere.
+ *
+ * Two kinds of secret:
+ * - **strong**: the API token (and the GitHub token), plus response credentials that look like
+ *   secrets (long, mixed characters). Scrubbed from every text, ours included, in their common
+ *   encodings (raw, JSON-escaped, URL- and percent-encoded, base64 at any alignment, hex), and handed
+ *   to the front end's masker (`core.setSecret`) through `onSecret`.
+ * - **plain**: a response credential that looks like an ordinary word (`null`, `true`, `succeeded`,
+ *   a six-letter word). Scrubbed from server text only, never registered with the runner: masking it
+ *   everywhere would turn our own `result: succeeded` into `***`.
+ *
+ * Response data never needs either list to be safe: `stripCredentials` removes credential values from
+ * the parsed data itself (contract §5). The lists are for server *text* that repeats them.
+ */
+class Redactor {
+    onSecret;
+    strong = new _prefix_index_js__WEBPACK_IMPORTED_MODULE_3__/* .PrefixIndex */ .l();
+    plain = new _prefix_index_js__WEBPACK_IMPORTED_MODULE_3__/* .PrefixIndex */ .l();
+    constructor(onSecret = () => { }) {
+        this.onSecret = onSecret;
+    }
+    /**
+     * A secret of the run (the token): scrubbed everywhere, in every common encoding, and each
+     * form long enough to be a secret handed to the runner's masker. A two-part token (`id|secret`,
+     * `user:password`) also has each long part scrubbed on its own: a server may echo only that part.
+     */
+    add(value) {
+        if (typeof value !== 'string')
+            return;
+        const v = value.trim();
+        if (v.length < _encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MIN_SECRET_LENGTH */ .vb || this.strong.has(v))
+            return;
+        for (const part of [v, ...(0,_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .partsOf */ .CI)(v)]) {
+            _urls_js__WEBPACK_IMPORTED_MODULE_4__/* .ownSecrets */ .G_.add(part);
+            for (const variant of (0,_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .encodings */ .d8)(part)) {
+                if (variant.length < _encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MIN_SECRET_LENGTH */ .vb || this.strong.has(variant))
+                    continue;
+                this.strong.add(variant);
+                if (variant.length >= RUNNER_MIN_LENGTH)
+                    this.onSecret(variant);
+            }
+        }
+    }
+    /**
+     * A value found under a credential name in a response (contract §5). It was already removed from
+     * the data; this is for server text that repeats it. A secret-looking one is scrubbed everywhere
+     * in the forms text carries it in (raw, JSON-escaped, URL-encoded) and handed to the runner once,
+     * raw (the runner masks its encodings itself); a run over many sites stays quiet that way. One
+     * with white space in it (an SSH private key, a certificate) goes by `addSpaced`.
+     */
+    addCredential(value) {
+        const v = value.trim();
+        if (v.length < _encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MIN_SECRET_LENGTH */ .vb || this.strong.has(v) || this.plain.has(v))
+            return;
+        if (/\s/.test(v))
+            return this.addSpaced(v);
+        if (!(0,_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .looksSecret */ .n0)(v))
+            return this.plain.add(v);
+        for (const part of [v, ...(0,_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .partsOf */ .CI)(v)]) {
+            for (const variant of [part, JSON.stringify(part).slice(1, -1), encodeURIComponent(part)])
+                this.strong.add(variant);
+            this.onSecret(part);
+        }
+    }
+    /**
+     * A credential with white space or line breaks in it. Every writer folds it onto one line
+     * (`oneLine`: each run of white space becomes one space), a server may print it in a message with
+     * its lines joined, escaped or cut, and the runner masks only what one log line holds. So: when it
+     * has several secret lines, the whole in its raw, JSON-escaped, one-line and white-space-free forms
+     * (scrub() skips white space inside a match, so any folding or re-wrapping is found), and each long
+     * secret-looking line or word on its own, also handed to the runner (the armour `-----BEGIN ...
+     * KEY-----` is words, not a secret). A value with no such part (a passphrase of words) is scrubbed
+     * from server text only, as a plain word is.
+     */
+    addSpaced(v) {
+        const pieces = v.split(/\s+/).filter((p) => p.length >= _encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .PART_MIN_LENGTH */ .IT && (0,_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .looksSecret */ .n0)(p));
+        const folds = [v, (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(v), v.replace(/\s+/g, ' '), JSON.stringify(v).slice(1, -1)];
+        if (pieces.length === 0) {
+            for (const form of folds)
+                this.plain.add(form);
+            return;
+        }
+        // A key of several secret lines is also found whole, however it is folded or re-wrapped; one
+        // secret word among others (`Bearer <token>`) is found as that word, and the rest stays readable.
+        if (pieces.length > 1)
+            for (const form of [...folds, v.replace(/\s+/g, '')])
+                this.strong.add(form);
+        for (const piece of pieces)
+            this.addCredential(piece);
+    }
+    /** Does `text` hold a strong secret (in any of its registered forms, decoded or not)? */
+    holds(text) {
+        if (this.scrub(text) !== text)
+            return true;
+        const decoded = (0,_urls_js__WEBPACK_IMPORTED_MODULE_4__/* .safeDecode */ .ex)(text.replace(/\+/g, ' '));
+        return decoded !== text && this.scrub(decoded) !== decoded;
+    }
+    /**
+     * A URL to use or show (the staging URL; wait-for-url sends requests to it): without user-info,
+     * credential query parameters, or any query value or fragment that holds a secret of this run
+     * (the API token in `?preview=<token>` must not travel to the staging host). Null when a secret is
+     * still in it after that (in the host or path): such a URL is neither used nor shown.
+     */
+    stripUrl(text) {
+        const clean = (0,_urls_js__WEBPACK_IMPORTED_MODULE_4__/* .stripUrlCredentials */ .um)(text, (v) => this.addCredential(v), (v) => this.holds(v));
+        return this.holds(clean) ? null : clean;
+    }
+    /**
+     * Removes every strong secret (for our own text: log lines, outputs, errors), even when white
+     * space or a line break was put inside it (a wrapped base64 text, a token split across lines).
+     */
+    scrub(text) {
+        return this.strong.replace(text, true);
+    }
+    /** One line the action or the CLI writes: inert, without secrets, bounded. */
+    inert(text, max = _text_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_LINE */ .MV) {
+        return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .neutralizeCommands */ .Kw)(this.scrub((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(text))), max);
+    }
+    /**
+     * Text that came from a server (a message, a reason, a status word, an id): one line, no control
+     * characters or escape sequences, no secret of either kind, no private key block, no credentials
+     * in URLs, no workflow command, at most `max` characters. In that order: a secret split by a control character is
+     * joined before it is looked for, and the cut comes after the scrub, so no part of a secret survives.
+     */
+    server(text, max = _text_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_SERVER_TEXT */ .pK) {
+        if (typeof text !== 'string' && typeof text !== 'number')
+            return '';
+        const line = (0,_urls_js__WEBPACK_IMPORTED_MODULE_4__/* .stripUrlCredentialsInText */ .eO)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(String(text)).replace(PRIVATE_KEY_BLOCK, _encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5), (v) => this.addCredential(v));
+        return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .neutralizeCommands */ .Kw)(this.plain.replace(this.scrub(line))), max);
+    }
+    /**
+     * A copy of response data with the value of every credential field replaced by `***`, at any
+     * depth, in objects and arrays (contract §5); URLs lose user-info and credential query parameters.
+     * The removed values are remembered, so server text that repeats them is scrubbed too.
+     */
+    stripCredentials(data, depth = 0) {
+        if (depth > MAX_DEPTH)
+            return null;
+        if (Array.isArray(data))
+            return data.map((item) => this.stripCredentials(item, depth + 1));
+        if (data !== null && typeof data === 'object') {
+            const out = {};
+            for (const [name, value] of Object.entries(data)) {
+                if ((0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialField */ .qc)(name)) {
+                    this.collect(value, depth + 1);
+                    out[name] = _encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5;
+                }
+                else
+                    out[name] = this.stripCredentials(value, depth + 1);
+            }
+            return out;
+        }
+        if (typeof data === 'string' && _urls_js__WEBPACK_IMPORTED_MODULE_4__/* .URL_START */ .Dj.test(data))
+            return this.stripUrl(data) ?? _encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5;
+        return data;
+    }
+    /** Every string inside a credential field's value (which may be an object or an array). */
+    collect(value, depth) {
+        if (depth > MAX_DEPTH)
+            return;
+        if (typeof value === 'string')
+            this.addCredential(value);
+        else if (Array.isArray(value))
+            for (const item of value)
+                this.collect(item, depth + 1);
+        else if (value !== null && typeof value === 'object')
+            for (const item of Object.values(value))
+                this.collect(item, depth + 1);
+    }
+}
+/**
+ * A PEM private key (SSH, TLS, PGP), whole or cut short, as server text carries it once folded onto
+ * one line: removed whether or not a credential field of the answer named it first.
+ */
+const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(?:-----END \1-----|$)/g;
+
+
+/***/ }),
+
 /***/ 1649:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Dj: () => (/* binding */ URL_START),
 /* harmony export */   Dt: () => (/* binding */ echoed),
+/* harmony export */   G_: () => (/* binding */ ownSecrets),
 /* harmony export */   eO: () => (/* binding */ stripUrlCredentialsInText),
 /* harmony export */   ex: () => (/* binding */ safeDecode),
 /* harmony export */   ri: () => (/* binding */ withoutCredentials),
@@ -3086,13 +3118,17 @@ const HTML_ESCAPES = [
 /* harmony import */ var _contract_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4211);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1670);
 /* harmony import */ var _encodings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7349);
+/* harmony import */ var _prefix_index_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7138);
 // Credentials in URLs: removed from a URL we use or show, from free text, and from a value the
 // user gave that a refusal quotes (`echoed`, issue 24 §6).
 
 
 
+
 /** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
 const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/;
+/** The run's tokens (Redactor.add), for `echoed`. */
+const ownSecrets = new _prefix_index_js__WEBPACK_IMPORTED_MODULE_3__/* .PrefixIndex */ .l();
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
 /**
  * `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`.
@@ -3133,11 +3169,11 @@ function stripUrlCredentials(text, found = () => { }, known = () => false) {
  * line, with no credentials. Everything before the last `@` of a URL-like value goes (user-info,
  * with or without a scheme, even one that does not parse: `https://user:pa ss@host`,
  * `user:pass@host`), and so does every credential query value (`?token=...`). Cut after the removal,
- * so no part of a password is left at the cut. Every input error (InputError, the CLI's UsageError)
- * passes its whole text through `withoutCredentials` too.
+ * so no part of a password is left at the cut, nor of the run's token (masked first: cut, it is not found whole). Every
+ * input error (InputError, the CLI's UsageError) passes its whole text through `withoutCredentials` too.
  */
 function echoed(value, max = 80) {
-    const line = (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(value);
+    const line = ownSecrets.replace((0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(value));
     const noUserInfo = line.includes('@') ? line.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, `$1${_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5}@`) : line;
     return (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .bound */ .$s)(withoutCredentials(noUserInfo), max);
 }

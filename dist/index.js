@@ -4331,8 +4331,11 @@ function masked(text, spans) {
 
 
 
+
 /** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
 const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/;
+/** The run's tokens (Redactor.add), for `echoed`. */
+const ownSecrets = new PrefixIndex();
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
 /**
  * `https://user:pass@host/?token=x&page=2` -> `https://host/?page=2`; removed values go to `found`.
@@ -4373,11 +4376,11 @@ function stripUrlCredentials(text, found = () => { }, known = () => false) {
  * line, with no credentials. Everything before the last `@` of a URL-like value goes (user-info,
  * with or without a scheme, even one that does not parse: `https://user:pa ss@host`,
  * `user:pass@host`), and so does every credential query value (`?token=...`). Cut after the removal,
- * so no part of a password is left at the cut. Every input error (InputError, the CLI's UsageError)
- * passes its whole text through `withoutCredentials` too.
+ * so no part of a password is left at the cut, nor of the run's token (masked first: cut, it is not found whole). Every
+ * input error (InputError, the CLI's UsageError) passes its whole text through `withoutCredentials` too.
  */
 function echoed(value, max = 80) {
-    const line = (0,src_text/* oneLine */.TN)(value);
+    const line = ownSecrets.replace((0,src_text/* oneLine */.TN)(value));
     const noUserInfo = line.includes('@') ? line.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, `$1${MASK}@`) : line;
     return (0,src_text/* bound */.$s)(withoutCredentials(noUserInfo), max);
 }
@@ -4459,6 +4462,7 @@ class Redactor {
         if (v.length < MIN_SECRET_LENGTH || this.strong.has(v))
             return;
         for (const part of [v, ...partsOf(v)]) {
+            ownSecrets.add(part);
             for (const variant of encodings(part)) {
                 if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant))
                     continue;

@@ -11,6 +11,7 @@ import { EXIT, SWITCHES } from './args.js'
 import { run, type CliIo } from './run.js'
 import { OUTPUT_NAMES, failedOutputs } from '../report/outputs.js'
 import { echoed } from '../secrets/urls.js'
+import { Redactor } from '../secrets/redactor.js'
 import { INPUT_NAMES, nearest, type InputName } from '../inputs/index.js'
 import { pipeVariable } from '../inputs/table.js'
 import { OPERATIONS } from '../types.js'
@@ -155,14 +156,16 @@ export async function runPipe(
   io: CliIo,
   seams: Parameters<typeof run>[3] = {},
 ): Promise<number> {
-  const say = (line: string): void => void io.stderr.write(`site-staging pipe: ${line}\n`)
+  const redactor = new Redactor() // the token, also in a variable that is refused (not one Bitbucket left as text)
+  if (!unexpanded(env.STAGING_API_TOKEN ?? '')) redactor.add(env.STAGING_API_TOKEN)
+  const say = (line: string): void => void io.stderr.write(`site-staging pipe: ${redactor.inert(line)}\n`)
   let args: string[]
   try {
     args = argsFrom(env)
   } catch (e) {
     if (!(e instanceof PipeVariableError)) throw e
     say(e.message)
-    writeOutputs(env, envFileText(failedOutputs(e.message)), null, say)
+    writeOutputs(env, envFileText(failedOutputs(redactor.scrub(e.message))), null, say)
     return EXIT.usage
   }
   const work = mkdtempSync(path.join(tmpdir(), 'site-staging-pipe-'))

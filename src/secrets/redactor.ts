@@ -2,7 +2,7 @@ import { isCredentialField } from '../contract.js'
 import { MAX_LINE, MAX_SERVER_TEXT, bound, neutralizeCommands, oneLine } from '../text.js'
 import { MASK, MIN_SECRET_LENGTH, PART_MIN_LENGTH, encodings, looksSecret, partsOf } from './encodings.js'
 import { PrefixIndex } from './prefix-index.js'
-import { URL_START, safeDecode, stripUrlCredentials, stripUrlCredentialsInText } from './urls.js'
+import { URL_START, ownSecrets, safeDecode, stripUrlCredentials, stripUrlCredentialsInText } from './urls.js'
 
 /** Response data nested deeper than this is dropped, not walked. */
 const MAX_DEPTH = 32
@@ -40,6 +40,7 @@ export class Redactor {
     const v = value.trim()
     if (v.length < MIN_SECRET_LENGTH || this.strong.has(v)) return
     for (const part of [v, ...partsOf(v)]) {
+      ownSecrets.add(part)
       for (const variant of encodings(part)) {
         if (variant.length < MIN_SECRET_LENGTH || this.strong.has(variant)) continue
         this.strong.add(variant)

@@ -3,9 +3,13 @@
 import { isCredentialQueryParam } from '../contract.js'
 import { bound, oneLine } from '../text.js'
 import { MASK } from './encodings.js'
+import { PrefixIndex } from './prefix-index.js'
 
 /** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
 const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/
+
+/** The run's tokens (Redactor.add), for `echoed`. */
+export const ownSecrets = new PrefixIndex()
 
 export const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i
 
@@ -46,11 +50,11 @@ export function stripUrlCredentials(
  * line, with no credentials. Everything before the last `@` of a URL-like value goes (user-info,
  * with or without a scheme, even one that does not parse: `https://user:pa ss@host`,
  * `user:pass@host`), and so does every credential query value (`?token=...`). Cut after the removal,
- * so no part of a password is left at the cut. Every input error (InputError, the CLI's UsageError)
- * passes its whole text through `withoutCredentials` too.
+ * so no part of a password is left at the cut, nor of the run's token (masked first: cut, it is not found whole). Every
+ * input error (InputError, the CLI's UsageError) passes its whole text through `withoutCredentials` too.
  */
 export function echoed(value: string, max = 80): string {
-  const line = oneLine(value)
+  const line = ownSecrets.replace(oneLine(value))
   const noUserInfo = line.includes('@') ? line.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, `$1${MASK}@`) : line
   return bound(withoutCredentials(noUserInfo), max)
 }

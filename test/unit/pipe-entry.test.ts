@@ -103,6 +103,19 @@ describe('the pipe against the simulator, in virtual time', () => {
     expect(sim.requests).toEqual([])
   })
 
+  test.each([
+    ['a switch', { WAIT: TOKEN }],
+    ['the operation, with a word before it', { OPERATION: `pull ${TOKEN}` }],
+    ['DEBUG', { DEBUG: TOKEN.toUpperCase() }],
+  ])('the token in a refused variable (%s) is masked on the log and in the outputs file', async (_, bad) => {
+    const r = await runPipe({ ...base(), OPERATION: 'pull', SITE_ID: '1002', ...bad })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/"(pull )?\*\*\*" is not/)
+    const text = `${r.stderr}\n${sourced(r.env, ['MESSAGE']).MESSAGE}`.toLowerCase()
+    expect(text).not.toContain(TOKEN.slice(-12).toLowerCase())
+    expect(sim.requests).toEqual([])
+  })
+
   test('a token variable Bitbucket could not fill ($STAGING_API_TOKEN as text): exit 2, nothing sent', async () => {
     const r = await runPipe({
       ...base(),

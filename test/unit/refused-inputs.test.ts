@@ -15,6 +15,7 @@ import { UsageError, describeInputError, parse, rawInputs } from '../../src/cli/
 import { ciEnv } from '../../src/cli/ci-env.js'
 import { PipeVariableError, argsFrom } from '../../src/cli/pipe.js'
 import { echoed } from '../../src/secrets/urls.js'
+import { Redactor } from '../../src/secrets/redactor.js'
 
 const SECRET = 'Hunter2Pass'
 const base: RawInputs = {
@@ -192,5 +193,28 @@ describe("the Bitbucket pipe's variables and --token-variable: a refusal never q
     const error = ciEnv(['pull', '--token-variable', value], {}).error ?? ''
     expect(error).toMatch(/^--token-variable: ".*" is not a variable name\.$/)
     expect(leaks(error)).toBe(false)
+  })
+})
+
+describe("the run's token in a refused value, longer than the quote: masked before it is cut", () => {
+  // The framework's token shape (id|secret): cut at 40 characters, 36 of the secret were quoted.
+  const token = '12|AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd'
+  new Redactor().add(token)
+  const secretPart = (text: string) => /abcdefghijklmnop/i.test(text)
+  const cases: [string, RawInputs][] = [
+    ['if-exists', { 'if-exists': token }],
+    ['operation (lower-cased by the choice)', { operation: token }],
+    ['timeout', { timeout: token }],
+    ['timeout, the secret part alone', { timeout: token.slice(3) }],
+  ]
+  it.each(cases)('%s', (_, raw) => {
+    const e = refusal(raw)
+    for (const text of [e.message, describeInputError(e)]) expect(secretPart(text)).toBe(false)
+    expect(e.message).toMatch(/"\*\*\*"/)
+  })
+  it('echoed: the token whole, in another case, or inside a longer value', () => {
+    expect(echoed(token, 40)).toBe('***')
+    expect(echoed(token.toUpperCase(), 40)).toBe('***')
+    expect(echoed(`x ${token} y`, 20)).toBe('x *** y')
   })
 })
