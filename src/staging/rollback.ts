@@ -117,13 +117,12 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
     // Never sent, refused, or not taken (429, 503, busy): nothing was restored. No answer: unknown.
     if (ctx.record.jobs.findLast((j) => j.op === 'restore')?.state !== 'sent')
       learnt(ctx, { content: before })
-    else answered(ctx, { checkpointId: id })
     if (!(e instanceof ApiError) || e.kind === 'auth') throw e
     if (e.processing !== 'unknown') return failure(e)
     const hint = 'The restore was not sent again, by design.'
     return { ...failure(e), error: { kind: 'unknown-outcome', hint } }
   }
-  answered(ctx, { checkpointId: id, message: answer.reply.message })
+  answered(ctx, { message: answer.reply.message })
   const task = taskIdOf(answer.reply.data)
   const taskId = task && 'id' in task ? task.id : null
   if (!taskId) {
@@ -146,6 +145,7 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
   const outcome = await waitForTask(ctx, 'rollback', siteId, taskId, ctx.clock.now())
   if (outcome.kind === 'completed') {
     jobIs(ctx, 'restore', 'completed')
+    answered(ctx, { checkpointId: id }) // the version restored: only once it was (action.yml)
     learnt(ctx, { content: { is: 'restored', version: id } })
     return {
       outcome: 'succeeded',

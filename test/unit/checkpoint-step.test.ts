@@ -110,10 +110,21 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
       wait: 'false',
     })
     expect(back.code).toBe(0)
-    expect(back.outputs).toMatchObject({ result: 'accepted', 'checkpoint-id': id })
+    expect(back.outputs).toMatchObject({ result: 'accepted', 'checkpoint-id': '' }) // none restored yet
+    expect(back.summary).toContain(id)
+    expect(back.summary).not.toContain('Restored version')
     const after = sim().requests.slice(before)
     expect(after.filter((r) => r.method === 'PUT')).toHaveLength(1)
     expect(after.filter((r) => r.path.includes('/tasks/'))).toEqual([])
+  })
+
+  it('a rollback whose restore fails: no checkpoint-id output, no "Restored version" row', async () => {
+    expect((await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002' })).code).toBe(0)
+    sim().setOptions({ versions: 'restore-half' })
+    const back = await runActionVirtually(sim(), { operation: 'rollback', 'site-id': '1002' })
+    expect(back.outputs).toMatchObject({ result: 'failed', 'checkpoint-id': '' })
+    expect(back.summary).toMatch(/partly restored/)
+    expect(back.summary).not.toContain('Restored version')
   })
 
   it('a version task that fails: no push', async () => {
