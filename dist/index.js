@@ -6891,6 +6891,8 @@ function jobReport(job) {
         return `The ${job.op} request was not taken: the server answered ${job.status ?? 'that it was busy'} (not processed) and it was waiting to be sent again, so ${NOT_DONE[job.op]}.`;
     if (job.state === 'completed')
         return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`;
+    if (job.state === 'failed')
+        return `The ${job.op} job had ended: it failed on the server.`;
     if (job.state === 'accepted')
         return `The ${job.op} job the server accepted keeps running there.`;
     return `Whether the server took the ${job.op} request is unknown: no answer had come.`;
@@ -17204,6 +17206,8 @@ async function track(ctx, op, taskId) {
         ? await waitForTask(ctx, op, ctx.siteId, taskId, ctx.clock.now())
         : await waitForProbe(ctx, op, ctx.siteId);
     const ending = settle(ctx, op, outcome);
+    if (outcome.kind === 'failed')
+        jobIs(ctx, op, 'failed');
     if (ending.outcome === 'succeeded') {
         jobIs(ctx, op, 'completed');
         // A delete that succeeded is the one word that makes staging "none"; any other job leaves it in place.
@@ -17529,6 +17533,8 @@ async function make(ctx) {
         logger.info(`Checkpoint ${id}${name ? ` ("${name}")` : ''} is complete: sending the push.`);
         return { id, name };
     }
+    if (outcome.kind === 'failed')
+        jobIs(ctx, 'checkpoint', 'failed');
     const why = outcome.kind === 'failed'
         ? `${taskId ? 'its task' : 'it'} failed on the server: ${outcome.reason}`
         : `its completion cannot be confirmed: ${outcome.reason}`;
@@ -18385,6 +18391,7 @@ async function restore(ctx, id) {
         };
     }
     if (outcome.kind === 'failed') {
+        jobIs(ctx, 'restore', 'failed');
         learnt(ctx, { content: { is: 'restore-failed', version: id } });
         return failure(taskFailed(`The restore of version ${id}`, outcome.reason));
     }
@@ -18597,7 +18604,11 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
         restored = endingOf(ctx, e);
     }
     answered(ctx, { taskId, httpStatus, message });
-    const outcome = failed.outcome === 'succeeded' ? 'failed' : failed.outcome;
+    const outcome = restored.outcome === 'cancelled'
+        ? 'cancelled'
+        : failed.outcome === 'succeeded'
+            ? 'failed'
+            : failed.outcome;
     if (restored.outcome === 'succeeded') {
         if (!ctx.signal?.aborted)
             await verifyProduction(ctx, restored, 'restore');

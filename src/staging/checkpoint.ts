@@ -121,6 +121,7 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
     logger.info(`Checkpoint ${id}${name ? ` ("${name}")` : ''} is complete: sending the push.`)
     return { id, name }
   }
+  if (outcome.kind === 'failed') jobIs(ctx, 'checkpoint', 'failed')
   const why =
     outcome.kind === 'failed'
       ? `${taskId ? 'its task' : 'it'} failed on the server: ${outcome.reason}`

@@ -114,6 +114,7 @@ function jobReport(job: JobState): string {
   if (job.state === 'not-taken')
     return `The ${job.op} request was not taken: the server answered ${job.status ?? 'that it was busy'} (not processed) and it was waiting to be sent again, so ${NOT_DONE[job.op]}.`
   if (job.state === 'completed') return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`
+  if (job.state === 'failed') return `The ${job.op} job had ended: it failed on the server.`
   if (job.state === 'accepted') return `The ${job.op} job the server accepted keeps running there.`
   return `Whether the server took the ${job.op} request is unknown: no answer had come.`
 }

@@ -155,6 +155,7 @@ async function track(ctx: RunContext, op: JobOperation, taskId: string | null): 
     ? await waitForTask(ctx, op, ctx.siteId, taskId, ctx.clock.now())
     : await waitForProbe(ctx, op, ctx.siteId)
   const ending = settle(ctx, op, outcome)
+  if (outcome.kind === 'failed') jobIs(ctx, op, 'failed')
   if (ending.outcome === 'succeeded') {
     jobIs(ctx, op, 'completed')
     // A delete that succeeded is the one word that makes staging "none"; any other job leaves it in place.

@@ -101,7 +101,12 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
     restored = endingOf(ctx, e)
   }
   answered(ctx, { taskId, httpStatus, message })
-  const outcome = failed.outcome === 'succeeded' ? 'failed' : failed.outcome
+  const outcome =
+    restored.outcome === 'cancelled'
+      ? 'cancelled'
+      : failed.outcome === 'succeeded'
+        ? 'failed'
+        : failed.outcome
   if (restored.outcome === 'succeeded') {
     if (!ctx.signal?.aborted) await verifyProduction(ctx, restored, 'restore')
     return { ...failed, outcome }

@@ -34,10 +34,10 @@ export type Job = JobOperation | 'checkpoint' | 'restore'
 export interface JobState {
   op: Job
   /**
-   * sent: the request went, no answer yet; accepted: the server took it; completed: it ended well;
-   * not-taken: answered "not processed" (429, 503) and waiting to be sent again when the run stopped.
+   * sent: the request went, no answer yet; accepted: the server took it; completed: it ended well; failed: it
+   * ended failed on the server; not-taken: answered "not processed" (429, 503), waiting to be sent again at the stop.
    */
-  state: 'sent' | 'accepted' | 'completed' | 'not-taken'
+  state: 'sent' | 'accepted' | 'completed' | 'failed' | 'not-taken'
   /** not-taken: the status that said so. */
   status?: number | null
 }

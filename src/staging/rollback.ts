@@ -153,6 +153,7 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
     }
   }
   if (outcome.kind === 'failed') {
+    jobIs(ctx, 'restore', 'failed')
     learnt(ctx, { content: { is: 'restore-failed', version: id } })
     return failure(taskFailed(`The restore of version ${id}`, outcome.reason))
   }

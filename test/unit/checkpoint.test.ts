@@ -510,7 +510,8 @@ describe('rollback-on-failure', () => {
       'POST /v2/sites/1001/tools -> 200',
       'POST /v2/sites/1001/tools -> 200',
     ])
-    expect(result.result).toBe('failed')
+    expect(result.result).toBe('cancelled') // a cancel sets cancelled (docs/behaviour.md), the push's failure said
+    expect(result.summary).toMatch(/database import failed/)
     expect(result.summary).toMatch(/Restoring production to checkpoint 9 did not complete: Cancelled/)
     expect(result.error!.hint.match(/to try the restore again/gi)).toHaveLength(1)
     expect(result.summary).toMatch(/production may be partly restored/)

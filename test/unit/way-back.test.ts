@@ -414,6 +414,16 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
     expect(protectionOn(s)).toBe(true)
   })
 
+  it('cancelled while restoring after a push job that failed: cancelled, and the push is not said to keep running', async () => {
+    const s = new VirtualFaultSim({ ...FAST, profile, durationsMs: { ...FAST.durationsMs, restore: 15_000 } })
+    s.addFault({ method: 'POST', path: '/staging/push', taskError: 'disk full' })
+    const result = await runCancelled(s, { 'rollback-on-failure': 'true' }, 7000)
+    expect(restores(s)).toHaveLength(1)
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).toMatch(/The push job had ended: it failed on the server\./)
+    expect(result.summary).not.toMatch(/push job the server accepted keeps running/)
+  })
+
   it('cancelled while the push request had no answer: the push warnings, in their "if it went through" form', async () => {
     const s = new VirtualFaultSim({ ...FAST, profile, durationsMs: { ...FAST.durationsMs, version: 300 } })
     s.addFault({ method: 'POST', path: '/staging/push', hang: true, process: true })
