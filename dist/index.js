@@ -18409,6 +18409,11 @@ async function verifyProduction(ctx, ending, after) {
     const url = ctx.config.productionUrl;
     if (!url)
         return ending;
+    // The maintenance page is not production (§16): no verdict, nor a restore, from it.
+    if (['on', 'unknown'].includes(ctx.record.production.maintenance ?? '')) {
+        warn(ctx, `${setting('production-url')}: production was not checked: maintenance mode may still be on.`);
+        return ending;
+    }
     at(ctx, `checking production at ${url}`);
     const check = await checkProduction(ctx, url);
     if (check.tries === 0) {
@@ -18564,15 +18569,13 @@ async function runPush(ctx) {
     try {
         if (content() === 'pushed' && !ctx.signal?.aborted)
             ending = await verifyProduction(ctx, ending, 'push');
-        const { check, maintenance } = ctx.record.production;
+        const { check } = ctx.record.production;
         const broken = content() === 'push-failed' || check?.passed === false;
-        // Never a restore that could not be followed, nor one on a check of what may be the maintenance page (§13).
+        // Never a restore that could not be followed (§13).
         const late = check?.cut || ctx.client.deadline - ctx.clock.now() < checkpointMs;
-        const shut = check?.passed === false && maintenance !== 'off' && maintenance !== null;
-        const reason = late ? 'no time left to follow a restore' : shut ? 'maintenance mode may still be on' : '';
         if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
-            if (reason)
-                warn(ctx, `${setting('rollback-on-failure')}: not restored: ${reason}.`);
+            if (late)
+                warn(ctx, `${setting('rollback-on-failure')}: not restored: no time left to follow a restore.`);
             else
                 ending = await restoreAfterFailure(ctx, ending, checkpoint);
     }

@@ -66,14 +66,13 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   const ended = content() === 'pushed' || content() === 'push-failed'
   try {
     if (content() === 'pushed' && !ctx.signal?.aborted) ending = await verifyProduction(ctx, ending, 'push')
-    const { check, maintenance } = ctx.record.production
+    const { check } = ctx.record.production
     const broken = content() === 'push-failed' || check?.passed === false
-    // Never a restore that could not be followed, nor one on a check of what may be the maintenance page (§13).
+    // Never a restore that could not be followed (§13).
     const late = check?.cut || ctx.client.deadline - ctx.clock.now() < checkpointMs
-    const shut = check?.passed === false && maintenance !== 'off' && maintenance !== null
-    const reason = late ? 'no time left to follow a restore' : shut ? 'maintenance mode may still be on' : ''
     if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
-      if (reason) warn(ctx, `${setting('rollback-on-failure')}: not restored: ${reason}.`)
+      if (late)
+        warn(ctx, `${setting('rollback-on-failure')}: not restored: no time left to follow a restore.`)
       else ending = await restoreAfterFailure(ctx, ending, checkpoint)
   } catch (e) {
     ending = endingOf(ctx, e)

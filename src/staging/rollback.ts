@@ -175,6 +175,11 @@ export async function verifyProduction(
 ): Promise<Ending> {
   const url = ctx.config.productionUrl
   if (!url) return ending
+  // The maintenance page is not production (§16): no verdict, nor a restore, from it.
+  if (['on', 'unknown'].includes(ctx.record.production.maintenance ?? '')) {
+    warn(ctx, `${setting('production-url')}: production was not checked: maintenance mode may still be on.`)
+    return ending
+  }
   at(ctx, `checking production at ${url}`)
   const check = await checkProduction(ctx, url)
   if (check.tries === 0) {
