@@ -84,12 +84,15 @@ export class StagingApiClient {
 
   /**
    * A client for a request that must still go after the deadline or a cancellation (maintenance
-   * off, issue 27 §6): its own deadline `limitMs` from now, deaf to the run's cancel signal. The
-   * caller adds what it sent to the run's client (`absorb`).
+   * off, issue 27 §6): its own deadline, `limitMs` after the first of them, deaf to the run's cancel
+   * signal. The caller adds what it sent to the run's client (`absorb`).
    */
+  private cleanupUntil: number | undefined
   cleanup(limitMs: number): StagingApiClient {
     const { signal: _cancel, ...deps } = this.deps
-    const limit = Math.max(1, limitMs)
+    // One window for all of them (maintenance off, then protection on): a cancelled run exits 5 s after the signal.
+    this.cleanupUntil ??= deps.clock.now() + limitMs
+    const limit = Math.max(1, this.cleanupUntil - deps.clock.now())
     return new StagingApiClient(
       {
         ...this.settings,

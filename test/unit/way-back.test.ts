@@ -424,6 +424,21 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
     expect(result.summary).not.toMatch(/push job the server accepted keeps running/)
   })
 
+  it('cancelled after the push ended: maintenance off and protection on share one cleanup window, and the run reports', async () => {
+    const s = new VirtualFaultSim({ ...FAST, profile })
+    s.addFault({ method: 'POST', path: '/tools', latencyMs: 1 }) // maintenance on
+    s.addFault({ method: 'POST', path: '/tools', latencyMs: 3500 }) // maintenance off: slow
+    s.addFault({ method: 'POST', path: '/tools', hang: true }) // protection on: no answer
+    const started = s.clock.now()
+    // Cancelled at 4 s, while maintenance off (sent at about 3.2 s) waits for its answer.
+    const result = await runCancelled(s, { maintenance: 'true', 'protect-production': 'true' }, 4000)
+    expect(s.requests.filter((r) => r.path.endsWith('/tools'))).toHaveLength(3)
+    // src/cancel.ts exits 5 s after the signal: both toggles (and the report) end well before.
+    expect(s.clock.now() - started).toBeLessThanOrEqual(4000 + 4000)
+    expect(result.result).toBe('succeeded') // the push completed; the cancel cut only what came after it
+    expect(result.warnings.join(' ')).toMatch(/may not be password-protected: switching protection back on got no answer/)
+  })
+
   it('cancelled while the push request had no answer: the push warnings, in their "if it went through" form', async () => {
     const s = new VirtualFaultSim({ ...FAST, profile, durationsMs: { ...FAST.durationsMs, version: 300 } })
     s.addFault({ method: 'POST', path: '/staging/push', hang: true, process: true })
