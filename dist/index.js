@@ -4916,7 +4916,7 @@ const DOOR_WORDS = {
         // The component's inputs; the token is in the masked variable its token-variable input names.
         setting: (name, value) => name === 'api-token' ? 'the masked variable token-variable names' : colon(name, value),
         run: (op, s) => `run the job staging:${op} (${[colon('operation', op), ...s].join(', ')})`,
-        token: 'the masked CI/CD variable token-variable names (STAGING_API_TOKEN)',
+        token: 'the masked CI/CD variable that token-variable names',
         runner: 'the runner',
         settings: 'the inputs',
         output: (name) => `$${CAPITALS(name)} from the job's dotenv report`,
@@ -17144,7 +17144,7 @@ async function applyPolicy(ctx, op, e) {
         answered(ctx, { message: e.serverMessage });
         return {
             outcome: 'skipped',
-            summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`,
+            summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; ${setting('if-missing', 'skip')}).`,
         };
     }
     // A 404 not skipped blames the site id only once the API root answered as the API (issue 24 §3).
@@ -18321,7 +18321,7 @@ async function chooseVersion(ctx) {
                     : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") is among site ${siteId}'s versions${notRead}.`,
             error: {
                 kind: 'not-found',
-                hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: the push's ${outputNamed('checkpoint-id')} names its checkpoint.`,
+                hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: ${outputNamed('checkpoint-id')} of the push names its checkpoint.`,
             },
         };
     // Whose version it is, as the run knows it (contract §13 r5): the record's own site_id, or only

@@ -69,7 +69,7 @@ export const DOOR_WORDS: Record<Door, DoorWords> = {
     setting: (name, value) =>
       name === 'api-token' ? 'the masked variable token-variable names' : colon(name, value),
     run: (op, s) => `run the job staging:${op} (${[colon('operation', op), ...s].join(', ')})`,
-    token: 'the masked CI/CD variable token-variable names (STAGING_API_TOKEN)',
+    token: 'the masked CI/CD variable that token-variable names',
     runner: 'the runner',
     settings: 'the inputs',
     output: (name) => `$${CAPITALS(name)} from the job's dotenv report`,

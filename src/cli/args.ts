@@ -95,8 +95,8 @@ export function parse(argv: string[]): Parsed {
     )
   // `--wait=false` is `--no-wait`, `--dry-run=true` is `--dry-run` (a template writes booleans so).
   const args = argv.map((a) =>
-    a.replace(/^--([a-z-]+)=(true|false)$/, (x, n: string, v: string) =>
-      SWITCHES.includes(n as Switch) ? `--${v === 'true' ? '' : 'no-'}${n}` : x,
+    a.replace(/^--([a-z-]+)=(true|false)$/i, (x, n: string, v: string) =>
+      SWITCHES.includes(n as Switch) ? `--${v.toLowerCase() === 'true' ? '' : 'no-'}${n}` : x,
     ),
   )
   let parsed

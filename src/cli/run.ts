@@ -123,7 +123,8 @@ function configure(ci: CiEnv, parsed: Parsed & { raw: RawInputs }, w: Writer) {
     return { config: parseConfig(parsed.raw), files, json: values.json === true, verbose: values.verbose }
   } catch (e) {
     if (!(e instanceof InputError)) throw e
-    return refuse(describeInputError(e, w.door), 'No request was sent. Run site-staging --help for usage.')
+    const usage = w.door === 'cli' ? ' Run site-staging --help for usage.' : '' // no such command in a job or a pipe
+    return refuse(describeInputError(e, w.door), `No request was sent.${usage}`)
   }
 }
 

@@ -85,7 +85,7 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
     answered(ctx, { message: e.serverMessage })
     return {
       outcome: 'skipped',
-      summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; if-missing: skip).`,
+      summary: `Skipped: site ${siteId} has no staging environment, or there is no such site (HTTP 404; ${setting('if-missing', 'skip')}).`,
     }
   }
   // A 404 not skipped blames the site id only once the API root answered as the API (issue 24 §3).

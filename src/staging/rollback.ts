@@ -80,7 +80,7 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
           : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") is among site ${siteId}'s versions${notRead}.`,
       error: {
         kind: 'not-found',
-        hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: the push's ${outputNamed('checkpoint-id')} names its checkpoint.`,
+        hint: `Check ${setting('site-id')} (the PRODUCTION site) and ${setting('checkpoint-id')}: ${outputNamed('checkpoint-id')} of the push names its checkpoint.`,
       },
     }
   // Whose version it is, as the run knows it (contract §13 r5): the record's own site_id, or only

@@ -92,6 +92,11 @@ describe('ciEnv(argv, env)', () => {
     expect(() => parse(['pull', '--wait=maybe'])).toThrow(/'--wait' does not take an argument/)
     expect(parse(['pull', '--timeout=true']).values.timeout).toBe('true')
     expect(ciEnv(['pull', '--wait=false'], {}).argv).toEqual(['pull', '--wait=false'])
+    // Any case, as on every door (docs/assumptions.md: booleans).
+    expect(parse(['pull', '--wait=True', '--dry-run=FALSE']).values).toMatchObject({
+      wait: true,
+      'dry-run': false,
+    })
   })
 })
 

@@ -48,6 +48,13 @@ describe.each(EACH_PROFILE)('profile %s', (profile, p) => {
     return out
   }
 
+  test("a skipped pull says so in the CLI's words", async () => {
+    const run = await command(['pull', '--site-id', ELIGIBLE, '--if-missing', 'skip', '--json'], {
+      env: env(),
+    })
+    expect(JSON.parse(run.stdout).summary).toMatch(/\(HTTP 404; --if-missing skip\)\.$/)
+  })
+
   test('a refusal until after the timeout, after a try that got no answer: the pull may be running (not "rate limited")', async () => {
     sim.addFault({ method: 'POST', path: '/staging/reset', drop: 'after' })
     sim.addFault({ method: 'POST', path: '/staging/reset', status: 429, retryAfter: '3600' })

@@ -116,6 +116,14 @@ describe('the pipe against the simulator, in virtual time', () => {
     expect(sim.requests).toEqual([])
   })
 
+  test("a refused value in the pipe's words, with no pointer to a command the pipe has not got", async () => {
+    const r = await runPipe({ ...base(), OPERATION: 'pull', SITE_ID: '1002', TIMEOUT: 'abc' })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/TIMEOUT: "abc" is not a duration/)
+    expect(r.stderr).toMatch(/No request was sent\./)
+    expect(r.stderr).not.toMatch(/--help/)
+  })
+
   test('a token variable Bitbucket could not fill ($STAGING_API_TOKEN as text): exit 2, nothing sent', async () => {
     const r = await runPipe({
       ...base(),
