@@ -5683,14 +5683,13 @@ class StagingApiClient {
         return this.settings.deadline;
     }
     /**
-     * A client for a request that must still go after the deadline or a cancellation (maintenance
-     * off, issue 27 §6): its own deadline, `limitMs` after the first of them, deaf to the run's cancel
-     * signal. The caller adds what it sent to the run's client (`absorb`).
+     * A client for a request that must still go after the deadline or a cancellation (maintenance off, protection on,
+     * issue 27 §6), deaf to the run's cancel signal: all of them within `limitMs` of the first (a cancelled run exits 5 s
+     * after the signal). The caller adds what it sent to the run's client (`absorb`).
      */
     cleanupUntil;
     cleanup(limitMs) {
         const { signal: _cancel, ...deps } = this.deps;
-        // One window for all of them (maintenance off, then protection on): a cancelled run exits 5 s after the signal.
         this.cleanupUntil ??= deps.clock.now() + limitMs;
         const limit = Math.max(1, this.cleanupUntil - deps.clock.now());
         return new StagingApiClient({
@@ -6101,17 +6100,12 @@ function checkLaterHint(siteId, taskId) {
 
 ;// CONCATENATED MODULE: ./src/staging/site-list.js
 /**
- * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
- * `GET /v2/sites` (query parameters `type`, `page`, `per_page`), read whole (contract r4 §12) by
- * `readSiteList`. The finding itself is pure: records in, a finding out (`findStagingInList`).
- *
- * A record is this production site's staging only when one of its fields links it so
- * (docs/assumptions.md): a field whose name says "staging of" (`staging_of`, `production_site_id`,
- * `production_id`) equal to the production id; or `parent_id` / `parent_site_id` equal to it on a
- * record marked as staging (`is_staging` true or 1, or `type` / `site_type` "staging"); or, on the
- * production site's own record, `staging_site_id` / `staging_id` naming the staging record. A name
- * or a URL that looks like staging is never enough. A record whose id is the production id is
- * never the staging site (contract §5, r3).
+ * Source 2 of the staging site's id and URL (issue 20 §1): `GET /v2/sites` (`type`, `page`, `per_page`), read whole
+ * (contract r4 §12) by `readSiteList`; the finding is pure (`findStagingInList`). A record is this production site's
+ * staging only when a field links it so (docs/assumptions.md): `staging_of`, `production_site_id` or `production_id`
+ * equal to the production id; `parent_id` / `parent_site_id` equal to it on a record marked as staging (`is_staging`
+ * true or 1, `type` / `site_type` "staging"); or `staging_site_id` / `staging_id` on the production site's own record.
+ * Never a name or a URL that looks like staging, nor a record whose id is the production id (contract §5, r3).
  */
 
 
@@ -6131,17 +6125,13 @@ function listPagesFor(sites) {
     return LIST_MAX_PAGES + Math.ceil(Math.max(0, sites) / SMALLEST_PAGE);
 }
 /**
- * Reads the list of staging sites page by page (one try each), to the last page the answers state
- * (`meta.last_page`, or a paginator's `last_page` inside `data`); a page shorter than asked is not
- * the last. Without a stated last page, the walk ends at an empty page, at a paginator's null
- * `next_page_url`, or when a page only repeats rows already read (a server that ignores `page`).
- * It stops early at `maxPages`, at the run's deadline, at a 429 or another failure of a later
- * page, and when `supply` (the run's rate window) has no call to spare now: a further page never
- * waits for the rate window, so the list never takes calls the jobs' plan counts on (contract §6
- * r3). But with `idle` (no job followed, no site to start: the URLs are all the run still needs),
- * each page is a request like any other: it waits its turn, and is tried again as `max-retries`
- * says (after a 429, its Retry-After). A timeout or a failure of the first page is not a reading:
- * the first is thrown, the second returned as `error`.
+ * Reads the list of staging sites page by page (one try each), to the last page the answers state (`meta.last_page`,
+ * or `last_page` inside `data`; a short page is not the last); without one, to an empty page, a null `next_page_url`,
+ * or a page that only repeats rows (a server that ignores `page`). It stops early at `maxPages`, the deadline, a 429
+ * or another failure of a later page, and when `supply` (the rate window) has no call to spare: a further page never
+ * waits for one, so the list never takes calls the jobs' plan counts on (contract §6 r3). With `idle` (the URLs are
+ * all the run still needs) each page waits its turn and is tried again as `max-retries` says. A timeout of the first
+ * page is thrown; its failure is returned as `error`.
  */
 async function readSiteList(client, options = {}) {
     const { maxPages = LIST_MAX_PAGES, supply, idle = false, list } = options;
@@ -6222,11 +6212,8 @@ class SiteList {
         this.planned = polls;
         polls.after += PLANNED_PAGES;
     }
-    /**
-     * The list, read whole once per run and shared by every site; read again when the last read
-     * started before `since` (a site whose job ended after it, issue 26 §5). `now`: the clock's time;
-     * `idle`: the run has nothing else to send (readSiteList).
-     */
+    /** The list, read whole once per run, shared by every site; again when the last read started before `since` (a
+     * site whose job ended after it, issue 26 §5). `idle`: the run has nothing else to send (readSiteList). */
     read(client, since = -Infinity, now = 0, idle = false) {
         if (this.planned)
             this.planned.after -= PLANNED_PAGES;
@@ -6243,8 +6230,7 @@ class SiteList {
         return this.reading;
     }
 }
-/** Calls the run's plan keeps for the list once a site will read it (contract §6 r3: the first
- * page and one more; more pages go as the rules of readSiteList allow). */
+/** Calls the plan keeps for the list once a site will read it (§6 r3): the first page and one more (readSiteList). */
 const PLANNED_PAGES = 2;
 const STAGING_OF = ['staging_of', 'production_site_id', 'production_id'];
 const PARENT = ['parent_id', 'parent_site_id'];
@@ -6299,15 +6285,7 @@ function indexOf(records) {
     if (known)
         return known;
     const index = { links: new Map(), own: new Map(), byId: new Map(), anyLink: false };
-    const add = (map, key, value) => {
-        if (key === null)
-            return;
-        const list = map.get(key);
-        if (list)
-            list.push(value);
-        else
-            map.set(key, [value]);
-    };
+    const add = (map, key, value) => key !== null && map.set(key, [...(map.get(key) ?? []), value]);
     for (const r of records) {
         const id = idText(r.id);
         if (id !== null && !index.byId.has(id))
@@ -17229,8 +17207,7 @@ async function send(ctx, op) {
     }
     catch (e) {
         // Still 'sent': a try got no answer, whatever was answered after it (sendJob); the policies read the rest.
-        const policy = e instanceof ApiError &&
-            (e.kind === 'not-found' || e.kind === 'exists' || (op === 'create' && e.kind === 'busy'));
+        const policy = ['not-found', 'exists', op === 'create' && 'busy'].includes(e.kind);
         throw e instanceof ApiError && !policy && stateOf() === 'sent' ? unknownOutcome(ctx, op, e) : e;
     }
     finally {
@@ -18448,10 +18425,7 @@ async function verifyProduction(ctx, ending, after) {
 
 
 
-/**
- * How long a toggle after the push may take when the run's deadline has passed or it was cancelled:
- * the runner's cancel window is 7.5 s and src/cancel.ts exits 5 s after the first signal.
- */
+/** How long the toggles after the push may take, together, past the deadline or a cancel (src/cancel.ts exits 5 s after it). */
 const CLEANUP_MS = 4000;
 /**
  * Switches one of production's tools (contract §14): true when the service took it. `late`: the
@@ -18610,11 +18584,8 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
         restored = endingOf(ctx, e);
     }
     answered(ctx, { taskId, httpStatus, message });
-    const outcome = restored.outcome === 'cancelled'
-        ? 'cancelled'
-        : failed.outcome === 'succeeded'
-            ? 'failed'
-            : failed.outcome;
+    const cut = restored.outcome === 'cancelled'; // a cancel sets cancelled (docs/behaviour.md)
+    const outcome = cut ? 'cancelled' : failed.outcome === 'succeeded' ? 'failed' : failed.outcome;
     if (restored.outcome === 'succeeded') {
         if (!ctx.signal?.aborted)
             await verifyProduction(ctx, restored, 'restore');

@@ -83,14 +83,13 @@ export class StagingApiClient {
   }
 
   /**
-   * A client for a request that must still go after the deadline or a cancellation (maintenance
-   * off, issue 27 §6): its own deadline, `limitMs` after the first of them, deaf to the run's cancel
-   * signal. The caller adds what it sent to the run's client (`absorb`).
+   * A client for a request that must still go after the deadline or a cancellation (maintenance off, protection on,
+   * issue 27 §6), deaf to the run's cancel signal: all of them within `limitMs` of the first (a cancelled run exits 5 s
+   * after the signal). The caller adds what it sent to the run's client (`absorb`).
    */
   private cleanupUntil: number | undefined
   cleanup(limitMs: number): StagingApiClient {
     const { signal: _cancel, ...deps } = this.deps
-    // One window for all of them (maintenance off, then protection on): a cancelled run exits 5 s after the signal.
     this.cleanupUntil ??= deps.clock.now() + limitMs
     const limit = Math.max(1, this.cleanupUntil - deps.clock.now())
     return new StagingApiClient(

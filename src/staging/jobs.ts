@@ -177,9 +177,7 @@ async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
     return await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown))
   } catch (e) {
     // Still 'sent': a try got no answer, whatever was answered after it (sendJob); the policies read the rest.
-    const policy =
-      e instanceof ApiError &&
-      (e.kind === 'not-found' || e.kind === 'exists' || (op === 'create' && e.kind === 'busy'))
+    const policy = ['not-found', 'exists', op === 'create' && 'busy'].includes((e as ApiError).kind)
     throw e instanceof ApiError && !policy && stateOf() === 'sent' ? unknownOutcome(ctx, op, e) : e
   } finally {
     if (op === 'push' && ['sent', 'accepted'].includes(stateOf() ?? '')) note(ctx, ...PUSH_WARNINGS) // taken, or lost

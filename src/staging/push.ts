@@ -100,12 +100,8 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
     restored = endingOf(ctx, e)
   }
   answered(ctx, { taskId, httpStatus, message })
-  const outcome =
-    restored.outcome === 'cancelled'
-      ? 'cancelled'
-      : failed.outcome === 'succeeded'
-        ? 'failed'
-        : failed.outcome
+  const cut = restored.outcome === 'cancelled' // a cancel sets cancelled (docs/behaviour.md)
+  const outcome = cut ? 'cancelled' : failed.outcome === 'succeeded' ? 'failed' : failed.outcome
   if (restored.outcome === 'succeeded') {
     if (!ctx.signal?.aborted) await verifyProduction(ctx, restored, 'restore')
     return { ...failed, outcome }

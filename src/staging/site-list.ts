@@ -1,15 +1,10 @@
 /**
- * Source 2 of the staging site's id and URL (issue 20 §1): the list the spec documents,
- * `GET /v2/sites` (query parameters `type`, `page`, `per_page`), read whole (contract r4 §12) by
- * `readSiteList`. The finding itself is pure: records in, a finding out (`findStagingInList`).
- *
- * A record is this production site's staging only when one of its fields links it so
- * (docs/assumptions.md): a field whose name says "staging of" (`staging_of`, `production_site_id`,
- * `production_id`) equal to the production id; or `parent_id` / `parent_site_id` equal to it on a
- * record marked as staging (`is_staging` true or 1, or `type` / `site_type` "staging"); or, on the
- * production site's own record, `staging_site_id` / `staging_id` naming the staging record. A name
- * or a URL that looks like staging is never enough. A record whose id is the production id is
- * never the staging site (contract §5, r3).
+ * Source 2 of the staging site's id and URL (issue 20 §1): `GET /v2/sites` (`type`, `page`, `per_page`), read whole
+ * (contract r4 §12) by `readSiteList`; the finding is pure (`findStagingInList`). A record is this production site's
+ * staging only when a field links it so (docs/assumptions.md): `staging_of`, `production_site_id` or `production_id`
+ * equal to the production id; `parent_id` / `parent_site_id` equal to it on a record marked as staging (`is_staging`
+ * true or 1, `type` / `site_type` "staging"); or `staging_site_id` / `staging_id` on the production site's own record.
+ * Never a name or a URL that looks like staging, nor a record whose id is the production id (contract §5, r3).
  */
 import { field, idText, stagingUrlOf } from '../contract.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
@@ -46,17 +41,13 @@ export type ListRead =
   | { error: string }
 
 /**
- * Reads the list of staging sites page by page (one try each), to the last page the answers state
- * (`meta.last_page`, or a paginator's `last_page` inside `data`); a page shorter than asked is not
- * the last. Without a stated last page, the walk ends at an empty page, at a paginator's null
- * `next_page_url`, or when a page only repeats rows already read (a server that ignores `page`).
- * It stops early at `maxPages`, at the run's deadline, at a 429 or another failure of a later
- * page, and when `supply` (the run's rate window) has no call to spare now: a further page never
- * waits for the rate window, so the list never takes calls the jobs' plan counts on (contract §6
- * r3). But with `idle` (no job followed, no site to start: the URLs are all the run still needs),
- * each page is a request like any other: it waits its turn, and is tried again as `max-retries`
- * says (after a 429, its Retry-After). A timeout or a failure of the first page is not a reading:
- * the first is thrown, the second returned as `error`.
+ * Reads the list of staging sites page by page (one try each), to the last page the answers state (`meta.last_page`,
+ * or `last_page` inside `data`; a short page is not the last); without one, to an empty page, a null `next_page_url`,
+ * or a page that only repeats rows (a server that ignores `page`). It stops early at `maxPages`, the deadline, a 429
+ * or another failure of a later page, and when `supply` (the rate window) has no call to spare: a further page never
+ * waits for one, so the list never takes calls the jobs' plan counts on (contract §6 r3). With `idle` (the URLs are
+ * all the run still needs) each page waits its turn and is tried again as `max-retries` says. A timeout of the first
+ * page is thrown; its failure is returned as `error`.
  */
 export async function readSiteList(
   client: StagingApiClient,
@@ -137,11 +128,8 @@ export class SiteList {
     polls.after += PLANNED_PAGES
   }
 
-  /**
-   * The list, read whole once per run and shared by every site; read again when the last read
-   * started before `since` (a site whose job ended after it, issue 26 §5). `now`: the clock's time;
-   * `idle`: the run has nothing else to send (readSiteList).
-   */
+  /** The list, read whole once per run, shared by every site; again when the last read started before `since` (a
+   * site whose job ended after it, issue 26 §5). `idle`: the run has nothing else to send (readSiteList). */
   read(client: StagingApiClient, since = -Infinity, now = 0, idle = false): Promise<ListRead> {
     if (this.planned) this.planned.after -= PLANNED_PAGES
     this.planned = null
@@ -156,8 +144,7 @@ export class SiteList {
   }
 }
 
-/** Calls the run's plan keeps for the list once a site will read it (contract §6 r3: the first
- * page and one more; more pages go as the rules of readSiteList allow). */
+/** Calls the plan keeps for the list once a site will read it (§6 r3): the first page and one more (readSiteList). */
 const PLANNED_PAGES = 2
 
 /** What the list said about this production site's staging. */
@@ -241,12 +228,8 @@ function indexOf(records: readonly Record<string, unknown>[]): ListIndex {
   const known = indexes.get(records)
   if (known) return known
   const index: ListIndex = { links: new Map(), own: new Map(), byId: new Map(), anyLink: false }
-  const add = <T>(map: Map<string, T[]>, key: string | null, value: T) => {
-    if (key === null) return
-    const list = map.get(key)
-    if (list) list.push(value)
-    else map.set(key, [value])
-  }
+  const add = <T>(map: Map<string, T[]>, key: string | null, value: T) =>
+    key !== null && map.set(key, [...(map.get(key) ?? []), value])
   for (const r of records) {
     const id = idText(r.id)
     if (id !== null && !index.byId.has(id)) index.byId.set(id, r)

@@ -5,10 +5,7 @@ import { saysPlan, toolBody, toolsPath, type SiteTool } from '../contract.js'
 import type { RunContext } from './context.js'
 import { at, learnt } from './record.js'
 
-/**
- * How long a toggle after the push may take when the run's deadline has passed or it was cancelled:
- * the runner's cancel window is 7.5 s and src/cancel.ts exits 5 s after the first signal.
- */
+/** How long the toggles after the push may take, together, past the deadline or a cancel (src/cancel.ts exits 5 s after it). */
 export const CLEANUP_MS = 4000
 
 /**
