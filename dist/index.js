@@ -16819,7 +16819,6 @@ function waitForTask(deps, operation, siteId, taskId, startedAt) {
     const { client, logger, redactor } = deps;
     logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`);
     const unknownSeen = new Set();
-    let seenRunning = false;
     return follow(deps, operation, siteId, `the status of task ${taskId}`, startedAt, async (elapsed) => {
         let answer;
         try {
@@ -16836,7 +16835,8 @@ function waitForTask(deps, operation, siteId, taskId, startedAt) {
             if (operation === 'checkpoint' || operation === 'rollback')
                 return { kind: 'untrackable', reason: `task ${taskId} was not found (404)` };
             logger.warn(`Task ${taskId} was not found ${durationText(elapsed, 'log')} after the job started; following the staging environment instead.`);
-            return waitForProbe(deps, operation, siteId, seenRunning);
+            // Seen running is no evidence of its end (it may have failed, contract §3 r2): the probe must see it busy.
+            return waitForProbe(deps, operation, siteId);
         }
         const parsed = TaskStatusSchema.safeParse(answer.reply.data);
         if (!parsed.success) {
@@ -16852,9 +16852,7 @@ function waitForTask(deps, operation, siteId, taskId, startedAt) {
                 kind: 'failed',
                 reason: task.reason ? redactor.server(task.reason) : `the task ended with status "${shown}"`,
             };
-        if (task.state === 'running')
-            seenRunning = true;
-        else if (!unknownSeen.has(shown)) {
+        if (task.state !== 'running' && !unknownSeen.has(shown)) {
             unknownSeen.add(shown);
             logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`);
         }
@@ -16905,7 +16903,7 @@ function waitForProbe(deps, operation, siteId, seenBusy = false) {
             if (elapsed >= PROBE_EVIDENCE_WINDOW_MS)
                 return {
                     kind: 'unconfirmed',
-                    reason: `the staging environment looks ready, but this run never saw the ${jobOf(operation)} running, so it cannot tell whether the job ran, failed or has not started`,
+                    reason: `the staging environment looks ready, but this run never saw it busy with the ${jobOf(operation)}, so it cannot tell whether the job ran, failed or has not started`,
                 };
         }
         if (state === 'unknown')

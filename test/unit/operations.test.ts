@@ -610,25 +610,32 @@ describe('evidence before success (contract §3, r2)', () => {
     expect(result.warnings.join(' ')).toMatch(/completion could not be confirmed/)
     expect(result.summary).toMatch(/operation: status, site-id: 1001/)
   })
-  it('a task that vanished after it was seen running falls back to the probe, which may then confirm', async () => {
-    api()
-      .post('/v2/sites/1001/staging/reset')
-      .reply(202, envelope({ task_id: 't1' }))
-    api()
-      .get('/v2/tasks/t1/status')
-      .reply(200, envelope({ status: 'running', percentage_complete: '5' }))
-    api()
-      .get('/v2/tasks/t1/status')
-      .times(100)
-      .reply(404, { message: 'No query results for model [App\\Models\\Task] t1' })
-    api()
-      .get('/v2/sites/1001/staging')
-      .times(100)
-      .reply(200, envelope({ status: 'ready' }))
-    const { result, logger } = await run({ operation: 'pull' })
-    expect(logger.text).toMatch(/following the staging environment instead/)
-    expect(result.result).toBe('succeeded')
-  })
+  it.each([
+    ['only ready (the job may have failed before its task went): accepted', [], 'accepted'],
+    ['busy, then ready: succeeded', ['syncing'], 'succeeded'],
+  ])(
+    'a task that vanished after it was seen running: the probe must see the job itself, %s',
+    async (_, before, end) => {
+      api()
+        .post('/v2/sites/1001/staging/reset')
+        .reply(202, envelope({ task_id: 't1' }))
+      api()
+        .get('/v2/tasks/t1/status')
+        .reply(200, envelope({ status: 'running', percentage_complete: '5' }))
+      api()
+        .get('/v2/tasks/t1/status')
+        .times(100)
+        .reply(404, { message: 'No query results for model [App\\Models\\Task] t1' })
+      for (const status of before) api().get('/v2/sites/1001/staging').reply(200, envelope({ status }))
+      api()
+        .get('/v2/sites/1001/staging')
+        .times(100)
+        .reply(200, envelope({ status: 'ready' }))
+      const { result, logger } = await run({ operation: 'pull' })
+      expect(logger.text).toMatch(/following the staging environment instead/)
+      expect(result.result).toBe(end)
+    },
+  )
   it('a task that was never seen and vanished: the probe alone cannot confirm a pull', async () => {
     api()
       .post('/v2/sites/1001/staging/reset')

@@ -61,7 +61,6 @@ export function waitForTask(
   const { client, logger, redactor } = deps
   logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`)
   const unknownSeen = new Set<string>()
-  let seenRunning = false
   return follow(deps, operation, siteId, `the status of task ${taskId}`, startedAt, async (elapsed) => {
     let answer
     try {
@@ -78,7 +77,8 @@ export function waitForTask(
       logger.warn(
         `Task ${taskId} was not found ${durationText(elapsed, 'log')} after the job started; following the staging environment instead.`,
       )
-      return waitForProbe(deps, operation, siteId, seenRunning)
+      // Seen running is no evidence of its end (it may have failed, contract §3 r2): the probe must see it busy.
+      return waitForProbe(deps, operation, siteId)
     }
     const parsed = TaskStatusSchema.safeParse(answer.reply.data)
     if (!parsed.success) {
@@ -96,8 +96,7 @@ export function waitForTask(
         kind: 'failed',
         reason: task.reason ? redactor.server(task.reason) : `the task ended with status "${shown}"`,
       }
-    if (task.state === 'running') seenRunning = true
-    else if (!unknownSeen.has(shown)) {
+    if (task.state !== 'running' && !unknownSeen.has(shown)) {
       unknownSeen.add(shown)
       logger.info(`Task ${taskId} reports a status that is not known here ("${shown}"); still waiting.`)
     }
@@ -148,7 +147,7 @@ export function waitForProbe(
       if (elapsed >= PROBE_EVIDENCE_WINDOW_MS)
         return {
           kind: 'unconfirmed',
-          reason: `the staging environment looks ready, but this run never saw the ${jobOf(operation)} running, so it cannot tell whether the job ran, failed or has not started`,
+          reason: `the staging environment looks ready, but this run never saw it busy with the ${jobOf(operation)}, so it cannot tell whether the job ran, failed or has not started`,
         }
     }
     if (state === 'unknown')
