@@ -5326,14 +5326,14 @@ function limitHeaders(headers, now, wallNow, known) {
 }
 /**
  * How long every request pauses after the `n`th 429 in a row: its `Retry-After` (one longer than
- * the cap is ignored here: the client that got it ends its run, saying when), else 0.5 s · 2ⁿ up to
- * 30 s; never less than a second, so a hostile `Retry-After: 0` cannot make a batch hammer.
+ * the cap is ignored here: the client that got it ends its run, saying when), else the window's stated
+ * reset (`resetIn`, bounded), else 0.5 s · 2ⁿ up to 30 s; at least a second (a hostile `Retry-After: 0`).
  */
-function pauseAfter429(headers, wallNow, n) {
+function pauseAfter429(headers, wallNow, n, resetIn) {
     const said = parseRetryAfter(headers['retry-after'], wallNow, headers.date);
     const pause = said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS
         ? pauseAfterMs(said, n - 1)
-        : PAUSE_AFTER_429(n, 0, () => 0);
+        : (resetIn ?? PAUSE_AFTER_429(n, 0, () => 0));
     return Math.max(1000, pause);
 }
 /** A whole number from min to max, or null (absent, not a number, out of bounds). */
@@ -17710,7 +17710,7 @@ class RateWindow {
             if (mine?.probe)
                 this.probing = false;
             this.windowMs = Math.max(this.windowMs, this.assumedWindowMs);
-            const pause = pauseAfter429(headers, wallNow, ++this.consecutive429);
+            const pause = pauseAfter429(headers, wallNow, ++this.consecutive429, reset && reset - now);
             this.pausedUntil = Math.max(this.pausedUntil, now + pause);
             this.statedReset = this.pausedUntil;
             this.notify();

@@ -140,7 +140,7 @@ export class RateWindow {
       // A probe refused: the window is as long as assumed. Any 429 puts the assumed window back.
       if (mine?.probe) this.probing = false
       this.windowMs = Math.max(this.windowMs, this.assumedWindowMs)
-      const pause = pauseAfter429(headers, wallNow, ++this.consecutive429)
+      const pause = pauseAfter429(headers, wallNow, ++this.consecutive429, reset && reset - now)
       this.pausedUntil = Math.max(this.pausedUntil, now + pause)
       this.statedReset = this.pausedUntil
       this.notify()

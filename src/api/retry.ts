@@ -171,15 +171,15 @@ export function limitHeaders(headers: Headers, now: number, wallNow: number, kno
 
 /**
  * How long every request pauses after the `n`th 429 in a row: its `Retry-After` (one longer than
- * the cap is ignored here: the client that got it ends its run, saying when), else 0.5 s · 2ⁿ up to
- * 30 s; never less than a second, so a hostile `Retry-After: 0` cannot make a batch hammer.
+ * the cap is ignored here: the client that got it ends its run, saying when), else the window's stated
+ * reset (`resetIn`, bounded), else 0.5 s · 2ⁿ up to 30 s; at least a second (a hostile `Retry-After: 0`).
  */
-export function pauseAfter429(headers: Headers, wallNow: number, n: number): number {
+export function pauseAfter429(headers: Headers, wallNow: number, n: number, resetIn: number | null): number {
   const said = parseRetryAfter(headers['retry-after'], wallNow, headers.date)
   const pause =
     said !== null && said <= RETRY_AFTER_BUDGET_MAX_MS
       ? pauseAfterMs(said, n - 1)
-      : PAUSE_AFTER_429(n, 0, () => 0)
+      : (resetIn ?? PAUSE_AFTER_429(n, 0, () => 0))
   return Math.max(1000, pause)
 }
 

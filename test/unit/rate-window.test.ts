@@ -292,6 +292,15 @@ describe('RateWindow: 429', () => {
     expect(soon).toBeGreaterThanOrEqual(1000)
     expect(soon).toBeLessThanOrEqual(2000)
   })
+  it('a 429 with no Retry-After but the reset of its window: every request waits for that reset, not a guess', () => {
+    const clock = new FakeClock()
+    const b = new RateWindow(clock)
+    request(b, limits(8, 1))
+    request(b, limits(8, 0, clock.wallNow() + 45_000), 429)
+    // One request at the stated reset, not 1, 2, 4... s of its own (each a 429 more under a fixed window).
+    expect(b.reserve()).toBeGreaterThanOrEqual(44_000)
+    expect(b.reserve()).toBeLessThanOrEqual(46_000)
+  })
   it('a Retry-After date in the past (a slow server clock) pauses 1-2 s, growing with each 429', () => {
     const clock = new FakeClock()
     const b = new RateWindow(clock)
