@@ -16556,8 +16556,10 @@ class PollPlanner {
         this.lines.clear();
         if (this.readings.length > MAX_READINGS)
             this.readings.shift();
+        // A step back: the readings above it were wrong (or the job began again); what it says now counts.
+        while (this.samples.length > 0 && this.samples.at(-1).percent > p)
+            this.samples.pop();
         const last = this.samples.at(-1);
-        // No movement (a step back is read as none).
         if (last ? p <= last.percent : p <= 0)
             this.stale++;
         else {

@@ -52,6 +52,13 @@ describe('PollPlanner without progress', () => {
   it('reads a bar stuck at 0 as no progress', () => {
     expect(follow(60_000, () => 0).delays).toEqual(follow(60_000, 'none').delays)
   })
+  it('one reading that goes back (a false 60% early) does not turn the rest of the job into fast polling', () => {
+    let first = true
+    const hostile = (f: number) => (first ? ((first = false), 60) : Math.round(100 * f))
+    const honest = follow(150_000, (f) => Math.round(100 * f))
+    const misled = follow(150_000, hostile)
+    expect(misled.polls).toBeLessThanOrEqual(honest.polls + 4)
+  })
   it.each([20_000, 3 * MIN, 15 * MIN, 60 * MIN])('notices the end of a %i ms job within 5 s', (ms) => {
     expect(row(ms, 'none').p95).toBeLessThanOrEqual(5000)
   })
