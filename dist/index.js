@@ -19240,7 +19240,7 @@ async function runAll(config, deps) {
     const ledger = deps.ledger ??
         new RateWindow(clock, {
             signal: deps.signal,
-            onShared: (perMinute) => deps.logger.info(`Other runs are using this account's rate limit: about ${perMinute} calls a minute.`),
+            onShared: (perMinute) => deps.logger.info(`Other runs are using this account's rate limit: at least ${perMinute} call${perMinute === 1 ? '' : 's'} a minute.`),
         });
     const shared = {
         ...deps,

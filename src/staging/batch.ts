@@ -31,7 +31,7 @@ export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
       signal: deps.signal,
       onShared: (perMinute) =>
         deps.logger.info(
-          `Other runs are using this account's rate limit: about ${perMinute} calls a minute.`,
+          `Other runs are using this account's rate limit: at least ${perMinute} call${perMinute === 1 ? '' : 's'} a minute.`,
         ),
     })
   const shared: RunDeps = {
