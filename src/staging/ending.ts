@@ -58,14 +58,14 @@ export function endingOf(ctx: RunContext, e: unknown): Ending {
       outcome: 'timed-out',
       summary:
         (until
-          ? `Stopped while ${record.step}: ${until === counted ? "the account's rate limit, as this run counts its calls, lets the next request go" : 'the server accepts requests again'} only at ${until}, after this run's timeout (${timeout}).`
+          ? `Stopped while ${record.step}: ${until === counted ? "the account's rate limit, as this run reads it (its own calls, the 429s it heard), lets the next request go" : 'the server accepts requests again'} only at ${until}, after this run's timeout (${timeout}).`
           : `The timeout (${timeout}) was reached while ${record.step}.`) +
         (mayRun ? ' The job may still be running on the server.' : '') +
         last,
       error: {
         kind: 'timeout',
         hint: mayRun
-          ? `${until ? `After ${until}: ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, record.taskId)}`
+          ? `${until ? `Requests go again after ${until}. ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, record.taskId)}`
           : `Raise ${setting('timeout')}, or try again later.`,
       },
       ...(e.lastError?.serverMessage ? { message: e.lastError.serverMessage } : {}),

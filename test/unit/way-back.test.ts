@@ -436,7 +436,9 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
     // src/cancel.ts exits 5 s after the signal: both toggles (and the report) end well before.
     expect(s.clock.now() - started).toBeLessThanOrEqual(4000 + 4000)
     expect(result.result).toBe('succeeded') // the push completed; the cancel cut only what came after it
-    expect(result.warnings.join(' ')).toMatch(/may not be password-protected: switching protection back on got no answer/)
+    expect(result.warnings.join(' ')).toMatch(
+      /may not be password-protected: switching protection back on got no answer/,
+    )
   })
 
   it('cancelled while the push request had no answer: the push warnings, in their "if it went through" form', async () => {
@@ -528,7 +530,7 @@ describe('a stop the rate limit forces before the timeout', () => {
     expect(site.result).toBe('timed-out')
     expect(site.summary).not.toMatch(/The timeout \(1m 0s\) was reached/)
     expect(site.summary).toMatch(
-      /the account's rate limit, as this run counts its calls, lets the next request go only at \d{4}-/,
+      /the account's rate limit, as this run reads it \(its own calls, the 429s it heard\), lets the next request go only at \d{4}-/,
     )
   })
 })
