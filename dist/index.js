@@ -5682,16 +5682,16 @@ class StagingApiClient {
     get deadline() {
         return this.settings.deadline;
     }
-    /**
-     * A client for a request that must still go after the deadline or a cancellation (maintenance off, protection on,
-     * issue 27 §6), deaf to the run's cancel signal: all of them within `limitMs` of the first (a cancelled run exits 5 s
-     * after the signal). The caller adds what it sent to the run's client (`absorb`).
-     */
-    cleanupUntil;
+    /** A client for a request that must go even after the deadline or a cancel (issue 27 §6), deaf to the cancel, for
+     * `limitMs`; once stopped, within the open window of the one before (a cancelled run exits 5 s after the signal). */
+    cleanupUntil = -Infinity;
     cleanup(limitMs) {
-        const { signal: _cancel, ...deps } = this.deps;
-        this.cleanupUntil ??= deps.clock.now() + limitMs;
-        const limit = Math.max(1, this.cleanupUntil - deps.clock.now());
+        const { signal: cancel, ...deps } = this.deps;
+        const now = deps.clock.now();
+        const stopped = cancel?.aborted || now >= this.settings.deadline;
+        if (!stopped || this.cleanupUntil <= now)
+            this.cleanupUntil = now + limitMs;
+        const limit = Math.max(1, this.cleanupUntil - now);
         return new StagingApiClient({
             ...this.settings,
             maxRetries: Math.min(this.settings.maxRetries, 1),
@@ -6810,8 +6810,7 @@ function endingOf(ctx, e) {
     const { client, record } = ctx;
     if (e instanceof DeadlineError) {
         const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
-        // A job the server took, or may have (a try with no answer, or a 5xx, whatever came after: sendJob), whose end
-        // was not seen. A request never delivered (connection refused) or refused (429, 503) started nothing.
+        // A job the server took or may have (`sent`: a try with no answer or a 5xx, sendJob), whose end was not seen.
         const mayRun = record.jobs.some((j) => j.state === 'accepted' || j.state === 'sent');
         const counted = e.callsBackAt && new Date(e.callsBackAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
         const until = e.lastError?.acceptsAgainAt ?? counted;

@@ -82,16 +82,15 @@ export class StagingApiClient {
     return this.settings.deadline
   }
 
-  /**
-   * A client for a request that must still go after the deadline or a cancellation (maintenance off, protection on,
-   * issue 27 §6), deaf to the run's cancel signal: all of them within `limitMs` of the first (a cancelled run exits 5 s
-   * after the signal). The caller adds what it sent to the run's client (`absorb`).
-   */
-  private cleanupUntil: number | undefined
+  /** A client for a request that must go even after the deadline or a cancel (issue 27 §6), deaf to the cancel, for
+   * `limitMs`; once stopped, within the open window of the one before (a cancelled run exits 5 s after the signal). */
+  private cleanupUntil = -Infinity
   cleanup(limitMs: number): StagingApiClient {
-    const { signal: _cancel, ...deps } = this.deps
-    this.cleanupUntil ??= deps.clock.now() + limitMs
-    const limit = Math.max(1, this.cleanupUntil - deps.clock.now())
+    const { signal: cancel, ...deps } = this.deps
+    const now = deps.clock.now()
+    const stopped = cancel?.aborted || now >= this.settings.deadline
+    if (!stopped || this.cleanupUntil <= now) this.cleanupUntil = now + limitMs
+    const limit = Math.max(1, this.cleanupUntil - now)
     return new StagingApiClient(
       {
         ...this.settings,

@@ -48,8 +48,7 @@ export function endingOf(ctx: RunContext, e: unknown): Ending {
   const { client, record } = ctx
   if (e instanceof DeadlineError) {
     const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : ''
-    // A job the server took, or may have (a try with no answer, or a 5xx, whatever came after: sendJob), whose end
-    // was not seen. A request never delivered (connection refused) or refused (429, 503) started nothing.
+    // A job the server took or may have (`sent`: a try with no answer or a 5xx, sendJob), whose end was not seen.
     const mayRun = record.jobs.some((j) => j.state === 'accepted' || j.state === 'sent')
     const counted = e.callsBackAt && new Date(e.callsBackAt).toISOString().replace(/\.\d{3}Z$/, 'Z')
     const until = e.lastError?.acceptsAgainAt ?? counted

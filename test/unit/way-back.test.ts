@@ -312,6 +312,22 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
     expect(protectionOn(s)).toBe(true)
   })
 
+  it('not stopped: protection on gets its own cleanup window after a slow maintenance off, and after a long check', async () => {
+    sim().setOptions({ livePage: 'down', livePageRecoversMs: 20_000 })
+    sim().addFault({ method: 'POST', path: '/tools', latencyMs: 1 }) // maintenance on
+    sim().addFault({ method: 'POST', path: '/tools', latencyMs: 3500 }) // maintenance off
+    sim().addFault({ method: 'POST', path: '/tools', latencyMs: 2000 }) // protection on
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      maintenance: 'true',
+      'protect-production': 'true',
+      'production-url': live(),
+    })
+    expect(run.outputs).toMatchObject({ result: 'succeeded', 'production-check': 'passed' })
+    expect(protectionOn(sim())).toBe(true)
+  })
+
   it('one bad answer with the timeout near is not a verdict to restore on', async () => {
     sim().setOptions({ livePage: 'down', livePageRecoversMs: 20_000 })
     await runActionVirtually(sim(), {
