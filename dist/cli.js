@@ -3448,7 +3448,7 @@ const DOOR_WORDS = {
     gitlab: {
         // The component's inputs; the token is in the masked variable its token-variable input names.
         setting: (name, value) => name === 'api-token' ? 'the masked variable token-variable names' : colon(name, value),
-        run: (op, s) => `run the job staging:${op} (${[colon('operation', op), ...s].join(', ')})`,
+        run: (op, s) => `run the job ${process.env.SITE_STAGING_JOB_PREFIX || 'staging:'}${op} (${[colon('operation', op), ...s].join(', ')})`,
         token: 'the masked CI/CD variable that token-variable names',
         runner: 'the runner',
         settings: 'the inputs',

@@ -491,6 +491,21 @@ describe('refused before any request', () => {
   )
 
   test.concurrent(
+    "a hint names the step as this component's job: its job-prefix, then the operation",
+    async () => {
+      const { pipeline, staging, variables } = await scenario()
+      const yaml = stringify({
+        include: [staging({ operation: 'pull', 'site-id': '1002', 'job-prefix': 'site-a:', wait: false })],
+      })
+      const run = await pipeline(yaml, [], variables())
+      expect(run.code).toBe(0)
+      expect(jobLog(run.output, 'site-a:pull')).toMatch(
+        /To check on it later, run the job site-a:status \(operation: status, site-id: 1002, task-id: \S+\)/,
+      )
+    },
+  )
+
+  test.concurrent(
     'included at a commit (no released version): the job refuses to install the CLI unpinned',
     async () => {
       // GitLab gives $[[ component.version ]] no value then; the job's script runs as GitLab would.
