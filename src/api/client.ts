@@ -89,14 +89,13 @@ export class StagingApiClient {
     const { signal: cancel, ...deps } = this.deps
     const now = deps.clock.now()
     const stopped = cancel?.aborted || now >= this.settings.deadline
-    if (!stopped || this.cleanupUntil <= now) this.cleanupUntil = now + limitMs
-    const limit = Math.max(1, this.cleanupUntil - now)
+    if (!stopped || this.cleanupUntil <= now) this.cleanupUntil = now + Math.max(1, limitMs)
     return new StagingApiClient(
       {
         ...this.settings,
         maxRetries: Math.min(this.settings.maxRetries, 1),
-        deadline: deps.clock.now() + limit,
-        requestTimeoutMs: Math.min(this.settings.requestTimeoutMs, limit),
+        deadline: this.cleanupUntil,
+        requestTimeoutMs: Math.min(this.settings.requestTimeoutMs, this.cleanupUntil - now),
       },
       deps,
     )
