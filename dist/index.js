@@ -16918,7 +16918,9 @@ function waitForVersion(deps, siteId, versionId) {
     return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
         const list = { path: (p, n) => versionListPath(siteId, p, n), maxRetries: 2 }; // read whole
         const read = await readSiteList(client, { list });
-        const record = 'records' in read ? read.records.find((r) => versionIdOf(r) === versionId) : undefined;
+        // Another site's record of that id is not this version (contract §13 r5).
+        const ours = (r) => (versionSiteOf(r) ?? siteId) === siteId;
+        const record = 'records' in read ? read.records.find((r) => versionIdOf(r) === versionId && ours(r)) : undefined;
         if (!record)
             return elapsed < TASK_INVISIBLE_GRACE_MS || !('records' in read) || read.stoppedBy
                 ? 'waiting'
@@ -17487,10 +17489,12 @@ async function make(ctx) {
     const id = versionIdOf(made.reply.data);
     const task = taskIdOf(made.reply.data);
     const taskId = task && 'id' in task ? task.id : null;
-    if (!id)
+    // A version of another site is no way back for this one (contract §13 r5): never followed, restored nor pushed after.
+    const other = versionSiteOf(made.reply.data);
+    if (!id || (other !== null && other !== siteId))
         return {
             outcome: 'failed',
-            summary: `The checkpoint was started, but the answer did not say its id, so it cannot be followed nor restored. ${NO_PUSH}`,
+            summary: `The checkpoint was started, but ${id ? `the answer names version ${id} of site ${other}, not of site ${siteId}` : 'the answer did not say its id'}, so it cannot be followed nor restored. ${NO_PUSH}`,
             error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
         };
     const name = await nameIt(ctx, id);

@@ -10,6 +10,7 @@ import {
   versionBody,
   versionIdOf,
   versionPath,
+  versionSiteOf,
   saysPlan,
   saysQuota,
 } from '../contract.js'
@@ -95,10 +96,12 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   const id = versionIdOf(made.reply.data)
   const task = taskIdOf(made.reply.data)
   const taskId = task && 'id' in task ? task.id : null
-  if (!id)
+  // A version of another site is no way back for this one (contract §13 r5): never followed, restored nor pushed after.
+  const other = versionSiteOf(made.reply.data)
+  if (!id || (other !== null && other !== siteId))
     return {
       outcome: 'failed',
-      summary: `The checkpoint was started, but the answer did not say its id, so it cannot be followed nor restored. ${NO_PUSH}`,
+      summary: `The checkpoint was started, but ${id ? `the answer names version ${id} of site ${other}, not of site ${siteId}` : 'the answer did not say its id'}, so it cannot be followed nor restored. ${NO_PUSH}`,
       error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
     }
   const name = await nameIt(ctx, id)

@@ -168,6 +168,37 @@ describe.each(EACH_PROFILE)('profile %s', (profile, shape) => {
     expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(1)
   })
 
+  it('a checkpoint whose answer names another site is no way back: no push, nothing restored', async () => {
+    sim().addFault({ method: 'POST', path: '/site-versions', patch: { data: { site_id: 1001 } } })
+    const push = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'rollback-on-failure': 'true',
+    })
+    expect(push.outputs.result).toBe('failed')
+    expect(push.outputs['checkpoint-id']).toBe('')
+    expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(0)
+    expect(restores(sim())).toHaveLength(0)
+    expect(push.stdout).toMatch(/names version \S+ of site 1001, not of site 1002.*The push was not sent/)
+  })
+
+  it('a checkpoint with no task id whose listed record names another site is never taken as completed', async () => {
+    sim().addFault({ method: 'POST', path: '/site-versions', patch: { data: { task_id: null } } })
+    // Every list answer names the version about to be made, completed, as site 1001's.
+    const next = sim().state.nextVersionId
+    const record = {
+      id: idOf(next),
+      site_id: 1001,
+      name: 'ssa~cp~x',
+      status: 0,
+      created_at: '2026-01-01 00:00:00',
+    }
+    sim().addFault({ method: 'GET', path: '/site-versions?', times: Infinity, patch: { data: [record] } })
+    const push = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002', timeout: '20s' })
+    expect(push.outputs.result).not.toBe('succeeded')
+    expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(0)
+  })
+
   it('a version whose status is the number 0 is completed (contract §2), in the list as in a task', async () => {
     const v = seed('1002', 'ssa~cp~x', Date.now())
     const id = profile === 'spec' ? idOf(v.id) : v.id

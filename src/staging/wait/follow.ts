@@ -8,6 +8,7 @@ import {
   TASK_INVISIBLE_GRACE_MS,
   taskState,
   versionIdOf,
+  versionSiteOf,
   versionListPath,
 } from '../../contract.js'
 import { DeadlineError, type StagingApiClient } from '../../api/client.js'
@@ -163,7 +164,10 @@ export function waitForVersion(deps: WaitDeps, siteId: string, versionId: string
   return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
     const list = { path: (p: number, n: number) => versionListPath(siteId, p, n), maxRetries: 2 } // read whole
     const read = await readSiteList(client, { list })
-    const record = 'records' in read ? read.records.find((r) => versionIdOf(r) === versionId) : undefined
+    // Another site's record of that id is not this version (contract §13 r5).
+    const ours = (r: Record<string, unknown>) => (versionSiteOf(r) ?? siteId) === siteId
+    const record =
+      'records' in read ? read.records.find((r) => versionIdOf(r) === versionId && ours(r)) : undefined
     if (!record)
       return elapsed < TASK_INVISIBLE_GRACE_MS || !('records' in read) || read.stoppedBy
         ? 'waiting'
