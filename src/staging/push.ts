@@ -79,6 +79,18 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   }
   if (config.protectProduction && ended) await protectAgain(ctx)
   else if (config.protectProduction && content() === 'unknown') learnt(ctx, { protection: 'after-push' })
+  // Production left in maintenance mode, or not protected again, is not the push the user asked for: not green.
+  const { maintenance, protection } = ctx.record.production
+  const todo = [
+    (maintenance === 'on' || maintenance === 'unknown') && 'switch maintenance mode off',
+    (protection === 'off' || protection === 'unknown') && 'turn password protection on',
+  ].filter(Boolean)
+  if (ending.outcome === 'succeeded' && todo.length)
+    ending = {
+      ...ending,
+      outcome: 'failed',
+      error: { kind: 'site-tools', hint: `Check production in the dashboard: ${todo.join(', and ')}.` },
+    }
   if (checkpoint && ending.outcome === 'succeeded' && !ctx.signal?.aborted)
     await pruneCheckpoints(ctx, config.keepCheckpoints, checkpoint.id)
   return ending

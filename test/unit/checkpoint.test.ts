@@ -654,6 +654,7 @@ describe('maintenance and protect-production', () => {
     pushEnds('completed')
     const { result } = await run({ operation: 'push', maintenance: true })
     expect(result.warnings.join(' ')).toMatch(/is still in maintenance mode: switching it off failed/)
+    expect(result.result).toBe('failed')
   })
 
   it('protect-production: password protection back on after the push; refused, said plainly', async () => {

@@ -421,6 +421,10 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
     expect(run.stdout).not.toMatch(/FAILED its check|To restore production as it was before the push/)
     expect(run.stdout).toMatch(/still in maintenance mode: switching it off failed/)
     expect(run.stdout).toMatch(/production-url: production was not checked: maintenance mode may still be on/)
+    // Production left on its maintenance page is not green, and no way back is pruned.
+    expect(run.outputs.result).toBe('failed')
+    expect(run.stdout).toMatch(/Check production in the dashboard: switch maintenance mode off\./)
+    expect(sentTo(sim(), 'DELETE', '/site-versions')).toHaveLength(0)
   })
 
   it('a failed check with less time left than the checkpoint took: no restore that could not be followed', async () => {
@@ -482,7 +486,9 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
     expect(s.requests.filter((r) => r.path.endsWith('/tools'))).toHaveLength(3)
     // src/cancel.ts exits 5 s after the signal: both toggles (and the report) end well before.
     expect(s.clock.now() - started).toBeLessThanOrEqual(4000 + 4000)
-    expect(result.result).toBe('succeeded') // the push completed; the cancel cut only what came after it
+    // The push completed, but production may not be protected again: not green.
+    expect(result.result).toBe('failed')
+    expect(result.error?.hint).toMatch(/turn password protection on/)
     expect(result.warnings.join(' ')).toMatch(
       /may not be password-protected: switching protection back on got no answer/,
     )
