@@ -5959,7 +5959,7 @@ function productionWords(ctx) {
     const back = checkpoint ? rollbackCommand(site, checkpoint.id) : '';
     if (content.is === 'unknown' && content.by === 'restore') {
         summary.push(`Whether production was restored to version ${content.version} is unknown (the restore was sent; its end was not seen): production may be partly restored.`);
-        hint = `Check the live site and the site's tasks in the dashboard; to try the restore again, ${rollbackCommand(site, content.version)}.`;
+        hint = `The restore may still be running on the server: once the site's tasks in the dashboard show it ended, check the live site, and only if production is wrong try the restore again: ${rollbackCommand(site, content.version)}.`;
     }
     if (content.is === 'restore-failed') {
         summary.push(`The restore of version ${content.version} did not complete: production may be partly restored (its files and database may not match).`);
@@ -6001,7 +6001,7 @@ function productionWords(ctx) {
     };
     const guard = {
         off: `Production (site ${site}) is now NOT password-protected: switching protection back on failed. Turn it on in the dashboard.`,
-        unknown: `Production (site ${site}) may not be password-protected: switching protection back on got no answer. Check it in the dashboard.`,
+        unknown: `Production (site ${site}) may not be password-protected: whether switching protection back on went through is not known. Check it in the dashboard.`,
         'after-push': `Password protection was not switched on again: the push's end is not known, and a push switches protection off when it completes. Once it has (${statusCommand(site, ctx.record.taskId)}), turn protection on in the dashboard, or push again with ${setting('protect-production', 'true')}.`,
     };
     if (maintenance === 'on' || maintenance === 'unknown')
@@ -6846,8 +6846,11 @@ function cancelReport(ctx, client) {
     if (client.sent.length === 0)
         return `Cancelled while ${step}; nothing had been sent.`;
     // Only what the record says of each job: a request with no answer is unknown, never "running".
-    return sentences(`Cancelled while ${step}. Sent: ${client.sent.join('; ')}`, ...ctx.record.jobs.map(jobReport));
+    return sentences(`Cancelled while ${step}. Sent: ${SENT}`, ...ctx.record.jobs.map(jobReport));
 }
+/** Where a cancel's summary lists what was sent: filled when the Result is written, so the requests sent after the
+ * cancel (maintenance off, protection on) are in it. A control character: no server text (made inert) has one. */
+const SENT = '\u0001sent\u0001';
 const HAPPENED = {
     create: 'staging was created',
     pull: 'staging was refreshed from production',
@@ -6895,9 +6898,9 @@ function writeResult(ctx, ending) {
         message: ending.message ?? record.message,
         summary: redactor.inert(
         // Without an error (a cancel) the step that tries again goes in the summary: never lost.
-        words(said.summary.length
+        words((said.summary.length
             ? sentences(ending.summary, ...said.summary, ...(ending.error ? [] : [said.hint]))
-            : ending.summary)),
+            : ending.summary).replace(SENT, client.sent.join('; ')))),
         taskId: record.taskId,
         stagingSiteId: facts.stagingSiteId,
         stagingUrl: facts.stagingUrl,

@@ -84,11 +84,11 @@ function cancelReport(ctx: RunContext, client: StagingApiClient): string {
   const step = ctx.record.step
   if (client.sent.length === 0) return `Cancelled while ${step}; nothing had been sent.`
   // Only what the record says of each job: a request with no answer is unknown, never "running".
-  return sentences(
-    `Cancelled while ${step}. Sent: ${client.sent.join('; ')}`,
-    ...ctx.record.jobs.map(jobReport),
-  )
+  return sentences(`Cancelled while ${step}. Sent: ${SENT}`, ...ctx.record.jobs.map(jobReport))
 }
+/** Where a cancel's summary lists what was sent: filled when the Result is written, so the requests sent after the
+ * cancel (maintenance off, protection on) are in it. A control character: no server text (made inert) has one. */
+const SENT = '\u0001sent\u0001'
 
 const HAPPENED: Record<Job, string> = {
   create: 'staging was created',
@@ -139,9 +139,10 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     summary: redactor.inert(
       // Without an error (a cancel) the step that tries again goes in the summary: never lost.
       words(
-        said.summary.length
+        (said.summary.length
           ? sentences(ending.summary, ...said.summary, ...(ending.error ? [] : [said.hint]))
-          : ending.summary,
+          : ending.summary
+        ).replace(SENT, client.sent.join('; ')),
       ),
     ),
     taskId: record.taskId,

@@ -161,7 +161,7 @@ export function productionWords(ctx: RunContext): { summary: string[]; warnings:
     summary.push(
       `Whether production was restored to version ${content.version} is unknown (the restore was sent; its end was not seen): production may be partly restored.`,
     )
-    hint = `Check the live site and the site's tasks in the dashboard; to try the restore again, ${rollbackCommand(site, content.version!)}.`
+    hint = `The restore may still be running on the server: once the site's tasks in the dashboard show it ended, check the live site, and only if production is wrong try the restore again: ${rollbackCommand(site, content.version!)}.`
   }
   if (content.is === 'restore-failed') {
     summary.push(
@@ -208,7 +208,7 @@ export function productionWords(ctx: RunContext): { summary: string[]; warnings:
   }
   const guard = {
     off: `Production (site ${site}) is now NOT password-protected: switching protection back on failed. Turn it on in the dashboard.`,
-    unknown: `Production (site ${site}) may not be password-protected: switching protection back on got no answer. Check it in the dashboard.`,
+    unknown: `Production (site ${site}) may not be password-protected: whether switching protection back on went through is not known. Check it in the dashboard.`,
     'after-push': `Password protection was not switched on again: the push's end is not known, and a push switches protection off when it completes. Once it has (${statusCommand(site, ctx.record.taskId)}), turn protection on in the dashboard, or push again with ${setting('protect-production', 'true')}.`,
   }
   if (maintenance === 'on' || maintenance === 'unknown') warnings.push(tools[maintenance])

@@ -513,7 +513,11 @@ describe('rollback-on-failure', () => {
     expect(result.result).toBe('cancelled') // a cancel sets cancelled (docs/behaviour.md), the push's failure said
     expect(result.summary).toMatch(/database import failed/)
     expect(result.summary).toMatch(/Restoring production to checkpoint 9 did not complete: Cancelled/)
-    expect(result.error!.hint.match(/to try the restore again/gi)).toHaveLength(1)
+    expect(result.error!.hint.match(/try the restore again/gi)).toHaveLength(1)
+    // The restore the server accepted may still run: never "send it again" before it is seen ended.
+    expect(result.error!.hint).toMatch(
+      /The restore may still be running on the server: once the site's tasks/,
+    )
     expect(result.summary).toMatch(/production may be partly restored/)
   })
 
@@ -788,7 +792,7 @@ describe('issue 31: production as the record knows it', () => {
     expect(result.result).toBe('cancelled')
     expect(result.summary).toMatch(/production may be partly restored/)
     expect(result.summary).toMatch(
-      /to try the restore again, run this action with operation: rollback, site-id: 1001, checkpoint-id: 10/,
+      /only if production is wrong try the restore again: run this action with operation: rollback, site-id: 1001, checkpoint-id: 10/,
     )
     expect(result.summary).not.toMatch(/keeps running there\. A job|\.\./)
   })

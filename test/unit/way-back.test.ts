@@ -490,8 +490,21 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
     expect(result.result).toBe('failed')
     expect(result.error?.hint).toMatch(/turn password protection on/)
     expect(result.warnings.join(' ')).toMatch(
-      /may not be password-protected: switching protection back on got no answer/,
+      /may not be password-protected: whether switching protection back on went through is not known/,
     )
+  })
+
+  it("cancelled while the push runs: the summary's list of what was sent has maintenance off, sent after the cancel", async () => {
+    const s = new VirtualFaultSim({
+      ...FAST,
+      profile,
+      durationsMs: { ...FAST.durationsMs, version: 300, push: 20_000 },
+    })
+    const result = await runCancelled(s, { maintenance: 'true' }, 3000)
+    expect(result.result).toBe('cancelled')
+    expect(s.requests.filter((r) => r.path.endsWith('/tools'))).toHaveLength(2)
+    expect(result.sent.filter((x) => x.includes('/tools'))).toHaveLength(2)
+    expect(result.summary.match(/POST \S*\/tools/g)).toHaveLength(2)
   })
 
   it('cancelled while the push request had no answer: the push warnings, in their "if it went through" form', async () => {
