@@ -1192,9 +1192,12 @@ function safeHttpUrl(raw) {
     const credentials = [...u.searchParams.keys()].filter(isCredentialQueryParam);
     for (const name of credentials)
         u.searchParams.delete(name);
+    const fragment = fragmentCredentials(u).length > 0;
+    if (fragment)
+        u.hash = '';
     // The URL as the server wrote it (so it matches the staging-url output), unless it had to be
     // rewritten: credentials removed, or characters outside ASCII (an IDN host, say).
-    const base = credentials.length > 0 || /[^\x21-\x7e]/.test(text) ? u.href : text;
+    const base = credentials.length > 0 || fragment || /[^\x21-\x7e]/.test(text) ? u.href : text;
     const href = [...base].map((ch) => (URL_SAFE.test(ch) ? ch : rawUrlEncode(ch))).join('');
     return href.length <= MAX_URL_CHARS ? href : null;
 }
@@ -1545,6 +1548,7 @@ const realClock = {
 /* harmony export */   FP: () => (/* binding */ idText),
 /* harmony export */   Ft: () => (/* binding */ restorePath),
 /* harmony export */   G6: () => (/* binding */ taskIdOf),
+/* harmony export */   H3: () => (/* binding */ fragmentCredentials),
 /* harmony export */   JD: () => (/* binding */ versionIdOf),
 /* harmony export */   KZ: () => (/* binding */ VERSIONS_PATH),
 /* harmony export */   Nt: () => (/* binding */ CHECKPOINT_NAME),
@@ -1802,7 +1806,13 @@ function isCredentialField(name) {
 }
 /** §5 (r2): query parameters removed from any URL before it is shown (`token`, `autologin`, `login`...). */
 function isCredentialQueryParam(name) {
-    return /token|auth|login|pass|pwd|secret|key|hash|sig|session|code|otp|nonce|jwt|ticket|credential|private/i.test(name);
+    return /token|auth|login|pass|pwd|^pw$|secret|key|hash|sig|session|code|otp|nonce|jwt|ticket|credential|private|magic|cookie/i.test(name);
+}
+/** The credential parameters a URL's fragment carries (`#access_token=...`, OAuth's implicit flow). */
+function fragmentCredentials(url) {
+    return url.hash.includes('=')
+        ? [...new URLSearchParams(url.hash.slice(1)).keys()].filter(isCredentialQueryParam)
+        : [];
 }
 // --- §6 Rate limiting ---------------------------------------------------------------------------
 /** §6: rate-limit headers (none promised; every value is sanity-bounded where it is read). */
@@ -2243,9 +2253,10 @@ const userUrl = readBy((v) => {
         throw new Error(`"${(0,urls/* echoed */.Dt)(t)}" is not an http(s) URL`);
     if (url.username || url.password)
         throw new Error('must not contain credentials (user:password@)');
-    const secret = [...url.searchParams.keys()].find(contract/* isCredentialQueryParam */.Th);
+    const inQuery = [...url.searchParams.keys()].find(contract/* isCredentialQueryParam */.Th);
+    const secret = inQuery ?? (0,contract/* fragmentCredentials */.H3)(url)[0];
     if (secret !== undefined)
-        throw new Error(`must not carry credentials in its query ("${(0,urls/* echoed */.Dt)(secret, 40)}=…"): ${(0,words/* perDoor */.eO)({ action: 'it is shown in logs, outputs and summaries', gitlab: "it is shown in the job's log and its dotenv report", pipe: "it is shown in the log and the pipe's outputs file", cli: 'it is shown on stderr, in --json and in the outputs files' })}`);
+        throw new Error(`must not carry credentials in its ${inQuery ? 'query' : 'fragment'} ("${(0,urls/* echoed */.Dt)(secret, 40)}=…"): ${(0,words/* perDoor */.eO)({ action: 'it is shown in logs, outputs and summaries', gitlab: "it is shown in the job's log and its dotenv report", pipe: "it is shown in the log and the pipe's outputs file", cli: 'it is shown on stderr, in --json and in the outputs files' })}`);
     return url.href;
 });
 /** Text the healthy live page contains (production-expect): one line, at most 200 characters; '' is none. */
@@ -3126,6 +3137,8 @@ const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(
 
 
 
+/** Keys whose quoted value is a credential whatever it looks like (`"password":"hunter2"`). */
+const PASSWORD_KEY = /pass|pwd|secret|token|session|cookie|api_?key|private/i;
 /** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
 const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/;
 /** The run's tokens (Redactor.add), for `echoed`. */
@@ -3151,6 +3164,12 @@ function stripUrlCredentials(text, found = () => { }, known = () => false) {
             url.searchParams.delete(name);
     if (url.hash && known(url.hash.slice(1)))
         url.hash = '';
+    if ((0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .fragmentCredentials */ .H3)(url).length) {
+        for (const value of new URLSearchParams(url.hash.slice(1)).values())
+            if (value)
+                found(value);
+        url.hash = '';
+    }
     for (const part of [url.username, url.password])
         if (part)
             found(safeDecode(part));
@@ -3184,14 +3203,24 @@ function withoutCredentials(text) {
 }
 /** The same inside free text: user-info and credential query values of every URL in it. */
 function stripUrlCredentialsInText(text, found, userInfo = '') {
-    return text
-        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]+)@/gi, (_, scheme, info) => {
+    return (text
+        // With a scheme or without (`//user:pass@`), its slashes JSON-escaped or not (`https:\/\/`).
+        .replace(/(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi, (_, scheme = '', slashes, info) => {
         for (const part of info.split(':'))
             if (part)
                 found(safeDecode(part));
-        return userInfo ? `${scheme}${userInfo}@` : scheme;
+        return `${scheme}${slashes}${userInfo ? `${userInfo}@` : ''}`;
     })
-        .replace(/([?&;])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep, name, value) => {
+        // A credential in words: `Authorization: Bearer <token>`, `Basic <base64>`, `"password":"..."`, `session=<value>`.
+        .replace(/\b(Bearer|Basic|Token)(\s+)([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi, (whole, word, space, value) => (0,_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .looksSecret */ .n0)(value) ? (found(value), `${word}${space}${_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5}`) : whole)
+        .replace(/(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&}]+)\4/g, (whole, q, key, sep, vq, value) => {
+        const quoted = q !== '' && vq !== '' && PASSWORD_KEY.test(key);
+        if (value === _encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5 || !(0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialQueryParam */ .Th)(key) || !(quoted || (0,_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .looksSecret */ .n0)(value)))
+            return whole;
+        found(value);
+        return `${q}${key}${q}${sep}${vq}${_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5}${vq}`;
+    })
+        .replace(/([?&;#])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep, name, value) => {
         if (!(0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialQueryParam */ .Th)(safeDecode(name)))
             return whole;
         // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
@@ -3201,7 +3230,7 @@ function stripUrlCredentialsInText(text, found, userInfo = '') {
         if (value)
             found(safeDecode(value));
         return `${sep}${name}=${_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5}`;
-    });
+    }));
 }
 function safeDecode(text) {
     try {
@@ -3255,8 +3284,11 @@ const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g;
 /** Other control characters. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
-/** Invisible characters that hide, join or reorder text (soft hyphen, zero-width, bidi: Trojan Source). */
-const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff]/g;
+/** Invisible characters that hide, join or reorder text (soft hyphen, zero-width, bidi: Trojan Source; the
+ * grapheme joiner, fillers, variation selectors and tags, which render as nothing inside a token). */
+const INVISIBLE = 
+// eslint-disable-next-line no-misleading-character-class -- the combining marks are what it removes, one by one
+/[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
 /**
  * One line of plain text: escape sequences and invisible characters out, every line break and
  * other control character a space, runs of white space one space. Whatever is joined or spaced here

@@ -218,9 +218,16 @@ export function isCredentialField(name: string): boolean {
 }
 /** §5 (r2): query parameters removed from any URL before it is shown (`token`, `autologin`, `login`...). */
 export function isCredentialQueryParam(name: string): boolean {
-  return /token|auth|login|pass|pwd|secret|key|hash|sig|session|code|otp|nonce|jwt|ticket|credential|private/i.test(
+  return /token|auth|login|pass|pwd|^pw$|secret|key|hash|sig|session|code|otp|nonce|jwt|ticket|credential|private|magic|cookie/i.test(
     name,
   )
+}
+
+/** The credential parameters a URL's fragment carries (`#access_token=...`, OAuth's implicit flow). */
+export function fragmentCredentials(url: URL): string[] {
+  return url.hash.includes('=')
+    ? [...new URLSearchParams(url.hash.slice(1)).keys()].filter(isCredentialQueryParam)
+    : []
 }
 
 // --- §6 Rate limiting ---------------------------------------------------------------------------

@@ -26,8 +26,11 @@ const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g
 /** Other control characters. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g
-/** Invisible characters that hide, join or reorder text (soft hyphen, zero-width, bidi: Trojan Source). */
-const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff]/g
+/** Invisible characters that hide, join or reorder text (soft hyphen, zero-width, bidi: Trojan Source; the
+ * grapheme joiner, fillers, variation selectors and tags, which render as nothing inside a token). */
+const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class -- the combining marks are what it removes, one by one
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu
 
 /**
  * One line of plain text: escape sequences and invisible characters out, every line break and

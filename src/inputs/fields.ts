@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { SERVICE_API_URL, isCredentialQueryParam } from '../contract.js'
+import { SERVICE_API_URL, fragmentCredentials, isCredentialQueryParam } from '../contract.js'
 import { parseDuration } from '../duration.js'
 import { echoed, withoutCredentials } from '../secrets/urls.js'
 import { hasControl, httpUrl, isLoopback, secureOrLoopback } from '../text.js'
@@ -209,10 +209,11 @@ export const userUrl = readBy((v) => {
   const url = httpUrl(t)
   if (!url) throw new Error(`"${echoed(t)}" is not an http(s) URL`)
   if (url.username || url.password) throw new Error('must not contain credentials (user:password@)')
-  const secret = [...url.searchParams.keys()].find(isCredentialQueryParam)
+  const inQuery = [...url.searchParams.keys()].find(isCredentialQueryParam)
+  const secret = inQuery ?? fragmentCredentials(url)[0]
   if (secret !== undefined)
     throw new Error(
-      `must not carry credentials in its query ("${echoed(secret, 40)}=…"): ${perDoor({ action: 'it is shown in logs, outputs and summaries', gitlab: "it is shown in the job's log and its dotenv report", pipe: "it is shown in the log and the pipe's outputs file", cli: 'it is shown on stderr, in --json and in the outputs files' })}`,
+      `must not carry credentials in its ${inQuery ? 'query' : 'fragment'} ("${echoed(secret, 40)}=…"): ${perDoor({ action: 'it is shown in logs, outputs and summaries', gitlab: "it is shown in the job's log and its dotenv report", pipe: "it is shown in the log and the pipe's outputs file", cli: 'it is shown on stderr, in --json and in the outputs files' })}`,
     )
   return url.href
 })

@@ -1,4 +1,4 @@
-import { isCredentialQueryParam } from '../contract.js'
+import { fragmentCredentials, isCredentialQueryParam } from '../contract.js'
 import { rawUrlEncode } from '../secrets/encodings.js'
 import { bound, hasControl, httpUrl, oneLine } from '../text.js'
 import type { Outcome, Result } from '../types.js'
@@ -110,9 +110,11 @@ export function safeHttpUrl(raw: unknown): string | null {
   if (!/^([a-z0-9-]+\.)*[a-z0-9-]+\.?$|^\[[0-9a-f:.]+\]$/i.test(u.hostname)) return null
   const credentials = [...u.searchParams.keys()].filter(isCredentialQueryParam)
   for (const name of credentials) u.searchParams.delete(name)
+  const fragment = fragmentCredentials(u).length > 0
+  if (fragment) u.hash = ''
   // The URL as the server wrote it (so it matches the staging-url output), unless it had to be
   // rewritten: credentials removed, or characters outside ASCII (an IDN host, say).
-  const base = credentials.length > 0 || /[^\x21-\x7e]/.test(text) ? u.href : text
+  const base = credentials.length > 0 || fragment || /[^\x21-\x7e]/.test(text) ? u.href : text
   const href = [...base].map((ch) => (URL_SAFE.test(ch) ? ch : rawUrlEncode(ch))).join('')
   return href.length <= MAX_URL_CHARS ? href : null
 }

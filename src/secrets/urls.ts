@@ -1,9 +1,12 @@
 // Credentials in URLs: removed from a URL we use or show, from free text, and from a value the
 // user gave that a refusal quotes (`echoed`, issue 24 §6).
-import { isCredentialQueryParam } from '../contract.js'
+import { fragmentCredentials, isCredentialQueryParam } from '../contract.js'
 import { bound, oneLine } from '../text.js'
-import { MASK } from './encodings.js'
+import { MASK, looksSecret } from './encodings.js'
 import { PrefixIndex } from './prefix-index.js'
+
+/** Keys whose quoted value is a credential whatever it looks like (`"password":"hunter2"`). */
+const PASSWORD_KEY = /pass|pwd|secret|token|session|cookie|api_?key|private/i
 
 /** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
 const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/
@@ -34,6 +37,10 @@ export function stripUrlCredentials(
   for (const [name, value] of [...url.searchParams])
     if (known(value) || known(name)) url.searchParams.delete(name)
   if (url.hash && known(url.hash.slice(1))) url.hash = ''
+  if (fragmentCredentials(url).length) {
+    for (const value of new URLSearchParams(url.hash.slice(1)).values()) if (value) found(value)
+    url.hash = ''
+  }
   for (const part of [url.username, url.password]) if (part) found(safeDecode(part))
   url.username = ''
   url.password = ''
@@ -70,19 +77,40 @@ export function stripUrlCredentialsInText(
   found: (value: string) => void,
   userInfo = '',
 ): string {
-  return text
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]+)@/gi, (_, scheme: string, info: string) => {
-      for (const part of info.split(':')) if (part) found(safeDecode(part))
-      return userInfo ? `${scheme}${userInfo}@` : scheme
-    })
-    .replace(/([?&;])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep: string, name: string, value: string) => {
-      if (!isCredentialQueryParam(safeDecode(name))) return whole
-      // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
-      // quote or bracket after it. Nothing but punctuation follows the mask, so nothing is left.
-      if (MASKED_ALREADY.test(value)) return whole
-      if (value) found(safeDecode(value))
-      return `${sep}${name}=${MASK}`
-    })
+  return (
+    text
+      // With a scheme or without (`//user:pass@`), its slashes JSON-escaped or not (`https:\/\/`).
+      .replace(
+        /(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi,
+        (_, scheme = '', slashes: string, info: string) => {
+          for (const part of info.split(':')) if (part) found(safeDecode(part))
+          return `${scheme}${slashes}${userInfo ? `${userInfo}@` : ''}`
+        },
+      )
+      // A credential in words: `Authorization: Bearer <token>`, `Basic <base64>`, `"password":"..."`, `session=<value>`.
+      .replace(
+        /\b(Bearer|Basic|Token)(\s+)([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi,
+        (whole, word: string, space: string, value: string) =>
+          looksSecret(value) ? (found(value), `${word}${space}${MASK}`) : whole,
+      )
+      .replace(
+        /(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&}]+)\4/g,
+        (whole, q: string, key: string, sep: string, vq: string, value: string) => {
+          const quoted = q !== '' && vq !== '' && PASSWORD_KEY.test(key)
+          if (value === MASK || !isCredentialQueryParam(key) || !(quoted || looksSecret(value))) return whole
+          found(value)
+          return `${q}${key}${q}${sep}${vq}${MASK}${vq}`
+        },
+      )
+      .replace(/([?&;#])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep: string, name: string, value: string) => {
+        if (!isCredentialQueryParam(safeDecode(name))) return whole
+        // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
+        // quote or bracket after it. Nothing but punctuation follows the mask, so nothing is left.
+        if (MASKED_ALREADY.test(value)) return whole
+        if (value) found(safeDecode(value))
+        return `${sep}${name}=${MASK}`
+      })
+  )
 }
 
 export function safeDecode(text: string): string {

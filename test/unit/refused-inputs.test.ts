@@ -78,6 +78,10 @@ describe('a refused input is never quoted with its credentials', () => {
     expect(e.message).toBe(
       'Input "production-url": must not carry credentials in its query ("preview_token=…"): it is shown in logs, outputs and summaries',
     )
+    // In the fragment (`#access_token=`, OAuth's implicit flow) as in the query.
+    expect(refusal({ 'staging-url': `https://stg.example/#access_token=${SECRET}` }).message).toMatch(
+      /^Input "staging-url": must not carry credentials in its fragment \("access_token=…"\)/,
+    )
     // An ordinary query is kept.
     expect(
       parseConfig({ ...base, operation: 'push', 'production-url': 'https://live.example/?lang=es' })

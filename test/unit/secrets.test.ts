@@ -129,6 +129,41 @@ describe('URLs never carry credentials (contract §5)', () => {
     expect(out).not.toContain('magic123')
     expect(out).toContain('staging.example.com')
   })
+  it('a credential in a fragment (#access_token=) or in a query named pw or magic goes too', () => {
+    const found: string[] = []
+    expect(
+      stripUrlCredentials('https://stg.example.com/#access_token=Zz9Yy8Xx7Ww6', (v) => found.push(v)),
+    ).toBe('https://stg.example.com/')
+    expect(stripUrlCredentials('https://stg.example.com/?pw=hunter2hunter2&magic=eyJabc&page=2')).toBe(
+      'https://stg.example.com/?page=2',
+    )
+    expect(stripUrlCredentials('https://stg.example.com/#section-2')).toBe(
+      'https://stg.example.com/#section-2',
+    )
+    expect(found).toEqual(['Zz9Yy8Xx7Ww6'])
+    expect(new Redactor().server('see https://stg.example.com/#access_token=Zz9Yy8Xx7Ww6')).not.toContain(
+      'Zz9Y',
+    )
+  })
+  it('credentials a server writes in words: a header, a JSON field inside a string, an escaped or scheme-less URL', () => {
+    const r = new Redactor()
+    const cases = {
+      'Upstream said: Authorization: Bearer sk_live_51HxYzAbCdEfGhIjKlMnOpQr': 'sk_live_51Hx',
+      'DB error {"password":"hunter2","user":"wp"}': 'hunter2',
+      'redirect to https:\\/\\/admin:S3cretPass@stg.example.com\\/': 'S3cretPass',
+      'see //admin:S3cretPass@stg.example.com/': 'S3cretPass',
+      'auth: Basic YWRtaW46UzNjcjN0UGFzcw==': 'YWRtaW46',
+      'cookie: laravel_session=eyJpdiI6IkR3a2xRZz09': 'eyJpdiI6',
+    }
+    for (const [text, secret] of Object.entries(cases)) {
+      const out = r.server(text)
+      expect(out).not.toContain(secret)
+      if (!text.includes('@')) expect(out).toContain('***')
+    }
+    // Ordinary words after the same names stay: nothing that looks like a secret.
+    for (const text of ['Invalid token: expired', 'pass: 3 of 5', 'Basic plan', '"error_code":"E_RATE"'])
+      expect(r.server(text)).toBe(text)
+  })
 })
 
 describe('server text is inert, one line, bounded (issue 10)', () => {
@@ -165,6 +200,24 @@ describe('server text is inert, one line, bounded (issue 10)', () => {
     expect(out).toContain('red')
     const joined = out.replace(/\s/g, '')
     expect(joined).not.toContain(TOKEN)
+  })
+  it('a token split by a character that renders as nothing (joiner, filler, variation selector, tag) is still found', () => {
+    const { r } = withToken()
+    for (const hidden of [
+      '\u034f',
+      '\u115f',
+      '\u180e',
+      '\u3164',
+      '\ufe0f',
+      '\uffa0',
+      '\u{e0041}',
+      '\u{e0100}',
+    ]) {
+      const out = r.server(`Token: ${TOKEN.slice(0, 15)}${hidden}${TOKEN.slice(15)} done`)
+      expect(out).toBe('Token: *** done')
+    }
+    // Tag characters carry hidden text on their own: none reaches a reader.
+    expect(r.server('ok\u{e0069}\u{e0067}\u{e006e} fine')).toBe('ok fine')
   })
   it('a token split by line breaks or spaces (a wrapped base64 text) is still found', () => {
     const { r } = withToken()
