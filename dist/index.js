@@ -4404,17 +4404,15 @@ function withoutCredentials(text) {
 }
 /** The same inside free text: user-info and credential query values of every URL in it. */
 function stripUrlCredentialsInText(text, found, userInfo = '') {
-    return (text
-        // With a scheme or without (`//user:pass@`), its slashes JSON-escaped or not (`https:\/\/`).
-        .replace(/(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi, (_, scheme = '', slashes, info) => {
+    return text
+        .replace(USER_INFO, (_, scheme = '', slashes, info) => {
         for (const part of info.split(':'))
             if (part)
                 found(safeDecode(part));
         return `${scheme}${slashes}${userInfo ? `${userInfo}@` : ''}`;
     })
-        // A credential in words: `Authorization: Bearer <token>`, `Basic <base64>`, `"password":"..."`, `session=<value>`.
-        .replace(/\b(Bearer|Basic|Token)(\s+)([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi, (whole, word, space, value) => looksSecret(value) ? (found(value), `${word}${space}${MASK}`) : whole)
-        .replace(/(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&}]+)\4/g, (whole, q, key, sep, vq, value) => {
+        .replace(SECRET_WORD, (whole, word, value) => looksSecret(value) ? (found(value), `${word}${MASK}`) : whole)
+        .replace(KEY_VALUE, (whole, q, key, sep, vq, value) => {
         const quoted = q !== '' && vq !== '' && PASSWORD_KEY.test(key);
         if (value === MASK || !isCredentialQueryParam(key) || !(quoted || looksSecret(value)))
             return whole;
@@ -4431,8 +4429,13 @@ function stripUrlCredentialsInText(text, found, userInfo = '') {
         if (value)
             found(safeDecode(value));
         return `${sep}${name}=${MASK}`;
-    }));
+    });
 }
+/** User-info with a scheme or without (`//user:pass@`), its slashes JSON-escaped or not (`https:\/\/`); a credential in
+ * words (`Authorization: Bearer <token>`, `"password":"..."`, `session=<value>`). Bounded: no long scan per position. */
+const USER_INFO = /(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi;
+const SECRET_WORD = /\b((?:Bearer|Basic|Token)\s+)([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi;
+const KEY_VALUE = /(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&}]+)\4/g;
 function safeDecode(text) {
     try {
         return decodeURIComponent(text);
@@ -6872,8 +6875,7 @@ function cancelReport(ctx, client) {
     // Only what the record says of each job: a request with no answer is unknown, never "running".
     return sentences(`Cancelled while ${step}. Sent: ${SENT}`, ...ctx.record.jobs.map(jobReport));
 }
-/** Where a cancel's summary lists what was sent: filled when the Result is written, so the requests sent after the
- * cancel (maintenance off, protection on) are in it. A control character: no server text (made inert) has one. */
+/** Filled when the Result is written (what went after the cancel too); a control character: no server text has one. */
 const SENT = '\u0001sent\u0001';
 const HAPPENED = {
     create: 'staging was created',
@@ -18595,14 +18597,14 @@ async function runPush(ctx) {
     // Production left in maintenance mode, or not protected again, is not the push the user asked for: not green.
     const { maintenance, protection } = ctx.record.production;
     const todo = [
-        (maintenance === 'on' || maintenance === 'unknown') && 'switch maintenance mode off',
-        (protection === 'off' || protection === 'unknown') && 'turn password protection on',
-    ].filter(Boolean);
-    if (ending.outcome === 'succeeded' && todo.length)
+        ...(maintenance === 'on' || maintenance === 'unknown' ? ['switch maintenance mode off'] : []),
+        ...(protection === 'off' || protection === 'unknown' ? ['turn password protection on'] : []),
+    ].join(', and ');
+    if (ending.outcome === 'succeeded' && todo)
         ending = {
             ...ending,
             outcome: 'failed',
-            error: { kind: 'site-tools', hint: `Check production in the dashboard: ${todo.join(', and ')}.` },
+            error: { kind: 'site-tools', hint: `Check production in the dashboard: ${todo}.` },
         };
     if (checkpoint && ending.outcome === 'succeeded' && !ctx.signal?.aborted)
         await pruneCheckpoints(ctx, config.keepCheckpoints, checkpoint.id);

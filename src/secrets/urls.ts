@@ -77,41 +77,34 @@ export function stripUrlCredentialsInText(
   found: (value: string) => void,
   userInfo = '',
 ): string {
-  return (
-    text
-      // With a scheme or without (`//user:pass@`), its slashes JSON-escaped or not (`https:\/\/`).
-      .replace(
-        /(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi,
-        (_, scheme = '', slashes: string, info: string) => {
-          for (const part of info.split(':')) if (part) found(safeDecode(part))
-          return `${scheme}${slashes}${userInfo ? `${userInfo}@` : ''}`
-        },
-      )
-      // A credential in words: `Authorization: Bearer <token>`, `Basic <base64>`, `"password":"..."`, `session=<value>`.
-      .replace(
-        /\b(Bearer|Basic|Token)(\s+)([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi,
-        (whole, word: string, space: string, value: string) =>
-          looksSecret(value) ? (found(value), `${word}${space}${MASK}`) : whole,
-      )
-      .replace(
-        /(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&}]+)\4/g,
-        (whole, q: string, key: string, sep: string, vq: string, value: string) => {
-          const quoted = q !== '' && vq !== '' && PASSWORD_KEY.test(key)
-          if (value === MASK || !isCredentialQueryParam(key) || !(quoted || looksSecret(value))) return whole
-          found(value)
-          return `${q}${key}${q}${sep}${vq}${MASK}${vq}`
-        },
-      )
-      .replace(/([?&;#])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep: string, name: string, value: string) => {
-        if (!isCredentialQueryParam(safeDecode(name))) return whole
-        // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
-        // quote or bracket after it. Nothing but punctuation follows the mask, so nothing is left.
-        if (MASKED_ALREADY.test(value)) return whole
-        if (value) found(safeDecode(value))
-        return `${sep}${name}=${MASK}`
-      })
-  )
+  return text
+    .replace(USER_INFO, (_, scheme = '', slashes: string, info: string) => {
+      for (const part of info.split(':')) if (part) found(safeDecode(part))
+      return `${scheme}${slashes}${userInfo ? `${userInfo}@` : ''}`
+    })
+    .replace(SECRET_WORD, (whole, word: string, value: string) =>
+      looksSecret(value) ? (found(value), `${word}${MASK}`) : whole,
+    )
+    .replace(KEY_VALUE, (whole, q: string, key: string, sep: string, vq: string, value: string) => {
+      const quoted = q !== '' && vq !== '' && PASSWORD_KEY.test(key)
+      if (value === MASK || !isCredentialQueryParam(key) || !(quoted || looksSecret(value))) return whole
+      found(value)
+      return `${q}${key}${q}${sep}${vq}${MASK}${vq}`
+    })
+    .replace(/([?&;#])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep: string, name: string, value: string) => {
+      if (!isCredentialQueryParam(safeDecode(name))) return whole
+      // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
+      // quote or bracket after it. Nothing but punctuation follows the mask, so nothing is left.
+      if (MASKED_ALREADY.test(value)) return whole
+      if (value) found(safeDecode(value))
+      return `${sep}${name}=${MASK}`
+    })
 }
+/** User-info with a scheme or without (`//user:pass@`), its slashes JSON-escaped or not (`https:\/\/`); a credential in
+ * words (`Authorization: Bearer <token>`, `"password":"..."`, `session=<value>`). Bounded: no long scan per position. */
+const USER_INFO = /(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi
+const SECRET_WORD = /\b((?:Bearer|Basic|Token)\s+)([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi
+const KEY_VALUE = /(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&}]+)\4/g
 
 export function safeDecode(text: string): string {
   try {

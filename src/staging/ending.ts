@@ -86,8 +86,7 @@ function cancelReport(ctx: RunContext, client: StagingApiClient): string {
   // Only what the record says of each job: a request with no answer is unknown, never "running".
   return sentences(`Cancelled while ${step}. Sent: ${SENT}`, ...ctx.record.jobs.map(jobReport))
 }
-/** Where a cancel's summary lists what was sent: filled when the Result is written, so the requests sent after the
- * cancel (maintenance off, protection on) are in it. A control character: no server text (made inert) has one. */
+/** Filled when the Result is written (what went after the cancel too); a control character: no server text has one. */
 const SENT = '\u0001sent\u0001'
 
 const HAPPENED: Record<Job, string> = {

@@ -82,14 +82,14 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   // Production left in maintenance mode, or not protected again, is not the push the user asked for: not green.
   const { maintenance, protection } = ctx.record.production
   const todo = [
-    (maintenance === 'on' || maintenance === 'unknown') && 'switch maintenance mode off',
-    (protection === 'off' || protection === 'unknown') && 'turn password protection on',
-  ].filter(Boolean)
-  if (ending.outcome === 'succeeded' && todo.length)
+    ...(maintenance === 'on' || maintenance === 'unknown' ? ['switch maintenance mode off'] : []),
+    ...(protection === 'off' || protection === 'unknown' ? ['turn password protection on'] : []),
+  ].join(', and ')
+  if (ending.outcome === 'succeeded' && todo)
     ending = {
       ...ending,
       outcome: 'failed',
-      error: { kind: 'site-tools', hint: `Check production in the dashboard: ${todo.join(', and ')}.` },
+      error: { kind: 'site-tools', hint: `Check production in the dashboard: ${todo}.` },
     }
   if (checkpoint && ending.outcome === 'succeeded' && !ctx.signal?.aborted)
     await pruneCheckpoints(ctx, config.keepCheckpoints, checkpoint.id)
