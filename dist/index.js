@@ -18218,7 +18218,11 @@ async function checkProduction(ctx, url) {
     const windowMs = ctx.config.verifyTimeoutMs;
     let tries = 0;
     let last = 'not asked: no time was left';
+    let redirect = 0;
     const judge = (answer) => {
+        // A redirect carries no page: the text cannot be looked for (a canonical slash, http to https).
+        if (expected && !(answer instanceof Error) && answer.status >= 300 && answer.status < 400)
+            return ((redirect = answer.status), null);
         tries++;
         const why = unhealthy(answer, expected);
         last = ctx.redactor.inert(why ?? `HTTP ${answer.status}`, LAST_MAX);
@@ -18233,6 +18237,8 @@ async function checkProduction(ctx, url) {
     });
     if (passed === null)
         last = 'not asked: plain http to a host that is not loopback';
+    if (redirect)
+        return { passed: false, last: `HTTP ${redirect}, a redirect`, tries: 0, cut: false, redirect: true };
     return { passed: passed === true, last, tries, cut: cut && passed === false };
 }
 /** Why one answer is not healthy, in words; null when it is. */
@@ -18429,6 +18435,11 @@ async function verifyProduction(ctx, ending, after) {
     const check = await checkProduction(ctx, url);
     if (check.tries === 0) {
         warn(ctx, `${setting('production-url')}: production was not checked (${check.last}).`);
+        // Not green, and nothing restored on it: the user asked for the text, on an address that only redirects.
+        if (check.redirect) {
+            const hint = `The page's text is not looked for on a redirect: set ${setting('production-url')} to the final address.`;
+            return { outcome: 'failed', summary: ending.summary, error: { kind: 'production-check', hint } };
+        }
         if (!check.cut)
             return ending; // else no time was left for the check the user asked for: not green
         const summary = `${ending.summary} The timeout was reached before production could be checked at ${url}.`;

@@ -22,6 +22,8 @@ export interface ProductionCheck {
   tries: number
   /** Not passed, and the step's deadline came before the end of its window. */
   cut: boolean
+  /** With production-expect, the address answered a redirect: no text to look for, no verdict (tries 0). */
+  redirect?: boolean
 }
 
 /** Longest `last` kept: a status and a few words. */
@@ -41,7 +43,11 @@ export async function checkProduction(ctx: RunContext, url: string): Promise<Pro
   const windowMs = ctx.config.verifyTimeoutMs
   let tries = 0
   let last = 'not asked: no time was left'
+  let redirect = 0
   const judge = (answer: SiteAnswer | Error): string | null => {
+    // A redirect carries no page: the text cannot be looked for (a canonical slash, http to https).
+    if (expected && !(answer instanceof Error) && answer.status >= 300 && answer.status < 400)
+      return ((redirect = answer.status), null)
     tries++
     const why = unhealthy(answer, expected)
     last = ctx.redactor.inert(why ?? `HTTP ${(answer as SiteAnswer).status}`, LAST_MAX)
@@ -55,6 +61,8 @@ export async function checkProduction(ctx: RunContext, url: string): Promise<Pro
     ...(expected ? { bodyBytes: PAGE_BYTES_MAX } : {}),
   })
   if (passed === null) last = 'not asked: plain http to a host that is not loopback'
+  if (redirect)
+    return { passed: false, last: `HTTP ${redirect}, a redirect`, tries: 0, cut: false, redirect: true }
   return { passed: passed === true, last, tries, cut: cut && passed === false }
 }
 

@@ -111,6 +111,18 @@ describe('checkProduction', () => {
     expect(r.asked.every((a) => a.bodyBytes === undefined)).toBe(true)
   })
 
+  it('with production-expect, a 3xx is no verdict: no page to look in, not asked again, tries 0', async () => {
+    const r = run([503, 301, 200], { productionExpect: 'My Site' })
+    expect(await checkProduction(r.ctx, LIVE)).toEqual({
+      passed: false,
+      last: 'HTTP 301, a redirect',
+      tries: 0,
+      cut: false,
+      redirect: true,
+    })
+    expect(r.asked).toHaveLength(2)
+  })
+
   it('401, 404 and a maintenance 503 are not healthy', async () => {
     for (const status of [401, 404, 503]) {
       const r = run([status], { verifyTimeoutMs: 10_000 })

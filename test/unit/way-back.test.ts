@@ -269,6 +269,29 @@ describe.each(EACH_PROFILE)('production-url after a push, profile %s', (profile)
   })
   const live = () => productionPageUrl(new URL(sim().apiUrl).origin, 1002)
 
+  it('with production-expect, an address that only redirects: no verdict, nothing restored, not green', async () => {
+    const config = parseConfig({
+      operation: 'push',
+      'site-id': '1002',
+      'api-url': sim().apiUrl,
+      'api-token': RW,
+      'production-url': live(),
+      'production-expect': 'My Site',
+      'rollback-on-failure': 'true',
+    })
+    const siteGet: SiteGet = async () => ({ status: 301 }) // a canonical slash: the page itself is healthy
+    const deps = { clock: sim().clock, logger: new MemoryLogger(), redactor: redactor() }
+    const result = await sim().clock.run(
+      runOperation(config, '1002', { ...deps, transport: sim().transport(), siteGet }),
+    )
+    expect(result.result).toBe('failed')
+    expect(restores(sim())).toHaveLength(0)
+    expect(result.productionCheck).toBeNull()
+    expect(result.error?.hint).toMatch(
+      /not looked for on a redirect: set production-url to the final address/,
+    )
+  })
+
   it('maintenance with production-url: maintenance is off before the check, and the push succeeds', async () => {
     const run = await runActionVirtually(sim(), {
       operation: 'push',
