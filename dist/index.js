@@ -5417,7 +5417,12 @@ function readReply(raw, redactor) {
     if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
         return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null };
     const body = clean;
-    const envelopeStatus = typeof body.status === 'boolean' ? body.status : null;
+    // The envelope's flag, or written as text ("false"); `success: false` says the same. Not 0: a record's status.
+    const envelopeStatus = typeof body.status === 'boolean'
+        ? body.status
+        : body.status === 'false' || body.success === false
+            ? false
+            : null;
     const message = typeof body.message === 'string' ? redactor.server(body.message) : '';
     const kind = envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json';
     let data = null;
@@ -16985,6 +16990,9 @@ async function follow(deps, operation, siteId, what, startedAt, look) {
                     throw e;
                 if (e.acceptsAgainAt)
                     throw new DeadlineError(e);
+                // A token refused while following: the run fails (no green step on a revoked token).
+                if (e.kind === 'auth')
+                    throw e;
                 if (!TRANSIENT.has(e.kind))
                     return { kind: 'untrackable', reason: `reading ${what} failed: ${e.message}` };
                 logger.warn(`Could not read ${what} (${e.message}); still waiting.`);

@@ -50,7 +50,13 @@ export function readReply(raw: TransportResponse, redactor: Redactor): Reply {
   if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
     return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null }
   const body = clean as Record<string, unknown>
-  const envelopeStatus = typeof body.status === 'boolean' ? body.status : null
+  // The envelope's flag, or written as text ("false"); `success: false` says the same. Not 0: a record's status.
+  const envelopeStatus =
+    typeof body.status === 'boolean'
+      ? body.status
+      : body.status === 'false' || body.success === false
+        ? false
+        : null
   const message = typeof body.message === 'string' ? redactor.server(body.message) : ''
   const kind: BodyKind =
     envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json'

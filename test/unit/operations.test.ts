@@ -239,6 +239,17 @@ describe('push and delete are never sent twice', () => {
       for (const w of result.warnings) expect(w).toMatch(/^If the push went through/)
     },
   )
+  it.each([{ status: 'false' }, { success: false }])(
+    'a 2xx whose body says it failed (%j) is failed, never "accepted"',
+    async (flag) => {
+      api()
+        .delete('/v2/sites/1001/staging')
+        .reply(200, { ...flag, message: 'Staging could not be deleted: permission denied' })
+      const { result } = await run({ operation: 'delete', wait: false })
+      expect(result.result).toBe('failed')
+      expect(result.summary).toMatch(/its body says it failed/)
+    },
+  )
   it('delete answered 500: failed, outcome unknown, one request', async () => {
     api()
       .delete('/v2/sites/1001/staging')
@@ -340,6 +351,16 @@ describe('waiting', () => {
       expect((await run({ operation: 'pull' })).result.result).toBe('failed')
     },
   )
+  it('a token refused (401) while the task is followed fails the run, never "accepted"', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').reply(200, task('progress', '10'))
+    api().get('/v2/tasks/t1/status').reply(401, { message: 'Unauthenticated.' })
+    const { result } = await run({ operation: 'pull' })
+    expect(result.result).toBe('failed')
+    expect(result.error?.kind).toBe('auth')
+  })
   it('an unknown status keeps waiting and says so', async () => {
     api()
       .post('/v2/sites/1001/staging/reset')

@@ -207,6 +207,8 @@ async function follow(
       } catch (e) {
         if (!(e instanceof ApiError)) throw e
         if (e.acceptsAgainAt) throw new DeadlineError(e)
+        // A token refused while following: the run fails (no green step on a revoked token).
+        if (e.kind === 'auth') throw e
         if (!TRANSIENT.has(e.kind))
           return { kind: 'untrackable', reason: `reading ${what} failed: ${e.message}` }
         logger.warn(`Could not read ${what} (${e.message}); still waiting.`)
