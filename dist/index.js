@@ -3853,19 +3853,28 @@ function taskSiteIdOf(data) {
 /** §3: `GET /v2/sites/{site}/staging` (REST convention; unverified). */
 const probePath = (siteId) => `/sites/${encodeURIComponent(siteId)}/staging`;
 function probeState(data) {
-    if (field(data, 'is_syncing') === true)
+    if (probeBusyWith(data) !== null)
         return 'busy';
     const status = field(data, 'status');
     if (status === 0 || status === '0')
         return 'ready'; // site records of the family: 0 = active
-    if (typeof status !== 'string')
-        return 'unknown';
-    const s = status.trim().toLowerCase();
-    if (['creating', 'syncing', 'pushing', 'deleting', 'pulling', 'resetting'].includes(s))
-        return 'busy';
-    if (['ready', 'active', 'idle'].includes(s))
-        return 'ready';
-    return 'unknown';
+    return typeof status === 'string' && READY.includes(status.trim().toLowerCase()) ? 'ready' : 'unknown';
+}
+const READY = ['ready', 'active', 'idle'];
+/** §3 (r2): the job the probe says staging is busy with (`any`: a sync it does not name), or null. */
+function probeBusyWith(data) {
+    if ([true, 1, '1'].includes(field(data, 'is_syncing')))
+        return 'any'; // PHP's uncast boolean too
+    const status = field(data, 'status');
+    const s = typeof status === 'string' ? status.trim().toLowerCase() : '';
+    const jobs = {
+        creating: 'create',
+        pushing: 'push',
+        deleting: 'delete',
+        pulling: 'pull',
+        resetting: 'pull',
+    };
+    return s === 'syncing' ? 'any' : (jobs[s] ?? null);
 }
 /**
  * §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). They
@@ -6337,6 +6346,13 @@ function indexOf(records) {
     indexes.set(records, index);
     return index;
 }
+/** The production sites a record says it is the staging of, by its own linking fields (none: it does not say). */
+function stagingOf(r) {
+    if (!isRecord(r))
+        return [];
+    const names = markedStaging(r) ? [...STAGING_OF, ...PARENT] : STAGING_OF;
+    return names.map((n) => idText(r[n])).filter((id) => id !== null);
+}
 /** Marked as a staging site by a field (never by its name or URL). */
 function markedStaging(r) {
     const flag = r.is_staging;
@@ -6636,6 +6652,7 @@ async function fillFromHints(ctx) {
 
 
 
+
 /**
  * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
  * errors; once the run has heard that the service offers no staging read (`ctx.readRoute`), throws
@@ -6645,6 +6662,15 @@ async function readStaging(ctx, options = {}) {
     const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
     try {
         const probe = await ctx.readRoute.read(send, (first) => notSent(ctx, first));
+        // A record that says it is another site's staging says nothing of this one's (contract §5): not used.
+        const other = stagingOf(probe.reply.data).find((id) => id !== ctx.siteId);
+        if (other !== undefined)
+            throw new ApiError({
+                kind: 'bad-response',
+                httpStatus: probe.status,
+                processing: 'processed',
+                message: `GET ${ctx.client.shown(probePath(ctx.siteId))} answered with the staging environment of site ${other}, not of site ${ctx.siteId}: it was not used.`,
+            });
         return {
             kind: 'found',
             state: probeState(probe.reply.data),
@@ -16924,9 +16950,18 @@ function waitForProbe(deps, operation, siteId, seenBusy = false) {
             };
         }
         const data = answer.reply.data;
+        const others = stagingOf(data).filter((id) => id !== siteId);
+        if (others.length)
+            return {
+                kind: 'untrackable',
+                reason: `the staging read names the staging of site ${others[0]}, not of site ${siteId}`,
+            };
         const state = probeState(data);
         if (state === 'busy') {
-            seenBusy = true;
+            // Evidence only of that job (§3 r2): staging busy pushing is no sign of a pull.
+            const job = probeBusyWith(data);
+            if (job === 'any' || job === operation)
+                seenBusy = true;
             return { percent: undefined };
         }
         if (state === 'ready' && operation !== 'delete') {

@@ -120,14 +120,25 @@ export const probePath = (siteId: string): string => `/sites/${encodeURIComponen
 /** §3: what the staging probe says of the environment. */
 export type ProbeState = 'busy' | 'ready' | 'unknown'
 export function probeState(data: unknown): ProbeState {
-  if (field(data, 'is_syncing') === true) return 'busy'
+  if (probeBusyWith(data) !== null) return 'busy'
   const status = field(data, 'status')
   if (status === 0 || status === '0') return 'ready' // site records of the family: 0 = active
-  if (typeof status !== 'string') return 'unknown'
-  const s = status.trim().toLowerCase()
-  if (['creating', 'syncing', 'pushing', 'deleting', 'pulling', 'resetting'].includes(s)) return 'busy'
-  if (['ready', 'active', 'idle'].includes(s)) return 'ready'
-  return 'unknown'
+  return typeof status === 'string' && READY.includes(status.trim().toLowerCase()) ? 'ready' : 'unknown'
+}
+const READY = ['ready', 'active', 'idle']
+/** §3 (r2): the job the probe says staging is busy with (`any`: a sync it does not name), or null. */
+export function probeBusyWith(data: unknown): 'create' | 'pull' | 'push' | 'delete' | 'any' | null {
+  if ([true, 1, '1'].includes(field(data, 'is_syncing') as never)) return 'any' // PHP's uncast boolean too
+  const status = field(data, 'status')
+  const s = typeof status === 'string' ? status.trim().toLowerCase() : ''
+  const jobs = {
+    creating: 'create',
+    pushing: 'push',
+    deleting: 'delete',
+    pulling: 'pull',
+    resetting: 'pull',
+  } as const
+  return s === 'syncing' ? 'any' : (jobs[s as keyof typeof jobs] ?? null)
 }
 /**
  * §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). They

@@ -3,6 +3,7 @@ import { ApiError } from '../api/errors.js'
 import { setting } from '../words.js'
 import type { RunContext } from './context.js'
 import { at, answered } from './record.js'
+import { stagingOf } from './site-list.js'
 import { fillStagingFields, STAGING_READ } from './staging-fields.js'
 
 /** One read of the staging environment (`GET /v2/sites/{site}/staging`, contract §3). */
@@ -23,6 +24,15 @@ export async function readStaging(
   const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options)
   try {
     const probe = await ctx.readRoute.read(send, (first) => notSent(ctx, first))
+    // A record that says it is another site's staging says nothing of this one's (contract §5): not used.
+    const other = stagingOf(probe.reply.data).find((id) => id !== ctx.siteId)
+    if (other !== undefined)
+      throw new ApiError({
+        kind: 'bad-response',
+        httpStatus: probe.status,
+        processing: 'processed',
+        message: `GET ${ctx.client.shown(probePath(ctx.siteId))} answered with the staging environment of site ${other}, not of site ${ctx.siteId}: it was not used.`,
+      })
     return {
       kind: 'found',
       state: probeState(probe.reply.data),

@@ -247,6 +247,13 @@ function indexOf(records: readonly Record<string, unknown>[]): ListIndex {
   return index
 }
 
+/** The production sites a record says it is the staging of, by its own linking fields (none: it does not say). */
+export function stagingOf(r: unknown): string[] {
+  if (!isRecord(r)) return []
+  const names = markedStaging(r) ? [...STAGING_OF, ...PARENT] : STAGING_OF
+  return names.map((n) => idText(r[n])).filter((id): id is string => id !== null)
+}
+
 /** Marked as a staging site by a field (never by its name or URL). */
 function markedStaging(r: Record<string, unknown>): boolean {
   const flag = r.is_staging

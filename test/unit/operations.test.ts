@@ -416,6 +416,50 @@ describe('waiting', () => {
     expect(result.result).toBe('succeeded')
     expect(result.stagingUrl).toBe('https://s1.example.test')
   })
+  it('without a task id, staging busy with another job (pushing) is no evidence of a pull', async () => {
+    api().post('/v2/sites/1001/staging/reset').reply(200, envelope(null, 'Pull queued'))
+    api()
+      .get('/v2/sites/1001/staging')
+      .times(2)
+      .reply(200, envelope({ status: 'pushing' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .times(40)
+      .reply(200, envelope({ status: 'ready' }))
+    const { result } = await run({ operation: 'pull' })
+    expect(result.result).toBe('accepted')
+  })
+  it('without a task id, is_syncing as PHP writes it (1) is busy: a create is not done while it syncs', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(201, envelope({ staging_site_id: 's1' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .times(2)
+      .reply(200, envelope({ status: 0, is_syncing: 1, percentage_complete: '5' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'ready', staging_url: 'https://s1.example.test' }))
+    const { result } = await run({})
+    expect(result.result).toBe('succeeded')
+    expect(result.stagingUrl).toBe('https://s1.example.test') // from the read once it had synced
+  })
+  it("a staging read that says it is another site's staging is neither evidence nor the staging", async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(201, envelope({ staging_site_id: 's1' }))
+    const other = {
+      id: 77,
+      status: 'ready',
+      staging_of: 1002,
+      staging_url: 'https://staging-of-1002.example.test',
+    }
+    api().get('/v2/sites/1001/staging').times(5).reply(200, envelope(other))
+    const { result } = await run({})
+    expect(result.result).not.toBe('succeeded')
+    expect(result.stagingUrl).not.toBe('https://staging-of-1002.example.test')
+    expect(result.stagingSiteId).not.toBe('77')
+  })
   it('without a task id, a delete is done when the probe answers 404', async () => {
     api().delete('/v2/sites/1001/staging').reply(200, envelope(null, 'Deleting'))
     api()
@@ -691,6 +735,20 @@ describe('status: read-only (issue 11)', () => {
       stagingUrl: 'https://s.example.test',
     })
     expect(result.sent).toEqual([])
+  })
+  it("a read that says it is another site's staging: failed, nothing of it reported as this site's", async () => {
+    const other = {
+      id: 77,
+      status: 'ready',
+      parent_id: 1002,
+      type: 'staging',
+      staging_url: 'https://x.example.test',
+    }
+    api().get('/v2/sites/1001/staging').reply(200, envelope(other))
+    const { result } = await status()
+    expect(result.result).toBe('failed')
+    expect(result.summary).toMatch(/answered with the staging environment of site 1002, not of site 1001/)
+    expect(result).toMatchObject({ stagingSiteId: null, stagingUrl: null })
   })
   it('no staging environment is a state, not a failure', async () => {
     api()

@@ -2,6 +2,7 @@ import { CancelledError } from '../../clock.js'
 import {
   MISSING_STATUS,
   PROBE_EVIDENCE_WINDOW_MS,
+  probeBusyWith,
   probePath,
   probeState,
   probeUnsupported,
@@ -19,7 +20,7 @@ import type { Redactor } from '../../secrets/redactor.js'
 import type { Clock, Followed as Operation, Logger } from '../../types.js'
 import { jobOf } from '../../words.js'
 import { taskStatusPath } from '../endpoints.js'
-import { readSiteList } from '../site-list.js'
+import { readSiteList, stagingOf } from '../site-list.js'
 import type { PollScheduler } from './batch.js'
 import { PollPlanner } from './planner.js'
 
@@ -136,9 +137,17 @@ export function waitForProbe(
       }
     }
     const data = answer.reply.data
+    const others = stagingOf(data).filter((id) => id !== siteId)
+    if (others.length)
+      return {
+        kind: 'untrackable',
+        reason: `the staging read names the staging of site ${others[0]}, not of site ${siteId}`,
+      }
     const state = probeState(data)
     if (state === 'busy') {
-      seenBusy = true
+      // Evidence only of that job (§3 r2): staging busy pushing is no sign of a pull.
+      const job = probeBusyWith(data)
+      if (job === 'any' || job === operation) seenBusy = true
       return { percent: undefined }
     }
     if (state === 'ready' && operation !== 'delete') {
