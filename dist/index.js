@@ -16875,8 +16875,15 @@ const CONFIRM_AFTER = 0.5;
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
 /** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
+/** The task ids a run follows, by the site each was given for (keyed by the run's scheduler). */
+const TASK_OWNERS = new WeakMap();
 function waitForTask(deps, operation, siteId, taskId, startedAt) {
     const { client, logger, redactor } = deps;
+    // One task given for two sites of the run tells neither's job (contract §3): the second is not followed on it.
+    const owners = TASK_OWNERS.get(deps.polls) ?? TASK_OWNERS.set(deps.polls, new Map()).get(deps.polls);
+    const other = owners.get(taskId) ?? owners.set(taskId, siteId).get(taskId);
+    if (other !== siteId)
+        return Promise.resolve({ kind: 'untrackable', reason: `task ${taskId} was also given for site ${other}` });
     logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`);
     const unknownSeen = new Set();
     return follow(deps, operation, siteId, `the status of task ${taskId}`, startedAt, async (elapsed) => {
@@ -18119,6 +18126,7 @@ const RANK = { answer: 3, job: 3, read: 2, list: 1, outside: 0 };
 class Facts {
     productionId;
     voice;
+    others;
     idFact = null;
     urlFact = null;
     stateFact = null;
@@ -18128,9 +18136,12 @@ class Facts {
     said = new Set();
     constructor(productionId, 
     /** How the run says what it learnt: `warn` for the log and the Result's warnings, `info` for the log. */
-    voice) {
+    voice, 
+    /** The run's other production sites: none is this one's staging either. */
+    others = []) {
         this.productionId = productionId;
         this.voice = voice;
+        this.others = others;
     }
     get url() {
         return this.urlFact?.value ?? null;
@@ -18150,8 +18161,12 @@ class Facts {
      */
     learn(source, learnt) {
         const { id, url, state, exists } = learnt;
-        if (id && isProductionId(id, this.productionId)) {
-            this.warn(`${capital(source.words)} gave the production site's own id (${this.productionId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
+        const other = id ? this.others.find((p) => p !== this.productionId && isProductionId(id, p)) : undefined;
+        if (id && (other !== undefined || isProductionId(id, this.productionId))) {
+            const whose = other === undefined
+                ? `the production site's own id (${this.productionId})`
+                : `the id of site ${other}, another production site of this run,`;
+            this.warn(`${capital(source.words)} gave ${whose} as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`);
             return false;
         }
         if (state === 'none') {
@@ -19284,7 +19299,7 @@ async function runOperation(config, siteId, deps) {
         started,
         startedWall: clock.wallNow(),
         record: newRecord(),
-        facts: new Facts(siteId, { warn: (text) => warn(ctx, text), info: (text) => logger.info(text) }),
+        facts: new Facts(siteId, { warn: (text) => warn(ctx, text), info: (text) => logger.info(text) }, config.siteIds),
     };
     let ending;
     try {

@@ -60,6 +60,8 @@ export class Facts {
     private readonly productionId: string,
     /** How the run says what it learnt: `warn` for the log and the Result's warnings, `info` for the log. */
     private readonly voice: { warn(text: string): void; info(text: string): void },
+    /** The run's other production sites: none is this one's staging either. */
+    private readonly others: readonly string[] = [],
   ) {}
 
   get url(): string | null {
@@ -81,9 +83,14 @@ export class Facts {
    */
   learn(source: Source, learnt: Learnt): boolean {
     const { id, url, state, exists } = learnt
-    if (id && isProductionId(id, this.productionId)) {
+    const other = id ? this.others.find((p) => p !== this.productionId && isProductionId(id, p)) : undefined
+    if (id && (other !== undefined || isProductionId(id, this.productionId))) {
+      const whose =
+        other === undefined
+          ? `the production site's own id (${this.productionId})`
+          : `the id of site ${other}, another production site of this run,`
       this.warn(
-        `${capital(source.words)} gave the production site's own id (${this.productionId}) as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`,
+        `${capital(source.words)} gave ${whose} as the staging site's id: that cannot be true, so the staging site id is unknown and nothing else in that answer was used.`,
       )
       return false
     }

@@ -104,7 +104,11 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
     started,
     startedWall: clock.wallNow(),
     record: newRecord(),
-    facts: new Facts(siteId, { warn: (text) => warn(ctx, text), info: (text) => logger.info(text) }),
+    facts: new Facts(
+      siteId,
+      { warn: (text) => warn(ctx, text), info: (text) => logger.info(text) },
+      config.siteIds,
+    ),
   }
   let ending: Ending
   try {

@@ -98,6 +98,16 @@ describe('a weaker later word never blanks or replaces a stronger one', () => {
   })
 })
 
+describe("another production site of the run is never this site's staging", () => {
+  test('a task whose resource_id is another site of the batch: nothing in it is used', () => {
+    const warnings: string[] = []
+    const f = new Facts('1', { warn: (t) => warnings.push(t), info: () => {} }, ['1', '2'])
+    expect(f.learn(TASK, { id: '2', url: 'https://site2-production.example.com/' })).toBe(false)
+    expect(f.view()).toMatchObject({ stagingSiteId: null, stagingUrl: null })
+    expect(warnings[0]).toMatch(/gave the id of site 2, another production site of this run, as the staging/)
+  })
+})
+
 describe('what makes staging "none"', () => {
   test('a 404 of the read before any source named it (the caller confirmed the root)', () => {
     const { f, warnings } = facts()

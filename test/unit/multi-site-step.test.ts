@@ -58,6 +58,21 @@ describe.each(EACH_PROFILE)('several sites in one step, profile %s', (profile, p
     const results = JSON.parse(run.outputs.results!) as Array<{ stagingUrl?: string }>
     for (const r of results) expect(Boolean(r.stagingUrl)).toBe(p.probe)
   })
+  it('one task id given for two sites is followed for the first only: the second is not green', async () => {
+    const s = sim()
+    s.addFault({ method: 'POST', path: '/staging', times: Infinity, patch: { data: { task_id: 'shared1' } } })
+    const done = {
+      status: true,
+      message: 'ok',
+      data: { task_id: 'shared1', status: 'completed', percentage_complete: 100 },
+    }
+    s.addFault({ method: 'GET', path: '/tasks/shared1/status', times: Infinity, json: done })
+    const run = await runActionVirtually(s, { operation: 'create', 'site-id': '1001,1003', timeout: '2m' })
+    const results = JSON.parse(run.outputs.results!) as Array<{ siteId: string; result: string }>
+    expect(results.filter((r) => r.result === 'succeeded')).toHaveLength(1)
+    expect(run.stdout).toMatch(/task shared1 was also given for site 100[13]/)
+  })
+
   it('the worst outcome is the result, and the step fails', async () => {
     const run = await runActionVirtually(sim(), { operation: 'create', 'site-id': '1001,2001' })
     expect(run.code).toBe(1)

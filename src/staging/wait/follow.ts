@@ -53,6 +53,9 @@ type Look = WaitOutcome | { percent: number | undefined } | 'waiting'
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited'])
 
 /** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
+/** The task ids a run follows, by the site each was given for (keyed by the run's scheduler). */
+const TASK_OWNERS = new WeakMap<object, Map<string, string>>()
+
 export function waitForTask(
   deps: WaitDeps,
   operation: Operation,
@@ -61,6 +64,11 @@ export function waitForTask(
   startedAt: number,
 ): Promise<WaitOutcome> {
   const { client, logger, redactor } = deps
+  // One task given for two sites of the run tells neither's job (contract §3): the second is not followed on it.
+  const owners = TASK_OWNERS.get(deps.polls) ?? TASK_OWNERS.set(deps.polls, new Map()).get(deps.polls)!
+  const other = owners.get(taskId) ?? owners.set(taskId, siteId).get(taskId)!
+  if (other !== siteId)
+    return Promise.resolve({ kind: 'untrackable', reason: `task ${taskId} was also given for site ${other}` })
   logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`)
   const unknownSeen = new Set<string>()
   return follow(deps, operation, siteId, `the status of task ${taskId}`, startedAt, async (elapsed) => {
