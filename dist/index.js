@@ -6764,8 +6764,14 @@ async function rootConfirmed(ctx, because) {
  * wait-for-url after a create or pull. Returns the run's ending.
  */
 async function afterJob(ctx, op) {
+    // The job's own length: the reads after it (a site list held until the batch is quiet) are not the job's.
+    const jobDone = ctx.clock.now();
+    const done = () => ({
+        outcome: 'succeeded',
+        summary: `${DONE[op]} in ${durationText(jobDone - ctx.started)}.`,
+    });
     if (op === 'delete')
-        return done(ctx, op);
+        return done();
     // Staging still exists after each of these: one GET fills what the answers did not say. Sharing
     // the account, a create or pull reads the site list first: one read of it serves every site of
     // the run, where the staging read costs each site a call the other runs need (contract §6 r5).
@@ -6774,7 +6780,7 @@ async function afterJob(ctx, op) {
         await readStagingAfterJob(ctx);
     // A push's production check comes after maintenance mode is off (push.ts).
     if (op === 'push')
-        return done(ctx, op);
+        return done();
     // What the answers did not say: the site list (its calls kept in the run's plan from now), an
     // earlier run's URL, the staging-url input.
     if (!ctx.facts.complete) {
@@ -6783,19 +6789,18 @@ async function afterJob(ctx, op) {
         await fillFromOtherSources(ctx, listFirst ? () => readStagingAfterJob(ctx) : undefined);
     }
     if (!ctx.config.waitForUrl)
-        return done(ctx, op);
+        return done();
     const url = ctx.facts.url;
     if (!url) {
         warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`);
-        return done(ctx, op);
+        return done();
     }
     at(ctx, `waiting for ${url} to answer`);
-    const jobDone = ctx.clock.now();
     const ready = await waitForUrl(url, ctx, { deadline: ctx.client.deadline });
     answered(ctx, { urlReady: ready });
     if (ready === null) {
         warn(ctx, `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`);
-        return done(ctx, op);
+        return done();
     }
     if (ready)
         return {
@@ -6829,9 +6834,6 @@ async function readStagingAfterJob(ctx) {
     }
     const read = () => learnFromStaging(ctx);
     await route.afterJob(read, (state) => (state === null ? null : state !== 'none'));
-}
-function done(ctx, op) {
-    return { outcome: 'succeeded', summary: `${DONE[op]} in ${durationText(ctx.clock.now() - ctx.started)}.` };
 }
 
 ;// CONCATENATED MODULE: ./src/staging/ending.js

@@ -14,28 +14,33 @@ import { setting } from '../words.js'
  * wait-for-url after a create or pull. Returns the run's ending.
  */
 export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Ending> {
-  if (op === 'delete') return done(ctx, op)
+  // The job's own length: the reads after it (a site list held until the batch is quiet) are not the job's.
+  const jobDone = ctx.clock.now()
+  const done = () => ({
+    outcome: 'succeeded' as const,
+    summary: `${DONE[op]} in ${durationText(jobDone - ctx.started)}.`,
+  })
+  if (op === 'delete') return done()
   // Staging still exists after each of these: one GET fills what the answers did not say. Sharing
   // the account, a create or pull reads the site list first: one read of it serves every site of
   // the run, where the staging read costs each site a call the other runs need (contract §6 r5).
   const listFirst = op !== 'push' && ctx.polls.sharing
   if (!ctx.facts.complete && !listFirst) await readStagingAfterJob(ctx)
   // A push's production check comes after maintenance mode is off (push.ts).
-  if (op === 'push') return done(ctx, op)
+  if (op === 'push') return done()
   // What the answers did not say: the site list (its calls kept in the run's plan from now), an
   // earlier run's URL, the staging-url input.
   if (!ctx.facts.complete) {
     if (!ctx.polls.sharing) ctx.siteList.plan(ctx.polls)
     await fillFromOtherSources(ctx, listFirst ? () => readStagingAfterJob(ctx) : undefined)
   }
-  if (!ctx.config.waitForUrl) return done(ctx, op)
+  if (!ctx.config.waitForUrl) return done()
   const url = ctx.facts.url
   if (!url) {
     warn(ctx, `${setting('wait-for-url')}: no staging URL is known, so the site was not checked.`)
-    return done(ctx, op)
+    return done()
   }
   at(ctx, `waiting for ${url} to answer`)
-  const jobDone = ctx.clock.now()
   const ready = await waitForUrl(url, ctx, { deadline: ctx.client.deadline })
   answered(ctx, { urlReady: ready })
   if (ready === null) {
@@ -43,7 +48,7 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
       ctx,
       `${setting('wait-for-url')}: ${url} uses plain http on a host that is not loopback, so it was not checked.`,
     )
-    return done(ctx, op)
+    return done()
   }
   if (ready)
     return {
@@ -77,8 +82,4 @@ async function readStagingAfterJob(ctx: RunContext): Promise<void> {
   }
   const read = () => learnFromStaging(ctx)
   await route.afterJob(read, (state) => (state === null ? null : state !== 'none'))
-}
-
-function done(ctx: RunContext, op: JobOperation): Ending {
-  return { outcome: 'succeeded', summary: `${DONE[op]} in ${durationText(ctx.clock.now() - ctx.started)}.` }
 }

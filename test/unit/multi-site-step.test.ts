@@ -73,6 +73,18 @@ describe.each(EACH_PROFILE)('several sites in one step, profile %s', (profile, p
     expect(run.stdout).toMatch(/task shared1 was also given for site 100[13]/)
   })
 
+  it("a job's length in its summary is the job's: not the reads after it (a slow site list)", async () => {
+    const s = sim()
+    s.setOptions({ urlInAnswers: false })
+    s.addFault({ method: 'GET', path: '/sites?type=staging', latencyMs: 20_000, times: Infinity })
+    s.addFault({ method: 'GET', path: '/sites/1001/staging', status: 405, times: Infinity })
+    const run = await runActionVirtually(s, { operation: 'create', 'site-id': '1001', timeout: '2m' })
+    expect(run.outputs.result).toBe('succeeded')
+    const took = /Staging created in (\d+)s/.exec(run.stdout)
+    expect(took).not.toBeNull()
+    expect(Number(took![1])).toBeLessThan(10) // the list answered 20 s after the job ended
+  })
+
   it('the worst outcome is the result, and the step fails', async () => {
     const run = await runActionVirtually(sim(), { operation: 'create', 'site-id': '1001,2001' })
     expect(run.code).toBe(1)
