@@ -5426,10 +5426,11 @@ function readReply(raw, redactor) {
     if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
         return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null };
     const body = clean;
-    // The envelope's flag, or written as text ("false"); `success: false` says the same. Not 0: a record's status.
+    // The envelope's flag, or a failure said in words ("false", "error"; `success` false). Not 0: a record's status.
+    const said = (v) => typeof v === 'string' && FAILED_WORDS.includes(v.trim().toLowerCase());
     const envelopeStatus = typeof body.status === 'boolean'
         ? body.status
-        : body.status === 'false' || body.success === false
+        : said(body.status) || body.success === false || said(body.success)
             ? false
             : null;
     const message = typeof body.message === 'string' ? redactor.server(body.message) : '';
@@ -5546,6 +5547,8 @@ function locationOf(location, base) {
         return '(an unreadable Location header)';
     }
 }
+/** A body's `status` or `success` in words that say the request failed. */
+const FAILED_WORDS = ['false', 'error', 'failed', 'failure', 'fail'];
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
@@ -19404,7 +19407,11 @@ async function runSites(config, deps, shared) {
                 result,
                 summary,
             });
-            const tokenRefused = () => notStarted('skipped', `Not started: the token was refused (${shared.token.refusedAt} was answered HTTP 401). ${hintFor('auth', door)}`);
+            // Never run, though asked for: a failure (a revoked token must not leave the step green).
+            const tokenRefused = () => ({
+                ...notStarted('failed', `Not started: the token was refused (${shared.token.refusedAt} was answered HTTP 401).`),
+                error: { kind: 'auth', hint: hintFor('auth', door) },
+            });
             if (deps.signal?.aborted) {
                 results[index] = notStarted('cancelled', 'Not started: the run was cancelled.');
                 continue;
@@ -19782,6 +19789,9 @@ function parseConfig(raw) {
         throw new InputError('checkpoint-id', `is one site's version: give one ${setting('site-id')} with it`);
     if (c['staging-url'] && c['site-id'].length > 1)
         throw new InputError('staging-url', 'names one staging site: give one site-id with it');
+    // One live page is one site's: checked for every site, one site's failure would restore the others.
+    if (c['production-url'] && c['site-id'].length > 1)
+        throw new InputError('production-url', `is one site's live page: give one ${setting('site-id')} with it`);
     if (c['task-id'] && c['site-id'].length > 1)
         throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`);
     const field = (n) => n.replace(/-(.)/g, (_, c) => c.toUpperCase()) +

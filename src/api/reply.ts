@@ -50,11 +50,12 @@ export function readReply(raw: TransportResponse, redactor: Redactor): Reply {
   if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
     return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null }
   const body = clean as Record<string, unknown>
-  // The envelope's flag, or written as text ("false"); `success: false` says the same. Not 0: a record's status.
+  // The envelope's flag, or a failure said in words ("false", "error"; `success` false). Not 0: a record's status.
+  const said = (v: unknown) => typeof v === 'string' && FAILED_WORDS.includes(v.trim().toLowerCase())
   const envelopeStatus =
     typeof body.status === 'boolean'
       ? body.status
-      : body.status === 'false' || body.success === false
+      : said(body.status) || body.success === false || said(body.success)
         ? false
         : null
   const message = typeof body.message === 'string' ? redactor.server(body.message) : ''
@@ -178,3 +179,6 @@ function locationOf(location: string | undefined, base: string): string {
     return '(an unreadable Location header)'
   }
 }
+
+/** A body's `status` or `success` in words that say the request failed. */
+const FAILED_WORDS = ['false', 'error', 'failed', 'failure', 'fail']

@@ -82,6 +82,9 @@ export function parseConfig(raw: RawInputs): Config {
     throw new InputError('checkpoint-id', `is one site's version: give one ${setting('site-id')} with it`)
   if (c['staging-url'] && c['site-id'].length > 1)
     throw new InputError('staging-url', 'names one staging site: give one site-id with it')
+  // One live page is one site's: checked for every site, one site's failure would restore the others.
+  if (c['production-url'] && c['site-id'].length > 1)
+    throw new InputError('production-url', `is one site's live page: give one ${setting('site-id')} with it`)
   if (c['task-id'] && c['site-id'].length > 1)
     throw new InputError('task-id', `follows one job: give one ${setting('site-id')} with it`)
   const field = (n: InputName) =>

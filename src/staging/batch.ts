@@ -75,16 +75,19 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
       // site's request and its job's final status call, and what extraCalls counts besides.
       polls.due = (ids.length - next) * (2 + extraCalls(config)) + CALLS_PER_RUN
       const siteId = ids[index]!
-      const notStarted = (result: 'skipped' | 'cancelled', summary: string): Result => ({
+      const notStarted = (result: 'skipped' | 'cancelled' | 'failed', summary: string): Result => ({
         ...newResult(config.operation, siteId, shared.clock!.wallNow()),
         result,
         summary,
       })
-      const tokenRefused = () =>
-        notStarted(
-          'skipped',
-          `Not started: the token was refused (${shared.token!.refusedAt} was answered HTTP 401). ${hintFor('auth', door)}`,
-        )
+      // Never run, though asked for: a failure (a revoked token must not leave the step green).
+      const tokenRefused = () => ({
+        ...notStarted(
+          'failed',
+          `Not started: the token was refused (${shared.token!.refusedAt} was answered HTTP 401).`,
+        ),
+        error: { kind: 'auth', hint: hintFor('auth', door) },
+      })
       if (deps.signal?.aborted) {
         results[index] = notStarted('cancelled', 'Not started: the run was cancelled.')
         continue

@@ -94,17 +94,26 @@ describe('exit 1: the operation timed out, or the token was refused', () => {
       env: env({ STAGING_API_TOKEN: 'revoked-token-0000000000' }),
     })
     expect(r.code).toBe(1)
-    const results = JSON.parse(r.stdout) as { result: string; summary: string; requests: number }[]
+    const results = JSON.parse(r.stdout) as {
+      result: string
+      summary: string
+      requests: number
+      error: { hint: string } | null
+    }[]
     // At most the sites already started (100 at a time) sent their request; no site started after.
     const sent = sim.requests.filter((q) => q.method === 'POST')
     expect(sent.length).toBeGreaterThanOrEqual(1)
     expect(sent.length).toBeLessThanOrEqual(100)
-    const notStarted = results.filter((x) => x.result === 'skipped')
+    const notStarted = results.filter((x) => x.summary.startsWith('Not started'))
     expect(notStarted.length).toBe(1000 - sent.length)
     for (const x of notStarted) {
       expect(x.requests).toBe(0)
+      expect(x.result).toBe('failed')
       expect(x.summary).toMatch(
-        /^Not started: the token was refused \(POST \/v2\/sites\/\d+\/staging\/reset was answered HTTP 401\)\. The API token was refused: check that the STAGING_API_TOKEN environment variable is current/,
+        /^Not started: the token was refused \(POST \/v2\/sites\/\d+\/staging\/reset was answered HTTP 401\)\.$/,
+      )
+      expect(x.error?.hint).toMatch(
+        /^The API token was refused: check that the STAGING_API_TOKEN environment variable is current/,
       )
     }
     expect(r.stderr).toContain('The token was refused (HTTP 401): starting no more sites')

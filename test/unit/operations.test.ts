@@ -239,17 +239,20 @@ describe('push and delete are never sent twice', () => {
       for (const w of result.warnings) expect(w).toMatch(/^If the push went through/)
     },
   )
-  it.each([{ status: 'false' }, { success: false }])(
-    'a 2xx whose body says it failed (%j) is failed, never "accepted"',
-    async (flag) => {
-      api()
-        .delete('/v2/sites/1001/staging')
-        .reply(200, { ...flag, message: 'Staging could not be deleted: permission denied' })
-      const { result } = await run({ operation: 'delete', wait: false })
-      expect(result.result).toBe('failed')
-      expect(result.summary).toMatch(/its body says it failed/)
-    },
-  )
+  it.each([
+    { status: 'false' },
+    { success: false },
+    { status: 'error' },
+    { status: 'Failed' },
+    { success: 'false' },
+  ])('a 2xx whose body says it failed (%j) is failed, never "accepted"', async (flag) => {
+    api()
+      .delete('/v2/sites/1001/staging')
+      .reply(200, { ...flag, message: 'Staging could not be deleted: permission denied' })
+    const { result } = await run({ operation: 'delete', wait: false })
+    expect(result.result).toBe('failed')
+    expect(result.summary).toMatch(/its body says it failed/)
+  })
   it('delete answered 500: failed, outcome unknown, one request', async () => {
     api()
       .delete('/v2/sites/1001/staging')

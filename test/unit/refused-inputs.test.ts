@@ -78,6 +78,10 @@ describe('a refused input is never quoted with its credentials', () => {
     expect(e.message).toBe(
       'Input "production-url": must not carry credentials in its query ("preview_token=…"): it is shown in logs, outputs and summaries',
     )
+    // One live page is one site's: refused with several sites (one failing page restored them all).
+    expect(refusal({ 'site-id': '1001,1002', 'production-url': 'https://live.example/' }).message).toMatch(
+      /^Input "production-url": is one site's live page: give one site-id with it/,
+    )
     // In the fragment (`#access_token=`, OAuth's implicit flow) as in the query.
     expect(refusal({ 'staging-url': `https://stg.example/#access_token=${SECRET}` }).message).toMatch(
       /^Input "staging-url": must not carry credentials in its fragment \("access_token=…"\)/,

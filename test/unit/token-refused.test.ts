@@ -36,10 +36,9 @@ describe('a 401 in a batch', () => {
     })
     expect(asked.length).toBeGreaterThanOrEqual(1)
     expect(asked.length).toBeLessThanOrEqual(4)
-    const refused = results.filter((r) => r.result === 'failed')
-    const notStarted = results.filter((r) => r.result === 'skipped')
-    expect(refused.length).toBe(asked.length)
-    expect(refused.every((r) => r.error?.kind === 'auth')).toBe(true)
+    // Every site fails: those never started too (a revoked token must not leave the step green).
+    expect(results.every((r) => r.result === 'failed' && r.error?.kind === 'auth')).toBe(true)
+    const notStarted = results.filter((r) => r.summary.startsWith('Not started'))
     expect(notStarted.length).toBe(200 - asked.length)
     for (const r of notStarted) {
       expect(r.requests).toBe(0)
@@ -47,8 +46,8 @@ describe('a 401 in a batch', () => {
         /^Not started: the token was refused \(POST \/v2\/sites\/\d+\/staging\/reset was answered HTTP 401\)/,
       )
       // The token's hint, in the CLI's words.
-      expect(r.summary).toContain('STAGING_API_TOKEN environment variable')
-      expect(r.summary).not.toContain('api-token secret')
+      expect(r.error?.hint).toContain('STAGING_API_TOKEN environment variable')
+      expect(r.error?.hint).not.toContain('api-token secret')
     }
     expect(logger.text).toContain('The token was refused (HTTP 401): starting no more sites')
   })
@@ -82,8 +81,8 @@ describe('a 401 in a batch', () => {
     expect(results[0]).toMatchObject({ siteId: '2001', result: 'succeeded' })
     expect(others).toBe(1)
     expect(results[1]).toMatchObject({ siteId: '2002', result: 'failed', error: { kind: 'auth' } })
-    expect(results.slice(2).map((r) => r.result)).toEqual(Array(8).fill('skipped'))
+    expect(results.slice(2).map((r) => r.result)).toEqual(Array(8).fill('failed'))
     // The action's words for the action.
-    expect(results[9]!.summary).toContain('the api-token secret')
+    expect(results[9]!.error?.hint).toContain('the api-token secret')
   })
 })
