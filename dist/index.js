@@ -16880,14 +16880,19 @@ const CONFIRM_AFTER = 0.5;
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
 /** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
-/** The task ids a run follows, by the site each was given for (keyed by the run's scheduler). */
-const TASK_OWNERS = new WeakMap();
+/** The ids a run follows (tasks, versions), by the site each was first given for (keyed by the run's scheduler). */
+const OWNERS = new WeakMap();
+/** The other site of the run that `key` was first given for; null when it is this site's (from now on). */
+function claimFor(polls, key, siteId) {
+    const owners = OWNERS.get(polls) ?? OWNERS.set(polls, new Map()).get(polls);
+    const first = owners.get(key) ?? owners.set(key, siteId).get(key);
+    return first === siteId ? null : first;
+}
 function waitForTask(deps, operation, siteId, taskId, startedAt) {
     const { client, logger, redactor } = deps;
     // One task given for two sites of the run tells neither's job (contract §3): the second is not followed on it.
-    const owners = TASK_OWNERS.get(deps.polls) ?? TASK_OWNERS.set(deps.polls, new Map()).get(deps.polls);
-    const other = owners.get(taskId) ?? owners.set(taskId, siteId).get(taskId);
-    if (other !== siteId)
+    const other = claimFor(deps.polls, `task ${taskId}`, siteId);
+    if (other)
         return Promise.resolve({ kind: 'untrackable', reason: `task ${taskId} was also given for site ${other}` });
     logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`);
     const unknownSeen = new Set();
@@ -16903,6 +16908,12 @@ function waitForTask(deps, operation, siteId, taskId, startedAt) {
                 logger.debug(`task ${taskId} is not visible yet (404)`);
                 return 'waiting';
             }
+            // `status` started no job: a task never seen is none to follow, and the staging environment is not it.
+            if (operation === 'status')
+                throw e.retold({
+                    message: `Task ${taskId} was not found (HTTP 404): there is no such task, or it is gone since it ended.`,
+                    hint: `Check ${setting('task-id')}: the ${outputNamed('task-id')} of the run that started the job.`,
+                });
             // A version's or a restore's task has no staging environment to follow instead (contract §13).
             if (operation === 'checkpoint' || operation === 'rollback')
                 return { kind: 'untrackable', reason: `task ${taskId} was not found (404)` };
@@ -17037,8 +17048,8 @@ async function follow(deps, operation, siteId, what, startedAt, look) {
                     throw e;
                 if (e.acceptsAgainAt)
                     throw new DeadlineError(e);
-                // A token refused while following: the run fails (no green step on a revoked token).
-                if (e.kind === 'auth')
+                // A token refused while following, a task `status` asked for that is not there: the run fails.
+                if (e.kind === 'auth' || (operation === 'status' && e.httpStatus === MISSING_STATUS))
                     throw e;
                 if (!TRANSIENT.has(e.kind))
                     return { kind: 'untrackable', reason: `reading ${what} failed: ${e.message}` };
@@ -17573,9 +17584,11 @@ async function make(ctx) {
     const id = versionIdOf(made.reply.data);
     const task = taskIdOf(made.reply.data);
     const taskId = task && 'id' in task ? task.id : null;
-    // A version of another site is no way back for this one (contract §13 r5): never followed, restored nor pushed after.
-    const other = versionSiteOf(made.reply.data);
-    if (!id || (other !== null && other !== siteId))
+    // A version of another site (its record says so, or another site of the run holds it) is no way back for
+    // this one (contract §13 r5): never followed, restored nor pushed after.
+    const said = versionSiteOf(made.reply.data);
+    const other = id && (said !== null && said !== siteId ? said : claimFor(ctx.polls, `version ${id}`, siteId));
+    if (!id || other)
         return {
             outcome: 'failed',
             summary: `The checkpoint was started, but ${id ? `the answer names version ${id} of site ${other}, not of site ${siteId}` : 'the answer did not say its id'}, so it cannot be followed nor restored. ${NO_PUSH}`,

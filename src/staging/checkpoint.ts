@@ -20,7 +20,7 @@ import { answered, at, jobIs, learnt, sentences, warn, type Production } from '.
 import { sendJob } from './jobs.js'
 import { makeRoom } from './versions.js'
 import { endingOf, failure, type Ending } from './ending.js'
-import { waitForTask, waitForVersion } from './wait/follow.js'
+import { claimFor, waitForTask, waitForVersion } from './wait/follow.js'
 import { setting } from '../words.js'
 
 /**
@@ -96,9 +96,11 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   const id = versionIdOf(made.reply.data)
   const task = taskIdOf(made.reply.data)
   const taskId = task && 'id' in task ? task.id : null
-  // A version of another site is no way back for this one (contract §13 r5): never followed, restored nor pushed after.
-  const other = versionSiteOf(made.reply.data)
-  if (!id || (other !== null && other !== siteId))
+  // A version of another site (its record says so, or another site of the run holds it) is no way back for
+  // this one (contract §13 r5): never followed, restored nor pushed after.
+  const said = versionSiteOf(made.reply.data)
+  const other = id && (said !== null && said !== siteId ? said : claimFor(ctx.polls, `version ${id}`, siteId))
+  if (!id || other)
     return {
       outcome: 'failed',
       summary: `The checkpoint was started, but ${id ? `the answer names version ${id} of site ${other}, not of site ${siteId}` : 'the answer did not say its id'}, so it cannot be followed nor restored. ${NO_PUSH}`,

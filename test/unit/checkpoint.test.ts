@@ -5,7 +5,16 @@ import { finalLine } from '../../src/report/assembly.js'
 import { renderSummary } from '../../src/report/summary.js'
 import { parseConfig } from '../../src/inputs/index.js'
 import { checkpointName } from '../../src/staging/checkpoint.js'
-import { API, envelope, runOnFakes as run } from '../helpers/fakes.js'
+import { runAll } from '../../src/staging/batch.js'
+import {
+  API,
+  FakeClock,
+  MemoryLogger,
+  config,
+  envelope,
+  redactor,
+  runOnFakes as run,
+} from '../helpers/fakes.js'
 
 // Issue 27 on fakes: the checkpoint before a push, rollback, rollback-on-failure, keep-checkpoints,
 // maintenance and protect-production, each request seen as the server would (nock).
@@ -63,6 +72,28 @@ const version = (id: number, name: string, status = 'completed') => ({
   site_id: 1001,
   size_mb: 12,
   created_at: '2026-11-20 10:00:00',
+})
+
+describe("a checkpoint is one site's", () => {
+  it('a version id another site of the run already holds is no checkpoint of this one: not named, no push, nothing restored', async () => {
+    checkpointAnswers() // site 1001: version 9
+    pushAccepted()
+    pushEnds('completed')
+    versions([version(9, 'ssa~cp~1')])
+    // Site 1002's create answers the same version 9 (no site_id in the answer).
+    api()
+      .post('/v2/site-versions', { site_id: 1002 })
+      .reply(200, said('version-1002', envelope({ id: 9, task_id: 'vt2' }, 'Version started')))
+    const [a, b] = await runAll(
+      config({ operation: 'push', checkpoint: 'version', siteIds: ['1001', '1002'], concurrency: 1 }),
+      { clock: new FakeClock(), logger: new MemoryLogger(), redactor: redactor(), door: 'cli' },
+    )
+    expect(a!.result).toBe('succeeded')
+    expect(b!.result).toBe('failed')
+    expect(b!.summary).toMatch(/names version 9 of site 1001, not of site 1002.*The push was not sent/)
+    expect(order.filter((x) => x === 'name')).toHaveLength(1) // 1001's only: 9 was not renamed for 1002
+    expect(nock.pendingMocks()).toEqual([])
+  })
 })
 
 describe('a checkpoint before every push', () => {

@@ -18,7 +18,7 @@ import { TaskStatusSchema } from '../../api/schemas.js'
 import { durationText } from '../../duration.js'
 import type { Redactor } from '../../secrets/redactor.js'
 import type { Clock, Followed as Operation, Logger } from '../../types.js'
-import { jobOf } from '../../words.js'
+import { jobOf, outputNamed, setting } from '../../words.js'
 import { taskStatusPath } from '../endpoints.js'
 import { readSiteList, stagingOf } from '../site-list.js'
 import type { PollScheduler } from './batch.js'
@@ -53,8 +53,14 @@ type Look = WaitOutcome | { percent: number | undefined } | 'waiting'
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited'])
 
 /** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
-/** The task ids a run follows, by the site each was given for (keyed by the run's scheduler). */
-const TASK_OWNERS = new WeakMap<object, Map<string, string>>()
+/** The ids a run follows (tasks, versions), by the site each was first given for (keyed by the run's scheduler). */
+const OWNERS = new WeakMap<object, Map<string, string>>()
+/** The other site of the run that `key` was first given for; null when it is this site's (from now on). */
+export function claimFor(polls: object, key: string, siteId: string): string | null {
+  const owners = OWNERS.get(polls) ?? OWNERS.set(polls, new Map()).get(polls)!
+  const first = owners.get(key) ?? owners.set(key, siteId).get(key)!
+  return first === siteId ? null : first
+}
 
 export function waitForTask(
   deps: WaitDeps,
@@ -65,9 +71,8 @@ export function waitForTask(
 ): Promise<WaitOutcome> {
   const { client, logger, redactor } = deps
   // One task given for two sites of the run tells neither's job (contract §3): the second is not followed on it.
-  const owners = TASK_OWNERS.get(deps.polls) ?? TASK_OWNERS.set(deps.polls, new Map()).get(deps.polls)!
-  const other = owners.get(taskId) ?? owners.set(taskId, siteId).get(taskId)!
-  if (other !== siteId)
+  const other = claimFor(deps.polls, `task ${taskId}`, siteId)
+  if (other)
     return Promise.resolve({ kind: 'untrackable', reason: `task ${taskId} was also given for site ${other}` })
   logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`)
   const unknownSeen = new Set<string>()
@@ -81,6 +86,12 @@ export function waitForTask(
         logger.debug(`task ${taskId} is not visible yet (404)`)
         return 'waiting'
       }
+      // `status` started no job: a task never seen is none to follow, and the staging environment is not it.
+      if (operation === 'status')
+        throw e.retold({
+          message: `Task ${taskId} was not found (HTTP 404): there is no such task, or it is gone since it ended.`,
+          hint: `Check ${setting('task-id')}: the ${outputNamed('task-id')} of the run that started the job.`,
+        })
       // A version's or a restore's task has no staging environment to follow instead (contract §13).
       if (operation === 'checkpoint' || operation === 'rollback')
         return { kind: 'untrackable', reason: `task ${taskId} was not found (404)` }
@@ -224,8 +235,8 @@ async function follow(
       } catch (e) {
         if (!(e instanceof ApiError)) throw e
         if (e.acceptsAgainAt) throw new DeadlineError(e)
-        // A token refused while following: the run fails (no green step on a revoked token).
-        if (e.kind === 'auth') throw e
+        // A token refused while following, a task `status` asked for that is not there: the run fails.
+        if (e.kind === 'auth' || (operation === 'status' && e.httpStatus === MISSING_STATUS)) throw e
         if (!TRANSIENT.has(e.kind))
           return { kind: 'untrackable', reason: `reading ${what} failed: ${e.message}` }
         logger.warn(`Could not read ${what} (${e.message}); still waiting.`)
