@@ -51,7 +51,8 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
         outcome: 'accepted',
         summary: `The create was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
       }
-    return track(ctx, 'create', null)
+    // A staging that existed before looks "ready" as the new one would: only the job seen busy is evidence.
+    return track(ctx, 'create', null, true)
   }
   if (op === 'create' && e.kind === 'exists') {
     if (config.ifExists === 'skip') {
@@ -149,11 +150,16 @@ async function follow(ctx: RunContext, op: JobOperation, sent: ApiResponse, wait
 }
 
 /** Waits for the job and says how it ended. */
-async function track(ctx: RunContext, op: JobOperation, taskId: string | null): Promise<Ending> {
+async function track(
+  ctx: RunContext,
+  op: JobOperation,
+  taskId: string | null,
+  seeBusy = false,
+): Promise<Ending> {
   at(ctx, `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`)
   const outcome = taskId
     ? await waitForTask(ctx, op, ctx.siteId, taskId, ctx.clock.now())
-    : await waitForProbe(ctx, op, ctx.siteId)
+    : await waitForProbe(ctx, op, ctx.siteId, false, seeBusy)
   const ending = settle(ctx, op, outcome)
   if (outcome.kind === 'failed') jobIs(ctx, op, 'failed')
   if (ending.outcome === 'succeeded') {
