@@ -6222,6 +6222,11 @@ async function readSiteList(client, options = {}) {
             seen.add(rowKey(r));
         records.push(...fresh);
         const whole = { records, pagesRead: read, pagesUnread: 0, stoppedBy: null };
+        // A page of rows all read already is not the page asked for (a server that ignores `page`).
+        if (last !== null && page > 1 && items.length > 0 && fresh.length === 0) {
+            read = page - 1;
+            return stop(`page ${page} repeated rows of an earlier page`);
+        }
         if (last !== null) {
             if (page >= last)
                 return whole;
@@ -6310,9 +6315,14 @@ function findStagingInList(records, productionId) {
     };
     for (const link of index.links.get(productionId) ?? [])
         claim(link.id, link.field, link.record);
-    // The production site's own record may name its staging site.
-    for (const own of index.own.get(productionId) ?? [])
-        claim(own.id, own.field, (own.id !== null && index.byId.get(own.id)) || null);
+    // The production site's own record may name its staging site; one whose own links name another site contradicts it.
+    for (const own of index.own.get(productionId) ?? []) {
+        const record = (own.id !== null && index.byId.get(own.id)) || null;
+        const links = stagingOf(record);
+        if (own.id !== null && links.length && !links.includes(productionId))
+            return { conflict: [productionId, own.id] };
+        claim(own.id, own.field, record);
+    }
     if (claims.size > 1)
         return { conflict: [...claims.keys()] };
     const [first] = claims;
@@ -6595,7 +6605,7 @@ async function fromSiteList(ctx) {
         return { record };
     }
     if ('conflict' in finding) {
-        const note = `The site list (GET /v2/sites) has ${finding.conflict.length} records that each claim to be this site's staging (${finding.conflict.join(', ')}): they contradict each other, so neither was used.`;
+        const note = `The site list (GET /v2/sites) has records that contradict each other about this site's staging (${finding.conflict.join(', ')}), so neither was used.`;
         return { note };
     }
     const where = list.stoppedBy === null

@@ -70,7 +70,7 @@ export async function fromSiteList(
     return { record }
   }
   if ('conflict' in finding) {
-    const note = `The site list (GET /v2/sites) has ${finding.conflict.length} records that each claim to be this site's staging (${finding.conflict.join(', ')}): they contradict each other, so neither was used.`
+    const note = `The site list (GET /v2/sites) has records that contradict each other about this site's staging (${finding.conflict.join(', ')}), so neither was used.`
     return { note }
   }
   const where =

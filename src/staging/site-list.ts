@@ -96,6 +96,11 @@ export async function readSiteList(
     for (const r of items) seen.add(rowKey(r))
     records.push(...fresh)
     const whole = { records, pagesRead: read, pagesUnread: 0, stoppedBy: null }
+    // A page of rows all read already is not the page asked for (a server that ignores `page`).
+    if (last !== null && page > 1 && items.length > 0 && fresh.length === 0) {
+      read = page - 1
+      return stop(`page ${page} repeated rows of an earlier page`)
+    }
     if (last !== null) {
       if (page >= last) return whole
       continue
@@ -192,9 +197,14 @@ export function findStagingInList(
     if (!held || (!held.record && record)) claims.set(id, { field: held?.field ?? field, record })
   }
   for (const link of index.links.get(productionId) ?? []) claim(link.id, link.field, link.record)
-  // The production site's own record may name its staging site.
-  for (const own of index.own.get(productionId) ?? [])
-    claim(own.id, own.field, (own.id !== null && index.byId.get(own.id)) || null)
+  // The production site's own record may name its staging site; one whose own links name another site contradicts it.
+  for (const own of index.own.get(productionId) ?? []) {
+    const record = (own.id !== null && index.byId.get(own.id)) || null
+    const links = stagingOf(record)
+    if (own.id !== null && links.length && !links.includes(productionId))
+      return { conflict: [productionId, own.id] }
+    claim(own.id, own.field, record)
+  }
   if (claims.size > 1) return { conflict: [...claims.keys()] }
   const [first] = claims
   if (first) {

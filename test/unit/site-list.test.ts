@@ -297,6 +297,19 @@ describe('readSiteList without a stated last page', () => {
   })
 })
 
+describe('a page that repeats an earlier one, with last_page stated', () => {
+  test('is not read: the list is not whole, and says which page', async () => {
+    const page1 = { data: [{ id: 700, staging_of: 9 }], meta: { current_page: 1, last_page: 2 } }
+    const answers = { call: async () => ({ reply: page1 }) } // every page answered with page 1
+    const read = await readSiteList(answers as never)
+    expect(read).toMatchObject({
+      pagesRead: 1,
+      pagesUnread: 1,
+      stoppedBy: 'page 2 repeated rows of an earlier page',
+    })
+  })
+})
+
 describe('two records that claim the same production site', () => {
   test('contradict each other: neither is used', () => {
     const records = [
@@ -314,6 +327,16 @@ describe('two records that claim the same production site', () => {
         '1002',
       ),
     ).toEqual({ conflict: ['8', '7'] })
+    // The production record naming a record that says it is another site's staging: never this site's.
+    expect(
+      findStagingInList(
+        [
+          { id: 1, staging_site_id: 700 },
+          { id: 700, type: 'staging', parent_id: 2, url: 'https://two-staging.example.test/' },
+        ],
+        '1',
+      ),
+    ).toEqual({ conflict: ['1', '700'] })
   })
 
   test('one record seen twice (it moved between pages), or named by both ends, is one claim', () => {

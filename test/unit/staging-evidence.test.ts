@@ -351,7 +351,7 @@ describe('what a later read may undo (contract r4 §3)', () => {
     const { result } = await run({ operation: 'pull' })
     expect(result).toMatchObject({ result: 'succeeded', stagingSiteId: null, stagingUrl: null })
     expect(result.stagingFrom.notes).toEqual([
-      "The site list (GET /v2/sites) has 2 records that each claim to be this site's staging (7, 8): they contradict each other, so neither was used.",
+      "The site list (GET /v2/sites) has records that contradict each other about this site's staging (7, 8), so neither was used.",
     ])
   })
 })
