@@ -17431,7 +17431,8 @@ async function listVersions(ctx) {
     if (outOfOrder)
         warn(ctx, `Site ${ctx.siteId}'s versions were not listed newest first: ordered by their own dates.`);
     const unread = read.stoppedBy ? `${read.pagesUnread} page(s) not read: ${read.stoppedBy}` : null;
-    return { versions, others, unread, outOfOrder };
+    const ageUnknown = outOfOrder && versions.some((v) => isOurs(v) && v.completed && time(v) === -Infinity);
+    return { versions, others, unread, outOfOrder, ageUnknown };
 }
 /**
  * Before a checkpoint the service refused for its quota (422): deletes this tool's completed
@@ -17448,7 +17449,7 @@ async function makeRoom(ctx, keep) {
             return false;
         throw e;
     }
-    const old = deletable(list.versions, keep);
+    const old = deletable(ctx, list, keep);
     if (old.length === 0)
         return false;
     ctx.logger.info(`The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`);
@@ -17459,16 +17460,24 @@ async function makeRoom(ctx, keep) {
 const isOurs = (v) => CHECKPOINT_NAME.test(v.name);
 /** The ids this tool may delete beyond the newest `keep - 1`: its completed checkpoints (a failed one is no
  * way back), of this site by their own record, but `except` (the one just made). */
-const deletable = (versions, keep, except = '') => {
-    const ours = versions.filter((v) => isOurs(v) && v.completed && v.site === 'this' && v.id !== except);
+const deletable = (ctx, { versions, ageUnknown }, keep, except = '') => {
+    if (ageUnknown)
+        return [];
+    const sent = SENT_DELETE.get(ctx);
+    const ours = versions.filter((v) => isOurs(v) && v.completed && v.site === 'this' && v.id !== except && !sent?.has(v.id));
     return ours.map((v) => v.id).slice(Math.max(0, keep - 1));
 };
+/** The version ids a run sent for deletion. */
+const SENT_DELETE = new WeakMap();
 /**
  * One `DELETE /v2/site-versions` (ids only: nothing on the server limits it to one site). An answer
  * that did not come is unknown, never "not deleted".
  */
 async function deleteVersions(ctx, ids) {
     at(ctx, 'deleting older checkpoints');
+    // Each id is sent for deletion once a run, whatever came back (a list that lags still shows it).
+    for (const id of ids)
+        (SENT_DELETE.get(ctx) ?? SENT_DELETE.set(ctx, new Set()).get(ctx)).add(id);
     try {
         const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids } });
         const { removed, failed } = deletedIdsOf(answer.reply.data);
@@ -17506,7 +17515,9 @@ async function pruneCheckpoints(ctx, keep, current) {
         warn(ctx, `Older checkpoints were not deleted: listing site ${ctx.siteId}'s versions failed (${e.message}).`);
         return;
     }
-    const old = deletable(list.versions, keep, current);
+    const old = deletable(ctx, list, keep, current);
+    if (list.ageUnknown)
+        warn(ctx, 'Older checkpoints were not deleted: some have no date, so which are oldest is not known.');
     if (old.length > 0)
         await deleteVersions(ctx, old);
 }
@@ -18407,20 +18418,20 @@ async function chooseVersion(ctx) {
         return { ...failed, error: { kind: e.kind, hint } };
     }
     const wanted = config.checkpointId;
-    const { versions, unread, outOfOrder } = list;
+    const { versions, unread, outOfOrder, ageUnknown } = list;
     // Newest first: without an id, the newest completed version carrying this tool's mark; none when the
     // list was not newest first and not read whole (the newest may be on a page not read).
     const version = wanted
         ? versions.find((v) => v.id === wanted)
-        : versions.find((v) => isOurs(v) && v.completed && !(unread && outOfOrder));
+        : versions.find((v) => isOurs(v) && v.completed && !(unread && outOfOrder) && !ageUnknown);
     const notRead = unread ? ` (${unread})` : '';
     if (!version)
         return {
             outcome: 'failed',
             summary: wanted
                 ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${unread ? ' read' : ''}${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
-                : unread && outOfOrder
-                    ? `Nothing was restored: which of site ${siteId}'s checkpoints is the newest is not known: the list was not newest first and was not read whole${notRead}.`
+                : (unread && outOfOrder) || ageUnknown
+                    ? `Nothing was restored: which of site ${siteId}'s checkpoints is the newest is not known: the list was not newest first and ${ageUnknown ? 'some of them have no date' : 'was not read whole'}${notRead}.`
                     : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") is among site ${siteId}'s versions${notRead}.`,
             error: {
                 kind: 'not-found',

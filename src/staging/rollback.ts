@@ -63,20 +63,20 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
     return { ...failed, error: { kind: e.kind, hint } }
   }
   const wanted = config.checkpointId
-  const { versions, unread, outOfOrder } = list
+  const { versions, unread, outOfOrder, ageUnknown } = list
   // Newest first: without an id, the newest completed version carrying this tool's mark; none when the
   // list was not newest first and not read whole (the newest may be on a page not read).
   const version = wanted
     ? versions.find((v) => v.id === wanted)
-    : versions.find((v) => isOurs(v) && v.completed && !(unread && outOfOrder))
+    : versions.find((v) => isOurs(v) && v.completed && !(unread && outOfOrder) && !ageUnknown)
   const notRead = unread ? ` (${unread})` : ''
   if (!version)
     return {
       outcome: 'failed',
       summary: wanted
         ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${unread ? ' read' : ''}${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
-        : unread && outOfOrder
-          ? `Nothing was restored: which of site ${siteId}'s checkpoints is the newest is not known: the list was not newest first and was not read whole${notRead}.`
+        : (unread && outOfOrder) || ageUnknown
+          ? `Nothing was restored: which of site ${siteId}'s checkpoints is the newest is not known: the list was not newest first and ${ageUnknown ? 'some of them have no date' : 'was not read whole'}${notRead}.`
           : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") is among site ${siteId}'s versions${notRead}.`,
       error: {
         kind: 'not-found',

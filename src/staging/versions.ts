@@ -39,6 +39,8 @@ export interface VersionList {
   unread: string | null
   /** Not listed newest first, by the records' own dates: `versions` are in the order of those dates. */
   outOfOrder: boolean
+  /** Out of order, and a checkpoint of this tool has no date: which is newest is not known (none restored nor pruned). */
+  ageUnknown: boolean
 }
 
 /** `GET /v2/site-versions`, every page (the site list's paging, site-list.ts), each record's site told. */
@@ -78,7 +80,8 @@ export async function listVersions(ctx: RunContext): Promise<VersionList> {
   if (outOfOrder)
     warn(ctx, `Site ${ctx.siteId}'s versions were not listed newest first: ordered by their own dates.`)
   const unread = read.stoppedBy ? `${read.pagesUnread} page(s) not read: ${read.stoppedBy}` : null
-  return { versions, others, unread, outOfOrder }
+  const ageUnknown = outOfOrder && versions.some((v) => isOurs(v) && v.completed && time(v) === -Infinity)
+  return { versions, others, unread, outOfOrder, ageUnknown }
 }
 
 /**
@@ -94,7 +97,7 @@ export async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> 
     if (e instanceof ApiError) return false
     throw e
   }
-  const old = deletable(list.versions, keep)
+  const old = deletable(ctx, list, keep)
   if (old.length === 0) return false
   ctx.logger.info(
     `The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`,
@@ -108,10 +111,22 @@ export const isOurs = (v: VersionRecord): boolean => CHECKPOINT_NAME.test(v.name
 
 /** The ids this tool may delete beyond the newest `keep - 1`: its completed checkpoints (a failed one is no
  * way back), of this site by their own record, but `except` (the one just made). */
-const deletable = (versions: VersionRecord[], keep: number, except = ''): string[] => {
-  const ours = versions.filter((v) => isOurs(v) && v.completed && v.site === 'this' && v.id !== except)
+const deletable = (
+  ctx: RunContext,
+  { versions, ageUnknown }: VersionList,
+  keep: number,
+  except = '',
+): string[] => {
+  if (ageUnknown) return []
+  const sent = SENT_DELETE.get(ctx)
+  const ours = versions.filter(
+    (v) => isOurs(v) && v.completed && v.site === 'this' && v.id !== except && !sent?.has(v.id),
+  )
   return ours.map((v) => v.id).slice(Math.max(0, keep - 1))
 }
+
+/** The version ids a run sent for deletion. */
+const SENT_DELETE = new WeakMap<RunContext, Set<string>>()
 
 /**
  * One `DELETE /v2/site-versions` (ids only: nothing on the server limits it to one site). An answer
@@ -119,6 +134,8 @@ const deletable = (versions: VersionRecord[], keep: number, except = ''): string
  */
 async function deleteVersions(ctx: RunContext, ids: string[]): Promise<{ removed: string[] }> {
   at(ctx, 'deleting older checkpoints')
+  // Each id is sent for deletion once a run, whatever came back (a list that lags still shows it).
+  for (const id of ids) (SENT_DELETE.get(ctx) ?? SENT_DELETE.set(ctx, new Set()).get(ctx)!).add(id)
   try {
     const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids } })
     const { removed, failed } = deletedIdsOf(answer.reply.data)
@@ -160,7 +177,9 @@ export async function pruneCheckpoints(ctx: RunContext, keep: number, current: s
     )
     return
   }
-  const old = deletable(list.versions, keep, current)
+  const old = deletable(ctx, list, keep, current)
+  if (list.ageUnknown)
+    warn(ctx, 'Older checkpoints were not deleted: some have no date, so which are oldest is not known.')
   if (old.length > 0) await deleteVersions(ctx, old)
 }
 

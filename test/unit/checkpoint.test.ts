@@ -219,6 +219,58 @@ describe('no checkpoint, no push', () => {
     expect(result.result).toBe('succeeded')
   })
 
+  it('versions deleted to make room are never sent for deletion again, though the list still shows them', async () => {
+    api()
+      .post('/v2/site-versions')
+      .reply(422, said('version-422', { status: false, message: 'At most 3 versions per site' }))
+    const lagging = [version(8, 'ssa~cp~3'), version(6, 'ssa~cp~2'), version(5, 'ssa~cp~1')]
+    versions(lagging)
+    const deletes: unknown[] = []
+    const deleted = (body: { ids?: unknown }) => Array.isArray(body?.ids) && deletes.push(body) > 0
+    api()
+      .delete('/v2/site-versions', deleted)
+      .times(2)
+      .reply(200, envelope({ success_ids: [5], failed_ids: [] }))
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('completed')
+    versions([version(9, 'ssa~cp~4'), ...lagging]) // the list lags: 5 still shown
+    const { result } = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 3 })
+    expect(result.result).toBe('succeeded')
+    expect(deletes).toEqual([{ ids: ['5'] }])
+  })
+
+  it('undated checkpoints in a list that is not newest first: none pruned, none restored without its id', async () => {
+    const undated = (id: number, name: string) => ({ ...version(id, name), created_at: null })
+    const list = [
+      { ...version(801, 'ssa~cp~a'), created_at: '2026-11-01 10:00:00' },
+      { ...version(802, 'ssa~cp~b'), created_at: '2026-11-02 10:00:00' },
+      undated(803, 'ssa~cp~c'),
+      undated(804, 'ssa~cp~d'),
+    ]
+    versions(list)
+    const restore = api()
+      .put(/restore-versions/)
+      .reply(200, envelope({ task_id: 'rt' }))
+    const { result } = await run({ operation: 'rollback' })
+    expect(result.result).toBe('failed')
+    expect(result.summary).toMatch(
+      /which of site 1001's checkpoints is the newest is not known: .*some of them have no date/,
+    )
+    expect(restore.isDone()).toBe(false)
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('completed')
+    versions([...list, version(9, 'ssa~cp~e')])
+    const del = api()
+      .delete('/v2/site-versions')
+      .reply(200, envelope({ success_ids: [], failed_ids: [] }))
+    const push = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 2 })
+    expect(push.result.result).toBe('succeeded')
+    expect(del.isDone()).toBe(false)
+    expect(push.result.warnings.join(' ')).toMatch(/some have no date, so which are oldest is not known/)
+  })
+
   it("the version's task fails: no push, the server's reason said", async () => {
     api()
       .post('/v2/site-versions')
