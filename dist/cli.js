@@ -2401,7 +2401,7 @@ function parseConfig(raw) {
     if (c['production-expect'] && !c['production-url'])
         throw new fields_InputError('production-expect', `is looked for in the live page: give ${(0,words/* setting */.Pe)('production-url')} with it`);
     // They act when the push's job has ended: a push not waited for has not.
-    for (const name of ['maintenance', 'protect-production', 'rollback-on-failure'])
+    for (const name of ['maintenance', 'protect-production', 'rollback-on-failure', 'production-url'])
         if (c[name] && c.operation === 'push' && !c.wait)
             throw new fields_InputError(name, `acts when the push has ended: it needs ${(0,words/* setting */.Pe)('wait', 'true')}`);
     if (c['checkpoint-id'] && c['site-id'].length > 1)

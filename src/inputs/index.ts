@@ -75,7 +75,7 @@ export function parseConfig(raw: RawInputs): Config {
       `is looked for in the live page: give ${setting('production-url')} with it`,
     )
   // They act when the push's job has ended: a push not waited for has not.
-  for (const name of ['maintenance', 'protect-production', 'rollback-on-failure'] as const)
+  for (const name of ['maintenance', 'protect-production', 'rollback-on-failure', 'production-url'] as const)
     if (c[name] && c.operation === 'push' && !c.wait)
       throw new InputError(name, `acts when the push has ended: it needs ${setting('wait', 'true')}`)
   if (c['checkpoint-id'] && c['site-id'].length > 1)

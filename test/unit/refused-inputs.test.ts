@@ -78,6 +78,10 @@ describe('a refused input is never quoted with its credentials', () => {
     expect(e.message).toBe(
       'Input "production-url": must not carry credentials in its query ("preview_token=…"): it is shown in logs, outputs and summaries',
     )
+    // Checked once the push has ended: a push not waited for has not.
+    expect(refusal({ wait: 'false', 'production-url': 'https://live.example/' }).message).toMatch(
+      /^Input "production-url": acts when the push has ended: it needs wait: true/,
+    )
     // One live page is one site's: refused with several sites (one failing page restored them all).
     expect(refusal({ 'site-id': '1001,1002', 'production-url': 'https://live.example/' }).message).toMatch(
       /^Input "production-url": is one site's live page: give one site-id with it/,
