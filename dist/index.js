@@ -17015,31 +17015,6 @@ seeBusy = false) {
         return 'waiting';
     });
 }
-/** Follows a site version started with no task id through its site's version list (contract §13). */
-function waitForVersion(deps, siteId, versionId) {
-    const { client, redactor, logger, clock } = deps;
-    logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`);
-    return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
-        const list = { path: (p, n) => versionListPath(siteId, p, n), maxRetries: 2 }; // read whole
-        const read = await readSiteList(client, { list });
-        // Another site's record of that id is not this version (contract §13 r5).
-        const ours = (r) => (versionSiteOf(r) ?? siteId) === siteId;
-        const record = 'records' in read ? read.records.find((r) => versionIdOf(r) === versionId && ours(r)) : undefined;
-        if (!record)
-            return elapsed < TASK_INVISIBLE_GRACE_MS || !('records' in read) || read.stoppedBy
-                ? 'waiting'
-                : { kind: 'untrackable', reason: `version ${versionId} is not in site ${siteId}'s version list` };
-        const state = taskState(record.status);
-        if (state === 'completed')
-            return { kind: 'completed', data: record, from: 'probe' };
-        if (state === 'failed')
-            return {
-                kind: 'failed',
-                reason: `version ${versionId} has the status "${redactor.server(String(record.status), 60)}"`,
-            };
-        return state === 'running' ? { percent: undefined } : 'waiting';
-    });
-}
 /** The one loop: sleep, `look`, until it says how the job ended; transient trouble keeps waiting. */
 async function follow(deps, operation, siteId, what, startedAt, look) {
     const { clock, logger, polls } = deps;
@@ -17535,6 +17510,7 @@ const stoppable = (e) => e instanceof ApiError || e instanceof DeadlineError || 
 
 
 
+
 /**
  * The calls a push or a rollback makes besides the job's own, for the batch's call plan (contract
  * §6 r3): the version, its name, its task's last status read and the list before pruning; each
@@ -17698,6 +17674,31 @@ function refused(ctx, e, rootSaid) {
         hint = `${e.hint} Or run with ${setting('checkpoint', 'none')} to push without a way back.`;
     const summary = sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH);
     return { ...failure(e), summary, error: { kind: e.kind, hint } };
+}
+/** Follows a site version started with no task id through its site's version list (contract §13). */
+function waitForVersion(deps, siteId, versionId) {
+    const { client, redactor, logger, clock } = deps;
+    logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`);
+    return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
+        const list = { path: (p, n) => versionListPath(siteId, p, n), maxRetries: 2 }; // read whole
+        const read = await readSiteList(client, { list });
+        // Another site's record of that id is not this version (contract §13 r5).
+        const ours = (r) => (versionSiteOf(r) ?? siteId) === siteId;
+        const record = 'records' in read ? read.records.find((r) => versionIdOf(r) === versionId && ours(r)) : undefined;
+        if (!record)
+            return elapsed < TASK_INVISIBLE_GRACE_MS || !('records' in read) || read.stoppedBy
+                ? 'waiting'
+                : { kind: 'untrackable', reason: `version ${versionId} is not in site ${siteId}'s version list` };
+        const state = taskState(record.status);
+        if (state === 'completed')
+            return { kind: 'completed', data: record, from: 'probe' };
+        if (state === 'failed')
+            return {
+                kind: 'failed',
+                reason: `version ${versionId} has the status "${redactor.server(String(record.status), 60)}"`,
+            };
+        return state === 'running' ? { percent: undefined } : 'waiting';
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/api/rate-window.js

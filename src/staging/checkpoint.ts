@@ -9,8 +9,11 @@ import {
   taskIdOf,
   versionBody,
   versionIdOf,
+  versionListPath,
   versionPath,
   versionSiteOf,
+  taskState,
+  TASK_INVISIBLE_GRACE_MS,
   saysPlan,
   saysQuota,
 } from '../contract.js'
@@ -20,7 +23,8 @@ import { answered, at, jobIs, learnt, sentences, warn, type Production } from '.
 import { sendJob } from './jobs.js'
 import { makeRoom } from './versions.js'
 import { endingOf, failure, type Ending } from './ending.js'
-import { claimFor, waitForTask, waitForVersion } from './wait/follow.js'
+import { claimFor, follow, waitForTask, type WaitDeps, type WaitOutcome } from './wait/follow.js'
+import { readSiteList } from './site-list.js'
 import { setting } from '../words.js'
 
 /**
@@ -189,4 +193,30 @@ function refused(ctx: RunContext, e: ApiError, rootSaid: boolean): Ending {
   else hint = `${e.hint} Or run with ${setting('checkpoint', 'none')} to push without a way back.`
   const summary = sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH)
   return { ...failure(e), summary, error: { kind: e.kind, hint } }
+}
+
+/** Follows a site version started with no task id through its site's version list (contract §13). */
+function waitForVersion(deps: WaitDeps, siteId: string, versionId: string): Promise<WaitOutcome> {
+  const { client, redactor, logger, clock } = deps
+  logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`)
+  return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
+    const list = { path: (p: number, n: number) => versionListPath(siteId, p, n), maxRetries: 2 } // read whole
+    const read = await readSiteList(client, { list })
+    // Another site's record of that id is not this version (contract §13 r5).
+    const ours = (r: Record<string, unknown>) => (versionSiteOf(r) ?? siteId) === siteId
+    const record =
+      'records' in read ? read.records.find((r) => versionIdOf(r) === versionId && ours(r)) : undefined
+    if (!record)
+      return elapsed < TASK_INVISIBLE_GRACE_MS || !('records' in read) || read.stoppedBy
+        ? 'waiting'
+        : { kind: 'untrackable', reason: `version ${versionId} is not in site ${siteId}'s version list` }
+    const state = taskState(record.status)
+    if (state === 'completed') return { kind: 'completed', data: record, from: 'probe' }
+    if (state === 'failed')
+      return {
+        kind: 'failed',
+        reason: `version ${versionId} has the status "${redactor.server(String(record.status), 60)}"`,
+      }
+    return state === 'running' ? { percent: undefined } : 'waiting'
+  })
 }

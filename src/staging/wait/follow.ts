@@ -7,10 +7,6 @@ import {
   probeState,
   probeUnsupported,
   TASK_INVISIBLE_GRACE_MS,
-  taskState,
-  versionIdOf,
-  versionSiteOf,
-  versionListPath,
 } from '../../contract.js'
 import { DeadlineError, type StagingApiClient } from '../../api/client.js'
 import { ApiError } from '../../api/errors.js'
@@ -20,7 +16,7 @@ import type { Redactor } from '../../secrets/redactor.js'
 import type { Clock, Followed as Operation, Logger } from '../../types.js'
 import { jobOf, outputNamed, setting } from '../../words.js'
 import { taskStatusPath } from '../endpoints.js'
-import { readSiteList, stagingOf } from '../site-list.js'
+import { stagingOf } from '../site-list.js'
 import type { PollScheduler } from './batch.js'
 import { PollPlanner } from './planner.js'
 
@@ -187,34 +183,8 @@ export function waitForProbe(
   })
 }
 
-/** Follows a site version started with no task id through its site's version list (contract §13). */
-export function waitForVersion(deps: WaitDeps, siteId: string, versionId: string): Promise<WaitOutcome> {
-  const { client, redactor, logger, clock } = deps
-  logger.info(`Waiting for version ${versionId} to complete (read from the site's version list)…`)
-  return follow(deps, 'checkpoint', siteId, `site ${siteId}'s versions`, clock.now(), async (elapsed) => {
-    const list = { path: (p: number, n: number) => versionListPath(siteId, p, n), maxRetries: 2 } // read whole
-    const read = await readSiteList(client, { list })
-    // Another site's record of that id is not this version (contract §13 r5).
-    const ours = (r: Record<string, unknown>) => (versionSiteOf(r) ?? siteId) === siteId
-    const record =
-      'records' in read ? read.records.find((r) => versionIdOf(r) === versionId && ours(r)) : undefined
-    if (!record)
-      return elapsed < TASK_INVISIBLE_GRACE_MS || !('records' in read) || read.stoppedBy
-        ? 'waiting'
-        : { kind: 'untrackable', reason: `version ${versionId} is not in site ${siteId}'s version list` }
-    const state = taskState(record.status)
-    if (state === 'completed') return { kind: 'completed', data: record, from: 'probe' }
-    if (state === 'failed')
-      return {
-        kind: 'failed',
-        reason: `version ${versionId} has the status "${redactor.server(String(record.status), 60)}"`,
-      }
-    return state === 'running' ? { percent: undefined } : 'waiting'
-  })
-}
-
 /** The one loop: sleep, `look`, until it says how the job ended; transient trouble keeps waiting. */
-async function follow(
+export async function follow(
   deps: WaitDeps,
   operation: Operation,
   siteId: string,
