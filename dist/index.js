@@ -16956,9 +16956,7 @@ function waitForTask(deps, operation, siteId, taskId, startedAt) {
  * Follows a job with no task id through the staging probe (contract §3); never reports success it
  * did not see (`seenBusy`: its task was seen running before it went invisible).
  */
-function waitForProbe(deps, operation, siteId, seenBusy = false, 
-/** A create whose staging may have existed before (an "exists" after a try of unknown outcome). */
-seeBusy = false) {
+function waitForProbe(deps, operation, siteId, seenBusy = false) {
     const { client, logger, clock } = deps;
     return follow(deps, operation, siteId, 'the staging environment', clock.now(), async (elapsed) => {
         let answer;
@@ -17002,7 +17000,7 @@ seeBusy = false) {
         if (state === 'ready' && operation !== 'delete') {
             // Before a create there was no staging: "ready" is the new one. A pull or push that has not
             // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
-            if ((operation === 'create' && !seeBusy) || seenBusy)
+            if (operation === 'create' || seenBusy)
                 return { kind: 'completed', data, from: 'probe' };
             if (elapsed >= PROBE_EVIDENCE_WINDOW_MS)
                 return {
@@ -17178,8 +17176,7 @@ async function applyPolicy(ctx, op, e) {
                 outcome: 'accepted',
                 summary: `The create was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
             };
-        // A staging that existed before looks "ready" as the new one would: only the job seen busy is evidence.
-        return track(ctx, 'create', null, true);
+        return track(ctx, 'create', null);
     }
     if (op === 'create' && e.kind === 'exists') {
         if (config.ifExists === 'skip') {
@@ -17264,11 +17261,11 @@ async function jobs_follow(ctx, op, sent, wait) {
     return track(ctx, op, taskId);
 }
 /** Waits for the job and says how it ended. */
-async function track(ctx, op, taskId, seeBusy = false) {
+async function track(ctx, op, taskId) {
     at(ctx, `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`);
     const outcome = taskId
         ? await waitForTask(ctx, op, ctx.siteId, taskId, ctx.clock.now())
-        : await waitForProbe(ctx, op, ctx.siteId, false, seeBusy);
+        : await waitForProbe(ctx, op, ctx.siteId);
     const ending = settle(ctx, op, outcome);
     if (outcome.kind === 'failed')
         jobIs(ctx, op, 'failed');

@@ -51,8 +51,7 @@ async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Prom
         outcome: 'accepted',
         summary: `The create was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
       }
-    // A staging that existed before looks "ready" as the new one would: only the job seen busy is evidence.
-    return track(ctx, 'create', null, true)
+    return track(ctx, 'create', null)
   }
   if (op === 'create' && e.kind === 'exists') {
     if (config.ifExists === 'skip') {
@@ -150,16 +149,11 @@ async function follow(ctx: RunContext, op: JobOperation, sent: ApiResponse, wait
 }
 
 /** Waits for the job and says how it ended. */
-async function track(
-  ctx: RunContext,
-  op: JobOperation,
-  taskId: string | null,
-  seeBusy = false,
-): Promise<Ending> {
+async function track(ctx: RunContext, op: JobOperation, taskId: string | null): Promise<Ending> {
   at(ctx, `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`)
   const outcome = taskId
     ? await waitForTask(ctx, op, ctx.siteId, taskId, ctx.clock.now())
-    : await waitForProbe(ctx, op, ctx.siteId, false, seeBusy)
+    : await waitForProbe(ctx, op, ctx.siteId)
   const ending = settle(ctx, op, outcome)
   if (outcome.kind === 'failed') jobIs(ctx, op, 'failed')
   if (ending.outcome === 'succeeded') {

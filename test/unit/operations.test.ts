@@ -174,18 +174,6 @@ describe('create', () => {
     expect(result.result).toBe('succeeded')
     expect(result.stagingUrl).toBe('https://s.example.test')
   })
-  it('a 422 "exists" after a try of unknown outcome, and a staging that is only ever ready: not "created"', async () => {
-    api().post('/v2/sites/1001/staging').reply(502, '<html>Bad Gateway</html>')
-    api()
-      .post('/v2/sites/1001/staging')
-      .reply(422, envelope(null, 'Staging site already exists', false))
-    api()
-      .get('/v2/sites/1001/staging')
-      .times(40)
-      .reply(200, envelope({ status: 'ready', staging_url: 'https://old.example.test' }))
-    const { result } = await run({ ifExists: 'fail' })
-    expect(result.result).not.toBe('succeeded')
-  })
   it('403 says the plan or site is not eligible', async () => {
     api()
       .post('/v2/sites/1001/staging')

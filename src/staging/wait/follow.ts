@@ -130,8 +130,6 @@ export function waitForProbe(
   operation: Operation,
   siteId: string,
   seenBusy = false,
-  /** A create whose staging may have existed before (an "exists" after a try of unknown outcome). */
-  seeBusy = false,
 ): Promise<WaitOutcome> {
   const { client, logger, clock } = deps
   return follow(deps, operation, siteId, 'the staging environment', clock.now(), async (elapsed) => {
@@ -170,7 +168,7 @@ export function waitForProbe(
     if (state === 'ready' && operation !== 'delete') {
       // Before a create there was no staging: "ready" is the new one. A pull or push that has not
       // started, or that failed, looks exactly like one that finished: only a job seen busy counts.
-      if ((operation === 'create' && !seeBusy) || seenBusy) return { kind: 'completed', data, from: 'probe' }
+      if (operation === 'create' || seenBusy) return { kind: 'completed', data, from: 'probe' }
       if (elapsed >= PROBE_EVIDENCE_WINDOW_MS)
         return {
           kind: 'unconfirmed',
