@@ -6683,6 +6683,7 @@ async function readStaging(ctx, options = {}) {
                 httpStatus: probe.status,
                 processing: 'processed',
                 message: `GET ${ctx.client.shown(probePath(ctx.siteId))} answered with the staging environment of site ${other}, not of site ${ctx.siteId}: it was not used.`,
+                hint: `Check ${setting('site-id')} (the PRODUCTION site's id), and the service's staging records in the dashboard.`,
             });
         return {
             kind: 'found',
@@ -6972,7 +6973,7 @@ function writeResult(ctx, ending) {
         // Without an error (a cancel) the step that tries again goes in the summary: never lost.
         words((said.summary.length
             ? sentences(ending.summary, ...said.summary, ...(ending.error ? [] : [said.hint]))
-            : ending.summary).replace(SENT, client.sent.join('; ')))),
+            : ending.summary).replaceAll(SENT, client.sent.join('; ')))),
         taskId: record.taskId,
         stagingSiteId: facts.stagingSiteId,
         stagingUrl: facts.stagingUrl,
@@ -16889,7 +16890,6 @@ const CONFIRM_AFTER = 0.5;
 
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
-/** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
 /** The ids a run follows (tasks, versions), by the site each was first given for (keyed by the run's scheduler). */
 const OWNERS = new WeakMap();
 /** The other site of the run that `key` was first given for; null when it is this site's (from now on). */
@@ -16898,6 +16898,7 @@ function claimFor(polls, key, siteId) {
     const first = owners.get(key) ?? owners.set(key, siteId).get(key);
     return first === siteId ? null : first;
 }
+/** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
 function waitForTask(deps, operation, siteId, taskId, startedAt) {
     const { client, logger, redactor } = deps;
     // One task given for two sites of the run tells neither's job (contract §3): the second is not followed on it.

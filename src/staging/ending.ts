@@ -141,7 +141,7 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
         (said.summary.length
           ? sentences(ending.summary, ...said.summary, ...(ending.error ? [] : [said.hint]))
           : ending.summary
-        ).replace(SENT, client.sent.join('; ')),
+        ).replaceAll(SENT, client.sent.join('; ')),
       ),
     ),
     taskId: record.taskId,

@@ -32,6 +32,7 @@ export async function readStaging(
         httpStatus: probe.status,
         processing: 'processed',
         message: `GET ${ctx.client.shown(probePath(ctx.siteId))} answered with the staging environment of site ${other}, not of site ${ctx.siteId}: it was not used.`,
+        hint: `Check ${setting('site-id')} (the PRODUCTION site's id), and the service's staging records in the dashboard.`,
       })
     return {
       kind: 'found',

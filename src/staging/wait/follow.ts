@@ -48,7 +48,6 @@ type Look = WaitOutcome | { percent: number | undefined } | 'waiting'
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited'])
 
-/** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
 /** The ids a run follows (tasks, versions), by the site each was first given for (keyed by the run's scheduler). */
 const OWNERS = new WeakMap<object, Map<string, string>>()
 /** The other site of the run that `key` was first given for; null when it is this site's (from now on). */
@@ -58,6 +57,7 @@ export function claimFor(polls: object, key: string, siteId: string): string | n
   return first === siteId ? null : first
 }
 
+/** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
 export function waitForTask(
   deps: WaitDeps,
   operation: Operation,
