@@ -3863,19 +3863,20 @@ function probeState(data) {
 const READY = ['ready', 'active', 'idle'];
 /** §3 (r2): the job the probe says staging is busy with (`any`: a sync it does not name), or null. */
 function probeBusyWith(data) {
-    if ([true, 1, '1'].includes(field(data, 'is_syncing')))
-        return 'any'; // PHP's uncast boolean too
     const status = field(data, 'status');
     const s = typeof status === 'string' ? status.trim().toLowerCase() : '';
-    const jobs = {
-        creating: 'create',
-        pushing: 'push',
-        deleting: 'delete',
-        pulling: 'pull',
-        resetting: 'pull',
-    };
-    return s === 'syncing' ? 'any' : (jobs[s] ?? null);
+    // The job the status names first; `is_syncing` (PHP's uncast boolean too) names none.
+    if (!(s in JOB_WORDS) && [true, 1, '1'].includes(field(data, 'is_syncing')))
+        return 'any';
+    return s === 'syncing' ? 'any' : (JOB_WORDS[s] ?? null);
 }
+const JOB_WORDS = {
+    creating: 'create',
+    pushing: 'push',
+    deleting: 'delete',
+    pulling: 'pull',
+    resetting: 'pull',
+};
 /**
  * §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). They
  * are the route's answer, the same for every site, so a run hears one once (StagingReadRoute).
@@ -4420,10 +4421,11 @@ function stripUrlCredentialsInText(text, found, userInfo = '') {
                 found(safeDecode(part));
         return `${scheme}${slashes}${userInfo ? `${userInfo}@` : ''}`;
     })
-        .replace(SECRET_WORD, (whole, word, value) => looksSecret(value) ? (found(value), `${word}${MASK}`) : whole)
+        .replace(SECRET_WORD, (whole, word, value) => tokenLike(value) ? (found(value), `${word}${MASK}`) : whole)
         .replace(KEY_VALUE, (whole, q, key, sep, vq, value) => {
-        const quoted = q !== '' && vq !== '' && PASSWORD_KEY.test(key);
-        if (value === MASK || !isCredentialQueryParam(key) || !(quoted || looksSecret(value)))
+        // Quoted on both sides, a password key's value is one whatever it looks like, but a plain word ("required").
+        const quoted = q !== '' && vq !== '' && /[^a-z]/.test(value);
+        if (value === MASK || !PASSWORD_KEY.test(key) || !(quoted || tokenLike(value)))
             return whole;
         found(value);
         return `${q}${key}${q}${sep}${vq}${MASK}${vq}`;
@@ -4444,7 +4446,9 @@ function stripUrlCredentialsInText(text, found, userInfo = '') {
  * words (`Authorization: Bearer <token>`, `"password":"..."`, `session=<value>`). Bounded: no long scan per position. */
 const USER_INFO = /(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi;
 const SECRET_WORD = /\b((?:Bearer|Basic|Token)\s+)([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi;
-const KEY_VALUE = /(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&}]+)\4/g;
+const KEY_VALUE = /(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&})\]]+)\4/g;
+/** A value that reads as a credential, not a word: mixed and with a digit, or long (`Provided` is a word). */
+const tokenLike = (v) => looksSecret(v) && (/\d/.test(v) || v.length >= 24);
 function safeDecode(text) {
     try {
         return decodeURIComponent(text);
@@ -5426,13 +5430,14 @@ function readReply(raw, redactor) {
     if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
         return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null };
     const body = clean;
-    // The envelope's flag, or a failure said in words ("false", "error"; `success` false). Not 0: a record's status.
+    // The envelope's flag, or written as text ("false"); `success` false says the same. Not 0: a record's status.
     const said = (v) => typeof v === 'string' && FAILED_WORDS.includes(v.trim().toLowerCase());
     const envelopeStatus = typeof body.status === 'boolean'
         ? body.status
-        : said(body.status) || body.success === false || said(body.success)
+        : body.status === 'false' || body.success === false || body.success === 'false'
             ? false
             : null;
+    const failedInWords = said(body.status) || said(body.success);
     const message = typeof body.message === 'string' ? redactor.server(body.message) : '';
     const kind = envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json';
     let data = null;
@@ -5443,7 +5448,8 @@ function readReply(raw, redactor) {
         if (Object.keys(rest).length > 0)
             data = rest;
     }
-    return { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data, meta: body.meta };
+    const details = detailsOf(body, message, redactor);
+    return { kind, envelopeStatus, failedInWords, message, details, data, meta: body.meta };
 }
 /** `errors: {field: [msg]}`, `error: "..."` or `{message}`, `exception: "..."`, as short lines. */
 function detailsOf(body, message, redactor) {
@@ -5502,7 +5508,8 @@ function answerOf(request, raw, deps) {
     const said = reply.message ? `: "${reply.message}"` : '';
     const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : '';
     if (isAccepted(status)) {
-        if (reply.envelopeStatus === false)
+        // A change refused in words; in a read the word may be the state read (a task "failed"), left to its reader.
+        if (reply.envelopeStatus === false || (reply.failedInWords && method !== 'GET'))
             throw new ApiError({
                 kind: 'server',
                 httpStatus: status,
@@ -6319,7 +6326,7 @@ function findStagingInList(records, productionId) {
     for (const own of index.own.get(productionId) ?? []) {
         const record = (own.id !== null && index.byId.get(own.id)) || null;
         const links = stagingOf(record);
-        if (own.id !== null && links.length && !links.includes(productionId))
+        if (own.id !== null && links.length && !links.some((id) => isProductionId(id, productionId)))
             return { conflict: [productionId, own.id] };
         claim(own.id, own.field, record);
     }
@@ -6676,7 +6683,7 @@ async function readStaging(ctx, options = {}) {
     try {
         const probe = await ctx.readRoute.read(send, (first) => notSent(ctx, first));
         // A record that says it is another site's staging says nothing of this one's (contract §5): not used.
-        const other = stagingOf(probe.reply.data).find((id) => id !== ctx.siteId);
+        const other = stagingOf(probe.reply.data).find((id) => !isProductionId(id, ctx.siteId));
         if (other !== undefined)
             throw new ApiError({
                 kind: 'bad-response',
@@ -16984,7 +16991,7 @@ function waitForProbe(deps, operation, siteId, seenBusy = false) {
             };
         }
         const data = answer.reply.data;
-        const others = stagingOf(data).filter((id) => id !== siteId);
+        const others = stagingOf(data).filter((id) => !isProductionId(id, siteId));
         if (others.length)
             return {
                 kind: 'untrackable',
@@ -17585,7 +17592,8 @@ async function make(ctx) {
     // A version of another site (its record says so, or another site of the run holds it) is no way back for
     // this one (contract §13 r5): never followed, restored nor pushed after.
     const said = versionSiteOf(made.reply.data);
-    const other = id && (said !== null && said !== siteId ? said : claimFor(ctx.polls, `version ${id}`, siteId));
+    const other = id &&
+        (said !== null && !isProductionId(said, siteId) ? said : claimFor(ctx.polls, `version ${id}`, siteId));
     if (!id || other)
         return {
             outcome: 'failed',
@@ -17681,7 +17689,7 @@ function waitForVersion(deps, siteId, versionId) {
         const list = { path: (p, n) => versionListPath(siteId, p, n), maxRetries: 2 }; // read whole
         const read = await readSiteList(client, { list });
         // Another site's record of that id is not this version (contract §13 r5).
-        const ours = (r) => (versionSiteOf(r) ?? siteId) === siteId;
+        const ours = (r) => isProductionId(versionSiteOf(r) ?? siteId, siteId);
         const record = 'records' in read ? read.records.find((r) => versionIdOf(r) === versionId && ours(r)) : undefined;
         if (!record)
             return elapsed < TASK_INVISIBLE_GRACE_MS || !('records' in read) || read.stoppedBy
@@ -18319,9 +18327,13 @@ async function checkProduction(ctx, url) {
     let last = 'not asked: no time was left';
     let redirect = 0;
     const judge = (answer) => {
-        // A redirect carries no page: the text cannot be looked for (a canonical slash, http to https).
-        if (expected && !(answer instanceof Error) && answer.status >= 300 && answer.status < 400)
-            return ((redirect = answer.status), null);
+        // A redirect carries no page: the text cannot be looked for. Asked again; a window that ends on one is no verdict.
+        redirect =
+            expected && !(answer instanceof Error) && answer.status >= 300 && answer.status < 400
+                ? answer.status
+                : 0;
+        if (redirect)
+            return `HTTP ${redirect}, a redirect`;
         tries++;
         const why = unhealthy(answer, expected);
         last = ctx.redactor.inert(why ?? `HTTP ${answer.status}`, LAST_MAX);
@@ -18336,7 +18348,7 @@ async function checkProduction(ctx, url) {
     });
     if (passed === null)
         last = 'not asked: plain http to a host that is not loopback';
-    if (redirect)
+    if (redirect && passed === false)
         return { passed: false, last: `HTTP ${redirect}, a redirect`, tries: 0, cut: false, redirect: true };
     return { passed: passed === true, last, tries, cut: cut && passed === false };
 }

@@ -128,18 +128,19 @@ export function probeState(data: unknown): ProbeState {
 const READY = ['ready', 'active', 'idle']
 /** §3 (r2): the job the probe says staging is busy with (`any`: a sync it does not name), or null. */
 export function probeBusyWith(data: unknown): 'create' | 'pull' | 'push' | 'delete' | 'any' | null {
-  if ([true, 1, '1'].includes(field(data, 'is_syncing') as never)) return 'any' // PHP's uncast boolean too
   const status = field(data, 'status')
   const s = typeof status === 'string' ? status.trim().toLowerCase() : ''
-  const jobs = {
-    creating: 'create',
-    pushing: 'push',
-    deleting: 'delete',
-    pulling: 'pull',
-    resetting: 'pull',
-  } as const
-  return s === 'syncing' ? 'any' : (jobs[s as keyof typeof jobs] ?? null)
+  // The job the status names first; `is_syncing` (PHP's uncast boolean too) names none.
+  if (!(s in JOB_WORDS) && [true, 1, '1'].includes(field(data, 'is_syncing') as never)) return 'any'
+  return s === 'syncing' ? 'any' : (JOB_WORDS[s as keyof typeof JOB_WORDS] ?? null)
 }
+const JOB_WORDS = {
+  creating: 'create',
+  pushing: 'push',
+  deleting: 'delete',
+  pulling: 'pull',
+  resetting: 'pull',
+} as const
 /**
  * §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). They
  * are the route's answer, the same for every site, so a run hears one once (StagingReadRoute).

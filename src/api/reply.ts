@@ -19,8 +19,10 @@ import type { TransportResponse } from './transport.js'
  */
 export interface Reply {
   kind: BodyKind
-  /** The envelope's boolean `status`; null for any other shape. */
+  /** The envelope's boolean `status` (or `"false"`, `success: false`); null for any other shape. */
   envelopeStatus: boolean | null
+  /** `status` or `success` a word of failure ("error", "failed"): a refusal of a change, a state in a read. */
+  failedInWords?: boolean
   /** The server's own message, inert and bounded; '' when it gave none. */
   message: string
   /** Extra error text (`errors`, `error`, `exception`), inert and bounded; never a trace or a file. */
@@ -50,14 +52,15 @@ export function readReply(raw: TransportResponse, redactor: Redactor): Reply {
   if (clean === null || typeof clean !== 'object' || Array.isArray(clean))
     return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null }
   const body = clean as Record<string, unknown>
-  // The envelope's flag, or a failure said in words ("false", "error"; `success` false). Not 0: a record's status.
+  // The envelope's flag, or written as text ("false"); `success` false says the same. Not 0: a record's status.
   const said = (v: unknown) => typeof v === 'string' && FAILED_WORDS.includes(v.trim().toLowerCase())
   const envelopeStatus =
     typeof body.status === 'boolean'
       ? body.status
-      : said(body.status) || body.success === false || said(body.success)
+      : body.status === 'false' || body.success === false || body.success === 'false'
         ? false
         : null
+  const failedInWords = said(body.status) || said(body.success)
   const message = typeof body.message === 'string' ? redactor.server(body.message) : ''
   const kind: BodyKind =
     envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json'
@@ -67,7 +70,8 @@ export function readReply(raw: TransportResponse, redactor: Redactor): Reply {
     const { message: _m, status: _s, ...rest } = body
     if (Object.keys(rest).length > 0) data = rest
   }
-  return { kind, envelopeStatus, message, details: detailsOf(body, message, redactor), data, meta: body.meta }
+  const details = detailsOf(body, message, redactor)
+  return { kind, envelopeStatus, failedInWords, message, details, data, meta: body.meta }
 }
 
 /** `errors: {field: [msg]}`, `error: "..."` or `{message}`, `exception: "..."`, as short lines. */
@@ -135,7 +139,8 @@ export function answerOf(
   const said = reply.message ? `: "${reply.message}"` : ''
   const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : ''
   if (isAccepted(status)) {
-    if (reply.envelopeStatus === false)
+    // A change refused in words; in a read the word may be the state read (a task "failed"), left to its reader.
+    if (reply.envelopeStatus === false || (reply.failedInWords && method !== 'GET'))
       throw new ApiError({
         kind: 'server',
         httpStatus: status,

@@ -83,11 +83,12 @@ export function stripUrlCredentialsInText(
       return `${scheme}${slashes}${userInfo ? `${userInfo}@` : ''}`
     })
     .replace(SECRET_WORD, (whole, word: string, value: string) =>
-      looksSecret(value) ? (found(value), `${word}${MASK}`) : whole,
+      tokenLike(value) ? (found(value), `${word}${MASK}`) : whole,
     )
     .replace(KEY_VALUE, (whole, q: string, key: string, sep: string, vq: string, value: string) => {
-      const quoted = q !== '' && vq !== '' && PASSWORD_KEY.test(key)
-      if (value === MASK || !isCredentialQueryParam(key) || !(quoted || looksSecret(value))) return whole
+      // Quoted on both sides, a password key's value is one whatever it looks like, but a plain word ("required").
+      const quoted = q !== '' && vq !== '' && /[^a-z]/.test(value)
+      if (value === MASK || !PASSWORD_KEY.test(key) || !(quoted || tokenLike(value))) return whole
       found(value)
       return `${q}${key}${q}${sep}${vq}${MASK}${vq}`
     })
@@ -104,7 +105,9 @@ export function stripUrlCredentialsInText(
  * words (`Authorization: Bearer <token>`, `"password":"..."`, `session=<value>`). Bounded: no long scan per position. */
 const USER_INFO = /(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi
 const SECRET_WORD = /\b((?:Bearer|Basic|Token)\s+)([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi
-const KEY_VALUE = /(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&}]+)\4/g
+const KEY_VALUE = /(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&})\]]+)\4/g
+/** A value that reads as a credential, not a word: mixed and with a digit, or long (`Provided` is a word). */
+const tokenLike = (v: string) => looksSecret(v) && (/\d/.test(v) || v.length >= 24)
 
 export function safeDecode(text: string): string {
   try {

@@ -13,6 +13,7 @@ import {
   versionPath,
   versionSiteOf,
   taskState,
+  isProductionId,
   TASK_INVISIBLE_GRACE_MS,
   saysPlan,
   saysQuota,
@@ -103,7 +104,9 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   // A version of another site (its record says so, or another site of the run holds it) is no way back for
   // this one (contract §13 r5): never followed, restored nor pushed after.
   const said = versionSiteOf(made.reply.data)
-  const other = id && (said !== null && said !== siteId ? said : claimFor(ctx.polls, `version ${id}`, siteId))
+  const other =
+    id &&
+    (said !== null && !isProductionId(said, siteId) ? said : claimFor(ctx.polls, `version ${id}`, siteId))
   if (!id || other)
     return {
       outcome: 'failed',
@@ -203,7 +206,7 @@ function waitForVersion(deps: WaitDeps, siteId: string, versionId: string): Prom
     const list = { path: (p: number, n: number) => versionListPath(siteId, p, n), maxRetries: 2 } // read whole
     const read = await readSiteList(client, { list })
     // Another site's record of that id is not this version (contract §13 r5).
-    const ours = (r: Record<string, unknown>) => (versionSiteOf(r) ?? siteId) === siteId
+    const ours = (r: Record<string, unknown>) => isProductionId(versionSiteOf(r) ?? siteId, siteId)
     const record =
       'records' in read ? read.records.find((r) => versionIdOf(r) === versionId && ours(r)) : undefined
     if (!record)

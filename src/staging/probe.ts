@@ -1,4 +1,11 @@
-import { MISSING_STATUS, ROOT_EVIDENCE_PATH, probePath, probeState, type ProbeState } from '../contract.js'
+import {
+  MISSING_STATUS,
+  ROOT_EVIDENCE_PATH,
+  isProductionId,
+  probePath,
+  probeState,
+  type ProbeState,
+} from '../contract.js'
 import { ApiError } from '../api/errors.js'
 import { setting } from '../words.js'
 import type { RunContext } from './context.js'
@@ -25,7 +32,7 @@ export async function readStaging(
   try {
     const probe = await ctx.readRoute.read(send, (first) => notSent(ctx, first))
     // A record that says it is another site's staging says nothing of this one's (contract §5): not used.
-    const other = stagingOf(probe.reply.data).find((id) => id !== ctx.siteId)
+    const other = stagingOf(probe.reply.data).find((id) => !isProductionId(id, ctx.siteId))
     if (other !== undefined)
       throw new ApiError({
         kind: 'bad-response',

@@ -45,9 +45,12 @@ export async function checkProduction(ctx: RunContext, url: string): Promise<Pro
   let last = 'not asked: no time was left'
   let redirect = 0
   const judge = (answer: SiteAnswer | Error): string | null => {
-    // A redirect carries no page: the text cannot be looked for (a canonical slash, http to https).
-    if (expected && !(answer instanceof Error) && answer.status >= 300 && answer.status < 400)
-      return ((redirect = answer.status), null)
+    // A redirect carries no page: the text cannot be looked for. Asked again; a window that ends on one is no verdict.
+    redirect =
+      expected && !(answer instanceof Error) && answer.status >= 300 && answer.status < 400
+        ? answer.status
+        : 0
+    if (redirect) return `HTTP ${redirect}, a redirect`
     tries++
     const why = unhealthy(answer, expected)
     last = ctx.redactor.inert(why ?? `HTTP ${(answer as SiteAnswer).status}`, LAST_MAX)
@@ -61,7 +64,7 @@ export async function checkProduction(ctx: RunContext, url: string): Promise<Pro
     ...(expected ? { bodyBytes: PAGE_BYTES_MAX } : {}),
   })
   if (passed === null) last = 'not asked: plain http to a host that is not loopback'
-  if (redirect)
+  if (redirect && passed === false)
     return { passed: false, last: `HTTP ${redirect}, a redirect`, tries: 0, cut: false, redirect: true }
   return { passed: passed === true, last, tries, cut: cut && passed === false }
 }

@@ -6,7 +6,7 @@
  * true or 1, `type` / `site_type` "staging"); or `staging_site_id` / `staging_id` on the production site's own record.
  * Never a name or a URL that looks like staging, nor a record whose id is the production id (contract §5, r3).
  */
-import { field, idText, stagingUrlOf } from '../contract.js'
+import { field, idText, isProductionId, stagingUrlOf } from '../contract.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
 import type { RateWindow } from '../api/rate-window.js'
@@ -201,7 +201,7 @@ export function findStagingInList(
   for (const own of index.own.get(productionId) ?? []) {
     const record = (own.id !== null && index.byId.get(own.id)) || null
     const links = stagingOf(record)
-    if (own.id !== null && links.length && !links.includes(productionId))
+    if (own.id !== null && links.length && !links.some((id) => isProductionId(id, productionId)))
       return { conflict: [productionId, own.id] }
     claim(own.id, own.field, record)
   }

@@ -364,6 +364,21 @@ describe('waiting', () => {
     expect(result.result).toBe('failed')
     expect(result.error?.kind).toBe('auth')
   })
+  it('a task read whose top-level status is the word "failed" is the task failing, not a refused request', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, {
+        status: 'failed',
+        message: 'Task failed',
+        data: { status: 'failed', comment: 'disk full' },
+      })
+    const { result } = await run({ operation: 'pull' })
+    expect(result.result).toBe('failed')
+    expect(result.error?.kind).toBe('task-failed')
+  })
   it('an unknown status keeps waiting and says so', async () => {
     api()
       .post('/v2/sites/1001/staging/reset')
@@ -424,7 +439,7 @@ describe('waiting', () => {
     api()
       .get('/v2/sites/1001/staging')
       .times(2)
-      .reply(200, envelope({ status: 'pushing' }))
+      .reply(200, envelope({ status: 'pushing', is_syncing: true })) // the status names the job: is_syncing names none
     api()
       .get('/v2/sites/1001/staging')
       .times(40)

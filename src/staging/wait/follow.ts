@@ -1,5 +1,6 @@
 import { CancelledError } from '../../clock.js'
 import {
+  isProductionId,
   MISSING_STATUS,
   PROBE_EVIDENCE_WINDOW_MS,
   probeBusyWith,
@@ -152,7 +153,7 @@ export function waitForProbe(
       }
     }
     const data = answer.reply.data
-    const others = stagingOf(data).filter((id) => id !== siteId)
+    const others = stagingOf(data).filter((id) => !isProductionId(id, siteId))
     if (others.length)
       return {
         kind: 'untrackable',
