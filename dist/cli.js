@@ -1819,11 +1819,11 @@ function isCredentialField(name) {
 function isCredentialQueryParam(name) {
     return /token|auth|login|pass|pwd|^pw$|secret|key|hash|sig|session|code|otp|nonce|jwt|ticket|credential|private|magic|cookie/i.test(name);
 }
-/** The credential parameters a URL's fragment carries (`#access_token=...`, OAuth's implicit flow). */
+/** The credential parameters a URL's fragment carries (`#access_token=...`, OAuth's implicit flow); a page's
+ * own route in it (`#/home?code=1`) is none. */
 function fragmentCredentials(url) {
-    return url.hash.includes('=')
-        ? [...new URLSearchParams(url.hash.slice(1)).keys()].filter(isCredentialQueryParam)
-        : [];
+    const names = url.hash.includes('=') ? [...new URLSearchParams(url.hash.slice(1)).keys()] : [];
+    return names.filter((name) => !/[/?]/.test(name) && isCredentialQueryParam(name));
 }
 // --- §6 Rate limiting ---------------------------------------------------------------------------
 /** §6: rate-limit headers (none promised; every value is sanity-bounded where it is read). */

@@ -235,11 +235,11 @@ export function isCredentialQueryParam(name: string): boolean {
   )
 }
 
-/** The credential parameters a URL's fragment carries (`#access_token=...`, OAuth's implicit flow). */
+/** The credential parameters a URL's fragment carries (`#access_token=...`, OAuth's implicit flow); a page's
+ * own route in it (`#/home?code=1`) is none. */
 export function fragmentCredentials(url: URL): string[] {
-  return url.hash.includes('=')
-    ? [...new URLSearchParams(url.hash.slice(1)).keys()].filter(isCredentialQueryParam)
-    : []
+  const names = url.hash.includes('=') ? [...new URLSearchParams(url.hash.slice(1)).keys()] : []
+  return names.filter((name) => !/[/?]/.test(name) && isCredentialQueryParam(name))
 }
 
 // --- §6 Rate limiting ---------------------------------------------------------------------------

@@ -140,6 +140,10 @@ describe('URLs never carry credentials (contract §5)', () => {
     expect(stripUrlCredentials('https://stg.example.com/#section-2')).toBe(
       'https://stg.example.com/#section-2',
     )
+    // A page's own route in the fragment is kept.
+    expect(stripUrlCredentials('https://stg.example.com/#/home?code=1')).toBe(
+      'https://stg.example.com/#/home?code=1',
+    )
     expect(found).toEqual(['Zz9Yy8Xx7Ww6'])
     expect(new Redactor().server('see https://stg.example.com/#access_token=Zz9Yy8Xx7Ww6')).not.toContain(
       'Zz9Y',
