@@ -5961,6 +5961,8 @@ function note(ctx, ...warnings) {
         if (!ctx.record.warnings.includes(w))
             ctx.record.warnings.push(w);
 }
+/** The latest state of a job of `op`, as the record holds it (undefined: none was sent). */
+const jobState = (ctx, op) => ctx.record.jobs.findLast((j) => j.op === op)?.state;
 /**
  * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
  * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
@@ -17289,17 +17291,16 @@ async function send(ctx, op) {
     const { method, path } = ENDPOINTS[op];
     at(ctx, `sending the ${op} request`);
     const request = () => ctx.client.call(method, path(ctx.siteId), op);
-    const stateOf = () => ctx.record.jobs.findLast((j) => j.op === op)?.state;
     try {
         return await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown));
     }
     catch (e) {
         // Still 'sent': a try got no answer, whatever was answered after it (sendJob); the policies read the rest.
         const policy = ['not-found', 'exists', op === 'create' && 'busy'].includes(e.kind);
-        throw e instanceof ApiError && !policy && stateOf() === 'sent' ? unknownOutcome(ctx, op, e) : e;
+        throw e instanceof ApiError && !policy && jobState(ctx, op) === 'sent' ? unknownOutcome(ctx, op, e) : e;
     }
     finally {
-        if (op === 'push' && ['sent', 'accepted'].includes(stateOf() ?? ''))
+        if (op === 'push' && ['sent', 'accepted'].includes(jobState(ctx, op) ?? ''))
             note(ctx, ...PUSH_WARNINGS); // taken, or lost
     }
 }
@@ -18479,7 +18480,7 @@ async function restore(ctx, id) {
     }
     catch (e) {
         // Never sent, refused, or not taken (429, 503, busy): nothing was restored. No answer: unknown.
-        if (ctx.record.jobs.findLast((j) => j.op === 'restore')?.state !== 'sent')
+        if (jobState(ctx, 'restore') !== 'sent')
             learnt(ctx, { content: before });
         if (!(e instanceof ApiError) || e.kind === 'auth')
             throw e;

@@ -6,7 +6,7 @@ import { taskIdOf } from '../contract.js'
 import type { JobOperation } from '../types.js'
 import { afterJob } from './after-job.js'
 import type { RunContext } from './context.js'
-import { at, answered, jobIs, note, type Job } from './record.js'
+import { at, answered, jobIs, jobState, note, type Job } from './record.js'
 import { ENDPOINTS, PUSH_WARNINGS, checkLaterHint } from './endpoints.js'
 import { settle, type Ending } from './ending.js'
 import { fillFromOtherSources } from './other-sources.js'
@@ -172,15 +172,14 @@ async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
   const { method, path } = ENDPOINTS[op]
   at(ctx, `sending the ${op} request`)
   const request = () => ctx.client.call(method, path(ctx.siteId), op)
-  const stateOf = () => ctx.record.jobs.findLast((j) => j.op === op)?.state
   try {
     return await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown))
   } catch (e) {
     // Still 'sent': a try got no answer, whatever was answered after it (sendJob); the policies read the rest.
     const policy = ['not-found', 'exists', op === 'create' && 'busy'].includes((e as ApiError).kind)
-    throw e instanceof ApiError && !policy && stateOf() === 'sent' ? unknownOutcome(ctx, op, e) : e
+    throw e instanceof ApiError && !policy && jobState(ctx, op) === 'sent' ? unknownOutcome(ctx, op, e) : e
   } finally {
-    if (op === 'push' && ['sent', 'accepted'].includes(stateOf() ?? '')) note(ctx, ...PUSH_WARNINGS) // taken, or lost
+    if (op === 'push' && ['sent', 'accepted'].includes(jobState(ctx, op) ?? '')) note(ctx, ...PUSH_WARNINGS) // taken, or lost
   }
 }
 

@@ -113,6 +113,10 @@ export function note(ctx: RunContext, ...warnings: string[]): void {
   for (const w of warnings) if (!ctx.record.warnings.includes(w)) ctx.record.warnings.push(w)
 }
 
+/** The latest state of a job of `op`, as the record holds it (undefined: none was sent). */
+export const jobState = (ctx: RunContext, op: Job): JobState['state'] | undefined =>
+  ctx.record.jobs.findLast((j) => j.op === op)?.state
+
 /**
  * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
  * answer), `accepted` and `completed` move the latest one on, null forgets a request the server

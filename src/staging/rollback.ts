@@ -7,7 +7,7 @@ import { isOurs, listVersions, type VersionList, type VersionRecord } from './ve
 import { checkLaterHint } from './endpoints.js'
 import { failure, taskFailed, type Ending } from './ending.js'
 import { checkProduction } from './production-check.js'
-import { answered, at, jobIs, learnt, warn } from './record.js'
+import { answered, at, jobIs, jobState, learnt, warn } from './record.js'
 import { waitForTask } from './wait/follow.js'
 import { sendJob } from './jobs.js'
 import type { ApiResponse } from '../api/reply.js'
@@ -115,8 +115,7 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
     answer = await sendJob(ctx, 'restore', () => client.call('PUT', restorePath(siteId, id), 'restore'))
   } catch (e) {
     // Never sent, refused, or not taken (429, 503, busy): nothing was restored. No answer: unknown.
-    if (ctx.record.jobs.findLast((j) => j.op === 'restore')?.state !== 'sent')
-      learnt(ctx, { content: before })
+    if (jobState(ctx, 'restore') !== 'sent') learnt(ctx, { content: before })
     if (!(e instanceof ApiError) || e.kind === 'auth') throw e
     if (e.processing !== 'unknown') return failure(e)
     const hint = 'The restore was not sent again, by design.'
