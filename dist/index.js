@@ -4075,8 +4075,12 @@ const versionBody = (site) => ({
 const versionPath = (id) => `/site-versions/${enc(id)}`;
 /** §13 r5: a page of a site's versions, newest first (paged like the site list: `meta.last_page`). */
 const versionListPath = (site, page, perPage) => `/site-versions?site_id=${enc(site)}&per_page=${perPage}&page=${page}`;
-/** §13 r5: a version record's `created_at` (the spec's `yyyy-MM-dd HH:mm:ss.SSS`, or ISO), UTC, in ms; else NaN. */
-const versionTime = (text) => /^\d{4}-\d\d-\d\d[ T][\d:.]+Z?$/.test(text) ? Date.parse(text.replace(' ', 'T').replace(/Z?$/, 'Z')) : NaN;
+/** §2, §13 r5: a version record's `created_at` (the spec's `yyyy-MM-dd HH:mm:ss.SSS`, or ISO 8601 with `Z`
+ * or an offset; no zone is UTC), in ms; else NaN. */
+const versionTime = (text) => {
+    const m = /^(\d{4}-\d\d-\d\d)[ T]([\d:.]+)(Z|[+-]\d\d:?\d\d)?$/.exec(text);
+    return m ? Date.parse(`${m[1]}T${m[2]}${m[3] ?? 'Z'}`) : NaN;
+};
 /** §13 r5: the site a version record names (`site_id`), or null when it names none. */
 const versionSiteOf = (record) => idText(field(record, 'site_id'));
 /** §13: `PUT` restores the site in place to the version, overwriting its files and database. */
@@ -16899,21 +16903,22 @@ const CONFIRM_AFTER = 0.5;
 
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
-/** The ids a run follows (tasks, versions), by the site each was first given for (keyed by the run's scheduler). */
+/** The ids a run follows (tasks, versions), by the site and job each was first given for (keyed by the run's scheduler). */
 const OWNERS = new WeakMap();
-/** The other site of the run that `key` was first given for; null when it is this site's (from now on). */
-function claimFor(polls, key, siteId) {
+/** The other job of the run that `key` was first given for (`site 1002`, `this site's checkpoint`); null when it is this one's. */
+function claimFor(polls, key, siteId, job = '') {
     const owners = OWNERS.get(polls) ?? OWNERS.set(polls, new Map()).get(polls);
-    const first = owners.get(key) ?? owners.set(key, siteId).get(key);
-    return first === siteId ? null : first;
+    const [site, first] = owners.get(key) ?? owners.set(key, [siteId, job]).get(key);
+    return site !== siteId ? `site ${site}` : first !== job ? `this site's ${jobOf(first)}` : null;
 }
 /** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
 function waitForTask(deps, operation, siteId, taskId, startedAt) {
     const { client, logger, redactor } = deps;
-    // One task given for two sites of the run tells neither's job (contract §3): the second is not followed on it.
-    const other = claimFor(deps.polls, `task ${taskId}`, siteId);
+    // One task given for two jobs of the run (two sites, or a site's checkpoint and its push) tells neither
+    // (contract §3): the second is not followed on it.
+    const other = claimFor(deps.polls, `task ${taskId}`, siteId, operation);
     if (other)
-        return Promise.resolve({ kind: 'untrackable', reason: `task ${taskId} was also given for site ${other}` });
+        return Promise.resolve({ kind: 'untrackable', reason: `task ${taskId} was also given for ${other}` });
     logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`);
     const unknownSeen = new Set();
     return follow(deps, operation, siteId, `the status of task ${taskId}`, startedAt, async (elapsed) => {
@@ -17383,14 +17388,14 @@ async function listVersions(ctx) {
     if ('error' in read)
         throw new Error(read.error); // not reached: a version list's first page throws
     const versions = [];
-    let others = 0;
+    const others = [];
     for (const r of read.records) {
         const id = versionIdOf(r);
         if (!id)
             continue;
         const site = versionSiteOf(r);
-        if (site !== null && site !== ctx.siteId) {
-            others++;
+        if (site !== null && !isProductionId(site, ctx.siteId)) {
+            others.push(id);
             continue;
         }
         versions.push({
@@ -17401,8 +17406,8 @@ async function listVersions(ctx) {
             site: site === null ? 'unknown' : 'this',
         });
     }
-    if (others > 0)
-        warn(ctx, `The service's list of site ${ctx.siteId}'s versions also named ${others} version(s) of other sites: they were left alone (never restored, deleted or counted).`);
+    if (others.length > 0)
+        warn(ctx, `The service's list of site ${ctx.siteId}'s versions also named ${others.length} version(s) of other sites: they were left alone (never restored, deleted or counted).`);
     // Newest first, as §13 says; where the records' own dates say otherwise, the dates win (undated last).
     const time = (v) => versionTime(v.createdAt) || -Infinity;
     const dated = versions.filter((v) => time(v) > -Infinity);
@@ -17594,11 +17599,13 @@ async function make(ctx) {
     // this one (contract §13 r5): never followed, restored nor pushed after.
     const said = versionSiteOf(made.reply.data);
     const other = id &&
-        (said !== null && !isProductionId(said, siteId) ? said : claimFor(ctx.polls, `version ${id}`, siteId));
+        (said !== null && !isProductionId(said, siteId)
+            ? `site ${said}`
+            : claimFor(ctx.polls, `version ${id}`, siteId));
     if (!id || other)
         return {
             outcome: 'failed',
-            summary: `The checkpoint was started, but ${id ? `the answer names version ${id} of site ${other}, not of site ${siteId}` : 'the answer did not say its id'}, so it cannot be followed nor restored. ${NO_PUSH}`,
+            summary: `The checkpoint was started, but ${id ? `the answer names version ${id} of ${other}, not of site ${siteId}` : 'the answer did not say its id'}, so it cannot be followed nor restored. ${NO_PUSH}`,
             error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
         };
     const name = await nameIt(ctx, id);
@@ -18441,7 +18448,7 @@ async function chooseVersion(ctx) {
         return {
             outcome: 'failed',
             summary: wanted
-                ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${unread ? ' read' : ''}${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
+                ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${unread ? ' read' : ''}${notRead}${list.others.length ? '; versions of other sites are never restored' : ''}.`
                 : (unread && outOfOrder) || ageUnknown
                     ? `Nothing was restored: which of site ${siteId}'s checkpoints is the newest is not known: the list was not newest first and ${ageUnknown ? 'some of them have no date' : 'was not read whole'}${notRead}.`
                     : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") is among site ${siteId}'s versions${notRead}.`,
@@ -18641,6 +18648,7 @@ async function protectAgain(ctx) {
 
 
 
+
 /**
  * A push, as issues 27 and 31 describe it: checkpoint -> maintenance on -> push -> wait ->
  * maintenance off (in every ending) -> production check (a maintenance page is not production) ->
@@ -18738,11 +18746,19 @@ async function runPush(ctx) {
  * restore the checkpoint once, follow it, check production again. The run stays red.
  */
 async function restoreAfterFailure(ctx, failed, checkpoint) {
-    ctx.logger.warn(`Restoring production to checkpoint ${checkpoint.id} (${setting('rollback-on-failure')}).`);
     // The push's facts (its task, status, the server's words) stay the run's outputs.
     const { taskId, httpStatus, message } = ctx.record;
     let restored;
     try {
+        // A version whose record names another site is never restored (contract §13 r5); a list that
+        // cannot be read, or does not show it yet, leaves the create's answer for this site as the evidence.
+        at(ctx, `reading site ${ctx.siteId}'s versions before the restore`);
+        const list = await listVersions(ctx).catch((e) => e instanceof ApiError ? null : Promise.reject(e));
+        if (list?.others.includes(checkpoint.id)) {
+            warn(ctx, `${setting('rollback-on-failure')}: not restored: the record of version ${checkpoint.id} names another site.`);
+            return { ...failed, outcome: failed.outcome === 'succeeded' ? 'failed' : failed.outcome };
+        }
+        ctx.logger.warn(`Restoring production to checkpoint ${checkpoint.id} (${setting('rollback-on-failure')}).`);
         restored = await restore(ctx, checkpoint.id);
     }
     catch (e) {
@@ -19374,6 +19390,9 @@ async function runOperation(config, siteId, deps) {
     finally {
         ownTransport?.close();
     }
+    // A cancel that came after the job ended (during the steps after it) still ends the run cancelled (docs/behaviour.md).
+    if (ending.outcome === 'succeeded' && deps.signal?.aborted)
+        ending = endingOf(ctx, new CancelledError());
     return writeResult(ctx, ending);
 }
 

@@ -364,9 +364,12 @@ export const versionPath = (id: string): string => `/site-versions/${enc(id)}`
 /** §13 r5: a page of a site's versions, newest first (paged like the site list: `meta.last_page`). */
 export const versionListPath = (site: string, page: number, perPage: number): string =>
   `/site-versions?site_id=${enc(site)}&per_page=${perPage}&page=${page}`
-/** §13 r5: a version record's `created_at` (the spec's `yyyy-MM-dd HH:mm:ss.SSS`, or ISO), UTC, in ms; else NaN. */
-export const versionTime = (text: string): number =>
-  /^\d{4}-\d\d-\d\d[ T][\d:.]+Z?$/.test(text) ? Date.parse(text.replace(' ', 'T').replace(/Z?$/, 'Z')) : NaN
+/** §2, §13 r5: a version record's `created_at` (the spec's `yyyy-MM-dd HH:mm:ss.SSS`, or ISO 8601 with `Z`
+ * or an offset; no zone is UTC), in ms; else NaN. */
+export const versionTime = (text: string): number => {
+  const m = /^(\d{4}-\d\d-\d\d)[ T]([\d:.]+)(Z|[+-]\d\d:?\d\d)?$/.exec(text)
+  return m ? Date.parse(`${m[1]}T${m[2]}${m[3] ?? 'Z'}`) : NaN
+}
 /** §13 r5: the site a version record names (`site_id`), or null when it names none. */
 export const versionSiteOf = (record: unknown): string | null => idText(field(record, 'site_id'))
 /** §13: `PUT` restores the site in place to the version, overwriting its files and database. */

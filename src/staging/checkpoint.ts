@@ -106,11 +106,13 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   const said = versionSiteOf(made.reply.data)
   const other =
     id &&
-    (said !== null && !isProductionId(said, siteId) ? said : claimFor(ctx.polls, `version ${id}`, siteId))
+    (said !== null && !isProductionId(said, siteId)
+      ? `site ${said}`
+      : claimFor(ctx.polls, `version ${id}`, siteId))
   if (!id || other)
     return {
       outcome: 'failed',
-      summary: `The checkpoint was started, but ${id ? `the answer names version ${id} of site ${other}, not of site ${siteId}` : 'the answer did not say its id'}, so it cannot be followed nor restored. ${NO_PUSH}`,
+      summary: `The checkpoint was started, but ${id ? `the answer names version ${id} of ${other}, not of site ${siteId}` : 'the answer did not say its id'}, so it cannot be followed nor restored. ${NO_PUSH}`,
       error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
     }
   const name = await nameIt(ctx, id)

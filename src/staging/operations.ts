@@ -4,7 +4,7 @@ import { RateWindow } from '../api/rate-window.js'
 import { ApiRoot } from '../api/root.js'
 import { NodeTransport, type Transport } from '../api/transport.js'
 import { Backoff, BUSY_WAIT } from '../backoff.js'
-import { realClock } from '../clock.js'
+import { CancelledError, realClock } from '../clock.js'
 import type { Redactor } from '../secrets/redactor.js'
 import type { Config } from '../inputs/index.js'
 import type { Clock, Logger, Result } from '../types.js'
@@ -122,5 +122,7 @@ export async function runOperation(config: Config, siteId: string, deps: RunDeps
   } finally {
     ownTransport?.close()
   }
+  // A cancel that came after the job ended (during the steps after it) still ends the run cancelled (docs/behaviour.md).
+  if (ending.outcome === 'succeeded' && deps.signal?.aborted) ending = endingOf(ctx, new CancelledError())
   return writeResult(ctx, ending)
 }

@@ -1,10 +1,11 @@
+import { ApiError } from '../api/errors.js'
 import type { RunContext } from './context.js'
 import { takeCheckpoint, type Checkpoint } from './checkpoint.js'
 import { taskStatusPath } from './endpoints.js'
 import { endingOf, type Ending } from './ending.js'
 import { runJob } from './jobs.js'
-import { pruneCheckpoints } from './versions.js'
-import { answered, learnt, sentences, warn } from './record.js'
+import { listVersions, pruneCheckpoints } from './versions.js'
+import { answered, at, learnt, sentences, warn } from './record.js'
 import { restore, verifyProduction } from './rollback.js'
 import { maintenanceOff, protectAgain, switchTool } from './site-tools.js'
 import { VERSIONS_PATH, toolsPath, versionPath } from '../contract.js'
@@ -101,11 +102,26 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
  * restore the checkpoint once, follow it, check production again. The run stays red.
  */
 async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: Checkpoint): Promise<Ending> {
-  ctx.logger.warn(`Restoring production to checkpoint ${checkpoint.id} (${setting('rollback-on-failure')}).`)
   // The push's facts (its task, status, the server's words) stay the run's outputs.
   const { taskId, httpStatus, message } = ctx.record
   let restored: Ending
   try {
+    // A version whose record names another site is never restored (contract §13 r5); a list that
+    // cannot be read, or does not show it yet, leaves the create's answer for this site as the evidence.
+    at(ctx, `reading site ${ctx.siteId}'s versions before the restore`)
+    const list = await listVersions(ctx).catch((e: unknown) =>
+      e instanceof ApiError ? null : Promise.reject(e),
+    )
+    if (list?.others.includes(checkpoint.id)) {
+      warn(
+        ctx,
+        `${setting('rollback-on-failure')}: not restored: the record of version ${checkpoint.id} names another site.`,
+      )
+      return { ...failed, outcome: failed.outcome === 'succeeded' ? 'failed' : failed.outcome }
+    }
+    ctx.logger.warn(
+      `Restoring production to checkpoint ${checkpoint.id} (${setting('rollback-on-failure')}).`,
+    )
     restored = await restore(ctx, checkpoint.id)
   } catch (e) {
     // Timed out or cancelled while restoring: the record says what production may be.

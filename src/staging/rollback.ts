@@ -74,7 +74,7 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
     return {
       outcome: 'failed',
       summary: wanted
-        ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${unread ? ' read' : ''}${notRead}${list.others ? '; versions of other sites are never restored' : ''}.`
+        ? `Nothing was restored: version ${wanted} is not among site ${siteId}'s versions${unread ? ' read' : ''}${notRead}${list.others.length ? '; versions of other sites are never restored' : ''}.`
         : (unread && outOfOrder) || ageUnknown
           ? `Nothing was restored: which of site ${siteId}'s checkpoints is the newest is not known: the list was not newest first and ${ageUnknown ? 'some of them have no date' : 'was not read whole'}${notRead}.`
           : `Nothing was restored: no completed checkpoint made by this tool (a version named "${CHECKPOINT_PREFIX}…") is among site ${siteId}'s versions${notRead}.`,

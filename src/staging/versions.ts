@@ -5,6 +5,7 @@ import {
   CHECKPOINT_NAME,
   VERSIONS_PATH,
   deletedIdsOf,
+  isProductionId,
   versionCompleted,
   versionIdOf,
   versionListPath,
@@ -33,8 +34,8 @@ export interface VersionRecord {
 /** The site's versions, newest first, read whole (paged: `meta.last_page`), other sites' left out. */
 export interface VersionList {
   versions: VersionRecord[]
-  /** Records that named another site (never restored, deleted or counted). */
-  others: number
+  /** The ids of records that named another site (never restored, deleted or counted). */
+  others: string[]
   /** Why the list was not read to its last page (words for people), or null. */
   unread: string | null
   /** Not listed newest first, by the records' own dates: `versions` are in the order of those dates. */
@@ -50,13 +51,13 @@ export async function listVersions(ctx: RunContext): Promise<VersionList> {
   })
   if ('error' in read) throw new Error(read.error) // not reached: a version list's first page throws
   const versions: VersionRecord[] = []
-  let others = 0
+  const others: string[] = []
   for (const r of read.records) {
     const id = versionIdOf(r)
     if (!id) continue
     const site = versionSiteOf(r)
-    if (site !== null && site !== ctx.siteId) {
-      others++
+    if (site !== null && !isProductionId(site, ctx.siteId)) {
+      others.push(id)
       continue
     }
     versions.push({
@@ -67,10 +68,10 @@ export async function listVersions(ctx: RunContext): Promise<VersionList> {
       site: site === null ? 'unknown' : 'this',
     })
   }
-  if (others > 0)
+  if (others.length > 0)
     warn(
       ctx,
-      `The service's list of site ${ctx.siteId}'s versions also named ${others} version(s) of other sites: they were left alone (never restored, deleted or counted).`,
+      `The service's list of site ${ctx.siteId}'s versions also named ${others.length} version(s) of other sites: they were left alone (never restored, deleted or counted).`,
     )
   // Newest first, as §13 says; where the records' own dates say otherwise, the dates win (undated last).
   const time = (v: VersionRecord) => versionTime(v.createdAt) || -Infinity

@@ -13,6 +13,7 @@ import {
   taskIdOf,
   taskSiteIdOf,
   taskState,
+  versionTime,
 } from '../../src/contract.js'
 
 describe('§2 task states, words and numbers (r2)', () => {
@@ -54,6 +55,20 @@ describe('§2 task states, words and numbers (r2)', () => {
 })
 
 describe('§2 percentages, ids and dates', () => {
+  // Every date below is 2026-05-03 10:00 UTC: an offset is read, a date without a zone is UTC.
+  it.each([
+    '2026-05-03 10:00:00.000',
+    '2026-05-03T10:00:00Z',
+    '2026-05-03T10:00:00.000000Z',
+    '2026-05-03T10:00:00+00:00',
+    '2026-05-03T12:00:00+0200',
+    '2026-05-03T05:00:00-05:00',
+  ])('a version date %p is read (ISO 8601 with an offset too)', (text) =>
+    expect(versionTime(text)).toBe(Date.UTC(2026, 4, 3, 10)),
+  )
+  it.each(['yesterday', '2026-05-03', '2026-05-03T10:00:00+2', ''])('no date in %p', (text) =>
+    expect(versionTime(text)).toBeNaN(),
+  )
   it.each([
     ['45', 45],
     ['45.50', 45.5],

@@ -227,6 +227,62 @@ describe.each(EACH_PROFILE)('profile %s', (profile, shape) => {
     expect(sentTo(sim(), 'POST', '/staging/push')).toHaveLength(1)
   })
 
+  it('a site id written with a leading zero (01002) is the same site: its own checkpoint is chosen', async () => {
+    const record = {
+      id: 77,
+      site_id: 1002,
+      name: 'ssa~cp~zero',
+      status: 'completed',
+      created_at: '2026-01-01 00:00:00',
+    }
+    const page = { data: [record], meta: { current_page: 1, last_page: 1 } }
+    sim().addFault({ method: 'GET', path: '/site-versions?', json: page, times: Infinity })
+    const run = await runActionVirtually(sim(), { operation: 'rollback', 'site-id': '01002' })
+    expect(run.stdout).not.toMatch(/versions? of other sites/)
+    expect(sentTo(sim(), 'PUT', '/restore-versions/77')).toHaveLength(1)
+  })
+
+  // One task id for two jobs of one site (contract §3): the push's or the restore's end is not the checkpoint's.
+  const sameTask = (on: { method: string; path: string }) => {
+    const done = { status: true, data: { task_id: 'same1', status: 'completed', percentage_complete: 100 } }
+    sim().addFault({ method: 'GET', path: '/tasks/same1/status', times: Infinity, json: done })
+    for (const f of [{ method: 'POST', path: '/site-versions' }, on])
+      sim().addFault({ ...f, times: Infinity, patch: { data: { task_id: 'same1' } } })
+  }
+  it("a push answered with its checkpoint's task id is not green, and protection waits for the push", async () => {
+    sameTask({ method: 'POST', path: '/staging/push' })
+    const run = await runActionVirtually(sim(), {
+      operation: 'push',
+      'site-id': '1002',
+      'protect-production': 'true',
+    })
+    expect(run.outputs.result).not.toBe('succeeded')
+    expect(run.stdout).toMatch(/task same1 was also given for this site's checkpoint job/)
+    expect(protectionOn(sim())).toBe(false)
+  })
+  it("a restore answered with the checkpoint's task id is not said to have restored production", async () => {
+    sim().setOptions({ livePage: 'down' })
+    sameTask({ method: 'PUT', path: '/restore-versions/' })
+    const live = productionPageUrl(new URL(sim().apiUrl).origin, 1002)
+    const inputs = { 'production-url': live, 'verify-timeout': '30', 'rollback-on-failure': 'true' }
+    const run = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002', ...inputs })
+    expect(restores(sim())).toHaveLength(1)
+    expect(run.stdout).not.toMatch(/Production was restored/)
+    expect(run.stdout).toMatch(/Whether production was restored to version \S+ is unknown/)
+  })
+
+  it('rollback-on-failure: a checkpoint id whose listed record names another site is never restored', async () => {
+    sim().setOptions({ versions: 'unfiltered', livePage: 'down' })
+    const other = seed('1001', 'nightly', Date.now() - 60_000)
+    sim().addFault({ method: 'POST', path: '/site-versions', patch: { data: { id: idOf(other.id) } } })
+    const live = productionPageUrl(new URL(sim().apiUrl).origin, 1002)
+    const inputs = { 'production-url': live, 'verify-timeout': '30', 'rollback-on-failure': 'true' }
+    const run = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002', ...inputs })
+    expect(run.outputs.result).toBe('failed')
+    expect(restores(sim())).toHaveLength(0)
+    expect(run.stdout).toMatch(/not restored: the record of version \S+ names another site/)
+  })
+
   it("a person's version named like ours is never restored without its id", async () => {
     seed('1002', 'before push redesign', Date.now())
     const run = await runActionVirtually(sim(), { operation: 'rollback', 'site-id': '1002' })
@@ -515,6 +571,15 @@ describe.each(EACH_PROFILE)('after a completed push, profile %s', (profile) => {
     expect(result.warnings.join(' ')).toMatch(
       /may not be password-protected: whether switching protection back on went through is not known/,
     )
+  })
+
+  it('cancelled after the push ended, while protection goes on again: cancelled, not green, and the step named', async () => {
+    const s = new VirtualFaultSim({ ...FAST, profile })
+    s.addFault({ method: 'POST', path: '/tools', latencyMs: 3000 }) // protection on: slow, but answered
+    const result = await runCancelled(s, { 'protect-production': 'true' }, 4000)
+    expect(protectionOn(s)).toBe(true)
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).toMatch(/Cancelled while switching password protection on\./)
   })
 
   it("cancelled while the push runs: the summary's list of what was sent has maintenance off, sent after the cancel", async () => {

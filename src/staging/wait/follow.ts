@@ -49,13 +49,13 @@ type Look = WaitOutcome | { percent: number | undefined } | 'waiting'
 /** Transient trouble while polling: keep waiting rather than fail a job that may be fine. */
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited'])
 
-/** The ids a run follows (tasks, versions), by the site each was first given for (keyed by the run's scheduler). */
-const OWNERS = new WeakMap<object, Map<string, string>>()
-/** The other site of the run that `key` was first given for; null when it is this site's (from now on). */
-export function claimFor(polls: object, key: string, siteId: string): string | null {
+/** The ids a run follows (tasks, versions), by the site and job each was first given for (keyed by the run's scheduler). */
+const OWNERS = new WeakMap<object, Map<string, [string, string]>>()
+/** The other job of the run that `key` was first given for (`site 1002`, `this site's checkpoint`); null when it is this one's. */
+export function claimFor(polls: object, key: string, siteId: string, job = ''): string | null {
   const owners = OWNERS.get(polls) ?? OWNERS.set(polls, new Map()).get(polls)!
-  const first = owners.get(key) ?? owners.set(key, siteId).get(key)!
-  return first === siteId ? null : first
+  const [site, first] = owners.get(key) ?? owners.set(key, [siteId, job]).get(key)!
+  return site !== siteId ? `site ${site}` : first !== job ? `this site's ${jobOf(first)}` : null
 }
 
 /** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
@@ -67,10 +67,11 @@ export function waitForTask(
   startedAt: number,
 ): Promise<WaitOutcome> {
   const { client, logger, redactor } = deps
-  // One task given for two sites of the run tells neither's job (contract §3): the second is not followed on it.
-  const other = claimFor(deps.polls, `task ${taskId}`, siteId)
+  // One task given for two jobs of the run (two sites, or a site's checkpoint and its push) tells neither
+  // (contract §3): the second is not followed on it.
+  const other = claimFor(deps.polls, `task ${taskId}`, siteId, operation)
   if (other)
-    return Promise.resolve({ kind: 'untrackable', reason: `task ${taskId} was also given for site ${other}` })
+    return Promise.resolve({ kind: 'untrackable', reason: `task ${taskId} was also given for ${other}` })
   logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`)
   const unknownSeen = new Set<string>()
   return follow(deps, operation, siteId, `the status of task ${taskId}`, startedAt, async (elapsed) => {
