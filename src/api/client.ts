@@ -48,19 +48,14 @@ export class DeadlineError extends Error {
 }
 
 /**
- * The v2 client: base URL, headers, per-request time limits, and the one retry layer
- * of the project (`@actions/http-client`'s own retries and redirects are off); what an answer
- * means (the envelope, a redirect, an error) is `answerOf` in reply.ts. Counts every request
- * and retry it makes. Knows HTTP, nothing of GitHub.
+ * The v2 client: base URL, headers, per-request time limits, and the project's one retry layer
+ * (`@actions/http-client`'s retries and redirects are off); what an answer means is `answerOf` (reply.ts).
  */
 export class StagingApiClient {
   requests = 0
   /** Every request that changes something, as sent, with what came of it. */
   readonly sent: string[] = []
-  /**
-   * The answer a request is waiting out before it is sent again (a 429, a 503, a 502), from that
-   * answer until the next try leaves: a run cancelled meanwhile says what that answer meant.
-   */
+  /** The answer a request is waiting out before its next try (a 429, 503, 502): a cancel meanwhile says it. */
   waitingAfter: ApiError | null = null
   /** The sleeps between tries of a request: its counter is this client's retries. */
   private readonly backoff: Backoff
@@ -117,10 +112,9 @@ export class StagingApiClient {
   }
 
   /**
-   * Sends `method path`, retrying what `mayResend` allows for `kind` (429 and 503 honouring
-   * Retry-After, else backoff with full jitter), within `maxRetries` and the deadline.
-   * Resolves with a 2xx whose envelope says `status: true`; throws ApiError otherwise, or
-   * DeadlineError / CancelledError.
+   * Sends `method path`, retrying what `mayResend` allows for `kind` (after Retry-After, else a jittered
+   * backoff) within `maxRetries` and the deadline. Resolves with an accepted answer; throws ApiError
+   * otherwise, or DeadlineError / CancelledError.
    */
   async call(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -175,10 +169,7 @@ export class StagingApiClient {
     if (refusedAt && this.requests === 0) throw notStartedAfter401(refusedAt)
   }
 
-  /**
-   * Waits until the run's rate window lets a call go (and counts it). A wait ends early when an
-   * answer gives calls back; after each wait the ledger is asked again.
-   */
+  /** Waits until the run's rate window lets a call go (and counts it); an answer that gives calls back wakes it. */
   private async callSlot(method: string, path: string): Promise<void> {
     const { clock, logger, signal, ledger } = this.deps
     const { deadline } = this.settings

@@ -14,11 +14,9 @@ import type { RequestKind } from './retry.js'
 import type { SendPhase } from './transport.js'
 
 /**
- * What to do, per kind: one table for both front doors. A setting, the token and the command that
- * checks on a job are written through src/words.ts, so the action's user reads inputs and secrets
- * (`if-missing: skip`) and the CLI's reads flags and environment variables (`--if-missing skip`).
- * `{site}` is the production site's id, `{api}` the API root the run used and `{hosted}` where the
- * hosted root is suggested (`filledHint`, called where the Result is written, fills them).
+ * What to do, per kind, for every front door: settings, the token and the status command are written through
+ * src/words.ts (`if-missing: skip` for the action, `--if-missing skip` for the CLI). `{site}`, `{api}` and
+ * `{hosted}` are filled where the Result is written (`filledHint`).
  */
 const HINTS = {
   auth: `The API token was refused: check that ${TOKEN_SOURCE} is current and belongs to the account that owns the site.`,
@@ -39,17 +37,11 @@ const HINTS = {
   'task-failed': 'The background job failed on the server, for the reason it gave: fix that and run again.',
 }
 
-/**
- * One error type for everything that can go wrong talking to the API, with a `kind` per meaning
- * and a hint that tells the user what to do next. Messages are scrubbed by the client before an
- * ApiError is built, so they are safe to print.
- */
 export type ErrorKind = keyof typeof HINTS
 
 /**
- * A refused token is refused everywhere (contract §15 r4): a 401 is the account's answer, not one
- * site's. The client writes the first 401 of a run here; from then on a client that has sent
- * nothing yet sends nothing (notStartedAfter401), and the batch starts no further site.
+ * A refused token is refused everywhere (contract §15 r4): a 401 is the account's answer, not one site's.
+ * After the run's first 401, a client that has sent nothing sends nothing, and the batch starts no site.
  */
 export class TokenVerdict {
   /** The request that was answered 401 first (`POST /v2/sites/1001/staging`), or null. */
@@ -82,6 +74,8 @@ export interface ApiErrorInit {
   hint?: string
 }
 
+/** Everything that can go wrong talking to the API: a `kind` per meaning, a hint for what to do next, and a
+ * message scrubbed by the client before it is built (safe to print). */
 export class ApiError extends Error {
   readonly kind: ErrorKind
   readonly serverMessage: string
@@ -114,19 +108,13 @@ export class ApiError extends Error {
 /** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
 export const ERROR_KINDS = Object.keys(HINTS) as ErrorKind[]
 
-/**
- * The hint of `kind` in `door`'s words; its `{site}` and `{api}` placeholders are filled where the
- * Result is written (staging/ending.ts).
- */
+/** The hint of `kind` in `door`'s words (its placeholders are filled by `filledHint`). */
 export function hintFor(kind: ErrorKind, door: Door = 'action'): string {
   return inDoorWords(HINTS[kind], door)
 }
 
-/**
- * A hint with its placeholders filled for the run on `siteId` against `apiUrl`. The hosted service's
- * root is suggested only when the run's API is on the hosted service's host (api-url left out, or
- * a wrong path there): a user of another deployment is never sent to the hosted service.
- */
+/** A hint's placeholders filled for the run. The hosted service's root is suggested only when the run's API is
+ * on its host: a user of another deployment is never sent to the hosted service. */
 export function filledHint(text: string, siteId: string, apiUrl: string): string {
   // apiUrl is the run's api-url as parseConfig made it (a parsed URL's origin): it always parses.
   const hosted = new URL(apiUrl).host === new URL(SERVICE_API_URL).host
@@ -141,10 +129,7 @@ export function filledHint(text: string, siteId: string, apiUrl: string): string
     )
 }
 
-/**
- * The kind of error an answer means, for the request that got it: from its status, and where the
- * status alone cannot tell, from what it said (contract §4 and §9).
- */
+/** The kind of error an answer means: from its status, else from what it said (contract §4 and §9). */
 export function kindOf(status: number, reply: Reply, request: RequestKind): ErrorKind {
   const said = [reply.message, ...reply.details].join(' ')
   if (status >= 300 && status < 400) return 'redirect'
@@ -172,10 +157,9 @@ export function kindOf(status: number, reply: Reply, request: RequestKind): Erro
 }
 
 /**
- * The one place that says what the server can have done with a request, from how it failed
- * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
- * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
- * other 5xx), processed (every other answer).
+ * The one place that says what the server can have done with a request (issue 4's table): not processed
+ * (429, 503, busy, no connection: nothing was sent), unknown (no answer on a connection that stood, a 5xx),
+ * processed (every other answer).
  */
 export function processingOf(failure: {
   httpStatus?: number | null

@@ -12,10 +12,8 @@ import { parseRetryAfter, type RequestKind } from './retry.js'
 import type { TransportResponse } from './transport.js'
 
 /**
- * What a server's answer said, parsed and made safe before anything else reads it: credentials are
- * removed from the data (contract §5), and every text is inert and bounded (contract §7). Every body
- * shape of §1 and §7 is read: the envelope, the framework's `{"message", "errors"}` and debug shapes,
- * other JSON, empty, HTML, plain text.
+ * What a server's answer said, made safe before anything reads it: credentials removed (contract §5), every
+ * text inert and bounded (contract §7). Every body shape of §1 and §7 is read.
  */
 export interface Reply {
   kind: BodyKind
@@ -36,7 +34,7 @@ export interface Reply {
 const MAX_DETAILS = 5
 const MAX_DETAIL_CHARS = 300
 
-export function readReply(raw: TransportResponse, redactor: Redactor): Reply {
+function readReply(raw: TransportResponse, redactor: Redactor): Reply {
   const empty = { envelopeStatus: null, message: '', details: [], data: null }
   if (raw.truncated) return { kind: 'truncated', ...empty }
   const text = raw.body.trim()
@@ -114,10 +112,8 @@ export interface ApiResponse {
   reply: Reply
 }
 
-/**
- * What an answer means: a 2xx whose body confirms it, or the ApiError it amounts to. A redirect is
- * never followed (the token must not leave the API's origin); a 401 records the run's token verdict.
- */
+/** What an answer means: a 2xx whose body confirms it, or its ApiError. A redirect is never followed (the token
+ * must not leave the API's origin); a 401 records the run's token verdict. */
 export function answerOf(
   request: { method: string; shown: string; url: string; kind: RequestKind },
   raw: TransportResponse,

@@ -9,26 +9,17 @@ import {
 import { ApiError, type Processing } from './errors.js'
 import { setting } from '../words.js'
 
-/** What a request does, for deciding whether sending it again can do harm. */
-export type RequestKind =
-  | 'read'
-  | 'create'
-  | 'pull'
-  | 'push'
-  | 'delete'
-  /** Contract §13: a new site version (a second one only costs quota, but is never made on a guess). */
-  | 'version'
-  /** Contract §13: a restore overwrites production, as a push does. */
-  | 'restore'
-  /** Contract §13-14: a version's name, a tool's on/off: the same request twice does the same thing. */
-  | 'setting'
+/**
+ * What a request does, for deciding whether sending it again can do harm. Contract §13: a `version` (a
+ * second one only costs quota, but is never made on a guess); a `restore` overwrites production, as a push
+ * does. Contract §13-14: a `setting` (a version's name, a tool's on/off) sent twice does the same thing.
+ */
+export type RequestKind = 'read' | 'create' | 'pull' | 'push' | 'delete' | 'version' | 'restore' | 'setting'
 
 /**
- * May a request that failed this way be sent again?
- * - not processed: always (the server said, or the network proved, that nothing happened);
- * - unknown: reads, pull (it only overwrites staging) and create (a 409/422 that follows means the
- *   first try went through, which the operation layer handles); never push or delete;
- * - processed: never (the server answered; sending again would get the same answer or do it twice).
+ * May a request that failed this way be sent again? Not processed: always (nothing happened). Unknown:
+ * reads, settings, pull (it only overwrites staging) and create (a 409/422 that follows means the first try
+ * went through, which the operation layer handles). Processed: never (the same answer, or done twice).
  */
 export function mayResend(kind: RequestKind, processing: Processing): boolean {
   if (processing === 'not-processed') return true
@@ -38,12 +29,9 @@ export function mayResend(kind: RequestKind, processing: Processing): boolean {
 }
 
 /**
- * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; a date in the
- * past is 0 ("soon": see pauseAfterMs). A date is read against the answer's own `Date` header when it
- * has a sane one (serverNow): both come from the server's clock, which may be off by hours (contract
- * §11); else against our wall clock (`wallNowMs`). Null when absent, unreadable or outside the sane
- * bounds of contract §6 (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN,
- * 1e300, a date years ahead. The caller then backs off on its own.
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now (a past date: 0). A
+ * date is read against the answer's own `Date` (serverNow: the server's clock may be off by hours, contract
+ * §11). Null when absent, unreadable or outside contract §6's bounds (RETRY_AFTER_MAX_MS): the caller backs off.
  */
 export function parseRetryAfter(
   value: string | string[] | undefined | null,
@@ -62,10 +50,7 @@ export function parseRetryAfter(
   return ms <= RETRY_AFTER_MAX_MS ? ms : null
 }
 
-/**
- * The server's "now" from the `Date` header of its answer, for reading its other dates (Retry-After,
- * an epoch X-RateLimit-Reset) as durations; our wall clock when the header is absent or unreadable.
- */
+/** The server's "now" (its answer's `Date` header), to read its other dates as durations; else our wall clock. */
 export function serverNow(dateHeader: string | string[] | null | undefined, wallNowMs: number): number {
   const text = headerValue(dateHeader)
   return (text ? httpDate(text) : null) ?? wallNowMs
@@ -83,11 +68,8 @@ export const RETRY_SOON_BELOW_MS = 1000
 /** "Soon": 1-2 s, then growing like an ordinary backoff (x2, up to 30 s), so max-retries are never burnt in a loop. */
 const RETRY_SOON = exponential({ firstMs: 1500, factor: 2, capMs: 30_000, jitter: 1 / 3 })
 
-/**
- * Contract §6 (r3): the pause before sending again after the server said `Retry-After` (as read by
- * parseRetryAfter), for retry number `retry` (0 for the first): the server's value, or for "soon"
- * a short pause that grows with each retry.
- */
+/** Contract §6 (r3): the pause before retry number `retry` (0: the first) after a `Retry-After`: the server's
+ * value, or for "soon" a short pause that grows with each retry. */
 export function pauseAfterMs(
   retryAfterMs: number,
   retry: number,
@@ -96,11 +78,8 @@ export function pauseAfterMs(
   return retryAfterMs >= RETRY_SOON_BELOW_MS ? retryAfterMs : RETRY_SOON(retry, 0, random)
 }
 
-/**
- * §5 (issue 17): the server asks for a wait (`retryAfterMs`) longer than the `leftMs` the run has
- * before its timeout. Waiting cannot help and retrying early only draws the same refusal: the run
- * ends at once, saying when the server accepts again (in words and ISO 8601, from the wall clock).
- */
+/** §5 (issue 17): the server asks for a wait longer than the run has left. Waiting cannot help and retrying early
+ * only draws the same refusal: the run ends at once, saying when the server accepts again (words and ISO 8601). */
 export function refusedUntil(
   error: ApiError,
   retryAfterMs: number,
@@ -154,11 +133,9 @@ const HTTP_DATE = [
 export type Headers = Record<string, string | string[] | undefined>
 
 /**
- * What an answer says of the account's rate limit (contract §6), for the rate window: its
- * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (as a monotonic time), each null when absent or
- * out of bounds; a count is only worth its window, so with a reset that is not sane it is ignored
- * too. An epoch reset is read against the server's own "now" (its Date header, else `wallNow`;
- * contract §11).
+ * An answer's `X-RateLimit-Limit`, `-Remaining` and `-Reset` (monotonic), for the rate window (contract §6):
+ * each null when absent or out of bounds; a count is only worth its window, so with an insane reset it is
+ * ignored too. An epoch reset is read against the server's own "now" (contract §11).
  */
 export function limitHeaders(headers: Headers, now: number, wallNow: number, known: number | null) {
   const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX)
@@ -191,11 +168,8 @@ function whole(value: string | string[] | undefined, min: number, max: number): 
   return Number.isSafeInteger(n) && n >= min && n <= max ? n : null
 }
 
-/**
- * `X-RateLimit-Reset` as a time (monotonic ms, like `now`), or null outside the bounds of contract
- * §6: epoch seconds (read against the server's `wallNow`, contract §11), or seconds from now; at
- * most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
- */
+/** `X-RateLimit-Reset` (epoch seconds against the server's `wallNow`, contract §11, or seconds from now) as a
+ * monotonic time; null outside contract §6's bounds (in the past, or over RATE_RESET_MAX_AHEAD_MS ahead). */
 function resetTime(value: string | string[] | undefined, now: number, wallNow: number): number | null {
   const text = headerValue(value)
   if (!text || !/^\d+(\.\d+)?$/.test(text)) return null

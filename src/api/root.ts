@@ -14,10 +14,8 @@ type Verdict = { ok: true } | { ok: false; kind: ErrorKind; said: string; hint: 
 const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}. The 404 was not read as "no staging environment" and says nothing about ${setting('site-id')}, whatever ${setting('if-missing')} says.`
 
 /**
- * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
- * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
- * site of a batch (like the rate window and the transport). Timeouts and cancellations are not
- * remembered: they end the run anyway.
+ * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract §4 r3):
+ * one `GET /v2/sites` per run, shared by every site. Timeouts and cancellations are not remembered.
  */
 export class ApiRoot {
   private verdict: Promise<Verdict> | null = null
@@ -30,11 +28,8 @@ export class ApiRoot {
     return this.verdict
   }
 
-  /**
-   * Resolves when the root answered as the API; throws an ApiError when it did not (kind
-   * `api-url`), or when the check itself failed (that failure's kind). `because` names the 404 that
-   * needs the evidence, for the message.
-   */
+  /** Resolves when the root answered as the API; else throws an ApiError (`api-url`, or the check's own failure).
+   * `because` names the 404 that needs the evidence. */
   async confirm(client: StagingApiClient, because: string): Promise<void> {
     const verdict = await this.ask(client)
     if (verdict.ok) return
@@ -52,10 +47,8 @@ export class ApiRoot {
   }
 
   /**
-   * The error a 404 the run does not skip (`if-missing: fail`) is reported as (issue 24 §3): "no such
-   * site or staging environment" (blaming the site id) only once the root answered as the API; the
-   * api-url error when it did not; the 404 with a word that the root could not be checked when the
-   * check could not finish (the timeout included: the 404 stays the run's answer).
+   * A 404 the run does not skip, as reported (issue 24 §3): blaming the site id only once the root answered as
+   * the API; else the api-url error, or (the check could not finish) the 404 saying the root was not checked.
    */
   async blame(client: StagingApiClient, notFound: ApiError): Promise<ApiError> {
     let verdict: Verdict

@@ -7,15 +7,10 @@ import type { TLSSocket } from 'node:tls'
 import { CancelledError, whenAborted } from '../clock.js'
 
 /**
- * One HTTP exchange at a time, over connections kept alive for the whole run. Knows how far each
- * request got, which is what decides whether it may be sent again:
- * - `connecting`: no connection was made (refused, DNS, TLS handshake failed, no SYN-ACK in time):
- *   not one byte of the request reached the server;
- * - `connected`: the connection stood, so the request can have reached the server.
- *
- * Proxies (`https_proxy`, `no_proxy`) work as self-hosted runners need: the agents come from
- * `@actions/http-client`. Redirects are never followed (this layer does not know them). At most
- * MAX_RESPONSE_BYTES of a body are read: a server cannot make us hold megabytes.
+ * One HTTP exchange over connections kept alive for the run. Knows how far each request got, which decides
+ * whether it may be sent again: `connecting` (no connection was made: not one byte reached the server) or
+ * `connected` (the request can have reached it). Proxies work as self-hosted runners need (the agents are
+ * `@actions/http-client`'s). Redirects are never followed; at most MAX_RESPONSE_BYTES of a body are read.
  */
 export interface TransportRequest {
   method: string
@@ -24,11 +19,8 @@ export interface TransportRequest {
   /** Longest the exchange may take, connecting and the whole answer included. */
   timeoutMs: number
   signal?: AbortSignal
-  /**
-   * A new connection rather than a kept-alive one. For push and delete: a kept-alive socket that
-   * the server closed while it sat idle fails a request in a way that cannot be told from a
-   * request lost after it arrived, and those two are never sent again.
-   */
+  /** A new connection, for push and delete: a kept-alive socket the server closed while idle fails a request
+   * as one lost after it arrived would, and those two are never sent again. */
   fresh?: boolean
   /** The request's JSON body, already serialised (site versions and tools take one: contract §13-14). */
   body?: string
