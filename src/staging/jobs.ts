@@ -213,21 +213,17 @@ export async function sendJob(
       else if (!unknown && notTaken) jobIs(ctx, op, 'not-taken', said!.httpStatus)
       else if (!unknown && e instanceof ApiError && e.processing !== 'unknown') jobIs(ctx, op, null)
       if (!busy) throw e
-      await waitWhileBusy(ctx, op, busyTries)
+      // if-busy: wait: one pause before the refused request is sent again.
+      const delayMs = ctx.busy.delayMs(busyTries)
+      if (ctx.busy.passesDeadline(delayMs)) throw new DeadlineError()
+      at(ctx, `waiting for another job on site ${ctx.siteId} to finish`)
+      ctx.logger.info(
+        `Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (${setting('if-busy', 'wait')}).`,
+      )
+      if (!(await ctx.busy.sleep(delayMs))) throw new DeadlineError()
       at(ctx, step)
     }
   }
-}
-
-/** if-busy: wait: one pause before the refused request (a job's, a checkpoint's) is sent again. */
-export async function waitWhileBusy(ctx: RunContext, op: Job, busyTries: number): Promise<void> {
-  const delayMs = ctx.busy.delayMs(busyTries)
-  if (ctx.busy.passesDeadline(delayMs)) throw new DeadlineError()
-  at(ctx, `waiting for another job on site ${ctx.siteId} to finish`)
-  ctx.logger.info(
-    `Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (${setting('if-busy', 'wait')}).`,
-  )
-  if (!(await ctx.busy.sleep(delayMs))) throw new DeadlineError()
 }
 
 function unknownOutcome(ctx: RunContext, op: JobOperation, e: ApiError): ApiError {
