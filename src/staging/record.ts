@@ -24,6 +24,8 @@ export interface RunRecord {
   jobs: JobState[]
   /** The site version taken before a push, or restored by a rollback (issue 27). */
   checkpointId: string | null
+  /** The version ids sent for deletion (each once a run). */
+  deleteSent: string[]
   production: Production
 }
 
@@ -73,6 +75,7 @@ export function newRecord(): RunRecord {
     warnings: [],
     jobs: [],
     checkpointId: null,
+    deleteSent: [],
     production: {
       content: { is: 'unchanged' },
       maintenance: null,

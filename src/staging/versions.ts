@@ -103,8 +103,7 @@ export async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> 
   ctx.logger.info(
     `The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`,
   )
-  const { removed } = await deleteVersions(ctx, old)
-  return removed.length > 0
+  return deleteVersions(ctx, old)
 }
 
 /** Whether this tool named the version (its mark, contract §13 r5; never a version a person made). */
@@ -119,24 +118,21 @@ const deletable = (
   except = '',
 ): string[] => {
   if (ageUnknown) return []
-  const sent = SENT_DELETE.get(ctx)
+  const sent = ctx.record.deleteSent
   const ours = versions.filter(
-    (v) => isOurs(v) && v.completed && v.site === 'this' && v.id !== except && !sent?.has(v.id),
+    (v) => isOurs(v) && v.completed && v.site === 'this' && v.id !== except && !sent.includes(v.id),
   )
   return ours.map((v) => v.id).slice(Math.max(0, keep - 1))
 }
 
-/** The version ids a run sent for deletion. */
-const SENT_DELETE = new WeakMap<RunContext, Set<string>>()
-
 /**
  * One `DELETE /v2/site-versions` (ids only: nothing on the server limits it to one site). An answer
- * that did not come is unknown, never "not deleted".
+ * that did not come is unknown, never "not deleted". True when some were deleted.
  */
-async function deleteVersions(ctx: RunContext, ids: string[]): Promise<{ removed: string[] }> {
+async function deleteVersions(ctx: RunContext, ids: string[]): Promise<boolean> {
   at(ctx, 'deleting older checkpoints')
   // Each id is sent for deletion once a run, whatever came back (a list that lags still shows it).
-  for (const id of ids) (SENT_DELETE.get(ctx) ?? SENT_DELETE.set(ctx, new Set()).get(ctx)!).add(id)
+  ctx.record.deleteSent.push(...ids)
   try {
     const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids } })
     const { removed, failed } = deletedIdsOf(answer.reply.data)
@@ -146,7 +142,7 @@ async function deleteVersions(ctx: RunContext, ids: string[]): Promise<{ removed
         `Deleted ${gone.length} older checkpoint(s) of site ${ctx.siteId} (${gone.join(', ')}).`,
       )
     if (failed.length > 0) warn(ctx, `These older checkpoints could not be deleted: ${failed.join(', ')}.`)
-    return { removed: gone }
+    return gone.length > 0
   } catch (e) {
     if (!stoppable(e)) throw e
     const unknown = !(e instanceof ApiError) || e.processing === 'unknown'
@@ -156,7 +152,7 @@ async function deleteVersions(ctx: RunContext, ids: string[]): Promise<{ removed
         ? `Whether older checkpoints (${ids.join(', ')}) were deleted is unknown: ${e.message || 'no answer came'}. Look at site ${ctx.siteId}'s versions in the dashboard.`
         : `Older checkpoints (${ids.join(', ')}) were not deleted: ${e.message}`,
     )
-    return { removed: [] }
+    return false
   }
 }
 
