@@ -8,17 +8,11 @@ import { waitForUrl } from './url-check.js'
 import { capitalised, perDoor } from '../words.js'
 
 /**
- * The staging site's id and URL when this run's answers did not say them (issue 20 §1), in this
- * order after the answers themselves (source 1):
- *  2. the list the spec documents, `GET /v2/sites`, where a field links a record to this production
- *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does; read
- *     once the run's other jobs ended (one read serves them all);
- *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
- *  4. the `staging-url` input.
- * `readStaging`: the after-job staging read, when the run put the list before it (after-job.ts).
- * A URL from 3 or 4 is used only once it answers HTTP. Each source tells the run's facts what it
- * found (facts.ts: a weaker source only fills what a stronger one left unknown), or why it gave
- * nothing. Best effort: nothing here fails a run.
+ * The staging site's id and URL when this run's answers did not say them (issue 20 §1), after the answers
+ * (source 1): 2. the site list (site-list.ts), read once the run's other jobs ended; 3. a URL an earlier run
+ * recorded (`config.stagingHints`); 4. the `staging-url` input, each of these two used only once it answers.
+ * `readStaging`: the after-job staging read, when the run put the list before it (after-job.ts). Each source
+ * tells the run's facts what it found (facts.ts), or why it gave nothing. Best effort: nothing fails a run.
  */
 export async function fillFromOtherSources(
   ctx: RunContext,
@@ -35,11 +29,8 @@ export async function fillFromOtherSources(
 /** How long a known URL gets to answer. */
 const HINT_CHECK_MS = 10_000
 
-/**
- * This site's staging record in the site list, learnt (facts.ts: the list only fills what the
- * answers left unknown); or why the list does not name it. A list read in part never says it names
- * no staging site: it says how many pages it did not read (contract r4 §12).
- */
+/** This site's staging record in the site list, learnt, or why the list does not name it. A list read in part
+ * never says it names no staging site: it says how many pages it did not read (contract r4 §12). */
 export async function fromSiteList(
   ctx: RunContext,
 ): Promise<{ record: Record<string, unknown> | null } | { note: string }> {

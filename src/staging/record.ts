@@ -8,11 +8,8 @@ interface RunContext {
   siteId: string
 }
 
-/**
- * The run's record (design.md, "One wing, one record, one table"): what was sent, what answered (or
- * did not), and what production is now. This module is its only writer; every sentence the Result
- * says about production comes from `productionWords` (issue 31 §1).
- */
+/** The run's record (design.md, "One wing, one record, one table"), written by this module alone; every sentence
+ * the Result says about production comes from `productionWords` (issue 31 §1). */
 export interface RunRecord {
   /** The step the run is in, named by a timeout or a cancel ("switching maintenance mode on"). */
   step: string
@@ -35,10 +32,7 @@ export type Job = JobOperation | 'checkpoint' | 'restore'
 /** What is known of one job the run started, for the cancel and timeout reports (issue 17 §5). */
 export interface JobState {
   op: Job
-  /**
-   * sent: the request went, no answer yet; accepted: the server took it; completed: it ended well; failed: it
-   * ended failed on the server; not-taken: answered "not processed" (429, 503), waiting to be sent again at the stop.
-   */
+  /** sent: no answer yet; not-taken: answered "not processed" (429, 503, busy), to be sent again at the stop. */
   state: 'sent' | 'accepted' | 'completed' | 'failed' | 'not-taken'
   /** not-taken: the status that said so. */
   status?: number | null
@@ -120,11 +114,8 @@ export function note(ctx: RunContext, ...warnings: string[]): void {
 export const jobState = (ctx: RunContext, op: Job): JobState['state'] | undefined =>
   ctx.record.jobs.findLast((j) => j.op === op)?.state
 
-/**
- * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
- * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
- * refused or that never left (no job came of it).
- */
+/** Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its answer),
+ * a state moves the latest one on, null forgets a request refused or never sent (no job came of it). */
 export function jobIs(
   ctx: RunContext,
   op: Job,
@@ -152,11 +143,8 @@ function pushContent(state: JobState['state'] | null, before?: JobState['state']
   return before === 'accepted' ? { is: 'unknown', by: 'push' } : { is: 'unchanged' }
 }
 
-/**
- * What the run says of production, from the record alone, on every ending: sentences for the
- * summary, warnings a person must act on, and the step for the hint. Empty when the run never
- * touched production.
- */
+/** What the run says of production, from the record alone, on every ending: sentences for the summary, warnings
+ * a person must act on, and the step for the hint. Empty when the run never touched production. */
 export function productionWords(ctx: RunContext): { summary: string[]; warnings: string[]; hint: string } {
   const { content, maintenance, protection, check, recheck, checkpoint } = ctx.record.production
   const site = ctx.siteId
@@ -177,29 +165,17 @@ export function productionWords(ctx: RunContext): { summary: string[]; warnings:
     hint = `Check the live site now; to try the restore again, ${rollbackCommand(site, content.version)}.`
   }
   const restored = content.is === 'restored' ? [`Production was restored to version ${content.version}.`] : []
-  const checked = check
-    ? [
-        check.passed
-          ? `Production passed its check at ${check.url}: ${check.last}.`
-          : `Production FAILED its check at ${check.url}: ${check.last}.`,
-      ]
-    : []
+  const verdict = check?.passed ? 'passed' : 'FAILED'
+  const checked = check ? [`Production ${verdict} its check at ${check.url}: ${check.last}.`] : []
   // In the order it happened: a restore after a failed check comes between the check and its recheck.
   summary.push(...(recheck ? [...checked, ...restored] : [...restored, ...checked]))
-  if (recheck)
-    summary.push(
-      recheck.passed
-        ? `After the restore, production passes its check: ${recheck.last}.`
-        : `After the restore, production still fails its check: ${recheck.last}.`,
-    )
+  const again = recheck?.passed ? 'passes' : 'still fails'
+  if (recheck) summary.push(`After the restore, production ${again} its check: ${recheck.last}.`)
   if (checkpoint) {
     const name = checkpoint.name ? ` ("${checkpoint.name}")` : ''
     const restoredIt = content.is === 'restored' && content.version === checkpoint.id
-    summary.push(
-      restoredIt || content.is === 'unchanged'
-        ? `Checkpoint ${checkpoint.id}${name} was taken before the push.`
-        : `Checkpoint ${checkpoint.id}${name} was taken before the push; to restore it, ${back}.`,
-    )
+    const how = restoredIt || content.is === 'unchanged' ? '' : `; to restore it, ${back}`
+    summary.push(`Checkpoint ${checkpoint.id}${name} was taken before the push${how}.`)
     if (!hint && content.is === 'unknown') hint = `If production is wrong, ${back}.`
     if (!hint && (content.is === 'push-failed' || (check && !check.passed && content.is === 'pushed')))
       hint = `To restore production as it was before the push, ${back}.`

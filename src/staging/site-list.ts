@@ -1,10 +1,8 @@
 /**
- * Source 2 of the staging site's id and URL (issue 20 §1): `GET /v2/sites` (`type`, `page`, `per_page`), read whole
- * (contract r4 §12) by `readSiteList`; the finding is pure (`findStagingInList`). A record is this production site's
- * staging only when a field links it so (docs/assumptions.md): `staging_of`, `production_site_id` or `production_id`
- * equal to the production id; `parent_id` / `parent_site_id` equal to it on a record marked as staging (`is_staging`
- * true or 1, `type` / `site_type` "staging"); or `staging_site_id` / `staging_id` on the production site's own record.
- * Never a name or a URL that looks like staging, nor a record whose id is the production id (contract §5, r3).
+ * Source 2 of the staging site's id and URL (issue 20 §1): `GET /v2/sites`, read whole (contract r4 §12). A record
+ * is this production site's staging only when a field links it so (docs/assumptions.md: STAGING_OF, PARENT on a
+ * record marked as staging, STAGING_ID on the production site's own record); never by a name or URL that looks like
+ * staging, nor a record whose id is the production id (contract §5, r3).
  */
 import { field, idText, isProductionId, stagingUrlOf } from '../contract.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
@@ -18,10 +16,9 @@ export const LIST_MAX_PAGES = 10
 const SMALLEST_PAGE = 20
 
 /**
- * The most pages one read of the list may take for a run of `sites` sites: the base cap, and room
- * for every staging record of the batch at the smallest page the family answers (issue 26 §5: every
- * URL the list can give), so a 1000-site batch reads up to 60 pages. Still a cap: a server that pages
- * forever cannot keep the run reading, and each page waits for a call to spare (supply).
+ * The most pages one read of the list may take for `sites` sites: the base cap, and room for every staging
+ * record of the batch at the smallest page (issue 26 §5): 60 pages for 1000 sites. Still a cap: a server
+ * that pages forever cannot keep the run reading.
  */
 export function listPagesFor(sites: number): number {
   return LIST_MAX_PAGES + Math.ceil(Math.max(0, sites) / SMALLEST_PAGE)
@@ -41,13 +38,11 @@ export type ListRead =
   | { error: string }
 
 /**
- * Reads the list of staging sites page by page (one try each), to the last page the answers state (`meta.last_page`,
- * or `last_page` inside `data`; a short page is not the last); without one, to an empty page, a null `next_page_url`,
- * or a page that only repeats rows (a server that ignores `page`). It stops early at `maxPages`, the deadline, a 429
- * or another failure of a later page, and when `supply` (the rate window) has no call to spare: a further page never
- * waits for one, so the list never takes calls the jobs' plan counts on (contract §6 r3). With `idle` (the URLs are
- * all the run still needs) each page waits its turn and is tried again as `max-retries` says. A timeout of the first
- * page is thrown; its failure is returned as `error`.
+ * Reads the list page by page (one try each), to the last page the answers state (a short page is not the last);
+ * without one, to an empty page, a null `next_page_url`, or a page that only repeats rows. It stops early at
+ * `maxPages`, the deadline, a later page's failure, and when `supply` has no call to spare: a further page never
+ * waits for one, so the list never takes calls the jobs' plan counts on (contract §6 r3). With `idle` (nothing
+ * else to send) each page waits its turn and is retried. A first page's timeout is thrown, its failure returned.
  */
 export async function readSiteList(
   client: StagingApiClient,
@@ -110,10 +105,7 @@ export async function readSiteList(
   }
 }
 
-/**
- * The site list, read once per run and shared by every site of a batch (like the check of the API
- * root). A timeout or a cancellation of its first page is not remembered: they end the run anyway.
- */
+/** The site list, read once per run and shared by every site; a timeout or cancel of its first page is not kept. */
 export class SiteList {
   private reading: Promise<ListRead> | null = null
   /** When (clock ms) the read in `reading` started. */
@@ -180,10 +172,8 @@ export function lastPageOf(meta: unknown, data: unknown): number | null {
 }
 
 /**
- * This production site's staging record in the records of a list answer (its pages put together),
- * or why there is none. Two records that claim to be its staging contradict each other (contract r4
- * §12): `conflict`, and neither is used. The same record twice (a row that moved between two pages
- * while they were read) is one claim.
+ * This production site's staging record in a list's records, or why there is none. Two records that claim to
+ * be its staging contradict each other (contract r4 §12): neither is used. The same record twice is one claim.
  */
 export function findStagingInList(
   records: readonly Record<string, unknown>[],

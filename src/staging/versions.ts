@@ -17,17 +17,14 @@ import { at, warn } from './record.js'
 import { readSiteList } from './site-list.js'
 import { setting } from '../words.js'
 
-/**
- * A site's versions as this tool may touch them (issue 31 §4, contract §13 r5): the list read whole,
- * paged as the site list is; a record naming another site left out; only versions carrying this
- * tool's mark, of this site by their own record, ever deleted.
- */
+/** A site's version as this tool may touch it (issue 31 §4, contract §13 r5): only versions carrying this tool's
+ * mark, of this site by their own record, are ever deleted. */
 export interface VersionRecord {
   id: string
   name: string
   completed: boolean
   createdAt: string
-  /** Whose version the record says it is (contract §13 r5): this site's, another's, or it names none. */
+  /** Whose version the record says it is (contract §13 r5): this site's, or it names none (others' are left out). */
   site: 'this' | 'unknown'
 }
 
@@ -85,11 +82,8 @@ export async function listVersions(ctx: RunContext): Promise<VersionList> {
   return { versions, others, unread, outOfOrder, ageUnknown }
 }
 
-/**
- * Before a checkpoint the service refused for its quota (422): deletes this tool's completed
- * checkpoints of the site that keep-checkpoints would delete after the push (all but the newest
- * `keep - 1`). True when some were deleted.
- */
+/** Before a checkpoint the service refused for its quota (422): deletes the checkpoints keep-checkpoints would
+ * delete after the push (all but the newest `keep - 1`). True when some were deleted. */
 export async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> {
   let list: VersionList
   try {
@@ -156,11 +150,8 @@ async function deleteVersions(ctx: RunContext, ids: string[]): Promise<boolean> 
   }
 }
 
-/**
- * Issue 27 §5: after a push that succeeded, this tool's older checkpoints of the site beyond
- * `keep` are deleted (the one just made is always kept; versions it did not name, and versions
- * whose site the list does not say, are never touched). Never fails the run: a refusal is a warning.
- */
+/** Issue 27 §5: after a push that succeeded, this tool's checkpoints beyond `keep` are deleted (never the one just
+ * made, one it did not name, or one whose site the list does not say). Never fails the run: a refusal warns. */
 export async function pruneCheckpoints(ctx: RunContext, keep: number, current: string): Promise<void> {
   at(ctx, 'reading the versions to prune')
   let list: VersionList
