@@ -9,10 +9,8 @@ import { learnFromStaging } from './probe.js'
 import { waitForUrl } from './url-check.js'
 import { setting } from '../words.js'
 
-/**
- * After a job that succeeded: the staging id and URL the answers did not give (one read), and
- * wait-for-url after a create or pull. Returns the run's ending.
- */
+/** After a job that succeeded: the staging id and URL the answers did not give, and wait-for-url after a create
+ * or pull. Returns the run's ending. */
 export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Ending> {
   // The job's own length: the reads after it (a site list held until the batch is quiet) are not the job's.
   const jobDone = ctx.clock.now()
@@ -66,15 +64,12 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
 }
 
 /**
- * The after-job staging read: the one call site of the read a job that succeeded may cost (one
- * request, one try), for whoever plans the run's calls. Best effort (issue 26 §2): it goes only
- * with a call to spare while other jobs are still followed (it never waits for a call one of them
- * needs), and not at all once the read has named nothing after jobs that succeeded in this run.
+ * The one call site of the read a job that succeeded may cost (one try). Best effort (issue 26 §2): it goes
+ * only with a call to spare while other jobs are followed (it never waits for a call one of them needs).
  */
 async function readStagingAfterJob(ctx: RunContext): Promise<void> {
   const route = ctx.readRoute
-  // None once the run heard that the service offers no such read, or once the read has answered
-  // 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
+  // None once the service refused the read, or it answered 404 after jobs that succeeded (namesNothing).
   if (route.refused || route.namesNothing) return
   if (!ctx.polls.spareNow()) {
     ctx.logger.debug('not reading the staging environment now: the calls left are for jobs still running')

@@ -15,12 +15,8 @@ import { runOperation, type RunDeps } from './operations.js'
 import { eachLine, inDoorWords, setting } from '../words.js'
 import { PollScheduler } from './wait/batch.js'
 
-/**
- * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * rate window, one poll scheduler, one transport, one deadline and one check of the API root; with
- * `failFast`, no new site starts after a failure. One site runs
- * exactly as runOperation alone would.
- */
+/** Runs the operation on every site, up to `concurrency` at once, all sharing one rate window, poll scheduler,
+ * transport, deadline and API root check; with `failFast`, no new site starts after a failure. */
 export async function runAll(config: Config, deps: RunDeps): Promise<Result[]> {
   const clock = deps.clock ?? realClock
   const transport = deps.transport ?? new NodeTransport(USER_AGENT)

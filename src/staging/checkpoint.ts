@@ -28,11 +28,8 @@ import { claimFor, follow, waitForTask, type WaitDeps, type WaitOutcome } from '
 import { readSiteList } from './site-list.js'
 import { setting } from '../words.js'
 
-/**
- * The calls a push or a rollback makes besides the job's own, for the batch's call plan (contract
- * §6 r3): the version, its name, its task's last status read and the list before pruning; each
- * toggle; a rollback's list of versions.
- */
+/** The calls a push or a rollback makes besides the job's own, for the batch's call plan (contract §6 r3): the
+ * version, its name, its task's last status and the list before pruning; each toggle; a rollback's list. */
 export function extraCalls(config: Config): number {
   if (config.dryRun) return 0
   if (config.operation === 'rollback') return 1
@@ -54,11 +51,8 @@ export function checkpointName(env: NodeJS.ProcessEnv, wallNow: number): string 
 const NO_PUSH = 'The push was not sent: no checkpoint, no push.'
 const WITHOUT = `or run with ${setting('checkpoint', 'none')} to push without a way back`
 
-/**
- * Issue 27 §1-2: a site version of production, named as this tool's, followed to completed with the
- * same waiting as any job. Returns the checkpoint, or the run's ending when there is none (then the
- * push must not be sent).
- */
+/** Issue 27 §1-2: a site version of production, named as this tool's, followed to completed as any job. Returns
+ * the checkpoint, or the run's ending when there is none (then the push must not be sent). */
 export async function takeCheckpoint(ctx: RunContext): Promise<Checkpoint | Ending> {
   try {
     return await make(ctx)
@@ -167,11 +161,8 @@ async function nameIt(ctx: RunContext, id: string): Promise<string | null> {
   }
 }
 
-/**
- * A 404 on a versions route says "no versions here" only once the API root answered as the API
- * (contract §4 r3, as for the staging routes): otherwise the api-url error, or the 404 with a word
- * that the root could not be checked (ApiRoot.blame: a new error; the same one when the root is right).
- */
+/** A 404 on a versions route says "no versions here" only once the API root answered as the API (contract §4 r3):
+ * the error ApiRoot.blame makes of it (the same one when the root is right). */
 export async function withRootEvidence(ctx: RunContext, e: ApiError): Promise<ApiError> {
   return e.httpStatus === 404 ? ctx.root.blame(ctx.client, e) : e
 }

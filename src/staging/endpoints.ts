@@ -36,10 +36,8 @@ export const PUSH_WARNINGS_IF_SENT = [
 ]
 
 /**
- * The same, for a push whose job failed on the server: it may have overwritten part of production,
- * but it did not complete, so the purge that completion brings (spec §4, push rule 4) is not claimed.
- * Without a checkpoint, the first line; with one (issue 27), the second: the backup it took is named
- * by the run's checkpoint lines, so "no backup" would be false.
+ * The same, for a push whose job failed on the server: it did not complete, so the purge that completion
+ * brings (spec §4, push rule 4) is not claimed; with a checkpoint (issue 27), "no backup" would be false.
  */
 export const PUSH_WARNINGS_IF_FAILED = [
   'The push job failed, but it may have overwritten part of production first: no backup was taken before it, and the API cannot restore the previous live site. Check the live site now.',
@@ -49,12 +47,10 @@ const PUSH_FAILED_WITH_CHECKPOINT =
   'The push job failed, but it may have overwritten part of production first: check the live site now.'
 
 /**
- * The push warnings as the run can say them: as facts once the push job completed; for a job that
- * failed, that form; for any other end of a push that was sent (not followed, timed out, cancelled,
- * unknown), the "if the push went through" form. The run notes PUSH_WARNINGS once the push was
- * taken or its answer lost (jobs.ts); this chooses the form. Each line only while it still
- * stands: a checkpoint is a backup, so it removes the "no backup" line; the record's own words on
- * protection (on again, off, unknown, after the push) replace the protection line.
+ * The push warnings (noted once the push was taken or its answer lost, jobs.ts) as the run can say them: facts
+ * once the push job completed, the failed form for a job that failed, else the "if the push went through" form.
+ * Each line only while it still stands: a checkpoint removes the "no backup" line; the record's own words on
+ * protection replace the protection line.
  */
 export function pushWarnings({ warnings, production, jobs }: RunRecord, failed: boolean): string[] {
   const gone = [production.checkpoint !== null, production.protection !== null, false]

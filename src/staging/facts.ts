@@ -76,11 +76,8 @@ export class Facts {
     return this.idFact !== null && this.urlFact !== null
   }
 
-  /**
-   * The one way a source tells what it learnt. Returns false when the record was refused whole (it
-   * names the production site as the staging site), true otherwise (even when a weaker word was
-   * not taken).
-   */
+  /** The one way a source tells what it learnt. False when the record was refused whole (it names a production
+   * site as the staging site), else true (even when a weaker word was not taken). */
   learn(source: Source, learnt: Learnt): boolean {
     const { id, url, state, exists } = learnt
     const other = id ? this.others.find((p) => p !== this.productionId && isProductionId(id, p)) : undefined

@@ -15,10 +15,8 @@ import { CREATE_ANSWER, fillStagingFields } from './staging-fields.js'
 import { waitForProbe, waitForTask } from './wait/follow.js'
 import { setting } from '../words.js'
 
-/**
- * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
- * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
- */
+/** create, pull, push, delete: the request under the if-exists / if-missing / if-busy policies, the job followed,
+ * then what follows a success (after-job.ts). */
 export async function runJob(ctx: RunContext, op: JobOperation): Promise<Ending> {
   // The response to follow, or the ending when the policies carried the operation to its end.
   let started: ApiResponse | Ending

@@ -52,10 +52,7 @@ export interface RunDeps {
   siteGet?: SiteGet
 }
 
-/**
- * Runs one operation on one production site with the policies of `config` and returns its Result.
- * Never throws: this is where a run ends, as an Ending (ending.ts says how), written once.
- */
+/** Runs one operation on one production site and returns its Result. Never throws: a run ends here, written once. */
 export async function runOperation(config: Config, siteId: string, deps: RunDeps): Promise<Result> {
   const clock = deps.clock ?? realClock
   const started = clock.now()

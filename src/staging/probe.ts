@@ -19,11 +19,8 @@ export type StagingRead =
   /** A 404 that is not the routing layer's: no staging, or no such site, IF the root is right. */
   | { kind: 'missing'; error: ApiError }
 
-/**
- * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
- * errors; once the run has heard that the service offers no staging read (`ctx.readRoute`), throws
- * that refusal again without sending anything.
- */
+/** Reads the staging environment through the retry layer; other errors are thrown, and once the run heard that
+ * the service offers no staging read (`ctx.readRoute`), that refusal, without sending anything. */
 export async function readStaging(
   ctx: RunContext,
   options: { maxRetries?: number } = {},
@@ -67,11 +64,8 @@ function notSent(ctx: RunContext, first: ApiError): ApiError {
   })
 }
 
-/**
- * Before a 404 is read as "no staging environment" (status `none`, if-missing: skip, a staging
- * gone before recreate's delete): the API root must have answered as the API in this run (contract
- * §4 r3). Throws ApiError (`api-url`) when it did not.
- */
+/** Before a 404 is read as "no staging environment": the API root must have answered as the API in this run
+ * (contract §4 r3). Throws ApiError (`api-url`) when it did not. */
 export async function confirmNoStaging(ctx: RunContext, because: string): Promise<void> {
   const step = ctx.record.step
   // The step a timeout or a cancellation meanwhile names (issue 24 §3): the 404 is held back, not "sending".
@@ -84,11 +78,9 @@ export async function confirmNoStaging(ctx: RunContext, because: string): Promis
 }
 
 /**
- * Best effort, one try: what a read of the staging environment says, learnt (facts.ts decides what
- * it may change: nothing a stronger source said). A 404 says "no staging" only when no source of
- * this run named the staging site, and once the API root has answered as the API (§4 r3); when the
- * root cannot be confirmed, the state stays unknown, with a warning. A read that fails changes
- * nothing.
+ * Best effort, one try: what a read of the staging environment says, learnt (facts.ts). A 404 says "no
+ * staging" only when no source of this run named the staging site, and once the API root has answered as the
+ * API (§4 r3); else the state stays unknown, with a warning. A read that fails changes nothing.
  */
 export async function learnFromStaging(ctx: RunContext): Promise<ProbeState | 'none' | null> {
   let read: StagingRead

@@ -4,21 +4,15 @@ import type { RunContext } from './context.js'
 import { waitForUrl, type SiteAnswer } from './url-check.js'
 
 /**
- * production-url after a push or a restore (contract §16): the live site itself, asked until it is
- * healthy (2xx or 3xx, and the production-expect text in its page when one is set) or its window
- * ends: verify-timeout, cut at the run's one deadline. One bad answer decides nothing (the first
- * minute after a push may serve the purged cache's errors): it is asked again with wait-for-url's
- * backoff, through the same safe GET (url-check.ts: http(s) only, no credentials, no header of ours,
- * no redirect followed, plain http only on loopback).
+ * production-url after a push or a restore (contract §16): the live site, asked until it is healthy (2xx or 3xx,
+ * with the production-expect text when set) or verify-timeout ends. One bad answer decides nothing (the first
+ * minute after a push may serve the purged cache's errors); it is asked through wait-for-url's safe GET.
  */
 export interface ProductionCheck {
   passed: boolean
   /** The last answer seen, in inert, bounded words: `HTTP 503`, `no answer: connection refused`. */
   last: string
-  /**
-   * GETs the check made. 0: production was never asked (plain http to a host that is not loopback,
-   * or no time left): not evidence either way, so nothing may be restored on it.
-   */
+  /** GETs the check made. 0: production was never asked: not evidence either way, so nothing is restored on it. */
   tries: number
   /** Not passed, and the step's deadline came before the end of its window. */
   cut: boolean

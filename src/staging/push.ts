@@ -12,11 +12,9 @@ import { VERSIONS_PATH, toolsPath, versionPath } from '../contract.js'
 import { setting } from '../words.js'
 
 /**
- * A push, as issues 27 and 31 describe it: checkpoint -> maintenance on -> push -> wait ->
- * maintenance off (in every ending) -> production check (a maintenance page is not production) ->
- * [a failed job or check with rollback-on-failure: restore once, follow, check again] -> password
- * protection on (only once the push job ended) -> prune old checkpoints. Each step records what it
- * learnt (record.ts); what the run says of production is rendered from that record alone.
+ * A push, as issues 27 and 31 describe it: checkpoint -> maintenance on -> push -> wait -> maintenance off (in
+ * every ending) -> production check -> [a failed job or check with rollback-on-failure: restore once, follow,
+ * check again] -> password protection on (only once the push job ended) -> prune old checkpoints.
  */
 export async function runPush(ctx: RunContext): Promise<Ending> {
   const { config } = ctx
@@ -97,10 +95,8 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
   return ending
 }
 
-/**
- * Issue 27 §4, issue 31 §8: the push's job failed on the server, or production failed its check:
- * restore the checkpoint once, follow it, check production again. The run stays red.
- */
+/** Issue 27 §4, issue 31 §8: the push's job or production's check failed: restore the checkpoint once, follow
+ * it, check production again. The run stays red. */
 async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: Checkpoint): Promise<Ending> {
   // The push's facts (its task, status, the server's words) stay the run's outputs.
   const { taskId, httpStatus, message } = ctx.record
@@ -143,10 +139,7 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
   return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } }
 }
 
-/**
- * dry-run of a push: the checkpoint and maintenance steps around the push's own lines (in `lines`,
- * in the order they would be sent).
- */
+/** dry-run of a push: the checkpoint and site-tool steps around the push's own `lines`, in the order sent. */
 export function pushDryRun(ctx: RunContext, lines: string[]): void {
   const { config } = ctx
   const url = (path: string) => decodeURI(ctx.client.url(path))

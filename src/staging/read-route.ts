@@ -2,10 +2,8 @@ import { ApiError } from '../api/errors.js'
 import { probeUnsupported } from '../contract.js'
 
 /**
- * Whether the service offers the staging read at all, learned once and shared by every site of a
- * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
- * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
- * the rate limit to hear it again.
+ * Whether the service offers the staging read at all, learned once per run: a 405 or 501 is the route's
+ * answer, not one site's (contract §3), so the other sites do not each spend a request to hear it again.
  */
 export class StagingReadRoute {
   /** The route's refusal, once one site heard it; null while the route may answer. */
@@ -17,19 +15,14 @@ export class StagingReadRoute {
   /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
   private learned: Promise<void> | null = null
 
-  /**
-   * Whether this route names nothing in this run: it answered 404 to MISSING_AFTER_JOB reads right
-   * after jobs that succeeded, and named no staging environment (docs/assumptions.md, 70).
-   */
+  /** It answered 404 to MISSING_AFTER_JOB reads right after jobs that succeeded, and named no staging
+   * environment (docs/assumptions.md, 70). */
   get namesNothing(): boolean {
     return !this.named && this.missingAfterJob >= MISSING_AFTER_JOB
   }
 
-  /**
-   * A read right after a job that succeeded (`read` says whether it named the staging environment,
-   * or null when it failed): until one has named one, they go one at a time, so a route that
-   * answers 404 is heard MISSING_AFTER_JOB times, not once per site. Null when not sent.
-   */
+  /** A read right after a job that succeeded (`named`: whether it named the staging, null when it failed): until
+   * one has, they go one at a time, so a route that answers 404 is heard MISSING_AFTER_JOB times, not per site. */
   async afterJob<T>(read: () => Promise<T>, named: (result: T) => boolean | null): Promise<T | null> {
     while (this.afterJobRead && !this.named) await this.afterJobRead
     if (this.namesNothing) return null
@@ -50,10 +43,8 @@ export class StagingReadRoute {
     return sent
   }
 
-  /**
-   * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
-   * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
-   */
+  /** Sends `read` unless the route has refused (then throws `notSent(refusal)`); while the run's first read is
+   * unanswered, the others wait for it (it may be the refusal). */
   async read<T>(read: () => Promise<T>, notSent: (refusal: ApiError) => Error): Promise<T> {
     if (this.learned) await this.learned
     if (this.refused) throw notSent(this.refused)

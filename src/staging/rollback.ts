@@ -15,10 +15,8 @@ import { outputNamed, setting } from '../words.js'
 
 const OVERWRITES = "production's files and database"
 
-/**
- * `operation: rollback` (issue 27 §3): restores production to `checkpoint-id`, or to the newest
- * completed checkpoint this tool made (never a version a person made unless its id is given).
- */
+/** `operation: rollback` (issue 27 §3): restores production to `checkpoint-id`, or to the newest completed
+ * checkpoint this tool made (never a version a person made unless its id is given). */
 export async function rollback(ctx: RunContext): Promise<Ending> {
   const chosen = await chooseVersion(ctx)
   if ('outcome' in chosen) return chosen
@@ -99,11 +97,8 @@ async function chooseVersion(ctx: RunContext): Promise<VersionRecord | Ending> {
   return version
 }
 
-/**
- * Restores production to version `id`: one PUT (never sent again unless refused: a restore
- * overwrites production as a push does, contract §13), its task followed to its end. What
- * production is after it (restored, partly restored, unknown) is the record's (record.ts).
- */
+/** Restores production to version `id`: one PUT (never sent again unless refused: it overwrites production as a
+ * push does, contract §13), its task followed to its end; what production is after it is the record's. */
 export async function restore(ctx: RunContext, id: string): Promise<Ending> {
   const { client, siteId, logger } = ctx
   logger.info(`Site ${siteId}: restoring production to version ${id} (overwrites ${OVERWRITES}).`)
@@ -162,11 +157,8 @@ export async function restore(ctx: RunContext, id: string): Promise<Ending> {
   }
 }
 
-/**
- * production-url after a push or a restore (contract §16), when it is given: the live site checked
- * (production-check.ts); the record keeps what the check saw, and a failed check fails the run. A
- * check that never asked (plain http, no time left) is no evidence: a warning, not a verdict.
- */
+/** production-url after a push or a restore (contract §16): the record keeps what the check saw, and a failed
+ * check fails the run. A check that never asked (plain http, no time left) is no evidence: a warning. */
 export async function verifyProduction(
   ctx: RunContext,
   ending: Ending,

@@ -8,11 +8,8 @@ import { at, learnt } from './record.js'
 /** How long the toggles after the push may take, together, past the deadline or a cancel (src/cancel.ts exits 5 s after it). */
 export const CLEANUP_MS = 4000
 
-/**
- * Switches one of production's tools (contract §14): true when the service took it. `late`: the
- * request goes even after the deadline or a cancellation, on a short clock of its own (CLEANUP_MS).
- * Never throws for an answer: a refusal or no answer is false, and the caller says what it means.
- */
+/** Switches one of production's tools (contract §14). `late`: it goes even after the deadline or a cancel, on a
+ * clock of its own (CLEANUP_MS). Never throws for an answer: the caller says what a refusal means. */
 export async function switchTool(
   ctx: RunContext,
   tool: SiteTool,

@@ -3,13 +3,8 @@ import { httpUrl } from '../text.js'
 import type { RunContext } from './context.js'
 import type { Source } from './facts.js'
 
-/**
- * The staging site's id and URL as a record of the server says them (contract §5), checked, for
- * the run's facts (facts.ts, which decides what they may overwrite): the create answer, a completed
- * task (only its `resource_id`), a read of the staging environment, a record of the site list.
- */
-
-/** The sources whose records are read here, in the words the summary shows. */
+/** The staging site's id and URL as the server's records say them (contract §5), checked, for the run's facts:
+ * the sources whose records are read here, in the words the summary shows. */
 export const CREATE_ANSWER: Source = { kind: 'answer', words: 'the create answer' }
 export const TASK: Source = { kind: 'answer', words: 'the task' }
 export const STAGING_READ: Source = { kind: 'read', words: 'the staging environment' }
@@ -19,10 +14,7 @@ export const listSource = (field: string): Source => ({
   words: `the site list, GET /v2/sites (field ${field})`,
 })
 
-/**
- * Learns the staging id and URL that `data` gives. Returns false when the record was refused (it
- * names the production site), true otherwise.
- */
+/** Learns the staging id and URL that `data` gives; false when the record was refused (Facts.learn). */
 export function fillStagingFields(ctx: RunContext, data: unknown, source: Source): boolean {
   const id = source === TASK ? taskSiteIdOf(data) : stagingSiteIdOf(data)
   return ctx.facts.learn(source, { id, url: cleanUrl(ctx, stagingUrlOf(data)) })

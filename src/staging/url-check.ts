@@ -10,11 +10,9 @@ import type { Clock, Logger } from '../types.js'
 import { setting } from '../words.js'
 
 /**
- * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
- * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
- * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
- * means the site answers). Only the status line is read, unless the caller asks for the start of the
- * body (the production check, production-check.ts).
+ * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS can lag
+ * 30-120 s). A plain GET of the site with our User-Agent and no other header of ours (never the API token); a
+ * redirect is never followed (a 3xx already means the site answers); the body is read only when asked.
  */
 
 /** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
@@ -64,10 +62,7 @@ function answered(answer: SiteAnswer | Error): string | null {
   return answers(answer.status) ? null : `HTTP ${answer.status}`
 }
 
-/**
- * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
- * (plain http to a host that is not loopback, as with api-url).
- */
+/** Waits until `url` answers: true; false: the deadline came first; null: not checked (plain http, not loopback). */
 export async function waitForUrl(
   url: string,
   run: UrlCheckRun,
