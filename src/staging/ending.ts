@@ -10,11 +10,8 @@ import { fillStagingFields, STAGING_READ, TASK } from './staging-fields.js'
 import type { WaitOutcome } from './wait/follow.js'
 import { inDoorWords, jobOf, setting } from '../words.js'
 
-/**
- * How a run ended, as a value: every path of an operation returns one (status.ts, jobs.ts,
- * after-job.ts, dry-run.ts), and a timeout, a cancellation or an error becomes one here
- * (`endingOf`). `writeResult` is the one function that turns it into the Result.
- */
+/** How a run ended, as a value: every path of an operation returns one, a thrown timeout, cancel or error becomes
+ * one in `endingOf`, and `writeResult` alone turns it into the Result. */
 export interface Ending {
   outcome: Outcome
   summary: string
@@ -166,19 +163,14 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
   }
 }
 
-/**
- * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
- * failed with the server's reason. A create's completion also names the staging site: from a task,
- * only its `resource_id` (never its own `id`: contract §5), from the probe, the staging record.
- */
+/** A followed job's end: succeeded on evidence only, accepted when nothing can tell, failed with the server's
+ * reason. A create's completion names the staging site (from a task only its `resource_id`: contract §5). */
 export function settle(ctx: RunContext, op: Operation, outcome: WaitOutcome): Ending {
   const what = jobOf(op)
   if (outcome.kind === 'failed') return failure(taskFailed(`The ${what}`, outcome.reason))
   if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
-    const warning =
-      outcome.kind === 'untrackable'
-        ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
-        : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`
+    const how = outcome.kind === 'untrackable' ? 'cannot be tracked' : 'could not be confirmed'
+    const warning = `The ${what} was accepted, but its completion ${how}: ${outcome.reason}.`
     warn(ctx, warning)
     return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.record.taskId)}` }
   }
