@@ -110,6 +110,9 @@ export function note(ctx: RunContext, ...warnings: string[]): void {
   for (const w of warnings) if (!ctx.record.warnings.includes(w)) ctx.record.warnings.push(w)
 }
 
+/** Version ids sent for deletion: each is sent once a run, whatever came back (docs/assumptions.md 171). */
+export const deletionSent = (ctx: RunContext, ids: string[]): number => ctx.record.deleteSent.push(...ids)
+
 /** The latest state of a job of `op`, as the record holds it (undefined: none was sent). */
 export const jobState = (ctx: RunContext, op: Job): JobState['state'] | undefined =>
   ctx.record.jobs.findLast((j) => j.op === op)?.state

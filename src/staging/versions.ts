@@ -13,7 +13,7 @@ import {
   versionTime,
 } from '../contract.js'
 import type { RunContext } from './context.js'
-import { at, warn } from './record.js'
+import { at, deletionSent, warn } from './record.js'
 import { readSiteList } from './site-list.js'
 import { setting } from '../words.js'
 
@@ -126,7 +126,7 @@ const deletable = (
 async function deleteVersions(ctx: RunContext, ids: string[]): Promise<boolean> {
   at(ctx, 'deleting older checkpoints')
   // Each id is sent for deletion once a run, whatever came back (a list that lags still shows it).
-  ctx.record.deleteSent.push(...ids)
+  deletionSent(ctx, ids)
   try {
     const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids } })
     const { removed, failed } = deletedIdsOf(answer.reply.data)
