@@ -3,6 +3,8 @@
  * records this run as what staging will show. A Stop when the operation must not start; every
  * request within the step's one deadline, every wait through the one backoff helper.
  */
+import { Backoff } from '../backoff.js'
+import { CancelledError } from '../clock.js'
 import { CLAIMING_OPERATIONS } from '../inputs/index.js'
 import type { Outcome } from '../types.js'
 import { deploymentSha, pullRequestTarget, type Repo } from './context.js'
@@ -14,7 +16,6 @@ import {
   ownerName,
   ownerPayload,
   taskFor,
-  waitForRun,
   type CurrentOwner,
 } from './ownership.js'
 import { beforePhase, deploymentContext, messageOf, type GitHubRun } from './run.js'
@@ -134,13 +135,7 @@ async function waitForOwnerRun(run: GitHubRun, repo: Repo, current: CurrentOwner
   run.o.log.info(
     `if-staging-taken: wait: waiting for the workflow run of #${pr}${current.owner.runUrl ? ` (${current.owner.runUrl})` : ''} to finish.`,
   )
-  const ended = await waitForRun(run.octokit, repo, runId, {
-    clock: run.o.clock,
-    deadline: run.o.deadline,
-    pollMs: run.limits.poll,
-    requestMs: run.limits.before,
-    signal: run.o.signal,
-  })
+  const ended = await waitForRun(run, repo, runId)
   if (ended === 'done') {
     run.o.log.info(`The workflow run of #${pr} is done: this run takes staging.`)
     return null
@@ -164,6 +159,42 @@ async function waitForOwnerRun(run: GitHubRun, repo: Repo, current: CurrentOwner
       `(HTTP ${ended.refused}). The github-token needs the permission "actions: read" to wait for it: add ` +
       `"actions: read" under "permissions:" in the workflow or job (an HTTP 404 can also mean the run was ` +
       `deleted). if-staging-taken is wait, so ${NOTHING_SENT}.`,
+  }
+}
+
+/**
+ * Waits until workflow run `runId` is completed, asking every `limits.poll` through the one backoff
+ * helper, each request a phase before the operation, until the step's deadline. `refused` when
+ * GitHub answers 403 or 404 (the token lacks `actions: read`, or the run is gone).
+ */
+async function waitForRun(
+  run: GitHubRun,
+  repo: Repo,
+  runId: number,
+): Promise<'done' | 'timeout' | 'cancelled' | { refused: number }> {
+  const { clock, deadline, signal } = run.o
+  const backoff = new Backoff(() => run.limits.poll, { clock, deadlineMs: deadline, signal })
+  for (;;) {
+    if (signal?.aborted) return 'cancelled'
+    if (deadline - clock.now() <= 0) return 'timeout'
+    const asked = await beforePhase(run, async (phase) => {
+      try {
+        const { data } = await run.octokit(phase).rest.actions.getWorkflowRun({ ...repo, run_id: runId })
+        return data.status === 'completed' ? 'done' : 'running'
+      } catch (e) {
+        const status = (e as { status?: unknown })?.status
+        // Anything else (a time-out, a 5xx): ask again at the next turn.
+        return status === 403 || status === 404 ? { refused: status } : 'running'
+      }
+    })
+    if (asked !== 'running') return asked
+    if (signal?.aborted) return 'cancelled'
+    try {
+      if (!(await backoff.sleep(run.limits.poll))) return 'timeout'
+    } catch (e) {
+      if (e instanceof CancelledError) return 'cancelled'
+      throw e
+    }
   }
 }
 

@@ -8,14 +8,10 @@
  * Read tolerantly: a record we did not write (no creator, another creator, another shape) is
  * skipped, never trusted. Everything here returns values or warnings; nothing throws.
  */
-import { Backoff } from '../backoff.js'
-import { CancelledError } from '../clock.js'
 import { safeHttpUrl } from '../report/markdown.js'
-import type { Clock } from '../types.js'
 import { SHA, type Repo } from './context.js'
 import { githubFailure } from './errors.js'
 import type { Octokit } from './octokit.js'
-import { phaseSignal, withinPhase } from './phase.js'
 
 /** The key of our record in a deployment's payload. */
 export const PAYLOAD_KEY = 'site-staging-action'
@@ -198,43 +194,6 @@ export async function isOpen(octokit: Octokit, repo: Repo, pr: number): Promise<
     return data.state === 'open'
   } catch {
     return null
-  }
-}
-
-/**
- * Waits until workflow run `runId` is completed, asking every `pollMs` through the one backoff
- * helper, until the step's `deadline` (clock ms). `done`: it completed; `timeout`; `cancelled`;
- * `refused` when GitHub answers 403 or 404 (the token lacks `actions: read`, or the run is gone).
- */
-export async function waitForRun(
-  octokit: (signal: AbortSignal) => Octokit,
-  repo: Repo,
-  runId: number,
-  o: { clock: Clock; deadline: number; pollMs: number; requestMs: number; signal?: AbortSignal },
-): Promise<'done' | 'timeout' | 'cancelled' | { refused: number }> {
-  const backoff = new Backoff(() => o.pollMs, { clock: o.clock, deadlineMs: o.deadline, signal: o.signal })
-  for (;;) {
-    if (o.signal?.aborted) return 'cancelled'
-    const left = o.deadline - o.clock.now()
-    if (left <= 0) return 'timeout'
-    const asked = await withinPhase(phaseSignal(o.signal, Math.min(o.requestMs, left), 0), async (signal) => {
-      try {
-        const { data } = await octokit(signal).rest.actions.getWorkflowRun({ ...repo, run_id: runId })
-        return data.status === 'completed' ? 'done' : 'running'
-      } catch (e) {
-        const status = (e as { status?: unknown })?.status
-        // Anything else (a time-out, a 5xx): ask again at the next turn.
-        return status === 403 || status === 404 ? { refused: status } : 'running'
-      }
-    })
-    if (asked !== 'running') return asked
-    if (o.signal?.aborted) return 'cancelled'
-    try {
-      if (!(await backoff.sleep(o.pollMs))) return 'timeout'
-    } catch (e) {
-      if (e instanceof CancelledError) return 'cancelled'
-      throw e
-    }
   }
 }
 
