@@ -36,21 +36,14 @@ export const BUSY_WAIT = exponential({ firstMs: 2000, factor: 1.5, capMs: 15_000
 /** wait-for-url: a quarter of the time waited so far (late by a quarter at most), from 1 s to 15 s. */
 export const URL_WAIT: Schedule = (_retry, waitedMs) => Math.min(15_000, Math.max(1000, waitedMs / 4))
 
-export interface BackoffDeps {
-  clock: Clock
-  /** Absolute time (clock ms) no sleep may reach. */
-  deadlineMs: number
-  signal?: AbortSignal
-  random?: () => number
-}
-
 /** Sleeps of one schedule under one deadline, counted. */
 export class Backoff {
   private sleptCount = 0
 
   constructor(
     private readonly schedule: Schedule,
-    private readonly deps: BackoffDeps,
+    /** `deadlineMs`: the absolute time (clock ms) no sleep may reach. */
+    private readonly deps: { clock: Clock; deadlineMs: number; signal?: AbortSignal; random?: () => number },
   ) {}
 
   /** How many sleeps this helper allowed: the retries it stands for. */

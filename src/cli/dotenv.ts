@@ -13,15 +13,13 @@ const DOTENV_LIMIT_BYTES = 5000
 export const dotenvKey = (name: OutputName): string => name.toUpperCase().replace(/-/g, '_')
 
 /**
- * A value as both files write it: one line (`oneLine`), and a logging command the CLI made inert
- * kept inert (`oneLine` drops the zero-width space that `neutralizeCommands` put in `##vso[`).
+ * One line per output, each written by `line` from its key and its value as both files write it: one
+ * line (`oneLine`), and a logging command the CLI made inert kept inert (`oneLine` drops the
+ * zero-width space that `neutralizeCommands` put in `##vso[`).
  */
-const fileValue = (value: string): string => neutralizeCommands(oneLine(value))
-
-/** One line per output, each written by `line` from its key and its value as both files write it. */
 const fileText = (outputs: Outputs, line: (key: string, value: string) => string): string =>
   Object.entries(outputs)
-    .map(([name, value]) => line(dotenvKey(name as OutputName), fileValue(value)))
+    .map(([name, value]) => line(dotenvKey(name as OutputName), neutralizeCommands(oneLine(value))))
     .join('\n') + '\n'
 
 /**

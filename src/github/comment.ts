@@ -70,12 +70,10 @@ export async function postOrUpdateComments(results: Result[], options: PostOptio
   const { octokit, target, author, scrub } = options
   const repo = { owner: target.owner, repo: target.repo }
   const where = `pull request #${target.number} of ${target.owner}/${target.repo}`
-  const own = await findOwnComments(
-    octokit,
-    target,
-    results.map((r) => r.siteId),
-    author,
-  ).catch((e: unknown) => githubFailure(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS))
+  const siteIds = results.map((r) => r.siteId)
+  const own = await findOwnComments(octokit, target, siteIds, author).catch((e: unknown) =>
+    githubFailure(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS),
+  )
   if (typeof own === 'string')
     return {
       reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning: own })),
@@ -143,8 +141,6 @@ async function findOwnComments(
   return { found, ignored }
 }
 
-export type NoticeOutcome = { action: 'updated' | 'none' } | { action: 'failed'; warning: string }
-
 /**
  * Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken
  * from it, or released), editing it in place. `none` when that pull request has no comment of ours.
@@ -156,7 +152,7 @@ export async function addNotice(
   author: string,
   notice: string,
   scrub: (text: string) => string,
-): Promise<NoticeOutcome> {
+): Promise<{ action: 'updated' | 'none' } | { action: 'failed'; warning: string }> {
   const where = `pull request #${target.number} of ${target.owner}/${target.repo}`
   try {
     const { found } = await findOwnComments(octokit, target, [siteId], author)

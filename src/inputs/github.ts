@@ -17,7 +17,6 @@ export type GitHubInputName = keyof typeof GITHUB_INPUT_DEFAULTS
 export const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUT_DEFAULTS) as GitHubInputName[]
 /** `if-staging-taken`: what a create or pull does when staging shows another open pull request. */
 export const IF_TAKEN = ['take', 'wait', 'fail'] as const
-export type IfTaken = (typeof IF_TAKEN)[number]
 
 /** What the GitHub inputs ask: a comment, deployments, and who may take staging from whom. */
 export interface GitHubSettings {
@@ -27,7 +26,7 @@ export interface GitHubSettings {
   /** comment-author, whether or not a comment is wanted: who writes our deployments too. */
   author: string
   environment: string | null
-  ifTaken: IfTaken
+  ifTaken: (typeof IF_TAKEN)[number]
 }
 
 /** A GitHub login, or an app's bot login (`name[bot]`). */

@@ -91,28 +91,25 @@ export function batchMessage(results: Result[]): string {
 export const MAX_RESULTS_BYTES = 900_000
 
 /**
- * The `results` output: every Result in full while that fits; else each site's essentials
- * (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites.
+ * The `results` output: every Result in full while that fits; else the fields a later step needs to
+ * act on each site (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites.
  */
 export function resultsJson(results: Result[]): string {
   const full = JSON.stringify(results.map(publicResult))
   if (Buffer.byteLength(full) <= MAX_RESULTS_BYTES) return full
-  return JSON.stringify(results.map(essentials))
-}
-
-/** The fields of a Result a later step needs to act on it. */
-export function essentials(r: Result) {
-  return {
-    siteId: r.siteId,
-    result: r.result,
-    httpStatus: r.httpStatus,
-    taskId: r.taskId,
-    stagingSiteId: r.stagingSiteId,
-    stagingUrl: r.stagingUrl,
-    checkpointId: r.checkpointId,
-    productionCheck: r.productionCheck,
-    error: r.error ? { kind: r.error.kind } : null,
-  }
+  return JSON.stringify(
+    results.map((r) => ({
+      siteId: r.siteId,
+      result: r.result,
+      httpStatus: r.httpStatus,
+      taskId: r.taskId,
+      stagingSiteId: r.stagingSiteId,
+      stagingUrl: r.stagingUrl,
+      checkpointId: r.checkpointId,
+      productionCheck: r.productionCheck,
+      error: r.error ? { kind: r.error.kind } : null,
+    })),
+  )
 }
 
 /**
