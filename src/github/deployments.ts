@@ -203,11 +203,8 @@ export async function deactivateEnvironment(
       { ...ctx.repo, environment: ctx.environment, per_page: 100 },
       (response) => {
         for (const d of response.data as { id?: unknown; environment?: unknown }[]) {
-          if (
-            typeof d.id !== 'number' ||
-            (typeof d.environment === 'string' && d.environment !== ctx.environment)
-          )
-            continue
+          const another = typeof d.environment === 'string' && d.environment !== ctx.environment
+          if (typeof d.id !== 'number' || another) continue
           if (ids.length < MAX_DEACTIVATED) ids.push(d.id)
           else left++
         }

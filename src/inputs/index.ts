@@ -6,9 +6,8 @@ import { DEFAULTS, INPUTS, INPUT_NAMES, type InputName, type InputSpec } from '.
 import { z } from 'zod'
 
 export { InputError, normaliseApiUrl } from './fields.js'
-export { didYouMean, nearest } from './table.js'
 export * from './github.js'
-export { DEFAULTS, INPUTS, INPUT_NAMES, type InputName } from './table.js'
+export { DEFAULTS, INPUTS, INPUT_NAMES, didYouMean, nearest, type InputName } from './table.js'
 /**
  * Every input of every door, read and validated in one place before any request: raw strings (action
  * inputs, CLI flags, the GitLab component's and the pipe's variables, which become CLI flags) become

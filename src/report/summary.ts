@@ -20,13 +20,10 @@ export function renderSummary(results: Result[]): string {
   const out = new Bounded(MAX_SUMMARY_BYTES)
   if (results.every((r) => r.error?.kind === NOT_STARTED)) return notStarted(results, out)
   const outcome = overallOutcome(results)
-  if (results.length === 1) {
-    out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${outcome}`, '')
-    single(first, out)
-  } else {
-    out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${countOutcomes(results)}`, '')
-    batch(results, out)
-  }
+  const heading = results.length === 1 ? outcome : countOutcomes(results)
+  out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${heading}`, '')
+  if (results.length === 1) single(first, out)
+  else batch(results, out)
   const warnings = [...new Set(results.flatMap((r) => r.warnings))]
   if (warnings.length > 0) {
     out.push('### ⚠️ Warnings', '')
