@@ -1,12 +1,10 @@
 /**
- * Posting the pull-request comment (`pr-comment: true`): one comment per production site, created
- * once and updated in place by later runs for that site. The body is rendered by
- * src/report/comment.ts; this module finds the earlier comment and sends.
- *
- * A comment is adopted (read, and edited) only when it carries our marker AND was written by the
- * comment author (`comment-author`, default `github-actions[bot]`, the identity GITHUB_TOKEN posts
- * as). Anybody can post a comment that starts with our marker; such a comment is never edited and
- * nothing is read from it: a new comment is posted, and the run says so once.
+ * Posting the pull-request comment (`pr-comment: true`) that src/report/comment.ts renders: one per
+ * production site, created once and updated in place by later runs. A comment is adopted (read, and
+ * edited) only when it carries our marker AND was written by the comment author (`comment-author`,
+ * default `github-actions[bot]`, the identity GITHUB_TOKEN posts as): anybody can post a comment that
+ * starts with our marker; such a comment is never edited and nothing is read from it: a new comment
+ * is posted, and the run says so once.
  */
 import {
   hasMarker,
@@ -62,8 +60,7 @@ const PERMISSION = '"pull-requests: write" (or "issues: write")'
 const FORKS = ' A pull request from a fork gets a read-only token whatever the workflow asks.'
 
 /**
- * Creates or updates one comment per site. Reads every page of comments (stopping once each
- * site's own comment is found), then PATCHes the found ones and POSTs the rest. Never throws:
+ * Creates or updates one comment per site: PATCHes the ones found, POSTs the rest. Never throws:
  * failures come back as reports with a warning that says what to do.
  */
 export async function postOrUpdateComments(results: Result[], options: PostOptions): Promise<PostOutcome> {
@@ -109,9 +106,8 @@ export async function postOrUpdateComments(results: Result[], options: PostOptio
 }
 
 /**
- * Our comment for each of `siteIds` on the pull request: marker AND author, every page read
- * (stopping once each is found). Marker comments by anybody else come back in `ignored`. Throws
- * what Octokit throws.
+ * Our comment (marker AND author) for each of `siteIds`, every page read until each is found; marker
+ * comments by anybody else come back in `ignored`. Throws what Octokit throws.
  */
 async function findOwnComments(
   octokit: Octokit,
@@ -168,14 +164,11 @@ export async function addNotice(
   }
 }
 
-/** A login as GitHub allows it, for a log line (anything else is cut). */
-function shownLogin(login: string): string {
-  return login.replace(/[^A-Za-z0-9\-[\]]/g, '').slice(0, 50) || '(unknown)'
-}
-
 /** The notice for comments that carry our marker but that somebody else wrote. */
 export function ignoredNotice(ignored: PostOutcome['ignored'], author: string, number: number): string {
-  const logins = [...new Set(ignored.map((c) => shownLogin(c.login)))].slice(0, 5)
+  // Each login as GitHub allows it, for a log line (anything else is cut).
+  const shown = ignored.map((c) => c.login.replace(/[^A-Za-z0-9\-[\]]/g, '').slice(0, 50) || '(unknown)')
+  const logins = [...new Set(shown)].slice(0, 5)
   return (
     `pr-comment: ignored ${ignored.length} comment(s) on pull request #${number} that carry this action's marker ` +
     `but were written by ${logins.join(', ')}, not by ${author} (the comment-author input). ` +

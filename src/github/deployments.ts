@@ -1,12 +1,10 @@
 /**
- * GitHub deployments (`deployment-environment`): a deployment per create, pull or push, marked
- * `in_progress` before the operation starts and given its final status when the run ends; after a
- * delete, the environment's deployments are marked `inactive`. A pull request then shows the
- * environment with a "View deployment" button while staging exists.
- *
- * Everything sent is our own words or values we checked: descriptions are ours (never server
- * text), `environment_url` only an http(s) URL as `safeHttpUrl` makes it, and every string goes
- * through the redactor before it leaves. Failures come back as warnings, never as throws.
+ * GitHub deployments (`deployment-environment`): one per create, pull or push, `in_progress` before
+ * the operation and given its final status when the run ends (a pull request shows a "View
+ * deployment" button while staging exists); after a delete, the environment's deployments become
+ * `inactive`. Everything sent is our own words (never server text) or values we checked
+ * (`environment_url` only as `safeHttpUrl` makes it), and every string goes through the redactor.
+ * Failures come back as warnings, never as throws.
  */
 import { safeHttpUrl } from '../report/markdown.js'
 import { overallOutcome, type Result } from '../types.js'

@@ -1,16 +1,11 @@
 /**
- * The GitHub side of a step, behind one small facade the step calls around the operation:
- *
- *   const gh = await githubSideEffects({ ...settings, deadline, clock })
- *   const stop = await gh.before()   // if-staging-taken, then the deployment, in_progress
- *   const results = await runAll(...)
- *   await gh.after(results)          // its final status, or inactive after a delete; the PR comment
- *
- * (`gh.abandon(reason)` instead of `after` when the run broke before it had results.)
- * The jobs live one to a file: run.ts (one run's state and its time limits), claim.ts (who
- * staging shows, the wait, the deployment), after.ts (final status, comment, hand-over),
- * release.ts (`operation: release`). The inputs are checked by src/inputs/ before any of this;
- * nothing here loads Octokit unless they ask for GitHub. Nothing here throws or fails a run by
+ * The GitHub side of a step, behind one small facade the step (step.ts) calls around the operation:
+ * `before()` (if-staging-taken, then the deployment, in_progress), then `after(results)` (its final
+ * status, or inactive after a delete; the PR comment), or `abandon(reason)` when the run broke
+ * before it had results. The jobs live one to a file: run.ts (one run's state and its time limits),
+ * claim.ts (who staging shows, the wait, the deployment), after.ts (final status, comment,
+ * hand-over), release.ts (`operation: release`). The inputs are checked by src/inputs/ before any of
+ * this; nothing here loads Octokit unless they ask for GitHub. Nothing here throws or fails a run by
  * itself: a Stop or a Result is a value the step reports.
  */
 import type { Result } from '../types.js'

@@ -1,12 +1,10 @@
 /**
- * One shared staging, many pull requests. A production site has one staging environment; every
- * refresh (create, pull) records which pull request it was for (its number, head commit and run) in
- * its GitHub deployment: the deployment's `task` names the site (`site-staging:<site>`), its
- * `payload` holds the owner. The newest of the site's deployments that is live (success, or still
- * in progress) says what staging shows now; a newer `inactive` one means staging was released.
- *
- * Read tolerantly: a record we did not write (no creator, another creator, another shape) is
- * skipped, never trusted. Everything here returns values or warnings; nothing throws.
+ * One shared staging, many pull requests. Every refresh (create, pull) of a site's one staging
+ * environment records the pull request it was for (number, head commit, run) in its GitHub
+ * deployment: `task` names the site (`site-staging:<site>`), `payload` holds the owner. The newest
+ * live one (success, or still in progress) says what staging shows now; a newer `inactive` one means
+ * staging was released. Read tolerantly: a record we did not write (no creator, another creator,
+ * another shape) is skipped, never trusted. Everything here returns values or warnings; nothing throws.
  */
 import { safeHttpUrl } from '../report/markdown.js'
 import { SHA, type Repo } from './context.js'
@@ -151,12 +149,10 @@ export async function findOwner(
 }
 
 /**
- * Source 3 of the staging URL (issue 20 §1): what an earlier run recorded. The staging site keeps
- * its URL across pulls (spec, staging rule 6), so the newest of the environment's last
- * MAX_READ_URL deployments that succeeded with one names it (its `environment_url`), for
- * `siteId`; null when there is none, or GitHub would not say. Read tolerantly, as above (a record
- * for another site is skipped too); the URL is only what `safeHttpUrl` makes of it. The core checks
- * that it answers before reporting it as current.
+ * Source 3 of the staging URL (issue 20 §1): the staging site keeps its URL across pulls (spec,
+ * staging rule 6), so the `environment_url` of the newest success among the environment's last
+ * MAX_READ_URL deployments for `siteId` names it, only as `safeHttpUrl` makes it; null when there is
+ * none, or GitHub would not say. Read tolerantly, as above. The core checks it answers before use.
  */
 export async function lastDeployedStaging(
   octokit: Octokit,

@@ -41,10 +41,8 @@ export interface GitHubSideEffectOptions {
   clock: Clock
   /** Every text sent to GitHub or logged goes through it. */
   redactor: { scrub(text: string): string }
-  /** The part of the step's one writer GitHub's side writes with. */
   log: Pick<StepLog, 'info' | 'warnTitled' | 'notice'>
   setOutput: (name: 'deployment-id', value: string) => void
-  /** The run's cancel signal. */
   signal?: AbortSignal
   /** The runner's environment (process.env). */
   env?: Env

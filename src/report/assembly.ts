@@ -15,11 +15,9 @@ export interface Report {
   warnings: string[]
   /** One per site that failed with an error: a title naming the site, and what to do. */
   errors: { title: string; hint: string }[]
-  /** The last line of the run (finalLine). */
   finalLine: string
 }
 
-/** The report of `results`, for a run that took `elapsedMs`. */
 export function assembleReport(results: Result[], elapsedMs: number): Report {
   const failed = isFailure(overallOutcome(results))
   return {

@@ -3,13 +3,11 @@ import { durationText } from '../duration.js'
 import { ICON, checkpointRow, code, link, md, safeHttpUrl, serverWords } from './markdown.js'
 
 /**
- * The pull-request comment's body (`pr-comment: true`), rendered purely: a Result in, Markdown out.
- * Posting it is src/github/comment.ts's job.
- *
- * One comment per production site, found again by a hidden marker on its first line. Everything
- * from the server is made inert here: on one line, bounded, HTML escaped, no Markdown structure,
- * no @mentions or issue references, no links. The only links are the ones we build: the staging
- * URL (http or https only, re-encoded by `safeHttpUrl`) and the workflow run.
+ * The pull-request comment's body (posted by src/github/comment.ts), rendered purely: a Result in,
+ * Markdown out, one comment per production site, found again by a hidden marker on its first line.
+ * Everything from the server is made inert here: one line, bounded, HTML escaped, no Markdown
+ * structure, @mentions, issue references or links. The only links are ours: the staging URL (http
+ * or https only, re-encoded by `safeHttpUrl`) and the workflow run.
  */
 
 const MARKER_PREFIX = '<!-- site-staging-action:site='

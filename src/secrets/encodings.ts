@@ -39,14 +39,11 @@ export function rawUrlEncode(secret: string): string {
 }
 
 /**
- * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
- * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
- * `urlencode`), strictly percent-encoded, each percent form in upper and lower case and encoded
- * twice, PHP's JSON (`\/`), HTML-escaped (`&#039;`, `&quot;`...), hex, and base64 (standard and
- * URL-safe) at each of the three byte alignments, so it is found inside a longer base64 text too
- * (`Basic` credentials, a JWT, an encoded blob): only the characters that depend on the secret alone
- * are kept, at least 8 of them. Secrets of PART_MIN_LENGTH or more are also matched without regard
- * to case (PrefixIndex).
+ * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped (PHP's
+ * `\/` too), every URL and percent encoding below in both cases and encoded twice, HTML-escaped, hex,
+ * and base64 (standard and URL-safe) at each of the three byte alignments, so it is found inside a
+ * longer base64 text too (`Basic` credentials, a JWT, an encoded blob): only the characters that
+ * depend on the secret alone are kept, at least 8 of them.
  */
 export function encodings(secret: string): Set<string> {
   const bytes = Buffer.from(secret, 'utf8')
@@ -56,6 +53,7 @@ export function encodings(secret: string): Set<string> {
   out.add(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'))
   const raw = rawUrlEncode(secret)
   const percent = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')
+  // Component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, PHP's `urlencode`; strict.
   const percentForms = [
     encodeURIComponent(secret),
     encodeURI(secret),

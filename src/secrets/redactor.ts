@@ -85,8 +85,7 @@ export class Redactor {
       for (const form of folds) this.plain.add(form)
       return
     }
-    // A key of several secret lines is also found whole, however it is folded or re-wrapped; one
-    // secret word among others (`Bearer <token>`) is found as that word, and the rest stays readable.
+    // One secret word among others (`Bearer <token>`) is found as that word; the rest stays readable.
     if (pieces.length > 1) for (const form of [...folds, v.replace(/\s+/g, '')]) this.strong.add(form)
     for (const piece of pieces) this.addCredential(piece)
   }
