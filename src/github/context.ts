@@ -22,12 +22,10 @@ export interface RunContext {
 /** The run's context from the runner's environment. An unreadable event file is an empty payload. */
 export function runContext(env: Env): RunContext {
   let payload: unknown = {}
-  if (env.GITHUB_EVENT_PATH) {
-    try {
-      payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8'))
-    } catch {
-      payload = {}
-    }
+  try {
+    if (env.GITHUB_EVENT_PATH) payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8'))
+  } catch {
+    // payload stays empty
   }
   return {
     eventName: env.GITHUB_EVENT_NAME,

@@ -69,16 +69,9 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
     log.fail(message)
     return
   }
-  const common = {
-    settings: inputs.github,
-    clock,
-    redactor,
-    log,
-    signal: deps.signal,
-    env: deps.env,
-    fetch: deps.fetch,
-    limits: deps.limits,
-  }
+  // GitHub's side has the step's own deps, but for the core's fakes.
+  const { core: _core, ...shared } = deps
+  const common = { ...shared, settings: inputs.github }
   if (inputs.operation === 'release') {
     // Nothing waits here: each GitHub request is within its short limit (src/github/phase.ts).
     return done(

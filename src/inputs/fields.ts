@@ -105,10 +105,7 @@ export const integer = (min: number, max: number) =>
 export const operation = choice(OPERATIONS, { reset: 'pull' })
 
 export const siteIds = readBy((v) => {
-  const ids = v
-    .split(/[\s,;]+/)
-    .map((s) => s.trim())
-    .filter(Boolean)
+  const ids = v.split(/[\s,;]+/).filter(Boolean)
   if (ids.length === 0) throw new Error('is required (the PRODUCTION site id)')
   if (ids.length > MAX_SITES) throw new Error(`lists ${ids.length} sites; at most ${MAX_SITES}`)
   // A URL here is quoted by nothing: split on its spaces, its parts could carry a password.
