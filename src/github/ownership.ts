@@ -112,6 +112,12 @@ export async function ourDeployments(
   )
 }
 
+/** A deployment's newest `per_page` statuses, newest first; every field checked before it is used. */
+async function statusesOf(octokit: Octokit, repo: Repo, id: number, per_page: number) {
+  const { data } = await octokit.rest.repos.listDeploymentStatuses({ ...repo, deployment_id: id, per_page })
+  return data as { state?: unknown; environment_url?: unknown }[]
+}
+
 const LIVE = new Set(['success', 'in_progress', 'queued', 'pending'])
 
 /**
@@ -131,12 +137,7 @@ export async function findOwner(
     for (const d of listed) {
       const owner = readOwner(d.payload, siteId)
       if (!owner) continue
-      const statuses = await octokit.rest.repos.listDeploymentStatuses({
-        ...repo,
-        deployment_id: d.id,
-        per_page: 1,
-      })
-      const state = (statuses.data[0] as { state?: unknown } | undefined)?.state
+      const state = (await statusesOf(octokit, repo, d.id, 1))[0]?.state
       if (state === 'inactive') return { current: null }
       if (typeof state === 'string' && LIVE.has(state))
         return { current: { owner, deploymentId: d.id, environment: d.environment } }
@@ -166,12 +167,7 @@ export async function lastDeployedStaging(
       if (d.environment !== environment) continue
       const record = payloadRecord(d.payload)
       if (record && record.site !== undefined && record.site !== siteId) continue
-      const statuses = await octokit.rest.repos.listDeploymentStatuses({
-        ...repo,
-        deployment_id: d.id,
-        per_page: 20,
-      })
-      for (const s of statuses.data as { state?: unknown; environment_url?: unknown }[]) {
+      for (const s of await statusesOf(octokit, repo, d.id, 20)) {
         if (s.state !== 'success') continue
         const url = typeof s.environment_url === 'string' ? safeHttpUrl(s.environment_url) : null
         if (url) return url
