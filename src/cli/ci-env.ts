@@ -1,9 +1,8 @@
-// What the CI plugins need from the command line that takes code, in one place (the GitLab
-// components' jobs are one `site-staging` command; docs/gitlab.md):
-// - `--token-variable NAME`: the API token is read from the CI/CD variable NAME, and refused when
-//   GitLab could not mask it in the job's log (GitLab masks a value only if it is one line without
-//   spaces and 8 characters or more; older versions also only the Base64 alphabet and @ : . ~).
-// run.ts calls ciEnv() first, before anything is written, and registers the token it found.
+// `--token-variable NAME`, for the GitLab components' jobs (one `site-staging` command; docs/gitlab.md):
+// the API token is read from the CI/CD variable NAME, and refused when GitLab could not mask it in the
+// job's log (GitLab masks a value only if it is one line without spaces and 8 characters or more;
+// older versions also only the Base64 alphabet and @ : . ~). run.ts calls ciEnv() first, before
+// anything is written, and registers the token it found.
 import { echoed } from '../secrets/urls.js'
 
 /** Characters every GitLab version masks (its first rule: Base64 and `@ : . ~`, plus `_ -`). */

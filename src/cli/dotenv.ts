@@ -34,9 +34,8 @@ export function dotenvText(outputs: Outputs): string {
 
 /**
  * The same outputs, safe to `source` in bash, sh, dash or zsh (issue 24 §8): `export KEY='value'`,
- * each value in single quotes, where a shell expands nothing (`$(...)`, backticks, `$VAR`, `\`, `!`
- * are text); a `'` in a value closes the quote, adds an escaped `\'` and opens it again. Values are
- * the dotenv file's (one line, no control character), so the file reads the same to a person.
+ * each value single-quoted (`shellQuoted`), where a shell expands nothing (`$(...)`, backticks, `$VAR`,
+ * `\`, `!` are text), and one line as in the dotenv file, so the file reads the same to a person.
  */
 export function envFileText(outputs: Outputs): string {
   return fileText(outputs, (key, value) => `export ${key}=${shellQuoted(value)}`)

@@ -10,9 +10,8 @@ export * from './github.js'
 export { DEFAULTS, INPUTS, INPUT_NAMES, didYouMean, nearest, type InputName } from './table.js'
 /**
  * Every input of every door, read and validated in one place before any request: raw strings (action
- * inputs, CLI flags, the GitLab component's and the pipe's variables, which become CLI flags) become
- * a typed Config, or an InputError that names the input. The fields are in fields.ts, the action's
- * GitHub inputs in github.ts. Nothing here sends a request.
+ * inputs, CLI flags, the GitLab component's and the pipe's variables, which become CLI flags) become a
+ * typed Config, or an InputError that names the input (the fields in fields.ts, GitHub's in github.ts).
  */
 
 /** Raw inputs by their action names (`site-id`, `api-url`...); absent means default. */
