@@ -4167,14 +4167,11 @@ function rawUrlEncode(secret) {
     return encodeURIComponent(secret).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 /**
- * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped,
- * URL-encoded (component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, and PHP's
- * `urlencode`), strictly percent-encoded, each percent form in upper and lower case and encoded
- * twice, PHP's JSON (`\/`), HTML-escaped (`&#039;`, `&quot;`...), hex, and base64 (standard and
- * URL-safe) at each of the three byte alignments, so it is found inside a longer base64 text too
- * (`Basic` credentials, a JWT, an encoded blob): only the characters that depend on the secret alone
- * are kept, at least 8 of them. Secrets of PART_MIN_LENGTH or more are also matched without regard
- * to case (PrefixIndex).
+ * The forms a secret takes when a server or a tool re-encodes it: raw, one line, JSON-escaped (PHP's
+ * `\/` too), every URL and percent encoding below in both cases and encoded twice, HTML-escaped, hex,
+ * and base64 (standard and URL-safe) at each of the three byte alignments, so it is found inside a
+ * longer base64 text too (`Basic` credentials, a JWT, an encoded blob): only the characters that
+ * depend on the secret alone are kept, at least 8 of them.
  */
 function encodings(secret) {
     const bytes = Buffer.from(secret, 'utf8');
@@ -4184,6 +4181,7 @@ function encodings(secret) {
     out.add(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'));
     const raw = rawUrlEncode(secret);
     const percent = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+    // Component, URI, form; RFC 3986 as PHP's `rawurlencode` writes it, PHP's `urlencode`; strict.
     const percentForms = [
         encodeURIComponent(secret),
         encodeURI(secret),
@@ -4555,8 +4553,7 @@ class Redactor {
                 this.plain.add(form);
             return;
         }
-        // A key of several secret lines is also found whole, however it is folded or re-wrapped; one
-        // secret word among others (`Bearer <token>`) is found as that word, and the rest stays readable.
+        // One secret word among others (`Bearer <token>`) is found as that word; the rest stays readable.
         if (pieces.length > 1)
             for (const form of [...folds, v.replace(/\s+/g, '')])
                 this.strong.add(form);
@@ -5040,11 +5037,9 @@ function rollbackCommand(siteId, checkpointId) {
 
 
 /**
- * What to do, per kind: one table for both front doors. A setting, the token and the command that
- * checks on a job are written through src/words.ts, so the action's user reads inputs and secrets
- * (`if-missing: skip`) and the CLI's reads flags and environment variables (`--if-missing skip`).
- * `{site}` is the production site's id, `{api}` the API root the run used and `{hosted}` where the
- * hosted root is suggested (`filledHint`, called where the Result is written, fills them).
+ * What to do, per kind, for every front door: settings, the token and the status command are written through
+ * src/words.ts (`if-missing: skip` for the action, `--if-missing skip` for the CLI). `{site}`, `{api}` and
+ * `{hosted}` are filled where the Result is written (`filledHint`).
  */
 const HINTS = {
     auth: `The API token was refused: check that ${TOKEN_SOURCE} is current and belongs to the account that owns the site.`,
@@ -5064,9 +5059,8 @@ const HINTS = {
     'task-failed': 'The background job failed on the server, for the reason it gave: fix that and run again.',
 };
 /**
- * A refused token is refused everywhere (contract §15 r4): a 401 is the account's answer, not one
- * site's. The client writes the first 401 of a run here; from then on a client that has sent
- * nothing yet sends nothing (notStartedAfter401), and the batch starts no further site.
+ * A refused token is refused everywhere (contract §15 r4): a 401 is the account's answer, not one site's.
+ * After the run's first 401, a client that has sent nothing sends nothing, and the batch starts no site.
  */
 class TokenVerdict {
     /** The request that was answered 401 first (`POST /v2/sites/1001/staging`), or null. */
@@ -5080,6 +5074,8 @@ function notStartedAfter401(refusedAt) {
         message: `Not started: the token was refused (${refusedAt} was answered HTTP 401 earlier in this run), so no request was sent for this site.`,
     });
 }
+/** Everything that can go wrong talking to the API: a `kind` per meaning, a hint for what to do next, and a
+ * message scrubbed by the client before it is built (safe to print). */
 class ApiError extends Error {
     kind;
     serverMessage;
@@ -5109,18 +5105,12 @@ class ApiError extends Error {
 }
 /** Every kind of error, for the README's troubleshooting table (a test keeps the two in step). */
 const ERROR_KINDS = Object.keys(HINTS);
-/**
- * The hint of `kind` in `door`'s words; its `{site}` and `{api}` placeholders are filled where the
- * Result is written (staging/ending.ts).
- */
+/** The hint of `kind` in `door`'s words (its placeholders are filled by `filledHint`). */
 function hintFor(kind, door = 'action') {
     return inDoorWords(HINTS[kind], door);
 }
-/**
- * A hint with its placeholders filled for the run on `siteId` against `apiUrl`. The hosted service's
- * root is suggested only when the run's API is on the hosted service's host (api-url left out, or
- * a wrong path there): a user of another deployment is never sent to the hosted service.
- */
+/** A hint's placeholders filled for the run. The hosted service's root is suggested only when the run's API is
+ * on its host: a user of another deployment is never sent to the hosted service. */
 function filledHint(text, siteId, apiUrl) {
     // apiUrl is the run's api-url as parseConfig made it (a parsed URL's origin): it always parses.
     const hosted = new URL(apiUrl).host === new URL(SERVICE_API_URL).host;
@@ -5131,10 +5121,7 @@ function filledHint(text, siteId, apiUrl) {
         ? `; for the hosted service it is ${SERVICE_API_URL}`
         : ', the address your deployment of the API answers on');
 }
-/**
- * The kind of error an answer means, for the request that got it: from its status, and where the
- * status alone cannot tell, from what it said (contract §4 and §9).
- */
+/** The kind of error an answer means: from its status, else from what it said (contract §4 and §9). */
 function kindOf(status, reply, request) {
     const said = [reply.message, ...reply.details].join(' ');
     if (status >= 300 && status < 400)
@@ -5166,10 +5153,9 @@ function kindOf(status, reply, request) {
     return 'validation';
 }
 /**
- * The one place that says what the server can have done with a request, from how it failed
- * (issue 4's table): not processed (429, 503, busy refusals, and a request that never got a
- * connection: nothing was sent), unknown (the connection stood but no answer came, 500/502/504 and
- * other 5xx), processed (every other answer).
+ * The one place that says what the server can have done with a request (issue 4's table): not processed
+ * (429, 503, busy, no connection: nothing was sent), unknown (no answer on a connection that stood, a 5xx),
+ * processed (every other answer).
  */
 function processingOf(failure) {
     // A busy refusal (409, 423, or a 422 that says a job runs) did not start anything (contract §4).
@@ -5210,7 +5196,9 @@ class Backoff {
     schedule;
     deps;
     sleptCount = 0;
-    constructor(schedule, deps) {
+    constructor(schedule, 
+    /** `deadlineMs`: the absolute time (clock ms) no sleep may reach. */
+    deps) {
         this.schedule = schedule;
         this.deps = deps;
     }
@@ -5244,11 +5232,9 @@ class Backoff {
 
 
 /**
- * May a request that failed this way be sent again?
- * - not processed: always (the server said, or the network proved, that nothing happened);
- * - unknown: reads, pull (it only overwrites staging) and create (a 409/422 that follows means the
- *   first try went through, which the operation layer handles); never push or delete;
- * - processed: never (the server answered; sending again would get the same answer or do it twice).
+ * May a request that failed this way be sent again? Not processed: always (nothing happened). Unknown:
+ * reads, settings, pull (it only overwrites staging) and create (a 409/422 that follows means the first try
+ * went through, which the operation layer handles). Processed: never (the same answer, or done twice).
  */
 function mayResend(kind, processing) {
     if (processing === 'not-processed')
@@ -5258,12 +5244,9 @@ function mayResend(kind, processing) {
     return false;
 }
 /**
- * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; a date in the
- * past is 0 ("soon": see pauseAfterMs). A date is read against the answer's own `Date` header when it
- * has a sane one (serverNow): both come from the server's clock, which may be off by hours (contract
- * §11); else against our wall clock (`wallNowMs`). Null when absent, unreadable or outside the sane
- * bounds of contract §6 (RETRY_AFTER_MAX_MS): a negative or fractional-looking garbage value, NaN,
- * 1e300, a date years ahead. The caller then backs off on its own.
+ * `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now (a past date: 0). A
+ * date is read against the answer's own `Date` (serverNow: the server's clock may be off by hours, contract
+ * §11). Null when absent, unreadable or outside contract §6's bounds (RETRY_AFTER_MAX_MS): the caller backs off.
  */
 function parseRetryAfter(value, wallNowMs, dateHeader) {
     const text = headerValue(value);
@@ -5279,10 +5262,7 @@ function parseRetryAfter(value, wallNowMs, dateHeader) {
     const ms = Math.max(0, date - serverNow(dateHeader, wallNowMs));
     return ms <= RETRY_AFTER_MAX_MS ? ms : null;
 }
-/**
- * The server's "now" from the `Date` header of its answer, for reading its other dates (Retry-After,
- * an epoch X-RateLimit-Reset) as durations; our wall clock when the header is absent or unreadable.
- */
+/** The server's "now" (its answer's `Date` header), to read its other dates as durations; else our wall clock. */
 function serverNow(dateHeader, wallNowMs) {
     const text = headerValue(dateHeader);
     return (text ? httpDate(text) : null) ?? wallNowMs;
@@ -5298,19 +5278,13 @@ function httpDate(text) {
 const RETRY_SOON_BELOW_MS = 1000;
 /** "Soon": 1-2 s, then growing like an ordinary backoff (x2, up to 30 s), so max-retries are never burnt in a loop. */
 const RETRY_SOON = exponential({ firstMs: 1500, factor: 2, capMs: 30_000, jitter: 1 / 3 });
-/**
- * Contract §6 (r3): the pause before sending again after the server said `Retry-After` (as read by
- * parseRetryAfter), for retry number `retry` (0 for the first): the server's value, or for "soon"
- * a short pause that grows with each retry.
- */
+/** Contract §6 (r3): the pause before retry number `retry` (0: the first) after a `Retry-After`: the server's
+ * value, or for "soon" a short pause that grows with each retry. */
 function pauseAfterMs(retryAfterMs, retry, random = Math.random) {
     return retryAfterMs >= RETRY_SOON_BELOW_MS ? retryAfterMs : RETRY_SOON(retry, 0, random);
 }
-/**
- * §5 (issue 17): the server asks for a wait (`retryAfterMs`) longer than the `leftMs` the run has
- * before its timeout. Waiting cannot help and retrying early only draws the same refusal: the run
- * ends at once, saying when the server accepts again (in words and ISO 8601, from the wall clock).
- */
+/** §5 (issue 17): the server asks for a wait longer than the run has left. Waiting cannot help and retrying early
+ * only draws the same refusal: the run ends at once, saying when the server accepts again (words and ISO 8601). */
 function refusedUntil(error, retryAfterMs, leftMs, wallNowMs) {
     const at = new Date(wallNowMs + retryAfterMs);
     const iso = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -5354,11 +5328,9 @@ const HTTP_DATE = [
     /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
 ];
 /**
- * What an answer says of the account's rate limit (contract §6), for the rate window: its
- * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (as a monotonic time), each null when absent or
- * out of bounds; a count is only worth its window, so with a reset that is not sane it is ignored
- * too. An epoch reset is read against the server's own "now" (its Date header, else `wallNow`;
- * contract §11).
+ * An answer's `X-RateLimit-Limit`, `-Remaining` and `-Reset` (monotonic), for the rate window (contract §6):
+ * each null when absent or out of bounds; a count is only worth its window, so with an insane reset it is
+ * ignored too. An epoch reset is read against the server's own "now" (contract §11).
  */
 function limitHeaders(headers, now, wallNow, known) {
     const limit = whole(headers[RATE_LIMIT_HEADERS.limit], 1, RATE_LIMIT_MAX);
@@ -5388,11 +5360,8 @@ function whole(value, min, max) {
     const n = Number(text);
     return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
 }
-/**
- * `X-RateLimit-Reset` as a time (monotonic ms, like `now`), or null outside the bounds of contract
- * §6: epoch seconds (read against the server's `wallNow`, contract §11), or seconds from now; at
- * most RATE_RESET_MAX_AHEAD_MS ahead and not in the past.
- */
+/** `X-RateLimit-Reset` (epoch seconds against the server's `wallNow`, contract §11, or seconds from now) as a
+ * monotonic time; null outside contract §6's bounds (in the past, or over RATE_RESET_MAX_AHEAD_MS ahead). */
 function resetTime(value, now, wallNow) {
     const text = headerValue(value);
     if (!text || !/^\d+(\.\d+)?$/.test(text))
@@ -5491,10 +5460,8 @@ const BODY_WORDS = {
 };
 /** How a body is described when it carried no message (a JSON body is never called "not JSON"). */
 const describeBody = (kind) => BODY_WORDS[kind] ?? 'a JSON body without a message';
-/**
- * What an answer means: a 2xx whose body confirms it, or the ApiError it amounts to. A redirect is
- * never followed (the token must not leave the API's origin); a 401 records the run's token verdict.
- */
+/** What an answer means: a 2xx whose body confirms it, or its ApiError. A redirect is never followed (the token
+ * must not leave the API's origin); a 401 records the run's token verdict. */
 function answerOf(request, raw, deps) {
     const { redactor, clock } = deps;
     const { method, shown, url, kind } = request;
@@ -5706,10 +5673,8 @@ class DeadlineError extends Error {
     }
 }
 /**
- * The v2 client: base URL, headers, per-request time limits, and the one retry layer
- * of the project (`@actions/http-client`'s own retries and redirects are off); what an answer
- * means (the envelope, a redirect, an error) is `answerOf` in reply.ts. Counts every request
- * and retry it makes. Knows HTTP, nothing of GitHub.
+ * The v2 client: base URL, headers, per-request time limits, and the project's one retry layer
+ * (`@actions/http-client`'s retries and redirects are off); what an answer means is `answerOf` (reply.ts).
  */
 class StagingApiClient {
     settings;
@@ -5717,10 +5682,7 @@ class StagingApiClient {
     requests = 0;
     /** Every request that changes something, as sent, with what came of it. */
     sent = [];
-    /**
-     * The answer a request is waiting out before it is sent again (a 429, a 503, a 502), from that
-     * answer until the next try leaves: a run cancelled meanwhile says what that answer meant.
-     */
+    /** The answer a request is waiting out before its next try (a 429, 503, 502): a cancel meanwhile says it. */
     waitingAfter = null;
     /** The sleeps between tries of a request: its counter is this client's retries. */
     backoff;
@@ -5766,10 +5728,9 @@ class StagingApiClient {
         return new URL(this.url(path)).pathname;
     }
     /**
-     * Sends `method path`, retrying what `mayResend` allows for `kind` (429 and 503 honouring
-     * Retry-After, else backoff with full jitter), within `maxRetries` and the deadline.
-     * Resolves with a 2xx whose envelope says `status: true`; throws ApiError otherwise, or
-     * DeadlineError / CancelledError.
+     * Sends `method path`, retrying what `mayResend` allows for `kind` (after Retry-After, else a jittered
+     * backoff) within `maxRetries` and the deadline. Resolves with an accepted answer; throws ApiError
+     * otherwise, or DeadlineError / CancelledError.
      */
     async call(method, path, kind, options = {}) {
         const { clock, logger, signal } = this.deps;
@@ -5823,10 +5784,7 @@ class StagingApiClient {
         if (refusedAt && this.requests === 0)
             throw notStartedAfter401(refusedAt);
     }
-    /**
-     * Waits until the run's rate window lets a call go (and counts it). A wait ends early when an
-     * answer gives calls back; after each wait the ledger is asked again.
-     */
+    /** Waits until the run's rate window lets a call go (and counts it); an answer that gives calls back wakes it. */
     async callSlot(method, path) {
         const { clock, logger, signal, ledger } = this.deps;
         const { deadline } = this.settings;
@@ -5930,6 +5888,7 @@ function newRecord() {
         warnings: [],
         jobs: [],
         checkpointId: null,
+        deleteSent: [],
         production: {
             content: { is: 'unchanged' },
             maintenance: null,
@@ -5965,13 +5924,12 @@ function note(ctx, ...warnings) {
         if (!ctx.record.warnings.includes(w))
             ctx.record.warnings.push(w);
 }
+/** Version ids sent for deletion: each is sent once a run, whatever came back (docs/assumptions.md 171). */
+const deletionSent = (ctx, ids) => ctx.record.deleteSent.push(...ids);
 /** The latest state of a job of `op`, as the record holds it (undefined: none was sent). */
 const jobState = (ctx, op) => ctx.record.jobs.findLast((j) => j.op === op)?.state;
-/**
- * Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its
- * answer), `accepted` and `completed` move the latest one on, null forgets a request the server
- * refused or that never left (no job came of it).
- */
+/** Records what is known of a job: `sent` starts a new entry (unless one of `op` still waits for its answer),
+ * a state moves the latest one on, null forgets a request refused or never sent (no job came of it). */
 function jobIs(ctx, op, state, status) {
     const jobs = ctx.record.jobs;
     const index = jobs.findLastIndex((j) => j.op === op);
@@ -6002,11 +5960,8 @@ function pushContent(state, before) {
     // Not taken (429, 503, busy) or refused: nothing was pushed, unless an earlier try may have been.
     return before === 'accepted' ? { is: 'unknown', by: 'push' } : { is: 'unchanged' };
 }
-/**
- * What the run says of production, from the record alone, on every ending: sentences for the
- * summary, warnings a person must act on, and the step for the hint. Empty when the run never
- * touched production.
- */
+/** What the run says of production, from the record alone, on every ending: sentences for the summary, warnings
+ * a person must act on, and the step for the hint. Empty when the run never touched production. */
 function productionWords(ctx) {
     const { content, maintenance, protection, check, recheck, checkpoint } = ctx.record.production;
     const site = ctx.siteId;
@@ -6023,25 +5978,18 @@ function productionWords(ctx) {
         hint = `Check the live site now; to try the restore again, ${rollbackCommand(site, content.version)}.`;
     }
     const restored = content.is === 'restored' ? [`Production was restored to version ${content.version}.`] : [];
-    const checked = check
-        ? [
-            check.passed
-                ? `Production passed its check at ${check.url}: ${check.last}.`
-                : `Production FAILED its check at ${check.url}: ${check.last}.`,
-        ]
-        : [];
+    const verdict = check?.passed ? 'passed' : 'FAILED';
+    const checked = check ? [`Production ${verdict} its check at ${check.url}: ${check.last}.`] : [];
     // In the order it happened: a restore after a failed check comes between the check and its recheck.
     summary.push(...(recheck ? [...checked, ...restored] : [...restored, ...checked]));
+    const again = recheck?.passed ? 'passes' : 'still fails';
     if (recheck)
-        summary.push(recheck.passed
-            ? `After the restore, production passes its check: ${recheck.last}.`
-            : `After the restore, production still fails its check: ${recheck.last}.`);
+        summary.push(`After the restore, production ${again} its check: ${recheck.last}.`);
     if (checkpoint) {
         const name = checkpoint.name ? ` ("${checkpoint.name}")` : '';
         const restoredIt = content.is === 'restored' && content.version === checkpoint.id;
-        summary.push(restoredIt || content.is === 'unchanged'
-            ? `Checkpoint ${checkpoint.id}${name} was taken before the push.`
-            : `Checkpoint ${checkpoint.id}${name} was taken before the push; to restore it, ${back}.`);
+        const how = restoredIt || content.is === 'unchanged' ? '' : `; to restore it, ${back}`;
+        summary.push(`Checkpoint ${checkpoint.id}${name} was taken before the push${how}.`);
         if (!hint && content.is === 'unknown')
             hint = `If production is wrong, ${back}.`;
         if (!hint && (content.is === 'push-failed' || (check && !check.passed && content.is === 'pushed')))
@@ -6106,10 +6054,8 @@ const PUSH_WARNINGS_IF_SENT = [
     "If the push went through, the production site's CDN cache was purged: expect slower first requests while it refills.",
 ];
 /**
- * The same, for a push whose job failed on the server: it may have overwritten part of production,
- * but it did not complete, so the purge that completion brings (spec §4, push rule 4) is not claimed.
- * Without a checkpoint, the first line; with one (issue 27), the second: the backup it took is named
- * by the run's checkpoint lines, so "no backup" would be false.
+ * The same, for a push whose job failed on the server: it did not complete, so the purge that completion
+ * brings (spec §4, push rule 4) is not claimed; with a checkpoint (issue 27), "no backup" would be false.
  */
 const PUSH_WARNINGS_IF_FAILED = [
     'The push job failed, but it may have overwritten part of production first: no backup was taken before it, and the API cannot restore the previous live site. Check the live site now.',
@@ -6117,12 +6063,10 @@ const PUSH_WARNINGS_IF_FAILED = [
 ];
 const PUSH_FAILED_WITH_CHECKPOINT = 'The push job failed, but it may have overwritten part of production first: check the live site now.';
 /**
- * The push warnings as the run can say them: as facts once the push job completed; for a job that
- * failed, that form; for any other end of a push that was sent (not followed, timed out, cancelled,
- * unknown), the "if the push went through" form. The run notes PUSH_WARNINGS once the push was
- * taken or its answer lost (jobs.ts); this chooses the form. Each line only while it still
- * stands: a checkpoint is a backup, so it removes the "no backup" line; the record's own words on
- * protection (on again, off, unknown, after the push) replace the protection line.
+ * The push warnings (noted once the push was taken or its answer lost, jobs.ts) as the run can say them: facts
+ * once the push job completed, the failed form for a job that failed, else the "if the push went through" form.
+ * Each line only while it still stands: a checkpoint removes the "no backup" line; the record's own words on
+ * protection replace the protection line.
  */
 function pushWarnings({ warnings, production, jobs }, failed) {
     const gone = [production.checkpoint !== null, production.protection !== null, false];
@@ -6156,12 +6100,10 @@ function checkLaterHint(siteId, taskId) {
 
 ;// CONCATENATED MODULE: ./src/staging/site-list.js
 /**
- * Source 2 of the staging site's id and URL (issue 20 §1): `GET /v2/sites` (`type`, `page`, `per_page`), read whole
- * (contract r4 §12) by `readSiteList`; the finding is pure (`findStagingInList`). A record is this production site's
- * staging only when a field links it so (docs/assumptions.md): `staging_of`, `production_site_id` or `production_id`
- * equal to the production id; `parent_id` / `parent_site_id` equal to it on a record marked as staging (`is_staging`
- * true or 1, `type` / `site_type` "staging"); or `staging_site_id` / `staging_id` on the production site's own record.
- * Never a name or a URL that looks like staging, nor a record whose id is the production id (contract §5, r3).
+ * Source 2 of the staging site's id and URL (issue 20 §1): `GET /v2/sites`, read whole (contract r4 §12). A record
+ * is this production site's staging only when a field links it so (docs/assumptions.md: STAGING_OF, PARENT on a
+ * record marked as staging, STAGING_ID on the production site's own record); never by a name or URL that looks like
+ * staging, nor a record whose id is the production id (contract §5, r3).
  */
 
 
@@ -6172,22 +6114,19 @@ const LIST_MAX_PAGES = 10;
 /** The fewest rows a page of the family's answers holds (its CLI reads pages of 20: contract r4 §12). */
 const SMALLEST_PAGE = 20;
 /**
- * The most pages one read of the list may take for a run of `sites` sites: the base cap, and room
- * for every staging record of the batch at the smallest page the family answers (issue 26 §5: every
- * URL the list can give), so a 1000-site batch reads up to 60 pages. Still a cap: a server that pages
- * forever cannot keep the run reading, and each page waits for a call to spare (supply).
+ * The most pages one read of the list may take for `sites` sites: the base cap, and room for every staging
+ * record of the batch at the smallest page (issue 26 §5): 60 pages for 1000 sites. Still a cap: a server
+ * that pages forever cannot keep the run reading.
  */
 function listPagesFor(sites) {
     return LIST_MAX_PAGES + Math.ceil(Math.max(0, sites) / SMALLEST_PAGE);
 }
 /**
- * Reads the list of staging sites page by page (one try each), to the last page the answers state (`meta.last_page`,
- * or `last_page` inside `data`; a short page is not the last); without one, to an empty page, a null `next_page_url`,
- * or a page that only repeats rows (a server that ignores `page`). It stops early at `maxPages`, the deadline, a 429
- * or another failure of a later page, and when `supply` (the rate window) has no call to spare: a further page never
- * waits for one, so the list never takes calls the jobs' plan counts on (contract §6 r3). With `idle` (the URLs are
- * all the run still needs) each page waits its turn and is tried again as `max-retries` says. A timeout of the first
- * page is thrown; its failure is returned as `error`.
+ * Reads the list page by page (one try each), to the last page the answers state (a short page is not the last);
+ * without one, to an empty page, a null `next_page_url`, or a page that only repeats rows. It stops early at
+ * `maxPages`, the deadline, a later page's failure, and when `supply` has no call to spare: a further page never
+ * waits for one, so the list never takes calls the jobs' plan counts on (contract §6 r3). With `idle` (nothing
+ * else to send) each page waits its turn and is retried. A first page's timeout is thrown, its failure returned.
  */
 async function readSiteList(client, options = {}) {
     const { maxPages = LIST_MAX_PAGES, supply, idle = false, list } = options;
@@ -6250,10 +6189,7 @@ async function readSiteList(client, options = {}) {
             return whole;
     }
 }
-/**
- * The site list, read once per run and shared by every site of a batch (like the check of the API
- * root). A timeout or a cancellation of its first page is not remembered: they end the run anyway.
- */
+/** The site list, read once per run and shared by every site; a timeout or cancel of its first page is not kept. */
 class SiteList {
     supply;
     maxPages;
@@ -6311,10 +6247,8 @@ function lastPageOf(meta, data) {
     return null;
 }
 /**
- * This production site's staging record in the records of a list answer (its pages put together),
- * or why there is none. Two records that claim to be its staging contradict each other (contract r4
- * §12): `conflict`, and neither is used. The same record twice (a row that moved between two pages
- * while they were read) is one claim.
+ * This production site's staging record in a list's records, or why there is none. Two records that claim to
+ * be its staging contradict each other (contract r4 §12): neither is used. The same record twice is one claim.
  */
 function findStagingInList(records, productionId) {
     const index = indexOf(records);
@@ -6408,12 +6342,8 @@ function isRecord(v) {
 ;// CONCATENATED MODULE: ./src/staging/staging-fields.js
 
 
-/**
- * The staging site's id and URL as a record of the server says them (contract §5), checked, for
- * the run's facts (facts.ts, which decides what they may overwrite): the create answer, a completed
- * task (only its `resource_id`), a read of the staging environment, a record of the site list.
- */
-/** The sources whose records are read here, in the words the summary shows. */
+/** The staging site's id and URL as the server's records say them (contract §5), checked, for the run's facts:
+ * the sources whose records are read here, in the words the summary shows. */
 const CREATE_ANSWER = { kind: 'answer', words: 'the create answer' };
 const TASK = { kind: 'answer', words: 'the task' };
 const STAGING_READ = { kind: 'read', words: 'the staging environment' };
@@ -6422,10 +6352,7 @@ const listSource = (field) => ({
     kind: 'list',
     words: `the site list, GET /v2/sites (field ${field})`,
 });
-/**
- * Learns the staging id and URL that `data` gives. Returns false when the record was refused (it
- * names the production site), true otherwise.
- */
+/** Learns the staging id and URL that `data` gives; false when the record was refused (Facts.learn). */
 function fillStagingFields(ctx, data, source) {
     const id = source === TASK ? taskSiteIdOf(data) : stagingSiteIdOf(data);
     return ctx.facts.learn(source, { id, url: cleanUrl(ctx, stagingUrlOf(data)) });
@@ -6456,11 +6383,9 @@ function cleanUrl(ctx, text) {
 
 
 /**
- * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS
- * can lag 30-120 s). This asks the site itself, with a plain GET that carries only our User-Agent:
- * never the API token or any other header of ours, and it never follows a redirect (a 3xx already
- * means the site answers). Only the status line is read, unless the caller asks for the start of the
- * body (the production check, production-check.ts).
+ * wait-for-url: a finished job does not mean the staging site answers yet (contract §2: DNS and TLS can lag
+ * 30-120 s). A plain GET of the site with our User-Agent and no other header of ours (never the API token); a
+ * redirect is never followed (a 3xx already means the site answers); the body is read only when asked.
  */
 /** 2xx, 3xx, 401 and 403 mean the site answers (a password-protected site answers 401). */
 function answers(status) {
@@ -6473,10 +6398,7 @@ function url_check_answered(answer) {
         return answer.code ?? 'no connection';
     return answers(answer.status) ? null : `HTTP ${answer.status}`;
 }
-/**
- * Waits until `url` answers. true: it answered; false: the deadline came first; null: not checked
- * (plain http to a host that is not loopback, as with api-url).
- */
+/** Waits until `url` answers: true; false: the deadline came first; null: not checked (plain http, not loopback). */
 async function waitForUrl(url, run, options) {
     if (!(0,src_text/* secureOrLoopback */.Yt)(new URL(url)))
         return null;
@@ -6561,17 +6483,11 @@ function plainGet(url, timeoutMs, signal, bodyBytes = 0) {
 
 
 /**
- * The staging site's id and URL when this run's answers did not say them (issue 20 §1), in this
- * order after the answers themselves (source 1):
- *  2. the list the spec documents, `GET /v2/sites`, where a field links a record to this production
- *     site as its staging (src/staging/site-list.ts); skipped, and said so, when none does; read
- *     once the run's other jobs ended (one read serves them all);
- *  3. a URL an earlier run recorded (the front door passes it as `config.stagingHints`);
- *  4. the `staging-url` input.
- * `readStaging`: the after-job staging read, when the run put the list before it (after-job.ts).
- * A URL from 3 or 4 is used only once it answers HTTP. Each source tells the run's facts what it
- * found (facts.ts: a weaker source only fills what a stronger one left unknown), or why it gave
- * nothing. Best effort: nothing here fails a run.
+ * The staging site's id and URL when this run's answers did not say them (issue 20 §1), after the answers
+ * (source 1): 2. the site list (site-list.ts), read once the run's other jobs ended; 3. a URL an earlier run
+ * recorded (`config.stagingHints`); 4. the `staging-url` input, each of these two used only once it answers.
+ * `readStaging`: the after-job staging read, when the run put the list before it (after-job.ts). Each source
+ * tells the run's facts what it found (facts.ts), or why it gave nothing. Best effort: nothing fails a run.
  */
 async function fillFromOtherSources(ctx, readStaging) {
     if (!ctx.facts.complete) {
@@ -6586,11 +6502,8 @@ async function fillFromOtherSources(ctx, readStaging) {
 }
 /** How long a known URL gets to answer. */
 const HINT_CHECK_MS = 10_000;
-/**
- * This site's staging record in the site list, learnt (facts.ts: the list only fills what the
- * answers left unknown); or why the list does not name it. A list read in part never says it names
- * no staging site: it says how many pages it did not read (contract r4 §12).
- */
+/** This site's staging record in the site list, learnt, or why the list does not name it. A list read in part
+ * never says it names no staging site: it says how many pages it did not read (contract r4 §12). */
 async function fromSiteList(ctx) {
     await ctx.polls.untilQuiet();
     at(ctx, 'reading the site list for the staging site');
@@ -6679,11 +6592,8 @@ async function fillFromHints(ctx) {
 
 
 
-/**
- * Reads the staging probe once through the retry layer (`maxRetries` 0: one try). Throws other
- * errors; once the run has heard that the service offers no staging read (`ctx.readRoute`), throws
- * that refusal again without sending anything.
- */
+/** Reads the staging environment through the retry layer; other errors are thrown, and once the run heard that
+ * the service offers no staging read (`ctx.readRoute`), that refusal, without sending anything. */
 async function readStaging(ctx, options = {}) {
     const send = () => ctx.client.call('GET', probePath(ctx.siteId), 'read', options);
     try {
@@ -6721,11 +6631,8 @@ function notSent(ctx, first) {
         hint: first.hint,
     });
 }
-/**
- * Before a 404 is read as "no staging environment" (status `none`, if-missing: skip, a staging
- * gone before recreate's delete): the API root must have answered as the API in this run (contract
- * §4 r3). Throws ApiError (`api-url`) when it did not.
- */
+/** Before a 404 is read as "no staging environment": the API root must have answered as the API in this run
+ * (contract §4 r3). Throws ApiError (`api-url`) when it did not. */
 async function confirmNoStaging(ctx, because) {
     const step = ctx.record.step;
     // The step a timeout or a cancellation meanwhile names (issue 24 §3): the 404 is held back, not "sending".
@@ -6734,11 +6641,9 @@ async function confirmNoStaging(ctx, because) {
     at(ctx, step);
 }
 /**
- * Best effort, one try: what a read of the staging environment says, learnt (facts.ts decides what
- * it may change: nothing a stronger source said). A 404 says "no staging" only when no source of
- * this run named the staging site, and once the API root has answered as the API (§4 r3); when the
- * root cannot be confirmed, the state stays unknown, with a warning. A read that fails changes
- * nothing.
+ * Best effort, one try: what a read of the staging environment says, learnt (facts.ts). A 404 says "no
+ * staging" only when no source of this run named the staging site, and once the API root has answered as the
+ * API (§4 r3); else the state stays unknown, with a warning. A read that fails changes nothing.
  */
 async function learnFromStaging(ctx) {
     let read;
@@ -6786,10 +6691,8 @@ async function rootConfirmed(ctx, because) {
 
 
 
-/**
- * After a job that succeeded: the staging id and URL the answers did not give (one read), and
- * wait-for-url after a create or pull. Returns the run's ending.
- */
+/** After a job that succeeded: the staging id and URL the answers did not give, and wait-for-url after a create
+ * or pull. Returns the run's ending. */
 async function afterJob(ctx, op) {
     // The job's own length: the reads after it (a site list held until the batch is quiet) are not the job's.
     const jobDone = ctx.clock.now();
@@ -6844,15 +6747,12 @@ async function afterJob(ctx, op) {
     };
 }
 /**
- * The after-job staging read: the one call site of the read a job that succeeded may cost (one
- * request, one try), for whoever plans the run's calls. Best effort (issue 26 §2): it goes only
- * with a call to spare while other jobs are still followed (it never waits for a call one of them
- * needs), and not at all once the read has named nothing after jobs that succeeded in this run.
+ * The one call site of the read a job that succeeded may cost (one try). Best effort (issue 26 §2): it goes
+ * only with a call to spare while other jobs are followed (it never waits for a call one of them needs).
  */
 async function readStagingAfterJob(ctx) {
     const route = ctx.readRoute;
-    // None once the run heard that the service offers no such read, or once the read has answered
-    // 404 after jobs that succeeded and named nothing (StagingReadRoute.namesNothing).
+    // None once the service refused the read, or it answered 404 after jobs that succeeded (namesNothing).
     if (route.refused || route.namesNothing)
         return;
     if (!ctx.polls.spareNow()) {
@@ -7008,19 +6908,15 @@ function writeResult(ctx, ending) {
         },
     };
 }
-/**
- * A followed job's end as an ending: succeeded on evidence only; accepted when nothing can tell;
- * failed with the server's reason. A create's completion also names the staging site: from a task,
- * only its `resource_id` (never its own `id`: contract §5), from the probe, the staging record.
- */
+/** A followed job's end: succeeded on evidence only, accepted when nothing can tell, failed with the server's
+ * reason. A create's completion names the staging site (from a task only its `resource_id`: contract §5). */
 function settle(ctx, op, outcome) {
     const what = jobOf(op);
     if (outcome.kind === 'failed')
         return failure(taskFailed(`The ${what}`, outcome.reason));
     if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
-        const warning = outcome.kind === 'untrackable'
-            ? `The ${what} was accepted, but its completion cannot be tracked: ${outcome.reason}.`
-            : `The ${what} was accepted, but its completion could not be confirmed: ${outcome.reason}.`;
+        const how = outcome.kind === 'untrackable' ? 'cannot be tracked' : 'could not be confirmed';
+        const warning = `The ${what} was accepted, but its completion ${how}: ${outcome.reason}.`;
         warn(ctx, warning);
         return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.record.taskId)}` };
     }
@@ -16568,11 +16464,8 @@ function preprocess(fn, schema) {
 
 
 /**
- * `data` of `GET /v2/tasks/{id}/status` (contract §2), parsed, never cast: every field is optional
- * and read leniently (a status may be a word or a number, a percentage a string with decimals),
- * because a task answer that cannot be read means "keep waiting", never "done". Texts in it were
- * already made inert by the client (src/api/reply.ts). The site a completed task made is read from
- * its data where it is used (`taskSiteIdOf`, staging-fields.ts).
+ * `data` of `GET /v2/tasks/{id}/status` (contract §2), parsed, never cast: every field optional and read
+ * leniently, because a task answer that cannot be read means "keep waiting", never "done".
  */
 const TaskStatusSchema = looseObject({
     status: unknown().optional(),
@@ -17155,10 +17048,8 @@ const TROUBLE_POLL_MS = 5000;
 
 
 
-/**
- * create, pull, push, delete: send the request under the if-exists / if-missing / if-busy
- * policies, follow the job, then what follows a success (after-job.ts). Returns how it ended.
- */
+/** create, pull, push, delete: the request under the if-exists / if-missing / if-busy policies, the job followed,
+ * then what follows a success (after-job.ts). */
 async function runJob(ctx, op) {
     // The response to follow, or the ending when the policies carried the operation to its end.
     let started;
@@ -17340,20 +17231,17 @@ async function sendJob(ctx, op, request, mayWait = () => true) {
                 jobIs(ctx, op, null);
             if (!busy)
                 throw e;
-            await waitWhileBusy(ctx, op, busyTries);
+            // if-busy: wait: one pause before the refused request is sent again.
+            const delayMs = ctx.busy.delayMs(busyTries);
+            if (ctx.busy.passesDeadline(delayMs))
+                throw new DeadlineError();
+            at(ctx, `waiting for another job on site ${ctx.siteId} to finish`);
+            ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (${setting('if-busy', 'wait')}).`);
+            if (!(await ctx.busy.sleep(delayMs)))
+                throw new DeadlineError();
             at(ctx, step);
         }
     }
-}
-/** if-busy: wait: one pause before the refused request (a job's, a checkpoint's) is sent again. */
-async function waitWhileBusy(ctx, op, busyTries) {
-    const delayMs = ctx.busy.delayMs(busyTries);
-    if (ctx.busy.passesDeadline(delayMs))
-        throw new DeadlineError();
-    at(ctx, `waiting for another job on site ${ctx.siteId} to finish`);
-    ctx.logger.info(`Site ${ctx.siteId} is busy with another job (a creation, pull or push): sending the ${op} again in ${durationText(delayMs, 'log')} (${setting('if-busy', 'wait')}).`);
-    if (!(await ctx.busy.sleep(delayMs)))
-        throw new DeadlineError();
 }
 function unknownOutcome(ctx, op, e) {
     const what = {
@@ -17420,11 +17308,8 @@ async function listVersions(ctx) {
     const ageUnknown = outOfOrder && versions.some((v) => isOurs(v) && v.completed && time(v) === -Infinity);
     return { versions, others, unread, outOfOrder, ageUnknown };
 }
-/**
- * Before a checkpoint the service refused for its quota (422): deletes this tool's completed
- * checkpoints of the site that keep-checkpoints would delete after the push (all but the newest
- * `keep - 1`). True when some were deleted.
- */
+/** Before a checkpoint the service refused for its quota (422): deletes the checkpoints keep-checkpoints would
+ * delete after the push (all but the newest `keep - 1`). True when some were deleted. */
 async function makeRoom(ctx, keep) {
     let list;
     try {
@@ -17439,8 +17324,7 @@ async function makeRoom(ctx, keep) {
     if (old.length === 0)
         return false;
     ctx.logger.info(`The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`);
-    const { removed } = await deleteVersions(ctx, old);
-    return removed.length > 0;
+    return deleteVersions(ctx, old);
 }
 /** Whether this tool named the version (its mark, contract §13 r5; never a version a person made). */
 const isOurs = (v) => CHECKPOINT_NAME.test(v.name);
@@ -17449,21 +17333,18 @@ const isOurs = (v) => CHECKPOINT_NAME.test(v.name);
 const deletable = (ctx, { versions, ageUnknown }, keep, except = '') => {
     if (ageUnknown)
         return [];
-    const sent = SENT_DELETE.get(ctx);
-    const ours = versions.filter((v) => isOurs(v) && v.completed && v.site === 'this' && v.id !== except && !sent?.has(v.id));
+    const sent = ctx.record.deleteSent;
+    const ours = versions.filter((v) => isOurs(v) && v.completed && v.site === 'this' && v.id !== except && !sent.includes(v.id));
     return ours.map((v) => v.id).slice(Math.max(0, keep - 1));
 };
-/** The version ids a run sent for deletion. */
-const SENT_DELETE = new WeakMap();
 /**
  * One `DELETE /v2/site-versions` (ids only: nothing on the server limits it to one site). An answer
- * that did not come is unknown, never "not deleted".
+ * that did not come is unknown, never "not deleted". True when some were deleted.
  */
 async function deleteVersions(ctx, ids) {
     at(ctx, 'deleting older checkpoints');
     // Each id is sent for deletion once a run, whatever came back (a list that lags still shows it).
-    for (const id of ids)
-        (SENT_DELETE.get(ctx) ?? SENT_DELETE.set(ctx, new Set()).get(ctx)).add(id);
+    deletionSent(ctx, ids);
     try {
         const answer = await ctx.client.call('DELETE', VERSIONS_PATH, 'delete', { body: { ids } });
         const { removed, failed } = deletedIdsOf(answer.reply.data);
@@ -17472,7 +17353,7 @@ async function deleteVersions(ctx, ids) {
             ctx.logger.info(`Deleted ${gone.length} older checkpoint(s) of site ${ctx.siteId} (${gone.join(', ')}).`);
         if (failed.length > 0)
             warn(ctx, `These older checkpoints could not be deleted: ${failed.join(', ')}.`);
-        return { removed: gone };
+        return gone.length > 0;
     }
     catch (e) {
         if (!stoppable(e))
@@ -17481,14 +17362,11 @@ async function deleteVersions(ctx, ids) {
         warn(ctx, unknown
             ? `Whether older checkpoints (${ids.join(', ')}) were deleted is unknown: ${e.message || 'no answer came'}. Look at site ${ctx.siteId}'s versions in the dashboard.`
             : `Older checkpoints (${ids.join(', ')}) were not deleted: ${e.message}`);
-        return { removed: [] };
+        return false;
     }
 }
-/**
- * Issue 27 §5: after a push that succeeded, this tool's older checkpoints of the site beyond
- * `keep` are deleted (the one just made is always kept; versions it did not name, and versions
- * whose site the list does not say, are never touched). Never fails the run: a refusal is a warning.
- */
+/** Issue 27 §5: after a push that succeeded, this tool's checkpoints beyond `keep` are deleted (never the one just
+ * made, one it did not name, or one whose site the list does not say). Never fails the run: a refusal warns. */
 async function pruneCheckpoints(ctx, keep, current) {
     at(ctx, 'reading the versions to prune');
     let list;
@@ -17522,11 +17400,8 @@ const stoppable = (e) => e instanceof ApiError || e instanceof DeadlineError || 
 
 
 
-/**
- * The calls a push or a rollback makes besides the job's own, for the batch's call plan (contract
- * §6 r3): the version, its name, its task's last status read and the list before pruning; each
- * toggle; a rollback's list of versions.
- */
+/** The calls a push or a rollback makes besides the job's own, for the batch's call plan (contract §6 r3): the
+ * version, its name, its task's last status and the list before pruning; each toggle; a rollback's list. */
 function extraCalls(config) {
     if (config.dryRun)
         return 0;
@@ -17545,11 +17420,8 @@ function checkpointName(env, wallNow) {
 }
 const NO_PUSH = 'The push was not sent: no checkpoint, no push.';
 const WITHOUT = `or run with ${setting('checkpoint', 'none')} to push without a way back`;
-/**
- * Issue 27 §1-2: a site version of production, named as this tool's, followed to completed with the
- * same waiting as any job. Returns the checkpoint, or the run's ending when there is none (then the
- * push must not be sent).
- */
+/** Issue 27 §1-2: a site version of production, named as this tool's, followed to completed as any job. Returns
+ * the checkpoint, or the run's ending when there is none (then the push must not be sent). */
 async function takeCheckpoint(ctx) {
     try {
         return await make(ctx);
@@ -17655,11 +17527,8 @@ async function nameIt(ctx, id) {
         return null;
     }
 }
-/**
- * A 404 on a versions route says "no versions here" only once the API root answered as the API
- * (contract §4 r3, as for the staging routes): otherwise the api-url error, or the 404 with a word
- * that the root could not be checked (ApiRoot.blame: a new error; the same one when the root is right).
- */
+/** A 404 on a versions route says "no versions here" only once the API root answered as the API (contract §4 r3):
+ * the error ApiRoot.blame makes of it (the same one when the root is right). */
 async function withRootEvidence(ctx, e) {
     return e.httpStatus === 404 ? ctx.root.blame(ctx.client, e) : e;
 }
@@ -18018,10 +17887,8 @@ const INCONCLUSIVE = ['server', 'network', 'timeout', 'rate-limited'];
 // root is suggested only to a run on the hosted service's host.
 const HINT = `The API root {api} did not answer as the staging API. Set ${setting('api-url')} to the API root (/v2 is appended){hosted}. The 404 was not read as "no staging environment" and says nothing about ${setting('site-id')}, whatever ${setting('if-missing')} says.`;
 /**
- * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract
- * §4 r3): one `GET /v2/sites` per run, asked by the first site that needs it and shared by every
- * site of a batch (like the rate window and the transport). Timeouts and cancellations are not
- * remembered: they end the run anyway.
+ * Evidence that api-url is the API root before a 404 is read as "no staging environment" (contract §4 r3):
+ * one `GET /v2/sites` per run, shared by every site. Timeouts and cancellations are not remembered.
  */
 class ApiRoot {
     verdict = null;
@@ -18032,11 +17899,8 @@ class ApiRoot {
         });
         return this.verdict;
     }
-    /**
-     * Resolves when the root answered as the API; throws an ApiError when it did not (kind
-     * `api-url`), or when the check itself failed (that failure's kind). `because` names the 404 that
-     * needs the evidence, for the message.
-     */
+    /** Resolves when the root answered as the API; else throws an ApiError (`api-url`, or the check's own failure).
+     * `because` names the 404 that needs the evidence. */
     async confirm(client, because) {
         const verdict = await this.ask(client);
         if (verdict.ok)
@@ -18053,10 +17917,8 @@ class ApiRoot {
         });
     }
     /**
-     * The error a 404 the run does not skip (`if-missing: fail`) is reported as (issue 24 §3): "no such
-     * site or staging environment" (blaming the site id) only once the root answered as the API; the
-     * api-url error when it did not; the 404 with a word that the root could not be checked when the
-     * check could not finish (the timeout included: the 404 stays the run's answer).
+     * A 404 the run does not skip, as reported (issue 24 §3): blaming the site id only once the root answered as
+     * the API; else the api-url error, or (the check could not finish) the 404 saying the root was not checked.
      */
     async blame(client, notFound) {
         let verdict;
@@ -18109,10 +17971,8 @@ async function ask(client) {
 
 
 /**
- * Whether the service offers the staging read at all, learned once and shared by every site of a
- * run: a 405 or 501 on `GET /v2/sites/{site}/staging` is the route's answer, not one site's (contract
- * §3; the hosted service answers 405), so the other sites of a batch do not each spend a request of
- * the rate limit to hear it again.
+ * Whether the service offers the staging read at all, learned once per run: a 405 or 501 is the route's
+ * answer, not one site's (contract §3), so the other sites do not each spend a request to hear it again.
  */
 class StagingReadRoute {
     /** The route's refusal, once one site heard it; null while the route may answer. */
@@ -18123,18 +17983,13 @@ class StagingReadRoute {
     afterJobRead = null;
     /** Settles once the run's first read is answered, whatever the answer: later reads wait for it. */
     learned = null;
-    /**
-     * Whether this route names nothing in this run: it answered 404 to MISSING_AFTER_JOB reads right
-     * after jobs that succeeded, and named no staging environment (docs/assumptions.md, 70).
-     */
+    /** It answered 404 to MISSING_AFTER_JOB reads right after jobs that succeeded, and named no staging
+     * environment (docs/assumptions.md, 70). */
     get namesNothing() {
         return !this.named && this.missingAfterJob >= MISSING_AFTER_JOB;
     }
-    /**
-     * A read right after a job that succeeded (`read` says whether it named the staging environment,
-     * or null when it failed): until one has named one, they go one at a time, so a route that
-     * answers 404 is heard MISSING_AFTER_JOB times, not once per site. Null when not sent.
-     */
+    /** A read right after a job that succeeded (`named`: whether it named the staging, null when it failed): until
+     * one has, they go one at a time, so a route that answers 404 is heard MISSING_AFTER_JOB times, not per site. */
     async afterJob(read, named) {
         while (this.afterJobRead && !this.named)
             await this.afterJobRead;
@@ -18157,10 +18012,8 @@ class StagingReadRoute {
         this.afterJobRead = current;
         return sent;
     }
-    /**
-     * Sends `read` unless the route has refused: while the run's first read is unanswered, the others
-     * wait for it (it may be the refusal), then go, or throw `notSent(refusal)` without sending anything.
-     */
+    /** Sends `read` unless the route has refused (then throws `notSent(refusal)`); while the run's first read is
+     * unanswered, the others wait for it (it may be the refusal). */
     async read(read, notSent) {
         if (this.learned)
             await this.learned;
@@ -18211,11 +18064,8 @@ class Facts {
     get complete() {
         return this.idFact !== null && this.urlFact !== null;
     }
-    /**
-     * The one way a source tells what it learnt. Returns false when the record was refused whole (it
-     * names the production site as the staging site), true otherwise (even when a weaker word was
-     * not taken).
-     */
+    /** The one way a source tells what it learnt. False when the record was refused whole (it names a production
+     * site as the staging site), else true (even when a weaker word was not taken). */
     learn(source, learnt) {
         const { id, url, state, exists } = learnt;
         const other = id ? this.others.find((p) => p !== this.productionId && isProductionId(id, p)) : undefined;
@@ -18387,10 +18237,8 @@ function unhealthy(answer, expected) {
 
 
 const OVERWRITES = "production's files and database";
-/**
- * `operation: rollback` (issue 27 §3): restores production to `checkpoint-id`, or to the newest
- * completed checkpoint this tool made (never a version a person made unless its id is given).
- */
+/** `operation: rollback` (issue 27 §3): restores production to `checkpoint-id`, or to the newest completed
+ * checkpoint this tool made (never a version a person made unless its id is given). */
 async function rollback(ctx) {
     const chosen = await chooseVersion(ctx);
     if ('outcome' in chosen)
@@ -18470,11 +18318,8 @@ async function chooseVersion(ctx) {
         };
     return version;
 }
-/**
- * Restores production to version `id`: one PUT (never sent again unless refused: a restore
- * overwrites production as a push does, contract §13), its task followed to its end. What
- * production is after it (restored, partly restored, unknown) is the record's (record.ts).
- */
+/** Restores production to version `id`: one PUT (never sent again unless refused: it overwrites production as a
+ * push does, contract §13), its task followed to its end; what production is after it is the record's. */
 async function restore(ctx, id) {
     const { client, siteId, logger } = ctx;
     logger.info(`Site ${siteId}: restoring production to version ${id} (overwrites ${OVERWRITES}).`);
@@ -18536,11 +18381,8 @@ async function restore(ctx, id) {
         summary: `The restore was accepted, but its completion cannot be confirmed: ${outcome.reason}.`,
     };
 }
-/**
- * production-url after a push or a restore (contract §16), when it is given: the live site checked
- * (production-check.ts); the record keeps what the check saw, and a failed check fails the run. A
- * check that never asked (plain http, no time left) is no evidence: a warning, not a verdict.
- */
+/** production-url after a push or a restore (contract §16): the record keeps what the check saw, and a failed
+ * check fails the run. A check that never asked (plain http, no time left) is no evidence: a warning. */
 async function verifyProduction(ctx, ending, after) {
     const url = ctx.config.productionUrl;
     if (!url)
@@ -18588,11 +18430,8 @@ async function verifyProduction(ctx, ending, after) {
 
 /** How long the toggles after the push may take, together, past the deadline or a cancel (src/cancel.ts exits 5 s after it). */
 const CLEANUP_MS = 4000;
-/**
- * Switches one of production's tools (contract §14): true when the service took it. `late`: the
- * request goes even after the deadline or a cancellation, on a short clock of its own (CLEANUP_MS).
- * Never throws for an answer: a refusal or no answer is false, and the caller says what it means.
- */
+/** Switches one of production's tools (contract §14). `late`: it goes even after the deadline or a cancel, on a
+ * clock of its own (CLEANUP_MS). Never throws for an answer: the caller says what a refusal means. */
 async function switchTool(ctx, tool, on, late = false) {
     const client = late ? ctx.client.cleanup(CLEANUP_MS) : ctx.client;
     const what = tool.replace('_', ' '); // `maintenance mode`, `password protection`
@@ -18650,11 +18489,9 @@ async function protectAgain(ctx) {
 
 
 /**
- * A push, as issues 27 and 31 describe it: checkpoint -> maintenance on -> push -> wait ->
- * maintenance off (in every ending) -> production check (a maintenance page is not production) ->
- * [a failed job or check with rollback-on-failure: restore once, follow, check again] -> password
- * protection on (only once the push job ended) -> prune old checkpoints. Each step records what it
- * learnt (record.ts); what the run says of production is rendered from that record alone.
+ * A push, as issues 27 and 31 describe it: checkpoint -> maintenance on -> push -> wait -> maintenance off (in
+ * every ending) -> production check -> [a failed job or check with rollback-on-failure: restore once, follow,
+ * check again] -> password protection on (only once the push job ended) -> prune old checkpoints.
  */
 async function runPush(ctx) {
     const { config } = ctx;
@@ -18741,10 +18578,8 @@ async function runPush(ctx) {
         await pruneCheckpoints(ctx, config.keepCheckpoints, checkpoint.id);
     return ending;
 }
-/**
- * Issue 27 §4, issue 31 §8: the push's job failed on the server, or production failed its check:
- * restore the checkpoint once, follow it, check production again. The run stays red.
- */
+/** Issue 27 §4, issue 31 §8: the push's job or production's check failed: restore the checkpoint once, follow
+ * it, check production again. The run stays red. */
 async function restoreAfterFailure(ctx, failed, checkpoint) {
     // The push's facts (its task, status, the server's words) stay the run's outputs.
     const { taskId, httpStatus, message } = ctx.record;
@@ -18778,10 +18613,7 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
     // The step to try again is the record's (productionWords), from what production may be now.
     return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } };
 }
-/**
- * dry-run of a push: the checkpoint and maintenance steps around the push's own lines (in `lines`,
- * in the order they would be sent).
- */
+/** dry-run of a push: the checkpoint and site-tool steps around the push's own `lines`, in the order sent. */
 function pushDryRun(ctx, lines) {
     const { config } = ctx;
     const url = (path) => decodeURI(ctx.client.url(path));
@@ -19321,10 +19153,7 @@ async function readTaskOnce(ctx, taskId) {
 
 
 
-/**
- * Runs one operation on one production site with the policies of `config` and returns its Result.
- * Never throws: this is where a run ends, as an Ending (ending.ts says how), written once.
- */
+/** Runs one operation on one production site and returns its Result. Never throws: a run ends here, written once. */
 async function runOperation(config, siteId, deps) {
     const clock = deps.clock ?? realClock;
     const started = clock.now();
@@ -19412,12 +19241,8 @@ async function runOperation(config, siteId, deps) {
 
 
 
-/**
- * Runs the operation on every site of the config: up to `concurrency` at once, all sharing one
- * rate window, one poll scheduler, one transport, one deadline and one check of the API root; with
- * `failFast`, no new site starts after a failure. One site runs
- * exactly as runOperation alone would.
- */
+/** Runs the operation on every site, up to `concurrency` at once, all sharing one rate window, poll scheduler,
+ * transport, deadline and API root check; with `failFast`, no new site starts after a failure. */
 async function runAll(config, deps) {
     const clock = deps.clock ?? realClock;
     const transport = deps.transport ?? new NodeTransport(USER_AGENT);
@@ -19614,10 +19439,7 @@ const fields_integer = (min, max) => schemas_string()
 /** `reset` is another name for `pull` (the endpoint's own name). */
 const operation = choice(OPERATIONS, { reset: 'pull' });
 const siteIds = readBy((v) => {
-    const ids = v
-        .split(/[\s,;]+/)
-        .map((s) => s.trim())
-        .filter(Boolean);
+    const ids = v.split(/[\s,;]+/).filter(Boolean);
     if (ids.length === 0)
         throw new Error('is required (the PRODUCTION site id)');
     if (ids.length > MAX_SITES)
@@ -19819,7 +19641,6 @@ function parseGitHubInputs(raw, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/index.js
-
 
 
 
@@ -20119,18 +19940,14 @@ function batchMessage(results) {
 /** GitHub refuses an output over 1 MB: `results` stays under this, as valid JSON, whatever happened. */
 const MAX_RESULTS_BYTES = 900_000;
 /**
- * The `results` output: every Result in full while that fits; else each site's essentials
- * (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites.
+ * The `results` output: every Result in full while that fits; else the fields a later step needs to
+ * act on each site (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites.
  */
 function resultsJson(results) {
     const full = JSON.stringify(results.map(publicResult));
     if (Buffer.byteLength(full) <= MAX_RESULTS_BYTES)
         return full;
-    return JSON.stringify(results.map(essentials));
-}
-/** The fields of a Result a later step needs to act on it. */
-function essentials(r) {
-    return {
+    return JSON.stringify(results.map((r) => ({
         siteId: r.siteId,
         result: r.result,
         httpStatus: r.httpStatus,
@@ -20140,7 +19957,7 @@ function essentials(r) {
         checkpointId: r.checkpointId,
         productionCheck: r.productionCheck,
         error: r.error ? { kind: r.error.kind } : null,
-    };
+    })));
 }
 /**
  * A Result as published in `results` and `--json`: every field, in the order newResult gives them,
@@ -20156,7 +19973,6 @@ function publicResult(r) {
 
 
 
-/** The report of `results`, for a run that took `elapsedMs`. */
 function assembleReport(results, elapsedMs) {
     const failed = isFailure(overallOutcome(results));
     return {
@@ -20223,14 +20039,12 @@ function renderSummary(results) {
     if (results.every((r) => r.error?.kind === NOT_STARTED))
         return notStarted(results, out);
     const outcome = overallOutcome(results);
-    if (results.length === 1) {
-        out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${outcome}`, '');
+    const heading = results.length === 1 ? outcome : countOutcomes(results);
+    out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${heading}`, '');
+    if (results.length === 1)
         single(first, out);
-    }
-    else {
-        out.push(`## ${ICON[outcome]} Staging ${first.operation}: ${countOutcomes(results)}`, '');
+    else
         batch(results, out);
-    }
     const warnings = [...new Set(results.flatMap((r) => r.warnings))];
     if (warnings.length > 0) {
         out.push('### ⚠️ Warnings', '');
@@ -20441,13 +20255,12 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 /** The run's context from the runner's environment. An unreadable event file is an empty payload. */
 function runContext(env) {
     let payload = {};
-    if (env.GITHUB_EVENT_PATH) {
-        try {
+    try {
+        if (env.GITHUB_EVENT_PATH)
             payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
-        }
-        catch {
-            payload = {};
-        }
+    }
+    catch {
+        // payload stays empty
     }
     return {
         eventName: env.GITHUB_EVENT_NAME,
@@ -20539,13 +20352,11 @@ function forkOf(eventName, payload) {
 
 
 /**
- * The pull-request comment's body (`pr-comment: true`), rendered purely: a Result in, Markdown out.
- * Posting it is src/github/comment.ts's job.
- *
- * One comment per production site, found again by a hidden marker on its first line. Everything
- * from the server is made inert here: on one line, bounded, HTML escaped, no Markdown structure,
- * no @mentions or issue references, no links. The only links are the ones we build: the staging
- * URL (http or https only, re-encoded by `safeHttpUrl`) and the workflow run.
+ * The pull-request comment's body (posted by src/github/comment.ts), rendered purely: a Result in,
+ * Markdown out, one comment per production site, found again by a hidden marker on its first line.
+ * Everything from the server is made inert here: one line, bounded, HTML escaped, no Markdown
+ * structure, @mentions, issue references or links. The only links are ours: the staging URL (http
+ * or https only, re-encoded by `safeHttpUrl`) and the workflow run.
  */
 const MARKER_PREFIX = '<!-- site-staging-action:site=';
 /** Site ids are `[A-Za-z0-9_-]` (src/inputs/), so they cannot close the HTML comment. */
@@ -20686,14 +20497,12 @@ function noticeTime(iso) {
 var errors = __nccwpck_require__(3226);
 ;// CONCATENATED MODULE: ./src/github/comment.js
 /**
- * Posting the pull-request comment (`pr-comment: true`): one comment per production site, created
- * once and updated in place by later runs for that site. The body is rendered by
- * src/report/comment.ts; this module finds the earlier comment and sends.
- *
- * A comment is adopted (read, and edited) only when it carries our marker AND was written by the
- * comment author (`comment-author`, default `github-actions[bot]`, the identity GITHUB_TOKEN posts
- * as). Anybody can post a comment that starts with our marker; such a comment is never edited and
- * nothing is read from it: a new comment is posted, and the run says so once.
+ * Posting the pull-request comment (`pr-comment: true`) that src/report/comment.ts renders: one per
+ * production site, created once and updated in place by later runs. A comment is adopted (read, and
+ * edited) only when it carries our marker AND was written by the comment author (`comment-author`,
+ * default `github-actions[bot]`, the identity GITHUB_TOKEN posts as): anybody can post a comment that
+ * starts with our marker; such a comment is never edited and nothing is read from it: a new comment
+ * is posted, and the run says so once.
  */
 
 
@@ -20713,15 +20522,15 @@ function writtenBy(comment, author) {
 const PERMISSION = '"pull-requests: write" (or "issues: write")';
 const FORKS = ' A pull request from a fork gets a read-only token whatever the workflow asks.';
 /**
- * Creates or updates one comment per site. Reads every page of comments (stopping once each
- * site's own comment is found), then PATCHes the found ones and POSTs the rest. Never throws:
+ * Creates or updates one comment per site: PATCHes the ones found, POSTs the rest. Never throws:
  * failures come back as reports with a warning that says what to do.
  */
 async function postOrUpdateComments(results, options) {
     const { octokit, target, author, scrub } = options;
     const repo = { owner: target.owner, repo: target.repo };
     const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
-    const own = await findOwnComments(octokit, target, results.map((r) => r.siteId), author).catch((e) => (0,errors/* githubFailure */.e)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS));
+    const siteIds = results.map((r) => r.siteId);
+    const own = await findOwnComments(octokit, target, siteIds, author).catch((e) => (0,errors/* githubFailure */.e)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS));
     if (typeof own === 'string')
         return {
             reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning: own })),
@@ -20756,9 +20565,8 @@ async function postOrUpdateComments(results, options) {
     return { reports, ignored };
 }
 /**
- * Our comment for each of `siteIds` on the pull request: marker AND author, every page read
- * (stopping once each is found). Marker comments by anybody else come back in `ignored`. Throws
- * what Octokit throws.
+ * Our comment (marker AND author) for each of `siteIds`, every page read until each is found; marker
+ * comments by anybody else come back in `ignored`. Throws what Octokit throws.
  */
 async function findOwnComments(octokit, target, siteIds, author) {
     const wanted = new Set(siteIds);
@@ -20803,13 +20611,11 @@ async function addNotice(octokit, target, siteId, author, notice, scrub) {
         return { action: 'failed', warning: (0,errors/* githubFailure */.e)(e, doing, PERMISSION, scrub, FORKS) };
     }
 }
-/** A login as GitHub allows it, for a log line (anything else is cut). */
-function shownLogin(login) {
-    return login.replace(/[^A-Za-z0-9\-[\]]/g, '').slice(0, 50) || '(unknown)';
-}
 /** The notice for comments that carry our marker but that somebody else wrote. */
 function ignoredNotice(ignored, author, number) {
-    const logins = [...new Set(ignored.map((c) => shownLogin(c.login)))].slice(0, 5);
+    // Each login as GitHub allows it, for a log line (anything else is cut).
+    const shown = ignored.map((c) => c.login.replace(/[^A-Za-z0-9\-[\]]/g, '').slice(0, 50) || '(unknown)');
+    const logins = [...new Set(shown)].slice(0, 5);
     return (`pr-comment: ignored ${ignored.length} comment(s) on pull request #${number} that carry this action's marker ` +
         `but were written by ${logins.join(', ')}, not by ${author} (the comment-author input). ` +
         'They were left alone and nothing was read from them. ' +
@@ -20818,14 +20624,12 @@ function ignoredNotice(ignored, author, number) {
 
 ;// CONCATENATED MODULE: ./src/github/deployments.js
 /**
- * GitHub deployments (`deployment-environment`): a deployment per create, pull or push, marked
- * `in_progress` before the operation starts and given its final status when the run ends; after a
- * delete, the environment's deployments are marked `inactive`. A pull request then shows the
- * environment with a "View deployment" button while staging exists.
- *
- * Everything sent is our own words or values we checked: descriptions are ours (never server
- * text), `environment_url` only an http(s) URL as `safeHttpUrl` makes it, and every string goes
- * through the redactor before it leaves. Failures come back as warnings, never as throws.
+ * GitHub deployments (`deployment-environment`): one per create, pull or push, `in_progress` before
+ * the operation and given its final status when the run ends (a pull request shows a "View
+ * deployment" button while staging exists); after a delete, the environment's deployments become
+ * `inactive`. Everything sent is our own words (never server text) or values we checked
+ * (`environment_url` only as `safeHttpUrl` makes it), and every string goes through the redactor.
+ * Failures come back as warnings, never as throws.
  */
 
 
@@ -20965,8 +20769,8 @@ async function deactivateEnvironment(ctx) {
     try {
         await ctx.octokit.paginate(ctx.octokit.rest.repos.listDeployments, { ...ctx.repo, environment: ctx.environment, per_page: 100 }, (response) => {
             for (const d of response.data) {
-                if (typeof d.id !== 'number' ||
-                    (typeof d.environment === 'string' && d.environment !== ctx.environment))
+                const another = typeof d.environment === 'string' && d.environment !== ctx.environment;
+                if (typeof d.id !== 'number' || another)
                     continue;
                 if (ids.length < MAX_DEACTIVATED)
                     ids.push(d.id);
@@ -20994,69 +20798,15 @@ async function deactivateEnvironment(ctx) {
     return { deactivated: ids.length, left, warning: null };
 }
 
-;// CONCATENATED MODULE: ./src/github/phase.js
-/**
- * Time limits for GitHub's side of a run, in milliseconds (tests shorten them): every request is
- * bounded (10 s before the operation, 30 s after it, 3 s once the run is cancelled: the runner
- * kills 10 s after its first signal).
- */
-const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 };
-/**
- * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
- * run is cancelled (at once counted from now if it already is).
- */
-function phaseSignal(run, normalMs, cancelledMs) {
-    const controller = new AbortController();
-    const stop = () => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError'));
-    // AbortSignal.timeout: Node's own timer, which keeps no process alive; no timer of ours.
-    const limits = [];
-    const abortIn = (ms) => {
-        // Whole milliseconds within a 32-bit timer: AbortSignal.timeout throws on 12.5 (a deadline
-        // read from performance.now() is fractional) or on more than about 24 days.
-        const limit = AbortSignal.timeout(Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(ms))));
-        limit.addEventListener('abort', stop, { once: true });
-        limits.push(limit);
-    };
-    const onCancel = () => abortIn(cancelledMs);
-    if (run?.aborted)
-        abortIn(cancelledMs);
-    else {
-        abortIn(normalMs);
-        run?.addEventListener('abort', onCancel, { once: true });
-    }
-    return {
-        signal: controller.signal,
-        dispose: () => {
-            for (const limit of limits)
-                limit.removeEventListener('abort', stop);
-            run?.removeEventListener('abort', onCancel);
-        },
-    };
-}
-/** Runs `work` within a phase, and always disposes of its timers. */
-async function withinPhase(phase, work) {
-    try {
-        return await work(phase.signal);
-    }
-    finally {
-        phase.dispose();
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/github/ownership.js
 /**
- * One shared staging, many pull requests. A production site has one staging environment; every
- * refresh (create, pull) records which pull request it was for (its number, head commit and run) in
- * its GitHub deployment: the deployment's `task` names the site (`site-staging:<site>`), its
- * `payload` holds the owner. The newest of the site's deployments that is live (success, or still
- * in progress) says what staging shows now; a newer `inactive` one means staging was released.
- *
- * Read tolerantly: a record we did not write (no creator, another creator, another shape) is
- * skipped, never trusted. Everything here returns values or warnings; nothing throws.
+ * One shared staging, many pull requests. Every refresh (create, pull) of a site's one staging
+ * environment records the pull request it was for (number, head commit, run) in its GitHub
+ * deployment: `task` names the site (`site-staging:<site>`), `payload` holds the owner. The newest
+ * live one (success, or still in progress) says what staging shows now; a newer `inactive` one means
+ * staging was released. Read tolerantly: a record we did not write (no creator, another creator,
+ * another shape) is skipped, never trusted. Everything here returns values or warnings; nothing throws.
  */
-
-
-
 
 
 
@@ -21124,6 +20874,11 @@ async function ourDeployments(octokit, repo, query, creator) {
         typeof d.creator?.login === 'string' &&
         d.creator.login.toLowerCase() === creator.toLowerCase());
 }
+/** A deployment's newest `per_page` statuses, newest first; every field checked before it is used. */
+async function statusesOf(octokit, repo, id, per_page) {
+    const { data } = await octokit.rest.repos.listDeploymentStatuses({ ...repo, deployment_id: id, per_page });
+    return data;
+}
 const LIVE = new Set(['success', 'in_progress', 'queued', 'pending']);
 /**
  * Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest
@@ -21137,12 +20892,7 @@ async function findOwner(octokit, repo, siteId, creator, scrub) {
             const owner = readOwner(d.payload, siteId);
             if (!owner)
                 continue;
-            const statuses = await octokit.rest.repos.listDeploymentStatuses({
-                ...repo,
-                deployment_id: d.id,
-                per_page: 1,
-            });
-            const state = statuses.data[0]?.state;
+            const state = (await statusesOf(octokit, repo, d.id, 1))[0]?.state;
             if (state === 'inactive')
                 return { current: null };
             if (typeof state === 'string' && LIVE.has(state))
@@ -21156,12 +20906,10 @@ async function findOwner(octokit, repo, siteId, creator, scrub) {
     }
 }
 /**
- * Source 3 of the staging URL (issue 20 §1): what an earlier run recorded. The staging site keeps
- * its URL across pulls (spec, staging rule 6), so the newest of the environment's last
- * MAX_READ_URL deployments that succeeded with one names it (its `environment_url`), for
- * `siteId`; null when there is none, or GitHub would not say. Read tolerantly, as above (a record
- * for another site is skipped too); the URL is only what `safeHttpUrl` makes of it. The core checks
- * that it answers before reporting it as current.
+ * Source 3 of the staging URL (issue 20 §1): the staging site keeps its URL across pulls (spec,
+ * staging rule 6), so the `environment_url` of the newest success among the environment's last
+ * MAX_READ_URL deployments for `siteId` names it, only as `safeHttpUrl` makes it; null when there is
+ * none, or GitHub would not say. Read tolerantly, as above. The core checks it answers before use.
  */
 async function lastDeployedStaging(octokit, repo, environment, siteId, creator) {
     try {
@@ -21171,12 +20919,7 @@ async function lastDeployedStaging(octokit, repo, environment, siteId, creator) 
             const record = payloadRecord(d.payload);
             if (record && record.site !== undefined && record.site !== siteId)
                 continue;
-            const statuses = await octokit.rest.repos.listDeploymentStatuses({
-                ...repo,
-                deployment_id: d.id,
-                per_page: 20,
-            });
-            for (const s of statuses.data) {
+            for (const s of await statusesOf(octokit, repo, d.id, 20)) {
                 if (s.state !== 'success')
                     continue;
                 const url = typeof s.environment_url === 'string' ? safeHttpUrl(s.environment_url) : null;
@@ -21200,45 +20943,6 @@ async function isOpen(octokit, repo, pr) {
         return null;
     }
 }
-/**
- * Waits until workflow run `runId` is completed, asking every `pollMs` through the one backoff
- * helper, until the step's `deadline` (clock ms). `done`: it completed; `timeout`; `cancelled`;
- * `refused` when GitHub answers 403 or 404 (the token lacks `actions: read`, or the run is gone).
- */
-async function waitForRun(octokit, repo, runId, o) {
-    const backoff = new Backoff(() => o.pollMs, { clock: o.clock, deadlineMs: o.deadline, signal: o.signal });
-    for (;;) {
-        if (o.signal?.aborted)
-            return 'cancelled';
-        const left = o.deadline - o.clock.now();
-        if (left <= 0)
-            return 'timeout';
-        const asked = await withinPhase(phaseSignal(o.signal, Math.min(o.requestMs, left), 0), async (signal) => {
-            try {
-                const { data } = await octokit(signal).rest.actions.getWorkflowRun({ ...repo, run_id: runId });
-                return data.status === 'completed' ? 'done' : 'running';
-            }
-            catch (e) {
-                const status = e?.status;
-                // Anything else (a time-out, a 5xx): ask again at the next turn.
-                return status === 403 || status === 404 ? { refused: status } : 'running';
-            }
-        });
-        if (asked !== 'running')
-            return asked;
-        if (o.signal?.aborted)
-            return 'cancelled';
-        try {
-            if (!(await backoff.sleep(o.pollMs)))
-                return 'timeout';
-        }
-        catch (e) {
-            if (e instanceof CancelledError)
-                return 'cancelled';
-            throw e;
-        }
-    }
-}
 /** `#12`, or "a run not for a pull request". */
 function ownerName(owner) {
     return owner.pr === null ? 'a workflow run that was not for a pull request' : `#${owner.pr}`;
@@ -21250,6 +20954,55 @@ function describeOwner(current) {
     return (`Staging shows ${ownerName(o)} (commit ${o.sha.slice(0, 12)}, since ${at.slice(11, 16)} UTC on ${at.slice(0, 10)}` +
         (o.runUrl ? `, run ${o.runUrl}` : '') +
         ')');
+}
+
+;// CONCATENATED MODULE: ./src/github/phase.js
+/**
+ * Time limits for GitHub's side of a run, in milliseconds (tests shorten them): every request is
+ * bounded (10 s before the operation, 30 s after it, 3 s once the run is cancelled: the runner
+ * kills 10 s after its first signal).
+ */
+const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 };
+/**
+ * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
+ * run is cancelled (at once counted from now if it already is).
+ */
+function phaseSignal(run, normalMs, cancelledMs) {
+    const controller = new AbortController();
+    const stop = () => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError'));
+    // AbortSignal.timeout: Node's own timer, which keeps no process alive; no timer of ours.
+    const limits = [];
+    const abortIn = (ms) => {
+        // Whole milliseconds within a 32-bit timer: AbortSignal.timeout throws on 12.5 (a deadline
+        // read from performance.now() is fractional) or on more than about 24 days.
+        const limit = AbortSignal.timeout(Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(ms))));
+        limit.addEventListener('abort', stop, { once: true });
+        limits.push(limit);
+    };
+    const onCancel = () => abortIn(cancelledMs);
+    if (run?.aborted)
+        abortIn(cancelledMs);
+    else {
+        abortIn(normalMs);
+        run?.addEventListener('abort', onCancel, { once: true });
+    }
+    return {
+        signal: controller.signal,
+        dispose: () => {
+            for (const limit of limits)
+                limit.removeEventListener('abort', stop);
+            run?.removeEventListener('abort', onCancel);
+        },
+    };
+}
+/** Runs `work` within a phase, and always disposes of its timers. */
+async function withinPhase(phase, work) {
+    try {
+        return await work(phase.signal);
+    }
+    finally {
+        phase.dispose();
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/run.js
@@ -21473,6 +21226,8 @@ function reportComments(run, outcome, author, number) {
 
 
 
+
+
 const NOTHING_SENT = 'nothing was sent to the staging service';
 async function before(run) {
     try {
@@ -21576,13 +21331,7 @@ async function waitForOwnerRun(run, repo, current) {
                 `if-staging-taken: take (refresh staging and tell #${pr}).`,
         };
     run.o.log.info(`if-staging-taken: wait: waiting for the workflow run of #${pr}${current.owner.runUrl ? ` (${current.owner.runUrl})` : ''} to finish.`);
-    const ended = await waitForRun(run.octokit, repo, runId, {
-        clock: run.o.clock,
-        deadline: run.o.deadline,
-        pollMs: run.limits.poll,
-        requestMs: run.limits.before,
-        signal: run.o.signal,
-    });
+    const ended = await waitForRun(run, repo, runId);
     if (ended === 'done') {
         run.o.log.info(`The workflow run of #${pr} is done: this run takes staging.`);
         return null;
@@ -21605,6 +21354,45 @@ async function waitForOwnerRun(run, repo, current) {
             `"actions: read" under "permissions:" in the workflow or job (an HTTP 404 can also mean the run was ` +
             `deleted). if-staging-taken is wait, so ${NOTHING_SENT}.`,
     };
+}
+/**
+ * Waits until workflow run `runId` is completed, asking every `limits.poll` through the one backoff
+ * helper, each request a phase before the operation, until the step's deadline. `refused` when
+ * GitHub answers 403 or 404 (the token lacks `actions: read`, or the run is gone).
+ */
+async function waitForRun(run, repo, runId) {
+    const { clock, deadline, signal } = run.o;
+    const backoff = new Backoff(() => run.limits.poll, { clock, deadlineMs: deadline, signal });
+    for (;;) {
+        if (signal?.aborted)
+            return 'cancelled';
+        if (deadline - clock.now() <= 0)
+            return 'timeout';
+        const asked = await beforePhase(run, async (phase) => {
+            try {
+                const { data } = await run.octokit(phase).rest.actions.getWorkflowRun({ ...repo, run_id: runId });
+                return data.status === 'completed' ? 'done' : 'running';
+            }
+            catch (e) {
+                const status = e?.status;
+                // Anything else (a time-out, a 5xx): ask again at the next turn.
+                return status === 403 || status === 404 ? { refused: status } : 'running';
+            }
+        });
+        if (asked !== 'running')
+            return asked;
+        if (signal?.aborted)
+            return 'cancelled';
+        try {
+            if (!(await backoff.sleep(run.limits.poll)))
+                return 'timeout';
+        }
+        catch (e) {
+            if (e instanceof CancelledError)
+                return 'cancelled';
+            throw e;
+        }
+    }
 }
 /** The run's deployment on its commit, in_progress. A cancel before the operation ends this at once. */
 async function startRunDeployment(run, sha) {
@@ -21803,16 +21591,9 @@ async function runStep(raw, deps) {
         log.fail(message);
         return;
     }
-    const common = {
-        settings: inputs.github,
-        clock,
-        redactor,
-        log,
-        signal: deps.signal,
-        env: deps.env,
-        fetch: deps.fetch,
-        limits: deps.limits,
-    };
+    // GitHub's side has the step's own deps, but for the core's fakes.
+    const { core: _core, ...shared } = deps;
+    const common = { ...shared, settings: inputs.github };
     if (inputs.operation === 'release') {
         // Nothing waits here: each GitHub request is within its short limit (src/github/phase.ts).
         return done(await releaseStaging({ ...common, siteIds: inputs.siteIds, deadline: Number.POSITIVE_INFINITY }));
