@@ -3276,8 +3276,6 @@ function createApiCore(options = {}, clock = realClock, settings = {}) {
 }
 
 ;// CONCATENATED MODULE: ./simulator/patch.js
-/** The `patch` fault: deep-merge JSON into a real answer (objects merge key by key; anything else replaces). */
-
 function deepMerge(target, patch) {
     if (!isPlainObject(patch) || !isPlainObject(target))
         return structuredClone(patch);
@@ -3306,6 +3304,18 @@ function patchResponse(response, patch) {
 }
 function isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** `response` with `extra` headers set (replacing same-named ones, whatever their case). */
+function withHeaders(response, extra) {
+    const names = Object.keys(extra).map((n) => n.toLowerCase());
+    if (names.length === 0)
+        return response;
+    const headers = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+        if (!names.includes(name.toLowerCase()))
+            headers[name] = value;
+    }
+    return { ...response, headers: { ...headers, ...extra } };
 }
 
 ;// CONCATENATED MODULE: ./simulator/fault-response.js
@@ -3367,18 +3377,6 @@ function faultHeaders(rule) {
     if (rule.retryAfter !== undefined)
         headers['Retry-After'] = String(rule.retryAfter);
     return { ...headers, ...rule.headers };
-}
-/** `response` with `extra` headers set (replacing same-named ones, whatever their case). */
-function withHeaders(response, extra) {
-    const names = Object.keys(extra).map((n) => n.toLowerCase());
-    if (names.length === 0)
-        return response;
-    const headers = {};
-    for (const [name, value] of Object.entries(response.headers)) {
-        if (!names.includes(name.toLowerCase()))
-            headers[name] = value;
-    }
-    return { ...response, headers: { ...headers, ...extra } };
 }
 /**
  * One API request around the core, as the simulator serves it: recorded in `requests`, the first

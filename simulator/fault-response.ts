@@ -10,7 +10,7 @@ import type { ApiCore } from './core.js'
 import type { Faults } from './faults.js'
 import { BodyTooLarge, type ApiResponse } from './http.js'
 import { langOf, t, type Lang } from './i18n.js'
-import { patchResponse } from './patch.js'
+import { patchResponse, withHeaders } from './patch.js'
 import { debugErrorBody } from './profiles/framework.js'
 import { shapesOf, type Shapes } from './profiles/index.js'
 import type { FaultRule, RequestRecord } from './types.js'
@@ -63,17 +63,6 @@ export function faultHeaders(rule: FaultRule): Record<string, string> {
   const headers: Record<string, string> = {}
   if (rule.retryAfter !== undefined) headers['Retry-After'] = String(rule.retryAfter)
   return { ...headers, ...rule.headers }
-}
-
-/** `response` with `extra` headers set (replacing same-named ones, whatever their case). */
-export function withHeaders(response: ApiResponse, extra: Record<string, string>): ApiResponse {
-  const names = Object.keys(extra).map((n) => n.toLowerCase())
-  if (names.length === 0) return response
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (!names.includes(name.toLowerCase())) headers[name] = value
-  }
-  return { ...response, headers: { ...headers, ...extra } }
 }
 
 /** What becomes of one API request: an answer, or none (the connection dropped, or left hanging). */

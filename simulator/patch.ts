@@ -1,5 +1,4 @@
 /** The `patch` fault: deep-merge JSON into a real answer (objects merge key by key; anything else replaces). */
-import { withHeaders } from './fault-response.js'
 import type { ApiResponse } from './http.js'
 
 export function deepMerge(target: unknown, patch: unknown): unknown {
@@ -32,4 +31,15 @@ export function patchResponse(response: ApiResponse, patch: unknown): ApiRespons
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** `response` with `extra` headers set (replacing same-named ones, whatever their case). */
+export function withHeaders(response: ApiResponse, extra: Record<string, string>): ApiResponse {
+  const names = Object.keys(extra).map((n) => n.toLowerCase())
+  if (names.length === 0) return response
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (!names.includes(name.toLowerCase())) headers[name] = value
+  }
+  return { ...response, headers: { ...headers, ...extra } }
 }

@@ -6,11 +6,10 @@ import {
   isRouteMiss,
   saysBusy,
   saysPlan,
+  type BodyKind,
 } from '../contract.js'
 import { RUNNER, SETTINGS, TOKEN_SOURCE, type Door } from '../words.js'
 import { inDoorWords, perDoor, setting, statusCommand } from '../words.js'
-import type { Reply } from './reply.js'
-import type { RequestKind } from './retry.js'
 import type { SendPhase } from './transport.js'
 
 /**
@@ -129,8 +128,18 @@ export function filledHint(text: string, siteId: string, apiUrl: string): string
     )
 }
 
+/**
+ * What a request does, for deciding whether sending it again can do harm. Contract §13: a `version` (a
+ * second one only costs quota, but is never made on a guess); a `restore` overwrites production, as a push
+ * does. Contract §13-14: a `setting` (a version's name, a tool's on/off) sent twice does the same thing.
+ */
+export type RequestKind = 'read' | 'create' | 'pull' | 'push' | 'delete' | 'version' | 'restore' | 'setting'
+
+/** What `kindOf` reads of an answer (reply.ts's Reply). */
+type ReplyWords = { kind: BodyKind; message: string; details: string[] }
+
 /** The kind of error an answer means: from its status, else from what it said (contract §4 and §9). */
-export function kindOf(status: number, reply: Reply, request: RequestKind): ErrorKind {
+export function kindOf(status: number, reply: ReplyWords, request: RequestKind): ErrorKind {
   const said = [reply.message, ...reply.details].join(' ')
   if (status >= 300 && status < 400) return 'redirect'
   if (BUSY_STATUSES.includes(status)) return 'busy'

@@ -6,15 +6,9 @@ import {
   RETRY_AFTER_BUDGET_MAX_MS,
   RETRY_AFTER_MAX_MS,
 } from '../contract.js'
-import { ApiError, type Processing } from './errors.js'
+import { ApiError, type Processing, type RequestKind } from './errors.js'
+export type { RequestKind } from './errors.js'
 import { setting } from '../words.js'
-
-/**
- * What a request does, for deciding whether sending it again can do harm. Contract §13: a `version` (a
- * second one only costs quota, but is never made on a guess); a `restore` overwrites production, as a push
- * does. Contract §13-14: a `setting` (a version's name, a tool's on/off) sent twice does the same thing.
- */
-export type RequestKind = 'read' | 'create' | 'pull' | 'push' | 'delete' | 'version' | 'restore' | 'setting'
 
 /**
  * May a request that failed this way be sent again? Not processed: always (nothing happened). Unknown:

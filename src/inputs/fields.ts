@@ -4,7 +4,7 @@ import { parseDuration } from '../duration.js'
 import { echoed, withoutCredentials } from '../secrets/urls.js'
 import { hasControl, httpUrl, isLoopback, secureOrLoopback } from '../text.js'
 import { OPERATIONS } from '../types.js'
-import { didYouMean, type InputSpec } from './table.js'
+import { didYouMean, type InputKind, type InputSpec } from './table.js'
 import { TOKEN_SOURCE, inDoorWords, outputNamed, perDoor, type Door } from '../words.js'
 
 // The refusal every input error is, and the zod fields the inputs are read with (src/inputs/index.ts
@@ -240,4 +240,4 @@ export const READERS = {
   url: () => userUrl,
   'checkpoint-id': () => checkpointId,
   text: () => pageText,
-} satisfies Record<string, (s: InputSpec) => z.ZodType>
+} satisfies Record<InputKind, (s: InputSpec) => z.ZodType>

@@ -1,6 +1,5 @@
 import { SERVICE_API_URL } from '../contract.js'
 import { OPERATIONS, type Operation } from '../types.js'
-import type { READERS } from './fields.js'
 
 /**
  * Every input of the staging run, declared once: how it is read, its default, its allowed values,
@@ -11,7 +10,7 @@ import type { READERS } from './fields.js'
  */
 export interface InputSpec {
   /** How the text is read: one reader per kind (READERS in fields.ts). */
-  kind: keyof typeof READERS
+  kind: InputKind
   /** The default as the action writes it (absent: required); a choice's values; a count's range. */
   default?: string
   values?: readonly string[]
@@ -27,6 +26,11 @@ export interface InputSpec {
   pipe?: string | false
   gitlab?: boolean
 }
+
+/** The kinds of input, each read by its reader (READERS in fields.ts). */
+// prettier-ignore
+export type InputKind = 'operation' | 'site-ids' | 'token' | 'api-url' | 'switch' | 'duration' | 'language'
+  | 'count' | 'choice' | 'task-id' | 'url' | 'checkpoint-id' | 'text'
 
 const PUSH = ['push'] as const
 const AFTER_PUSH = ['push', 'rollback'] as const
