@@ -491,6 +491,16 @@ function parse(argv) {
     if (argv.some((a) => /^--?(api-?)?token(=|$)/i.test(a)))
         throw new UsageError('the API token is never taken from a flag (flags show up in process lists and logs): ' +
             'set the STAGING_API_TOKEN environment variable from your CI secret store.');
+    // A switch is --wait, --no-wait or --wait=true|false: `--wait=yes` and `--wait false` are refused in these words.
+    argv.forEach((a, i) => {
+        const [, name, value] = /^--(?:no-)?([a-z-]+)(?:=(.*))?$/i.exec(a) ?? [];
+        if (!SWITCHES.includes(name))
+            return;
+        const next = argv[i + 1] ?? '';
+        const wrong = value === undefined ? /^(true|false|yes|no|on|off|[01])$/i.test(next) : !/^(true|false)$/i.test(value);
+        if (wrong)
+            throw new UsageError(`${(0,_secrets_urls_js__WEBPACK_IMPORTED_MODULE_4__/* .echoed */ .Dt)(value === undefined ? `${a} ${next}` : a, 40)}: a switch is --${name}=true or --${name}=false (--no-${name} is false).`);
+    });
     // `--wait=false` is `--no-wait`, `--dry-run=true` is `--dry-run` (a template writes booleans so).
     const args = argv.map((a) => a.replace(/^--([a-z-]+)=(true|false)$/i, (x, n, v) => SWITCHES.includes(n) ? `--${v.toLowerCase() === 'true' ? '' : 'no-'}${n}` : x));
     let parsed;
@@ -736,7 +746,11 @@ function misnamed(env) {
             const input = inputs/* INPUT_NAMES */.Qh.includes(output) ? (0,table/* pipeVariable */.Z4)(output) : null;
             return `${(0,urls/* echoed */.Dt)(name, 60)} is an output of this pipe, not one of its variables${input ? `: did you mean ${input}?` : '.'} Nothing was sent.`;
         }
-        const best = (0,inputs/* nearest */.pA)(upper, PIPE_VARIABLES);
+        // An input's name in capitals where the pipe's variable is named otherwise (API_URL: STAGING_API_URL).
+        const input = inputs/* INPUT_NAMES */.Qh.find((i) => i.toUpperCase().replace(/-/g, '_') === upper);
+        const best = input && (0,table/* pipeVariable */.Z4)(input)
+            ? { choice: (0,table/* pipeVariable */.Z4)(input), distance: 0 }
+            : (0,inputs/* nearest */.pA)(upper, PIPE_VARIABLES);
         if (best && best.distance <= Math.max(1, Math.floor(best.choice.length / 4)))
             return `${(0,urls/* echoed */.Dt)(name, 60)} is not a variable of this pipe: did you mean ${best.choice}? Nothing was sent.`;
     }
@@ -2753,6 +2767,8 @@ function encodings(secret) {
         raw,
         raw.replace(/~/g, '%7E').replace(/%20/g, '+'),
         percent,
+        raw.replace(/%2F/g, '/'), // Python's quote(): "/" kept
+        encodeURIComponent(secret).replace(/%(3D|2B|24|26|3A|40)/g, decodeURIComponent), // Go's PathEscape
     ];
     for (const form of percentForms) {
         out.add(form);
@@ -3141,7 +3157,7 @@ const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*)-----.*?(
 
 
 /** Keys whose quoted value is a credential whatever it looks like (`"password":"hunter2"`). */
-const PASSWORD_KEY = /pass|pwd|secret|token|session|cookie|api_?key|private/i;
+const PASSWORD_KEY = /pass|pwd|secret|token|session|cookie|api[_-]?key|private/i;
 /** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
 const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/;
 /** The run's tokens (Redactor.add), for `echoed`. */
@@ -3214,17 +3230,22 @@ function stripUrlCredentialsInText(text, found, userInfo = '') {
         return `${scheme}${slashes}${userInfo ? `${userInfo}@` : ''}`;
     })
         .replace(SECRET_WORD, (whole, word, value) => tokenLike(value) ? (found(value), `${word}${_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5}`) : whole)
-        .replace(KEY_VALUE, (whole, q, key, sep, vq, value) => {
+        .replace(KEY_VALUE, function pair(whole, q, key, sep, vq, value) {
         // Quoted on both sides, a password key's value is one whatever it looks like, but a plain word ("required").
         const quoted = q !== '' && vq !== '' && /[^a-z]/.test(value);
-        if (value === _encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5 || !PASSWORD_KEY.test(key) || !(quoted || tokenLike(value)))
-            return whole;
+        if (value === _encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5 || !PASSWORD_KEY.test(key) || !(quoted || tokenLike(value))) {
+            const inner = /[:=]/.test(value) ? value.replace(KEY_VALUE, pair) : value;
+            return inner === value ? whole : `${q}${key}${q}${sep}${vq}${inner}${vq}`;
+        }
         found(value);
         return `${q}${key}${q}${sep}${vq}${_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .MASK */ .v5}${vq}`;
     })
         .replace(/([?&;#])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep, name, value) => {
-        if (!(0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialQueryParam */ .Th)(safeDecode(name)))
-            return whole;
+        if (!(0,_contract_js__WEBPACK_IMPORTED_MODULE_0__/* .isCredentialQueryParam */ .Th)(safeDecode(name))) {
+            // A URL percent-encoded inside a value (`?next=https%3A%2F%2F…%3Ftoken%3D…`): its credentials too.
+            const inner = value.includes('%') ? stripUrlCredentialsInText(safeDecode(value), found, userInfo) : '';
+            return inner && inner !== safeDecode(value) ? `${sep}${name}=${encodeURIComponent(inner)}` : whole;
+        }
         // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
         // quote or bracket after it. Nothing but punctuation follows the mask, so nothing is left.
         if (MASKED_ALREADY.test(value))
@@ -3237,8 +3258,11 @@ function stripUrlCredentialsInText(text, found, userInfo = '') {
 /** User-info with a scheme or without (`//user:pass@`), its slashes JSON-escaped or not (`https:\/\/`); a credential in
  * words (`Authorization: Bearer <token>`, `"password":"..."`, `session=<value>`). Bounded: no long scan per position. */
 const USER_INFO = /(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi;
-const SECRET_WORD = /\b((?:Bearer|Basic|Token)\s+)([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi;
-const KEY_VALUE = /(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&})\]]+)\4/g;
+const SECRET_WORD = /\b((?:Bearer|Basic|Token)(?:\s+|%20|\+))([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi;
+// A value is whole (no value character after it), bounded, and no key (no separator at or after its end): `failed:
+// password: x` is `password`'s; one that holds a separator (`Refused: DB_PASSWORD=x`) is read again for its key.
+const V = `[^\\s"',;&})\\]]`;
+const KEY_VALUE = new RegExp(`(?<![\\w.-])(["']?)([A-Za-z][\\w.-]{0,63})\\1(\\s{0,3}[:=]\\s{0,3})(["']?)(${V}{1,256})(?!${V})(?<!:)\\4(?!\\s{0,3}[:=])`, 'g');
 /** A value that reads as a credential, not a word: mixed and with a digit, or long (`Provided` is a word). */
 const tokenLike = (v) => (0,_encodings_js__WEBPACK_IMPORTED_MODULE_2__/* .looksSecret */ .n0)(v) && (/\d/.test(v) || v.length >= 24);
 function safeDecode(text) {

@@ -4189,6 +4189,8 @@ function encodings(secret) {
         raw,
         raw.replace(/~/g, '%7E').replace(/%20/g, '+'),
         percent,
+        raw.replace(/%2F/g, '/'), // Python's quote(): "/" kept
+        encodeURIComponent(secret).replace(/%(3D|2B|24|26|3A|40)/g, decodeURIComponent), // Go's PathEscape
     ];
     for (const form of percentForms) {
         out.add(form);
@@ -4351,7 +4353,7 @@ function masked(text, spans) {
 
 
 /** Keys whose quoted value is a credential whatever it looks like (`"password":"hunter2"`). */
-const PASSWORD_KEY = /pass|pwd|secret|token|session|cookie|api_?key|private/i;
+const PASSWORD_KEY = /pass|pwd|secret|token|session|cookie|api[_-]?key|private/i;
 /** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
 const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/;
 /** The run's tokens (Redactor.add), for `echoed`. */
@@ -4424,17 +4426,22 @@ function stripUrlCredentialsInText(text, found, userInfo = '') {
         return `${scheme}${slashes}${userInfo ? `${userInfo}@` : ''}`;
     })
         .replace(SECRET_WORD, (whole, word, value) => tokenLike(value) ? (found(value), `${word}${MASK}`) : whole)
-        .replace(KEY_VALUE, (whole, q, key, sep, vq, value) => {
+        .replace(KEY_VALUE, function pair(whole, q, key, sep, vq, value) {
         // Quoted on both sides, a password key's value is one whatever it looks like, but a plain word ("required").
         const quoted = q !== '' && vq !== '' && /[^a-z]/.test(value);
-        if (value === MASK || !PASSWORD_KEY.test(key) || !(quoted || tokenLike(value)))
-            return whole;
+        if (value === MASK || !PASSWORD_KEY.test(key) || !(quoted || tokenLike(value))) {
+            const inner = /[:=]/.test(value) ? value.replace(KEY_VALUE, pair) : value;
+            return inner === value ? whole : `${q}${key}${q}${sep}${vq}${inner}${vq}`;
+        }
         found(value);
         return `${q}${key}${q}${sep}${vq}${MASK}${vq}`;
     })
         .replace(/([?&;#])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep, name, value) => {
-        if (!isCredentialQueryParam(safeDecode(name)))
-            return whole;
+        if (!isCredentialQueryParam(safeDecode(name))) {
+            // A URL percent-encoded inside a value (`?next=https%3A%2F%2F…%3Ftoken%3D…`): its credentials too.
+            const inner = value.includes('%') ? stripUrlCredentialsInText(safeDecode(value), found, userInfo) : '';
+            return inner && inner !== safeDecode(value) ? `${sep}${name}=${encodeURIComponent(inner)}` : whole;
+        }
         // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
         // quote or bracket after it. Nothing but punctuation follows the mask, so nothing is left.
         if (MASKED_ALREADY.test(value))
@@ -4447,8 +4454,11 @@ function stripUrlCredentialsInText(text, found, userInfo = '') {
 /** User-info with a scheme or without (`//user:pass@`), its slashes JSON-escaped or not (`https:\/\/`); a credential in
  * words (`Authorization: Bearer <token>`, `"password":"..."`, `session=<value>`). Bounded: no long scan per position. */
 const USER_INFO = /(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi;
-const SECRET_WORD = /\b((?:Bearer|Basic|Token)\s+)([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi;
-const KEY_VALUE = /(?<![\w.-])(["']?)([A-Za-z][\w.-]{0,63})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&})\]]+)\4/g;
+const SECRET_WORD = /\b((?:Bearer|Basic|Token)(?:\s+|%20|\+))([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi;
+// A value is whole (no value character after it), bounded, and no key (no separator at or after its end): `failed:
+// password: x` is `password`'s; one that holds a separator (`Refused: DB_PASSWORD=x`) is read again for its key.
+const V = `[^\\s"',;&})\\]]`;
+const KEY_VALUE = new RegExp(`(?<![\\w.-])(["']?)([A-Za-z][\\w.-]{0,63})\\1(\\s{0,3}[:=]\\s{0,3})(["']?)(${V}{1,256})(?!${V})(?<!:)\\4(?!\\s{0,3}[:=])`, 'g');
 /** A value that reads as a credential, not a word: mixed and with a digit, or long (`Provided` is a word). */
 const tokenLike = (v) => looksSecret(v) && (/\d/.test(v) || v.length >= 24);
 function safeDecode(text) {

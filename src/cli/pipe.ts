@@ -54,7 +54,12 @@ export function misnamed(env: NodeJS.ProcessEnv): string | null {
       const input = INPUT_NAMES.includes(output as InputName) ? pipeVariable(output as InputName) : null
       return `${echoed(name, 60)} is an output of this pipe, not one of its variables${input ? `: did you mean ${input}?` : '.'} Nothing was sent.`
     }
-    const best = nearest(upper, PIPE_VARIABLES)
+    // An input's name in capitals where the pipe's variable is named otherwise (API_URL: STAGING_API_URL).
+    const input = INPUT_NAMES.find((i) => i.toUpperCase().replace(/-/g, '_') === upper)
+    const best =
+      input && pipeVariable(input)
+        ? { choice: pipeVariable(input)!, distance: 0 }
+        : nearest(upper, PIPE_VARIABLES)
     if (best && best.distance <= Math.max(1, Math.floor(best.choice.length / 4)))
       return `${echoed(name, 60)} is not a variable of this pipe: did you mean ${best.choice}? Nothing was sent.`
   }

@@ -61,6 +61,8 @@ export function encodings(secret: string): Set<string> {
     raw,
     raw.replace(/~/g, '%7E').replace(/%20/g, '+'),
     percent,
+    raw.replace(/%2F/g, '/'), // Python's quote(): "/" kept
+    encodeURIComponent(secret).replace(/%(3D|2B|24|26|3A|40)/g, decodeURIComponent), // Go's PathEscape
   ]
   for (const form of percentForms) {
     out.add(form)

@@ -48,7 +48,13 @@ describe('did you mean', () => {
   test('a switch given a value is refused with its own name, not a guess', async () => {
     const r = await command(['pull', '--site-id', WITH_STAGING, '--no-wait=yes'], { env: env() })
     expect(r.code).toBe(2)
-    expect(r.stderr.split('\n')[0]).toBe(`site-staging: Option '--no-wait' does not take an argument`)
+    expect(r.stderr.split('\n')[0]).toBe(
+      'site-staging: --no-wait=yes: a switch is --wait=true or --wait=false (--no-wait is false).',
+    )
+    // Its value as the next word is not read as a second operation.
+    const next = await command(['pull', '--site-id', WITH_STAGING, '--wait', 'false'], { env: env() })
+    expect(next.code).toBe(2)
+    expect(next.stderr).toMatch(/--wait false: a switch is --wait=true or --wait=false/)
   })
 })
 

@@ -153,6 +153,11 @@ describe('the pipe against the simulator, in virtual time', () => {
       /IF_EXIST is not a variable of this pipe: did you mean IF_EXISTS\?/,
     ],
     [
+      "an input's name in capitals, where the pipe's variable is named otherwise (the token must not go to the hosted service)",
+      { API_URL: 'http://127.0.0.1:9/api/v2' },
+      /API_URL is not a variable of this pipe: did you mean STAGING_API_URL\?/,
+    ],
+    [
       'an output used as an input',
       { TASK_ID: 'abc' },
       /TASK_ID is an output of this pipe, not one of its variables: did you mean FOLLOW_TASK_ID\?/,
