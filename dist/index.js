@@ -3908,10 +3908,11 @@ function answersAsApi(status, kind) {
 }
 /**
  * §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422
- * on pull/push/delete is a validation error that fails at once.
+ * on pull/push/delete is a validation error that fails at once: "running" with an object ("currently
+ * running PHP 7.2") says what a site runs, not that a job does.
  */
 function saysBusy(message) {
-    return /already in progress|in progress|already running|currently running|still running|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(message);
+    return /in progress|(already|currently|still) running(?!\s+(?!(for|on|since|at|in|now|right)\b)\w)|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(message);
 }
 /** §4 (r2): features missing from the site's plan come as 403 (spec) or 422. */
 function saysPlan(message) {
@@ -6773,168 +6774,6 @@ async function readStagingAfterJob(ctx) {
     await route.afterJob(read, (state) => (state === null ? null : state !== 'none'));
 }
 
-;// CONCATENATED MODULE: ./src/staging/ending.js
-
-
-
-
-
-
-
-
-
-/** An ending that is an error of the API (ours or the server's), with its hint. */
-function failure(e) {
-    return {
-        outcome: 'failed',
-        summary: e.message,
-        error: { kind: e.kind, hint: e.hint },
-        ...(e.serverMessage ? { message: e.serverMessage } : {}),
-    };
-}
-/** A background job that ended failed on the server (`what`: "The pull", ...), with its reason. */
-function taskFailed(what, reason) {
-    return new ApiError({
-        kind: 'task-failed',
-        processing: 'processed',
-        serverMessage: reason,
-        message: `${what} failed on the server: ${reason}`,
-    });
-}
-/** What a thrown timeout, cancellation or error means for the run. */
-function endingOf(ctx, e) {
-    const { client, record } = ctx;
-    if (e instanceof DeadlineError) {
-        const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
-        // A job the server took or may have (`sent`: a try with no answer or a 5xx, sendJob), whose end was not seen.
-        const mayRun = record.jobs.some((j) => j.state === 'accepted' || j.state === 'sent');
-        const counted = e.callsBackAt && new Date(e.callsBackAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
-        const until = e.lastError?.acceptsAgainAt ?? counted;
-        const timeout = durationText(ctx.config.timeoutMs);
-        return {
-            outcome: 'timed-out',
-            summary: (until
-                ? `Stopped while ${record.step}: ${until === counted ? "the account's rate limit, as this run reads it (its own calls, the 429s it heard), lets the next request go" : 'the server accepts requests again'} only at ${until}, after this run's timeout (${timeout}).`
-                : `The timeout (${timeout}) was reached while ${record.step}.`) +
-                (mayRun ? ' The job may still be running on the server.' : '') +
-                last,
-            error: {
-                kind: 'timeout',
-                hint: mayRun
-                    ? `${until ? `Requests go again after ${until}. ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, record.taskId)}`
-                    : `Raise ${setting('timeout')}, or try again later.`,
-            },
-            ...(e.lastError?.serverMessage ? { message: e.lastError.serverMessage } : {}),
-        };
-    }
-    if (e instanceof CancelledError)
-        return { outcome: 'cancelled', summary: cancelReport(ctx, client) };
-    if (e instanceof ApiError)
-        return failure(e);
-    return {
-        outcome: 'failed',
-        summary: `Unexpected error: ${e?.message ?? String(e)}`,
-        error: { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' },
-    };
-}
-/** What was sent, and what is known of each job it started: completed, still running, or unknown. */
-function cancelReport(ctx, client) {
-    const step = ctx.record.step;
-    if (client.sent.length === 0)
-        return `Cancelled while ${step}; nothing had been sent.`;
-    // Only what the record says of each job: a request with no answer is unknown, never "running".
-    return sentences(`Cancelled while ${step}. Sent: ${SENT}`, ...ctx.record.jobs.map(jobReport));
-}
-/** Filled when the Result is written (what went after the cancel too); a control character: no server text has one. */
-const SENT = '\u0001sent\u0001';
-const HAPPENED = {
-    create: 'staging was created',
-    pull: 'staging was refreshed from production',
-    push: 'staging was pushed to production',
-    delete: 'staging was deleted',
-    checkpoint: 'the checkpoint was made',
-    restore: 'production was restored',
-};
-const NOT_DONE = {
-    create: 'no staging was created',
-    pull: 'staging was not refreshed',
-    push: 'nothing was pushed to production',
-    delete: 'staging was not deleted',
-    checkpoint: 'no checkpoint was started',
-    restore: 'production was not restored',
-};
-function jobReport(job) {
-    // 429 and 503 mean "not processed" (contract §6): the request was not taken, whatever came after.
-    if (job.state === 'not-taken')
-        return `The ${job.op} request was not taken: the server answered ${job.status ?? 'that it was busy'} (not processed) and it was waiting to be sent again, so ${NOT_DONE[job.op]}.`;
-    if (job.state === 'completed')
-        return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`;
-    if (job.state === 'failed')
-        return `The ${job.op} job had ended: it failed on the server.`;
-    if (job.state === 'accepted')
-        return `The ${job.op} job the server accepted keeps running there.`;
-    return `Whether the server took the ${job.op} request is unknown: no answer had come.`;
-}
-/** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
-function writeResult(ctx, ending) {
-    const { client, clock, config, siteId, started, startedWall, redactor, door, record } = ctx;
-    const facts = ctx.facts.view();
-    const said = productionWords(ctx);
-    const error = ending.error && said.hint && !ending.error.hint.includes(said.hint)
-        ? { ...ending.error, hint: sentences(ending.error.hint, said.hint) }
-        : ending.error;
-    // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
-    // filled (`{site}` may come more than once).
-    const words = (text) => inDoorWords(text, door);
-    const hint = (text) => filledHint(words(text), siteId, config.apiUrl);
-    return {
-        ...newResult(config.operation, siteId, startedWall),
-        result: ending.outcome,
-        httpStatus: record.httpStatus,
-        message: ending.message ?? record.message,
-        summary: redactor.inert(
-        // Without an error (a cancel) the step that tries again goes in the summary: never lost.
-        words((said.summary.length
-            ? sentences(ending.summary, ...said.summary, ...(ending.error ? [] : [said.hint]))
-            : ending.summary).replaceAll(SENT, client.sent.join('; ')))),
-        taskId: record.taskId,
-        stagingSiteId: facts.stagingSiteId,
-        stagingUrl: facts.stagingUrl,
-        // The state is the point of `status` only: a job's run does not report one (a delete's "none" included).
-        stagingState: config.operation === 'status' ? facts.stagingState : null,
-        urlReady: record.urlReady,
-        durationSeconds: roundedSeconds(clock.now() - started),
-        requests: client.requests,
-        retries: client.retries + ctx.busy.retries,
-        warnings: [...pushWarnings(record, ending.error?.kind === 'task-failed'), ...said.warnings].map(words),
-        sent: client.sent,
-        error: error ? { ...error, hint: hint(error.hint) } : null,
-        checkpointId: record.checkpointId,
-        productionCheck: record.production.check ? (record.production.check.passed ? 'passed' : 'failed') : null,
-        stagingFrom: {
-            siteId: facts.stagingFrom.siteId ? words(facts.stagingFrom.siteId) : null,
-            url: facts.stagingFrom.url ? words(facts.stagingFrom.url) : null,
-            notes: facts.stagingFrom.notes.map((n) => redactor.inert(words(n))),
-        },
-    };
-}
-/** A followed job's end: succeeded on evidence only, accepted when nothing can tell, failed with the server's
- * reason. A create's completion names the staging site (from a task only its `resource_id`: contract §5). */
-function settle(ctx, op, outcome) {
-    const what = jobOf(op);
-    if (outcome.kind === 'failed')
-        return failure(taskFailed(`The ${what}`, outcome.reason));
-    if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
-        const how = outcome.kind === 'untrackable' ? 'cannot be tracked' : 'could not be confirmed';
-        const warning = `The ${what} was accepted, but its completion ${how}: ${outcome.reason}.`;
-        warn(ctx, warning);
-        return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.record.taskId)}` };
-    }
-    if (op === 'create')
-        fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? TASK : STAGING_READ);
-    return { outcome: 'succeeded', summary: '' };
-}
-
 ;// CONCATENATED MODULE: ../../node_modules/zod/v4/core/util.js
 
 // functions
@@ -8116,10 +7955,10 @@ function isRecursive(inst, stack, resolve) {
         }
     }
     stack.delete(inst);
-    return memoizer_settle(inst, result);
+    return settle(inst, result);
 }
 /** An assumed answer must not outlive the resolution that settles it, so only a certain one is cached. */
-function memoizer_settle(inst, answer) {
+function settle(inst, answer) {
     if (answer !== ASSUMED)
         recursive.set(inst, answer === PROVEN);
     return answer;
@@ -14726,11 +14565,11 @@ const _safeParse = (_Err) => (schema, value, _ctx) => {
     if (result instanceof Promise) {
         throw new $ZodAsyncError();
     }
-    return result.issues.length ? parse_failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
 };
 const safeParse = /* @__PURE__*/ _safeParse($ZodRealError);
 // the error is built on the first read of `error`: finalizing the issues and constructing the instance is most of a failing parse, and a caller that only branches on `success` never pays it. a getter in the literal keeps this small; the alternative, one shared accessor descriptor plus a hidden state slot, reads ~15% faster but costs ~75 B gzipped in every bundle
-function parse_failure(Err, issues, ctx) {
+function failure(Err, issues, ctx) {
     let error;
     return {
         success: false,
@@ -14756,7 +14595,7 @@ const _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
     let result = schema._zod.run({ value, issues: [] }, ctx);
     if (result instanceof Promise)
         result = await result;
-    return result.issues.length ? parse_failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
 };
 const safeParseAsync = /* @__PURE__*/ _safeParseAsync($ZodRealError);
 // registry mirrors of the compiler's sentinels, so this module never imports the compiler
@@ -17044,6 +16883,181 @@ const PLAIN_LINE_EVERY_MS = 15_000;
 /** After transient trouble, the next look waits at least this long. */
 const TROUBLE_POLL_MS = 5000;
 
+;// CONCATENATED MODULE: ./src/staging/ending.js
+
+
+
+
+
+
+
+
+
+
+/** An ending that is an error of the API (ours or the server's), with its hint. */
+function ending_failure(e) {
+    return {
+        outcome: 'failed',
+        summary: e.message,
+        error: { kind: e.kind, hint: e.hint },
+        ...(e.serverMessage ? { message: e.serverMessage } : {}),
+    };
+}
+/** A background job that ended failed on the server (`what`: "The pull", ...), with its reason. */
+function taskFailed(what, reason) {
+    return new ApiError({
+        kind: 'task-failed',
+        processing: 'processed',
+        serverMessage: reason,
+        message: `${what} failed on the server: ${reason}`,
+    });
+}
+/** What a thrown timeout, cancellation or error means for the run. */
+function endingOf(ctx, e) {
+    const { client, record } = ctx;
+    if (e instanceof DeadlineError) {
+        const last = e.lastError ? ` The last answer was: ${e.lastError.message}` : '';
+        // A job the server took or may have (`sent`: a try with no answer or a 5xx, sendJob), whose end was not seen.
+        const mayRun = record.jobs.some((j) => j.state === 'accepted' || j.state === 'sent');
+        const counted = e.callsBackAt && new Date(e.callsBackAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        const until = e.lastError?.acceptsAgainAt ?? counted;
+        const timeout = durationText(ctx.config.timeoutMs);
+        return {
+            outcome: 'timed-out',
+            summary: (until
+                ? `Stopped while ${record.step}: ${until === counted ? "the account's rate limit, as this run reads it (its own calls, the 429s it heard), lets the next request go" : 'the server accepts requests again'} only at ${until}, after this run's timeout (${timeout}).`
+                : `The timeout (${timeout}) was reached while ${record.step}.`) +
+                (mayRun ? ' The job may still be running on the server.' : '') +
+                last,
+            error: {
+                kind: 'timeout',
+                hint: mayRun
+                    ? `${until ? `Requests go again after ${until}. ` : `Raise ${setting('timeout')}, or run with ${setting('wait', 'false')}. `}${checkLaterHint(ctx.siteId, record.taskId)}`
+                    : `Raise ${setting('timeout')}, or try again later.`,
+            },
+            ...(e.lastError?.serverMessage ? { message: e.lastError.serverMessage } : {}),
+        };
+    }
+    if (e instanceof CancelledError)
+        return { outcome: 'cancelled', summary: cancelReport(ctx, client) };
+    if (e instanceof ApiError)
+        return ending_failure(e);
+    return {
+        outcome: 'failed',
+        summary: `Unexpected error: ${e?.message ?? String(e)}`,
+        error: { kind: 'internal', hint: 'This is a bug in site-staging-action: please report it.' },
+    };
+}
+/** What was sent, and what is known of each job it started: completed, still running, or unknown. */
+function cancelReport(ctx, client) {
+    const step = ctx.record.step;
+    if (client.sent.length === 0)
+        return `Cancelled while ${step}; nothing had been sent.`;
+    // Only what the record says of each job: a request with no answer is unknown, never "running".
+    return sentences(`Cancelled while ${step}. Sent: ${SENT}`, ...ctx.record.jobs.map(jobReport));
+}
+/** Filled when the Result is written (what went after the cancel too); a control character: no server text has one. */
+const SENT = '\u0001sent\u0001';
+const HAPPENED = {
+    create: 'staging was created',
+    pull: 'staging was refreshed from production',
+    push: 'staging was pushed to production',
+    delete: 'staging was deleted',
+    checkpoint: 'the checkpoint was made',
+    restore: 'production was restored',
+};
+const NOT_DONE = {
+    create: 'no staging was created',
+    pull: 'staging was not refreshed',
+    push: 'nothing was pushed to production',
+    delete: 'staging was not deleted',
+    checkpoint: 'no checkpoint was started',
+    restore: 'production was not restored',
+};
+function jobReport(job) {
+    // 429 and 503 mean "not processed" (contract §6): the request was not taken, whatever came after.
+    if (job.state === 'not-taken')
+        return `The ${job.op} request was not taken: the server answered ${job.status ?? 'that it was busy'} (not processed) and it was waiting to be sent again, so ${NOT_DONE[job.op]}.`;
+    if (job.state === 'completed')
+        return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`;
+    if (job.state === 'failed')
+        return `The ${job.op} job had ended: it failed on the server.`;
+    if (job.state === 'accepted')
+        return `The ${job.op} job the server accepted keeps running there.`;
+    return `Whether the server took the ${job.op} request is unknown: no answer had come.`;
+}
+/** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
+function writeResult(ctx, ending) {
+    const { client, clock, config, siteId, started, startedWall, redactor, door, record } = ctx;
+    const facts = ctx.facts.view();
+    const said = productionWords(ctx);
+    const error = ending.error && said.hint && !ending.error.hint.includes(said.hint)
+        ? { ...ending.error, hint: sentences(ending.error.hint, said.hint) }
+        : ending.error;
+    // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
+    // filled (`{site}` may come more than once).
+    const words = (text) => inDoorWords(text, door);
+    const hint = (text) => filledHint(words(text), siteId, config.apiUrl);
+    return {
+        ...newResult(config.operation, siteId, startedWall),
+        result: ending.outcome,
+        httpStatus: record.httpStatus,
+        message: ending.message ?? record.message,
+        summary: redactor.inert(
+        // Without an error (a cancel) the step that tries again goes in the summary: never lost.
+        words((said.summary.length
+            ? sentences(ending.summary, ...said.summary, ...(ending.error ? [] : [said.hint]))
+            : ending.summary).replaceAll(SENT, client.sent.join('; ')))),
+        taskId: record.taskId,
+        stagingSiteId: facts.stagingSiteId,
+        stagingUrl: facts.stagingUrl,
+        // The state is the point of `status` only: a job's run does not report one (a delete's "none" included).
+        stagingState: config.operation === 'status' ? facts.stagingState : null,
+        urlReady: record.urlReady,
+        durationSeconds: roundedSeconds(clock.now() - started),
+        requests: client.requests,
+        retries: client.retries + ctx.busy.retries,
+        warnings: [...pushWarnings(record, ending.error?.kind === 'task-failed'), ...said.warnings].map(words),
+        sent: client.sent,
+        error: error ? { ...error, hint: hint(error.hint) } : null,
+        checkpointId: record.checkpointId,
+        productionCheck: record.production.check ? (record.production.check.passed ? 'passed' : 'failed') : null,
+        stagingFrom: {
+            siteId: facts.stagingFrom.siteId ? words(facts.stagingFrom.siteId) : null,
+            url: facts.stagingFrom.url ? words(facts.stagingFrom.url) : null,
+            notes: facts.stagingFrom.notes.map((n) => redactor.inert(words(n))),
+        },
+    };
+}
+/** A followed job's end: succeeded on evidence only, accepted when nothing can tell, failed with the server's
+ * reason. A create's completion names the staging site (from a task only its `resource_id`: contract §5). */
+function ending_settle(ctx, op, outcome) {
+    const what = jobOf(op);
+    if (outcome.kind === 'failed')
+        return ending_failure(taskFailed(`The ${what}`, outcome.reason));
+    if (outcome.kind === 'untrackable' || outcome.kind === 'unconfirmed') {
+        const how = outcome.kind === 'untrackable' ? 'cannot be tracked' : 'could not be confirmed';
+        const warning = `The ${what} was accepted, but its completion ${how}: ${outcome.reason}.`;
+        warn(ctx, warning);
+        return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.record.taskId)}` };
+    }
+    // A staging read that said it ended, but whose record is a production site's (contract §5 r3): no evidence.
+    // (This job's own task that ended is, whatever its resource field says: then only its fields go unused.)
+    const from = outcome.from === 'task' ? TASK : STAGING_READ;
+    if (op === 'create' && !fillStagingFields(ctx, outcome.data, from) && from === STAGING_READ)
+        return ending_settle(ctx, op, {
+            kind: 'unconfirmed',
+            reason: "the staging read answered with a production site's record",
+        });
+    // One staging named for two sites of the run (spec §2: a staging belongs to one production site) is neither's.
+    const other = op === 'create' && ctx.facts.id && claimFor(ctx.polls, `staging ${ctx.facts.id}`, ctx.siteId);
+    if (other) {
+        ctx.facts.disown(`is also named as the staging of ${other}`);
+        return ending_settle(ctx, op, { kind: 'unconfirmed', reason: `the staging it names is also named for ${other}` });
+    }
+    return { outcome: 'succeeded', summary: '' };
+}
+
 ;// CONCATENATED MODULE: ./src/staging/jobs.js
 
 
@@ -17182,7 +17196,7 @@ async function track(ctx, op, taskId) {
     const outcome = taskId
         ? await waitForTask(ctx, op, ctx.siteId, taskId, ctx.clock.now())
         : await waitForProbe(ctx, op, ctx.siteId);
-    const ending = settle(ctx, op, outcome);
+    const ending = ending_settle(ctx, op, outcome);
     if (outcome.kind === 'failed')
         jobIs(ctx, op, 'failed');
     if (ending.outcome === 'succeeded') {
@@ -17566,7 +17580,7 @@ function refused(ctx, e, rootSaid) {
     else
         hint = `${e.hint} Or run with ${setting('checkpoint', 'none')} to push without a way back.`;
     const summary = sentences(`The checkpoint could not be made: ${e.message}`, NO_PUSH);
-    return { ...failure(e), summary, error: { kind: e.kind, hint } };
+    return { ...ending_failure(e), summary, error: { kind: e.kind, hint } };
 }
 /** Follows a site version started with no task id through its site's version list (contract §13). */
 function waitForVersion(deps, siteId, versionId) {
@@ -18070,6 +18084,15 @@ class Facts {
     get named() {
         return this.existsFrom !== null;
     }
+    /** The staging site's id the run holds, or null. */
+    get id() {
+        return this.idFact?.value ?? null;
+    }
+    /** Drops the staging site's id and URL (another site of the run holds that staging), with why. */
+    disown(why) {
+        this.warn(`Staging site ${this.id} ${why}: its id and URL are not this site's outputs.`);
+        this.idFact = this.urlFact = null;
+    }
     /** Whether both the id and the URL are known (nothing left for the other sources to fill). */
     get complete() {
         return this.idFact !== null && this.urlFact !== null;
@@ -18098,6 +18121,11 @@ class Facts {
             if (url)
                 this.warn(`So the URL ${source.words} gave (${url}) was not used either.`);
             return true;
+        }
+        // As strong a source naming another site: its id is taken, and the URL that came with the other goes.
+        if (id && held && held.value !== id && this.urlFact && this.urlFact.from !== source) {
+            this.warn(`${capital(source.words)} gave ${id} as the staging site id, but ${held.from.words} gave ${held.value}: the sources disagree; ${id} was kept, without ${held.from.words}'s URL.`);
+            this.urlFact = null;
         }
         if (id)
             this.idFact = this.take(this.idFact, { value: id, from: source }, 'the staging site id');
@@ -18285,7 +18313,7 @@ async function chooseVersion(ctx) {
             throw caught;
         const e = await withRootEvidence(ctx, caught);
         const failed = {
-            ...failure(e),
+            ...ending_failure(e),
             summary: `Nothing was restored: reading site ${siteId}'s versions failed: ${e.message}`,
         };
         const none = e === caught && e.httpStatus !== null && VERSIONS_NOT_OFFERED.includes(e.httpStatus);
@@ -18347,9 +18375,9 @@ async function restore(ctx, id) {
         if (!(e instanceof ApiError) || e.kind === 'auth')
             throw e;
         if (e.processing !== 'unknown')
-            return failure(e);
+            return ending_failure(e);
         const hint = 'The restore was not sent again, by design.';
-        return { ...failure(e), error: { kind: 'unknown-outcome', hint } };
+        return { ...ending_failure(e), error: { kind: 'unknown-outcome', hint } };
     }
     answered(ctx, { message: answer.reply.message });
     const task = taskIdOf(answer.reply.data);
@@ -18384,7 +18412,7 @@ async function restore(ctx, id) {
     if (outcome.kind === 'failed') {
         jobIs(ctx, 'restore', 'failed');
         learnt(ctx, { content: { is: 'restore-failed', version: id } });
-        return failure(taskFailed(`The restore of version ${id}`, outcome.reason));
+        return ending_failure(taskFailed(`The restore of version ${id}`, outcome.reason));
     }
     return {
         outcome: 'accepted',
@@ -19057,7 +19085,7 @@ async function status_status(ctx) {
     }
     at(ctx, `waiting for the job (task ${taskId}) to finish`);
     const outcome = await waitForTask(ctx, 'status', ctx.siteId, taskId, ctx.clock.now());
-    const ending = settle(ctx, 'status', outcome);
+    const ending = ending_settle(ctx, 'status', outcome);
     if (ending.outcome !== 'succeeded')
         return ending;
     await learnFromStaging(ctx);
@@ -19113,7 +19141,18 @@ async function readState(ctx) {
         };
     }
     answered(ctx, { httpStatus: read.status, message: ctx.record.message || read.message });
-    const state = fillStagingFields(ctx, read.data, STAGING_READ) ? read.state : 'unknown';
+    // No record (`data: null`, `[]`, `{}`), or one that is not a staging (production's own): no evidence either way.
+    const { data } = read;
+    const record = typeof data === 'object' && data !== null && !Array.isArray(data) && Object.keys(data).length > 0;
+    if (!record || !fillStagingFields(ctx, data, STAGING_READ)) {
+        facts.learn(STAGING_READ, { state: 'unknown' });
+        return {
+            outcome: 'failed',
+            summary: `Whether site ${siteId} has a staging environment is not known: GET ${ctx.client.shown(probePath(siteId))} answered ${read.status} with no record of one.`,
+            error: { kind: 'bad-response', hint: `Look at site ${siteId} in the dashboard, or run again.` },
+        };
+    }
+    const state = read.state;
     facts.learn(STAGING_READ, { state });
     return {
         outcome: 'succeeded',

@@ -175,10 +175,11 @@ export function answersAsApi(status: number, kind: BodyKind): boolean {
 }
 /**
  * §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422
- * on pull/push/delete is a validation error that fails at once.
+ * on pull/push/delete is a validation error that fails at once: "running" with an object ("currently
+ * running PHP 7.2") says what a site runs, not that a job does.
  */
 export function saysBusy(message: string): boolean {
-  return /already in progress|in progress|already running|currently running|still running|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(
+  return /in progress|(already|currently|still) running(?!\s+(?!(for|on|since|at|in|now|right)\b)\w)|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(
     message,
   )
 }

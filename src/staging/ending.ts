@@ -7,7 +7,7 @@ import type { RunContext } from './context.js'
 import { checkLaterHint, pushWarnings } from './endpoints.js'
 import { productionWords, sentences, warn, type Job, type JobState } from './record.js'
 import { fillStagingFields, STAGING_READ, TASK } from './staging-fields.js'
-import type { WaitOutcome } from './wait/follow.js'
+import { claimFor, type WaitOutcome } from './wait/follow.js'
 import { inDoorWords, jobOf, setting } from '../words.js'
 
 /** How a run ended, as a value: every path of an operation returns one, a thrown timeout, cancel or error becomes
@@ -174,6 +174,19 @@ export function settle(ctx: RunContext, op: Operation, outcome: WaitOutcome): En
     warn(ctx, warning)
     return { outcome: 'accepted', summary: `${warning} ${checkLaterHint(ctx.siteId, ctx.record.taskId)}` }
   }
-  if (op === 'create') fillStagingFields(ctx, outcome.data, outcome.from === 'task' ? TASK : STAGING_READ)
+  // A staging read that said it ended, but whose record is a production site's (contract §5 r3): no evidence.
+  // (This job's own task that ended is, whatever its resource field says: then only its fields go unused.)
+  const from = outcome.from === 'task' ? TASK : STAGING_READ
+  if (op === 'create' && !fillStagingFields(ctx, outcome.data, from) && from === STAGING_READ)
+    return settle(ctx, op, {
+      kind: 'unconfirmed',
+      reason: "the staging read answered with a production site's record",
+    })
+  // One staging named for two sites of the run (spec §2: a staging belongs to one production site) is neither's.
+  const other = op === 'create' && ctx.facts.id && claimFor(ctx.polls, `staging ${ctx.facts.id}`, ctx.siteId)
+  if (other) {
+    ctx.facts.disown(`is also named as the staging of ${other}`)
+    return settle(ctx, op, { kind: 'unconfirmed', reason: `the staging it names is also named for ${other}` })
+  }
   return { outcome: 'succeeded', summary: '' }
 }

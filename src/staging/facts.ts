@@ -71,6 +71,15 @@ export class Facts {
   get named(): boolean {
     return this.existsFrom !== null
   }
+  /** The staging site's id the run holds, or null. */
+  get id(): string | null {
+    return this.idFact?.value ?? null
+  }
+  /** Drops the staging site's id and URL (another site of the run holds that staging), with why. */
+  disown(why: string): void {
+    this.warn(`Staging site ${this.id} ${why}: its id and URL are not this site's outputs.`)
+    this.idFact = this.urlFact = null
+  }
   /** Whether both the id and the URL are known (nothing left for the other sources to fill). */
   get complete(): boolean {
     return this.idFact !== null && this.urlFact !== null
@@ -102,6 +111,13 @@ export class Facts {
       this.take(held, { value: id, from: source }, 'the staging site id')
       if (url) this.warn(`So the URL ${source.words} gave (${url}) was not used either.`)
       return true
+    }
+    // As strong a source naming another site: its id is taken, and the URL that came with the other goes.
+    if (id && held && held.value !== id && this.urlFact && this.urlFact.from !== source) {
+      this.warn(
+        `${capital(source.words)} gave ${id} as the staging site id, but ${held.from.words} gave ${held.value}: the sources disagree; ${id} was kept, without ${held.from.words}'s URL.`,
+      )
+      this.urlFact = null
     }
     if (id) this.idFact = this.take(this.idFact, { value: id, from: source }, 'the staging site id')
     if (url) this.urlFact = this.take(this.urlFact, { value: url, from: source }, 'the staging URL')

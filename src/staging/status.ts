@@ -80,7 +80,19 @@ async function readState(ctx: RunContext): Promise<Ending> {
     }
   }
   answered(ctx, { httpStatus: read.status, message: ctx.record.message || read.message })
-  const state = fillStagingFields(ctx, read.data, STAGING_READ) ? read.state : 'unknown'
+  // No record (`data: null`, `[]`, `{}`), or one that is not a staging (production's own): no evidence either way.
+  const { data } = read
+  const record =
+    typeof data === 'object' && data !== null && !Array.isArray(data) && Object.keys(data).length > 0
+  if (!record || !fillStagingFields(ctx, data, STAGING_READ)) {
+    facts.learn(STAGING_READ, { state: 'unknown' })
+    return {
+      outcome: 'failed',
+      summary: `Whether site ${siteId} has a staging environment is not known: GET ${ctx.client.shown(probePath(siteId))} answered ${read.status} with no record of one.`,
+      error: { kind: 'bad-response', hint: `Look at site ${siteId} in the dashboard, or run again.` },
+    }
+  }
+  const state = read.state
   facts.learn(STAGING_READ, { state })
   return {
     outcome: 'succeeded',

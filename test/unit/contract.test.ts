@@ -123,13 +123,17 @@ describe('§4 a 422 that says a job runs is busy (r2)', () => {
   it.each([
     'A sync is already in progress. Please wait until it finishes.',
     'Another job is currently running on this site',
+    'A push of this site is already running (started 12 minutes ago)',
+    'A sync is still running.',
     'Ya hay una sincronización en curso.',
     'La operación está en progreso, espere.',
   ])('busy: %s', (m) => expect(saysBusy(m)).toBe(true))
-  it.each(['The site id field is required.', 'Staging already exists for this site.', ''])(
-    'not busy: %p',
-    (m) => expect(saysBusy(m)).toBe(false),
-  )
+  it.each([
+    'The site id field is required.',
+    'Staging already exists for this site.',
+    '',
+    'The staging site is currently running PHP 7.2, which is no longer supported. Upgrade PHP on staging first.',
+  ])('not busy: %p', (m) => expect(saysBusy(m)).toBe(false))
   it('plan messages (r2: 403 or 422)', () => {
     expect(saysPlan('Your plan does not include staging sites. Upgrade to continue.')).toBe(true)
     expect(saysPlan('Su plan no incluye staging.')).toBe(true)

@@ -98,3 +98,18 @@ describe.each(EACH_PROFILE)('several sites in one step, profile %s', (profile, p
     expect(results.find((r) => r.siteId === '1001')).toMatchObject({ result: 'succeeded' })
   })
 })
+
+// Spec §2: a staging belongs to one production site (the spec profile: its task names no other staging).
+describe('one staging site named for two sites of a batch', () => {
+  const { sim: spec } = useVirtualSimulator({ ...FAST, profile: 'spec' })
+  it('one staging site named for two sites of a create: the second gets neither its id nor its URL, and is not green', async () => {
+    const s = spec()
+    const named = { staging_site_id: 2001, staging_url: 'https://stg-2001.example.test/' }
+    s.addFault({ method: 'POST', path: '/staging', times: Infinity, patch: { data: named } })
+    const run = await runActionVirtually(s, { operation: 'create', 'site-id': '1001,1003', timeout: '2m' })
+    const results = JSON.parse(run.outputs.results!) as Array<{ result: string; stagingUrl?: string }>
+    expect(results.filter((r) => r.stagingUrl === named.staging_url)).toHaveLength(1)
+    expect(results.filter((r) => r.result === 'succeeded')).toHaveLength(1)
+    expect(run.stdout).toMatch(/Staging site 2001 is also named as the staging of site 100[13]/)
+  })
+})

@@ -167,3 +167,21 @@ describe.each(EACH_PROFILE)('operations in virtual time, profile %s', (profile, 
     })
   })
 })
+
+// Contract §3: a staging read that answers 200 names the staging environment in its data, or names none.
+describe('status, where the staging read answers 200 without a staging record', () => {
+  const { sim } = useVirtualSimulator({ ...FAST, profile: 'spec' })
+  it.each([null, [], {}, { id: 1002, name: 'shop', status: 0, url: 'https://shop.example.com' }])(
+    'data %j is no evidence of a staging environment: not "has one", not green',
+    async (data) => {
+      sim().addFault({
+        method: 'GET',
+        path: '/sites/1002/staging',
+        json: { status: true, message: 'OK', data },
+      })
+      const run = await runActionVirtually(sim(), { operation: 'status', 'site-id': '1002' })
+      expect(run.outputs.result).toBe('failed')
+      expect(run.stdout).toMatch(/Whether site 1002 has a staging environment is not known/)
+    },
+  )
+})

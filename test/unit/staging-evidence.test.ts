@@ -125,6 +125,38 @@ describe('the staging site id (contract §5)', () => {
     expect(result.result).toBe('succeeded')
     expect(result.stagingSiteId).toBe('2002')
   })
+  it("a create followed on the staging read, which answers the production site's own record: not green", async () => {
+    api().post('/v2/sites/1001/staging').reply(202, '')
+    api()
+      .get('/v2/sites/1001/staging')
+      .times(20)
+      .reply(200, envelope({ id: 1001, name: 'shop', status: 0, url: 'https://shop.example.test' }))
+    api().get('/v2/sites').query(true).times(5).reply(200, envelope([]))
+    const { result } = await run({ timeoutMs: 60_000 })
+    expect(result.result).not.toBe('succeeded')
+    expect(result.stagingUrl).toBeNull()
+    expect(result.warnings.join(' ')).toMatch(
+      /could not be confirmed: the staging read answered with a production site's record/,
+    )
+  })
+  it("the create answer and the task name two staging sites: the later id, without the other answer's URL, and a warning", async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(
+        202,
+        envelope({ task_id: 't1', staging_site_id: 2002, staging_url: 'https://stg-2002.example.test' }),
+      )
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ resource_type: 'App\\Models\\Site', resource_id: 3003, status: 'completed' }))
+    api().get('/v2/sites').query(true).times(5).reply(200, envelope([]))
+    const { result } = await run({})
+    expect(result.stagingSiteId).toBe('3003')
+    expect(result.stagingUrl).not.toBe('https://stg-2002.example.test')
+    expect(result.warnings.join(' ')).toMatch(
+      /gave 3003 as the staging site id, but .* gave 2002: the sources disagree/,
+    )
+  })
   it('a task whose resource_id is the production site: id unknown, warning, nothing else from it', async () => {
     api()
       .post('/v2/sites/1001/staging')
@@ -144,13 +176,13 @@ describe('the staging site id (contract §5)', () => {
     expect(result.stagingUrl).toBeNull()
     expect(result.warnings.join(' ')).toMatch(/production site's own id \(1001\)/)
   })
-  it('a staging record whose id is the production id: status says unknown, no URL, a warning', async () => {
+  it('a staging record whose id is the production id: status says it is not known, no URL, a warning', async () => {
     api()
       .get('/v2/sites/1001/staging')
       .reply(200, envelope({ id: '01001', status: 'ready', staging_url: 'https://prod.example.test' }))
     const { result } = await run({ operation: 'status' })
     expect(result).toMatchObject({
-      result: 'succeeded',
+      result: 'failed',
       stagingState: 'unknown',
       stagingSiteId: null,
       stagingUrl: null,
