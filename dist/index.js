@@ -3745,10 +3745,11 @@ function getIDToken(aud) {
 ;// CONCATENATED MODULE: ./src/contract.js
 /**
  * Everything this project assumes where the v2 specification is silent, in one place: the contract
- * of ../shared/spec/where-the-spec-is-silent.md, **revision 4** (points marked r2 come from the
+ * of ../shared/spec/where-the-spec-is-silent.md, **revision 5** (points marked r2 come from the
  * service's own public clients and its framework's defaults; r3 from a wrong API root and the
  * framework's rate limiter; r4 from the family's CLI beyond the staging endpoints: paged site lists,
- * site versions, site tools, a refused token). Each export names its §; the same
+ * site versions, site tools, a refused token; r5 from the way back: a version's site, busy is not quota,
+ * protection after the push, many runners, production checked). Each export names its §; the same
  * points, with the readings this project chose, are listed in docs/assumptions.md. Code elsewhere
  * imports these; it never re-states them. Every function here takes parsed server data and trusts
  * none of it.
@@ -3785,17 +3786,7 @@ const COMPLETED = ['completed', 'success', 'done'];
  * The contract's failure words, and a few plain synonyms: a status that says failed must never be
  * waited on until the timeout (docs/assumptions.md lists the additions).
  */
-const FAILED = [
-    'error',
-    'failed',
-    'failure',
-    'cancelled',
-    'canceled',
-    'timeout',
-    'errored',
-    'timed_out',
-    'aborted',
-];
+const FAILED = 'error failed failure cancelled canceled timeout errored timed_out aborted'.split(' ');
 /** §2 (r2): the service family's numeric statuses. */
 const NUMERIC = { 0: 'completed', 1: 'running', 2: 'failed' };
 function taskState(status) {
