@@ -50,10 +50,8 @@ export function taskIdOf(data: unknown): { id: string } | { unusable: string } |
 export type TaskState = 'running' | 'completed' | 'failed' | 'unknown'
 const RUNNING = ['progress', 'in_progress', 'pending', 'queued', 'running']
 const COMPLETED = ['completed', 'success', 'done']
-/**
- * The contract's failure words, and a few plain synonyms: a status that says failed must never be
- * waited on until the timeout (docs/assumptions.md lists the additions).
- */
+/** §2: the contract's failure words and a few plain synonyms (docs/assumptions.md lists the additions): a
+ * status that says failed is never waited on until the timeout. */
 const FAILED = 'error failed failure cancelled canceled timeout errored timed_out aborted'.split(' ')
 /** §2 (r2): the service family's numeric statuses. */
 const NUMERIC: Record<number, TaskState> = { 0: 'completed', 1: 'running', 2: 'failed' }
@@ -81,10 +79,8 @@ export function taskComment(comment: unknown): string | null {
   return comment.trim().replace(/^error:\s*/i, '')
 }
 
-/**
- * §2 (r2): `percentage_complete`, usually a string (`"45"`, `"45.50"`), sometimes a number; anything
- * else is "no progress information". Clamped to 0-100.
- */
+/** §2 (r2): `percentage_complete`, usually a string (`"45"`, `"45.50"`), sometimes a number; anything else
+ * is "no progress information". */
 export function percentageOf(value: unknown): number | undefined {
   let n: number
   if (typeof value === 'number') n = value
@@ -93,10 +89,8 @@ export function percentageOf(value: unknown): number | undefined {
   return Number.isFinite(n) ? Math.min(100, Math.max(0, n)) : undefined
 }
 
-/**
- * §2 (r2): the site a task works on, from its data: `resource_id` when `resource_type` names a site
- * (or is absent). Never the task's own `id`, which is its database row.
- */
+/** §2 (r2): the site a task works on, from its data: `resource_id` when `resource_type` names a site (or is
+ * absent). Never the task's own `id`, which is its database row. */
 export function taskSiteIdOf(data: unknown): string | null {
   const type = field(data, 'resource_type')
   if (type !== undefined && type !== null && !(typeof type === 'string' && /site/i.test(type))) return null
@@ -133,11 +127,11 @@ const JOB_WORDS = {
   resetting: 'pull',
 } as const
 /**
- * §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). They
- * are the route's answer, the same for every site, so a run hears one once (StagingReadRoute).
+ * §3: probe answers that mean completion cannot be tracked (the framework's "no such route"), and whether
+ * an answer is one. They are the route's answer, the same for every site, so a run hears one once
+ * (StagingReadRoute).
  */
 export const PROBE_UNSUPPORTED = [405, 501]
-/** Whether an answer's HTTP status is the staging read's "not offered here" (PROBE_UNSUPPORTED). */
 export const probeUnsupported = (status: number | null): boolean =>
   status !== null && PROBE_UNSUPPORTED.includes(status)
 /**
@@ -155,10 +149,8 @@ export const BUSY_STATUSES = [409, 423]
 export const EXISTS_STATUS = 422
 /** §4: pull / push / delete on a site without staging (or an unknown site). */
 export const MISSING_STATUS = 404
-/**
- * §4 (r3): a 404 is read as "no staging environment" only once the API root has answered a route
- * the spec documents, `GET /v2/sites`, in the same run (asked once, shared by every site of it).
- */
+/** §4 (r3): a 404 is read as "no staging environment" only once the API root has answered a route the spec
+ * documents, `GET /v2/sites`, in the same run (asked once, shared by every site of it). */
 export const ROOT_EVIDENCE_PATH = '/sites'
 /** §4 (r3): that answer is the API's own only when it is a 2xx with a JSON body. */
 export function answersAsApi(status: number, kind: BodyKind): boolean {
@@ -183,10 +175,8 @@ export function saysPlan(message: string): boolean {
 
 // --- §5 Fields read from `data` -----------------------------------------------------------------
 
-/**
- * §5: the staging site's id from data that describes the staging site (the create answer, the
- * probe): `staging_site_id`, else `staging_id`, else `id`. (From a task's data: `taskSiteIdOf`.)
- */
+/** §5: the staging site's id from data that describes the staging site (the create answer, the probe):
+ * `staging_site_id`, else `staging_id`, else `id`. (From a task's data: `taskSiteIdOf`.) */
 export function stagingSiteIdOf(data: unknown): string | null {
   for (const name of ['staging_site_id', 'staging_id', 'id']) {
     const id = idText(field(data, name))
@@ -194,12 +184,9 @@ export function stagingSiteIdOf(data: unknown): string | null {
   }
   return null
 }
-/**
- * §5 (r3): a staging id equal to the production site's id is never the staging site: the record
- * that says so is about the wrong site, so the id is reported as unknown (with a warning) and
- * nothing else in that record is used (no staging URL, no deployment from it). Ids compare as text,
- * and as numbers when both are digits (`01001` is `1001`).
- */
+/** §5 (r3): a staging id equal to the production site's id is never the staging site: the record that says
+ * so is about the wrong site, so the id is reported as unknown (with a warning) and nothing else in that
+ * record is used (no staging URL, no deployment from it). Digits compare as numbers (`01001` is `1001`). */
 export function isProductionId(stagingId: string, productionId: string): boolean {
   const a = stagingId.trim()
   const b = productionId.trim()
@@ -247,26 +234,23 @@ export const RATE_LIMIT_HEADERS = {
  * §6 (r2): the rate window when no header says otherwise ("a minute"), and the longest wait any
  * `X-RateLimit-*` value may cause: a reset further ahead is waited for one window at most, then
  * the client looks again with a single request.
- * §6 (r3): the limiter may be a fixed window from a key's first request (the framework's) or a
- * sliding one (gateways), and may state no reset: either way a call the server counted stops
- * counting by a window after its answer, which is how the rate window (api/rate-window.ts)
- * counts without a reset header; `X-RateLimit-Remaining` corrects it as answers arrive.
- * §6 (r5): the limit is the account's: a `Remaining` lower than the run's own calls explain counts
- * other runs' calls (RateWindow.sharers), which hold the window too; the run plans its looks from
- * its share of what is left.
+ * §6 (r3): the limiter may be a fixed window from a key's first request (the framework's) or a sliding one
+ * (gateways), and may state no reset: either way a call the server counted stops counting by a window after
+ * its answer, as the rate window (api/rate-window.ts) counts with no reset header; `Remaining` corrects it.
+ * §6 (r5): the limit is the account's: a `Remaining` lower than the run's own calls explain counts other
+ * runs' calls (RateWindow.sharers), which hold the window too; the run plans from its share of what is left.
  */
 export const RATE_WINDOW_MS = 60_000
 
 /**
- * §6 (r3): every call a run will make is counted in its plan: per site, its request, the final
- * status call of its job (the staging read after it, when the answers did not give the URL, is
- * counted as it goes); once per run, the API root check (§4 r3). The batch tells the poll
- * scheduler (staging/wait/batch.ts). Not in the plan: the site list
- * (`GET /v2/sites`, staging/site-list.ts), read once per run only when no answer gave the
- * staging id or URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most
- * runs never make, and the rate window counts it when it goes. Once a site of a run alone on the account
- * will read it, the plan keeps 2 calls for it (SiteList.plan). While jobs still need calls, its pages
- * after the first go only with a call available now (r4 §12); once the run is idle, each waits its turn.
+ * §6 (r3): every call a run will make is counted in its plan (the poll scheduler's, staging/wait/batch.ts):
+ * per site, its request and the final status call of its job (the staging read after it, when the answers
+ * did not give the URL, is counted as it goes); once per run, the API root check (§4 r3). Not in the plan:
+ * the site list (`GET /v2/sites`, staging/site-list.ts), read once per run only when no answer gave the
+ * staging id or URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most runs
+ * never make, and the rate window counts it when it goes. Once a site of a run alone on the account will
+ * read it, the plan keeps 2 calls for it (SiteList.plan). While jobs still need calls, its pages after the
+ * first go only with a call available now (r4 §12); once the run is idle, each waits its turn.
  */
 export const CALLS_PER_RUN = 1
 
@@ -274,26 +258,22 @@ export const CALLS_PER_RUN = 1
  * §6 (r2): sane bounds of the rate-limit headers; a value outside them is ignored, as if absent.
  * - `X-RateLimit-Limit`: a whole number from 1 to RATE_LIMIT_MAX.
  * - `X-RateLimit-Remaining`: a whole number from 0 to the limit (a negative count means nothing).
- * - `X-RateLimit-Reset`: epoch seconds (1e9 to 1e11) or, as some servers send, seconds from now
- *   (at most RATE_RESET_MAX_AHEAD_MS); either way no more than RATE_RESET_MAX_AHEAD_MS ahead and
- *   not in the past. Epoch milliseconds, years ahead, 1e300: ignored.
+ * - `X-RateLimit-Reset`: epoch seconds (1e9 to 1e11) or, as some servers send, seconds from now; either way
+ *   not in the past and at most RATE_RESET_MAX_AHEAD_MS ahead. Epoch ms, years ahead, 1e300: ignored.
  */
 export const RATE_LIMIT_MAX = 1_000_000
 export const RATE_RESET_MAX_AHEAD_MS = 3_600_000
 
 /**
  * §6 (r2, r3): a `Retry-After` (delta-seconds or an HTTP date) up to this is the server's word
- * (docs/assumptions.md): the client waits it when it ends before the run's `timeout`, and ends
- * the run at once otherwise, saying when the server accepts again. Anything longer (a date years
- * ahead, 1e300), negative, or not a number or an HTTP date is ignored, and the client backs off on
- * its own instead. 0 or a date already past (the server's clock is slow) means "soon": a short
- * pause that grows with each retry, never an immediate resend.
+ * (docs/assumptions.md): the client waits it when it ends before the run's `timeout`, else ends the run at
+ * once, saying when the server accepts again. Anything longer (a date years ahead, 1e300), negative, or not
+ * a number or an HTTP date is ignored: the client backs off on its own. 0 or a date already past (the
+ * server's clock is slow) means "soon": a short pause, longer at each retry, never an immediate resend.
  */
 export const RETRY_AFTER_MAX_MS = 7 * 86_400_000
-/**
- * §6: the longest the rate window pauses every request of a batch on one 429's `Retry-After`
- * (longer values are ignored there: the client that got the 429 ends its own run instead).
- */
+/** §6: the longest the rate window pauses every request of a batch on one 429's `Retry-After` (longer values
+ * are ignored there: the client that got the 429 ends its own run instead). */
 export const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000
 
 // --- §7 Errors ----------------------------------------------------------------------------------
@@ -311,11 +291,9 @@ export const LOCALIZATION_HEADER = 'X-localization'
 /** §9: what a user of the service the spec describes passes as `api-url` (`/v2` is appended). */
 export const SERVICE_API_URL = 'https://app.instawp.io/api'
 
-/**
- * §9: a 404 that comes from the routing layer, not from the API: an HTML, empty or plain-text page,
- * or the framework's "The route ... could not be found." It means the API root is wrong (every route
- * answers it), never that the site is missing.
- */
+/** §9: a 404 that comes from the routing layer, not from the API: an HTML, empty or plain-text page, or the
+ * framework's "The route ... could not be found." It means the API root is wrong (every route answers it),
+ * never that the site is missing. */
 export function isRouteMiss(kind: BodyKind, message: string): boolean {
   if (kind === 'html' || kind === 'empty' || kind === 'text' || kind === 'truncated') return true
   if (kind === 'envelope') return false
@@ -336,10 +314,8 @@ export function idText(value: unknown): string | null {
 
 // --- §15 A refused token is refused everywhere (r4) ----------------------------------------------
 
-/**
- * §15 (r4): 401 is the account's answer, not one site's. After it, no further site of a batch starts
- * (TokenVerdict in src/api/errors.ts; docs/assumptions.md 77).
- */
+/** §15 (r4): 401 is the account's answer, not one site's. After it, no further site of a batch starts
+ * (TokenVerdict in src/api/errors.ts; docs/assumptions.md 77). */
 export const TOKEN_REFUSED_STATUS = 401
 
 // --- §13 Checkpoints: site versions (r4) ----------------------------------------------------------
@@ -348,9 +324,7 @@ const enc = encodeURIComponent
 /** §13: `POST` starts a version of `{"site_id"}`; `DELETE` with `{"ids": [...]}` removes versions. */
 export const VERSIONS_PATH = '/site-versions'
 /** §13: the create's body; the site id as the number it is (as the family's CLI sends it) when that is exact. */
-export const versionBody = (site: string) => ({
-  site_id: /^\d{1,15}$/.test(site) ? Number(site) : site,
-})
+export const versionBody = (site: string) => ({ site_id: /^\d{1,15}$/.test(site) ? Number(site) : site })
 /** §13: `PUT` with `{"name"}` names a version. */
 export const versionPath = (id: string): string => `/site-versions/${enc(id)}`
 /** §13 r5: a page of a site's versions, newest first (paged like the site list: `meta.last_page`). */
@@ -369,19 +343,15 @@ export const restorePath = (site: string, id: string): string =>
   `/sites/${enc(site)}/restore-versions/${enc(id)}`
 /** §13: names longer than this are refused with 422. */
 export const VERSION_NAME_MAX = 25
-/**
- * §13 r5: the mark of this tool's checkpoints, so a rollback and the pruning after a push find its
- * own and never a version a person made: `ssa~cp~<run id>` (at most 25 characters). A name is the
- * only mark a version carries, and no person types "ssa~cp~" by accident (docs/assumptions.md); a
- * version named otherwise ("before push redesign") is a person's.
- */
+/** §13 r5: the mark of this tool's checkpoints, so a rollback and the pruning after a push find its own and
+ * never a version a person made: `ssa~cp~<run id>` (at most 25 characters). A name is the only mark a version
+ * carries, and no person types "ssa~cp~" by accident (docs/assumptions.md); a version named otherwise
+ * ("before push redesign") is a person's. */
 export const CHECKPOINT_PREFIX = 'ssa~cp~'
 /** §13 r5: a whole name this tool gave: the mark, then a run id of letters, digits, `-` and `_`. */
 export const CHECKPOINT_NAME = /^ssa~cp~[A-Za-z0-9_-]{1,18}$/
-/**
- * §13 r5: a version create's 422 that speaks of a quota ("at most 3 versions per site, plus one in
- * progress") is the quota, even where its words also say "in progress"; only the rest is busy.
- */
+/** §13 r5: a version create's 422 that speaks of a quota ("at most 3 versions per site, plus one in
+ * progress") is the quota, even where its words also say "in progress"; only the rest is busy. */
 export function saysQuota(message: string): boolean {
   return /at most|\bquota\b|\blimit\b|maximum|delete an old|como m[aá]ximo|l[ií]mite|elimine/i.test(message)
 }
