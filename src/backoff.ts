@@ -1,19 +1,14 @@
 import type { Clock } from './types.js'
 
-/**
- * The one backoff helper: every retry and every wait-and-ask-again of the project (the request
- * retry layer in api/client.ts, if-busy: wait in staging/jobs.ts, wait-for-url in
- * staging/url-check.ts) takes its delays from a Schedule and sleeps through a Backoff, which checks
- * the deadline before every sleep and counts the sleeps it allowed.
- */
+/** The one backoff helper: every retry and every wait-and-ask-again of the project (the request retry layer in
+ * api/client.ts, if-busy: wait in staging/jobs.ts, wait-for-url in staging/url-check.ts) takes its delays
+ * from a Schedule and sleeps through a Backoff. */
 
 /** The delay before retry number `retry` (0 for the first), `waitedMs` into the waiting. */
 export type Schedule = (retry: number, waitedMs: number, random: () => number) => number
 
-/**
- * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
- * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
- */
+/** `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many clients
+ * retrying together spread out), a fraction draws from delay·[1 - f, 1 + f]. */
 export function exponential(options: {
   firstMs: number
   factor: number
@@ -51,7 +46,6 @@ export class Backoff {
     return this.sleptCount
   }
 
-  /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
   delayMs(retry: number, waitedMs = 0): number {
     return this.schedule(retry, waitedMs, this.deps.random ?? Math.random)
   }
@@ -61,10 +55,8 @@ export class Backoff {
     return this.deps.clock.now() + delayMs >= this.deps.deadlineMs
   }
 
-  /**
-   * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
-   * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
-   */
+  /** Sleeps `delayMs` (counted) unless that reaches the deadline: then returns false at once. Throws
+   * CancelledError when the run is cancelled. */
   async sleep(delayMs: number): Promise<boolean> {
     if (this.passesDeadline(delayMs)) return false
     await this.deps.clock.sleep(delayMs, this.deps.signal)

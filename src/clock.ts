@@ -9,11 +9,9 @@ export class CancelledError extends Error {
   }
 }
 
-/**
- * An AbortController whose signal every site of a batch may wait on at once (a cancellation, a
- * wake-up): one listener per sleeper is its purpose, not a leak, so Node's warning past ten
- * listeners (which would reach the user's log) is off for it. `clock.sleep` removes its listener.
- */
+/** An AbortController whose signal every site of a batch may wait on at once (a cancellation, a wake-up): one
+ * listener per sleeper is its purpose, not a leak, so Node's warning past ten listeners (which would reach
+ * the user's log) is off for it. `clock.sleep` removes its listener. */
 export function sharedController(): AbortController {
   const controller = new AbortController()
   setMaxListeners(0, controller.signal)
@@ -22,12 +20,9 @@ export function sharedController(): AbortController {
 
 const fanOut = new WeakMap<AbortSignal, Set<() => void>>()
 
-/**
- * Calls `fn` once when `signal` aborts, and returns the way to stop listening. The signal holds one
- * listener however many wait on it (a thousand sites asleep on the run's signal): Node's
- * EventTarget looks through every listener it holds at each add and remove, so a listener per
- * waiter would make a batch cost the square of its size.
- */
+/** Calls `fn` once when `signal` aborts, and returns the way to stop listening. The signal holds one listener
+ * however many wait on it (a thousand sites asleep on the run's signal): Node's EventTarget looks through
+ * every listener it holds at each add and remove, so a listener per waiter costs a batch its size squared. */
 export function whenAborted(signal: AbortSignal, fn: () => void): () => void {
   const waiting = fanOut.get(signal) ?? listen(signal)
   waiting.add(fn)

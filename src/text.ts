@@ -50,11 +50,8 @@ export function oneLine(text: string): string {
 
 const ZWSP = '\u200b'
 
-/**
- * Makes workflow commands inert: the runner reads `::name::` at the start of a line (after leading
- * white space) and the legacy `##[name]` anywhere in a line. A zero-width space breaks both; the text
- * still reads the same.
- */
+/** Makes workflow commands inert: the runner reads `::name::` at the start of a line (after leading white
+ * space) and the legacy `##[name]` anywhere. A zero-width space breaks both; the text still reads the same. */
 export function neutralizeCommands(line: string): string {
   // `##[` (GitHub's old commands, Azure's formatting) and Azure Pipelines' `##vso[` logging commands.
   let out = line.replace(/##(vso)?\[/gi, `##$1${ZWSP}[`)

@@ -82,10 +82,8 @@ export interface Logger {
   info(message: string): void
   warn(message: string): void
   debug(message: string): void
-  /**
-   * Optional: a live progress update at every answer about a running job. A front end that has no
-   * live line leaves this out and gets a plain `info` line now and then instead.
-   */
+  /** Optional: a live update at every answer about a running job; a front end with no live line leaves it
+   * out, and gets a plain `info` line now and then instead. */
   progress?(update: ProgressUpdate): void
 }
 
@@ -101,17 +99,13 @@ export interface ProgressUpdate {
   ended?: boolean
 }
 
-/**
- * Time, injectable so waiting can be tested without real time passing. Contract §11 (r3): two
- * clocks, never mixed. The wall clock steps (NTP corrections on runners) and a server's may be off
- * by hours, so it is read only for dates shown to people (`startedAt`) and for HTTP dates
- * (`Retry-After` as a date, `X-RateLimit-Reset` in epoch seconds), each turned into a monotonic
- * duration at once.
- */
+/** Time, injectable so waiting can be tested without real time passing. Contract §11 (r3): two clocks, never
+ * mixed. The wall clock steps (NTP corrections on runners) and a server's may be off by hours. */
 export interface Clock {
   /** Monotonic ms (never steps): every duration, deadline, poll schedule and budget window. */
   now(): number
-  /** Wall-clock epoch ms (may step): only dates shown to people and HTTP dates. */
+  /** Wall-clock epoch ms (may step): only dates shown to people (`startedAt`) and HTTP dates (`Retry-After`
+   * as a date, `X-RateLimit-Reset` in epoch seconds), each turned into a monotonic duration at once. */
   wallNow(): number
   /** Resolves after `ms`, or rejects with CancelledError as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>

@@ -105,10 +105,8 @@ const byDoor = (words: (door: Door) => string): string =>
   perDoor(Object.fromEntries(DOORS.map((d) => [d, words(d)])) as Record<Door, string>)
 const eachDoor = (words: (w: DoorWords) => string): string => byDoor((d) => words(DOOR_WORDS[d]))
 
-/**
- * A setting, with the value to give it when there is one: `if-missing: skip`, `IF_MISSING: skip`,
- * `--if-missing skip`; `wait: false` / `--no-wait`; `timeout` / `TIMEOUT` / `--timeout`.
- */
+/** A setting, with the value to give it when there is one: `if-missing: skip`, `IF_MISSING: skip`,
+ * `--if-missing skip`; `wait: false` / `--no-wait`; `timeout` / `TIMEOUT` / `--timeout`. */
 export const setting = (name: InputName, value?: string): string => eachDoor((w) => w.setting(name, value))
 
 /** A step as each door runs it: the operation and the settings that have a value. */
@@ -133,10 +131,8 @@ export const outputNamed = (name: string): string => eachDoor((w) => w.output(na
 /** Where the token comes from: the `api-token` secret, a masked variable, an environment variable. */
 export const TOKEN_SOURCE = eachDoor((w) => w.token)
 
-/**
- * A job by its operation: `the pull job`. A status run follows a job some earlier run started, so
- * its job has no name of its own (never "the status job": no such job exists, in either door).
- */
+/** A job by its operation: `the pull job`. A status run follows a job some earlier run started, so its job
+ * has no name of its own (never "the status job": no such job exists, in either door). */
 export function jobOf(operation: string): string {
   return operation === 'status' ? 'job' : `${operation} job`
 }
@@ -159,6 +155,5 @@ export function eachLine(logger: Logger, line: (message: string) => string): Log
 }
 
 /** The step that restores a checkpoint, in each door's words. */
-export function rollbackCommand(siteId: string, checkpointId: string): string {
-  return step('rollback', { 'site-id': siteId, 'checkpoint-id': checkpointId })
-}
+export const rollbackCommand = (siteId: string, checkpointId: string): string =>
+  step('rollback', { 'site-id': siteId, 'checkpoint-id': checkpointId })
