@@ -31,11 +31,9 @@ export const UNKNOWN_WHEN_2XX: readonly BodyKind[] = ['html', 'text', 'truncated
 /** §2: a task id goes into a URL path: only these characters, and never `.` or `..`. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/
 
-/**
- * §2: the task id of a response that started background work (`data.task_id`, a string or a number).
- * `{ id }` when usable in a path, `{ unusable }` when the server sent one that is not (then the job
- * is followed another way), null when there is none.
- */
+/** §2: the task id of a response that started background work (`data.task_id`, a string or a number):
+ * `{ id }` when usable in a path, `{ unusable }` when the server sent one that is not (then the job is
+ * followed another way), null when there is none. */
 export function taskIdOf(data: unknown): { id: string } | { unusable: string } | null {
   const value = field(data, 'task_id')
   let text: string | null = null
@@ -134,11 +132,9 @@ const JOB_WORDS = {
 export const PROBE_UNSUPPORTED = [405, 501]
 export const probeUnsupported = (status: number | null): boolean =>
   status !== null && PROBE_UNSUPPORTED.includes(status)
-/**
- * §3 (r2) evidence, not hope: after a pull or push a "ready" probe counts only once this run saw the
- * job busy. A probe that keeps saying "ready" without that is given this long to show the job
- * (started jobs can take a moment to show); then the run ends `accepted`, never `succeeded`.
- */
+/** §3 (r2) evidence, not hope: after a pull or push a "ready" probe counts only once this run saw the job
+ * busy. A probe that keeps saying "ready" without that is given this long to show the job (started jobs can
+ * take a moment to show); then the run ends `accepted`, never `succeeded`. */
 export const PROBE_EVIDENCE_WINDOW_MS = 30_000
 
 // --- §4 Refusals while something else runs ------------------------------------------------------
@@ -156,11 +152,9 @@ export const ROOT_EVIDENCE_PATH = '/sites'
 export function answersAsApi(status: number, kind: BodyKind): boolean {
   return isAccepted(status) && (kind === 'envelope' || kind === 'json' || kind === 'framework')
 }
-/**
- * §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422
- * on pull/push/delete is a validation error that fails at once: "running" with an object ("currently
- * running PHP 7.2") says what a site runs, not that a job does.
- */
+/** §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422 on
+ * pull/push/delete is a validation error that fails at once: "running" with an object ("currently running
+ * PHP 7.2") says what a site runs, not that a job does. */
 export function saysBusy(message: string): boolean {
   return /in progress|(already|currently|still) running(?!\s+(?!(for|on|since|at|in|now|right)\b)\w)|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(
     message,

@@ -23,7 +23,6 @@ const ANSI = new RegExp(
 /** Line ends the runner or a terminal honours: CR alone ends a runner line. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g
-/** Other control characters. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g
 /** Invisible characters that hide, join or reorder text (soft hyphen, zero-width, bidi: Trojan Source; the
@@ -32,12 +31,9 @@ const INVISIBLE =
   // eslint-disable-next-line no-misleading-character-class -- the combining marks are what it removes, one by one
   /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu
 
-/**
- * One line of plain text: escape sequences and invisible characters out, every line break and
- * other control character a space, runs of white space one space. Whatever is joined or spaced here
- * is joined or spaced before any secret is looked for (the redactor scrubs after this, and finds a
- * secret with white space put inside it), so a server cannot hide a token from the scrub this way.
- */
+/** One line of plain text. Whatever is joined or spaced here is joined or spaced before any secret is looked
+ * for (the redactor scrubs after this, and finds a secret with white space put inside it), so a server
+ * cannot hide a token from the scrub this way. */
 export function oneLine(text: string): string {
   return text
     .replace(ANSI, '')
