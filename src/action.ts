@@ -5,11 +5,9 @@ import { runStep, type StepDeps } from './github/step.js'
 import { GITHUB_INPUT_NAMES, INPUT_NAMES, type ActionRawInputs } from './inputs/index.js'
 import type { Redactor } from './secrets/redactor.js'
 
-/**
- * The one writer of the action: every log line, annotation and output goes through it, made inert
- * (one line, no control characters, no workflow command) and without secrets. Nothing else in the
- * action calls `core.info` and its kin with text.
- */
+/** The one writer of the action: every log line, annotation and output goes through it, made inert (one line,
+ * no control characters, no workflow command) and without secrets. Nothing else in the action calls
+ * `core.info` and its kin with text. */
 function actionLog(redactor: Redactor): StepLog {
   const line = (m: string) => redactor.inert(m)
   let lost: string | null = null
@@ -58,10 +56,8 @@ function writeError(e: unknown): string {
   return String((e as Error)?.message ?? e).slice(0, 300)
 }
 
-/**
- * The GitHub Action: the action's inputs and its one writer, then one step (src/github/step.ts).
- * `seams`: tests run this same step in virtual time (a clock, the core's transport, GitHub's fetch).
- */
+/** The GitHub Action: the action's inputs and its one writer, then one step (src/github/step.ts). `seams`:
+ * tests run this same step in virtual time (a clock, the core's transport, GitHub's fetch). */
 export async function runAction(
   redactor: Redactor,
   signal: AbortSignal,

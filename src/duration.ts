@@ -1,5 +1,4 @@
-// Durations: the one parser of what users type (`timeout`, `wait-for-url-timeout`...) and the one
-// formatter of what we say.
+// Durations: the one parser of what users type (`timeout`, `wait-for-url-timeout`...), and the formatter.
 
 /**
  * The one duration formatter, in three styles (outputs and messages depend on each):
@@ -11,7 +10,7 @@ export function durationText(ms: number, style: 'log' | 'short' | 'tenths' = 'sh
   if (style === 'log') return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`
   const s = Math.round(ms / 1000)
   if (s >= 60) return `${Math.floor(s / 60)}m ${s % 60}s`
-  return style === 'tenths' ? `${Math.round(ms / 100) / 10}s` : `${s}s`
+  return style === 'tenths' ? `${roundedSeconds(ms)}s` : `${s}s`
 }
 
 /** A run's `durationSeconds`: ms rounded to a tenth of a second. */
