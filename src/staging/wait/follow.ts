@@ -32,11 +32,9 @@ export interface WaitDeps {
   signal?: AbortSignal
 }
 
-/**
- * How following a job ended (a timeout or a cancellation is thrown): `completed` as the server said
- * (a task, the probe ready after the job was seen busy, gone after a delete), `untrackable` when
- * nothing can tell, `unconfirmed` when the probe is ready but the job was never seen running (§3).
- */
+/** How following a job ended (a timeout or a cancellation is thrown): `completed` as the server said (a task,
+ * the probe ready after the job was seen busy, gone after a delete), `untrackable` when nothing can tell,
+ * `unconfirmed` when the probe is ready but the job was never seen running (§3). */
 export type WaitOutcome =
   | { kind: 'completed'; data: unknown; from: 'task' | 'probe' }
   | { kind: 'failed'; reason: string }
@@ -123,10 +121,8 @@ export function waitForTask(
   })
 }
 
-/**
- * Follows a job with no task id through the staging probe (contract §3); never reports success it
- * did not see (`seenBusy`: its task was seen running before it went invisible).
- */
+/** Follows a job with no task id through the staging probe (contract §3); never reports success it did not
+ * see (`seenBusy`: its task was seen running before it went invisible). */
 export function waitForProbe(
   deps: WaitDeps,
   operation: Operation,
@@ -232,10 +228,8 @@ export async function follow(
   }
 }
 
-/**
- * Sleeps until the scheduler lets the next poll go (asked again whenever the time it gave comes; a
- * held job sleeps on its own wake-up). Past the deadline: DeadlineError, with no pointless sleep.
- */
+/** Sleeps until the scheduler lets the next poll go (asked again whenever the time it gave comes; a held job
+ * sleeps on its own wake-up). Past the deadline: DeadlineError, with no pointless sleep. */
 async function sleepWithin(deps: WaitDeps, wanted: number, planner: PollPlanner): Promise<void> {
   const { clock, signal, polls } = deps
   const wantedAt = clock.now() + Math.max(0, wanted)

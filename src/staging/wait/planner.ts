@@ -36,7 +36,6 @@ export class PollPlanner {
   private readonly readings: Reading[] = []
   /** The lines that fit the readings as they are (a job asks again at every wake). */
   private readonly lines = new Map<number, Line | null>()
-  /** Answers recorded so far. */
   answers = 0
   private stale = 0
   private lastAnswer = 0
