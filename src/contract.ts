@@ -15,12 +15,10 @@
 /** §1: any 2xx from a staging endpoint means "accepted" (unless its JSON says `status: false`). */
 export const isAccepted = (status: number): boolean => status >= 200 && status < 300
 
-/**
- * §1, §7: what kind of body an answer had. `envelope`: JSON with a boolean `status`; `framework`:
- * JSON with a `message` and no `status` (the framework's `{"message": ...}` shapes, r2); `json`: any
- * other JSON (r2: a 2xx JSON body without `status` is accepted); `empty`; `html` (a proxy's or the
- * framework's page); `text`: anything else; `truncated`: longer than the client reads.
- */
+/** §1, §7: what kind of body an answer had. `envelope`: JSON with a boolean `status`; `framework`: JSON
+ * with a `message` and no `status` (the framework's `{"message": ...}` shapes, r2); `json`: any other JSON
+ * (r2: a 2xx JSON body without `status` is accepted); `empty`; `html` (a proxy's or the framework's page);
+ * `text`: anything else; `truncated`: longer than the client reads. */
 export type BodyKind = 'envelope' | 'framework' | 'json' | 'empty' | 'html' | 'text' | 'truncated'
 
 /** §1: a 2xx body that leaves the outcome unknown (only one that is not JSON at all). */
