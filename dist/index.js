@@ -3762,11 +3762,9 @@ const UNKNOWN_WHEN_2XX = ['html', 'text', 'truncated'];
 // --- §2 Background jobs: task ids --------------------------------------------------------------
 /** §2: a task id goes into a URL path: only these characters, and never `.` or `..`. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
-/**
- * §2: the task id of a response that started background work (`data.task_id`, a string or a number).
- * `{ id }` when usable in a path, `{ unusable }` when the server sent one that is not (then the job
- * is followed another way), null when there is none.
- */
+/** §2: the task id of a response that started background work (`data.task_id`, a string or a number):
+ * `{ id }` when usable in a path, `{ unusable }` when the server sent one that is not (then the job is
+ * followed another way), null when there is none. */
 function taskIdOf(data) {
     const value = field(data, 'task_id');
     let text = null;
@@ -3782,10 +3780,8 @@ function taskIdOf(data) {
 }
 const RUNNING = ['progress', 'in_progress', 'pending', 'queued', 'running'];
 const COMPLETED = ['completed', 'success', 'done'];
-/**
- * The contract's failure words, and a few plain synonyms: a status that says failed must never be
- * waited on until the timeout (docs/assumptions.md lists the additions).
- */
+/** §2: the contract's failure words and a few plain synonyms (docs/assumptions.md lists the additions): a
+ * status that says failed is never waited on until the timeout. */
 const FAILED = 'error failed failure cancelled canceled timeout errored timed_out aborted'.split(' ');
 /** §2 (r2): the service family's numeric statuses. */
 const NUMERIC = { 0: 'completed', 1: 'running', 2: 'failed' };
@@ -3816,10 +3812,8 @@ function taskComment(comment) {
         return null;
     return comment.trim().replace(/^error:\s*/i, '');
 }
-/**
- * §2 (r2): `percentage_complete`, usually a string (`"45"`, `"45.50"`), sometimes a number; anything
- * else is "no progress information". Clamped to 0-100.
- */
+/** §2 (r2): `percentage_complete`, usually a string (`"45"`, `"45.50"`), sometimes a number; anything else
+ * is "no progress information". */
 function percentageOf(value) {
     let n;
     if (typeof value === 'number')
@@ -3830,10 +3824,8 @@ function percentageOf(value) {
         return undefined;
     return Number.isFinite(n) ? Math.min(100, Math.max(0, n)) : undefined;
 }
-/**
- * §2 (r2): the site a task works on, from its data: `resource_id` when `resource_type` names a site
- * (or is absent). Never the task's own `id`, which is its database row.
- */
+/** §2 (r2): the site a task works on, from its data: `resource_id` when `resource_type` names a site (or is
+ * absent). Never the task's own `id`, which is its database row. */
 function taskSiteIdOf(data) {
     const type = field(data, 'resource_type');
     if (type !== undefined && type !== null && !(typeof type === 'string' && /site/i.test(type)))
@@ -3869,17 +3861,15 @@ const JOB_WORDS = {
     resetting: 'pull',
 };
 /**
- * §3: probe answers that mean completion cannot be tracked (the framework's "no such route"). They
- * are the route's answer, the same for every site, so a run hears one once (StagingReadRoute).
+ * §3: probe answers that mean completion cannot be tracked (the framework's "no such route"), and whether
+ * an answer is one. They are the route's answer, the same for every site, so a run hears one once
+ * (StagingReadRoute).
  */
 const PROBE_UNSUPPORTED = [405, 501];
-/** Whether an answer's HTTP status is the staging read's "not offered here" (PROBE_UNSUPPORTED). */
 const probeUnsupported = (status) => status !== null && PROBE_UNSUPPORTED.includes(status);
-/**
- * §3 (r2) evidence, not hope: after a pull or push a "ready" probe counts only once this run saw the
- * job busy. A probe that keeps saying "ready" without that is given this long to show the job
- * (started jobs can take a moment to show); then the run ends `accepted`, never `succeeded`.
- */
+/** §3 (r2) evidence, not hope: after a pull or push a "ready" probe counts only once this run saw the job
+ * busy. A probe that keeps saying "ready" without that is given this long to show the job (started jobs can
+ * take a moment to show); then the run ends `accepted`, never `succeeded`. */
 const PROBE_EVIDENCE_WINDOW_MS = 30_000;
 // --- §4 Refusals while something else runs ------------------------------------------------------
 /** §4: statuses that mean "another job runs on this site: not processed, try later". */
@@ -3888,20 +3878,16 @@ const BUSY_STATUSES = [409, 423];
 const EXISTS_STATUS = 422;
 /** §4: pull / push / delete on a site without staging (or an unknown site). */
 const MISSING_STATUS = 404;
-/**
- * §4 (r3): a 404 is read as "no staging environment" only once the API root has answered a route
- * the spec documents, `GET /v2/sites`, in the same run (asked once, shared by every site of it).
- */
+/** §4 (r3): a 404 is read as "no staging environment" only once the API root has answered a route the spec
+ * documents, `GET /v2/sites`, in the same run (asked once, shared by every site of it). */
 const ROOT_EVIDENCE_PATH = '/sites';
 /** §4 (r3): that answer is the API's own only when it is a 2xx with a JSON body. */
 function answersAsApi(status, kind) {
     return isAccepted(status) && (kind === 'envelope' || kind === 'json' || kind === 'framework');
 }
-/**
- * §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422
- * on pull/push/delete is a validation error that fails at once: "running" with an object ("currently
- * running PHP 7.2") says what a site runs, not that a job does.
- */
+/** §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422 on
+ * pull/push/delete is a validation error that fails at once: "running" with an object ("currently running
+ * PHP 7.2") says what a site runs, not that a job does. */
 function saysBusy(message) {
     return /in progress|(already|currently|still) running(?!\s+(?!(for|on|since|at|in|now|right)\b)\w)|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(message);
 }
@@ -3910,10 +3896,8 @@ function saysPlan(message) {
     return /\bplan\b|upgrade|subscription|not (included|available) (in|on|with) your|su plan|suscripci[oó]n|mejore/i.test(message);
 }
 // --- §5 Fields read from `data` -----------------------------------------------------------------
-/**
- * §5: the staging site's id from data that describes the staging site (the create answer, the
- * probe): `staging_site_id`, else `staging_id`, else `id`. (From a task's data: `taskSiteIdOf`.)
- */
+/** §5: the staging site's id from data that describes the staging site (the create answer, the probe):
+ * `staging_site_id`, else `staging_id`, else `id`. (From a task's data: `taskSiteIdOf`.) */
 function stagingSiteIdOf(data) {
     for (const name of ['staging_site_id', 'staging_id', 'id']) {
         const id = idText(field(data, name));
@@ -3922,12 +3906,9 @@ function stagingSiteIdOf(data) {
     }
     return null;
 }
-/**
- * §5 (r3): a staging id equal to the production site's id is never the staging site: the record
- * that says so is about the wrong site, so the id is reported as unknown (with a warning) and
- * nothing else in that record is used (no staging URL, no deployment from it). Ids compare as text,
- * and as numbers when both are digits (`01001` is `1001`).
- */
+/** §5 (r3): a staging id equal to the production site's id is never the staging site: the record that says
+ * so is about the wrong site, so the id is reported as unknown (with a warning) and nothing else in that
+ * record is used (no staging URL, no deployment from it). Digits compare as numbers (`01001` is `1001`). */
 function isProductionId(stagingId, productionId) {
     const a = stagingId.trim();
     const b = productionId.trim();
@@ -3970,50 +3951,43 @@ const RATE_LIMIT_HEADERS = {
  * §6 (r2): the rate window when no header says otherwise ("a minute"), and the longest wait any
  * `X-RateLimit-*` value may cause: a reset further ahead is waited for one window at most, then
  * the client looks again with a single request.
- * §6 (r3): the limiter may be a fixed window from a key's first request (the framework's) or a
- * sliding one (gateways), and may state no reset: either way a call the server counted stops
- * counting by a window after its answer, which is how the rate window (api/rate-window.ts)
- * counts without a reset header; `X-RateLimit-Remaining` corrects it as answers arrive.
- * §6 (r5): the limit is the account's: a `Remaining` lower than the run's own calls explain counts
- * other runs' calls (RateWindow.sharers), which hold the window too; the run plans its looks from
- * its share of what is left.
+ * §6 (r3): the limiter may be a fixed window from a key's first request (the framework's) or a sliding one
+ * (gateways), and may state no reset: either way a call the server counted stops counting by a window after
+ * its answer, as the rate window (api/rate-window.ts) counts with no reset header; `Remaining` corrects it.
+ * §6 (r5): the limit is the account's: a `Remaining` lower than the run's own calls explain counts other
+ * runs' calls (RateWindow.sharers), which hold the window too; the run plans from its share of what is left.
  */
 const RATE_WINDOW_MS = 60_000;
 /**
- * §6 (r3): every call a run will make is counted in its plan: per site, its request, the final
- * status call of its job (the staging read after it, when the answers did not give the URL, is
- * counted as it goes); once per run, the API root check (§4 r3). The batch tells the poll
- * scheduler (staging/wait/batch.ts). Not in the plan: the site list
- * (`GET /v2/sites`, staging/site-list.ts), read once per run only when no answer gave the
- * staging id or URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most
- * runs never make, and the rate window counts it when it goes. Once a site of a run alone on the account
- * will read it, the plan keeps 2 calls for it (SiteList.plan). While jobs still need calls, its pages
- * after the first go only with a call available now (r4 §12); once the run is idle, each waits its turn.
+ * §6 (r3): every call a run will make is counted in its plan (the poll scheduler's, staging/wait/batch.ts):
+ * per site, its request and the final status call of its job (the staging read after it, when the answers
+ * did not give the URL, is counted as it goes); once per run, the API root check (§4 r3). Not in the plan:
+ * the site list (`GET /v2/sites`, staging/site-list.ts), read once per run only when no answer gave the
+ * staging id or URL; reserving it always cost the 20-site rows of the benchmark 7 % for a call most runs
+ * never make, and the rate window counts it when it goes. Once a site of a run alone on the account will
+ * read it, the plan keeps 2 calls for it (SiteList.plan). While jobs still need calls, its pages after the
+ * first go only with a call available now (r4 §12); once the run is idle, each waits its turn.
  */
 const CALLS_PER_RUN = 1;
 /**
  * §6 (r2): sane bounds of the rate-limit headers; a value outside them is ignored, as if absent.
  * - `X-RateLimit-Limit`: a whole number from 1 to RATE_LIMIT_MAX.
  * - `X-RateLimit-Remaining`: a whole number from 0 to the limit (a negative count means nothing).
- * - `X-RateLimit-Reset`: epoch seconds (1e9 to 1e11) or, as some servers send, seconds from now
- *   (at most RATE_RESET_MAX_AHEAD_MS); either way no more than RATE_RESET_MAX_AHEAD_MS ahead and
- *   not in the past. Epoch milliseconds, years ahead, 1e300: ignored.
+ * - `X-RateLimit-Reset`: epoch seconds (1e9 to 1e11) or, as some servers send, seconds from now; either way
+ *   not in the past and at most RATE_RESET_MAX_AHEAD_MS ahead. Epoch ms, years ahead, 1e300: ignored.
  */
 const RATE_LIMIT_MAX = 1_000_000;
 const RATE_RESET_MAX_AHEAD_MS = 3_600_000;
 /**
  * §6 (r2, r3): a `Retry-After` (delta-seconds or an HTTP date) up to this is the server's word
- * (docs/assumptions.md): the client waits it when it ends before the run's `timeout`, and ends
- * the run at once otherwise, saying when the server accepts again. Anything longer (a date years
- * ahead, 1e300), negative, or not a number or an HTTP date is ignored, and the client backs off on
- * its own instead. 0 or a date already past (the server's clock is slow) means "soon": a short
- * pause that grows with each retry, never an immediate resend.
+ * (docs/assumptions.md): the client waits it when it ends before the run's `timeout`, else ends the run at
+ * once, saying when the server accepts again. Anything longer (a date years ahead, 1e300), negative, or not
+ * a number or an HTTP date is ignored: the client backs off on its own. 0 or a date already past (the
+ * server's clock is slow) means "soon": a short pause, longer at each retry, never an immediate resend.
  */
 const RETRY_AFTER_MAX_MS = 7 * 86_400_000;
-/**
- * §6: the longest the rate window pauses every request of a batch on one 429's `Retry-After`
- * (longer values are ignored there: the client that got the 429 ends its own run instead).
- */
+/** §6: the longest the rate window pauses every request of a batch on one 429's `Retry-After` (longer values
+ * are ignored there: the client that got the 429 ends its own run instead). */
 const RETRY_AFTER_BUDGET_MAX_MS = 3_600_000;
 // --- §7 Errors ----------------------------------------------------------------------------------
 /** §7: extra error text the service may put beside `message` (a `trace`, `file`, `line` never shown). */
@@ -4024,11 +3998,9 @@ const LOCALIZATION_HEADER = 'X-localization';
 // --- §9 The API root ----------------------------------------------------------------------------
 /** §9: what a user of the service the spec describes passes as `api-url` (`/v2` is appended). */
 const SERVICE_API_URL = 'https://app.instawp.io/api';
-/**
- * §9: a 404 that comes from the routing layer, not from the API: an HTML, empty or plain-text page,
- * or the framework's "The route ... could not be found." It means the API root is wrong (every route
- * answers it), never that the site is missing.
- */
+/** §9: a 404 that comes from the routing layer, not from the API: an HTML, empty or plain-text page, or the
+ * framework's "The route ... could not be found." It means the API root is wrong (every route answers it),
+ * never that the site is missing. */
 function isRouteMiss(kind, message) {
     if (kind === 'html' || kind === 'empty' || kind === 'text' || kind === 'truncated')
         return true;
@@ -4050,19 +4022,15 @@ function idText(value) {
     return null;
 }
 // --- §15 A refused token is refused everywhere (r4) ----------------------------------------------
-/**
- * §15 (r4): 401 is the account's answer, not one site's. After it, no further site of a batch starts
- * (TokenVerdict in src/api/errors.ts; docs/assumptions.md 77).
- */
+/** §15 (r4): 401 is the account's answer, not one site's. After it, no further site of a batch starts
+ * (TokenVerdict in src/api/errors.ts; docs/assumptions.md 77). */
 const TOKEN_REFUSED_STATUS = 401;
 // --- §13 Checkpoints: site versions (r4) ----------------------------------------------------------
 const enc = encodeURIComponent;
 /** §13: `POST` starts a version of `{"site_id"}`; `DELETE` with `{"ids": [...]}` removes versions. */
 const VERSIONS_PATH = '/site-versions';
 /** §13: the create's body; the site id as the number it is (as the family's CLI sends it) when that is exact. */
-const versionBody = (site) => ({
-    site_id: /^\d{1,15}$/.test(site) ? Number(site) : site,
-});
+const versionBody = (site) => ({ site_id: /^\d{1,15}$/.test(site) ? Number(site) : site });
 /** §13: `PUT` with `{"name"}` names a version. */
 const versionPath = (id) => `/site-versions/${enc(id)}`;
 /** §13 r5: a page of a site's versions, newest first (paged like the site list: `meta.last_page`). */
@@ -4079,19 +4047,15 @@ const versionSiteOf = (record) => idText(field(record, 'site_id'));
 const restorePath = (site, id) => `/sites/${enc(site)}/restore-versions/${enc(id)}`;
 /** §13: names longer than this are refused with 422. */
 const VERSION_NAME_MAX = 25;
-/**
- * §13 r5: the mark of this tool's checkpoints, so a rollback and the pruning after a push find its
- * own and never a version a person made: `ssa~cp~<run id>` (at most 25 characters). A name is the
- * only mark a version carries, and no person types "ssa~cp~" by accident (docs/assumptions.md); a
- * version named otherwise ("before push redesign") is a person's.
- */
+/** §13 r5: the mark of this tool's checkpoints, so a rollback and the pruning after a push find its own and
+ * never a version a person made: `ssa~cp~<run id>` (at most 25 characters). A name is the only mark a version
+ * carries, and no person types "ssa~cp~" by accident (docs/assumptions.md); a version named otherwise
+ * ("before push redesign") is a person's. */
 const CHECKPOINT_PREFIX = 'ssa~cp~';
 /** §13 r5: a whole name this tool gave: the mark, then a run id of letters, digits, `-` and `_`. */
 const CHECKPOINT_NAME = /^ssa~cp~[A-Za-z0-9_-]{1,18}$/;
-/**
- * §13 r5: a version create's 422 that speaks of a quota ("at most 3 versions per site, plus one in
- * progress") is the quota, even where its words also say "in progress"; only the rest is busy.
- */
+/** §13 r5: a version create's 422 that speaks of a quota ("at most 3 versions per site, plus one in
+ * progress") is the quota, even where its words also say "in progress"; only the rest is busy. */
 function saysQuota(message) {
     return /at most|\bquota\b|\blimit\b|maximum|delete an old|como m[aá]ximo|l[ií]mite|elimine/i.test(message);
 }
@@ -4659,23 +4623,18 @@ class CancelledError extends Error {
         this.name = 'CancelledError';
     }
 }
-/**
- * An AbortController whose signal every site of a batch may wait on at once (a cancellation, a
- * wake-up): one listener per sleeper is its purpose, not a leak, so Node's warning past ten
- * listeners (which would reach the user's log) is off for it. `clock.sleep` removes its listener.
- */
+/** An AbortController whose signal every site of a batch may wait on at once (a cancellation, a wake-up): one
+ * listener per sleeper is its purpose, not a leak, so Node's warning past ten listeners (which would reach
+ * the user's log) is off for it. `clock.sleep` removes its listener. */
 function sharedController() {
     const controller = new AbortController();
     (0,external_node_events_.setMaxListeners)(0, controller.signal);
     return controller;
 }
 const fanOut = new WeakMap();
-/**
- * Calls `fn` once when `signal` aborts, and returns the way to stop listening. The signal holds one
- * listener however many wait on it (a thousand sites asleep on the run's signal): Node's
- * EventTarget looks through every listener it holds at each add and remove, so a listener per
- * waiter would make a batch cost the square of its size.
- */
+/** Calls `fn` once when `signal` aborts, and returns the way to stop listening. The signal holds one listener
+ * however many wait on it (a thousand sites asleep on the run's signal): Node's EventTarget looks through
+ * every listener it holds at each add and remove, so a listener per waiter costs a batch its size squared. */
 function whenAborted(signal, fn) {
     const waiting = fanOut.get(signal) ?? listen(signal);
     waiting.add(fn);
@@ -4719,8 +4678,7 @@ const realClock = {
 };
 
 ;// CONCATENATED MODULE: ./src/duration.js
-// Durations: the one parser of what users type (`timeout`, `wait-for-url-timeout`...) and the one
-// formatter of what we say.
+// Durations: the one parser of what users type (`timeout`, `wait-for-url-timeout`...), and the formatter.
 /**
  * The one duration formatter, in three styles (outputs and messages depend on each):
  * - `log`: `1.5 s`, `12 s` (a wait, in a log line);
@@ -4733,7 +4691,7 @@ function durationText(ms, style = 'short') {
     const s = Math.round(ms / 1000);
     if (s >= 60)
         return `${Math.floor(s / 60)}m ${s % 60}s`;
-    return style === 'tenths' ? `${Math.round(ms / 100) / 10}s` : `${s}s`;
+    return style === 'tenths' ? `${roundedSeconds(ms)}s` : `${s}s`;
 }
 /** A run's `durationSeconds`: ms rounded to a tenth of a second. */
 function roundedSeconds(ms) {
@@ -4994,10 +4952,8 @@ const DOOR_WORDS = {
 };
 const byDoor = (words) => perDoor(Object.fromEntries(DOORS.map((d) => [d, words(d)])));
 const eachDoor = (words) => byDoor((d) => words(DOOR_WORDS[d]));
-/**
- * A setting, with the value to give it when there is one: `if-missing: skip`, `IF_MISSING: skip`,
- * `--if-missing skip`; `wait: false` / `--no-wait`; `timeout` / `TIMEOUT` / `--timeout`.
- */
+/** A setting, with the value to give it when there is one: `if-missing: skip`, `IF_MISSING: skip`,
+ * `--if-missing skip`; `wait: false` / `--no-wait`; `timeout` / `TIMEOUT` / `--timeout`. */
 const setting = (name, value) => eachDoor((w) => w.setting(name, value));
 /** A step as each door runs it: the operation and the settings that have a value. */
 const step = (operation, given) => eachDoor((w) => w.run(operation, Object.entries(given).flatMap(([n, v]) => (v ? [w.setting(n, v)] : []))));
@@ -5009,10 +4965,8 @@ const SETTINGS = eachDoor((w) => w.settings);
 const outputNamed = (name) => eachDoor((w) => w.output(name));
 /** Where the token comes from: the `api-token` secret, a masked variable, an environment variable. */
 const TOKEN_SOURCE = eachDoor((w) => w.token);
-/**
- * A job by its operation: `the pull job`. A status run follows a job some earlier run started, so
- * its job has no name of its own (never "the status job": no such job exists, in either door).
- */
+/** A job by its operation: `the pull job`. A status run follows a job some earlier run started, so its job
+ * has no name of its own (never "the status job": no such job exists, in either door). */
 function jobOf(operation) {
     return operation === 'status' ? 'job' : `${operation} job`;
 }
@@ -5030,9 +4984,7 @@ function eachLine(logger, line) {
     };
 }
 /** The step that restores a checkpoint, in each door's words. */
-function rollbackCommand(siteId, checkpointId) {
-    return step('rollback', { 'site-id': siteId, 'checkpoint-id': checkpointId });
-}
+const rollbackCommand = (siteId, checkpointId) => step('rollback', { 'site-id': siteId, 'checkpoint-id': checkpointId });
 
 ;// CONCATENATED MODULE: ./src/api/errors.js
 
@@ -5175,10 +5127,8 @@ function processingOf(failure) {
 }
 
 ;// CONCATENATED MODULE: ./src/backoff.js
-/**
- * `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many
- * clients retrying together spread out), a fraction draws from delay·[1 - f, 1 + f].
- */
+/** `firstMs · factor^retry`, at most `capMs`. Jitter: `full` draws from [0, delay] (requests: many clients
+ * retrying together spread out), a fraction draws from delay·[1 - f, 1 + f]. */
 function exponential(options) {
     return (retry, _waitedMs, random) => {
         const delayMs = Math.min(options.capMs, options.firstMs * options.factor ** Math.max(0, retry));
@@ -5208,7 +5158,6 @@ class Backoff {
     get retries() {
         return this.sleptCount;
     }
-    /** The schedule's delay before retry number `retry`, `waitedMs` into the waiting. */
     delayMs(retry, waitedMs = 0) {
         return this.schedule(retry, waitedMs, this.deps.random ?? Math.random);
     }
@@ -5216,10 +5165,8 @@ class Backoff {
     passesDeadline(delayMs) {
         return this.deps.clock.now() + delayMs >= this.deps.deadlineMs;
     }
-    /**
-     * Sleeps `delayMs` unless that reaches the deadline: then returns false at once, without
-     * sleeping. Counts every sleep it takes. Throws CancelledError when the run is cancelled.
-     */
+    /** Sleeps `delayMs` (counted) unless that reaches the deadline: then returns false at once. Throws
+     * CancelledError when the run is cancelled. */
     async sleep(delayMs) {
         if (this.passesDeadline(delayMs))
             return false;
@@ -16355,7 +16302,6 @@ class PollPlanner {
     readings = [];
     /** The lines that fit the readings as they are (a job asks again at every wake). */
     lines = new Map();
-    /** Answers recorded so far. */
     answers = 0;
     stale = 0;
     lastAnswer = 0;
@@ -16700,10 +16646,8 @@ function waitForTask(deps, operation, siteId, taskId, startedAt) {
         return { percent: task.percent };
     });
 }
-/**
- * Follows a job with no task id through the staging probe (contract §3); never reports success it
- * did not see (`seenBusy`: its task was seen running before it went invisible).
- */
+/** Follows a job with no task id through the staging probe (contract §3); never reports success it did not
+ * see (`seenBusy`: its task was seen running before it went invisible). */
 function waitForProbe(deps, operation, siteId, seenBusy = false) {
     const { client, logger, clock } = deps;
     return follow(deps, operation, siteId, 'the staging environment', clock.now(), async (elapsed) => {
@@ -16811,10 +16755,8 @@ async function follow(deps, operation, siteId, what, startedAt, look) {
             logger.progress?.({ operation, siteId, percent: null, elapsedMs, etaMs: null, ended: true });
     }
 }
-/**
- * Sleeps until the scheduler lets the next poll go (asked again whenever the time it gave comes; a
- * held job sleeps on its own wake-up). Past the deadline: DeadlineError, with no pointless sleep.
- */
+/** Sleeps until the scheduler lets the next poll go (asked again whenever the time it gave comes; a held job
+ * sleeps on its own wake-up). Past the deadline: DeadlineError, with no pointless sleep. */
 async function sleepWithin(deps, wanted, planner) {
     const { clock, signal, polls } = deps;
     const wantedAt = clock.now() + Math.max(0, wanted);
@@ -21722,11 +21664,9 @@ function setOutputs(outputs, log) {
 
 
 
-/**
- * The one writer of the action: every log line, annotation and output goes through it, made inert
- * (one line, no control characters, no workflow command) and without secrets. Nothing else in the
- * action calls `core.info` and its kin with text.
- */
+/** The one writer of the action: every log line, annotation and output goes through it, made inert (one line,
+ * no control characters, no workflow command) and without secrets. Nothing else in the action calls
+ * `core.info` and its kin with text. */
 function actionLog(redactor) {
     const line = (m) => redactor.inert(m);
     let lost = null;
@@ -21773,10 +21713,8 @@ function actionLog(redactor) {
 function writeError(e) {
     return String(e?.message ?? e).slice(0, 300);
 }
-/**
- * The GitHub Action: the action's inputs and its one writer, then one step (src/github/step.ts).
- * `seams`: tests run this same step in virtual time (a clock, the core's transport, GitHub's fetch).
- */
+/** The GitHub Action: the action's inputs and its one writer, then one step (src/github/step.ts). `seams`:
+ * tests run this same step in virtual time (a clock, the core's transport, GitHub's fetch). */
 async function runAction(redactor, signal, seams = { clock: realClock }) {
     redactor.add(getInput('github-token'));
     const raw = {};
@@ -21787,12 +21725,9 @@ async function runAction(redactor, signal, seams = { clock: realClock }) {
 
 ;// CONCATENATED MODULE: ./src/cancel.js
 
-/**
- * Cancellation for both front ends. The runner cancels a workflow with SIGINT, then SIGTERM 7.5 s
- * later, then kills 2.5 s after that. At the first signal, stop waiting at once (the returned signal
- * aborts) so the run can report; if reporting takes more than 5 s, or a second signal comes, exit
- * with `exitCode` there and then.
- */
+/** Cancellation for both front ends. The runner cancels a workflow with SIGINT, then SIGTERM 7.5 s later, then
+ * kills 2.5 s after that. At the first signal, stop waiting at once (the returned signal aborts) so the run
+ * can report; if reporting takes over 5 s, or a second signal comes, exit with `exitCode` there and then. */
 function cancelOnSignals(say, exitCode = 1) {
     const cancel = sharedController();
     const onSignal = (name) => {
@@ -21866,7 +21801,6 @@ const ANSI = new RegExp([
 /** Line ends the runner or a terminal honours: CR alone ends a runner line. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g;
-/** Other control characters. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
 /** Invisible characters that hide, join or reorder text (soft hyphen, zero-width, bidi: Trojan Source; the
@@ -21874,12 +21808,9 @@ const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
 const INVISIBLE = 
 // eslint-disable-next-line no-misleading-character-class -- the combining marks are what it removes, one by one
 /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
-/**
- * One line of plain text: escape sequences and invisible characters out, every line break and
- * other control character a space, runs of white space one space. Whatever is joined or spaced here
- * is joined or spaced before any secret is looked for (the redactor scrubs after this, and finds a
- * secret with white space put inside it), so a server cannot hide a token from the scrub this way.
- */
+/** One line of plain text. Whatever is joined or spaced here is joined or spaced before any secret is looked
+ * for (the redactor scrubs after this, and finds a secret with white space put inside it), so a server
+ * cannot hide a token from the scrub this way. */
 function oneLine(text) {
     return text
         .replace(ANSI, '')
@@ -21890,11 +21821,8 @@ function oneLine(text) {
         .trim();
 }
 const ZWSP = '\u200b';
-/**
- * Makes workflow commands inert: the runner reads `::name::` at the start of a line (after leading
- * white space) and the legacy `##[name]` anywhere in a line. A zero-width space breaks both; the text
- * still reads the same.
- */
+/** Makes workflow commands inert: the runner reads `::name::` at the start of a line (after leading white
+ * space) and the legacy `##[name]` anywhere. A zero-width space breaks both; the text still reads the same. */
 function neutralizeCommands(line) {
     // `##[` (GitHub's old commands, Azure's formatting) and Azure Pipelines' `##vso[` logging commands.
     let out = line.replace(/##(vso)?\[/gi, `##$1${ZWSP}[`);
