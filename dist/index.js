@@ -3886,10 +3886,10 @@ function answersAsApi(status, kind) {
     return isAccepted(status) && (kind === 'envelope' || kind === 'json' || kind === 'framework');
 }
 /** §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422 on
- * pull/push/delete is a validation error that fails at once: "running" with an object ("currently running
+ * pull/push/delete is a validation error that fails at once: "running" with software ("currently running
  * PHP 7.2") says what a site runs, not that a job does. */
 function saysBusy(message) {
-    return /in progress|(already|currently|still) running(?!\s+(?!(for|on|since|at|in|now|right)\b)\w)|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(message);
+    return /in progress|(already|currently|still) running(?!\s+(php|wordpress|mysql|mariadb|node|apache|nginx|version|v?\d))|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(message);
 }
 /** §4 (r2): features missing from the site's plan come as 403 (spec) or 422. */
 function saysPlan(message) {
@@ -4308,8 +4308,6 @@ function masked(text, spans) {
 
 
 
-/** Keys whose quoted value is a credential whatever it looks like (`"password":"hunter2"`). */
-const PASSWORD_KEY = /pass|pwd|secret|token|session|cookie|api[_-]?key|private/i;
 /** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
 const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/;
 /** The run's tokens (Redactor.add), for `echoed`. */
@@ -4373,7 +4371,7 @@ function withoutCredentials(text) {
     return stripUrlCredentialsInText(text, () => { }, MASK);
 }
 /** The same inside free text: user-info and credential query values of every URL in it. */
-function stripUrlCredentialsInText(text, found, userInfo = '') {
+function stripUrlCredentialsInText(text, found, userInfo = '', nested = false) {
     return text
         .replace(USER_INFO, (_, scheme = '', slashes, info) => {
         for (const part of info.split(':'))
@@ -4382,20 +4380,20 @@ function stripUrlCredentialsInText(text, found, userInfo = '') {
         return `${scheme}${slashes}${userInfo ? `${userInfo}@` : ''}`;
     })
         .replace(SECRET_WORD, (whole, word, value) => tokenLike(value) ? (found(value), `${word}${MASK}`) : whole)
-        .replace(KEY_VALUE, function pair(whole, q, key, sep, vq, value) {
+        .replace(KEY_VALUE, (whole, q, key, sep, vq, raw) => {
         // Quoted on both sides, a password key's value is one whatever it looks like, but a plain word ("required").
+        const value = raw.replace(/:+$/, ''); // `token=abc123: expired`
         const quoted = q !== '' && vq !== '' && /[^a-z]/.test(value);
-        if (value === MASK || !PASSWORD_KEY.test(key) || !(quoted || tokenLike(value))) {
-            const inner = /[:=]/.test(value) ? value.replace(KEY_VALUE, pair) : value;
-            return inner === value ? whole : `${q}${key}${q}${sep}${vq}${inner}${vq}`;
-        }
+        if (value === MASK || !(quoted || tokenLike(value)))
+            return whole;
         found(value);
-        return `${q}${key}${q}${sep}${vq}${MASK}${vq}`;
+        return `${q}${key}${q}${sep}${vq}${MASK}${raw.slice(value.length)}${vq}`;
     })
         .replace(/([?&;#])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep, name, value) => {
         if (!isCredentialQueryParam(safeDecode(name))) {
-            // A URL percent-encoded inside a value (`?next=https%3A%2F%2F…%3Ftoken%3D…`): its credentials too.
-            const inner = value.includes('%') ? stripUrlCredentialsInText(safeDecode(value), found, userInfo) : '';
+            // A URL percent-encoded inside a value (`?next=https%3A%2F%2F…%3Ftoken%3D…`): its credentials too, once.
+            const url = !nested && /%3A%2F%2F|%40/i.test(value);
+            const inner = url ? stripUrlCredentialsInText(safeDecode(value), found, userInfo, true) : '';
             return inner && inner !== safeDecode(value) ? `${sep}${name}=${encodeURIComponent(inner)}` : whole;
         }
         // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
@@ -4411,12 +4409,12 @@ function stripUrlCredentialsInText(text, found, userInfo = '') {
  * words (`Authorization: Bearer <token>`, `"password":"..."`, `session=<value>`). Bounded: no long scan per position. */
 const USER_INFO = /(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi;
 const SECRET_WORD = /\b((?:Bearer|Basic|Token)(?:\s+|%20|\+))([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi;
-// A value is whole (no value character after it), bounded, and no key (no separator at or after its end): `failed:
-// password: x` is `password`'s; one that holds a separator (`Refused: DB_PASSWORD=x`) is read again for its key.
-const V = `[^\\s"',;&})\\]]`;
-const KEY_VALUE = new RegExp(`(?<![\\w.-])(["']?)([A-Za-z][\\w.-]{0,63})\\1(\\s{0,3}[:=]\\s{0,3})(["']?)(${V}{1,256})(?!${V})(?<!:)\\4(?!\\s{0,3}[:=])`, 'g');
-/** A value that reads as a credential, not a word: mixed and with a digit, or long (`Provided` is a word). */
-const tokenLike = (v) => looksSecret(v) && (/\d/.test(v) || v.length >= 24);
+// A key that names a password, secret, token, session, cookie or API key (`X-Api-Key`, `DB_PASSWORD`), and its value.
+const KEY_VALUE = /(?<![\w.-])(["']?)([\w.-]{0,40}(?:pass|pwd|secret|token|session|cookie|api[_-]?key|private)[\w.-]{0,40})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&})\]]+)\4/gi;
+/** A value that reads as a credential, not a word (`Provided`), a host name or a date: mixed and with a digit, or long. */
+const tokenLike = (v) => looksSecret(v) &&
+    (/\d/.test(v) || v.length >= 24) &&
+    !/^([a-z0-9-]{1,63}\.)+[a-z]{2,24}$|^\d{4}-\d\d-\d\d(?!\d)/i.test(v);
 function safeDecode(text) {
     try {
         return decodeURIComponent(text);
@@ -18518,13 +18516,15 @@ async function runPush(ctx) {
             ending = await verifyProduction(ctx, ending, 'push');
         const { check } = ctx.record.production;
         const broken = content() === 'push-failed' || check?.passed === false;
-        // Never a restore that could not be followed (§13).
-        const late = check?.cut || ctx.client.deadline - ctx.clock.now() < checkpointMs;
-        if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
-            if (late)
-                warn(ctx, `${setting('rollback-on-failure')}: not restored: no time left to follow a restore.`);
+        // Never a restore that could not be followed (§13), nor of a version listed as another site's (§13 r5).
+        const late = () => check?.cut || ctx.client.deadline - ctx.clock.now() < checkpointMs;
+        if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted) {
+            const no = late() ? LATE : ((await elsewhere(ctx, checkpoint.id)) ?? (late() ? LATE : null));
+            if (no)
+                warn(ctx, `${setting('rollback-on-failure')}: not restored: ${no}.`);
             else
                 ending = await restoreAfterFailure(ctx, ending, checkpoint);
+        }
     }
     catch (e) {
         ending = endingOf(ctx, e);
@@ -18556,14 +18556,6 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
     const { taskId, httpStatus, message } = ctx.record;
     let restored;
     try {
-        // A version whose record names another site is never restored (contract §13 r5); a list that
-        // cannot be read, or does not show it yet, leaves the create's answer for this site as the evidence.
-        at(ctx, `reading site ${ctx.siteId}'s versions before the restore`);
-        const list = await listVersions(ctx).catch((e) => e instanceof ApiError ? null : Promise.reject(e));
-        if (list?.others.includes(checkpoint.id)) {
-            warn(ctx, `${setting('rollback-on-failure')}: not restored: the record of version ${checkpoint.id} names another site.`);
-            return { ...failed, outcome: failed.outcome === 'succeeded' ? 'failed' : failed.outcome };
-        }
         ctx.logger.warn(`Restoring production to checkpoint ${checkpoint.id} (${setting('rollback-on-failure')}).`);
         restored = await restore(ctx, checkpoint.id);
     }
@@ -18583,6 +18575,14 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
     const summary = sentences(failed.summary, `Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`);
     // The step to try again is the record's (productionWords), from what production may be now.
     return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } };
+}
+const LATE = 'no time left to follow a restore';
+/** Why version `id` is not restored when the site's list names it as another site's (contract §13 r5), else null.
+ * A list that cannot be read, or does not show it yet, leaves the create's answer for this site as the evidence. */
+async function elsewhere(ctx, id) {
+    at(ctx, `reading site ${ctx.siteId}'s versions before the restore`);
+    const list = await listVersions(ctx).catch((e) => e instanceof ApiError ? null : Promise.reject(e));
+    return list?.others.includes(id) ? `the record of version ${id} names another site` : null;
 }
 /** dry-run of a push: the checkpoint and site-tool steps around the push's own `lines`, in the order sent. */
 function pushDryRun(ctx, lines) {

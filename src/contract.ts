@@ -151,10 +151,10 @@ export function answersAsApi(status: number, kind: BodyKind): boolean {
   return isAccepted(status) && (kind === 'envelope' || kind === 'json' || kind === 'framework')
 }
 /** §4 (r2): a 422 whose message says a job is running is "busy" (English and Spanish). Any other 422 on
- * pull/push/delete is a validation error that fails at once: "running" with an object ("currently running
+ * pull/push/delete is a validation error that fails at once: "running" with software ("currently running
  * PHP 7.2") says what a site runs, not that a job does. */
 export function saysBusy(message: string): boolean {
-  return /in progress|(already|currently|still) running(?!\s+(?!(for|on|since|at|in|now|right)\b)\w)|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(
+  return /in progress|(already|currently|still) running(?!\s+(php|wordpress|mysql|mariadb|node|apache|nginx|version|v?\d))|please wait|wait until|wait for (it|the) .*(finish|complete)|en curso|en progreso|todav[ií]a|espere/i.test(
     message,
   )
 }

@@ -5,9 +5,6 @@ import { bound, oneLine } from '../text.js'
 import { MASK, looksSecret } from './encodings.js'
 import { PrefixIndex } from './prefix-index.js'
 
-/** Keys whose quoted value is a credential whatever it looks like (`"password":"hunter2"`). */
-const PASSWORD_KEY = /pass|pwd|secret|token|session|cookie|api[_-]?key|private/i
-
 /** A query value that is the mask followed only by closing punctuation (`***"`, `***).`). */
 const MASKED_ALREADY = /^\*\*\*["'`)\]>.,:;!?…]*$/
 
@@ -76,6 +73,7 @@ export function stripUrlCredentialsInText(
   text: string,
   found: (value: string) => void,
   userInfo = '',
+  nested = false,
 ): string {
   return text
     .replace(USER_INFO, (_, scheme = '', slashes: string, info: string) => {
@@ -85,23 +83,19 @@ export function stripUrlCredentialsInText(
     .replace(SECRET_WORD, (whole, word: string, value: string) =>
       tokenLike(value) ? (found(value), `${word}${MASK}`) : whole,
     )
-    .replace(
-      KEY_VALUE,
-      function pair(whole, q: string, key: string, sep: string, vq: string, value: string): string {
-        // Quoted on both sides, a password key's value is one whatever it looks like, but a plain word ("required").
-        const quoted = q !== '' && vq !== '' && /[^a-z]/.test(value)
-        if (value === MASK || !PASSWORD_KEY.test(key) || !(quoted || tokenLike(value))) {
-          const inner = /[:=]/.test(value) ? value.replace(KEY_VALUE, pair) : value
-          return inner === value ? whole : `${q}${key}${q}${sep}${vq}${inner}${vq}`
-        }
-        found(value)
-        return `${q}${key}${q}${sep}${vq}${MASK}${vq}`
-      },
-    )
+    .replace(KEY_VALUE, (whole, q: string, key: string, sep: string, vq: string, raw: string) => {
+      // Quoted on both sides, a password key's value is one whatever it looks like, but a plain word ("required").
+      const value = raw.replace(/:+$/, '') // `token=abc123: expired`
+      const quoted = q !== '' && vq !== '' && /[^a-z]/.test(value)
+      if (value === MASK || !(quoted || tokenLike(value))) return whole
+      found(value)
+      return `${q}${key}${q}${sep}${vq}${MASK}${raw.slice(value.length)}${vq}`
+    })
     .replace(/([?&;#])([^=&\s#]+)=([^&\s#]*)/g, (whole, sep: string, name: string, value: string) => {
       if (!isCredentialQueryParam(safeDecode(name))) {
-        // A URL percent-encoded inside a value (`?next=https%3A%2F%2F…%3Ftoken%3D…`): its credentials too.
-        const inner = value.includes('%') ? stripUrlCredentialsInText(safeDecode(value), found, userInfo) : ''
+        // A URL percent-encoded inside a value (`?next=https%3A%2F%2F…%3Ftoken%3D…`): its credentials too, once.
+        const url = !nested && /%3A%2F%2F|%40/i.test(value)
+        const inner = url ? stripUrlCredentialsInText(safeDecode(value), found, userInfo, true) : ''
         return inner && inner !== safeDecode(value) ? `${sep}${name}=${encodeURIComponent(inner)}` : whole
       }
       // Masked already (an echoed value inside a refusal, masked again as a whole): keep the closing
@@ -115,15 +109,14 @@ export function stripUrlCredentialsInText(
  * words (`Authorization: Bearer <token>`, `"password":"..."`, `session=<value>`). Bounded: no long scan per position. */
 const USER_INFO = /(\b[a-z][a-z0-9+.-]{0,31}:)?((?:\\?\/){2})([^\s/\\?#@]+)@/gi
 const SECRET_WORD = /\b((?:Bearer|Basic|Token)(?:\s+|%20|\+))([\w~+/-](?:[\w.~+/-]*[\w~+/-])?=*)/gi
-// A value is whole (no value character after it), bounded, and no key (no separator at or after its end): `failed:
-// password: x` is `password`'s; one that holds a separator (`Refused: DB_PASSWORD=x`) is read again for its key.
-const V = `[^\\s"',;&})\\]]`
-const KEY_VALUE = new RegExp(
-  `(?<![\\w.-])(["']?)([A-Za-z][\\w.-]{0,63})\\1(\\s{0,3}[:=]\\s{0,3})(["']?)(${V}{1,256})(?!${V})(?<!:)\\4(?!\\s{0,3}[:=])`,
-  'g',
-)
-/** A value that reads as a credential, not a word: mixed and with a digit, or long (`Provided` is a word). */
-const tokenLike = (v: string) => looksSecret(v) && (/\d/.test(v) || v.length >= 24)
+// A key that names a password, secret, token, session, cookie or API key (`X-Api-Key`, `DB_PASSWORD`), and its value.
+const KEY_VALUE =
+  /(?<![\w.-])(["']?)([\w.-]{0,40}(?:pass|pwd|secret|token|session|cookie|api[_-]?key|private)[\w.-]{0,40})\1(\s{0,3}[:=]\s{0,3})(["']?)([^\s"',;&})\]]+)\4/gi
+/** A value that reads as a credential, not a word (`Provided`), a host name or a date: mixed and with a digit, or long. */
+const tokenLike = (v: string) =>
+  looksSecret(v) &&
+  (/\d/.test(v) || v.length >= 24) &&
+  !/^([a-z0-9-]{1,63}\.)+[a-z]{2,24}$|^\d{4}-\d\d-\d\d(?!\d)/i.test(v)
 
 export function safeDecode(text: string): string {
   try {

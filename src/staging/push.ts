@@ -67,12 +67,13 @@ export async function runPush(ctx: RunContext): Promise<Ending> {
     if (content() === 'pushed' && !ctx.signal?.aborted) ending = await verifyProduction(ctx, ending, 'push')
     const { check } = ctx.record.production
     const broken = content() === 'push-failed' || check?.passed === false
-    // Never a restore that could not be followed (§13).
-    const late = check?.cut || ctx.client.deadline - ctx.clock.now() < checkpointMs
-    if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted)
-      if (late)
-        warn(ctx, `${setting('rollback-on-failure')}: not restored: no time left to follow a restore.`)
+    // Never a restore that could not be followed (§13), nor of a version listed as another site's (§13 r5).
+    const late = () => check?.cut || ctx.client.deadline - ctx.clock.now() < checkpointMs
+    if (broken && checkpoint && config.rollbackOnFailure && !ctx.signal?.aborted) {
+      const no = late() ? LATE : ((await elsewhere(ctx, checkpoint.id)) ?? (late() ? LATE : null))
+      if (no) warn(ctx, `${setting('rollback-on-failure')}: not restored: ${no}.`)
       else ending = await restoreAfterFailure(ctx, ending, checkpoint)
+    }
   } catch (e) {
     ending = endingOf(ctx, e)
   }
@@ -102,19 +103,6 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
   const { taskId, httpStatus, message } = ctx.record
   let restored: Ending
   try {
-    // A version whose record names another site is never restored (contract §13 r5); a list that
-    // cannot be read, or does not show it yet, leaves the create's answer for this site as the evidence.
-    at(ctx, `reading site ${ctx.siteId}'s versions before the restore`)
-    const list = await listVersions(ctx).catch((e: unknown) =>
-      e instanceof ApiError ? null : Promise.reject(e),
-    )
-    if (list?.others.includes(checkpoint.id)) {
-      warn(
-        ctx,
-        `${setting('rollback-on-failure')}: not restored: the record of version ${checkpoint.id} names another site.`,
-      )
-      return { ...failed, outcome: failed.outcome === 'succeeded' ? 'failed' : failed.outcome }
-    }
     ctx.logger.warn(
       `Restoring production to checkpoint ${checkpoint.id} (${setting('rollback-on-failure')}).`,
     )
@@ -137,6 +125,17 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
   )
   // The step to try again is the record's (productionWords), from what production may be now.
   return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } }
+}
+
+const LATE = 'no time left to follow a restore'
+/** Why version `id` is not restored when the site's list names it as another site's (contract §13 r5), else null.
+ * A list that cannot be read, or does not show it yet, leaves the create's answer for this site as the evidence. */
+async function elsewhere(ctx: RunContext, id: string): Promise<string | null> {
+  at(ctx, `reading site ${ctx.siteId}'s versions before the restore`)
+  const list = await listVersions(ctx).catch((e: unknown) =>
+    e instanceof ApiError ? null : Promise.reject(e),
+  )
+  return list?.others.includes(id) ? `the record of version ${id} names another site` : null
 }
 
 /** dry-run of a push: the checkpoint and site-tool steps around the push's own `lines`, in the order sent. */

@@ -125,6 +125,10 @@ describe('§4 a 422 that says a job runs is busy (r2)', () => {
     'Another job is currently running on this site',
     'A push of this site is already running (started 12 minutes ago)',
     'A sync is still running.',
+    'Staging is still running a push.',
+    'Site 1002 is currently running a backup; try again later.',
+    'A push is already running with task 4211.',
+    'An operation is already running against this site',
     'Ya hay una sincronización en curso.',
     'La operación está en progreso, espere.',
   ])('busy: %s', (m) => expect(saysBusy(m)).toBe(true))

@@ -176,6 +176,10 @@ describe('URLs never carry credentials (contract §5)', () => {
       'X-Api-Key: Qp7Zr2Wm9Kx4Vb6Nd8Fh': 'Qp7Zr2Wm',
       'Authorization=Bearer%20Qp7Zr2Wm9Kx4Vb6Nd8Fh': 'Qp7Zr2Wm',
       'Authorization=Bearer+Qp7Zr2Wm9Kx4Vb6Nd8Fh': 'Qp7Zr2Wm',
+      // A value longer than most (a framework's session cookie), or followed by a colon or a separator.
+      [`Set-Cookie: laravel_session=${'eyJpdiI6Ik'.repeat(39)}; path=/`]: 'eyJpdiI6Ik',
+      'Authentication failed for token=sk_live_4eC39HqLyjWDarjtT1zdp7dc: expired': 'sk_live_4e',
+      'password=Hunter2x9 = wrong': 'Hunter2x9',
       // A URL percent-encoded inside a query value.
       'see ?next=https%3A%2F%2Fwp.example.com%2Fcb%3Faccess_token%3DQp7Zr2Wm9Kx4Vb6Nd8Fh': 'Qp7Zr2Wm',
       'see ?next=https%3A%2F%2Fadmin%3AQp7Zr2Wm9Kx4Vb6Nd8Fh%40wp.example.com%2F': 'Qp7Zr2Wm',
@@ -201,10 +205,16 @@ describe('URLs never carry credentials (contract §5)', () => {
       '{"password":"required"}',
       '(sourceKey=prod-1001-main)',
       'at time: 12:30:45 on retry: 3',
+      // A session's domain and a token's expiry are no credentials.
+      'The given data was invalid: SESSION_DOMAIN=staging-1002.example.com',
+      'Warning: token_expires_at: 2026-05-03T12:30:45Z',
     ])
       expect(plain.server(text)).toBe(text)
     expect(masked).toEqual([])
     expect(plain.scrub('Provided Required')).toBe('Provided Required')
+    // Percent signs in query after query: one pass each, no nesting without end.
+    for (const text of ['?a=%'.repeat(30_000), ';a=%3A%2F%2F'.repeat(10_000)])
+      expect(plain.server(text)).toBeTruthy()
   })
 })
 

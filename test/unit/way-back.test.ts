@@ -283,6 +283,23 @@ describe.each(EACH_PROFILE)('profile %s', (profile, shape) => {
     expect(run.stdout).toMatch(/not restored: the record of version \S+ names another site/)
   })
 
+  it('rollback-on-failure: a version list read that uses the time left sends no restore that could not be followed', async () => {
+    sim().setOptions({ livePage: 'down' })
+    sim().setOptions({ durationsMs: { ...FAST.durationsMs, version: 20_000, restore: 20_000 } })
+    sim().addFault({ method: 'GET', path: '/site-versions?', status: 503, latencyMs: 12_000, times: 3 })
+    const live = productionPageUrl(new URL(sim().apiUrl).origin, 1002)
+    const inputs = {
+      'production-url': live,
+      'verify-timeout': '10s',
+      'rollback-on-failure': 'true',
+      timeout: '84s',
+    }
+    const run = await runActionVirtually(sim(), { operation: 'push', 'site-id': '1002', ...inputs })
+    expect(run.outputs.result).toBe('failed')
+    expect(restores(sim())).toHaveLength(0)
+    expect(run.stdout).toMatch(/rollback-on-failure: not restored: no time left to follow a restore/)
+  })
+
   it("a person's version named like ours is never restored without its id", async () => {
     seed('1002', 'before push redesign', Date.now())
     const run = await runActionVirtually(sim(), { operation: 'rollback', 'site-id': '1002' })
