@@ -38,7 +38,7 @@ function octokitFor(token, apiUrl, signal, fetch) {
         }
         catch (e) {
             if (signal?.aborted)
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubTimeout */ .r();
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .GitHubTimeout */ .rn();
             throw e;
         }
     });

@@ -718,8 +718,9 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   e: () => (/* binding */ githubFailure),
-/* harmony export */   r: () => (/* binding */ GitHubTimeout)
+/* harmony export */   eQ: () => (/* binding */ githubFailure),
+/* harmony export */   rn: () => (/* binding */ GitHubTimeout),
+/* harmony export */   xd: () => (/* binding */ rateLimited)
 /* harmony export */ });
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1670);
 /**
@@ -750,6 +751,8 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
     const detail = (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(scrub(String(e?.message ?? e)))
         .replace(/::/g, ': :')
         .slice(0, 300);
+    if (rateLimited(e))
+        return `Could not ${doing}: GitHub's API rate limit was reached (HTTP ${status}: ${detail}). ${UNAFFECTED}`;
     if (status === 403 || status === 404)
         return (`Could not ${doing} (HTTP ${status}: ${detail}). The github-token lacks the permission ${permission}: ` +
             `add it under "permissions:" in the workflow or job.${forkNote} ${UNAFFECTED}`);
@@ -758,6 +761,15 @@ function githubFailure(e, doing, permission, scrub, forkNote = '') {
     if (status === 0)
         return `Could not ${doing}: GitHub could not be reached (${detail}). ${UNAFFECTED}`;
     return `Could not ${doing} (HTTP ${status}: ${detail}). ${UNAFFECTED}`;
+}
+/** GitHub's primary or secondary rate limit (a 403 or 429 that says so, or its headers): no missing permission. */
+function rateLimited(e) {
+    const { status, message, response } = (e ?? {});
+    const headers = response?.headers ?? {};
+    const said = /rate limit/i.test(String(message)) ||
+        String(headers['x-ratelimit-remaining']) === '0' ||
+        'retry-after' in headers;
+    return (status === 403 || status === 429) && said;
 }
 
 
@@ -20512,7 +20524,7 @@ async function postOrUpdateComments(results, options) {
     const repo = { owner: target.owner, repo: target.repo };
     const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
     const siteIds = results.map((r) => r.siteId);
-    const own = await findOwnComments(octokit, target, siteIds, author).catch((e) => (0,errors/* githubFailure */.e)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS));
+    const own = await findOwnComments(octokit, target, siteIds, author).catch((e) => (0,errors/* githubFailure */.eQ)(e, `read the comments of ${where}`, PERMISSION, scrub, FORKS));
     if (typeof own === 'string')
         return {
             reports: results.map((r) => ({ siteId: r.siteId, action: 'failed', warning: own })),
@@ -20540,7 +20552,7 @@ async function postOrUpdateComments(results, options) {
             reports.push({
                 siteId: r.siteId,
                 action: 'failed',
-                warning: (0,errors/* githubFailure */.e)(e, doing, PERMISSION, scrub, FORKS),
+                warning: (0,errors/* githubFailure */.eQ)(e, doing, PERMISSION, scrub, FORKS),
             });
         }
     }
@@ -20590,7 +20602,7 @@ async function addNotice(octokit, target, siteId, author, notice, scrub) {
     }
     catch (e) {
         const doing = `update the comment on ${where}`;
-        return { action: 'failed', warning: (0,errors/* githubFailure */.e)(e, doing, PERMISSION, scrub, FORKS) };
+        return { action: 'failed', warning: (0,errors/* githubFailure */.eQ)(e, doing, PERMISSION, scrub, FORKS) };
     }
 }
 /** The notice for comments that carry our marker but that somebody else wrote. */
@@ -20717,14 +20729,14 @@ record) {
         id = data.id;
     }
     catch (e) {
-        return { id: null, warning: (0,errors/* githubFailure */.e)(e, where, deployments_PERMISSION, ctx.scrub) };
+        return { id: null, warning: (0,errors/* githubFailure */.eQ)(e, where, deployments_PERMISSION, ctx.scrub) };
     }
     try {
         await setStatus(ctx, id, 'in_progress', `Staging ${operation} started.`);
         return { id, warning: null };
     }
     catch (e) {
-        return { id, warning: (0,errors/* githubFailure */.e)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub) };
+        return { id, warning: (0,errors/* githubFailure */.eQ)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub) };
     }
 }
 /**
@@ -20732,13 +20744,18 @@ record) {
  * released); returns a warning when GitHub refused it.
  */
 async function finishDeployment(ctx, id, status) {
-    try {
-        await setStatus(ctx, id, status.state, status.description, status.environmentUrl);
-        return null;
-    }
-    catch (e) {
-        return (0,errors/* githubFailure */.e)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
-    }
+    // Sent once more after a 5xx: a deployment left in_progress reads as a live owner of staging for good.
+    for (let attempt = 1;; attempt++)
+        try {
+            await setStatus(ctx, id, status.state, status.description, status.environmentUrl);
+            return null;
+        }
+        catch (e) {
+            const code = e?.status;
+            if (attempt === 1 && typeof code === 'number' && code >= 500)
+                continue;
+            return (0,errors/* githubFailure */.eQ)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
+        }
 }
 /**
  * After a delete: every deployment of the environment (all pages, newest first, at most
@@ -20764,7 +20781,7 @@ async function deactivateEnvironment(ctx) {
     }
     catch (e) {
         const doing = `list the deployments of environment "${ctx.environment}"`;
-        return { deactivated: 0, left: 0, warning: (0,errors/* githubFailure */.e)(e, doing, deployments_PERMISSION, ctx.scrub) };
+        return { deactivated: 0, left: 0, warning: (0,errors/* githubFailure */.eQ)(e, doing, deployments_PERMISSION, ctx.scrub) };
     }
     for (const [deactivated, id] of ids.entries()) {
         try {
@@ -20774,7 +20791,7 @@ async function deactivateEnvironment(ctx) {
             // One refusal means the token cannot: do not send the same refused request for each.
             const rest = ids.length - deactivated;
             const doing = `mark deployment ${id} inactive (${rest} of the environment's ${ids.length} deployment(s) left as they are)`;
-            return { deactivated, left: left + rest, warning: (0,errors/* githubFailure */.e)(e, doing, deployments_PERMISSION, ctx.scrub) };
+            return { deactivated, left: left + rest, warning: (0,errors/* githubFailure */.eQ)(e, doing, deployments_PERMISSION, ctx.scrub) };
         }
     }
     return { deactivated: ids.length, left, warning: null };
@@ -20884,7 +20901,7 @@ async function findOwner(octokit, repo, siteId, creator, scrub) {
     }
     catch (e) {
         const doing = `read which pull request staging of site ${siteId} shows`;
-        return { warning: (0,errors/* githubFailure */.e)(e, doing, '"deployments: read"', scrub) };
+        return { warning: (0,errors/* githubFailure */.eQ)(e, doing, '"deployments: read"', scrub) };
     }
 }
 /**
@@ -21210,6 +21227,7 @@ function reportComments(run, outcome, author, number) {
 
 
 
+
 const NOTHING_SENT = 'nothing was sent to the staging service';
 async function before(run) {
     try {
@@ -21357,8 +21375,8 @@ async function waitForRun(run, repo, runId) {
             }
             catch (e) {
                 const status = e?.status;
-                // Anything else (a time-out, a 5xx): ask again at the next turn.
-                return status === 403 || status === 404 ? { refused: status } : 'running';
+                // Anything else (a time-out, a 5xx, GitHub's rate limit): ask again at the next turn.
+                return (status === 403 || status === 404) && !(0,errors/* rateLimited */.xd)(e) ? { refused: status } : 'running';
             }
         });
         if (asked !== 'running')

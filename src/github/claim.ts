@@ -18,6 +18,7 @@ import {
   taskFor,
   type CurrentOwner,
 } from './ownership.js'
+import { rateLimited } from './errors.js'
 import { beforePhase, deploymentContext, messageOf, type GitHubRun } from './run.js'
 
 /** Why the operation must not start (if-staging-taken): nothing was sent to the staging service. */
@@ -183,8 +184,8 @@ async function waitForRun(
         return data.status === 'completed' ? 'done' : 'running'
       } catch (e) {
         const status = (e as { status?: unknown })?.status
-        // Anything else (a time-out, a 5xx): ask again at the next turn.
-        return status === 403 || status === 404 ? { refused: status } : 'running'
+        // Anything else (a time-out, a 5xx, GitHub's rate limit): ask again at the next turn.
+        return (status === 403 || status === 404) && !rateLimited(e) ? { refused: status } : 'running'
       }
     })
     if (asked !== 'running') return asked

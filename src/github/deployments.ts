@@ -177,12 +177,16 @@ export async function finishDeployment(
   id: number,
   status: FinalStatus,
 ): Promise<string | null> {
-  try {
-    await setStatus(ctx, id, status.state, status.description, status.environmentUrl)
-    return null
-  } catch (e) {
-    return githubFailure(e, `mark deployment ${id} ${status.state}`, PERMISSION, ctx.scrub)
-  }
+  // Sent once more after a 5xx: a deployment left in_progress reads as a live owner of staging for good.
+  for (let attempt = 1; ; attempt++)
+    try {
+      await setStatus(ctx, id, status.state, status.description, status.environmentUrl)
+      return null
+    } catch (e) {
+      const code = (e as { status?: unknown })?.status
+      if (attempt === 1 && typeof code === 'number' && code >= 500) continue
+      return githubFailure(e, `mark deployment ${id} ${status.state}`, PERMISSION, ctx.scrub)
+    }
 }
 
 /**

@@ -35,6 +35,8 @@ export function githubFailure(
   const detail = oneLine(scrub(String((e as Error)?.message ?? e)))
     .replace(/::/g, ': :')
     .slice(0, 300)
+  if (rateLimited(e))
+    return `Could not ${doing}: GitHub's API rate limit was reached (HTTP ${status}: ${detail}). ${UNAFFECTED}`
   if (status === 403 || status === 404)
     return (
       `Could not ${doing} (HTTP ${status}: ${detail}). The github-token lacks the permission ${permission}: ` +
@@ -44,4 +46,19 @@ export function githubFailure(
     return `Could not ${doing}: the github-token was refused (HTTP 401). Check the github-token input. ${UNAFFECTED}`
   if (status === 0) return `Could not ${doing}: GitHub could not be reached (${detail}). ${UNAFFECTED}`
   return `Could not ${doing} (HTTP ${status}: ${detail}). ${UNAFFECTED}`
+}
+
+/** GitHub's primary or secondary rate limit (a 403 or 429 that says so, or its headers): no missing permission. */
+export function rateLimited(e: unknown): boolean {
+  const { status, message, response } = (e ?? {}) as {
+    status?: unknown
+    message?: unknown
+    response?: { headers?: Record<string, unknown> }
+  }
+  const headers = response?.headers ?? {}
+  const said =
+    /rate limit/i.test(String(message)) ||
+    String(headers['x-ratelimit-remaining']) === '0' ||
+    'retry-after' in headers
+  return (status === 403 || status === 429) && said
 }

@@ -78,7 +78,7 @@ function ownerIs10(runStatus: string) {
 }
 
 /** Runs the step to its end on the simulator's virtual clock. */
-function step(inputs: Record<string, string>, signal = new AbortController().signal) {
+function step(inputs: Record<string, string>, signal = new AbortController().signal, fetch = gh.fetch) {
   const out = memoryLog()
   const redactor = new Redactor()
   redactor.add(GH_TOKEN)
@@ -105,7 +105,7 @@ function step(inputs: Record<string, string>, signal = new AbortController().sig
       clock,
       env,
       core: { random: () => 0.5, transport: sim().transport() },
-      fetch: gh.fetch,
+      fetch,
     },
   )
   return { ...out, done: clock.run(run) }
@@ -202,5 +202,55 @@ describe('every input checked before any request', () => {
     expect(r.summaries[0]).toMatch(/^## ❌ Staging: invalid input\n\n> Input /)
     expect(gh.requests).toEqual([])
     expect(sim().requests).toEqual([])
+  })
+})
+
+// GitHub's rate limits are not a missing permission, and one 5xx does not leave a deployment in progress.
+describe("GitHub's own trouble", () => {
+  const json = (status: number, body: object, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json', ...headers },
+    })
+  const limit = { message: 'API rate limit exceeded for installation ID 4242.' }
+
+  test("a rate limit (403) while waiting for the owner's run is waited out, not told as a permission", async () => {
+    ownerIs10('in_progress')
+    let limited = 0
+    const fetch: typeof gh.fetch = async (url, init) =>
+      /\/actions\/runs\/555$/.test(url) && limited++ < 2
+        ? json(403, limit, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' })
+        : gh.fetch(url, init)
+    void sim()
+      .clock.sleep(2 * MINUTE)
+      .then(() => gh.runs.set(555, 'completed'))
+    const r = step({ 'if-staging-taken': 'wait', timeout: '5m' }, undefined, fetch)
+    await r.done
+    expect(limited).toBeGreaterThan(2)
+    expect(r.lines).toContain('info: The workflow run of #10 is done: this run takes staging.')
+    expect(r.lines.join('\n')).not.toMatch(/actions: read/)
+  })
+
+  test('a secondary rate limit on reading who staging shows says so: not "lacks the permission"', async () => {
+    ownerIs10('completed')
+    const secondary = { message: 'You have exceeded a secondary rate limit. Please wait a few minutes.' }
+    const fetch: typeof gh.fetch = async (url, init) =>
+      /\/deployments\?/.test(url) ? json(403, secondary, { 'retry-after': '5' }) : gh.fetch(url, init)
+    const r = step({ 'if-staging-taken': 'fail', timeout: '2m' }, undefined, fetch)
+    await r.done
+    expect(r.outputs.message).toMatch(/GitHub's API rate limit was reached/)
+    expect(r.outputs.message).not.toMatch(/lacks the permission/)
+  })
+
+  test('one 502 on the final deployment status: sent once more, the deployment does not stay in progress', async () => {
+    let n = 0
+    const fetch: typeof gh.fetch = async (url, init) =>
+      /\/deployments\/\d+\/statuses$/.test(url) && init?.method === 'POST' && ++n === 2
+        ? json(502, { message: 'Server Error' })
+        : gh.fetch(url, init)
+    const r = step({ timeout: '2m' }, undefined, fetch)
+    await r.done
+    const d = gh.deployments.find((x) => x.environment === 'pr-12')!
+    expect(d.statuses.at(-1)!.state).not.toBe('in_progress')
   })
 })
