@@ -205,6 +205,16 @@ describe('every input checked before any request', () => {
   })
 })
 
+test('a pull the service took, cut by the timeout, still takes staging: the owner before it is told', async () => {
+  ownerIs10('completed')
+  const r = step({ timeout: '2m' })
+  await r.done
+  expect(r.outputs.result).toBe('timed-out')
+  expect(r.outputs['task-id']).not.toBe('')
+  const owner = gh.deployments.find((d) => d.environment === 'pr-10')!
+  expect(owner.statuses.at(-1)!.state).toBe('inactive')
+})
+
 // GitHub's rate limits are not a missing permission, and one 5xx does not leave a deployment in progress.
 describe("GitHub's own trouble", () => {
   const json = (status: number, body: object, headers: Record<string, string> = {}) =>
