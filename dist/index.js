@@ -17185,8 +17185,9 @@ async function sendJob(ctx, op, request, mayWait = () => true) {
         }
         catch (e) {
             const said = e instanceof ApiError ? e : (e.lastError ?? client.waitingAfter);
+            // The server's words too: a busy refusal waited out to the timeout keeps them as its `message`.
             if (said)
-                answered(ctx, { httpStatus: said.httpStatus });
+                answered(ctx, { httpStatus: said.httpStatus, message: said.serverMessage || undefined });
             unknown ||= !!said?.afterUnknown;
             const busy = e instanceof ApiError && e.kind === 'busy' && ctx.config.ifBusy === 'wait' && mayWait(e);
             const notTaken = busy || (!(e instanceof ApiError) && said?.processing === 'not-processed');
