@@ -6351,6 +6351,8 @@ function answers(status) {
     return (status >= 200 && status < 400) || status === 401 || status === 403;
 }
 const REQUEST_LIMIT_MS = 10_000;
+/** The shortest last try at a window's end. */
+const LAST_TRY_MS = 1000;
 const PROGRESS_EVERY_MS = 15_000;
 function url_check_answered(answer) {
     if (answer instanceof Error)
@@ -6393,8 +6395,9 @@ async function waitForUrl(url, run, options) {
             lastLine = clock.now();
             logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`);
         }
-        // A last sleep up to the deadline would end without a try: give up now instead.
-        if (!(await backoff.sleep(delayMs)))
+        // Near the window's end, one last shorter try rather than a sleep past it (one answer decides nothing).
+        const wait = Math.min(delayMs, options.deadline - clock.now() - LAST_TRY_MS);
+        if (wait <= 0 || !(await backoff.sleep(wait)))
             return false;
     }
 }
@@ -6407,11 +6410,13 @@ function plainGet(url, timeoutMs, signal, bodyBytes = 0) {
             const status = res.statusCode ?? 0;
             const chunks = [];
             let size = 0;
-            const end = () => {
+            const end = (cut = false) => {
                 const body = Buffer.concat(chunks).subarray(0, bodyBytes).toString('utf8');
-                resolve(bodyBytes > 0 ? { status, body } : { status });
+                resolve(bodyBytes > 0 ? { status, body, ...(cut ? { cut } : {}) } : { status });
                 res.destroy();
             };
+            // Out of time with the page on its way: what came is the answer (a slow page is still the page).
+            finish = () => end(true);
             if (bodyBytes <= 0)
                 return end();
             res.on('data', (chunk) => {
@@ -6419,10 +6424,11 @@ function plainGet(url, timeoutMs, signal, bodyBytes = 0) {
                 if ((size += chunk.length) >= bodyBytes)
                     end();
             });
-            res.on('end', end);
+            res.on('end', () => end());
             res.on('error', reject);
         });
-        const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), timeoutMs);
+        let finish = null;
+        const timer = setTimeout(() => (finish ? finish() : req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' }))), timeoutMs);
         const onAbort = () => req.destroy(new CancelledError());
         signal?.addEventListener('abort', onAbort, { once: true });
         req.on('error', reject);
@@ -18166,14 +18172,17 @@ async function checkProduction(ctx, url) {
     let tries = 0;
     let last = 'not asked: no time was left';
     let redirect = 0;
+    let redirects = 0;
     const judge = (answer) => {
         // A redirect carries no page: the text cannot be looked for. Asked again; a window that ends on one is no verdict.
         redirect =
             expected && !(answer instanceof Error) && answer.status >= 300 && answer.status < 400
                 ? answer.status
                 : 0;
-        if (redirect)
+        if (redirect) {
+            redirects++;
             return `HTTP ${redirect}, a redirect`;
+        }
         tries++;
         const why = unhealthy(answer, expected);
         last = ctx.redactor.inert(why ?? `HTTP ${answer.status}`, LAST_MAX);
@@ -18188,9 +18197,29 @@ async function checkProduction(ctx, url) {
     });
     if (passed === null)
         last = 'not asked: plain http to a host that is not loopback';
-    if (redirect && passed === false)
-        return { passed: false, last: `HTTP ${redirect}, a redirect`, tries: 0, cut: false, redirect: true };
-    return { passed: passed === true, last, tries, cut: cut && passed === false };
+    const failed = passed === false;
+    if (failed && redirect) {
+        const hint = `The page's text is not looked for on a redirect: set ${setting('production-url')} to the final address.`;
+        return {
+            passed: false,
+            last: `HTTP ${redirect}, a redirect`,
+            tries: 0,
+            cut: false,
+            undecided: { said: 'not checked', hint },
+        };
+    }
+    // Never decided by one answer (§16): a window that had one answer that was not a redirect restores nothing.
+    if (failed && tries === 1 && (redirects > 0 || !cut)) {
+        const hint = `Check production now; raise ${setting('verify-timeout')} so that more than one answer decides.`;
+        return {
+            passed: false,
+            last,
+            tries: 0,
+            cut: false,
+            undecided: { said: 'checked once only, which decides nothing', hint },
+        };
+    }
+    return { passed: passed === true, last, tries, cut: cut && failed };
 }
 /** Why one answer is not healthy, in words; null when it is. */
 function unhealthy(answer, expected) {
@@ -18201,7 +18230,7 @@ function unhealthy(answer, expected) {
     if (!healthyStatus(answer.status))
         return `HTTP ${answer.status}`;
     if (expected !== null && !(answer.body ?? '').includes(expected))
-        return `HTTP ${answer.status} without the expected text`;
+        return `HTTP ${answer.status} without the expected text${answer.cut ? ' in what came in time' : ''}`;
     return null;
 }
 
@@ -18377,12 +18406,14 @@ async function verifyProduction(ctx, ending, after) {
     at(ctx, `checking production at ${url}`);
     const check = await checkProduction(ctx, url);
     if (check.tries === 0) {
-        warn(ctx, `${setting('production-url')}: production was not checked (${check.last}).`);
-        // Not green, and nothing restored on it: the user asked for the text, on an address that only redirects.
-        if (check.redirect) {
-            const hint = `The page's text is not looked for on a redirect: set ${setting('production-url')} to the final address.`;
-            return { outcome: 'failed', summary: ending.summary, error: { kind: 'production-check', hint } };
-        }
+        warn(ctx, `${setting('production-url')}: production was ${check.undecided?.said ?? 'not checked'} (${check.last}).`);
+        // Not green, and nothing restored on it: the answers decided nothing (a redirect; one answer only).
+        if (check.undecided)
+            return {
+                outcome: 'failed',
+                summary: ending.summary,
+                error: { kind: 'production-check', hint: check.undecided.hint },
+            };
         if (!check.cut)
             return ending; // else no time was left for the check the user asked for: not green
         const summary = `${ending.summary} The timeout was reached before production could be checked at ${url}.`;

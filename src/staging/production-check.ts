@@ -16,8 +16,9 @@ export interface ProductionCheck {
   tries: number
   /** Not passed, and the step's deadline came before the end of its window. */
   cut: boolean
-  /** With production-expect, the address answered a redirect: no text to look for, no verdict (tries 0). */
-  redirect?: boolean
+  /** No verdict from the answers (tries 0): the window ended on a redirect (no page to look in), or had one other
+   * answer only (one answer decides nothing). What the run says, and what to do. */
+  undecided?: { said: string; hint: string }
 }
 
 /** Longest `last` kept: a status and a few words. */
@@ -38,13 +39,17 @@ export async function checkProduction(ctx: RunContext, url: string): Promise<Pro
   let tries = 0
   let last = 'not asked: no time was left'
   let redirect = 0
+  let redirects = 0
   const judge = (answer: SiteAnswer | Error): string | null => {
     // A redirect carries no page: the text cannot be looked for. Asked again; a window that ends on one is no verdict.
     redirect =
       expected && !(answer instanceof Error) && answer.status >= 300 && answer.status < 400
         ? answer.status
         : 0
-    if (redirect) return `HTTP ${redirect}, a redirect`
+    if (redirect) {
+      redirects++
+      return `HTTP ${redirect}, a redirect`
+    }
     tries++
     const why = unhealthy(answer, expected)
     last = ctx.redactor.inert(why ?? `HTTP ${(answer as SiteAnswer).status}`, LAST_MAX)
@@ -58,9 +63,29 @@ export async function checkProduction(ctx: RunContext, url: string): Promise<Pro
     ...(expected ? { bodyBytes: PAGE_BYTES_MAX } : {}),
   })
   if (passed === null) last = 'not asked: plain http to a host that is not loopback'
-  if (redirect && passed === false)
-    return { passed: false, last: `HTTP ${redirect}, a redirect`, tries: 0, cut: false, redirect: true }
-  return { passed: passed === true, last, tries, cut: cut && passed === false }
+  const failed = passed === false
+  if (failed && redirect) {
+    const hint = `The page's text is not looked for on a redirect: set ${setting('production-url')} to the final address.`
+    return {
+      passed: false,
+      last: `HTTP ${redirect}, a redirect`,
+      tries: 0,
+      cut: false,
+      undecided: { said: 'not checked', hint },
+    }
+  }
+  // Never decided by one answer (§16): a window that had one answer that was not a redirect restores nothing.
+  if (failed && tries === 1 && (redirects > 0 || !cut)) {
+    const hint = `Check production now; raise ${setting('verify-timeout')} so that more than one answer decides.`
+    return {
+      passed: false,
+      last,
+      tries: 0,
+      cut: false,
+      undecided: { said: 'checked once only, which decides nothing', hint },
+    }
+  }
+  return { passed: passed === true, last, tries, cut: cut && failed }
 }
 
 /** Why one answer is not healthy, in words; null when it is. */
@@ -71,6 +96,6 @@ function unhealthy(answer: SiteAnswer | Error, expected: string | null): string 
   }
   if (!healthyStatus(answer.status)) return `HTTP ${answer.status}`
   if (expected !== null && !(answer.body ?? '').includes(expected))
-    return `HTTP ${answer.status} without the expected text`
+    return `HTTP ${answer.status} without the expected text${answer.cut ? ' in what came in time' : ''}`
   return null
 }

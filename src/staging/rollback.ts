@@ -174,12 +174,17 @@ export async function verifyProduction(
   at(ctx, `checking production at ${url}`)
   const check = await checkProduction(ctx, url)
   if (check.tries === 0) {
-    warn(ctx, `${setting('production-url')}: production was not checked (${check.last}).`)
-    // Not green, and nothing restored on it: the user asked for the text, on an address that only redirects.
-    if (check.redirect) {
-      const hint = `The page's text is not looked for on a redirect: set ${setting('production-url')} to the final address.`
-      return { outcome: 'failed', summary: ending.summary, error: { kind: 'production-check', hint } }
-    }
+    warn(
+      ctx,
+      `${setting('production-url')}: production was ${check.undecided?.said ?? 'not checked'} (${check.last}).`,
+    )
+    // Not green, and nothing restored on it: the answers decided nothing (a redirect; one answer only).
+    if (check.undecided)
+      return {
+        outcome: 'failed',
+        summary: ending.summary,
+        error: { kind: 'production-check', hint: check.undecided.hint },
+      }
     if (!check.cut) return ending // else no time was left for the check the user asked for: not green
     const summary = `${ending.summary} The timeout was reached before production could be checked at ${url}.`
     return { outcome: 'timed-out', summary, error: { kind: 'timeout', hint: `Raise ${setting('timeout')}.` } }

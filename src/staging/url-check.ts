@@ -21,6 +21,8 @@ export function answers(status: number): boolean {
 }
 
 const REQUEST_LIMIT_MS = 10_000
+/** The shortest last try at a window's end. */
+const LAST_TRY_MS = 1000
 const PROGRESS_EVERY_MS = 15_000
 
 /** What the check takes of the run (its RunContext). */
@@ -47,6 +49,8 @@ export interface UrlCheckOptions {
 export interface SiteAnswer {
   status: number
   body?: string
+  /** The body was still coming when the GET's time ran out: `body` is what came. */
+  cut?: boolean
 }
 
 /** One GET of a site's own URL: its answer, or an Error (connection, TLS, DNS...). */
@@ -98,8 +102,9 @@ export async function waitForUrl(
       lastLine = clock.now()
       logger.info(`… ${url} does not answer yet (${why}) after ${durationText(clock.now() - started)}`)
     }
-    // A last sleep up to the deadline would end without a try: give up now instead.
-    if (!(await backoff.sleep(delayMs))) return false
+    // Near the window's end, one last shorter try rather than a sleep past it (one answer decides nothing).
+    const wait = Math.min(delayMs, options.deadline - clock.now() - LAST_TRY_MS)
+    if (wait <= 0 || !(await backoff.sleep(wait))) return false
   }
 }
 
@@ -115,22 +120,25 @@ function plainGet(url: string, timeoutMs: number, signal?: AbortSignal, bodyByte
         const status = res.statusCode ?? 0
         const chunks: Buffer[] = []
         let size = 0
-        const end = () => {
+        const end = (cut = false) => {
           const body = Buffer.concat(chunks).subarray(0, bodyBytes).toString('utf8')
-          resolve(bodyBytes > 0 ? { status, body } : { status })
+          resolve(bodyBytes > 0 ? { status, body, ...(cut ? { cut } : {}) } : { status })
           res.destroy()
         }
+        // Out of time with the page on its way: what came is the answer (a slow page is still the page).
+        finish = () => end(true)
         if (bodyBytes <= 0) return end()
         res.on('data', (chunk: Buffer) => {
           chunks.push(chunk)
           if ((size += chunk.length) >= bodyBytes) end()
         })
-        res.on('end', end)
+        res.on('end', () => end())
         res.on('error', reject)
       },
     )
+    let finish: (() => void) | null = null
     const timer = setTimeout(
-      () => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })),
+      () => (finish ? finish() : req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' }))),
       timeoutMs,
     )
     const onAbort = () => req.destroy(new CancelledError())

@@ -118,12 +118,38 @@ describe('checkProduction', () => {
       last: 'HTTP 301, a redirect',
       tries: 0,
       cut: false,
-      redirect: true,
+      undecided: {
+        said: 'not checked',
+        hint: expect.stringMatching(/to the final address/),
+      },
     })
     expect(r.asked.length).toBeGreaterThan(2)
     // A redirect for a moment after the push, then the page: passed.
     const later = run([302, { status: 200, body: '<title>My Site</title>' }], { productionExpect: 'My Site' })
     expect(await checkProduction(later.ctx, LIVE)).toMatchObject({ passed: true, tries: 1 })
+  })
+
+  it("redirects, then one 503 at the window's end: one answer decides nothing, nothing to restore on", async () => {
+    const r = run([301], { productionExpect: 'My Site', verifyTimeoutMs: 20_000 })
+    r.ctx.siteGet = async () => ({ status: r.clock.now() - r.start >= 19_000 ? 503 : 301 })
+    expect(await checkProduction(r.ctx, LIVE)).toMatchObject({
+      passed: false,
+      last: 'HTTP 503',
+      tries: 0,
+      undecided: { said: 'checked once only, which decides nothing' },
+    })
+  })
+
+  it("a first GET that takes most of the window: one last, shorter try before the window's end", async () => {
+    const r = run([200], { verifyTimeoutMs: 12_000 })
+    r.ctx.siteGet = async () => {
+      r.asked.push({ at: r.clock.now(), bodyBytes: 0 })
+      if (r.asked.length > 1) return { status: 200 }
+      await r.clock.sleep(10_000) // no answer within the GET's own limit
+      throw Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })
+    }
+    expect(await checkProduction(r.ctx, LIVE)).toMatchObject({ passed: true, tries: 2 })
+    expect(r.asked[1]!.at - r.start).toBeLessThan(12_000)
   })
 
   it('401, 404 and a maintenance 503 are not healthy', async () => {
@@ -283,7 +309,23 @@ describe('the GET of the live page (a real server on loopback)', () => {
       },
       async (url) => {
         const ctx = realRun({ productionExpect: 'Welcome', verifyTimeoutMs: 1200 })
-        expect(await checkProduction(ctx, url)).toMatchObject({ passed: false, last: 'no answer: timed out' })
+        expect(await checkProduction(ctx, url)).toMatchObject({
+          passed: false,
+          last: 'HTTP 200 without the expected text in what came in time',
+        })
+      },
+    )
+  })
+
+  it('a slow page whose text came before the time ran out is the page: healthy', async () => {
+    await serve(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' })
+        res.write('<title>Welcome to Acme</title><p>loading')
+      },
+      async (url) => {
+        const ctx = realRun({ productionExpect: 'Welcome to Acme', verifyTimeoutMs: 1200 })
+        expect(await checkProduction(ctx, url)).toMatchObject({ passed: true })
       },
     )
   })
