@@ -17191,9 +17191,8 @@ async function sendJob(ctx, op, request, mayWait = () => true) {
         }
         catch (e) {
             const said = e instanceof ApiError ? e : (e.lastError ?? client.waitingAfter);
-            // The server's words too: a busy refusal waited out to the timeout keeps them as its `message`.
             if (said)
-                answered(ctx, { httpStatus: said.httpStatus, message: said.serverMessage || undefined });
+                answered(ctx, { httpStatus: said.httpStatus });
             unknown ||= !!said?.afterUnknown;
             const busy = e instanceof ApiError && e.kind === 'busy' && ctx.config.ifBusy === 'wait' && mayWait(e);
             const notTaken = busy || (!(e instanceof ApiError) && said?.processing === 'not-processed');
@@ -18208,8 +18207,9 @@ async function checkProduction(ctx, url) {
             undecided: { said: 'not checked', hint },
         };
     }
-    // Never decided by one answer (§16): a window that had one answer that was not a redirect restores nothing.
-    if (failed && tries === 1 && (redirects > 0 || !cut)) {
+    // Never decided by one answer (§16): a window of redirects but one answer restores nothing. (A window with room
+    // for one answer only is the user's: that answer decides, as before.)
+    if (failed && tries === 1 && redirects > 0) {
         const hint = `Check production now; raise ${setting('verify-timeout')} so that more than one answer decides.`;
         return {
             passed: false,
@@ -21136,11 +21136,8 @@ function tookStaging(run, results) {
     const r = results[0];
     if (!run.claim || run.deploymentId === null || !r)
         return null;
-    // A job the service took (a task id) that the run stopped following may still change staging, as `accepted`.
-    const stopped = (r.result === 'timed-out' || r.result === 'cancelled') && r.taskId !== null;
     const through = r.result === 'succeeded' ||
         r.result === 'accepted' ||
-        stopped ||
         (r.operation === 'create' && r.result === 'skipped');
     return through ? run.claim : null;
 }
@@ -21376,10 +21373,10 @@ async function waitForOwnerRun(run, repo, current) {
             result: 'cancelled',
             message: `Cancelled while waiting for the workflow run of #${pr}: ${NOTHING_SENT}.`,
         };
-    if (ended === 'timeout')
+    if (ended === 'timeout' || ended === 'rate-limited')
         return {
             result: 'timed-out',
-            message: `${describeOwner(current)}, and its workflow run was still running when the timeout ran out. ` +
+            message: `${describeOwner(current)}, and ${ended === 'timeout' ? 'its workflow run was still running' : "GitHub's API rate limit kept its workflow run from being read"} when the timeout ran out. ` +
                 `if-staging-taken is wait, so ${NOTHING_SENT}. Run this again later, or raise timeout.`,
         };
     return {
@@ -21398,20 +21395,23 @@ async function waitForOwnerRun(run, repo, current) {
 async function waitForRun(run, repo, runId) {
     const { clock, deadline, signal } = run.o;
     const backoff = new Backoff(() => run.limits.poll, { clock, deadlineMs: deadline, signal });
+    let limited = false; // the last read was refused by GitHub's rate limit: the timeout is said so
     for (;;) {
         if (signal?.aborted)
             return 'cancelled';
         if (deadline - clock.now() <= 0)
-            return 'timeout';
+            return limited ? 'rate-limited' : 'timeout';
         const asked = await beforePhase(run, async (phase) => {
             try {
                 const { data } = await run.octokit(phase).rest.actions.getWorkflowRun({ ...repo, run_id: runId });
+                limited = false;
                 return data.status === 'completed' ? 'done' : 'running';
             }
             catch (e) {
                 const status = e?.status;
+                limited = (0,errors/* rateLimited */.xd)(e);
                 // Anything else (a time-out, a 5xx, GitHub's rate limit): ask again at the next turn.
-                return (status === 403 || status === 404) && !(0,errors/* rateLimited */.xd)(e) ? { refused: status } : 'running';
+                return (status === 403 || status === 404) && !limited ? { refused: status } : 'running';
             }
         });
         if (asked !== 'running')
@@ -21420,7 +21420,7 @@ async function waitForRun(run, repo, runId) {
             return 'cancelled';
         try {
             if (!(await backoff.sleep(run.limits.poll)))
-                return 'timeout';
+                return limited ? 'rate-limited' : 'timeout';
         }
         catch (e) {
             if (e instanceof CancelledError)

@@ -55,12 +55,9 @@ export function withHandOver(run: GitHubRun, results: Result[]): Result[] {
 function tookStaging(run: GitHubRun, results: Result[]): GitHubRun['claim'] {
   const r = results[0]
   if (!run.claim || run.deploymentId === null || !r) return null
-  // A job the service took (a task id) that the run stopped following may still change staging, as `accepted`.
-  const stopped = (r.result === 'timed-out' || r.result === 'cancelled') && r.taskId !== null
   const through =
     r.result === 'succeeded' ||
     r.result === 'accepted' ||
-    stopped ||
     (r.operation === 'create' && r.result === 'skipped')
   return through ? run.claim : null
 }

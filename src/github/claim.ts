@@ -146,11 +146,11 @@ async function waitForOwnerRun(run: GitHubRun, repo: Repo, current: CurrentOwner
       result: 'cancelled',
       message: `Cancelled while waiting for the workflow run of #${pr}: ${NOTHING_SENT}.`,
     }
-  if (ended === 'timeout')
+  if (ended === 'timeout' || ended === 'rate-limited')
     return {
       result: 'timed-out',
       message:
-        `${describeOwner(current)}, and its workflow run was still running when the timeout ran out. ` +
+        `${describeOwner(current)}, and ${ended === 'timeout' ? 'its workflow run was still running' : "GitHub's API rate limit kept its workflow run from being read"} when the timeout ran out. ` +
         `if-staging-taken is wait, so ${NOTHING_SENT}. Run this again later, or raise timeout.`,
     }
   return {
@@ -172,26 +172,29 @@ async function waitForRun(
   run: GitHubRun,
   repo: Repo,
   runId: number,
-): Promise<'done' | 'timeout' | 'cancelled' | { refused: number }> {
+): Promise<'done' | 'timeout' | 'rate-limited' | 'cancelled' | { refused: number }> {
   const { clock, deadline, signal } = run.o
   const backoff = new Backoff(() => run.limits.poll, { clock, deadlineMs: deadline, signal })
+  let limited = false // the last read was refused by GitHub's rate limit: the timeout is said so
   for (;;) {
     if (signal?.aborted) return 'cancelled'
-    if (deadline - clock.now() <= 0) return 'timeout'
+    if (deadline - clock.now() <= 0) return limited ? 'rate-limited' : 'timeout'
     const asked = await beforePhase(run, async (phase) => {
       try {
         const { data } = await run.octokit(phase).rest.actions.getWorkflowRun({ ...repo, run_id: runId })
+        limited = false
         return data.status === 'completed' ? 'done' : 'running'
       } catch (e) {
         const status = (e as { status?: unknown })?.status
+        limited = rateLimited(e)
         // Anything else (a time-out, a 5xx, GitHub's rate limit): ask again at the next turn.
-        return (status === 403 || status === 404) && !rateLimited(e) ? { refused: status } : 'running'
+        return (status === 403 || status === 404) && !limited ? { refused: status } : 'running'
       }
     })
     if (asked !== 'running') return asked
     if (signal?.aborted) return 'cancelled'
     try {
-      if (!(await backoff.sleep(run.limits.poll))) return 'timeout'
+      if (!(await backoff.sleep(run.limits.poll))) return limited ? 'rate-limited' : 'timeout'
     } catch (e) {
       if (e instanceof CancelledError) return 'cancelled'
       throw e

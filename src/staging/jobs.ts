@@ -203,8 +203,7 @@ export async function sendJob(
       return response
     } catch (e) {
       const said = e instanceof ApiError ? e : ((e as DeadlineError).lastError ?? client.waitingAfter)
-      // The server's words too: a busy refusal waited out to the timeout keeps them as its `message`.
-      if (said) answered(ctx, { httpStatus: said.httpStatus, message: said.serverMessage || undefined })
+      if (said) answered(ctx, { httpStatus: said.httpStatus })
       unknown ||= !!said?.afterUnknown
       const busy = e instanceof ApiError && e.kind === 'busy' && ctx.config.ifBusy === 'wait' && mayWait(e)
       const notTaken = busy || (!(e instanceof ApiError) && said?.processing === 'not-processed')

@@ -74,8 +74,9 @@ export async function checkProduction(ctx: RunContext, url: string): Promise<Pro
       undecided: { said: 'not checked', hint },
     }
   }
-  // Never decided by one answer (§16): a window that had one answer that was not a redirect restores nothing.
-  if (failed && tries === 1 && (redirects > 0 || !cut)) {
+  // Never decided by one answer (§16): a window of redirects but one answer restores nothing. (A window with room
+  // for one answer only is the user's: that answer decides, as before.)
+  if (failed && tries === 1 && redirects > 0) {
     const hint = `Check production now; raise ${setting('verify-timeout')} so that more than one answer decides.`
     return {
       passed: false,

@@ -205,16 +205,6 @@ describe('every input checked before any request', () => {
   })
 })
 
-test('a pull the service took, cut by the timeout, still takes staging: the owner before it is told', async () => {
-  ownerIs10('completed')
-  const r = step({ timeout: '2m' })
-  await r.done
-  expect(r.outputs.result).toBe('timed-out')
-  expect(r.outputs['task-id']).not.toBe('')
-  const owner = gh.deployments.find((d) => d.environment === 'pr-10')!
-  expect(owner.statuses.at(-1)!.state).toBe('inactive')
-})
-
 // GitHub's rate limits are not a missing permission, and one 5xx does not leave a deployment in progress.
 describe("GitHub's own trouble", () => {
   const json = (status: number, body: object, headers: Record<string, string> = {}) =>
@@ -239,6 +229,18 @@ describe("GitHub's own trouble", () => {
     expect(limited).toBeGreaterThan(2)
     expect(r.lines).toContain('info: The workflow run of #10 is done: this run takes staging.')
     expect(r.lines.join('\n')).not.toMatch(/actions: read/)
+  })
+
+  test('a rate limit that lasts to the timeout is said so: not "still running"', async () => {
+    ownerIs10('completed')
+    const fetch: typeof gh.fetch = async (url, init) =>
+      /\/actions\/runs\/555$/.test(url)
+        ? json(403, limit, { 'x-ratelimit-remaining': '0' })
+        : gh.fetch(url, init)
+    const r = step({ 'if-staging-taken': 'wait', timeout: '3m' }, undefined, fetch)
+    await r.done
+    expect(r.outputs.result).toBe('timed-out')
+    expect(r.outputs.message).toMatch(/GitHub's API rate limit kept its workflow run from being read/)
   })
 
   test('a secondary rate limit on reading who staging shows says so: not "lacks the permission"', async () => {

@@ -185,18 +185,3 @@ describe('status, where the staging read answers 200 without a staging record', 
     },
   )
 })
-
-// The `message` output is the server's own words: a busy refusal waited out to the timeout keeps them.
-describe('a busy refusal waited out to the timeout', () => {
-  const { sim } = useVirtualSimulator({ ...FAST, profile: 'spec' })
-  it("says the server's words in message", async () => {
-    const busy = {
-      status: false,
-      message: 'A push of this site is already running (started by the nightly job).',
-    }
-    sim().addFault({ method: 'POST', path: '/staging/', status: 409, json: busy, times: Infinity })
-    const run = await runActionVirtually(sim(), { operation: 'pull', 'site-id': '1002', timeout: '20s' })
-    expect(run.outputs.result).toBe('timed-out')
-    expect(run.outputs.message).toBe(busy.message)
-  })
-})

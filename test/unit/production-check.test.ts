@@ -152,6 +152,17 @@ describe('checkProduction', () => {
     expect(r.asked[1]!.at - r.start).toBeLessThan(12_000)
   })
 
+  it('a window with room for one answer only (the user set it so) is decided by that answer', async () => {
+    const r = run([200], { verifyTimeoutMs: 5000 })
+    r.ctx.siteGet = async () => {
+      await r.clock.sleep(5000) // the page hangs for the whole window
+      throw Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })
+    }
+    const check = await checkProduction(r.ctx, LIVE)
+    expect(check).toMatchObject({ passed: false, tries: 1, last: 'no answer: timed out' })
+    expect(check.undecided).toBeUndefined()
+  })
+
   it('401, 404 and a maintenance 503 are not healthy', async () => {
     for (const status of [401, 404, 503]) {
       const r = run([status], { verifyTimeoutMs: 10_000 })
