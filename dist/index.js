@@ -4020,10 +4020,10 @@ function isRouteMiss(kind, message) {
         return false;
     return /\broute\b.*\bcould not be found\b/i.test(message) || /^\s*not found\.?\s*$/i.test(message);
 }
+/** A JSON object (not null, not an array): the only shape of a record in server data. */
+const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 function field(data, name) {
-    if (data && typeof data === 'object' && !Array.isArray(data))
-        return data[name];
-    return undefined;
+    return isRecord(data) ? data[name] : undefined;
 }
 /** An id from server data as text: a string of id characters or a non-negative integer; else null. */
 function idText(value) {
@@ -6293,9 +6293,6 @@ function nextPageOf(meta, data) {
 function rowKey(r) {
     const id = idText(r.id);
     return id !== null ? `id:${id}` : JSON.stringify(r);
-}
-function isRecord(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 ;// CONCATENATED MODULE: ./src/staging/staging-fields.js
@@ -19120,7 +19117,7 @@ async function readState(ctx) {
     answered(ctx, { httpStatus: read.status, message: ctx.record.message || read.message });
     // No record (`data: null`, `[]`, `{}`), or one that is not a staging (production's own): no evidence either way.
     const { data } = read;
-    const record = typeof data === 'object' && data !== null && !Array.isArray(data) && Object.keys(data).length > 0;
+    const record = isRecord(data) && Object.keys(data).length > 0;
     if (!record || !fillStagingFields(ctx, data, STAGING_READ)) {
         facts.learn(STAGING_READ, { state: 'unknown' });
         return {

@@ -292,9 +292,12 @@ export function isRouteMiss(kind: BodyKind, message: string): boolean {
   return /\broute\b.*\bcould not be found\b/i.test(message) || /^\s*not found\.?\s*$/i.test(message)
 }
 
+/** A JSON object (not null, not an array): the only shape of a record in server data. */
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
 export function field(data: unknown, name: string): unknown {
-  if (data && typeof data === 'object' && !Array.isArray(data)) return (data as Record<string, unknown>)[name]
-  return undefined
+  return isRecord(data) ? data[name] : undefined
 }
 
 /** An id from server data as text: a string of id characters or a non-negative integer; else null. */

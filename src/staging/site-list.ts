@@ -4,7 +4,7 @@
  * record marked as staging, STAGING_ID on the production site's own record); never by a name or URL that looks like
  * staging, nor a record whose id is the production id (contract §5, r3).
  */
-import { field, idText, isProductionId, stagingUrlOf } from '../contract.js'
+import { field, idText, isProductionId, isRecord, stagingUrlOf } from '../contract.js'
 import { DeadlineError, type StagingApiClient } from '../api/client.js'
 import { ApiError } from '../api/errors.js'
 import type { RateWindow } from '../api/rate-window.js'
@@ -275,8 +275,4 @@ function nextPageOf(meta: unknown, data: unknown): 'more' | 'none' | null {
 function rowKey(r: Record<string, unknown>): string {
   const id = idText(r.id)
   return id !== null ? `id:${id}` : JSON.stringify(r)
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
 }

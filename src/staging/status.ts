@@ -1,4 +1,4 @@
-import { probePath, probeState, probeUnsupported } from '../contract.js'
+import { isRecord, probePath, probeState, probeUnsupported } from '../contract.js'
 import { ApiError } from '../api/errors.js'
 import { TaskStatusSchema } from '../api/schemas.js'
 import type { RunContext } from './context.js'
@@ -82,8 +82,7 @@ async function readState(ctx: RunContext): Promise<Ending> {
   answered(ctx, { httpStatus: read.status, message: ctx.record.message || read.message })
   // No record (`data: null`, `[]`, `{}`), or one that is not a staging (production's own): no evidence either way.
   const { data } = read
-  const record =
-    typeof data === 'object' && data !== null && !Array.isArray(data) && Object.keys(data).length > 0
+  const record = isRecord(data) && Object.keys(data).length > 0
   if (!record || !fillStagingFields(ctx, data, STAGING_READ)) {
     facts.learn(STAGING_READ, { state: 'unknown' })
     return {
