@@ -18194,27 +18194,15 @@ async function checkProduction(ctx, url) {
     if (passed === null)
         last = 'not asked: plain http to a host that is not loopback';
     const failed = passed === false;
-    if (failed && redirect) {
-        const hint = `The page's text is not looked for on a redirect: set ${setting('production-url')} to the final address.`;
-        return {
-            passed: false,
-            last: `HTTP ${redirect}, a redirect`,
-            tries: 0,
-            cut: false,
-            undecided: { said: 'not checked', hint },
-        };
-    }
-    // Never decided by one answer (§16): a window of redirects but one answer restores nothing. (A window with room
-    // for one answer only is the user's: that answer decides, as before.)
-    if (failed && tries === 1 && redirects > 0) {
-        const hint = `Check production now; raise ${setting('verify-timeout')} so that more than one answer decides.`;
-        return {
-            passed: false,
-            last,
-            tries: 0,
-            cut: false,
-            undecided: { said: 'checked once only, which decides nothing', hint },
-        };
+    // No verdict (§16: never decided by one answer): a window that ended on a redirect, or whose answers were redirects
+    // but one. (A window with room for one answer only is the user's: that answer decides.)
+    if (failed && (redirect || (tries === 1 && redirects > 0))) {
+        const said = redirect ? 'not checked' : 'checked once only, which decides nothing';
+        const hint = redirect
+            ? `The page's text is not looked for on a redirect: set ${setting('production-url')} to the final address.`
+            : `Check production now; raise ${setting('verify-timeout')} so that more than one answer decides.`;
+        const shown = redirect ? `HTTP ${redirect}, a redirect` : last;
+        return { passed: false, last: shown, tries: 0, cut: false, undecided: { said, hint } };
     }
     return { passed: passed === true, last, tries, cut: cut && failed };
 }
