@@ -491,18 +491,17 @@ function parse(argv) {
     if (argv.some((a) => /^--?(api-?)?token(=|$)/i.test(a)))
         throw new UsageError('the API token is never taken from a flag (flags show up in process lists and logs): ' +
             'set the STAGING_API_TOKEN environment variable from your CI secret store.');
-    // A switch is --wait, --no-wait or --wait=true|false: `--wait=yes` and `--wait false` are refused in these words.
-    argv.forEach((a, i) => {
-        const [, name, value] = /^--(?:no-)?([a-z-]+)(?:=(.*))?$/i.exec(a) ?? [];
+    // A switch is --wait, --no-wait or --wait=true|false (`--wait=false` is `--no-wait`: a template writes booleans so);
+    // `--wait=yes` and `--wait false` are refused in these words.
+    const args = argv.map((a, i) => {
+        const [, no, name, value] = /^--(no-)?([a-z-]+)(?:=(.*))?$/i.exec(a) ?? [];
         if (!SWITCHES.includes(name))
-            return;
+            return a;
         const next = argv[i + 1] ?? '';
-        const wrong = value === undefined ? /^(true|false|yes|no|on|off|[01])$/i.test(next) : !/^(true|false)$/i.test(value);
-        if (wrong)
+        if (value === undefined ? /^(true|false|yes|no|on|off|[01])$/i.test(next) : !/^(true|false)$/i.test(value))
             throw new UsageError(`${(0,_secrets_urls_js__WEBPACK_IMPORTED_MODULE_4__/* .echoed */ .Dt)(value === undefined ? `${a} ${next}` : a, 40)}: a switch is --${name}=true or --${name}=false (--no-${name} is false).`);
+        return value === undefined || no ? a : `--${/^true$/i.test(value) ? '' : 'no-'}${name}`;
     });
-    // `--wait=false` is `--no-wait`, `--dry-run=true` is `--dry-run` (a template writes booleans so).
-    const args = argv.map((a) => a.replace(/^--([a-z-]+)=(true|false)$/i, (x, n, v) => SWITCHES.includes(n) ? `--${v.toLowerCase() === 'true' ? '' : 'no-'}${n}` : x));
     let parsed;
     try {
         parsed = (0,node_util__WEBPACK_IMPORTED_MODULE_0__.parseArgs)({ args, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });

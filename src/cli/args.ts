@@ -93,24 +93,20 @@ export function parse(argv: string[]): Parsed {
       'the API token is never taken from a flag (flags show up in process lists and logs): ' +
         'set the STAGING_API_TOKEN environment variable from your CI secret store.',
     )
-  // A switch is --wait, --no-wait or --wait=true|false: `--wait=yes` and `--wait false` are refused in these words.
-  argv.forEach((a, i) => {
-    const [, name, value] = /^--(?:no-)?([a-z-]+)(?:=(.*))?$/i.exec(a) ?? []
-    if (!SWITCHES.includes(name as Switch)) return
+  // A switch is --wait, --no-wait or --wait=true|false (`--wait=false` is `--no-wait`: a template writes booleans so);
+  // `--wait=yes` and `--wait false` are refused in these words.
+  const args = argv.map((a, i) => {
+    const [, no, name, value] = /^--(no-)?([a-z-]+)(?:=(.*))?$/i.exec(a) ?? []
+    if (!SWITCHES.includes(name as Switch)) return a
     const next = argv[i + 1] ?? ''
-    const wrong =
+    if (
       value === undefined ? /^(true|false|yes|no|on|off|[01])$/i.test(next) : !/^(true|false)$/i.test(value)
-    if (wrong)
+    )
       throw new UsageError(
         `${echoed(value === undefined ? `${a} ${next}` : a, 40)}: a switch is --${name}=true or --${name}=false (--no-${name} is false).`,
       )
+    return value === undefined || no ? a : `--${/^true$/i.test(value) ? '' : 'no-'}${name}`
   })
-  // `--wait=false` is `--no-wait`, `--dry-run=true` is `--dry-run` (a template writes booleans so).
-  const args = argv.map((a) =>
-    a.replace(/^--([a-z-]+)=(true|false)$/i, (x, n: string, v: string) =>
-      SWITCHES.includes(n as Switch) ? `--${v.toLowerCase() === 'true' ? '' : 'no-'}${n}` : x,
-    ),
-  )
   let parsed
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true, tokens: true })
