@@ -747,9 +747,8 @@ function misnamed(env) {
         }
         // An input's name in capitals where the pipe's variable is named otherwise (API_URL: STAGING_API_URL).
         const input = inputs/* INPUT_NAMES */.Qh.find((i) => i.toUpperCase().replace(/-/g, '_') === upper);
-        const best = input && (0,table/* pipeVariable */.Z4)(input)
-            ? { choice: (0,table/* pipeVariable */.Z4)(input), distance: 0 }
-            : (0,inputs/* nearest */.pA)(upper, PIPE_VARIABLES);
+        const alias = input ? (0,table/* pipeVariable */.Z4)(input) : null;
+        const best = alias ? { choice: alias, distance: 0 } : (0,inputs/* nearest */.pA)(upper, PIPE_VARIABLES);
         if (best && best.distance <= Math.max(1, Math.floor(best.choice.length / 4)))
             return `${(0,urls/* echoed */.Dt)(name, 60)} is not a variable of this pipe: did you mean ${best.choice}? Nothing was sent.`;
     }

@@ -56,10 +56,8 @@ export function misnamed(env: NodeJS.ProcessEnv): string | null {
     }
     // An input's name in capitals where the pipe's variable is named otherwise (API_URL: STAGING_API_URL).
     const input = INPUT_NAMES.find((i) => i.toUpperCase().replace(/-/g, '_') === upper)
-    const best =
-      input && pipeVariable(input)
-        ? { choice: pipeVariable(input)!, distance: 0 }
-        : nearest(upper, PIPE_VARIABLES)
+    const alias = input ? pipeVariable(input) : null
+    const best = alias ? { choice: alias, distance: 0 } : nearest(upper, PIPE_VARIABLES)
     if (best && best.distance <= Math.max(1, Math.floor(best.choice.length / 4)))
       return `${echoed(name, 60)} is not a variable of this pipe: did you mean ${best.choice}? Nothing was sent.`
   }
