@@ -6157,6 +6157,9 @@ class SiteList {
     readAt = -Infinity;
     /** The run's plan of calls, while it keeps PLANNED_PAGES for the read to come (plan). */
     planned = null;
+    /** The run's creates and pulls accepted so far, and when the first was (early). */
+    accepted = 0;
+    firstAcceptedAt = Infinity;
     constructor(supply, maxPages = LIST_MAX_PAGES) {
         this.supply = supply;
         this.maxPages = maxPages;
@@ -6167,6 +6170,22 @@ class SiteList {
             return;
         this.planned = polls;
         polls.after += PLANNED_PAGES;
+    }
+    /**
+     * A create or pull of the run's `sites` was accepted: its staging is a site from then on (contract §5). Sharing an
+     * account whose window cannot hold every run's needs (issue 33), once all were accepted, within a window of the
+     * first, the list is read while the jobs run: its calls come back with the creates', before the finals need them.
+     * Read too early, in part, or without a URL, it is read again after the jobs (fromSiteList); a failed one is dropped.
+     */
+    early(client, sites, now) {
+        this.firstAcceptedAt = Math.min(this.firstAcceptedAt, now);
+        const s = this.supply;
+        if (++this.accepted !== sites || this.reading || !s || s.sharers <= 1)
+            return;
+        if (now >= this.firstAcceptedAt + s.windowMs || s.sharers * s.needs() <= s.available())
+            return;
+        const reading = this.read(client, -Infinity, now);
+        reading.then((list) => 'error' in list && this.reading === reading && (this.reading = null), () => { });
     }
     /** The list, read whole once per run, shared by every site; again when the last read started before `since` (a
      * site whose job ended after it, issue 26 §5). `idle`: the run has nothing else to send (readSiteList). */
@@ -6474,10 +6493,11 @@ async function fromSiteList(ctx) {
     if ('error' in list)
         return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
     let finding = findStagingInList(list.records, ctx.siteId);
-    // Read before this site's job ended and not naming it (or read in part): read again, with calls
-    // to spare or nothing else to send (issue 26 §5; sites ending meanwhile share that read).
-    if ('skipped' in finding &&
-        (finding.skipped === 'not-listed' || list.stoppedBy !== null) &&
+    // Read before this site's job ended and not naming it or its URL (or read in part): read again, with
+    // calls to spare or nothing else to send (issue 26 §5; sites ending meanwhile share that read).
+    if (('skipped' in finding
+        ? finding.skipped === 'not-listed' || list.stoppedBy !== null
+        : 'found' in finding && !finding.found.url) &&
         (ctx.polls.spareNow() || ctx.polls.idle)) {
         list = await ctx.siteList.read(ctx.client, ended, ctx.clock.now(), ctx.polls.idle);
         if ('error' in list)
@@ -17139,6 +17159,8 @@ async function jobs_follow(ctx, op, sent, wait) {
 /** Waits for the job and says how it ended. */
 async function track(ctx, op, taskId) {
     at(ctx, `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`);
+    if (op !== 'delete' && op !== 'push' && !ctx.facts.complete)
+        ctx.siteList.early(ctx.client, ctx.config.siteIds.length, ctx.clock.now());
     const outcome = taskId
         ? await waitForTask(ctx, op, ctx.siteId, taskId, ctx.clock.now())
         : await waitForProbe(ctx, op, ctx.siteId);

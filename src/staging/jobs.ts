@@ -149,6 +149,8 @@ async function follow(ctx: RunContext, op: JobOperation, sent: ApiResponse, wait
 /** Waits for the job and says how it ended. */
 async function track(ctx: RunContext, op: JobOperation, taskId: string | null): Promise<Ending> {
   at(ctx, `waiting for the ${op} job${taskId ? ` (task ${taskId})` : ''} to finish`)
+  if (op !== 'delete' && op !== 'push' && !ctx.facts.complete)
+    ctx.siteList.early(ctx.client, ctx.config.siteIds.length, ctx.clock.now())
   const outcome = taskId
     ? await waitForTask(ctx, op, ctx.siteId, taskId, ctx.clock.now())
     : await waitForProbe(ctx, op, ctx.siteId)

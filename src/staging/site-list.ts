@@ -112,9 +112,12 @@ export class SiteList {
   private readAt = -Infinity
   /** The run's plan of calls, while it keeps PLANNED_PAGES for the read to come (plan). */
   private planned: { after: number } | null = null
+  /** The run's creates and pulls accepted so far, and when the first was (early). */
+  private accepted = 0
+  private firstAcceptedAt = Infinity
 
   constructor(
-    private readonly supply?: Pick<RateWindow, 'available'>,
+    private readonly supply?: Pick<RateWindow, 'available' | 'windowMs' | 'sharers' | 'needs'>,
     private readonly maxPages = LIST_MAX_PAGES,
   ) {}
 
@@ -123,6 +126,24 @@ export class SiteList {
     if (this.planned || this.reading) return
     this.planned = polls
     polls.after += PLANNED_PAGES
+  }
+
+  /**
+   * A create or pull of the run's `sites` was accepted: its staging is a site from then on (contract §5). Sharing an
+   * account whose window cannot hold every run's needs (issue 33), once all were accepted, within a window of the
+   * first, the list is read while the jobs run: its calls come back with the creates', before the finals need them.
+   * Read too early, in part, or without a URL, it is read again after the jobs (fromSiteList); a failed one is dropped.
+   */
+  early(client: StagingApiClient, sites: number, now: number): void {
+    this.firstAcceptedAt = Math.min(this.firstAcceptedAt, now)
+    const s = this.supply
+    if (++this.accepted !== sites || this.reading || !s || s.sharers <= 1) return
+    if (now >= this.firstAcceptedAt + s.windowMs || s.sharers * s.needs() <= s.available()) return
+    const reading = this.read(client, -Infinity, now)
+    reading.then(
+      (list) => 'error' in list && this.reading === reading && (this.reading = null),
+      () => {},
+    )
   }
 
   /** The list, read whole once per run, shared by every site; again when the last read started before `since` (a

@@ -148,6 +148,43 @@ function addStagedSites(sim: Simulator, count: number): string {
   return String(id)
 }
 
+describe('the list read while the jobs run, by runs that share an account too small for them all (issue 33)', () => {
+  // A run of 3 sites; its share of the window: what the others leave, against what every run needs.
+  const window = (sharers: number, needs: number, available: number) => ({
+    available: () => available,
+    windowMs: 60_000,
+    sharers,
+    needs: () => needs,
+  })
+  test.each([
+    [
+      'sharing, every run needing more than is left: read once, at the last acceptance',
+      window(8, 10, 20),
+      0,
+      1,
+    ],
+    ['sharing, what is left holds every run', window(4, 5, 40), 0, 0],
+    ['alone (the list waits for the jobs, as ever)', window(1, 50, 10), 0, 0],
+    ['the last acceptance a window after the first', window(8, 10, 20), 60_000, 0],
+  ])('%s', async (_, supply, late, reads) => {
+    const sim = await start({ port: 0, profile: 'service' })
+    try {
+      const api = client({ apiUrl: `${sim.apiUrl}/v2`, token: SIM_TOKENS.readWrite }).c
+      const list = new SiteList(supply)
+      list.early(api, 3, 0)
+      list.early(api, 3, 1000)
+      list.early(api, 3, late + 2000)
+      const read = await list.read(api) // after the jobs: the early read serves, when there was one
+      expect(read).toMatchObject({ stoppedBy: null })
+      expect(sim.requests.filter((r) => r.path.includes('/v2/sites?')).length).toBe(1)
+      // When the one read started: at the last acceptance, or after the jobs (`read`'s time, 0 here).
+      expect((list as unknown as { readAt: number }).readAt).toBe(reads ? late + 2000 : 0)
+    } finally {
+      await sim.stop()
+    }
+  })
+})
+
 describe.each(['service', 'spec'] as const)(
   'readSiteList on the %s profile: the list read whole',
   (profile) => {

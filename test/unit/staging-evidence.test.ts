@@ -3,6 +3,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { runAll } from '../../src/staging/batch.js'
+import { runOperation } from '../../src/staging/operations.js'
+import { SiteList } from '../../src/staging/site-list.js'
+import { client } from '../helpers/client.js'
 import { StagingReadRoute } from '../../src/staging/read-route.js'
 import { ApiError } from '../../src/api/errors.js'
 import {
@@ -368,6 +371,25 @@ describe('what a later read may undo (contract r4 §3)', () => {
     ])
     expect(JSON.stringify(result)).not.toMatch(/names no staging site for this site\./)
     expect(result.warnings.join(' ')).not.toMatch(/disagree/)
+  })
+
+  it('a list read while the job ran, naming the staging site but not its URL yet, is read again after it', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'completed' }))
+    api().get('/v2/sites/1001/staging').reply(405, { message: 'not supported' })
+    listPage(1, [{ id: 51001, is_staging: true, parent_id: 1001, url: null }], 1)
+    listPage(1, [{ id: 51001, is_staging: true, parent_id: 1001, url: 'https://s.example.test/' }], 1)
+    // The run's list, read early (issue 33) before the run's clock starts: its job ends after that read.
+    const siteList = new SiteList()
+    expect(await siteList.read(client().c, -Infinity, -1)).toMatchObject({ stoppedBy: null })
+    const clock = new FakeClock()
+    const deps = { clock, logger: new MemoryLogger(), redactor: redactor(), random: () => 0.5, siteList }
+    const result = await runOperation(config({ operation: 'pull' }), '1001', deps)
+    expect(result).toMatchObject({ stagingSiteId: '51001', stagingUrl: 'https://s.example.test/' })
   })
 
   it('two records that claim this site: said, and neither is used', async () => {
