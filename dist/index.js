@@ -17315,7 +17315,7 @@ async function makeRoom(ctx, keep) {
     const old = deletable(ctx, list, keep);
     if (old.length === 0)
         return false;
-    ctx.logger.info(`The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`);
+    warn(ctx, `The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`);
     return deleteVersions(ctx, old);
 }
 /** Whether this tool named the version (its mark, contract §13 r5; never a version a person made). */
@@ -17450,7 +17450,7 @@ async function make(ctx) {
         catch (e) {
             // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
             // anyway; deleted now, the version is asked for once more.
-            if (!(e instanceof ApiError) || (e.kind === 'busy' && !quota(e)) || e.httpStatus !== 422 || roomMade)
+            if (!(e instanceof ApiError) || e.httpStatus !== 422 || !quota(e) || roomMade)
                 throw e;
             if (!(await makeRoom(ctx, ctx.config.keepCheckpoints)))
                 throw e;

@@ -87,8 +87,7 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
     } catch (e) {
       // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
       // anyway; deleted now, the version is asked for once more.
-      if (!(e instanceof ApiError) || (e.kind === 'busy' && !quota(e)) || e.httpStatus !== 422 || roomMade)
-        throw e
+      if (!(e instanceof ApiError) || e.httpStatus !== 422 || !quota(e) || roomMade) throw e
       if (!(await makeRoom(ctx, ctx.config.keepCheckpoints))) throw e
     }
   }

@@ -94,7 +94,8 @@ export async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> 
   }
   const old = deletable(ctx, list, keep)
   if (old.length === 0) return false
-  ctx.logger.info(
+  warn(
+    ctx,
     `The service refused a new version (its quota): deleting this tool's older checkpoints of site ${ctx.siteId} first (${old.join(', ')}; ${setting('keep-checkpoints', String(keep))}).`,
   )
   return deleteVersions(ctx, old)

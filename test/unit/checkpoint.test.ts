@@ -217,6 +217,36 @@ describe('no checkpoint, no push', () => {
     expect(deleted).toEqual({ ids: ['5'] })
     expect(order.slice(0, 5)).toEqual(['version-422', 'list', 'delete', 'version', 'name'])
     expect(result.result).toBe('succeeded')
+    // A deletion made to make room is told in the result, not only in the log.
+    expect(result.warnings.join(' ')).toMatch(/refused a new version \(its quota\): deleting .*\(5;/)
+  })
+
+  it.each([
+    [
+      'a refusal while the site is migrated',
+      {
+        status: false,
+        message: 'Site versions are temporarily unavailable while the site is being migrated.',
+      },
+    ],
+    [
+      'a validation error',
+      {
+        message: 'The selected site id is invalid.',
+        errors: { site_id: ['The selected site id is invalid.'] },
+      },
+    ],
+  ])('a 422 that is not the quota (%s): no checkpoint deleted to make room, no push', async (_, body) => {
+    api().post('/v2/site-versions').reply(422, said('version-422', body))
+    const list = versions([version(8, 'ssa~cp~3'), version(6, 'ssa~cp~2')])
+    const remove = api()
+      .delete('/v2/site-versions')
+      .reply(200, envelope({ success_ids: [6, 8] }))
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 1 })
+    expect(result.result).toBe('failed')
+    expect(list.isDone() || remove.isDone() || push.isDone()).toBe(false)
+    expect(result.sent).toEqual(['POST /v2/site-versions -> 422'])
   })
 
   it('versions deleted to make room are never sent for deletion again, though the list still shows them', async () => {
