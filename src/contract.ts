@@ -331,8 +331,9 @@ export const versionTime = (text: string): number => {
   const m = /^(\d{4}-\d\d-\d\d)[ T]([\d:.]+)(Z|[+-]\d\d:?\d\d)?$/.exec(text)
   return m ? Date.parse(`${m[1]}T${m[2]}${m[3] ?? 'Z'}`) : NaN
 }
-/** §13 r5: the site a version record names (`site_id`), or null when it names none. */
-export const versionSiteOf = (record: unknown): string | null => idText(field(record, 'site_id'))
+/** §13 r5: the site a version record names (`site_id`, or a nested `site: {id}`), or null when it names none. */
+export const versionSiteOf = (record: unknown): string | null =>
+  idText(field(record, 'site_id') ?? field(field(record, 'site'), 'id'))
 /** §13: `PUT` restores the site in place to the version, overwriting its files and database. */
 export const restorePath = (site: string, id: string): string =>
   `/sites/${enc(site)}/restore-versions/${enc(id)}`

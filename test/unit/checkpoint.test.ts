@@ -270,6 +270,22 @@ describe('no checkpoint, no push', () => {
     expect(deletes).toEqual([{ ids: ['5'] }])
   })
 
+  it("rollback: a record that names its site as a nested object (site: {id}) is another site's, never restored", async () => {
+    const { site_id: _, ...bare } = version(902, 'ssa~cp~77-1')
+    versions([
+      { ...bare, site: { id: 2002 } },
+      { ...version(901, 'ssa~cp~55-1'), site_id: undefined, site: { id: 1001 } },
+    ])
+    const restore = api()
+      .put('/v2/sites/1001/restore-versions/901')
+      .reply(200, envelope({ task_id: 'rt' }))
+    api().get('/v2/tasks/rt/status').reply(200, task('completed'))
+    const { result } = await run({ operation: 'rollback' })
+    expect(restore.isDone()).toBe(true)
+    expect(result.checkpointId).toBe('901')
+    expect(result.warnings.join(' ')).toMatch(/also named 1 version\(s\) of other sites/)
+  })
+
   it('undated checkpoints in a list that is not newest first: none pruned, none restored without its id', async () => {
     const undated = (id: number, name: string) => ({ ...version(id, name), created_at: null })
     const list = [
