@@ -121,7 +121,7 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
   // The step's own words; what production may be now is the record's.
   const summary = sentences(
     failed.summary,
-    `Restoring production to checkpoint ${checkpoint.id} did not complete: ${restored.summary}`,
+    `Restoring production to checkpoint ${checkpoint.id} ${restored.outcome === 'failed' ? 'did not complete' : 'was not seen to complete'}: ${restored.summary}`,
   )
   // The step to try again is the record's (productionWords), from what production may be now.
   return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } }

@@ -618,6 +618,19 @@ describe('rollback-on-failure', () => {
     expect(result.error!.hint).not.toMatch(/try the restore again/i)
   })
 
+  it('a restore whose end is unknown (no task id) is "not seen to complete", never "did not complete"', async () => {
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('failed', 'database import failed')
+    versions([version(9, 'ssa~cp~1')])
+    api().put('/v2/sites/1001/restore-versions/9').reply(200, envelope({}))
+    const { result } = await run({ operation: 'push', checkpoint: 'version', rollbackOnFailure: true })
+    expect(result.result).toBe('failed')
+    expect(result.summary).toMatch(/Restoring production to checkpoint 9 was not seen to complete: /)
+    expect(result.summary).not.toMatch(/did not complete/)
+    expect(result.summary).toMatch(/Whether production was restored to version 9 is unknown/)
+  })
+
   it('cancelled while restoring after a failed push: maintenance still goes off, and the run says so', async () => {
     const abort = new AbortController()
     api().post('/v2/sites/1001/tools').times(2).reply(200, envelope(null))
@@ -641,7 +654,7 @@ describe('rollback-on-failure', () => {
     ])
     expect(result.result).toBe('cancelled') // a cancel sets cancelled (docs/behaviour.md), the push's failure said
     expect(result.summary).toMatch(/database import failed/)
-    expect(result.summary).toMatch(/Restoring production to checkpoint 9 did not complete: Cancelled/)
+    expect(result.summary).toMatch(/Restoring production to checkpoint 9 was not seen to complete: Cancelled/)
     expect(result.error!.hint.match(/try the restore again/gi)).toHaveLength(1)
     // The restore the server accepted may still run: never "send it again" before it is seen ended.
     expect(result.error!.hint).toMatch(
