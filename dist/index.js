@@ -18628,12 +18628,15 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
     return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } };
 }
 const LATE = 'no time left to follow a restore';
-/** Why version `id` is not restored when the site's list names it as another site's (contract §13 r5), else null.
- * A list that cannot be read, or does not show it yet, leaves the create's answer for this site as the evidence. */
+/** Why version `id` is not restored: the site's list names it as another site's (contract §13 r5) or shows it not
+ * complete (as rollback refuses it); null when the list cannot be read or does not show it (the create's answer). */
 async function elsewhere(ctx, id) {
     at(ctx, `reading site ${ctx.siteId}'s versions before the restore`);
     const list = await listVersions(ctx).catch((e) => e instanceof ApiError ? null : Promise.reject(e));
-    return list?.others.includes(id) ? `the record of version ${id} names another site` : null;
+    if (list?.others.includes(id))
+        return `the record of version ${id} names another site`;
+    const listed = list?.versions.find((v) => v.id === id);
+    return listed && !listed.completed ? `version ${id} is not complete yet, so it cannot be restored` : null;
 }
 /** dry-run of a push: the checkpoint and site-tool steps around the push's own `lines`, in the order sent. */
 function pushDryRun(ctx, lines) {

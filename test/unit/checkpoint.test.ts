@@ -603,6 +603,22 @@ describe('rollback-on-failure', () => {
     expect(result.summary).toMatch(/to restore it, run this action with operation: rollback/)
   })
 
+  it('a checkpoint the list shows not complete (failed) is not restored, in the words rollback refuses it with', async () => {
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('failed', 'database import failed')
+    versions([version(9, 'ssa~cp~1', 'failed')])
+    const restore = api()
+      .put('/v2/sites/1001/restore-versions/9')
+      .reply(200, envelope({ task_id: 'rt' }))
+    const { result } = await run({ operation: 'push', checkpoint: 'version', rollbackOnFailure: true })
+    expect(result.result).toBe('failed')
+    expect(restore.isDone()).toBe(false)
+    expect(result.warnings.join(' ')).toMatch(
+      /rollback-on-failure: not restored: version 9 is not complete yet, so it cannot be restored\./,
+    )
+  })
+
   it('the restore is refused too: the run says how to restore the checkpoint, once', async () => {
     checkpointAnswers()
     pushAccepted()
