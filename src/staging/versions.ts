@@ -105,7 +105,8 @@ export async function makeRoom(ctx: RunContext, keep: number): Promise<boolean> 
 export const isOurs = (v: VersionRecord): boolean => CHECKPOINT_NAME.test(v.name)
 
 /** The ids this tool may delete beyond the newest `keep - 1`: its completed checkpoints (a failed one is no
- * way back), of this site by their own record, but `except` (the one just made). */
+ * way back), of this site by their own record, older than `except` (the one just made: a newer one is another
+ * run's). */
 const deletable = (
   ctx: RunContext,
   { versions, ageUnknown }: VersionList,
@@ -114,9 +115,8 @@ const deletable = (
 ): string[] => {
   if (ageUnknown) return []
   const sent = ctx.record.deleteSent
-  const ours = versions.filter(
-    (v) => isOurs(v) && v.completed && v.site === 'this' && v.id !== except && !sent.includes(v.id),
-  )
+  const older = versions.slice(versions.findIndex((v) => v.id === except) + 1) // newest first
+  const ours = older.filter((v) => isOurs(v) && v.completed && v.site === 'this' && !sent.includes(v.id))
   return ours.map((v) => v.id).slice(Math.max(0, keep - 1))
 }
 

@@ -732,6 +732,24 @@ describe('keep-checkpoints', () => {
     expect(result.result).toBe('succeeded')
     expect(deleted).toEqual({ ids: ['6', '5'] })
   })
+
+  it("never deletes a checkpoint newer than the one just made (another run's)", async () => {
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds('completed')
+    versions([
+      { ...version(10, 'ssa~cp~other-run'), created_at: '2026-11-21 10:00:00' },
+      version(9, 'ssa~cp~5'),
+      version(7, 'ssa~cp~4'),
+    ])
+    let deleted: unknown = null
+    api()
+      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
+      .reply(200, envelope({ success_ids: [7], failed_ids: [] }))
+    const { result } = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 1 })
+    expect(result.result).toBe('succeeded')
+    expect(deleted).toEqual({ ids: ['7'] })
+  })
 })
 
 describe('maintenance and protect-production', () => {
