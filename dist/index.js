@@ -17323,14 +17323,14 @@ const isOurs = (v) => CHECKPOINT_NAME.test(v.name);
 /** The ids this tool may delete beyond the newest `keep - 1`: its completed checkpoints (a failed one is no
  * way back), of this site by their own record, older than `except` (the one just made: a newer one is another
  * run's). */
-const deletable = (ctx, { versions, ageUnknown }, keep, except = '') => {
-    if (ageUnknown)
+function deletable(ctx, list, keep, except = '') {
+    if (list.ageUnknown)
         return [];
     const sent = ctx.record.deleteSent;
-    const older = versions.slice(versions.findIndex((v) => v.id === except) + 1); // newest first
+    const older = list.versions.slice(list.versions.findIndex((v) => v.id === except) + 1); // newest first
     const ours = older.filter((v) => isOurs(v) && v.completed && v.site === 'this' && !sent.includes(v.id));
     return ours.map((v) => v.id).slice(Math.max(0, keep - 1));
-};
+}
 /**
  * One `DELETE /v2/site-versions` (ids only: nothing on the server limits it to one site). An answer
  * that did not come is unknown, never "not deleted". True when some were deleted.
@@ -17450,8 +17450,7 @@ async function make(ctx) {
             break;
         }
         catch (e) {
-            // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
-            // anyway; deleted now, the version is asked for once more.
+            // A quota (422) only: the checkpoints keep-checkpoints deletes after the push go now, then one more ask.
             if (!(e instanceof ApiError) || e.httpStatus !== 422 || !quota(e) || roomMade)
                 throw e;
             if (!(await makeRoom(ctx, ctx.config.keepCheckpoints)))
@@ -17461,17 +17460,24 @@ async function make(ctx) {
     const id = versionIdOf(made.reply.data);
     const task = taskIdOf(made.reply.data);
     const taskId = task && 'id' in task ? task.id : null;
-    // A version of another site (its record says so, or another site of the run holds it) is no way back for
-    // this one (contract §13 r5): never followed, restored nor pushed after.
+    // No way back for this site (never named, followed, restored nor pushed after): a version of another site (its
+    // record says so, or another site of the run holds it: contract §13 r5), or one the answer shows made before
+    // (a person's name, or a date over a day before the run: a server's clock may be hours off, §11).
     const said = versionSiteOf(made.reply.data);
     const other = id &&
         (said !== null && !isProductionId(said, siteId)
             ? `site ${said}`
             : claimFor(ctx.polls, `version ${id}`, siteId));
-    if (!id || other)
+    const [was, when] = ['name', 'created_at'].map((f) => field(made.reply.data, f));
+    const old = typeof was === 'string' && was.trim() && !CHECKPOINT_NAME.test(was)
+        ? `named "${ctx.redactor.server(was, 60)}"`
+        : typeof when === 'string' && versionTime(when) < ctx.startedWall - 86_400_000
+            ? `made ${ctx.redactor.server(when, 40)}`
+            : null;
+    if (!id || other || old)
         return {
             outcome: 'failed',
-            summary: `The checkpoint was started, but ${id ? `the answer names version ${id} of ${other}, not of site ${siteId}` : 'the answer did not say its id'}, so it cannot be followed nor restored. ${NO_PUSH}`,
+            summary: `The checkpoint was started, but ${!id ? 'the answer did not say its id' : other ? `the answer names version ${id} of ${other}, not of site ${siteId}` : `the answer names an existing version ${id} (${old}), not a new one`}, so it cannot be followed nor restored. ${NO_PUSH}`,
             error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
         };
     const name = await nameIt(ctx, id);
@@ -18613,7 +18619,6 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
         restored = await restore(ctx, checkpoint.id);
     }
     catch (e) {
-        // Timed out or cancelled while restoring: the record says what production may be.
         restored = endingOf(ctx, e);
     }
     answered(ctx, { taskId, httpStatus, message });
@@ -18624,9 +18629,8 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
             await verifyProduction(ctx, restored, 'restore');
         return { ...failed, outcome };
     }
-    // The step's own words; what production may be now is the record's.
     const summary = sentences(failed.summary, `Restoring production to checkpoint ${checkpoint.id} ${restored.outcome === 'failed' ? 'did not complete' : 'was not seen to complete'}: ${restored.summary}`);
-    // The step to try again is the record's (productionWords), from what production may be now.
+    // What production may be now, and the step to try again, are the record's (productionWords).
     return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } };
 }
 const LATE = 'no time left to follow a restore';

@@ -2,6 +2,7 @@ import { ApiError } from '../api/errors.js'
 import { DeadlineError } from '../api/client.js'
 import { CancelledError } from '../clock.js'
 import {
+  CHECKPOINT_NAME,
   CHECKPOINT_PREFIX,
   VERSION_NAME_MAX,
   VERSIONS_NOT_OFFERED,
@@ -17,6 +18,8 @@ import {
   TASK_INVISIBLE_GRACE_MS,
   saysPlan,
   saysQuota,
+  field,
+  versionTime,
 } from '../contract.js'
 import type { Config } from '../inputs/index.js'
 import type { RunContext } from './context.js'
@@ -85,8 +88,7 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
       made = await sendJob(ctx, 'checkpoint', request, (e) => !quota(e))
       break
     } catch (e) {
-      // A quota (422): this tool's own checkpoints beyond keep-checkpoints would go after the push
-      // anyway; deleted now, the version is asked for once more.
+      // A quota (422) only: the checkpoints keep-checkpoints deletes after the push go now, then one more ask.
       if (!(e instanceof ApiError) || e.httpStatus !== 422 || !quota(e) || roomMade) throw e
       if (!(await makeRoom(ctx, ctx.config.keepCheckpoints))) throw e
     }
@@ -94,18 +96,26 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   const id = versionIdOf(made.reply.data)
   const task = taskIdOf(made.reply.data)
   const taskId = task && 'id' in task ? task.id : null
-  // A version of another site (its record says so, or another site of the run holds it) is no way back for
-  // this one (contract §13 r5): never followed, restored nor pushed after.
+  // No way back for this site (never named, followed, restored nor pushed after): a version of another site (its
+  // record says so, or another site of the run holds it: contract §13 r5), or one the answer shows made before
+  // (a person's name, or a date over a day before the run: a server's clock may be hours off, §11).
   const said = versionSiteOf(made.reply.data)
   const other =
     id &&
     (said !== null && !isProductionId(said, siteId)
       ? `site ${said}`
       : claimFor(ctx.polls, `version ${id}`, siteId))
-  if (!id || other)
+  const [was, when] = ['name', 'created_at'].map((f) => field(made.reply.data, f))
+  const old =
+    typeof was === 'string' && was.trim() && !CHECKPOINT_NAME.test(was)
+      ? `named "${ctx.redactor.server(was, 60)}"`
+      : typeof when === 'string' && versionTime(when) < ctx.startedWall - 86_400_000
+        ? `made ${ctx.redactor.server(when, 40)}`
+        : null
+  if (!id || other || old)
     return {
       outcome: 'failed',
-      summary: `The checkpoint was started, but ${id ? `the answer names version ${id} of ${other}, not of site ${siteId}` : 'the answer did not say its id'}, so it cannot be followed nor restored. ${NO_PUSH}`,
+      summary: `The checkpoint was started, but ${!id ? 'the answer did not say its id' : other ? `the answer names version ${id} of ${other}, not of site ${siteId}` : `the answer names an existing version ${id} (${old}), not a new one`}, so it cannot be followed nor restored. ${NO_PUSH}`,
       error: { kind: 'bad-response', hint: `Look at the site's versions in the dashboard, ${WITHOUT}.` },
     }
   const name = await nameIt(ctx, id)

@@ -108,7 +108,6 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
     )
     restored = await restore(ctx, checkpoint.id)
   } catch (e) {
-    // Timed out or cancelled while restoring: the record says what production may be.
     restored = endingOf(ctx, e)
   }
   answered(ctx, { taskId, httpStatus, message })
@@ -118,12 +117,11 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
     if (!ctx.signal?.aborted) await verifyProduction(ctx, restored, 'restore')
     return { ...failed, outcome }
   }
-  // The step's own words; what production may be now is the record's.
   const summary = sentences(
     failed.summary,
     `Restoring production to checkpoint ${checkpoint.id} ${restored.outcome === 'failed' ? 'did not complete' : 'was not seen to complete'}: ${restored.summary}`,
   )
-  // The step to try again is the record's (productionWords), from what production may be now.
+  // What production may be now, and the step to try again, are the record's (productionWords).
   return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } }
 }
 

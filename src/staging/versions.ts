@@ -107,15 +107,10 @@ export const isOurs = (v: VersionRecord): boolean => CHECKPOINT_NAME.test(v.name
 /** The ids this tool may delete beyond the newest `keep - 1`: its completed checkpoints (a failed one is no
  * way back), of this site by their own record, older than `except` (the one just made: a newer one is another
  * run's). */
-const deletable = (
-  ctx: RunContext,
-  { versions, ageUnknown }: VersionList,
-  keep: number,
-  except = '',
-): string[] => {
-  if (ageUnknown) return []
+function deletable(ctx: RunContext, list: VersionList, keep: number, except = ''): string[] {
+  if (list.ageUnknown) return []
   const sent = ctx.record.deleteSent
-  const older = versions.slice(versions.findIndex((v) => v.id === except) + 1) // newest first
+  const older = list.versions.slice(list.versions.findIndex((v) => v.id === except) + 1) // newest first
   const ours = older.filter((v) => isOurs(v) && v.completed && v.site === 'this' && !sent.includes(v.id))
   return ours.map((v) => v.id).slice(Math.max(0, keep - 1))
 }

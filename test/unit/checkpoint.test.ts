@@ -96,6 +96,51 @@ describe("a checkpoint is one site's", () => {
   })
 })
 
+describe('a create answered with an existing version', () => {
+  it.each([
+    [
+      "a person's name",
+      { name: 'before redesign', created_at: '2023-11-14 22:00:00' },
+      /\(named "before redesign"\)/,
+    ],
+    [
+      'a date weeks before the run',
+      { name: null, created_at: '2023-10-01 10:00:00' },
+      /\(made 2023-10-01 10:00:00\)/,
+    ],
+  ])('(%s) is not renamed nor called the checkpoint: no push', async (_, shown, words) => {
+    api()
+      .post('/v2/site-versions', { site_id: 1001 })
+      .reply(200, envelope({ id: 470, task_id: 'tv470', ...shown }, 'Version started'))
+    const name = api()
+      .put('/v2/site-versions/470')
+      .reply(200, envelope({ id: 470 }))
+    const push = pushAccepted()
+    const { result } = await run({ operation: 'push', checkpoint: 'version' })
+    expect(result.result).toBe('failed')
+    expect(result.summary).toMatch(words)
+    expect(result.summary).toMatch(/names an existing version 470 .*, not a new one.*The push was not sent/)
+    expect(result.checkpointId).toBeNull()
+    expect(name.isDone() || push.isDone()).toBe(false)
+  })
+
+  it('a date a few hours off (a server clock) with no name is a new version', async () => {
+    api()
+      .post('/v2/site-versions', { site_id: 1001 })
+      .reply(200, envelope({ id: 9, task_id: 'vt', name: '', created_at: '2023-11-14 18:00:00' }))
+    api()
+      .put('/v2/site-versions/9')
+      .reply(200, envelope({ id: 9 }))
+    api().get('/v2/tasks/vt/status').reply(200, task('completed'))
+    pushAccepted()
+    pushEnds('completed')
+    versions([version(9, 'ssa~cp~1')])
+    const { result } = await run({ operation: 'push', checkpoint: 'version' })
+    expect(result.result).toBe('succeeded')
+    expect(result.checkpointId).toBe('9')
+  })
+})
+
 describe('a checkpoint before every push', () => {
   it('version create -> named -> task completed -> the push, once; checkpoint-id and the restore step said', async () => {
     checkpointAnswers()
