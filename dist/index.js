@@ -18592,17 +18592,22 @@ async function runPush(ctx) {
         await protectAgain(ctx);
     else if (config.protectProduction && content() === 'unknown')
         learnt(ctx, { protection: 'after-push' });
-    // Production left in maintenance mode, or not protected again, is not the push the user asked for: not green.
-    const { maintenance, protection } = ctx.record.production;
+    // Production left in maintenance mode, not protected again, or (the push's end not seen, so the steps after it
+    // did not run) not checked, is not the push the user asked for: not green (guards refuse wait: false too).
+    const { maintenance, protection, check } = ctx.record.production;
+    const unseen = ending.outcome === 'accepted';
     const todo = [
         ...(maintenance === 'on' || maintenance === 'unknown' ? ['switch maintenance mode off'] : []),
-        ...(protection === 'off' || protection === 'unknown' ? ['turn password protection on'] : []),
+        ...(protection && protection !== 'on-again' ? ['turn password protection on'] : []),
+        ...(unseen && config.productionUrl && !check ? ['check the live site'] : []),
     ].join(', and ');
-    if (ending.outcome === 'succeeded' && todo)
+    const [where, not] = unseen ? ['Once the push has ended', "Not done, as the push's end was not seen"] : [];
+    if ((ending.outcome === 'succeeded' || unseen) && todo)
         ending = {
             ...ending,
             outcome: 'failed',
-            error: { kind: 'site-tools', hint: `Check production in the dashboard: ${todo}.` },
+            summary: not ? sentences(ending.summary, `${not}: ${todo}`) : ending.summary,
+            error: { kind: 'site-tools', hint: `${where ?? 'Check production in the dashboard'}: ${todo}.` },
         };
     if (checkpoint && ending.outcome === 'succeeded' && !ctx.signal?.aborted)
         await pruneCheckpoints(ctx, config.keepCheckpoints, checkpoint.id);

@@ -898,6 +898,36 @@ describe('maintenance and protect-production', () => {
   })
 })
 
+describe('a guarded push whose end cannot be followed', () => {
+  it('accepted with no task id and no probe: not green, and the steps not done are named', async () => {
+    api().post('/v2/sites/1001/staging/push').reply(202, envelope({}, 'Push started'))
+    api().get('/v2/sites/1001/staging').reply(405, { status: false, message: 'Method Not Allowed' })
+    const tools = api().post('/v2/sites/1001/tools').reply(200, envelope(null))
+    const { result } = await run({
+      operation: 'push',
+      protectProduction: true,
+      productionUrl: 'https://live.example.test/',
+    })
+    expect(result.result).toBe('failed')
+    expect(tools.isDone()).toBe(false) // the push may still switch protection off: not on before it ends
+    expect(result.summary).toMatch(
+      /cannot be tracked.*Not done, as the push's end was not seen: turn password protection on, and check the live site\./,
+    )
+    expect(result.error).toMatchObject({ kind: 'site-tools' })
+    expect(result.error!.hint).toMatch(
+      /^Once the push has ended: turn password protection on, and check the live site\./,
+    )
+  })
+
+  it('without guards, the same push stays accepted', async () => {
+    api().post('/v2/sites/1001/staging/push').reply(202, envelope({}, 'Push started'))
+    api().get('/v2/sites/1001/staging').reply(405, { status: false, message: 'Method Not Allowed' })
+    const { result } = await run({ operation: 'push' })
+    expect(result.result).toBe('accepted')
+    expect(result.error).toBeNull()
+  })
+})
+
 describe('the inputs', () => {
   const raw = { operation: 'push', 'site-id': '1001', 'api-token': 'tok-12345678' }
   it('defaults: a checkpoint, keep 3, nothing else', () => {
