@@ -2361,6 +2361,8 @@ function parseConfig(raw) {
     for (const name of ['maintenance', 'protect-production', 'rollback-on-failure', 'production-url'])
         if (c[name] && c.operation === 'push' && !c.wait)
             throw new fields_InputError(name, `acts when the push has ended: it needs ${(0,words/* setting */.Pe)('wait', 'true')}`);
+    if (c['rollback-on-failure'] && c.checkpoint === 'none')
+        throw new fields_InputError('rollback-on-failure', `restores nothing with ${(0,words/* setting */.Pe)('checkpoint', 'none')}`);
     if (c['checkpoint-id'] && c['site-id'].length > 1)
         throw new fields_InputError('checkpoint-id', `is one site's version: give one ${(0,words/* setting */.Pe)('site-id')} with it`);
     if (c['staging-url'] && c['site-id'].length > 1)

@@ -19721,6 +19721,8 @@ function parseConfig(raw) {
     for (const name of ['maintenance', 'protect-production', 'rollback-on-failure', 'production-url'])
         if (c[name] && c.operation === 'push' && !c.wait)
             throw new InputError(name, `acts when the push has ended: it needs ${setting('wait', 'true')}`);
+    if (c['rollback-on-failure'] && c.checkpoint === 'none')
+        throw new InputError('rollback-on-failure', `restores nothing with ${setting('checkpoint', 'none')}`);
     if (c['checkpoint-id'] && c['site-id'].length > 1)
         throw new InputError('checkpoint-id', `is one site's version: give one ${setting('site-id')} with it`);
     if (c['staging-url'] && c['site-id'].length > 1)

@@ -948,6 +948,12 @@ describe('the inputs', () => {
       )
     },
   )
+  it('rollback-on-failure with checkpoint: none (nothing to restore) is refused before any request', () => {
+    expect(() => parseConfig({ ...raw, checkpoint: 'none', 'rollback-on-failure': 'true' })).toThrow(
+      'Input "rollback-on-failure": restores nothing with checkpoint: none',
+    )
+    expect(parseConfig({ ...raw, checkpoint: 'none' }).checkpoint).toBe('none')
+  })
   it('checkpoint-id is for rollback, one site; keep-checkpoints is 1 to 100', () => {
     expect(() => parseConfig({ ...raw, 'checkpoint-id': '9' })).toThrow(/checkpoint-id/)
     expect(() =>
