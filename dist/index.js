@@ -16948,8 +16948,9 @@ function jobReport(job) {
         return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`;
     if (job.state === 'failed')
         return `The ${job.op} job had ended: it failed on the server.`;
+    // Its last answer may have been a word not known here ("finished" at 100%): never said to be running.
     if (job.state === 'accepted')
-        return `The ${job.op} job the server accepted keeps running there.`;
+        return `The ${job.op} job the server accepted may still be running there.`;
     return `Whether the server took the ${job.op} request is unknown: no answer had come.`;
 }
 /** The one writer of a run's Result: what the run knew, how it ended, what it cost. */
@@ -16960,8 +16961,7 @@ function writeResult(ctx, ending) {
     const error = ending.error && said.hint && !ending.error.hint.includes(said.hint)
         ? { ...ending.error, hint: sentences(ending.error.hint, said.hint) }
         : ending.error;
-    // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
-    // filled (`{site}` may come more than once).
+    // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders filled.
     const words = (text) => inDoorWords(text, door);
     const hint = (text) => filledHint(words(text), siteId, config.apiUrl);
     return {

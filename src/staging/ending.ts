@@ -110,7 +110,8 @@ function jobReport(job: JobState): string {
     return `The ${job.op} request was not taken: the server answered ${job.status ?? 'that it was busy'} (not processed) and it was waiting to be sent again, so ${NOT_DONE[job.op]}.`
   if (job.state === 'completed') return `The ${job.op} job had completed: ${HAPPENED[job.op]}.`
   if (job.state === 'failed') return `The ${job.op} job had ended: it failed on the server.`
-  if (job.state === 'accepted') return `The ${job.op} job the server accepted keeps running there.`
+  // Its last answer may have been a word not known here ("finished" at 100%): never said to be running.
+  if (job.state === 'accepted') return `The ${job.op} job the server accepted may still be running there.`
   return `Whether the server took the ${job.op} request is unknown: no answer had come.`
 }
 
@@ -123,8 +124,7 @@ export function writeResult(ctx: RunContext, ending: Ending): Result {
     ending.error && said.hint && !ending.error.hint.includes(said.hint)
       ? { ...ending.error, hint: sentences(ending.error.hint, said.hint) }
       : ending.error
-  // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders
-  // filled (`{site}` may come more than once).
+  // Our words in the door's (src/words.ts), before the text is made inert; the hint's placeholders filled.
   const words = (text: string) => inDoorWords(text, door)
   const hint = (text: string) => filledHint(words(text), siteId, config.apiUrl)
   return {

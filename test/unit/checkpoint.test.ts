@@ -1009,14 +1009,14 @@ describe('issue 31: production as the record knows it', () => {
     expect(result.warnings.join(' ')).toMatch(/1 version\(s\) of other sites: they were left alone/)
   })
 
-  it('a restore answered 429 past the timeout: not taken, production unchanged, never "keeps running"', async () => {
+  it('a restore answered 429 past the timeout: not taken, production unchanged, never "may still be running"', async () => {
     versions([version(10, 'ssa~cp~7')])
     api()
       .put('/v2/sites/1001/restore-versions/10')
       .reply(429, { status: false, message: 'Too many' }, { 'Retry-After': '3600' })
     const { result } = await run({ operation: 'rollback', timeoutMs: 60_000 })
     expect(result.result).not.toBe('succeeded')
-    expect(result.summary).not.toMatch(/keeps running|partly restored|was restored/)
+    expect(result.summary).not.toMatch(/still be running there|partly restored|was restored/)
     expect(result.summary).toMatch(/accepts requests again/)
     expect(result.summary).not.toMatch(/\.\./)
   })
@@ -1051,7 +1051,7 @@ describe('issue 31: production as the record knows it', () => {
     expect(result.summary).toMatch(
       /only if production is wrong try the restore again: run this action with operation: rollback, site-id: 1001, checkpoint-id: 10/,
     )
-    expect(result.summary).not.toMatch(/keeps running there\. A job|\.\./)
+    expect(result.summary).not.toMatch(/still be running there\. A job|\.\./)
   })
 
   it('maintenance refused to a read-only token: told as a token problem, no push', async () => {

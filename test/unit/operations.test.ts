@@ -554,7 +554,7 @@ describe('cancellation and dry run', () => {
     const { result } = await run({ operation: 'push' }, abort.signal)
     expect(result.result).toBe('cancelled')
     expect(result.summary).toContain('POST /v2/sites/1001/staging/push -> 202')
-    expect(result.summary).toMatch(/keeps running/)
+    expect(result.summary).toMatch(/may still be running there/)
   })
   it('dry run sends only a read and reports what it would send', async () => {
     const reads = api()

@@ -216,9 +216,9 @@ describe('sentences that are true (issue 17 §5)', () => {
     expect(result.result).toBe('cancelled')
     expect(result.summary).toMatch(/waiting for https:\/\/stg\.example\.test\/ to answer/)
     expect(result.summary).toMatch(/The create job had completed: staging was created\./)
-    expect(result.summary).not.toMatch(/keeps running/)
+    expect(result.summary).not.toMatch(/still be running there/)
   })
-  it('cancelled while the job runs: says that job keeps running', async () => {
+  it('cancelled while the job runs: says that job may still be running', async () => {
     const abort = new AbortController()
     api()
       .post('/v2/sites/1001/staging/reset')
@@ -230,7 +230,23 @@ describe('sentences that are true (issue 17 §5)', () => {
         return envelope({ status: 'in_progress' })
       })
     const running = await run({ operation: 'pull' }, abort.signal)
-    expect(running.result.summary).toMatch(/The pull job the server accepted keeps running there\./)
+    expect(running.result.summary).toMatch(/The pull job the server accepted may still be running there\./)
+  })
+  it('cancelled after the task answered a word not known here ("finished", 100%): never "keeps running"', async () => {
+    const abort = new AbortController()
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, () => {
+        abort.abort()
+        return envelope({ status: 'finished', percentage_complete: 100 })
+      })
+    const { result } = await run({ operation: 'pull' }, abort.signal)
+    expect(result.result).toBe('cancelled')
+    expect(result.summary).toMatch(/The pull job the server accepted may still be running there\./)
+    expect(result.summary).not.toMatch(/keeps running/)
   })
   it('the unknown-outcome hint names the site everywhere it is named, no {site} left', async () => {
     api()

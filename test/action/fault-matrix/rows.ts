@@ -452,7 +452,7 @@ export const ROWS: Row[] = [
     options: { signal: { name: 'SIGINT', whenOutput: /Waiting for the create job/ } },
     check: (run, s) => {
       expect(run.summary).toMatch(/POST \/v2\/sites\/1001\/staging -> 202/)
-      expect(run.summary).toMatch(/keeps running/)
+      expect(run.summary).toMatch(/may still be running there/)
       expect(s.state.staging.get('1001')?.status).toBe('creating')
     },
   },
