@@ -5363,20 +5363,21 @@ function readReply(raw, redactor) {
         return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null };
     const body = clean;
     // The envelope's flag, or written as text ("false"); `success` false says the same. Not 0: a record's status.
-    const said = (v) => typeof v === 'string' && FAILED_WORDS.includes(v.trim().toLowerCase());
     const envelopeStatus = typeof body.status === 'boolean'
         ? body.status
         : body.status === 'false' || body.success === false || body.success === 'false'
             ? false
             : null;
-    const failedInWords = said(body.status) || said(body.success);
+    const failedInWords = saysFailed(body.status) || saysFailed(body.success);
     const message = typeof body.message === 'string' ? redactor.server(body.message) : '';
     const kind = envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json';
     let data = null;
     if ('data' in body)
         data = body.data;
     else if (kind !== 'envelope') {
-        const { message: _m, status: _s, ...rest } = body;
+        const { message: _m, status, ...rest } = body; // a word is a state read (a task "failed"): kept
+        if (typeof status === 'string')
+            rest.status = status;
         if (Object.keys(rest).length > 0)
             data = rest;
     }
@@ -5439,7 +5440,8 @@ function answerOf(request, raw, deps) {
     const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : '';
     if (isAccepted(status)) {
         // A change refused in words; in a read the word may be the state read (a task "failed"), left to its reader.
-        if (reply.envelopeStatus === false || (reply.failedInWords && method !== 'GET'))
+        const readFailed = method === 'GET' && saysFailed(field(reply.data, 'status'));
+        if ((reply.envelopeStatus === false && !readFailed) || (reply.failedInWords && method !== 'GET'))
             throw new ApiError({
                 kind: 'server',
                 httpStatus: status,
@@ -5486,6 +5488,7 @@ function locationOf(location, base) {
 }
 /** A body's `status` or `success` in words that say the request failed. */
 const FAILED_WORDS = ['false', 'error', 'failed', 'failure', 'fail'];
+const saysFailed = (v) => typeof v === 'string' && FAILED_WORDS.includes(v.trim().toLowerCase());
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);

@@ -2,6 +2,7 @@ import {
   ERROR_DETAIL_FIELDS,
   TOKEN_REFUSED_STATUS,
   UNKNOWN_WHEN_2XX,
+  field,
   isAccepted,
   type BodyKind,
 } from '../contract.js'
@@ -51,21 +52,21 @@ function readReply(raw: TransportResponse, redactor: Redactor): Reply {
     return { kind: 'json', ...empty, data: Array.isArray(clean) ? clean : null }
   const body = clean as Record<string, unknown>
   // The envelope's flag, or written as text ("false"); `success` false says the same. Not 0: a record's status.
-  const said = (v: unknown) => typeof v === 'string' && FAILED_WORDS.includes(v.trim().toLowerCase())
   const envelopeStatus =
     typeof body.status === 'boolean'
       ? body.status
       : body.status === 'false' || body.success === false || body.success === 'false'
         ? false
         : null
-  const failedInWords = said(body.status) || said(body.success)
+  const failedInWords = saysFailed(body.status) || saysFailed(body.success)
   const message = typeof body.message === 'string' ? redactor.server(body.message) : ''
   const kind: BodyKind =
     envelopeStatus !== null ? 'envelope' : typeof body.message === 'string' ? 'framework' : 'json'
   let data: unknown = null
   if ('data' in body) data = body.data
   else if (kind !== 'envelope') {
-    const { message: _m, status: _s, ...rest } = body
+    const { message: _m, status, ...rest } = body // a word is a state read (a task "failed"): kept
+    if (typeof status === 'string') rest.status = status
     if (Object.keys(rest).length > 0) data = rest
   }
   const details = detailsOf(body, message, redactor)
@@ -136,7 +137,8 @@ export function answerOf(
   const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : ''
   if (isAccepted(status)) {
     // A change refused in words; in a read the word may be the state read (a task "failed"), left to its reader.
-    if (reply.envelopeStatus === false || (reply.failedInWords && method !== 'GET'))
+    const readFailed = method === 'GET' && saysFailed(field(reply.data, 'status'))
+    if ((reply.envelopeStatus === false && !readFailed) || (reply.failedInWords && method !== 'GET'))
       throw new ApiError({
         kind: 'server',
         httpStatus: status,
@@ -183,3 +185,4 @@ function locationOf(location: string | undefined, base: string): string {
 
 /** A body's `status` or `success` in words that say the request failed. */
 const FAILED_WORDS = ['false', 'error', 'failed', 'failure', 'fail']
+const saysFailed = (v: unknown) => typeof v === 'string' && FAILED_WORDS.includes(v.trim().toLowerCase())

@@ -379,6 +379,27 @@ describe('waiting', () => {
     expect(result.result).toBe('failed')
     expect(result.error?.kind).toBe('task-failed')
   })
+  it.each([
+    [
+      'the envelope false, the task failed in data',
+      { status: false, message: 'Task failed', data: { status: 'failed', comment: 'disk full' } },
+    ],
+    [
+      'a bare body failed, with its comment',
+      { status: 'failed', comment: 'disk full', message: 'Task failed' },
+    ],
+    ['a bare body in error', { status: 'error', message: 'rsync failed' }],
+  ])('a task read that says it failed (%s) fails at once: not waited on to the timeout', async (_, body) => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').reply(200, body)
+    const { result } = await run({ operation: 'pull' })
+    expect(result.error?.kind).toBe('task-failed')
+    expect(result.summary).toMatch(
+      /^The pull job failed on the server: (disk full|the task ended with status "error")/,
+    )
+  })
   it('an unknown status keeps waiting and says so', async () => {
     api()
       .post('/v2/sites/1001/staging/reset')
