@@ -6676,6 +6676,7 @@ async function rootConfirmed(ctx, because) {
 
 
 
+
 /** After a job that succeeded: the staging id and URL the answers did not give, and wait-for-url after a create
  * or pull. Returns the run's ending. */
 async function afterJob(ctx, op) {
@@ -6691,17 +6692,26 @@ async function afterJob(ctx, op) {
     // the account, a create or pull reads the site list first: one read of it serves every site of
     // the run, where the staging read costs each site a call the other runs need (contract §6 r5).
     const listFirst = op !== 'push' && ctx.polls.sharing;
-    if (!ctx.facts.complete && !listFirst)
-        await readStagingAfterJob(ctx);
-    // A push's production check comes after maintenance mode is off (push.ts).
-    if (op === 'push')
+    try {
+        if (!ctx.facts.complete && !listFirst)
+            await readStagingAfterJob(ctx);
+        // A push's production check comes after maintenance mode is off (push.ts).
+        if (op === 'push')
+            return done();
+        // What the answers did not say: the site list (its calls kept in the run's plan from now), an
+        // earlier run's URL, the staging-url input.
+        if (!ctx.facts.complete) {
+            if (!ctx.polls.sharing)
+                ctx.siteList.plan(ctx.polls);
+            await fillFromOtherSources(ctx, listFirst ? () => readStagingAfterJob(ctx) : undefined);
+        }
+    }
+    catch (e) {
+        // The job ended in time; reads that only fill its id and URL undo nothing (contract §3 r4).
+        if (!(e instanceof DeadlineError))
+            throw e;
+        ctx.facts.note(`The staging site's id and URL were not read: the timeout was reached first.`);
         return done();
-    // What the answers did not say: the site list (its calls kept in the run's plan from now), an
-    // earlier run's URL, the staging-url input.
-    if (!ctx.facts.complete) {
-        if (!ctx.polls.sharing)
-            ctx.siteList.plan(ctx.polls);
-        await fillFromOtherSources(ctx, listFirst ? () => readStagingAfterJob(ctx) : undefined);
     }
     if (!ctx.config.waitForUrl)
         return done();

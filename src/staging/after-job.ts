@@ -1,3 +1,4 @@
+import { DeadlineError } from '../api/client.js'
 import { durationText } from '../duration.js'
 import type { JobOperation } from '../types.js'
 import type { RunContext } from './context.js'
@@ -23,14 +24,21 @@ export async function afterJob(ctx: RunContext, op: JobOperation): Promise<Endin
   // the account, a create or pull reads the site list first: one read of it serves every site of
   // the run, where the staging read costs each site a call the other runs need (contract §6 r5).
   const listFirst = op !== 'push' && ctx.polls.sharing
-  if (!ctx.facts.complete && !listFirst) await readStagingAfterJob(ctx)
-  // A push's production check comes after maintenance mode is off (push.ts).
-  if (op === 'push') return done()
-  // What the answers did not say: the site list (its calls kept in the run's plan from now), an
-  // earlier run's URL, the staging-url input.
-  if (!ctx.facts.complete) {
-    if (!ctx.polls.sharing) ctx.siteList.plan(ctx.polls)
-    await fillFromOtherSources(ctx, listFirst ? () => readStagingAfterJob(ctx) : undefined)
+  try {
+    if (!ctx.facts.complete && !listFirst) await readStagingAfterJob(ctx)
+    // A push's production check comes after maintenance mode is off (push.ts).
+    if (op === 'push') return done()
+    // What the answers did not say: the site list (its calls kept in the run's plan from now), an
+    // earlier run's URL, the staging-url input.
+    if (!ctx.facts.complete) {
+      if (!ctx.polls.sharing) ctx.siteList.plan(ctx.polls)
+      await fillFromOtherSources(ctx, listFirst ? () => readStagingAfterJob(ctx) : undefined)
+    }
+  } catch (e) {
+    // The job ended in time; reads that only fill its id and URL undo nothing (contract §3 r4).
+    if (!(e instanceof DeadlineError)) throw e
+    ctx.facts.note(`The staging site's id and URL were not read: the timeout was reached first.`)
+    return done()
   }
   if (!ctx.config.waitForUrl) return done()
   const url = ctx.facts.url

@@ -518,6 +518,22 @@ describe('waiting', () => {
     expect(result.result).toBe('accepted')
     expect(result.warnings.join(' ')).toMatch(/cannot be tracked/)
   })
+  it('a job that ended in time is green when the read of its id and URL after it meets the timeout', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').reply(200, task('completed'))
+    // The read hangs (its answer would come after the deadline): the timeout cuts it.
+    api()
+      .get('/v2/sites/1001/staging')
+      .delay(20_000)
+      .reply(200, envelope({ id: 51001 }))
+    const { result } = await run({ operation: 'pull', timeoutMs: 2_500 })
+    expect(result.result).toBe('succeeded')
+    expect(result.stagingFrom.notes).toContain(
+      "The staging site's id and URL were not read: the timeout was reached first.",
+    )
+  })
   it('wait: false ends as accepted after the request', async () => {
     api()
       .post('/v2/sites/1001/staging/reset')
