@@ -518,6 +518,24 @@ describe('waiting', () => {
     expect(result.result).toBe('accepted')
     expect(result.warnings.join(' ')).toMatch(/cannot be tracked/)
   })
+  it('a job whose progress promises an end past the timeout gets one last look before it', async () => {
+    const clock = new FakeClock()
+    const t0 = clock.now()
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    // The bar climbs 0.5% a second (an end 200 s away), but the job completes at 30 s.
+    api()
+      .get('/v2/tasks/t1/status')
+      .times(20)
+      .reply(() => {
+        const s = (clock.now() - t0) / 1000
+        return [200, s >= 30 ? task('completed') : task('running', String(Math.floor(s / 2)))]
+      })
+    const deps = { clock, logger: new MemoryLogger(), redactor: redactor(), random: () => 0.5 }
+    const result = await runOperation(config({ operation: 'pull', timeoutMs: 50_000 }), '1001', deps)
+    expect(result.result).toBe('succeeded')
+  })
   it('a job that ended in time is green when the read of its id and URL after it meets the timeout', async () => {
     api()
       .post('/v2/sites/1001/staging/reset')

@@ -241,6 +241,8 @@ async function sleepWithin(deps: WaitDeps, wanted: number, planner: PollPlanner)
     const { at, final, wake } = polls.pollAt(deps, ask)
     if (at <= now) return
     const ms = at - now
+    // The next poll past the deadline: one last look before it (the job may end sooner than its progress said).
+    if (ms >= left && left > LAST_LOOK_MS) return clock.sleep(left - LAST_LOOK_MS, signal)
     if (ms >= left) {
       await clock.sleep(left, signal)
       throw new DeadlineError()
@@ -283,3 +285,4 @@ function progressOf(deps: WaitDeps, operation: Operation, siteId: string, starte
 const PLAIN_LINE_EVERY_MS = 15_000
 /** After transient trouble, the next look waits at least this long. */
 const TROUBLE_POLL_MS = 5000
+const LAST_LOOK_MS = 3000
