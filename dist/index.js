@@ -17184,6 +17184,9 @@ async function track(ctx, op, taskId) {
     const ending = ending_settle(ctx, op, outcome);
     if (outcome.kind === 'failed')
         jobIs(ctx, op, 'failed');
+    // A create that failed made no staging site to point at (its id is still said, for a clean-up).
+    if (outcome.kind === 'failed' && op === 'create' && (ctx.facts.id || ctx.facts.url))
+        ctx.facts.disown('was named by a create job that failed');
     if (ending.outcome === 'succeeded') {
         jobIs(ctx, op, 'completed');
         // A delete that succeeded is the one word that makes staging "none"; any other job leaves it in place.
@@ -18083,7 +18086,7 @@ class Facts {
     }
     /** Drops the staging site's id and URL (another site of the run holds that staging), with why. */
     disown(why) {
-        this.warn(`Staging site ${this.id} ${why}: its id and URL are not this site's outputs.`);
+        this.warn(`Staging site ${this.id ?? this.url} ${why}: its id and URL are not this site's outputs.`);
         this.idFact = this.urlFact = null;
     }
     /** Whether both the id and the URL are known (nothing left for the other sources to fill). */

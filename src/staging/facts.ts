@@ -77,7 +77,7 @@ export class Facts {
   }
   /** Drops the staging site's id and URL (another site of the run holds that staging), with why. */
   disown(why: string): void {
-    this.warn(`Staging site ${this.id} ${why}: its id and URL are not this site's outputs.`)
+    this.warn(`Staging site ${this.id ?? this.url} ${why}: its id and URL are not this site's outputs.`)
     this.idFact = this.urlFact = null
   }
   /** Whether both the id and the URL are known (nothing left for the other sources to fill). */

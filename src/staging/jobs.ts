@@ -156,6 +156,9 @@ async function track(ctx: RunContext, op: JobOperation, taskId: string | null): 
     : await waitForProbe(ctx, op, ctx.siteId)
   const ending = settle(ctx, op, outcome)
   if (outcome.kind === 'failed') jobIs(ctx, op, 'failed')
+  // A create that failed made no staging site to point at (its id is still said, for a clean-up).
+  if (outcome.kind === 'failed' && op === 'create' && (ctx.facts.id || ctx.facts.url))
+    ctx.facts.disown('was named by a create job that failed')
   if (ending.outcome === 'succeeded') {
     jobIs(ctx, op, 'completed')
     // A delete that succeeded is the one word that makes staging "none"; any other job leaves it in place.

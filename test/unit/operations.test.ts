@@ -75,6 +75,17 @@ describe('create', () => {
     expect(result.stagingUrl).toBe('https://s9.example.test')
     expect(result.stagingSiteId).toBe('s-9')
   })
+  it('a create whose job failed outputs no staging URL or id: it made no site to point at', async () => {
+    api()
+      .post('/v2/sites/1001/staging')
+      .reply(201, envelope({ id: 5003, wp_url: 'https://s1003.example.test', task_id: 't1' }))
+    api()
+      .get('/v2/tasks/t1/status')
+      .reply(200, task('failed', '40', 'Error: no space'))
+    const { result } = await run({})
+    expect(result).toMatchObject({ result: 'failed', stagingUrl: null, stagingSiteId: null })
+    expect(result.warnings.join(' ')).toMatch(/Staging site 5003 was named by a create job that failed/)
+  })
   it('if-exists: fail reports that staging exists, with the hint', async () => {
     api()
       .post('/v2/sites/1001/staging')
