@@ -20,11 +20,9 @@ __webpack_require__.r(__webpack_exports__);
 
 
 const silent = { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } };
-/**
- * An Octokit for `apiUrl` whose every request is aborted by `signal`; a request cut short that
- * way fails with GitHubTimeout, whatever stage it was in. It logs nothing itself. `fetch`: how its
- * requests go out (tests: an in-process GitHub); @actions/github's proxy-aware one by default.
- */
+/** An Octokit for `apiUrl` whose every request is aborted by `signal`; a request cut short that way fails
+ * with GitHubTimeout, whatever stage it was in. It logs nothing itself. `fetch`: how its requests go out
+ * (tests: an in-process GitHub); @actions/github's proxy-aware one by default. */
 function octokitFor(token, apiUrl, signal, fetch) {
     const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(token, {
         baseUrl: apiUrl.replace(/\/+$/, ''),

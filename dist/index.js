@@ -737,10 +737,8 @@ class GitHubTimeout extends Error {
         this.name = 'GitHubTimeout';
     }
 }
-/**
- * `Could not <doing> <where> (HTTP 403: ...). The github-token lacks ...`: one sentence of what
- * failed, one of what to do, for a refused, timed-out or failed request.
- */
+/** `Could not <doing> <where> (HTTP 403: ...). The github-token lacks ...`: one sentence of what failed, one
+ * of what to do, for a refused, timed-out or failed request. */
 function githubFailure(e, doing, permission, scrub, forkNote = '') {
     const name = e?.name;
     if (name === 'GitHubTimeout' || name === 'AbortError' || name === 'TimeoutError')
@@ -20371,10 +20369,8 @@ function pullRequestTarget(eventName, payload, repository) {
 }
 /** A commit id: SHA-1, or SHA-256. */
 const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
-/**
- * The commit a deployment is made for: the pull request's head on pull_request and
- * pull_request_target (GITHUB_SHA is then a merge or base commit), else GITHUB_SHA.
- */
+/** The commit a deployment is made for: the pull request's head on pull_request and pull_request_target
+ * (GITHUB_SHA is then a merge or base commit), else GITHUB_SHA. */
 function deploymentSha(eventName, payload, env) {
     if (isPullRequestEvent(eventName)) {
         const head = payload?.pull_request?.head?.sha;
@@ -20399,10 +20395,8 @@ function runUrlFrom(env) {
         : '';
     return `${server.replace(/\/+$/, '')}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${attempt}`;
 }
-/**
- * The fork a `pull_request` run comes from (`alice/site-repo`), or null: GitHub gives such a run no
- * secrets and a read-only token.
- */
+/** The fork a `pull_request` run comes from (`alice/site-repo`), or null: GitHub gives such a run no secrets
+ * and a read-only token. */
 function forkOf(eventName, payload) {
     if (eventName !== 'pull_request')
         return null;
@@ -20575,10 +20569,8 @@ var errors = __nccwpck_require__(3226);
  */
 
 
-/**
- * Whether `comment` was written by `author`: same login (GitHub logins are case-insensitive), and
- * a bot's login (`name[bot]`) only counts from an account of type Bot, a person's only from a User.
- */
+/** Whether `comment` was written by `author`: same login (GitHub logins are case-insensitive), and a bot's
+ * login (`name[bot]`) only counts from an account of type Bot, a person's only from a User. */
 function writtenBy(comment, author) {
     const user = comment.user;
     if (!user || typeof user.login !== 'string')
@@ -20590,10 +20582,8 @@ function writtenBy(comment, author) {
 }
 const PERMISSION = '"pull-requests: write" (or "issues: write")';
 const FORKS = ' A pull request from a fork gets a read-only token whatever the workflow asks.';
-/**
- * Creates or updates one comment per site: PATCHes the ones found, POSTs the rest. Never throws:
- * failures come back as reports with a warning that says what to do.
- */
+/** Creates or updates one comment per site: PATCHes the ones found, POSTs the rest. Never throws: failures
+ * come back as reports with a warning that says what to do. */
 async function postOrUpdateComments(results, options) {
     const { octokit, target, author, scrub } = options;
     const repo = { owner: target.owner, repo: target.repo };
@@ -20633,10 +20623,8 @@ async function postOrUpdateComments(results, options) {
     }
     return { reports, ignored };
 }
-/**
- * Our comment (marker AND author) for each of `siteIds`, every page read until each is found; marker
- * comments by anybody else come back in `ignored`. Throws what Octokit throws.
- */
+/** Our comment (marker AND author) for each of `siteIds`, every page read until each is found; marker
+ * comments by anybody else come back in `ignored`. Throws what Octokit throws. */
 async function findOwnComments(octokit, target, siteIds, author) {
     const wanted = new Set(siteIds);
     const found = new Map();
@@ -20659,10 +20647,8 @@ async function findOwnComments(octokit, target, siteIds, author) {
     });
     return { found, ignored };
 }
-/**
- * Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken
- * from it, or released), editing it in place. `none` when that pull request has no comment of ours.
- */
+/** Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken from it,
+ * or released), editing it in place. `none` when that pull request has no comment of ours. */
 async function addNotice(octokit, target, siteId, author, notice, scrub) {
     const where = `pull request #${target.number} of ${target.owner}/${target.repo}`;
     try {
@@ -20720,17 +20706,13 @@ function scrubbed(body, scrub) {
 }
 /** An http(s) URL we can send as `environment_url` / `log_url`; null for anything else or a URL holding a secret. */
 function sendableUrl(url, scrub) {
-    if (!url)
-        return null;
     const safe = safeHttpUrl(url);
     return safe && scrub(safe) === safe ? safe : null;
 }
-/**
- * The final status of a run's deployment, from its Results (several sites: the worst outcome), with
- * the staging URL as `environment_url` when the run had one site. A create skipped because staging
- * exists is `success` (it is there, unchanged); accepted stays `in_progress`, never `success` without
- * evidence; a dry run makes no deployment, so no status.
- */
+/** The final status of a run's deployment, from its Results (several sites: the worst outcome), with the
+ * staging URL as `environment_url` when the run had one site. A create skipped because staging exists is
+ * `success` (it is there, unchanged); accepted stays `in_progress`, never `success` without evidence; a dry
+ * run makes no deployment, so no status. */
 function finalStatus(operation, results) {
     if (results.length === 0)
         return null;
@@ -20773,11 +20755,9 @@ async function setStatus(ctx, id, state, text, environmentUrl = null) {
         ...(state === 'success' ? { auto_inactive: true } : {}),
     }, ctx.scrub));
 }
-/**
- * Creates the deployment for `sha` in the environment, then marks it `in_progress`. The
- * deployment is not transient: the environment outlives one run (later runs replace its
- * deployment, and GitHub's auto_inactive retires the older ones); a delete retires it explicitly.
- */
+/** Creates the deployment for `sha` in the environment, then marks it `in_progress`. The deployment is not
+ * transient: the environment outlives one run (later runs replace its deployment, and GitHub's auto_inactive
+ * retires the older ones); a delete retires it explicitly. */
 async function startDeployment(ctx, sha, operation, siteCount, 
 /** One site's run: the task that names the site, and the payload that records who staging shows. */
 record) {
@@ -20814,10 +20794,8 @@ record) {
         return { id, warning: (0,errors/* githubFailure */.eQ)(e, `mark deployment ${id} in progress`, deployments_PERMISSION, ctx.scrub) };
     }
 }
-/**
- * Gives a deployment its final status (`inactive`: staging shows another run now, or was
- * released); returns a warning when GitHub refused it.
- */
+/** Gives a deployment its final status (`inactive`: staging shows another run now, or was released); returns
+ * a warning when GitHub refused it. */
 async function finishDeployment(ctx, id, status) {
     // Sent once more after a 5xx: a deployment left in_progress reads as a live owner of staging for good.
     for (let attempt = 1;; attempt++)
@@ -20832,11 +20810,9 @@ async function finishDeployment(ctx, id, status) {
             return (0,errors/* githubFailure */.eQ)(e, `mark deployment ${id} ${status.state}`, deployments_PERMISSION, ctx.scrub);
         }
 }
-/**
- * After a delete: every deployment of the environment (all pages, newest first, at most
- * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more. `left`:
- * the deployments past MAX_DEACTIVATED (or after a refusal), left as they are.
- */
+/** After a delete: every deployment of the environment (all pages, newest first, at most MAX_DEACTIVATED)
+ * gets an `inactive` status, so GitHub shows no live environment any more. `left`: the deployments past
+ * MAX_DEACTIVATED (or after a refusal), left as they are. */
 async function deactivateEnvironment(ctx) {
     const ids = [];
     let left = 0;
@@ -20937,10 +20913,8 @@ function readOwner(payload, siteId) {
 function positiveInt(v) {
     return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
 }
-/**
- * The deployments GitHub lists for `query` that `creator` made (issue 24 §5): a record with no
- * creator, or by any other account, is not ours and is never trusted, whatever its payload says.
- */
+/** The deployments GitHub lists for `query` that `creator` made (issue 24 §5): a record with no creator, or
+ * by any other account, is not ours and is never trusted, whatever its payload says. */
 async function ourDeployments(octokit, repo, query, creator) {
     const { data } = await octokit.rest.repos.listDeployments({ ...repo, ...query });
     return data.filter((d) => typeof d.id === 'number' &&
@@ -20954,11 +20928,9 @@ async function statusesOf(octokit, repo, id, per_page) {
     return data;
 }
 const LIVE = new Set(['success', 'in_progress', 'queued', 'pending']);
-/**
- * Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest
- * status is live. A newer inactive one means it was released (or deleted): nobody. Failed and
- * errored refreshes are passed over (the one before them still holds).
- */
+/** Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest status is
+ * live. A newer inactive one means it was released (or deleted): nobody. Failed and errored refreshes are
+ * passed over (the one before them still holds). */
 async function findOwner(octokit, repo, siteId, creator, scrub) {
     try {
         const listed = await ourDeployments(octokit, repo, { task: taskFor(siteId), per_page: MAX_READ }, creator);
@@ -20979,12 +20951,10 @@ async function findOwner(octokit, repo, siteId, creator, scrub) {
         return { warning: (0,errors/* githubFailure */.eQ)(e, doing, '"deployments: read"', scrub) };
     }
 }
-/**
- * Source 3 of the staging URL (issue 20 §1): the staging site keeps its URL across pulls (spec,
- * staging rule 6), so the `environment_url` of the newest success among the environment's last
- * MAX_READ_URL deployments for `siteId` names it, only as `safeHttpUrl` makes it; null when there is
- * none, or GitHub would not say. Read tolerantly, as above. The core checks it answers before use.
- */
+/** Source 3 of the staging URL (issue 20 §1): the staging site keeps its URL across pulls (spec, staging rule
+ * 6), so the `environment_url` of the newest success among the environment's last MAX_READ_URL deployments
+ * for `siteId` names it, only as `safeHttpUrl` makes it; null when there is none, or GitHub would not say.
+ * Read tolerantly, as above. The core checks it answers before use. */
 async function lastDeployedStaging(octokit, repo, environment, siteId, creator) {
     try {
         for (const d of await ourDeployments(octokit, repo, { environment, per_page: MAX_READ_URL }, creator)) {
@@ -21031,16 +21001,11 @@ function describeOwner(current) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/phase.js
-/**
- * Time limits for GitHub's side of a run, in milliseconds (tests shorten them): every request is
- * bounded (10 s before the operation, 30 s after it, 3 s once the run is cancelled: the runner
- * kills 10 s after its first signal).
- */
+/** Time limits of GitHub's requests, in ms (tests shorten them): 10 s before the operation, 30 s after it,
+ * 3 s once the run is cancelled (the runner kills 10 s after its first signal). */
 const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 };
-/**
- * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
- * run is cancelled (at once counted from now if it already is).
- */
+/** A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the run is
+ * cancelled (counted from now if it already is). */
 function phaseSignal(run, normalMs, cancelledMs) {
     const controller = new AbortController();
     const stop = () => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError'));
@@ -21069,7 +21034,6 @@ function phaseSignal(run, normalMs, cancelledMs) {
         },
     };
 }
-/** Runs `work` within a phase, and always disposes of its timers. */
 async function withinPhase(phase, work) {
     try {
         return await work(phase.signal);
@@ -21101,10 +21065,8 @@ async function newRun(o) {
         previous: null,
     };
 }
-/**
- * GitHub requests before the operation: each phase within `limits.before` and within the step's
- * deadline (the operation after them gets what is left of the same `timeout`).
- */
+/** GitHub requests before the operation: each phase within `limits.before` and the step's deadline (the
+ * operation after them gets what is left of the same `timeout`). */
 function beforePhase(run, work) {
     const left = Math.max(0, run.o.deadline - run.o.clock.now());
     return withinPhase(phaseSignal(run.o.signal, Math.min(run.limits.before, left), 0), work);
@@ -21160,10 +21122,8 @@ async function abandon(run, reason) {
     const status = { state: 'error', description: reason };
     await afterPhase(run, (signal) => closeRunDeployment(run, run.octokit(signal), status));
 }
-/**
- * The hand-over as part of the run's Results (so every report shows it): when this run took
- * staging from another pull request (or run), its Result says so, before `after` tells that one.
- */
+/** The hand-over as part of the run's Results (so every report shows it): when this run took staging from
+ * another pull request (or run), its Result says so, before `after` tells that one. */
 function withHandOver(run, results) {
     const took = tookStaging(run, results);
     const previous = run.previous;
@@ -21184,10 +21144,8 @@ function tookStaging(run, results) {
         (r.operation === 'create' && r.result === 'skipped');
     return through ? run.claim : null;
 }
-/**
- * Staging now shows this run: the run it showed before is told, its deployment made inactive (so it
- * claims no preview that is gone) and its pull request's comment updated in place.
- */
+/** Staging now shows this run: the run it showed before is told, its deployment made inactive (so it claims
+ * no preview that is gone) and its pull request's comment updated in place. */
 async function handOver(run, kit, took, previous) {
     const dctx = deploymentContext(run, kit);
     if (!dctx)
@@ -21354,10 +21312,8 @@ function claimOf(run, sha) {
         },
     };
 }
-/**
- * Who staging shows now. Another open pull request's: `take` goes on (and tells it afterwards),
- * `wait` waits for its workflow run to end (within the step's deadline), `fail` stops, naming it.
- */
+/** Who staging shows now. Another open pull request's: `take` goes on (and tells it afterwards), `wait` waits
+ * for its workflow run to end (within the step's deadline), `fail` stops, naming it. */
 async function checkWhoStagingShows(run, repo, claim) {
     const ifTaken = run.o.settings.ifTaken;
     const guarded = ifTaken !== 'take';
@@ -21430,11 +21386,9 @@ async function waitForOwnerRun(run, repo, current) {
             `deleted). if-staging-taken is wait, so ${NOTHING_SENT}.`,
     };
 }
-/**
- * Waits until workflow run `runId` is completed, asking every `limits.poll` through the one backoff
- * helper, each request a phase before the operation, until the step's deadline. `refused` when
- * GitHub answers 403 or 404 (the token lacks `actions: read`, or the run is gone).
- */
+/** Waits until workflow run `runId` is completed, asking every `limits.poll` through the one backoff helper,
+ * each request a phase before the operation, until the step's deadline. `refused` when GitHub answers 403 or
+ * 404 (the token lacks `actions: read`, or the run is gone). */
 async function waitForRun(run, repo, runId) {
     const { clock, deadline, signal } = run.o;
     const backoff = new Backoff(() => run.limits.poll, { clock, deadlineMs: deadline, signal });
@@ -21502,11 +21456,9 @@ async function startRunDeployment(run, sha) {
 
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id']));
-/**
- * What to do before and after the operation, as the GitHub inputs ask. Each never throws; `after`
- * takes `problem` when the step itself went wrong after the operation (its outputs not written), and
- * `knownStaging` is the URL an earlier run recorded, for a one-site create, pull or status.
- */
+/** What to do before and after the operation, as the GitHub inputs ask. Each never throws; `after` takes
+ * `problem` when the step itself went wrong after the operation (its outputs not written), and `knownStaging`
+ * is the URL an earlier run recorded, for a one-site create, pull or status. */
 async function githubSideEffects(o) {
     const run = await newRun(o);
     return {
@@ -21718,21 +21670,19 @@ async function runStep(raw, deps) {
     await gh.after(results, lost ? `Staging ${config.operation} ended, but the step's outputs were lost.` : null);
     finish(report, log, lost);
 }
-/** Outputs, each warning once, and the job summary: the same for every Result, whatever made it. */
+/** Outputs, each warning once (not those the run already wrote as they happened), and the job summary: the
+ * same for every Result, whatever made it. */
 async function publish(results, deps, elapsedMs) {
     const report = assembleReport(results, elapsedMs);
     setOutputs(report.outputs, deps.log);
-    // Each warning once: those the run already wrote as they happened are not repeated.
     for (const w of report.warnings)
         if (!deps.log.warned(w))
             deps.log.warnTitled(w, 'Staging');
     await deps.log.summary(deps.redactor.scrub(renderSummary(results)));
     return report;
 }
-/**
- * The run's last lines. Outputs that could not be written fail the step (later steps would read
- * empty values), after the operation's own result is printed as it was.
- */
+/** The run's last lines. Outputs that could not be written fail the step (later steps would read empty
+ * values), after the operation's own result is printed as it was. */
 function finish(report, log, lostOutputs) {
     // Each error once: a hint the final line already says whole (a run not started) is not repeated.
     for (const e of report.errors)

@@ -36,10 +36,8 @@ export async function abandon(run: GitHubRun, reason: string): Promise<void> {
   await afterPhase(run, (signal) => closeRunDeployment(run, run.octokit(signal), status))
 }
 
-/**
- * The hand-over as part of the run's Results (so every report shows it): when this run took
- * staging from another pull request (or run), its Result says so, before `after` tells that one.
- */
+/** The hand-over as part of the run's Results (so every report shows it): when this run took staging from
+ * another pull request (or run), its Result says so, before `after` tells that one. */
 export function withHandOver(run: GitHubRun, results: Result[]): Result[] {
   const took = tookStaging(run, results)
   const previous = run.previous
@@ -62,10 +60,8 @@ function tookStaging(run: GitHubRun, results: Result[]): GitHubRun['claim'] {
   return through ? run.claim : null
 }
 
-/**
- * Staging now shows this run: the run it showed before is told, its deployment made inactive (so it
- * claims no preview that is gone) and its pull request's comment updated in place.
- */
+/** Staging now shows this run: the run it showed before is told, its deployment made inactive (so it claims
+ * no preview that is gone) and its pull request's comment updated in place. */
 async function handOver(
   run: GitHubRun,
   kit: Octokit,

@@ -75,10 +75,8 @@ function claimOf(run: GitHubRun, sha: string): GitHubRun['claim'] {
   }
 }
 
-/**
- * Who staging shows now. Another open pull request's: `take` goes on (and tells it afterwards),
- * `wait` waits for its workflow run to end (within the step's deadline), `fail` stops, naming it.
- */
+/** Who staging shows now. Another open pull request's: `take` goes on (and tells it afterwards), `wait` waits
+ * for its workflow run to end (within the step's deadline), `fail` stops, naming it. */
 async function checkWhoStagingShows(
   run: GitHubRun,
   repo: Repo,
@@ -163,11 +161,9 @@ async function waitForOwnerRun(run: GitHubRun, repo: Repo, current: CurrentOwner
   }
 }
 
-/**
- * Waits until workflow run `runId` is completed, asking every `limits.poll` through the one backoff
- * helper, each request a phase before the operation, until the step's deadline. `refused` when
- * GitHub answers 403 or 404 (the token lacks `actions: read`, or the run is gone).
- */
+/** Waits until workflow run `runId` is completed, asking every `limits.poll` through the one backoff helper,
+ * each request a phase before the operation, until the step's deadline. `refused` when GitHub answers 403 or
+ * 404 (the token lacks `actions: read`, or the run is gone). */
 async function waitForRun(
   run: GitHubRun,
   repo: Repo,

@@ -26,10 +26,8 @@ interface IssueComment {
   user?: { login?: unknown; type?: unknown } | null
 }
 
-/**
- * Whether `comment` was written by `author`: same login (GitHub logins are case-insensitive), and
- * a bot's login (`name[bot]`) only counts from an account of type Bot, a person's only from a User.
- */
+/** Whether `comment` was written by `author`: same login (GitHub logins are case-insensitive), and a bot's
+ * login (`name[bot]`) only counts from an account of type Bot, a person's only from a User. */
 export function writtenBy(comment: Pick<IssueComment, 'user'>, author: string): boolean {
   const user = comment.user
   if (!user || typeof user.login !== 'string') return false
@@ -59,10 +57,8 @@ export interface PostOutcome {
 const PERMISSION = '"pull-requests: write" (or "issues: write")'
 const FORKS = ' A pull request from a fork gets a read-only token whatever the workflow asks.'
 
-/**
- * Creates or updates one comment per site: PATCHes the ones found, POSTs the rest. Never throws:
- * failures come back as reports with a warning that says what to do.
- */
+/** Creates or updates one comment per site: PATCHes the ones found, POSTs the rest. Never throws: failures
+ * come back as reports with a warning that says what to do. */
 export async function postOrUpdateComments(results: Result[], options: PostOptions): Promise<PostOutcome> {
   const { octokit, target, author, scrub } = options
   const repo = { owner: target.owner, repo: target.repo }
@@ -105,10 +101,8 @@ export async function postOrUpdateComments(results: Result[], options: PostOptio
   return { reports, ignored }
 }
 
-/**
- * Our comment (marker AND author) for each of `siteIds`, every page read until each is found; marker
- * comments by anybody else come back in `ignored`. Throws what Octokit throws.
- */
+/** Our comment (marker AND author) for each of `siteIds`, every page read until each is found; marker
+ * comments by anybody else come back in `ignored`. Throws what Octokit throws. */
 async function findOwnComments(
   octokit: Octokit,
   target: PullRequestTarget,
@@ -137,10 +131,8 @@ async function findOwnComments(
   return { found, ignored }
 }
 
-/**
- * Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken
- * from it, or released), editing it in place. `none` when that pull request has no comment of ours.
- */
+/** Puts `notice` at the top of our comment for `siteId` on another pull request (staging was taken from it,
+ * or released), editing it in place. `none` when that pull request has no comment of ours. */
 export async function addNotice(
   octokit: Octokit,
   target: PullRequestTarget,

@@ -84,10 +84,8 @@ export function pullRequestTarget(
 /** A commit id: SHA-1, or SHA-256. */
 export const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i
 
-/**
- * The commit a deployment is made for: the pull request's head on pull_request and
- * pull_request_target (GITHUB_SHA is then a merge or base commit), else GITHUB_SHA.
- */
+/** The commit a deployment is made for: the pull request's head on pull_request and pull_request_target
+ * (GITHUB_SHA is then a merge or base commit), else GITHUB_SHA. */
 export function deploymentSha(
   eventName: string | undefined,
   payload: unknown,
@@ -116,10 +114,8 @@ export function runUrlFrom(env: Env): string | null {
   return `${server.replace(/\/+$/, '')}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${attempt}`
 }
 
-/**
- * The fork a `pull_request` run comes from (`alice/site-repo`), or null: GitHub gives such a run no
- * secrets and a read-only token.
- */
+/** The fork a `pull_request` run comes from (`alice/site-repo`), or null: GitHub gives such a run no secrets
+ * and a read-only token. */
 export function forkOf(eventName: string | undefined, payload: unknown): string | null {
   if (eventName !== 'pull_request') return null
   const pr = (payload as { pull_request?: { head?: { repo?: unknown }; base?: { repo?: unknown } } } | null)

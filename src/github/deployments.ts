@@ -43,7 +43,6 @@ function scrubbed<T extends Record<string, unknown>>(body: T, scrub: (t: string)
 
 /** An http(s) URL we can send as `environment_url` / `log_url`; null for anything else or a URL holding a secret. */
 function sendableUrl(url: string | null | undefined, scrub: (t: string) => string): string | null {
-  if (!url) return null
   const safe = safeHttpUrl(url)
   return safe && scrub(safe) === safe ? safe : null
 }
@@ -55,12 +54,10 @@ export interface FinalStatus {
   environmentUrl?: string | null
 }
 
-/**
- * The final status of a run's deployment, from its Results (several sites: the worst outcome), with
- * the staging URL as `environment_url` when the run had one site. A create skipped because staging
- * exists is `success` (it is there, unchanged); accepted stays `in_progress`, never `success` without
- * evidence; a dry run makes no deployment, so no status.
- */
+/** The final status of a run's deployment, from its Results (several sites: the worst outcome), with the
+ * staging URL as `environment_url` when the run had one site. A create skipped because staging exists is
+ * `success` (it is there, unchanged); accepted stays `in_progress`, never `success` without evidence; a dry
+ * run makes no deployment, so no status. */
 export function finalStatus(operation: string, results: Result[]): FinalStatus | null {
   if (results.length === 0) return null
   const sites = results.length > 1 ? ` (${results.length} sites)` : ''
@@ -115,11 +112,9 @@ async function setStatus(
   )
 }
 
-/**
- * Creates the deployment for `sha` in the environment, then marks it `in_progress`. The
- * deployment is not transient: the environment outlives one run (later runs replace its
- * deployment, and GitHub's auto_inactive retires the older ones); a delete retires it explicitly.
- */
+/** Creates the deployment for `sha` in the environment, then marks it `in_progress`. The deployment is not
+ * transient: the environment outlives one run (later runs replace its deployment, and GitHub's auto_inactive
+ * retires the older ones); a delete retires it explicitly. */
 export async function startDeployment(
   ctx: DeploymentContext,
   sha: string,
@@ -168,10 +163,8 @@ export async function startDeployment(
   }
 }
 
-/**
- * Gives a deployment its final status (`inactive`: staging shows another run now, or was
- * released); returns a warning when GitHub refused it.
- */
+/** Gives a deployment its final status (`inactive`: staging shows another run now, or was released); returns
+ * a warning when GitHub refused it. */
 export async function finishDeployment(
   ctx: DeploymentContext,
   id: number,
@@ -189,11 +182,9 @@ export async function finishDeployment(
     }
 }
 
-/**
- * After a delete: every deployment of the environment (all pages, newest first, at most
- * MAX_DEACTIVATED) gets an `inactive` status, so GitHub shows no live environment any more. `left`:
- * the deployments past MAX_DEACTIVATED (or after a refusal), left as they are.
- */
+/** After a delete: every deployment of the environment (all pages, newest first, at most MAX_DEACTIVATED)
+ * gets an `inactive` status, so GitHub shows no live environment any more. `left`: the deployments past
+ * MAX_DEACTIVATED (or after a refusal), left as they are. */
 export async function deactivateEnvironment(
   ctx: DeploymentContext,
 ): Promise<{ deactivated: number; left: number; warning: string | null }> {

@@ -15,10 +15,8 @@ export class GitHubTimeout extends Error {
   }
 }
 
-/**
- * `Could not <doing> <where> (HTTP 403: ...). The github-token lacks ...`: one sentence of what
- * failed, one of what to do, for a refused, timed-out or failed request.
- */
+/** `Could not <doing> <where> (HTTP 403: ...). The github-token lacks ...`: one sentence of what failed, one
+ * of what to do, for a refused, timed-out or failed request. */
 export function githubFailure(
   e: unknown,
   doing: string,

@@ -17,11 +17,9 @@ import { beforePhase, newRun, type GitHubRun, type GitHubSideEffectOptions } fro
 /** The action's outputs set here (after the ones of src/report/outputs.ts). */
 export const GITHUB_OUTPUT_NAMES = ['deployment-id'] as const
 
-/**
- * What to do before and after the operation, as the GitHub inputs ask. Each never throws; `after`
- * takes `problem` when the step itself went wrong after the operation (its outputs not written), and
- * `knownStaging` is the URL an earlier run recorded, for a one-site create, pull or status.
- */
+/** What to do before and after the operation, as the GitHub inputs ask. Each never throws; `after` takes
+ * `problem` when the step itself went wrong after the operation (its outputs not written), and `knownStaging`
+ * is the URL an earlier run recorded, for a one-site create, pull or status. */
 export async function githubSideEffects(o: GitHubSideEffectOptions) {
   const run = await newRun(o)
   return {

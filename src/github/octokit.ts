@@ -13,11 +13,9 @@ const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {
 /** How a request reaches GitHub: the WHATWG fetch shape Octokit calls. */
 export type GitHubFetch = (url: string, init: RequestInit) => Promise<Response>
 
-/**
- * An Octokit for `apiUrl` whose every request is aborted by `signal`; a request cut short that
- * way fails with GitHubTimeout, whatever stage it was in. It logs nothing itself. `fetch`: how its
- * requests go out (tests: an in-process GitHub); @actions/github's proxy-aware one by default.
- */
+/** An Octokit for `apiUrl` whose every request is aborted by `signal`; a request cut short that way fails
+ * with GitHubTimeout, whatever stage it was in. It logs nothing itself. `fetch`: how its requests go out
+ * (tests: an in-process GitHub); @actions/github's proxy-aware one by default. */
 export function octokitFor(
   token: string,
   apiUrl: string,

@@ -92,10 +92,8 @@ interface Deployment {
   creator?: { login?: unknown } | null
 }
 
-/**
- * The deployments GitHub lists for `query` that `creator` made (issue 24 §5): a record with no
- * creator, or by any other account, is not ours and is never trusted, whatever its payload says.
- */
+/** The deployments GitHub lists for `query` that `creator` made (issue 24 §5): a record with no creator, or
+ * by any other account, is not ours and is never trusted, whatever its payload says. */
 export async function ourDeployments(
   octokit: Octokit,
   repo: Repo,
@@ -120,11 +118,9 @@ async function statusesOf(octokit: Octokit, repo: Repo, id: number, per_page: nu
 
 const LIVE = new Set(['success', 'in_progress', 'queued', 'pending'])
 
-/**
- * Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest
- * status is live. A newer inactive one means it was released (or deleted): nobody. Failed and
- * errored refreshes are passed over (the one before them still holds).
- */
+/** Who staging shows now: the newest of the site's deployments recorded by `creator` whose latest status is
+ * live. A newer inactive one means it was released (or deleted): nobody. Failed and errored refreshes are
+ * passed over (the one before them still holds). */
 export async function findOwner(
   octokit: Octokit,
   repo: Repo,
@@ -149,12 +145,10 @@ export async function findOwner(
   }
 }
 
-/**
- * Source 3 of the staging URL (issue 20 §1): the staging site keeps its URL across pulls (spec,
- * staging rule 6), so the `environment_url` of the newest success among the environment's last
- * MAX_READ_URL deployments for `siteId` names it, only as `safeHttpUrl` makes it; null when there is
- * none, or GitHub would not say. Read tolerantly, as above. The core checks it answers before use.
- */
+/** Source 3 of the staging URL (issue 20 §1): the staging site keeps its URL across pulls (spec, staging rule
+ * 6), so the `environment_url` of the newest success among the environment's last MAX_READ_URL deployments
+ * for `siteId` names it, only as `safeHttpUrl` makes it; null when there is none, or GitHub would not say.
+ * Read tolerantly, as above. The core checks it answers before use. */
 export async function lastDeployedStaging(
   octokit: Octokit,
   repo: Repo,

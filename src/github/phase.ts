@@ -1,15 +1,10 @@
-/**
- * Time limits for GitHub's side of a run, in milliseconds (tests shorten them): every request is
- * bounded (10 s before the operation, 30 s after it, 3 s once the run is cancelled: the runner
- * kills 10 s after its first signal).
- */
+/** Time limits of GitHub's requests, in ms (tests shorten them): 10 s before the operation, 30 s after it,
+ * 3 s once the run is cancelled (the runner kills 10 s after its first signal). */
 export const LIMITS_MS = { before: 10_000, after: 30_000, cancelled: 3_000, poll: 15_000 }
 export type Limits = typeof LIMITS_MS
 
-/**
- * A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the
- * run is cancelled (at once counted from now if it already is).
- */
+/** A signal for one phase of GitHub requests: aborts after `normalMs`, or `cancelledMs` after the run is
+ * cancelled (counted from now if it already is). */
 export function phaseSignal(run: AbortSignal | undefined, normalMs: number, cancelledMs: number) {
   const controller = new AbortController()
   const stop = () => controller.abort(new DOMException('GitHub did not answer in time', 'TimeoutError'))
@@ -37,7 +32,6 @@ export function phaseSignal(run: AbortSignal | undefined, normalMs: number, canc
   }
 }
 
-/** Runs `work` within a phase, and always disposes of its timers. */
 export async function withinPhase<T>(
   phase: ReturnType<typeof phaseSignal>,
   work: (signal: AbortSignal) => Promise<T>,

@@ -27,12 +27,10 @@ export interface StepLog extends Logger {
   summary(markdown: string): Promise<void>
 }
 
-/** What the facade is given: the step's settings, its deadline, its clock and its writer. */
 export interface GitHubSideEffectOptions {
   /** The run's operation (`create`, `pull`, `push`, `delete`, `status`, `release`). */
   operation: string
   dryRun: boolean
-  /** The production site ids of the run. */
   siteIds: string[]
   /** The GitHub inputs, as src/inputs/ checked them. */
   settings: GitHubSettings
@@ -52,7 +50,6 @@ export interface GitHubSideEffectOptions {
   fetch?: GitHubFetch
 }
 
-/** One run's GitHub side: what the inputs asked, the runner's context, and the deployment made. */
 export interface GitHubRun {
   o: GitHubSideEffectOptions
   ctx: RunContext
@@ -92,10 +89,8 @@ export async function newRun(o: GitHubSideEffectOptions): Promise<GitHubRun> {
   }
 }
 
-/**
- * GitHub requests before the operation: each phase within `limits.before` and within the step's
- * deadline (the operation after them gets what is left of the same `timeout`).
- */
+/** GitHub requests before the operation: each phase within `limits.before` and the step's deadline (the
+ * operation after them gets what is left of the same `timeout`). */
 export function beforePhase<T>(run: GitHubRun, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const left = Math.max(0, run.o.deadline - run.o.clock.now())
   return withinPhase(phaseSignal(run.o.signal, Math.min(run.limits.before, left), 0), work)

@@ -123,20 +123,18 @@ export async function runStep(raw: ActionRawInputs, deps: StepDeps): Promise<voi
   finish(report, log, lost)
 }
 
-/** Outputs, each warning once, and the job summary: the same for every Result, whatever made it. */
+/** Outputs, each warning once (not those the run already wrote as they happened), and the job summary: the
+ * same for every Result, whatever made it. */
 async function publish(results: Result[], deps: StepDeps, elapsedMs: number): Promise<Report> {
   const report = assembleReport(results, elapsedMs)
   setOutputs(report.outputs, deps.log)
-  // Each warning once: those the run already wrote as they happened are not repeated.
   for (const w of report.warnings) if (!deps.log.warned(w)) deps.log.warnTitled(w, 'Staging')
   await deps.log.summary(deps.redactor.scrub(renderSummary(results)))
   return report
 }
 
-/**
- * The run's last lines. Outputs that could not be written fail the step (later steps would read
- * empty values), after the operation's own result is printed as it was.
- */
+/** The run's last lines. Outputs that could not be written fail the step (later steps would read empty
+ * values), after the operation's own result is printed as it was. */
 function finish(report: Report, log: StepLog, lostOutputs: string | null): void {
   // Each error once: a hint the final line already says whole (a run not started) is not repeated.
   for (const e of report.errors) if (!report.finalLine.includes(e.hint)) log.error(e.hint, e.title)
