@@ -1091,11 +1091,9 @@ var encodings = __nccwpck_require__(7349);
 
 
 
-/**
- * Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is
- * shown as text, one line, bounded (`md`, `escapeMarkdown`); only http(s) URLs that `safeHttpUrl`
- * accepts become links.
- */
+/** Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is shown as
+ * text, one line, bounded (`md`, `escapeMarkdown`); only http(s) URLs that `safeHttpUrl` accepts become
+ * links. */
 /** One icon per outcome, for every rendering (summary, PR comment). */
 const ICON = {
     succeeded: '✅',
@@ -1110,14 +1108,11 @@ const ICON = {
 function md(text, max = 1500) {
     return escapeMarkdown(bound(oneLine(String(text)), max));
 }
-/**
- * Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block
- * structure at its start (headings, lists, quotes), no @mentions, no issue references (#12,
- * GH-12), no autolinks. A URL in the text (`https://...`, `www....`) goes in a code span, where
- * nothing links it and its characters stay exactly as they were, so a person can copy it as it is
- * (an invisible character inside it would break that). Zero-width spaces break what backslashes
- * cannot (mentions, issue references), and only there.
- */
+/** Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block structure at
+ * its start (headings, lists, quotes), no @mentions, no issue references (#12, GH-12), no autolinks. A URL in
+ * the text (`https://...`, `www....`) goes in a code span, where nothing links it and its characters stay
+ * exactly as they were, so a person can copy it as it is (an invisible character inside it would break that).
+ * Zero-width spaces break what backslashes cannot (mentions, issue references), and only there. */
 function escapeMarkdown(text) {
     let out = '';
     let at = 0;
@@ -1130,10 +1125,8 @@ function escapeMarkdown(text) {
     }
     return out + escapeText(text.slice(at), at === 0);
 }
-/**
- * A URL in running text: a scheme and `://` (or `www.`), then the characters a URL is made of,
- * none of which can end a code span or a table cell (no backtick, `|`, `\\`, `<`, `>`, quote or space).
- */
+/** A URL in running text: a scheme and `://` (or `www.`), then the characters a URL is made of, none of which
+ * can end a code span or a table cell (no backtick, `|`, `\\`, `<`, `>`, quote or space). */
 const URL_IN_TEXT = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/|www\.)[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%()]+/gi;
 /** Punctuation that ends the sentence rather than the URL: a final `.`, `,`, `)` without its `(`... */
 function trimUrl(url) {
@@ -1173,13 +1166,10 @@ function code(text) {
 const MAX_URL_CHARS = 2048;
 /** Characters kept as they are in a path, query or fragment; everything else is percent-encoded. */
 const URL_SAFE = /[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%]/;
-/**
- * An http(s) URL made safe to link, to put in an HTML comment and to send to GitHub as an
- * `environment_url`; null for anything else (other schemes, user-info, odd hosts, control
- * characters, more than 2048 characters). Credential-looking query parameters are removed
- * (contract §5), and every character that could end a Markdown link or an HTML comment is
- * percent-encoded.
- */
+/** An http(s) URL made safe to link, to put in an HTML comment and to send to GitHub as an `environment_url`;
+ * null for anything else (other schemes, user-info, odd hosts, control characters, more than 2048
+ * characters). Credential-looking query parameters are removed (contract §5), and every character that could
+ * end a Markdown link or an HTML comment is percent-encoded. */
 function safeHttpUrl(raw) {
     if (typeof raw !== 'string')
         return null;
@@ -1259,10 +1249,8 @@ function assembleReport(results, elapsedMs) {
         finalLine: finalLine(results),
     };
 }
-/**
- * The last line of a run, for the action's log and the CLI: what happened, in our words, and the
- * server's own words quoted as such (for a job that ended, never "started" as the last word).
- */
+/** The last line of a run, for the action's log and the CLI: what happened, in our words, and the server's
+ * own words quoted as such (for a job that ended, never "started" as the last word). */
 function finalLine(results) {
     const first = results[0];
     if (!first)
@@ -2549,10 +2537,8 @@ const OUTPUT_NAMES = [
     'checkpoint-id',
     'production-check',
 ];
-/**
- * The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts
- * are sums, and the per-site detail is in `results` (a JSON array of Results, always set).
- */
+/** The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts are sums,
+ * and the per-site detail is in `results` (a JSON array of Results, always set). */
 function outputsFor(results, wallSeconds) {
     const results_ = resultsJson(results);
     if (results.length === 1) {
@@ -2612,10 +2598,8 @@ function batchMessage(results) {
 }
 /** GitHub refuses an output over 1 MB: `results` stays under this, as valid JSON, whatever happened. */
 const MAX_RESULTS_BYTES = 900_000;
-/**
- * The `results` output: every Result in full while that fits; else the fields a later step needs to
- * act on each site (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites.
- */
+/** The `results` output: every Result in full while that fits; else the fields a later step needs to act on
+ * each site (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites. */
 function resultsJson(results) {
     const full = JSON.stringify(results.map(publicResult));
     if (Buffer.byteLength(full) <= MAX_RESULTS_BYTES)
@@ -2632,10 +2616,8 @@ function resultsJson(results) {
         error: r.error ? { kind: r.error.kind } : null,
     })));
 }
-/**
- * A Result as published in `results` and `--json`: every field, in the order newResult gives them,
- * but the run's wait for calls other runs used (the summary's timing line says that).
- */
+/** A Result as published in `results` and `--json`: every field, in the order newResult gives them, but the
+ * run's wait for calls other runs used (the summary's timing line says that). */
 function publicResult(r) {
     const { sharedWaitSeconds: _shared, ...published } = r;
     return published;

@@ -19780,11 +19780,9 @@ function parseActionInputs(raw) {
 
 
 
-/**
- * Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is
- * shown as text, one line, bounded (`md`, `escapeMarkdown`); only http(s) URLs that `safeHttpUrl`
- * accepts become links.
- */
+/** Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is shown as
+ * text, one line, bounded (`md`, `escapeMarkdown`); only http(s) URLs that `safeHttpUrl` accepts become
+ * links. */
 /** One icon per outcome, for every rendering (summary, PR comment). */
 const ICON = {
     succeeded: '✅',
@@ -19799,14 +19797,11 @@ const ICON = {
 function md(text, max = 1500) {
     return escapeMarkdown((0,src_text/* bound */.$s)((0,src_text/* oneLine */.TN)(String(text)), max));
 }
-/**
- * Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block
- * structure at its start (headings, lists, quotes), no @mentions, no issue references (#12,
- * GH-12), no autolinks. A URL in the text (`https://...`, `www....`) goes in a code span, where
- * nothing links it and its characters stay exactly as they were, so a person can copy it as it is
- * (an invisible character inside it would break that). Zero-width spaces break what backslashes
- * cannot (mentions, issue references), and only there.
- */
+/** Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block structure at
+ * its start (headings, lists, quotes), no @mentions, no issue references (#12, GH-12), no autolinks. A URL in
+ * the text (`https://...`, `www....`) goes in a code span, where nothing links it and its characters stay
+ * exactly as they were, so a person can copy it as it is (an invisible character inside it would break that).
+ * Zero-width spaces break what backslashes cannot (mentions, issue references), and only there. */
 function escapeMarkdown(text) {
     let out = '';
     let at = 0;
@@ -19819,10 +19814,8 @@ function escapeMarkdown(text) {
     }
     return out + escapeText(text.slice(at), at === 0);
 }
-/**
- * A URL in running text: a scheme and `://` (or `www.`), then the characters a URL is made of,
- * none of which can end a code span or a table cell (no backtick, `|`, `\\`, `<`, `>`, quote or space).
- */
+/** A URL in running text: a scheme and `://` (or `www.`), then the characters a URL is made of, none of which
+ * can end a code span or a table cell (no backtick, `|`, `\\`, `<`, `>`, quote or space). */
 const URL_IN_TEXT = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/|www\.)[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%()]+/gi;
 /** Punctuation that ends the sentence rather than the URL: a final `.`, `,`, `)` without its `(`... */
 function trimUrl(url) {
@@ -19862,13 +19855,10 @@ function code(text) {
 const MAX_URL_CHARS = 2048;
 /** Characters kept as they are in a path, query or fragment; everything else is percent-encoded. */
 const URL_SAFE = /[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%]/;
-/**
- * An http(s) URL made safe to link, to put in an HTML comment and to send to GitHub as an
- * `environment_url`; null for anything else (other schemes, user-info, odd hosts, control
- * characters, more than 2048 characters). Credential-looking query parameters are removed
- * (contract §5), and every character that could end a Markdown link or an HTML comment is
- * percent-encoded.
- */
+/** An http(s) URL made safe to link, to put in an HTML comment and to send to GitHub as an `environment_url`;
+ * null for anything else (other schemes, user-info, odd hosts, control characters, more than 2048
+ * characters). Credential-looking query parameters are removed (contract §5), and every character that could
+ * end a Markdown link or an HTML comment is percent-encoded. */
 function safeHttpUrl(raw) {
     if (typeof raw !== 'string')
         return null;
@@ -19943,10 +19933,8 @@ const OUTPUT_NAMES = [
     'checkpoint-id',
     'production-check',
 ];
-/**
- * The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts
- * are sums, and the per-site detail is in `results` (a JSON array of Results, always set).
- */
+/** The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts are sums,
+ * and the per-site detail is in `results` (a JSON array of Results, always set). */
 function outputsFor(results, wallSeconds) {
     const results_ = resultsJson(results);
     if (results.length === 1) {
@@ -20006,10 +19994,8 @@ function batchMessage(results) {
 }
 /** GitHub refuses an output over 1 MB: `results` stays under this, as valid JSON, whatever happened. */
 const MAX_RESULTS_BYTES = 900_000;
-/**
- * The `results` output: every Result in full while that fits; else the fields a later step needs to
- * act on each site (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites.
- */
+/** The `results` output: every Result in full while that fits; else the fields a later step needs to act on
+ * each site (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites. */
 function resultsJson(results) {
     const full = JSON.stringify(results.map(publicResult));
     if (Buffer.byteLength(full) <= MAX_RESULTS_BYTES)
@@ -20026,10 +20012,8 @@ function resultsJson(results) {
         error: r.error ? { kind: r.error.kind } : null,
     })));
 }
-/**
- * A Result as published in `results` and `--json`: every field, in the order newResult gives them,
- * but the run's wait for calls other runs used (the summary's timing line says that).
- */
+/** A Result as published in `results` and `--json`: every field, in the order newResult gives them, but the
+ * run's wait for calls other runs used (the summary's timing line says that). */
 function publicResult(r) {
     const { sharedWaitSeconds: _shared, ...published } = r;
     return published;
@@ -20057,10 +20041,8 @@ function assembleReport(results, elapsedMs) {
         finalLine: finalLine(results),
     };
 }
-/**
- * The last line of a run, for the action's log and the CLI: what happened, in our words, and the
- * server's own words quoted as such (for a job that ended, never "started" as the last word).
- */
+/** The last line of a run, for the action's log and the CLI: what happened, in our words, and the server's
+ * own words quoted as such (for a job that ended, never "started" as the last word). */
 function finalLine(results) {
     const first = results[0];
     if (!first)
@@ -20091,13 +20073,11 @@ function finalLine(results) {
 const MAX_SUMMARY_BYTES = 900 * 1024;
 /** Per-site detail lines after the table of a batch: past this, the `results` output has the rest. */
 const MAX_DETAIL_SITES = 200;
-/**
- * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
- * what happened in one sentence, then a short table (one site: a definition table whose first row is
- * the site; several: one row a site, at most five columns, then the sites that did not succeed), the
- * server's words, what to do, warnings. Everything from the run is escaped (src/report/markdown.ts);
- * the whole stays under MAX_SUMMARY_BYTES.
- */
+/** The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes, what
+ * happened in one sentence, then a short table (one site: a definition table whose first row is the site;
+ * several: one row a site, at most five columns, then the sites that did not succeed), the server's words,
+ * what to do, warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
+ * MAX_SUMMARY_BYTES. */
 function renderSummary(results) {
     const first = results[0];
     if (!first)
@@ -20200,10 +20180,9 @@ function batch(results, out) {
         ]);
     columns.push(['Duration', (r) => durationText(r.durationSeconds * 1000, 'tenths')]);
     out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`);
-    for (const r of results) {
+    for (const r of results)
         if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`))
             break;
-    }
     out.push('');
     if (results[0]?.sharedWaitSeconds)
         out.push(`The run spent ${sharedWait(results[0])}.`, '');
@@ -20231,11 +20210,9 @@ function batch(results, out) {
         out.push('', `… and ${order.length - shown.length} more: see the \`results\` output.`);
     out.push('');
 }
-/**
- * Under a batch's table: where its staging URLs and ids came from, grouped by source ("3 sites: from
- * the site list, …; 1 site: from the create answer"), then the notes on sources that could not say,
- * each once. Bounded: a few sources and notes, whatever the batch.
- */
+/** Under a batch's table: where its staging URLs and ids came from, grouped by source ("3 sites: from the
+ * site list, …; 1 site: from the create answer"), then the notes on sources that could not say, each once.
+ * Bounded: a few sources and notes, whatever the batch. */
 function sourceLines(results) {
     const grouped = (pick) => {
         const counts = new Map();
@@ -20414,21 +20391,17 @@ function forkOf(eventName, payload) {
 ;// CONCATENATED MODULE: ./src/report/comment.js
 
 
-/**
- * The pull-request comment's body (posted by src/github/comment.ts), rendered purely: a Result in,
- * Markdown out, one comment per production site, found again by a hidden marker on its first line.
- * Everything from the server is made inert here: one line, bounded, HTML escaped, no Markdown
- * structure, @mentions, issue references or links. The only links are ours: the staging URL (http
- * or https only, re-encoded by `safeHttpUrl`) and the workflow run.
- */
+/** The pull-request comment's body (posted by src/github/comment.ts), rendered purely: a Result in, Markdown
+ * out, one comment per production site, found again by a hidden marker on its first line. Everything from the
+ * server is made inert here: one line, bounded, HTML escaped, no Markdown structure, @mentions, issue
+ * references or links. The only links are ours: the staging URL (http or https only, re-encoded by
+ * `safeHttpUrl`) and the workflow run. */
 const MARKER_PREFIX = '<!-- site-staging-action:site=';
 /** Site ids are `[A-Za-z0-9_-]` (src/inputs/), so they cannot close the HTML comment. */
 const markerFor = (siteId) => `${MARKER_PREFIX}${siteId} -->`;
-/**
- * The last known staging URL, kept hidden in the comment for runs that do not report one (push).
- * It holds only what `safeHttpUrl` returns, so it cannot contain whitespace, `<`, `>` or quotes,
- * and cannot close the HTML comment.
- */
+/** The last known staging URL, kept hidden in the comment for runs that do not report one (push). It holds
+ * only what `safeHttpUrl` returns, so it cannot contain whitespace, `<`, `>` or quotes, and cannot close the
+ * HTML comment. */
 const URL_MARK = /^<!-- site-staging-action:staging-url=(\S{1,2100}) -->$/m;
 /** Bounds on every text from a run, in characters (GitHub refuses comments over 65536). */
 const MAX_MESSAGE_CHARS = 1500;
@@ -20447,10 +20420,8 @@ const HEADLINES = {
     'pull succeeded': '✅ Staging refreshed from production',
     'push succeeded': '✅ Staging pushed to production',
 };
-/**
- * The comment for one site's Result, as Markdown. Every text from the run is passed through
- * `scrub` (the redactor) before anything else, so no secret can reach the comment.
- */
+/** The comment for one site's Result, as Markdown. Every text from the run is passed through `scrub` (the
+ * redactor) before anything else, so no secret can reach the comment. */
 function renderComment(r, scrub, extras = {}) {
     // Whether the result leaves the site without a staging environment.
     const removed = r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped');
@@ -20506,22 +20477,18 @@ function renderComment(r, scrub, extras = {}) {
     const body = scrub(lines.join('\n'));
     return body.length > MAX_COMMENT_CHARS ? `${body.slice(0, MAX_COMMENT_CHARS)}…\n` : body;
 }
-/**
- * The staging URL recorded in an earlier comment, if it is one we could have rendered ourselves
- * (an http(s) URL exactly as `safeHttpUrl` writes it); anything else is ignored. Only call this on
- * a comment written by the comment author: never take anything from somebody else's comment.
- */
+/** The staging URL recorded in an earlier comment, if it is one we could have rendered ourselves (an http(s)
+ * URL exactly as `safeHttpUrl` writes it); anything else is ignored. Only call this on a comment written by
+ * the comment author: never take anything from somebody else's comment. */
 function stagingUrlFromComment(body) {
     const found = URL_MARK.exec(body)?.[1];
     if (!found)
         return null;
     return safeHttpUrl(found) === found ? found : null;
 }
-/**
- * `body` (one of our comments) with `notice` at its top, in place of any earlier notice; the rest of
- * the comment is kept as it was. `notice` is our own Markdown: the caller builds it from values it
- * checked (numbers, times, URLs as `safeHttpUrl` writes them).
- */
+/** `body` (one of our comments) with `notice` at its top, in place of any earlier notice; the rest of the
+ * comment is kept as it was. `notice` is our own Markdown: the caller builds it from values it checked
+ * (numbers, times, URLs as `safeHttpUrl` writes them). */
 function withNotice(body, notice) {
     const lines = body.split('\n');
     const start = lines.indexOf(NOTICE_OPEN);

@@ -3,10 +3,8 @@ import { isFailure, overallOutcome, type Result } from '../types.js'
 import { countOutcomes, serverWords } from './markdown.js'
 import { outputsFor, type Outputs } from './outputs.js'
 
-/**
- * The one assembly of a run's report, shared by the action (src/action.ts) and the CLI
- * (src/cli/run.ts): each front door only writes these pieces its own way.
- */
+/** The one assembly of a run's report, shared by the action (src/action.ts) and the CLI (src/cli/run.ts):
+ * each front door only writes these pieces its own way. */
 export interface Report {
   /** The run failed: the action calls setFailed, the CLI exits 1. */
   failed: boolean
@@ -36,10 +34,8 @@ export function assembleReport(results: Result[], elapsedMs: number): Report {
   }
 }
 
-/**
- * The last line of a run, for the action's log and the CLI: what happened, in our words, and the
- * server's own words quoted as such (for a job that ended, never "started" as the last word).
- */
+/** The last line of a run, for the action's log and the CLI: what happened, in our words, and the server's
+ * own words quoted as such (for a job that ended, never "started" as the last word). */
 export function finalLine(results: Result[]): string {
   const first = results[0]
   if (!first) return 'Nothing ran.'

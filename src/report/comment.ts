@@ -2,23 +2,19 @@ import type { Result } from '../types.js'
 import { durationText } from '../duration.js'
 import { ICON, checkpointRow, code, link, md, safeHttpUrl, serverWords } from './markdown.js'
 
-/**
- * The pull-request comment's body (posted by src/github/comment.ts), rendered purely: a Result in,
- * Markdown out, one comment per production site, found again by a hidden marker on its first line.
- * Everything from the server is made inert here: one line, bounded, HTML escaped, no Markdown
- * structure, @mentions, issue references or links. The only links are ours: the staging URL (http
- * or https only, re-encoded by `safeHttpUrl`) and the workflow run.
- */
+/** The pull-request comment's body (posted by src/github/comment.ts), rendered purely: a Result in, Markdown
+ * out, one comment per production site, found again by a hidden marker on its first line. Everything from the
+ * server is made inert here: one line, bounded, HTML escaped, no Markdown structure, @mentions, issue
+ * references or links. The only links are ours: the staging URL (http or https only, re-encoded by
+ * `safeHttpUrl`) and the workflow run. */
 
 const MARKER_PREFIX = '<!-- site-staging-action:site='
 /** Site ids are `[A-Za-z0-9_-]` (src/inputs/), so they cannot close the HTML comment. */
 export const markerFor = (siteId: string): string => `${MARKER_PREFIX}${siteId} -->`
 
-/**
- * The last known staging URL, kept hidden in the comment for runs that do not report one (push).
- * It holds only what `safeHttpUrl` returns, so it cannot contain whitespace, `<`, `>` or quotes,
- * and cannot close the HTML comment.
- */
+/** The last known staging URL, kept hidden in the comment for runs that do not report one (push). It holds
+ * only what `safeHttpUrl` returns, so it cannot contain whitespace, `<`, `>` or quotes, and cannot close the
+ * HTML comment. */
 const URL_MARK = /^<!-- site-staging-action:staging-url=(\S{1,2100}) -->$/m
 
 /** Bounds on every text from a run, in characters (GitHub refuses comments over 65536). */
@@ -31,10 +27,8 @@ export const MAX_COMMENT_CHARS = 60_000
 export interface RenderExtras {
   /** Link to the workflow run that posted the comment. */
   runUrl?: string | null
-  /**
-   * The staging URL an earlier comment of ours recorded (used when the result has none). The
-   * caller reads it only from a comment it has checked was written by the comment author.
-   */
+  /** The staging URL an earlier comment of ours recorded (used when the result has none). The caller reads it
+   * only from a comment it has checked was written by the comment author. */
   previousStagingUrl?: string | null
   /** What staging shows after this run (a create or pull for a pull request): its head commit and time. */
   owner?: { sha: string; at: string } | null
@@ -53,10 +47,8 @@ const HEADLINES: Record<string, string> = {
   'push succeeded': '✅ Staging pushed to production',
 }
 
-/**
- * The comment for one site's Result, as Markdown. Every text from the run is passed through
- * `scrub` (the redactor) before anything else, so no secret can reach the comment.
- */
+/** The comment for one site's Result, as Markdown. Every text from the run is passed through `scrub` (the
+ * redactor) before anything else, so no secret can reach the comment. */
 export function renderComment(r: Result, scrub: (text: string) => string, extras: RenderExtras = {}): string {
   // Whether the result leaves the site without a staging environment.
   const removed = r.operation === 'delete' && (r.result === 'succeeded' || r.result === 'skipped')
@@ -112,22 +104,18 @@ export function renderComment(r: Result, scrub: (text: string) => string, extras
   return body.length > MAX_COMMENT_CHARS ? `${body.slice(0, MAX_COMMENT_CHARS)}…\n` : body
 }
 
-/**
- * The staging URL recorded in an earlier comment, if it is one we could have rendered ourselves
- * (an http(s) URL exactly as `safeHttpUrl` writes it); anything else is ignored. Only call this on
- * a comment written by the comment author: never take anything from somebody else's comment.
- */
+/** The staging URL recorded in an earlier comment, if it is one we could have rendered ourselves (an http(s)
+ * URL exactly as `safeHttpUrl` writes it); anything else is ignored. Only call this on a comment written by
+ * the comment author: never take anything from somebody else's comment. */
 export function stagingUrlFromComment(body: string): string | null {
   const found = URL_MARK.exec(body)?.[1]
   if (!found) return null
   return safeHttpUrl(found) === found ? found : null
 }
 
-/**
- * `body` (one of our comments) with `notice` at its top, in place of any earlier notice; the rest of
- * the comment is kept as it was. `notice` is our own Markdown: the caller builds it from values it
- * checked (numbers, times, URLs as `safeHttpUrl` writes them).
- */
+/** `body` (one of our comments) with `notice` at its top, in place of any earlier notice; the rest of the
+ * comment is kept as it was. `notice` is our own Markdown: the caller builds it from values it checked
+ * (numbers, times, URLs as `safeHttpUrl` writes them). */
 export function withNotice(body: string, notice: string): string {
   const lines = body.split('\n')
   const start = lines.indexOf(NOTICE_OPEN)

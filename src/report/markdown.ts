@@ -3,11 +3,9 @@ import { rawUrlEncode } from '../secrets/encodings.js'
 import { bound, hasControl, httpUrl, oneLine } from '../text.js'
 import type { Outcome, Result } from '../types.js'
 
-/**
- * Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is
- * shown as text, one line, bounded (`md`, `escapeMarkdown`); only http(s) URLs that `safeHttpUrl`
- * accepts become links.
- */
+/** Markdown pieces for the job summary and the PR comment. Text from a run (server text included) is shown as
+ * text, one line, bounded (`md`, `escapeMarkdown`); only http(s) URLs that `safeHttpUrl` accepts become
+ * links. */
 
 /** One icon per outcome, for every rendering (summary, PR comment). */
 export const ICON: Record<Outcome, string> = {
@@ -25,14 +23,11 @@ export function md(text: string, max = 1500): string {
   return escapeMarkdown(bound(oneLine(String(text)), max))
 }
 
-/**
- * Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block
- * structure at its start (headings, lists, quotes), no @mentions, no issue references (#12,
- * GH-12), no autolinks. A URL in the text (`https://...`, `www....`) goes in a code span, where
- * nothing links it and its characters stay exactly as they were, so a person can copy it as it is
- * (an invisible character inside it would break that). Zero-width spaces break what backslashes
- * cannot (mentions, issue references), and only there.
- */
+/** Text shows as text: no HTML, no emphasis, code, links or images, no table breaks, no block structure at
+ * its start (headings, lists, quotes), no @mentions, no issue references (#12, GH-12), no autolinks. A URL in
+ * the text (`https://...`, `www....`) goes in a code span, where nothing links it and its characters stay
+ * exactly as they were, so a person can copy it as it is (an invisible character inside it would break that).
+ * Zero-width spaces break what backslashes cannot (mentions, issue references), and only there. */
 export function escapeMarkdown(text: string): string {
   let out = ''
   let at = 0
@@ -45,10 +40,8 @@ export function escapeMarkdown(text: string): string {
   return out + escapeText(text.slice(at), at === 0)
 }
 
-/**
- * A URL in running text: a scheme and `://` (or `www.`), then the characters a URL is made of,
- * none of which can end a code span or a table cell (no backtick, `|`, `\\`, `<`, `>`, quote or space).
- */
+/** A URL in running text: a scheme and `://` (or `www.`), then the characters a URL is made of, none of which
+ * can end a code span or a table cell (no backtick, `|`, `\\`, `<`, `>`, quote or space). */
 const URL_IN_TEXT =
   /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/|www\.)[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%()]+/gi
 
@@ -92,13 +85,10 @@ const MAX_URL_CHARS = 2048
 /** Characters kept as they are in a path, query or fragment; everything else is percent-encoded. */
 const URL_SAFE = /[A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%]/
 
-/**
- * An http(s) URL made safe to link, to put in an HTML comment and to send to GitHub as an
- * `environment_url`; null for anything else (other schemes, user-info, odd hosts, control
- * characters, more than 2048 characters). Credential-looking query parameters are removed
- * (contract §5), and every character that could end a Markdown link or an HTML comment is
- * percent-encoded.
- */
+/** An http(s) URL made safe to link, to put in an HTML comment and to send to GitHub as an `environment_url`;
+ * null for anything else (other schemes, user-info, odd hosts, control characters, more than 2048
+ * characters). Credential-looking query parameters are removed (contract §5), and every character that could
+ * end a Markdown link or an HTML comment is percent-encoded. */
 export function safeHttpUrl(raw: unknown): string | null {
   if (typeof raw !== 'string') return null
   const text = raw.trim()

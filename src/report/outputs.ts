@@ -20,10 +20,8 @@ export const OUTPUT_NAMES = [
 export type OutputName = (typeof OUTPUT_NAMES)[number]
 export type Outputs = Record<OutputName, string>
 
-/**
- * The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts
- * are sums, and the per-site detail is in `results` (a JSON array of Results, always set).
- */
+/** The outputs of a run. One site: its own fields. Several: `result` is the worst outcome, counts are sums,
+ * and the per-site detail is in `results` (a JSON array of Results, always set). */
 export function outputsFor(results: Result[], wallSeconds?: number): Outputs {
   const results_ = resultsJson(results)
   if (results.length === 1) {
@@ -90,10 +88,8 @@ export function batchMessage(results: Result[]): string {
 /** GitHub refuses an output over 1 MB: `results` stays under this, as valid JSON, whatever happened. */
 export const MAX_RESULTS_BYTES = 900_000
 
-/**
- * The `results` output: every Result in full while that fits; else the fields a later step needs to
- * act on each site (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites.
- */
+/** The `results` output: every Result in full while that fits; else the fields a later step needs to act on
+ * each site (id, outcome, status, task, staging id and URL, error kind), which always fit for 1,000 sites. */
 export function resultsJson(results: Result[]): string {
   const full = JSON.stringify(results.map(publicResult))
   if (Buffer.byteLength(full) <= MAX_RESULTS_BYTES) return full
@@ -112,10 +108,8 @@ export function resultsJson(results: Result[]): string {
   )
 }
 
-/**
- * A Result as published in `results` and `--json`: every field, in the order newResult gives them,
- * but the run's wait for calls other runs used (the summary's timing line says that).
- */
+/** A Result as published in `results` and `--json`: every field, in the order newResult gives them, but the
+ * run's wait for calls other runs used (the summary's timing line says that). */
 export function publicResult(r: Result): Omit<Result, 'sharedWaitSeconds'> {
   const { sharedWaitSeconds: _shared, ...published } = r
   return published

@@ -7,13 +7,11 @@ export const MAX_SUMMARY_BYTES = 900 * 1024
 /** Per-site detail lines after the table of a batch: past this, the `results` output has the rest. */
 const MAX_DETAIL_SITES = 200
 
-/**
- * The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes,
- * what happened in one sentence, then a short table (one site: a definition table whose first row is
- * the site; several: one row a site, at most five columns, then the sites that did not succeed), the
- * server's words, what to do, warnings. Everything from the run is escaped (src/report/markdown.ts);
- * the whole stays under MAX_SUMMARY_BYTES.
- */
+/** The job summary as Markdown, for a person reading at a glance: a heading that counts the outcomes, what
+ * happened in one sentence, then a short table (one site: a definition table whose first row is the site;
+ * several: one row a site, at most five columns, then the sites that did not succeed), the server's words,
+ * what to do, warnings. Everything from the run is escaped (src/report/markdown.ts); the whole stays under
+ * MAX_SUMMARY_BYTES. */
 export function renderSummary(results: Result[]): string {
   const first = results[0]
   if (!first) return '## Staging\n\nNothing ran.\n'
@@ -119,9 +117,7 @@ function batch(results: Result[], out: Bounded): void {
     ])
   columns.push(['Duration', (r) => durationText(r.durationSeconds * 1000, 'tenths')])
   out.push(`| ${columns.map(([name]) => name).join(' | ')} |`, `|${columns.map(() => '---|').join('')}`)
-  for (const r of results) {
-    if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`)) break
-  }
+  for (const r of results) if (!out.push(`| ${columns.map(([, cell]) => cell(r)).join(' | ')} |`)) break
   out.push('')
   if (results[0]?.sharedWaitSeconds) out.push(`The run spent ${sharedWait(results[0])}.`, '')
   // Where the staging ids and URLs in the table came from (issue 20 §1), one line for the batch.
@@ -144,11 +140,9 @@ function batch(results: Result[], out: Bounded): void {
   out.push('')
 }
 
-/**
- * Under a batch's table: where its staging URLs and ids came from, grouped by source ("3 sites: from
- * the site list, …; 1 site: from the create answer"), then the notes on sources that could not say,
- * each once. Bounded: a few sources and notes, whatever the batch.
- */
+/** Under a batch's table: where its staging URLs and ids came from, grouped by source ("3 sites: from the
+ * site list, …; 1 site: from the create answer"), then the notes on sources that could not say, each once.
+ * Bounded: a few sources and notes, whatever the batch. */
 function sourceLines(results: Result[]): string[] {
   const grouped = (pick: (r: Result) => string | null | undefined): string | null => {
     const counts = new Map<string, number>()
