@@ -18078,7 +18078,6 @@ class Facts {
     get named() {
         return this.existsFrom !== null;
     }
-    /** The staging site's id the run holds, or null. */
     get id() {
         return this.idFact?.value ?? null;
     }
@@ -18141,7 +18140,6 @@ class Facts {
         if (!this.notes.includes(text))
             this.notes.push(text);
     }
-    /** The facts as the Result shows them. */
     view() {
         return {
             stagingSiteId: this.idFact?.value ?? null,

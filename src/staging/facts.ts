@@ -71,7 +71,6 @@ export class Facts {
   get named(): boolean {
     return this.existsFrom !== null
   }
-  /** The staging site's id the run holds, or null. */
   get id(): string | null {
     return this.idFact?.value ?? null
   }
@@ -136,7 +135,6 @@ export class Facts {
     if (!this.notes.includes(text)) this.notes.push(text)
   }
 
-  /** The facts as the Result shows them. */
   view(): Pick<Result, 'stagingSiteId' | 'stagingUrl' | 'stagingState' | 'stagingFrom'> {
     return {
       stagingSiteId: this.idFact?.value ?? null,
