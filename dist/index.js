@@ -19377,6 +19377,12 @@ async function runSites(config, deps, shared) {
                 results[index] = notStarted('skipped', inDoorWords(why, door));
                 continue;
             }
+            if (shared.clock.now() >= shared.deadline) {
+                const why = 'Not started: the timeout was reached before its turn; nothing was sent for it.';
+                const hint = `Raise ${setting('timeout')}, or run fewer sites in one step.`;
+                results[index] = { ...notStarted('timed-out', why), error: { kind: 'timeout', hint } };
+                continue;
+            }
             // A refused token is refused everywhere (contract §15 r4): no site starts after a 401.
             if (shared.token.refusedAt !== null) {
                 results[index] = tokenRefused();

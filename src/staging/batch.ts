@@ -71,7 +71,10 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
       // site's request and its job's final status call, and what extraCalls counts besides.
       polls.due = (ids.length - next) * (2 + extraCalls(config)) + CALLS_PER_RUN
       const siteId = ids[index]!
-      const notStarted = (result: 'skipped' | 'cancelled' | 'failed', summary: string): Result => ({
+      const notStarted = (
+        result: 'skipped' | 'cancelled' | 'failed' | 'timed-out',
+        summary: string,
+      ): Result => ({
         ...newResult(config.operation, siteId, shared.clock!.wallNow()),
         result,
         summary,
@@ -91,6 +94,12 @@ async function runSites(config: Config, deps: RunDeps, shared: RunDeps): Promise
       if (stoppedBy !== null) {
         const why = `Not started: site ${stoppedBy} failed first (${setting('fail-fast')}).`
         results[index] = notStarted('skipped', inDoorWords(why, door))
+        continue
+      }
+      if (shared.clock!.now() >= shared.deadline!) {
+        const why = 'Not started: the timeout was reached before its turn; nothing was sent for it.'
+        const hint = `Raise ${setting('timeout')}, or run fewer sites in one step.`
+        results[index] = { ...notStarted('timed-out', why), error: { kind: 'timeout', hint } }
         continue
       }
       // A refused token is refused everywhere (contract §15 r4): no site starts after a 401.

@@ -195,6 +195,26 @@ describe('the staging site id (contract §5)', () => {
 })
 
 describe('sentences that are true (issue 17 §5)', () => {
+  it('sites whose turn never came before the timeout say nothing was sent, not that a push was being sent', async () => {
+    api()
+      .persist()
+      .post(/\/v2\/sites\/\d+\/staging\/push$/)
+      .reply(202, envelope({ task_id: 't1' }))
+    api()
+      .persist()
+      .get('/v2/tasks/t1/status')
+      .reply(200, envelope({ status: 'running' }))
+    const results = await runAll(
+      config({ operation: 'push', siteIds: ['1001', '1002', '1003'], concurrency: 1, timeoutMs: 15_000 }),
+      { logger: new MemoryLogger(), redactor: redactor(), clock: new FakeClock(), door: 'cli' },
+    )
+    expect(results.map((r) => r.result)).toEqual(['timed-out', 'timed-out', 'timed-out'])
+    expect(results[0]!.summary).toMatch(/may still be running/)
+    for (const r of results.slice(1)) {
+      expect(r.summary).toBe('Not started: the timeout was reached before its turn; nothing was sent for it.')
+      expect(r.requests).toBe(0)
+    }
+  })
   it('cancelled while waiting for the staging URL after the create completed: says staging was created', async () => {
     const abort = new AbortController()
     api()
