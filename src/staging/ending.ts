@@ -68,6 +68,14 @@ export function endingOf(ctx: RunContext, e: unknown): Ending {
     }
   }
   if (e instanceof CancelledError) return { outcome: 'cancelled', summary: cancelReport(ctx, client) }
+  // A job the server took, then a read while following it failed (a 401): the job may still run; the read's words
+  // are not the operation's answer (`message`).
+  const taken = record.jobs.find((j) => j.state === 'accepted')
+  if (e instanceof ApiError && taken) {
+    const summary = `${e.message} The ${taken.op} job the server accepted may still be running there.`
+    const hint = `${e.hint ? `${e.hint} ` : ''}${checkLaterHint(ctx.siteId, record.taskId)}`
+    return { outcome: 'failed', summary, error: { kind: e.kind, hint } }
+  }
   if (e instanceof ApiError) return failure(e)
   return {
     outcome: 'failed',

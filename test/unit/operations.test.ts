@@ -374,6 +374,10 @@ describe('waiting', () => {
     const { result } = await run({ operation: 'pull' })
     expect(result.result).toBe('failed')
     expect(result.error?.kind).toBe('auth')
+    // The pull was accepted: it may run on; the poll's words are not the pull's answer.
+    expect(result.summary).toMatch(/The pull job the server accepted may still be running there\.$/)
+    expect(result.error?.hint).toMatch(/To check on it later, .*status/)
+    expect(result.message).not.toBe('Unauthenticated.')
   })
   it('a task read whose top-level status is the word "failed" is the task failing, not a refused request', async () => {
     api()
