@@ -16628,11 +16628,15 @@ const CONFIRM_AFTER = 0.5;
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'bad-response', 'rate-limited']);
 /** The ids a run follows (tasks, versions), by the site and job each was first given for (keyed by the run's scheduler). */
 const OWNERS = new WeakMap();
-/** The other job of the run that `key` was first given for (`site 1002`, `this site's checkpoint`); null when it is this one's. */
+/** The other job of the run that `key` was first given for (`site 1002`, `this site's checkpoint`); null when it is
+ * this one's. A second claim marks the key contested: the first job's follow then tells nothing either. */
 function claimFor(polls, key, siteId, job = '') {
     const owners = OWNERS.get(polls) ?? OWNERS.set(polls, new Map()).get(polls);
-    const [site, first] = owners.get(key) ?? owners.set(key, [siteId, job]).get(key);
-    return site !== siteId ? `site ${site}` : first !== job ? `this site's ${jobOf(first)}` : null;
+    const owner = owners.get(key) ?? owners.set(key, [siteId, job]).get(key);
+    const other = owner[0] !== siteId ? `site ${owner[0]}` : owner[1] !== job ? `this site's ${jobOf(owner[1])}` : null;
+    if (other)
+        owner[2] = true;
+    return other;
 }
 /** Follows a task through `GET /v2/tasks/{id}/status` (contract §2); the staging probe if it stays invisible. */
 function waitForTask(deps, operation, siteId, taskId, startedAt) {
@@ -16645,6 +16649,8 @@ function waitForTask(deps, operation, siteId, taskId, startedAt) {
     logger.info(`Waiting for the ${jobOf(operation)} (task ${taskId}) to finish…`);
     const unknownSeen = new Set();
     return follow(deps, operation, siteId, `the status of task ${taskId}`, startedAt, async (elapsed) => {
+        if (OWNERS.get(deps.polls)?.get(`task ${taskId}`)?.[2])
+            return { kind: 'untrackable', reason: `task ${taskId} was also given for another job of this run` };
         let answer;
         try {
             answer = await client.call('GET', taskStatusPath(taskId), 'read');
