@@ -17089,19 +17089,22 @@ async function runJob(ctx, op) {
     }
     return ending.outcome === 'succeeded' ? afterJob(ctx, op) : ending;
 }
-/** The if-exists / if-missing policies, and a create whose first try went through after all. */
+/** A create answered "exists" or busy, or a pull answered busy, after a try of unknown outcome: that try went through. */
+const firstTryWent = (op, e) => e.afterUnknown &&
+    (e.kind === 'busy' ? op === 'create' || op === 'pull' : op === 'create' && e.kind === 'exists');
+/** The if-exists / if-missing policies, and a create or pull whose first try went through after all. */
 async function applyPolicy(ctx, op, e) {
     const { config, siteId, logger } = ctx;
-    if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
-        logger.info(`The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`);
+    if (firstTryWent(op, e)) {
+        logger.info(`The ${op} was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`);
         answered(ctx, { message: e.serverMessage });
-        jobIs(ctx, 'create', 'accepted');
+        jobIs(ctx, op, 'accepted');
         if (!config.wait)
             return {
                 outcome: 'accepted',
-                summary: `The create was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
+                summary: `The ${op} was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
             };
-        return track(ctx, 'create', null);
+        return track(ctx, op, null);
     }
     if (op === 'create' && e.kind === 'exists') {
         if (config.ifExists === 'skip') {
@@ -17212,11 +17215,12 @@ async function send(ctx, op) {
     at(ctx, `sending the ${op} request`);
     const request = () => ctx.client.call(method, path(ctx.siteId), op);
     try {
-        return await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown));
+        return await sendJob(ctx, op, request, (e) => !firstTryWent(op, e));
     }
     catch (e) {
         // Still 'sent': a try got no answer, whatever was answered after it (sendJob); the policies read the rest.
-        const policy = ['not-found', 'exists', op === 'create' && 'busy'].includes(e.kind);
+        const policy = ['not-found', 'exists', op === 'create' && 'busy'].includes(e.kind) ||
+            firstTryWent(op, e);
         throw e instanceof ApiError && !policy && jobState(ctx, op) === 'sent' ? unknownOutcome(ctx, op, e) : e;
     }
     finally {

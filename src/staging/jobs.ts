@@ -35,21 +35,26 @@ export async function runJob(ctx: RunContext, op: JobOperation): Promise<Ending>
   return ending.outcome === 'succeeded' ? afterJob(ctx, op) : ending
 }
 
-/** The if-exists / if-missing policies, and a create whose first try went through after all. */
+/** A create answered "exists" or busy, or a pull answered busy, after a try of unknown outcome: that try went through. */
+const firstTryWent = (op: JobOperation, e: ApiError) =>
+  e.afterUnknown &&
+  (e.kind === 'busy' ? op === 'create' || op === 'pull' : op === 'create' && e.kind === 'exists')
+
+/** The if-exists / if-missing policies, and a create or pull whose first try went through after all. */
 async function applyPolicy(ctx: RunContext, op: JobOperation, e: ApiError): Promise<ApiResponse | Ending> {
   const { config, siteId, logger } = ctx
-  if (op === 'create' && (e.kind === 'exists' || e.kind === 'busy') && e.afterUnknown) {
+  if (firstTryWent(op, e)) {
     logger.info(
-      `The create was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`,
+      `The ${op} was answered ${e.httpStatus} after a try whose outcome was unknown: that first try went through. Following it.`,
     )
     answered(ctx, { message: e.serverMessage })
-    jobIs(ctx, 'create', 'accepted')
+    jobIs(ctx, op, 'accepted')
     if (!config.wait)
       return {
         outcome: 'accepted',
-        summary: `The create was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
+        summary: `The ${op} was accepted; not waited for. ${checkLaterHint(siteId, null)}`,
       }
-    return track(ctx, 'create', null)
+    return track(ctx, op, null)
   }
   if (op === 'create' && e.kind === 'exists') {
     if (config.ifExists === 'skip') {
@@ -176,10 +181,12 @@ async function send(ctx: RunContext, op: JobOperation): Promise<ApiResponse> {
   at(ctx, `sending the ${op} request`)
   const request = () => ctx.client.call(method, path(ctx.siteId), op)
   try {
-    return await sendJob(ctx, op, request, (e) => !(op === 'create' && e.afterUnknown))
+    return await sendJob(ctx, op, request, (e) => !firstTryWent(op, e))
   } catch (e) {
     // Still 'sent': a try got no answer, whatever was answered after it (sendJob); the policies read the rest.
-    const policy = ['not-found', 'exists', op === 'create' && 'busy'].includes((e as ApiError).kind)
+    const policy =
+      ['not-found', 'exists', op === 'create' && 'busy'].includes((e as ApiError).kind) ||
+      firstTryWent(op, e as ApiError)
     throw e instanceof ApiError && !policy && jobState(ctx, op) === 'sent' ? unknownOutcome(ctx, op, e) : e
   } finally {
     if (op === 'push' && ['sent', 'accepted'].includes(jobState(ctx, op) ?? '')) note(ctx, ...PUSH_WARNINGS) // taken, or lost

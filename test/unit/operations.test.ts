@@ -185,6 +185,26 @@ describe('create', () => {
     expect(result.result).toBe('succeeded')
     expect(result.stagingUrl).toBe('https://s.example.test')
   })
+  it('a pull refused busy after a try of unknown outcome: that try went through; it is followed, not sent again', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(500, envelope(null, 'Server Error', false))
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(422, envelope(null, 'A pull is already in progress for this site.', false))
+    const third = api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't2' }))
+    api()
+      .get('/v2/sites/1001/staging')
+      .reply(200, envelope({ status: 'ready', staging_url: 'https://s.example.test' }))
+    const { result, logger } = await run({ operation: 'pull' })
+    expect(logger.text).toMatch(
+      /The pull was answered 422 after a try whose outcome was unknown: that first try went/,
+    )
+    expect(third.isDone()).toBe(false)
+    expect(result.result).not.toBe('failed')
+  })
   it('403 says the plan or site is not eligible', async () => {
     api()
       .post('/v2/sites/1001/staging')
