@@ -5010,7 +5010,8 @@ const HINTS = {
     busy: `Another job (a creation, pull or push) is running on this site: run with ${setting('if-busy', 'wait')} to wait for it, or run again when it has finished.`,
     exists: `The site already has a staging environment (one per site): run with ${setting('if-exists', 'skip')} to keep it, or ${setting('if-exists', 'recreate')} to replace it.`,
     validation: `The service refused the request as malformed: check ${SETTINGS}; if they are right, report it with the message above.`,
-    'rate-limited': `The account is rate limited: raise ${setting('max-retries')} or ${setting('timeout')}, or run fewer jobs at once (${perDoor({ action: 'max-parallel in a matrix', gitlab: 'fewer jobs at the same time', pipe: 'fewer steps at the same time', cli: 'fewer CI jobs at the same time' })}, ${setting('concurrency')} for several sites).`,
+    // GitLab's components take no max-retries.
+    'rate-limited': `The account is rate limited: raise ${perDoor({ action: 'max-retries or timeout', gitlab: 'timeout', pipe: 'MAX_RETRIES or TIMEOUT', cli: '--max-retries or --timeout' })}, or run fewer jobs at once (${perDoor({ action: 'max-parallel in a matrix', gitlab: 'fewer jobs at the same time', pipe: 'fewer steps at the same time', cli: 'fewer CI jobs at the same time' })}, ${setting('concurrency')} for several sites).`,
     server: 'The service failed on its side: try again later, and check the service status if it persists.',
     network: `The API could not be reached: check ${setting('api-url')}, DNS, and the proxy settings (https_proxy, no_proxy) of ${RUNNER}.`,
     timeout: `The API did not answer in time: try again later, or raise ${setting('timeout')}.`,
@@ -19766,7 +19767,7 @@ function parseConfig(raw) {
     if (c['checkpoint-id'] && c['site-id'].length > 1)
         throw new InputError('checkpoint-id', `is one site's version: give one ${setting('site-id')} with it`);
     if (c['staging-url'] && c['site-id'].length > 1)
-        throw new InputError('staging-url', 'names one staging site: give one site-id with it');
+        throw new InputError('staging-url', `names one staging site: give one ${setting('site-id')} with it`);
     // One live page is one site's: checked for every site, one site's failure would restore the others.
     if (c['production-url'] && c['site-id'].length > 1)
         throw new InputError('production-url', `is one site's live page: give one ${setting('site-id')} with it`);

@@ -81,7 +81,7 @@ export function parseConfig(raw: RawInputs): Config {
   if (c['checkpoint-id'] && c['site-id'].length > 1)
     throw new InputError('checkpoint-id', `is one site's version: give one ${setting('site-id')} with it`)
   if (c['staging-url'] && c['site-id'].length > 1)
-    throw new InputError('staging-url', 'names one staging site: give one site-id with it')
+    throw new InputError('staging-url', `names one staging site: give one ${setting('site-id')} with it`)
   // One live page is one site's: checked for every site, one site's failure would restore the others.
   if (c['production-url'] && c['site-id'].length > 1)
     throw new InputError('production-url', `is one site's live page: give one ${setting('site-id')} with it`)

@@ -25,6 +25,7 @@ import {
   statusCommand,
 } from '../../src/words.js'
 import { InputError, parseConfig } from '../../src/inputs/index.js'
+import { INPUTS } from '../../src/inputs/table.js'
 import { describeInputError } from '../../src/cli/args.js'
 import { ROOT } from '../helpers/run-action.js'
 import { ACTION_WORDS, FOREIGN_WORDS, internalWords } from '../helpers/words.js'
@@ -119,6 +120,18 @@ describe('one table of hints, rendered per front door', () => {
       for (const foreign of FOREIGN_WORDS[door])
         expect([door, text]).not.toEqual([door, expect.stringMatching(foreign)])
     }
+  })
+  test('a GitLab hint names only inputs the components have', () => {
+    const absent = Object.entries(INPUTS)
+      .filter(([, spec]) => !('gitlab' in spec))
+      .map(([name]) => name)
+    expect(absent).toContain('max-retries')
+    for (const kind of ERROR_KINDS)
+      for (const name of absent)
+        expect([kind, hintFor(kind, 'gitlab')]).not.toEqual([
+          kind,
+          expect.stringMatching(new RegExp(`\\b${name}\\b`)),
+        ])
   })
   test("the steps and the refused inputs, on each door, in no other door's words", () => {
     const refusals = [

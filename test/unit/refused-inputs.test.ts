@@ -86,6 +86,9 @@ describe('a refused input is never quoted with its credentials', () => {
     expect(refusal({ 'site-id': '1001,1002', 'production-url': 'https://live.example/' }).message).toMatch(
       /^Input "production-url": is one site's live page: give one site-id with it/,
     )
+    // Named in each door's words (the CLI's flag), as the refusals beside it are.
+    const oneStaging = refusal({ 'site-id': '1001,1002', 'staging-url': 'https://stg.example/' })
+    expect(oneStaging.detailIn('cli')).toContain('give one --site-id with it')
     // In the fragment (`#access_token=`, OAuth's implicit flow) as in the query.
     expect(refusal({ 'staging-url': `https://stg.example/#access_token=${SECRET}` }).message).toMatch(
       /^Input "staging-url": must not carry credentials in its fragment \("access_token=…"\)/,
