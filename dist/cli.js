@@ -1352,7 +1352,20 @@ function parseCommand(ci, w) {
         if (!(e instanceof args/* UsageError */.eb))
             throw e;
         w.err(`site-staging: ${e.message}`);
-        w.err('Run site-staging --help for usage.');
+        if (w.door === 'cli')
+            w.err('Run site-staging --help for usage.'); // no such command in a job or a pipe
+        // The outputs files named say the run failed (docs/cli.md), never the last run's values.
+        const failed = (0,outputs/* failedOutputs */.KP)(e.message);
+        ci.argv.forEach((arg, i) => {
+            const [flag, file = ci.argv[i + 1]] = arg.split(/=(.*)/s);
+            const text = flag === '--dotenv' ? (0,dotenv/* dotenvFor */.S7)(failed, []).text : flag === '--shell-env' ? (0,dotenv/* envFileText */.T1)(failed) : null;
+            if (text === null || !file || file.startsWith('-'))
+                return;
+            try {
+                w.writeFile(file, text);
+            }
+            catch { } // eslint-disable-line no-empty -- a file that cannot be written: the usage error is said already
+        });
         return args/* EXIT */.dc.usage;
     }
 }

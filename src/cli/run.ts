@@ -86,7 +86,18 @@ function parseCommand(ci: CiEnv, w: Writer): (Parsed & { raw: RawInputs }) | num
   } catch (e) {
     if (!(e instanceof UsageError)) throw e
     w.err(`site-staging: ${e.message}`)
-    w.err('Run site-staging --help for usage.')
+    if (w.door === 'cli') w.err('Run site-staging --help for usage.') // no such command in a job or a pipe
+    // The outputs files named say the run failed (docs/cli.md), never the last run's values.
+    const failed = failedOutputs(e.message)
+    ci.argv.forEach((arg, i) => {
+      const [flag, file = ci.argv[i + 1]] = arg.split(/=(.*)/s)
+      const text =
+        flag === '--dotenv' ? dotenvFor(failed, []).text : flag === '--shell-env' ? envFileText(failed) : null
+      if (text === null || !file || file.startsWith('-')) return
+      try {
+        w.writeFile(file, text)
+      } catch {} // eslint-disable-line no-empty -- a file that cannot be written: the usage error is said already
+    })
     return EXIT.usage
   }
 }

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SIM_TOKENS } from '../../simulator/server.js'
@@ -70,4 +70,25 @@ test('a refused input writes both files, failed, and nothing is sent', async () 
     execFileSync('sh', ['-c', '. "$1" && printf "%s" "$RESULT"', 'sh', envFile], { encoding: 'utf8' }),
   ).toBe('failed')
   expect(sim.requests).toHaveLength(0)
+})
+
+test.each([
+  ['an unknown flag', ['--sit-id', '3']],
+  ['a switch given a word', ['--wait=yes']],
+])("a usage error (%s) writes both files, failed: never the last run's values", async (_, wrong) => {
+  const envFile = path.join(dir, 'usage.sh')
+  const dotenv = path.join(dir, 'usage.env')
+  writeFileSync(dotenv, 'RESULT=succeeded\nSTAGING_URL=https://old.example\n')
+  writeFileSync(envFile, "RESULT='succeeded'\n")
+  const args = ['pull', '--site-id', '1002', ...wrong, `--dotenv=${dotenv}`, '--shell-env', envFile]
+  const r = await command(args, {
+    env: { STAGING_API_TOKEN: SIM_TOKENS.readWrite, STAGING_API_URL: sim.apiUrl },
+  })
+  expect(r.code).toBe(2)
+  expect(readFileSync(dotenv, 'utf8')).toMatch(/^RESULT=failed$/m)
+  expect(readFileSync(dotenv, 'utf8')).not.toContain('old.example')
+  const result = execFileSync('sh', ['-c', '. "$1" && printf "%s" "$RESULT"', 'sh', envFile], {
+    encoding: 'utf8',
+  })
+  expect(result).toBe('failed')
 })

@@ -9,7 +9,7 @@ import { describe, expect, test } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse, parseAllDocuments } from 'yaml'
-import { USAGE } from '../../src/cli/args.js'
+import { USAGE, parse as parseArgs } from '../../src/cli/args.js'
 import { PIPE_VARIABLES, argsFrom } from '../../src/cli/pipe.js'
 import { GITHUB_INPUT_NAMES } from '../../src/inputs/index.js'
 import {
@@ -127,6 +127,12 @@ describe('each door declares the inputs of the one table', () => {
   test('templates/review-app.yml: the inputs it takes, each as the table has it', () => {
     const [spec, body] = parseAllDocuments(read('templates/review-app.yml')).map((d) => d.toJS())
     expect(gitlabDrift(spec.spec.inputs, JSON.stringify(body), false)).toEqual([])
+  })
+  test('the components pass each value as --flag=value: a value that starts with "-" stays a value', () => {
+    for (const file of ['templates/staging.yml', 'templates/review-app.yml'])
+      expect([file, read(file).match(/ --[a-z-]+ "\$/g)]).toEqual([file, null])
+    const parsed = parseArgs(['status', '--site-id=1001', '--task-id=-9f3a', '--production-expect=-- Acme'])
+    expect(parsed.values).toMatchObject({ 'task-id': '-9f3a', 'production-expect': '-- Acme' })
   })
   test("the CLI's --help lists every flag, with its choices and its default", () => {
     for (const n of INPUT_NAMES) {
