@@ -65,8 +65,9 @@ function readReply(raw: TransportResponse, redactor: Redactor): Reply {
   let data: unknown = null
   if ('data' in body) data = body.data
   else if (kind !== 'envelope') {
-    const { message: _m, status, ...rest } = body // a word is a state read (a task "failed"): kept
-    if (typeof status === 'string') rest.status = status
+    // A word beside a record's other fields is its state (a task "failed"); alone beside a message, a refusal.
+    const { message: _m, status, ...rest } = body
+    if (typeof status === 'string' && Object.keys(rest).length > 0) rest.status = status
     if (Object.keys(rest).length > 0) data = rest
   }
   const details = detailsOf(body, message, redactor)
@@ -137,7 +138,8 @@ export function answerOf(
   const details = reply.details.length > 0 ? ` (${reply.details.join('; ')})` : ''
   if (isAccepted(status)) {
     // A change refused in words; in a read the word may be the state read (a task "failed"), left to its reader.
-    const readFailed = method === 'GET' && saysFailed(field(reply.data, 'status'))
+    const readFailed =
+      method === 'GET' && saysFailed(field(reply.data, 'status')) && Object.keys(reply.data!).length > 1
     if ((reply.envelopeStatus === false && !readFailed) || (reply.failedInWords && method !== 'GET'))
       throw new ApiError({
         kind: 'server',

@@ -423,7 +423,7 @@ describe('waiting', () => {
       'a bare body failed, with its comment',
       { status: 'failed', comment: 'disk full', message: 'Task failed' },
     ],
-    ['a bare body in error', { status: 'error', message: 'rsync failed' }],
+    ['a bare body in error, with its reason', { status: 'error', comment: 'rsync failed', message: 'Error' }],
   ])('a task read that says it failed (%s) fails at once: not waited on to the timeout', async (_, body) => {
     api()
       .post('/v2/sites/1001/staging/reset')
@@ -431,9 +431,21 @@ describe('waiting', () => {
     api().get('/v2/tasks/t1/status').reply(200, body)
     const { result } = await run({ operation: 'pull' })
     expect(result.error?.kind).toBe('task-failed')
-    expect(result.summary).toMatch(
-      /^The pull job failed on the server: (disk full|the task ended with status "error")/,
-    )
+    expect(result.summary).toMatch(/^The pull job failed on the server: (disk full|rsync failed)/)
+  })
+  it.each([
+    ['a bare word beside a message', { status: 'error', message: 'Unauthenticated.' }],
+    [
+      'the envelope false, a word alone in data',
+      { status: false, message: 'Unauthenticated.', data: { status: 'error' } },
+    ],
+  ])('a 2xx refusal of the read (%s) is no task state: the job is followed on', async (_, body) => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').reply(200, body)
+    api().get('/v2/tasks/t1/status').reply(200, task('completed'))
+    expect((await run({ operation: 'pull' })).result.result).toBe('succeeded')
   })
   it('an unknown status keeps waiting and says so', async () => {
     api()
