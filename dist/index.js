@@ -6496,11 +6496,9 @@ async function fromSiteList(ctx) {
     if ('error' in list)
         return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` };
     let finding = findStagingInList(list.records, ctx.siteId);
-    // Read before this site's job ended and not naming it or its URL (or read in part): read again, with
-    // calls to spare or nothing else to send (issue 26 §5; sites ending meanwhile share that read).
-    if (('skipped' in finding
-        ? finding.skipped === 'not-listed' || list.stoppedBy !== null
-        : 'found' in finding && !finding.found.url) &&
+    // Read before this site's job ended (early, maybe empty) and not naming it or its URL: read again, with calls
+    // to spare or nothing else to send (issue 26 §5; sites ending meanwhile share that read; none after its end).
+    if (('skipped' in finding || ('found' in finding && !finding.found.url)) &&
         (ctx.polls.spareNow() || ctx.polls.idle)) {
         list = await ctx.siteList.read(ctx.client, ended, ctx.clock.now(), ctx.polls.idle);
         if ('error' in list)
@@ -6708,8 +6706,8 @@ async function afterJob(ctx, op) {
     }
     catch (e) {
         // The job ended in time; reads that only fill its id and URL undo nothing (contract §3 r4).
-        if (!(e instanceof DeadlineError))
-            throw e;
+        if (!(e instanceof DeadlineError) || ctx.config.waitForUrl)
+            throw e; // wait-for-url: the user's own condition
         ctx.facts.note(`The staging site's id and URL were not read: the timeout was reached first.`);
         return done();
     }

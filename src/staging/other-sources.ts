@@ -40,12 +40,10 @@ export async function fromSiteList(
   let list = await ctx.siteList.read(ctx.client, -Infinity, ended, ctx.polls.idle)
   if ('error' in list) return { note: `The site list (GET /v2/sites) could not be read: ${list.error}` }
   let finding = findStagingInList(list.records, ctx.siteId)
-  // Read before this site's job ended and not naming it or its URL (or read in part): read again, with
-  // calls to spare or nothing else to send (issue 26 §5; sites ending meanwhile share that read).
+  // Read before this site's job ended (early, maybe empty) and not naming it or its URL: read again, with calls
+  // to spare or nothing else to send (issue 26 §5; sites ending meanwhile share that read; none after its end).
   if (
-    ('skipped' in finding
-      ? finding.skipped === 'not-listed' || list.stoppedBy !== null
-      : 'found' in finding && !finding.found.url) &&
+    ('skipped' in finding || ('found' in finding && !finding.found.url)) &&
     (ctx.polls.spareNow() || ctx.polls.idle)
   ) {
     list = await ctx.siteList.read(ctx.client, ended, ctx.clock.now(), ctx.polls.idle)

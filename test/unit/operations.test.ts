@@ -599,6 +599,18 @@ describe('waiting', () => {
       "The staging site's id and URL were not read: the timeout was reached first.",
     )
   })
+  it('with wait-for-url, a timeout in the reads of the URL is the timeout: the URL was the condition', async () => {
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(202, envelope({ task_id: 't1' }))
+    api().get('/v2/tasks/t1/status').reply(200, task('completed'))
+    api()
+      .get('/v2/sites/1001/staging')
+      .delay(20_000)
+      .reply(200, envelope({ id: 51001 }))
+    const { result } = await run({ operation: 'pull', timeoutMs: 2_500, waitForUrl: true })
+    expect(result.result).toBe('timed-out')
+  })
   it('wait: false ends as accepted after the request', async () => {
     api()
       .post('/v2/sites/1001/staging/reset')

@@ -409,7 +409,13 @@ describe('what a later read may undo (contract r4 §3)', () => {
     expect(result.warnings.join(' ')).not.toMatch(/disagree/)
   })
 
-  it('a list read while the job ran, naming the staging site but not its URL yet, is read again after it', async () => {
+  it.each([
+    [
+      'naming the staging site but not its URL yet',
+      [{ id: 51001, is_staging: true, parent_id: 1001, url: null }],
+    ],
+    ['empty (the service lists a staging site once its job ended)', []],
+  ])('a list read while the job ran, %s, is read again after it', async (_, early) => {
     api()
       .post('/v2/sites/1001/staging/reset')
       .reply(202, envelope({ task_id: 't1' }))
@@ -417,7 +423,7 @@ describe('what a later read may undo (contract r4 §3)', () => {
       .get('/v2/tasks/t1/status')
       .reply(200, envelope({ status: 'completed' }))
     api().get('/v2/sites/1001/staging').reply(405, { message: 'not supported' })
-    listPage(1, [{ id: 51001, is_staging: true, parent_id: 1001, url: null }], 1)
+    listPage(1, early, 1)
     listPage(1, [{ id: 51001, is_staging: true, parent_id: 1001, url: 'https://s.example.test/' }], 1)
     // The run's list, read early (issue 33) before the run's clock starts: its job ends after that read.
     const siteList = new SiteList()
