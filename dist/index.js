@@ -16820,11 +16820,16 @@ async function sleepWithin(deps, wanted, planner) {
         if (at <= now)
             return;
         const ms = at - now;
-        // The next poll past the deadline: one last look before it (the job may end sooner than its progress said).
-        if (ms >= left && left > LAST_LOOK_MS)
-            return clock.sleep(left - LAST_LOOK_MS, signal);
         if (ms >= left) {
-            await clock.sleep(left, signal);
+            // The next poll past the deadline: one last look before it (the job may end sooner than its progress said),
+            // if the scheduler lets it go then.
+            if (left > LAST_LOOK_MS) {
+                await clock.sleep(left - LAST_LOOK_MS, signal);
+                const then = clock.now();
+                if (polls.pollAt(deps, { ...ask, wantedAt: then, end: planner.end(then) }).at <= then)
+                    return;
+            }
+            await clock.sleep(Math.max(0, polls.deadline - clock.now()), signal);
             throw new DeadlineError();
         }
         if (!wake) {

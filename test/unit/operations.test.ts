@@ -583,6 +583,32 @@ describe('waiting', () => {
     const result = await runOperation(config({ operation: 'pull', timeoutMs: 50_000 }), '1001', deps)
     expect(result.result).toBe('succeeded')
   })
+  it('the last look goes only as the poll scheduler lets it: none into a window the others filled', async () => {
+    // A window of 6 calls a minute, shared: two calls of other runs beside each of this run's.
+    const clock = new FakeClock()
+    let calls: number[] = []
+    let refused = 0
+    const answer = (body: unknown) => () => {
+      const now = clock.now()
+      calls = calls.filter((t) => now - t < 60_000)
+      const headers = (left: number) => ({ 'X-RateLimit-Limit': '6', 'X-RateLimit-Remaining': String(left) })
+      if (calls.length >= 6)
+        return (refused++, [429, { message: 'Too Many Attempts.' }, { ...headers(0), 'Retry-After': '30' }])
+      calls.push(now, now, now)
+      return [200, body, headers(Math.max(0, 6 - calls.length))]
+    }
+    api()
+      .post('/v2/sites/1001/staging/reset')
+      .reply(answer(envelope({ task_id: 't1' })))
+    api()
+      .get('/v2/tasks/t1/status')
+      .times(10)
+      .reply(answer(task('running', '10')))
+    const deps = { clock, logger: new MemoryLogger(), redactor: redactor(), random: () => 0.5 }
+    const result = await runOperation(config({ operation: 'pull', timeoutMs: 40_000 }), '1001', deps)
+    expect(result.result).toBe('timed-out')
+    expect(refused).toBe(0)
+  })
   it('a job that ended in time is green when the read of its id and URL after it meets the timeout', async () => {
     api()
       .post('/v2/sites/1001/staging/reset')
