@@ -4067,7 +4067,7 @@ const CHECKPOINT_NAME = /^ssa~cp~[A-Za-z0-9_-]{1,18}$/;
 /** §13 r5: a version create's 422 that speaks of a quota ("at most 3 versions per site, plus one in
  * progress") is the quota, even where its words also say "in progress"; only the rest is busy. */
 function saysQuota(message) {
-    return /at most|\bquota\b|\blimit\b|maximum|delete an old|como m[aá]ximo|l[ií]mite|elimine/i.test(message);
+    return /at most|\bquota\b|\blimit\b|maximum|delete an old|only (?:have|keep|create) \d+|como m[aá]ximo|l[ií]mite|elimine/i.test(message);
 }
 /** §13: the version route answering these means the service offers no versions. */
 const VERSIONS_NOT_OFFERED = [404, 405];
@@ -17503,18 +17503,16 @@ async function make(ctx) {
     const taskId = task && 'id' in task ? task.id : null;
     // No way back for this site (never named, followed, restored nor pushed after): a version of another site (its
     // record says so, or another site of the run holds it: contract §13 r5), or one the answer shows made before
-    // (a person's name, or a date over a day before the run: a server's clock may be hours off, §11).
+    // (a date over a day before the run: a server's clock may be hours off, §11; a name may be the service's default).
     const said = versionSiteOf(made.reply.data);
     const other = id &&
         (said !== null && !isProductionId(said, siteId)
             ? `site ${said}`
             : claimFor(ctx.polls, `version ${id}`, siteId));
-    const [was, when] = ['name', 'created_at'].map((f) => field(made.reply.data, f));
-    const old = typeof was === 'string' && was.trim() && !CHECKPOINT_NAME.test(was)
-        ? `named "${ctx.redactor.server(was, 60)}"`
-        : typeof when === 'string' && versionTime(when) < ctx.startedWall - 86_400_000
-            ? `made ${ctx.redactor.server(when, 40)}`
-            : null;
+    const when = field(made.reply.data, 'created_at');
+    const old = typeof when === 'string' && versionTime(when) < ctx.startedWall - 86_400_000
+        ? `made ${ctx.redactor.server(when, 40)}`
+        : null;
     if (!id || other || old)
         return {
             outcome: 'failed',
@@ -19766,7 +19764,7 @@ function parseConfig(raw) {
     for (const name of ['maintenance', 'protect-production', 'rollback-on-failure', 'production-url'])
         if (c[name] && c.operation === 'push' && !c.wait)
             throw new InputError(name, `acts when the push has ended: it needs ${setting('wait', 'true')}`);
-    if (c['rollback-on-failure'] && c.checkpoint === 'none')
+    if (c['rollback-on-failure'] && c.checkpoint === 'none' && c.operation === 'push')
         throw new InputError('rollback-on-failure', `restores nothing with ${setting('checkpoint', 'none')}`);
     if (c['checkpoint-id'] && c['site-id'].length > 1)
         throw new InputError('checkpoint-id', `is one site's version: give one ${setting('site-id')} with it`);

@@ -349,7 +349,9 @@ export const CHECKPOINT_NAME = /^ssa~cp~[A-Za-z0-9_-]{1,18}$/
 /** §13 r5: a version create's 422 that speaks of a quota ("at most 3 versions per site, plus one in
  * progress") is the quota, even where its words also say "in progress"; only the rest is busy. */
 export function saysQuota(message: string): boolean {
-  return /at most|\bquota\b|\blimit\b|maximum|delete an old|como m[aá]ximo|l[ií]mite|elimine/i.test(message)
+  return /at most|\bquota\b|\blimit\b|maximum|delete an old|only (?:have|keep|create) \d+|como m[aá]ximo|l[ií]mite|elimine/i.test(
+    message,
+  )
 }
 /** §13: the version route answering these means the service offers no versions. */
 export const VERSIONS_NOT_OFFERED = [404, 405]

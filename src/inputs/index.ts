@@ -76,7 +76,7 @@ export function parseConfig(raw: RawInputs): Config {
   for (const name of ['maintenance', 'protect-production', 'rollback-on-failure', 'production-url'] as const)
     if (c[name] && c.operation === 'push' && !c.wait)
       throw new InputError(name, `acts when the push has ended: it needs ${setting('wait', 'true')}`)
-  if (c['rollback-on-failure'] && c.checkpoint === 'none')
+  if (c['rollback-on-failure'] && c.checkpoint === 'none' && c.operation === 'push')
     throw new InputError('rollback-on-failure', `restores nothing with ${setting('checkpoint', 'none')}`)
   if (c['checkpoint-id'] && c['site-id'].length > 1)
     throw new InputError('checkpoint-id', `is one site's version: give one ${setting('site-id')} with it`)

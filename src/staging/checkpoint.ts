@@ -2,7 +2,6 @@ import { ApiError } from '../api/errors.js'
 import { DeadlineError } from '../api/client.js'
 import { CancelledError } from '../clock.js'
 import {
-  CHECKPOINT_NAME,
   CHECKPOINT_PREFIX,
   VERSION_NAME_MAX,
   VERSIONS_NOT_OFFERED,
@@ -98,20 +97,18 @@ async function make(ctx: RunContext): Promise<Checkpoint | Ending> {
   const taskId = task && 'id' in task ? task.id : null
   // No way back for this site (never named, followed, restored nor pushed after): a version of another site (its
   // record says so, or another site of the run holds it: contract §13 r5), or one the answer shows made before
-  // (a person's name, or a date over a day before the run: a server's clock may be hours off, §11).
+  // (a date over a day before the run: a server's clock may be hours off, §11; a name may be the service's default).
   const said = versionSiteOf(made.reply.data)
   const other =
     id &&
     (said !== null && !isProductionId(said, siteId)
       ? `site ${said}`
       : claimFor(ctx.polls, `version ${id}`, siteId))
-  const [was, when] = ['name', 'created_at'].map((f) => field(made.reply.data, f))
+  const when = field(made.reply.data, 'created_at')
   const old =
-    typeof was === 'string' && was.trim() && !CHECKPOINT_NAME.test(was)
-      ? `named "${ctx.redactor.server(was, 60)}"`
-      : typeof when === 'string' && versionTime(when) < ctx.startedWall - 86_400_000
-        ? `made ${ctx.redactor.server(when, 40)}`
-        : null
+    typeof when === 'string' && versionTime(when) < ctx.startedWall - 86_400_000
+      ? `made ${ctx.redactor.server(when, 40)}`
+      : null
   if (!id || other || old)
     return {
       outcome: 'failed',

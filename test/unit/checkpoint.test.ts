@@ -99,13 +99,13 @@ describe("a checkpoint is one site's", () => {
 describe('a create answered with an existing version', () => {
   it.each([
     [
-      "a person's name",
-      { name: 'before redesign', created_at: '2023-11-14 22:00:00' },
-      /\(named "before redesign"\)/,
-    ],
-    [
       'a date weeks before the run',
       { name: null, created_at: '2023-10-01 10:00:00' },
+      /\(made 2023-10-01 10:00:00\)/,
+    ],
+    [
+      "a person's name and a date weeks before",
+      { name: 'before redesign', created_at: '2023-10-01 10:00:00' },
       /\(made 2023-10-01 10:00:00\)/,
     ],
   ])('(%s) is not renamed nor called the checkpoint: no push', async (_, shown, words) => {
@@ -124,10 +124,13 @@ describe('a create answered with an existing version', () => {
     expect(name.isDone() || push.isDone()).toBe(false)
   })
 
-  it('a date a few hours off (a server clock) with no name is a new version', async () => {
+  it.each([
+    ['a date a few hours off (a server clock), no name', ''],
+    ["a name the service gave it (not the tool's mark), a date of today", 'Manual backup'],
+  ])('%s: a new version', async (_, given) => {
     api()
       .post('/v2/site-versions', { site_id: 1001 })
-      .reply(200, envelope({ id: 9, task_id: 'vt', name: '', created_at: '2023-11-14 18:00:00' }))
+      .reply(200, envelope({ id: 9, task_id: 'vt', name: given, created_at: '2023-11-14 18:00:00' }))
     api()
       .put('/v2/site-versions/9')
       .reply(200, envelope({ id: 9 }))
@@ -952,6 +955,9 @@ describe('the inputs', () => {
     expect(() => parseConfig({ ...raw, checkpoint: 'none', 'rollback-on-failure': 'true' })).toThrow(
       'Input "rollback-on-failure": restores nothing with checkpoint: none',
     )
+    // Only a push restores: a shared step's inputs on a create are no contradiction.
+    const create = { ...raw, operation: 'create', checkpoint: 'none', 'rollback-on-failure': 'true' }
+    expect(parseConfig(create).operation).toBe('create')
     expect(parseConfig({ ...raw, checkpoint: 'none' }).checkpoint).toBe('none')
   })
   it('checkpoint-id is for rollback, one site; keep-checkpoints is 1 to 100', () => {

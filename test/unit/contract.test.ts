@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals'
+import { describe, expect, it, test } from '@jest/globals'
 import {
   type BodyKind,
   isCredentialField,
@@ -8,6 +8,7 @@ import {
   probeState,
   saysBusy,
   saysPlan,
+  saysQuota,
   stagingSiteIdOf,
   stagingUrlOf,
   taskIdOf,
@@ -197,4 +198,15 @@ describe('§9 a 404 from the routing layer points at api-url', () => {
     ['framework', 'No query results for model [App\\Models\\Site] 1001'],
     ['framework', 'Staging site not found.'],
   ] as [BodyKind, string][])('not %s %p', (kind, message) => expect(isRouteMiss(kind, message)).toBe(false))
+})
+
+describe('a version create refused for its quota (contract §13 r5), in the words services use', () => {
+  test.each([
+    ['At most 3 versions per site', true],
+    ['You can only keep 3 manual backups per site.', true],
+    ['You can only create 5 versions.', true],
+    ['Site versions are temporarily unavailable while the site is being migrated.', false],
+    ['The selected site id is invalid.', false],
+    ['A version is already in progress for this site.', false],
+  ])('%s: %s', (message, quota) => expect(saysQuota(message)).toBe(quota))
 })
