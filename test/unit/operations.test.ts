@@ -609,23 +609,11 @@ describe('waiting', () => {
     expect(result.result).toBe('timed-out')
     expect(refused).toBe(0)
   })
-  it('a job that ended in time is green when the read of its id and URL after it meets the timeout', async () => {
-    api()
-      .post('/v2/sites/1001/staging/reset')
-      .reply(202, envelope({ task_id: 't1' }))
-    api().get('/v2/tasks/t1/status').reply(200, task('completed'))
-    // The read hangs (its answer would come after the deadline): the timeout cuts it.
-    api()
-      .get('/v2/sites/1001/staging')
-      .delay(20_000)
-      .reply(200, envelope({ id: 51001 }))
-    const { result } = await run({ operation: 'pull', timeoutMs: 2_500 })
-    expect(result.result).toBe('succeeded')
-    expect(result.stagingFrom.notes).toContain(
-      "The staging site's id and URL were not read: the timeout was reached first.",
-    )
-  })
-  it('with wait-for-url, a timeout in the reads of the URL is the timeout: the URL was the condition', async () => {
+  // The read of the staging site's id and URL hangs (its answer would come after the deadline).
+  it.each([
+    ['is green: the reads only filled its id and URL', false, 'succeeded'],
+    ['with wait-for-url is the timeout: the URL was the condition', true, 'timed-out'],
+  ])('a job that ended in time, its reads after it cut by the timeout, %s', async (_, waitForUrl, ending) => {
     api()
       .post('/v2/sites/1001/staging/reset')
       .reply(202, envelope({ task_id: 't1' }))
@@ -634,8 +622,12 @@ describe('waiting', () => {
       .get('/v2/sites/1001/staging')
       .delay(20_000)
       .reply(200, envelope({ id: 51001 }))
-    const { result } = await run({ operation: 'pull', timeoutMs: 2_500, waitForUrl: true })
-    expect(result.result).toBe('timed-out')
+    const { result } = await run({ operation: 'pull', timeoutMs: 2_500, waitForUrl })
+    expect(result.result).toBe(ending)
+    if (!waitForUrl)
+      expect(result.stagingFrom.notes).toContain(
+        "The staging site's id and URL were not read: the timeout was reached first.",
+      )
   })
   it('wait: false ends as accepted after the request', async () => {
     api()
