@@ -1355,14 +1355,13 @@ function parseCommand(ci, w) {
         if (w.door === 'cli')
             w.err('Run site-staging --help for usage.'); // no such command in a job or a pipe
         // The outputs files named say the run failed (docs/cli.md), never the last run's values.
-        const failed = (0,outputs/* failedOutputs */.KP)(e.message);
         ci.argv.forEach((arg, i) => {
             const [flag, file = ci.argv[i + 1]] = arg.split(/=(.*)/s);
-            const text = flag === '--dotenv' ? (0,dotenv/* dotenvFor */.S7)(failed, []).text : flag === '--shell-env' ? (0,dotenv/* envFileText */.T1)(failed) : null;
-            if (text === null || !file || file.startsWith('-'))
+            const render = Object.hasOwn(RENDERS, flag) && RENDERS[flag];
+            if (!render || !file || file.startsWith('-'))
                 return;
             try {
-                w.writeFile(file, text);
+                w.writeFile(file, render((0,outputs/* failedOutputs */.KP)(e.message), []).text);
             }
             catch { } // eslint-disable-line no-empty -- a file that cannot be written: the usage error is said already
         });
@@ -1372,14 +1371,12 @@ function parseCommand(ci, w) {
 /** Configure: the outputs files emptied, then the inputs read into a Config; or the usage exit code. */
 function configure(ci, parsed, w) {
     const { values } = parsed;
-    // The outputs files asked for: --dotenv for GitLab's parser, --shell-env for `source` (dotenv.ts).
+    // The outputs files asked for (RENDERS).
     const files = [];
     if (values.dotenv !== undefined)
-        files.push({ flag: '--dotenv', path: values.dotenv, render: dotenv/* dotenvFor */.S7 });
-    if (values['shell-env'] !== undefined) {
-        const render = (o) => ({ text: (0,dotenv/* envFileText */.T1)(o), note: null });
-        files.push({ flag: '--shell-env', path: values['shell-env'], render });
-    }
+        files.push({ flag: '--dotenv', path: values.dotenv, render: RENDERS['--dotenv'] });
+    if (values['shell-env'] !== undefined)
+        files.push({ flag: '--shell-env', path: values['shell-env'], render: RENDERS['--shell-env'] });
     // Empty each file first: a run that stops early never leaves the last run's values behind.
     for (const f of files) {
         try {
@@ -1457,6 +1454,12 @@ function write({ files, json }, { results, report }, w) {
     }
     return code;
 }
+/** A file the outputs are written to, and how. */
+/** How each outputs file the command line names is written: --dotenv for GitLab's parser, --shell-env for `source`. */
+const RENDERS = {
+    '--dotenv': dotenv/* dotenvFor */.S7,
+    '--shell-env': (o) => ({ text: (0,dotenv/* envFileText */.T1)(o), note: null }),
+};
 
 
 /***/ }),

@@ -88,14 +88,12 @@ function parseCommand(ci: CiEnv, w: Writer): (Parsed & { raw: RawInputs }) | num
     w.err(`site-staging: ${e.message}`)
     if (w.door === 'cli') w.err('Run site-staging --help for usage.') // no such command in a job or a pipe
     // The outputs files named say the run failed (docs/cli.md), never the last run's values.
-    const failed = failedOutputs(e.message)
     ci.argv.forEach((arg, i) => {
       const [flag, file = ci.argv[i + 1]] = arg.split(/=(.*)/s)
-      const text =
-        flag === '--dotenv' ? dotenvFor(failed, []).text : flag === '--shell-env' ? envFileText(failed) : null
-      if (text === null || !file || file.startsWith('-')) return
+      const render = Object.hasOwn(RENDERS, flag!) && RENDERS[flag as keyof typeof RENDERS]
+      if (!render || !file || file.startsWith('-')) return
       try {
-        w.writeFile(file, text)
+        w.writeFile(file, render(failedOutputs(e.message), []).text)
       } catch {} // eslint-disable-line no-empty -- a file that cannot be written: the usage error is said already
     })
     return EXIT.usage
@@ -105,13 +103,12 @@ function parseCommand(ci: CiEnv, w: Writer): (Parsed & { raw: RawInputs }) | num
 /** Configure: the outputs files emptied, then the inputs read into a Config; or the usage exit code. */
 function configure(ci: CiEnv, parsed: Parsed & { raw: RawInputs }, w: Writer) {
   const { values } = parsed
-  // The outputs files asked for: --dotenv for GitLab's parser, --shell-env for `source` (dotenv.ts).
+  // The outputs files asked for (RENDERS).
   const files: OutputsFile[] = []
-  if (values.dotenv !== undefined) files.push({ flag: '--dotenv', path: values.dotenv, render: dotenvFor })
-  if (values['shell-env'] !== undefined) {
-    const render = (o: Outputs) => ({ text: envFileText(o), note: null })
-    files.push({ flag: '--shell-env', path: values['shell-env'], render })
-  }
+  if (values.dotenv !== undefined)
+    files.push({ flag: '--dotenv', path: values.dotenv, render: RENDERS['--dotenv'] })
+  if (values['shell-env'] !== undefined)
+    files.push({ flag: '--shell-env', path: values['shell-env'], render: RENDERS['--shell-env'] })
   // Empty each file first: a run that stops early never leaves the last run's values behind.
   for (const f of files) {
     try {
@@ -187,6 +184,12 @@ type Ran = Awaited<ReturnType<typeof runOnce>>
 type Configured = Exclude<ReturnType<typeof configure>, number>
 
 /** A file the outputs are written to, and how. */
+/** How each outputs file the command line names is written: --dotenv for GitLab's parser, --shell-env for `source`. */
+const RENDERS = {
+  '--dotenv': dotenvFor,
+  '--shell-env': (o: Outputs) => ({ text: envFileText(o), note: null }),
+} satisfies Record<string, OutputsFile['render']>
+
 interface OutputsFile {
   flag: '--dotenv' | '--shell-env'
   path: string
