@@ -17368,7 +17368,7 @@ function deletable(ctx, list, keep, except = '') {
     if (list.ageUnknown)
         return [];
     const sent = ctx.record.deleteSent;
-    const older = list.versions.slice(list.versions.findIndex((v) => v.id === except) + 1); // newest first
+    const older = list.versions.slice(list.versions.findIndex((v) => isProductionId(v.id, except)) + 1); // newest first
     const ours = older.filter((v) => isOurs(v) && v.completed && v.site === 'this' && !sent.includes(v.id));
     return ours.map((v) => v.id).slice(Math.max(0, keep - 1));
 }
@@ -17393,7 +17393,9 @@ async function deleteVersions(ctx, ids) {
     catch (e) {
         if (!stoppable(e))
             throw e;
-        const unknown = !(e instanceof ApiError) || e.processing === 'unknown';
+        // Stopped by the timeout: its last answer says whether the delete may have gone (429s only: it did not).
+        const said = e instanceof DeadlineError ? e.lastError : e;
+        const unknown = !(said instanceof ApiError) || said.processing === 'unknown' || said.afterUnknown;
         warn(ctx, unknown
             ? `Whether older checkpoints (${ids.join(', ')}) were deleted is unknown: ${e.message || 'no answer came'}. Look at site ${ctx.siteId}'s versions in the dashboard.`
             : `Older checkpoints (${ids.join(', ')}) were not deleted: ${e.message}`);
@@ -18307,6 +18309,14 @@ async function rollback(ctx) {
     if ('outcome' in chosen)
         return chosen;
     const ending = await restore(ctx, chosen.id);
+    // production-url acts once the restore has ended (as after a push): its end not seen, not green.
+    if (ending.outcome === 'accepted' && ctx.config.productionUrl)
+        return {
+            ...ending,
+            outcome: 'failed',
+            summary: sentences(ending.summary, "Not done, as the restore's end was not seen: check the live site"),
+            error: { kind: 'production-check', hint: '' }, // the step: the record's (productionWords)
+        };
     return ending.outcome === 'succeeded' ? verifyProduction(ctx, ending, 'restore') : ending;
 }
 /** dry-run of a rollback: which version would overwrite production; only reads. */
@@ -18671,7 +18681,7 @@ async function restoreAfterFailure(ctx, failed, checkpoint) {
             await verifyProduction(ctx, restored, 'restore');
         return { ...failed, outcome };
     }
-    const summary = sentences(failed.summary, `Restoring production to checkpoint ${checkpoint.id} ${restored.outcome === 'failed' ? 'did not complete' : 'was not seen to complete'}: ${restored.summary}`);
+    const summary = sentences(failed.summary, `Restoring production to checkpoint ${checkpoint.id} ${restored.outcome === 'failed' && restored.error?.kind !== 'unknown-outcome' ? 'did not complete' : 'was not seen to complete'}: ${restored.summary}`);
     // What production may be now, and the step to try again, are the record's (productionWords).
     return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } };
 }
@@ -18681,9 +18691,9 @@ const LATE = 'no time left to follow a restore';
 async function elsewhere(ctx, id) {
     at(ctx, `reading site ${ctx.siteId}'s versions before the restore`);
     const list = await listVersions(ctx).catch((e) => e instanceof ApiError ? null : Promise.reject(e));
-    if (list?.others.includes(id))
+    if (list?.others.some((o) => isProductionId(o, id)))
         return `the record of version ${id} names another site`;
-    const listed = list?.versions.find((v) => v.id === id);
+    const listed = list?.versions.find((v) => isProductionId(v.id, id));
     return listed && !listed.completed ? `version ${id} is not complete yet, so it cannot be restored` : null;
 }
 /** dry-run of a push: the checkpoint and site-tool steps around the push's own `lines`, in the order sent. */
@@ -19760,10 +19770,11 @@ function parseConfig(raw) {
     }
     if (c['production-expect'] && !c['production-url'])
         throw new InputError('production-expect', `is looked for in the live page: give ${setting('production-url')} with it`);
-    // They act when the push's job has ended: a push not waited for has not.
+    // They act when the push's job has ended (a rollback's production-url: its restore's); unwaited, it has not.
+    const job = c.operation === 'push' ? 'push' : c.operation === 'rollback' ? 'restore' : '';
     for (const name of ['maintenance', 'protect-production', 'rollback-on-failure', 'production-url'])
-        if (c[name] && c.operation === 'push' && !c.wait)
-            throw new InputError(name, `acts when the push has ended: it needs ${setting('wait', 'true')}`);
+        if (c[name] && job && !c.wait && (job === 'push' || name === 'production-url'))
+            throw new InputError(name, `acts when the ${job} has ended: it needs ${setting('wait', 'true')}`);
     if (c['rollback-on-failure'] && c.checkpoint === 'none' && c.operation === 'push')
         throw new InputError('rollback-on-failure', `restores nothing with ${setting('checkpoint', 'none')}`);
     if (c['checkpoint-id'] && c['site-id'].length > 1)

@@ -72,10 +72,11 @@ export function parseConfig(raw: RawInputs): Config {
       'production-expect',
       `is looked for in the live page: give ${setting('production-url')} with it`,
     )
-  // They act when the push's job has ended: a push not waited for has not.
+  // They act when the push's job has ended (a rollback's production-url: its restore's); unwaited, it has not.
+  const job = c.operation === 'push' ? 'push' : c.operation === 'rollback' ? 'restore' : ''
   for (const name of ['maintenance', 'protect-production', 'rollback-on-failure', 'production-url'] as const)
-    if (c[name] && c.operation === 'push' && !c.wait)
-      throw new InputError(name, `acts when the push has ended: it needs ${setting('wait', 'true')}`)
+    if (c[name] && job && !c.wait && (job === 'push' || name === 'production-url'))
+      throw new InputError(name, `acts when the ${job} has ended: it needs ${setting('wait', 'true')}`)
   if (c['rollback-on-failure'] && c.checkpoint === 'none' && c.operation === 'push')
     throw new InputError('rollback-on-failure', `restores nothing with ${setting('checkpoint', 'none')}`)
   if (c['checkpoint-id'] && c['site-id'].length > 1)

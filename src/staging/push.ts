@@ -8,7 +8,7 @@ import { listVersions, pruneCheckpoints } from './versions.js'
 import { answered, at, learnt, sentences, warn } from './record.js'
 import { restore, verifyProduction } from './rollback.js'
 import { maintenanceOff, protectAgain, switchTool } from './site-tools.js'
-import { VERSIONS_PATH, toolsPath, versionPath } from '../contract.js'
+import { VERSIONS_PATH, isProductionId, toolsPath, versionPath } from '../contract.js'
 import { setting } from '../words.js'
 
 /**
@@ -124,7 +124,7 @@ async function restoreAfterFailure(ctx: RunContext, failed: Ending, checkpoint: 
   }
   const summary = sentences(
     failed.summary,
-    `Restoring production to checkpoint ${checkpoint.id} ${restored.outcome === 'failed' ? 'did not complete' : 'was not seen to complete'}: ${restored.summary}`,
+    `Restoring production to checkpoint ${checkpoint.id} ${restored.outcome === 'failed' && restored.error?.kind !== 'unknown-outcome' ? 'did not complete' : 'was not seen to complete'}: ${restored.summary}`,
   )
   // What production may be now, and the step to try again, are the record's (productionWords).
   return { ...failed, outcome, summary, error: failed.error ?? { kind: 'production-check', hint: '' } }
@@ -138,8 +138,8 @@ async function elsewhere(ctx: RunContext, id: string): Promise<string | null> {
   const list = await listVersions(ctx).catch((e: unknown) =>
     e instanceof ApiError ? null : Promise.reject(e),
   )
-  if (list?.others.includes(id)) return `the record of version ${id} names another site`
-  const listed = list?.versions.find((v) => v.id === id)
+  if (list?.others.some((o) => isProductionId(o, id))) return `the record of version ${id} names another site`
+  const listed = list?.versions.find((v) => isProductionId(v.id, id))
   return listed && !listed.completed ? `version ${id} is not complete yet, so it cannot be restored` : null
 }
 

@@ -7,7 +7,7 @@ import { isOurs, listVersions, type VersionList, type VersionRecord } from './ve
 import { checkLaterHint } from './endpoints.js'
 import { failure, taskFailed, type Ending } from './ending.js'
 import { checkProduction } from './production-check.js'
-import { answered, at, jobIs, jobState, learnt, warn } from './record.js'
+import { answered, at, jobIs, jobState, learnt, sentences, warn } from './record.js'
 import { waitForTask } from './wait/follow.js'
 import { sendJob } from './jobs.js'
 import type { ApiResponse } from '../api/reply.js'
@@ -21,6 +21,14 @@ export async function rollback(ctx: RunContext): Promise<Ending> {
   const chosen = await chooseVersion(ctx)
   if ('outcome' in chosen) return chosen
   const ending = await restore(ctx, chosen.id)
+  // production-url acts once the restore has ended (as after a push): its end not seen, not green.
+  if (ending.outcome === 'accepted' && ctx.config.productionUrl)
+    return {
+      ...ending,
+      outcome: 'failed',
+      summary: sentences(ending.summary, "Not done, as the restore's end was not seen: check the live site"),
+      error: { kind: 'production-check', hint: '' }, // the step: the record's (productionWords)
+    }
   return ending.outcome === 'succeeded' ? verifyProduction(ctx, ending, 'restore') : ending
 }
 

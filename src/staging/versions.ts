@@ -110,7 +110,7 @@ export const isOurs = (v: VersionRecord): boolean => CHECKPOINT_NAME.test(v.name
 function deletable(ctx: RunContext, list: VersionList, keep: number, except = ''): string[] {
   if (list.ageUnknown) return []
   const sent = ctx.record.deleteSent
-  const older = list.versions.slice(list.versions.findIndex((v) => v.id === except) + 1) // newest first
+  const older = list.versions.slice(list.versions.findIndex((v) => isProductionId(v.id, except)) + 1) // newest first
   const ours = older.filter((v) => isOurs(v) && v.completed && v.site === 'this' && !sent.includes(v.id))
   return ours.map((v) => v.id).slice(Math.max(0, keep - 1))
 }
@@ -135,7 +135,9 @@ async function deleteVersions(ctx: RunContext, ids: string[]): Promise<boolean> 
     return gone.length > 0
   } catch (e) {
     if (!stoppable(e)) throw e
-    const unknown = !(e instanceof ApiError) || e.processing === 'unknown'
+    // Stopped by the timeout: its last answer says whether the delete may have gone (429s only: it did not).
+    const said = e instanceof DeadlineError ? e.lastError : e
+    const unknown = !(said instanceof ApiError) || said.processing === 'unknown' || said.afterUnknown
     warn(
       ctx,
       unknown

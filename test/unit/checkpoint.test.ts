@@ -65,7 +65,7 @@ const versions = (list: unknown[]) =>
     .get('/v2/site-versions')
     .query((q) => q.site_id === '1001')
     .reply(200, said('list', { ...envelope(list), meta: { current_page: 1, last_page: 1 } }))
-const version = (id: number, name: string, status = 'completed') => ({
+const version = (id: number | string, name: string, status = 'completed') => ({
   id,
   name,
   status,
@@ -1069,5 +1069,79 @@ describe('issue 31: production as the record knows it', () => {
     expect(push.isDone()).toBe(false)
     expect(result.error!.hint).toMatch(/read-only token/)
     expect(result.error!.hint).not.toMatch(/maintenance: false/)
+  })
+})
+
+describe("the way back's words and steps when an answer is odd", () => {
+  const pushed = (status: string, comment?: string) => {
+    checkpointAnswers()
+    pushAccepted()
+    pushEnds(status, comment)
+  }
+
+  it('rollback with production-url: a restore whose end is not seen (no task id) is not green, the live site unchecked', async () => {
+    versions([version(10, 'ssa~cp~7')])
+    api().put('/v2/sites/1001/restore-versions/10').reply(202, envelope({}))
+    const live = nock('https://live.example.test').get('/').reply(500, 'down')
+    const { result } = await run({ operation: 'rollback', productionUrl: 'https://live.example.test/' })
+    expect(live.isDone()).toBe(false)
+    expect(result.result).toBe('failed')
+    expect(result.summary).toMatch(/check the live site/)
+  })
+
+  it('rollback with production-url and wait: false is refused, as for a push: the check would be dropped', () => {
+    const raw = { operation: 'rollback', 'site-id': '1001', 'api-token': 'x'.repeat(20) }
+    expect(() =>
+      parseConfig({ ...raw, wait: 'false', 'production-url': 'https://live.example.test/' }),
+    ).toThrow(/"production-url": acts when the restore has ended/)
+  })
+
+  it('rollback-on-failure: a restore answered 500 (outcome unknown) is "not seen to complete", never "did not complete"', async () => {
+    pushed('failed', 'database import failed')
+    versions([version(9, 'ssa~cp~1')])
+    const restore = api().put('/v2/sites/1001/restore-versions/9').reply(500, { message: 'Server Error' })
+    const { result } = await run({ operation: 'push', checkpoint: 'version', rollbackOnFailure: true })
+    expect(restore.isDone()).toBe(true)
+    expect(result.summary).toMatch(/Whether production was restored to version 9 is unknown/)
+    expect(result.summary).not.toMatch(/did not complete/)
+  })
+
+  it('rollback-on-failure: the checkpoint listed as 09, naming another site, is not restored', async () => {
+    pushed('failed', 'database import failed')
+    versions([{ ...version('09', 'ssa~cp~1'), site_id: 2002 }])
+    const restore = api()
+      .put('/v2/sites/1001/restore-versions/9')
+      .reply(202, envelope({ task_id: 'rt' }))
+    const { result } = await run({ operation: 'push', checkpoint: 'version', rollbackOnFailure: true })
+    expect(restore.isDone()).toBe(false)
+    expect(result.warnings.join(' ')).toMatch(/not restored: the record of version 9 names another site/)
+  })
+
+  it('keep-checkpoints: the checkpoint just made, listed with its id written otherwise (09 for 9), is kept', async () => {
+    pushed('completed')
+    versions([version('09', 'ssa~cp~5'), version(7, 'ssa~cp~4')])
+    let deleted: unknown = null
+    api()
+      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
+      .reply(200, envelope({ success_ids: [7], failed_ids: [] }))
+    const { result } = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 1 })
+    expect(result.result).toBe('succeeded')
+    expect(deleted).toEqual({ ids: ['7'] })
+  })
+
+  it('keep-checkpoints: a prune answered 429 at every try until the timeout was not processed: "not deleted"', async () => {
+    pushed('completed')
+    versions([version(9, 'ssa~cp~5'), version(7, 'ssa~cp~4')])
+    const past = 'Thu, 01 Jan 1970 00:00:00 GMT' // a Retry-After in the past: "soon", again and again
+    api()
+      .delete('/v2/site-versions')
+      .times(30)
+      .reply(429, { message: 'Too Many Attempts.' }, { 'Retry-After': past })
+    const opts = { checkpoint: 'version' as const, keepCheckpoints: 1, timeoutMs: 60_000, maxRetries: 20 }
+    const { result } = await run({ operation: 'push', ...opts })
+    expect(result.result).toBe('succeeded')
+    const warned = result.warnings.join(' ')
+    expect(warned).toMatch(/Older checkpoints \(7\) were not deleted/)
+    expect(warned).not.toMatch(/is unknown/)
   })
 })
