@@ -5944,9 +5944,10 @@ function productionWords(ctx) {
     const checked = check ? [`Production ${verdict} its check at ${check.url}: ${check.last}.`] : [];
     // In the order it happened: a restore after a failed check comes between the check and its recheck.
     summary.push(...(recheck ? [...checked, ...restored] : [...restored, ...checked]));
-    const again = recheck?.passed ? 'passes' : 'still fails';
+    const cut = recheck?.cut && !recheck.passed; // by the deadline: no verdict that production fails (§16)
+    const again = `${recheck?.passed ? 'passes' : cut ? 'did not pass' : 'still fails'} its check${cut ? ' before the timeout' : ''}`;
     if (recheck)
-        summary.push(`After the restore, production ${again} its check: ${recheck.last}.`);
+        summary.push(`After the restore, production ${again}: ${recheck.last}.`);
     if (checkpoint) {
         const name = checkpoint.name ? ` ("${checkpoint.name}")` : '';
         const restoredIt = content.is === 'restored' && content.version === checkpoint.id;
@@ -5960,7 +5961,7 @@ function productionWords(ctx) {
     if (!hint && check && !check.passed)
         hint = recheck?.passed
             ? `Production is back on version ${content.is === 'restored' ? content.version : '?'} and passes its check: fix what broke it on staging before pushing again.`
-            : `Look at the live site now: the ${recheck ? 'restore' : content.is === 'restored' ? 'restore' : 'push'} itself completed, but the site fails its check.`;
+            : `Look at the live site now: the ${recheck ? 'restore' : content.is === 'restored' ? 'restore' : 'push'} itself completed, but the site ${cut ? 'was not seen to pass its check before the timeout' : 'fails its check'}.`;
     const off = `Visitors may see the maintenance page: switch it off in the dashboard.`;
     const tools = {
         on: `Production (site ${site}) is still in maintenance mode: switching it off failed. ${off}`,
@@ -18484,7 +18485,7 @@ async function verifyProduction(ctx, ending, after) {
     // After rollback-on-failure's restore, the push's check stays the run's: this one is its recheck.
     const again = after === 'restore' && ctx.record.production.check !== null;
     learnt(ctx, again
-        ? { recheck: { passed: check.passed, last: check.last } }
+        ? { recheck: { passed: check.passed, last: check.last, cut: check.cut } }
         : { check: { passed: check.passed, url, last: check.last, cut: check.cut } });
     if (check.passed)
         return ending;

@@ -54,7 +54,7 @@ export interface Production {
   protection: 'off' | 'on-again' | 'unknown' | 'after-push' | null
   check: { passed: boolean; url: string; last: string; cut?: boolean } | null // cut: ProductionCheck's
   /** The check again after rollback-on-failure restored the checkpoint. */
-  recheck: { passed: boolean; last: string } | null
+  recheck: { passed: boolean; last: string; cut?: boolean } | null
   /** The checkpoint taken before this run's push (its name null when naming it was refused). */
   checkpoint: { id: string; name: string | null } | null
 }
@@ -172,8 +172,9 @@ export function productionWords(ctx: RunContext): { summary: string[]; warnings:
   const checked = check ? [`Production ${verdict} its check at ${check.url}: ${check.last}.`] : []
   // In the order it happened: a restore after a failed check comes between the check and its recheck.
   summary.push(...(recheck ? [...checked, ...restored] : [...restored, ...checked]))
-  const again = recheck?.passed ? 'passes' : 'still fails'
-  if (recheck) summary.push(`After the restore, production ${again} its check: ${recheck.last}.`)
+  const cut = recheck?.cut && !recheck.passed // by the deadline: no verdict that production fails (§16)
+  const again = `${recheck?.passed ? 'passes' : cut ? 'did not pass' : 'still fails'} its check${cut ? ' before the timeout' : ''}`
+  if (recheck) summary.push(`After the restore, production ${again}: ${recheck.last}.`)
   if (checkpoint) {
     const name = checkpoint.name ? ` ("${checkpoint.name}")` : ''
     const restoredIt = content.is === 'restored' && content.version === checkpoint.id
@@ -186,7 +187,7 @@ export function productionWords(ctx: RunContext): { summary: string[]; warnings:
   if (!hint && check && !check.passed)
     hint = recheck?.passed
       ? `Production is back on version ${content.is === 'restored' ? content.version : '?'} and passes its check: fix what broke it on staging before pushing again.`
-      : `Look at the live site now: the ${recheck ? 'restore' : content.is === 'restored' ? 'restore' : 'push'} itself completed, but the site fails its check.`
+      : `Look at the live site now: the ${recheck ? 'restore' : content.is === 'restored' ? 'restore' : 'push'} itself completed, but the site ${cut ? 'was not seen to pass its check before the timeout' : 'fails its check'}.`
   const off = `Visitors may see the maintenance page: switch it off in the dashboard.`
   const tools = {
     on: `Production (site ${site}) is still in maintenance mode: switching it off failed. ${off}`,

@@ -202,7 +202,7 @@ export async function verifyProduction(
   learnt(
     ctx,
     again
-      ? { recheck: { passed: check.passed, last: check.last } }
+      ? { recheck: { passed: check.passed, last: check.last, cut: check.cut } }
       : { check: { passed: check.passed, url, last: check.last, cut: check.cut } },
   )
   if (check.passed) return ending

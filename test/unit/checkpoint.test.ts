@@ -1117,6 +1117,30 @@ describe("the way back's words and steps when an answer is odd", () => {
     expect(result.warnings.join(' ')).toMatch(/not restored: the record of version 9 names another site/)
   })
 
+  it('rollback-on-failure: a recheck the timeout cut short is no verdict that production still fails', async () => {
+    pushed('completed')
+    versions([version(9, 'ssa~cp~1')])
+    api()
+      .put('/v2/sites/1001/restore-versions/9')
+      .reply(202, envelope({ task_id: 'rt' }))
+    api().get('/v2/tasks/rt/status').reply(200, task('completed'))
+    nock('https://live.example.test').get('/').times(100).reply(503, 'busy')
+    const { result } = await run({
+      operation: 'push',
+      checkpoint: 'version',
+      rollbackOnFailure: true,
+      productionUrl: 'https://live.example.test/',
+      verifyTimeoutMs: 20_000,
+      timeoutMs: 34_000, // the push 7 s, its check 20 s, the restore: a few seconds left for the recheck
+    })
+    expect(result.result).toBe('failed')
+    expect(result.summary).toMatch(
+      /After the restore, production did not pass its check before the timeout: HTTP 503/,
+    )
+    expect(result.summary).not.toMatch(/still fails/)
+    expect(result.error!.hint).toMatch(/was not seen to pass its check before the timeout/)
+  })
+
   it('keep-checkpoints: the checkpoint just made, listed with its id written otherwise (09 for 9), is kept', async () => {
     pushed('completed')
     versions([version('09', 'ssa~cp~5'), version(7, 'ssa~cp~4')])
