@@ -17398,7 +17398,7 @@ async function deleteVersions(ctx, ids) {
         const said = e instanceof DeadlineError ? e.lastError : e;
         const unknown = !(said instanceof ApiError) || said.processing === 'unknown' || said.afterUnknown;
         warn(ctx, unknown
-            ? `Whether older checkpoints (${ids.join(', ')}) were deleted is unknown: ${e.message || 'no answer came'}. Look at site ${ctx.siteId}'s versions in the dashboard.`
+            ? `Whether older checkpoints (${ids.join(', ')}) were deleted is unknown: ${(e.message || 'no answer came').replace(/\.$/, '')}. Look at site ${ctx.siteId}'s versions in the dashboard.`
             : `Older checkpoints (${ids.join(', ')}) were not deleted: ${e.message}`);
         return false;
     }

@@ -749,7 +749,7 @@ describe.each(EACH_PROFILE)('the prune, profile %s', (profile) => {
     })
     expect(run.outputs.result).toBe('succeeded')
     expect(sentTo(sim(), 'DELETE', '/site-versions')).toHaveLength(1)
-    expect(run.stdout).toMatch(/Whether older checkpoints \(.*\) were deleted is unknown/)
+    expect(run.stdout).toMatch(/Whether older checkpoints \(.*\) were deleted is unknown: .*[^.]\. Look at/)
     expect(run.stdout).not.toMatch(/were not deleted/)
   })
 })
