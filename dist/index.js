@@ -17395,7 +17395,7 @@ async function deleteVersions(ctx, ids) {
         if (!stoppable(e))
             throw e;
         // Stopped by the timeout: its last answer says whether the delete may have gone (429s only: it did not).
-        const said = e instanceof DeadlineError ? e.lastError : e;
+        const said = e instanceof DeadlineError ? (e.lastError ?? ctx.client.waitingAfter) : e;
         const unknown = !(said instanceof ApiError) || said.processing === 'unknown' || said.afterUnknown;
         warn(ctx, unknown
             ? `Whether older checkpoints (${ids.join(', ')}) were deleted is unknown: ${(e.message || 'no answer came').replace(/\.$/, '')}. Look at site ${ctx.siteId}'s versions in the dashboard.`

@@ -136,7 +136,7 @@ async function deleteVersions(ctx: RunContext, ids: string[]): Promise<boolean> 
   } catch (e) {
     if (!stoppable(e)) throw e
     // Stopped by the timeout: its last answer says whether the delete may have gone (429s only: it did not).
-    const said = e instanceof DeadlineError ? e.lastError : e
+    const said = e instanceof DeadlineError ? (e.lastError ?? ctx.client.waitingAfter) : e
     const unknown = !(said instanceof ApiError) || said.processing === 'unknown' || said.afterUnknown
     warn(
       ctx,
