@@ -781,15 +781,17 @@ describe('keep-checkpoints', () => {
     expect(deleted).toEqual({ ids: ['6', '5'] })
   })
 
-  it("never deletes a checkpoint newer than the one just made (another run's)", async () => {
+  it.each([
+    [
+      "a checkpoint newer than the one just made (another run's)",
+      [{ ...version(10, 'ssa~cp~other-run'), created_at: '2026-11-21 10:00:00' }, version(9, 'ssa~cp~5')],
+    ],
+    ['the one just made, listed with its id written otherwise (09 for 9)', [version('09', 'ssa~cp~5')]],
+  ])('never deletes %s', async (_, listed) => {
     checkpointAnswers()
     pushAccepted()
     pushEnds('completed')
-    versions([
-      { ...version(10, 'ssa~cp~other-run'), created_at: '2026-11-21 10:00:00' },
-      version(9, 'ssa~cp~5'),
-      version(7, 'ssa~cp~4'),
-    ])
+    versions([...listed, version(7, 'ssa~cp~4')])
     let deleted: unknown = null
     api()
       .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
@@ -1139,18 +1141,6 @@ describe("the way back's words and steps when an answer is odd", () => {
     )
     expect(result.summary).not.toMatch(/still fails/)
     expect(result.error!.hint).toMatch(/was not seen to pass its check before the timeout/)
-  })
-
-  it('keep-checkpoints: the checkpoint just made, listed with its id written otherwise (09 for 9), is kept', async () => {
-    pushed('completed')
-    versions([version('09', 'ssa~cp~5'), version(7, 'ssa~cp~4')])
-    let deleted: unknown = null
-    api()
-      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
-      .reply(200, envelope({ success_ids: [7], failed_ids: [] }))
-    const { result } = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 1 })
-    expect(result.result).toBe('succeeded')
-    expect(deleted).toEqual({ ids: ['7'] })
   })
 
   it('keep-checkpoints: a prune answered 429 at every try until the timeout was not processed: "not deleted"', async () => {
