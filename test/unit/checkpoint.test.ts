@@ -74,6 +74,16 @@ const version = (id: number | string, name: string, status = 'completed') => ({
   created_at: '2026-11-20 10:00:00',
 })
 
+/** The prune's DELETE, answered that `ids` were deleted (recorded in `order` as `what`); `.body`: what it sent. */
+function pruneAnswered(ids: number[], what?: string): { body: unknown } {
+  const sent: { body: unknown } = { body: null }
+  const answer = envelope({ success_ids: ids, failed_ids: [] })
+  api()
+    .delete('/v2/site-versions', (body: unknown) => ((sent.body = body), true))
+    .reply(200, what ? said(what, answer) : answer)
+  return sent
+}
+
 describe("a checkpoint is one site's", () => {
   it('a version id another site of the run already holds is no checkpoint of this one: not named, no push, nothing restored', async () => {
     checkpointAnswers() // site 1001: version 9
@@ -253,16 +263,13 @@ describe('no checkpoint, no push', () => {
       version(6, 'ssa~cp~2'),
       version(5, 'ssa~cp~1'),
     ])
-    let deleted: unknown = null
-    api()
-      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
-      .reply(200, said('delete', envelope({ success_ids: [5], failed_ids: [] })))
+    const deleted = pruneAnswered([5], 'delete')
     checkpointAnswers()
     pushAccepted()
     pushEnds('completed')
     versions([])
     const { result } = await run({ operation: 'push', checkpoint: 'version' })
-    expect(deleted).toEqual({ ids: ['5'] })
+    expect(deleted.body).toEqual({ ids: ['5'] })
     expect(order.slice(0, 5)).toEqual(['version-422', 'list', 'delete', 'version', 'name'])
     expect(result.result).toBe('succeeded')
     // A deletion made to make room is told in the result, not only in the log.
@@ -772,13 +779,10 @@ describe('keep-checkpoints', () => {
       version(6, 'ssa~cp~3'),
       version(5, 'ssa~cp~2'),
     ])
-    let deleted: unknown = null
-    api()
-      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
-      .reply(200, envelope({ success_ids: [6, 5], failed_ids: [] }))
+    const deleted = pruneAnswered([6, 5])
     const { result } = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 2 })
     expect(result.result).toBe('succeeded')
-    expect(deleted).toEqual({ ids: ['6', '5'] })
+    expect(deleted.body).toEqual({ ids: ['6', '5'] })
   })
 
   it.each([
@@ -792,13 +796,10 @@ describe('keep-checkpoints', () => {
     pushAccepted()
     pushEnds('completed')
     versions([...listed, version(7, 'ssa~cp~4')])
-    let deleted: unknown = null
-    api()
-      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
-      .reply(200, envelope({ success_ids: [7], failed_ids: [] }))
+    const deleted = pruneAnswered([7])
     const { result } = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 1 })
     expect(result.result).toBe('succeeded')
-    expect(deleted).toEqual({ ids: ['7'] })
+    expect(deleted.body).toEqual({ ids: ['7'] })
   })
 })
 
@@ -1007,13 +1008,10 @@ describe('issue 31: production as the record knows it', () => {
     const noSite = { ...version(7, 'ssa~cp~2'), site_id: undefined }
     const other = { ...version(8, 'ssa~cp~3'), site_id: 2002 }
     versions([version(9, 'ssa~cp~4'), other, noSite, version(6, 'ssa~cp~1')])
-    let deleted: unknown = ''
-    api()
-      .delete('/v2/site-versions', (body: unknown) => ((deleted = body), true))
-      .reply(200, envelope({ success_ids: [6], failed_ids: [] }))
+    const deleted = pruneAnswered([6])
     const { result } = await run({ operation: 'push', checkpoint: 'version', keepCheckpoints: 1 })
     expect(result.result).toBe('succeeded')
-    expect(deleted).toEqual({ ids: ['6'] })
+    expect(deleted.body).toEqual({ ids: ['6'] })
     expect(result.warnings.join(' ')).toMatch(/1 version\(s\) of other sites: they were left alone/)
   })
 

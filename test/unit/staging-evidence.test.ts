@@ -27,6 +27,17 @@ afterEach(() => nock.cleanAll())
 
 const api = () => nock(API)
 
+/** A pull accepted (task t1) and completed, on a server with no staging probe (405): the site list tells the rest. */
+function pullEndsUnprobed(): void {
+  api()
+    .post('/v2/sites/1001/staging/reset')
+    .reply(202, envelope({ task_id: 't1' }))
+  api()
+    .get('/v2/tasks/t1/status')
+    .reply(200, envelope({ status: 'completed' }))
+  api().get('/v2/sites/1001/staging').reply(405, { message: 'not supported' })
+}
+
 const API_URL_HINT =
   /^The API root https:\/\/api\.example\.test\/v2 did not answer as the staging API\. Set api-url /
 
@@ -406,13 +417,7 @@ describe('what a later read may undo (contract r4 §3)', () => {
     ],
     ['empty (the service lists a staging site once its job ended)', []],
   ])('a list read while the job ran, %s, is read again after it', async (_, early) => {
-    api()
-      .post('/v2/sites/1001/staging/reset')
-      .reply(202, envelope({ task_id: 't1' }))
-    api()
-      .get('/v2/tasks/t1/status')
-      .reply(200, envelope({ status: 'completed' }))
-    api().get('/v2/sites/1001/staging').reply(405, { message: 'not supported' })
+    pullEndsUnprobed()
     listPage(1, early, 1)
     listPage(1, [{ id: 51001, is_staging: true, parent_id: 1001, url: 'https://s.example.test/' }], 1)
     // The run's list, read early (issue 33) before the run's clock starts: its job ends after that read.
@@ -425,13 +430,7 @@ describe('what a later read may undo (contract r4 §3)', () => {
   })
 
   it('two records that claim this site: said, and neither is used', async () => {
-    api()
-      .post('/v2/sites/1001/staging/reset')
-      .reply(202, envelope({ task_id: 't1' }))
-    api()
-      .get('/v2/tasks/t1/status')
-      .reply(200, envelope({ status: 'completed' }))
-    api().get('/v2/sites/1001/staging').reply(405, { message: 'not supported' })
+    pullEndsUnprobed()
     listPage(1, [{ id: 7, is_staging: true, parent_id: 1001, url: 'https://a.test/' }], 2)
     listPage(2, [{ id: 8, staging_of: 1001, url: 'https://b.test/' }], 2)
     const { result } = await run({ operation: 'pull' })
